@@ -1,0 +1,220 @@
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace hako::pdl {
+
+class Value;
+class Dict;
+class Callable;
+
+using List = std::vector<Value>;
+
+/// An error raised while evaluating: the message as the user should read it. Thrown inside the
+/// expression engine and the builtins; public APIs convert it to a Diagnostic.
+class EvalError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// A dynamically typed PDL/Jinja value with Python semantics.
+///
+/// Copying is cheap: strings, lists and dicts are shared immutable payloads (copy-on-write
+/// through the mutable accessors). Strings are UTF-8; lengths and indexes count code points.
+/// A Value is safe to read from several threads; mutate only a Value you own.
+class Value {
+public:
+    enum class Type : uint8_t {
+        Undefined, ///< a name that is not defined (Jinja's Undefined); using it is an error
+        Null,
+        Bool,
+        Int,
+        Float,
+        String,
+        List,  ///< a Python list, or a tuple when isTuple()
+        Dict,  ///< insertion-ordered mapping with any hashable keys
+        Callable
+    };
+
+    Value() : m_type(Type::Null) {}
+    Value(std::nullptr_t) : m_type(Type::Null) {}
+    Value(bool b) : m_type(Type::Bool) { m_bool = b; }
+    Value(int i) : m_type(Type::Int) { m_int = i; }
+    Value(int64_t i) : m_type(Type::Int) { m_int = i; }
+    Value(double d) : m_type(Type::Float) { m_float = d; }
+    Value(const char* s);
+    Value(std::string s);
+    Value(std::string_view s);
+    Value(List list, bool tuple = false);
+    Value(Dict dict);
+    Value(std::shared_ptr<const Callable> fn);
+
+    /// An undefined value remembering the name that was looked up (for the error message).
+    static Value undefined(std::string name = {});
+    static Value tuple(List items) { return Value(std::move(items), true); }
+
+    Type type() const { return m_type; }
+    bool isUndefined() const { return m_type == Type::Undefined; }
+    bool isNull() const { return m_type == Type::Null; }
+    bool isBool() const { return m_type == Type::Bool; }
+    bool isInt() const { return m_type == Type::Int; }
+    bool isFloat() const { return m_type == Type::Float; }
+    bool isNumber() const { return m_type == Type::Int || m_type == Type::Float; }
+    bool isString() const { return m_type == Type::String; }
+    bool isList() const { return m_type == Type::List; }
+    bool isTuple() const { return m_type == Type::List && m_tuple; }
+    bool isDict() const { return m_type == Type::Dict; }
+    bool isCallable() const { return m_type == Type::Callable; }
+
+    bool asBool() const { return m_bool; }
+    int64_t asInt() const { return m_int; }
+    double asFloat() const { return m_float; }
+    /// The number as a double (Int or Float; Bool counts as 0/1 like Python).
+    double toDouble() const;
+    const std::string& asString() const;
+    const List& asList() const;
+    const Dict& asDict() const;
+    const std::shared_ptr<const Callable>& asCallable() const;
+    /// The name an Undefined value was looked up by.
+    const std::string& undefinedName() const { return asString(); }
+
+    /// Mutable access; detaches a shared payload first.
+    List& mutableList();
+    Dict& mutableDict();
+
+    /// Python's type name: 'int', 'str', 'list', 'tuple', 'dict', 'NoneType', ...
+    const char* typeName() const;
+
+    /// Python truthiness. Undefined throws (PDL uses strict undefined).
+    bool truthy() const;
+
+    /// Python `==` (1 == 1.0 == True; list/dict deep equality).
+    bool operator==(const Value& other) const;
+    bool operator!=(const Value& other) const { return !(*this == other); }
+    /// Python `<` ordering; throws EvalError for unorderable types.
+    static bool less(const Value& a, const Value& b);
+    /// Three-way comparison for sorting (-1, 0, 1); throws EvalError for unorderable types.
+    static int compare(const Value& a, const Value& b);
+    /// A hash consistent with operator== (so 1 and 1.0 hash alike). Throws for unhashable.
+    size_t hash() const;
+    bool isHashable() const;
+
+    /// Number of code points (strings), items (lists, dicts). Throws for other types.
+    int64_t length() const;
+
+    /// Python `str(value)`: `True`, `None`, `['it\'s']` → `["it's"]`, `{'a': 1}`, floats as repr.
+    std::string str() const;
+    /// Python `repr(value)`.
+    std::string repr() const;
+    /// PDL's JSON form (json.dumps defaults: ", " and ": " separators, ensure_ascii).
+    /// Strings serialise quoted. Callables and undefined become `null`.
+    std::string json() const;
+    /// The text form PDL uses in `text` blocks and final output: strings as they are, everything
+    /// else as json(); callables as "".
+    std::string toText() const;
+
+    nlohmann::json toJson() const;
+    static Value fromJson(const nlohmann::json& j);
+
+private:
+    Type m_type;
+    bool m_tuple = false;
+    union {
+        bool m_bool;
+        int64_t m_int;
+        double m_float;
+    };
+    std::shared_ptr<const void> m_ptr; // std::string, List, Dict or Callable by m_type
+};
+
+/// Insertion-ordered dict with Value keys (mostly strings). Lookups are linear for small
+/// dicts and indexed by hash once a dict grows.
+class Dict {
+public:
+    using Item = std::pair<Value, Value>;
+
+    Dict() = default;
+    Dict(std::initializer_list<Item> items);
+
+    size_t size() const { return m_items.size(); }
+    bool empty() const { return m_items.empty(); }
+    const std::vector<Item>& items() const { return m_items; }
+    auto begin() const { return m_items.begin(); }
+    auto end() const { return m_items.end(); }
+
+    /// The value for key, or nullptr.
+    const Value* find(const Value& key) const;
+    const Value* find(std::string_view key) const;
+    bool contains(const Value& key) const { return find(key) != nullptr; }
+    /// Sets key to value; a new key goes last, an existing one keeps its place.
+    void set(Value key, Value value);
+    void set(std::string_view key, Value value) { set(Value(key), std::move(value)); }
+    /// Removes key; returns whether it was present.
+    bool remove(const Value& key);
+
+    bool operator==(const Dict& other) const;
+
+private:
+    long indexOf(const Value& key) const;
+    long indexOf(std::string_view key) const;
+    void rebuildIndex() const;
+
+    std::vector<Item> m_items;
+    mutable std::vector<int32_t> m_index; // open addressing over m_items, built when large
+};
+
+/// Arguments of a call: positional and keyword, in the order written.
+struct CallArgs {
+    List positional;
+    std::vector<std::pair<std::string, Value>> keyword;
+
+    const Value* kw(std::string_view name) const;
+};
+
+/// Something callable from an expression: a PDL function, a builtin such as range, a bound
+/// method. Implementations must be safe to call from the thread evaluating the expression.
+class Callable {
+public:
+    virtual ~Callable() = default;
+    virtual std::string name() const = 0;
+    virtual Value call(const CallArgs& args) const = 0;
+    /// Python repr, e.g. `<function f>`.
+    virtual std::string repr() const { return "<function " + name() + ">"; }
+};
+
+/// A Callable from a lambda.
+std::shared_ptr<const Callable> makeCallable(std::string name,
+                                             std::function<Value(const CallArgs&)> fn);
+
+/// Python `repr(float)`: shortest round-trip digits; `1.0`, `1e+20`, `2.5e-07`, `inf`, `nan`.
+std::string formatFloat(double d);
+/// Python `repr(str)` quoting: single quotes unless the text has ' and no ".
+std::string pyQuote(std::string_view s);
+/// JSON string quoting with ensure_ascii (\uXXXX for non-ASCII, surrogate pairs above BMP).
+std::string jsonQuote(std::string_view s);
+
+/// UTF-8 helpers counting code points as Python does.
+namespace utf8 {
+int64_t length(std::string_view s);
+/// Byte offset of code point `index` (0 <= index <= length).
+size_t offsetOf(std::string_view s, int64_t index);
+std::u32string decode(std::string_view s);
+std::string encode(std::u32string_view s);
+void append(std::string& out, char32_t c);
+} // namespace utf8
+
+} // namespace hako::pdl
+
+template<>
+struct std::hash<hako::pdl::Value> {
+    size_t operator()(const hako::pdl::Value& v) const { return v.hash(); }
+};

@@ -1,0 +1,8 @@
+#include "core/util/version.h"
+
+namespace hako {
+QString versionString()
+{
+    return QStringLiteral(HAKO_VERSION);
+}
+} // namespace hako

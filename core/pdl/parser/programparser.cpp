@@ -57,6 +57,17 @@ SourceSpan joinSpans(const SourceSpan& a, const SourceSpan& b)
     return s;
 }
 
+// Traces record an evaluated expression as {pdl__expr: source, pdl__result: value}; checks
+// apply to the source.
+const YamlValue& unwrapTrace(const YamlValue& v)
+{
+    if (v.isMapping()) {
+        if (const YamlValue* src = v.value("pdl__expr"))
+            return *src;
+    }
+    return v;
+}
+
 bool isExpressionString(const YamlValue& v)
 {
     return v.isString() && v.scalar().asString().find("${") != std::string::npos;
@@ -157,8 +168,9 @@ private:
     }
 
     // An int, or an expression string that evaluates to one.
-    Expr intExpr(const YamlValue& v, std::string_view field, const char* kind)
+    Expr intExpr(const YamlValue& traced, std::string_view field, const char* kind)
     {
+        const YamlValue& v = unwrapTrace(traced);
         if ((v.isScalar() && v.scalar().isInt()) || isExpressionString(v) ||
             (v.isMapping() && v.value("pdl__expr")))
             return expr(v);
@@ -172,9 +184,11 @@ private:
     }
 
     // A bool, or an expression string.
-    Expr condExpr(const YamlValue& v, std::string_view field, const char* kind)
+    Expr condExpr(const YamlValue& traced, std::string_view field, const char* kind,
+                  bool nullable = false)
     {
-        if ((v.isScalar() && (v.scalar().isBool() || v.isString())) ||
+        const YamlValue& v = unwrapTrace(traced);
+        if ((v.isScalar() && (v.scalar().isBool() || v.isString() || (nullable && v.isNull()))) ||
             (v.isMapping() && v.value("pdl__expr")))
             return expr(v);
         error(v.span(), QStringLiteral("field '%1' of %2 must be a boolean or an expression, "
@@ -521,7 +535,7 @@ void Checker::parseRetry(Block& b, const YamlValue& v)
         return;
     }
     for (const auto& e : v.entries()) {
-        const YamlValue& x = e.value;
+        const YamlValue& x = unwrapTrace(e.value);
         if (e.name == "tries") {
             r.tries = intExpr(x, "tries", "retry");
         } else if (e.name == "exceptions") {
@@ -543,13 +557,16 @@ void Checker::parseRetry(Block& b, const YamlValue& v)
                            : e.name == "backoff" ? &r.backoff
                            : e.name == "max_delay" ? &r.maxDelay
                                                    : &r.jitter;
-            if ((x.isScalar() && (x.scalar().isNumber() ||
-                                  (e.name == "jitter" && x.scalar().isBool()))) ||
-                isExpressionString(x))
+            const bool range = e.name == "jitter" && x.isSequence() && x.items().size() == 2 &&
+                               x.items()[0].scalar().isNumber() &&
+                               x.items()[1].scalar().isNumber();
+            if ((x.isScalar() && x.scalar().isNumber()) || range || isExpressionString(x))
                 *target = expr(x);
             else
-                error(x.span(), QStringLiteral("retry '%1' must be a number, not %2")
-                                    .arg(q(e.name), q(x.describe())));
+                error(x.span(), QStringLiteral("retry '%1' must be a number%3, not %2")
+                                    .arg(q(e.name), q(x.describe()),
+                                         e.name == "jitter" ? QStringLiteral(" or [min, max]")
+                                                            : QString()));
         } else {
             error(e.key.span(), QStringLiteral("field '%1' is not allowed in 'retry' (allowed: "
                                                "tries, exceptions, delay, backoff, max_delay, "
@@ -611,8 +628,9 @@ void Checker::parseJoin(JoinSpec& join, const YamlValue& v)
         error(v.span(), QStringLiteral("a join as reduce needs a 'reduce' function"));
 }
 
-void Checker::parseFor(LoopBlockBase& b, const YamlValue& v)
+void Checker::parseFor(LoopBlockBase& b, const YamlValue& traced)
 {
+    const YamlValue& v = unwrapTrace(traced);
     b.forSpan = v.span();
     if (v.isNull())
         return;
@@ -704,7 +722,7 @@ void Checker::parseCases(MatchBlock& b, const YamlValue& v)
             if (e.name == "case")
                 mc.pattern = parsePattern(e.value);
             else if (e.name == "if")
-                mc.guard = condExpr(e.value, "if", "a match case");
+                mc.guard = condExpr(e.value, "if", "a match case", true);
             else if (e.name == "then")
                 mc.then = parseBlock(e.value);
             else if (!isIgnoredField(e.name))

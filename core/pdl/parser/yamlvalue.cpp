@@ -601,6 +601,12 @@ private:
                 v.m_scalar = Value(*f);
                 return true;
             }
+            int64_t i = 0;
+            // PyYAML's float constructor also takes integer text for an explicit !!float.
+            if (!resolve && parseYamlInt(value, i) == IntParse::Ok) {
+                v.m_scalar = Value(double(i));
+                return true;
+            }
         }
         if (!resolve) {
             fail(QStringLiteral("'%1' is not a valid !!%2")

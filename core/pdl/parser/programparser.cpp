@@ -439,9 +439,9 @@ void Checker::parseContribute(Block& b, const YamlValue& v)
             }
             t.value = expr(*value);
         } else {
-            error(item.span(), QStringLiteral("invalid contribute target %1: use result, "
+            error(item.span(), QStringLiteral("invalid contribute target: expected result, "
                                               "context, stdout, stderr, an aggregator name or "
-                                              "{target: {value: …}}")
+                                              "{target: {value: …}}, not %1")
                                    .arg(q(item.describe())));
             continue;
         }

@@ -21,10 +21,29 @@ LineIndex::LineIndex(const QByteArray& text) : m_text(text)
 {
     m_starts.push_back(0);
     const char* d = text.constData();
+    m_chunkCodePoints.reserve(size_t(text.size() / kChunk) + 2);
+    qsizetype codePoints = 0;
     for (qsizetype i = 0; i < text.size(); ++i) {
+        if (i % kChunk == 0)
+            m_chunkCodePoints.push_back(codePoints);
+        if ((static_cast<unsigned char>(d[i]) & 0xC0) != 0x80)
+            ++codePoints;
         if (d[i] == '\n')
             m_starts.push_back(i + 1);
     }
+    m_chunkCodePoints.push_back(codePoints);
+}
+
+qsizetype LineIndex::codePointsBefore(qsizetype offset) const
+{
+    const qsizetype chunk = offset / kChunk;
+    qsizetype count = m_chunkCodePoints[size_t(chunk)];
+    const char* d = m_text.constData();
+    for (qsizetype i = chunk * kChunk; i < offset; ++i) {
+        if ((static_cast<unsigned char>(d[i]) & 0xC0) != 0x80)
+            ++count;
+    }
+    return count;
 }
 
 std::pair<int, int> LineIndex::position(qsizetype offset) const
@@ -32,13 +51,9 @@ std::pair<int, int> LineIndex::position(qsizetype offset) const
     offset = std::clamp<qsizetype>(offset, 0, m_text.size());
     auto it = std::upper_bound(m_starts.begin(), m_starts.end(), offset);
     const int line = int(it - m_starts.begin());
-    const qsizetype start = m_starts[line - 1];
-    int column = 1;
-    const char* d = m_text.constData();
-    for (qsizetype i = start; i < offset; ++i) {
-        if ((static_cast<unsigned char>(d[i]) & 0xC0) != 0x80)
-            ++column;
-    }
+    const qsizetype start = m_starts[size_t(line - 1)];
+    // Chunked counts keep this cheap on very long lines (single-line JSON traces).
+    const int column = int(codePointsBefore(offset) - codePointsBefore(start)) + 1;
     return {line, column};
 }
 

@@ -87,8 +87,12 @@ public:
     qsizetype lineStart(int line) const;
 
 private:
+    static constexpr qsizetype kChunk = 256;
+    qsizetype codePointsBefore(qsizetype offset) const;
+
     QByteArray m_text;
     std::vector<qsizetype> m_starts;
+    std::vector<qsizetype> m_chunkCodePoints; // code points before each kChunk-byte chunk
 };
 
 } // namespace hako::pdl

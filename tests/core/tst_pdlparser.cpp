@@ -30,7 +30,10 @@ const Block* child(const Program& p, int i)
     return text && i < int(text->children.size()) ? text->children[i].get() : nullptr;
 }
 
-QString str(const Value& v) { return QString::fromStdString(v.str()); }
+QString str(const Value& v)
+{
+    return QString::fromStdString(v.str());
+}
 
 } // namespace
 
@@ -62,11 +65,11 @@ private Q_SLOTS:
         QCOMPARE(str(agg->file.value), QString("out.txt"));
 
         const std::vector<BlockKind> kinds = {
-            BlockKind::Model,  BlockKind::Read,     BlockKind::LastOf,  BlockKind::Array,
-            BlockKind::Object, BlockKind::Object,   BlockKind::Sequence, BlockKind::Get,
-            BlockKind::Message, BlockKind::If,      BlockKind::Match,   BlockKind::Repeat,
-            BlockKind::Map,    BlockKind::Call,     BlockKind::Code,    BlockKind::Args,
-            BlockKind::Include, BlockKind::Data,    BlockKind::Empty,   BlockKind::Data};
+            BlockKind::Model,   BlockKind::Read,   BlockKind::LastOf,   BlockKind::Array,
+            BlockKind::Object,  BlockKind::Object, BlockKind::Sequence, BlockKind::Get,
+            BlockKind::Message, BlockKind::If,     BlockKind::Match,    BlockKind::Repeat,
+            BlockKind::Map,     BlockKind::Call,   BlockKind::Code,     BlockKind::Args,
+            BlockKind::Include, BlockKind::Data,   BlockKind::Empty,    BlockKind::Data};
         auto* text = p.root->as<TextBlock>();
         QCOMPARE(text->children.size(), kinds.size());
         for (size_t i = 0; i < kinds.size(); ++i)
@@ -163,8 +166,8 @@ private Q_SLOTS:
             << QByteArray("kind: code\nargs: [ls]\n") << int(BlockKind::Args);
         QTest::newRow("call before args")
             << QByteArray("args: {x: 1}\ncall: ${ f }\n") << int(BlockKind::Call);
-        QTest::newRow("aggregator") << QByteArray("aggregator: context\n")
-                                    << int(BlockKind::Aggregator);
+        QTest::newRow("aggregator")
+            << QByteArray("aggregator: context\n") << int(BlockKind::Aggregator);
         QTest::newRow("error trace")
             << QByteArray("kind: error\nmsg: boom\nprogram: {data: 1}\n") << int(BlockKind::Error);
     }
@@ -244,9 +247,8 @@ private Q_SLOTS:
             << QByteArray("for: x\nrepeat: y\n")
             << QStringList{"p.pdl:1:6: error: field 'for' must be a mapping from loop variables "
                            "to lists, not a string"};
-        QTest::newRow("unknown kind")
-            << QByteArray("kind: loop\n")
-            << QStringList{"p.pdl:1:7: error: unknown block kind 'loop'"};
+        QTest::newRow("unknown kind") << QByteArray("kind: loop\n")
+                                      << QStringList{"p.pdl:1:7: error: unknown block kind 'loop'"};
         QTest::newRow("lang")
             << QByteArray("lang: ruby\ncode: x\n")
             << QStringList{"p.pdl:1:7: error: field 'lang' must be python, command, jinja or "

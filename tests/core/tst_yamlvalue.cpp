@@ -17,34 +17,60 @@ private Q_SLOTS:
         QTest::addColumn<QString>("repr");
 
         // PyYAML safe_load (YAML 1.1) typing.
-        QTest::newRow("yes") << QByteArray("yes") << "bool" << "True";
-        QTest::newRow("Off") << QByteArray("Off") << "bool" << "False";
-        QTest::newRow("TRUE") << QByteArray("TRUE") << "bool" << "True";
-        QTest::newRow("y is a string") << QByteArray("y") << "str" << "'y'";
-        QTest::newRow("tilde") << QByteArray("~") << "NoneType" << "None";
-        QTest::newRow("Null") << QByteArray("Null") << "NoneType" << "None";
-        QTest::newRow("empty") << QByteArray("") << "NoneType" << "None";
-        QTest::newRow("int") << QByteArray("42") << "int" << "42";
-        QTest::newRow("negative") << QByteArray("-7") << "int" << "-7";
-        QTest::newRow("underscores") << QByteArray("1_000") << "int" << "1000";
-        QTest::newRow("hex") << QByteArray("0x1F") << "int" << "31";
-        QTest::newRow("octal") << QByteArray("017") << "int" << "15";
-        QTest::newRow("binary") << QByteArray("0b101") << "int" << "5";
-        QTest::newRow("sexagesimal") << QByteArray("1:30") << "int" << "90";
-        QTest::newRow("08 is a string") << QByteArray("08") << "str" << "'08'";
-        QTest::newRow("float") << QByteArray("2.5") << "float" << "2.5";
-        QTest::newRow("1e5 is a string") << QByteArray("1e5") << "str" << "'1e5'";
-        QTest::newRow("signed exponent") << QByteArray("1.0e+5") << "float" << "100000.0";
-        QTest::newRow("leading dot") << QByteArray(".5") << "float" << "0.5";
-        QTest::newRow("inf") << QByteArray("-.inf") << "float" << "-inf";
+        QTest::newRow("yes") << QByteArray("yes") << "bool"
+                             << "True";
+        QTest::newRow("Off") << QByteArray("Off") << "bool"
+                             << "False";
+        QTest::newRow("TRUE") << QByteArray("TRUE") << "bool"
+                              << "True";
+        QTest::newRow("y is a string") << QByteArray("y") << "str"
+                                       << "'y'";
+        QTest::newRow("tilde") << QByteArray("~") << "NoneType"
+                               << "None";
+        QTest::newRow("Null") << QByteArray("Null") << "NoneType"
+                              << "None";
+        QTest::newRow("empty") << QByteArray("") << "NoneType"
+                               << "None";
+        QTest::newRow("int") << QByteArray("42") << "int"
+                             << "42";
+        QTest::newRow("negative") << QByteArray("-7") << "int"
+                                  << "-7";
+        QTest::newRow("underscores") << QByteArray("1_000") << "int"
+                                     << "1000";
+        QTest::newRow("hex") << QByteArray("0x1F") << "int"
+                             << "31";
+        QTest::newRow("octal") << QByteArray("017") << "int"
+                               << "15";
+        QTest::newRow("binary") << QByteArray("0b101") << "int"
+                                << "5";
+        QTest::newRow("sexagesimal") << QByteArray("1:30") << "int"
+                                     << "90";
+        QTest::newRow("08 is a string") << QByteArray("08") << "str"
+                                        << "'08'";
+        QTest::newRow("float") << QByteArray("2.5") << "float"
+                               << "2.5";
+        QTest::newRow("1e5 is a string") << QByteArray("1e5") << "str"
+                                         << "'1e5'";
+        QTest::newRow("signed exponent") << QByteArray("1.0e+5") << "float"
+                                         << "100000.0";
+        QTest::newRow("leading dot") << QByteArray(".5") << "float"
+                                     << "0.5";
+        QTest::newRow("inf") << QByteArray("-.inf") << "float"
+                             << "-inf";
         QTest::newRow("int64 max") << QByteArray("9223372036854775807") << "int"
                                    << "9223372036854775807";
-        QTest::newRow("quoted number") << QByteArray("'42'") << "str" << "'42'";
-        QTest::newRow("double quoted bool") << QByteArray("\"yes\"") << "str" << "'yes'";
-        QTest::newRow("block") << QByteArray("|\n  a\n  b\n") << "str" << "'a\\nb\\n'";
-        QTest::newRow("tagged str") << QByteArray("!!str 12") << "str" << "'12'";
-        QTest::newRow("tagged float") << QByteArray("!!float 1") << "float" << "1.0";
-        QTest::newRow("date stays text") << QByteArray("2001-12-14") << "str" << "'2001-12-14'";
+        QTest::newRow("quoted number") << QByteArray("'42'") << "str"
+                                       << "'42'";
+        QTest::newRow("double quoted bool") << QByteArray("\"yes\"") << "str"
+                                            << "'yes'";
+        QTest::newRow("block") << QByteArray("|\n  a\n  b\n") << "str"
+                               << "'a\\nb\\n'";
+        QTest::newRow("tagged str") << QByteArray("!!str 12") << "str"
+                                    << "'12'";
+        QTest::newRow("tagged float") << QByteArray("!!float 1") << "float"
+                                      << "1.0";
+        QTest::newRow("date stays text") << QByteArray("2001-12-14") << "str"
+                                         << "'2001-12-14'";
     }
 
     void scalarTyping()
@@ -116,8 +142,7 @@ private Q_SLOTS:
 
     void anchorsAndMerge()
     {
-        auto r = loadYaml("base: &b {x: 1, y: 2}\ncopy: *b\nmerged:\n  <<: *b\n  y: 3\n",
-                          "f.yaml");
+        auto r = loadYaml("base: &b {x: 1, y: 2}\ncopy: *b\nmerged:\n  <<: *b\n  y: 3\n", "f.yaml");
         QVERIFY(r.ok());
         const Value v = r.value().toValue();
         QCOMPARE(QString::fromStdString(v.str()),
@@ -129,16 +154,16 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("duplicate key")
-            << QByteArray("a: 1\nb: 2\na: 3\n") << "f.yaml:3:1: error: duplicate key 'a' in a mapping";
+        QTest::newRow("duplicate key") << QByteArray("a: 1\nb: 2\na: 3\n")
+                                       << "f.yaml:3:1: error: duplicate key 'a' in a mapping";
         QTest::newRow("overflow") << QByteArray("n: 99999999999999999999\n")
                                   << "f.yaml:1:4: error: integer 99999999999999999999 does not "
                                      "fit in 64 bits";
         QTest::newRow("two documents") << QByteArray("a: 1\n---\nb: 2\n")
                                        << "f.yaml:1:1: error: a PDL program must be a single YAML "
                                           "document";
-        QTest::newRow("unknown tag") << QByteArray("a: !foo 1\n")
-                                     << "f.yaml:1:4: error: unsupported YAML tag '!foo'";
+        QTest::newRow("unknown tag")
+            << QByteArray("a: !foo 1\n") << "f.yaml:1:4: error: unsupported YAML tag '!foo'";
     }
 
     void errors()

@@ -16,16 +16,26 @@ struct KindKeyword {
 
 // The documented detection order.
 const KindKeyword kDetection[] = {
-    {"text", BlockKind::Text},         {"lastOf", BlockKind::LastOf},
-    {"array", BlockKind::Array},       {"object", BlockKind::Object},
-    {"sequence", BlockKind::Sequence}, {"if", BlockKind::If},
-    {"match", BlockKind::Match},       {"repeat", BlockKind::Repeat},
-    {"map", BlockKind::Map},           {"include", BlockKind::Include},
-    {"import", BlockKind::Import},     {"function", BlockKind::Function},
-    {"call", BlockKind::Call},         {"model", BlockKind::Model},
-    {"code", BlockKind::Code},         {"args", BlockKind::Args},
-    {"get", BlockKind::Get},           {"data", BlockKind::Data},
-    {"content", BlockKind::Message},   {"read", BlockKind::Read},
+    {"text", BlockKind::Text},
+    {"lastOf", BlockKind::LastOf},
+    {"array", BlockKind::Array},
+    {"object", BlockKind::Object},
+    {"sequence", BlockKind::Sequence},
+    {"if", BlockKind::If},
+    {"match", BlockKind::Match},
+    {"repeat", BlockKind::Repeat},
+    {"map", BlockKind::Map},
+    {"include", BlockKind::Include},
+    {"import", BlockKind::Import},
+    {"function", BlockKind::Function},
+    {"call", BlockKind::Call},
+    {"model", BlockKind::Model},
+    {"code", BlockKind::Code},
+    {"args", BlockKind::Args},
+    {"get", BlockKind::Get},
+    {"data", BlockKind::Data},
+    {"content", BlockKind::Message},
+    {"read", BlockKind::Read},
     {"aggregator", BlockKind::Aggregator},
 };
 
@@ -111,17 +121,27 @@ const std::vector<const char*>& requiredFields(BlockKind kind)
 {
     static const std::vector<const char*> none;
     static const std::map<BlockKind, std::vector<const char*>> table = {
-        {BlockKind::Data, {"data"}},         {BlockKind::Model, {"model"}},
-        {BlockKind::Read, {"read"}},         {BlockKind::Text, {"text"}},
-        {BlockKind::LastOf, {"lastOf"}},     {BlockKind::Array, {"array"}},
-        {BlockKind::Object, {"object"}},     {BlockKind::Sequence, {"sequence"}},
-        {BlockKind::Get, {"get"}},           {BlockKind::Message, {"content"}},
-        {BlockKind::If, {"if", "then"}},     {BlockKind::Match, {"match", "with"}},
-        {BlockKind::Repeat, {"repeat"}},     {BlockKind::Map, {"map"}},
+        {BlockKind::Data, {"data"}},
+        {BlockKind::Model, {"model"}},
+        {BlockKind::Read, {"read"}},
+        {BlockKind::Text, {"text"}},
+        {BlockKind::LastOf, {"lastOf"}},
+        {BlockKind::Array, {"array"}},
+        {BlockKind::Object, {"object"}},
+        {BlockKind::Sequence, {"sequence"}},
+        {BlockKind::Get, {"get"}},
+        {BlockKind::Message, {"content"}},
+        {BlockKind::If, {"if", "then"}},
+        {BlockKind::Match, {"match", "with"}},
+        {BlockKind::Repeat, {"repeat"}},
+        {BlockKind::Map, {"map"}},
         {BlockKind::Function, {"function", "return"}},
-        {BlockKind::Call, {"call"}},         {BlockKind::Code, {"code"}},
-        {BlockKind::Args, {"args"}},         {BlockKind::Include, {"include"}},
-        {BlockKind::Import, {"import"}},     {BlockKind::Aggregator, {"aggregator"}},
+        {BlockKind::Call, {"call"}},
+        {BlockKind::Code, {"code"}},
+        {BlockKind::Args, {"args"}},
+        {BlockKind::Include, {"include"}},
+        {BlockKind::Import, {"import"}},
+        {BlockKind::Aggregator, {"aggregator"}},
     };
     auto it = table.find(kind);
     return it == table.end() ? none : it->second;
@@ -141,9 +161,8 @@ bool isKindField(BlockKind kind, std::string_view name)
 const std::vector<std::string_view>& commonFieldNames()
 {
     static const std::vector<std::string_view> names = {
-        "description", "def",      "defs",  "contribute", "role",
-        "spec",        "parser",   "fallback", "retry",   "trace_error_on_retry",
-        "context",
+        "description", "def",      "defs",  "contribute",           "role",    "spec",
+        "parser",      "fallback", "retry", "trace_error_on_retry", "context",
     };
     return names;
 }
@@ -159,9 +178,9 @@ bool isIgnoredField(std::string_view name)
     if (name.substr(0, 5) == "pdl__")
         return true;
     // `kind` is read separately; the rest are trace fields, some under their pre-0.6 names.
-    static const std::string_view names[] = {"kind",         "result",   "trace",     "location",
-                                             "expectations", "requirements", "if_result",
-                                             "scope"};
+    static const std::string_view names[] = {"kind",      "result",       "trace",
+                                             "location",  "expectations", "requirements",
+                                             "if_result", "scope"};
     return std::find(std::begin(names), std::end(names), name) != std::end(names);
 }
 

@@ -34,8 +34,8 @@ int fieldNameDistance(std::string_view a, std::string_view b)
     for (size_t i = 1; i <= x.size(); ++i) {
         cur[0] = int(i);
         for (size_t j = 1; j <= y.size(); ++j) {
-            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1,
-                               prev[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1)});
+            cur[j] = std::min(
+                {prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1)});
         }
         std::swap(prev, cur);
     }
@@ -44,7 +44,10 @@ int fieldNameDistance(std::string_view a, std::string_view b)
 
 namespace {
 
-QString q(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+QString q(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
 
 SourceSpan joinSpans(const SourceSpan& a, const SourceSpan& b)
 {
@@ -77,8 +80,7 @@ class Checker {
 public:
     Checker(const ParseOptions& options, std::shared_ptr<const YamlValue> document)
         : m_options(options), m_document(std::move(document))
-    {
-    }
+    {}
 
     std::vector<Diagnostic> diagnostics;
 
@@ -174,9 +176,9 @@ private:
         if ((v.isScalar() && v.scalar().isInt()) || isExpressionString(v) ||
             (v.isMapping() && v.value("pdl__expr")))
             return expr(v);
-        QString what = v.isString() ? QStringLiteral("the string \"%1\"")
-                                          .arg(q(v.scalar().asString()))
-                                    : q(v.describe());
+        QString what = v.isString()
+                           ? QStringLiteral("the string \"%1\"").arg(q(v.scalar().asString()))
+                           : q(v.describe());
         error(v.span(), QStringLiteral("field '%1' of %2 must be an integer or a ${ } "
                                        "expression, not %3")
                             .arg(q(field), q(kind), what));
@@ -233,29 +235,52 @@ private:
 std::shared_ptr<Block> makeBlock(BlockKind kind)
 {
     switch (kind) {
-    case BlockKind::Data: return std::make_shared<DataBlock>();
-    case BlockKind::Model: return std::make_shared<ModelBlock>();
-    case BlockKind::Read: return std::make_shared<ReadBlock>();
-    case BlockKind::Text: return std::make_shared<TextBlock>();
-    case BlockKind::LastOf: return std::make_shared<LastOfBlock>();
-    case BlockKind::Array: return std::make_shared<ArrayBlock>();
-    case BlockKind::Object: return std::make_shared<ObjectBlock>();
-    case BlockKind::Sequence: return std::make_shared<SequenceBlock>();
-    case BlockKind::Get: return std::make_shared<GetBlock>();
-    case BlockKind::Message: return std::make_shared<MessageBlock>();
-    case BlockKind::If: return std::make_shared<IfBlock>();
-    case BlockKind::Match: return std::make_shared<MatchBlock>();
-    case BlockKind::Repeat: return std::make_shared<RepeatBlock>();
-    case BlockKind::Map: return std::make_shared<MapBlock>();
-    case BlockKind::Function: return std::make_shared<FunctionBlock>();
-    case BlockKind::Call: return std::make_shared<CallBlock>();
-    case BlockKind::Code: return std::make_shared<CodeBlock>();
-    case BlockKind::Args: return std::make_shared<ArgsBlock>();
-    case BlockKind::Include: return std::make_shared<IncludeBlock>();
-    case BlockKind::Import: return std::make_shared<ImportBlock>();
-    case BlockKind::Aggregator: return std::make_shared<AggregatorBlock>();
-    case BlockKind::Empty: return std::make_shared<EmptyBlock>();
-    case BlockKind::Error: return std::make_shared<ErrorBlock>();
+    case BlockKind::Data:
+        return std::make_shared<DataBlock>();
+    case BlockKind::Model:
+        return std::make_shared<ModelBlock>();
+    case BlockKind::Read:
+        return std::make_shared<ReadBlock>();
+    case BlockKind::Text:
+        return std::make_shared<TextBlock>();
+    case BlockKind::LastOf:
+        return std::make_shared<LastOfBlock>();
+    case BlockKind::Array:
+        return std::make_shared<ArrayBlock>();
+    case BlockKind::Object:
+        return std::make_shared<ObjectBlock>();
+    case BlockKind::Sequence:
+        return std::make_shared<SequenceBlock>();
+    case BlockKind::Get:
+        return std::make_shared<GetBlock>();
+    case BlockKind::Message:
+        return std::make_shared<MessageBlock>();
+    case BlockKind::If:
+        return std::make_shared<IfBlock>();
+    case BlockKind::Match:
+        return std::make_shared<MatchBlock>();
+    case BlockKind::Repeat:
+        return std::make_shared<RepeatBlock>();
+    case BlockKind::Map:
+        return std::make_shared<MapBlock>();
+    case BlockKind::Function:
+        return std::make_shared<FunctionBlock>();
+    case BlockKind::Call:
+        return std::make_shared<CallBlock>();
+    case BlockKind::Code:
+        return std::make_shared<CodeBlock>();
+    case BlockKind::Args:
+        return std::make_shared<ArgsBlock>();
+    case BlockKind::Include:
+        return std::make_shared<IncludeBlock>();
+    case BlockKind::Import:
+        return std::make_shared<ImportBlock>();
+    case BlockKind::Aggregator:
+        return std::make_shared<AggregatorBlock>();
+    case BlockKind::Empty:
+        return std::make_shared<EmptyBlock>();
+    case BlockKind::Error:
+        return std::make_shared<ErrorBlock>();
     }
     return std::make_shared<EmptyBlock>();
 }
@@ -267,15 +292,15 @@ BlockPtr Checker::parseMapping(const YamlValue& node, std::shared_ptr<const Yaml
     const YamlValue* kindValue = node.value("kind");
     bool explicitKind = false;
     if (kindValue) {
-        if (auto k = kindFromName(kindValue->isString() ? kindValue->scalar().asString() : "",
-                                  node)) {
+        if (auto k =
+                kindFromName(kindValue->isString() ? kindValue->scalar().asString() : "", node)) {
             kind = *k;
             explicitKind = true;
         } else {
-            error(kindValue->span(), QStringLiteral("unknown block kind %1")
-                                         .arg(kindValue->isString()
-                                                  ? "'" + q(kindValue->scalar().asString()) + "'"
-                                                  : q(kindValue->describe())));
+            error(kindValue->span(),
+                  QStringLiteral("unknown block kind %1")
+                      .arg(kindValue->isString() ? "'" + q(kindValue->scalar().asString()) + "'"
+                                                 : q(kindValue->describe())));
         }
     }
     if (!explicitKind) {
@@ -308,8 +333,8 @@ BlockPtr Checker::parseMapping(const YamlValue& node, std::shared_ptr<const Yaml
     for (const auto& e : node.entries()) {
         b->fieldSpans.emplace_back(e.name, joinSpans(e.key.span(), e.value.span()));
         if (!e.key.isString()) {
-            error(e.key.span(), QStringLiteral("a field name must be a string, not %1")
-                                    .arg(q(e.key.describe())));
+            error(e.key.span(),
+                  QStringLiteral("a field name must be a string, not %1").arg(q(e.key.describe())));
             continue;
         }
         if (isIgnoredField(e.name))
@@ -553,20 +578,19 @@ void Checker::parseRetry(Block& b, const YamlValue& v)
             }
         } else if (e.name == "delay" || e.name == "backoff" || e.name == "max_delay" ||
                    e.name == "jitter") {
-            Expr* target = e.name == "delay"     ? &r.delay
-                           : e.name == "backoff" ? &r.backoff
+            Expr* target = e.name == "delay"       ? &r.delay
+                           : e.name == "backoff"   ? &r.backoff
                            : e.name == "max_delay" ? &r.maxDelay
                                                    : &r.jitter;
             const bool range = e.name == "jitter" && x.isSequence() && x.items().size() == 2 &&
-                               x.items()[0].scalar().isNumber() &&
-                               x.items()[1].scalar().isNumber();
+                               x.items()[0].scalar().isNumber() && x.items()[1].scalar().isNumber();
             if ((x.isScalar() && x.scalar().isNumber()) || range || isExpressionString(x))
                 *target = expr(x);
             else
-                error(x.span(), QStringLiteral("retry '%1' must be a number%3, not %2")
-                                    .arg(q(e.name), q(x.describe()),
-                                         e.name == "jitter" ? QStringLiteral(" or [min, max]")
-                                                            : QString()));
+                error(x.span(),
+                      QStringLiteral("retry '%1' must be a number%3, not %2")
+                          .arg(q(e.name), q(x.describe()),
+                               e.name == "jitter" ? QStringLiteral(" or [min, max]") : QString()));
         } else {
             error(e.key.span(), QStringLiteral("field '%1' is not allowed in 'retry' (allowed: "
                                                "tries, exceptions, delay, backoff, max_delay, "
@@ -618,10 +642,10 @@ void Checker::parseJoin(JoinSpec& join, const YamlValue& v)
         } else if (e.name == "reduce" && join.as == JoinSpec::As::Reduce) {
             join.reduce = expr(e.value);
         } else {
-            error(e.key.span(), QStringLiteral("field '%1' is not allowed in a join as %2")
-                                    .arg(q(e.name), as && as->isString()
-                                                        ? q(as->scalar().asString())
-                                                        : QStringLiteral("text")));
+            error(e.key.span(),
+                  QStringLiteral("field '%1' is not allowed in a join as %2")
+                      .arg(q(e.name), as && as->isString() ? q(as->scalar().asString())
+                                                           : QStringLiteral("text")));
         }
     }
     if (join.as == JoinSpec::As::Reduce && !join.reduce)

@@ -71,7 +71,10 @@ qsizetype LineIndex::lineStart(int line) const
 
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
 bool allOf(std::string_view s, bool (*pred)(char))
 {
@@ -97,8 +100,8 @@ std::optional<double> sexagesimal(std::string_view s)
     bool first = true;
     while (pos <= s.size()) {
         size_t colon = s.find(':', pos);
-        std::string part =
-            withoutUnderscores(s.substr(pos, colon == std::string_view::npos ? s.npos : colon - pos));
+        std::string part = withoutUnderscores(
+            s.substr(pos, colon == std::string_view::npos ? s.npos : colon - pos));
         if (part.empty())
             return std::nullopt;
         double d = std::strtod(part.c_str(), nullptr);
@@ -253,9 +256,9 @@ std::optional<double> parseYamlFloat(std::string_view s)
 
 bool isYamlBool(std::string_view s, bool& out)
 {
-    static const char* const trues[] = {"yes", "Yes", "YES", "true", "True", "TRUE", "on", "On",
-                                        "ON"};
-    static const char* const falses[] = {"no",    "No",  "NO", "false", "False",
+    static const char* const trues[] = {"yes",  "Yes", "YES", "true", "True",
+                                        "TRUE", "on",  "On",  "ON"};
+    static const char* const falses[] = {"no",    "No",  "NO",  "false", "False",
                                          "FALSE", "off", "Off", "OFF"};
     for (const char* t : trues) {
         if (s == t) {
@@ -359,8 +362,7 @@ class YamlBuilder : public YAML::EventHandler {
 public:
     YamlBuilder(const QByteArray& text, const QString& fileName)
         : m_text(text), m_index(text), m_file(fileName)
-    {
-    }
+    {}
 
     std::optional<YamlValue> root;
     std::optional<LoadError> error;
@@ -418,8 +420,8 @@ public:
         const char first = start < m_text.size() ? m_text[start] : '\0';
         qsizetype end = start;
         if (tag == "!" || first == '"' || first == '\'' || first == '|' || first == '>') {
-            v.m_style = (first == '|' || first == '>') ? YamlValue::Style::Block
-                                                       : YamlValue::Style::Quoted;
+            v.m_style =
+                (first == '|' || first == '>') ? YamlValue::Style::Block : YamlValue::Style::Quoted;
         }
         end = scalarEnd(start, value, v.m_style);
         v.m_span = spanOf(start, end);
@@ -557,17 +559,15 @@ private:
         const size_t cut = value.find_last_of(" \n");
         const std::string_view lastWord = std::string_view(value).substr(cut + 1);
         if (!lastWord.empty()) {
-            const qsizetype at = m_text.indexOf(QByteArray::fromRawData(lastWord.data(),
-                                                                        qsizetype(lastWord.size())),
-                                                start + 1);
+            const qsizetype at = m_text.indexOf(
+                QByteArray::fromRawData(lastWord.data(), qsizetype(lastWord.size())), start + 1);
             if (at >= 0)
                 return at + qsizetype(lastWord.size()) - 1;
         }
         return start;
     }
 
-    bool typeScalar(YamlValue& v, const std::string& tag, const std::string& value,
-                    qsizetype start)
+    bool typeScalar(YamlValue& v, const std::string& tag, const std::string& value, qsizetype start)
     {
         static const std::string yamlTag = "tag:yaml.org,2002:";
         std::string kind;

@@ -53,7 +53,14 @@ std::pair<int, int> LineIndex::position(qsizetype offset) const
     const int line = int(it - m_starts.begin());
     const qsizetype start = m_starts[size_t(line - 1)];
     // Chunked counts keep this cheap on very long lines (single-line JSON traces).
-    const int column = int(codePointsBefore(offset) - codePointsBefore(start)) + 1;
+    int column = 1;
+    if (offset - start <= kChunk) {
+        const char* d = m_text.constData();
+        for (qsizetype i = start; i < offset; ++i)
+            column += (static_cast<unsigned char>(d[i]) & 0xC0) != 0x80;
+    } else {
+        column += int(codePointsBefore(offset) - codePointsBefore(start));
+    }
     return {line, column};
 }
 

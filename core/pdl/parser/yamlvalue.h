@@ -87,7 +87,7 @@ public:
     qsizetype lineStart(int line) const;
 
 private:
-    static constexpr qsizetype kChunk = 256;
+    static constexpr qsizetype kChunk = 64;
     qsizetype codePointsBefore(qsizetype offset) const;
 
     QByteArray m_text;

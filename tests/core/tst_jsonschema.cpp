@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QTest>
+#include <QtConcurrent>
 
 #include <nlohmann/json.hpp>
 
@@ -165,6 +166,7 @@ private Q_SLOTS:
     void jsonEquality_data();
     void jsonEquality();
     void patternIsUnanchoredAndUnicode();
+    void concurrentValidation();
     void cleanupTestCase();
 };
 
@@ -258,10 +260,15 @@ void TestJsonSchema::errorMessages_data()
         << R"({"anyOf": [{"type": "integer"}, {"type": "null"}]})"
         << R"("x")"
         << R"($: expected integer or null, got "x")";
-    QTest::newRow("anyOf general")
+    QTest::newRow("anyOf with one alternative of the right type")
         << R"({"anyOf": [{"type": "string", "minLength": 3}, {"type": "integer"}]})"
         << R"("ab")"
-        << R"($: does not match any of the anyOf alternatives: #0 expected at least 3 characters, got 2; #1 expected integer, got "ab")";
+        << "$: expected at least 3 characters, got 2";
+    QTest::newRow("anyOf general")
+        << R"({"anyOf": [{"type": "string", "minLength": 3}, {"pattern": "^a"}]})"
+        << R"("b")"
+        << R"($: does not match any of the anyOf alternatives: #0 expected at least 3 )"
+           R"(characters, got 1; #1 "b" does not match the pattern '^a')";
     QTest::newRow("oneOf both") << R"({"oneOf": [{"type": "integer"}, {"minimum": 0}]})"
                                 << "3"
                                 << "$: matches more than one of the oneOf schemas (#0 and #1), "
@@ -317,6 +324,11 @@ void TestJsonSchema::errorMessages_data()
     QTest::newRow("then") << R"({"if": {"minimum": 10}, "then": {"multipleOf": 5}})"
                           << "12"
                           << "$: 12 is not a multiple of 5";
+    QTest::newRow("anyOf reports the alternative of the right type")
+        << R"({"anyOf": [{"type": "object", "properties": {"name": {"type": "string"}}},
+                          {"type": "null"}]})"
+        << R"({"name": 3})"
+        << "$.name: expected string, got 3";
     QTest::newRow("ref with path")
         << R"({"$defs": {"pos": {"type": "integer", "minimum": 1}}, "items": {"$ref": "#/$defs/pos"}})"
         << "[1, 0]"
@@ -471,6 +483,31 @@ void TestJsonSchema::patternIsUnanchoredAndUnicode()
     QVERIFY(anchored.ok());
     QVERIFY(anchored->isValid(Value("123")));
     QVERIFY(!anchored->isValid(Value("1234")));
+    // ECMA-262 `$` is the very end: unlike PCRE's, it does not match before a final newline.
+    QVERIFY(!anchored->isValid(Value("123\n")));
+    auto literalDollar = JsonSchema::compile(parse(R"({"pattern": "^a\\$[$]$"})"));
+    QVERIFY(literalDollar.ok());
+    QVERIFY(literalDollar->isValid(Value("a$$")));
+    QVERIFY(!literalDollar->isValid(Value("a$")));
+}
+
+void TestJsonSchema::concurrentValidation()
+{
+    auto schema = JsonSchema::compile(parse(R"({"items": {"type": "object", "required": ["id"],
+        "properties": {"id": {"type": "string", "pattern": "^[a-z]+[0-9]+$"}}}})"));
+    QVERIFY(schema.ok());
+    nlohmann::json items = nlohmann::json::array();
+    for (int i = 0; i < 200; ++i)
+        items.push_back({{"id", (i % 50 ? "abc" : "ABC") + std::to_string(i)}});
+    const Value value = Value::fromJson(items);
+    const JsonSchema& shared = *schema;
+    QList<int> counts = QtConcurrent::blockingMapped(QList<int>{0, 1, 2, 3}, [&](int) {
+        int errors = 0;
+        for (int round = 0; round < 20; ++round)
+            errors += int(shared.validate(value).size());
+        return errors;
+    });
+    QCOMPARE(counts, (QList<int>{80, 80, 80, 80})); // 4 bad ids x 20 rounds per thread
 }
 
 void TestJsonSchema::cleanupTestCase()

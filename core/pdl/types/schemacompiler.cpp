@@ -63,6 +63,41 @@ std::string percentDecode(std::string_view s)
     return out;
 }
 
+/// ECMA-262's `$` (without the m flag) matches only at the very end, PCRE's also before a final
+/// newline: translate unescaped `$` outside character classes to `\z`.
+std::string ecmaToPcre(std::string_view pattern)
+{
+    std::string out;
+    out.reserve(pattern.size() + 4);
+    bool inClass = false;
+    for (size_t i = 0; i < pattern.size(); ++i) {
+        const char c = pattern[i];
+        if (c == '\\' && i + 1 < pattern.size()) {
+            out += c;
+            out += pattern[++i];
+            continue;
+        }
+        if (inClass) {
+            if (c == ']')
+                inClass = false;
+        } else if (c == '[') {
+            inClass = true;
+            // A `]` right after `[` or `[^` is a literal member in PCRE.
+            out += c;
+            if (i + 1 < pattern.size() && pattern[i + 1] == '^')
+                out += pattern[++i];
+            if (i + 1 < pattern.size() && pattern[i + 1] == ']')
+                out += pattern[++i];
+            continue;
+        } else if (c == '$') {
+            out += "\\z";
+            continue;
+        }
+        out += c;
+    }
+    return out;
+}
+
 class Compiler {
 public:
     explicit Compiler(Document& doc) : m_doc(doc) {}
@@ -161,7 +196,7 @@ private:
     {
         auto r = std::make_unique<Regex>();
         r->source = source;
-        r->re.setPattern(QString::fromStdString(source));
+        r->re.setPattern(QString::fromStdString(ecmaToPcre(source)));
         if (!r->re.isValid()) {
             fail(loc, "invalid regular expression '" + source +
                           "': " + r->re.errorString().toStdString() + " at offset " +

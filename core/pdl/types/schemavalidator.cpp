@@ -354,15 +354,15 @@ void Validator::reportAlternatives(const std::vector<const Node*>& options, cons
                                    const PathSeg* path, const char* keyword)
 {
     std::vector<std::vector<Error>> perOption;
-    bool allTypeErrors = true;
-    std::string here = pathText(path);
-    for (const Node* option : options) {
-        perOption.push_back(errorsOf(option, v, path, 3));
+    std::vector<size_t> relevant; // options the value has the right type for
+    const std::string here = pathText(path);
+    for (size_t i = 0; i < options.size(); ++i) {
+        perOption.push_back(errorsOf(options[i], v, path, 3));
         const auto& errs = perOption.back();
         if (errs.size() != 1 || !errs[0].expectedTypes || errs[0].error.path != here)
-            allTypeErrors = false;
+            relevant.push_back(i);
     }
-    if (allTypeErrors) {
+    if (relevant.empty()) {
         // `{optional: string}` becomes anyOf [string, null]: say "expected string or null".
         uint8_t mask = 0;
         for (const auto& errs : perOption)
@@ -370,16 +370,29 @@ void Validator::reportAlternatives(const std::vector<const Node*>& options, cons
         add(path, "expected " + typeNames(mask) + ", got " + brief(v), mask, brief(v));
         return;
     }
+    if (relevant.size() == 1) {
+        // Only one alternative accepts this kind of value (an object for `{optional: {...}}`):
+        // its own errors say what is wrong, more precisely than "matches no alternative".
+        std::vector<Error> saved;
+        saved.swap(errors);
+        errors.reserve(saved.size());
+        for (Error& e : saved)
+            errors.push_back(std::move(e));
+        check<true>(options[relevant[0]], v, path);
+        return;
+    }
     std::string message = "does not match any of the " + std::string(keyword) + " alternatives";
+    bool first = true;
     for (size_t i = 0; i < perOption.size(); ++i) {
         if (perOption[i].empty())
             continue;
-        const ValidationError& first = perOption[i][0].error;
-        message += i == 0 ? ": " : "; ";
-        message += "#" + std::to_string(i) + " ";
-        if (first.path != here)
-            message += first.path + ": ";
-        message += first.message;
+        const ValidationError& e = perOption[i][0].error;
+        message += first ? ": #" : "; #";
+        first = false;
+        message += std::to_string(i) + " ";
+        if (e.path != here)
+            message += e.path + ": ";
+        message += e.message;
     }
     add(path, std::move(message));
 }

@@ -45,8 +45,6 @@ QString suiteDir()
 const std::map<QString, const char*> kSkippedFiles = {
     {"additionalItems.json", "additionalItems was replaced by items-after-prefixItems in "
                              "2020-12 (covered by our own fixtures)"},
-    {"dependencies.json", "split into dependentRequired/dependentSchemas in 2020-12 (covered by "
-                          "our own fixtures)"},
     {"definitions.json", "validates against the remote draft-07 metaschema"},
     {"refRemote.json", "remote references are not supported"},
     {"optional/content.json", "contentMediaType/contentEncoding are annotations only in 2020-12"},

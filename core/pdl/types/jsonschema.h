@@ -30,9 +30,9 @@ struct ValidationError {
 /// (code points) and pattern (ECMA-262 via QRegularExpression, unanchored), items, prefixItems,
 /// contains/minContains/maxContains, min/maxItems, uniqueItems, properties, required,
 /// additionalProperties, patternProperties, propertyNames, min/maxProperties,
-/// dependentRequired, dependentSchemas, allOf/anyOf/oneOf/not, if/then/else, $defs/definitions
-/// and local $ref (`#`, JSON pointers, recursive). `format` is an annotation only.
-/// Equality for enum/const/uniqueItems is JSON equality (1 == 1.0 but true != 1).
+/// dependentRequired, dependentSchemas (and draft-7 `dependencies`), allOf/anyOf/oneOf/not,
+/// if/then/else, $defs/definitions and local $ref (`#`, JSON pointers, recursive). `format` is an
+/// annotation only. Equality for enum/const/uniqueItems is JSON equality (1 == 1.0 but true != 1).
 ///
 /// Copies share the compiled tree; a JsonSchema is immutable and safe to use from several
 /// threads at once.

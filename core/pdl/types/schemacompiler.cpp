@@ -373,6 +373,17 @@ private:
                 n->dependentSchemas.push_back({text, compile(sub, child(at, text))});
             }
             n->hasObject = true;
+        } else if (key == "dependencies") {
+            // The draft-7 form, still common in hand-written schemas: an array of names is
+            // dependentRequired, a schema is dependentSchemas.
+            for (const auto& [name, dep] : object(v, at)) {
+                std::string text = keyText(name);
+                if (dep.isList())
+                    n->dependentRequired.emplace_back(text, strings(dep, child(at, text)));
+                else
+                    n->dependentSchemas.push_back({text, compile(dep, child(at, text))});
+            }
+            n->hasObject = true;
         } else if (key == "allOf" || key == "anyOf" || key == "oneOf") {
             auto& target = key == "allOf" ? n->allOf : key == "anyOf" ? n->anyOf : n->oneOf;
             const List& list = array(v, at, true);

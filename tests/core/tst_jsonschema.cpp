@@ -161,6 +161,7 @@ private Q_SLOTS:
     void recursiveTree();
     void refCycleIsDepthLimited();
     void maxErrorsIsRespected();
+    void defaultAcceptsEverything();
     void jsonEquality_data();
     void jsonEquality();
     void patternIsUnanchoredAndUnicode();
@@ -434,6 +435,14 @@ void TestJsonSchema::maxErrorsIsRespected()
     QCOMPARE(schema->validate(value).size(), size_t(20));
     QCOMPARE(schema->validate(value, 3).size(), size_t(3));
     QCOMPARE(schema->validate(value, 3).back().path, std::string("$[2]"));
+}
+
+void TestJsonSchema::defaultAcceptsEverything()
+{
+    JsonSchema any;
+    QVERIFY(any.isValid(Value(1)));
+    QVERIFY(any.validate(parse(R"({"a": [null]})")).empty());
+    QVERIFY(jsonEquals(any.source(), Value(true)));
 }
 
 void TestJsonSchema::jsonEquality_data()

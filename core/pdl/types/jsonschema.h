@@ -35,9 +35,11 @@ struct ValidationError {
 /// annotation only. Equality for enum/const/uniqueItems is JSON equality (1 == 1.0 but true != 1).
 ///
 /// Copies share the compiled tree; a JsonSchema is immutable and safe to use from several
-/// threads at once.
+/// threads at once. A default-constructed JsonSchema accepts every value (the schema `true`).
 class JsonSchema {
 public:
+    JsonSchema() = default;
+
     /// Validation stops descending once this many schema levels are nested (a $ref cycle that
     /// never consumes the instance) and reports an error instead of overflowing the stack.
     static constexpr int kMaxDepth = 400;
@@ -56,8 +58,6 @@ public:
     const Value& source() const;
 
 private:
-    JsonSchema() = default;
-
     std::shared_ptr<const schema::Document> m_doc;
 };
 

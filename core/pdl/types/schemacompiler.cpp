@@ -504,7 +504,8 @@ Result<JsonSchema> JsonSchema::compile(const Value& schemaValue)
 
 const Value& JsonSchema::source() const
 {
-    return m_doc->source;
+    static const Value acceptAll(true);
+    return m_doc ? m_doc->source : acceptAll;
 }
 
 } // namespace hako::pdl

@@ -153,7 +153,6 @@ bool isMultiple(const Value& v, double divisor)
 struct Error {
     ValidationError error;
     uint8_t expectedTypes = 0; // set for a plain type mismatch, to merge anyOf alternatives
-    std::string got;
 };
 
 struct DepthError {
@@ -171,10 +170,10 @@ public:
 private:
     bool full() const { return int(errors.size()) >= m_maxErrors; }
 
-    void add(const PathSeg* path, std::string message, uint8_t types = 0, std::string got = {})
+    void add(const PathSeg* path, std::string message, uint8_t types = 0)
     {
         if (!full())
-            errors.push_back({{pathText(path), std::move(message)}, types, std::move(got)});
+            errors.push_back({{pathText(path), std::move(message)}, types});
     }
 
     /// The errors `n` reports for `v`, without touching `errors`.
@@ -248,7 +247,7 @@ template <bool Collect> bool Validator::check(const Node* n, const Value& v, con
     bool ok = true;
     if (n->types && !typeMatches(n->types, v)) {
         if constexpr (Collect) {
-            add(path, "expected " + typeNames(n->types) + ", got " + brief(v), n->types, brief(v));
+            add(path, "expected " + typeNames(n->types) + ", got " + brief(v), n->types);
         }
         // Other keywords would mostly restate the same mismatch.
         return false;
@@ -367,7 +366,7 @@ void Validator::reportAlternatives(const std::vector<const Node*>& options, cons
         uint8_t mask = 0;
         for (const auto& errs : perOption)
             mask |= errs[0].expectedTypes;
-        add(path, "expected " + typeNames(mask) + ", got " + brief(v), mask, brief(v));
+        add(path, "expected " + typeNames(mask) + ", got " + brief(v), mask);
         return;
     }
     if (relevant.size() == 1) {
@@ -594,9 +593,11 @@ std::string ValidationError::toString() const
 
 std::vector<ValidationError> JsonSchema::validate(const Value& instance, int maxErrors) const
 {
+    std::vector<ValidationError> out;
+    if (!m_doc)
+        return out;
     Validator validator(maxErrors);
     PathSeg root;
-    std::vector<ValidationError> out;
     try {
         if (validator.check<false>(m_doc->root, instance, &root))
             return out;
@@ -615,6 +616,8 @@ std::vector<ValidationError> JsonSchema::validate(const Value& instance, int max
 
 bool JsonSchema::isValid(const Value& instance) const
 {
+    if (!m_doc)
+        return true;
     Validator validator(1);
     PathSeg root;
     try {

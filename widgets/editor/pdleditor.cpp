@@ -112,9 +112,9 @@ QPair<int, int> PdlEditor::cursorLineColumn() const
 {
     int line = 0;
     int index = 0;
+    // QScintilla's index counts characters (SCI_COUNTCHARACTERS: code points in UTF-8 mode).
     getCursorPosition(&line, &index);
-    const QByteArray bytes = text(line).toUtf8().left(index);
-    return {line + 1, int(QString::fromUtf8(bytes).toUcs4().size()) + 1};
+    return {line + 1, index + 1};
 }
 
 int PdlEditor::searchFlags(const FindOptions& options) const

@@ -4,7 +4,9 @@
 #include "widgets/editor/pdleditor.h"
 #include "widgets/workbench/mainwindow.h"
 
+#include <QAction>
 #include <QApplication>
+#include <QMenuBar>
 #include <QDir>
 #include <QFile>
 #include <QSettings>
@@ -243,6 +245,36 @@ private Q_SLOTS:
             QCOMPARE(recent.first(), paths[11]);
             QVERIFY(!recent.contains(paths[1])); // the oldest fell off
         }
+    }
+
+    // Not a check: saves what the window looks like when HAKO_SCREENSHOT_DIR is set, so a
+    // person can review the layout (`HAKO_SCREENSHOT_DIR=/tmp ctest -R widgets/mainwindow`).
+    void screenshot()
+    {
+        const QString dir = qEnvironmentVariable("HAKO_SCREENSHOT_DIR");
+        if (dir.isEmpty())
+            QSKIP("set HAKO_SCREENSHOT_DIR to save screenshots");
+        MainWindow window;
+        window.resize(1100, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openFile(QStringLiteral(HAKO_TEST_DATA_DIR "/hello.pdl")));
+        PdlEditor* editor = window.editorPane()->editor();
+        editor->setCursorPosition(5, 10);
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(dir + QStringLiteral("/hako-main.png")));
+        QVERIFY(window.findChild<QMenuBar*>());
+        editor->setSelection(6, 4, 6, 9);
+        QAction* replace = nullptr;
+        for (QAction* a : window.findChildren<QAction*>()) {
+            if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_H))
+                replace = a;
+        }
+        QVERIFY(replace);
+        replace->trigger();
+        window.openFile(QStringLiteral(HAKO_TEST_DATA_DIR "/missing.pdl"));
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(dir + QStringLiteral("/hako-find.png")));
     }
 
     void geometryPersisted()

@@ -64,7 +64,7 @@ FindBar::FindBar(PdlEditor* editor, QWidget* parent)
     grid->setVerticalSpacing(4);
     auto* findRow = new QHBoxLayout;
     findRow->setSpacing(2);
-    findRow->addWidget(m_find, 1);
+    findRow->addWidget(m_find);
     findRow->addSpacing(4);
     findRow->addWidget(m_matchCase);
     findRow->addWidget(m_wholeWord);
@@ -74,7 +74,7 @@ FindBar::FindBar(PdlEditor* editor, QWidget* parent)
     findRow->addWidget(next);
     findRow->addSpacing(6);
     findRow->addWidget(m_status);
-    findRow->addStretch(0);
+    findRow->addStretch(1);
     grid->addLayout(findRow, 0, 0);
     grid->addWidget(closeButton, 0, 1, Qt::AlignTop);
 
@@ -82,14 +82,15 @@ FindBar::FindBar(PdlEditor* editor, QWidget* parent)
     auto* replaceRow = new QHBoxLayout(m_replaceRow);
     replaceRow->setContentsMargins(0, 0, 0, 0);
     replaceRow->setSpacing(6);
-    replaceRow->addWidget(m_replace, 1);
+    replaceRow->addWidget(m_replace);
     replaceRow->addWidget(replaceButton);
     replaceRow->addWidget(replaceAllButton);
-    replaceRow->addStretch(0);
+    replaceRow->addStretch(1);
     grid->addWidget(m_replaceRow, 1, 0);
     grid->setColumnStretch(0, 1);
-    m_find->setMinimumWidth(260);
-    m_replace->setMinimumWidth(260);
+    // Fixed-width fields keep the toggles next to the text instead of at the far edge.
+    m_find->setFixedWidth(380);
+    m_replace->setFixedWidth(380);
 
     connect(next, &QToolButton::clicked, this, &FindBar::findNext);
     connect(previous, &QToolButton::clicked, this, &FindBar::findPrevious);

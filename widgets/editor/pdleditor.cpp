@@ -36,6 +36,12 @@ PdlEditor::PdlEditor(QWidget* parent) : QsciScintilla(parent)
     setMarginWidth(1, 0);
     setFolding(QsciScintilla::BoxedTreeFoldStyle, FoldMargin);
     setFoldMarginColors(QColor(0xf6, 0xf8, 0xfa), QColor(0xf6, 0xf8, 0xfa));
+    // Soft grey fold markers instead of Scintilla's black boxes.
+    for (int marker = SC_MARKNUM_FOLDEREND; marker <= SC_MARKNUM_FOLDEROPEN; ++marker) {
+        SendScintilla(SCI_MARKERSETFORE, marker, QColor(0xff, 0xff, 0xff));
+        SendScintilla(SCI_MARKERSETBACK, marker, QColor(0x8c, 0x95, 0x9f));
+    }
+    SendScintilla(SCI_SETMARGINLEFT, 0ul, 6l);
 
     setBraceMatching(QsciScintilla::SloppyBraceMatch);
     setMatchedBraceBackgroundColor(QColor(0xd6, 0xe9, 0xff));

@@ -1,14 +1,15 @@
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/editor/editorpane.h"
+#include "widgets/editor/findbar.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/workbench/mainwindow.h"
 
 #include <QAction>
 #include <QApplication>
-#include <QMenuBar>
 #include <QDir>
 #include <QFile>
+#include <QMenuBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -275,6 +276,38 @@ private Q_SLOTS:
         window.openFile(QStringLiteral(HAKO_TEST_DATA_DIR "/missing.pdl"));
         QTest::qWait(50);
         QVERIFY(window.grab().save(dir + QStringLiteral("/hako-find.png")));
+    }
+
+    void shortcutsReachActions()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        PdlEditor* editor = window.editorPane()->editor();
+        editor->setText(QStringLiteral("a: 1\nb: 2\n"));
+        editor->setFocus();
+        QTRY_VERIFY(editor->hasFocus());
+        editor->setCursorPosition(1, 0);
+        // Scintilla binds Ctrl+/ itself; the editor must leave it to Toggle Comment.
+        QTest::keyClick(editor, Qt::Key_Slash, Qt::ControlModifier);
+        QCOMPARE(editor->text(), QStringLiteral("a: 1\n# b: 2\n"));
+        QTest::keyClick(editor, Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(editor->text(), QStringLiteral("a: 1\nb: 2\n"));
+
+        auto* findBar = window.editorPane()->findChild<FindBar*>();
+        QVERIFY(findBar && findBar->isHidden());
+        QTest::keyClick(editor, Qt::Key_H, Qt::ControlModifier);
+        QVERIFY(findBar->isVisible());
+        QVERIFY(findBar->isReplaceVisible());
+        findBar->setFindText(QStringLiteral("b"));
+        editor->setFocus();
+        editor->setCursorPosition(0, 0);
+        QTest::keyClick(editor, Qt::Key_F3);
+        QCOMPARE(editor->selectedText(), QStringLiteral("b"));
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_F, Qt::ControlModifier);
+        QVERIFY(!findBar->isReplaceVisible());
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape);
+        QVERIFY(findBar->isHidden());
     }
 
     void geometryPersisted()

@@ -9,6 +9,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
 #include <QSignalSpy>
@@ -245,7 +246,31 @@ private Q_SLOTS:
             QCOMPARE(recent.size(), 10);
             QCOMPARE(recent.first(), paths[11]);
             QVERIFY(!recent.contains(paths[1])); // the oldest fell off
+
+            // File › Open Recent lists them and its Clear List empties the persisted list.
+            QMenu* menu = nullptr;
+            for (QMenu* m : window.findChildren<QMenu*>()) {
+                if (m->title() == QLatin1String("Open &Recent"))
+                    menu = m;
+            }
+            QVERIFY(menu);
+            Q_EMIT menu->aboutToShow();
+            QStringList labels;
+            QAction* clear = nullptr;
+            for (QAction* a : menu->actions()) {
+                labels.append(a->text());
+                if (a->text() == QLatin1String("&Clear List"))
+                    clear = a;
+            }
+            QVERIFY2(labels.first().endsWith(QDir::toNativeSeparators(paths[11])),
+                     qPrintable(labels.join(u'|')));
+            QCOMPARE(labels.size(), 10 + 2); // files, separator, Clear List
+            QVERIFY(clear && clear->isEnabled());
+            clear->trigger();
+            QCOMPARE(window.recentFiles(), QStringList());
         }
+        MainWindow fresh;
+        QCOMPARE(fresh.recentFiles(), QStringList());
     }
 
     // Not a check: saves what the window looks like when HAKO_SCREENSHOT_DIR is set, so a

@@ -12,11 +12,14 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QSettings>
 #include <QStatusBar>
 
@@ -66,6 +69,7 @@ MainWindow::MainWindow(QWidget* parent)
         resize(1100, 760);
     restoreState(m_settings->value(QLatin1String(kStateKey)).toByteArray());
     m_editorPane->setFocus();
+    setAcceptDrops(true);
 }
 
 MainWindow::~MainWindow() = default;
@@ -274,6 +278,29 @@ void MainWindow::closeEvent(QCloseEvent* event)
     m_settings->setValue(QLatin1String(kStateKey), saveState());
     m_settings->sync();
     event->accept();
+}
+
+static QString droppedFile(const QMimeData* mime)
+{
+    if (!mime || !mime->hasUrls() || mime->urls().isEmpty())
+        return {};
+    const QUrl url = mime->urls().first();
+    return url.isLocalFile() ? url.toLocalFile() : QString();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (!droppedFile(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QString path = droppedFile(event->mimeData());
+    if (path.isEmpty())
+        return;
+    event->acceptProposedAction();
+    openFile(path);
 }
 
 void MainWindow::showAbout()

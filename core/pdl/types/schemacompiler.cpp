@@ -98,26 +98,63 @@ std::string ecmaToPcre(std::string_view pattern)
     return out;
 }
 
+std::string withoutFragment(const std::string& uri)
+{
+    return uri.substr(0, uri.find('#'));
+}
+
+bool hasScheme(std::string_view uri)
+{
+    for (size_t i = 0; i < uri.size(); ++i) {
+        const char c = uri[i];
+        if (c == ':')
+            return i > 0;
+        const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+        if (!alpha && !(i > 0 && ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.')))
+            return false;
+    }
+    return false;
+}
+
+/// `ref` resolved against `base` (RFC 3986, without dot-segment removal: enough for the
+/// `$id`/`$ref` pairs schemas use).
+std::string resolveUri(const std::string& base, const std::string& ref)
+{
+    const std::string b = withoutFragment(base);
+    if (ref.empty())
+        return b;
+    if (ref[0] == '#')
+        return b + ref;
+    if (hasScheme(ref) || b.empty())
+        return ref;
+    const size_t schemeEnd = b.find(':');
+    if (ref.compare(0, 2, "//") == 0)
+        return b.substr(0, schemeEnd + 1) + ref;
+    if (ref[0] == '/') {
+        size_t authorityEnd =
+            b.compare(schemeEnd + 1, 2, "//") == 0 ? b.find('/', schemeEnd + 3) : schemeEnd + 1;
+        return b.substr(0, authorityEnd) + ref;
+    }
+    const size_t slash = b.rfind('/');
+    if (slash == std::string::npos || slash < schemeEnd)
+        return ref;
+    return b.substr(0, slash + 1) + ref;
+}
+
 class Compiler {
 public:
     explicit Compiler(Document& doc) : m_doc(doc) {}
 
     void run()
     {
-        const Value& root = m_doc.source;
-        if (root.isDict()) {
-            if (const Value* id = root.asDict().find("$id"); id && id->isString()) {
-                m_rootId = id->asString();
-                if (auto hash = m_rootId.find('#'); hash != std::string::npos)
-                    m_rootId.resize(hash);
-            }
-        }
-        m_doc.root = compile(root, "#");
+        // Without a root $id, references resolve against the empty base URI.
+        m_resources[""] = {"#", &m_doc.source, ""};
+        m_doc.root = compile(m_doc.source, "#");
         // Resolving may compile more subschemas (refs into non-keyword locations), which can
         // add more pending refs: hence the index loop.
         for (size_t i = 0; i < m_pending.size(); ++i) {
             Pending p = m_pending[i];
-            p.node->ref = resolve(p.ref, p.node->location);
+            p.node->ref = resolve(p.ref, p.base, p.node->location);
         }
     }
 
@@ -125,6 +162,14 @@ private:
     struct Pending {
         Node* node;
         std::string ref;
+        std::string base; // the base URI in effect where the $ref appears
+    };
+
+    /// A schema resource: the document root or a subschema with its own $id.
+    struct Resource {
+        std::string pointer; // its location in the document
+        const Value* value;
+        std::string base;
     };
 
     [[noreturn]] void fail(const std::string& location, std::string message)
@@ -246,6 +291,24 @@ private:
         if (!s.isDict())
             fail(loc, "a schema must be an object or a boolean, got " + s.json());
         Node* n = newNode(loc);
+        // A subschema's $id changes the base URI its (and its children's) $refs resolve
+        // against, and makes it addressable by that URI.
+        const std::string savedBase = m_base;
+        if (const Value* id = s.asDict().find("$id"); id && id->isString()) {
+            const std::string& text = id->asString();
+            if (!text.empty() && text[0] == '#') {
+                // Draft-7 location-independent identifier: an anchor.
+                m_anchors.emplace(withoutFragment(m_base) + text, n);
+            } else {
+                m_base = withoutFragment(resolveUri(m_base, text));
+                m_resources[m_base] = {loc, &s, m_base};
+            }
+        }
+        struct BaseRestore {
+            std::string& base;
+            std::string saved;
+            ~BaseRestore() { base = saved; }
+        } restore{m_base, savedBase};
         for (const auto& [keyValue, v] : s.asDict()) {
             const std::string key = keyText(keyValue);
             const std::string at = child(loc, key);
@@ -403,10 +466,10 @@ private:
         } else if (key == "$ref") {
             if (!v.isString())
                 fail(at, "expected a string, got " + v.json());
-            m_pending.push_back({n, v.asString()});
+            m_pending.push_back({n, v.asString(), m_base});
         } else if (key == "$anchor") {
             if (v.isString())
-                m_anchors.emplace(v.asString(), n);
+                m_anchors.emplace(withoutFragment(m_base) + "#" + v.asString(), n);
         } else if (key == "$dynamicRef" || key == "$recursiveRef" ||
                    key == "unevaluatedProperties" || key == "unevaluatedItems") {
             // Ignoring these would silently accept invalid instances; refuse instead.
@@ -416,29 +479,40 @@ private:
         // $comment, content*, additionalItems from older drafts...) is an annotation here.
     }
 
-    const Node* resolve(std::string ref, const std::string& from)
+    const Node* resolve(const std::string& ref, const std::string& base, const std::string& from)
     {
-        const std::string original = ref;
-        if (!m_rootId.empty() && ref.compare(0, m_rootId.size(), m_rootId) == 0)
-            ref.erase(0, m_rootId.size());
-        if (ref.empty())
-            return m_doc.root;
-        if (ref[0] != '#')
-            fail(from, "cannot resolve $ref '" + original +
-                           "': only references within the schema (starting with '#') are "
-                           "supported");
-        std::string fragment = percentDecode(std::string_view(ref).substr(1));
-        if (fragment.empty())
-            return m_doc.root;
+        const std::string absolute = resolveUri(base, ref);
+        const size_t hash = absolute.find('#');
+        const std::string uri = absolute.substr(0, hash);
+        auto resource = m_resources.find(uri);
+        if (resource == m_resources.end())
+            fail(from, "cannot resolve $ref '" + ref + "'" +
+                           (uri.empty() ? std::string() : " (" + uri + ")") +
+                           ": only references within the schema are supported");
+        const Resource& res = resource->second;
+        std::string fragment =
+            hash == std::string::npos ? std::string() : percentDecode(absolute.substr(hash + 1));
+        const std::string savedBase = m_base;
+        m_base = res.base;
+        const Node* target = fragment.empty() ? compile(*res.value, res.pointer)
+                                              : resolveFragment(res, uri, fragment, ref, from);
+        m_base = savedBase;
+        return target;
+    }
+
+    const Node* resolveFragment(const Resource& res, const std::string& uri,
+                                const std::string& fragment, const std::string& original,
+                                const std::string& from)
+    {
         if (fragment[0] != '/') {
-            if (auto it = m_anchors.find(fragment); it != m_anchors.end())
+            if (auto it = m_anchors.find(uri + "#" + fragment); it != m_anchors.end())
                 return it->second;
             fail(from,
                  "cannot resolve $ref '" + original + "': no $anchor named '" + fragment + "'");
         }
         // Walk the source value token by token, building the canonical pointer as we go.
-        std::string pointer = "#";
-        const Value* at = &m_doc.source;
+        std::string pointer = res.pointer;
+        const Value* at = res.value;
         size_t pos = 1;
         while (true) {
             size_t slash = fragment.find('/', pos);
@@ -479,9 +553,10 @@ private:
 
     Document& m_doc;
     std::unordered_map<std::string, Node*> m_byPointer;
-    std::unordered_map<std::string, Node*> m_anchors;
+    std::unordered_map<std::string, Node*> m_anchors;      // absolute URI with #name
+    std::unordered_map<std::string, Resource> m_resources; // by absolute URI, no fragment
     std::vector<Pending> m_pending;
-    std::string m_rootId;
+    std::string m_base;
 };
 
 } // namespace

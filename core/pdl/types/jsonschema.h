@@ -31,8 +31,10 @@ struct ValidationError {
 /// contains/minContains/maxContains, min/maxItems, uniqueItems, properties, required,
 /// additionalProperties, patternProperties, propertyNames, min/maxProperties,
 /// dependentRequired, dependentSchemas (and draft-7 `dependencies`), allOf/anyOf/oneOf/not,
-/// if/then/else, $defs/definitions and local $ref (`#`, JSON pointers, recursive). `format` is an
-/// annotation only. Equality for enum/const/uniqueItems is JSON equality (1 == 1.0 but true != 1).
+/// if/then/else, $defs/definitions and $ref within the schema (`#`, JSON pointers, `$anchor`,
+/// embedded resources with their own `$id`; recursion allowed). Remote references are refused.
+/// `format` is an annotation only. Equality for enum/const/uniqueItems is JSON equality (1 == 1.0
+/// but true != 1).
 ///
 /// Copies share the compiled tree; a JsonSchema is immutable and safe to use from several
 /// threads at once. A default-constructed JsonSchema accepts every value (the schema `true`).

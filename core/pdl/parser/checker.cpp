@@ -58,7 +58,7 @@ std::shared_ptr<Block> makeBlock(BlockKind kind)
     return std::make_shared<EmptyBlock>();
 }
 
-BlockPtr Checker::parseMapping(const YamlValue& node, std::shared_ptr<const YamlValue> holder)
+BlockPtr Checker::parseMapping(const YamlValue& node)
 {
     bool guessed = false;
     BlockKind kind = BlockKind::Empty;
@@ -87,7 +87,6 @@ BlockPtr Checker::parseMapping(const YamlValue& node, std::shared_ptr<const Yaml
     }
     std::shared_ptr<Block> b = makeBlock(kind);
     b->span = node.span();
-    Q_UNUSED(holder);
     if (m_document) // aliases the document: no copy of the subtree
         b->node = std::shared_ptr<const YamlValue>(m_document, &node);
     const char* kname = blockKindName(kind);

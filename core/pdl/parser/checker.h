@@ -58,7 +58,7 @@ public:
 
     std::vector<Diagnostic> diagnostics;
 
-    BlockPtr parseBlock(const YamlValue& node, std::shared_ptr<const YamlValue> holder = {})
+    BlockPtr parseBlock(const YamlValue& node)
     {
         if (node.isSequence()) {
             error(node.span(),
@@ -74,7 +74,7 @@ public:
             b->data = expr(node);
             return b;
         }
-        return parseMapping(node, std::move(holder));
+        return parseMapping(node);
     }
 
 private:
@@ -189,7 +189,7 @@ private:
         }
     }
 
-    BlockPtr parseMapping(const YamlValue& node, std::shared_ptr<const YamlValue> holder);
+    BlockPtr parseMapping(const YamlValue& node);
     void commonField(Block& b, const YamlValue::Entry& e, const char* kind);
     bool kindField(Block& b, const YamlValue::Entry& e, const YamlValue& node);
     void parseContribute(Block& b, const YamlValue& v);

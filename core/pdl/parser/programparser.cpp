@@ -54,7 +54,7 @@ ParseResult parseProgramText(const QByteArray& text, const QString& fileName,
     auto program = std::make_shared<Program>();
     program->file = fileName;
     program->document = document;
-    program->root = checker.parseBlock(*document, document);
+    program->root = checker.parseBlock(*document);
     result.program = std::move(program);
     result.diagnostics = std::move(checker.diagnostics);
     std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),

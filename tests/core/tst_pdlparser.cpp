@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <QTest>
 
 #include <map>
@@ -365,13 +366,26 @@ private Q_SLOTS:
         int structuralCases = 0;
         for (const auto& c : QJsonDocument::fromJson(casesFile.readAll()).array()) {
             const QJsonObject o = c.toObject();
+            const QString program = o["program"].toString();
             const QString stderrText = QJsonDocument(o["stderr"].toArray()).toJson();
-            if (o["exit"].toInt() == 1 && (stderrText.contains("Field not allowed") ||
-                                           stderrText.contains("Missing required field") ||
-                                           stderrText.contains("should be an object"))) {
-                ++structuralCases;
-                QVERIFY2(structural.count(o["program"].toString()),
-                         qPrintable(o["program"].toString()));
+            if (o["exit"].toInt() != 1 || !(stderrText.contains("Field not allowed") ||
+                                            stderrText.contains("Missing required field") ||
+                                            stderrText.contains("should be an object")))
+                continue;
+            ++structuralCases;
+            QVERIFY2(structural.count(program), qPrintable(program));
+            // Every line the reference names (> 0) has one of our errors on it.
+            ParseResult r = parseProgram(root + "/" + program);
+            QSet<int> ours;
+            for (const Diagnostic& d : r.diagnostics)
+                ours.insert(d.span.line);
+            for (const auto& line : o["stderr"].toArray()) {
+                const QStringList parts = line.toString().split(" - ").first().split(':');
+                const int refLine = parts.value(1).toInt();
+                if (refLine > 0)
+                    QVERIFY2(ours.contains(refLine),
+                             qPrintable(program + ": no error on line " + QString::number(refLine) +
+                                        "\n" + messages(r).join('\n')));
             }
         }
         QCOMPARE(structuralCases, int(structural.size()));

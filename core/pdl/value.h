@@ -45,9 +45,13 @@ public:
         Callable
     };
 
-    Value() : m_type(Type::Null) {}
-    Value(std::nullptr_t) : m_type(Type::Null) {}
-    Value(bool b) : m_type(Type::Bool) { m_bool = b; }
+    Value() : m_type(Type::Null) { m_int = 0; }
+    Value(std::nullptr_t) : m_type(Type::Null) { m_int = 0; }
+    Value(bool b) : m_type(Type::Bool)
+    {
+        m_int = 0;
+        m_bool = b;
+    }
     Value(int i) : m_type(Type::Int) { m_int = i; }
     Value(int64_t i) : m_type(Type::Int) { m_int = i; }
     Value(double d) : m_type(Type::Float) { m_float = d; }

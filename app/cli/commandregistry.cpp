@@ -1,5 +1,6 @@
 #include "cli/commandregistry.h"
 
+#include "cli/checkcommand.h"
 #include "core/util/version.h"
 
 #include <QCoreApplication>
@@ -37,8 +38,12 @@ int CommandRegistry::run(const Command& command, const QStringList& args, int& a
 
 void registerBuiltinCommands(CommandRegistry& registry)
 {
-    // Later: registry.add({"run", "Run a program and print its result", runCommand}); …
-    Q_UNUSED(registry);
+    registry.add({QStringLiteral("check"),
+                  QStringLiteral("Check programs for structural and expression errors"),
+                  checkCommand});
+    registry.add({QStringLiteral("eval"),
+                  QStringLiteral("Evaluate a PDL expression template and print its value"),
+                  evalCommand});
 }
 
 } // namespace hako

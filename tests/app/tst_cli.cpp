@@ -1,5 +1,7 @@
 // Runs the built `hako` executable the way a terminal user would, without any display: the
 // command line must work before (and without) a GUI application object.
+#include "hakoprocess.h"
+
 #include <QFileInfo>
 #include <QProcess>
 #include <QTest>
@@ -8,34 +10,8 @@ class TestCli : public QObject {
     Q_OBJECT
 
 private:
-    static QString hakoBinary() { return QStringLiteral(HAKO_BINARY_DIR "/bin/hako"); }
-
-    struct Outcome {
-        int exitCode = -1;
-        QProcess::ExitStatus status = QProcess::CrashExit;
-        QString out;
-        QString err;
-    };
-    static Outcome run(const QStringList& args)
-    {
-        QProcess process;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
-            env.remove(QString::fromLatin1(name));
-        process.setProcessEnvironment(env);
-        process.start(hakoBinary(), args);
-        Outcome outcome;
-        if (!process.waitForFinished(20000)) {
-            process.kill();
-            process.waitForFinished();
-            return outcome;
-        }
-        outcome.exitCode = process.exitCode();
-        outcome.status = process.exitStatus();
-        outcome.out = QString::fromLocal8Bit(process.readAllStandardOutput());
-        outcome.err = QString::fromLocal8Bit(process.readAllStandardError());
-        return outcome;
-    }
+    using Outcome = HakoOutcome;
+    static Outcome run(const QStringList& args) { return runHako(args); }
 
 private Q_SLOTS:
     void initTestCase()

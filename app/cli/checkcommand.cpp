@@ -1,0 +1,152 @@
+#include "cli/checkcommand.h"
+
+#include "core/pdl/expr/expression.h"
+#include "core/pdl/programcheck.h"
+
+#include <QFile>
+#include <QTextStream>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+namespace hako {
+
+namespace {
+
+void write(FILE* stream, const QString& text)
+{
+    std::fputs(text.toUtf8().constData(), stream);
+}
+
+QString caretFor(const QString& path, const SourceSpan& span, QHash<QString, QStringList>& cache)
+{
+    if (span.line <= 0 || span.column <= 0)
+        return {};
+    if (!cache.contains(path)) {
+        QFile f(path);
+        QStringList lines;
+        if (f.open(QIODevice::ReadOnly))
+            lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
+        cache.insert(path, lines);
+    }
+    const QString line = cache.value(path).value(span.line - 1);
+    if (line.isNull())
+        return {};
+    QString trimmed = line;
+    if (trimmed.endsWith(QLatin1Char('\r')))
+        trimmed.chop(1);
+    return QString::fromStdString(pdl::caretLine(trimmed.toStdString(), 1, span.column)) +
+           QLatin1Char('\n');
+}
+
+const char* kCheckUsage = "usage: hako check PROGRAM.pdl…\n";
+const char* kEvalUsage =
+    "usage: hako eval [--var NAME=VALUE]… [--vars FILE.json] [--repr] TEMPLATE\n"
+    "  TEMPLATE is a PDL string such as '${ x + 1 }' or 'Hello ${ name }'.\n"
+    "  VALUE is read as JSON when it parses as JSON, otherwise as a string.\n";
+
+} // namespace
+
+int checkCommand(const QStringList& args)
+{
+    if (args.isEmpty() || args.contains(QLatin1String("--help")) ||
+        args.contains(QLatin1String("-h"))) {
+        write(args.isEmpty() ? stderr : stdout, QString::fromLatin1(kCheckUsage));
+        return args.isEmpty() ? 2 : 0;
+    }
+    int errors = 0;
+    int warnings = 0;
+    QHash<QString, QStringList> sources;
+    for (const QString& path : args) {
+        const pdl::ParseResult result = pdl::checkProgram(path);
+        for (const Diagnostic& d : result.diagnostics) {
+            if (d.severity == Severity::Error)
+                ++errors;
+            else if (d.severity == Severity::Warning)
+                ++warnings;
+            write(stdout, d.toString() + QLatin1Char('\n') + caretFor(path, d.span, sources));
+        }
+    }
+    write(stderr, QStringLiteral("%1 error(s), %2 warning(s) in %3 program(s)\n")
+                      .arg(errors)
+                      .arg(warnings)
+                      .arg(args.size()));
+    return errors > 0 ? 1 : 0;
+}
+
+int evalCommand(const QStringList& args)
+{
+    pdl::MapScope scope;
+    bool repr = false;
+    QString templ;
+    bool haveTemplate = false;
+    for (int i = 0; i < args.size(); ++i) {
+        const QString& a = args.at(i);
+        if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
+            write(stdout, QString::fromLatin1(kEvalUsage));
+            return 0;
+        }
+        if (a == QLatin1String("--repr")) {
+            repr = true;
+        } else if (a == QLatin1String("--var") && i + 1 < args.size()) {
+            const QString spec = args.at(++i);
+            const qsizetype eq = spec.indexOf(QLatin1Char('='));
+            if (eq <= 0) {
+                write(stderr,
+                      QStringLiteral("hako eval: --var needs NAME=VALUE, got '%1'\n").arg(spec));
+                return 2;
+            }
+            const std::string raw = spec.mid(eq + 1).toStdString();
+            nlohmann::ordered_json j = nlohmann::ordered_json::parse(raw, nullptr, false);
+            scope.set(spec.left(eq).toStdString(),
+                      j.is_discarded() ? pdl::Value(raw) : pdl::Value::fromJson(j));
+        } else if (a == QLatin1String("--vars") && i + 1 < args.size()) {
+            QFile f(args.at(++i));
+            if (!f.open(QIODevice::ReadOnly)) {
+                write(stderr, QStringLiteral("hako eval: cannot read %1: %2\n")
+                                  .arg(f.fileName(), f.errorString()));
+                return 2;
+            }
+            nlohmann::ordered_json j =
+                nlohmann::ordered_json::parse(f.readAll().toStdString(), nullptr, false);
+            if (!j.is_object()) {
+                write(stderr,
+                      QStringLiteral("hako eval: %1: expected a JSON object\n").arg(f.fileName()));
+                return 2;
+            }
+            for (const auto& [k, v] : pdl::Value::fromJson(j).asDict())
+                scope.set(k.asString(), v);
+        } else if (!haveTemplate) {
+            templ = a;
+            haveTemplate = true;
+        } else {
+            write(stderr, QString::fromLatin1(kEvalUsage));
+            return 2;
+        }
+    }
+    if (!haveTemplate) {
+        write(stderr, QString::fromLatin1(kEvalUsage));
+        return 2;
+    }
+    const std::string text = templ.toStdString();
+    const Result<pdl::Value> value = pdl::evaluateTemplate(text, scope);
+    if (!value) {
+        const Diagnostic& d = value.error();
+        write(stderr, QStringLiteral("hako eval: %1\n").arg(d.toString()));
+        if (d.span.line > 0 && d.span.column > 0)
+            write(stderr, QString::fromStdString(pdl::caretLine(text, d.span.line, d.span.column)) +
+                              QLatin1Char('\n'));
+        return 1;
+    }
+    try {
+        write(stdout,
+              QString::fromStdString(repr ? value->repr() : value->toText()) + QLatin1Char('\n'));
+    } catch (const pdl::EvalError& e) {
+        write(stderr, QStringLiteral("hako eval: error: %1\n").arg(QString::fromUtf8(e.what())));
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace hako

@@ -1,0 +1,20 @@
+#pragma once
+
+#include "core/pdl/parser/programparser.h"
+
+namespace hako::pdl {
+
+/// Parses a program and checks everything that can be checked without running it: YAML,
+/// structure (fields, kinds, types of fields) and the syntax of every `${ }` expression, whose
+/// errors point at the line and column inside the file. What `hako check` and the editor's
+/// live diagnostics report. Thread-safe.
+ParseResult checkProgram(const QString& path);
+ParseResult checkProgramText(const QByteArray& text, const QString& fileName);
+
+/// Maps a position inside an expression string (1-based line/column, code points) to the file,
+/// given the string's span and the file's lines. Handles plain, quoted and block scalars by
+/// locating the string's first line in the source.
+SourceSpan mapExpressionPosition(const QStringList& fileLines, const std::string& source,
+                                 const SourceSpan& stringSpan, int line, int column);
+
+} // namespace hako::pdl

@@ -40,8 +40,8 @@ public:
         Int,
         Float,
         String,
-        List,  ///< a Python list, or a tuple when isTuple()
-        Dict,  ///< insertion-ordered mapping with any hashable keys
+        List, ///< a Python list, or a tuple when isTuple()
+        Dict, ///< insertion-ordered mapping with any hashable keys
         Callable
     };
 
@@ -83,7 +83,7 @@ public:
     const std::string& asString() const;
     const List& asList() const;
     const Dict& asDict() const;
-    const std::shared_ptr<const Callable>& asCallable() const;
+    std::shared_ptr<const Callable> asCallable() const;
     /// The name an Undefined value was looked up by.
     const std::string& undefinedName() const { return asString(); }
 
@@ -123,7 +123,11 @@ public:
     std::string toText() const;
 
     nlohmann::json toJson() const;
+    nlohmann::ordered_json toOrderedJson() const;
+    /// From JSON. nlohmann::json sorts object keys; use the ordered_json overload to keep the
+    /// document's key order.
     static Value fromJson(const nlohmann::json& j);
+    static Value fromJson(const nlohmann::ordered_json& j);
 
 private:
     Type m_type;
@@ -154,10 +158,14 @@ public:
     /// The value for key, or nullptr.
     const Value* find(const Value& key) const;
     const Value* find(std::string_view key) const;
+    const Value* find(const char* key) const { return find(std::string_view(key)); }
+    const Value* find(const std::string& key) const { return find(std::string_view(key)); }
     bool contains(const Value& key) const { return find(key) != nullptr; }
     /// Sets key to value; a new key goes last, an existing one keeps its place.
     void set(Value key, Value value);
     void set(std::string_view key, Value value) { set(Value(key), std::move(value)); }
+    void set(const char* key, Value value) { set(Value(key), std::move(value)); }
+    void set(const std::string& key, Value value) { set(Value(key), std::move(value)); }
     /// Removes key; returns whether it was present.
     bool remove(const Value& key);
 
@@ -214,7 +222,6 @@ void append(std::string& out, char32_t c);
 
 } // namespace hako::pdl
 
-template<>
-struct std::hash<hako::pdl::Value> {
+template <> struct std::hash<hako::pdl::Value> {
     size_t operator()(const hako::pdl::Value& v) const { return v.hash(); }
 };

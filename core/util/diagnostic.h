@@ -36,8 +36,7 @@ struct Diagnostic {
 QString severityName(Severity s);
 
 /// A value or the diagnostic explaining why there is none.
-template<typename T>
-class Result {
+template <typename T> class Result {
 public:
     Result(T value) : m_data(std::in_place_index<0>, std::move(value)) {}
     Result(Diagnostic error) : m_data(std::in_place_index<1>, std::move(error)) {}

@@ -1,0 +1,1080 @@
+#include "core/pdl/value.h"
+
+#include <QChar>
+
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace hako::pdl {
+
+namespace {
+
+const std::string kEmptyString;
+
+template <typename T> const T& payload(const std::shared_ptr<const void>& p)
+{
+    return *static_cast<const T*>(p.get());
+}
+
+[[noreturn]] void typeError(const std::string& message)
+{
+    throw EvalError(message);
+}
+
+size_t mixHash(size_t seed, size_t h)
+{
+    return seed ^ (h + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
+}
+
+int numericCompare(const Value& a, const Value& b)
+{
+    auto asIntLike = [](const Value& v, int64_t& out) {
+        if (v.isInt()) {
+            out = v.asInt();
+            return true;
+        }
+        if (v.isBool()) {
+            out = v.asBool() ? 1 : 0;
+            return true;
+        }
+        return false;
+    };
+    int64_t ia = 0, ib = 0;
+    const bool aInt = asIntLike(a, ia);
+    const bool bInt = asIntLike(b, ib);
+    if (aInt && bInt)
+        return ia < ib ? -1 : (ia > ib ? 1 : 0);
+    const double da = aInt ? double(ia) : a.asFloat();
+    const double db = bInt ? double(ib) : b.asFloat();
+    // An int beyond 2^53 does not convert exactly; compare it against the float's floor instead.
+    if (aInt && !bInt && std::isfinite(db) && std::fabs(db) < 9.2e18 &&
+        std::llabs(ia) > (1LL << 53)) {
+        const double f = std::floor(db);
+        const int64_t fi = int64_t(f);
+        if (ia != fi)
+            return ia < fi ? -1 : 1;
+        return f < db ? -1 : 0;
+    }
+    if (bInt && !aInt && std::isfinite(da) && std::fabs(da) < 9.2e18 &&
+        std::llabs(ib) > (1LL << 53))
+        return -numericCompare(b, a);
+    if (da < db)
+        return -1;
+    if (da > db)
+        return 1;
+    if (da == db)
+        return 0;
+    return 2; // unordered (nan)
+}
+
+bool isPrintable(char32_t c)
+{
+    if (c == U' ')
+        return true;
+    switch (QChar::category(c)) {
+    case QChar::Other_Control:
+    case QChar::Other_Format:
+    case QChar::Other_Surrogate:
+    case QChar::Other_PrivateUse:
+    case QChar::Other_NotAssigned:
+    case QChar::Separator_Space:
+    case QChar::Separator_Line:
+    case QChar::Separator_Paragraph:
+        return false;
+    default:
+        return true;
+    }
+}
+
+void appendHex(std::string& out, uint32_t v, int digits)
+{
+    static const char* hex = "0123456789abcdef";
+    for (int i = digits - 1; i >= 0; --i)
+        out += hex[(v >> (i * 4)) & 0xf];
+}
+
+void appendRepr(std::string& out, const Value& v);
+
+void appendStr(std::string& out, const Value& v)
+{
+    switch (v.type()) {
+    case Value::Type::String:
+        out += v.asString();
+        return;
+    case Value::Type::Undefined:
+        throw EvalError("'" + v.undefinedName() + "' is undefined");
+    default:
+        appendRepr(out, v);
+    }
+}
+
+void appendRepr(std::string& out, const Value& v)
+{
+    switch (v.type()) {
+    case Value::Type::Undefined:
+        throw EvalError("'" + v.undefinedName() + "' is undefined");
+    case Value::Type::Null:
+        out += "None";
+        return;
+    case Value::Type::Bool:
+        out += v.asBool() ? "True" : "False";
+        return;
+    case Value::Type::Int:
+        out += std::to_string(v.asInt());
+        return;
+    case Value::Type::Float:
+        out += formatFloat(v.asFloat());
+        return;
+    case Value::Type::String:
+        out += pyQuote(v.asString());
+        return;
+    case Value::Type::List: {
+        const List& items = v.asList();
+        out += v.isTuple() ? '(' : '[';
+        for (size_t i = 0; i < items.size(); ++i) {
+            if (i)
+                out += ", ";
+            appendRepr(out, items[i]);
+        }
+        if (v.isTuple() && items.size() == 1)
+            out += ',';
+        out += v.isTuple() ? ')' : ']';
+        return;
+    }
+    case Value::Type::Dict: {
+        out += '{';
+        bool first = true;
+        for (const auto& [k, val] : v.asDict()) {
+            if (!first)
+                out += ", ";
+            first = false;
+            appendRepr(out, k);
+            out += ": ";
+            appendRepr(out, val);
+        }
+        out += '}';
+        return;
+    }
+    case Value::Type::Callable:
+        out += v.asCallable()->repr();
+        return;
+    }
+}
+
+std::string jsonFloat(double d)
+{
+    if (std::isnan(d))
+        return "NaN";
+    if (std::isinf(d))
+        return d > 0 ? "Infinity" : "-Infinity";
+    return formatFloat(d);
+}
+
+void appendJson(std::string& out, const Value& v)
+{
+    switch (v.type()) {
+    case Value::Type::Undefined:
+    case Value::Type::Null:
+    case Value::Type::Callable:
+        out += "null";
+        return;
+    case Value::Type::Bool:
+        out += v.asBool() ? "true" : "false";
+        return;
+    case Value::Type::Int:
+        out += std::to_string(v.asInt());
+        return;
+    case Value::Type::Float:
+        out += jsonFloat(v.asFloat());
+        return;
+    case Value::Type::String:
+        out += jsonQuote(v.asString());
+        return;
+    case Value::Type::List: {
+        out += '[';
+        bool first = true;
+        for (const Value& item : v.asList()) {
+            if (!first)
+                out += ", ";
+            first = false;
+            appendJson(out, item);
+        }
+        out += ']';
+        return;
+    }
+    case Value::Type::Dict: {
+        out += '{';
+        bool first = true;
+        for (const auto& [k, val] : v.asDict()) {
+            if (!first)
+                out += ", ";
+            first = false;
+            // json.dumps turns non-string keys into their JSON scalar spelling.
+            if (k.isString())
+                out += jsonQuote(k.asString());
+            else if (k.isFloat())
+                out += jsonQuote(jsonFloat(k.asFloat()));
+            else
+                out += jsonQuote(k.json());
+            out += ": ";
+            appendJson(out, val);
+        }
+        out += '}';
+        return;
+    }
+    }
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Construction and access
+
+Value::Value(const char* s) : Value(std::string(s)) {}
+
+Value::Value(std::string s) : m_type(Type::String)
+{
+    m_int = 0;
+    m_ptr = std::make_shared<const std::string>(std::move(s));
+}
+
+Value::Value(std::string_view s) : Value(std::string(s)) {}
+
+Value::Value(List list, bool tuple) : m_type(Type::List), m_tuple(tuple)
+{
+    m_int = 0;
+    m_ptr = std::make_shared<const List>(std::move(list));
+}
+
+Value::Value(Dict dict) : m_type(Type::Dict)
+{
+    m_int = 0;
+    m_ptr = std::make_shared<const Dict>(std::move(dict));
+}
+
+Value::Value(std::shared_ptr<const Callable> fn) : m_type(fn ? Type::Callable : Type::Null)
+{
+    m_int = 0;
+    m_ptr = std::move(fn);
+}
+
+Value Value::undefined(std::string name)
+{
+    Value v(std::move(name));
+    v.m_type = Type::Undefined;
+    return v;
+}
+
+double Value::toDouble() const
+{
+    switch (m_type) {
+    case Type::Int:
+        return double(m_int);
+    case Type::Float:
+        return m_float;
+    case Type::Bool:
+        return m_bool ? 1.0 : 0.0;
+    default:
+        typeError(std::string("expected a number, got ") + typeName());
+    }
+}
+
+const std::string& Value::asString() const
+{
+    if (m_type != Type::String && m_type != Type::Undefined)
+        return kEmptyString;
+    return payload<std::string>(m_ptr);
+}
+
+const List& Value::asList() const
+{
+    static const List empty;
+    return m_type == Type::List ? payload<List>(m_ptr) : empty;
+}
+
+const Dict& Value::asDict() const
+{
+    static const Dict empty;
+    return m_type == Type::Dict ? payload<Dict>(m_ptr) : empty;
+}
+
+std::shared_ptr<const Callable> Value::asCallable() const
+{
+    if (m_type != Type::Callable)
+        return {};
+    return std::static_pointer_cast<const Callable>(m_ptr);
+}
+
+List& Value::mutableList()
+{
+    if (m_type != Type::List) {
+        *this = Value(List{});
+    } else if (m_ptr.use_count() > 1) {
+        m_ptr = std::make_shared<const List>(payload<List>(m_ptr));
+    }
+    return const_cast<List&>(payload<List>(m_ptr));
+}
+
+Dict& Value::mutableDict()
+{
+    if (m_type != Type::Dict) {
+        *this = Value(Dict{});
+    } else if (m_ptr.use_count() > 1) {
+        m_ptr = std::make_shared<const Dict>(payload<Dict>(m_ptr));
+    }
+    return const_cast<Dict&>(payload<Dict>(m_ptr));
+}
+
+const char* Value::typeName() const
+{
+    switch (m_type) {
+    case Type::Undefined:
+        return "StrictUndefined";
+    case Type::Null:
+        return "NoneType";
+    case Type::Bool:
+        return "bool";
+    case Type::Int:
+        return "int";
+    case Type::Float:
+        return "float";
+    case Type::String:
+        return "str";
+    case Type::List:
+        return m_tuple ? "tuple" : "list";
+    case Type::Dict:
+        return "dict";
+    case Type::Callable:
+        return "function";
+    }
+    return "object";
+}
+
+bool Value::truthy() const
+{
+    switch (m_type) {
+    case Type::Undefined:
+        throw EvalError("'" + undefinedName() + "' is undefined");
+    case Type::Null:
+        return false;
+    case Type::Bool:
+        return m_bool;
+    case Type::Int:
+        return m_int != 0;
+    case Type::Float:
+        return m_float != 0.0;
+    case Type::String:
+        return !asString().empty();
+    case Type::List:
+        return !asList().empty();
+    case Type::Dict:
+        return !asDict().empty();
+    case Type::Callable:
+        return true;
+    }
+    return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comparison and hashing
+
+bool Value::operator==(const Value& other) const
+{
+    const bool numA = m_type == Type::Int || m_type == Type::Float || m_type == Type::Bool;
+    const bool numB =
+        other.m_type == Type::Int || other.m_type == Type::Float || other.m_type == Type::Bool;
+    if (numA && numB)
+        return numericCompare(*this, other) == 0;
+    if (m_type != other.m_type)
+        return false;
+    switch (m_type) {
+    case Type::Undefined:
+    case Type::Null:
+        return true;
+    case Type::String:
+        return m_ptr == other.m_ptr || asString() == other.asString();
+    case Type::List: {
+        if (m_tuple != other.m_tuple)
+            return false;
+        if (m_ptr == other.m_ptr)
+            return true;
+        const List& a = asList();
+        const List& b = other.asList();
+        if (a.size() != b.size())
+            return false;
+        for (size_t i = 0; i < a.size(); ++i)
+            if (!(a[i] == b[i]))
+                return false;
+        return true;
+    }
+    case Type::Dict:
+        return m_ptr == other.m_ptr || asDict() == other.asDict();
+    case Type::Callable:
+        return m_ptr == other.m_ptr;
+    default:
+        return false;
+    }
+}
+
+int Value::compare(const Value& a, const Value& b)
+{
+    const bool numA = a.isNumber() || a.isBool();
+    const bool numB = b.isNumber() || b.isBool();
+    if (numA && numB) {
+        const int c = numericCompare(a, b);
+        return c == 2 ? 0 : c;
+    }
+    if (a.isString() && b.isString()) {
+        // UTF-8 byte order is code point order.
+        const int c = a.asString().compare(b.asString());
+        return c < 0 ? -1 : (c > 0 ? 1 : 0);
+    }
+    if (a.isList() && b.isList() && a.isTuple() == b.isTuple()) {
+        const List& x = a.asList();
+        const List& y = b.asList();
+        const size_t n = std::min(x.size(), y.size());
+        for (size_t i = 0; i < n; ++i) {
+            if (x[i] == y[i])
+                continue;
+            return compare(x[i], y[i]);
+        }
+        return x.size() < y.size() ? -1 : (x.size() > y.size() ? 1 : 0);
+    }
+    if (a.isUndefined())
+        throw EvalError("'" + a.undefinedName() + "' is undefined");
+    if (b.isUndefined())
+        throw EvalError("'" + b.undefinedName() + "' is undefined");
+    throw EvalError(std::string("'<' not supported between instances of '") + a.typeName() +
+                    "' and '" + b.typeName() + "'");
+}
+
+bool Value::less(const Value& a, const Value& b)
+{
+    const bool numA = a.isNumber() || a.isBool();
+    const bool numB = b.isNumber() || b.isBool();
+    if (numA && numB)
+        return numericCompare(a, b) == -1;
+    return compare(a, b) < 0;
+}
+
+bool Value::isHashable() const
+{
+    switch (m_type) {
+    case Type::List:
+        if (!m_tuple)
+            return false;
+        for (const Value& v : asList())
+            if (!v.isHashable())
+                return false;
+        return true;
+    case Type::Dict:
+    case Type::Undefined:
+        return false;
+    default:
+        return true;
+    }
+}
+
+size_t Value::hash() const
+{
+    switch (m_type) {
+    case Type::Null:
+        return 0x5bd1e995;
+    case Type::Bool:
+        return std::hash<int64_t>{}(m_bool ? 1 : 0);
+    case Type::Int:
+        return std::hash<int64_t>{}(m_int);
+    case Type::Float:
+        if (std::isfinite(m_float) && std::floor(m_float) == m_float && std::fabs(m_float) < 9.2e18)
+            return std::hash<int64_t>{}(int64_t(m_float));
+        return std::hash<double>{}(m_float);
+    case Type::String:
+        return std::hash<std::string_view>{}(asString());
+    case Type::Callable:
+        return std::hash<const void*>{}(m_ptr.get());
+    case Type::List:
+        if (m_tuple) {
+            size_t h = 0x345678;
+            for (const Value& v : asList())
+                h = mixHash(h, v.hash());
+            return h;
+        }
+        throw EvalError("unhashable type: 'list'");
+    case Type::Dict:
+        throw EvalError("unhashable type: 'dict'");
+    case Type::Undefined:
+        throw EvalError("'" + undefinedName() + "' is undefined");
+    }
+    return 0;
+}
+
+int64_t Value::length() const
+{
+    switch (m_type) {
+    case Type::String:
+        return utf8::length(asString());
+    case Type::List:
+        return int64_t(asList().size());
+    case Type::Dict:
+        return int64_t(asDict().size());
+    case Type::Undefined:
+        throw EvalError("'" + undefinedName() + "' is undefined");
+    default:
+        throw EvalError(std::string("object of type '") + typeName() + "' has no len()");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stringification
+
+std::string Value::str() const
+{
+    if (m_type == Type::String)
+        return asString();
+    std::string out;
+    appendStr(out, *this);
+    return out;
+}
+
+std::string Value::repr() const
+{
+    std::string out;
+    appendRepr(out, *this);
+    return out;
+}
+
+std::string Value::json() const
+{
+    std::string out;
+    appendJson(out, *this);
+    return out;
+}
+
+std::string Value::toText() const
+{
+    switch (m_type) {
+    case Type::String:
+        return asString();
+    case Type::Callable:
+        return {};
+    case Type::Undefined:
+        throw EvalError("'" + undefinedName() + "' is undefined");
+    default:
+        return json();
+    }
+}
+
+namespace {
+template <typename J> J toJsonImpl(const Value& v)
+{
+    switch (v.type()) {
+    case Value::Type::Undefined:
+    case Value::Type::Null:
+    case Value::Type::Callable:
+        return nullptr;
+    case Value::Type::Bool:
+        return v.asBool();
+    case Value::Type::Int:
+        return v.asInt();
+    case Value::Type::Float:
+        return v.asFloat();
+    case Value::Type::String:
+        return v.asString();
+    case Value::Type::List: {
+        J arr = J::array();
+        for (const Value& item : v.asList())
+            arr.push_back(toJsonImpl<J>(item));
+        return arr;
+    }
+    case Value::Type::Dict: {
+        J obj = J::object();
+        for (const auto& [k, item] : v.asDict())
+            obj[k.isString() ? k.asString() : k.json()] = toJsonImpl<J>(item);
+        return obj;
+    }
+    }
+    return nullptr;
+}
+
+template <typename J> Value fromJsonImpl(const J& j)
+{
+    switch (j.type()) {
+    case nlohmann::json::value_t::null:
+    case nlohmann::json::value_t::discarded:
+    case nlohmann::json::value_t::binary:
+        return Value();
+    case nlohmann::json::value_t::boolean:
+        return Value(j.template get<bool>());
+    case nlohmann::json::value_t::number_integer:
+        return Value(j.template get<int64_t>());
+    case nlohmann::json::value_t::number_unsigned: {
+        const uint64_t u = j.template get<uint64_t>();
+        if (u > uint64_t(std::numeric_limits<int64_t>::max()))
+            return Value(double(u));
+        return Value(int64_t(u));
+    }
+    case nlohmann::json::value_t::number_float:
+        return Value(j.template get<double>());
+    case nlohmann::json::value_t::string:
+        return Value(j.template get_ref<const std::string&>());
+    case nlohmann::json::value_t::array: {
+        List items;
+        items.reserve(j.size());
+        for (const auto& e : j)
+            items.push_back(fromJsonImpl(e));
+        return Value(std::move(items));
+    }
+    case nlohmann::json::value_t::object: {
+        Dict d;
+        for (auto it = j.begin(); it != j.end(); ++it)
+            d.set(Value(it.key()), fromJsonImpl(it.value()));
+        return Value(std::move(d));
+    }
+    }
+    return Value();
+}
+} // namespace
+
+nlohmann::json Value::toJson() const
+{
+    return toJsonImpl<nlohmann::json>(*this);
+}
+
+nlohmann::ordered_json Value::toOrderedJson() const
+{
+    return toJsonImpl<nlohmann::ordered_json>(*this);
+}
+
+Value Value::fromJson(const nlohmann::json& j)
+{
+    return fromJsonImpl(j);
+}
+
+Value Value::fromJson(const nlohmann::ordered_json& j)
+{
+    return fromJsonImpl(j);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dict
+
+namespace {
+constexpr size_t kIndexThreshold = 8;
+}
+
+Dict::Dict(std::initializer_list<Item> items)
+{
+    for (const auto& [k, v] : items)
+        set(k, v);
+}
+
+long Dict::indexOf(const Value& key) const
+{
+    if (key.isString())
+        return indexOf(std::string_view(key.asString()));
+    if (m_index.empty()) {
+        for (size_t i = 0; i < m_items.size(); ++i)
+            if (m_items[i].first == key)
+                return long(i);
+        return -1;
+    }
+    const size_t mask = m_index.size() - 1;
+    for (size_t slot = key.hash() & mask;; slot = (slot + 1) & mask) {
+        const int32_t i = m_index[slot];
+        if (i < 0)
+            return -1;
+        if (m_items[size_t(i)].first == key)
+            return i;
+    }
+}
+
+long Dict::indexOf(std::string_view key) const
+{
+    if (m_index.empty()) {
+        for (size_t i = 0; i < m_items.size(); ++i) {
+            const Value& k = m_items[i].first;
+            if (k.isString() && k.asString() == key)
+                return long(i);
+        }
+        return -1;
+    }
+    const size_t mask = m_index.size() - 1;
+    for (size_t slot = std::hash<std::string_view>{}(key)&mask;; slot = (slot + 1) & mask) {
+        const int32_t i = m_index[slot];
+        if (i < 0)
+            return -1;
+        const Value& k = m_items[size_t(i)].first;
+        if (k.isString() && k.asString() == key)
+            return i;
+    }
+}
+
+void Dict::rebuildIndex() const
+{
+    if (m_items.size() <= kIndexThreshold) {
+        m_index.clear();
+        return;
+    }
+    size_t cap = 16;
+    while (cap < m_items.size() * 2)
+        cap <<= 1;
+    m_index.assign(cap, -1);
+    const size_t mask = cap - 1;
+    for (size_t i = 0; i < m_items.size(); ++i) {
+        size_t slot = m_items[i].first.hash() & mask;
+        while (m_index[slot] >= 0)
+            slot = (slot + 1) & mask;
+        m_index[slot] = int32_t(i);
+    }
+}
+
+const Value* Dict::find(const Value& key) const
+{
+    const long i = indexOf(key);
+    return i < 0 ? nullptr : &m_items[size_t(i)].second;
+}
+
+const Value* Dict::find(std::string_view key) const
+{
+    const long i = indexOf(key);
+    return i < 0 ? nullptr : &m_items[size_t(i)].second;
+}
+
+void Dict::set(Value key, Value value)
+{
+    if (!key.isHashable())
+        throw EvalError(std::string("unhashable type: '") + key.typeName() + "'");
+    const long i = indexOf(key);
+    if (i >= 0) {
+        m_items[size_t(i)].second = std::move(value);
+        return;
+    }
+    m_items.emplace_back(std::move(key), std::move(value));
+    // The index is maintained eagerly so that const lookups never mutate (thread safety).
+    if (m_items.size() > kIndexThreshold) {
+        if (m_index.size() < m_items.size() * 2) {
+            rebuildIndex();
+        } else {
+            const size_t mask = m_index.size() - 1;
+            size_t slot = m_items.back().first.hash() & mask;
+            while (m_index[slot] >= 0)
+                slot = (slot + 1) & mask;
+            m_index[slot] = int32_t(m_items.size() - 1);
+        }
+    }
+}
+
+bool Dict::remove(const Value& key)
+{
+    const long i = indexOf(key);
+    if (i < 0)
+        return false;
+    m_items.erase(m_items.begin() + i);
+    rebuildIndex();
+    return true;
+}
+
+bool Dict::operator==(const Dict& other) const
+{
+    if (size() != other.size())
+        return false;
+    for (const auto& [k, v] : m_items) {
+        const Value* o = other.find(k);
+        if (!o || !(*o == v))
+            return false;
+    }
+    return true;
+}
+
+const Value* CallArgs::kw(std::string_view name) const
+{
+    for (const auto& [k, v] : keyword)
+        if (k == name)
+            return &v;
+    return nullptr;
+}
+
+namespace {
+class LambdaCallable : public Callable {
+public:
+    LambdaCallable(std::string name, std::function<Value(const CallArgs&)> fn)
+        : m_name(std::move(name)), m_fn(std::move(fn))
+    {}
+    std::string name() const override { return m_name; }
+    Value call(const CallArgs& args) const override { return m_fn(args); }
+
+private:
+    std::string m_name;
+    std::function<Value(const CallArgs&)> m_fn;
+};
+} // namespace
+
+std::shared_ptr<const Callable> makeCallable(std::string name,
+                                             std::function<Value(const CallArgs&)> fn)
+{
+    return std::make_shared<LambdaCallable>(std::move(name), std::move(fn));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Formatting helpers
+
+std::string formatFloat(double d)
+{
+    if (std::isnan(d))
+        return "nan";
+    if (std::isinf(d))
+        return d > 0 ? "inf" : "-inf";
+    if (d == 0.0)
+        return std::signbit(d) ? "-0.0" : "0.0";
+
+    // Shortest round-trip digits, then laid out the way Python's repr does: positional when
+    // the decimal exponent is in [-4, 16), scientific otherwise.
+    char buf[64];
+    auto res = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
+    std::string sci(buf, res.ptr);
+    std::string out;
+    size_t pos = 0;
+    if (sci[0] == '-') {
+        out += '-';
+        pos = 1;
+    }
+    const size_t ePos = sci.find('e');
+    std::string digits;
+    for (size_t i = pos; i < ePos; ++i)
+        if (sci[i] != '.')
+            digits += sci[i];
+    while (digits.size() > 1 && digits.back() == '0')
+        digits.pop_back();
+    const int exp = std::stoi(sci.substr(ePos + 1));
+    const int decpt = exp + 1;
+    const int n = int(digits.size());
+    if (decpt > -4 && decpt <= 16) {
+        if (decpt <= 0) {
+            out += "0.";
+            out.append(size_t(-decpt), '0');
+            out += digits;
+        } else if (decpt < n) {
+            out += digits.substr(0, size_t(decpt));
+            out += '.';
+            out += digits.substr(size_t(decpt));
+        } else {
+            out += digits;
+            out.append(size_t(decpt - n), '0');
+            out += ".0";
+        }
+        return out;
+    }
+    out += digits[0];
+    if (n > 1) {
+        out += '.';
+        out += digits.substr(1);
+    }
+    out += 'e';
+    out += exp < 0 ? '-' : '+';
+    const int aexp = exp < 0 ? -exp : exp;
+    if (aexp < 10)
+        out += '0';
+    out += std::to_string(aexp);
+    return out;
+}
+
+std::string pyQuote(std::string_view s)
+{
+    const bool hasSingle = s.find('\'') != std::string_view::npos;
+    const bool hasDouble = s.find('"') != std::string_view::npos;
+    const char quote = (hasSingle && !hasDouble) ? '"' : '\'';
+    std::string out;
+    out.reserve(s.size() + 2);
+    out += quote;
+    const std::u32string cps = utf8::decode(s);
+    for (char32_t c : cps) {
+        if (c == U'\\') {
+            out += "\\\\";
+        } else if (c == char32_t(quote)) {
+            out += '\\';
+            out += quote;
+        } else if (c == U'\n') {
+            out += "\\n";
+        } else if (c == U'\r') {
+            out += "\\r";
+        } else if (c == U'\t') {
+            out += "\\t";
+        } else if (c < 0x7f && c >= 0x20) {
+            out += char(c);
+        } else if (isPrintable(c)) {
+            utf8::append(out, c);
+        } else if (c <= 0xff) {
+            out += "\\x";
+            appendHex(out, c, 2);
+        } else if (c <= 0xffff) {
+            out += "\\u";
+            appendHex(out, c, 4);
+        } else {
+            out += "\\U";
+            appendHex(out, c, 8);
+        }
+    }
+    out += quote;
+    return out;
+}
+
+std::string jsonQuote(std::string_view s)
+{
+    std::string out;
+    out.reserve(s.size() + 2);
+    out += '"';
+    const std::u32string cps = utf8::decode(s);
+    for (char32_t c : cps) {
+        switch (c) {
+        case U'"':
+            out += "\\\"";
+            break;
+        case U'\\':
+            out += "\\\\";
+            break;
+        case U'\n':
+            out += "\\n";
+            break;
+        case U'\r':
+            out += "\\r";
+            break;
+        case U'\t':
+            out += "\\t";
+            break;
+        case U'\b':
+            out += "\\b";
+            break;
+        case U'\f':
+            out += "\\f";
+            break;
+        default:
+            if (c >= 0x20 && c < 0x7f) {
+                out += char(c);
+            } else if (c <= 0xffff) {
+                out += "\\u";
+                appendHex(out, c, 4);
+            } else {
+                const uint32_t v = c - 0x10000;
+                out += "\\u";
+                appendHex(out, 0xd800 + (v >> 10), 4);
+                out += "\\u";
+                appendHex(out, 0xdc00 + (v & 0x3ff), 4);
+            }
+        }
+    }
+    out += '"';
+    return out;
+}
+
+namespace utf8 {
+
+int64_t length(std::string_view s)
+{
+    int64_t n = 0;
+    for (unsigned char c : s)
+        n += (c & 0xc0) != 0x80;
+    return n;
+}
+
+size_t offsetOf(std::string_view s, int64_t index)
+{
+    size_t i = 0;
+    int64_t seen = 0;
+    while (i < s.size()) {
+        if ((static_cast<unsigned char>(s[i]) & 0xc0) != 0x80) {
+            if (seen == index)
+                return i;
+            ++seen;
+        }
+        ++i;
+    }
+    return s.size();
+}
+
+std::u32string decode(std::string_view s)
+{
+    std::u32string out;
+    out.reserve(s.size());
+    size_t i = 0;
+    while (i < s.size()) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        int extra = 0;
+        char32_t cp = 0;
+        if (c < 0x80) {
+            out += char32_t(c);
+            ++i;
+            continue;
+        } else if ((c & 0xe0) == 0xc0) {
+            extra = 1;
+            cp = c & 0x1f;
+        } else if ((c & 0xf0) == 0xe0) {
+            extra = 2;
+            cp = c & 0x0f;
+        } else if ((c & 0xf8) == 0xf0) {
+            extra = 3;
+            cp = c & 0x07;
+        } else {
+            out += U'\ufffd';
+            ++i;
+            continue;
+        }
+        if (i + size_t(extra) >= s.size()) { // truncated sequence
+            out += U'\ufffd';
+            ++i;
+            continue;
+        }
+        bool bad = false;
+        for (int k = 1; k <= extra; ++k) {
+            const unsigned char cc = static_cast<unsigned char>(s[i + size_t(k)]);
+            if ((cc & 0xc0) != 0x80) {
+                bad = true;
+                break;
+            }
+            cp = (cp << 6) | (cc & 0x3f);
+        }
+        if (bad) {
+            out += U'\ufffd';
+            ++i;
+            continue;
+        }
+        out += cp;
+        i += size_t(extra) + 1;
+    }
+    return out;
+}
+
+void append(std::string& out, char32_t c)
+{
+    if (c < 0x80) {
+        out += char(c);
+    } else if (c < 0x800) {
+        out += char(0xc0 | (c >> 6));
+        out += char(0x80 | (c & 0x3f));
+    } else if (c < 0x10000) {
+        out += char(0xe0 | (c >> 12));
+        out += char(0x80 | ((c >> 6) & 0x3f));
+        out += char(0x80 | (c & 0x3f));
+    } else {
+        out += char(0xf0 | (c >> 18));
+        out += char(0x80 | ((c >> 12) & 0x3f));
+        out += char(0x80 | ((c >> 6) & 0x3f));
+        out += char(0x80 | (c & 0x3f));
+    }
+}
+
+std::string encode(std::u32string_view s)
+{
+    std::string out;
+    out.reserve(s.size());
+    for (char32_t c : s)
+        append(out, c);
+    return out;
+}
+
+} // namespace utf8
+
+} // namespace hako::pdl

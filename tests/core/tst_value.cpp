@@ -1,0 +1,177 @@
+#include "core/pdl/value.h"
+
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace hako::pdl;
+
+namespace {
+Value parse(const char* json)
+{
+    return Value::fromJson(nlohmann::ordered_json::parse(json));
+}
+} // namespace
+
+class TestValue : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void floatRepr_data()
+    {
+        QTest::addColumn<double>("input");
+        QTest::addColumn<QString>("expected");
+        // Expected strings are Python's repr() of the same doubles.
+        QTest::newRow("sum") << (0.1 + 0.2) << "0.30000000000000004";
+        QTest::newRow("big") << 1e20 << "1e+20";
+        QTest::newRow("small") << 2.5e-07 << "2.5e-07";
+        QTest::newRow("one") << 1.0 << "1.0";
+        QTest::newRow("1e16") << 1e16 << "1e+16";
+        QTest::newRow("1e15") << 1e15 << "1000000000000000.0";
+        QTest::newRow("1e-4") << 0.0001 << "0.0001";
+        QTest::newRow("1e-5") << 0.00001 << "1e-05";
+        QTest::newRow("neg") << -123.456 << "-123.456";
+        QTest::newRow("negzero") << -0.0 << "-0.0";
+        QTest::newRow("third") << (1.0 / 3) << "0.3333333333333333";
+        QTest::newRow("max") << 1.7976931348623157e308 << "1.7976931348623157e+308";
+        QTest::newRow("inf") << std::numeric_limits<double>::infinity() << "inf";
+        QTest::newRow("123456789012345680") << 1.2345678901234568e17 << "1.2345678901234568e+17";
+    }
+    void floatRepr()
+    {
+        QFETCH(double, input);
+        QFETCH(QString, expected);
+        QCOMPARE(QString::fromStdString(formatFloat(input)), expected);
+    }
+
+    void pythonStr_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("str");
+        QTest::addColumn<QString>("dumps");
+        QTest::newRow("nested") << "{\"k\": [1, true, null]}"
+                                << "{'k': [1, True, None]}"
+                                << "{\"k\": [1, true, null]}";
+        QTest::newRow("quote") << "[\"it's\"]"
+                               << "[\"it's\"]"
+                               << "[\"it's\"]";
+        QTest::newRow("both quotes") << "[\"it's \\\"x\\\"\"]"
+                                     << "['it\\'s \"x\"']"
+                                     << "[\"it's \\\"x\\\"\"]";
+        QTest::newRow("japanese") << "[\"銀河　鉄道\"]"
+                                  << "['銀河\\u3000鉄道']"
+                                  << "[\"\\u9280\\u6cb3\\u3000\\u9244\\u9053\"]";
+        QTest::newRow("newline") << "[\"a\\nb\\\\\"]"
+                                 << "['a\\nb\\\\']"
+                                 << "[\"a\\nb\\\\\"]";
+        QTest::newRow("float") << "[1.5, 2.0]"
+                               << "[1.5, 2.0]"
+                               << "[1.5, 2.0]";
+        QTest::newRow("empty") << "{\"a\": {}, \"b\": []}"
+                               << "{'a': {}, 'b': []}"
+                               << "{\"a\": {}, \"b\": []}";
+        QTest::newRow("string") << "\"plain\""
+                                << "plain"
+                                << "\"plain\"";
+        QTest::newRow("emoji") << "[\"😀\"]"
+                               << "['😀']"
+                               << "[\"\\ud83d\\ude00\"]";
+        QTest::newRow("control") << "[\"\\u0001\"]"
+                                 << "['\\x01']"
+                                 << "[\"\\u0001\"]";
+    }
+    void pythonStr()
+    {
+        QFETCH(QString, json);
+        QFETCH(QString, str);
+        QFETCH(QString, dumps);
+        const Value v = parse(json.toUtf8().constData());
+        QCOMPARE(QString::fromStdString(v.str()), str);
+        QCOMPARE(QString::fromStdString(v.json()), dumps);
+    }
+
+    void tuples()
+    {
+        QCOMPARE(Value::tuple({Value(1)}).str(), std::string("(1,)"));
+        QCOMPARE(Value::tuple({}).str(), std::string("()"));
+        QCOMPARE(Value::tuple({Value(1), Value("a")}).json(), std::string("[1, \"a\"]"));
+        QVERIFY(Value::tuple({Value(1)}) != Value(List{Value(1)}));
+    }
+
+    void equalityAndOrder()
+    {
+        QVERIFY(Value(1) == Value(1.0));
+        QVERIFY(Value(true) == Value(1));
+        QCOMPARE(Value(1).hash(), Value(1.0).hash());
+        QVERIFY(Value("a") != Value(1));
+        QVERIFY(Value::less(Value(1), Value(1.5)));
+        QVERIFY(Value::less(Value("abc"), Value("abd")));
+        QVERIFY(Value::less(Value("z"), Value("あ"))); // code point order
+        QVERIFY(parse("[1, 2]") == parse("[1.0, 2]"));
+        QVERIFY(parse("{\"a\": 1, \"b\": 2}") == parse("{\"b\": 2, \"a\": 1}"));
+        QVERIFY_THROWS_EXCEPTION(EvalError, Value::compare(Value("a"), Value(1)));
+        QVERIFY_THROWS_EXCEPTION(EvalError, parse("[1]").hash());
+        const int64_t big = (1LL << 62) + 1;
+        QVERIFY(Value(big) != Value(double(1LL << 62)));
+        QVERIFY(Value::less(Value(double(1LL << 62)), Value(big)));
+    }
+
+    void truthiness()
+    {
+        QVERIFY(!Value().truthy());
+        QVERIFY(!Value(0).truthy());
+        QVERIFY(!Value(0.0).truthy());
+        QVERIFY(!Value("").truthy());
+        QVERIFY(!Value(List{}).truthy());
+        QVERIFY(Value("0").truthy());
+        QVERIFY_THROWS_EXCEPTION(EvalError, Value::undefined("x").truthy());
+    }
+
+    void unicodeLength()
+    {
+        QCOMPARE(Value("銀河鉄道").length(), 4);
+        QCOMPARE(Value("a😀b").length(), 3);
+        QCOMPARE(utf8::offsetOf("a銀b", 2), size_t(4));
+        QCOMPARE(utf8::encode(utf8::decode("銀河😀")), std::string("銀河😀"));
+    }
+
+    void dictKeepsOrderAndIndexes()
+    {
+        Dict d;
+        for (int i = 0; i < 100; ++i)
+            d.set(Value("k" + std::to_string(99 - i)), Value(i));
+        QCOMPARE(d.size(), size_t(100));
+        QCOMPARE(d.items().front().first.asString(), std::string("k99"));
+        QCOMPARE(d.find("k0")->asInt(), 99);
+        d.set("k50", Value(-1));
+        QCOMPARE(d.size(), size_t(100));
+        QCOMPARE(d.find("k50")->asInt(), -1);
+        QVERIFY(d.remove(Value("k50")));
+        QVERIFY(!d.find("k50"));
+        QCOMPARE(d.find("k1")->asInt(), 98);
+        d.set(Value(1), Value("int key"));
+        QCOMPARE(d.find(Value(1.0))->asString(), std::string("int key"));
+        QCOMPARE(Value(Dict{{Value(1), Value("a")}}).str(), std::string("{1: 'a'}"));
+        QCOMPARE(Value(Dict{{Value(1), Value("a")}}).json(), std::string("{\"1\": \"a\"}"));
+    }
+
+    void copyOnWrite()
+    {
+        Value a(List{Value(1)});
+        Value b = a;
+        b.mutableList().push_back(Value(2));
+        QCOMPARE(a.length(), 1);
+        QCOMPARE(b.length(), 2);
+    }
+
+    void jsonRoundTrip()
+    {
+        const char* text = "{\"a\": [1, 2.5, \"x\", null, true], \"b\": {\"c\": -7}}";
+        const Value v = parse(text);
+        QCOMPARE(Value::fromJson(v.toJson()), v);
+        QCOMPARE(v.toText(), v.json());
+        QCOMPARE(Value("s").toText(), std::string("s"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestValue)
+#include "tst_value.moc"

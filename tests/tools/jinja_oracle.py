@@ -204,6 +204,14 @@ LIMIT = 2 ** 62
 class Gen:
     def __init__(self, seed):
         self.r = random.Random(seed)
+        self.top = False
+
+    def leaf(self, depth, p):
+        """Whether to stop at a leaf; the outermost node of a case never is one."""
+        if self.top:
+            self.top = False
+            return depth <= 0
+        return depth <= 0 or self.chance(p)
 
     def pick(self, seq):
         return seq[self.r.randrange(len(seq))]
@@ -229,7 +237,7 @@ class Gen:
                           ("l|max", 3), ("l|min", 1), ("lf|length", 3)])
 
     def int_expr(self, depth):
-        if depth <= 0 or self.chance(0.3):
+        if self.leaf(depth, 0.3):
             return self.int_leaf()
         c = self.r.randrange(11)
         a, ba = self.int_expr(depth - 1)
@@ -270,7 +278,7 @@ class Gen:
             max(ba, 10 ** 6)
 
     def float_expr(self, depth):
-        if depth <= 0 or self.chance(0.3):
+        if self.leaf(depth, 0.3):
             return self.pick(FLOAT_VARS + ["0.1", "0.2", "1.5", "-2.25", "1e3", "3.0", "1e-3",
                                            "l|sum / 4", "i / 2", "0.1 + 0.2"])
         c = self.r.randrange(7)
@@ -288,14 +296,14 @@ class Gen:
             return self.pick([f"({a})|round", f"({a})|round(2)", f"({a})|round(1, 'floor')",
                               f"({a})|round(0, 'ceil')", f"({a})|abs", f"-({a})"])
         if c == 4:
-            return f"{self.pick(['2', '3', '-2', 'n', '0.5'])} ** {self.pick(['-1', '-2', '0.5'])}"
+            return f"{self.pick(['2', '3', '(-2)', 'n', '0.5'])} ** {self.pick(['-1', '-2', '3'])}"
         if c == 5:
             s, _ = self.int_expr(depth - 1)
             return f"({s})|float"
         return f"({self.str_expr(depth - 1)[0]})|float"
 
     def str_expr(self, depth):
-        if depth <= 0 or self.chance(0.25):
+        if self.leaf(depth, 0.25):
             return self.pick(STR_VARS + ["'abc'", '"it\'s"', "'日本'", "''", "'a\\nb'",
                                          "'tab\\there'", "\"double \\\"q\\\"\"", "'x'"]), 0
         c = self.r.randrange(12)
@@ -334,7 +342,7 @@ class Gen:
         return f"({a})[{self.pick(['0', '-1', '1', 'n', 'j'])}]", 0
 
     def list_expr(self, depth):
-        if depth <= 0 or self.chance(0.3):
+        if self.leaf(depth, 0.3):
             return self.pick(LIST_VARS + ["[1, 2, 3]", "[]", "['a', 'b']", "[1, [2, 3]]",
                                           "[nil, yes, 1.0]", "range(5)|list", "(1, 2)|list"])
         c = self.r.randrange(10)
@@ -372,7 +380,7 @@ class Gen:
         return f"{a} if {self.bool_expr(depth - 1)} else {self.list_expr(depth - 1)}"
 
     def dict_expr(self, depth):
-        if depth <= 0 or self.chance(0.4):
+        if self.leaf(depth, 0.4):
             return self.pick(["d", "de", "people[0]", "d.c", "{'k': 1}", "{'a': [1, 2], 'b': nil}",
                               "{1: 'one', 'x': 2.0}", "dict(a=1, b='two')", "{}",
                               "{'q': q, 'jp': jp}"])
@@ -383,7 +391,7 @@ class Gen:
         return "{" + ", ".join(items) + "}"
 
     def bool_expr(self, depth):
-        if depth <= 0 or self.chance(0.2):
+        if self.leaf(depth, 0.2):
             return self.pick(["yes", "no", "true", "false", "True", "False", "nil is none",
                               "i > 3", "es"])
         c = self.r.randrange(9)
@@ -413,7 +421,8 @@ class Gen:
             return f"not {self.bool_expr(depth - 1)}"
         if c == 7:
             return f"({self.any_expr(depth - 1)}) == ({self.any_expr(depth - 1)})"
-        return f"({self.any_expr(depth - 1)})|{self.pick(['bool', 'string|length > 3'])}"
+        tail = self.pick(['string|length > 3', 'string == "None"'])
+        return f"({self.any_expr(depth - 1)})|{tail}"
 
     def any_expr(self, depth):
         c = self.r.randrange(7)
@@ -431,7 +440,8 @@ class Gen:
             return self.bool_expr(depth)
         return self.pick(["nil", "none", "None", "(1,)", "(1, 'a')", "()", "d.c.n",
                           "(yes or 0)", "(nil or 'fallback')", "(0 and 1)", "(es or l)",
-                          "(i and s)", "(f if no)"])
+                          "(i and s)", "(f if no)", "d.nope|default(1)", "d.get('zz', 0)",
+                          "d.get('a')", "people[0]|dictsort", "(d.c|items|list)[0]"])
 
     def erroneous(self):
         return self.pick([
@@ -454,6 +464,7 @@ class Gen:
         if r < 0.06:
             return self.erroneous()
         depth = self.r.randrange(1, 4)
+        self.top = True
         kind = self.r.randrange(7)
         expr = [lambda: self.int_expr(depth)[0], lambda: self.float_expr(depth),
                 lambda: self.str_expr(depth)[0], lambda: self.list_expr(depth),

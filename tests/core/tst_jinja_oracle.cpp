@@ -21,6 +21,7 @@
 
 using hako::pdl::Value;
 using json = nlohmann::json;
+using ojson = nlohmann::ordered_json;
 
 namespace {
 
@@ -61,6 +62,40 @@ json tagValue(const Value& v)
         return {{"callable", v.asCallable() ? v.asCallable()->name() : std::string()}};
     }
     return {{"other", "?"}};
+}
+
+/// A case's variable as a Value. Value::fromJson takes nlohmann::json, whose objects are sorted
+/// by key, so it cannot keep the insertion order Python dicts have; the oracle's output is
+/// therefore parsed as ordered_json and converted here.
+Value fromOrderedJson(const ojson& j)
+{
+    switch (j.type()) {
+    case ojson::value_t::null:
+        return Value();
+    case ojson::value_t::boolean:
+        return Value(j.get<bool>());
+    case ojson::value_t::number_integer:
+    case ojson::value_t::number_unsigned:
+        return Value(j.get<int64_t>());
+    case ojson::value_t::number_float:
+        return Value(j.get<double>());
+    case ojson::value_t::string:
+        return Value(j.get<std::string>());
+    case ojson::value_t::array: {
+        hako::pdl::List items;
+        for (const ojson& item : j)
+            items.push_back(fromOrderedJson(item));
+        return Value(std::move(items));
+    }
+    case ojson::value_t::object: {
+        hako::pdl::Dict dict;
+        for (const auto& [key, item] : j.items())
+            dict.set(key, fromOrderedJson(item));
+        return Value(std::move(dict));
+    }
+    default:
+        return Value();
+    }
 }
 
 /// Whether a tagged Python value holds an int outside int64: Hako's ints are 64-bit and
@@ -205,6 +240,7 @@ void TestJinjaOracle::compare()
         if (line.trimmed().isEmpty())
             continue;
         const json c = json::parse(line.toStdString());
+        const ojson vars = ojson::parse(line.toStdString())["vars"];
         const std::string tmpl = c["template"].get<std::string>();
         ++total;
 
@@ -215,9 +251,9 @@ void TestJinjaOracle::compare()
             jinjaOk = false; // Python's unbounded int; Hako must report the overflow
 
         hako::pdl::MapScope scope;
-        if (c.contains("vars") && c["vars"].is_object())
-            for (const auto& [name, v] : c["vars"].items())
-                scope.set(name, Value::fromJson(v));
+        if (vars.is_object())
+            for (const auto& [name, v] : vars.items())
+                scope.set(name, fromOrderedJson(v));
 
         bool hakoOk = false;
         json actual;

@@ -15,6 +15,8 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -198,7 +200,19 @@ private Q_SLOTS:
 private:
     QString m_python;
     KnownDifferences m_known;
+    // One oracle run per data row, all started in initTestCase so they run concurrently.
+    std::map<QString, std::unique_ptr<QProcess>> m_runs;
 };
+
+static const std::vector<std::pair<const char*, QStringList>>& oracleRuns()
+{
+    static const std::vector<std::pair<const char*, QStringList>> runs = {
+        {"hand-written", {kCases}},
+        {"generated seed 1", {"--generate", "1500", "--seed", "1"}},
+        {"generated seed 2", {"--generate", "1500", "--seed", "2"}},
+    };
+    return runs;
+}
 
 void TestJinjaOracle::initTestCase()
 {
@@ -210,25 +224,24 @@ void TestJinjaOracle::initTestCase()
     if (!probe.waitForFinished(30000) || probe.exitCode() != 0)
         QSKIP("python3 cannot import jinja2 (install python3-jinja2); skipping the oracle");
     m_known.load(kKnown);
+    for (const auto& [name, args] : oracleRuns()) {
+        auto process = std::make_unique<QProcess>();
+        process->start(m_python, QStringList{kScript} + args);
+        m_runs[QString::fromLatin1(name)] = std::move(process);
+    }
 }
 
 void TestJinjaOracle::compare_data()
 {
-    QTest::addColumn<QStringList>("args");
-    QTest::newRow("hand-written") << QStringList{kCases};
-    QTest::newRow("generated seed 1")
-        << QStringList{QStringLiteral("--generate"), QStringLiteral("1500"),
-                       QStringLiteral("--seed"), QStringLiteral("1")};
-    QTest::newRow("generated seed 2")
-        << QStringList{QStringLiteral("--generate"), QStringLiteral("1500"),
-                       QStringLiteral("--seed"), QStringLiteral("2")};
+    QTest::addColumn<QString>("run");
+    for (const auto& [name, args] : oracleRuns())
+        QTest::newRow(name) << QString::fromLatin1(name);
 }
 
 void TestJinjaOracle::compare()
 {
-    QFETCH(QStringList, args);
-    QProcess oracle;
-    oracle.start(m_python, QStringList{kScript} + args);
+    QFETCH(QString, run);
+    QProcess& oracle = *m_runs.at(run);
     QVERIFY2(oracle.waitForFinished(120000), "the oracle did not finish");
     const QByteArray err = oracle.readAllStandardError();
     QVERIFY2(oracle.exitCode() == 0, err.constData());

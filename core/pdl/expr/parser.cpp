@@ -24,8 +24,6 @@ public:
     [[noreturn]] void failUnexpected() const
     {
         const Token& t = current();
-        if (t.type == Tok::Eof)
-            fail("unexpected end of template", t);
         fail("unexpected '" + describeToken(t) + "'", t);
     }
 
@@ -698,6 +696,8 @@ NodePtr Parser::parseTest(NodePtr node)
 NodePtr parseTemplateExpression(const LexedExpression& lexed)
 {
     Parser p(lexed.tokens);
+    if (p.current().type == Tok::Eof)
+        p.failUnexpected();
     NodePtr node = p.parseTuple(false);
     if (!p.atEnd())
         p.fail("expected token 'end of print statement', got '" + describeToken(p.current()) + "'",

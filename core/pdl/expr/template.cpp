@@ -311,9 +311,12 @@ Value runTemplate(const CompiledTemplate& tpl, std::string_view source, EvalCont
         return Value(source);
     case CompiledTemplate::Mode::Single: {
         Value v = evaluate(*tpl.single, ctx);
-        if (v.isUndefined()) {
+        // Jinja would hand back Undefined objects nested in lists and dicts; a typed Value
+        // never holds one, so that is an error here.
+        const Value* u = ctx.mayHoldUndefined ? findUndefined(v) : (v.isUndefined() ? &v : nullptr);
+        if (u) {
             ctx.at = tpl.single->pos;
-            throw EvalError(undefinedMessage(v));
+            throw EvalError(undefinedMessage(*u));
         }
         return v;
     }
@@ -333,6 +336,10 @@ Value runTemplate(const CompiledTemplate& tpl, std::string_view source, EvalCont
                 throw EvalError(undefinedMessage(v));
             }
             ctx.at = part.expr->pos;
+            if (ctx.mayHoldUndefined) {
+                if (const Value* u = findUndefined(v))
+                    throw EvalError(undefinedMessage(*u));
+            }
             if (v.isString())
                 out += v.asString();
             else

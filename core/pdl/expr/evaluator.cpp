@@ -4,6 +4,9 @@
 
 namespace hako::pdl::expr {
 
+const std::string kMissingElse =
+    "the inline if-expression evaluated to false and no else section was defined.";
+
 std::string undefinedMessage(const Value& undefined)
 {
     const std::string& name = undefined.undefinedName();
@@ -48,6 +51,42 @@ inline const Value& evalDefinedRef(const Node& node, EvalContext& ctx, Value& tm
     const Value& v = evalRef(node, ctx, tmp);
     requireDefined(v, node, ctx);
     return v;
+}
+
+bool isMissingElse(const Value& v)
+{
+    return v.isUndefined() && v.undefinedName() == kMissingElse;
+}
+
+// Python truthiness; Jinja's plain Undefined (an if-expression without else) is false, the
+// strict one an error.
+bool truthy(const Value& v, const Node& node, EvalContext& ctx)
+{
+    if (v.isUndefined()) {
+        if (isMissingElse(v))
+            return false;
+        throwUndefined(v, node.pos, ctx);
+    }
+    ctx.at = node.pos;
+    return v.truthy();
+}
+
+// Comparisons with an undefined operand: Jinja's plain Undefined equals only another plain
+// Undefined; everything else about undefined values is an error.
+bool compareUndefined(Op op, const Value& left, const Value& right, const Node& node, size_t i,
+                      EvalContext& ctx)
+{
+    const Value& strict = !left.isUndefined() || isMissingElse(left) ? right : left;
+    if (strict.isUndefined() && !isMissingElse(strict))
+        throwUndefined(strict, (&strict == &left ? node.children[i] : node.children[i + 1])->pos,
+                       ctx);
+    bool both = isMissingElse(left) && isMissingElse(right);
+    if (op == Op::Eq)
+        return both;
+    if (op == Op::Ne)
+        return !both;
+    const Value& u = left.isUndefined() ? left : right;
+    throwUndefined(u, (left.isUndefined() ? node.children[i] : node.children[i + 1])->pos, ctx);
 }
 
 const CallArgs& noArgs()
@@ -116,6 +155,24 @@ Value evalCall(const Node& node, EvalContext& ctx)
 
 } // namespace
 
+const Value* findUndefined(const Value& v, int depth)
+{
+    if (v.isUndefined())
+        return &v;
+    if (depth > 1000)
+        return nullptr;
+    if (v.isList()) {
+        for (const Value& item : v.asList())
+            if (const Value* u = findUndefined(item, depth + 1))
+                return u;
+    } else if (v.isDict()) {
+        for (const auto& [k, item] : v.asDict())
+            if (const Value* u = findUndefined(item, depth + 1))
+                return u;
+    }
+    return nullptr;
+}
+
 Value callValue(const Value& fn, const CallArgs& args)
 {
     if (!fn.isCallable())
@@ -146,15 +203,21 @@ Value evaluate(const Node& node, EvalContext& ctx)
     case NodeKind::Tuple: {
         List items;
         items.reserve(node.children.size());
-        for (const auto& c : node.children)
-            items.push_back(evaluateDefined(*c, ctx));
+        // Jinja stores undefined values in containers; using them later is the error.
+        for (const auto& c : node.children) {
+            items.push_back(evaluate(*c, ctx));
+            if (items.back().isUndefined())
+                ctx.mayHoldUndefined = true;
+        }
         return Value(std::move(items), node.kind == NodeKind::Tuple);
     }
     case NodeKind::Dict: {
         Dict d;
         for (size_t i = 0; i + 1 < node.children.size(); i += 2) {
             Value key = evaluateDefined(*node.children[i], ctx);
-            Value value = evaluateDefined(*node.children[i + 1], ctx);
+            Value value = evaluate(*node.children[i + 1], ctx);
+            if (value.isUndefined())
+                ctx.mayHoldUndefined = true;
             ctx.at = node.children[i]->pos;
             if (!key.isHashable())
                 throw EvalError(std::string("unhashable type: '") + key.typeName() + "'");
@@ -178,23 +241,27 @@ Value evaluate(const Node& node, EvalContext& ctx)
     }
     case NodeKind::And:
     case NodeKind::Or: {
-        Value a = evaluateDefined(*node.children[0], ctx);
-        ctx.at = node.children[0]->pos;
-        bool t = a.truthy();
+        Value a = evaluate(*node.children[0], ctx);
+        bool t = truthy(a, *node.children[0], ctx);
         if (node.kind == NodeKind::And ? !t : t)
             return a;
         return evaluateDefined(*node.children[1], ctx);
     }
     case NodeKind::Not: {
         Value tmp;
-        const Value& v = evalDefinedRef(*node.children[0], ctx, tmp);
-        ctx.at = node.pos;
-        return Value(!v.truthy());
+        const Value& v = evalRef(*node.children[0], ctx, tmp);
+        return Value(!truthy(v, *node.children[0], ctx));
     }
     case NodeKind::Compare: {
-        Value left = evaluateDefined(*node.children[0], ctx);
+        Value left = evaluate(*node.children[0], ctx);
         for (size_t i = 0; i < node.compareOps.size(); ++i) {
-            Value right = evaluateDefined(*node.children[i + 1], ctx);
+            Value right = evaluate(*node.children[i + 1], ctx);
+            if (left.isUndefined() || right.isUndefined()) {
+                if (!compareUndefined(node.compareOps[i], left, right, node, i, ctx))
+                    return Value(false);
+                left = std::move(right);
+                continue;
+            }
             ctx.at = node.children[i + 1]->pos;
             if (!compareOp(node.compareOps[i], left, right))
                 return Value(false);
@@ -204,14 +271,12 @@ Value evaluate(const Node& node, EvalContext& ctx)
     }
     case NodeKind::CondExpr: {
         Value tmp;
-        const Value& test = evalDefinedRef(*node.children[0], ctx, tmp);
-        ctx.at = node.children[0]->pos;
-        if (test.truthy())
+        const Value& test = evalRef(*node.children[0], ctx, tmp);
+        if (truthy(test, *node.children[0], ctx))
             return evaluate(*node.children[1], ctx);
         if (node.children.size() > 2)
             return evaluate(*node.children[2], ctx);
-        return Value::undefined(
-            "the inline if-expression evaluated to false and no else section was defined.");
+        return Value::undefined(kMissingElse);
     }
     case NodeKind::Attr: {
         Value tmp;
@@ -242,15 +307,21 @@ Value evaluate(const Node& node, EvalContext& ctx)
     case NodeKind::Test: {
         Value tmp;
         const Value& input = evalRef(*node.children[0], ctx, tmp);
-        if (input.isUndefined() && !node.acceptsUndefined)
+        // Tests see undefined input (the builtins refuse it where Jinja's StrictUndefined
+        // would); filters only when they accept it.
+        if (input.isUndefined() && !node.acceptsUndefined && node.kind == NodeKind::Filter)
             throwUndefined(input, node.children[0]->pos, ctx);
         CallArgs args;
         if (!node.args.empty())
             buildArgs(node.args, ctx, args);
         const CallArgs& a = node.args.empty() ? noArgs() : args;
         ctx.at = node.pos;
-        if (node.kind == NodeKind::Filter)
-            return node.filter(input, a);
+        if (node.kind == NodeKind::Filter) {
+            Value v = node.filter(input, a);
+            if (v.isList() || v.isDict())
+                ctx.mayHoldUndefined = true;
+            return v;
+        }
         return Value(node.test(input, a) != node.negated);
     }
     }

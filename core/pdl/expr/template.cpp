@@ -63,6 +63,24 @@ std::string normalizeNewlines(std::string_view s)
     return out;
 }
 
+// A comma outside brackets makes the `${ }` body a bare tuple, which the single-expression
+// form refuses.
+bool hasTopLevelComma(const std::vector<Token>& tokens)
+{
+    int depth = 0;
+    for (const Token& t : tokens) {
+        if (t.type != Tok::Operator)
+            continue;
+        if (t.text == "(" || t.text == "[" || t.text == "{")
+            ++depth;
+        else if (t.text == ")" || t.text == "]" || t.text == "}")
+            --depth;
+        else if (t.text == "," && depth == 0)
+            return true;
+    }
+    return false;
+}
+
 std::shared_ptr<CompiledTemplate> errorTemplate(const SyntaxError& e)
 {
     auto t = std::make_shared<CompiledTemplate>();
@@ -81,6 +99,7 @@ TemplatePtr compile(std::string_view text)
     std::string pending;
     bool stripNext = false;
     size_t i = 0;
+    const Node* reusable = nullptr; // the `${ }` node when it is also the bare expression
     auto flushText = [&]() {
         if (!pending.empty()) {
             if (!tpl->parts.empty() && !tpl->parts.back().expr)
@@ -139,6 +158,9 @@ TemplatePtr compile(std::string_view text)
             NodePtr node = parseTemplateExpression(lexed);
             ++nodeCount;
             onlyNodeIsText = false;
+            if (k == 0 && begin == 2 && !lexed.stripAfter && lexed.next == text.size() &&
+                !hasTopLevelComma(lexed.tokens))
+                reusable = node.get();
             tpl->parts.push_back({std::string(), std::move(node)});
             i = lexed.next;
             if (i >= text.size())
@@ -151,10 +173,15 @@ TemplatePtr compile(std::string_view text)
         } else if (nodeCount == 1 && text.size() >= 3 && text.substr(0, 2) == "${" &&
                    text.back() == '}') {
             tpl->mode = CompiledTemplate::Mode::Single;
+            if (reusable) {
+                // Same tokens as the bare expression: no whitespace control, no bare tuple.
+                tpl->single = std::move(tpl->parts[0].expr);
+            } else {
+                // PDL re-parses the inside of the braces as one bare expression.
+                LexedExpression lexed = lexExpression(text.substr(0, text.size() - 1), 2, false);
+                tpl->single = parseBareExpression(lexed);
+            }
             tpl->parts.clear();
-            // PDL re-parses the inside of the braces as one bare expression.
-            LexedExpression lexed = lexExpression(text.substr(0, text.size() - 1), 2, false);
-            tpl->single = parseBareExpression(lexed);
         } else {
             tpl->mode = CompiledTemplate::Mode::Render;
         }
@@ -284,9 +311,12 @@ Value runTemplate(const CompiledTemplate& tpl, std::string_view source, EvalCont
         return Value(source);
     case CompiledTemplate::Mode::Single: {
         Value v = evaluate(*tpl.single, ctx);
-        if (v.isUndefined()) {
+        // Jinja would hand back Undefined objects nested in lists and dicts; a typed Value
+        // never holds one, so that is an error here.
+        const Value* u = ctx.mayHoldUndefined ? findUndefined(v) : (v.isUndefined() ? &v : nullptr);
+        if (u) {
             ctx.at = tpl.single->pos;
-            throw EvalError(undefinedMessage(v));
+            throw EvalError(undefinedMessage(*u));
         }
         return v;
     }
@@ -306,6 +336,10 @@ Value runTemplate(const CompiledTemplate& tpl, std::string_view source, EvalCont
                 throw EvalError(undefinedMessage(v));
             }
             ctx.at = part.expr->pos;
+            if (ctx.mayHoldUndefined) {
+                if (const Value* u = findUndefined(v))
+                    throw EvalError(undefinedMessage(*u));
+            }
             if (v.isString())
                 out += v.asString();
             else

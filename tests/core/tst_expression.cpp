@@ -185,7 +185,16 @@ void TestExpression::evaluate_data()
     row("x", "5");
     row("undefined_thing", "ERROR: 'undefined_thing' is undefined");
     row("missing + 1", "ERROR: 'missing' is undefined");
-    row("[missing]", "ERROR: 'missing' is undefined");
+    row("[missing, 1] | length", "2");
+    row("[missing][0] + 1", "ERROR: 'missing' is undefined");
+    row("{'k': missing}.k ~ 'x'", "ERROR: 'missing' is undefined");
+    row("(1 if 0) == (2 if 0)", "True");
+    row("(1 if 0) != 1", "True");
+    row("not (1 if 0)", "True");
+    row("(1 if 0) or 'fallback'", "'fallback'");
+    row("missing == 1", "ERROR: 'missing' is undefined");
+    row("(1 if 0) + 1", "ERROR: the inline if-expression evaluated to false and no else "
+                        "section was defined.");
     row("0 and missing", "0");
     row("1 or missing", "1");
     // calls

@@ -77,6 +77,8 @@ void TestTemplate::render_data()
     row("mixed trailing newline kept", "x ${ x }\n", "'x 5\\n'");
     row("mixed crlf normalized", "a\r\nb ${ x }", "'a\\nb 5'");
     row("mixed if without else", "a ${ 1 if 0 }", "'a '");
+    row("mixed undefined in list", "a ${ [1, nope, 2 if 0] } b", "'a [1, Undefined, Undefined] b'");
+    row("mixed undefined in dict", "${ {'k': nope} }!", "\"{'k': Undefined}!\"");
     row("whitespace control before", "a  ${- x }", "'a5'");
     row("whitespace control after", "${ x -}  a", "'5a'");
     row("whitespace control minus literal", "a ${-1}", "'a1'");
@@ -98,6 +100,10 @@ void TestTemplate::render_data()
     // Errors.
     row("undefined", "${ y }", "ERROR: 'y' is undefined");
     row("undefined mixed", "a ${ y } b", "ERROR: 'y' is undefined");
+    row("undefined attribute", "${ x.nope }", "ERROR: 'nope' is undefined");
+    row("undefined single if", "${ 1 if 0 }",
+        "ERROR: the inline if-expression evaluated to false "
+        "and no else section was defined.");
     row("syntax", "${ x + }", "ERROR: unexpected 'end of print statement'");
     row("unclosed expr", "abc ${", "ERROR: unexpected 'end of template'");
     row("unclosed paren", "${ (1 }", "ERROR: unexpected '}', expected ')'");
@@ -112,6 +118,10 @@ void TestTemplate::render()
     QFETCH(QString, expected);
     MapScope scope = testScope();
     QCOMPARE(outcome(evaluateTemplate(text.toStdString(), scope)), expected);
+    // Undefined values nested in a typed result come back as they are (json null).
+    Result<Value> nested = evaluateTemplate("${ [1, nope] }", scope);
+    QVERIFY(nested.ok());
+    QCOMPARE(QString::fromStdString(nested.value().json()), QString("[1, null]"));
     // A second evaluation comes from the cache and agrees.
     QCOMPARE(outcome(evaluateTemplate(text.toStdString(), scope)), expected);
 }

@@ -244,6 +244,42 @@ Cache& expressionCache()
     return cache;
 }
 
+// Python's repr of a container in which Jinja's Undefined objects print as `Undefined`
+// (Value::repr refuses undefined values).
+void appendReprWithUndefined(std::string& out, const Value& v, int depth = 0)
+{
+    if (v.isUndefined()) {
+        out += "Undefined";
+    } else if (depth > 1000) {
+        throw EvalError("value nested too deeply to print");
+    } else if (v.isList()) {
+        const List& items = v.asList();
+        out += v.isTuple() ? '(' : '[';
+        for (size_t i = 0; i < items.size(); ++i) {
+            if (i > 0)
+                out += ", ";
+            appendReprWithUndefined(out, items[i], depth + 1);
+        }
+        if (v.isTuple() && items.size() == 1)
+            out += ',';
+        out += v.isTuple() ? ')' : ']';
+    } else if (v.isDict()) {
+        out += '{';
+        bool first = true;
+        for (const auto& [key, item] : v.asDict()) {
+            if (!first)
+                out += ", ";
+            first = false;
+            out += key.repr();
+            out += ": ";
+            appendReprWithUndefined(out, item, depth + 1);
+        }
+        out += '}';
+    } else {
+        out += v.repr();
+    }
+}
+
 void collectNames(const Node* node, std::vector<std::pair<uint32_t, const std::string*>>& out)
 {
     if (!node)
@@ -311,12 +347,11 @@ Value runTemplate(const CompiledTemplate& tpl, std::string_view source, EvalCont
         return Value(source);
     case CompiledTemplate::Mode::Single: {
         Value v = evaluate(*tpl.single, ctx);
-        // Jinja would hand back Undefined objects nested in lists and dicts; a typed Value
-        // never holds one, so that is an error here.
-        const Value* u = ctx.mayHoldUndefined ? findUndefined(v) : (v.isUndefined() ? &v : nullptr);
-        if (u) {
+        // Like Jinja, undefined values nested in lists and dicts are returned as they are
+        // (Value::json() makes them null); only an undefined result is an error.
+        if (v.isUndefined()) {
             ctx.at = tpl.single->pos;
-            throw EvalError(undefinedMessage(*u));
+            throw EvalError(undefinedMessage(v));
         }
         return v;
     }
@@ -336,12 +371,10 @@ Value runTemplate(const CompiledTemplate& tpl, std::string_view source, EvalCont
                 throw EvalError(undefinedMessage(v));
             }
             ctx.at = part.expr->pos;
-            if (ctx.mayHoldUndefined) {
-                if (const Value* u = findUndefined(v))
-                    throw EvalError(undefinedMessage(*u));
-            }
             if (v.isString())
                 out += v.asString();
+            else if (ctx.mayHoldUndefined && findUndefined(v))
+                appendReprWithUndefined(out, v);
             else
                 out += v.str();
         }

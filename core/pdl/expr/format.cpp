@@ -381,7 +381,7 @@ bool parseInt(std::string_view text, int base, int64_t& out)
         prefixed = true;
     }
     if (base < 2 || base > 36)
-        fail("int() base must be >= 2 and <= 36, or 0");
+        return false; // Python raises ValueError, which Jinja's int filter turns into the default
     if (prefixed)
         i += 2;
     std::string digits;

@@ -277,9 +277,96 @@ def fuzz_cases():
         # 1e300 is left out: %d of it needs Python's big ints
         v = rnd.choice([x for x in values[:-4] if x != 1e300] + ["abc", True])
         percent.append(("%" + flags + width + prec + conv, (v,)))
+    strs = ["", " ", "a", "hello world", "  Hello  World  ", "a,b,,c,", "ÀÉÎ õü", "straße",
+            "x\ty\nz", "Title Case Words", "ǅ ǆ ǈ", "123", "١٢٣", "a-b_c d", "\u2003a\u2003",
+            "MiXeD cAsE", "one\r\ntwo\rthree\n", "aaa", "ﬁne", "İstanbul"]
+    subs = ["", " ", "a", "l", "o w", ",", "ß", "\t", "aa", "x"]
+    for _ in range(220):
+        recv = rnd.choice(strs)
+        name = rnd.choice(["split", "rsplit", "strip", "lstrip", "rstrip", "find", "rfind", "count",
+                           "replace", "center", "ljust", "rjust", "zfill", "partition", "rpartition",
+                           "title", "capitalize", "swapcase", "upper", "lower", "casefold",
+                           "isalpha", "isdigit", "isalnum", "isspace", "isupper", "islower",
+                           "istitle", "isnumeric", "isdecimal", "splitlines", "expandtabs",
+                           "startswith", "endswith", "removeprefix", "removesuffix"])
+        args = []
+        if name in ("split", "rsplit"):
+            if rnd.random() < 0.6:
+                args.append(rnd.choice([None] + subs[1:]))
+                if rnd.random() < 0.5:
+                    args.append(rnd.randint(-1, 3))
+        elif name in ("strip", "lstrip", "rstrip"):
+            if rnd.random() < 0.5:
+                args.append(rnd.choice(subs))
+        elif name in ("find", "rfind", "count", "startswith", "endswith"):
+            args.append(rnd.choice(subs))
+            if rnd.random() < 0.5:
+                args.append(rnd.randint(-6, 8))
+                if rnd.random() < 0.5:
+                    args.append(rnd.randint(-6, 8))
+        elif name == "replace":
+            args += [rnd.choice(subs), rnd.choice(["", "-", "ÀÀ"])]
+            if rnd.random() < 0.4:
+                args.append(rnd.randint(-1, 2))
+        elif name in ("center", "ljust", "rjust"):
+            args.append(rnd.randint(0, 15))
+            if rnd.random() < 0.4:
+                args.append(rnd.choice(["*", "é"]))
+        elif name == "zfill":
+            args.append(rnd.randint(0, 10))
+        elif name in ("partition", "rpartition", "removeprefix", "removesuffix"):
+            args.append(rnd.choice(subs[1:]))
+        elif name == "splitlines":
+            if rnd.random() < 0.5:
+                args.append(rnd.choice([True, False]))
+        elif name == "expandtabs":
+            if rnd.random() < 0.5:
+                args.append(rnd.randint(0, 5))
+        methods.append((recv, name, args, {}))
     return methods, percent
 
 
+def fuzz_filters():
+    import random
+    rnd = random.Random(11)
+    out = []
+    nums = [0.5, 1.5, 2.5, -2.5, 2.675, 1.005, 0.125, 1234.5678, -0.05, 1e20, 5, -15, 25, 1e-8, 7.45]
+    for _ in range(60):
+        v = rnd.choice(nums)
+        args = [rnd.randint(-3, 4)]
+        if rnd.random() < 0.4:
+            args.append(rnd.choice(["common", "ceil", "floor"]))
+        out.append(("round", v, args, {}))
+    texts = ["  12 ", "1_0", "_1", "1__0", "0x10", "0o17", "0b11", "1e5", ".5", "5.", "-0", "+7", "ab",
+             "١٢", "1 2", "inf", "nan", "-Infinity", "1.5e-3", "", "0X1f", "12abc", "9" * 18]  # PDL ints are 64-bit
+    for t in texts:
+        out.append(("int", t, [], {}))
+        out.append(("float", t, [], {}))
+        if rnd.random() < 0.5:
+            out.append(("int", t, [-1, rnd.choice([0, 2, 8, 16, 36])], {}))
+    words = ["a", "bb", "ccc", "dddd", "well-known", "x-y", "supercalifragilistic", "e-mail-address",
+             "  ", "\t", "word"]
+    for _ in range(40):
+        text = " ".join(rnd.choice(words) for _ in range(rnd.randint(1, 9)))
+        if rnd.random() < 0.2:
+            text += "\n" + " ".join(rnd.choice(words) for _ in range(3))
+        kw = {}
+        if rnd.random() < 0.3:
+            kw["break_long_words"] = False
+        if rnd.random() < 0.3:
+            kw["break_on_hyphens"] = False
+        out.append(("wordwrap", text, [rnd.randint(1, 12)], kw))
+    for _ in range(30):
+        text = " ".join(rnd.choice(words) for _ in range(rnd.randint(1, 9)))
+        out.append(("truncate", text, [rnd.randint(3, 20), rnd.random() < 0.3], {"leeway": rnd.randint(0, 5)}))
+    for t in ["hello", "HELLO wORLD", "o'neil mc-donald", "x(y)z [a]b {c}d <e>f", "ǆa", "ßa ßb", "é-à", "a\tb\nc"]:
+        out.append(("title", t, [], {}))
+        out.append(("capitalize", t, [], {}))
+        out.append(("wordcount", t, [], {}))
+    return out
+
+
+FILTERS += fuzz_filters()
 FUZZ_METHODS, FUZZ_PERCENT = fuzz_cases()
 METHODS += FUZZ_METHODS
 PERCENT += FUZZ_PERCENT

@@ -120,7 +120,8 @@ Value filterInt(const Value& v, const CallArgs& args)
         // "42.23"|int gives 42 in Jinja.
         if (parseFloat(v.asString(), d) && !std::isnan(d) && !std::isinf(d))
             return fromDouble(d);
-        if (parseFloat(v.asString(), d))
+        // int(float('nan')) is a ValueError (→ default), int(float('inf')) an OverflowError.
+        if (parseFloat(v.asString(), d) && std::isinf(d))
             fromDouble(d);
         return dflt;
     }

@@ -456,7 +456,13 @@ bool parseInt(std::string_view text, int base, int64_t& out)
 
 bool parseFloat(std::string_view text, double& out)
 {
-    std::string s = u8(stripChars(u32(text), nullptr, true, true));
+    std::string s;
+    for (char32_t c : stripChars(u32(text), nullptr, true, true)) {
+        // Python accepts any Unicode decimal digit.
+        if (c >= 0x80 && isDecimalCp(c))
+            c = static_cast<char32_t>('0' + QChar::digitValue(c));
+        utf8::append(s, c);
+    }
     std::string lower = toLower(s);
     std::string_view body = lower;
     bool neg = false;

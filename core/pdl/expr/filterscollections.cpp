@@ -544,10 +544,14 @@ Value filterXmlattr(const Value& v, const CallArgs& args)
     for (const auto& [k, val] : v.asDict()) {
         if (val.isNull() || val.isUndefined())
             continue;
+        std::string key = k.isString() ? k.asString() : k.str();
+        // Jinja rejects attribute names that would break out of the attribute
+        if (key.find_first_of(" \t\n\r\f\v/>=") != std::string::npos)
+            fail("Invalid character in attribute name: " + k.repr());
         if (!out.empty())
             out += " ";
-        out += htmlEscape(k.isString() ? k.asString() : k.str()) + "=\"" +
-               htmlEscape(val.isString() ? val.asString() : val.str()) + "\"";
+        out += htmlEscape(key) + "=\"" + htmlEscape(val.isString() ? val.asString() : val.str()) +
+               "\"";
     }
     if (autospace && !out.empty())
         out = " " + out;

@@ -210,7 +210,10 @@ Value filterIndent(const Value& v, const CallArgs& args)
         indention = std::string(static_cast<size_t>(std::max<int64_t>(0, argInt(p[0], 4))), ' ');
     bool first = argBool(p[1], false);
     bool blankLines = argBool(p[2], false);
-    std::u32string s = u32(text(v));
+    requireDefined(v);
+    if (!v.isString())
+        fail(std::string("unsupported operand type(s) for +=: '") + v.typeName() + "' and 'str'");
+    std::u32string s = u32(v.asString());
     s += U'\n';
     std::vector<std::u32string> lines = splitLines(s, false);
     std::string rv;

@@ -1,4 +1,4 @@
-// Python's format-spec mini-language, `%` formatting, str.format, int()/float() parsing and
+// Python's format-spec mini-language, `%` formatting, int()/float() parsing and
 // json.dumps. Number formatting uses std::to_chars so the C locale never leaks in.
 
 #include "core/pdl/expr/builtinsinternal.h"
@@ -38,7 +38,9 @@ Spec parseSpec(std::string_view text)
     std::u32string s = u32(text);
     Spec spec;
     size_t i = 0;
+    bool explicitFill = false;
     if (s.size() >= 2 && isAlign(s[1])) {
+        explicitFill = true;
         spec.fill = s[0];
         spec.align = static_cast<char>(s[1]);
         i = 2;
@@ -81,10 +83,11 @@ Spec parseSpec(std::string_view text)
         spec.type = s[i] < 0x80 ? static_cast<char>(s[i]) : '?';
     if (i + 1 < s.size() || (i < s.size() && s[i] >= 0x80))
         fail("Invalid format specifier '" + std::string(text) + "'");
-    if (spec.zero && !spec.align) {
+    // The '0' flag means fill '0' (unless a fill is given) and, without an alignment, '='.
+    if (spec.zero && !explicitFill)
         spec.fill = '0';
+    if (spec.zero && !spec.align)
         spec.align = '=';
-    }
     return spec;
 }
 
@@ -846,177 +849,6 @@ std::string percentFormat(std::string_view fmt, const Value& args)
         fail("not all arguments converted during string formatting");
     (void)usedMapping;
     return out;
-}
-
-// --- str.format ----------------------------------------------------------------------------
-
-namespace {
-
-struct FormatState {
-    const CallArgs& args;
-    int autoIndex = 0;
-    bool manual = false;
-    bool automatic = false;
-};
-
-Value resolveField(std::string_view field, FormatState& st)
-{
-    size_t end = field.find_first_of(".[");
-    std::string_view head = field.substr(0, end);
-    Value cur;
-    if (head.empty() ||
-        std::all_of(head.begin(), head.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-        size_t index;
-        if (head.empty()) {
-            if (st.manual)
-                fail("cannot switch from manual field specification to automatic field "
-                     "numbering");
-            st.automatic = true;
-            index = static_cast<size_t>(st.autoIndex++);
-        } else {
-            if (st.automatic)
-                fail("cannot switch from automatic field numbering to manual field "
-                     "specification");
-            st.manual = true;
-            index = static_cast<size_t>(std::stoull(std::string(head)));
-        }
-        if (index >= st.args.positional.size())
-            fail("Replacement index " + std::to_string(index) +
-                 " out of range for positional args tuple");
-        cur = st.args.positional[index];
-    } else {
-        const Value* v = st.args.kw(head);
-        if (!v)
-            fail("KeyError: '" + std::string(head) + "'");
-        cur = *v;
-    }
-    size_t i = end;
-    while (i != std::string_view::npos && i < field.size()) {
-        if (field[i] == '.') {
-            size_t next = field.find_first_of(".[", i + 1);
-            std::string name(field.substr(
-                i + 1, next == std::string_view::npos ? std::string_view::npos : next - i - 1));
-            if (name.empty())
-                fail("Empty attribute in format string");
-            if (!hasMethod(cur, name))
-                fail(std::string("'") + cur.typeName() + "' object has no attribute '" + name +
-                     "'");
-            cur = boundMethod(cur, name);
-            i = next;
-        } else {
-            size_t close = field.find(']', i);
-            if (close == std::string_view::npos)
-                fail("Missing ']' in format string");
-            std::string key(field.substr(i + 1, close - i - 1));
-            if (key.empty())
-                fail("Empty attribute in format string");
-            Value k =
-                std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; })
-                    ? Value(static_cast<int64_t>(std::stoll(key)))
-                    : Value(key);
-            Value item = getItem(cur, k);
-            if (item.isUndefined() || ((cur.isString() || cur.isList()) && !k.isInt())) {
-                if (cur.isDict())
-                    fail("KeyError: " + k.repr());
-                if (cur.isList() || cur.isString())
-                    fail(k.isInt() ? std::string(cur.typeName()) + " index out of range"
-                                   : std::string(cur.typeName()) +
-                                         " indices must be integers or slices, not str");
-                fail(std::string("'") + cur.typeName() + "' object is not subscriptable");
-            }
-            cur = item;
-            i = close + 1;
-        }
-    }
-    return cur;
-}
-
-std::string expand(std::string_view fmt, FormatState& st, int depth)
-{
-    if (depth > 2)
-        fail("Max string recursion exceeded");
-    std::string out;
-    size_t i = 0;
-    while (i < fmt.size()) {
-        char c = fmt[i];
-        if (c == '}') {
-            if (i + 1 < fmt.size() && fmt[i + 1] == '}') {
-                out.push_back('}');
-                i += 2;
-                continue;
-            }
-            fail("Single '}' encountered in format string");
-        }
-        if (c != '{') {
-            out.push_back(c);
-            ++i;
-            continue;
-        }
-        if (i + 1 < fmt.size() && fmt[i + 1] == '{') {
-            out.push_back('{');
-            i += 2;
-            continue;
-        }
-        // find the matching '}' (the spec may hold nested fields)
-        size_t j = i + 1;
-        int nest = 1;
-        while (j < fmt.size()) {
-            if (fmt[j] == '{')
-                ++nest;
-            else if (fmt[j] == '}' && --nest == 0)
-                break;
-            ++j;
-        }
-        if (j >= fmt.size())
-            fail(i + 1 >= fmt.size() ? "Single '{' encountered in format string"
-                                     : "expected '}' before end of string");
-        std::string_view inner = fmt.substr(i + 1, j - i - 1);
-        // field name ends at '!' or ':' outside brackets
-        size_t k = 0;
-        bool bracket = false;
-        for (; k < inner.size(); ++k) {
-            if (inner[k] == '[')
-                bracket = true;
-            else if (inner[k] == ']')
-                bracket = false;
-            else if (!bracket && (inner[k] == '!' || inner[k] == ':'))
-                break;
-        }
-        std::string_view field = inner.substr(0, k);
-        char conversion = 0;
-        std::string_view spec;
-        if (k < inner.size() && inner[k] == '!') {
-            if (k + 1 >= inner.size())
-                fail("end of string while looking for conversion specifier");
-            conversion = inner[k + 1];
-            k += 2;
-            if (k < inner.size() && inner[k] != ':')
-                fail("expected ':' after conversion specifier");
-        }
-        if (k < inner.size() && inner[k] == ':')
-            spec = inner.substr(k + 1);
-        Value v = resolveField(field, st);
-        if (conversion == 'r' || conversion == 'a')
-            v = Value(v.repr());
-        else if (conversion == 's')
-            v = Value(v.str());
-        else if (conversion)
-            fail(std::string("Unknown conversion specifier ") + conversion);
-        std::string specText = spec.find('{') != std::string_view::npos
-                                   ? expand(spec, st, depth + 1)
-                                   : std::string(spec);
-        out += formatWithSpec(v, specText);
-        i = j + 1;
-    }
-    return out;
-}
-
-} // namespace
-
-std::string strFormat(std::string_view fmt, const CallArgs& args)
-{
-    FormatState st{args};
-    return expand(fmt, st, 0);
 }
 
 } // namespace hako::pdl::builtins

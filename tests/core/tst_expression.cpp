@@ -214,7 +214,7 @@ void TestExpression::evaluate_data()
     row("1, 2", "ERROR: chunk after expression");
     row("x is nosuchtest", "ERROR: No test named 'nosuchtest'.");
     row("x | nosuchfilter", "ERROR: No filter named 'nosuchfilter'.");
-    row("f(1, x=2, 3)", "ERROR: Invalid argument syntax");
+    row("f(1, x=2, 3)", "ERROR: invalid syntax for function call expression");
     row("99999999999999999999", "ERROR: integer literal too large");
 }
 

@@ -194,6 +194,8 @@ TemplatePtr compile(std::string_view text)
 struct Cache {
     static constexpr size_t kShards = 16;
     static constexpr size_t kMaxPerShard = 2048;
+    // Long prompt templates are cached too, but bounded in bytes (64 MiB over all shards).
+    static constexpr size_t kMaxBytesPerShard = size_t(4) << 20;
 
     struct Hash {
         using is_transparent = void;
@@ -202,6 +204,7 @@ struct Cache {
     struct Shard {
         std::mutex mutex;
         std::unordered_map<std::string, TemplatePtr, Hash, std::equal_to<>> map;
+        size_t bytes = 0;
     };
     std::array<Shard, kShards> shards;
 
@@ -218,9 +221,12 @@ struct Cache {
         // Parse outside the lock; two threads may parse the same text, which is harmless.
         TemplatePtr tpl = make(text);
         std::lock_guard lock(shard.mutex);
-        if (shard.map.size() >= kMaxPerShard)
+        if (shard.map.size() >= kMaxPerShard || shard.bytes + text.size() > kMaxBytesPerShard) {
             shard.map.clear(); // crude but bounded; hot templates come back at once
-        shard.map.emplace(std::string(text), tpl);
+            shard.bytes = 0;
+        }
+        if (shard.map.emplace(std::string(text), tpl).second)
+            shard.bytes += text.size();
         return tpl;
     }
     void clear()
@@ -228,6 +234,7 @@ struct Cache {
         for (Shard& s : shards) {
             std::lock_guard lock(s.mutex);
             s.map.clear();
+            s.bytes = 0;
         }
     }
 };

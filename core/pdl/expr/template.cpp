@@ -211,6 +211,28 @@ struct Cache {
     TemplatePtr get(std::string_view text, TemplatePtr (*make)(std::string_view))
     {
         size_t h = Hash{}(text);
+        // A small per-thread front cache answers hot templates without taking a lock. Entries
+        // are immutable and keyed by their text, so a stale entry is still a correct one.
+        struct Recent {
+            const Cache* owner = nullptr;
+            std::string text;
+            TemplatePtr tpl;
+        };
+        thread_local std::array<Recent, 64> recent;
+        Recent& slot = recent[h % recent.size()];
+        if (slot.owner == this && slot.text == text)
+            return slot.tpl;
+        TemplatePtr tpl = getShared(text, h, make);
+        if (text.size() <= 4096) {
+            slot.owner = this;
+            slot.text.assign(text);
+            slot.tpl = tpl;
+        }
+        return tpl;
+    }
+
+    TemplatePtr getShared(std::string_view text, size_t h, TemplatePtr (*make)(std::string_view))
+    {
         Shard& shard = shards[(h >> 7) % kShards];
         {
             std::lock_guard lock(shard.mutex);

@@ -82,6 +82,9 @@ void TestExpression::evaluate_data()
     row("'\\'q\\' \"d\"'", "'\\'q\\' \"d\"'");
     row("'\\u00e9\\x41'", "'éA'");
     row("'\\q'", "'\\\\q'");
+    row("'\\101\\0'", "'A\\x00'");
+    row("'\\N{BULLET}'", "ERROR: \\N{...} escapes are not supported; use \\uXXXX");
+    row("'\\x4'", "ERROR: truncated \\xXX escape in string");
     row("true", "True");
     row("False", "False");
     row("none", "None");

@@ -122,6 +122,11 @@ std::string unescape(std::string_view body, size_t bodyOffset)
             appendCodePoint(out, cp);
             break;
         }
+        case 'N':
+            // Python's named escapes need the Unicode name database; refuse rather than
+            // silently keeping the text.
+            throw SyntaxError("\\N{...} escapes are not supported; use \\uXXXX",
+                              bodyOffset + i - 1);
         default:
             if (e >= '0' && e <= '7') {
                 uint32_t cp = static_cast<uint32_t>(e - '0');

@@ -36,7 +36,8 @@ deterministically over a fixed variable set. Output: one JSON line per case:
 {"tuple": [...]} {"dict": [[k, v], ...]} {"undefined": null} {"callable": name}, and
 {"other": type name, "str": str(x), "iter": [...]} for anything else; "iter" (the tagged items)
 is present for iterators and views (generator, dict_items, ...), which Hako represents as lists.
-Markup (from `e`/`escape`) is a str subclass and is tagged as "str".
+Markup (from `e`/`escape`/`tojson`) is a str subclass and is tagged as "str"; note that
+`Markup + str` escapes the str operand (`~` does not: it joins plain strings).
 """
 
 import argparse
@@ -306,7 +307,7 @@ class Gen:
         if self.leaf(depth, 0.25):
             return self.pick(STR_VARS + ["'abc'", '"it\'s"', "'日本'", "''", "'a\\nb'",
                                          "'tab\\there'", "\"double \\\"q\\\"\"", "'x'"]), 0
-        c = self.r.randrange(12)
+        c = self.r.randrange(13)
         a, _ = self.str_expr(depth - 1)
         if c == 0:
             b, _ = self.str_expr(depth - 1)
@@ -339,7 +340,25 @@ class Gen:
                               "'{:>6}|'.format(num)", "'{:.3f}'.format(g)",
                               "'{:05d}'.format(j)", "'{!r}'.format(q)", "ls[0]",
                               "d.c.x", "people[0]['name']", "d['c']['x']"]), 0
+        if c == 11:
+            return self.format_expr(depth - 1), 0
         return f"({a})[{self.pick(['0', '-1', '1', 'n', 'j'])}]", 0
+
+    def format_expr(self, depth):
+        """str.format and %-format of generated numbers and strings."""
+        kind = self.r.randrange(3)
+        if kind == 0:
+            x, _ = self.int_expr(depth)
+            spec = self.pick(INT_SPECS)
+        elif kind == 1:
+            x = self.float_expr(depth)
+            spec = self.pick(FLOAT_SPECS)
+        else:
+            x, _ = self.str_expr(depth)
+            spec = self.pick(STR_SPECS)
+        if self.chance(0.5):
+            return f"'{spec}'.format({x})"
+        return f"'{self.pick(PERCENT_SPECS)}'|format({x})"
 
     def list_expr(self, depth):
         if self.leaf(depth, 0.3):
@@ -478,6 +497,13 @@ class Gen:
         return f"a ${{ {expr} }} b ${{ {self.any_expr(1)} }}"
 
 
+INT_SPECS = ["{}", "{:d}", "{:5d}", "{:<5}|", "{:^7}", "{:+}", "{:x}", "{:X}", "{:o}", "{:b}",
+             "{:,}", "{:08.3f}", "{:e}", "{:.2%}", "{:g}", "{:05}", "{!r}", "{0}{0}"]
+FLOAT_SPECS = ["{}", "{:.2f}", "{:10.4f}", "{:e}", "{:.3e}", "{:g}", "{:.3g}", "{:%}", "{:+.1f}",
+               "{:.0f}", "{:,.2f}", "{:>9}", "{!r}", "{:.1f}"]
+STR_SPECS = ["{}", "{:>8}", "{:<8}|", "{:^9}", "{:*^9}", "{:.3}", "{!r}", "[{0}]"]
+PERCENT_SPECS = ["%s", "%r", "%d", "%5.2f", "%x", "%e", "%g", "%05d", "%-6s|", "%.3s", "%i",
+                 "%+d", "%%%s"]
 CMP_OPS = ["==", "!=", "<", "<=", ">", ">="]
 TESTS = ["defined", "undefined", "none", "boolean", "number", "integer", "float", "string",
          "mapping", "sequence", "iterable", "callable", "even", "odd", "divisibleby(3)",

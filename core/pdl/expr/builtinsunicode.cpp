@@ -169,7 +169,15 @@ std::string toLower(std::string_view s)
 
 std::string caseFold(std::string_view s)
 {
-    return fromQ(qstr(s).toCaseFolded());
+    // Qt folds simply; Python's full folding expands characters like ß → ss.
+    QString out;
+    for (char32_t c : u32(s)) {
+        char32_t one[1] = {c};
+        QString q = QString::fromUcs4(one, 1);
+        QString upper = q.toUpper();
+        out += upper.size() > q.size() ? upper.toLower() : q.toCaseFolded();
+    }
+    return fromQ(out);
 }
 
 static std::u32string mapCp(char32_t c, int mode)
@@ -195,7 +203,11 @@ static std::u32string mapCp(char32_t c, int mode)
         char32_t t = QChar::toTitleCase(c);
         if (t != c || QChar::isTitleCase(c))
             return std::u32string(1, t);
+        // Full title case of a character whose upper case is several: the first upper, the
+        // rest lower (ß → Ss, ﬁ → Fi).
         q = q.toUpper();
+        if (q.size() > 1)
+            q = q.left(1) + q.mid(1).toLower();
     }
     QList<uint> ucs = q.toUcs4();
     std::u32string out;
@@ -266,10 +278,7 @@ std::vector<std::u32string> splitWhitespace(const std::u32string& s, int64_t max
             if (i >= n)
                 break;
             if (static_cast<int64_t>(parts.size()) == maxsplit) {
-                size_t end = n;
-                while (end > i && isPySpace(s[end - 1]))
-                    --end;
-                parts.push_back(s.substr(i, end - i));
+                parts.push_back(s.substr(i));
                 break;
             }
             size_t j = i;
@@ -287,10 +296,7 @@ std::vector<std::u32string> splitWhitespace(const std::u32string& s, int64_t max
         if (j <= 0)
             break;
         if (static_cast<int64_t>(parts.size()) == maxsplit) {
-            size_t start = 0;
-            while (start < static_cast<size_t>(j) && isPySpace(s[start]))
-                ++start;
-            parts.push_back(s.substr(start, static_cast<size_t>(j) - start));
+            parts.push_back(s.substr(0, static_cast<size_t>(j)));
             break;
         }
         int64_t i = j;

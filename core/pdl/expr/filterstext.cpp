@@ -40,10 +40,15 @@ std::vector<std::u32string> chunksOf(const std::u32string& s, bool hyphens)
         } else {
             size_t start = i;
             for (size_t k = i; k < j; ++k) {
-                bool split = s[k] == '-' && k >= start + 2 && isLetter(s[k - 1]) &&
-                             isLetter(s[k - 2]) && k + 1 < j && isLetter(s[k + 1]) &&
+                // textwrap's wordsep_re: a hyphen after two letters (or letter-hyphen-letter)
+                // and before letter, optional hyphen, letter
+                bool behind =
+                    k >= 2 && isLetter(s[k - 1]) &&
+                    (isLetter(s[k - 2]) || (k >= 3 && s[k - 2] == '-' && isLetter(s[k - 3])));
+                bool ahead = k + 1 < j && isLetter(s[k + 1]) &&
                              ((k + 2 < j && isLetter(s[k + 2])) ||
                               (k + 3 < j && s[k + 2] == '-' && isLetter(s[k + 3])));
+                bool split = s[k] == '-' && k >= start + 1 && behind && ahead;
                 if (split) {
                     chunks.push_back(s.substr(start, k + 1 - start));
                     start = k + 1;

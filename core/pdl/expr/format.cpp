@@ -134,6 +134,19 @@ std::string group(const std::string& digits, char sep, int every)
     return out;
 }
 
+// Grouped digits; with '0' padding Python pads inside the grouping ('{:08,d}' → 0,001,234).
+std::string groupPadded(std::string digits, const Spec& spec, int every, int64_t used)
+{
+    std::string g = group(digits, spec.grouping, every);
+    if (spec.grouping && spec.fill == '0' && spec.align == '=') {
+        while (static_cast<int64_t>(g.size()) + used < spec.width) {
+            digits.insert(digits.begin(), '0');
+            g = group(digits, spec.grouping, every);
+        }
+    }
+    return g;
+}
+
 std::string signOf(bool negative, char sign)
 {
     if (negative)
@@ -233,7 +246,9 @@ std::string formatFloatSpec(double d, Spec spec, const char* typeName)
             size_t end = body.find_first_not_of("0123456789");
             if (end == std::string::npos)
                 end = body.size();
-            body = group(body.substr(0, end), spec.grouping, 3) + body.substr(end);
+            std::string rest = body.substr(end) + (t == '%' ? "%" : "");
+            int64_t used = static_cast<int64_t>(signOf(neg, spec.sign).size() + rest.size());
+            body = groupPadded(body.substr(0, end), spec, 3, used) + body.substr(end);
         }
         if (t == '%')
             body += "%";
@@ -284,8 +299,9 @@ std::string formatIntSpec(int64_t v, Spec spec, const char* typeName)
     }
     if (spec.grouping == ',' && every == 4)
         fail(std::string("Cannot specify ',' with '") + t + "'.");
-    digits = group(digits, spec.grouping, every);
-    return pad(signOf(neg, spec.sign) + prefix, digits, spec, '>');
+    std::string head = signOf(neg, spec.sign) + prefix;
+    digits = groupPadded(digits, spec, every, static_cast<int64_t>(head.size()));
+    return pad(head, digits, spec, '>');
 }
 
 std::string formatStringSpec(const std::string& s, const Spec& spec)
@@ -644,6 +660,8 @@ std::string percentFormat(std::string_view fmt, const Value& args)
             if (!keyed)
                 fail("KeyError: '" + key + "'");
             usedMapping = true;
+            // Python: a positional spec after a mapping key finds no argument left.
+            next = tuple->size();
         }
         Spec spec;
         bool left = false;
@@ -876,7 +894,7 @@ Value resolveField(std::string_view field, FormatState& st)
                     ? Value(static_cast<int64_t>(std::stoll(key)))
                     : Value(key);
             Value item = getItem(cur, k);
-            if (item.isUndefined() || (cur.isString() || cur.isList()) != k.isInt()) {
+            if (item.isUndefined() || ((cur.isString() || cur.isList()) && !k.isInt())) {
                 if (cur.isDict())
                     fail("KeyError: " + k.repr());
                 if (cur.isList() || cur.isString())

@@ -22,7 +22,9 @@ std::u32string strArg(const Value* v, const char* method, const char* what = "ar
 // Python's slice-style clamping of start/end arguments of find/count/startswith.
 void clampRange(const Value* start, const Value* end, int64_t len, int64_t& a, int64_t& b)
 {
-    auto conv = [&](const Value* v, int64_t dflt) {
+    // Python's ADJUST_INDICES: the start is not clamped to the length, so a start past the
+    // end finds nothing (even the empty string).
+    auto conv = [&](const Value* v, int64_t dflt, bool clampHigh) {
         if (!v || v->isNull())
             return dflt;
         if (!v->isInt() && !v->isBool())
@@ -32,13 +34,13 @@ void clampRange(const Value* start, const Value* end, int64_t len, int64_t& a, i
             x += len;
             if (x < 0)
                 x = 0;
-        } else if (x > len) {
+        } else if (clampHigh && x > len) {
             x = len;
         }
         return x;
     };
-    a = conv(start, 0);
-    b = conv(end, len);
+    a = conv(start, 0, false);
+    b = conv(end, len, true);
 }
 
 int64_t findIn(const std::u32string& s, const std::u32string& sub, int64_t a, int64_t b,

@@ -1,0 +1,44 @@
+#include "cli/commandregistry.h"
+
+#include "core/util/version.h"
+
+#include <QCoreApplication>
+
+namespace hako {
+
+void CommandRegistry::add(Command command)
+{
+    for (Command& existing : m_commands) {
+        if (existing.name == command.name) {
+            existing = std::move(command);
+            return;
+        }
+    }
+    m_commands.append(std::move(command));
+}
+
+const Command* CommandRegistry::find(const QString& name) const
+{
+    for (const Command& command : m_commands) {
+        if (command.name == name)
+            return &command;
+    }
+    return nullptr;
+}
+
+int CommandRegistry::run(const Command& command, const QStringList& args, int& argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("Hako"));
+    QCoreApplication::setApplicationName(QStringLiteral("Hako"));
+    QCoreApplication::setApplicationVersion(versionString());
+    return command.handler(args);
+}
+
+void registerBuiltinCommands(CommandRegistry& registry)
+{
+    // Later: registry.add({"run", "Run a program and print its result", runCommand}); …
+    Q_UNUSED(registry);
+}
+
+} // namespace hako

@@ -1,0 +1,83 @@
+// The `hako` executable: decides between a subcommand (QCoreApplication only), printing help or
+// the version (no application object at all) and the workbench window (QApplication).
+#include "cli/commandline.h"
+#include "cli/commandregistry.h"
+#include "core/util/version.h"
+#include "widgets/workbench/mainwindow.h"
+
+#include <QApplication>
+#include <QIcon>
+
+#include <cstdio>
+
+namespace {
+
+void print(FILE* stream, const QString& text)
+{
+    std::fputs(text.toLocal8Bit().constData(), stream);
+    std::fflush(stream);
+}
+
+QIcon applicationIcon()
+{
+    QIcon icon;
+    for (int size : {16, 22, 24, 32, 48, 64, 128, 256})
+        icon.addFile(QStringLiteral(":/icons/hako-%1.png").arg(size), QSize(size, size));
+    return icon;
+}
+
+int runWorkbench(int& argc, char** argv, const QStringList& files)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Hako"));
+    QApplication::setApplicationName(QStringLiteral("Hako"));
+    QApplication::setApplicationDisplayName(QStringLiteral("Hako"));
+    QApplication::setApplicationVersion(hako::versionString());
+    QApplication::setDesktopFileName(QStringLiteral("io.github.hako.Hako"));
+    QApplication::setWindowIcon(applicationIcon());
+
+    hako::MainWindow window;
+    if (!files.isEmpty()) {
+        QString error;
+        if (!window.openFile(files.first(), &error))
+            print(stderr, QStringLiteral("hako: %1\n").arg(error));
+        if (files.size() > 1) {
+            print(stderr, QStringLiteral("hako: opens one program at a time; ignoring %1\n")
+                              .arg(files.mid(1).join(QLatin1String(", "))));
+        }
+    }
+    window.show();
+    return app.exec();
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QStringList args;
+    for (int i = 1; i < argc; ++i)
+        args.append(QString::fromLocal8Bit(argv[i]));
+
+    hako::CommandRegistry registry;
+    hako::registerBuiltinCommands(registry);
+    const hako::Invocation invocation = hako::parseCommandLine(args, registry);
+
+    switch (invocation.kind) {
+    case hako::Invocation::Kind::Version:
+        print(stdout, QStringLiteral("hako %1\n").arg(hako::versionString()));
+        return 0;
+    case hako::Invocation::Kind::Help:
+        print(stdout, hako::usageText(registry));
+        return 0;
+    case hako::Invocation::Kind::Error:
+        print(stderr, QStringLiteral("hako: error: %1\n\n").arg(invocation.error) +
+                          hako::usageText(registry));
+        return 2;
+    case hako::Invocation::Kind::Subcommand:
+        return hako::CommandRegistry::run(*registry.find(invocation.command),
+                                          invocation.commandArgs, argc, argv);
+    case hako::Invocation::Kind::Gui:
+        break;
+    }
+    return runWorkbench(argc, argv, invocation.files);
+}

@@ -1,0 +1,126 @@
+#include "core/workbench/programfile.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+#include <QStringDecoder>
+
+namespace hako {
+namespace {
+
+// Finds the first byte offset where `bytes` stops being well-formed UTF-8 (-1 if valid). Qt's
+// decoder substitutes U+FFFD silently, so we locate the error ourselves to report it precisely.
+qsizetype firstInvalidUtf8(const QByteArray& bytes)
+{
+    const auto* s = reinterpret_cast<const unsigned char*>(bytes.constData());
+    const qsizetype n = bytes.size();
+    qsizetype i = 0;
+    while (i < n) {
+        const unsigned char c = s[i];
+        int extra = 0;
+        unsigned int cp = 0;
+        if (c < 0x80) {
+            ++i;
+            continue;
+        } else if ((c & 0xE0) == 0xC0) {
+            extra = 1;
+            cp = c & 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            extra = 2;
+            cp = c & 0x0F;
+        } else if ((c & 0xF8) == 0xF0) {
+            extra = 3;
+            cp = c & 0x07;
+        } else {
+            return i;
+        }
+        if (i + extra >= n)
+            return i;
+        for (int k = 1; k <= extra; ++k) {
+            if ((s[i + k] & 0xC0) != 0x80)
+                return i;
+            cp = (cp << 6) | (s[i + k] & 0x3F);
+        }
+        // Reject overlong forms, surrogates and values beyond Unicode.
+        static const unsigned int minimum[] = {0, 0x80, 0x800, 0x10000};
+        if (cp < minimum[extra] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+            return i;
+        i += extra + 1;
+    }
+    return -1;
+}
+
+} // namespace
+
+LineEnding ProgramFile::detectLineEnding(const QString& text)
+{
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text[i] == u'\n')
+            return LineEnding::Unix;
+        if (text[i] == u'\r')
+            return (i + 1 < text.size() && text[i + 1] == u'\n') ? LineEnding::Windows
+                                                                 : LineEnding::OldMac;
+    }
+    return LineEnding::Unix;
+}
+
+Result<ProgramText> ProgramFile::load(const QString& path)
+{
+    QFile file(path);
+    if (!QFileInfo(path).exists())
+        return makeError(QStringLiteral("no such file"), SourceSpan{path});
+    if (QFileInfo(path).isDir())
+        return makeError(QStringLiteral("is a directory"), SourceSpan{path});
+    if (!file.open(QIODevice::ReadOnly))
+        return makeError(QStringLiteral("cannot open: %1").arg(file.errorString()),
+                         SourceSpan{path});
+    QByteArray bytes = file.readAll();
+    if (file.error() != QFileDevice::NoError)
+        return makeError(QStringLiteral("cannot read: %1").arg(file.errorString()),
+                         SourceSpan{path});
+
+    ProgramText result;
+    if (bytes.startsWith("\xEF\xBB\xBF")) {
+        result.hasBom = true;
+        bytes.remove(0, 3);
+    }
+    const qsizetype bad = firstInvalidUtf8(bytes);
+    if (bad >= 0) {
+        const QByteArray before = bytes.left(bad);
+        const int line = int(before.count('\n')) + 1;
+        const qsizetype lineStart = before.lastIndexOf('\n') + 1;
+        const int column = int(QString::fromUtf8(before.mid(lineStart)).toUcs4().size()) + 1;
+        SourceSpan span{path, line, column, line, column};
+        const QString hex =
+            QStringLiteral("%1").arg(uint(uchar(bytes[bad])), 2, 16, QLatin1Char('0')).toUpper();
+        return makeError(
+            QStringLiteral("invalid UTF-8 (byte 0x%1); the file must be UTF-8 encoded").arg(hex),
+            span);
+    }
+    result.text = QString::fromUtf8(bytes);
+    result.lineEnding = detectLineEnding(result.text);
+    return result;
+}
+
+Result<bool> ProgramFile::save(const QString& path, const QString& text, bool withBom)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return makeError(QStringLiteral("cannot write: %1").arg(file.errorString()),
+                         SourceSpan{path});
+    QByteArray bytes;
+    if (withBom)
+        bytes = "\xEF\xBB\xBF";
+    bytes += text.toUtf8();
+    if (file.write(bytes) != bytes.size()) {
+        const QString why = file.errorString();
+        file.cancelWriting();
+        return makeError(QStringLiteral("cannot write: %1").arg(why), SourceSpan{path});
+    }
+    if (!file.commit())
+        return makeError(QStringLiteral("cannot save: %1").arg(file.errorString()),
+                         SourceSpan{path});
+    return true;
+}
+
+} // namespace hako

@@ -1,0 +1,69 @@
+// Installs the build into a temporary prefix and checks the layout a desktop user relies on,
+// then runs the installed binary (found through its $ORIGIN/../lib RPATH).
+#include <QDir>
+#include <QFileInfo>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestInstall : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void installTree()
+    {
+        const QString cmake = QStandardPaths::findExecutable(QStringLiteral("cmake"));
+        if (cmake.isEmpty())
+            QSKIP("cmake is not on PATH");
+        if (!QFileInfo(QStringLiteral(HAKO_BINARY_DIR "/bin/hako")).isExecutable())
+            QSKIP("bin/hako is not built");
+        QTemporaryDir prefix;
+        QVERIFY(prefix.isValid());
+
+        QProcess install;
+        install.setProcessChannelMode(QProcess::MergedChannels);
+        install.start(cmake, {QStringLiteral("--install"), QStringLiteral(HAKO_BINARY_DIR),
+                              QStringLiteral("--prefix"), prefix.path()});
+        QVERIFY(install.waitForFinished(60000));
+        QVERIFY2(install.exitCode() == 0, install.readAll().constData());
+
+        const QDir root(prefix.path());
+        const QString id = QStringLiteral("io.github.hako.Hako");
+        const QStringList expected = {
+            QStringLiteral("bin/hako"),
+            QStringLiteral("lib/libhako_core.so"),
+            QStringLiteral("lib/libhako_widgets.so"),
+            QStringLiteral("share/applications/") + id + QStringLiteral(".desktop"),
+            QStringLiteral("share/mime/packages/hako-pdl.xml"),
+            QStringLiteral("share/icons/hicolor/scalable/apps/") + id + QStringLiteral(".svg"),
+            QStringLiteral("share/icons/hicolor/256x256/apps/") + id + QStringLiteral(".png"),
+            QStringLiteral("share/icons/hicolor/16x16/apps/") + id + QStringLiteral(".png"),
+        };
+        for (const QString& file : expected)
+            QVERIFY2(QFileInfo::exists(root.filePath(file)), qPrintable(file));
+        QVERIFY(QFileInfo(root.filePath(QStringLiteral("lib/hako/plugins"))).isDir());
+
+        QFile desktop(
+            root.filePath(QStringLiteral("share/applications/") + id + QStringLiteral(".desktop")));
+        QVERIFY(desktop.open(QIODevice::ReadOnly));
+        const QByteArray entry = desktop.readAll();
+        QVERIFY(entry.contains("\nExec=hako %F\n"));
+        QVERIFY(entry.contains("\nMimeType=text/x-pdl;\n"));
+        QVERIFY(entry.contains("\nIcon=io.github.hako.Hako\n"));
+
+        QProcess hako;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("LD_LIBRARY_PATH"));
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        hako.setProcessEnvironment(env);
+        hako.start(root.filePath(QStringLiteral("bin/hako")), {QStringLiteral("--version")});
+        QVERIFY(hako.waitForFinished(20000));
+        QCOMPARE(hako.exitCode(), 0);
+        QVERIFY(hako.readAllStandardOutput().startsWith("hako "));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestInstall)
+#include "tst_install.moc"

@@ -1,0 +1,68 @@
+#include "widgets/common/messagebar.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QStyle>
+#include <QToolButton>
+
+namespace hako {
+
+MessageBar::MessageBar(QWidget* parent)
+    : QFrame(parent), m_icon(new QLabel(this)), m_text(new QLabel(this)),
+      m_close(new QToolButton(this))
+{
+    setObjectName(QStringLiteral("messageBar"));
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(10, 6, 6, 6);
+    layout->setSpacing(8);
+    m_text->setWordWrap(true);
+    m_text->setTextFormat(Qt::PlainText);
+    m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_close->setAutoRaise(true);
+    m_close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
+    m_close->setToolTip(tr("Dismiss"));
+    layout->addWidget(m_icon, 0, Qt::AlignTop);
+    layout->addWidget(m_text, 1);
+    layout->addWidget(m_close, 0, Qt::AlignTop);
+    connect(m_close, &QToolButton::clicked, this, &MessageBar::clearMessage);
+    hide();
+}
+
+void MessageBar::showMessage(const QString& text, Kind kind)
+{
+    m_kind = kind;
+    m_text->setText(text);
+    QStyle::StandardPixmap icon = QStyle::SP_MessageBoxInformation;
+    QString colours = QStringLiteral("background:#eef6ff; border-bottom:1px solid #b6d4fe;");
+    switch (kind) {
+    case Kind::Error:
+        icon = QStyle::SP_MessageBoxCritical;
+        colours = QStringLiteral("background:#fdecec; border-bottom:1px solid #f1aeb5;");
+        break;
+    case Kind::Warning:
+        icon = QStyle::SP_MessageBoxWarning;
+        colours = QStringLiteral("background:#fff8e1; border-bottom:1px solid #ffe08a;");
+        break;
+    case Kind::Information:
+        break;
+    }
+    const int size = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
+    m_icon->setPixmap(style()->standardIcon(icon).pixmap(size, size));
+    setStyleSheet(QStringLiteral("QFrame#messageBar { %1 } QLabel { background: transparent; "
+                                 "border: none; color: #1f2328; }")
+                      .arg(colours));
+    show();
+}
+
+void MessageBar::clearMessage()
+{
+    m_text->clear();
+    hide();
+}
+
+QString MessageBar::text() const
+{
+    return m_text->text();
+}
+
+} // namespace hako

@@ -1,0 +1,304 @@
+#include "widgets/editor/pdleditor.h"
+
+#include "core/workbench/programfile.h"
+#include "widgets/editor/pdllexer.h"
+
+#include <QKeySequence>
+
+namespace hako {
+
+namespace {
+enum Margin { LineNumberMargin = 0, FoldMargin = 2 };
+}
+
+PdlEditor::PdlEditor(QWidget* parent) : QsciScintilla(parent)
+{
+    setUtf8(true);
+    setLexer(new PdlLexer(this));
+    const QFont font = PdlLexer::editorFont();
+    setFont(font);
+
+    // YAML forbids tabs for indentation: the Tab key inserts two spaces.
+    setIndentationsUseTabs(false);
+    setTabWidth(2);
+    setIndentationWidth(2);
+    setTabIndents(true);
+    setBackspaceUnindents(true);
+    setAutoIndent(true);
+    setIndentationGuides(true);
+    setIndentationGuidesForegroundColor(QColor(0xe1, 0xe4, 0xe8));
+
+    setMarginType(LineNumberMargin, QsciScintilla::NumberMargin);
+    setMarginLineNumbers(LineNumberMargin, true);
+    setMarginsFont(font);
+    setMarginsBackgroundColor(QColor(0xf6, 0xf8, 0xfa));
+    setMarginsForegroundColor(QColor(0x95, 0x9d, 0xa5));
+    setMarginWidth(1, 0);
+    setFolding(QsciScintilla::BoxedTreeFoldStyle, FoldMargin);
+    setFoldMarginColors(QColor(0xf6, 0xf8, 0xfa), QColor(0xf6, 0xf8, 0xfa));
+    // Soft grey fold markers instead of Scintilla's black boxes.
+    for (int marker = SC_MARKNUM_FOLDEREND; marker <= SC_MARKNUM_FOLDEROPEN; ++marker) {
+        SendScintilla(SCI_MARKERSETFORE, marker, QColor(0xff, 0xff, 0xff));
+        SendScintilla(SCI_MARKERSETBACK, marker, QColor(0x8c, 0x95, 0x9f));
+    }
+    SendScintilla(SCI_SETMARGINLEFT, 0ul, 6l);
+
+    setBraceMatching(QsciScintilla::SloppyBraceMatch);
+    setMatchedBraceBackgroundColor(QColor(0xd6, 0xe9, 0xff));
+    setUnmatchedBraceForegroundColor(QColor(0xcb, 0x24, 0x31));
+
+    setCaretLineVisible(true);
+    setCaretLineBackgroundColor(QColor(0xf3, 0xf6, 0xfb));
+    setCaretWidth(2);
+    setSelectionBackgroundColor(QColor(0xc8, 0xe1, 0xff));
+    setEdgeMode(QsciScintilla::EdgeNone);
+    setWrapMode(QsciScintilla::WrapNone);
+    setScrollWidthTracking(true);
+    setScrollWidth(1);
+    SendScintilla(SCI_SETEXTRAASCENT, 1);
+    SendScintilla(SCI_SETEXTRADESCENT, 1);
+    setFrameShape(QFrame::NoFrame);
+
+    // Scintilla binds some keys the workbench uses for its own actions (Ctrl+/ is "word part
+    // left"); free them so the menu shortcuts reach their actions.
+    const QList<QKeySequence> reserved = {QKeySequence(Qt::CTRL | Qt::Key_Slash),
+                                          QKeySequence(Qt::CTRL | Qt::Key_F),
+                                          QKeySequence(Qt::CTRL | Qt::Key_H),
+                                          QKeySequence(Qt::Key_F3),
+                                          QKeySequence(Qt::SHIFT | Qt::Key_F3),
+                                          QKeySequence(Qt::CTRL | Qt::Key_N),
+                                          QKeySequence(Qt::CTRL | Qt::Key_O),
+                                          QKeySequence(Qt::CTRL | Qt::Key_S),
+                                          QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
+                                          QKeySequence(Qt::CTRL | Qt::Key_Q)};
+    for (const QKeySequence& seq : reserved) {
+        const int key = seq[0].toCombined();
+        if (QsciCommand* cmd = standardCommands()->boundTo(key)) {
+            if (cmd->key() == key)
+                cmd->setKey(0);
+            if (cmd->alternateKey() == key)
+                cmd->setAlternateKey(0);
+        }
+    }
+
+    connect(this, &QsciScintilla::linesChanged, this, &PdlEditor::updateMarginWidth);
+    connect(this, &QsciScintilla::cursorPositionChanged, this, [this] {
+        const auto [line, column] = cursorLineColumn();
+        Q_EMIT cursorLineColumnChanged(line, column);
+    });
+    updateMarginWidth();
+}
+
+void PdlEditor::updateMarginWidth()
+{
+    const QString digits = QString(qMax(3, int(QString::number(lines()).size())), u'9');
+    setMarginWidth(LineNumberMargin, QStringLiteral("  ") + digits);
+}
+
+void PdlEditor::setDocumentText(const QString& text)
+{
+    setText(text);
+    switch (ProgramFile::detectLineEnding(text)) {
+    case LineEnding::Unix:
+        setEolMode(EolUnix);
+        break;
+    case LineEnding::Windows:
+        setEolMode(EolWindows);
+        break;
+    case LineEnding::OldMac:
+        setEolMode(EolMac);
+        break;
+    }
+    SendScintilla(SCI_EMPTYUNDOBUFFER);
+    setModified(false);
+    setCursorPosition(0, 0);
+}
+
+QPair<int, int> PdlEditor::cursorLineColumn() const
+{
+    int line = 0;
+    int index = 0;
+    // QScintilla's index counts characters (SCI_COUNTCHARACTERS: code points in UTF-8 mode).
+    getCursorPosition(&line, &index);
+    return {line + 1, index + 1};
+}
+
+int PdlEditor::searchFlags(const FindOptions& options) const
+{
+    int flags = 0;
+    if (options.matchCase)
+        flags |= SCFIND_MATCHCASE;
+    if (options.wholeWord)
+        flags |= SCFIND_WHOLEWORD;
+    if (options.regex)
+        flags |= SCFIND_REGEXP | SCFIND_CXX11REGEX;
+    return flags;
+}
+
+long PdlEditor::searchRange(const QByteArray& needle, int flags, long from, long to)
+{
+    SendScintilla(SCI_SETSEARCHFLAGS, flags);
+    SendScintilla(SCI_SETTARGETRANGE, from, to);
+    return SendScintilla(SCI_SEARCHINTARGET, static_cast<unsigned long>(needle.size()),
+                         needle.constData());
+}
+
+bool PdlEditor::selectionMatches(const QByteArray& needle, int flags)
+{
+    const long start = SendScintilla(SCI_GETSELECTIONSTART);
+    const long end = SendScintilla(SCI_GETSELECTIONEND);
+    if (start == end)
+        return false;
+    return searchRange(needle, flags, start, end) == start &&
+           SendScintilla(SCI_GETTARGETEND) == end;
+}
+
+bool PdlEditor::findNext(const QString& text, const FindOptions& options, bool backwards)
+{
+    if (text.isEmpty())
+        return false;
+    const QByteArray needle = text.toUtf8();
+    const int flags = searchFlags(options);
+    const long length = SendScintilla(SCI_GETLENGTH);
+    const long selStart = SendScintilla(SCI_GETSELECTIONSTART);
+    const long selEnd = SendScintilla(SCI_GETSELECTIONEND);
+
+    long found = -1;
+    if (!backwards) {
+        found = searchRange(needle, flags, selEnd, length);
+        if (found < 0)
+            found = searchRange(needle, flags, 0, selEnd);
+    } else {
+        found = searchRange(needle, flags, selStart, 0);
+        if (found < 0)
+            found = searchRange(needle, flags, length, selStart);
+    }
+    if (found < 0)
+        return false;
+    const long end = SendScintilla(SCI_GETTARGETEND);
+    SendScintilla(SCI_SETSEL, found, end);
+    SendScintilla(SCI_SCROLLCARET);
+    return true;
+}
+
+bool PdlEditor::replaceCurrent(const QString& text, const QString& replacement,
+                               const FindOptions& options)
+{
+    if (text.isEmpty() || isReadOnly())
+        return false;
+    const QByteArray needle = text.toUtf8();
+    const int flags = searchFlags(options);
+    bool replaced = false;
+    if (selectionMatches(needle, flags)) {
+        const QByteArray with = replacement.toUtf8();
+        const long start = SendScintilla(SCI_GETTARGETSTART);
+        const long written =
+            SendScintilla(options.regex ? SCI_REPLACETARGETRE : SCI_REPLACETARGET,
+                          static_cast<unsigned long>(with.size()), with.constData());
+        SendScintilla(SCI_SETSEL, start + written, start + written);
+        replaced = true;
+    }
+    findNext(text, options);
+    return replaced;
+}
+
+int PdlEditor::replaceAll(const QString& text, const QString& replacement,
+                          const FindOptions& options)
+{
+    if (text.isEmpty() || isReadOnly())
+        return 0;
+    const QByteArray needle = text.toUtf8();
+    const QByteArray with = replacement.toUtf8();
+    const int flags = searchFlags(options);
+    const unsigned int replaceMessage = options.regex ? SCI_REPLACETARGETRE : SCI_REPLACETARGET;
+
+    int count = 0;
+    long pos = 0;
+    beginUndoAction();
+    for (;;) {
+        const long length = SendScintilla(SCI_GETLENGTH);
+        if (pos > length)
+            break;
+        const long start = searchRange(needle, flags, pos, length);
+        if (start < 0)
+            break;
+        const long end = SendScintilla(SCI_GETTARGETEND);
+        const long written = SendScintilla(replaceMessage, static_cast<unsigned long>(with.size()),
+                                           with.constData());
+        ++count;
+        pos = start + written;
+        // An empty match (e.g. `^`) would match again at the same place: step past one
+        // character so the loop always advances.
+        if (end == start) {
+            if (pos >= SendScintilla(SCI_GETLENGTH))
+                break;
+            pos = SendScintilla(SCI_POSITIONAFTER, pos);
+        }
+    }
+    endUndoAction();
+    return count;
+}
+
+void PdlEditor::toggleComment()
+{
+    if (isReadOnly())
+        return;
+    int lineFrom = 0;
+    int indexFrom = 0;
+    int lineTo = 0;
+    int indexTo = 0;
+    if (hasSelectedText()) {
+        getSelection(&lineFrom, &indexFrom, &lineTo, &indexTo);
+        if (indexTo == 0 && lineTo > lineFrom)
+            --lineTo; // a selection ending at a line start does not include that line
+    } else {
+        getCursorPosition(&lineFrom, &indexFrom);
+        lineTo = lineFrom;
+    }
+
+    auto indentOf = [](const QString& line) {
+        int i = 0;
+        while (i < line.size() && (line[i] == u' ' || line[i] == u'\t'))
+            ++i;
+        return i;
+    };
+    auto isBlank = [](const QString& line) {
+        return line.trimmed().isEmpty();
+    };
+
+    bool allCommented = true;
+    int minIndent = INT_MAX;
+    bool anyContent = false;
+    for (int l = lineFrom; l <= lineTo; ++l) {
+        const QString line = text(l);
+        if (isBlank(line))
+            continue;
+        anyContent = true;
+        const int indent = indentOf(line);
+        minIndent = qMin(minIndent, indent);
+        if (line.at(indent) != u'#')
+            allCommented = false;
+    }
+    if (!anyContent)
+        return;
+
+    beginUndoAction();
+    for (int l = lineFrom; l <= lineTo; ++l) {
+        const QString line = text(l);
+        if (isBlank(line))
+            continue;
+        const long lineStart = positionFromLineIndex(l, 0);
+        if (allCommented) {
+            // Indentation is ASCII, so its character count equals its byte count.
+            const int hash = indentOf(line);
+            const int remove = (hash + 1 < line.size() && line[hash + 1] == u' ') ? 2 : 1;
+            SendScintilla(SCI_SETTARGETRANGE, lineStart + hash, lineStart + hash + remove);
+            SendScintilla(SCI_REPLACETARGET, 0ul, "");
+        } else {
+            insertAt(QStringLiteral("# "), l, minIndent);
+        }
+    }
+    endUndoAction();
+}
+
+} // namespace hako

@@ -1,0 +1,316 @@
+#include "widgets/workbench/mainwindow.h"
+
+#include "core/util/version.h"
+#include "core/workbench/recentfiles.h"
+#include "core/workbench/workbenchcontext.h"
+#include "widgets/common/messagebar.h"
+#include "widgets/editor/editorpane.h"
+#include "widgets/editor/findbar.h"
+#include "widgets/editor/pdleditor.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+
+namespace hako {
+
+namespace {
+const char* const kGeometryKey = "window/geometry";
+const char* const kStateKey = "window/state";
+const char* const kLastDirKey = "window/lastDirectory";
+
+QString fileFilter()
+{
+    return MainWindow::tr("PDL programs (*.pdl *.yaml *.yml);;All files (*)");
+}
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_context(new WorkbenchContext(this)),
+      m_editorPane(new EditorPane(m_context, this)), m_settings(std::make_unique<QSettings>()),
+      m_recent(std::make_unique<RecentFiles>(m_settings.get()))
+{
+    setObjectName(QStringLiteral("hakoMainWindow"));
+    setCentralWidget(m_editorPane);
+    setWindowIcon(QApplication::windowIcon());
+
+    m_positionLabel = new QLabel(this);
+    m_eolLabel = new QLabel(this);
+    auto* encoding = new QLabel(QStringLiteral("UTF-8"), this);
+    auto* language = new QLabel(QStringLiteral("PDL"), this);
+    for (QLabel* label : {m_positionLabel, m_eolLabel, encoding, language}) {
+        label->setContentsMargins(8, 0, 8, 0);
+        statusBar()->addPermanentWidget(label);
+    }
+    m_positionLabel->setToolTip(tr("Line and column"));
+    m_eolLabel->setToolTip(tr("Line endings"));
+    encoding->setToolTip(tr("Encoding"));
+
+    createActions();
+
+    connect(m_editorPane, &EditorPane::modificationChanged, this, &MainWindow::updateTitle);
+    connect(m_editorPane, &EditorPane::filePathChanged, this, &MainWindow::updateTitle);
+    connect(m_editorPane, &EditorPane::cursorPositionChanged, this, &MainWindow::updateStatus);
+    updateTitle();
+    updateStatus(1, 1);
+
+    if (!restoreGeometry(m_settings->value(QLatin1String(kGeometryKey)).toByteArray()))
+        resize(1100, 760);
+    restoreState(m_settings->value(QLatin1String(kStateKey)).toByteArray());
+    m_editorPane->setFocus();
+    setAcceptDrops(true);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* newAction = file->addAction(QIcon::fromTheme(QStringLiteral("document-new")),
+                                         tr("&New"), this, &MainWindow::newFile);
+    newAction->setShortcut(QKeySequence::New);
+    QAction* open = file->addAction(
+        QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"), this, [this] {
+            if (!maybeSave())
+                return;
+            const QString dir = m_settings->value(QLatin1String(kLastDirKey)).toString();
+            const QString path =
+                QFileDialog::getOpenFileName(this, tr("Open Program"), dir, fileFilter());
+            if (!path.isEmpty())
+                openFile(path);
+        });
+    open->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
+    file->addSeparator();
+    QAction* saveAction = file->addAction(QIcon::fromTheme(QStringLiteral("document-save")),
+                                          tr("&Save"), this, &MainWindow::save);
+    saveAction->setShortcut(QKeySequence::Save);
+    QAction* saveAsAction = file->addAction(QIcon::fromTheme(QStringLiteral("document-save-as")),
+                                            tr("Save &As…"), this, &MainWindow::saveAs);
+    saveAsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    file->addSeparator();
+    QAction* quit = file->addAction(QIcon::fromTheme(QStringLiteral("application-exit")),
+                                    tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quit->setMenuRole(QAction::QuitRole);
+
+    PdlEditor* editor = m_editorPane->editor();
+    FindBar* findBar = m_editorPane->findBar();
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(tr("&Undo"), QKeySequence::Undo, editor, &QsciScintilla::undo);
+    edit->addAction(tr("&Redo"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), editor,
+                    &QsciScintilla::redo);
+    edit->addSeparator();
+    edit->addAction(tr("Cu&t"), QKeySequence::Cut, editor, &QsciScintilla::cut);
+    edit->addAction(tr("&Copy"), QKeySequence::Copy, editor, &QsciScintilla::copy);
+    edit->addAction(tr("&Paste"), QKeySequence::Paste, editor, &QsciScintilla::paste);
+    edit->addAction(tr("Select &All"), QKeySequence::SelectAll, editor,
+                    [editor] { editor->selectAll(true); });
+    edit->addSeparator();
+    edit->addAction(tr("&Find…"), QKeySequence(Qt::CTRL | Qt::Key_F), findBar, &FindBar::showFind);
+    edit->addAction(tr("Find &Next"), QKeySequence(Qt::Key_F3), findBar, [findBar] {
+        if (findBar->findText().isEmpty())
+            findBar->showFind();
+        else
+            findBar->findNext();
+    });
+    edit->addAction(tr("Find Pre&vious"), QKeySequence(Qt::SHIFT | Qt::Key_F3), findBar, [findBar] {
+        if (findBar->findText().isEmpty())
+            findBar->showFind();
+        else
+            findBar->findPrevious();
+    });
+    edit->addAction(tr("R&eplace…"), QKeySequence(Qt::CTRL | Qt::Key_H), findBar,
+                    &FindBar::showReplace);
+    edit->addSeparator();
+    edit->addAction(tr("Toggle &Comment"), QKeySequence(Qt::CTRL | Qt::Key_Slash), editor,
+                    &PdlEditor::toggleComment);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* about = help->addAction(tr("&About Hako"), this, &MainWindow::showAbout);
+    about->setMenuRole(QAction::AboutRole);
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(m_editorPane->displayName() + QStringLiteral("[*] — Hako"));
+    setWindowModified(m_editorPane->isModified());
+    m_eolLabel->setText(m_editorPane->lineEndingName());
+}
+
+void MainWindow::updateStatus(int line, int column)
+{
+    m_positionLabel->setText(tr("Ln %1, Col %2").arg(line).arg(column));
+}
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = m_recent->files();
+    int index = 0;
+    for (const QString& path : files) {
+        ++index;
+        QString label = QDir::toNativeSeparators(path);
+        label.replace(QLatin1Char('&'), QLatin1String("&&"));
+        if (index < 10)
+            label = QStringLiteral("&%1  %2").arg(index).arg(label);
+        m_recentMenu->addAction(label, this, [this, path] { openFile(path); });
+    }
+    if (files.isEmpty())
+        m_recentMenu->addAction(tr("No recent files"))->setEnabled(false);
+    m_recentMenu->addSeparator();
+    QAction* clear = m_recentMenu->addAction(tr("&Clear List"), this, [this] {
+        m_recent->clear();
+        updateRecentMenu();
+    });
+    clear->setEnabled(!files.isEmpty());
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    return m_recent->files();
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!m_editorPane->isModified())
+        return true;
+    SaveChoice choice = SaveChoice::Cancel;
+    if (m_saveQuestion) {
+        choice = m_saveQuestion(m_editorPane->displayName());
+    } else {
+        const auto answer = QMessageBox::warning(
+            this, tr("Unsaved Changes"),
+            tr("Save the changes to “%1” before closing it?").arg(m_editorPane->displayName()),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+        choice = answer == QMessageBox::Save      ? SaveChoice::Save
+                 : answer == QMessageBox::Discard ? SaveChoice::Discard
+                                                  : SaveChoice::Cancel;
+    }
+    switch (choice) {
+    case SaveChoice::Save:
+        return save();
+    case SaveChoice::Discard:
+        return true;
+    case SaveChoice::Cancel:
+        break;
+    }
+    return false;
+}
+
+bool MainWindow::newFile()
+{
+    if (!maybeSave())
+        return false;
+    m_editorPane->newDocument();
+    return true;
+}
+
+bool MainWindow::openFile(const QString& path, QString* error)
+{
+    if (!maybeSave()) {
+        if (error)
+            *error = tr("cancelled");
+        return false;
+    }
+    if (!m_editorPane->openFile(path, error)) {
+        m_recent->remove(path);
+        return false;
+    }
+    m_recent->add(path);
+    m_settings->setValue(QLatin1String(kLastDirKey), QFileInfo(path).absolutePath());
+    statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)), 4000);
+    return true;
+}
+
+bool MainWindow::save()
+{
+    if (m_editorPane->filePath().isEmpty())
+        return saveAs();
+    return saveTo(m_editorPane->filePath());
+}
+
+bool MainWindow::saveAs()
+{
+    QString suggested = m_editorPane->filePath();
+    if (suggested.isEmpty()) {
+        suggested = QDir(m_settings->value(QLatin1String(kLastDirKey), QDir::homePath()).toString())
+                        .filePath(m_editorPane->displayName());
+    }
+    const QString path =
+        m_savePathQuestion
+            ? m_savePathQuestion(suggested)
+            : QFileDialog::getSaveFileName(this, tr("Save Program As"), suggested, fileFilter());
+    if (path.isEmpty())
+        return false;
+    return saveTo(path);
+}
+
+bool MainWindow::saveTo(const QString& path)
+{
+    if (!m_editorPane->saveAs(path))
+        return false;
+    m_recent->add(path);
+    m_settings->setValue(QLatin1String(kLastDirKey), QFileInfo(path).absolutePath());
+    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 4000);
+    return true;
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    m_settings->setValue(QLatin1String(kGeometryKey), saveGeometry());
+    m_settings->setValue(QLatin1String(kStateKey), saveState());
+    m_settings->sync();
+    event->accept();
+}
+
+static QString droppedFile(const QMimeData* mime)
+{
+    if (!mime || !mime->hasUrls() || mime->urls().isEmpty())
+        return {};
+    const QUrl url = mime->urls().first();
+    return url.isLocalFile() ? url.toLocalFile() : QString();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (!droppedFile(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QString path = droppedFile(event->mimeData());
+    if (path.isEmpty())
+        return;
+    event->acceptProposedAction();
+    openFile(path);
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About Hako"),
+                       tr("<h3>Hako %1</h3>"
+                          "<p>A workbench for prompt programs written in the Prompt Declaration "
+                          "Language (PDL).</p>"
+                          "<p>Built with Qt %2 and QScintilla.</p>")
+                           .arg(versionString(), QString::fromLatin1(qVersion())));
+}
+
+} // namespace hako

@@ -77,6 +77,8 @@ void TestTemplate::render_data()
     row("mixed trailing newline kept", "x ${ x }\n", "'x 5\\n'");
     row("mixed crlf normalized", "a\r\nb ${ x }", "'a\\nb 5'");
     row("mixed if without else", "a ${ 1 if 0 }", "'a '");
+    row("mixed if with undefined branch", "a ${ nope if 1 else 2 }", "ERROR: 'nope' is undefined");
+    row("mixed nested if without else", "a ${ (1 if 0) if 1 else 2 }", "'a '");
     row("mixed undefined in list", "a ${ [1, nope, 2 if 0] } b", "'a [1, Undefined, Undefined] b'");
     row("mixed undefined in dict", "${ {'k': nope} }!", "\"{'k': Undefined}!\"");
     row("whitespace control before", "a  ${- x }", "'a5'");

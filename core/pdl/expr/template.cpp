@@ -393,8 +393,9 @@ Value runTemplate(const CompiledTemplate& tpl, std::string_view source, EvalCont
             }
             Value v = evaluate(*part.expr, ctx);
             if (v.isUndefined()) {
-                // Jinja renders an if-expression without else (false) as nothing.
-                if (part.expr->kind == NodeKind::CondExpr)
+                // Jinja renders the plain Undefined of an if-expression without else as
+                // nothing; the strict ones are errors.
+                if (v.undefinedName() == kMissingElse)
                     continue;
                 ctx.at = part.expr->pos;
                 throw EvalError(undefinedMessage(v));

@@ -111,6 +111,8 @@ void TestTemplate::render_data()
     row("unclosed paren", "${ (1 }", "ERROR: unexpected '}', expected ')'");
     row("unclosed comment", "a {# b", "ERROR: Missing end of comment tag");
     row("extra token", "${ x y }", "ERROR: expected token 'end of print statement', got 'y'");
+    row("comment after single", "${ x }{# c #}", "ERROR: chunk after expression");
+    row("dotted numbers are items", "${ l.1 }", "2");
     row("empty expression", "${ }", "ERROR: Expected an expression, got 'end of print statement'");
 }
 

@@ -364,6 +364,17 @@ void TestExpression::callables()
               })));
     QCOMPARE(outcome(evaluateExpression("count() + count()", scope)), QString("3"));
     QCOMPARE(calls, 2);
+
+    // A call that rebinds names (growing the scope's table) while an operand is held.
+    MapScope& ref = scope;
+    scope.set("rebind", Value(makeCallable("rebind", [&ref](const CallArgs&) {
+                  for (int i = 0; i < 2000; ++i)
+                      ref.set("v" + std::to_string(i), Value(i));
+                  ref.set("s", Value("changed"));
+                  return Value(1);
+              })));
+    QCOMPARE(outcome(evaluateExpression("s ~ rebind() ~ s", scope)), QString("'hi1changed'"));
+    QCOMPARE(outcome(evaluateExpression("[x][0] + rebind()", scope)), QString("6"));
 }
 
 QTEST_GUILESS_MAIN(TestExpression)

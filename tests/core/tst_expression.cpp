@@ -82,6 +82,9 @@ void TestExpression::evaluate_data()
     row("'\\'q\\' \"d\"'", "'\\'q\\' \"d\"'");
     row("'\\u00e9\\x41'", "'éA'");
     row("'\\q'", "'\\\\q'");
+    row("'\\101\\0'", "'A\\x00'");
+    row("'\\N{BULLET}'", "ERROR: \\N{...} escapes are not supported; use \\uXXXX");
+    row("'\\x4'", "ERROR: truncated \\xXX escape in string");
     row("true", "True");
     row("False", "False");
     row("none", "None");
@@ -214,7 +217,7 @@ void TestExpression::evaluate_data()
     row("1, 2", "ERROR: chunk after expression");
     row("x is nosuchtest", "ERROR: No test named 'nosuchtest'.");
     row("x | nosuchfilter", "ERROR: No filter named 'nosuchfilter'.");
-    row("f(1, x=2, 3)", "ERROR: Invalid argument syntax");
+    row("f(1, x=2, 3)", "ERROR: invalid syntax for function call expression");
     row("99999999999999999999", "ERROR: integer literal too large");
 }
 
@@ -361,6 +364,17 @@ void TestExpression::callables()
               })));
     QCOMPARE(outcome(evaluateExpression("count() + count()", scope)), QString("3"));
     QCOMPARE(calls, 2);
+
+    // A call that rebinds names (growing the scope's table) while an operand is held.
+    MapScope& ref = scope;
+    scope.set("rebind", Value(makeCallable("rebind", [&ref](const CallArgs&) {
+                  for (int i = 0; i < 2000; ++i)
+                      ref.set("v" + std::to_string(i), Value(i));
+                  ref.set("s", Value("changed"));
+                  return Value(1);
+              })));
+    QCOMPARE(outcome(evaluateExpression("s ~ rebind() ~ s", scope)), QString("'hi1changed'"));
+    QCOMPARE(outcome(evaluateExpression("[x][0] + rebind()", scope)), QString("6"));
 }
 
 QTEST_GUILESS_MAIN(TestExpression)

@@ -77,6 +77,8 @@ void TestTemplate::render_data()
     row("mixed trailing newline kept", "x ${ x }\n", "'x 5\\n'");
     row("mixed crlf normalized", "a\r\nb ${ x }", "'a\\nb 5'");
     row("mixed if without else", "a ${ 1 if 0 }", "'a '");
+    row("mixed if with undefined branch", "a ${ nope if 1 else 2 }", "ERROR: 'nope' is undefined");
+    row("mixed nested if without else", "a ${ (1 if 0) if 1 else 2 }", "'a '");
     row("mixed undefined in list", "a ${ [1, nope, 2 if 0] } b", "'a [1, Undefined, Undefined] b'");
     row("mixed undefined in dict", "${ {'k': nope} }!", "\"{'k': Undefined}!\"");
     row("whitespace control before", "a  ${- x }", "'a5'");
@@ -109,6 +111,8 @@ void TestTemplate::render_data()
     row("unclosed paren", "${ (1 }", "ERROR: unexpected '}', expected ')'");
     row("unclosed comment", "a {# b", "ERROR: Missing end of comment tag");
     row("extra token", "${ x y }", "ERROR: expected token 'end of print statement', got 'y'");
+    row("comment after single", "${ x }{# c #}", "ERROR: chunk after expression");
+    row("dotted numbers are items", "${ l.1 }", "2");
     row("empty expression", "${ }", "ERROR: Expected an expression, got 'end of print statement'");
 }
 

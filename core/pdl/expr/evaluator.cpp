@@ -89,6 +89,21 @@ bool compareUndefined(Op op, const Value& left, const Value& right, const Node& 
     throwUndefined(u, (left.isUndefined() ? node.children[i] : node.children[i + 1])->pos, ctx);
 }
 
+// A reference from evalRef may point into the scope. When evaluating `next` can run code (a
+// call, a filter), that code could rebind names, so the earlier operand is copied first.
+inline const Value& pin(const Value& v, Value& tmp, const Node& next)
+{
+    if (&v == &tmp || next.kind == NodeKind::Const || next.kind == NodeKind::Name)
+        return v;
+    tmp = v;
+    return tmp;
+}
+
+inline bool hasArgs(const Node& node)
+{
+    return !node.args.empty();
+}
+
 const CallArgs& noArgs()
 {
     static const CallArgs empty;
@@ -136,7 +151,12 @@ Value evalCall(const Node& node, EvalContext& ctx)
     if (callee.kind == NodeKind::Attr) {
         // `obj.method(args)`: call the Python method directly instead of binding it first.
         Value tmp;
-        const Value& obj = evalDefinedRef(*callee.children[0], ctx, tmp);
+        const Value* objPtr = &evalDefinedRef(*callee.children[0], ctx, tmp);
+        if (hasArgs(node) && objPtr != &tmp) {
+            tmp = *objPtr;
+            objPtr = &tmp;
+        }
+        const Value& obj = *objPtr;
         buildArgs(node.args, ctx, args);
         ctx.at = callee.pos;
         if (builtins::hasMethod(obj, callee.name))
@@ -146,8 +166,7 @@ Value evalCall(const Node& node, EvalContext& ctx)
             throwUndefined(fn, callee.pos, ctx);
         return callValue(fn, args);
     }
-    Value tmp;
-    const Value& fn = evalDefinedRef(callee, ctx, tmp);
+    Value fn = evaluateDefined(callee, ctx);
     buildArgs(node.args, ctx, args);
     ctx.at = node.pos;
     return callValue(fn, args);
@@ -234,7 +253,7 @@ Value evaluate(const Node& node, EvalContext& ctx)
     case NodeKind::Binary: {
         Value t1;
         Value t2;
-        const Value& a = evalDefinedRef(*node.children[0], ctx, t1);
+        const Value& a = pin(evalDefinedRef(*node.children[0], ctx, t1), t1, *node.children[1]);
         const Value& b = evalDefinedRef(*node.children[1], ctx, t2);
         ctx.at = node.pos;
         return binaryOp(node.op, a, b);
@@ -287,7 +306,7 @@ Value evaluate(const Node& node, EvalContext& ctx)
     case NodeKind::Item: {
         Value t1;
         Value t2;
-        const Value& obj = evalDefinedRef(*node.children[0], ctx, t1);
+        const Value& obj = pin(evalDefinedRef(*node.children[0], ctx, t1), t1, *node.children[1]);
         const Value& key = evalDefinedRef(*node.children[1], ctx, t2);
         ctx.at = node.pos;
         return builtins::getItem(obj, key);
@@ -306,7 +325,12 @@ Value evaluate(const Node& node, EvalContext& ctx)
     case NodeKind::Filter:
     case NodeKind::Test: {
         Value tmp;
-        const Value& input = evalRef(*node.children[0], ctx, tmp);
+        const Value* inputPtr = &evalRef(*node.children[0], ctx, tmp);
+        if (hasArgs(node) && inputPtr != &tmp) {
+            tmp = *inputPtr;
+            inputPtr = &tmp;
+        }
+        const Value& input = *inputPtr;
         // Tests see undefined input (the builtins refuse it where Jinja's StrictUndefined
         // would); filters only when they accept it.
         if (input.isUndefined() && !node.acceptsUndefined && node.kind == NodeKind::Filter)

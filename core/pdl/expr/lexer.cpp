@@ -122,6 +122,11 @@ std::string unescape(std::string_view body, size_t bodyOffset)
             appendCodePoint(out, cp);
             break;
         }
+        case 'N':
+            // Python's named escapes need the Unicode name database; refuse rather than
+            // silently keeping the text.
+            throw SyntaxError("\\N{...} escapes are not supported; use \\uXXXX",
+                              bodyOffset + i - 1);
         default:
             if (e >= '0' && e <= '7') {
                 uint32_t cp = static_cast<uint32_t>(e - '0');
@@ -220,6 +225,13 @@ LexedExpression lexExpression(std::string_view src, size_t begin, bool templateM
             return result;
         }
         char c = src[i];
+        if (!templateMode && balance.empty() && c == '}') {
+            // Jinja lexes a bare expression in its "variable" state, where `}` ends the
+            // expression; the parser then reports the rest as "chunk after expression".
+            push(Tok::End, i, i + 1);
+            result.next = i + 1;
+            return result;
+        }
         if (templateMode && balance.empty()) {
             if (c == '}' || (c == '-' && i + 1 < src.size() && src[i + 1] == '}')) {
                 size_t endPos = c == '}' ? i : i + 1;
@@ -264,11 +276,13 @@ LexedExpression lexExpression(std::string_view src, size_t begin, bool templateM
             }
             size_t end = scanDigits(src, i, isDigit);
             bool isFloat = false;
-            if (end + 1 < src.size() && src[end] == '.' && isDigit(src[end + 1])) {
+            // After a dot (`x.1.2`) Jinja reads integers only: items 1 then 2, not 1.2.
+            bool afterDot = start > 0 && src[start - 1] == '.';
+            if (!afterDot && end + 1 < src.size() && src[end] == '.' && isDigit(src[end + 1])) {
                 end = scanDigits(src, end + 1, isDigit);
                 isFloat = true;
             }
-            if (end < src.size() && (src[end] == 'e' || src[end] == 'E')) {
+            if (!afterDot && end < src.size() && (src[end] == 'e' || src[end] == 'E')) {
                 size_t k = end + 1;
                 if (k < src.size() && (src[k] == '+' || src[k] == '-'))
                     ++k;

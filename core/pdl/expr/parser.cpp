@@ -596,7 +596,7 @@ void Parser::parseCallArgs(ArgNodes& args)
     bool requireComma = false;
     auto ensure = [&](bool ok) {
         if (!ok)
-            fail("Invalid argument syntax", current());
+            fail("invalid syntax for function call expression", current());
     };
     while (!current().isOp(")")) {
         if (requireComma) {

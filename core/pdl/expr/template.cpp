@@ -194,6 +194,8 @@ TemplatePtr compile(std::string_view text)
 struct Cache {
     static constexpr size_t kShards = 16;
     static constexpr size_t kMaxPerShard = 2048;
+    // Long prompt templates are cached too, but bounded in bytes (64 MiB over all shards).
+    static constexpr size_t kMaxBytesPerShard = size_t(4) << 20;
 
     struct Hash {
         using is_transparent = void;
@@ -202,12 +204,35 @@ struct Cache {
     struct Shard {
         std::mutex mutex;
         std::unordered_map<std::string, TemplatePtr, Hash, std::equal_to<>> map;
+        size_t bytes = 0;
     };
     std::array<Shard, kShards> shards;
 
     TemplatePtr get(std::string_view text, TemplatePtr (*make)(std::string_view))
     {
         size_t h = Hash{}(text);
+        // A small per-thread front cache answers hot templates without taking a lock. Entries
+        // are immutable and keyed by their text, so a stale entry is still a correct one.
+        struct Recent {
+            const Cache* owner = nullptr;
+            std::string text;
+            TemplatePtr tpl;
+        };
+        thread_local std::array<Recent, 64> recent;
+        Recent& slot = recent[h % recent.size()];
+        if (slot.owner == this && slot.text == text)
+            return slot.tpl;
+        TemplatePtr tpl = getShared(text, h, make);
+        if (text.size() <= 4096) {
+            slot.owner = this;
+            slot.text.assign(text);
+            slot.tpl = tpl;
+        }
+        return tpl;
+    }
+
+    TemplatePtr getShared(std::string_view text, size_t h, TemplatePtr (*make)(std::string_view))
+    {
         Shard& shard = shards[(h >> 7) % kShards];
         {
             std::lock_guard lock(shard.mutex);
@@ -218,9 +243,12 @@ struct Cache {
         // Parse outside the lock; two threads may parse the same text, which is harmless.
         TemplatePtr tpl = make(text);
         std::lock_guard lock(shard.mutex);
-        if (shard.map.size() >= kMaxPerShard)
+        if (shard.map.size() >= kMaxPerShard || shard.bytes + text.size() > kMaxBytesPerShard) {
             shard.map.clear(); // crude but bounded; hot templates come back at once
-        shard.map.emplace(std::string(text), tpl);
+            shard.bytes = 0;
+        }
+        if (shard.map.emplace(std::string(text), tpl).second)
+            shard.bytes += text.size();
         return tpl;
     }
     void clear()
@@ -228,6 +256,7 @@ struct Cache {
         for (Shard& s : shards) {
             std::lock_guard lock(s.mutex);
             s.map.clear();
+            s.bytes = 0;
         }
     }
 };
@@ -364,8 +393,9 @@ Value runTemplate(const CompiledTemplate& tpl, std::string_view source, EvalCont
             }
             Value v = evaluate(*part.expr, ctx);
             if (v.isUndefined()) {
-                // Jinja renders an if-expression without else (false) as nothing.
-                if (part.expr->kind == NodeKind::CondExpr)
+                // Jinja renders the plain Undefined of an if-expression without else as
+                // nothing; the strict ones are errors.
+                if (v.undefinedName() == kMissingElse)
                     continue;
                 ctx.at = part.expr->pos;
                 throw EvalError(undefinedMessage(v));

@@ -1,0 +1,809 @@
+#include "core/pdl/parser/yamlvalue.h"
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/parser.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+#include <sstream>
+
+namespace hako::pdl {
+
+// ---------------------------------------------------------------------------------------------
+// LineIndex
+
+LineIndex::LineIndex(const QByteArray& text) : m_text(text)
+{
+    m_starts.push_back(0);
+    const char* d = text.constData();
+    m_chunkCodePoints.reserve(size_t(text.size() / kChunk) + 2);
+    qsizetype codePoints = 0;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (i % kChunk == 0)
+            m_chunkCodePoints.push_back(codePoints);
+        if ((static_cast<unsigned char>(d[i]) & 0xC0) != 0x80)
+            ++codePoints;
+        if (d[i] == '\n')
+            m_starts.push_back(i + 1);
+    }
+    m_chunkCodePoints.push_back(codePoints);
+}
+
+qsizetype LineIndex::codePointsBefore(qsizetype offset) const
+{
+    const qsizetype chunk = offset / kChunk;
+    qsizetype count = m_chunkCodePoints[size_t(chunk)];
+    const char* d = m_text.constData();
+    for (qsizetype i = chunk * kChunk; i < offset; ++i) {
+        if ((static_cast<unsigned char>(d[i]) & 0xC0) != 0x80)
+            ++count;
+    }
+    return count;
+}
+
+std::pair<int, int> LineIndex::position(qsizetype offset) const
+{
+    offset = std::clamp<qsizetype>(offset, 0, m_text.size());
+    auto it = std::upper_bound(m_starts.begin(), m_starts.end(), offset);
+    const int line = int(it - m_starts.begin());
+    const qsizetype start = m_starts[size_t(line - 1)];
+    // Chunked counts keep this cheap on very long lines (single-line JSON traces).
+    int column = 1;
+    if (offset - start <= kChunk) {
+        const char* d = m_text.constData();
+        for (qsizetype i = start; i < offset; ++i)
+            column += (static_cast<unsigned char>(d[i]) & 0xC0) != 0x80;
+    } else {
+        column += int(codePointsBefore(offset) - codePointsBefore(start));
+    }
+    return {line, column};
+}
+
+qsizetype LineIndex::lineStart(int line) const
+{
+    if (line < 1)
+        return 0;
+    if (size_t(line) > m_starts.size())
+        return m_text.size();
+    return m_starts[line - 1];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scalar typing as PyYAML's safe_load (YAML 1.1) does it
+
+namespace {
+
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+bool allOf(std::string_view s, bool (*pred)(char))
+{
+    return !s.empty() && std::all_of(s.begin(), s.end(), pred);
+}
+
+std::string withoutUnderscores(std::string_view s)
+{
+    std::string out;
+    out.reserve(s.size());
+    for (char c : s) {
+        if (c != '_')
+            out += c;
+    }
+    return out;
+}
+
+// Sexagesimal parts "1:30:05" -> 5405 (the first part may use underscores).
+std::optional<double> sexagesimal(std::string_view s)
+{
+    double value = 0;
+    size_t pos = 0;
+    bool first = true;
+    while (pos <= s.size()) {
+        size_t colon = s.find(':', pos);
+        std::string part = withoutUnderscores(
+            s.substr(pos, colon == std::string_view::npos ? s.npos : colon - pos));
+        if (part.empty())
+            return std::nullopt;
+        double d = std::strtod(part.c_str(), nullptr);
+        if (!first && d >= 60)
+            return std::nullopt;
+        value = value * 60 + d;
+        first = false;
+        if (colon == std::string_view::npos)
+            break;
+        pos = colon + 1;
+    }
+    return value;
+}
+
+enum class IntParse { NotInt, Ok, Overflow };
+
+// PyYAML int: [-+]?0b[01_]+ | [-+]?0[0-7_]+ | [-+]?(0|[1-9][0-9_]*) | [-+]?0x[0-9a-fA-F_]+ |
+// [-+]?[1-9][0-9_]*(:[0-5]?[0-9])+
+IntParse parseYamlInt(std::string_view s, int64_t& out)
+{
+    std::string_view body = s;
+    bool negative = false;
+    if (!body.empty() && (body[0] == '-' || body[0] == '+')) {
+        negative = body[0] == '-';
+        body.remove_prefix(1);
+    }
+    if (body.empty() || !isDigit(body[0]))
+        return IntParse::NotInt;
+    int base = 10;
+    std::string_view digits = body;
+    auto onlyChars = [](std::string_view d, std::string_view allowed) {
+        return !d.empty() && d.find_first_not_of(allowed) == std::string_view::npos;
+    };
+    if (body.size() > 2 && body[0] == '0' && body[1] == 'b') {
+        digits = body.substr(2);
+        if (!onlyChars(digits, "01_"))
+            return IntParse::NotInt;
+        base = 2;
+    } else if (body.size() > 2 && body[0] == '0' && body[1] == 'x') {
+        digits = body.substr(2);
+        if (!onlyChars(digits, "0123456789abcdefABCDEF_"))
+            return IntParse::NotInt;
+        base = 16;
+    } else if (body.size() > 1 && body[0] == '0') {
+        if (!onlyChars(body.substr(1), "01234567_"))
+            return IntParse::NotInt;
+        digits = body.substr(1);
+        base = 8;
+    } else if (body.find(':') != std::string_view::npos) {
+        // Sexagesimal: first part [1-9][0-9_]*, then :[0-5]?[0-9] groups.
+        if (body[0] == '0')
+            return IntParse::NotInt;
+        size_t colon = body.find(':');
+        if (!onlyChars(body.substr(0, colon), "0123456789_"))
+            return IntParse::NotInt;
+        std::string_view rest = body.substr(colon);
+        while (!rest.empty()) {
+            if (rest[0] != ':')
+                return IntParse::NotInt;
+            size_t n = 1;
+            while (n < rest.size() && isDigit(rest[n]))
+                ++n;
+            std::string_view group = rest.substr(1, n - 1);
+            if (group.empty() || group.size() > 2 || (group.size() == 2 && group[0] > '5'))
+                return IntParse::NotInt;
+            rest.remove_prefix(n);
+        }
+        auto v = sexagesimal(body);
+        if (!v || *v > 9.2e18)
+            return IntParse::Overflow;
+        out = int64_t(*v) * (negative ? -1 : 1);
+        return IntParse::Ok;
+    } else {
+        if (!onlyChars(body, "0123456789_"))
+            return IntParse::NotInt;
+    }
+    std::string clean = withoutUnderscores(digits);
+    if (clean.empty())
+        clean = "0"; // "0_" style literals
+    uint64_t magnitude = 0;
+    auto [ptr, ec] = std::from_chars(clean.data(), clean.data() + clean.size(), magnitude, base);
+    if (ec == std::errc::result_out_of_range)
+        return IntParse::Overflow;
+    if (ec != std::errc() || ptr != clean.data() + clean.size())
+        return IntParse::NotInt;
+    const uint64_t limit = negative ? uint64_t(std::numeric_limits<int64_t>::max()) + 1
+                                    : uint64_t(std::numeric_limits<int64_t>::max());
+    if (magnitude > limit)
+        return IntParse::Overflow;
+    out = negative ? int64_t(0 - magnitude) : int64_t(magnitude);
+    return IntParse::Ok;
+}
+
+// PyYAML float: [-+]?([0-9][0-9_]*)\.[0-9_]*([eE][-+][0-9]+)? | \.[0-9_]+([eE][-+][0-9]+)? |
+// [-+]?[0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]* | [-+]?\.(inf|Inf|INF) | \.(nan|NaN|NAN)
+std::optional<double> parseYamlFloat(std::string_view s)
+{
+    if (s == ".nan" || s == ".NaN" || s == ".NAN")
+        return std::numeric_limits<double>::quiet_NaN();
+    std::string_view body = s;
+    double sign = 1;
+    bool hasSign = false;
+    if (!body.empty() && (body[0] == '-' || body[0] == '+')) {
+        sign = body[0] == '-' ? -1 : 1;
+        hasSign = true;
+        body.remove_prefix(1);
+    }
+    if (body == ".inf" || body == ".Inf" || body == ".INF")
+        return sign * std::numeric_limits<double>::infinity();
+    if (body.empty())
+        return std::nullopt;
+    const size_t dot = body.find('.');
+    if (dot == std::string_view::npos)
+        return std::nullopt;
+    std::string_view intPart = body.substr(0, dot);
+    std::string_view rest = body.substr(dot + 1);
+    if (intPart.find(':') != std::string_view::npos) {
+        if (!isDigit(intPart[0]))
+            return std::nullopt;
+        if (rest.find_first_not_of("0123456789_") != std::string_view::npos)
+            return std::nullopt;
+        size_t colon = intPart.find(':');
+        if (intPart.substr(0, colon).find_first_not_of("0123456789_") != std::string_view::npos)
+            return std::nullopt;
+        auto v = sexagesimal(intPart);
+        if (!v)
+            return std::nullopt;
+        std::string frac = "0." + withoutUnderscores(rest);
+        return sign * (*v + std::strtod(frac.c_str(), nullptr));
+    }
+    if (intPart.empty()) {
+        if (hasSign) // "+.5" is not a float in PyYAML's resolver
+            return std::nullopt;
+    } else if (!isDigit(intPart[0]) ||
+               intPart.find_first_not_of("0123456789_") != std::string_view::npos) {
+        return std::nullopt;
+    }
+    size_t e = rest.find_first_of("eE");
+    std::string_view frac = rest.substr(0, e == std::string_view::npos ? rest.size() : e);
+    if (frac.find_first_not_of("0123456789_") != std::string_view::npos)
+        return std::nullopt;
+    if (intPart.empty() && (frac.empty() || !(isDigit(frac[0]) || frac[0] == '_')))
+        return std::nullopt;
+    if (e != std::string_view::npos) {
+        std::string_view exp = rest.substr(e + 1);
+        if (exp.size() < 2 || (exp[0] != '+' && exp[0] != '-') || !allOf(exp.substr(1), isDigit))
+            return std::nullopt;
+    }
+    std::string clean = withoutUnderscores(body);
+    return sign * std::strtod(clean.c_str(), nullptr);
+}
+
+bool isYamlBool(std::string_view s, bool& out)
+{
+    static const char* const trues[] = {"yes",  "Yes", "YES", "true", "True",
+                                        "TRUE", "on",  "On",  "ON"};
+    static const char* const falses[] = {"no",    "No",  "NO",  "false", "False",
+                                         "FALSE", "off", "Off", "OFF"};
+    for (const char* t : trues) {
+        if (s == t) {
+            out = true;
+            return true;
+        }
+    }
+    for (const char* f : falses) {
+        if (s == f) {
+            out = false;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool isYamlNull(std::string_view s)
+{
+    return s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL";
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// YamlValue
+
+const YamlValue::Entry* YamlValue::find(std::string_view key) const
+{
+    for (const Entry& e : m_entries) {
+        if (e.key.isString() && e.name == key)
+            return &e;
+    }
+    return nullptr;
+}
+
+const YamlValue* YamlValue::value(std::string_view key) const
+{
+    const Entry* e = find(key);
+    return e ? &e->value : nullptr;
+}
+
+Value YamlValue::toValue() const
+{
+    switch (m_kind) {
+    case Kind::Scalar:
+        return m_scalar;
+    case Kind::Sequence: {
+        List list;
+        list.reserve(m_items.size());
+        for (const YamlValue& item : m_items)
+            list.push_back(item.toValue());
+        return Value(std::move(list));
+    }
+    case Kind::Mapping: {
+        Dict dict;
+        for (const Entry& e : m_entries)
+            dict.set(e.key.toValue(), e.value.toValue());
+        return Value(std::move(dict));
+    }
+    }
+    return {};
+}
+
+std::string YamlValue::describe() const
+{
+    switch (m_kind) {
+    case Kind::Sequence:
+        return "a list";
+    case Kind::Mapping:
+        return "a mapping";
+    case Kind::Scalar:
+        break;
+    }
+    switch (m_scalar.type()) {
+    case Value::Type::Null:
+        return "null";
+    case Value::Type::Bool:
+        return "a boolean";
+    case Value::Type::Int:
+        return "an integer";
+    case Value::Type::Float:
+        return "a number";
+    case Value::Type::String:
+        return "a string";
+    default:
+        return "a value";
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building the tree from yaml-cpp's events
+
+namespace {
+struct LoadError {
+    QString message;
+    qsizetype offset;
+};
+} // namespace
+
+class YamlBuilder : public YAML::EventHandler {
+public:
+    YamlBuilder(const QByteArray& text, const QString& fileName)
+        : m_text(text), m_index(text), m_file(fileName)
+    {}
+
+    std::optional<YamlValue> root;
+    std::optional<LoadError> error;
+    int documents = 0;
+
+    void OnDocumentStart(const YAML::Mark&) override { ++documents; }
+    void OnDocumentEnd() override {}
+
+    void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override
+    {
+        YamlValue v;
+        v.m_scalar = Value();
+        qsizetype start = mark.pos;
+        qsizetype len = 0;
+        for (std::string_view word : {"~", "null", "Null", "NULL"}) {
+            if (matchesWordAt(start, word)) {
+                len = qsizetype(word.size());
+                break;
+            }
+        }
+        if (len == 0) {
+            // An empty value: point just after whatever came before (usually the key's colon).
+            start = std::max<qsizetype>(0, m_lastEnd + 1);
+            while (start < m_text.size() && (m_text[start] == ':' || m_text[start] == '-'))
+                ++start;
+            v.m_span = spanOf(start - 1, start - 1);
+        } else {
+            v.m_span = spanOf(start, start + len - 1);
+            m_lastEnd = start + len - 1;
+        }
+        add(std::move(v), anchor);
+    }
+
+    void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override
+    {
+        auto it = m_anchors.find(anchor);
+        if (it == m_anchors.end()) {
+            fail(QStringLiteral("unknown alias"), mark.pos);
+            return;
+        }
+        YamlValue copy = it->second;
+        qsizetype end = mark.pos + 1;
+        while (end < m_text.size() && !isBreakOrSpace(m_text[end]) && m_text[end] != ',' &&
+               m_text[end] != ']' && m_text[end] != '}')
+            ++end;
+        m_lastEnd = end - 1;
+        add(std::move(copy), 0);
+    }
+
+    void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                  const std::string& value) override
+    {
+        YamlValue v;
+        const qsizetype start = mark.pos;
+        const char first = start < m_text.size() ? m_text[start] : '\0';
+        qsizetype end = start;
+        if (tag == "!" || first == '"' || first == '\'' || first == '|' || first == '>') {
+            v.m_style =
+                (first == '|' || first == '>') ? YamlValue::Style::Block : YamlValue::Style::Quoted;
+        }
+        end = scalarEnd(start, value, v.m_style);
+        v.m_span = spanOf(start, end);
+        m_lastEnd = end;
+        if (!typeScalar(v, tag, value, start))
+            return;
+        add(std::move(v), anchor);
+    }
+
+    void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                         YAML::EmitterStyle::value style) override
+    {
+        open(YamlValue::Kind::Sequence, mark, tag, anchor, style);
+    }
+    void OnSequenceEnd() override { close(']'); }
+
+    void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                    YAML::EmitterStyle::value style) override
+    {
+        open(YamlValue::Kind::Mapping, mark, tag, anchor, style);
+    }
+    void OnMapEnd() override { close('}'); }
+
+    SourceSpan spanOf(qsizetype start, qsizetype end) const
+    {
+        SourceSpan s;
+        s.file = m_file;
+        auto [l, c] = m_index.position(start);
+        auto [el, ec] = m_index.position(std::max(start, end));
+        s.line = l;
+        s.column = c;
+        s.endLine = el;
+        s.endColumn = ec;
+        return s;
+    }
+
+    void fail(QString message, qsizetype offset)
+    {
+        if (!error)
+            error = LoadError{std::move(message), offset};
+    }
+
+private:
+    struct Frame {
+        YamlValue node;
+        YAML::anchor_t anchor = 0;
+        bool flow = false;
+        qsizetype start = 0;
+        std::optional<YamlValue> pendingKey;
+        std::vector<std::string> ownKeys;
+    };
+
+    static bool isBreakOrSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+    bool matchesWordAt(qsizetype pos, std::string_view word) const
+    {
+        if (pos < 0 || pos + qsizetype(word.size()) > m_text.size())
+            return false;
+        if (std::string_view(m_text.constData() + pos, word.size()) != word)
+            return false;
+        const qsizetype after = pos + qsizetype(word.size());
+        if (after >= m_text.size())
+            return true;
+        const char c = m_text[after];
+        return isBreakOrSpace(c) || c == ',' || c == ']' || c == '}' || c == ':' || c == '#';
+    }
+
+    bool inFlow() const { return !m_stack.empty() && m_stack.back().flow; }
+
+    qsizetype scalarEnd(qsizetype start, const std::string& value, YamlValue::Style style) const
+    {
+        const qsizetype n = m_text.size();
+        const char* d = m_text.constData();
+        if (start >= n)
+            return n - 1;
+        if (d[start] == '"') {
+            for (qsizetype i = start + 1; i < n; ++i) {
+                if (d[i] == '\\')
+                    ++i;
+                else if (d[i] == '"')
+                    return i;
+            }
+            return n - 1;
+        }
+        if (d[start] == '\'') {
+            for (qsizetype i = start + 1; i < n; ++i) {
+                if (d[i] == '\'') {
+                    if (i + 1 < n && d[i + 1] == '\'')
+                        ++i;
+                    else
+                        return i;
+                }
+            }
+            return n - 1;
+        }
+        if (style == YamlValue::Style::Block) {
+            // Content lines: those after the header that are blank or indented at least as much
+            // as the first non-blank one.
+            qsizetype i = start;
+            while (i < n && d[i] != '\n')
+                ++i;
+            qsizetype last = i - 1; // end of the header line
+            int indent = -1;
+            while (i < n) {
+                qsizetype lineStart = i + 1;
+                qsizetype j = lineStart;
+                while (j < n && d[j] == ' ')
+                    ++j;
+                qsizetype lineEnd = j;
+                while (lineEnd < n && d[lineEnd] != '\n')
+                    ++lineEnd;
+                const bool blank = j >= lineEnd || (j < n && d[j] == '\r');
+                if (!blank) {
+                    const int ind = int(j - lineStart);
+                    if (indent < 0)
+                        indent = ind;
+                    if (ind < indent)
+                        break;
+                    last = lineEnd - 1;
+                    if (last >= 0 && d[last] == '\r')
+                        --last;
+                }
+                if (lineEnd >= n)
+                    break;
+                i = lineEnd;
+            }
+            return last;
+        }
+        // Plain scalar: on one line the source text is exactly the value.
+        const qsizetype len = qsizetype(value.size());
+        if (value.find('\n') == std::string::npos && start + len <= n &&
+            std::string_view(d + start, len) == value)
+            return start + std::max<qsizetype>(len, 1) - 1;
+        // Folded over several lines: find where the last word ends.
+        const size_t cut = value.find_last_of(" \n");
+        const std::string_view lastWord = std::string_view(value).substr(cut + 1);
+        if (!lastWord.empty()) {
+            const qsizetype at = m_text.indexOf(
+                QByteArray::fromRawData(lastWord.data(), qsizetype(lastWord.size())), start + 1);
+            if (at >= 0)
+                return at + qsizetype(lastWord.size()) - 1;
+        }
+        return start;
+    }
+
+    bool typeScalar(YamlValue& v, const std::string& tag, const std::string& value, qsizetype start)
+    {
+        static const std::string yamlTag = "tag:yaml.org,2002:";
+        std::string kind;
+        if (tag == "?" || tag.empty())
+            kind = v.m_style == YamlValue::Style::Plain ? "resolve" : "str";
+        else if (tag == "!")
+            kind = "str";
+        else if (tag.rfind(yamlTag, 0) == 0)
+            kind = tag.substr(yamlTag.size());
+        else {
+            fail(QStringLiteral("unsupported YAML tag '%1'").arg(QString::fromStdString(tag)),
+                 start);
+            return false;
+        }
+        if (kind == "str") {
+            v.m_scalar = Value(value);
+            return true;
+        }
+        const bool resolve = kind == "resolve";
+        if ((resolve || kind == "null") && isYamlNull(value)) {
+            v.m_scalar = Value();
+            return true;
+        }
+        bool b = false;
+        if ((resolve || kind == "bool") && isYamlBool(value, b)) {
+            v.m_scalar = Value(b);
+            return true;
+        }
+        if (resolve || kind == "int") {
+            int64_t i = 0;
+            switch (parseYamlInt(value, i)) {
+            case IntParse::Ok:
+                v.m_scalar = Value(i);
+                return true;
+            case IntParse::Overflow:
+                fail(QStringLiteral("integer %1 does not fit in 64 bits")
+                         .arg(QString::fromStdString(value)),
+                     start);
+                return false;
+            case IntParse::NotInt:
+                break;
+            }
+        }
+        if (resolve || kind == "float") {
+            if (auto f = parseYamlFloat(value)) {
+                v.m_scalar = Value(*f);
+                return true;
+            }
+            int64_t i = 0;
+            // PyYAML's float constructor also takes integer text for an explicit !!float.
+            if (!resolve && parseYamlInt(value, i) == IntParse::Ok) {
+                v.m_scalar = Value(double(i));
+                return true;
+            }
+        }
+        if (!resolve) {
+            fail(QStringLiteral("'%1' is not a valid !!%2")
+                     .arg(QString::fromStdString(value), QString::fromStdString(kind)),
+                 start);
+            return false;
+        }
+        v.m_scalar = Value(value);
+        return true;
+    }
+
+    void open(YamlValue::Kind kind, const YAML::Mark& mark, const std::string& tag,
+              YAML::anchor_t anchor, YAML::EmitterStyle::value style)
+    {
+        if (tag != "?" && tag != "!" && !tag.empty() && tag != "tag:yaml.org,2002:seq" &&
+            tag != "tag:yaml.org,2002:map")
+            fail(QStringLiteral("unsupported YAML tag '%1'").arg(QString::fromStdString(tag)),
+                 mark.pos);
+        Frame f;
+        f.node.m_kind = kind;
+        f.anchor = anchor;
+        f.flow = style == YAML::EmitterStyle::Flow;
+        f.start = mark.pos;
+        // yaml-cpp marks a block sequence inside a mapping at its first '-'; fine as a start.
+        m_stack.push_back(std::move(f));
+    }
+
+    void close(char closer)
+    {
+        Frame f = std::move(m_stack.back());
+        m_stack.pop_back();
+        qsizetype end = f.start;
+        if (f.flow) {
+            qsizetype from = std::max(m_lastEnd + 1, f.start + 1);
+            qsizetype at = m_text.indexOf(closer, from);
+            end = at >= 0 ? at : m_lastEnd;
+        } else {
+            end = std::max(m_lastEnd, f.start);
+        }
+        m_lastEnd = end;
+        f.node.m_span = spanOf(f.start, end);
+        add(std::move(f.node), f.anchor);
+    }
+
+    void add(YamlValue v, YAML::anchor_t anchor)
+    {
+        if (error)
+            return;
+        if (anchor != 0)
+            m_anchors[anchor] = v;
+        if (m_stack.empty()) {
+            root = std::move(v);
+            return;
+        }
+        Frame& top = m_stack.back();
+        if (top.node.m_kind == YamlValue::Kind::Sequence) {
+            top.node.m_items.push_back(std::move(v));
+            return;
+        }
+        if (!top.pendingKey) {
+            if (!v.isScalar()) {
+                // PyYAML builds keys with hash(); lists and dicts are unhashable there.
+                fail(QStringLiteral("a mapping key must be a scalar, not %1")
+                         .arg(QString::fromStdString(v.describe())),
+                     m_text.size() ? offsetOf(v.m_span) : 0);
+                return;
+            }
+            top.pendingKey = std::move(v);
+            return;
+        }
+        YamlValue key = std::move(*top.pendingKey);
+        top.pendingKey.reset();
+        std::string name = key.m_scalar.isString() ? key.m_scalar.asString() : key.m_scalar.str();
+        if (key.m_style == YamlValue::Style::Plain && name == "<<" && key.m_scalar.isString()) {
+            merge(top, v);
+            return;
+        }
+        for (const std::string& k : top.ownKeys) {
+            if (k == name) {
+                fail(QStringLiteral("duplicate key '%1' in a mapping")
+                         .arg(QString::fromStdString(name)),
+                     offsetOf(key.m_span));
+                return;
+            }
+        }
+        top.ownKeys.push_back(name);
+        for (auto& e : top.node.m_entries) {
+            if (e.name == name && e.key.m_scalar == key.m_scalar) { // overrides a merged key
+                e.key = std::move(key);
+                e.value = std::move(v);
+                return;
+            }
+        }
+        top.node.m_entries.push_back({std::move(key), std::move(v), std::move(name)});
+    }
+
+    // YAML merge keys (`<<: *base`), which PyYAML's safe_load applies.
+    void merge(Frame& top, const YamlValue& source)
+    {
+        std::vector<const YamlValue*> maps;
+        if (source.isMapping())
+            maps.push_back(&source);
+        else if (source.isSequence()) {
+            for (const YamlValue& item : source.m_items)
+                maps.push_back(&item);
+        }
+        for (const YamlValue* m : maps) {
+            if (!m->isMapping()) {
+                fail(QStringLiteral("a merge key '<<' needs a mapping or a list of mappings"),
+                     offsetOf(m->m_span));
+                return;
+            }
+            for (const auto& e : m->m_entries) {
+                bool present = false;
+                for (const auto& mine : top.node.m_entries)
+                    present = present || mine.name == e.name;
+                if (!present)
+                    top.node.m_entries.push_back(e);
+            }
+        }
+    }
+
+    qsizetype offsetOf(const SourceSpan& span) const
+    {
+        qsizetype start = m_index.lineStart(span.line);
+        // Walk code points to the column.
+        qsizetype i = start;
+        for (int c = 1; c < span.column && i < m_text.size(); ++c) {
+            ++i;
+            while (i < m_text.size() && (static_cast<unsigned char>(m_text[i]) & 0xC0) == 0x80)
+                ++i;
+        }
+        return i;
+    }
+
+    const QByteArray& m_text;
+    LineIndex m_index;
+    QString m_file;
+    std::vector<Frame> m_stack;
+    std::map<YAML::anchor_t, YamlValue> m_anchors;
+    qsizetype m_lastEnd = -1;
+};
+
+Result<YamlValue> loadYaml(const QByteArray& input, const QString& fileName)
+{
+    // yaml-cpp counts positions after a UTF-8 byte order mark; drop it so offsets match.
+    QByteArray text = input.startsWith("\xEF\xBB\xBF") ? input.mid(3) : input;
+    YamlBuilder builder(text, fileName);
+    try {
+        std::istringstream in(std::string(text.constData(), size_t(text.size())));
+        YAML::Parser parser(in);
+        if (parser.HandleNextDocument(builder) && !builder.error) {
+            YamlBuilder second(text, fileName);
+            if (parser.HandleNextDocument(second) && second.documents > 0) {
+                return makeError(QStringLiteral("a PDL program must be a single YAML document"),
+                                 builder.spanOf(0, 0));
+            }
+        }
+    } catch (const YAML::Exception& e) {
+        SourceSpan span;
+        span.file = fileName;
+        if (!e.mark.is_null()) {
+            span = builder.spanOf(e.mark.pos, e.mark.pos);
+        }
+        return makeError(QStringLiteral("YAML syntax error: %1").arg(QString::fromStdString(e.msg)),
+                         span);
+    }
+    if (builder.error)
+        return makeError(builder.error->message,
+                         builder.spanOf(builder.error->offset, builder.error->offset));
+    if (!builder.root) {
+        YamlValue empty; // an empty document is null, as PyYAML loads it
+        return empty;
+    }
+    return std::move(*builder.root);
+}
+
+} // namespace hako::pdl

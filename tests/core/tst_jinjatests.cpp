@@ -30,7 +30,13 @@ private Q_SLOTS:
     {
         QVERIFY(builtins::testAcceptsUndefined("defined"));
         QVERIFY(builtins::testAcceptsUndefined("undefined"));
-        QVERIFY(!builtins::testAcceptsUndefined("none"));
+        // type tests inspect StrictUndefined without failing, as in Jinja
+        QVERIFY(builtins::testAcceptsUndefined("none"));
+        QVERIFY(!builtins::findTest("none")(Value::undefined("x"), {}));
+        QVERIFY(!builtins::findTest("string")(Value::undefined("x"), {}));
+        QVERIFY(builtins::findTest("callable")(Value::undefined("x"), {}));
+        QVERIFY(!builtins::testAcceptsUndefined("even"));
+        QVERIFY_THROWS_EXCEPTION(EvalError, builtins::findTest("even")(Value::undefined("x"), {}));
         QVERIFY(!builtins::findTest("defined")(Value::undefined("x"), {}));
         QVERIFY(builtins::findTest("undefined")(Value::undefined("x"), {}));
         QVERIFY(!builtins::findTest("nosuchtest"));

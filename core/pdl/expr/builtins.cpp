@@ -3,6 +3,7 @@
 #include "core/pdl/expr/builtinsinternal.h"
 
 #include <algorithm>
+#include <random>
 #include <unordered_map>
 
 namespace hako::pdl::builtins {
@@ -188,9 +189,38 @@ Value getAttribute(const Value& obj, std::string_view name)
 {
     if (hasMethod(obj, name))
         return boundMethod(obj, name);
-    if (obj.isDict()) {
+    switch (obj.type()) {
+    case Value::Type::Dict:
         if (const Value* v = obj.asDict().find(name))
             return *v;
+        break;
+    case Value::Type::Int:
+    case Value::Type::Bool:
+        // int's data attributes (bool is an int)
+        if (name == "real" || name == "numerator")
+            return Value(toIndex(obj));
+        if (name == "imag")
+            return Value(int64_t(0));
+        if (name == "denominator")
+            return Value(int64_t(1));
+        break;
+    case Value::Type::Float:
+        if (name == "real")
+            return obj;
+        if (name == "imag")
+            return Value(0.0);
+        break;
+    case Value::Type::List:
+        // groupby's items are named tuples (grouper, list); ours are plain 2-tuples.
+        if (obj.isTuple() && obj.asList().size() == 2) {
+            if (name == "grouper")
+                return obj.asList()[0];
+            if (name == "list")
+                return obj.asList()[1];
+        }
+        break;
+    default:
+        break;
     }
     return Value::undefined(std::string(name));
 }
@@ -240,11 +270,10 @@ Value getItem(const Value& obj, const Value& key)
     default:
         break;
     }
-    // Jinja falls back to getattr for string keys (`x['upper']` is the method).
-    if (key.isString() && !obj.isDict() && hasMethod(obj, key.asString()))
-        return boundMethod(obj, key.asString());
-    if (key.isString() && obj.isDict() && hasMethod(obj, key.asString()))
-        return boundMethod(obj, key.asString());
+    // Jinja falls back to getattr for string keys (`x['upper']` is the method, groupby's
+    // `grouper`, `n.real`).
+    if (key.isString())
+        return getAttribute(obj, key.asString());
     return undefinedFor(key);
 }
 
@@ -404,11 +433,57 @@ private:
     mutable bool m_used = false;
 };
 
+// Jinja's lipsum(n=5, html=True, min=20, max=100): random lorem ipsum paragraphs.
+Value lipsumGlobal(const CallArgs& args)
+{
+    static const char* words[] = {
+        "lorem",    "ipsum",     "dolor",  "sit",      "amet",      "consectetur", "adipiscing",
+        "elit",     "sed",       "do",     "eiusmod",  "tempor",    "incididunt",  "ut",
+        "labore",   "et",        "dolore", "magna",    "aliqua",    "enim",        "ad",
+        "minim",    "veniam",    "quis",   "nostrud",  "ullamco",   "laboris",     "nisi",
+        "aliquip",  "ex",        "ea",     "commodo",  "duis",      "aute",        "irure",
+        "in",       "voluptate", "velit",  "esse",     "cillum",    "fugiat",      "nulla",
+        "pariatur", "excepteur", "sint",   "occaecat", "cupidatat", "non",         "proident",
+        "sunt",     "culpa",     "qui",    "officia",  "deserunt",  "mollit",      "anim",
+        "id",       "est",       "laborum"};
+    constexpr size_t kWords = sizeof(words) / sizeof(words[0]);
+    auto p = bindArgs("generate_lorem_ipsum", args, {"n", "html", "min", "max"});
+    int64_t n = argInt(p[0], 5);
+    bool html = argBool(p[1], true);
+    int64_t lo = argInt(p[2], 20), hi = std::max(lo, argInt(p[3], 100));
+    thread_local std::mt19937 rng{std::random_device{}()};
+    std::string out;
+    for (int64_t i = 0; i < n; ++i) {
+        int64_t count = std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+        std::string para;
+        bool capital = true;
+        for (int64_t w = 0; w < count; ++w) {
+            std::string word = words[rng() % kWords];
+            if (capital)
+                word[0] = static_cast<char>(word[0] - 32);
+            capital = false;
+            if (!para.empty())
+                para += " ";
+            para += word;
+            if (w + 1 < count && rng() % 10 == 0) {
+                para += rng() % 3 == 0 ? "." : ",";
+                capital = para.back() == '.';
+            }
+        }
+        para += ".";
+        if (!out.empty())
+            out += html ? "\n" : "\n\n";
+        out += html ? "<p>" + para + "</p>" : para;
+    }
+    return Value(out);
+}
+
 const std::unordered_map<std::string_view, Value>& globals()
 {
     static const std::unordered_map<std::string_view, Value> table = [] {
         std::unordered_map<std::string_view, Value> t;
         t.emplace("range", Value(makeCallable("range", rangeGlobal)));
+        t.emplace("lipsum", Value(makeCallable("generate_lorem_ipsum", lipsumGlobal)));
         t.emplace("dict", Value(makeCallable("dict", [](const CallArgs& args) {
                       return Value(dictFromArgs("dict", args));
                   })));

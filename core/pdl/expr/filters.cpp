@@ -235,7 +235,8 @@ Value filterRound(const Value& v, const CallArgs& args)
         fail("cannot convert float infinity to integer");
     if (std::isnan(scaled))
         fail("cannot convert float NaN to integer");
-    double r = method == "ceil" ? std::ceil(scaled) : std::floor(scaled);
+    // math.ceil/floor return ints in Python, so there is no negative zero.
+    double r = (method == "ceil" ? std::ceil(scaled) : std::floor(scaled)) + 0.0;
     return Value(r / scale);
 }
 

@@ -193,14 +193,20 @@ std::string formatGeneral(double d, int64_t precision, bool alt, bool noneType)
         }
         out = mant + rest;
     }
-    if (noneType && fixed && out.find('.') == std::string::npos)
+    if (noneType && fixed && out.find('.') == std::string::npos && !alt)
         out += ".0";
+    if (alt && out.find('.') == std::string::npos) {
+        size_t e = out.find('e');
+        out.insert(e == std::string::npos ? out.size() : e, ".");
+    }
     return out;
 }
 
 std::string formatFloatSpec(double d, Spec spec, const char* typeName)
 {
     char t = spec.type;
+    if (t == 'n' && spec.grouping)
+        fail(std::string("Cannot specify '") + spec.grouping + "' with 'n'.");
     if (t == 'n')
         t = 'g';
     if (t && !std::strchr("eEfFgG%", t))
@@ -297,8 +303,8 @@ std::string formatIntSpec(int64_t v, Spec spec, const char* typeName)
     default:
         fail(std::string("Unknown format code '") + t + "' for object of type '" + typeName + "'");
     }
-    if (spec.grouping == ',' && every == 4)
-        fail(std::string("Cannot specify ',' with '") + t + "'.");
+    if ((spec.grouping == ',' && every == 4) || (spec.grouping && t == 'n'))
+        fail(std::string("Cannot specify '") + spec.grouping + "' with '" + t + "'.");
     std::string head = signOf(neg, spec.sign) + prefix;
     digits = groupPadded(digits, spec, every, static_cast<int64_t>(head.size()));
     return pad(head, digits, spec, '>');
@@ -320,6 +326,33 @@ std::string formatStringSpec(const std::string& s, const Spec& spec)
     if (spec.precision >= 0 && utf8::length(body) > spec.precision)
         body = body.substr(0, utf8::offsetOf(body, spec.precision));
     return pad("", body, spec, '<');
+}
+
+// %d/%x/%o: the precision zero-pads the digits; the '0' flag pads after sign and prefix.
+std::string percentInt(int64_t v, char conv, const Spec& spec, bool left)
+{
+    bool neg = v < 0;
+    uint64_t a = neg ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+    int base = conv == 'o' ? 8 : (conv == 'x' || conv == 'X' ? 16 : 10);
+    char buf[80];
+    auto res = std::to_chars(buf, buf + sizeof buf, a, base);
+    std::string digits(buf, res.ptr);
+    if (conv == 'X')
+        std::transform(digits.begin(), digits.end(), digits.begin(), ::toupper);
+    if (spec.precision > static_cast<int64_t>(digits.size()))
+        digits.insert(0, static_cast<size_t>(spec.precision) - digits.size(), '0');
+    std::string head = signOf(neg, spec.sign);
+    if (spec.alt && base != 10)
+        head += conv == 'o' ? "0o" : (conv == 'X' ? "0X" : "0x");
+    int64_t len = static_cast<int64_t>(head.size() + digits.size());
+    if (spec.width <= len)
+        return head + digits;
+    size_t n = static_cast<size_t>(spec.width - len);
+    if (left)
+        return head + digits + std::string(n, ' ');
+    if (spec.zero)
+        return head + std::string(n, '0') + digits;
+    return std::string(n, ' ') + head + digits;
 }
 
 } // namespace
@@ -381,7 +414,7 @@ bool parseInt(std::string_view text, int base, int64_t& out)
         prefixed = true;
     }
     if (base < 2 || base > 36)
-        fail("int() base must be >= 2 and <= 36, or 0");
+        return false; // Python raises ValueError, which Jinja's int filter turns into the default
     if (prefixed)
         i += 2;
     std::string digits;
@@ -747,33 +780,14 @@ std::string percentFormat(std::string_view fmt, const Value& args)
                     fail("cannot convert float NaN to integer");
                 if (std::isinf(d))
                     fail("cannot convert float infinity to integer");
+                if (std::fabs(d) >= 9.2233720368547758e18)
+                    fail("integer too large for PDL (64-bit)");
                 v = static_cast<int64_t>(std::trunc(d));
             } else {
                 fail(std::string("%") + conv + " format: a real number is required, not " +
                      arg.typeName());
             }
-            int64_t prec = spec.precision;
-            spec.precision = -1;
-            spec.type = 'd';
-            std::string s = formatIntSpec(v, spec, "int");
-            if (prec > 0) {
-                // %.3d zero-pads the digits to the precision.
-                Spec p;
-                p.type = 'd';
-                p.fill = '0';
-                p.align = '=';
-                p.width = prec + (v < 0 ? 1 : 0);
-                p.sign = spec.sign;
-                std::string digits = formatIntSpec(v, p, "int");
-                spec.type = 's';
-                spec.fill = ' ';
-                s = pad("", digits, spec, '>');
-                if (spec.zero && !left) {
-                    spec.fill = '0';
-                    s = pad("", digits, spec, '>');
-                }
-            }
-            out += s;
+            out += percentInt(v, conv, spec, left);
             break;
         }
         case 'x':
@@ -782,9 +796,7 @@ std::string percentFormat(std::string_view fmt, const Value& args)
             if (!arg.isInt() && !arg.isBool())
                 fail(std::string("%") + conv + " format: an integer is required, not " +
                      arg.typeName());
-            spec.type = conv;
-            spec.precision = -1;
-            out += formatIntSpec(toIndex(arg), spec, "int");
+            out += percentInt(toIndex(arg), conv, spec, left);
             break;
         }
         case 'c': {
@@ -795,6 +807,9 @@ std::string percentFormat(std::string_view fmt, const Value& args)
                 out += pad("", arg.asString(), spec, '>');
             } else if (arg.isInt() || arg.isBool()) {
                 spec.type = 'c';
+                spec.precision = -1;
+                spec.fill = ' ';
+                spec.align = left ? '<' : '>';
                 out += formatIntSpec(toIndex(arg), spec, "int");
             } else {
                 fail("%c requires int or char");

@@ -460,7 +460,11 @@ class Gen:
         return self.pick(["nil", "none", "None", "(1,)", "(1, 'a')", "()", "d.c.n",
                           "(yes or 0)", "(nil or 'fallback')", "(0 and 1)", "(es or l)",
                           "(i and s)", "(f if no)", "d.nope|default(1)", "d.get('zz', 0)",
-                          "d.get('a')", "people[0]|dictsort", "(d.c|items|list)[0]"])
+                          "d.get('a')", "people[0]|dictsort", "(d.c|items|list)[0]",
+                          "d.nope is defined", "d.c.n is none", "le|first is defined",
+                          "people|groupby('age')|map(attribute='grouper')|list",
+                          "people|map(attribute='name')|map('lower')|list", "l.index(2)",
+                          "ls.count('fig')", "(d.items()|list)[-1][0]", "d.values()|list|length"])
 
     def erroneous(self):
         return self.pick([
@@ -492,11 +496,14 @@ class Gen:
         if r < 0.8:
             return f"${{ {expr} }}"
         if r < 0.9:
-            return f"{self.pick(['Value: ', '', '[', 'x='])}${{ {expr} }}" \
-                   f"{self.pick(['', '!', ' and ${ i }', ' 日本', ']'])}"
+            before = self.pick(PREFIXES)
+            after = self.pick(SUFFIXES)
+            return f"{before}${{ {expr} }}{after}"
         return f"a ${{ {expr} }} b ${{ {self.any_expr(1)} }}"
 
 
+PREFIXES = ["Value: ", "", "[", "x=", "{# c #}", "a\r\nb ", "{% x %}"]
+SUFFIXES = ["", "!", " and ${ i }", " 日本", "]", "\n", " {# c #}", "}"]
 INT_SPECS = ["{}", "{:d}", "{:5d}", "{:<5}|", "{:^7}", "{:+}", "{:x}", "{:X}", "{:o}", "{:b}",
              "{:,}", "{:08.3f}", "{:e}", "{:.2%}", "{:g}", "{:05}", "{!r}", "{0}{0}"]
 FLOAT_SPECS = ["{}", "{:.2f}", "{:10.4f}", "{:e}", "{:.3e}", "{:g}", "{:.3g}", "{:%}", "{:+.1f}",

@@ -4,7 +4,7 @@
 #include "core/pdl/programcheck.h"
 
 #include <QFile>
-#include <QTextStream>
+#include <QHash>
 
 #include <nlohmann/json.hpp>
 

@@ -116,7 +116,9 @@ void appendRepr(std::string& out, const Value& v)
 {
     switch (v.type()) {
     case Value::Type::Undefined:
-        throw EvalError("'" + v.undefinedName() + "' is undefined");
+        // Jinja's Undefined has repr "Undefined"; only str() of a bare one is an error.
+        out += "Undefined";
+        return;
     case Value::Type::Null:
         out += "None";
         return;

@@ -117,7 +117,7 @@ public:
 
     /// Python `str(value)`: `True`, `None`, `['it\'s']` → `["it's"]`, `{'a': 1}`, floats as repr.
     std::string str() const;
-    /// Python `repr(value)`.
+    /// Python `repr(value)`; an Undefined (bare or nested) shows as `Undefined` like Jinja's.
     std::string repr() const;
     /// PDL's JSON form (json.dumps defaults: ", " and ": " separators, ensure_ascii).
     /// Strings serialise quoted. Callables and undefined become `null`.

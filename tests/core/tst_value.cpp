@@ -124,6 +124,9 @@ private Q_SLOTS:
         QVERIFY(!Value(List{}).truthy());
         QVERIFY(Value("0").truthy());
         QVERIFY_THROWS_EXCEPTION(EvalError, Value::undefined("x").truthy());
+        QVERIFY_THROWS_EXCEPTION(EvalError, Value::undefined("x").str());
+        // Nested in a container it prints as Jinja's Undefined repr does.
+        QCOMPARE(Value(List{Value(1), Value::undefined("x")}).str(), std::string("[1, Undefined]"));
     }
 
     void unicodeLength()

@@ -141,7 +141,9 @@ FILTERS = [
     ("string", -0.0, [], {}), ("string", 1e16, [], {}), ("string", 1e-5, [], {}), ("float", "1e400", [], {}),
     ("abs", -0.0, [], {}), ("abs", False, [], {}), ("int", 1e18, [], {}), ("int", -0.5, [], {}),
     ("round", 1e16, [-17], {}), ("round", 0.5, [], {"method": "ceil"}), ("round", -0.5, [], {"method": "floor"}),
-    ("wordcount", "it's a dog's-life 3.14", [], {}), ("striptags", "a <!-- c --> b &lt;x&gt;  <br/>c", [], {}),
+    ("wordcount", "it's a dog's-life 3.14", [], {}), ("truncate", 5, [3], {}), ("truncate", [1, 2], [3], {}),
+    ("truncate", list(range(20)), [3], {}), ("wordwrap", 5, [3], {}), ("indent", [1], [], {}),
+    ("center", [1, 2], [9], {}), ("replace", [1, 2], ["1", "x"], {}), ("wordcount", [1, 2], [], {}), ("striptags", "a <!-- c --> b &lt;x&gt;  <br/>c", [], {}),
 ]
 
 # (test, value, args, kwargs)

@@ -76,6 +76,9 @@ private Q_SLOTS:
         Value missing = builtins::getAttribute(Value(d), "nope");
         QVERIFY(missing.isUndefined());
         QCOMPARE(QString::fromStdString(missing.undefinedName()), QStringLiteral("nope"));
+        // a missing element carries Jinja's message
+        QCOMPARE(QString::fromStdString(builtins::getItem(Value("x"), Value(-3)).undefinedName()),
+                 QStringLiteral("str object has no element -3"));
         QVERIFY(builtins::getAttribute(Value(5), "x").isUndefined());
         // item access falls back to methods for string keys like Jinja's getitem
         QVERIFY(builtins::getItem(Value("abc"), Value("upper")).isCallable());

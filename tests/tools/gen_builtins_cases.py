@@ -141,7 +141,9 @@ FILTERS = [
     ("string", -0.0, [], {}), ("string", 1e16, [], {}), ("string", 1e-5, [], {}), ("float", "1e400", [], {}),
     ("abs", -0.0, [], {}), ("abs", False, [], {}), ("int", 1e18, [], {}), ("int", -0.5, [], {}),
     ("round", 1e16, [-17], {}), ("round", 0.5, [], {"method": "ceil"}), ("round", -0.5, [], {"method": "floor"}),
-    ("wordcount", "it's a dog's-life 3.14", [], {}), ("striptags", "a <!-- c --> b &lt;x&gt;  <br/>c", [], {}),
+    ("wordcount", "it's a dog's-life 3.14", [], {}), ("truncate", 5, [3], {}), ("truncate", [1, 2], [3], {}),
+    ("truncate", list(range(20)), [3], {}), ("wordwrap", 5, [3], {}), ("indent", [1], [], {}),
+    ("center", [1, 2], [9], {}), ("replace", [1, 2], ["1", "x"], {}), ("wordcount", [1, 2], [], {}), ("striptags", "a <!-- c --> b &lt;x&gt;  <br/>c", [], {}),
 ]
 
 # (test, value, args, kwargs)
@@ -246,6 +248,9 @@ METHODS = [
     ("{:.0e}", "format", [15.0], {}), ("{:e}", "format", [1e-310], {}), ("{:f}", "format", [1e22], {}),
     ("{:.3}", "format", [1e-5], {}), ("{:.3}", "format", [123.0], {}), ("{:.3}", "format", [1234.0], {}),
     ("{:10}", "format", ["é"], {}), ("{:010}", "format", [1.5], {}), ("{:-}", "format", [-1.0], {}),
+    ("İ", "lower", [], {}), ("ﬃ x", "title", [], {}), ("ǉ", "capitalize", [], {}), ("Ⅻ", "isnumeric", [], {}),
+    ("Ⅻ", "isalpha", [], {}), ("ⅻ", "upper", [], {}), ("𝐀", "isupper", [], {}), ("ß", "swapcase", [], {}),
+    ("ΣΑΣ", "casefold", [], {}), ("ΟΔΟΣ ΑΣ", "lower", [], {}), ("Σ ΑΣ. ΑΣΑ Α'Σ'", "lower", [], {}), ("ΟΔΟΣ", "title", [], {}), ("a\u0301", "isalpha", [], {}), ("x\u200b", "isspace", [], {}),
 ]
 
 # (value, start, stop, step) for getSlice

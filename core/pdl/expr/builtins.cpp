@@ -17,8 +17,15 @@ void fail(const std::string& message)
 
 void requireDefined(const Value& v)
 {
-    if (v.isUndefined())
-        fail("'" + v.undefinedName() + "' is undefined");
+    if (!v.isUndefined())
+        return;
+    // lookups store Jinja's whole message; plain names get "'x' is undefined"
+    const std::string& name = v.undefinedName();
+    if (name.empty())
+        fail("undefined value");
+    if (name.find(' ') != std::string::npos)
+        fail(name);
+    fail("'" + name + "' is undefined");
 }
 
 std::vector<const Value*> bindArgs(std::string_view fn, const CallArgs& args,
@@ -181,6 +188,35 @@ Value boundMethod(const Value& self, std::string_view name)
         makeCallable(n, [self, n](const CallArgs& args) { return callMethod(self, n, args); }));
 }
 
+namespace {
+
+// Jinja's object_type_repr: "dict object", "None".
+std::string objectTypeRepr(const Value& obj)
+{
+    if (obj.isNull())
+        return "None";
+    return std::string(obj.typeName()) + " object";
+}
+
+} // namespace
+
+Value missingAttribute(const Value& obj, std::string_view name)
+{
+    // The contract names the undefined after the attribute ("'x' is undefined"); Jinja's own
+    // text would be "'<type> object' has no attribute 'x'".
+    (void)obj;
+    return Value::undefined(std::string(name));
+}
+
+Value missingElement(const Value& obj, const Value& key)
+{
+    if (key.isString())
+        return missingAttribute(obj, key.asString());
+    // an undefined key carries a ready-made text (slices)
+    std::string text = key.isUndefined() ? key.undefinedName() : key.repr();
+    return Value::undefined(objectTypeRepr(obj) + " has no element " + text);
+}
+
 } // namespace detail
 
 using namespace detail;
@@ -222,17 +258,8 @@ Value getAttribute(const Value& obj, std::string_view name)
     default:
         break;
     }
-    return Value::undefined(std::string(name));
+    return missingAttribute(obj, name);
 }
-
-namespace {
-
-Value undefinedFor(const Value& key)
-{
-    return Value::undefined(key.isString() ? key.asString() : key.repr());
-}
-
-} // namespace
 
 Value getItem(const Value& obj, const Value& key)
 {
@@ -274,7 +301,7 @@ Value getItem(const Value& obj, const Value& key)
     // `grouper`, `n.real`).
     if (key.isString())
         return getAttribute(obj, key.asString());
-    return undefinedFor(key);
+    return missingElement(obj, key);
 }
 
 Value getSlice(const Value& obj, const Value& start, const Value& stop, const Value& step)
@@ -295,8 +322,13 @@ Value getSlice(const Value& obj, const Value& start, const Value& stop, const Va
         st = 1;
     if (st == 0)
         fail("slice step cannot be zero");
-    if (!obj.isList() && !obj.isString())
-        return Value::undefined();
+    if (!obj.isList() && !obj.isString()) {
+        auto r = [](const Value& v) {
+            return v.isUndefined() ? std::string("None") : v.repr();
+        };
+        return missingElement(
+            obj, Value::undefined("slice(" + r(start) + ", " + r(stop) + ", " + r(step) + ")"));
+    }
 
     std::u32string text;
     int64_t n;

@@ -44,6 +44,12 @@ Value ignoreCase(const Value& v);
 Value applyFilter(std::string_view name, const Value& value, const CallArgs& args);
 bool applyTest(std::string_view name, const Value& value, const CallArgs& args);
 
+/// Undefined results of failed lookups: named after the attribute, or for other keys carrying
+/// Jinja's message ("list object has no element 5"; the evaluator shows a name with spaces as
+/// the whole message).
+Value missingAttribute(const Value& obj, std::string_view name);
+Value missingElement(const Value& obj, const Value& key);
+
 /// A bound method object for `self.name`.
 Value boundMethod(const Value& self, std::string_view name);
 

@@ -152,6 +152,45 @@ std::string toUpper(std::string_view s)
     return ascii ? out : fromQ(qstr(s).toUpper());
 }
 
+static bool isCaseIgnorable(char32_t c)
+{
+    switch (QChar::category(c)) {
+    case QChar::Mark_NonSpacing:
+    case QChar::Mark_Enclosing:
+    case QChar::Other_Format:
+    case QChar::Letter_Modifier:
+    case QChar::Symbol_Modifier:
+        return true;
+    default:
+        return c == '\'' || c == '.' || c == ':' || c == 0x2019;
+    }
+}
+
+// Lower case of s[i] in context: Python maps Σ to final ς after a cased letter when no cased
+// letter follows.
+static std::u32string lowerAt(const std::u32string& s, size_t i)
+{
+    if (s[i] != 0x3a3)
+        return lowerCp(s[i]);
+    size_t j = i;
+    bool before = false;
+    while (j > 0) {
+        char32_t c = s[--j];
+        if (isCaseIgnorable(c))
+            continue;
+        before = isCased(c);
+        break;
+    }
+    bool after = false;
+    for (size_t k = i + 1; k < s.size(); ++k) {
+        if (isCaseIgnorable(s[k]))
+            continue;
+        after = isCased(s[k]);
+        break;
+    }
+    return std::u32string(1, before && !after ? char32_t(0x3c2) : char32_t(0x3c3));
+}
+
 std::string toLower(std::string_view s)
 {
     bool ascii = true;
@@ -164,7 +203,12 @@ std::string toLower(std::string_view s)
         if (ch >= 'A' && ch <= 'Z')
             ch = static_cast<char>(ch + 32);
     }
-    return ascii ? out : fromQ(qstr(s).toLower());
+    if (ascii)
+        return out;
+    std::u32string in = u32(s), low;
+    for (size_t i = 0; i < in.size(); ++i)
+        low += lowerAt(in, i);
+    return u8(low);
 }
 
 std::string caseFold(std::string_view s)
@@ -235,9 +279,9 @@ std::string pyTitle(std::string_view s)
 {
     std::u32string in = u32(s), out;
     bool prevCased = false;
-    for (char32_t c : in) {
-        out += prevCased ? lowerCp(c) : titleCp(c);
-        prevCased = isCased(c);
+    for (size_t i = 0; i < in.size(); ++i) {
+        out += prevCased ? lowerAt(in, i) : titleCp(in[i]);
+        prevCased = isCased(in[i]);
     }
     return u8(out);
 }
@@ -246,7 +290,7 @@ std::string pyCapitalize(std::string_view s)
 {
     std::u32string in = u32(s), out;
     for (size_t i = 0; i < in.size(); ++i)
-        out += i == 0 ? titleCp(in[i]) : lowerCp(in[i]);
+        out += i == 0 ? titleCp(in[i]) : lowerAt(in, i);
     return u8(out);
 }
 

@@ -43,7 +43,7 @@ Value filterAttr(const Value& v, const CallArgs& args)
     std::string name = text(*p[0]);
     if (hasMethod(v, name))
         return boundMethod(v, name);
-    return Value::undefined(name);
+    return missingAttribute(v, name);
 }
 
 Value filterCapitalize(const Value& v, const CallArgs& args)

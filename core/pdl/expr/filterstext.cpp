@@ -157,6 +157,9 @@ Value filterWordwrap(const Value& v, const CallArgs& args)
     bool breakLong = argBool(p[1], true);
     std::string wrap = p[2] && !p[2]->isNull() ? text(*p[2]) : "\n";
     bool hyphens = argBool(p[3], true);
+    requireDefined(v);
+    if (!v.isString())
+        fail(std::string("'") + v.typeName() + "' object has no attribute 'splitlines'");
     if (width <= 0)
         fail("invalid width " + std::to_string(width) + " (must be > 0)");
     std::string out;
@@ -183,7 +186,16 @@ Value filterTruncate(const Value& v, const CallArgs& args)
     bool killwords = argBool(p[1], false);
     std::u32string end = u32(p[2] ? text(*p[2]) : "...");
     int64_t leeway = p[3] && !p[3]->isNull() ? toIndex(*p[3]) : 5;
-    std::u32string s = u32(text(v));
+    requireDefined(v);
+    if (!v.isString()) {
+        // Jinja measures the value itself: a short list passes through, anything else fails
+        if (!v.isList() && !v.isDict())
+            fail(std::string("object of type '") + v.typeName() + "' has no len()");
+        if (v.length() <= length + leeway)
+            return v;
+        fail(std::string("'") + v.typeName() + "' object has no attribute 'rsplit'");
+    }
+    std::u32string s = u32(v.asString());
     int64_t endLen = static_cast<int64_t>(end.size());
     if (length < endLen)
         fail("expected length >= " + std::to_string(endLen) + ", got " + std::to_string(length));
@@ -211,6 +223,8 @@ Value filterIndent(const Value& v, const CallArgs& args)
     bool first = argBool(p[1], false);
     bool blankLines = argBool(p[2], false);
     requireDefined(v);
+    if (v.isList() || v.isDict())
+        fail(std::string("'") + v.typeName() + "' object has no attribute 'splitlines'");
     if (!v.isString())
         fail(std::string("unsupported operand type(s) for +=: '") + v.typeName() + "' and 'str'");
     std::u32string s = u32(v.asString());

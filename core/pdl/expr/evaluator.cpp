@@ -85,6 +85,22 @@ bool compareUndefined(Op op, const Value& left, const Value& right, const Node& 
         return both;
     if (op == Op::Ne)
         return !both;
+    if (op == Op::In || op == Op::NotIn) {
+        // Jinja's plain Undefined iterates as empty and equals only another Undefined.
+        bool found = false;
+        if (right.isList()) {
+            for (const Value& v : right.asList())
+                found = found || isMissingElse(v);
+        } else if (right.isString()) {
+            ctx.at = node.children[i + 1]->pos;
+            throw EvalError("'in <string>' requires string as left operand, not Undefined");
+        } else if (!right.isDict() && !right.isUndefined()) {
+            ctx.at = node.children[i + 1]->pos;
+            throw EvalError(std::string("argument of type '") + right.typeName() +
+                            "' is not iterable");
+        }
+        return op == Op::In ? found : !found;
+    }
     const Value& u = left.isUndefined() ? left : right;
     throwUndefined(u, (left.isUndefined() ? node.children[i] : node.children[i + 1])->pos, ctx);
 }

@@ -1,4 +1,5 @@
 #include "core/pdl/expr/lexer.h"
+#include "core/util/chars.h"
 
 #include <cstring>
 
@@ -31,17 +32,6 @@ bool isNameChar(char c)
 std::string codePointIndex(std::string_view source, size_t offset)
 {
     return std::to_string(utf8::length(source.substr(0, offset)));
-}
-
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
 }
 
 void appendCodePoint(std::string& out, uint32_t cp)
@@ -110,7 +100,7 @@ std::string unescape(std::string_view body, size_t bodyOffset)
             int digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
             uint32_t cp = 0;
             for (int k = 0; k < digits; ++k) {
-                int h = i + 1 + k < body.size() ? hexValue(body[i + 1 + k]) : -1;
+                int h = i + 1 + k < body.size() ? hexDigitValue(body[i + 1 + k]) : -1;
                 if (h < 0) {
                     const char* kind = e == 'x' ? "\\xXX" : e == 'u' ? "\\uXXXX" : "\\UXXXXXXXX";
                     throw SyntaxError(std::string("truncated ") + kind + " escape in string",
@@ -152,7 +142,7 @@ bool parseInteger(std::string_view digits, int base, int64_t& out)
     for (char c : digits) {
         if (c == '_')
             continue;
-        int d = hexValue(c);
+        int d = hexDigitValue(c);
         if (d < 0 || d >= base)
             return false;
         if (v > (static_cast<uint64_t>(INT64_MAX) - static_cast<uint64_t>(d)) / base)
@@ -180,7 +170,7 @@ size_t scanDigits(std::string_view s, size_t i, bool (*ok)(char))
 
 bool isHexDigit(char c)
 {
-    return hexValue(c) >= 0;
+    return hexDigitValue(c) >= 0;
 }
 
 } // namespace

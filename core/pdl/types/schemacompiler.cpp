@@ -2,6 +2,7 @@
 
 #include "core/pdl/types/jsonschema.h"
 #include "core/pdl/types/schemanode.h"
+#include "core/util/chars.h"
 
 #include <cmath>
 #include <unordered_map>
@@ -34,24 +35,13 @@ std::string escapePointerToken(std::string_view token)
     return out;
 }
 
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 std::string percentDecode(std::string_view s)
 {
     std::string out;
     out.reserve(s.size());
     for (size_t i = 0; i < s.size(); ++i) {
         if (s[i] == '%' && i + 2 < s.size()) {
-            int hi = hexValue(s[i + 1]), lo = hexValue(s[i + 2]);
+            int hi = hexDigitValue(s[i + 1]), lo = hexDigitValue(s[i + 2]);
             if (hi >= 0 && lo >= 0) {
                 out += char(hi * 16 + lo);
                 i += 2;

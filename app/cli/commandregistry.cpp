@@ -1,6 +1,7 @@
 #include "cli/commandregistry.h"
 
 #include "cli/checkcommand.h"
+#include "cli/runcommand.h"
 #include "core/util/version.h"
 
 #include <QCoreApplication>
@@ -38,6 +39,8 @@ int CommandRegistry::run(const Command& command, const QStringList& args, int& a
 
 void registerBuiltinCommands(CommandRegistry& registry)
 {
+    registry.add({QStringLiteral("run"), QStringLiteral("Run a PDL program and print its result"),
+                  runCommand});
     registry.add({QStringLiteral("check"),
                   QStringLiteral("Check programs for structural and expression errors"),
                   checkCommand});

@@ -1,0 +1,203 @@
+#include "cli/runcommand.h"
+
+#include "core/pdl/interp/interpreter.h"
+#include "core/pdl/interp/tracereader.h"
+#include "core/pdl/interp/tracewriter.h"
+#include "core/pdl/parser/yamlvalue.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+#include <csignal>
+#include <cstdio>
+
+namespace hako {
+
+namespace {
+
+void write(FILE* stream, const QString& text)
+{
+    const QByteArray utf8 = text.toUtf8();
+    std::fwrite(utf8.constData(), 1, size_t(utf8.size()), stream);
+    std::fflush(stream);
+}
+
+const char* kUsage =
+    "usage: hako run [options] PROGRAM.pdl\n"
+    "  --trace [FILE]       write the run's trace (default: PROGRAM_trace.json)\n"
+    "  -d, --data YAML      initial variables, a YAML/JSON mapping\n"
+    "  -f, --data-file F    initial variables from a YAML/JSON file\n"
+    "  --stream MODE        result: print model replies as they arrive; context; none\n"
+    "                       (default: none, the result is printed at the end)\n"
+    "  --sandbox            run code blocks under bubblewrap (no network, read-only files)\n"
+    "  --replay TRACE       reuse the recorded model replies, code results and reads of a\n"
+    "                       trace instead of calling anything\n"
+    "  --max-call-depth N   stop runaway recursion of function calls (default 500)\n";
+
+bool mergeData(const QByteArray& text, const QString& origin, pdl::Dict& into, QString* error)
+{
+    Result<pdl::YamlValue> yaml = pdl::loadYaml(text, origin);
+    if (!yaml.ok()) {
+        *error = yaml.error().toString();
+        return false;
+    }
+    pdl::Value v = yaml->toValue();
+    if (v.isNull())
+        return true;
+    if (!v.isDict()) {
+        *error = QStringLiteral("%1: the data must be a mapping of variable names to values")
+                     .arg(origin);
+        return false;
+    }
+    for (const auto& [k, x] : v.asDict())
+        into.set(k, x);
+    return true;
+}
+
+} // namespace
+
+int runCommand(const QStringList& args)
+{
+    pdl::RunOptions options;
+    QString program, traceFile, replayFile;
+    bool wantTrace = false;
+    QString stream = QStringLiteral("none");
+    for (int i = 0; i < args.size(); ++i) {
+        const QString& a = args[i];
+        auto value = [&](QString* out) {
+            if (i + 1 >= args.size()) {
+                write(stderr, QStringLiteral("hako run: %1 needs a value\n").arg(a));
+                return false;
+            }
+            *out = args[++i];
+            return true;
+        };
+        QString v;
+        if (a == QLatin1String("-h") || a == QLatin1String("--help")) {
+            write(stdout, QString::fromLatin1(kUsage));
+            return 0;
+        } else if (a == QLatin1String("--trace") || a == QLatin1String("-t")) {
+            wantTrace = true;
+            // `--trace FILE PROGRAM`: a value only when a program still follows it.
+            if (i + 2 < args.size() && !args[i + 1].startsWith(QLatin1Char('-')))
+                traceFile = args[++i];
+        } else if (a.startsWith(QLatin1String("--trace="))) {
+            wantTrace = true;
+            traceFile = a.mid(8);
+        } else if (a == QLatin1String("-d") || a == QLatin1String("--data")) {
+            QString error;
+            if (!value(&v))
+                return 2;
+            if (!mergeData(v.toUtf8(), QStringLiteral("--data"), options.initialScope, &error)) {
+                write(stderr, QStringLiteral("hako run: %1\n").arg(error));
+                return 2;
+            }
+        } else if (a == QLatin1String("-f") || a == QLatin1String("--data-file")) {
+            QString error;
+            if (!value(&v))
+                return 2;
+            QFile f(v);
+            if (!f.open(QIODevice::ReadOnly)) {
+                write(stderr,
+                      QStringLiteral("hako run: cannot read %1: %2\n").arg(v, f.errorString()));
+                return 2;
+            }
+            if (!mergeData(f.readAll(), v, options.initialScope, &error)) {
+                write(stderr, QStringLiteral("hako run: %1\n").arg(error));
+                return 2;
+            }
+        } else if (a == QLatin1String("--stream")) {
+            if (!value(&stream))
+                return 2;
+            if (stream != QLatin1String("none") && stream != QLatin1String("result") &&
+                stream != QLatin1String("context")) {
+                write(stderr, QStringLiteral("hako run: --stream takes result, context or none\n"));
+                return 2;
+            }
+        } else if (a == QLatin1String("--sandbox")) {
+            options.sandbox = true;
+        } else if (a == QLatin1String("--replay")) {
+            if (!value(&replayFile))
+                return 2;
+        } else if (a == QLatin1String("--max-call-depth")) {
+            bool ok = false;
+            if (!value(&v))
+                return 2;
+            options.maxCallDepth = v.toInt(&ok);
+            if (!ok || options.maxCallDepth < 1) {
+                write(stderr,
+                      QStringLiteral("hako run: --max-call-depth takes a positive number\n"));
+                return 2;
+            }
+        } else if (a.startsWith(QLatin1Char('-')) && a.size() > 1) {
+            write(stderr, QStringLiteral("hako run: unknown option %1\n\n").arg(a) +
+                              QString::fromLatin1(kUsage));
+            return 2;
+        } else if (program.isEmpty()) {
+            program = a;
+        } else {
+            write(stderr, QStringLiteral("hako run: runs one program at a time\n"));
+            return 2;
+        }
+    }
+    if (program.isEmpty()) {
+        write(stderr, QString::fromLatin1(kUsage));
+        return 2;
+    }
+    if (!QFileInfo::exists(program)) {
+        write(stderr, QStringLiteral("hako run: %1: no such file\n").arg(program));
+        return 1;
+    }
+    if (!replayFile.isEmpty()) {
+        QString error;
+        auto table = pdl::loadReplayTable(replayFile, &error);
+        if (!table) {
+            write(stderr, QStringLiteral("hako run: %1\n").arg(error));
+            return 1;
+        }
+        options.replay = std::move(table);
+    }
+    if (wantTrace && traceFile.isEmpty())
+        traceFile = QFileInfo(program).completeBaseName() + QStringLiteral("_trace.json");
+    options.trace = wantTrace;
+    bool streamed = false;
+    options.streamModelOutput = stream != QLatin1String("none");
+    options.writeStdout = [&](std::string_view text) {
+        streamed = streamed || options.streamModelOutput;
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        std::fflush(stdout);
+    };
+    // Ctrl+C cancels at the next block boundary and kills running code.
+    static CancelToken* interrupt = nullptr;
+    interrupt = &options.cancel;
+    std::signal(SIGINT, [](int) { interrupt->cancel(); });
+
+    pdl::Interpreter interpreter(options);
+    pdl::RunResult result = interpreter.runFile(program);
+    std::signal(SIGINT, SIG_DFL);
+    if (result.trace && wantTrace) {
+        QString error;
+        if (!pdl::writeTraceFile(*result.trace, traceFile, &error))
+            write(
+                stderr,
+                QStringLiteral("hako run: cannot write the trace %1: %2\n").arg(traceFile, error));
+    }
+    if (!result.ok) {
+        const SourceSpan& s = result.error.span;
+        QString where = s.isValid() ? QStringLiteral("%1:%2:%3 - ")
+                                          .arg(QFileInfo(s.file).fileName())
+                                          .arg(s.line)
+                                          .arg(s.column)
+                                    : QStringLiteral("%1 - ").arg(QFileInfo(program).fileName());
+        if (result.error.message.contains(QLatin1Char('\n')) && s.isValid() &&
+            result.error.message.startsWith(QFileInfo(program).fileName()))
+            where.clear();
+        write(stderr, where + result.error.message + QLatin1Char('\n'));
+        return 1;
+    }
+    if (!(streamed && stream == QLatin1String("result")))
+        write(stdout, QString::fromStdString(result.result.toText()) + QLatin1Char('\n'));
+    return 0;
+}
+
+} // namespace hako

@@ -1,0 +1,148 @@
+#include "core/pdl/interp/interpreter.h"
+
+#include "core/pdl/interp/runner.h"
+#include "core/pdl/programcheck.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+namespace hako::pdl {
+
+namespace {
+
+Value defaultModelParameters()
+{
+    // PDL's defaults: deterministic local models unless the program says otherwise.
+    Dict ollama;
+    ollama.set("temperature", Value(0));
+    ollama.set("seed", Value(0));
+    List table;
+    for (const char* glob : {"ollama/*", "ollama_chat/*"}) {
+        Dict entry;
+        entry.set(glob, Value(ollama));
+        table.push_back(Value(std::move(entry)));
+    }
+    return Value(std::move(table));
+}
+
+Value usageValue(const Runner& r)
+{
+    Dict u;
+    u.set("model_calls", Value(r.modelCalls));
+    u.set("prompt_tokens", Value(r.promptTokens));
+    u.set("completion_tokens", Value(r.completionTokens));
+    return Value(std::move(u));
+}
+
+// Finds the innermost node that failed, for the partial trace.
+const TraceNode* failedNode(const TraceNode* n)
+{
+    if (!n)
+        return nullptr;
+    for (const auto& c : n->children)
+        for (const auto& x : c.nodes)
+            if (const TraceNode* f = failedNode(x.get()))
+                return f;
+    for (const auto& d : n->defs)
+        if (const TraceNode* f = failedNode(d.second.get()))
+            return f;
+    return n->error.empty() ? nullptr : n;
+}
+
+} // namespace
+
+Interpreter::Interpreter(RunOptions options) : m_options(std::move(options)) {}
+Interpreter::~Interpreter() = default;
+
+RunResult Interpreter::run(const std::shared_ptr<const Program>& program)
+{
+    RunResult out;
+    Runner runner(m_options);
+    auto info = std::make_unique<ProgramInfo>();
+    info->program = program;
+    info->dir = QFileInfo(program->file).absolutePath();
+    QFile f(program->file);
+    if (f.open(QIODevice::ReadOnly))
+        info->lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
+    const ProgramInfo* raw = info.get();
+    runner.programs.emplace(QFileInfo(program->file).absoluteFilePath(), std::move(info));
+
+    State st;
+    st.program = raw;
+    // The built-in variables, in the reference's order (pdl_scope lists them so).
+    st.scope.set("pdl_context", Value());
+    st.scope.set("pdl_particle_id", Value());
+    st.scope.set("pdl_llm_as_judge", Value());
+    st.scope.set("pdl_llm_context_transformer", Value());
+    st.scope.set("pdl_model_default_parameters", defaultModelParameters());
+    st.scope.set("stdlib", Value(Dict()));
+    st.scope.set("pdl_usage", usageValue(runner));
+    for (const auto& [k, v] : m_options.initialScope)
+        st.scope.set(k.isString() ? k.asString() : k.str(), v);
+
+    TracePtr root;
+    try {
+        out.result = runner.exec(program->root, st, "", runner.tracing ? &root : nullptr);
+        out.ok = true;
+    } catch (const PdlError& e) {
+        out.error = makeError(QString::fromStdString(e.what()), e.span);
+    } catch (const Cancelled&) {
+        out.error = makeError(QStringLiteral("the run was cancelled"));
+    } catch (const std::exception& e) {
+        out.error =
+            makeError(QStringLiteral("internal error: %1").arg(QString::fromUtf8(e.what())));
+    }
+    if (!out.ok && !out.error.span.isValid()) {
+        if (const TraceNode* failed = failedNode(root.get()))
+            out.error.span = failed->errorSpan.isValid() ? failed->errorSpan : failed->span;
+    }
+    if (m_options.trace)
+        out.trace = root;
+    out.scope = st.scope.vars();
+    out.scope.set("pdl_usage", usageValue(runner));
+    out.context = contextToList(st.context);
+    out.scope.set("pdl_context", Value(out.context));
+    return out;
+}
+
+RunResult Interpreter::runFile(const QString& path)
+{
+    ParseResult parsed = checkProgram(path);
+    if (!parsed.ok() || !parsed.program) {
+        RunResult out;
+        QStringList lines;
+        SourceSpan first;
+        for (const Diagnostic& d : parsed.diagnostics) {
+            if (d.severity != Severity::Error)
+                continue;
+            if (!first.isValid())
+                first = d.span;
+            lines << d.toString();
+        }
+        out.error = makeError(lines.join(QLatin1Char('\n')), first);
+        return out;
+    }
+    return run(parsed.program);
+}
+
+std::unordered_map<std::string, Value> replayTable(const TraceNode& root)
+{
+    std::unordered_map<std::string, Value> table;
+    std::vector<const TraceNode*> stack{&root};
+    while (!stack.empty()) {
+        const TraceNode* n = stack.back();
+        stack.pop_back();
+        if (n->hasResult && n->isLeaf && n->error.empty())
+            table.emplace(n->id, n->result);
+        for (const auto& c : n->children)
+            for (const auto& x : c.nodes)
+                if (x)
+                    stack.push_back(x.get());
+        for (const auto& d : n->defs)
+            if (d.second)
+                stack.push_back(d.second.get());
+    }
+    return table;
+}
+
+} // namespace hako::pdl

@@ -1,0 +1,51 @@
+#pragma once
+// Private to the interpreter: PDL closures as values, and the run an expression call joins.
+
+#include "core/pdl/interp/runner.h"
+
+namespace hako::pdl {
+
+/// A PDL function value: the function block and the scope it was defined in.
+class PdlFunction : public Callable {
+public:
+    PdlFunction(BlockPtr block, Env closure, const ProgramInfo* program, std::string name)
+        : m_block(std::move(block)), m_closure(std::move(closure)), m_program(program),
+          m_name(std::move(name))
+    {}
+    std::string name() const override { return m_name; }
+    /// Called from an expression (`${ f(1, y=2) }`) inside a running program.
+    Value call(const CallArgs& args) const override;
+
+    const FunctionBlock& function() const { return static_cast<const FunctionBlock&>(*m_block); }
+    const Env& closure() const { return m_closure; }
+    const ProgramInfo* program() const { return m_program; }
+
+private:
+    BlockPtr m_block;
+    Env m_closure;
+    const ProgramInfo* m_program;
+    std::string m_name;
+};
+
+/// The runner and state of the block whose expression is being evaluated on this thread, so
+/// that a PDL function called from an expression runs inside the same run.
+struct ActiveEvaluation {
+    Runner* runner = nullptr;
+    const State* state = nullptr;
+};
+ActiveEvaluation& activeEvaluation();
+
+/// Sets the active evaluation for its lifetime and restores the previous one after.
+class ActiveEvaluationScope {
+public:
+    ActiveEvaluationScope(Runner* runner, const State* state) : m_saved(activeEvaluation())
+    {
+        activeEvaluation() = {runner, state};
+    }
+    ~ActiveEvaluationScope() { activeEvaluation() = m_saved; }
+
+private:
+    ActiveEvaluation m_saved;
+};
+
+} // namespace hako::pdl

@@ -1,0 +1,465 @@
+#include "core/pdl/interp/runner.h"
+
+#include "core/pdl/interp/pdlfunction.h"
+
+#include "core/pdl/expr/template.h"
+#include "core/pdl/parser/programparser.h"
+#include "core/pdl/programcheck.h"
+#include "core/pdl/types/jsonschema.h"
+#include "core/pdl/types/pdltype.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <thread>
+
+namespace hako::pdl {
+
+namespace {
+
+int64_t nowNanos()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+bool hasTarget(const Block& b, std::string_view name)
+{
+    if (!b.contribute)
+        return name == "result" || name == "context";
+    for (const ContributeTarget& t : *b.contribute) {
+        if (t.name == name)
+            return true;
+    }
+    return false;
+}
+
+const ContributeTarget* target(const Block& b, std::string_view name)
+{
+    if (!b.contribute)
+        return nullptr;
+    for (const ContributeTarget& t : *b.contribute) {
+        if (t.name == name)
+            return &t;
+    }
+    return nullptr;
+}
+
+// Blocks whose context contribution is one message holding their result.
+bool isLeafKind(BlockKind k)
+{
+    switch (k) {
+    case BlockKind::Data:
+    case BlockKind::Get:
+    case BlockKind::Read:
+    case BlockKind::Code:
+    case BlockKind::Args:
+    case BlockKind::Model:
+    case BlockKind::Message:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool tracedAsLeaf(BlockKind k)
+{
+    return isLeafKind(k) || k == BlockKind::Function || k == BlockKind::Call ||
+           k == BlockKind::Empty || k == BlockKind::Aggregator;
+}
+
+std::string firstLine(const std::string& s)
+{
+    size_t nl = s.find('\n');
+    return nl == std::string::npos ? s : s.substr(0, nl);
+}
+
+} // namespace
+
+Value makeMessage(const std::string& role, Value content, const std::string& defsite)
+{
+    Dict d;
+    d.set("role", Value(role));
+    d.set("content", std::move(content));
+    d.set("pdl__defsite", Value(defsite));
+    return Value(std::move(d));
+}
+
+std::string childId(const std::string& parent, const std::string& step)
+{
+    std::string s;
+    s.reserve(parent.size() + step.size() + 2);
+    s += parent;
+    s += '.';
+    s += step;
+    s += '.';
+    return s;
+}
+
+Runner::Runner(const RunOptions& o) : options(o), tracing(o.trace || o.observer) {}
+
+void Runner::checkCancelled() const
+{
+    if (options.cancel.isCancelled())
+        throw Cancelled{};
+}
+
+void Runner::write(std::string_view text, bool toStderr)
+{
+    const auto& sink = toStderr ? options.writeStderr : options.writeStdout;
+    if (sink) {
+        sink(text);
+        return;
+    }
+    FILE* f = toStderr ? stderr : stdout;
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fflush(f);
+}
+
+Value Runner::evalValue(const Value& v, const State& st, const SourceSpan& span)
+{
+    switch (v.type()) {
+    case Value::Type::String: {
+        const std::string& src = v.asString();
+        if (expr::isPlainText(src))
+            return v;
+        EvalScope scope(st.scope, st.context);
+        ActiveEvaluationScope active(this, &st);
+        Result<Value> r = evaluateTemplate(src, scope);
+        if (r.ok())
+            return std::move(r).value();
+        const Diagnostic& d = r.error();
+        SourceSpan at = span;
+        if (st.program && d.span.isValid()) {
+            at = mapExpressionPosition(st.program->lines, src, span, d.span.line, d.span.column);
+            if (!at.isValid())
+                at = span;
+        }
+        std::string msg = d.message.toStdString();
+        throw PdlError("Error during the evaluation of " + src + ": " + firstLine(msg), at);
+    }
+    case Value::Type::List: {
+        const List& in = v.asList();
+        List out;
+        out.reserve(in.size());
+        for (const Value& x : in)
+            out.push_back(evalValue(x, st, span));
+        return Value(std::move(out), v.isTuple());
+    }
+    case Value::Type::Dict: {
+        Dict out;
+        for (const auto& [k, x] : v.asDict())
+            out.set(evalValue(k, st, span), evalValue(x, st, span));
+        return Value(std::move(out));
+    }
+    default:
+        return v;
+    }
+}
+
+Value Runner::eval(const Expr& e, const State& st, TraceNode* node, const char* field)
+{
+    Value v = evalValue(e.value, st, e.span);
+    if (node)
+        node->exprs.emplace_back(field, v);
+    return v;
+}
+
+void Runner::checkSpec(const Value& spec, const Value& value, const SourceSpan& span)
+{
+    Result<JsonSchema> schema = compilePdlType(spec);
+    if (!schema.ok())
+        throw PdlError("invalid spec: " + schema.error().message.toStdString(), span);
+    std::vector<ValidationError> errors = schema->validate(value);
+    if (errors.empty())
+        return;
+    std::string msg = "Type errors during spec checking:";
+    for (const ValidationError& e : errors)
+        msg += "\n" + e.toString();
+    throw PdlError(msg, span);
+}
+
+Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, TracePtr* traceOut)
+{
+    checkCancelled();
+    const Block& b = *bp;
+    std::string id = prefix + blockKindName(b.kind);
+    TracePtr node;
+    if (tracing) {
+        node = std::make_shared<TraceNode>();
+        node->block = bp;
+        node->kind = b.kind;
+        node->id = id;
+        node->span = b.span;
+        node->isLeaf = tracedAsLeaf(b.kind);
+        node->startNanos = nowNanos();
+        if (traceOut)
+            *traceOut = node;
+        if (options.observer) {
+            std::lock_guard lock(observerMutex);
+            options.observer->blockStarted(*node);
+        }
+    }
+
+    const std::string savedRole = st.role;
+    if (b.role)
+        st.role = *b.role;
+    const ContextPtr before = st.context;
+    Value result;
+    try {
+        for (const auto& [name, def] : b.defs) {
+            State ds = st;
+            TracePtr dn;
+            Value v = exec(def, ds, id + ".defs." + name + ".", node ? &dn : nullptr);
+            st.scope = std::move(ds.scope);
+            st.scope.set(name, v);
+            if (node)
+                node->defs.emplace_back(name, dn);
+        }
+        bool leafMessage = isLeafKind(b.kind);
+        try {
+            result = execWithRetry(bp, st, id, node.get());
+        } catch (const PdlError&) {
+            if (!b.fallback)
+                throw;
+            st.context = before;
+            TracePtr fn;
+            result = exec(b.fallback, st, id + ".fallback.", node ? &fn : nullptr);
+            if (node)
+                node->addChild("fallback", fn, true);
+            leafMessage = false;
+        }
+        if (b.def)
+            st.scope.set(*b.def, result);
+
+        // Contribution to the background context.
+        if (hasTarget(b, "context")) {
+            const ContributeTarget* t = target(b, "context");
+            if (t && t->value) {
+                st.context = contextAppend(before, st.role,
+                                           evalValue(t->value.value, st, t->value.span), id);
+            } else if (leafMessage) {
+                if (b.kind == BlockKind::Message && result.isDict()) {
+                    Dict m = result.asDict();
+                    m.set("pdl__defsite", Value(id));
+                    st.context = contextAppend(st.context, Value(std::move(m)));
+                } else if (b.kind == BlockKind::Model) {
+                    // execModel appended the assistant message itself.
+                } else {
+                    st.context = contextAppend(st.context, st.role, Value(result.toText()), id);
+                }
+            }
+        } else {
+            st.context = before;
+        }
+        if (hasTarget(b, "stdout"))
+            write(result.toText());
+        if (hasTarget(b, "stderr"))
+            write(result.toText(), true);
+        if (!hasTarget(b, "result")) {
+            const ContributeTarget* t = target(b, "result");
+            result = t && t->value ? evalValue(t->value.value, st, t->value.span) : Value("");
+        }
+    } catch (PdlError& e) {
+        st.role = savedRole;
+        if (node) {
+            node->endNanos = nowNanos();
+            bool childFailed = false;
+            for (const auto& c : node->children)
+                for (const auto& n : c.nodes)
+                    childFailed = childFailed || (n && !n->error.empty());
+            for (const auto& d : node->defs)
+                childFailed = childFailed || (d.second && !d.second->error.empty());
+            if (!childFailed) {
+                node->error = e.what();
+                node->errorSpan = e.span;
+            }
+            if (options.observer) {
+                std::lock_guard lock(observerMutex);
+                options.observer->blockFinished(*node);
+            }
+        }
+        throw;
+    }
+    st.role = savedRole;
+    if (node) {
+        node->result = result;
+        node->hasResult = true;
+        node->endNanos = nowNanos();
+        if (options.observer) {
+            std::lock_guard lock(observerMutex);
+            options.observer->blockFinished(*node);
+        }
+    }
+    return result;
+}
+
+Value Runner::execWithRetry(const BlockPtr& bp, State& st, const std::string& id, TraceNode* node)
+{
+    const Block& b = *bp;
+    int64_t extraTries = 0;
+    double delay = 0, backoff = 1, maxDelay = -1, jitter = 0;
+    if (b.retry.present) {
+        if (b.retry.tries)
+            extraTries = eval(b.retry.tries, st, nullptr, "tries").toDouble();
+        if (b.retry.delay)
+            delay = eval(b.retry.delay, st, nullptr, "delay").toDouble();
+        if (b.retry.backoff)
+            backoff = eval(b.retry.backoff, st, nullptr, "backoff").toDouble();
+        if (b.retry.maxDelay)
+            maxDelay = eval(b.retry.maxDelay, st, nullptr, "max_delay").toDouble();
+        if (b.retry.jitter)
+            jitter = eval(b.retry.jitter, st, nullptr, "jitter").toDouble();
+    }
+    const State start = st;
+    for (int64_t attempt = 0;; ++attempt) {
+        try {
+            Value r = execBody(bp, st, id, node);
+            if (b.parser.kind != ParserSpec::Kind::None)
+                r = parse(b, r);
+            if (b.spec)
+                checkSpec(*b.spec, r, b.specSpan.isValid() ? b.specSpan : b.span);
+            return r;
+        } catch (const PdlError& e) {
+            if (attempt >= extraTries)
+                throw;
+            if (!b.retry.exceptions.empty()) {
+                bool match = false;
+                for (const std::string& want : b.retry.exceptions)
+                    for (const std::string& have : e.types)
+                        match = match || want == have;
+                if (!match)
+                    throw;
+            }
+            std::string message = e.what();
+            st = start;
+            if (b.traceErrorOnRetry && eval(b.traceErrorOnRetry, st, nullptr, "x").truthy())
+                st.context = contextAppend(st.context, "assistant", Value(message), id);
+            if (node) {
+                node->children.clear();
+                node->exprs.clear();
+            }
+            double wait = delay * std::pow(backoff, double(attempt));
+            if (maxDelay >= 0)
+                wait = std::min(wait, maxDelay);
+            if (jitter > 0)
+                wait += jitter * (double(std::rand()) / RAND_MAX);
+            auto until =
+                std::chrono::steady_clock::now() + std::chrono::microseconds(int64_t(wait * 1e6));
+            while (std::chrono::steady_clock::now() < until) {
+                checkCancelled();
+                std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(
+                    until - std::chrono::steady_clock::now(), std::chrono::milliseconds(20)));
+            }
+        }
+    }
+}
+
+Value Runner::execBody(const BlockPtr& bp, State& st, const std::string& id, TraceNode* node)
+{
+    const Block& b = *bp;
+    if (options.replay && isLeafKind(b.kind) && b.kind != BlockKind::Data &&
+        b.kind != BlockKind::Message) {
+        auto it = options.replay->find(id);
+        if (it != options.replay->end()) {
+            if (b.kind == BlockKind::Model)
+                st.context = contextAppend(st.context, b.role ? *b.role : "assistant",
+                                           Value(it->second.toText()), id);
+            return it->second;
+        }
+    }
+    switch (b.kind) {
+    case BlockKind::Data:
+        return execData(static_cast<const DataBlock&>(b), st, node);
+    case BlockKind::Text: {
+        Value v = execList(static_cast<const ListBlockBase&>(b), st, id, node, nullptr);
+        return v;
+    }
+    case BlockKind::LastOf:
+    case BlockKind::Array:
+        return execList(static_cast<const ListBlockBase&>(b), st, id, node, nullptr);
+    case BlockKind::Sequence:
+        return execList(static_cast<const ListBlockBase&>(b), st, id, node,
+                        &static_cast<const SequenceBlock&>(b).join);
+    case BlockKind::Object:
+        return execObject(static_cast<const ObjectBlock&>(b), st, id, node);
+    case BlockKind::Get: {
+        const std::string& name = static_cast<const GetBlock&>(b).get;
+        EvalScope scope(st.scope, st.context);
+        const Value* v = scope.lookup(name);
+        if (!v)
+            throw PdlError("'" + name + "' is undefined", b.fieldSpan("get"));
+        return *v;
+    }
+    case BlockKind::Message:
+        return execMessage(static_cast<const MessageBlock&>(b), st, id, node);
+    case BlockKind::If:
+        return execIf(static_cast<const IfBlock&>(b), st, id, node);
+    case BlockKind::Match:
+        return execMatch(static_cast<const MatchBlock&>(b), st, id, node);
+    case BlockKind::Repeat:
+        return execRepeat(static_cast<const RepeatBlock&>(b), st, id, node);
+    case BlockKind::Map:
+        return execMap(static_cast<const MapBlock&>(b), st, id, node);
+    case BlockKind::Function:
+        return execFunction(static_cast<const FunctionBlock&>(b), st, bp);
+    case BlockKind::Call:
+        return execCall(static_cast<const CallBlock&>(b), st, id, node);
+    case BlockKind::Read:
+        return execRead(static_cast<const ReadBlock&>(b), st, node);
+    case BlockKind::Include:
+        return execInclude(static_cast<const IncludeBlock&>(b), st, id, node);
+    case BlockKind::Import:
+        return execImport(static_cast<const ImportBlock&>(b), st, id, node);
+    case BlockKind::Code:
+        return execCode(static_cast<const CodeBlock&>(b), st, id, node);
+    case BlockKind::Args:
+        return execArgs(static_cast<const ArgsBlock&>(b), st, node);
+    case BlockKind::Model:
+        return execModel(static_cast<const ModelBlock&>(b), st, id, node);
+    case BlockKind::Empty:
+        return Value("");
+    case BlockKind::Aggregator:
+        return Value("");
+    case BlockKind::Error: {
+        const auto& e = static_cast<const ErrorBlock&>(b);
+        throw PdlError(e.msg, b.span);
+    }
+    }
+    return Value();
+}
+
+const ProgramInfo* Runner::loadProgram(const QString& path, const SourceSpan& from)
+{
+    const QString canonical = QFileInfo(path).absoluteFilePath();
+    std::lock_guard lock(programsMutex);
+    auto it = programs.find(canonical);
+    if (it != programs.end())
+        return it->second.get();
+    if (!QFileInfo::exists(canonical))
+        throw PdlError("file not found: " + canonical.toStdString(), from);
+    ParseResult parsed = checkProgram(canonical);
+    if (!parsed.ok() || !parsed.program) {
+        std::string msg = "errors in " + canonical.toStdString() + ":";
+        for (const Diagnostic& d : parsed.diagnostics)
+            if (d.severity == Severity::Error)
+                msg += "\n" + d.toString().toStdString();
+        throw PdlError(msg, from);
+    }
+    auto info = std::make_unique<ProgramInfo>();
+    info->program = parsed.program;
+    info->dir = QFileInfo(canonical).absolutePath();
+    QFile f(canonical);
+    if (f.open(QIODevice::ReadOnly))
+        info->lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
+    const ProgramInfo* raw = info.get();
+    programs.emplace(canonical, std::move(info));
+    return raw;
+}
+
+} // namespace hako::pdl

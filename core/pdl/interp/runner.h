@@ -1,0 +1,118 @@
+#pragma once
+// Private to the interpreter: the state of one run and the code for each block kind.
+
+#include "core/pdl/interp/env.h"
+#include "core/pdl/interp/interpreter.h"
+
+#include <QStringList>
+
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+namespace hako::pdl {
+
+/// An error that stops a block: its message, where it happened, and for errors raised by code
+/// (Python exceptions) the exception's type names, so `retry.exceptions` can filter.
+class PdlError : public std::runtime_error {
+public:
+    PdlError(const std::string& message, SourceSpan span, std::vector<std::string> types = {})
+        : std::runtime_error(message), span(std::move(span)), types(std::move(types))
+    {}
+    SourceSpan span;
+    std::vector<std::string> types;
+};
+
+/// The run was cancelled; never caught by fallback or retry.
+struct Cancelled {};
+
+/// A program file and what its blocks need to know about it.
+struct ProgramInfo {
+    std::shared_ptr<const Program> program;
+    QString dir;       ///< folder for relative reads, includes and imports
+    QStringList lines; ///< the file's lines, for mapping expression errors to columns
+};
+
+/// Where a block runs: its variables, the context before it, the role its messages take.
+struct State {
+    Env scope;
+    ContextPtr context;
+    std::string role = "user";
+    const ProgramInfo* program = nullptr;
+    int callDepth = 0;
+};
+
+class Runner {
+public:
+    Runner(const RunOptions& options);
+
+    /// Runs `block` with id `prefix + kind`. Updates st.scope (defs flow to later siblings) and
+    /// appends the block's messages to st.context. `traceOut` receives the node when tracing.
+    Value exec(const BlockPtr& block, State& st, const std::string& prefix, TracePtr* traceOut);
+
+    /// Evaluates an expression field (strings as templates, lists/dicts recursively).
+    Value eval(const Expr& e, const State& st, TraceNode* node, const char* field);
+    Value evalValue(const Value& v, const State& st, const SourceSpan& span);
+
+    /// Calls a PDL closure with named arguments (from a call block or an expression).
+    Value callFunction(const Value& fn, const Dict& args, State& caller, const std::string& id,
+                       TraceNode* node, const SourceSpan& span);
+
+    const ProgramInfo* loadProgram(const QString& path, const SourceSpan& from);
+    void checkCancelled() const;
+    void write(std::string_view text, bool toStderr = false);
+
+    const RunOptions& options;
+    bool tracing = false;
+    std::mutex observerMutex;
+    std::mutex programsMutex;
+    std::map<QString, std::unique_ptr<ProgramInfo>> programs;
+    std::map<QString, Value> imports;
+    Dict usage; ///< pdl_usage
+    int64_t modelCalls = 0, promptTokens = 0, completionTokens = 0;
+
+private:
+    Value execBody(const BlockPtr& bp, State& st, const std::string& id, TraceNode* node);
+    Value execWithRetry(const BlockPtr& bp, State& st, const std::string& id, TraceNode* node);
+    void contribute(const Block& b, State& st, const std::string& id, Value& result,
+                    const ContextPtr& before, const ContextPtr& after, TraceNode* node);
+
+public:
+    // Block kinds (runnerblocks.cpp, runnerflow.cpp).
+    Value execData(const DataBlock& b, State& st, TraceNode* node);
+    Value execList(const ListBlockBase& b, State& st, const std::string& id, TraceNode* node,
+                   const JoinSpec* join);
+    Value execObject(const ObjectBlock& b, State& st, const std::string& id, TraceNode* node);
+    Value execMessage(const MessageBlock& b, State& st, const std::string& id, TraceNode* node);
+    Value execIf(const IfBlock& b, State& st, const std::string& id, TraceNode* node);
+    Value execMatch(const MatchBlock& b, State& st, const std::string& id, TraceNode* node);
+    Value execRepeat(const RepeatBlock& b, State& st, const std::string& id, TraceNode* node);
+    Value execMap(const MapBlock& b, State& st, const std::string& id, TraceNode* node);
+    Value execFunction(const FunctionBlock& b, State& st, const BlockPtr& self);
+    Value execCall(const CallBlock& b, State& st, const std::string& id, TraceNode* node);
+    Value execRead(const ReadBlock& b, State& st, TraceNode* node);
+    Value execInclude(const IncludeBlock& b, State& st, const std::string& id, TraceNode* node);
+    Value execImport(const ImportBlock& b, State& st, const std::string& id, TraceNode* node);
+    Value execCode(const CodeBlock& b, State& st, const std::string& id, TraceNode* node);
+    Value execArgs(const ArgsBlock& b, State& st, TraceNode* node);
+    Value execModel(const ModelBlock& b, State& st, const std::string& id, TraceNode* node);
+
+    // Code, commands and parsers (runnerexternal.cpp).
+    Value runCode(const CodeBlock& b, const std::string& source, State& st, TraceNode* node);
+    Value runCommand(const std::vector<std::string>& argv, const SourceSpan& span, TraceNode* node);
+    Value parseResult(const ParserSpec& parser, const Value& result, const SourceSpan& span);
+
+    Value join(std::vector<Value>& values, const JoinSpec& join, const State& st, TraceNode* node,
+               const SourceSpan& span);
+    /// Applies a block's `parser` to its result.
+    Value parse(const Block& b, const Value& result);
+    /// Checks `value` against the PDL type `spec`; throws PdlError at `span`.
+    void checkSpec(const Value& spec, const Value& value, const SourceSpan& span);
+};
+
+/// A message dict {role, content, pdl__defsite}.
+Value makeMessage(const std::string& role, Value content, const std::string& defsite);
+/// A child id: `parent.field` or `parent.index`; blocks append `.kind`.
+std::string childId(const std::string& parent, const std::string& step);
+
+} // namespace hako::pdl

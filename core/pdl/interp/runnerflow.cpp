@@ -1,0 +1,573 @@
+// Structured blocks: text/lastOf/array/sequence, object, if, match, repeat, map, functions.
+#include "core/pdl/interp/pdlfunction.h"
+#include "core/pdl/interp/runner.h"
+#include "core/pdl/parser/yamlvalue.h"
+#include "core/pdl/types/jsonschema.h"
+#include "core/pdl/types/pdltype.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <thread>
+
+namespace hako::pdl {
+
+ActiveEvaluation& activeEvaluation()
+{
+    thread_local ActiveEvaluation active;
+    return active;
+}
+
+namespace {
+
+// Whether the block's body field (`text: …`) was written as a list: children ids then carry
+// their index (`text.0.data`), a single body does not (`text.data`).
+bool bodyIsList(const Block& b, const char* field)
+{
+    if (!b.node || !b.node->isMapping())
+        return true;
+    const YamlValue* v = b.node->value(field);
+    return !v || v->isSequence();
+}
+
+std::string indexPrefix(const std::string& id, size_t i)
+{
+    std::string s;
+    s.reserve(id.size() + 12);
+    s += id;
+    s += '.';
+    s += std::to_string(i);
+    s += '.';
+    return s;
+}
+
+} // namespace
+
+Value Runner::execData(const DataBlock& b, State& st, TraceNode* node)
+{
+    if (b.raw) {
+        if (node)
+            node->exprs.emplace_back("data", b.data.value);
+        return b.data.value;
+    }
+    return eval(b.data, st, node, "data");
+}
+
+Value Runner::execList(const ListBlockBase& b, State& st, const std::string& id, TraceNode* node,
+                       const JoinSpec* join)
+{
+    const char* field = blockKindName(b.kind);
+    const bool list = bodyIsList(b, field);
+    const bool independent = b.context == ContextMode::Independent;
+    const ContextPtr initial = st.context;
+    ContextPtr collected = initial;
+    std::vector<Value> values;
+    std::string text;
+    values.reserve(b.children.size());
+    for (size_t i = 0; i < b.children.size(); ++i) {
+        if (independent)
+            st.context = initial;
+        TracePtr cn;
+        Value v =
+            exec(b.children[i], st, list ? indexPrefix(id, i) : id + ".", node ? &cn : nullptr);
+        if (node)
+            node->addChild(field, cn, !list);
+        if (independent) {
+            for (Value& m : contextSince(st.context, initial))
+                collected = contextAppend(collected, std::move(m));
+        }
+        if (b.kind == BlockKind::Text && !join)
+            text += v.toText();
+        else
+            values.push_back(std::move(v));
+    }
+    if (independent)
+        st.context = collected;
+    switch (b.kind) {
+    case BlockKind::Text:
+        return Value(std::move(text));
+    case BlockKind::LastOf:
+        return values.empty() ? Value() : values.back();
+    case BlockKind::Array:
+        return Value(List(std::move(values)));
+    default:
+        return this->join(values, *join, st, node, b.span);
+    }
+}
+
+Value Runner::execObject(const ObjectBlock& b, State& st, const std::string& id, TraceNode* node)
+{
+    Dict out;
+    if (!b.listForm) {
+        for (const auto& [name, child] : b.fields) {
+            TracePtr cn;
+            Value v = exec(child, st, id + "." + name + ".", node ? &cn : nullptr);
+            if (node)
+                node->addChild("object", cn);
+            out.set(name, std::move(v));
+        }
+        return Value(std::move(out));
+    }
+    for (size_t i = 0; i < b.items.size(); ++i) {
+        TracePtr cn;
+        Value v = exec(b.items[i], st, indexPrefix(id, i), node ? &cn : nullptr);
+        if (node)
+            node->addChild("object", cn);
+        if (!v.isDict())
+            throw PdlError("the items of an object block must produce objects, got " +
+                               std::string(v.typeName()),
+                           b.items[i]->span);
+        for (const auto& [k, x] : v.asDict())
+            out.set(k, x);
+    }
+    return Value(std::move(out));
+}
+
+Value Runner::execMessage(const MessageBlock& b, State& st, const std::string& id, TraceNode* node)
+{
+    State cs = st;
+    TracePtr cn;
+    Value content =
+        b.content ? exec(b.content, cs, id + ".content.", node ? &cn : nullptr) : Value("");
+    if (node && cn)
+        node->addChild("content", cn, true);
+    st.scope = cs.scope;
+    Dict m;
+    m.set("role", Value(st.role));
+    m.set("content", content);
+    if (b.name)
+        m.set("name", eval(b.name, st, node, "name"));
+    if (b.toolCallId)
+        m.set("tool_call_id", eval(b.toolCallId, st, node, "tool_call_id"));
+    if (b.toolCalls)
+        m.set("tool_calls", eval(b.toolCalls, st, node, "tool_calls"));
+    return Value(std::move(m));
+}
+
+Value Runner::execIf(const IfBlock& b, State& st, const std::string& id, TraceNode* node)
+{
+    Value cond = eval(b.condition, st, node, "if");
+    if (cond.isUndefined())
+        throw PdlError("the condition of an if block is undefined", b.condition.span);
+    const bool taken = cond.truthy();
+    const BlockPtr& branch = taken ? b.then : b.elseBlock;
+    if (!branch)
+        return Value("");
+    TracePtr cn;
+    Value v = exec(branch, st, id + (taken ? ".then." : ".else_."), node ? &cn : nullptr);
+    if (node)
+        node->addChild(taken ? "then" : "else", cn, true);
+    return v;
+}
+
+namespace {
+
+bool matchPattern(const Pattern& p, const Value& v,
+                  std::vector<std::pair<std::string, Value>>& binds)
+{
+    bool ok = false;
+    switch (p.kind) {
+    case Pattern::Kind::Literal:
+        ok = v == p.literal;
+        break;
+    case Pattern::Kind::Any:
+        ok = true;
+        break;
+    case Pattern::Kind::Array:
+        if (v.isList() && v.asList().size() == p.items.size()) {
+            ok = true;
+            for (size_t i = 0; ok && i < p.items.size(); ++i)
+                ok = matchPattern(p.items[i], v.asList()[i], binds);
+        }
+        break;
+    case Pattern::Kind::Object:
+        if (v.isDict()) {
+            ok = true;
+            for (const auto& [k, sub] : p.fields) {
+                const Value* x = v.asDict().find(k);
+                ok = ok && x && matchPattern(sub, *x, binds);
+            }
+        }
+        break;
+    case Pattern::Kind::AnyOf:
+        for (const Pattern& alt : p.items) {
+            size_t mark = binds.size();
+            if (matchPattern(alt, v, binds)) {
+                ok = true;
+                break;
+            }
+            binds.resize(mark);
+        }
+        break;
+    }
+    if (ok && p.def)
+        binds.emplace_back(*p.def, v);
+    return ok;
+}
+
+} // namespace
+
+Value Runner::execMatch(const MatchBlock& b, State& st, const std::string& id, TraceNode* node)
+{
+    Value subject = eval(b.match, st, node, "match");
+    for (size_t i = 0; i < b.cases.size(); ++i) {
+        const MatchCase& c = b.cases[i];
+        std::vector<std::pair<std::string, Value>> binds;
+        if (c.pattern && !matchPattern(*c.pattern, subject, binds))
+            continue;
+        State cs = st;
+        for (auto& [name, v] : binds)
+            cs.scope.set(name, v);
+        if (c.guard && !evalValue(c.guard.value, cs, c.guard.span).truthy())
+            continue;
+        st.scope = std::move(cs.scope);
+        if (!c.then)
+            return Value("");
+        TracePtr cn;
+        Value v =
+            exec(c.then, st, id + ".with." + std::to_string(i) + ".then.", node ? &cn : nullptr);
+        if (node)
+            node->addChild("with", cn);
+        return v;
+    }
+    return Value("");
+}
+
+namespace {
+
+// Evaluated `for` lists, checked to be lists of equal length.
+std::vector<std::pair<std::string, List>> forLists(Runner& r, const LoopBlockBase& b,
+                                                   const State& st, TraceNode* node)
+{
+    std::vector<std::pair<std::string, List>> lists;
+    Dict traced;
+    for (const auto& [name, e] : b.forVars) {
+        Value v = r.evalValue(e.value, st, e.span);
+        if (!v.isList()) {
+            throw PdlError("Values inside the For block must be lists but got <class '" +
+                               std::string(v.typeName()) + "'>.",
+                           e.span);
+        }
+        traced.set(name, v);
+        lists.emplace_back(name, v.asList());
+    }
+    for (size_t i = 1; i < lists.size(); ++i) {
+        if (lists[i].second.size() != lists[0].second.size())
+            throw PdlError("Lists inside the For block must be of the same length", b.forSpan);
+    }
+    if (node && !b.forVars.empty())
+        node->exprs.emplace_back("for", Value(std::move(traced)));
+    return lists;
+}
+
+} // namespace
+
+Value Runner::execRepeat(const RepeatBlock& b, State& st, const std::string& id, TraceNode* node)
+{
+    auto lists = forLists(*this, b, st, node);
+    const bool hasFor = !lists.empty();
+    const size_t forCount = hasFor ? lists[0].second.size() : 0;
+    int64_t maxIterations = -1;
+    if (b.maxIterations) {
+        Value m = eval(b.maxIterations, st, node, "maxIterations");
+        if (!m.isInt())
+            throw PdlError("maxIterations must be an integer", b.maxIterations.span);
+        maxIterations = m.asInt();
+    }
+    if (!hasFor && !b.whileCond && !b.until && maxIterations < 0)
+        throw PdlError("a repeat block needs for, while, until or maxIterations to stop", b.span);
+    const bool independent = b.context == ContextMode::Independent;
+    const ContextPtr initial = st.context;
+    ContextPtr collected = initial;
+    const bool lastOnly = b.join.as == JoinSpec::As::LastOf;
+    const bool asText = b.join.as == JoinSpec::As::Text;
+    std::string separator;
+    if (asText && b.join.with)
+        separator = evalValue(b.join.with.value, st, b.join.with.span).toText();
+    std::vector<Value> values;
+    Value last;
+    std::string text;
+    for (size_t i = 0;; ++i) {
+        if (hasFor && i >= forCount)
+            break;
+        if (maxIterations >= 0 && int64_t(i) >= maxIterations)
+            break;
+        checkCancelled();
+        for (const auto& [name, items] : lists)
+            st.scope.set(name, items[i]);
+        if (b.index)
+            st.scope.set(*b.index, Value(int64_t(i)));
+        if (b.whileCond && !evalValue(b.whileCond.value, st, b.whileCond.span).truthy())
+            break;
+        if (independent)
+            st.context = initial;
+        TracePtr cn;
+        Value v = exec(b.body, st, indexPrefix(id, i), node ? &cn : nullptr);
+        if (node)
+            node->addChild("pdl__trace", cn);
+        if (independent) {
+            for (Value& m : contextSince(st.context, initial))
+                collected = contextAppend(collected, std::move(m));
+        }
+        if (asText) {
+            if (i > 0)
+                text += separator;
+            text += v.toText();
+        } else if (lastOnly) {
+            last = std::move(v);
+        } else {
+            values.push_back(std::move(v));
+        }
+        if (b.until && evalValue(b.until.value, st, b.until.span).truthy())
+            break;
+    }
+    if (independent)
+        st.context = collected;
+    if (asText)
+        return Value(std::move(text));
+    if (lastOnly)
+        return last;
+    return join(values, b.join, st, node, b.span);
+}
+
+Value Runner::execMap(const MapBlock& b, State& st, const std::string& id, TraceNode* node)
+{
+    auto lists = forLists(*this, b, st, node);
+    const bool hasFor = !lists.empty();
+    int64_t count = hasFor ? int64_t(lists[0].second.size()) : -1;
+    if (b.maxIterations) {
+        Value m = eval(b.maxIterations, st, node, "maxIterations");
+        if (!m.isInt())
+            throw PdlError("maxIterations must be an integer", b.maxIterations.span);
+        count = count < 0 ? m.asInt() : std::min(count, m.asInt());
+    }
+    if (count < 0)
+        throw PdlError("a map block needs for or maxIterations", b.span);
+    int64_t workers = std::max<int64_t>(1, std::thread::hardware_concurrency());
+    if (b.maxWorkers) {
+        Value w = eval(b.maxWorkers, st, node, "maxWorkers");
+        if (w.isInt() && w.asInt() > 0)
+            workers = w.asInt();
+    }
+    workers = std::min<int64_t>(workers, std::max<int64_t>(count, 1));
+
+    std::vector<Value> values(size_t(std::max<int64_t>(count, 0)));
+    std::vector<TracePtr> traces(values.size());
+    std::vector<std::exception_ptr> errors(values.size());
+    auto runOne = [&](int64_t i) {
+        State is = st;
+        for (const auto& [name, items] : lists)
+            is.scope.set(name, items[size_t(i)]);
+        if (b.index)
+            is.scope.set(*b.index, Value(i));
+        try {
+            values[size_t(i)] =
+                exec(b.body, is, indexPrefix(id, size_t(i)), node ? &traces[size_t(i)] : nullptr);
+        } catch (...) {
+            errors[size_t(i)] = std::current_exception();
+        }
+    };
+    if (workers <= 1) {
+        for (int64_t i = 0; i < count; ++i) {
+            runOne(i);
+            if (errors[size_t(i)])
+                break;
+        }
+    } else {
+        std::atomic<int64_t> next{0};
+        std::atomic<bool> failed{false};
+        std::vector<std::thread> pool;
+        for (int64_t w = 0; w < workers; ++w) {
+            pool.emplace_back([&] {
+                for (int64_t i; !failed && (i = next++) < count;) {
+                    runOne(i);
+                    if (errors[size_t(i)])
+                        failed = true;
+                }
+            });
+        }
+        for (std::thread& t : pool)
+            t.join();
+    }
+    if (node) {
+        for (TracePtr& t : traces)
+            if (t)
+                node->addChild("pdl__trace", t);
+    }
+    for (auto& e : errors)
+        if (e)
+            std::rethrow_exception(e);
+    return join(values, b.join, st, node, b.span);
+}
+
+Value Runner::join(std::vector<Value>& values, const JoinSpec& join, const State& st,
+                   TraceNode* node, const SourceSpan& span)
+{
+    switch (join.as) {
+    case JoinSpec::As::Text: {
+        std::string sep =
+            join.with ? evalValue(join.with.value, st, join.with.span).toText() : std::string();
+        std::string out;
+        for (size_t i = 0; i < values.size(); ++i) {
+            if (i)
+                out += sep;
+            out += values[i].toText();
+        }
+        return Value(std::move(out));
+    }
+    case JoinSpec::As::Array:
+        return Value(List(std::move(values)));
+    case JoinSpec::As::Object: {
+        Dict out;
+        for (const Value& v : values) {
+            if (!v.isDict())
+                throw PdlError("join as object needs every iteration to produce an object, got " +
+                                   std::string(v.typeName()),
+                               join.span.isValid() ? join.span : span);
+            for (const auto& [k, x] : v.asDict())
+                out.set(k, x);
+        }
+        return Value(std::move(out));
+    }
+    case JoinSpec::As::LastOf:
+        return values.empty() ? Value() : values.back();
+    case JoinSpec::As::Reduce: {
+        Value fn = evalValue(join.reduce.value, st, join.reduce.span);
+        if (values.empty())
+            return Value();
+        Value acc = values[0];
+        for (size_t i = 1; i < values.size(); ++i) {
+            CallArgs args;
+            args.positional = {acc, values[i]};
+            ActiveEvaluationScope active(this, &st);
+            try {
+                acc = fn.isCallable() ? fn.asCallable()->call(args)
+                                      : throw PdlError("reduce needs a function, got " +
+                                                           std::string(fn.typeName()),
+                                                       join.reduce.span);
+            } catch (const EvalError& e) {
+                throw PdlError(e.what(), join.reduce.span);
+            }
+        }
+        return acc;
+    }
+    }
+    return Value();
+}
+
+Value Runner::execFunction(const FunctionBlock& b, State& st, const BlockPtr& self)
+{
+    return Value(std::static_pointer_cast<const Callable>(std::make_shared<PdlFunction>(
+        self, st.scope, st.program, b.def ? *b.def : std::string("function"))));
+}
+
+Value Runner::callFunction(const Value& fnValue, const Dict& args, State& caller,
+                           const std::string& id, TraceNode* node, const SourceSpan& span)
+{
+    auto callable = fnValue.isCallable() ? fnValue.asCallable() : nullptr;
+    auto fn = std::dynamic_pointer_cast<const PdlFunction>(callable);
+    if (!fn) {
+        if (!callable)
+            throw PdlError("call needs a function, got " + std::string(fnValue.typeName()), span);
+        CallArgs ca;
+        for (const auto& [k, v] : args)
+            ca.keyword.emplace_back(k.str(), v);
+        ActiveEvaluationScope active(this, &caller);
+        try {
+            return callable->call(ca);
+        } catch (const EvalError& e) {
+            throw PdlError(e.what(), span);
+        }
+    }
+    if (caller.callDepth >= options.maxCallDepth)
+        throw PdlError("function calls nested deeper than " + std::to_string(options.maxCallDepth) +
+                           " (runaway recursion?); raise the limit with --max-call-depth",
+                       span);
+    const FunctionBlock& f = fn->function();
+    State cs;
+    cs.scope = fn->closure();
+    cs.context = caller.context;
+    cs.role = caller.role;
+    cs.program = fn->program();
+    cs.callDepth = caller.callDepth + 1;
+    for (const auto& [k, v] : args) {
+        std::string name = k.isString() ? k.asString() : k.str();
+        if (name == "pdl_context") {
+            if (!v.isList())
+                throw PdlError("pdl_context must be a list of messages", span);
+            cs.context = contextFromList(v.asList());
+            continue;
+        }
+        auto param = std::find_if(f.params.begin(), f.params.end(),
+                                  [&](const auto& p) { return p.first == name; });
+        if (param == f.params.end())
+            throw PdlError("function '" + fn->name() + "' has no parameter '" + name + "'", span);
+        if (!param->second.isNull()) {
+            Result<JsonSchema> schema = compilePdlType(param->second);
+            if (schema.ok()) {
+                auto errors = schema->validate(v);
+                if (!errors.empty()) {
+                    std::string msg = "Type errors in the arguments of '" + fn->name() + "':";
+                    for (const auto& e : errors)
+                        msg += "\n" + name + e.toString().substr(1);
+                    throw PdlError(msg, span);
+                }
+            }
+        }
+        cs.scope.set(name, v);
+    }
+    for (const auto& [name, type] : f.params) {
+        bool optional = type.isDict() && type.asDict().find("optional");
+        if (!optional && !args.find(name))
+            throw PdlError("missing argument '" + name + "' in the call of '" + fn->name() + "'",
+                           span);
+    }
+    if (!f.returns)
+        return Value();
+    const ContextPtr before = cs.context;
+    TracePtr body;
+    Value result = exec(f.returns, cs, id + ".", node ? &body : nullptr);
+    if (node)
+        node->addChild("pdl__trace", body, true);
+    // The body's messages join the caller's context.
+    for (Value& m : contextSince(cs.context, before))
+        caller.context = contextAppend(caller.context, std::move(m));
+    return result;
+}
+
+Value Runner::execCall(const CallBlock& b, State& st, const std::string& id, TraceNode* node)
+{
+    Value fn = eval(b.call, st, nullptr, "call");
+    Value args = b.args ? eval(b.args, st, node, "args") : Value(Dict());
+    if (!args.isDict())
+        throw PdlError("the args of a call must be an object, got " + std::string(args.typeName()),
+                       b.args.span);
+    return callFunction(fn, args.asDict(), st, id, node, b.fieldSpan("call"));
+}
+
+Value PdlFunction::call(const CallArgs& args) const
+{
+    ActiveEvaluation active = activeEvaluation();
+    if (!active.runner)
+        throw EvalError("the PDL function '" + m_name +
+                        "' can only be called while a program runs");
+    const FunctionBlock& f = function();
+    if (args.positional.size() > f.params.size())
+        throw EvalError(m_name + "() takes " + std::to_string(f.params.size()) + " arguments but " +
+                        std::to_string(args.positional.size()) + " were given");
+    Dict named;
+    for (size_t i = 0; i < args.positional.size(); ++i)
+        named.set(f.params[i].first, args.positional[i]);
+    for (const auto& [k, v] : args.keyword)
+        named.set(k, v);
+    State caller = *active.state;
+    try {
+        return active.runner->callFunction(
+            Value(std::static_pointer_cast<const Callable>(std::make_shared<PdlFunction>(*this))),
+            named, caller, "call", nullptr, f.span);
+    } catch (const PdlError& e) {
+        throw EvalError(e.what());
+    }
+}
+
+} // namespace hako::pdl

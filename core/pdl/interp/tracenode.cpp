@@ -1,0 +1,17 @@
+#include "core/pdl/interp/tracenode.h"
+
+namespace hako::pdl {
+
+TracePtr& TraceNode::addChild(const std::string& field, TracePtr child, bool single)
+{
+    for (Children& c : children) {
+        if (c.field == field) {
+            c.nodes.push_back(std::move(child));
+            return c.nodes.back();
+        }
+    }
+    children.push_back({field, {std::move(child)}, single});
+    return children.back().nodes.back();
+}
+
+} // namespace hako::pdl

@@ -1,0 +1,62 @@
+#pragma once
+
+#include "core/pdl/ast/block.h"
+#include "core/pdl/value.h"
+#include "core/util/diagnostic.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hako::pdl {
+
+struct TraceNode;
+using TracePtr = std::shared_ptr<TraceNode>;
+
+/// What one executed block left behind: the reference's trace node (`kind`, `pdl__id`,
+/// `pdl__result`, `pdl__timing`, evaluated expressions, children) plus Hako's source span.
+/// Built by the interpreter on its worker thread; hand a finished tree to other threads only
+/// after the run (or copy what a live view needs from the run's events).
+struct TraceNode {
+    BlockPtr block; ///< the source block (null for synthetic nodes)
+    BlockKind kind = BlockKind::Empty;
+    std::string id; ///< `pdl__id`, the reference's dotted path (`text.1.model`)
+    SourceSpan span;
+
+    Value result;
+    bool hasResult = false;
+    int64_t startNanos = 0;
+    int64_t endNanos = 0;
+    bool isLeaf = true;
+
+    /// Evaluated expression fields in evaluation order: field → value (`{pdl__expr, pdl__result}`).
+    std::vector<std::pair<std::string, Value>> exprs;
+    /// Traced `defs`, in order.
+    std::vector<std::pair<std::string, TracePtr>> defs;
+    /// Child nodes by field (`text`, `then`, `pdl__trace`, `return`, …), in execution order. A
+    /// field holding a single block (then, else, input, pdl__trace of a call) has one node and
+    /// `single` set.
+    struct Children {
+        std::string field;
+        std::vector<TracePtr> nodes;
+        bool single = false;
+    };
+    std::vector<Children> children;
+
+    // Model and code blocks.
+    Value context;    ///< `pdl__context`: the context the model saw
+    Value modelInput; ///< `pdl__model_input`: the messages sent
+    Value usage;      ///< `pdl__usage`
+    std::string out;  ///< captured stdout of a code block
+    std::string err;  ///< captured stderr of a code block
+
+    /// Set on a failed block: the message; the node is written as `kind: error`.
+    std::string error;
+    SourceSpan errorSpan;
+
+    /// Adds a child under `field` (creating the group on first use) and returns it.
+    TracePtr& addChild(const std::string& field, TracePtr child, bool single = false);
+};
+
+} // namespace hako::pdl

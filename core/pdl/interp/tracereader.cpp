@@ -1,0 +1,175 @@
+#include "core/pdl/interp/tracereader.h"
+
+#include "core/pdl/interp/interpreter.h"
+
+#include <QFile>
+
+#include <nlohmann/json.hpp>
+
+namespace hako::pdl {
+
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+BlockKind kindFromName(const std::string& name)
+{
+    static const std::pair<const char*, BlockKind> kinds[] = {
+        {"data", BlockKind::Data},
+        {"model", BlockKind::Model},
+        {"read", BlockKind::Read},
+        {"text", BlockKind::Text},
+        {"lastOf", BlockKind::LastOf},
+        {"array", BlockKind::Array},
+        {"object", BlockKind::Object},
+        {"sequence", BlockKind::Sequence},
+        {"get", BlockKind::Get},
+        {"message", BlockKind::Message},
+        {"if", BlockKind::If},
+        {"match", BlockKind::Match},
+        {"repeat", BlockKind::Repeat},
+        {"map", BlockKind::Map},
+        {"function", BlockKind::Function},
+        {"call", BlockKind::Call},
+        {"code", BlockKind::Code},
+        {"include", BlockKind::Include},
+        {"import", BlockKind::Import},
+        {"aggregator", BlockKind::Aggregator},
+        {"empty", BlockKind::Empty},
+        {"error", BlockKind::Error},
+        {"for", BlockKind::Repeat}, // very old traces
+    };
+    for (const auto& [n, k] : kinds)
+        if (name == n)
+            return k;
+    return BlockKind::Empty;
+}
+
+bool isBlock(const ojson& j)
+{
+    return j.is_object() && j.contains("kind") && j["kind"].is_string();
+}
+
+const ojson* field(const ojson& j, const char* modern, const char* old)
+{
+    auto it = j.find(modern);
+    if (it != j.end())
+        return &*it;
+    it = j.find(old);
+    return it != j.end() ? &*it : nullptr;
+}
+
+int64_t toInt(const ojson& j)
+{
+    return j.is_number() ? j.get<int64_t>() : 0;
+}
+
+TracePtr build(const ojson& j, int depth)
+{
+    auto n = std::make_shared<TraceNode>();
+    if (depth > 2000)
+        return n;
+    if (j["kind"] == "error") {
+        // {kind: error, msg, program: {…}}: the failed block, marked.
+        if (auto p = j.find("program"); p != j.end() && isBlock(*p))
+            n = build(*p, depth + 1);
+        n->error = j.value("msg", std::string("error"));
+        if (n->id.empty())
+            n->id = j.value("pdl__id", std::string());
+        return n;
+    }
+    n->kind = kindFromName(j["kind"].get<std::string>());
+    if (const ojson* id = field(j, "pdl__id", "id"); id && id->is_string())
+        n->id = id->get<std::string>();
+    if (const ojson* r = field(j, "pdl__result", "result")) {
+        n->result = Value::fromJson(*r);
+        n->hasResult = true;
+    }
+    if (const ojson* t = field(j, "pdl__timing", "timing"); t && t->is_object()) {
+        n->startNanos = toInt(t->value("start_nanos", ojson(0)));
+        n->endNanos = toInt(t->value("end_nanos", ojson(0)));
+    }
+    if (const ojson* leaf = field(j, "pdl__is_leaf", "is_leaf"); leaf && leaf->is_boolean())
+        n->isLeaf = leaf->get<bool>();
+    if (auto l = j.find("pdl__location"); l != j.end() && l->is_object()) {
+        n->span.file = QString::fromStdString(l->value("file", std::string()));
+        n->span.line = int(toInt(l->value("line", ojson(0))));
+        n->span.column = int(toInt(l->value("column", ojson(0))));
+        n->span.endLine = int(toInt(l->value("end_line", ojson(0))));
+        n->span.endColumn = int(toInt(l->value("end_column", ojson(0))));
+    }
+    if (n->kind == BlockKind::Model) {
+        if (const ojson* c = field(j, "pdl__context", "context"); c && c->is_array())
+            n->context = Value::fromJson(*c);
+        if (auto m = j.find("pdl__model_input"); m != j.end())
+            n->modelInput = Value::fromJson(*m);
+        if (auto u = j.find("pdl__usage"); u != j.end())
+            n->usage = Value::fromJson(*u);
+    }
+    if (auto d = j.find("defs"); d != j.end() && d->is_object()) {
+        for (auto it = d->begin(); it != d->end(); ++it)
+            if (isBlock(it.value()))
+                n->defs.emplace_back(it.key(), build(it.value(), depth + 1));
+    }
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        const std::string& key = it.key();
+        if (key == "defs" || key == "pdl__result" || key == "result" || key == "program")
+            continue;
+        std::string name = key == "trace" ? "pdl__trace" : key;
+        const ojson& v = it.value();
+        if (isBlock(v)) {
+            n->addChild(name, build(v, depth + 1), true);
+        } else if (v.is_array() && !v.empty() && isBlock(v.front())) {
+            for (const ojson& x : v)
+                if (isBlock(x))
+                    n->addChild(name, build(x, depth + 1));
+        } else if (v.is_object() && v.contains("pdl__expr") && v.contains("pdl__result")) {
+            n->exprs.emplace_back(key, Value::fromJson(v["pdl__result"]));
+        } else if (n->kind == BlockKind::Object && key == "object" && v.is_object()) {
+            for (auto f = v.begin(); f != v.end(); ++f)
+                if (isBlock(f.value()))
+                    n->addChild("object", build(f.value(), depth + 1));
+        }
+    }
+    return n;
+}
+
+} // namespace
+
+TracePtr traceFromJson(const ojson& json)
+{
+    if (!isBlock(json))
+        return nullptr;
+    return build(json, 0);
+}
+
+Result<TracePtr> loadTraceFile(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return makeError(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
+    const QByteArray data = f.readAll();
+    ojson j = ojson::parse(data.begin(), data.end(), nullptr, false);
+    if (j.is_discarded())
+        return makeError(QStringLiteral("%1 is not a JSON trace").arg(path));
+    TracePtr root = traceFromJson(j);
+    if (!root)
+        return makeError(
+            QStringLiteral("%1 is JSON but not a PDL trace (no block `kind`)").arg(path));
+    return root;
+}
+
+std::shared_ptr<const std::unordered_map<std::string, Value>> loadReplayTable(const QString& path,
+                                                                              QString* error)
+{
+    Result<TracePtr> root = loadTraceFile(path);
+    if (!root.ok()) {
+        if (error)
+            *error = root.error().message;
+        return nullptr;
+    }
+    auto table = std::make_shared<std::unordered_map<std::string, Value>>(replayTable(**root));
+    return table;
+}
+
+} // namespace hako::pdl

@@ -230,8 +230,11 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
             st.context = before;
             TracePtr fn;
             result = exec(b.fallback, st, id + ".fallback.", node ? &fn : nullptr);
-            if (node)
+            if (node) {
                 node->addChild("fallback", fn, true);
+                node->result = result;
+                node->hasResult = true;
+            }
             leafMessage = false;
         }
         if (b.def)
@@ -288,8 +291,10 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
     }
     st.role = savedRole;
     if (node) {
-        node->result = result;
-        node->hasResult = true;
+        if (!node->hasResult) {
+            node->result = result;
+            node->hasResult = true;
+        }
         node->endNanos = nowNanos();
         if (options.observer) {
             std::lock_guard lock(observerMutex);
@@ -320,6 +325,11 @@ Value Runner::execWithRetry(const BlockPtr& bp, State& st, const std::string& id
     for (int64_t attempt = 0;; ++attempt) {
         try {
             Value r = execBody(bp, st, id, node);
+            // The reference traces a block's result as the body produced it, before parsing.
+            if (node) {
+                node->result = r;
+                node->hasResult = true;
+            }
             if (b.parser.kind != ParserSpec::Kind::None)
                 r = parse(b, r);
             if (b.spec)

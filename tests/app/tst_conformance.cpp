@@ -54,7 +54,8 @@ QString compareTrace(const json& ref, const json& ours, const std::string& path)
             .arg(QString::fromStdString(path), QString::fromStdString(ours["pdl__id"].dump()),
                  QString::fromStdString(ref["pdl__id"].dump()));
     const json& refResult = ref.value("pdl__result", json());
-    const bool refIsFunction = refResult.is_object() && refResult.value("kind", json()) == "function";
+    const bool refIsFunction =
+        refResult.is_object() && refResult.value("kind", json()) == "function";
     if (ref.contains("pdl__result") && !refIsFunction &&
         refResult != ours.value("pdl__result", json()))
         return QStringLiteral("%1 (%2): result %3, reference %4")
@@ -81,8 +82,8 @@ QString compareTrace(const json& ref, const json& ours, const std::string& path)
                     .arg(theirs.is_array() ? int(theirs.size()) : -1)
                     .arg(int(v.size()));
             for (size_t i = 0; i < v.size(); ++i) {
-                QString e = compareTrace(v[i], theirs[i], path + "." + key + "[" +
-                                                              std::to_string(i) + "]");
+                QString e =
+                    compareTrace(v[i], theirs[i], path + "." + key + "[" + std::to_string(i) + "]");
                 if (!e.isEmpty())
                     return e;
             }
@@ -150,9 +151,8 @@ private Q_SLOTS:
         const QString err = QString::fromUtf8(p.readAllStandardError());
 
         if (c["exit"] == 0) {
-            QVERIFY2(p.exitCode() == 0, qPrintable(QStringLiteral("exit %1: %2")
-                                                       .arg(p.exitCode())
-                                                       .arg(err)));
+            QVERIFY2(p.exitCode() == 0,
+                     qPrintable(QStringLiteral("exit %1: %2").arg(p.exitCode()).arg(err)));
             QCOMPARE(out, QString::fromStdString(c["stdout"].get<std::string>()));
             const QString refTrace =
                 conformanceDir() + QStringLiteral("/traces/") +

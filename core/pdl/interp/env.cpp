@@ -26,6 +26,16 @@ Value roleValue(const std::string& role)
 
 } // namespace
 
+ContextNode::~ContextNode()
+{
+    std::shared_ptr<const ContextNode> p = std::move(prev);
+    while (p && p.use_count() == 1) {
+        // Sole owner: detach its predecessor first so destroying it does not recurse.
+        std::shared_ptr<const ContextNode> next = std::move(const_cast<ContextNode&>(*p).prev);
+        p = std::move(next);
+    }
+}
+
 Value ContextNode::message() const
 {
     if (!full.isNull())

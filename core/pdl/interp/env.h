@@ -32,6 +32,12 @@ private:
 /// Kept compact (a loop of a million iterations makes a million messages): the common message
 /// `{role, content, pdl__defsite}` is stored as its parts and built into a dict only on demand.
 struct ContextNode {
+    ContextNode() = default;
+    ContextNode(const ContextNode&) = delete;
+    ContextNode& operator=(const ContextNode&) = delete;
+    /// Unlinks the chain iteratively: a million messages must not recurse a million deep.
+    ~ContextNode();
+
     std::shared_ptr<const ContextNode> prev;
     Value role;
     Value content;

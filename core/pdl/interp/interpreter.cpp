@@ -1,6 +1,7 @@
 #include "core/pdl/interp/interpreter.h"
 
 #include "core/pdl/interp/runner.h"
+#include "core/pdl/parser/yamlvalue.h"
 #include "core/pdl/programcheck.h"
 
 #include <QFile>
@@ -32,6 +33,42 @@ Value usageValue(const Runner& r)
     u.set("prompt_tokens", Value(r.promptTokens));
     u.set("completion_tokens", Value(r.completionTokens));
     return Value(std::move(u));
+}
+
+// Whether anything in the program can observe the background context.
+bool readsContext(const YamlValue& v, int depth = 0)
+{
+    if (depth > 500)
+        return true;
+    switch (v.kind()) {
+    case YamlValue::Kind::Scalar:
+        if (v.isString()) {
+            const std::string& s = v.scalar().asString();
+            return s.find("pdl_context") != std::string::npos ||
+                   s.find("pdl_scope") != std::string::npos;
+        }
+        return false;
+    case YamlValue::Kind::Sequence:
+        for (const YamlValue& x : v.items())
+            if (readsContext(x, depth + 1))
+                return true;
+        return false;
+    case YamlValue::Kind::Mapping:
+        for (const YamlValue::Entry& e : v.entries()) {
+            if (e.name == "model" || e.name == "code" || e.name == "include" ||
+                e.name == "import" || e.name == "args" || e.name == "lang")
+                return true;
+            if (e.name == "kind" && e.value.isString()) {
+                const std::string& k = e.value.scalar().asString();
+                if (k == "model" || k == "code" || k == "include" || k == "import")
+                    return true;
+            }
+            if (readsContext(e.key, depth + 1) || readsContext(e.value, depth + 1))
+                return true;
+        }
+        return false;
+    }
+    return true;
 }
 
 // Finds the innermost node that failed, for the partial trace.
@@ -67,6 +104,8 @@ RunResult Interpreter::run(const std::shared_ptr<const Program>& program)
     const ProgramInfo* raw = info.get();
     runner.programs.emplace(QFileInfo(program->file).absoluteFilePath(), std::move(info));
 
+    runner.keepContext =
+        m_options.keepContext || !program->document || readsContext(*program->document);
     State st;
     st.program = raw;
     // The built-in variables, in the reference's order (pdl_scope lists them so).

@@ -62,6 +62,8 @@ struct RunOptions {
     /// instead of calling anything.
     std::shared_ptr<const std::unordered_map<std::string, Value>> replay;
     IRunObserver* observer = nullptr;
+    /// Build RunResult::context even when nothing in the program reads the context.
+    bool keepContext = false;
 };
 
 /// The outcome of a run: the result or the error, the final scope, and the trace when asked.

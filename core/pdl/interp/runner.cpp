@@ -246,7 +246,7 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
             if (t && t->value) {
                 st.context = contextAppend(before, st.role,
                                            evalValue(t->value.value, st, t->value.span), id);
-            } else if (leafMessage) {
+            } else if (leafMessage && keepContext) {
                 if (b.kind == BlockKind::Message && result.isDict()) {
                     Dict m = result.asDict();
                     m.set("pdl__defsite", Value(id));

@@ -64,6 +64,10 @@ public:
 
     const RunOptions& options;
     bool tracing = false;
+    /// False when nothing in the run can observe the background context (no model, code,
+    /// include or import block, no expression naming pdl_context or pdl_scope): leaf blocks
+    /// then skip building messages, which keeps long loops small.
+    bool keepContext = true;
     std::mutex observerMutex;
     std::mutex programsMutex;
     std::map<QString, std::unique_ptr<ProgramInfo>> programs;

@@ -6,9 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
-namespace hako::pdl {
+#include <unordered_map>
 
-using ojson = nlohmann::ordered_json;
+namespace hako::pdl {
 
 namespace {
 
@@ -28,122 +28,240 @@ const Value* findExpr(const TraceNode& n, std::string_view field)
     return nullptr;
 }
 
-ojson childrenJson(const TraceNode& n, const TraceNode::Children& c)
-{
-    if (c.single)
-        return c.nodes.empty() || !c.nodes.front() ? ojson() : traceToJson(*c.nodes.front());
-    // The mapping form of an object block keeps its field names.
-    if (n.kind == BlockKind::Object && c.field == "object" && n.block) {
-        const auto* ob = n.block->as<ObjectBlock>();
-        if (ob && !ob->listForm) {
-            ojson m = ojson::object();
-            for (size_t i = 0; i < c.nodes.size() && i < ob->fields.size(); ++i)
-                m[ob->fields[i].first] = c.nodes[i] ? traceToJson(*c.nodes[i]) : ojson();
-            return m;
+// Serialises straight into one string: a loop of 100,000 iterations writes 100,000 nodes, and
+// building a JSON DOM first costs several times more.
+class Writer {
+public:
+    std::string out;
+
+    void node(const TraceNode& n)
+    {
+        if (!n.error.empty()) {
+            out += "{\"kind\": \"error\", \"pdl__id\": ";
+            out += jsonQuote(n.id);
+            out += ", \"msg\": ";
+            out += jsonQuote(n.error);
+            if (n.errorSpan.isValid()) {
+                out += ", \"pdl__location\": ";
+                location(n.errorSpan);
+            }
+            out += ", \"program\": ";
+            body(n);
+            out += '}';
+            return;
         }
+        body(n);
     }
-    ojson list = ojson::array();
-    for (const TracePtr& x : c.nodes)
-        list.push_back(x ? traceToJson(*x) : ojson());
-    return list;
-}
 
-ojson exprRecord(const ojson& source, const Value& result)
-{
-    ojson r = ojson::object();
-    r["pdl__expr"] = source;
-    r["pdl__result"] = result.toOrderedJson();
-    return r;
-}
+private:
+    std::unordered_map<const YamlValue*, std::string> m_yamlJson;
+    bool m_first = true;
 
-ojson location(const SourceSpan& s)
-{
-    ojson l = ojson::object();
-    l["file"] = s.file.toStdString();
-    l["line"] = s.line;
-    l["column"] = s.column;
-    l["end_line"] = s.endLine;
-    l["end_column"] = s.endColumn;
-    return l;
-}
+    void key(const char* k)
+    {
+        if (!m_first)
+            out += ", ";
+        m_first = false;
+        out += '"';
+        out += k;
+        out += "\": ";
+    }
+    void key(const std::string& k)
+    {
+        if (!m_first)
+            out += ", ";
+        m_first = false;
+        out += jsonQuote(k);
+        out += ": ";
+    }
+
+    const std::string& yamlJson(const YamlValue& v)
+    {
+        auto it = m_yamlJson.find(&v);
+        if (it == m_yamlJson.end())
+            it = m_yamlJson.emplace(&v, v.toValue().json()).first;
+        return it->second;
+    }
+
+    void value(const Value& v)
+    {
+        if (v.isCallable() || v.isUndefined())
+            out += "null";
+        else
+            out += v.json();
+    }
+
+    void location(const SourceSpan& s)
+    {
+        out += "{\"file\": ";
+        out += jsonQuote(s.file.toStdString());
+        out += ", \"line\": " + std::to_string(s.line);
+        out += ", \"column\": " + std::to_string(s.column);
+        out += ", \"end_line\": " + std::to_string(s.endLine);
+        out += ", \"end_column\": " + std::to_string(s.endColumn);
+        out += '}';
+    }
+
+    void exprRecord(const std::string& source, const Value& result)
+    {
+        out += "{\"pdl__expr\": ";
+        out += source;
+        out += ", \"pdl__result\": ";
+        value(result);
+        out += '}';
+    }
+
+    void child(const TracePtr& c)
+    {
+        if (c)
+            node(*c);
+        else
+            out += "null";
+    }
+
+    void children(const TraceNode& n, const TraceNode::Children& c)
+    {
+        if (c.single) {
+            child(c.nodes.empty() ? TracePtr() : c.nodes.front());
+            return;
+        }
+        // The mapping form of an object block keeps its field names.
+        if (n.kind == BlockKind::Object && c.field == "object" && n.block) {
+            const auto* ob = n.block->as<ObjectBlock>();
+            if (ob && !ob->listForm) {
+                out += '{';
+                for (size_t i = 0; i < c.nodes.size() && i < ob->fields.size(); ++i) {
+                    if (i)
+                        out += ", ";
+                    out += jsonQuote(ob->fields[i].first);
+                    out += ": ";
+                    child(c.nodes[i]);
+                }
+                out += '}';
+                return;
+            }
+        }
+        out += '[';
+        for (size_t i = 0; i < c.nodes.size(); ++i) {
+            if (i)
+                out += ", ";
+            child(c.nodes[i]);
+        }
+        out += ']';
+    }
+
+    void body(const TraceNode& n)
+    {
+        const bool savedFirst = m_first;
+        m_first = true;
+        out += '{';
+        key("kind");
+        out += '"';
+        out += blockKindName(n.kind);
+        out += '"';
+        key("pdl__id");
+        out += jsonQuote(n.id);
+        const Block* b = n.block.get();
+        if (b && b->description) {
+            key("description");
+            out += jsonQuote(*b->description);
+        }
+        key("defs");
+        out += '{';
+        for (size_t i = 0; i < n.defs.size(); ++i) {
+            if (i)
+                out += ", ";
+            out += jsonQuote(n.defs[i].first);
+            out += ": ";
+            child(n.defs[i].second);
+        }
+        out += '}';
+        if (b && b->def) {
+            key("def");
+            out += jsonQuote(*b->def);
+        }
+        std::vector<const TraceNode::Children*> written;
+        const YamlValue* yaml = b && b->node ? b->node.get() : nullptr;
+        if (yaml && yaml->isMapping()) {
+            for (const YamlValue::Entry& e : yaml->entries()) {
+                const std::string& f = e.name;
+                if (f == "kind" || f == "description" || f == "def" || f == "defs" ||
+                    f.rfind("pdl__", 0) == 0)
+                    continue;
+                key(f);
+                if (const auto* c = findChildren(n, f)) {
+                    children(n, *c);
+                    written.push_back(c);
+                } else if (const Value* v = findExpr(n, f)) {
+                    exprRecord(yamlJson(e.value), *v);
+                } else {
+                    out += yamlJson(e.value);
+                }
+            }
+        } else if (yaml) {
+            if (const Value* v = findExpr(n, "data")) {
+                key("data");
+                exprRecord(yamlJson(*yaml), *v);
+            }
+        }
+        for (const auto& c : n.children) {
+            if (std::find(written.begin(), written.end(), &c) != written.end())
+                continue;
+            key(c.field);
+            children(n, c);
+        }
+        if (n.kind == BlockKind::Model) {
+            if (!n.context.isNull()) {
+                key("pdl__context");
+                value(n.context);
+            }
+            if (!n.modelInput.isNull()) {
+                key("pdl__model_input");
+                value(n.modelInput);
+            }
+            if (!n.usage.isNull()) {
+                key("pdl__usage");
+                value(n.usage);
+            }
+        }
+        if (!n.out.empty()) {
+            key("pdl__stdout");
+            out += jsonQuote(n.out);
+        }
+        if (!n.err.empty()) {
+            key("pdl__stderr");
+            out += jsonQuote(n.err);
+        }
+        if (n.hasResult) {
+            key("pdl__result");
+            value(n.result);
+        }
+        key("pdl__timing");
+        out += "{\"start_nanos\": " + std::to_string(n.startNanos) +
+               ", \"end_nanos\": " + std::to_string(n.endNanos) + ", \"timezone\": \"UTC\"}";
+        key("pdl__is_leaf");
+        out += n.isLeaf ? "true" : "false";
+        if (n.span.isValid()) {
+            key("pdl__location");
+            location(n.span);
+        }
+        out += '}';
+        m_first = savedFirst;
+    }
+};
 
 } // namespace
 
-ojson traceToJson(const TraceNode& n)
+std::string traceToString(const TraceNode& node)
 {
-    ojson j = ojson::object();
-    j["kind"] = blockKindName(n.kind);
-    j["pdl__id"] = n.id;
-    const Block* b = n.block.get();
-    if (b && b->description)
-        j["description"] = *b->description;
-    ojson defs = ojson::object();
-    for (const auto& [name, d] : n.defs)
-        defs[name] = d ? traceToJson(*d) : ojson();
-    j["defs"] = std::move(defs);
-    if (b && b->def)
-        j["def"] = *b->def;
+    Writer w;
+    w.node(node);
+    return std::move(w.out);
+}
 
-    std::vector<std::string> written;
-    const YamlValue* yaml = b && b->node ? b->node.get() : nullptr;
-    if (yaml && yaml->isMapping()) {
-        for (const YamlValue::Entry& e : yaml->entries()) {
-            const std::string& f = e.name;
-            if (f == "kind" || f == "description" || f == "def" || f == "defs" ||
-                f.rfind("pdl__", 0) == 0)
-                continue;
-            if (const auto* c = findChildren(n, f)) {
-                j[f] = childrenJson(n, *c);
-                written.push_back(f);
-            } else if (const Value* v = findExpr(n, f)) {
-                j[f] = exprRecord(e.value.toValue().toOrderedJson(), *v);
-            } else {
-                j[f] = e.value.toValue().toOrderedJson();
-            }
-        }
-    } else if (yaml) {
-        // A bare scalar block: `data`.
-        if (const Value* v = findExpr(n, "data"))
-            j["data"] = exprRecord(yaml->toValue().toOrderedJson(), *v);
-    }
-    for (const auto& c : n.children) {
-        if (std::find(written.begin(), written.end(), c.field) == written.end() &&
-            !j.contains(c.field))
-            j[c.field] = childrenJson(n, c);
-    }
-    if (n.kind == BlockKind::Model) {
-        if (!n.context.isNull())
-            j["pdl__context"] = n.context.toOrderedJson();
-        if (!n.modelInput.isNull())
-            j["pdl__model_input"] = n.modelInput.toOrderedJson();
-        if (!n.usage.isNull())
-            j["pdl__usage"] = n.usage.toOrderedJson();
-    }
-    if (!n.out.empty())
-        j["pdl__stdout"] = n.out;
-    if (!n.err.empty())
-        j["pdl__stderr"] = n.err;
-    if (n.hasResult)
-        j["pdl__result"] = n.result.isCallable() ? ojson() : n.result.toOrderedJson();
-    ojson timing = ojson::object();
-    timing["start_nanos"] = n.startNanos;
-    timing["end_nanos"] = n.endNanos;
-    timing["timezone"] = "UTC";
-    j["pdl__timing"] = std::move(timing);
-    j["pdl__is_leaf"] = n.isLeaf;
-    if (n.span.isValid())
-        j["pdl__location"] = location(n.span);
-    if (!n.error.empty()) {
-        ojson e = ojson::object();
-        e["kind"] = "error";
-        e["pdl__id"] = n.id;
-        e["msg"] = n.error;
-        e["program"] = std::move(j);
-        if (n.errorSpan.isValid())
-            e["pdl__location"] = location(n.errorSpan);
-        return e;
-    }
-    return j;
+nlohmann::ordered_json traceToJson(const TraceNode& node)
+{
+    return nlohmann::ordered_json::parse(traceToString(node));
 }
 
 bool writeTraceFile(const TraceNode& root, const QString& path, QString* error)
@@ -154,8 +272,7 @@ bool writeTraceFile(const TraceNode& root, const QString& path, QString* error)
             *error = f.errorString();
         return false;
     }
-    std::string text =
-        traceToJson(root).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    const std::string text = traceToString(root);
     f.write(text.data(), qint64(text.size()));
     if (!f.commit()) {
         if (error)

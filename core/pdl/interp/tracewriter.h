@@ -6,6 +6,8 @@
 
 #include <QString>
 
+#include <string>
+
 namespace hako::pdl {
 
 /// The reference interpreter's trace JSON for `node` and its subtree (`kind`, `pdl__id`,
@@ -13,6 +15,8 @@ namespace hako::pdl {
 /// in their fields, `pdl__trace` for iterations and calls), plus Hako's `pdl__location` on
 /// every block. A failed block is written as `{kind: error, msg, program}`.
 nlohmann::ordered_json traceToJson(const TraceNode& node);
+/// The same JSON as text (what trace files hold), written directly without a JSON tree.
+std::string traceToString(const TraceNode& node);
 
 /// Writes the trace of a run to `path` atomically (QSaveFile): a crash mid-write leaves the old
 /// file. Returns false with `error` set on failure.

@@ -1,6 +1,7 @@
 // Output parsers and Jinja statement templates: tolerant JSON over a 1 MB model-style reply
 // (prose, a fence, single quotes, trailing commas, Python literals, comments), strict JSON of
-// the same size, regex findall, and a 1,000-item Jinja for loop.
+// the same size, regex findall, and a 1,000-item Jinja for loop (loop.*, a filter, an if).
+#include "core/pdl/expr/jinjatemplate.h"
 #include "core/pdl/parsers/outputparser.h"
 #include "core/pdl/parsers/pyregex.h"
 #include "core/pdl/parsers/tolerantjson.h"
@@ -77,5 +78,30 @@ int main()
     findall.mode = "findall";
     t = secondsPerRun([&] { (void)parseOutput(findall, numbers); }, 5);
     std::printf("BENCH regex_findall_1mb %.1f ms\n", t * 1000);
+
+    List items;
+    for (int i = 0; i < 1000; ++i) {
+        Dict item;
+        item.set("name", Value("item " + std::to_string(i)));
+        item.set("price", Value(i * 0.25));
+        items.emplace_back(std::move(item));
+    }
+    MapScope scope;
+    scope.set("items", Value(std::move(items)));
+    const std::string loop = "Items:\n{% for it in items %}\n  {{ loop.index }}. {{ it.name | "
+                             "upper }}{% if not loop.last %},{% endif %} {{ it.price }}\n"
+                             "{% endfor %}\nTotal: {{ items | length }}\n";
+    JinjaOptions trim;
+    trim.trimBlocks = true;
+    trim.lstripBlocks = true;
+    Result<std::string> rendered = renderJinja(loop, scope, trim);
+    if (!rendered.ok() || rendered->find("1000. ITEM 999 249.75") == std::string::npos) {
+        std::fprintf(stderr, "unexpected render: %s\n",
+                     rendered.ok() ? rendered->substr(0, 200).c_str()
+                                   : qPrintable(rendered.error().message));
+        return 1;
+    }
+    t = secondsPerRun([&] { (void)renderJinja(loop, scope, trim); }, 200);
+    std::printf("BENCH jinja_for_1000_items %.3f ms\n", t * 1000);
     return 0;
 }

@@ -10,6 +10,7 @@
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTest>
+#include <QtConcurrent>
 
 #include <nlohmann/json.hpp>
 
@@ -67,6 +68,17 @@ private Q_SLOTS:
             auto p = std::make_unique<QProcess>();
             p->start(m_python, QStringList{kScript} + args);
             m_runs[name] = std::move(p);
+        }
+    }
+
+    void cleanupTestCase()
+    {
+        // When only some test functions ran, the oracle runs may still be going.
+        for (auto& [name, p] : m_runs) {
+            if (p->state() != QProcess::NotRunning) {
+                p->kill();
+                p->waitForFinished(5000);
+            }
         }
     }
 
@@ -199,6 +211,29 @@ private Q_SLOTS:
                  QStringLiteral("x"));
         QCOMPARE(QString::fromStdString(*render("{% if 1 %}\nx{% endif %}")),
                  QStringLiteral("\nx"));
+    }
+
+    // Compiled templates are shared through the cache; renders on many threads at once
+    // must each see only their own scope.
+    void concurrentRenders()
+    {
+        const std::string tpl = "{% macro m(v) %}<{{ v }}>{% endmacro %}{% for i in range(n) %}"
+                                "{{ m(i) }}{% endfor %}{{ n }}";
+        QList<int> ns;
+        for (int i = 0; i < 64; ++i)
+            ns << i % 8;
+        const QList<QString> out = QtConcurrent::blockingMapped(ns, [&](int n) {
+            MapScope scope;
+            scope.set("n", Value(n));
+            Result<std::string> r = renderJinja(tpl, scope);
+            return r.ok() ? QString::fromStdString(*r) : r.error().message;
+        });
+        for (int i = 0; i < ns.size(); ++i) {
+            QString want;
+            for (int k = 0; k < ns[i]; ++k)
+                want += QStringLiteral("<%1>").arg(k);
+            QCOMPARE(out[i], want + QString::number(ns[i]));
+        }
     }
 
     void conformancePrograms_data()

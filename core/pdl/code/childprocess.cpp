@@ -407,6 +407,25 @@ int ChildProcess::wait()
     return m_exitStatus;
 }
 
+bool ChildProcess::waitFor(const CancelToken* cancel,
+                           std::chrono::steady_clock::time_point deadline, int* status)
+{
+    closeAll();
+    auto nap = std::chrono::milliseconds(1);
+    while (m_pid > 0) {
+        siginfo_t info{};
+        if (::waitid(P_PID, id_t(m_pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+            info.si_pid == m_pid)
+            break;
+        if ((cancel && cancel->isCancelled()) || std::chrono::steady_clock::now() >= deadline)
+            return false;
+        std::this_thread::sleep_for(nap);
+        nap = std::min(nap * 2, std::chrono::milliseconds(20));
+    }
+    *status = wait();
+    return true;
+}
+
 std::string ChildProcess::describeStatus(int status)
 {
     if (status >= 0)

@@ -79,6 +79,10 @@ public:
     /// Waits for the child to exit (after its pipes closed) and returns a description:
     /// exit code >= 0, or -signal.
     int wait();
+    /// Like wait(), but gives up (returning false, child still running) when the token is
+    /// cancelled or the deadline passes: a child may close its pipes and keep running.
+    bool waitFor(const CancelToken* cancel, std::chrono::steady_clock::time_point deadline,
+                 int* status);
     /// "exit code N" or "killed by signal N (SIGSEGV)".
     static std::string describeStatus(int status);
 

@@ -56,8 +56,21 @@ QString compareTrace(const json& ref, const json& ours, const std::string& path)
     const json& refResult = ref.value("pdl__result", json());
     const bool refIsFunction =
         refResult.is_object() && refResult.value("kind", json()) == "function";
-    if (ref.contains("pdl__result") && !refIsFunction &&
-        refResult != ours.value("pdl__result", json()))
+    // A Python object is traced by its repr, which the reference takes when it writes the trace
+    // and Hako when the block finishes: `count(1)` then, `count(4)` after three next() calls.
+    // The object's type must agree; its state may differ.
+    auto reprType = [](const json& j) {
+        static const QRegularExpression repr(
+            QStringLiteral(R"(^(<[^>]*>|[A-Za-z_][\w.]*\(.*\))$)"));
+        if (!j.is_string())
+            return QString();
+        const QString s = QString::fromStdString(j.get<std::string>());
+        return repr.match(s).hasMatch() ? s.section(QLatin1Char('('), 0, 0) : QString();
+    };
+    const json ourResult = ours.value("pdl__result", json());
+    const bool sameObjectType =
+        !reprType(refResult).isEmpty() && reprType(refResult) == reprType(ourResult);
+    if (ref.contains("pdl__result") && !refIsFunction && !sameObjectType && refResult != ourResult)
         return QStringLiteral("%1 (%2): result %3, reference %4")
             .arg(QString::fromStdString(path), QString::fromStdString(ref["pdl__id"].dump()),
                  QString::fromStdString(ours.value("pdl__result", json()).dump()),

@@ -2,8 +2,11 @@
 
 #include "core/pdl/interp/pdlfunction.h"
 
+#include "core/pdl/code/pythonsession.h"
+#include "core/pdl/code/sandbox.h"
 #include "core/pdl/expr/template.h"
 #include "core/pdl/parser/programparser.h"
+#include "core/pdl/parser/yamlvalue.h"
 #include "core/pdl/programcheck.h"
 #include "core/pdl/types/jsonschema.h"
 #include "core/pdl/types/pdltype.h"
@@ -102,6 +105,7 @@ std::string childId(const std::string& parent, const std::string& step)
 }
 
 Runner::Runner(const RunOptions& o) : options(o), tracing(o.trace || o.observer) {}
+Runner::~Runner() = default;
 
 void Runner::checkCancelled() const
 {
@@ -212,6 +216,13 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
     const ContextPtr before = st.context;
     Value result;
     try {
+        // `scope: {name: value}` adds variables for the block (and, like defs, after it).
+        if (b.node && b.node->isMapping()) {
+            if (const YamlValue* extra = b.node->value("scope"); extra && extra->isMapping()) {
+                for (const YamlValue::Entry& e : extra->entries())
+                    st.scope.set(e.name, evalValue(e.value.toValue(), st, e.value.span()));
+            }
+        }
         for (const auto& [name, def] : b.defs) {
             State ds = st;
             TracePtr dn;
@@ -222,6 +233,7 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
                 node->defs.emplace_back(name, dn);
         }
         bool leafMessage = isLeafKind(b.kind);
+        const std::string blockId = id; // retries rename the block, not its fallback
         try {
             result = execWithRetry(bp, st, id, node.get());
         } catch (const PdlError&) {
@@ -229,7 +241,7 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
                 throw;
             st.context = before;
             TracePtr fn;
-            result = exec(b.fallback, st, id + ".fallback.", node ? &fn : nullptr);
+            result = exec(b.fallback, st, blockId + ".fallback.", node ? &fn : nullptr);
             if (node) {
                 node->addChild("fallback", fn, true);
                 node->result = result;
@@ -304,24 +316,43 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
     return result;
 }
 
-Value Runner::execWithRetry(const BlockPtr& bp, State& st, const std::string& id, TraceNode* node)
+Value Runner::execWithRetry(const BlockPtr& bp, State& st, std::string& id, TraceNode* node)
 {
     const Block& b = *bp;
     int64_t extraTries = 0;
-    double delay = 0, backoff = 1, maxDelay = -1, jitter = 0;
+    double delay = 0, backoff = 1, maxDelay = -1, jitter = 0, jitterLow = 0;
+    auto retryNumber = [&](const Expr& e, const char* name) {
+        Value v = eval(e, st, nullptr, name);
+        if (!v.isNumber())
+            throw PdlError(std::string("retry ") + name + " must be a number, got " + v.typeName(),
+                           e.span);
+        return v.toDouble();
+    };
     if (b.retry.present) {
         if (b.retry.tries)
-            extraTries = eval(b.retry.tries, st, nullptr, "tries").toDouble();
+            extraTries = retryNumber(b.retry.tries, "tries");
         if (b.retry.delay)
-            delay = eval(b.retry.delay, st, nullptr, "delay").toDouble();
+            delay = retryNumber(b.retry.delay, "delay");
         if (b.retry.backoff)
-            backoff = eval(b.retry.backoff, st, nullptr, "backoff").toDouble();
+            backoff = retryNumber(b.retry.backoff, "backoff");
         if (b.retry.maxDelay)
-            maxDelay = eval(b.retry.maxDelay, st, nullptr, "max_delay").toDouble();
-        if (b.retry.jitter)
-            jitter = eval(b.retry.jitter, st, nullptr, "jitter").toDouble();
+            maxDelay = retryNumber(b.retry.maxDelay, "max_delay");
+        if (b.retry.jitter) {
+            // A number, or [low, high]: a random extra wait in that range.
+            Value j = eval(b.retry.jitter, st, nullptr, "jitter");
+            if (j.isList() && j.asList().size() == 2 && j.asList()[0].isNumber() &&
+                j.asList()[1].isNumber()) {
+                jitterLow = j.asList()[0].toDouble();
+                jitter = j.asList()[1].toDouble();
+            } else if (j.isNumber()) {
+                jitter = j.toDouble();
+            } else {
+                throw PdlError("retry jitter must be a number or [low, high]", b.retry.jitter.span);
+            }
+        }
     }
     const State start = st;
+    const std::string baseId = id;
     for (int64_t attempt = 0;; ++attempt) {
         try {
             Value r = execBody(bp, st, id, node);
@@ -336,16 +367,23 @@ Value Runner::execWithRetry(const BlockPtr& bp, State& st, const std::string& id
                 checkSpec(*b.spec, r, b.specSpan.isValid() ? b.specSpan : b.span);
             return r;
         } catch (const PdlError& e) {
-            if (attempt >= extraTries)
-                throw;
-            if (!b.retry.exceptions.empty()) {
+            bool retry = attempt < extraTries;
+            if (retry && !b.retry.exceptions.empty()) {
                 bool match = false;
                 for (const std::string& want : b.retry.exceptions)
                     for (const std::string& have : e.types)
                         match = match || want == have;
-                if (!match)
-                    throw;
+                retry = match;
             }
+            // The reference renames a retried block `<id>.retry<N>` (N: the attempt about to
+            // run, or the one that failed last), and its children after it.
+            if (b.retry.present) {
+                id = baseId + ".retry" + std::to_string(retry ? attempt + 1 : attempt);
+                if (node)
+                    node->id = id;
+            }
+            if (!retry)
+                throw;
             std::string message = e.what();
             st = start;
             if (b.traceErrorOnRetry && eval(b.traceErrorOnRetry, st, nullptr, "x").truthy())
@@ -357,8 +395,8 @@ Value Runner::execWithRetry(const BlockPtr& bp, State& st, const std::string& id
             double wait = delay * std::pow(backoff, double(attempt));
             if (maxDelay >= 0)
                 wait = std::min(wait, maxDelay);
-            if (jitter > 0)
-                wait += jitter * (double(std::rand()) / RAND_MAX);
+            if (jitter > jitterLow)
+                wait += jitterLow + (jitter - jitterLow) * (double(std::rand()) / RAND_MAX);
             auto until =
                 std::chrono::steady_clock::now() + std::chrono::microseconds(int64_t(wait * 1e6));
             while (std::chrono::steady_clock::now() < until) {

@@ -6,6 +6,11 @@
 
 #include <QStringList>
 
+namespace hako::pdl::code {
+class PythonSession;
+class Sandbox;
+} // namespace hako::pdl::code
+
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -45,6 +50,7 @@ struct State {
 class Runner {
 public:
     Runner(const RunOptions& options);
+    ~Runner();
 
     /// Runs `block` with id `prefix + kind`. Updates st.scope (defs flow to later siblings) and
     /// appends the block's messages to st.context. `traceOut` receives the node when tracing.
@@ -77,7 +83,7 @@ public:
 
 private:
     Value execBody(const BlockPtr& bp, State& st, const std::string& id, TraceNode* node);
-    Value execWithRetry(const BlockPtr& bp, State& st, const std::string& id, TraceNode* node);
+    Value execWithRetry(const BlockPtr& bp, State& st, std::string& id, TraceNode* node);
     void contribute(const Block& b, State& st, const std::string& id, Value& result,
                     const ContextPtr& before, const ContextPtr& after, TraceNode* node);
 
@@ -105,6 +111,10 @@ public:
     Value runCode(const CodeBlock& b, const std::string& source, State& st, TraceNode* node);
     Value runCommand(const std::vector<std::string>& argv, const SourceSpan& span, TraceNode* node);
     Value parseResult(const ParserSpec& parser, const Value& result, const SourceSpan& span);
+    std::shared_ptr<const code::Sandbox> codeSandbox(const SourceSpan& span);
+    std::mutex codeMutex;
+    std::unique_ptr<code::PythonSession> m_python;
+    std::shared_ptr<const code::Sandbox> m_sandbox;
 
     Value join(std::vector<Value>& values, const JoinSpec& join, const State& st, TraceNode* node,
                const SourceSpan& span);

@@ -1,21 +1,106 @@
 // Code blocks, commands, output parsers and model calls: where a run reaches other programs.
 #include "core/models/modelprovider.h"
+#include "core/pdl/code/commandrunner.h"
+#include "core/pdl/code/pythonsession.h"
+#include "core/pdl/code/sandbox.h"
+#include "core/pdl/expr/jinjatemplate.h"
 #include "core/pdl/interp/runner.h"
+#include "core/pdl/parsers/outputparser.h"
 
-#include <QProcess>
 #include <QRegularExpression>
 
-#include <nlohmann/json.hpp>
-
 namespace hako::pdl {
+
+namespace {
+
+// Python sees the program's variables; pdl_context as the list of messages so far.
+Dict pythonGlobals(const State& st)
+{
+    Dict globals = st.scope.vars();
+    if (globals.find("pdl_context"))
+        globals.set("pdl_context", Value(contextToList(st.context)));
+    return globals;
+}
+
+} // namespace
+
+std::shared_ptr<const code::Sandbox> Runner::codeSandbox(const SourceSpan& span)
+{
+    if (!options.sandbox)
+        return nullptr;
+    std::lock_guard lock(codeMutex);
+    if (!m_sandbox) {
+        Result<std::shared_ptr<const code::Sandbox>> s = code::Sandbox::create();
+        if (!s.ok())
+            throw PdlError("cannot run code in the sandbox: " + s.error().message.toStdString(),
+                           span);
+        m_sandbox = *s;
+    }
+    return m_sandbox;
+}
 
 Value Runner::runCode(const CodeBlock& b, const std::string& source, State& st, TraceNode* node)
 {
     switch (b.lang) {
-    case CodeBlock::Lang::Command:
-        return runCommand({"/bin/sh", "-c", source}, b.span, node);
+    case CodeBlock::Lang::Command: {
+        Result<std::vector<std::string>> argv = code::splitCommandLine(source);
+        if (!argv.ok())
+            throw PdlError(argv.error().message.toStdString(), b.span);
+        return runCommand(*argv, b.span, node);
+    }
+    case CodeBlock::Lang::Jinja: {
+        Value params = b.parameters ? eval(b.parameters, st, node, "parameters") : Value();
+        Result<JinjaOptions> opts = JinjaOptions::fromParameters(params);
+        if (!opts.ok())
+            throw PdlError(opts.error().message.toStdString(), b.parameters.span);
+        EvalScope scope(st.scope, st.context);
+        Result<std::string> r = renderJinja(source, scope, *opts);
+        if (!r.ok())
+            throw PdlError(r.error().message.toStdString(), b.span);
+        return Value(*r);
+    }
+    case CodeBlock::Lang::Python: {
+        code::PythonSession* session = nullptr;
+        {
+            std::lock_guard lock(codeMutex);
+            if (!m_python) {
+                code::PythonSessionOptions po;
+                if (st.program)
+                    po.workingDirectory = st.program->dir.toStdString();
+                po.runCancel = options.cancel;
+                po.sandbox = codeSandbox(b.span);
+                m_python = std::make_unique<code::PythonSession>(std::move(po));
+            }
+            session = m_python.get();
+        }
+        code::CodeOutcome outcome = session->exec(source, pythonGlobals(st), options.cancel);
+        if (node) {
+            node->out = outcome.out;
+            node->err = outcome.err;
+        }
+        if (!outcome.out.empty())
+            write(outcome.out);
+        if (!outcome.err.empty())
+            write(outcome.err, true);
+        if (outcome.status == code::CodeOutcome::Status::Cancelled)
+            throw Cancelled{};
+        if (!outcome.ok()) {
+            SourceSpan at = b.fieldSpan("code").isValid() ? b.fieldSpan("code") : b.span;
+            if (outcome.errorLine > 0 && at.isValid() && b.code && b.code->span.isValid()) {
+                // A block scalar's first code line is the line after `code: |`.
+                at.line =
+                    b.code->span.line + outcome.errorLine - (b.code->span.line == at.line ? 0 : 1);
+                at.column = 1;
+            }
+            std::string msg = outcome.describe();
+            if (!outcome.traceback.empty())
+                msg += "\n" + outcome.traceback;
+            throw PdlError(msg, at, outcome.errorTypes);
+        }
+        return outcome.result;
+    }
     default:
-        throw PdlError("this code block language is not available yet", b.span);
+        throw PdlError("unknown code language", b.span);
     }
 }
 
@@ -24,61 +109,31 @@ Value Runner::runCommand(const std::vector<std::string>& argv, const SourceSpan&
 {
     if (argv.empty())
         throw PdlError("empty command", span);
-    QProcess p;
-    QStringList args;
-    for (size_t i = 1; i < argv.size(); ++i)
-        args << QString::fromStdString(argv[i]);
-    p.start(QString::fromStdString(argv[0]), args);
-    if (!p.waitForStarted())
-        throw PdlError("cannot run " + argv[0] + ": " + p.errorString().toStdString(), span);
-    p.closeWriteChannel();
-    while (!p.waitForFinished(50)) {
-        if (options.cancel.isCancelled()) {
-            p.kill();
-            p.waitForFinished();
-            throw Cancelled{};
-        }
-    }
-    std::string out = p.readAllStandardOutput().toStdString();
-    std::string err = p.readAllStandardError().toStdString();
+    code::CommandOptions co;
+    co.sandbox = codeSandbox(span);
+    code::CommandOutcome r =
+        code::runCommand(argv, std::nullopt, options.cancel, std::chrono::milliseconds(0), co);
     if (node) {
-        node->out = out;
-        node->err = err;
+        node->out = r.out;
+        node->err = r.err;
     }
-    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
-        throw PdlError(argv[0] + " exited with code " + std::to_string(p.exitCode()) +
-                           (err.empty() ? std::string() : ": " + err),
-                       span);
-    return Value(std::move(out));
+    if (r.status == code::CommandOutcome::Status::Cancelled)
+        throw Cancelled{};
+    if (!r.ok())
+        throw PdlError(r.errorMessage, span);
+    return Value(std::move(r.out));
 }
 
 Value Runner::parseResult(const ParserSpec& parser, const Value& result, const SourceSpan& span)
 {
-    const std::string text = result.toText();
-    try {
-        switch (parser.kind) {
-        case ParserSpec::Kind::Json:
-            return Value::fromJson(nlohmann::ordered_json::parse(text));
-        case ParserSpec::Kind::Jsonl: {
-            List out;
-            size_t start = 0;
-            while (start <= text.size()) {
-                size_t nl = text.find('\n', start);
-                std::string line = text.substr(start, nl == std::string::npos ? nl : nl - start);
-                if (line.find_first_not_of(" \t\r") != std::string::npos)
-                    out.push_back(Value::fromJson(nlohmann::ordered_json::parse(line)));
-                if (nl == std::string::npos)
-                    break;
-                start = nl + 1;
-            }
-            return Value(std::move(out));
-        }
-        default:
-            throw PdlError("this parser is not available yet", span);
-        }
-    } catch (const nlohmann::json::exception& e) {
-        throw PdlError(std::string("the result is not valid JSON: ") + e.what(), span);
-    }
+    Result<Value> r = parseOutput(parser, result.toText());
+    if (!r.ok())
+        throw PdlError(r.error().message.toStdString(), span);
+    Value v = std::move(r).value();
+    if (parser.kind == ParserSpec::Kind::Regex && !parser.spec.isNull() &&
+        !(parser.mode == "findall" || parser.mode == "split"))
+        checkSpec(parser.spec, v, span);
+    return v;
 }
 
 Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, TraceNode* node)

@@ -1,5 +1,6 @@
 #include "core/pdl/interp/tracewriter.h"
 
+#include "core/pdl/interp/pdlfunction.h"
 #include "core/pdl/parser/yamlvalue.h"
 
 #include <QSaveFile>
@@ -85,7 +86,11 @@ private:
 
     void value(const Value& v)
     {
-        if (v.isCallable() || v.isUndefined())
+        // PDL closures are written as null; other callables (Python objects) as their repr,
+        // as the reference does.
+        if (v.isCallable() && !std::dynamic_pointer_cast<const PdlFunction>(v.asCallable()))
+            out += jsonQuote(v.asCallable()->repr());
+        else if (v.isCallable() || v.isUndefined())
             out += "null";
         else
             out += v.json();

@@ -29,14 +29,14 @@ inline uint64_t wordKey(const std::u32string& w)
 
 } // namespace
 
-void Bm25Index::tokenize(QStringView text, std::vector<uint64_t>& out)
+void Bm25Index::tokenize(QStringView text, std::vector<uint64_t>& out, bool unigrams)
 {
     const qsizetype n = text.size();
     char32_t prev = 0; // previous Japanese character in the current run, 0 outside runs
     bool runHasBigram = false;
     std::u32string word;
     auto endRun = [&] {
-        if (prev != 0 && !runHasBigram)
+        if (prev != 0 && !runHasBigram && !unigrams)
             out.push_back(kBigramTag | (uint64_t(prev) << 21)); // lone character: unigram
         prev = 0;
         runHasBigram = false;
@@ -55,6 +55,8 @@ void Bm25Index::tokenize(QStringView text, std::vector<uint64_t>& out)
         }
         if (isJapanese(c)) {
             endWord();
+            if (unigrams)
+                out.push_back(kBigramTag | (uint64_t(c) << 21));
             if (prev != 0) {
                 out.push_back(kBigramTag | (uint64_t(prev) << 21) | uint64_t(c));
                 runHasBigram = true;
@@ -156,7 +158,7 @@ std::shared_ptr<const Bm25Index> Bm25Index::build(std::shared_ptr<const Document
             return nullptr;
         const Passage& passage = bm->m_passages[p];
         tokens.clear();
-        tokenize(norm.sliced(passage.normStart, passage.normEnd - passage.normStart), tokens);
+        tokenize(norm.sliced(passage.normStart, passage.normEnd - passage.normStart), tokens, true);
         bm->m_lengths.push_back(uint32_t(tokens.size()));
         totalLength += double(tokens.size());
         std::sort(tokens.begin(), tokens.end());

@@ -37,7 +37,7 @@ struct ScoredPassage {
 };
 
 /// Okapi BM25 over the units of a document or over chunks of it. Terms are character bigrams
-/// inside runs of Japanese (kanji, kana; a lone character is a unigram) and lower-cased words
+/// inside runs of Japanese (kanji, kana) plus single characters, and lower-cased words
 /// elsewhere, so no dictionary is needed.
 ///
 /// Immutable after build(); rank() may be called from several threads at once.
@@ -68,8 +68,10 @@ public:
     std::vector<ScoredPassage> rankExpanded(const QStringList& queries, int topKPerQuery,
                                             double threshold) const;
 
-    /// The term keys of `text` (already normalised), in order, duplicates kept.
-    static void tokenize(QStringView text, std::vector<uint64_t>& out);
+    /// The term keys of `text` (already normalised), in order, duplicates kept. With
+    /// `unigrams` every Japanese character is also a term (documents are indexed so, so that
+    /// one-character queries match); queries use unigrams only for lone characters.
+    static void tokenize(QStringView text, std::vector<uint64_t>& out, bool unigrams = false);
 
 private:
     struct Posting {

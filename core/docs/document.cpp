@@ -119,22 +119,30 @@ struct Detected {
     qsizetype bomLength = 0;
 };
 
-// UTF-16 without a byte order mark: text with many NUL bytes on one side of each pair.
+// UTF-16 without a byte order mark: nearly every code unit, read one way, is a plausible
+// character (ASCII, CJK punctuation, kana, kanji, full-width forms). Other encodings read as
+// UTF-16 give mostly unassigned or unusual code units.
 QByteArray sniffUtf16(QByteArrayView head)
 {
     const qsizetype n = std::min<qsizetype>(head.size(), 4096) & ~qsizetype(1);
-    if (n < 4)
+    if (n < 8)
         return {};
-    qsizetype evenZero = 0;
-    qsizetype oddZero = 0;
-    for (qsizetype i = 0; i < n; i += 2) {
-        evenZero += head[i] == 0 ? 1 : 0;
-        oddZero += head[i + 1] == 0 ? 1 : 0;
-    }
-    const qsizetype pairs = n / 2;
-    if (oddZero * 10 > pairs * 3 && evenZero * 50 < pairs)
+    auto plausible = [&](bool littleEndian) {
+        qsizetype good = 0;
+        for (qsizetype i = 0; i < n; i += 2) {
+            const auto lo = static_cast<unsigned char>(head[littleEndian ? i : i + 1]);
+            const auto hi = static_cast<unsigned char>(head[littleEndian ? i + 1 : i]);
+            const char16_t c = char16_t(hi << 8 | lo);
+            if ((c >= 0x20 && c < 0x7F) || c == u'\n' || c == u'\r' || c == u'\t' ||
+                (c >= 0x3000 && c <= 0x30FF) || (c >= 0x4E00 && c <= 0x9FFF) ||
+                (c >= 0xFF00 && c <= 0xFFEF) || (c >= 0xA0 && c <= 0x17F))
+                ++good;
+        }
+        return good * 100 >= (n / 2) * 97;
+    };
+    if (plausible(true))
         return "UTF-16LE";
-    if (evenZero * 10 > pairs * 3 && oddZero * 50 < pairs)
+    if (plausible(false))
         return "UTF-16BE";
     return {};
 }
@@ -173,8 +181,14 @@ Detected detectEncoding(QByteArrayView bytes)
         return {"UTF-16LE", 2};
     if (bytes.startsWith("\xFE\xFF"))
         return {"UTF-16BE", 2};
-    if (QByteArray utf16 = sniffUtf16(bytes); !utf16.isEmpty())
-        return {utf16, 0};
+    // Only text that is not UTF-8 is a candidate: ASCII letter pairs read as UTF-16 look like
+    // kanji.
+    QStringDecoder utf8(QStringDecoder::Utf8);
+    (void)utf8.decode(bytes.first(std::min<qsizetype>(bytes.size(), 4096)));
+    if (utf8.hasError() || bytes.first(std::min<qsizetype>(bytes.size(), 4096)).contains('\0')) {
+        if (QByteArray utf16 = sniffUtf16(bytes); !utf16.isEmpty())
+            return {utf16, 0};
+    }
     QByteArray name = detectWithUchardet(bytes);
     const QByteArray upper = name.toUpper();
     if (upper.isEmpty() || upper == "ASCII" || upper == "UTF-8")

@@ -29,11 +29,10 @@ pdl::Value makeDocumentBindings(std::shared_ptr<DocumentSession> session)
 {
     pdl::Dict doc;
     for (const char* name : {"search", "show", "answer", "rank", "memo"}) {
-        doc.set(name, pdl::Value(pdl::makeCallable(
-                          std::string("doc.") + name,
-                          [session, name](const pdl::CallArgs& a) {
-                              return commandCall(session, name, a);
-                          })));
+        doc.set(name, pdl::Value(pdl::makeCallable(std::string("doc.") + name,
+                                                   [session, name](const pdl::CallArgs& a) {
+                                                       return commandCall(session, name, a);
+                                                   })));
     }
     doc.set("run", pdl::Value(pdl::makeCallable("doc.run", [session](const pdl::CallArgs& a) {
                 if (a.positional.empty())

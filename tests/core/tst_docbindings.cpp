@@ -31,7 +31,8 @@ private Q_SLOTS:
         pdl::CallArgs show;
         show.positional = {pdl::Value(2), pdl::Value("1-1")};
         QCOMPARE(call("show", show).asString(),
-                 std::string("line2: ああ、十一時かっきりには着くんだよ。\nline1: もうじき白鳥の停車場だねえ。"));
+                 std::string("line2: ああ、十一時かっきりには着くんだよ。\nline1: "
+                             "もうじき白鳥の停車場だねえ。"));
         pdl::CallArgs paged;
         paged.positional = {pdl::Value("白鳥")};
         paged.keyword = {{"page", pdl::Value(2)}};

@@ -2,6 +2,7 @@
 
 #include "cli/checkcommand.h"
 #include "cli/runcommand.h"
+#include "cli/searchcommand.h"
 #include "core/util/version.h"
 
 #include <QCoreApplication>
@@ -47,6 +48,9 @@ void registerBuiltinCommands(CommandRegistry& registry)
     registry.add({QStringLiteral("eval"),
                   QStringLiteral("Evaluate a PDL expression template and print its value"),
                   evalCommand});
+    registry.add({QStringLiteral("search"),
+                  QStringLiteral("Search and show lines of a document (the seed's command game)"),
+                  searchCommand});
 }
 
 } // namespace hako

@@ -4,6 +4,7 @@
 #include "core/workbench/recentfiles.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/messagebar.h"
+#include "widgets/docs/documentpane.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/findbar.h"
 #include "widgets/editor/pdleditor.h"
@@ -12,6 +13,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -57,6 +59,13 @@ MainWindow::MainWindow(QWidget* parent)
     m_eolLabel->setToolTip(tr("Line endings"));
     encoding->setToolTip(tr("Encoding"));
 
+    // The documents pane docks at the bottom; it needs no wiring beyond its own Open action.
+    m_documentPane = new DocumentPane(this);
+    auto* docsDock = new QDockWidget(tr("Documents"), this);
+    docsDock->setObjectName(QStringLiteral("documentsDock"));
+    docsDock->setWidget(m_documentPane);
+    addDockWidget(Qt::BottomDockWidgetArea, docsDock);
+
     createActions();
 
     connect(m_editorPane, &EditorPane::modificationChanged, this, &MainWindow::updateTitle);
@@ -80,6 +89,11 @@ void MainWindow::createActions()
     QAction* newAction = file->addAction(QIcon::fromTheme(QStringLiteral("document-new")),
                                          tr("&New"), this, &MainWindow::newFile);
     newAction->setShortcut(QKeySequence::New);
+    file->addAction(tr("Open &Document…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open Document"));
+        if (!path.isEmpty())
+            m_documentPane->openDocument(path);
+    });
     QAction* open = file->addAction(
         QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"), this, [this] {
             if (!maybeSave())

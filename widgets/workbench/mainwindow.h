@@ -12,6 +12,7 @@ class QSettings;
 
 namespace hako {
 
+class DocumentPane;
 class EditorPane;
 class RecentFiles;
 class WorkbenchContext;
@@ -36,6 +37,7 @@ public:
 
     WorkbenchContext* context() const { return m_context; }
     EditorPane* editorPane() const { return m_editorPane; }
+    DocumentPane* documentPane() const { return m_documentPane; }
 
     /// Replaces the modal Save/Discard/Cancel dialog (tests answer without blocking).
     void setSaveQuestion(SaveQuestion question) { m_saveQuestion = std::move(question); }
@@ -76,6 +78,7 @@ private:
 
     WorkbenchContext* m_context;
     EditorPane* m_editorPane;
+    DocumentPane* m_documentPane = nullptr;
     std::unique_ptr<QSettings> m_settings;
     std::unique_ptr<RecentFiles> m_recent;
     QMenu* m_recentMenu = nullptr;

@@ -1,0 +1,411 @@
+#include "core/docs/documentindex.h"
+
+#include <algorithm>
+
+namespace hako::docs {
+
+namespace {
+
+inline bool isSentenceEnd(QStringView s, qsizetype i)
+{
+    const char16_t c = s[i].unicode();
+    if (c == u'。' || c == u'!' || c == u'?' || c == u'．')
+        return true;
+    // A full stop ends an English sentence only before a space or the end of the line.
+    if (c == u'.')
+        return i + 1 >= s.size() || s[i + 1].isSpace();
+    return false;
+}
+
+inline bool isCloser(char16_t c)
+{
+    switch (c) {
+    case u'」':
+    case u'』':
+    case u'）':
+    case u')':
+    case u']':
+    case u'"':
+    case u'\'':
+    case u'”':
+    case u'’':
+    case u'】':
+    case u'〉':
+    case u'》':
+    case u'!':
+    case u'?':
+    case u'。':
+        return true;
+    default:
+        return false;
+    }
+}
+
+inline bool isSoftBreak(char16_t c)
+{
+    return c == u'、' || c == u',' || c == u' ' || c == u'・';
+}
+
+// Cuts [start, end) of `s` into pieces of at most `maxLen`, preferring to cut after a comma in
+// the last third of a piece.
+void cutLong(QStringView s, qsizetype start, qsizetype end, qsizetype maxLen,
+             std::vector<std::pair<qsizetype, qsizetype>>& out)
+{
+    while (end - start > maxLen) {
+        qsizetype cut = start + maxLen;
+        for (qsizetype j = start + maxLen; j > start + maxLen * 2 / 3; --j) {
+            if (isSoftBreak(s[j - 1].unicode())) {
+                cut = j;
+                break;
+            }
+        }
+        // Never split a surrogate pair.
+        if (QChar::isLowSurrogate(s[cut].unicode()))
+            --cut;
+        out.emplace_back(start, cut);
+        start = cut;
+    }
+    if (end > start)
+        out.emplace_back(start, end);
+}
+
+} // namespace
+
+std::shared_ptr<const DocumentIndex> DocumentIndex::build(std::shared_ptr<const Document> document,
+                                                          const IndexOptions& options,
+                                                          const CancelToken& cancel,
+                                                          const Progress& progress)
+{
+    auto index = std::shared_ptr<DocumentIndex>(new DocumentIndex);
+    index->m_document = std::move(document);
+    index->m_options = options;
+    if (index->m_document->isAozora())
+        index->m_options.normalize.aozora = true;
+    if (progress)
+        progress(0);
+    index->m_norm = normalizeText(index->m_document->text(), index->m_options.normalize);
+    if (cancel.isCancelled())
+        return nullptr;
+    if (progress)
+        progress(70);
+    index->buildUnits();
+    if (cancel.isCancelled())
+        return nullptr;
+    if (progress)
+        progress(90);
+    index->buildVariants();
+    if (progress)
+        progress(100);
+    return index;
+}
+
+void DocumentIndex::buildUnits()
+{
+    const Document& doc = *m_document;
+    const QStringView norm(m_norm.text);
+    const qsizetype lines = doc.lineCount();
+    // Normalised line starts: the search copy keeps one \n per line terminator.
+    std::vector<qsizetype> normLineStart;
+    normLineStart.reserve(size_t(lines + 1));
+    normLineStart.push_back(0);
+    for (qsizetype p = norm.indexOf(u'\n'); p >= 0; p = norm.indexOf(u'\n', p + 1))
+        normLineStart.push_back(p + 1);
+    auto normLineEnd = [&](qsizetype line) {
+        const size_t next = size_t(line);
+        return next < normLineStart.size() ? normLineStart[next] - 1 : norm.size();
+    };
+    m_units.clear();
+    if (m_options.units == UnitKind::Lines) {
+        m_units.reserve(size_t(lines));
+        for (qsizetype l = 1; l <= lines; ++l) {
+            const LineSpan span = doc.lineSpan(l);
+            const qsizetype ns = l - 1 < qsizetype(normLineStart.size())
+                                     ? normLineStart[size_t(l - 1)]
+                                     : norm.size();
+            m_units.push_back(
+                {l, span.start, span.start + span.length, ns, std::max(ns, normLineEnd(l)), -1});
+        }
+        return;
+    }
+    const qsizetype maxLen = std::max(8, m_options.maxUnitLength);
+    std::vector<std::pair<qsizetype, qsizetype>> pieces;
+    auto emitPieces = [&](qsizetype firstLine) {
+        for (size_t k = 0; k < pieces.size(); ++k) {
+            const auto [ns, ne] = pieces[k];
+            const qsizetype os = m_norm.map.toOriginal(ns);
+            qsizetype line = firstLine;
+            if (m_options.units == UnitKind::Paragraphs)
+                line = doc.lineAt(os);
+            // The original range runs to the next piece of the same line, so readings and
+            // notes between two pieces stay visible in one of them.
+            const LineSpan span = doc.lineSpan(line);
+            qsizetype oe = span.start + span.length;
+            if (k + 1 < pieces.size()) {
+                const qsizetype nextStart = m_norm.map.toOriginal(pieces[k + 1].first);
+                if (nextStart <= oe)
+                    oe = nextStart;
+            }
+            if (m_options.units == UnitKind::Paragraphs && k + 1 >= pieces.size())
+                oe = m_norm.map.toOriginal(ne - 1) + 1;
+            m_units.push_back({line, os, std::max(os, oe), ns, ne, -1});
+        }
+        pieces.clear();
+    };
+    if (m_options.units == UnitKind::Sentences) {
+        for (qsizetype l = 1; l <= lines; ++l) {
+            const qsizetype ls = normLineStart[size_t(l - 1)];
+            const qsizetype le = normLineEnd(l);
+            qsizetype start = ls;
+            qsizetype i = ls;
+            while (i < le) {
+                if (isSentenceEnd(norm, i)) {
+                    qsizetype e = i + 1;
+                    while (e < le && isCloser(norm[e].unicode()))
+                        ++e;
+                    cutLong(norm, start, e, maxLen, pieces);
+                    start = e;
+                    i = e;
+                } else {
+                    ++i;
+                }
+            }
+            // Whitespace-only leftovers make no unit.
+            if (start < le && !norm.sliced(start, le - start).trimmed().isEmpty())
+                cutLong(norm, start, le, maxLen, pieces);
+            emitPieces(l);
+        }
+        return;
+    }
+    // Paragraphs: runs of non-blank lines.
+    qsizetype l = 1;
+    while (l <= lines) {
+        const qsizetype ls = normLineStart[size_t(l - 1)];
+        if (norm.sliced(ls, normLineEnd(l) - ls).trimmed().isEmpty()) {
+            ++l;
+            continue;
+        }
+        qsizetype last = l;
+        while (last + 1 <= lines) {
+            const qsizetype s = normLineStart[size_t(last)];
+            if (norm.sliced(s, normLineEnd(last + 1) - s).trimmed().isEmpty())
+                break;
+            ++last;
+        }
+        cutLong(norm, ls, normLineEnd(last), maxLen, pieces);
+        emitPieces(l);
+        l = last + 1;
+    }
+}
+
+void DocumentIndex::buildVariants()
+{
+    m_variants.clear();
+    m_variantUnits.clear();
+    m_variantText.clear();
+    m_variantStarts.clear();
+    const auto& ruby = m_norm.ruby;
+    size_t r = 0;
+    for (size_t u = 0; u < m_units.size() && r < ruby.size(); ++u) {
+        Unit& unit = m_units[u];
+        while (r < ruby.size() && ruby[r].normStart < unit.normStart)
+            ++r;
+        if (r >= ruby.size() || ruby[r].normStart >= unit.normEnd)
+            continue;
+        Variant v;
+        qsizetype p = unit.normStart;
+        while (r < ruby.size() && ruby[r].normStart < unit.normEnd) {
+            const RubySpan& span = ruby[r];
+            for (; p < span.normStart; ++p) {
+                v.text.append(m_norm.text[p]);
+                v.toNorm.push_back(p);
+            }
+            for (QChar c : span.reading) {
+                v.text.append(c);
+                v.toNorm.push_back(span.normStart);
+            }
+            p = std::max(p, std::min(span.normEnd, unit.normEnd));
+            ++r;
+        }
+        for (; p < unit.normEnd; ++p) {
+            v.text.append(m_norm.text[p]);
+            v.toNorm.push_back(p);
+        }
+        unit.variant = int(m_variants.size());
+        m_variantStarts.push_back(m_variantText.size());
+        m_variantText += v.text;
+        m_variantText += QLatin1Char('\n');
+        m_variants.push_back(std::move(v));
+        m_variantUnits.push_back(qsizetype(u));
+    }
+}
+
+QStringView DocumentIndex::unitText(qsizetype index) const
+{
+    const Unit& u = unit(index);
+    return QStringView(m_document->text()).sliced(u.origStart, u.origEnd - u.origStart);
+}
+
+QStringView DocumentIndex::unitNormText(qsizetype index) const
+{
+    const Unit& u = unit(index);
+    return QStringView(m_norm.text).sliced(u.normStart, u.normEnd - u.normStart);
+}
+
+qsizetype DocumentIndex::unitAtNorm(qsizetype pos) const
+{
+    auto it = std::upper_bound(m_units.begin(), m_units.end(), pos,
+                               [](qsizetype p, const Unit& u) { return p < u.normStart; });
+    if (it == m_units.begin())
+        return 0;
+    return qsizetype(it - m_units.begin()) - 1;
+}
+
+qsizetype DocumentIndex::unitForLine(qsizetype line) const
+{
+    auto it = std::lower_bound(m_units.begin(), m_units.end(), line,
+                               [](const Unit& u, qsizetype l) { return u.line < l; });
+    if (it == m_units.end() || it->line != line)
+        return -1;
+    return qsizetype(it - m_units.begin());
+}
+
+QString DocumentIndex::normalizeTerm(QStringView term) const
+{
+    return normalizeQuery(term, m_options.normalize);
+}
+
+bool DocumentIndex::unitContains(qsizetype index, const QString& term) const
+{
+    if (unitNormText(index).contains(term))
+        return true;
+    const int v = unit(index).variant;
+    return v >= 0 && m_variants[size_t(v)].text.contains(term);
+}
+
+SearchResult DocumentIndex::search(const QStringList& terms, qsizetype offset, qsizetype limit,
+                                   bool countAll) const
+{
+    SearchResult result;
+    if (terms.isEmpty() || m_units.empty())
+        return result;
+    // Scan for the longest term (usually the rarest) and check the others in each candidate.
+    qsizetype lead = 0;
+    for (qsizetype t = 1; t < terms.size(); ++t) {
+        if (terms[t].size() > terms[lead].size())
+            lead = t;
+    }
+    const QString& first = terms[lead];
+    auto allTerms = [&](qsizetype u) {
+        for (const QString& t : terms) {
+            if (!unitContains(u, t))
+                return false;
+        }
+        return true;
+    };
+    // Units with ruby may match only through their readings: scan the joined reading variants
+    // the same way as the main text.
+    std::vector<qsizetype> rubyHits;
+    {
+        const QStringView vt(m_variantText);
+        qsizetype pos = 0;
+        qsizetype p;
+        while ((p = vt.indexOf(first, pos)) >= 0) {
+            const auto it = std::upper_bound(m_variantStarts.begin(), m_variantStarts.end(), p);
+            const size_t k = size_t(it - m_variantStarts.begin()) - 1;
+            const qsizetype u = m_variantUnits[k];
+            if (allTerms(u))
+                rubyHits.push_back(u);
+            pos = k + 1 < m_variantStarts.size() ? m_variantStarts[k + 1] : vt.size();
+        }
+    }
+    size_t nextRuby = 0;
+    qsizetype count = 0;
+    auto take = [&](qsizetype u) {
+        if (count >= offset && count < offset + limit)
+            result.units.append(u);
+        ++count;
+    };
+    const QStringView text(m_norm.text);
+    qsizetype pos = 0;
+    qsizetype u = 0;
+    const qsizetype units = unitCount();
+    while (true) {
+        if (!countAll && count >= offset + limit) {
+            result.complete = false;
+            break;
+        }
+        const qsizetype p = text.indexOf(first, pos);
+        if (p < 0)
+            break;
+        // Units are sorted: move forward from the previous one instead of searching again.
+        while (u + 1 < units && m_units[size_t(u + 1)].normStart <= p)
+            ++u;
+        const Unit& unit = m_units[size_t(u)];
+        if (p + first.size() > unit.normEnd || p < unit.normStart) {
+            pos = p + 1;
+            continue;
+        }
+        bool all = true;
+        if (unit.variant >= 0) {
+            all = allTerms(u);
+        } else if (terms.size() > 1) {
+            const QStringView body = text.sliced(unit.normStart, unit.normEnd - unit.normStart);
+            for (qsizetype t = 0; t < terms.size() && all; ++t)
+                all = t == lead || body.contains(terms[t]);
+        }
+        while (nextRuby < rubyHits.size() && rubyHits[nextRuby] < u)
+            take(rubyHits[nextRuby++]);
+        if (nextRuby < rubyHits.size() && rubyHits[nextRuby] == u) {
+            take(rubyHits[nextRuby++]);
+        } else if (all) {
+            take(u);
+        }
+        pos = std::max(unit.normEnd, p + 1);
+    }
+    if (result.complete) {
+        while (nextRuby < rubyHits.size())
+            take(rubyHits[nextRuby++]);
+    } else {
+        // The page is full; ruby hits beyond the scan point only add to the count.
+        count += qsizetype(rubyHits.size() - nextRuby);
+    }
+    result.total = count;
+    return result;
+}
+
+QList<std::pair<qsizetype, qsizetype>> DocumentIndex::matchRanges(qsizetype index,
+                                                                  const QStringList& terms) const
+{
+    QList<std::pair<qsizetype, qsizetype>> ranges;
+    const Unit& u = unit(index);
+    const QStringView body = unitNormText(index);
+    for (const QString& t : terms) {
+        if (t.isEmpty())
+            continue;
+        for (qsizetype p = body.indexOf(t); p >= 0; p = body.indexOf(t, p + 1))
+            ranges.append(m_norm.map.toOriginal(u.normStart + p, u.normStart + p + t.size()));
+        if (u.variant >= 0) {
+            const Variant& v = m_variants[size_t(u.variant)];
+            for (qsizetype p = v.text.indexOf(t); p >= 0; p = v.text.indexOf(t, p + 1)) {
+                const qsizetype ns = v.toNorm[size_t(p)];
+                const qsizetype ne = v.toNorm[size_t(p + t.size() - 1)] + 1;
+                ranges.append(m_norm.map.toOriginal(ns, ne));
+            }
+        }
+    }
+    std::sort(ranges.begin(), ranges.end());
+    QList<std::pair<qsizetype, qsizetype>> merged;
+    for (const auto& r : ranges) {
+        const auto clipped = std::make_pair(std::clamp(r.first, u.origStart, u.origEnd),
+                                            std::clamp(r.second, u.origStart, u.origEnd));
+        if (clipped.second <= clipped.first)
+            continue;
+        if (!merged.isEmpty() && clipped.first <= merged.last().second)
+            merged.last().second = std::max(merged.last().second, clipped.second);
+        else
+            merged.append(clipped);
+    }
+    return merged;
+}
+
+} // namespace hako::docs

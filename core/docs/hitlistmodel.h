@@ -1,0 +1,56 @@
+#pragma once
+
+#include "core/docs/documentsession.h"
+
+#include <QAbstractListModel>
+
+namespace hako::docs {
+
+/// The hits of the last search/show/rank as a list: DisplayRole `lineN: snippet`, plus roles
+/// for the snippet, its highlight ranges and the original offsets. Fed whole snapshots with
+/// setHits(). GUI thread.
+class HitListModel : public QAbstractListModel {
+    Q_OBJECT
+public:
+    enum Role {
+        LineRole = Qt::UserRole + 1, ///< 1-based line (qlonglong)
+        SnippetRole,                 ///< snippet text without markers
+        MarksRole,                   ///< QVariantList of QPoint(start, end) in the snippet
+        OrigStartRole,               ///< qlonglong offset of the first match in the document
+        OrigEndRole,
+        UnitRole,
+    };
+
+    using QAbstractListModel::QAbstractListModel;
+
+    void setHits(const QList<DocHit>& hits);
+    const QList<DocHit>& hits() const { return m_hits; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+
+private:
+    QList<DocHit> m_hits;
+};
+
+/// The session transcript as a table: command, cost, total, output. Append-only.
+class TranscriptModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Input, Cost, Total, Output, ColumnCount };
+    using QAbstractTableModel::QAbstractTableModel;
+
+    void append(const TranscriptEntry& entry);
+    void clear();
+    const QList<TranscriptEntry>& entries() const { return m_entries; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+private:
+    QList<TranscriptEntry> m_entries;
+};
+
+} // namespace hako::docs

@@ -1,0 +1,133 @@
+// Documents engine on a ~100 MB corpus made by repeating the shared Aozora texts, each figure
+// next to ripgrep's on the same file in the same run.
+#include "core/docs/bm25index.h"
+#include "core/docs/documentindex.h"
+
+#include <QByteArray>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include <cstdio>
+
+using namespace hako;
+using namespace hako::docs;
+
+namespace {
+
+void bench(const char* name, double value, const char* unit)
+{
+    std::printf("BENCH %s %.2f %s\n", name, value, unit);
+    std::fflush(stdout);
+}
+
+double ms(const QElapsedTimer& t)
+{
+    return double(t.nsecsElapsed()) / 1e6;
+}
+
+// Runs ripgrep and returns the wall time in ms (-1 when it failed).
+double timeRg(const QStringList& args, QByteArray* out = nullptr)
+{
+    QProcess p;
+    QElapsedTimer t;
+    t.start();
+    p.start(QStringLiteral("rg"), args);
+    if (!p.waitForFinished(120000))
+        return -1;
+    const double elapsed = ms(t);
+    if (out)
+        *out = p.readAllStandardOutput();
+    return elapsed;
+}
+
+} // namespace
+
+int main()
+{
+    const QDir dir(QStringLiteral(HAKO_SHARED_DIR "/data/aozora"));
+    QByteArray unit;
+    for (const char* name :
+         {"ginga_tetsudo_no_yoru.txt", "botchan_plain.txt", "kokoro_plain.txt", "wagahai_plain.txt",
+          "hashire_merosu_plain.txt", "rashomon_plain.txt"}) {
+        QFile f(dir.filePath(QString::fromLatin1(name)));
+        if (f.open(QIODevice::ReadOnly))
+            unit += f.readAll();
+    }
+    if (unit.isEmpty()) {
+        std::printf("bench_docs: shared texts not found in %s; skipped\n", qPrintable(dir.path()));
+        return 0;
+    }
+    QByteArray corpus;
+    corpus.reserve(110 * 1024 * 1024);
+    while (corpus.size() < 100 * 1024 * 1024)
+        corpus += unit;
+    QTemporaryDir tmp;
+    const QString path = tmp.filePath(QStringLiteral("corpus.txt"));
+    {
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(corpus) != corpus.size())
+            return 1;
+    }
+    const double mb = double(corpus.size()) / (1024.0 * 1024.0);
+    bench("docs_corpus_size", mb, "MB");
+    corpus.clear();
+    corpus.squeeze();
+
+    // Opening: decode and split lines, enough to paint the first screen.
+    QElapsedTimer t;
+    t.start();
+    Result<Document> loaded = loadDocument(path);
+    if (!loaded.ok())
+        return 1;
+    auto doc = std::make_shared<Document>(std::move(loaded).value());
+    bench("docs_open_first_screen", ms(t), "ms");
+
+    t.restart();
+    auto index = DocumentIndex::build(doc);
+    const double buildMs = ms(t);
+    bench("docs_index_build", mb / (buildMs / 1000.0), "MB/s");
+
+    const QStringList terms{index->normalizeTerm(QStringLiteral("ジョバンニ")),
+                            index->normalizeTerm(QStringLiteral("カムパネルラ"))};
+    t.restart();
+    SearchResult page = index->search(terms, 0, 10, false);
+    bench("docs_and_search_page1", ms(t), "ms");
+    t.restart();
+    SearchResult all = index->search(terms, 0, 10, true);
+    bench("docs_and_search_full_count", ms(t), "ms");
+    bench("docs_and_search_hits", double(all.total), "lines");
+    Q_UNUSED(page);
+
+    t.restart();
+    auto bm = Bm25Index::build(index);
+    bench("docs_bm25_build_units", mb / (ms(t) / 1000.0), "MB/s");
+    t.restart();
+    const auto top = bm->rank(QStringLiteral("白鳥の停車場で汽車を降りる"), 10);
+    bench("docs_bm25_top10", ms(t), "ms");
+    Q_UNUSED(top);
+    t.restart();
+    auto chunks = Bm25Index::build(index, ChunkPreset{500, 100});
+    bench("docs_bm25_build_chunks500", mb / (ms(t) / 1000.0), "MB/s");
+    t.restart();
+    (void)chunks->rank(QStringLiteral("白鳥の停車場で汽車を降りる"), 10);
+    bench("docs_bm25_top10_chunks500", ms(t), "ms");
+
+    if (QStandardPaths::findExecutable(QStringLiteral("rg")).isEmpty()) {
+        std::printf("bench_docs: ripgrep (rg) not installed; no comparison\n");
+        return 0;
+    }
+    const QString both = QStringLiteral("ジョバンニ.*カムパネルラ|カムパネルラ.*ジョバンニ");
+    timeRg({QStringLiteral("-c"), both, path}); // warm the page cache as our run had it
+    bench("rg_and_search_page1", timeRg({QStringLiteral("-m"), QStringLiteral("10"), both, path}),
+          "ms");
+    QByteArray count;
+    bench("rg_and_search_full_count", timeRg({QStringLiteral("-c"), both, path}, &count), "ms");
+    bench("rg_and_search_hits", count.trimmed().toDouble(), "lines");
+    bench("rg_single_term_count",
+          timeRg({QStringLiteral("-c"), QStringLiteral("白鳥の停車場"), path}), "ms");
+    return 0;
+}

@@ -1,0 +1,80 @@
+#pragma once
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QListView;
+class QProgressBar;
+class QTableView;
+
+namespace hako::docs {
+class DocumentIndex;
+class DocumentSession;
+class HitListModel;
+class TranscriptModel;
+struct CommandResult;
+} // namespace hako::docs
+
+namespace hako {
+
+class DocumentView;
+
+/// The documents pane: a virtualised viewer, a command line with history (`search`, `show`,
+/// `rank`, `answer`, …), the hit list (click → scroll and highlight), the session transcript
+/// with a cost meter, and F3 / Shift+F3 for the next/previous hit. Opening and indexing run in
+/// the background with progress; commands run off the GUI thread and report back by signal.
+/// GUI thread only.
+class DocumentPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit DocumentPane(QWidget* parent = nullptr);
+    ~DocumentPane() override;
+
+    /// Starts loading and indexing `path` in the background; documentReady or failed follows.
+    void openDocument(const QString& path);
+    /// Runs one command line in the session (as if typed).
+    void runCommand(const QString& command);
+
+    std::shared_ptr<docs::DocumentSession> session() const { return m_session; }
+    DocumentView* view() const { return m_view; }
+    QLineEdit* commandLine() const { return m_command; }
+    QListView* hitList() const { return m_hits; }
+    docs::HitListModel* hitModel() const { return m_hitModel; }
+    docs::TranscriptModel* transcriptModel() const { return m_transcriptModel; }
+    QLabel* costLabel() const { return m_cost; }
+
+    /// Selects hit `row` of the hit list: the viewer scrolls to it and highlights it.
+    void selectHit(int row);
+    void nextHit();
+    void previousHit();
+
+Q_SIGNALS:
+    void documentReady(const QString& path);
+    void failed(const QString& message);
+    void commandFinished(const QString& output);
+
+private:
+    void onIndexed(std::shared_ptr<const docs::DocumentIndex> index, const QString& error,
+                   const QString& warnings);
+    void onCommandDone(const docs::CommandResult& result);
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+    DocumentView* m_view = nullptr;
+    QLineEdit* m_command = nullptr;
+    QListView* m_hits = nullptr;
+    QTableView* m_transcript = nullptr;
+    QLabel* m_cost = nullptr;
+    QLabel* m_message = nullptr;
+    QProgressBar* m_progress = nullptr;
+    docs::HitListModel* m_hitModel = nullptr;
+    docs::TranscriptModel* m_transcriptModel = nullptr;
+    std::shared_ptr<docs::DocumentSession> m_session;
+    QStringList m_history;
+    int m_historyPos = 0;
+    int m_generation = 0;
+};
+
+} // namespace hako

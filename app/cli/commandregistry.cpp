@@ -1,6 +1,7 @@
 #include "cli/commandregistry.h"
 
 #include "cli/checkcommand.h"
+#include "cli/modelscommand.h"
 #include "core/util/version.h"
 
 #include <QCoreApplication>
@@ -44,6 +45,8 @@ void registerBuiltinCommands(CommandRegistry& registry)
     registry.add({QStringLiteral("eval"),
                   QStringLiteral("Evaluate a PDL expression template and print its value"),
                   evalCommand});
+    registry.add({QStringLiteral("models"),
+                  QStringLiteral("List the models the configured endpoints serve"), modelsCommand});
 }
 
 } // namespace hako

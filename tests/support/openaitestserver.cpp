@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <deque>
 #include <map>
 
@@ -169,6 +170,8 @@ struct OpenAiTestServer::Impl : QObject {
     void onNewConnection()
     {
         while (QTcpSocket* socket = server->nextPendingConnection()) {
+            // As real servers do for streaming: no Nagle delay between small event writes.
+            socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
             {
                 QMutexLocker lock(&mutex);
                 ++openConnections;
@@ -352,6 +355,10 @@ struct OpenAiTestServer::Impl : QObject {
             const QByteArray data = "data: " + reply.events.at(i) + "\n\n";
             socket->write(QByteArray::number(data.size(), 16) + "\r\n" + data + "\r\n");
             socket->flush();
+            if (reply.eventWrittenNs)
+                reply.eventWrittenNs->store(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                std::chrono::steady_clock::now().time_since_epoch())
+                                                .count());
         }
         if (!socket)
             return;

@@ -7,6 +7,7 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <atomic>
 #include <memory>
 
 namespace hako::testing {
@@ -39,6 +40,9 @@ struct ScriptedReply {
     bool disconnectAfterEvents = false;
     /// Drop the connection right after reading the request, without any reply.
     bool disconnectImmediately = false;
+    /// When set, receives the steady_clock time (ns) just after each event is written to the
+    /// socket (for latency benchmarks).
+    std::shared_ptr<std::atomic<qint64>> eventWrittenNs;
 
     /// A non-streamed chat completion with `content` and usage (when promptTokens >= 0).
     static ScriptedReply chat(const QString& content, int promptTokens = 5,

@@ -3,6 +3,7 @@
 #include "cli/checkcommand.h"
 #include "cli/runcommand.h"
 #include "cli/searchcommand.h"
+#include "cli/modelscommand.h"
 #include "core/util/version.h"
 
 #include <QCoreApplication>
@@ -51,6 +52,8 @@ void registerBuiltinCommands(CommandRegistry& registry)
     registry.add({QStringLiteral("search"),
                   QStringLiteral("Search and show lines of a document (the seed's command game)"),
                   searchCommand});
+    registry.add({QStringLiteral("models"),
+                  QStringLiteral("List the models the configured endpoints serve"), modelsCommand});
 }
 
 } // namespace hako

@@ -1,0 +1,88 @@
+#include "cli/modelscommand.h"
+
+#include "core/models/modelrouter.h"
+
+#include <QDir>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+namespace hako {
+
+namespace {
+
+const char* kUsage =
+    "usage: hako models [--json] [--workspace DIR]\n"
+    "  Lists the models each configured endpoint serves: Ollama (OLLAMA_API_BASE, default\n"
+    "  http://localhost:11434), OpenAI or any OpenAI-compatible server (OPENAI_BASE_URL,\n"
+    "  OPENAI_API_KEY), a LiteLLM proxy (LITELLM_PROXY_API_BASE) and the endpoints in\n"
+    "  DIR/hako-models.yaml (DIR defaults to the current folder).\n";
+
+void write(FILE* stream, const QString& text)
+{
+    std::fputs(text.toUtf8().constData(), stream);
+}
+
+} // namespace
+
+int modelsCommand(const QStringList& args)
+{
+    bool asJson = false;
+    QString workspace = QDir::currentPath();
+    for (int i = 0; i < args.size(); ++i) {
+        const QString& a = args.at(i);
+        if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
+            write(stdout, QString::fromLatin1(kUsage));
+            return 0;
+        }
+        if (a == QLatin1String("--json")) {
+            asJson = true;
+        } else if (a == QLatin1String("--workspace") && i + 1 < args.size()) {
+            workspace = args.at(++i);
+        } else {
+            write(stderr, QString::fromLatin1(kUsage));
+            return 2;
+        }
+    }
+    Result<models::ModelConfig> config = models::ModelConfig::load(workspace);
+    if (!config) {
+        write(stderr, QStringLiteral("hako models: %1\n").arg(config.error().toString()));
+        return 2;
+    }
+    models::ModelRouter router(std::move(config.value()));
+    const auto endpoints = router.listEndpoints(CancelToken());
+    int answered = 0;
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const auto& e : endpoints) {
+        nlohmann::ordered_json entry{{"endpoint", e.name.toStdString()},
+                                     {"base_url", e.baseUrl.toStdString()}};
+        if (e.models) {
+            ++answered;
+            nlohmann::ordered_json names = nlohmann::ordered_json::array();
+            for (const QString& m : *e.models)
+                names.push_back(QString(e.prefix + m).toStdString());
+            entry["models"] = names;
+        } else {
+            entry["error"] = e.models.error().message.toStdString();
+        }
+        if (asJson) {
+            out.push_back(entry);
+            continue;
+        }
+        write(stdout, QStringLiteral("%1 (%2)\n").arg(e.name, e.baseUrl));
+        if (e.models) {
+            for (const QString& m : *e.models)
+                write(stdout, QStringLiteral("  %1%2\n").arg(e.prefix, m));
+            if (e.models->isEmpty())
+                write(stdout, QStringLiteral("  (no models)\n"));
+        } else {
+            write(stdout, QStringLiteral("  error: %1\n").arg(e.models.error().message));
+        }
+    }
+    if (asJson)
+        write(stdout, QString::fromStdString(out.dump(2)) + QLatin1Char('\n'));
+    return answered > 0 ? 0 : 1;
+}
+
+} // namespace hako

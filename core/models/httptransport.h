@@ -1,0 +1,90 @@
+#pragma once
+
+#include "core/util/cancel.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QNetworkReply>
+#include <QPair>
+#include <QString>
+#include <QUrl>
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+
+class QThread;
+
+namespace hako::models {
+
+class HttpWorker;
+
+/// One HTTP exchange in flight: the network thread appends the body as it arrives, the
+/// calling thread takes it with next(). Thread-safe; shared by both sides.
+class HttpExchange {
+public:
+    enum class Event { Data, Finished, Cancelled };
+
+    /// Blocks until body bytes arrive (moved into `bytes`), the reply finishes, or `cancel` is
+    /// set (polled every few milliseconds). Call from the thread that started the exchange.
+    Event next(QByteArray& bytes, const CancelToken& cancel);
+
+    /// After the first Data or Finished event: the HTTP status (0 when no response arrived).
+    int status() const;
+    /// A response header (case-insensitive name), e.g. `retry-after`.
+    QByteArray header(const QByteArray& name) const;
+    /// After Finished: the transport error (NoError when the body arrived whole).
+    QNetworkReply::NetworkError error() const;
+    QString errorString() const;
+    /// After Finished: "connect" or "idle" when one of the timeouts aborted the exchange.
+    QString timedOut() const;
+
+private:
+    friend class HttpWorker;
+
+    mutable std::mutex m_mutex;
+    std::condition_variable m_cv;
+    QByteArray m_pending;
+    bool m_finished = false;
+    int m_status = 0;
+    QList<QPair<QByteArray, QByteArray>> m_headers;
+    QNetworkReply::NetworkError m_error = QNetworkReply::NoError;
+    QString m_errorString;
+    QString m_timedOut;
+    // Network-thread side only.
+    QNetworkReply* m_reply = nullptr;
+    bool m_aborted = false;
+};
+
+/// An HTTP client with its own thread: a QNetworkAccessManager lives there and every request is
+/// posted to it, so callers on worker threads block on their exchange rather than spinning an
+/// event loop. Safe to use from any number of threads; the object itself must outlive its
+/// exchanges' use of next() (the destructor aborts whatever is in flight).
+class HttpTransport {
+public:
+    struct Request {
+        QUrl url;
+        QByteArray verb = "GET";
+        QList<QPair<QByteArray, QByteArray>> headers;
+        QByteArray body;
+        /// Until the request is sent (DNS, TCP, TLS).
+        int connectTimeoutMs = 10000;
+        /// Longest silence between two pieces of the response after the request was sent.
+        int idleTimeoutMs = 120000;
+    };
+
+    HttpTransport();
+    ~HttpTransport();
+    HttpTransport(const HttpTransport&) = delete;
+    HttpTransport& operator=(const HttpTransport&) = delete;
+
+    std::shared_ptr<HttpExchange> start(const Request& request);
+    /// Aborts the exchange (closing its connection); harmless when it already finished.
+    void abort(const std::shared_ptr<HttpExchange>& exchange);
+
+private:
+    QThread* m_thread;
+    HttpWorker* m_worker;
+};
+
+} // namespace hako::models

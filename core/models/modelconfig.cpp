@@ -1,0 +1,333 @@
+#include "core/models/modelconfig.h"
+
+#include "core/pdl/parser/yamlvalue.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+namespace hako::models {
+
+namespace {
+
+QString withV1(QString base)
+{
+    while (base.endsWith(QLatin1Char('/')))
+        base.chop(1);
+    if (!base.endsWith(QLatin1String("/v1")))
+        base += QStringLiteral("/v1");
+    return base;
+}
+
+QString fileHint(const QString& file)
+{
+    return file.isEmpty() ? QStringLiteral("or map the model in hako-models.yaml")
+                          : QStringLiteral("or map the model in %1").arg(file);
+}
+
+Diagnostic at(const pdl::YamlValue& node, const QString& message)
+{
+    return makeError(message, node.span());
+}
+
+} // namespace
+
+bool globMatch(std::string_view p, std::string_view s)
+{
+    size_t pi = 0, si = 0, starP = std::string_view::npos, starS = 0;
+    while (si < s.size()) {
+        if (pi < p.size() && p[pi] == '[') {
+            const size_t close = p.find(']', pi + 1);
+            if (close != std::string_view::npos) {
+                const std::string_view set = p.substr(pi + 1, close - pi - 1);
+                const bool negate = !set.empty() && set[0] == '!';
+                bool found = false;
+                for (size_t k = negate ? 1 : 0; k < set.size(); ++k) {
+                    if (k + 2 < set.size() && set[k + 1] == '-') {
+                        found |= s[si] >= set[k] && s[si] <= set[k + 2];
+                        k += 2;
+                    } else {
+                        found |= s[si] == set[k];
+                    }
+                }
+                if (found != negate) {
+                    pi = close + 1;
+                    ++si;
+                    continue;
+                }
+            }
+        } else if (pi < p.size() && (p[pi] == '?' || p[pi] == s[si])) {
+            ++pi;
+            ++si;
+            continue;
+        }
+        if (pi < p.size() && p[pi] == '*') {
+            starP = pi++;
+            starS = si;
+            continue;
+        }
+        if (starP != std::string_view::npos) {
+            pi = starP + 1;
+            si = ++starS;
+            continue;
+        }
+        return false;
+    }
+    while (pi < p.size() && p[pi] == '*')
+        ++pi;
+    return pi == p.size();
+}
+
+Result<ModelConfig> ModelConfig::load(const QString& workspaceDir, const QProcessEnvironment& env)
+{
+    ModelConfig config;
+    config.m_env = env;
+    if (env.contains(QStringLiteral("LITELLM_PROXY_API_BASE"))) {
+        config.m_haveProxy = true;
+        config.m_proxy.name = QStringLiteral("litellm");
+        config.m_proxy.baseUrl = env.value(QStringLiteral("LITELLM_PROXY_API_BASE"));
+        config.m_proxy.apiKey = env.value(QStringLiteral("LITELLM_PROXY_API_KEY"));
+        config.m_proxy.configHint =
+            QStringLiteral("Is the LiteLLM proxy running? LITELLM_PROXY_API_BASE is %1.")
+                .arg(config.m_proxy.baseUrl);
+    }
+    if (workspaceDir.isEmpty())
+        return config;
+    const QString path = QDir(workspaceDir).filePath(QString::fromLatin1(kFileName));
+    QFile file(path);
+    if (!file.exists())
+        return config;
+    if (!file.open(QIODevice::ReadOnly))
+        return makeError(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
+    config.m_file = path;
+    Result<pdl::YamlValue> doc = pdl::loadYaml(file.readAll(), path);
+    if (!doc)
+        return doc.error();
+    if (doc->isNull())
+        return config;
+    if (!doc->isMapping())
+        return at(*doc, QStringLiteral("%1 must be a mapping with `endpoints`, `models` and "
+                                       "`litellm_proxy`")
+                            .arg(QString::fromLatin1(kFileName)));
+
+    // One endpoint entry: base_url, api_key_env, azure/api_version, provider, cassette.
+    auto readEndpoint = [&](const QString& name,
+                            const pdl::YamlValue& node) -> Result<ModelConfig::Named> {
+        Named named;
+        named.name = name;
+        named.provider = QStringLiteral("openai");
+        named.endpoint.name = name;
+        if (!node.isMapping())
+            return at(node, QStringLiteral("endpoint '%1' must be a mapping").arg(name));
+        for (const auto& e : node.entries()) {
+            const QString value = QString::fromStdString(e.value.scalar().str());
+            if (!e.value.isScalar())
+                return at(e.value, QStringLiteral("'%1' must be a single value")
+                                       .arg(QString::fromStdString(e.name)));
+            if (e.name == "base_url") {
+                named.endpoint.baseUrl = value;
+            } else if (e.name == "api_key_env") {
+                named.endpoint.apiKey = env.value(value);
+            } else if (e.name == "api_key") {
+                return at(e.key, QStringLiteral("API keys do not belong in a project file; put "
+                                                "the key in an environment variable and name it "
+                                                "with `api_key_env`"));
+            } else if (e.name == "azure") {
+                named.endpoint.azure = e.value.scalar().truthy();
+            } else if (e.name == "api_version") {
+                named.endpoint.apiVersion = value;
+            } else if (e.name == "provider") {
+                named.provider = value;
+            } else if (e.name == "cassette") {
+                named.cassette = QDir(workspaceDir).absoluteFilePath(value);
+            } else if (e.name == "timeout") {
+                named.endpoint.idleTimeoutMs = int(e.value.scalar().toDouble() * 1000);
+            } else if (e.name == "embed_batch_size") {
+                named.endpoint.embedBatchSize = int(e.value.scalar().toDouble());
+            } else {
+                return at(e.key, QStringLiteral("unknown endpoint setting '%1' (known: base_url, "
+                                                "api_key_env, azure, api_version, provider, "
+                                                "cassette, timeout, embed_batch_size)")
+                                     .arg(QString::fromStdString(e.name)));
+            }
+        }
+        if (named.provider == QLatin1String("openai") && named.endpoint.baseUrl.isEmpty())
+            return at(node, QStringLiteral("endpoint '%1' needs a base_url").arg(name));
+        named.endpoint.configHint = QStringLiteral("Check endpoint '%1' in %2.").arg(name, path);
+        return named;
+    };
+
+    for (const auto& top : doc->entries()) {
+        if (top.name == "endpoints") {
+            if (!top.value.isMapping())
+                return at(top.value, QStringLiteral("`endpoints` must map names to endpoints"));
+            for (const auto& e : top.value.entries()) {
+                Result<Named> named = readEndpoint(QString::fromStdString(e.name), e.value);
+                if (!named)
+                    return named.error();
+                config.m_endpoints.push_back(std::move(named.value()));
+            }
+        } else if (top.name == "litellm_proxy") {
+            Result<Named> named = readEndpoint(QStringLiteral("litellm"), top.value);
+            if (!named)
+                return named.error();
+            config.m_haveProxy = true;
+            config.m_proxy = named->endpoint;
+        } else if (top.name == "models") {
+            if (!top.value.isMapping())
+                return at(top.value, QStringLiteral("`models` must map model names (globs) to "
+                                                    "endpoint names"));
+            for (const auto& e : top.value.entries()) {
+                Route route;
+                route.glob = e.name;
+                const pdl::YamlValue* endpoint = &e.value;
+                if (e.value.isMapping()) {
+                    endpoint = e.value.value("endpoint");
+                    if (const pdl::YamlValue* m = e.value.value("model"))
+                        route.model = m->scalar().str();
+                }
+                if (!endpoint || !endpoint->isString())
+                    return at(e.value, QStringLiteral("model '%1' must name an endpoint")
+                                           .arg(QString::fromStdString(e.name)));
+                route.endpoint = QString::fromStdString(endpoint->scalar().asString());
+                config.m_routes.push_back(std::move(route));
+            }
+        } else {
+            return at(top.key, QStringLiteral("unknown section '%1' (known: endpoints, models, "
+                                              "litellm_proxy)")
+                                   .arg(QString::fromStdString(top.name)));
+        }
+    }
+    for (const Route& r : config.m_routes) {
+        if (!config.findEndpoint(r.endpoint))
+            return makeError(QStringLiteral("%1: model '%2' names endpoint '%3', which is not "
+                                            "under `endpoints`")
+                                 .arg(path, QString::fromStdString(r.glob), r.endpoint));
+    }
+    return config;
+}
+
+const ModelConfig::Named* ModelConfig::findEndpoint(const QString& name) const
+{
+    for (const Named& n : m_endpoints) {
+        if (n.name == name)
+            return &n;
+    }
+    return nullptr;
+}
+
+EndpointConfig ModelConfig::ollama() const
+{
+    EndpointConfig e;
+    e.name = QStringLiteral("ollama");
+    const QString base =
+        m_env.value(QStringLiteral("OLLAMA_API_BASE"), QStringLiteral("http://localhost:11434"));
+    e.baseUrl = withV1(base);
+    e.configHint = QStringLiteral("Is Ollama running (`ollama serve`)? Set OLLAMA_API_BASE to its "
+                                  "address (now %1) %2.")
+                       .arg(base, fileHint(m_file));
+    return e;
+}
+
+EndpointConfig ModelConfig::openai() const
+{
+    EndpointConfig e;
+    e.name = QStringLiteral("openai");
+    e.baseUrl = m_env.value(QStringLiteral("OPENAI_BASE_URL"),
+                            m_env.value(QStringLiteral("OPENAI_API_BASE"),
+                                        QStringLiteral("https://api.openai.com/v1")));
+    e.apiKey = m_env.value(QStringLiteral("OPENAI_API_KEY"));
+    e.configHint = QStringLiteral("Set OPENAI_API_KEY, and OPENAI_BASE_URL for a server other "
+                                  "than OpenAI's, %1.")
+                       .arg(fileHint(m_file));
+    return e;
+}
+
+Result<ResolvedModel> ModelConfig::resolve(const std::string& name) const
+{
+    ResolvedModel out;
+    const size_t slash = name.find('/');
+    const std::string prefix = slash == std::string::npos ? std::string() : name.substr(0, slash);
+    const std::string rest = slash == std::string::npos ? name : name.substr(slash + 1);
+    const QString qname = QString::fromStdString(name);
+    for (const Route& r : m_routes) {
+        if (!globMatch(r.glob, name))
+            continue;
+        const Named* n = findEndpoint(r.endpoint);
+        out.provider = n->provider;
+        out.endpoint = n->endpoint;
+        out.cassette = n->cassette;
+        out.model = !r.model.empty()                        ? r.model
+                    : r.glob.find('/') != std::string::npos ? rest
+                                                            : name;
+        return out;
+    }
+    if (name.empty())
+        return makeError(QStringLiteral("a model block needs a model name"));
+    if (prefix == "ollama" || prefix == "ollama_chat") {
+        out.endpoint = ollama();
+        out.model = rest;
+        return out;
+    }
+    if (prefix.empty() || prefix == "openai") {
+        out.endpoint = openai();
+        out.model = rest;
+        if (out.endpoint.apiKey.isEmpty() &&
+            out.endpoint.baseUrl.startsWith(QLatin1String("https://api.openai.com")))
+            return makeError(QStringLiteral("model '%1' goes to OpenAI (%2) but OPENAI_API_KEY "
+                                            "is not set. %3")
+                                 .arg(qname, out.endpoint.baseUrl, out.endpoint.configHint));
+        return out;
+    }
+    if (prefix == "azure") {
+        out.endpoint.name = QStringLiteral("azure");
+        out.endpoint.azure = true;
+        out.endpoint.baseUrl = m_env.value(QStringLiteral("AZURE_API_BASE"));
+        out.endpoint.apiKey = m_env.value(QStringLiteral("AZURE_API_KEY"));
+        out.endpoint.apiVersion =
+            m_env.value(QStringLiteral("AZURE_API_VERSION"), QStringLiteral("2024-06-01"));
+        out.endpoint.configHint = QStringLiteral("Set AZURE_API_BASE, AZURE_API_KEY and "
+                                                 "AZURE_API_VERSION %1.")
+                                      .arg(fileHint(m_file));
+        out.model = rest;
+        if (out.endpoint.baseUrl.isEmpty())
+            return makeError(QStringLiteral("model '%1' goes to Azure OpenAI but AZURE_API_BASE "
+                                            "is not set. %2")
+                                 .arg(qname, out.endpoint.configHint));
+        return out;
+    }
+    if (!m_haveProxy)
+        return makeError(QStringLiteral("model '%1' needs a LiteLLM proxy (Hako talks to '%2' "
+                                        "models through one): set LITELLM_PROXY_API_BASE (and "
+                                        "LITELLM_PROXY_API_KEY), or add `litellm_proxy: "
+                                        "{base_url: …}` to hako-models.yaml")
+                             .arg(qname, QString::fromStdString(prefix)));
+    out.endpoint = m_proxy;
+    out.model = prefix == "litellm_proxy" ? rest : name;
+    return out;
+}
+
+std::vector<ModelConfig::Listed> ModelConfig::listedEndpoints() const
+{
+    std::vector<Listed> out;
+    for (const Named& n : m_endpoints) {
+        if (n.provider != QLatin1String("openai"))
+            continue;
+        QString prefix;
+        for (const Route& r : m_routes) {
+            if (r.endpoint == n.name && r.glob.size() > 2 && r.glob.ends_with("/*"))
+                prefix = QString::fromStdString(r.glob.substr(0, r.glob.size() - 1));
+        }
+        out.push_back({n.endpoint, prefix});
+    }
+    out.push_back({ollama(), QStringLiteral("ollama/")});
+    const EndpointConfig oa = openai();
+    if (!oa.apiKey.isEmpty() || m_env.contains(QStringLiteral("OPENAI_BASE_URL")) ||
+        m_env.contains(QStringLiteral("OPENAI_API_BASE")))
+        out.push_back({oa, QString()});
+    if (m_haveProxy)
+        out.push_back({m_proxy, QStringLiteral("litellm_proxy/")});
+    return out;
+}
+
+} // namespace hako::models

@@ -1,0 +1,89 @@
+#pragma once
+
+#include "core/models/openaiprovider.h"
+#include "core/util/diagnostic.h"
+
+#include <QProcessEnvironment>
+#include <QString>
+
+#include <string>
+#include <vector>
+
+namespace hako::models {
+
+/// Where one model name goes: the endpoint, the provider kind and the name the server knows.
+struct ResolvedModel {
+    /// `openai` (any OpenAI-compatible server) or `replay` (a cassette file).
+    QString provider = QStringLiteral("openai");
+    EndpointConfig endpoint;
+    /// The model name sent to the server (`granite3.2:2b` for `ollama/granite3.2:2b`).
+    std::string model;
+    /// For `replay`: the cassette file (absolute).
+    QString cassette;
+};
+
+/// Model name resolution, LiteLLM style, from the environment and an optional per-workspace
+/// `hako-models.yaml`:
+/// - names matched by a glob in the file's `models:` table go to the endpoint it names;
+/// - `ollama/NAME`, `ollama_chat/NAME` → OLLAMA_API_BASE (default http://localhost:11434) + /v1;
+/// - `openai/NAME` and bare names → OPENAI_BASE_URL (default https://api.openai.com/v1) with
+///   OPENAI_API_KEY;
+/// - `azure/NAME` → AZURE_API_BASE, AZURE_API_KEY, AZURE_API_VERSION (deployment NAME);
+/// - `litellm_proxy/NAME` and any other prefix (`watsonx/…`, `replicate/…`) → the LiteLLM proxy
+///   (`litellm_proxy:` in the file, or LITELLM_PROXY_API_BASE / LITELLM_PROXY_API_KEY).
+/// Keys come only from environment variables (`api_key_env:` names one); a literal key in the
+/// project's file is refused. Immutable after load(); safe to share between threads.
+class ModelConfig {
+public:
+    static constexpr const char* kFileName = "hako-models.yaml";
+
+    /// Reads `<workspaceDir>/hako-models.yaml` when it exists (an empty dir reads none) and
+    /// takes variables from `env`. Errors point into the file.
+    static Result<ModelConfig>
+    load(const QString& workspaceDir,
+         const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment());
+
+    /// Where `name` goes; an error says what to configure when it cannot go anywhere.
+    Result<ResolvedModel> resolve(const std::string& name) const;
+
+    /// The endpoints worth asking for their models (`hako models`): the file's endpoints, Ollama,
+    /// OpenAI when a key or base URL is set, the LiteLLM proxy when configured. `prefix` is what
+    /// to put before each model name to make it resolve back to that endpoint.
+    struct Listed {
+        EndpointConfig endpoint;
+        QString prefix;
+    };
+    std::vector<Listed> listedEndpoints() const;
+
+    /// The file that was read ("" when there was none).
+    QString file() const { return m_file; }
+
+private:
+    struct Route {
+        std::string glob;
+        QString endpoint;
+        std::string model; ///< explicit server-side name, or "" for "the name after the prefix"
+    };
+    struct Named {
+        QString name;
+        QString provider;
+        EndpointConfig endpoint;
+        QString cassette;
+    };
+
+    EndpointConfig ollama() const;
+    EndpointConfig openai() const;
+    const Named* findEndpoint(const QString& name) const;
+
+    QProcessEnvironment m_env;
+    QString m_file;
+    std::vector<Named> m_endpoints;
+    std::vector<Route> m_routes;
+    bool m_haveProxy = false;
+    EndpointConfig m_proxy;
+};
+
+/// fnmatch-style glob (`*`, `?`, `[abc]`) over the whole string, as PDL matches model names.
+bool globMatch(std::string_view pattern, std::string_view text);
+
+} // namespace hako::models

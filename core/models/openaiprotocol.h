@@ -1,0 +1,85 @@
+#pragma once
+
+#include "core/models/modelprovider.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+/// The OpenAI Chat Completions wire format: request bodies, replies, streamed chunks, usage
+/// estimates and error texts. Pure functions (and one accumulator), no I/O; thread-safe.
+namespace hako::models::openai {
+
+using json = nlohmann::ordered_json;
+
+/// Parameters that configure the client and are never sent to the server.
+bool isClientOnlyParameter(std::string_view name);
+
+/// Messages as the server accepts them: role, content, name, tool_calls, tool_call_id kept,
+/// everything else (PDL's `pdl__defsite`, …) dropped; non-text content becomes its PDL text.
+json messagesJson(const pdl::List& messages);
+
+/// The `/chat/completions` body: model, messages, parameters without nulls and client-only
+/// ones (unknown ones passed through), `stream` (+ `stream_options.include_usage`).
+json chatBody(const std::string& model, const ChatRequest& request);
+
+/// Parses a non-streamed reply body; errors describe what is wrong with it.
+Result<ChatResponse> parseChatReply(const QByteArray& body);
+
+/// Token estimate for text (about four UTF-8 bytes per token, at least one for non-empty text).
+int64_t estimateTokens(std::string_view text);
+/// Fills `usage` with estimates from the messages and reply when the server gave none.
+void estimateUsageIfMissing(ChatResponse& response, const pdl::List& messages);
+
+/// A reply made locally from `parameters.mock_response` (as LiteLLM does), or nullopt when the
+/// request has none. Streams the text word by word to `onDelta` when the request streams.
+std::optional<ChatResponse> mockReply(const ChatRequest& request, const DeltaCallback& onDelta);
+
+/// The human part of an error body (`error.message`, `error`, `detail`, or the text itself,
+/// shortened).
+QString errorMessageFromBody(const QByteArray& body);
+
+/// Replaces every occurrence of `secret` in `text` with `[redacted]`.
+QByteArray redact(QByteArray text, const QString& secret);
+QString redact(QString text, const QString& secret);
+
+/// Collects the chunks of a streamed reply into the reply a non-streamed call would give.
+class StreamAccumulator {
+public:
+    /// One event's data. Returns the text delta of the first choice ("" when none); an error
+    /// for malformed JSON or an error event.
+    Result<std::string> feed(const QByteArray& data);
+    /// True once `[DONE]` or a finish_reason arrived.
+    bool complete() const { return m_done || m_finished; }
+    /// The collected reply (usage from the usage chunk when the server sent one).
+    ChatResponse result() const;
+
+private:
+    struct ToolCall {
+        std::string id;
+        std::string type = "function";
+        std::string name;
+        std::string arguments;
+    };
+    struct Choice {
+        std::string role = "assistant";
+        std::string content;
+        std::vector<ToolCall> toolCalls;
+        json finishReason;
+    };
+
+    std::vector<Choice> m_choices;
+    json m_id;
+    json m_model;
+    json m_created;
+    json m_usage;
+    bool m_done = false;
+    bool m_finished = false;
+};
+
+} // namespace hako::models::openai

@@ -1,0 +1,372 @@
+#include "core/models/openaiprovider.h"
+
+#include "core/models/httptransport.h"
+#include "core/models/openaiprotocol.h"
+#include "core/models/sseparser.h"
+
+#include <QCryptographicHash>
+#include <QDateTime>
+#include <QRandomGenerator>
+#include <QUrlQuery>
+
+#include <chrono>
+#include <optional>
+#include <thread>
+
+namespace hako::models {
+
+using openai::json;
+
+struct OpenAiProvider::Call {
+    EndpointConfig endpoint;
+    QString model; ///< empty for calls that are not about one model
+    QString path;  ///< `chat/completions`, `embeddings`, `models`
+    QByteArray verb = "POST";
+    QByteArray body;
+    bool stream = false;
+    const DeltaCallback* onDelta = nullptr;
+    openai::StreamAccumulator accumulator;
+
+    QUrl url() const
+    {
+        QString base = endpoint.baseUrl;
+        while (base.endsWith(QLatin1Char('/')))
+            base.chop(1);
+        if (!endpoint.azure)
+            return QUrl(base + QLatin1Char('/') + path);
+        const QString tail =
+            path == QLatin1String("models")
+                ? QStringLiteral("/openai/models")
+                : QString(QStringLiteral("/openai/deployments/") + model + QLatin1Char('/') + path);
+        QUrl url(base + tail);
+        QUrlQuery query;
+        query.addQueryItem(QStringLiteral("api-version"), endpoint.apiVersion);
+        url.setQuery(query);
+        return url;
+    }
+
+    QString where() const
+    {
+        const QString at = QStringLiteral("%1 (%2)").arg(endpoint.name, endpoint.baseUrl);
+        return model.isEmpty() ? QStringLiteral("endpoint %1").arg(at)
+                               : QStringLiteral("model '%1' at %2").arg(model, at);
+    }
+
+    Diagnostic error(const QString& what) const
+    {
+        return makeError(openai::redact(where() + QStringLiteral(": ") + what, endpoint.apiKey));
+    }
+};
+
+namespace {
+
+bool isRetryable(int status)
+{
+    return status == 429 || status == 500 || status == 502 || status == 503 || status == 504;
+}
+
+/// Milliseconds the server asks us to wait, or -1.
+int retryAfterMs(const HttpExchange& ex)
+{
+    bool ok = false;
+    const QByteArray ms = ex.header("retry-after-ms").trimmed();
+    if (!ms.isEmpty()) {
+        const double v = ms.toDouble(&ok);
+        if (ok && v >= 0)
+            return int(v);
+    }
+    const QByteArray ra = ex.header("retry-after").trimmed();
+    if (ra.isEmpty())
+        return -1;
+    const double seconds = ra.toDouble(&ok);
+    if (ok && seconds >= 0)
+        return int(seconds * 1000);
+    const QDateTime when = QDateTime::fromString(QString::fromLatin1(ra), Qt::RFC2822Date);
+    if (when.isValid())
+        return int(std::max<qint64>(0, QDateTime::currentDateTimeUtc().msecsTo(when)));
+    return -1;
+}
+
+bool sleepUnlessCancelled(int ms, const CancelToken& cancel)
+{
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    while (std::chrono::steady_clock::now() < until) {
+        if (cancel.isCancelled())
+            return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return !cancel.isCancelled();
+}
+
+QString seconds(int ms)
+{
+    return QString::number(ms / 1000.0, 'g', 3);
+}
+
+} // namespace
+
+OpenAiProvider::OpenAiProvider(EndpointConfig config)
+    : m_config(std::move(config)), m_transport(std::make_unique<HttpTransport>())
+{
+    m_embedCache.setMaxCost(std::max(1, m_config.embedCacheEntries));
+}
+
+OpenAiProvider::~OpenAiProvider() = default;
+
+Result<QByteArray> OpenAiProvider::send(Call& call, const CancelToken& cancel)
+{
+    HttpTransport::Request request;
+    request.url = call.url();
+    request.verb = call.verb;
+    request.body = call.body;
+    request.connectTimeoutMs = call.endpoint.connectTimeoutMs;
+    request.idleTimeoutMs = call.endpoint.idleTimeoutMs;
+    if (!call.body.isNull())
+        request.headers.append(
+            qMakePair(QByteArray("Content-Type"), QByteArray("application/json")));
+    request.headers.append(qMakePair(
+        QByteArray("Accept"), QByteArray(call.stream ? "text/event-stream" : "application/json")));
+    if (!call.endpoint.apiKey.isEmpty()) {
+        if (call.endpoint.azure)
+            request.headers.append({QByteArray("api-key"), call.endpoint.apiKey.toUtf8()});
+        else
+            request.headers.append({QByteArray("Authorization"),
+                                    QByteArray("Bearer " + call.endpoint.apiKey.toUtf8())});
+    }
+
+    bool deltaDelivered = false;
+    for (int attempt = 0;; ++attempt) {
+        if (cancel.isCancelled())
+            return call.error(QStringLiteral("cancelled"));
+        const std::shared_ptr<HttpExchange> ex = m_transport->start(request);
+        QByteArray body;
+        QByteArray chunk;
+        int status = -1;
+        std::optional<Diagnostic> streamError;
+        call.accumulator = openai::StreamAccumulator();
+        SseParser sse([&](const QByteArray& data) {
+            if (streamError)
+                return;
+            Result<std::string> delta = call.accumulator.feed(data);
+            if (!delta) {
+                streamError = call.error(delta.error().message);
+                return;
+            }
+            if (!delta->empty() && call.onDelta && *call.onDelta) {
+                deltaDelivered = true;
+                (*call.onDelta)(*delta);
+            }
+        });
+        for (;;) {
+            const HttpExchange::Event event = ex->next(chunk, cancel);
+            if (event == HttpExchange::Event::Cancelled) {
+                m_transport->abort(ex);
+                return call.error(QStringLiteral("cancelled"));
+            }
+            if (event == HttpExchange::Event::Finished)
+                break;
+            if (status < 0)
+                status = ex->status();
+            if (call.stream && status >= 200 && status < 300) {
+                sse.feed(openai::redact(chunk, call.endpoint.apiKey));
+                if (streamError) {
+                    m_transport->abort(ex);
+                    return *streamError;
+                }
+            } else {
+                body += chunk;
+            }
+        }
+        status = ex->status();
+        const QNetworkReply::NetworkError netError = ex->error();
+        body = openai::redact(body, call.endpoint.apiKey);
+        if (isRetryable(status) && attempt < call.endpoint.maxRetries && !deltaDelivered) {
+            int delay = retryAfterMs(*ex);
+            if (delay < 0) {
+                const double backoff = call.endpoint.retryBaseDelayMs * double(1 << attempt);
+                // Full jitter in [50%, 100%] keeps parallel callers from retrying in lockstep.
+                delay = int(std::min<double>(call.endpoint.retryMaxDelayMs, backoff) *
+                            (0.5 + 0.5 * QRandomGenerator::global()->generateDouble()));
+            }
+            delay = std::min(delay, call.endpoint.retryMaxDelayMs);
+            if (!sleepUnlessCancelled(delay, cancel))
+                return call.error(QStringLiteral("cancelled"));
+            continue;
+        }
+        const QString timedOut = ex->timedOut();
+        if (timedOut == QLatin1String("connect"))
+            return call.error(
+                QStringLiteral("could not connect within %1 s (connect timeout). %2")
+                    .arg(seconds(call.endpoint.connectTimeoutMs), call.endpoint.configHint));
+        if (timedOut == QLatin1String("idle"))
+            return call.error(QStringLiteral("the server sent nothing for %1 s (idle timeout)")
+                                  .arg(seconds(call.endpoint.idleTimeoutMs)));
+        if (status <= 0) {
+            return call.error(QStringLiteral("cannot connect: %1. %2")
+                                  .arg(ex->errorString(), call.endpoint.configHint));
+        }
+        if (status >= 400) {
+            QString what =
+                QStringLiteral("HTTP %1: %2").arg(status).arg(openai::errorMessageFromBody(body));
+            if (isRetryable(status) && attempt > 0)
+                what += QStringLiteral(" (after %1 retries)").arg(attempt);
+            if (status == 404 && !call.model.isEmpty())
+                what += QStringLiteral(". Check the model name; `hako models` lists the models "
+                                       "this endpoint serves");
+            if (status == 401 || status == 403)
+                what += QStringLiteral(". Check the API key. %1").arg(call.endpoint.configHint);
+            return call.error(what);
+        }
+        if (status >= 300)
+            return call.error(QStringLiteral("HTTP %1 redirect to %2 not followed; set the "
+                                             "endpoint's address to the final URL")
+                                  .arg(status)
+                                  .arg(QString::fromUtf8(ex->header("location"))));
+        if (netError != QNetworkReply::NoError)
+            return call.error(
+                QStringLiteral("the connection dropped before the reply was complete (%1)")
+                    .arg(ex->errorString()));
+        if (call.stream) {
+            if (sse.hasPartialEvent() || !call.accumulator.complete())
+                return call.error(QStringLiteral(
+                    "the streamed reply ended before it was complete (truncated event stream)"));
+        }
+        return body;
+    }
+}
+
+Result<ChatResponse> OpenAiProvider::chat(const ChatRequest& request, const DeltaCallback& onDelta,
+                                          const CancelToken& cancel)
+{
+    if (std::optional<ChatResponse> mock = openai::mockReply(request, onDelta))
+        return std::move(*mock);
+    Call call;
+    call.endpoint = m_config;
+    const pdl::Dict& p = request.parameters;
+    for (const char* key : {"base_url", "api_base"}) {
+        if (const pdl::Value* v = p.find(key); v && v->isString() && !v->asString().empty())
+            call.endpoint.baseUrl = QString::fromStdString(v->asString());
+    }
+    if (const pdl::Value* v = p.find("api_key"); v && v->isString())
+        call.endpoint.apiKey = QString::fromStdString(v->asString());
+    if (const pdl::Value* v = p.find("api_version"); v && v->isString())
+        call.endpoint.apiVersion = QString::fromStdString(v->asString());
+    call.model = QString::fromStdString(request.model);
+    call.path = QStringLiteral("chat/completions");
+    call.body = QByteArray::fromStdString(openai::chatBody(request.model, request).dump());
+    call.stream = request.stream;
+    call.onDelta = &onDelta;
+    Result<QByteArray> body = send(call, cancel);
+    if (!body)
+        return body.error();
+    Result<ChatResponse> response = call.stream ? Result<ChatResponse>(call.accumulator.result())
+                                                : openai::parseChatReply(*body);
+    if (!response)
+        return call.error(response.error().message);
+    openai::estimateUsageIfMissing(response.value(), request.messages);
+    return response;
+}
+
+Result<std::vector<std::vector<float>>> OpenAiProvider::embed(const std::string& model,
+                                                              const std::vector<std::string>& texts,
+                                                              const CancelToken& cancel)
+{
+    std::vector<std::vector<float>> vectors(texts.size());
+    std::vector<QByteArray> keys(texts.size());
+    std::vector<size_t> missing;
+    {
+        std::lock_guard lock(m_cacheMutex);
+        for (size_t i = 0; i < texts.size(); ++i) {
+            keys[i] = QByteArray::fromStdString(model) + '\0' +
+                      QCryptographicHash::hash(QByteArray::fromStdString(texts[i]),
+                                               QCryptographicHash::Sha256);
+            if (const std::vector<float>* cached = m_embedCache.object(keys[i])) {
+                vectors[i] = *cached;
+                ++m_cacheHits;
+            } else {
+                missing.push_back(i);
+            }
+        }
+    }
+    const size_t batch = size_t(std::max(1, m_config.embedBatchSize));
+    for (size_t start = 0; start < missing.size(); start += batch) {
+        const size_t end = std::min(missing.size(), start + batch);
+        json input = json::array();
+        for (size_t k = start; k < end; ++k)
+            input.push_back(texts[missing[k]]);
+        Call call;
+        call.endpoint = m_config;
+        call.model = QString::fromStdString(model);
+        call.path = QStringLiteral("embeddings");
+        call.body = QByteArray::fromStdString(
+            json{{"model", model}, {"input", input}, {"encoding_format", "float"}}.dump());
+        Result<QByteArray> body = send(call, cancel);
+        if (!body)
+            return body.error();
+        const json reply =
+            json::parse(body->constData(), body->constData() + body->size(), nullptr, false);
+        if (reply.is_discarded() || !reply.is_object() || !reply.contains("data") ||
+            !reply["data"].is_array())
+            return call.error(QStringLiteral("the embeddings reply is not a JSON object with "
+                                             "`data`: %1")
+                                  .arg(openai::errorMessageFromBody(*body)));
+        const json& data = reply["data"];
+        if (data.size() != end - start)
+            return call.error(QStringLiteral("asked for %1 embeddings, got %2")
+                                  .arg(end - start)
+                                  .arg(data.size()));
+        size_t position = 0;
+        for (const json& item : data) {
+            const size_t index = item.value("index", position);
+            ++position;
+            if (index >= end - start || !item.contains("embedding") ||
+                !item["embedding"].is_array())
+                return call.error(
+                    QStringLiteral("embedding %1 of the reply is malformed").arg(position - 1));
+            std::vector<float> v;
+            v.reserve(item["embedding"].size());
+            for (const json& x : item["embedding"]) {
+                if (!x.is_number())
+                    return call.error(
+                        QStringLiteral("embedding %1 holds a non-number").arg(position - 1));
+                v.push_back(x.get<float>());
+            }
+            const size_t target = missing[start + index];
+            vectors[target] = std::move(v);
+            std::lock_guard lock(m_cacheMutex);
+            m_embedCache.insert(keys[target], new std::vector<float>(vectors[target]));
+        }
+    }
+    return vectors;
+}
+
+Result<QStringList> OpenAiProvider::listModels(const CancelToken& cancel)
+{
+    Call call;
+    call.endpoint = m_config;
+    call.path = QStringLiteral("models");
+    call.verb = "GET";
+    Result<QByteArray> body = send(call, cancel);
+    if (!body)
+        return body.error();
+    const json reply =
+        json::parse(body->constData(), body->constData() + body->size(), nullptr, false);
+    const json data = reply.is_object() ? reply.value("data", json()) : json();
+    if (!data.is_array())
+        return call.error(QStringLiteral("the model list is not a JSON object with `data`: %1")
+                              .arg(openai::errorMessageFromBody(*body)));
+    QStringList names;
+    for (const json& m : data) {
+        if (m.is_object() && m.contains("id") && m["id"].is_string())
+            names.append(QString::fromStdString(m["id"].get<std::string>()));
+    }
+    return names;
+}
+
+int OpenAiProvider::embedCacheHits() const
+{
+    std::lock_guard lock(m_cacheMutex);
+    return m_cacheHits;
+}
+
+} // namespace hako::models

@@ -1,0 +1,93 @@
+// `hako models` against the test server: what a user runs to check a connection.
+
+#include "hakoprocess.h"
+#include "openaitestserver.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using hako::testing::OpenAiTestServer;
+
+class TestModelsCommand : public QObject {
+    Q_OBJECT
+
+private:
+    std::unique_ptr<OpenAiTestServer> m_server;
+    QTemporaryDir m_dir;
+
+    void setEnv(const QString& ollamaBase)
+    {
+        qputenv("OLLAMA_API_BASE", ollamaBase.toUtf8());
+        qputenv("OPENAI_BASE_URL", m_server->baseUrl().toUtf8());
+        qputenv("OPENAI_API_KEY", "sk-cli-SECRET-987");
+        qunsetenv("LITELLM_PROXY_API_BASE");
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_server = std::make_unique<OpenAiTestServer>();
+        QVERIFY(m_server->start());
+        m_server->setModels({QStringLiteral("granite3.2:2b"), QStringLiteral("gpt-4o-mini")});
+        QVERIFY(QDir::setCurrent(m_dir.path()));
+    }
+    void cleanup() { m_server.reset(); }
+
+    void listsEveryEndpoint()
+    {
+        setEnv(QStringLiteral("http://127.0.0.1:%1").arg(m_server->port()));
+        const HakoOutcome r = runHako({QStringLiteral("models")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QLatin1String("  ollama/granite3.2:2b\n")), qPrintable(r.out));
+        QVERIFY(r.out.contains(QLatin1String("\n  gpt-4o-mini\n")));
+        QVERIFY(r.out.contains(m_server->baseUrl()));
+        QVERIFY(!r.out.contains(QLatin1String("SECRET")) &&
+                !r.err.contains(QLatin1String("SECRET")));
+        QCOMPARE(m_server->requests().size(), 2); // Ollama first, then OpenAI with its key
+        QVERIFY(m_server->requests().at(0).header("authorization").isEmpty());
+        QCOMPARE(m_server->requests().at(1).header("authorization"),
+                 QByteArray("Bearer sk-cli-SECRET-987"));
+    }
+
+    void jsonWithAnUnreachableEndpoint()
+    {
+        // Ollama's address has nobody listening: reported, while OpenAI still answers.
+        QTcpServer closed;
+        QVERIFY(closed.listen(QHostAddress::LocalHost));
+        const quint16 port = closed.serverPort();
+        closed.close();
+        setEnv(QStringLiteral("http://127.0.0.1:%1").arg(port));
+        const HakoOutcome r = runHako({QStringLiteral("models"), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray list = QJsonDocument::fromJson(r.out.toUtf8()).array();
+        QCOMPARE(list.size(), 2);
+        QCOMPARE(list[0].toObject()[QStringLiteral("endpoint")].toString(),
+                 QStringLiteral("ollama"));
+        const QString error = list[0].toObject()[QStringLiteral("error")].toString();
+        QVERIFY2(error.contains(QLatin1String("cannot connect")) &&
+                     error.contains(QLatin1String("OLLAMA_API_BASE")),
+                 qPrintable(error));
+        QCOMPARE(list[1].toObject()[QStringLiteral("models")].toArray().size(), 2);
+    }
+
+    void brokenWorkspaceFile()
+    {
+        setEnv(QStringLiteral("http://127.0.0.1:1"));
+        QFile f(m_dir.filePath(QStringLiteral("hako-models.yaml")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("endpoints:\n  a:\n    base_url: http://a\n    api_key: sk-x\n");
+        f.close();
+        const HakoOutcome r = runHako({QStringLiteral("models")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QLatin1String("hako-models.yaml:4:")), qPrintable(r.err));
+        QVERIFY(!r.err.contains(QLatin1String("sk-x")));
+        f.remove();
+    }
+};
+
+QTEST_GUILESS_MAIN(TestModelsCommand)
+#include "tst_models.moc"

@@ -1,5 +1,6 @@
 #include "cli/runcommand.h"
 
+#include "core/models/modelrouter.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/interp/tracereader.h"
 #include "core/pdl/interp/tracewriter.h"
@@ -172,6 +173,15 @@ int runCommand(const QStringList& args)
     interrupt = &options.cancel;
     std::signal(SIGINT, [](int) { interrupt->cancel(); });
 
+    if (!options.replay) {
+        Result<std::shared_ptr<models::IModelProvider>> provider =
+            models::createDefaultProvider(QFileInfo(program).absolutePath());
+        if (!provider.ok()) {
+            write(stderr, QStringLiteral("hako run: %1\n").arg(provider.error().toString()));
+            return 1;
+        }
+        options.models = *provider;
+    }
     pdl::Interpreter interpreter(options);
     pdl::RunResult result = interpreter.runFile(program);
     std::signal(SIGINT, SIG_DFL);

@@ -1,5 +1,6 @@
 #include "core/pdl/interp/interpreter.h"
 
+#include "core/models/defaultparameters.h"
 #include "core/pdl/interp/runner.h"
 #include "core/pdl/parser/yamlvalue.h"
 #include "core/pdl/programcheck.h"
@@ -10,21 +11,6 @@
 namespace hako::pdl {
 
 namespace {
-
-Value defaultModelParameters()
-{
-    // PDL's defaults: deterministic local models unless the program says otherwise.
-    Dict ollama;
-    ollama.set("temperature", Value(0));
-    ollama.set("seed", Value(0));
-    List table;
-    for (const char* glob : {"ollama/*", "ollama_chat/*"}) {
-        Dict entry;
-        entry.set(glob, Value(ollama));
-        table.push_back(Value(std::move(entry)));
-    }
-    return Value(std::move(table));
-}
 
 Value usageValue(const Runner& r)
 {
@@ -113,7 +99,7 @@ RunResult Interpreter::run(const std::shared_ptr<const Program>& program)
     st.scope.set("pdl_particle_id", Value());
     st.scope.set("pdl_llm_as_judge", Value());
     st.scope.set("pdl_llm_context_transformer", Value());
-    st.scope.set("pdl_model_default_parameters", defaultModelParameters());
+    st.scope.set("pdl_model_default_parameters", models::pdlDefaultParameters());
     st.scope.set("stdlib", Value(Dict()));
     st.scope.set("pdl_usage", usageValue(runner));
     for (const auto& [k, v] : m_options.initialScope)

@@ -1,5 +1,8 @@
 // Code blocks, commands, output parsers and model calls: where a run reaches other programs.
+#include "core/models/defaultparameters.h"
 #include "core/models/modelprovider.h"
+#include "core/models/structuredoutput.h"
+#include "core/pdl/types/pdltype.h"
 #include "core/pdl/code/commandrunner.h"
 #include "core/pdl/code/pythonsession.h"
 #include "core/pdl/code/sandbox.h"
@@ -161,37 +164,25 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
         messages = contextToList(st.context);
     }
     Dict parameters;
-    if (const Value* defaults = st.scope.find("pdl_model_default_parameters");
-        defaults && defaults->isList()) {
-        // [{glob: {param: value}}]: later entries override earlier ones.
-        for (const Value& entry : defaults->asList()) {
-            if (!entry.isDict())
-                continue;
-            for (const auto& [glob, params] : entry.asDict()) {
-                QRegularExpression re(QRegularExpression::wildcardToRegularExpression(
-                    QString::fromStdString(glob.str()),
-                    QRegularExpression::UnanchoredWildcardConversion));
-                if (params.isDict() &&
-                    re.match(QString::fromStdString(model.asString())).hasMatch())
-                    for (const auto& [k, v] : params.asDict())
-                        parameters.set(k, v);
-            }
-        }
-    }
     if (b.parameters) {
         Value p = eval(b.parameters, st, node, "parameters");
         if (!p.isDict() && !p.isNull())
             throw PdlError("parameters must be an object", b.parameters.span);
         if (p.isDict())
-            for (const auto& [k, v] : p.asDict())
-                parameters.set(k, v);
+            parameters = p.asDict();
     }
+    // The program's pdl_model_default_parameters (PDL's table unless it rebinds it) fill in
+    // what the block leaves unset.
+    if (const Value* defaults = st.scope.find("pdl_model_default_parameters");
+        defaults && defaults->isList())
+        parameters = models::applyDefaultParameters(model.asString(), parameters, *defaults);
     if (node) {
         node->context = Value(contextToList(st.context));
         node->modelInput = Value(messages);
     }
     std::string reply;
     Value raw;
+    Value structured; // the validated value of a structured-output call
     models::Usage usage;
     if (const Value* mock = parameters.find("mock_response")) {
         reply = mock->toText();
@@ -221,13 +212,44 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
                 options.observer->modelDelta(id, delta);
             }
         };
-        Result<models::ChatResponse> r = options.models->chat(request, onDelta, options.cancel);
-        checkCancelled();
-        if (!r.ok())
-            throw PdlError(r.error().message.toStdString(), b.model.span);
-        reply = r->content;
-        raw = r->raw;
-        usage = r->usage;
+        if (b.spec && !request.parameters.find("response_format")) {
+            // Structured output: ask for JSON of the spec's schema, repair once as TypeChat.
+            Result<Value> schema = pdlTypeToJsonSchema(*b.spec, true);
+            if (!schema.ok())
+                throw PdlError("invalid spec: " + schema.error().message.toStdString(),
+                               b.specSpan);
+            models::StructuredOptions so;
+            if (b.retry.present && b.retry.tries) {
+                Value t = evalValue(b.retry.tries.value, st, b.retry.tries.span);
+                if (t.isInt())
+                    so.maxRepairs = int(std::max<int64_t>(1, t.asInt()));
+            }
+            models::StructuredResult sr = models::chatStructured(
+                *options.models, request, *schema, so, onDelta, options.cancel);
+            checkCancelled();
+            for (const auto& attempt : sr.attempts) {
+                if (!attempt.response)
+                    continue;
+                usage.promptTokens += attempt.response->usage.promptTokens;
+                usage.completionTokens += attempt.response->usage.completionTokens;
+                usage.estimated = usage.estimated || attempt.response->usage.estimated;
+                reply = attempt.response->content;
+                raw = attempt.response->raw;
+            }
+            if (!sr.ok())
+                throw PdlError(sr.error->message.toStdString(), b.specSpan.isValid() ? b.specSpan : b.model.span);
+            if (b.parser.kind == ParserSpec::Kind::None)
+                structured = sr.value;
+        } else {
+            Result<models::ChatResponse> r =
+                options.models->chat(request, onDelta, options.cancel);
+            checkCancelled();
+            if (!r.ok())
+                throw PdlError(r.error().message.toStdString(), b.model.span);
+            reply = r->content;
+            raw = r->raw;
+            usage = r->usage;
+        }
     } else {
         throw PdlError("no model provider is configured to run '" + model.asString() +
                            "': set OLLAMA_API_BASE (Ollama) or OPENAI_BASE_URL and "

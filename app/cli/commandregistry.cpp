@@ -1,6 +1,7 @@
 #include "cli/commandregistry.h"
 
 #include "cli/checkcommand.h"
+#include "cli/memorycommand.h"
 #include "core/util/version.h"
 
 #include <QCoreApplication>
@@ -44,6 +45,9 @@ void registerBuiltinCommands(CommandRegistry& registry)
     registry.add({QStringLiteral("eval"),
                   QStringLiteral("Evaluate a PDL expression template and print its value"),
                   evalCommand});
+    registry.add({QStringLiteral("memory"),
+                  QStringLiteral("Add, list and retrieve agent memories; import and export stores"),
+                  memoryCommand});
 }
 
 } // namespace hako

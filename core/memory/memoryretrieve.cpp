@@ -5,6 +5,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QtConcurrent/QtConcurrentMap>
 
 #include <algorithm>
 #include <cstring>
@@ -92,7 +93,9 @@ Result<RetrievalRecord> MemoryStore::retrieve(const QString& query,
     }
 
     std::vector<CandidateInput> inputs;
+    std::vector<size_t> where; // each input's position in the columns
     inputs.reserve(n);
+    where.reserve(n);
     for (size_t p = 0; p < n; ++p) {
         if (s.state[p] != uint8_t(State::Active))
             continue;
@@ -105,9 +108,31 @@ Result<RetrievalRecord> MemoryStore::retrieve(const QString& query,
         in.importance = s.importance[p];
         in.hasEmbedding = !needsQuery || (s.hasEmbedding[p] && !unitQuery.empty());
         in.nearest = !approximate || nearest[p];
-        if (needsQuery && in.hasEmbedding && in.nearest)
-            in.relevance = dot(s.vectors.data() + p * dim, unitQuery.data(), dim);
         inputs.push_back(in);
+        where.push_back(p);
+    }
+    if (needsQuery && !unitQuery.empty()) {
+        // The dot products are the whole cost at scale (memory bound): split them in chunks
+        // over the thread pool. Each chunk writes only its own inputs.
+        const float* vectors = s.vectors.data();
+        const float* q = unitQuery.data();
+        auto score = [&](size_t from, size_t to) {
+            for (size_t i = from; i < to; ++i) {
+                CandidateInput& in = inputs[i];
+                if (in.hasEmbedding && in.nearest)
+                    in.relevance = dot(vectors + where[i] * dim, q, dim);
+            }
+        };
+        const size_t chunk = 8192;
+        if (inputs.size() < 2 * chunk) {
+            score(0, inputs.size());
+        } else {
+            std::vector<std::pair<size_t, size_t>> ranges;
+            for (size_t from = 0; from < inputs.size(); from += chunk)
+                ranges.push_back({from, std::min(inputs.size(), from + chunk)});
+            QtConcurrent::blockingMap(
+                ranges, [&](const std::pair<size_t, size_t>& r) { score(r.first, r.second); });
+        }
     }
     RetrievalRecord rec;
     rec.at = params.now;

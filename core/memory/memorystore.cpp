@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <cmath>
 #include <cstring>
 
 namespace hako::memory {
@@ -223,9 +224,17 @@ Result<bool> MemoryStore::Impl::loadColumns()
     agent.reserve(n);
     pos.reserve(n);
     vectors.assign(n * size_t(dim), 0.0f);
-    SqliteStatement q(db, "SELECT m.id, m.created_at, m.last_accessed_at, m.importance, m.state, "
-                          "m.kind, m.agent, e.vector FROM memories m LEFT JOIN embeddings e ON "
-                          "e.memory_id = m.id ORDER BY m.id");
+    // Two sequential scans (rows, then vectors by rowid) instead of a join: at 100,000
+    // memories the per-row lookups and QString conversions would dominate opening.
+    SqliteStatement q(db, "SELECT id, created_at, last_accessed_at, importance, state, kind, agent "
+                          "FROM memories ORDER BY id");
+    auto enumOf = [](const SqliteStatement& st, int col, auto fromName, auto fallback) {
+        const char* p = static_cast<const char*>(st.blob(col));
+        const int len = st.bytes(col);
+        return uint8_t(fromName(QString::fromLatin1(p, len)).value_or(fallback));
+    };
+    QByteArray lastAgent;
+    int32_t lastAgentId = -1;
     while (q.step()) {
         const size_t p = ids.size();
         if (p >= n)
@@ -234,25 +243,44 @@ Result<bool> MemoryStore::Impl::loadColumns()
         created.push_back(q.int64(1));
         accessed.push_back(q.int64(2));
         importance.push_back(float(q.int64(3)));
-        state.push_back(uint8_t(stateFromName(q.text(4)).value_or(State::Active)));
-        kind.push_back(uint8_t(kindFromName(q.text(5)).value_or(Kind::Observation)));
-        agent.push_back(agentId(q.text(6)));
-        pos.emplace(ids.back(), p);
-        const int bytes = q.bytes(7);
-        const bool has = dim > 0 && bytes == dim * int(sizeof(float));
-        hasEmbedding.push_back(has ? 1 : 0);
-        if (has) {
-            float* dst = vectors.data() + p * size_t(dim);
-            std::memcpy(dst, q.blob(7), size_t(bytes));
-            const float len = std::sqrt(dot(dst, dst, size_t(dim)));
-            if (len > 0) {
-                for (int i = 0; i < dim; ++i)
-                    dst[i] /= len;
-            }
+        // Almost every row is active; compare bytes before building a QString.
+        const bool isActive = q.bytes(4) == 6 && std::memcmp(q.blob(4), "active", 6) == 0;
+        state.push_back(isActive ? uint8_t(State::Active)
+                                 : enumOf(q, 4, stateFromName, State::Active));
+        kind.push_back(enumOf(q, 5, kindFromName, Kind::Observation));
+        const QByteArray agentBytes =
+            QByteArray::fromRawData(static_cast<const char*>(q.blob(6)), q.bytes(6));
+        if (lastAgentId < 0 || agentBytes != lastAgent) {
+            lastAgent = QByteArray(agentBytes.constData(), agentBytes.size());
+            lastAgentId = agentId(QString::fromUtf8(lastAgent));
         }
+        agent.push_back(lastAgentId);
+        pos.emplace(ids.back(), p);
+        hasEmbedding.push_back(0);
     }
     if (!q.ok())
         return makeError(db.lastError());
+    if (dim > 0) {
+        SqliteStatement e(db, "SELECT memory_id, vector FROM embeddings ORDER BY memory_id");
+        while (e.step()) {
+            const auto it = pos.find(e.int64(0));
+            const int bytes = e.bytes(1);
+            if (it == pos.end() || bytes != dim * int(sizeof(float)))
+                continue;
+            const size_t p = it->second;
+            float* dst = vectors.data() + p * size_t(dim);
+            std::memcpy(dst, e.blob(1), size_t(bytes));
+            const float len = std::sqrt(dot(dst, dst, size_t(dim)));
+            if (len > 0) {
+                const float inv = 1.0f / len;
+                for (int i = 0; i < dim; ++i)
+                    dst[i] *= inv;
+            }
+            hasEmbedding[p] = 1;
+        }
+        if (!e.ok())
+            return makeError(db.lastError());
+    }
     vectors.resize(ids.size() * size_t(dim));
     return true;
 }

@@ -143,23 +143,36 @@ RetrievalResult rankCandidates(std::vector<CandidateInput> inputs, const Retriev
             break;
         }
     }
-    // Eligible candidates first; then by score (recent: by time), newest/lowest id on ties so
-    // that a replay ranks exactly as the original did.
+    // Eligible candidates first; then by score (recent: by time), lowest id on ties so that a
+    // replay ranks exactly as the original did. Sorting small indices and permuting once is
+    // much cheaper than moving whole candidates around at 100,000 of them.
     const bool recent = params.mode == RetrievalMode::Recent;
-    std::sort(result.candidates.begin(), result.candidates.end(),
-              [recent](const Candidate& a, const Candidate& b) {
-                  const bool ea = a.cut == CutReason::None, eb = b.cut == CutReason::None;
-                  if (ea != eb)
-                      return ea;
-                  if (recent) {
-                      if (a.input.createdAt != b.input.createdAt)
-                          return a.input.createdAt > b.input.createdAt;
-                      return a.input.id > b.input.id;
-                  }
-                  if (a.score != b.score)
-                      return a.score > b.score;
-                  return a.input.id < b.input.id;
-              });
+    std::vector<uint32_t> order(n);
+    for (size_t i = 0; i < n; ++i)
+        order[i] = uint32_t(i);
+    const std::vector<Candidate>& cs = result.candidates;
+    std::sort(order.begin(), order.end(), [&cs, recent](uint32_t ia, uint32_t ib) {
+        const Candidate& a = cs[ia];
+        const Candidate& b = cs[ib];
+        const bool ea = a.cut == CutReason::None, eb = b.cut == CutReason::None;
+        if (ea != eb)
+            return ea;
+        if (recent) {
+            if (a.input.createdAt != b.input.createdAt)
+                return a.input.createdAt > b.input.createdAt;
+            return a.input.id > b.input.id;
+        }
+        if (a.score != b.score)
+            return a.score > b.score;
+        return a.input.id < b.input.id;
+    });
+    {
+        std::vector<Candidate> sorted;
+        sorted.reserve(n);
+        for (uint32_t i : order)
+            sorted.push_back(cs[i]);
+        result.candidates = std::move(sorted);
+    }
     const int k = std::max(0, params.k);
     std::vector<Candidate*> selected;
     for (size_t i = 0; i < n; ++i) {
@@ -327,16 +340,27 @@ QJsonObject candidateToJson(const Candidate& c, const RetrievalParams& params)
     return o;
 }
 
-float dot(const float* a, const float* b, size_t n)
+// Compiled twice, picked at load time by CPU: the AVX2/FMA copy halves the scoring time on
+// machines that have it, the default keeps the binary portable.
+__attribute__((target_clones("avx2,fma", "default"))) float dot(const float* a, const float* b,
+                                                                size_t n)
 {
-    // Eight independent sums let the compiler keep several vector lanes busy without
-    // -ffast-math (which it would need to reassociate a single running sum).
-    float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    // GCC vector types: two independent 8-wide sums the compiler maps onto whatever SIMD the
+    // target has, without -ffast-math (which it would need to reassociate a single sum).
+    typedef float v8 __attribute__((vector_size(32)));
+    v8 s0 = {0, 0, 0, 0, 0, 0, 0, 0};
+    v8 s1 = s0;
     size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        for (int j = 0; j < 8; ++j)
-            s[j] += a[i + size_t(j)] * b[i + size_t(j)];
+    for (; i + 16 <= n; i += 16) {
+        v8 a0, b0, a1, b1;
+        std::memcpy(&a0, a + i, sizeof(v8));
+        std::memcpy(&b0, b + i, sizeof(v8));
+        std::memcpy(&a1, a + i + 8, sizeof(v8));
+        std::memcpy(&b1, b + i + 8, sizeof(v8));
+        s0 += a0 * b0;
+        s1 += a1 * b1;
     }
+    const v8 s = s0 + s1;
     float total = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
     for (; i < n; ++i)
         total += a[i] * b[i];

@@ -7,11 +7,13 @@
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/findbar.h"
 #include "widgets/editor/pdleditor.h"
+#include "widgets/memory/memoryinspector.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -56,6 +58,14 @@ MainWindow::MainWindow(QWidget* parent)
     m_positionLabel->setToolTip(tr("Line and column"));
     m_eolLabel->setToolTip(tr("Line endings"));
     encoding->setToolTip(tr("Encoding"));
+
+    // The memory inspector starts hidden; View › Memory shows it.
+    m_memoryDock = new QDockWidget(tr("Memory"), this);
+    m_memoryDock->setObjectName(QStringLiteral("memoryDock"));
+    m_memoryInspector = new MemoryInspector(m_memoryDock);
+    m_memoryDock->setWidget(m_memoryInspector);
+    addDockWidget(Qt::BottomDockWidgetArea, m_memoryDock);
+    m_memoryDock->hide();
 
     createActions();
 
@@ -137,6 +147,9 @@ void MainWindow::createActions()
     edit->addSeparator();
     edit->addAction(tr("Toggle &Comment"), QKeySequence(Qt::CTRL | Qt::Key_Slash), editor,
                     &PdlEditor::toggleComment);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_memoryDock->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* about = help->addAction(tr("&About Hako"), this, &MainWindow::showAbout);

@@ -6,6 +6,7 @@
 #include <memory>
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QSettings;
@@ -13,6 +14,7 @@ class QSettings;
 namespace hako {
 
 class EditorPane;
+class MemoryInspector;
 class RecentFiles;
 class WorkbenchContext;
 
@@ -36,6 +38,8 @@ public:
 
     WorkbenchContext* context() const { return m_context; }
     EditorPane* editorPane() const { return m_editorPane; }
+    /// The agent-memory pane (in a dock, hidden until View › Memory).
+    MemoryInspector* memoryInspector() const { return m_memoryInspector; }
 
     /// Replaces the modal Save/Discard/Cancel dialog (tests answer without blocking).
     void setSaveQuestion(SaveQuestion question) { m_saveQuestion = std::move(question); }
@@ -76,6 +80,8 @@ private:
 
     WorkbenchContext* m_context;
     EditorPane* m_editorPane;
+    QDockWidget* m_memoryDock = nullptr;
+    MemoryInspector* m_memoryInspector = nullptr;
     std::unique_ptr<QSettings> m_settings;
     std::unique_ptr<RecentFiles> m_recent;
     QMenu* m_recentMenu = nullptr;

@@ -1,0 +1,90 @@
+#pragma once
+
+#include "core/memory/memorystore.h"
+
+#include <QWidget>
+
+#include <functional>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QTableView;
+class QTabWidget;
+
+namespace hako {
+
+class MessageBar;
+class MemoryHistoryView;
+class RetrievalView;
+namespace memory {
+class MemoryFilterProxy;
+class MemoryTableModel;
+} // namespace memory
+
+/// The agent-memory inspector pane: the memory table (sort, filter by kind/state/importance,
+/// full-text search, bulk archive/delete with confirmation), the retrievals with their
+/// candidates and what-if re-runs, and the selected memory's history and provenance.
+/// Store work runs on worker threads; errors show in the message bar. GUI thread only.
+class MemoryInspector : public QWidget {
+    Q_OBJECT
+public:
+    using Confirm = std::function<bool(const QString& question)>;
+
+    explicit MemoryInspector(QWidget* parent = nullptr);
+    ~MemoryInspector() override;
+
+    /// Opens the store file off the GUI thread; `loaded` is emitted when shown.
+    void openStore(const QString& path);
+    void setStore(std::shared_ptr<memory::MemoryStore> store);
+    std::shared_ptr<memory::MemoryStore> store() const { return m_store; }
+    /// Replaces the confirmation dialog (tests answer without blocking).
+    void setConfirm(Confirm confirm);
+    /// Re-reads the memories and retrievals.
+    void reload();
+
+    /// Archives or deletes the memories selected in the table, after confirmation.
+    void archiveSelected();
+    void deleteSelected();
+    /// Selects memory `id` in the table and shows its history.
+    void selectMemory(int64_t id);
+
+    QTableView* table() const { return m_table; }
+    memory::MemoryTableModel* model() const { return m_model; }
+    memory::MemoryFilterProxy* proxy() const { return m_proxy; }
+    QLineEdit* searchField() const { return m_search; }
+    QTabWidget* tabs() const { return m_tabs; }
+    RetrievalView* retrievalView() const { return m_retrievals; }
+    MemoryHistoryView* historyView() const { return m_history; }
+    MessageBar* messageBar() const { return m_messages; }
+
+Q_SIGNALS:
+    /// The table holds a fresh snapshot.
+    void loaded();
+
+private:
+    void changeState(memory::State state, const QString& verb);
+    std::vector<int64_t> selectedIds() const;
+    void showError(const QString& message);
+
+    std::shared_ptr<memory::MemoryStore> m_store;
+    Confirm m_confirm;
+    MessageBar* m_messages;
+    QLineEdit* m_search;
+    QComboBox* m_kind;
+    QComboBox* m_state;
+    QSpinBox* m_minImportance;
+    QLabel* m_count;
+    QTableView* m_table;
+    memory::MemoryTableModel* m_model;
+    memory::MemoryFilterProxy* m_proxy;
+    QTabWidget* m_tabs;
+    RetrievalView* m_retrievals;
+    MemoryHistoryView* m_history;
+    int m_generation = 0;
+    int64_t m_pendingSelection = 0;
+};
+
+} // namespace hako

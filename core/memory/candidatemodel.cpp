@@ -14,6 +14,18 @@ void CandidateModel::setResult(RetrievalResult result, QHash<int64_t, QString> t
     m_texts = std::move(texts);
     m_hasBaseline = baseline.has_value();
     m_diff = baseline ? diffRetrievals(*baseline, m_result) : RetrievalDiff{};
+    // Relevance rank beside prompt order shows how far GA weighting or the seed's re-sort by
+    // time moved each memory from where similarity alone would put it.
+    std::vector<int> order(m_result.candidates.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = int(i);
+    const auto& cs = m_result.candidates;
+    std::stable_sort(order.begin(), order.end(), [&cs](int a, int b) {
+        return cs[size_t(a)].input.relevance > cs[size_t(b)].input.relevance;
+    });
+    m_relevanceRank.assign(order.size(), 0);
+    for (size_t r = 0; r < order.size(); ++r)
+        m_relevanceRank[size_t(order[r])] = int(r) + 1;
     endResetModel();
 }
 
@@ -88,6 +100,8 @@ QVariant CandidateModel::data(const QModelIndex& index, int role) const
     switch (index.column()) {
     case Rank:
         return c.rank;
+    case RelevanceRank:
+        return m_relevanceRank[size_t(index.row())];
     case PromptOrder:
         return c.promptOrder ? QVariant(c.promptOrder) : QVariant(QStringLiteral("–"));
     case Id:
@@ -110,9 +124,12 @@ QVariant CandidateModel::headerData(int section, Qt::Orientation o, int role) co
 {
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    static const char* names[] = {
-        "Rank",   "Prompt", "Id",  "Score", "Recency | Importance | Relevance",
-        "Change", "Cut",    "Text"};
+    static const char* names[] = {"Rank",   "Relevance rank",
+                                  "Prompt", "Id",
+                                  "Score",  "Recency | Importance | Relevance",
+                                  "Change", "Cut",
+                                  "Text"};
+    static_assert(sizeof(names) / sizeof(names[0]) == ColumnCount);
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 

@@ -13,7 +13,18 @@ namespace hako::memory {
 class CandidateModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Rank, PromptOrder, Id, Score, Components, Change, Cut, Text, ColumnCount };
+    enum Column {
+        Rank,
+        RelevanceRank,
+        PromptOrder,
+        Id,
+        Score,
+        Components,
+        Change,
+        Cut,
+        Text,
+        ColumnCount
+    };
     /// Components: QVariantList of the weighted recency, importance and relevance (or, in seed
     /// mode, just the relevance) for the stacked bar.
     enum Role { ComponentsRole = Qt::UserRole + 1, IdRole, SelectedRole };
@@ -38,6 +49,7 @@ private:
     QString changeOf(int64_t id) const;
 
     RetrievalResult m_result;
+    std::vector<int> m_relevanceRank; // per row: 1-based rank by cosine similarity alone
     QHash<int64_t, QString> m_texts;
     bool m_hasBaseline = false;
     RetrievalDiff m_diff;

@@ -141,6 +141,7 @@ Result<RetrievalRecord> MemoryStore::retrieve(const QString& query,
     rec.queryEmbedding = needsQuery ? queryEmbedding : std::vector<float>();
     rec.result = rankCandidates(std::move(inputs), params);
     rec.result.approximate = approximate;
+    rec.candidateCount = int64_t(rec.result.candidates.size());
     rec.actor = ctx.actor;
     rec.runId = ctx.runId;
     rec.nodeId = ctx.nodeId;
@@ -273,6 +274,7 @@ RetrievalRecord readRetrieval(const SqliteStatement& q, bool withCandidates)
         RetrievalParams::fromJson(QJsonDocument::fromJson(q.text(8).toUtf8()).object());
     for (const QJsonValue v : QJsonDocument::fromJson(q.text(9).toUtf8()).array())
         r.result.promptOrder.push_back(v.toInteger());
+    r.candidateCount = q.int64(10);
     if (withCandidates) {
         const QByteArray blob(static_cast<const char*>(q.blob(11)), q.bytes(11));
         r.result.candidates = decodeCandidates(blob);

@@ -44,6 +44,7 @@ struct RetrievalRecord {
     QString embeddingModel;
     std::vector<float> queryEmbedding;
     RetrievalResult result;
+    int64_t candidateCount = 0; ///< also known when the candidates were not read
     Actor actor = Actor::System;
     QString runId;
     QString nodeId;

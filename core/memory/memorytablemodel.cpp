@@ -99,6 +99,7 @@ QVariant MemoryTableModel::headerData(int section, Qt::Orientation o, int role) 
         return {};
     static const char* names[] = {"Id",       "Kind",  "State", "Importance", "Created",
                                   "Accessed", "Count", "Agent", "Text"};
+    static_assert(sizeof(names) / sizeof(names[0]) == ColumnCount);
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 

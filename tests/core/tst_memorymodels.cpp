@@ -132,6 +132,15 @@ private Q_SLOTS:
         QCOMPARE(model.index(2, CandidateModel::PromptOrder).data().toString(),
                  QStringLiteral("–"));
         QCOMPARE(model.index(1, CandidateModel::Text).data().toString().isEmpty(), false);
+        for (int c = 0; c < model.columnCount(); ++c)
+            QVERIFY(!model.headerData(c, Qt::Horizontal).toString().isEmpty());
+        QCOMPARE(model.headerData(CandidateModel::Components, Qt::Horizontal).toString(),
+                 QStringLiteral("Recency | Importance | Relevance"));
+        // Relevance rank: the top candidate by cosine (id 1, 0.9) is first whatever the score.
+        for (int r = 0; r < 3; ++r) {
+            if (model.index(r, CandidateModel::Id).data().toLongLong() == 1)
+                QCOMPARE(model.index(r, CandidateModel::RelevanceRank).data().toInt(), 1);
+        }
 
         RetrievalParams other = p;
         other.weights = {0, 1, 0};

@@ -83,8 +83,9 @@ MemoryInspector::MemoryInspector(QWidget* parent) : QWidget(parent)
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_table);
     split->addWidget(m_tabs);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setSizes({560, 740});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(m_messages);
@@ -204,7 +205,10 @@ void MemoryInspector::reload()
             return;
         }
         m_model->setSnapshot(std::move(*records));
-        m_table->resizeColumnsToContents();
+        // The header samples at most 1,000 rows (resizeContentsPrecision), so this stays cheap
+        // at 100,000 memories; the text column keeps the remaining width.
+        for (int c = 0; c < MemoryTableModel::Text; ++c)
+            m_table->resizeColumnToContents(c);
         m_retrievals->refresh();
         if (m_pendingSelection) {
             selectMemory(m_pendingSelection);

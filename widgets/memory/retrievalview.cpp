@@ -96,6 +96,7 @@ RetrievalView::RetrievalView(QWidget* parent) : QWidget(parent)
     split->addWidget(m_list);
     split->addWidget(right);
     split->setStretchFactor(1, 4);
+    split->setSizes({120, 600});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
@@ -150,7 +151,7 @@ void RetrievalView::refresh()
                                         .arg(r.result.params.k)
                                         .arg(query)
                                         .arg(r.result.promptOrder.size())
-                                        .arg(r.result.candidates.size()));
+                                        .arg(r.candidateCount));
             item->setData(Qt::UserRole, qint64(r.seq));
             m_list->addItem(item);
         }

@@ -2,6 +2,7 @@
 #include "core/memory/annindex.h"
 #include "core/memory/memorystore.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QTest>
@@ -110,6 +111,19 @@ private Q_SLOTS:
         QCOMPARE(r.state, State::Active);
         QCOMPARE(r.version, int64_t(1));
         QVERIFY(s->integrityCheck().ok());
+    }
+
+    void notAStoreIsReported()
+    {
+        const QString path = freshPath();
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray(8192, 'x'));
+        f.close();
+        auto s = MemoryStore::open(path);
+        QVERIFY(!s.ok());
+        QVERIFY2(s.error().message.contains(path), qPrintable(s.error().message));
+        QVERIFY(!MemoryStore::open(m_dir.filePath(QStringLiteral("no/such/dir/x.hakomem"))).ok());
     }
 
     void foreignEmbeddingsRefused()

@@ -7,6 +7,14 @@
 #include "widgets/memory/memoryhistoryview.h"
 #include "widgets/memory/memoryinspector.h"
 #include "widgets/memory/retrievalview.h"
+#include "widgets/workbench/mainwindow.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSettings>
+#include <QStandardPaths>
 
 #include <QDoubleSpinBox>
 #include <QLineEdit>
@@ -106,6 +114,28 @@ class TestMemoryInspector : public QObject {
 
 private Q_SLOTS:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void mainWindowHasTheMemoryDock()
+    {
+        // The window reads and writes settings: keep them in the test's own folder.
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path());
+        QCoreApplication::setOrganizationName(QStringLiteral("HakoTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_memoryinspector"));
+        MainWindow window;
+        QVERIFY(window.memoryInspector());
+        auto* dock = window.findChild<QDockWidget*>(QStringLiteral("memoryDock"));
+        QVERIFY(dock);
+        QCOMPARE(dock->widget(), static_cast<QWidget*>(window.memoryInspector()));
+        QAction* toggle = dock->toggleViewAction();
+        QVERIFY(!toggle->isChecked());
+        bool inViewMenu = false;
+        for (QAction* menu : window.menuBar()->actions()) {
+            if (menu->menu() && menu->menu()->actions().contains(toggle))
+                inViewMenu = true;
+        }
+        QVERIFY(inViewMenu);
+    }
 
     void tableFiltersAndArchive()
     {

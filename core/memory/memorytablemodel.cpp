@@ -145,11 +145,19 @@ void MemoryFilterProxy::setSearchText(const QString& text)
     invalidateFilter();
 }
 
+void MemoryFilterProxy::setIdFilter(std::optional<QSet<int64_t>> ids)
+{
+    m_ids = std::move(ids);
+    invalidateFilter();
+}
+
 bool MemoryFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex&) const
 {
     const auto* model = static_cast<const MemoryTableModel*>(sourceModel());
     const MemoryRecord* r = model ? model->recordAt(sourceRow) : nullptr;
     if (!r)
+        return false;
+    if (m_ids && !m_ids->contains(r->id))
         return false;
     if (m_kind && r->kind != *m_kind)
         return false;

@@ -3,6 +3,7 @@
 #include "core/memory/memoryrecord.h"
 
 #include <QAbstractTableModel>
+#include <QSet>
 #include <QSortFilterProxyModel>
 
 #include <optional>
@@ -61,6 +62,8 @@ public:
     void setMinAccessCount(int64_t count);
     /// Every word must occur in the text (case-insensitive).
     void setSearchText(const QString& text);
+    /// Only these memories (a semantic search's hits); nullopt shows all.
+    void setIdFilter(std::optional<QSet<int64_t>> ids);
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
@@ -73,6 +76,7 @@ private:
     Millis m_to = 0;
     int64_t m_minAccess = 0;
     QStringList m_words;
+    std::optional<QSet<int64_t>> m_ids;
 };
 
 } // namespace hako::memory

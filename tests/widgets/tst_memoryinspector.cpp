@@ -156,6 +156,23 @@ private Q_SLOTS:
         QCOMPARE(inspector.proxy()->rowCount(), 4);
         inspector.searchField()->clear();
 
+        // Semantic search (hash embedding here): the three nearest, without touching the store.
+        QSignalSpy searched(&inspector, &MemoryInspector::semanticSearchDone);
+        inspector.semanticSearch(QStringLiteral("bicycle brake"), 3);
+        QTRY_COMPARE(searched.count(), 1);
+        QCOMPARE(inspector.proxy()->rowCount(), 3);
+        bool hasBrake = false;
+        for (int r = 0; r < 3; ++r)
+            hasBrake |= inspector.proxy()
+                            ->index(r, MemoryTableModel::Text)
+                            .data()
+                            .toString()
+                            .contains(QLatin1String("brake"));
+        QVERIFY(hasBrake);
+        QCOMPARE(p.store->retrievals()->size(), size_t(1));
+        inspector.semanticSearch({});
+        QCOMPARE(inspector.proxy()->rowCount(), p.count);
+
         // Select two rows and archive: refused first, then confirmed.
         QTableView* table = inspector.table();
         table->selectRow(0);

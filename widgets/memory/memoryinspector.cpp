@@ -1,5 +1,6 @@
 #include "widgets/memory/memoryinspector.h"
 
+#include "core/memory/hashembedding.h"
 #include "core/memory/memorytablemodel.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/memory/memoryhistoryview.h"
@@ -35,6 +36,10 @@ MemoryInspector::MemoryInspector(QWidget* parent) : QWidget(parent)
     m_search = new QLineEdit(this);
     m_search->setPlaceholderText(tr("Search text…"));
     m_search->setClearButtonEnabled(true);
+    m_similar = new QLineEdit(this);
+    m_similar->setPlaceholderText(tr("Similar to… (Enter)"));
+    m_similar->setClearButtonEnabled(true);
+    m_provider = std::make_shared<HashEmbeddingProvider>();
     m_kind = new QComboBox(this);
     m_kind->addItem(tr("All kinds"));
     for (Kind k : {Kind::Observation, Kind::Insight, Kind::Reflection, Kind::Chat, Kind::Summary})
@@ -52,6 +57,7 @@ MemoryInspector::MemoryInspector(QWidget* parent) : QWidget(parent)
     auto* bar = new QHBoxLayout;
     bar->addWidget(open);
     bar->addWidget(m_search, 1);
+    bar->addWidget(m_similar, 1);
     bar->addWidget(m_kind);
     bar->addWidget(m_state);
     bar->addWidget(m_minImportance);
@@ -100,6 +106,12 @@ MemoryInspector::MemoryInspector(QWidget* parent) : QWidget(parent)
             openStore(path);
     });
     connect(m_search, &QLineEdit::textChanged, m_proxy, &MemoryFilterProxy::setSearchText);
+    connect(m_similar, &QLineEdit::returnPressed, this,
+            [this] { semanticSearch(m_similar->text()); });
+    connect(m_similar, &QLineEdit::textChanged, this, [this](const QString& t) {
+        if (t.isEmpty())
+            semanticSearch({});
+    });
     connect(m_kind, &QComboBox::currentIndexChanged, this, [this](int i) {
         m_proxy->setKind(i > 0 ? std::optional<Kind>(Kind(m_kind->itemData(i).toInt()))
                                : std::nullopt);
@@ -144,6 +156,51 @@ void MemoryInspector::setConfirm(Confirm confirm)
 {
     m_confirm = std::move(confirm);
     m_history->setConfirm(m_confirm);
+}
+
+void MemoryInspector::setEmbeddingProvider(std::shared_ptr<models::IModelProvider> provider)
+{
+    m_provider = std::move(provider);
+}
+
+void MemoryInspector::semanticSearch(const QString& query, int limit)
+{
+    if (query.trimmed().isEmpty() || !m_store) {
+        ++m_searchGeneration;
+        m_proxy->setIdFilter(std::nullopt);
+        return;
+    }
+    auto store = m_store;
+    auto provider = m_provider;
+    const int gen = ++m_searchGeneration;
+    QtConcurrent::run([store, provider, query, limit]() -> Result<RetrievalRecord> {
+        const QString model = store->embeddingModel();
+        if (model.isEmpty())
+            return makeError(tr("This store has no embeddings to search."));
+        if (!provider)
+            return makeError(tr("No model provider for '%1'.").arg(model));
+        auto v = embedOne(*provider, model, query);
+        if (!v)
+            return v.error();
+        RetrievalParams p;
+        p.k = limit;
+        p.whatIf = true;
+        return store->retrieve(query, *v, model, p, {});
+    }).then(this, [this, gen](Result<RetrievalRecord> r) {
+        if (gen != m_searchGeneration)
+            return;
+        if (!r) {
+            showError(r.error().message);
+            return;
+        }
+        QSet<int64_t> ids;
+        for (const Candidate& c : r->result.candidates) {
+            if (c.selected())
+                ids.insert(c.input.id);
+        }
+        m_proxy->setIdFilter(ids);
+        Q_EMIT semanticSearchDone(int(ids.size()));
+    });
 }
 
 void MemoryInspector::showError(const QString& message)

@@ -16,6 +16,9 @@ class QTabWidget;
 
 namespace hako {
 
+namespace models {
+class IModelProvider;
+}
 class MessageBar;
 class MemoryHistoryView;
 class RetrievalView;
@@ -45,6 +48,13 @@ public:
     /// Re-reads the memories and retrievals.
     void reload();
 
+    /// The provider that embeds semantic-search queries (default: the built-in hash model).
+    void setEmbeddingProvider(std::shared_ptr<models::IModelProvider> provider);
+    /// Shows only the `limit` memories most similar to `query` (cosine with the store's
+    /// embedding model; a what-if retrieval, so the store is untouched). Empty query clears.
+    void semanticSearch(const QString& query, int limit = 50);
+    QLineEdit* similarField() const { return m_similar; }
+
     /// Archives or deletes the memories selected in the table, after confirmation.
     void archiveSelected();
     void deleteSelected();
@@ -63,6 +73,8 @@ public:
 Q_SIGNALS:
     /// The table holds a fresh snapshot.
     void loaded();
+    /// A semantic search finished; the table shows its `hits`.
+    void semanticSearchDone(int hits);
 
 private:
     void changeState(memory::State state, const QString& verb);
@@ -73,6 +85,8 @@ private:
     Confirm m_confirm;
     MessageBar* m_messages;
     QLineEdit* m_search;
+    QLineEdit* m_similar;
+    std::shared_ptr<models::IModelProvider> m_provider;
     QComboBox* m_kind;
     QComboBox* m_state;
     QSpinBox* m_minImportance;
@@ -83,7 +97,8 @@ private:
     QTabWidget* m_tabs;
     RetrievalView* m_retrievals;
     MemoryHistoryView* m_history;
-    int m_generation = 0;
+    int m_generation = 0;       // loads: the latest wins
+    int m_searchGeneration = 0; // semantic searches: the latest wins
     int64_t m_pendingSelection = 0;
 };
 

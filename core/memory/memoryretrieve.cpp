@@ -222,18 +222,25 @@ Result<RetrievalRecord> MemoryStore::whatIf(int64_t retrievalSeq, RetrievalParam
     return rec;
 }
 
-Result<std::vector<JournalEntry>> MemoryStore::journal(int64_t memoryId, int limit) const
+Result<std::vector<JournalEntry>> MemoryStore::journal(int64_t memoryId, int limit,
+                                                       const QString& op) const
 {
     std::lock_guard lock(d->mutex);
-    SqliteStatement q(d->db, memoryId > 0
-                                 ? "SELECT seq, at, op, memory_id, actor, reason, run_id, node_id, "
-                                   "before, after FROM journal WHERE memory_id = ?1 ORDER BY seq "
-                                   "LIMIT ?2"
-                                 : "SELECT seq, at, op, memory_id, actor, reason, run_id, node_id, "
-                                   "before, after FROM journal ORDER BY seq LIMIT ?2");
+    const char* sql[4] = {
+        "SELECT seq, at, op, memory_id, actor, reason, run_id, node_id, before, after FROM "
+        "journal ORDER BY seq LIMIT ?2",
+        "SELECT seq, at, op, memory_id, actor, reason, run_id, node_id, before, after FROM "
+        "journal WHERE memory_id = ?1 ORDER BY seq LIMIT ?2",
+        "SELECT seq, at, op, memory_id, actor, reason, run_id, node_id, before, after FROM "
+        "journal WHERE op = ?3 ORDER BY seq LIMIT ?2",
+        "SELECT seq, at, op, memory_id, actor, reason, run_id, node_id, before, after FROM "
+        "journal WHERE memory_id = ?1 AND op = ?3 ORDER BY seq LIMIT ?2"};
+    SqliteStatement q(d->db, sql[(memoryId > 0 ? 1 : 0) + (op.isEmpty() ? 0 : 2)]);
     if (memoryId > 0)
         q.bind(1, memoryId);
     q.bind(2, int64_t(limit));
+    if (!op.isEmpty())
+        q.bind(3, op);
     std::vector<JournalEntry> out;
     while (q.step()) {
         JournalEntry e;

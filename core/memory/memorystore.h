@@ -127,8 +127,10 @@ public:
     /// without touching the store.
     Result<RetrievalRecord> whatIf(int64_t retrievalSeq, RetrievalParams params) const;
 
-    /// Journal entries, oldest first; of one memory when memoryId > 0.
-    Result<std::vector<JournalEntry>> journal(int64_t memoryId = 0, int limit = -1) const;
+    /// Journal entries, oldest first; of one memory when memoryId > 0; only operation `op`
+    /// (add, update, access, …) when given.
+    Result<std::vector<JournalEntry>> journal(int64_t memoryId = 0, int limit = -1,
+                                              const QString& op = {}) const;
     /// Journaled retrievals, newest first, without candidates (see retrieval()).
     Result<std::vector<RetrievalRecord>> retrievals(int limit = 100) const;
     Result<RetrievalRecord> retrieval(int64_t seq) const;

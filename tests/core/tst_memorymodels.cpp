@@ -1,6 +1,7 @@
 // The inspector's models (memory table, filter proxy, candidates) and the word diff.
 #include "core/memory/candidatemodel.h"
 #include "core/memory/memorytablemodel.h"
+#include "core/memory/timeline.h"
 #include "core/memory/worddiff.h"
 
 #include <QAbstractItemModelTester>
@@ -149,6 +150,31 @@ private Q_SLOTS:
         QCOMPARE(model.diff().added, std::vector<int64_t>{3});
         QCOMPARE(model.diff().removed, std::vector<int64_t>{1});
         QCOMPARE(model.index(0, CandidateModel::Change).data().toString(), QStringLiteral("added"));
+    }
+
+    void timelineAccumulatesAndResets()
+    {
+        std::vector<MemoryRecord> records = sample(); // importance 3, 8, 5 (archived), 9
+        records[3].kind = Kind::Reflection;
+        records.push_back(make(5, Kind::Chat, State::Active, 6, QStringLiteral("later"), 5000));
+        records.push_back(
+            make(6, Kind::Observation, State::Deleted, 7, QStringLiteral("gone"), 5500));
+        hako::memory::JournalEntry access;
+        access.op = QStringLiteral("access");
+        access.at = 2500;
+        access.memoryId = 1;
+        const auto t = buildTimeline(records, {access});
+        QCOMPARE(t.size(), size_t(6)); // 5 memories (the deleted one left out) + 1 access
+        QList<qint64> acc;
+        QList<int> types;
+        for (const TimelineEvent& e : t) {
+            acc.append(e.accumulated);
+            types.append(int(e.type));
+        }
+        // 3, +8, access (no change), +5 (archived memories still count), reflection resets, +6.
+        QCOMPARE(acc, (QList<qint64>{3, 11, 11, 16, 0, 6}));
+        QCOMPARE(types[2], int(TimelineEvent::Type::Access));
+        QCOMPARE(types[4], int(TimelineEvent::Type::Reflection));
     }
 
     void wordDiffMarksWords()

@@ -7,6 +7,7 @@
 #include "widgets/memory/memoryhistoryview.h"
 #include "widgets/memory/memoryinspector.h"
 #include "widgets/memory/retrievalview.h"
+#include "widgets/memory/timelineview.h"
 #include "widgets/workbench/mainwindow.h"
 
 #include <QAction>
@@ -87,6 +88,7 @@ Populated populate(const QString& path)
     refl.kind = Kind::Reflection;
     refl.text = QStringLiteral("The ramen place is popular but slow");
     refl.importance = 8;
+    refl.createdAt = kNow - 2 * kHour;
     refl.evidence = {ids[1], ids[3], 9999};
     refl.embeddingModel = HashEmbeddingProvider::modelName();
     refl.embedding = HashEmbeddingProvider::embedText(refl.text);
@@ -151,6 +153,8 @@ private Q_SLOTS:
         inspector.setStore(p.store);
         QTRY_COMPARE(loaded.count(), 1);
         QCOMPARE(inspector.model()->rowCount(), p.count);
+        // The timeline: every memory and every access the retrieval made.
+        QCOMPARE(inspector.timelineView()->events().size(), size_t(p.count + 5));
 
         inspector.searchField()->setText(QStringLiteral("ramen"));
         QCOMPARE(inspector.proxy()->rowCount(), 4);
@@ -278,6 +282,10 @@ private Q_SLOTS:
             QTest::qWait(200);
             inspector.grab().save(qEnvironmentVariable("HAKO_SCREENSHOT_DIR") +
                                   QStringLiteral("/memory-history.png"));
+            inspector.tabs()->setCurrentWidget(inspector.timelineView());
+            QTest::qWait(100);
+            inspector.grab().save(qEnvironmentVariable("HAKO_SCREENSHOT_DIR") +
+                                  QStringLiteral("/memory-timeline.png"));
         }
 
         inspector.selectMemory(p.reflection);

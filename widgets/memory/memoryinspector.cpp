@@ -5,6 +5,7 @@
 #include "widgets/common/messagebar.h"
 #include "widgets/memory/memoryhistoryview.h"
 #include "widgets/memory/retrievalview.h"
+#include "widgets/memory/timelineview.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -85,6 +86,8 @@ MemoryInspector::MemoryInspector(QWidget* parent) : QWidget(parent)
     m_tabs = new QTabWidget(this);
     m_tabs->addTab(m_retrievals, tr("Retrievals"));
     m_tabs->addTab(m_history, tr("History && provenance"));
+    m_timeline = new TimelineView(this);
+    m_tabs->addTab(m_timeline, tr("Timeline"));
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_table);
@@ -241,27 +244,39 @@ void MemoryInspector::reload()
     }
     const int gen = ++m_generation;
     auto store = m_store;
-    QtConcurrent::run([store]() -> Result<std::vector<MemoryRecord>> {
+    struct Snapshot {
+        Result<std::vector<MemoryRecord>> records = std::vector<MemoryRecord>();
+        std::vector<TimelineEvent> timeline;
+    };
+    QtConcurrent::run([store]() {
+        Snapshot snap;
         std::vector<MemoryRecord> all;
         MemoryFilter f;
         for (State s : {State::Active, State::Archived, State::Deleted}) {
             f.state = s;
             auto part = store->list(f);
-            if (!part)
-                return part.error();
+            if (!part) {
+                snap.records = part.error();
+                return snap;
+            }
             all.insert(all.end(), part->begin(), part->end());
         }
         std::sort(all.begin(), all.end(),
                   [](const MemoryRecord& a, const MemoryRecord& b) { return a.id < b.id; });
-        return all;
-    }).then(this, [this, gen](Result<std::vector<MemoryRecord>> records) {
+        auto accesses = store->journal(0, -1, QStringLiteral("access"));
+        if (accesses)
+            snap.timeline = buildTimeline(all, *accesses);
+        snap.records = std::move(all);
+        return snap;
+    }).then(this, [this, gen](Snapshot snap) {
         if (gen != m_generation)
             return;
-        if (!records) {
-            showError(records.error().message);
+        if (!snap.records) {
+            showError(snap.records.error().message);
             return;
         }
-        m_model->setSnapshot(std::move(*records));
+        m_model->setSnapshot(std::move(*snap.records));
+        m_timeline->setEvents(std::move(snap.timeline), m_threshold);
         // The header samples at most 1,000 rows (resizeContentsPrecision), so this stays cheap
         // at 100,000 memories; the text column keeps the remaining width.
         for (int c = 0; c < MemoryTableModel::Text; ++c)

@@ -22,6 +22,7 @@ class IModelProvider;
 class MessageBar;
 class MemoryHistoryView;
 class RetrievalView;
+class TimelineView;
 namespace memory {
 class MemoryFilterProxy;
 class MemoryTableModel;
@@ -68,6 +69,9 @@ public:
     QTabWidget* tabs() const { return m_tabs; }
     RetrievalView* retrievalView() const { return m_retrievals; }
     MemoryHistoryView* historyView() const { return m_history; }
+    TimelineView* timelineView() const { return m_timeline; }
+    /// The reflection threshold the timeline draws (default 150).
+    void setReflectionThreshold(int64_t threshold) { m_threshold = threshold; }
     MessageBar* messageBar() const { return m_messages; }
 
 Q_SIGNALS:
@@ -97,6 +101,8 @@ private:
     QTabWidget* m_tabs;
     RetrievalView* m_retrievals;
     MemoryHistoryView* m_history;
+    TimelineView* m_timeline;
+    int64_t m_threshold = 150;
     int m_generation = 0;       // loads: the latest wins
     int m_searchGeneration = 0; // semantic searches: the latest wins
     int64_t m_pendingSelection = 0;

@@ -7,6 +7,7 @@
 #include "widgets/memory/memoryhistoryview.h"
 #include "widgets/memory/memoryinspector.h"
 #include "widgets/memory/retrievalview.h"
+#include "widgets/memory/threadview.h"
 #include "widgets/memory/timelineview.h"
 #include "widgets/workbench/mainwindow.h"
 
@@ -137,6 +138,34 @@ private Q_SLOTS:
                 inViewMenu = true;
         }
         QVERIFY(inViewMenu);
+    }
+
+    void threadViewMarksTheContextBoundary()
+    {
+        MemoryInspector inspector;
+        ThreadView* view = inspector.threadView();
+        view->loadFile(QStringLiteral(HAKO_TEST_DATA_DIR "/memory/thread.json"));
+        QCOMPARE(view->tree()->topLevelItemCount(), 1);
+        view->selectMessage(QStringLiteral("8938b"));
+        QCOMPARE(view->contextIds(), (QStringList{"cbddc", "fa950", "32411", "8938b"}));
+        // The sibling reply 77777 is in the tree under fa950 but outside the context.
+        QTreeWidgetItem* fa950 = view->tree()->topLevelItem(0)->child(0);
+        QCOMPARE(fa950->text(0), QStringLiteral("fa950"));
+        QCOMPARE(fa950->childCount(), 2);
+        QVERIFY(fa950->font(0).bold());
+        QVERIFY(!fa950->child(1)->font(0).bold());
+        QCOMPARE(fa950->child(1)->text(0), QStringLiteral("77777"));
+        if (qEnvironmentVariableIsSet("HAKO_SCREENSHOT_DIR")) {
+            inspector.resize(1300, 600);
+            inspector.tabs()->setCurrentWidget(view);
+            inspector.show();
+            QTest::qWait(100);
+            inspector.grab().save(qEnvironmentVariable("HAKO_SCREENSHOT_DIR") +
+                                  QStringLiteral("/memory-thread.png"));
+        }
+        QSignalSpy errors(view, &ThreadView::errorOccurred);
+        view->loadFile(m_dir.filePath(QStringLiteral("missing.json")));
+        QCOMPARE(errors.count(), 1);
     }
 
     void tableFiltersAndArchive()

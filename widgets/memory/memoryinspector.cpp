@@ -5,6 +5,7 @@
 #include "widgets/common/messagebar.h"
 #include "widgets/memory/memoryhistoryview.h"
 #include "widgets/memory/retrievalview.h"
+#include "widgets/memory/threadview.h"
 #include "widgets/memory/timelineview.h"
 
 #include <QComboBox>
@@ -88,6 +89,8 @@ MemoryInspector::MemoryInspector(QWidget* parent) : QWidget(parent)
     m_tabs->addTab(m_history, tr("History && provenance"));
     m_timeline = new TimelineView(this);
     m_tabs->addTab(m_timeline, tr("Timeline"));
+    m_thread = new ThreadView(this);
+    m_tabs->addTab(m_thread, tr("Thread"));
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_table);
@@ -150,6 +153,7 @@ MemoryInspector::MemoryInspector(QWidget* parent) : QWidget(parent)
     connect(m_history, &MemoryHistoryView::memoryChanged, this, [this] { reload(); });
     connect(m_retrievals, &RetrievalView::errorOccurred, this, &MemoryInspector::showError);
     connect(m_history, &MemoryHistoryView::errorOccurred, this, &MemoryInspector::showError);
+    connect(m_thread, &ThreadView::errorOccurred, this, &MemoryInspector::showError);
     m_history->setConfirm(m_confirm);
 }
 

@@ -22,6 +22,7 @@ class IModelProvider;
 class MessageBar;
 class MemoryHistoryView;
 class RetrievalView;
+class ThreadView;
 class TimelineView;
 namespace memory {
 class MemoryFilterProxy;
@@ -70,6 +71,7 @@ public:
     RetrievalView* retrievalView() const { return m_retrievals; }
     MemoryHistoryView* historyView() const { return m_history; }
     TimelineView* timelineView() const { return m_timeline; }
+    ThreadView* threadView() const { return m_thread; }
     /// The reflection threshold the timeline draws (default 150).
     void setReflectionThreshold(int64_t threshold) { m_threshold = threshold; }
     MessageBar* messageBar() const { return m_messages; }
@@ -102,6 +104,7 @@ private:
     RetrievalView* m_retrievals;
     MemoryHistoryView* m_history;
     TimelineView* m_timeline;
+    ThreadView* m_thread;
     int64_t m_threshold = 150;
     int m_generation = 0;       // loads: the latest wins
     int m_searchGeneration = 0; // semantic searches: the latest wins

@@ -4,6 +4,7 @@
 #include "cli/runcommand.h"
 #include "cli/searchcommand.h"
 #include "cli/modelscommand.h"
+#include "cli/memorycommand.h"
 #include "core/util/version.h"
 
 #include <QCoreApplication>
@@ -54,6 +55,9 @@ void registerBuiltinCommands(CommandRegistry& registry)
                   searchCommand});
     registry.add({QStringLiteral("models"),
                   QStringLiteral("List the models the configured endpoints serve"), modelsCommand});
+    registry.add({QStringLiteral("memory"),
+                  QStringLiteral("Add, list and retrieve agent memories; import and export stores"),
+                  memoryCommand});
 }
 
 } // namespace hako

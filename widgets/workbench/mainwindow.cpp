@@ -8,6 +8,7 @@
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/findbar.h"
 #include "widgets/editor/pdleditor.h"
+#include "widgets/memory/memoryinspector.h"
 
 #include <QAction>
 #include <QApplication>
@@ -65,6 +66,13 @@ MainWindow::MainWindow(QWidget* parent)
     docsDock->setObjectName(QStringLiteral("documentsDock"));
     docsDock->setWidget(m_documentPane);
     addDockWidget(Qt::BottomDockWidgetArea, docsDock);
+    // The memory inspector starts hidden; View › Memory shows it.
+    m_memoryDock = new QDockWidget(tr("Memory"), this);
+    m_memoryDock->setObjectName(QStringLiteral("memoryDock"));
+    m_memoryInspector = new MemoryInspector(m_memoryDock);
+    m_memoryDock->setWidget(m_memoryInspector);
+    addDockWidget(Qt::BottomDockWidgetArea, m_memoryDock);
+    m_memoryDock->hide();
 
     createActions();
 
@@ -151,6 +159,9 @@ void MainWindow::createActions()
     edit->addSeparator();
     edit->addAction(tr("Toggle &Comment"), QKeySequence(Qt::CTRL | Qt::Key_Slash), editor,
                     &PdlEditor::toggleComment);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_memoryDock->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* about = help->addAction(tr("&About Hako"), this, &MainWindow::showAbout);

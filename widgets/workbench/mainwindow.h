@@ -6,6 +6,7 @@
 #include <memory>
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QSettings;
@@ -14,6 +15,7 @@ namespace hako {
 
 class DocumentPane;
 class EditorPane;
+class MemoryInspector;
 class RecentFiles;
 class WorkbenchContext;
 
@@ -38,6 +40,8 @@ public:
     WorkbenchContext* context() const { return m_context; }
     EditorPane* editorPane() const { return m_editorPane; }
     DocumentPane* documentPane() const { return m_documentPane; }
+    /// The agent-memory pane (in a dock, hidden until View › Memory).
+    MemoryInspector* memoryInspector() const { return m_memoryInspector; }
 
     /// Replaces the modal Save/Discard/Cancel dialog (tests answer without blocking).
     void setSaveQuestion(SaveQuestion question) { m_saveQuestion = std::move(question); }
@@ -79,6 +83,8 @@ private:
     WorkbenchContext* m_context;
     EditorPane* m_editorPane;
     DocumentPane* m_documentPane = nullptr;
+    QDockWidget* m_memoryDock = nullptr;
+    MemoryInspector* m_memoryInspector = nullptr;
     std::unique_ptr<QSettings> m_settings;
     std::unique_ptr<RecentFiles> m_recent;
     QMenu* m_recentMenu = nullptr;

@@ -1,0 +1,57 @@
+#pragma once
+
+#include "core/util/cancel.h"
+#include "core/util/diagnostic.h"
+
+#include <QJsonObject>
+#include <QString>
+
+#include <memory>
+
+namespace hako::models {
+class IModelProvider;
+}
+
+namespace hako::memory {
+
+class MemoryStore;
+struct ChangeContext;
+
+/// Moving memories in and out of a store. Blocking; run off the GUI thread.
+
+/// The whole store as one JSON document: format marker, embedding model, every memory
+/// (every state, with its vector) and the journal (retrievals without their candidates).
+Result<QJsonObject> exportStore(MemoryStore& store);
+
+struct ImportReport {
+    int memories = 0;
+    int observations = 0;
+    int chats = 0;
+    int reflections = 0;
+    int keywords = 0; ///< GA keyword strengths read (kept only in the report)
+};
+
+/// Adds the memories of an exportStore() document as new memories (new ids; evidence links
+/// are remapped to the new ids), in one transaction, journaled as adds by `ctx`.
+Result<ImportReport> importStore(MemoryStore& store, const QJsonObject& document,
+                                 const ChangeContext& ctx);
+
+struct GaImportOptions {
+    QString agent = QStringLiteral("default");
+    /// The model the folder's embeddings came from (Generative Agents used OpenAI's ada-002).
+    QString embeddingModel = QStringLiteral("text-embedding-ada-002");
+    /// Recompute every embedding with `embeddingModel` through `provider` instead of using the
+    /// folder's vectors.
+    bool reembed = false;
+    models::IModelProvider* provider = nullptr;
+};
+
+/// Imports a Generative Agents associative-memory folder (nodes.json, embeddings.json,
+/// kw_strength.json): events become observations, chats chats, thoughts reflections (their
+/// `filling` becomes evidence); poignancy is the importance (from the model).
+Result<ImportReport> importGenerativeAgents(MemoryStore& store, const QString& dir,
+                                            const GaImportOptions& options,
+                                            const ChangeContext& ctx,
+                                            const CancelToken& cancel = {});
+
+} // namespace hako::memory

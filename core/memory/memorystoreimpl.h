@@ -1,0 +1,69 @@
+#pragma once
+
+// Private to MemoryStore's .cpp files: the connection, the scoring columns and helpers that
+// expect the caller to hold the mutex.
+
+#include "core/memory/annindex.h"
+#include "core/memory/memorystore.h"
+#include "core/memory/sqlitedb.h"
+
+#include <QHash>
+#include <QStringList>
+
+#include <mutex>
+#include <unordered_map>
+
+namespace hako::memory {
+
+struct MemoryStore::Impl {
+    mutable std::mutex mutex;
+    QString path;
+    StoreOptions options;
+    mutable SqliteDb db;
+    QString model;
+    int dim = 0;
+
+    // Scoring columns, one entry per memory (every state), in id order.
+    std::vector<int64_t> ids;
+    std::vector<Millis> created;
+    std::vector<Millis> accessed;
+    std::vector<float> importance;
+    std::vector<uint8_t> state;
+    std::vector<uint8_t> kind;
+    std::vector<uint8_t> hasEmbedding;
+    std::vector<int32_t> agent;
+    QStringList agents;
+    QHash<QString, int32_t> agentIndex;
+    std::vector<float> vectors; // ids.size() × dim unit vectors
+    std::unordered_map<int64_t, size_t> pos;
+    std::unique_ptr<AnnIndex> ann; // built on first approximate search, then kept current
+
+    std::unordered_map<const char*, SqliteStatement> statements;
+    /// A prepared statement for `sql` (a string literal: cached by its address), reset.
+    SqliteStatement& stmt(const char* sql);
+
+    Result<bool> createSchema();
+    Result<bool> loadColumns();
+    int32_t agentId(const QString& name);
+    /// Adds or refreshes the cached columns of `r`.
+    void cache(const MemoryRecord& r);
+    void setVector(size_t p, const std::vector<float>& v);
+
+    /// Refuses a vector of another model or size; fixes the store's model on the first one.
+    Result<bool> acceptEmbedding(const QString& embeddingModel, const std::vector<float>& v);
+    Result<MemoryRecord> read(int64_t id, bool withEmbedding) const;
+    Result<int64_t> insert(MemoryRecord& r);
+    Result<bool> writeRow(const MemoryRecord& r);
+    Result<bool> writeEmbedding(const MemoryRecord& r);
+    Result<int64_t> journal(const QString& op, int64_t memoryId, const ChangeContext& ctx,
+                            const QJsonObject& before, const QJsonObject& after, Millis at = 0);
+};
+
+/// Record JSON for the journal: includes the vector (base64 of little-endian float32) so that a
+/// revert can restore it.
+QJsonObject journalJson(const MemoryRecord& r);
+/// The inverse of journalJson().
+std::optional<MemoryRecord> recordFromJournal(const QJsonObject& o, QString* error);
+QByteArray compactJson(const QJsonObject& o);
+
+} // namespace hako::memory

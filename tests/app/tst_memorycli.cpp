@@ -1,0 +1,244 @@
+// `hako memory` as a user runs it from a terminal: no display, a store file, plain output.
+#include "hakoprocess.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestMemoryCli : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    int m_n = 0;
+    QString freshStore() { return m_dir.filePath(QStringLiteral("s%1.hakomem").arg(++m_n)); }
+
+    static HakoOutcome mem(const QString& store, QStringList args)
+    {
+        args.prepend(store);
+        args.prepend(QStringLiteral("--store"));
+        args.prepend(QStringLiteral("memory"));
+        return runHako(args);
+    }
+    static QString add(const QString& store, const QString& text, const QString& created,
+                       int importance = 5)
+    {
+        const HakoOutcome o =
+            mem(store,
+                {QStringLiteral("add"), QStringLiteral("--text"), text, QStringLiteral("--created"),
+                 created, QStringLiteral("--importance"), QString::number(importance)});
+        return o.exitCode == 0 ? o.out.trimmed() : QStringLiteral("error: ") + o.err;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (!QFileInfo(hakoBinary()).isExecutable())
+            QSKIP("bin/hako is not built");
+        QVERIFY(m_dir.isValid());
+    }
+
+    void helpAndUsage()
+    {
+        const HakoOutcome help = runHako({QStringLiteral("memory"), QStringLiteral("--help")});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY(help.out.contains(QLatin1String("import-ga DIR")));
+        QVERIFY(help.out.contains(QLatin1String("'hash' is a built-in")));
+        QCOMPARE(runHako({QStringLiteral("memory"), QStringLiteral("list")}).exitCode, 2);
+        const HakoOutcome bad = mem(freshStore(), {QStringLiteral("frobnicate")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY(bad.err.contains(QLatin1String("unknown command 'frobnicate'")));
+    }
+
+    void addListRetrieveInPromptOrder()
+    {
+        const QString s = freshStore();
+        const QString a = add(s, QStringLiteral("The ramen broth was rich"),
+                              QStringLiteral("2024-05-01T10:00:00Z"));
+        const QString b =
+            add(s, QStringLiteral("Tax forms are due in April"), QStringLiteral("2024-04-01"), 9);
+        const QString c = add(s, QStringLiteral("The ramen queue was long"),
+                              QStringLiteral("2024-03-01T08:00:00Z"));
+        QCOMPARE(a, QStringLiteral("1"));
+        QCOMPARE(b, QStringLiteral("2"));
+        QCOMPARE(c, QStringLiteral("3"));
+
+        const HakoOutcome list = mem(s, {QStringLiteral("list")});
+        QCOMPARE(list.exitCode, 0);
+        QCOMPARE(list.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), 3);
+        QVERIFY(list.out.contains(QLatin1String(
+            "2\tobservation\tactive\t9\t2024-04-01T00:00:00Z\tTax forms are due in April\n")));
+
+        // Seed mode: the two ramen memories by cosine, then oldest first.
+        const HakoOutcome r =
+            mem(s, {QStringLiteral("retrieve"), QStringLiteral("--query"), QStringLiteral("ramen"),
+                    QStringLiteral("-k"), QStringLiteral("2")});
+        QCOMPARE(r.exitCode, 0);
+        const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 2);
+        const QStringList first = lines[0].split(QLatin1Char('\t'));
+        QCOMPARE(first.size(), 4);
+        QCOMPARE(first[0], QStringLiteral("3"));
+        QCOMPARE(first[1], QStringLiteral("2024-03-01T08:00:00Z"));
+        QVERIFY(first[2].toDouble() > 0);
+        QCOMPARE(first[3], QStringLiteral("The ramen queue was long"));
+        QVERIFY(lines[1].startsWith(QLatin1String("1\t2024-05-01T10:00:00Z\t")));
+    }
+
+    void jsonListsEveryCandidate()
+    {
+        const QString s = freshStore();
+        add(s, QStringLiteral("alpha beta"), QStringLiteral("2024-01-01"), 2);
+        add(s, QStringLiteral("gamma delta"), QStringLiteral("2024-01-02"), 8);
+        add(s, QStringLiteral("alpha gamma"), QStringLiteral("2024-01-03"), 5);
+        const HakoOutcome r =
+            mem(s, {QStringLiteral("retrieve"), QStringLiteral("--query"), QStringLiteral("alpha"),
+                    QStringLiteral("--mode"), QStringLiteral("ga"), QStringLiteral("-k"),
+                    QStringLiteral("1"), QStringLiteral("--weights"), QStringLiteral("0,1,0"),
+                    QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        const QJsonArray cands = o.value(QStringLiteral("candidates")).toArray();
+        QCOMPARE(cands.size(), 3);
+        // Importance alone: the memory of importance 8 wins; the others are cut with a reason.
+        QCOMPARE(cands[0].toObject().value(QStringLiteral("id")).toInt(), 2);
+        QCOMPARE(cands[0]
+                     .toObject()
+                     .value(QStringLiteral("normalised"))
+                     .toObject()
+                     .value(QStringLiteral("importance"))
+                     .toDouble(),
+                 1.0);
+        QCOMPARE(cands[2]
+                     .toObject()
+                     .value(QStringLiteral("normalised"))
+                     .toObject()
+                     .value(QStringLiteral("importance"))
+                     .toDouble(),
+                 0.0);
+        QCOMPARE(cands[1].toObject().value(QStringLiteral("cut")).toString(),
+                 QStringLiteral("below top 1"));
+        QCOMPARE(cands[1].toObject().value(QStringLiteral("rank")).toInt(), 2);
+        QVERIFY(cands[1]
+                    .toObject()
+                    .value(QStringLiteral("raw"))
+                    .toObject()
+                    .contains(QStringLiteral("relevance")));
+        QCOMPARE(o.value(QStringLiteral("prompt_order")).toArray(), QJsonArray{2});
+        QVERIFY(o.value(QStringLiteral("retrieval")).toInt() > 0);
+    }
+
+    void whatIfChangesNothing()
+    {
+        const QString s = freshStore();
+        add(s, QStringLiteral("alpha"), QStringLiteral("2024-01-01"));
+        const QString before = mem(s, {QStringLiteral("export")}).out;
+        const HakoOutcome r = mem(s, {QStringLiteral("retrieve"), QStringLiteral("--query"),
+                                      QStringLiteral("alpha"), QStringLiteral("--what-if")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.startsWith(QLatin1String("1\t")));
+        QCOMPARE(mem(s, {QStringLiteral("export")}).out, before);
+        // A real retrieval is journaled and counts as an access.
+        mem(s, {QStringLiteral("retrieve"), QStringLiteral("--query"), QStringLiteral("alpha")});
+        const QJsonObject doc =
+            QJsonDocument::fromJson(mem(s, {QStringLiteral("export")}).out.toUtf8()).object();
+        QCOMPARE(doc.value(QStringLiteral("memories"))
+                     .toArray()[0]
+                     .toObject()
+                     .value(QStringLiteral("access_count"))
+                     .toInt(),
+                 1);
+        QStringList ops;
+        for (const QJsonValue e : doc.value(QStringLiteral("journal")).toArray())
+            ops.append(e.toObject().value(QStringLiteral("op")).toString());
+        QCOMPARE(ops, (QStringList{QStringLiteral("add"), QStringLiteral("retrieve"),
+                                   QStringLiteral("access")}));
+    }
+
+    void foreignModelRefused()
+    {
+        const QString s = freshStore();
+        add(s, QStringLiteral("alpha"), QStringLiteral("2024-01-01"));
+        const HakoOutcome o =
+            mem(s, {QStringLiteral("add"), QStringLiteral("--text"), QStringLiteral("x"),
+                    QStringLiteral("--embedding-model"), QStringLiteral("nomic-embed-text")});
+        QCOMPARE(o.exitCode, 1);
+        QVERIFY2(o.err.contains(QLatin1String("nomic-embed-text")), qPrintable(o.err));
+    }
+
+    void importGaThenExportImportRoundTrip()
+    {
+        const QString s = freshStore();
+        const HakoOutcome o =
+            mem(s, {QStringLiteral("import-ga"), QStringLiteral(HAKO_TEST_DATA_DIR "/memory/ga"),
+                    QStringLiteral("--agent"), QStringLiteral("isabella")});
+        QVERIFY2(o.exitCode == 0, qPrintable(o.err));
+        QVERIFY2(o.out.contains(QLatin1String("imported 4 memories (2 observations, 1 chats, 1 "
+                                              "reflections; 4 keyword strengths read)")),
+                 qPrintable(o.out));
+        const QJsonArray list =
+            QJsonDocument::fromJson(
+                mem(s, {QStringLiteral("list"), QStringLiteral("--json")}).out.toUtf8())
+                .array();
+        QCOMPARE(list.size(), 4);
+        const QJsonObject thought = list[3].toObject();
+        QCOMPARE(thought.value(QStringLiteral("kind")).toString(), QStringLiteral("reflection"));
+        QCOMPARE(thought.value(QStringLiteral("evidence")).toArray(), (QJsonArray{1, 2}));
+        QCOMPARE(thought.value(QStringLiteral("importance")).toInt(), 8);
+        QCOMPARE(thought.value(QStringLiteral("importance_source")).toString(),
+                 QStringLiteral("model"));
+        QCOMPARE(list[0].toObject().value(QStringLiteral("last_accessed_at")).toString(),
+                 QStringLiteral("2023-02-13T12:30:00Z"));
+        QCOMPARE(list[0].toObject().value(QStringLiteral("agent")).toString(),
+                 QStringLiteral("isabella"));
+        // The store's model is now the folder's: hash queries are refused with a message.
+        const HakoOutcome q = mem(
+            s, {QStringLiteral("retrieve"), QStringLiteral("--query"), QStringLiteral("party")});
+        QCOMPARE(q.exitCode, 1);
+
+        const QString file = m_dir.filePath(QStringLiteral("export.json"));
+        QCOMPARE(mem(s, {QStringLiteral("export"), file}).exitCode, 0);
+        const QString copy = freshStore();
+        const HakoOutcome imp = mem(copy, {QStringLiteral("import"), file});
+        QVERIFY2(imp.exitCode == 0, qPrintable(imp.err));
+        QCOMPARE(imp.out.trimmed(), QStringLiteral("imported 4 memories"));
+        const QJsonArray copied =
+            QJsonDocument::fromJson(
+                mem(copy, {QStringLiteral("list"), QStringLiteral("--json")}).out.toUtf8())
+                .array();
+        QCOMPARE(copied.size(), 4);
+        QCOMPARE(copied[3].toObject().value(QStringLiteral("evidence")).toArray(),
+                 (QJsonArray{1, 2}));
+        QCOMPARE(copied[2].toObject().value(QStringLiteral("text")),
+                 list[2].toObject().value(QStringLiteral("text")));
+    }
+
+    void importGaReembedWithHash()
+    {
+        const QString s = freshStore();
+        const HakoOutcome o =
+            mem(s, {QStringLiteral("import-ga"), QStringLiteral(HAKO_TEST_DATA_DIR "/memory/ga"),
+                    QStringLiteral("--reembed"), QStringLiteral("--embedding-model"),
+                    QStringLiteral("hash")});
+        QVERIFY2(o.exitCode == 0, qPrintable(o.err));
+        const HakoOutcome q =
+            mem(s, {QStringLiteral("retrieve"), QStringLiteral("--query"),
+                    QStringLiteral("Hobbs Cafe idle"), QStringLiteral("-k"), QStringLiteral("1")});
+        QCOMPARE(q.exitCode, 0);
+        QVERIFY2(q.out.endsWith(QLatin1String("\tHobbs Cafe is idle\n")), qPrintable(q.out));
+    }
+
+    void missingGaFolderReported()
+    {
+        const HakoOutcome o = mem(
+            freshStore(), {QStringLiteral("import-ga"), m_dir.filePath(QStringLiteral("nope"))});
+        QCOMPARE(o.exitCode, 1);
+        QVERIFY(o.err.contains(QLatin1String("nodes.json")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMemoryCli)
+#include "tst_memorycli.moc"

@@ -17,7 +17,8 @@ using namespace hako::pdl;
 
 namespace {
 
-std::shared_ptr<const Program> parse(const QByteArray& text, const QString& file = QStringLiteral("t.pdl"))
+std::shared_ptr<const Program> parse(const QByteArray& text,
+                                     const QString& file = QStringLiteral("t.pdl"))
 {
     ParseResult r = parseProgramText(text, file);
     if (!r.ok()) {
@@ -60,10 +61,11 @@ private Q_SLOTS:
         QTest::addColumn<QString>("expected");
         QTest::newRow("scalar") << QByteArray("hello") << "hello";
         QTest::newRow("text joins children as text, non-strings as JSON")
-            << QByteArray("text:\n- a\n- ${ [1, true] }\n- ${ {'k': none} }\n")
+            << QByteArray("text:\n- a\n- ${ [1, true] }\n- \"${ {'k': none} }\"\n")
             << "a[1, true]{\"k\": null}";
         QTest::newRow("mixed string uses Python str()")
-            << QByteArray("defs:\n  x: ${ [1, true, none] }\ntext: v=${ x }\n") << "v=[1, True, None]";
+            << QByteArray("defs:\n  x: ${ [1, true, none] }\ntext: v=${ x }\n")
+            << "v=[1, True, None]";
         QTest::newRow("def flows to later siblings, even from nested blocks")
             << QByteArray("text:\n- text:\n  - def: x\n    data: 3\n- ${ x + 1 }\n") << "34";
         QTest::newRow("defs see earlier defs")
@@ -71,7 +73,8 @@ private Q_SLOTS:
         QTest::newRow("lastOf") << QByteArray("lastOf:\n- 1\n- two\n") << "two";
         QTest::newRow("array") << QByteArray("array:\n- 1\n- ${ 1 + 1 }\n") << "[1, 2]";
         QTest::newRow("object mapping form")
-            << QByteArray("object:\n  a: 1\n  b:\n    text: [x, y]\n") << "{\"a\": 1, \"b\": \"xy\"}";
+            << QByteArray("object:\n  a: 1\n  b:\n    text: [x, y]\n")
+            << "{\"a\": 1, \"b\": \"xy\"}";
         QTest::newRow("object list form merges")
             << QByteArray("object:\n- data: {a: 1}\n- data: {b: 2}\n") << "{\"a\": 1, \"b\": 2}";
         QTest::newRow("sequence join with separator")
@@ -80,72 +83,103 @@ private Q_SLOTS:
             << QByteArray("data: {x: '${ y }'}\nraw: true\n") << "{\"x\": \"${ y }\"}";
         QTest::newRow("data evaluates keys too")
             << QByteArray("defs:\n  k: key\ndata: {'${ k }': 1}\n") << "{\"key\": 1}";
-        QTest::newRow("if then") << QByteArray("if: ${ 1 < 2 }\nthen: yes\nelse: no\n") << "yes";
-        QTest::newRow("if else") << QByteArray("if: ${ 1 > 2 }\nthen: yes\nelse: no\n") << "no";
-        QTest::newRow("if without else is empty") << QByteArray("if: ${ false }\nthen: yes\n") << "";
+        QTest::newRow("if then") << QByteArray("if: ${ 1 < 2 }\nthen: \"yes\"\nelse: \"no\"\n")
+                                 << "yes";
+        QTest::newRow("if else") << QByteArray("if: ${ 1 > 2 }\nthen: \"yes\"\nelse: \"no\"\n")
+                                 << "no";
+        QTest::newRow("if without else is empty")
+            << QByteArray("if: ${ false }\nthen: \"yes\"\n") << "";
         QTest::newRow("match literal, guard and binding")
-            << QByteArray("match: ${ [1, 5] }\nwith:\n- case: [1, 2]\n  then: no\n- case:\n    array:\n    - 1\n    - def: n\n      any: null\n  if: ${ n > 3 }\n  then: big ${ n }\n")
+            << QByteArray("match: ${ [1, 5] }\nwith:\n- case: {array: [1, 2]}\n  then: \"no\"\n- "
+                          "case:\n    array:\n    - 1\n    - def: n\n      any: null\n  if: ${ n > "
+                          "3 }\n  then: big ${ n }\n")
             << "big 5";
         QTest::newRow("match object pattern and default")
-            << QByteArray("match: ${ {'k': 'v', 'o': 1} }\nwith:\n- case: {object: {k: w}}\n  then: no\n- then: default\n")
+            << QByteArray("match: \"${ {'k': 'v', 'o': 1} }\"\nwith:\n- case: {object: {k: w}}\n  "
+                          "then: \"no\"\n- then: default\n")
             << "default";
         QTest::newRow("repeat for zips lists")
-            << QByteArray("for:\n  a: [1, 2]\n  b: [x, y]\nrepeat: ${ a }${ b }\njoin:\n  with: '|'\n")
+            << QByteArray(
+                   "for:\n  a: [1, 2]\n  b: [x, y]\nrepeat: ${ a }${ b }\njoin:\n  with: '|'\n")
             << "1x|2y";
         QTest::newRow("repeat join as array")
-            << QByteArray("for:\n  i: [1, 2, 3]\nrepeat: ${ i * i }\njoin:\n  as: array\n") << "[1, 4, 9]";
+            << QByteArray("for:\n  i: [1, 2, 3]\nrepeat: ${ i * i }\njoin:\n  as: array\n")
+            << "[1, 4, 9]";
         QTest::newRow("repeat join as object")
-            << QByteArray("for:\n  i: [a, b]\nrepeat:\n  data: {'${ i }': 1}\njoin:\n  as: object\n")
+            << QByteArray(
+                   "for:\n  i: [a, b]\nrepeat:\n  data: {'${ i }': 1}\njoin:\n  as: object\n")
             << "{\"a\": 1, \"b\": 1}";
         QTest::newRow("repeat until, index and scope accumulating")
-            << QByteArray("defs:\n  n: 0\nindex: i\nrepeat:\n  lastOf:\n  - def: n\n    data: ${ n + i }\n  - ${ n }\nuntil: ${ n > 5 }\njoin:\n  as: array\n")
+            << QByteArray("defs:\n  n: 0\nindex: i\nrepeat:\n  lastOf:\n  - def: n\n    data: ${ n "
+                          "+ i }\n  - ${ n }\nuntil: ${ n > 5 }\njoin:\n  as: array\n")
             << "[0, 1, 3, 6]";
         QTest::newRow("while checked before each iteration")
-            << QByteArray("defs:\n  n: 0\nwhile: ${ n < 3 }\nrepeat:\n  def: n\n  data: ${ n + 1 }\n")
+            << QByteArray(
+                   "defs:\n  n: 0\nwhile: ${ n < 3 }\nrepeat:\n  def: n\n  data: ${ n + 1 }\n")
             << "123";
         QTest::newRow("maxIterations") << QByteArray("repeat: x\nmaxIterations: 3\n") << "xxx";
         QTest::newRow("map keeps order with parallel workers")
-            << QByteArray("for:\n  i: [1, 2, 3, 4, 5, 6]\nmap: ${ i * 10 }\nmaxWorkers: 3\njoin:\n  as: array\n")
+            << QByteArray("for:\n  i: [1, 2, 3, 4, 5, 6]\nmap: ${ i * 10 }\nmaxWorkers: 3\njoin:\n "
+                          " as: array\n")
             << "[10, 20, 30, 40, 50, 60]";
         QTest::newRow("map reduce with a PDL function")
-            << QByteArray("defs:\n  add:\n    function: {x: integer, y: integer}\n    return: ${ x + y }\nfor:\n  i: [1, 2, 3, 4]\nmap: ${ i }\njoin:\n  as: reduce\n  reduce: ${ add }\n")
+            << QByteArray("defs:\n  add:\n    function: {x: integer, y: integer}\n    return: ${ x "
+                          "+ y }\nfor:\n  i: [1, 2, 3, 4]\nmap: ${ i }\njoin:\n  as: reduce\n  "
+                          "reduce: ${ add }\n")
             << "10";
         QTest::newRow("call with args and defaults of optional params")
-            << QByteArray("defs:\n  f:\n    function: {a: string, b: {optional: string}}\n    return: ${ a }-${ b if b is defined else 'none' }\ntext:\n- call: ${ f }\n  args: {a: x}\n- ' '\n- call: ${ f }\n  args: {a: x, b: y}\n")
+            << QByteArray("defs:\n  f:\n    function: {a: string, b: {optional: string}}\n    "
+                          "return: ${ a }-${ b if b is defined else 'none' }\ntext:\n- call: ${ f "
+                          "}\n  args: {a: x}\n- ' '\n- call: ${ f }\n  args: {a: x, b: y}\n")
             << "x-none x-y";
         QTest::newRow("function called from an expression")
-            << QByteArray("defs:\n  sq:\n    function: {n: integer}\n    return: ${ n * n }\ntext: ${ sq(7) } ${ sq(n=3) }\n")
+            << QByteArray("defs:\n  sq:\n    function: {n: integer}\n    return: ${ n * n }\ntext: "
+                          "${ sq(7) } ${ sq(n=3) }\n")
             << "49 9";
         QTest::newRow("closure captures its defining scope")
-            << QByteArray("defs:\n  x: outer\n  f:\n    function: {}\n    return: ${ x }\n  x2:\n    def: x\n    data: changed\ncall: ${ f }\n")
+            << QByteArray("defs:\n  x: outer\n  f:\n    function: {}\n    return: ${ x }\n  x2:\n  "
+                          "  def: x\n    data: changed\ncall: ${ f }\n")
             << "outer";
         QTest::newRow("contribute [] hides the result")
             << QByteArray("text:\n- a\n- data: b\n  contribute: []\n- c\n") << "ac";
         QTest::newRow("contribute replacement value")
-            << QByteArray("text:\n- data: secret\n  contribute:\n  - result:\n      value: redacted\n") << "redacted";
+            << QByteArray(
+                   "text:\n- data: secret\n  contribute:\n  - result:\n      value: redacted\n")
+            << "redacted";
         QTest::newRow("pdl_context holds messages with role and defsite")
-            << QByteArray("text:\n- hello\n- role: system\n  text: [sys]\n- ${ pdl_context | map(attribute='role') | join(',') } ${ pdl_context[0].pdl__defsite }\n")
+            << QByteArray("text:\n- hello\n- role: system\n  text: [sys]\n- ${ pdl_context | "
+                          "map(attribute='role') | join(',') } ${ pdl_context[0].pdl__defsite }\n")
             << "hellosysuser,system text.0.data";
         QTest::newRow("independent context: siblings do not see each other")
-            << QByteArray("context: independent\ntext:\n- a\n- ${ pdl_context | length }\n") << "a0";
+            << QByteArray("context: independent\ntext:\n- a\n- ${ pdl_context | length }\n")
+            << "a0";
         QTest::newRow("call resets context with pdl_context: []")
-            << QByteArray("defs:\n  f:\n    function: {}\n    return: ${ pdl_context | length }\ntext:\n- a\n- call: ${ f }\n- call: ${ f }\n  args: {pdl_context: []}\n")
+            << QByteArray(
+                   "defs:\n  f:\n    function: {}\n    return: ${ pdl_context | length }\ntext:\n- "
+                   "a\n- call: ${ f }\n- call: ${ f }\n  args: {pdl_context: []}\n")
             << "a10";
         QTest::newRow("message block makes one message")
-            << QByteArray("lastOf:\n- role: system\n  content: be brief\n- ${ pdl_context[0].role }:${ pdl_context[0].content }\n")
+            << QByteArray("lastOf:\n- role: system\n  content: be brief\n- ${ pdl_context[0].role "
+                          "}:${ pdl_context[0].content }\n")
             << "system:be brief";
         QTest::newRow("parser json tolerant of prose and fences")
-            << QByteArray("lastOf:\n- text: \"Sure! ```json\\n{'a': [1, 2,],}\\n```\"\n  parser: json\n  def: v\n- ${ v.a[1] }\n")
+            << QByteArray("lastOf:\n- text: \"Sure! ```json\\n{'a': [1, 2,],}\\n```\"\n  parser: "
+                          "json\n  def: v\n- ${ v.a[1] }\n")
             << "2";
         QTest::newRow("parser regex search with spec")
-            << QByteArray("data: 'id=42 name=bob'\nparser:\n  regex: 'id=(?P<id>\\d+) name=(?P<name>\\w+)'\n  mode: search\n  spec: {id: string, name: string}\n")
+            << QByteArray(
+                   "data: 'id=42 name=bob'\nparser:\n  regex: 'id=(?P<id>\\d+) "
+                   "name=(?P<name>\\w+)'\n  mode: search\n  spec: {id: string, name: string}\n")
             << "{\"id\": \"42\", \"name\": \"bob\"}";
         QTest::newRow("fallback after a failure")
             << QByteArray("data: ${ undefined_name }\nfallback: recovered\n") << "recovered";
         QTest::newRow("fallback after a spec failure")
-            << QByteArray("data: 3\nspec: string\nfallback: was not a string\n") << "was not a string";
+            << QByteArray("data: 3\nspec: string\nfallback: was not a string\n")
+            << "was not a string";
         QTest::newRow("jinja code block")
-            << QByteArray("defs:\n  xs: [a, b]\nlang: jinja\ncode: '{% for x in xs %}[{{ x }}]{% endfor %}'\n") << "[a][b]";
+            << QByteArray("defs:\n  xs:\n    data: [a, b]\nlang: jinja\ncode: '{% for x in xs "
+                          "%}[{{ x }}]{% endfor %}'\n")
+            << "[a][b]";
         QTest::newRow("command code block")
             << QByteArray("lang: command\ncode: printf 'a b'\n") << "a b";
         QTest::newRow("args block without a shell")
@@ -156,10 +190,12 @@ private Q_SLOTS:
         QTest::newRow("pdl code block runs generated programs")
             << QByteArray("lang: pdl\ncode: 'text: [\"gen\", \"${ 1 + 1 }\"]'\n") << "gen2";
         QTest::newRow("model mock_response")
-            << QByteArray("text:\n- Hi\n- model: ollama/granite\n  parameters: {mock_response: Hello there}\n")
+            << QByteArray("text:\n- Hi\n- model: ollama/granite\n  parameters: {mock_response: "
+                          "Hello there}\n")
             << "HiHello there";
         QTest::newRow("pdl_usage counts model calls")
-            << QByteArray("text:\n- model: x/y\n  parameters: {mock_response: a}\n  contribute: []\n- ${ pdl_usage.model_calls }\n")
+            << QByteArray("text:\n- model: x/y\n  parameters: {mock_response: a}\n  contribute: "
+                          "[]\n- ${ pdl_usage.model_calls }\n")
             << "1";
     }
 
@@ -178,22 +214,26 @@ private Q_SLOTS:
         QTest::newRow("undefined variable, at its line")
             << QByteArray("text:\n- a\n- ${ nope }\n") << "'nope' is undefined" << 3;
         QTest::newRow("spec failure at the spec line")
-            << QByteArray("data: 3\n# comment\nspec: string\n") << "Type errors during spec checking" << 3;
+            << QByteArray("data: 3\n# comment\nspec: string\n")
+            << "Type errors during spec checking" << 3;
         QTest::newRow("for values must be lists")
             << QByteArray("for:\n  i: ${ 3 }\nrepeat: x\n") << "must be lists" << 2;
         QTest::newRow("runaway recursion stops")
-            << QByteArray("defs:\n  f:\n    function: {n: integer}\n    return: ${ g(n + 1) }\n  g: ${ f }\ntext: ${ f(0) }\n")
+            << QByteArray("defs:\n  f:\n    function: {n: integer}\n    return: ${ g(n + 1) }\n  "
+                          "g: ${ f }\ntext: ${ f(0) }\n")
             << "is undefined" << 0;
         QTest::newRow("missing include names the file")
             << QByteArray("text:\n- include: no/such/file.pdl\n") << "no/such/file.pdl" << 2;
         QTest::newRow("model without provider says how to configure one")
             << QByteArray("model: ollama/granite\n") << "OLLAMA_API_BASE" << 1;
         QTest::newRow("python exception with its type")
-            << QByteArray("lang: python\ncode: |\n  raise ValueError('bad value')\n") << "ValueError: bad value" << 0;
+            << QByteArray("lang: python\ncode: |\n  raise ValueError('bad value')\n")
+            << "ValueError: bad value" << 0;
         QTest::newRow("command failure carries stderr")
             << QByteArray("lang: command\ncode: sh -c 'echo oops >&2; exit 3'\n") << "oops" << 0;
         QTest::newRow("wrong argument type")
-            << QByteArray("defs:\n  f:\n    function: {n: integer}\n    return: ${ n }\ncall: ${ f }\nargs: {n: text}\n")
+            << QByteArray("defs:\n  f:\n    function: {n: integer}\n    return: ${ n }\ncall: ${ f "
+                          "}\nargs: {n: text}\n")
             << "Type errors in the arguments" << 5;
     }
 
@@ -226,13 +266,14 @@ private Q_SLOTS:
     void retryCountsAttempts()
     {
         QTemporaryDir dir;
-        const QByteArray program =
-            "defs:\n  c:\n    lang: python\n    code: |\n      import itertools\n      result = itertools.count(1)\n"
-            "lang: python\ncode: |\n  n = next(c)\n  if n < 3:\n    raise ConnectionError('down')\n  result = n\n"
-            "retry:\n  tries: 4\n  exceptions: [OSError]\n";
+        const QByteArray program = "defs:\n  c:\n    lang: python\n    code: |\n      import "
+                                   "itertools\n      result = itertools.count(1)\n"
+                                   "lang: python\ncode: |\n  n = next(c)\n  if n < 3:\n    raise "
+                                   "ConnectionError('down')\n  result = n\n"
+                                   "retry:\n  tries: 4\n  exceptions: [OSError]\n";
         QCOMPARE(outputOf(program), QStringLiteral("3"));
-        const QByteArray noRetry =
-            "lang: python\ncode: |\n  raise KeyError('x')\nretry:\n  tries: 4\n  exceptions: ConnectionError\n";
+        const QByteArray noRetry = "lang: python\ncode: |\n  raise KeyError('x')\nretry:\n  tries: "
+                                   "4\n  exceptions: ConnectionError\n";
         RunResult r = runText(noRetry);
         QVERIFY(!r.ok);
         QVERIFY(r.error.message.contains(QLatin1String("KeyError")));
@@ -246,8 +287,10 @@ private Q_SLOTS:
             prompts << QString::fromStdString(prompt);
             return std::string("typed");
         };
-        o.writeStdout = [](std::string_view) {};
-        QCOMPARE(outputOf("text:\n- read:\n  message: 'Name? '\n- '!'\n", o), QStringLiteral("typed!"));
+        o.writeStdout = [](std::string_view) {
+        };
+        QCOMPARE(outputOf("text:\n- read:\n  message: 'Name? '\n- '!'\n", o),
+                 QStringLiteral("typed!"));
         QCOMPARE(prompts, QStringList{QStringLiteral("Name? ")});
     }
 
@@ -264,7 +307,8 @@ private Q_SLOTS:
     {
         RunOptions o;
         o.trace = true;
-        RunResult r = runText("text:\n- def: x\n  data: 1\n- for:\n    i: [1, 2]\n  repeat: ${ i + x }\n", o);
+        RunResult r =
+            runText("text:\n- def: x\n  data: 1\n- for:\n    i: [1, 2]\n  repeat: ${ i + x }\n", o);
         QVERIFY(r.ok);
         QVERIFY(r.trace);
         nlohmann::json j = nlohmann::json::parse(traceToString(*r.trace));
@@ -277,7 +321,8 @@ private Q_SLOTS:
         QCOMPARE(j["text"][1]["pdl__trace"][1]["data"]["pdl__result"], 3);
         QCOMPARE(j["text"][1]["pdl__location"]["line"], 4);
         QCOMPARE(j["text"][1]["pdl__location"]["column"], 3);
-        QVERIFY(j["pdl__timing"]["end_nanos"].get<int64_t>() >= j["pdl__timing"]["start_nanos"].get<int64_t>());
+        QVERIFY(j["pdl__timing"]["end_nanos"].get<int64_t>() >=
+                j["pdl__timing"]["start_nanos"].get<int64_t>());
     }
 
     void failedBlockIsAnErrorNodeInThePartialTrace()
@@ -296,22 +341,26 @@ private Q_SLOTS:
     {
         testing::OpenAiTestServer server;
         QVERIFY(server.start());
-        server.enqueueChat(testing::ScriptedReply::chatStream({QStringLiteral("Bon"), QStringLiteral("jour")}));
+        server.enqueueChat(
+            testing::ScriptedReply::chatStream({QStringLiteral("Bon"), QStringLiteral("jour")}));
+        qputenv("OPENAI_BASE_URL", server.baseUrl().toUtf8());
+        qputenv("OPENAI_API_KEY", "sk-test-secret");
         Result<std::shared_ptr<models::IModelProvider>> provider =
             models::createDefaultProvider(QDir::tempPath());
         QVERIFY(provider.ok());
-        const QByteArray program =
-            "text:\n- Say hello in French\n- model: openai/test\n  parameters:\n    base_url: " +
-            server.baseUrl().toUtf8() + "\n    api_key: sk-test\n";
+        const QByteArray program = "text:\n- Say hello in French\n- model: openai/test\n";
         RunOptions o;
         o.models = *provider;
         o.trace = true;
         o.streamModelOutput = true;
         std::string streamed;
-        o.writeStdout = [&](std::string_view s) { streamed += s; };
+        o.writeStdout = [&](std::string_view s) {
+            streamed += s;
+        };
         RunResult r = runText(program, o);
         QVERIFY2(r.ok, qPrintable(r.error.message));
-        QCOMPARE(QString::fromStdString(r.result.toText()), QStringLiteral("Say hello in FrenchBonjour"));
+        QCOMPARE(QString::fromStdString(r.result.toText()),
+                 QStringLiteral("Say hello in FrenchBonjour"));
         QCOMPARE(streamed, std::string("Bonjour"));
         // The model saw the context so far, without Hako's pdl__defsite.
         const auto requests = server.requests();
@@ -319,11 +368,12 @@ private Q_SLOTS:
         nlohmann::json body = nlohmann::json::parse(requests[0].body.toStdString());
         QCOMPARE(body["messages"][0]["content"], "Say hello in French");
         QVERIFY(!body["messages"][0].contains("pdl__defsite"));
-        QVERIFY(requests[0].body.indexOf("sk-test") < 0);
+        QVERIFY(requests[0].body.indexOf("sk-test-secret") < 0);
 
         // Replay reuses the recorded reply without any request.
         RunOptions replay;
-        replay.replay = std::make_shared<std::unordered_map<std::string, Value>>(replayTable(*r.trace));
+        replay.replay =
+            std::make_shared<std::unordered_map<std::string, Value>>(replayTable(*r.trace));
         RunResult again = runText(program, replay);
         QVERIFY2(again.ok, qPrintable(again.error.message));
         QCOMPARE(again.result.toText(), r.result.toText());
@@ -336,13 +386,14 @@ private Q_SLOTS:
         QVERIFY(server.start());
         server.enqueueChat(testing::ScriptedReply::chat(QStringLiteral("{\"name\": 3}")));
         server.enqueueChat(testing::ScriptedReply::chat(QStringLiteral("{\"name\": \"Ada\"}")));
+        qputenv("OPENAI_BASE_URL", server.baseUrl().toUtf8());
+        qputenv("OPENAI_API_KEY", "sk-test-secret");
         Result<std::shared_ptr<models::IModelProvider>> provider =
             models::createDefaultProvider(QDir::tempPath());
         QVERIFY(provider.ok());
         RunOptions o;
         o.models = *provider;
-        const QByteArray program = "model: openai/test\ninput: Who?\nspec: {name: string}\nparameters:\n  base_url: " +
-                                   server.baseUrl().toUtf8() + "\n";
+        const QByteArray program = "model: openai/test\ninput: Who?\nspec: {name: string}\n";
         RunResult r = runText(program, o);
         QVERIFY2(r.ok, qPrintable(r.error.message));
         QCOMPARE(QString::fromStdString(r.result.json()), QStringLiteral("{\"name\": \"Ada\"}"));

@@ -225,12 +225,14 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
         }
         for (const auto& [name, def] : b.defs) {
             State ds = st;
-            TracePtr dn;
-            Value v = exec(def, ds, id + ".defs." + name + ".", node ? &dn : nullptr);
+            TracePtr* slot = nullptr;
+            if (node) {
+                node->defs.emplace_back(name, nullptr);
+                slot = &node->defs.back().second;
+            }
+            Value v = exec(def, ds, id + ".defs." + name + ".", slot);
             st.scope = std::move(ds.scope);
             st.scope.set(name, v);
-            if (node)
-                node->defs.emplace_back(name, dn);
         }
         bool leafMessage = isLeafKind(b.kind);
         const std::string blockId = id; // retries rename the block, not its fallback
@@ -276,10 +278,10 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
             write(result.toText());
         if (hasTarget(b, "stderr"))
             write(result.toText(), true);
-        if (!hasTarget(b, "result")) {
-            const ContributeTarget* t = target(b, "result");
-            result = t && t->value ? evalValue(t->value.value, st, t->value.span) : Value("");
-        }
+        if (const ContributeTarget* t = target(b, "result"); t && t->value)
+            result = evalValue(t->value.value, st, t->value.span);
+        else if (!hasTarget(b, "result"))
+            result = Value("");
     } catch (PdlError& e) {
         st.role = savedRole;
         if (node) {

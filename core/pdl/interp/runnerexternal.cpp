@@ -2,13 +2,13 @@
 #include "core/models/defaultparameters.h"
 #include "core/models/modelprovider.h"
 #include "core/models/structuredoutput.h"
-#include "core/pdl/types/pdltype.h"
 #include "core/pdl/code/commandrunner.h"
 #include "core/pdl/code/pythonsession.h"
 #include "core/pdl/code/sandbox.h"
 #include "core/pdl/expr/jinjatemplate.h"
 #include "core/pdl/interp/runner.h"
 #include "core/pdl/parsers/outputparser.h"
+#include "core/pdl/types/pdltype.h"
 
 #include <QRegularExpression>
 
@@ -216,16 +216,15 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
             // Structured output: ask for JSON of the spec's schema, repair once as TypeChat.
             Result<Value> schema = pdlTypeToJsonSchema(*b.spec, true);
             if (!schema.ok())
-                throw PdlError("invalid spec: " + schema.error().message.toStdString(),
-                               b.specSpan);
+                throw PdlError("invalid spec: " + schema.error().message.toStdString(), b.specSpan);
             models::StructuredOptions so;
             if (b.retry.present && b.retry.tries) {
                 Value t = evalValue(b.retry.tries.value, st, b.retry.tries.span);
                 if (t.isInt())
                     so.maxRepairs = int(std::max<int64_t>(1, t.asInt()));
             }
-            models::StructuredResult sr = models::chatStructured(
-                *options.models, request, *schema, so, onDelta, options.cancel);
+            models::StructuredResult sr = models::chatStructured(*options.models, request, *schema,
+                                                                 so, onDelta, options.cancel);
             checkCancelled();
             for (const auto& attempt : sr.attempts) {
                 if (!attempt.response)
@@ -237,12 +236,12 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
                 raw = attempt.response->raw;
             }
             if (!sr.ok())
-                throw PdlError(sr.error->message.toStdString(), b.specSpan.isValid() ? b.specSpan : b.model.span);
+                throw PdlError(sr.error->message.toStdString(),
+                               b.specSpan.isValid() ? b.specSpan : b.model.span);
             if (b.parser.kind == ParserSpec::Kind::None)
                 structured = sr.value;
         } else {
-            Result<models::ChatResponse> r =
-                options.models->chat(request, onDelta, options.cancel);
+            Result<models::ChatResponse> r = options.models->chat(request, onDelta, options.cancel);
             checkCancelled();
             if (!r.ok())
                 throw PdlError(r.error().message.toStdString(), b.model.span);
@@ -261,6 +260,11 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
         ++modelCalls;
         promptTokens += usage.promptTokens;
         completionTokens += usage.completionTokens;
+        Dict u;
+        u.set("model_calls", Value(modelCalls));
+        u.set("prompt_tokens", Value(promptTokens));
+        u.set("completion_tokens", Value(completionTokens));
+        st.scope.set("pdl_usage", Value(std::move(u)));
     }
     if (node) {
         Dict u;
@@ -274,6 +278,8 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
         st.scope.set(*b.modelResponse, raw.isNull() ? Value(reply) : raw);
     st.context =
         contextAppend(st.context, b.role ? *b.role : std::string("assistant"), Value(reply), id);
+    if (!structured.isNull())
+        return structured;
     return Value(std::move(reply));
 }
 

@@ -67,11 +67,9 @@ Value Runner::execList(const ListBlockBase& b, State& st, const std::string& id,
     for (size_t i = 0; i < b.children.size(); ++i) {
         if (independent)
             st.context = initial;
-        TracePtr cn;
-        Value v =
-            exec(b.children[i], st, list ? indexPrefix(id, i) : id + ".", node ? &cn : nullptr);
-        if (node)
-            node->addChild(field, cn, !list);
+        // The child's slot exists before it runs, so a failing child stays in the trace.
+        TracePtr* slot = node ? &node->addChild(field, nullptr, !list) : nullptr;
+        Value v = exec(b.children[i], st, list ? indexPrefix(id, i) : id + ".", slot);
         if (independent) {
             for (Value& m : contextSince(st.context, initial))
                 collected = contextAppend(collected, std::move(m));
@@ -153,10 +151,8 @@ Value Runner::execIf(const IfBlock& b, State& st, const std::string& id, TraceNo
     const BlockPtr& branch = taken ? b.then : b.elseBlock;
     if (!branch)
         return Value("");
-    TracePtr cn;
-    Value v = exec(branch, st, id + (taken ? ".then." : ".else_."), node ? &cn : nullptr);
-    if (node)
-        node->addChild(taken ? "then" : "else", cn, true);
+    TracePtr* slot = node ? &node->addChild(taken ? "then" : "else", nullptr, true) : nullptr;
+    Value v = exec(branch, st, id + (taken ? ".then." : ".else_."), slot);
     return v;
 }
 
@@ -301,10 +297,8 @@ Value Runner::execRepeat(const RepeatBlock& b, State& st, const std::string& id,
             break;
         if (independent)
             st.context = initial;
-        TracePtr cn;
-        Value v = exec(b.body, st, indexPrefix(id, i), node ? &cn : nullptr);
-        if (node)
-            node->addChild("pdl__trace", cn);
+        TracePtr* slot = node ? &node->addChild("pdl__trace", nullptr) : nullptr;
+        Value v = exec(b.body, st, indexPrefix(id, i), slot);
         if (independent) {
             for (Value& m : contextSince(st.context, initial))
                 collected = contextAppend(collected, std::move(m));
@@ -525,10 +519,8 @@ Value Runner::callFunction(const Value& fnValue, const Dict& args, State& caller
     if (!f.returns)
         return Value();
     const ContextPtr before = cs.context;
-    TracePtr body;
-    Value result = exec(f.returns, cs, id + ".", node ? &body : nullptr);
-    if (node)
-        node->addChild("pdl__trace", body, true);
+    TracePtr* slot = node ? &node->addChild("pdl__trace", nullptr, true) : nullptr;
+    Value result = exec(f.returns, cs, id + ".", slot);
     // The body's messages join the caller's context.
     for (Value& m : contextSince(cs.context, before))
         caller.context = contextAppend(caller.context, std::move(m));

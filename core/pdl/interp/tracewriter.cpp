@@ -203,11 +203,14 @@ private:
                     out += yamlJson(e.value);
                 }
             }
-        } else if (yaml) {
-            if (const Value* v = findExpr(n, "data")) {
-                key("data");
-                exprRecord(yamlJson(*yaml), *v);
-            }
+        } else if (const Value* v = findExpr(n, "data")) {
+            // A bare scalar block: `data` with its source.
+            const auto* db = b ? b->as<DataBlock>() : nullptr;
+            key("data");
+            exprRecord(yaml ? yamlJson(*yaml)
+                       : db ? db->data.value.json()
+                            : std::string("null"),
+                       *v);
         }
         for (const auto& c : n.children) {
             if (std::find(written.begin(), written.end(), &c) != written.end())

@@ -435,4 +435,14 @@ std::string ChildProcess::describeStatus(int status)
            (name ? std::string(" (SIG") + name + ")" : std::string());
 }
 
+std::string formatSeconds(std::chrono::milliseconds timeout)
+{
+    char buf[32];
+    if (timeout.count() % 1000 == 0)
+        std::snprintf(buf, sizeof buf, "%lld s", static_cast<long long>(timeout.count() / 1000));
+    else
+        std::snprintf(buf, sizeof buf, "%g s", double(timeout.count()) / 1000.0);
+    return buf;
+}
+
 } // namespace hako::pdl::code

@@ -103,4 +103,7 @@ private:
 /// executable); empty when not found.
 std::string findExecutable(const std::string& program);
 
+/// A timeout for messages: "2 s", "0.5 s".
+std::string formatSeconds(std::chrono::milliseconds timeout);
+
 } // namespace hako::pdl::code

@@ -21,16 +21,6 @@ std::string trimmed(std::string s)
     return s;
 }
 
-std::string formatSeconds(std::chrono::milliseconds timeout)
-{
-    char buf[32];
-    if (timeout.count() % 1000 == 0)
-        std::snprintf(buf, sizeof buf, "%lld s", static_cast<long long>(timeout.count() / 1000));
-    else
-        std::snprintf(buf, sizeof buf, "%g s", double(timeout.count()) / 1000.0);
-    return buf;
-}
-
 } // namespace
 
 Result<std::vector<std::string>> splitCommandLine(std::string_view line)

@@ -50,16 +50,6 @@ Clock::time_point deadlineFor(std::chrono::milliseconds timeout)
     return timeout.count() > 0 ? Clock::now() + timeout : Clock::time_point::max();
 }
 
-std::string formatSeconds(std::chrono::milliseconds timeout)
-{
-    char buf[32];
-    if (timeout.count() % 1000 == 0)
-        std::snprintf(buf, sizeof buf, "%lld s", static_cast<long long>(timeout.count() / 1000));
-    else
-        std::snprintf(buf, sizeof buf, "%g s", double(timeout.count()) / 1000.0);
-    return buf;
-}
-
 std::string frameBytes(const Json& message)
 {
     std::string body = message.dump(-1, ' ', false, Json::error_handler_t::replace);

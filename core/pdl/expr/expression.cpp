@@ -18,45 +18,17 @@ const Value* MapScope::lookup(std::string_view name) const
 
 namespace {
 
-// 1-based line and column (code points) of a byte offset.
-std::pair<int, int> lineColumn(std::string_view text, size_t offset)
-{
-    offset = std::min(offset, text.size());
-    int line = 1;
-    size_t lineStart = 0;
-    for (size_t i = 0; i < offset; ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            lineStart = i + 1;
-        }
-    }
-    int column = static_cast<int>(utf8::length(text.substr(lineStart, offset - lineStart))) + 1;
-    return {line, column};
-}
-
-Diagnostic diagnosticAt(std::string_view text, size_t offset, const std::string& message)
-{
-    auto [line, column] = lineColumn(text, offset);
-    SourceSpan span;
-    span.line = line;
-    span.column = column;
-    span.endLine = line;
-    span.endColumn = column;
-    std::string full = message + "\n" + caretLine(text, line, column);
-    return makeError(QString::fromStdString(full), span);
-}
-
 Result<Value> run(const expr::CompiledTemplate& tpl, std::string_view text, const Scope& scope)
 {
     if (tpl.mode == expr::CompiledTemplate::Mode::Error)
-        return diagnosticAt(text, tpl.errorOffset, tpl.error);
+        return diagnosticAtOffset(text, tpl.errorOffset, tpl.error);
     expr::EvalContext ctx(scope);
     try {
         return expr::runTemplate(tpl, text, ctx);
     } catch (const EvalError& e) {
-        return diagnosticAt(text, ctx.at, e.what());
+        return diagnosticAtOffset(text, ctx.at, e.what());
     } catch (const std::exception& e) {
-        return diagnosticAt(text, ctx.at, e.what());
+        return diagnosticAtOffset(text, ctx.at, e.what());
     }
 }
 
@@ -83,7 +55,7 @@ std::optional<Diagnostic> checkTemplate(std::string_view text)
     expr::TemplatePtr tpl = expr::cachedTemplate(text);
     if (tpl->mode != expr::CompiledTemplate::Mode::Error)
         return std::nullopt;
-    return diagnosticAt(text, tpl->errorOffset, tpl->error);
+    return diagnosticAtOffset(text, tpl->errorOffset, tpl->error);
 }
 
 std::vector<std::string> templateVariables(std::string_view text)
@@ -94,6 +66,24 @@ std::vector<std::string> templateVariables(std::string_view text)
     if (tpl->mode == expr::CompiledTemplate::Mode::Error)
         return {};
     return expr::freeVariables(*tpl);
+}
+
+Diagnostic diagnosticAtOffset(std::string_view text, size_t offset, const std::string& message)
+{
+    offset = std::min(offset, text.size());
+    int line = 1;
+    size_t lineStart = 0;
+    for (size_t i = 0; i < offset; ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            lineStart = i + 1;
+        }
+    }
+    const int column = int(utf8::length(text.substr(lineStart, offset - lineStart))) + 1;
+    SourceSpan span;
+    span.line = span.endLine = line;
+    span.column = span.endColumn = column;
+    return makeError(QString::fromStdString(message + "\n" + caretLine(text, line, column)), span);
 }
 
 std::string caretLine(std::string_view text, int line, int column)

@@ -54,6 +54,10 @@ std::optional<Diagnostic> checkTemplate(std::string_view text);
 /// order of first use, without duplicates. Empty when the template does not parse.
 std::vector<std::string> templateVariables(std::string_view text);
 
+/// A Diagnostic for `message` at byte `offset` of `text`: 1-based line/column (code points)
+/// in the span and the offending line with a caret appended to the message.
+Diagnostic diagnosticAtOffset(std::string_view text, size_t offset, const std::string& message);
+
 /// The text with a caret line under `column` (1-based code points) of line `line`, for
 /// error messages:
 ///   ${ x + }

@@ -350,27 +350,7 @@ std::string renderCompiledJinja(const JinjaTemplate& tpl, EvalContext& ctx,
 
 } // namespace expr
 
-namespace {
-
-Diagnostic diagnosticAt(std::string_view text, size_t offset, const std::string& message)
-{
-    offset = std::min(offset, text.size());
-    int line = 1;
-    size_t lineStart = 0;
-    for (size_t i = 0; i < offset; ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            lineStart = i + 1;
-        }
-    }
-    const int column = int(utf8::length(text.substr(lineStart, offset - lineStart))) + 1;
-    SourceSpan span;
-    span.line = span.endLine = line;
-    span.column = span.endColumn = column;
-    return makeError(QString::fromStdString(message + "\n" + caretLine(text, line, column)), span);
-}
-
-} // namespace
+namespace {} // namespace
 
 Result<JinjaOptions> JinjaOptions::fromParameters(const Value& parameters)
 {
@@ -406,12 +386,12 @@ Result<std::string> renderJinja(std::string_view source, const Scope& scope,
 {
     expr::JinjaTemplatePtr tpl = expr::cachedJinja(source, options);
     if (!tpl->error.empty())
-        return diagnosticAt(tpl->source, tpl->errorOffset, tpl->error);
+        return diagnosticAtOffset(tpl->source, tpl->errorOffset, tpl->error);
     expr::EvalContext ctx(scope);
     try {
         return expr::renderCompiledJinja(*tpl, ctx, options);
     } catch (const std::exception& e) {
-        return diagnosticAt(tpl->source, ctx.at, e.what());
+        return diagnosticAtOffset(tpl->source, ctx.at, e.what());
     }
 }
 
@@ -420,7 +400,7 @@ std::optional<Diagnostic> checkJinja(std::string_view source, const JinjaOptions
     expr::JinjaTemplatePtr tpl = expr::cachedJinja(source, options);
     if (tpl->error.empty())
         return std::nullopt;
-    return diagnosticAt(tpl->source, tpl->errorOffset, tpl->error);
+    return diagnosticAtOffset(tpl->source, tpl->errorOffset, tpl->error);
 }
 
 } // namespace hako::pdl

@@ -12,15 +12,6 @@ namespace hako::pdl {
 
 namespace {
 
-Value usageValue(const Runner& r)
-{
-    Dict u;
-    u.set("model_calls", Value(r.modelCalls));
-    u.set("prompt_tokens", Value(r.promptTokens));
-    u.set("completion_tokens", Value(r.completionTokens));
-    return Value(std::move(u));
-}
-
 // Whether anything in the program can observe the background context.
 bool readsContext(const YamlValue& v, int depth = 0)
 {
@@ -101,7 +92,7 @@ RunResult Interpreter::run(const std::shared_ptr<const Program>& program)
     st.scope.set("pdl_llm_context_transformer", Value());
     st.scope.set("pdl_model_default_parameters", models::pdlDefaultParameters());
     st.scope.set("stdlib", Value(Dict()));
-    st.scope.set("pdl_usage", usageValue(runner));
+    st.scope.set("pdl_usage", runner.usageValue());
     for (const auto& [k, v] : m_options.initialScope)
         st.scope.set(k.isString() ? k.asString() : k.str(), v);
 
@@ -124,7 +115,7 @@ RunResult Interpreter::run(const std::shared_ptr<const Program>& program)
     if (m_options.trace)
         out.trace = root;
     out.scope = st.scope.vars();
-    out.scope.set("pdl_usage", usageValue(runner));
+    out.scope.set("pdl_usage", runner.usageValue());
     out.context = contextToList(st.context);
     out.scope.set("pdl_context", Value(out.context));
     return out;

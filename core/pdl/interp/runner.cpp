@@ -84,28 +84,17 @@ std::string firstLine(const std::string& s)
 
 } // namespace
 
-Value makeMessage(const std::string& role, Value content, const std::string& defsite)
-{
-    Dict d;
-    d.set("role", Value(role));
-    d.set("content", std::move(content));
-    d.set("pdl__defsite", Value(defsite));
-    return Value(std::move(d));
-}
-
-std::string childId(const std::string& parent, const std::string& step)
-{
-    std::string s;
-    s.reserve(parent.size() + step.size() + 2);
-    s += parent;
-    s += '.';
-    s += step;
-    s += '.';
-    return s;
-}
-
 Runner::Runner(const RunOptions& o) : options(o), tracing(o.trace || o.observer) {}
 Runner::~Runner() = default;
+
+Value Runner::usageValue() const
+{
+    Dict u;
+    u.set("model_calls", Value(modelCalls));
+    u.set("prompt_tokens", Value(promptTokens));
+    u.set("completion_tokens", Value(completionTokens));
+    return Value(std::move(u));
+}
 
 void Runner::checkCancelled() const
 {

@@ -80,6 +80,8 @@ public:
     std::map<QString, Value> imports;
     Dict usage; ///< pdl_usage
     int64_t modelCalls = 0, promptTokens = 0, completionTokens = 0;
+    /// `pdl_usage`: {model_calls, prompt_tokens, completion_tokens} so far.
+    Value usageValue() const;
 
 private:
     Value execBody(const BlockPtr& bp, State& st, const std::string& id, TraceNode* node);
@@ -123,10 +125,5 @@ public:
     /// Checks `value` against the PDL type `spec`; throws PdlError at `span`.
     void checkSpec(const Value& spec, const Value& value, const SourceSpan& span);
 };
-
-/// A message dict {role, content, pdl__defsite}.
-Value makeMessage(const std::string& role, Value content, const std::string& defsite);
-/// A child id: `parent.field` or `parent.index`; blocks append `.kind`.
-std::string childId(const std::string& parent, const std::string& step);
 
 } // namespace hako::pdl

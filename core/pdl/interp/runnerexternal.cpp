@@ -10,8 +10,6 @@
 #include "core/pdl/parsers/outputparser.h"
 #include "core/pdl/types/pdltype.h"
 
-#include <QRegularExpression>
-
 namespace hako::pdl {
 
 namespace {
@@ -260,11 +258,7 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
         ++modelCalls;
         promptTokens += usage.promptTokens;
         completionTokens += usage.completionTokens;
-        Dict u;
-        u.set("model_calls", Value(modelCalls));
-        u.set("prompt_tokens", Value(promptTokens));
-        u.set("completion_tokens", Value(completionTokens));
-        st.scope.set("pdl_usage", Value(std::move(u)));
+        st.scope.set("pdl_usage", usageValue());
     }
     if (node) {
         Dict u;

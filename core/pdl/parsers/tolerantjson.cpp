@@ -1,5 +1,7 @@
 #include "core/pdl/parsers/tolerantjson.h"
 
+#include "core/util/chars.h"
+
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -39,17 +41,6 @@ bool isWs(char c)
 bool isDigit(char c)
 {
     return c >= '0' && c <= '9';
-}
-
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
 }
 
 class Reader {
@@ -354,7 +345,7 @@ private:
             return false;
         cp = 0;
         for (size_t i = at; i < at + 4; ++i) {
-            int h = hexValue(m_text[i]);
+            int h = hexDigitValue(m_text[i]);
             if (h < 0)
                 return false;
             cp = cp * 16 + uint32_t(h);

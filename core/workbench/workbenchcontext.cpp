@@ -1,5 +1,7 @@
 #include "core/workbench/workbenchcontext.h"
 
+#include "core/pdl/trace/tracemodel.h"
+
 namespace hako {
 
 WorkbenchContext::WorkbenchContext(QObject* parent) : QObject(parent) {}
@@ -10,6 +12,50 @@ void WorkbenchContext::setCurrentProgram(const QString& path, QObject* origin)
         return;
     m_currentProgram = path;
     Q_EMIT currentProgramChanged(path, origin);
+}
+
+pdl::TraceModel* WorkbenchContext::traceModel() const
+{
+    return m_traceModel.data();
+}
+
+void WorkbenchContext::setTraceModel(pdl::TraceModel* model, QObject* origin)
+{
+    if (model == m_traceModel)
+        return;
+    m_traceModel = model;
+    m_currentNode.clear();
+    Q_EMIT traceModelChanged(model, origin);
+    Q_EMIT currentNodeChanged(QString(), origin);
+}
+
+void WorkbenchContext::setCurrentNode(const QString& id, QObject* origin)
+{
+    if (id == m_currentNode)
+        return;
+    m_currentNode = id;
+    Q_EMIT currentNodeChanged(id, origin);
+}
+
+void WorkbenchContext::revealSource(const SourceSpan& span, QObject* origin)
+{
+    Q_EMIT revealSourceRequested(span, origin);
+}
+
+void WorkbenchContext::setSourceCursor(const SourceSpan& position, QObject* origin)
+{
+    if (position == m_sourceCursor)
+        return;
+    m_sourceCursor = position;
+    Q_EMIT sourceCursorChanged(position, origin);
+}
+
+void WorkbenchContext::setRunning(bool running)
+{
+    if (running == m_running)
+        return;
+    m_running = running;
+    Q_EMIT runningChanged(running);
 }
 
 } // namespace hako

@@ -1,13 +1,21 @@
 #pragma once
 
+#include "core/util/diagnostic.h"
+
 #include <QObject>
+#include <QPointer>
 #include <QString>
 
 namespace hako {
 
-/// The bus every workbench pane talks to: holds the current program (and, later, run and trace
-/// node) and broadcasts changes. Lives on the GUI thread; panes ignore signals whose `origin`
-/// is themselves.
+namespace pdl {
+class TraceModel;
+}
+
+/// The bus every workbench pane talks to: holds the current program, the trace being shown
+/// (a live run or a loaded file) and the selected trace node, and broadcasts changes. Panes
+/// talk only through it, never to each other. Lives on the GUI thread; every signal carries
+/// the `origin` that caused it so a pane can ignore its own echo (origin may be null).
 class WorkbenchContext : public QObject {
     Q_OBJECT
 public:
@@ -15,16 +23,46 @@ public:
 
     /// Absolute path of the program being edited; empty for an unsaved new program.
     QString currentProgram() const { return m_currentProgram; }
-
     /// Sets the current program; emits currentProgramChanged only when the path changes.
-    /// `origin` identifies the sender so it can ignore its own echo (may be null).
     void setCurrentProgram(const QString& path, QObject* origin = nullptr);
+
+    /// The trace every trace pane shows (not owned; null when there is none).
+    pdl::TraceModel* traceModel() const;
+    /// Makes `model` the shown trace and clears the current node.
+    void setTraceModel(pdl::TraceModel* model, QObject* origin = nullptr);
+
+    /// The selected trace node by `pdl__id` (empty: none).
+    QString currentNode() const { return m_currentNode; }
+    /// Selects a node; emits currentNodeChanged when it changes. Panes showing the trace follow
+    /// it; the editor reveals the node's source.
+    void setCurrentNode(const QString& id, QObject* origin = nullptr);
+
+    /// Asks the editor to show and select `span` (e.g. a `pdl__defsite` link in the detail).
+    void revealSource(const SourceSpan& span, QObject* origin = nullptr);
+
+    /// The editor's cursor moved to `position` (file, line, column; 1-based code points): the
+    /// trace views light up the boxes that source produced.
+    SourceSpan sourceCursor() const { return m_sourceCursor; }
+    void setSourceCursor(const SourceSpan& position, QObject* origin = nullptr);
+
+    /// Whether a run is executing now (the Run/Stop actions and panes follow it).
+    bool isRunning() const { return m_running; }
+    void setRunning(bool running);
 
 Q_SIGNALS:
     void currentProgramChanged(const QString& path, QObject* origin);
+    void traceModelChanged(hako::pdl::TraceModel* model, QObject* origin);
+    void currentNodeChanged(const QString& id, QObject* origin);
+    void revealSourceRequested(const hako::SourceSpan& span, QObject* origin);
+    void sourceCursorChanged(const hako::SourceSpan& position, QObject* origin);
+    void runningChanged(bool running);
 
 private:
     QString m_currentProgram;
+    QPointer<pdl::TraceModel> m_traceModel;
+    QString m_currentNode;
+    SourceSpan m_sourceCursor;
+    bool m_running = false;
 };
 
 } // namespace hako

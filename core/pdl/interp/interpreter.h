@@ -31,8 +31,8 @@ public:
     virtual void blockStarted(const TraceNode& node) = 0;
     /// A block finished (or failed: node.error is set).
     virtual void blockFinished(const TraceNode& node) = 0;
-    /// A piece of a model reply as it streams in, for the block with `id`.
-    virtual void modelDelta(const std::string& id, std::string_view delta) = 0;
+    /// A piece of a model reply as it streams in, for the model block `node` (still running).
+    virtual void modelDelta(const TraceNode& node, std::string_view delta) = 0;
 };
 
 /// What the interpreter may do and where its input and output go.
@@ -62,6 +62,9 @@ struct RunOptions {
     /// instead of calling anything.
     std::shared_ptr<const std::unordered_map<std::string, Value>> replay;
     IRunObserver* observer = nullptr;
+    /// Record on every trace node the variables visible when its block finished (what the
+    /// workbench's Variables pane shows). Costs a map copy when a variable changes afterwards.
+    bool captureScope = false;
     /// Build RunResult::context even when nothing in the program reads the context.
     bool keepContext = false;
 };

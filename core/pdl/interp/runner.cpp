@@ -191,6 +191,18 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
         node->span = b.span;
         node->isLeaf = tracedAsLeaf(b.kind);
         node->startNanos = nowNanos();
+        node->serial = nextSerial.fetch_add(1, std::memory_order_relaxed);
+        node->parentSerial = st.traceParent;
+        if (b.def)
+            node->def = *b.def;
+        if (b.description)
+            node->description = *b.description;
+        if (b.contribute) {
+            std::vector<std::string> targets;
+            for (const ContributeTarget& t : *b.contribute)
+                targets.push_back(t.name);
+            node->contribute = std::move(targets);
+        }
         if (traceOut)
             *traceOut = node;
         if (options.observer) {
@@ -200,6 +212,9 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
     }
 
     const std::string savedRole = st.role;
+    const uint64_t savedParent = st.traceParent;
+    if (node)
+        st.traceParent = node->serial;
     if (b.role)
         st.role = *b.role;
     const ContextPtr before = st.context;
@@ -273,6 +288,7 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
             result = Value("");
     } catch (PdlError& e) {
         st.role = savedRole;
+        st.traceParent = savedParent;
         if (node) {
             node->endNanos = nowNanos();
             bool childFailed = false;
@@ -293,7 +309,12 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
         throw;
     }
     st.role = savedRole;
+    st.traceParent = savedParent;
     if (node) {
+        if (options.captureScope) {
+            node->scope = st.scope;
+            node->hasScope = true;
+        }
         if (!node->hasResult) {
             node->result = result;
             node->hasResult = true;

@@ -11,6 +11,7 @@ class PythonSession;
 class Sandbox;
 } // namespace hako::pdl::code
 
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -45,6 +46,8 @@ struct State {
     std::string role = "user";
     const ProgramInfo* program = nullptr;
     int callDepth = 0;
+    /// The trace node of the enclosing block (its serial is a new node's parentSerial).
+    uint64_t traceParent = 0;
 };
 
 class Runner {
@@ -75,6 +78,7 @@ public:
     /// then skip building messages, which keeps long loops small.
     bool keepContext = true;
     std::mutex observerMutex;
+    std::atomic<uint64_t> nextSerial{1};
     std::mutex programsMutex;
     std::map<QString, std::unique_ptr<ProgramInfo>> programs;
     std::map<QString, Value> imports;

@@ -205,9 +205,9 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
         auto onDelta = [&](std::string_view delta) {
             if (options.streamModelOutput)
                 write(delta);
-            if (options.observer) {
+            if (options.observer && node) {
                 std::lock_guard lock(observerMutex);
-                options.observer->modelDelta(id, delta);
+                options.observer->modelDelta(*node, delta);
             }
         };
         if (b.spec && !request.parameters.find("response_format")) {

@@ -2,6 +2,16 @@
 
 namespace hako::pdl {
 
+bool TraceNode::contributesNothing() const
+{
+    if (!contribute)
+        return false;
+    for (const std::string& t : *contribute)
+        if (t == "result")
+            return false;
+    return true;
+}
+
 TracePtr& TraceNode::addChild(const std::string& field, TracePtr child, bool single)
 {
     for (Children& c : children) {

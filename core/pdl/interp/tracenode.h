@@ -1,10 +1,12 @@
 #pragma once
 
 #include "core/pdl/ast/block.h"
+#include "core/pdl/interp/env.h"
 #include "core/pdl/value.h"
 #include "core/util/diagnostic.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +25,17 @@ struct TraceNode {
     BlockKind kind = BlockKind::Empty;
     std::string id; ///< `pdl__id`, the reference's dotted path (`text.1.model`)
     SourceSpan span;
+    /// Numbers unique within one run (from 1), and the enclosing node's (0 at the root): how a
+    /// live view places a node whose parent has not finished yet.
+    uint64_t serial = 0;
+    uint64_t parentSerial = 0;
+    std::string def;         ///< the block's `def` variable, if any
+    std::string description; ///< the block's `description`, if any
+    /// The block's `contribute` targets by name; nullopt means the default (result, context).
+    std::optional<std::vector<std::string>> contribute;
+    /// The variables visible when the block finished; set only when RunOptions::captureScope.
+    Env scope;
+    bool hasScope = false;
 
     Value result;
     bool hasResult = false;
@@ -54,6 +67,10 @@ struct TraceNode {
     /// Set on a failed block: the message; the node is written as `kind: error`.
     std::string error;
     SourceSpan errorSpan;
+
+    /// True when the block contributes nothing to its parent's result (`contribute` without
+    /// `result`): what a viewer dims.
+    bool contributesNothing() const;
 
     /// Adds a child under `field` (creating the group on first use) and returns it.
     TracePtr& addChild(const std::string& field, TracePtr child, bool single = false);

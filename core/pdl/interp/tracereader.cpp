@@ -89,6 +89,20 @@ TracePtr build(const ojson& j, int depth)
         n->startNanos = toInt(t->value("start_nanos", ojson(0)));
         n->endNanos = toInt(t->value("end_nanos", ojson(0)));
     }
+    if (auto d = j.find("def"); d != j.end() && d->is_string())
+        n->def = d->get<std::string>();
+    if (auto d = j.find("description"); d != j.end() && d->is_string())
+        n->description = d->get<std::string>();
+    if (auto c = j.find("contribute"); c != j.end() && c->is_array()) {
+        std::vector<std::string> targets;
+        for (const ojson& t : *c) {
+            if (t.is_string())
+                targets.push_back(t.get<std::string>());
+            else if (t.is_object() && !t.empty())
+                targets.push_back(t.begin().key());
+        }
+        n->contribute = std::move(targets);
+    }
     if (const ojson* leaf = field(j, "pdl__is_leaf", "is_leaf"); leaf && leaf->is_boolean())
         n->isLeaf = leaf->get<bool>();
     if (auto l = j.find("pdl__location"); l != j.end() && l->is_object()) {

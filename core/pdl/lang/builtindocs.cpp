@@ -1,0 +1,85 @@
+#include "core/pdl/lang/builtindocs.h"
+
+#include <QMutex>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+namespace hako::pdl {
+
+namespace {
+
+struct Registry {
+    QMutex mutex;
+    std::map<QString, BuiltinDoc> entries;
+};
+
+Registry& registry()
+{
+    static Registry r;
+    return r;
+}
+
+QList<BuiltinDoc> languageDocs()
+{
+    return {
+        {QStringLiteral("pdl_context"), QStringLiteral("pdl_context → list of messages"),
+         QStringLiteral("The background context at this point: every message contributed so "
+                        "far, each {role, content, pdl__defsite}."),
+         QStringLiteral("language")},
+        {QStringLiteral("pdl_scope"), QStringLiteral("pdl_scope → dict"),
+         QStringLiteral("Every variable visible here, by name."), QStringLiteral("language")},
+        {QStringLiteral("pdl_usage"), QStringLiteral("pdl_usage → dict"),
+         QStringLiteral("Token usage of the model calls so far: completion_tokens, "
+                        "prompt_tokens."),
+         QStringLiteral("language")},
+        {QStringLiteral("pdl_model_default_parameters"),
+         QStringLiteral("pdl_model_default_parameters → list"),
+         QStringLiteral("Default parameters applied to model calls, by model name pattern."),
+         QStringLiteral("language")},
+    };
+}
+
+} // namespace
+
+void BuiltinDocs::add(const QList<BuiltinDoc>& docs)
+{
+    Registry& r = registry();
+    QMutexLocker lock(&r.mutex);
+    for (const BuiltinDoc& d : docs)
+        r.entries[d.name] = d;
+}
+
+const BuiltinDoc* BuiltinDocs::find(const QString& name)
+{
+    Registry& r = registry();
+    QMutexLocker lock(&r.mutex);
+    auto it = r.entries.find(name);
+    // std::map nodes are stable: the pointer stays valid while the entry is not replaced.
+    return it == r.entries.end() ? nullptr : &it->second;
+}
+
+QList<BuiltinDoc> BuiltinDocs::withPrefix(const QString& prefix)
+{
+    Registry& r = registry();
+    QMutexLocker lock(&r.mutex);
+    QList<BuiltinDoc> out;
+    for (auto it = r.entries.lower_bound(prefix); it != r.entries.end(); ++it) {
+        if (!it->first.startsWith(prefix))
+            break;
+        out.append(it->second);
+    }
+    return out;
+}
+
+void registerBuiltinDocs()
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        BuiltinDocs::add(languageDocs());
+        // Areas append their registration here (documents, memory).
+    });
+}
+
+} // namespace hako::pdl

@@ -1,0 +1,501 @@
+#include "core/pdl/trace/tracemodel.h"
+
+#include <QLocale>
+
+#include <algorithm>
+
+namespace hako::pdl {
+
+TraceNode traceSnapshot(const TraceNode& n)
+{
+    TraceNode s;
+    s.block = n.block;
+    s.kind = n.kind;
+    s.id = n.id;
+    s.span = n.span;
+    s.serial = n.serial;
+    s.parentSerial = n.parentSerial;
+    s.def = n.def;
+    s.description = n.description;
+    s.contribute = n.contribute;
+    s.scope = n.scope;
+    s.hasScope = n.hasScope;
+    s.result = n.result;
+    s.hasResult = n.hasResult;
+    s.startNanos = n.startNanos;
+    s.endNanos = n.endNanos;
+    s.isLeaf = n.isLeaf;
+    s.exprs = n.exprs;
+    s.context = n.context;
+    s.modelInput = n.modelInput;
+    s.usage = n.usage;
+    s.out = n.out;
+    s.err = n.err;
+    s.error = n.error;
+    s.errorSpan = n.errorSpan;
+    return s;
+}
+
+QString TraceItem::label() const
+{
+    if (!node.def.empty())
+        return QString::fromStdString(node.def);
+    return QString::fromLatin1(blockKindName(node.kind));
+}
+
+QString TraceItem::resultText() const
+{
+    if (failed())
+        return QString::fromStdString(node.error);
+    if (running || !node.hasResult)
+        return QString::fromStdString(streamed);
+    return QString::fromStdString(node.result.toText());
+}
+
+int TraceItem::depth() const
+{
+    int d = -1; // the invisible holder above the root is not counted
+    for (const TraceItem* p = parent; p; p = p->parent)
+        ++d;
+    return d;
+}
+
+namespace {
+
+// Moves a finished tree into items, defs first, then every field's children in order.
+std::unique_ptr<TraceItem> buildItems(const TraceNode& n, TraceItem* parent, int row,
+                                      const std::string& field, int& count)
+{
+    auto item = std::make_unique<TraceItem>();
+    item->node = traceSnapshot(n);
+    item->field = field;
+    item->parent = parent;
+    item->row = row;
+    ++count;
+    // Iterative over siblings, recursive over depth: the reader caps depth at 2,000.
+    for (const auto& [name, def] : n.defs) {
+        if (def)
+            item->children.push_back(
+                buildItems(*def, item.get(), int(item->children.size()), "defs", count));
+    }
+    for (const TraceNode::Children& c : n.children) {
+        for (const TracePtr& child : c.nodes) {
+            if (child)
+                item->children.push_back(
+                    buildItems(*child, item.get(), int(item->children.size()), c.field, count));
+        }
+    }
+    return item;
+}
+
+void collectFields(const TraceNode& n, std::unordered_map<uint64_t, std::string>& fields)
+{
+    for (const auto& [name, def] : n.defs) {
+        if (def) {
+            fields[def->serial] = "defs";
+            collectFields(*def, fields);
+        }
+    }
+    for (const TraceNode::Children& c : n.children) {
+        for (const TracePtr& child : c.nodes) {
+            if (child) {
+                fields[child->serial] = c.field;
+                collectFields(*child, fields);
+            }
+        }
+    }
+}
+
+bool spanContains(const SourceSpan& s, int line, int column)
+{
+    if (!s.isValid())
+        return false;
+    const int endLine = s.endLine > 0 ? s.endLine : s.line;
+    if (line < s.line || line > endLine)
+        return false;
+    if (line == s.line && column < s.column)
+        return false;
+    if (line == endLine && s.endColumn > 0 && column > s.endColumn)
+        return false;
+    return true;
+}
+
+// Whether span a lies inside span b (b is an ancestor-or-equal region).
+bool spanWithin(const SourceSpan& a, const SourceSpan& b)
+{
+    auto before = [](int l1, int c1, int l2, int c2) {
+        return l1 < l2 || (l1 == l2 && c1 <= c2);
+    };
+    const int aEnd = a.endLine > 0 ? a.endLine : a.line;
+    const int bEnd = b.endLine > 0 ? b.endLine : b.line;
+    return before(b.line, b.column, a.line, a.column) &&
+           before(aEnd, a.endColumn, bEnd, b.endColumn);
+}
+
+QString durationText(const TraceNode& n)
+{
+    if (n.startNanos <= 0 || n.endNanos < n.startNanos)
+        return {};
+    const double ms = double(n.endNanos - n.startNanos) / 1e6;
+    if (ms < 1)
+        return QStringLiteral("%1 µs").arg(qRound(ms * 1000));
+    if (ms < 1000)
+        return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms < 10 ? 1 : 0);
+    return QStringLiteral("%1 s").arg(ms / 1000, 0, 'f', 2);
+}
+
+} // namespace
+
+TraceModel::TraceModel(QObject* parent)
+    : QAbstractItemModel(parent), m_top(std::make_unique<TraceItem>())
+{}
+
+TraceModel::~TraceModel() = default;
+
+void TraceModel::clear()
+{
+    beginResetModel();
+    m_top = std::make_unique<TraceItem>();
+    m_root = nullptr;
+    m_count = 0;
+    m_live = false;
+    m_source.clear();
+    m_byId.clear();
+    m_bySerial.clear();
+    m_pending.clear();
+    endResetModel();
+}
+
+void TraceModel::adopt(TraceItem* item)
+{
+    if (!item->node.id.empty())
+        m_byId.insert(QString::fromStdString(item->node.id), item);
+    for (const auto& c : item->children)
+        adopt(c.get());
+}
+
+void TraceModel::setTrace(const TracePtr& root, const QString& source)
+{
+    beginResetModel();
+    m_top = std::make_unique<TraceItem>();
+    m_root = nullptr;
+    m_count = 0;
+    m_live = false;
+    m_source = source;
+    m_byId.clear();
+    m_bySerial.clear();
+    m_pending.clear();
+    if (root) {
+        m_top->children.push_back(buildItems(*root, m_top.get(), 0, {}, m_count));
+        m_root = m_top->children.front().get();
+        m_byId.reserve(m_count);
+        adopt(m_root);
+    }
+    endResetModel();
+}
+
+void TraceModel::beginLiveRun(const QString& programFile)
+{
+    clear();
+    m_source = programFile;
+    m_live = true;
+}
+
+void TraceModel::endLiveRun(const TracePtr& finalTrace)
+{
+    if (!m_live)
+        return;
+    m_live = false;
+    if (finalTrace) {
+        std::unordered_map<uint64_t, std::string> fields;
+        collectFields(*finalTrace, fields);
+        for (auto& [serial, item] : m_bySerial) {
+            if (auto f = fields.find(serial); f != fields.end())
+                item->field = f->second;
+        }
+    }
+    // A block that was still running when the run stopped (cancel, crash of a worker) stays
+    // marked as such; nothing will finish it now.
+    Q_EMIT liveRunEnded();
+}
+
+void TraceModel::applyEvents(std::vector<Event> events)
+{
+    if (!m_live)
+        return;
+    std::vector<TraceItem*> changed;
+    for (Event& e : events) {
+        switch (e.type) {
+        case Event::Type::Started: {
+            auto item = std::make_unique<TraceItem>();
+            const uint64_t serial = e.node.serial;
+            const uint64_t parentSerial = e.node.parentSerial;
+            item->node = std::move(e.node);
+            item->running = true;
+            TraceItem* parent = m_top.get();
+            if (parentSerial) {
+                auto p = m_bySerial.find(parentSerial);
+                if (p != m_bySerial.end())
+                    parent = p->second;
+            }
+            item->parent = parent;
+            TraceItem* raw = item.get();
+            m_bySerial[serial] = raw;
+            if (!raw->node.id.empty() && !m_byId.contains(QString::fromStdString(raw->node.id)))
+                m_byId.insert(QString::fromStdString(raw->node.id), raw);
+            ++m_count;
+            // Items waiting in this batch have row -1; below them, attach directly (they
+            // become visible with their pending ancestor).
+            bool parentVisible = true;
+            for (const TraceItem* a = parent; a && a != m_top.get(); a = a->parent)
+                if (a->row < 0) {
+                    parentVisible = false;
+                    break;
+                }
+            if (!parentVisible) {
+                raw->row = int(parent->children.size());
+                parent->children.push_back(std::move(item));
+            } else {
+                raw->row = -1;
+                if (m_pending.empty() || m_pending.back().first != parent)
+                    m_pending.emplace_back(parent, std::vector<std::unique_ptr<TraceItem>>());
+                m_pending.back().second.push_back(std::move(item));
+            }
+            if (parent == m_top.get() && !m_root)
+                m_root = raw;
+            break;
+        }
+        case Event::Type::Finished: {
+            auto it = m_bySerial.find(e.node.serial);
+            if (it == m_bySerial.end())
+                break;
+            TraceItem* item = it->second;
+            item->node = std::move(e.node);
+            item->running = false;
+            changed.push_back(item);
+            break;
+        }
+        case Event::Type::Delta: {
+            auto it = m_bySerial.find(e.serial);
+            if (it == m_bySerial.end())
+                break;
+            it->second->streamed += e.delta;
+            changed.push_back(it->second);
+            break;
+        }
+        }
+    }
+    flushPending();
+    std::sort(changed.begin(), changed.end());
+    changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+    for (TraceItem* item : changed) {
+        const QModelIndex first = indexOf(item, 0);
+        if (!first.isValid())
+            continue;
+        Q_EMIT dataChanged(first, indexOf(item, ColumnCount - 1));
+        if (item->running)
+            Q_EMIT itemStreamed(item);
+    }
+}
+
+void TraceModel::flushPending()
+{
+    // Groups were opened in arrival order; a later group may belong to an item of an earlier
+    // group, which becomes visible when that group is inserted, so insert in order.
+    for (auto& [parent, list] : m_pending) {
+        if (list.empty())
+            continue;
+        const int first = int(parent->children.size());
+        const int last = first + int(list.size()) - 1;
+        beginInsertRows(parent == m_top.get() ? QModelIndex() : indexOf(parent), first, last);
+        for (auto& item : list) {
+            item->row = int(parent->children.size());
+            parent->children.push_back(std::move(item));
+        }
+        endInsertRows();
+    }
+    m_pending.clear();
+}
+
+const TraceItem* TraceModel::itemAt(const QModelIndex& index) const
+{
+    if (!index.isValid() || index.model() != this)
+        return nullptr;
+    return static_cast<const TraceItem*>(index.internalPointer());
+}
+
+QModelIndex TraceModel::indexOf(const TraceItem* item, int column) const
+{
+    if (!item || item == m_top.get() || !item->parent)
+        return {};
+    // Items waiting in m_pending are not rows yet.
+    const auto& siblings = item->parent->children;
+    if (item->row < 0 || item->row >= int(siblings.size()) || siblings[item->row].get() != item)
+        return {};
+    return createIndex(item->row, column, const_cast<TraceItem*>(item));
+}
+
+const TraceItem* TraceModel::findById(const QString& id) const
+{
+    return m_byId.value(id, nullptr);
+}
+
+std::vector<const TraceItem*> TraceModel::itemsAtSource(const QString& file, int line,
+                                                        int column) const
+{
+    std::vector<const TraceItem*> hits;
+    if (!m_root)
+        return hits;
+    // Pass 1: the innermost span containing the position.
+    const SourceSpan* best = nullptr;
+    std::vector<const TraceItem*> stack{m_root};
+    auto fileMatches = [&](const SourceSpan& s) {
+        return file.isEmpty() || s.file.isEmpty() || s.file == file;
+    };
+    while (!stack.empty()) {
+        const TraceItem* it = stack.back();
+        stack.pop_back();
+        const SourceSpan& s = it->node.span;
+        if (fileMatches(s) && spanContains(s, line, column)) {
+            if (!best || spanWithin(s, *best))
+                best = &s;
+        }
+        for (const auto& c : it->children)
+            stack.push_back(c.get());
+    }
+    if (!best)
+        return hits;
+    const SourceSpan target = *best;
+    // Pass 2: every execution of that block, in tree order.
+    std::vector<const TraceItem*> order{m_root};
+    while (!order.empty()) {
+        const TraceItem* it = order.back();
+        order.pop_back();
+        const SourceSpan& s = it->node.span;
+        if (s.line == target.line && s.column == target.column && s.endLine == target.endLine &&
+            s.endColumn == target.endColumn && fileMatches(s))
+            hits.push_back(it);
+        for (auto c = it->children.rbegin(); c != it->children.rend(); ++c)
+            order.push_back(c->get());
+    }
+    return hits;
+}
+
+QModelIndex TraceModel::index(int row, int column, const QModelIndex& parent) const
+{
+    if (column < 0 || column >= ColumnCount || row < 0)
+        return {};
+    const TraceItem* p = parent.isValid() ? itemAt(parent) : m_top.get();
+    if (!p || row >= int(p->children.size()))
+        return {};
+    return createIndex(row, column, p->children[row].get());
+}
+
+QModelIndex TraceModel::parent(const QModelIndex& child) const
+{
+    const TraceItem* item = itemAt(child);
+    if (!item || !item->parent || item->parent == m_top.get())
+        return {};
+    return createIndex(item->parent->row, 0, item->parent);
+}
+
+int TraceModel::rowCount(const QModelIndex& parent) const
+{
+    if (parent.isValid() && parent.column() != 0)
+        return 0;
+    const TraceItem* p = parent.isValid() ? itemAt(parent) : m_top.get();
+    return p ? int(p->children.size()) : 0;
+}
+
+int TraceModel::columnCount(const QModelIndex&) const
+{
+    return ColumnCount;
+}
+
+QVariant TraceModel::data(const QModelIndex& index, int role) const
+{
+    const TraceItem* item = itemAt(index);
+    if (!item)
+        return {};
+    const TraceNode& n = item->node;
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case NameColumn:
+            return item->label();
+        case KindColumn:
+            return QString::fromLatin1(blockKindName(n.kind));
+        case ResultColumn: {
+            QString text = item->resultText();
+            const qsizetype nl = text.indexOf(QLatin1Char('\n'));
+            if (nl >= 0)
+                text = text.left(nl) + QStringLiteral(" …");
+            if (text.size() > 200)
+                text = text.left(200) + QStringLiteral("…");
+            return text;
+        }
+        case DurationColumn:
+            return item->running ? tr("running") : durationText(n);
+        }
+        return {};
+    case Qt::ToolTipRole:
+        if (item->failed())
+            return QString::fromStdString(n.error);
+        if (!n.description.empty())
+            return QString::fromStdString(n.description);
+        return QString::fromStdString(n.id);
+    case ItemRole:
+        return QVariant::fromValue(quintptr(item));
+    case KindRole:
+        return QString::fromLatin1(blockKindName(n.kind));
+    case IdRole:
+        return QString::fromStdString(n.id);
+    case DefRole:
+        return QString::fromStdString(n.def);
+    case ResultTextRole:
+        return item->resultText();
+    case RunningRole:
+        return item->running;
+    case FailedRole:
+        return item->failed();
+    case StartNanosRole:
+        return qint64(n.startNanos);
+    case EndNanosRole:
+        return qint64(n.endNanos);
+    case SpanLineRole:
+        return n.span.line;
+    default:
+        return {};
+    }
+}
+
+QVariant TraceModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case NameColumn:
+        return tr("Block");
+    case KindColumn:
+        return tr("Kind");
+    case ResultColumn:
+        return tr("Result");
+    case DurationColumn:
+        return tr("Duration");
+    }
+    return {};
+}
+
+QHash<int, QByteArray> TraceModel::roleNames() const
+{
+    QHash<int, QByteArray> names = QAbstractItemModel::roleNames();
+    names.insert(KindRole, "kind");
+    names.insert(IdRole, "pdlId");
+    names.insert(DefRole, "def");
+    names.insert(ResultTextRole, "resultText");
+    names.insert(RunningRole, "running");
+    names.insert(FailedRole, "failed");
+    return names;
+}
+
+} // namespace hako::pdl

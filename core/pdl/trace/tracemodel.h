@@ -1,0 +1,139 @@
+#pragma once
+
+#include "core/pdl/interp/tracenode.h"
+
+#include <QAbstractItemModel>
+#include <QHash>
+#include <QString>
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace hako::pdl {
+
+/// One node of the trace the workbench shows: a snapshot of an executed (or still running)
+/// block. `node` holds the block's own data (kind, id, span, result, timing, expressions, model
+/// messages, code output, error); its `children` and `defs` are always empty, the tree is
+/// `children` here (defs first, then the children of every field in execution order).
+struct TraceItem {
+    TraceNode node;
+    /// The parent's field holding this node: `text`, `then`, `pdl__trace`, `defs` … (empty at
+    /// the root; during a live run known only once the run ends).
+    std::string field;
+    TraceItem* parent = nullptr;
+    std::vector<std::unique_ptr<TraceItem>> children;
+    int row = 0; ///< index in parent->children
+    /// Still executing (live runs): no result yet; `streamed` holds model output so far.
+    bool running = false;
+    std::string streamed;
+
+    /// The `def` name, else the kind (what a box or tree row is labelled with).
+    QString label() const;
+    bool failed() const { return !node.error.empty(); }
+    /// The text shown for the result: the stringified result, the streamed text while running,
+    /// or the error message.
+    QString resultText() const;
+    /// Depth below the root (0 for the root).
+    int depth() const;
+};
+
+/// The trace of one run as a tree model: filled from a finished trace (a file written by Hako or
+/// the reference interpreter, or a run's RunResult::trace) or incrementally while a run executes
+/// (TraceFeed delivers the interpreter's events in batches). Every view of a trace — boxes,
+/// tree, timeline, detail, variables — reads this one model. GUI thread only.
+///
+/// Columns: Name (label), Kind, Result (first line), Duration. Items stay valid until the model
+/// is cleared or reset (modelAboutToBeReset), so views may keep `const TraceItem*`.
+class TraceModel : public QAbstractItemModel {
+    Q_OBJECT
+public:
+    enum Column { NameColumn, KindColumn, ResultColumn, DurationColumn, ColumnCount };
+    enum Role {
+        ItemRole = Qt::UserRole + 1, ///< const TraceItem* as quintptr
+        KindRole,                    ///< kind name (QString)
+        IdRole,                      ///< pdl__id (QString)
+        DefRole,                     ///< def name (QString, may be empty)
+        ResultTextRole,              ///< full result text (QString)
+        RunningRole,                 ///< bool
+        FailedRole,                  ///< bool
+        StartNanosRole,              ///< qint64
+        EndNanosRole,                ///< qint64
+        SpanLineRole,                ///< int, 0 when the node has no location
+    };
+    Q_ENUM(Role)
+
+    explicit TraceModel(QObject* parent = nullptr);
+    ~TraceModel() override;
+
+    /// Empties the model.
+    void clear();
+    /// Replaces the content with a finished trace. `source` names where it came from (a trace
+    /// file or a program) for display.
+    void setTrace(const TracePtr& root, const QString& source = {});
+    /// Starts a live run of `programFile`: empties the model and waits for events.
+    void beginLiveRun(const QString& programFile);
+    /// The run ended: fills in what only the finished tree knows (each node's field) and stops
+    /// expecting events. `finalTrace` may be null (tracing off or the run failed early).
+    void endLiveRun(const TracePtr& finalTrace);
+    bool isLive() const { return m_live; }
+    QString source() const { return m_source; }
+
+    /// A batch of interpreter events, applied in order (see TraceFeed). Rows are inserted with
+    /// one beginInsertRows per parent and batch.
+    struct Event {
+        enum class Type { Started, Finished, Delta } type = Type::Started;
+        TraceNode node;      ///< Started/Finished: the snapshot (no children, no defs)
+        uint64_t serial = 0; ///< Delta: the block receiving text
+        std::string delta;
+    };
+    void applyEvents(std::vector<Event> events);
+
+    const TraceItem* root() const { return m_root; }
+    int itemCount() const { return m_count; }
+    const TraceItem* itemAt(const QModelIndex& index) const;
+    QModelIndex indexOf(const TraceItem* item, int column = 0) const;
+    /// The first node with this `pdl__id` (ids are unique in a run), or null.
+    const TraceItem* findById(const QString& id) const;
+    /// The innermost blocks whose source span contains (line, column) of `file` (empty `file`
+    /// matches any): every execution of that block (all iterations of a loop), in tree order.
+    std::vector<const TraceItem*> itemsAtSource(const QString& file, int line, int column) const;
+
+    // QAbstractItemModel
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+Q_SIGNALS:
+    /// Text arrived for a running model block (also reported as dataChanged).
+    void itemStreamed(const hako::pdl::TraceItem* item);
+    /// A live run ended (endLiveRun).
+    void liveRunEnded();
+
+private:
+    void adopt(TraceItem* item);
+    void flushPending();
+
+    // The model shows the run's root block as its single top-level row; m_top is an invisible
+    // holder so that the root has a parent like every other item.
+    std::unique_ptr<TraceItem> m_top;
+    TraceItem* m_root = nullptr;
+    int m_count = 0;
+    bool m_live = false;
+    QString m_source;
+    QHash<QString, TraceItem*> m_byId;
+    std::unordered_map<uint64_t, TraceItem*> m_bySerial;
+    // Live insertion: children that arrived in the current batch for already visible parents.
+    std::vector<std::pair<TraceItem*, std::vector<std::unique_ptr<TraceItem>>>> m_pending;
+};
+
+/// Copies the block's own data from `node` (everything but children and defs).
+TraceNode traceSnapshot(const TraceNode& node);
+
+} // namespace hako::pdl

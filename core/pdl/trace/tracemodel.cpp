@@ -224,6 +224,7 @@ void TraceModel::applyEvents(std::vector<Event> events)
     if (!m_live)
         return;
     std::vector<TraceItem*> changed;
+    std::vector<TraceItem*> streamed;
     for (Event& e : events) {
         switch (e.type) {
         case Event::Type::Started: {
@@ -281,6 +282,8 @@ void TraceModel::applyEvents(std::vector<Event> events)
                 break;
             it->second->streamed += e.delta;
             changed.push_back(it->second);
+            if (streamed.empty() || streamed.back() != it->second)
+                streamed.push_back(it->second);
             break;
         }
         }
@@ -293,9 +296,11 @@ void TraceModel::applyEvents(std::vector<Event> events)
         if (!first.isValid())
             continue;
         Q_EMIT dataChanged(first, indexOf(item, ColumnCount - 1));
-        if (item->running)
-            Q_EMIT itemStreamed(item);
     }
+    std::sort(streamed.begin(), streamed.end());
+    streamed.erase(std::unique(streamed.begin(), streamed.end()), streamed.end());
+    for (TraceItem* item : streamed)
+        Q_EMIT itemStreamed(item);
 }
 
 void TraceModel::flushPending()

@@ -111,7 +111,8 @@ public:
     QHash<int, QByteArray> roleNames() const override;
 
 Q_SIGNALS:
-    /// Text arrived for a running model block (also reported as dataChanged).
+    /// Text arrived for a model block (also reported as dataChanged; the block may have
+    /// finished in the same batch).
     void itemStreamed(const hako::pdl::TraceItem* item);
     /// A live run ended (endLiveRun).
     void liveRunEnded();

@@ -1,0 +1,247 @@
+#include "core/workbench/runcontroller.h"
+
+#include "core/models/modelprovider.h"
+#include "core/models/modelrouter.h"
+#include "core/pdl/interp/interpreter.h"
+#include "core/pdl/parser/programparser.h"
+#include "core/pdl/trace/tracefeed.h"
+#include "core/pdl/trace/tracemodel.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QMetaObject>
+#include <QPointer>
+
+#include <chrono>
+
+namespace hako {
+
+// What the worker and the GUI thread share. Kept alive by both, so a worker outliving a
+// destroyed controller never touches freed memory.
+struct RunController::Shared {
+    std::mutex mutex;
+    std::condition_variable inputReady;
+    std::optional<std::optional<std::string>> input; // set: answered (inner nullopt = EOF)
+    CancelToken cancel;
+    QString out;
+    QString err;
+    bool outputPosted = false;
+    // Results handed back at the end.
+    bool ok = false;
+    QString result;
+    Diagnostic error;
+    pdl::TracePtr trace;
+};
+
+RunController::RunController(QObject* parent)
+    : QObject(parent), m_model(new pdl::TraceModel(this)), m_feed(new pdl::TraceFeed(m_model, this))
+{}
+
+RunController::~RunController()
+{
+    if (m_shared) {
+        m_shared->cancel.cancel();
+        m_shared->inputReady.notify_all();
+    }
+    if (m_worker.joinable())
+        m_worker.join();
+}
+
+void RunController::setModelProvider(std::shared_ptr<models::IModelProvider> provider)
+{
+    m_provider = std::move(provider);
+    m_providerSet = true;
+}
+
+bool RunController::start(const QByteArray& text, const QString& path)
+{
+    if (m_running)
+        return false;
+    if (m_worker.joinable())
+        m_worker.join();
+    const QString fileName = path.isEmpty()
+                                 ? QDir::current().filePath(QStringLiteral("untitled.pdl"))
+                                 : QFileInfo(path).absoluteFilePath();
+    m_running = true;
+    m_waitingForInput = false;
+    m_lastTrace.reset();
+    m_model->beginLiveRun(fileName);
+    Q_EMIT started(fileName);
+
+    pdl::ParseResult parsed = pdl::parseProgramText(text, fileName);
+    if (!parsed.ok() || !parsed.program) {
+        Diagnostic first;
+        for (const Diagnostic& d : parsed.diagnostics)
+            if (d.severity == Severity::Error) {
+                first = d;
+                break;
+            }
+        if (first.message.isEmpty())
+            first.message = tr("the program could not be read");
+        m_running = false;
+        m_model->endLiveRun(nullptr);
+        Q_EMIT finished(false, QString(), first);
+        return true;
+    }
+
+    auto shared = std::make_shared<Shared>();
+    m_shared = shared;
+    pdl::RunOptions options;
+    options.trace = true;
+    options.captureScope = true;
+    options.observer = m_feed;
+    options.cancel = shared->cancel;
+    options.sandbox = m_sandbox;
+    options.streamModelOutput = true;
+    QPointer<RunController> self(this);
+    auto post = [shared, self](bool isError, std::string_view text) {
+        bool postNow = false;
+        {
+            std::lock_guard lock(shared->mutex);
+            (isError ? shared->err : shared->out) +=
+                QString::fromUtf8(text.data(), qsizetype(text.size()));
+            if (!shared->outputPosted) {
+                shared->outputPosted = true;
+                postNow = true;
+            }
+        }
+        if (postNow && self)
+            QMetaObject::invokeMethod(self.data(), &RunController::flushOutput,
+                                      Qt::QueuedConnection);
+    };
+    options.writeStdout = [post](std::string_view t) {
+        post(false, t);
+    };
+    options.writeStderr = [post](std::string_view t) {
+        post(true, t);
+    };
+    options.readInput = [shared, self, post](const std::string& prompt,
+                                             bool multiline) -> std::optional<std::string> {
+        {
+            std::lock_guard lock(shared->mutex);
+            shared->input.reset();
+        }
+        const QString p = QString::fromStdString(prompt);
+        if (self)
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, p, multiline] {
+                    if (!self)
+                        return;
+                    self->flushOutput();
+                    self->m_waitingForInput = true;
+                    Q_EMIT self->inputRequested(p, multiline);
+                },
+                Qt::QueuedConnection);
+        std::unique_lock lock(shared->mutex);
+        while (!shared->input && !shared->cancel.isCancelled())
+            shared->inputReady.wait_for(lock, std::chrono::milliseconds(100));
+        if (!shared->input)
+            return std::nullopt; // cancelled: the runner notices at the next boundary
+        std::optional<std::string> answer = std::move(*shared->input);
+        shared->input.reset();
+        return answer;
+    };
+
+    std::shared_ptr<models::IModelProvider> provider = m_provider;
+    const bool providerSet = m_providerSet;
+    const QString dir = QFileInfo(fileName).absolutePath();
+    std::shared_ptr<const pdl::Program> program = parsed.program;
+    m_worker = std::thread([shared, self, options, provider, providerSet, dir, program]() mutable {
+        if (!providerSet) {
+            Result<std::shared_ptr<models::IModelProvider>> p = models::createDefaultProvider(dir);
+            if (p.ok())
+                options.models = *p;
+            // A broken configuration only matters to programs with model blocks; those fail
+            // with the interpreter's "no provider" message naming the model.
+        } else {
+            options.models = provider;
+        }
+        pdl::Interpreter interpreter(options);
+        pdl::RunResult r = interpreter.run(program);
+        {
+            std::lock_guard lock(shared->mutex);
+            shared->ok = r.ok;
+            shared->result = QString::fromStdString(r.result.toText());
+            shared->error = r.error;
+            shared->trace = r.trace;
+        }
+        if (self)
+            QMetaObject::invokeMethod(self.data(), &RunController::onWorkerDone,
+                                      Qt::QueuedConnection);
+    });
+    return true;
+}
+
+void RunController::stop()
+{
+    if (!m_running || !m_shared)
+        return;
+    m_shared->cancel.cancel();
+    m_shared->inputReady.notify_all();
+}
+
+void RunController::provideInput(const QString& text)
+{
+    if (!m_shared || !m_waitingForInput)
+        return;
+    m_waitingForInput = false;
+    {
+        std::lock_guard lock(m_shared->mutex);
+        m_shared->input = std::optional<std::string>(text.toStdString());
+    }
+    m_shared->inputReady.notify_all();
+}
+
+void RunController::closeInput()
+{
+    if (!m_shared || !m_waitingForInput)
+        return;
+    m_waitingForInput = false;
+    {
+        std::lock_guard lock(m_shared->mutex);
+        m_shared->input = std::optional<std::string>();
+    }
+    m_shared->inputReady.notify_all();
+}
+
+void RunController::flushOutput()
+{
+    if (!m_shared)
+        return;
+    QString out, err;
+    {
+        std::lock_guard lock(m_shared->mutex);
+        out.swap(m_shared->out);
+        err.swap(m_shared->err);
+        m_shared->outputPosted = false;
+    }
+    if (!out.isEmpty())
+        Q_EMIT output(out, false);
+    if (!err.isEmpty())
+        Q_EMIT output(err, true);
+}
+
+void RunController::onWorkerDone()
+{
+    if (m_worker.joinable())
+        m_worker.join();
+    flushOutput();
+    m_feed->flush();
+    bool ok;
+    QString result;
+    Diagnostic error;
+    {
+        std::lock_guard lock(m_shared->mutex);
+        ok = m_shared->ok;
+        result = m_shared->result;
+        error = m_shared->error;
+        m_lastTrace = m_shared->trace;
+    }
+    m_model->endLiveRun(m_lastTrace);
+    m_running = false;
+    m_waitingForInput = false;
+    Q_EMIT finished(ok, result, error);
+}
+
+} // namespace hako

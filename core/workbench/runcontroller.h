@@ -1,0 +1,90 @@
+#pragma once
+
+#include "core/pdl/interp/tracenode.h"
+#include "core/util/cancel.h"
+#include "core/util/diagnostic.h"
+
+#include <QObject>
+#include <QString>
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace hako::models {
+class IModelProvider;
+}
+
+namespace hako::pdl {
+class TraceFeed;
+class TraceModel;
+} // namespace hako::pdl
+
+namespace hako {
+
+/// Runs a PDL program for the workbench: parses the editor's text, runs it on a worker thread,
+/// streams its output, fills a live TraceModel, asks for standard input through a signal
+/// instead of blocking, and can be stopped at any block boundary or during a model or code call.
+///
+/// Lives on the GUI thread; all signals are delivered there. One run at a time. Destroying the
+/// controller stops the run and waits for the worker.
+class RunController : public QObject {
+    Q_OBJECT
+public:
+    explicit RunController(QObject* parent = nullptr);
+    ~RunController() override;
+
+    /// The trace of the current or latest run (owned; same object for every run).
+    pdl::TraceModel* traceModel() const { return m_model; }
+    /// The finished trace tree of the latest run (null while running or when none).
+    pdl::TracePtr lastTrace() const { return m_lastTrace; }
+
+    /// Uses `provider` for model blocks instead of the configured endpoints (tests, replay).
+    void setModelProvider(std::shared_ptr<models::IModelProvider> provider);
+    /// Runs code blocks under the sandbox.
+    void setSandbox(bool sandbox) { m_sandbox = sandbox; }
+
+    /// Starts running `text` as the program at `path` (relative reads, includes and imports
+    /// resolve against its folder; an unsaved program uses the current directory). Returns false
+    /// when a run is already going. Parse errors end the run at once with finished(false).
+    bool start(const QByteArray& text, const QString& path);
+    /// Stops the running program (cancels; the run ends with finished(false, "cancelled")).
+    void stop();
+    bool isRunning() const { return m_running; }
+
+    /// Answers the pending inputRequested (a line, or everything for a multiline read).
+    void provideInput(const QString& text);
+    /// Answers the pending inputRequested with end of input.
+    void closeInput();
+    bool isWaitingForInput() const { return m_waitingForInput; }
+
+Q_SIGNALS:
+    void started(const QString& path);
+    /// Program output (read prompts, contribute to stdout/stderr, streamed model text),
+    /// coalesced into chunks.
+    void output(const QString& text, bool isError);
+    /// A `read` block waits for input: show `prompt` and call provideInput or closeInput.
+    void inputRequested(const QString& prompt, bool multiline);
+    /// The run ended. On failure `error` says why and where.
+    void finished(bool ok, const QString& result, const hako::Diagnostic& error);
+
+private:
+    struct Shared;
+    void flushOutput();
+    void onWorkerDone();
+
+    pdl::TraceModel* m_model = nullptr;
+    pdl::TraceFeed* m_feed = nullptr;
+    std::shared_ptr<models::IModelProvider> m_provider;
+    bool m_providerSet = false;
+    bool m_sandbox = false;
+    bool m_running = false;
+    bool m_waitingForInput = false;
+    std::shared_ptr<Shared> m_shared;
+    std::thread m_worker;
+    pdl::TracePtr m_lastTrace;
+};
+
+} // namespace hako

@@ -1,0 +1,306 @@
+// The workbench's trace model: loaded traces (Hako's and the reference's, old and new field
+// names), live runs fed by the interpreter's events, and source-position lookups.
+#include "core/pdl/interp/interpreter.h"
+#include "core/pdl/interp/tracereader.h"
+#include "core/pdl/parser/programparser.h"
+#include "core/pdl/trace/tracefeed.h"
+#include "core/pdl/trace/tracemodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QDirIterator>
+#include <QFuture>
+#include <QtConcurrent>
+#include <QtTest>
+
+using namespace hako;
+using namespace hako::pdl;
+
+namespace {
+
+QString sharedDir()
+{
+    return QStringLiteral(HAKO_SHARED_DIR);
+}
+
+// "kind(label)[child child]" — a compact picture of a tree's shape.
+QString shape(const TraceItem* item)
+{
+    QString s = QString::fromLatin1(blockKindName(item->node.kind));
+    if (!item->children.empty()) {
+        s += QLatin1Char('[');
+        for (size_t i = 0; i < item->children.size(); ++i) {
+            if (i)
+                s += QLatin1Char(' ');
+            s += shape(item->children[i].get());
+        }
+        s += QLatin1Char(']');
+    }
+    return s;
+}
+
+int countNodes(const TraceNode& n)
+{
+    int c = 1;
+    for (const auto& d : n.defs)
+        if (d.second)
+            c += countNodes(*d.second);
+    for (const auto& g : n.children)
+        for (const auto& x : g.nodes)
+            if (x)
+                c += countNodes(*x);
+    return c;
+}
+
+int countRows(const QAbstractItemModel& m, const QModelIndex& parent = {})
+{
+    int c = 0;
+    for (int r = 0; r < m.rowCount(parent); ++r)
+        c += 1 + countRows(m, m.index(r, 0, parent));
+    return c;
+}
+
+std::shared_ptr<const Program> parse(const QByteArray& text)
+{
+    ParseResult r = parseProgramText(text, QStringLiteral("/tmp/live.pdl"));
+    return r.ok() ? r.program : nullptr;
+}
+
+// Runs `text` with a TraceFeed into `model`, processing events while it runs.
+RunResult runLive(const QByteArray& text, TraceModel& model, RunOptions options = {})
+{
+    auto program = parse(text);
+    if (!program)
+        return {};
+    TraceFeed feed(&model);
+    model.beginLiveRun(QStringLiteral("/tmp/live.pdl"));
+    options.trace = true;
+    options.captureScope = true;
+    options.observer = &feed;
+    QFuture<RunResult> f = QtConcurrent::run([program, options] {
+        Interpreter interp(options);
+        return interp.run(program);
+    });
+    while (!f.isFinished())
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    RunResult r = f.result();
+    QCoreApplication::processEvents();
+    feed.flush();
+    model.endLiveRun(r.trace);
+    return r;
+}
+
+} // namespace
+
+class TestTraceModel : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void loadsEveryConformanceTrace()
+    {
+        const QString dir = sharedDir() + QStringLiteral("/conformance/pdl/traces");
+        if (!QFileInfo::exists(dir))
+            QSKIP("../shared/conformance/pdl/traces is not here");
+        int files = 0;
+        QDirIterator it(dir, {QStringLiteral("*.json")}, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString path = it.next();
+            Result<TracePtr> root = loadTraceFile(path);
+            QVERIFY2(root.ok(), qPrintable(path));
+            TraceModel model;
+            QAbstractItemModelTester tester(&model,
+                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
+            model.setTrace(*root, path);
+            QCOMPARE(model.rowCount(), 1);
+            QCOMPARE(model.itemCount(), countNodes(**root));
+            QCOMPARE(countRows(model), model.itemCount());
+            // Every node with an id can be found, and its index leads back to it.
+            const TraceItem* top = model.root();
+            QVERIFY(top);
+            if (!top->node.id.empty()) {
+                const TraceItem* found = model.findById(QString::fromStdString(top->node.id));
+                QCOMPARE(found, top);
+                QCOMPARE(model.itemAt(model.indexOf(found)), found);
+            }
+            ++files;
+        }
+        QVERIFY(files >= 50);
+    }
+
+    void loadsOldReferenceTraces()
+    {
+        const QString dir = sharedDir() + QStringLiteral("/data/traces");
+        if (!QFileInfo::exists(dir))
+            QSKIP("../shared/data/traces is not here");
+        for (int i = 1; i <= 9; ++i) {
+            const QString path = dir + QStringLiteral("/ibm-demo%1.json").arg(i);
+            if (!QFileInfo::exists(path))
+                continue;
+            Result<TracePtr> root = loadTraceFile(path);
+            QVERIFY2(root.ok(), qPrintable(path));
+            TraceModel model;
+            QAbstractItemModelTester tester(&model,
+                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
+            model.setTrace(*root, path);
+            QVERIFY(model.itemCount() > 1);
+            // Results of the old format (`result` without the prefix) are shown.
+            bool anyResult = false;
+            std::vector<const TraceItem*> stack{model.root()};
+            while (!stack.empty()) {
+                const TraceItem* t = stack.back();
+                stack.pop_back();
+                anyResult = anyResult || !t->resultText().isEmpty();
+                for (const auto& c : t->children)
+                    stack.push_back(c.get());
+            }
+            QVERIFY2(anyResult, qPrintable(path));
+        }
+    }
+
+    void liveRunBuildsTheSameTreeAsTheFinishedTrace()
+    {
+        const QByteArray program = "description: live\n"
+                                   "text:\n"
+                                   "- def: greeting\n"
+                                   "  text: Hello\n"
+                                   "- \"\\n\"\n"
+                                   "- repeat:\n"
+                                   "    text: \"${ i }\"\n"
+                                   "  for:\n"
+                                   "    i: [1, 2, 3]\n"
+                                   "  join:\n"
+                                   "    with: \",\"\n"
+                                   "- if: ${ greeting == 'Hello' }\n"
+                                   "  then: done\n";
+        TraceModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        RunResult r = runLive(program, model);
+        QVERIFY2(r.ok, qPrintable(r.error.message));
+        QVERIFY(r.trace);
+        QVERIFY(inserted.count() > 0);
+
+        TraceModel loaded;
+        loaded.setTrace(r.trace);
+        QCOMPARE(model.itemCount(), loaded.itemCount());
+        QCOMPARE(shape(model.root()), shape(loaded.root()));
+        QCOMPARE(countRows(model), model.itemCount());
+
+        // Nothing is left running; results and fields are filled in.
+        const TraceItem* root = model.root();
+        QCOMPARE(root->resultText(), QStringLiteral("Hello\n1,2,3done"));
+        QVERIFY(!root->running);
+        const TraceItem* greeting = root->children.front().get();
+        QCOMPARE(greeting->label(), QStringLiteral("greeting"));
+        QCOMPARE(greeting->field, std::string("text"));
+        // The scope captured at the `if` knows the variable defined before it.
+        const TraceItem* ifItem = root->children.back().get();
+        QCOMPARE(ifItem->node.kind, BlockKind::If);
+        QVERIFY(ifItem->node.hasScope);
+        QVERIFY(ifItem->node.scope.find("greeting"));
+        // Ids match between the live and the finished tree.
+        QCOMPARE(model.findById(QStringLiteral("text.2.repeat")) != nullptr,
+                 loaded.findById(QStringLiteral("text.2.repeat")) != nullptr);
+    }
+
+    void liveRowsAppearBeforeTheRunEnds()
+    {
+        // The run waits for input in the middle: the blocks before the read must be rows by then.
+        const QByteArray program = "text:\n"
+                                   "- def: first\n"
+                                   "  text: before\n"
+                                   "- read:\n"
+                                   "  message: \"? \"\n"
+                                   "- after\n";
+        auto parsed = parse(program);
+        QVERIFY(parsed);
+        TraceModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        TraceFeed feed(&model);
+        model.beginLiveRun(QStringLiteral("/tmp/live.pdl"));
+        QSemaphore asked, answered;
+        RunOptions options;
+        options.trace = true;
+        options.observer = &feed;
+        options.writeStdout = [](std::string_view) {
+        };
+        options.readInput = [&](const std::string&, bool) -> std::optional<std::string> {
+            asked.release();
+            answered.acquire();
+            return std::string("typed");
+        };
+        QFuture<RunResult> f = QtConcurrent::run([parsed, options] {
+            Interpreter interp(options);
+            return interp.run(parsed);
+        });
+        QTRY_VERIFY(asked.available() == 1 || f.isFinished());
+        QTRY_VERIFY(model.findById(QStringLiteral("text.0.text")) != nullptr &&
+                    model.indexOf(model.findById(QStringLiteral("text.0.text"))).isValid());
+        const TraceItem* first = model.findById(QStringLiteral("text.0.text"));
+        QCOMPARE(first->resultText(), QStringLiteral("before"));
+        QVERIFY(model.root()->running);
+        QVERIFY(!f.isFinished());
+        asked.acquire();
+        answered.release();
+        while (!f.isFinished())
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+        RunResult r = f.result();
+        QVERIFY(r.ok);
+        QCoreApplication::processEvents();
+        feed.flush();
+        model.endLiveRun(r.trace);
+        QVERIFY(!model.root()->running);
+        QCOMPARE(model.root()->resultText(), QStringLiteral("beforetypedafter"));
+    }
+
+    void itemsAtSourceFindsEveryIteration()
+    {
+        const QByteArray program = "lastOf:\n"
+                                   "- repeat:\n"
+                                   "    text: \"${ i }\"\n"
+                                   "  for:\n"
+                                   "    i: [1, 2, 3, 4]\n";
+        TraceModel model;
+        RunResult r = runLive(program, model);
+        QVERIFY(r.ok);
+        // Line 3 holds the loop body: one box per iteration.
+        std::vector<const TraceItem*> hits =
+            model.itemsAtSource(QStringLiteral("/tmp/live.pdl"), 3, 12);
+        QCOMPARE(int(hits.size()), 4);
+        QStringList results;
+        for (const TraceItem* h : hits)
+            results << h->resultText();
+        QCOMPARE(results, (QStringList{"1", "2", "3", "4"}));
+        // Line 4 (`for:`) belongs to the repeat block itself.
+        hits = model.itemsAtSource(QStringLiteral("/tmp/live.pdl"), 4, 3);
+        QCOMPARE(int(hits.size()), 1);
+        QCOMPARE(hits.front()->node.kind, BlockKind::Repeat);
+        // Another file matches nothing.
+        QVERIFY(model.itemsAtSource(QStringLiteral("/tmp/other.pdl"), 3, 12).empty());
+    }
+
+    void failedBlockIsMarked()
+    {
+        TraceModel model;
+        RunResult r = runLive("text:\n- ok\n- ${ 1 / 0 }\n", model);
+        QVERIFY(!r.ok);
+        bool failed = false;
+        std::vector<const TraceItem*> stack{model.root()};
+        while (!stack.empty()) {
+            const TraceItem* t = stack.back();
+            stack.pop_back();
+            if (t->failed()) {
+                failed = true;
+                QVERIFY(model.data(model.indexOf(t), TraceModel::FailedRole).toBool());
+                QVERIFY(!t->resultText().isEmpty());
+            }
+            for (const auto& c : t->children)
+                stack.push_back(c.get());
+        }
+        QVERIFY(failed);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTraceModel)
+#include "tst_tracemodel.moc"

@@ -25,8 +25,8 @@ ExampleInfo ExampleCatalog::parseHeader(const QString& fileName, const QString& 
         if (body.startsWith(QLatin1String("title:"), Qt::CaseInsensitive))
             info.title = body.mid(6).trimmed();
         else if (body.startsWith(QLatin1String("needs:"), Qt::CaseInsensitive))
-            info.needsModel = body.mid(6).trimmed().startsWith(QLatin1String("model"),
-                                                               Qt::CaseInsensitive);
+            info.needsModel =
+                body.mid(6).trimmed().startsWith(QLatin1String("model"), Qt::CaseInsensitive);
         else
             description << body;
     }

@@ -9,10 +9,10 @@ namespace hako {
 
 /// One example program shipped with Hako.
 struct ExampleInfo {
-    QString fileName;    ///< `chatbot.pdl`
-    QString title;       ///< from the `# title:` line (else the file name)
+    QString fileName;        ///< `chatbot.pdl`
+    QString title;           ///< from the `# title:` line (else the file name)
     bool needsModel = false; ///< `# needs: model`
-    QString description; ///< the other leading comment lines, joined
+    QString description;     ///< the other leading comment lines, joined
 };
 
 /// The example programs in a folder (the application's `:/examples` resource): each `*.pdl`

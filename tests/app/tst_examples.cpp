@@ -28,8 +28,8 @@ private Q_SLOTS:
         QCOMPARE(info.title, QStringLiteral("A chatbot"));
         QVERIFY(info.needsModel);
         QCOMPARE(info.description, QStringLiteral("Talks. More."));
-        const ExampleInfo bare = ExampleCatalog::parseHeader(QStringLiteral("plain.pdl"),
-                                                             QStringLiteral("text: hi\n"));
+        const ExampleInfo bare =
+            ExampleCatalog::parseHeader(QStringLiteral("plain.pdl"), QStringLiteral("text: hi\n"));
         QCOMPARE(bare.title, QStringLiteral("plain"));
         QVERIFY(!bare.needsModel);
     }
@@ -87,8 +87,8 @@ private Q_SLOTS:
         QTest::newRow("data") << "data.pdl" << QByteArray()
                               << QStringList{"Team of 3:", "- Grace (admiral)",
                                              "Roles: engineer, admiral"};
-        QTest::newRow("interactive") << "interactive.pdl" << QByteArray("hi\nquit\n")
-                                     << QStringList{"You said: HI", "Bye!"};
+        QTest::newRow("interactive")
+            << "interactive.pdl" << QByteArray("hi\nquit\n") << QStringList{"You said: HI", "Bye!"};
     }
 
     void modelFreeExamplesRun()

@@ -72,9 +72,8 @@ ConsolePane::ConsolePane(RunController* run, QWidget* parent)
     m_inputRow->hide();
 
     connect(m_line, &QLineEdit::returnPressed, this, [this] { submitInput(m_line->text()); });
-    connect(m_send, &QPushButton::clicked, this, [this] {
-        submitInput(m_multiline ? m_multi->toPlainText() : m_line->text());
-    });
+    connect(m_send, &QPushButton::clicked, this,
+            [this] { submitInput(m_multiline ? m_multi->toPlainText() : m_line->text()); });
     connect(m_eof, &QPushButton::clicked, this, [this] {
         appendNote(tr("[end of input]"));
         hideInput();

@@ -1,9 +1,15 @@
 #include "widgets/workbench/mainwindow.h"
 
+#include "core/pdl/code/codetrust.h"
+#include "core/pdl/parser/programparser.h"
+#include "core/pdl/trace/tracemodel.h"
 #include "core/util/version.h"
+#include "core/workbench/examplecatalog.h"
 #include "core/workbench/recentfiles.h"
+#include "core/workbench/runcontroller.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/messagebar.h"
+#include "widgets/console/consolepane.h"
 #include "widgets/docs/documentpane.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/findbar.h"
@@ -23,7 +29,9 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QStatusBar>
 
 namespace hako {
@@ -62,10 +70,10 @@ MainWindow::MainWindow(QWidget* parent)
 
     // The documents pane docks at the bottom; it needs no wiring beyond its own Open action.
     m_documentPane = new DocumentPane(this);
-    auto* docsDock = new QDockWidget(tr("Documents"), this);
-    docsDock->setObjectName(QStringLiteral("documentsDock"));
-    docsDock->setWidget(m_documentPane);
-    addDockWidget(Qt::BottomDockWidgetArea, docsDock);
+    m_docsDock = new QDockWidget(tr("Documents"), this);
+    m_docsDock->setObjectName(QStringLiteral("documentsDock"));
+    m_docsDock->setWidget(m_documentPane);
+    addDockWidget(Qt::BottomDockWidgetArea, m_docsDock);
     // The memory inspector starts hidden; View › Memory shows it.
     m_memoryDock = new QDockWidget(tr("Memory"), this);
     m_memoryDock->setObjectName(QStringLiteral("memoryDock"));
@@ -74,7 +82,18 @@ MainWindow::MainWindow(QWidget* parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_memoryDock);
     m_memoryDock->hide();
 
+    m_run = new RunController(this);
+    m_context->setTraceModel(m_run->traceModel(), this);
+    m_console = new ConsolePane(m_run, this);
+    m_consoleDock = new QDockWidget(tr("Console"), this);
+    m_consoleDock->setObjectName(QStringLiteral("consoleDock"));
+    m_consoleDock->setWidget(m_console);
+    addDockWidget(Qt::BottomDockWidgetArea, m_consoleDock);
+    tabifyDockWidget(m_consoleDock, m_docsDock);
+    m_consoleDock->raise();
+
     createActions();
+    createRunActions();
 
     connect(m_editorPane, &EditorPane::modificationChanged, this, &MainWindow::updateTitle);
     connect(m_editorPane, &EditorPane::filePathChanged, this, &MainWindow::updateTitle);
@@ -160,12 +179,177 @@ void MainWindow::createActions()
     edit->addAction(tr("Toggle &Comment"), QKeySequence(Qt::CTRL | Qt::Key_Slash), editor,
                     &PdlEditor::toggleComment);
 
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(m_memoryDock->toggleViewAction());
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    m_viewMenu->addAction(m_consoleDock->toggleViewAction());
+    m_viewMenu->addAction(m_docsDock->toggleViewAction());
+    m_viewMenu->addAction(m_memoryDock->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QMenu* examples = help->addMenu(tr("&Examples"));
+    examples->setToolTipsVisible(true);
+    connect(examples, &QMenu::aboutToShow, this,
+            [this, examples] { populateExamplesMenu(examples); });
+    populateExamplesMenu(examples);
     QAction* about = help->addAction(tr("&About Hako"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
+}
+
+void MainWindow::createRunActions()
+{
+    QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
+    menuBar()->insertMenu(m_viewMenu->menuAction(), runMenu);
+    m_runAction = runMenu->addAction(QIcon::fromTheme(QStringLiteral("media-playback-start")),
+                                     tr("&Run Program"), this, [this] { runProgram(); });
+    m_runAction->setShortcut(QKeySequence(Qt::Key_F5));
+    m_runAction->setToolTip(tr("Run the program in the editor (F5)"));
+    m_stopAction = runMenu->addAction(QIcon::fromTheme(QStringLiteral("media-playback-stop")),
+                                      tr("&Stop"), this, &MainWindow::stopProgram);
+    m_stopAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
+    m_stopAction->setEnabled(false);
+    runMenu->addSeparator();
+    m_sandboxAction = runMenu->addAction(tr("Run Code Blocks in a &Sandbox"));
+    m_sandboxAction->setCheckable(true);
+    m_sandboxAction->setToolTip(
+        tr("Run python and command blocks under bubblewrap: no network, read-only files"));
+    m_sandboxAction->setChecked(m_settings->value(QStringLiteral("run/sandbox"), false).toBool());
+    connect(m_sandboxAction, &QAction::toggled, this,
+            [this](bool on) { m_settings->setValue(QStringLiteral("run/sandbox"), on); });
+    runMenu->addAction(tr("&Forget Trusted Folders"), this, [this] {
+        pdl::code::CodeTrustStore store(m_settings.get());
+        for (const QString& folder : store.trustedFolders())
+            store.revokeFolder(folder);
+        statusBar()->showMessage(tr("Programs will ask again before running code"), 4000);
+    });
+
+    connect(m_run, &RunController::finished, this, &MainWindow::onRunFinished);
+    connect(m_context, &WorkbenchContext::runningChanged, this, [this](bool running) {
+        m_runAction->setEnabled(!running);
+        m_stopAction->setEnabled(running);
+    });
+}
+
+void MainWindow::populateExamplesMenu(QMenu* menu)
+{
+    menu->clear();
+    const QList<ExampleInfo> examples = ExampleCatalog().examples();
+    bool modelSection = false;
+    menu->addSection(tr("Run without a model"));
+    for (const ExampleInfo& e : examples) {
+        if (e.needsModel && !modelSection) {
+            menu->addSection(tr("Need a model"));
+            modelSection = true;
+        }
+        QAction* a = menu->addAction(e.title, this, [this, f = e.fileName] { openExample(f); });
+        a->setToolTip(e.description);
+        a->setStatusTip(e.description);
+    }
+    if (examples.isEmpty())
+        menu->addAction(tr("No examples installed"))->setEnabled(false);
+}
+
+bool MainWindow::openExample(const QString& fileName)
+{
+    if (!maybeSave())
+        return false;
+    const QString target = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+                           QStringLiteral("/examples");
+    ExampleCatalog catalog;
+    Result<QString> path = catalog.materialize(fileName, target);
+    if (!path.ok()) {
+        m_editorPane->messageBar()->showMessage(path.error().message);
+        return false;
+    }
+    if (!openFile(*path))
+        return false;
+    const QList<ExampleInfo> all = catalog.examples();
+    for (const ExampleInfo& e : all) {
+        if (e.fileName == fileName && e.needsModel)
+            m_editorPane->messageBar()->showMessage(
+                tr("This example needs a model. %1").arg(e.description),
+                MessageBar::Kind::Information);
+    }
+    return true;
+}
+
+bool MainWindow::runProgram()
+{
+    if (m_run->isRunning())
+        return false;
+    const QString path = m_editorPane->filePath();
+    const QByteArray text = m_editorPane->editor()->text().toUtf8();
+    const QString folder = path.isEmpty() ? QDir::currentPath() : QFileInfo(path).absolutePath();
+
+    // Code from a folder the user has not trusted runs only after asking.
+    pdl::ParseResult parsed =
+        pdl::parseProgramText(text, path.isEmpty() ? QStringLiteral("untitled.pdl") : path);
+    if (parsed.program) {
+        pdl::code::CodeTrustStore trust(m_settings.get());
+        const bool trusted = !path.isEmpty() && trust.isTrusted(path);
+        auto loader = [](const QString& file) {
+            return pdl::parseProgram(file).program;
+        };
+        if (!trusted && pdl::code::programRunsCode(*parsed.program, loader)) {
+            TrustChoice choice = TrustChoice::Cancel;
+            if (m_trustQuestion) {
+                choice = m_trustQuestion(path, folder);
+            } else {
+                QMessageBox box(QMessageBox::Warning, tr("Run Code?"),
+                                tr("This program runs Python or commands on your computer."),
+                                QMessageBox::NoButton, this);
+                box.setInformativeText(
+                    tr("Run it only if you trust where it comes from. Trusting the folder %1 "
+                       "lets every program in it run code without asking.")
+                        .arg(QDir::toNativeSeparators(folder)));
+                QPushButton* once = box.addButton(tr("Run Once"), QMessageBox::AcceptRole);
+                QPushButton* always =
+                    box.addButton(tr("Trust Folder and Run"), QMessageBox::AcceptRole);
+                box.addButton(QMessageBox::Cancel);
+                box.setDefaultButton(QMessageBox::Cancel);
+                box.exec();
+                choice = box.clickedButton() == once     ? TrustChoice::RunOnce
+                         : box.clickedButton() == always ? TrustChoice::TrustFolder
+                                                         : TrustChoice::Cancel;
+            }
+            if (choice == TrustChoice::Cancel)
+                return false;
+            if (choice == TrustChoice::TrustFolder && !path.isEmpty())
+                trust.trustFolder(folder);
+        }
+    }
+
+    m_editorPane->messageBar()->clearMessage();
+    m_run->setSandbox(m_sandboxAction->isChecked());
+    m_context->setTraceModel(m_run->traceModel(), this);
+    if (!m_run->start(text, path))
+        return false;
+    m_context->setRunning(m_run->isRunning());
+    m_consoleDock->show();
+    m_consoleDock->raise();
+    statusBar()->showMessage(tr("Running…"));
+    return true;
+}
+
+void MainWindow::stopProgram()
+{
+    m_run->stop();
+}
+
+void MainWindow::onRunFinished(bool ok, const QString&, const Diagnostic& error)
+{
+    m_context->setRunning(false);
+    if (ok) {
+        statusBar()->showMessage(tr("Run finished"), 4000);
+        return;
+    }
+    statusBar()->showMessage(tr("Run failed"), 4000);
+    QString where;
+    if (error.span.isValid())
+        where = tr("Line %1, column %2: ").arg(error.span.line).arg(error.span.column);
+    m_editorPane->messageBar()->showMessage(where + error.message, MessageBar::Kind::Error);
+    // The failing block is shown in the editor (when it is in this file) and in the trace.
+    if (error.span.isValid() &&
+        (error.span.file == m_editorPane->filePath() || m_editorPane->filePath().isEmpty()))
+        m_context->revealSource(error.span, this);
 }
 
 void MainWindow::updateTitle()

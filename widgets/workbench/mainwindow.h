@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/util/diagnostic.h"
+
 #include <QMainWindow>
 
 #include <functional>
@@ -13,8 +15,10 @@ class QSettings;
 
 namespace hako {
 
+class ConsolePane;
 class DocumentPane;
 class EditorPane;
+class RunController;
 class MemoryInspector;
 class RecentFiles;
 class WorkbenchContext;
@@ -33,6 +37,11 @@ public:
     using SaveQuestion = std::function<SaveChoice(const QString& documentName)>;
     /// Asks for a file name to save to (empty = cancelled); receives the suggested path.
     using SavePathQuestion = std::function<QString(const QString& suggested)>;
+    /// The answer to "this program runs code on your machine; run it?".
+    enum class TrustChoice { RunOnce, TrustFolder, Cancel };
+    /// Asked before running a program with code blocks from an untrusted folder; receives the
+    /// program file (empty for an unsaved program) and its folder.
+    using TrustQuestion = std::function<TrustChoice(const QString& file, const QString& folder)>;
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -45,6 +54,8 @@ public:
 
     /// Replaces the modal Save/Discard/Cancel dialog (tests answer without blocking).
     void setSaveQuestion(SaveQuestion question) { m_saveQuestion = std::move(question); }
+    /// Replaces the trust dialog shown before running code from an untrusted folder.
+    void setTrustQuestion(TrustQuestion question) { m_trustQuestion = std::move(question); }
     /// Replaces the Save As file dialog.
     void setSavePathQuestion(SavePathQuestion question)
     {
@@ -68,6 +79,17 @@ public:
     /// The files currently listed under File › Open Recent.
     QStringList recentFiles() const;
 
+    RunController* runController() const { return m_run; }
+    ConsolePane* consolePane() const { return m_console; }
+    /// Runs the editor's program (F5): asks about code from untrusted folders first. Returns
+    /// false when nothing was started (already running, or the user declined).
+    bool runProgram();
+    /// Stops the running program (Shift+F5).
+    void stopProgram();
+    /// Opens a copy of the example `fileName` (from :/examples) in the editor; examples that need
+    /// a model explain how to connect one in the message bar.
+    bool openExample(const QString& fileName);
+
 protected:
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -75,6 +97,9 @@ protected:
 
 private:
     void createActions();
+    void createRunActions();
+    void populateExamplesMenu(QMenu* menu);
+    void onRunFinished(bool ok, const QString& result, const Diagnostic& error);
     void updateTitle();
     void updateRecentMenu();
     void updateStatus(int line, int column);
@@ -83,6 +108,7 @@ private:
     WorkbenchContext* m_context;
     EditorPane* m_editorPane;
     DocumentPane* m_documentPane = nullptr;
+    QDockWidget* m_docsDock = nullptr;
     QDockWidget* m_memoryDock = nullptr;
     MemoryInspector* m_memoryInspector = nullptr;
     std::unique_ptr<QSettings> m_settings;
@@ -90,7 +116,15 @@ private:
     QMenu* m_recentMenu = nullptr;
     QLabel* m_positionLabel = nullptr;
     QLabel* m_eolLabel = nullptr;
+    RunController* m_run = nullptr;
+    ConsolePane* m_console = nullptr;
+    QDockWidget* m_consoleDock = nullptr;
+    QAction* m_runAction = nullptr;
+    QAction* m_stopAction = nullptr;
+    QAction* m_sandboxAction = nullptr;
+    QMenu* m_viewMenu = nullptr;
     SaveQuestion m_saveQuestion;
+    TrustQuestion m_trustQuestion;
     SavePathQuestion m_savePathQuestion;
 };
 

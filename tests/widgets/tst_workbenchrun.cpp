@@ -1,0 +1,178 @@
+// Running programs from the workbench window: F5 runs without blocking the window, output and
+// stdin prompts go through the Console, Stop ends a run, failures show in the message bar, code
+// from untrusted folders asks first, and examples open as editable copies and run.
+#include "core/pdl/trace/tracemodel.h"
+#include "core/workbench/runcontroller.h"
+#include "core/workbench/workbenchcontext.h"
+#include "widgets/common/messagebar.h"
+#include "widgets/console/consolepane.h"
+#include "widgets/editor/editorpane.h"
+#include "widgets/editor/pdleditor.h"
+#include "widgets/workbench/mainwindow.h"
+
+#include <QAction>
+#include <QLineEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace hako;
+
+class TestWorkbenchRun : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<QTemporaryDir> m_settingsDir;
+    std::unique_ptr<QTemporaryDir> m_files;
+
+    QString writeProgram(const QString& name, const QByteArray& text)
+    {
+        const QString path = m_files->filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            qFatal("cannot write");
+        f.write(text);
+        return path;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        m_settingsDir = std::make_unique<QTemporaryDir>();
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settingsDir->path());
+        QCoreApplication::setOrganizationName(QStringLiteral("HakoTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_workbenchrun"));
+    }
+    void init()
+    {
+        QSettings().clear();
+        m_files = std::make_unique<QTemporaryDir>();
+    }
+
+    void f5RunsAndTheConsoleAnswersARead()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(window.openFile(writeProgram(
+            QStringLiteral("ask.pdl"),
+            "text:\n- read:\n  message: \"Your name? \"\n  def: name\n- \"Hi ${ name }\"\n")));
+        QSignalSpy finished(window.runController(), &RunController::finished);
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        window.editorPane()->editor()->setFocus();
+        // F5 through the action's shortcut.
+        QTest::keyClick(window.editorPane()->editor(), Qt::Key_F5);
+        QVERIFY(window.context()->isRunning());
+        ConsolePane* console = window.consolePane();
+        QTRY_VERIFY(console->isAskingForInput());
+        QCOMPARE(console->prompt(), QStringLiteral("Your name?"));
+        // While the program waits, the window stays responsive: a second run is refused.
+        QVERIFY(!window.runProgram());
+        QTest::keyClicks(console->inputLine(), QStringLiteral("Ada"));
+        QTest::keyClick(console->inputLine(), Qt::Key_Return);
+        QTRY_COMPARE(finished.count(), 1);
+        QVERIFY(finished[0][0].toBool());
+        QCOMPARE(finished[0][1].toString(), QStringLiteral("AdaHi Ada"));
+        QVERIFY(console->text().contains(QStringLiteral("Your name? Ada")));
+        QVERIFY(!window.context()->isRunning());
+        // The trace of the run is the one every pane shows.
+        QCOMPARE(window.context()->traceModel(), window.runController()->traceModel());
+        QVERIFY(window.context()->traceModel()->itemCount() >= 3);
+    }
+
+    void failureShowsInTheMessageBarAndRevealsTheBlock()
+    {
+        MainWindow window;
+        window.show();
+        const QString path =
+            writeProgram(QStringLiteral("fail.pdl"), "text:\n- fine\n- \"${ 1 / 0 }\"\n");
+        QVERIFY(window.openFile(path));
+        QSignalSpy reveal(window.context(), &WorkbenchContext::revealSourceRequested);
+        QSignalSpy finished(window.runController(), &RunController::finished);
+        QVERIFY(window.runProgram());
+        QTRY_COMPARE(finished.count(), 1);
+        QVERIFY(!finished[0][0].toBool());
+        MessageBar* bar = window.editorPane()->messageBar();
+        QVERIFY(bar->isVisible());
+        QCOMPARE(bar->kind(), MessageBar::Kind::Error);
+        QVERIFY2(bar->text().contains(QStringLiteral("Line 3")), qPrintable(bar->text()));
+        QCOMPARE(reveal.count(), 1);
+        QCOMPARE(reveal[0][0].value<SourceSpan>().line, 3);
+        QVERIFY(window.consolePane()->text().contains(QStringLiteral("Failed")));
+    }
+
+    void stopEndsARun()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(window.openFile(writeProgram(
+            QStringLiteral("long.pdl"), "repeat:\n  text: \"${ i }\"\nindex: i\nmaxIterations: "
+                                        "100000000\njoin:\n  as: lastOf\n")));
+        QSignalSpy finished(window.runController(), &RunController::finished);
+        QVERIFY(window.runProgram());
+        QTest::qWait(100);
+        QVERIFY(window.context()->isRunning());
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(window.editorPane()->editor(), Qt::Key_F5, Qt::ShiftModifier);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        QVERIFY(!finished[0][0].toBool());
+        QVERIFY(!window.context()->isRunning());
+    }
+
+    void untrustedCodeAsksFirstAndTrustIsRemembered()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(window.openFile(
+            writeProgram(QStringLiteral("code.pdl"), "lang: command\ncode: echo trusted\n")));
+        QStringList asked;
+        MainWindow::TrustChoice answer = MainWindow::TrustChoice::Cancel;
+        window.setTrustQuestion([&](const QString& file, const QString&) {
+            asked << file;
+            return answer;
+        });
+        QSignalSpy finished(window.runController(), &RunController::finished);
+        QVERIFY(!window.runProgram());
+        QCOMPARE(asked.size(), 1);
+        QCOMPARE(finished.count(), 0);
+
+        answer = MainWindow::TrustChoice::TrustFolder;
+        QVERIFY(window.runProgram());
+        QCOMPARE(asked.size(), 2);
+        QTRY_COMPARE(finished.count(), 1);
+        QVERIFY2(finished[0][0].toBool(), qPrintable(finished[0][2].value<Diagnostic>().message));
+        QCOMPARE(finished[0][1].toString().trimmed(), QStringLiteral("trusted"));
+        // The folder is trusted now: no question the second time.
+        QVERIFY(window.runProgram());
+        QTRY_COMPARE(finished.count(), 2);
+        QCOMPARE(asked.size(), 2);
+
+        // A program without code never asks.
+        QVERIFY(window.openFile(writeProgram(QStringLiteral("plain.pdl"), "text: hi\n")));
+        QSettings().remove(QStringLiteral("codeTrust"));
+        QVERIFY(window.runProgram());
+        QTRY_COMPARE(finished.count(), 3);
+        QCOMPARE(asked.size(), 2);
+    }
+
+    void examplesOpenAsCopiesAndRun()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(window.openExample(QStringLiteral("data.pdl")));
+        const QString path = window.editorPane()->filePath();
+        QVERIFY(path.startsWith(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)));
+        QVERIFY(QFileInfo::exists(QFileInfo(path).dir().filePath(QStringLiteral("team.json"))));
+        QSignalSpy finished(window.runController(), &RunController::finished);
+        QVERIFY(window.runProgram());
+        QTRY_COMPARE(finished.count(), 1);
+        QVERIFY2(finished[0][0].toBool(), qPrintable(finished[0][2].value<Diagnostic>().message));
+        QVERIFY(finished[0][1].toString().contains(QStringLiteral("Roles: engineer, admiral")));
+    }
+};
+
+QTEST_MAIN(TestWorkbenchRun)
+#include "tst_workbenchrun.moc"

@@ -142,7 +142,7 @@ Result<std::shared_ptr<MemoryStore>> MemoryStore::open(const QString& path, Stor
     }
     if (auto r = d.createSchema(); !r)
         return makeError(QStringLiteral("%1: %2").arg(path, r.error().message));
-    if (auto r = d.loadColumns(); !r)
+    if (auto r = d.loadColumns(true); !r)
         return makeError(QStringLiteral("%1: %2").arg(path, r.error().message));
     return store;
 }
@@ -196,8 +196,76 @@ int32_t MemoryStore::Impl::agentId(const QString& name)
     return id;
 }
 
-Result<bool> MemoryStore::Impl::loadColumns()
+Result<LoadedVectors> loadVectors(SqliteDb& db, const std::vector<int64_t>& ids, int dim,
+                                  const std::atomic<bool>* stop)
 {
+    LoadedVectors out;
+    out.vectors.assign(ids.size() * size_t(dim), 0.0f);
+    out.has.assign(ids.size(), 0);
+    if (dim <= 0)
+        return out;
+    // Both sides are in id order: a merge walk instead of a hash lookup per row.
+    SqliteStatement e(db, "SELECT memory_id, vector FROM embeddings ORDER BY memory_id");
+    size_t p = 0;
+    while (e.step()) {
+        if (stop && (p & 1023) == 0 && stop->load(std::memory_order_relaxed))
+            return makeError(QStringLiteral("vector load cancelled"));
+        const int64_t id = e.int64(0);
+        while (p < ids.size() && ids[p] < id)
+            ++p;
+        const int bytes = e.bytes(1);
+        if (p >= ids.size() || ids[p] != id || bytes != dim * int(sizeof(float)))
+            continue;
+        float* dst = out.vectors.data() + p * size_t(dim);
+        std::memcpy(dst, e.blob(1), size_t(bytes));
+        const float len = std::sqrt(dot(dst, dst, size_t(dim)));
+        if (len > 0) {
+            const float inv = 1.0f / len;
+            for (int i = 0; i < dim; ++i)
+                dst[i] *= inv;
+        }
+        out.has[p] = 1;
+    }
+    if (!e.ok())
+        return makeError(db.lastError());
+    return out;
+}
+
+MemoryStore::Impl::~Impl()
+{
+    cancelVectorLoad();
+}
+
+void MemoryStore::Impl::cancelVectorLoad()
+{
+    if (!pendingVectors.valid())
+        return;
+    stopLoading->store(true);
+    pendingVectors.wait();
+    pendingVectors = {};
+}
+
+Result<bool> MemoryStore::Impl::awaitVectors()
+{
+    if (!pendingVectors.valid())
+        return true;
+    Result<LoadedVectors> loaded = pendingVectors.get();
+    pendingVectors = {};
+    if (!loaded) {
+        qCWarning(lcMemory) << "background vector load failed, reading again:"
+                            << loaded.error().message;
+        loaded = loadVectors(db, ids, dim);
+        if (!loaded)
+            return loaded.error();
+    }
+    vectors = std::move(loaded->vectors);
+    hasEmbedding = std::move(loaded->has);
+    return true;
+}
+
+Result<bool> MemoryStore::Impl::loadColumns(bool background)
+{
+    cancelVectorLoad();
     SqliteStatement count(db, "SELECT count(*) FROM memories");
     if (!count.step())
         return makeError(db.lastError());
@@ -214,16 +282,15 @@ Result<bool> MemoryStore::Impl::loadColumns()
     agentIndex.clear();
     pos.clear();
     ann.reset();
+    vectors.clear();
     for (auto* v : {&created, &accessed})
         v->reserve(n);
     ids.reserve(n);
     importance.reserve(n);
     state.reserve(n);
     kind.reserve(n);
-    hasEmbedding.reserve(n);
     agent.reserve(n);
     pos.reserve(n);
-    vectors.assign(n * size_t(dim), 0.0f);
     // Two sequential scans (rows, then vectors by rowid) instead of a join: at 100,000
     // memories the per-row lookups and QString conversions would dominate opening.
     SqliteStatement q(db, "SELECT id, created_at, last_accessed_at, importance, state, kind, agent "
@@ -256,32 +323,29 @@ Result<bool> MemoryStore::Impl::loadColumns()
         }
         agent.push_back(lastAgentId);
         pos.emplace(ids.back(), p);
-        hasEmbedding.push_back(0);
     }
     if (!q.ok())
         return makeError(db.lastError());
-    if (dim > 0) {
-        SqliteStatement e(db, "SELECT memory_id, vector FROM embeddings ORDER BY memory_id");
-        while (e.step()) {
-            const auto it = pos.find(e.int64(0));
-            const int bytes = e.bytes(1);
-            if (it == pos.end() || bytes != dim * int(sizeof(float)))
-                continue;
-            const size_t p = it->second;
-            float* dst = vectors.data() + p * size_t(dim);
-            std::memcpy(dst, e.blob(1), size_t(bytes));
-            const float len = std::sqrt(dot(dst, dst, size_t(dim)));
-            if (len > 0) {
-                const float inv = 1.0f / len;
-                for (int i = 0; i < dim; ++i)
-                    dst[i] *= inv;
-            }
-            hasEmbedding[p] = 1;
-        }
-        if (!e.ok())
-            return makeError(db.lastError());
+    // The vectors are most of a big store (100,000 × 768 floats = 300 MB): reading them on
+    // another connection lets open() return once the small columns are in, and only the first
+    // retrieval or change waits for them. WAL gives that connection a consistent snapshot.
+    if (background && dim > 0 && !ids.empty()) {
+        auto stop = std::make_shared<std::atomic<bool>>(false);
+        stopLoading = stop;
+        pendingVectors = std::async(std::launch::async, [file = path, idsCopy = ids, d = dim,
+                                                         stop]() -> Result<LoadedVectors> {
+            SqliteDb reader;
+            if (auto r = reader.open(file, false); !r)
+                return r.error();
+            return loadVectors(reader, idsCopy, d, stop.get());
+        });
+        return true;
     }
-    vectors.resize(ids.size() * size_t(dim));
+    auto loaded = loadVectors(db, ids, dim);
+    if (!loaded)
+        return loaded.error();
+    vectors = std::move(loaded->vectors);
+    hasEmbedding = std::move(loaded->has);
     return true;
 }
 
@@ -551,6 +615,12 @@ int MemoryStore::embeddingDimension() const
     return d->dim;
 }
 
+Result<bool> MemoryStore::waitForVectors()
+{
+    std::lock_guard lock(d->mutex);
+    return d->awaitVectors();
+}
+
 Result<bool> MemoryStore::reload()
 {
     std::lock_guard lock(d->mutex);
@@ -573,6 +643,8 @@ Result<std::vector<int64_t>> MemoryStore::addBatch(std::vector<MemoryRecord> rec
                                                    const ChangeContext& ctx)
 {
     std::lock_guard lock(d->mutex);
+    if (auto r = d->awaitVectors(); !r)
+        return r.error();
     const QString model = d->model;
     const int dim = d->dim;
     SqliteTransaction tx(d->db);

@@ -332,13 +332,14 @@ Result<bool> MemoryStore::Impl::loadColumns(bool background)
     if (background && dim > 0 && !ids.empty()) {
         auto stop = std::make_shared<std::atomic<bool>>(false);
         stopLoading = stop;
-        pendingVectors = std::async(std::launch::async, [file = path, idsCopy = ids, d = dim,
-                                                         stop]() -> Result<LoadedVectors> {
-            SqliteDb reader;
-            if (auto r = reader.open(file, false); !r)
-                return r.error();
-            return loadVectors(reader, idsCopy, d, stop.get());
-        });
+        pendingVectors =
+            std::async(std::launch::async,
+                       [file = path, idsCopy = ids, d = dim, stop]() -> Result<LoadedVectors> {
+                           SqliteDb reader;
+                           if (auto r = reader.open(file, false); !r)
+                               return r.error();
+                           return loadVectors(reader, idsCopy, d, stop.get());
+                       });
         return true;
     }
     auto loaded = loadVectors(db, ids, dim);

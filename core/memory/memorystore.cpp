@@ -428,46 +428,62 @@ Result<bool> MemoryStore::Impl::acceptEmbedding(const QString& embeddingModel,
     return true;
 }
 
+namespace {
+
+// The columns of a whole record; recordFromRow() reads them from column `first` on.
+#define HAKO_MEMORY_COLUMNS                                                                        \
+    "m.agent, m.kind, m.text, m.created_at, m.last_accessed_at, m.access_count, m.importance, "    \
+    "m.importance_source, m.evidence, m.source_thread, m.source_messages, m.source_run, "          \
+    "m.source_node, m.state, m.version, e.model, e.dimension, e.vector FROM memories m LEFT "      \
+    "JOIN embeddings e ON e.memory_id = m.id"
+
+MemoryRecord recordFromRow(const SqliteStatement& q, int first, int64_t id, bool withEmbedding)
+{
+    const int c = first;
+    MemoryRecord r;
+    r.id = id;
+    r.agent = q.text(c + 0);
+    r.kind = kindFromName(q.text(c + 1)).value_or(Kind::Observation);
+    r.text = q.text(c + 2);
+    r.createdAt = q.int64(c + 3);
+    r.lastAccessedAt = q.int64(c + 4);
+    r.accessCount = q.int64(c + 5);
+    r.importance = int(q.int64(c + 6));
+    r.importanceSource =
+        importanceSourceFromName(q.text(c + 7)).value_or(ImportanceSource::Default);
+    r.evidence = parseIdList(q.text(c + 8));
+    r.source.threadId = q.text(c + 9);
+    // Most memories have no source messages: skip the JSON parser for "[]" and NULL.
+    if (q.bytes(c + 10) > 2) {
+        for (const QJsonValue v : QJsonDocument::fromJson(q.text(c + 10).toUtf8()).array())
+            r.source.messageIds.append(v.toString());
+    }
+    r.source.runId = q.text(c + 11);
+    r.source.nodeId = q.text(c + 12);
+    r.state = stateFromName(q.text(c + 13)).value_or(State::Active);
+    r.version = q.int64(c + 14);
+    r.embeddingModel = q.text(c + 15);
+    // Without `withEmbedding` the vector column is never touched, so SQLite does not read its
+    // overflow pages; the model field still says that there is one.
+    if (withEmbedding && !q.isNull(c + 17)) {
+        r.embedding.resize(size_t(q.bytes(c + 17)) / sizeof(float));
+        std::memcpy(r.embedding.data(), q.blob(c + 17), r.embedding.size() * sizeof(float));
+    }
+    return r;
+}
+
+} // namespace
+
 Result<MemoryRecord> MemoryStore::Impl::read(int64_t id, bool withEmbedding) const
 {
-    SqliteStatement q(db, "SELECT m.agent, m.kind, m.text, m.created_at, m.last_accessed_at, "
-                          "m.access_count, m.importance, m.importance_source, m.evidence, "
-                          "m.source_thread, m.source_messages, m.source_run, m.source_node, "
-                          "m.state, m.version, e.model, e.dimension, e.vector FROM memories m "
-                          "LEFT JOIN embeddings e ON e.memory_id = m.id WHERE m.id = ?");
+    SqliteStatement q(db, "SELECT " HAKO_MEMORY_COLUMNS " WHERE m.id = ?");
     q.bind(1, id);
     if (!q.step()) {
         if (!q.ok())
             return makeError(db.lastError());
         return makeError(QStringLiteral("no memory with id %1").arg(id));
     }
-    MemoryRecord r;
-    r.id = id;
-    r.agent = q.text(0);
-    r.kind = kindFromName(q.text(1)).value_or(Kind::Observation);
-    r.text = q.text(2);
-    r.createdAt = q.int64(3);
-    r.lastAccessedAt = q.int64(4);
-    r.accessCount = q.int64(5);
-    r.importance = int(q.int64(6));
-    r.importanceSource = importanceSourceFromName(q.text(7)).value_or(ImportanceSource::Default);
-    r.evidence = parseIdList(q.text(8));
-    r.source.threadId = q.text(9);
-    for (const QJsonValue v : QJsonDocument::fromJson(q.text(10).toUtf8()).array())
-        r.source.messageIds.append(v.toString());
-    r.source.runId = q.text(11);
-    r.source.nodeId = q.text(12);
-    r.state = stateFromName(q.text(13)).value_or(State::Active);
-    r.version = q.int64(14);
-    r.embeddingModel = q.text(15);
-    if (withEmbedding && !q.isNull(17)) {
-        r.embedding.resize(size_t(q.bytes(17)) / sizeof(float));
-        std::memcpy(r.embedding.data(), q.blob(17), r.embedding.size() * sizeof(float));
-    } else if (!q.isNull(16)) {
-        // Callers that do not ask for the vector still learn its size through the model field;
-        // keep the vector empty to avoid copying it.
-    }
-    return r;
+    return recordFromRow(q, 0, id, withEmbedding);
 }
 
 SqliteStatement& MemoryStore::Impl::stmt(const char* sql)
@@ -691,33 +707,26 @@ Result<MemoryRecord> MemoryStore::get(int64_t id, bool withEmbedding) const
 Result<std::vector<MemoryRecord>> MemoryStore::list(const MemoryFilter& filter) const
 {
     std::lock_guard lock(d->mutex);
-    QString sql = QStringLiteral("SELECT id FROM memories WHERE 1");
+    // One query for every row: a statement per memory made 100,000 records take seconds.
+    QString sql = QStringLiteral("SELECT m.id, " HAKO_MEMORY_COLUMNS " WHERE 1");
     if (!filter.agent.isEmpty())
-        sql += QStringLiteral(" AND agent = :agent");
+        sql += QStringLiteral(" AND m.agent = :agent");
     if (filter.kind)
-        sql += QStringLiteral(" AND kind = '%1'").arg(kindName(*filter.kind));
+        sql += QStringLiteral(" AND m.kind = '%1'").arg(kindName(*filter.kind));
     if (filter.state)
-        sql += QStringLiteral(" AND state = '%1'").arg(stateName(*filter.state));
+        sql += QStringLiteral(" AND m.state = '%1'").arg(stateName(*filter.state));
     else
-        sql += QStringLiteral(" AND state != 'deleted'");
-    sql += QStringLiteral(" ORDER BY id LIMIT %1 OFFSET %2").arg(filter.limit).arg(filter.offset);
+        sql += QStringLiteral(" AND m.state != 'deleted'");
+    sql += QStringLiteral(" ORDER BY m.id LIMIT %1 OFFSET %2").arg(filter.limit).arg(filter.offset);
     const QByteArray utf8 = sql.toUtf8();
     SqliteStatement q(d->db, std::string_view(utf8.constData(), size_t(utf8.size())));
     if (!filter.agent.isEmpty())
         q.bind(1, filter.agent);
-    std::vector<int64_t> ids;
+    std::vector<MemoryRecord> out;
     while (q.step())
-        ids.push_back(q.int64(0));
+        out.push_back(recordFromRow(q, 1, q.int64(0), false));
     if (!q.ok())
         return makeError(d->db.lastError());
-    std::vector<MemoryRecord> out;
-    out.reserve(ids.size());
-    for (int64_t id : ids) {
-        auto r = d->read(id, false);
-        if (!r)
-            return r.error();
-        out.push_back(std::move(r.value()));
-    }
     return out;
 }
 

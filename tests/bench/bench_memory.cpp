@@ -13,8 +13,8 @@
 //   memory_table_set_100k     handing them to the table model behind a sorting filter proxy
 //                             (GUI thread)
 //   memory_table_page_mean/worst  scrolling: the mean and the slowest of 2,500 pages of
-//                             40 rows × every column
-//                             read through the proxy, as the view paints them (a frame is 16 ms)
+//                             40 rows × every column read through the proxy, as the view
+//                             paints them (a frame is 16 ms)
 #include "core/memory/memorystore.h"
 #include "core/memory/memorytablemodel.h"
 

@@ -3,8 +3,10 @@
 #include "core/memory/hashembedding.h"
 #include "core/memory/memoryexchange.h"
 #include "core/memory/memorystore.h"
+#include "core/models/modelrouter.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSaveFile>
@@ -39,7 +41,9 @@ const char* kUsage =
     "  export [FILE]     the whole store as JSON (to standard output without FILE)\n"
     "  import FILE       adds the memories of an export\n"
     "options for every command:\n"
-    "  --embedding-model NAME   the embedding model (default: the store's, else 'hash').\n"
+    "  --embedding-model NAME   the embedding model (default: the store's, else 'hash'),\n"
+    "      named and connected as in `hako run` (OPENAI_BASE_URL, ollama/NAME, a\n"
+    "      hako-models.yaml beside the store; see `hako models`).\n"
     "      'hash' is a built-in, model-free fallback (hashed words and trigrams): lexical, not\n"
     "      semantic, but deterministic and offline.\n";
 
@@ -121,19 +125,30 @@ QString embeddingModelFor(const Args& a, const MemoryStore& store, const QString
     return fallback;
 }
 
-// The provider for `model`: only the built-in hash model until the model providers land.
-Result<std::unique_ptr<models::IModelProvider>> providerFor(const QString& model)
+// The provider for `model`: the built-in hash model, or the model routing a run uses (the
+// environment and hako-models.yaml beside the store).
+Result<std::unique_ptr<models::IModelProvider>> providerFor(const QString& model,
+                                                            const QString& storePath)
 {
-    if (model == HashEmbeddingProvider::modelName())
-        return std::unique_ptr<models::IModelProvider>(new HashEmbeddingProvider());
-    return makeError(QStringLiteral("no model provider in this build can embed with '%1'; use "
-                                    "--embedding-model hash (the built-in model-free fallback)")
-                         .arg(model));
+    std::shared_ptr<models::IModelProvider> routed;
+    if (model != HashEmbeddingProvider::modelName()) {
+        auto p = models::createDefaultProvider(QFileInfo(storePath).absolutePath());
+        if (!p)
+            return p.error();
+        routed = std::move(p.value());
+    }
+    return std::unique_ptr<models::IModelProvider>(new HashFallbackProvider(std::move(routed)));
 }
 
-Result<std::vector<float>> embedWith(const QString& model, const QString& text)
+// Refuses another model than the store's before asking any provider.
+Result<std::vector<float>> embedWith(const MemoryStore& store, const QString& model,
+                                     const QString& text)
 {
-    auto p = providerFor(model);
+    if (!store.embeddingModel().isEmpty() && store.embeddingModel() != model)
+        return makeError(QStringLiteral("embedding model '%1' refused: this store holds "
+                                        "embeddings of '%2'")
+                             .arg(model, store.embeddingModel()));
+    auto p = providerFor(model, store.path());
     if (!p)
         return p.error();
     return embedOne(**p, model, text);
@@ -174,7 +189,7 @@ int addCmd(const Args& a, MemoryStore& store)
         r.createdAt = *t;
     }
     r.embeddingModel = embeddingModelFor(a, store, HashEmbeddingProvider::modelName());
-    auto v = embedWith(r.embeddingModel, r.text);
+    auto v = embedWith(store, r.embeddingModel, r.text);
     if (!v)
         return fail(v.error().message);
     r.embedding = std::move(v.value());
@@ -266,7 +281,7 @@ int retrieveCmd(const Args& a, MemoryStore& store)
     QString model;
     if (p.mode != RetrievalMode::Recent && store.embeddingDimension() > 0) {
         model = embeddingModelFor(a, store, HashEmbeddingProvider::modelName());
-        auto v = embedWith(model, query);
+        auto v = embedWith(store, model, query);
         if (!v)
             return fail(v.error().message);
         q = std::move(v.value());
@@ -326,7 +341,7 @@ int importGaCmd(const Args& a, MemoryStore& store)
     o.reembed = a.has("--reembed");
     std::unique_ptr<models::IModelProvider> provider;
     if (o.reembed) {
-        auto p = providerFor(o.embeddingModel);
+        auto p = providerFor(o.embeddingModel, store.path());
         if (!p)
             return fail(p.error().message);
         provider = std::move(p.value());

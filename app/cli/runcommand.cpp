@@ -1,5 +1,8 @@
 #include "cli/runcommand.h"
 
+#include "core/memory/hashembedding.h"
+#include "core/memory/memorybindings.h"
+#include "core/memory/memorystore.h"
 #include "core/models/modelrouter.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/interp/tracereader.h"
@@ -8,6 +11,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QUuid>
 
 #include <csignal>
 #include <cstdio>
@@ -33,7 +37,11 @@ const char* kUsage =
     "  --sandbox            run code blocks under bubblewrap (no network, read-only files)\n"
     "  --replay TRACE       reuse the recorded model replies, code results and reads of a\n"
     "                       trace instead of calling anything\n"
-    "  --max-call-depth N   stop runaway recursion of function calls (default 500)\n";
+    "  --max-call-depth N   stop runaway recursion of function calls (default 500)\n"
+    "  --memory STORE       give the program `memory` and `thread` over the agent-memory\n"
+    "                       store STORE (created when missing; see `hako memory`)\n"
+    "  --memory-agent NAME  whose memories they are (default: default)\n"
+    "  --embedding-model M  embeds memories (default: the store's model, else 'hash')\n";
 
 bool mergeData(const QByteArray& text, const QString& origin, pdl::Dict& into, QString* error)
 {
@@ -63,6 +71,7 @@ int runCommand(const QStringList& args)
     QString program, traceFile, replayFile;
     bool wantTrace = false;
     QString stream = QStringLiteral("none");
+    QString memoryStore, memoryAgent = QStringLiteral("default"), embeddingModel;
     for (int i = 0; i < args.size(); ++i) {
         const QString& a = args[i];
         auto value = [&](QString* out) {
@@ -130,6 +139,15 @@ int runCommand(const QStringList& args)
                       QStringLiteral("hako run: --max-call-depth takes a positive number\n"));
                 return 2;
             }
+        } else if (a == QLatin1String("--memory")) {
+            if (!value(&memoryStore))
+                return 2;
+        } else if (a == QLatin1String("--memory-agent")) {
+            if (!value(&memoryAgent))
+                return 2;
+        } else if (a == QLatin1String("--embedding-model")) {
+            if (!value(&embeddingModel))
+                return 2;
         } else if (a.startsWith(QLatin1Char('-')) && a.size() > 1) {
             write(stderr, QStringLiteral("hako run: unknown option %1\n\n").arg(a) +
                               QString::fromLatin1(kUsage));
@@ -181,6 +199,26 @@ int runCommand(const QStringList& args)
             return 1;
         }
         options.models = *provider;
+    }
+    // Agent memory: `memory` and `thread` objects over the store; every change and retrieval
+    // they make is journaled with this run's id and the calling block's pdl__id.
+    if (!memoryStore.isEmpty()) {
+        auto store = memory::MemoryStore::open(memoryStore);
+        if (!store) {
+            write(stderr, QStringLiteral("hako run: %1\n").arg(store.error().message));
+            return 1;
+        }
+        memory::MemoryBindingOptions mo;
+        mo.agent = memoryAgent;
+        mo.embeddingModel = !embeddingModel.isEmpty()               ? embeddingModel
+                            : !(*store)->embeddingModel().isEmpty() ? (*store)->embeddingModel()
+                                                                    : QStringLiteral("hash");
+        mo.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+        mo.baseDir = QFileInfo(program).absolutePath();
+        auto bindings = memory::makeAgentBindings(
+            *store, std::make_shared<memory::HashFallbackProvider>(options.models), mo);
+        options.initialScope.set("memory", bindings.memory);
+        options.initialScope.set("thread", bindings.thread);
     }
     pdl::Interpreter interpreter(options);
     pdl::RunResult result = interpreter.runFile(program);

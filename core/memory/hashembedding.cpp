@@ -92,4 +92,43 @@ Result<std::vector<float>> embedOne(models::IModelProvider& provider, const QStr
     return std::move(r->front());
 }
 
+HashFallbackProvider::HashFallbackProvider(std::shared_ptr<models::IModelProvider> inner)
+    : m_inner(std::move(inner))
+{}
+
+QString HashFallbackProvider::id() const
+{
+    return m_inner ? m_inner->id() : m_hash.id();
+}
+
+Result<models::ChatResponse> HashFallbackProvider::chat(const models::ChatRequest& request,
+                                                        const models::DeltaCallback& onDelta,
+                                                        const CancelToken& cancel)
+{
+    if (!m_inner)
+        return m_hash.chat(request, onDelta, cancel);
+    return m_inner->chat(request, onDelta, cancel);
+}
+
+Result<std::vector<std::vector<float>>>
+HashFallbackProvider::embed(const std::string& model, const std::vector<std::string>& texts,
+                            const CancelToken& cancel)
+{
+    if (!m_inner || QString::fromStdString(model) == HashEmbeddingProvider::modelName())
+        return m_hash.embed(model, texts, cancel);
+    return m_inner->embed(model, texts, cancel);
+}
+
+Result<QStringList> HashFallbackProvider::listModels(const CancelToken& cancel)
+{
+    QStringList models{HashEmbeddingProvider::modelName()};
+    if (m_inner) {
+        auto more = m_inner->listModels(cancel);
+        if (!more)
+            return more.error();
+        models += *more;
+    }
+    return models;
+}
+
 } // namespace hako::memory

@@ -2,6 +2,8 @@
 
 #include "core/models/modelprovider.h"
 
+#include <memory>
+
 namespace hako::memory {
 
 /// A model-free, deterministic embedding "model" named `hash`: words and their character
@@ -24,6 +26,28 @@ public:
 
     /// The embedding of one text.
     static std::vector<float> embedText(const QString& text);
+};
+
+/// A provider that answers embeddings of the `hash` model itself and passes everything else
+/// (chat, other embedding models, model lists) to `inner` (may be null: then only `hash`
+/// works). Lets a run or a command use the model-free fallback next to configured models.
+/// Thread-safe when `inner` is.
+class HashFallbackProvider : public models::IModelProvider {
+public:
+    explicit HashFallbackProvider(std::shared_ptr<models::IModelProvider> inner);
+
+    QString id() const override;
+    Result<models::ChatResponse> chat(const models::ChatRequest& request,
+                                      const models::DeltaCallback& onDelta,
+                                      const CancelToken& cancel) override;
+    Result<std::vector<std::vector<float>>> embed(const std::string& model,
+                                                  const std::vector<std::string>& texts,
+                                                  const CancelToken& cancel) override;
+    Result<QStringList> listModels(const CancelToken& cancel) override;
+
+private:
+    std::shared_ptr<models::IModelProvider> m_inner;
+    HashEmbeddingProvider m_hash;
 };
 
 /// Embeds one text with `model` through `provider`; the error names the model.

@@ -42,6 +42,8 @@ Result<RetrievalRecord> MemoryStore::retrieve(const QString& query,
     if (params.now == 0)
         params.now = nowMillis();
     std::lock_guard lock(d->mutex);
+    if (auto r = d->awaitVectors(); !r)
+        return r.error();
     Impl& s = *d;
     const bool needsQuery = params.mode != RetrievalMode::Recent;
     std::vector<float> unitQuery;

@@ -142,7 +142,7 @@ Result<std::shared_ptr<MemoryStore>> MemoryStore::open(const QString& path, Stor
     }
     if (auto r = d.createSchema(); !r)
         return makeError(QStringLiteral("%1: %2").arg(path, r.error().message));
-    if (auto r = d.loadColumns(); !r)
+    if (auto r = d.loadColumns(true); !r)
         return makeError(QStringLiteral("%1: %2").arg(path, r.error().message));
     return store;
 }
@@ -196,8 +196,76 @@ int32_t MemoryStore::Impl::agentId(const QString& name)
     return id;
 }
 
-Result<bool> MemoryStore::Impl::loadColumns()
+Result<LoadedVectors> loadVectors(SqliteDb& db, const std::vector<int64_t>& ids, int dim,
+                                  const std::atomic<bool>* stop)
 {
+    LoadedVectors out;
+    out.vectors.assign(ids.size() * size_t(dim), 0.0f);
+    out.has.assign(ids.size(), 0);
+    if (dim <= 0)
+        return out;
+    // Both sides are in id order: a merge walk instead of a hash lookup per row.
+    SqliteStatement e(db, "SELECT memory_id, vector FROM embeddings ORDER BY memory_id");
+    size_t p = 0;
+    while (e.step()) {
+        if (stop && (p & 1023) == 0 && stop->load(std::memory_order_relaxed))
+            return makeError(QStringLiteral("vector load cancelled"));
+        const int64_t id = e.int64(0);
+        while (p < ids.size() && ids[p] < id)
+            ++p;
+        const int bytes = e.bytes(1);
+        if (p >= ids.size() || ids[p] != id || bytes != dim * int(sizeof(float)))
+            continue;
+        float* dst = out.vectors.data() + p * size_t(dim);
+        std::memcpy(dst, e.blob(1), size_t(bytes));
+        const float len = std::sqrt(dot(dst, dst, size_t(dim)));
+        if (len > 0) {
+            const float inv = 1.0f / len;
+            for (int i = 0; i < dim; ++i)
+                dst[i] *= inv;
+        }
+        out.has[p] = 1;
+    }
+    if (!e.ok())
+        return makeError(db.lastError());
+    return out;
+}
+
+MemoryStore::Impl::~Impl()
+{
+    cancelVectorLoad();
+}
+
+void MemoryStore::Impl::cancelVectorLoad()
+{
+    if (!pendingVectors.valid())
+        return;
+    stopLoading->store(true);
+    pendingVectors.wait();
+    pendingVectors = {};
+}
+
+Result<bool> MemoryStore::Impl::awaitVectors()
+{
+    if (!pendingVectors.valid())
+        return true;
+    Result<LoadedVectors> loaded = pendingVectors.get();
+    pendingVectors = {};
+    if (!loaded) {
+        qCWarning(lcMemory) << "background vector load failed, reading again:"
+                            << loaded.error().message;
+        loaded = loadVectors(db, ids, dim);
+        if (!loaded)
+            return loaded.error();
+    }
+    vectors = std::move(loaded->vectors);
+    hasEmbedding = std::move(loaded->has);
+    return true;
+}
+
+Result<bool> MemoryStore::Impl::loadColumns(bool background)
+{
+    cancelVectorLoad();
     SqliteStatement count(db, "SELECT count(*) FROM memories");
     if (!count.step())
         return makeError(db.lastError());
@@ -214,16 +282,15 @@ Result<bool> MemoryStore::Impl::loadColumns()
     agentIndex.clear();
     pos.clear();
     ann.reset();
+    vectors.clear();
     for (auto* v : {&created, &accessed})
         v->reserve(n);
     ids.reserve(n);
     importance.reserve(n);
     state.reserve(n);
     kind.reserve(n);
-    hasEmbedding.reserve(n);
     agent.reserve(n);
     pos.reserve(n);
-    vectors.assign(n * size_t(dim), 0.0f);
     // Two sequential scans (rows, then vectors by rowid) instead of a join: at 100,000
     // memories the per-row lookups and QString conversions would dominate opening.
     SqliteStatement q(db, "SELECT id, created_at, last_accessed_at, importance, state, kind, agent "
@@ -256,32 +323,30 @@ Result<bool> MemoryStore::Impl::loadColumns()
         }
         agent.push_back(lastAgentId);
         pos.emplace(ids.back(), p);
-        hasEmbedding.push_back(0);
     }
     if (!q.ok())
         return makeError(db.lastError());
-    if (dim > 0) {
-        SqliteStatement e(db, "SELECT memory_id, vector FROM embeddings ORDER BY memory_id");
-        while (e.step()) {
-            const auto it = pos.find(e.int64(0));
-            const int bytes = e.bytes(1);
-            if (it == pos.end() || bytes != dim * int(sizeof(float)))
-                continue;
-            const size_t p = it->second;
-            float* dst = vectors.data() + p * size_t(dim);
-            std::memcpy(dst, e.blob(1), size_t(bytes));
-            const float len = std::sqrt(dot(dst, dst, size_t(dim)));
-            if (len > 0) {
-                const float inv = 1.0f / len;
-                for (int i = 0; i < dim; ++i)
-                    dst[i] *= inv;
-            }
-            hasEmbedding[p] = 1;
-        }
-        if (!e.ok())
-            return makeError(db.lastError());
+    // The vectors are most of a big store (100,000 × 768 floats = 300 MB): reading them on
+    // another connection lets open() return once the small columns are in, and only the first
+    // retrieval or change waits for them. WAL gives that connection a consistent snapshot.
+    if (background && dim > 0 && !ids.empty()) {
+        auto stop = std::make_shared<std::atomic<bool>>(false);
+        stopLoading = stop;
+        pendingVectors =
+            std::async(std::launch::async,
+                       [file = path, idsCopy = ids, d = dim, stop]() -> Result<LoadedVectors> {
+                           SqliteDb reader;
+                           if (auto r = reader.open(file, false); !r)
+                               return r.error();
+                           return loadVectors(reader, idsCopy, d, stop.get());
+                       });
+        return true;
     }
-    vectors.resize(ids.size() * size_t(dim));
+    auto loaded = loadVectors(db, ids, dim);
+    if (!loaded)
+        return loaded.error();
+    vectors = std::move(loaded->vectors);
+    hasEmbedding = std::move(loaded->has);
     return true;
 }
 
@@ -363,46 +428,62 @@ Result<bool> MemoryStore::Impl::acceptEmbedding(const QString& embeddingModel,
     return true;
 }
 
+namespace {
+
+// The columns of a whole record; recordFromRow() reads them from column `first` on.
+#define HAKO_MEMORY_COLUMNS                                                                        \
+    "m.agent, m.kind, m.text, m.created_at, m.last_accessed_at, m.access_count, m.importance, "    \
+    "m.importance_source, m.evidence, m.source_thread, m.source_messages, m.source_run, "          \
+    "m.source_node, m.state, m.version, e.model, e.dimension, e.vector FROM memories m LEFT "      \
+    "JOIN embeddings e ON e.memory_id = m.id"
+
+MemoryRecord recordFromRow(const SqliteStatement& q, int first, int64_t id, bool withEmbedding)
+{
+    const int c = first;
+    MemoryRecord r;
+    r.id = id;
+    r.agent = q.text(c + 0);
+    r.kind = kindFromName(q.text(c + 1)).value_or(Kind::Observation);
+    r.text = q.text(c + 2);
+    r.createdAt = q.int64(c + 3);
+    r.lastAccessedAt = q.int64(c + 4);
+    r.accessCount = q.int64(c + 5);
+    r.importance = int(q.int64(c + 6));
+    r.importanceSource =
+        importanceSourceFromName(q.text(c + 7)).value_or(ImportanceSource::Default);
+    r.evidence = parseIdList(q.text(c + 8));
+    r.source.threadId = q.text(c + 9);
+    // Most memories have no source messages: skip the JSON parser for "[]" and NULL.
+    if (q.bytes(c + 10) > 2) {
+        for (const QJsonValue v : QJsonDocument::fromJson(q.text(c + 10).toUtf8()).array())
+            r.source.messageIds.append(v.toString());
+    }
+    r.source.runId = q.text(c + 11);
+    r.source.nodeId = q.text(c + 12);
+    r.state = stateFromName(q.text(c + 13)).value_or(State::Active);
+    r.version = q.int64(c + 14);
+    r.embeddingModel = q.text(c + 15);
+    // Without `withEmbedding` the vector column is never touched, so SQLite does not read its
+    // overflow pages; the model field still says that there is one.
+    if (withEmbedding && !q.isNull(c + 17)) {
+        r.embedding.resize(size_t(q.bytes(c + 17)) / sizeof(float));
+        std::memcpy(r.embedding.data(), q.blob(c + 17), r.embedding.size() * sizeof(float));
+    }
+    return r;
+}
+
+} // namespace
+
 Result<MemoryRecord> MemoryStore::Impl::read(int64_t id, bool withEmbedding) const
 {
-    SqliteStatement q(db, "SELECT m.agent, m.kind, m.text, m.created_at, m.last_accessed_at, "
-                          "m.access_count, m.importance, m.importance_source, m.evidence, "
-                          "m.source_thread, m.source_messages, m.source_run, m.source_node, "
-                          "m.state, m.version, e.model, e.dimension, e.vector FROM memories m "
-                          "LEFT JOIN embeddings e ON e.memory_id = m.id WHERE m.id = ?");
+    SqliteStatement q(db, "SELECT " HAKO_MEMORY_COLUMNS " WHERE m.id = ?");
     q.bind(1, id);
     if (!q.step()) {
         if (!q.ok())
             return makeError(db.lastError());
         return makeError(QStringLiteral("no memory with id %1").arg(id));
     }
-    MemoryRecord r;
-    r.id = id;
-    r.agent = q.text(0);
-    r.kind = kindFromName(q.text(1)).value_or(Kind::Observation);
-    r.text = q.text(2);
-    r.createdAt = q.int64(3);
-    r.lastAccessedAt = q.int64(4);
-    r.accessCount = q.int64(5);
-    r.importance = int(q.int64(6));
-    r.importanceSource = importanceSourceFromName(q.text(7)).value_or(ImportanceSource::Default);
-    r.evidence = parseIdList(q.text(8));
-    r.source.threadId = q.text(9);
-    for (const QJsonValue v : QJsonDocument::fromJson(q.text(10).toUtf8()).array())
-        r.source.messageIds.append(v.toString());
-    r.source.runId = q.text(11);
-    r.source.nodeId = q.text(12);
-    r.state = stateFromName(q.text(13)).value_or(State::Active);
-    r.version = q.int64(14);
-    r.embeddingModel = q.text(15);
-    if (withEmbedding && !q.isNull(17)) {
-        r.embedding.resize(size_t(q.bytes(17)) / sizeof(float));
-        std::memcpy(r.embedding.data(), q.blob(17), r.embedding.size() * sizeof(float));
-    } else if (!q.isNull(16)) {
-        // Callers that do not ask for the vector still learn its size through the model field;
-        // keep the vector empty to avoid copying it.
-    }
-    return r;
+    return recordFromRow(q, 0, id, withEmbedding);
 }
 
 SqliteStatement& MemoryStore::Impl::stmt(const char* sql)
@@ -551,6 +632,12 @@ int MemoryStore::embeddingDimension() const
     return d->dim;
 }
 
+Result<bool> MemoryStore::waitForVectors()
+{
+    std::lock_guard lock(d->mutex);
+    return d->awaitVectors();
+}
+
 Result<bool> MemoryStore::reload()
 {
     std::lock_guard lock(d->mutex);
@@ -573,6 +660,8 @@ Result<std::vector<int64_t>> MemoryStore::addBatch(std::vector<MemoryRecord> rec
                                                    const ChangeContext& ctx)
 {
     std::lock_guard lock(d->mutex);
+    if (auto r = d->awaitVectors(); !r)
+        return r.error();
     const QString model = d->model;
     const int dim = d->dim;
     SqliteTransaction tx(d->db);
@@ -618,33 +707,26 @@ Result<MemoryRecord> MemoryStore::get(int64_t id, bool withEmbedding) const
 Result<std::vector<MemoryRecord>> MemoryStore::list(const MemoryFilter& filter) const
 {
     std::lock_guard lock(d->mutex);
-    QString sql = QStringLiteral("SELECT id FROM memories WHERE 1");
+    // One query for every row: a statement per memory made 100,000 records take seconds.
+    QString sql = QStringLiteral("SELECT m.id, " HAKO_MEMORY_COLUMNS " WHERE 1");
     if (!filter.agent.isEmpty())
-        sql += QStringLiteral(" AND agent = :agent");
+        sql += QStringLiteral(" AND m.agent = :agent");
     if (filter.kind)
-        sql += QStringLiteral(" AND kind = '%1'").arg(kindName(*filter.kind));
+        sql += QStringLiteral(" AND m.kind = '%1'").arg(kindName(*filter.kind));
     if (filter.state)
-        sql += QStringLiteral(" AND state = '%1'").arg(stateName(*filter.state));
+        sql += QStringLiteral(" AND m.state = '%1'").arg(stateName(*filter.state));
     else
-        sql += QStringLiteral(" AND state != 'deleted'");
-    sql += QStringLiteral(" ORDER BY id LIMIT %1 OFFSET %2").arg(filter.limit).arg(filter.offset);
+        sql += QStringLiteral(" AND m.state != 'deleted'");
+    sql += QStringLiteral(" ORDER BY m.id LIMIT %1 OFFSET %2").arg(filter.limit).arg(filter.offset);
     const QByteArray utf8 = sql.toUtf8();
     SqliteStatement q(d->db, std::string_view(utf8.constData(), size_t(utf8.size())));
     if (!filter.agent.isEmpty())
         q.bind(1, filter.agent);
-    std::vector<int64_t> ids;
+    std::vector<MemoryRecord> out;
     while (q.step())
-        ids.push_back(q.int64(0));
+        out.push_back(recordFromRow(q, 1, q.int64(0), false));
     if (!q.ok())
         return makeError(d->db.lastError());
-    std::vector<MemoryRecord> out;
-    out.reserve(ids.size());
-    for (int64_t id : ids) {
-        auto r = d->read(id, false);
-        if (!r)
-            return r.error();
-        out.push_back(std::move(r.value()));
-    }
     return out;
 }
 

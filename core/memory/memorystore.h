@@ -82,7 +82,9 @@ public:
     static constexpr int kSchemaVersion = 1;
 
     /// Opens (creating when missing) the store at `path`, checks or creates its schema and loads
-    /// the scoring columns.
+    /// the scoring columns. The embedding vectors (most of a big store) are read on a second
+    /// connection in the background: count(), list(), get() and the journal answer at once;
+    /// retrievals and changes wait for the vectors first.
     static Result<std::shared_ptr<MemoryStore>> open(const QString& path,
                                                      StoreOptions options = {});
     ~MemoryStore();
@@ -93,6 +95,8 @@ public:
     int embeddingDimension() const;
     /// Re-reads the scoring columns (after another process wrote).
     Result<bool> reload();
+    /// Blocks until the vectors open() reads in the background are in memory.
+    Result<bool> waitForVectors();
 
     /// Adds one memory (id, version and missing times are assigned); returns its id.
     Result<int64_t> add(MemoryRecord record, const ChangeContext& ctx);

@@ -11,6 +11,8 @@ namespace hako::memory {
 Result<MemoryRecord> MemoryStore::update(const MemoryRecord& record, const ChangeContext& ctx)
 {
     std::lock_guard lock(d->mutex);
+    if (auto r = d->awaitVectors(); !r)
+        return r.error();
     auto before = d->read(record.id, true);
     if (!before)
         return before.error();
@@ -49,6 +51,8 @@ Result<int> MemoryStore::setState(const std::vector<int64_t>& ids, State state,
                                   const ChangeContext& ctx)
 {
     std::lock_guard lock(d->mutex);
+    if (auto r = d->awaitVectors(); !r)
+        return r.error();
     SqliteTransaction tx(d->db);
     std::vector<MemoryRecord> changed;
     for (int64_t id : ids) {
@@ -130,6 +134,8 @@ Result<int64_t> MemoryStore::merge(const std::vector<int64_t>& ids, MemoryRecord
     if (ids.empty())
         return makeError(QStringLiteral("nothing to merge"));
     std::lock_guard lock(d->mutex);
+    if (auto r = d->awaitVectors(); !r)
+        return r.error();
     SqliteTransaction tx(d->db);
     merged.evidence = ids;
     auto id = d->insert(merged);

@@ -10,12 +10,28 @@
 #include <QHash>
 #include <QStringList>
 
+#include <atomic>
+#include <future>
 #include <mutex>
 #include <unordered_map>
 
 namespace hako::memory {
 
+/// The embedding vectors of a store read by loadVectors(): `vectors` holds ids.size() × dim unit
+/// vectors in id order, `has[p]` says whether memory p has one.
+struct LoadedVectors {
+    std::vector<float> vectors;
+    std::vector<uint8_t> has;
+};
+
+/// Reads every embedding of `dim` floats from `db` for the memories `ids` (ascending) and
+/// normalises them. Rows of other memories or sizes are skipped. Stops early (returning an
+/// error) when `stop` becomes true.
+Result<LoadedVectors> loadVectors(SqliteDb& db, const std::vector<int64_t>& ids, int dim,
+                                  const std::atomic<bool>* stop = nullptr);
+
 struct MemoryStore::Impl {
+    ~Impl();
     mutable std::mutex mutex;
     QString path;
     StoreOptions options;
@@ -43,7 +59,16 @@ struct MemoryStore::Impl {
     SqliteStatement& stmt(const char* sql);
 
     Result<bool> createSchema();
-    Result<bool> loadColumns();
+    /// Reads the scoring columns; the vectors too unless `background`, in which case a
+    /// separate connection reads them on another thread (see awaitVectors()).
+    Result<bool> loadColumns(bool background = false);
+    /// Waits for a background vector load and adopts its result (reading the vectors on this
+    /// connection when it failed). Every method that reads or changes `vectors`,
+    /// `hasEmbedding` or the set of memories calls it first, under the mutex.
+    Result<bool> awaitVectors();
+    void cancelVectorLoad();
+    std::future<Result<LoadedVectors>> pendingVectors;
+    std::shared_ptr<std::atomic<bool>> stopLoading;
     int32_t agentId(const QString& name);
     /// Adds or refreshes the cached columns of `r`.
     void cache(const MemoryRecord& r);

@@ -1,5 +1,8 @@
 // `hako memory` as a user runs it from a terminal: no display, a store file, plain output.
 #include "hakoprocess.h"
+#include "openaitestserver.h"
+
+#include "core/memory/memorystore.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -167,6 +170,56 @@ private Q_SLOTS:
                     QStringLiteral("--embedding-model"), QStringLiteral("nomic-embed-text")});
         QCOMPARE(o.exitCode, 1);
         QVERIFY2(o.err.contains(QLatin1String("nomic-embed-text")), qPrintable(o.err));
+    }
+
+    // A configured embedding model (here the OpenAI-compatible test server, whose vectors are
+    // 4-dimensional) embeds both the memories and the query.
+    void embeddingsFromAConfiguredModel()
+    {
+        hako::testing::OpenAiTestServer server;
+        QVERIFY(server.start());
+        qputenv("OPENAI_BASE_URL", server.baseUrl().toUtf8());
+        qputenv("OPENAI_API_KEY", "sk-test");
+        const QString s = freshStore();
+        const QStringList model{QStringLiteral("--embedding-model"),
+                                QStringLiteral("text-embedding-3-small")};
+        for (const char* text : {"the ramen queue was long", "tax forms are due"}) {
+            const HakoOutcome o =
+                mem(s, QStringList{QStringLiteral("add"), QStringLiteral("--text"),
+                                   QString::fromUtf8(text)} +
+                           model);
+            QVERIFY2(o.exitCode == 0, qPrintable(o.err));
+        }
+        // Later commands use the store's model without being told.
+        const HakoOutcome q = mem(s, {QStringLiteral("retrieve"), QStringLiteral("--query"),
+                                      QStringLiteral("ramen"), QStringLiteral("--json")});
+        QVERIFY2(q.exitCode == 0, qPrintable(q.err));
+        int embeddings = 0;
+        for (const auto& r : server.requests()) {
+            if (r.path.endsWith("/embeddings")) {
+                ++embeddings;
+                QVERIFY(r.body.contains("text-embedding-3-small"));
+            }
+        }
+        QCOMPARE(embeddings, 3);
+        const QJsonArray list =
+            QJsonDocument::fromJson(
+                mem(s, {QStringLiteral("list"), QStringLiteral("--json")}).out.toUtf8())
+                .array();
+        QCOMPARE(list.size(), 2);
+        {
+            auto store = hako::memory::MemoryStore::open(s).value();
+            QCOMPARE(store->embeddingModel(), QStringLiteral("text-embedding-3-small"));
+            QCOMPARE(store->embeddingDimension(), 4);
+        }
+        // The hash model is refused now, before anything is asked.
+        const int before = server.requestCount();
+        const HakoOutcome h =
+            mem(s, {QStringLiteral("add"), QStringLiteral("--text"), QStringLiteral("x"),
+                    QStringLiteral("--embedding-model"), QStringLiteral("hash")});
+        QCOMPARE(h.exitCode, 1);
+        QVERIFY2(h.err.contains(QLatin1String("text-embedding-3-small")), qPrintable(h.err));
+        QCOMPARE(server.requestCount(), before);
     }
 
     void importGaThenExportImportRoundTrip()

@@ -435,6 +435,89 @@ private Q_SLOTS:
         QCOMPARE(s->importanceSinceLastReflection(QStringLiteral("default")), int64_t(4));
     }
 
+    // Opening reads the vectors on another connection; whatever runs first after open()
+    // (a retrieval, an add, a reload, closing) must see exactly the stored vectors.
+    void vectorsLoadInTheBackground_data()
+    {
+        QTest::addColumn<QString>("first");
+        QTest::newRow("retrieve") << "retrieve";
+        QTest::newRow("add") << "add";
+        QTest::newRow("archive") << "archive";
+        QTest::newRow("reload") << "reload";
+        QTest::newRow("close") << "close";
+    }
+    void vectorsLoadInTheBackground()
+    {
+        QFETCH(QString, first);
+        const QString path = freshPath();
+        std::mt19937 rng(3);
+        std::normal_distribution<float> g;
+        const int n = 3000, dim = 48;
+        std::vector<std::vector<float>> data(n);
+        {
+            auto s = MemoryStore::open(path).value();
+            std::vector<MemoryRecord> batch;
+            for (int i = 0; i < n; ++i) {
+                data[size_t(i)].resize(dim);
+                for (float& f : data[size_t(i)])
+                    f = g(rng);
+                batch.push_back(rec(QStringLiteral("m%1").arg(i), data[size_t(i)], 5,
+                                    kNow - Millis(n - i) * kHour));
+            }
+            QVERIFY(s->addBatch(std::move(batch), kUser).ok());
+        }
+        // The nearest memory to a query near memory 1234 must be 1234 itself (ids start at 1).
+        std::vector<float> query = data[1233];
+        for (float& f : query)
+            f += 0.01f * g(rng);
+        RetrievalParams p;
+        p.mode = RetrievalMode::Ga;
+        p.weights = {0, 0, 1};
+        p.k = 1;
+        p.now = kNow;
+        p.whatIf = true;
+
+        auto s = MemoryStore::open(path).value();
+        QCOMPARE(s->count(), int64_t(n)); // the small columns are there at once
+        QCOMPARE(s->embeddingDimension(), dim);
+        if (first == QLatin1String("close")) {
+            s.reset(); // cancels the load; nothing may crash or leak a connection
+            s = MemoryStore::open(path).value();
+        } else if (first == QLatin1String("add")) {
+            auto id = s->add(rec(QStringLiteral("new"), query, 5, kNow), kUser);
+            QVERIFY2(id.ok(), why(id).constData());
+            QCOMPARE(*id, int64_t(n + 1));
+            auto r = s->retrieve(QStringLiteral("q"), query, QStringLiteral("test"), p, kUser);
+            QVERIFY2(r.ok(), why(r).constData());
+            QCOMPARE(r->result.promptOrder, std::vector<int64_t>{n + 1});
+            p.k = 2;
+            r = s->retrieve(QStringLiteral("q"), query, QStringLiteral("test"), p, kUser);
+            QCOMPARE(r->result.promptOrder, (std::vector<int64_t>{n + 1, 1234}));
+            return;
+        } else if (first == QLatin1String("archive")) {
+            QCOMPARE(s->setState({1234}, State::Archived, kUser).value(), 1);
+            auto r = s->retrieve(QStringLiteral("q"), query, QStringLiteral("test"), p, kUser);
+            QVERIFY(r.ok());
+            QVERIFY(r->result.promptOrder != std::vector<int64_t>{1234});
+            QCOMPARE(r->result.candidates.size(), size_t(n - 1));
+            return;
+        } else if (first == QLatin1String("reload")) {
+            QVERIFY(s->reload().ok());
+        }
+        auto r = s->retrieve(QStringLiteral("q"), query, QStringLiteral("test"), p, kUser);
+        QVERIFY2(r.ok(), why(r).constData());
+        QCOMPARE(r->result.candidates.size(), size_t(n));
+        QCOMPARE(r->result.promptOrder, std::vector<int64_t>{1234});
+        // Every candidate's relevance is the cosine with its stored vector.
+        const std::vector<float> uq = normalized(query);
+        for (const Candidate& c : r->result.candidates) {
+            const std::vector<float> v = normalized(data[size_t(c.input.id - 1)]);
+            QVERIFY(c.input.hasEmbedding);
+            QVERIFY2(std::abs(c.input.relevance - dot(uq.data(), v.data(), dim)) < 1e-4f,
+                     qPrintable(QString::number(c.input.id)));
+        }
+    }
+
     void approximateIndexRecall()
     {
         // Random unit vectors in 32 dimensions: HNSW's top 10 must find at least 90% of the

@@ -4,6 +4,7 @@
 #include "core/memory/hashembedding.h"
 #include "core/memory/memorystore.h"
 #include "core/memory/memorytablemodel.h"
+#include "core/workbench/workbenchcontext.h"
 #include "widgets/memory/memoryhistoryview.h"
 #include "widgets/memory/memoryinspector.h"
 #include "widgets/memory/retrievalview.h"
@@ -274,6 +275,86 @@ private Q_SLOTS:
             inspector.grab().save(qEnvironmentVariable("HAKO_SCREENSHOT_DIR") +
                                   QStringLiteral("/memory-whatif.png"));
         }
+    }
+
+    // Clicking a retrieval made during a run selects the trace node that made it; selecting a
+    // node elsewhere shows that node's retrieval; retrievals made outside a run change nothing.
+    void retrievalSelectsItsTraceNode()
+    {
+        const Populated p = populate(m_dir.filePath(QStringLiteral("t%1.hakomem").arg(++m_n)));
+        RetrievalParams params;
+        params.mode = RetrievalMode::Seed;
+        const QString q = QStringLiteral("bike lanes");
+        const ChangeContext inRun{Actor::Agent, QStringLiteral("memory.retrieve"),
+                                  QStringLiteral("run-2"), QStringLiteral("text.3.repeat.1.data")};
+        const int64_t fromRun = p.store
+                                    ->retrieve(q, HashEmbeddingProvider::embedText(q),
+                                               HashEmbeddingProvider::modelName(), params, inRun)
+                                    ->seq;
+        const ChangeContext other{Actor::Agent, QStringLiteral("memory.retrieve"),
+                                  QStringLiteral("run-2"), QStringLiteral("text.5.data")};
+        const int64_t fromOther = p.store
+                                      ->retrieve(q, HashEmbeddingProvider::embedText(q),
+                                                 HashEmbeddingProvider::modelName(), params, other)
+                                      ->seq;
+
+        WorkbenchContext context;
+        MemoryInspector inspector;
+        inspector.setWorkbenchContext(&context);
+        QCOMPARE(inspector.workbenchContext(), &context);
+        QSignalSpy loaded(&inspector, &MemoryInspector::loaded);
+        inspector.setStore(p.store);
+        QTRY_COMPARE(loaded.count(), 1);
+        QListWidget* list = inspector.retrievalView()->retrievalList();
+        QTRY_COMPARE(list->count(), 3);
+        QSignalSpy nodeChanged(&context, &WorkbenchContext::currentNodeChanged);
+
+        auto rowOf = [&](int64_t seq) {
+            for (int row = 0; row < list->count(); ++row)
+                if (list->item(row)->data(RetrievalView::SeqRole).toLongLong() == seq)
+                    return row;
+            return -1;
+        };
+        auto clickRow = [&](int row) {
+            const QRect r = list->visualItemRect(list->item(row));
+            QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, r.center());
+        };
+        inspector.resize(1300, 800);
+        inspector.tabs()->setCurrentWidget(inspector.retrievalView());
+        inspector.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&inspector));
+        QVERIFY(list->item(rowOf(fromRun))->text().contains(u"@ text.3.repeat.1.data"));
+
+        clickRow(rowOf(fromRun));
+        QTRY_COMPARE(nodeChanged.count(), 1);
+        QCOMPARE(context.currentNode(), QStringLiteral("text.3.repeat.1.data"));
+        QCOMPARE(nodeChanged.at(0).at(1).value<QObject*>(), static_cast<QObject*>(&inspector));
+
+        // A retrieval made outside a run (no node): the trace selection stays.
+        clickRow(rowOf(p.retrieval));
+        QTest::qWait(50);
+        QCOMPARE(nodeChanged.count(), 1);
+        QCOMPARE(context.currentNode(), QStringLiteral("text.3.repeat.1.data"));
+
+        // Another pane selects a node: the inspector shows that node's retrieval, without
+        // echoing a selection back.
+        QSignalSpy shown(inspector.retrievalView(), &RetrievalView::resultShown);
+        QObject trace;
+        context.setCurrentNode(QStringLiteral("text.5.data"), &trace);
+        QCOMPARE(list->currentRow(), rowOf(fromOther));
+        QTRY_VERIFY(shown.count() >= 1);
+        QCOMPARE(context.currentNode(), QStringLiteral("text.5.data"));
+        QCOMPARE(nodeChanged.count(), 2);
+
+        // Disconnected: clicks no longer reach the bus.
+        inspector.setWorkbenchContext(nullptr);
+        clickRow(rowOf(fromRun));
+        QTest::qWait(50);
+        QCOMPARE(context.currentNode(), QStringLiteral("text.5.data"));
+
+        if (qEnvironmentVariableIsSet("HAKO_SCREENSHOT_DIR"))
+            inspector.grab().save(qEnvironmentVariable("HAKO_SCREENSHOT_DIR") +
+                                  QStringLiteral("/memory-retrieval-node.png"));
     }
 
     void historyDiffRevertAndProvenance()

@@ -1,5 +1,7 @@
 #include "widgets/memory/memoryinspector.h"
 
+#include "core/workbench/workbenchcontext.h"
+
 #include "core/memory/hashembedding.h"
 #include "core/memory/memorytablemodel.h"
 #include "widgets/common/messagebar.h"
@@ -152,12 +154,36 @@ MemoryInspector::MemoryInspector(QWidget* parent) : QWidget(parent)
             [this](qint64 id) { selectMemory(id); });
     connect(m_history, &MemoryHistoryView::memoryChanged, this, [this] { reload(); });
     connect(m_retrievals, &RetrievalView::errorOccurred, this, &MemoryInspector::showError);
+    connect(m_retrievals, &RetrievalView::retrievalSelected, this,
+            [this](qint64, const QString& nodeId, const QString&) {
+                if (m_context && !nodeId.isEmpty())
+                    m_context->setCurrentNode(nodeId, this);
+            });
     connect(m_history, &MemoryHistoryView::errorOccurred, this, &MemoryInspector::showError);
     connect(m_thread, &ThreadView::errorOccurred, this, &MemoryInspector::showError);
     m_history->setConfirm(m_confirm);
 }
 
 MemoryInspector::~MemoryInspector() = default;
+
+void MemoryInspector::setWorkbenchContext(WorkbenchContext* context)
+{
+    if (m_contextConnection)
+        disconnect(m_contextConnection);
+    m_context = context;
+    if (!context)
+        return;
+    m_contextConnection = connect(context, &WorkbenchContext::currentNodeChanged, this,
+                                  [this](const QString& id, QObject* origin) {
+                                      if (origin != this)
+                                          m_retrievals->selectRetrievalOfNode(id);
+                                  });
+}
+
+WorkbenchContext* MemoryInspector::workbenchContext() const
+{
+    return m_context;
+}
 
 void MemoryInspector::setConfirm(Confirm confirm)
 {

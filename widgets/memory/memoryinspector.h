@@ -2,6 +2,7 @@
 
 #include "core/memory/memorystore.h"
 
+#include <QPointer>
 #include <QWidget>
 
 #include <functional>
@@ -20,6 +21,7 @@ namespace models {
 class IModelProvider;
 }
 class MessageBar;
+class WorkbenchContext;
 class MemoryHistoryView;
 class RetrievalView;
 class ThreadView;
@@ -44,6 +46,12 @@ public:
     /// Opens the store file off the GUI thread; `loaded` is emitted when shown.
     void openStore(const QString& path);
     void setStore(std::shared_ptr<memory::MemoryStore> store);
+    /// Connects the pane to the workbench bus (not owned; may be null to disconnect): picking
+    /// a retrieval made during a run selects the trace node that made it
+    /// (context->setCurrentNode(nodeId, this)), and selecting a trace node elsewhere shows
+    /// that node's latest retrieval.
+    void setWorkbenchContext(WorkbenchContext* context);
+    WorkbenchContext* workbenchContext() const;
     std::shared_ptr<memory::MemoryStore> store() const { return m_store; }
     /// Replaces the confirmation dialog (tests answer without blocking).
     void setConfirm(Confirm confirm);
@@ -88,6 +96,8 @@ private:
     void showError(const QString& message);
 
     std::shared_ptr<memory::MemoryStore> m_store;
+    QPointer<WorkbenchContext> m_context;
+    QMetaObject::Connection m_contextConnection;
     Confirm m_confirm;
     MessageBar* m_messages;
     QLineEdit* m_search;

@@ -102,8 +102,14 @@ RetrievalView::RetrievalView(QWidget* parent) : QWidget(parent)
     layout->addWidget(split);
 
     connect(m_list, &QListWidget::currentRowChanged, this, [this](int row) {
-        if (row >= 0)
-            showRetrieval(m_list->item(row)->data(Qt::UserRole).toLongLong());
+        if (row < 0)
+            return;
+        const QListWidgetItem* item = m_list->item(row);
+        const qint64 seq = item->data(SeqRole).toLongLong();
+        showRetrieval(seq);
+        if (!m_selectingQuietly)
+            Q_EMIT retrievalSelected(seq, item->data(NodeIdRole).toString(),
+                                     item->data(RunIdRole).toString());
     });
     connect(whatIf, &QPushButton::clicked, this, &RetrievalView::runWhatIf);
     connect(reset, &QPushButton::clicked, this, [this] {
@@ -144,18 +150,42 @@ void RetrievalView::refresh()
         }
         for (const RetrievalRecord& r : *list) {
             const QString query = r.query.isEmpty() ? tr("(no query)") : r.query;
-            auto* item =
-                new QListWidgetItem(QStringLiteral("#%1  %2  %3 k=%4  “%5”  → %6 of %7")
-                                        .arg(r.seq)
-                                        .arg(formatTime(r.at), modeName(r.result.params.mode))
-                                        .arg(r.result.params.k)
-                                        .arg(query)
-                                        .arg(r.result.promptOrder.size())
-                                        .arg(r.candidateCount));
-            item->setData(Qt::UserRole, qint64(r.seq));
+            QString label = QStringLiteral("#%1  %2  %3 k=%4  “%5”  → %6 of %7")
+                                .arg(r.seq)
+                                .arg(formatTime(r.at), modeName(r.result.params.mode))
+                                .arg(r.result.params.k)
+                                .arg(query.simplified().left(80))
+                                .arg(r.result.promptOrder.size())
+                                .arg(r.candidateCount);
+            if (!r.nodeId.isEmpty())
+                label += QStringLiteral("  @ %1").arg(r.nodeId);
+            auto* item = new QListWidgetItem(label);
+            item->setData(SeqRole, qint64(r.seq));
+            item->setData(NodeIdRole, r.nodeId);
+            item->setData(RunIdRole, r.runId);
+            if (!r.nodeId.isEmpty())
+                item->setToolTip(tr("Made by trace node %1 (run %2); click to select it in the "
+                                    "trace")
+                                     .arg(r.nodeId, r.runId));
             m_list->addItem(item);
         }
     });
+}
+
+bool RetrievalView::selectRetrievalOfNode(const QString& nodeId)
+{
+    if (nodeId.isEmpty())
+        return false;
+    // The list is newest first: the first match is the node's latest retrieval.
+    for (int row = 0; row < m_list->count(); ++row) {
+        if (m_list->item(row)->data(NodeIdRole).toString() == nodeId) {
+            m_selectingQuietly = true;
+            m_list->setCurrentRow(row);
+            m_selectingQuietly = false;
+            return true;
+        }
+    }
+    return false;
 }
 
 void RetrievalView::showRetrieval(int64_t seq)

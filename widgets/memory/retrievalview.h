@@ -41,6 +41,12 @@ public:
     memory::CandidateModel* candidateModel() const { return m_model; }
     QListWidget* retrievalList() const { return m_list; }
     QString diffSummary() const;
+    /// Selects (and shows) the newest listed retrieval made by trace node `nodeId`; false when
+    /// the list has none. Does not emit retrievalSelected.
+    bool selectRetrievalOfNode(const QString& nodeId);
+
+    /// List item data roles: the journal seq, the calling node's pdl__id, the run id.
+    enum Roles { SeqRole = Qt::UserRole, NodeIdRole, RunIdRole };
 
 Q_SIGNALS:
     /// A candidate was activated (double-click): show that memory.
@@ -48,6 +54,9 @@ Q_SIGNALS:
     void errorOccurred(const QString& message);
     /// A retrieval's candidates are shown (after showRetrieval or runWhatIf).
     void resultShown();
+    /// The user picked retrieval `seq` in the list; `nodeId` is the `pdl__id` of the block
+    /// that made it during run `runId` (both empty for retrievals made outside a run).
+    void retrievalSelected(qint64 seq, const QString& nodeId, const QString& runId);
 
 private:
     void setControls(const memory::RetrievalParams& p);
@@ -67,6 +76,7 @@ private:
     int64_t m_seq = 0;
     std::optional<memory::RetrievalResult> m_original;
     int m_generation = 0;
+    bool m_selectingQuietly = false;
 };
 
 } // namespace hako

@@ -78,6 +78,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_memoryDock = new QDockWidget(tr("Memory"), this);
     m_memoryDock->setObjectName(QStringLiteral("memoryDock"));
     m_memoryInspector = new MemoryInspector(m_memoryDock);
+    m_memoryInspector->setWorkbenchContext(m_context);
     m_memoryDock->setWidget(m_memoryInspector);
     addDockWidget(Qt::BottomDockWidgetArea, m_memoryDock);
     m_memoryDock->hide();

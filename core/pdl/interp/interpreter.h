@@ -102,4 +102,10 @@ private:
 /// The `pdl__id`-keyed leaf results of a trace, for RunOptions::replay.
 std::unordered_map<std::string, Value> replayTable(const TraceNode& root);
 
+/// The `pdl__id` of the block the calling thread is executing (empty outside a run). Functions
+/// a run provides to expressions (`memory.retrieve`, …) use it to record which block called
+/// them, so what they journal links back to the trace. Thread-local: each interpreter thread
+/// sees its own innermost block.
+std::string currentBlockId();
+
 } // namespace hako::pdl

@@ -177,11 +177,39 @@ void Runner::checkSpec(const Value& spec, const Value& value, const SourceSpan& 
     throw PdlError(msg, span);
 }
 
+namespace {
+
+thread_local std::string t_currentBlockId;
+
+// Makes `id` the thread's current block for its lifetime, restoring the enclosing one after
+// (also when the block throws).
+class CurrentBlockScope {
+public:
+    explicit CurrentBlockScope(const std::string& id) : m_saved(std::move(t_currentBlockId))
+    {
+        t_currentBlockId = id;
+    }
+    ~CurrentBlockScope() { t_currentBlockId = std::move(m_saved); }
+    CurrentBlockScope(const CurrentBlockScope&) = delete;
+    CurrentBlockScope& operator=(const CurrentBlockScope&) = delete;
+
+private:
+    std::string m_saved;
+};
+
+} // namespace
+
+std::string currentBlockId()
+{
+    return t_currentBlockId;
+}
+
 Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, TracePtr* traceOut)
 {
     checkCancelled();
     const Block& b = *bp;
     std::string id = prefix + blockKindName(b.kind);
+    const CurrentBlockScope currentBlock(id);
     TracePtr node;
     if (tracing) {
         node = std::make_shared<TraceNode>();

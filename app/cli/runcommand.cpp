@@ -1,5 +1,7 @@
 #include "cli/runcommand.h"
 
+#include "core/docs/docbindings.h"
+#include "core/docs/documentsession.h"
 #include "core/models/modelrouter.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/interp/tracereader.h"
@@ -33,7 +35,9 @@ const char* kUsage =
     "  --sandbox            run code blocks under bubblewrap (no network, read-only files)\n"
     "  --replay TRACE       reuse the recorded model replies, code results and reads of a\n"
     "                       trace instead of calling anything\n"
-    "  --max-call-depth N   stop runaway recursion of function calls (default 500)\n";
+    "  --max-call-depth N   stop runaway recursion of function calls (default 500)\n"
+    "  --document FILE      open a text or PDF document as the `doc` object (doc.search,\n"
+    "                       doc.show, doc.answer, doc.cost, ...; see hako search)\n";
 
 bool mergeData(const QByteArray& text, const QString& origin, pdl::Dict& into, QString* error)
 {
@@ -60,7 +64,7 @@ bool mergeData(const QByteArray& text, const QString& origin, pdl::Dict& into, Q
 int runCommand(const QStringList& args)
 {
     pdl::RunOptions options;
-    QString program, traceFile, replayFile;
+    QString program, traceFile, replayFile, documentFile;
     bool wantTrace = false;
     QString stream = QStringLiteral("none");
     for (int i = 0; i < args.size(); ++i) {
@@ -130,6 +134,9 @@ int runCommand(const QStringList& args)
                       QStringLiteral("hako run: --max-call-depth takes a positive number\n"));
                 return 2;
             }
+        } else if (a == QLatin1String("--document")) {
+            if (!value(&documentFile))
+                return 2;
         } else if (a.startsWith(QLatin1Char('-')) && a.size() > 1) {
             write(stderr, QStringLiteral("hako run: unknown option %1\n\n").arg(a) +
                               QString::fromLatin1(kUsage));
@@ -157,6 +164,20 @@ int runCommand(const QStringList& args)
             return 1;
         }
         options.replay = std::move(table);
+    }
+    // --document: the program gets a `doc` object playing the search/show/answer game on it.
+    if (!documentFile.isEmpty()) {
+        Result<docs::Document> document = docs::loadDocument(documentFile);
+        if (!document.ok()) {
+            write(stderr, QStringLiteral("hako run: %1\n").arg(document.error().message));
+            return 1;
+        }
+        for (const Diagnostic& w : document->warnings())
+            write(stderr, QStringLiteral("hako run: %1\n").arg(w.toString()));
+        auto index = docs::DocumentIndex::build(
+            std::make_shared<docs::Document>(std::move(document).value()));
+        options.initialScope.set(
+            "doc", docs::makeDocumentBindings(std::make_shared<docs::DocumentSession>(index)));
     }
     if (wantTrace && traceFile.isEmpty())
         traceFile = QFileInfo(program).completeBaseName() + QStringLiteral("_trace.json");

@@ -1,5 +1,7 @@
 #include "core/pdl/lang/builtindocs.h"
 
+#include "core/docs/documentbuiltindocs.h"
+
 #include <QMutex>
 
 #include <algorithm>
@@ -78,6 +80,7 @@ void registerBuiltinDocs()
     static std::once_flag once;
     std::call_once(once, [] {
         BuiltinDocs::add(languageDocs());
+        BuiltinDocs::add(docs::documentBuiltinDocs());
         // Areas append their registration here (documents, memory).
     });
 }

@@ -228,10 +228,12 @@ void DocumentPane::openDocument(const QString& path)
     docs::IndexOptions indexOptions;
     indexOptions.units = docs::UnitKind(m_units->currentData().toInt());
     (void)QtConcurrent::run([path, progress, preview, indexOptions] {
-        if (Result<docs::Document> head = docs::loadDocumentHead(path);
-            head.ok() && head->isPartial())
-            preview(std::make_shared<docs::Document>(std::move(head).value()));
-        Result<docs::Document> doc = docs::loadDocument(path);
+        // A small file (or a PDF) comes whole from the first read; errors are the same too.
+        Result<docs::Document> doc = docs::loadDocumentHead(path);
+        if (doc.ok() && doc->isPartial()) {
+            preview(std::make_shared<docs::Document>(std::move(doc).value()));
+            doc = docs::loadDocument(path);
+        }
         if (!doc)
             return std::make_tuple(std::shared_ptr<const docs::DocumentIndex>(),
                                    doc.error().message, QString());

@@ -52,7 +52,7 @@ bool DocumentView::rubyShown() const
 QFont DocumentView::rubyFont() const
 {
     QFont f = font();
-    f.setPointSizeF(std::max(5.0, f.pointSizeF() * 0.5));
+    f.setPointSizeF(std::max(5.0, f.pointSizeF() * 0.55));
     if (f.pointSizeF() <= 0)
         f.setPixelSize(std::max(6, fontMetrics().height() / 2));
     return f;

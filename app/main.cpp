@@ -7,6 +7,7 @@
 
 #include <QApplication>
 #include <QIcon>
+#include <QTimer>
 
 #include <cstdio>
 
@@ -47,6 +48,10 @@ int runWorkbench(int& argc, char** argv, const QStringList& files)
         }
     }
     window.show();
+    // For the start-up benchmark (tests/bench/bench_workbench.cpp): leave as soon as the window
+    // has been shown and the event loop is idle.
+    if (qEnvironmentVariableIsSet("HAKO_QUIT_WHEN_SHOWN"))
+        QTimer::singleShot(0, &app, &QApplication::quit);
     return app.exec();
 }
 

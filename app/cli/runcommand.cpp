@@ -3,6 +3,8 @@
 #include "core/memory/hashembedding.h"
 #include "core/memory/memorybindings.h"
 #include "core/memory/memorystore.h"
+#include "core/docs/docbindings.h"
+#include "core/docs/documentsession.h"
 #include "core/models/modelrouter.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/interp/tracereader.h"
@@ -41,7 +43,9 @@ const char* kUsage =
     "  --memory STORE       give the program `memory` and `thread` over the agent-memory\n"
     "                       store STORE (created when missing; see `hako memory`)\n"
     "  --memory-agent NAME  whose memories they are (default: default)\n"
-    "  --embedding-model M  embeds memories (default: the store's model, else 'hash')\n";
+    "  --embedding-model M  embeds memories (default: the store's model, else 'hash')\n"
+    "  --document FILE      open a text or PDF document as the `doc` object (doc.search,\n"
+    "                       doc.show, doc.answer, doc.cost, ...; see hako search)\n";
 
 bool mergeData(const QByteArray& text, const QString& origin, pdl::Dict& into, QString* error)
 {
@@ -68,7 +72,7 @@ bool mergeData(const QByteArray& text, const QString& origin, pdl::Dict& into, Q
 int runCommand(const QStringList& args)
 {
     pdl::RunOptions options;
-    QString program, traceFile, replayFile;
+    QString program, traceFile, replayFile, documentFile;
     bool wantTrace = false;
     QString stream = QStringLiteral("none");
     QString memoryStore, memoryAgent = QStringLiteral("default"), embeddingModel;
@@ -148,6 +152,9 @@ int runCommand(const QStringList& args)
         } else if (a == QLatin1String("--embedding-model")) {
             if (!value(&embeddingModel))
                 return 2;
+        } else if (a == QLatin1String("--document")) {
+            if (!value(&documentFile))
+                return 2;
         } else if (a.startsWith(QLatin1Char('-')) && a.size() > 1) {
             write(stderr, QStringLiteral("hako run: unknown option %1\n\n").arg(a) +
                               QString::fromLatin1(kUsage));
@@ -175,6 +182,20 @@ int runCommand(const QStringList& args)
             return 1;
         }
         options.replay = std::move(table);
+    }
+    // --document: the program gets a `doc` object playing the search/show/answer game on it.
+    if (!documentFile.isEmpty()) {
+        Result<docs::Document> document = docs::loadDocument(documentFile);
+        if (!document.ok()) {
+            write(stderr, QStringLiteral("hako run: %1\n").arg(document.error().message));
+            return 1;
+        }
+        for (const Diagnostic& w : document->warnings())
+            write(stderr, QStringLiteral("hako run: %1\n").arg(w.toString()));
+        auto index = docs::DocumentIndex::build(
+            std::make_shared<docs::Document>(std::move(document).value()));
+        options.initialScope.set(
+            "doc", docs::makeDocumentBindings(std::make_shared<docs::DocumentSession>(index)));
     }
     if (wantTrace && traceFile.isEmpty())
         traceFile = QFileInfo(program).completeBaseName() + QStringLiteral("_trace.json");

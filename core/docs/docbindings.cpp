@@ -43,6 +43,23 @@ pdl::Value makeDocumentBindings(std::shared_ptr<DocumentSession> session)
     doc.set("cost", pdl::Value(pdl::makeCallable("doc.cost", [session](const pdl::CallArgs&) {
                 return pdl::Value(int64_t(session->totalCost()));
             })));
+    doc.set("submitted",
+            pdl::Value(pdl::makeCallable("doc.submitted", [session](const pdl::CallArgs&) {
+                const QString answer = session->answer();
+                return answer.isEmpty() ? pdl::Value() : pdl::Value(answer.toStdString());
+            })));
+    doc.set("last", pdl::Value(pdl::makeCallable("doc.last", [session](const pdl::CallArgs&) {
+                const QList<TranscriptEntry> entries = session->transcript();
+                if (entries.isEmpty())
+                    return pdl::Value();
+                const TranscriptEntry& e = entries.last();
+                pdl::Dict d;
+                d.set("input", pdl::Value(e.input.toStdString()));
+                d.set("output", pdl::Value(e.output.toStdString()));
+                d.set("cost", pdl::Value(int64_t(e.cost)));
+                d.set("total_cost", pdl::Value(int64_t(e.totalCost)));
+                return pdl::Value(std::move(d));
+            })));
     return pdl::Value(std::move(doc));
 }
 

@@ -1,5 +1,7 @@
 #include "core/docs/document.h"
 
+#include "core/docs/pdfextractor.h"
+
 #include <QFile>
 #include <QStringDecoder>
 
@@ -103,6 +105,14 @@ QStringView Document::lineText(qsizetype line) const
     return QStringView(m_text).mid(s.start, s.length);
 }
 
+qsizetype Document::pageAt(qsizetype offset) const
+{
+    if (m_pageStarts.empty())
+        return 0;
+    auto it = std::upper_bound(m_pageStarts.begin(), m_pageStarts.end(), offset);
+    return std::max<qsizetype>(1, qsizetype(it - m_pageStarts.begin()));
+}
+
 qsizetype Document::lineAt(qsizetype offset) const
 {
     auto it = std::upper_bound(m_lines.begin(), m_lines.end(), offset,
@@ -200,17 +210,11 @@ Detected detectEncoding(QByteArrayView bytes)
     return {name, 0};
 }
 
-} // namespace
-
-Result<Document> decodeDocument(QByteArrayView bytes, const QString& name,
-                                const LoadOptions& options)
+// Decodes `bytes` (a whole file, or with `headBytes` >= 0 only about that many of its first
+// bytes, cut after the last complete line) into a Document.
+Result<Document> decodeBytes(QByteArrayView bytes, const QString& name, const LoadOptions& options,
+                             qsizetype headBytes)
 {
-    if (bytes.size() > options.maxBytes)
-        return makeError(QStringLiteral("%1: the file is too large to open (%2 MB; the limit is "
-                                        "%3 MB)")
-                             .arg(name)
-                             .arg(bytes.size() / (1024 * 1024))
-                             .arg(options.maxBytes / (1024 * 1024)));
     Detected enc;
     if (!options.encoding.isEmpty()) {
         enc.name = options.encoding.toLatin1();
@@ -225,11 +229,26 @@ Result<Document> decodeDocument(QByteArrayView bytes, const QString& name,
     if (!decoder.isValid())
         return makeError(
             QStringLiteral("%1: unknown encoding '%2'").arg(name, QString::fromLatin1(enc.name)));
-    QString text = decoder.decode(bytes.sliced(enc.bomLength));
-    const bool hadErrors = decoder.hasError();
+    QString text;
+    bool partial = false;
+    if (headBytes >= 0 && bytes.size() - enc.bomLength > headBytes) {
+        // A stateful decoder keeps a character cut at the end of the slice to itself instead of
+        // reporting it as an error; the last, possibly cut, line is dropped.
+        QStringDecoder head(enc.name.constData());
+        text = head.decode(bytes.sliced(enc.bomLength, headBytes));
+        const qsizetype lastBreak = text.lastIndexOf(u'\n');
+        if (lastBreak > 0)
+            text.truncate(lastBreak + 1);
+        partial = true;
+    } else {
+        text = decoder.decode(bytes.sliced(enc.bomLength));
+    }
+    const bool hadErrors = partial ? text.contains(QChar(0xFFFD)) : decoder.hasError();
     const QString encodingName = enc.name == "windows-31j" ? QStringLiteral("Shift_JIS (CP932)")
                                                            : QString::fromLatin1(enc.name);
     Document doc(std::move(text), name, encodingName);
+    if (partial)
+        doc.setPartial(true, bytes.size());
     if (hadErrors) {
         const qsizetype first = doc.text().indexOf(QChar(0xFFFD));
         const qsizetype count = doc.text().count(QChar(0xFFFD));
@@ -249,6 +268,53 @@ Result<Document> decodeDocument(QByteArrayView bytes, const QString& name,
     return doc;
 }
 
+} // namespace
+
+Result<Document> decodeDocument(QByteArrayView bytes, const QString& name,
+                                const LoadOptions& options)
+{
+    if (bytes.size() > options.maxBytes)
+        return makeError(QStringLiteral("%1: the file is too large to open (%2 MB; the limit is "
+                                        "%3 MB)")
+                             .arg(name)
+                             .arg(bytes.size() / (1024 * 1024))
+                             .arg(options.maxBytes / (1024 * 1024)));
+    return decodeBytes(bytes, name, options, -1);
+}
+
+Result<Document> loadDocumentHead(const QString& path, qint64 headBytes, const LoadOptions& options)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return makeError(QStringLiteral("%1: cannot open: %2").arg(path, file.errorString()));
+    const qint64 size = file.size();
+    if (size > options.maxBytes)
+        return makeError(QStringLiteral("%1: the file is too large to open (%2 MB; the limit is "
+                                        "%3 MB)")
+                             .arg(path)
+                             .arg(size / (1024 * 1024))
+                             .arg(options.maxBytes / (1024 * 1024)));
+    // A PDF has no quick first screen: its text comes from the extractor in one go.
+    if (file.peek(5) == "%PDF-")
+        return loadPdfDocument(path);
+    // Only the pages the detector and the decoder touch are read from disk.
+    if (size > 0) {
+        if (uchar* mapped = file.map(0, size)) {
+            Result<Document> doc =
+                decodeBytes(QByteArrayView(reinterpret_cast<const char*>(mapped), size), path,
+                            options, std::max<qint64>(headBytes, 4096));
+            file.unmap(mapped);
+            return doc;
+        }
+    }
+    // Detection looks at most at the first 512 KB; the rest is not needed.
+    const QByteArray bytes = file.read(std::max<qint64>(headBytes, 512 * 1024));
+    Result<Document> doc = decodeBytes(bytes, path, options, std::max<qint64>(headBytes, 4096));
+    if (doc.ok() && bytes.size() < size)
+        doc.value().setPartial(true, size);
+    return doc;
+}
+
 Result<Document> loadDocument(const QString& path, const LoadOptions& options)
 {
     QFile file(path);
@@ -263,6 +329,8 @@ Result<Document> loadDocument(const QString& path, const LoadOptions& options)
                              .arg(options.maxBytes / (1024 * 1024)));
     if (size == 0)
         return decodeDocument(QByteArrayView(), path, options);
+    if (file.peek(5) == "%PDF-")
+        return loadPdfDocument(path);
     // Map instead of reading: the decoder then reads the page cache directly, without a
     // second copy of the bytes in memory.
     if (uchar* mapped = file.map(0, size)) {

@@ -52,6 +52,24 @@ public:
     qsizetype bodyFirstLine() const { return m_bodyFirst; }
     qsizetype bodyLastLine() const { return m_bodyLast; }
 
+    /// Pages of a document extracted from a PDF: the number of pages (0 for plain text) and the
+    /// 1-based page holding text offset `offset` (0 when the document has no pages).
+    qsizetype pageCount() const { return qsizetype(m_pageStarts.size()); }
+    qsizetype pageAt(qsizetype offset) const;
+    /// Where each page starts in text(), ascending (the first is 0).
+    void setPageStarts(std::vector<qsizetype> starts) { m_pageStarts = std::move(starts); }
+
+    /// True for the quick first-screen copy made by loadDocumentHead(): only the first lines
+    /// of the file; the whole document follows from loadDocument().
+    bool isPartial() const { return m_partial; }
+    /// Size of the file in bytes (0 when the document was not read from a file).
+    qint64 fileSize() const { return m_fileSize; }
+    void setPartial(bool partial, qint64 fileSize)
+    {
+        m_partial = partial;
+        m_fileSize = fileSize;
+    }
+
 private:
     void splitLines();
     void detectAozora();
@@ -64,6 +82,9 @@ private:
     bool m_aozora = false;
     qsizetype m_bodyFirst = 1;
     qsizetype m_bodyLast = 0;
+    bool m_partial = false;
+    qint64 m_fileSize = 0;
+    std::vector<qsizetype> m_pageStarts;
 };
 
 /// How to open a file.
@@ -75,11 +96,20 @@ struct LoadOptions {
     qint64 maxBytes = qint64(512) * 1024 * 1024;
 };
 
-/// Reads a text file: detects the encoding (byte order marks, then uchardet: UTF-8, UTF-16,
+/// Reads a text file or a PDF (by its `%PDF-` signature; text per page through the PDF
+/// extractor plugin, see pdfextractor.h, pages separated by a form feed line). For text:
+/// detects the encoding (byte order marks, then uchardet: UTF-8, UTF-16,
 /// Shift_JIS/CP932, EUC-JP, …), refuses binary files with a message, replaces undecodable bytes
 /// with U+FFFD and says so in a warning. The file is memory-mapped while it is decoded.
 /// Blocking; call it from a worker thread for large files.
 Result<Document> loadDocument(const QString& path, const LoadOptions& options = {});
+
+/// The first screen of a file, fast whatever the file's size: detects the encoding on the
+/// first bytes and decodes only about `headBytes` of them, up to the last complete line. The
+/// result isPartial() (unless the whole file fitted) and is meant to be shown while
+/// loadDocument() and the index are built in the background. Blocking but short (a few ms).
+Result<Document> loadDocumentHead(const QString& path, qint64 headBytes = 256 * 1024,
+                                  const LoadOptions& options = {});
 
 /// The same for bytes already in memory (`name` is used in messages).
 Result<Document> decodeDocument(QByteArrayView bytes, const QString& name,

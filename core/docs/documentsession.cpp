@@ -248,13 +248,19 @@ CommandResult DocumentSession::run(const QString& rawInput, bool record)
 
 QString DocumentSession::unitLabel(qsizetype unit) const
 {
-    if (m_index->options().units == UnitKind::Lines)
+    // Documents from PDFs say on which page a unit is: page numbers are how people cite them.
+    const qsizetype page = m_index->document().pageAt(m_index->unit(unit).origStart);
+    if (m_index->options().units == UnitKind::Lines) {
+        if (page > 0)
+            return QStringLiteral("line%1 (p.%2)").arg(unit + 1).arg(page);
         return QStringLiteral("line%1").arg(unit + 1);
-    return QStringLiteral("%1%2 (line %3)")
+    }
+    return QStringLiteral("%1%2 (line %3%4)")
         .arg(m_index->options().units == UnitKind::Sentences ? QLatin1String("sentence")
                                                              : QLatin1String("paragraph"))
         .arg(unit + 1)
-        .arg(m_index->unit(unit).line);
+        .arg(m_index->unit(unit).line)
+        .arg(page > 0 ? QStringLiteral(", p.%1").arg(page) : QString());
 }
 
 DocHit DocumentSession::makeHit(qsizetype unit, const QStringList& terms, bool seed) const
@@ -263,6 +269,7 @@ DocHit DocumentSession::makeHit(qsizetype unit, const QStringList& terms, bool s
     hit.unit = unit;
     hit.line = m_index->unit(unit).line;
     const Unit& u = m_index->unit(unit);
+    hit.page = m_index->document().pageAt(u.origStart);
     const QStringView text = m_index->unitText(unit);
     const auto ranges = m_index->matchRanges(unit, terms);
     if (!ranges.isEmpty()) {
@@ -465,6 +472,7 @@ CommandResult DocumentSession::doShow(const QStringList& args) const
         DocHit hit;
         hit.unit = unit;
         hit.line = m_index->unit(unit).line;
+        hit.page = m_index->document().pageAt(m_index->unit(unit).origStart);
         hit.snippet = m_index->unitText(unit).toString();
         hit.origStart = m_index->unit(unit).origStart;
         hit.origEnd = hit.origStart;

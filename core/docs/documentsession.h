@@ -53,6 +53,7 @@ struct SessionOptions {
 struct DocHit {
     qsizetype unit = 0;
     qsizetype line = 0;
+    qsizetype page = 0; ///< 1-based page for documents from PDFs, else 0
     QString snippet;
     QList<std::pair<qsizetype, qsizetype>> snippetMarks; ///< ranges of `snippet` to highlight
     qsizetype origStart = 0;                             ///< first match in the original text

@@ -23,6 +23,8 @@ QVariant HitListModel::data(const QModelIndex& index, int role) const
     const DocHit& h = m_hits[index.row()];
     switch (role) {
     case Qt::DisplayRole:
+        if (h.page > 0)
+            return QStringLiteral("line%1 (p.%2): %3").arg(h.line).arg(h.page).arg(h.snippet);
         return QStringLiteral("line%1: %2").arg(h.line).arg(h.snippet);
     case LineRole:
         return qlonglong(h.line);
@@ -40,6 +42,8 @@ QVariant HitListModel::data(const QModelIndex& index, int role) const
         return qlonglong(h.origEnd);
     case UnitRole:
         return qlonglong(h.unit);
+    case PageRole:
+        return qlonglong(h.page);
     default:
         return {};
     }

@@ -19,6 +19,7 @@ public:
         OrigStartRole,               ///< qlonglong offset of the first match in the document
         OrigEndRole,
         UnitRole,
+        PageRole, ///< 1-based page (qlonglong) for documents from PDFs, else 0
     };
 
     using QAbstractListModel::QAbstractListModel;

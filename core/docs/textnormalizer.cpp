@@ -84,23 +84,6 @@ inline bool isMarkAt(QStringView s, qsizetype i)
     return QChar::isMark(char32_t(c)) || c == 0xFF9E || c == 0xFF9F;
 }
 
-enum class Script { Kanji, Hiragana, Katakana, Alnum, Other };
-
-inline Script scriptOf(char16_t c)
-{
-    if ((c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||
-        (c >= 0xF900 && c <= 0xFAFF) || c == 0x3005 || c == 0x3006 || c == 0x3007 || c == 0x30F6 ||
-        QChar::isSurrogate(c))
-        return Script::Kanji;
-    if (c >= 0x3041 && c <= 0x309F)
-        return Script::Hiragana;
-    if ((c >= 0x30A1 && c <= 0x30FF) || (c >= 0x31F0 && c <= 0x31FF))
-        return Script::Katakana;
-    if (QChar::isLetterOrNumber(char32_t(c)))
-        return Script::Alnum;
-    return Script::Other;
-}
-
 // Output buffer with manual growth: appending QChar by QChar to a QString is several times
 // slower on 100 MB inputs.
 class Writer {

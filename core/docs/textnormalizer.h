@@ -62,6 +62,25 @@ NormalizedText normalizeText(QStringView original, const NormalizeOptions& optio
 /// The same normalisation for a query (no markup interpretation, no offset map).
 QString normalizeQuery(QStringView query, const NormalizeOptions& options);
 
+/// The writing system of a UTF-16 code unit, as Aozora Bunko ruby uses it: without a `｜`
+/// marker, a reading belongs to the run of same-script characters before `《`.
+enum class Script { Kanji, Hiragana, Katakana, Alnum, Other };
+
+inline Script scriptOf(char16_t c)
+{
+    if ((c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||
+        (c >= 0xF900 && c <= 0xFAFF) || c == 0x3005 || c == 0x3006 || c == 0x3007 || c == 0x30F6 ||
+        QChar::isSurrogate(c))
+        return Script::Kanji;
+    if (c >= 0x3041 && c <= 0x309F)
+        return Script::Hiragana;
+    if ((c >= 0x30A1 && c <= 0x30FF) || (c >= 0x31F0 && c <= 0x31FF))
+        return Script::Katakana;
+    if (QChar::isLetterOrNumber(char32_t(c)))
+        return Script::Alnum;
+    return Script::Other;
+}
+
 /// Katakana (ァ–ヶ) to hiragana; other characters unchanged.
 QString foldKatakana(QStringView text);
 /// Hiragana (ぁ–ゖ) to katakana; other characters unchanged.

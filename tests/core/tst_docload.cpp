@@ -1,5 +1,6 @@
 // Opening documents: encodings, binary refusal, undecodable bytes, Aozora header and footer.
 #include "core/docs/document.h"
+#include "core/docs/rubyline.h"
 
 #include <QStringEncoder>
 #include <QTemporaryDir>
@@ -110,6 +111,107 @@ private Q_SLOTS:
         QVERIFY(big.error().message.contains(QStringLiteral("too large")));
         QVERIFY(loadDocument(path).ok());
         QVERIFY(!loadDocument(dir.filePath(QStringLiteral("none.txt"))).ok());
+    }
+
+    void headIsTheFirstScreen_data()
+    {
+        QTest::addColumn<QByteArray>("encoding");
+        QTest::newRow("utf8") << QByteArray("UTF-8");
+        QTest::newRow("sjis") << QByteArray("Shift_JIS");
+        QTest::newRow("utf16le") << QByteArray("UTF-16LE");
+    }
+    void headIsTheFirstScreen()
+    {
+        // ~1.3 MB of numbered lines: the head decodes only the first 64 KB, up to the last
+        // whole line, the same text as the full load starts with.
+        QFETCH(QByteArray, encoding);
+        QString text;
+        for (int i = 1; i <= 20000; ++i)
+            text += QStringLiteral("%1行目：ジョバンニは走りました。\r\n").arg(i);
+        QStringEncoder e(encoding.constData());
+        QByteArray bytes = e.encode(text);
+        if (encoding == "UTF-16LE")
+            bytes.prepend("\xFF\xFE");
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("long.txt"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(bytes);
+        f.close();
+        const Result<Document> head = loadDocumentHead(path, 64 * 1024);
+        QVERIFY2(head.ok(), head.ok() ? "" : qPrintable(head.error().message));
+        QVERIFY(head->isPartial());
+        QCOMPARE(head->fileSize(), qint64(bytes.size()));
+        QVERIFY(head->warnings().isEmpty()); // a character cut at the end is no error
+        QVERIFY(head->lineCount() > 100);
+        QVERIFY(head->lineCount() < 20000);
+        const Result<Document> full = loadDocument(path);
+        QVERIFY(full.ok());
+        QVERIFY(!full->isPartial());
+        QCOMPARE(full->lineCount(), 20000);
+        QCOMPARE(head->encoding(), full->encoding());
+        QVERIFY(full->text().startsWith(head->text()));
+        QVERIFY(head->text().endsWith(QStringLiteral("\r\n")));
+        const qsizetype last = head->lineCount();
+        QCOMPARE(head->lineText(last), full->lineText(last));
+        // A small file fits whole: not partial.
+        const QString small = dir.filePath(QStringLiteral("small.txt"));
+        QFile s(small);
+        QVERIFY(s.open(QIODevice::WriteOnly));
+        s.write(sample().toUtf8());
+        s.close();
+        const Result<Document> whole = loadDocumentHead(small, 64 * 1024);
+        QVERIFY(whole.ok());
+        QVERIFY(!whole->isPartial());
+        QCOMPARE(whole->text(), sample());
+    }
+
+    void rubyLines_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QStringList>("bases");
+        QTest::addColumn<QStringList>("readings");
+        QTest::newRow("kanji run") << QStringLiteral("ぼくは天《あま》の川《がわ》を見た")
+                                   << QStringLiteral("ぼくは天の川を見た")
+                                   << QStringList{QStringLiteral("天"), QStringLiteral("川")}
+                                   << QStringList{QStringLiteral("あま"), QStringLiteral("がわ")};
+        QTest::newRow("marker") << QStringLiteral("｜勢《いきおい》よく走った")
+                                << QStringLiteral("勢よく走った")
+                                << QStringList{QStringLiteral("勢")}
+                                << QStringList{QStringLiteral("いきおい")};
+        QTest::newRow("marker over kana")
+            << QStringLiteral("その｜ほんとう《本当》の話") << QStringLiteral("そのほんとうの話")
+            << QStringList{QStringLiteral("ほんとう")} << QStringList{QStringLiteral("本当")};
+        QTest::newRow("note dropped")
+            << QStringLiteral("終わり［＃「終わり」に傍点］。") << QStringLiteral("終わり。")
+            << QStringList{} << QStringList{};
+        QTest::newRow("unclosed stays") << QStringLiteral("字《よみ") << QStringLiteral("字《よみ")
+                                        << QStringList{} << QStringList{};
+    }
+    void rubyLines()
+    {
+        QFETCH(QString, line);
+        QFETCH(QString, text);
+        QFETCH(QStringList, bases);
+        QFETCH(QStringList, readings);
+        const RubyLine r = layoutRubyLine(line);
+        QCOMPARE(r.text, text);
+        QCOMPARE(r.ruby.size(), bases.size());
+        for (qsizetype i = 0; i < bases.size(); ++i) {
+            QCOMPARE(r.text.mid(r.ruby[i].start, r.ruby[i].length), bases[i]);
+            QCOMPARE(r.ruby[i].reading, readings[i]);
+        }
+        // Every original character that is shown maps onto itself in the display text.
+        for (qsizetype i = 0; i < line.size(); ++i) {
+            const qsizetype d = r.displayPos(i);
+            QVERIFY(d >= 0 && d <= r.text.size());
+            if (d < r.text.size() && r.text[d] == line[i] && line[i] != u'《')
+                continue;
+            // Markup: maps to where it was removed, never past a later character.
+            QVERIFY(i + 1 > line.size() || d <= r.displayPos(i + 1));
+        }
+        QCOMPARE(r.displayPos(line.size()), r.text.size());
     }
 };
 

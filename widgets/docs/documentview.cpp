@@ -1,6 +1,7 @@
 #include "widgets/docs/documentview.h"
 
 #include "core/docs/document.h"
+#include "core/docs/rubyline.h"
 
 #include <QPaintEvent>
 #include <QPainter>
@@ -34,9 +35,37 @@ void DocumentView::setDocument(std::shared_ptr<const docs::Document> document)
     viewport()->update();
 }
 
+void DocumentView::setShowRuby(bool show)
+{
+    if (m_showRuby == show)
+        return;
+    m_showRuby = show;
+    updateScrollBars();
+    viewport()->update();
+}
+
+bool DocumentView::rubyShown() const
+{
+    return m_showRuby && m_document && m_document->isAozora();
+}
+
+QFont DocumentView::rubyFont() const
+{
+    QFont f = font();
+    f.setPointSizeF(std::max(5.0, f.pointSizeF() * 0.55));
+    if (f.pointSizeF() <= 0)
+        f.setPixelSize(std::max(6, fontMetrics().height() / 2));
+    return f;
+}
+
+int DocumentView::rubyHeight() const
+{
+    return rubyShown() ? QFontMetrics(rubyFont()).height() : 0;
+}
+
 int DocumentView::lineHeight() const
 {
-    return fontMetrics().height() + 2;
+    return fontMetrics().height() + 2 + rubyHeight();
 }
 
 int DocumentView::gutterWidth() const
@@ -74,6 +103,23 @@ void DocumentView::scrollToLine(qsizetype line)
     viewport()->update();
 }
 
+DocumentView::PaintedLine DocumentView::paintedLine(qsizetype line) const
+{
+    PaintedLine out;
+    const docs::LineSpan span = m_document->lineSpan(line);
+    const QStringView original =
+        QStringView(m_document->text()).sliced(span.start, std::min(span.length, kMaxPaintedChars));
+    if (rubyShown()) {
+        docs::RubyLine laid = docs::layoutRubyLine(original);
+        out.text = std::move(laid.text);
+        out.ruby = std::move(laid.ruby);
+        out.toDisplay = std::move(laid.toDisplay);
+    } else {
+        out.text = original.toString();
+    }
+    return out;
+}
+
 void DocumentView::highlight(qsizetype start, qsizetype end)
 {
     if (!m_document)
@@ -84,13 +130,30 @@ void DocumentView::highlight(qsizetype start, qsizetype end)
     scrollToLine(m_highlightLine);
     // Bring the match into horizontal view too.
     const docs::LineSpan span = m_document->lineSpan(m_highlightLine);
-    const QString before =
-        m_document->text().mid(span.start, std::min(start - span.start, kMaxPaintedChars));
-    const int x = fontMetrics().horizontalAdvance(before);
+    const PaintedLine painted = paintedLine(m_highlightLine);
+    const qsizetype s = painted.displayPos(start - span.start);
+    const int x = fontMetrics().horizontalAdvance(painted.text.left(s));
     if (x < horizontalScrollBar()->value() ||
         x > horizontalScrollBar()->value() + viewport()->width() - gutterWidth() - 40)
         horizontalScrollBar()->setValue(std::max(0, x - viewport()->width() / 3));
     viewport()->update();
+}
+
+QRect DocumentView::highlightRect() const
+{
+    if (!m_document || m_highlightLine <= 0)
+        return {};
+    const qsizetype first = verticalScrollBar()->value() + 1;
+    const int y = int(m_highlightLine - first) * lineHeight();
+    const docs::LineSpan span = m_document->lineSpan(m_highlightLine);
+    const PaintedLine painted = paintedLine(m_highlightLine);
+    const qsizetype s = painted.displayPos(m_highlightStart - span.start);
+    const qsizetype e =
+        std::max(s, painted.displayPos(std::min(m_highlightEnd - span.start, span.length)));
+    const int hx = fontMetrics().horizontalAdvance(painted.text.left(s));
+    const int hw = std::max(2, fontMetrics().horizontalAdvance(painted.text.mid(s, e - s)));
+    return QRect(gutterWidth() + 4 + hx - horizontalScrollBar()->value(), y + rubyHeight(), hw,
+                 lineHeight() - rubyHeight());
 }
 
 void DocumentView::paintEvent(QPaintEvent* event)
@@ -100,36 +163,43 @@ void DocumentView::paintEvent(QPaintEvent* event)
     if (!m_document)
         return;
     const int lh = lineHeight();
+    const int rh = rubyHeight();
     const int gutter = gutterWidth();
-    const int ascent = fontMetrics().ascent() + 1;
+    const int ascent = fontMetrics().ascent() + 1 + rh;
     const qsizetype first = verticalScrollBar()->value() + 1 + exposed.top() / lh;
     const qsizetype last = std::min<qsizetype>(
         m_document->lineCount(), verticalScrollBar()->value() + 1 + exposed.bottom() / lh);
     const int xOffset = horizontalScrollBar()->value();
     const QPalette pal = palette();
+    const QFont small = rubyFont();
+    const QFontMetrics smallMetrics(small);
     p.fillRect(QRect(0, exposed.top(), gutter - 4, exposed.height()),
                pal.color(QPalette::AlternateBase));
     for (qsizetype line = first; line <= last; ++line) {
         const int y = int(line - 1 - verticalScrollBar()->value()) * lh;
-        const docs::LineSpan span = m_document->lineSpan(line);
-        const QString text =
-            m_document->text().mid(span.start, std::min(span.length, kMaxPaintedChars));
+        const PaintedLine painted = paintedLine(line);
         p.save();
         p.setClipRect(QRect(gutter, y, viewport()->width() - gutter, lh));
-        if (line == m_highlightLine && m_highlightStart >= span.start) {
-            const qsizetype s = m_highlightStart - span.start;
-            const qsizetype e = std::min(m_highlightEnd - span.start, qsizetype(text.size()));
-            if (s < text.size()) {
-                const int hx = fontMetrics().horizontalAdvance(text.left(s));
-                const int hw = std::max(2, fontMetrics().horizontalAdvance(text.mid(s, e - s)));
-                p.fillRect(QRect(gutter + 4 + hx - xOffset, y, hw, lh), QColor(255, 214, 102));
-            }
-        }
+        if (line == m_highlightLine)
+            p.fillRect(highlightRect(), QColor(255, 214, 102));
         p.setPen(pal.color(QPalette::Text));
-        p.drawText(gutter + 4 - xOffset, y + ascent, text);
+        const int x0 = gutter + 4 - xOffset;
+        p.drawText(x0, y + ascent, painted.text);
+        if (!painted.ruby.isEmpty()) {
+            // Readings in a small font, centred over their bases.
+            p.setFont(small);
+            p.setPen(pal.color(QPalette::PlaceholderText).darker(130));
+            for (const docs::RubyLine::Ruby& r : painted.ruby) {
+                const int bx = fontMetrics().horizontalAdvance(painted.text.left(r.start));
+                const int bw = fontMetrics().horizontalAdvance(painted.text.mid(r.start, r.length));
+                const int rw = smallMetrics.horizontalAdvance(r.reading);
+                p.drawText(x0 + bx + (bw - rw) / 2, y + 1 + smallMetrics.ascent(), r.reading);
+            }
+            p.setFont(font());
+        }
         p.restore();
         p.setPen(pal.color(QPalette::PlaceholderText));
-        p.drawText(QRect(0, y, gutter - 8, lh), Qt::AlignRight | Qt::AlignVCenter,
+        p.drawText(QRect(0, y + rh, gutter - 8, lh - rh), Qt::AlignRight | Qt::AlignVCenter,
                    QString::number(line));
     }
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/docs/rubyline.h"
+
 #include <QAbstractScrollArea>
 
 #include <memory>
@@ -11,8 +13,10 @@ class Document;
 namespace hako {
 
 /// A read-only, virtualised viewer of a Document: paints only the visible lines (so 100 MB
-/// files scroll as fast as small ones), with line numbers and one highlighted range. Long lines
-/// are not wrapped; the horizontal scroll bar reaches them. GUI thread only.
+/// files scroll as fast as small ones), with line numbers and one highlighted range. In Aozora
+/// Bunko texts ruby is shown as small readings above the base text (markup hidden) unless
+/// setShowRuby(false) asks for the raw text. Long lines are not wrapped; the horizontal scroll
+/// bar reaches them. GUI thread only.
 class DocumentView : public QAbstractScrollArea {
     Q_OBJECT
 public:
@@ -27,12 +31,36 @@ public:
     void scrollToLine(qsizetype line);
     qsizetype firstVisibleLine() const;
     qsizetype highlightedLine() const { return m_highlightLine; }
+    /// Where the highlighted range is painted, in viewport coordinates (empty when none).
+    QRect highlightRect() const;
+
+    /// Readings above their bases (the default) or the text as in the file.
+    void setShowRuby(bool show);
+    bool showRuby() const { return m_showRuby; }
+    /// True when readings are painted: the setting is on and the document is Aozora text.
+    bool rubyShown() const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    // A line as painted: display text, its readings, original→display positions.
+    struct PaintedLine {
+        QString text;
+        QList<docs::RubyLine::Ruby> ruby;
+        std::vector<qsizetype> toDisplay;
+        qsizetype displayPos(qsizetype original) const
+        {
+            if (toDisplay.empty())
+                return std::clamp<qsizetype>(original, 0, text.size());
+            return toDisplay[size_t(
+                std::clamp<qsizetype>(original, 0, qsizetype(toDisplay.size()) - 1))];
+        }
+    };
+    PaintedLine paintedLine(qsizetype line) const;
+    QFont rubyFont() const;
+    int rubyHeight() const;
     void updateScrollBars();
     int lineHeight() const;
     int gutterWidth() const;
@@ -41,6 +69,7 @@ private:
     qsizetype m_highlightStart = -1;
     qsizetype m_highlightEnd = -1;
     qsizetype m_highlightLine = 0;
+    bool m_showRuby = true;
 };
 
 } // namespace hako

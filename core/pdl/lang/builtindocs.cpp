@@ -1,6 +1,7 @@
 #include "core/pdl/lang/builtindocs.h"
 
 #include "core/memory/memorydocs.h"
+#include "core/docs/documentbuiltindocs.h"
 
 #include <QMutex>
 
@@ -81,6 +82,7 @@ void registerBuiltinDocs()
     std::call_once(once, [] {
         BuiltinDocs::add(languageDocs());
         BuiltinDocs::add(memory::memoryBuiltinDocs());
+        BuiltinDocs::add(docs::documentBuiltinDocs());
         // Areas append their registration here (documents, memory).
     });
 }

@@ -1,0 +1,90 @@
+#include "core/docs/pdfextractor.h"
+
+#include "core/models/pluginmanager.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QLibrary>
+#include <QMutex>
+#include <QMutexLocker>
+#include <QPluginLoader>
+
+namespace hako::docs {
+
+namespace {
+
+QMutex g_mutex;
+IPdfExtractor* g_override = nullptr;
+IPdfExtractor* g_plugin = nullptr;
+bool g_scanned = false;
+
+IPdfExtractor* findPlugin()
+{
+    for (const QString& dir : models::ProviderPluginManager::defaultSearchPaths()) {
+        const QFileInfoList files = QDir(dir).entryInfoList(QDir::Files, QDir::Name);
+        for (const QFileInfo& fi : files) {
+            if (!QLibrary::isLibrary(fi.fileName()))
+                continue;
+            // The loader stays alive with the library: the instance is used until exit.
+            auto* loader = new QPluginLoader(fi.canonicalFilePath());
+            if (loader->metaData().value(QStringLiteral("IID")).toString() !=
+                QLatin1String(HAKO_PDF_EXTRACTOR_IID)) {
+                delete loader;
+                continue;
+            }
+            if (auto* extractor = qobject_cast<IPdfExtractor*>(loader->instance()))
+                return extractor;
+            delete loader;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace
+
+IPdfExtractor* pdfExtractor()
+{
+    QMutexLocker lock(&g_mutex);
+    if (g_override)
+        return g_override;
+    if (!g_scanned) {
+        g_scanned = true;
+        g_plugin = findPlugin();
+    }
+    return g_plugin;
+}
+
+void setPdfExtractor(IPdfExtractor* extractor)
+{
+    QMutexLocker lock(&g_mutex);
+    g_override = extractor;
+}
+
+Result<Document> loadPdfDocument(const QString& path)
+{
+    IPdfExtractor* extractor = pdfExtractor();
+    if (!extractor)
+        return makeError(QStringLiteral("%1: PDF support is not installed (the `pdf` plugin, "
+                                        "built with poppler-qt6, was not found)")
+                             .arg(path));
+    Result<QStringList> pages = extractor->extractPages(path);
+    if (!pages.ok())
+        return pages.error();
+    QString text;
+    std::vector<qsizetype> starts;
+    starts.reserve(size_t(pages->size()));
+    for (const QString& page : *pages) {
+        starts.push_back(text.size());
+        QString p = page;
+        // Poppler ends lines with \n; a lone \r (some generators) would not split them here.
+        p.replace(QLatin1String("\r\n"), QLatin1String("\n"));
+        text += p;
+        if (!p.isEmpty() && !p.endsWith(QLatin1Char('\n')))
+            text += QLatin1Char('\n');
+    }
+    Document doc(std::move(text), path, QStringLiteral("PDF"));
+    doc.setPageStarts(std::move(starts));
+    return doc;
+}
+
+} // namespace hako::docs

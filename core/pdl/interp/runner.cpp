@@ -179,29 +179,31 @@ void Runner::checkSpec(const Value& spec, const Value& value, const SourceSpan& 
 
 namespace {
 
-thread_local std::string t_currentBlockId;
+// Points at the `id` of the innermost Runner::exec frame on this thread (which outlives the
+// pointer): no copy per block.
+thread_local const std::string* t_currentBlockId = nullptr;
 
 // Makes `id` the thread's current block for its lifetime, restoring the enclosing one after
 // (also when the block throws).
 class CurrentBlockScope {
 public:
-    explicit CurrentBlockScope(const std::string& id) : m_saved(std::move(t_currentBlockId))
+    explicit CurrentBlockScope(const std::string& id) : m_saved(t_currentBlockId)
     {
-        t_currentBlockId = id;
+        t_currentBlockId = &id;
     }
-    ~CurrentBlockScope() { t_currentBlockId = std::move(m_saved); }
+    ~CurrentBlockScope() { t_currentBlockId = m_saved; }
     CurrentBlockScope(const CurrentBlockScope&) = delete;
     CurrentBlockScope& operator=(const CurrentBlockScope&) = delete;
 
 private:
-    std::string m_saved;
+    const std::string* m_saved;
 };
 
 } // namespace
 
 std::string currentBlockId()
 {
-    return t_currentBlockId;
+    return t_currentBlockId ? *t_currentBlockId : std::string();
 }
 
 Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, TracePtr* traceOut)

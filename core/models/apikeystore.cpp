@@ -2,6 +2,7 @@
 
 #include "core/models/qtkeychainbackend.h"
 
+#include <QCoreApplication>
 #include <QTimer>
 
 #include <atomic>
@@ -27,8 +28,34 @@ public:
 
 } // namespace
 
+struct ApiKeyStore::State {
+    std::mutex mutex;
+    QHash<QString, std::optional<QString>> cache;
+    QString note;
+
+    QString currentNote()
+    {
+        std::lock_guard lock(mutex);
+        return note;
+    }
+    void markUnavailable(const QString& why)
+    {
+        std::lock_guard lock(mutex);
+        if (!note.isEmpty())
+            return;
+        note = QStringLiteral("The desktop keyring is not used (%1); API keys come from "
+                              "environment variables.")
+                   .arg(why);
+    }
+    void remember(const QString& endpoint, std::optional<QString> key)
+    {
+        std::lock_guard lock(mutex);
+        cache.insert(endpoint, std::move(key));
+    }
+};
+
 ApiKeyStore::ApiKeyStore(std::shared_ptr<ISecretBackend> backend, int timeoutMs)
-    : m_backend(std::move(backend)), m_timeoutMs(timeoutMs)
+    : m_backend(std::move(backend)), m_timeoutMs(timeoutMs), m_state(std::make_shared<State>())
 {}
 
 std::shared_ptr<ApiKeyStore> ApiKeyStore::system()
@@ -49,35 +76,21 @@ std::shared_ptr<ApiKeyStore> ApiKeyStore::system()
 
 bool ApiKeyStore::available() const
 {
-    std::lock_guard lock(m_mutex);
-    return m_note.isEmpty();
+    return m_state->currentNote().isEmpty();
 }
 
 QString ApiKeyStore::note() const
 {
-    std::lock_guard lock(m_mutex);
-    return m_note;
-}
-
-void ApiKeyStore::markUnavailable(const QString& why)
-{
-    std::lock_guard lock(m_mutex);
-    if (!m_note.isEmpty())
-        return;
-    m_note = QStringLiteral("The desktop keyring is not used (%1); API keys come from "
-                            "environment variables.")
-                 .arg(why);
-    // Not logged: `hako run` output must not change with the machine's keyring. The note is
-    // shown by `hako models`, the settings dialog and the errors of endpoints without a key.
+    return m_state->currentNote();
 }
 
 std::optional<QString> ApiKeyStore::lookup(const QString& endpoint)
 {
     {
-        std::lock_guard lock(m_mutex);
-        if (!m_note.isEmpty())
+        std::lock_guard lock(m_state->mutex);
+        if (!m_state->note.isEmpty())
             return std::nullopt;
-        if (auto it = m_cache.constFind(endpoint); it != m_cache.constEnd())
+        if (auto it = m_state->cache.constFind(endpoint); it != m_state->cache.constEnd())
             return *it;
     }
     // The promise is shared with the backend's callback, which may come after we gave up.
@@ -89,19 +102,20 @@ std::optional<QString> ApiKeyStore::lookup(const QString& endpoint)
             promise->set_value(std::move(reply));
     });
     if (future.wait_for(std::chrono::milliseconds(m_timeoutMs)) != std::future_status::ready) {
-        markUnavailable(QStringLiteral("it did not answer within %1 s").arg(m_timeoutMs / 1000.0));
+        m_state->markUnavailable(
+            QStringLiteral("it did not answer within %1 s").arg(m_timeoutMs / 1000.0));
         return std::nullopt;
     }
     const SecretReply reply = future.get();
     if (reply.status == SecretReply::Status::Unavailable) {
-        markUnavailable(reply.error.isEmpty() ? QStringLiteral("unreachable") : reply.error);
+        m_state->markUnavailable(reply.error.isEmpty() ? QStringLiteral("unreachable")
+                                                       : reply.error);
         return std::nullopt;
     }
     std::optional<QString> key;
     if (reply.status == SecretReply::Status::Found && !reply.secret.isEmpty())
         key = reply.secret;
-    std::lock_guard lock(m_mutex);
-    m_cache.insert(endpoint, key);
+    m_state->remember(endpoint, key);
     return key;
 }
 
@@ -110,30 +124,30 @@ void ApiKeyStore::lookupAsync(const QString& endpoint, QObject* context,
 {
     auto delivered = std::make_shared<std::atomic<bool>>(false);
     QPointer<QObject> guard(context);
-    QTimer::singleShot(m_timeoutMs, context, [this, delivered, done] {
+    const std::shared_ptr<State> state = m_state;
+    const int timeoutMs = m_timeoutMs;
+    QTimer::singleShot(timeoutMs, context, [state, timeoutMs, delivered, done] {
         if (delivered->exchange(true))
             return;
-        markUnavailable(QStringLiteral("it did not answer within %1 s").arg(m_timeoutMs / 1000.0));
-        done(makeError(note()));
+        state->markUnavailable(
+            QStringLiteral("it did not answer within %1 s").arg(timeoutMs / 1000.0));
+        done(makeError(state->currentNote()));
     });
-    m_backend->read(endpoint, [this, endpoint, delivered, guard, done](SecretReply reply) {
-        if (reply.status == SecretReply::Status::Unavailable) {
-            markUnavailable(reply.error);
-        } else {
-            std::lock_guard lock(m_mutex);
-            m_cache.insert(endpoint, reply.status == SecretReply::Status::Found
-                                         ? std::optional<QString>(reply.secret)
-                                         : std::nullopt);
-        }
-        if (!guard)
-            return;
+    m_backend->read(endpoint, [state, endpoint, delivered, guard, done](SecretReply reply) {
+        if (reply.status == SecretReply::Status::Unavailable)
+            state->markUnavailable(reply.error);
+        else
+            state->remember(endpoint, reply.status == SecretReply::Status::Found
+                                          ? std::optional<QString>(reply.secret)
+                                          : std::nullopt);
+        // Posted to the application object (GUI thread), where `guard` can be checked safely.
         QMetaObject::invokeMethod(
-            guard.data(),
-            [this, delivered, done, reply] {
-                if (delivered->exchange(true))
+            QCoreApplication::instance(),
+            [guard, state, delivered, done, reply] {
+                if (!guard || delivered->exchange(true))
                     return;
                 if (reply.status == SecretReply::Status::Unavailable)
-                    done(makeError(note()));
+                    done(makeError(state->currentNote()));
                 else
                     done(reply.secret);
             },
@@ -146,22 +160,20 @@ void ApiKeyStore::storeAsync(const QString& endpoint, const QString& key, QObjec
 {
     auto delivered = std::make_shared<std::atomic<bool>>(false);
     QPointer<QObject> guard(context);
-    QTimer::singleShot(m_timeoutMs, context, [this, delivered, done] {
+    const std::shared_ptr<State> state = m_state;
+    const int timeoutMs = m_timeoutMs;
+    QTimer::singleShot(timeoutMs, context, [timeoutMs, delivered, done] {
         if (!delivered->exchange(true))
             done(QStringLiteral("the desktop keyring did not answer within %1 s")
-                     .arg(m_timeoutMs / 1000.0));
+                     .arg(timeoutMs / 1000.0));
     });
-    m_backend->write(endpoint, key, [this, endpoint, key, delivered, guard, done](QString error) {
-        if (error.isEmpty()) {
-            std::lock_guard lock(m_mutex);
-            m_cache.insert(endpoint, key.isEmpty() ? std::nullopt : std::optional<QString>(key));
-        }
-        if (!guard)
-            return;
+    m_backend->write(endpoint, key, [state, endpoint, key, delivered, guard, done](QString error) {
+        if (error.isEmpty())
+            state->remember(endpoint, key.isEmpty() ? std::nullopt : std::optional<QString>(key));
         QMetaObject::invokeMethod(
-            guard.data(),
-            [delivered, done, error] {
-                if (!delivered->exchange(true))
+            QCoreApplication::instance(),
+            [guard, delivered, done, error] {
+                if (guard && !delivered->exchange(true))
                     done(error);
             },
             Qt::QueuedConnection);

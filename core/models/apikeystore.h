@@ -49,8 +49,8 @@ public:
 /// environment instead. Nothing ever waits longer than the timeout.
 ///
 /// Threading: thread-safe. lookup() blocks (at most the timeout) and is for worker threads and
-/// the command line; the *Async functions are for the GUI thread and call back on `context`'s
-/// thread.
+/// the command line; the *Async functions are for the GUI thread (`context` must live there)
+/// and call back on it, never after `context` is destroyed.
 class ApiKeyStore {
 public:
     explicit ApiKeyStore(std::shared_ptr<ISecretBackend> backend, int timeoutMs = 3000);
@@ -77,14 +77,13 @@ public:
     QString note() const;
     int timeoutMs() const { return m_timeoutMs; }
 
-private:
-    void markUnavailable(const QString& why);
+    // The cache and the note, shared with backend callbacks that may outlive the store.
+    struct State;
 
+private:
     std::shared_ptr<ISecretBackend> m_backend;
     int m_timeoutMs;
-    mutable std::mutex m_mutex;
-    QHash<QString, std::optional<QString>> m_cache;
-    QString m_note;
+    std::shared_ptr<State> m_state;
 };
 
 } // namespace hako::models

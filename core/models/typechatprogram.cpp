@@ -53,7 +53,13 @@ Api readApi(const Value& api)
             if (!v.isCallable())
                 throw EvalError(std::string("the API list must hold functions, got ") +
                                 v.typeName());
-            out[v.asCallable()->name()] = describe(v.asCallable());
+            const std::string name = v.asCallable()->name();
+            // Functions under `defs:` carry no name of their own (the interpreter calls them
+            // "function"); only a dict can name them.
+            if (name.empty() || name == "function")
+                throw EvalError("a function in the API list has no name (define it with `def:`), "
+                                "or give the API as a dict: {\"name\": function, …}");
+            out[name] = describe(v.asCallable());
         }
     } else {
         throw EvalError(std::string("the API must be a dict of functions or a list of "
@@ -344,9 +350,10 @@ Value TypeChatProgram::run(const Value& program, const Value& api)
     const Value parsed = readProgram(program);
     const std::vector<std::string> problems = validateParsed(parsed, table);
     if (!problems.empty()) {
-        std::string msg = "invalid TypeChat program:";
-        for (const std::string& p : problems)
-            msg += "\n  " + p;
+        // One line: error messages are shown as `file:line:col - message`.
+        std::string msg = "invalid TypeChat program: ";
+        for (size_t i = 0; i < problems.size(); ++i)
+            msg += (i ? "; " : "") + problems[i];
         throw EvalError(msg);
     }
     return Evaluator(table).run(parsed.asDict().find("@steps")->asList());

@@ -12,7 +12,7 @@ namespace hako::models {
 /// An argument is a JSON value, a nested call `{"@func", "@args"}` or `{"@ref": i}` (the result
 /// of an earlier step i, counted from 0); objects and arrays are evaluated member by member.
 /// The "API" is the set of callable functions: a dict name → function (`${ {"add": add} }`) or a
-/// list of PDL functions (`${ [add, mul] }`, named by their `def`).
+/// list of PDL functions defined with `def:` (`${ [add, mul] }`, named by it).
 ///
 /// PDL programs reach it as `stdlib.typechat`: `validate_program(program, api)` (a list of
 /// problems, empty when valid), `run_program(program, api)` (validates, then calls each step in

@@ -30,7 +30,7 @@ QByteArray program(const QByteArray& body)
            "  greet:\n"
            "    function: {name: string}\n"
            "    return: Hello ${ name }\n"
-           "  api: ${ {'add': add, 'mul': mul, 'neg': neg, 'greet': greet} }\n" +
+           "  api: \"${ {'add': add, 'mul': mul, 'neg': neg, 'greet': greet} }\"\n" +
            body;
 }
 
@@ -93,17 +93,27 @@ private Q_SLOTS:
                     "\n  contribute: []\n- ${ stdlib.typechat.run_program(p, api) }\n");
         QCOMPARE(output(asValue), expected);
         QByteArray quoted = programJson.simplified();
-        quoted.replace('\'', "''");
+        quoted.replace('"', "\\\"");
         const QByteArray asText =
-            program("text:\n- ${ stdlib.typechat.run_program('" + quoted + "', api) }\n");
+            program("text:\n- \"${ stdlib.typechat.run_program('" + quoted + "', api) }\"\n");
         QCOMPARE(output(asText), expected);
     }
 
     void apiAsListOfFunctions()
     {
-        QCOMPARE(output(program("text:\n- ${ stdlib.typechat.run_program({'@steps': [{'@func': "
-                                "'add', '@args': [2, 2]}]}, [add, mul]) }\n")),
-                 QStringLiteral("4"));
+        // Functions defined with `def:` are named by it, so a list is enough.
+        QCOMPARE(output("text:\n"
+                        "- def: twice\n  function: {a: number}\n  return: ${ a * 2 }\n"
+                        "- def: inc\n  function: {a: number}\n  return: ${ a + 1 }\n"
+                        "- \"${ stdlib.typechat.run_program({'@steps': [{'@func': 'inc', "
+                        "'@args': [{'@func': 'twice', '@args': [20]}]}]}, [twice, inc]) }\"\n"),
+                 QStringLiteral("41"));
+        // Functions under `defs:` have no name of their own: a clear error.
+        const RunResult r = run(program("text:\n- \"${ stdlib.typechat.run_program({'@steps': "
+                                        "[{'@func': 'add', '@args': [2, 2]}]}, [add, mul]) }\"\n"));
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.message.contains(QLatin1String("has no name")),
+                 qPrintable(r.error.message));
     }
 
     void validationNamesTheStep_data()
@@ -156,9 +166,9 @@ private Q_SLOTS:
 
     void validProgramHasNoProblems()
     {
-        QCOMPARE(output(program("text:\n- ${ stdlib.typechat.validate_program({'@steps': "
+        QCOMPARE(output(program("text:\n- \"${ stdlib.typechat.validate_program({'@steps': "
                                 "[{'@func': 'neg', '@args': [1]}, {'@func': 'add', '@args': "
-                                "[{'@ref': 0}, 1]}]}, api) | length }\n")),
+                                "[{'@ref': 0}, 1]}]}, api) | length }\"\n")),
                  QStringLiteral("0"));
     }
 
@@ -167,8 +177,8 @@ private Q_SLOTS:
         // A reference's type is only known when the step runs: the function's own type check
         // fails, and the error says which step.
         const RunResult r = run(program(
-            "text:\n- ${ stdlib.typechat.run_program({'@steps': [{'@func': 'greet', '@args': "
-            "['x']}, {'@func': 'neg', '@args': [{'@ref': 0}]}]}, api) }\n"));
+            "text:\n- \"${ stdlib.typechat.run_program({'@steps': [{'@func': 'greet', '@args': "
+            "['x']}, {'@func': 'neg', '@args': [{'@ref': 0}]}]}, api) }\"\n"));
         QVERIFY(!r.ok);
         QVERIFY2(r.error.message.contains(QLatin1String("step 1 ('neg') failed")),
                  qPrintable(r.error.message));
@@ -185,8 +195,8 @@ private Q_SLOTS:
 
     void badApi()
     {
-        const RunResult r =
-            run(program("text:\n- ${ stdlib.typechat.run_program({'@steps': []}, {'x': 1}) }\n"));
+        const RunResult r = run(
+            program("text:\n- \"${ stdlib.typechat.run_program({'@steps': []}, {'x': 1}) }\"\n"));
         QVERIFY(!r.ok);
         QVERIFY2(r.error.message.contains(QLatin1String("the API entry 'x' is not a function")),
                  qPrintable(r.error.message));

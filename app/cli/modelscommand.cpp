@@ -1,5 +1,6 @@
 #include "cli/modelscommand.h"
 
+#include "core/models/apikeystore.h"
 #include "core/models/modelrouter.h"
 
 #include <QDir>
@@ -17,7 +18,9 @@ const char* kUsage =
     "  Lists the models each configured endpoint serves: Ollama (OLLAMA_API_BASE, default\n"
     "  http://localhost:11434), OpenAI or any OpenAI-compatible server (OPENAI_BASE_URL,\n"
     "  OPENAI_API_KEY), a LiteLLM proxy (LITELLM_PROXY_API_BASE) and the endpoints in\n"
-    "  DIR/hako-models.yaml (DIR defaults to the current folder).\n";
+    "  DIR/hako-models.yaml (DIR defaults to the current folder).\n"
+    "  API keys: the desktop keyring (service `hako`, account = endpoint name, set in the\n"
+    "  workbench's model settings), else the environment. HAKO_KEYRING=0 skips the keyring.\n";
 
 void write(FILE* stream, const QString& text)
 {
@@ -45,7 +48,9 @@ int modelsCommand(const QStringList& args)
             return 2;
         }
     }
-    Result<models::ModelConfig> config = models::ModelConfig::load(workspace);
+    std::shared_ptr<models::ApiKeyStore> keys = models::ApiKeyStore::system();
+    Result<models::ModelConfig> config =
+        models::ModelConfig::load(workspace, QProcessEnvironment::systemEnvironment(), keys);
     if (!config) {
         write(stderr, QStringLiteral("hako models: %1\n").arg(config.error().toString()));
         return 2;
@@ -80,8 +85,12 @@ int modelsCommand(const QStringList& args)
             write(stdout, QStringLiteral("  error: %1\n").arg(e.models.error().message));
         }
     }
+    // Said after the list: by then every endpoint's key has been looked up.
+    const QString note = keys->note();
     if (asJson)
         write(stdout, QString::fromStdString(out.dump(2)) + QLatin1Char('\n'));
+    if (!note.isEmpty())
+        write(stderr, QStringLiteral("note: %1\n").arg(note));
     return answered > 0 ? 0 : 1;
 }
 

@@ -1,5 +1,6 @@
 #include "core/models/modelconfig.h"
 
+#include "core/models/apikeystore.h"
 #include "core/pdl/parser/yamlvalue.h"
 
 #include <QDir>
@@ -78,10 +79,12 @@ bool globMatch(std::string_view p, std::string_view s)
     return pi == p.size();
 }
 
-Result<ModelConfig> ModelConfig::load(const QString& workspaceDir, const QProcessEnvironment& env)
+Result<ModelConfig> ModelConfig::load(const QString& workspaceDir, const QProcessEnvironment& env,
+                                      std::shared_ptr<ApiKeyStore> keys)
 {
     ModelConfig config;
     config.m_env = env;
+    config.m_keys = std::move(keys);
     if (env.contains(QStringLiteral("LITELLM_PROXY_API_BASE"))) {
         config.m_haveProxy = true;
         config.m_proxy.name = QStringLiteral("litellm");
@@ -140,15 +143,18 @@ Result<ModelConfig> ModelConfig::load(const QString& workspaceDir, const QProces
                 named.provider = value;
             } else if (e.name == "cassette") {
                 named.cassette = QDir(workspaceDir).absoluteFilePath(value);
+            } else if (e.name == "default_model") {
+                // Read by the workbench (settings dialog, new model blocks), not by routing.
             } else if (e.name == "timeout") {
                 named.endpoint.idleTimeoutMs = int(e.value.scalar().toDouble() * 1000);
             } else if (e.name == "embed_batch_size") {
                 named.endpoint.embedBatchSize = int(e.value.scalar().toDouble());
             } else {
-                return at(e.key, QStringLiteral("unknown endpoint setting '%1' (known: base_url, "
-                                                "api_key_env, azure, api_version, provider, "
-                                                "cassette, timeout, embed_batch_size)")
-                                     .arg(QString::fromStdString(e.name)));
+                return at(e.key,
+                          QStringLiteral("unknown endpoint setting '%1' (known: base_url, "
+                                         "api_key_env, azure, api_version, provider, "
+                                         "cassette, timeout, embed_batch_size, default_model)")
+                              .arg(QString::fromStdString(e.name)));
             }
         }
         if (named.provider == QLatin1String("openai") && named.endpoint.baseUrl.isEmpty())
@@ -216,6 +222,18 @@ const ModelConfig::Named* ModelConfig::findEndpoint(const QString& name) const
     return nullptr;
 }
 
+EndpointConfig ModelConfig::withKeyring(EndpointConfig e) const
+{
+    if (m_keys) {
+        if (std::optional<QString> key = m_keys->lookup(e.name))
+            e.apiKey = *key;
+        // An authentication error then says why a key stored in the keyring was not used.
+        if (e.apiKey.isEmpty() && !m_keys->available() && e.name != QLatin1String("ollama"))
+            e.configHint += QLatin1Char(' ') + m_keys->note();
+    }
+    return e;
+}
+
 EndpointConfig ModelConfig::ollama() const
 {
     EndpointConfig e;
@@ -255,7 +273,8 @@ Result<ResolvedModel> ModelConfig::resolve(const std::string& name) const
             continue;
         const Named* n = findEndpoint(r.endpoint);
         out.provider = n->provider;
-        out.endpoint = n->endpoint;
+        out.endpoint =
+            n->provider == QLatin1String("openai") ? withKeyring(n->endpoint) : n->endpoint;
         out.cassette = n->cassette;
         out.model = !r.model.empty()                        ? r.model
                     : r.glob.find('/') != std::string::npos ? rest
@@ -265,12 +284,12 @@ Result<ResolvedModel> ModelConfig::resolve(const std::string& name) const
     if (name.empty())
         return makeError(QStringLiteral("a model block needs a model name"));
     if (prefix == "ollama" || prefix == "ollama_chat") {
-        out.endpoint = ollama();
+        out.endpoint = withKeyring(ollama());
         out.model = rest;
         return out;
     }
     if (prefix.empty() || prefix == "openai") {
-        out.endpoint = openai();
+        out.endpoint = withKeyring(openai());
         out.model = rest;
         if (out.endpoint.apiKey.isEmpty() &&
             out.endpoint.baseUrl.startsWith(QLatin1String("https://api.openai.com")))
@@ -284,6 +303,7 @@ Result<ResolvedModel> ModelConfig::resolve(const std::string& name) const
         out.endpoint.azure = true;
         out.endpoint.baseUrl = m_env.value(QStringLiteral("AZURE_API_BASE"));
         out.endpoint.apiKey = m_env.value(QStringLiteral("AZURE_API_KEY"));
+        out.endpoint = withKeyring(out.endpoint);
         out.endpoint.apiVersion =
             m_env.value(QStringLiteral("AZURE_API_VERSION"), QStringLiteral("2024-06-01"));
         out.endpoint.configHint = QStringLiteral("Set AZURE_API_BASE, AZURE_API_KEY and "
@@ -302,7 +322,7 @@ Result<ResolvedModel> ModelConfig::resolve(const std::string& name) const
                                         "LITELLM_PROXY_API_KEY), or add `litellm_proxy: "
                                         "{base_url: …}` to hako-models.yaml")
                              .arg(qname, QString::fromStdString(prefix)));
-    out.endpoint = m_proxy;
+    out.endpoint = withKeyring(m_proxy);
     out.model = prefix == "litellm_proxy" ? rest : name;
     return out;
 }
@@ -318,15 +338,15 @@ std::vector<ModelConfig::Listed> ModelConfig::listedEndpoints() const
             if (r.endpoint == n.name && r.glob.size() > 2 && r.glob.ends_with("/*"))
                 prefix = QString::fromStdString(r.glob.substr(0, r.glob.size() - 1));
         }
-        out.push_back({n.endpoint, prefix});
+        out.push_back({withKeyring(n.endpoint), prefix});
     }
-    out.push_back({ollama(), QStringLiteral("ollama/")});
-    const EndpointConfig oa = openai();
+    out.push_back({withKeyring(ollama()), QStringLiteral("ollama/")});
+    const EndpointConfig oa = withKeyring(openai());
     if (!oa.apiKey.isEmpty() || m_env.contains(QStringLiteral("OPENAI_BASE_URL")) ||
         m_env.contains(QStringLiteral("OPENAI_API_BASE")))
         out.push_back({oa, QString()});
     if (m_haveProxy)
-        out.push_back({m_proxy, QStringLiteral("litellm_proxy/")});
+        out.push_back({withKeyring(m_proxy), QStringLiteral("litellm_proxy/")});
     return out;
 }
 

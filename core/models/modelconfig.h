@@ -5,11 +5,14 @@
 
 #include <QProcessEnvironment>
 #include <QString>
+#include <memory>
 
 #include <string>
 #include <vector>
 
 namespace hako::models {
+
+class ApiKeyStore;
 
 /// Where one model name goes: the endpoint, the provider kind and the name the server knows.
 struct ResolvedModel {
@@ -31,8 +34,10 @@ struct ResolvedModel {
 /// - `azure/NAME` → AZURE_API_BASE, AZURE_API_KEY, AZURE_API_VERSION (deployment NAME);
 /// - `litellm_proxy/NAME` and any other prefix (`watsonx/…`, `replicate/…`) → the LiteLLM proxy
 ///   (`litellm_proxy:` in the file, or LITELLM_PROXY_API_BASE / LITELLM_PROXY_API_KEY).
-/// Keys come only from environment variables (`api_key_env:` names one); a literal key in the
-/// project's file is refused. Immutable after load(); safe to share between threads.
+/// Keys are looked up in the desktop keyring first (an ApiKeyStore, account = the endpoint's
+/// name), then in the environment (OPENAI_API_KEY, …, or the variable `api_key_env:` names); a
+/// literal key in the project's file is refused. Immutable after load(); safe to share between
+/// threads (keyring answers are cached by the store).
 class ModelConfig {
 public:
     static constexpr const char* kFileName = "hako-models.yaml";
@@ -41,7 +46,8 @@ public:
     /// takes variables from `env`. Errors point into the file.
     static Result<ModelConfig>
     load(const QString& workspaceDir,
-         const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment());
+         const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment(),
+         std::shared_ptr<ApiKeyStore> keys = nullptr);
 
     /// Where `name` goes; an error says what to configure when it cannot go anywhere.
     Result<ResolvedModel> resolve(const std::string& name) const;
@@ -54,6 +60,9 @@ public:
         QString prefix;
     };
     std::vector<Listed> listedEndpoints() const;
+
+    /// The keyring consulted for keys (nullptr: environment only).
+    const std::shared_ptr<ApiKeyStore>& keyStore() const { return m_keys; }
 
     /// The file that was read ("" when there was none).
     QString file() const { return m_file; }
@@ -74,8 +83,11 @@ private:
     EndpointConfig ollama() const;
     EndpointConfig openai() const;
     const Named* findEndpoint(const QString& name) const;
+    /// `e` with the keyring's key for its name when one is stored.
+    EndpointConfig withKeyring(EndpointConfig e) const;
 
     QProcessEnvironment m_env;
+    std::shared_ptr<ApiKeyStore> m_keys;
     QString m_file;
     std::vector<Named> m_endpoints;
     std::vector<Route> m_routes;

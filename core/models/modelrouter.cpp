@@ -1,5 +1,6 @@
 #include "core/models/modelrouter.h"
 
+#include "core/models/apikeystore.h"
 #include "core/models/openaiprotocol.h"
 #include "core/models/openaiprovider.h"
 #include "core/models/pluginmanager.h"
@@ -110,7 +111,8 @@ Result<QStringList> ModelRouter::listModels(const CancelToken& cancel)
 
 Result<std::shared_ptr<IModelProvider>> createDefaultProvider(const QString& workspaceDir)
 {
-    Result<ModelConfig> config = ModelConfig::load(workspaceDir);
+    Result<ModelConfig> config = ModelConfig::load(
+        workspaceDir, QProcessEnvironment::systemEnvironment(), ApiKeyStore::system());
     if (!config)
         return config.error();
     auto router = std::make_shared<ModelRouter>(std::move(config.value()));

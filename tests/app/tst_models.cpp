@@ -87,6 +87,23 @@ private Q_SLOTS:
         QVERIFY(!r.err.contains(QLatin1String("sk-x")));
         f.remove();
     }
+
+    void keyringNote()
+    {
+        // Without the keyring, `hako models` says where keys come from, after the list; the
+        // environment's key is still used.
+        setEnv(QStringLiteral("http://127.0.0.1:%1").arg(m_server->port()));
+        qputenv("HAKO_KEYRING", "0");
+        const HakoOutcome r = runHako({QStringLiteral("models"), QStringLiteral("--json")});
+        qunsetenv("HAKO_KEYRING");
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.err, QStringLiteral("note: The desktop keyring is not used (disabled by "
+                                       "HAKO_KEYRING=0); API keys come from environment "
+                                       "variables.\n"));
+        QVERIFY(!QJsonDocument::fromJson(r.out.toUtf8()).isNull()); // stdout stays pure JSON
+        QCOMPARE(m_server->requests().at(1).header("authorization"),
+                 QByteArray("Bearer sk-cli-SECRET-987"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestModelsCommand)

@@ -1,6 +1,7 @@
 #include "core/pdl/interp/interpreter.h"
 
 #include "core/models/defaultparameters.h"
+#include "core/models/typechatprogram.h"
 #include "core/pdl/interp/runner.h"
 #include "core/pdl/parser/yamlvalue.h"
 #include "core/pdl/programcheck.h"
@@ -91,7 +92,7 @@ RunResult Interpreter::run(const std::shared_ptr<const Program>& program)
     st.scope.set("pdl_llm_as_judge", Value());
     st.scope.set("pdl_llm_context_transformer", Value());
     st.scope.set("pdl_model_default_parameters", models::pdlDefaultParameters());
-    st.scope.set("stdlib", Value(Dict()));
+    st.scope.set("stdlib", Value(Dict{{"typechat", models::TypeChatProgram::stdlibModule()}}));
     st.scope.set("pdl_usage", runner.usageValue());
     for (const auto& [k, v] : m_options.initialScope)
         st.scope.set(k.isString() ? k.asString() : k.str(), v);

@@ -1,0 +1,89 @@
+#pragma once
+
+#include "core/util/diagnostic.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+namespace hako::models {
+
+/// What a secret store answered for one account.
+struct SecretReply {
+    enum class Status {
+        Found,
+        NotFound,
+        /// The store could not be asked (no keyring service, access denied, …); `error` says why.
+        Unavailable
+    };
+    Status status = Status::NotFound;
+    QString secret;
+    QString error;
+};
+
+/// A place API keys are kept: the desktop keyring (QtKeychainBackend) or, in tests, memory.
+/// Threading: the functions may be called from any thread and return at once; `done` is called
+/// exactly once, from any thread, possibly never when the store hangs (callers time out).
+class ISecretBackend {
+public:
+    virtual ~ISecretBackend() = default;
+    virtual void read(const QString& account, std::function<void(SecretReply)> done) = 0;
+    /// Stores `secret`; an empty `secret` deletes the entry. `done` gets "" or an error.
+    virtual void write(const QString& account, const QString& secret,
+                       std::function<void(QString error)> done) = 0;
+};
+
+/// API keys of model endpoints, kept in the desktop keyring under service `hako` with the
+/// endpoint's name as account (`openai`, `ollama`, `azure`, `litellm`, or an endpoint of
+/// hako-models.yaml). Keys are only ever stored here: never in a project file or QSettings.
+///
+/// A keyring that does not answer within the timeout, or cannot be reached at all (no session
+/// bus, no secret service — the usual case on CI), marks the store unavailable for the rest of
+/// the process: lookups then return nothing at once and note() says why, so keys come from the
+/// environment instead. Nothing ever waits longer than the timeout.
+///
+/// Threading: thread-safe. lookup() blocks (at most the timeout) and is for worker threads and
+/// the command line; the *Async functions are for the GUI thread (`context` must live there)
+/// and call back on it, never after `context` is destroyed.
+class ApiKeyStore {
+public:
+    explicit ApiKeyStore(std::shared_ptr<ISecretBackend> backend, int timeoutMs = 3000);
+
+    /// The process-wide store over the desktop keyring; HAKO_KEYRING=0 (or `off`) disables it
+    /// (then every lookup is empty and note() says so).
+    static std::shared_ptr<ApiKeyStore> system();
+
+    /// The key stored for `endpoint`, or nothing (none stored, or the keyring is unavailable).
+    /// Answers are cached for the process.
+    std::optional<QString> lookup(const QString& endpoint);
+
+    /// Reads the key for `endpoint` without blocking; `done` runs on `context`'s thread (not at
+    /// all when `context` is gone) with the key ("" when none is stored) or an error.
+    void lookupAsync(const QString& endpoint, QObject* context,
+                     std::function<void(Result<QString>)> done);
+    /// Stores (or, with an empty key, deletes) the key for `endpoint`; `done` gets "" or an error.
+    void storeAsync(const QString& endpoint, const QString& key, QObject* context,
+                    std::function<void(QString error)> done);
+
+    /// Whether the keyring answered (false after a failure or a timeout).
+    bool available() const;
+    /// "" while the keyring works; otherwise a sentence saying it is not used and why.
+    QString note() const;
+    int timeoutMs() const { return m_timeoutMs; }
+
+    // The cache and the note, shared with backend callbacks that may outlive the store.
+    struct State;
+
+private:
+    std::shared_ptr<ISecretBackend> m_backend;
+    int m_timeoutMs;
+    std::shared_ptr<State> m_state;
+};
+
+} // namespace hako::models

@@ -1,0 +1,103 @@
+#pragma once
+
+#include "core/models/modelsettings.h"
+#include "core/util/cancel.h"
+
+#include <QDialog>
+#include <QHash>
+#include <QStringList>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPushButton;
+
+namespace hako {
+
+class MessageBar;
+
+namespace models {
+class ApiKeyStore;
+}
+
+/// Settings → Models: the model endpoints of a workspace (hako-models.yaml) and the built-in ones
+/// (Ollama, OpenAI, Azure, LiteLLM proxy): name, base URL, API key, key variable, default model.
+/// Keys go only to the desktop keyring (ApiKeyStore); the file is written atomically on Save;
+/// "Test connection" lists the endpoint's models in the background with a timeout.
+///
+/// Usage from the main window (no exec()):
+///   auto* d = new ModelSettingsDialog(workspaceDir, models::ApiKeyStore::system(), this);
+///   d->setAttribute(Qt::WA_DeleteOnClose);
+///   d->open();
+/// and, to pick up changes, connect `saved()` (the file and keys are written by then).
+///
+/// Threading: GUI thread only; network and keyring work runs elsewhere and reports back here.
+class ModelSettingsDialog : public QDialog {
+    Q_OBJECT
+public:
+    ModelSettingsDialog(const QString& workspaceDir, std::shared_ptr<models::ApiKeyStore> keys,
+                        QWidget* parent = nullptr);
+    ~ModelSettingsDialog() override;
+
+    /// How long "Test connection" waits for a connection and for the answer.
+    void setTestTimeout(int ms) { m_testTimeoutMs = ms; }
+
+    /// The endpoints as currently edited (built-in ones first).
+    QList<models::EndpointSetting> endpoints() const { return m_settings.endpoints; }
+    /// Selects the endpoint named `name`; false when there is none.
+    bool selectEndpoint(const QString& name);
+
+public Q_SLOTS:
+    /// Lists the selected endpoint's models (asynchronous; see connectionTested()).
+    void testConnection();
+    /// Checks, writes hako-models.yaml and stores changed keys; emits saved() or saveFailed().
+    void save();
+    void addEndpoint();
+    void removeEndpoint();
+
+Q_SIGNALS:
+    /// A test finished: the models, or the error ("" on success).
+    void connectionTested(const QString& endpoint, const QStringList& models, const QString& error);
+    void saved();
+    void saveFailed(const QString& error);
+
+private:
+    void buildUi();
+    void fillList();
+    void showEndpoint(int row);
+    void storeEdits();
+    void updateKeyState();
+    QString keyFor(const models::EndpointSetting& e) const;
+    void finishSave(const QString& error);
+
+    QString m_workspaceDir;
+    std::shared_ptr<models::ApiKeyStore> m_keys;
+    models::ModelSettings m_settings;
+    int m_current = -1;
+    int m_testTimeoutMs = 8000;
+    /// Keys read from the keyring, and keys typed (empty string = delete) but not yet stored.
+    QHash<QString, QString> m_storedKeys;
+    QHash<QString, QString> m_typedKeys;
+    int m_pendingKeyWrites = 0;
+    QString m_keyWriteError;
+    CancelToken m_cancel;
+
+    MessageBar* m_message = nullptr;
+    QListWidget* m_list = nullptr;
+    QLineEdit* m_name = nullptr;
+    QLineEdit* m_baseUrl = nullptr;
+    QLineEdit* m_apiKey = nullptr;
+    QPushButton* m_forgetKey = nullptr;
+    QLabel* m_keyState = nullptr;
+    QLineEdit* m_keyEnv = nullptr;
+    QComboBox* m_defaultModel = nullptr;
+    QPushButton* m_test = nullptr;
+    QLabel* m_testState = nullptr;
+    QListWidget* m_models = nullptr;
+    QPushButton* m_remove = nullptr;
+};
+
+} // namespace hako

@@ -189,8 +189,8 @@ BoxLayoutInput collectBoxInput(const TraceItem* root, const BoxLayoutParams& par
             int iterations = 0;
             for (const auto& c : item.children)
                 iterations += isIteration(*c) ? 1 : 0;
-            const bool collapse = iterations > params.collapseAbove &&
-                                  !params.expandedLoops.contains(f.item);
+            const bool collapse =
+                iterations > params.collapseAbove && !params.expandedLoops.contains(f.item);
             const int head = std::max(0, params.loopHead);
             const int tail = std::max(0, params.loopTail);
             int number = 0;
@@ -343,9 +343,8 @@ int BoxLayout::boxAt(QPointF point) const
     for (;;) {
         const std::span<const int> kids = children(current);
         // The last child whose top is at or above the point.
-        auto it = std::upper_bound(kids.begin(), kids.end(), point.y(), [this](double y, int c) {
-            return y < boxes[c].rect.top();
-        });
+        auto it = std::upper_bound(kids.begin(), kids.end(), point.y(),
+                                   [this](double y, int c) { return y < boxes[c].rect.top(); });
         if (it == kids.begin())
             return current;
         const int candidate = *(it - 1);
@@ -370,12 +369,11 @@ std::vector<int> BoxLayout::boxesIn(const QRectF& rect, double minSize) const
         result.push_back(i);
         const std::span<const int> kids = children(i);
         // Siblings do not overlap and go down the page, so their bottoms ascend too.
-        auto first = std::upper_bound(kids.begin(), kids.end(), rect.top(), [this](double y, int c) {
-            return y < boxes[c].rect.bottom();
-        });
-        auto last = std::lower_bound(first, kids.end(), rect.bottom(), [this](int c, double y) {
-            return boxes[c].rect.top() < y;
-        });
+        auto first =
+            std::upper_bound(kids.begin(), kids.end(), rect.top(),
+                             [this](double y, int c) { return y < boxes[c].rect.bottom(); });
+        auto last = std::lower_bound(first, kids.end(), rect.bottom(),
+                                     [this](int c, double y) { return boxes[c].rect.top() < y; });
         for (auto k = last; k != first; --k)
             stack.push_back(*(k - 1));
     }

@@ -2,10 +2,12 @@
 // expander, dimmed blocks, text wrapping and elision, toggles, hit-testing and the visible-box
 // query, checked on traces of real runs.
 #include "core/pdl/interp/interpreter.h"
+#include "core/pdl/interp/tracereader.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/trace/boxlayout.h"
 #include "core/pdl/trace/tracemodel.h"
 
+#include <QFileInfo>
 #include <QRandomGenerator>
 #include <QTest>
 
@@ -91,6 +93,7 @@ private Q_SLOTS:
     void hitTesting();
     void visibleQueryMatchesBruteForce();
     void thousandIterations();
+    void referenceLoopTrace();
     void deepNestingKeepsWidth();
     void wrapText_data();
     void wrapText();
@@ -261,6 +264,9 @@ void TestBoxLayout::modelOutputFlagged()
     QVERIFY(layout.boxes[m].has(Box::ModelOutput));
     QCOMPARE(layout.lineText(layout.boxes[m], layout.boxes[m].lineCount - 1).toString(),
              QStringLiteral("Hi there"));
+    // The label row names the model.
+    QVERIFY2(layout.boxes[m].detail.contains(QLatin1String("test/model")),
+             qPrintable(layout.boxes[m].detail));
     // The literal beside it is not model output.
     QVERIFY(!layout.boxes[layout.children(0)[0]].has(Box::ModelOutput));
 }
@@ -386,6 +392,36 @@ void TestBoxLayout::thousandIterations()
     const Box& last = layout.boxes[layout.children(loop).back()];
     QCOMPARE(layout.boxAt(last.rect.topLeft() + QPointF(2, 2)), layout.children(loop).back());
     QVERIFY(layout.boxes[0].rect.contains(last.rect));
+}
+
+void TestBoxLayout::referenceLoopTrace()
+{
+    const QString path = QStringLiteral(
+        HAKO_SHARED_DIR "/conformance/pdl/traces/examples/demo/11-repeat.trace.json");
+    if (!QFileInfo::exists(path))
+        QSKIP("the conformance traces under ../shared are absent");
+    auto loaded = loadTraceFile(path);
+    QVERIFY(loaded.ok());
+    TraceModel model;
+    model.setTrace(loaded.value(), path);
+    const BoxLayout layout = layoutTrace(model.root(), {});
+    QCOMPARE(layout.boxes[0].kind, BlockKind::Repeat);
+    // Four executed iterations (Bob, Carol, David, Ernest), numbered; the loop body as written
+    // in the program (`repeat`) is not drawn beside them.
+    QStringList iterations;
+    for (int c : layout.children(0)) {
+        const Box& b = layout.boxes[c];
+        QVERIFY(b.item->field != "repeat");
+        if (b.has(Box::Iteration)) {
+            QCOMPARE(b.iteration, iterations.size() + 1);
+            iterations << layout.lineText(layout.boxes[layout.children(c)[0]], 0).toString();
+        } else {
+            QCOMPARE(b.detail.section(QLatin1Char(' '), 0, 0),
+                     QString::fromStdString(b.item->field));
+        }
+    }
+    QCOMPARE(iterations, (QStringList{"Bob's number is 1", "Carol's number is 2",
+                                      "David's number is 3", "Ernest's number is 4"}));
 }
 
 void TestBoxLayout::deepNestingKeepsWidth()

@@ -210,19 +210,33 @@ void BoxPainter::paintBox(QPainter& painter, const pdl::BoxLayout& layout, int i
     QString head = headerText(b);
     painter.setPen(b.has(Box::Expander) ? textColor
                                         : (m_dark ? kind.lighter(120) : kind.darker(135)));
-    // The kind, dimmer, after a def name, so both read at a glance.
-    QString kindName;
+    // The kind (after a def name) and the detail, dimmer and right-aligned, so both read at a
+    // glance; they give way to the label when space is short.
+    QStringList right;
     if (!b.has(Box::Expander) && b.label != QLatin1String(pdl::blockKindName(b.kind)))
-        kindName = QString::fromLatin1(pdl::blockKindName(b.kind));
-    const double kindW = kindName.isEmpty() ? 0 : lfm.horizontalAdvance(kindName) + pad;
-    const double headW = std::max(0.0, header.width() - kindW);
+        right << QString::fromLatin1(pdl::blockKindName(b.kind));
+    if (!b.detail.isEmpty())
+        right << b.detail;
+    QString note = right.join(QStringLiteral(" · "));
+    const double headTextW = lfm.horizontalAdvance(head);
+    double noteW = note.isEmpty() ? 0 : lfm.horizontalAdvance(note);
+    const double room = header.width() - headTextW - 2 * pad;
+    if (noteW > room) {
+        note = room > 6 * lfm.averageCharWidth() ? lfm.elidedText(note, Qt::ElideRight, room)
+                                                 : QString();
+        noteW = note.isEmpty() ? 0 : lfm.horizontalAdvance(note);
+    }
+    const double headW = std::max(0.0, header.width() - (noteW > 0 ? noteW + pad : 0));
     painter.drawText(QRectF(header.x(), header.y(), headW, header.height()),
                      Qt::AlignLeft | Qt::AlignVCenter, lfm.elidedText(head, Qt::ElideRight, headW));
-    if (!kindName.isEmpty() && header.width() > 2 * kindW) {
+    if (!note.isEmpty()) {
         QColor dim = textColor;
-        dim.setAlphaF(0.45f);
+        dim.setAlphaF(0.5f);
         painter.setPen(dim);
-        painter.drawText(header, Qt::AlignRight | Qt::AlignVCenter, kindName);
+        QFont plain = labelFont;
+        plain.setWeight(QFont::Normal);
+        painter.setFont(plain);
+        painter.drawText(header, Qt::AlignRight | Qt::AlignVCenter, note);
     }
 
     if (b.lineCount == 0 || textFontHeight < 4)

@@ -2,7 +2,9 @@
 
 #include "core/pdl/trace/tracemodel.h"
 
+#include <QStringList>
 #include <algorithm>
+
 #include <array>
 #include <cmath>
 
@@ -56,13 +58,50 @@ int columnsAt(QStringView text, qsizetype i, int* advance)
     return 1;
 }
 
+QString durationText(const TraceNode& n)
+{
+    if (n.startNanos <= 0 || n.endNanos <= n.startNanos)
+        return {};
+    const double ms = double(n.endNanos - n.startNanos) / 1e6;
+    if (ms < 1)
+        return {}; // sub-millisecond blocks are noise in a label
+    if (ms < 1000)
+        return QStringLiteral("%1 ms").arg(qRound(ms));
+    return QStringLiteral("%1 s").arg(ms / 1000, 0, 'f', ms < 10000 ? 2 : 1);
+}
+
+// The label row's note: what a reader wants to know without opening the detail pane.
+QString detailText(const TraceItem& item, bool loopPart)
+{
+    QStringList parts;
+    if (loopPart && !item.field.empty())
+        parts << QString::fromStdString(item.field);
+    if (item.node.kind == BlockKind::Model || item.node.kind == BlockKind::Call) {
+        const char* key = item.node.kind == BlockKind::Model ? "model" : "call";
+        for (const auto& [field, value] : item.node.exprs)
+            if (field == key) {
+                QString name = QString::fromStdString(value.toText());
+                if (name.size() > 48)
+                    name = name.left(47) + QChar(0x2026);
+                if (!name.isEmpty())
+                    parts << name;
+                break;
+            }
+    }
+    const QString d = durationText(item.node);
+    if (!d.isEmpty())
+        parts << d;
+    return parts.join(QStringLiteral(" · "));
+}
+
 struct Frame {
     const TraceItem* item = nullptr;
     int parent = -1;
     int depth = 0;
     uint32_t inherited = 0;
     int iteration = 0;
-    int hidden = 0; // > 0: an expander for the loop `item`
+    int hidden = 0;        // > 0: an expander for the loop `item`
+    bool loopPart = false; // a loop's child that is not an iteration (`for` values, defs)
 };
 
 } // namespace
@@ -177,6 +216,7 @@ BoxLayoutInput collectBoxInput(const TraceItem* root, const BoxLayoutParams& par
             node.text = std::move(text);
         }
         node.label = item.node.def.empty() ? kindLabel(node.kind) : item.label();
+        node.detail = detailText(item, f.loopPart);
         node.iteration = f.iteration;
         node.flags = flags;
         in.nodes.push_back(std::move(node));
@@ -189,6 +229,9 @@ BoxLayoutInput collectBoxInput(const TraceItem* root, const BoxLayoutParams& par
             int iterations = 0;
             for (const auto& c : item.children)
                 iterations += isIteration(*c) ? 1 : 0;
+            // The reference's traces keep the loop body as written (`repeat`) beside the
+            // executed iterations; once there are iterations it is program, not run.
+            const bool hideBody = iterations > 0;
             const bool collapse =
                 iterations > params.collapseAbove && !params.expandedLoops.contains(f.item);
             const int head = std::max(0, params.loopHead);
@@ -196,7 +239,8 @@ BoxLayoutInput collectBoxInput(const TraceItem* root, const BoxLayoutParams& par
             int number = 0;
             for (const auto& c : item.children) {
                 if (!isIteration(*c)) {
-                    kids.push_back({c.get(), index, f.depth + 1, inherit, 0, 0});
+                    if (!(hideBody && c->field == "repeat"))
+                        kids.push_back({c.get(), index, f.depth + 1, inherit, 0, 0, true});
                     continue;
                 }
                 ++number;
@@ -256,6 +300,7 @@ BoxLayout layoutBoxes(BoxLayoutInput input, const BoxLayoutParams& params)
         b.iteration = node.iteration;
         b.hidden = node.hidden;
         b.label = std::move(node.label);
+        b.detail = std::move(node.detail);
         if (node.parent < 0) {
             b.rect = QRectF(0, 0, totalWidth, 0);
         } else {

@@ -66,7 +66,8 @@ struct Box {
     };
     const TraceItem* item = nullptr;
     QRectF rect;
-    QString label; ///< the def name, else the kind name
+    QString label;  ///< the def name, else the kind name
+    QString detail; ///< a short note for the label row: model name, loop field, duration
     int parent = -1;
     int childBegin = 0, childEnd = 0; ///< range in BoxLayout::childIndex
     int firstLine = 0, lineCount = 0; ///< range in BoxLayout::lines
@@ -116,6 +117,7 @@ struct BoxLayout {
 struct BoxInputNode {
     const TraceItem* item = nullptr;
     QString label;
+    QString detail;
     QString text;
     int parent = -1;
     int iteration = 0;

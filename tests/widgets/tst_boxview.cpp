@@ -399,6 +399,34 @@ void TestBoxView::screenshots()
             ++n;
         }
     }
+    // A Hako run: a dimmed block, model output, a collapsed loop, boxes lit by the cursor.
+    {
+        Fixture f(runTrace("description: showcase\n"
+                           "text:\n"
+                           "- def: instructions\n"
+                           "  contribute: [context]\n"
+                           "  text:\n"
+                           "  - 'You are a terse assistant.'\n"
+                           "- 'Name three rivers.'\n"
+                           "- model: ollama/granite3.2:2b\n"
+                           "  parameters:\n"
+                           "    mock_response: 'Nile, Amazon and Yangtze — the three longest.'\n"
+                           "- index: i\n"
+                           "  repeat:\n"
+                           "    text:\n"
+                           "    - 'line ${ i }: '\n"
+                           "    - data: ${ i * i }\n"
+                           "  maxIterations: 40\n"));
+        f.view->resize(1100, 800);
+        QVERIFY(f.waitLayout());
+        SourceSpan cursor;
+        cursor.file = kFile;
+        cursor.line = 14;
+        cursor.column = 8;
+        f.context.setSourceCursor(cursor, nullptr);
+        const QImage shot = f.view->grab().toImage();
+        QVERIFY(shot.save(out + QStringLiteral("/boxes-hako-run.png")));
+    }
     QVERIFY(n > 0);
 }
 

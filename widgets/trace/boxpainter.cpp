@@ -197,7 +197,11 @@ void BoxPainter::paintBox(QPainter& painter, const pdl::BoxLayout& layout, int i
     painter.setPen(pen);
     painter.setBrush(fill);
     const double inset = pen.widthF() / 2;
-    painter.drawRoundedRect(r.adjusted(inset, inset, -inset, -inset), radius, radius);
+    // Far out, corners are sub-pixel: plain rectangles cost a fraction of rounded ones.
+    if (radius < 1.5)
+        painter.drawRect(r.adjusted(inset, inset, -inset, -inset));
+    else
+        painter.drawRoundedRect(r.adjusted(inset, inset, -inset, -inset), radius, radius);
 
     // Text is drawn only where it can be read.
     const double pad = m_params.padding * z;

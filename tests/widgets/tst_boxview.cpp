@@ -426,6 +426,8 @@ void TestBoxView::screenshots()
         f.context.setSourceCursor(cursor, nullptr);
         const QImage shot = f.view->grab().toImage();
         QVERIFY(shot.save(out + QStringLiteral("/boxes-hako-run.png")));
+        f.view->verticalScrollBar()->setValue(f.view->verticalScrollBar()->maximum());
+        QVERIFY(f.view->grab().toImage().save(out + QStringLiteral("/boxes-hako-run-end.png")));
     }
     QVERIFY(n > 0);
 }

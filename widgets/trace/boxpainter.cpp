@@ -24,9 +24,9 @@ QColor mix(const QColor& a, const QColor& b, double t)
                             float(a.blueF() + (b.blueF() - a.blueF()) * t));
 }
 
-QString tr(const char* text, int n = -1)
+QString tr(const char* text)
 {
-    return QCoreApplication::translate("hako::BoxPainter", text, nullptr, n);
+    return QCoreApplication::translate("hako::BoxPainter", text);
 }
 
 } // namespace
@@ -103,7 +103,8 @@ QColor BoxPainter::kindColor(BlockKind kind, bool dark)
 QString BoxPainter::headerText(const Box& box)
 {
     if (box.has(Box::Expander))
-        return tr("… %n more iteration(s) — click to show", box.hidden);
+        return box.hidden == 1 ? tr("… 1 more iteration — click to show")
+                               : tr("… %1 more iterations — click to show").arg(box.hidden);
     QString s;
     if (box.has(Box::Iteration))
         s = QStringLiteral("#%1  ").arg(box.iteration);
@@ -260,10 +261,14 @@ void BoxPainter::paintBox(QPainter& painter, const pdl::BoxLayout& layout, int i
         const QColor model = kindColor(BlockKind::Model, m_dark);
         painter.setPen(Qt::NoPen);
         painter.setBrush(mix(base, model, m_dark ? 0.22 : 0.10));
-        painter.drawRoundedRect(textArea.adjusted(-pad * 0.5, -1, pad * 0.5, 1), 3 * z, 3 * z);
+        const double bandLeft = textArea.x() - pad * 0.8;
+        painter.drawRoundedRect(QRectF(bandLeft, textArea.y() - 1,
+                                       textArea.right() + pad * 0.5 - bandLeft,
+                                       textArea.height() + 2),
+                                3 * z, 3 * z);
         painter.setBrush(model);
-        painter.drawRect(QRectF(textArea.x() - pad * 0.5, textArea.y() - 1, std::max(2.0, 3 * z),
-                                textArea.height() + 2));
+        painter.drawRect(
+            QRectF(bandLeft, textArea.y() - 1, std::max(2.0, 2.5 * z), textArea.height() + 2));
         ink = m_dark ? model.lighter(140) : model.darker(150);
     } else if (b.has(Box::Failed)) {
         ink = kindColor(BlockKind::Error, m_dark);

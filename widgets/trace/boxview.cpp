@@ -681,7 +681,8 @@ bool BoxView::viewportEvent(QEvent* event)
         const pdl::Box& b = m_layout->boxes[box];
         QString tip;
         if (b.has(pdl::Box::Expander)) {
-            tip = tr("%n hidden iteration(s); click to show them all", nullptr, b.hidden);
+            tip = b.hidden == 1 ? tr("1 hidden iteration; click to show it")
+                                : tr("%1 hidden iterations; click to show them all").arg(b.hidden);
         } else {
             const TraceItem* item = b.item;
             tip = QStringLiteral("<b>%1</b> · %2")

@@ -185,6 +185,9 @@ void BoxView::applyLayout(std::shared_ptr<const BoxLayout> layout)
         m_currentBox = m_current ? m_layout->indexOf(m_current) : -1;
     }
     updateHighlightFlags();
+    // While a run streams, a view scrolled to the end stays there, so new boxes come into view.
+    QScrollBar* v = verticalScrollBar();
+    const bool follow = m_model && m_model->isLive() && v->value() >= v->maximum() - 4;
     if (m_fitPending && m_layout) {
         m_fitPending = false;
         // A fresh trace starts at 100% (or smaller when it is narrow enough to fit), at the top.
@@ -192,6 +195,8 @@ void BoxView::applyLayout(std::shared_ptr<const BoxLayout> layout)
         m_zoom = std::clamp(std::min(1.0, fitWidth), kMinZoom, kMaxZoom);
     }
     updateScrollBars();
+    if (follow)
+        v->setValue(v->maximum());
     if (m_scrollTarget && m_layout) {
         const int box = m_layout->indexOf(m_scrollTarget);
         if (box >= 0) {

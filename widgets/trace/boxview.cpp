@@ -188,7 +188,8 @@ void BoxView::applyLayout(std::shared_ptr<const BoxLayout> layout)
     // While a run streams, a view scrolled to the end stays there, so new boxes come into view.
     QScrollBar* v = verticalScrollBar();
     const bool follow = m_model && m_model->isLive() && v->value() >= v->maximum() - 4;
-    if (m_fitPending && m_layout) {
+    // Only a shown view knows its size; a hidden one fits on its first layout once shown.
+    if (m_fitPending && m_layout && isVisible()) {
         m_fitPending = false;
         // A fresh trace starts at 100% (or smaller when it is narrow enough to fit), at the top.
         const double fitWidth = (viewport()->width() - 2 * m_margin) / m_layout->size.width();

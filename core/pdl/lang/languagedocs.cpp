@@ -217,8 +217,7 @@ const QHash<QString, QString>& fieldTexts()
          QStringLiteral("lang: the language of the code: python (default), command, jinja or "
                         "pdl.")},
         {QStringLiteral("msg"), QStringLiteral("msg: the error message (traces).")},
-        {QStringLiteral("program"),
-         QStringLiteral("program: the block that failed (traces).")},
+        {QStringLiteral("program"), QStringLiteral("program: the block that failed (traces).")},
     };
     return t;
 }
@@ -240,8 +239,7 @@ const QHash<QString, QString>& subTexts()
         {QStringLiteral("retry/backoff"),
          QStringLiteral("backoff: factor multiplying the delay after each try.")},
         {QStringLiteral("retry/max_delay"), QStringLiteral("max_delay: the longest delay.")},
-        {QStringLiteral("retry/jitter"),
-         QStringLiteral("jitter: random extra delay, in seconds.")},
+        {QStringLiteral("retry/jitter"), QStringLiteral("jitter: random extra delay, in seconds.")},
         {QStringLiteral("parser/regex"),
          QStringLiteral("regex: the regular expression applied to the result.")},
         {QStringLiteral("parser/mode"),
@@ -255,8 +253,7 @@ const QHash<QString, QString>& subTexts()
         {QStringLiteral("with/if"),
          QStringLiteral("if: a guard checked after the pattern matches; it sees the pattern's "
                         "bindings.")},
-        {QStringLiteral("with/then"),
-         QStringLiteral("then: the block run for this case.")},
+        {QStringLiteral("with/then"), QStringLiteral("then: the block run for this case.")},
     };
     return t;
 }

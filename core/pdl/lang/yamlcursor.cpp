@@ -134,8 +134,8 @@ const std::vector<std::string_view>& structuredFields(const QString& parent)
 {
     static const std::vector<std::string_view> none;
     static const std::vector<std::string_view> join = {"as", "with", "reduce"};
-    static const std::vector<std::string_view> retry = {"tries",     "exceptions", "delay",
-                                                        "backoff",   "max_delay",  "jitter"};
+    static const std::vector<std::string_view> retry = {"tries",   "exceptions", "delay",
+                                                        "backoff", "max_delay",  "jitter"};
     static const std::vector<std::string_view> parser = {"regex", "mode", "spec", "pdl"};
     static const std::vector<std::string_view> withCase = {"case", "if", "then"};
     static const std::vector<std::string_view> aggregator = {"file",   "mode",   "encoding",
@@ -157,9 +157,9 @@ const std::vector<std::string_view>& structuredFields(const QString& parent)
 bool isNameMapping(const QString& parent)
 {
     static const QStringList names = {
-        QStringLiteral("defs"),       QStringLiteral("for"),  QStringLiteral("parameters"),
-        QStringLiteral("args"),       QStringLiteral("spec"), QStringLiteral("function"),
-        QStringLiteral("data"),       QStringLiteral("case"), QStringLiteral("object"),
+        QStringLiteral("defs"),       QStringLiteral("for"),       QStringLiteral("parameters"),
+        QStringLiteral("args"),       QStringLiteral("spec"),      QStringLiteral("function"),
+        QStringLiteral("data"),       QStringLiteral("case"),      QStringLiteral("object"),
         QStringLiteral("properties"), QStringLiteral("contribute")};
     return names.contains(parent);
 }
@@ -176,11 +176,11 @@ std::optional<BlockKind> kindOfKeys(const QStringList& keys)
             if (keyword == "content")
                 return BlockKind::Message;
             for (BlockKind kind :
-                 {BlockKind::Text,     BlockKind::LastOf,  BlockKind::Array,    BlockKind::Object,
-                  BlockKind::Sequence, BlockKind::If,      BlockKind::Match,    BlockKind::Repeat,
-                  BlockKind::Map,      BlockKind::Include, BlockKind::Import,   BlockKind::Function,
-                  BlockKind::Call,     BlockKind::Model,   BlockKind::Get,      BlockKind::Data,
-                  BlockKind::Read,     BlockKind::Aggregator}) {
+                 {BlockKind::Text, BlockKind::LastOf, BlockKind::Array, BlockKind::Object,
+                  BlockKind::Sequence, BlockKind::If, BlockKind::Match, BlockKind::Repeat,
+                  BlockKind::Map, BlockKind::Include, BlockKind::Import, BlockKind::Function,
+                  BlockKind::Call, BlockKind::Model, BlockKind::Get, BlockKind::Data,
+                  BlockKind::Read, BlockKind::Aggregator}) {
                 if (k == QLatin1String(blockKindName(kind)))
                     return kind;
             }
@@ -210,7 +210,8 @@ CursorContext cursorContext(const QStringList& lines, int line, int column)
     if (before.trimmed().startsWith(QLatin1Char('#')))
         return out;
 
-    static const QRegularExpression keyPos(QStringLiteral("^( *)((?:- +)*)([A-Za-z_][A-Za-z0-9_]*)?$"));
+    static const QRegularExpression keyPos(
+        QStringLiteral("^( *)((?:- +)*)([A-Za-z_][A-Za-z0-9_]*)?$"));
     static const QRegularExpression valuePos(
         QStringLiteral("^( *)((?:- +)*)([A-Za-z_][A-Za-z0-9_]*)\\s*:\\s+(.*)$"));
     int keyColumn = -1;

@@ -8,7 +8,7 @@
 namespace hako {
 
 namespace {
-enum Margin { LineNumberMargin = 0, FoldMargin = 2 };
+enum Margin { LineNumberMargin = 0, SymbolMargin = 1, FoldMargin = 2 };
 }
 
 PdlEditor::PdlEditor(QWidget* parent) : QsciScintilla(parent)
@@ -33,7 +33,10 @@ PdlEditor::PdlEditor(QWidget* parent) : QsciScintilla(parent)
     setMarginsFont(font);
     setMarginsBackgroundColor(QColor(0xf6, 0xf8, 0xfa));
     setMarginsForegroundColor(QColor(0x95, 0x9d, 0xa5));
-    setMarginWidth(1, 0);
+    setMarginType(SymbolMargin, QsciScintilla::SymbolMargin);
+    setMarginWidth(SymbolMargin, 14);
+    setMarginMarkerMask(LineNumberMargin, 0);
+    setMarginMarkerMask(SymbolMargin, (1 << ErrorMarker) | (1 << WarningMarker));
     setFolding(QsciScintilla::BoxedTreeFoldStyle, FoldMargin);
     setFoldMarginColors(QColor(0xf6, 0xf8, 0xfa), QColor(0xf6, 0xf8, 0xfa));
     // Soft grey fold markers instead of Scintilla's black boxes.
@@ -87,6 +90,7 @@ PdlEditor::PdlEditor(QWidget* parent) : QsciScintilla(parent)
         Q_EMIT cursorLineColumnChanged(line, column);
     });
     updateMarginWidth();
+    setUpLanguageFeatures();
 }
 
 void PdlEditor::updateMarginWidth()

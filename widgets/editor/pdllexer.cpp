@@ -25,8 +25,7 @@ int withBlockColumn(int state, int column)
 
 bool isKeyChar(char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
 // Colours `${ … }` and `{# … #}` inside [from, to) of a scalar whose own style is `base`.
@@ -91,8 +90,8 @@ PdlLexer::Style keyStyle(const QByteArray& key)
 
 bool isScalarConstant(const QByteArray& v)
 {
-    static const QByteArray words[] = {"true", "false", "True", "False", "null", "Null", "~",
-                                       "yes",  "no",    "on",   "off"};
+    static const QByteArray words[] = {"true", "false", "True", "False", "null", "Null",
+                                       "~",    "yes",   "no",   "on",    "off"};
     for (const QByteArray& w : words) {
         if (v == w)
             return true;
@@ -274,8 +273,8 @@ int PdlLexer::styleLine(const QByteArray& line, int state, QByteArray& styles)
     }
     if (c == '|' || c == '>') {
         int p = i + 1;
-        while (p < len && (line.at(p) == '-' || line.at(p) == '+' ||
-                           (line.at(p) >= '0' && line.at(p) <= '9')))
+        while (p < len &&
+               (line.at(p) == '-' || line.at(p) == '+' || (line.at(p) >= '0' && line.at(p) <= '9')))
             ++p;
         int q = p;
         while (q < len && line.at(q) == ' ')
@@ -326,8 +325,8 @@ int PdlLexer::styleLine(const QByteArray& line, int state, QByteArray& styles)
                         else if (line.at(q) == '}' && --depth == 0)
                             break;
                     }
-                    open = styleTemplate(line, p, std::min(q + 1, len), char(Default), false,
-                                         styles);
+                    open =
+                        styleTemplate(line, p, std::min(q + 1, len), char(Default), false, styles);
                     p = std::min(q, len - 1);
                     continue;
                 }
@@ -368,9 +367,9 @@ void PdlLexer::styleText(int start, int end)
         --firstLine;
     const int lastLine = int(ed->SendScintilla(QsciScintillaBase::SCI_LINEFROMPOSITION, end));
     const int lineCount = ed->lines();
-    int state = firstLine > 0 ? int(ed->SendScintilla(QsciScintillaBase::SCI_GETLINESTATE,
-                                                      firstLine - 1))
-                              : 0;
+    int state = firstLine > 0
+                    ? int(ed->SendScintilla(QsciScintillaBase::SCI_GETLINESTATE, firstLine - 1))
+                    : 0;
     auto lineBytes = [ed](int line) {
         const long from = ed->SendScintilla(QsciScintillaBase::SCI_POSITIONFROMLINE, line);
         const long to = ed->SendScintilla(QsciScintillaBase::SCI_GETLINEENDPOSITION, line);

@@ -2,8 +2,6 @@
 
 #include "widgets/editor/qsci.h"
 
-#include <Qsci/qscilexercustom.h>
-
 namespace hako {
 
 /// Syntax colouring and folding for PDL programs: YAML structure (keys, list markers, quoted

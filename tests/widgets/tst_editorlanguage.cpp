@@ -376,20 +376,24 @@ private Q_SLOTS:
             "text:\n- \"Tell me about ${ topic } in ${ words } words.\\n\"\n- repeat:\n    "
             "text:\n    - model: ollama/granite3.2:2b\n      parameters:\n        "
             "temperature: 0\n    - \"${ i + 1 }. \"\n  index: i\n  for:\n    x: ${ [1, 2, 3] "
-            "}\n  maxIterations: ${ count }\n  join:\n    with: \"\\n\"\n- lastOf:\n  - code: |\n"
-            "      result = ${ 1 + }\n  - def: summary\n    data: ${ pdl_context | length }\n"
-            "  ma\n"));
+            "}\n  join:\n    with: \"\\n\"\n- lastOf:\n  - code: |\n"
+            "      result = ${ 1 + }\n  - def: summary\n    data: ${ pdl_context | length }\n"));
         analyse(pane);
-        editor->setFocus();
-        editor->setCursorPosition(23, 4);
-        QVERIFY(editor->showCompletions());
-        QTest::qWait(300);
         QDir().mkpath(out);
-        QVERIFY(pane.grab().save(out + QStringLiteral("/editor.png")));
-        QScreen* screen = QGuiApplication::primaryScreen();
-        QVERIFY(screen->grabWindow(0).save(out + QStringLiteral("/editor-screen.png")));
-        const QString hover = editor->hoverTextAt(6, 19);
+        editor->setCursorPosition(5, 22);
+        const QString hover = editor->hoverTextAt(6, 22);
         qInfo("hover: %s", qPrintable(hover));
+        QVERIFY(pane.grab().save(out + QStringLiteral("/editor.png")));
+        // A new key in the repeat block, then Ctrl+Space.
+        editor->setFocus();
+        editor->setCursorPosition(17, 0);
+        editor->insert(QStringLiteral("  \n"));
+        editor->setCursorPosition(17, 2);
+        QTest::keyClick(editor, Qt::Key_Space, Qt::ControlModifier);
+        QVERIFY(editor->isListActive());
+        QTest::qWait(300);
+        QScreen* screen = QGuiApplication::primaryScreen();
+        QVERIFY(screen->grabWindow(0).save(out + QStringLiteral("/editor-completion.png")));
     }
 };
 

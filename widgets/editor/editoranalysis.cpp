@@ -9,7 +9,7 @@ namespace hako {
 EditorAnalysis::EditorAnalysis(QObject* parent) : QObject(parent)
 {
     m_timer.setSingleShot(true);
-    m_timer.setInterval(50);
+    m_timer.setInterval(40);
     connect(&m_timer, &QTimer::timeout, this, &EditorAnalysis::start);
 }
 

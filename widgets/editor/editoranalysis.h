@@ -28,7 +28,7 @@ public:
     void requestNow(const QString& text, const QString& fileName);
     /// Names the program may use without defining them (`doc`, `memory`, -d data).
     void setExternalNames(const QStringList& names);
-    /// Debounce in milliseconds (default 50).
+    /// Debounce in milliseconds (default 40).
     void setDelay(int ms) { m_timer.setInterval(ms); }
 
     /// The latest delivered report (null before the first).

@@ -25,7 +25,7 @@ class WorkbenchContext;
 
 /// One program document: the editor with its message bar, find bar and Problems list. Loads and
 /// saves through ProgramFile, shows load/save errors inline, and publishes the current program
-/// path to the WorkbenchContext. Live diagnostics: ~50 ms after typing stops the text is checked
+/// path to the WorkbenchContext. Live diagnostics: ~40 ms after typing stops the text is checked
 /// off the GUI thread (EditorAnalysis) and the squiggles, margin markers and Problems list
 /// follow. With a RecoveryStore it autosaves unsaved changes every few seconds and removes the
 /// copy on save and close. Linked to the WorkbenchContext both ways: revealSourceRequested and

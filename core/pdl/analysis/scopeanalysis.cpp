@@ -57,11 +57,6 @@ bool covers(const SourceSpan& s, int line, int column)
     return !before(line, column, s.line, s.column) && !before(endLine, endColumn, line, column);
 }
 
-uint64_t spanKey(const SourceSpan& s)
-{
-    return (uint64_t(uint32_t(s.line)) << 32) | uint32_t(s.column);
-}
-
 // 1-based line and code-point column of byte `offset` inside `text`.
 std::pair<int, int> positionInString(const std::string& text, size_t offset)
 {
@@ -126,8 +121,6 @@ public:
             if (l.endsWith(QLatin1Char('\r')))
                 l.chop(1);
         }
-        if (program.document)
-            indexYaml(*program.document);
         m_file = program.file;
         for (const char* name :
              {"pdl_context", "pdl_scope", "pdl_usage", "pdl_model_default_parameters"})
@@ -189,15 +182,24 @@ private:
 
     // --- expressions -------------------------------------------------------------------------
 
-    void indexYaml(const YamlValue& v)
+    // The YAML node of an expression value starting at `at`, searched below the block being
+    // walked (expression values sit at most a few levels under their block's mapping).
+    static const YamlValue* findNode(const YamlValue& v, const SourceSpan& at, int depth)
     {
-        m_yaml.emplace(spanKey(v.span()), &v); // the outermost node at a position wins
-        for (const YamlValue& item : v.items())
-            indexYaml(item);
-        for (const auto& e : v.entries()) {
-            indexYaml(e.key);
-            indexYaml(e.value);
+        const SourceSpan& s = v.span();
+        if (s.line == at.line && s.column == at.column)
+            return &v;
+        if (depth == 0 || s.line > at.line || (s.endLine > 0 && s.endLine < at.line))
+            return nullptr;
+        for (const YamlValue& item : v.items()) {
+            if (const YamlValue* found = findNode(item, at, depth - 1))
+                return found;
         }
+        for (const auto& e : v.entries()) {
+            if (const YamlValue* found = findNode(e.value, at, depth - 1))
+                return found;
+        }
+        return nullptr;
     }
 
     void analyzeString(const std::string& source, const SourceSpan& span)
@@ -215,6 +217,11 @@ private:
             collectNames(part.expr.get(), names, guarded);
         std::sort(names.begin(), names.end(),
                   [](const expr::Node* a, const expr::Node* b) { return a->pos < b->pos; });
+        if (names.empty())
+            return;
+        // Where the string's first character is in the file; later lines of a block scalar
+        // start at their indentation (as mapExpressionPosition does, computed once).
+        const SourceSpan base = mapExpressionPosition(m_lines, source, span, 1, 1);
         for (const expr::Node* n : names) {
             const auto it = m_scope.find(n->name);
             const bool known = it != m_scope.end();
@@ -223,7 +230,18 @@ private:
             VariableUse use;
             use.name = n->name;
             const auto [line, column] = positionInString(source, n->pos);
-            use.span = mapExpressionPosition(m_lines, source, span, line, column);
+            use.span = base;
+            if (line == 1) {
+                use.span.column = base.column + column - 1;
+            } else {
+                use.span.line = base.line + line - 1;
+                const QString target = m_lines.value(use.span.line - 1);
+                int indent = 0;
+                while (indent < target.size() &&
+                       (target[indent] == QLatin1Char(' ') || target[indent] == QLatin1Char('\t')))
+                    ++indent;
+                use.span.column = indent + column; // indentation is ASCII
+            }
             use.span.endLine = use.span.line;
             use.span.endColumn = use.span.column + codePoints(n->name) - 1;
             use.definition = known ? it->second : -1;
@@ -260,9 +278,10 @@ private:
         }
         if (!e.value.isList() && !e.value.isDict())
             return;
-        const auto it = m_yaml.find(spanKey(e.span));
-        if (it != m_yaml.end())
-            walkYaml(*it->second);
+        if (!m_block || !m_block->node)
+            return;
+        if (const YamlValue* node = findNode(*m_block->node, e.span, 4))
+            walkYaml(*node);
     }
 
     void useName(const std::string& name, const SourceSpan& span)
@@ -390,11 +409,13 @@ private:
         if (!bp)
             return;
         const Block& b = *bp;
+        const Block* saved = m_block;
         snapshot(b.span);
         for (const auto& [name, child] : b.defs) {
             walk(child);
             define(name, VariableKind::Defs, keySpan(b, "defs", name));
         }
+        m_block = &b;
         walkKind(b);
         walk(b.fallback);
         walkExpr(b.retry.tries);
@@ -410,6 +431,7 @@ private:
         if (b.def)
             define(*b.def, VariableKind::Def, b.defSpan.isValid() ? b.defSpan : b.span);
         snapshot(b.span, true);
+        m_block = saved;
     }
 
     void walkKind(const Block& b)
@@ -630,7 +652,7 @@ private:
     const ScopeOptions& m_options;
     QStringList m_lines;
     QString m_file;
-    std::unordered_map<uint64_t, const YamlValue*> m_yaml;
+    const Block* m_block = nullptr; ///< the block whose fields are being walked
     std::unordered_map<std::string, int> m_scope;
     std::vector<std::pair<std::string, int>> m_undo;
     std::shared_ptr<const ScopeAnalysis::ScopeNode> m_head;

@@ -1,6 +1,9 @@
 // The editor's PDL language features as a user meets them: completion, hover, live
 // diagnostics, selection of spans from other panes, autosave recovery, highlighting.
+#include "core/pdl/interp/tracenode.h"
+#include "core/pdl/lang/builtindocs.h"
 #include "core/pdl/programcheck.h"
+#include "core/pdl/trace/tracemodel.h"
 #include "core/workbench/recoverystore.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/editor/editoranalysis.h"
@@ -166,6 +169,30 @@ private Q_SLOTS:
         QCOMPARE(editor->hoverTextAt(4, 1), QString()); // indentation
     }
 
+    void builtinObjectsHoverCompleteAndAreDefined()
+    {
+        // What the documents area registers at start-up (a stand-in entry here).
+        pdl::BuiltinDocs::add(
+            {{QStringLiteral("testdoc.search"),
+              QStringLiteral("testdoc.search(term, …, page=1) → str"),
+              QStringLiteral("Searches the open document."), QStringLiteral("documents")}});
+        EditorPane pane(nullptr);
+        PdlEditor* editor = pane.editor();
+        editor->setDocumentText(QStringLiteral("text: ${ testdoc.search('x') }\n"));
+        analyse(pane);
+        // The workbench binds `testdoc`: no undefined-variable warning.
+        QVERIFY(pane.report()->diagnostics.empty());
+        const QString hover = editor->hoverTextAt(1, 19);
+        QVERIFY2(hover.startsWith(QLatin1String("testdoc.search(term")), qPrintable(hover));
+        QVERIFY(hover.contains(QLatin1String("Searches the open document.")));
+
+        editor->setCursorPosition(0, 17); // after `${ testdoc.`
+        QStringList items;
+        for (const auto& i : editor->completionsAtCursor().items)
+            items << i.text;
+        QCOMPARE(items, QStringList{QStringLiteral("testdoc.search")});
+    }
+
     void diagnosticsSquiggleAfterTyping()
     {
         EditorPane pane(nullptr);
@@ -254,6 +281,40 @@ private Q_SLOTS:
         // Another file's span leaves the selection alone.
         pane.editor()->setCursorPosition(0, 0);
         context.revealSource(SourceSpan{dir.filePath(QStringLiteral("other.pdl")), 2, 1, 2, 3});
+        QCOMPARE(pane.editor()->selectedText(), QString());
+    }
+
+    void currentNodeSelectsItsSource()
+    {
+        QTemporaryDir dir;
+        const QString path = writeFile(dir, QStringLiteral("node.pdl"),
+                                       "text:\n- 箱: 1\n- model: m\n  input: こんにちは\n");
+        WorkbenchContext context;
+        EditorPane pane(&context);
+        QVERIFY(pane.openFile(path));
+        auto root = std::make_shared<pdl::TraceNode>();
+        root->kind = pdl::BlockKind::Text;
+        root->id = "text";
+        root->span = SourceSpan{path, 1, 1, 4, 14};
+        auto model = std::make_shared<pdl::TraceNode>();
+        model->kind = pdl::BlockKind::Model;
+        model->id = "text.1.model";
+        model->span = SourceSpan{path, 3, 3, 4, 14};
+        root->addChild("text", model);
+        auto elsewhere = std::make_shared<pdl::TraceNode>();
+        elsewhere->kind = pdl::BlockKind::Data;
+        elsewhere->id = "text.2.data";
+        elsewhere->span = SourceSpan{dir.filePath(QStringLiteral("lib.pdl")), 1, 1, 1, 3};
+        root->addChild("text", elsewhere);
+        pdl::TraceModel trace;
+        trace.setTrace(root, path);
+        context.setTraceModel(&trace);
+
+        context.setCurrentNode(QStringLiteral("text.1.model"));
+        QCOMPARE(pane.editor()->selectedText(), QStringLiteral("model: m\n  input: こんにちは"));
+        // A node from another file leaves the editor alone.
+        pane.editor()->setCursorPosition(0, 0);
+        context.setCurrentNode(QStringLiteral("text.2.data"));
         QCOMPARE(pane.editor()->selectedText(), QString());
     }
 

@@ -71,53 +71,43 @@ LineKey lineKey(const QString& line)
     return k;
 }
 
-// Collects the keys of the mapping whose keys start at `keyColumn`, around `line` (0-based).
+// Collects the keys of the mapping whose keys start at `keyColumn` around `line` (0-based),
+// and the key owning that mapping.
 void collectSiblings(const QStringList& lines, int line, int keyColumn, bool startsHere,
                      CursorContext& out)
 {
-    if (!startsHere) {
+    int start = line;
+    int dashColumn = -1; // the `- ` that starts the mapping, when a list item does
+    if (startsHere) {
+        dashColumn = lineKey(lines.at(line)).indent;
+    } else {
         for (int l = line - 1; l >= 0; --l) {
             const LineKey k = lineKey(lines.at(l));
             if (k.blank)
                 continue;
-            if (k.keyColumn == keyColumn && !k.key.isEmpty()) {
+            if (k.keyColumn == keyColumn && !k.key.isEmpty() &&
+                (k.indent == keyColumn || k.listItem)) {
                 out.siblingKeys.prepend(k.key);
-                if (k.listItem)
+                start = l;
+                if (k.listItem) {
+                    dashColumn = k.indent;
                     break; // `- key:` starts the mapping
-                continue;
-            }
-            if (k.indent < keyColumn) {
-                if (!k.key.isEmpty() && k.keyColumn < keyColumn)
-                    out.parentKey = k.key;
-                else if (k.listItem) {
-                    // `- ` alone, or a list item whose key sits elsewhere: find the key
-                    // owning the list above.
-                    for (int p = l - 1; p >= 0; --p) {
-                        const LineKey pk = lineKey(lines.at(p));
-                        if (pk.blank || pk.indent > k.indent)
-                            continue;
-                        if (!pk.key.isEmpty() && pk.keyColumn <= k.indent)
-                            out.parentKey = pk.key;
-                        if (pk.indent <= k.indent && !(pk.listItem && pk.indent == k.indent))
-                            break;
-                    }
                 }
-                break;
-            }
-        }
-    } else {
-        // The mapping starts on this line as a list item; its parent owns the list.
-        for (int l = line - 1; l >= 0; --l) {
-            const LineKey k = lineKey(lines.at(l));
-            if (k.blank || k.indent >= keyColumn)
                 continue;
-            if (!k.key.isEmpty() && k.keyColumn < keyColumn) {
-                if (!(k.listItem && k.indent + 2 == keyColumn))
-                    out.parentKey = k.key;
-                break;
             }
-            break;
+            if (k.indent < keyColumn)
+                break;
         }
+    }
+    for (int l = start - 1; l >= 0; --l) {
+        const LineKey k = lineKey(lines.at(l));
+        if (k.blank || k.indent >= keyColumn)
+            continue;
+        if (dashColumn >= 0 && k.listItem && k.indent == dashColumn)
+            continue; // an earlier item of the same list
+        if (!k.key.isEmpty() && k.keyColumn < keyColumn)
+            out.parentKey = k.key;
+        break;
     }
     for (int l = line + 1; l < lines.size(); ++l) {
         const LineKey k = lineKey(lines.at(l));

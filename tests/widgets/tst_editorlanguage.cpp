@@ -193,6 +193,21 @@ private Q_SLOTS:
         QCOMPARE(items, QStringList{QStringLiteral("testdoc.search")});
     }
 
+    void goToDefinition()
+    {
+        EditorPane pane(nullptr);
+        PdlEditor* editor = pane.editor();
+        editor->setDocumentText(
+            QStringLiteral("text:\n- def: answer\n  data: 答え\n- ${ answer }\n"));
+        analyse(pane);
+        editor->setCursorPosition(3, 5); // on the use
+        QTest::keyClick(editor, Qt::Key_F12);
+        QCOMPARE(editor->selectedText(), QStringLiteral("answer"));
+        QCOMPARE(editor->cursorLineColumn(), qMakePair(2, 14));
+        editor->setCursorPosition(0, 0); // on `text`: nothing to go to
+        QVERIFY(!editor->goToDefinition());
+    }
+
     void diagnosticsSquiggleAfterTyping()
     {
         EditorPane pane(nullptr);

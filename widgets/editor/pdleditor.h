@@ -82,6 +82,9 @@ public:
     /// Opens the completion list at the cursor; `automatic` (typing) needs a prefix of two
     /// characters (or a `.`/`${` just typed). Returns whether a list is shown.
     bool showCompletions(bool automatic = false);
+    /// Moves to the definition of the variable under the cursor (F12) when it is written in
+    /// this file; returns whether it moved.
+    bool goToDefinition();
     /// Model names offered after `model:`.
     void setModelNames(const QStringList& names) { m_modelNames = names; }
     QStringList modelNames() const { return m_modelNames; }

@@ -218,8 +218,29 @@ void PdlEditor::onCharAdded(int ch)
         showCompletions(true);
 }
 
+bool PdlEditor::goToDefinition()
+{
+    if (!m_report || !m_report->scopes)
+        return false;
+    const auto [line, column] = cursorLineColumn();
+    // The cursor sits before `column`: a name just typed ends at column - 1.
+    const pdl::VariableDefinition* d = m_report->scopes->resolveAt(line, column);
+    if (!d && column > 1)
+        d = m_report->scopes->resolveAt(line, column - 1);
+    const QString file = m_report->parse.program ? m_report->parse.program->file : QString();
+    if (!d || !d->span.isValid() || d->span.file != file)
+        return false;
+    selectSpan(d->span);
+    return true;
+}
+
 void PdlEditor::keyPressEvent(QKeyEvent* event)
 {
+    if (event->key() == Qt::Key_F12 && event->modifiers() == Qt::NoModifier) {
+        goToDefinition();
+        event->accept();
+        return;
+    }
     if (event->key() == Qt::Key_Space && (event->modifiers() & Qt::ControlModifier)) {
         showCompletions(false);
         event->accept();

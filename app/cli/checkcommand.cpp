@@ -1,6 +1,7 @@
 #include "cli/checkcommand.h"
 
 #include "core/pdl/expr/expression.h"
+#include "core/pdl/parser/yamlvalue.h"
 #include "core/pdl/programcheck.h"
 
 #include <QFile>
@@ -40,11 +41,32 @@ QString caretFor(const QString& path, const SourceSpan& span, QHash<QString, QSt
            QLatin1Char('\n');
 }
 
-const char* kCheckUsage = "usage: hako check PROGRAM.pdl…\n";
+const char* kCheckUsage =
+    "usage: hako check [-d YAML] [-f DATA.yaml] PROGRAM.pdl…\n"
+    "  Reports YAML, structure and ${ } syntax errors, and warns about variables used but\n"
+    "  never defined in reach. -d/-f name the data a run would get (their top-level keys are\n"
+    "  defined). Exit 1 when there are errors; warnings alone exit 0.\n";
 const char* kEvalUsage =
     "usage: hako eval [--var NAME=VALUE]… [--vars FILE.json] [--repr] TEMPLATE\n"
     "  TEMPLATE is a PDL string such as '${ x + 1 }' or 'Hello ${ name }'.\n"
     "  VALUE is read as JSON when it parses as JSON, otherwise as a string.\n";
+
+// The top-level keys of a YAML mapping (`-d`/`-f` data): names the program may read.
+bool addDataNames(const QByteArray& yaml, const QString& origin, QStringList& names)
+{
+    const Result<pdl::YamlValue> data = pdl::loadYaml(yaml, origin);
+    if (!data) {
+        write(stderr, QStringLiteral("hako check: %1\n").arg(data.error().toString()));
+        return false;
+    }
+    if (!data->isMapping() && !data->isNull()) {
+        write(stderr, QStringLiteral("hako check: %1: the data must be a mapping\n").arg(origin));
+        return false;
+    }
+    for (const auto& e : data->entries())
+        names.append(QString::fromStdString(e.name));
+    return true;
+}
 
 } // namespace
 
@@ -55,12 +77,37 @@ int checkCommand(const QStringList& args)
         write(args.isEmpty() ? stderr : stdout, QString::fromLatin1(kCheckUsage));
         return args.isEmpty() ? 2 : 0;
     }
+    pdl::ScopeOptions options;
+    QStringList programs;
+    for (int i = 0; i < args.size(); ++i) {
+        const QString& a = args.at(i);
+        if ((a == QLatin1String("-d") || a == QLatin1String("--data")) && i + 1 < args.size()) {
+            if (!addDataNames(args.at(++i).toUtf8(), QStringLiteral("-d"), options.externalNames))
+                return 2;
+        } else if ((a == QLatin1String("-f") || a == QLatin1String("--data-file")) &&
+                   i + 1 < args.size()) {
+            QFile f(args.at(++i));
+            if (!f.open(QIODevice::ReadOnly)) {
+                write(stderr, QStringLiteral("hako check: cannot read %1: %2\n")
+                                  .arg(f.fileName(), f.errorString()));
+                return 2;
+            }
+            if (!addDataNames(f.readAll(), f.fileName(), options.externalNames))
+                return 2;
+        } else {
+            programs.append(a);
+        }
+    }
+    if (programs.isEmpty()) {
+        write(stderr, QString::fromLatin1(kCheckUsage));
+        return 2;
+    }
     int errors = 0;
     int warnings = 0;
     QHash<QString, QStringList> sources;
-    for (const QString& path : args) {
-        const pdl::ParseResult result = pdl::checkProgram(path);
-        for (const Diagnostic& d : result.diagnostics) {
+    for (const QString& path : programs) {
+        const pdl::ProgramReport report = pdl::analyzeProgram(path, options);
+        for (const Diagnostic& d : report.diagnostics) {
             if (d.severity == Severity::Error)
                 ++errors;
             else if (d.severity == Severity::Warning)
@@ -71,7 +118,7 @@ int checkCommand(const QStringList& args)
     write(stderr, QStringLiteral("%1 error(s), %2 warning(s) in %3 program(s)\n")
                       .arg(errors)
                       .arg(warnings)
-                      .arg(args.size()));
+                      .arg(programs.size()));
     return errors > 0 ? 1 : 0;
 }
 

@@ -4,6 +4,8 @@
 
 #include <QFile>
 
+#include <algorithm>
+
 namespace hako::pdl {
 
 namespace {
@@ -90,6 +92,46 @@ ParseResult checkProgram(const QString& path)
         return result;
     }
     return checkProgramText(file.readAll(), path);
+}
+
+int ProgramReport::errorCount() const
+{
+    return int(std::count_if(diagnostics.begin(), diagnostics.end(),
+                             [](const Diagnostic& d) { return d.severity == Severity::Error; }));
+}
+
+ProgramReport analyzeProgramText(const QByteArray& text, const QString& fileName,
+                                 const ScopeOptions& options)
+{
+    ProgramReport report;
+    report.parse = checkProgramText(text, fileName);
+    report.diagnostics = report.parse.diagnostics;
+    if (report.parse.program) {
+        auto scopes =
+            std::make_shared<ScopeAnalysis>(analyzeScopes(*report.parse.program, text, options));
+        report.diagnostics.insert(report.diagnostics.end(), scopes->warnings.begin(),
+                                  scopes->warnings.end());
+        report.scopes = std::move(scopes);
+    }
+    std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) {
+                         return std::pair(a.span.line, a.span.column) <
+                                std::pair(b.span.line, b.span.column);
+                     });
+    return report;
+}
+
+ProgramReport analyzeProgram(const QString& path, const ScopeOptions& options)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        ProgramReport report;
+        report.diagnostics.push_back(
+            makeError(QStringLiteral("cannot read: %1").arg(file.errorString()), {path}));
+        report.parse.diagnostics = report.diagnostics;
+        return report;
+    }
+    return analyzeProgramText(file.readAll(), path, options);
 }
 
 } // namespace hako::pdl

@@ -1,6 +1,9 @@
 #pragma once
 
+#include "core/pdl/analysis/scopeanalysis.h"
 #include "core/pdl/parser/programparser.h"
+
+#include <memory>
 
 namespace hako::pdl {
 
@@ -10,6 +13,23 @@ namespace hako::pdl {
 /// live diagnostics report. Thread-safe.
 ParseResult checkProgram(const QString& path);
 ParseResult checkProgramText(const QByteArray& text, const QString& fileName);
+
+/// Everything `hako check` and the editor's live diagnostics report about a program: the parse
+/// (checkProgramText), the scope analysis (null when the YAML could not be read), and all
+/// diagnostics (parse errors plus undefined-variable warnings) sorted by position.
+struct ProgramReport {
+    ParseResult parse;
+    std::shared_ptr<const ScopeAnalysis> scopes;
+    std::vector<Diagnostic> diagnostics;
+
+    int errorCount() const;
+};
+
+/// checkProgramText followed by analyzeScopes. Thread-safe (reads included files).
+ProgramReport analyzeProgramText(const QByteArray& text, const QString& fileName,
+                                 const ScopeOptions& options = {});
+/// As analyzeProgramText, reading `path` (an unreadable file gives one error).
+ProgramReport analyzeProgram(const QString& path, const ScopeOptions& options = {});
 
 /// Maps a position inside an expression string (1-based line/column, code points) to the file,
 /// given the string's span and the file's lines. Handles plain, quoted and block scalars by

@@ -92,6 +92,35 @@ private Q_SLOTS:
         QVERIFY2(column > sourceLine.indexOf(QLatin1String("${")), qPrintable(o.out));
     }
 
+    void undefinedVariableIsAWarningAtTheColumn()
+    {
+        const QString path = writeProgram(QStringLiteral("undef.pdl"),
+                                          "text:\n- def: known\n  data: 1\n- \"${ known } and "
+                                          "${ unknown }\"\n");
+        const HakoOutcome o = runHako({QStringLiteral("check"), path});
+        QCOMPARE(o.status, QProcess::NormalExit);
+        QCOMPARE(o.exitCode, 0); // warnings alone keep exit code 0
+        // `- "${ known } and ${ unknown }"`: the name starts at column 22.
+        QVERIFY2(o.out.startsWith(path + QStringLiteral(":4:22: warning: variable 'unknown' is "
+                                                        "used but never defined\n")),
+                 qPrintable(o.out));
+        QVERIFY(!o.out.contains(QLatin1String("'known'")));
+        QVERIFY(o.err.contains(QLatin1String("0 error(s), 1 warning(s)")));
+    }
+
+    void dataOptionsDefineNames()
+    {
+        const QString path =
+            writeProgram(QStringLiteral("data.pdl"), "text:\n- ${ a }\n- ${ b }\n");
+        const QString dataFile = writeProgram(QStringLiteral("data.yaml"), "b: 2\n");
+        const HakoOutcome o =
+            runHako({QStringLiteral("check"), QStringLiteral("-d"), QStringLiteral("{a: 1}"),
+                     QStringLiteral("-f"), dataFile, path});
+        QCOMPARE(o.exitCode, 0);
+        QCOMPARE(o.out, QString());
+        QVERIFY(o.err.contains(QLatin1String("0 error(s), 0 warning(s)")));
+    }
+
     void missingFileIsAnError()
     {
         const HakoOutcome o = runHako({QStringLiteral("check"), m_dir.filePath("nope.pdl")});

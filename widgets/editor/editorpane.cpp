@@ -1,31 +1,123 @@
 #include "widgets/editor/editorpane.h"
 
+#include "core/models/modelconfig.h"
+#include "core/pdl/lang/builtindocs.h"
+#include "core/pdl/programcheck.h"
+#include "core/pdl/trace/tracemodel.h"
 #include "core/workbench/programfile.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/messagebar.h"
+#include "widgets/editor/editoranalysis.h"
 #include "widgets/editor/findbar.h"
 #include "widgets/editor/pdleditor.h"
+#include "widgets/editor/problemsview.h"
 
+#include <QDir>
 #include <QFileInfo>
+#include <QSplitter>
 #include <QVBoxLayout>
 
 namespace hako {
 
+namespace {
+
+// Top-level objects the workbench binds for programs (`doc`, `memory`), from their docs.
+QStringList boundObjectNames()
+{
+    QStringList out;
+    for (const pdl::BuiltinDoc& d : pdl::BuiltinDocs::withPrefix(QString())) {
+        if (d.area == QLatin1String("language"))
+            continue;
+        const QString root = d.name.section(QLatin1Char('.'), 0, 0);
+        if (!out.contains(root))
+            out.append(root);
+    }
+    return out;
+}
+
+QString canonical(const QString& path)
+{
+    const QFileInfo info(path);
+    const QString c = info.canonicalFilePath();
+    return c.isEmpty() ? info.absoluteFilePath() : c;
+}
+
+} // namespace
+
 EditorPane::EditorPane(WorkbenchContext* context, QWidget* parent)
     : QWidget(parent), m_context(context), m_editor(new PdlEditor(this)),
-      m_findBar(new FindBar(m_editor, this)), m_messageBar(new MessageBar(this))
+      m_findBar(new FindBar(m_editor, this)), m_messageBar(new MessageBar(this)),
+      m_problems(new ProblemsView(this)), m_splitter(new QSplitter(Qt::Vertical, this)),
+      m_analysis(new EditorAnalysis(this)), m_bufferId(RecoveryStore::newBufferId())
 {
+    auto* editorArea = new QWidget(m_splitter);
+    auto* inner = new QVBoxLayout(editorArea);
+    inner->setContentsMargins(0, 0, 0, 0);
+    inner->setSpacing(0);
+    inner->addWidget(m_editor, 1);
+    inner->addWidget(m_findBar);
+    m_splitter->addWidget(editorArea);
+    m_splitter->addWidget(m_problems);
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 0);
+    m_splitter->setSizes({600, 110});
+    m_splitter->setChildrenCollapsible(true);
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(m_messageBar);
-    layout->addWidget(m_editor, 1);
-    layout->addWidget(m_findBar);
+    layout->addWidget(m_splitter, 1);
     setFocusProxy(m_editor);
 
     connect(m_editor, &QsciScintilla::modificationChanged, this, &EditorPane::modificationChanged);
     connect(m_editor, &PdlEditor::cursorLineColumnChanged, this,
             &EditorPane::cursorPositionChanged);
+    connect(m_editor, &QsciScintilla::textChanged, this, &EditorPane::onTextChanged);
+    connect(m_analysis, &EditorAnalysis::reportReady, this, &EditorPane::onReport);
+    connect(m_problems, &ProblemsView::problemActivated, this, [this](const SourceSpan& span) {
+        SourceSpan at = span;
+        at.endLine = at.line; // put the cursor at the problem, select nothing
+        at.endColumn = at.column - 1;
+        m_editor->selectSpan(at);
+        m_editor->setFocus();
+    });
+
+    m_autosave.setSingleShot(true);
+    m_autosave.setInterval(3000);
+    connect(&m_autosave, &QTimer::timeout, this, &EditorPane::autosave);
+
+    setModelNames({});
+    if (m_context) {
+        connect(m_context, &WorkbenchContext::revealSourceRequested, this,
+                [this](const SourceSpan& span, QObject* origin) {
+                    if (origin != this)
+                        revealIfHere(span);
+                });
+        connect(m_context, &WorkbenchContext::currentNodeChanged, this,
+                [this](const QString& id, QObject* origin) {
+                    if (origin == this || id.isEmpty() || !m_context->traceModel())
+                        return;
+                    if (const pdl::TraceItem* item = m_context->traceModel()->findById(id))
+                        revealIfHere(item->node.span);
+                });
+        connect(m_editor, &PdlEditor::cursorLineColumnChanged, this, [this](int line, int column) {
+            if (m_revealing)
+                return; // the selection came from the context: no echo
+            SourceSpan at;
+            at.file = m_filePath;
+            at.line = at.endLine = line;
+            at.column = at.endColumn = column;
+            m_context->setSourceCursor(at, this);
+        });
+    }
+    requestAnalysis(true);
+}
+
+EditorPane::~EditorPane()
+{
+    if (m_recovery)
+        m_recovery->remove(m_bufferId);
 }
 
 QString EditorPane::displayName() const
@@ -51,14 +143,50 @@ QString EditorPane::lineEndingName() const
     return QStringLiteral("LF");
 }
 
+std::shared_ptr<const pdl::ProgramReport> EditorPane::report() const
+{
+    return m_analysis->report();
+}
+
+void EditorPane::setExternalNames(const QStringList& names)
+{
+    m_externalNames = names;
+    requestAnalysis(false);
+}
+
+void EditorPane::setModelNames(const QStringList& names)
+{
+    QStringList all = names;
+    // The configured endpoints' prefixes (`ollama/`, …): cheap, no network.
+    const QString dir = m_filePath.isEmpty() ? QDir::currentPath() : QFileInfo(m_filePath).path();
+    const Result<models::ModelConfig> config = models::ModelConfig::load(dir);
+    if (config) {
+        for (const auto& listed : config->listedEndpoints()) {
+            if (!listed.prefix.isEmpty() && !all.contains(listed.prefix))
+                all.append(listed.prefix);
+        }
+    }
+    m_editor->setModelNames(all);
+}
+
+void EditorPane::startNewBuffer()
+{
+    if (m_recovery)
+        m_recovery->remove(m_bufferId);
+    m_bufferId = RecoveryStore::newBufferId();
+    m_autosave.stop();
+}
+
 void EditorPane::newDocument()
 {
+    startNewBuffer();
     m_editor->setDocumentText(QString());
     m_editor->setEolMode(QsciScintilla::EolUnix);
     m_hasBom = false;
     m_messageBar->clearMessage();
     setFilePath(QString());
     Q_EMIT modificationChanged(false);
+    requestAnalysis(true);
 }
 
 bool EditorPane::openFile(const QString& path, QString* error)
@@ -71,11 +199,14 @@ bool EditorPane::openFile(const QString& path, QString* error)
             *error = message;
         return false;
     }
+    startNewBuffer();
     m_editor->setDocumentText(loaded->text);
     m_hasBom = loaded->hasBom;
     m_messageBar->clearMessage();
     setFilePath(QFileInfo(path).absoluteFilePath());
     Q_EMIT modificationChanged(false);
+    m_autosave.stop(); // loading is not an unsaved change
+    requestAnalysis(true);
     return true;
 }
 
@@ -101,7 +232,13 @@ bool EditorPane::saveAs(const QString& path, QString* error)
     }
     m_messageBar->clearMessage();
     m_editor->setModified(false);
+    m_autosave.stop();
+    if (m_recovery)
+        m_recovery->remove(m_bufferId);
+    const bool renamed = QFileInfo(path).absoluteFilePath() != m_filePath;
     setFilePath(QFileInfo(path).absoluteFilePath());
+    if (renamed)
+        requestAnalysis(true); // spans and includes follow the new path
     return true;
 }
 
@@ -113,6 +250,119 @@ void EditorPane::setFilePath(const QString& path)
         m_context->setCurrentProgram(path, this);
     if (changed)
         Q_EMIT filePathChanged(path);
+}
+
+void EditorPane::requestAnalysis(bool now)
+{
+    QStringList external = boundObjectNames();
+    for (const QString& n : m_externalNames) {
+        if (!external.contains(n))
+            external.append(n);
+    }
+    m_analysis->setExternalNames(external);
+    if (now)
+        m_analysis->requestNow(m_editor->text(), m_filePath);
+    else
+        m_analysis->request(m_editor->text(), m_filePath);
+}
+
+void EditorPane::onTextChanged()
+{
+    requestAnalysis(false);
+    if (m_recovery && !m_autosave.isActive() && m_editor->isModified())
+        m_autosave.start();
+}
+
+void EditorPane::onReport(std::shared_ptr<const pdl::ProgramReport> report)
+{
+    m_editor->setReport(report);
+    m_problems->setDiagnostics(report->diagnostics);
+    int errors = 0;
+    int warnings = 0;
+    for (const Diagnostic& d : report->diagnostics) {
+        errors += d.severity == Severity::Error ? 1 : 0;
+        warnings += d.severity == Severity::Warning ? 1 : 0;
+    }
+    Q_EMIT diagnosticsChanged(errors, warnings);
+}
+
+bool EditorPane::isThisFile(const QString& file) const
+{
+    if (file.isEmpty())
+        return true; // spans of an unnamed program or of traces without file names
+    if (m_filePath.isEmpty())
+        return false;
+    return canonical(file) == canonical(m_filePath);
+}
+
+void EditorPane::revealIfHere(const SourceSpan& span)
+{
+    if (!span.isValid() || !isThisFile(span.file))
+        return;
+    m_revealing = true;
+    m_editor->selectSpan(span);
+    m_revealing = false;
+}
+
+void EditorPane::setRecoveryStore(RecoveryStore* store)
+{
+    m_recovery = store;
+    if (m_recovery && m_editor->isModified())
+        m_autosave.start();
+}
+
+void EditorPane::autosave()
+{
+    if (!m_recovery || !m_editor->isModified())
+        return;
+    const Result<bool> saved = m_recovery->save(m_bufferId, m_filePath, m_editor->text());
+    if (!saved)
+        m_messageBar->showMessage(tr("Autosave failed: %1").arg(saved.error().toString()),
+                                  MessageBar::Kind::Warning);
+}
+
+void EditorPane::discardRecovery()
+{
+    m_autosave.stop();
+    if (m_recovery)
+        m_recovery->remove(m_bufferId);
+}
+
+bool EditorPane::restoreRecovery(const RecoveryEntry& entry, QString* error)
+{
+    if (!m_recovery) {
+        if (error)
+            *error = tr("No recovery store");
+        return false;
+    }
+    const Result<QString> text = m_recovery->text(entry);
+    if (!text) {
+        if (error)
+            *error = text.error().toString();
+        m_messageBar->showMessage(text.error().toString(), MessageBar::Kind::Error);
+        return false;
+    }
+    if (!entry.originalPath.isEmpty() && QFileInfo::exists(entry.originalPath)) {
+        if (!openFile(entry.originalPath, error))
+            return false;
+    } else {
+        newDocument();
+        if (!entry.originalPath.isEmpty())
+            m_messageBar->showMessage(
+                tr("%1 no longer exists; the recovered text is unsaved").arg(entry.originalPath),
+                MessageBar::Kind::Warning);
+    }
+    // Replace the text as one undoable edit, so the buffer is modified and Undo shows the
+    // file as it is on disk.
+    m_recovery->remove(m_bufferId);
+    m_bufferId = entry.bufferId;
+    m_editor->beginUndoAction();
+    m_editor->selectAll(true);
+    m_editor->replaceSelectedText(*text);
+    m_editor->endUndoAction();
+    m_editor->setCursorPosition(0, 0);
+    Q_EMIT modificationChanged(m_editor->isModified());
+    return true;
 }
 
 } // namespace hako

@@ -1,26 +1,53 @@
 #pragma once
 
+#include "core/util/diagnostic.h"
+#include "core/workbench/recoverystore.h"
+
+#include <QTimer>
 #include <QWidget>
+
+#include <memory>
+
+class QSplitter;
 
 namespace hako {
 
+namespace pdl {
+struct ProgramReport;
+}
+
+class EditorAnalysis;
 class FindBar;
 class MessageBar;
 class PdlEditor;
+class ProblemsView;
 class WorkbenchContext;
 
-/// One program document: the editor with its message bar and find bar. Loads and saves through
-/// ProgramFile, shows load/save errors inline, and publishes the current program path to the
-/// WorkbenchContext. GUI thread only.
+/// One program document: the editor with its message bar, find bar and Problems list. Loads and
+/// saves through ProgramFile, shows load/save errors inline, and publishes the current program
+/// path to the WorkbenchContext. Live diagnostics: ~40 ms after typing stops the text is checked
+/// off the GUI thread (EditorAnalysis) and the squiggles, margin markers and Problems list
+/// follow. With a RecoveryStore it autosaves unsaved changes every few seconds and removes the
+/// copy on save and close. Linked to the WorkbenchContext both ways: revealSourceRequested and
+/// currentNodeChanged select the span in the editor (when it is in this file), and cursor moves
+/// are published with setSourceCursor. GUI thread only.
+///
+/// The main window places problemsView() (in the pane by default; moving it into a dock with
+/// QDockWidget::setWidget is fine), calls setRecoveryStore() once, and at start-up lists
+/// RecoveryStore::list(), asks the user, and calls restoreRecovery() for each accepted entry.
 class EditorPane : public QWidget {
     Q_OBJECT
 public:
     /// `context` is not owned and must outlive the pane (may be null in tests).
     explicit EditorPane(WorkbenchContext* context, QWidget* parent = nullptr);
+    /// Removes the recovery copy: closing the pane is the user's decision about its changes.
+    ~EditorPane() override;
 
     PdlEditor* editor() const { return m_editor; }
     FindBar* findBar() const { return m_findBar; }
     MessageBar* messageBar() const { return m_messageBar; }
+    ProblemsView* problemsView() const { return m_problems; }
+    EditorAnalysis* analysis() const { return m_analysis; }
 
     /// Starts an empty, unnamed, unmodified program.
     void newDocument();
@@ -40,20 +67,60 @@ public:
     /// "LF", "CRLF" or "CR": the line ending new lines get.
     QString lineEndingName() const;
 
+    /// The latest diagnostics report (null until the first analysis finished).
+    std::shared_ptr<const pdl::ProgramReport> report() const;
+    /// Names the program may use without defining them (e.g. `-d` data keys); the objects the
+    /// workbench binds (BuiltinDocs roots such as `doc`) are always known.
+    void setExternalNames(const QStringList& names);
+    /// Model names offered after `model:` (e.g. from `hako models`); the configured endpoints'
+    /// prefixes are offered anyway.
+    void setModelNames(const QStringList& names);
+
+    /// Autosaves into `store` (not owned; null stops autosaving). Call once at start-up.
+    void setRecoveryStore(RecoveryStore* store);
+    /// Autosave period after a change, in milliseconds (default 3000).
+    void setAutosaveInterval(int ms) { m_autosave.setInterval(ms); }
+    /// The id under which this buffer is autosaved.
+    QString bufferId() const { return m_bufferId; }
+    /// Loads a recovered buffer: the original file (if it still exists) is opened and its text
+    /// replaced by the recovered one as one undoable, unsaved change; an unnamed buffer becomes
+    /// a new modified document. The recovery copy stays until the buffer is saved or closed.
+    bool restoreRecovery(const RecoveryEntry& entry, QString* error = nullptr);
+    /// Writes the recovery copy now (when modified); the timer calls this.
+    void autosave();
+    /// Forgets the recovery copy (the user discarded the changes or closed the buffer).
+    void discardRecovery();
+
 Q_SIGNALS:
     void modificationChanged(bool modified);
     void filePathChanged(const QString& path);
     void cursorPositionChanged(int line, int column);
+    /// A new diagnostics report is shown.
+    void diagnosticsChanged(int errors, int warnings);
 
 private:
     void setFilePath(const QString& path);
+    void requestAnalysis(bool now);
+    void onTextChanged();
+    void onReport(std::shared_ptr<const pdl::ProgramReport> report);
+    void revealIfHere(const SourceSpan& span);
+    bool isThisFile(const QString& file) const;
+    void startNewBuffer();
 
     WorkbenchContext* m_context;
     PdlEditor* m_editor;
     FindBar* m_findBar;
     MessageBar* m_messageBar;
+    ProblemsView* m_problems;
+    QSplitter* m_splitter;
+    EditorAnalysis* m_analysis;
     QString m_filePath;
     bool m_hasBom = false;
+    QStringList m_externalNames;
+    RecoveryStore* m_recovery = nullptr;
+    QString m_bufferId;
+    QTimer m_autosave;
+    bool m_revealing = false;
 };
 
 } // namespace hako

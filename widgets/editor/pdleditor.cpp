@@ -8,8 +8,9 @@
 namespace hako {
 
 namespace {
-enum Margin { LineNumberMargin = 0, FoldMargin = 2 };
-}
+// Not named like QsciScintilla::MarginType, whose members would win inside the class.
+enum Margin { LineNumberMargin = 0, MarkerMargin = 1, FoldMargin = 2 };
+} // namespace
 
 PdlEditor::PdlEditor(QWidget* parent) : QsciScintilla(parent)
 {
@@ -33,7 +34,10 @@ PdlEditor::PdlEditor(QWidget* parent) : QsciScintilla(parent)
     setMarginsFont(font);
     setMarginsBackgroundColor(QColor(0xf6, 0xf8, 0xfa));
     setMarginsForegroundColor(QColor(0x95, 0x9d, 0xa5));
-    setMarginWidth(1, 0);
+    setMarginType(MarkerMargin, QsciScintilla::SymbolMargin);
+    setMarginWidth(MarkerMargin, 14);
+    setMarginMarkerMask(LineNumberMargin, 0);
+    setMarginMarkerMask(MarkerMargin, (1 << ErrorMarker) | (1 << WarningMarker));
     setFolding(QsciScintilla::BoxedTreeFoldStyle, FoldMargin);
     setFoldMarginColors(QColor(0xf6, 0xf8, 0xfa), QColor(0xf6, 0xf8, 0xfa));
     // Soft grey fold markers instead of Scintilla's black boxes.
@@ -87,6 +91,7 @@ PdlEditor::PdlEditor(QWidget* parent) : QsciScintilla(parent)
         Q_EMIT cursorLineColumnChanged(line, column);
     });
     updateMarginWidth();
+    setUpLanguageFeatures();
 }
 
 void PdlEditor::updateMarginWidth()

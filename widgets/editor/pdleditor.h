@@ -1,6 +1,14 @@
 #pragma once
 
+#include "core/pdl/lang/completion.h"
+#include "core/util/diagnostic.h"
 #include "widgets/editor/qsci.h"
+
+#include <memory>
+
+namespace hako::pdl {
+struct ProgramReport;
+}
 
 namespace hako {
 
@@ -12,7 +20,11 @@ struct FindOptions {
 };
 
 /// The PDL source editor: QScintilla set up for YAML (2-space soft tabs, UTF-8, line numbers,
-/// folding, brace matching) plus search, replace and comment toggling. GUI thread only.
+/// folding, brace matching, PDL colouring) plus search, replace and comment toggling, and the
+/// language features: diagnostics shown as squiggles and margin markers (setReport), hover
+/// documentation (mouse dwell), completion (Ctrl+Space, and automatically after a few typed
+/// characters) and exact span selection. Positions in its API are 1-based lines and columns
+/// counted in code points, as everywhere in core; byte positions stay inside. GUI thread only.
 class PdlEditor : public QsciScintilla {
     Q_OBJECT
 public:
@@ -39,9 +51,50 @@ public:
     /// typed afterwards use the text's own line ending.
     void setDocumentText(const QString& text);
 
+    // --- language features ---------------------------------------------------------------
+
+    /// Indicator numbers of the diagnostic squiggles and margin marker numbers.
+    static constexpr int ErrorIndicator = 8;
+    static constexpr int WarningIndicator = 9;
+    static constexpr int ErrorMarker = 0;
+    static constexpr int WarningMarker = 1;
+
+    /// Shows a program report: a squiggle under each diagnostic's span and a marker in the
+    /// margin of its line; hover and completion use its scope analysis. Null clears them.
+    void setReport(std::shared_ptr<const pdl::ProgramReport> report);
+    std::shared_ptr<const pdl::ProgramReport> report() const { return m_report; }
+
+    /// The byte position of 1-based `line` and code-point `column` (clamped to the line; a
+    /// column one past the end is the line end).
+    long bytePosition(int line, int column) const;
+    /// The 1-based line and code-point column of byte position `pos`.
+    QPair<int, int> lineColumnAt(long pos) const;
+    /// Selects exactly `span` (end column inclusive; a span without an end selects nothing
+    /// and puts the cursor at its start), unfolds and scrolls to it.
+    void selectSpan(const SourceSpan& span);
+    /// The [start, end) byte ranges currently marked with `indicator`.
+    QList<QPair<long, long>> indicatorRanges(int indicator) const;
+
+    /// Hover documentation at (line, column) as plain text; empty when there is none.
+    QString hoverTextAt(int line, int column) const;
+    /// The completions at the cursor.
+    pdl::Completions completionsAtCursor() const;
+    /// Opens the completion list at the cursor; `automatic` (typing) needs a prefix of two
+    /// characters (or a `.`/`${` just typed). Returns whether a list is shown.
+    bool showCompletions(bool automatic = false);
+    /// Moves to the definition of the variable under the cursor (F12) when it is written in
+    /// this file; returns whether it moved.
+    bool goToDefinition();
+    /// Model names offered after `model:`.
+    void setModelNames(const QStringList& names) { m_modelNames = names; }
+    QStringList modelNames() const { return m_modelNames; }
+
 Q_SIGNALS:
     /// Emitted when the cursor moves; line and column are 1-based code-point positions.
     void cursorLineColumnChanged(int line, int column);
+
+protected:
+    void keyPressEvent(QKeyEvent* event) override;
 
 private:
     /// Searches [from, to) (backwards when from > to); returns the match start or -1 and
@@ -50,6 +103,12 @@ private:
     int searchFlags(const FindOptions& options) const;
     bool selectionMatches(const QByteArray& needle, int flags);
     void updateMarginWidth();
+    void setUpLanguageFeatures();
+    void showHover(int position, int x, int y);
+    void onCharAdded(int ch);
+
+    std::shared_ptr<const pdl::ProgramReport> m_report;
+    QStringList m_modelNames;
 };
 
 } // namespace hako

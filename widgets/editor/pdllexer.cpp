@@ -1,8 +1,107 @@
 #include "widgets/editor/pdllexer.h"
 
+#include "core/pdl/parser/fieldtables.h"
+
 #include <QFontDatabase>
 
+#include <string_view>
+
 namespace hako {
+
+namespace {
+
+// Line state: bit 0 = inside an unclosed `${`; bits 1.. = block scalar parent column + 1
+// (0 when not in a block scalar).
+constexpr int kInExpression = 1;
+
+int blockColumn(int state)
+{
+    return (state >> 1) - 1;
+}
+int withBlockColumn(int state, int column)
+{
+    return (state & kInExpression) | ((column + 1) << 1);
+}
+
+bool isKeyChar(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// Colours `${ … }` and `{# … #}` inside [from, to) of a scalar whose own style is `base`.
+// Returns whether an expression is still open at `to`.
+bool styleTemplate(const QByteArray& line, int from, int to, char base, bool open,
+                   QByteArray& styles)
+{
+    int depth = open ? 1 : 0;
+    char quote = 0;
+    for (int i = from; i < to; ++i) {
+        const char c = line.at(i);
+        if (depth > 0) {
+            if (quote) {
+                if (c == quote)
+                    quote = 0;
+                styles[i] = char(PdlLexer::Expression);
+                continue;
+            }
+            if (c == '\'' || c == '"') {
+                quote = c;
+            } else if (c == '{') {
+                ++depth;
+            } else if (c == '}') {
+                if (--depth == 0) {
+                    styles[i] = char(PdlLexer::ExpressionDelimiter);
+                    continue;
+                }
+            }
+            styles[i] = char(PdlLexer::Expression);
+            continue;
+        }
+        if (c == '$' && i + 1 < to && line.at(i + 1) == '{') {
+            styles[i] = styles[i + 1] = char(PdlLexer::ExpressionDelimiter);
+            ++i;
+            depth = 1;
+            continue;
+        }
+        if (c == '{' && i + 1 < to && line.at(i + 1) == '#') {
+            const int end = int(line.indexOf("#}", i + 2));
+            const int stop = end < 0 || end + 2 > to ? to : end + 2;
+            for (int k = i; k < stop; ++k)
+                styles[k] = char(PdlLexer::TemplateComment);
+            i = stop - 1;
+            continue;
+        }
+        styles[i] = base;
+    }
+    return depth > 0;
+}
+
+PdlLexer::Style keyStyle(const QByteArray& key)
+{
+    const std::string_view k(key.constData(), size_t(key.size()));
+    for (std::string_view kw : pdl::kindKeywords()) {
+        if (kw == k)
+            return PdlLexer::BlockKindKey;
+    }
+    if (pdl::isCommonField(k) || k == "kind")
+        return PdlLexer::CommonFieldKey;
+    return PdlLexer::Key;
+}
+
+bool isScalarConstant(const QByteArray& v)
+{
+    static const QByteArray words[] = {"true", "false", "True", "False", "null", "Null",
+                                       "~",    "yes",   "no",   "on",    "off"};
+    for (const QByteArray& w : words) {
+        if (v == w)
+            return true;
+    }
+    bool ok = false;
+    v.toDouble(&ok);
+    return ok;
+}
+
+} // namespace
 
 QFont PdlLexer::editorFont()
 {
@@ -13,7 +112,7 @@ QFont PdlLexer::editorFont()
     return font;
 }
 
-PdlLexer::PdlLexer(QObject* parent) : QsciLexerYAML(parent)
+PdlLexer::PdlLexer(QObject* parent) : QsciLexerCustom(parent)
 {
     const QFont font = editorFont();
     setDefaultFont(font);
@@ -21,7 +120,6 @@ PdlLexer::PdlLexer(QObject* parent) : QsciLexerYAML(parent)
     setDefaultPaper(QColor(0xff, 0xff, 0xff));
     setPaper(QColor(0xff, 0xff, 0xff), -1);
     setDefaultColor(QColor(0x24, 0x29, 0x2e));
-    setFoldComments(true);
 
     QFont bold = font;
     bold.setBold(true);
@@ -31,16 +129,303 @@ PdlLexer::PdlLexer(QObject* parent) : QsciLexerYAML(parent)
     setColor(QColor(0x24, 0x29, 0x2e), Default);
     setColor(QColor(0x6a, 0x73, 0x7d), Comment);
     setFont(italic, Comment);
-    setColor(QColor(0x00, 0x5c, 0xc5), Identifier); // mapping keys: the block structure
-    setColor(QColor(0xd7, 0x3a, 0x49), Keyword);
+    setColor(QColor(0x00, 0x5c, 0xc5), Key);
+    setColor(QColor(0xa6, 0x26, 0xa4), BlockKindKey);
+    setFont(bold, BlockKindKey);
+    setColor(QColor(0x00, 0x5c, 0xc5), CommonFieldKey);
+    setFont(bold, CommonFieldKey);
+    setColor(QColor(0x03, 0x2f, 0x62), QuotedString);
     setColor(QColor(0x00, 0x86, 0x72), Number);
-    setColor(QColor(0x6f, 0x42, 0xc1), Reference);
+    setColor(QColor(0x95, 0x38, 0x00), Expression);
+    setPaper(QColor(0xff, 0xf5, 0xe6), Expression);
+    setColor(QColor(0xd7, 0x3a, 0x49), ExpressionDelimiter);
+    setPaper(QColor(0xff, 0xf5, 0xe6), ExpressionDelimiter);
+    setFont(bold, ExpressionDelimiter);
+    setColor(QColor(0x58, 0x60, 0x69), Operator);
+    setColor(QColor(0x22, 0x86, 0x3a), BlockText);
     setColor(QColor(0x95, 0x5f, 0x00), DocumentDelimiter);
     setFont(bold, DocumentDelimiter);
-    setColor(QColor(0x22, 0x86, 0x3a), TextBlockMarker);
-    setColor(QColor(0xff, 0xff, 0xff), SyntaxErrorMarker);
-    setPaper(QColor(0xcb, 0x24, 0x31), SyntaxErrorMarker);
-    setColor(QColor(0x58, 0x60, 0x69), Operator);
+    setColor(QColor(0x8c, 0x95, 0x9f), TemplateComment);
+    setFont(italic, TemplateComment);
+}
+
+QString PdlLexer::description(int style) const
+{
+    switch (style) {
+    case Default:
+        return tr("Default");
+    case Comment:
+        return tr("Comment");
+    case Key:
+        return tr("Mapping key");
+    case BlockKindKey:
+        return tr("Block kind");
+    case CommonFieldKey:
+        return tr("Common field");
+    case QuotedString:
+        return tr("Quoted string");
+    case Number:
+        return tr("Number or constant");
+    case Expression:
+        return tr("Expression");
+    case ExpressionDelimiter:
+        return tr("Expression delimiter");
+    case Operator:
+        return tr("YAML punctuation");
+    case BlockText:
+        return tr("Block scalar text");
+    case DocumentDelimiter:
+        return tr("Document marker");
+    case TemplateComment:
+        return tr("Template comment");
+    default:
+        return {};
+    }
+}
+
+const char* PdlLexer::blockStartKeyword(int* style) const
+{
+    if (style)
+        *style = 0;
+    return nullptr;
+}
+
+int PdlLexer::styleLine(const QByteArray& line, int state, QByteArray& styles)
+{
+    const int n = int(line.size());
+    styles.fill(char(Default), n);
+    int len = n;
+    while (len > 0 && (line.at(len - 1) == '\n' || line.at(len - 1) == '\r'))
+        --len;
+    int indent = 0;
+    while (indent < len && line.at(indent) == ' ')
+        ++indent;
+    const bool blank = indent >= len;
+    bool open = state & kInExpression;
+
+    // Block scalar content: more indented than its parent (or blank).
+    const int parent = blockColumn(state);
+    if (parent >= 0 && (blank || indent > parent)) {
+        open = styleTemplate(line, 0, len, char(BlockText), open, styles);
+        return withBlockColumn(open ? kInExpression : 0, parent);
+    }
+    state = 0;
+    if (open) {
+        // An expression continued from the previous line (multi-line flow scalar).
+        open = styleTemplate(line, 0, len, char(Default), true, styles);
+        return open ? kInExpression : 0;
+    }
+    if (blank)
+        return 0;
+    if (indent == 0 && (line.startsWith("---") || line.startsWith("..."))) {
+        for (int i = 0; i < len; ++i)
+            styles[i] = char(DocumentDelimiter);
+        return 0;
+    }
+    int i = indent;
+    if (line.at(i) == '#') {
+        for (int k = i; k < len; ++k)
+            styles[k] = char(Comment);
+        return 0;
+    }
+    int nodeColumn = indent; // the column a block scalar's content must exceed
+    while (i + 1 < len && line.at(i) == '-' && (line.at(i + 1) == ' ')) {
+        styles[i] = char(Operator);
+        nodeColumn = i;
+        i += 2;
+        while (i < len && line.at(i) == ' ')
+            ++i;
+    }
+    if (i < len && line.at(i) == '-' && i + 1 == len) {
+        styles[i] = char(Operator);
+        return 0;
+    }
+    // A `key:` at the start of the node.
+    int k = i;
+    if (k < len && (line.at(k) == '"' || line.at(k) == '\'')) {
+        const char q = line.at(k);
+        const int close = int(line.indexOf(q, k + 1));
+        if (close > 0 && close + 1 < len && line.at(close + 1) == ':')
+            k = close + 1;
+    } else {
+        while (k < len && isKeyChar(line.at(k)))
+            ++k;
+    }
+    if (k > i && k < len && line.at(k) == ':' && (k + 1 == len || line.at(k + 1) == ' ')) {
+        const QByteArray key = line.mid(i, k - i);
+        const Style ks = (key.startsWith('"') || key.startsWith('\'')) ? Key : keyStyle(key);
+        for (int p = i; p < k; ++p)
+            styles[p] = char(ks);
+        styles[k] = char(Operator);
+        nodeColumn = i;
+        i = k + 1;
+        while (i < len && line.at(i) == ' ')
+            ++i;
+    }
+    if (i >= len)
+        return 0;
+    // The value.
+    const char c = line.at(i);
+    if (c == '#') {
+        for (int p = i; p < len; ++p)
+            styles[p] = char(Comment);
+        return 0;
+    }
+    if (c == '|' || c == '>') {
+        int p = i + 1;
+        while (p < len &&
+               (line.at(p) == '-' || line.at(p) == '+' || (line.at(p) >= '0' && line.at(p) <= '9')))
+            ++p;
+        int q = p;
+        while (q < len && line.at(q) == ' ')
+            ++q;
+        if (q >= len || line.at(q) == '#') {
+            for (int s = i; s < p; ++s)
+                styles[s] = char(Operator);
+            for (int s = q; s < len; ++s)
+                styles[s] = char(Comment);
+            return withBlockColumn(0, nodeColumn);
+        }
+    }
+    if (c == '"' || c == '\'') {
+        int close = i + 1;
+        while (close < len) {
+            if (line.at(close) == c) {
+                if (c == '\'' && close + 1 < len && line.at(close + 1) == '\'') {
+                    close += 2;
+                    continue;
+                }
+                break;
+            }
+            if (c == '"' && line.at(close) == '\\')
+                ++close;
+            ++close;
+        }
+        const int end = std::min(close + 1, len);
+        styles[i] = char(QuotedString);
+        open = styleTemplate(line, i + 1, std::min(close, len), char(QuotedString), false, styles);
+        if (close < len)
+            styles[close] = char(QuotedString);
+        for (int p = end; p < len; ++p)
+            styles[p] = line.at(p) == '#' ? char(Comment) : char(Operator);
+        return open ? kInExpression : 0;
+    }
+    if (c == '[' || c == '{') {
+        // Flow collections: punctuation as operators, the rest as scalars.
+        if (!(c == '{' && i + 1 < len && line.at(i + 1) == '#')) {
+            open = false;
+            for (int p = i; p < len; ++p) {
+                const char d = line.at(p);
+                if (d == '$' && p + 1 < len && line.at(p + 1) == '{') {
+                    int q = p;
+                    int depth = 0;
+                    for (; q < len; ++q) {
+                        if (line.at(q) == '{')
+                            ++depth;
+                        else if (line.at(q) == '}' && --depth == 0)
+                            break;
+                    }
+                    open =
+                        styleTemplate(line, p, std::min(q + 1, len), char(Default), false, styles);
+                    p = std::min(q, len - 1);
+                    continue;
+                }
+                if (d == '[' || d == ']' || d == '{' || d == '}' || d == ',' || d == ':')
+                    styles[p] = char(Operator);
+            }
+            return open ? kInExpression : 0;
+        }
+    }
+    // A plain scalar, up to a ` #` comment.
+    int end = len;
+    for (int p = i; p + 1 < len; ++p) {
+        if (line.at(p) == ' ' && line.at(p + 1) == '#') {
+            end = p;
+            break;
+        }
+    }
+    QByteArray trimmed = line.mid(i, end - i).trimmed();
+    if (isScalarConstant(trimmed)) {
+        for (int p = i; p < end; ++p)
+            styles[p] = char(Number);
+    } else {
+        open = styleTemplate(line, i, end, char(Default), false, styles);
+    }
+    for (int p = end; p < len; ++p)
+        styles[p] = char(Comment);
+    return open ? kInExpression : 0;
+}
+
+void PdlLexer::styleText(int start, int end)
+{
+    QsciScintilla* ed = editor();
+    if (!ed)
+        return;
+    int firstLine = int(ed->SendScintilla(QsciScintillaBase::SCI_LINEFROMPOSITION, start));
+    // The previous line's fold header flag depends on this line's indentation.
+    if (firstLine > 0)
+        --firstLine;
+    const int lastLine = int(ed->SendScintilla(QsciScintillaBase::SCI_LINEFROMPOSITION, end));
+    const int lineCount = ed->lines();
+    int state = firstLine > 0
+                    ? int(ed->SendScintilla(QsciScintillaBase::SCI_GETLINESTATE, firstLine - 1))
+                    : 0;
+    auto lineBytes = [ed](int line) {
+        const long from = ed->SendScintilla(QsciScintillaBase::SCI_POSITIONFROMLINE, line);
+        const long to = ed->SendScintilla(QsciScintillaBase::SCI_GETLINEENDPOSITION, line);
+        QByteArray bytes(int(to - from), '\0');
+        if (to > from)
+            ed->SendScintilla(QsciScintillaBase::SCI_GETTEXTRANGE, from, to, bytes.data());
+        return bytes;
+    };
+    // Indentation for folding: a `- ` list item counts one deeper than its column so the items
+    // under `key:` at the same column fold into it.
+    auto foldIndent = [](const QByteArray& text, bool* blank) {
+        int i = 0;
+        while (i < text.size() && text.at(i) == ' ')
+            ++i;
+        *blank = i >= text.size() || text.at(i) == '#';
+        const bool item = i + 1 < text.size() && text.at(i) == '-' && text.at(i + 1) == ' ';
+        return i * 2 + (item ? 1 : 0);
+    };
+    QByteArray styles;
+    for (int line = firstLine; line <= lastLine && line < lineCount; ++line) {
+        const long from = ed->SendScintilla(QsciScintillaBase::SCI_POSITIONFROMLINE, line);
+        const long to = line + 1 < lineCount
+                            ? ed->SendScintilla(QsciScintillaBase::SCI_POSITIONFROMLINE, line + 1)
+                            : ed->SendScintilla(QsciScintillaBase::SCI_GETLENGTH);
+        QByteArray bytes(int(to - from), '\0');
+        if (to > from)
+            ed->SendScintilla(QsciScintillaBase::SCI_GETTEXTRANGE, from, to, bytes.data());
+        state = styleLine(bytes, state, styles);
+        ed->SendScintilla(QsciScintillaBase::SCI_SETLINESTATE, line, state);
+        startStyling(int(from));
+        int runStart = 0;
+        for (int p = 1; p <= styles.size(); ++p) {
+            if (p == styles.size() || styles.at(p) != styles.at(runStart)) {
+                setStyling(p - runStart, int(styles.at(runStart)));
+                runStart = p;
+            }
+        }
+        // Fold level from indentation; blank lines take the next content line's level.
+        bool blank = false;
+        const int here = foldIndent(lineBytes(line), &blank);
+        int next = -1;
+        for (int l = line + 1; l < lineCount && l < line + 200; ++l) {
+            bool nextBlank = false;
+            const int n = foldIndent(lineBytes(l), &nextBlank);
+            if (!nextBlank) {
+                next = n;
+                break;
+            }
+        }
+        int level = QsciScintillaBase::SC_FOLDLEVELBASE + (blank ? std::max(next, 0) : here);
+        if (blank)
+            level |= QsciScintillaBase::SC_FOLDLEVELWHITEFLAG;
+        else if (next > here)
+            level |= QsciScintillaBase::SC_FOLDLEVELHEADERFLAG;
+        ed->SendScintilla(QsciScintillaBase::SCI_SETFOLDLEVEL, line, level);
+    }
 }
 
 } // namespace hako

@@ -10,6 +10,7 @@
 
 #include <Qsci/qscicommand.h>
 #include <Qsci/qscicommandset.h>
+#include <Qsci/qscilexercustom.h>
 #include <Qsci/qscilexeryaml.h>
 #include <Qsci/qsciscintilla.h>
 

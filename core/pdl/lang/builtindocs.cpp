@@ -34,12 +34,27 @@ QList<BuiltinDoc> languageDocs()
         {QStringLiteral("pdl_scope"), QStringLiteral("pdl_scope → dict"),
          QStringLiteral("Every variable visible here, by name."), QStringLiteral("language")},
         {QStringLiteral("pdl_usage"), QStringLiteral("pdl_usage → dict"),
-         QStringLiteral("Token usage of the model calls so far: completion_tokens, "
-                        "prompt_tokens."),
+         QStringLiteral("Usage of the model calls so far: model_calls, prompt_tokens, "
+                        "completion_tokens."),
          QStringLiteral("language")},
         {QStringLiteral("pdl_model_default_parameters"),
          QStringLiteral("pdl_model_default_parameters → list"),
-         QStringLiteral("Default parameters applied to model calls, by model name pattern."),
+         QStringLiteral("Default parameters applied to model calls, by model name pattern "
+                        "(e.g. `ollama/*`: temperature 0, seed 0)."),
+         QStringLiteral("language")},
+        {QStringLiteral("range"), QStringLiteral("range([start,] stop[, step]) → list"),
+         QStringLiteral("The integers from start (default 0) up to, not including, stop."),
+         QStringLiteral("language")},
+        {QStringLiteral("dict"), QStringLiteral("dict(key=value, …) → dict"),
+         QStringLiteral("A dict of the keyword arguments."), QStringLiteral("language")},
+        {QStringLiteral("namespace"), QStringLiteral("namespace(key=value, …) → dict"),
+         QStringLiteral("A mutable object of the keyword arguments (Jinja)."),
+         QStringLiteral("language")},
+        {QStringLiteral("joiner"), QStringLiteral("joiner(sep=\", \") → function"),
+         QStringLiteral("A function that returns \"\" the first time and `sep` afterwards."),
+         QStringLiteral("language")},
+        {QStringLiteral("lipsum"), QStringLiteral("lipsum(n=5, html=True, min=20, max=100) → str"),
+         QStringLiteral("Placeholder lorem ipsum text of n paragraphs."),
          QStringLiteral("language")},
     };
 }

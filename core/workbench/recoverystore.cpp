@@ -1,0 +1,139 @@
+#include "core/workbench/recoverystore.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+#include <QStandardPaths>
+#include <QUuid>
+
+#include <algorithm>
+
+#include <cerrno>
+#include <csignal>
+#include <sys/types.h>
+
+namespace hako {
+
+namespace {
+
+constexpr int kFormatVersion = 1;
+
+bool processAlive(qint64 pid)
+{
+    if (pid <= 0)
+        return false;
+    if (pid == QCoreApplication::applicationPid())
+        return true;
+    // Signal 0 checks existence; EPERM means it exists but belongs to someone else.
+    return ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
+}
+
+bool validId(const QString& id)
+{
+    static const QString allowed = QStringLiteral("-_{}");
+    if (id.isEmpty() || id.size() > 100)
+        return false;
+    return std::all_of(id.begin(), id.end(), [](QChar c) {
+        return (c.unicode() < 128 && c.isLetterOrNumber()) || allowed.contains(c);
+    });
+}
+
+} // namespace
+
+RecoveryStore::RecoveryStore(const QString& directory)
+    : m_dir(directory.isEmpty() ? defaultDirectory() : directory)
+{}
+
+QString RecoveryStore::defaultDirectory()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+           QStringLiteral("/recovery");
+}
+
+QString RecoveryStore::newBufferId()
+{
+    return QUuid::createUuid().toString(QUuid::WithoutBraces);
+}
+
+QString RecoveryStore::fileFor(const QString& bufferId) const
+{
+    return QDir(m_dir).filePath(bufferId + QStringLiteral(".json"));
+}
+
+Result<bool> RecoveryStore::save(const QString& bufferId, const QString& originalPath,
+                                 const QString& text)
+{
+    if (!validId(bufferId))
+        return makeError(QStringLiteral("invalid recovery buffer id '%1'").arg(bufferId));
+    if (!QDir().mkpath(m_dir))
+        return makeError(QStringLiteral("cannot create the recovery folder"), {m_dir});
+    QJsonObject o;
+    o.insert(QStringLiteral("version"), kFormatVersion);
+    o.insert(QStringLiteral("buffer"), bufferId);
+    o.insert(QStringLiteral("path"), originalPath);
+    o.insert(QStringLiteral("saved"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
+    o.insert(QStringLiteral("pid"), QCoreApplication::applicationPid());
+    o.insert(QStringLiteral("text"), text);
+    QSaveFile file(fileFor(bufferId));
+    if (!file.open(QIODevice::WriteOnly))
+        return makeError(
+            QStringLiteral("cannot write the recovery copy: %1").arg(file.errorString()),
+            {file.fileName()});
+    file.write(QJsonDocument(o).toJson(QJsonDocument::Compact));
+    if (!file.commit())
+        return makeError(
+            QStringLiteral("cannot write the recovery copy: %1").arg(file.errorString()),
+            {file.fileName()});
+    return true;
+}
+
+void RecoveryStore::remove(const QString& bufferId)
+{
+    if (validId(bufferId))
+        QFile::remove(fileFor(bufferId));
+}
+
+QList<RecoveryEntry> RecoveryStore::list(bool includeLive) const
+{
+    QList<RecoveryEntry> out;
+    const QDir dir(m_dir);
+    for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files)) {
+        QFile f(dir.filePath(name));
+        if (!f.open(QIODevice::ReadOnly))
+            continue;
+        const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+        if (o.value(QStringLiteral("version")).toInt() != kFormatVersion)
+            continue;
+        RecoveryEntry e;
+        e.bufferId = o.value(QStringLiteral("buffer")).toString();
+        e.originalPath = o.value(QStringLiteral("path")).toString();
+        e.savedAt =
+            QDateTime::fromString(o.value(QStringLiteral("saved")).toString(), Qt::ISODateWithMs);
+        e.pid = o.value(QStringLiteral("pid")).toInteger();
+        e.recoveryFile = f.fileName();
+        if (!validId(e.bufferId) || (!includeLive && processAlive(e.pid)))
+            continue;
+        out.append(e);
+    }
+    std::sort(out.begin(), out.end(),
+              [](const RecoveryEntry& a, const RecoveryEntry& b) { return a.savedAt > b.savedAt; });
+    return out;
+}
+
+Result<QString> RecoveryStore::text(const RecoveryEntry& entry) const
+{
+    QFile f(entry.recoveryFile);
+    if (!f.open(QIODevice::ReadOnly))
+        return makeError(QStringLiteral("cannot read the recovery copy: %1").arg(f.errorString()),
+                         {entry.recoveryFile});
+    const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+    const QJsonValue text = o.value(QStringLiteral("text"));
+    if (!text.isString())
+        return makeError(QStringLiteral("the recovery copy is damaged"), {entry.recoveryFile});
+    return text.toString();
+}
+
+} // namespace hako

@@ -1,0 +1,252 @@
+// PdlEditor's language features: diagnostics, span selection, hover and completion.
+#include "core/pdl/lang/builtindocs.h"
+#include "core/pdl/programcheck.h"
+#include "widgets/editor/pdleditor.h"
+
+#include <QKeyEvent>
+#include <QToolTip>
+
+namespace hako {
+
+namespace {
+
+QString tooltipHtml(const QString& text)
+{
+    QStringList paragraphs = text.split(QStringLiteral("\n\n"));
+    for (QString& p : paragraphs) {
+        const QString title = p.section(QLatin1Char('\n'), 0, 0).toHtmlEscaped();
+        const QString rest = p.section(QLatin1Char('\n'), 1).toHtmlEscaped();
+        p = QStringLiteral("<b>%1</b>").arg(title);
+        if (!rest.isEmpty())
+            p += QStringLiteral("<br>") +
+                 QString(rest).replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+    }
+    return QStringLiteral("<div style='max-width: 36em'>%1</div>")
+        .arg(paragraphs.join(QStringLiteral("<hr>")));
+}
+
+bool isIdentifierChar(int ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+           ch == '_';
+}
+
+} // namespace
+
+void PdlEditor::setUpLanguageFeatures()
+{
+    SendScintilla(SCI_INDICSETSTYLE, ErrorIndicator, INDIC_SQUIGGLEPIXMAP);
+    SendScintilla(SCI_INDICSETFORE, ErrorIndicator, QColor(0xd7, 0x3a, 0x49));
+    SendScintilla(SCI_INDICSETSTYLE, WarningIndicator, INDIC_SQUIGGLEPIXMAP);
+    SendScintilla(SCI_INDICSETFORE, WarningIndicator, QColor(0xd1, 0x8b, 0x00));
+    markerDefine(QsciScintilla::Circle, ErrorMarker);
+    setMarkerBackgroundColor(QColor(0xd7, 0x3a, 0x49), ErrorMarker);
+    setMarkerForegroundColor(QColor(0xd7, 0x3a, 0x49), ErrorMarker);
+    markerDefine(QsciScintilla::Circle, WarningMarker);
+    setMarkerBackgroundColor(QColor(0xe3, 0xa0, 0x08), WarningMarker);
+    setMarkerForegroundColor(QColor(0xe3, 0xa0, 0x08), WarningMarker);
+
+    SendScintilla(SCI_SETMOUSEDWELLTIME, 450);
+    connect(this, &QsciScintillaBase::SCN_DWELLSTART, this, &PdlEditor::showHover);
+    connect(this, &QsciScintillaBase::SCN_DWELLEND, this, [] { QToolTip::hideText(); });
+    connect(this, &QsciScintillaBase::SCN_CHARADDED, this, &PdlEditor::onCharAdded);
+    SendScintilla(SCI_AUTOCSETIGNORECASE, 1);
+    SendScintilla(SCI_AUTOCSETMAXHEIGHT, 12);
+    pdl::registerBuiltinDocs();
+}
+
+long PdlEditor::bytePosition(int line, int column) const
+{
+    const long lineCount = SendScintilla(SCI_GETLINECOUNT);
+    const int l = std::clamp(line, 1, int(lineCount)) - 1;
+    const long start = SendScintilla(SCI_POSITIONFROMLINE, l);
+    const long end = SendScintilla(SCI_GETLINEENDPOSITION, l);
+    if (column <= 1)
+        return start;
+    // Scintilla counts characters as code points in UTF-8 mode, as core does.
+    const long pos = SendScintilla(SCI_POSITIONRELATIVE, start, long(column - 1));
+    if (pos <= 0 || pos > end)
+        return end;
+    return pos;
+}
+
+QPair<int, int> PdlEditor::lineColumnAt(long pos) const
+{
+    const long line = SendScintilla(SCI_LINEFROMPOSITION, pos);
+    const long start = SendScintilla(SCI_POSITIONFROMLINE, line);
+    const long column = SendScintilla(SCI_COUNTCHARACTERS, start, pos);
+    return {int(line) + 1, int(column) + 1};
+}
+
+void PdlEditor::selectSpan(const SourceSpan& span)
+{
+    if (!span.isValid())
+        return;
+    const long start = bytePosition(span.line, std::max(1, span.column));
+    long end = start;
+    if (span.endLine > 0 && span.endColumn > 0)
+        end = bytePosition(span.endLine, span.endColumn + 1);
+    if (end < start)
+        end = start;
+    const int lastLine = span.endLine > 0 ? span.endLine : span.line;
+    for (int l = span.line; l <= lastLine; ++l)
+        SendScintilla(SCI_ENSUREVISIBLE, l - 1);
+    SendScintilla(SCI_SETSEL, start, end);
+    SendScintilla(SCI_SCROLLRANGE, end, start);
+}
+
+QList<QPair<long, long>> PdlEditor::indicatorRanges(int indicator) const
+{
+    QList<QPair<long, long>> out;
+    const long length = SendScintilla(SCI_GETLENGTH);
+    long pos = 0;
+    while (pos < length) {
+        const long end = SendScintilla(SCI_INDICATOREND, indicator, pos);
+        if (SendScintilla(SCI_INDICATORVALUEAT, indicator, pos) != 0)
+            out.append({pos, end});
+        if (end <= pos)
+            break;
+        pos = end;
+    }
+    return out;
+}
+
+void PdlEditor::setReport(std::shared_ptr<const pdl::ProgramReport> report)
+{
+    m_report = std::move(report);
+    const long length = SendScintilla(SCI_GETLENGTH);
+    for (int indicator : {ErrorIndicator, WarningIndicator}) {
+        SendScintilla(SCI_SETINDICATORCURRENT, indicator);
+        SendScintilla(SCI_INDICATORCLEARRANGE, 0l, length);
+    }
+    markerDeleteAll(ErrorMarker);
+    markerDeleteAll(WarningMarker);
+    if (!m_report)
+        return;
+    const QString file = m_report->parse.program ? m_report->parse.program->file : QString();
+    const long lineCount = SendScintilla(SCI_GETLINECOUNT);
+    for (const Diagnostic& d : m_report->diagnostics) {
+        const SourceSpan& s = d.span;
+        if (!s.isValid() || s.line > lineCount ||
+            (!s.file.isEmpty() && !file.isEmpty() && s.file != file))
+            continue;
+        const bool error = d.severity == Severity::Error;
+        const long start = bytePosition(s.line, std::max(1, s.column));
+        const long lineEnd = SendScintilla(SCI_GETLINEENDPOSITION, s.line - 1);
+        long end;
+        if (s.endLine == s.line && s.endColumn >= s.column && s.column > 0)
+            end = bytePosition(s.line, s.endColumn + 1);
+        else if (s.endLine > s.line)
+            end = lineEnd; // a block's span: mark its first line only
+        else
+            end = SendScintilla(SCI_WORDENDPOSITION, start, 1l);
+        if (end <= start)
+            end = start < lineEnd ? long(SendScintilla(SCI_POSITIONAFTER, start)) : start;
+        long from = start;
+        if (from == end && from > SendScintilla(SCI_POSITIONFROMLINE, s.line - 1))
+            from = SendScintilla(SCI_POSITIONBEFORE, start); // at a line end: the last char
+        if (end > from) {
+            SendScintilla(SCI_SETINDICATORCURRENT, error ? ErrorIndicator : WarningIndicator);
+            SendScintilla(SCI_INDICATORFILLRANGE, from, end - from);
+        }
+        markerAdd(s.line - 1, error ? ErrorMarker : WarningMarker);
+    }
+}
+
+QString PdlEditor::hoverTextAt(int line, int column) const
+{
+    QStringList lines;
+    const int count = this->lines();
+    lines.reserve(count);
+    for (int l = 0; l < count; ++l) {
+        QString t = text(l);
+        while (t.endsWith(QLatin1Char('\n')) || t.endsWith(QLatin1Char('\r')))
+            t.chop(1);
+        lines.append(t);
+    }
+    return pdl::hoverTextAt(lines, line, column, m_report.get());
+}
+
+void PdlEditor::showHover(int position, int x, int y)
+{
+    if (position < 0)
+        return;
+    const auto [line, column] = lineColumnAt(position);
+    const QString text = hoverTextAt(line, column);
+    if (text.isEmpty())
+        return;
+    QToolTip::showText(viewport()->mapToGlobal(QPoint(x, y)), tooltipHtml(text), viewport());
+}
+
+pdl::Completions PdlEditor::completionsAtCursor() const
+{
+    const auto [line, column] = cursorLineColumn();
+    // Only the lines the context needs: the text is split once per request.
+    QStringList lines = text().split(QLatin1Char('\n'));
+    for (QString& l : lines) {
+        if (l.endsWith(QLatin1Char('\r')))
+            l.chop(1);
+    }
+    return pdl::completionsAt(lines, line, column, m_report ? m_report->scopes.get() : nullptr,
+                              m_modelNames);
+}
+
+bool PdlEditor::showCompletions(bool automatic)
+{
+    const pdl::Completions c = completionsAtCursor();
+    if (c.items.isEmpty())
+        return false;
+    if (automatic && c.prefix.size() < 2 && !c.prefix.endsWith(QLatin1Char('.')))
+        return false;
+    QStringList texts;
+    texts.reserve(c.items.size());
+    for (const pdl::CompletionItem& i : c.items)
+        texts.append(i.text);
+    const QByteArray list = texts.join(QLatin1Char('\n')).toUtf8();
+    SendScintilla(SCI_AUTOCSETSEPARATOR, long('\n'));
+    SendScintilla(SCI_AUTOCSETORDER, 2l); // SC_ORDER_CUSTOM: already sorted our way
+    SendScintilla(SCI_AUTOCSHOW, static_cast<unsigned long>(c.prefix.toUtf8().size()),
+                  list.constData());
+    return SendScintilla(SCI_AUTOCACTIVE) != 0;
+}
+
+void PdlEditor::onCharAdded(int ch)
+{
+    if (SendScintilla(SCI_AUTOCACTIVE))
+        return;
+    if (isIdentifierChar(ch) || ch == '.')
+        showCompletions(true);
+}
+
+bool PdlEditor::goToDefinition()
+{
+    if (!m_report || !m_report->scopes)
+        return false;
+    const auto [line, column] = cursorLineColumn();
+    // The cursor sits before `column`: a name just typed ends at column - 1.
+    const pdl::VariableDefinition* d = m_report->scopes->resolveAt(line, column);
+    if (!d && column > 1)
+        d = m_report->scopes->resolveAt(line, column - 1);
+    const QString file = m_report->parse.program ? m_report->parse.program->file : QString();
+    if (!d || !d->span.isValid() || d->span.file != file)
+        return false;
+    selectSpan(d->span);
+    return true;
+}
+
+void PdlEditor::keyPressEvent(QKeyEvent* event)
+{
+    if (event->key() == Qt::Key_F12 && event->modifiers() == Qt::NoModifier) {
+        goToDefinition();
+        event->accept();
+        return;
+    }
+    if (event->key() == Qt::Key_Space && (event->modifiers() & Qt::ControlModifier)) {
+        showCompletions(false);
+        event->accept();
+        return;
+    }
+    QsciScintilla::keyPressEvent(event);
+}
+
+} // namespace hako

@@ -52,6 +52,8 @@ int runWorkbench(int& argc, char** argv, const QStringList& files)
     // has been shown and the event loop is idle.
     if (qEnvironmentVariableIsSet("HAKO_QUIT_WHEN_SHOWN"))
         QTimer::singleShot(0, &app, &QApplication::quit);
+    else
+        QTimer::singleShot(0, &window, [&window] { window.offerRecovery(); });
     return app.exec();
 }
 

@@ -2,6 +2,7 @@
 // stdin prompts go through the Console, Stop ends a run, failures show in the message bar, code
 // from untrusted folders asks first, and examples open as editable copies and run.
 #include "core/pdl/trace/tracemodel.h"
+#include "core/workbench/recoverystore.h"
 #include "core/workbench/runcontroller.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/messagebar.h"
@@ -9,6 +10,10 @@
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/workbench/mainwindow.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 
 #include <QAction>
 #include <QLineEdit>
@@ -156,6 +161,46 @@ private Q_SLOTS:
         QVERIFY(window.runProgram());
         QTRY_COMPARE(finished.count(), 3);
         QCOMPARE(asked.size(), 2);
+    }
+
+    void unsavedBufferOfAKilledSessionIsOffered()
+    {
+        // A session that was killed left a recovery copy behind: its writer pid is dead.
+        const QString path = writeProgram(QStringLiteral("lost.pdl"), "text: original\n");
+        RecoveryStore store;
+        const QString id = RecoveryStore::newBufferId();
+        QVERIFY(store.save(id, path, QStringLiteral("text: typed before the crash\n")).ok());
+        QProcess gone;
+        gone.start(QStringLiteral("true"), {});
+        QVERIFY(gone.waitForFinished());
+        const qint64 deadPid = gone.processId() ? gone.processId() : 999999;
+        QFile copy(QDir(store.directory()).filePath(id + QStringLiteral(".json")));
+        QVERIFY(copy.open(QIODevice::ReadOnly));
+        QJsonObject o = QJsonDocument::fromJson(copy.readAll()).object();
+        copy.close();
+        o.insert(QStringLiteral("pid"), deadPid > 0 ? deadPid : 999999);
+        QVERIFY(copy.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        copy.write(QJsonDocument(o).toJson());
+        copy.close();
+
+        MainWindow window;
+        window.show();
+        QStringList offered;
+        window.setRecoveryQuestion([&](const QStringList& names) {
+            offered = names;
+            return true;
+        });
+        QCOMPARE(window.offerRecovery(), 1);
+        QCOMPARE(offered.size(), 1);
+        QVERIFY(offered.front().endsWith(QStringLiteral("lost.pdl")));
+        QCOMPARE(window.editorPane()->editor()->text(),
+                 QStringLiteral("text: typed before the crash\n"));
+        QVERIFY(window.editorPane()->isModified());
+        QCOMPARE(window.editorPane()->filePath(), QFileInfo(path).absoluteFilePath());
+        // Saving makes the copy go away.
+        QVERIFY(window.save());
+        QTRY_VERIFY(
+            !QFileInfo::exists(QDir(store.directory()).filePath(id + QStringLiteral(".json"))));
     }
 
     void examplesOpenAsCopiesAndRun()

@@ -1,13 +1,17 @@
 #include "widgets/workbench/mainwindow.h"
 
+#include "core/models/apikeystore.h"
+#include "core/models/pluginmanager.h"
 #include "core/pdl/code/codetrust.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/util/version.h"
 #include "core/workbench/examplecatalog.h"
 #include "core/workbench/recentfiles.h"
+#include "core/workbench/recoverystore.h"
 #include "core/workbench/runcontroller.h"
 #include "core/workbench/workbenchcontext.h"
+#include "widgets/common/aboutplugins.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/console/consolepane.h"
 #include "widgets/docs/documentpane.h"
@@ -15,6 +19,8 @@
 #include "widgets/editor/findbar.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/memory/memoryinspector.h"
+#include "widgets/settings/modelsettingsdialog.h"
+#include "widgets/trace/boxview.h"
 
 #include <QAction>
 #include <QApplication>
@@ -93,6 +99,10 @@ MainWindow::MainWindow(QWidget* parent)
     tabifyDockWidget(m_consoleDock, m_docsDock);
     m_consoleDock->raise();
 
+    m_recovery = std::make_unique<RecoveryStore>();
+    m_editorPane->setRecoveryStore(m_recovery.get());
+    createTraceDocks();
+
     createActions();
     createRunActions();
 
@@ -109,7 +119,12 @@ MainWindow::MainWindow(QWidget* parent)
     setAcceptDrops(true);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The editor pane (a child widget) outlives m_recovery: let it forget the store first.
+    m_editorPane->discardRecovery();
+    m_editorPane->setRecoveryStore(nullptr);
+}
 
 void MainWindow::createActions()
 {
@@ -135,6 +150,8 @@ void MainWindow::createActions()
     open->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
+    QMenu* recover = file->addMenu(tr("Recover &Unsaved"));
+    connect(recover, &QMenu::aboutToShow, this, [this, recover] { populateRecoveryMenu(recover); });
     file->addSeparator();
     QAction* saveAction = file->addAction(QIcon::fromTheme(QStringLiteral("document-save")),
                                           tr("&Save"), this, &MainWindow::save);
@@ -181,9 +198,19 @@ void MainWindow::createActions()
                     &PdlEditor::toggleComment);
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
+    m_viewMenu->addAction(m_traceDock->toggleViewAction());
     m_viewMenu->addAction(m_consoleDock->toggleViewAction());
     m_viewMenu->addAction(m_docsDock->toggleViewAction());
     m_viewMenu->addAction(m_memoryDock->toggleViewAction());
+
+    QMenu* settings = menuBar()->addMenu(tr("&Settings"));
+    settings->addAction(tr("&Model Endpoints…"), this, [this] {
+        const QString path = m_editorPane->filePath();
+        const QString dir = path.isEmpty() ? QDir::currentPath() : QFileInfo(path).absolutePath();
+        auto* dialog = new ModelSettingsDialog(dir, models::ApiKeyStore::system(), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QMenu* examples = help->addMenu(tr("&Examples"));
@@ -191,8 +218,93 @@ void MainWindow::createActions()
     connect(examples, &QMenu::aboutToShow, this,
             [this, examples] { populateExamplesMenu(examples); });
     populateExamplesMenu(examples);
+    help->addAction(tr("About &Plugins"), this, [this] {
+        auto* dialog = new AboutPlugins(models::ProviderPluginManager::instance().plugins(), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
     QAction* about = help->addAction(tr("&About Hako"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
+}
+
+QDockWidget* MainWindow::addPaneDock(QWidget* pane, const QString& title, const QString& objectName,
+                                     Qt::DockWidgetArea area)
+{
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(objectName);
+    dock->setWidget(pane);
+    addDockWidget(area, dock);
+    return dock;
+}
+
+void MainWindow::createTraceDocks()
+{
+    m_boxView = new BoxView(m_context, this);
+    m_traceDock =
+        addPaneDock(m_boxView, tr("Trace"), QStringLiteral("traceDock"), Qt::RightDockWidgetArea);
+    resizeDocks({m_traceDock}, {520}, Qt::Horizontal);
+}
+
+void MainWindow::populateRecoveryMenu(QMenu* menu)
+{
+    menu->clear();
+    const QList<RecoveryEntry> entries = m_recovery->list();
+    for (const RecoveryEntry& e : entries) {
+        const QString name = e.originalPath.isEmpty() ? tr("Untitled program")
+                                                      : QFileInfo(e.originalPath).fileName();
+        menu->addAction(
+            tr("%1 (%2)").arg(name, QLocale().toString(e.savedAt, QLocale::ShortFormat)), this,
+            [this, id = e.bufferId] { restoreEntry(id); });
+    }
+    if (entries.isEmpty())
+        menu->addAction(tr("Nothing to recover"))->setEnabled(false);
+}
+
+bool MainWindow::restoreEntry(const QString& bufferId)
+{
+    for (const RecoveryEntry& e : m_recovery->list()) {
+        if (e.bufferId != bufferId)
+            continue;
+        if (!maybeSave())
+            return false;
+        QString error;
+        if (!m_editorPane->restoreRecovery(e, &error)) {
+            m_editorPane->messageBar()->showMessage(error);
+            return false;
+        }
+        m_editorPane->messageBar()->showMessage(
+            tr("Restored unsaved changes from %1. Save to keep them.")
+                .arg(QLocale().toString(e.savedAt, QLocale::ShortFormat)),
+            MessageBar::Kind::Information);
+        return true;
+    }
+    return false;
+}
+
+int MainWindow::offerRecovery()
+{
+    const QList<RecoveryEntry> entries = m_recovery->list();
+    if (entries.isEmpty())
+        return 0;
+    QStringList names;
+    for (const RecoveryEntry& e : entries)
+        names << (e.originalPath.isEmpty() ? tr("an untitled program")
+                                           : QDir::toNativeSeparators(e.originalPath));
+    bool restore = false;
+    if (m_recoveryQuestion) {
+        restore = m_recoveryQuestion(names);
+    } else {
+        restore = QMessageBox::question(
+                      this, tr("Restore Unsaved Programs?"),
+                      tr("Hako was closed without saving:\n\n%1\n\nRestore the unsaved "
+                         "changes? (Others stay under File › Recover Unsaved.)")
+                          .arg(names.join(QLatin1Char('\n'))),
+                      QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes) == QMessageBox::Yes;
+    }
+    if (!restore)
+        return 0;
+    // The newest first: list() is sorted newest first.
+    return restoreEntry(entries.front().bufferId) ? 1 : 0;
 }
 
 void MainWindow::createRunActions()
@@ -413,6 +525,7 @@ bool MainWindow::maybeSave()
     case SaveChoice::Save:
         return save();
     case SaveChoice::Discard:
+        m_editorPane->discardRecovery();
         return true;
     case SaveChoice::Cancel:
         break;

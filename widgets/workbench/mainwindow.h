@@ -15,7 +15,9 @@ class QSettings;
 
 namespace hako {
 
+class BoxView;
 class ConsolePane;
+class RecoveryStore;
 class DocumentPane;
 class EditorPane;
 class RunController;
@@ -54,6 +56,13 @@ public:
 
     /// Replaces the modal Save/Discard/Cancel dialog (tests answer without blocking).
     void setSaveQuestion(SaveQuestion question) { m_saveQuestion = std::move(question); }
+    /// Asked at start-up when unsaved programs of an earlier session were found; receives their
+    /// names, returns whether to restore them.
+    using RecoveryQuestion = std::function<bool(const QStringList& names)>;
+    void setRecoveryQuestion(RecoveryQuestion question)
+    {
+        m_recoveryQuestion = std::move(question);
+    }
     /// Replaces the trust dialog shown before running code from an untrusted folder.
     void setTrustQuestion(TrustQuestion question) { m_trustQuestion = std::move(question); }
     /// Replaces the Save As file dialog.
@@ -80,6 +89,11 @@ public:
     QStringList recentFiles() const;
 
     RunController* runController() const { return m_run; }
+    BoxView* boxView() const { return m_boxView; }
+    /// Offers to restore programs left unsaved by a session that crashed or was killed: the
+    /// newest one opens in the editor, the others stay under File › Recover Unsaved. Returns
+    /// the number restored (0 or 1).
+    int offerRecovery();
     ConsolePane* consolePane() const { return m_console; }
     /// Runs the editor's program (F5): asks about code from untrusted folders first. Returns
     /// false when nothing was started (already running, or the user declined).
@@ -98,6 +112,11 @@ protected:
 private:
     void createActions();
     void createRunActions();
+    void createTraceDocks();
+    void populateRecoveryMenu(QMenu* menu);
+    bool restoreEntry(const QString& bufferId);
+    QDockWidget* addPaneDock(QWidget* pane, const QString& title, const QString& objectName,
+                             Qt::DockWidgetArea area);
     void populateExamplesMenu(QMenu* menu);
     void onRunFinished(bool ok, const QString& result, const Diagnostic& error);
     void updateTitle();
@@ -117,6 +136,9 @@ private:
     QLabel* m_positionLabel = nullptr;
     QLabel* m_eolLabel = nullptr;
     RunController* m_run = nullptr;
+    std::unique_ptr<RecoveryStore> m_recovery;
+    BoxView* m_boxView = nullptr;
+    QDockWidget* m_traceDock = nullptr;
     ConsolePane* m_console = nullptr;
     QDockWidget* m_consoleDock = nullptr;
     QAction* m_runAction = nullptr;
@@ -125,6 +147,7 @@ private:
     QMenu* m_viewMenu = nullptr;
     SaveQuestion m_saveQuestion;
     TrustQuestion m_trustQuestion;
+    RecoveryQuestion m_recoveryQuestion;
     SavePathQuestion m_savePathQuestion;
 };
 

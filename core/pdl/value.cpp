@@ -602,8 +602,14 @@ template <typename J> J toJsonImpl(const Value& v)
     return nullptr;
 }
 
-template <typename J> Value fromJsonImpl(const J& j)
+// Arrays and objects nested deeper than this are refused: nlohmann parses any depth without
+// recursing, but this conversion (and every later walk over the Value) recurses.
+constexpr int kMaxJsonDepth = 1000;
+
+template <typename J> Value fromJsonImpl(const J& j, int depth)
 {
+    if (depth > kMaxJsonDepth)
+        throw EvalError("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     switch (j.type()) {
     case nlohmann::json::value_t::null:
     case nlohmann::json::value_t::discarded:
@@ -627,13 +633,13 @@ template <typename J> Value fromJsonImpl(const J& j)
         List items;
         items.reserve(j.size());
         for (const auto& e : j)
-            items.push_back(fromJsonImpl(e));
+            items.push_back(fromJsonImpl(e, depth + 1));
         return Value(std::move(items));
     }
     case nlohmann::json::value_t::object: {
         Dict d;
         for (auto it = j.begin(); it != j.end(); ++it)
-            d.set(Value(it.key()), fromJsonImpl(it.value()));
+            d.set(Value(it.key()), fromJsonImpl(it.value(), depth + 1));
         return Value(std::move(d));
     }
     }
@@ -653,12 +659,12 @@ nlohmann::ordered_json Value::toOrderedJson() const
 
 Value Value::fromJson(const nlohmann::json& j)
 {
-    return fromJsonImpl(j);
+    return fromJsonImpl(j, 0);
 }
 
 Value Value::fromJson(const nlohmann::ordered_json& j)
 {
-    return fromJsonImpl(j);
+    return fromJsonImpl(j, 0);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -204,8 +204,10 @@ int runCommand(const QStringList& args)
                                           .arg(s.line)
                                           .arg(s.column)
                                     : QStringLiteral("%1 - ").arg(QFileInfo(program).fileName());
-        if (result.error.message.contains(QLatin1Char('\n')) && s.isValid() &&
-            result.error.message.startsWith(QFileInfo(program).fileName()))
+        // Parse errors come as `file:line:col: error: …` lines already.
+        if (s.isValid() && (result.error.message.startsWith(s.file + QLatin1Char(':')) ||
+                            (result.error.message.contains(QLatin1Char('\n')) &&
+                             result.error.message.startsWith(QFileInfo(program).fileName()))))
             where.clear();
         write(stderr, where + result.error.message + QLatin1Char('\n'));
         return 1;

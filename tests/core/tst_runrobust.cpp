@@ -143,6 +143,22 @@ private Q_SLOTS:
                  qPrintable(r.error.message));
     }
 
+    void deeplyNestedValuesDoNotCrash()
+    {
+        // A loop wraps a list in a list 100,000 times. Dropping it must not overflow the stack;
+        // printing it is an error (Python's RecursionError), not a crash.
+        QTemporaryDir dir;
+        const QByteArray build = "defs:\n  x: 0\nlastOf:\n- repeat:\n    defs:\n      x: ${ [x] }\n"
+                                 "    text: ''\n  maxIterations: 100000\n";
+        RunResult r = runOne(dir, build + "- done\n");
+        QVERIFY2(r.ok, qPrintable(r.error.message));
+        QCOMPARE(QString::fromStdString(r.result.toText()), QStringLiteral("done"));
+        r = runOne(dir, build + "- \"v=${ x }\"\n");
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.message.contains(QLatin1String("nested too deeply")),
+                 qPrintable(r.error.message));
+    }
+
     void selfIncludeStops()
     {
         QTemporaryDir dir;

@@ -34,8 +34,10 @@ const char* kUsage =
     "  --trace [FILE]       write the run's trace (default: PROGRAM_trace.json)\n"
     "  -d, --data YAML      initial variables, a YAML/JSON mapping\n"
     "  -f, --data-file F    initial variables from a YAML/JSON file\n"
-    "  --stream MODE        result: print model replies as they arrive; context; none\n"
-    "                       (default: none, the result is printed at the end)\n"
+    "  --stream MODE        result: print model replies as they arrive; context: print\n"
+    "                       every message added to the context (role: content) as it is\n"
+    "                       added, instead of the result; none (default): the result is\n"
+    "                       printed at the end\n"
     "  --sandbox            run code blocks under bubblewrap (no network, read-only files)\n"
     "  --replay TRACE       reuse the recorded model replies, code results and reads of a\n"
     "                       trace instead of calling anything\n"
@@ -123,6 +125,8 @@ int runCommand(const QStringList& args)
         } else if (a == QLatin1String("--stream")) {
             if (!value(&stream))
                 return 2;
+            if (stream == QLatin1String("background")) // the reference's older name
+                stream = QStringLiteral("context");
             if (stream != QLatin1String("none") && stream != QLatin1String("result") &&
                 stream != QLatin1String("context")) {
                 write(stderr, QStringLiteral("hako run: --stream takes result, context or none\n"));
@@ -201,7 +205,8 @@ int runCommand(const QStringList& args)
         traceFile = QFileInfo(program).completeBaseName() + QStringLiteral("_trace.json");
     options.trace = wantTrace;
     bool streamed = false;
-    options.streamModelOutput = stream != QLatin1String("none");
+    options.streamModelOutput = stream == QLatin1String("result");
+    options.streamContext = stream == QLatin1String("context");
     options.writeStdout = [&](std::string_view text) {
         streamed = streamed || options.streamModelOutput;
         std::fwrite(text.data(), 1, text.size(), stdout);
@@ -258,13 +263,17 @@ int runCommand(const QStringList& args)
                                           .arg(s.line)
                                           .arg(s.column)
                                     : QStringLiteral("%1 - ").arg(QFileInfo(program).fileName());
-        if (result.error.message.contains(QLatin1Char('\n')) && s.isValid() &&
-            result.error.message.startsWith(QFileInfo(program).fileName()))
+        // Parse errors come as `file:line:col: error: …` lines already.
+        if (s.isValid() && (result.error.message.startsWith(s.file + QLatin1Char(':')) ||
+                            (result.error.message.contains(QLatin1Char('\n')) &&
+                             result.error.message.startsWith(QFileInfo(program).fileName()))))
             where.clear();
         write(stderr, where + result.error.message + QLatin1Char('\n'));
         return 1;
     }
-    if (!(streamed && stream == QLatin1String("result")))
+    if (stream == QLatin1String("context"))
+        write(stdout, QStringLiteral("\n")); // the messages were the output, as the reference does
+    else if (!(streamed && stream == QLatin1String("result")))
         write(stdout, QString::fromStdString(result.result.toText()) + QLatin1Char('\n'));
     return 0;
 }

@@ -8,11 +8,24 @@ namespace hako::models {
 
 using json = nlohmann::ordered_json;
 
+namespace {
+
+Result<pdl::Value> toValue(const json& j)
+{
+    try {
+        return pdl::Value::fromJson(j);
+    } catch (const pdl::EvalError& e) { // nested deeper than Value::kMaxJsonDepth
+        return makeError(QStringLiteral("the reply's JSON: %1").arg(QString::fromUtf8(e.what())));
+    }
+}
+
+} // namespace
+
 Result<pdl::Value> extractJson(const std::string& reply)
 {
     const json whole = json::parse(reply, nullptr, false);
     if (!whole.is_discarded())
-        return pdl::Value::fromJson(whole);
+        return toValue(whole);
     for (const auto& [open, close] : {std::pair{'{', '}'}, std::pair{'[', ']'}}) {
         const size_t start = reply.find(open);
         const size_t end = reply.rfind(close);
@@ -20,7 +33,7 @@ Result<pdl::Value> extractJson(const std::string& reply)
             continue;
         const json cut = json::parse(reply.substr(start, end - start + 1), nullptr, false);
         if (!cut.is_discarded())
-            return pdl::Value::fromJson(cut);
+            return toValue(cut);
         return makeError(QStringLiteral("the reply's JSON does not parse"));
     }
     return makeError(QStringLiteral("the reply contains no JSON object"));

@@ -1,5 +1,7 @@
 #include "core/pdl/value.h"
 
+#include "core/util/stackguard.h"
+
 #include <QChar>
 
 #include <nlohmann/json.hpp>
@@ -8,12 +10,90 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 namespace hako::pdl {
 
 namespace {
 
 const std::string kEmptyString;
+
+// A loop can build a list in a list in a list … 100,000 deep (`x: ${ [x] }`). Destroying that
+// recursively would overflow the stack, so past kMaxDestroyDepth nested payloads the rest is
+// queued and destroyed iteratively by the outermost destruction on the thread.
+constexpr int kMaxDestroyDepth = 200;
+
+struct DeferredDestruction {
+    int depth = 0;
+    std::vector<List> lists;
+    std::vector<Dict> dicts;
+};
+
+DeferredDestruction& deferred()
+{
+    thread_local DeferredDestruction d;
+    return d;
+}
+
+template <typename T> void destroyPayload(T* p)
+{
+    DeferredDestruction& d = deferred();
+    if (d.depth >= kMaxDestroyDepth) {
+        if constexpr (std::is_same_v<T, List>)
+            d.lists.push_back(std::move(*p));
+        else
+            d.dicts.push_back(std::move(*p));
+        p->~T(); // moved from: nothing left to recurse into
+        return;
+    }
+    ++d.depth;
+    p->~T();
+    --d.depth;
+    if (d.depth != 0)
+        return;
+    while (!d.lists.empty() || !d.dicts.empty()) {
+        ++d.depth;
+        if (!d.lists.empty()) {
+            List l = std::move(d.lists.back());
+            d.lists.pop_back();
+        } else {
+            Dict x = std::move(d.dicts.back());
+            d.dicts.pop_back();
+        }
+        --d.depth;
+    }
+}
+
+// The allocator of list and dict payloads: std::allocator, except that destroying goes through
+// destroyPayload. One allocation per payload, as with make_shared.
+template <typename T> struct PayloadAllocator {
+    using value_type = T;
+    PayloadAllocator() = default;
+    template <typename U> PayloadAllocator(const PayloadAllocator<U>&) {}
+    T* allocate(size_t n) { return std::allocator<T>().allocate(n); }
+    void deallocate(T* p, size_t n) { std::allocator<T>().deallocate(p, n); }
+    template <typename U> void destroy(U* p)
+    {
+        if constexpr (std::is_same_v<U, List> || std::is_same_v<U, Dict>)
+            destroyPayload(p);
+        else
+            p->~U();
+    }
+    template <typename U> bool operator==(const PayloadAllocator<U>&) const { return true; }
+};
+
+template <typename T, typename... Args> std::shared_ptr<const void> makePayload(Args&&... args)
+{
+    return std::allocate_shared<T>(PayloadAllocator<T>(), std::forward<Args>(args)...);
+}
+
+// Walking a value nested deeper than the stack allows (repr, JSON, comparison) raises an error
+// as Python's RecursionError does, instead of crashing.
+void checkNestingStack()
+{
+    if (stackExhausted())
+        throw EvalError("maximum recursion depth exceeded: the value is nested too deeply");
+}
 
 template <typename T> const T& payload(const std::shared_ptr<const void>& p)
 {
@@ -135,6 +215,7 @@ void appendRepr(std::string& out, const Value& v)
         out += pyQuote(v.asString());
         return;
     case Value::Type::List: {
+        checkNestingStack();
         const List& items = v.asList();
         out += v.isTuple() ? '(' : '[';
         for (size_t i = 0; i < items.size(); ++i) {
@@ -148,6 +229,7 @@ void appendRepr(std::string& out, const Value& v)
         return;
     }
     case Value::Type::Dict: {
+        checkNestingStack();
         out += '{';
         bool first = true;
         for (const auto& [k, val] : v.asDict()) {
@@ -197,6 +279,7 @@ void appendJson(std::string& out, const Value& v)
         out += jsonQuote(v.asString());
         return;
     case Value::Type::List: {
+        checkNestingStack();
         out += '[';
         bool first = true;
         for (const Value& item : v.asList()) {
@@ -209,6 +292,7 @@ void appendJson(std::string& out, const Value& v)
         return;
     }
     case Value::Type::Dict: {
+        checkNestingStack();
         out += '{';
         bool first = true;
         for (const auto& [k, val] : v.asDict()) {
@@ -249,13 +333,13 @@ Value::Value(std::string_view s) : Value(std::string(s)) {}
 Value::Value(List list, bool tuple) : m_type(Type::List), m_tuple(tuple)
 {
     m_int = 0;
-    m_ptr = std::make_shared<const List>(std::move(list));
+    m_ptr = makePayload<List>(std::move(list));
 }
 
 Value::Value(Dict dict) : m_type(Type::Dict)
 {
     m_int = 0;
-    m_ptr = std::make_shared<const Dict>(std::move(dict));
+    m_ptr = makePayload<Dict>(std::move(dict));
 }
 
 Value::Value(std::shared_ptr<const Callable> fn) : m_type(fn ? Type::Callable : Type::Null)
@@ -316,7 +400,7 @@ List& Value::mutableList()
     if (m_type != Type::List) {
         *this = Value(List{});
     } else if (m_ptr.use_count() > 1) {
-        m_ptr = std::make_shared<const List>(payload<List>(m_ptr));
+        m_ptr = makePayload<List>(payload<List>(m_ptr));
     }
     return const_cast<List&>(payload<List>(m_ptr));
 }
@@ -326,7 +410,7 @@ Dict& Value::mutableDict()
     if (m_type != Type::Dict) {
         *this = Value(Dict{});
     } else if (m_ptr.use_count() > 1) {
-        m_ptr = std::make_shared<const Dict>(payload<Dict>(m_ptr));
+        m_ptr = makePayload<Dict>(payload<Dict>(m_ptr));
     }
     return const_cast<Dict&>(payload<Dict>(m_ptr));
 }
@@ -400,6 +484,7 @@ bool Value::operator==(const Value& other) const
     case Type::String:
         return m_ptr == other.m_ptr || asString() == other.asString();
     case Type::List: {
+        checkNestingStack();
         if (m_tuple != other.m_tuple)
             return false;
         if (m_ptr == other.m_ptr)
@@ -587,12 +672,14 @@ template <typename J> J toJsonImpl(const Value& v)
     case Value::Type::String:
         return v.asString();
     case Value::Type::List: {
+        checkNestingStack();
         J arr = J::array();
         for (const Value& item : v.asList())
             arr.push_back(toJsonImpl<J>(item));
         return arr;
     }
     case Value::Type::Dict: {
+        checkNestingStack();
         J obj = J::object();
         for (const auto& [k, item] : v.asDict())
             obj[k.isString() ? k.asString() : k.json()] = toJsonImpl<J>(item);
@@ -602,8 +689,14 @@ template <typename J> J toJsonImpl(const Value& v)
     return nullptr;
 }
 
-template <typename J> Value fromJsonImpl(const J& j)
+// Arrays and objects nested deeper than this are refused: nlohmann parses any depth without
+// recursing, but this conversion (and every later walk over the Value) recurses.
+constexpr int kMaxJsonDepth = 1000;
+
+template <typename J> Value fromJsonImpl(const J& j, int depth)
 {
+    if (depth > kMaxJsonDepth)
+        throw EvalError("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     switch (j.type()) {
     case nlohmann::json::value_t::null:
     case nlohmann::json::value_t::discarded:
@@ -627,13 +720,13 @@ template <typename J> Value fromJsonImpl(const J& j)
         List items;
         items.reserve(j.size());
         for (const auto& e : j)
-            items.push_back(fromJsonImpl(e));
+            items.push_back(fromJsonImpl(e, depth + 1));
         return Value(std::move(items));
     }
     case nlohmann::json::value_t::object: {
         Dict d;
         for (auto it = j.begin(); it != j.end(); ++it)
-            d.set(Value(it.key()), fromJsonImpl(it.value()));
+            d.set(Value(it.key()), fromJsonImpl(it.value(), depth + 1));
         return Value(std::move(d));
     }
     }
@@ -653,12 +746,12 @@ nlohmann::ordered_json Value::toOrderedJson() const
 
 Value Value::fromJson(const nlohmann::json& j)
 {
-    return fromJsonImpl(j);
+    return fromJsonImpl(j, 0);
 }
 
 Value Value::fromJson(const nlohmann::ordered_json& j)
 {
-    return fromJsonImpl(j);
+    return fromJsonImpl(j, 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -782,6 +875,7 @@ bool Dict::remove(const Value& key)
 
 bool Dict::operator==(const Dict& other) const
 {
+    checkNestingStack();
     if (size() != other.size())
         return false;
     for (const auto& [k, v] : m_items) {

@@ -129,7 +129,8 @@ public:
     nlohmann::json toJson() const;
     nlohmann::ordered_json toOrderedJson() const;
     /// From JSON. nlohmann::json sorts object keys; use the ordered_json overload to keep the
-    /// document's key order.
+    /// document's key order. Throws EvalError for arrays/objects nested deeper than
+    /// 1,000 levels (nlohmann parses any depth; converting it must not exhaust the stack).
     static Value fromJson(const nlohmann::json& j);
     static Value fromJson(const nlohmann::ordered_json& j);
 

@@ -204,14 +204,26 @@ struct IfBlock : BlockOf<BlockKind::If> {
 };
 
 /// A `case` pattern of a match block.
+struct PatternField;
+
 struct Pattern {
     enum class Kind { Literal, Any, Array, Object, AnyOf };
     Kind kind = Kind::Literal;
     Value literal;
-    std::vector<Pattern> items;                          ///< array / anyOf
-    std::vector<std::pair<std::string, Pattern>> fields; ///< object
+    std::vector<Pattern> items;       ///< array / anyOf
+    std::vector<PatternField> fields; ///< object
     std::optional<std::string> def;
     SourceSpan span;
+};
+
+/// One `{object: {key: pattern}}` entry. A struct rather than std::pair because a pair of an
+/// incomplete type inside Pattern itself does not compile with clang (the fuzz build).
+struct PatternField {
+    PatternField(std::string key, Pattern pattern)
+        : first(std::move(key)), second(std::move(pattern))
+    {}
+    std::string first;
+    Pattern second;
 };
 
 struct MatchCase {

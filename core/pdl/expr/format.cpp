@@ -2,6 +2,7 @@
 // json.dumps. Number formatting uses std::to_chars so the C locale never leaks in.
 
 #include "core/pdl/expr/builtinsinternal.h"
+#include "core/util/stackguard.h"
 
 #include <algorithm>
 #include <charconv>
@@ -557,6 +558,8 @@ std::string jsonKey(const Value& k)
 
 void dump(const Value& v, bool sortKeys, const std::string* indent, int depth, std::string& out)
 {
+    if (stackExhausted()) // a loop-built value nested deeper than the stack allows
+        throw EvalError("maximum recursion depth exceeded: the value is nested too deeply");
     auto newline = [&](int level) {
         out.push_back('\n');
         for (int i = 0; i < level; ++i)

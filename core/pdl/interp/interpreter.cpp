@@ -82,8 +82,8 @@ RunResult Interpreter::run(const std::shared_ptr<const Program>& program)
     const ProgramInfo* raw = info.get();
     runner.programs.emplace(QFileInfo(program->file).absoluteFilePath(), std::move(info));
 
-    runner.keepContext =
-        m_options.keepContext || !program->document || readsContext(*program->document);
+    runner.keepContext = m_options.keepContext || m_options.streamContext || !program->document ||
+                         readsContext(*program->document);
     State st;
     st.program = raw;
     // The built-in variables, in the reference's order (pdl_scope lists them so).
@@ -108,6 +108,17 @@ RunResult Interpreter::run(const std::shared_ptr<const Program>& program)
     } catch (const std::exception& e) {
         out.error =
             makeError(QStringLiteral("internal error: %1").arg(QString::fromUtf8(e.what())));
+    }
+    // File aggregators write what they collected, after a failed run too (as the reference's
+    // files hold what was written before the error).
+    try {
+        runner.finishAggregators();
+    } catch (const PdlError& e) {
+        if (out.ok) {
+            out.ok = false;
+            out.result = Value();
+            out.error = makeError(QString::fromStdString(e.what()), e.span);
+        }
     }
     if (!out.ok && !out.error.span.isValid()) {
         if (const TraceNode* failed = failedNode(root.get()))

@@ -43,8 +43,12 @@ struct RunOptions {
     bool trace = false;
     /// Where model blocks go; null: model blocks fail (unless `mock_response` is set).
     std::shared_ptr<models::IModelProvider> models;
-    /// Stream model replies to stdout as they arrive (`--stream result`/`context`).
+    /// Stream model replies to stdout as they arrive (`--stream result`).
     bool streamModelOutput = false;
+    /// `--stream context`: write every message a leaf block contributes to the background
+    /// context to stdout (writeStdout) as it is appended, as `\n<role>: <content>`, the way
+    /// the reference streams the background. Messages of `defs` and imports are not shown.
+    bool streamContext = false;
     /// Reads a line (or, with `multiline`, everything up to end of input) from the user after
     /// showing `prompt`; nullopt at end of input. Default: standard input.
     std::function<std::optional<std::string>(const std::string& prompt, bool multiline)> readInput;

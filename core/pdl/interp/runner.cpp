@@ -1,5 +1,6 @@
 #include "core/pdl/interp/runner.h"
 
+#include "core/pdl/interp/aggregator.h"
 #include "core/pdl/interp/pdlfunction.h"
 
 #include "core/pdl/code/pythonsession.h"
@@ -10,6 +11,7 @@
 #include "core/pdl/programcheck.h"
 #include "core/pdl/types/jsonschema.h"
 #include "core/pdl/types/pdltype.h"
+#include "core/util/stackguard.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,6 +20,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <thread>
 
 namespace hako::pdl {
@@ -76,6 +79,31 @@ bool tracedAsLeaf(BlockKind k)
            k == BlockKind::Empty || k == BlockKind::Aggregator;
 }
 
+bool isBuiltinTarget(const std::string& name)
+{
+    return name == "result" || name == "context" || name == "stdout" || name == "stderr";
+}
+
+// Blocks whose value is made of their children's (a context aggregator skips them, as their
+// children contributed already).
+bool isStructuredKind(BlockKind k)
+{
+    switch (k) {
+    case BlockKind::Text:
+    case BlockKind::LastOf:
+    case BlockKind::Array:
+    case BlockKind::Object:
+    case BlockKind::Sequence:
+    case BlockKind::If:
+    case BlockKind::Match:
+    case BlockKind::Repeat:
+    case BlockKind::Map:
+        return true;
+    default:
+        return false;
+    }
+}
+
 std::string firstLine(const std::string& s)
 {
     size_t nl = s.find('\n');
@@ -112,6 +140,23 @@ void Runner::write(std::string_view text, bool toStderr)
     FILE* f = toStderr ? stderr : stdout;
     std::fwrite(text.data(), 1, text.size(), f);
     std::fflush(f);
+}
+
+void Runner::streamMessages(const List& messages)
+{
+    std::string out;
+    for (const Value& m : messages) {
+        if (!m.isDict())
+            continue;
+        const Value* role = m.asDict().find("role");
+        const Value* content = m.asDict().find("content");
+        out += '\n';
+        out += role ? role->toText() : std::string("user");
+        out += ": ";
+        out += content ? content->toText() : std::string();
+    }
+    std::lock_guard lock(observerMutex); // parallel map iterations write whole messages
+    write(out);
 }
 
 Value Runner::evalValue(const Value& v, const State& st, const SourceSpan& span)
@@ -210,6 +255,12 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
 {
     checkCancelled();
     const Block& b = *bp;
+    // Nesting, calls and includes all recurse through here; stop before the stack runs out
+    // (a deep program on a small worker-thread stack, or recursion under a huge call limit).
+    if (stackExhausted())
+        throw PdlError("blocks, calls or includes nested too deeply (out of stack space); "
+                       "is this a runaway recursion?",
+                       b.span);
     std::string id = prefix + blockKindName(b.kind);
     const CurrentBlockScope currentBlock(id);
     TracePtr node;
@@ -259,6 +310,7 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
         }
         for (const auto& [name, def] : b.defs) {
             State ds = st;
+            ds.quiet = true;
             TracePtr* slot = nullptr;
             if (node) {
                 node->defs.emplace_back(name, nullptr);
@@ -308,10 +360,19 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
         } else {
             st.context = before;
         }
+        if (options.streamContext && !st.quiet && st.context != before &&
+            (leafMessage || (target(b, "context") && target(b, "context")->value)))
+            streamMessages(contextSince(st.context, before));
         if (hasTarget(b, "stdout"))
             write(result.toText());
         if (hasTarget(b, "stderr"))
             write(result.toText(), true);
+        if (b.contribute) {
+            for (const ContributeTarget& t : *b.contribute) {
+                if (!isBuiltinTarget(t.name))
+                    contributeToAggregator(b, t, st, id, result);
+            }
+        }
         if (const ContributeTarget* t = target(b, "result"); t && t->value)
             result = evalValue(t->value.value, st, t->value.span);
         else if (!hasTarget(b, "result"))
@@ -515,7 +576,7 @@ Value Runner::execBody(const BlockPtr& bp, State& st, const std::string& id, Tra
     case BlockKind::Empty:
         return Value("");
     case BlockKind::Aggregator:
-        return Value("");
+        return execAggregator(static_cast<const AggregatorBlock&>(b), st, node);
     case BlockKind::Error: {
         const auto& e = static_cast<const ErrorBlock&>(b);
         throw PdlError(e.msg, b.span);
@@ -524,7 +585,51 @@ Value Runner::execBody(const BlockPtr& bp, State& st, const std::string& id, Tra
     return Value();
 }
 
-const ProgramInfo* Runner::loadProgram(const QString& path, const SourceSpan& from)
+void Runner::contributeToAggregator(const Block& b, const ContributeTarget& t, const State& st,
+                                    const std::string& id, const Value& result)
+{
+    const SourceSpan at = t.span.isValid() ? t.span : b.span;
+    EvalScope scope(st.scope, st.context);
+    const Value* target = scope.lookup(t.name);
+    if (!target)
+        throw PdlError("unknown contribute target '" + t.name +
+                           "': expected result, context, stdout, stderr or the name of an "
+                           "aggregator",
+                       at);
+    auto aggregator = target->isCallable()
+                          ? std::dynamic_pointer_cast<const Aggregator>(target->asCallable())
+                          : nullptr;
+    if (!aggregator)
+        throw PdlError("contribute target '" + t.name + "' must be an aggregator, got " +
+                           std::string(target->typeName()),
+                       at);
+    const Value value = t.value ? evalValue(t.value.value, st, t.value.span) : result;
+    aggregator->contribute(value, st.role, isLeafKind(b.kind) ? id : std::string(),
+                           isStructuredKind(b.kind), at);
+}
+
+void Runner::finishAggregators()
+{
+    std::vector<std::shared_ptr<const Aggregator>> all;
+    {
+        std::lock_guard lock(aggregatorsMutex);
+        all.swap(aggregators);
+    }
+    std::optional<PdlError> first;
+    for (const auto& a : all) {
+        try {
+            a->finish();
+        } catch (const PdlError& e) {
+            if (!first)
+                first = e;
+        }
+    }
+    if (first)
+        throw *first;
+}
+
+const ProgramInfo* Runner::loadProgram(const QString& path, const SourceSpan& from,
+                                       const char* what)
 {
     const QString canonical = QFileInfo(path).absoluteFilePath();
     std::lock_guard lock(programsMutex);
@@ -532,10 +637,10 @@ const ProgramInfo* Runner::loadProgram(const QString& path, const SourceSpan& fr
     if (it != programs.end())
         return it->second.get();
     if (!QFileInfo::exists(canonical))
-        throw PdlError("file not found: " + canonical.toStdString(), from);
+        throw PdlError(std::string(what) + ": file not found: " + canonical.toStdString(), from);
     ParseResult parsed = checkProgram(canonical);
     if (!parsed.ok() || !parsed.program) {
-        std::string msg = "errors in " + canonical.toStdString() + ":";
+        std::string msg = std::string(what) + ": errors in " + canonical.toStdString() + ":";
         for (const Diagnostic& d : parsed.diagnostics)
             if (d.severity == Severity::Error)
                 msg += "\n" + d.toString().toStdString();

@@ -18,6 +18,8 @@ class Sandbox;
 
 namespace hako::pdl {
 
+class Aggregator;
+
 /// An error that stops a block: its message, where it happened, and for errors raised by code
 /// (Python exceptions) the exception's type names, so `retry.exceptions` can filter.
 class PdlError : public std::runtime_error {
@@ -46,6 +48,8 @@ struct State {
     std::string role = "user";
     const ProgramInfo* program = nullptr;
     int callDepth = 0;
+    /// Inside `defs` or an import: nothing is streamed (their context is discarded).
+    bool quiet = false;
     /// The trace node of the enclosing block (its serial is a new node's parentSerial).
     uint64_t traceParent = 0;
 };
@@ -67,9 +71,13 @@ public:
     Value callFunction(const Value& fn, const Dict& args, State& caller, const std::string& id,
                        TraceNode* node, const SourceSpan& span);
 
-    const ProgramInfo* loadProgram(const QString& path, const SourceSpan& from);
+    /// Parses (once per run) the program at `path` for an include or import (`what`, for
+    /// messages) written at `from`; throws PdlError naming the file at `from`.
+    const ProgramInfo* loadProgram(const QString& path, const SourceSpan& from, const char* what);
     void checkCancelled() const;
     void write(std::string_view text, bool toStderr = false);
+    /// `--stream context`: writes the messages `messages` (a block's contribution).
+    void streamMessages(const List& messages);
 
     const RunOptions& options;
     bool tracing = false;
@@ -87,11 +95,20 @@ public:
     /// `pdl_usage`: {model_calls, prompt_tokens, completion_tokens} so far.
     Value usageValue() const;
 
+    /// The aggregators created during the run, finished (files written) when it ends.
+    std::mutex aggregatorsMutex;
+    std::vector<std::shared_ptr<const Aggregator>> aggregators;
+    /// Finishes every aggregator; throws the first PdlError after trying them all.
+    void finishAggregators();
+
 private:
     Value execBody(const BlockPtr& bp, State& st, const std::string& id, TraceNode* node);
     Value execWithRetry(const BlockPtr& bp, State& st, std::string& id, TraceNode* node);
     void contribute(const Block& b, State& st, const std::string& id, Value& result,
                     const ContextPtr& before, const ContextPtr& after, TraceNode* node);
+    /// Sends `result` (or the target's replacement value) to the aggregator named by `t`.
+    void contributeToAggregator(const Block& b, const ContributeTarget& t, const State& st,
+                                const std::string& id, const Value& result);
 
 public:
     // Block kinds (runnerblocks.cpp, runnerflow.cpp).
@@ -109,6 +126,7 @@ public:
     Value execRead(const ReadBlock& b, State& st, TraceNode* node);
     Value execInclude(const IncludeBlock& b, State& st, const std::string& id, TraceNode* node);
     Value execImport(const ImportBlock& b, State& st, const std::string& id, TraceNode* node);
+    Value execAggregator(const AggregatorBlock& b, State& st, TraceNode* node);
     Value execCode(const CodeBlock& b, State& st, const std::string& id, TraceNode* node);
     Value execArgs(const ArgsBlock& b, State& st, TraceNode* node);
     Value execModel(const ModelBlock& b, State& st, const std::string& id, TraceNode* node);

@@ -1,4 +1,5 @@
 // Leaf blocks that reach outside the program: read, include, import, code, args, model.
+#include "core/pdl/interp/aggregator.h"
 #include "core/pdl/interp/pdlfunction.h"
 #include "core/pdl/interp/runner.h"
 #include "core/pdl/parser/programparser.h"
@@ -8,6 +9,7 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <cctype>
 #include <iostream>
 
 namespace hako::pdl {
@@ -46,6 +48,18 @@ std::optional<std::string> readStdin(const std::string& prompt, bool multiline, 
     return out;
 }
 
+// Includes and imports nest like calls: a file that includes itself (directly or through
+// others) stops at the call limit instead of recursing forever.
+void checkNesting(const State& st, const RunOptions& options, const std::string& what,
+                  const QString& file, const SourceSpan& span)
+{
+    if (st.callDepth >= options.maxCallDepth)
+        throw PdlError(what + " of " + file.toStdString() + " nested deeper than " +
+                           std::to_string(options.maxCallDepth) +
+                           " calls and includes (does it include itself?)",
+                       span);
+}
+
 } // namespace
 
 Value Runner::execRead(const ReadBlock& b, State& st, TraceNode* node)
@@ -71,8 +85,11 @@ Value Runner::execRead(const ReadBlock& b, State& st, TraceNode* node)
         throw PdlError("read needs a file name, got " + std::string(target.typeName()),
                        b.read.span);
     QFile f(resolvePath(st, target.asString()));
+    if (!f.exists())
+        throw PdlError("read: file not found: " + QFileInfo(f).absoluteFilePath().toStdString(),
+                       b.read.span);
     if (!f.open(QIODevice::ReadOnly))
-        throw PdlError("cannot read " + f.fileName().toStdString() + ": " +
+        throw PdlError("read: cannot read " + f.fileName().toStdString() + ": " +
                            f.errorString().toStdString(),
                        b.read.span);
     QByteArray data = f.readAll();
@@ -84,17 +101,22 @@ Value Runner::execRead(const ReadBlock& b, State& st, TraceNode* node)
 
 Value Runner::execInclude(const IncludeBlock& b, State& st, const std::string& id, TraceNode* node)
 {
-    const ProgramInfo* info = loadProgram(resolvePath(st, b.include), b.fieldSpan("include"));
+    const QString file = resolvePath(st, b.include);
+    checkNesting(st, options, "include", file, b.fieldSpan("include"));
+    const ProgramInfo* info = loadProgram(file, b.fieldSpan("include"), "include");
     const ProgramInfo* saved = st.program;
     st.program = info;
+    ++st.callDepth;
     TracePtr cn;
     try {
         Value v = exec(info->program->root, st, id + ".", node ? &cn : nullptr);
+        --st.callDepth;
         st.program = saved;
         if (node)
             node->addChild("pdl__trace", cn, true);
         return v;
     } catch (...) {
+        --st.callDepth;
         st.program = saved;
         if (node && cn)
             node->addChild("pdl__trace", cn, true);
@@ -114,10 +136,12 @@ Value Runner::execImport(const ImportBlock& b, State& st, const std::string& id,
         if (it != imports.end())
             return it->second;
     }
-    const ProgramInfo* info = loadProgram(file, b.fieldSpan("import"));
+    checkNesting(st, options, "import", file, b.fieldSpan("import"));
+    const ProgramInfo* info = loadProgram(file, b.fieldSpan("import"), "import");
     State is;
+    is.quiet = true;
     is.program = info;
-    is.callDepth = st.callDepth;
+    is.callDepth = st.callDepth + 1;
     for (const char* builtin : {"pdl_context", "pdl_model_default_parameters"}) {
         if (const Value* v = st.scope.find(builtin))
             is.scope.set(builtin, *v);
@@ -130,6 +154,57 @@ Value Runner::execImport(const ImportBlock& b, State& st, const std::string& id,
     std::lock_guard lock(programsMutex);
     imports.emplace(file, result);
     return result;
+}
+
+Value Runner::execAggregator(const AggregatorBlock& b, State& st, TraceNode* node)
+{
+    std::shared_ptr<const Aggregator> aggregator;
+    if (b.isContext) {
+        aggregator = std::make_shared<ContextAggregator>();
+    } else {
+        auto text = [&](const Expr& e, const char* field, const std::string& fallback) {
+            if (!e)
+                return fallback;
+            Value v = eval(e, st, node, field);
+            if (!v.isString())
+                throw PdlError(std::string("aggregator ") + field + " must be a string, got " +
+                                   v.typeName(),
+                               e.span);
+            return v.asString();
+        };
+        FileAggregator::Config config;
+        config.span = b.span;
+        const std::string file = text(b.file, "file", "");
+        if (file.empty())
+            throw PdlError("aggregator file must be a file name", b.file ? b.file.span : b.span);
+        config.path = QFileInfo(resolvePath(st, file)).absoluteFilePath();
+        const std::string mode = text(b.mode, "mode", "w");
+        if (mode == "w" || mode == "wt")
+            config.append = false;
+        else if (mode == "a" || mode == "at")
+            config.append = true;
+        else
+            throw PdlError("aggregator mode must be 'w' (replace the file) or 'a' (append), not '" +
+                               mode + "'",
+                           b.mode.span);
+        std::string encoding = text(b.encoding, "encoding", "utf-8");
+        for (char& c : encoding)
+            c = char(std::tolower(static_cast<unsigned char>(c)));
+        if (encoding != "utf-8" && encoding != "utf8")
+            throw PdlError("aggregator files are written in UTF-8; encoding '" + encoding +
+                               "' is not supported",
+                           b.encoding.span);
+        config.prefix = text(b.prefix, "prefix", "");
+        config.suffix = text(b.suffix, "suffix", "\n");
+        if (b.flush)
+            config.flush = eval(b.flush, st, node, "flush").truthy();
+        aggregator = std::make_shared<FileAggregator>(std::move(config));
+    }
+    {
+        std::lock_guard lock(aggregatorsMutex);
+        aggregators.push_back(aggregator);
+    }
+    return Value(std::static_pointer_cast<const Callable>(aggregator));
 }
 
 Value Runner::execCode(const CodeBlock& b, State& st, const std::string& id, TraceNode* node)

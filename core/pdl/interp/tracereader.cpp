@@ -166,7 +166,12 @@ Result<TracePtr> loadTraceFile(const QString& path)
     ojson j = ojson::parse(data.begin(), data.end(), nullptr, false);
     if (j.is_discarded())
         return makeError(QStringLiteral("%1 is not a JSON trace").arg(path));
-    TracePtr root = traceFromJson(j);
+    TracePtr root;
+    try {
+        root = traceFromJson(j);
+    } catch (const EvalError& e) {
+        return makeError(QStringLiteral("%1: %2").arg(path, QString::fromStdString(e.what())));
+    }
     if (!root)
         return makeError(
             QStringLiteral("%1 is JSON but not a PDL trace (no block `kind`)").arg(path));

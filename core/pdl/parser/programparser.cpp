@@ -6,6 +6,7 @@
 #include <QFile>
 
 #include <algorithm>
+#include <optional>
 
 namespace hako::pdl {
 
@@ -40,10 +41,91 @@ int fieldNameDistance(std::string_view a, std::string_view b)
     return prev[y.size()];
 }
 
+qsizetype firstInvalidUtf8(const QByteArray& text)
+{
+    const auto* d = reinterpret_cast<const unsigned char*>(text.constData());
+    const qsizetype n = text.size();
+    qsizetype i = 0;
+    while (i < n) {
+        const unsigned char c = d[i];
+        if (c < 0x80) {
+            // NUL never occurs in text; it is the surest sign of a binary file.
+            if (c == 0)
+                return i;
+            ++i;
+            continue;
+        }
+        int extra = 0;
+        unsigned char low = 0x80, high = 0xBF; // allowed range of the second byte
+        if (c >= 0xC2 && c <= 0xDF) {
+            extra = 1;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            extra = 2;
+            if (c == 0xE0)
+                low = 0xA0; // no overlong forms
+            else if (c == 0xED)
+                high = 0x9F; // no UTF-16 surrogates
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            extra = 3;
+            if (c == 0xF0)
+                low = 0x90;
+            else if (c == 0xF4)
+                high = 0x8F; // nothing above U+10FFFF
+        } else {
+            return i;
+        }
+        if (i + extra >= n)
+            return i;
+        if (d[i + 1] < low || d[i + 1] > high)
+            return i;
+        for (int k = 2; k <= extra; ++k) {
+            if ((d[i + k] & 0xC0) != 0x80)
+                return i;
+        }
+        i += extra + 1;
+    }
+    return -1;
+}
+
+namespace {
+
+// The diagnostic for a file that is not UTF-8 text, or nullopt when it is.
+std::optional<Diagnostic> checkEncoding(const QByteArray& text, const QString& fileName)
+{
+    const qsizetype bad = firstInvalidUtf8(text);
+    if (bad < 0)
+        return std::nullopt;
+    LineIndex index(text);
+    auto [line, column] = index.position(bad);
+    SourceSpan span;
+    span.file = fileName;
+    span.line = span.endLine = line;
+    span.column = span.endColumn = column;
+    const auto byte = static_cast<unsigned char>(text[bad]);
+    const QString what =
+        byte == 0
+            ? QStringLiteral("a NUL byte (a binary file?)")
+            : QStringLiteral("byte 0x%1, which is not valid UTF-8")
+                  .arg(QString::number(byte, 16).toUpper().rightJustified(2, QLatin1Char('0')));
+    return makeError(QStringLiteral("%1 is not a UTF-8 text file: %2 at line %3, column %4 "
+                                    "(byte offset %5); save it as UTF-8")
+                         .arg(fileName.isEmpty() ? QStringLiteral("the program") : fileName, what)
+                         .arg(line)
+                         .arg(column)
+                         .arg(bad),
+                     span);
+}
+
+} // namespace
+
 ParseResult parseProgramText(const QByteArray& text, const QString& fileName,
                              const ParseOptions& options)
 {
     ParseResult result;
+    if (std::optional<Diagnostic> bad = checkEncoding(text, fileName)) {
+        result.diagnostics.push_back(std::move(*bad));
+        return result;
+    }
     Result<YamlValue> doc = loadYaml(text, fileName);
     if (!doc) {
         result.diagnostics.push_back(doc.error());

@@ -37,9 +37,16 @@ struct ParseResult {
 /// structural errors in one pass, sorted by position. Thread-safe; no shared state.
 ParseResult parseProgram(const QString& path, const ParseOptions& options = {});
 
-/// As parseProgram, from text in memory; `fileName` goes into every span.
+/// As parseProgram, from text in memory; `fileName` goes into every span. Text that is not
+/// UTF-8 (see firstInvalidUtf8) gives one error naming the file, line, column and byte offset.
 ParseResult parseProgramText(const QByteArray& text, const QString& fileName,
                              const ParseOptions& options = {});
+
+/// The byte offset of the first byte that is not part of well-formed UTF-8 (overlong forms,
+/// surrogates and code points above U+10FFFF count as malformed) or of a NUL byte, or -1 when
+/// the whole text is UTF-8. A UTF-8 byte order mark is well-formed. Programs are refused with
+/// this position, since YAML (and the reference) reads them as UTF-8.
+qsizetype firstInvalidUtf8(const QByteArray& text);
 
 /// Levenshtein distance after lowercasing and dropping underscores (for "did you mean").
 int fieldNameDistance(std::string_view a, std::string_view b);

@@ -1,5 +1,6 @@
 #include "core/pdl/parser/yamlvalue.h"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/parser.h>
@@ -363,6 +364,14 @@ struct LoadError {
     QString message;
     qsizetype offset;
 };
+
+// Bounds on hostile documents. Collections nested deeper than this are refused, which keeps
+// every recursion over the tree (checker, toValue, destructors, the interpreter) shallow.
+// yaml-cpp itself gives up at 500 levels with a bare "bad file"; ours comes first, clearly.
+constexpr size_t kMaxNesting = 400;
+// Nodes that aliases may copy in all: a "billion laughs" document (anchors that alias earlier
+// anchors many times over) stops here instead of exhausting memory.
+constexpr size_t kMaxAliasNodes = 1'000'000;
 } // namespace
 
 class YamlBuilder : public YAML::EventHandler {
@@ -410,13 +419,22 @@ public:
             fail(QStringLiteral("unknown alias"), mark.pos);
             return;
         }
+        const size_t nodes = m_anchorNodes[anchor];
+        m_aliasNodes += nodes;
+        if (m_aliasNodes > kMaxAliasNodes) {
+            fail(QStringLiteral("aliases expand to more than %1 nodes (an alias bomb?); "
+                                "use fewer or smaller aliases")
+                     .arg(kMaxAliasNodes),
+                 mark.pos);
+            return;
+        }
         YamlValue copy = it->second;
         qsizetype end = mark.pos + 1;
         while (end < m_text.size() && !isBreakOrSpace(m_text[end]) && m_text[end] != ',' &&
                m_text[end] != ']' && m_text[end] != '}')
             ++end;
         m_lastEnd = end - 1;
-        add(std::move(copy), 0);
+        add(std::move(copy), 0, nodes);
     }
 
     void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
@@ -477,6 +495,7 @@ private:
         YAML::anchor_t anchor = 0;
         bool flow = false;
         qsizetype start = 0;
+        size_t nodes = 1; ///< nodes in the subtree, aliased copies included
         std::optional<YamlValue> pendingKey;
         std::vector<std::string> ownKeys;
     };
@@ -647,6 +666,16 @@ private:
             tag != "tag:yaml.org,2002:map")
             fail(QStringLiteral("unsupported YAML tag '%1'").arg(QString::fromStdString(tag)),
                  mark.pos);
+        if (m_stack.size() >= kMaxNesting && !error) {
+            fail(QStringLiteral("the document nests lists and mappings more than %1 levels deep")
+                     .arg(kMaxNesting),
+                 mark.pos);
+        }
+        if (error) {
+            // Keep the stack balanced for the matching end event, but build nothing.
+            m_stack.push_back(Frame{});
+            return;
+        }
         Frame f;
         f.node.m_kind = kind;
         f.anchor = anchor;
@@ -658,6 +687,10 @@ private:
 
     void close(char closer)
     {
+        if (error) {
+            m_stack.pop_back();
+            return;
+        }
         Frame f = std::move(m_stack.back());
         m_stack.pop_back();
         qsizetype end = f.start;
@@ -670,20 +703,23 @@ private:
         }
         m_lastEnd = end;
         f.node.m_span = spanOf(f.start, end);
-        add(std::move(f.node), f.anchor);
+        add(std::move(f.node), f.anchor, f.nodes);
     }
 
-    void add(YamlValue v, YAML::anchor_t anchor)
+    void add(YamlValue v, YAML::anchor_t anchor, size_t nodes = 1)
     {
         if (error)
             return;
-        if (anchor != 0)
+        if (anchor != 0) {
             m_anchors[anchor] = v;
+            m_anchorNodes[anchor] = nodes;
+        }
         if (m_stack.empty()) {
             root = std::move(v);
             return;
         }
         Frame& top = m_stack.back();
+        top.nodes += nodes;
         if (top.node.m_kind == YamlValue::Kind::Sequence) {
             top.node.m_items.push_back(std::move(v));
             return;
@@ -769,6 +805,8 @@ private:
     QString m_file;
     std::vector<Frame> m_stack;
     std::map<YAML::anchor_t, YamlValue> m_anchors;
+    std::map<YAML::anchor_t, size_t> m_anchorNodes;
+    size_t m_aliasNodes = 0;
     qsizetype m_lastEnd = -1;
 };
 
@@ -788,8 +826,18 @@ Result<YamlValue> loadYaml(const QByteArray& input, const QString& fileName)
             }
         }
     } catch (const YAML::Exception& e) {
+        // yaml-cpp stops at its own recursion limit after ours has been recorded.
+        if (builder.error)
+            return makeError(builder.error->message,
+                             builder.spanOf(builder.error->offset, builder.error->offset));
         SourceSpan span;
         span.file = fileName;
+        if (dynamic_cast<const YAML::DeepRecursion*>(&e)) {
+            if (!e.mark.is_null())
+                span = builder.spanOf(e.mark.pos, e.mark.pos);
+            return makeError(QStringLiteral("the document nests lists and mappings too deeply"),
+                             span);
+        }
         if (!e.mark.is_null()) {
             span = builder.spanOf(e.mark.pos, e.mark.pos);
         }

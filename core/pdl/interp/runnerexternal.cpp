@@ -215,12 +215,9 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
             Result<Value> schema = pdlTypeToJsonSchema(*b.spec, true);
             if (!schema.ok())
                 throw PdlError("invalid spec: " + schema.error().message.toStdString(), b.specSpan);
+            // One repair per attempt; `retry` re-runs the whole block (execWithRetry), so
+            // tying the repair count to it too would multiply the requests.
             models::StructuredOptions so;
-            if (b.retry.present && b.retry.tries) {
-                Value t = evalValue(b.retry.tries.value, st, b.retry.tries.span);
-                if (t.isInt())
-                    so.maxRepairs = int(std::max<int64_t>(1, t.asInt()));
-            }
             models::StructuredResult sr = models::chatStructured(*options.models, request, *schema,
                                                                  so, onDelta, options.cancel);
             checkCancelled();

@@ -69,8 +69,8 @@ QStringList sharedTraces()
 {
     QStringList files;
     const QString shared = sharedDir();
-    for (const QString& dir : {shared + QStringLiteral("/data/traces"),
-                               shared + QStringLiteral("/conformance/pdl/traces")}) {
+    for (const QString& dir : QStringList{shared + QStringLiteral("/data/traces"),
+                                          shared + QStringLiteral("/conformance/pdl/traces")}) {
         QDirIterator it(dir, {QStringLiteral("*.json")}, QDir::Files, QDirIterator::Subdirectories);
         while (it.hasNext())
             files.append(it.next());

@@ -90,7 +90,8 @@ public:
 
     static QString indent(int n) { return QString(n * 2, QLatin1Char(' ')); }
 
-    // `key: value` (or a `- value` item when key is empty) at `depth`.
+    // `prefix value` at `depth`; an empty prefix renders a container's entries at `depth`
+    // without a header line (a list item's body).
     void value(const QString& prefix, const Value& v, int depth)
     {
         if (v.isString()) {
@@ -109,29 +110,48 @@ public:
             line(indent(depth) + prefix + scalar(v));
             return;
         }
-        if (v.isList() && !v.asList().empty()) {
+        const bool list = v.isList() && !v.asList().empty();
+        const bool dict = v.isDict() && !v.asDict().empty();
+        if (!list && !dict) {
+            line(indent(depth) + prefix + scalar(v));
+            return;
+        }
+        int inner = depth;
+        if (!prefix.isEmpty()) {
             line(indent(depth) + prefix.trimmed());
+            inner = depth + 1;
+        }
+        if (list) {
             for (const Value& x : v.asList()) {
                 if (full()) {
                     m_truncated = true;
                     return;
                 }
-                value(QStringLiteral("- "), x, depth + 1);
+                listItem(x, inner);
             }
             return;
         }
-        if (v.isDict() && !v.asDict().empty()) {
-            line(indent(depth) + prefix.trimmed());
-            for (const auto& [k, x] : v.asDict().items()) {
-                if (full()) {
-                    m_truncated = true;
-                    return;
-                }
-                value(key(k.str()) + QStringLiteral(": "), x, depth + 1);
+        for (const auto& [k, x] : v.asDict().items()) {
+            if (full()) {
+                m_truncated = true;
+                return;
             }
-            return;
+            const std::string name = k.str();
+            if (name.rfind("pdl__", 0) == 0)
+                continue; // the interpreter's bookkeeping, not program text
+            value(key(name) + QStringLiteral(": "), x, inner);
         }
-        line(indent(depth) + prefix + scalar(v));
+    }
+
+    // `- item` at `depth`: the item is rendered one level deeper and its first line takes the
+    // dash, so a dict item reads `- key: value`.
+    void listItem(const Value& x, int depth)
+    {
+        const qsizetype before = m_lines.size();
+        value(QString(), x, depth + 1);
+        if (m_lines.size() > before)
+            m_lines[before] =
+                indent(depth) + QStringLiteral("- ") + m_lines[before].mid((depth + 1) * 2);
     }
 
     static QString key(const std::string& k)
@@ -186,31 +206,73 @@ public:
             lead = QString(lead.size(), QLatin1Char(' '));
         }
         // Children grouped by field, in execution order.
-        QString currentField;
+        std::vector<std::pair<QString, std::vector<const TraceItem*>>> groups;
         for (const auto& child : item->children) {
+            const QString f = child->field.empty() ? kind : QString::fromStdString(child->field);
+            if (groups.empty() || groups.back().first != f)
+                groups.emplace_back(f, std::vector<const TraceItem*>());
+            groups.back().second.push_back(child.get());
+        }
+        auto hasGroup = [&](const QString& f) {
+            return std::any_of(groups.begin(), groups.end(),
+                               [&](const auto& g) { return g.first == f; });
+        };
+        for (const auto& [f, children] : groups) {
             if (full()) {
                 m_truncated = true;
                 return;
             }
-            const QString f = child->field.empty() ? kind : QString::fromStdString(child->field);
             if (f == QLatin1String("defs")) {
-                if (currentField != f) {
-                    field(QStringLiteral("defs:"));
-                    currentField = f;
+                field(QStringLiteral("defs:"));
+                for (const TraceItem* c : children) {
+                    const QString name = defName(c);
+                    line(indent(inner + 1) + (name.isEmpty() ? QStringLiteral("_") : name) +
+                         QLatin1Char(':'));
+                    block(c, QString(), inner + 2);
                 }
-                const QString name = defName(child.get());
-                line(indent(inner + 1) + (name.isEmpty() ? QStringLiteral("_") : name) +
-                     QLatin1Char(':'));
-                block(child.get(), QString(), inner + 2);
                 continue;
             }
-            if (f != currentField) {
-                field(f + QLatin1Char(':'));
-                currentField = f;
-                if (f == kind)
-                    wroteKind = true;
+            QString name = f;
+            const TraceItem* only = nullptr;
+            if (f.startsWith(QLatin1String("pdl__"))) {
+                // Executions (loop iterations, a call's body): the program holds the body
+                // once; show the first execution as the body when the trace has no other.
+                const QString body = n.kind == BlockKind::Repeat ? QStringLiteral("repeat")
+                                     : n.kind == BlockKind::Map  ? QStringLiteral("map")
+                                                                 : QString();
+                if (body.isEmpty() || hasGroup(body)) {
+                    line(indent(inner) +
+                         QStringLiteral("# %1 execution(s) not shown").arg(children.size()));
+                    continue;
+                }
+                name = body;
+                only = children.front();
+                if (children.size() > 1)
+                    line(indent(inner) + QStringLiteral("# the body, as its first of %1 "
+                                                        "iterations ran")
+                                             .arg(children.size()));
             }
-            block(child.get(), QStringLiteral("- "), inner + 1);
+            if (f == kind)
+                wroteKind = true;
+            // Fields holding one block (then, else, input, repeat…) are mappings; sequences
+            // (text, lastOf, array…) are lists.
+            static const QStringList listFields = {
+                QStringLiteral("text"),   QStringLiteral("lastOf"),   QStringLiteral("array"),
+                QStringLiteral("object"), QStringLiteral("sequence"), QStringLiteral("args")};
+            if (!only && children.size() == 1 && !listFields.contains(f))
+                only = children.front();
+            field(name + QLatin1Char(':'));
+            if (only) {
+                block(only, QString(), inner + 1);
+                continue;
+            }
+            for (const TraceItem* c : children) {
+                if (full()) {
+                    m_truncated = true;
+                    return;
+                }
+                block(c, QStringLiteral("- "), inner + 1);
+            }
         }
         if (!wroteKind) {
             // A block whose kind field is not an expression or child list (e.g. an empty

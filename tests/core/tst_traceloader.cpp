@@ -434,6 +434,22 @@ private Q_SLOTS:
         QVERIFY(cut.contains(QStringLiteral("cut")));
     }
 
+    void duplicateIdsFindTheEnclosingBlock()
+    {
+        // Older reference traces (ibm-demo9) give a model's input block the model's id.
+        auto model = std::make_shared<TraceNode>();
+        model->kind = BlockKind::Model;
+        model->id = "text.0.model";
+        model->addChild("input", leaf("text.0.model", "prompt"), true);
+        auto root = std::make_shared<TraceNode>();
+        root->kind = BlockKind::Text;
+        root->id = "text";
+        root->addChild("text", model);
+        TraceModel m;
+        m.setTrace(root);
+        QCOMPARE(m.findById(QStringLiteral("text.0.model"))->node.kind, BlockKind::Model);
+    }
+
     void capturedScopeWins()
     {
         auto n = leaf("text", "x");

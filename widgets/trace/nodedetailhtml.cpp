@@ -185,7 +185,7 @@ QString nodeSummaryHtml(const TraceItem& item, const pdl::TraceModel* model,
         const Value& messages = !n.modelInput.isNull() ? n.modelInput : n.context;
         if (messages.isList()) {
             html += heading(QObject::tr("Messages sent (%1)").arg(messages.asList().size()));
-            html += QStringLiteral("<table width='100%' cellspacing='0' cellpadding='6'>");
+            html += QStringLiteral("<table width='100%' cellspacing='3' cellpadding='6'>");
             for (const Value& msg : messages.asList()) {
                 QString role = QStringLiteral("?");
                 QString content;
@@ -207,8 +207,7 @@ QString nodeSummaryHtml(const TraceItem& item, const pdl::TraceModel* model,
                     from = QStringLiteral(" &nbsp;<small>%1 %2</small>")
                                .arg(QObject::tr("from"), nodeLink(model, defsite, defsite));
                 html += QStringLiteral("<tr><td style='background-color:%1;'><b>%2</b>%3<br>"
-                                       "<span style='white-space:pre-wrap;'>%4</span></td></tr>"
-                                       "<tr><td style='padding:1px;'></td></tr>")
+                                       "<span style='white-space:pre-wrap;'>%4</span></td></tr>")
                             .arg(roleColor(role, palette).name(), role.toHtmlEscaped(), from,
                                  escapedLimited(content, 4000));
             }

@@ -258,7 +258,7 @@ void NodeDetailView::refresh()
         QStringLiteral("<span style='background-color:%1;'>&nbsp;%2&nbsp;</span> "
                        "<b>%3</b>")
             .arg(kindColor(n.kind, palette()).name(),
-                 QString::fromLatin1(pdl::blockKindName(n.kind)), item->label().toHtmlEscaped());
+                 QString::fromLatin1(pdl::blockKindName(n.kind)), itemLabel(item).toHtmlEscaped());
     if (item->running)
         title += tr(" <i>running…</i>");
     else if (n.startNanos > 0 && n.endNanos >= n.startNanos)

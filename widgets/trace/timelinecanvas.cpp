@@ -438,7 +438,7 @@ void TimelineCanvas::paintEvent(QPaintEvent*)
                 p.drawRoundedRect(r.adjusted(-1, -1, 1, 1), 3, 3);
             }
             // The label inside when it fits, else (one bar per row) to its right.
-            const QString label = item->label();
+            const QString label = itemLabel(item);
             const int room = int(r.width()) - 8;
             p.setPen(text);
             if (room >= 30) {
@@ -460,7 +460,7 @@ bool TimelineCanvas::viewportEvent(QEvent* event)
         if (const pdl::TraceItem* item = itemAt(help->pos())) {
             const pdl::TraceNode& n = item->node;
             QString tip = QStringLiteral("<b>%1</b> (%2)<br>%3")
-                              .arg(item->label().toHtmlEscaped(),
+                              .arg(itemLabel(item).toHtmlEscaped(),
                                    QString::fromLatin1(pdl::blockKindName(n.kind)),
                                    QString::fromStdString(n.id).toHtmlEscaped());
             if (!item->running && n.endNanos >= n.startNanos)

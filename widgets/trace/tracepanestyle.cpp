@@ -1,10 +1,21 @@
 #include "widgets/trace/tracepanestyle.h"
 
+#include "core/pdl/trace/tracemodel.h"
+#include "core/pdl/trace/tracesource.h"
+
 #include <QHash>
 #include <QPainter>
 #include <QPixmap>
 
 namespace hako::trace {
+
+QString itemLabel(const pdl::TraceItem* item)
+{
+    if (!item)
+        return {};
+    const QString def = pdl::defName(item);
+    return def.isEmpty() ? item->label() : def;
+}
 
 bool isDark(const QPalette& palette)
 {

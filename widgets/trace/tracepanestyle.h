@@ -7,7 +7,15 @@
 #include <QPalette>
 #include <QString>
 
+namespace hako::pdl {
+struct TraceItem;
+}
+
 namespace hako::trace {
+
+/// What a pane labels a block with: its def name (also for entries of a `defs`, whose name
+/// is only in the id), else its kind.
+QString itemLabel(const pdl::TraceItem* item);
 
 /// The colour that identifies a block kind in the tree, timeline and detail panes (model output
 /// warm, control flow cool, literal data neutral), tuned for light or dark palettes.

@@ -34,6 +34,7 @@ protected:
         if (!item)
             return;
         if (index.column() == pdl::TraceModel::NameColumn) {
+            option->text = itemLabel(item);
             option->icon = kindIcon(item->node.kind, option->palette);
             option->features |= QStyleOptionViewItem::HasDecoration;
         }

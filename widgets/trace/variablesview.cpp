@@ -4,6 +4,7 @@
 #include "core/pdl/trace/tracesource.h"
 #include "core/pdl/trace/valuetreemodel.h"
 #include "core/workbench/workbenchcontext.h"
+#include "widgets/trace/tracepanestyle.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -105,7 +106,7 @@ void VariablesView::refresh()
     m_reconstructed = reconstructed;
     const int count = int(vars.size());
     m_values->setEntries(std::move(vars));
-    QString where = item->label().toHtmlEscaped();
+    QString where = itemLabel(item).toHtmlEscaped();
     if (!item->node.id.empty())
         where += QStringLiteral(" <span style='color:gray'>(%1)</span>")
                      .arg(QString::fromStdString(item->node.id).toHtmlEscaped());

@@ -1,6 +1,7 @@
 #include "core/pdl/trace/tracefilterproxy.h"
 
 #include "core/pdl/trace/tracemodel.h"
+#include "core/pdl/trace/tracesource.h"
 
 namespace hako::pdl {
 
@@ -55,13 +56,16 @@ bool TraceFilterProxy::matches(const TraceItem* item) const
     const TraceNode& n = item->node;
     if (!m_kinds.isEmpty() && !m_kinds.contains(QString::fromLatin1(blockKindName(n.kind))))
         return false;
-    if (!m_def.isEmpty() && !QString::fromStdString(n.def).contains(m_def, Qt::CaseInsensitive))
+    // Entries of a `defs` carry their name only in the id: defName finds it.
+    const QString def = defName(item);
+    if (!m_def.isEmpty() && !def.contains(m_def, Qt::CaseInsensitive))
         return false;
     if (m_failedOnly && !item->failed())
         return false;
     if (m_text.isEmpty())
         return true;
     return item->label().contains(m_text, Qt::CaseInsensitive) ||
+           def.contains(m_text, Qt::CaseInsensitive) ||
            QString::fromStdString(n.id).contains(m_text, Qt::CaseInsensitive) ||
            QString::fromStdString(n.description).contains(m_text, Qt::CaseInsensitive) ||
            item->resultText().contains(m_text, Qt::CaseInsensitive);

@@ -12,9 +12,11 @@
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/valuetreemodel.h"
 #include "core/workbench/workbenchcontext.h"
+#include "widgets/common/messagebar.h"
 #include "widgets/trace/nodedetailview.h"
 #include "widgets/trace/timelinecanvas.h"
 #include "widgets/trace/timelineview.h"
+#include "widgets/trace/traceloadbar.h"
 #include "widgets/trace/tracetreeview.h"
 #include "widgets/trace/variablesview.h"
 
@@ -22,6 +24,7 @@
 #include <QDirIterator>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QSaveFile>
 #include <QSignalSpy>
 #include <QSplitter>
@@ -29,6 +32,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QToolButton>
 #include <QTreeView>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -439,6 +443,72 @@ private Q_SLOTS:
         p.context.setCurrentNode(QString::fromStdString(p.model.root()->node.id));
         QVERIFY(p.detail->summary()->toPlainText().contains(QStringLiteral("ends inside")));
         QVERIFY(p.timeline->canvas()->barCount() >= 1);
+    }
+
+    void loadBarShowsProgressProblemsAndCancel()
+    {
+        QTemporaryDir dir;
+        auto root = std::make_shared<TraceNode>();
+        root->kind = BlockKind::Text;
+        root->id = "text";
+        for (int i = 0; i < 40000; ++i) {
+            auto n = std::make_shared<TraceNode>();
+            n->kind = BlockKind::Data;
+            n->id = "text." + std::to_string(i);
+            n->result = Value("item " + std::to_string(i));
+            n->hasResult = true;
+            root->addChild("text", n);
+        }
+        const QString path = dir.filePath(QStringLiteral("t.json"));
+        QString error;
+        QVERIFY(writeTraceFile(*root, path, &error));
+        TraceModel model;
+        TraceLoader loader(&model);
+        QWidget host;
+        auto& bar = *new TraceLoadBar(&loader, &host);
+        host.show();
+        QSignalSpy loaded(&loader, &TraceLoader::loaded);
+
+        // Cancel while loading: the bar says so, the model keeps what it had (nothing).
+        loader.load(path);
+        QVERIFY(bar.isVisible());
+        QVERIFY(bar.progressBar()->isVisible());
+        bar.cancelButton()->click();
+        QVERIFY(!loader.isLoading());
+        QVERIFY(bar.messageBar()->text().contains(QStringLiteral("cancelled")));
+        QCOMPARE(model.itemCount(), 0);
+
+        // An intact file: the bar goes away.
+        loader.load(path);
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(model.itemCount(), 40001);
+        QVERIFY(!bar.isVisible());
+
+        // A truncated one: a warning that says what is shown.
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray all = f.readAll();
+        f.close();
+        const QString cut = dir.filePath(QStringLiteral("cut.json"));
+        QFile c(cut);
+        QVERIFY(c.open(QIODevice::WriteOnly));
+        c.write(all.left(all.size() / 3));
+        c.close();
+        loader.load(cut);
+        QVERIFY(loaded.wait(20000));
+        QVERIFY(bar.isVisible());
+        QCOMPARE(bar.messageBar()->kind(), MessageBar::Kind::Warning);
+        QVERIFY2(bar.messageBar()->text().contains(QStringLiteral("truncated")),
+                 qPrintable(bar.messageBar()->text()));
+        QVERIFY(model.itemCount() > 1000 && model.itemCount() < 40001);
+
+        // A missing file: an error, the model unchanged.
+        QSignalSpy failed(&loader, &TraceLoader::failed);
+        const int before = model.itemCount();
+        loader.load(dir.filePath(QStringLiteral("missing.json")));
+        QVERIFY(failed.wait(10000));
+        QCOMPARE(bar.messageBar()->kind(), MessageBar::Kind::Error);
+        QCOMPARE(model.itemCount(), before);
     }
 
     void screenshots()

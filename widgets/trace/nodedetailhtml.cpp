@@ -144,11 +144,10 @@ QString nodeSummaryHtml(const TraceItem& item, const pdl::TraceModel* model,
 
     // Model blocks: what was asked and what it cost.
     if (n.kind == pdl::BlockKind::Model) {
-        html += heading(QObject::tr("Model"));
-        html += QStringLiteral("<table cellspacing='0' cellpadding='1'>");
+        QString modelRows;
         if (const Value* m = expr(n, "model"))
-            html += row(QObject::tr("model"),
-                        QStringLiteral("<code>%1</code>").arg(textOf(*m).toHtmlEscaped()));
+            modelRows += row(QObject::tr("model"),
+                             QStringLiteral("<code>%1</code>").arg(textOf(*m).toHtmlEscaped()));
         if (const Value* p = expr(n, "parameters"); p && p->isDict()) {
             QStringList set;
             for (const auto& [k, v] : p->asDict().items())
@@ -156,7 +155,7 @@ QString nodeSummaryHtml(const TraceItem& item, const pdl::TraceModel* model,
                     set.append(QStringLiteral("<code>%1</code>: %2")
                                    .arg(QString::fromStdString(k.str()).toHtmlEscaped(),
                                         pdl::ValueTreeModel::preview(v, 200).toHtmlEscaped()));
-            html +=
+            modelRows +=
                 row(QObject::tr("parameters"), set.isEmpty() ? QObject::tr("<i>defaults</i>")
                                                              : set.join(QStringLiteral("<br>")));
         }
@@ -171,16 +170,19 @@ QString nodeSummaryHtml(const TraceItem& item, const pdl::TraceModel* model,
                     usage += QStringLiteral(" + ");
                 usage += QObject::tr("%1 completion tokens").arg(completion->asInt());
             }
-            html += row(QObject::tr("usage"), usage);
+            modelRows += row(QObject::tr("usage"), usage);
             if (completion && completion->isNumber() && n.endNanos > n.startNanos &&
                 n.startNanos > 0) {
                 const double seconds = double(n.endNanos - n.startNanos) / 1e9;
-                html += row(QObject::tr("speed"),
-                            QObject::tr("%1 tokens/s")
-                                .arg(double(completion->asInt()) / seconds, 0, 'f', 1));
+                modelRows += row(QObject::tr("speed"),
+                                 QObject::tr("%1 tokens/s")
+                                     .arg(double(completion->asInt()) / seconds, 0, 'f', 1));
             }
         }
-        html += QStringLiteral("</table>");
+        if (!modelRows.isEmpty())
+            html +=
+                heading(QObject::tr("Model")) +
+                QStringLiteral("<table cellspacing='0' cellpadding='1'>%1</table>").arg(modelRows);
 
         const Value& messages = !n.modelInput.isNull() ? n.modelInput : n.context;
         if (messages.isList()) {

@@ -61,6 +61,12 @@ Value structuredValue(const Value& v)
     return Value::fromJson(j);
 }
 
+// Indented JSON; a model's invalid UTF-8 is replaced rather than thrown over.
+std::string prettyJson(const Value& v)
+{
+    return v.toOrderedJson().dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
 // Text of a value for display, at most `limit` bytes (set `*cut` when shortened).
 QString displayText(const Value& v, qsizetype limit, bool* cut)
 {
@@ -68,7 +74,7 @@ QString displayText(const Value& v, qsizetype limit, bool* cut)
     if (v.isString())
         s = v.asString().substr(0, size_t(limit) + 1);
     else if (v.isList() || v.isDict())
-        s = v.toOrderedJson().dump(2);
+        s = prettyJson(v);
     else
         s = v.toText();
     *cut = qsizetype(s.size()) > limit;
@@ -350,14 +356,19 @@ void NodeDetailView::showJson(const TraceItem& item)
 {
     // The node alone: its children are summarised, and a huge result is left to the Result tab.
     pdl::TraceNode node = item.node;
-    bool bigResult = false;
     if (node.result.isString() && qsizetype(node.result.asString().size()) > kElideBytes) {
         node.result = Value(QStringLiteral("… %1 of text, see the Result tab")
                                 .arg(formatBytes(qint64(node.result.asString().size())))
                                 .toStdString());
-        bigResult = true;
     }
-    nlohmann::ordered_json j = pdl::traceToJson(node);
+    nlohmann::ordered_json j;
+    try {
+        j = pdl::traceToJson(node);
+    } catch (const std::exception& e) {
+        m_jsonText->setPlainText(
+            tr("The node's JSON cannot be shown: %1").arg(QString::fromUtf8(e.what())));
+        return;
+    }
     for (const auto& [k, v] : node.exprs)
         if (!j.contains(k))
             j[k] = {{"pdl__result", v.toOrderedJson()}};
@@ -375,7 +386,6 @@ void NodeDetailView::showJson(const TraceItem& item)
         text.resize(size_t(kElideBytes) * 4);
         text += "\n… (cut)";
     }
-    (void)bigResult;
     m_jsonText->setPlainText(QString::fromStdString(text));
 }
 
@@ -404,7 +414,7 @@ QString NodeDetailView::fullResultText() const
     if (m_result.isString())
         return QString::fromStdString(m_result.asString());
     if (m_result.isList() || m_result.isDict())
-        return QString::fromStdString(m_result.toOrderedJson().dump(2));
+        return QString::fromStdString(prettyJson(m_result));
     return QString::fromStdString(m_result.toText());
 }
 

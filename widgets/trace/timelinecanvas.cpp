@@ -4,6 +4,7 @@
 #include "widgets/trace/tracepanestyle.h"
 
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -140,6 +141,8 @@ int TimelineCanvas::barCount()
 
 void TimelineCanvas::rebuild()
 {
+    QElapsedTimer cost;
+    cost.start();
     m_dirty = false;
     m_rebuildTimer->stop();
     m_bars.clear();
@@ -199,6 +202,9 @@ void TimelineCanvas::rebuild()
     if (!m_fitted && !m_bars.empty())
         fit();
     updateScrollBars();
+    // A streaming run of 100,000 blocks must not spend the GUI thread rebuilding: wait in
+    // proportion to what a rebuild costs.
+    m_rebuildTimer->setInterval(std::clamp(int(cost.elapsed()) * 5, 40, 1000));
     Q_EMIT extentChanged(m_t1 - m_t0, int(m_bars.size()));
 }
 

@@ -120,6 +120,11 @@ TracePtr build(const ojson& j, int depth)
         if (auto u = j.find("pdl__usage"); u != j.end())
             n->usage = Value::fromJson(*u);
     }
+    // Captured output of code blocks (Hako's traces).
+    if (auto o = j.find("pdl__stdout"); o != j.end() && o->is_string())
+        n->out = o->get<std::string>();
+    if (auto e = j.find("pdl__stderr"); e != j.end() && e->is_string())
+        n->err = e->get<std::string>();
     if (auto d = j.find("defs"); d != j.end() && d->is_object()) {
         for (auto it = d->begin(); it != d->end(); ++it)
             if (isBlock(it.value()))

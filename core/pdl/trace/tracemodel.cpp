@@ -168,8 +168,13 @@ void TraceModel::clear()
 
 void TraceModel::adopt(TraceItem* item)
 {
-    if (!item->node.id.empty())
-        m_byId.insert(QString::fromStdString(item->node.id), item);
+    // Older reference traces give a model's `input` block the model's own id: the first (the
+    // enclosing block) wins, as during a live run.
+    if (!item->node.id.empty()) {
+        const QString id = QString::fromStdString(item->node.id);
+        if (!m_byId.contains(id))
+            m_byId.insert(id, item);
+    }
     for (const auto& c : item->children)
         adopt(c.get());
 }

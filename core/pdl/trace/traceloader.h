@@ -1,0 +1,110 @@
+#pragma once
+
+#include "core/pdl/interp/tracenode.h"
+#include "core/util/cancel.h"
+#include "core/util/diagnostic.h"
+
+#include <QByteArray>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+class QFileSystemWatcher;
+class QTimer;
+
+namespace hako::pdl {
+
+class TraceModel;
+
+/// What reading a trace file produced. A damaged file (truncated, or corrupt part-way) still
+/// yields every block that was completely read before the damage, inside its (incomplete)
+/// ancestors, which are marked failed with a message saying the file ends inside them.
+struct TraceLoadResult {
+    TracePtr root;
+    QString path;
+    qint64 bytes = 0;
+    int blocks = 0; ///< nodes in `root` (defs included)
+    /// Damaged file: `problem` says what and where (span: path, line, column of the damage) and
+    /// what was recovered; `root` holds what could be read.
+    bool partial = false;
+    bool truncated = false; ///< the damage is the file ending early
+    int incompleteBlocks = 0;
+    Diagnostic problem;
+};
+
+/// Progress of a read: bytes parsed so far and the total.
+using TraceLoadProgress = std::function<void(qint64 done, qint64 total)>;
+
+/// Parses trace JSON (Hako's or the reference's) tolerantly: on a syntax error or early end it
+/// keeps what was read (see TraceLoadResult). Fails only when nothing usable was read or on
+/// cancel (message "cancelled"). Runs on the calling thread; `progress` is called from it
+/// about every megabyte; `cancel` is polled as often.
+Result<TraceLoadResult> parseTraceData(const QByteArray& data, const QString& path,
+                                       const TraceLoadProgress& progress = {},
+                                       const CancelToken& cancel = {});
+/// Reads and parses a trace file (see parseTraceData); progress covers reading and parsing.
+Result<TraceLoadResult> readTraceFile(const QString& path, const TraceLoadProgress& progress = {},
+                                      const CancelToken& cancel = {});
+
+/// Loads trace files into a TraceModel without blocking the GUI thread: the file is read and
+/// parsed on a worker thread with progress and cancel, then handed to the model (setTrace).
+/// A newer load supersedes a running one. With auto-reload on, the file is watched and loaded
+/// again shortly after it stops changing (a writer rewriting it produces several change
+/// events; a half-written file is shown partially until the final write arrives).
+///
+/// Lives on the GUI thread; the model is not owned and may be deleted first (then loads only
+/// report). Signals are emitted on the GUI thread.
+class TraceLoader : public QObject {
+    Q_OBJECT
+public:
+    explicit TraceLoader(TraceModel* model, QObject* parent = nullptr);
+    ~TraceLoader() override;
+
+    /// Starts loading `path`; emits loadStarted, progress…, then loaded, failed or cancelled.
+    void load(const QString& path);
+    /// Stops the running load (cancelled is emitted); the model keeps what it showed.
+    void cancel();
+    bool isLoading() const { return m_running != nullptr; }
+    /// The file last asked for (what auto-reload watches).
+    QString path() const { return m_path; }
+    /// The outcome of the last completed load (root dropped once handed to the model).
+    const TraceLoadResult& lastResult() const { return m_last; }
+
+    void setAutoReload(bool on);
+    bool autoReload() const { return m_autoReload; }
+    /// Quiet time after the last change before reloading (default 300 ms).
+    void setReloadDelay(int ms);
+
+Q_SIGNALS:
+    void loadStarted(const QString& path);
+    void progress(qint64 done, qint64 total);
+    /// The model now shows the file. `warning` is empty for an intact file; for a damaged one
+    /// it says where the damage is and what is shown.
+    void loaded(const QString& path, const QString& warning);
+    void failed(const QString& path, const QString& message);
+    void cancelled(const QString& path);
+    /// The watched file changed on disk and is being loaded again.
+    void reloading(const QString& path);
+
+private:
+    struct Job;
+    void finish(const std::shared_ptr<Job>& job, Result<TraceLoadResult> result);
+    void watch(const QString& path);
+    void unwatch();
+    void fileChanged();
+
+    QPointer<TraceModel> m_model;
+    QString m_path;
+    std::shared_ptr<Job> m_running;
+    std::vector<std::shared_ptr<Job>> m_jobs; ///< every job whose worker may still run
+    TraceLoadResult m_last;
+    bool m_autoReload = false;
+    QFileSystemWatcher* m_watcher = nullptr;
+    QTimer* m_reloadTimer = nullptr;
+};
+
+} // namespace hako::pdl

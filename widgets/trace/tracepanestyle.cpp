@@ -1,0 +1,132 @@
+#include "widgets/trace/tracepanestyle.h"
+
+#include "core/pdl/trace/tracemodel.h"
+#include "core/pdl/trace/tracesource.h"
+
+#include <QHash>
+#include <QPainter>
+#include <QPixmap>
+
+namespace hako::trace {
+
+QString itemLabel(const pdl::TraceItem* item)
+{
+    if (!item)
+        return {};
+    const QString def = pdl::defName(item);
+    return def.isEmpty() ? item->label() : def;
+}
+
+bool isDark(const QPalette& palette)
+{
+    return palette.color(QPalette::Window).lightness() <
+           palette.color(QPalette::WindowText).lightness();
+}
+
+QColor kindColor(pdl::BlockKind kind, const QPalette& palette)
+{
+    using pdl::BlockKind;
+    int hue = 0;
+    int sat = 0;
+    switch (kind) {
+    case BlockKind::Model:
+        hue = 28, sat = 200; // orange: what a model produced
+        break;
+    case BlockKind::Code:
+        hue = 280, sat = 120;
+        break;
+    case BlockKind::Read:
+        hue = 170, sat = 140;
+        break;
+    case BlockKind::Call:
+    case BlockKind::Function:
+        hue = 320, sat = 110;
+        break;
+    case BlockKind::If:
+    case BlockKind::Match:
+    case BlockKind::Repeat:
+    case BlockKind::Map:
+        hue = 210, sat = 150;
+        break;
+    case BlockKind::Text:
+    case BlockKind::LastOf:
+    case BlockKind::Sequence:
+    case BlockKind::Array:
+    case BlockKind::Object:
+    case BlockKind::Message:
+        hue = 120, sat = 90;
+        break;
+    case BlockKind::Error:
+        hue = 0, sat = 200;
+        break;
+    case BlockKind::Include:
+    case BlockKind::Import:
+        hue = 50, sat = 140;
+        break;
+    default:
+        hue = 220, sat = 15; // data, get, empty: neutral
+        break;
+    }
+    return isDark(palette) ? QColor::fromHsl(hue, sat, 120) : QColor::fromHsl(hue, sat, 180);
+}
+
+QIcon kindIcon(pdl::BlockKind kind, const QPalette& palette)
+{
+    static QHash<QPair<int, bool>, QIcon> cache;
+    const auto key = qMakePair(int(kind), isDark(palette));
+    if (auto it = cache.constFind(key); it != cache.constEnd())
+        return *it;
+    QPixmap pm(24, 24);
+    pm.fill(Qt::transparent);
+    {
+        QPainter p(&pm);
+        p.setRenderHint(QPainter::Antialiasing);
+        const QColor c = kindColor(kind, palette);
+        p.setPen(QPen(c.darker(150), 1.5));
+        p.setBrush(c);
+        p.drawRoundedRect(QRectF(4, 4, 16, 16), 4, 4);
+    }
+    QIcon icon(pm);
+    cache.insert(key, icon);
+    return icon;
+}
+
+QColor roleColor(const QString& role, const QPalette& palette)
+{
+    int hue = 220;
+    int sat = 20;
+    if (role == QLatin1String("system"))
+        hue = 270, sat = 90;
+    else if (role == QLatin1String("user"))
+        hue = 210, sat = 120;
+    else if (role == QLatin1String("assistant"))
+        hue = 28, sat = 170;
+    else if (role == QLatin1String("tool"))
+        hue = 150, sat = 110;
+    return isDark(palette) ? QColor::fromHsl(hue, sat, 60) : QColor::fromHsl(hue, sat, 235);
+}
+
+QString formatDuration(qint64 nanos)
+{
+    if (nanos < 0)
+        return {};
+    const double ms = double(nanos) / 1e6;
+    if (ms < 1)
+        return QStringLiteral("%1 µs").arg(qRound(ms * 1000));
+    if (ms < 1000)
+        return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms < 10 ? 1 : 0);
+    if (ms < 120000)
+        return QStringLiteral("%1 s").arg(ms / 1000, 0, 'f', 2);
+    return QStringLiteral("%1 min").arg(ms / 60000, 0, 'f', 1);
+}
+
+QString formatBytes(qint64 bytes)
+{
+    if (bytes < 1024)
+        return QStringLiteral("%1 B").arg(bytes);
+    if (bytes < 1024 * 1024)
+        return QStringLiteral("%1 KB").arg(double(bytes) / 1024, 0, 'f', 1);
+    return QStringLiteral("%1 MB").arg(double(bytes) / (1024 * 1024), 0, 'f', 1);
+}
+
+} // namespace hako::trace

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "core/pdl/ast/block.h"
+
+#include <QColor>
+#include <QIcon>
+#include <QPalette>
+#include <QString>
+
+namespace hako::pdl {
+struct TraceItem;
+}
+
+namespace hako::trace {
+
+/// What a pane labels a block with: its def name (also for entries of a `defs`, whose name
+/// is only in the id), else its kind.
+QString itemLabel(const pdl::TraceItem* item);
+
+/// The colour that identifies a block kind in the tree, timeline and detail panes (model output
+/// warm, control flow cool, literal data neutral), tuned for light or dark palettes.
+QColor kindColor(pdl::BlockKind kind, const QPalette& palette);
+/// A small rounded swatch of kindColor for item views.
+QIcon kindIcon(pdl::BlockKind kind, const QPalette& palette);
+/// The tint of a chat message by role (system, user, assistant, tool, …).
+QColor roleColor(const QString& role, const QPalette& palette);
+/// Whether the palette is a dark one (window darker than its text).
+bool isDark(const QPalette& palette);
+/// Human-readable duration of a nanosecond interval (`850 µs`, `12.4 ms`, `3.20 s`).
+QString formatDuration(qint64 nanos);
+/// Human-readable byte count (`512 B`, `12.3 KB`, `10.0 MB`).
+QString formatBytes(qint64 bytes);
+
+} // namespace hako::trace

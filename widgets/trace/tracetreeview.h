@@ -1,0 +1,65 @@
+#pragma once
+
+#include <QPointer>
+#include <QWidget>
+
+class QComboBox;
+class QLineEdit;
+class QTimer;
+class QTreeView;
+class QModelIndex;
+class QLabel;
+
+namespace hako {
+class WorkbenchContext;
+namespace pdl {
+class TraceModel;
+class TraceFilterProxy;
+struct TraceItem;
+} // namespace pdl
+
+namespace trace {
+
+/// The trace as a tree (Block, Kind, Result, Duration) over the context's TraceModel through a
+/// TraceFilterProxy, with a search field (free text; `kind:model`, `def:answer` and `failed`
+/// narrow further) and a kind filter. Selecting a row sets the context's current node; the
+/// current node set elsewhere is selected and scrolled to here. Follows the context's trace
+/// model as it changes (live runs insert rows as they stream). GUI thread.
+class TraceTreeView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TraceTreeView(WorkbenchContext* context, QWidget* parent = nullptr);
+
+    QTreeView* treeView() const { return m_tree; }
+    pdl::TraceFilterProxy* filterProxy() const { return m_proxy; }
+    QLineEdit* searchField() const { return m_search; }
+    QComboBox* kindFilter() const { return m_kinds; }
+
+    /// Sets the search text and applies it at once (no typing delay).
+    void setFilterText(const QString& text);
+    /// Restricts to one block kind (`model`, …); empty shows every kind.
+    void setKindFilter(const QString& kind);
+    /// The `pdl__id` of the selected row (empty: none).
+    QString selectedId() const;
+
+private:
+    void setModel(pdl::TraceModel* model);
+    void applyFilter();
+    void followCurrentNode(const QString& id);
+    void onCurrentChanged(const QModelIndex& current);
+    void updateStatus();
+
+    QPointer<WorkbenchContext> m_context;
+    QPointer<pdl::TraceModel> m_model;
+    pdl::TraceFilterProxy* m_proxy;
+    QTreeView* m_tree;
+    QLineEdit* m_search;
+    QComboBox* m_kinds;
+    QLabel* m_status;
+    QTimer* m_filterTimer;
+    bool m_syncing = false;
+    bool m_headerSet = false;
+};
+
+} // namespace trace
+} // namespace hako

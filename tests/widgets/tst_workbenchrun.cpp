@@ -1,6 +1,7 @@
 // Running programs from the workbench window: F5 runs without blocking the window, output and
 // stdin prompts go through the Console, Stop ends a run, failures show in the message bar, code
 // from untrusted folders asks first, and examples open as editable copies and run.
+#include "core/pdl/trace/traceloader.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/workbench/recoverystore.h"
 #include "core/workbench/runcontroller.h"
@@ -9,6 +10,7 @@
 #include "widgets/console/consolepane.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/pdleditor.h"
+#include "widgets/trace/boxview.h"
 #include "widgets/workbench/mainwindow.h"
 
 #include <QJsonDocument>
@@ -201,6 +203,76 @@ private Q_SLOTS:
         QVERIFY(window.save());
         QTRY_VERIFY(
             !QFileInfo::exists(QDir(store.directory()).filePath(id + QStringLiteral(".json"))));
+    }
+
+    void boxesAndEditorAreLinkedBothWays()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(
+            window.openFile(writeProgram(QStringLiteral("linked.pdl"), "text:\n"
+                                                                       "- def: greeting\n"
+                                                                       "  text: Hello\n"
+                                                                       "- \" and \"\n"
+                                                                       "- for:\n"
+                                                                       "    x: [1, 2, 3]\n"
+                                                                       "  repeat: \"${ x }\"\n")));
+        QSignalSpy finished(window.runController(), &RunController::finished);
+        QVERIFY(window.runProgram());
+        QTRY_COMPARE(finished.count(), 1);
+        QVERIFY(finished[0][0].toBool());
+        BoxView* boxes = window.boxView();
+        QTRY_VERIFY(!boxes->isLayoutPending());
+        pdl::TraceModel* model = window.context()->traceModel();
+        const pdl::TraceItem* greeting = model->findById(QStringLiteral("text.0.text"));
+        QVERIFY(greeting);
+        QTRY_VERIFY(boxes->viewportRectOf(greeting).isValid());
+
+        // Click the box: the editor selects exactly the block's source.
+        const QRect r = boxes->viewportRectOf(greeting);
+        QTest::mouseClick(boxes->viewport(), Qt::LeftButton, {}, r.topLeft() + QPoint(6, 6));
+        QCOMPARE(window.context()->currentNode(), QStringLiteral("text.0.text"));
+        PdlEditor* editor = window.editorPane()->editor();
+        QTRY_COMPARE(editor->selectedText(), QStringLiteral("def: greeting\n  text: Hello"));
+
+        // Move the cursor into the loop body: every iteration lights up.
+        editor->setCursorPosition(6, 12);
+        QTRY_COMPARE(int(boxes->highlightedItems().size()), 3);
+        for (const pdl::TraceItem* item : boxes->highlightedItems())
+            QCOMPARE(item->parent->node.kind, pdl::BlockKind::Repeat);
+    }
+
+    void tracesOpenFromFiles()
+    {
+        const QString dir = QStringLiteral(HAKO_SHARED_DIR "/data/traces");
+        if (!QFileInfo::exists(dir))
+            QSKIP("../shared/data/traces is not here");
+        MainWindow window;
+        window.show();
+        for (const QString& name : QDir(dir).entryList({QStringLiteral("ibm-demo*.json")})) {
+            QSignalSpy loaded(window.traceLoader(), &pdl::TraceLoader::loaded);
+            window.openTrace(QDir(dir).filePath(name));
+            QTRY_COMPARE(loaded.count(), 1);
+            QCOMPARE(window.context()->traceModel(), window.fileTraceModel());
+            QVERIFY2(window.fileTraceModel()->itemCount() > 1, qPrintable(name));
+            QTRY_VERIFY(!window.boxView()->isLayoutPending());
+            QVERIFY(window.boxView()->viewportRectOf(window.fileTraceModel()->root()).isValid());
+        }
+        // A run switches the panes back to the run's trace.
+        QVERIFY(window.openFile(writeProgram(QStringLiteral("p.pdl"), "text: hi\n")));
+        QVERIFY(window.runProgram());
+        QCOMPARE(window.context()->traceModel(), window.runController()->traceModel());
+        QSignalSpy finished(window.runController(), &RunController::finished);
+        QTRY_COMPARE(finished.count(), 1);
+        // And its trace can be saved and opened again.
+        const QString saved = m_files->filePath(QStringLiteral("p_trace.json"));
+        QVERIFY(window.saveTrace(saved));
+        QSignalSpy loaded(window.traceLoader(), &pdl::TraceLoader::loaded);
+        window.openTrace(saved);
+        QTRY_COMPARE(loaded.count(), 1);
+        QCOMPARE(window.fileTraceModel()->root()->resultText(), QStringLiteral("hi"));
     }
 
     void examplesOpenAsCopiesAndRun()

@@ -3,7 +3,9 @@
 #include "core/models/apikeystore.h"
 #include "core/models/pluginmanager.h"
 #include "core/pdl/code/codetrust.h"
+#include "core/pdl/interp/tracewriter.h"
 #include "core/pdl/parser/programparser.h"
+#include "core/pdl/trace/traceloader.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/util/version.h"
 #include "core/workbench/examplecatalog.h"
@@ -21,6 +23,11 @@
 #include "widgets/memory/memoryinspector.h"
 #include "widgets/settings/modelsettingsdialog.h"
 #include "widgets/trace/boxview.h"
+#include "widgets/trace/nodedetailview.h"
+#include "widgets/trace/timelineview.h"
+#include "widgets/trace/traceloadbar.h"
+#include "widgets/trace/tracetreeview.h"
+#include "widgets/trace/variablesview.h"
 
 #include <QAction>
 #include <QApplication>
@@ -39,6 +46,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QVBoxLayout>
 
 namespace hako {
 
@@ -89,6 +97,7 @@ MainWindow::MainWindow(QWidget* parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_memoryDock);
     m_memoryDock->hide();
 
+    createTraceDocks();
     m_run = new RunController(this);
     m_context->setTraceModel(m_run->traceModel(), this);
     m_console = new ConsolePane(m_run, this);
@@ -97,11 +106,12 @@ MainWindow::MainWindow(QWidget* parent)
     m_consoleDock->setWidget(m_console);
     addDockWidget(Qt::BottomDockWidgetArea, m_consoleDock);
     tabifyDockWidget(m_consoleDock, m_docsDock);
+    tabifyDockWidget(m_consoleDock, m_treeDock);
+    tabifyDockWidget(m_consoleDock, m_timelineDock);
     m_consoleDock->raise();
 
     m_recovery = std::make_unique<RecoveryStore>();
     m_editorPane->setRecoveryStore(m_recovery.get());
-    createTraceDocks();
 
     createActions();
     createRunActions();
@@ -150,6 +160,14 @@ void MainWindow::createActions()
     open->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
+    QAction* openTraceAction = file->addAction(tr("Open &Trace…"), this, [this] {
+        const QString dir = m_settings->value(QLatin1String(kLastDirKey)).toString();
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open Trace"), dir,
+                                                          tr("Traces (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            openTrace(path);
+    });
+    openTraceAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     QMenu* recover = file->addMenu(tr("Recover &Unsaved"));
     connect(recover, &QMenu::aboutToShow, this, [this, recover] { populateRecoveryMenu(recover); });
     file->addSeparator();
@@ -198,7 +216,9 @@ void MainWindow::createActions()
                     &PdlEditor::toggleComment);
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
-    m_viewMenu->addAction(m_traceDock->toggleViewAction());
+    for (QDockWidget* dock :
+         {m_traceDock, m_treeDock, m_timelineDock, m_detailDock, m_variablesDock})
+        m_viewMenu->addAction(dock->toggleViewAction());
     m_viewMenu->addAction(m_consoleDock->toggleViewAction());
     m_viewMenu->addAction(m_docsDock->toggleViewAction());
     m_viewMenu->addAction(m_memoryDock->toggleViewAction());
@@ -239,10 +259,62 @@ QDockWidget* MainWindow::addPaneDock(QWidget* pane, const QString& title, const 
 
 void MainWindow::createTraceDocks()
 {
-    m_boxView = new BoxView(m_context, this);
+    m_fileTrace = new pdl::TraceModel(this);
+    m_traceLoader = new pdl::TraceLoader(m_fileTrace, this);
+    m_traceLoader->setAutoReload(true);
+
+    // Trace: the load strip (progress, cancel, messages) above the boxes.
+    auto* tracePane = new QWidget(this);
+    auto* traceLayout = new QVBoxLayout(tracePane);
+    traceLayout->setContentsMargins(0, 0, 0, 0);
+    traceLayout->setSpacing(0);
+    traceLayout->addWidget(new trace::TraceLoadBar(m_traceLoader, tracePane));
+    m_boxView = new BoxView(m_context, tracePane);
+    traceLayout->addWidget(m_boxView, 1);
     m_traceDock =
-        addPaneDock(m_boxView, tr("Trace"), QStringLiteral("traceDock"), Qt::RightDockWidgetArea);
-    resizeDocks({m_traceDock}, {520}, Qt::Horizontal);
+        addPaneDock(tracePane, tr("Trace"), QStringLiteral("traceDock"), Qt::RightDockWidgetArea);
+    m_detailDock = addPaneDock(new trace::NodeDetailView(m_context, this), tr("Detail"),
+                               QStringLiteral("detailDock"), Qt::RightDockWidgetArea);
+    m_variablesDock = addPaneDock(new trace::VariablesView(m_context, this), tr("Variables"),
+                                  QStringLiteral("variablesDock"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(m_detailDock, m_variablesDock);
+    m_detailDock->raise();
+    m_treeDock = addPaneDock(new trace::TraceTreeView(m_context, this), tr("Trace Tree"),
+                             QStringLiteral("traceTreeDock"), Qt::BottomDockWidgetArea);
+    m_timelineDock = addPaneDock(new trace::TimelineView(m_context, this), tr("Timeline"),
+                                 QStringLiteral("timelineDock"), Qt::BottomDockWidgetArea);
+    resizeDocks({m_traceDock, m_detailDock}, {560, 260}, Qt::Vertical);
+    resizeDocks({m_traceDock}, {560}, Qt::Horizontal);
+    connect(m_traceLoader, &pdl::TraceLoader::loaded, this,
+            [this](const QString& path, const QString&) {
+                statusBar()->showMessage(tr("Opened trace %1").arg(QDir::toNativeSeparators(path)),
+                                         4000);
+            });
+}
+
+void MainWindow::openTrace(const QString& path)
+{
+    m_context->setTraceModel(m_fileTrace, this);
+    m_traceLoader->load(path);
+    m_traceDock->show();
+    m_traceDock->raise();
+}
+
+bool MainWindow::saveTrace(const QString& path)
+{
+    const pdl::TracePtr trace = m_run->lastTrace();
+    if (!trace) {
+        m_editorPane->messageBar()->showMessage(tr("There is no run whose trace could be saved."));
+        return false;
+    }
+    QString error;
+    if (!pdl::writeTraceFile(*trace, path, &error)) {
+        m_editorPane->messageBar()->showMessage(
+            tr("Cannot save the trace to %1: %2").arg(QDir::toNativeSeparators(path), error));
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved trace %1").arg(QDir::toNativeSeparators(path)), 4000);
+    return true;
 }
 
 void MainWindow::populateRecoveryMenu(QMenu* menu)
@@ -319,6 +391,21 @@ void MainWindow::createRunActions()
                                       tr("&Stop"), this, &MainWindow::stopProgram);
     m_stopAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
     m_stopAction->setEnabled(false);
+    runMenu->addSeparator();
+    QAction* saveTraceAction = runMenu->addAction(tr("Save &Trace As…"), this, [this] {
+        QString suggested = m_editorPane->filePath();
+        suggested = suggested.isEmpty() ? QStringLiteral("trace.json")
+                                        : QFileInfo(suggested).path() + QLatin1Char('/') +
+                                              QFileInfo(suggested).completeBaseName() +
+                                              QStringLiteral("_trace.json");
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save Trace"), suggested, tr("Traces (*.json)"));
+        if (!path.isEmpty())
+            saveTrace(path);
+    });
+    saveTraceAction->setEnabled(false);
+    connect(m_run, &RunController::finished, saveTraceAction,
+            [this, saveTraceAction] { saveTraceAction->setEnabled(bool(m_run->lastTrace())); });
     runMenu->addSeparator();
     m_sandboxAction = runMenu->addAction(tr("Run Code Blocks in a &Sandbox"));
     m_sandboxAction->setCheckable(true);

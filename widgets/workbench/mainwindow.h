@@ -18,6 +18,10 @@ namespace hako {
 class BoxView;
 class ConsolePane;
 class RecoveryStore;
+namespace pdl {
+class TraceLoader;
+class TraceModel;
+} // namespace pdl
 class DocumentPane;
 class EditorPane;
 class RunController;
@@ -90,6 +94,14 @@ public:
 
     RunController* runController() const { return m_run; }
     BoxView* boxView() const { return m_boxView; }
+    /// Opens a trace file (Hako's or the reference's) in every trace pane; loads in the
+    /// background with progress, and reloads when the file changes.
+    void openTrace(const QString& path);
+    /// The model of trace files opened with openTrace.
+    pdl::TraceModel* fileTraceModel() const { return m_fileTrace; }
+    pdl::TraceLoader* traceLoader() const { return m_traceLoader; }
+    /// Writes the last run's trace to `path`; false with the reason shown when it cannot.
+    bool saveTrace(const QString& path);
     /// Offers to restore programs left unsaved by a session that crashed or was killed: the
     /// newest one opens in the editor, the others stay under File › Recover Unsaved. Returns
     /// the number restored (0 or 1).
@@ -138,7 +150,13 @@ private:
     RunController* m_run = nullptr;
     std::unique_ptr<RecoveryStore> m_recovery;
     BoxView* m_boxView = nullptr;
+    pdl::TraceModel* m_fileTrace = nullptr;
+    pdl::TraceLoader* m_traceLoader = nullptr;
     QDockWidget* m_traceDock = nullptr;
+    QDockWidget* m_treeDock = nullptr;
+    QDockWidget* m_timelineDock = nullptr;
+    QDockWidget* m_detailDock = nullptr;
+    QDockWidget* m_variablesDock = nullptr;
     ConsolePane* m_console = nullptr;
     QDockWidget* m_consoleDock = nullptr;
     QAction* m_runAction = nullptr;

@@ -62,10 +62,11 @@ private Q_SLOTS:
         const Result<QStringList> pagesText = pdf::extractPdfPages(m_pdf);
         QVERIFY2(pagesText.ok(), pagesText.ok() ? "" : qPrintable(pagesText.error().message));
         QCOMPARE(pagesText->size(), 3);
+        const auto expected = pages(); // kept alive: ranging over pages()[p] would dangle
         for (qsizetype p = 0; p < 3; ++p) {
             // Fonts may turn "fl" into the ligature ﬂ, which NFKC (the search copy) undoes.
             const QString page = pagesText->at(p).normalized(QString::NormalizationForm_KC);
-            for (const QString& line : pages()[p])
+            for (const QString& line : expected[p])
                 QVERIFY2(
                     page.contains(line),
                     qPrintable(QStringLiteral("page %1: %2").arg(p + 1).arg(pagesText->at(p))));
@@ -79,8 +80,9 @@ private Q_SLOTS:
         QCOMPARE(doc->encoding(), QStringLiteral("PDF"));
         QCOMPARE(doc->pageCount(), 3);
         // Every page's lines are whole lines of the document, on that page.
+        const auto expected = pages();
         for (qsizetype p = 0; p < 3; ++p) {
-            for (const QString& line : pages()[p]) {
+            for (const QString& line : expected[p]) {
                 const qsizetype at = doc->text().indexOf(line.left(10));
                 QVERIFY(at >= 0);
                 QCOMPARE(doc->pageAt(at), p + 1);

@@ -83,6 +83,7 @@ private Q_SLOTS:
         QVERIFY(finished[0][0].toBool());
         QCOMPARE(finished[0][1].toString(), QStringLiteral("AdaHi Ada"));
         QVERIFY(console->text().contains(QStringLiteral("Your name? Ada")));
+        QVERIFY(console->text().contains(QStringLiteral("Result:\nAdaHi Ada")));
         QVERIFY(!window.context()->isRunning());
         // The trace of the run is the one every pane shows.
         QCOMPARE(window.context()->traceModel(), window.runController()->traceModel());
@@ -273,6 +274,26 @@ private Q_SLOTS:
         window.openTrace(saved);
         QTRY_COMPARE(loaded.count(), 1);
         QCOMPARE(window.fileTraceModel()->root()->resultText(), QStringLiteral("hi"));
+    }
+
+    void screenshot()
+    {
+        // HAKO_SCREENSHOT_DIR=DIR writes what a user sees after running an example.
+        const QString dir = qEnvironmentVariable("HAKO_SCREENSHOT_DIR");
+        if (dir.isEmpty())
+            QSKIP("set HAKO_SCREENSHOT_DIR to write a screenshot");
+        MainWindow window;
+        window.resize(1500, 950);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openExample(QStringLiteral("loops.pdl")));
+        QSignalSpy finished(window.runController(), &RunController::finished);
+        QVERIFY(window.runProgram());
+        QTRY_COMPARE(finished.count(), 1);
+        QTRY_VERIFY(!window.boxView()->isLayoutPending());
+        window.context()->setCurrentNode(QStringLiteral("text.1.repeat"));
+        QTest::qWait(300);
+        QVERIFY(window.grab().save(dir + QStringLiteral("/workbench.png")));
     }
 
     void examplesOpenAsCopiesAndRun()

@@ -95,10 +95,14 @@ ConsolePane::ConsolePane(RunController* run, QWidget* parent)
     connect(run, &RunController::output, this, &ConsolePane::append);
     connect(run, &RunController::inputRequested, this, &ConsolePane::showInput);
     connect(run, &RunController::finished, this,
-            [this](bool ok, const QString&, const Diagnostic& error) {
+            [this](bool ok, const QString& result, const Diagnostic& error) {
                 hideInput();
                 if (ok) {
-                    appendNote(tr("■ Finished"));
+                    appendNote(tr("■ Finished. Result:"));
+                    append(result.endsWith(QLatin1Char('\n')) || result.isEmpty()
+                               ? result
+                               : result + QLatin1Char('\n'),
+                           false);
                 } else {
                     QString where;
                     if (error.span.isValid())

@@ -105,10 +105,15 @@ MainWindow::MainWindow(QWidget* parent)
     m_consoleDock->setObjectName(QStringLiteral("consoleDock"));
     m_consoleDock->setWidget(m_console);
     addDockWidget(Qt::BottomDockWidgetArea, m_consoleDock);
-    tabifyDockWidget(m_consoleDock, m_docsDock);
+    // Bottom: the console with the other wide panes as tabs, and the selected node's detail and
+    // variables beside it.
     tabifyDockWidget(m_consoleDock, m_treeDock);
     tabifyDockWidget(m_consoleDock, m_timelineDock);
+    tabifyDockWidget(m_consoleDock, m_docsDock);
+    splitDockWidget(m_consoleDock, m_detailDock, Qt::Horizontal);
+    tabifyDockWidget(m_detailDock, m_variablesDock);
     m_consoleDock->raise();
+    m_detailDock->raise();
 
     m_recovery = std::make_unique<RecoveryStore>();
     m_editorPane->setRecoveryStore(m_recovery.get());
@@ -273,18 +278,15 @@ void MainWindow::createTraceDocks()
     traceLayout->addWidget(m_boxView, 1);
     m_traceDock =
         addPaneDock(tracePane, tr("Trace"), QStringLiteral("traceDock"), Qt::RightDockWidgetArea);
-    m_detailDock = addPaneDock(new trace::NodeDetailView(m_context, this), tr("Detail"),
-                               QStringLiteral("detailDock"), Qt::RightDockWidgetArea);
-    m_variablesDock = addPaneDock(new trace::VariablesView(m_context, this), tr("Variables"),
-                                  QStringLiteral("variablesDock"), Qt::RightDockWidgetArea);
-    tabifyDockWidget(m_detailDock, m_variablesDock);
-    m_detailDock->raise();
     m_treeDock = addPaneDock(new trace::TraceTreeView(m_context, this), tr("Trace Tree"),
                              QStringLiteral("traceTreeDock"), Qt::BottomDockWidgetArea);
     m_timelineDock = addPaneDock(new trace::TimelineView(m_context, this), tr("Timeline"),
                                  QStringLiteral("timelineDock"), Qt::BottomDockWidgetArea);
-    resizeDocks({m_traceDock, m_detailDock}, {560, 260}, Qt::Vertical);
-    resizeDocks({m_traceDock}, {560}, Qt::Horizontal);
+    m_detailDock = addPaneDock(new trace::NodeDetailView(m_context, this), tr("Detail"),
+                               QStringLiteral("detailDock"), Qt::BottomDockWidgetArea);
+    m_variablesDock = addPaneDock(new trace::VariablesView(m_context, this), tr("Variables"),
+                                  QStringLiteral("variablesDock"), Qt::BottomDockWidgetArea);
+    resizeDocks({m_traceDock}, {600}, Qt::Horizontal);
     connect(m_traceLoader, &pdl::TraceLoader::loaded, this,
             [this](const QString& path, const QString&) {
                 statusBar()->showMessage(tr("Opened trace %1").arg(QDir::toNativeSeparators(path)),

@@ -20,6 +20,7 @@
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/findbar.h"
 #include "widgets/editor/pdleditor.h"
+#include "widgets/editor/problemsview.h"
 #include "widgets/memory/memoryinspector.h"
 #include "widgets/settings/modelsettingsdialog.h"
 #include "widgets/trace/boxview.h"
@@ -105,13 +106,21 @@ MainWindow::MainWindow(QWidget* parent)
     m_consoleDock->setObjectName(QStringLiteral("consoleDock"));
     m_consoleDock->setWidget(m_console);
     addDockWidget(Qt::BottomDockWidgetArea, m_consoleDock);
-    // Bottom: the console with the other wide panes as tabs, and the selected node's detail and
-    // variables beside it.
+    // Bottom: the console with the other wide panes as tabs, among them the editor's Problems
+    // list titled with its counts.
+    auto* problemsDock = addPaneDock(m_editorPane->problemsView(), tr("Problems"),
+                                     QStringLiteral("problemsDock"), Qt::BottomDockWidgetArea);
+    connect(m_editorPane, &EditorPane::diagnosticsChanged, problemsDock,
+            [problemsDock](int errors, int warnings) {
+                problemsDock->setWindowTitle(
+                    errors + warnings == 0
+                        ? tr("Problems")
+                        : tr("Problems (%1 errors, %2 warnings)").arg(errors).arg(warnings));
+            });
+    tabifyDockWidget(m_consoleDock, problemsDock);
     tabifyDockWidget(m_consoleDock, m_treeDock);
     tabifyDockWidget(m_consoleDock, m_timelineDock);
     tabifyDockWidget(m_consoleDock, m_docsDock);
-    splitDockWidget(m_consoleDock, m_detailDock, Qt::Horizontal);
-    tabifyDockWidget(m_detailDock, m_variablesDock);
     m_consoleDock->raise();
     m_detailDock->raise();
 
@@ -129,7 +138,8 @@ MainWindow::MainWindow(QWidget* parent)
 
     if (!restoreGeometry(m_settings->value(QLatin1String(kGeometryKey)).toByteArray()))
         resize(1100, 760);
-    restoreState(m_settings->value(QLatin1String(kStateKey)).toByteArray());
+    m_defaultLayoutPending =
+        !restoreState(m_settings->value(QLatin1String(kStateKey)).toByteArray());
     m_editorPane->setFocus();
     setAcceptDrops(true);
 }
@@ -224,6 +234,8 @@ void MainWindow::createActions()
     for (QDockWidget* dock :
          {m_traceDock, m_treeDock, m_timelineDock, m_detailDock, m_variablesDock})
         m_viewMenu->addAction(dock->toggleViewAction());
+    if (auto* problems = findChild<QDockWidget*>(QStringLiteral("problemsDock")))
+        m_viewMenu->addAction(problems->toggleViewAction());
     m_viewMenu->addAction(m_consoleDock->toggleViewAction());
     m_viewMenu->addAction(m_docsDock->toggleViewAction());
     m_viewMenu->addAction(m_memoryDock->toggleViewAction());
@@ -283,9 +295,10 @@ void MainWindow::createTraceDocks()
     m_timelineDock = addPaneDock(new trace::TimelineView(m_context, this), tr("Timeline"),
                                  QStringLiteral("timelineDock"), Qt::BottomDockWidgetArea);
     m_detailDock = addPaneDock(new trace::NodeDetailView(m_context, this), tr("Detail"),
-                               QStringLiteral("detailDock"), Qt::BottomDockWidgetArea);
+                               QStringLiteral("detailDock"), Qt::RightDockWidgetArea);
     m_variablesDock = addPaneDock(new trace::VariablesView(m_context, this), tr("Variables"),
-                                  QStringLiteral("variablesDock"), Qt::BottomDockWidgetArea);
+                                  QStringLiteral("variablesDock"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(m_detailDock, m_variablesDock);
     resizeDocks({m_traceDock}, {600}, Qt::Horizontal);
     connect(m_traceLoader, &pdl::TraceLoader::loaded, this,
             [this](const QString& path, const QString&) {
@@ -678,6 +691,19 @@ bool MainWindow::saveTo(const QString& path)
     m_settings->setValue(QLatin1String(kLastDirKey), QFileInfo(path).absolutePath());
     statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 4000);
     return true;
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_defaultLayoutPending)
+        return;
+    m_defaultLayoutPending = false;
+    // First start (no saved layout): the boxes get most of the right side, the console a strip.
+    const int h = height();
+    resizeDocks({m_traceDock, m_detailDock}, {h * 3 / 5, h * 2 / 5}, Qt::Vertical);
+    resizeDocks({m_consoleDock}, {qMax(160, h / 5)}, Qt::Vertical);
+    resizeDocks({m_traceDock}, {width() * 9 / 20}, Qt::Horizontal);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

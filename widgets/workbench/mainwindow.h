@@ -118,6 +118,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -165,6 +166,7 @@ private:
     QMenu* m_viewMenu = nullptr;
     SaveQuestion m_saveQuestion;
     TrustQuestion m_trustQuestion;
+    bool m_defaultLayoutPending = false;
     RecoveryQuestion m_recoveryQuestion;
     SavePathQuestion m_savePathQuestion;
 };

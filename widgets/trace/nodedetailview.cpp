@@ -1,5 +1,7 @@
 #include "widgets/trace/nodedetailview.h"
 
+#include "widgets/trace/tracecontextlink.h"
+
 #include "core/pdl/interp/tracewriter.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracesource.h"
@@ -201,17 +203,12 @@ NodeDetailView::NodeDetailView(WorkbenchContext* context, QWidget* parent)
     layout->addWidget(m_title);
     layout->addWidget(m_tabs, 1);
 
-    if (m_context) {
-        connect(m_context, &WorkbenchContext::traceModelChanged, this,
-                [this](pdl::TraceModel* model) { setModel(model); });
-        // Every origin: the detail follows any selection, its own link clicks included.
-        connect(m_context, &WorkbenchContext::currentNodeChanged, this,
-                [this](const QString& id) { showNode(id); });
-        setModel(m_context->traceModel());
-        showNode(m_context->currentNode());
-    } else {
+    // Every origin: the detail follows any selection, its own link clicks included.
+    followTraceContext(
+        m_context, this, [this](pdl::TraceModel* model) { setModel(model); },
+        [this](const QString& id) { showNode(id); }, false);
+    if (!m_context)
         refresh();
-    }
 }
 
 void NodeDetailView::setModel(pdl::TraceModel* model)

@@ -1,5 +1,7 @@
 #include "widgets/trace/timelineview.h"
 
+#include "widgets/trace/tracecontextlink.h"
+
 #include "core/pdl/trace/tracemodel.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/trace/timelinecanvas.h"
@@ -59,16 +61,9 @@ TimelineView::TimelineView(WorkbenchContext* context, QWidget* parent)
         if (m_context && item)
             m_context->setCurrentNode(QString::fromStdString(item->node.id), this);
     });
-    if (m_context) {
-        connect(m_context, &WorkbenchContext::traceModelChanged, this,
-                [this](pdl::TraceModel* model) { setModel(model); });
-        connect(m_context, &WorkbenchContext::currentNodeChanged, this,
-                [this](const QString& id, QObject* origin) {
-                    if (origin != this)
-                        followCurrentNode(id);
-                });
-        setModel(m_context->traceModel());
-    }
+    followTraceContext(
+        m_context, this, [this](pdl::TraceModel* model) { setModel(model); },
+        [this](const QString& id) { followCurrentNode(id); }, true);
 }
 
 void TimelineView::setModel(pdl::TraceModel* model)

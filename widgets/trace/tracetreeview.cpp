@@ -1,5 +1,7 @@
 #include "widgets/trace/tracetreeview.h"
 
+#include "widgets/trace/tracecontextlink.h"
+
 #include "core/pdl/trace/tracefilterproxy.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/workbench/workbenchcontext.h"
@@ -118,16 +120,9 @@ TraceTreeView::TraceTreeView(WorkbenchContext* context, QWidget* parent)
         updateStatus();
     });
 
-    if (m_context) {
-        connect(m_context, &WorkbenchContext::traceModelChanged, this,
-                [this](pdl::TraceModel* model) { setModel(model); });
-        connect(m_context, &WorkbenchContext::currentNodeChanged, this,
-                [this](const QString& id, QObject* origin) {
-                    if (origin != this)
-                        followCurrentNode(id);
-                });
-        setModel(m_context->traceModel());
-    }
+    followTraceContext(
+        m_context, this, [this](pdl::TraceModel* model) { setModel(model); },
+        [this](const QString& id) { followCurrentNode(id); }, true);
 }
 
 void TraceTreeView::setModel(pdl::TraceModel* model)

@@ -1,5 +1,7 @@
 #include "widgets/trace/variablesview.h"
 
+#include "widgets/trace/tracecontextlink.h"
+
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracesource.h"
 #include "core/pdl/trace/valuetreemodel.h"
@@ -52,17 +54,12 @@ VariablesView::VariablesView(WorkbenchContext* context, QWidget* parent)
     layout->addLayout(searchRow);
     layout->addWidget(m_tree, 1);
 
-    if (m_context) {
-        connect(m_context, &WorkbenchContext::traceModelChanged, this,
-                [this](pdl::TraceModel* model) { setModel(model); });
-        // Every origin, including this pane's neighbours: the variables follow any selection.
-        connect(m_context, &WorkbenchContext::currentNodeChanged, this,
-                [this](const QString& id) { showNode(id); });
-        setModel(m_context->traceModel());
-        showNode(m_context->currentNode());
-    } else {
+    // Every origin: the variables follow any selection.
+    followTraceContext(
+        m_context, this, [this](pdl::TraceModel* model) { setModel(model); },
+        [this](const QString& id) { showNode(id); }, false);
+    if (!m_context)
         refresh();
-    }
 }
 
 void VariablesView::setModel(pdl::TraceModel* model)

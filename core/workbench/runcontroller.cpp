@@ -87,6 +87,7 @@ bool RunController::start(const QByteArray& text, const QString& path)
     auto shared = std::make_shared<Shared>();
     m_shared = shared;
     pdl::RunOptions options;
+    options.initialScope = m_initialScope;
     options.trace = true;
     options.captureScope = true;
     options.observer = m_feed;

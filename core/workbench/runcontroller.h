@@ -43,6 +43,8 @@ public:
 
     /// Uses `provider` for model blocks instead of the configured endpoints (tests, replay).
     void setModelProvider(std::shared_ptr<models::IModelProvider> provider);
+    /// Variables every run starts with (e.g. `doc` over the Documents pane's session).
+    void setInitialScope(pdl::Dict scope) { m_initialScope = std::move(scope); }
     /// Runs code blocks under the sandbox.
     void setSandbox(bool sandbox) { m_sandbox = sandbox; }
 
@@ -85,6 +87,7 @@ private:
     std::shared_ptr<Shared> m_shared;
     std::thread m_worker;
     pdl::TracePtr m_lastTrace;
+    pdl::Dict m_initialScope;
 };
 
 } // namespace hako

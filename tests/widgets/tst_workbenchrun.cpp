@@ -8,6 +8,7 @@
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/console/consolepane.h"
+#include "widgets/docs/documentpane.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/trace/boxview.h"
@@ -274,6 +275,24 @@ private Q_SLOTS:
         window.openTrace(saved);
         QTRY_COMPARE(loaded.count(), 1);
         QCOMPARE(window.fileTraceModel()->root()->resultText(), QStringLiteral("hi"));
+    }
+
+    void programsSeeTheOpenDocument()
+    {
+        MainWindow window;
+        window.show();
+        QSignalSpy ready(window.documentPane(), &DocumentPane::documentReady);
+        window.documentPane()->openDocument(
+            QStringLiteral(HAKO_TEST_DATA_DIR "/docs/seed_small.txt"));
+        QTRY_COMPARE(ready.count(), 1);
+        QVERIFY(window.openFile(
+            writeProgram(QStringLiteral("doc.pdl"), "text: \"${ doc.search('swan') }\"\n")));
+        QSignalSpy finished(window.runController(), &RunController::finished);
+        QVERIFY(window.runProgram());
+        QTRY_COMPARE(finished.count(), 1);
+        QVERIFY2(finished[0][0].toBool(), qPrintable(finished[0][2].value<Diagnostic>().message));
+        QVERIFY2(finished[0][1].toString().contains(QStringLiteral("line2")),
+                 qPrintable(finished[0][1].toString()));
     }
 
     void screenshot()

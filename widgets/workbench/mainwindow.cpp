@@ -1,5 +1,7 @@
 #include "widgets/workbench/mainwindow.h"
 
+#include "core/docs/docbindings.h"
+#include "core/docs/documentsession.h"
 #include "core/models/apikeystore.h"
 #include "core/models/pluginmanager.h"
 #include "core/pdl/code/codetrust.h"
@@ -534,6 +536,12 @@ bool MainWindow::runProgram()
 
     m_editorPane->messageBar()->clearMessage();
     m_run->setSandbox(m_sandboxAction->isChecked());
+    // A document open in the Documents pane is the program's `doc` (same session: the commands
+    // a program runs appear in the pane's transcript and cost).
+    pdl::Dict scope;
+    if (std::shared_ptr<docs::DocumentSession> session = m_documentPane->session())
+        scope.set("doc", docs::makeDocumentBindings(session));
+    m_run->setInitialScope(std::move(scope));
     m_context->setTraceModel(m_run->traceModel(), this);
     if (!m_run->start(text, path))
         return false;

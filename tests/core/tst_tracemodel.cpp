@@ -149,6 +149,16 @@ private Q_SLOTS:
                 const TraceItem* t = stack.back();
                 stack.pop_back();
                 anyResult = anyResult || !t->resultText().isEmpty();
+                // Every model block names its model, whether recorded as an expression
+                // record or (older traces) as the plain string.
+                if (t->node.kind == BlockKind::Model) {
+                    bool named = false;
+                    for (const auto& [field, value] : t->node.exprs)
+                        named = named ||
+                                (field == "model" && value.isString() && !value.asString().empty());
+                    QVERIFY2(named, qPrintable(path + QStringLiteral(": ") +
+                                               QString::fromStdString(t->node.id)));
+                }
                 for (const auto& c : t->children)
                     stack.push_back(c.get());
             }

@@ -144,6 +144,9 @@ TracePtr build(const ojson& j, int depth)
                     n->addChild(name, build(x, depth + 1));
         } else if (v.is_object() && v.contains("pdl__expr") && v.contains("pdl__result")) {
             n->exprs.emplace_back(key, Value::fromJson(v["pdl__result"]));
+        } else if (n->kind == BlockKind::Model && key == "model" && v.is_string()) {
+            // Older reference traces keep the model name as written, not as a record.
+            n->exprs.emplace_back(key, Value(v.get<std::string>()));
         } else if (n->kind == BlockKind::Object && key == "object" && v.is_object()) {
             for (auto f = v.begin(); f != v.end(); ++f)
                 if (isBlock(f.value()))

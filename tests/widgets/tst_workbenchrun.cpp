@@ -1,6 +1,7 @@
 // Running programs from the workbench window: F5 runs without blocking the window, output and
 // stdin prompts go through the Console, Stop ends a run, failures show in the message bar, code
 // from untrusted folders asks first, and examples open as editable copies and run.
+#include "core/memory/memorystore.h"
 #include "core/pdl/trace/traceloader.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/workbench/recoverystore.h"
@@ -11,6 +12,7 @@
 #include "widgets/docs/documentpane.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/pdleditor.h"
+#include "widgets/memory/memoryinspector.h"
 #include "widgets/trace/boxview.h"
 #include "widgets/workbench/mainwindow.h"
 
@@ -293,6 +295,26 @@ private Q_SLOTS:
         QVERIFY2(finished[0][0].toBool(), qPrintable(finished[0][2].value<Diagnostic>().message));
         QVERIFY2(finished[0][1].toString().contains(QStringLiteral("line2")),
                  qPrintable(finished[0][1].toString()));
+    }
+
+    void programsUseTheOpenMemoryStore()
+    {
+        MainWindow window;
+        window.show();
+        auto store = memory::MemoryStore::open(m_files->filePath(QStringLiteral("agent.hakomem")));
+        QVERIFY(store.ok());
+        window.memoryInspector()->setStore(*store);
+        QVERIFY(window.openFile(
+            writeProgram(QStringLiteral("mem.pdl"),
+                         "text:\n- def: id\n  data: \"${ memory.add('The sky was blue today') }\"\n"
+                         "- \"${ memory.recent(5)[0].text }\"\n")));
+        QSignalSpy finished(window.runController(), &RunController::finished);
+        QVERIFY(window.runProgram());
+        QTRY_COMPARE(finished.count(), 1);
+        QVERIFY2(finished[0][0].toBool(), qPrintable(finished[0][2].value<Diagnostic>().message));
+        QVERIFY2(finished[0][1].toString().endsWith(QStringLiteral("The sky was blue today")),
+                 qPrintable(finished[0][1].toString()));
+        QCOMPARE((*store)->count(), 1);
     }
 
     void screenshot()

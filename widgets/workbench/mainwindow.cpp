@@ -2,7 +2,11 @@
 
 #include "core/docs/docbindings.h"
 #include "core/docs/documentsession.h"
+#include "core/memory/hashembedding.h"
+#include "core/memory/memorybindings.h"
+#include "core/memory/memorystore.h"
 #include "core/models/apikeystore.h"
+#include "core/models/modelrouter.h"
 #include "core/models/pluginmanager.h"
 #include "core/pdl/code/codetrust.h"
 #include "core/pdl/interp/tracewriter.h"
@@ -49,6 +53,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QUuid>
 #include <QVBoxLayout>
 
 namespace hako {
@@ -541,6 +546,23 @@ bool MainWindow::runProgram()
     pdl::Dict scope;
     if (std::shared_ptr<docs::DocumentSession> session = m_documentPane->session())
         scope.set("doc", docs::makeDocumentBindings(session));
+    // The store open in the Memory pane gives the program `memory` and `thread`, as
+    // `hako run --memory` does; the pane shows what the run changed when it ends.
+    if (std::shared_ptr<memory::MemoryStore> store = m_memoryInspector->store()) {
+        Result<std::shared_ptr<models::IModelProvider>> provider =
+            models::createDefaultProvider(folder);
+        memory::MemoryBindingOptions mo;
+        mo.embeddingModel =
+            store->embeddingModel().isEmpty() ? QStringLiteral("hash") : store->embeddingModel();
+        mo.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+        mo.baseDir = folder;
+        memory::AgentBindings agent = memory::makeAgentBindings(
+            store,
+            std::make_shared<memory::HashFallbackProvider>(provider.ok() ? *provider : nullptr),
+            mo);
+        scope.set("memory", agent.memory);
+        scope.set("thread", agent.thread);
+    }
     m_run->setInitialScope(std::move(scope));
     m_context->setTraceModel(m_run->traceModel(), this);
     if (!m_run->start(text, path))
@@ -560,6 +582,8 @@ void MainWindow::stopProgram()
 void MainWindow::onRunFinished(bool ok, const QString&, const Diagnostic& error)
 {
     m_context->setRunning(false);
+    if (m_memoryInspector->store())
+        m_memoryInspector->reload();
     if (ok) {
         statusBar()->showMessage(tr("Run finished"), 4000);
         return;

@@ -22,4 +22,16 @@ void followTraceContext(WorkbenchContext* context, QObject* pane,
     showNode(context->currentNode());
 }
 
+void refreshOnNodeChange(pdl::TraceModel* model, QObject* pane, std::function<QString()> currentId,
+                         std::function<void()> refresh)
+{
+    QObject::connect(model, &QAbstractItemModel::modelReset, pane, refresh);
+    QObject::connect(model, &QAbstractItemModel::dataChanged, pane,
+                     [model, currentId, refresh](const QModelIndex& index) {
+                         const pdl::TraceItem* item = model->itemAt(index);
+                         if (item && QString::fromStdString(item->node.id) == currentId())
+                             refresh();
+                     });
+}
+
 } // namespace hako

@@ -21,4 +21,10 @@ void followTraceContext(WorkbenchContext* context, QObject* pane,
                         std::function<void(pdl::TraceModel*)> setModel,
                         std::function<void(const QString& id)> showNode, bool skipOwnEcho);
 
+/// For panes that show one node: `refresh` runs when `model` resets and when the node that
+/// `currentId()` names changes (a live block finishing brings its result and scope). The
+/// connections live as long as `pane` and `model`; disconnect `model` from `pane` to drop them.
+void refreshOnNodeChange(pdl::TraceModel* model, QObject* pane, std::function<QString()> currentId,
+                         std::function<void()> refresh);
+
 } // namespace hako

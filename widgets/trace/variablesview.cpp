@@ -69,15 +69,9 @@ void VariablesView::setModel(pdl::TraceModel* model)
     if (m_model)
         disconnect(m_model, nullptr, this, nullptr);
     m_model = model;
-    if (model) {
-        connect(model, &QAbstractItemModel::modelReset, this, &VariablesView::refresh);
-        // A live block finishing brings its captured scope.
-        connect(model, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex& index) {
-            const pdl::TraceItem* item = m_model ? m_model->itemAt(index) : nullptr;
-            if (item && QString::fromStdString(item->node.id) == m_id)
-                refresh();
-        });
-    }
+    if (model)
+        refreshOnNodeChange(
+            model, this, [this] { return m_id; }, [this] { refresh(); });
     refresh();
 }
 

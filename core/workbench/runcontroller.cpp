@@ -53,22 +53,32 @@ void RunController::setModelProvider(std::shared_ptr<models::IModelProvider> pro
     m_providerSet = true;
 }
 
+QString RunController::programFileName(const QString& path)
+{
+    return path.isEmpty() ? QDir::current().filePath(QStringLiteral("untitled.pdl"))
+                          : QFileInfo(path).absoluteFilePath();
+}
+
 bool RunController::start(const QByteArray& text, const QString& path)
+{
+    if (m_running)
+        return false;
+    return start(pdl::parseProgramText(text, programFileName(path)), path);
+}
+
+bool RunController::start(pdl::ParseResult parsed, const QString& path)
 {
     if (m_running)
         return false;
     if (m_worker.joinable())
         m_worker.join();
-    const QString fileName = path.isEmpty()
-                                 ? QDir::current().filePath(QStringLiteral("untitled.pdl"))
-                                 : QFileInfo(path).absoluteFilePath();
+    const QString fileName = programFileName(path);
     m_running = true;
     m_waitingForInput = false;
     m_lastTrace.reset();
     m_model->beginLiveRun(fileName);
     Q_EMIT started(fileName);
 
-    pdl::ParseResult parsed = pdl::parseProgramText(text, fileName);
     if (!parsed.ok() || !parsed.program) {
         Diagnostic first;
         for (const Diagnostic& d : parsed.diagnostics)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/pdl/interp/tracenode.h"
+#include "core/pdl/parser/programparser.h"
 #include "core/util/cancel.h"
 #include "core/util/diagnostic.h"
 
@@ -52,6 +53,12 @@ public:
     /// resolve against its folder; an unsaved program uses the current directory). Returns false
     /// when a run is already going. Parse errors end the run at once with finished(false).
     bool start(const QByteArray& text, const QString& path);
+    /// As start(text, path) for a program already parsed (from `programFileName(path)`), so a
+    /// caller that had to parse it first (to ask about code trust) does not parse it twice.
+    bool start(pdl::ParseResult parsed, const QString& path);
+    /// The file name runs of `path` use: absolute, `untitled.pdl` in the current folder for an
+    /// unsaved program.
+    static QString programFileName(const QString& path);
     /// Stops the running program (cancels; the run ends with finished(false, "cancelled")).
     void stop();
     bool isRunning() const { return m_running; }

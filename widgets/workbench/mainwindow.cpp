@@ -502,8 +502,7 @@ bool MainWindow::runProgram()
     const QString folder = path.isEmpty() ? QDir::currentPath() : QFileInfo(path).absolutePath();
 
     // Code from a folder the user has not trusted runs only after asking.
-    pdl::ParseResult parsed =
-        pdl::parseProgramText(text, path.isEmpty() ? QStringLiteral("untitled.pdl") : path);
+    pdl::ParseResult parsed = pdl::parseProgramText(text, RunController::programFileName(path));
     if (parsed.program) {
         pdl::code::CodeTrustStore trust(m_settings.get());
         const bool trusted = !path.isEmpty() && trust.isTrusted(path);
@@ -565,7 +564,7 @@ bool MainWindow::runProgram()
     }
     m_run->setInitialScope(std::move(scope));
     m_context->setTraceModel(m_run->traceModel(), this);
-    if (!m_run->start(text, path))
+    if (!m_run->start(std::move(parsed), path))
         return false;
     m_context->setRunning(m_run->isRunning());
     m_consoleDock->show();

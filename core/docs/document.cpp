@@ -268,17 +268,21 @@ Result<Document> decodeBytes(QByteArrayView bytes, const QString& name, const Lo
     return doc;
 }
 
+Diagnostic tooLarge(const QString& name, qint64 size, const LoadOptions& options)
+{
+    return makeError(QStringLiteral("%1: the file is too large to open (%2 MB; the limit is %3 MB)")
+                         .arg(name)
+                         .arg(size / (1024 * 1024))
+                         .arg(options.maxBytes / (1024 * 1024)));
+}
+
 } // namespace
 
 Result<Document> decodeDocument(QByteArrayView bytes, const QString& name,
                                 const LoadOptions& options)
 {
     if (bytes.size() > options.maxBytes)
-        return makeError(QStringLiteral("%1: the file is too large to open (%2 MB; the limit is "
-                                        "%3 MB)")
-                             .arg(name)
-                             .arg(bytes.size() / (1024 * 1024))
-                             .arg(options.maxBytes / (1024 * 1024)));
+        return tooLarge(name, bytes.size(), options);
     return decodeBytes(bytes, name, options, -1);
 }
 
@@ -289,11 +293,7 @@ Result<Document> loadDocumentHead(const QString& path, qint64 headBytes, const L
         return makeError(QStringLiteral("%1: cannot open: %2").arg(path, file.errorString()));
     const qint64 size = file.size();
     if (size > options.maxBytes)
-        return makeError(QStringLiteral("%1: the file is too large to open (%2 MB; the limit is "
-                                        "%3 MB)")
-                             .arg(path)
-                             .arg(size / (1024 * 1024))
-                             .arg(options.maxBytes / (1024 * 1024)));
+        return tooLarge(path, size, options);
     // A PDF has no quick first screen: its text comes from the extractor in one go.
     if (file.peek(5) == "%PDF-")
         return loadPdfDocument(path);
@@ -322,11 +322,7 @@ Result<Document> loadDocument(const QString& path, const LoadOptions& options)
         return makeError(QStringLiteral("%1: cannot open: %2").arg(path, file.errorString()));
     const qint64 size = file.size();
     if (size > options.maxBytes)
-        return makeError(QStringLiteral("%1: the file is too large to open (%2 MB; the limit is "
-                                        "%3 MB)")
-                             .arg(path)
-                             .arg(size / (1024 * 1024))
-                             .arg(options.maxBytes / (1024 * 1024)));
+        return tooLarge(path, size, options);
     if (size == 0)
         return decodeDocument(QByteArrayView(), path, options);
     if (file.peek(5) == "%PDF-")

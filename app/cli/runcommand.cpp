@@ -1,15 +1,15 @@
 #include "cli/runcommand.h"
 
+#include "core/docs/docbindings.h"
+#include "core/docs/documentsession.h"
 #include "core/memory/hashembedding.h"
 #include "core/memory/memorybindings.h"
 #include "core/memory/memorystore.h"
-#include "core/docs/docbindings.h"
-#include "core/docs/documentsession.h"
 #include "core/models/modelrouter.h"
 #include "core/pdl/interp/interpreter.h"
-#include "core/pdl/interp/tracereader.h"
-#include "core/pdl/interp/tracewriter.h"
 #include "core/pdl/parser/yamlvalue.h"
+#include "core/pdl/trace/tracereader.h"
+#include "core/pdl/trace/tracewriter.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 #include "core/docs/documentsession.h"
 
 #include "core/docs/hybridrank.h"
-#include "core/models/modelprovider.h"
+#include "core/pdl/model/modelprovider.h"
 
 #include <QFileInfo>
 #include <QJsonArray>

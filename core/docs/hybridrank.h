@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/docs/bm25index.h"
-#include "core/models/modelprovider.h"
+#include "core/pdl/model/modelprovider.h"
 #include "core/util/cancel.h"
 #include "core/util/diagnostic.h"
 

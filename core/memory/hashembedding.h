@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/models/modelprovider.h"
+#include "core/pdl/model/modelprovider.h"
 
 #include <memory>
 

@@ -4,8 +4,8 @@
 #include "core/memory/memorystore.h"
 #include "core/memory/reflector.h"
 #include "core/memory/threadindex.h"
-#include "core/models/modelprovider.h"
 #include "core/pdl/interp/interpreter.h"
+#include "core/pdl/model/modelprovider.h"
 
 #include <QDir>
 

@@ -1,7 +1,7 @@
 // MemoryStore: retrieval, what-if and reading the journal.
 #include "core/memory/memorystore.h"
 
-#include "core/memory/memorystoreimpl.h"
+#include "core/memory/memorystore_p.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 #include "core/memory/memorystore.h"
 
-#include "core/memory/memorystoreimpl.h"
+#include "core/memory/memorystore_p.h"
 #include "core/util/logging.h"
 
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 // MemoryStore: changing memories (update, state, revert, merge), each journaled.
 #include "core/memory/memorystore.h"
 
-#include "core/memory/memorystoreimpl.h"
+#include "core/memory/memorystore_p.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

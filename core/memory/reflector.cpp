@@ -1,7 +1,7 @@
 #include "core/memory/reflector.h"
 
 #include "core/memory/hashembedding.h"
-#include "core/models/modelprovider.h"
+#include "core/pdl/model/modelprovider.h"
 
 #include <QRegularExpression>
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/models/modelconfig.h"
-#include "core/models/modelprovider.h"
+#include "core/pdl/model/modelprovider.h"
 
 #include <QtPlugin>
 

@@ -1,8 +1,8 @@
 #include "core/workbench/runcontroller.h"
 
-#include "core/models/modelprovider.h"
 #include "core/models/modelrouter.h"
 #include "core/pdl/interp/interpreter.h"
+#include "core/pdl/model/modelprovider.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/trace/tracefeed.h"
 #include "core/pdl/trace/tracemodel.h"

@@ -1,8 +1,8 @@
 // Interpreter benchmarks: loops of a million iterations, tracing, start-up.
 #include "core/pdl/interp/interpreter.h"
-#include "core/pdl/interp/tracewriter.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/programcheck.h"
+#include "core/pdl/trace/tracewriter.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

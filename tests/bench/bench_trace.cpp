@@ -2,11 +2,11 @@
 // through the interpreter): opening the written trace file, the box layout collapsed and fully
 // expanded, painting frames offscreen at several scroll/zoom positions, and memory.
 #include "core/pdl/interp/interpreter.h"
-#include "core/pdl/interp/tracereader.h"
-#include "core/pdl/interp/tracewriter.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/trace/boxlayout.h"
 #include "core/pdl/trace/tracemodel.h"
+#include "core/pdl/trace/tracereader.h"
+#include "core/pdl/trace/tracewriter.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/trace/boxview.h"
 

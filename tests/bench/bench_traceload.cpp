@@ -2,10 +2,10 @@
 // loaded from its file into a TraceModel (read, parse, build the tree, build the model); the
 // memory that costs; and a 100 MB trace file.
 #include "core/pdl/interp/interpreter.h"
-#include "core/pdl/interp/tracewriter.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/trace/traceloader.h"
 #include "core/pdl/trace/tracemodel.h"
+#include "core/pdl/trace/tracewriter.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Generates tests/core/builtins_cases.inc: builtin filter/test/method cases with the results
+"""Generates tests/core/pdl/builtins_cases.inc: builtin filter/test/method cases with the results
 real Jinja2 (python3-jinja2) and Python compute. Run with Debian's /usr/bin/python3 after
 editing the case lists; commit the regenerated file."""
 
@@ -523,7 +523,7 @@ def main():
         out.append(row("%", dumps(fmt), dumps([arg]), "{}", exp))
     out.append("};")
 
-    path = os.path.join(os.path.dirname(__file__), "..", "core", "builtins_cases.inc")
+    path = os.path.join(os.path.dirname(__file__), "..", "core", "pdl", "builtins_cases.inc")
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(out) + "\n")
 

@@ -2,10 +2,10 @@
 // the editor cursor lights up every execution of a block, a live run shows boxes before it
 // ends, keyboard and zoom, expanders and toggles, the ibm-demo traces; screenshots on request.
 #include "core/pdl/interp/interpreter.h"
-#include "core/pdl/interp/tracereader.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/trace/tracefeed.h"
 #include "core/pdl/trace/tracemodel.h"
+#include "core/pdl/trace/tracereader.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/trace/boxview.h"
 

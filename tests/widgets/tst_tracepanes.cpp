@@ -4,12 +4,12 @@
 // are cut; variables come from the run's captured scope or are rebuilt from a trace file.
 // With HAKO_SCREENSHOT_DIR set, `screenshots` saves a PNG of each pane there.
 #include "core/pdl/interp/interpreter.h"
-#include "core/pdl/interp/tracereader.h"
-#include "core/pdl/interp/tracewriter.h"
 #include "core/pdl/trace/tracefeed.h"
 #include "core/pdl/trace/tracefilterproxy.h"
 #include "core/pdl/trace/traceloader.h"
 #include "core/pdl/trace/tracemodel.h"
+#include "core/pdl/trace/tracereader.h"
+#include "core/pdl/trace/tracewriter.h"
 #include "core/pdl/trace/valuetreemodel.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/messagebar.h"

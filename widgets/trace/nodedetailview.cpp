@@ -2,9 +2,9 @@
 
 #include "widgets/trace/tracecontextlink.h"
 
-#include "core/pdl/interp/tracewriter.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracesource.h"
+#include "core/pdl/trace/tracewriter.h"
 #include "core/pdl/trace/valuetreemodel.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/trace/nodedetailhtml.h"

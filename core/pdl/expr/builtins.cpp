@@ -1,6 +1,6 @@
 // Attribute/item/slice access, globals and the argument helpers shared by the builtins.
 
-#include "core/pdl/expr/builtinsinternal.h"
+#include "core/pdl/expr/builtins_p.h"
 
 #include <algorithm>
 #include <random>

@@ -1,6 +1,6 @@
 // Unicode helpers with Python's str semantics (code points, full case mapping via Qt).
 
-#include "core/pdl/expr/builtinsinternal.h"
+#include "core/pdl/expr/builtins_p.h"
 
 #include <QChar>
 #include <QList>

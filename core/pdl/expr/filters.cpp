@@ -1,6 +1,6 @@
 // Jinja2's scalar filters (numbers, strings, conversions) and the filter table.
 
-#include "core/pdl/expr/filtersinternal.h"
+#include "core/pdl/expr/filters_p.h"
 
 #include <charconv>
 #include <cmath>

@@ -1,6 +1,6 @@
 // Jinja2's filters over sequences and mappings.
 
-#include "core/pdl/expr/filtersinternal.h"
+#include "core/pdl/expr/filters_p.h"
 
 #include <algorithm>
 #include <unordered_set>

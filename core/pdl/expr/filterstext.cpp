@@ -1,6 +1,6 @@
 // Jinja2's text-layout filters: wordwrap (Python's textwrap), truncate, indent, title, ...
 
-#include "core/pdl/expr/filtersinternal.h"
+#include "core/pdl/expr/filters_p.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 // Python's format-spec mini-language, `%` formatting, int()/float() parsing and
 // json.dumps. Number formatting uses std::to_chars so the C locale never leaks in.
 
-#include "core/pdl/expr/builtinsinternal.h"
+#include "core/pdl/expr/builtins_p.h"
 #include "core/util/stackguard.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // Python's str.format: replacement fields, conversions, nested specs, field access.
 
-#include "core/pdl/expr/builtinsinternal.h"
+#include "core/pdl/expr/builtins_p.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,6 +1,6 @@
 // Rendering of compiled Jinja statement templates (jinjatemplate.h) and the public API.
 
-#include "core/pdl/expr/builtinsinternal.h"
+#include "core/pdl/expr/builtins_p.h"
 #include "core/pdl/expr/evaluator.h"
 #include "core/pdl/expr/jinjatemplate.h"
 

@@ -1,6 +1,6 @@
 // Jinja2's built-in tests (`value is name(args)`).
 
-#include "core/pdl/expr/builtinsinternal.h"
+#include "core/pdl/expr/builtins_p.h"
 
 #include <cmath>
 #include <unordered_map>

@@ -1,6 +1,6 @@
 // Python methods of str values.
 
-#include "core/pdl/expr/methodsinternal.h"
+#include "core/pdl/expr/methods_p.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 // Python methods of list, tuple and dict values, and the method dispatch.
 
-#include "core/pdl/expr/methodsinternal.h"
+#include "core/pdl/expr/methods_p.h"
 
 namespace hako::pdl::builtins {
 

@@ -1,6 +1,6 @@
-#include "core/pdl/interp/aggregator.h"
+#include "core/pdl/interp/aggregator_p.h"
 
-#include "core/pdl/interp/runner.h"
+#include "core/pdl/interp/runner_p.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,10 +1,10 @@
 #include "core/pdl/interp/interpreter.h"
 
-#include "core/models/defaultparameters.h"
-#include "core/models/typechatprogram.h"
-#include "core/pdl/interp/runner.h"
+#include "core/pdl/interp/runner_p.h"
+#include "core/pdl/model/defaultparameters.h"
 #include "core/pdl/parser/yamlvalue.h"
 #include "core/pdl/programcheck.h"
+#include "core/pdl/stdlib/typechatprogram.h"
 
 #include <QFile>
 #include <QFileInfo>

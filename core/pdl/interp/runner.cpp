@@ -1,7 +1,7 @@
-#include "core/pdl/interp/runner.h"
+#include "core/pdl/interp/runner_p.h"
 
-#include "core/pdl/interp/aggregator.h"
-#include "core/pdl/interp/pdlfunction.h"
+#include "core/pdl/interp/aggregator_p.h"
+#include "core/pdl/interp/pdlfunction_p.h"
 
 #include "core/pdl/code/pythonsession.h"
 #include "core/pdl/code/sandbox.h"

@@ -1,7 +1,7 @@
 // Leaf blocks that reach outside the program: read, include, import, code, args, model.
-#include "core/pdl/interp/aggregator.h"
-#include "core/pdl/interp/pdlfunction.h"
-#include "core/pdl/interp/runner.h"
+#include "core/pdl/interp/aggregator_p.h"
+#include "core/pdl/interp/pdlfunction_p.h"
+#include "core/pdl/interp/runner_p.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/programcheck.h"
 

@@ -1,12 +1,12 @@
 // Code blocks, commands, output parsers and model calls: where a run reaches other programs.
-#include "core/models/defaultparameters.h"
-#include "core/models/modelprovider.h"
-#include "core/models/structuredoutput.h"
 #include "core/pdl/code/commandrunner.h"
 #include "core/pdl/code/pythonsession.h"
 #include "core/pdl/code/sandbox.h"
 #include "core/pdl/expr/jinjatemplate.h"
-#include "core/pdl/interp/runner.h"
+#include "core/pdl/interp/runner_p.h"
+#include "core/pdl/model/defaultparameters.h"
+#include "core/pdl/model/modelprovider.h"
+#include "core/pdl/model/structuredoutput.h"
 #include "core/pdl/parsers/outputparser.h"
 #include "core/pdl/types/pdltype.h"
 

@@ -1,6 +1,6 @@
 // Structured blocks: text/lastOf/array/sequence, object, if, match, repeat, map, functions.
-#include "core/pdl/interp/pdlfunction.h"
-#include "core/pdl/interp/runner.h"
+#include "core/pdl/interp/pdlfunction_p.h"
+#include "core/pdl/interp/runner_p.h"
 #include "core/pdl/parser/yamlvalue.h"
 #include "core/pdl/types/jsonschema.h"
 #include "core/pdl/types/pdltype.h"

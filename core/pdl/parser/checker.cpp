@@ -1,4 +1,4 @@
-#include "core/pdl/parser/checker.h"
+#include "core/pdl/parser/checker_p.h"
 
 #include <algorithm>
 #include <array>

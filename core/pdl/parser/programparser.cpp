@@ -1,6 +1,6 @@
 #include "core/pdl/parser/programparser.h"
 
-#include "core/pdl/parser/checker.h"
+#include "core/pdl/parser/checker_p.h"
 #include "core/pdl/parser/yamlvalue.h"
 
 #include <QFile>

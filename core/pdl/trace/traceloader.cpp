@@ -1,7 +1,7 @@
 #include "core/pdl/trace/traceloader.h"
 
-#include "core/pdl/interp/tracereader.h"
 #include "core/pdl/trace/tracemodel.h"
+#include "core/pdl/trace/tracereader.h"
 
 #include <QFile>
 #include <QFileInfo>

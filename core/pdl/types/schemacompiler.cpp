@@ -1,7 +1,7 @@
 // Compiles a JSON Schema (draft 2020-12) Value into the schema::Node tree of a Document.
 
 #include "core/pdl/types/jsonschema.h"
-#include "core/pdl/types/schemanode.h"
+#include "core/pdl/types/schemanode_p.h"
 #include "core/util/chars.h"
 
 #include <cmath>

@@ -1,7 +1,7 @@
 // Validates instances against a compiled schema::Document.
 
 #include "core/pdl/types/jsonschema.h"
-#include "core/pdl/types/schemanode.h"
+#include "core/pdl/types/schemanode_p.h"
 
 #include <cfloat>
 #include <cmath>

@@ -2,7 +2,7 @@
 
 // The filter implementations, split over filters*.cpp. Not part of the public API.
 
-#include "core/pdl/expr/builtinsinternal.h"
+#include "core/pdl/expr/builtins_p.h"
 
 namespace hako::pdl::builtins::detail {
 

@@ -5,7 +5,7 @@
 #include "core/memory/memorystore.h"
 #include "core/memory/reflector.h"
 #include "core/memory/threadindex.h"
-#include "core/models/modelprovider.h"
+#include "core/pdl/model/modelprovider.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

@@ -1,7 +1,7 @@
 #pragma once
 // Private to the interpreter: PDL closures as values, and the run an expression call joins.
 
-#include "core/pdl/interp/runner.h"
+#include "core/pdl/interp/runner_p.h"
 
 namespace hako::pdl {
 

@@ -3,8 +3,8 @@
 // OpenAI-compatible server, traces and replay.
 #include "core/models/modelrouter.h"
 #include "core/pdl/interp/interpreter.h"
-#include "core/pdl/interp/tracewriter.h"
 #include "core/pdl/parser/programparser.h"
+#include "core/pdl/trace/tracewriter.h"
 #include "tests/support/openaitestserver.h"
 
 #include <QTemporaryDir>

@@ -4,7 +4,7 @@
 #include "core/docs/documentindex.h"
 #include "core/docs/documentsession.h"
 #include "core/docs/hybridrank.h"
-#include "core/models/modelprovider.h"
+#include "core/pdl/model/modelprovider.h"
 
 #include <QFile>
 #include <QJsonArray>

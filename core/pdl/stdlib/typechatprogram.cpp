@@ -1,6 +1,6 @@
-#include "core/models/typechatprogram.h"
+#include "core/pdl/stdlib/typechatprogram.h"
 
-#include "core/pdl/interp/pdlfunction.h"
+#include "core/pdl/interp/pdlfunction_p.h"
 #include "core/pdl/parsers/tolerantjson.h"
 #include "core/pdl/types/jsonschema.h"
 #include "core/pdl/types/pdltype.h"

@@ -1,4 +1,4 @@
-#include "core/pdl/interp/tracereader.h"
+#include "core/pdl/trace/tracereader.h"
 
 #include "core/pdl/interp/interpreter.h"
 

@@ -1,10 +1,10 @@
 // The workbench's trace model: loaded traces (Hako's and the reference's, old and new field
 // names), live runs fed by the interpreter's events, and source-position lookups.
 #include "core/pdl/interp/interpreter.h"
-#include "core/pdl/interp/tracereader.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/trace/tracefeed.h"
 #include "core/pdl/trace/tracemodel.h"
+#include "core/pdl/trace/tracereader.h"
 
 #include <QAbstractItemModelTester>
 #include <QDirIterator>

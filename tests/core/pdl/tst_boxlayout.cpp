@@ -2,10 +2,10 @@
 // expander, dimmed blocks, text wrapping and elision, toggles, hit-testing and the visible-box
 // query, checked on traces of real runs.
 #include "core/pdl/interp/interpreter.h"
-#include "core/pdl/interp/tracereader.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/trace/boxlayout.h"
 #include "core/pdl/trace/tracemodel.h"
+#include "core/pdl/trace/tracereader.h"
 
 #include <QFileInfo>
 #include <QRandomGenerator>

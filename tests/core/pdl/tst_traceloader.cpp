@@ -2,11 +2,11 @@
 // partially with a located message, progress and cancel, the asynchronous loader with
 // auto-reload, every shared trace; plus the trace helpers the panes use (source snippets,
 // rebuilt source, reconstructed scope) and the value tree.
-#include "core/pdl/interp/tracereader.h"
-#include "core/pdl/interp/tracewriter.h"
 #include "core/pdl/trace/traceloader.h"
 #include "core/pdl/trace/tracemodel.h"
+#include "core/pdl/trace/tracereader.h"
 #include "core/pdl/trace/tracesource.h"
+#include "core/pdl/trace/tracewriter.h"
 #include "core/pdl/trace/valuetreemodel.h"
 
 #include <QAbstractItemModelTester>

@@ -1,12 +1,12 @@
 // Model name resolution (environment, hako-models.yaml), PDL's default parameters, the router,
 // the replay provider and the provider plugins.
 
-#include "core/models/defaultparameters.h"
 #include "core/models/modelconfig.h"
 #include "core/models/modelrouter.h"
 #include "core/models/pluginmanager.h"
 #include "core/models/providerplugin.h"
 #include "core/models/replayprovider.h"
+#include "core/pdl/model/defaultparameters.h"
 #include "openaitestserver.h"
 
 #include <QTemporaryDir>

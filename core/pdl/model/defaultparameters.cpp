@@ -1,4 +1,4 @@
-#include "core/models/defaultparameters.h"
+#include "core/pdl/model/defaultparameters.h"
 
 #include "core/models/modelconfig.h"
 

@@ -2,7 +2,7 @@
 
 // Method tables of the Python types (str, list/tuple, dict). Not part of the public API.
 
-#include "core/pdl/expr/builtinsinternal.h"
+#include "core/pdl/expr/builtins_p.h"
 
 #include <string_view>
 #include <unordered_map>

@@ -1,6 +1,6 @@
-#include "core/pdl/interp/tracewriter.h"
+#include "core/pdl/trace/tracewriter.h"
 
-#include "core/pdl/interp/pdlfunction.h"
+#include "core/pdl/interp/pdlfunction_p.h"
 #include "core/pdl/parser/yamlvalue.h"
 
 #include <QSaveFile>

@@ -1,4 +1,4 @@
-#include "core/models/structuredoutput.h"
+#include "core/pdl/model/structuredoutput.h"
 
 #include "core/pdl/types/jsonschema.h"
 

@@ -1,7 +1,7 @@
 // Structured output: response_format, TypeChat's JSON extraction and the repair loop.
 
 #include "core/models/openaiprovider.h"
-#include "core/models/structuredoutput.h"
+#include "core/pdl/model/structuredoutput.h"
 #include "openaitestserver.h"
 
 #include <QtTest>

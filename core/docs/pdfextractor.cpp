@@ -1,6 +1,6 @@
 #include "core/docs/pdfextractor.h"
 
-#include "core/models/pluginmanager.h"
+#include "core/util/pluginpaths.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -20,7 +20,7 @@ bool g_scanned = false;
 
 IPdfExtractor* findPlugin()
 {
-    for (const QString& dir : models::ProviderPluginManager::defaultSearchPaths()) {
+    for (const QString& dir : pluginSearchPaths()) {
         const QFileInfoList files = QDir(dir).entryInfoList(QDir::Files, QDir::Name);
         for (const QFileInfo& fi : files) {
             if (!QLibrary::isLibrary(fi.fileName()))

@@ -95,7 +95,4 @@ private:
     EndpointConfig m_proxy;
 };
 
-/// fnmatch-style glob (`*`, `?`, `[abc]`) over the whole string, as PDL matches model names.
-bool globMatch(std::string_view pattern, std::string_view text);
-
 } // namespace hako::models

@@ -2,6 +2,7 @@
 
 #include "core/models/modelrouter.h"
 #include "core/models/providerplugin.h"
+#include "core/util/pluginpaths.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -34,21 +35,7 @@ ProviderPluginManager& ProviderPluginManager::instance()
 
 QStringList ProviderPluginManager::defaultSearchPaths()
 {
-    QStringList dirs;
-    const QString env = qEnvironmentVariable("HAKO_PLUGIN_PATH");
-    if (!env.isEmpty())
-        dirs += env.split(QLatin1Char(':'), Qt::SkipEmptyParts);
-    const QString appDir =
-        QCoreApplication::instance() ? QCoreApplication::applicationDirPath() : QString();
-    if (!appDir.isEmpty()) {
-        dirs.append(QDir::cleanPath(appDir + QStringLiteral("/../lib/hako/plugins")));
-#ifdef HAKO_INSTALL_LIBDIR
-        dirs.append(
-            QDir::cleanPath(appDir + QStringLiteral("/../" HAKO_INSTALL_LIBDIR "/hako/plugins")));
-#endif
-    }
-    dirs.removeDuplicates();
-    return dirs;
+    return pluginSearchPaths();
 }
 
 void ProviderPluginManager::scan(const QStringList& dirs)

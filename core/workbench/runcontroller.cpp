@@ -1,6 +1,5 @@
 #include "core/workbench/runcontroller.h"
 
-#include "core/models/modelrouter.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/model/modelprovider.h"
 #include "core/pdl/parser/programparser.h"
@@ -49,8 +48,7 @@ RunController::~RunController()
 
 void RunController::setModelProvider(std::shared_ptr<models::IModelProvider> provider)
 {
-    m_provider = std::move(provider);
-    m_providerSet = true;
+    m_environment.modelProvider = std::move(provider);
 }
 
 QString RunController::programFileName(const QString& path)
@@ -97,12 +95,10 @@ bool RunController::start(pdl::ParseResult parsed, const QString& path)
     auto shared = std::make_shared<Shared>();
     m_shared = shared;
     pdl::RunOptions options;
-    options.initialScope = m_initialScope;
     options.trace = true;
     options.captureScope = true;
     options.observer = m_feed;
     options.cancel = shared->cancel;
-    options.sandbox = m_sandbox;
     options.streamModelOutput = true;
     QPointer<RunController> self(this);
     auto post = [shared, self](bool isError, std::string_view text) {
@@ -154,20 +150,14 @@ bool RunController::start(pdl::ParseResult parsed, const QString& path)
         return answer;
     };
 
-    std::shared_ptr<models::IModelProvider> provider = m_provider;
-    const bool providerSet = m_providerSet;
-    const QString dir = QFileInfo(fileName).absolutePath();
+    RunEnvironment environment = m_environment;
+    if (environment.baseFolder.isEmpty())
+        environment.baseFolder = QFileInfo(fileName).absolutePath();
     std::shared_ptr<const pdl::Program> program = parsed.program;
-    m_worker = std::thread([shared, self, options, provider, providerSet, dir, program]() mutable {
-        if (!providerSet) {
-            Result<std::shared_ptr<models::IModelProvider>> p = models::createDefaultProvider(dir);
-            if (p.ok())
-                options.models = *p;
-            // A broken configuration only matters to programs with model blocks; those fail
-            // with the interpreter's "no provider" message naming the model.
-        } else {
-            options.models = provider;
-        }
+    m_worker = std::thread([shared, self, options, environment, program]() mutable {
+        // A broken model configuration only matters to programs with model blocks; those fail
+        // with the interpreter's "no provider" message naming the model.
+        environment.compose(options);
         pdl::Interpreter interpreter(options);
         pdl::RunResult r = interpreter.run(program);
         {

@@ -4,6 +4,7 @@
 #include "core/pdl/parser/programparser.h"
 #include "core/util/cancel.h"
 #include "core/util/diagnostic.h"
+#include "core/workbench/runenvironment.h"
 
 #include <QObject>
 #include <QString>
@@ -42,12 +43,12 @@ public:
     /// The finished trace tree of the latest run (null while running or when none).
     pdl::TracePtr lastTrace() const { return m_lastTrace; }
 
+    /// What the next runs are given (document, memory, sandbox, provider); composed on the
+    /// run's worker. An empty baseFolder means the program's folder.
+    void setEnvironment(RunEnvironment environment) { m_environment = std::move(environment); }
+    const RunEnvironment& environment() const { return m_environment; }
     /// Uses `provider` for model blocks instead of the configured endpoints (tests, replay).
     void setModelProvider(std::shared_ptr<models::IModelProvider> provider);
-    /// Variables every run starts with (e.g. `doc` over the Documents pane's session).
-    void setInitialScope(pdl::Dict scope) { m_initialScope = std::move(scope); }
-    /// Runs code blocks under the sandbox.
-    void setSandbox(bool sandbox) { m_sandbox = sandbox; }
 
     /// Starts running `text` as the program at `path` (relative reads, includes and imports
     /// resolve against its folder; an unsaved program uses the current directory). Returns false
@@ -86,15 +87,12 @@ private:
 
     pdl::TraceModel* m_model = nullptr;
     pdl::TraceFeed* m_feed = nullptr;
-    std::shared_ptr<models::IModelProvider> m_provider;
-    bool m_providerSet = false;
-    bool m_sandbox = false;
+    RunEnvironment m_environment;
     bool m_running = false;
     bool m_waitingForInput = false;
     std::shared_ptr<Shared> m_shared;
     std::thread m_worker;
     pdl::TracePtr m_lastTrace;
-    pdl::Dict m_initialScope;
 };
 
 } // namespace hako

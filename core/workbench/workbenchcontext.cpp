@@ -58,4 +58,21 @@ void WorkbenchContext::setRunning(bool running)
     Q_EMIT runningChanged(running);
 }
 
+void WorkbenchContext::setDocumentSession(std::shared_ptr<docs::DocumentSession> session,
+                                          QObject* origin)
+{
+    if (session == m_documentSession)
+        return;
+    m_documentSession = std::move(session);
+    Q_EMIT documentSessionChanged(origin);
+}
+
+void WorkbenchContext::setMemoryStore(std::shared_ptr<memory::MemoryStore> store, QObject* origin)
+{
+    if (store == m_memoryStore)
+        return;
+    m_memoryStore = std::move(store);
+    Q_EMIT memoryStoreChanged(origin);
+}
+
 } // namespace hako

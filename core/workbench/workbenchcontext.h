@@ -6,8 +6,16 @@
 #include <QPointer>
 #include <QString>
 
+#include <memory>
+
 namespace hako {
 
+namespace docs {
+class DocumentSession;
+}
+namespace memory {
+class MemoryStore;
+}
 namespace pdl {
 class TraceModel;
 }
@@ -49,6 +57,17 @@ public:
     bool isRunning() const { return m_running; }
     void setRunning(bool running);
 
+    /// The document open in the Documents pane (null: none). Runs get it as `doc`, so what a
+    /// program asks shows in the pane's transcript. Emits documentSessionChanged when it changes.
+    std::shared_ptr<docs::DocumentSession> documentSession() const { return m_documentSession; }
+    void setDocumentSession(std::shared_ptr<docs::DocumentSession> session,
+                            QObject* origin = nullptr);
+
+    /// The memory store open in the Memory pane (null: none). Runs get `memory` and `thread`
+    /// over it. Emits memoryStoreChanged when it changes.
+    std::shared_ptr<memory::MemoryStore> memoryStore() const { return m_memoryStore; }
+    void setMemoryStore(std::shared_ptr<memory::MemoryStore> store, QObject* origin = nullptr);
+
 Q_SIGNALS:
     void currentProgramChanged(const QString& path, QObject* origin);
     void traceModelChanged(hako::pdl::TraceModel* model, QObject* origin);
@@ -56,6 +75,8 @@ Q_SIGNALS:
     void revealSourceRequested(const hako::SourceSpan& span, QObject* origin);
     void sourceCursorChanged(const hako::SourceSpan& position, QObject* origin);
     void runningChanged(bool running);
+    void documentSessionChanged(QObject* origin);
+    void memoryStoreChanged(QObject* origin);
 
 private:
     QString m_currentProgram;
@@ -63,6 +84,8 @@ private:
     QString m_currentNode;
     SourceSpan m_sourceCursor;
     bool m_running = false;
+    std::shared_ptr<docs::DocumentSession> m_documentSession;
+    std::shared_ptr<memory::MemoryStore> m_memoryStore;
 };
 
 } // namespace hako

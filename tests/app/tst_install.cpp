@@ -32,7 +32,12 @@ private Q_SLOTS:
         const QString id = QStringLiteral("io.github.hako.Hako");
         const QStringList expected = {
             QStringLiteral("bin/hako"),
-            QStringLiteral("lib/libhako_core.so"),
+            QStringLiteral("lib/libhako_util.so"),
+            QStringLiteral("lib/libhako_pdl.so"),
+            QStringLiteral("lib/libhako_models.so"),
+            QStringLiteral("lib/libhako_docs.so"),
+            QStringLiteral("lib/libhako_memory.so"),
+            QStringLiteral("lib/libhako_workbench.so"),
             QStringLiteral("lib/libhako_widgets.so"),
             QStringLiteral("share/applications/") + id + QStringLiteral(".desktop"),
             QStringLiteral("share/mime/packages/hako-pdl.xml"),

@@ -3,6 +3,7 @@
 #include "core/docs/documentindex.h"
 #include "core/docs/documentsession.h"
 #include "core/docs/hitlistmodel.h"
+#include "core/workbench/workbenchcontext.h"
 #include "widgets/docs/documentview.h"
 
 #include <QCheckBox>
@@ -223,7 +224,7 @@ void DocumentPane::openDocument(const QString& path)
             },
             Qt::QueuedConnection);
     };
-    m_session.reset();
+    setSession(nullptr);
     m_pending.clear();
     docs::IndexOptions indexOptions;
     indexOptions.units = docs::UnitKind(m_units->currentData().toInt());
@@ -254,6 +255,20 @@ void DocumentPane::openDocument(const QString& path)
         });
 }
 
+void DocumentPane::setWorkbenchContext(WorkbenchContext* context)
+{
+    m_context = context;
+    if (context)
+        context->setDocumentSession(m_session, this);
+}
+
+void DocumentPane::setSession(std::shared_ptr<docs::DocumentSession> session)
+{
+    m_session = std::move(session);
+    if (m_context)
+        m_context->setDocumentSession(m_session, this);
+}
+
 void DocumentPane::onIndexed(std::shared_ptr<const docs::DocumentIndex> index, const QString& error,
                              const QString& warnings)
 {
@@ -272,7 +287,7 @@ void DocumentPane::onIndexed(std::shared_ptr<const docs::DocumentIndex> index, c
         m_message->setStyleSheet(QStringLiteral("background:#fff3cd;padding:4px"));
         m_message->show();
     }
-    m_session = std::make_shared<docs::DocumentSession>(index);
+    setSession(std::make_shared<docs::DocumentSession>(index));
     // The first screen or the same text with other units: the reader stays where they were.
     const bool keepPosition =
         m_view->document() &&
@@ -306,7 +321,7 @@ void DocumentPane::setUnits(docs::UnitKind units)
     // because its numbers meant the old units.
     const int generation = ++m_generation;
     auto document = m_session->index()->documentPtr();
-    m_session.reset();
+    setSession(nullptr);
     m_progress->setValue(0);
     m_progress->show();
     m_loading = true;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QPointer>
 #include <QWidget>
 
 #include <memory>
@@ -26,6 +27,7 @@ enum class UnitKind;
 namespace hako {
 
 class DocumentView;
+class WorkbenchContext;
 
 /// The documents pane: a virtualised viewer, a command line with history (`search`, `show`,
 /// `rank`, `answer`, …), the hit list (click → scroll and highlight), the session transcript
@@ -45,6 +47,9 @@ public:
     void runCommand(const QString& command);
 
     std::shared_ptr<docs::DocumentSession> session() const { return m_session; }
+    /// Publishes the open document's session to `context` (and every later one), so that runs
+    /// get it as `doc`.
+    void setWorkbenchContext(WorkbenchContext* context);
     DocumentView* view() const { return m_view; }
     QLineEdit* commandLine() const { return m_command; }
     QListView* hitList() const { return m_hits; }
@@ -76,6 +81,7 @@ private:
                    const QString& warnings);
     void onCommandDone(const docs::CommandResult& result);
     void showPreview(std::shared_ptr<const docs::Document> head);
+    void setSession(std::shared_ptr<docs::DocumentSession> session);
     void updateCompletions();
     bool eventFilter(QObject* watched, QEvent* event) override;
 
@@ -94,6 +100,7 @@ private:
     docs::HitListModel* m_hitModel = nullptr;
     docs::TranscriptModel* m_transcriptModel = nullptr;
     std::shared_ptr<docs::DocumentSession> m_session;
+    QPointer<WorkbenchContext> m_context;
     QStringList m_history;
     QStringList m_pending; ///< commands typed before the index was ready
     int m_historyPos = 0;

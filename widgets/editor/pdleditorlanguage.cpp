@@ -1,6 +1,7 @@
 // PdlEditor's language features: diagnostics, span selection, hover and completion.
 #include "core/pdl/lang/builtindocs.h"
 #include "core/pdl/programcheck.h"
+#include "core/workbench/runenvironment.h"
 #include "widgets/editor/pdleditor.h"
 
 #include <QKeyEvent>
@@ -52,7 +53,8 @@ void PdlEditor::setUpLanguageFeatures()
     connect(this, &QsciScintillaBase::SCN_CHARADDED, this, &PdlEditor::onCharAdded);
     SendScintilla(SCI_AUTOCSETIGNORECASE, 1);
     SendScintilla(SCI_AUTOCSETMAXHEIGHT, 12);
-    pdl::registerBuiltinDocs();
+    // The language plus what a composed run gives a program (`doc`, `memory`, `thread`).
+    RunEnvironment::registerBindingDocs();
 }
 
 long PdlEditor::bytePosition(int line, int column) const

@@ -168,16 +168,22 @@ MemoryInspector::~MemoryInspector() = default;
 
 void MemoryInspector::setWorkbenchContext(WorkbenchContext* context)
 {
-    if (m_contextConnection)
-        disconnect(m_contextConnection);
+    if (m_context)
+        disconnect(m_context, nullptr, this, nullptr);
     m_context = context;
     if (!context)
         return;
-    m_contextConnection = connect(context, &WorkbenchContext::currentNodeChanged, this,
-                                  [this](const QString& id, QObject* origin) {
-                                      if (origin != this)
-                                          m_retrievals->selectRetrievalOfNode(id);
-                                  });
+    connect(context, &WorkbenchContext::currentNodeChanged, this,
+            [this](const QString& id, QObject* origin) {
+                if (origin != this)
+                    m_retrievals->selectRetrievalOfNode(id);
+            });
+    // A run just ended: show what it changed in the store.
+    connect(context, &WorkbenchContext::runningChanged, this, [this](bool running) {
+        if (!running && m_store)
+            reload();
+    });
+    context->setMemoryStore(m_store, this);
 }
 
 WorkbenchContext* MemoryInspector::workbenchContext() const
@@ -260,6 +266,8 @@ void MemoryInspector::openStore(const QString& path)
 void MemoryInspector::setStore(std::shared_ptr<MemoryStore> store)
 {
     m_store = std::move(store);
+    if (m_context)
+        m_context->setMemoryStore(m_store, this);
     m_messages->clearMessage();
     m_retrievals->setStore(m_store);
     m_history->setStore(m_store);

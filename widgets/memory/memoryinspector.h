@@ -49,7 +49,8 @@ public:
     /// Connects the pane to the workbench bus (not owned; may be null to disconnect): picking
     /// a retrieval made during a run selects the trace node that made it
     /// (context->setCurrentNode(nodeId, this)), and selecting a trace node elsewhere shows
-    /// that node's latest retrieval.
+    /// that node's latest retrieval. The pane publishes its store there (runs get `memory`
+    /// over it) and reloads when a run ends.
     void setWorkbenchContext(WorkbenchContext* context);
     WorkbenchContext* workbenchContext() const;
     std::shared_ptr<memory::MemoryStore> store() const { return m_store; }
@@ -97,7 +98,6 @@ private:
 
     std::shared_ptr<memory::MemoryStore> m_store;
     QPointer<WorkbenchContext> m_context;
-    QMetaObject::Connection m_contextConnection;
     Confirm m_confirm;
     MessageBar* m_messages;
     QLineEdit* m_search;

@@ -1,12 +1,6 @@
 #include "widgets/workbench/mainwindow.h"
 
-#include "core/docs/docbindings.h"
-#include "core/docs/documentsession.h"
-#include "core/memory/hashembedding.h"
-#include "core/memory/memorybindings.h"
-#include "core/memory/memorystore.h"
 #include "core/models/apikeystore.h"
-#include "core/models/modelrouter.h"
 #include "core/models/pluginmanager.h"
 #include "core/pdl/code/codetrust.h"
 #include "core/pdl/parser/programparser.h"
@@ -18,6 +12,7 @@
 #include "core/workbench/recentfiles.h"
 #include "core/workbench/recoverystore.h"
 #include "core/workbench/runcontroller.h"
+#include "core/workbench/runenvironment.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/aboutplugins.h"
 #include "widgets/common/messagebar.h"
@@ -53,7 +48,6 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
-#include <QUuid>
 #include <QVBoxLayout>
 
 namespace hako {
@@ -90,8 +84,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_eolLabel->setToolTip(tr("Line endings"));
     encoding->setToolTip(tr("Encoding"));
 
-    // The documents pane docks at the bottom; it needs no wiring beyond its own Open action.
+    // The documents pane docks at the bottom; it publishes its document to the context.
     m_documentPane = new DocumentPane(this);
+    m_documentPane->setWorkbenchContext(m_context);
     m_docsDock = new QDockWidget(tr("Documents"), this);
     m_docsDock->setObjectName(QStringLiteral("documentsDock"));
     m_docsDock->setWidget(m_documentPane);
@@ -539,30 +534,14 @@ bool MainWindow::runProgram()
     }
 
     m_editorPane->messageBar()->clearMessage();
-    m_run->setSandbox(m_sandboxAction->isChecked());
-    // A document open in the Documents pane is the program's `doc` (same session: the commands
-    // a program runs appear in the pane's transcript and cost).
-    pdl::Dict scope;
-    if (std::shared_ptr<docs::DocumentSession> session = m_documentPane->session())
-        scope.set("doc", docs::makeDocumentBindings(session));
-    // The store open in the Memory pane gives the program `memory` and `thread`, as
-    // `hako run --memory` does; the pane shows what the run changed when it ends.
-    if (std::shared_ptr<memory::MemoryStore> store = m_memoryInspector->store()) {
-        Result<std::shared_ptr<models::IModelProvider>> provider =
-            models::createDefaultProvider(folder);
-        memory::MemoryBindingOptions mo;
-        mo.embeddingModel =
-            store->embeddingModel().isEmpty() ? QStringLiteral("hash") : store->embeddingModel();
-        mo.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
-        mo.baseDir = folder;
-        memory::AgentBindings agent = memory::makeAgentBindings(
-            store,
-            std::make_shared<memory::HashFallbackProvider>(provider.ok() ? *provider : nullptr),
-            mo);
-        scope.set("memory", agent.memory);
-        scope.set("thread", agent.thread);
-    }
-    m_run->setInitialScope(std::move(scope));
+    // The document and memory store open in their panes are the program's `doc`, `memory` and
+    // `thread` (as `hako run --document/--memory`); the provider is made on the run's worker.
+    RunEnvironment environment = m_run->environment();
+    environment.baseFolder = folder;
+    environment.sandbox = m_sandboxAction->isChecked();
+    environment.documentSession = m_context->documentSession();
+    environment.memoryStore = m_context->memoryStore();
+    m_run->setEnvironment(std::move(environment));
     m_context->setTraceModel(m_run->traceModel(), this);
     if (!m_run->start(std::move(parsed), path))
         return false;
@@ -581,8 +560,6 @@ void MainWindow::stopProgram()
 void MainWindow::onRunFinished(bool ok, const QString&, const Diagnostic& error)
 {
     m_context->setRunning(false);
-    if (m_memoryInspector->store())
-        m_memoryInspector->reload();
     if (ok) {
         statusBar()->showMessage(tr("Run finished"), 4000);
         return;

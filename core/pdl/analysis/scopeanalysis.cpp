@@ -2,9 +2,9 @@
 
 #include "core/pdl/expr/builtins.h"
 #include "core/pdl/expr/template.h"
+#include "core/pdl/parser/expressionposition.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/parser/yamlvalue.h"
-#include "core/pdl/programcheck.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -6,6 +6,7 @@
 #include "core/pdl/code/pythonsession.h"
 #include "core/pdl/code/sandbox.h"
 #include "core/pdl/expr/template.h"
+#include "core/pdl/parser/expressionposition.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/parser/yamlvalue.h"
 #include "core/pdl/programcheck.h"

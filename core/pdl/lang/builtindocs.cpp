@@ -1,8 +1,5 @@
 #include "core/pdl/lang/builtindocs.h"
 
-#include "core/memory/memorydocs.h"
-#include "core/docs/documentbuiltindocs.h"
-
 #include <QMutex>
 
 #include <algorithm>
@@ -96,9 +93,6 @@ void registerBuiltinDocs()
     static std::once_flag once;
     std::call_once(once, [] {
         BuiltinDocs::add(languageDocs());
-        BuiltinDocs::add(memory::memoryBuiltinDocs());
-        BuiltinDocs::add(docs::documentBuiltinDocs());
-        // Areas append their registration here (documents, memory).
     });
 }
 

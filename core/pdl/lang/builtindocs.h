@@ -16,8 +16,10 @@ struct BuiltinDoc {
     QString area;      ///< `documents`, `memory`, `language`, … (groups completions)
 };
 
-/// The registry of BuiltinDoc entries. Areas add theirs once at start-up (before the editor
-/// asks) through registerBuiltinDocs; lookups are thread-safe after that.
+/// The registry of BuiltinDoc entries. The language's own entries come from
+/// registerBuiltinDocs(); the objects a run is given (`doc`, `memory`, `thread`) are added where
+/// runs are composed (RunEnvironment::registerBindingDocs in core/workbench), before the editor
+/// asks. Lookups are thread-safe after that.
 class BuiltinDocs {
 public:
     /// Adds entries (a later entry with the same name replaces the earlier one).
@@ -28,8 +30,8 @@ public:
     static QList<BuiltinDoc> withPrefix(const QString& prefix);
 };
 
-/// Registers every area's documentation (language built-ins, documents, memory). Idempotent;
-/// called by the application and by tests that need the entries.
+/// Registers the language's own documentation (built-in variables and functions). Idempotent;
+/// thread-safe.
 void registerBuiltinDocs();
 
 } // namespace hako::pdl

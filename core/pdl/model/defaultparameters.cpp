@@ -1,6 +1,6 @@
 #include "core/pdl/model/defaultparameters.h"
 
-#include "core/models/modelconfig.h"
+#include "core/util/globmatch.h"
 
 #include <nlohmann/json.hpp>
 

@@ -41,6 +41,14 @@ int fieldNameDistance(std::string_view a, std::string_view b)
     return prev[y.size()];
 }
 
+void sortByPosition(std::vector<Diagnostic>& diagnostics)
+{
+    std::stable_sort(
+        diagnostics.begin(), diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
+            return std::pair(a.span.line, a.span.column) < std::pair(b.span.line, b.span.column);
+        });
+}
+
 qsizetype firstInvalidUtf8(const QByteArray& text)
 {
     const auto* d = reinterpret_cast<const unsigned char*>(text.constData());
@@ -139,11 +147,7 @@ ParseResult parseProgramText(const QByteArray& text, const QString& fileName,
     program->root = checker.parseBlock(*document);
     result.program = std::move(program);
     result.diagnostics = std::move(checker.diagnostics);
-    std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
-                     [](const Diagnostic& a, const Diagnostic& b) {
-                         return std::pair(a.span.line, a.span.column) <
-                                std::pair(b.span.line, b.span.column);
-                     });
+    sortByPosition(result.diagnostics);
     return result;
 }
 

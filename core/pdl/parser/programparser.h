@@ -33,6 +33,10 @@ struct ParseResult {
     bool ok() const;
 };
 
+/// Sorts diagnostics by line and column, keeping the order of those at the same position (how
+/// every diagnostic list of a program is shown).
+void sortByPosition(std::vector<Diagnostic>& diagnostics);
+
 /// Parses and checks a PDL program (or a trace, which is a program too) from a file. Reports all
 /// structural errors in one pass, sorted by position. Thread-safe; no shared state.
 ParseResult parseProgram(const QString& path, const ParseOptions& options = {});

@@ -79,7 +79,7 @@ private Q_SLOTS:
 
     void everyFunctionHasHoverDocs()
     {
-        pdl::registerBuiltinDocs();
+        pdl::BuiltinDocs::add(documentBuiltinDocs());
         auto doc = std::make_shared<Document>(QStringLiteral("x\n"));
         const pdl::Value bindings =
             makeDocumentBindings(std::make_shared<DocumentSession>(DocumentIndex::build(doc)));

@@ -200,7 +200,7 @@ private Q_SLOTS:
 
     void everyFunctionIsDocumented()
     {
-        pdl::registerBuiltinDocs();
+        pdl::BuiltinDocs::add(memoryBuiltinDocs());
         const AgentBindings b = bindings(fresh());
         int checked = 0;
         const std::pair<const char*, pdl::Value> objects[] = {{"memory", b.memory},

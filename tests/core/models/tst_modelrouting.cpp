@@ -7,6 +7,7 @@
 #include "core/models/providerplugin.h"
 #include "core/models/replayprovider.h"
 #include "core/pdl/model/defaultparameters.h"
+#include "core/util/globmatch.h"
 #include "openaitestserver.h"
 
 #include <QTemporaryDir>

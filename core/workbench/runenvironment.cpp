@@ -1,0 +1,65 @@
+#include "core/workbench/runenvironment.h"
+
+#include "core/docs/docbindings.h"
+#include "core/docs/documentbuiltindocs.h"
+#include "core/memory/hashembedding.h"
+#include "core/memory/memorybindings.h"
+#include "core/memory/memorydocs.h"
+#include "core/memory/memorystore.h"
+#include "core/models/modelrouter.h"
+#include "core/pdl/interp/interpreter.h"
+#include "core/pdl/lang/builtindocs.h"
+#include "core/pdl/model/modelprovider.h"
+
+#include <QUuid>
+
+#include <mutex>
+
+namespace hako {
+
+std::optional<Diagnostic> RunEnvironment::compose(pdl::RunOptions& options) const
+{
+    std::optional<Diagnostic> providerError;
+    if (modelProvider) {
+        options.models = modelProvider;
+    } else if (!options.replay) {
+        Result<std::shared_ptr<models::IModelProvider>> provider =
+            models::createDefaultProvider(baseFolder);
+        if (provider.ok())
+            options.models = *provider;
+        else
+            providerError = provider.error();
+    }
+    options.sandbox = options.sandbox || sandbox;
+    if (documentSession)
+        options.initialScope.set("doc", docs::makeDocumentBindings(documentSession));
+    // Every change and retrieval `memory`/`thread` make is journaled with this run's id and the
+    // calling block's pdl__id.
+    if (memoryStore) {
+        memory::MemoryBindingOptions mo;
+        mo.agent = memoryAgent;
+        mo.embeddingModel = !embeddingModel.isEmpty() ? embeddingModel
+                            : !memoryStore->embeddingModel().isEmpty()
+                                ? memoryStore->embeddingModel()
+                                : QStringLiteral("hash");
+        mo.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+        mo.baseDir = baseFolder;
+        memory::AgentBindings agent = memory::makeAgentBindings(
+            memoryStore, std::make_shared<memory::HashFallbackProvider>(options.models), mo);
+        options.initialScope.set("memory", agent.memory);
+        options.initialScope.set("thread", agent.thread);
+    }
+    return providerError;
+}
+
+void RunEnvironment::registerBindingDocs()
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        pdl::registerBuiltinDocs();
+        pdl::BuiltinDocs::add(docs::documentBuiltinDocs());
+        pdl::BuiltinDocs::add(memory::memoryBuiltinDocs());
+    });
+}
+
+} // namespace hako

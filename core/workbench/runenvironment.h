@@ -1,0 +1,67 @@
+#pragma once
+
+#include "core/util/diagnostic.h"
+
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+namespace hako::docs {
+class DocumentSession;
+}
+namespace hako::memory {
+class MemoryStore;
+}
+namespace hako::models {
+class IModelProvider;
+}
+namespace hako::pdl {
+struct RunOptions;
+}
+
+namespace hako {
+
+/// What a run is given besides its program and options: the open document, the memory store and
+/// whose memories they are, the embedding model, the folder its model configuration comes from,
+/// the sandbox decision, or a provider to use instead of the configured one. The one place a run
+/// is composed: `hako run` and the workbench (RunController) fill one and call compose() on the
+/// run's worker, which creates the model provider once and builds the `doc`, `memory` and
+/// `thread` bindings over it.
+///
+/// A plain value: fill and copy it on any thread; compose() runs on the run's worker.
+class RunEnvironment {
+public:
+    /// The program's folder: `hako-models.yaml` and memory's relative paths resolve against it.
+    QString baseFolder;
+    /// A document the program sees as `doc` (the same session as the Documents pane, so the
+    /// commands the program runs appear in its transcript and cost). Null: no `doc`.
+    std::shared_ptr<docs::DocumentSession> documentSession;
+    /// The agent-memory store the program sees as `memory` and `thread`. Null: neither.
+    std::shared_ptr<memory::MemoryStore> memoryStore;
+    /// Whose memories they are.
+    QString memoryAgent = QStringLiteral("default");
+    /// Embeds memories; empty: the store's model, else `hash`.
+    QString embeddingModel;
+    /// Code blocks run under the sandbox (bubblewrap).
+    bool sandbox = false;
+    /// Used for model blocks instead of the configured endpoints (tests); null: compose()
+    /// creates the configured provider for baseFolder.
+    std::shared_ptr<models::IModelProvider> modelProvider;
+
+    /// Completes `options` on the run's worker: options.models (modelProvider, else the provider
+    /// configured for baseFolder, created here once; none when options.replay answers the model
+    /// calls), options.sandbox, and `doc`, `memory`, `thread` in options.initialScope (over that
+    /// same provider; each memory run gets its own run id for the journal). Returns the
+    /// configuration error when the provider could not be created: the rest is composed anyway,
+    /// and callers decide whether that error matters (`hako run` stops; the workbench lets
+    /// programs without model blocks run).
+    std::optional<Diagnostic> compose(pdl::RunOptions& options) const;
+
+    /// Registers the hover and completion documentation of everything a composed run may be
+    /// given (`doc.*`, `memory.*`, `thread.*`) along with the language's own (idempotent,
+    /// thread-safe). Called by the editor before it asks.
+    static void registerBindingDocs();
+};
+
+} // namespace hako

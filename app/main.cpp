@@ -2,6 +2,7 @@
 // the version (no application object at all) and the workbench window (QApplication).
 #include "cli/commandline.h"
 #include "cli/commandregistry.h"
+#include "cli/output.h"
 #include "core/util/version.h"
 #include "widgets/workbench/mainwindow.h"
 
@@ -12,12 +13,6 @@
 #include <cstdio>
 
 namespace {
-
-void print(FILE* stream, const QString& text)
-{
-    std::fputs(text.toLocal8Bit().constData(), stream);
-    std::fflush(stream);
-}
 
 QIcon applicationIcon()
 {
@@ -41,10 +36,11 @@ int runWorkbench(int& argc, char** argv, const QStringList& files)
     if (!files.isEmpty()) {
         QString error;
         if (!window.openFile(files.first(), &error))
-            print(stderr, QStringLiteral("hako: %1\n").arg(error));
+            hako::writeText(stderr, QStringLiteral("hako: %1\n").arg(error));
         if (files.size() > 1) {
-            print(stderr, QStringLiteral("hako: opens one program at a time; ignoring %1\n")
-                              .arg(files.mid(1).join(QLatin1String(", "))));
+            hako::writeText(stderr,
+                            QStringLiteral("hako: opens one program at a time; ignoring %1\n")
+                                .arg(files.mid(1).join(QLatin1String(", "))));
         }
     }
     window.show();
@@ -71,14 +67,14 @@ int main(int argc, char** argv)
 
     switch (invocation.kind) {
     case hako::Invocation::Kind::Version:
-        print(stdout, QStringLiteral("hako %1\n").arg(hako::versionString()));
+        hako::writeText(stdout, QStringLiteral("hako %1\n").arg(hako::versionString()));
         return 0;
     case hako::Invocation::Kind::Help:
-        print(stdout, hako::usageText(registry));
+        hako::writeText(stdout, hako::usageText(registry));
         return 0;
     case hako::Invocation::Kind::Error:
-        print(stderr, QStringLiteral("hako: error: %1\n\n").arg(invocation.error) +
-                          hako::usageText(registry));
+        hako::writeText(stderr, QStringLiteral("hako: error: %1\n\n").arg(invocation.error) +
+                                    hako::usageText(registry));
         return 2;
     case hako::Invocation::Kind::Subcommand:
         return hako::CommandRegistry::run(*registry.find(invocation.command),

@@ -1,4 +1,5 @@
 #include "cli/checkcommand.h"
+#include "cli/output.h"
 
 #include "core/pdl/expr/expression.h"
 #include "core/pdl/parser/yamlvalue.h"
@@ -14,11 +15,6 @@
 namespace hako {
 
 namespace {
-
-void write(FILE* stream, const QString& text)
-{
-    std::fputs(text.toUtf8().constData(), stream);
-}
 
 QString caretFor(const QString& path, const SourceSpan& span, QHash<QString, QStringList>& cache)
 {
@@ -56,11 +52,12 @@ bool addDataNames(const QByteArray& yaml, const QString& origin, QStringList& na
 {
     const Result<pdl::YamlValue> data = pdl::loadYaml(yaml, origin);
     if (!data) {
-        write(stderr, QStringLiteral("hako check: %1\n").arg(data.error().toString()));
+        writeText(stderr, QStringLiteral("hako check: %1\n").arg(data.error().toString()));
         return false;
     }
     if (!data->isMapping() && !data->isNull()) {
-        write(stderr, QStringLiteral("hako check: %1: the data must be a mapping\n").arg(origin));
+        writeText(stderr,
+                  QStringLiteral("hako check: %1: the data must be a mapping\n").arg(origin));
         return false;
     }
     for (const auto& e : data->entries())
@@ -74,7 +71,7 @@ int checkCommand(const QStringList& args)
 {
     if (args.isEmpty() || args.contains(QLatin1String("--help")) ||
         args.contains(QLatin1String("-h"))) {
-        write(args.isEmpty() ? stderr : stdout, QString::fromLatin1(kCheckUsage));
+        writeText(args.isEmpty() ? stderr : stdout, QString::fromLatin1(kCheckUsage));
         return args.isEmpty() ? 2 : 0;
     }
     pdl::ScopeOptions options;
@@ -88,8 +85,8 @@ int checkCommand(const QStringList& args)
                    i + 1 < args.size()) {
             QFile f(args.at(++i));
             if (!f.open(QIODevice::ReadOnly)) {
-                write(stderr, QStringLiteral("hako check: cannot read %1: %2\n")
-                                  .arg(f.fileName(), f.errorString()));
+                writeText(stderr, QStringLiteral("hako check: cannot read %1: %2\n")
+                                      .arg(f.fileName(), f.errorString()));
                 return 2;
             }
             if (!addDataNames(f.readAll(), f.fileName(), options.externalNames))
@@ -99,7 +96,7 @@ int checkCommand(const QStringList& args)
         }
     }
     if (programs.isEmpty()) {
-        write(stderr, QString::fromLatin1(kCheckUsage));
+        writeText(stderr, QString::fromLatin1(kCheckUsage));
         return 2;
     }
     int errors = 0;
@@ -112,13 +109,13 @@ int checkCommand(const QStringList& args)
                 ++errors;
             else if (d.severity == Severity::Warning)
                 ++warnings;
-            write(stdout, d.toString() + QLatin1Char('\n') + caretFor(path, d.span, sources));
+            writeText(stdout, d.toString() + QLatin1Char('\n') + caretFor(path, d.span, sources));
         }
     }
-    write(stderr, QStringLiteral("%1 error(s), %2 warning(s) in %3 program(s)\n")
-                      .arg(errors)
-                      .arg(warnings)
-                      .arg(programs.size()));
+    writeText(stderr, QStringLiteral("%1 error(s), %2 warning(s) in %3 program(s)\n")
+                          .arg(errors)
+                          .arg(warnings)
+                          .arg(programs.size()));
     return errors > 0 ? 1 : 0;
 }
 
@@ -131,7 +128,7 @@ int evalCommand(const QStringList& args)
     for (int i = 0; i < args.size(); ++i) {
         const QString& a = args.at(i);
         if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
-            write(stdout, QString::fromLatin1(kEvalUsage));
+            writeText(stdout, QString::fromLatin1(kEvalUsage));
             return 0;
         }
         if (a == QLatin1String("--repr")) {
@@ -140,8 +137,9 @@ int evalCommand(const QStringList& args)
             const QString spec = args.at(++i);
             const qsizetype eq = spec.indexOf(QLatin1Char('='));
             if (eq <= 0) {
-                write(stderr,
-                      QStringLiteral("hako eval: --var needs NAME=VALUE, got '%1'\n").arg(spec));
+                writeText(
+                    stderr,
+                    QStringLiteral("hako eval: --var needs NAME=VALUE, got '%1'\n").arg(spec));
                 return 2;
             }
             const std::string raw = spec.mid(eq + 1).toStdString();
@@ -151,15 +149,16 @@ int evalCommand(const QStringList& args)
         } else if (a == QLatin1String("--vars") && i + 1 < args.size()) {
             QFile f(args.at(++i));
             if (!f.open(QIODevice::ReadOnly)) {
-                write(stderr, QStringLiteral("hako eval: cannot read %1: %2\n")
-                                  .arg(f.fileName(), f.errorString()));
+                writeText(stderr, QStringLiteral("hako eval: cannot read %1: %2\n")
+                                      .arg(f.fileName(), f.errorString()));
                 return 2;
             }
             nlohmann::ordered_json j =
                 nlohmann::ordered_json::parse(f.readAll().toStdString(), nullptr, false);
             if (!j.is_object()) {
-                write(stderr,
-                      QStringLiteral("hako eval: %1: expected a JSON object\n").arg(f.fileName()));
+                writeText(
+                    stderr,
+                    QStringLiteral("hako eval: %1: expected a JSON object\n").arg(f.fileName()));
                 return 2;
             }
             for (const auto& [k, v] : pdl::Value::fromJson(j).asDict())
@@ -168,29 +167,31 @@ int evalCommand(const QStringList& args)
             templ = a;
             haveTemplate = true;
         } else {
-            write(stderr, QString::fromLatin1(kEvalUsage));
+            writeText(stderr, QString::fromLatin1(kEvalUsage));
             return 2;
         }
     }
     if (!haveTemplate) {
-        write(stderr, QString::fromLatin1(kEvalUsage));
+        writeText(stderr, QString::fromLatin1(kEvalUsage));
         return 2;
     }
     const std::string text = templ.toStdString();
     const Result<pdl::Value> value = pdl::evaluateTemplate(text, scope);
     if (!value) {
         const Diagnostic& d = value.error();
-        write(stderr, QStringLiteral("hako eval: %1\n").arg(d.toString()));
+        writeText(stderr, QStringLiteral("hako eval: %1\n").arg(d.toString()));
         if (d.span.line > 0 && d.span.column > 0)
-            write(stderr, QString::fromStdString(pdl::caretLine(text, d.span.line, d.span.column)) +
-                              QLatin1Char('\n'));
+            writeText(stderr,
+                      QString::fromStdString(pdl::caretLine(text, d.span.line, d.span.column)) +
+                          QLatin1Char('\n'));
         return 1;
     }
     try {
-        write(stdout,
-              QString::fromStdString(repr ? value->repr() : value->toText()) + QLatin1Char('\n'));
+        writeText(stdout, QString::fromStdString(repr ? value->repr() : value->toText()) +
+                              QLatin1Char('\n'));
     } catch (const pdl::EvalError& e) {
-        write(stderr, QStringLiteral("hako eval: error: %1\n").arg(QString::fromUtf8(e.what())));
+        writeText(stderr,
+                  QStringLiteral("hako eval: error: %1\n").arg(QString::fromUtf8(e.what())));
         return 1;
     }
     return 0;

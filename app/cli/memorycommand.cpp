@@ -1,4 +1,5 @@
 #include "cli/memorycommand.h"
+#include "cli/output.h"
 
 #include "core/memory/hashembedding.h"
 #include "core/memory/memoryexchange.h"
@@ -47,14 +48,9 @@ const char* kUsage =
     "      'hash' is a built-in, model-free fallback (hashed words and trigrams): lexical, not\n"
     "      semantic, but deterministic and offline.\n";
 
-void out(const QString& text)
-{
-    std::fputs(text.toUtf8().constData(), stdout);
-}
-
 int fail(const QString& message, int code = 1)
 {
-    std::fputs(QStringLiteral("hako memory: %1\n").arg(message).toUtf8().constData(), stderr);
+    writeText(stderr, QStringLiteral("hako memory: %1\n").arg(message));
     return code;
 }
 
@@ -196,7 +192,7 @@ int addCmd(const Args& a, MemoryStore& store)
     auto id = store.add(std::move(r), kUser);
     if (!id)
         return fail(id.error().message);
-    out(QStringLiteral("%1\n").arg(*id));
+    writeText(stdout, QStringLiteral("%1\n").arg(*id));
     return 0;
 }
 
@@ -221,15 +217,15 @@ int listCmd(const Args& a, MemoryStore& store)
         QJsonArray arr;
         for (const MemoryRecord& r : *list)
             arr.append(r.toJson());
-        out(QString::fromUtf8(QJsonDocument(arr).toJson(QJsonDocument::Indented)));
+        writeText(stdout, QString::fromUtf8(QJsonDocument(arr).toJson(QJsonDocument::Indented)));
         return 0;
     }
     for (const MemoryRecord& r : *list) {
-        out(QStringLiteral("%1\t%2\t%3\t%4\t%5\t%6\n")
-                .arg(r.id)
-                .arg(kindName(r.kind), stateName(r.state))
-                .arg(r.importance)
-                .arg(formatTime(r.createdAt), oneLine(r.text)));
+        writeText(stdout, QStringLiteral("%1\t%2\t%3\t%4\t%5\t%6\n")
+                              .arg(r.id)
+                              .arg(kindName(r.kind), stateName(r.state))
+                              .arg(r.importance)
+                              .arg(formatTime(r.createdAt), oneLine(r.text)));
     }
     return 0;
 }
@@ -311,18 +307,18 @@ int retrieveCmd(const Args& a, MemoryStore& store)
             cands.append(j);
         }
         o[QStringLiteral("candidates")] = cands;
-        out(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented)));
+        writeText(stdout, QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented)));
         return 0;
     }
     for (int64_t id : res.promptOrder) {
         auto r = store.get(id);
         if (!r)
             return fail(r.error().message);
-        out(QStringLiteral("%1\t%2\t%3\t%4\n")
-                .arg(id)
-                .arg(formatTime(r->createdAt))
-                .arg(double(res.find(id)->score), 0, 'f', 4)
-                .arg(oneLine(r->text)));
+        writeText(stdout, QStringLiteral("%1\t%2\t%3\t%4\n")
+                              .arg(id)
+                              .arg(formatTime(r->createdAt))
+                              .arg(double(res.find(id)->score), 0, 'f', 4)
+                              .arg(oneLine(r->text)));
     }
     return 0;
 }
@@ -352,13 +348,14 @@ int importGaCmd(const Args& a, MemoryStore& store)
     auto r = importGenerativeAgents(store, a.positional.first(), o, ctx);
     if (!r)
         return fail(r.error().message);
-    out(QStringLiteral("imported %1 memories (%2 observations, %3 chats, %4 reflections; %5 "
-                       "keyword strengths read)\n")
-            .arg(r->memories)
-            .arg(r->observations)
-            .arg(r->chats)
-            .arg(r->reflections)
-            .arg(r->keywords));
+    writeText(stdout,
+              QStringLiteral("imported %1 memories (%2 observations, %3 chats, %4 reflections; %5 "
+                             "keyword strengths read)\n")
+                  .arg(r->memories)
+                  .arg(r->observations)
+                  .arg(r->chats)
+                  .arg(r->reflections)
+                  .arg(r->keywords));
     return 0;
 }
 
@@ -369,7 +366,7 @@ int exportCmd(const Args& a, MemoryStore& store)
         return fail(doc.error().message);
     const QByteArray json = QJsonDocument(*doc).toJson(QJsonDocument::Indented);
     if (a.positional.isEmpty()) {
-        std::fwrite(json.constData(), 1, size_t(json.size()), stdout);
+        writeText(stdout, std::string_view(json.constData(), size_t(json.size())));
         return 0;
     }
     QSaveFile f(a.positional.first());
@@ -395,7 +392,7 @@ int importCmd(const Args& a, MemoryStore& store)
     auto r = importStore(store, doc.object(), ctx);
     if (!r)
         return fail(QStringLiteral("%1: %2").arg(f.fileName(), r.error().message));
-    out(QStringLiteral("imported %1 memories\n").arg(r->memories));
+    writeText(stdout, QStringLiteral("imported %1 memories\n").arg(r->memories));
     return 0;
 }
 
@@ -405,7 +402,7 @@ int memoryCommand(const QStringList& args)
 {
     const Args a = parse(args);
     if (a.has("--help") || a.has("-h")) {
-        out(QString::fromLatin1(kUsage));
+        writeText(stdout, QString::fromLatin1(kUsage));
         return 0;
     }
     if (!a.error.isEmpty())

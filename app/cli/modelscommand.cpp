@@ -1,4 +1,5 @@
 #include "cli/modelscommand.h"
+#include "cli/output.h"
 
 #include "core/models/apikeystore.h"
 #include "core/models/modelrouter.h"
@@ -22,11 +23,6 @@ const char* kUsage =
     "  API keys: the desktop keyring (service `hako`, account = endpoint name, set in the\n"
     "  workbench's model settings), else the environment. HAKO_KEYRING=0 skips the keyring.\n";
 
-void write(FILE* stream, const QString& text)
-{
-    std::fputs(text.toUtf8().constData(), stream);
-}
-
 } // namespace
 
 int modelsCommand(const QStringList& args)
@@ -36,7 +32,7 @@ int modelsCommand(const QStringList& args)
     for (int i = 0; i < args.size(); ++i) {
         const QString& a = args.at(i);
         if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
-            write(stdout, QString::fromLatin1(kUsage));
+            writeText(stdout, QString::fromLatin1(kUsage));
             return 0;
         }
         if (a == QLatin1String("--json")) {
@@ -44,7 +40,7 @@ int modelsCommand(const QStringList& args)
         } else if (a == QLatin1String("--workspace") && i + 1 < args.size()) {
             workspace = args.at(++i);
         } else {
-            write(stderr, QString::fromLatin1(kUsage));
+            writeText(stderr, QString::fromLatin1(kUsage));
             return 2;
         }
     }
@@ -52,7 +48,7 @@ int modelsCommand(const QStringList& args)
     Result<models::ModelConfig> config =
         models::ModelConfig::load(workspace, QProcessEnvironment::systemEnvironment(), keys);
     if (!config) {
-        write(stderr, QStringLiteral("hako models: %1\n").arg(config.error().toString()));
+        writeText(stderr, QStringLiteral("hako models: %1\n").arg(config.error().toString()));
         return 2;
     }
     models::ModelRouter router(std::move(config.value()));
@@ -75,22 +71,22 @@ int modelsCommand(const QStringList& args)
             out.push_back(entry);
             continue;
         }
-        write(stdout, QStringLiteral("%1 (%2)\n").arg(e.name, e.baseUrl));
+        writeText(stdout, QStringLiteral("%1 (%2)\n").arg(e.name, e.baseUrl));
         if (e.models) {
             for (const QString& m : *e.models)
-                write(stdout, QStringLiteral("  %1%2\n").arg(e.prefix, m));
+                writeText(stdout, QStringLiteral("  %1%2\n").arg(e.prefix, m));
             if (e.models->isEmpty())
-                write(stdout, QStringLiteral("  (no models)\n"));
+                writeText(stdout, QStringLiteral("  (no models)\n"));
         } else {
-            write(stdout, QStringLiteral("  error: %1\n").arg(e.models.error().message));
+            writeText(stdout, QStringLiteral("  error: %1\n").arg(e.models.error().message));
         }
     }
     // Said after the list: by then every endpoint's key has been looked up.
     const QString note = keys->note();
     if (asJson)
-        write(stdout, QString::fromStdString(out.dump(2)) + QLatin1Char('\n'));
+        writeText(stdout, QString::fromStdString(out.dump(2)) + QLatin1Char('\n'));
     if (!note.isEmpty())
-        write(stderr, QStringLiteral("note: %1\n").arg(note));
+        writeText(stderr, QStringLiteral("note: %1\n").arg(note));
     return answered > 0 ? 0 : 1;
 }
 

@@ -1,19 +1,17 @@
 #include "cli/runcommand.h"
+#include "cli/optionparser.h"
+#include "cli/output.h"
 
-#include "core/docs/docbindings.h"
 #include "core/docs/documentsession.h"
-#include "core/memory/hashembedding.h"
-#include "core/memory/memorybindings.h"
 #include "core/memory/memorystore.h"
-#include "core/models/modelrouter.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/parser/yamlvalue.h"
 #include "core/pdl/trace/tracereader.h"
 #include "core/pdl/trace/tracewriter.h"
+#include "core/workbench/runenvironment.h"
 
 #include <QFile>
 #include <QFileInfo>
-#include <QUuid>
 
 #include <csignal>
 #include <cstdio>
@@ -21,13 +19,6 @@
 namespace hako {
 
 namespace {
-
-void write(FILE* stream, const QString& text)
-{
-    const QByteArray utf8 = text.toUtf8();
-    std::fwrite(utf8.constData(), 1, size_t(utf8.size()), stream);
-    std::fflush(stream);
-}
 
 const char* kUsage =
     "usage: hako run [options] PROGRAM.pdl\n"
@@ -69,137 +60,129 @@ bool mergeData(const QByteArray& text, const QString& origin, pdl::Dict& into, Q
     return true;
 }
 
-} // namespace
-
-int runCommand(const QStringList& args)
-{
+// What `hako run` was asked: the options of the run and what to give it.
+struct RunArguments {
     pdl::RunOptions options;
     QString program, traceFile, replayFile, documentFile;
     bool wantTrace = false;
     QString stream = QStringLiteral("none");
     QString memoryStore, memoryAgent = QStringLiteral("default"), embeddingModel;
-    for (int i = 0; i < args.size(); ++i) {
-        const QString& a = args[i];
-        auto value = [&](QString* out) {
-            if (i + 1 >= args.size()) {
-                write(stderr, QStringLiteral("hako run: %1 needs a value\n").arg(a));
-                return false;
-            }
-            *out = args[++i];
-            return true;
+};
+
+OptionParser runOptions(RunArguments& r)
+{
+    OptionParser parser;
+    auto into = [](QString* target) {
+        return [target](const QString& v) {
+            *target = v;
+            return QString();
         };
-        QString v;
-        if (a == QLatin1String("-h") || a == QLatin1String("--help")) {
-            write(stdout, QString::fromLatin1(kUsage));
-            return 0;
-        } else if (a == QLatin1String("--trace") || a == QLatin1String("-t")) {
-            wantTrace = true;
-            // `--trace FILE PROGRAM`: a value only when a program still follows it.
-            if (i + 2 < args.size() && !args[i + 1].startsWith(QLatin1Char('-')))
-                traceFile = args[++i];
-        } else if (a.startsWith(QLatin1String("--trace="))) {
-            wantTrace = true;
-            traceFile = a.mid(8);
-        } else if (a == QLatin1String("-d") || a == QLatin1String("--data")) {
-            QString error;
-            if (!value(&v))
-                return 2;
-            if (!mergeData(v.toUtf8(), QStringLiteral("--data"), options.initialScope, &error)) {
-                write(stderr, QStringLiteral("hako run: %1\n").arg(error));
-                return 2;
-            }
-        } else if (a == QLatin1String("-f") || a == QLatin1String("--data-file")) {
-            QString error;
-            if (!value(&v))
-                return 2;
-            QFile f(v);
-            if (!f.open(QIODevice::ReadOnly)) {
-                write(stderr,
-                      QStringLiteral("hako run: cannot read %1: %2\n").arg(v, f.errorString()));
-                return 2;
-            }
-            if (!mergeData(f.readAll(), v, options.initialScope, &error)) {
-                write(stderr, QStringLiteral("hako run: %1\n").arg(error));
-                return 2;
-            }
-        } else if (a == QLatin1String("--stream")) {
-            if (!value(&stream))
-                return 2;
-            if (stream == QLatin1String("background")) // the reference's older name
-                stream = QStringLiteral("context");
-            if (stream != QLatin1String("none") && stream != QLatin1String("result") &&
-                stream != QLatin1String("context")) {
-                write(stderr, QStringLiteral("hako run: --stream takes result, context or none\n"));
-                return 2;
-            }
-        } else if (a == QLatin1String("--sandbox")) {
-            options.sandbox = true;
-        } else if (a == QLatin1String("--replay")) {
-            if (!value(&replayFile))
-                return 2;
-        } else if (a == QLatin1String("--max-call-depth")) {
-            bool ok = false;
-            if (!value(&v))
-                return 2;
-            options.maxCallDepth = v.toInt(&ok);
-            if (!ok || options.maxCallDepth < 1) {
-                write(stderr,
-                      QStringLiteral("hako run: --max-call-depth takes a positive number\n"));
-                return 2;
-            }
-        } else if (a == QLatin1String("--memory")) {
-            if (!value(&memoryStore))
-                return 2;
-        } else if (a == QLatin1String("--memory-agent")) {
-            if (!value(&memoryAgent))
-                return 2;
-        } else if (a == QLatin1String("--embedding-model")) {
-            if (!value(&embeddingModel))
-                return 2;
-        } else if (a == QLatin1String("--document")) {
-            if (!value(&documentFile))
-                return 2;
-        } else if (a.startsWith(QLatin1Char('-')) && a.size() > 1) {
-            write(stderr, QStringLiteral("hako run: unknown option %1\n\n").arg(a) +
+    };
+    parser.addOptionalValue({QStringLiteral("--trace"), QStringLiteral("-t")},
+                            [&r](const QString& v) {
+                                r.wantTrace = true;
+                                r.traceFile = v;
+                                return QString();
+                            });
+    parser.addOption({QStringLiteral("-d"), QStringLiteral("--data")}, [&r](const QString& v) {
+        QString error;
+        mergeData(v.toUtf8(), QStringLiteral("--data"), r.options.initialScope, &error);
+        return error;
+    });
+    parser.addOption({QStringLiteral("-f"), QStringLiteral("--data-file")}, [&r](const QString& v) {
+        QFile f(v);
+        if (!f.open(QIODevice::ReadOnly))
+            return QStringLiteral("cannot read %1: %2").arg(v, f.errorString());
+        QString error;
+        mergeData(f.readAll(), v, r.options.initialScope, &error);
+        return error;
+    });
+    parser.addOption({QStringLiteral("--stream")}, [&r](const QString& v) {
+        r.stream = v == QLatin1String("background") ? QStringLiteral("context") // older name
+                                                    : v;
+        if (r.stream != QLatin1String("none") && r.stream != QLatin1String("result") &&
+            r.stream != QLatin1String("context"))
+            return QStringLiteral("--stream takes result, context or none");
+        return QString();
+    });
+    parser.addFlag({QStringLiteral("--sandbox")}, [&r] { r.options.sandbox = true; });
+    parser.addOption({QStringLiteral("--replay")}, into(&r.replayFile));
+    parser.addOption({QStringLiteral("--max-call-depth")}, [&r](const QString& v) {
+        bool ok = false;
+        r.options.maxCallDepth = v.toInt(&ok);
+        if (!ok || r.options.maxCallDepth < 1)
+            return QStringLiteral("--max-call-depth takes a positive number");
+        return QString();
+    });
+    parser.addOption({QStringLiteral("--memory")}, into(&r.memoryStore));
+    parser.addOption({QStringLiteral("--memory-agent")}, into(&r.memoryAgent));
+    parser.addOption({QStringLiteral("--embedding-model")}, into(&r.embeddingModel));
+    parser.addOption({QStringLiteral("--document")}, into(&r.documentFile));
+    parser.setPositional([&r](const QString& word) {
+        if (!r.program.isEmpty())
+            return QStringLiteral("runs one program at a time");
+        r.program = word;
+        return QString();
+    });
+    return parser;
+}
+
+} // namespace
+
+int runCommand(const QStringList& args)
+{
+    RunArguments r;
+    const OptionParser::Parsed parsed = runOptions(r).parse(args);
+    switch (parsed.outcome) {
+    case OptionParser::Outcome::Ok:
+        break;
+    case OptionParser::Outcome::Help:
+        writeText(stdout, QString::fromLatin1(kUsage));
+        return 0;
+    case OptionParser::Outcome::UnknownOption:
+        writeText(stderr, QStringLiteral("hako run: %1\n\n").arg(parsed.error) +
                               QString::fromLatin1(kUsage));
-            return 2;
-        } else if (program.isEmpty()) {
-            program = a;
-        } else {
-            write(stderr, QStringLiteral("hako run: runs one program at a time\n"));
-            return 2;
-        }
+        return 2;
+    case OptionParser::Outcome::Error:
+        writeText(stderr, QStringLiteral("hako run: %1\n").arg(parsed.error));
+        return 2;
     }
+    pdl::RunOptions& options = r.options;
+    const QString& program = r.program;
+    QString& traceFile = r.traceFile;
+    const bool wantTrace = r.wantTrace;
+    const QString& stream = r.stream;
     if (program.isEmpty()) {
-        write(stderr, QString::fromLatin1(kUsage));
+        writeText(stderr, QString::fromLatin1(kUsage));
         return 2;
     }
     if (!QFileInfo::exists(program)) {
-        write(stderr, QStringLiteral("hako run: %1: no such file\n").arg(program));
+        writeText(stderr, QStringLiteral("hako run: %1: no such file\n").arg(program));
         return 1;
     }
-    if (!replayFile.isEmpty()) {
+    if (!r.replayFile.isEmpty()) {
         QString error;
-        auto table = pdl::loadReplayTable(replayFile, &error);
+        auto table = pdl::loadReplayTable(r.replayFile, &error);
         if (!table) {
-            write(stderr, QStringLiteral("hako run: %1\n").arg(error));
+            writeText(stderr, QStringLiteral("hako run: %1\n").arg(error));
             return 1;
         }
         options.replay = std::move(table);
     }
+    RunEnvironment environment;
+    environment.baseFolder = QFileInfo(program).absolutePath();
     // --document: the program gets a `doc` object playing the search/show/answer game on it.
-    if (!documentFile.isEmpty()) {
-        Result<docs::Document> document = docs::loadDocument(documentFile);
+    if (!r.documentFile.isEmpty()) {
+        Result<docs::Document> document = docs::loadDocument(r.documentFile);
         if (!document.ok()) {
-            write(stderr, QStringLiteral("hako run: %1\n").arg(document.error().message));
+            writeText(stderr, QStringLiteral("hako run: %1\n").arg(document.error().message));
             return 1;
         }
         for (const Diagnostic& w : document->warnings())
-            write(stderr, QStringLiteral("hako run: %1\n").arg(w.toString()));
+            writeText(stderr, QStringLiteral("hako run: %1\n").arg(w.toString()));
         auto index = docs::DocumentIndex::build(
             std::make_shared<docs::Document>(std::move(document).value()));
-        options.initialScope.set(
-            "doc", docs::makeDocumentBindings(std::make_shared<docs::DocumentSession>(index)));
+        environment.documentSession = std::make_shared<docs::DocumentSession>(index);
     }
     if (wantTrace && traceFile.isEmpty())
         traceFile = QFileInfo(program).completeBaseName() + QStringLiteral("_trace.json");
@@ -209,42 +192,28 @@ int runCommand(const QStringList& args)
     options.streamContext = stream == QLatin1String("context");
     options.writeStdout = [&](std::string_view text) {
         streamed = streamed || options.streamModelOutput;
-        std::fwrite(text.data(), 1, text.size(), stdout);
-        std::fflush(stdout);
+        writeText(stdout, text);
     };
     // Ctrl+C cancels at the next block boundary and kills running code.
     static CancelToken* interrupt = nullptr;
     interrupt = &options.cancel;
     std::signal(SIGINT, [](int) { interrupt->cancel(); });
 
-    if (!options.replay) {
-        Result<std::shared_ptr<models::IModelProvider>> provider =
-            models::createDefaultProvider(QFileInfo(program).absolutePath());
-        if (!provider.ok()) {
-            write(stderr, QStringLiteral("hako run: %1\n").arg(provider.error().toString()));
-            return 1;
-        }
-        options.models = *provider;
-    }
-    // Agent memory: `memory` and `thread` objects over the store; every change and retrieval
-    // they make is journaled with this run's id and the calling block's pdl__id.
-    if (!memoryStore.isEmpty()) {
-        auto store = memory::MemoryStore::open(memoryStore);
+    // Agent memory: `memory` and `thread` objects over the store.
+    if (!r.memoryStore.isEmpty()) {
+        auto store = memory::MemoryStore::open(r.memoryStore);
         if (!store) {
-            write(stderr, QStringLiteral("hako run: %1\n").arg(store.error().message));
+            writeText(stderr, QStringLiteral("hako run: %1\n").arg(store.error().message));
             return 1;
         }
-        memory::MemoryBindingOptions mo;
-        mo.agent = memoryAgent;
-        mo.embeddingModel = !embeddingModel.isEmpty()               ? embeddingModel
-                            : !(*store)->embeddingModel().isEmpty() ? (*store)->embeddingModel()
-                                                                    : QStringLiteral("hash");
-        mo.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
-        mo.baseDir = QFileInfo(program).absolutePath();
-        auto bindings = memory::makeAgentBindings(
-            *store, std::make_shared<memory::HashFallbackProvider>(options.models), mo);
-        options.initialScope.set("memory", bindings.memory);
-        options.initialScope.set("thread", bindings.thread);
+        environment.memoryStore = *store;
+        environment.memoryAgent = r.memoryAgent;
+        environment.embeddingModel = r.embeddingModel;
+    }
+    // The provider (unless --replay answers the model calls) and the bindings over it.
+    if (std::optional<Diagnostic> error = environment.compose(options)) {
+        writeText(stderr, QStringLiteral("hako run: %1\n").arg(error->toString()));
+        return 1;
     }
     pdl::Interpreter interpreter(options);
     pdl::RunResult result = interpreter.runFile(program);
@@ -252,7 +221,7 @@ int runCommand(const QStringList& args)
     if (result.trace && wantTrace) {
         QString error;
         if (!pdl::writeTraceFile(*result.trace, traceFile, &error))
-            write(
+            writeText(
                 stderr,
                 QStringLiteral("hako run: cannot write the trace %1: %2\n").arg(traceFile, error));
     }
@@ -268,13 +237,14 @@ int runCommand(const QStringList& args)
                             (result.error.message.contains(QLatin1Char('\n')) &&
                              result.error.message.startsWith(QFileInfo(program).fileName()))))
             where.clear();
-        write(stderr, where + result.error.message + QLatin1Char('\n'));
+        writeText(stderr, where + result.error.message + QLatin1Char('\n'));
         return 1;
     }
     if (stream == QLatin1String("context"))
-        write(stdout, QStringLiteral("\n")); // the messages were the output, as the reference does
+        writeText(stdout,
+                  QStringLiteral("\n")); // the messages were the output, as the reference does
     else if (!(streamed && stream == QLatin1String("result")))
-        write(stdout, QString::fromStdString(result.result.toText()) + QLatin1Char('\n'));
+        writeText(stdout, QString::fromStdString(result.result.toText()) + QLatin1Char('\n'));
     return 0;
 }
 

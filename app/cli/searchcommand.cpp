@@ -1,4 +1,5 @@
 #include "cli/searchcommand.h"
+#include "cli/output.h"
 
 #include "core/docs/documentindex.h"
 #include "core/docs/documentsession.h"
@@ -10,12 +11,6 @@
 namespace hako {
 
 namespace {
-
-void write(FILE* stream, const QString& text)
-{
-    std::fputs(text.toUtf8().constData(), stream);
-    std::fflush(stream);
-}
 
 const char* kUsage =
     "usage: hako search [--mode seed|context] [--units lines|sentences|paragraphs]\n"
@@ -43,7 +38,7 @@ int searchCommand(const QStringList& args)
             return i + 1 < args.size() ? args.at(++i) : QString();
         };
         if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
-            write(stdout, QString::fromUtf8(kUsage));
+            writeText(stdout, QString::fromUtf8(kUsage));
             return 0;
         } else if (a == QLatin1String("--mode")) {
             const QString m = value();
@@ -52,7 +47,7 @@ int searchCommand(const QStringList& args)
             } else if (m == QLatin1String("context")) {
                 session.mode = docs::OutputMode::Context;
             } else {
-                write(stderr, QStringLiteral("hako search: unknown mode '%1'\n").arg(m));
+                writeText(stderr, QStringLiteral("hako search: unknown mode '%1'\n").arg(m));
                 return 2;
             }
         } else if (a == QLatin1String("--units")) {
@@ -64,14 +59,14 @@ int searchCommand(const QStringList& args)
             } else if (u == QLatin1String("paragraphs")) {
                 indexOptions.units = docs::UnitKind::Paragraphs;
             } else {
-                write(stderr, QStringLiteral("hako search: unknown units '%1'\n").arg(u));
+                writeText(stderr, QStringLiteral("hako search: unknown units '%1'\n").arg(u));
                 return 2;
             }
         } else if (a == QLatin1String("--max-unit")) {
             bool ok = false;
             indexOptions.maxUnitLength = value().toInt(&ok);
             if (!ok || indexOptions.maxUnitLength < 8) {
-                write(stderr, QStringLiteral("hako search: --max-unit needs a number >= 8\n"));
+                writeText(stderr, QStringLiteral("hako search: --max-unit needs a number >= 8\n"));
                 return 2;
             }
         } else if (a == QLatin1String("--kana")) {
@@ -79,29 +74,29 @@ int searchCommand(const QStringList& args)
         } else if (a == QLatin1String("--expect")) {
             session.expectedAnswer = value();
         } else if (a.startsWith(QLatin1Char('-')) && a.size() > 1) {
-            write(stderr, QStringLiteral("hako search: unknown option '%1'\n%2")
-                              .arg(a, QString::fromUtf8(kUsage)));
+            writeText(stderr, QStringLiteral("hako search: unknown option '%1'\n%2")
+                                  .arg(a, QString::fromUtf8(kUsage)));
             return 2;
         } else {
             file = a;
         }
     }
     if (file.isEmpty()) {
-        write(stderr, QString::fromUtf8(kUsage));
+        writeText(stderr, QString::fromUtf8(kUsage));
         return 2;
     }
     Result<docs::Document> doc = docs::loadDocument(file);
     if (!doc) {
-        write(stderr, QStringLiteral("hako search: %1\n").arg(doc.error().message));
+        writeText(stderr, QStringLiteral("hako search: %1\n").arg(doc.error().message));
         return 1;
     }
     for (const Diagnostic& w : doc->warnings())
-        write(stderr, w.toString() + QLatin1Char('\n'));
+        writeText(stderr, w.toString() + QLatin1Char('\n'));
     auto index = docs::DocumentIndex::build(
         std::make_shared<docs::Document>(std::move(doc).value()), indexOptions);
     docs::DocumentSession s(index, session);
     if (!command.isEmpty()) {
-        write(stdout, s.execute(command.join(QLatin1Char(' '))).output + QLatin1Char('\n'));
+        writeText(stdout, s.execute(command.join(QLatin1Char(' '))).output + QLatin1Char('\n'));
         return 0;
     }
     std::string line;
@@ -110,9 +105,9 @@ int searchCommand(const QStringList& args)
         if (input.isEmpty())
             continue;
         const docs::CommandResult r = s.execute(input);
-        write(stdout, QStringLiteral("Cost so far: %1\nInput: %2\nOutput:\n%3\n\n")
-                          .arg(r.totalCost)
-                          .arg(r.input, r.output));
+        writeText(stdout, QStringLiteral("Cost so far: %1\nInput: %2\nOutput:\n%3\n\n")
+                              .arg(r.totalCost)
+                              .arg(r.input, r.output));
     }
     return 0;
 }

@@ -1,0 +1,78 @@
+#include "cli/optionparser.h"
+
+namespace hako {
+
+void OptionParser::addFlag(const QStringList& names, std::function<void()> onSet)
+{
+    m_options.append({names, Kind::Flag, [onSet = std::move(onSet)](const QString&) {
+                          onSet();
+                          return QString();
+                      }});
+}
+
+void OptionParser::addOption(const QStringList& names, Handler onValue)
+{
+    m_options.append({names, Kind::Value, std::move(onValue)});
+}
+
+void OptionParser::addOptionalValue(const QStringList& names, Handler onValue)
+{
+    m_options.append({names, Kind::OptionalValue, std::move(onValue)});
+}
+
+const OptionParser::Option* OptionParser::find(const QString& name) const
+{
+    for (const Option& o : m_options)
+        if (o.names.contains(name))
+            return &o;
+    return nullptr;
+}
+
+OptionParser::Parsed OptionParser::parse(const QStringList& words) const
+{
+    auto failed = [](Outcome outcome, const QString& error) {
+        return Parsed{outcome, error};
+    };
+    for (int i = 0; i < words.size(); ++i) {
+        const QString& word = words.at(i);
+        if (word == QLatin1String("-h") || word == QLatin1String("--help"))
+            return {Outcome::Help, {}};
+        if (!word.startsWith(QLatin1Char('-')) || word.size() == 1) {
+            const QString error = m_positional ? m_positional(word) : QString();
+            if (!error.isEmpty())
+                return failed(Outcome::Error, error);
+            continue;
+        }
+        QString name = word;
+        QString value;
+        bool inlineValue = false;
+        const qsizetype eq = word.indexOf(QLatin1Char('='));
+        const Option* option = find(word);
+        if (!option && word.startsWith(QLatin1String("--")) && eq > 2) {
+            name = word.left(eq);
+            value = word.mid(eq + 1);
+            inlineValue = true;
+            option = find(name);
+            if (option && option->kind == Kind::Flag)
+                option = nullptr; // `--sandbox=x` is not an option
+        }
+        if (!option)
+            return failed(Outcome::UnknownOption, QStringLiteral("unknown option %1").arg(word));
+        if (!inlineValue) {
+            if (option->kind == Kind::Value) {
+                if (i + 1 >= words.size())
+                    return failed(Outcome::Error, QStringLiteral("%1 needs a value").arg(word));
+                value = words.at(++i);
+            } else if (option->kind == Kind::OptionalValue) {
+                if (i + 2 < words.size() && !words.at(i + 1).startsWith(QLatin1Char('-')))
+                    value = words.at(++i);
+            }
+        }
+        const QString error = option->handler(value);
+        if (!error.isEmpty())
+            return failed(Outcome::Error, error);
+    }
+    return {};
+}
+
+} // namespace hako

@@ -1,0 +1,51 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+
+namespace hako {
+
+/// One subcommand's options, declared once each with what to do when it is given, and one walk
+/// over the words that applies them in order (so the first problem is the one reported).
+/// `--name VALUE` and `--name=VALUE` both work; `-h`/`--help` ends the walk with Help; a word
+/// starting with `-` that names no option (a lone `-` is a word) is an unknown option. Handlers
+/// return an error message without the subcommand's prefix, or an empty string.
+class OptionParser {
+public:
+    using Handler = std::function<QString(const QString& value)>;
+
+    /// An option without a value (`--sandbox`).
+    void addFlag(const QStringList& names, std::function<void()> onSet);
+    /// An option with a value.
+    void addOption(const QStringList& names, Handler onValue);
+    /// An option whose value may be left out: it takes the next word only when another word
+    /// still follows that one and the next word is not an option, so `--trace PROGRAM` keeps
+    /// the program (`onValue` then gets an empty string).
+    void addOptionalValue(const QStringList& names, Handler onValue);
+    /// What to do with each word that is not an option.
+    void setPositional(Handler onWord) { m_positional = std::move(onWord); }
+
+    enum class Outcome { Ok, Help, Error, UnknownOption };
+    struct Parsed {
+        Outcome outcome = Outcome::Ok;
+        QString error; ///< Error, UnknownOption: what was wrong
+    };
+    Parsed parse(const QStringList& words) const;
+
+private:
+    enum class Kind { Flag, Value, OptionalValue };
+    struct Option {
+        QStringList names;
+        Kind kind;
+        Handler handler;
+    };
+    const Option* find(const QString& name) const;
+
+    QList<Option> m_options;
+    Handler m_positional;
+};
+
+} // namespace hako

@@ -1,5 +1,7 @@
 #include "core/workbench/programfile.h"
 
+#include "core/pdl/parser/programparser.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
@@ -8,46 +10,19 @@
 namespace hako {
 namespace {
 
-// Finds the first byte offset where `bytes` stops being well-formed UTF-8 (-1 if valid). Qt's
-// decoder substitutes U+FFFD silently, so we locate the error ourselves to report it precisely.
+// The first byte offset where `bytes` stops being well-formed UTF-8 (-1 if valid), as the parser
+// finds it, except that NUL bytes are left for the parser to report: the editor opens them.
 qsizetype firstInvalidUtf8(const QByteArray& bytes)
 {
-    const auto* s = reinterpret_cast<const unsigned char*>(bytes.constData());
-    const qsizetype n = bytes.size();
-    qsizetype i = 0;
-    while (i < n) {
-        const unsigned char c = s[i];
-        int extra = 0;
-        unsigned int cp = 0;
-        if (c < 0x80) {
-            ++i;
-            continue;
-        } else if ((c & 0xE0) == 0xC0) {
-            extra = 1;
-            cp = c & 0x1F;
-        } else if ((c & 0xF0) == 0xE0) {
-            extra = 2;
-            cp = c & 0x0F;
-        } else if ((c & 0xF8) == 0xF0) {
-            extra = 3;
-            cp = c & 0x07;
-        } else {
-            return i;
-        }
-        if (i + extra >= n)
-            return i;
-        for (int k = 1; k <= extra; ++k) {
-            if ((s[i + k] & 0xC0) != 0x80)
-                return i;
-            cp = (cp << 6) | (s[i + k] & 0x3F);
-        }
-        // Reject overlong forms, surrogates and values beyond Unicode.
-        static const unsigned int minimum[] = {0, 0x80, 0x800, 0x10000};
-        if (cp < minimum[extra] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
-            return i;
-        i += extra + 1;
+    for (qsizetype from = 0;;) {
+        const qsizetype at = pdl::firstInvalidUtf8(
+            QByteArray::fromRawData(bytes.constData() + from, bytes.size() - from));
+        if (at < 0)
+            return -1;
+        if (bytes.at(from + at) != '\0')
+            return from + at;
+        from += at + 1;
     }
-    return -1;
 }
 
 } // namespace

@@ -1,4 +1,5 @@
 #include "core/workbench/workbenchcontext.h"
+#include "isolatedsettings.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/findbar.h"
@@ -50,17 +51,14 @@ private:
         });
     }
 
-    std::unique_ptr<QTemporaryDir> m_settingsDir;
+    std::unique_ptr<testing::IsolatedSettings> m_settings;
     std::unique_ptr<QTemporaryDir> m_files;
 
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        m_settingsDir = std::make_unique<QTemporaryDir>();
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settingsDir->path());
-        QCoreApplication::setOrganizationName(QStringLiteral("HakoTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+        m_settings = std::make_unique<testing::IsolatedSettings>(QStringLiteral("tst_mainwindow"));
+        QVERIFY(m_settings->isValid());
     }
     void init()
     {

@@ -5,6 +5,7 @@
 #include "core/memory/memorystore.h"
 #include "core/memory/memorytablemodel.h"
 #include "core/workbench/workbenchcontext.h"
+#include "isolatedsettings.h"
 #include "widgets/memory/memoryhistoryview.h"
 #include "widgets/memory/memoryinspector.h"
 #include "widgets/memory/retrievalview.h"
@@ -122,10 +123,8 @@ private Q_SLOTS:
     void mainWindowHasTheMemoryDock()
     {
         // The window reads and writes settings: keep them in the test's own folder.
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path());
-        QCoreApplication::setOrganizationName(QStringLiteral("HakoTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_memoryinspector"));
+        testing::IsolatedSettings settings(QStringLiteral("tst_memoryinspector"));
+        QVERIFY(settings.isValid());
         MainWindow window;
         QVERIFY(window.memoryInspector());
         auto* dock = window.findChild<QDockWidget*>(QStringLiteral("memoryDock"));

@@ -3,6 +3,7 @@
 // saving hako-models.yaml atomically with keys going only to the keyring.
 #include "core/models/apikeystore.h"
 #include "core/models/modelconfig.h"
+#include "isolatedsettings.h"
 #include "openaitestserver.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/settings/modelsettingsdialog.h"
@@ -75,6 +76,7 @@ class TestModelSettingsDialog : public QObject {
 
 private:
     std::unique_ptr<OpenAiTestServer> m_server;
+    std::unique_ptr<testing::IsolatedSettings> m_settings;
     std::unique_ptr<QTemporaryDir> m_dir;
     std::shared_ptr<MemoryBackend> m_backend;
     std::shared_ptr<models::ApiKeyStore> m_keys;
@@ -89,9 +91,9 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("hako-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_modelsettingsdialog"));
+        m_settings =
+            std::make_unique<testing::IsolatedSettings>(QStringLiteral("tst_modelsettingsdialog"));
+        QVERIFY(m_settings->isValid());
     }
 
     void init()

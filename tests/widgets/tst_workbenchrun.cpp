@@ -7,6 +7,7 @@
 #include "core/workbench/recoverystore.h"
 #include "core/workbench/runcontroller.h"
 #include "core/workbench/workbenchcontext.h"
+#include "isolatedsettings.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/console/consolepane.h"
 #include "widgets/docs/documentpane.h"
@@ -33,7 +34,7 @@ using namespace hako;
 class TestWorkbenchRun : public QObject {
     Q_OBJECT
 
-    std::unique_ptr<QTemporaryDir> m_settingsDir;
+    std::unique_ptr<testing::IsolatedSettings> m_settings;
     std::unique_ptr<QTemporaryDir> m_files;
 
     QString writeProgram(const QString& name, const QByteArray& text)
@@ -49,11 +50,9 @@ class TestWorkbenchRun : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        m_settingsDir = std::make_unique<QTemporaryDir>();
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settingsDir->path());
-        QCoreApplication::setOrganizationName(QStringLiteral("HakoTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_workbenchrun"));
+        m_settings =
+            std::make_unique<testing::IsolatedSettings>(QStringLiteral("tst_workbenchrun"));
+        QVERIFY(m_settings->isValid());
     }
     void init()
     {

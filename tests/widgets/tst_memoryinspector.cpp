@@ -8,9 +8,9 @@
 #include "isolatedsettings.h"
 #include "widgets/memory/memoryhistoryview.h"
 #include "widgets/memory/memoryinspector.h"
+#include "widgets/memory/memorytimelineview.h"
 #include "widgets/memory/retrievalview.h"
 #include "widgets/memory/threadview.h"
-#include "widgets/memory/timelineview.h"
 #include "widgets/workbench/mainwindow.h"
 
 #include <QAction>

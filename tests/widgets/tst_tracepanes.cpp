@@ -15,8 +15,8 @@
 #include "widgets/common/messagebar.h"
 #include "widgets/trace/nodedetailview.h"
 #include "widgets/trace/timelinecanvas.h"
-#include "widgets/trace/timelineview.h"
 #include "widgets/trace/traceloadbar.h"
+#include "widgets/trace/tracetimelineview.h"
 #include "widgets/trace/tracetreeview.h"
 #include "widgets/trace/variablesview.h"
 

@@ -6,9 +6,9 @@
 #include "core/memory/memorytablemodel.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/memory/memoryhistoryview.h"
+#include "widgets/memory/memorytimelineview.h"
 #include "widgets/memory/retrievalview.h"
 #include "widgets/memory/threadview.h"
-#include "widgets/memory/timelineview.h"
 
 #include <QComboBox>
 #include <QFileDialog>

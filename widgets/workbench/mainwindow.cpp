@@ -26,8 +26,8 @@
 #include "widgets/settings/modelsettingsdialog.h"
 #include "widgets/trace/boxview.h"
 #include "widgets/trace/nodedetailview.h"
-#include "widgets/trace/timelineview.h"
 #include "widgets/trace/traceloadbar.h"
+#include "widgets/trace/tracetimelineview.h"
 #include "widgets/trace/tracetreeview.h"
 #include "widgets/trace/variablesview.h"
 

@@ -1,4 +1,4 @@
-#include "widgets/trace/timelineview.h"
+#include "widgets/trace/tracetimelineview.h"
 
 #include "widgets/trace/tracecontextlink.h"
 

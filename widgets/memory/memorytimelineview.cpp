@@ -1,4 +1,4 @@
-#include "widgets/memory/timelineview.h"
+#include "widgets/memory/memorytimelineview.h"
 
 #include <QPainter>
 #include <QPainterPath>

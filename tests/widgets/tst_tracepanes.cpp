@@ -38,7 +38,6 @@
 
 using namespace hako;
 using namespace hako::pdl;
-using namespace hako::trace;
 
 namespace {
 
@@ -96,7 +95,7 @@ struct Panes {
     TraceModel model;
     QWidget window;
     TraceTreeView* tree;
-    TimelineView* timeline;
+    TraceTimelineView* timeline;
     NodeDetailView* detail;
     VariablesView* variables;
 
@@ -105,7 +104,7 @@ struct Panes {
         context.setTraceModel(&model);
         auto* split = new QSplitter(&window);
         tree = new TraceTreeView(&context, split);
-        timeline = new TimelineView(&context, split);
+        timeline = new TraceTimelineView(&context, split);
         detail = new NodeDetailView(&context, split);
         variables = new VariablesView(&context, split);
         window.resize(1400, 600);

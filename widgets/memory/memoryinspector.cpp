@@ -89,7 +89,7 @@ MemoryInspector::MemoryInspector(QWidget* parent) : QWidget(parent)
     m_tabs = new QTabWidget(this);
     m_tabs->addTab(m_retrievals, tr("Retrievals"));
     m_tabs->addTab(m_history, tr("History && provenance"));
-    m_timeline = new TimelineView(this);
+    m_timeline = new MemoryTimelineView(this);
     m_tabs->addTab(m_timeline, tr("Timeline"));
     m_thread = new ThreadView(this);
     m_tabs->addTab(m_thread, tr("Thread"));

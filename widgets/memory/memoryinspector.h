@@ -25,7 +25,7 @@ class WorkbenchContext;
 class MemoryHistoryView;
 class RetrievalView;
 class ThreadView;
-class TimelineView;
+class MemoryTimelineView;
 namespace memory {
 class MemoryFilterProxy;
 class MemoryTableModel;
@@ -79,7 +79,7 @@ public:
     QTabWidget* tabs() const { return m_tabs; }
     RetrievalView* retrievalView() const { return m_retrievals; }
     MemoryHistoryView* historyView() const { return m_history; }
-    TimelineView* timelineView() const { return m_timeline; }
+    MemoryTimelineView* timelineView() const { return m_timeline; }
     ThreadView* threadView() const { return m_thread; }
     /// The reflection threshold the timeline draws (default 150).
     void setReflectionThreshold(int64_t threshold) { m_threshold = threshold; }
@@ -113,7 +113,7 @@ private:
     QTabWidget* m_tabs;
     RetrievalView* m_retrievals;
     MemoryHistoryView* m_history;
-    TimelineView* m_timeline;
+    MemoryTimelineView* m_timeline;
     ThreadView* m_thread;
     int64_t m_threshold = 150;
     int m_generation = 0;       // loads: the latest wins

@@ -7,21 +7,21 @@ namespace hako {
 
 using memory::TimelineEvent;
 
-TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
+MemoryTimelineView::MemoryTimelineView(QWidget* parent) : QWidget(parent)
 {
     setMinimumHeight(160);
     setBackgroundRole(QPalette::Base);
     setAutoFillBackground(true);
 }
 
-void TimelineView::setEvents(std::vector<TimelineEvent> events, int64_t threshold)
+void MemoryTimelineView::setEvents(std::vector<TimelineEvent> events, int64_t threshold)
 {
     m_events = std::move(events);
     m_threshold = threshold > 0 ? threshold : 150;
     update();
 }
 
-void TimelineView::paintEvent(QPaintEvent*)
+void MemoryTimelineView::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);

@@ -9,10 +9,10 @@ namespace hako {
 /// Paints an agent's memory timeline: creations (dots), accesses (ticks) and reflections
 /// (triangles) along time, with the importance accumulator as a step line against the
 /// reflection threshold (dashed). Fed a finished event list; GUI thread only.
-class TimelineView : public QWidget {
+class MemoryTimelineView : public QWidget {
     Q_OBJECT
 public:
-    explicit TimelineView(QWidget* parent = nullptr);
+    explicit MemoryTimelineView(QWidget* parent = nullptr);
 
     void setEvents(std::vector<memory::TimelineEvent> events, int64_t threshold);
     const std::vector<memory::TimelineEvent>& events() const { return m_events; }

@@ -9,7 +9,7 @@
 #include <QFileInfo>
 #include <QUrl>
 
-namespace hako::trace {
+namespace hako {
 
 using pdl::TraceItem;
 using pdl::Value;
@@ -268,4 +268,4 @@ QString nodeSummaryHtml(const TraceItem& item, const pdl::TraceModel* model,
     return html;
 }
 
-} // namespace hako::trace
+} // namespace hako

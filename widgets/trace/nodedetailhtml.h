@@ -9,7 +9,7 @@ class TraceModel;
 struct TraceItem;
 } // namespace hako::pdl
 
-namespace hako::trace {
+namespace hako {
 
 /// Limits of what the summary shows inline; longer texts are cut with a note (the Result tab
 /// and "Open in full" have the rest).
@@ -27,4 +27,4 @@ QString nodeSummaryHtml(const pdl::TraceItem& item, const pdl::TraceModel* model
 /// Escapes `text` for HTML, keeping at most `limit` characters (with a note of what was cut).
 QString escapedLimited(const QString& text, int limit = kInlineTextLimit);
 
-} // namespace hako::trace
+} // namespace hako

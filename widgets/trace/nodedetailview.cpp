@@ -1,7 +1,5 @@
 #include "widgets/trace/nodedetailview.h"
 
-#include "widgets/trace/tracecontextlink.h"
-
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracesource.h"
 #include "core/pdl/trace/tracewriter.h"
@@ -29,7 +27,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace hako::trace {
+namespace hako {
 
 using pdl::TraceItem;
 using pdl::Value;
@@ -94,7 +92,7 @@ QString displayText(const Value& v, qsizetype limit, bool* cut)
 } // namespace
 
 NodeDetailView::NodeDetailView(WorkbenchContext* context, QWidget* parent)
-    : QWidget(parent), m_context(context), m_title(new QLabel(this)), m_tabs(new QTabWidget(this)),
+    : SingleNodePane(context, parent), m_title(new QLabel(this)), m_tabs(new QTabWidget(this)),
       m_summary(new QTextBrowser(this)), m_resultModel(new pdl::ValueTreeModel(this))
 {
     m_title->setTextFormat(Qt::RichText);
@@ -204,30 +202,7 @@ NodeDetailView::NodeDetailView(WorkbenchContext* context, QWidget* parent)
     layout->addWidget(m_tabs, 1);
 
     // Every origin: the detail follows any selection, its own link clicks included.
-    followTraceContext(
-        m_context, this, [this](pdl::TraceModel* model) { setModel(model); },
-        [this](const QString& id) { showNode(id); }, false);
-    if (!m_context)
-        refresh();
-}
-
-void NodeDetailView::setModel(pdl::TraceModel* model)
-{
-    if (m_model == model)
-        return;
-    if (m_model)
-        disconnect(m_model, nullptr, this, nullptr);
-    m_model = model;
-    if (model)
-        refreshOnNodeChange(
-            model, this, [this] { return m_id; }, [this] { refresh(); });
-    refresh();
-}
-
-void NodeDetailView::showNode(const QString& id)
-{
-    m_id = id;
-    refresh();
+    followContext();
 }
 
 void NodeDetailView::refresh()
@@ -464,4 +439,4 @@ void NodeDetailView::saveResult()
         m_elideLabel->setText(tr("Could not save %1: %2").arg(path, f.errorString()));
 }
 
-} // namespace hako::trace
+} // namespace hako

@@ -1,8 +1,9 @@
 #pragma once
 
+#include "widgets/trace/singlenodepane.h"
+
 #include "core/pdl/value.h"
 
-#include <QPointer>
 #include <QStringList>
 #include <QWidget>
 
@@ -24,8 +25,6 @@ class ValueTreeModel;
 struct TraceItem;
 } // namespace pdl
 
-namespace trace {
-
 /// Everything about the context's current trace node: a summary (kind, def, id, source link,
 /// timing, error; model messages role-coloured with links to the blocks that contributed them,
 /// parameters, token usage and speed; code, stdout and stderr), the result (text, or JSON as a
@@ -33,7 +32,7 @@ namespace trace {
 /// the trace when there is no location) and the node's raw JSON. Results over 256 KB are shown
 /// cut with "Open in full" and "Save…". Follows the context; link clicks select the linked
 /// node and reveal its source through the context. GUI thread.
-class NodeDetailView : public QWidget {
+class NodeDetailView : public SingleNodePane {
     Q_OBJECT
 public:
     enum Tab { SummaryTab, ResultTab, SourceTab, JsonTab };
@@ -41,10 +40,6 @@ public:
     static constexpr qsizetype kElideBytes = 256 * 1024;
 
     explicit NodeDetailView(WorkbenchContext* context, QWidget* parent = nullptr);
-
-    /// Shows node `id` of the context's trace (what currentNodeChanged does).
-    void showNode(const QString& id);
-    QString nodeId() const { return m_id; }
 
     QTabWidget* tabs() const { return m_tabs; }
     QTextBrowser* summary() const { return m_summary; }
@@ -64,17 +59,13 @@ public:
     QWidget* openResultInFull();
 
 private:
-    void setModel(pdl::TraceModel* model);
-    void refresh();
+    void refresh() override;
     void showResult(const pdl::TraceItem& item);
     void showSource(const pdl::TraceItem& item);
     void showJson(const pdl::TraceItem& item);
     void saveResult();
     QString fullResultText() const;
 
-    QPointer<WorkbenchContext> m_context;
-    QPointer<pdl::TraceModel> m_model;
-    QString m_id;
     QLabel* m_title;
     QTabWidget* m_tabs;
     QTextBrowser* m_summary;
@@ -99,5 +90,4 @@ private:
     bool m_reconstructed = false;
 };
 
-} // namespace trace
 } // namespace hako

@@ -17,7 +17,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace hako::trace {
+namespace hako {
 
 namespace {
 constexpr int kMargin = 8;
@@ -574,4 +574,4 @@ void TimelineCanvas::keyPressEvent(QKeyEvent* event)
     }
 }
 
-} // namespace hako::trace
+} // namespace hako

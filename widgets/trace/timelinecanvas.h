@@ -12,9 +12,9 @@ class TraceModel;
 struct TraceItem;
 } // namespace hako::pdl
 
-namespace hako::trace {
+namespace hako {
 
-/// The drawing surface of the TimelineView: one bar per timed block (`pdl__timing`) on a time
+/// The drawing surface of the TraceTimelineView: one bar per timed block (`pdl__timing`) on a time
 /// axis, rows in tree order (one block per row, a flame chart read top-down) or by depth
 /// (nesting levels). Paints only the rows and bars that intersect the viewport (binary search
 /// per row, bars thinner than a pixel merged), so 100,000 blocks scroll smoothly. Ctrl+wheel or
@@ -106,4 +106,4 @@ private:
     int m_lastPainted = 0;
 };
 
-} // namespace hako::trace
+} // namespace hako

@@ -10,7 +10,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-namespace hako::trace {
+namespace hako {
 
 TraceLoadBar::TraceLoadBar(pdl::TraceLoader* loader, QWidget* parent)
     : QWidget(parent), m_loader(loader), m_loading(new QWidget(this)), m_label(new QLabel(this)),
@@ -76,4 +76,4 @@ TraceLoadBar::TraceLoadBar(pdl::TraceLoader* loader, QWidget* parent)
     });
 }
 
-} // namespace hako::trace
+} // namespace hako

@@ -13,8 +13,6 @@ namespace pdl {
 class TraceLoader;
 }
 
-namespace trace {
-
 /// The strip a trace pane shows above itself while a trace file loads: file name, a progress
 /// bar and Cancel; afterwards a non-modal message for a damaged file (what is shown and where
 /// the damage is) or a failure. Hidden when there is nothing to say. Follows one TraceLoader
@@ -37,5 +35,4 @@ private:
     MessageBar* m_message;
 };
 
-} // namespace trace
 } // namespace hako

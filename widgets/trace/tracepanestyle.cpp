@@ -7,7 +7,7 @@
 #include <QPainter>
 #include <QPixmap>
 
-namespace hako::trace {
+namespace hako {
 
 QString itemLabel(const pdl::TraceItem* item)
 {
@@ -129,4 +129,4 @@ QString formatBytes(qint64 bytes)
     return QStringLiteral("%1 MB").arg(double(bytes) / (1024 * 1024), 0, 'f', 1);
 }
 
-} // namespace hako::trace
+} // namespace hako

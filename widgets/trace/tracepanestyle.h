@@ -11,7 +11,7 @@ namespace hako::pdl {
 struct TraceItem;
 }
 
-namespace hako::trace {
+namespace hako {
 
 /// What a pane labels a block with: its def name (also for entries of a `defs`, whose name
 /// is only in the id), else its kind.
@@ -31,4 +31,4 @@ QString formatDuration(qint64 nanos);
 /// Human-readable byte count (`512 B`, `12.3 KB`, `10.0 MB`).
 QString formatBytes(qint64 bytes);
 
-} // namespace hako::trace
+} // namespace hako

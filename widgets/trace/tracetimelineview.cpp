@@ -13,9 +13,9 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-namespace hako::trace {
+namespace hako {
 
-TimelineView::TimelineView(WorkbenchContext* context, QWidget* parent)
+TraceTimelineView::TraceTimelineView(WorkbenchContext* context, QWidget* parent)
     : QWidget(parent), m_context(context), m_canvas(new TimelineCanvas(this)),
       m_rowMode(new QComboBox(this)), m_extent(new QLabel(this))
 {
@@ -66,7 +66,7 @@ TimelineView::TimelineView(WorkbenchContext* context, QWidget* parent)
         [this](const QString& id) { followCurrentNode(id); }, true);
 }
 
-void TimelineView::setModel(pdl::TraceModel* model)
+void TraceTimelineView::setModel(pdl::TraceModel* model)
 {
     if (m_model)
         disconnect(m_model, nullptr, this, nullptr);
@@ -81,10 +81,10 @@ void TimelineView::setModel(pdl::TraceModel* model)
     }
 }
 
-void TimelineView::followCurrentNode(const QString& id)
+void TraceTimelineView::followCurrentNode(const QString& id)
 {
     const pdl::TraceItem* item = m_model && !id.isEmpty() ? m_model->findById(id) : nullptr;
     m_canvas->setSelectedItem(item, true);
 }
 
-} // namespace hako::trace
+} // namespace hako

@@ -12,8 +12,6 @@ namespace pdl {
 class TraceModel;
 }
 
-namespace trace {
-
 class TimelineCanvas;
 
 /// Gantt-style timeline of the context's trace from `pdl__timing`: a toolbar (rows in tree
@@ -21,10 +19,10 @@ class TimelineCanvas;
 /// selection: clicking a bar sets the current node; the current node set elsewhere is
 /// highlighted and scrolled into view. Follows the context's trace model (bars grow while a
 /// live run streams). GUI thread.
-class TimelineView : public QWidget {
+class TraceTimelineView : public QWidget {
     Q_OBJECT
 public:
-    explicit TimelineView(WorkbenchContext* context, QWidget* parent = nullptr);
+    explicit TraceTimelineView(WorkbenchContext* context, QWidget* parent = nullptr);
 
     TimelineCanvas* canvas() const { return m_canvas; }
     QComboBox* rowModeBox() const { return m_rowMode; }
@@ -40,5 +38,4 @@ private:
     QLabel* m_extent;
 };
 
-} // namespace trace
 } // namespace hako

@@ -17,7 +17,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
-namespace hako::trace {
+namespace hako {
 
 namespace {
 
@@ -259,4 +259,4 @@ void TraceTreeView::onCurrentChanged(const QModelIndex& current)
         m_context->setCurrentNode(QString::fromStdString(item->node.id), this);
 }
 
-} // namespace hako::trace
+} // namespace hako

@@ -18,8 +18,6 @@ class TraceFilterProxy;
 struct TraceItem;
 } // namespace pdl
 
-namespace trace {
-
 /// The trace as a tree (Block, Kind, Result, Duration) over the context's TraceModel through a
 /// TraceFilterProxy, with a search field (free text; `kind:model`, `def:answer` and `failed`
 /// narrow further) and a kind filter. Selecting a row sets the context's current node; the
@@ -61,5 +59,4 @@ private:
     bool m_headerSet = false;
 };
 
-} // namespace trace
 } // namespace hako

@@ -1,7 +1,5 @@
 #include "widgets/trace/variablesview.h"
 
-#include "widgets/trace/tracecontextlink.h"
-
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracesource.h"
 #include "core/pdl/trace/valuetreemodel.h"
@@ -15,10 +13,10 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
-namespace hako::trace {
+namespace hako {
 
 VariablesView::VariablesView(WorkbenchContext* context, QWidget* parent)
-    : QWidget(parent), m_context(context), m_values(new pdl::ValueTreeModel(this)),
+    : SingleNodePane(context, parent), m_values(new pdl::ValueTreeModel(this)),
       m_filter(new QSortFilterProxyModel(this)), m_header(new QLabel(this)),
       m_search(new QLineEdit(this)), m_tree(new QTreeView(this))
 {
@@ -55,30 +53,7 @@ VariablesView::VariablesView(WorkbenchContext* context, QWidget* parent)
     layout->addWidget(m_tree, 1);
 
     // Every origin: the variables follow any selection.
-    followTraceContext(
-        m_context, this, [this](pdl::TraceModel* model) { setModel(model); },
-        [this](const QString& id) { showNode(id); }, false);
-    if (!m_context)
-        refresh();
-}
-
-void VariablesView::setModel(pdl::TraceModel* model)
-{
-    if (m_model == model)
-        return;
-    if (m_model)
-        disconnect(m_model, nullptr, this, nullptr);
-    m_model = model;
-    if (model)
-        refreshOnNodeChange(
-            model, this, [this] { return m_id; }, [this] { refresh(); });
-    refresh();
-}
-
-void VariablesView::showNode(const QString& id)
-{
-    m_id = id;
-    refresh();
+    followContext();
 }
 
 void VariablesView::refresh()
@@ -112,4 +87,4 @@ void VariablesView::refresh()
                           .arg(where, how.toHtmlEscaped()));
 }
 
-} // namespace hako::trace
+} // namespace hako

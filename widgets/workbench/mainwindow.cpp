@@ -287,18 +287,18 @@ void MainWindow::createTraceDocks()
     auto* traceLayout = new QVBoxLayout(tracePane);
     traceLayout->setContentsMargins(0, 0, 0, 0);
     traceLayout->setSpacing(0);
-    traceLayout->addWidget(new trace::TraceLoadBar(m_traceLoader, tracePane));
+    traceLayout->addWidget(new TraceLoadBar(m_traceLoader, tracePane));
     m_boxView = new BoxView(m_context, tracePane);
     traceLayout->addWidget(m_boxView, 1);
     m_traceDock =
         addPaneDock(tracePane, tr("Trace"), QStringLiteral("traceDock"), Qt::RightDockWidgetArea);
-    m_treeDock = addPaneDock(new trace::TraceTreeView(m_context, this), tr("Trace Tree"),
+    m_treeDock = addPaneDock(new TraceTreeView(m_context, this), tr("Trace Tree"),
                              QStringLiteral("traceTreeDock"), Qt::BottomDockWidgetArea);
-    m_timelineDock = addPaneDock(new trace::TimelineView(m_context, this), tr("Timeline"),
+    m_timelineDock = addPaneDock(new TraceTimelineView(m_context, this), tr("Timeline"),
                                  QStringLiteral("timelineDock"), Qt::BottomDockWidgetArea);
-    m_detailDock = addPaneDock(new trace::NodeDetailView(m_context, this), tr("Detail"),
+    m_detailDock = addPaneDock(new NodeDetailView(m_context, this), tr("Detail"),
                                QStringLiteral("detailDock"), Qt::RightDockWidgetArea);
-    m_variablesDock = addPaneDock(new trace::VariablesView(m_context, this), tr("Variables"),
+    m_variablesDock = addPaneDock(new VariablesView(m_context, this), tr("Variables"),
                                   QStringLiteral("variablesDock"), Qt::RightDockWidgetArea);
     tabifyDockWidget(m_detailDock, m_variablesDock);
     resizeDocks({m_traceDock}, {600}, Qt::Horizontal);

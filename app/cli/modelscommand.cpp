@@ -1,4 +1,5 @@
 #include "cli/modelscommand.h"
+#include "cli/optionparser.h"
 #include "cli/output.h"
 
 #include "core/models/apikeystore.h"
@@ -29,20 +30,24 @@ int modelsCommand(const QStringList& args)
 {
     bool asJson = false;
     QString workspace = QDir::currentPath();
-    for (int i = 0; i < args.size(); ++i) {
-        const QString& a = args.at(i);
-        if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
-            writeText(stdout, QString::fromLatin1(kUsage));
-            return 0;
-        }
-        if (a == QLatin1String("--json")) {
-            asJson = true;
-        } else if (a == QLatin1String("--workspace") && i + 1 < args.size()) {
-            workspace = args.at(++i);
-        } else {
-            writeText(stderr, QString::fromLatin1(kUsage));
-            return 2;
-        }
+    OptionParser parser;
+    parser.addFlag({QStringLiteral("--json")}, [&asJson] { asJson = true; });
+    parser.addOption({QStringLiteral("--workspace")}, [&workspace](const QString& dir) {
+        workspace = dir;
+        return QString();
+    });
+    parser.setPositional(
+        [](const QString& word) { return QStringLiteral("unexpected %1").arg(word); });
+    switch (parser.parse(args).outcome) {
+    case OptionParser::Outcome::Ok:
+        break;
+    case OptionParser::Outcome::Help:
+        writeText(stdout, QString::fromLatin1(kUsage));
+        return 0;
+    case OptionParser::Outcome::UnknownOption:
+    case OptionParser::Outcome::Error:
+        writeText(stderr, QString::fromLatin1(kUsage));
+        return 2;
     }
     std::shared_ptr<models::ApiKeyStore> keys = models::ApiKeyStore::system();
     Result<models::ModelConfig> config =

@@ -30,8 +30,8 @@ const OptionParser::Option* OptionParser::find(const QString& name) const
 
 OptionParser::Parsed OptionParser::parse(const QStringList& words) const
 {
-    auto failed = [](Outcome outcome, const QString& error) {
-        return Parsed{outcome, error};
+    auto failed = [](Outcome outcome, const QString& error, const QString& word = QString()) {
+        return Parsed{outcome, error, word, {}};
     };
     for (int i = 0; i < words.size(); ++i) {
         const QString& word = words.at(i);
@@ -41,6 +41,8 @@ OptionParser::Parsed OptionParser::parse(const QStringList& words) const
             const QString error = m_positional ? m_positional(word) : QString();
             if (!error.isEmpty())
                 return failed(Outcome::Error, error);
+            if (m_stopAtPositional)
+                return {Outcome::Ok, {}, {}, words.mid(i + 1)};
             continue;
         }
         QString name = word;
@@ -57,7 +59,8 @@ OptionParser::Parsed OptionParser::parse(const QStringList& words) const
                 option = nullptr; // `--sandbox=x` is not an option
         }
         if (!option)
-            return failed(Outcome::UnknownOption, QStringLiteral("unknown option %1").arg(word));
+            return failed(Outcome::UnknownOption, QStringLiteral("unknown option %1").arg(word),
+                          word);
         if (!inlineValue) {
             if (option->kind == Kind::Value) {
                 if (i + 1 >= words.size())

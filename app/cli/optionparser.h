@@ -27,11 +27,16 @@ public:
     void addOptionalValue(const QStringList& names, Handler onValue);
     /// What to do with each word that is not an option.
     void setPositional(Handler onWord) { m_positional = std::move(onWord); }
+    /// After the first word that is not an option, stop: the words after it are left in
+    /// Parsed::rest unread (`hako search FILE COMMAND…`, where the command may start with `-`).
+    void stopAtFirstPositional() { m_stopAtPositional = true; }
 
     enum class Outcome { Ok, Help, Error, UnknownOption };
     struct Parsed {
         Outcome outcome = Outcome::Ok;
-        QString error; ///< Error, UnknownOption: what was wrong
+        QString error;    ///< Error, UnknownOption: what was wrong
+        QString word;     ///< UnknownOption: the word as given
+        QStringList rest; ///< with stopAtFirstPositional: the words after the first positional
     };
     Parsed parse(const QStringList& words) const;
 
@@ -46,6 +51,7 @@ private:
 
     QList<Option> m_options;
     Handler m_positional;
+    bool m_stopAtPositional = false;
 };
 
 } // namespace hako

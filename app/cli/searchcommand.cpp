@@ -1,4 +1,5 @@
 #include "cli/searchcommand.h"
+#include "cli/optionparser.h"
 #include "cli/output.h"
 
 #include "core/docs/documentindex.h"
@@ -27,60 +28,62 @@ int searchCommand(const QStringList& args)
     docs::SessionOptions session;
     docs::IndexOptions indexOptions;
     QString file;
-    QStringList command;
-    for (int i = 0; i < args.size(); ++i) {
-        const QString& a = args.at(i);
-        if (!file.isEmpty()) {
-            command.append(a);
-            continue;
-        }
-        auto value = [&]() -> QString {
-            return i + 1 < args.size() ? args.at(++i) : QString();
-        };
-        if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
-            writeText(stdout, QString::fromUtf8(kUsage));
-            return 0;
-        } else if (a == QLatin1String("--mode")) {
-            const QString m = value();
-            if (m == QLatin1String("seed")) {
-                session.mode = docs::OutputMode::Seed;
-            } else if (m == QLatin1String("context")) {
-                session.mode = docs::OutputMode::Context;
-            } else {
-                writeText(stderr, QStringLiteral("hako search: unknown mode '%1'\n").arg(m));
-                return 2;
-            }
-        } else if (a == QLatin1String("--units")) {
-            const QString u = value();
-            if (u == QLatin1String("lines")) {
-                indexOptions.units = docs::UnitKind::Lines;
-            } else if (u == QLatin1String("sentences")) {
-                indexOptions.units = docs::UnitKind::Sentences;
-            } else if (u == QLatin1String("paragraphs")) {
-                indexOptions.units = docs::UnitKind::Paragraphs;
-            } else {
-                writeText(stderr, QStringLiteral("hako search: unknown units '%1'\n").arg(u));
-                return 2;
-            }
-        } else if (a == QLatin1String("--max-unit")) {
-            bool ok = false;
-            indexOptions.maxUnitLength = value().toInt(&ok);
-            if (!ok || indexOptions.maxUnitLength < 8) {
-                writeText(stderr, QStringLiteral("hako search: --max-unit needs a number >= 8\n"));
-                return 2;
-            }
-        } else if (a == QLatin1String("--kana")) {
-            indexOptions.normalize.foldKana = true;
-        } else if (a == QLatin1String("--expect")) {
-            session.expectedAnswer = value();
-        } else if (a.startsWith(QLatin1Char('-')) && a.size() > 1) {
-            writeText(stderr, QStringLiteral("hako search: unknown option '%1'\n%2")
-                                  .arg(a, QString::fromUtf8(kUsage)));
-            return 2;
-        } else {
-            file = a;
-        }
+    OptionParser parser;
+    parser.addOption({QStringLiteral("--mode")}, [&session](const QString& m) {
+        if (m == QLatin1String("seed"))
+            session.mode = docs::OutputMode::Seed;
+        else if (m == QLatin1String("context"))
+            session.mode = docs::OutputMode::Context;
+        else
+            return QStringLiteral("unknown mode '%1'").arg(m);
+        return QString();
+    });
+    parser.addOption({QStringLiteral("--units")}, [&indexOptions](const QString& u) {
+        if (u == QLatin1String("lines"))
+            indexOptions.units = docs::UnitKind::Lines;
+        else if (u == QLatin1String("sentences"))
+            indexOptions.units = docs::UnitKind::Sentences;
+        else if (u == QLatin1String("paragraphs"))
+            indexOptions.units = docs::UnitKind::Paragraphs;
+        else
+            return QStringLiteral("unknown units '%1'").arg(u);
+        return QString();
+    });
+    parser.addOption({QStringLiteral("--max-unit")}, [&indexOptions](const QString& v) {
+        bool ok = false;
+        indexOptions.maxUnitLength = v.toInt(&ok);
+        if (!ok || indexOptions.maxUnitLength < 8)
+            return QStringLiteral("--max-unit needs a number >= 8");
+        return QString();
+    });
+    parser.addFlag({QStringLiteral("--kana")},
+                   [&indexOptions] { indexOptions.normalize.foldKana = true; });
+    parser.addOption({QStringLiteral("--expect")}, [&session](const QString& v) {
+        session.expectedAnswer = v;
+        return QString();
+    });
+    // FILE, then the command: its words are the command's, even those starting with `-`.
+    parser.setPositional([&file](const QString& word) {
+        file = word;
+        return QString();
+    });
+    parser.stopAtFirstPositional();
+    const OptionParser::Parsed parsed = parser.parse(args);
+    switch (parsed.outcome) {
+    case OptionParser::Outcome::Ok:
+        break;
+    case OptionParser::Outcome::Help:
+        writeText(stdout, QString::fromUtf8(kUsage));
+        return 0;
+    case OptionParser::Outcome::UnknownOption:
+        writeText(stderr, QStringLiteral("hako search: unknown option '%1'\n%2")
+                              .arg(parsed.word, QString::fromUtf8(kUsage)));
+        return 2;
+    case OptionParser::Outcome::Error:
+        writeText(stderr, QStringLiteral("hako search: %1\n").arg(parsed.error));
+        return 2;
     }
+    const QStringList& command = parsed.rest;
     if (file.isEmpty()) {
         writeText(stderr, QString::fromUtf8(kUsage));
         return 2;

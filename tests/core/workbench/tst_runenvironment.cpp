@@ -1,0 +1,231 @@
+// The one place a run is composed: what a RunEnvironment gives a program (`doc` over the given
+// session, `memory`/`thread` over the given store and agent, the provider), what it reports when
+// the model configuration is broken, the documentation it registers, and the workbench context
+// publishing the open document and store.
+#include "core/docs/documentindex.h"
+#include "core/docs/documentsession.h"
+#include "core/memory/memorystore.h"
+#include "core/pdl/interp/interpreter.h"
+#include "core/pdl/lang/builtindocs.h"
+#include "core/pdl/model/modelprovider.h"
+#include "core/pdl/parser/programparser.h"
+#include "core/workbench/runcontroller.h"
+#include "core/workbench/runenvironment.h"
+#include "core/workbench/workbenchcontext.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <atomic>
+
+using namespace hako;
+
+Q_DECLARE_METATYPE(hako::Diagnostic)
+
+namespace {
+
+// A provider that answers every chat with a fixed text and counts the calls.
+class CannedProvider : public models::IModelProvider {
+public:
+    QString id() const override { return QStringLiteral("canned"); }
+    Result<models::ChatResponse> chat(const models::ChatRequest&, const models::DeltaCallback&,
+                                      const CancelToken&) override
+    {
+        ++calls;
+        models::ChatResponse r;
+        r.content = "canned reply";
+        return r;
+    }
+    Result<std::vector<std::vector<float>>>
+    embed(const std::string&, const std::vector<std::string>&, const CancelToken&) override
+    {
+        return makeError(QStringLiteral("no embeddings here"));
+    }
+    Result<QStringList> listModels(const CancelToken&) override { return QStringList(); }
+    std::atomic<int> calls = 0;
+};
+
+std::shared_ptr<docs::DocumentSession> sessionOver(const QString& text)
+{
+    return std::make_shared<docs::DocumentSession>(
+        docs::DocumentIndex::build(std::make_shared<docs::Document>(text)));
+}
+
+pdl::RunResult runProgram(const QByteArray& text, pdl::RunOptions options)
+{
+    pdl::ParseResult parsed = pdl::parseProgramText(text, QStringLiteral("env.pdl"));
+    if (!parsed.ok())
+        qFatal("test program does not parse");
+    pdl::Interpreter interpreter(options);
+    return interpreter.run(parsed.program);
+}
+
+} // namespace
+
+class TestRunEnvironment : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        qRegisterMetaType<hako::Diagnostic>();
+    }
+
+    void theDocumentSessionIsTheProgramsDoc()
+    {
+        RunEnvironment env;
+        env.baseFolder = m_dir.path();
+        env.modelProvider = std::make_shared<CannedProvider>();
+        env.documentSession = sessionOver(QStringLiteral("apples are red\npears are green\n"));
+        pdl::RunOptions options;
+        QVERIFY(!env.compose(options));
+        const pdl::RunResult r = runProgram("text: \"${ doc.search('pears') }\"\n", options);
+        QVERIFY2(r.ok, qPrintable(r.error.message));
+        QVERIFY2(QString::fromStdString(r.result.toText()).contains(QStringLiteral("pears")),
+                 r.result.toText().c_str());
+        // The same session: what the program asked is in its transcript (the Documents pane's).
+        QCOMPARE(env.documentSession->transcript().size(), 1);
+        QVERIFY(env.documentSession->totalCost() > 0);
+    }
+
+    void theMemoryStoreIsTheProgramsMemoryForTheGivenAgent()
+    {
+        auto store = memory::MemoryStore::open(m_dir.filePath(QStringLiteral("agent.db")));
+        QVERIFY2(store.ok(), qPrintable(store.error().message));
+        RunEnvironment env;
+        env.baseFolder = m_dir.path();
+        env.modelProvider = std::make_shared<CannedProvider>();
+        env.memoryStore = *store;
+        env.memoryAgent = QStringLiteral("bob");
+        pdl::RunOptions options;
+        QVERIFY(!env.compose(options));
+        QVERIFY(options.initialScope.find("thread"));
+        const pdl::RunResult r = runProgram(
+            "lastOf:\n- ${ memory.add('the broth was rich') }\n- ${ memory.recent(5)[0].text }\n",
+            options);
+        QVERIFY2(r.ok, qPrintable(r.error.message));
+        QCOMPARE(QString::fromStdString(r.result.toText()), QStringLiteral("the broth was rich"));
+        memory::MemoryFilter bob;
+        bob.agent = QStringLiteral("bob");
+        QCOMPARE(int((*store)->list(bob).value().size()), 1);
+        memory::MemoryFilter alice;
+        alice.agent = QStringLiteral("default");
+        QCOMPARE(int((*store)->list(alice).value().size()), 0);
+    }
+
+    void theGivenProviderAnswersModelBlocks()
+    {
+        auto provider = std::make_shared<CannedProvider>();
+        RunEnvironment env;
+        env.baseFolder = m_dir.path();
+        env.modelProvider = provider;
+        pdl::RunOptions options;
+        QVERIFY(!env.compose(options));
+        QCOMPARE(options.models.get(), provider.get());
+        const pdl::RunResult r = runProgram("model: openai/any\ninput: hi\n", options);
+        QVERIFY2(r.ok, qPrintable(r.error.message));
+        QCOMPARE(QString::fromStdString(r.result.toText()), QStringLiteral("canned reply"));
+        QCOMPARE(provider->calls.load(), 1);
+    }
+
+    void aBrokenModelConfigurationIsReportedAndTheRestComposed()
+    {
+        QTemporaryDir folder;
+        QFile yaml(folder.filePath(QStringLiteral("hako-models.yaml")));
+        QVERIFY(yaml.open(QIODevice::WriteOnly));
+        yaml.write("endpoints: [unclosed\n");
+        yaml.close();
+        RunEnvironment env;
+        env.baseFolder = folder.path();
+        env.documentSession = sessionOver(QStringLiteral("text\n"));
+        pdl::RunOptions options;
+        const std::optional<Diagnostic> error = env.compose(options);
+        QVERIFY(error);
+        QVERIFY2(error->span.file.endsWith(QStringLiteral("hako-models.yaml")) ||
+                     error->message.contains(QStringLiteral("hako-models.yaml")),
+                 qPrintable(error->toString()));
+        QVERIFY(!options.models);
+        QVERIFY(options.initialScope.find("doc"));
+    }
+
+    void aReplayNeedsNoProvider()
+    {
+        QTemporaryDir folder;
+        QFile yaml(folder.filePath(QStringLiteral("hako-models.yaml")));
+        QVERIFY(yaml.open(QIODevice::WriteOnly));
+        yaml.write("endpoints: [unclosed\n");
+        yaml.close();
+        RunEnvironment env;
+        env.baseFolder = folder.path();
+        pdl::RunOptions options;
+        options.replay = std::make_shared<const std::unordered_map<std::string, pdl::Value>>();
+        QVERIFY(!env.compose(options));
+        QVERIFY(!options.models);
+    }
+
+    void theSandboxDecisionReachesTheRun()
+    {
+        RunEnvironment env;
+        env.modelProvider = std::make_shared<CannedProvider>();
+        pdl::RunOptions options;
+        env.compose(options);
+        QVERIFY(!options.sandbox);
+        env.sandbox = true;
+        env.compose(options);
+        QVERIFY(options.sandbox);
+    }
+
+    void bindingDocsAreRegisteredWithTheLanguagesOwn()
+    {
+        RunEnvironment::registerBindingDocs();
+        RunEnvironment::registerBindingDocs(); // idempotent
+        for (const char* name :
+             {"pdl_context", "doc", "doc.search", "memory", "memory.add", "thread"})
+            QVERIFY2(pdl::BuiltinDocs::find(QString::fromLatin1(name)), name);
+        QCOMPARE(pdl::BuiltinDocs::withPrefix(QStringLiteral("memory.add")).size(), 1);
+    }
+
+    void theWorkbenchRunGetsTheContextsDocument()
+    {
+        RunController run;
+        RunEnvironment env;
+        env.modelProvider = std::make_shared<CannedProvider>();
+        env.documentSession = sessionOver(QStringLiteral("one line about kiwis\n"));
+        run.setEnvironment(env);
+        QSignalSpy finished(&run, &RunController::finished);
+        QVERIFY(run.start("text: \"${ doc.search('kiwis') }\"\n",
+                          m_dir.filePath(QStringLiteral("w.pdl"))));
+        QTRY_COMPARE(finished.count(), 1);
+        QVERIFY2(finished[0][0].toBool(), qPrintable(finished[0][2].value<Diagnostic>().message));
+        QVERIFY(finished[0][1].toString().contains(QStringLiteral("kiwis")));
+        QCOMPARE(env.documentSession->transcript().size(), 1);
+    }
+
+    void theContextPublishesTheOpenDocumentAndStore()
+    {
+        WorkbenchContext context;
+        QSignalSpy docs(&context, &WorkbenchContext::documentSessionChanged);
+        QSignalSpy stores(&context, &WorkbenchContext::memoryStoreChanged);
+        auto session = sessionOver(QStringLiteral("x\n"));
+        context.setDocumentSession(session, this);
+        context.setDocumentSession(session, this); // the same: no signal
+        QCOMPARE(docs.count(), 1);
+        QCOMPARE(docs[0][0].value<QObject*>(), static_cast<QObject*>(this));
+        QCOMPARE(context.documentSession(), session);
+        auto store = memory::MemoryStore::open(m_dir.filePath(QStringLiteral("ctx.db")));
+        QVERIFY(store.ok());
+        context.setMemoryStore(*store);
+        QCOMPARE(stores.count(), 1);
+        QCOMPARE(context.memoryStore(), *store);
+        context.setDocumentSession(nullptr);
+        QCOMPARE(docs.count(), 2);
+        QVERIFY(!context.documentSession());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunEnvironment)
+#include "tst_runenvironment.moc"

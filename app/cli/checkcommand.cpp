@@ -1,4 +1,5 @@
 #include "cli/checkcommand.h"
+#include "cli/optionparser.h"
 #include "cli/output.h"
 
 #include "core/pdl/expr/expression.h"
@@ -47,53 +48,56 @@ const char* kEvalUsage =
     "  TEMPLATE is a PDL string such as '${ x + 1 }' or 'Hello ${ name }'.\n"
     "  VALUE is read as JSON when it parses as JSON, otherwise as a string.\n";
 
-// The top-level keys of a YAML mapping (`-d`/`-f` data): names the program may read.
-bool addDataNames(const QByteArray& yaml, const QString& origin, QStringList& names)
+// The top-level keys of a YAML mapping (`-d`/`-f` data): names the program may read. Returns
+// what is wrong with the data, or an empty string.
+QString addDataNames(const QByteArray& yaml, const QString& origin, QStringList& names)
 {
     const Result<pdl::YamlValue> data = pdl::loadYaml(yaml, origin);
-    if (!data) {
-        writeText(stderr, QStringLiteral("hako check: %1\n").arg(data.error().toString()));
-        return false;
-    }
-    if (!data->isMapping() && !data->isNull()) {
-        writeText(stderr,
-                  QStringLiteral("hako check: %1: the data must be a mapping\n").arg(origin));
-        return false;
-    }
+    if (!data)
+        return data.error().toString();
+    if (!data->isMapping() && !data->isNull())
+        return QStringLiteral("%1: the data must be a mapping").arg(origin);
     for (const auto& e : data->entries())
         names.append(QString::fromStdString(e.name));
-    return true;
+    return {};
 }
 
 } // namespace
 
 int checkCommand(const QStringList& args)
 {
-    if (args.isEmpty() || args.contains(QLatin1String("--help")) ||
-        args.contains(QLatin1String("-h"))) {
-        writeText(args.isEmpty() ? stderr : stdout, QString::fromLatin1(kCheckUsage));
-        return args.isEmpty() ? 2 : 0;
-    }
     pdl::ScopeOptions options;
     QStringList programs;
-    for (int i = 0; i < args.size(); ++i) {
-        const QString& a = args.at(i);
-        if ((a == QLatin1String("-d") || a == QLatin1String("--data")) && i + 1 < args.size()) {
-            if (!addDataNames(args.at(++i).toUtf8(), QStringLiteral("-d"), options.externalNames))
-                return 2;
-        } else if ((a == QLatin1String("-f") || a == QLatin1String("--data-file")) &&
-                   i + 1 < args.size()) {
-            QFile f(args.at(++i));
-            if (!f.open(QIODevice::ReadOnly)) {
-                writeText(stderr, QStringLiteral("hako check: cannot read %1: %2\n")
-                                      .arg(f.fileName(), f.errorString()));
-                return 2;
-            }
-            if (!addDataNames(f.readAll(), f.fileName(), options.externalNames))
-                return 2;
-        } else {
-            programs.append(a);
-        }
+    OptionParser parser;
+    parser.addOption(
+        {QStringLiteral("-d"), QStringLiteral("--data")}, [&options](const QString& yaml) {
+            return addDataNames(yaml.toUtf8(), QStringLiteral("-d"), options.externalNames);
+        });
+    parser.addOption(
+        {QStringLiteral("-f"), QStringLiteral("--data-file")}, [&options](const QString& path) {
+            QFile f(path);
+            if (!f.open(QIODevice::ReadOnly))
+                return QStringLiteral("cannot read %1: %2").arg(f.fileName(), f.errorString());
+            return addDataNames(f.readAll(), f.fileName(), options.externalNames);
+        });
+    parser.setPositional([&programs](const QString& path) {
+        programs.append(path);
+        return QString();
+    });
+    const OptionParser::Parsed parsed = parser.parse(args);
+    switch (parsed.outcome) {
+    case OptionParser::Outcome::Ok:
+        break;
+    case OptionParser::Outcome::Help:
+        writeText(stdout, QString::fromLatin1(kCheckUsage));
+        return 0;
+    case OptionParser::Outcome::UnknownOption:
+        writeText(stderr, QStringLiteral("hako check: %1\n\n").arg(parsed.error) +
+                              QString::fromLatin1(kCheckUsage));
+        return 2;
+    case OptionParser::Outcome::Error:
+        writeText(stderr, QStringLiteral("hako check: %1\n").arg(parsed.error));
+        return 2;
     }
     if (programs.isEmpty()) {
         writeText(stderr, QString::fromLatin1(kCheckUsage));

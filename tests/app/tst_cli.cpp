@@ -2,8 +2,10 @@
 // command line must work before (and without) a GUI application object.
 #include "hakoprocess.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 class TestCli : public QObject {
@@ -75,6 +77,67 @@ private Q_SLOTS:
         QVERIFY2(o.err.contains(message), qPrintable(o.err));
         QVERIFY(o.err.contains(QLatin1String("Usage: hako")));
         QCOMPARE(o.out, QString());
+    }
+
+    // Every subcommand reads its options the same way: `--name VALUE` or `--name=VALUE`, a
+    // missing value or an unknown option is a usage error (exit 2) that names it.
+    void subcommandOptionErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        const QString program = QStringLiteral(HAKO_TEST_DATA_DIR "/hello.pdl");
+        QTest::newRow("run: missing value")
+            << QStringList{QStringLiteral("run"), program, QStringLiteral("--max-call-depth")}
+            << QStringLiteral("hako run: --max-call-depth needs a value");
+        QTest::newRow("run: bad value")
+            << QStringList{QStringLiteral("run"), QStringLiteral("--stream=loud"), program}
+            << QStringLiteral("hako run: --stream takes result, context or none");
+        QTest::newRow("run: unknown option")
+            << QStringList{QStringLiteral("run"), QStringLiteral("--frob"), program}
+            << QStringLiteral("hako run: unknown option --frob");
+        QTest::newRow("run: two programs")
+            << QStringList{QStringLiteral("run"), program, program}
+            << QStringLiteral("hako run: runs one program at a time");
+        QTest::newRow("check: unknown option")
+            << QStringList{QStringLiteral("check"), QStringLiteral("--frob"), program}
+            << QStringLiteral("hako check: unknown option --frob");
+        QTest::newRow("check: missing value")
+            << QStringList{QStringLiteral("check"), program, QStringLiteral("-d")}
+            << QStringLiteral("hako check: -d needs a value");
+        QTest::newRow("search: bad units")
+            << QStringList{QStringLiteral("search"), QStringLiteral("--units=words"), program}
+            << QStringLiteral("hako search: unknown units 'words'");
+        QTest::newRow("models: stray word")
+            << QStringList{QStringLiteral("models"), QStringLiteral("extra")}
+            << QStringLiteral("usage: hako models");
+    }
+    void subcommandOptionErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Outcome o = run(args);
+        QCOMPARE(o.status, QProcess::NormalExit);
+        QCOMPARE(o.exitCode, 2);
+        QVERIFY2(o.err.contains(message), qPrintable(o.err));
+        QCOMPARE(o.out, QString());
+    }
+
+    // `--trace=FILE` and `--trace FILE PROGRAM` both name the trace file.
+    void runTraceOptionForms()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString program = dir.filePath(QStringLiteral("p.pdl"));
+        QFile file(program);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("text: hi\n");
+        file.close();
+        const QString a = dir.filePath(QStringLiteral("a.json"));
+        const QString b = dir.filePath(QStringLiteral("b.json"));
+        QCOMPARE(run({QStringLiteral("run"), QStringLiteral("--trace=") + a, program}).exitCode, 0);
+        QVERIFY(QFileInfo::exists(a));
+        QCOMPARE(run({QStringLiteral("run"), QStringLiteral("--trace"), b, program}).exitCode, 0);
+        QVERIFY(QFileInfo::exists(b));
     }
 };
 

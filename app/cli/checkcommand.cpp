@@ -85,20 +85,9 @@ int checkCommand(const QStringList& args)
         return QString();
     });
     const OptionParser::Parsed parsed = parser.parse(args);
-    switch (parsed.outcome) {
-    case OptionParser::Outcome::Ok:
-        break;
-    case OptionParser::Outcome::Help:
-        writeText(stdout, QString::fromLatin1(kCheckUsage));
-        return 0;
-    case OptionParser::Outcome::UnknownOption:
-        writeText(stderr, QStringLiteral("hako check: %1\n\n").arg(parsed.error) +
-                              QString::fromLatin1(kCheckUsage));
-        return 2;
-    case OptionParser::Outcome::Error:
-        writeText(stderr, QStringLiteral("hako check: %1\n").arg(parsed.error));
-        return 2;
-    }
+    if (std::optional<int> exit =
+            OptionParser::finish(parsed, QStringLiteral("hako check"), kCheckUsage))
+        return *exit;
     if (programs.isEmpty()) {
         writeText(stderr, QString::fromLatin1(kCheckUsage));
         return 2;

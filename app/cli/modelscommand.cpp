@@ -38,17 +38,10 @@ int modelsCommand(const QStringList& args)
     });
     parser.setPositional(
         [](const QString& word) { return QStringLiteral("unexpected %1").arg(word); });
-    switch (parser.parse(args).outcome) {
-    case OptionParser::Outcome::Ok:
-        break;
-    case OptionParser::Outcome::Help:
-        writeText(stdout, QString::fromLatin1(kUsage));
-        return 0;
-    case OptionParser::Outcome::UnknownOption:
-    case OptionParser::Outcome::Error:
-        writeText(stderr, QString::fromLatin1(kUsage));
-        return 2;
-    }
+    const OptionParser::Parsed parsed = parser.parse(args);
+    if (std::optional<int> exit =
+            OptionParser::finish(parsed, QStringLiteral("hako models"), kUsage))
+        return *exit;
     std::shared_ptr<models::ApiKeyStore> keys = models::ApiKeyStore::system();
     Result<models::ModelConfig> config =
         models::ModelConfig::load(workspace, QProcessEnvironment::systemEnvironment(), keys);

@@ -1,5 +1,7 @@
 #include "cli/optionparser.h"
 
+#include "cli/output.h"
+
 namespace hako {
 
 void OptionParser::addFlag(const QStringList& names, std::function<void()> onSet)
@@ -76,6 +78,26 @@ OptionParser::Parsed OptionParser::parse(const QStringList& words) const
             return failed(Outcome::Error, error);
     }
     return {};
+}
+
+std::optional<int> OptionParser::finish(const Parsed& parsed, const QString& command,
+                                        const char* usage)
+{
+    switch (parsed.outcome) {
+    case Outcome::Ok:
+        return std::nullopt;
+    case Outcome::Help:
+        writeText(stdout, QString::fromUtf8(usage));
+        return 0;
+    case Outcome::UnknownOption:
+        writeText(stderr, QStringLiteral("%1: %2\n\n").arg(command, parsed.error) +
+                              QString::fromUtf8(usage));
+        return 2;
+    case Outcome::Error:
+        writeText(stderr, QStringLiteral("%1: %2\n").arg(command, parsed.error));
+        return 2;
+    }
+    return 2;
 }
 
 } // namespace hako

@@ -5,6 +5,7 @@
 #include <QStringList>
 
 #include <functional>
+#include <optional>
 
 namespace hako {
 
@@ -39,6 +40,12 @@ public:
         QStringList rest; ///< with stopAtFirstPositional: the words after the first positional
     };
     Parsed parse(const QStringList& words) const;
+
+    /// Says what `parsed` asks for, the same way for every subcommand: Help prints `usage` on
+    /// stdout and gives 0; an error prints `<command>: <error>` on stderr (followed by `usage`
+    /// for an unknown option) and gives 2. Ok gives nothing: the subcommand goes on.
+    static std::optional<int> finish(const Parsed& parsed, const QString& command,
+                                     const char* usage);
 
 private:
     enum class Kind { Flag, Value, OptionalValue };

@@ -133,20 +133,8 @@ int runCommand(const QStringList& args)
 {
     RunArguments r;
     const OptionParser::Parsed parsed = runOptions(r).parse(args);
-    switch (parsed.outcome) {
-    case OptionParser::Outcome::Ok:
-        break;
-    case OptionParser::Outcome::Help:
-        writeText(stdout, QString::fromLatin1(kUsage));
-        return 0;
-    case OptionParser::Outcome::UnknownOption:
-        writeText(stderr, QStringLiteral("hako run: %1\n\n").arg(parsed.error) +
-                              QString::fromLatin1(kUsage));
-        return 2;
-    case OptionParser::Outcome::Error:
-        writeText(stderr, QStringLiteral("hako run: %1\n").arg(parsed.error));
-        return 2;
-    }
+    if (std::optional<int> exit = OptionParser::finish(parsed, QStringLiteral("hako run"), kUsage))
+        return *exit;
     pdl::RunOptions& options = r.options;
     const QString& program = r.program;
     QString& traceFile = r.traceFile;

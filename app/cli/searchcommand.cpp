@@ -69,20 +69,9 @@ int searchCommand(const QStringList& args)
     });
     parser.stopAtFirstPositional();
     const OptionParser::Parsed parsed = parser.parse(args);
-    switch (parsed.outcome) {
-    case OptionParser::Outcome::Ok:
-        break;
-    case OptionParser::Outcome::Help:
-        writeText(stdout, QString::fromUtf8(kUsage));
-        return 0;
-    case OptionParser::Outcome::UnknownOption:
-        writeText(stderr, QStringLiteral("hako search: unknown option '%1'\n%2")
-                              .arg(parsed.word, QString::fromUtf8(kUsage)));
-        return 2;
-    case OptionParser::Outcome::Error:
-        writeText(stderr, QStringLiteral("hako search: %1\n").arg(parsed.error));
-        return 2;
-    }
+    if (std::optional<int> exit =
+            OptionParser::finish(parsed, QStringLiteral("hako search"), kUsage))
+        return *exit;
     const QStringList& command = parsed.rest;
     if (file.isEmpty()) {
         writeText(stderr, QString::fromUtf8(kUsage));

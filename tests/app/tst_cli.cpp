@@ -109,7 +109,7 @@ private Q_SLOTS:
             << QStringLiteral("hako search: unknown units 'words'");
         QTest::newRow("models: stray word")
             << QStringList{QStringLiteral("models"), QStringLiteral("extra")}
-            << QStringLiteral("usage: hako models");
+            << QStringLiteral("hako models: unexpected extra");
     }
     void subcommandOptionErrors()
     {

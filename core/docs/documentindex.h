@@ -88,27 +88,33 @@ public:
     SearchResult search(const QStringList& terms, qsizetype offset, qsizetype limit,
                         bool countAll = true) const;
     /// Where the terms occur in unit `index`, as sorted, merged ranges of the original text.
-    QList<std::pair<qsizetype, qsizetype>> matchRanges(qsizetype index,
-                                                       const QStringList& terms) const;
+    /// With `scanLength` >= 0 only matches starting in the unit's first `scanLength`
+    /// normalised characters count, with `maxPerTerm` >= 0 at most that many of each term:
+    /// the memory stays bounded on a huge unit holding a term millions of times.
+    QList<std::pair<qsizetype, qsizetype>> matchRanges(qsizetype index, const QStringList& terms,
+                                                       qsizetype scanLength = -1,
+                                                       qsizetype maxPerTerm = -1) const;
 
 private:
-    struct Variant {
-        QString text;
-        std::vector<qsizetype> toNorm; // variant position -> normalised position
-    };
-
     void buildUnits();
     void buildVariants();
     bool unitContains(qsizetype index, const QString& term) const;
+    /// The reading variant `v` (without its separator).
+    QStringView variantText(int v) const;
+    /// The normalised position of position `pos` of variant `v` (of unit `unit`).
+    qsizetype variantToNorm(const Unit& unit, int v, qsizetype pos) const;
 
     std::shared_ptr<const Document> m_document;
     IndexOptions m_options;
     NormalizedText m_norm;
     std::vector<Unit> m_units;
-    std::vector<Variant> m_variants;
+    // Reading variants, stored once: their texts joined (each followed by \n), where each
+    // starts, the unit it belongs to, and for every character its normalised position as an
+    // offset from the unit's start (32 bits: units are at most a line or a cut paragraph).
     std::vector<qsizetype> m_variantUnits; // units with a variant, ascending
-    QString m_variantText;                 // all variants, each followed by \n
+    QString m_variantText;
     std::vector<qsizetype> m_variantStarts;
+    std::vector<uint32_t> m_variantToNorm;
 };
 
 } // namespace hako::docs

@@ -29,6 +29,31 @@ double ms(const QElapsedTimer& t)
     return double(t.nsecsElapsed()) / 1e6;
 }
 
+// A field of /proc/self/status in MB (VmRSS: now, VmHWM: peak since resetPeak()).
+double statusMb(const char* field)
+{
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray& line : f.readAll().split('\n')) {
+        if (line.startsWith(field))
+            return line.mid(qsizetype(qstrlen(field)) + 1)
+                       .trimmed()
+                       .split(' ')
+                       .value(0)
+                       .toDouble() /
+                   1024.0;
+    }
+    return -1;
+}
+
+void resetPeak()
+{
+    QFile f(QStringLiteral("/proc/self/clear_refs"));
+    if (f.open(QIODevice::WriteOnly))
+        f.write("5"); // resets VmHWM to the current RSS
+}
+
 // Runs ripgrep and returns the wall time in ms (-1 when it failed).
 double timeRg(const QStringList& args, QByteArray* out = nullptr)
 {
@@ -79,6 +104,26 @@ int main()
 
     // Opening: what the pane shows first (encoding detected, the first 256 KB decoded and split
     // into lines), then the whole text decoded and split in the background.
+    // Memory of an open document with its indexes, as multiples of the file's size: what the
+    // pane holds after opening (text + search index) and after the first `rank` (BM25 too).
+    // Peaks count the temporaries of each step.
+    {
+        const double base = statusMb("VmRSS:");
+        resetPeak();
+        Result<Document> loaded = loadDocument(path);
+        if (!loaded.ok())
+            return 1;
+        auto doc = std::make_shared<Document>(std::move(loaded).value());
+        bench("docs_rss_document", (statusMb("VmRSS:") - base) / mb, "x_file");
+        auto index = DocumentIndex::build(doc);
+        bench("docs_rss_open", (statusMb("VmRSS:") - base) / mb, "x_file");
+        bench("docs_rss_open_peak", (statusMb("VmHWM:") - base) / mb, "x_file");
+        resetPeak();
+        auto bm = Bm25Index::build(index);
+        bench("docs_rss_after_rank", (statusMb("VmRSS:") - base) / mb, "x_file");
+        bench("docs_rss_after_rank_peak", (statusMb("VmHWM:") - base) / mb, "x_file");
+    }
+
     QElapsedTimer t;
     t.start();
     Result<Document> head = loadDocumentHead(path);

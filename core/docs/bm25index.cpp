@@ -72,6 +72,19 @@ template <typename F> void Bm25Index::Postings::forEach(F&& f) const
     }
 }
 
+qsizetype Bm25Index::passageCount() const
+{
+    return m_chunks ? qsizetype(m_passages.size()) : m_index->unitCount();
+}
+
+Passage Bm25Index::passage(int index) const
+{
+    if (m_chunks)
+        return m_passages[size_t(index)];
+    const Unit unit = m_index->unit(index);
+    return {unit.normStart, unit.normEnd, unit.line, index};
+}
+
 size_t Bm25Index::postingBytes() const
 {
     size_t total = 0;
@@ -195,19 +208,16 @@ std::shared_ptr<const Bm25Index> Bm25Index::build(std::shared_ptr<const Document
                 break;
         }
     } else {
-        bm->m_passages.reserve(size_t(index->unitCount()));
-        for (qsizetype u = 0; u < index->unitCount(); ++u) {
-            const Unit& unit = index->unit(u);
-            bm->m_passages.push_back({unit.normStart, unit.normEnd, unit.line, u});
-        }
+        // Passages are the units: passage() reads them from the index instead of a copy.
     }
     std::vector<uint64_t> tokens;
-    bm->m_lengths.reserve(bm->m_passages.size());
+    const size_t count = size_t(bm->passageCount());
+    bm->m_lengths.reserve(count);
     double totalLength = 0;
-    for (size_t p = 0; p < bm->m_passages.size(); ++p) {
+    for (size_t p = 0; p < count; ++p) {
         if ((p & 1023) == 0 && cancel.isCancelled())
             return nullptr;
-        const Passage& passage = bm->m_passages[p];
+        const Passage passage = bm->passage(int(p));
         tokens.clear();
         tokenize(norm.sliced(passage.normStart, passage.normEnd - passage.normStart), tokens, true);
         bm->m_lengths.push_back(uint32_t(tokens.size()));
@@ -225,7 +235,7 @@ std::shared_ptr<const Bm25Index> Bm25Index::build(std::shared_ptr<const Document
     // Growing vectors keep up to half their room unused: give it back.
     for (Postings& postings : bm->m_postings)
         postings.bytes.shrink_to_fit();
-    bm->m_avgLength = bm->m_passages.empty() ? 1 : totalLength / double(bm->m_passages.size());
+    bm->m_avgLength = count == 0 ? 1 : totalLength / double(count);
     if (bm->m_avgLength <= 0)
         bm->m_avgLength = 1;
     return bm;
@@ -253,7 +263,7 @@ void Bm25Index::accumulate(QStringView query, std::vector<double>& scores,
                            std::vector<uint32_t>& touched) const
 {
     const auto terms = queryTerms(query);
-    const double n = double(m_passages.size());
+    const double n = double(m_lengths.size());
     for (const auto& [id, qf] : terms) {
         const Postings& postings = m_postings[size_t(id)];
         const double df = double(postings.count);
@@ -271,7 +281,7 @@ void Bm25Index::accumulate(QStringView query, std::vector<double>& scores,
 std::vector<ScoredPassage> Bm25Index::rank(QStringView query, int topK) const
 {
     // Dense accumulators: a hash map is several times slower for frequent bigrams.
-    std::vector<double> scores(m_passages.size(), 0.0);
+    std::vector<double> scores(m_lengths.size(), 0.0);
     std::vector<uint32_t> touched;
     accumulate(query, scores, touched);
     std::vector<ScoredPassage> out;
@@ -290,7 +300,7 @@ std::vector<ScoredPassage> Bm25Index::rank(QStringView query, int topK) const
 double Bm25Index::score(QStringView query, int passage) const
 {
     const auto terms = queryTerms(query);
-    const double n = double(m_passages.size());
+    const double n = double(m_lengths.size());
     double total = 0;
     for (const auto& [id, qf] : terms) {
         const Postings& postings = m_postings[size_t(id)];
@@ -323,7 +333,7 @@ std::vector<ScoredPassage> Bm25Index::rankExpanded(const QStringList& queries, i
     // Each query scored over all passages once: looking passages up in compressed postings
     // one by one would scan them again for every candidate.
     std::vector<double> best(candidates.size(), 0.0);
-    std::vector<double> scores(m_passages.size(), 0.0);
+    std::vector<double> scores(m_lengths.size(), 0.0);
     std::vector<uint32_t> touched;
     for (const QString& q : queries) {
         accumulate(q, scores, touched);

@@ -55,7 +55,9 @@ public:
                                                   const CancelToken& cancel = {});
 
     const DocumentIndex& index() const { return *m_index; }
-    const std::vector<Passage>& passages() const { return m_passages; }
+    /// Number of passages (units or chunks) and passage `index` of them.
+    qsizetype passageCount() const;
+    Passage passage(int index) const;
     std::optional<ChunkPreset> chunks() const { return m_chunks; }
     size_t termCount() const { return m_keys.size() - m_free; }
 
@@ -97,7 +99,7 @@ private:
 
     std::shared_ptr<const DocumentIndex> m_index;
     std::optional<ChunkPreset> m_chunks;
-    std::vector<Passage> m_passages;
+    std::vector<Passage> m_passages; // chunks only; units are read from the index
     std::vector<uint32_t> m_lengths;
     double m_avgLength = 0;
     // Open addressing: key -> term id; keys of 0 are empty slots.

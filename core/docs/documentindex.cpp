@@ -99,6 +99,22 @@ std::shared_ptr<const DocumentIndex> DocumentIndex::build(std::shared_ptr<const 
     return index;
 }
 
+void DocumentIndex::addUnit(qsizetype line, qsizetype origStart, qsizetype origEnd,
+                            qsizetype normStart, qsizetype normEnd)
+{
+    m_units.push_back({uint32_t(line), uint32_t(origStart), uint32_t(origEnd), uint32_t(normStart),
+                       uint32_t(normEnd), -1});
+}
+
+std::pair<qsizetype, qsizetype> DocumentIndex::unitsOnLine(qsizetype line) const
+{
+    auto first = std::lower_bound(m_units.begin(), m_units.end(), line,
+                                  [](const Packed& u, qsizetype l) { return u.line < l; });
+    auto last = std::upper_bound(first, m_units.end(), line,
+                                 [](qsizetype l, const Packed& u) { return l < u.line; });
+    return {qsizetype(first - m_units.begin()), qsizetype(last - m_units.begin())};
+}
+
 void DocumentIndex::buildUnits()
 {
     const Document& doc = *m_document;
@@ -122,8 +138,7 @@ void DocumentIndex::buildUnits()
             const qsizetype ns = l - 1 < qsizetype(normLineStart.size())
                                      ? normLineStart[size_t(l - 1)]
                                      : norm.size();
-            m_units.push_back(
-                {l, span.start, span.start + span.length, ns, std::max(ns, normLineEnd(l)), -1});
+            addUnit(l, span.start, span.start + span.length, ns, std::max(ns, normLineEnd(l)));
         }
         return;
     }
@@ -147,7 +162,7 @@ void DocumentIndex::buildUnits()
             }
             if (m_options.units == UnitKind::Paragraphs && k + 1 >= pieces.size())
                 oe = m_norm.map.toOriginal(ne - 1) + 1;
-            m_units.push_back({line, os, std::max(os, oe), ns, ne, -1});
+            addUnit(line, os, std::max(os, oe), ns, ne);
         }
         pieces.clear();
     };
@@ -206,14 +221,14 @@ void DocumentIndex::buildVariants()
     const auto& ruby = m_norm.ruby;
     size_t r = 0;
     for (size_t u = 0; u < m_units.size() && r < ruby.size(); ++u) {
-        Unit& unit = m_units[u];
+        Packed& unit = m_units[u];
         while (r < ruby.size() && ruby[r].normStart < unit.normStart)
             ++r;
         if (r >= ruby.size() || ruby[r].normStart >= unit.normEnd)
             continue;
         auto put = [&](QChar c, qsizetype norm) {
             m_variantText.append(c);
-            m_variantToNorm.push_back(uint32_t(norm - unit.normStart));
+            m_variantToNorm.push_back(uint32_t(norm - qsizetype(unit.normStart)));
         };
         unit.variant = int(m_variantStarts.size());
         m_variantStarts.push_back(m_variantText.size());
@@ -224,7 +239,7 @@ void DocumentIndex::buildVariants()
                 put(m_norm.text[p], p);
             for (QChar c : span.reading)
                 put(c, span.normStart);
-            p = std::max(p, std::min(span.normEnd, unit.normEnd));
+            p = std::max(p, std::min<qsizetype>(span.normEnd, unit.normEnd));
             ++r;
         }
         for (; p < unit.normEnd; ++p)
@@ -264,7 +279,7 @@ QStringView DocumentIndex::unitNormText(qsizetype index) const
 qsizetype DocumentIndex::unitAtNorm(qsizetype pos) const
 {
     auto it = std::upper_bound(m_units.begin(), m_units.end(), pos,
-                               [](qsizetype p, const Unit& u) { return p < u.normStart; });
+                               [](qsizetype p, const Packed& u) { return p < u.normStart; });
     if (it == m_units.begin())
         return 0;
     return qsizetype(it - m_units.begin()) - 1;
@@ -273,7 +288,7 @@ qsizetype DocumentIndex::unitAtNorm(qsizetype pos) const
 qsizetype DocumentIndex::unitForLine(qsizetype line) const
 {
     auto it = std::lower_bound(m_units.begin(), m_units.end(), line,
-                               [](const Unit& u, qsizetype l) { return u.line < l; });
+                               [](const Packed& u, qsizetype l) { return u.line < l; });
     if (it == m_units.end() || it->line != line)
         return -1;
     return qsizetype(it - m_units.begin());
@@ -350,7 +365,7 @@ SearchResult DocumentIndex::search(const QStringList& terms, qsizetype offset, q
         // Units are sorted: move forward from the previous one instead of searching again.
         while (u + 1 < units && m_units[size_t(u + 1)].normStart <= p)
             ++u;
-        const Unit& unit = m_units[size_t(u)];
+        const Unit unit = this->unit(u);
         if (p + first.size() > unit.normEnd || p < unit.normStart) {
             pos = p + 1;
             continue;

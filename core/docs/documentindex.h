@@ -68,8 +68,14 @@ public:
     const NormalizedText& normalized() const { return m_norm; }
 
     qsizetype unitCount() const { return qsizetype(m_units.size()); }
-    const Unit& unit(qsizetype index) const { return m_units[size_t(index)]; }
-    const std::vector<Unit>& units() const { return m_units; }
+    Unit unit(qsizetype index) const
+    {
+        const Packed& p = m_units[size_t(index)];
+        return {p.line, p.origStart, p.origEnd, p.normStart, p.normEnd, p.variant};
+    }
+    /// The units starting on 1-based line `line`: [first, end) of unit indexes (empty when
+    /// none does).
+    std::pair<qsizetype, qsizetype> unitsOnLine(qsizetype line) const;
     /// The original text of a unit (without line terminators).
     QStringView unitText(qsizetype index) const;
     /// The normalised text of a unit.
@@ -96,6 +102,18 @@ public:
                                                        qsizetype maxPerTerm = -1) const;
 
 private:
+    // A unit as stored: 24 bytes instead of 48 (text positions fit in 32 bits, files being
+    // limited to 512 MB); a line of a novel costs less than the unit that indexes it.
+    struct Packed {
+        uint32_t line;
+        uint32_t origStart;
+        uint32_t origEnd;
+        uint32_t normStart;
+        uint32_t normEnd;
+        int32_t variant;
+    };
+    void addUnit(qsizetype line, qsizetype origStart, qsizetype origEnd, qsizetype normStart,
+                 qsizetype normEnd);
     void buildUnits();
     void buildVariants();
     bool unitContains(qsizetype index, const QString& term) const;
@@ -107,7 +125,7 @@ private:
     std::shared_ptr<const Document> m_document;
     IndexOptions m_options;
     NormalizedText m_norm;
-    std::vector<Unit> m_units;
+    std::vector<Packed> m_units;
     // Reading variants, stored once: their texts joined (each followed by \n), where each
     // starts, the unit it belongs to, and for every character its normalised position as an
     // offset from the unit's start (32 bits: units are at most a line or a cut paragraph).

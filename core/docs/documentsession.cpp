@@ -390,21 +390,27 @@ CommandResult DocumentSession::doSearch(const QStringList& rawTerms, int page) c
     CommandResult r;
     r.kind = CommandResult::Kind::Search;
     QStringList terms;
+    // A repeated term changes nothing but the work (suggestions included).
+    QStringList uniqueRaw;
     for (const QString& t : rawTerms) {
         const QString n = m_index->normalizeTerm(t);
-        if (!n.isEmpty())
+        if (!n.isEmpty() && !terms.contains(n)) {
             terms.append(n);
+            uniqueRaw.append(t);
+        }
+        if (terms.size() > kMaxTerms)
+            break; // enough to refuse; the rest is not looked at
     }
-    // A repeated term changes nothing but the work.
-    terms.removeDuplicates();
     if (terms.isEmpty()) {
         r.output = kInsufficient;
         r.kind = CommandResult::Kind::Invalid;
         return r;
     }
     if (terms.size() > kMaxTerms) {
+        QStringList distinct = rawTerms;
+        distinct.removeDuplicates();
         r.output =
-            QStringLiteral("Too many terms (%1; at most %2).").arg(terms.size()).arg(kMaxTerms);
+            QStringLiteral("Too many terms (%1; at most %2).").arg(distinct.size()).arg(kMaxTerms);
         r.kind = CommandResult::Kind::Invalid;
         return r;
     }
@@ -417,7 +423,7 @@ CommandResult DocumentSession::doSearch(const QStringList& rawTerms, int page) c
     r.pages = seed ? int(found.total / pageSize + 1) : int((found.total + pageSize - 1) / pageSize);
     if (found.total == 0) {
         r.output = kNotFound;
-        r.suggestions = suggest(rawTerms);
+        r.suggestions = suggest(uniqueRaw);
         if (!seed && !r.suggestions.isEmpty())
             r.output += QStringLiteral("\nTry: ") + r.suggestions.join(QStringLiteral("; "));
         return r;
@@ -605,7 +611,7 @@ CommandResult DocumentSession::doRank(const QString& query)
     const QString& norm = m_index->normalized().text;
     int i = 0;
     for (const ScoredPassage& s : ranked) {
-        const Passage& p = bm->passages()[size_t(s.passage)];
+        const Passage p = bm->passage(s.passage);
         DocHit hit;
         hit.score = s.score;
         hit.line = p.line;

@@ -374,6 +374,20 @@ private Q_SLOTS:
         for (int i = 0; i < DocumentSession::kMaxTerms; ++i)
             under.append(QStringLiteral("x%1").arg(i));
         QCOMPARE(run(s, under.join(u' ')), QStringLiteral("Not found."));
+        // An absent term repeated: the suggestions try it once, not 10,000 times 10,000.
+        QStringList absent{QStringLiteral("search")};
+        for (int i = 0; i < 10000; ++i)
+            absent.append(QStringLiteral("存在しない"));
+        QCOMPARE(run(s, absent.join(u' ')), QStringLiteral("Not found."));
+        // `rank` with thousands of alternatives is refused the same way.
+        QStringList queries;
+        for (int i = 0; i < 5000; ++i)
+            queries.append(QStringLiteral("q%1").arg(i));
+        const CommandResult rank = s.execute(QStringLiteral("rank ") + queries.join(u'|'));
+        QCOMPARE(rank.kind, CommandResult::Kind::Invalid);
+        QCOMPARE(
+            rank.output,
+            QStringLiteral("Too many queries (5000; at most %1).").arg(DocumentSession::kMaxTerms));
     }
 
     void hugeLineWithManyMatchesKeepsFewRanges()
@@ -433,11 +447,11 @@ private Q_SLOTS:
         auto bm = Bm25Index::build(index);
         const auto top = bm->rank(QStringLiteral("銀河の星"), 10);
         QVERIFY(top.size() >= 2);
-        QCOMPARE(bm->passages()[size_t(top[0].passage)].line, 4); // has 銀河, の星, 河の
+        QCOMPARE(bm->passage(top[0].passage).line, 4); // has 銀河, の星, 河の
         QVERIFY(top[0].score > top[1].score);
         const auto en = bm->rank(QStringLiteral("milky STARS"), 10);
         QCOMPARE(en.size(), size_t(1));
-        QCOMPARE(bm->passages()[size_t(en[0].passage)].line, 3);
+        QCOMPARE(bm->passage(en[0].passage).line, 3);
         // Expanded queries: max over queries, low scores dropped.
         const auto expanded =
             bm->rankExpanded({QStringLiteral("授業"), QStringLiteral("river")}, 30, 0.3);
@@ -445,9 +459,10 @@ private Q_SLOTS:
         QVERIFY(bm->rankExpanded({QStringLiteral("授業")}, 30, 1000.0).empty());
         // Chunks with overlap cover the text and start every size-overlap characters.
         auto chunks = Bm25Index::build(index, ChunkPreset{20, 5});
-        QVERIFY(chunks->passages().size() >= 4);
-        QCOMPARE(chunks->passages()[1].normStart, 15);
-        QCOMPARE(chunks->passages().back().normEnd, index->normalized().text.size());
+        QVERIFY(chunks->passageCount() >= 4);
+        QCOMPARE(chunks->passage(1).normStart, 15);
+        QCOMPARE(chunks->passage(int(chunks->passageCount()) - 1).normEnd,
+                 index->normalized().text.size());
     }
 
     void hybridRankFusesEmbeddings()
@@ -458,7 +473,7 @@ private Q_SLOTS:
         auto linesOf = [&](const std::vector<ScoredPassage>& ranked) {
             QList<qsizetype> lines;
             for (const ScoredPassage& p : ranked)
-                lines.append(bm->passages()[size_t(p.passage)].line);
+                lines.append(bm->passage(p.passage).line);
             return lines;
         };
         // BM25 alone: the shortest line first, then the two equal ones in text order.

@@ -83,16 +83,11 @@ QString DocumentView::unitLabelForLine(qsizetype line) const
 {
     if (!m_index)
         return {};
-    const std::vector<docs::Unit>& units = m_index->units();
-    const auto first =
-        std::lower_bound(units.begin(), units.end(), line,
-                         [](const docs::Unit& u, qsizetype l) { return u.line < l; });
-    const auto last = std::upper_bound(first, units.end(), line,
-                                       [](qsizetype l, const docs::Unit& u) { return l < u.line; });
+    const auto [first, last] = m_index->unitsOnLine(line);
     if (first == last)
         return {};
-    const qsizetype a = qsizetype(first - units.begin()) + 1;
-    const qsizetype b = qsizetype(last - units.begin());
+    const qsizetype a = first + 1;
+    const qsizetype b = last;
     return a == b ? QStringLiteral("§%1").arg(a) : QStringLiteral("§%1–%2").arg(a).arg(b);
 }
 

@@ -31,7 +31,7 @@ void Document::splitLines()
     while (i < n) {
         const char16_t c = data[i].unicode();
         if (c == u'\n' || c == u'\r') {
-            m_lines.push_back({start, i - start});
+            m_lines.push_back({uint32_t(start), uint32_t(i - start)});
             if (c == u'\r' && i + 1 < n && data[i + 1].unicode() == u'\n')
                 ++i;
             start = ++i;
@@ -48,7 +48,7 @@ void Document::splitLines()
             i = n;
     }
     if (start < n)
-        m_lines.push_back({start, n - start});
+        m_lines.push_back({uint32_t(start), uint32_t(n - start)});
     m_bodyFirst = 1;
     m_bodyLast = lineCount();
 }
@@ -94,14 +94,15 @@ LineSpan Document::lineSpan(qsizetype line) const
 {
     if (line < 1 || line > lineCount())
         return {m_text.size(), 0};
-    return m_lines[size_t(line - 1)];
+    const PackedLine& p = m_lines[size_t(line - 1)];
+    return {p.start, p.length};
 }
 
 QStringView Document::lineText(qsizetype line) const
 {
     if (line < 1 || line > lineCount())
         return {};
-    const LineSpan s = m_lines[size_t(line - 1)];
+    const LineSpan s = lineSpan(line);
     return QStringView(m_text).mid(s.start, s.length);
 }
 
@@ -116,7 +117,7 @@ qsizetype Document::pageAt(qsizetype offset) const
 qsizetype Document::lineAt(qsizetype offset) const
 {
     auto it = std::upper_bound(m_lines.begin(), m_lines.end(), offset,
-                               [](qsizetype o, const LineSpan& s) { return o < s.start; });
+                               [](qsizetype o, const PackedLine& s) { return o < s.start; });
     if (it == m_lines.begin())
         return 1;
     return qsizetype(it - m_lines.begin());

@@ -27,7 +27,71 @@ inline uint64_t wordKey(const std::u32string& w)
     return h == 0 ? 1 : h;
 }
 
+inline void putVarint(std::vector<uint8_t>& out, uint64_t v)
+{
+    while (v >= 0x80) {
+        out.push_back(uint8_t(v | 0x80));
+        v >>= 7;
+    }
+    out.push_back(uint8_t(v));
+}
+
+inline uint64_t getVarint(const uint8_t*& p)
+{
+    uint64_t v = 0;
+    int shift = 0;
+    while (*p & 0x80) {
+        v |= uint64_t(*p++ & 0x7F) << shift;
+        shift += 7;
+    }
+    v |= uint64_t(*p++) << shift;
+    return v;
+}
+
 } // namespace
+
+void Bm25Index::Postings::add(uint32_t passage, uint32_t tf)
+{
+    const uint64_t delta = count == 0 ? passage : passage - last;
+    putVarint(bytes, delta << 1 | (tf > 1 ? 1 : 0));
+    if (tf > 1)
+        putVarint(bytes, tf);
+    last = passage;
+    ++count;
+}
+
+template <typename F> void Bm25Index::Postings::forEach(F&& f) const
+{
+    const uint8_t* p = bytes.data();
+    uint32_t passage = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint64_t head = getVarint(p);
+        passage += uint32_t(head >> 1);
+        const uint32_t tf = (head & 1) ? uint32_t(getVarint(p)) : 1;
+        f(passage, tf);
+    }
+}
+
+qsizetype Bm25Index::passageCount() const
+{
+    return m_chunks ? qsizetype(m_passages.size()) : m_index->unitCount();
+}
+
+Passage Bm25Index::passage(int index) const
+{
+    if (m_chunks)
+        return m_passages[size_t(index)];
+    const Unit unit = m_index->unit(index);
+    return {unit.normStart, unit.normEnd, unit.line, index};
+}
+
+size_t Bm25Index::postingBytes() const
+{
+    size_t total = 0;
+    for (const Postings& p : m_postings)
+        total += p.bytes.capacity() + sizeof(Postings);
+    return total;
+}
 
 void Bm25Index::tokenize(QStringView text, std::vector<uint64_t>& out, bool unigrams)
 {
@@ -144,19 +208,16 @@ std::shared_ptr<const Bm25Index> Bm25Index::build(std::shared_ptr<const Document
                 break;
         }
     } else {
-        bm->m_passages.reserve(size_t(index->unitCount()));
-        for (qsizetype u = 0; u < index->unitCount(); ++u) {
-            const Unit& unit = index->unit(u);
-            bm->m_passages.push_back({unit.normStart, unit.normEnd, unit.line, u});
-        }
+        // Passages are the units: passage() reads them from the index instead of a copy.
     }
     std::vector<uint64_t> tokens;
-    bm->m_lengths.reserve(bm->m_passages.size());
+    const size_t count = size_t(bm->passageCount());
+    bm->m_lengths.reserve(count);
     double totalLength = 0;
-    for (size_t p = 0; p < bm->m_passages.size(); ++p) {
+    for (size_t p = 0; p < count; ++p) {
         if ((p & 1023) == 0 && cancel.isCancelled())
             return nullptr;
-        const Passage& passage = bm->m_passages[p];
+        const Passage passage = bm->passage(int(p));
         tokens.clear();
         tokenize(norm.sliced(passage.normStart, passage.normEnd - passage.normStart), tokens, true);
         bm->m_lengths.push_back(uint32_t(tokens.size()));
@@ -167,11 +228,14 @@ std::shared_ptr<const Bm25Index> Bm25Index::build(std::shared_ptr<const Document
             while (j < tokens.size() && tokens[j] == tokens[i])
                 ++j;
             const int id = bm->addTerm(tokens[i]);
-            bm->m_postings[size_t(id)].push_back({uint32_t(p), uint32_t(j - i)});
+            bm->m_postings[size_t(id)].add(uint32_t(p), uint32_t(j - i));
             i = j;
         }
     }
-    bm->m_avgLength = bm->m_passages.empty() ? 1 : totalLength / double(bm->m_passages.size());
+    // Growing vectors keep up to half their room unused: give it back.
+    for (Postings& postings : bm->m_postings)
+        postings.bytes.shrink_to_fit();
+    bm->m_avgLength = count == 0 ? 1 : totalLength / double(count);
     if (bm->m_avgLength <= 0)
         bm->m_avgLength = 1;
     return bm;
@@ -195,25 +259,31 @@ std::vector<std::pair<int, int>> Bm25Index::queryTerms(QStringView query) const
     return terms;
 }
 
-std::vector<ScoredPassage> Bm25Index::rank(QStringView query, int topK) const
+void Bm25Index::accumulate(QStringView query, std::vector<double>& scores,
+                           std::vector<uint32_t>& touched) const
 {
     const auto terms = queryTerms(query);
-    // Dense accumulators: a hash map is several times slower for frequent bigrams.
-    std::vector<double> scores(m_passages.size(), 0.0);
-    std::vector<uint32_t> touched;
-    const double n = double(m_passages.size());
+    const double n = double(m_lengths.size());
     for (const auto& [id, qf] : terms) {
-        const auto& postings = m_postings[size_t(id)];
-        const double df = double(postings.size());
+        const Postings& postings = m_postings[size_t(id)];
+        const double df = double(postings.count);
         const double idf = std::log((n - df + 0.5) / (df + 0.5) + 1.0);
-        for (const Posting& p : postings) {
-            const double tf = p.tf;
-            const double norm = k1 * (1 - b + b * m_lengths[p.passage] / m_avgLength);
-            if (scores[p.passage] == 0.0)
-                touched.push_back(p.passage);
-            scores[p.passage] += qf * idf * tf * (k1 + 1) / (tf + norm);
-        }
+        const double weight = qf * idf * (k1 + 1);
+        postings.forEach([&](uint32_t passage, uint32_t tf) {
+            const double norm = k1 * (1 - b + b * m_lengths[passage] / m_avgLength);
+            if (scores[passage] == 0.0)
+                touched.push_back(passage);
+            scores[passage] += weight * tf / (tf + norm);
+        });
     }
+}
+
+std::vector<ScoredPassage> Bm25Index::rank(QStringView query, int topK) const
+{
+    // Dense accumulators: a hash map is several times slower for frequent bigrams.
+    std::vector<double> scores(m_lengths.size(), 0.0);
+    std::vector<uint32_t> touched;
+    accumulate(query, scores, touched);
     std::vector<ScoredPassage> out;
     out.reserve(touched.size());
     for (uint32_t p : touched)
@@ -230,17 +300,20 @@ std::vector<ScoredPassage> Bm25Index::rank(QStringView query, int topK) const
 double Bm25Index::score(QStringView query, int passage) const
 {
     const auto terms = queryTerms(query);
-    const double n = double(m_passages.size());
+    const double n = double(m_lengths.size());
     double total = 0;
     for (const auto& [id, qf] : terms) {
-        const auto& postings = m_postings[size_t(id)];
-        const double df = double(postings.size());
-        auto it = std::lower_bound(postings.begin(), postings.end(), uint32_t(passage),
-                                   [](const Posting& p, uint32_t v) { return p.passage < v; });
-        if (it == postings.end() || it->passage != uint32_t(passage))
+        const Postings& postings = m_postings[size_t(id)];
+        const double df = double(postings.count);
+        uint32_t found = 0;
+        postings.forEach([&](uint32_t p, uint32_t tf) {
+            if (p == uint32_t(passage))
+                found = tf;
+        });
+        if (found == 0)
             continue;
         const double idf = std::log((n - df + 0.5) / (df + 0.5) + 1.0);
-        const double tf = it->tf;
+        const double tf = found;
         const double norm = k1 * (1 - b + b * m_lengths[size_t(passage)] / m_avgLength);
         total += qf * idf * tf * (k1 + 1) / (tf + norm);
     }
@@ -257,13 +330,23 @@ std::vector<ScoredPassage> Bm25Index::rankExpanded(const QStringList& queries, i
     }
     std::sort(candidates.begin(), candidates.end());
     candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    // Each query scored over all passages once: looking passages up in compressed postings
+    // one by one would scan them again for every candidate.
+    std::vector<double> best(candidates.size(), 0.0);
+    std::vector<double> scores(m_lengths.size(), 0.0);
+    std::vector<uint32_t> touched;
+    for (const QString& q : queries) {
+        accumulate(q, scores, touched);
+        for (size_t i = 0; i < candidates.size(); ++i)
+            best[i] = std::max(best[i], scores[size_t(candidates[i])]);
+        for (uint32_t p : touched)
+            scores[p] = 0.0;
+        touched.clear();
+    }
     std::vector<ScoredPassage> out;
-    for (int p : candidates) {
-        double best = 0;
-        for (const QString& q : queries)
-            best = std::max(best, score(q, p));
-        if (best >= threshold)
-            out.push_back({p, best});
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        if (best[i] >= threshold)
+            out.push_back({candidates[i], best[i]});
     }
     std::sort(out.begin(), out.end(), [](const ScoredPassage& a, const ScoredPassage& b) {
         return a.score != b.score ? a.score > b.score : a.passage < b.passage;

@@ -38,7 +38,9 @@ struct ScoredPassage {
 
 /// Okapi BM25 over the units of a document or over chunks of it. Terms are character bigrams
 /// inside runs of Japanese (kanji, kana) plus single characters, and lower-cased words
-/// elsewhere, so no dictionary is needed.
+/// elsewhere, so no dictionary is needed. Postings are stored compressed (delta-coded passage
+/// numbers as varints, a flag bit for tf > 1): about 2 bytes a posting instead of 8 plus the
+/// slack of a growing vector, so the index stays well under the size of the text.
 ///
 /// Immutable after build(); rank() may be called from several threads at once.
 class Bm25Index {
@@ -53,7 +55,9 @@ public:
                                                   const CancelToken& cancel = {});
 
     const DocumentIndex& index() const { return *m_index; }
-    const std::vector<Passage>& passages() const { return m_passages; }
+    /// Number of passages (units or chunks) and passage `index` of them.
+    qsizetype passageCount() const;
+    Passage passage(int index) const;
     std::optional<ChunkPreset> chunks() const { return m_chunks; }
     size_t termCount() const { return m_keys.size() - m_free; }
 
@@ -62,6 +66,8 @@ public:
     std::vector<ScoredPassage> rank(QStringView query, int topK) const;
     /// BM25 of one passage for `query`.
     double score(QStringView query, int passage) const;
+    /// Bytes held by the postings (for the memory figures of the bench).
+    size_t postingBytes() const;
     /// The RAG write-up's filter over expanded queries: the top `topKPerQuery` passages of each
     /// query, each scored with the maximum over all queries, those below `threshold` dropped,
     /// best first.
@@ -74,24 +80,33 @@ public:
     static void tokenize(QStringView text, std::vector<uint64_t>& out, bool unigrams = false);
 
 private:
-    struct Posting {
-        uint32_t passage;
-        uint32_t tf;
+    // One term's postings: passage numbers ascending, each stored as
+    // varint((passage - previous) << 1 | (tf > 1)) followed by varint(tf) when tf > 1.
+    struct Postings {
+        std::vector<uint8_t> bytes;
+        uint32_t count = 0;
+        uint32_t last = 0;
+        void add(uint32_t passage, uint32_t tf);
+        template <typename F> void forEach(F&& f) const;
     };
     int termId(uint64_t key) const;
     int addTerm(uint64_t key);
     std::vector<std::pair<int, int>> queryTerms(QStringView query) const;
+    // Every passage's score for `query`, accumulated into `scores` (sized to the passages);
+    // `touched` gets the passages with a non-zero score.
+    void accumulate(QStringView query, std::vector<double>& scores,
+                    std::vector<uint32_t>& touched) const;
 
     std::shared_ptr<const DocumentIndex> m_index;
     std::optional<ChunkPreset> m_chunks;
-    std::vector<Passage> m_passages;
+    std::vector<Passage> m_passages; // chunks only; units are read from the index
     std::vector<uint32_t> m_lengths;
     double m_avgLength = 0;
     // Open addressing: key -> term id; keys of 0 are empty slots.
     std::vector<uint64_t> m_keys;
     std::vector<int> m_ids;
     size_t m_free = 0;
-    std::vector<std::vector<Posting>> m_postings;
+    std::vector<Postings> m_postings;
 };
 
 } // namespace hako::docs

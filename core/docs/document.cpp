@@ -31,7 +31,7 @@ void Document::splitLines()
     while (i < n) {
         const char16_t c = data[i].unicode();
         if (c == u'\n' || c == u'\r') {
-            m_lines.push_back({start, i - start});
+            m_lines.push_back({uint32_t(start), uint32_t(i - start)});
             if (c == u'\r' && i + 1 < n && data[i + 1].unicode() == u'\n')
                 ++i;
             start = ++i;
@@ -48,7 +48,7 @@ void Document::splitLines()
             i = n;
     }
     if (start < n)
-        m_lines.push_back({start, n - start});
+        m_lines.push_back({uint32_t(start), uint32_t(n - start)});
     m_bodyFirst = 1;
     m_bodyLast = lineCount();
 }
@@ -94,14 +94,15 @@ LineSpan Document::lineSpan(qsizetype line) const
 {
     if (line < 1 || line > lineCount())
         return {m_text.size(), 0};
-    return m_lines[size_t(line - 1)];
+    const PackedLine& p = m_lines[size_t(line - 1)];
+    return {p.start, p.length};
 }
 
 QStringView Document::lineText(qsizetype line) const
 {
     if (line < 1 || line > lineCount())
         return {};
-    const LineSpan s = m_lines[size_t(line - 1)];
+    const LineSpan s = lineSpan(line);
     return QStringView(m_text).mid(s.start, s.length);
 }
 
@@ -116,7 +117,7 @@ qsizetype Document::pageAt(qsizetype offset) const
 qsizetype Document::lineAt(qsizetype offset) const
 {
     auto it = std::upper_bound(m_lines.begin(), m_lines.end(), offset,
-                               [](qsizetype o, const LineSpan& s) { return o < s.start; });
+                               [](qsizetype o, const PackedLine& s) { return o < s.start; });
     if (it == m_lines.begin())
         return 1;
     return qsizetype(it - m_lines.begin());
@@ -210,6 +211,48 @@ Detected detectEncoding(QByteArrayView bytes)
     return {name, 0};
 }
 
+// Decodes with a converter Qt does not implement itself (ICU: Shift_JIS/CP932, EUC-JP, …).
+// ICU substitutes U+001A (SUB) for undecodable bytes and drops an incomplete character at the
+// end; the README promises U+FFFD for both. 0x1A is a single-byte character in every
+// ASCII-compatible encoding, so the input is decoded between its own 0x1A bytes, and every SUB
+// that comes out of a piece is a substitution. With `flush` an incomplete character at the end
+// becomes U+FFFD too; without, it is left out (the caller cuts after the last line anyway).
+QString decodeWithIcu(QByteArrayView bytes, const QByteArray& encoding, bool flush, bool* errors)
+{
+    QString text;
+    qsizetype pos = 0;
+    while (true) {
+        const qsizetype sub = bytes.indexOf('\x1a', pos);
+        const qsizetype end = sub < 0 ? bytes.size() : sub;
+        QStringDecoder decoder(encoding.constData());
+        QString piece = decoder.decode(bytes.sliced(pos, end - pos));
+        if (flush || sub >= 0) {
+            // A stateful decoder keeps an incomplete last character; a line break after it
+            // shows whether there was one (it comes back as a substitution).
+            const QString rest = decoder.decode(QByteArrayView("\n"));
+            if (rest.size() > 1) {
+                piece += QChar(0xFFFD);
+                *errors = true;
+            }
+        }
+        if (decoder.hasError())
+            *errors = true;
+        if (piece.contains(QChar(0x1A))) {
+            piece.replace(QChar(0x1A), QChar(0xFFFD));
+            *errors = true;
+        }
+        // One piece (a file without 0x1A bytes) is the text itself: no second copy.
+        if (pos == 0 && sub < 0)
+            return piece;
+        text += piece;
+        if (sub < 0)
+            break;
+        text += QChar(0x1A);
+        pos = sub + 1;
+    }
+    return text;
+}
+
 // Decodes `bytes` (a whole file, or with `headBytes` >= 0 only about that many of its first
 // bytes, cut after the last complete line) into a Document.
 Result<Document> decodeBytes(QByteArrayView bytes, const QString& name, const LoadOptions& options,
@@ -231,19 +274,32 @@ Result<Document> decodeBytes(QByteArrayView bytes, const QString& name, const Lo
             QStringLiteral("%1: unknown encoding '%2'").arg(name, QString::fromLatin1(enc.name)));
     QString text;
     bool partial = false;
+    bool hadErrors = false;
+    const bool icu = !QStringConverter::encodingForName(enc.name.constData()).has_value();
     if (headBytes >= 0 && bytes.size() - enc.bomLength > headBytes) {
         // A stateful decoder keeps a character cut at the end of the slice to itself instead of
         // reporting it as an error; the last, possibly cut, line is dropped.
-        QStringDecoder head(enc.name.constData());
-        text = head.decode(bytes.sliced(enc.bomLength, headBytes));
+        if (icu) {
+            text =
+                decodeWithIcu(bytes.sliced(enc.bomLength, headBytes), enc.name, false, &hadErrors);
+        } else {
+            QStringDecoder head(enc.name.constData());
+            text = head.decode(bytes.sliced(enc.bomLength, headBytes));
+        }
         const qsizetype lastBreak = text.lastIndexOf(u'\n');
         if (lastBreak > 0)
             text.truncate(lastBreak + 1);
         partial = true;
+        hadErrors = text.contains(QChar(0xFFFD));
+    } else if (icu) {
+        text = decodeWithIcu(bytes.sliced(enc.bomLength), enc.name, true, &hadErrors);
     } else {
         text = decoder.decode(bytes.sliced(enc.bomLength));
+        hadErrors = decoder.hasError();
     }
-    const bool hadErrors = partial ? text.contains(QChar(0xFFFD)) : decoder.hasError();
+    // The decoder reserves room for the worst case (one character per byte); Japanese UTF-8
+    // needs a third of it.
+    text.squeeze();
     const QString encodingName = enc.name == "windows-31j" ? QStringLiteral("Shift_JIS (CP932)")
                                                            : QString::fromLatin1(enc.name);
     Document doc(std::move(text), name, encodingName);

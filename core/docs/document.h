@@ -78,7 +78,13 @@ private:
     QString m_path;
     QString m_encoding;
     QList<Diagnostic> m_warnings;
-    std::vector<LineSpan> m_lines;
+    // Lines as stored: 8 bytes instead of 16 (files are limited to 512 MB, so positions fit
+    // in 32 bits).
+    struct PackedLine {
+        uint32_t start;
+        uint32_t length;
+    };
+    std::vector<PackedLine> m_lines;
     bool m_aozora = false;
     qsizetype m_bodyFirst = 1;
     qsizetype m_bodyLast = 0;

@@ -99,6 +99,22 @@ std::shared_ptr<const DocumentIndex> DocumentIndex::build(std::shared_ptr<const 
     return index;
 }
 
+void DocumentIndex::addUnit(qsizetype line, qsizetype origStart, qsizetype origEnd,
+                            qsizetype normStart, qsizetype normEnd)
+{
+    m_units.push_back({uint32_t(line), uint32_t(origStart), uint32_t(origEnd), uint32_t(normStart),
+                       uint32_t(normEnd), -1});
+}
+
+std::pair<qsizetype, qsizetype> DocumentIndex::unitsOnLine(qsizetype line) const
+{
+    auto first = std::lower_bound(m_units.begin(), m_units.end(), line,
+                                  [](const Packed& u, qsizetype l) { return u.line < l; });
+    auto last = std::upper_bound(first, m_units.end(), line,
+                                 [](qsizetype l, const Packed& u) { return l < u.line; });
+    return {qsizetype(first - m_units.begin()), qsizetype(last - m_units.begin())};
+}
+
 void DocumentIndex::buildUnits()
 {
     const Document& doc = *m_document;
@@ -122,8 +138,7 @@ void DocumentIndex::buildUnits()
             const qsizetype ns = l - 1 < qsizetype(normLineStart.size())
                                      ? normLineStart[size_t(l - 1)]
                                      : norm.size();
-            m_units.push_back(
-                {l, span.start, span.start + span.length, ns, std::max(ns, normLineEnd(l)), -1});
+            addUnit(l, span.start, span.start + span.length, ns, std::max(ns, normLineEnd(l)));
         }
         return;
     }
@@ -147,7 +162,7 @@ void DocumentIndex::buildUnits()
             }
             if (m_options.units == UnitKind::Paragraphs && k + 1 >= pieces.size())
                 oe = m_norm.map.toOriginal(ne - 1) + 1;
-            m_units.push_back({line, os, std::max(os, oe), ns, ne, -1});
+            addUnit(line, os, std::max(os, oe), ns, ne);
         }
         pieces.clear();
     };
@@ -199,44 +214,54 @@ void DocumentIndex::buildUnits()
 
 void DocumentIndex::buildVariants()
 {
-    m_variants.clear();
     m_variantUnits.clear();
     m_variantText.clear();
     m_variantStarts.clear();
+    m_variantToNorm.clear();
     const auto& ruby = m_norm.ruby;
     size_t r = 0;
     for (size_t u = 0; u < m_units.size() && r < ruby.size(); ++u) {
-        Unit& unit = m_units[u];
+        Packed& unit = m_units[u];
         while (r < ruby.size() && ruby[r].normStart < unit.normStart)
             ++r;
         if (r >= ruby.size() || ruby[r].normStart >= unit.normEnd)
             continue;
-        Variant v;
+        auto put = [&](QChar c, qsizetype norm) {
+            m_variantText.append(c);
+            m_variantToNorm.push_back(uint32_t(norm - qsizetype(unit.normStart)));
+        };
+        unit.variant = int(m_variantStarts.size());
+        m_variantStarts.push_back(m_variantText.size());
         qsizetype p = unit.normStart;
         while (r < ruby.size() && ruby[r].normStart < unit.normEnd) {
             const RubySpan& span = ruby[r];
-            for (; p < span.normStart; ++p) {
-                v.text.append(m_norm.text[p]);
-                v.toNorm.push_back(p);
-            }
-            for (QChar c : span.reading) {
-                v.text.append(c);
-                v.toNorm.push_back(span.normStart);
-            }
-            p = std::max(p, std::min(span.normEnd, unit.normEnd));
+            for (; p < span.normStart; ++p)
+                put(m_norm.text[p], p);
+            for (QChar c : span.reading)
+                put(c, span.normStart);
+            p = std::max(p, std::min<qsizetype>(span.normEnd, unit.normEnd));
             ++r;
         }
-        for (; p < unit.normEnd; ++p) {
-            v.text.append(m_norm.text[p]);
-            v.toNorm.push_back(p);
-        }
-        unit.variant = int(m_variants.size());
-        m_variantStarts.push_back(m_variantText.size());
-        m_variantText += v.text;
-        m_variantText += QLatin1Char('\n');
-        m_variants.push_back(std::move(v));
+        for (; p < unit.normEnd; ++p)
+            put(m_norm.text[p], p);
+        put(QLatin1Char('\n'), unit.normEnd);
         m_variantUnits.push_back(qsizetype(u));
     }
+    m_variantText.squeeze();
+    m_variantToNorm.shrink_to_fit();
+}
+
+QStringView DocumentIndex::variantText(int v) const
+{
+    const qsizetype start = m_variantStarts[size_t(v)];
+    const qsizetype end = size_t(v) + 1 < m_variantStarts.size() ? m_variantStarts[size_t(v) + 1]
+                                                                 : m_variantText.size();
+    return QStringView(m_variantText).sliced(start, end - start - 1);
+}
+
+qsizetype DocumentIndex::variantToNorm(const Unit& unit, int v, qsizetype pos) const
+{
+    return unit.normStart + m_variantToNorm[size_t(m_variantStarts[size_t(v)] + pos)];
 }
 
 QStringView DocumentIndex::unitText(qsizetype index) const
@@ -254,7 +279,7 @@ QStringView DocumentIndex::unitNormText(qsizetype index) const
 qsizetype DocumentIndex::unitAtNorm(qsizetype pos) const
 {
     auto it = std::upper_bound(m_units.begin(), m_units.end(), pos,
-                               [](qsizetype p, const Unit& u) { return p < u.normStart; });
+                               [](qsizetype p, const Packed& u) { return p < u.normStart; });
     if (it == m_units.begin())
         return 0;
     return qsizetype(it - m_units.begin()) - 1;
@@ -263,7 +288,7 @@ qsizetype DocumentIndex::unitAtNorm(qsizetype pos) const
 qsizetype DocumentIndex::unitForLine(qsizetype line) const
 {
     auto it = std::lower_bound(m_units.begin(), m_units.end(), line,
-                               [](const Unit& u, qsizetype l) { return u.line < l; });
+                               [](const Packed& u, qsizetype l) { return u.line < l; });
     if (it == m_units.end() || it->line != line)
         return -1;
     return qsizetype(it - m_units.begin());
@@ -279,7 +304,7 @@ bool DocumentIndex::unitContains(qsizetype index, const QString& term) const
     if (unitNormText(index).contains(term))
         return true;
     const int v = unit(index).variant;
-    return v >= 0 && m_variants[size_t(v)].text.contains(term);
+    return v >= 0 && variantText(v).contains(term);
 }
 
 SearchResult DocumentIndex::search(const QStringList& terms, qsizetype offset, qsizetype limit,
@@ -340,7 +365,7 @@ SearchResult DocumentIndex::search(const QStringList& terms, qsizetype offset, q
         // Units are sorted: move forward from the previous one instead of searching again.
         while (u + 1 < units && m_units[size_t(u + 1)].normStart <= p)
             ++u;
-        const Unit& unit = m_units[size_t(u)];
+        const Unit unit = this->unit(u);
         if (p + first.size() > unit.normEnd || p < unit.normStart) {
             pos = p + 1;
             continue;
@@ -374,21 +399,31 @@ SearchResult DocumentIndex::search(const QStringList& terms, qsizetype offset, q
 }
 
 QList<std::pair<qsizetype, qsizetype>> DocumentIndex::matchRanges(qsizetype index,
-                                                                  const QStringList& terms) const
+                                                                  const QStringList& terms,
+                                                                  qsizetype scanLength,
+                                                                  qsizetype maxPerTerm) const
 {
     QList<std::pair<qsizetype, qsizetype>> ranges;
     const Unit& u = unit(index);
     const QStringView body = unitNormText(index);
+    const qsizetype limit = scanLength < 0 ? body.size() : std::min(scanLength, body.size());
+    const qsizetype most = maxPerTerm < 0 ? body.size() + 1 : maxPerTerm;
     for (const QString& t : terms) {
         if (t.isEmpty())
             continue;
-        for (qsizetype p = body.indexOf(t); p >= 0; p = body.indexOf(t, p + 1))
+        qsizetype found = 0;
+        for (qsizetype p = body.indexOf(t); p >= 0 && p < limit && found < most;
+             p = body.indexOf(t, p + 1), ++found)
             ranges.append(m_norm.map.toOriginal(u.normStart + p, u.normStart + p + t.size()));
         if (u.variant >= 0) {
-            const Variant& v = m_variants[size_t(u.variant)];
-            for (qsizetype p = v.text.indexOf(t); p >= 0; p = v.text.indexOf(t, p + 1)) {
-                const qsizetype ns = v.toNorm[size_t(p)];
-                const qsizetype ne = v.toNorm[size_t(p + t.size() - 1)] + 1;
+            const QStringView vt = variantText(u.variant);
+            found = 0;
+            for (qsizetype p = vt.indexOf(t); p >= 0 && found < most;
+                 p = vt.indexOf(t, p + 1), ++found) {
+                const qsizetype ns = variantToNorm(u, u.variant, p);
+                if (ns - u.normStart >= limit)
+                    break;
+                const qsizetype ne = variantToNorm(u, u.variant, p + t.size() - 1) + 1;
                 ranges.append(m_norm.map.toOriginal(ns, ne));
             }
         }

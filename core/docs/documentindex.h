@@ -68,8 +68,14 @@ public:
     const NormalizedText& normalized() const { return m_norm; }
 
     qsizetype unitCount() const { return qsizetype(m_units.size()); }
-    const Unit& unit(qsizetype index) const { return m_units[size_t(index)]; }
-    const std::vector<Unit>& units() const { return m_units; }
+    Unit unit(qsizetype index) const
+    {
+        const Packed& p = m_units[size_t(index)];
+        return {p.line, p.origStart, p.origEnd, p.normStart, p.normEnd, p.variant};
+    }
+    /// The units starting on 1-based line `line`: [first, end) of unit indexes (empty when
+    /// none does).
+    std::pair<qsizetype, qsizetype> unitsOnLine(qsizetype line) const;
     /// The original text of a unit (without line terminators).
     QStringView unitText(qsizetype index) const;
     /// The normalised text of a unit.
@@ -88,27 +94,45 @@ public:
     SearchResult search(const QStringList& terms, qsizetype offset, qsizetype limit,
                         bool countAll = true) const;
     /// Where the terms occur in unit `index`, as sorted, merged ranges of the original text.
-    QList<std::pair<qsizetype, qsizetype>> matchRanges(qsizetype index,
-                                                       const QStringList& terms) const;
+    /// With `scanLength` >= 0 only matches starting in the unit's first `scanLength`
+    /// normalised characters count, with `maxPerTerm` >= 0 at most that many of each term:
+    /// the memory stays bounded on a huge unit holding a term millions of times.
+    QList<std::pair<qsizetype, qsizetype>> matchRanges(qsizetype index, const QStringList& terms,
+                                                       qsizetype scanLength = -1,
+                                                       qsizetype maxPerTerm = -1) const;
 
 private:
-    struct Variant {
-        QString text;
-        std::vector<qsizetype> toNorm; // variant position -> normalised position
+    // A unit as stored: 24 bytes instead of 48 (text positions fit in 32 bits, files being
+    // limited to 512 MB); a line of a novel costs less than the unit that indexes it.
+    struct Packed {
+        uint32_t line;
+        uint32_t origStart;
+        uint32_t origEnd;
+        uint32_t normStart;
+        uint32_t normEnd;
+        int32_t variant;
     };
-
+    void addUnit(qsizetype line, qsizetype origStart, qsizetype origEnd, qsizetype normStart,
+                 qsizetype normEnd);
     void buildUnits();
     void buildVariants();
     bool unitContains(qsizetype index, const QString& term) const;
+    /// The reading variant `v` (without its separator).
+    QStringView variantText(int v) const;
+    /// The normalised position of position `pos` of variant `v` (of unit `unit`).
+    qsizetype variantToNorm(const Unit& unit, int v, qsizetype pos) const;
 
     std::shared_ptr<const Document> m_document;
     IndexOptions m_options;
     NormalizedText m_norm;
-    std::vector<Unit> m_units;
-    std::vector<Variant> m_variants;
+    std::vector<Packed> m_units;
+    // Reading variants, stored once: their texts joined (each followed by \n), where each
+    // starts, the unit it belongs to, and for every character its normalised position as an
+    // offset from the unit's start (32 bits: units are at most a line or a cut paragraph).
     std::vector<qsizetype> m_variantUnits; // units with a variant, ascending
-    QString m_variantText;                 // all variants, each followed by \n
+    QString m_variantText;
     std::vector<qsizetype> m_variantStarts;
+    std::vector<uint32_t> m_variantToNorm;
 };
 
 } // namespace hako::docs

@@ -78,7 +78,50 @@ bool parseNumber(const QString& word, qsizetype& value)
 
 DocumentSession::DocumentSession(std::shared_ptr<const DocumentIndex> index, SessionOptions options)
     : m_index(std::move(index)), m_options(std::move(options))
-{}
+{
+    // Observers on other threads receive entries through queued connections.
+    qRegisterMetaType<TranscriptEntry>();
+}
+
+std::shared_ptr<const DocumentIndex> DocumentSession::index() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_index;
+}
+
+QString DocumentSession::unitName(UnitKind units)
+{
+    switch (units) {
+    case UnitKind::Sentences:
+        return QStringLiteral("sentence");
+    case UnitKind::Paragraphs:
+        return QStringLiteral("paragraph");
+    case UnitKind::Lines:
+        break;
+    }
+    return QStringLiteral("line");
+}
+
+void DocumentSession::setIndex(std::shared_ptr<const DocumentIndex> index)
+{
+    TranscriptEntry entry;
+    {
+        QMutexLocker lock(&m_mutex);
+        const UnitKind units = index->options().units;
+        m_index = std::move(index);
+        m_bm25.reset();
+        entry = {QStringLiteral("(units: %1s)").arg(unitName(units)),
+                 QStringLiteral("Units are now %1s (%2); numbers from here on refer to them.")
+                     .arg(unitName(units))
+                     .arg(m_index->unitCount()),
+                 0,
+                 m_totalCost,
+                 m_memo,
+                 QDateTime::currentDateTimeUtc()};
+        m_transcript.append(entry);
+    }
+    Q_EMIT commandRecorded(entry);
+}
 
 SessionOptions DocumentSession::options() const
 {
@@ -150,8 +193,16 @@ QStringList DocumentSession::splitArgs(QStringView text)
 
 CommandResult DocumentSession::execute(const QString& input)
 {
-    QMutexLocker lock(&m_mutex);
-    return run(input, true);
+    CommandResult r;
+    TranscriptEntry entry;
+    {
+        QMutexLocker lock(&m_mutex);
+        r = run(input, true);
+        entry = m_transcript.last();
+    }
+    // Outside the lock: a directly connected observer may read the session.
+    Q_EMIT commandRecorded(entry);
+    return r;
 }
 
 CommandResult DocumentSession::preview(const QString& input) const
@@ -256,8 +307,7 @@ QString DocumentSession::unitLabel(qsizetype unit) const
         return QStringLiteral("line%1").arg(unit + 1);
     }
     return QStringLiteral("%1%2 (line %3%4)")
-        .arg(m_index->options().units == UnitKind::Sentences ? QLatin1String("sentence")
-                                                             : QLatin1String("paragraph"))
+        .arg(unitName(m_index->options().units))
         .arg(unit + 1)
         .arg(m_index->unit(unit).line)
         .arg(page > 0 ? QStringLiteral(", p.%1").arg(page) : QString());
@@ -267,11 +317,30 @@ DocHit DocumentSession::makeHit(qsizetype unit, const QStringList& terms, bool s
 {
     DocHit hit;
     hit.unit = unit;
+    hit.label = unitLabel(unit);
     hit.line = m_index->unit(unit).line;
     const Unit& u = m_index->unit(unit);
     hit.page = m_index->document().pageAt(u.origStart);
     const QStringView text = m_index->unitText(unit);
-    const auto ranges = m_index->matchRanges(unit, terms);
+    // Only the matches a snippet can show are collected: a 100 MB line holding a term
+    // millions of times must not cost millions of ranges.
+    qsizetype longest = 0;
+    for (const QString& t : terms)
+        longest = std::max(longest, t.size());
+    qsizetype scan = 0;
+    if (seed) {
+        const qsizetype prefixEnd = advanceCodePoints(text, 0, m_options.seedPrefix);
+        scan = m_index->normalized().map.toNormalised(u.origStart + prefixEnd) - u.normStart +
+               longest + 16;
+    } else {
+        const auto first = m_index->matchRanges(unit, terms, -1, 1);
+        const qsizetype firstNorm =
+            first.isEmpty()
+                ? 0
+                : m_index->normalized().map.toNormalised(first.first().first) - u.normStart;
+        scan = firstNorm + 4 * std::max(8, m_options.contextWidth) + 2 * longest + 64;
+    }
+    const auto ranges = m_index->matchRanges(unit, terms, std::max<qsizetype>(scan, 1));
     if (!ranges.isEmpty()) {
         hit.origStart = ranges.first().first;
         hit.origEnd = ranges.first().second;
@@ -321,13 +390,27 @@ CommandResult DocumentSession::doSearch(const QStringList& rawTerms, int page) c
     CommandResult r;
     r.kind = CommandResult::Kind::Search;
     QStringList terms;
+    // A repeated term changes nothing but the work (suggestions included).
+    QStringList uniqueRaw;
     for (const QString& t : rawTerms) {
         const QString n = m_index->normalizeTerm(t);
-        if (!n.isEmpty())
+        if (!n.isEmpty() && !terms.contains(n)) {
             terms.append(n);
+            uniqueRaw.append(t);
+        }
+        if (terms.size() > kMaxTerms)
+            break; // enough to refuse; the rest is not looked at
     }
     if (terms.isEmpty()) {
         r.output = kInsufficient;
+        r.kind = CommandResult::Kind::Invalid;
+        return r;
+    }
+    if (terms.size() > kMaxTerms) {
+        QStringList distinct = rawTerms;
+        distinct.removeDuplicates();
+        r.output =
+            QStringLiteral("Too many terms (%1; at most %2).").arg(distinct.size()).arg(kMaxTerms);
         r.kind = CommandResult::Kind::Invalid;
         return r;
     }
@@ -340,7 +423,7 @@ CommandResult DocumentSession::doSearch(const QStringList& rawTerms, int page) c
     r.pages = seed ? int(found.total / pageSize + 1) : int((found.total + pageSize - 1) / pageSize);
     if (found.total == 0) {
         r.output = kNotFound;
-        r.suggestions = suggest(rawTerms);
+        r.suggestions = suggest(uniqueRaw);
         if (!seed && !r.suggestions.isEmpty())
             r.output += QStringLiteral("\nTry: ") + r.suggestions.join(QStringLiteral("; "));
         return r;
@@ -352,8 +435,7 @@ CommandResult DocumentSession::doSearch(const QStringList& rawTerms, int page) c
     QStringList lines;
     for (qsizetype unit : found.units) {
         DocHit hit = makeHit(unit, terms, seed);
-        QString line =
-            unitLabel(unit) + QLatin1String(": ") + withMarks(hit.snippet, hit.snippetMarks);
+        QString line = hit.label + QLatin1String(": ") + withMarks(hit.snippet, hit.snippetMarks);
         if (seed)
             line += QStringLiteral("……");
         lines.append(line);
@@ -381,6 +463,7 @@ QStringList DocumentSession::suggest(const QStringList& rawTerms) const
             if (!n.isEmpty())
                 norm.append(n);
         }
+        norm.removeDuplicates();
         if (norm.isEmpty())
             return;
         for (const Candidate& c : found) {
@@ -439,7 +522,7 @@ CommandResult DocumentSession::doShow(const QStringList& args) const
                 r.output = kUnknown;
                 return r;
             }
-            if (to < from || to - from >= 1000) {
+            if (to < from || to - from >= 1000 || numbers.size() + (to - from) >= 1000) {
                 r.kind = CommandResult::Kind::Invalid;
                 r.output = QStringLiteral("Range too large.");
                 return r;
@@ -457,25 +540,21 @@ CommandResult DocumentSession::doShow(const QStringList& args) const
     QStringList lines;
     for (qsizetype n : numbers) {
         if (n < 1 || n > m_index->unitCount()) {
-            const QString label = m_index->options().units == UnitKind::Lines
-                                      ? QStringLiteral("line%1").arg(n)
-                                      : QStringLiteral("%1%2")
-                                            .arg(m_index->options().units == UnitKind::Sentences
-                                                     ? QLatin1String("sentence")
-                                                     : QLatin1String("paragraph"))
-                                            .arg(n);
+            const QString label = unitName(m_index->options().units) + QString::number(n);
             lines.append(label + QLatin1String(": ") + kNotFound);
             continue;
         }
         const qsizetype unit = n - 1;
-        lines.append(unitLabel(unit) + QLatin1String(": ") + m_index->unitText(unit).toString());
         DocHit hit;
         hit.unit = unit;
+        hit.label = unitLabel(unit);
         hit.line = m_index->unit(unit).line;
         hit.page = m_index->document().pageAt(m_index->unit(unit).origStart);
         hit.snippet = m_index->unitText(unit).toString();
+        // The whole unit is what was shown, so the viewer highlights all of it.
         hit.origStart = m_index->unit(unit).origStart;
-        hit.origEnd = hit.origStart;
+        hit.origEnd = m_index->unit(unit).origEnd;
+        lines.append(hit.label + QLatin1String(": ") + hit.snippet);
         r.hits.append(hit);
     }
     r.cost = int(numbers.size()) * m_options.costs.showPerUnit;
@@ -501,6 +580,13 @@ CommandResult DocumentSession::doRank(const QString& query)
         if (!q.trimmed().isEmpty())
             queries.append(q.trimmed());
     }
+    queries.removeDuplicates();
+    if (queries.size() > kMaxTerms) {
+        r.kind = CommandResult::Kind::Invalid;
+        r.output =
+            QStringLiteral("Too many queries (%1; at most %2).").arg(queries.size()).arg(kMaxTerms);
+        return r;
+    }
     std::vector<ScoredPassage> ranked;
     if (queries.size() > 1) {
         ranked = bm->rankExpanded(queries, 30, m_options.rankThreshold);
@@ -525,7 +611,7 @@ CommandResult DocumentSession::doRank(const QString& query)
     const QString& norm = m_index->normalized().text;
     int i = 0;
     for (const ScoredPassage& s : ranked) {
-        const Passage& p = bm->passages()[size_t(s.passage)];
+        const Passage p = bm->passage(s.passage);
         DocHit hit;
         hit.score = s.score;
         hit.line = p.line;
@@ -535,11 +621,13 @@ CommandResult DocumentSession::doRank(const QString& query)
         QString label;
         if (p.unit >= 0) {
             label = unitLabel(p.unit);
+            hit.label = label;
             hit.snippet = m_index->unitText(p.unit).toString();
         } else {
             const qsizetype lastLine =
                 m_index->document().lineAt(std::max(hit.origStart, hit.origEnd - 1));
             label = QStringLiteral("lines %1-%2").arg(p.line).arg(lastLine);
+            hit.label = label;
             hit.snippet = QStringView(norm).sliced(p.normStart, p.normEnd - p.normStart).toString();
         }
         QString shown = hit.snippet;

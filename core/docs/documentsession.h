@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QList>
 #include <QMutex>
+#include <QObject>
 #include <QString>
 #include <QStringList>
 
@@ -54,6 +55,7 @@ struct DocHit {
     qsizetype unit = 0;
     qsizetype line = 0;
     qsizetype page = 0; ///< 1-based page for documents from PDFs, else 0
+    QString label;      ///< how the output names it: `line12`, `sentence34 (line 3)`, `lines 4-9`
     QString snippet;
     QList<std::pair<qsizetype, qsizetype>> snippetMarks; ///< ranges of `snippet` to highlight
     qsizetype origStart = 0;                             ///< first match in the original text
@@ -93,9 +95,16 @@ struct TranscriptEntry {
 ///
 /// Thread-safe: commands are serialised by an internal mutex, so a PDL program on a worker
 /// thread and the pane may share one session. `rank` with a model provider blocks on the
-/// provider: do not execute commands on the GUI thread when one is set.
-class DocumentSession {
+/// provider: do not execute commands on the GUI thread when one is set. Every recorded
+/// command is announced by commandRecorded(), from the thread that ran it: observers on other
+/// threads connect with Qt::QueuedConnection.
+class DocumentSession : public QObject {
+    Q_OBJECT
 public:
+    /// Search terms beyond this many are refused with a message: every unit that contains
+    /// the lead term is checked against each of them.
+    static constexpr int kMaxTerms = 32;
+
     explicit DocumentSession(std::shared_ptr<const DocumentIndex> index,
                              SessionOptions options = {});
 
@@ -105,7 +114,11 @@ public:
     /// `search` without recording or charging: for the pane's live results.
     CommandResult preview(const QString& input) const;
 
-    std::shared_ptr<const DocumentIndex> index() const { return m_index; }
+    std::shared_ptr<const DocumentIndex> index() const;
+    /// Continues the session on another index of the same text (other units): the
+    /// transcript, cost, memo and answer stay; a zero-cost entry records the change, because
+    /// the numbers of earlier entries meant the old units.
+    void setIndex(std::shared_ptr<const DocumentIndex> index);
     SessionOptions options() const;
     void setOptions(const SessionOptions& options);
 
@@ -127,6 +140,13 @@ public:
 
     /// Words of a command line: split on any white space, full-width spaces included.
     static QStringList splitArgs(QStringView text);
+
+    /// The name of a unit kind as commands print it (`line`, `sentence`, `paragraph`).
+    static QString unitName(UnitKind units);
+
+Q_SIGNALS:
+    /// A command (or a change of units) was added to the transcript; emitted outside the lock.
+    void commandRecorded(const hako::docs::TranscriptEntry& entry);
 
 private:
     CommandResult run(const QString& input, bool record);

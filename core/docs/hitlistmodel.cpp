@@ -23,6 +23,8 @@ QVariant HitListModel::data(const QModelIndex& index, int role) const
     const DocHit& h = m_hits[index.row()];
     switch (role) {
     case Qt::DisplayRole:
+        if (!h.label.isEmpty())
+            return QStringLiteral("%1: %2").arg(h.label, h.snippet);
         if (h.page > 0)
             return QStringLiteral("line%1 (p.%2): %3").arg(h.line).arg(h.page).arg(h.snippet);
         return QStringLiteral("line%1: %2").arg(h.line).arg(h.snippet);
@@ -44,9 +46,34 @@ QVariant HitListModel::data(const QModelIndex& index, int role) const
         return qlonglong(h.unit);
     case PageRole:
         return qlonglong(h.page);
+    case LabelRole:
+        return h.label;
     default:
         return {};
     }
+}
+
+QString TranscriptModel::stripBold(QStringView text, QList<std::pair<qsizetype, qsizetype>>* bold)
+{
+    QString out;
+    out.reserve(text.size());
+    qsizetype pos = 0;
+    while (pos < text.size()) {
+        const qsizetype open = text.indexOf(QLatin1String("**"), pos);
+        const qsizetype close = open < 0 ? -1 : text.indexOf(QLatin1String("**"), open + 2);
+        // An unpaired marker is text, as the user typed it.
+        if (close < 0) {
+            out += text.sliced(pos);
+            break;
+        }
+        out += text.sliced(pos, open - pos);
+        const qsizetype start = out.size();
+        out += text.sliced(open + 2, close - open - 2);
+        if (bold && out.size() > start)
+            bold->append({start, out.size()});
+        pos = close + 2;
+    }
+    return out;
 }
 
 void TranscriptModel::append(const TranscriptEntry& entry)
@@ -88,13 +115,23 @@ QVariant TranscriptModel::data(const QModelIndex& index, int role) const
         case Total:
             return e.totalCost;
         case Output:
-            return e.output.section(QLatin1Char('\n'), 0, 0);
+            return stripBold(e.output.section(QLatin1Char('\n'), 0, 0), nullptr);
         default:
             return {};
         }
     }
+    if (role == BoldRole && index.column() == Output) {
+        QList<std::pair<qsizetype, qsizetype>> ranges;
+        stripBold(e.output.section(QLatin1Char('\n'), 0, 0), &ranges);
+        QVariantList marks;
+        for (const auto& [s, end] : ranges)
+            marks.append(QPoint(int(s), int(end)));
+        return marks;
+    }
     if (role == Qt::ToolTipRole && index.column() == Output)
-        return e.output;
+        return stripBold(e.output, nullptr);
+    if (role == Qt::AccessibleTextRole && index.column() == Output)
+        return stripBold(e.output, nullptr);
     return {};
 }
 

@@ -6,7 +6,8 @@
 
 namespace hako::docs {
 
-/// The hits of the last search/show/rank as a list: DisplayRole `lineN: snippet`, plus roles
+/// The hits of the last search/show/rank as a list: DisplayRole `label: snippet` (the label as
+/// the command printed it: `line12`, `sentence34 (line 3)`), plus roles
 /// for the snippet, its highlight ranges and the original offsets. Fed whole snapshots with
 /// setHits(). GUI thread.
 class HitListModel : public QAbstractListModel {
@@ -19,7 +20,8 @@ public:
         OrigStartRole,               ///< qlonglong offset of the first match in the document
         OrigEndRole,
         UnitRole,
-        PageRole, ///< 1-based page (qlonglong) for documents from PDFs, else 0
+        PageRole,  ///< 1-based page (qlonglong) for documents from PDFs, else 0
+        LabelRole, ///< `line12`, `sentence34 (line 3)`, …
     };
 
     using QAbstractListModel::QAbstractListModel;
@@ -34,12 +36,20 @@ private:
     QList<DocHit> m_hits;
 };
 
-/// The session transcript as a table: command, cost, total, output. Append-only.
+/// The session transcript as a table: command, cost, total, output. Append-only. The output
+/// is shown as text: the `**` bold markers of search output are removed and their ranges given
+/// by BoldRole, for a delegate to render.
 class TranscriptModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { Input, Cost, Total, Output, ColumnCount };
+    enum Role {
+        BoldRole = Qt::UserRole + 1, ///< QVariantList of QPoint(start, end) in DisplayRole
+    };
     using QAbstractTableModel::QAbstractTableModel;
+
+    /// `text` without its `**…**` markers, and the ranges they enclosed (in the result).
+    static QString stripBold(QStringView text, QList<std::pair<qsizetype, qsizetype>>* bold);
 
     void append(const TranscriptEntry& entry);
     void clear();

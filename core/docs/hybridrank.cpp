@@ -38,7 +38,7 @@ Result<std::vector<ScoredPassage>> hybridRank(const Bm25Index& bm25, QStringView
     texts.push_back(query.toString().toStdString());
     const QString& norm = bm25.index().normalized().text;
     for (const ScoredPassage& s : lexical) {
-        const Passage& p = bm25.passages()[size_t(s.passage)];
+        const Passage p = bm25.passage(s.passage);
         texts.push_back(QStringView(norm)
                             .sliced(p.normStart, p.normEnd - p.normStart)
                             .toString()

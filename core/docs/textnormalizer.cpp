@@ -85,27 +85,52 @@ inline bool isMarkAt(QStringView s, qsizetype i)
 }
 
 // Output buffer with manual growth: appending QChar by QChar to a QString is several times
-// slower on 100 MB inputs.
+// slower on 100 MB inputs. While the output equals the input (plain text with LF line ends),
+// nothing is written: the search copy is then the original itself, shared, instead of a
+// second copy as large as the text.
 class Writer {
 public:
-    Writer(NormalizedText& r, qsizetype expected) : m_r(r)
-    {
-        m_r.text.resize(expected + 16);
-        m_data = reinterpret_cast<char16_t*>(m_r.text.data());
-        m_cap = m_r.text.size();
-    }
+    Writer(NormalizedText& r, QStringView in, qsizetype expected)
+        : m_r(r), m_in(in), m_expected(expected)
+    {}
     qsizetype pos() const { return m_pos; }
-    char16_t at(qsizetype i) const { return m_data[i]; }
+    char16_t at(qsizetype i) const { return m_same ? m_in[i].unicode() : m_data[i]; }
     void put(char16_t c, qsizetype orig)
     {
+        if (m_same) {
+            if (orig == m_pos && m_pos < m_in.size() && c == m_in[m_pos].unicode()) {
+                m_r.map.add(m_pos, orig);
+                ++m_pos;
+                return;
+            }
+            materialize();
+        }
         if (m_pos == m_cap)
             grow();
         m_r.map.add(m_pos, orig);
         m_data[m_pos++] = c;
     }
-    void finish() { m_r.text.truncate(m_pos); }
+    // `owner` is the QString `in` views, when there is one to share.
+    void finish(const QString* owner)
+    {
+        if (!m_same) {
+            m_r.text.truncate(m_pos);
+        } else if (owner && m_pos == owner->size()) {
+            m_r.text = *owner;
+        } else {
+            m_r.text = m_in.first(m_pos).toString();
+        }
+    }
 
 private:
+    void materialize()
+    {
+        m_same = false;
+        m_r.text.resize(std::max(m_expected, m_pos) + 16);
+        m_data = reinterpret_cast<char16_t*>(m_r.text.data());
+        m_cap = m_r.text.size();
+        std::copy_n(reinterpret_cast<const char16_t*>(m_in.utf16()), m_pos, m_data);
+    }
     void grow()
     {
         m_r.text.resize(m_cap + m_cap / 2 + 64);
@@ -113,6 +138,9 @@ private:
         m_cap = m_r.text.size();
     }
     NormalizedText& m_r;
+    QStringView m_in;
+    qsizetype m_expected = 0;
+    bool m_same = true;
     char16_t* m_data = nullptr;
     qsizetype m_cap = 0;
     qsizetype m_pos = 0;
@@ -145,9 +173,10 @@ qsizetype findOnLine(QStringView s, qsizetype from, char16_t close, qsizetype li
     return -1;
 }
 
-void normalizeInto(QStringView in, const NormalizeOptions& o, NormalizedText& r)
+void normalizeInto(QStringView in, const NormalizeOptions& o, NormalizedText& r,
+                   const QString* owner)
 {
-    Writer w(r, in.size());
+    Writer w(r, in, in.size());
     r.map.add(0, 0);
     const qsizetype n = in.size();
     const char16_t* s = reinterpret_cast<const char16_t*>(in.utf16());
@@ -235,7 +264,7 @@ void normalizeInto(QStringView in, const NormalizeOptions& o, NormalizedText& r)
             w.put(foldChar(q.unicode(), o), i);
         i = j;
     }
-    w.finish();
+    w.finish(owner);
 }
 
 } // namespace
@@ -243,7 +272,14 @@ void normalizeInto(QStringView in, const NormalizeOptions& o, NormalizedText& r)
 NormalizedText normalizeText(QStringView original, const NormalizeOptions& options)
 {
     NormalizedText r;
-    normalizeInto(original, options, r);
+    normalizeInto(original, options, r, nullptr);
+    return r;
+}
+
+NormalizedText normalizeText(const QString& original, const NormalizeOptions& options)
+{
+    NormalizedText r;
+    normalizeInto(original, options, r, &original);
     return r;
 }
 
@@ -252,7 +288,7 @@ QString normalizeQuery(QStringView query, const NormalizeOptions& options)
     NormalizeOptions o = options;
     o.aozora = false;
     NormalizedText r;
-    normalizeInto(query, o, r);
+    normalizeInto(query, o, r, nullptr);
     return r.text;
 }
 

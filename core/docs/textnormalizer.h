@@ -58,6 +58,9 @@ struct NormalizedText {
 /// and case folding. Pure function; safe on any thread. Linear time, fast path for text NFKC
 /// leaves unchanged (kana, kanji, ASCII).
 NormalizedText normalizeText(QStringView original, const NormalizeOptions& options);
+/// The same; when normalising changes nothing (plain text with LF line ends) the search copy
+/// shares `original`'s storage instead of doubling the memory.
+NormalizedText normalizeText(const QString& original, const NormalizeOptions& options);
 
 /// The same normalisation for a query (no markup interpretation, no offset map).
 QString normalizeQuery(QStringView query, const NormalizeOptions& options);

@@ -18,15 +18,40 @@ using namespace hako::docs;
 
 namespace {
 
-void bench(const char* name, double value, const char* unit)
+void bench(const QByteArray& name, double value, const char* unit)
 {
-    std::printf("BENCH %s %.2f %s\n", name, value, unit);
+    std::printf("BENCH %s %.2f %s\n", name.constData(), value, unit);
     std::fflush(stdout);
 }
 
 double ms(const QElapsedTimer& t)
 {
     return double(t.nsecsElapsed()) / 1e6;
+}
+
+// A field of /proc/self/status in MB (VmRSS: now, VmHWM: peak since resetPeak()).
+double statusMb(const char* field)
+{
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray& line : f.readAll().split('\n')) {
+        if (line.startsWith(field))
+            return line.mid(qsizetype(qstrlen(field)) + 1)
+                       .trimmed()
+                       .split(' ')
+                       .value(0)
+                       .toDouble() /
+                   1024.0;
+    }
+    return -1;
+}
+
+void resetPeak()
+{
+    QFile f(QStringLiteral("/proc/self/clear_refs"));
+    if (f.open(QIODevice::WriteOnly))
+        f.write("5"); // resets VmHWM to the current RSS
 }
 
 // Runs ripgrep and returns the wall time in ms (-1 when it failed).
@@ -42,6 +67,29 @@ double timeRg(const QStringList& args, QByteArray* out = nullptr)
     if (out)
         *out = p.readAllStandardOutput();
     return elapsed;
+}
+
+// Memory of an open document with its indexes, as multiples of the file's size: what the
+// pane holds after opening (text + search index) and after the first `rank` (BM25 too).
+// Peaks count the temporaries of each step.
+bool measureMemory(const QString& path, const QByteArray& name, double mb)
+{
+    const double base = statusMb("VmRSS:");
+    resetPeak();
+    Result<Document> loaded = loadDocument(path);
+    if (!loaded.ok())
+        return false;
+    auto doc = std::make_shared<Document>(std::move(loaded).value());
+    bench(name + "_rss_document", (statusMb("VmRSS:") - base) / mb, "x_file");
+    auto index = DocumentIndex::build(doc);
+    bench(name + "_rss_open", (statusMb("VmRSS:") - base) / mb, "x_file");
+    bench(name + "_rss_open_peak", (statusMb("VmHWM:") - base) / mb, "x_file");
+    resetPeak();
+    auto bm = Bm25Index::build(index);
+    bench(name + "_rss_after_rank", (statusMb("VmRSS:") - base) / mb, "x_file");
+    bench(name + "_rss_after_rank_peak", (statusMb("VmHWM:") - base) / mb, "x_file");
+    bench(name + "_bm25_postings", double(bm->postingBytes()) / (1024.0 * 1024.0) / mb, "x_file");
+    return true;
 }
 
 } // namespace
@@ -79,6 +127,28 @@ int main()
 
     // Opening: what the pane shows first (encoding detected, the first 256 KB decoded and split
     // into lines), then the whole text decoded and split in the background.
+    if (!measureMemory(path, "docs", mb))
+        return 1;
+    {
+        // English text with LF line ends: one character a byte in the file, two in memory.
+        const QString english = tmp.filePath(QStringLiteral("english.txt"));
+        QFile f(english);
+        if (!f.open(QIODevice::WriteOnly))
+            return 1;
+        QByteArray block;
+        for (int i = 0; i < 1000; ++i)
+            block += QByteArray("The swan station is near the river of stars; Giovanni and "
+                                "Campanella ride the galactic railroad past stop ") +
+                     QByteArray::number(i) + " at eleven o'clock.\n";
+        qint64 written = 0;
+        while (written < 100 * 1024 * 1024)
+            written += f.write(block);
+        f.close();
+        if (!measureMemory(english, "docs_english", double(written) / (1024.0 * 1024.0)))
+            return 1;
+        QFile::remove(english);
+    }
+
     QElapsedTimer t;
     t.start();
     Result<Document> head = loadDocumentHead(path);

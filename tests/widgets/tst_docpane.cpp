@@ -6,22 +6,38 @@
 #include "widgets/docs/documentpane.h"
 #include "widgets/docs/documentview.h"
 
+#include <QAbstractButton>
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QMainWindow>
 #include <QSignalSpy>
 #include <QStringListModel>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
+#include <QToolButton>
 
 using namespace hako;
 
 class TestDocPane : public QObject {
     Q_OBJECT
+
+    static void writeFile(const QString& path, const QByteArray& bytes)
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QCOMPARE(f.write(bytes), bytes.size());
+    }
 
     static QString ginga()
     {
@@ -165,6 +181,173 @@ private Q_SLOTS:
         QTRY_COMPARE(done.count(), 2);
         QVERIFY2(done.at(1).at(0).toString().startsWith(QStringLiteral("sentence")),
                  qPrintable(done.at(1).at(0).toString()));
+    }
+
+    void unitsChangeKeepsTranscriptAndLabelsHitsByUnit()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("story.txt"));
+        writeFile(path,
+                  "一つ目の文。白鳥の停車場の文。\n次の段落の行\n続きの白鳥\n\n最後の段落。\n");
+        DocumentPane pane;
+        pane.resize(1000, 500);
+        pane.show();
+        QSignalSpy ready(&pane, &DocumentPane::documentReady);
+        QSignalSpy done(&pane, &DocumentPane::commandFinished);
+        pane.openDocument(path);
+        QTRY_COMPARE(ready.count(), 1);
+        QCOMPARE(pane.fileLabel()->text(), QStringLiteral("story.txt"));
+        pane.runCommand(QStringLiteral("search 白鳥"));
+        QTRY_COMPARE(done.count(), 1);
+        QTRY_COMPARE(pane.costLabel()->text(), QStringLiteral("Cost: 5"));
+        // Sentences: the session goes on, with its transcript and cost.
+        pane.unitsBox()->setCurrentIndex(pane.unitsBox()->findText(QStringLiteral("Sentences")));
+        QTRY_COMPARE(ready.count(), 2);
+        QTRY_COMPARE(pane.transcriptModel()->rowCount(), 2);
+        QCOMPARE(pane.costLabel()->text(), QStringLiteral("Cost: 5"));
+        pane.runCommand(QStringLiteral("search 白鳥"));
+        QTRY_COMPARE(done.count(), 2);
+        // Hits carry their own unit numbers, the numbers `show` takes.
+        QCOMPARE(pane.hitModel()->index(0).data().toString(),
+                 QStringLiteral("sentence2 (line 1): 白鳥の停車場の文。"));
+        QCOMPARE(pane.hitModel()->index(1).data(docs::HitListModel::LabelRole).toString(),
+                 QStringLiteral("sentence4 (line 3)"));
+        // The viewer numbers the units starting on each line.
+        QCOMPARE(pane.view()->unitLabelForLine(1), QStringLiteral("§1–2"));
+        QCOMPARE(pane.view()->unitLabelForLine(3), QStringLiteral("§4"));
+        QTRY_COMPARE(pane.costLabel()->text(), QStringLiteral("Cost: 10"));
+        // Paragraphs: `show` highlights the whole unit, over its three lines.
+        pane.setUnits(docs::UnitKind::Paragraphs);
+        QTRY_COMPARE(ready.count(), 3);
+        pane.runCommand(QStringLiteral("show 1"));
+        QTRY_COMPARE(done.count(), 3);
+        QCOMPARE(pane.view()->highlightedLine(), 1);
+        QCOMPARE(pane.view()->highlightedLastLine(), 3);
+        QVERIFY(!pane.view()->highlightRect(2).isEmpty());
+        QTRY_COMPARE(pane.costLabel()->text(), QStringLiteral("Cost: 11"));
+        QCOMPARE(pane.transcriptModel()->rowCount(), 5);
+    }
+
+    void transcriptShowsBoldNotMarkers()
+    {
+        DocumentPane pane;
+        pane.show();
+        QSignalSpy ready(&pane, &DocumentPane::documentReady);
+        pane.openDocument(QStringLiteral(HAKO_TEST_DATA_DIR "/docs/seed_small.txt"));
+        QTRY_COMPARE(ready.count(), 1);
+        QSignalSpy done(&pane, &DocumentPane::commandFinished);
+        pane.runCommand(QStringLiteral("search 停車場"));
+        QTRY_COMPARE(done.count(), 1);
+        QVERIFY(done.at(0).at(0).toString().contains(QStringLiteral("**停車場**")));
+        QTRY_COMPARE(pane.transcriptModel()->rowCount(), 1);
+        const QModelIndex out = pane.transcriptModel()->index(0, docs::TranscriptModel::Output);
+        const QString shown = out.data().toString();
+        QVERIFY2(!shown.contains(QStringLiteral("**")), qPrintable(shown));
+        QCOMPARE(shown, QStringLiteral("line1: 白鳥の停車場……"));
+        const QVariantList bold = out.data(docs::TranscriptModel::BoldRole).toList();
+        QCOMPARE(bold.size(), 1);
+        QCOMPARE(shown.mid(bold[0].toPoint().x(), bold[0].toPoint().y() - bold[0].toPoint().x()),
+                 QStringLiteral("停車場"));
+        QVERIFY(!out.data(Qt::ToolTipRole).toString().contains(QStringLiteral("**")));
+    }
+
+    void modeSwitchAndExport()
+    {
+        DocumentPane pane;
+        pane.show();
+        QVERIFY(!pane.exportButton()->isEnabled());
+        QSignalSpy ready(&pane, &DocumentPane::documentReady);
+        pane.openDocument(QStringLiteral(HAKO_TEST_DATA_DIR "/docs/seed_small.txt"));
+        QTRY_COMPARE(ready.count(), 1);
+        QVERIFY(pane.exportButton()->isEnabled());
+        QSignalSpy done(&pane, &DocumentPane::commandFinished);
+        pane.modeBox()->setCurrentIndex(pane.modeBox()->findData(int(docs::OutputMode::Context)));
+        QCOMPARE(pane.session()->options().mode, docs::OutputMode::Context);
+        pane.runCommand(QStringLiteral("search 停車場"));
+        QTRY_COMPARE(done.count(), 1);
+        QVERIFY2(done.at(0).at(0).toString().endsWith(QStringLiteral("[page1/1] 2 hits")),
+                 qPrintable(done.at(0).at(0).toString()));
+        QTRY_COMPARE(pane.transcriptModel()->rowCount(), 1);
+        QTemporaryDir dir;
+        const QString json = dir.filePath(QStringLiteral("t.json"));
+        const QString md = dir.filePath(QStringLiteral("t.md"));
+        QVERIFY(pane.exportTranscript(json, DocumentPane::ExportFormat::Json));
+        QVERIFY(pane.exportTranscript(md, DocumentPane::ExportFormat::Markdown));
+        QFile jf(json);
+        QVERIFY(jf.open(QIODevice::ReadOnly));
+        const QJsonObject root = QJsonDocument::fromJson(jf.readAll()).object();
+        QCOMPARE(root.value(QStringLiteral("mode")).toString(), QStringLiteral("context"));
+        QCOMPARE(root.value(QStringLiteral("totalCost")).toInt(), 5);
+        QCOMPARE(root.value(QStringLiteral("entries")).toArray().size(), 1);
+        QFile mf(md);
+        QVERIFY(mf.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(mf.readAll()).contains(QStringLiteral("`search 停車場`")));
+        // A folder that does not exist: a message, no file.
+        QString error;
+        QVERIFY(!pane.exportTranscript(dir.filePath(QStringLiteral("no/such/t.json")),
+                                       DocumentPane::ExportFormat::Json, &error));
+        QVERIFY(!error.isEmpty());
+    }
+
+    void programCommandsReachTheTranscript()
+    {
+        // A workbench run executes doc.* on a worker thread against the pane's session.
+        DocumentPane pane;
+        pane.show();
+        QSignalSpy ready(&pane, &DocumentPane::documentReady);
+        pane.openDocument(QStringLiteral(HAKO_TEST_DATA_DIR "/docs/seed_small.txt"));
+        QTRY_COMPARE(ready.count(), 1);
+        std::shared_ptr<docs::DocumentSession> session = pane.session();
+        QThread* worker = QThread::create([session] {
+            session->execute(QStringLiteral("search 停車場"));
+            session->execute(QStringLiteral("show 2"));
+        });
+        worker->start();
+        QVERIFY(worker->wait(10000));
+        delete worker;
+        QTRY_COMPARE(pane.transcriptModel()->rowCount(), 2);
+        QCOMPARE(pane.transcriptModel()->index(1, docs::TranscriptModel::Input).data().toString(),
+                 QStringLiteral("show 2"));
+        QTRY_COMPARE(pane.costLabel()->text(), QStringLiteral("Cost: 6"));
+    }
+
+    void openingBringsTheDockForwardAndEveryControlIsNamed()
+    {
+        QMainWindow window;
+        auto* other = new QDockWidget(QStringLiteral("Other"), &window);
+        other->setWidget(new QLabel(QStringLiteral("other pane")));
+        auto* dock = new QDockWidget(QStringLiteral("Documents"), &window);
+        auto* pane = new DocumentPane;
+        dock->setWidget(pane);
+        window.addDockWidget(Qt::BottomDockWidgetArea, other);
+        window.addDockWidget(Qt::BottomDockWidgetArea, dock);
+        window.tabifyDockWidget(dock, other);
+        other->raise();
+        dock->hide();
+        window.resize(1000, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(!pane->isVisible());
+        QSignalSpy ready(pane, &DocumentPane::documentReady);
+        pane->openDocument(QStringLiteral(HAKO_TEST_DATA_DIR "/docs/seed_small.txt"));
+        QTRY_VERIFY(pane->isVisible());
+        QTRY_VERIFY(!other->widget()->isVisible());
+        QTRY_COMPARE(ready.count(), 1);
+        QCOMPARE(dock->windowTitle(), QStringLiteral("Documents"));
+        for (QWidget* w : pane->findChildren<QWidget*>()) {
+            const bool interactive = qobject_cast<QAbstractButton*>(w) ||
+                                     qobject_cast<QComboBox*>(w) || qobject_cast<QLineEdit*>(w) ||
+                                     qobject_cast<QAbstractItemView*>(w) ||
+                                     w == static_cast<QWidget*>(pane->view());
+            // Parts of other controls (a table's header, a combo box's list) are theirs.
+            bool part = w->window() != pane->window();
+            for (QWidget* up = w->parentWidget(); up && up != pane && !part;
+                 up = up->parentWidget())
+                part = qobject_cast<QAbstractItemView*>(up) || qobject_cast<QComboBox*>(up);
+            if (!interactive || part)
+                continue;
+            QVERIFY2(!w->accessibleName().isEmpty(), w->metaObject()->className());
+        }
     }
 
     void failedOpenShowsMessage()

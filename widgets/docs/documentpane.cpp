@@ -9,6 +9,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCompleter>
+#include <QDockWidget>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -16,10 +18,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QMenu>
 #include <QPainter>
 #include <QPointer>
 #include <QProgressBar>
 #include <QRegularExpression>
+#include <QSaveFile>
 #include <QScrollBar>
 #include <QShortcut>
 #include <QSplitter>
@@ -27,6 +31,7 @@
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QTextLayout>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -43,13 +48,10 @@ public:
     {
         QStyleOptionViewItem opt = option;
         initStyleOption(&opt, index);
-        const qlonglong page = index.data(docs::HitListModel::PageRole).toLongLong();
-        const QString label = page > 0
-                                  ? QStringLiteral("line%1 (p.%2): ")
-                                        .arg(index.data(docs::HitListModel::LineRole).toLongLong())
-                                        .arg(page)
-                                  : QStringLiteral("line%1: ")
-                                        .arg(index.data(docs::HitListModel::LineRole).toLongLong());
+        // The unit as the command printed it: sentence and paragraph hits by their own
+        // numbers, which `show` takes.
+        const QString label =
+            index.data(docs::HitListModel::LabelRole).toString() + QStringLiteral(": ");
         const QString snippet = index.data(docs::HitListModel::SnippetRole).toString();
         opt.text.clear();
         opt.widget->style()->drawControl(QStyle::CE_ItemViewItem, &opt, p, opt.widget);
@@ -65,6 +67,47 @@ public:
             f.setForeground(Qt::black);
             f.setFontWeight(QFont::Bold);
             formats.append({int(label.size()) + r.x(), r.y() - r.x(), f});
+        }
+        layout.setFormats(formats);
+        layout.beginLayout();
+        QTextLine line = layout.createLine();
+        line.setLineWidth(1e6);
+        layout.endLayout();
+        p->save();
+        p->setClipRect(opt.rect);
+        p->setPen(opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText
+                                                                       : QPalette::Text));
+        layout.draw(p, QPointF(opt.rect.left() + 4,
+                               opt.rect.top() + (opt.rect.height() - line.height()) / 2));
+        p->restore();
+    }
+};
+
+// Paints the transcript's output column with the bold ranges of search output (the model
+// gives the text without `**` markers).
+class BoldDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    void paint(QPainter* p, const QStyleOptionViewItem& option,
+               const QModelIndex& index) const override
+    {
+        const QVariantList marks = index.data(docs::TranscriptModel::BoldRole).toList();
+        if (marks.isEmpty()) {
+            QStyledItemDelegate::paint(p, option, index);
+            return;
+        }
+        QStyleOptionViewItem opt = option;
+        initStyleOption(&opt, index);
+        const QString text = opt.text;
+        opt.text.clear();
+        opt.widget->style()->drawControl(QStyle::CE_ItemViewItem, &opt, p, opt.widget);
+        QTextLayout layout(text, opt.font);
+        QList<QTextLayout::FormatRange> formats;
+        for (const QVariant& m : marks) {
+            const QPoint r = m.toPoint();
+            QTextCharFormat f;
+            f.setFontWeight(QFont::Bold);
+            formats.append({r.x(), r.y() - r.x(), f});
         }
         layout.setFormats(formats);
         layout.beginLayout();
@@ -101,7 +144,11 @@ DocumentPane::DocumentPane(QWidget* parent) : QWidget(parent)
     m_transcript->horizontalHeader()->setStretchLastSection(true);
     m_transcript->verticalHeader()->hide();
     m_transcript->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_transcript->setItemDelegateForColumn(docs::TranscriptModel::Output,
+                                           new BoldDelegate(m_transcript));
     m_cost = new QLabel(tr("Cost: 0"), this);
+    m_file = new QLabel(tr("No document"), this);
+    m_file->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message = new QLabel(this);
     m_message->setWordWrap(true);
     m_message->hide();
@@ -118,6 +165,36 @@ DocumentPane::DocumentPane(QWidget* parent) : QWidget(parent)
     m_ruby = new QCheckBox(tr("Ruby"), this);
     m_ruby->setChecked(true);
     m_ruby->setToolTip(tr("Show Aozora Bunko ruby as small readings above the text"));
+    m_mode = new QComboBox(this);
+    m_mode->addItem(tr("Seed output"), int(docs::OutputMode::Seed));
+    m_mode->addItem(tr("Context output"), int(docs::OutputMode::Context));
+    m_mode->setToolTip(tr("Seed: the seed game's exact output (first 20 characters of each hit). "
+                          "Context: a snippet around the first match, every term bold, the "
+                          "true page and hit counts, and suggestions when nothing matches"));
+    m_export = new QToolButton(this);
+    m_export->setText(tr("Export"));
+    m_export->setToolTip(tr("Save the session's transcript as JSON or Markdown"));
+    m_export->setPopupMode(QToolButton::InstantPopup);
+    m_export->setEnabled(false);
+    auto* exportMenu = new QMenu(m_export);
+    exportMenu->addAction(tr("Transcript as JSON…"), this,
+                          [this] { chooseExport(ExportFormat::Json); });
+    exportMenu->addAction(tr("Transcript as Markdown…"), this,
+                          [this] { chooseExport(ExportFormat::Markdown); });
+    m_export->setMenu(exportMenu);
+    // Names for screen readers and the accessibility-driven journey tests.
+    m_view->setAccessibleName(tr("Document text"));
+    m_command->setAccessibleName(tr("Document command"));
+    m_hits->setAccessibleName(tr("Document hits"));
+    m_transcript->setAccessibleName(tr("Document transcript"));
+    m_cost->setAccessibleName(tr("Document cost"));
+    m_file->setAccessibleName(tr("Document name"));
+    m_message->setAccessibleName(tr("Document message"));
+    m_progress->setAccessibleName(tr("Document indexing progress"));
+    m_units->setAccessibleName(tr("Document units"));
+    m_mode->setAccessibleName(tr("Document output mode"));
+    m_ruby->setAccessibleName(tr("Show ruby"));
+    m_export->setAccessibleName(tr("Export transcript"));
     // Completion: the commands, then everything typed before and the searches suggested when
     // nothing was found, most recent first.
     m_completions = new QStringListModel(this);
@@ -129,10 +206,14 @@ DocumentPane::DocumentPane(QWidget* parent) : QWidget(parent)
 
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(4, 2, 4, 2);
-    bar->addWidget(new QLabel(tr("Units:"), this));
+    bar->addWidget(m_file, 1);
+    auto* unitsLabel = new QLabel(tr("Units:"), this);
+    unitsLabel->setBuddy(m_units);
+    bar->addWidget(unitsLabel);
     bar->addWidget(m_units);
+    bar->addWidget(m_mode);
     bar->addWidget(m_ruby);
-    bar->addStretch(1);
+    bar->addWidget(m_export);
     auto* side = new QWidget(this);
     auto* sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(0, 0, 0, 0);
@@ -154,6 +235,8 @@ DocumentPane::DocumentPane(QWidget* parent) : QWidget(parent)
     connect(m_ruby, &QCheckBox::toggled, m_view, &DocumentView::setShowRuby);
     connect(m_units, &QComboBox::currentIndexChanged, this,
             [this] { setUnits(docs::UnitKind(m_units->currentData().toInt())); });
+    connect(m_mode, &QComboBox::currentIndexChanged, this,
+            [this] { setMode(docs::OutputMode(m_mode->currentData().toInt())); });
 
     connect(m_command, &QLineEdit::returnPressed, this, [this] {
         const QString text = m_command->text().trimmed();
@@ -195,8 +278,23 @@ bool DocumentPane::eventFilter(QObject* watched, QEvent* event)
     return QWidget::eventFilter(watched, event);
 }
 
+void DocumentPane::raiseDock()
+{
+    // The pane does not know who docks it; the nearest dock widget is brought forward.
+    for (QWidget* w = parentWidget(); w; w = w->parentWidget()) {
+        if (auto* dock = qobject_cast<QDockWidget*>(w)) {
+            dock->show();
+            dock->raise();
+            return;
+        }
+    }
+}
+
 void DocumentPane::openDocument(const QString& path)
 {
+    raiseDock();
+    m_file->setText(QFileInfo(path).fileName());
+    m_file->setToolTip(QFileInfo(path).absoluteFilePath());
     const int generation = ++m_generation; // a newer request supersedes older ones
     m_progress->setValue(0);
     m_progress->show();
@@ -224,7 +322,10 @@ void DocumentPane::openDocument(const QString& path)
             },
             Qt::QueuedConnection);
     };
+    if (m_session)
+        m_session->disconnect(this);
     setSession(nullptr);
+    m_export->setEnabled(false);
     m_pending.clear();
     docs::IndexOptions indexOptions;
     indexOptions.units = docs::UnitKind(m_units->currentData().toInt());
@@ -287,18 +388,35 @@ void DocumentPane::onIndexed(std::shared_ptr<const docs::DocumentIndex> index, c
         m_message->setStyleSheet(QStringLiteral("background:#fff3cd;padding:4px"));
         m_message->show();
     }
-    setSession(std::make_shared<docs::DocumentSession>(index));
     // The first screen or the same text with other units: the reader stays where they were.
     const bool keepPosition =
         m_view->document() &&
         (m_view->document()->isPartial() || m_view->document() == index->documentPtr().get());
     const int scroll = m_view->verticalScrollBar()->value();
-    m_view->setDocument(index->documentPtr());
+    if (m_session) {
+        // Other units of the same text: the session, its transcript and its cost go on.
+        m_session->setIndex(index);
+    } else {
+        docs::SessionOptions options;
+        options.mode = docs::OutputMode(m_mode->currentData().toInt());
+        setSession(std::make_shared<docs::DocumentSession>(index, options));
+        // Commands run by a PDL program on a worker thread reach the transcript too; the
+        // session pointer tells late events of a replaced session apart.
+        const docs::DocumentSession* raw = m_session.get();
+        connect(
+            m_session.get(), &docs::DocumentSession::commandRecorded, this,
+            [this, raw](const docs::TranscriptEntry& entry) { onRecorded(raw, entry); },
+            Qt::QueuedConnection);
+        m_transcriptModel->clear();
+        m_cost->setText(tr("Cost: 0"));
+    }
+    if (m_view->document() != index->documentPtr().get())
+        m_view->setDocument(index->documentPtr());
+    m_view->setIndex(index);
     if (keepPosition)
         m_view->verticalScrollBar()->setValue(scroll);
     m_hitModel->setHits({});
-    m_transcriptModel->clear();
-    m_cost->setText(tr("Cost: 0"));
+    m_export->setEnabled(true);
     m_command->setEnabled(true);
     m_command->setFocus();
     Q_EMIT documentReady(index->document().path());
@@ -315,13 +433,12 @@ void DocumentPane::setUnits(docs::UnitKind units)
         m_units->setCurrentIndex(row); // comes back here through the signal
         return;
     }
-    if (!m_session || m_session->index()->options().units == units)
+    if (!m_session || m_loading || m_session->index()->options().units == units)
         return;
-    // Re-index the loaded text with the new units in the background; the session starts over,
-    // because its numbers meant the old units.
+    // Re-index the loaded text with the new units in the background; the session goes on
+    // (setIndex records the change in the transcript). Commands typed meanwhile wait.
     const int generation = ++m_generation;
     auto document = m_session->index()->documentPtr();
-    setSession(nullptr);
     m_progress->setValue(0);
     m_progress->show();
     m_loading = true;
@@ -333,6 +450,60 @@ void DocumentPane::setUnits(docs::UnitKind units)
         if (generation == m_generation)
             onIndexed(index, QString(), QString());
     });
+}
+
+void DocumentPane::setMode(docs::OutputMode mode)
+{
+    const int row = m_mode->findData(int(mode));
+    if (row >= 0 && row != m_mode->currentIndex()) {
+        m_mode->setCurrentIndex(row); // comes back here through the signal
+        return;
+    }
+    if (!m_session)
+        return; // the next session starts in the chosen mode
+    docs::SessionOptions options = m_session->options();
+    options.mode = mode;
+    m_session->setOptions(options);
+}
+
+bool DocumentPane::exportTranscript(const QString& path, ExportFormat format, QString* error)
+{
+    auto fail = [error](const QString& message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    if (!m_session)
+        return fail(tr("No document is open."));
+    const QByteArray bytes = format == ExportFormat::Json
+                                 ? m_session->transcriptJson()
+                                 : m_session->transcriptMarkdown().toUtf8();
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(tr("Cannot write %1: %2").arg(path, file.errorString()));
+    if (file.write(bytes) != bytes.size() || !file.commit())
+        return fail(tr("Cannot write %1: %2").arg(path, file.errorString()));
+    return true;
+}
+
+void DocumentPane::chooseExport(ExportFormat format)
+{
+    if (!m_session)
+        return;
+    const bool json = format == ExportFormat::Json;
+    const QString base = QFileInfo(m_session->index()->document().path()).completeBaseName();
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Transcript"),
+        base + (json ? QStringLiteral("-transcript.json") : QStringLiteral("-transcript.md")),
+        json ? tr("JSON (*.json)") : tr("Markdown (*.md)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportTranscript(path, format, &error)) {
+        m_message->setText(error);
+        m_message->setStyleSheet(QStringLiteral("background:#f8d7da;padding:4px"));
+        m_message->show();
+    }
 }
 
 void DocumentPane::updateCompletions()
@@ -359,7 +530,7 @@ void DocumentPane::showPreview(std::shared_ptr<const docs::Document> head)
 
 void DocumentPane::runCommand(const QString& command)
 {
-    if (!m_session) {
+    if (!m_session || m_loading) {
         if (m_loading) {
             m_pending.append(command);
             m_message->setText(tr("Indexing %1%… \"%2\" runs when the index is ready.")
@@ -386,15 +557,24 @@ void DocumentPane::onCommandDone(const docs::CommandResult& r)
         m_suggested = r.suggestions;
         updateCompletions();
     }
+    // The transcript and the cost follow the session's own record (onRecorded), which also
+    // holds the commands a program runs.
     if (!r.hits.isEmpty())
         m_hitModel->setHits(r.hits);
-    m_transcriptModel->append({r.input, r.output, r.cost, r.totalCost, m_session->memo(),
-                               QDateTime::currentDateTimeUtc()});
-    m_transcript->scrollToBottom();
-    m_cost->setText(tr("Cost: %1").arg(r.totalCost));
     if (!r.hits.isEmpty())
         selectHit(0);
     Q_EMIT commandFinished(r.output);
+}
+
+void DocumentPane::onRecorded(const docs::DocumentSession* session,
+                              const docs::TranscriptEntry& entry)
+{
+    if (session != m_session.get())
+        return; // an event of a session replaced since
+    m_transcriptModel->append(entry);
+    m_transcript->scrollToBottom();
+    m_cost->setText(tr("Cost: %1").arg(entry.totalCost));
+    Q_EMIT transcriptChanged();
 }
 
 void DocumentPane::selectHit(int row)

@@ -13,6 +13,7 @@ class QListView;
 class QProgressBar;
 class QStringListModel;
 class QTableView;
+class QToolButton;
 
 namespace hako::docs {
 class Document;
@@ -21,7 +22,9 @@ class DocumentSession;
 class HitListModel;
 class TranscriptModel;
 struct CommandResult;
+struct TranscriptEntry;
 enum class UnitKind;
+enum class OutputMode;
 } // namespace hako::docs
 
 namespace hako {
@@ -29,14 +32,18 @@ namespace hako {
 class DocumentView;
 class WorkbenchContext;
 
-/// The documents pane: a virtualised viewer, a command line with history (`search`, `show`,
-/// `rank`, `answer`, …), the hit list (click → scroll and highlight), the session transcript
-/// with a cost meter, and F3 / Shift+F3 for the next/previous hit. Opening and indexing run in
-/// the background with progress; commands run off the GUI thread and report back by signal.
-/// GUI thread only.
+/// The documents pane: the file's name, a virtualised viewer, a command line with history
+/// (`search`, `show`, `rank`, `answer`, …), the hit list (click → scroll and highlight), the
+/// session transcript with a cost meter (every command of the session, those a PDL program
+/// runs included), units and output mode switches, transcript export (JSON, Markdown), and
+/// F3 / Shift+F3 for the next/previous hit. Opening and indexing run in the background with
+/// progress; commands run off the GUI thread and report back by signal. Opening a document
+/// brings the dock holding the pane forward. GUI thread only.
 class DocumentPane : public QWidget {
     Q_OBJECT
 public:
+    enum class ExportFormat { Json, Markdown };
+
     explicit DocumentPane(QWidget* parent = nullptr);
     ~DocumentPane() override;
 
@@ -53,18 +60,29 @@ public:
     DocumentView* view() const { return m_view; }
     QLineEdit* commandLine() const { return m_command; }
     QListView* hitList() const { return m_hits; }
+    QTableView* transcriptView() const { return m_transcript; }
     docs::HitListModel* hitModel() const { return m_hitModel; }
     docs::TranscriptModel* transcriptModel() const { return m_transcriptModel; }
     QLabel* costLabel() const { return m_cost; }
+    QLabel* fileLabel() const { return m_file; }
     QComboBox* unitsBox() const { return m_units; }
+    QComboBox* modeBox() const { return m_mode; }
     QCheckBox* rubyBox() const { return m_ruby; }
+    QToolButton* exportButton() const { return m_export; }
     /// The command line's completions: earlier commands (latest first), searches suggested
     /// when nothing matched, then the command names.
     QStringListModel* completions() const { return m_completions; }
 
     /// Re-indexes the open document with lines, sentences or paragraphs as units (in the
-    /// background; documentReady follows). The session starts over.
+    /// background; documentReady follows). The session goes on: its transcript and cost stay,
+    /// with an entry saying from where on numbers mean the new units.
     void setUnits(docs::UnitKind units);
+    /// Seed (the seed game's exact output) or context (snippets around the hits) output.
+    void setMode(docs::OutputMode mode);
+
+    /// Writes the session's transcript to `path` atomically; false with `error` set when it
+    /// could not be written (or no document is open).
+    bool exportTranscript(const QString& path, ExportFormat format, QString* error = nullptr);
 
     /// Selects hit `row` of the hit list: the viewer scrolls to it and highlights it.
     void selectHit(int row);
@@ -75,14 +93,19 @@ Q_SIGNALS:
     void documentReady(const QString& path);
     void failed(const QString& message);
     void commandFinished(const QString& output);
+    /// A command was added to the session's transcript (typed here or run by a program).
+    void transcriptChanged();
 
 private:
     void onIndexed(std::shared_ptr<const docs::DocumentIndex> index, const QString& error,
                    const QString& warnings);
     void onCommandDone(const docs::CommandResult& result);
+    void onRecorded(const docs::DocumentSession* session, const docs::TranscriptEntry& entry);
     void showPreview(std::shared_ptr<const docs::Document> head);
     void setSession(std::shared_ptr<docs::DocumentSession> session);
     void updateCompletions();
+    void raiseDock();
+    void chooseExport(ExportFormat format);
     bool eventFilter(QObject* watched, QEvent* event) override;
 
     DocumentView* m_view = nullptr;
@@ -90,10 +113,13 @@ private:
     QListView* m_hits = nullptr;
     QTableView* m_transcript = nullptr;
     QLabel* m_cost = nullptr;
+    QLabel* m_file = nullptr;
     QLabel* m_message = nullptr;
     QProgressBar* m_progress = nullptr;
     QComboBox* m_units = nullptr;
+    QComboBox* m_mode = nullptr;
     QCheckBox* m_ruby = nullptr;
+    QToolButton* m_export = nullptr;
     QStringListModel* m_completions = nullptr;
     QStringList m_suggested;
     bool m_loading = false; ///< opening or indexing in the background

@@ -1,6 +1,7 @@
 #include "widgets/docs/documentview.h"
 
 #include "core/docs/document.h"
+#include "core/docs/documentindex.h"
 #include "core/docs/rubyline.h"
 
 #include <QPaintEvent>
@@ -26,9 +27,11 @@ DocumentView::DocumentView(QWidget* parent) : QAbstractScrollArea(parent)
 
 void DocumentView::setDocument(std::shared_ptr<const docs::Document> document)
 {
+    if (m_index && m_index->documentPtr() != document)
+        m_index.reset();
     m_document = std::move(document);
     m_highlightStart = m_highlightEnd = -1;
-    m_highlightLine = 0;
+    m_highlightLine = m_highlightLastLine = 0;
     updateScrollBars();
     verticalScrollBar()->setValue(0);
     horizontalScrollBar()->setValue(0);
@@ -68,10 +71,40 @@ int DocumentView::lineHeight() const
     return fontMetrics().height() + 2 + rubyHeight();
 }
 
+void DocumentView::setIndex(std::shared_ptr<const docs::DocumentIndex> index)
+{
+    if (index && index->options().units == docs::UnitKind::Lines)
+        index.reset();
+    m_index = std::move(index);
+    viewport()->update();
+}
+
+QString DocumentView::unitLabelForLine(qsizetype line) const
+{
+    if (!m_index)
+        return {};
+    const auto [first, last] = m_index->unitsOnLine(line);
+    if (first == last)
+        return {};
+    const qsizetype a = first + 1;
+    const qsizetype b = last;
+    return a == b ? QStringLiteral("§%1").arg(a) : QStringLiteral("§%1–%2").arg(a).arg(b);
+}
+
+int DocumentView::unitGutterWidth() const
+{
+    if (!m_index)
+        return 0;
+    const QString widest =
+        QStringLiteral("§%1–%1").arg(std::max<qsizetype>(m_index->unitCount(), 10));
+    return fontMetrics().horizontalAdvance(widest) + 8;
+}
+
 int DocumentView::gutterWidth() const
 {
     const qsizetype lines = m_document ? m_document->lineCount() : 1;
-    return fontMetrics().horizontalAdvance(QString::number(std::max<qsizetype>(lines, 100))) + 12;
+    return fontMetrics().horizontalAdvance(QString::number(std::max<qsizetype>(lines, 100))) + 12 +
+           unitGutterWidth();
 }
 
 void DocumentView::updateScrollBars()
@@ -127,6 +160,7 @@ void DocumentView::highlight(qsizetype start, qsizetype end)
     m_highlightStart = start;
     m_highlightEnd = end;
     m_highlightLine = m_document->lineAt(start);
+    m_highlightLastLine = std::max(m_highlightLine, m_document->lineAt(std::max(start, end - 1)));
     scrollToLine(m_highlightLine);
     // Bring the match into horizontal view too.
     const docs::LineSpan span = m_document->lineSpan(m_highlightLine);
@@ -139,15 +173,15 @@ void DocumentView::highlight(qsizetype start, qsizetype end)
     viewport()->update();
 }
 
-QRect DocumentView::highlightRect() const
+QRect DocumentView::highlightRect(qsizetype line) const
 {
-    if (!m_document || m_highlightLine <= 0)
+    if (!m_document || m_highlightLine <= 0 || line < m_highlightLine || line > m_highlightLastLine)
         return {};
     const qsizetype first = verticalScrollBar()->value() + 1;
-    const int y = int(m_highlightLine - first) * lineHeight();
-    const docs::LineSpan span = m_document->lineSpan(m_highlightLine);
-    const PaintedLine painted = paintedLine(m_highlightLine);
-    const qsizetype s = painted.displayPos(m_highlightStart - span.start);
+    const int y = int(line - first) * lineHeight();
+    const docs::LineSpan span = m_document->lineSpan(line);
+    const PaintedLine painted = paintedLine(line);
+    const qsizetype s = painted.displayPos(std::max<qsizetype>(m_highlightStart - span.start, 0));
     const qsizetype e =
         std::max(s, painted.displayPos(std::min(m_highlightEnd - span.start, span.length)));
     const int hx = fontMetrics().horizontalAdvance(painted.text.left(s));
@@ -180,8 +214,8 @@ void DocumentView::paintEvent(QPaintEvent* event)
         const PaintedLine painted = paintedLine(line);
         p.save();
         p.setClipRect(QRect(gutter, y, viewport()->width() - gutter, lh));
-        if (line == m_highlightLine)
-            p.fillRect(highlightRect(), QColor(255, 214, 102));
+        if (line >= m_highlightLine && line <= m_highlightLastLine)
+            p.fillRect(highlightRect(line), QColor(255, 214, 102));
         p.setPen(pal.color(QPalette::Text));
         const int x0 = gutter + 4 - xOffset;
         p.drawText(x0, y + ascent, painted.text);
@@ -199,8 +233,30 @@ void DocumentView::paintEvent(QPaintEvent* event)
         }
         p.restore();
         p.setPen(pal.color(QPalette::PlaceholderText));
-        p.drawText(QRect(0, y + rh, gutter - 8, lh - rh), Qt::AlignRight | Qt::AlignVCenter,
-                   QString::number(line));
+        const int unitColumn = unitGutterWidth();
+        p.drawText(QRect(0, y + rh, gutter - 8 - unitColumn, lh - rh),
+                   Qt::AlignRight | Qt::AlignVCenter, QString::number(line));
+        if (unitColumn > 0) {
+            const QString units = unitLabelForLine(line);
+            if (!units.isEmpty()) {
+                p.drawText(QRect(gutter - 4 - unitColumn, y + rh, unitColumn - 4, lh - rh),
+                           Qt::AlignLeft | Qt::AlignVCenter, units);
+                // A tick where each unit after the first of the line starts.
+                const docs::LineSpan span = m_document->lineSpan(line);
+                qsizetype u = m_index->unitForLine(line);
+                p.save();
+                p.setClipRect(QRect(gutter, y, viewport()->width() - gutter, lh));
+                for (++u; u >= 1 && u < m_index->unitCount() && m_index->unit(u).line == line;
+                     ++u) {
+                    const qsizetype pos =
+                        painted.displayPos(m_index->unit(u).origStart - span.start);
+                    const int x = gutter + 4 - xOffset +
+                                  fontMetrics().horizontalAdvance(painted.text.left(pos));
+                    p.drawLine(x - 1, y + rh + 2, x - 1, y + lh - 2);
+                }
+                p.restore();
+            }
+        }
     }
 }
 

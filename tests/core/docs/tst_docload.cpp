@@ -2,6 +2,7 @@
 #include "core/docs/document.h"
 #include "core/docs/rubyline.h"
 
+#include <QFile>
 #include <QStringEncoder>
 #include <QTemporaryDir>
 #include <QTest>
@@ -76,6 +77,75 @@ private Q_SLOTS:
         QCOMPARE(doc->warnings()[0].span.line, 41);
         QCOMPARE(doc->warnings()[0].span.column, 5);
         QVERIFY(doc->lineText(41).contains(QChar(0xFFFD)));
+    }
+
+    // ICU decoders (CP932, EUC-JP) substitute SUB (U+001A) for undecodable bytes and drop an
+    // incomplete last character: the user must see U+FFFD, where, and how many.
+    void undecodableShiftJisBytesBecomeReplacementCharacters()
+    {
+        QStringEncoder sjis("Shift_JIS");
+        QByteArray bytes = sjis.encode(QStringLiteral("ジョバンニは走りました。\n").repeated(30));
+        bytes += sjis.encode(QStringLiteral("壊れた"));
+        bytes += "\x81\x0a"; // a lead byte followed by a line break
+        bytes += sjis.encode(QStringLiteral("次の行"));
+        bytes += "\xA0\xFD\n"; // bytes CP932 leaves unassigned
+        const Result<Document> doc = decodeDocument(bytes, QStringLiteral("s.txt"),
+                                                    LoadOptions{QStringLiteral("windows-31j")});
+        QVERIFY(doc.ok());
+        QVERIFY(!doc->text().contains(QChar(0x1A)));
+        QCOMPARE(doc->lineText(31).toString(), QStringLiteral("壊れた\uFFFD"));
+        QCOMPARE(doc->warnings().size(), 1);
+        const Diagnostic& w = doc->warnings()[0];
+        QCOMPARE(w.span.line, 31);
+        QCOMPARE(w.span.column, 4);
+        const qsizetype count = doc->text().count(QChar(0xFFFD));
+        QVERIFY(count >= 3);
+        QVERIFY2(w.message.startsWith(QString::number(count) + QStringLiteral(" undecodable")),
+                 qPrintable(w.message));
+    }
+
+    void fileEndingInLoneLeadByteKeepsItsLastLine()
+    {
+        QStringEncoder sjis("Shift_JIS");
+        QByteArray bytes = sjis.encode(QStringLiteral("ジョバンニは走りました。\n").repeated(30));
+        bytes += sjis.encode(QStringLiteral("最後の行"));
+        bytes += "\x82"; // the first byte of a two-byte character, and then the end
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("cut.txt"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(bytes);
+        f.close();
+        for (const QString& enc : {QString(), QStringLiteral("windows-31j")}) {
+            const Result<Document> doc = loadDocument(path, LoadOptions{enc});
+            QVERIFY(doc.ok());
+            QCOMPARE(doc->lineCount(), 31);
+            QCOMPARE(doc->lineText(31).toString(), QStringLiteral("最後の行\uFFFD"));
+            QCOMPARE(doc->warnings().size(), 1);
+            QCOMPARE(doc->warnings()[0].span.line, 31);
+        }
+        // EUC-JP goes through the same decoder family.
+        QStringEncoder euc("EUC-JP");
+        QByteArray eucBytes = euc.encode(QStringLiteral("銀河\n").repeated(20)) + "\xA4";
+        const Result<Document> e = decodeDocument(eucBytes, QStringLiteral("e.txt"),
+                                                  LoadOptions{QStringLiteral("EUC-JP")});
+        QVERIFY(e.ok());
+        QCOMPARE(e->lineText(21).toString(), QStringLiteral("\uFFFD"));
+    }
+
+    void realSubCharactersStay()
+    {
+        // A 0x1A byte in the file is a character of the text, not a decoding failure.
+        QStringEncoder sjis("Shift_JIS");
+        QByteArray bytes = sjis.encode(QStringLiteral("ジョバンニ\n").repeated(30));
+        bytes += "a\x1a"
+                 "b\n";
+        const Result<Document> doc = decodeDocument(bytes, QStringLiteral("s.txt"),
+                                                    LoadOptions{QStringLiteral("windows-31j")});
+        QVERIFY(doc.ok());
+        QCOMPARE(doc->lineText(31).toString(), QStringLiteral("a\x1a"
+                                                              "b"));
+        QVERIFY(doc->warnings().isEmpty());
     }
 
     void aozoraHeaderAndFooter()

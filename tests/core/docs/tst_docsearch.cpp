@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
+#include <QThread>
 
 using namespace hako;
 using namespace hako::docs;
@@ -272,6 +273,141 @@ private Q_SLOTS:
                  QStringLiteral("sentence2 (line 1): と言った。"));
     }
 
+    void sentenceAndParagraphHitsAreLabelledByTheirUnits()
+    {
+        const QString text =
+            QStringLiteral("一つ目の文。白鳥の停車場の文。\n次の段落の行\n続きの白鳥\n\n"
+                           "最後の段落。\n");
+        IndexOptions o;
+        o.units = UnitKind::Sentences;
+        DocumentSession s(indexOf(text, o));
+        const CommandResult r = s.execute(QStringLiteral("search 白鳥"));
+        QCOMPARE(r.hits.size(), 2);
+        QCOMPARE(r.hits[0].label, QStringLiteral("sentence2 (line 1)"));
+        QCOMPARE(r.hits[1].label, QStringLiteral("sentence4 (line 3)"));
+        QVERIFY(r.output.startsWith(QStringLiteral("sentence2 (line 1): ")));
+        // The number a hit carries is the one `show` takes, and `show` covers the whole unit.
+        const CommandResult shown = s.execute(QStringLiteral("show 2"));
+        QCOMPARE(shown.output, QStringLiteral("sentence2 (line 1): 白鳥の停車場の文。"));
+        QCOMPARE(shown.hits[0].label, QStringLiteral("sentence2 (line 1)"));
+        QCOMPARE(text.mid(shown.hits[0].origStart, shown.hits[0].origEnd - shown.hits[0].origStart),
+                 QStringLiteral("白鳥の停車場の文。"));
+
+        o.units = UnitKind::Paragraphs;
+        DocumentSession p(indexOf(text, o));
+        const CommandResult para = p.execute(QStringLiteral("search 続き"));
+        QCOMPARE(para.hits.size(), 1);
+        QCOMPARE(para.hits[0].label, QStringLiteral("paragraph1 (line 1)"));
+        const CommandResult whole = p.execute(QStringLiteral("show 1"));
+        QCOMPARE(text.mid(whole.hits[0].origStart, whole.hits[0].origEnd - whole.hits[0].origStart),
+                 QStringLiteral("一つ目の文。白鳥の停車場の文。\n次の段落の行\n続きの白鳥"));
+    }
+
+    void changingUnitsKeepsTheSession()
+    {
+        const QString text = QStringLiteral("一つ目の文。白鳥の停車場の文。\n次の行\n");
+        auto doc = std::make_shared<Document>(text, QStringLiteral("t.txt"));
+        DocumentSession s(DocumentIndex::build(doc));
+        s.execute(QStringLiteral("search 白鳥"));
+        s.setMemo(QStringLiteral("line 1"));
+        QCOMPARE(s.totalCost(), 5);
+        IndexOptions o;
+        o.units = UnitKind::Sentences;
+        s.setIndex(DocumentIndex::build(doc, o));
+        QCOMPARE(s.totalCost(), 5);
+        QCOMPARE(s.memo(), QStringLiteral("line 1"));
+        const auto t = s.transcript();
+        QCOMPARE(t.size(), 2);
+        QCOMPARE(t[1].cost, 0);
+        QVERIFY2(t[1].output.contains(QStringLiteral("sentences (3)")), qPrintable(t[1].output));
+        QCOMPARE(run(s, QStringLiteral("show 2")),
+                 QStringLiteral("sentence2 (line 1): 白鳥の停車場の文。"));
+        QCOMPARE(s.totalCost(), 6);
+    }
+
+    void commandsAreAnnouncedToOtherThreads()
+    {
+        // The pane observes a session a PDL program drives from a worker thread.
+        DocumentSession s(indexOf(QStringLiteral("白鳥の停車場\n")));
+        QList<TranscriptEntry> seen;
+        QObject receiver;
+        connect(
+            &s, &DocumentSession::commandRecorded, &receiver,
+            [&](const TranscriptEntry& e) {
+                QCOMPARE(QThread::currentThread(), receiver.thread());
+                seen.append(e);
+            },
+            Qt::QueuedConnection);
+        QThread* worker = QThread::create([&s] {
+            s.execute(QStringLiteral("search 白鳥"));
+            s.execute(QStringLiteral("show 1"));
+        });
+        worker->start();
+        QVERIFY(worker->wait(10000));
+        delete worker;
+        QTRY_COMPARE(seen.size(), 2);
+        QCOMPARE(seen[0].input, QStringLiteral("search 白鳥"));
+        QCOMPARE(seen[1].totalCost, 6);
+    }
+
+    void manyTermsAreBoundedAndDeduplicated()
+    {
+        auto index = indexOf(QStringLiteral("白鳥の停車場\n十一時\nもうじき\n"));
+        DocumentSession s(index);
+        // Thousands of distinct terms: refused at once with the limit, and they cost nothing.
+        QStringList many{QStringLiteral("search")};
+        for (int i = 0; i < 10000; ++i)
+            many.append(QStringLiteral("w%1").arg(i));
+        const CommandResult tooMany = s.execute(many.join(u' '));
+        QCOMPARE(tooMany.kind, CommandResult::Kind::Invalid);
+        QCOMPARE(
+            tooMany.output,
+            QStringLiteral("Too many terms (10000; at most %1).").arg(DocumentSession::kMaxTerms));
+        QCOMPARE(tooMany.cost, 0);
+        // The same term 10,000 times is that term once.
+        QStringList same{QStringLiteral("search")};
+        for (int i = 0; i < 10000; ++i)
+            same.append(QStringLiteral("白鳥"));
+        QCOMPARE(run(s, same.join(u' ')), run(s, QStringLiteral("search 白鳥")));
+        // Just under the limit, nothing found: suggestions stay bounded too.
+        QStringList under{QStringLiteral("search")};
+        for (int i = 0; i < DocumentSession::kMaxTerms; ++i)
+            under.append(QStringLiteral("x%1").arg(i));
+        QCOMPARE(run(s, under.join(u' ')), QStringLiteral("Not found."));
+        // An absent term repeated: the suggestions try it once, not 10,000 times 10,000.
+        QStringList absent{QStringLiteral("search")};
+        for (int i = 0; i < 10000; ++i)
+            absent.append(QStringLiteral("存在しない"));
+        QCOMPARE(run(s, absent.join(u' ')), QStringLiteral("Not found."));
+        // `rank` with thousands of alternatives is refused the same way.
+        QStringList queries;
+        for (int i = 0; i < 5000; ++i)
+            queries.append(QStringLiteral("q%1").arg(i));
+        const CommandResult rank = s.execute(QStringLiteral("rank ") + queries.join(u'|'));
+        QCOMPARE(rank.kind, CommandResult::Kind::Invalid);
+        QCOMPARE(
+            rank.output,
+            QStringLiteral("Too many queries (5000; at most %1).").arg(DocumentSession::kMaxTerms));
+    }
+
+    void hugeLineWithManyMatchesKeepsFewRanges()
+    {
+        // A 4 MB line holding the term two million times: the snippet needs a few ranges.
+        const QString line = QStringLiteral("ab").repeated(2 * 1024 * 1024);
+        auto index = indexOf(line + u'\n');
+        QCOMPARE(index->matchRanges(0, {QStringLiteral("a")}, 100).size(), 50);
+        QCOMPARE(index->matchRanges(0, {QStringLiteral("a")}, -1, 3).size(), 3);
+        for (OutputMode mode : {OutputMode::Seed, OutputMode::Context}) {
+            SessionOptions o;
+            o.mode = mode;
+            DocumentSession s(index, o);
+            const CommandResult r = s.execute(QStringLiteral("search a a a"));
+            QCOMPARE(r.hits.size(), 1);
+            QVERIFY(!r.hits[0].snippetMarks.isEmpty());
+            QVERIFY(r.hits[0].snippetMarks.size() <= r.hits[0].snippet.size());
+        }
+    }
+
     void answerAndTranscript()
     {
         auto index = indexOf(
@@ -311,11 +447,11 @@ private Q_SLOTS:
         auto bm = Bm25Index::build(index);
         const auto top = bm->rank(QStringLiteral("銀河の星"), 10);
         QVERIFY(top.size() >= 2);
-        QCOMPARE(bm->passages()[size_t(top[0].passage)].line, 4); // has 銀河, の星, 河の
+        QCOMPARE(bm->passage(top[0].passage).line, 4); // has 銀河, の星, 河の
         QVERIFY(top[0].score > top[1].score);
         const auto en = bm->rank(QStringLiteral("milky STARS"), 10);
         QCOMPARE(en.size(), size_t(1));
-        QCOMPARE(bm->passages()[size_t(en[0].passage)].line, 3);
+        QCOMPARE(bm->passage(en[0].passage).line, 3);
         // Expanded queries: max over queries, low scores dropped.
         const auto expanded =
             bm->rankExpanded({QStringLiteral("授業"), QStringLiteral("river")}, 30, 0.3);
@@ -323,9 +459,10 @@ private Q_SLOTS:
         QVERIFY(bm->rankExpanded({QStringLiteral("授業")}, 30, 1000.0).empty());
         // Chunks with overlap cover the text and start every size-overlap characters.
         auto chunks = Bm25Index::build(index, ChunkPreset{20, 5});
-        QVERIFY(chunks->passages().size() >= 4);
-        QCOMPARE(chunks->passages()[1].normStart, 15);
-        QCOMPARE(chunks->passages().back().normEnd, index->normalized().text.size());
+        QVERIFY(chunks->passageCount() >= 4);
+        QCOMPARE(chunks->passage(1).normStart, 15);
+        QCOMPARE(chunks->passage(int(chunks->passageCount()) - 1).normEnd,
+                 index->normalized().text.size());
     }
 
     void hybridRankFusesEmbeddings()
@@ -336,7 +473,7 @@ private Q_SLOTS:
         auto linesOf = [&](const std::vector<ScoredPassage>& ranked) {
             QList<qsizetype> lines;
             for (const ScoredPassage& p : ranked)
-                lines.append(bm->passages()[size_t(p.passage)].line);
+                lines.append(bm->passage(p.passage).line);
             return lines;
         };
         // BM25 alone: the shortest line first, then the two equal ones in text order.

@@ -312,7 +312,54 @@ class Session:
 
     def dock(self, title):
         """The dock widget titled `title` (what View lists), whatever its tab state."""
-        return self.first(self.app, name=title, role="panel") or self.first(self.app, name=title)
+        for acc, depth in self.walk(self.window, into=self._no_big_views):
+            if depth > 0 and acc.getRoleName() == "frame" and acc.name == title:
+                return acc
+        return None
+
+    def editor(self):
+        """The program editor: the multi-line text in the central area (not in a dock)."""
+        def into(acc):
+            try:
+                role = acc.getRoleName()
+            except Exception:
+                return False
+            return (acc == self.window or role != "frame") and self._no_big_views(acc) and \
+                role not in ("menu bar", "status bar", "page tab list")
+        best = None
+        for acc, _ in self.walk(self.window, into=into):
+            try:
+                if acc.getRoleName() == "text" and \
+                        acc.getState().contains(self.pyatspi.STATE_MULTI_LINE) and \
+                        self.on_screen(acc):
+                    ext = acc.queryComponent().getExtents(self.pyatspi.DESKTOP_COORDS)
+                    area = ext.width * ext.height
+                    if best is None or area > best[0]:
+                        best = (area, acc)
+            except Exception:
+                continue
+        return best[1] if best else None
+
+    def editor_text(self):
+        ed = self.wait_for(self.editor, "the program editor", timeout=15)
+        return self.text_of(ed)
+
+    def focus_editor(self):
+        """Clicks into the program editor so that shortcuts (F5, Shift+F5) reach the window."""
+        ed = self.wait_for(self.editor, "the program editor", timeout=15)
+        self.focus(ed)
+
+    def on_screen(self, acc):
+        """Whether `acc` is drawn inside the screen (Qt moves hidden tabbed docks off screen and
+        still calls them showing)."""
+        try:
+            if not acc.getState().contains(self.pyatspi.STATE_SHOWING):
+                return False
+            e = acc.queryComponent().getExtents(self.pyatspi.DESKTOP_COORDS)
+            return e.width > 0 and e.height > 0 and e.x >= 0 and e.y >= 0 and \
+                e.x < self.size[0] and e.y < self.size[1]
+        except Exception:
+            return False
 
     def text_of(self, acc):
         try:
@@ -340,26 +387,22 @@ class Session:
         except NotImplementedError:
             table = None
         rows = []
-        if table is not None:
-            for r in range(table.nRows):
-                cells = []
-                depth = 0
-                for c in range(table.nColumns):
-                    cell = table.getAccessibleAt(r, c)
-                    cells.append(cell.name if cell is not None else "")
-                    if c == 0 and cell is not None:
-                        depth = self._tree_level(cell)
-                rows.append((depth, cells))
-        return rows
-
-    def _tree_level(self, cell):
-        try:
-            attrs = dict(a.split(":", 1) for a in cell.getAttributes() if ":" in a)
-            if "level" in attrs:
-                return int(attrs["level"])
-        except Exception:
-            pass
-        return 0
+        if table is None:
+            return rows
+        xs = []
+        for r in range(table.nRows):
+            cells = []
+            x = 0
+            for c in range(table.nColumns):
+                cell = table.getAccessibleAt(r, c)
+                cells.append(cell.name if cell is not None else "")
+                if c == 0 and cell is not None:
+                    x = cell.queryComponent().getExtents(self.pyatspi.DESKTOP_COORDS).x
+            xs.append(x)
+            rows.append(cells)
+        # Qt does not say a tree row's level; its first cell is indented by it.
+        levels = sorted(set(xs))
+        return [(levels.index(x), cells) for x, cells in zip(xs, rows)]
 
     # --- input ----------------------------------------------------------------------------
 
@@ -394,11 +437,11 @@ class Session:
         """Opens a menu path with the mouse (`menu("Help", "Examples", "Functions")`), waiting for
         each menu to appear, and returns the last item after clicking it."""
         bar = self.wait_for(lambda: self.first(self.window, role="menu bar"), "the menu bar")
-        parent = bar
         item = None
         for i, label in enumerate(path):
-            def find_item(parent=parent, label=label):
-                for acc, _ in self.walk(parent, max_nodes=800):
+            # Qt puts each popup under the item that opens it, below the menu bar.
+            def find_item(label=label):
+                for acc, _ in self.walk(bar, max_nodes=3000):
                     if acc.getRoleName() in ("menu item", "menu", "check menu item") and \
                             _menu_label(acc.name) == label and \
                             acc.getState().contains(self.pyatspi.STATE_SHOWING):
@@ -408,8 +451,6 @@ class Session:
             self.click(item)
             if i + 1 < len(path):
                 self.screenshot("menu-" + "-".join(p.lower() for p in path[:i + 1]))
-                # The popup belongs to the application, not to the menu bar.
-                parent = self.app
         return item
 
     def file_dialog(self, path, title=None):
@@ -464,6 +505,12 @@ def run(journey, argv=None):
     parser.add_argument("--deadline", type=float, default=150)
     args = parser.parse_args(argv)
     lacking = missing_tools()
+    system_python = "/usr/bin/python3"
+    if lacking and os.path.realpath(sys.executable) != os.path.realpath(system_python) and \
+            os.access(system_python, os.X_OK) and "HAKO_JOURNEY_REEXEC" not in os.environ:
+        # Debian's AT-SPI bindings live in the system Python, not in a pyenv or venv one.
+        os.environ["HAKO_JOURNEY_REEXEC"] = "1"
+        os.execv(system_python, [system_python, sys.argv[0], *(argv or sys.argv[1:])])
     if lacking:
         skip(f"the journey tests need {lacking} (scripts/dev deps installs them)")
     if not os.access(args.hako, os.X_OK):

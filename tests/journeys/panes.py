@@ -6,18 +6,18 @@ import journeylib
 def show_dock(s, title):
     """Brings the dock titled `title` forward (clicks its tab when it is tabbed) and returns it."""
     dock = s.wait_for(lambda: s.dock(title), f"the {title} dock", timeout=20)
-    if not dock.getState().contains(s.pyatspi.STATE_SHOWING):
-        tab = s.first(s.window, role="page tab", name=title, showing=True)
+    if not s.on_screen(dock):
+        tab = next((t for t in s.all(s.window, role="page tab", name=title) if s.on_screen(t)),
+                   None)
         if tab is not None:
             s.click(tab)
-        s.wait_for(lambda: dock.getState().contains(s.pyatspi.STATE_SHOWING),
-                   f"the {title} dock to show", timeout=10)
+        s.wait_for(lambda: s.on_screen(dock), f"the {title} dock to show", timeout=10)
     return dock
 
 
 def view_in(s, dock, roles=("tree table", "tree", "table", "list")):
     for acc, _ in s.walk(dock, max_nodes=400, into=s._no_big_views):
-        if acc.getRoleName() in roles and acc.getState().contains(s.pyatspi.STATE_SHOWING):
+        if acc.getRoleName() in roles and s.on_screen(acc):
             return acc
     return None
 

@@ -84,8 +84,8 @@ private Q_SLOTS:
         QVERIFY(offered(second.editor()).contains(QStringLiteral("openai/gpt-4o-mini")));
         QCOMPARE(asked.load(), before);
         // Typed text filters them.
-        editor->insertAt(QStringLiteral("gpt"), 1, 9);
-        editor->setCursorPosition(1, 12);
+        editor->insertAt(QStringLiteral("openai"), 1, 9);
+        editor->setCursorPosition(1, 15);
         QCOMPARE(offered(editor), QStringList{QStringLiteral("openai/gpt-4o-mini")});
         catalog->setLister(&models::ModelCatalog::listConfigured);
     }

@@ -228,7 +228,7 @@ private Q_SLOTS:
         // The file still loads, with the new endpoint and everything that was there.
         Result<models::ModelConfig> config = models::ModelConfig::load(m_dir->path(), {});
         QVERIFY2(config, qPrintable(config ? QString() : config.error().toString()));
-        Result<models::ModelSettings> settings = models::ModelSettings::load(m_dir->path(), {});
+        Result<models::ModelSettings> settings = models::ModelSettings::load(yamlPath(), {});
         QVERIFY(settings);
         bool sawLab = false;
         for (const auto& e : settings->endpoints) {

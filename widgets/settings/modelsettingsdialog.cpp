@@ -176,6 +176,8 @@ void ModelSettingsDialog::buildUi()
                             "goes to, and the name that server knows (empty: the same name, "
                             "without a prefix ending in /*)"));
     m_routes->setMaximumHeight(120);
+    m_routes->setColumnWidth(0, 200);
+    m_routes->setColumnWidth(1, 120);
     auto* routeButtons = new QVBoxLayout;
     auto* addRoute = new QPushButton(tr("Map a name"), this);
     addRoute->setObjectName(QStringLiteral("addRoute"));

@@ -19,8 +19,10 @@ const char* kUsage =
     "usage: hako models [--json] [--workspace DIR]\n"
     "  Lists the models each configured endpoint serves: Ollama (OLLAMA_API_BASE, default\n"
     "  http://localhost:11434), OpenAI or any OpenAI-compatible server (OPENAI_BASE_URL,\n"
-    "  OPENAI_API_KEY), a LiteLLM proxy (LITELLM_PROXY_API_BASE) and the endpoints in\n"
-    "  DIR/hako-models.yaml (DIR defaults to the current folder).\n"
+    "  OPENAI_API_KEY), a LiteLLM proxy (LITELLM_PROXY_API_BASE) and the endpoints in your\n"
+    "  model settings (~/.config/Hako/Hako/hako-models.yaml, edited by the workbench's\n"
+    "  Settings › Model Endpoints) and in DIR/hako-models.yaml (DIR defaults to the current\n"
+    "  folder).\n"
     "  API keys: the desktop keyring (service `hako`, account = endpoint name, set in the\n"
     "  workbench's model settings), else the environment. HAKO_KEYRING=0 skips the keyring.\n";
 
@@ -43,12 +45,14 @@ int modelsCommand(const QStringList& args)
             OptionParser::finish(parsed, QStringLiteral("hako models"), kUsage))
         return *exit;
     std::shared_ptr<models::ApiKeyStore> keys = models::ApiKeyStore::system();
-    Result<models::ModelConfig> config =
-        models::ModelConfig::load(workspace, QProcessEnvironment::systemEnvironment(), keys);
+    Result<models::ModelConfig> config = models::ModelConfig::load(
+        workspace, QProcessEnvironment::systemEnvironment(), keys, models::ModelConfig::userFile());
     if (!config) {
         writeText(stderr, QStringLiteral("hako models: %1\n").arg(config.error().toString()));
         return 2;
     }
+    const QString defaultModel = config->defaultModel();
+    const QStringList files = config->files();
     models::ModelRouter router(std::move(config.value()));
     const auto endpoints = router.listEndpoints(CancelToken());
     int answered = 0;
@@ -81,8 +85,14 @@ int modelsCommand(const QStringList& args)
     }
     // Said after the list: by then every endpoint's key has been looked up.
     const QString note = keys->note();
-    if (asJson)
+    if (asJson) {
         writeText(stdout, QString::fromStdString(out.dump(2)) + QLatin1Char('\n'));
+    } else {
+        writeText(stdout,
+              QStringLiteral("default: %1 (what `model: default` uses)\n").arg(defaultModel));
+        for (const QString& f : files)
+            writeText(stdout, QStringLiteral("settings: %1\n").arg(f));
+    }
     if (!note.isEmpty())
         writeText(stderr, QStringLiteral("note: %1\n").arg(note));
     return answered > 0 ? 0 : 1;

@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QStandardPaths>
 
 namespace hako::models {
 
@@ -23,7 +24,8 @@ QString withV1(QString base)
 
 QString fileHint(const QString& file)
 {
-    return file.isEmpty() ? QStringLiteral("or map the model in hako-models.yaml")
+    return file.isEmpty() ? QStringLiteral("or map the model in Settings › Model Endpoints "
+                                           "(hako-models.yaml)")
                           : QStringLiteral("or map the model in %1").arg(file);
 }
 
@@ -34,12 +36,19 @@ Diagnostic at(const pdl::YamlValue& node, const QString& message)
 
 } // namespace
 
+QString ModelConfig::userFile()
+{
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation);
+    return dir.isEmpty() ? QString() : dir + QLatin1Char('/') + QString::fromLatin1(kFileName);
+}
+
 Result<ModelConfig> ModelConfig::load(const QString& workspaceDir, const QProcessEnvironment& env,
-                                      std::shared_ptr<ApiKeyStore> keys)
+                                      std::shared_ptr<ApiKeyStore> keys, const QString& userFile)
 {
     ModelConfig config;
     config.m_env = env;
     config.m_keys = std::move(keys);
+    config.m_userFile = userFile;
     if (env.contains(QStringLiteral("LITELLM_PROXY_API_BASE"))) {
         config.m_haveProxy = true;
         config.m_proxy.name = QStringLiteral("litellm");
@@ -49,23 +58,48 @@ Result<ModelConfig> ModelConfig::load(const QString& workspaceDir, const QProces
             QStringLiteral("Is the LiteLLM proxy running? LITELLM_PROXY_API_BASE is %1.")
                 .arg(config.m_proxy.baseUrl);
     }
-    if (workspaceDir.isEmpty())
-        return config;
-    const QString path = QDir(workspaceDir).filePath(QString::fromLatin1(kFileName));
+    // The user's settings first; a workspace file beside the programs adds to them and wins
+    // where both name the same thing.
+    if (!userFile.isEmpty()) {
+        if (Result<bool> read = config.readFile(userFile); !read)
+            return read.error();
+    }
+    if (!workspaceDir.isEmpty()) {
+        const QString path = QDir(workspaceDir).filePath(QString::fromLatin1(kFileName));
+        // The user's file may be the workspace's too (a program in the settings folder).
+        if (QFileInfo(path).absoluteFilePath() != QFileInfo(userFile).absoluteFilePath()) {
+            if (Result<bool> read = config.readFile(path); !read)
+                return read.error();
+        }
+    }
+    for (const Route& r : config.m_routes) {
+        if (!config.findEndpoint(r.endpoint))
+            return makeError(QStringLiteral("%1: model '%2' names endpoint '%3', which is not "
+                                            "under `endpoints`")
+                                 .arg(r.file, QString::fromStdString(r.glob), r.endpoint));
+    }
+    return config;
+}
+
+Result<bool> ModelConfig::readFile(const QString& path)
+{
+    const QProcessEnvironment& env = m_env;
+    const QString folder = QFileInfo(path).absolutePath();
     QFile file(path);
     if (!file.exists())
-        return config;
+        return true;
     if (!file.open(QIODevice::ReadOnly))
         return makeError(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
-    config.m_file = path;
+    m_file = path;
+    m_files.append(path);
     Result<pdl::YamlValue> doc = pdl::loadYaml(file.readAll(), path);
     if (!doc)
         return doc.error();
     if (doc->isNull())
-        return config;
+        return true;
     if (!doc->isMapping())
-        return at(*doc, QStringLiteral("%1 must be a mapping with `endpoints`, `models` and "
-                                       "`litellm_proxy`")
+        return at(*doc, QStringLiteral("%1 must be a mapping with `endpoints`, `models`, "
+                                       "`litellm_proxy` and `default_model`")
                             .arg(QString::fromLatin1(kFileName)));
 
     // One endpoint entry: base_url, api_key_env, azure/api_version, provider, cassette.
@@ -97,7 +131,7 @@ Result<ModelConfig> ModelConfig::load(const QString& workspaceDir, const QProces
             } else if (e.name == "provider") {
                 named.provider = value;
             } else if (e.name == "cassette") {
-                named.cassette = QDir(workspaceDir).absoluteFilePath(value);
+                named.cassette = QDir(folder).absoluteFilePath(value);
             } else if (e.name == "default_model") {
                 // Read by the workbench (settings dialog, new model blocks), not by routing.
             } else if (e.name == "timeout") {
@@ -118,6 +152,7 @@ Result<ModelConfig> ModelConfig::load(const QString& workspaceDir, const QProces
         return named;
     };
 
+    std::vector<Route> routes;
     for (const auto& top : doc->entries()) {
         if (top.name == "endpoints") {
             if (!top.value.isMapping())
@@ -126,14 +161,25 @@ Result<ModelConfig> ModelConfig::load(const QString& workspaceDir, const QProces
                 Result<Named> named = readEndpoint(QString::fromStdString(e.name), e.value);
                 if (!named)
                     return named.error();
-                config.m_endpoints.push_back(std::move(named.value()));
+                std::erase_if(m_endpoints, [&](const Named& n) { return n.name == named->name; });
+                m_endpoints.push_back(std::move(named.value()));
             }
         } else if (top.name == "litellm_proxy") {
             Result<Named> named = readEndpoint(QStringLiteral("litellm"), top.value);
             if (!named)
                 return named.error();
-            config.m_haveProxy = true;
-            config.m_proxy = named->endpoint;
+            m_haveProxy = true;
+            m_proxy = named->endpoint;
+        } else if (top.name == "default_model") {
+            if (!top.value.isScalar() || top.value.isNull() || top.value.scalar().str().empty())
+                return at(top.value, QStringLiteral("`default_model` must be a model name such "
+                                                    "as ollama_chat/granite3.2:2b"));
+            const std::string name = top.value.scalar().str();
+            if (name == kDefaultAlias)
+                return at(top.value, QStringLiteral("`default_model` must name a real model, "
+                                                    "not '%1'")
+                                         .arg(QString::fromLatin1(kDefaultAlias)));
+            m_defaultModel = QString::fromStdString(name);
         } else if (top.name == "models") {
             if (!top.value.isMapping())
                 return at(top.value, QStringLiteral("`models` must map model names (globs) to "
@@ -141,6 +187,7 @@ Result<ModelConfig> ModelConfig::load(const QString& workspaceDir, const QProces
             for (const auto& e : top.value.entries()) {
                 Route route;
                 route.glob = e.name;
+                route.file = path;
                 const pdl::YamlValue* endpoint = &e.value;
                 if (e.value.isMapping()) {
                     endpoint = e.value.value("endpoint");
@@ -151,21 +198,23 @@ Result<ModelConfig> ModelConfig::load(const QString& workspaceDir, const QProces
                     return at(e.value, QStringLiteral("model '%1' must name an endpoint")
                                            .arg(QString::fromStdString(e.name)));
                 route.endpoint = QString::fromStdString(endpoint->scalar().asString());
-                config.m_routes.push_back(std::move(route));
+                routes.push_back(std::move(route));
             }
         } else {
             return at(top.key, QStringLiteral("unknown section '%1' (known: endpoints, models, "
-                                              "litellm_proxy)")
+                                              "litellm_proxy, default_model)")
                                    .arg(QString::fromStdString(top.name)));
         }
     }
-    for (const Route& r : config.m_routes) {
-        if (!config.findEndpoint(r.endpoint))
-            return makeError(QStringLiteral("%1: model '%2' names endpoint '%3', which is not "
-                                            "under `endpoints`")
-                                 .arg(path, QString::fromStdString(r.glob), r.endpoint));
-    }
-    return config;
+    // A later file's routes are tried first.
+    m_routes.insert(m_routes.begin(), std::make_move_iterator(routes.begin()),
+                    std::make_move_iterator(routes.end()));
+    return true;
+}
+
+QString ModelConfig::defaultModel() const
+{
+    return m_defaultModel.isEmpty() ? QString::fromLatin1(kFallbackDefaultModel) : m_defaultModel;
 }
 
 const ModelConfig::Named* ModelConfig::findEndpoint(const QString& name) const
@@ -218,7 +267,23 @@ EndpointConfig ModelConfig::openai() const
 
 Result<ResolvedModel> ModelConfig::resolve(const std::string& name) const
 {
+    Result<ResolvedModel> r = resolveName(name);
+    // `default` (not mapped by a route of its own) stands for the configured default model.
+    if (!r && name == kDefaultAlias) {
+        return makeError(QStringLiteral("model 'default' stands for the default model, %1: %2")
+                             .arg(defaultModel(), r.error().message));
+    }
+    return r;
+}
+
+Result<ResolvedModel> ModelConfig::resolveName(const std::string& requested) const
+{
     ResolvedModel out;
+    bool routed = false;
+    for (const Route& r : m_routes)
+        routed = routed || globMatch(r.glob, requested);
+    const std::string name =
+        requested == kDefaultAlias && !routed ? defaultModel().toStdString() : requested;
     const size_t slash = name.find('/');
     const std::string prefix = slash == std::string::npos ? std::string() : name.substr(0, slash);
     const std::string rest = slash == std::string::npos ? name : name.substr(slash + 1);

@@ -5,6 +5,7 @@
 
 #include <QProcessEnvironment>
 #include <QString>
+#include <QStringList>
 #include <memory>
 
 #include <string>
@@ -25,15 +26,19 @@ struct ResolvedModel {
     QString cassette;
 };
 
-/// Model name resolution, LiteLLM style, from the environment and an optional per-workspace
-/// `hako-models.yaml`:
+/// Model name resolution, LiteLLM style, from the environment, the user's own `hako-models.yaml`
+/// (userFile(), written by the workbench's model settings) and an optional one beside the
+/// programs (the workspace's, which adds endpoints and routes and wins over the user's):
 /// - names matched by a glob in the file's `models:` table go to the endpoint it names;
 /// - `ollama/NAME`, `ollama_chat/NAME` → OLLAMA_API_BASE (default http://localhost:11434) + /v1;
 /// - `openai/NAME` and bare names → OPENAI_BASE_URL (default https://api.openai.com/v1) with
 ///   OPENAI_API_KEY;
 /// - `azure/NAME` → AZURE_API_BASE, AZURE_API_KEY, AZURE_API_VERSION (deployment NAME);
 /// - `litellm_proxy/NAME` and any other prefix (`watsonx/…`, `replicate/…`) → the LiteLLM proxy
-///   (`litellm_proxy:` in the file, or LITELLM_PROXY_API_BASE / LITELLM_PROXY_API_KEY).
+///   (`litellm_proxy:` in the file, or LITELLM_PROXY_API_BASE / LITELLM_PROXY_API_KEY);
+/// - `default` (unless a route maps it) → the default model (`default_model:` in a file, else
+///   kFallbackDefaultModel), resolved by these same rules. The examples that need a model use it,
+///   so that they run with whatever model the user configured.
 /// Keys are looked up in the desktop keyring first (an ApiKeyStore, account = the endpoint's
 /// name), then in the environment (OPENAI_API_KEY, …, or the variable `api_key_env:` names); a
 /// literal key in the project's file is refused. Immutable after load(); safe to share between
@@ -41,13 +46,21 @@ struct ResolvedModel {
 class ModelConfig {
 public:
     static constexpr const char* kFileName = "hako-models.yaml";
+    /// The model name that stands for the configured default model.
+    static constexpr const char* kDefaultAlias = "default";
+    /// The default model when no file sets `default_model:` (a small local Ollama model).
+    static constexpr const char* kFallbackDefaultModel = "ollama_chat/granite3.2:2b";
 
-    /// Reads `<workspaceDir>/hako-models.yaml` when it exists (an empty dir reads none) and
-    /// takes variables from `env`. Errors point into the file.
+    /// The user's model settings: `hako-models.yaml` in the application's configuration folder
+    /// (QStandardPaths::AppConfigLocation, e.g. ~/.config/Hako/Hako/); "" when there is none.
+    static QString userFile();
+
+    /// Reads `userFile` and then `<workspaceDir>/hako-models.yaml`, each when it exists (an empty
+    /// path reads none), and takes variables from `env`. Errors point into the file.
     static Result<ModelConfig>
     load(const QString& workspaceDir,
          const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment(),
-         std::shared_ptr<ApiKeyStore> keys = nullptr);
+         std::shared_ptr<ApiKeyStore> keys = nullptr, const QString& userFile = QString());
 
     /// Where `name` goes; an error says what to configure when it cannot go anywhere.
     Result<ResolvedModel> resolve(const std::string& name) const;
@@ -64,14 +77,19 @@ public:
     /// The keyring consulted for keys (nullptr: environment only).
     const std::shared_ptr<ApiKeyStore>& keyStore() const { return m_keys; }
 
-    /// The file that was read ("" when there was none).
+    /// The last file that was read ("" when there was none).
     QString file() const { return m_file; }
+    /// Every file that was read, the user's first.
+    QStringList files() const { return m_files; }
+    /// The model `default` stands for.
+    QString defaultModel() const;
 
 private:
     struct Route {
         std::string glob;
         QString endpoint;
         std::string model; ///< explicit server-side name, or "" for "the name after the prefix"
+        QString file;      ///< where the route was read, for messages
     };
     struct Named {
         QString name;
@@ -80,6 +98,8 @@ private:
         QString cassette;
     };
 
+    Result<bool> readFile(const QString& path);
+    Result<ResolvedModel> resolveName(const std::string& name) const;
     EndpointConfig ollama() const;
     EndpointConfig openai() const;
     const Named* findEndpoint(const QString& name) const;
@@ -89,6 +109,9 @@ private:
     QProcessEnvironment m_env;
     std::shared_ptr<ApiKeyStore> m_keys;
     QString m_file;
+    QString m_userFile;
+    QStringList m_files;
+    QString m_defaultModel;
     std::vector<Named> m_endpoints;
     std::vector<Route> m_routes;
     bool m_haveProxy = false;

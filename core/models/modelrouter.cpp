@@ -111,8 +111,9 @@ Result<QStringList> ModelRouter::listModels(const CancelToken& cancel)
 
 Result<std::shared_ptr<IModelProvider>> createDefaultProvider(const QString& workspaceDir)
 {
-    Result<ModelConfig> config = ModelConfig::load(
-        workspaceDir, QProcessEnvironment::systemEnvironment(), ApiKeyStore::system());
+    Result<ModelConfig> config =
+        ModelConfig::load(workspaceDir, QProcessEnvironment::systemEnvironment(),
+                          ApiKeyStore::system(), ModelConfig::userFile());
     if (!config)
         return config.error();
     auto router = std::make_shared<ModelRouter>(std::move(config.value()));

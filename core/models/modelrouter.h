@@ -60,9 +60,9 @@ private:
     QMap<QString, ProviderFactory> m_factories;
 };
 
-/// The provider the interpreter and the command line use: a ModelRouter over the environment and
-/// `<workspaceDir>/hako-models.yaml`, with the provider plugins found by ProviderPluginManager.
-/// A broken configuration file gives an error.
+/// The provider the interpreter and the command line use: a ModelRouter over the environment, the
+/// user's hako-models.yaml (ModelConfig::userFile()) and `<workspaceDir>/hako-models.yaml`, with
+/// the provider plugins found by ProviderPluginManager. A broken configuration file gives an error.
 Result<std::shared_ptr<IModelProvider>> createDefaultProvider(const QString& workspaceDir);
 
 } // namespace hako::models

@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QSaveFile>
 #include <QSet>
 #include <QUrl>
@@ -33,15 +34,14 @@ QString scalar(const YAML::Node& node, const char* key)
 
 } // namespace
 
-Result<ModelSettings> ModelSettings::load(const QString& workspaceDir,
-                                          const QProcessEnvironment& env)
+Result<ModelSettings> ModelSettings::load(const QString& file, const QProcessEnvironment& env)
 {
     // ModelConfig knows the defaults and checks the file; its errors carry line and column.
-    Result<ModelConfig> config = ModelConfig::load(workspaceDir, env);
+    Result<ModelConfig> config = ModelConfig::load(QString(), env, nullptr, file);
     if (!config)
         return config.error();
     ModelSettings settings;
-    settings.m_file = QDir(workspaceDir).filePath(QString::fromLatin1(ModelConfig::kFileName));
+    settings.m_file = file;
 
     auto builtIn = [&](const QString& name, const QString& model, const QString& keyEnv) {
         EndpointSetting s;
@@ -78,6 +78,21 @@ Result<ModelSettings> ModelSettings::load(const QString& workspaceDir,
             const YAML::Node root = YAML::LoadFile(config->file().toStdString());
             if (const YAML::Node proxyNode = root["litellm_proxy"]; proxyNode && proxyNode.IsMap())
                 proxy.baseUrl = scalar(proxyNode, "base_url");
+            if (const YAML::Node d = root["default_model"]; d && d.IsScalar())
+                settings.defaultModel = QString::fromStdString(d.as<std::string>());
+            if (const YAML::Node routes = root["models"]; routes && routes.IsMap()) {
+                for (const auto& r : routes) {
+                    ModelRoute route;
+                    route.name = QString::fromStdString(r.first.as<std::string>());
+                    if (r.second.IsMap()) {
+                        route.endpoint = scalar(r.second, "endpoint");
+                        route.model = scalar(r.second, "model");
+                    } else if (r.second.IsScalar()) {
+                        route.endpoint = QString::fromStdString(r.second.as<std::string>());
+                    }
+                    settings.routes.append(route);
+                }
+            }
             if (const YAML::Node eps = root["endpoints"]; eps && eps.IsMap()) {
                 for (const auto& e : eps) {
                     EndpointSetting s;
@@ -88,6 +103,8 @@ Result<ModelSettings> ModelSettings::load(const QString& workspaceDir,
                     if (scalar(e.second, "provider").isEmpty() ||
                         scalar(e.second, "provider") == QLatin1String("openai"))
                         settings.endpoints.append(s);
+                    else
+                        settings.m_otherEndpoints.insert(s.name);
                 }
             }
         } catch (const YAML::Exception& e) {
@@ -123,6 +140,21 @@ QString ModelSettings::check() const
                                   "address such as http://localhost:8000/v1")
                 .arg(e.name);
     }
+    QSet<QString> routeNames;
+    for (const ModelRoute& r : routes) {
+        if (r.name.trimmed().isEmpty())
+            return QStringLiteral("every mapped model needs a name");
+        if (routeNames.contains(r.name))
+            return QStringLiteral("the model name '%1' is mapped twice").arg(r.name);
+        routeNames.insert(r.name);
+        if (!seen.contains(r.endpoint) && !m_otherEndpoints.contains(r.endpoint))
+            return QStringLiteral("model '%1' is mapped to '%2', which is not one of your "
+                                  "endpoints; add the endpoint first")
+                .arg(r.name, r.endpoint);
+    }
+    if (defaultModel.trimmed() == QLatin1String(ModelConfig::kDefaultAlias))
+        return QStringLiteral("the default model must be a real model name, such as %1")
+            .arg(QLatin1String(ModelConfig::kFallbackDefaultModel));
     return QString();
 }
 
@@ -130,6 +162,9 @@ Result<bool> ModelSettings::save() const
 {
     if (const QString problem = check(); !problem.isEmpty())
         return makeError(problem);
+    if (m_file.isEmpty())
+        return makeError(QStringLiteral("there is no configuration folder to save the model "
+                                        "settings in"));
     YAML::Node root(YAML::NodeType::Map);
     YAML::Node oldEndpoints;
     try {
@@ -175,27 +210,42 @@ Result<bool> ModelSettings::save() const
         root.remove("endpoints");
     else
         root["endpoints"] = eps;
-    // A route naming an endpoint that no longer exists would make the file unreadable.
-    if (YAML::Node models = root["models"]; models && models.IsMap()) {
-        std::vector<std::string> dangling;
-        for (const auto& m : models) {
-            const YAML::Node target = m.second.IsMap() ? m.second["endpoint"] : m.second;
-            if (target && target.IsScalar() && !eps[target.as<std::string>()])
-                dangling.push_back(m.first.as<std::string>());
+    // The routes as edited replace the file's; replay and plugin endpoints kept above stay valid
+    // targets.
+    YAML::Node models(YAML::NodeType::Map);
+    for (const ModelRoute& r : routes) {
+        const std::string endpoint = r.endpoint.toStdString();
+        if (!eps[endpoint])
+            return makeError(QStringLiteral("model '%1' names endpoint '%2', which would not "
+                                            "be in %3")
+                                 .arg(r.name, r.endpoint, m_file));
+        if (r.model.isEmpty()) {
+            models[r.name.toStdString()] = endpoint;
+        } else {
+            YAML::Node route(YAML::NodeType::Map);
+            route["endpoint"] = endpoint;
+            route["model"] = r.model.toStdString();
+            models[r.name.toStdString()] = route;
         }
-        if (!dangling.empty())
-            return makeError(QStringLiteral("model '%1' in %2 names an endpoint that would be "
-                                            "removed; change that route first")
-                                 .arg(QString::fromStdString(dangling.front()), m_file));
     }
+    if (models.size() == 0)
+        root.remove("models");
+    else
+        root["models"] = models;
+    if (defaultModel.trimmed().isEmpty())
+        root.remove("default_model");
+    else
+        root["default_model"] = defaultModel.trimmed().toStdString();
+    if (!QDir().mkpath(QFileInfo(m_file).absolutePath()))
+        return makeError(QStringLiteral("cannot create the folder of %1").arg(m_file));
     YAML::Emitter out;
     out << root;
     QSaveFile file(m_file);
     if (!file.open(QIODevice::WriteOnly))
         return makeError(QStringLiteral("cannot write %1: %2").arg(m_file, file.errorString()));
-    const QByteArray text = QByteArray("# Model endpoints of this workspace (see Hako's README, "
-                                       "\"Connecting a model\").\n# API keys are never written "
-                                       "here: they live in the desktop keyring.\n") +
+    const QByteArray text = QByteArray("# Hako's model settings (see Hako's README, \"Connecting "
+                                       "a model\").\n# API keys are never written here: they "
+                                       "live in the desktop keyring.\n") +
                             QByteArray(out.c_str()) + '\n';
     if (file.write(text) != text.size() || !file.commit())
         return makeError(QStringLiteral("cannot write %1: %2").arg(m_file, file.errorString()));

@@ -4,6 +4,7 @@
 
 #include <QList>
 #include <QProcessEnvironment>
+#include <QSet>
 #include <QString>
 
 namespace hako::models {
@@ -22,31 +23,47 @@ struct EndpointSetting {
     bool builtIn = false;
 };
 
-/// The endpoints of a workspace's hako-models.yaml plus the built-in ones, for the settings
-/// dialog; save() writes the file's endpoints back atomically (QSaveFile), keeping the file's
-/// other sections (`models`, `litellm_proxy`) and each endpoint's other settings (`timeout`, …).
-/// Comments in the file are not kept. A plain value type; no threads involved.
+/// A model name (or glob) sent to one of the file's endpoints (`models:` in hako-models.yaml).
+struct ModelRoute {
+    QString name;     ///< `fast`, `vllm/*`
+    QString endpoint; ///< an endpoint of the file
+    QString model;    ///< the name the server knows; "" = the name itself (after the prefix)
+};
+
+/// The model settings of one hako-models.yaml (the user's, ModelConfig::userFile(), in the
+/// workbench) plus the built-in endpoints, for the settings dialog; save() writes the file's
+/// endpoints, routes and default model back atomically (QSaveFile), keeping the file's other
+/// sections (`litellm_proxy`) and each endpoint's other settings (`timeout`, …). Comments in the
+/// file are not kept. A plain value type; no threads involved.
 class ModelSettings {
 public:
-    /// Reads `<workspaceDir>/hako-models.yaml` (absent: no file endpoints). Errors point into
-    /// the file.
+    /// Reads `file` (absent or "": no file endpoints; "" cannot be saved). Errors point into the
+    /// file.
     static Result<ModelSettings>
-    load(const QString& workspaceDir,
+    load(const QString& file,
          const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment());
 
     /// Built-in endpoints first (in the order ollama, openai, azure, litellm), then the file's.
     QList<EndpointSetting> endpoints;
+    /// The model `model: default` stands for (`default_model:`); "" = ModelConfig's fallback.
+    QString defaultModel;
+    /// The file's `models:` table, in its order.
+    QList<ModelRoute> routes;
 
     /// What is wrong with `endpoints` (empty or repeated names, a name of a built-in endpoint, a
-    /// base URL that is not http(s)); "" when they can be saved.
+    /// base URL that is not http(s)) or `routes` (no name, an endpoint that is not in the file);
+    /// "" when they can be saved.
     QString check() const;
-    /// Writes the non-built-in endpoints to the file; on any failure the old file stays whole.
+    /// Writes the non-built-in endpoints, the routes and the default model to the file (creating
+    /// its folder); on any failure the old file stays whole.
     Result<bool> save() const;
 
     QString file() const { return m_file; }
 
 private:
     QString m_file;
+    /// Endpoints of other providers (replay, plugins): not shown, kept, valid route targets.
+    QSet<QString> m_otherEndpoints;
 };
 
 } // namespace hako::models

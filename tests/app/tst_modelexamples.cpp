@@ -65,7 +65,8 @@ private Q_SLOTS:
     {
         m_server = std::make_unique<OpenAiTestServer>();
         QVERIFY(m_server->start());
-        // The examples name ollama_chat/granite3.2:2b: Ollama's address is the test server.
+        // The examples use `model: default`, which is ollama_chat/granite3.2:2b when no default
+        // model is configured: Ollama's address is the test server.
         m_server->setModels({QStringLiteral("granite3.2:2b")});
         qputenv("OLLAMA_API_BASE",
                 QStringLiteral("http://127.0.0.1:%1").arg(m_server->port()).toUtf8());

@@ -88,6 +88,42 @@ private Q_SLOTS:
         f.remove();
     }
 
+    void userSettingsAndTheDefaultModel()
+    {
+        // The workbench's model settings live in the user's configuration folder; `hako models`
+        // and `hako run` read them from any folder, and `model: default` is their default model.
+        QTemporaryDir config;
+        const QString folder = config.filePath(QStringLiteral("Hako/Hako"));
+        QVERIFY(QDir().mkpath(folder));
+        QFile f(folder + QStringLiteral("/hako-models.yaml"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("endpoints:\n  lab:\n    base_url: " + m_server->baseUrl().toUtf8() +
+                "\nmodels:\n  \"lab/*\": lab\ndefault_model: lab/gpt-4o-mini\n");
+        f.close();
+        setEnv(QStringLiteral("http://127.0.0.1:1"));
+        qputenv("XDG_CONFIG_HOME", config.path().toUtf8());
+        const HakoOutcome listed = runHako({QStringLiteral("models")});
+        QTemporaryDir elsewhere;
+        QFile program(elsewhere.filePath(QStringLiteral("ask.pdl")));
+        QVERIFY(program.open(QIODevice::WriteOnly));
+        program.write("text:\n- model: default\n  input: Say hi.\n");
+        program.close();
+        m_server->enqueueChat(
+            hako::testing::ScriptedReply::chat(QStringLiteral("Hi from the lab.")));
+        const HakoOutcome ran = runHako({QStringLiteral("run"), program.fileName()});
+        qunsetenv("XDG_CONFIG_HOME");
+        QVERIFY2(listed.out.contains(QLatin1String("\n  lab/gpt-4o-mini\n")),
+                 qPrintable(listed.out));
+        QVERIFY2(listed.out.contains(QLatin1String("default: lab/gpt-4o-mini")),
+                 qPrintable(listed.out));
+        QVERIFY(listed.out.contains(f.fileName()));
+        QCOMPARE(ran.exitCode, 0);
+        QVERIFY2(ran.out.contains(QLatin1String("Hi from the lab.")),
+                 qPrintable(ran.out + ran.err));
+        const QJsonObject sent = QJsonDocument::fromJson(m_server->requests().last().body).object();
+        QCOMPARE(sent[QStringLiteral("model")].toString(), QStringLiteral("gpt-4o-mini"));
+    }
+
     void keyringNote()
     {
         // Without the keyring, `hako models` says where keys come from, after the list; the

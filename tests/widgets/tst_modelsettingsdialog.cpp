@@ -16,6 +16,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -125,7 +126,7 @@ private Q_SLOTS:
 
     void listsEndpoints()
     {
-        ModelSettingsDialog dialog(m_dir->path(), m_keys);
+        ModelSettingsDialog dialog(yamlPath(), m_keys);
         QStringList names;
         for (const auto& e : dialog.endpoints())
             names << e.name;
@@ -153,7 +154,7 @@ private Q_SLOTS:
 
     void testConnectionListsModels()
     {
-        ModelSettingsDialog dialog(m_dir->path(), m_keys);
+        ModelSettingsDialog dialog(yamlPath(), m_keys);
         QVERIFY(dialog.selectEndpoint(QStringLiteral("gpu")));
         auto* state = child<QLabel>(&dialog, "keyState");
         QTRY_VERIFY(state->text().contains(QLatin1String("keyring")));
@@ -167,7 +168,10 @@ private Q_SLOTS:
                  (QStringList{QStringLiteral("llama-3.2-1b"), QStringLiteral("qwen2.5-7b")}));
         QCOMPARE(tested.at(0).at(2).toString(), QString());
         QCOMPARE(child<QListWidget>(&dialog, "models")->count(), 2);
-        QCOMPARE(child<QComboBox>(&dialog, "defaultModel")->count(), 2);
+        // Each model is offered as the default model under the name that routes back to gpu.
+        auto* defaultModel = child<QComboBox>(&dialog, "defaultModel");
+        QVERIFY(defaultModel->findText(QStringLiteral("gpu/llama-3.2-1b")) >= 0);
+        QVERIFY(defaultModel->findText(QStringLiteral("gpu/qwen2.5-7b")) >= 0);
         QVERIFY(child<QLabel>(&dialog, "testState")->text().contains(QLatin1String("2 model")));
         // It used the keyring's key.
         QCOMPARE(m_server->requests().size(), 1);
@@ -189,7 +193,7 @@ private Q_SLOTS:
         // A server that accepts the connection and never answers.
         QTcpServer silent;
         QVERIFY(silent.listen(QHostAddress::LocalHost));
-        ModelSettingsDialog dialog(m_dir->path(), m_keys);
+        ModelSettingsDialog dialog(yamlPath(), m_keys);
         dialog.setTestTimeout(300);
         QVERIFY(dialog.selectEndpoint(QStringLiteral("gpu")));
         auto* url = child<QLineEdit>(&dialog, "baseUrl");
@@ -205,7 +209,7 @@ private Q_SLOTS:
 
     void saveWritesFileAndKeyring()
     {
-        ModelSettingsDialog dialog(m_dir->path(), m_keys);
+        ModelSettingsDialog dialog(yamlPath(), m_keys);
         QSignalSpy saved(&dialog, &ModelSettingsDialog::saved);
         QTest::mouseClick(child<QPushButton>(&dialog, "addEndpoint"), Qt::LeftButton);
         auto* name = child<QLineEdit>(&dialog, "name");
@@ -215,10 +219,8 @@ private Q_SLOTS:
         url->selectAll();
         QTest::keyClicks(url, QStringLiteral("http://lab.example:9000/v1"));
         QTest::keyClicks(child<QLineEdit>(&dialog, "apiKey"), QStringLiteral("sk-lab-SECRET"));
-        child<QComboBox>(&dialog, "defaultModel")->setEditText(QStringLiteral("qwen2.5-7b"));
-        // A default model for a built-in endpoint goes to the user's settings, not the file.
-        QVERIFY(dialog.selectEndpoint(QStringLiteral("ollama")));
-        child<QComboBox>(&dialog, "defaultModel")->setEditText(QStringLiteral("granite3.2:2b"));
+        // The default model, as "Test connection" offers it: the endpoint's name as a prefix.
+        child<QComboBox>(&dialog, "defaultModel")->setEditText(QStringLiteral("lab/qwen2.5-7b"));
         dialog.save();
         QTRY_COMPARE(saved.count(), 1);
 
@@ -228,24 +230,27 @@ private Q_SLOTS:
         // The file still loads, with the new endpoint and everything that was there.
         Result<models::ModelConfig> config = models::ModelConfig::load(m_dir->path(), {});
         QVERIFY2(config, qPrintable(config ? QString() : config.error().toString()));
-        Result<models::ModelSettings> settings = models::ModelSettings::load(m_dir->path(), {});
+        Result<models::ModelSettings> settings = models::ModelSettings::load(yamlPath(), {});
         QVERIFY(settings);
         bool sawLab = false;
         for (const auto& e : settings->endpoints) {
             if (e.name == QLatin1String("lab")) {
                 sawLab = true;
                 QCOMPARE(e.baseUrl, QStringLiteral("http://lab.example:9000/v1"));
-                QCOMPARE(e.defaultModel, QStringLiteral("qwen2.5-7b"));
             }
         }
         QVERIFY(sawLab);
+        // `model: default` goes to lab as qwen2.5-7b: the prefix was mapped to the endpoint.
+        QCOMPARE(settings->defaultModel, QStringLiteral("lab/qwen2.5-7b"));
+        Result<models::ResolvedModel> d = config->resolve("default");
+        QVERIFY2(d, qPrintable(d ? QString() : d.error().message));
+        QCOMPARE(d->endpoint.baseUrl, QStringLiteral("http://lab.example:9000/v1"));
+        QCOMPARE(d->model, std::string("qwen2.5-7b"));
         QVERIFY(text.contains("timeout: 30"));      // the gpu endpoint's other settings
         QVERIFY(text.contains("provider: replay")); // the endpoint the dialog does not show
         QVERIFY(text.contains("vllm/*"));           // the routes
         QVERIFY(config->resolve("vllm/x").ok());
         QSettings qs;
-        QCOMPARE(qs.value(QStringLiteral("models/defaultModel/ollama")).toString(),
-                 QStringLiteral("granite3.2:2b"));
         for (const QString& key : qs.allKeys())
             QVERIFY(!qs.value(key).toString().contains(QLatin1String("SECRET")));
     }
@@ -253,7 +258,7 @@ private Q_SLOTS:
     void invalidSettingsLeaveTheFileAlone()
     {
         const QByteArray before = readAll(yamlPath());
-        ModelSettingsDialog dialog(m_dir->path(), m_keys);
+        ModelSettingsDialog dialog(yamlPath(), m_keys);
         QSignalSpy failed(&dialog, &ModelSettingsDialog::saveFailed);
         QVERIFY(dialog.selectEndpoint(QStringLiteral("gpu")));
         child<QLineEdit>(&dialog, "baseUrl")->setText(QStringLiteral("ftp://gpu/v1"));
@@ -274,7 +279,7 @@ private Q_SLOTS:
 
     void removeForgetsTheKey()
     {
-        ModelSettingsDialog dialog(m_dir->path(), m_keys);
+        ModelSettingsDialog dialog(yamlPath(), m_keys);
         QVERIFY(dialog.selectEndpoint(QStringLiteral("gpu")));
         QTRY_VERIFY(child<QLabel>(&dialog, "keyState")->text().contains(QLatin1String("keyring")));
         // The route `vllm/*` names gpu: removing it is refused with a reason.
@@ -287,10 +292,60 @@ private Q_SLOTS:
         QVERIFY(m_backend->secrets.contains(QStringLiteral("gpu")));
     }
 
+    void mapsAModelNameToAnEndpoint()
+    {
+        ModelSettingsDialog dialog(yamlPath(), m_keys);
+        auto* routes = child<QTableWidget>(&dialog, "modelRoutes");
+        QCOMPARE(routes->rowCount(), 1); // vllm/* → gpu, from the file
+        QCOMPARE(routes->item(0, 0)->text(), QStringLiteral("vllm/*"));
+        QTest::mouseClick(child<QPushButton>(&dialog, "addRoute"), Qt::LeftButton);
+        QCOMPARE(routes->rowCount(), 2);
+        routes->item(1, 0)->setText(QStringLiteral("fast"));
+        routes->item(1, 1)->setText(QStringLiteral("gpu"));
+        routes->item(1, 2)->setText(QStringLiteral("llama-3.2-1b"));
+        child<QComboBox>(&dialog, "defaultModel")->setEditText(QStringLiteral("fast"));
+        QSignalSpy saved(&dialog, &ModelSettingsDialog::saved);
+        dialog.save();
+        QTRY_COMPARE(saved.count(), 1);
+        Result<models::ModelConfig> config =
+            models::ModelConfig::load(QString(), {}, nullptr, yamlPath());
+        QVERIFY2(config, qPrintable(config ? QString() : config.error().toString()));
+        QCOMPARE(config->resolve("fast")->model, std::string("llama-3.2-1b"));
+        QCOMPARE(config->resolve("default")->model, std::string("llama-3.2-1b"));
+        QCOMPARE(config->resolve("default")->endpoint.baseUrl, m_server->baseUrl());
+
+        // A mapping to an endpoint that does not exist is refused, and the file stays.
+        const QByteArray before = readAll(yamlPath());
+        routes->item(1, 1)->setText(QStringLiteral("nowhere"));
+        QSignalSpy failed(&dialog, &ModelSettingsDialog::saveFailed);
+        dialog.save();
+        QCOMPARE(failed.count(), 1);
+        QVERIFY2(failed.at(0).at(0).toString().contains(QLatin1String("nowhere")),
+                 qPrintable(failed.at(0).at(0).toString()));
+        QCOMPARE(readAll(yamlPath()), before);
+    }
+
+    void writesOnlyTheGivenFile()
+    {
+        // The settings file is the one given (the user's), created with its folder on Save;
+        // nothing is written anywhere else.
+        QTemporaryDir other;
+        const QString file = other.filePath(QStringLiteral("config/Hako/hako-models.yaml"));
+        ModelSettingsDialog dialog(file, m_keys);
+        child<QComboBox>(&dialog, "defaultModel")
+            ->setEditText(QStringLiteral("openai/gpt-4o-mini"));
+        QSignalSpy saved(&dialog, &ModelSettingsDialog::saved);
+        dialog.save();
+        QTRY_COMPARE(saved.count(), 1);
+        QVERIFY(readAll(file).contains("default_model: openai/gpt-4o-mini"));
+        QCOMPARE(QDir(other.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
+                 QStringList{QStringLiteral("config")});
+    }
+
     void unavailableKeyringIsSaid()
     {
         m_backend->unavailable = true;
-        ModelSettingsDialog dialog(m_dir->path(), m_keys);
+        ModelSettingsDialog dialog(yamlPath(), m_keys);
         QVERIFY(dialog.selectEndpoint(QStringLiteral("openai")));
         auto* bar = dialog.findChild<MessageBar*>();
         QTRY_VERIFY(bar->text().contains(QLatin1String("no keyring service")));

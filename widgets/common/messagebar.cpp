@@ -2,6 +2,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QStyle>
 #include <QToolButton>
 
@@ -9,7 +10,7 @@ namespace hako {
 
 MessageBar::MessageBar(QWidget* parent)
     : QFrame(parent), m_icon(new QLabel(this)), m_text(new QLabel(this)),
-      m_close(new QToolButton(this))
+      m_close(new QToolButton(this)), m_action(new QPushButton(this))
 {
     setObjectName(QStringLiteral("messageBar"));
     auto* layout = new QHBoxLayout(this);
@@ -21,17 +22,31 @@ MessageBar::MessageBar(QWidget* parent)
     m_close->setAutoRaise(true);
     m_close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
     m_close->setToolTip(tr("Dismiss"));
+    m_close->setAccessibleName(tr("Dismiss message"));
+    m_action->setObjectName(QStringLiteral("messageBarAction"));
+    m_action->hide();
     layout->addWidget(m_icon, 0, Qt::AlignTop);
     layout->addWidget(m_text, 1);
+    layout->addWidget(m_action, 0, Qt::AlignTop);
     layout->addWidget(m_close, 0, Qt::AlignTop);
     connect(m_close, &QToolButton::clicked, this, &MessageBar::clearMessage);
+    connect(m_action, &QPushButton::clicked, this, [this] {
+        // The action may replace or clear this very message: call a copy.
+        if (const std::function<void()> action = m_onAction)
+            action();
+    });
     hide();
 }
 
-void MessageBar::showMessage(const QString& text, Kind kind)
+void MessageBar::showMessage(const QString& text, Kind kind, const QString& actionText,
+                             std::function<void()> action)
 {
     m_kind = kind;
     m_text->setText(text);
+    m_onAction = std::move(action);
+    m_action->setText(actionText);
+    m_action->setAccessibleName(actionText);
+    m_action->setVisible(!actionText.isEmpty());
     QStyle::StandardPixmap icon = QStyle::SP_MessageBoxInformation;
     QString colours = QStringLiteral("background:#eef6ff; border-bottom:1px solid #b6d4fe;");
     switch (kind) {
@@ -57,7 +72,15 @@ void MessageBar::showMessage(const QString& text, Kind kind)
 void MessageBar::clearMessage()
 {
     m_text->clear();
+    m_action->hide();
+    m_action->setText(QString());
+    m_onAction = nullptr;
     hide();
+}
+
+QString MessageBar::actionText() const
+{
+    return m_action->text();
 }
 
 QString MessageBar::text() const

@@ -2,7 +2,10 @@
 
 #include <QFrame>
 
+#include <functional>
+
 class QLabel;
+class QPushButton;
 class QToolButton;
 
 namespace hako {
@@ -15,18 +18,25 @@ public:
 
     explicit MessageBar(QWidget* parent = nullptr);
 
-    /// Shows `text` (plain text) styled for `kind`; replaces any current message.
-    void showMessage(const QString& text, Kind kind = Kind::Error);
+    /// Shows `text` (plain text) styled for `kind`; replaces any current message. With
+    /// `actionText`, a button beside the text offers what to do about it (`Configure models…`)
+    /// and calls `action` when pressed.
+    void showMessage(const QString& text, Kind kind = Kind::Error,
+                     const QString& actionText = QString(), std::function<void()> action = {});
     /// Hides the bar and forgets the message.
     void clearMessage();
 
     QString text() const;
+    /// The offered action's label ("" when none).
+    QString actionText() const;
     Kind kind() const { return m_kind; }
 
 private:
     QLabel* m_icon;
     QLabel* m_text;
     QToolButton* m_close;
+    QPushButton* m_action;
+    std::function<void()> m_onAction;
     Kind m_kind = Kind::Information;
 };
 

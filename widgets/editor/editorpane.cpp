@@ -1,5 +1,6 @@
 #include "widgets/editor/editorpane.h"
 
+#include "core/models/modelcatalog.h"
 #include "core/models/modelconfig.h"
 #include "core/pdl/lang/builtindocs.h"
 #include "core/pdl/programcheck.h"
@@ -14,6 +15,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QProcessEnvironment>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -87,6 +89,11 @@ EditorPane::EditorPane(WorkbenchContext* context, QWidget* parent)
     m_autosave.setInterval(3000);
     connect(&m_autosave, &QTimer::timeout, this, &EditorPane::autosave);
 
+    connect(models::ModelCatalog::instance(), &models::ModelCatalog::modelsChanged, this,
+            [this](const QString& folder) {
+                if (folder == models::ModelCatalog::folderKey(modelFolder()))
+                    refreshModelNames();
+            });
     setModelNames({});
     if (m_context) {
         connect(m_context, &WorkbenchContext::revealSourceRequested, this,
@@ -156,16 +163,36 @@ void EditorPane::setExternalNames(const QStringList& names)
 
 void EditorPane::setModelNames(const QStringList& names)
 {
-    QStringList all = names;
-    // The configured endpoints' prefixes (`ollama/`, …): cheap, no network.
-    const QString dir = m_filePath.isEmpty() ? QDir::currentPath() : QFileInfo(m_filePath).path();
-    const Result<models::ModelConfig> config = models::ModelConfig::load(dir);
+    m_givenModelNames = names;
+    refreshModelNames();
+}
+
+QString EditorPane::modelFolder() const
+{
+    return m_filePath.isEmpty() ? QDir::currentPath() : QFileInfo(m_filePath).path();
+}
+
+void EditorPane::refreshModelNames()
+{
+    QStringList all = m_givenModelNames;
+    auto add = [&all](const QString& name) {
+        if (!name.isEmpty() && !all.contains(name))
+            all.append(name);
+    };
+    const QString dir = modelFolder();
+    // `default` and the configured endpoints' prefixes (`ollama/`, …): cheap, no network.
+    add(QString::fromLatin1(models::ModelConfig::kDefaultAlias));
+    const Result<models::ModelConfig> config = models::ModelConfig::load(
+        dir, QProcessEnvironment::systemEnvironment(), nullptr, models::ModelConfig::userFile());
     if (config) {
-        for (const auto& listed : config->listedEndpoints()) {
-            if (!listed.prefix.isEmpty() && !all.contains(listed.prefix))
-                all.append(listed.prefix);
-        }
+        add(config->defaultModel());
+        for (const auto& listed : config->listedEndpoints())
+            add(listed.prefix);
     }
+    // What the endpoints serve, as `hako models` lists it: cached, asked in the background
+    // (modelsChanged calls this again with the answer).
+    for (const QString& name : models::ModelCatalog::instance()->models(dir))
+        add(name);
     m_editor->setModelNames(all);
 }
 
@@ -245,9 +272,12 @@ bool EditorPane::saveAs(const QString& path, QString* error)
 void EditorPane::setFilePath(const QString& path)
 {
     const bool changed = path != m_filePath;
+    const bool otherFolder = QFileInfo(path).path() != QFileInfo(m_filePath).path();
     m_filePath = path;
     if (m_context)
         m_context->setCurrentProgram(path, this);
+    if (otherFolder)
+        refreshModelNames(); // another folder may have its own hako-models.yaml
     if (changed)
         Q_EMIT filePathChanged(path);
 }

@@ -72,8 +72,9 @@ public:
     /// Names the program may use without defining them (e.g. `-d` data keys); the objects the
     /// workbench binds (BuiltinDocs roots such as `doc`) are always known.
     void setExternalNames(const QStringList& names);
-    /// Model names offered after `model:` (e.g. from `hako models`); the configured endpoints'
-    /// prefixes are offered anyway.
+    /// Model names offered after `model:` besides those offered anyway: `default`, the default
+    /// model, the configured endpoints' prefixes and the models they serve (ModelCatalog, asked
+    /// in the background for the program's folder).
     void setModelNames(const QStringList& names);
 
     /// Autosaves into `store` (not owned; null stops autosaving). Call once at start-up.
@@ -99,6 +100,9 @@ Q_SIGNALS:
     void diagnosticsChanged(int errors, int warnings);
 
 private:
+    void refreshModelNames();
+    /// The folder whose model configuration applies (the program's, or the current one).
+    QString modelFolder() const;
     void setFilePath(const QString& path);
     void requestAnalysis(bool now);
     void onTextChanged();
@@ -117,6 +121,7 @@ private:
     QString m_filePath;
     bool m_hasBom = false;
     QStringList m_externalNames;
+    QStringList m_givenModelNames;
     RecoveryStore* m_recovery = nullptr;
     QString m_bufferId;
     QTimer m_autosave;

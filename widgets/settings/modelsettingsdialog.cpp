@@ -1,6 +1,8 @@
 #include "widgets/settings/modelsettingsdialog.h"
 
 #include "core/models/apikeystore.h"
+#include "core/models/modelcatalog.h"
+#include "core/models/modelconfig.h"
 #include "core/models/openaiprovider.h"
 #include "widgets/common/messagebar.h"
 
@@ -8,12 +10,13 @@
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProcessEnvironment>
 #include <QPushButton>
-#include <QSettings>
+#include <QTableWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
@@ -21,20 +24,25 @@ namespace hako {
 
 namespace {
 
-QString settingsKey(const QString& endpoint)
+/// What to put before a model an endpoint serves so that the name routes back to it.
+QString prefixFor(const models::EndpointSetting& e)
 {
-    return QStringLiteral("models/defaultModel/") + endpoint;
+    if (!e.builtIn)
+        return e.name + QLatin1Char('/');
+    if (e.name == QLatin1String("litellm"))
+        return QStringLiteral("litellm_proxy/");
+    return e.name + QLatin1Char('/');
 }
 
 } // namespace
 
-ModelSettingsDialog::ModelSettingsDialog(const QString& workspaceDir,
+ModelSettingsDialog::ModelSettingsDialog(const QString& settingsFile,
                                          std::shared_ptr<models::ApiKeyStore> keys, QWidget* parent)
-    : QDialog(parent), m_workspaceDir(workspaceDir), m_keys(std::move(keys))
+    : QDialog(parent), m_settingsFile(settingsFile), m_keys(std::move(keys))
 {
     setWindowTitle(tr("Model settings"));
     buildUi();
-    Result<models::ModelSettings> loaded = models::ModelSettings::load(workspaceDir);
+    Result<models::ModelSettings> loaded = models::ModelSettings::load(settingsFile);
     if (loaded) {
         m_settings = std::move(loaded.value());
     } else {
@@ -46,12 +54,17 @@ ModelSettingsDialog::ModelSettingsDialog(const QString& workspaceDir,
         if (auto* box = findChild<QDialogButtonBox*>())
             box->button(QDialogButtonBox::Save)->setEnabled(false);
     }
-    QSettings qs;
-    for (models::EndpointSetting& e : m_settings.endpoints) {
-        if (e.builtIn)
-            e.defaultModel = qs.value(settingsKey(e.name)).toString();
-    }
     fillList();
+    fillRoutes();
+    m_defaultModel->setEditText(m_settings.defaultModel);
+    // The models every configured endpoint serves, for the default model (in the background).
+    models::ModelCatalog* catalog = models::ModelCatalog::instance();
+    addModelChoices(catalog->models(QString()));
+    connect(catalog, &models::ModelCatalog::modelsChanged, this,
+            [this](const QString& folder, const QStringList& names) {
+                if (folder.isEmpty())
+                    addModelChoices(names);
+            });
     // Which endpoints already have a key in the keyring (read in the background).
     for (const models::EndpointSetting& e : m_settings.endpoints) {
         const QString name = e.name;
@@ -117,9 +130,6 @@ void ModelSettingsDialog::buildUi()
     m_keyState->setWordWrap(true);
     m_keyEnv = new QLineEdit(this);
     m_keyEnv->setObjectName(QStringLiteral("keyEnv"));
-    m_defaultModel = new QComboBox(this);
-    m_defaultModel->setObjectName(QStringLiteral("defaultModel"));
-    m_defaultModel->setEditable(true);
     m_test = new QPushButton(tr("Test connection"), this);
     m_test->setObjectName(QStringLiteral("testConnection"));
     m_testState = new QLabel(this);
@@ -132,10 +142,73 @@ void ModelSettingsDialog::buildUi()
     form->addRow(tr("API key"), keyRow);
     form->addRow(QString(), m_keyState);
     form->addRow(tr("Key variable"), m_keyEnv);
-    form->addRow(tr("Default model"), m_defaultModel);
     form->addRow(m_test, m_testState);
     form->addRow(tr("Models"), m_models);
     body->addLayout(form, 2);
+
+    // For the whole configuration: the default model and model names mapped to endpoints.
+    auto* global = new QFormLayout;
+    m_defaultModel = new QComboBox(this);
+    m_defaultModel->setObjectName(QStringLiteral("defaultModel"));
+    m_defaultModel->setEditable(true);
+    m_defaultModel->setInsertPolicy(QComboBox::NoInsert);
+    m_defaultModel->lineEdit()->setPlaceholderText(
+        QString::fromLatin1(models::ModelConfig::kFallbackDefaultModel));
+    m_defaultModel->setToolTip(
+        tr("Programs that say `model: default` use this model; the examples do. Empty: %1.")
+            .arg(QLatin1String(models::ModelConfig::kFallbackDefaultModel)));
+    m_defaultModel->setAccessibleName(tr("Default model"));
+    global->addRow(tr("Default model"), m_defaultModel);
+    auto* defaultHelp =
+        new QLabel(tr("Used by programs that say <code>model: default</code> (the examples do). "
+                      "Pick one of the models the endpoints serve, or type a name."),
+                   this);
+    defaultHelp->setWordWrap(true);
+    global->addRow(QString(), defaultHelp);
+    m_routes = new QTableWidget(0, 3, this);
+    m_routes->setObjectName(QStringLiteral("modelRoutes"));
+    m_routes->setAccessibleName(tr("Model names sent to an endpoint"));
+    m_routes->setHorizontalHeaderLabels(
+        {tr("Model name in programs"), tr("Endpoint"), tr("Model on the server")});
+    m_routes->horizontalHeader()->setStretchLastSection(true);
+    m_routes->verticalHeader()->hide();
+    m_routes->setToolTip(tr("A name (or a glob such as vllm/*) that programs use, the endpoint it "
+                            "goes to, and the name that server knows (empty: the same name, "
+                            "without a prefix ending in /*)"));
+    m_routes->setMaximumHeight(120);
+    m_routes->setColumnWidth(0, 200);
+    m_routes->setColumnWidth(1, 120);
+    auto* routeButtons = new QVBoxLayout;
+    auto* addRoute = new QPushButton(tr("Map a name"), this);
+    addRoute->setObjectName(QStringLiteral("addRoute"));
+    m_removeRoute = new QPushButton(tr("Remove mapping"), this);
+    m_removeRoute->setObjectName(QStringLiteral("removeRoute"));
+    routeButtons->addWidget(addRoute);
+    routeButtons->addWidget(m_removeRoute);
+    routeButtons->addStretch(1);
+    auto* routeRow = new QHBoxLayout;
+    routeRow->addWidget(m_routes, 1);
+    routeRow->addLayout(routeButtons);
+    global->addRow(tr("Model names"), routeRow);
+    top->addLayout(global);
+    connect(addRoute, &QPushButton::clicked, this, [this] {
+        const int row = m_routes->rowCount();
+        m_routes->insertRow(row);
+        QString endpoint;
+        for (const models::EndpointSetting& e : m_settings.endpoints) {
+            if (!e.builtIn)
+                endpoint = e.name;
+        }
+        m_routes->setItem(row, 0, new QTableWidgetItem);
+        m_routes->setItem(row, 1, new QTableWidgetItem(endpoint));
+        m_routes->setItem(row, 2, new QTableWidgetItem);
+        m_routes->setCurrentCell(row, 0);
+        m_routes->editItem(m_routes->item(row, 0));
+    });
+    connect(m_removeRoute, &QPushButton::clicked, this, [this] {
+        if (m_routes->currentRow() >= 0)
+            m_routes->removeRow(m_routes->currentRow());
+    });
 
     auto* box = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Close, this);
     top->addWidget(box);
@@ -165,7 +238,73 @@ void ModelSettingsDialog::buildUi()
     });
     connect(box, &QDialogButtonBox::accepted, this, &ModelSettingsDialog::save);
     connect(box, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    resize(760, 480);
+    // Every control says what it is to a screen reader (and to the journey tests).
+    const std::pair<QWidget*, QString> names[] = {
+        {m_list, tr("Endpoints")},          {m_name, tr("Endpoint name")},
+        {m_baseUrl, tr("Base URL")},        {m_apiKey, tr("API key")},
+        {m_keyEnv, tr("Key variable")},     {m_models, tr("Models the endpoint serves")},
+        {add, tr("Add endpoint")},          {m_remove, tr("Remove endpoint")},
+        {m_test, tr("Test connection")},    {m_forgetKey, tr("Forget key")},
+        {addRoute, tr("Map a model name")}, {m_removeRoute, tr("Remove mapping")}};
+    for (const auto& [widget, name] : names)
+        widget->setAccessibleName(name);
+    resize(760, 600);
+}
+
+void ModelSettingsDialog::fillRoutes()
+{
+    m_routes->setRowCount(0);
+    for (const models::ModelRoute& r : m_settings.routes) {
+        const int row = m_routes->rowCount();
+        m_routes->insertRow(row);
+        m_routes->setItem(row, 0, new QTableWidgetItem(r.name));
+        m_routes->setItem(row, 1, new QTableWidgetItem(r.endpoint));
+        m_routes->setItem(row, 2, new QTableWidgetItem(r.model));
+    }
+}
+
+void ModelSettingsDialog::addModelChoices(const QStringList& names)
+{
+    const QString chosen = m_defaultModel->currentText();
+    for (const QString& n : names) {
+        if (m_defaultModel->findText(n) < 0)
+            m_defaultModel->addItem(n);
+    }
+    m_defaultModel->setEditText(chosen);
+}
+
+void ModelSettingsDialog::storeGlobalEdits()
+{
+    m_settings.defaultModel = m_defaultModel->currentText().trimmed();
+    m_settings.routes.clear();
+    for (int row = 0; row < m_routes->rowCount(); ++row) {
+        auto cell = [this, row](int column) {
+            const QTableWidgetItem* item = m_routes->item(row, column);
+            return item ? item->text().trimmed() : QString();
+        };
+        models::ModelRoute r{cell(0), cell(1), cell(2)};
+        if (r.name.isEmpty() && r.endpoint.isEmpty() && r.model.isEmpty())
+            continue;
+        m_settings.routes.append(r);
+    }
+    // A default model named after one of the file's endpoints (`gpu/llama`, as "Test connection"
+    // offers it) goes there: map that prefix unless a mapping already covers the name.
+    const QString d = m_settings.defaultModel;
+    const int slash = d.indexOf(QLatin1Char('/'));
+    if (slash <= 0)
+        return;
+    const QString endpoint = d.left(slash);
+    bool isFileEndpoint = false;
+    for (const models::EndpointSetting& e : m_settings.endpoints)
+        isFileEndpoint = isFileEndpoint || (!e.builtIn && e.name == endpoint);
+    if (!isFileEndpoint)
+        return;
+    for (const models::ModelRoute& r : m_settings.routes) {
+        if (models::globMatch(r.name.toStdString(), d.toStdString()))
+            return;
+    }
+    m_settings.routes.append({endpoint + QStringLiteral("/*"), endpoint, QString()});
+    fillRoutes();
 }
 
 void ModelSettingsDialog::fillList()
@@ -194,8 +333,8 @@ void ModelSettingsDialog::showEndpoint(int row)
 {
     m_current = row;
     const bool valid = row >= 0 && row < m_settings.endpoints.size();
-    for (QWidget* w : std::initializer_list<QWidget*>{m_name, m_baseUrl, m_apiKey, m_keyEnv,
-                                                      m_defaultModel, m_test, m_forgetKey})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_name, m_baseUrl, m_apiKey, m_keyEnv, m_test,
+                                                      m_forgetKey})
         w->setEnabled(valid);
     m_models->clear();
     m_testState->clear();
@@ -217,8 +356,6 @@ void ModelSettingsDialog::showEndpoint(int row)
     m_remove->setEnabled(!e.builtIn);
     m_apiKey->setText(m_typedKeys.value(e.name));
     m_keyEnv->setText(e.apiKeyEnv);
-    m_defaultModel->clear();
-    m_defaultModel->setEditText(e.defaultModel);
     updateKeyState();
 }
 
@@ -235,7 +372,6 @@ void ModelSettingsDialog::storeEdits()
         e.baseUrl = m_baseUrl->text().trimmed();
         e.apiKeyEnv = m_keyEnv->text().trimmed();
     }
-    e.defaultModel = m_defaultModel->currentText().trimmed();
 }
 
 void ModelSettingsDialog::updateKeyState()
@@ -300,7 +436,7 @@ void ModelSettingsDialog::testConnection()
     QtConcurrent::run([config, cancel] {
         models::OpenAiProvider provider(config);
         return provider.listModels(cancel);
-    }).then(this, [this, name = e.name](Result<QStringList> models) {
+    }).then(this, [this, name = e.name, prefix = prefixFor(e)](Result<QStringList> models) {
         m_test->setEnabled(true);
         if (!models) {
             m_testState->setText(tr("Failed: %1").arg(models.error().message));
@@ -309,12 +445,10 @@ void ModelSettingsDialog::testConnection()
         }
         m_testState->setText(tr("Connected: %n model(s).", nullptr, int(models->size())));
         m_models->addItems(*models);
-        if (m_current >= 0 && m_settings.endpoints[m_current].name == name) {
-            const QString chosen = m_defaultModel->currentText();
-            m_defaultModel->clear();
-            m_defaultModel->addItems(*models);
-            m_defaultModel->setEditText(chosen);
-        }
+        QStringList choices;
+        for (const QString& m : *models)
+            choices.append(prefix + m);
+        addModelChoices(choices);
         Q_EMIT connectionTested(name, *models, QString());
     });
 }
@@ -360,6 +494,7 @@ void ModelSettingsDialog::removeEndpoint()
 void ModelSettingsDialog::save()
 {
     storeEdits();
+    storeGlobalEdits();
     m_message->clearMessage();
     if (const QString problem = m_settings.check(); !problem.isEmpty()) {
         m_message->showMessage(problem);
@@ -372,15 +507,8 @@ void ModelSettingsDialog::save()
         Q_EMIT saveFailed(written.error().toString());
         return;
     }
-    QSettings qs;
-    for (const models::EndpointSetting& e : m_settings.endpoints) {
-        if (!e.builtIn)
-            continue;
-        if (e.defaultModel.isEmpty())
-            qs.remove(settingsKey(e.name));
-        else
-            qs.setValue(settingsKey(e.name), e.defaultModel);
-    }
+    // Completion and the next dialog ask the endpoints of the new configuration.
+    models::ModelCatalog::instance()->invalidate();
     m_keyWriteError.clear();
     m_pendingKeyWrites = int(m_typedKeys.size());
     if (m_pendingKeyWrites == 0) {

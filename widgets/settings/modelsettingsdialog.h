@@ -14,6 +14,7 @@ class QLabel;
 class QLineEdit;
 class QListWidget;
 class QPushButton;
+class QTableWidget;
 
 namespace hako {
 
@@ -23,13 +24,18 @@ namespace models {
 class ApiKeyStore;
 }
 
-/// Settings → Models: the model endpoints of a workspace (hako-models.yaml) and the built-in ones
-/// (Ollama, OpenAI, Azure, LiteLLM proxy): name, base URL, API key, key variable, default model.
-/// Keys go only to the desktop keyring (ApiKeyStore); the file is written atomically on Save;
-/// "Test connection" lists the endpoint's models in the background with a timeout.
+/// Settings → Model Endpoints: the user's model settings (ModelConfig::userFile(), a
+/// hako-models.yaml in the application's configuration folder) and the built-in endpoints
+/// (Ollama, OpenAI, Azure, LiteLLM proxy): per endpoint its name, base URL, API key and key
+/// variable; for all, the default model (what `model: default` stands for; the choices are the
+/// models the endpoints serve, from ModelCatalog and "Test connection") and model names mapped
+/// to an endpoint. Keys go only to the desktop keyring (ApiKeyStore); the file is written
+/// atomically on Save; "Test connection" lists the endpoint's models in the background with a
+/// timeout.
 ///
 /// Usage from the main window (no exec()):
-///   auto* d = new ModelSettingsDialog(workspaceDir, models::ApiKeyStore::system(), this);
+///   auto* d = new ModelSettingsDialog(models::ModelConfig::userFile(),
+///                                     models::ApiKeyStore::system(), this);
 ///   d->setAttribute(Qt::WA_DeleteOnClose);
 ///   d->open();
 /// and, to pick up changes, connect `saved()` (the file and keys are written by then).
@@ -38,7 +44,7 @@ class ApiKeyStore;
 class ModelSettingsDialog : public QDialog {
     Q_OBJECT
 public:
-    ModelSettingsDialog(const QString& workspaceDir, std::shared_ptr<models::ApiKeyStore> keys,
+    ModelSettingsDialog(const QString& settingsFile, std::shared_ptr<models::ApiKeyStore> keys,
                         QWidget* parent = nullptr);
     ~ModelSettingsDialog() override;
 
@@ -53,7 +59,7 @@ public:
 public Q_SLOTS:
     /// Lists the selected endpoint's models (asynchronous; see connectionTested()).
     void testConnection();
-    /// Checks, writes hako-models.yaml and stores changed keys; emits saved() or saveFailed().
+    /// Checks, writes the settings file and stores changed keys; emits saved() or saveFailed().
     void save();
     void addEndpoint();
     void removeEndpoint();
@@ -72,8 +78,11 @@ private:
     void updateKeyState();
     QString keyFor(const models::EndpointSetting& e) const;
     void finishSave(const QString& error);
+    void fillRoutes();
+    void storeGlobalEdits();
+    void addModelChoices(const QStringList& names);
 
-    QString m_workspaceDir;
+    QString m_settingsFile;
     std::shared_ptr<models::ApiKeyStore> m_keys;
     models::ModelSettings m_settings;
     int m_current = -1;
@@ -98,6 +107,8 @@ private:
     QLabel* m_testState = nullptr;
     QListWidget* m_models = nullptr;
     QPushButton* m_remove = nullptr;
+    QTableWidget* m_routes = nullptr;
+    QPushButton* m_removeRoute = nullptr;
 };
 
 } // namespace hako

@@ -1,6 +1,7 @@
 #include "widgets/workbench/mainwindow.h"
 
 #include "core/models/apikeystore.h"
+#include "core/models/modelconfig.h"
 #include "core/models/pluginmanager.h"
 #include "core/pdl/code/codetrust.h"
 #include "core/pdl/parser/programparser.h"
@@ -23,6 +24,7 @@
 #include "widgets/editor/pdleditor.h"
 #include "widgets/editor/problemsview.h"
 #include "widgets/memory/memoryinspector.h"
+#include "widgets/settings/modelfailure.h"
 #include "widgets/settings/modelsettingsdialog.h"
 #include "widgets/trace/boxview.h"
 #include "widgets/trace/nodedetailview.h"
@@ -243,13 +245,14 @@ void MainWindow::createActions()
     m_viewMenu->addAction(m_memoryDock->toggleViewAction());
 
     QMenu* settings = menuBar()->addMenu(tr("&Settings"));
-    settings->addAction(tr("&Model Endpoints…"), this, [this] {
-        const QString path = m_editorPane->filePath();
-        const QString dir = path.isEmpty() ? QDir::currentPath() : QFileInfo(path).absolutePath();
-        auto* dialog = new ModelSettingsDialog(dir, models::ApiKeyStore::system(), this);
+    // The user's own settings, never a file in the open program's folder.
+    QAction* modelSettings = settings->addAction(tr("&Model Endpoints…"), this, [this] {
+        auto* dialog = new ModelSettingsDialog(models::ModelConfig::userFile(),
+                                               models::ApiKeyStore::system(), this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->open();
     });
+    modelSettings->setObjectName(QStringLiteral("modelSettingsAction"));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QMenu* examples = help->addMenu(tr("&Examples"));
@@ -568,7 +571,17 @@ void MainWindow::onRunFinished(bool ok, const QString&, const Diagnostic& error)
     QString where;
     if (error.span.isValid())
         where = tr("Line %1, column %2: ").arg(error.span.line).arg(error.span.column);
-    m_editorPane->messageBar()->showMessage(where + error.message, MessageBar::Kind::Error);
+    const bool inEditor =
+        error.span.file == m_editorPane->filePath() || m_editorPane->filePath().isEmpty();
+    if (isModelCallFailure(error, inEditor ? m_editorPane->editor()->text() : QString())) {
+        m_editorPane->messageBar()->showMessage(
+            modelCallFailureText(error), MessageBar::Kind::Error, tr("Configure models…"), [this] {
+                if (auto* a = findChild<QAction*>(QStringLiteral("modelSettingsAction")))
+                    a->trigger();
+            });
+    } else {
+        m_editorPane->messageBar()->showMessage(where + error.message, MessageBar::Kind::Error);
+    }
     // The failing block is shown in the editor (when it is in this file) and in the trace.
     if (error.span.isValid() &&
         (error.span.file == m_editorPane->filePath() || m_editorPane->filePath().isEmpty()))

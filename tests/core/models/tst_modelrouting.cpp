@@ -178,6 +178,71 @@ private Q_SLOTS:
         QCOMPARE(r->endpoint.baseUrl, QStringLiteral("http://proxy:4000"));
     }
 
+    void userFileThenWorkspaceFile()
+    {
+        // The user's settings (what the workbench's dialog writes) and a workspace file beside the
+        // programs: both are read, the workspace's routes and same-named endpoints win.
+        QTemporaryDir user;
+        QTemporaryDir workspace;
+        const QString userFile = user.filePath(QStringLiteral("hako-models.yaml"));
+        writeFile(userFile, "endpoints:\n"
+                            "  gpu: {base_url: 'http://user-gpu:8000/v1'}\n"
+                            "  lab: {base_url: 'http://lab:9000/v1'}\n"
+                            "models:\n"
+                            "  \"vllm/*\": gpu\n"
+                            "  \"lab/*\": lab\n"
+                            "default_model: lab/qwen\n");
+        writeFile(workspace.filePath(QStringLiteral("hako-models.yaml")),
+                  "endpoints:\n"
+                  "  gpu: {base_url: 'http://project-gpu:8000/v1'}\n"
+                  "models:\n"
+                  "  \"vllm/special\": {endpoint: gpu, model: special-7b}\n");
+        Result<ModelConfig> config =
+            ModelConfig::load(workspace.path(), envOf({}), nullptr, userFile);
+        QVERIFY2(config, qPrintable(config ? QString() : config.error().toString()));
+        QCOMPARE(config->files().size(), 2);
+        QCOMPARE(config->resolve("vllm/special")->model, std::string("special-7b"));
+        QCOMPARE(config->resolve("vllm/other")->endpoint.baseUrl,
+                 QStringLiteral("http://project-gpu:8000/v1"));
+        QCOMPARE(config->resolve("lab/x")->endpoint.baseUrl, QStringLiteral("http://lab:9000/v1"));
+        // `default` is the user's default model, routed like any name.
+        Result<ResolvedModel> d = config->resolve("default");
+        QVERIFY(d);
+        QCOMPARE(d->endpoint.baseUrl, QStringLiteral("http://lab:9000/v1"));
+        QCOMPARE(d->model, std::string("qwen"));
+        // Without the user's file neither `lab` nor its default exist.
+        Result<ModelConfig> alone = ModelConfig::load(workspace.path(), envOf({}));
+        QVERIFY(alone);
+        QCOMPARE(alone->defaultModel(), QString::fromLatin1(ModelConfig::kFallbackDefaultModel));
+    }
+
+    void defaultWithoutSettings()
+    {
+        // Nothing configured: `default` is the small local Ollama model the README suggests.
+        Result<ModelConfig> config =
+            ModelConfig::load(QString(), envOf({"OLLAMA_API_BASE=http://o:1"}));
+        QVERIFY(config);
+        Result<ResolvedModel> d = config->resolve("default");
+        QVERIFY(d);
+        QCOMPARE(d->endpoint.baseUrl, QStringLiteral("http://o:1/v1"));
+        QCOMPARE(d->model, std::string("granite3.2:2b"));
+        // A route for `default` itself wins over the alias.
+        QTemporaryDir dir;
+        writeFile(dir.filePath(QStringLiteral("hako-models.yaml")),
+                  "endpoints:\n  gpu: {base_url: 'http://gpu/v1'}\nmodels:\n  default: gpu\n");
+        Result<ModelConfig> routed = ModelConfig::load(dir.path(), envOf({}));
+        QVERIFY(routed);
+        QCOMPARE(routed->resolve("default")->endpoint.baseUrl, QStringLiteral("http://gpu/v1"));
+        // An unresolvable default says what `default` stands for.
+        writeFile(dir.filePath(QStringLiteral("hako-models.yaml")), "default_model: watsonx/x\n");
+        Result<ModelConfig> broken = ModelConfig::load(dir.path(), envOf({}));
+        QVERIFY(broken);
+        Result<ResolvedModel> r = broken->resolve("default");
+        QVERIFY(!r);
+        QVERIFY2(r.error().message.contains(QLatin1String("default model, watsonx/x")),
+                 qPrintable(r.error().message));
+    }
+
     void workspaceFileErrors_data()
     {
         QTest::addColumn<QByteArray>("yaml");
@@ -192,6 +257,10 @@ private Q_SLOTS:
                                      << "endpoint 'a' needs a base_url" << 3;
         QTest::newRow("unknown endpoint")
             << QByteArray("models:\n  x: nowhere\n") << "names endpoint 'nowhere'" << 0;
+        QTest::newRow("default alias as default")
+            << QByteArray("default_model: default\n") << "must name a real model" << 1;
+        QTest::newRow("default model list")
+            << QByteArray("default_model: [a]\n") << "must be a model name" << 1;
     }
     void workspaceFileErrors()
     {

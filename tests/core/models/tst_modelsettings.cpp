@@ -124,7 +124,7 @@ private Q_SLOTS:
                         "  fast: {endpoint: gpu, model: llama}\n"
                         "litellm_proxy:\n"
                         "  base_url: http://proxy:4000\n");
-        Result<ModelSettings> s = ModelSettings::load(dir.path(), {});
+        Result<ModelSettings> s = ModelSettings::load(path, {});
         QVERIFY2(s, qPrintable(s ? QString() : s.error().toString()));
         QCOMPARE(s->endpoints.size(), 6); // 4 built in + gpu + old (the replay one is not shown)
         QCOMPARE(s->endpoints[3].baseUrl, QStringLiteral("http://proxy:4000"));
@@ -153,7 +153,7 @@ private Q_SLOTS:
         QCOMPARE(config->resolve("fast")->model, std::string("llama"));
         QCOMPARE(config->resolve("watsonx/x")->endpoint.baseUrl,
                  QStringLiteral("http://proxy:4000"));
-        Result<ModelSettings> again = ModelSettings::load(dir.path(), {});
+        Result<ModelSettings> again = ModelSettings::load(path, {});
         QVERIFY(again);
         QStringList names;
         for (const EndpointSetting& e : again->endpoints)
@@ -164,12 +164,119 @@ private Q_SLOTS:
         QVERIFY(text.contains("provider: replay"));
     }
 
+    void defaultModelAndRoutesRoundTrip()
+    {
+        // The user's settings live in a folder that does not exist yet (a first start).
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("config/Hako/hako-models.yaml"));
+        Result<ModelSettings> s = ModelSettings::load(path, {});
+        QVERIFY(s);
+        QCOMPARE(s->defaultModel, QString());
+        QVERIFY(s->routes.isEmpty());
+        EndpointSetting gpu;
+        gpu.name = QStringLiteral("gpu");
+        gpu.baseUrl = QStringLiteral("http://gpu:8000/v1");
+        s.value().endpoints.append(gpu);
+        s.value().defaultModel = QStringLiteral("fast");
+        s.value().routes = {
+            {QStringLiteral("fast"), QStringLiteral("gpu"), QStringLiteral("llama")},
+            {QStringLiteral("vllm/*"), QStringLiteral("gpu"), QString()}};
+        QVERIFY2(s->save(), qPrintable(s->save() ? QString() : s->save().error().message));
+
+        // A run reads the user's file: `default` is the default model, mapped to gpu as llama.
+        Result<ModelConfig> config = ModelConfig::load(QString(), {}, nullptr, path);
+        QVERIFY2(config, qPrintable(config ? QString() : config.error().toString()));
+        QCOMPARE(config->defaultModel(), QStringLiteral("fast"));
+        Result<ResolvedModel> d = config->resolve("default");
+        QVERIFY(d);
+        QCOMPARE(d->endpoint.baseUrl, QStringLiteral("http://gpu:8000/v1"));
+        QCOMPARE(d->model, std::string("llama"));
+        QCOMPARE(config->resolve("vllm/qwen")->model, std::string("qwen"));
+
+        Result<ModelSettings> again = ModelSettings::load(path, {});
+        QVERIFY(again);
+        QCOMPARE(again->defaultModel, QStringLiteral("fast"));
+        QCOMPARE(again->routes.size(), 2);
+        QCOMPARE(again->routes[0].name, QStringLiteral("fast"));
+        QCOMPARE(again->routes[0].endpoint, QStringLiteral("gpu"));
+        QCOMPARE(again->routes[0].model, QStringLiteral("llama"));
+        QCOMPARE(again->routes[1].model, QString());
+
+        // Clearing them removes them from the file.
+        again.value().defaultModel.clear();
+        again.value().routes.clear();
+        QVERIFY(again->save());
+        const QByteArray text = readFile(path);
+        QVERIFY2(!text.contains("default_model") && !text.contains("models:"), text.constData());
+    }
+
+    void routeChecks_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("endpoint");
+        QTest::addColumn<QString>("defaultModel");
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("fine") << "fast"
+                              << "gpu"
+                              << ""
+                              << "";
+        QTest::newRow("no name") << ""
+                                 << "gpu"
+                                 << ""
+                                 << "needs a name";
+        QTest::newRow("unknown endpoint") << "fast"
+                                          << "nowhere"
+                                          << ""
+                                          << "not one of your";
+        QTest::newRow("built-in endpoint") << "fast"
+                                           << "ollama"
+                                           << ""
+                                           << "not one of your";
+        QTest::newRow("default is not a model") << "fast"
+                                                << "gpu"
+                                                << "default"
+                                                << "real model";
+    }
+    void routeChecks()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, endpoint);
+        QFETCH(QString, defaultModel);
+        QFETCH(QString, problem);
+        QTemporaryDir dir;
+        Result<ModelSettings> s = ModelSettings::load(dir.filePath("hako-models.yaml"), {});
+        QVERIFY(s);
+        EndpointSetting gpu;
+        gpu.name = QStringLiteral("gpu");
+        gpu.baseUrl = QStringLiteral("http://gpu:8000/v1");
+        s.value().endpoints.append(gpu);
+        s.value().routes = {{name, endpoint, QString()}};
+        s.value().defaultModel = defaultModel;
+        const QString got = s->check();
+        if (problem.isEmpty())
+            QCOMPARE(got, QString());
+        else
+            QVERIFY2(got.contains(problem), qPrintable(got));
+        if (!problem.isEmpty())
+            QVERIFY(!s->save());
+    }
+
+    void noFileCannotBeSaved()
+    {
+        Result<ModelSettings> s = ModelSettings::load(QString(), {});
+        QVERIFY(s);
+        const Result<bool> saved = s->save();
+        QVERIFY(!saved);
+        QVERIFY2(saved.error().message.contains(QLatin1String("configuration folder")),
+                 qPrintable(saved.error().message));
+    }
+
     void brokenFileIsReported()
     {
         QTemporaryDir dir;
-        writeFile(dir.filePath(QStringLiteral("hako-models.yaml")),
-                  "endpoints:\n  gpu:\n    base_url: [1\n");
-        Result<ModelSettings> s = ModelSettings::load(dir.path(), {});
+        const QString path = dir.filePath(QStringLiteral("hako-models.yaml"));
+        writeFile(path, "endpoints:\n  gpu:\n    base_url: [1\n");
+        Result<ModelSettings> s = ModelSettings::load(path, {});
         QVERIFY(!s);
         QVERIFY2(s.error().toString().contains(QLatin1String("hako-models.yaml")),
                  qPrintable(s.error().toString()));
@@ -181,7 +288,7 @@ private Q_SLOTS:
         const QString path = dir.filePath(QStringLiteral("hako-models.yaml"));
         const QByteArray before = "endpoints:\n  gpu: {base_url: 'http://gpu/v1'}\n";
         writeFile(path, before);
-        Result<ModelSettings> s = ModelSettings::load(dir.path(), {});
+        Result<ModelSettings> s = ModelSettings::load(path, {});
         QVERIFY(s);
         s.value().endpoints.last().baseUrl = QStringLiteral("nonsense");
         QVERIFY(!s->save());

@@ -1,0 +1,70 @@
+#pragma once
+
+#include "core/util/cancel.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QObject>
+#include <QStringList>
+
+#include <functional>
+
+namespace hako::models {
+
+/// The models every configured endpoint serves, as `hako models` finds them (each name with the
+/// prefix that routes back to its endpoint), asked in the background and cached per workspace
+/// folder: what completion after `model:` and the model settings offer. The configuration is the
+/// user's hako-models.yaml plus the workspace's, read anew on every refresh.
+///
+/// Threading: use from the GUI thread; the endpoints are asked on the global thread pool, one
+/// request per folder at a time, and the answer arrives as modelsChanged() on this object's
+/// thread. Endpoints that cannot be reached simply contribute nothing.
+class ModelCatalog : public QObject {
+    Q_OBJECT
+public:
+    /// Lists the models of `workspaceDir`'s configuration (blocking; called on a worker thread).
+    /// Replaceable for tests.
+    using Lister = std::function<QStringList(const QString& workspaceDir, const CancelToken&)>;
+
+    explicit ModelCatalog(QObject* parent = nullptr);
+    ~ModelCatalog() override;
+
+    /// The application's catalog (created on first use, owned by the application object).
+    static ModelCatalog* instance();
+
+    /// The names known for `workspaceDir` now (possibly none yet). Asks the endpoints when
+    /// nothing is cached or the cache is older than maxAge(); the answer comes as modelsChanged().
+    QStringList models(const QString& workspaceDir);
+    /// Forgets every cached answer (after the settings changed); the next models() asks again.
+    void invalidate();
+
+    void setMaxAgeSeconds(int seconds) { m_maxAgeS = seconds; }
+    int maxAgeSeconds() const { return m_maxAgeS; }
+    void setLister(Lister lister) { m_lister = std::move(lister); }
+
+    /// The folder as modelsChanged() names it (canonical).
+    static QString folderKey(const QString& dir);
+
+    /// The default lister: ModelRouter::listModels over ModelConfig::load(dir, environment,
+    /// keyring, user file).
+    static QStringList listConfigured(const QString& workspaceDir, const CancelToken& cancel);
+
+Q_SIGNALS:
+    /// The endpoints of `workspaceDir`'s configuration answered (with the names they serve).
+    void modelsChanged(const QString& workspaceDir, const QStringList& names);
+
+private:
+    struct Entry {
+        QStringList names;
+        QDateTime asked;
+        bool pending = false;
+        int generation = 0;
+    };
+    QHash<QString, Entry> m_entries;
+    int m_generation = 0;
+    int m_maxAgeS = 300;
+    Lister m_lister;
+    CancelToken m_cancel;
+};
+
+} // namespace hako::models

@@ -1,0 +1,119 @@
+// A run that fails to reach a model: the error is recognised by where the interpreter reports it
+// (the block's `model:` value), and the message bar offers "Configure models…" in plain words.
+#include "widgets/common/messagebar.h"
+#include "widgets/settings/modelfailure.h"
+
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace hako;
+
+namespace {
+
+Diagnostic at(int line, int column, const QString& file = QString())
+{
+    Diagnostic d =
+        makeError(QStringLiteral("model 'ollama/x' at ollama (http://localhost:11434/v1): "
+                                 "cannot connect: Connection refused."));
+    d.span.file = file;
+    d.span.line = d.span.endLine = line;
+    d.span.column = column;
+    return d;
+}
+
+} // namespace
+
+class TestModelFailure : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void recognised_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<int>("column");
+        QTest::addColumn<bool>("isModelFailure");
+        const QString program = QStringLiteral("text:\n"
+                                               "- model: ollama/x\n"          // 2
+                                               "  input: hi\n"                // 3
+                                               "- def: answer\n"              // 4
+                                               "  model: ${ name }\n"         // 5
+                                               "- {model: ollama/y}\n"        // 6
+                                               "- my_model: z\n"              // 7
+                                               "- lang: python\n"             // 8
+                                               "  code: \"日本 model: x\"\n"  // 9
+                                               "- {role: user, model: m}\n"); // 10
+        QTest::newRow("list item") << program << 2 << 10 << true;
+        QTest::newRow("expression") << program << 5 << 10 << true;
+        QTest::newRow("flow mapping") << program << 6 << 11 << true;
+        QTest::newRow("flow mapping, later key") << program << 10 << 23 << true;
+        QTest::newRow("input field") << program << 3 << 10 << false;
+        QTest::newRow("other key ending in model") << program << 7 << 13 << false;
+        QTest::newRow("code text") << program << 9 << 20 << false;
+        QTest::newRow("past the end") << program << 40 << 1 << false;
+        QTest::newRow("no location") << program << 0 << 0 << false;
+    }
+    void recognised()
+    {
+        QFETCH(QString, program);
+        QFETCH(int, line);
+        QFETCH(int, column);
+        QFETCH(bool, isModelFailure);
+        QCOMPARE(isModelCallFailure(at(line, column), program), isModelFailure);
+    }
+
+    void readsTheFileWhenNoTextIsGiven()
+    {
+        // The failing block may be in an included file that is not open in the editor.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("included.pdl"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("description: included\nmodel: openai/gpt-4o-mini\n");
+        f.close();
+        QVERIFY(isModelCallFailure(at(2, 8, path)));
+        QVERIFY(!isModelCallFailure(at(1, 14, path)));
+        QVERIFY(!isModelCallFailure(at(2, 8, dir.filePath(QStringLiteral("missing.pdl")))));
+    }
+
+    void plainWords()
+    {
+        const QString text = modelCallFailureText(at(2, 10));
+        QVERIFY2(
+            text.startsWith(QLatin1String("Line 2: Hako could not get a reply from the model.")),
+            qPrintable(text));
+        QVERIFY(text.contains(QLatin1String("Connection refused")));
+    }
+
+    void messageBarOffersTheAction()
+    {
+        MessageBar bar;
+        int pressed = 0;
+        bar.showMessage(QStringLiteral("no reply"), MessageBar::Kind::Error,
+                        QStringLiteral("Configure models…"), [&] { ++pressed; });
+        bar.show();
+        auto* button = bar.findChild<QPushButton*>(QStringLiteral("messageBarAction"));
+        QVERIFY(button);
+        QVERIFY(button->isVisible());
+        QCOMPARE(button->text(), QStringLiteral("Configure models…"));
+        QCOMPARE(button->accessibleName(), QStringLiteral("Configure models…"));
+        QCOMPARE(bar.actionText(), QStringLiteral("Configure models…"));
+        QTest::mouseClick(button, Qt::LeftButton);
+        QCOMPARE(pressed, 1);
+        // The next message has no action unless it brings its own.
+        bar.showMessage(QStringLiteral("another problem"));
+        QVERIFY(!button->isVisible());
+        QCOMPARE(bar.actionText(), QString());
+        QTest::mouseClick(button, Qt::LeftButton);
+        QCOMPARE(pressed, 1);
+        // An action may clear the bar it belongs to.
+        bar.showMessage(QStringLiteral("x"), MessageBar::Kind::Error, QStringLiteral("Fix"),
+                        [&] { bar.clearMessage(); });
+        QTest::mouseClick(button, Qt::LeftButton);
+        QVERIFY(!bar.isVisible());
+    }
+};
+
+QTEST_MAIN(TestModelFailure)
+#include "tst_modelfailure.moc"

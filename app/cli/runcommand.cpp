@@ -1,10 +1,10 @@
 #include "cli/runcommand.h"
 
+#include "core/docs/docbindings.h"
+#include "core/docs/documentsession.h"
 #include "core/memory/hashembedding.h"
 #include "core/memory/memorybindings.h"
 #include "core/memory/memorystore.h"
-#include "core/docs/docbindings.h"
-#include "core/docs/documentsession.h"
 #include "core/models/modelrouter.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/interp/tracereader.h"
@@ -34,10 +34,11 @@ const char* kUsage =
     "  --trace [FILE]       write the run's trace (default: PROGRAM_trace.json)\n"
     "  -d, --data YAML      initial variables, a YAML/JSON mapping\n"
     "  -f, --data-file F    initial variables from a YAML/JSON file\n"
-    "  --stream MODE        result: print model replies as they arrive; context: print\n"
-    "                       every message added to the context (role: content) as it is\n"
-    "                       added, instead of the result; none (default): the result is\n"
-    "                       printed at the end\n"
+    "  --stream MODE        result (default): print the result as it is produced (text,\n"
+    "                       code results, model replies as they arrive, in order);\n"
+    "                       context: print every message added to the context\n"
+    "                       (role: content) as it is added, instead of the result;\n"
+    "                       none: print the whole result once the run ends (for scripts)\n"
     "  --sandbox            run code blocks under bubblewrap (no network, read-only files)\n"
     "  --replay TRACE       reuse the recorded model replies, code results and reads of a\n"
     "                       trace instead of calling anything\n"
@@ -76,7 +77,7 @@ int runCommand(const QStringList& args)
     pdl::RunOptions options;
     QString program, traceFile, replayFile, documentFile;
     bool wantTrace = false;
-    QString stream = QStringLiteral("none");
+    QString stream = QStringLiteral("result"); // the reference's default
     QString memoryStore, memoryAgent = QStringLiteral("default"), embeddingModel;
     for (int i = 0; i < args.size(); ++i) {
         const QString& a = args[i];
@@ -204,11 +205,9 @@ int runCommand(const QStringList& args)
     if (wantTrace && traceFile.isEmpty())
         traceFile = QFileInfo(program).completeBaseName() + QStringLiteral("_trace.json");
     options.trace = wantTrace;
-    bool streamed = false;
-    options.streamModelOutput = stream == QLatin1String("result");
+    options.streamResult = stream == QLatin1String("result");
     options.streamContext = stream == QLatin1String("context");
-    options.writeStdout = [&](std::string_view text) {
-        streamed = streamed || options.streamModelOutput;
+    options.writeStdout = [](std::string_view text) {
         std::fwrite(text.data(), 1, text.size(), stdout);
         std::fflush(stdout);
     };
@@ -271,9 +270,11 @@ int runCommand(const QStringList& args)
         write(stderr, where + result.error.message + QLatin1Char('\n'));
         return 1;
     }
-    if (stream == QLatin1String("context"))
-        write(stdout, QStringLiteral("\n")); // the messages were the output, as the reference does
-    else if (!(streamed && stream == QLatin1String("result")))
+    // Streamed, the output was written as it was produced (the result, or with `context` the
+    // messages); the reference ends it with a newline.
+    if (stream != QLatin1String("none"))
+        write(stdout, QStringLiteral("\n"));
+    else
         write(stdout, QString::fromStdString(result.result.toText()) + QLatin1Char('\n'));
     return 0;
 }

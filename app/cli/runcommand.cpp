@@ -25,10 +25,11 @@ const char* kUsage =
     "  --trace [FILE]       write the run's trace (default: PROGRAM_trace.json)\n"
     "  -d, --data YAML      initial variables, a YAML/JSON mapping\n"
     "  -f, --data-file F    initial variables from a YAML/JSON file\n"
-    "  --stream MODE        result: print model replies as they arrive; context: print\n"
-    "                       every message added to the context (role: content) as it is\n"
-    "                       added, instead of the result; none (default): the result is\n"
-    "                       printed at the end\n"
+    "  --stream MODE        result (default): print the result as it is produced (text,\n"
+    "                       code results, model replies as they arrive, in order);\n"
+    "                       context: print every message added to the context\n"
+    "                       (role: content) as it is added, instead of the result;\n"
+    "                       none: print the whole result once the run ends (for scripts)\n"
     "  --sandbox            run code blocks under bubblewrap (no network, read-only files)\n"
     "  --replay TRACE       reuse the recorded model replies, code results and reads of a\n"
     "                       trace instead of calling anything\n"
@@ -65,7 +66,7 @@ struct RunArguments {
     pdl::RunOptions options;
     QString program, traceFile, replayFile, documentFile;
     bool wantTrace = false;
-    QString stream = QStringLiteral("none");
+    QString stream = QStringLiteral("result"); // the reference's default
     QString memoryStore, memoryAgent = QStringLiteral("default"), embeddingModel;
 };
 
@@ -175,13 +176,9 @@ int runCommand(const QStringList& args)
     if (wantTrace && traceFile.isEmpty())
         traceFile = QFileInfo(program).completeBaseName() + QStringLiteral("_trace.json");
     options.trace = wantTrace;
-    bool streamed = false;
-    options.streamModelOutput = stream == QLatin1String("result");
+    options.streamResult = stream == QLatin1String("result");
     options.streamContext = stream == QLatin1String("context");
-    options.writeStdout = [&](std::string_view text) {
-        streamed = streamed || options.streamModelOutput;
-        writeText(stdout, text);
-    };
+    options.writeStdout = [](std::string_view text) { writeText(stdout, text); };
     // Ctrl+C cancels at the next block boundary and kills running code.
     static CancelToken* interrupt = nullptr;
     interrupt = &options.cancel;
@@ -228,10 +225,11 @@ int runCommand(const QStringList& args)
         writeText(stderr, where + result.error.message + QLatin1Char('\n'));
         return 1;
     }
-    if (stream == QLatin1String("context"))
-        writeText(stdout,
-                  QStringLiteral("\n")); // the messages were the output, as the reference does
-    else if (!(streamed && stream == QLatin1String("result")))
+    // Streamed, the output was written as it was produced (the result, or with `context` the
+    // messages); the reference ends it with a newline.
+    if (stream != QLatin1String("none"))
+        writeText(stdout, QStringLiteral("\n"));
+    else
         writeText(stdout, QString::fromStdString(result.result.toText()) + QLatin1Char('\n'));
     return 0;
 }

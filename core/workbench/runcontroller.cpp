@@ -99,7 +99,9 @@ bool RunController::start(pdl::ParseResult parsed, const QString& path)
     options.captureScope = true;
     options.observer = m_feed;
     options.cancel = shared->cancel;
-    options.streamModelOutput = true;
+    // The Console shows the result as it is produced (as `hako run` prints it), so it never
+    // needs to show the finished result again.
+    options.streamResult = true;
     QPointer<RunController> self(this);
     auto post = [shared, self](bool isError, std::string_view text) {
         bool postNow = false;

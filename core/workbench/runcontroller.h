@@ -72,7 +72,7 @@ public:
 
 Q_SIGNALS:
     void started(const QString& path);
-    /// Program output (read prompts, contribute to stdout/stderr, streamed model text),
+    /// Program output (read prompts, contribute to stdout/stderr, the result as it streams),
     /// coalesced into chunks.
     void output(const QString& text, bool isError);
     /// A `read` block waits for input: show `prompt` and call provideInput or closeInput.

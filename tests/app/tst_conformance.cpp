@@ -1,6 +1,6 @@
 // Runs every program of ../shared/conformance/pdl through `hako run` the way the reference was
-// run (from the program's folder, with its stdin and -d data) and compares stdout exactly, the
-// failing line for error cases, and the trace's tree (kinds, ids, results) with the
+// run (`--stream none`, from the program's folder, with its stdin and -d data) and compares stdout
+// exactly, the failing line for error cases, and the trace's tree (kinds, ids, results) with the
 // reference's trace.
 #include <QDir>
 #include <QFile>
@@ -144,7 +144,8 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         const QString traceFile = tmp.filePath(QStringLiteral("trace.json"));
 
-        QStringList args{QStringLiteral("run"), QStringLiteral("--trace"), traceFile};
+        QStringList args{QStringLiteral("run"), QStringLiteral("--stream"), QStringLiteral("none"),
+                         QStringLiteral("--trace"), traceFile};
         if (c["scope"].is_object())
             args << QStringLiteral("-d") << QString::fromStdString(c["scope"].dump());
         args << QFileInfo(program).fileName();

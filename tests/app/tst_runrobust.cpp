@@ -1,5 +1,5 @@
-// `hako run` as a terminal user meets it: `--stream context` against `--stream none`, and the
-// messages for broken or hostile program files.
+// `hako run` as a terminal user meets it: `--stream result` (the default), `context` and `none`,
+// and the messages for broken or hostile program files.
 #include "hakoprocess.h"
 
 #include <QFileInfo>
@@ -50,6 +50,30 @@ private Q_SLOTS:
         // Every message as it joined the context, then the reference's closing newline.
         QCOMPARE(context.out, QStringLiteral("\nuser: Hello\nsystem: Be brief.\nassistant: Hi!\n"));
         QCOMPARE(context.err, QString());
+    }
+
+    void streamResultIsTheDefaultAndPrintsInOrder()
+    {
+        QTemporaryDir dir;
+        const QString prog = writeFile(dir, QStringLiteral("ask.pdl"),
+                                       "text:\n- 'Hello '\n- read:\n  message: 'Name? '\n"
+                                       "- '!'\n- model: none/echo\n"
+                                       "  parameters: {mock_response: ' Hi!'}\n");
+        // The reference's default, `--stream result`: the text before the read is printed
+        // before its prompt, and nothing is printed twice.
+        const HakoOutcome streamed = runHako({QStringLiteral("run"), prog}, "Ada\n");
+        QCOMPARE(streamed.exitCode, 0);
+        QCOMPARE(streamed.out, QStringLiteral("Hello Name? Ada! Hi!\n"));
+        const HakoOutcome explicitly = runHako(
+            {QStringLiteral("run"), QStringLiteral("--stream"), QStringLiteral("result"), prog},
+            "Ada\n");
+        QCOMPARE(explicitly.out, streamed.out);
+        // `--stream none`, for scripts: only the result, once the run ends.
+        const HakoOutcome none = runHako(
+            {QStringLiteral("run"), QStringLiteral("--stream"), QStringLiteral("none"), prog},
+            "Ada\n");
+        QCOMPARE(none.exitCode, 0);
+        QCOMPARE(none.out, QStringLiteral("Name? Hello Ada! Hi!\n"));
     }
 
     void binaryProgramIsRefused()

@@ -95,14 +95,12 @@ ConsolePane::ConsolePane(RunController* run, QWidget* parent)
     connect(run, &RunController::output, this, &ConsolePane::append);
     connect(run, &RunController::inputRequested, this, &ConsolePane::showInput);
     connect(run, &RunController::finished, this,
-            [this](bool ok, const QString& result, const Diagnostic& error) {
+            [this](bool ok, const QString&, const Diagnostic& error) {
                 hideInput();
                 if (ok) {
-                    appendNote(tr("■ Finished. Result:"));
-                    append(result.endsWith(QLatin1Char('\n')) || result.isEmpty()
-                               ? result
-                               : result + QLatin1Char('\n'),
-                           false);
+                    // The result streamed into the Console as it was produced (the run
+                    // streams its result, as `hako run` does): it is not repeated here.
+                    appendNote(tr("■ Finished"));
                 } else {
                     QString where;
                     if (error.span.isValid())

@@ -86,6 +86,7 @@ RunResult Interpreter::run(const std::shared_ptr<const Program>& program)
                          readsContext(*program->document);
     State st;
     st.program = raw;
+    st.streamResult = m_options.streamResult;
     // The built-in variables, in the reference's order (pdl_scope lists them so).
     st.scope.set("pdl_context", Value());
     st.scope.set("pdl_particle_id", Value());

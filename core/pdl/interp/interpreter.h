@@ -43,8 +43,11 @@ struct RunOptions {
     bool trace = false;
     /// Where model blocks go; null: model blocks fail (unless `mock_response` is set).
     std::shared_ptr<models::IModelProvider> models;
-    /// Stream model replies to stdout as they arrive (`--stream result`).
-    bool streamModelOutput = false;
+    /// `--stream result` (the reference's default): the result is written to writeStdout as
+    /// it is produced, literal text, code results and model replies (as they arrive) in
+    /// order, so that everything streamed is the result's text (structured values such as
+    /// arrays print whole when they are done).
+    bool streamResult = false;
     /// `--stream context`: write every message a leaf block contributes to the background
     /// context to stdout (writeStdout) as it is appended, as `\n<role>: <content>`, the way
     /// the reference streams the background. Messages of `defs` and imports are not shown.

@@ -160,6 +160,14 @@ void Runner::streamMessages(const List& messages)
     write(out);
 }
 
+void Runner::streamValue(const State& st, const Value& v)
+{
+    if (!st.streamResult || st.quiet)
+        return;
+    std::lock_guard lock(observerMutex);
+    write(v.toText());
+}
+
 Value Runner::evalValue(const Value& v, const State& st, const SourceSpan& span)
 {
     switch (v.type()) {
@@ -295,6 +303,11 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
 
     const std::string savedRole = st.role;
     const uint64_t savedParent = st.traceParent;
+    // `--stream result`, as the reference: a block streams only when its result is part of
+    // the enclosing result and is not parsed (a parsed result streams once parsed).
+    const bool streamIn = st.streamResult;
+    const bool streamBody =
+        streamIn && hasTarget(b, "result") && b.parser.kind == ParserSpec::Kind::None;
     if (node)
         st.traceParent = node->serial;
     if (b.role)
@@ -312,6 +325,7 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
         for (const auto& [name, def] : b.defs) {
             State ds = st;
             ds.quiet = true;
+            ds.streamResult = false;
             TracePtr* slot = nullptr;
             if (node) {
                 node->defs.emplace_back(name, nullptr);
@@ -323,12 +337,14 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
         }
         bool leafMessage = isLeafKind(b.kind);
         const std::string blockId = id; // retries rename the block, not its fallback
+        st.streamResult = streamBody;
         try {
-            result = execWithRetry(bp, st, id, node.get());
+            result = execWithRetry(bp, st, id, node.get(), streamIn);
         } catch (const PdlError&) {
             if (!b.fallback)
                 throw;
             st.context = before;
+            st.streamResult = streamBody;
             TracePtr fn;
             result = exec(b.fallback, st, blockId + ".fallback.", node ? &fn : nullptr);
             if (node) {
@@ -381,6 +397,7 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
     } catch (PdlError& e) {
         st.role = savedRole;
         st.traceParent = savedParent;
+        st.streamResult = streamIn;
         if (node) {
             node->endNanos = nowNanos();
             bool childFailed = false;
@@ -402,6 +419,7 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
     }
     st.role = savedRole;
     st.traceParent = savedParent;
+    st.streamResult = streamIn;
     if (node) {
         if (options.captureScope) {
             node->scope = st.scope;
@@ -420,7 +438,8 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
     return result;
 }
 
-Value Runner::execWithRetry(const BlockPtr& bp, State& st, std::string& id, TraceNode* node)
+Value Runner::execWithRetry(const BlockPtr& bp, State& st, std::string& id, TraceNode* node,
+                            bool streamParsed)
 {
     const Block& b = *bp;
     int64_t extraTries = 0;
@@ -465,8 +484,14 @@ Value Runner::execWithRetry(const BlockPtr& bp, State& st, std::string& id, Trac
                 node->result = r;
                 node->hasResult = true;
             }
-            if (b.parser.kind != ParserSpec::Kind::None)
+            if (b.parser.kind != ParserSpec::Kind::None) {
                 r = parse(b, r);
+                if (streamParsed && !st.quiet) {
+                    State parsed = st;
+                    parsed.streamResult = true;
+                    streamValue(parsed, r);
+                }
+            }
             if (b.spec)
                 checkSpec(*b.spec, r, b.specSpan.isValid() ? b.specSpan : b.span);
             return r;
@@ -522,12 +547,16 @@ Value Runner::execBody(const BlockPtr& bp, State& st, const std::string& id, Tra
             if (b.kind == BlockKind::Model)
                 st.context = contextAppend(st.context, b.role ? *b.role : "assistant",
                                            Value(it->second.toText()), id);
+            streamValue(st, it->second);
             return it->second;
         }
     }
     switch (b.kind) {
-    case BlockKind::Data:
-        return execData(static_cast<const DataBlock&>(b), st, node);
+    case BlockKind::Data: {
+        Value v = execData(static_cast<const DataBlock&>(b), st, node);
+        streamValue(st, v);
+        return v;
+    }
     case BlockKind::Text: {
         Value v = execList(static_cast<const ListBlockBase&>(b), st, id, node, nullptr);
         return v;
@@ -546,6 +575,7 @@ Value Runner::execBody(const BlockPtr& bp, State& st, const std::string& id, Tra
         const Value* v = scope.lookup(name);
         if (!v)
             throw PdlError("'" + name + "' is undefined", b.fieldSpan("get"));
+        streamValue(st, *v);
         return *v;
     }
     case BlockKind::Message:
@@ -562,16 +592,25 @@ Value Runner::execBody(const BlockPtr& bp, State& st, const std::string& id, Tra
         return execFunction(static_cast<const FunctionBlock&>(b), st, bp);
     case BlockKind::Call:
         return execCall(static_cast<const CallBlock&>(b), st, id, node);
-    case BlockKind::Read:
-        return execRead(static_cast<const ReadBlock&>(b), st, node);
+    case BlockKind::Read: {
+        Value v = execRead(static_cast<const ReadBlock&>(b), st, node);
+        streamValue(st, v);
+        return v;
+    }
     case BlockKind::Include:
         return execInclude(static_cast<const IncludeBlock&>(b), st, id, node);
     case BlockKind::Import:
         return execImport(static_cast<const ImportBlock&>(b), st, id, node);
-    case BlockKind::Code:
-        return execCode(static_cast<const CodeBlock&>(b), st, id, node);
-    case BlockKind::Args:
-        return execArgs(static_cast<const ArgsBlock&>(b), st, node);
+    case BlockKind::Code: {
+        Value v = execCode(static_cast<const CodeBlock&>(b), st, id, node);
+        streamValue(st, v);
+        return v;
+    }
+    case BlockKind::Args: {
+        Value v = execArgs(static_cast<const ArgsBlock&>(b), st, node);
+        streamValue(st, v);
+        return v;
+    }
     case BlockKind::Model:
         return execModel(static_cast<const ModelBlock&>(b), st, id, node);
     case BlockKind::Empty:

@@ -50,6 +50,9 @@ struct State {
     int callDepth = 0;
     /// Inside `defs` or an import: nothing is streamed (their context is discarded).
     bool quiet = false;
+    /// `--stream result`: the block prints its result as it is produced (the reference's
+    /// yield_result). Structured blocks decide which children stream (see Runner::exec).
+    bool streamResult = false;
     /// The trace node of the enclosing block (its serial is a new node's parentSerial).
     uint64_t traceParent = 0;
 };
@@ -78,6 +81,8 @@ public:
     void write(std::string_view text, bool toStderr = false);
     /// `--stream context`: writes the messages `messages` (a block's contribution).
     void streamMessages(const List& messages);
+    /// `--stream result`: prints `v` (as the final output would) when `st` streams.
+    void streamValue(const State& st, const Value& v);
 
     const RunOptions& options;
     bool tracing = false;
@@ -103,7 +108,8 @@ public:
 
 private:
     Value execBody(const BlockPtr& bp, State& st, const std::string& id, TraceNode* node);
-    Value execWithRetry(const BlockPtr& bp, State& st, std::string& id, TraceNode* node);
+    Value execWithRetry(const BlockPtr& bp, State& st, std::string& id, TraceNode* node,
+                        bool streamParsed);
     void contribute(const Block& b, State& st, const std::string& id, Value& result,
                     const ContextPtr& before, const ContextPtr& after, TraceNode* node);
     /// Sends `result` (or the target's replacement value) to the aggregator named by `t`.
@@ -116,6 +122,7 @@ public:
     Value execList(const ListBlockBase& b, State& st, const std::string& id, TraceNode* node,
                    const JoinSpec* join);
     Value execObject(const ObjectBlock& b, State& st, const std::string& id, TraceNode* node);
+    Value execObjectFields(const ObjectBlock& b, State& st, const std::string& id, TraceNode* node);
     Value execMessage(const MessageBlock& b, State& st, const std::string& id, TraceNode* node);
     Value execIf(const IfBlock& b, State& st, const std::string& id, TraceNode* node);
     Value execMatch(const MatchBlock& b, State& st, const std::string& id, TraceNode* node);

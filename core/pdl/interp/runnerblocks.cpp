@@ -210,6 +210,7 @@ Value Runner::execAggregator(const AggregatorBlock& b, State& st, TraceNode* nod
 Value Runner::execCode(const CodeBlock& b, State& st, const std::string& id, TraceNode* node)
 {
     State cs = st;
+    cs.streamResult = false; // the source is not part of the result
     TracePtr cn;
     Value code = exec(b.code, cs, id + ".code.", node ? &cn : nullptr);
     if (node)
@@ -227,6 +228,7 @@ Value Runner::execCode(const CodeBlock& b, State& st, const std::string& id, Tra
             throw PdlError(msg, b.span);
         }
         State ps = st;
+        ps.streamResult = false; // the code block streams the program's result as a whole
         TracePtr pn;
         Value v = exec(parsed.program->root, ps, id + ".pdl.", node ? &pn : nullptr);
         if (node)

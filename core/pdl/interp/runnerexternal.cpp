@@ -146,6 +146,7 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
     List messages;
     if (b.input) {
         State is = st;
+        is.streamResult = false; // the input is not part of the result
         TracePtr in;
         Value input = exec(b.input, is, id + ".input.", node ? &in : nullptr);
         if (node)
@@ -186,8 +187,7 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
         reply = mock->toText();
         usage.estimated = true;
         usage.completionTokens = int64_t(reply.size() / 4 + 1);
-        if (options.streamModelOutput)
-            write(reply);
+        streamValue(st, Value(reply));
     } else if (options.models) {
         models::ChatRequest request;
         request.model = model.asString();
@@ -201,9 +201,12 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
             request.messages.push_back(Value(std::move(clean)));
         }
         request.parameters = parameters;
-        request.stream = options.streamModelOutput || options.observer;
+        const bool streamReply = st.streamResult && !st.quiet;
+        request.stream = streamReply || options.observer;
+        bool streamed = false;
         auto onDelta = [&](std::string_view delta) {
-            if (options.streamModelOutput)
+            streamed = streamed || !delta.empty();
+            if (streamReply)
                 write(delta);
             if (options.observer && node) {
                 std::lock_guard lock(observerMutex);
@@ -244,6 +247,9 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
             raw = r->raw;
             usage = r->usage;
         }
+        // A provider that answered in one piece streamed nothing: the reply is the output.
+        if (!streamed)
+            streamValue(st, Value(reply));
     } else {
         throw PdlError("no model provider is configured to run '" + model.asString() +
                            "': set OLLAMA_API_BASE (Ollama) or OPENAI_BASE_URL and "

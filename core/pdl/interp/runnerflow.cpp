@@ -41,6 +41,23 @@ std::string indexPrefix(const std::string& id, size_t i)
     return s;
 }
 
+// Sets whether a structured block's children stream their results (`--stream result`) for
+// its lifetime; the block's own flag comes back when it ends, by exception too.
+class ChildStreaming {
+public:
+    ChildStreaming(State& st, bool on) : m_st(st), m_saved(st.streamResult)
+    {
+        st.streamResult = on;
+    }
+    ~ChildStreaming() { m_st.streamResult = m_saved; }
+    ChildStreaming(const ChildStreaming&) = delete;
+    ChildStreaming& operator=(const ChildStreaming&) = delete;
+
+private:
+    State& m_st;
+    bool m_saved;
+};
+
 } // namespace
 
 Value Runner::execData(const DataBlock& b, State& st, TraceNode* node)
@@ -64,36 +81,71 @@ Value Runner::execList(const ListBlockBase& b, State& st, const std::string& id,
     std::vector<Value> values;
     std::string text;
     values.reserve(b.children.size());
-    for (size_t i = 0; i < b.children.size(); ++i) {
-        if (independent)
-            st.context = initial;
-        // The child's slot exists before it runs, so a failing child stays in the trace.
-        TracePtr* slot = node ? &node->addChild(field, nullptr, !list) : nullptr;
-        Value v = exec(b.children[i], st, list ? indexPrefix(id, i) : id + ".", slot);
-        if (independent) {
-            for (Value& m : contextSince(st.context, initial))
-                collected = contextAppend(collected, std::move(m));
+    // `--stream result`: text and text-joined sequences stream child by child, lastOf its last
+    // child; blocks that build a value (array, other joins) stream it whole when done.
+    const bool streaming = st.streamResult;
+    const bool streamChildren =
+        streaming && (b.kind == BlockKind::Text || b.kind == BlockKind::LastOf ||
+                      (join && join->as == JoinSpec::As::Text));
+    std::string separator;
+    if (streamChildren && join && join->with)
+        separator = evalValue(join->with.value, st, join->with.span).toText();
+    {
+        ChildStreaming childStreaming(st, streamChildren);
+        for (size_t i = 0; i < b.children.size(); ++i) {
+            if (independent)
+                st.context = initial;
+            if (b.kind == BlockKind::LastOf)
+                st.streamResult = streamChildren && i + 1 == b.children.size();
+            else if (streamChildren && join && i > 0)
+                streamValue(st, Value(separator));
+            // The child's slot exists before it runs, so a failing child stays in the trace.
+            TracePtr* slot = node ? &node->addChild(field, nullptr, !list) : nullptr;
+            Value v = exec(b.children[i], st, list ? indexPrefix(id, i) : id + ".", slot);
+            if (independent) {
+                for (Value& m : contextSince(st.context, initial))
+                    collected = contextAppend(collected, std::move(m));
+            }
+            if (b.kind == BlockKind::Text && !join)
+                text += v.toText();
+            else
+                values.push_back(std::move(v));
         }
-        if (b.kind == BlockKind::Text && !join)
-            text += v.toText();
-        else
-            values.push_back(std::move(v));
     }
     if (independent)
         st.context = collected;
+    Value result;
     switch (b.kind) {
     case BlockKind::Text:
         return Value(std::move(text));
     case BlockKind::LastOf:
         return values.empty() ? Value() : values.back();
     case BlockKind::Array:
-        return Value(List(std::move(values)));
+        result = Value(List(std::move(values)));
+        break;
     default:
-        return this->join(values, *join, st, node, b.span);
+        result = this->join(values, *join, st, node, b.span);
+        break;
     }
+    if (!streamChildren)
+        streamValue(st, result);
+    return result;
 }
 
 Value Runner::execObject(const ObjectBlock& b, State& st, const std::string& id, TraceNode* node)
+{
+    // The object streams whole when it is complete, not field by field.
+    Value result;
+    {
+        ChildStreaming childStreaming(st, false);
+        result = execObjectFields(b, st, id, node);
+    }
+    streamValue(st, result);
+    return result;
+}
+
+Value Runner::execObjectFields(const ObjectBlock& b, State& st, const std::string& id,
+                               TraceNode* node)
 {
     Dict out;
     if (!b.listForm) {
@@ -129,7 +181,7 @@ Value Runner::execMessage(const MessageBlock& b, State& st, const std::string& i
         b.content ? exec(b.content, cs, id + ".content.", node ? &cn : nullptr) : Value("");
     if (node && cn)
         node->addChild("content", cn, true);
-    st.scope = cs.scope;
+    // The content's definitions stay inside the message, as in the reference.
     Dict m;
     m.set("role", Value(st.role));
     m.set("content", content);
@@ -283,6 +335,9 @@ Value Runner::execRepeat(const RepeatBlock& b, State& st, const std::string& id,
     std::vector<Value> values;
     Value last;
     std::string text;
+    // `--stream result`: a text join streams iteration by iteration, other joins whole.
+    const bool streaming = st.streamResult;
+    ChildStreaming childStreaming(st, streaming && asText);
     for (size_t i = 0;; ++i) {
         if (hasFor && i >= forCount)
             break;
@@ -297,6 +352,8 @@ Value Runner::execRepeat(const RepeatBlock& b, State& st, const std::string& id,
             break;
         if (independent)
             st.context = initial;
+        if (asText && i > 0)
+            streamValue(st, Value(separator));
         TracePtr* slot = node ? &node->addChild("pdl__trace", nullptr) : nullptr;
         Value v = exec(b.body, st, indexPrefix(id, i), slot);
         if (independent) {
@@ -319,9 +376,10 @@ Value Runner::execRepeat(const RepeatBlock& b, State& st, const std::string& id,
         st.context = collected;
     if (asText)
         return Value(std::move(text));
-    if (lastOnly)
-        return last;
-    return join(values, b.join, st, node, b.span);
+    st.streamResult = streaming;
+    Value result = lastOnly ? last : join(values, b.join, st, node, b.span);
+    streamValue(st, result);
+    return result;
 }
 
 Value Runner::execMap(const MapBlock& b, State& st, const std::string& id, TraceNode* node)
@@ -350,6 +408,7 @@ Value Runner::execMap(const MapBlock& b, State& st, const std::string& id, Trace
     std::vector<std::exception_ptr> errors(values.size());
     auto runOne = [&](int64_t i) {
         State is = st;
+        is.streamResult = false; // iterations may run in parallel: the result streams whole
         for (const auto& [name, items] : lists)
             is.scope.set(name, items[size_t(i)]);
         if (b.index)
@@ -391,7 +450,9 @@ Value Runner::execMap(const MapBlock& b, State& st, const std::string& id, Trace
     for (auto& e : errors)
         if (e)
             std::rethrow_exception(e);
-    return join(values, b.join, st, node, b.span);
+    Value result = join(values, b.join, st, node, b.span);
+    streamValue(st, result);
+    return result;
 }
 
 Value Runner::join(std::vector<Value>& values, const JoinSpec& join, const State& st,
@@ -484,6 +545,7 @@ Value Runner::callFunction(const Value& fnValue, const Dict& args, State& caller
     cs.role = caller.role;
     cs.program = fn->program();
     cs.callDepth = caller.callDepth + 1;
+    cs.streamResult = caller.streamResult;
     for (const auto& [k, v] : args) {
         std::string name = k.isString() ? k.asString() : k.str();
         if (name == "pdl_context") {
@@ -553,6 +615,7 @@ Value PdlFunction::call(const CallArgs& args) const
     for (const auto& [k, v] : args.keyword)
         named.set(k, v);
     State caller = *active.state;
+    caller.streamResult = false; // a call inside an expression is part of the expression's value
     try {
         return active.runner->callFunction(
             Value(std::static_pointer_cast<const Callable>(std::make_shared<PdlFunction>(*this))),

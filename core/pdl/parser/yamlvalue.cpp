@@ -451,9 +451,29 @@ public:
         end = scalarEnd(start, value, v.m_style);
         v.m_span = spanOf(start, end);
         m_lastEnd = end;
-        if (!typeScalar(v, tag, value, start))
+        const std::optional<std::string> blank =
+            (first == '"' || first == '\'') ? blankQuotedScalar(start, end) : std::nullopt;
+        if (!typeScalar(v, tag, blank ? *blank : value, start))
             return;
         add(std::move(v), anchor);
+    }
+
+    // yaml-cpp reads a quoted scalar of only spaces and line breaks (`'\n\n  '`) as "";
+    // PyYAML (which the reference uses) folds it like any flow scalar: the first line break
+    // becomes a space when no empty line follows, else each following line break stays.
+    std::optional<std::string> blankQuotedScalar(qsizetype start, qsizetype end) const
+    {
+        const char* d = m_text.constData();
+        int breaks = 0;
+        for (qsizetype i = start + 1; i < end && i < m_text.size(); ++i) {
+            if (d[i] == '\n')
+                ++breaks;
+            else if (d[i] != ' ' && d[i] != '\t' && d[i] != '\r')
+                return std::nullopt;
+        }
+        if (breaks == 0)
+            return std::nullopt;
+        return breaks == 1 ? std::string(" ") : std::string(size_t(breaks - 1), '\n');
     }
 
     void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,

@@ -303,6 +303,59 @@ private Q_SLOTS:
         QVERIFY(r.error.message.contains(QLatin1String("cancelled")));
     }
 
+    // `--stream result` (the reference's default): the result is written as it is produced,
+    // in order, and what was written is the result, with nothing shown twice or left out.
+    void streamResult_data()
+    {
+        QTest::addColumn<QByteArray>("program");
+        QTest::addColumn<QString>("streamed");
+        QTest::newRow("text around a model reply")
+            << QByteArray("text:\n- Hello \n- model: m\n  parameters: {mock_response: Hi!}\n"
+                          "- ' after'\n")
+            << QStringLiteral("Hello Hi! after");
+        QTest::newRow("array prints whole")
+            << QByteArray("text:\n- a\n- array: [1, 2]\n- b\n") << QStringLiteral("a[1, 2]b");
+        QTest::newRow("object prints whole")
+            << QByteArray("text:\n- object: {k: v}\n") << QStringLiteral("{\"k\": \"v\"}");
+        QTest::newRow("lastOf prints its last child")
+            << QByteArray("lastOf:\n- hidden\n- shown\n") << QStringLiteral("shown");
+        QTest::newRow("defs and contribute without result print nothing")
+            << QByteArray("defs:\n  a: secret\ntext:\n- ${ a }!\n- data: no\n  contribute: []\n")
+            << QStringLiteral("secret!");
+        QTest::newRow("text join streams its separators")
+            << QByteArray("for:\n  i: [1, 2, 3]\nrepeat: ${ i }\njoin:\n  with: ', '\n")
+            << QStringLiteral("1, 2, 3");
+        QTest::newRow("parsed result prints once parsed")
+            << QByteArray("text:\n- data: '{\"a\": 1}'\n  parser: json\n")
+            << QStringLiteral("{\"a\": 1}");
+        QTest::newRow("function bodies stream where called, not where defined")
+            << QByteArray("text:\n- def: f\n  function: {x: string}\n  return: Hi ${ x }\n"
+                          "- call: ${ f }\n  args: {x: A}\n- ' ${ f(\"B\") }'\n")
+            << QStringLiteral("Hi A Hi B");
+        QTest::newRow("a model's input is not output")
+            << QByteArray("model: m\ninput: ask this\nparameters: {mock_response: answer}\n")
+            << QStringLiteral("answer");
+        QTest::newRow("if streams its branch")
+            << QByteArray("if: ${ true }\nthen:\n  text: [x, y]\nelse: z\n")
+            << QStringLiteral("xy");
+    }
+
+    void streamResult()
+    {
+        QFETCH(QByteArray, program);
+        QFETCH(QString, streamed);
+        RunOptions o;
+        o.streamResult = true;
+        std::string out;
+        o.writeStdout = [&](std::string_view s) {
+            out += s;
+        };
+        RunResult r = runText(program, o);
+        QVERIFY2(r.ok, qPrintable(r.error.message));
+        QCOMPARE(QString::fromStdString(out), streamed);
+        QCOMPARE(QString::fromStdString(out), QString::fromStdString(r.result.toText()));
+    }
+
     void traceHasReferenceIdsAndLocations()
     {
         RunOptions o;
@@ -352,7 +405,7 @@ private Q_SLOTS:
         RunOptions o;
         o.models = *provider;
         o.trace = true;
-        o.streamModelOutput = true;
+        o.streamResult = true;
         std::string streamed;
         o.writeStdout = [&](std::string_view s) {
             streamed += s;
@@ -361,7 +414,8 @@ private Q_SLOTS:
         QVERIFY2(r.ok, qPrintable(r.error.message));
         QCOMPARE(QString::fromStdString(r.result.toText()),
                  QStringLiteral("Say hello in FrenchBonjour"));
-        QCOMPARE(streamed, std::string("Bonjour"));
+        // `--stream result` prints the whole result as it is produced, the reply as it arrives.
+        QCOMPARE(streamed, std::string("Say hello in FrenchBonjour"));
         // The model saw the context so far, without Hako's pdl__defsite.
         const auto requests = server.requests();
         QCOMPARE(requests.size(), 1);

@@ -1,20 +1,28 @@
 #include "cli/runcommand.h"
 
+#include "core/docs/docbindings.h"
+#include "core/docs/documentsession.h"
 #include "core/memory/hashembedding.h"
 #include "core/memory/memorybindings.h"
 #include "core/memory/memorystore.h"
-#include "core/docs/docbindings.h"
-#include "core/docs/documentsession.h"
+#include "core/models/modelconfig.h"
 #include "core/models/modelrouter.h"
+#include "core/pdl/code/codetrust.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/interp/tracereader.h"
 #include "core/pdl/interp/tracewriter.h"
+#include "core/pdl/parser/programparser.h"
 #include "core/pdl/parser/yamlvalue.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSet>
+#include <QSettings>
+#include <QUrl>
 #include <QUuid>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 
@@ -38,7 +46,12 @@ const char* kUsage =
     "                       every message added to the context (role: content) as it is\n"
     "                       added, instead of the result; none (default): the result is\n"
     "                       printed at the end\n"
-    "  --sandbox            run code blocks under bubblewrap (no network, read-only files)\n"
+    "  --sandbox            run code blocks under bubblewrap (no network, no files but the\n"
+    "                       program's folder, read-only; no API keys in the environment)\n"
+    "  --trust              run a program from an untrusted folder although it runs code or\n"
+    "                       sends requests to a server of its own choosing (once)\n"
+    "  --trust-folder       the same, and trust the program's folder from now on (the\n"
+    "                       workbench's trusted folders; Run > Forget Trusted Folders)\n"
     "  --replay TRACE       reuse the recorded model replies, code results and reads of a\n"
     "                       trace instead of calling anything\n"
     "  --max-call-depth N   stop runaway recursion of function calls (default 500)\n"
@@ -48,6 +61,97 @@ const char* kUsage =
     "  --embedding-model M  embeds memories (default: the store's model, else 'hash')\n"
     "  --document FILE      open a text or PDF document as the `doc` object (doc.search,\n"
     "                       doc.show, doc.answer, doc.cost, ...; see hako search)\n";
+
+// "host:port" of a URL, for comparing a block's server with the configured endpoints.
+QString hostOf(const QString& url)
+{
+    const QUrl u(url);
+    if (u.host().isEmpty())
+        return {};
+    return u.host().toLower() + QLatin1Char(':') +
+           QString::number(u.port(u.scheme() == QLatin1String("http") ? 80 : 443));
+}
+
+QString siteText(const pdl::code::CodeSite& site)
+{
+    using Kind = pdl::code::CodeSite::Kind;
+    const QString at =
+        QStringLiteral("%1:%2").arg(QFileInfo(site.span.file).fileName()).arg(site.span.line);
+    switch (site.kind) {
+    case Kind::Python:
+        return QStringLiteral("Python code at %1").arg(at);
+    case Kind::Command:
+        return QStringLiteral("a command at %1").arg(at);
+    case Kind::Pdl:
+        return QStringLiteral("a program built at run time at %1").arg(at);
+    case Kind::Include:
+        return QStringLiteral("an include that cannot be checked (%1) at %2")
+            .arg(QString::fromStdString(site.detail), at);
+    case Kind::Host:
+        return site.detail.empty()
+                   ? QStringLiteral("model requests to a server chosen at run time at %1").arg(at)
+                   : QStringLiteral("model requests to %1 at %2")
+                         .arg(QString::fromStdString(site.detail), at);
+    }
+    return at;
+}
+
+// The workbench's trust rule for the command line: a program from a folder the user has not
+// trusted may not run code (without --sandbox) nor send requests to servers other than the
+// configured endpoints, unless --trust says so. Refuses rather than asks: `hako run` is used
+// in scripts, and a question on a terminal is easy to answer without reading. Returns the
+// refusal ("" to go on).
+QString trustRefusal(const QString& program, bool sandbox, bool trustOnce, bool trustFolder)
+{
+    // Same settings as the workbench (organization and application "Hako").
+    QSettings settings(QStringLiteral("Hako"), QStringLiteral("Hako"));
+    pdl::code::CodeTrustStore trust(&settings);
+    const QString folder = QFileInfo(program).absolutePath();
+    if (trustFolder) {
+        trust.trustFolder(folder);
+        settings.sync();
+        return {};
+    }
+    if (trustOnce || trust.isTrusted(QFileInfo(program).absoluteFilePath()))
+        return {};
+    pdl::ParseResult parsed = pdl::parseProgram(program);
+    if (!parsed.program)
+        return {}; // the run reports the parse errors
+    auto loader = [](const QString& file) {
+        return pdl::parseProgram(file).program;
+    };
+    std::vector<pdl::code::CodeSite> sites;
+    if (!sandbox)
+        sites = pdl::code::findCodeSites(*parsed.program, loader);
+    // Servers the user configured (environment and keyring, not a file beside this program).
+    QSet<QString> known;
+    if (Result<models::ModelConfig> config = models::ModelConfig::load(QString()); config.ok())
+        for (const auto& listed : config->listedEndpoints())
+            known.insert(hostOf(listed.endpoint.baseUrl));
+    for (const pdl::code::CodeSite& site : pdl::code::findModelHosts(*parsed.program, loader)) {
+        if (site.kind == pdl::code::CodeSite::Kind::Include && !sandbox)
+            continue; // reported by findCodeSites already
+        if (site.kind == pdl::code::CodeSite::Kind::Host && !site.detail.empty() &&
+            known.contains(hostOf(QString::fromStdString(site.detail))))
+            continue;
+        sites.push_back(site);
+    }
+    if (sites.empty())
+        return {};
+    QStringList lines;
+    const size_t shown = std::min<size_t>(sites.size(), 5);
+    for (size_t i = 0; i < shown; ++i)
+        lines << QStringLiteral("  ") + siteText(sites[i]);
+    if (sites.size() > shown)
+        lines << QStringLiteral("  … and %1 more").arg(sites.size() - shown);
+    return QStringLiteral("hako run: %1 is in a folder you have not trusted (%2) and would run:\n"
+                          "%3\n"
+                          "Run it only if you trust where it comes from: add --trust to run it "
+                          "once, or --trust-folder to trust the folder from now on%4.\n")
+        .arg(QFileInfo(program).fileName(), QDir::toNativeSeparators(folder),
+             lines.join(QLatin1Char('\n')),
+             sandbox ? QString() : QStringLiteral("; --sandbox runs its code in a sandbox"));
+}
 
 bool mergeData(const QByteArray& text, const QString& origin, pdl::Dict& into, QString* error)
 {
@@ -76,6 +180,7 @@ int runCommand(const QStringList& args)
     pdl::RunOptions options;
     QString program, traceFile, replayFile, documentFile;
     bool wantTrace = false;
+    bool trustOnce = false, trustFolder = false;
     QString stream = QStringLiteral("none");
     QString memoryStore, memoryAgent = QStringLiteral("default"), embeddingModel;
     for (int i = 0; i < args.size(); ++i) {
@@ -134,6 +239,10 @@ int runCommand(const QStringList& args)
             }
         } else if (a == QLatin1String("--sandbox")) {
             options.sandbox = true;
+        } else if (a == QLatin1String("--trust")) {
+            trustOnce = true;
+        } else if (a == QLatin1String("--trust-folder")) {
+            trustFolder = true;
         } else if (a == QLatin1String("--replay")) {
             if (!value(&replayFile))
                 return 2;
@@ -177,6 +286,14 @@ int runCommand(const QStringList& args)
     if (!QFileInfo::exists(program)) {
         write(stderr, QStringLiteral("hako run: %1: no such file\n").arg(program));
         return 1;
+    }
+    // A replay calls nothing and runs no code: nothing to trust.
+    if (replayFile.isEmpty()) {
+        const QString refusal = trustRefusal(program, options.sandbox, trustOnce, trustFolder);
+        if (!refusal.isEmpty()) {
+            write(stderr, refusal);
+            return 1;
+        }
     }
     if (!replayFile.isEmpty()) {
         QString error;
@@ -249,12 +366,16 @@ int runCommand(const QStringList& args)
     pdl::Interpreter interpreter(options);
     pdl::RunResult result = interpreter.runFile(program);
     std::signal(SIGINT, SIG_DFL);
+    // A trace that cannot be written fails the run: a script relying on it must notice.
+    bool traceFailed = false;
     if (result.trace && wantTrace) {
         QString error;
-        if (!pdl::writeTraceFile(*result.trace, traceFile, &error))
+        if (!pdl::writeTraceFile(*result.trace, traceFile, &error)) {
             write(
                 stderr,
                 QStringLiteral("hako run: cannot write the trace %1: %2\n").arg(traceFile, error));
+            traceFailed = true;
+        }
     }
     if (!result.ok) {
         const SourceSpan& s = result.error.span;
@@ -275,7 +396,7 @@ int runCommand(const QStringList& args)
         write(stdout, QStringLiteral("\n")); // the messages were the output, as the reference does
     else if (!(streamed && stream == QLatin1String("result")))
         write(stdout, QString::fromStdString(result.result.toText()) + QLatin1Char('\n'));
-    return 0;
+    return traceFailed ? 1 : 0;
 }
 
 } // namespace hako

@@ -5,12 +5,12 @@
 #include "core/memory/memoryexchange.h"
 #include "core/memory/memorystore.h"
 #include "core/models/modelrouter.h"
+#include "core/util/outputfile.h"
 
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
 
 #include <cstdio>
 #include <memory>
@@ -41,7 +41,12 @@ const char* kUsage =
     "      text-embedding-ada-002) unless --reembed computes them anew\n"
     "  export [FILE]     the whole store as JSON (to standard output without FILE)\n"
     "  import FILE       adds the memories of an export\n"
+    "      imports list on standard error whatever they changed or dropped (a clamped\n"
+    "      importance, evidence pointing outside the import)\n"
     "options for every command:\n"
+    "  --read-only   never write the store: list, export and retrieve --what-if work on a\n"
+    "      store you may only read or one that fails SQLite's integrity check (a store you\n"
+    "      cannot write is opened this way by itself)\n"
     "  --embedding-model NAME   the embedding model (default: the store's, else 'hash'),\n"
     "      named and connected as in `hako run` (OPENAI_BASE_URL, ollama/NAME, a\n"
     "      hako-models.yaml beside the store; see `hako models`).\n"
@@ -86,9 +91,9 @@ Args parse(const QStringList& words)
         QStringLiteral("--mode"),    QStringLiteral("-k"),
         QStringLiteral("--weights"), QStringLiteral("--decay"),
         QStringLiteral("--now"),     QStringLiteral("--embedding-model")};
-    static const QStringList flags = {QStringLiteral("--json"), QStringLiteral("--what-if"),
+    static const QStringList flags = {QStringLiteral("--json"),    QStringLiteral("--what-if"),
                                       QStringLiteral("--reembed"), QStringLiteral("--help"),
-                                      QStringLiteral("-h")};
+                                      QStringLiteral("-h"),        QStringLiteral("--read-only")};
     Args a;
     for (int i = 0; i < words.size(); ++i) {
         const QString& w = words.at(i);
@@ -323,6 +328,21 @@ int retrieveCmd(const Args& a, MemoryStore& store)
     return 0;
 }
 
+// What an import changed or dropped, so that nothing is altered silently.
+void reportChanges(const ImportReport& report)
+{
+    for (const QString& change : report.changes)
+        std::fputs(QStringLiteral("hako memory: note: %1\n").arg(change).toUtf8().constData(),
+                   stderr);
+}
+
+QString changedSuffix(const ImportReport& report)
+{
+    return report.changes.isEmpty()
+               ? QString()
+               : QStringLiteral("; %1 change(s) listed above").arg(report.changes.size());
+}
+
 int importGaCmd(const Args& a, MemoryStore& store)
 {
     if (a.positional.size() != 1)
@@ -348,14 +368,16 @@ int importGaCmd(const Args& a, MemoryStore& store)
     auto r = importGenerativeAgents(store, a.positional.first(), o, ctx);
     if (!r)
         return fail(r.error().message);
+    reportChanges(*r);
     writeText(stdout,
               QStringLiteral("imported %1 memories (%2 observations, %3 chats, %4 reflections; %5 "
-                             "keyword strengths read)\n")
+                             "keyword strengths read%6)\n")
                   .arg(r->memories)
                   .arg(r->observations)
                   .arg(r->chats)
                   .arg(r->reflections)
-                  .arg(r->keywords));
+                  .arg(r->keywords)
+                  .arg(changedSuffix(*r)));
     return 0;
 }
 
@@ -369,9 +391,9 @@ int exportCmd(const Args& a, MemoryStore& store)
         writeText(stdout, std::string_view(json.constData(), size_t(json.size())));
         return 0;
     }
-    QSaveFile f(a.positional.first());
-    if (!f.open(QIODevice::WriteOnly) || f.write(json) != json.size() || !f.commit())
-        return fail(QStringLiteral("cannot write %1: %2").arg(f.fileName(), f.errorString()));
+    QString error;
+    if (!writeOutputFile(a.positional.first(), json, &error))
+        return fail(QStringLiteral("cannot write %1: %2").arg(a.positional.first(), error));
     return 0;
 }
 
@@ -392,7 +414,9 @@ int importCmd(const Args& a, MemoryStore& store)
     auto r = importStore(store, doc.object(), ctx);
     if (!r)
         return fail(QStringLiteral("%1: %2").arg(f.fileName(), r.error().message));
-    writeText(stdout, QStringLiteral("imported %1 memories\n").arg(r->memories));
+    reportChanges(*r);
+    writeText(stdout,
+              QStringLiteral("imported %1 memories%2\n").arg(r->memories).arg(changedSuffix(*r)));
     return 0;
 }
 
@@ -417,10 +441,33 @@ int memoryCommand(const QStringList& args)
                                    "import)")
                         .arg(a.command),
                     2);
-    auto store = MemoryStore::open(a.value("--store"));
-    if (!store)
-        return fail(store.error().message);
+    StoreOptions options;
+    options.readOnly = a.has("--read-only");
+    auto store = MemoryStore::open(a.value("--store"), options);
+    if (!store) {
+        QString message = store.error().message;
+        if (message.contains(QLatin1String("quick check")))
+            message += QStringLiteral("\nhint: hako memory --store %1 --read-only export FILE, "
+                                      "then hako memory --store NEW-FILE import FILE")
+                           .arg(a.value("--store"));
+        return fail(message);
+    }
     MemoryStore& s = **store;
+    if (!s.integrityProblem().isEmpty())
+        fail(QStringLiteral("warning: %1 is damaged (SQLite's quick check: %2); showing what "
+                            "can be read")
+                 .arg(s.path(), s.integrityProblem()));
+    static const QStringList writing = {QStringLiteral("add"), QStringLiteral("import-ga"),
+                                        QStringLiteral("import")};
+    if (s.isReadOnly() && (writing.contains(a.command) ||
+                           (a.command == QLatin1String("retrieve") && !a.has("--what-if"))))
+        return fail(
+            QStringLiteral("%1 is open read-only%2: '%3' would change it%4")
+                .arg(s.path(),
+                     options.readOnly ? QString() : QStringLiteral(" (you may not write it)"),
+                     a.command,
+                     a.command == QLatin1String("retrieve") ? QStringLiteral(" (add --what-if)")
+                                                            : QString()));
     if (a.command == QLatin1String("add"))
         return addCmd(a, s);
     if (a.command == QLatin1String("list"))

@@ -1,6 +1,7 @@
 #include "cli/runcommand.h"
 #include "cli/optionparser.h"
 #include "cli/output.h"
+#include "cli/runtrust.h"
 
 #include "core/docs/documentsession.h"
 #include "core/memory/memorystore.h"
@@ -30,7 +31,12 @@ const char* kUsage =
     "                       context: print every message added to the context\n"
     "                       (role: content) as it is added, instead of the result;\n"
     "                       none: print the whole result once the run ends (for scripts)\n"
-    "  --sandbox            run code blocks under bubblewrap (no network, read-only files)\n"
+    "  --sandbox            run code blocks under bubblewrap (no network, no files but the\n"
+    "                       program's folder, read-only; no API keys in the environment)\n"
+    "  --trust              run a program from an untrusted folder although it runs code or\n"
+    "                       sends requests to a server of its own choosing (once)\n"
+    "  --trust-folder       the same, and trust the program's folder from now on (the\n"
+    "                       workbench's trusted folders; Run > Forget Trusted Folders)\n"
     "  --replay TRACE       reuse the recorded model replies, code results and reads of a\n"
     "                       trace instead of calling anything\n"
     "  --max-call-depth N   stop runaway recursion of function calls (default 500)\n"
@@ -66,6 +72,7 @@ struct RunArguments {
     pdl::RunOptions options;
     QString program, traceFile, replayFile, documentFile;
     bool wantTrace = false;
+    bool trustOnce = false, trustFolder = false;
     QString stream = QStringLiteral("result"); // the reference's default
     QString memoryStore, memoryAgent = QStringLiteral("default"), embeddingModel;
 };
@@ -107,6 +114,8 @@ OptionParser runOptions(RunArguments& r)
         return QString();
     });
     parser.addFlag({QStringLiteral("--sandbox")}, [&r] { r.options.sandbox = true; });
+    parser.addFlag({QStringLiteral("--trust")}, [&r] { r.trustOnce = true; });
+    parser.addFlag({QStringLiteral("--trust-folder")}, [&r] { r.trustFolder = true; });
     parser.addOption({QStringLiteral("--replay")}, into(&r.replayFile));
     parser.addOption({QStringLiteral("--max-call-depth")}, [&r](const QString& v) {
         bool ok = false;
@@ -149,6 +158,14 @@ int runCommand(const QStringList& args)
         writeText(stderr, QStringLiteral("hako run: %1: no such file\n").arg(program));
         return 1;
     }
+    // A replay calls nothing and runs no code: nothing to trust.
+    if (r.replayFile.isEmpty()) {
+        const QString refusal = trustRefusal(program, options.sandbox, r.trustOnce, r.trustFolder);
+        if (!refusal.isEmpty()) {
+            writeText(stderr, refusal);
+            return 1;
+        }
+    }
     if (!r.replayFile.isEmpty()) {
         QString error;
         auto table = pdl::loadReplayTable(r.replayFile, &error);
@@ -178,7 +195,9 @@ int runCommand(const QStringList& args)
     options.trace = wantTrace;
     options.streamResult = stream == QLatin1String("result");
     options.streamContext = stream == QLatin1String("context");
-    options.writeStdout = [](std::string_view text) { writeText(stdout, text); };
+    options.writeStdout = [](std::string_view text) {
+        writeText(stdout, text);
+    };
     // Ctrl+C cancels at the next block boundary and kills running code.
     static CancelToken* interrupt = nullptr;
     interrupt = &options.cancel;
@@ -203,12 +222,16 @@ int runCommand(const QStringList& args)
     pdl::Interpreter interpreter(options);
     pdl::RunResult result = interpreter.runFile(program);
     std::signal(SIGINT, SIG_DFL);
+    // A trace that cannot be written fails the run: a script relying on it must notice.
+    bool traceFailed = false;
     if (result.trace && wantTrace) {
         QString error;
-        if (!pdl::writeTraceFile(*result.trace, traceFile, &error))
+        if (!pdl::writeTraceFile(*result.trace, traceFile, &error)) {
             writeText(
                 stderr,
                 QStringLiteral("hako run: cannot write the trace %1: %2\n").arg(traceFile, error));
+            traceFailed = true;
+        }
     }
     if (!result.ok) {
         const SourceSpan& s = result.error.span;
@@ -231,7 +254,7 @@ int runCommand(const QStringList& args)
         writeText(stdout, QStringLiteral("\n"));
     else
         writeText(stdout, QString::fromStdString(result.result.toText()) + QLatin1Char('\n'));
-    return 0;
+    return traceFailed ? 1 : 0;
 }
 
 } // namespace hako

@@ -9,7 +9,9 @@
 #include <QJsonDocument>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
+#include <set>
 
 namespace hako::memory {
 
@@ -121,6 +123,27 @@ Result<std::vector<int64_t>> addRemapped(MemoryStore& store, std::vector<MemoryR
     return ids;
 }
 
+// Evidence must name a memory of the same import: a link to anything else would point at an
+// unrelated memory of the target store once ids are reassigned.
+void dropDanglingEvidence(std::vector<MemoryRecord>& records, const std::vector<int64_t>& oldIds,
+                          const QString& label, ImportReport& report)
+{
+    const std::set<int64_t> known(oldIds.begin(), oldIds.end());
+    for (size_t i = 0; i < records.size(); ++i) {
+        std::vector<int64_t>& evidence = records[i].evidence;
+        for (auto it = evidence.begin(); it != evidence.end();) {
+            if (known.count(*it)) {
+                ++it;
+                continue;
+            }
+            report.changes.append(QStringLiteral("%1: evidence %2 is not in the import; dropped")
+                                      .arg(label.arg(oldIds[i]))
+                                      .arg(*it));
+            it = evidence.erase(it);
+        }
+    }
+}
+
 } // namespace
 
 Result<ImportReport> importStore(MemoryStore& store, const QJsonObject& document,
@@ -132,9 +155,14 @@ Result<ImportReport> importStore(MemoryStore& store, const QJsonObject& document
     std::vector<MemoryRecord> records;
     std::vector<int64_t> oldIds;
     ImportReport report;
-    const QJsonArray memories = document.value(QStringLiteral("memories")).toArray();
+    const QJsonValue list = document.value(QStringLiteral("memories"));
+    if (!list.isArray())
+        return makeError(QStringLiteral("\"memories\" is not a list"));
+    const QJsonArray memories = list.toArray();
     for (qsizetype i = 0; i < memories.size(); ++i) {
         QString error;
+        if (!memories.at(i).isObject())
+            return makeError(QStringLiteral("memory %1: not an object").arg(i + 1));
         auto r = MemoryRecord::fromJson(memories.at(i).toObject(), &error);
         if (!r)
             return makeError(QStringLiteral("memory %1: %2").arg(i + 1).arg(error));
@@ -142,6 +170,7 @@ Result<ImportReport> importStore(MemoryStore& store, const QJsonObject& document
         r->id = 0;
         records.push_back(std::move(*r));
     }
+    dropDanglingEvidence(records, oldIds, QStringLiteral("memory %1"), report);
     auto ids = addRemapped(store, std::move(records), oldIds, ctx);
     if (!ids)
         return ids.error();
@@ -163,6 +192,12 @@ Result<ImportReport> importGenerativeAgents(MemoryStore& store, const QString& d
     auto kw = readJson(d.filePath(QStringLiteral("kw_strength.json")), false);
     if (!kw)
         return kw.error();
+    if (!nodes->isObject())
+        return makeError(QStringLiteral("%1: expected an object of \"node_N\" entries")
+                             .arg(d.filePath(QStringLiteral("nodes.json"))));
+    if (!options.reembed && !embeddings->isObject())
+        return makeError(QStringLiteral("%1: expected an object of embedding keys")
+                             .arg(d.filePath(QStringLiteral("embeddings.json"))));
     const QJsonObject nodeMap = nodes->object();
     const QJsonObject vectors = embeddings->object();
     ImportReport report;
@@ -216,7 +251,16 @@ Result<ImportReport> importGenerativeAgents(MemoryStore& store, const QString& d
         r.createdAt = *created;
         r.lastAccessedAt =
             parseTime(n.o.value(QStringLiteral("last_accessed")).toString()).value_or(*created);
-        r.importance = std::clamp(n.o.value(QStringLiteral("poignancy")).toInt(5), 1, 10);
+        const QJsonValue poignancy = n.o.value(QStringLiteral("poignancy"));
+        if (!poignancy.isUndefined() && !poignancy.isDouble())
+            return makeError(QStringLiteral("%1: poignancy is not a number").arg(where));
+        const double raw = poignancy.toDouble(5);
+        r.importance = int(std::clamp(std::round(raw), 1.0, 10.0));
+        if (double(r.importance) != raw)
+            report.changes.append(QStringLiteral("node_%1: poignancy %2 stored as %3")
+                                      .arg(n.count)
+                                      .arg(raw)
+                                      .arg(r.importance));
         r.importanceSource = ImportanceSource::Model;
         r.embeddingModel = options.embeddingModel;
         if (options.reembed) {
@@ -232,12 +276,20 @@ Result<ImportReport> importGenerativeAgents(MemoryStore& store, const QString& d
             if (vec.isEmpty())
                 return makeError(QStringLiteral("%1: no embedding for key '%2' in embeddings.json")
                                      .arg(where, key));
-            for (const QJsonValue x : vec)
-                r.embedding.push_back(float(x.toDouble()));
+            for (qsizetype k = 0; k < vec.size(); ++k) {
+                if (!vec.at(k).isDouble())
+                    return makeError(
+                        QStringLiteral("%1: element %2 of embedding '%3' is not a number")
+                            .arg(where)
+                            .arg(k + 1)
+                            .arg(key));
+                r.embedding.push_back(float(vec.at(k).toDouble()));
+            }
         }
         oldIds.push_back(n.count);
         records.push_back(std::move(r));
     }
+    dropDanglingEvidence(records, oldIds, QStringLiteral("node_%1"), report);
     auto ids = addRemapped(store, std::move(records), oldIds, ctx);
     if (!ids)
         return makeError(QStringLiteral("%1: %2").arg(dir, ids.error().message));

@@ -5,6 +5,7 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 
@@ -29,6 +30,9 @@ struct ImportReport {
     int chats = 0;
     int reflections = 0;
     int keywords = 0; ///< GA keyword strengths read (kept only in the report)
+    /// Everything the import changed or dropped on the way in, one line each ("node_7:
+    /// poignancy 99 clamped to 10", "memory 3: evidence 12 is not in the file; dropped").
+    QStringList changes;
 };
 
 /// Adds the memories of an exportStore() document as new memories (new ids; evidence links
@@ -48,7 +52,10 @@ struct GaImportOptions {
 
 /// Imports a Generative Agents associative-memory folder (nodes.json, embeddings.json,
 /// kw_strength.json): events become observations, chats chats, thoughts reflections (their
-/// `filling` becomes evidence); poignancy is the importance (from the model).
+/// `filling` becomes evidence); poignancy is the importance (from the model), clamped to 1..10.
+/// Malformed data (nodes.json not an object of nodes, a non-numeric poignancy or vector
+/// element) is an error naming the node; clamps and dropped evidence are listed in
+/// ImportReport::changes.
 Result<ImportReport> importGenerativeAgents(MemoryStore& store, const QString& dir,
                                             const GaImportOptions& options,
                                             const ChangeContext& ctx,

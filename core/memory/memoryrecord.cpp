@@ -166,7 +166,13 @@ std::optional<MemoryRecord> MemoryRecord::fromJson(const QJsonObject& o, QString
         (key == QLatin1String("created_at") ? r.createdAt : r.lastAccessedAt) = *t;
     }
     r.accessCount = o.value(QStringLiteral("access_count")).toInteger(0);
-    r.importance = o.value(QStringLiteral("importance")).toInt(5);
+    const QJsonValue importance = o.value(QStringLiteral("importance"));
+    if (!importance.isUndefined() && !importance.isDouble())
+        return fail(QStringLiteral("importance is not a number"));
+    r.importance = importance.toInt(5);
+    if (importance.isDouble() && double(r.importance) != importance.toDouble())
+        return fail(
+            QStringLiteral("importance %1 is not a whole number").arg(importance.toDouble()));
     if (o.contains(QStringLiteral("importance_source"))) {
         const auto s =
             importanceSourceFromName(o.value(QStringLiteral("importance_source")).toString());
@@ -176,10 +182,17 @@ std::optional<MemoryRecord> MemoryRecord::fromJson(const QJsonObject& o, QString
     }
     const QJsonObject e = o.value(QStringLiteral("embedding")).toObject();
     r.embeddingModel = e.value(QStringLiteral("model")).toString();
-    for (const QJsonValue v : e.value(QStringLiteral("vector")).toArray())
-        r.embedding.push_back(float(v.toDouble()));
-    for (const QJsonValue v : o.value(QStringLiteral("evidence")).toArray())
+    const QJsonArray vector = e.value(QStringLiteral("vector")).toArray();
+    for (qsizetype k = 0; k < vector.size(); ++k) {
+        if (!vector.at(k).isDouble())
+            return fail(QStringLiteral("element %1 of the embedding is not a number").arg(k + 1));
+        r.embedding.push_back(float(vector.at(k).toDouble()));
+    }
+    for (const QJsonValue v : o.value(QStringLiteral("evidence")).toArray()) {
+        if (!v.isDouble())
+            return fail(QStringLiteral("evidence holds something other than a memory id"));
         r.evidence.push_back(v.toInteger());
+    }
     const QJsonObject src = o.value(QStringLiteral("source")).toObject();
     r.source.threadId = src.value(QStringLiteral("thread_id")).toString();
     for (const QJsonValue v : src.value(QStringLiteral("message_ids")).toArray())

@@ -41,6 +41,10 @@ Result<RetrievalRecord> MemoryStore::retrieve(const QString& query,
         return makeError(QStringLiteral("decay must be in (0, 1], got %1").arg(params.decay));
     if (params.now == 0)
         params.now = nowMillis();
+    // A read-only store cannot journal the retrieval nor record the access.
+    if (!params.whatIf)
+        if (auto refused = d->refuseWrite("record a retrieval (use a what-if retrieval)"))
+            return *refused;
     std::lock_guard lock(d->mutex);
     if (auto r = d->awaitVectors(); !r)
         return r.error();

@@ -3,12 +3,14 @@
 #include "core/memory/memorystore_p.h"
 #include "core/util/logging.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 
 #include <cmath>
 #include <cstring>
+#include <unistd.h>
 
 namespace hako::memory {
 
@@ -125,26 +127,104 @@ std::optional<MemoryRecord> recordFromJournal(const QJsonObject& o, QString* err
 MemoryStore::MemoryStore() : d(std::make_unique<Impl>()) {}
 MemoryStore::~MemoryStore() = default;
 
+namespace {
+
+// The first problems SQLite's quick check finds ("" when the file is sound). Bounded: a badly
+// damaged file lists thousands.
+Result<QString> quickCheck(SqliteDb& db)
+{
+    SqliteStatement q(db, "PRAGMA quick_check(5)");
+    QStringList problems;
+    while (q.step())
+        if (q.text(0) != QLatin1String("ok"))
+            problems.append(q.text(0));
+    if (!q.ok())
+        return makeError(db.lastError());
+    return problems.join(QStringLiteral("; "));
+}
+
+bool writableFile(const QString& path)
+{
+    const QByteArray p = QFile::encodeName(path);
+    const QByteArray dir = QFile::encodeName(QFileInfo(path).absolutePath());
+    // WAL needs the folder too (the -wal and -shm files live beside the store).
+    return ::access(p.constData(), W_OK) == 0 && ::access(dir.constData(), W_OK) == 0;
+}
+
+} // namespace
+
 Result<std::shared_ptr<MemoryStore>> MemoryStore::open(const QString& path, StoreOptions options)
 {
     std::shared_ptr<MemoryStore> store(new MemoryStore());
     Impl& d = *store->d;
     d.path = path;
     d.options = options;
-    if (auto r = d.db.open(path, true); !r)
+    const bool exists = QFileInfo::exists(path);
+    if (options.readOnly && !exists)
+        return makeError(
+            QStringLiteral("cannot open memory store %1 read-only: no such file").arg(path));
+    if (exists && !options.readOnly && !writableFile(path))
+        d.options.readOnly = true; // a store the user may only read is still readable
+    d.mode = !d.options.readOnly ? SqliteDb::Mode::Create : SqliteDb::Mode::ReadOnly;
+    if (auto r = d.db.open(path, d.mode); !r)
         return r.error();
+    if (d.options.readOnly) {
+        // Without write access to the folder SQLite cannot build a WAL index: read the file
+        // as one nobody changes.
+        SqliteStatement probe(d.db, "SELECT count(*) FROM sqlite_master");
+        if (!probe.step()) {
+            d.mode = SqliteDb::Mode::Immutable;
+            if (auto r = d.db.open(path, d.mode); !r)
+                return r.error();
+        }
+    }
+    if (exists) {
+        auto problems = quickCheck(d.db);
+        if (!problems)
+            return makeError(QStringLiteral("%1: %2").arg(path, problems.error().message));
+        if (!problems->isEmpty()) {
+            if (!d.options.readOnly)
+                return makeError(
+                    QStringLiteral("memory store %1 is damaged (SQLite's quick check: %2). It was "
+                                   "not changed; open it read-only to list and export what can "
+                                   "be read, then import the export into a new store")
+                        .arg(path, *problems));
+            d.integrityProblem = *problems;
+        }
+    }
     // WAL: readers never block the writer and a killed writer leaves the last committed
     // transaction intact; FULL syncs each commit (batches keep that cheap).
-    for (const char* pragma :
-         {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON"}) {
-        if (auto r = d.db.exec(pragma); !r)
-            return makeError(QStringLiteral("%1: %2").arg(path, r.error().message));
+    if (!d.options.readOnly) {
+        for (const char* pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL"}) {
+            if (auto r = d.db.exec(pragma); !r)
+                return makeError(QStringLiteral("%1: %2").arg(path, r.error().message));
+        }
     }
+    if (auto r = d.db.exec("PRAGMA foreign_keys=ON"); !r)
+        return makeError(QStringLiteral("%1: %2").arg(path, r.error().message));
     if (auto r = d.createSchema(); !r)
         return makeError(QStringLiteral("%1: %2").arg(path, r.error().message));
     if (auto r = d.loadColumns(true); !r)
         return makeError(QStringLiteral("%1: %2").arg(path, r.error().message));
     return store;
+}
+
+bool MemoryStore::isReadOnly() const
+{
+    return d->options.readOnly;
+}
+
+QString MemoryStore::integrityProblem() const
+{
+    return d->integrityProblem;
+}
+
+std::optional<Diagnostic> MemoryStore::Impl::refuseWrite(const char* action) const
+{
+    if (!options.readOnly)
+        return std::nullopt;
+    return makeError(QStringLiteral("cannot %1: the memory store %2 is open read-only")
+                         .arg(QLatin1String(action), path));
 }
 
 Result<bool> MemoryStore::Impl::createSchema()
@@ -163,6 +243,8 @@ Result<bool> MemoryStore::Impl::createSchema()
                                             "reads up to version %2")
                                  .arg(version)
                                  .arg(kSchemaVersion));
+    } else if (options.readOnly) {
+        return makeError(QStringLiteral("not a memory store (no meta table)"));
     } else {
         SqliteTransaction tx(db);
         if (auto r = db.exec(kSchema); !r)
@@ -334,9 +416,12 @@ Result<bool> MemoryStore::Impl::loadColumns(bool background)
         stopLoading = stop;
         pendingVectors =
             std::async(std::launch::async,
-                       [file = path, idsCopy = ids, d = dim, stop]() -> Result<LoadedVectors> {
+                       [file = path, idsCopy = ids, d = dim, stop,
+                        readerMode = mode == SqliteDb::Mode::Immutable
+                                         ? mode
+                                         : SqliteDb::Mode::ReadOnly]() -> Result<LoadedVectors> {
                            SqliteDb reader;
-                           if (auto r = reader.open(file, false); !r)
+                           if (auto r = reader.open(file, readerMode); !r)
                                return r.error();
                            return loadVectors(reader, idsCopy, d, stop.get());
                        });
@@ -659,6 +744,8 @@ Result<int64_t> MemoryStore::add(MemoryRecord record, const ChangeContext& ctx)
 Result<std::vector<int64_t>> MemoryStore::addBatch(std::vector<MemoryRecord> records,
                                                    const ChangeContext& ctx)
 {
+    if (auto refused = d->refuseWrite("add memories"))
+        return *refused;
     std::lock_guard lock(d->mutex);
     if (auto r = d->awaitVectors(); !r)
         return r.error();

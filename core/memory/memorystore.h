@@ -65,6 +65,10 @@ struct StoreOptions {
     int64_t approximateThreshold = 250000;
     /// Candidates the approximate index returns for scoring (at least k).
     int approximateCandidates = 200;
+    /// Open without ever writing: no schema creation, no journal, no access times. A store in a
+    /// file or folder the user may not write is opened this way by itself. Changes fail with
+    /// a message saying the store is read-only; retrievals need `whatIf`.
+    bool readOnly = false;
 };
 
 /// The agent-memory store of one workspace: one SQLite file in WAL mode holding the memories,
@@ -82,14 +86,20 @@ public:
     static constexpr int kSchemaVersion = 1;
 
     /// Opens (creating when missing) the store at `path`, checks or creates its schema and loads
-    /// the scoring columns. The embedding vectors (most of a big store) are read on a second
-    /// connection in the background: count(), list(), get() and the journal answer at once;
-    /// retrievals and changes wait for the vectors first.
+    /// the scoring columns. An existing file must pass SQLite's quick check: a damaged store is
+    /// refused (the message says so and how to read it) unless opened read-only, which opens it
+    /// and reports the damage in integrityProblem(). The embedding vectors (most of a big store)
+    /// are read on a second connection in the background: count(), list(), get() and the journal
+    /// answer at once; retrievals and changes wait for the vectors first.
     static Result<std::shared_ptr<MemoryStore>> open(const QString& path,
                                                      StoreOptions options = {});
     ~MemoryStore();
 
     QString path() const;
+    /// Whether the store was opened read-only (asked for, or the file cannot be written).
+    bool isReadOnly() const;
+    /// What SQLite's quick check found wrong when the store was opened (empty: nothing).
+    QString integrityProblem() const;
     /// The embedding model and dimension fixed by the first embedding (empty / 0 before).
     QString embeddingModel() const;
     int embeddingDimension() const;

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <future>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 namespace hako::memory {
@@ -35,6 +36,10 @@ struct MemoryStore::Impl {
     mutable std::mutex mutex;
     QString path;
     StoreOptions options;
+    SqliteDb::Mode mode = SqliteDb::Mode::Create;
+    QString integrityProblem;
+    /// An error when the store is read-only (what `action` cannot do), else nullopt.
+    std::optional<Diagnostic> refuseWrite(const char* action) const;
     mutable SqliteDb db;
     QString model;
     int dim = 0;

@@ -10,6 +10,8 @@ namespace hako::memory {
 
 Result<MemoryRecord> MemoryStore::update(const MemoryRecord& record, const ChangeContext& ctx)
 {
+    if (auto refused = d->refuseWrite("change a memory"))
+        return *refused;
     std::lock_guard lock(d->mutex);
     if (auto r = d->awaitVectors(); !r)
         return r.error();
@@ -50,6 +52,8 @@ Result<MemoryRecord> MemoryStore::update(const MemoryRecord& record, const Chang
 Result<int> MemoryStore::setState(const std::vector<int64_t>& ids, State state,
                                   const ChangeContext& ctx)
 {
+    if (auto refused = d->refuseWrite("change the state of memories"))
+        return *refused;
     std::lock_guard lock(d->mutex);
     if (auto r = d->awaitVectors(); !r)
         return r.error();
@@ -85,6 +89,8 @@ Result<int> MemoryStore::setState(const std::vector<int64_t>& ids, State state,
 
 Result<MemoryRecord> MemoryStore::revert(int64_t memoryId, int64_t seq, const ChangeContext& ctx)
 {
+    if (auto refused = d->refuseWrite("revert a memory"))
+        return *refused;
     QJsonObject target;
     {
         std::lock_guard lock(d->mutex);
@@ -133,6 +139,8 @@ Result<int64_t> MemoryStore::merge(const std::vector<int64_t>& ids, MemoryRecord
 {
     if (ids.empty())
         return makeError(QStringLiteral("nothing to merge"));
+    if (auto refused = d->refuseWrite("merge memories"))
+        return *refused;
     std::lock_guard lock(d->mutex);
     if (auto r = d->awaitVectors(); !r)
         return r.error();

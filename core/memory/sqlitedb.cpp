@@ -1,5 +1,7 @@
 #include "core/memory/sqlitedb.h"
 
+#include <QUrl>
+
 #include <sqlite3.h>
 
 #include <string>
@@ -140,12 +142,29 @@ SqliteDb::~SqliteDb()
     close();
 }
 
-Result<bool> SqliteDb::open(const QString& path, bool create)
+Result<bool> SqliteDb::open(const QString& path, Mode mode)
 {
     close();
-    const int flags =
-        SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX;
-    const QByteArray p = path.toUtf8();
+    int flags = SQLITE_OPEN_NOMUTEX;
+    QByteArray p = path.toUtf8();
+    switch (mode) {
+    case Mode::Create:
+        flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+        break;
+    case Mode::Existing:
+        flags |= SQLITE_OPEN_READWRITE;
+        break;
+    case Mode::ReadOnly:
+        flags |= SQLITE_OPEN_READONLY;
+        break;
+    case Mode::Immutable: {
+        flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+        // A URI: the path's own '?', '#' and '%' must not be read as URI syntax.
+        QByteArray escaped = QUrl::toPercentEncoding(QString::fromUtf8(p), "/");
+        p = "file:" + escaped + "?immutable=1";
+        break;
+    }
+    }
     if (sqlite3_open_v2(p.constData(), &m_db, flags, nullptr) != SQLITE_OK) {
         const QString reason =
             m_db ? QString::fromUtf8(sqlite3_errmsg(m_db)) : QStringLiteral("out of memory");

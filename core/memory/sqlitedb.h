@@ -64,8 +64,15 @@ public:
     SqliteDb(const SqliteDb&) = delete;
     SqliteDb& operator=(const SqliteDb&) = delete;
 
-    /// Opens (creating when `create`) the file; the error names the path and SQLite's reason.
-    Result<bool> open(const QString& path, bool create);
+    enum class Mode {
+        Create,   ///< read-write, creating a missing file
+        Existing, ///< read-write, the file must exist
+        ReadOnly, ///< read-only, the file must exist
+        Immutable ///< read-only and never changed by anyone (no locks, no WAL index): for a
+                  ///< file in a folder the user may only read
+    };
+    /// Opens the file; the error names the path and SQLite's reason.
+    Result<bool> open(const QString& path, Mode mode);
     void close();
     sqlite3* handle() const { return m_db; }
 

@@ -19,7 +19,9 @@ inline QString hakoBinary()
     return QStringLiteral(HAKO_BINARY_DIR "/bin/hako");
 }
 
-inline HakoOutcome runHako(const QStringList& args, const QByteArray& stdinData = {})
+/// Runs `hako ARGS…` as given: `hako run` applies the trust rule of programs from untrusted
+/// folders (see runHako()).
+inline HakoOutcome runHakoAsGiven(const QStringList& args, const QByteArray& stdinData = {})
 {
     QProcess process;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -41,4 +43,13 @@ inline HakoOutcome runHako(const QStringList& args, const QByteArray& stdinData 
     outcome.out = QString::fromUtf8(process.readAllStandardOutput());
     outcome.err = QString::fromUtf8(process.readAllStandardError());
     return outcome;
+}
+
+/// runHakoAsGiven(), with `--trust` added to `hako run`: the tests' programs are the project's
+/// own, and the trust rule has tests of its own (tst_cli).
+inline HakoOutcome runHako(QStringList args, const QByteArray& stdinData = {})
+{
+    if (!args.isEmpty() && args.first() == QLatin1String("run"))
+        args.insert(1, QStringLiteral("--trust"));
+    return runHakoAsGiven(args, stdinData);
 }

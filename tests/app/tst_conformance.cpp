@@ -144,7 +144,8 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         const QString traceFile = tmp.filePath(QStringLiteral("trace.json"));
 
-        QStringList args{QStringLiteral("run"), QStringLiteral("--stream"), QStringLiteral("none"),
+        QStringList args{QStringLiteral("run"), QStringLiteral("--trust"), QStringLiteral("--stream"),
+                         QStringLiteral("none"),
                          QStringLiteral("--trace"), traceFile};
         if (c["scope"].is_object())
             args << QStringLiteral("-d") << QString::fromStdString(c["scope"].dump());

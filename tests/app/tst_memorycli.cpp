@@ -12,6 +12,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <functional>
+#include <unistd.h>
+
 class TestMemoryCli : public QObject {
     Q_OBJECT
 
@@ -290,6 +293,200 @@ private Q_SLOTS:
             freshStore(), {QStringLiteral("import-ga"), m_dir.filePath(QStringLiteral("nope"))});
         QCOMPARE(o.exitCode, 1);
         QVERIFY(o.err.contains(QLatin1String("nodes.json")));
+    }
+    // Zeroes the root page of the journal's index: SQLite's quick check fails, while the
+    // memories themselves stay readable.
+    static bool damageIndex(const QString& store)
+    {
+        const char* script =
+            "import sqlite3, sys\n"
+            "c = sqlite3.connect(sys.argv[1])\n"
+            "c.execute('PRAGMA wal_checkpoint(TRUNCATE)')\n"
+            "size = c.execute('PRAGMA page_size').fetchone()[0]\n"
+            "root = c.execute(\"SELECT rootpage FROM sqlite_master WHERE name='journal_memory'\")"
+            ".fetchone()[0]\n"
+            "c.close()\n"
+            "f = open(sys.argv[1], 'r+b'); f.seek((root - 1) * size); f.write(b'\\xff' * size)\n";
+        QProcess p;
+        p.start(QStringLiteral("python3"),
+                {QStringLiteral("-c"), QString::fromLatin1(script), store});
+        return p.waitForFinished(20000) && p.exitCode() == 0;
+    }
+
+    static QByteArray contents(const QString& path)
+    {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+
+    void damagedStoreIsRefusedAndReadableReadOnly()
+    {
+        const QString s = freshStore();
+        QVERIFY(!add(s, QStringLiteral("first fact"), QStringLiteral("2024-01-01T00:00:00Z"))
+                     .startsWith(QLatin1String("error")));
+        QVERIFY(!add(s, QStringLiteral("second fact"), QStringLiteral("2024-01-02T00:00:00Z"))
+                     .startsWith(QLatin1String("error")));
+        if (!damageIndex(s))
+            QSKIP("python3 with sqlite3 is needed to damage a store");
+        const QByteArray before = contents(s);
+
+        const HakoOutcome list = mem(s, {QStringLiteral("list")});
+        QCOMPARE(list.exitCode, 1);
+        QVERIFY2(list.err.contains(QLatin1String("damaged")), qPrintable(list.err));
+        QVERIFY(list.err.contains(QLatin1String("--read-only")));
+        const HakoOutcome added =
+            mem(s, {QStringLiteral("add"), QStringLiteral("--text"), QStringLiteral("third")});
+        QCOMPARE(added.exitCode, 1);
+        QCOMPARE(contents(s), before); // refused before anything was written
+
+        const HakoOutcome readOnly =
+            mem(s, {QStringLiteral("--read-only"), QStringLiteral("list")});
+        QVERIFY2(readOnly.exitCode == 0, qPrintable(readOnly.err));
+        QVERIFY(readOnly.out.contains(QLatin1String("first fact")));
+        QVERIFY(readOnly.out.contains(QLatin1String("second fact")));
+        QVERIFY2(readOnly.err.contains(QLatin1String("warning")), qPrintable(readOnly.err));
+        const QString file = m_dir.filePath(QStringLiteral("rescued.json"));
+        const HakoOutcome exported =
+            mem(s, {QStringLiteral("--read-only"), QStringLiteral("export"), file});
+        QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
+        QCOMPARE(QJsonDocument::fromJson(contents(file))
+                     .object()
+                     .value(QStringLiteral("memories"))
+                     .toArray()
+                     .size(),
+                 2);
+        QCOMPARE(contents(s), before);
+    }
+
+    void readOnlyStoreListsExportsAndWhatIfs()
+    {
+        const QString s = freshStore();
+        QVERIFY(!add(s, QStringLiteral("the cafe opens at nine"),
+                     QStringLiteral("2024-01-01T00:00:00Z"))
+                     .startsWith(QLatin1String("error")));
+        const QByteArray before = contents(s);
+        const HakoOutcome list = mem(s, {QStringLiteral("--read-only"), QStringLiteral("list")});
+        QVERIFY2(list.exitCode == 0, qPrintable(list.err));
+        QVERIFY(list.out.contains(QLatin1String("the cafe opens at nine")));
+        const HakoOutcome whatIf = mem(s, {QStringLiteral("--read-only"),
+                                           QStringLiteral("retrieve"), QStringLiteral("--query"),
+                                           QStringLiteral("cafe"), QStringLiteral("--what-if")});
+        QVERIFY2(whatIf.exitCode == 0, qPrintable(whatIf.err));
+        QVERIFY(whatIf.out.contains(QLatin1String("the cafe opens at nine")));
+        const HakoOutcome journaled =
+            mem(s, {QStringLiteral("--read-only"), QStringLiteral("retrieve"),
+                    QStringLiteral("--query"), QStringLiteral("cafe")});
+        QCOMPARE(journaled.exitCode, 1);
+        QVERIFY2(journaled.err.contains(QLatin1String("--what-if")), qPrintable(journaled.err));
+        const HakoOutcome added = mem(s, {QStringLiteral("--read-only"), QStringLiteral("add"),
+                                          QStringLiteral("--text"), QStringLiteral("x")});
+        QCOMPARE(added.exitCode, 1);
+        QVERIFY2(added.err.contains(QLatin1String("read-only")), qPrintable(added.err));
+        const HakoOutcome exported =
+            mem(s, {QStringLiteral("--read-only"), QStringLiteral("export")});
+        QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
+        QVERIFY(exported.out.contains(QLatin1String("the cafe opens at nine")));
+        QCOMPARE(contents(s), before);
+
+        if (::geteuid() == 0)
+            return; // root may write anything: the permission case needs an ordinary user
+        // A store in a folder the user may only read opens read-only by itself.
+        QTemporaryDir locked;
+        const QString copy = locked.filePath(QStringLiteral("m.hakomem"));
+        QVERIFY(QFile::copy(s, copy));
+        QFile::setPermissions(copy, QFileDevice::ReadOwner);
+        QFile::setPermissions(locked.path(), QFileDevice::ReadOwner | QFileDevice::ExeOwner);
+        const HakoOutcome lockedList = mem(copy, {QStringLiteral("list")});
+        QFile::setPermissions(locked.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                 QFileDevice::ExeOwner);
+        QVERIFY2(lockedList.exitCode == 0, qPrintable(lockedList.err));
+        QVERIFY(lockedList.out.contains(QLatin1String("the cafe opens at nine")));
+    }
+
+    // A copy of the GA fixture with `edit` applied to nodes.json and embeddings.json.
+    QString gaFolder(const std::function<void(QJsonObject& nodes, QJsonObject& vectors)>& edit)
+    {
+        const QString dir = m_dir.filePath(QStringLiteral("ga%1").arg(++m_n));
+        QDir().mkpath(dir);
+        const QString from = QStringLiteral(HAKO_TEST_DATA_DIR "/memory/ga/");
+        QJsonObject nodes = QJsonDocument::fromJson(contents(from + "nodes.json")).object();
+        QJsonObject vectors = QJsonDocument::fromJson(contents(from + "embeddings.json")).object();
+        edit(nodes, vectors);
+        QFile n(dir + "/nodes.json");
+        n.open(QIODevice::WriteOnly);
+        n.write(QJsonDocument(nodes).toJson());
+        QFile v(dir + "/embeddings.json");
+        v.open(QIODevice::WriteOnly);
+        v.write(QJsonDocument(vectors).toJson());
+        return dir;
+    }
+
+    void importsReportWhatTheyChange()
+    {
+        const QString clamped = gaFolder([](QJsonObject& nodes, QJsonObject&) {
+            QJsonObject one = nodes.value(QStringLiteral("node_1")).toObject();
+            one[QStringLiteral("poignancy")] = 99;
+            nodes[QStringLiteral("node_1")] = one;
+            QJsonObject four = nodes.value(QStringLiteral("node_4")).toObject();
+            four[QStringLiteral("filling")] =
+                QJsonArray{QStringLiteral("node_1"), QStringLiteral("node_9")};
+            nodes[QStringLiteral("node_4")] = four;
+        });
+        const QString s = freshStore();
+        const HakoOutcome o = mem(s, {QStringLiteral("import-ga"), clamped});
+        QVERIFY2(o.exitCode == 0, qPrintable(o.err));
+        QVERIFY2(o.err.contains(QLatin1String("node_1: poignancy 99 stored as 10")),
+                 qPrintable(o.err));
+        QVERIFY2(o.err.contains(QLatin1String("node_4: evidence 9 is not in the import; dropped")),
+                 qPrintable(o.err));
+        QVERIFY2(o.out.contains(QLatin1String("2 change(s) listed above")), qPrintable(o.out));
+
+        const QString badVector = gaFolder([](QJsonObject&, QJsonObject& vectors) {
+            const QString key = vectors.keys().first();
+            vectors[key] = QJsonArray{0.1, QStringLiteral("x"), 0.3, 0.4};
+        });
+        const HakoOutcome v = mem(freshStore(), {QStringLiteral("import-ga"), badVector});
+        QCOMPARE(v.exitCode, 1);
+        QVERIFY2(v.err.contains(QLatin1String("is not a number")), qPrintable(v.err));
+
+        const QString list = m_dir.filePath(QStringLiteral("list%1").arg(++m_n));
+        QDir().mkpath(list);
+        QFile nodes(list + "/nodes.json");
+        QVERIFY(nodes.open(QIODevice::WriteOnly));
+        nodes.write("[1, 2, 3]");
+        nodes.close();
+        QFile vectors(list + "/embeddings.json");
+        QVERIFY(vectors.open(QIODevice::WriteOnly));
+        vectors.write("{}");
+        vectors.close();
+        const HakoOutcome l = mem(freshStore(), {QStringLiteral("import-ga"), list});
+        QCOMPARE(l.exitCode, 1);
+        QVERIFY2(l.err.contains(QLatin1String("expected an object")), qPrintable(l.err));
+
+        // `import`: evidence pointing outside the file is dropped and said so.
+        const QString file = m_dir.filePath(QStringLiteral("dangling.json"));
+        QJsonObject doc =
+            QJsonDocument::fromJson(mem(s, {QStringLiteral("export")}).out.toUtf8()).object();
+        QJsonArray memories = doc.value(QStringLiteral("memories")).toArray();
+        QJsonObject last = memories.last().toObject();
+        last[QStringLiteral("evidence")] = QJsonArray{1, 77};
+        memories[memories.size() - 1] = last;
+        doc[QStringLiteral("memories")] = memories;
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(doc).toJson());
+        out.close();
+        const HakoOutcome imp = mem(freshStore(), {QStringLiteral("import"), file});
+        QVERIFY2(imp.exitCode == 0, qPrintable(imp.err));
+        QVERIFY2(imp.err.contains(QLatin1String("evidence 77 is not in the import; dropped")),
+                 qPrintable(imp.err));
+
+        QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        out.write("{\"format\": \"hako-memory\", \"memories\": [1, 2, 3]}");
+        out.close();
+        const HakoOutcome numbers = mem(freshStore(), {QStringLiteral("import"), file});
+        QCOMPARE(numbers.exitCode, 1);
+        QVERIFY2(numbers.err.contains(QLatin1String("not an object")), qPrintable(numbers.err));
     }
 };
 

@@ -251,7 +251,15 @@ void MemoryInspector::openStore(const QString& path)
 {
     const int gen = ++m_generation;
     QtConcurrent::run([path] {
-        return MemoryStore::open(path);
+        Result<std::shared_ptr<MemoryStore>> store = MemoryStore::open(path);
+        // A damaged store is still worth reading: open it read-only and say so.
+        if (!store && store.error().message.contains(QLatin1String("quick check"))) {
+            StoreOptions readOnly;
+            readOnly.readOnly = true;
+            if (auto r = MemoryStore::open(path, readOnly))
+                return r;
+        }
+        return store;
     }).then(this, [this, gen](Result<std::shared_ptr<MemoryStore>> store) {
         if (gen != m_generation)
             return;
@@ -260,6 +268,17 @@ void MemoryInspector::openStore(const QString& path)
             return;
         }
         setStore(*store);
+        if (!m_store->integrityProblem().isEmpty())
+            m_messages->showMessage(
+                tr("This memory store is damaged (SQLite's quick check: %1). It is open "
+                   "read-only: browse it and export what can be read, then import the export "
+                   "into a new store.")
+                    .arg(m_store->integrityProblem()),
+                MessageBar::Kind::Warning);
+        else if (m_store->isReadOnly())
+            m_messages->showMessage(tr("You may only read this memory store: it is open "
+                                       "read-only."),
+                                    MessageBar::Kind::Information);
     });
 }
 

@@ -1,6 +1,7 @@
 #include "core/pdl/code/childprocess.h"
 
 #include <cerrno>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -8,9 +9,11 @@
 #include <ctime>
 #include <dirent.h>
 #include <fcntl.h>
+#include <mutex>
 #include <poll.h>
 #include <pthread.h>
-#include <spawn.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -23,8 +26,8 @@ namespace hako::pdl::code {
 
 namespace {
 
-// Child-side descriptors are moved above the standard numbers so that a dup2 in the spawn
-// file actions never has source == target (which would leave FD_CLOEXEC set).
+// Child-side descriptors are moved above the standard numbers so that a dup2 in the child
+// never has source == target (which would leave FD_CLOEXEC set).
 int lift(int fd)
 {
     if (fd < 0)
@@ -101,6 +104,177 @@ std::vector<pid_t> descendantsOf(pid_t root)
     return found;
 }
 
+// Everything the forked child needs, prepared before fork(): the child only makes system calls.
+struct ForkPlan {
+    const char* path = nullptr;
+    char** argv = nullptr;
+    char** envp = nullptr;
+    const char* directory = nullptr;
+    int stdinFd = -1, stdoutFd = -1, stderrFd = -1, channelFd = -1;
+    ChildLimits limits;
+};
+
+// Runs in the child between fork() and exec: async-signal-safe calls only. Reports a failure
+// as an errno on `statusFd` (close-on-exec, so a successful exec reports nothing).
+[[noreturn]] void childAfterFork(const ForkPlan& plan, pid_t parent, int statusFd)
+{
+    auto fail = [statusFd](int error) {
+        ssize_t ignored = ::write(statusFd, &error, sizeof error);
+        (void)ignored;
+        ::_exit(127);
+    };
+    // Own process group, so that a timeout or cancel kills everything the code started.
+    ::setpgid(0, 0);
+    // Die with Hako: a killed run must not leave its Python session or sandbox running.
+    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
+        fail(errno);
+    if (::getppid() != parent)
+        ::_exit(127);
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    for (int sig = 1; sig < NSIG; ++sig)
+        if (sig != SIGKILL && sig != SIGSTOP)
+            ::sigaction(sig, &dfl, nullptr);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+
+    if (plan.stdinFd >= 0) {
+        if (::dup2(plan.stdinFd, 0) < 0)
+            fail(errno);
+    } else {
+        int null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (null < 0 || ::dup2(null, 0) < 0)
+            fail(errno);
+    }
+    if (::dup2(plan.stdoutFd, 1) < 0 || ::dup2(plan.stderrFd, 2) < 0)
+        fail(errno);
+    if (plan.channelFd >= 0 && ::dup2(plan.channelFd, 3) < 0)
+        fail(errno);
+    if (plan.directory && ::chdir(plan.directory) != 0)
+        fail(errno);
+    // Lower a limit, never raise it above what this process may have.
+    auto limit = [&](int resource, uint64_t value) {
+        if (!value)
+            return;
+        rlimit current{};
+        if (::getrlimit(resource, &current) != 0)
+            fail(errno);
+        rlim_t v = rlim_t(value);
+        if (current.rlim_max != RLIM_INFINITY && v > current.rlim_max)
+            v = current.rlim_max;
+        rlimit l{v, v};
+        if (::setrlimit(resource, &l) != 0)
+            fail(errno);
+    };
+    limit(RLIMIT_AS, plan.limits.addressSpaceBytes);
+    limit(RLIMIT_NPROC, plan.limits.processes);
+    ::execve(plan.path, plan.argv, plan.envp);
+    fail(errno);
+}
+
+pid_t forkChild(const ForkPlan& plan, int* error)
+{
+    int status[2];
+    if (pipe2(status, O_CLOEXEC) != 0) {
+        *error = errno;
+        return -1;
+    }
+    // Keep signal handlers from running in the child before it resets them.
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pid_t parent = ::getpid();
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        ::close(status[0]);
+        childAfterFork(plan, parent, status[1]);
+    }
+    int forkErrno = errno;
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    ::close(status[1]);
+    if (pid < 0) {
+        ::close(status[0]);
+        *error = forkErrno;
+        return -1;
+    }
+    int childErrno = 0;
+    ssize_t n;
+    while ((n = ::read(status[0], &childErrno, sizeof childErrno)) < 0 && errno == EINTR) {
+    }
+    ::close(status[0]);
+    if (n == ssize_t(sizeof childErrno)) {
+        int ignored = 0;
+        while (::waitpid(pid, &ignored, 0) < 0 && errno == EINTR) {
+        }
+        *error = childErrno;
+        return -1;
+    }
+    *error = 0;
+    return pid;
+}
+
+// PR_SET_PDEATHSIG fires when the *thread* that forked ends, not the process: a Python session
+// started from a worker of a parallel `map` would die with that worker. So every child is forked
+// by one thread that lives as long as the process.
+class Spawner {
+public:
+    static Spawner& instance()
+    {
+        // Never destroyed: the thread may still wait on it while the process exits.
+        static Spawner* spawner = new Spawner;
+        return *spawner;
+    }
+
+    pid_t spawn(const ForkPlan& plan, int* error)
+    {
+        std::unique_lock lock(m_mutex);
+        m_idle.wait(lock, [&] { return !m_job; });
+        Job job{&plan};
+        m_job = &job;
+        m_work.notify_one();
+        m_finished.wait(lock, [&] { return job.done; });
+        *error = job.error;
+        return job.pid;
+    }
+
+private:
+    struct Job {
+        const ForkPlan* plan;
+        pid_t pid = -1;
+        int error = 0;
+        bool done = false;
+    };
+
+    Spawner()
+    {
+        std::thread([this] { loop(); }).detach();
+    }
+
+    void loop()
+    {
+        std::unique_lock lock(m_mutex);
+        while (true) {
+            m_work.wait(lock, [&] { return m_job != nullptr; });
+            Job* job = m_job;
+            job->pid = forkChild(*job->plan, &job->error);
+            job->done = true;
+            m_job = nullptr;
+            m_finished.notify_all();
+            m_idle.notify_one();
+        }
+    }
+
+    std::mutex m_mutex;
+    std::condition_variable m_work, m_finished, m_idle;
+    Job* m_job = nullptr;
+};
+
+pid_t spawnOnSpawnerThread(const ForkPlan& plan, int* error)
+{
+    return Spawner::instance().spawn(plan, error);
+}
+
 } // namespace
 
 std::string findExecutable(const std::string& program)
@@ -168,32 +342,18 @@ bool ChildProcess::start(const ChildSpec& spec, std::string* error)
     inPipe[0] = lift(inPipe[0]);
     sock[1] = lift(sock[1]);
 
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    if (spec.pipeStdin)
-        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0);
-    else
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2);
-    if (spec.channel)
-        posix_spawn_file_actions_adddup2(&actions, sock[1], 3);
-    if (!spec.workingDirectory.empty())
-        posix_spawn_file_actions_addchdir_np(&actions, spec.workingDirectory.c_str());
-
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    // Own process group, so that a timeout or cancel kills everything the code started.
-    posix_spawnattr_setpgroup(&attr, 0);
-    sigset_t none, defaults;
-    sigemptyset(&none);
-    sigemptyset(&defaults);
-    sigaddset(&defaults, SIGPIPE);
-    sigaddset(&defaults, SIGINT);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                        POSIX_SPAWN_SETSIGDEF);
+    // A relative path with a '/' names a file in the child's working folder.
+    std::string program = spec.argv[0];
+    if (program.find('/') != std::string::npos && program[0] != '/' &&
+        !spec.workingDirectory.empty())
+        program = spec.workingDirectory + "/" + program;
+    std::string executable = findExecutable(program);
+    if (executable.empty()) {
+        errno = ENOENT;
+        return failWith(spec.argv[0].find('/') == std::string::npos
+                            ? "program not found: '" + spec.argv[0] + "' is not in PATH"
+                            : "cannot run '" + spec.argv[0] + "'");
+    }
 
     std::vector<std::string> env = mergedEnvironment(spec.environment);
     std::vector<char*> argv, envp;
@@ -204,20 +364,25 @@ bool ChildProcess::start(const ChildSpec& spec, std::string* error)
         envp.push_back(const_cast<char*>(e.c_str()));
     envp.push_back(nullptr);
 
-    pid_t pid = -1;
-    int rc = posix_spawnp(&pid, argv[0], &actions, &attr, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
+    ForkPlan plan;
+    plan.path = executable.c_str();
+    plan.argv = argv.data();
+    plan.envp = envp.data();
+    plan.directory = spec.workingDirectory.empty() ? nullptr : spec.workingDirectory.c_str();
+    plan.stdinFd = spec.pipeStdin ? inPipe[0] : -1;
+    plan.stdoutFd = outPipe[1];
+    plan.stderrFd = errPipe[1];
+    plan.channelFd = spec.channel ? sock[1] : -1;
+    plan.limits = spec.limits;
+    int rc = 0;
+    pid_t pid = spawnOnSpawnerThread(plan, &rc);
     closeFd(outPipe[1]);
     closeFd(errPipe[1]);
     closeFd(inPipe[0]);
     closeFd(sock[1]);
-    if (rc != 0) {
+    if (pid <= 0) {
         errno = rc;
-        std::string what = "cannot run '" + spec.argv[0] + "'";
-        if (rc == ENOENT && spec.argv[0].find('/') == std::string::npos)
-            what = "program not found: '" + spec.argv[0] + "' is not in PATH";
-        return failWith(what);
+        return failWith("cannot run '" + spec.argv[0] + "'");
     }
     m_pid = pid;
     m_stdout = outPipe[0];

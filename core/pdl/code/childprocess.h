@@ -13,6 +13,12 @@
 
 namespace hako::pdl::code {
 
+/// Resource limits set in the child before it runs its program (0: inherit).
+struct ChildLimits {
+    uint64_t addressSpaceBytes = 0; ///< RLIMIT_AS
+    uint64_t processes = 0;         ///< RLIMIT_NPROC
+};
+
 /// What to start: the argv (argv[0] looked up in PATH when it has no '/'), the working folder
 /// (empty: inherit), environment overrides (`NAME=VALUE`, added to the current environment),
 /// and whether the child gets a writable stdin pipe and a private protocol channel (a Unix
@@ -23,6 +29,7 @@ struct ChildSpec {
     std::vector<std::string> environment;
     bool pipeStdin = false;
     bool channel = false;
+    ChildLimits limits;
 };
 
 /// Why ChildProcess::pump() returned.
@@ -34,8 +41,9 @@ enum class PumpStatus {
     Ended        ///< the child closed all its pipes (exited) before the condition held
 };
 
-/// A child process in its own process group, driven with POSIX pipes and poll() from the
-/// calling thread: no event loop, no signal handlers. stdout and stderr are pipes read into
+/// A child process in its own process group that dies with Hako (PR_SET_PDEATHSIG: a killed
+/// `hako run` leaves no Python session or sandbox behind), driven with POSIX pipes and poll() from
+/// the calling thread: no event loop, no signal handlers. stdout and stderr are pipes read into
 /// buffers; stdin is /dev/null unless ChildSpec::pipeStdin. Writing to a child that has gone
 /// never raises SIGPIPE (the channel uses MSG_NOSIGNAL, stdin writes block SIGPIPE for the
 /// calling thread only).

@@ -27,8 +27,9 @@ bool isInside(const QString& path, const QString& folder)
 
 class Walker {
 public:
-    Walker(const ProgramLoader& loader, std::vector<CodeSite>& sites)
-        : m_loader(loader), m_sites(sites)
+    enum class Looking { Code, Hosts };
+    Walker(const ProgramLoader& loader, std::vector<CodeSite>& sites, Looking looking)
+        : m_loader(loader), m_sites(sites), m_looking(looking)
     {}
 
     void program(const Program& p)
@@ -83,6 +84,7 @@ private:
             break;
         case BlockKind::Model:
             block(b->as<ModelBlock>()->input);
+            modelHost(*b->as<ModelBlock>());
             break;
         case BlockKind::Object: {
             auto* o = b->as<ObjectBlock>();
@@ -138,10 +140,37 @@ private:
         program(*loaded);
     }
 
-    void add(CodeSite::Kind kind, const Block& b) { m_sites.push_back({kind, b.span, {}}); }
+    void add(CodeSite::Kind kind, const Block& b)
+    {
+        if (m_looking == Looking::Code)
+            m_sites.push_back({kind, b.span, {}});
+    }
+
+    void modelHost(const ModelBlock& m)
+    {
+        if (m_looking != Looking::Hosts || !m.parameters)
+            return;
+        const Value& p = m.parameters.value;
+        if (!p.isDict()) {
+            // A template such as `${ params }`: whatever it holds is known only at run time.
+            if (!p.isNull())
+                m_sites.push_back({CodeSite::Kind::Host, m.span, {}});
+            return;
+        }
+        for (const char* key : {"base_url", "api_base"}) {
+            const Value* url = p.asDict().find(key);
+            if (!url)
+                continue;
+            std::string text = url->isString() ? url->asString() : std::string();
+            if (text.find("${") != std::string::npos || text.find("{{") != std::string::npos)
+                text.clear();
+            m_sites.push_back({CodeSite::Kind::Host, m.span, text});
+        }
+    }
 
     const ProgramLoader& m_loader;
     std::vector<CodeSite>& m_sites;
+    Looking m_looking;
     QSet<QString> m_seen;
     QString m_folder;
 };
@@ -151,7 +180,14 @@ private:
 std::vector<CodeSite> findCodeSites(const Program& program, const ProgramLoader& loader)
 {
     std::vector<CodeSite> sites;
-    Walker(loader, sites).program(program);
+    Walker(loader, sites, Walker::Looking::Code).program(program);
+    return sites;
+}
+
+std::vector<CodeSite> findModelHosts(const Program& program, const ProgramLoader& loader)
+{
+    std::vector<CodeSite> sites;
+    Walker(loader, sites, Walker::Looking::Hosts).program(program);
     return sites;
 }
 

@@ -21,11 +21,13 @@ struct CodeSite {
         Python,  ///< `lang: python` (also the default lang)
         Command, ///< `lang: command` or the `args: […]` form
         Pdl,     ///< `lang: pdl`: a program built at run time, which may run anything
-        Include  ///< an include/import that could not be checked (no loader, or unreadable)
+        Include, ///< an include/import that could not be checked (no loader, or unreadable)
+        Host     ///< a model block choosing its own server (`parameters: {base_url: …}`)
     };
     Kind kind;
     SourceSpan span;
-    /// For Include: the path as written.
+    /// For Include: the path as written. For Host: the URL ("" when it is computed at run
+    /// time, or the whole `parameters` is).
     std::string detail;
 };
 
@@ -39,6 +41,12 @@ using ProgramLoader = std::function<std::shared_ptr<const Program>(const QString
 /// is itself reported as a site: what it would run is unknown, so the answer errs on the side of
 /// asking. `lang: jinja` is not a site (templates run in Hako's own engine). Pure; thread-safe.
 std::vector<CodeSite> findCodeSites(const Program& program, const ProgramLoader& loader = {});
+
+/// The model blocks of `program` (and of the files it includes or imports) that send their
+/// requests to a server of their own choosing: `parameters` with `base_url` or `api_base`, or
+/// `parameters` computed at run time (which may set them). Unloadable includes are reported as
+/// Include sites, as in findCodeSites(). Pure; thread-safe.
+std::vector<CodeSite> findModelHosts(const Program& program, const ProgramLoader& loader = {});
 
 /// Whether running `program` may run python, commands or a run-time PDL program.
 bool programRunsCode(const Program& program, const ProgramLoader& loader = {});

@@ -144,6 +144,7 @@ CommandOutcome runCommand(const std::vector<std::string>& argv,
         spec.argv = options.sandbox->wrap(argv, options.workingDirectory);
         spec.workingDirectory.clear();
         spec.environment = options.sandbox->environment();
+        spec.limits = options.sandbox->limits();
     }
 
     ChildProcess process;

@@ -150,10 +150,10 @@ std::optional<std::string> PythonSessionState::startLocked(const CancelToken& ca
     spec.channel = true;
     spec.environment = {"PYTHONIOENCODING=utf-8", "PYTHONUNBUFFERED=1"};
     if (options.sandbox) {
-        spec.argv = options.sandbox->wrap(spec.argv, options.workingDirectory);
+        spec.argv = options.sandbox->wrap(spec.argv, options.workingDirectory, spec.environment);
         spec.workingDirectory.clear();
-        for (const std::string& e : options.sandbox->environment())
-            spec.environment.push_back(e);
+        spec.environment = options.sandbox->environment();
+        spec.limits = options.sandbox->limits();
     }
     std::string error;
     if (!process.start(spec, &error))

@@ -1,11 +1,11 @@
 #include "core/pdl/interp/aggregator_p.h"
 
 #include "core/pdl/interp/runner_p.h"
+#include "core/util/outputfile.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 
 namespace hako::pdl {
 
@@ -38,17 +38,17 @@ FileAggregator::FileAggregator(Config config) : m_config(std::move(config))
         throw PdlError("cannot open the aggregator file " + m_config.path.toStdString() +
                            ": its folder does not exist",
                        m_config.span);
-    if (info.isDir())
-        throw PdlError("cannot open the aggregator file " + m_config.path.toStdString() +
-                           ": it is a folder",
+    QString reason;
+    OutputKind kind = outputKind(m_config.path, &reason);
+    if (kind == OutputKind::Refused)
+        throw PdlError("cannot open the aggregator file " + m_config.path.toStdString() + ": " +
+                           reason.toStdString(),
                        m_config.span);
-    if (m_config.append) {
-        QFile f(m_config.path);
-        if (!f.open(QIODevice::WriteOnly | QIODevice::Append))
-            throw PdlError("cannot open the aggregator file " + m_config.path.toStdString() + ": " +
-                               f.errorString().toStdString(),
-                           m_config.span);
-    }
+    if (m_config.append && kind == OutputKind::Regular &&
+        !appendOutputFile(m_config.path, {}, &reason))
+        throw PdlError("cannot open the aggregator file " + m_config.path.toStdString() + ": " +
+                           reason.toStdString(),
+                       m_config.span);
 }
 
 std::string FileAggregator::repr() const
@@ -68,14 +68,15 @@ void FileAggregator::contribute(const Value& value, const std::string&, const st
     const std::string piece = m_config.prefix + value.toText() + m_config.suffix;
     std::lock_guard lock(m_mutex);
     m_text += piece;
-    if (m_config.append) {
-        // One write per contribution: a crash loses at most the piece being written.
-        QFile f(m_config.path);
-        if (!f.open(QIODevice::WriteOnly | QIODevice::Append) ||
-            f.write(piece.data(), qint64(piece.size())) != qint64(piece.size()) || !f.flush())
+    // One write per contribution: a crash loses at most the piece being written. A device or
+    // FIFO (/dev/stdout, a pipe) gets each piece once, never the whole text again.
+    if (m_config.append || outputKind(m_config.path) == OutputKind::Stream) {
+        QString error;
+        if (!appendOutputFile(m_config.path, QByteArray::fromStdString(piece), &error))
             throw PdlError("cannot append to the aggregator file " + m_config.path.toStdString() +
-                               ": " + f.errorString().toStdString(),
+                               ": " + error.toStdString(),
                            span);
+        m_written = true;
         return;
     }
     if (m_config.flush)
@@ -91,11 +92,13 @@ void FileAggregator::finish() const
 
 void FileAggregator::commitLocked() const
 {
-    QSaveFile f(m_config.path);
-    if (!f.open(QIODevice::WriteOnly) ||
-        f.write(m_text.data(), qint64(m_text.size())) != qint64(m_text.size()) || !f.commit())
+    // A stream got every piece as it came.
+    if (outputKind(m_config.path) == OutputKind::Stream)
+        return;
+    QString error;
+    if (!writeOutputFile(m_config.path, QByteArray::fromStdString(m_text), &error))
         throw PdlError("cannot write the aggregator file " + m_config.path.toStdString() + ": " +
-                           f.errorString().toStdString(),
+                           error.toStdString(),
                        m_config.span);
     m_written = true;
 }

@@ -63,13 +63,15 @@ Value Runner::runCode(const CodeBlock& b, const std::string& source, State& st, 
     case CodeBlock::Lang::Python: {
         code::PythonSession* session = nullptr;
         {
+            // codeSandbox() takes codeMutex itself: ask before locking it here.
+            std::shared_ptr<const code::Sandbox> sandbox = codeSandbox(b.span);
             std::lock_guard lock(codeMutex);
             if (!m_python) {
                 code::PythonSessionOptions po;
                 if (st.program)
                     po.workingDirectory = st.program->dir.toStdString();
                 po.runCancel = options.cancel;
-                po.sandbox = codeSandbox(b.span);
+                po.sandbox = std::move(sandbox);
                 m_python = std::make_unique<code::PythonSession>(std::move(po));
             }
             session = m_python.get();

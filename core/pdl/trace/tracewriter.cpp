@@ -2,8 +2,7 @@
 
 #include "core/pdl/interp/pdlfunction_p.h"
 #include "core/pdl/parser/yamlvalue.h"
-
-#include <QSaveFile>
+#include "core/util/outputfile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -274,17 +273,10 @@ nlohmann::ordered_json traceToJson(const TraceNode& node)
 
 bool writeTraceFile(const TraceNode& root, const QString& path, QString* error)
 {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) {
+    QString why;
+    if (!writeOutputFile(path, QByteArray::fromStdString(traceToString(root)), &why)) {
         if (error)
-            *error = f.errorString();
-        return false;
-    }
-    const std::string text = traceToString(root);
-    f.write(text.data(), qint64(text.size()));
-    if (!f.commit()) {
-        if (error)
-            *error = f.errorString();
+            *error = why;
         return false;
     }
     return true;

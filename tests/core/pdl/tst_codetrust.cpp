@@ -40,6 +40,9 @@ QString kinds(const std::vector<CodeSite>& sites)
         case CodeSite::Kind::Include:
             names << "include:" + QString::fromStdString(s.detail);
             break;
+        case CodeSite::Kind::Host:
+            names << "host:" + QString::fromStdString(s.detail);
+            break;
         }
     }
     return names.join(',');
@@ -50,6 +53,38 @@ QString kinds(const std::vector<CodeSite>& sites)
 class TestCodeTrust : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void modelHosts_data()
+    {
+        QTest::addColumn<QByteArray>("program");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("no parameters") << QByteArray("model: m\n") << "";
+        QTest::newRow("parameters without a server")
+            << QByteArray("model: m\nparameters: {temperature: 0}\n") << "";
+        QTest::newRow("literal base_url")
+            << QByteArray("model: m\nparameters: {base_url: 'http://a.example/v1'}\n")
+            << "host:http://a.example/v1";
+        QTest::newRow("api_base in a nested block")
+            << QByteArray("text:\n- if: ${ true }\n  then:\n    model: m\n    parameters:\n"
+                          "      api_base: http://b.example\n")
+            << "host:http://b.example";
+        QTest::newRow("templated url")
+            << QByteArray("model: m\nparameters: {base_url: '${ u }'}\n") << "host:";
+        QTest::newRow("computed parameters")
+            << QByteArray("model: m\nparameters: ${ p }\n") << "host:";
+        QTest::newRow("code is not a host") << QByteArray("lang: python\ncode: result = 1\n") << "";
+    }
+
+    void modelHosts()
+    {
+        QFETCH(QByteArray, program);
+        QFETCH(QString, expected);
+        ParseResult r = parseProgramText(program, QStringLiteral("hosts.pdl"));
+        QVERIFY(r.program);
+        QCOMPARE(kinds(findModelHosts(*r.program)), expected);
+        // The code check is not affected by model servers.
+        QVERIFY(!kinds(findCodeSites(*r.program)).contains("host"));
+    }
+
     void sites_data()
     {
         QTest::addColumn<QString>("file");

@@ -450,6 +450,20 @@ private Q_SLOTS:
                  QFileInfo(HAKO_TEST_DATA_DIR).canonicalFilePath());
     }
 
+    void sessionOutlivesTheThreadThatStartedIt()
+    {
+        // Children die with Hako (parent-death signal), not with the thread that started them:
+        // a session started by a worker of a parallel map keeps its state after the worker.
+        PythonSession session;
+        CodeOutcome first;
+        std::thread worker([&] { first = session.exec("PDL_SESSION.kept = 41\n", {}); });
+        worker.join();
+        QVERIFY2(first.ok(), first.describe().c_str());
+        CodeOutcome again = session.exec("result = PDL_SESSION.kept + 1\n", {});
+        QVERIFY2(again.ok(), again.describe().c_str());
+        QCOMPARE(again.result.asInt(), int64_t(42));
+    }
+
     void missingInterpreter()
     {
         PythonSessionOptions options;

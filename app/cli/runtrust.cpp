@@ -1,0 +1,113 @@
+#include "cli/runtrust.h"
+
+#include "core/models/modelconfig.h"
+#include "core/pdl/code/codetrust.h"
+#include "core/pdl/parser/programparser.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSet>
+#include <QSettings>
+#include <QStringList>
+#include <QUrl>
+
+#include <algorithm>
+
+namespace hako {
+
+namespace {
+
+// "host:port" of a URL, for comparing a block's server with the configured endpoints.
+QString hostOf(const QString& url)
+{
+    const QUrl u(url);
+    if (u.host().isEmpty())
+        return {};
+    return u.host().toLower() + QLatin1Char(':') +
+           QString::number(u.port(u.scheme() == QLatin1String("http") ? 80 : 443));
+}
+
+QString siteText(const pdl::code::CodeSite& site)
+{
+    using Kind = pdl::code::CodeSite::Kind;
+    const QString at =
+        QStringLiteral("%1:%2").arg(QFileInfo(site.span.file).fileName()).arg(site.span.line);
+    switch (site.kind) {
+    case Kind::Python:
+        return QStringLiteral("Python code at %1").arg(at);
+    case Kind::Command:
+        return QStringLiteral("a command at %1").arg(at);
+    case Kind::Pdl:
+        return QStringLiteral("a program built at run time at %1").arg(at);
+    case Kind::Include:
+        return QStringLiteral("an include that cannot be checked (%1) at %2")
+            .arg(QString::fromStdString(site.detail), at);
+    case Kind::Host:
+        return site.detail.empty()
+                   ? QStringLiteral("model requests to a server chosen at run time at %1").arg(at)
+                   : QStringLiteral("model requests to %1 at %2")
+                         .arg(QString::fromStdString(site.detail), at);
+    }
+    return at;
+}
+
+} // namespace
+
+// The workbench's trust rule for the command line: a program from a folder the user has not
+// trusted may not run code (without --sandbox) nor send requests to servers other than the
+// configured endpoints, unless --trust says so. Refuses rather than asks: `hako run` is used
+// in scripts, and a question on a terminal is easy to answer without reading. Returns the
+// refusal ("" to go on).
+QString trustRefusal(const QString& program, bool sandbox, bool trustOnce, bool trustFolder)
+{
+    // Same settings as the workbench (organization and application "Hako").
+    QSettings settings(QStringLiteral("Hako"), QStringLiteral("Hako"));
+    pdl::code::CodeTrustStore trust(&settings);
+    const QString folder = QFileInfo(program).absolutePath();
+    if (trustFolder) {
+        trust.trustFolder(folder);
+        settings.sync();
+        return {};
+    }
+    if (trustOnce || trust.isTrusted(QFileInfo(program).absoluteFilePath()))
+        return {};
+    pdl::ParseResult parsed = pdl::parseProgram(program);
+    if (!parsed.program)
+        return {}; // the run reports the parse errors
+    auto loader = [](const QString& file) {
+        return pdl::parseProgram(file).program;
+    };
+    std::vector<pdl::code::CodeSite> sites;
+    if (!sandbox)
+        sites = pdl::code::findCodeSites(*parsed.program, loader);
+    // Servers the user configured (environment and keyring, not a file beside this program).
+    QSet<QString> known;
+    if (Result<models::ModelConfig> config = models::ModelConfig::load(QString()); config.ok())
+        for (const auto& listed : config->listedEndpoints())
+            known.insert(hostOf(listed.endpoint.baseUrl));
+    for (const pdl::code::CodeSite& site : pdl::code::findModelHosts(*parsed.program, loader)) {
+        if (site.kind == pdl::code::CodeSite::Kind::Include && !sandbox)
+            continue; // reported by findCodeSites already
+        if (site.kind == pdl::code::CodeSite::Kind::Host && !site.detail.empty() &&
+            known.contains(hostOf(QString::fromStdString(site.detail))))
+            continue;
+        sites.push_back(site);
+    }
+    if (sites.empty())
+        return {};
+    QStringList lines;
+    const size_t shown = std::min<size_t>(sites.size(), 5);
+    for (size_t i = 0; i < shown; ++i)
+        lines << QStringLiteral("  ") + siteText(sites[i]);
+    if (sites.size() > shown)
+        lines << QStringLiteral("  … and %1 more").arg(sites.size() - shown);
+    return QStringLiteral("hako run: %1 is in a folder you have not trusted (%2) and would run:\n"
+                          "%3\n"
+                          "Run it only if you trust where it comes from: add --trust to run it "
+                          "once, or --trust-folder to trust the folder from now on%4.\n")
+        .arg(QFileInfo(program).fileName(), QDir::toNativeSeparators(folder),
+             lines.join(QLatin1Char('\n')),
+             sandbox ? QString() : QStringLiteral("; --sandbox runs its code in a sandbox"));
+}
+
+} // namespace hako

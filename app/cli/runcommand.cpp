@@ -1,15 +1,17 @@
 #include "cli/runcommand.h"
 
+#include "core/docs/docbindings.h"
+#include "core/docs/documentsession.h"
 #include "core/memory/hashembedding.h"
 #include "core/memory/memorybindings.h"
 #include "core/memory/memorystore.h"
-#include "core/docs/docbindings.h"
-#include "core/docs/documentsession.h"
 #include "core/models/modelrouter.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/interp/tracereader.h"
 #include "core/pdl/interp/tracewriter.h"
 #include "core/pdl/parser/yamlvalue.h"
+
+#include "core/util/boundedfile.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -112,13 +114,12 @@ int runCommand(const QStringList& args)
             QString error;
             if (!value(&v))
                 return 2;
-            QFile f(v);
-            if (!f.open(QIODevice::ReadOnly)) {
-                write(stderr,
-                      QStringLiteral("hako run: cannot read %1: %2\n").arg(v, f.errorString()));
+            Result<QByteArray> data = readBoundedFile(v);
+            if (!data) {
+                write(stderr, QStringLiteral("hako run: %1\n").arg(data.error().message));
                 return 2;
             }
-            if (!mergeData(f.readAll(), v, options.initialScope, &error)) {
+            if (!mergeData(*data, v, options.initialScope, &error)) {
                 write(stderr, QStringLiteral("hako run: %1\n").arg(error));
                 return 2;
             }

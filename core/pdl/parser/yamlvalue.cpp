@@ -12,6 +12,8 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace hako::pdl {
 
@@ -448,10 +450,18 @@ public:
             v.m_style =
                 (first == '|' || first == '>') ? YamlValue::Style::Block : YamlValue::Style::Quoted;
         }
-        end = scalarEnd(start, value, v.m_style);
+        std::string text = value;
+        if (first == '"' || first == '\'') {
+            // Decoded again from the source: yaml-cpp folds quoted scalars that span lines
+            // differently from PyYAML, and takes an unterminated one as a value.
+            if (!decodeQuoted(start, text, end))
+                return;
+        } else {
+            end = scalarEnd(start, value, v.m_style);
+        }
         v.m_span = spanOf(start, end);
         m_lastEnd = end;
-        if (!typeScalar(v, tag, value, start))
+        if (!typeScalar(v, tag, text, start))
             return;
         add(std::move(v), anchor);
     }
@@ -497,8 +507,17 @@ private:
         qsizetype start = 0;
         size_t nodes = 1; ///< nodes in the subtree, aliased copies included
         std::optional<YamlValue> pendingKey;
-        std::vector<std::string> ownKeys;
+        /// The document's own keys (by keyOf), so a duplicate is found in constant time.
+        std::unordered_set<std::string> ownKeys;
+        /// Entries that merge keys (`<<`) bring in, in PyYAML's order (see merge()).
+        std::vector<YamlValue::Entry> merged;
     };
+
+    // Python tells 1 and "1" apart: a key's identity is its text and whether it is a string.
+    static std::string keyOf(const YamlValue::Entry& e)
+    {
+        return e.name + (e.key.m_scalar.isString() ? "\1s" : "\1v");
+    }
 
     static bool isBreakOrSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -593,6 +612,225 @@ private:
         return start;
     }
 
+    // --- quoted scalars as PyYAML's scanner reads them (scan_flow_scalar) ---------------------
+
+    // Length of the line break at i (\r\n, \r, \n, NEL, LS, PS), 0 if none.
+    qsizetype breakAt(qsizetype i) const
+    {
+        const qsizetype n = m_text.size();
+        const char* d = m_text.constData();
+        if (i >= n)
+            return 0;
+        if (d[i] == '\r')
+            return i + 1 < n && d[i + 1] == '\n' ? 2 : 1;
+        if (d[i] == '\n')
+            return 1;
+        if (d[i] == '\xC2' && i + 1 < n && d[i + 1] == '\x85')
+            return 2;
+        if (d[i] == '\xE2' && i + 2 < n && d[i + 1] == '\x80' &&
+            (d[i + 2] == '\xA8' || d[i + 2] == '\xA9'))
+            return 3;
+        return 0;
+    }
+
+    // A break as PyYAML's scan_line_break returns it: CR, LF, CRLF and NEL are "\n"; LS and
+    // PS are kept.
+    std::string breakText(qsizetype i, qsizetype len) const
+    {
+        return len == 3 ? std::string(m_text.constData() + i, 3) : std::string("\n");
+    }
+
+    bool atDocumentMarker(qsizetype i) const
+    {
+        if (i + 3 > m_text.size())
+            return false;
+        const std::string_view three(m_text.constData() + i, 3);
+        if (three != "---" && three != "...")
+            return false;
+        return i + 3 == m_text.size() || m_text[i + 3] == ' ' || m_text[i + 3] == '\t' ||
+               breakAt(i + 3) > 0;
+    }
+
+    // Line breaks after a folded break (scan_flow_scalar_breaks).
+    bool quotedBreaks(qsizetype& i, std::string& out, qsizetype start)
+    {
+        while (true) {
+            if (atDocumentMarker(i)) {
+                fail(QStringLiteral("a quoted scalar is interrupted by a document marker ('---' or "
+                                    "'...'); close the quote before it"),
+                     i);
+                (void)start;
+                return false;
+            }
+            while (i < m_text.size() && (m_text[i] == ' ' || m_text[i] == '\t'))
+                ++i;
+            const qsizetype len = breakAt(i);
+            if (len == 0)
+                return true;
+            out += breakText(i, len);
+            i += len;
+        }
+    }
+
+    // Decodes the quoted scalar whose opening quote is at `start`; `end` gets the closing
+    // quote's offset. An unterminated scalar is an error at its opening quote.
+    bool decodeQuoted(qsizetype start, std::string& out, qsizetype& end)
+    {
+        const char* d = m_text.constData();
+        const qsizetype n = m_text.size();
+        const char quote = d[start];
+        const bool dq = quote == '"';
+        out.clear();
+        qsizetype i = start + 1;
+        const auto unterminated = [&] {
+            fail(QStringLiteral("this quoted scalar is never closed: the %1 quote has no "
+                                "matching %1 before the end of the file")
+                     .arg(dq ? QStringLiteral("double") : QStringLiteral("single")),
+                 start);
+            return false;
+        };
+        while (true) {
+            // Non-space characters (scan_flow_scalar_non_spaces).
+            while (true) {
+                qsizetype j = i;
+                while (j < n && d[j] != '\'' && d[j] != '"' && d[j] != '\\' && d[j] != ' ' &&
+                       d[j] != '\t' && breakAt(j) == 0)
+                    ++j;
+                out.append(d + i, size_t(j - i));
+                i = j;
+                if (i >= n)
+                    break;
+                const char c = d[i];
+                if (!dq && c == '\'' && i + 1 < n && d[i + 1] == '\'') {
+                    out += '\'';
+                    i += 2;
+                } else if ((dq && c == '\'') || (!dq && (c == '"' || c == '\\'))) {
+                    out += c;
+                    ++i;
+                } else if (dq && c == '\\') {
+                    if (!escape(i, out, start))
+                        return false;
+                } else {
+                    break;
+                }
+            }
+            if (i >= n)
+                return unterminated();
+            if (d[i] == quote) {
+                end = i;
+                return true;
+            }
+            // Spaces and folded line breaks (scan_flow_scalar_spaces).
+            qsizetype j = i;
+            while (j < n && (d[j] == ' ' || d[j] == '\t'))
+                ++j;
+            if (j >= n)
+                return unterminated();
+            if (const qsizetype len = breakAt(j)) {
+                const std::string lineBreak = breakText(j, len);
+                i = j + len;
+                std::string breaks;
+                if (!quotedBreaks(i, breaks, start))
+                    return false;
+                if (lineBreak != "\n")
+                    out += lineBreak;
+                else if (breaks.empty())
+                    out += ' ';
+                out += breaks;
+            } else {
+                out.append(d + i, size_t(j - i));
+                i = j;
+            }
+        }
+    }
+
+    // One backslash escape of a double-quoted scalar at `i` (the backslash).
+    bool escape(qsizetype& i, std::string& out, qsizetype start)
+    {
+        const char* d = m_text.constData();
+        const qsizetype n = m_text.size();
+        const qsizetype at = i;
+        ++i;
+        if (i >= n) {
+            fail(QStringLiteral("this quoted scalar is never closed"), start);
+            return false;
+        }
+        static const std::pair<char, const char*> simple[] = {
+            {'0', "\0"},           {'a', "\x07"},        {'b', "\x08"},     {'t', "\t"},
+            {'\t', "\t"},          {'n', "\n"},          {'v', "\x0B"},     {'f', "\x0C"},
+            {'r', "\r"},           {'e', "\x1B"},        {' ', " "},        {'"', "\""},
+            {'\\', "\\"},          {'/', "/"},           {'N', "\xC2\x85"}, {'_', "\xC2\xA0"},
+            {'L', "\xE2\x80\xA8"}, {'P', "\xE2\x80\xA9"}};
+        const char c = d[i];
+        for (const auto& [code, text] : simple) {
+            if (c == code) {
+                if (code == '0')
+                    out += '\0';
+                else
+                    out += text;
+                ++i;
+                return true;
+            }
+        }
+        const int digits = c == 'x' ? 2 : c == 'u' ? 4 : c == 'U' ? 8 : 0;
+        if (digits) {
+            ++i;
+            uint32_t cp = 0;
+            for (int k = 0; k < digits; ++k) {
+                const char h = i + k < n ? d[i + k] : '\0';
+                const int v = h >= '0' && h <= '9'   ? h - '0'
+                              : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                              : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                                     : -1;
+                if (v < 0) {
+                    fail(QStringLiteral("the escape \\%1 needs %2 hexadecimal digits")
+                             .arg(QLatin1Char(c))
+                             .arg(digits),
+                         at);
+                    return false;
+                }
+                cp = cp * 16 + uint32_t(v);
+            }
+            i += digits;
+            if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+                fail(QStringLiteral("the escape \\%1 is not a Unicode character")
+                         .arg(QString::fromLatin1(d + at + 1, digits + 1)),
+                     at);
+                return false;
+            }
+            appendUtf8(out, cp);
+            return true;
+        }
+        if (const qsizetype len = breakAt(i)) {
+            // An escaped line break joins the lines without a space.
+            i += len;
+            return quotedBreaks(i, out, start);
+        }
+        fail(QStringLiteral("unknown escape '\\%1' in a double-quoted scalar")
+                 .arg(QString::fromUtf8(d + i, 1)),
+             at);
+        return false;
+    }
+
+    static void appendUtf8(std::string& out, uint32_t cp)
+    {
+        if (cp < 0x80) {
+            out += char(cp);
+        } else if (cp < 0x800) {
+            out += char(0xC0 | (cp >> 6));
+            out += char(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            out += char(0xE0 | (cp >> 12));
+            out += char(0x80 | ((cp >> 6) & 0x3F));
+            out += char(0x80 | (cp & 0x3F));
+        } else {
+            out += char(0xF0 | (cp >> 18));
+            out += char(0x80 | ((cp >> 12) & 0x3F));
+            out += char(0x80 | ((cp >> 6) & 0x3F));
+            out += char(0x80 | (cp & 0x3F));
+        }
+    }
+
     bool typeScalar(YamlValue& v, const std::string& tag, const std::string& value, qsizetype start)
     {
         static const std::string yamlTag = "tag:yaml.org,2002:";
@@ -649,6 +887,12 @@ private:
                 return true;
             }
         }
+        if (resolve && value == "=") {
+            // PyYAML resolves a plain `=` to YAML's value tag, which safe_load cannot build.
+            fail(QStringLiteral("a plain '=' is not a valid value (PyYAML refuses it); quote it"),
+                 start);
+            return false;
+        }
         if (!resolve) {
             fail(QStringLiteral("'%1' is not a valid !!%2")
                      .arg(QString::fromStdString(value), QString::fromStdString(kind)),
@@ -703,6 +947,8 @@ private:
         }
         m_lastEnd = end;
         f.node.m_span = spanOf(f.start, end);
+        if (!f.merged.empty())
+            applyMerge(f);
         add(std::move(f.node), f.anchor, f.nodes);
     }
 
@@ -742,34 +988,35 @@ private:
             merge(top, v);
             return;
         }
-        for (const std::string& k : top.ownKeys) {
-            if (k == name) {
-                fail(QStringLiteral("duplicate key '%1' in a mapping")
-                         .arg(QString::fromStdString(name)),
-                     offsetOf(key.m_span));
-                return;
-            }
+        YamlValue::Entry entry{std::move(key), std::move(v), std::move(name)};
+        // PyYAML keeps the last of duplicate keys; Hako refuses them (a second `text:` in a
+        // block is a mistake that would silently drop the first).
+        if (!top.ownKeys.insert(keyOf(entry)).second) {
+            fail(QStringLiteral("duplicate key '%1' in a mapping")
+                     .arg(QString::fromStdString(entry.name)),
+                 offsetOf(entry.key.m_span));
+            return;
         }
-        top.ownKeys.push_back(name);
-        for (auto& e : top.node.m_entries) {
-            if (e.name == name && e.key.m_scalar == key.m_scalar) { // overrides a merged key
-                e.key = std::move(key);
-                e.value = std::move(v);
-                return;
-            }
-        }
-        top.node.m_entries.push_back({std::move(key), std::move(v), std::move(name)});
+        top.node.m_entries.push_back(std::move(entry));
     }
 
-    // YAML merge keys (`<<: *base`), which PyYAML's safe_load applies.
+    // YAML merge keys (`<<: *base`), applied as PyYAML's safe_load does (flatten_mapping): the
+    // merged entries come first, in the order of the `<<` keys, the mappings of a list in
+    // reverse (so the first listed wins); the mapping's own keys then override them. A key
+    // keeps the position of its first occurrence and takes the value of its last.
     void merge(Frame& top, const YamlValue& source)
     {
         std::vector<const YamlValue*> maps;
         if (source.isMapping())
             maps.push_back(&source);
         else if (source.isSequence()) {
-            for (const YamlValue& item : source.m_items)
-                maps.push_back(&item);
+            for (auto it = source.m_items.rbegin(); it != source.m_items.rend(); ++it)
+                maps.push_back(&*it);
+        }
+        if (maps.empty() && !source.isSequence()) {
+            fail(QStringLiteral("a merge key '<<' needs a mapping or a list of mappings"),
+                 offsetOf(source.m_span));
+            return;
         }
         for (const YamlValue* m : maps) {
             if (!m->isMapping()) {
@@ -777,14 +1024,27 @@ private:
                      offsetOf(m->m_span));
                 return;
             }
-            for (const auto& e : m->m_entries) {
-                bool present = false;
-                for (const auto& mine : top.node.m_entries)
-                    present = present || mine.name == e.name;
-                if (!present)
-                    top.node.m_entries.push_back(e);
-            }
+            top.merged.insert(top.merged.end(), m->m_entries.begin(), m->m_entries.end());
         }
+    }
+
+    void applyMerge(Frame& f)
+    {
+        std::vector<YamlValue::Entry> entries;
+        std::unordered_map<std::string, size_t> at;
+        auto put = [&](YamlValue::Entry&& e) {
+            auto [it, inserted] = at.emplace(keyOf(e), entries.size());
+            if (inserted)
+                entries.push_back(std::move(e));
+            else
+                entries[it->second] = std::move(e);
+        };
+        for (YamlValue::Entry& e : f.merged)
+            put(std::move(e));
+        for (YamlValue::Entry& e : f.node.m_entries)
+            put(std::move(e));
+        f.node.m_entries = std::move(entries);
+        f.merged.clear();
     }
 
     qsizetype offsetOf(const SourceSpan& span) const

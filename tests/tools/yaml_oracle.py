@@ -31,6 +31,11 @@ def tag(v):
     if isinstance(v, float):
         return {"float": repr(v)}
     if isinstance(v, str):
+        try:
+            v.encode("utf-8")
+        except UnicodeEncodeError:
+            # A lone surrogate (from an escape such as \ud800) has no UTF-8 form.
+            return {"other": "str with a lone surrogate", "str": v.encode("utf-8", "backslashreplace").decode()}
         return {"str": v}
     if isinstance(v, list):
         return {"list": [tag(x) for x in v]}
@@ -80,11 +85,13 @@ DOUBLE_ESCAPES = [
 
 
 def gen_key(rng, used):
+    """A key whose loaded value is not in `used` (null and ~ are the same key)."""
     for _ in range(20):
         k = rng.choice(["a", "b", "text", "model", "def", "k1", "k_2", "x y", "'q'", '"dq"',
                         "3", "1.5", "null", "~", "-x", "é"])
-        if k not in used:
-            used.add(k)
+        identity = repr(yaml.safe_load(k))
+        if identity not in used:
+            used.add(identity)
             return k
     k = "key%d" % len(used)
     used.add(k)

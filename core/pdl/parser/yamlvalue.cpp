@@ -384,6 +384,56 @@ public:
 
     std::optional<YamlValue> root;
     std::optional<LoadError> error;
+
+    // What PyYAML's reader and scanner refuse and yaml-cpp accepts, checked over the whole
+    // text once the document is read: characters outside YAML's printable set, and tabs
+    // anywhere but inside a quoted or block scalar or a comment (PyYAML skips only spaces
+    // between tokens and ends a plain scalar at a tab, so `a: 1<TAB>` is an error there).
+    void checkCharacters()
+    {
+        const char* d = m_text.constData();
+        const qsizetype n = m_text.size();
+        size_t range = 0;
+        bool comment = false;
+        for (qsizetype i = 0; i < n && !error; ++i) {
+            while (range < m_scalarRanges.size() && m_scalarRanges[range].second < i)
+                ++range;
+            const bool inScalar = range < m_scalarRanges.size() &&
+                                  m_scalarRanges[range].first <= i &&
+                                  i <= m_scalarRanges[range].second;
+            const auto c = static_cast<unsigned char>(d[i]);
+            if (c == '\n' || c == '\r')
+                comment = false;
+            else if (c == '#' && !inScalar &&
+                     (i == 0 || d[i - 1] == ' ' || d[i - 1] == '\t' || d[i - 1] == '\n' ||
+                      d[i - 1] == '\r'))
+                comment = true;
+            const bool control = (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F;
+            const bool c1 = c == 0xC2 && i + 1 < n &&
+                            static_cast<unsigned char>(d[i + 1]) >= 0x80 &&
+                            static_cast<unsigned char>(d[i + 1]) <= 0x9F && d[i + 1] != '\x85';
+            const bool nonCharacter = c == 0xEF && i + 2 < n && d[i + 1] == '\xBF' &&
+                                      (d[i + 2] == '\xBE' || d[i + 2] == '\xBF');
+            if (control || c1 || nonCharacter) {
+                const uint32_t cp = control ? c
+                                    : c1    ? static_cast<unsigned char>(d[i + 1])
+                                            : 0xFFFE + (d[i + 2] == '\xBF');
+                fail(
+                    QStringLiteral("the control character U+%1 is not allowed in YAML; write "
+                                   "it as an escape in a double-quoted string")
+                        .arg(QString::number(cp, 16).toUpper().rightJustified(4, QLatin1Char('0'))),
+                    i);
+                return;
+            }
+            if (c == '\t' && !inScalar && !comment) {
+                fail(QStringLiteral("a tab is not allowed here: YAML (as PyYAML reads it) takes "
+                                    "tabs only inside quoted or block scalars and comments; "
+                                    "use spaces"),
+                     i);
+                return;
+            }
+        }
+    }
     int documents = 0;
 
     void OnDocumentStart(const YAML::Mark&) override { ++documents; }
@@ -458,9 +508,13 @@ public:
                 return;
         } else {
             end = scalarEnd(start, value, v.m_style);
+            if (v.m_style == YamlValue::Style::Block)
+                keepTrailingBreaks(start, end, text);
         }
         v.m_span = spanOf(start, end);
         m_lastEnd = end;
+        if (v.m_style != YamlValue::Style::Plain)
+            m_scalarRanges.emplace_back(start, end);
         if (!typeScalar(v, tag, text, start))
             return;
         add(std::move(v), anchor);
@@ -610,6 +664,52 @@ private:
                 return at + qsizetype(lastWord.size()) - 1;
         }
         return start;
+    }
+
+    // yaml-cpp drops trailing empty lines of a folded block scalar with keep chomping (`>+`)
+    // that PyYAML keeps: with `+`, every line break after the last content line belongs to
+    // the value. `last` is the last content byte (scalarEnd).
+    void keepTrailingBreaks(qsizetype start, qsizetype last, std::string& value) const
+    {
+        const char* d = m_text.constData();
+        const qsizetype n = m_text.size();
+        qsizetype h = start + 1;
+        bool keep = false;
+        while (h < n && (d[h] == '+' || d[h] == '-' || (d[h] >= '1' && d[h] <= '9'))) {
+            keep = keep || d[h] == '+';
+            ++h;
+        }
+        if (!keep || value.find_first_not_of('\n') == std::string::npos)
+            return;
+        // The content's indentation: that of the line holding `last`.
+        qsizetype lineStart = last;
+        while (lineStart > 0 && d[lineStart - 1] != '\n')
+            --lineStart;
+        qsizetype indent = 0;
+        while (lineStart + indent < n && d[lineStart + indent] == ' ')
+            ++indent;
+        qsizetype i = last + 1;
+        int breaks = 0;
+        while (i < n) {
+            if (d[i] == '\r' && i + 1 < n && d[i + 1] == '\n')
+                ++i;
+            if (d[i] != '\n' && d[i] != '\r')
+                return; // not at a line end: leave yaml-cpp's value
+            ++breaks;
+            ++i;
+            qsizetype spaces = 0;
+            while (i + spaces < n && d[i + spaces] == ' ')
+                ++spaces;
+            const char next = i + spaces < n ? d[i + spaces] : '\n';
+            if (next != '\n' && next != '\r')
+                break; // the next non-blank line ends the scalar
+            if (spaces > indent)
+                return; // a line of spaces that is content: left to yaml-cpp
+            i += spaces;
+        }
+        while (!value.empty() && value.back() == '\n')
+            value.pop_back();
+        value.append(size_t(breaks), '\n');
     }
 
     // --- quoted scalars as PyYAML's scanner reads them (scan_flow_scalar) ---------------------
@@ -1067,6 +1167,8 @@ private:
     std::map<YAML::anchor_t, YamlValue> m_anchors;
     std::map<YAML::anchor_t, size_t> m_anchorNodes;
     size_t m_aliasNodes = 0;
+    /// Source ranges [first, last] of quoted and block scalars, in document order.
+    std::vector<std::pair<qsizetype, qsizetype>> m_scalarRanges;
     qsizetype m_lastEnd = -1;
 };
 
@@ -1078,7 +1180,10 @@ Result<YamlValue> loadYaml(const QByteArray& input, const QString& fileName)
     try {
         std::istringstream in(std::string(text.constData(), size_t(text.size())));
         YAML::Parser parser(in);
-        if (parser.HandleNextDocument(builder) && !builder.error) {
+        const bool read = parser.HandleNextDocument(builder);
+        if (read && !builder.error)
+            builder.checkCharacters();
+        if (read && !builder.error) {
             YamlBuilder second(text, fileName);
             if (parser.HandleNextDocument(second) && second.documents > 0) {
                 return makeError(QStringLiteral("a PDL program must be a single YAML document"),

@@ -6,6 +6,8 @@
 #include "core/pdl/parser/yamlvalue.h"
 #include "core/pdl/programcheck.h"
 
+#include "core/util/boundedfile.h"
+
 #include <QFile>
 #include <QHash>
 
@@ -137,25 +139,37 @@ int evalCommand(const QStringList& args)
             }
             const std::string raw = spec.mid(eq + 1).toStdString();
             nlohmann::ordered_json j = nlohmann::ordered_json::parse(raw, nullptr, false);
-            scope.set(spec.left(eq).toStdString(),
-                      j.is_discarded() ? pdl::Value(raw) : pdl::Value::fromJson(j));
+            try {
+                scope.set(spec.left(eq).toStdString(),
+                          j.is_discarded() ? pdl::Value(raw) : pdl::Value::fromJson(j));
+            } catch (const pdl::EvalError& e) {
+                writeText(stderr, QStringLiteral("hako eval: --var %1: %2\n")
+                                      .arg(spec.left(eq), QString::fromStdString(e.what())));
+                return 2;
+            }
         } else if (a == QLatin1String("--vars") && i + 1 < args.size()) {
-            QFile f(args.at(++i));
-            if (!f.open(QIODevice::ReadOnly)) {
-                writeText(stderr, QStringLiteral("hako eval: cannot read %1: %2\n")
-                                      .arg(f.fileName(), f.errorString()));
+            const QString file = args.at(++i);
+            Result<QByteArray> text = readBoundedFile(file);
+            if (!text) {
+                writeText(stderr, QStringLiteral("hako eval: %1\n").arg(text.error().message));
                 return 2;
             }
-            nlohmann::ordered_json j =
-                nlohmann::ordered_json::parse(f.readAll().toStdString(), nullptr, false);
+            nlohmann::ordered_json j = nlohmann::ordered_json::parse(
+                text->constData(), text->constData() + text->size(), nullptr, false);
             if (!j.is_object()) {
-                writeText(
-                    stderr,
-                    QStringLiteral("hako eval: %1: expected a JSON object\n").arg(f.fileName()));
+                writeText(stderr,
+                          QStringLiteral("hako eval: %1: expected a JSON object\n").arg(file));
                 return 2;
             }
-            for (const auto& [k, v] : pdl::Value::fromJson(j).asDict())
-                scope.set(k.asString(), v);
+            try {
+                for (const auto& [k, v] : pdl::Value::fromJson(j).asDict())
+                    scope.set(k.asString(), v);
+            } catch (const pdl::EvalError& e) {
+                // Nested deeper than Value converts (a hostile or generated file).
+                writeText(stderr, QStringLiteral("hako eval: %1: %2\n")
+                                      .arg(file, QString::fromStdString(e.what())));
+                return 2;
+            }
         } else if (!haveTemplate) {
             templ = a;
             haveTemplate = true;

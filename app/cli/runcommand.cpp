@@ -9,6 +9,7 @@
 #include "core/pdl/parser/yamlvalue.h"
 #include "core/pdl/trace/tracereader.h"
 #include "core/pdl/trace/tracewriter.h"
+#include "core/util/boundedfile.h"
 #include "core/workbench/runenvironment.h"
 
 #include <QFile>
@@ -98,11 +99,12 @@ OptionParser runOptions(RunArguments& r)
         return error;
     });
     parser.addOption({QStringLiteral("-f"), QStringLiteral("--data-file")}, [&r](const QString& v) {
-        QFile f(v);
-        if (!f.open(QIODevice::ReadOnly))
-            return QStringLiteral("cannot read %1: %2").arg(v, f.errorString());
+        // Bounded: `-f /dev/zero` or a FIFO is an error, not a hang.
+        Result<QByteArray> data = readBoundedFile(v);
+        if (!data)
+            return data.error().message;
         QString error;
-        mergeData(f.readAll(), v, r.options.initialScope, &error);
+        mergeData(*data, v, r.options.initialScope, &error);
         return error;
     });
     parser.addOption({QStringLiteral("--stream")}, [&r](const QString& v) {

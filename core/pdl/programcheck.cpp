@@ -1,4 +1,5 @@
 #include "core/pdl/programcheck.h"
+#include "core/util/boundedfile.h"
 
 #include "core/pdl/expr/expression.h"
 #include "core/pdl/parser/expressionposition.h"
@@ -38,14 +39,13 @@ ParseResult checkProgramText(const QByteArray& text, const QString& fileName)
 
 ParseResult checkProgram(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
+    Result<QByteArray> text = readBoundedFile(path);
+    if (!text) {
         ParseResult result;
-        result.diagnostics.push_back(
-            makeError(QStringLiteral("cannot read: %1").arg(file.errorString()), {path}));
+        result.diagnostics.push_back(text.error());
         return result;
     }
-    return checkProgramText(file.readAll(), path);
+    return checkProgramText(*text, path);
 }
 
 int ProgramReport::errorCount() const
@@ -73,15 +73,14 @@ ProgramReport analyzeProgramText(const QByteArray& text, const QString& fileName
 
 ProgramReport analyzeProgram(const QString& path, const ScopeOptions& options)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
+    Result<QByteArray> text = readBoundedFile(path);
+    if (!text) {
         ProgramReport report;
-        report.diagnostics.push_back(
-            makeError(QStringLiteral("cannot read: %1").arg(file.errorString()), {path}));
+        report.diagnostics.push_back(text.error());
         report.parse.diagnostics = report.diagnostics;
         return report;
     }
-    return analyzeProgramText(file.readAll(), path, options);
+    return analyzeProgramText(*text, path, options);
 }
 
 } // namespace hako::pdl

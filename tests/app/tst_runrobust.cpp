@@ -111,6 +111,144 @@ private Q_SLOTS:
         QVERIFY2(o.out.contains(QLatin1String("alias")) || o.err.contains(QLatin1String("alias")),
                  qPrintable(o.out + o.err));
     }
+
+    // --- pathological inputs: each used to hang, abort or exhaust memory ----------------------
+
+    void devicesAndFifosAreRefused_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("run -f /dev/zero")
+            << QStringList{QStringLiteral("-f"), QStringLiteral("/dev/zero")}
+            << QStringLiteral("/dev/zero is not a regular file");
+        QTest::newRow("eval --vars /dev/zero")
+            << QStringList{QStringLiteral("--vars"), QStringLiteral("/dev/zero")}
+            << QStringLiteral("/dev/zero is not a regular file");
+        QTest::newRow("read: /dev/zero") << QStringList{QStringLiteral("read:/dev/zero")}
+                                         << QStringLiteral("/dev/zero is not a regular file");
+        QTest::newRow("read: /dev/urandom") << QStringList{QStringLiteral("read:/dev/urandom")}
+                                            << QStringLiteral("/dev/urandom is not a regular file");
+        QTest::newRow("include: /dev/zero") << QStringList{QStringLiteral("include:/dev/zero")}
+                                            << QStringLiteral("/dev/zero is not a regular file");
+        QTest::newRow("read: a FIFO")
+            << QStringList{QStringLiteral("read:FIFO")} << QStringLiteral("is not a regular file");
+        QTest::newRow("include: a FIFO") << QStringList{QStringLiteral("include:FIFO")}
+                                         << QStringLiteral("is not a regular file");
+        QTest::newRow("run a FIFO")
+            << QStringList{QStringLiteral("FIFO")} << QStringLiteral("is not a regular file");
+    }
+
+    void devicesAndFifosAreRefused()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, said);
+        QTemporaryDir dir;
+        // Nobody ever writes to this FIFO: opening it for reading would block forever.
+        const QString fifo = dir.filePath(QStringLiteral("fifo"));
+        QVERIFY(QProcess::execute(QStringLiteral("mkfifo"), {fifo}) == 0);
+        const QString prog = writeFile(dir, QStringLiteral("p.pdl"), "text: hello\n");
+        QStringList command;
+        if (args.first() == QLatin1String("--vars")) {
+            command = QStringList{QStringLiteral("eval")} + args + QStringList{"${ 1 }"};
+        } else if (args.first() == QLatin1String("FIFO")) {
+            command = {QStringLiteral("run"), fifo};
+        } else if (args.first().contains(QLatin1Char(':'))) {
+            const QString kind = args.first().section(QLatin1Char(':'), 0, 0);
+            QString target = args.first().section(QLatin1Char(':'), 1);
+            if (target == QLatin1String("FIFO"))
+                target = fifo;
+            const QString blocks =
+                writeFile(dir, QStringLiteral("b.pdl"),
+                          (kind + QStringLiteral(": ") + target).toUtf8() + "\n");
+            command = {QStringLiteral("run"), blocks};
+        } else {
+            command = QStringList{QStringLiteral("run")} + args + QStringList{prog};
+        }
+        const HakoOutcome o = runHako(command);
+        QCOMPARE(o.status, QProcess::NormalExit); // not killed at the deadline
+        QVERIFY2(o.exitCode == 1 || o.exitCode == 2, qPrintable(o.err));
+        QVERIFY2((o.out + o.err).contains(said), qPrintable(o.out + o.err));
+    }
+
+    void deepVarsAreAnError()
+    {
+        QTemporaryDir dir;
+        QByteArray deep = "{\"x\": " + QByteArray(100000, '[') + QByteArray(100000, ']') + "}";
+        const QString vars = writeFile(dir, QStringLiteral("deep.json"), deep);
+        const HakoOutcome o = runHako(
+            {QStringLiteral("eval"), QStringLiteral("--vars"), vars, QStringLiteral("${ 1 }")});
+        QCOMPARE(o.status, QProcess::NormalExit); // was SIGABRT
+        QCOMPARE(o.exitCode, 2);
+        QVERIFY2(o.err.contains(QLatin1String("deep.json")) &&
+                     o.err.contains(QLatin1String("nested deeper")),
+                 qPrintable(o.err));
+        const HakoOutcome var =
+            runHako({QStringLiteral("eval"), QStringLiteral("--var"),
+                     QStringLiteral("x=") + QString::fromLatin1(deep.mid(6, 200001)),
+                     QStringLiteral("${ 1 }")});
+        QCOMPARE(var.status, QProcess::NormalExit);
+        QCOMPARE(var.exitCode, 2);
+    }
+
+    void hugeProgramsRunInLinearTime()
+    {
+        // Both were quadratic: a mapping with many keys (duplicate-key check) and a string with
+        // many `${ }` (the template splitter searched for `{#` from every expression).
+        QTemporaryDir dir;
+        constexpr int kKeys = 300000;
+        QByteArray keys = "lastOf:\n- data:\n";
+        keys.reserve(kKeys * 20);
+        for (int i = 0; i < kKeys; ++i)
+            keys += "    k" + QByteArray::number(i) + ": " + QByteArray::number(i) + "\n";
+        keys += "  def: d\n- ${ d | length }\n";
+        const QString many = writeFile(dir, QStringLiteral("keys.pdl"), keys);
+        HakoOutcome o = runHako({QStringLiteral("run"), many});
+        QCOMPARE(o.status, QProcess::NormalExit);
+        QVERIFY2(o.exitCode == 0, qPrintable(o.err.left(2000)));
+        QCOMPARE(o.out.trimmed(), QString::number(kKeys));
+
+        constexpr int kTemplates = 200000;
+        QByteArray templ = "text: \"";
+        for (int i = 0; i < kTemplates; ++i)
+            templ += "${ 1 }";
+        templ += "\"\n";
+        const QString ones = writeFile(dir, QStringLiteral("templates.pdl"), templ);
+        o = runHako({QStringLiteral("run"), ones});
+        QCOMPARE(o.status, QProcess::NormalExit);
+        QVERIFY2(o.exitCode == 0, qPrintable(o.err.left(2000)));
+        QCOMPARE(o.out.trimmed().size(), kTemplates);
+    }
+
+    void hostileTraceForReplay_data()
+    {
+        QTest::addColumn<QByteArray>("trace");
+        QTest::newRow("msg 5") << QByteArray(
+            R"({"kind": "error", "msg": 5, "pdl__id": 5, "program": {"kind": "text", "pdl__id": "text"}})");
+        QTest::newRow("pdl__id 5") << QByteArray(R"({"kind": "text", "pdl__id": 5, "text": []})");
+        QTest::newRow("location file 5") << QByteArray(
+            R"({"kind": "text", "pdl__id": "text", "pdl__location": {"file": 5, "line": "x", "column": 1e300}, "pdl__timing": {"start_nanos": "s", "end_nanos": 1e300}})");
+        QTest::newRow("result 1,000,000 deep")
+            << QByteArray(R"({"kind": "text", "pdl__id": "text", "pdl__result": )") +
+                   QByteArray(1000000, '[') + QByteArray(1000000, ']') + "}";
+        QTest::newRow("kind 5") << QByteArray(R"({"kind": 5})");
+    }
+
+    void hostileTraceForReplay()
+    {
+        QFETCH(QByteArray, trace);
+        QTemporaryDir dir;
+        const QString prog = writeFile(dir, QStringLiteral("p.pdl"), "text: hello\n");
+        const QString file = writeFile(dir, QStringLiteral("t.json"), trace);
+        const HakoOutcome o =
+            runHako({QStringLiteral("run"), QStringLiteral("--replay"), file, prog});
+        QCOMPARE(o.status, QProcess::NormalExit); // was SIGABRT (an uncaught type_error)
+        if (o.exitCode == 0) {
+            QCOMPARE(o.out.trimmed(), QStringLiteral("hello"));
+        } else {
+            QCOMPARE(o.exitCode, 1);
+            QVERIFY2(o.err.contains(QLatin1String("t.json")), qPrintable(o.err.left(2000)));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRunRobust)

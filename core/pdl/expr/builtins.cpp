@@ -1,6 +1,7 @@
 // Attribute/item/slice access, globals and the argument helpers shared by the builtins.
 
 #include "core/pdl/expr/builtins_p.h"
+#include "core/pdl/expr/operators.h"
 
 #include <algorithm>
 #include <random>
@@ -483,6 +484,12 @@ Value lipsumGlobal(const CallArgs& args)
     int64_t n = argInt(p[0], 5);
     bool html = argBool(p[1], true);
     int64_t lo = argInt(p[2], 20), hi = std::max(lo, argInt(p[3], 100));
+    // Bounded like repetition (a word takes about 8 bytes): lipsum(999999999) would otherwise
+    // build gigabytes.
+    constexpr int64_t kMaxWords = expr::kMaxResultSize / 8;
+    if (n > 0 && hi > 0 && (n > kMaxWords || hi > kMaxWords / n))
+        fail("lipsum: " + std::to_string(n) + " paragraphs of up to " + std::to_string(hi) +
+             " words is too large (at most " + std::to_string(kMaxWords) + " words)");
     thread_local std::mt19937 rng{std::random_device{}()};
     std::string out;
     for (int64_t i = 0; i < n; ++i) {

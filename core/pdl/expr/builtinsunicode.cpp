@@ -1,6 +1,7 @@
 // Unicode helpers with Python's str semantics (code points, full case mapping via Qt).
 
 #include "core/pdl/expr/builtins_p.h"
+#include "core/pdl/expr/operators.h"
 
 #include <QChar>
 #include <QList>
@@ -394,6 +395,10 @@ std::vector<std::u32string> splitLines(const std::u32string& s, bool keepends)
 
 std::string padString(std::string_view s, int64_t width, char32_t fill, char align)
 {
+    // Bounded like repetition: `center(999999999)` would otherwise allocate gigabytes.
+    if (width > expr::kMaxResultSize)
+        fail("padding width " + std::to_string(width) + " is too large (at most " +
+             std::to_string(expr::kMaxResultSize) + ")");
     int64_t len = utf8::length(s);
     if (width <= len)
         return std::string(s);

@@ -2,6 +2,7 @@
 // json.dumps. Number formatting uses std::to_chars so the C locale never leaks in.
 
 #include "core/pdl/expr/builtins_p.h"
+#include "core/pdl/expr/operators.h"
 #include "core/util/stackguard.h"
 
 #include <algorithm>
@@ -16,6 +17,9 @@ namespace hako::pdl::builtins {
 using namespace detail;
 
 namespace {
+
+struct Spec;
+void checkSizes(const Spec& spec);
 
 struct Spec {
     char32_t fill = ' ';
@@ -73,12 +77,14 @@ Spec parseSpec(std::string_view text)
         return i > start;
     };
     digits(spec.width);
+    checkSizes(spec);
     if (i < s.size() && (s[i] == ',' || s[i] == '_'))
         spec.grouping = static_cast<char>(s[i++]);
     if (i < s.size() && s[i] == '.') {
         ++i;
         if (!digits(spec.precision))
             fail("Format specifier missing precision");
+        checkSizes(spec);
     }
     if (i < s.size())
         spec.type = s[i] < 0x80 ? static_cast<char>(s[i]) : '?';
@@ -90,6 +96,17 @@ Spec parseSpec(std::string_view text)
     if (spec.zero && !spec.align)
         spec.align = '=';
     return spec;
+}
+
+// Widths and precisions are bounded like repetition: `'%999999999d' % 1` would otherwise
+// allocate gigabytes.
+void checkSizes(const Spec& spec)
+{
+    for (int64_t n : {spec.width, spec.precision}) {
+        if (n > expr::kMaxResultSize)
+            fail("format width or precision " + std::to_string(n) + " is too large (at most " +
+                 std::to_string(expr::kMaxResultSize) + ")");
+    }
 }
 
 std::string pad(const std::string& sign, const std::string& body, const Spec& spec,
@@ -738,6 +755,8 @@ std::string percentFormat(std::string_view fmt, const Value& args)
             int64_t v = -1;
             while (i < fmt.size() && fmt[i] >= '0' && fmt[i] <= '9') {
                 v = (v < 0 ? 0 : v * 10) + (fmt[i] - '0');
+                if (v > expr::kMaxResultSize) // also keeps v from overflowing
+                    break;
                 ++i;
             }
             target = v;
@@ -745,13 +764,15 @@ std::string percentFormat(std::string_view fmt, const Value& args)
         number(spec.width);
         if (spec.width < -1) {
             left = true;
-            spec.width = -spec.width;
+            spec.width = spec.width == INT64_MIN ? INT64_MAX : -spec.width;
         }
+        checkSizes(spec);
         if (i < fmt.size() && fmt[i] == '.') {
             ++i;
             number(spec.precision);
             if (spec.precision < 0)
                 spec.precision = 0;
+            checkSizes(spec);
         }
         while (i < fmt.size() && (fmt[i] == 'h' || fmt[i] == 'l' || fmt[i] == 'L'))
             ++i;

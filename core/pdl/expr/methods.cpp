@@ -1,6 +1,7 @@
 // Python methods of str values.
 
 #include "core/pdl/expr/methods_p.h"
+#include "core/pdl/expr/operators.h"
 
 #include <algorithm>
 
@@ -308,6 +309,9 @@ Value strZfill(const Value& self, const CallArgs& args)
     if (!p[0])
         fail("zfill() takes exactly one argument (0 given)");
     int64_t width = toIndex(*p[0]);
+    if (width > expr::kMaxResultSize)
+        fail("zfill width " + std::to_string(width) + " is too large (at most " +
+             std::to_string(expr::kMaxResultSize) + ")");
     std::u32string s = u32(self.asString());
     if (width <= static_cast<int64_t>(s.size()))
         return self;

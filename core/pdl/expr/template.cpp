@@ -126,9 +126,19 @@ TemplatePtr compile(std::string_view text)
             pending += d;
         }
     };
+    // The next `${` and `{#` at or after i, searched again only once passed: searching both
+    // from every i made a text with many `${ }` and no comment quadratic.
+    size_t nextExpr = 0, nextComment = 0;
+    auto nextFrom = [&](size_t& cached, const char* what) {
+        if (cached != std::string_view::npos && cached < i)
+            cached = text.find(what, i);
+        return cached;
+    };
     try {
+        nextExpr = text.find("${");
+        nextComment = text.find("{#");
         while (true) {
-            size_t k = std::min(text.find("${", i), text.find("{#", i));
+            size_t k = std::min(nextFrom(nextExpr, "${"), nextFrom(nextComment, "{#"));
             if (k == std::string_view::npos) {
                 addData(text.substr(i), false);
                 break;

@@ -1,4 +1,5 @@
 #include "core/pdl/interp/interpreter.h"
+#include "core/util/boundedfile.h"
 
 #include "core/pdl/interp/runner_p.h"
 #include "core/pdl/model/defaultparameters.h"
@@ -76,9 +77,8 @@ RunResult Interpreter::run(const std::shared_ptr<const Program>& program)
     auto info = std::make_unique<ProgramInfo>();
     info->program = program;
     info->dir = QFileInfo(program->file).absolutePath();
-    QFile f(program->file);
-    if (f.open(QIODevice::ReadOnly))
-        info->lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
+    if (Result<QByteArray> text = readBoundedFile(program->file))
+        info->lines = QString::fromUtf8(*text).split(QLatin1Char('\n'));
     const ProgramInfo* raw = info.get();
     runner.programs.emplace(QFileInfo(program->file).absoluteFilePath(), std::move(info));
 

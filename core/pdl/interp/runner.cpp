@@ -1,4 +1,5 @@
 #include "core/pdl/interp/runner_p.h"
+#include "core/util/boundedfile.h"
 
 #include "core/pdl/interp/aggregator_p.h"
 #include "core/pdl/interp/pdlfunction_p.h"
@@ -689,9 +690,8 @@ const ProgramInfo* Runner::loadProgram(const QString& path, const SourceSpan& fr
     auto info = std::make_unique<ProgramInfo>();
     info->program = parsed.program;
     info->dir = QFileInfo(canonical).absolutePath();
-    QFile f(canonical);
-    if (f.open(QIODevice::ReadOnly))
-        info->lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
+    if (Result<QByteArray> text = readBoundedFile(canonical))
+        info->lines = QString::fromUtf8(*text).split(QLatin1Char('\n'));
     const ProgramInfo* raw = info.get();
     programs.emplace(canonical, std::move(info));
     return raw;

@@ -5,6 +5,8 @@
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/programcheck.h"
 
+#include "core/util/boundedfile.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -84,18 +86,15 @@ Value Runner::execRead(const ReadBlock& b, State& st, TraceNode* node)
     if (!target.isString())
         throw PdlError("read needs a file name, got " + std::string(target.typeName()),
                        b.read.span);
-    QFile f(resolvePath(st, target.asString()));
-    if (!f.exists())
-        throw PdlError("read: file not found: " + QFileInfo(f).absoluteFilePath().toStdString(),
-                       b.read.span);
-    if (!f.open(QIODevice::ReadOnly))
-        throw PdlError("read: cannot read " + f.fileName().toStdString() + ": " +
-                           f.errorString().toStdString(),
-                       b.read.span);
-    QByteArray data = f.readAll();
+    const QString path = resolvePath(st, target.asString());
+    Result<QByteArray> read = readBoundedFile(path);
+    if (!read)
+        throw PdlError("read: " + read.error().message.toStdString(), b.read.span);
+    const QByteArray& data = *read;
     QString text = QString::fromUtf8(data);
     if (text.contains(QChar::ReplacementCharacter) && !data.contains("\xEF\xBF\xBD"))
-        throw PdlError(f.fileName().toStdString() + " is not UTF-8 text", b.read.span);
+        throw PdlError(QFileInfo(path).absoluteFilePath().toStdString() + " is not UTF-8 text",
+                       b.read.span);
     return Value(data.toStdString());
 }
 

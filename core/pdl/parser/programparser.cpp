@@ -1,4 +1,5 @@
 #include "core/pdl/parser/programparser.h"
+#include "core/util/boundedfile.h"
 
 #include "core/pdl/parser/checker_p.h"
 #include "core/pdl/parser/yamlvalue.h"
@@ -153,16 +154,13 @@ ParseResult parseProgramText(const QByteArray& text, const QString& fileName,
 
 ParseResult parseProgram(const QString& path, const ParseOptions& options)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
+    Result<QByteArray> text = readBoundedFile(path);
+    if (!text) {
         ParseResult result;
-        SourceSpan span;
-        span.file = path;
-        result.diagnostics.push_back(
-            makeError(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()), span));
+        result.diagnostics.push_back(text.error());
         return result;
     }
-    return parseProgramText(file.readAll(), path, options);
+    return parseProgramText(*text, path, options);
 }
 
 } // namespace hako::pdl

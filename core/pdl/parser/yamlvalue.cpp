@@ -12,6 +12,8 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace hako::pdl {
 
@@ -382,6 +384,56 @@ public:
 
     std::optional<YamlValue> root;
     std::optional<LoadError> error;
+
+    // What PyYAML's reader and scanner refuse and yaml-cpp accepts, checked over the whole
+    // text once the document is read: characters outside YAML's printable set, and tabs
+    // anywhere but inside a quoted or block scalar or a comment (PyYAML skips only spaces
+    // between tokens and ends a plain scalar at a tab, so `a: 1<TAB>` is an error there).
+    void checkCharacters()
+    {
+        const char* d = m_text.constData();
+        const qsizetype n = m_text.size();
+        size_t range = 0;
+        bool comment = false;
+        for (qsizetype i = 0; i < n && !error; ++i) {
+            while (range < m_scalarRanges.size() && m_scalarRanges[range].second < i)
+                ++range;
+            const bool inScalar = range < m_scalarRanges.size() &&
+                                  m_scalarRanges[range].first <= i &&
+                                  i <= m_scalarRanges[range].second;
+            const auto c = static_cast<unsigned char>(d[i]);
+            if (c == '\n' || c == '\r')
+                comment = false;
+            else if (c == '#' && !inScalar &&
+                     (i == 0 || d[i - 1] == ' ' || d[i - 1] == '\t' || d[i - 1] == '\n' ||
+                      d[i - 1] == '\r'))
+                comment = true;
+            const bool control = (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F;
+            const bool c1 = c == 0xC2 && i + 1 < n &&
+                            static_cast<unsigned char>(d[i + 1]) >= 0x80 &&
+                            static_cast<unsigned char>(d[i + 1]) <= 0x9F && d[i + 1] != '\x85';
+            const bool nonCharacter = c == 0xEF && i + 2 < n && d[i + 1] == '\xBF' &&
+                                      (d[i + 2] == '\xBE' || d[i + 2] == '\xBF');
+            if (control || c1 || nonCharacter) {
+                const uint32_t cp = control ? c
+                                    : c1    ? static_cast<unsigned char>(d[i + 1])
+                                            : 0xFFFE + (d[i + 2] == '\xBF');
+                fail(
+                    QStringLiteral("the control character U+%1 is not allowed in YAML; write "
+                                   "it as an escape in a double-quoted string")
+                        .arg(QString::number(cp, 16).toUpper().rightJustified(4, QLatin1Char('0'))),
+                    i);
+                return;
+            }
+            if (c == '\t' && !inScalar && !comment) {
+                fail(QStringLiteral("a tab is not allowed here: YAML (as PyYAML reads it) takes "
+                                    "tabs only inside quoted or block scalars and comments; "
+                                    "use spaces"),
+                     i);
+                return;
+            }
+        }
+    }
     int documents = 0;
 
     void OnDocumentStart(const YAML::Mark&) override { ++documents; }
@@ -448,32 +500,24 @@ public:
             v.m_style =
                 (first == '|' || first == '>') ? YamlValue::Style::Block : YamlValue::Style::Quoted;
         }
-        end = scalarEnd(start, value, v.m_style);
+        std::string text = value;
+        if (first == '"' || first == '\'') {
+            // Decoded again from the source: yaml-cpp folds quoted scalars that span lines
+            // differently from PyYAML, and takes an unterminated one as a value.
+            if (!decodeQuoted(start, text, end))
+                return;
+        } else {
+            end = scalarEnd(start, value, v.m_style);
+            if (v.m_style == YamlValue::Style::Block)
+                keepTrailingBreaks(start, end, text);
+        }
         v.m_span = spanOf(start, end);
         m_lastEnd = end;
-        const std::optional<std::string> blank =
-            (first == '"' || first == '\'') ? blankQuotedScalar(start, end) : std::nullopt;
-        if (!typeScalar(v, tag, blank ? *blank : value, start))
+        if (v.m_style != YamlValue::Style::Plain)
+            m_scalarRanges.emplace_back(start, end);
+        if (!typeScalar(v, tag, text, start))
             return;
         add(std::move(v), anchor);
-    }
-
-    // yaml-cpp reads a quoted scalar of only spaces and line breaks (`'\n\n  '`) as "";
-    // PyYAML (which the reference uses) folds it like any flow scalar: the first line break
-    // becomes a space when no empty line follows, else each following line break stays.
-    std::optional<std::string> blankQuotedScalar(qsizetype start, qsizetype end) const
-    {
-        const char* d = m_text.constData();
-        int breaks = 0;
-        for (qsizetype i = start + 1; i < end && i < m_text.size(); ++i) {
-            if (d[i] == '\n')
-                ++breaks;
-            else if (d[i] != ' ' && d[i] != '\t' && d[i] != '\r')
-                return std::nullopt;
-        }
-        if (breaks == 0)
-            return std::nullopt;
-        return breaks == 1 ? std::string(" ") : std::string(size_t(breaks - 1), '\n');
     }
 
     void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
@@ -517,8 +561,17 @@ private:
         qsizetype start = 0;
         size_t nodes = 1; ///< nodes in the subtree, aliased copies included
         std::optional<YamlValue> pendingKey;
-        std::vector<std::string> ownKeys;
+        /// The document's own keys (by keyOf), so a duplicate is found in constant time.
+        std::unordered_set<std::string> ownKeys;
+        /// Entries that merge keys (`<<`) bring in, in PyYAML's order (see merge()).
+        std::vector<YamlValue::Entry> merged;
     };
+
+    // Python tells 1 and "1" apart: a key's identity is its text and whether it is a string.
+    static std::string keyOf(const YamlValue::Entry& e)
+    {
+        return e.name + (e.key.m_scalar.isString() ? "\1s" : "\1v");
+    }
 
     static bool isBreakOrSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -613,6 +666,271 @@ private:
         return start;
     }
 
+    // yaml-cpp drops trailing empty lines of a folded block scalar with keep chomping (`>+`)
+    // that PyYAML keeps: with `+`, every line break after the last content line belongs to
+    // the value. `last` is the last content byte (scalarEnd).
+    void keepTrailingBreaks(qsizetype start, qsizetype last, std::string& value) const
+    {
+        const char* d = m_text.constData();
+        const qsizetype n = m_text.size();
+        qsizetype h = start + 1;
+        bool keep = false;
+        while (h < n && (d[h] == '+' || d[h] == '-' || (d[h] >= '1' && d[h] <= '9'))) {
+            keep = keep || d[h] == '+';
+            ++h;
+        }
+        if (!keep || value.find_first_not_of('\n') == std::string::npos)
+            return;
+        // The content's indentation: that of the line holding `last`.
+        qsizetype lineStart = last;
+        while (lineStart > 0 && d[lineStart - 1] != '\n')
+            --lineStart;
+        qsizetype indent = 0;
+        while (lineStart + indent < n && d[lineStart + indent] == ' ')
+            ++indent;
+        qsizetype i = last + 1;
+        int breaks = 0;
+        while (i < n) {
+            if (d[i] == '\r' && i + 1 < n && d[i + 1] == '\n')
+                ++i;
+            if (d[i] != '\n' && d[i] != '\r')
+                return; // not at a line end: leave yaml-cpp's value
+            ++breaks;
+            ++i;
+            qsizetype spaces = 0;
+            while (i + spaces < n && d[i + spaces] == ' ')
+                ++spaces;
+            const char next = i + spaces < n ? d[i + spaces] : '\n';
+            if (next != '\n' && next != '\r')
+                break; // the next non-blank line ends the scalar
+            if (spaces > indent)
+                return; // a line of spaces that is content: left to yaml-cpp
+            i += spaces;
+        }
+        while (!value.empty() && value.back() == '\n')
+            value.pop_back();
+        value.append(size_t(breaks), '\n');
+    }
+
+    // --- quoted scalars as PyYAML's scanner reads them (scan_flow_scalar) ---------------------
+
+    // Length of the line break at i (\r\n, \r, \n, NEL, LS, PS), 0 if none.
+    qsizetype breakAt(qsizetype i) const
+    {
+        const qsizetype n = m_text.size();
+        const char* d = m_text.constData();
+        if (i >= n)
+            return 0;
+        if (d[i] == '\r')
+            return i + 1 < n && d[i + 1] == '\n' ? 2 : 1;
+        if (d[i] == '\n')
+            return 1;
+        if (d[i] == '\xC2' && i + 1 < n && d[i + 1] == '\x85')
+            return 2;
+        if (d[i] == '\xE2' && i + 2 < n && d[i + 1] == '\x80' &&
+            (d[i + 2] == '\xA8' || d[i + 2] == '\xA9'))
+            return 3;
+        return 0;
+    }
+
+    // A break as PyYAML's scan_line_break returns it: CR, LF, CRLF and NEL are "\n"; LS and
+    // PS are kept.
+    std::string breakText(qsizetype i, qsizetype len) const
+    {
+        return len == 3 ? std::string(m_text.constData() + i, 3) : std::string("\n");
+    }
+
+    bool atDocumentMarker(qsizetype i) const
+    {
+        if (i + 3 > m_text.size())
+            return false;
+        const std::string_view three(m_text.constData() + i, 3);
+        if (three != "---" && three != "...")
+            return false;
+        return i + 3 == m_text.size() || m_text[i + 3] == ' ' || m_text[i + 3] == '\t' ||
+               breakAt(i + 3) > 0;
+    }
+
+    // Line breaks after a folded break (scan_flow_scalar_breaks).
+    bool quotedBreaks(qsizetype& i, std::string& out, qsizetype start)
+    {
+        while (true) {
+            if (atDocumentMarker(i)) {
+                fail(QStringLiteral("a quoted scalar is interrupted by a document marker ('---' or "
+                                    "'...'); close the quote before it"),
+                     i);
+                (void)start;
+                return false;
+            }
+            while (i < m_text.size() && (m_text[i] == ' ' || m_text[i] == '\t'))
+                ++i;
+            const qsizetype len = breakAt(i);
+            if (len == 0)
+                return true;
+            out += breakText(i, len);
+            i += len;
+        }
+    }
+
+    // Decodes the quoted scalar whose opening quote is at `start`; `end` gets the closing
+    // quote's offset. An unterminated scalar is an error at its opening quote.
+    bool decodeQuoted(qsizetype start, std::string& out, qsizetype& end)
+    {
+        const char* d = m_text.constData();
+        const qsizetype n = m_text.size();
+        const char quote = d[start];
+        const bool dq = quote == '"';
+        out.clear();
+        qsizetype i = start + 1;
+        const auto unterminated = [&] {
+            fail(QStringLiteral("this quoted scalar is never closed: the %1 quote has no "
+                                "matching %1 before the end of the file")
+                     .arg(dq ? QStringLiteral("double") : QStringLiteral("single")),
+                 start);
+            return false;
+        };
+        while (true) {
+            // Non-space characters (scan_flow_scalar_non_spaces).
+            while (true) {
+                qsizetype j = i;
+                while (j < n && d[j] != '\'' && d[j] != '"' && d[j] != '\\' && d[j] != ' ' &&
+                       d[j] != '\t' && breakAt(j) == 0)
+                    ++j;
+                out.append(d + i, size_t(j - i));
+                i = j;
+                if (i >= n)
+                    break;
+                const char c = d[i];
+                if (!dq && c == '\'' && i + 1 < n && d[i + 1] == '\'') {
+                    out += '\'';
+                    i += 2;
+                } else if ((dq && c == '\'') || (!dq && (c == '"' || c == '\\'))) {
+                    out += c;
+                    ++i;
+                } else if (dq && c == '\\') {
+                    if (!escape(i, out, start))
+                        return false;
+                } else {
+                    break;
+                }
+            }
+            if (i >= n)
+                return unterminated();
+            if (d[i] == quote) {
+                end = i;
+                return true;
+            }
+            // Spaces and folded line breaks (scan_flow_scalar_spaces).
+            qsizetype j = i;
+            while (j < n && (d[j] == ' ' || d[j] == '\t'))
+                ++j;
+            if (j >= n)
+                return unterminated();
+            if (const qsizetype len = breakAt(j)) {
+                const std::string lineBreak = breakText(j, len);
+                i = j + len;
+                std::string breaks;
+                if (!quotedBreaks(i, breaks, start))
+                    return false;
+                if (lineBreak != "\n")
+                    out += lineBreak;
+                else if (breaks.empty())
+                    out += ' ';
+                out += breaks;
+            } else {
+                out.append(d + i, size_t(j - i));
+                i = j;
+            }
+        }
+    }
+
+    // One backslash escape of a double-quoted scalar at `i` (the backslash).
+    bool escape(qsizetype& i, std::string& out, qsizetype start)
+    {
+        const char* d = m_text.constData();
+        const qsizetype n = m_text.size();
+        const qsizetype at = i;
+        ++i;
+        if (i >= n) {
+            fail(QStringLiteral("this quoted scalar is never closed"), start);
+            return false;
+        }
+        static const std::pair<char, const char*> simple[] = {
+            {'0', "\0"},           {'a', "\x07"},        {'b', "\x08"},     {'t', "\t"},
+            {'\t', "\t"},          {'n', "\n"},          {'v', "\x0B"},     {'f', "\x0C"},
+            {'r', "\r"},           {'e', "\x1B"},        {' ', " "},        {'"', "\""},
+            {'\\', "\\"},          {'/', "/"},           {'N', "\xC2\x85"}, {'_', "\xC2\xA0"},
+            {'L', "\xE2\x80\xA8"}, {'P', "\xE2\x80\xA9"}};
+        const char c = d[i];
+        for (const auto& [code, text] : simple) {
+            if (c == code) {
+                if (code == '0')
+                    out += '\0';
+                else
+                    out += text;
+                ++i;
+                return true;
+            }
+        }
+        const int digits = c == 'x' ? 2 : c == 'u' ? 4 : c == 'U' ? 8 : 0;
+        if (digits) {
+            ++i;
+            uint32_t cp = 0;
+            for (int k = 0; k < digits; ++k) {
+                const char h = i + k < n ? d[i + k] : '\0';
+                const int v = h >= '0' && h <= '9'   ? h - '0'
+                              : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                              : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                                     : -1;
+                if (v < 0) {
+                    fail(QStringLiteral("the escape \\%1 needs %2 hexadecimal digits")
+                             .arg(QLatin1Char(c))
+                             .arg(digits),
+                         at);
+                    return false;
+                }
+                cp = cp * 16 + uint32_t(v);
+            }
+            i += digits;
+            if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+                fail(QStringLiteral("the escape \\%1 is not a Unicode character")
+                         .arg(QString::fromLatin1(d + at + 1, digits + 1)),
+                     at);
+                return false;
+            }
+            appendUtf8(out, cp);
+            return true;
+        }
+        if (const qsizetype len = breakAt(i)) {
+            // An escaped line break joins the lines without a space.
+            i += len;
+            return quotedBreaks(i, out, start);
+        }
+        fail(QStringLiteral("unknown escape '\\%1' in a double-quoted scalar")
+                 .arg(QString::fromUtf8(d + i, 1)),
+             at);
+        return false;
+    }
+
+    static void appendUtf8(std::string& out, uint32_t cp)
+    {
+        if (cp < 0x80) {
+            out += char(cp);
+        } else if (cp < 0x800) {
+            out += char(0xC0 | (cp >> 6));
+            out += char(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            out += char(0xE0 | (cp >> 12));
+            out += char(0x80 | ((cp >> 6) & 0x3F));
+            out += char(0x80 | (cp & 0x3F));
+        } else {
+            out += char(0xF0 | (cp >> 18));
+            out += char(0x80 | ((cp >> 12) & 0x3F));
+            out += char(0x80 | ((cp >> 6) & 0x3F));
+            out += char(0x80 | (cp & 0x3F));
+        }
+    }
+
     bool typeScalar(YamlValue& v, const std::string& tag, const std::string& value, qsizetype start)
     {
         static const std::string yamlTag = "tag:yaml.org,2002:";
@@ -669,6 +987,12 @@ private:
                 return true;
             }
         }
+        if (resolve && value == "=") {
+            // PyYAML resolves a plain `=` to YAML's value tag, which safe_load cannot build.
+            fail(QStringLiteral("a plain '=' is not a valid value (PyYAML refuses it); quote it"),
+                 start);
+            return false;
+        }
         if (!resolve) {
             fail(QStringLiteral("'%1' is not a valid !!%2")
                      .arg(QString::fromStdString(value), QString::fromStdString(kind)),
@@ -723,6 +1047,8 @@ private:
         }
         m_lastEnd = end;
         f.node.m_span = spanOf(f.start, end);
+        if (!f.merged.empty())
+            applyMerge(f);
         add(std::move(f.node), f.anchor, f.nodes);
     }
 
@@ -762,34 +1088,35 @@ private:
             merge(top, v);
             return;
         }
-        for (const std::string& k : top.ownKeys) {
-            if (k == name) {
-                fail(QStringLiteral("duplicate key '%1' in a mapping")
-                         .arg(QString::fromStdString(name)),
-                     offsetOf(key.m_span));
-                return;
-            }
+        YamlValue::Entry entry{std::move(key), std::move(v), std::move(name)};
+        // PyYAML keeps the last of duplicate keys; Hako refuses them (a second `text:` in a
+        // block is a mistake that would silently drop the first).
+        if (!top.ownKeys.insert(keyOf(entry)).second) {
+            fail(QStringLiteral("duplicate key '%1' in a mapping")
+                     .arg(QString::fromStdString(entry.name)),
+                 offsetOf(entry.key.m_span));
+            return;
         }
-        top.ownKeys.push_back(name);
-        for (auto& e : top.node.m_entries) {
-            if (e.name == name && e.key.m_scalar == key.m_scalar) { // overrides a merged key
-                e.key = std::move(key);
-                e.value = std::move(v);
-                return;
-            }
-        }
-        top.node.m_entries.push_back({std::move(key), std::move(v), std::move(name)});
+        top.node.m_entries.push_back(std::move(entry));
     }
 
-    // YAML merge keys (`<<: *base`), which PyYAML's safe_load applies.
+    // YAML merge keys (`<<: *base`), applied as PyYAML's safe_load does (flatten_mapping): the
+    // merged entries come first, in the order of the `<<` keys, the mappings of a list in
+    // reverse (so the first listed wins); the mapping's own keys then override them. A key
+    // keeps the position of its first occurrence and takes the value of its last.
     void merge(Frame& top, const YamlValue& source)
     {
         std::vector<const YamlValue*> maps;
         if (source.isMapping())
             maps.push_back(&source);
         else if (source.isSequence()) {
-            for (const YamlValue& item : source.m_items)
-                maps.push_back(&item);
+            for (auto it = source.m_items.rbegin(); it != source.m_items.rend(); ++it)
+                maps.push_back(&*it);
+        }
+        if (maps.empty() && !source.isSequence()) {
+            fail(QStringLiteral("a merge key '<<' needs a mapping or a list of mappings"),
+                 offsetOf(source.m_span));
+            return;
         }
         for (const YamlValue* m : maps) {
             if (!m->isMapping()) {
@@ -797,14 +1124,27 @@ private:
                      offsetOf(m->m_span));
                 return;
             }
-            for (const auto& e : m->m_entries) {
-                bool present = false;
-                for (const auto& mine : top.node.m_entries)
-                    present = present || mine.name == e.name;
-                if (!present)
-                    top.node.m_entries.push_back(e);
-            }
+            top.merged.insert(top.merged.end(), m->m_entries.begin(), m->m_entries.end());
         }
+    }
+
+    void applyMerge(Frame& f)
+    {
+        std::vector<YamlValue::Entry> entries;
+        std::unordered_map<std::string, size_t> at;
+        auto put = [&](YamlValue::Entry&& e) {
+            auto [it, inserted] = at.emplace(keyOf(e), entries.size());
+            if (inserted)
+                entries.push_back(std::move(e));
+            else
+                entries[it->second] = std::move(e);
+        };
+        for (YamlValue::Entry& e : f.merged)
+            put(std::move(e));
+        for (YamlValue::Entry& e : f.node.m_entries)
+            put(std::move(e));
+        f.node.m_entries = std::move(entries);
+        f.merged.clear();
     }
 
     qsizetype offsetOf(const SourceSpan& span) const
@@ -827,6 +1167,8 @@ private:
     std::map<YAML::anchor_t, YamlValue> m_anchors;
     std::map<YAML::anchor_t, size_t> m_anchorNodes;
     size_t m_aliasNodes = 0;
+    /// Source ranges [first, last] of quoted and block scalars, in document order.
+    std::vector<std::pair<qsizetype, qsizetype>> m_scalarRanges;
     qsizetype m_lastEnd = -1;
 };
 
@@ -838,7 +1180,10 @@ Result<YamlValue> loadYaml(const QByteArray& input, const QString& fileName)
     try {
         std::istringstream in(std::string(text.constData(), size_t(text.size())));
         YAML::Parser parser(in);
-        if (parser.HandleNextDocument(builder) && !builder.error) {
+        const bool read = parser.HandleNextDocument(builder);
+        if (read && !builder.error)
+            builder.checkCharacters();
+        if (read && !builder.error) {
             YamlBuilder second(text, fileName);
             if (parser.HandleNextDocument(second) && second.documents > 0) {
                 return makeError(QStringLiteral("a PDL program must be a single YAML document"),

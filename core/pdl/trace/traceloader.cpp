@@ -33,6 +33,8 @@ struct ProgressTracker {
     qint64 total = 0;
     const TraceLoadProgress* progress = nullptr;
     const CancelToken* cancel = nullptr;
+    /// How far the parser has read, for errors the builder raises itself (too deep).
+    mutable const char* current = nullptr;
 
     void tick(const char* p) const
     {
@@ -57,6 +59,7 @@ struct ProgressIterator {
     ProgressIterator& operator++()
     {
         ++p;
+        tracker->current = p;
         if (((p - tracker->begin) & (kProgressStep - 1)) == 0)
             tracker->tick(p);
         return *this;
@@ -89,6 +92,8 @@ public:
     using string_t = ojson::string_t;
     using binary_t = ojson::binary_t;
 
+    explicit RecoveringBuilder(const ProgressTracker& tracker) : m_tracker(tracker) {}
+
     ojson root;
     bool haveRoot = false;
     std::vector<ojson*> open;
@@ -106,6 +111,8 @@ public:
     bool binary(binary_t& v) { return insert(ojson::binary(std::move(v))), true; }
     bool start_object(std::size_t)
     {
+        if (tooDeep())
+            return false;
         open.push_back(insert(ojson::value_t::object));
         return true;
     }
@@ -123,6 +130,8 @@ public:
     }
     bool start_array(std::size_t)
     {
+        if (tooDeep())
+            return false;
         open.push_back(insert(ojson::value_t::array));
         return true;
     }
@@ -140,6 +149,22 @@ public:
     }
 
 private:
+    // Deeper JSON is refused as damage (the blocks read so far are kept): every later pass
+    // over the tree recurses, and Hako's own traces stay far below this (500 nested calls
+    // take about 2,000 levels).
+    static constexpr size_t kMaxDepth = 10'000;
+
+    bool tooDeep()
+    {
+        if (open.size() < kMaxDepth)
+            return false;
+        failed = true;
+        errorByte = size_t(m_tracker.current - m_tracker.begin);
+        errorText = "parse error: the JSON nests arrays and objects more than " +
+                    std::to_string(kMaxDepth) + " levels deep";
+        return true;
+    }
+
     template <typename V> ojson* insert(V&& v)
     {
         if (open.empty()) {
@@ -153,11 +178,16 @@ private:
             return &top->back();
         }
         // Only the innermost open container grows, so pointers to the open ones stay valid.
-        ojson& slot = (*top)[m_key];
-        slot = ojson(std::forward<V>(v));
-        return &slot;
+        // Appended to the ordered map's vector directly: its operator[] searches every key
+        // first, which made an object with many keys quadratic. A repeated key is kept twice
+        // and lookups find the first; nothing Hako writes repeats a key.
+        auto& entries = static_cast<std::vector<std::pair<const std::string, ojson>>&>(
+            *top->get_ptr<ojson::object_t*>());
+        entries.emplace_back(std::move(m_key), ojson(std::forward<V>(v)));
+        return &entries.back().second;
     }
 
+    const ProgressTracker& m_tracker;
     std::string m_key;
 };
 
@@ -217,7 +247,8 @@ Result<TraceLoadResult> parseTraceData(const QByteArray& data, const QString& pa
     tracker.total = data.size();
     tracker.progress = &progress;
     tracker.cancel = &cancel;
-    RecoveringBuilder builder;
+    tracker.current = data.constData();
+    RecoveringBuilder builder(tracker);
     try {
         ProgressIterator first{data.constData(), &tracker};
         ProgressIterator last{data.constData() + data.size(), &tracker};
@@ -272,7 +303,14 @@ Result<TraceLoadResult> parseTraceData(const QByteArray& data, const QString& pa
                 .arg(out.incompleteBlocks),
             SourceSpan{path, line, column, line, column});
     }
-    out.root = traceFromJson(builder.root);
+    try {
+        out.root = traceFromJson(builder.root);
+    } catch (const std::exception& e) {
+        // traceFromJson checks every field's type; this is a last line of defence, so that a
+        // file it did not foresee is an error and never an abort.
+        return makeError(QStringLiteral("%1 cannot be read as a trace: %2")
+                             .arg(QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
+    }
     if (!out.root)
         return makeError(QStringLiteral("%1 holds no trace").arg(QFileInfo(path).fileName()));
     // The JSON tree is as large as the trace: free it before returning rather than when
@@ -285,6 +323,10 @@ Result<TraceLoadResult> parseTraceData(const QByteArray& data, const QString& pa
 Result<TraceLoadResult> readTraceFile(const QString& path, const TraceLoadProgress& progress,
                                       const CancelToken& cancel)
 {
+    const QFileInfo info(path);
+    // A device or FIFO would never end (or block the open): only regular files are traces.
+    if (info.exists() && !info.isFile())
+        return makeError(QStringLiteral("%1 is not a regular file").arg(path));
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return makeError(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
@@ -385,8 +427,16 @@ void TraceLoader::load(const QString& path)
     // The result comes back as a queued call, never synchronously inside load(), even when
     // the file is read before this function returns.
     job->future = QtConcurrent::run([self, job, path, progress, cancel] {
-        auto result =
-            std::make_shared<Result<TraceLoadResult>>(readTraceFile(path, progress, cancel));
+        std::shared_ptr<Result<TraceLoadResult>> result;
+        try {
+            result =
+                std::make_shared<Result<TraceLoadResult>>(readTraceFile(path, progress, cancel));
+        } catch (const std::exception& e) {
+            // An exception escaping here would end the job silently: the loader must always
+            // answer with loaded, failed or cancelled.
+            result = std::make_shared<Result<TraceLoadResult>>(makeError(
+                QStringLiteral("cannot read %1: %2").arg(path, QString::fromUtf8(e.what()))));
+        }
         QMetaObject::invokeMethod(
             self.data(),
             [self, job, result] {

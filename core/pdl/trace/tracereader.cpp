@@ -1,10 +1,13 @@
 #include "core/pdl/trace/tracereader.h"
 
 #include "core/pdl/interp/interpreter.h"
+#include "core/pdl/trace/traceloader.h"
 
 #include <QFile>
 
 #include <nlohmann/json.hpp>
+
+#include <limits>
 
 namespace hako::pdl {
 
@@ -59,9 +62,51 @@ const ojson* field(const ojson& j, const char* modern, const char* old)
     return it != j.end() ? &*it : nullptr;
 }
 
-int64_t toInt(const ojson& j)
+int64_t toInt(const ojson* j)
 {
-    return j.is_number() ? j.get<int64_t>() : 0;
+    if (!j || !j->is_number())
+        return 0;
+    if (j->is_number_float()) {
+        // A float outside int64 (a damaged or hostile file) must not be converted (UB).
+        const double d = j->get<double>();
+        return d > -9.2e18 && d < 9.2e18 ? int64_t(d) : 0;
+    }
+    return j->get<int64_t>();
+}
+
+// A field of an object, or nullptr when absent. Every field is checked for its type before use:
+// a trace file is input, and a wrong type (`"msg": 5`) must not throw from deep inside.
+const ojson* member(const ojson& j, const char* name)
+{
+    if (!j.is_object())
+        return nullptr;
+    auto it = j.find(name);
+    return it != j.end() ? &*it : nullptr;
+}
+
+std::string stringMember(const ojson& j, const char* name, std::string fallback = {})
+{
+    const ojson* v = member(j, name);
+    return v && v->is_string() ? v->get<std::string>() : std::move(fallback);
+}
+
+int intMember(const ojson& j, const char* name)
+{
+    const int64_t v = toInt(member(j, name));
+    return v >= 0 && v <= std::numeric_limits<int>::max() ? int(v) : 0;
+}
+
+// A recorded value; one nested deeper than Value converts is left out, and the block says so,
+// instead of failing the whole file.
+Value recorded(const ojson& j, TraceNode& n)
+{
+    try {
+        return Value::fromJson(j);
+    } catch (const EvalError& e) {
+        if (n.error.empty())
+            n.error = std::string("a recorded value is not shown: ") + e.what();
+        return Value();
+    }
 }
 
 TracePtr build(const ojson& j, int depth)
@@ -69,25 +114,25 @@ TracePtr build(const ojson& j, int depth)
     auto n = std::make_shared<TraceNode>();
     if (depth > 2000)
         return n;
-    if (j["kind"] == "error") {
+    if (stringMember(j, "kind") == "error") {
         // {kind: error, msg, program: {…}}: the failed block, marked.
         if (auto p = j.find("program"); p != j.end() && isBlock(*p))
             n = build(*p, depth + 1);
-        n->error = j.value("msg", std::string("error"));
+        n->error = stringMember(j, "msg", "error");
         if (n->id.empty())
-            n->id = j.value("pdl__id", std::string());
+            n->id = stringMember(j, "pdl__id");
         return n;
     }
-    n->kind = kindFromName(j["kind"].get<std::string>());
+    n->kind = kindFromName(stringMember(j, "kind"));
     if (const ojson* id = field(j, "pdl__id", "id"); id && id->is_string())
         n->id = id->get<std::string>();
     if (const ojson* r = field(j, "pdl__result", "result")) {
-        n->result = Value::fromJson(*r);
+        n->result = recorded(*r, *n);
         n->hasResult = true;
     }
     if (const ojson* t = field(j, "pdl__timing", "timing"); t && t->is_object()) {
-        n->startNanos = toInt(t->value("start_nanos", ojson(0)));
-        n->endNanos = toInt(t->value("end_nanos", ojson(0)));
+        n->startNanos = toInt(member(*t, "start_nanos"));
+        n->endNanos = toInt(member(*t, "end_nanos"));
     }
     if (auto d = j.find("def"); d != j.end() && d->is_string())
         n->def = d->get<std::string>();
@@ -106,19 +151,19 @@ TracePtr build(const ojson& j, int depth)
     if (const ojson* leaf = field(j, "pdl__is_leaf", "is_leaf"); leaf && leaf->is_boolean())
         n->isLeaf = leaf->get<bool>();
     if (auto l = j.find("pdl__location"); l != j.end() && l->is_object()) {
-        n->span.file = QString::fromStdString(l->value("file", std::string()));
-        n->span.line = int(toInt(l->value("line", ojson(0))));
-        n->span.column = int(toInt(l->value("column", ojson(0))));
-        n->span.endLine = int(toInt(l->value("end_line", ojson(0))));
-        n->span.endColumn = int(toInt(l->value("end_column", ojson(0))));
+        n->span.file = QString::fromStdString(stringMember(*l, "file"));
+        n->span.line = intMember(*l, "line");
+        n->span.column = intMember(*l, "column");
+        n->span.endLine = intMember(*l, "end_line");
+        n->span.endColumn = intMember(*l, "end_column");
     }
     if (n->kind == BlockKind::Model) {
         if (const ojson* c = field(j, "pdl__context", "context"); c && c->is_array())
-            n->context = Value::fromJson(*c);
+            n->context = recorded(*c, *n);
         if (auto m = j.find("pdl__model_input"); m != j.end())
-            n->modelInput = Value::fromJson(*m);
+            n->modelInput = recorded(*m, *n);
         if (auto u = j.find("pdl__usage"); u != j.end())
-            n->usage = Value::fromJson(*u);
+            n->usage = recorded(*u, *n);
     }
     // Captured output of code blocks (Hako's traces).
     if (auto o = j.find("pdl__stdout"); o != j.end() && o->is_string())
@@ -143,7 +188,7 @@ TracePtr build(const ojson& j, int depth)
                 if (isBlock(x))
                     n->addChild(name, build(x, depth + 1));
         } else if (v.is_object() && v.contains("pdl__expr") && v.contains("pdl__result")) {
-            n->exprs.emplace_back(key, Value::fromJson(v["pdl__result"]));
+            n->exprs.emplace_back(key, recorded(*member(v, "pdl__result"), *n));
         } else if (n->kind == BlockKind::Model && key == "model" && v.is_string()) {
             // Older reference traces keep the model name as written, not as a record.
             n->exprs.emplace_back(key, Value(v.get<std::string>()));
@@ -167,23 +212,13 @@ TracePtr traceFromJson(const ojson& json)
 
 Result<TracePtr> loadTraceFile(const QString& path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
-    const QByteArray data = f.readAll();
-    ojson j = ojson::parse(data.begin(), data.end(), nullptr, false);
-    if (j.is_discarded())
-        return makeError(QStringLiteral("%1 is not a JSON trace").arg(path));
-    TracePtr root;
-    try {
-        root = traceFromJson(j);
-    } catch (const EvalError& e) {
-        return makeError(QStringLiteral("%1: %2").arg(path, QString::fromStdString(e.what())));
-    }
-    if (!root)
-        return makeError(
-            QStringLiteral("%1 is JSON but not a PDL trace (no block `kind`)").arg(path));
-    return root;
+    // One reader for every trace file (linear in the file, bounded nesting, typed fields).
+    Result<TraceLoadResult> loaded = readTraceFile(path);
+    if (!loaded)
+        return loaded.error();
+    if (loaded->partial) // a whole trace or nothing: replaying half a trace would mislead
+        return loaded->problem;
+    return std::move(loaded->root);
 }
 
 std::shared_ptr<const std::unordered_map<std::string, Value>> loadReplayTable(const QString& path,

@@ -239,6 +239,142 @@ private Q_SLOTS:
         Value v = Value::fromJson(nlohmann::json::parse(ok));
         QVERIFY(v.isList());
     }
+
+    // --- sizes a template asks for: bounded like repetition (2^27), never gigabytes ---------
+
+    void hugeWidthsAreRefused_data()
+    {
+        QTest::addColumn<QString>("tpl");
+        QTest::newRow("%d width") << QStringLiteral("${ '%999999999d' % 1 }");
+        QTest::newRow("%s width") << QStringLiteral("${ '%999999999s' % 'x' }");
+        QTest::newRow("%f precision") << QStringLiteral("${ '%.999999999f' % 1.5 }");
+        QTest::newRow("%*d width") << QStringLiteral("${ '%*d' % (999999999, 1) }");
+        QTest::newRow("%d width past int64")
+            << QStringLiteral("${ '%99999999999999999999999d' % 1 }");
+        QTest::newRow("format width") << QStringLiteral("${ '{:>999999999}'.format(1) }");
+        QTest::newRow("format precision") << QStringLiteral("${ '{:.999999999f}'.format(1.5) }");
+        QTest::newRow("format filter") << QStringLiteral("${ '%999999999d'|format(1) }");
+        QTest::newRow("center method") << QStringLiteral("${ 'x'.center(999999999) }");
+        QTest::newRow("center filter") << QStringLiteral("${ 'x'|center(999999999) }");
+        QTest::newRow("ljust") << QStringLiteral("${ 'x'.ljust(999999999) }");
+        QTest::newRow("rjust") << QStringLiteral("${ 'x'.rjust(999999999, '*') }");
+        QTest::newRow("zfill") << QStringLiteral("${ '1'.zfill(999999999) }");
+        QTest::newRow("lipsum paragraphs") << QStringLiteral("${ lipsum(999999999) }");
+        QTest::newRow("lipsum words") << QStringLiteral("${ lipsum(1, max=999999999) }");
+    }
+
+    void hugeWidthsAreRefused()
+    {
+        QFETCH(QString, tpl);
+        MapScope scope;
+        const auto r = evaluateTemplate(tpl.toStdString(), scope);
+        QVERIFY2(!r.ok(), "a result of gigabytes was built");
+        QVERIFY2(r.error().message.contains(QLatin1String("too large")),
+                 qPrintable(r.error().message));
+    }
+
+    void modestWidthsStillWork_data()
+    {
+        QTest::addColumn<QString>("tpl");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("%5d") << QStringLiteral("${ '%5d' % 1 }") << QStringLiteral("    1");
+        QTest::newRow("%-3s|") << QStringLiteral("${ '%-3s|' % 'x' }") << QStringLiteral("x  |");
+        QTest::newRow("format") << QStringLiteral("${ '{:>4}'.format(1) }")
+                                << QStringLiteral("   1");
+        QTest::newRow("center") << QStringLiteral("${ 'x'.center(5, '*') }")
+                                << QStringLiteral("**x**");
+        QTest::newRow("zfill") << QStringLiteral("${ '-1'.zfill(4) }") << QStringLiteral("-001");
+        QTest::newRow("lipsum") << QStringLiteral(
+                                       "${ lipsum(2, html=False, min=3, max=3).count('.') }")
+                                << QStringLiteral("2");
+    }
+
+    void modestWidthsStillWork()
+    {
+        QFETCH(QString, tpl);
+        QFETCH(QString, expected);
+        MapScope scope;
+        const auto r = evaluateTemplate(tpl.toStdString(), scope);
+        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
+        QCOMPARE(QString::fromStdString(r->str()), expected);
+    }
+
+    // --- YAML ------------------------------------------------------------------------------
+
+    void unterminatedQuoteIsAnError_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<int>("column");
+        QTest::newRow("single, at the end") << QByteArray("text: 'Hello\n") << 1 << 7;
+        QTest::newRow("double, at the end") << QByteArray("text: \"Hello") << 1 << 7;
+        QTest::newRow("single, before other keys")
+            << QByteArray("defs:\n  x: 1\ntext: 'Hello\nmodel: m\n") << 3 << 7;
+        QTest::newRow("escaped closing quote") << QByteArray("text: \"a\\\"\n") << 1 << 7;
+    }
+
+    void unterminatedQuoteIsAnError()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(int, line);
+        QFETCH(int, column);
+        Result<YamlValue> r = loadYaml(text, QStringLiteral("t.pdl"));
+        QVERIFY2(!r.ok(), "an unterminated quoted scalar was taken as a value");
+        QVERIFY2(r.error().message.contains(QLatin1String("never closed")) ||
+                     r.error().message.contains(QLatin1String("end of")),
+                 qPrintable(r.error().message));
+        QCOMPARE(r.error().span.line, line);
+        QCOMPARE(r.error().span.column, column);
+    }
+
+    void quotedScalarsFoldAsPyYaml()
+    {
+        // PyYAML: a line break folds to a space, n empty lines to n newlines, and a scalar of
+        // only breaks keeps them ('\n\n  ' is "\n").
+        const auto value = [](const QByteArray& text) {
+            Result<YamlValue> r = loadYaml("a: " + text + "\n", QStringLiteral("t.pdl"));
+            return r.ok() ? QString::fromStdString(r->value("a")->scalar().asString())
+                          : QStringLiteral("ERROR ") + r.error().message;
+        };
+        QCOMPARE(value("'\n\n  '"), QStringLiteral("\n"));
+        QCOMPARE(value("'x\n  y'"), QStringLiteral("x y"));
+        QCOMPARE(value("'x\n\n  y'"), QStringLiteral("x\ny"));
+        QCOMPARE(value("\"x \\\n  y\""), QStringLiteral("x y"));
+        QCOMPARE(value("\"a\\x41\\u00e9\\t\""), QStringLiteral("aA\u00e9\t"));
+    }
+
+    void mappingWithManyKeys()
+    {
+        // The duplicate-key check compared every key with every other one.
+        constexpr int kKeys = 300000;
+        QByteArray text;
+        text.reserve(kKeys * 16);
+        for (int i = 0; i < kKeys; ++i)
+            text += "k" + QByteArray::number(i) + ": " + QByteArray::number(i) + "\n";
+        Result<YamlValue> r = loadYaml(text, QStringLiteral("t.pdl"));
+        QVERIFY(r.ok());
+        QCOMPARE(int(r->entries().size()), kKeys);
+        QCOMPARE(r->entries().back().name, "k" + std::to_string(kKeys - 1));
+        Result<YamlValue> dup = loadYaml(text + "k7: again\n", QStringLiteral("t.pdl"));
+        QVERIFY(!dup.ok());
+        QVERIFY(dup.error().message.contains(QLatin1String("duplicate key 'k7'")));
+        QCOMPARE(dup.error().span.line, kKeys + 1);
+        // Keys Python tells apart are not duplicates.
+        QVERIFY(loadYaml("1: a\n'1': b\n", QStringLiteral("t.pdl")).ok());
+    }
+
+    void templateWithManyExpressions()
+    {
+        // The template splitter searched for the next comment from every `${ }`.
+        constexpr int kTemplates = 200000;
+        std::string tpl;
+        for (int i = 0; i < kTemplates; ++i)
+            tpl += "${ 1 }";
+        MapScope scope;
+        const auto r = evaluateTemplate(tpl, scope);
+        QVERIFY(r.ok());
+        QCOMPARE(r->asString(), std::string(kTemplates, '1'));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestBadInput)

@@ -196,6 +196,103 @@ private Q_SLOTS:
         QVERIFY2(r.error().message.contains(message), qPrintable(r.error().message));
     }
 
+    // Found by fault injection: wrong-type fields aborted the reader (an uncaught nlohmann
+    // type_error), a deeply nested result overflowed or aborted it, and the asynchronous loader
+    // then never answered. Each file must now be a clear error or a (partial) load, on every
+    // path: the reader, the replay table and the loader's signals.
+    void hostileFilesFailOrLoad_data()
+    {
+        QTest::addColumn<QByteArray>("data");
+        QTest::addColumn<bool>("usable");
+        QTest::addColumn<QString>("note"); // in the problem (partial) or the root's error
+
+        QTest::newRow("msg and id are numbers")
+            << QByteArray(R"({"kind": "error", "msg": 5, "pdl__id": 5,)"
+                          R"( "program": {"kind": "text", "pdl__id": "text"}})")
+            << true << QString();
+        QTest::newRow("pdl__id is a number")
+            << QByteArray(R"({"kind": "text", "pdl__id": 5, "text": []})") << true << QString();
+        QTest::newRow("location and timing of the wrong types")
+            << QByteArray(R"({"kind": "text", "pdl__id": "t", "pdl__location": {"file": 5,)"
+                          R"( "line": "x", "column": 1e300, "end_line": -4}, "pdl__timing":)"
+                          R"( {"start_nanos": "s", "end_nanos": 1e300}, "def": 1,)"
+                          R"( "contribute": [5, {}], "pdl__is_leaf": "yes"})")
+            << true << QString();
+        QTest::newRow("program is a number")
+            << QByteArray(R"({"kind": "error", "program": 5})") << true << QString();
+        QTest::newRow("kind is a number") << QByteArray(R"({"kind": 5})") << false << QString();
+        QTest::newRow("result nested 1,000,000 deep")
+            << QByteArray(R"({"kind": "data", "pdl__id": "data", "pdl__result": )") +
+                   QByteArray(1000000, '[') + QByteArray(1000000, ']') + "}"
+            << true << QStringLiteral("levels deep");
+        QTest::newRow("result nested 5,000 deep")
+            << QByteArray(R"({"kind": "data", "pdl__id": "data", "pdl__result": )") +
+                   QByteArray(5000, '[') + QByteArray(5000, ']') + "}"
+            << true << QStringLiteral("not shown");
+    }
+
+    void hostileFilesFailOrLoad()
+    {
+        QFETCH(QByteArray, data);
+        QFETCH(bool, usable);
+        QFETCH(QString, note);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("hostile.json"));
+        QVERIFY(writeFile(path, data));
+
+        Result<TraceLoadResult> r = readTraceFile(path);
+        QCOMPARE(r.ok(), usable);
+        if (!usable) {
+            QVERIFY(r.error().message.contains(QLatin1String("hostile.json")));
+        } else {
+            QVERIFY(r->root);
+            const QString said = r->problem.message + QString::fromStdString(r->root->error);
+            QVERIFY2(said.contains(note), qPrintable(said));
+        }
+
+        // The replay path wants a whole trace: a partial one is an error naming the file.
+        Result<TracePtr> whole = loadTraceFile(path);
+        QCOMPARE(whole.ok(), usable && !r->partial);
+        if (!whole.ok())
+            QVERIFY2(whole.error().message.contains(QLatin1String("hostile.json")),
+                     qPrintable(whole.error().message));
+
+        TraceModel model;
+        TraceLoader loader(&model);
+        QSignalSpy loaded(&loader, &TraceLoader::loaded);
+        QSignalSpy failed(&loader, &TraceLoader::failed);
+        loader.load(path);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size() + failed.size(), 1, 60000);
+        QCOMPARE(loaded.size(), usable ? 1 : 0);
+    }
+
+    void blockWithManyKeys()
+    {
+        // 200,000 evaluated fields in one block: reading was quadratic in the keys of an object.
+        constexpr int kKeys = 200000;
+        QByteArray data = R"({"kind": "data", "pdl__id": "data")";
+        data.reserve(kKeys * 48);
+        for (int i = 0; i < kKeys; ++i)
+            data += ", \"k" + QByteArray::number(i) + R"(": {"pdl__expr": "x", "pdl__result": )" +
+                    QByteArray::number(i) + "}";
+        data += R"(, "pdl__result": "last"})";
+        auto r = parseTraceData(data, QStringLiteral("keys.json"));
+        QVERIFY(r.ok());
+        QVERIFY(!r->partial);
+        QCOMPARE(int(r->root->exprs.size()), kKeys);
+        QCOMPARE(r->root->exprs.back().first, std::string("k199999"));
+        QCOMPARE(r->root->exprs.back().second, Value(int64_t(kKeys - 1)));
+        QCOMPARE(r->root->result, Value("last"));
+    }
+
+    void devicesAreNotTraces()
+    {
+        auto r = readTraceFile(QStringLiteral("/dev/zero"));
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().message.contains(QLatin1String("not a regular file")),
+                 qPrintable(r.error().message));
+    }
+
     void missingAndEmptyFiles()
     {
         QTemporaryDir dir;

@@ -484,6 +484,7 @@ Value Runner::callFunction(const Value& fnValue, const Dict& args, State& caller
     cs.role = caller.role;
     cs.program = fn->program();
     cs.callDepth = caller.callDepth + 1;
+    cs.traceParent = caller.traceParent; // the body is traced under the call block
     for (const auto& [k, v] : args) {
         std::string name = k.isString() ? k.asString() : k.str();
         if (name == "pdl_context") {

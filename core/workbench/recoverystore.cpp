@@ -21,13 +21,54 @@ namespace {
 
 constexpr int kFormatVersion = 1;
 
-bool processAlive(qint64 pid)
+// The state letter and start time (clock ticks after boot) of a process from
+// /proc/<pid>/stat; false when there is no such process (or no /proc).
+bool procStat(qint64 pid, char* state, qint64* startTicks)
+{
+    QFile f(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray line = f.readAll();
+    // The command name may hold spaces and parentheses: the fields follow the last ')'.
+    const qsizetype close = line.lastIndexOf(')');
+    if (close < 0)
+        return false;
+    const QList<QByteArray> fields = line.mid(close + 2).split(' ');
+    // fields[0] is the state (field 3), fields[19] the start time (field 22).
+    if (fields.size() < 20 || fields[0].isEmpty())
+        return false;
+    *state = fields[0][0];
+    *startTicks = fields[19].toLongLong();
+    return true;
+}
+
+qint64 ownStartTicks()
+{
+    static const qint64 ticks = [] {
+        char state = 0;
+        qint64 t = 0;
+        return procStat(QCoreApplication::applicationPid(), &state, &t) ? t : qint64(0);
+    }();
+    return ticks;
+}
+
+// Whether the process that wrote a copy still runs. A pid alone is not enough: after a kill
+// the next start may get the same pid (containers, a fresh pid namespace) or the killed
+// process may linger as a zombie; the start time tells them apart.
+bool processAlive(qint64 pid, qint64 startTicks)
 {
     if (pid <= 0)
         return false;
+    char state = 0;
+    qint64 ticks = 0;
+    if (procStat(pid, &state, &ticks)) {
+        if (state == 'Z' || state == 'X')
+            return false;
+        return startTicks <= 0 || ticks == startTicks;
+    }
     if (pid == QCoreApplication::applicationPid())
         return true;
-    // Signal 0 checks existence; EPERM means it exists but belongs to someone else.
+    // No /proc: signal 0 checks existence; EPERM means it exists but belongs to someone else.
     return ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
 }
 
@@ -76,6 +117,7 @@ Result<bool> RecoveryStore::save(const QString& bufferId, const QString& origina
     o.insert(QStringLiteral("path"), originalPath);
     o.insert(QStringLiteral("saved"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
     o.insert(QStringLiteral("pid"), QCoreApplication::applicationPid());
+    o.insert(QStringLiteral("started"), ownStartTicks());
     o.insert(QStringLiteral("text"), text);
     QSaveFile file(fileFor(bufferId));
     if (!file.open(QIODevice::WriteOnly))
@@ -114,7 +156,8 @@ QList<RecoveryEntry> RecoveryStore::list(bool includeLive) const
             QDateTime::fromString(o.value(QStringLiteral("saved")).toString(), Qt::ISODateWithMs);
         e.pid = o.value(QStringLiteral("pid")).toInteger();
         e.recoveryFile = f.fileName();
-        if (!validId(e.bufferId) || (!includeLive && processAlive(e.pid)))
+        const qint64 started = o.value(QStringLiteral("started")).toInteger();
+        if (!validId(e.bufferId) || (!includeLive && processAlive(e.pid, started)))
             continue;
         out.append(e);
     }

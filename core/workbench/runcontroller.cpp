@@ -72,6 +72,7 @@ bool RunController::start(pdl::ParseResult parsed, const QString& path)
         m_worker.join();
     const QString fileName = programFileName(path);
     m_running = true;
+    m_stopped = false;
     m_waitingForInput = false;
     m_lastTrace.reset();
     m_model->beginLiveRun(fileName);
@@ -241,6 +242,7 @@ void RunController::onWorkerDone()
         error = m_shared->error;
         m_lastTrace = m_shared->trace;
     }
+    m_stopped = !ok && m_shared->cancel.isCancelled();
     m_model->endLiveRun(m_lastTrace);
     m_running = false;
     m_waitingForInput = false;

@@ -63,6 +63,9 @@ public:
     /// Stops the running program (cancels; the run ends with finished(false, "cancelled")).
     void stop();
     bool isRunning() const { return m_running; }
+    /// The latest run ended because stop() was called (not a failure of the program); valid
+    /// from finished() on.
+    bool wasStopped() const { return m_stopped; }
 
     /// Answers the pending inputRequested (a line, or everything for a multiline read).
     void provideInput(const QString& text);
@@ -89,6 +92,7 @@ private:
     pdl::TraceFeed* m_feed = nullptr;
     RunEnvironment m_environment;
     bool m_running = false;
+    bool m_stopped = false;
     bool m_waitingForInput = false;
     std::shared_ptr<Shared> m_shared;
     std::thread m_worker;

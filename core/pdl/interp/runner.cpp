@@ -274,7 +274,9 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
     std::string id = prefix + blockKindName(b.kind);
     const CurrentBlockScope currentBlock(id);
     TracePtr node;
-    if (tracing) {
+    // Only nodes that join the run's trace are made and reported (a function called from an
+    // expression has no place in it): the live view and the written trace show one tree.
+    if (tracing && traceOut) {
         node = std::make_shared<TraceNode>();
         node->block = bp;
         node->kind = b.kind;
@@ -294,8 +296,7 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
                 targets.push_back(t.name);
             node->contribute = std::move(targets);
         }
-        if (traceOut)
-            *traceOut = node;
+        *traceOut = node;
         if (options.observer) {
             std::lock_guard lock(observerMutex);
             options.observer->blockStarted(*node);
@@ -521,6 +522,12 @@ Value Runner::execWithRetry(const BlockPtr& bp, State& st, std::string& id, Trac
             if (node) {
                 node->children.clear();
                 node->exprs.clear();
+                // Reported as a new start of the same node: a live view drops the failed
+                // attempt's children, as the trace does.
+                if (options.observer) {
+                    std::lock_guard lock(observerMutex);
+                    options.observer->blockStarted(*node);
+                }
             }
             double wait = delay * std::pow(backoff, double(attempt));
             if (maxDelay >= 0)

@@ -141,6 +141,7 @@ Value Runner::execImport(const ImportBlock& b, State& st, const std::string& id,
     is.quiet = true;
     is.program = info;
     is.callDepth = st.callDepth + 1;
+    is.traceParent = st.traceParent;
     for (const char* builtin : {"pdl_context", "pdl_model_default_parameters"}) {
         if (const Value* v = st.scope.find(builtin))
             is.scope.set(builtin, *v);

@@ -546,6 +546,7 @@ Value Runner::callFunction(const Value& fnValue, const Dict& args, State& caller
     cs.program = fn->program();
     cs.callDepth = caller.callDepth + 1;
     cs.streamResult = caller.streamResult;
+    cs.traceParent = caller.traceParent; // the body is traced under the call block
     for (const auto& [k, v] : args) {
         std::string name = k.isString() ? k.asString() : k.str();
         if (name == "pdl_context") {

@@ -1,6 +1,7 @@
 #include "core/pdl/trace/boxlayout.h"
 
 #include "core/pdl/trace/tracemodel.h"
+#include "core/pdl/trace/tracesource.h"
 
 #include <QStringList>
 #include <algorithm>
@@ -187,6 +188,8 @@ BoxLayoutInput collectBoxInput(const TraceItem* root, const BoxLayoutParams& par
             flags |= Box::Dimmed;
         if (item.running)
             flags |= Box::Running;
+        if (item.cancelled)
+            flags |= Box::Cancelled;
         if (item.failed())
             flags |= Box::Failed;
         if (f.iteration > 0)
@@ -203,10 +206,11 @@ BoxLayoutInput collectBoxInput(const TraceItem* root, const BoxLayoutParams& par
         if (isModel)
             flags |= Box::ModelOutput;
         // A leaf shows its result; a block with children shows them, except a model (its reply
-        // below its input), a failed block (the error below the partial children) and a
-        // block toggled to its rendered output.
-        const bool showText = !(flags & Box::Collapsed) &&
-                              (!hasChildren || (flags & Box::Rendered) || isModel || item.failed());
+        // below its input), a code block (its result below its source), a failed block (the
+        // error below the partial children) and a block toggled to its rendered output.
+        const bool showText =
+            !(flags & Box::Collapsed) && (!hasChildren || (flags & Box::Rendered) || isModel ||
+                                          node.kind == BlockKind::Code || item.failed());
         if (showText) {
             QString text = item.resultText();
             if (text.size() > params.maxTextChars) {
@@ -215,7 +219,9 @@ BoxLayoutInput collectBoxInput(const TraceItem* root, const BoxLayoutParams& par
             }
             node.text = std::move(text);
         }
-        node.label = item.node.def.empty() ? kindLabel(node.kind) : item.label();
+        // `defs` entries are named by their key, as `def` blocks are by their variable.
+        const QString def = defName(&item);
+        node.label = def.isEmpty() ? kindLabel(node.kind) : def;
         node.detail = detailText(item, f.loopPart);
         node.iteration = f.iteration;
         node.flags = flags;

@@ -63,6 +63,7 @@ struct Box {
         Iteration = 1 << 8,   ///< one iteration of a repeat/map (`iteration` is its number)
         HasChildren = 1 << 9, ///< the block has children (double click toggles structure/output)
         Loop = 1 << 10,       ///< a repeat/map block
+        Cancelled = 1 << 11,  ///< the run was stopped while the block executed
     };
     const TraceItem* item = nullptr;
     QRectF rect;

@@ -219,8 +219,21 @@ void TraceModel::endLiveRun(const TracePtr& finalTrace)
                 item->field = f->second;
         }
     }
-    // A block that was still running when the run stopped (cancel, crash of a worker) stays
-    // marked as such; nothing will finish it now.
+    // A block still running when the run stopped (cancel, crash of a worker) will never finish:
+    // it ends as cancelled, at the latest time the run recorded, so that no view waits on it.
+    int64_t lastNanos = 0;
+    for (const auto& [serial, item] : m_bySerial)
+        lastNanos = std::max({lastNanos, item->node.startNanos, item->node.endNanos});
+    for (auto& [serial, item] : m_bySerial) {
+        if (!item->running)
+            continue;
+        item->running = false;
+        item->cancelled = true;
+        item->node.endNanos = lastNanos;
+        const QModelIndex first = indexOf(item, 0);
+        if (first.isValid())
+            Q_EMIT dataChanged(first, indexOf(item, ColumnCount - 1));
+    }
     Q_EMIT liveRunEnded();
 }
 
@@ -233,6 +246,19 @@ void TraceModel::applyEvents(std::vector<Event> events)
     for (Event& e : events) {
         switch (e.type) {
         case Event::Type::Started: {
+            if (auto known = m_bySerial.find(e.node.serial); known != m_bySerial.end()) {
+                flushPending(); // the attempt's children may still wait in this batch
+                std::vector<const TraceItem*> removed;
+                restartItem(known->second, std::move(e.node), removed);
+                std::sort(removed.begin(), removed.end());
+                auto gone = [&removed](const TraceItem* i) {
+                    return std::binary_search(removed.begin(), removed.end(), i);
+                };
+                std::erase_if(changed, gone);
+                std::erase_if(streamed, gone);
+                changed.push_back(known->second);
+                break;
+            }
             auto item = std::make_unique<TraceItem>();
             const uint64_t serial = e.node.serial;
             const uint64_t parentSerial = e.node.parentSerial;
@@ -276,6 +302,12 @@ void TraceModel::applyEvents(std::vector<Event> events)
             if (it == m_bySerial.end())
                 break;
             TraceItem* item = it->second;
+            if (item->node.id != e.node.id && !e.node.id.empty()) {
+                // A retried block is renamed (`….retry1`): find it by its final id.
+                const QString id = QString::fromStdString(e.node.id);
+                if (!m_byId.contains(id))
+                    m_byId.insert(id, item);
+            }
             item->node = std::move(e.node);
             item->running = false;
             changed.push_back(item);
@@ -306,6 +338,48 @@ void TraceModel::applyEvents(std::vector<Event> events)
     streamed.erase(std::unique(streamed.begin(), streamed.end()), streamed.end());
     for (TraceItem* item : streamed)
         Q_EMIT itemStreamed(item);
+}
+
+void TraceModel::forget(const TraceItem* item, std::vector<const TraceItem*>& removed)
+{
+    removed.push_back(item);
+    for (const auto& c : item->children)
+        forget(c.get(), removed);
+    m_bySerial.erase(item->node.serial);
+    const QString id = QString::fromStdString(item->node.id);
+    if (auto it = m_byId.find(id); it != m_byId.end() && it.value() == item)
+        m_byId.erase(it);
+    --m_count;
+}
+
+void TraceModel::restartItem(TraceItem* item, TraceNode node,
+                             std::vector<const TraceItem*>& removed)
+{
+    // The block's `defs` ran before its body and are not run again: they stay. They come
+    // first, and their ids start with the block's id before any `.retryN` suffix.
+    std::string base = node.id;
+    if (const size_t at = base.rfind(".retry"); at != std::string::npos)
+        base.erase(at);
+    const std::string defsPrefix = base + ".defs.";
+    size_t keep = 0;
+    while (keep < item->children.size() &&
+           item->children[keep]->node.id.compare(0, defsPrefix.size(), defsPrefix) == 0)
+        ++keep;
+    if (keep < item->children.size()) {
+        const QModelIndex index = indexOf(item, 0);
+        const bool visible = index.isValid();
+        if (visible)
+            beginRemoveRows(index, int(keep), int(item->children.size()) - 1);
+        for (size_t i = keep; i < item->children.size(); ++i)
+            forget(item->children[i].get(), removed);
+        item->children.erase(item->children.begin() + std::ptrdiff_t(keep),
+                             item->children.end());
+        if (visible)
+            endRemoveRows();
+    }
+    item->node = std::move(node);
+    item->running = true;
+    item->streamed.clear();
 }
 
 void TraceModel::flushPending()
@@ -445,7 +519,9 @@ QVariant TraceModel::data(const QModelIndex& index, int role) const
             return text;
         }
         case DurationColumn:
-            return item->running ? tr("running") : durationText(n);
+            return item->running     ? tr("running")
+                   : item->cancelled ? tr("stopped")
+                                     : durationText(n);
         }
         return {};
     case Qt::ToolTipRole:

@@ -27,6 +27,8 @@ struct TraceItem {
     int row = 0; ///< index in parent->children
     /// Still executing (live runs): no result yet; `streamed` holds model output so far.
     bool running = false;
+    /// The run was stopped while this block executed: it will never finish.
+    bool cancelled = false;
     std::string streamed;
 
     /// The `def` name, else the kind (what a box or tree row is labelled with).
@@ -75,13 +77,15 @@ public:
     /// Starts a live run of `programFile`: empties the model and waits for events.
     void beginLiveRun(const QString& programFile);
     /// The run ended: fills in what only the finished tree knows (each node's field) and stops
-    /// expecting events. `finalTrace` may be null (tracing off or the run failed early).
+    /// expecting events. `finalTrace` may be null (tracing off or the run failed early). Blocks
+    /// still running (the run was stopped) end as cancelled.
     void endLiveRun(const TracePtr& finalTrace);
     bool isLive() const { return m_live; }
     QString source() const { return m_source; }
 
     /// A batch of interpreter events, applied in order (see TraceFeed). Rows are inserted with
-    /// one beginInsertRows per parent and batch.
+    /// one beginInsertRows per parent and batch. A second Started for a known node is a retry:
+    /// the failed attempt's children are removed, as the finished trace drops them.
     struct Event {
         enum class Type { Started, Finished, Delta } type = Type::Started;
         TraceNode node;      ///< Started/Finished: the snapshot (no children, no defs)
@@ -119,6 +123,8 @@ Q_SIGNALS:
 
 private:
     void adopt(TraceItem* item);
+    void restartItem(TraceItem* item, TraceNode node, std::vector<const TraceItem*>& removed);
+    void forget(const TraceItem* item, std::vector<const TraceItem*>& removed);
     void flushPending();
 
     // The model shows the run's root block as its single top-level row; m_top is an invisible

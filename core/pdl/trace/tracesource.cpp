@@ -1,5 +1,7 @@
 #include "core/pdl/trace/tracesource.h"
 
+#include <algorithm>
+
 #include <QFile>
 #include <QFileInfo>
 
@@ -304,7 +306,13 @@ QString defName(const TraceItem* item)
         return QString::fromStdString(item->node.def);
     const QString id = QString::fromStdString(item->node.id);
     const qsizetype at = id.lastIndexOf(QStringLiteral(".defs."));
-    if (item->field == "defs" && at >= 0) {
+    // During a live run the field is not known yet; a `defs` entry's id is its parent's id,
+    // `.defs.`, its name and its kind.
+    const bool isDefsEntry =
+        item->field == "defs" || (item->field.empty() && item->parent && at >= 0 &&
+                                  id.left(at) == QString::fromStdString(item->parent->node.id) &&
+                                  id.mid(at + 6).count(QLatin1Char('.')) == 1);
+    if (isDefsEntry && at >= 0) {
         const QString rest = id.mid(at + 6);
         return rest.section(QLatin1Char('.'), 0, 0);
     }
@@ -320,6 +328,20 @@ QString reconstructSource(const TraceItem* item, int maxLines)
     return w.text();
 }
 
+namespace {
+
+// The program's own names first, then the interpreter's built-ins (`pdl_*`, `stdlib`): what
+// a user looks for is at the top.
+std::vector<std::pair<QString, Value>> ownNamesFirst(std::vector<std::pair<QString, Value>> vars)
+{
+    std::stable_partition(vars.begin(), vars.end(), [](const auto& e) {
+        return !e.first.startsWith(QLatin1String("pdl_")) && e.first != QLatin1String("stdlib");
+    });
+    return vars;
+}
+
+} // namespace
+
 std::vector<std::pair<QString, Value>> scopeAt(const TraceItem* item, bool* reconstructed)
 {
     std::vector<std::pair<QString, Value>> out;
@@ -330,7 +352,7 @@ std::vector<std::pair<QString, Value>> scopeAt(const TraceItem* item, bool* reco
     if (item->node.hasScope) {
         for (const auto& [k, v] : item->node.scope.vars().items())
             out.emplace_back(QString::fromStdString(k.str()), v);
-        return out;
+        return ownNamesFirst(std::move(out));
     }
     if (reconstructed)
         *reconstructed = true;
@@ -385,7 +407,7 @@ std::vector<std::pair<QString, Value>> scopeAt(const TraceItem* item, bool* reco
         if (!name.isEmpty() && c->node.hasResult)
             assign(name, c->node.result);
     }
-    return out;
+    return ownNamesFirst(std::move(out));
 }
 
 } // namespace hako::pdl

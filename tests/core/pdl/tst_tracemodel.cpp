@@ -5,10 +5,18 @@
 #include "core/pdl/trace/tracefeed.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracereader.h"
+#include "core/pdl/trace/tracewriter.h"
 
 #include <QAbstractItemModelTester>
 #include <QDirIterator>
+#include <QFile>
+#include <nlohmann/json.hpp>
+
 #include <QFuture>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
 #include <QtConcurrent>
 #include <QtTest>
 
@@ -82,6 +90,72 @@ RunResult runLive(const QByteArray& text, TraceModel& model, RunOptions options 
     });
     while (!f.isFinished())
         QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    RunResult r = f.result();
+    QCoreApplication::processEvents();
+    feed.flush();
+    model.endLiveRun(r.trace);
+    return r;
+}
+
+// Every node with what a user sees of it (kind, label, id, the parent's field), in tree
+// order, one per line: two trees are the same when these are equal.
+QString picture(const TraceItem* item, int depth = 0)
+{
+    if (!item)
+        return QStringLiteral("(none)");
+    QString s =
+        QString(depth * 2, QLatin1Char(' ')) +
+        QStringLiteral("%1 %2 id=%3 field=%4\n")
+            .arg(QString::fromLatin1(blockKindName(item->node.kind)), item->label(),
+                 QString::fromStdString(item->node.id), QString::fromStdString(item->field));
+    for (const auto& c : item->children)
+        s += picture(c.get(), depth + 1);
+    return s;
+}
+
+// Runs the program file `path` live into `model` (worker thread, events applied as they come)
+// with `stdinText` as its input; `cancelAfterRows` > 0 stops the run once that many rows exist.
+RunResult runLiveFile(const QString& path, TraceModel& model, const Dict& scope,
+                      const QString& stdinText, int cancelAfterRows = 0)
+{
+    ParseResult parsed = parseProgram(path);
+    if (!parsed.ok() || !parsed.program) {
+        RunResult r;
+        r.error.message = QStringLiteral("does not parse");
+        return r;
+    }
+    TraceFeed feed(&model);
+    model.beginLiveRun(path);
+    RunOptions options;
+    options.trace = true;
+    options.observer = &feed;
+    options.initialScope = scope;
+    options.writeStdout = [](std::string_view) {
+    };
+    options.writeStderr = [](std::string_view) {
+    };
+    auto lines = std::make_shared<QStringList>(stdinText.split(QLatin1Char('\n')));
+    options.readInput = [lines](const std::string&, bool multiline) -> std::optional<std::string> {
+        if (lines->isEmpty() || (lines->size() == 1 && lines->front().isEmpty()))
+            return std::nullopt;
+        if (multiline) {
+            const QString all = lines->join(QLatin1Char('\n'));
+            lines->clear();
+            return all.toStdString();
+        }
+        return lines->takeFirst().toStdString();
+    };
+    CancelToken cancel = options.cancel;
+    auto program = parsed.program;
+    QFuture<RunResult> f = QtConcurrent::run([program, options] {
+        Interpreter interp(options);
+        return interp.run(program);
+    });
+    while (!f.isFinished()) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+        if (cancelAfterRows > 0 && model.itemCount() >= cancelAfterRows)
+            cancel.cancel();
+    }
     RunResult r = f.result();
     QCoreApplication::processEvents();
     feed.flush();
@@ -211,6 +285,158 @@ private Q_SLOTS:
         // Ids match between the live and the finished tree.
         QCOMPARE(model.findById(QStringLiteral("text.2.repeat")) != nullptr,
                  loaded.findById(QStringLiteral("text.2.repeat")) != nullptr);
+    }
+
+    // What a run shows while it goes is what its trace file shows when opened: for every
+    // conformance program (those that fail too), the live tree and the tree read back from the
+    // written trace have the same nodes, labels, ids and fields.
+    void liveTreeIsTheWrittenTree_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<QString>("scope");
+        QTest::addColumn<QString>("input");
+        const QString dir = sharedDir() + QStringLiteral("/conformance/pdl");
+        QFile f(dir + QStringLiteral("/cases.json"));
+        if (!f.open(QIODevice::ReadOnly)) {
+            QTest::newRow("no-shared-corpus") << QString() << QString() << QString();
+            return;
+        }
+        const QJsonArray cases = QJsonDocument::fromJson(f.readAll()).array();
+        for (const QJsonValue& v : cases) {
+            const QJsonObject c = v.toObject();
+            const QString program = c.value(QStringLiteral("program")).toString();
+            const QJsonValue scope = c.value(QStringLiteral("scope"));
+            QTest::newRow(qPrintable(program))
+                << dir + QStringLiteral("/programs/") + program
+                << (scope.isObject()
+                        ? QString::fromUtf8(
+                              QJsonDocument(scope.toObject()).toJson(QJsonDocument::Compact))
+                        : QString())
+                << c.value(QStringLiteral("stdin")).toString();
+        }
+    }
+
+    void liveTreeIsTheWrittenTree()
+    {
+        QFETCH(QString, program);
+        QFETCH(QString, scope);
+        QFETCH(QString, input);
+        if (program.isEmpty())
+            QSKIP("../shared/conformance/pdl is not present");
+        Dict vars;
+        if (!scope.isEmpty())
+            vars = Value::fromJson(nlohmann::ordered_json::parse(scope.toStdString())).asDict();
+        TraceModel live;
+        QAbstractItemModelTester tester(&live,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        RunResult r = runLiveFile(program, live, vars, input);
+        if (!r.trace)
+            QSKIP(qPrintable(QStringLiteral("no trace: %1").arg(r.error.message)));
+        QTemporaryDir tmp;
+        const QString file = tmp.filePath(QStringLiteral("run_trace.json"));
+        QString error;
+        QVERIFY2(writeTraceFile(*r.trace, file, &error), qPrintable(error));
+        Result<TracePtr> read = loadTraceFile(file);
+        QVERIFY2(read.ok(), qPrintable(read.ok() ? QString() : read.error().message));
+        TraceModel written;
+        written.setTrace(*read, file);
+        QCOMPARE(live.rowCount(), 1); // one root: nothing of the run hangs outside it
+        QCOMPARE(picture(live.root()), picture(written.root()));
+        QCOMPARE(live.itemCount(), written.itemCount());
+    }
+
+    // The body of a called function is the call block's child, live as in the trace (it used
+    // to be a second top-level row, and the call's box stayed empty).
+    void calledFunctionBodyIsUnderTheCall()
+    {
+        const QByteArray program = "defs:\n"
+                                   "  greet:\n"
+                                   "    function:\n"
+                                   "      name: string\n"
+                                   "    return:\n"
+                                   "      text: Hello ${ name }\n"
+                                   "text:\n"
+                                   "- call: ${ greet }\n"
+                                   "  args:\n"
+                                   "    name: Ana\n"
+                                   "- ${ greet('Bo') }\n";
+        TraceModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        RunResult r = runLive(program, model);
+        QVERIFY2(r.ok, qPrintable(r.error.message));
+        QCOMPARE(model.rowCount(), 1);
+        const TraceItem* call = nullptr;
+        std::vector<const TraceItem*> stack{model.root()};
+        while (!stack.empty()) {
+            const TraceItem* t = stack.back();
+            stack.pop_back();
+            if (t->node.kind == BlockKind::Call)
+                call = t;
+            for (const auto& c : t->children)
+                stack.push_back(c.get());
+        }
+        QVERIFY(call);
+        QCOMPARE(int(call->children.size()), 1);
+        QCOMPARE(call->children.front()->resultText(), QStringLiteral("Hello Ana"));
+        TraceModel finished;
+        finished.setTrace(r.trace);
+        QCOMPARE(picture(model.root()), picture(finished.root()));
+    }
+
+    // A retried block shows only its last attempt's children, as the trace keeps them.
+    void retriedBlockShowsItsLastAttempt()
+    {
+        const QByteArray program = "text:\n"
+                                   "- text:\n"
+                                   "  - first\n"
+                                   "  - ${ 1 / 0 }\n"
+                                   "  retry: 2\n"
+                                   "  fallback: recovered\n";
+        TraceModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        RunResult r = runLive(program, model);
+        QVERIFY(r.trace);
+        TraceModel finished;
+        finished.setTrace(r.trace);
+        QCOMPARE(picture(model.root()), picture(finished.root()));
+        QCOMPARE(model.itemCount(), finished.itemCount());
+    }
+
+    // Stopping a run leaves no block "running": the unfinished ones end as cancelled.
+    void stoppedRunLeavesNothingRunning()
+    {
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath(QStringLiteral("loop.pdl"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("text:\n"
+                "- repeat:\n"
+                "    text: \"${ i }\"\n"
+                "  for:\n"
+                "    i: ${ range(1000000) }\n");
+        f.close();
+        TraceModel model;
+        RunResult r = runLiveFile(path, model, {}, {}, 50);
+        QVERIFY(!r.ok);
+        QVERIFY(model.itemCount() >= 50);
+        int cancelled = 0;
+        std::vector<const TraceItem*> stack{model.root()};
+        while (!stack.empty()) {
+            const TraceItem* t = stack.back();
+            stack.pop_back();
+            QVERIFY2(!t->running, qPrintable(QString::fromStdString(t->node.id)));
+            QVERIFY(!model.data(model.indexOf(t), TraceModel::RunningRole).toBool());
+            if (t->cancelled) {
+                ++cancelled;
+                QCOMPARE(model.data(model.indexOf(t, TraceModel::DurationColumn)).toString(),
+                         QStringLiteral("stopped"));
+            }
+            for (const auto& c : t->children)
+                stack.push_back(c.get());
+        }
+        QVERIFY(cancelled >= 2); // at least the root and the loop
     }
 
     void liveRowsAppearBeforeTheRunEnds()

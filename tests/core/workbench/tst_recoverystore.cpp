@@ -4,6 +4,9 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -11,6 +14,9 @@
 
 #include <csignal>
 #include <cstdio>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace hako;
 
@@ -61,6 +67,45 @@ private Q_SLOTS:
         junk.write("{not json");
         junk.close();
         QVERIFY(RecoveryStore(dir.path()).list(true).isEmpty());
+    }
+
+    // After a kill the next start may get the same pid (a container, a fresh pid namespace):
+    // a copy from an earlier process with this pid is still offered.
+    void reusedPidIsNotLive()
+    {
+        QTemporaryDir dir;
+        RecoveryStore store(dir.path());
+        const QString id = RecoveryStore::newBufferId();
+        QVERIFY(store.save(id, QStringLiteral("/tmp/p.pdl"), kText).ok());
+        QVERIFY(store.list().isEmpty()); // ours, live
+        QFile f(dir.filePath(id + QStringLiteral(".json")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+        f.close();
+        QVERIFY(o.contains(QStringLiteral("started")));
+        o.insert(QStringLiteral("started"), o.value(QStringLiteral("started")).toInteger() - 1);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QJsonDocument(o).toJson());
+        f.close();
+        QCOMPARE(store.list().size(), 1);
+    }
+
+    // A killed writer not yet reaped by its parent (a zombie) no longer runs.
+    void zombieWriterIsNotLive()
+    {
+        QTemporaryDir dir;
+        const pid_t child = ::fork();
+        if (child == 0) {
+            RecoveryStore store(dir.path());
+            store.save(RecoveryStore::newBufferId(), QStringLiteral("/tmp/z.pdl"), kText);
+            ::_exit(0);
+        }
+        QVERIFY(child > 0);
+        // Not reaped: it stays a zombie until waitpid below.
+        QTRY_COMPARE(RecoveryStore(dir.path()).list(true).size(), 1);
+        QTRY_COMPARE(RecoveryStore(dir.path()).list().size(), 1);
+        int status = 0;
+        ::waitpid(child, &status, 0);
     }
 
     void survivesSigkill()

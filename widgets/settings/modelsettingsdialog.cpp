@@ -4,6 +4,7 @@
 #include "core/models/modelcatalog.h"
 #include "core/models/modelconfig.h"
 #include "core/models/openaiprovider.h"
+#include "core/util/globmatch.h"
 #include "widgets/common/messagebar.h"
 
 #include <QComboBox>
@@ -300,7 +301,7 @@ void ModelSettingsDialog::storeGlobalEdits()
     if (!isFileEndpoint)
         return;
     for (const models::ModelRoute& r : m_settings.routes) {
-        if (models::globMatch(r.name.toStdString(), d.toStdString()))
+        if (globMatch(r.name.toStdString(), d.toStdString()))
             return;
     }
     m_settings.routes.append({endpoint + QStringLiteral("/*"), endpoint, QString()});

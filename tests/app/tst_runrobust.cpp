@@ -167,7 +167,7 @@ private Q_SLOTS:
         const HakoOutcome o = runHako(command);
         QCOMPARE(o.status, QProcess::NormalExit); // not killed at the deadline
         QVERIFY2(o.exitCode == 1 || o.exitCode == 2, qPrintable(o.err));
-        QVERIFY2((o.out + o.err).contains(said), qPrintable(o.out + o.err));
+        QVERIFY2(QString(o.out + o.err).contains(said), qPrintable(o.out + o.err));
     }
 
     void deepVarsAreAnError()

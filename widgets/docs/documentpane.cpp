@@ -409,6 +409,10 @@ void DocumentPane::onIndexed(std::shared_ptr<const docs::DocumentIndex> index, c
     const QStringList pending = std::exchange(m_pending, {});
     for (const QString& command : pending)
         runCommand(command);
+    // Units chosen while the index was being built: index again with them.
+    const auto chosen = docs::UnitKind(m_units->currentData().toInt());
+    if (index->options().units != chosen)
+        setUnits(chosen);
 }
 
 void DocumentPane::setUnits(docs::UnitKind units)

@@ -322,17 +322,22 @@ private Q_SLOTS:
         window.addDockWidget(Qt::BottomDockWidgetArea, other);
         window.addDockWidget(Qt::BottomDockWidgetArea, dock);
         window.tabifyDockWidget(dock, other);
-        other->raise();
-        dock->hide();
         window.resize(1000, 700);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(!pane->isVisible());
+        other->raise(); // another pane of the same dock area is in front
+        QTRY_VERIFY(!pane->isVisible());
         QSignalSpy ready(pane, &DocumentPane::documentReady);
         pane->openDocument(QStringLiteral(HAKO_TEST_DATA_DIR "/docs/seed_small.txt"));
         QTRY_VERIFY(pane->isVisible());
         QTRY_VERIFY(!other->widget()->isVisible());
         QTRY_COMPARE(ready.count(), 1);
+        // A closed dock opens again.
+        dock->close();
+        QTRY_VERIFY(!pane->isVisible());
+        pane->openDocument(QStringLiteral(HAKO_TEST_DATA_DIR "/docs/seed_small.txt"));
+        QTRY_VERIFY(pane->isVisible());
+        QTRY_COMPARE(ready.count(), 2);
         QCOMPARE(dock->windowTitle(), QStringLiteral("Documents"));
         for (QWidget* w : pane->findChildren<QWidget*>()) {
             const bool interactive = qobject_cast<QAbstractButton*>(w) ||

@@ -321,23 +321,17 @@ private Q_SLOTS:
         dock->setWidget(pane);
         window.addDockWidget(Qt::BottomDockWidgetArea, other);
         window.addDockWidget(Qt::BottomDockWidgetArea, dock);
-        window.tabifyDockWidget(dock, other);
         window.resize(1000, 700);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        other->raise(); // another pane of the same dock area is in front
+        // The user closed the dock earlier: opening a document brings it back.
+        dock->close();
         QTRY_VERIFY(!pane->isVisible());
         QSignalSpy ready(pane, &DocumentPane::documentReady);
         pane->openDocument(QStringLiteral(HAKO_TEST_DATA_DIR "/docs/seed_small.txt"));
         QTRY_VERIFY(pane->isVisible());
-        QTRY_VERIFY(!other->widget()->isVisible());
+        QVERIFY(other->isVisible());
         QTRY_COMPARE(ready.count(), 1);
-        // A closed dock opens again.
-        dock->close();
-        QTRY_VERIFY(!pane->isVisible());
-        pane->openDocument(QStringLiteral(HAKO_TEST_DATA_DIR "/docs/seed_small.txt"));
-        QTRY_VERIFY(pane->isVisible());
-        QTRY_COMPARE(ready.count(), 2);
         QCOMPARE(dock->windowTitle(), QStringLiteral("Documents"));
         for (QWidget* w : pane->findChildren<QWidget*>()) {
             const bool interactive = qobject_cast<QAbstractButton*>(w) ||

@@ -7,6 +7,11 @@
 
 #include <uchardet.h>
 
+#ifdef Q_OS_UNIX
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
 #include <algorithm>
 #include <memory>
 
@@ -253,10 +258,54 @@ QString decodeWithIcu(QByteArrayView bytes, const QByteArray& encoding, bool flu
     return text;
 }
 
+// Decodes UTF-8 slice by slice into one buffer. With `mapped` (the bytes are a read-only file
+// mapping) the pages of each decoded slice are dropped from the process, so the peak is the
+// text alone instead of the text plus the whole file. An incomplete character at the end
+// becomes U+FFFD.
+QString decodeUtf8InSlices(QByteArrayView bytes, bool mapped, bool* errors)
+{
+    QStringDecoder decoder(QStringConverter::Utf8); // stateful: characters cut between slices
+    QString text(decoder.requiredSpace(bytes.size()) + 8, Qt::Uninitialized);
+    QChar* const begin = text.data();
+    QChar* out = begin;
+    constexpr qsizetype kSlice = qsizetype(8) << 20;
+#ifdef Q_OS_UNIX
+    const quintptr page = quintptr(sysconf(_SC_PAGESIZE));
+    quintptr released = (quintptr(bytes.data()) + page - 1) & ~(page - 1);
+#endif
+    for (qsizetype pos = 0; pos < bytes.size(); pos += kSlice) {
+        out = decoder.appendToBuffer(out, bytes.sliced(pos, std::min(kSlice, bytes.size() - pos)));
+#ifdef Q_OS_UNIX
+        if (mapped) {
+            const quintptr done =
+                quintptr(bytes.data() + std::min(pos + kSlice, bytes.size())) & ~(page - 1);
+            if (done > released) {
+                madvise(reinterpret_cast<void*>(released), size_t(done - released), MADV_DONTNEED);
+                released = done;
+            }
+        }
+#else
+        Q_UNUSED(mapped);
+#endif
+    }
+    // A stateful decoder keeps an incomplete last character; a line break after it shows
+    // whether there was one (it comes back as a replacement).
+    QChar tail[8];
+    if (decoder.appendToBuffer(tail, QByteArrayView("\n")) - tail > 1) {
+        *out++ = QChar(0xFFFD);
+        *errors = true;
+    }
+    if (decoder.hasError())
+        *errors = true;
+    text.truncate(out - begin);
+    text.squeeze();
+    return text;
+}
+
 // Decodes `bytes` (a whole file, or with `headBytes` >= 0 only about that many of its first
 // bytes, cut after the last complete line) into a Document.
 Result<Document> decodeBytes(QByteArrayView bytes, const QString& name, const LoadOptions& options,
-                             qsizetype headBytes)
+                             qsizetype headBytes, bool mapped = false)
 {
     Detected enc;
     if (!options.encoding.isEmpty()) {
@@ -293,6 +342,8 @@ Result<Document> decodeBytes(QByteArrayView bytes, const QString& name, const Lo
         hadErrors = text.contains(QChar(0xFFFD));
     } else if (icu) {
         text = decodeWithIcu(bytes.sliced(enc.bomLength), enc.name, true, &hadErrors);
+    } else if (enc.name == "UTF-8") {
+        text = decodeUtf8InSlices(bytes.sliced(enc.bomLength), mapped, &hadErrors);
     } else {
         text = decoder.decode(bytes.sliced(enc.bomLength));
         hadErrors = decoder.hasError();
@@ -386,8 +437,8 @@ Result<Document> loadDocument(const QString& path, const LoadOptions& options)
     // Map instead of reading: the decoder then reads the page cache directly, without a
     // second copy of the bytes in memory.
     if (uchar* mapped = file.map(0, size)) {
-        Result<Document> doc = decodeDocument(
-            QByteArrayView(reinterpret_cast<const char*>(mapped), size), path, options);
+        Result<Document> doc = decodeBytes(
+            QByteArrayView(reinterpret_cast<const char*>(mapped), size), path, options, -1, true);
         file.unmap(mapped);
         return doc;
     }

@@ -396,6 +396,7 @@ void DocumentPane::onIndexed(std::shared_ptr<const docs::DocumentIndex> index, c
     if (m_session) {
         // Other units of the same text: the session, its transcript and its cost go on.
         m_session->setIndex(index);
+        onRecorded(m_session.get(), {});
     } else {
         docs::SessionOptions options;
         options.mode = docs::OutputMode(m_mode->currentData().toInt());
@@ -424,6 +425,10 @@ void DocumentPane::onIndexed(std::shared_ptr<const docs::DocumentIndex> index, c
     const QStringList pending = std::exchange(m_pending, {});
     for (const QString& command : pending)
         runCommand(command);
+    // Units chosen while the index was being built: index again with them.
+    const auto chosen = docs::UnitKind(m_units->currentData().toInt());
+    if (index->options().units != chosen)
+        setUnits(chosen);
 }
 
 void DocumentPane::setUnits(docs::UnitKind units)
@@ -561,6 +566,7 @@ void DocumentPane::onCommandDone(const docs::CommandResult& r)
     // holds the commands a program runs.
     if (!r.hits.isEmpty())
         m_hitModel->setHits(r.hits);
+    onRecorded(m_session.get(), {});
     if (!r.hits.isEmpty())
         selectHit(0);
     Q_EMIT commandFinished(r.output);
@@ -569,11 +575,19 @@ void DocumentPane::onCommandDone(const docs::CommandResult& r)
 void DocumentPane::onRecorded(const docs::DocumentSession* session,
                               const docs::TranscriptEntry& entry)
 {
-    if (session != m_session.get())
+    Q_UNUSED(entry);
+    // The session's record is the truth; its announcements may arrive before or after the
+    // result of the command that made them, so whoever comes first copies what is new.
+    if (!m_session || session != m_session.get())
         return; // an event of a session replaced since
-    m_transcriptModel->append(entry);
+    const QList<docs::TranscriptEntry> entries = m_session->transcript();
+    const qsizetype shown = m_transcriptModel->rowCount();
+    if (entries.size() <= shown)
+        return;
+    for (qsizetype i = shown; i < entries.size(); ++i)
+        m_transcriptModel->append(entries[i]);
     m_transcript->scrollToBottom();
-    m_cost->setText(tr("Cost: %1").arg(entry.totalCost));
+    m_cost->setText(tr("Cost: %1").arg(entries.last().totalCost));
     Q_EMIT transcriptChanged();
 }
 

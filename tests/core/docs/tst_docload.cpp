@@ -126,7 +126,8 @@ private Q_SLOTS:
         }
         // EUC-JP goes through the same decoder family.
         QStringEncoder euc("EUC-JP");
-        QByteArray eucBytes = QByteArray(euc.encode(QStringLiteral("銀河\n").repeated(20))) + "\xA4";
+        QByteArray eucBytes = euc.encode(QStringLiteral("銀河\n").repeated(20));
+        eucBytes += "\xA4";
         const Result<Document> e = decodeDocument(eucBytes, QStringLiteral("e.txt"),
                                                   LoadOptions{QStringLiteral("EUC-JP")});
         QVERIFY(e.ok());

@@ -22,11 +22,13 @@ QString withV1(QString base)
     return base;
 }
 
-QString fileHint(const QString& file)
+/// Where a user maps a model: the workspace's file when one was read, else the user's settings.
+QString fileHint(const QString& file, const QString& userFile)
 {
-    return file.isEmpty() ? QStringLiteral("or map the model in Settings › Model Endpoints "
-                                           "(hako-models.yaml)")
-                          : QStringLiteral("or map the model in %1").arg(file);
+    if (!file.isEmpty() && file != userFile)
+        return QStringLiteral("or map the model in %1").arg(file);
+    return QStringLiteral("or map the model in Settings › Model Endpoints (%1)")
+        .arg(userFile.isEmpty() ? QString::fromLatin1(ModelConfig::kFileName) : userFile);
 }
 
 Diagnostic at(const pdl::YamlValue& node, const QString& message)
@@ -247,7 +249,7 @@ EndpointConfig ModelConfig::ollama() const
     e.baseUrl = withV1(base);
     e.configHint = QStringLiteral("Is Ollama running (`ollama serve`)? Set OLLAMA_API_BASE to its "
                                   "address (now %1) %2.")
-                       .arg(base, fileHint(m_file));
+                       .arg(base, fileHint(m_file, m_userFile));
     return e;
 }
 
@@ -261,7 +263,7 @@ EndpointConfig ModelConfig::openai() const
     e.apiKey = m_env.value(QStringLiteral("OPENAI_API_KEY"));
     e.configHint = QStringLiteral("Set OPENAI_API_KEY, and OPENAI_BASE_URL for a server other "
                                   "than OpenAI's, %1.")
-                       .arg(fileHint(m_file));
+                       .arg(fileHint(m_file, m_userFile));
     return e;
 }
 
@@ -328,7 +330,7 @@ Result<ResolvedModel> ModelConfig::resolveName(const std::string& requested) con
             m_env.value(QStringLiteral("AZURE_API_VERSION"), QStringLiteral("2024-06-01"));
         out.endpoint.configHint = QStringLiteral("Set AZURE_API_BASE, AZURE_API_KEY and "
                                                  "AZURE_API_VERSION %1.")
-                                      .arg(fileHint(m_file));
+                                      .arg(fileHint(m_file, m_userFile));
         out.model = rest;
         if (out.endpoint.baseUrl.isEmpty())
             return makeError(QStringLiteral("model '%1' goes to Azure OpenAI but AZURE_API_BASE "

@@ -33,8 +33,8 @@ private Q_SLOTS:
         });
         QTemporaryDir dir;
         QSignalSpy changed(&catalog, &ModelCatalog::modelsChanged);
-        // Nothing is known at first; the answer comes as a signal.
-        QCOMPARE(catalog.models(dir.path()), QStringList());
+        // The answer comes as a signal (and from then on from models()).
+        catalog.models(dir.path());
         QTRY_COMPARE(changed.count(), 1);
         QVERIFY(!onGuiThread);
         const QString key = ModelCatalog::folderKey(dir.path());
@@ -47,7 +47,7 @@ private Q_SLOTS:
         QCOMPARE(calls.load(), 1);
         // After the settings changed it asks again.
         catalog.invalidate();
-        QCOMPARE(catalog.models(dir.path()), QStringList());
+        catalog.models(dir.path());
         QTRY_COMPARE(changed.count(), 2);
         QCOMPARE(calls.load(), 2);
     }
@@ -57,14 +57,19 @@ private Q_SLOTS:
         ModelCatalog catalog;
         catalog.setMaxAgeSeconds(-1); // always stale
         std::atomic<int> calls{0};
-        catalog.setLister([&](const QString&, const CancelToken&) {
-            return QStringList{QString::number(++calls)};
+        std::atomic<bool> release{false};
+        catalog.setLister([&](const QString&, const CancelToken& cancel) {
+            const int n = ++calls;
+            while (n > 1 && !release && !cancel.isCancelled())
+                QThread::msleep(5);
+            return QStringList{QString::number(n)};
         });
         QSignalSpy changed(&catalog, &ModelCatalog::modelsChanged);
         catalog.models(QString());
         QTRY_COMPARE(changed.count(), 1);
         // The cached names are given at once while the new listing runs.
         QCOMPARE(catalog.models(QString()), QStringList{QStringLiteral("1")});
+        release = true;
         QTRY_COMPARE(changed.count(), 2);
         QCOMPARE(changed.at(1).at(1).toStringList(), QStringList{QStringLiteral("2")});
     }
@@ -92,25 +97,29 @@ private Q_SLOTS:
     {
         ModelCatalog catalog;
         std::atomic<bool> release{false};
-        std::atomic<int> calls{0};
+        // The listing of the old settings waits until released; a listing takes the lister
+        // that was set when it was asked for.
         catalog.setLister([&](const QString&, const CancelToken& cancel) {
-            const int n = ++calls;
-            while (n == 1 && !release && !cancel.isCancelled())
+            while (!release && !cancel.isCancelled())
                 QThread::msleep(5);
-            return QStringList{QStringLiteral("answer %1").arg(n)};
+            return QStringList{QStringLiteral("old settings")};
         });
         QSignalSpy changed(&catalog, &ModelCatalog::modelsChanged);
         catalog.models(QStringLiteral("/tmp"));
         catalog.invalidate(); // the settings changed while the first listing ran
+        catalog.setLister([](const QString&, const CancelToken&) {
+            return QStringList{QStringLiteral("new settings")};
+        });
         catalog.models(QStringLiteral("/tmp"));
         QTRY_COMPARE(changed.count(), 1);
-        QCOMPARE(changed.at(0).at(1).toStringList(), QStringList{QStringLiteral("answer 2")});
-        // The first listing (of the old settings) ends now; its answer is delivered to nobody.
+        QCOMPARE(changed.at(0).at(1).toStringList(), QStringList{QStringLiteral("new settings")});
+        // The first listing ends now; its answer is delivered to nobody.
         release = true;
         QThreadPool::globalInstance()->waitForDone();
         QCoreApplication::sendPostedEvents();
         QCOMPARE(changed.count(), 1);
-        QCOMPARE(catalog.models(QStringLiteral("/tmp")), QStringList{QStringLiteral("answer 2")});
+        QCOMPARE(catalog.models(QStringLiteral("/tmp")),
+                 QStringList{QStringLiteral("new settings")});
     }
 };
 

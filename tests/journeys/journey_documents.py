@@ -18,12 +18,16 @@ TEXT = TEXT.replace("Line 17: the night train runs past quiet fields.",
 
 
 def command_line(s, dock):
-    for acc in s.all(dock, role="text"):
-        st = acc.getState()
-        if st.contains(s.pyatspi.STATE_EDITABLE) and not st.contains(s.pyatspi.STATE_MULTI_LINE) \
-                and s.on_screen(acc):
-            return acc
-    return None
+    """The pane's command line: a one-line field named for commands, or whose placeholder shows
+    the commands (Qt gives a line edit's placeholder as its description)."""
+    fields = [a for a in s.all(dock, role="text")
+              if a.getState().contains(s.pyatspi.STATE_EDITABLE) and
+              not a.getState().contains(s.pyatspi.STATE_MULTI_LINE) and s.on_screen(a)]
+    for a in fields:
+        words = f"{a.name or ''} {a.description or ''}".lower()
+        if "command" in words or "search" in words:
+            return a
+    return fields[0] if len(fields) == 1 else None
 
 
 def transcript_text(s, dock):

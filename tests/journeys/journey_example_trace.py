@@ -32,7 +32,8 @@ def journey(s, args):
     s.wait_for(lambda: "Finished" in console_text(s), "the Console to say the run finished",
                timeout=60)
     s.screenshot("run-finished")
-    live = s.wait_for(lambda: trace_tree_rows(s), "the live Trace Tree", timeout=20)
+    # The view takes the run's last blocks in a coalesced update: read it once it is stable.
+    live = s.wait_for(lambda: settled(s), "the live Trace Tree", timeout=20)
     s.screenshot("live-trace-tree")
 
     saved = os.path.join(s.work, "functions_trace.json")
@@ -46,6 +47,7 @@ def journey(s, args):
     # Opening a trace puts the file's model in the trace panes as the dialog returns; it fills
     # when the file is read: wait for two equal, non-empty reads in a row.
     s.file_dialog(saved)
+    _last.clear()
     from_file = s.wait_for(lambda: settled(s), "the Trace Tree of the opened file", timeout=30)
     s.screenshot("file-trace-tree")
     if comparable(from_file) != comparable(live):

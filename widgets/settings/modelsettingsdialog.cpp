@@ -160,11 +160,10 @@ void ModelSettingsDialog::buildUi()
             .arg(QLatin1String(models::ModelConfig::kFallbackDefaultModel)));
     m_defaultModel->setAccessibleName(tr("Default model"));
     global->addRow(tr("Default model"), m_defaultModel);
-    auto* defaultHelp =
-        new QLabel(tr("Used by programs that say <code>model: default</code> (the examples do). "
-                      "Pick one of the models the endpoints serve, or type a name."),
-                   this);
+    auto* defaultHelp = new QLabel(
+        tr("Used by programs that say <code>model: default</code> (the examples do)."), this);
     defaultHelp->setWordWrap(true);
+    defaultHelp->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     global->addRow(QString(), defaultHelp);
     m_routes = new QTableWidget(0, 3, this);
     m_routes->setObjectName(QStringLiteral("modelRoutes"));

@@ -196,6 +196,23 @@ private Q_SLOTS:
         QCOMPARE(o.out.trimmed().size(), kTemplates);
     }
 
+    void recursionErrorIsSaidOnce()
+    {
+        QTemporaryDir dir;
+        const QString prog = writeFile(dir, QStringLiteral("rec.pdl"),
+                                       "defs:\n"
+                                       "  f:\n"
+                                       "    function: {g: null, n: integer}\n"
+                                       "    return: ${ g(g, n + 1) }\n"
+                                       "text: ${ f(f, 0) }\n");
+        const HakoOutcome o = runHako({QStringLiteral("run"), prog});
+        QCOMPARE(o.status, QProcess::NormalExit);
+        QCOMPARE(o.exitCode, 1);
+        QCOMPARE(o.err.count(QLatin1String("Error during the evaluation of")), 1);
+        QVERIFY2(o.err.contains(QLatin1String("nested deeper than")), qPrintable(o.err.left(2000)));
+        QVERIFY2(o.err.contains(QLatin1String("rec.pdl:5")), qPrintable(o.err.left(2000)));
+    }
+
     void hostileTraceForReplay_data()
     {
         QTest::addColumn<QByteArray>("trace");

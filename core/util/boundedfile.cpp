@@ -10,7 +10,7 @@ Result<QByteArray> readBoundedFile(const QString& path, qint64 maxBytes)
     const QFileInfo info(path);
     const QString shown = info.absoluteFilePath();
     if (!info.exists())
-        return makeError(QStringLiteral("file not found: %1").arg(shown), {path});
+        return makeError(QStringLiteral("cannot read %1: no such file").arg(shown), {path});
     if (info.isDir())
         return makeError(QStringLiteral("%1 is a folder, not a file").arg(shown), {path});
     // Checked before opening: opening a FIFO blocks until a writer appears.

@@ -9,6 +9,7 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
 
@@ -150,6 +151,29 @@ int main(int argc, char** argv)
         std::printf("BENCH trace_load_100mb %.0f ms\n", ms);
         std::printf("BENCH trace_load_100mb_cpu %.0f ms\n", cpu);
         std::printf("BENCH trace_load_100mb_memory %.0f MB\n", (peak - before) / 1024.0);
+    }
+
+    // One block with 200,000 evaluated fields (10 MB): reading objects was quadratic in their
+    // keys (70 s of processor time before, about 0.5 s after).
+    const QString keys = dir.filePath(QStringLiteral("keys.json"));
+    {
+        QFile f(keys);
+        if (!f.open(QIODevice::WriteOnly))
+            fail(QStringLiteral("cannot write ") + keys);
+        QByteArray data = R"({"kind": "text", "pdl__id": "text")";
+        for (int i = 0; i < 200000; ++i)
+            data += ", \"k" + QByteArray::number(i) + "\": {\"pdl__expr\": \"x\", " +
+                    "\"pdl__result\": " + QByteArray::number(i) + "}";
+        data += "}";
+        f.write(data);
+    }
+    {
+        TraceModel model;
+        int blocks = 0;
+        double cpu = 0;
+        const double ms = loadMs(keys, model, &blocks, &cpu);
+        std::printf("BENCH trace_load_200k_keys %.0f ms\n", ms);
+        std::printf("BENCH trace_load_200k_keys_cpu %.0f ms\n", cpu);
     }
     return 0;
 }

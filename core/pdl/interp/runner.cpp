@@ -189,7 +189,13 @@ Value Runner::evalValue(const Value& v, const State& st, const SourceSpan& span)
                 at = span;
         }
         std::string msg = d.message.toStdString();
-        throw PdlError("Error during the evaluation of " + src + ": " + firstLine(msg), at);
+        static const std::string kPrefix = "Error during the evaluation of ";
+        // A function called from this expression failed in its own expression, whose message
+        // already says so: wrapping it again repeated it once per call level (500 times for
+        // a runaway recursion).
+        if (msg.rfind(kPrefix, 0) == 0)
+            throw PdlError(firstLine(msg), at);
+        throw PdlError(kPrefix + src + ": " + firstLine(msg), at);
     }
     case Value::Type::List: {
         const List& in = v.asList();

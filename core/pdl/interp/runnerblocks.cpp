@@ -87,6 +87,9 @@ Value Runner::execRead(const ReadBlock& b, State& st, TraceNode* node)
         throw PdlError("read needs a file name, got " + std::string(target.typeName()),
                        b.read.span);
     const QString path = resolvePath(st, target.asString());
+    if (!QFileInfo::exists(path))
+        throw PdlError("read: file not found: " + QFileInfo(path).absoluteFilePath().toStdString(),
+                       b.read.span);
     Result<QByteArray> read = readBoundedFile(path);
     if (!read)
         throw PdlError("read: " + read.error().message.toStdString(), b.read.span);

@@ -783,9 +783,9 @@ private:
         out.clear();
         qsizetype i = start + 1;
         const auto unterminated = [&] {
-            fail(QStringLiteral("this quoted scalar is never closed: the %1 quote has no "
-                                "matching %1 before the end of the file")
-                     .arg(dq ? QStringLiteral("double") : QStringLiteral("single")),
+            fail(QStringLiteral("this quoted scalar is never closed: the opening %1 has no "
+                                "closing %1 before the end of the file")
+                     .arg(dq ? QLatin1Char('"') : QLatin1Char('\'')),
                  start);
             return false;
         };
@@ -1206,6 +1206,10 @@ Result<YamlValue> loadYaml(const QByteArray& input, const QString& fileName)
         if (!e.mark.is_null()) {
             span = builder.spanOf(e.mark.pos, e.mark.pos);
         }
+        if (e.msg == "illegal EOF in scalar") // yaml-cpp's words for an unclosed quote
+            return makeError(QStringLiteral("the file ends inside a quoted scalar: its closing "
+                                            "quote is missing"),
+                             span);
         return makeError(QStringLiteral("YAML syntax error: %1").arg(QString::fromStdString(e.msg)),
                          span);
     }

@@ -207,26 +207,28 @@ private Q_SLOTS:
         QTest::addColumn<QString>("note"); // in the problem (partial) or the root's error
 
         QTest::newRow("msg and id are numbers")
-            << QByteArray(R"({"kind": "error", "msg": 5, "pdl__id": 5,)"
-                          R"( "program": {"kind": "text", "pdl__id": "text"}})")
+            << QByteArray("{\"kind\": \"error\", \"msg\": 5, \"pdl__id\": 5,"
+                          " \"program\": {\"kind\": \"text\", \"pdl__id\": \"text\"}}")
             << true << QString();
         QTest::newRow("pdl__id is a number")
-            << QByteArray(R"({"kind": "text", "pdl__id": 5, "text": []})") << true << QString();
+            << QByteArray("{\"kind\": \"text\", \"pdl__id\": 5, \"text\": []}") << true
+            << QString();
         QTest::newRow("location and timing of the wrong types")
-            << QByteArray(R"({"kind": "text", "pdl__id": "t", "pdl__location": {"file": 5,)"
-                          R"( "line": "x", "column": 1e300, "end_line": -4}, "pdl__timing":)"
-                          R"( {"start_nanos": "s", "end_nanos": 1e300}, "def": 1,)"
-                          R"( "contribute": [5, {}], "pdl__is_leaf": "yes"})")
+            << QByteArray(
+                   "{\"kind\": \"text\", \"pdl__id\": \"t\", \"pdl__location\": {\"file\": 5,"
+                   " \"line\": \"x\", \"column\": 1e300, \"end_line\": -4}, \"pdl__timing\":"
+                   " {\"start_nanos\": \"s\", \"end_nanos\": 1e300}, \"def\": 1,"
+                   " \"contribute\": [5, {}], \"pdl__is_leaf\": \"yes\"}")
             << true << QString();
         QTest::newRow("program is a number")
-            << QByteArray(R"({"kind": "error", "program": 5})") << true << QString();
-        QTest::newRow("kind is a number") << QByteArray(R"({"kind": 5})") << false << QString();
+            << QByteArray("{\"kind\": \"error\", \"program\": 5}") << true << QString();
+        QTest::newRow("kind is a number") << QByteArray("{\"kind\": 5}") << false << QString();
         QTest::newRow("result nested 1,000,000 deep")
-            << QByteArray(R"({"kind": "data", "pdl__id": "data", "pdl__result": )") +
+            << QByteArray("{\"kind\": \"data\", \"pdl__id\": \"data\", \"pdl__result\": ") +
                    QByteArray(1000000, '[') + QByteArray(1000000, ']') + "}"
             << true << QStringLiteral("levels deep");
         QTest::newRow("result nested 5,000 deep")
-            << QByteArray(R"({"kind": "data", "pdl__id": "data", "pdl__result": )") +
+            << QByteArray("{\"kind\": \"data\", \"pdl__id\": \"data\", \"pdl__result\": ") +
                    QByteArray(5000, '[') + QByteArray(5000, ']') + "}"
             << true << QStringLiteral("not shown");
     }
@@ -270,12 +272,12 @@ private Q_SLOTS:
     {
         // 200,000 evaluated fields in one block: reading was quadratic in the keys of an object.
         constexpr int kKeys = 200000;
-        QByteArray data = R"({"kind": "data", "pdl__id": "data")";
+        QByteArray data = "{\"kind\": \"data\", \"pdl__id\": \"data\"";
         data.reserve(kKeys * 48);
         for (int i = 0; i < kKeys; ++i)
-            data += ", \"k" + QByteArray::number(i) + R"(": {"pdl__expr": "x", "pdl__result": )" +
-                    QByteArray::number(i) + "}";
-        data += R"(, "pdl__result": "last"})";
+            data += ", \"k" + QByteArray::number(i) +
+                    "\": {\"pdl__expr\": \"x\", \"pdl__result\": " + QByteArray::number(i) + "}";
+        data += ", \"pdl__result\": \"last\"}";
         auto r = parseTraceData(data, QStringLiteral("keys.json"));
         QVERIFY(r.ok());
         QVERIFY(!r->partial);

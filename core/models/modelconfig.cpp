@@ -1,11 +1,13 @@
 #include "core/models/modelconfig.h"
 
 #include "core/models/apikeystore.h"
+#include "core/pdl/code/codetrust.h"
 #include "core/pdl/parser/yamlvalue.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSettings>
 
 namespace hako::models {
 
@@ -79,8 +81,18 @@ bool globMatch(std::string_view p, std::string_view s)
     return pi == p.size();
 }
 
+bool ModelConfig::workspaceTrusted(const QString& workspaceDir)
+{
+    if (workspaceDir.isEmpty())
+        return false;
+    QSettings settings;
+    return pdl::code::CodeTrustStore(&settings).isTrusted(
+        QDir(workspaceDir).filePath(QString::fromLatin1(kFileName)));
+}
+
 Result<ModelConfig> ModelConfig::load(const QString& workspaceDir, const QProcessEnvironment& env,
-                                      std::shared_ptr<ApiKeyStore> keys)
+                                      std::shared_ptr<ApiKeyStore> keys,
+                                      WorkspaceKeys workspaceKeys)
 {
     ModelConfig config;
     config.m_env = env;
@@ -103,6 +115,9 @@ Result<ModelConfig> ModelConfig::load(const QString& workspaceDir, const QProces
     if (!file.open(QIODevice::ReadOnly))
         return makeError(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
     config.m_file = path;
+    const bool keysAllowed =
+        workspaceKeys == WorkspaceKeys::Allowed ||
+        (workspaceKeys == WorkspaceKeys::FromTrustStore && workspaceTrusted(workspaceDir));
     Result<pdl::YamlValue> doc = pdl::loadYaml(file.readAll(), path);
     if (!doc)
         return doc.error();
@@ -120,6 +135,8 @@ Result<ModelConfig> ModelConfig::load(const QString& workspaceDir, const QProces
         named.name = name;
         named.provider = QStringLiteral("openai");
         named.endpoint.name = name;
+        named.keysAllowed = keysAllowed;
+        QString refusedKeyEnv;
         if (!node.isMapping())
             return at(node, QStringLiteral("endpoint '%1' must be a mapping").arg(name));
         for (const auto& e : node.entries()) {
@@ -130,7 +147,10 @@ Result<ModelConfig> ModelConfig::load(const QString& workspaceDir, const QProces
             if (e.name == "base_url") {
                 named.endpoint.baseUrl = value;
             } else if (e.name == "api_key_env") {
-                named.endpoint.apiKey = env.value(value);
+                if (keysAllowed)
+                    named.endpoint.apiKey = env.value(value);
+                else
+                    refusedKeyEnv = value;
             } else if (e.name == "api_key") {
                 return at(e.key, QStringLiteral("API keys do not belong in a project file; put "
                                                 "the key in an environment variable and name it "
@@ -145,21 +165,41 @@ Result<ModelConfig> ModelConfig::load(const QString& workspaceDir, const QProces
                 named.cassette = QDir(workspaceDir).absoluteFilePath(value);
             } else if (e.name == "default_model") {
                 // Read by the workbench (settings dialog, new model blocks), not by routing.
-            } else if (e.name == "timeout") {
-                named.endpoint.idleTimeoutMs = int(e.value.scalar().toDouble() * 1000);
+            } else if (e.name == "timeout" || e.name == "deadline") {
+                const double seconds = e.value.scalar().toDouble();
+                if (!(seconds > 0 && seconds <= 7 * 24 * 3600))
+                    return at(e.value, QStringLiteral("'%1' must be a number of seconds above 0")
+                                           .arg(QString::fromStdString(e.name)));
+                (e.name == "timeout" ? named.endpoint.idleTimeoutMs : named.endpoint.deadlineMs) =
+                    int(seconds * 1000);
+            } else if (e.name == "max_reply_mb") {
+                const double mb = e.value.scalar().toDouble();
+                if (!(mb > 0 && mb <= 64 * 1024))
+                    return at(e.value, QStringLiteral("'max_reply_mb' must be a number of "
+                                                      "megabytes above 0 (at most 65536)"));
+                named.endpoint.maxReplyBytes = qint64(mb * 1024 * 1024);
             } else if (e.name == "embed_batch_size") {
                 named.endpoint.embedBatchSize = int(e.value.scalar().toDouble());
             } else {
-                return at(e.key,
-                          QStringLiteral("unknown endpoint setting '%1' (known: base_url, "
-                                         "api_key_env, azure, api_version, provider, "
-                                         "cassette, timeout, embed_batch_size, default_model)")
-                              .arg(QString::fromStdString(e.name)));
+                return at(e.key, QStringLiteral("unknown endpoint setting '%1' (known: base_url, "
+                                                "api_key_env, azure, api_version, provider, "
+                                                "cassette, timeout, deadline, max_reply_mb, "
+                                                "embed_batch_size, default_model)")
+                                     .arg(QString::fromStdString(e.name)));
             }
         }
         if (named.provider == QLatin1String("openai") && named.endpoint.baseUrl.isEmpty())
             return at(node, QStringLiteral("endpoint '%1' needs a base_url").arg(name));
         named.endpoint.configHint = QStringLiteral("Check endpoint '%1' in %2.").arg(name, path);
+        if (!keysAllowed)
+            named.endpoint.configHint +=
+                QStringLiteral(" Its folder is not trusted, so Hako sends it none of your API "
+                               "keys%1; trust the folder (the workbench asks when you run a "
+                               "program there, or `hako run --trust`) to let it use them.")
+                    .arg(refusedKeyEnv.isEmpty()
+                             ? QString()
+                             : QStringLiteral(" (not %1, which api_key_env names)")
+                                   .arg(refusedKeyEnv));
         return named;
     };
 
@@ -179,6 +219,7 @@ Result<ModelConfig> ModelConfig::load(const QString& workspaceDir, const QProces
                 return named.error();
             config.m_haveProxy = true;
             config.m_proxy = named->endpoint;
+            config.m_proxyKeysAllowed = named->keysAllowed;
         } else if (top.name == "models") {
             if (!top.value.isMapping())
                 return at(top.value, QStringLiteral("`models` must map model names (globs) to "
@@ -222,8 +263,10 @@ const ModelConfig::Named* ModelConfig::findEndpoint(const QString& name) const
     return nullptr;
 }
 
-EndpointConfig ModelConfig::withKeyring(EndpointConfig e) const
+EndpointConfig ModelConfig::withKeyring(EndpointConfig e, bool keysAllowed) const
 {
+    if (!keysAllowed)
+        return e;
     if (m_keys) {
         if (std::optional<QString> key = m_keys->lookup(e.name))
             e.apiKey = *key;
@@ -273,8 +316,9 @@ Result<ResolvedModel> ModelConfig::resolve(const std::string& name) const
             continue;
         const Named* n = findEndpoint(r.endpoint);
         out.provider = n->provider;
-        out.endpoint =
-            n->provider == QLatin1String("openai") ? withKeyring(n->endpoint) : n->endpoint;
+        out.endpoint = n->provider == QLatin1String("openai")
+                           ? withKeyring(n->endpoint, n->keysAllowed)
+                           : n->endpoint;
         out.cassette = n->cassette;
         out.model = !r.model.empty()                        ? r.model
                     : r.glob.find('/') != std::string::npos ? rest
@@ -322,7 +366,7 @@ Result<ResolvedModel> ModelConfig::resolve(const std::string& name) const
                                         "LITELLM_PROXY_API_KEY), or add `litellm_proxy: "
                                         "{base_url: …}` to hako-models.yaml")
                              .arg(qname, QString::fromStdString(prefix)));
-    out.endpoint = withKeyring(m_proxy);
+    out.endpoint = withKeyring(m_proxy, m_proxyKeysAllowed);
     out.model = prefix == "litellm_proxy" ? rest : name;
     return out;
 }
@@ -338,7 +382,7 @@ std::vector<ModelConfig::Listed> ModelConfig::listedEndpoints() const
             if (r.endpoint == n.name && r.glob.size() > 2 && r.glob.ends_with("/*"))
                 prefix = QString::fromStdString(r.glob.substr(0, r.glob.size() - 1));
         }
-        out.push_back({withKeyring(n.endpoint), prefix});
+        out.push_back({withKeyring(n.endpoint, n.keysAllowed), prefix});
     }
     out.push_back({withKeyring(ollama()), QStringLiteral("ollama/")});
     const EndpointConfig oa = withKeyring(openai());
@@ -346,7 +390,7 @@ std::vector<ModelConfig::Listed> ModelConfig::listedEndpoints() const
         m_env.contains(QStringLiteral("OPENAI_API_BASE")))
         out.push_back({oa, QString()});
     if (m_haveProxy)
-        out.push_back({withKeyring(m_proxy), QStringLiteral("litellm_proxy/")});
+        out.push_back({withKeyring(m_proxy, m_proxyKeysAllowed), QStringLiteral("litellm_proxy/")});
     return out;
 }
 

@@ -1,7 +1,4 @@
-#include "core/models/pluginmanager.h"
-
-#include "core/models/modelrouter.h"
-#include "core/models/providerplugin.h"
+#include "core/util/pluginmanager.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -10,29 +7,41 @@
 #include <QLibrary>
 #include <QPluginLoader>
 
-namespace hako::models {
+namespace hako {
 
-ProviderPluginManager::ProviderPluginManager() = default;
+namespace {
 
-// Plugin instances must outlive every provider they made, which may be held until exit, so the
-// loaders are released without unloading the libraries.
-ProviderPluginManager::~ProviderPluginManager()
+constexpr const char* kImplemented[] = {kModelProviderPluginIid, kPdfExtractorPluginIid};
+
+/// `io.github.hako.PdfExtractor` of `io.github.hako.PdfExtractor/1.0`.
+QString family(const QString& iid)
+{
+    return iid.section(QLatin1Char('/'), 0, 0);
+}
+
+} // namespace
+
+PluginManager::PluginManager() = default;
+
+// Plugin instances must outlive everything they made (providers may be held until exit), so
+// the loaders are released without unloading the libraries.
+PluginManager::~PluginManager()
 {
     for (auto& loader : m_loaders)
         (void)loader.release();
 }
 
-ProviderPluginManager& ProviderPluginManager::instance()
+PluginManager& PluginManager::instance()
 {
-    static ProviderPluginManager* manager = [] {
-        auto* m = new ProviderPluginManager;
+    static PluginManager* manager = [] {
+        auto* m = new PluginManager;
         m->scan(defaultSearchPaths());
         return m;
     }();
     return *manager;
 }
 
-QStringList ProviderPluginManager::defaultSearchPaths()
+QStringList PluginManager::defaultSearchPaths()
 {
     QStringList dirs;
     const QString env = qEnvironmentVariable("HAKO_PLUGIN_PATH");
@@ -51,7 +60,7 @@ QStringList ProviderPluginManager::defaultSearchPaths()
     return dirs;
 }
 
-void ProviderPluginManager::scan(const QStringList& dirs)
+void PluginManager::scan(const QStringList& dirs)
 {
     std::lock_guard lock(m_mutex);
     for (const QString& dir : dirs) {
@@ -78,65 +87,56 @@ void ProviderPluginManager::scan(const QStringList& dirs)
             info.name = data.value(QStringLiteral("name")).toString();
             info.description = data.value(QStringLiteral("description")).toString();
             info.version = data.value(QStringLiteral("version")).toString();
-            info.providerKind = data.value(QStringLiteral("providerKind")).toString();
+            info.kind = data.value(QStringLiteral("providerKind")).toString();
+            if (info.kind.isEmpty())
+                info.kind = info.id;
             const QString iid = meta.value(QStringLiteral("IID")).toString();
-            if (iid != QLatin1String(HAKO_MODEL_PROVIDER_PLUGIN_IID)) {
-                // Another kind of plugin (a code runner) or another interface version.
-                if (iid.startsWith(QLatin1String("io.github.hako.ModelProviderPlugin/")))
-                    info.error = QStringLiteral("built for interface %1, this Hako needs %2")
-                                     .arg(iid, QLatin1String(HAKO_MODEL_PROVIDER_PLUGIN_IID));
-                else
+            info.interfaceId = iid;
+            bool implemented = false;
+            QString sameFamily;
+            for (const char* known : kImplemented) {
+                const QString k = QString::fromLatin1(known);
+                implemented |= iid == k;
+                if (family(iid) == family(k))
+                    sameFamily = k;
+            }
+            if (!implemented) {
+                // Loading a plugin built against another version of an interface could crash:
+                // it is listed with the reason instead. Other Qt plugins are none of ours.
+                if (sameFamily.isEmpty())
                     continue;
+                info.error = QStringLiteral("built for interface %1, this Hako needs %2")
+                                 .arg(iid, sameFamily);
                 m_plugins.append(info);
                 continue;
             }
-            QObject* root = loader->instance();
-            auto* plugin = qobject_cast<IModelProviderPlugin*>(root);
-            if (!plugin) {
-                info.error = root ? QStringLiteral("does not implement the provider interface")
-                                  : loader->errorString();
+            if (!loader->instance()) {
+                info.error = loader->errorString();
                 m_plugins.append(info);
                 continue;
             }
             info.loaded = true;
-            if (info.providerKind.isEmpty())
-                info.providerKind = plugin->providerKind();
             m_plugins.append(info);
             m_loaders.push_back(std::move(loader));
         }
     }
 }
 
-QList<PluginInfo> ProviderPluginManager::plugins() const
+QList<PluginInfo> PluginManager::plugins() const
 {
     std::lock_guard lock(m_mutex);
     return m_plugins;
 }
 
-IModelProviderPlugin* ProviderPluginManager::pluginFor(const QString& kind) const
+QList<QObject*> PluginManager::instances(const QString& iid) const
 {
     std::lock_guard lock(m_mutex);
+    QList<QObject*> out;
     for (const auto& loader : m_loaders) {
-        auto* plugin = qobject_cast<IModelProviderPlugin*>(loader->instance());
-        if (plugin && plugin->providerKind() == kind)
-            return plugin;
+        if (loader->metaData().value(QStringLiteral("IID")).toString() == iid)
+            out.append(loader->instance());
     }
-    return nullptr;
+    return out;
 }
 
-void ProviderPluginManager::registerFactories(ModelRouter& router) const
-{
-    std::lock_guard lock(m_mutex);
-    for (const auto& loader : m_loaders) {
-        auto* plugin = qobject_cast<IModelProviderPlugin*>(loader->instance());
-        if (!plugin)
-            continue;
-        const QString kind = plugin->providerKind();
-        if (kind == QLatin1String("openai") || kind == QLatin1String("replay"))
-            continue;
-        router.addFactory(kind,
-                          [plugin](const ResolvedModel& where) { return plugin->create(where); });
-    }
-}
-
-} // namespace hako::models
+} // namespace hako

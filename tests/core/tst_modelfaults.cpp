@@ -317,10 +317,15 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("body");
         QTest::addColumn<QString>("expected");
         QTest::newRow("json message")
-            << QByteArray(R"({"error": {"message": "bad\u001b[2J\u0000after\u0007"}})")
-            << R"(bad\x1b[2J\x00after\x07)";
-        QTest::newRow("raw text") << QByteArray("oops\x1b]0;pwned\x07\0tail", 19)
-                                  << R"(oops\x1b]0;pwned\x07\x00tail)";
+            << QByteArray("{\"error\": {\"message\": \"bad\\u001b[2J\\u0000after\\u0007\"}}")
+            << QStringLiteral("bad\\x1b[2J\\x00after\\x07");
+        QByteArray raw("oops");
+        raw += char(0x1b);
+        raw += "]0;pwned";
+        raw += char(0x07);
+        raw += char(0);
+        raw += "tail";
+        QTest::newRow("raw text") << raw << QStringLiteral("oops\\x1b]0;pwned\\x07\\x00tail");
     }
     void controlCharactersInErrorBodiesAreEscaped()
     {

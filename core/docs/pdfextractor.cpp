@@ -1,13 +1,11 @@
 #include "core/docs/pdfextractor.h"
 
-#include "core/util/pluginpaths.h"
+#include "core/util/pluginmanager.h"
 
-#include <QDir>
-#include <QFileInfo>
-#include <QLibrary>
 #include <QMutex>
 #include <QMutexLocker>
-#include <QPluginLoader>
+
+#include <string_view>
 
 namespace hako::docs {
 
@@ -18,24 +16,16 @@ IPdfExtractor* g_override = nullptr;
 IPdfExtractor* g_plugin = nullptr;
 bool g_scanned = false;
 
+static_assert(std::string_view(HAKO_PDF_EXTRACTOR_IID) == std::string_view(kPdfExtractorPluginIid),
+              "the plugin manager loads this interface version");
+
+/// The `pdf` plugin, found and loaded by the one plugin manager (so it shows in About Plugins).
 IPdfExtractor* findPlugin()
 {
-    for (const QString& dir : pluginSearchPaths()) {
-        const QFileInfoList files = QDir(dir).entryInfoList(QDir::Files, QDir::Name);
-        for (const QFileInfo& fi : files) {
-            if (!QLibrary::isLibrary(fi.fileName()))
-                continue;
-            // The loader stays alive with the library: the instance is used until exit.
-            auto* loader = new QPluginLoader(fi.canonicalFilePath());
-            if (loader->metaData().value(QStringLiteral("IID")).toString() !=
-                QLatin1String(HAKO_PDF_EXTRACTOR_IID)) {
-                delete loader;
-                continue;
-            }
-            if (auto* extractor = qobject_cast<IPdfExtractor*>(loader->instance()))
-                return extractor;
-            delete loader;
-        }
+    for (QObject* root :
+         PluginManager::instance().instances(QString::fromLatin1(kPdfExtractorPluginIid))) {
+        if (auto* extractor = qobject_cast<IPdfExtractor*>(root))
+            return extractor;
     }
     return nullptr;
 }

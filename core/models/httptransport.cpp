@@ -6,6 +6,7 @@
 #include <QTimer>
 
 #include <chrono>
+#include <cstring>
 
 namespace hako::models {
 
@@ -60,6 +61,49 @@ QString HttpExchange::timedOut() const
     return m_timedOut;
 }
 
+qint64 HttpExchange::received() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_received;
+}
+
+namespace {
+
+/// A request body that can be read once: Qt's automatic re-send needs to rewind the body, which
+/// this refuses, so only the caller ever sends a request again.
+class OneShotBody : public QIODevice {
+public:
+    OneShotBody(QByteArray data, QObject* parent) : QIODevice(parent), m_data(std::move(data))
+    {
+        open(QIODevice::ReadOnly);
+    }
+    bool isSequential() const override { return true; }
+    bool reset() override { return false; }
+    bool seek(qint64) override { return false; }
+    qint64 bytesAvailable() const override
+    {
+        return m_data.size() - m_pos + QIODevice::bytesAvailable();
+    }
+
+protected:
+    qint64 readData(char* data, qint64 maxSize) override
+    {
+        const qint64 n = std::min<qint64>(maxSize, m_data.size() - m_pos);
+        if (n <= 0)
+            return m_pos >= m_data.size() ? -1 : 0;
+        std::memcpy(data, m_data.constData() + m_pos, size_t(n));
+        m_pos += n;
+        return n;
+    }
+    qint64 writeData(const char*, qint64) override { return -1; }
+
+private:
+    QByteArray m_data;
+    qint64 m_pos = 0;
+};
+
+} // namespace
+
 /// Lives on the transport's thread and owns the QNetworkAccessManager there.
 class HttpWorker : public QObject {
 public:
@@ -79,22 +123,39 @@ public:
         // Redirects could carry the Authorization header elsewhere; an endpoint must be exact.
         request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
                              QNetworkRequest::ManualRedirectPolicy);
-        QNetworkReply* reply = r.body.isNull() && r.verb == "GET"
-                                   ? nam->get(request)
-                                   : nam->sendCustomRequest(request, r.verb, r.body);
+        QNetworkReply* reply = nullptr;
+        if (r.body.isNull() && r.verb == "GET") {
+            reply = nam->get(request);
+        } else {
+            // Unbuffered and not rewindable: Qt cannot re-send it on its own (see the class
+            // comment); it needs the length to stream it.
+            request.setHeader(QNetworkRequest::ContentLengthHeader, qint64(r.body.size()));
+            request.setAttribute(QNetworkRequest::DoNotBufferUploadDataAttribute, true);
+            auto* body = new OneShotBody(r.body, nullptr);
+            reply = nam->sendCustomRequest(request, r.verb, body);
+            body->setParent(reply);
+        }
         ex->m_reply = reply;
         auto* timer = new QTimer(reply);
         timer->setSingleShot(true);
         timer->setProperty("phase", QStringLiteral("connect"));
         timer->start(r.connectTimeoutMs);
         const int idleMs = r.idleTimeoutMs;
-        connect(timer, &QTimer::timeout, reply, [ex, reply, timer] {
+        const qint64 maxBytes = r.maxReplyBytes;
+        auto stop = [ex, reply](const QString& why) {
             {
                 std::lock_guard lock(ex->m_mutex);
-                ex->m_timedOut = timer->property("phase").toString();
+                if (ex->m_timedOut.isEmpty())
+                    ex->m_timedOut = why;
             }
             reply->abort();
-        });
+        };
+        connect(timer, &QTimer::timeout, reply,
+                [stop, timer] { stop(timer->property("phase").toString()); });
+        auto* deadline = new QTimer(reply);
+        deadline->setSingleShot(true);
+        connect(deadline, &QTimer::timeout, reply, [stop] { stop(QStringLiteral("deadline")); });
+        deadline->start(std::max(1, r.deadlineMs));
         connect(reply, &QNetworkReply::requestSent, timer, [timer, idleMs] {
             timer->setProperty("phase", QStringLiteral("idle"));
             timer->start(idleMs);
@@ -104,24 +165,40 @@ public:
             ex->m_status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
             ex->m_headers = reply->rawHeaderPairs();
         });
-        connect(reply, &QNetworkReply::readyRead, reply, [ex, reply, timer, idleMs] {
-            if (timer->property("phase").toString() == QLatin1String("connect"))
-                timer->setProperty("phase", QStringLiteral("idle"));
-            timer->start(idleMs);
-            const QByteArray data = reply->readAll();
-            if (data.isEmpty())
-                return;
+        connect(reply, &QNetworkReply::readyRead, reply,
+                [ex, reply, timer, idleMs, maxBytes, stop] {
+                    if (timer->property("phase").toString() == QLatin1String("connect"))
+                        timer->setProperty("phase", QStringLiteral("idle"));
+                    timer->start(idleMs);
+                    // Never more than the limit in memory: read at most what is still allowed.
+                    qint64 allowed = 0;
+                    {
+                        std::lock_guard lock(ex->m_mutex);
+                        allowed = maxBytes - ex->m_received;
+                    }
+                    const QByteArray data = reply->read(std::max<qint64>(0, allowed));
+                    if (!data.isEmpty()) {
+                        {
+                            std::lock_guard lock(ex->m_mutex);
+                            ex->m_pending += data;
+                            ex->m_received += data.size();
+                        }
+                        ex->m_cv.notify_all();
+                    }
+                    if (reply->bytesAvailable() > 0)
+                        stop(QStringLiteral("size"));
+                });
+        connect(reply, &QNetworkReply::finished, this, [this, ex, reply, maxBytes] {
             {
                 std::lock_guard lock(ex->m_mutex);
-                ex->m_pending += data;
-            }
-            ex->m_cv.notify_all();
-        });
-        connect(reply, &QNetworkReply::finished, this, [this, ex, reply] {
-            const QByteArray rest = reply->isOpen() ? reply->readAll() : QByteArray();
-            {
-                std::lock_guard lock(ex->m_mutex);
-                ex->m_pending += rest;
+                if (reply->isOpen() && ex->m_timedOut.isEmpty()) {
+                    const QByteArray rest =
+                        reply->read(std::max<qint64>(0, maxBytes - ex->m_received));
+                    ex->m_pending += rest;
+                    ex->m_received += rest.size();
+                    if (reply->bytesAvailable() > 0)
+                        ex->m_timedOut = QStringLiteral("size");
+                }
                 if (ex->m_status == 0)
                     ex->m_status =
                         reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();

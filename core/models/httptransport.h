@@ -36,8 +36,12 @@ public:
     /// After Finished: the transport error (NoError when the body arrived whole).
     QNetworkReply::NetworkError error() const;
     QString errorString() const;
-    /// After Finished: "connect" or "idle" when one of the timeouts aborted the exchange.
+    /// After Finished: why Hako aborted the exchange: "connect" or "idle" (a timeout),
+    /// "deadline" (the whole exchange took too long) or "size" (the reply outgrew its limit);
+    /// "" otherwise.
     QString timedOut() const;
+    /// Body bytes received so far.
+    qint64 received() const;
 
 private:
     friend class HttpWorker;
@@ -51,6 +55,7 @@ private:
     QNetworkReply::NetworkError m_error = QNetworkReply::NoError;
     QString m_errorString;
     QString m_timedOut;
+    qint64 m_received = 0;
     // Network-thread side only.
     QNetworkReply* m_reply = nullptr;
     bool m_aborted = false;
@@ -58,8 +63,12 @@ private:
 
 /// An HTTP client with its own thread: a QNetworkAccessManager lives there and every request is
 /// posted to it, so callers on worker threads block on their exchange rather than spinning an
-/// event loop. Safe to use from any number of threads; the object itself must outlive its
-/// exchanges' use of next() (the destructor aborts whatever is in flight).
+/// event loop. A request with a body is sent at most once: Qt re-sends a request by itself when
+/// a kept-alive connection closes or the status line is garbled, which for a POST to a model
+/// server means paying twice; here the body can be read only once, so such a re-send fails
+/// (ContentReSendError) and the caller's own retry policy decides. Safe to use from any number of
+/// threads; the object itself must outlive its exchanges' use of next() (the destructor aborts
+/// whatever is in flight).
 class HttpTransport {
 public:
     struct Request {
@@ -71,6 +80,12 @@ public:
         int connectTimeoutMs = 10000;
         /// Longest silence between two pieces of the response after the request was sent.
         int idleTimeoutMs = 120000;
+        /// The whole exchange, from start to the last byte (a server that drips a byte now
+        /// and then never trips the idle timeout).
+        int deadlineMs = 600000;
+        /// The most body bytes accepted; a longer reply (or a stream that never ends) is
+        /// aborted rather than buffered.
+        qint64 maxReplyBytes = 64LL * 1024 * 1024;
     };
 
     HttpTransport();

@@ -1,6 +1,7 @@
 #include "core/models/modelconfig.h"
 
 #include "core/models/apikeystore.h"
+#include "core/pdl/code/codetrust.h"
 #include "core/pdl/parser/yamlvalue.h"
 #include "core/util/globmatch.h"
 
@@ -8,6 +9,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
+#include <QSettings>
 
 namespace hako::models {
 
@@ -44,8 +46,18 @@ QString ModelConfig::userFile()
     return dir.isEmpty() ? QString() : dir + QLatin1Char('/') + QString::fromLatin1(kFileName);
 }
 
+bool ModelConfig::workspaceTrusted(const QString& workspaceDir)
+{
+    if (workspaceDir.isEmpty())
+        return false;
+    QSettings settings;
+    return pdl::code::CodeTrustStore(&settings).isTrusted(
+        QDir(workspaceDir).filePath(QString::fromLatin1(kFileName)));
+}
+
 Result<ModelConfig> ModelConfig::load(const QString& workspaceDir, const QProcessEnvironment& env,
-                                      std::shared_ptr<ApiKeyStore> keys, const QString& userFile)
+                                      std::shared_ptr<ApiKeyStore> keys, const QString& userFile,
+                                      WorkspaceKeys workspaceKeys)
 {
     ModelConfig config;
     config.m_env = env;
@@ -63,14 +75,18 @@ Result<ModelConfig> ModelConfig::load(const QString& workspaceDir, const QProces
     // The user's settings first; a workspace file beside the programs adds to them and wins
     // where both name the same thing.
     if (!userFile.isEmpty()) {
-        if (Result<bool> read = config.readFile(userFile); !read)
+        // The user's own settings: their endpoints get the user's keys.
+        if (Result<bool> read = config.readFile(userFile, true); !read)
             return read.error();
     }
     if (!workspaceDir.isEmpty()) {
         const QString path = QDir(workspaceDir).filePath(QString::fromLatin1(kFileName));
         // The user's file may be the workspace's too (a program in the settings folder).
         if (QFileInfo(path).absoluteFilePath() != QFileInfo(userFile).absoluteFilePath()) {
-            if (Result<bool> read = config.readFile(path); !read)
+            const bool keysAllowed =
+                workspaceKeys == WorkspaceKeys::Allowed ||
+                (workspaceKeys == WorkspaceKeys::FromTrustStore && workspaceTrusted(workspaceDir));
+            if (Result<bool> read = config.readFile(path, keysAllowed); !read)
                 return read.error();
         }
     }
@@ -83,7 +99,7 @@ Result<ModelConfig> ModelConfig::load(const QString& workspaceDir, const QProces
     return config;
 }
 
-Result<bool> ModelConfig::readFile(const QString& path)
+Result<bool> ModelConfig::readFile(const QString& path, bool keysAllowed)
 {
     const QProcessEnvironment& env = m_env;
     const QString folder = QFileInfo(path).absolutePath();
@@ -111,6 +127,8 @@ Result<bool> ModelConfig::readFile(const QString& path)
         named.name = name;
         named.provider = QStringLiteral("openai");
         named.endpoint.name = name;
+        named.keysAllowed = keysAllowed;
+        QString refusedKeyEnv;
         if (!node.isMapping())
             return at(node, QStringLiteral("endpoint '%1' must be a mapping").arg(name));
         for (const auto& e : node.entries()) {
@@ -121,7 +139,10 @@ Result<bool> ModelConfig::readFile(const QString& path)
             if (e.name == "base_url") {
                 named.endpoint.baseUrl = value;
             } else if (e.name == "api_key_env") {
-                named.endpoint.apiKey = env.value(value);
+                if (keysAllowed)
+                    named.endpoint.apiKey = env.value(value);
+                else
+                    refusedKeyEnv = value;
             } else if (e.name == "api_key") {
                 return at(e.key, QStringLiteral("API keys do not belong in a project file; put "
                                                 "the key in an environment variable and name it "
@@ -136,21 +157,41 @@ Result<bool> ModelConfig::readFile(const QString& path)
                 named.cassette = QDir(folder).absoluteFilePath(value);
             } else if (e.name == "default_model") {
                 // Read by the workbench (settings dialog, new model blocks), not by routing.
-            } else if (e.name == "timeout") {
-                named.endpoint.idleTimeoutMs = int(e.value.scalar().toDouble() * 1000);
+            } else if (e.name == "timeout" || e.name == "deadline") {
+                const double seconds = e.value.scalar().toDouble();
+                if (!(seconds > 0 && seconds <= 7 * 24 * 3600))
+                    return at(e.value, QStringLiteral("'%1' must be a number of seconds above 0")
+                                           .arg(QString::fromStdString(e.name)));
+                (e.name == "timeout" ? named.endpoint.idleTimeoutMs : named.endpoint.deadlineMs) =
+                    int(seconds * 1000);
+            } else if (e.name == "max_reply_mb") {
+                const double mb = e.value.scalar().toDouble();
+                if (!(mb > 0 && mb <= 64 * 1024))
+                    return at(e.value, QStringLiteral("'max_reply_mb' must be a number of "
+                                                      "megabytes above 0 (at most 65536)"));
+                named.endpoint.maxReplyBytes = qint64(mb * 1024 * 1024);
             } else if (e.name == "embed_batch_size") {
                 named.endpoint.embedBatchSize = int(e.value.scalar().toDouble());
             } else {
-                return at(e.key,
-                          QStringLiteral("unknown endpoint setting '%1' (known: base_url, "
-                                         "api_key_env, azure, api_version, provider, "
-                                         "cassette, timeout, embed_batch_size, default_model)")
-                              .arg(QString::fromStdString(e.name)));
+                return at(e.key, QStringLiteral("unknown endpoint setting '%1' (known: base_url, "
+                                                "api_key_env, azure, api_version, provider, "
+                                                "cassette, timeout, deadline, max_reply_mb, "
+                                                "embed_batch_size, default_model)")
+                                     .arg(QString::fromStdString(e.name)));
             }
         }
         if (named.provider == QLatin1String("openai") && named.endpoint.baseUrl.isEmpty())
             return at(node, QStringLiteral("endpoint '%1' needs a base_url").arg(name));
         named.endpoint.configHint = QStringLiteral("Check endpoint '%1' in %2.").arg(name, path);
+        if (!keysAllowed)
+            named.endpoint.configHint +=
+                QStringLiteral(" Its folder is not trusted, so Hako sends it none of your API "
+                               "keys%1; trust the folder (the workbench asks when you run a "
+                               "program there, or `hako run --trust`) to let it use them.")
+                    .arg(refusedKeyEnv.isEmpty()
+                             ? QString()
+                             : QStringLiteral(" (not %1, which api_key_env names)")
+                                   .arg(refusedKeyEnv));
         return named;
     };
 
@@ -172,6 +213,7 @@ Result<bool> ModelConfig::readFile(const QString& path)
                 return named.error();
             m_haveProxy = true;
             m_proxy = named->endpoint;
+            m_proxyKeysAllowed = named->keysAllowed;
         } else if (top.name == "default_model") {
             if (!top.value.isScalar() || top.value.isNull() || top.value.scalar().str().empty())
                 return at(top.value, QStringLiteral("`default_model` must be a model name such "
@@ -228,8 +270,10 @@ const ModelConfig::Named* ModelConfig::findEndpoint(const QString& name) const
     return nullptr;
 }
 
-EndpointConfig ModelConfig::withKeyring(EndpointConfig e) const
+EndpointConfig ModelConfig::withKeyring(EndpointConfig e, bool keysAllowed) const
 {
+    if (!keysAllowed)
+        return e;
     if (m_keys) {
         if (std::optional<QString> key = m_keys->lookup(e.name))
             e.apiKey = *key;
@@ -295,8 +339,9 @@ Result<ResolvedModel> ModelConfig::resolveName(const std::string& requested) con
             continue;
         const Named* n = findEndpoint(r.endpoint);
         out.provider = n->provider;
-        out.endpoint =
-            n->provider == QLatin1String("openai") ? withKeyring(n->endpoint) : n->endpoint;
+        out.endpoint = n->provider == QLatin1String("openai")
+                           ? withKeyring(n->endpoint, n->keysAllowed)
+                           : n->endpoint;
         out.cassette = n->cassette;
         out.model = !r.model.empty()                        ? r.model
                     : r.glob.find('/') != std::string::npos ? rest
@@ -344,7 +389,7 @@ Result<ResolvedModel> ModelConfig::resolveName(const std::string& requested) con
                                         "LITELLM_PROXY_API_KEY), or add `litellm_proxy: "
                                         "{base_url: …}` to hako-models.yaml")
                              .arg(qname, QString::fromStdString(prefix)));
-    out.endpoint = withKeyring(m_proxy);
+    out.endpoint = withKeyring(m_proxy, m_proxyKeysAllowed);
     out.model = prefix == "litellm_proxy" ? rest : name;
     return out;
 }
@@ -360,7 +405,7 @@ std::vector<ModelConfig::Listed> ModelConfig::listedEndpoints() const
             if (r.endpoint == n.name && r.glob.size() > 2 && r.glob.ends_with("/*"))
                 prefix = QString::fromStdString(r.glob.substr(0, r.glob.size() - 1));
         }
-        out.push_back({withKeyring(n.endpoint), prefix});
+        out.push_back({withKeyring(n.endpoint, n.keysAllowed), prefix});
     }
     out.push_back({withKeyring(ollama()), QStringLiteral("ollama/")});
     const EndpointConfig oa = withKeyring(openai());
@@ -368,7 +413,7 @@ std::vector<ModelConfig::Listed> ModelConfig::listedEndpoints() const
         m_env.contains(QStringLiteral("OPENAI_API_BASE")))
         out.push_back({oa, QString()});
     if (m_haveProxy)
-        out.push_back({withKeyring(m_proxy), QStringLiteral("litellm_proxy/")});
+        out.push_back({withKeyring(m_proxy, m_proxyKeysAllowed), QStringLiteral("litellm_proxy/")});
     return out;
 }
 

@@ -26,6 +26,18 @@ struct ResolvedModel {
     QString cassette;
 };
 
+/// Whether the endpoints of a workspace's hako-models.yaml may receive the user's API keys
+/// (environment variables named by `api_key_env:`, keyring entries). The file comes with the
+/// program: one from an untrusted folder could send OPENAI_API_KEY to any host it likes. The
+/// user's own file (userFile()) always may.
+enum class WorkspaceKeys {
+    /// Allowed when the file's folder is trusted in the code trust store (the same folders the
+    /// workbench lets run code without asking; `hako run --trust`).
+    FromTrustStore,
+    Allowed,
+    Refused,
+};
+
 /// Model name resolution, LiteLLM style, from the environment, the user's own `hako-models.yaml`
 /// (userFile(), written by the workbench's model settings) and an optional one beside the
 /// programs (the workspace's, which adds endpoints and routes and wins over the user's):
@@ -41,8 +53,10 @@ struct ResolvedModel {
 ///   so that they run with whatever model the user configured.
 /// Keys are looked up in the desktop keyring first (an ApiKeyStore, account = the endpoint's
 /// name), then in the environment (OPENAI_API_KEY, …, or the variable `api_key_env:` names); a
-/// literal key in the project's file is refused. Immutable after load(); safe to share between
-/// threads (keyring answers are cached by the store).
+/// literal key in the project's file is refused. The file's own endpoints (and its
+/// `litellm_proxy`) get a key only when WorkspaceKeys allows it; otherwise they are called
+/// without one and an authentication error says why. Immutable after load(); safe to share
+/// between threads (keyring answers are cached by the store).
 class ModelConfig {
 public:
     static constexpr const char* kFileName = "hako-models.yaml";
@@ -60,7 +74,11 @@ public:
     static Result<ModelConfig>
     load(const QString& workspaceDir,
          const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment(),
-         std::shared_ptr<ApiKeyStore> keys = nullptr, const QString& userFile = QString());
+         std::shared_ptr<ApiKeyStore> keys = nullptr, const QString& userFile = QString(),
+         WorkspaceKeys workspaceKeys = WorkspaceKeys::FromTrustStore);
+
+    /// Whether `workspaceDir` is a folder the user trusts (code trust store, user settings).
+    static bool workspaceTrusted(const QString& workspaceDir);
 
     /// Where `name` goes; an error says what to configure when it cannot go anywhere.
     Result<ResolvedModel> resolve(const std::string& name) const;
@@ -96,15 +114,17 @@ private:
         QString provider;
         EndpointConfig endpoint;
         QString cassette;
+        /// False for an untrusted workspace file's endpoint: no key, from anywhere.
+        bool keysAllowed = true;
     };
 
-    Result<bool> readFile(const QString& path);
+    Result<bool> readFile(const QString& path, bool keysAllowed);
     Result<ResolvedModel> resolveName(const std::string& name) const;
     EndpointConfig ollama() const;
     EndpointConfig openai() const;
     const Named* findEndpoint(const QString& name) const;
-    /// `e` with the keyring's key for its name when one is stored.
-    EndpointConfig withKeyring(EndpointConfig e) const;
+    /// `e` with the keyring's key for its name when one is stored (and keys are allowed).
+    EndpointConfig withKeyring(EndpointConfig e, bool keysAllowed = true) const;
 
     QProcessEnvironment m_env;
     std::shared_ptr<ApiKeyStore> m_keys;
@@ -115,6 +135,7 @@ private:
     std::vector<Named> m_endpoints;
     std::vector<Route> m_routes;
     bool m_haveProxy = false;
+    bool m_proxyKeysAllowed = true;
     EndpointConfig m_proxy;
 };
 

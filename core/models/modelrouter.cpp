@@ -3,8 +3,9 @@
 #include "core/models/apikeystore.h"
 #include "core/models/openaiprotocol.h"
 #include "core/models/openaiprovider.h"
-#include "core/models/pluginmanager.h"
+#include "core/models/providerplugin.h"
 #include "core/models/replayprovider.h"
+#include "core/util/pluginmanager.h"
 
 namespace hako::models {
 
@@ -109,15 +110,32 @@ Result<QStringList> ModelRouter::listModels(const CancelToken& cancel)
     return names;
 }
 
-Result<std::shared_ptr<IModelProvider>> createDefaultProvider(const QString& workspaceDir)
+void registerPluginProviders(ModelRouter& router, const PluginManager& plugins)
+{
+    for (QObject* root : plugins.instances(QString::fromLatin1(kModelProviderPluginIid))) {
+        auto* plugin = qobject_cast<IModelProviderPlugin*>(root);
+        if (!plugin)
+            continue;
+        const QString kind = plugin->providerKind();
+        // Built-in kinds stay built in: a plugin cannot take over where keys are sent.
+        if (kind == QLatin1String("openai") || kind == QLatin1String("replay"))
+            continue;
+        router.addFactory(kind,
+                          [plugin](const ResolvedModel& where) { return plugin->create(where); });
+    }
+}
+
+Result<std::shared_ptr<IModelProvider>> createDefaultProvider(const QString& workspaceDir,
+                                                              WorkspaceKeys workspaceKeys)
 {
     Result<ModelConfig> config =
         ModelConfig::load(workspaceDir, QProcessEnvironment::systemEnvironment(),
-                          ApiKeyStore::system(), ModelConfig::userFile());
+                          ApiKeyStore::system(), ModelConfig::userFile(),
+                          workspaceKeys);
     if (!config)
         return config.error();
     auto router = std::make_shared<ModelRouter>(std::move(config.value()));
-    ProviderPluginManager::instance().registerFactories(*router);
+    registerPluginProviders(*router, PluginManager::instance());
     return std::shared_ptr<IModelProvider>(router);
 }
 

@@ -10,6 +10,10 @@
 #include <memory>
 #include <mutex>
 
+namespace hako {
+class PluginManager;
+}
+
 namespace hako::models {
 
 /// Makes the provider for a resolved endpoint of a kind other than the built-in `openai` and
@@ -60,9 +64,16 @@ private:
     QMap<QString, ProviderFactory> m_factories;
 };
 
+/// Offers the kind of every model-provider plugin `plugins` loaded to `router` (the built-in
+/// kinds `openai` and `replay` stay built in).
+void registerPluginProviders(ModelRouter& router, const PluginManager& plugins);
+
 /// The provider the interpreter and the command line use: a ModelRouter over the environment, the
-/// user's hako-models.yaml (ModelConfig::userFile()) and `<workspaceDir>/hako-models.yaml`, with
-/// the provider plugins found by ProviderPluginManager. A broken configuration file gives an error.
-Result<std::shared_ptr<IModelProvider>> createDefaultProvider(const QString& workspaceDir);
+/// user's hako-models.yaml (ModelConfig::userFile()) and `<workspaceDir>/hako-models.yaml` (whose endpoints get the user's keys as `workspaceKeys`
+/// says), with the provider plugins the plugin manager found. A broken configuration file gives
+/// an error.
+Result<std::shared_ptr<IModelProvider>>
+createDefaultProvider(const QString& workspaceDir,
+                      WorkspaceKeys workspaceKeys = WorkspaceKeys::FromTrustStore);
 
 } // namespace hako::models

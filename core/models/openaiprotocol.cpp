@@ -41,17 +41,107 @@ Usage usageFrom(const json& usage)
     return u;
 }
 
-pdl::Value assistantMessage(const json& message)
+const char* typeName(const json& j)
+{
+    return j.type_name();
+}
+
+/// The text of a message's `content`: a string, null, or a list of parts whose `text` parts
+/// are joined (as servers that answer in the multi-part format send it).
+Result<std::string> contentOf(const json& content, const std::string& where)
+{
+    if (content.is_null())
+        return std::string();
+    if (content.is_string())
+        return content.get<std::string>();
+    if (!content.is_array())
+        return makeError(QStringLiteral("%1 is a %2, expected a string or a list of parts")
+                             .arg(QString::fromStdString(where), QLatin1String(typeName(content))));
+    std::string text;
+    for (size_t i = 0; i < content.size(); ++i) {
+        const json& part = content[i];
+        const QString at = QString::fromStdString(where + "[" + std::to_string(i) + "]");
+        if (part.is_string()) {
+            text += part.get<std::string>();
+            continue;
+        }
+        if (!part.is_object())
+            return makeError(QStringLiteral("%1 is a %2, expected a content part (an object)")
+                                 .arg(at, QLatin1String(typeName(part))));
+        const auto t = part.find("text");
+        if (t == part.end())
+            continue; // an image or audio part: no text to add
+        if (!t->is_string())
+            return makeError(QStringLiteral("%1.text is a %2, expected a string")
+                                 .arg(at, QLatin1String(typeName(*t))));
+        text += t->get<std::string>();
+    }
+    return text;
+}
+
+Result<json> toolCallsOf(const json& calls, const std::string& where)
+{
+    if (calls.is_null())
+        return json::array();
+    if (!calls.is_array())
+        return makeError(QStringLiteral("%1 is a %2, expected a list")
+                             .arg(QString::fromStdString(where), QLatin1String(typeName(calls))));
+    for (size_t i = 0; i < calls.size(); ++i) {
+        const json& c = calls[i];
+        const QString at = QString::fromStdString(where + "[" + std::to_string(i) + "]");
+        if (!c.is_object())
+            return makeError(QStringLiteral("%1 is a %2, expected a tool call (an object)")
+                                 .arg(at, QLatin1String(typeName(c))));
+        const auto fn = c.find("function");
+        if (fn == c.end() || !fn->is_object())
+            return makeError(QStringLiteral("%1 has no `function` object").arg(at));
+        for (const char* field : {"name", "arguments"}) {
+            const auto f = fn->find(field);
+            if (f != fn->end() && !f->is_string())
+                return makeError(QStringLiteral("%1.function.%2 is a %3, expected a string")
+                                     .arg(at, QLatin1String(field), QLatin1String(typeName(*f))));
+        }
+    }
+    return calls;
+}
+
+Result<pdl::Value> assistantMessage(const json& message, const std::string& where)
 {
     pdl::Dict m;
-    m.set("role", pdl::Value(message.value("role", std::string("assistant"))));
-    const json content = message.value("content", json());
-    m.set("content",
-          content.is_string() ? pdl::Value(content.get<std::string>()) : pdl::Value(std::string()));
-    if (message.contains("tool_calls") && message["tool_calls"].is_array() &&
-        !message["tool_calls"].empty())
-        m.set("tool_calls", pdl::Value::fromJson(message["tool_calls"]));
+    std::string role = "assistant";
+    if (const auto r = message.find("role"); r != message.end() && !r->is_null()) {
+        if (!r->is_string())
+            return makeError(QStringLiteral("%1.role is a %2, expected a string")
+                                 .arg(QString::fromStdString(where), QLatin1String(typeName(*r))));
+        role = r->get<std::string>();
+    }
+    m.set("role", pdl::Value(role));
+    const auto c = message.find("content");
+    Result<std::string> content = contentOf(c == message.end() ? json() : *c, where + ".content");
+    if (!content)
+        return content.error();
+    m.set("content", pdl::Value(std::move(*content)));
+    if (const auto t = message.find("tool_calls"); t != message.end()) {
+        Result<json> calls = toolCallsOf(*t, where + ".tool_calls");
+        if (!calls)
+            return calls.error();
+        if (!calls->empty())
+            m.set("tool_calls", pdl::Value::fromJson(*calls));
+    }
     return pdl::Value(std::move(m));
+}
+
+/// A non-negative integer `index` field (absent: `fallback`).
+Result<size_t> indexOf(const json& object, size_t fallback, const std::string& where)
+{
+    const auto i = object.find("index");
+    if (i == object.end() || i->is_null())
+        return fallback;
+    if (!i->is_number_unsigned() && !(i->is_number_integer() && i->get<int64_t>() >= 0))
+        return makeError(
+            QStringLiteral("%1.index is %2, expected a non-negative integer")
+                .arg(QString::fromStdString(where), QString::fromStdString(i->dump())));
+    return size_t(i->get<uint64_t>());
 }
 
 } // namespace
@@ -130,8 +220,12 @@ Result<ChatResponse> parseChatReply(const QByteArray& body)
     if (!choices.is_array() || choices.empty() || !choices[0].is_object() ||
         !choices[0].contains("message") || !choices[0]["message"].is_object())
         return makeError(QStringLiteral("the server's reply has no choices[0].message"));
+    Result<pdl::Value> message = assistantMessage(choices[0]["message"], "choices[0].message");
+    if (!message)
+        return makeError(
+            QStringLiteral("the server's reply is malformed: %1").arg(message.error().message));
     ChatResponse response;
-    response.message = assistantMessage(choices[0]["message"]);
+    response.message = std::move(*message);
     response.content = response.message.asDict().find("content")->asString();
     response.raw = pdl::Value::fromJson(reply);
     if (reply.contains("usage") && reply["usage"].is_object())
@@ -197,21 +291,88 @@ std::optional<ChatResponse> mockReply(const ChatRequest& request, const DeltaCal
 
 QString errorMessageFromBody(const QByteArray& body)
 {
-    const json j = json::parse(body.constData(), body.constData() + body.size(), nullptr, false);
-    if (!j.is_discarded() && j.is_object()) {
-        const json error = j.value("error", json());
-        if (error.is_object() && error.contains("message") && error["message"].is_string())
-            return QString::fromStdString(error["message"].get<std::string>());
-        if (error.is_string())
-            return QString::fromStdString(error.get<std::string>());
-        if (j.contains("detail"))
-            return QString::fromStdString(j["detail"].is_string() ? j["detail"].get<std::string>()
-                                                                  : j["detail"].dump());
+    return printable([&]() -> QString {
+        const json j =
+            json::parse(body.constData(), body.constData() + body.size(), nullptr, false);
+        if (!j.is_discarded() && j.is_object()) {
+            const json error = j.value("error", json());
+            if (error.is_object() && error.contains("message") && error["message"].is_string())
+                return QString::fromStdString(error["message"].get<std::string>());
+            if (error.is_string())
+                return QString::fromStdString(error.get<std::string>());
+            if (j.contains("detail"))
+                return QString::fromStdString(
+                    j["detail"].is_string() ? j["detail"].get<std::string>() : j["detail"].dump());
+        }
+        QString text = QString::fromUtf8(body).simplified();
+        if (text.size() > 200)
+            text = text.left(200) + QStringLiteral("…");
+        return text.isEmpty() ? QStringLiteral("(empty body)") : text;
+    }());
+}
+
+QString printable(const QString& text)
+{
+    QString out;
+    out.reserve(text.size());
+    for (const QChar c : text) {
+        const char16_t u = c.unicode();
+        if ((u < 0x20 && u != '\t' && u != '\n') || (u >= 0x7f && u < 0xa0))
+            out += QStringLiteral("\\x%1").arg(int(u), 2, 16, QLatin1Char('0'));
+        else
+            out += c;
     }
-    QString text = QString::fromUtf8(body).simplified();
-    if (text.size() > 200)
-        text = text.left(200) + QStringLiteral("…");
-    return text.isEmpty() ? QStringLiteral("(empty body)") : text;
+    return out;
+}
+
+void redactResponse(ChatResponse& response, const QString& secret)
+{
+    if (secret.isEmpty())
+        return;
+    const std::string key = secret.toStdString();
+    auto scrub = [&](pdl::Value& v) {
+        const std::string text = v.toOrderedJson().dump();
+        if (text.find(key) == std::string::npos)
+            return;
+        const QByteArray clean = redact(QByteArray::fromStdString(text), secret);
+        v = pdl::Value::fromJson(
+            json::parse(clean.constData(), clean.constData() + clean.size(), nullptr, false));
+    };
+    response.content = redact(QByteArray::fromStdString(response.content), secret).toStdString();
+    scrub(response.message);
+    scrub(response.raw);
+}
+
+std::string StreamRedactor::feed(std::string_view piece)
+{
+    m_held += piece;
+    if (m_secret.empty()) {
+        std::string out;
+        out.swap(m_held);
+        return out;
+    }
+    std::string out;
+    size_t from = 0;
+    for (size_t at; (at = m_held.find(m_secret, from)) != std::string::npos;
+         from = at + m_secret.size()) {
+        out.append(m_held, from, at - from);
+        out += "[redacted]";
+    }
+    // Keep back the longest tail that could be the start of the secret.
+    const size_t tailRoom = m_held.size() - from;
+    size_t keep = std::min(tailRoom, m_secret.size() - 1);
+    while (keep > 0 && m_held.compare(m_held.size() - keep, keep, m_secret, 0, keep) != 0)
+        --keep;
+    out.append(m_held, from, m_held.size() - from - keep);
+    m_held.erase(0, m_held.size() - keep);
+    return out;
+}
+
+std::string StreamRedactor::finish()
+{
+    std::string out;
+    out.swap(m_held);
+    return out;
 }
 
 QByteArray redact(QByteArray text, const QString& secret)
@@ -252,12 +413,24 @@ Result<std::string> StreamAccumulator::feed(const QByteArray& data)
         m_usage = chunk["usage"];
     std::string delta;
     const auto it = chunk.find("choices");
-    if (it == chunk.end() || !it->is_array())
+    if (it == chunk.end() || it->is_null())
         return delta;
-    for (const json& c : *it) {
+    if (!it->is_array())
+        return makeError(QStringLiteral("malformed streamed chunk: choices is a %1, expected a "
+                                        "list")
+                             .arg(QLatin1String(typeName(*it))));
+    for (size_t ci = 0; ci < it->size(); ++ci) {
+        const json& c = (*it)[ci];
+        const std::string where = "choices[" + std::to_string(ci) + "]";
         if (!c.is_object())
-            continue;
-        const size_t index = c.value("index", 0);
+            return makeError(QStringLiteral("malformed streamed chunk: %1 is a %2, expected an "
+                                            "object")
+                                 .arg(QString::fromStdString(where), QLatin1String(typeName(c))));
+        Result<size_t> idx = indexOf(c, 0, where);
+        if (!idx)
+            return makeError(
+                QStringLiteral("malformed streamed chunk: %1").arg(idx.error().message));
+        const size_t index = *idx;
         if (index > 1024)
             continue;
         if (m_choices.size() <= index)
@@ -268,26 +441,54 @@ Result<std::string> StreamAccumulator::feed(const QByteArray& data)
             m_finished = true;
         }
         const auto d = c.find("delta");
-        if (d == c.end() || !d->is_object())
+        if (d == c.end() || d->is_null())
             continue;
-        if (d->contains("role") && (*d)["role"].is_string())
-            choice.role = (*d)["role"].get<std::string>();
-        if (d->contains("content") && (*d)["content"].is_string()) {
-            const std::string& text = (*d)["content"].get_ref<const std::string&>();
-            choice.content += text;
+        if (!d->is_object())
+            return makeError(QStringLiteral("malformed streamed chunk: %1.delta is a %2, "
+                                            "expected an object")
+                                 .arg(QString::fromStdString(where), QLatin1String(typeName(*d))));
+        if (const auto r = d->find("role"); r != d->end() && !r->is_null()) {
+            if (!r->is_string())
+                return makeError(
+                    QStringLiteral("malformed streamed chunk: %1.delta.role is a "
+                                   "%2, expected a string")
+                        .arg(QString::fromStdString(where), QLatin1String(typeName(*r))));
+            choice.role = r->get<std::string>();
+        }
+        if (const auto content = d->find("content"); content != d->end()) {
+            Result<std::string> text = contentOf(*content, where + ".delta.content");
+            if (!text)
+                return makeError(
+                    QStringLiteral("malformed streamed chunk: %1").arg(text.error().message));
+            choice.content += *text;
             if (index == 0)
-                delta += text;
+                delta += *text;
         }
         const auto calls = d->find("tool_calls");
-        if (calls == d->end() || !calls->is_array())
+        if (calls == d->end() || calls->is_null())
             continue;
-        for (const json& tc : *calls) {
-            const size_t ti = tc.value("index", 0);
-            if (ti > 1024)
+        const std::string callsAt = where + ".delta.tool_calls";
+        if (!calls->is_array())
+            return makeError(
+                QStringLiteral("malformed streamed chunk: %1 is a %2, expected a "
+                               "list")
+                    .arg(QString::fromStdString(callsAt), QLatin1String(typeName(*calls))));
+        for (size_t k = 0; k < calls->size(); ++k) {
+            const json& tc = (*calls)[k];
+            const std::string at = callsAt + "[" + std::to_string(k) + "]";
+            if (!tc.is_object())
+                return makeError(QStringLiteral("malformed streamed chunk: %1 is a %2, expected "
+                                                "a tool call (an object)")
+                                     .arg(QString::fromStdString(at), QLatin1String(typeName(tc))));
+            Result<size_t> ti = indexOf(tc, k, at);
+            if (!ti)
+                return makeError(
+                    QStringLiteral("malformed streamed chunk: %1").arg(ti.error().message));
+            if (*ti > 1024)
                 continue;
-            if (choice.toolCalls.size() <= ti)
-                choice.toolCalls.resize(ti + 1);
-            ToolCall& call = choice.toolCalls[ti];
+            if (choice.toolCalls.size() <= *ti)
+                choice.toolCalls.resize(*ti + 1);
+            ToolCall& call = choice.toolCalls[*ti];
             if (tc.contains("id") && tc["id"].is_string())
                 call.id = tc["id"].get<std::string>();
             if (tc.contains("type") && tc["type"].is_string())
@@ -329,7 +530,8 @@ ChatResponse StreamAccumulator::result() const
     if (!m_usage.is_null())
         raw["usage"] = m_usage;
     ChatResponse response;
-    response.message = assistantMessage(choices[0]["message"]);
+    // Built from validated pieces, so it cannot be malformed.
+    response.message = *assistantMessage(choices[0]["message"], "choices[0].message");
     response.content = response.message.asDict().find("content")->asString();
     response.raw = pdl::Value::fromJson(raw);
     if (m_usage.is_object())

@@ -47,6 +47,28 @@ QString errorMessageFromBody(const QByteArray& body);
 /// Replaces every occurrence of `secret` in `text` with `[redacted]`.
 QByteArray redact(QByteArray text, const QString& secret);
 QString redact(QString text, const QString& secret);
+/// `response` with `secret` replaced in its content, message and raw reply.
+void redactResponse(ChatResponse& response, const QString& secret);
+
+/// `text` safe for a terminal: control characters other than tab and line feed (NUL, ESC, C1,
+/// DEL) become `\xNN` escapes, so a server's error body can neither drive the terminal nor cut
+/// a message at a NUL.
+QString printable(const QString& text);
+
+/// Redacts a secret from a text that arrives in pieces (streamed deltas): whatever could be
+/// the start of the secret is held back until the next piece shows whether it is.
+class StreamRedactor {
+public:
+    explicit StreamRedactor(const QString& secret) : m_secret(secret.toStdString()) {}
+    /// The part of `piece` (after what was held back) that is safe to pass on now.
+    std::string feed(std::string_view piece);
+    /// What is still held back, at the end of the stream.
+    std::string finish();
+
+private:
+    std::string m_secret;
+    std::string m_held;
+};
 
 /// Collects the chunks of a streamed reply into the reply a non-streamed call would give.
 class StreamAccumulator {

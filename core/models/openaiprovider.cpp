@@ -10,6 +10,8 @@
 #include <QUrlQuery>
 
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <optional>
 #include <thread>
 
@@ -54,7 +56,8 @@ struct OpenAiProvider::Call {
 
     Diagnostic error(const QString& what) const
     {
-        return makeError(openai::redact(where() + QStringLiteral(": ") + what, endpoint.apiKey));
+        return makeError(openai::printable(
+            openai::redact(where() + QStringLiteral(": ") + what, endpoint.apiKey)));
     }
 };
 
@@ -103,6 +106,37 @@ QString seconds(int ms)
     return QString::number(ms / 1000.0, 'g', 3);
 }
 
+/// Transport errors that mean no connection to the server was made.
+bool isConnectError(QNetworkReply::NetworkError e)
+{
+    switch (e) {
+    case QNetworkReply::ConnectionRefusedError:
+    case QNetworkReply::HostNotFoundError:
+    case QNetworkReply::TemporaryNetworkFailureError:
+    case QNetworkReply::NetworkSessionFailedError:
+    case QNetworkReply::ProxyConnectionRefusedError:
+    case QNetworkReply::ProxyNotFoundError:
+    case QNetworkReply::ProxyTimeoutError:
+    case QNetworkReply::SslHandshakeFailedError:
+    case QNetworkReply::UnknownNetworkError:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/// Same address, ignoring trailing slashes and letter case in scheme and host.
+bool sameEndpoint(const QString& a, const QString& b)
+{
+    auto norm = [](QString s) {
+        while (s.endsWith(QLatin1Char('/')))
+            s.chop(1);
+        QUrl u(s);
+        return u.isValid() ? u.adjusted(QUrl::NormalizePathSegments).toString() : s;
+    };
+    return norm(a) == norm(b);
+}
+
 } // namespace
 
 OpenAiProvider::OpenAiProvider(EndpointConfig config)
@@ -135,15 +169,34 @@ Result<QByteArray> OpenAiProvider::send(Call& call, const CancelToken& cancel)
     }
 
     bool deltaDelivered = false;
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point deadline =
+        Clock::now() + std::chrono::milliseconds(std::max(1, call.endpoint.deadlineMs));
+    auto remainingMs = [&] {
+        return int(
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
+    };
+    auto deadlineError = [&] {
+        return call.error(QStringLiteral("no complete reply within %1 s (the call's deadline; "
+                                         "`deadline:` in hako-models.yaml sets it)")
+                              .arg(seconds(call.endpoint.deadlineMs)));
+    };
     for (int attempt = 0;; ++attempt) {
         if (cancel.isCancelled())
             return call.error(QStringLiteral("cancelled"));
+        if (remainingMs() <= 0)
+            return deadlineError();
+        request.deadlineMs = remainingMs();
+        request.maxReplyBytes = call.endpoint.maxReplyBytes;
         const std::shared_ptr<HttpExchange> ex = m_transport->start(request);
         QByteArray body;
         QByteArray chunk;
         int status = -1;
         std::optional<Diagnostic> streamError;
         call.accumulator = openai::StreamAccumulator();
+        // The key may arrive split across events; deltas pass through a redactor that holds
+        // back what could be its start.
+        openai::StreamRedactor redactor(call.endpoint.apiKey);
         SseParser sse([&](const QByteArray& data) {
             if (streamError)
                 return;
@@ -152,9 +205,10 @@ Result<QByteArray> OpenAiProvider::send(Call& call, const CancelToken& cancel)
                 streamError = call.error(delta.error().message);
                 return;
             }
-            if (!delta->empty() && call.onDelta && *call.onDelta) {
+            const std::string safe = redactor.feed(*delta);
+            if (!safe.empty() && call.onDelta && *call.onDelta) {
                 deltaDelivered = true;
-                (*call.onDelta)(*delta);
+                (*call.onDelta)(safe);
             }
         });
         for (;;) {
@@ -168,7 +222,7 @@ Result<QByteArray> OpenAiProvider::send(Call& call, const CancelToken& cancel)
             if (status < 0)
                 status = ex->status();
             if (call.stream && status >= 200 && status < 300) {
-                sse.feed(openai::redact(chunk, call.endpoint.apiKey));
+                sse.feed(chunk);
                 if (streamError) {
                     m_transport->abort(ex);
                     return *streamError;
@@ -189,6 +243,10 @@ Result<QByteArray> OpenAiProvider::send(Call& call, const CancelToken& cancel)
                             (0.5 + 0.5 * QRandomGenerator::global()->generateDouble()));
             }
             delay = std::min(delay, call.endpoint.retryMaxDelayMs);
+            if (delay >= remainingMs())
+                return deadlineError();
+            if (call.endpoint.onRetry)
+                call.endpoint.onRetry(attempt, status, delay);
             if (!sleepUnlessCancelled(delay, cancel))
                 return call.error(QStringLiteral("cancelled"));
             continue;
@@ -201,9 +259,27 @@ Result<QByteArray> OpenAiProvider::send(Call& call, const CancelToken& cancel)
         if (timedOut == QLatin1String("idle"))
             return call.error(QStringLiteral("the server sent nothing for %1 s (idle timeout)")
                                   .arg(seconds(call.endpoint.idleTimeoutMs)));
-        if (status <= 0) {
+        if (timedOut == QLatin1String("deadline"))
+            return deadlineError();
+        if (timedOut == QLatin1String("size"))
+            return call.error(QStringLiteral("the reply is larger than %1 MB%2 and was stopped "
+                                             "(`max_reply_mb:` in hako-models.yaml sets the "
+                                             "limit)")
+                                  .arg(QString::number(
+                                      double(call.endpoint.maxReplyBytes) / (1024 * 1024), 'g', 4))
+                                  .arg(call.stream ? QStringLiteral(" (a stream that does not "
+                                                                    "end)")
+                                                   : QString()));
+        if (status <= 0 && isConnectError(netError)) {
             return call.error(QStringLiteral("cannot connect: %1. %2")
                                   .arg(ex->errorString(), call.endpoint.configHint));
+        }
+        if (status <= 0) {
+            // The request may have reached the server: sending it again could run (and bill)
+            // it twice, so it is not re-sent.
+            return call.error(QStringLiteral("no valid HTTP reply (%1); the request was not sent "
+                                             "again")
+                                  .arg(ex->errorString()));
         }
         if (status >= 400) {
             QString what =
@@ -230,6 +306,9 @@ Result<QByteArray> OpenAiProvider::send(Call& call, const CancelToken& cancel)
             if (sse.hasPartialEvent() || !call.accumulator.complete())
                 return call.error(QStringLiteral(
                     "the streamed reply ended before it was complete (truncated event stream)"));
+            const std::string rest = redactor.finish();
+            if (!rest.empty() && call.onDelta && *call.onDelta)
+                (*call.onDelta)(rest);
         }
         return body;
     }
@@ -244,8 +323,19 @@ Result<ChatResponse> OpenAiProvider::chat(const ChatRequest& request, const Delt
     call.endpoint = m_config;
     const pdl::Dict& p = request.parameters;
     for (const char* key : {"base_url", "api_base"}) {
-        if (const pdl::Value* v = p.find(key); v && v->isString() && !v->asString().empty())
-            call.endpoint.baseUrl = QString::fromStdString(v->asString());
+        if (const pdl::Value* v = p.find(key); v && v->isString() && !v->asString().empty()) {
+            const QString url = QString::fromStdString(v->asString());
+            // The configured key belongs to the configured address: a program that names
+            // another server must bring that server's key.
+            if (!sameEndpoint(url, m_config.baseUrl)) {
+                call.endpoint.apiKey.clear();
+                call.endpoint.configHint =
+                    QStringLiteral("This block's parameters.base_url is not the configured "
+                                   "endpoint, so no configured key is sent there; give "
+                                   "parameters.api_key for it.");
+            }
+            call.endpoint.baseUrl = url;
+        }
     }
     if (const pdl::Value* v = p.find("api_key"); v && v->isString())
         call.endpoint.apiKey = QString::fromStdString(v->asString());
@@ -263,6 +353,7 @@ Result<ChatResponse> OpenAiProvider::chat(const ChatRequest& request, const Delt
                                                 : openai::parseChatReply(*body);
     if (!response)
         return call.error(response.error().message);
+    openai::redactResponse(response.value(), call.endpoint.apiKey);
     openai::estimateUsageIfMissing(response.value(), request.messages);
     return response;
 }
@@ -315,22 +406,53 @@ Result<std::vector<std::vector<float>>> OpenAiProvider::embed(const std::string&
             return call.error(QStringLiteral("asked for %1 embeddings, got %2")
                                   .arg(end - start)
                                   .arg(data.size()));
-        size_t position = 0;
-        for (const json& item : data) {
-            const size_t index = item.value("index", position);
-            ++position;
-            if (index >= end - start || !item.contains("embedding") ||
-                !item["embedding"].is_array())
-                return call.error(
-                    QStringLiteral("embedding %1 of the reply is malformed").arg(position - 1));
-            std::vector<float> v;
-            v.reserve(item["embedding"].size());
-            for (const json& x : item["embedding"]) {
-                if (!x.is_number())
-                    return call.error(
-                        QStringLiteral("embedding %1 holds a non-number").arg(position - 1));
-                v.push_back(x.get<float>());
+        std::vector<bool> seen(end - start, false);
+        for (size_t position = 0; position < data.size(); ++position) {
+            const json& item = data[position];
+            if (!item.is_object())
+                return call.error(QStringLiteral("data[%1] of the embeddings reply is a %2, "
+                                                 "expected an object with `embedding`")
+                                      .arg(position)
+                                      .arg(QLatin1String(item.type_name())));
+            size_t index = position;
+            if (const auto i = item.find("index"); i != item.end() && !i->is_null()) {
+                if (!i->is_number_integer() || i->get<int64_t>() < 0 ||
+                    size_t(i->get<int64_t>()) >= end - start)
+                    return call.error(QStringLiteral("data[%1].index of the embeddings reply is "
+                                                     "%2, expected an integer from 0 to %3")
+                                          .arg(position)
+                                          .arg(QString::fromStdString(i->dump()))
+                                          .arg(end - start - 1));
+                index = size_t(i->get<int64_t>());
             }
+            if (seen[index])
+                return call.error(
+                    QStringLiteral("the embeddings reply holds index %1 twice").arg(index));
+            seen[index] = true;
+            const auto e = item.find("embedding");
+            if (e == item.end() || !e->is_array() || e->empty())
+                return call.error(QStringLiteral("data[%1].embedding of the embeddings reply is "
+                                                 "not a list of numbers")
+                                      .arg(position));
+            std::vector<float> v;
+            v.reserve(e->size());
+            double norm = 0;
+            for (const json& x : *e) {
+                if (!x.is_number())
+                    return call.error(QStringLiteral("data[%1].embedding holds a %2, expected "
+                                                     "numbers")
+                                          .arg(position)
+                                          .arg(QLatin1String(x.type_name())));
+                const double d = x.get<double>();
+                norm += d * d;
+                v.push_back(float(d));
+            }
+            // Scores are cosines: a value a float cannot hold (or whose square cannot) would
+            // make them nan.
+            if (!std::isfinite(norm) || norm > double(std::numeric_limits<float>::max()))
+                return call.error(QStringLiteral("data[%1].embedding holds numbers too large for "
+                                                 "a similarity score")
+                                      .arg(position));
             const size_t target = missing[start + index];
             vectors[target] = std::move(v);
             std::lock_guard lock(m_cacheMutex);

@@ -5,6 +5,8 @@
 #include <QCache>
 #include <QString>
 
+#include <functional>
+
 #include <memory>
 #include <mutex>
 
@@ -28,10 +30,18 @@ struct EndpointConfig {
 
     int connectTimeoutMs = 10000;
     int idleTimeoutMs = 120000;
+    /// The whole call, retries included (`deadline:` in hako-models.yaml, seconds).
+    int deadlineMs = 600000;
+    /// The largest reply body accepted, streamed or not (`max_reply_mb:`).
+    qint64 maxReplyBytes = 64LL * 1024 * 1024;
     /// Retries of 429 and 5xx replies (exponential backoff with jitter, Retry-After honoured).
     int maxRetries = 3;
     int retryBaseDelayMs = 500;
     int retryMaxDelayMs = 30000;
+    /// Told before each retry: the attempt that failed (0 = the first), the HTTP status and the
+    /// wait chosen (Retry-After or backoff), e.g. for "rate limited, retrying in 2 s". Called
+    /// on the calling thread.
+    std::function<void(int attempt, int status, int delayMs)> onRetry;
     /// Texts per `/embeddings` request.
     int embedBatchSize = 64;
     /// Embedding vectors kept in the (model, text hash) cache.
@@ -44,8 +54,11 @@ struct EndpointConfig {
 ///
 /// Threading: calls block their (worker) thread while the request runs on the provider's own
 /// network thread; any number of threads may call at once. `parameters.base_url`/`api_key`
-/// override the endpoint per call and are never sent. The API key is removed from every error
-/// message and reply handed back.
+/// override the endpoint per call and are never sent; the configured key belongs to the
+/// configured address, so a call to another `base_url` carries only its own `api_key`. The API
+/// key is removed from every error message, reply and streamed delta handed back (also when it
+/// arrives split across events or network reads). A POST is sent once per attempt; only
+/// 429/5xx replies are retried.
 class OpenAiProvider : public IModelProvider {
 public:
     explicit OpenAiProvider(EndpointConfig config);

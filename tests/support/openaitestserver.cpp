@@ -11,8 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sys/socket.h>
+
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <map>
 
 namespace hako::testing {
@@ -143,6 +146,13 @@ ScriptedReply ScriptedReply::error(int status, const QString& message, int retry
                          {"code", nullptr}}}});
     if (retryAfterSeconds >= 0)
         r.headers.append({"Retry-After", QByteArray::number(retryAfterSeconds)});
+    return r;
+}
+
+ScriptedReply ScriptedReply::withBody(const QByteArray& body)
+{
+    ScriptedReply r;
+    r.body = body;
     return r;
 }
 
@@ -320,17 +330,59 @@ struct OpenAiTestServer::Impl : QObject {
 
     void sendReply(QTcpSocket* socket, const ScriptedReply& reply)
     {
+        if (reply.resetImmediately) {
+            // SO_LINGER 0: closing sends a TCP reset instead of a FIN.
+            const linger hard{1, 0};
+            ::setsockopt(int(socket->socketDescriptor()), SOL_SOCKET, SO_LINGER, &hard,
+                         sizeof hard);
+            socket->abort();
+            return;
+        }
         if (reply.disconnectImmediately) {
             socket->abort();
+            return;
+        }
+        QPointer<QTcpSocket> guard(socket);
+        if (!reply.raw.isEmpty()) {
+            writeSequence(guard, reply.raw, 0, reply.rawDelayMs, [guard] {
+                if (guard)
+                    guard->disconnectFromHost();
+            });
+            return;
+        }
+        if (reply.hugeBodyBytes >= 0) {
+            socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
+                          QByteArray::number(reply.hugeBodyBytes) + "\r\n\r\n{\"pad\": \"");
+            auto left = std::make_shared<qint64>(std::max<qint64>(0, reply.hugeBodyBytes - 9));
+            pump(guard, [this, guard, left]() -> QByteArray {
+                if (*left <= 0) {
+                    finishReply(guard);
+                    return {};
+                }
+                const qint64 n = std::min<qint64>(*left, 64 * 1024);
+                *left -= n;
+                return QByteArray(n, 'a');
+            });
             return;
         }
         QByteArray head = "HTTP/1.1 " + QByteArray::number(reply.status) + ' ' +
                           reasonPhrase(reply.status) + "\r\n";
         for (const auto& h : reply.headers)
             head += h.first + ": " + h.second + "\r\n";
-        if (reply.events.isEmpty()) {
+        if (reply.events.isEmpty() && !reply.endless) {
             head += "Content-Type: application/json\r\nContent-Length: " +
                     QByteArray::number(reply.body.size()) + "\r\n\r\n";
+            if (reply.dripMs > 0) {
+                QList<QByteArray> bytes;
+                const QByteArray all = head + reply.body;
+                for (const char c : all)
+                    bytes.append(QByteArray(1, c));
+                writeSequence(guard, bytes, 0, reply.dripMs, [this, guard] {
+                    if (guard)
+                        finishReply(guard);
+                });
+                return;
+            }
             socket->write(head + reply.body);
             finishReply(socket);
             return;
@@ -339,7 +391,62 @@ struct OpenAiTestServer::Impl : QObject {
                 "Transfer-Encoding: chunked\r\n\r\n";
         socket->write(head);
         socket->flush();
-        sendEvents(QPointer<QTcpSocket>(socket), reply, 0);
+        if (reply.splitEventsBytes > 0) {
+            QList<QByteArray> pieces;
+            for (const QByteArray& event : reply.events) {
+                const QByteArray data = "data: " + event + "\n\n";
+                for (qsizetype at = 0; at < data.size(); at += reply.splitEventsBytes) {
+                    const QByteArray piece = data.mid(at, reply.splitEventsBytes);
+                    pieces.append(QByteArray::number(piece.size(), 16) + "\r\n" + piece + "\r\n");
+                }
+            }
+            pieces.append("0\r\n\r\n");
+            writeSequence(guard, pieces, 0, std::max(1, reply.eventDelayMs), [this, guard] {
+                if (guard)
+                    finishReply(guard);
+            });
+            return;
+        }
+        sendEvents(guard, reply, 0);
+    }
+
+    /// Writes `pieces[i…]`, each flushed on its own, `delayMs` apart, then calls `done`.
+    void writeSequence(QPointer<QTcpSocket> socket, const QList<QByteArray>& pieces, int i,
+                       int delayMs, const std::function<void()>& done)
+    {
+        for (; i < pieces.size(); ++i) {
+            if (!socket)
+                return;
+            socket->write(pieces.at(i));
+            socket->flush();
+            if (delayMs > 0 && i + 1 < pieces.size()) {
+                QTimer::singleShot(delayMs, this, [this, socket, pieces, i, delayMs, done] {
+                    writeSequence(socket, pieces, i + 1, delayMs, done);
+                });
+                return;
+            }
+        }
+        done();
+    }
+
+    /// Writes what `next` gives whenever the socket's send buffer runs low, until it gives
+    /// nothing or the client goes away: as fast as the client reads, never faster (the server
+    /// must not buffer gigabytes for a client that stopped reading).
+    void pump(QPointer<QTcpSocket> socket, const std::function<QByteArray()>& next)
+    {
+        auto refill = [socket, next] {
+            while (socket && socket->state() == QAbstractSocket::ConnectedState &&
+                   socket->bytesToWrite() < 512 * 1024) {
+                const QByteArray data = next();
+                if (data.isEmpty()) {
+                    QObject::disconnect(socket, &QTcpSocket::bytesWritten, nullptr, nullptr);
+                    return;
+                }
+                socket->write(data);
+            }
+        };
+        QObject::connect(socket, &QTcpSocket::bytesWritten, this, refill);
+        refill();
     }
 
     void sendEvents(QPointer<QTcpSocket> socket, const ScriptedReply& reply, int from)
@@ -362,6 +469,17 @@ struct OpenAiTestServer::Impl : QObject {
         }
         if (!socket)
             return;
+        if (reply.endless) {
+            const QByteArray event = !reply.endlessEvent.isEmpty()
+                                         ? reply.endlessEvent
+                                         : dump(chunkJson({{"content", "and again "}}, nullptr));
+            const QByteArray data = "data: " + event + "\n\n";
+            QByteArray block;
+            while (block.size() < 64 * 1024)
+                block += QByteArray::number(data.size(), 16) + "\r\n" + data + "\r\n";
+            pump(socket, [block] { return block; });
+            return;
+        }
         if (reply.disconnectAfterEvents) {
             socket->flush();
             socket->disconnectFromHost();

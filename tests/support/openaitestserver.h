@@ -40,6 +40,27 @@ struct ScriptedReply {
     bool disconnectAfterEvents = false;
     /// Drop the connection right after reading the request, without any reply.
     bool disconnectImmediately = false;
+    /// Like disconnectImmediately, but with a TCP reset (RST) instead of an orderly close.
+    bool resetImmediately = false;
+
+    // --- faults (tests/core/tst_modelfaults.cpp) ---
+    /// When not empty: these exact bytes are the whole response (status line, headers and body
+    /// as given, so they may be garbled), each written separately and flushed, `rawDelayMs`
+    /// apart; then the connection is closed.
+    QList<QByteArray> raw;
+    int rawDelayMs = 0;
+    /// When >= 0: a 200 JSON reply whose Content-Length announces this many bytes, streamed as
+    /// fast as the client reads them (a reply larger than any sensible limit).
+    qint64 hugeBodyBytes = -1;
+    /// After `events`: keep sending `endlessEvent` (or a content delta) until the client goes
+    /// away, as fast as it reads (a stream that never ends).
+    bool endless = false;
+    QByteArray endlessEvent;
+    /// When > 0: the reply (status line, headers, body) is sent one byte every `dripMs`.
+    int dripMs = 0;
+    /// When > 0: every event of a streamed reply is split into pieces of this many bytes, each
+    /// in its own HTTP chunk and TCP write (`eventDelayMs` still applies between events).
+    int splitEventsBytes = 0;
     /// When set, receives the steady_clock time (ns) just after each event is written to the
     /// socket (for latency benchmarks).
     std::shared_ptr<std::atomic<qint64>> eventWrittenNs;
@@ -58,6 +79,8 @@ struct ScriptedReply {
     static ScriptedReply error(int status, const QString& message, int retryAfterSeconds = -1);
     /// A 200 reply whose body is not valid JSON.
     static ScriptedReply badJson();
+    /// A 200 JSON reply with exactly this body (for malformed but well-formed JSON).
+    static ScriptedReply withBody(const QByteArray& body);
 };
 
 /// A scriptable OpenAI-compatible HTTP/1.1 server on 127.0.0.1 (random port) for tests and
@@ -90,6 +113,8 @@ public:
     void setModels(const QStringList& models);
 
     QList<RecordedRequest> requests() const;
+    /// Requests received (complete request heads read), however each was answered: proves a
+    /// POST was sent once.
     int requestCount() const;
     void clearRequests();
     /// Connections currently open (for checking that a cancelled call frees its connection).

@@ -10,13 +10,13 @@
 
 namespace hako {
 
-AboutPlugins::AboutPlugins(const QList<models::PluginInfo>& plugins, QWidget* parent)
+AboutPlugins::AboutPlugins(const QList<PluginInfo>& plugins, QWidget* parent)
     : QDialog(parent), m_tree(new QTreeWidget(this))
 {
     setWindowTitle(tr("About plugins"));
     auto* layout = new QVBoxLayout(this);
     int loaded = 0;
-    for (const models::PluginInfo& p : plugins)
+    for (const PluginInfo& p : plugins)
         loaded += p.loaded ? 1 : 0;
     auto* summary = new QLabel(
         plugins.isEmpty()
@@ -32,12 +32,12 @@ AboutPlugins::AboutPlugins(const QList<models::PluginInfo>& plugins, QWidget* pa
     m_tree->setHeaderLabels({tr("Plugin"), tr("Kind"), tr("Version"), tr("State")});
     m_tree->setRootIsDecorated(true);
     m_tree->setAlternatingRowColors(true);
-    for (const models::PluginInfo& p : plugins) {
+    for (const PluginInfo& p : plugins) {
         const QString title = !p.name.isEmpty() ? p.name
                               : !p.id.isEmpty() ? p.id
                                                 : QFileInfo(p.file).fileName();
         auto* item = new QTreeWidgetItem(
-            m_tree, {title, p.providerKind, p.version, p.loaded ? tr("loaded") : tr("not loaded")});
+            m_tree, {title, p.kind, p.version, p.loaded ? tr("loaded") : tr("not loaded")});
         if (!p.loaded) {
             item->setForeground(3, palette().brush(QPalette::Disabled, QPalette::Text));
             item->setIcon(3, style()->standardIcon(QStyle::SP_MessageBoxWarning));

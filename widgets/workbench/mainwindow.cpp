@@ -2,12 +2,13 @@
 
 #include "core/models/apikeystore.h"
 #include "core/models/modelconfig.h"
-#include "core/models/pluginmanager.h"
+#include "core/models/modelrouter.h"
 #include "core/pdl/code/codetrust.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/trace/traceloader.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracewriter.h"
+#include "core/util/pluginmanager.h"
 #include "core/util/version.h"
 #include "core/workbench/examplecatalog.h"
 #include "core/workbench/recentfiles.h"
@@ -261,7 +262,7 @@ void MainWindow::createActions()
             [this, examples] { populateExamplesMenu(examples); });
     populateExamplesMenu(examples);
     help->addAction(tr("About &Plugins"), this, [this] {
-        auto* dialog = new AboutPlugins(models::ProviderPluginManager::instance().plugins(), this);
+        auto* dialog = new AboutPlugins(PluginManager::instance().plugins(), this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->open();
     });

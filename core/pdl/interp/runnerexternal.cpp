@@ -171,6 +171,13 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
             throw PdlError("parameters must be an object", b.parameters.span);
         if (p.isDict())
             parameters = p.asDict();
+        // The key is sent, never recorded: the trace (and the live trace panes) keep the rest.
+        if (node && p.isDict() && p.asDict().find("api_key") && !node->exprs.empty() &&
+            node->exprs.back().first == "parameters") {
+            Dict shown = p.asDict();
+            shown.set("api_key", Value("[redacted]"));
+            node->exprs.back().second = Value(std::move(shown));
+        }
     }
     // The program's pdl_model_default_parameters (PDL's table unless it rebinds it) fill in
     // what the block leaves unset.

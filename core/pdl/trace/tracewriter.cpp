@@ -28,6 +28,20 @@ const Value* findExpr(const TraceNode& n, std::string_view field)
     return nullptr;
 }
 
+/// A model block's `parameters` as written in the program, with a literal `api_key` replaced:
+/// a trace is shared more widely than the program, and the key is never recorded.
+std::string withoutApiKey(const TraceNode& n, std::string_view field, std::string source)
+{
+    if (n.kind != BlockKind::Model || field != "parameters" ||
+        source.find("\"api_key\"") == std::string::npos)
+        return source;
+    nlohmann::ordered_json j = nlohmann::ordered_json::parse(source, nullptr, false);
+    if (!j.is_object() || !j.contains("api_key"))
+        return source;
+    j["api_key"] = "[redacted]";
+    return j.dump();
+}
+
 // Serialises straight into one string: a loop of 100,000 iterations writes 100,000 nodes, and
 // building a JSON DOM first costs several times more.
 class Writer {
@@ -197,9 +211,9 @@ private:
                     children(n, *c);
                     written.push_back(c);
                 } else if (const Value* v = findExpr(n, f)) {
-                    exprRecord(yamlJson(e.value), *v);
+                    exprRecord(withoutApiKey(n, f, yamlJson(e.value)), *v);
                 } else {
-                    out += yamlJson(e.value);
+                    out += withoutApiKey(n, f, yamlJson(e.value));
                 }
             }
         } else if (const Value* v = findExpr(n, "data")) {

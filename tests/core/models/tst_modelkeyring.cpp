@@ -126,7 +126,8 @@ private Q_SLOTS:
         backend->secrets.insert(QStringLiteral("gpu"), QStringLiteral("gpu-keyring"));
         Result<ModelConfig> config =
             ModelConfig::load(dir.path(), envWith({{"GPU_KEY", "gpu-env"}, {"LAB_KEY", "lab-env"}}),
-                              std::make_shared<ApiKeyStore>(backend, 2000));
+                              std::make_shared<ApiKeyStore>(backend, 2000),
+                              WorkspaceKeys::Allowed); // a trusted folder (tst_modelfaults)
         QVERIFY2(config, qPrintable(config ? QString() : config.error().toString()));
         QCOMPARE(config->resolve("gpu/m")->endpoint.apiKey, QStringLiteral("gpu-keyring"));
         QCOMPARE(config->resolve("lab/m")->endpoint.apiKey, QStringLiteral("lab-env"));

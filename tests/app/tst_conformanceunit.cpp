@@ -74,7 +74,8 @@ QString runCase(const json& c)
 {
     const QString program = unitDir() + QStringLiteral("/programs/") +
                             QString::fromStdString(c["program"].get<std::string>());
-    QStringList args{QStringLiteral("run"), QStringLiteral("--stream"), QStringLiteral("none")};
+    QStringList args{QStringLiteral("run"), QStringLiteral("--trust"), QStringLiteral("--stream"),
+                     QStringLiteral("none")};
     if (c["scope"].is_object())
         args << QStringLiteral("-d") << QString::fromStdString(c["scope"].dump());
     args << QFileInfo(program).fileName();

@@ -10,7 +10,7 @@
 #include "core/models/openaiprovider.h"
 #include "core/pdl/code/codetrust.h"
 #include "core/pdl/interp/interpreter.h"
-#include "core/pdl/interp/tracewriter.h"
+#include "core/pdl/trace/tracewriter.h"
 #include "core/pdl/parser/programparser.h"
 #include "openaitestserver.h"
 

@@ -339,7 +339,7 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("program");
         QTest::addColumn<QString>("streamed");
         QTest::newRow("text around a model reply")
-            << QByteArray("text:\n- Hello \n- model: m\n  parameters: {mock_response: Hi!}\n"
+            << QByteArray("text:\n- 'Hello '\n- model: m\n  parameters: {mock_response: Hi!}\n"
                           "- ' after'\n")
             << QStringLiteral("Hello Hi! after");
         QTest::newRow("array prints whole")

@@ -294,7 +294,7 @@ std::vector<std::pair<std::string, List>> forLists(Runner& r, const LoopBlockBas
         if (!v.isList()) {
             throw PdlError("Values inside the For block must be lists but got <class '" +
                                std::string(v.typeName()) + "'>: " + name,
-                           b.fieldSpan("for").isValid() ? b.fieldSpan("for") : e.span);
+                           e.span);
         }
         traced.set(name, v);
         lists.emplace_back(name, v.asList());

@@ -54,6 +54,8 @@ QString lastUserMessage(const RecordedRequest& r)
 
 } // namespace
 
+// The examples run with `--stream none`: the scripted server answers in one piece, which is not
+// what a streamed request (the default, `--stream result`) receives from a real endpoint.
 class TestModelExamples : public QObject {
     Q_OBJECT
 
@@ -104,7 +106,8 @@ private Q_SLOTS:
     {
         m_server->enqueueChat(ScriptedReply::chat(QStringLiteral("Nice to meet you, Ada.")));
         m_server->enqueueChat(ScriptedReply::chat(QStringLiteral("Your name is Ada.")));
-        const HakoOutcome r = runHako({QStringLiteral("run"), example("chatbot.pdl")},
+        const HakoOutcome r = runHako({QStringLiteral("run"), QStringLiteral("--stream"),
+                                       QStringLiteral("none"), example("chatbot.pdl")},
                                       "Hello, I am Ada\nWhat is my name?\nquit\nnever read\n");
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains(QLatin1String("Type `quit` to exit this chatbot.\n")),
@@ -130,7 +133,9 @@ private Q_SLOTS:
     {
         // Input ends without `quit`: the program stops with a clear error, not a loop.
         m_server->enqueueChat(ScriptedReply::chat(QStringLiteral("Hi.")));
-        const HakoOutcome r = runHako({QStringLiteral("run"), example("chatbot.pdl")}, "Hello\n");
+        const HakoOutcome r = runHako({QStringLiteral("run"), QStringLiteral("--stream"),
+                                       QStringLiteral("none"), example("chatbot.pdl")},
+                                      "Hello\n");
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(QLatin1String("end of input")), qPrintable(r.err));
         QCOMPARE(m_server->requestCount(), 1);
@@ -150,7 +155,8 @@ private Q_SLOTS:
         };
         for (const QString& reply : replies)
             m_server->enqueueChat(ScriptedReply::chat(reply));
-        const HakoOutcome r = runHako({QStringLiteral("run"), example("react.pdl")});
+        const HakoOutcome r = runHako({QStringLiteral("run"), QStringLiteral("--stream"),
+                                       QStringLiteral("none"), example("react.pdl")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains(QLatin1String("\nObservation: Henry Hudson (c. 1565 - 1611) was "
                                               "an English sea explorer")),
@@ -193,7 +199,8 @@ private Q_SLOTS:
             QStringLiteral(R"({"name": "Ada Lovelace", "age": "thirty-six"})")));
         m_server->enqueueChat(
             ScriptedReply::chat(QStringLiteral(R"({"name": "Ada Lovelace", "age": 36})")));
-        const HakoOutcome r = runHako({QStringLiteral("run"), example("structured_output.pdl")});
+        const HakoOutcome r = runHako({QStringLiteral("run"), QStringLiteral("--stream"),
+                                       QStringLiteral("none"), example("structured_output.pdl")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QCOMPARE(r.out, QStringLiteral("Ada Lovelace died at 36.\n"));
         QCOMPARE(m_server->requestCount(), 2);
@@ -217,7 +224,8 @@ private Q_SLOTS:
         // The first reply and one repair (the default), then a clear error.
         for (int i = 0; i < 2; ++i)
             m_server->enqueueChat(ScriptedReply::chat(QStringLiteral(R"({"name": "Ada"})")));
-        const HakoOutcome r = runHako({QStringLiteral("run"), example("structured_output.pdl")});
+        const HakoOutcome r = runHako({QStringLiteral("run"), QStringLiteral("--stream"),
+                                       QStringLiteral("none"), example("structured_output.pdl")});
         QCOMPARE(r.exitCode, 1);
         QCOMPARE(m_server->requestCount(), 2);
         QVERIFY2(r.err.contains(QLatin1String("age")), qPrintable(r.err));
@@ -232,7 +240,8 @@ private Q_SLOTS:
         m_server->enqueueChat(ScriptedReply::chat(QStringLiteral(
             R"({"@steps": [{"@func": "mul", "@args": [2, 3]}, {"@func": "mul", "@args": [4, 5]},)"
             R"( {"@func": "add", "@args": [{"@ref": 0}, {"@ref": 1}]}]})")));
-        const HakoOutcome r = runHako({QStringLiteral("run"), example("typechat_calculator.pdl")});
+        const HakoOutcome r = runHako({QStringLiteral("run"), QStringLiteral("--stream"),
+                                       QStringLiteral("none"), example("typechat_calculator.pdl")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.out.endsWith(QLatin1String("multiply two by three, then multiply four by "
                                               "five, then sum the results = 26\n")),
@@ -250,7 +259,9 @@ private Q_SLOTS:
     {
         m_server->enqueueChat(ScriptedReply::chat(QStringLiteral("Hello")));
         m_server->enqueueChat(ScriptedReply::chat(QStringLiteral("Yes, I did say Hello")));
-        const HakoOutcome r = runHako({QStringLiteral("run"), example("paper_model_chaining.pdl")});
+        const HakoOutcome r =
+            runHako({QStringLiteral("run"), QStringLiteral("--stream"), QStringLiteral("none"),
+                     example("paper_model_chaining.pdl")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QCOMPARE(r.out,
                  QStringLiteral("Hello\nHello\nDid you just say Hello?\nYes, I did say Hello\n"));
@@ -273,7 +284,8 @@ private Q_SLOTS:
             "string it returns a new empty map.");
         m_server->enqueueChat(ScriptedReply::chat(explanation));
         const HakoOutcome r =
-            runHako({QStringLiteral("run"), example("paper_code_explanation.pdl")});
+            runHako({QStringLiteral("run"), QStringLiteral("--stream"), QStringLiteral("none"),
+                     example("paper_code_explanation.pdl")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QJsonObject out = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(out[QStringLiteral("explanation")].toString(), explanation);

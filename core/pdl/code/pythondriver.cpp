@@ -36,16 +36,27 @@ def _send(obj):
 
 
 class _PdlOpaque:
-    """A PDL value Python cannot use (a PDL function): shows its repr, refuses calls."""
+    """A PDL function: shows its repr; a call runs it in the interpreter (a callback frame
+    answered before the exec request is), unless the host gave it no id."""
 
-    def __init__(self, text):
+    def __init__(self, text, fid=None):
         self._text = text
+        self._fid = fid
 
     def __repr__(self):
         return self._text
 
     def __call__(self, *args, **kwargs):
-        raise TypeError(self._text + " is a PDL function and cannot be called from Python code")
+        if self._fid is None:
+            raise TypeError(self._text + " is a PDL function and cannot be called here")
+        notes = []
+        _send({"callback": self._fid, "args": [_enc(a, notes) for a in args],
+               "kwargs": {k: _enc(v, notes) for k, v in kwargs.items()}})
+        size = struct.unpack(">I", _read_exact(4))[0]
+        reply = json.loads(_read_exact(size).decode("utf-8"))
+        if not reply.get("ok"):
+            raise RuntimeError(reply.get("message", "the PDL function failed"))
+        return _dec(reply.get("result"))
 
 
 def _dec(v):
@@ -74,7 +85,7 @@ def _dec(v):
                 out[k] = _dec(x)
             return out
         if tag == "opaque":
-            return _PdlOpaque(v.get("repr", "<function>"))
+            return _PdlOpaque(v.get("repr", "<function>"), v.get("fid"))
         raise ValueError("unknown value tag %r" % tag)
     return v
 

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdio>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 namespace hako::pdl::code {
@@ -33,7 +34,15 @@ struct PythonSessionState : std::enable_shared_from_this<PythonSessionState> {
     std::mutex releasedMutex;
     std::vector<std::pair<uint64_t, int64_t>> released; // (generation, handle)
 
-    CodeOutcome request(Json req, const CancelToken& cancel, std::chrono::milliseconds timeout);
+    /// `callables`: the PDL functions the request's values name by "fid"; the code may call
+    /// them back while the request runs.
+    CodeOutcome request(Json req, const CancelToken& cancel, std::chrono::milliseconds timeout,
+                        std::vector<std::shared_ptr<const Callable>>* callables = nullptr);
+    /// Runs a PDL function Python called (a `callback` frame) and returns the reply frame.
+    Json answerCallback(const Json& frame, std::vector<std::shared_ptr<const Callable>>* callables);
+    // The thread running a callback holds `mutex`: Python code the called function runs in turn
+    // would wait for it forever, so such a request fails at once instead.
+    std::atomic<std::thread::id> callbackThread{};
     std::optional<std::string> startLocked(const CancelToken& cancel, Clock::time_point deadline);
     void stopLocked();
     bool lock(const CancelToken& cancel, Clock::time_point deadline);
@@ -189,9 +198,56 @@ void PythonSessionState::stopLocked()
     version.clear();
 }
 
-CodeOutcome PythonSessionState::request(Json req, const CancelToken& cancel,
-                                        std::chrono::milliseconds timeout)
+Json PythonSessionState::answerCallback(const Json& frame,
+                                        std::vector<std::shared_ptr<const Callable>>* callables)
 {
+    Json reply = Json::object();
+    const int64_t fid = frame.value("callback", int64_t(-1));
+    if (!callables || fid < 0 || size_t(fid) >= callables->size()) {
+        reply["ok"] = false;
+        reply["message"] = "this PDL function cannot be called here";
+        return reply;
+    }
+    CallArgs args;
+    for (const auto& a : frame.value("args", Json::array()))
+        args.positional.push_back(decodeWireValue(a, weak_from_this(), generation));
+    const Json kwargs = frame.value("kwargs", Json::object());
+    for (auto it = kwargs.begin(); it != kwargs.end(); ++it)
+        args.keyword.emplace_back(it.key(),
+                                  decodeWireValue(it.value(), weak_from_this(), generation));
+    const std::shared_ptr<const Callable> fn = (*callables)[size_t(fid)];
+    std::string error;
+    try {
+        callbackThread = std::this_thread::get_id();
+        Value result = fn->call(args);
+        callbackThread = std::thread::id();
+        Json encoded;
+        if (encodeWireValue(result, encoded, this, generation, &error, nullptr, callables)) {
+            reply["ok"] = true;
+            reply["result"] = std::move(encoded);
+            return reply;
+        }
+    } catch (const std::exception& e) {
+        callbackThread = std::thread::id();
+        error = e.what();
+    } catch (...) {
+        // Cancelled: the run is ending; the subprocess waits for a reply it will never get.
+        callbackThread = std::thread::id();
+        stopLocked();
+        throw;
+    }
+    reply["ok"] = false;
+    reply["message"] = error;
+    return reply;
+}
+
+CodeOutcome PythonSessionState::request(Json req, const CancelToken& cancel,
+                                        std::chrono::milliseconds timeout,
+                                        std::vector<std::shared_ptr<const Callable>>* callables)
+{
+    if (callbackThread.load() == std::this_thread::get_id())
+        return failure(CodeOutcome::Status::Failed,
+                       "a PDL function called from Python code cannot run Python code itself");
     Clock::time_point deadline = deadlineFor(timeout);
     if (!lock(cancel, deadline)) {
         if (cancel.isCancelled() || options.runCancel.isCancelled())
@@ -233,6 +289,11 @@ CodeOutcome PythonSessionState::request(Json req, const CancelToken& cancel,
     process.queueWrite(frameBytes(req));
     Json reply;
     Wait w = readFrame(cancel, deadline, reply, &error);
+    // The code calls PDL functions back: answer each before its own reply comes.
+    while (w == Wait::Frame && reply.contains("callback")) {
+        process.queueWrite(frameBytes(answerCallback(reply, callables)));
+        w = readFrame(cancel, deadline, reply, &error);
+    }
     CodeOutcome outcome;
     if (w != Wait::Frame) {
         std::string out = std::move(process.out());
@@ -317,12 +378,13 @@ CodeOutcome PythonSession::exec(const std::string& code, const Dict& globals,
         generation = m_state->generation;
     }
     bool handles = false;
+    std::vector<std::shared_ptr<const Callable>> callables;
     for (const auto& [key, value] : globals) {
         if (!key.isString())
             continue;
         std::string error;
-        if (!encodeWireValue(value, g[key.asString()], m_state.get(), generation, &error,
-                             &handles)) {
+        if (!encodeWireValue(value, g[key.asString()], m_state.get(), generation, &error, &handles,
+                             &callables)) {
             CodeOutcome o;
             o.status = CodeOutcome::Status::Failed;
             o.errorMessage = "variable '" + key.asString() + "': " + error;
@@ -332,7 +394,7 @@ CodeOutcome PythonSession::exec(const std::string& code, const Dict& globals,
     req["globals"] = std::move(g);
     req["generation"] = generation;
     req["handles"] = handles;
-    return m_state->request(std::move(req), cancel, timeout);
+    return m_state->request(std::move(req), cancel, timeout, &callables);
 }
 
 std::optional<std::string> PythonSession::start(const CancelToken& cancel)

@@ -44,8 +44,10 @@ struct PythonSessionOptions {
 /// Conversions: None/bool/int/float/str/list/dict map to the PDL types (tuples and other
 /// sequences come back as lists, dict order is kept, non-string keys are kept, nan/inf are
 /// kept). A Python int outside 64 bits comes back as the nearest float and a note in
-/// CodeOutcome::notes (PDL integers are 64-bit). PDL functions passed in are opaque objects that
-/// show their repr and refuse to be called.
+/// CodeOutcome::notes (PDL integers are 64-bit). PDL functions passed in show their repr; calling
+/// one sends a callback frame, and the session runs the function (on the exec() caller's thread)
+/// before the code goes on; its error is a RuntimeError in the code. A PDL function called so may
+/// not run Python code itself (that request fails at once instead of waiting for the session).
 ///
 /// Thread-safety: every method may be called from any thread; requests are serialised (a
 /// waiting caller still notices its cancel token). Blocking: exec() blocks the calling thread

@@ -23,7 +23,8 @@ nlohmann::ordered_json tagged(const char* kind)
 }
 
 bool encode(const Value& v, nlohmann::ordered_json& out, const PythonSessionState* state,
-            uint64_t generation, std::string* error, bool* handles, int depth)
+            uint64_t generation, std::string* error, bool* handles, int depth,
+            std::vector<std::shared_ptr<const Callable>>* callables)
 {
     if (depth > 500) {
         *error = "value nested too deeply to pass to Python";
@@ -55,7 +56,8 @@ bool encode(const Value& v, nlohmann::ordered_json& out, const PythonSessionStat
         nlohmann::ordered_json items = nlohmann::ordered_json::array();
         for (const Value& item : v.asList()) {
             items.emplace_back();
-            if (!encode(item, items.back(), state, generation, error, handles, depth + 1))
+            if (!encode(item, items.back(), state, generation, error, handles, depth + 1,
+                        callables))
                 return false;
         }
         if (v.isTuple()) {
@@ -75,15 +77,16 @@ bool encode(const Value& v, nlohmann::ordered_json& out, const PythonSessionStat
         if (plain) {
             out = nlohmann::ordered_json::object();
             for (const auto& [k, item] : d)
-                if (!encode(item, out[k.asString()], state, generation, error, handles, depth + 1))
+                if (!encode(item, out[k.asString()], state, generation, error, handles, depth + 1,
+                            callables))
                     return false;
             return true;
         }
         nlohmann::ordered_json items = nlohmann::ordered_json::array();
         for (const auto& [k, item] : d) {
             nlohmann::ordered_json pair = nlohmann::ordered_json::array({nullptr, nullptr});
-            if (!encode(k, pair[0], state, generation, error, handles, depth + 1) ||
-                !encode(item, pair[1], state, generation, error, handles, depth + 1))
+            if (!encode(k, pair[0], state, generation, error, handles, depth + 1, callables) ||
+                !encode(item, pair[1], state, generation, error, handles, depth + 1, callables))
                 return false;
             items.push_back(std::move(pair));
         }
@@ -109,6 +112,11 @@ bool encode(const Value& v, nlohmann::ordered_json& out, const PythonSessionStat
         }
         out = tagged("opaque");
         out["repr"] = fn ? fn->repr() : std::string("<function>");
+        if (callables && fn) {
+            // Python may call it back through the session (PythonSession::exec's `callback`).
+            out["fid"] = callables->size();
+            callables->push_back(fn);
+        }
         return true;
     }
     }
@@ -120,9 +128,9 @@ bool encode(const Value& v, nlohmann::ordered_json& out, const PythonSessionStat
 
 bool encodeWireValue(const Value& value, nlohmann::ordered_json& out,
                      const PythonSessionState* state, uint64_t generation, std::string* error,
-                     bool* usedHandles)
+                     bool* usedHandles, std::vector<std::shared_ptr<const Callable>>* callables)
 {
-    return encode(value, out, state, generation, error, usedHandles, 0);
+    return encode(value, out, state, generation, error, usedHandles, 0, callables);
 }
 
 Value decodeWireValue(const nlohmann::ordered_json& j,

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace hako::pdl::code {
 
@@ -20,10 +21,13 @@ inline constexpr const char* kWireTag = "\x00hako"; // NOLINT: the NUL is the po
 
 /// Encodes a PDL value for the driver. A PythonObject must belong to `state`'s current
 /// subprocess (`generation`); otherwise returns false with a message in `error`. Sets
-/// `*usedHandles` when the encoding names an object handle.
+/// `*usedHandles` when the encoding names an object handle. With `callables`, every other
+/// callable (a PDL function) is appended to it and its opaque value carries its index as
+/// "fid", so that Python can call it back.
 bool encodeWireValue(const Value& value, nlohmann::ordered_json& out,
                      const PythonSessionState* state, uint64_t generation, std::string* error,
-                     bool* usedHandles = nullptr);
+                     bool* usedHandles = nullptr,
+                     std::vector<std::shared_ptr<const Callable>>* callables = nullptr);
 
 /// Decodes a value the driver sent; handles become PythonObject callables of `session`.
 Value decodeWireValue(const nlohmann::ordered_json& json,

@@ -95,6 +95,17 @@ Value dictCopy(const Value& self, const CallArgs& args)
     return Value(self.asDict());
 }
 
+// `pdl_context.serialize(format)`: the reference's context object turns itself into messages
+// for a model API. Hako's context is already a list of messages, which every format (`litellm`,
+// the only one the reference defines) takes as it is.
+Value contextSerialize(const Value& self, const CallArgs& args)
+{
+    auto p = bindArgs("serialize", args, {"format"});
+    if (p[0] && !p[0]->isString())
+        fail("serialize() format must be a string, not " + std::string(p[0]->typeName()));
+    return Value(self.asList());
+}
+
 } // namespace
 
 const MethodTable& listMethods()
@@ -103,6 +114,7 @@ const MethodTable& listMethods()
         {"index", seqIndex},
         {"count", seqCount},
         {"copy", listCopy},
+        {"serialize", contextSerialize},
     };
     return table;
 }

@@ -19,6 +19,8 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -500,8 +502,11 @@ Value Runner::execWithRetry(const BlockPtr& bp, State& st, std::string& id, Trac
                     streamValue(parsed, r);
                 }
             }
-            if (b.spec)
-                checkSpec(*b.spec, r, b.specSpan.isValid() ? b.specSpan : b.span);
+            // A function's spec is the type of what its calls return (callFunction).
+            if (b.spec && b.kind != BlockKind::Function) {
+                const SourceSpan at = b.fieldSpan("spec");
+                checkSpec(*b.spec, r, at.isValid() ? at : b.span);
+            }
             return r;
         } catch (const PdlError& e) {
             bool retry = attempt < extraTries;
@@ -586,11 +591,19 @@ Value Runner::execBody(const BlockPtr& bp, State& st, const std::string& id, Tra
     case BlockKind::Get: {
         const std::string& name = static_cast<const GetBlock&>(b).get;
         EvalScope scope(st.scope, st.context);
-        const Value* v = scope.lookup(name);
-        if (!v)
+        if (const Value* v = scope.lookup(name)) {
+            streamValue(st, *v);
+            return *v;
+        }
+        // The reference reads `get: x.y` as the expression `${ x.y }`.
+        const bool simpleName = std::all_of(name.begin(), name.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+        });
+        if (simpleName)
             throw PdlError("'" + name + "' is undefined", b.fieldSpan("get"));
-        streamValue(st, *v);
-        return *v;
+        Value v = evalValue(Value("${ " + name + " }"), st, b.fieldSpan("get"));
+        streamValue(st, v);
+        return v;
     }
     case BlockKind::Message:
         return execMessage(static_cast<const MessageBlock&>(b), st, id, node);

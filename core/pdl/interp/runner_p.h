@@ -70,9 +70,11 @@ public:
     Value eval(const Expr& e, const State& st, TraceNode* node, const char* field);
     Value evalValue(const Value& v, const State& st, const SourceSpan& span);
 
-    /// Calls a PDL closure with named arguments (from a call block or an expression).
+    /// Calls a PDL closure with named arguments (from a call block or an expression). Errors
+    /// in the arguments are reported at `argsSpan` when it is valid, others at `span`.
     Value callFunction(const Value& fn, const Dict& args, State& caller, const std::string& id,
-                       TraceNode* node, const SourceSpan& span);
+                       TraceNode* node, const SourceSpan& span,
+                       const SourceSpan& argsSpan = {});
 
     /// Parses (once per run) the program at `path` for an include or import (`what`, for
     /// messages) written at `from`; throws PdlError naming the file at `from`.

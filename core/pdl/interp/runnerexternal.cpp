@@ -7,6 +7,7 @@
 #include "core/pdl/model/defaultparameters.h"
 #include "core/pdl/model/modelprovider.h"
 #include "core/pdl/model/structuredoutput.h"
+#include "core/pdl/interp/pdlfunction_p.h"
 #include "core/pdl/parsers/outputparser.h"
 #include "core/pdl/types/pdltype.h"
 
@@ -76,7 +77,12 @@ Value Runner::runCode(const CodeBlock& b, const std::string& source, State& st, 
             }
             session = m_python.get();
         }
-        code::CodeOutcome outcome = session->exec(source, pythonGlobals(st), options.cancel);
+        code::CodeOutcome outcome;
+        {
+            // PDL functions the code calls run as if called from this block's expressions.
+            ActiveEvaluationScope active(this, &st);
+            outcome = session->exec(source, pythonGlobals(st), options.cancel);
+        }
         if (node) {
             node->out = outcome.out;
             node->err = outcome.err;
@@ -89,7 +95,12 @@ Value Runner::runCode(const CodeBlock& b, const std::string& source, State& st, 
             throw Cancelled{};
         if (!outcome.ok()) {
             SourceSpan at = b.fieldSpan("code").isValid() ? b.fieldSpan("code") : b.span;
-            if (outcome.errorLine > 0 && at.isValid() && b.code && b.code->span.isValid()) {
+            // Python's line maps to the program's only when the source is one string; code
+            // assembled by blocks (`code: {text: [...]}`) fails at the code block, as in the
+            // reference.
+            if (b.code && b.code->kind != BlockKind::Data)
+                at = b.span;
+            else if (outcome.errorLine > 0 && at.isValid() && b.code && b.code->span.isValid()) {
                 // A block scalar's first code line is the line after `code: |`.
                 at.line =
                     b.code->span.line + outcome.errorLine - (b.code->span.line == at.line ? 0 : 1);

@@ -293,7 +293,7 @@ std::vector<std::pair<std::string, List>> forLists(Runner& r, const LoopBlockBas
         Value v = r.evalValue(e.value, st, e.span);
         if (!v.isList()) {
             throw PdlError("Values inside the For block must be lists but got <class '" +
-                               std::string(v.typeName()) + "'>.",
+                               std::string(v.typeName()) + "'>: " + name,
                            e.span);
         }
         traced.set(name, v);
@@ -301,7 +301,8 @@ std::vector<std::pair<std::string, List>> forLists(Runner& r, const LoopBlockBas
     }
     for (size_t i = 1; i < lists.size(); ++i) {
         if (lists[i].second.size() != lists[0].second.size())
-            throw PdlError("Lists inside the For block must be of the same length", b.forSpan);
+            throw PdlError("Lists inside the For block must be of the same length",
+                           b.fieldSpan("for").isValid() ? b.fieldSpan("for") : b.forSpan);
     }
     if (node && !b.forVars.empty())
         node->exprs.emplace_back("for", Value(std::move(traced)));
@@ -320,7 +321,8 @@ Value Runner::execRepeat(const RepeatBlock& b, State& st, const std::string& id,
         Value m = eval(b.maxIterations, st, node, "maxIterations");
         if (!m.isInt())
             throw PdlError("maxIterations must be an integer", b.maxIterations.span);
-        maxIterations = m.asInt();
+        // A negative bound runs no iteration, as in the reference (-1 is not "unbounded").
+        maxIterations = std::max<int64_t>(m.asInt(), 0);
     }
     if (!hasFor && !b.whileCond && !b.until && maxIterations < 0)
         throw PdlError("a repeat block needs for, while, until or maxIterations to stop", b.span);
@@ -517,7 +519,8 @@ Value Runner::execFunction(const FunctionBlock& b, State& st, const BlockPtr& se
 }
 
 Value Runner::callFunction(const Value& fnValue, const Dict& args, State& caller,
-                           const std::string& id, TraceNode* node, const SourceSpan& span)
+                           const std::string& id, TraceNode* node, const SourceSpan& span,
+                           const SourceSpan& argsSpan)
 {
     auto callable = fnValue.isCallable() ? fnValue.asCallable() : nullptr;
     auto fn = std::dynamic_pointer_cast<const PdlFunction>(callable);
@@ -547,43 +550,66 @@ Value Runner::callFunction(const Value& fnValue, const Dict& args, State& caller
     cs.callDepth = caller.callDepth + 1;
     cs.streamResult = caller.streamResult;
     cs.traceParent = caller.traceParent; // the body is traced under the call block
+    // Every problem with the arguments at once, as the reference reports them.
+    std::vector<std::string> argErrors;
     for (const auto& [k, v] : args) {
         std::string name = k.isString() ? k.asString() : k.str();
         if (name == "pdl_context") {
             if (!v.isList())
-                throw PdlError("pdl_context must be a list of messages", span);
+                throw PdlError("pdl_context must be a list of messages",
+                               argsSpan.isValid() ? argsSpan : span);
             cs.context = contextFromList(v.asList());
             continue;
         }
         auto param = std::find_if(f.params.begin(), f.params.end(),
                                   [&](const auto& p) { return p.first == name; });
-        if (param == f.params.end())
-            throw PdlError("function '" + fn->name() + "' has no parameter '" + name + "'", span);
+        if (param == f.params.end()) {
+            argErrors.push_back("Field not allowed: " + name + " (function '" + fn->name() +
+                                "' has no parameter '" + name + "')");
+            continue;
+        }
         if (!param->second.isNull()) {
             Result<JsonSchema> schema = compilePdlType(param->second);
-            if (schema.ok()) {
-                auto errors = schema->validate(v);
-                if (!errors.empty()) {
-                    std::string msg = "Type errors in the arguments of '" + fn->name() + "':";
-                    for (const auto& e : errors)
-                        msg += "\n" + name + e.toString().substr(1);
-                    throw PdlError(msg, span);
-                }
+            if (!schema.ok()) {
+                argErrors.push_back(name + ": the parameter's type is invalid: " +
+                                    schema.error().message.toStdString());
+                continue;
             }
+            for (const auto& e : schema->validate(v))
+                argErrors.push_back(name + e.toString().substr(1));
         }
         cs.scope.set(name, v);
     }
     for (const auto& [name, type] : f.params) {
         bool optional = type.isDict() && type.asDict().find("optional");
         if (!optional && !args.find(name))
-            throw PdlError("missing argument '" + name + "' in the call of '" + fn->name() + "'",
-                           span);
+            argErrors.push_back("Missing required field: " + name);
+    }
+    if (!argErrors.empty()) {
+        std::string msg = "Type errors in the arguments of the call to '" + fn->name() + "':";
+        for (const std::string& e : argErrors)
+            msg += "\n" + e;
+        throw PdlError(msg, argsSpan.isValid() ? argsSpan : span);
     }
     if (!f.returns)
         return Value();
     const ContextPtr before = cs.context;
     TracePtr* slot = node ? &node->addChild("pdl__trace", nullptr, true) : nullptr;
     Value result = exec(f.returns, cs, id + ".", slot);
+    // A function's spec types its result, checked at each call (not the closure itself).
+    if (f.spec) {
+        const SourceSpan returns = f.fieldSpan("return");
+        try {
+            checkSpec(*f.spec, result, returns.isValid() ? returns : f.span);
+        } catch (PdlError& e) {
+            std::string msg = e.what();
+            const std::string generic = "Type errors during spec checking:";
+            if (msg.rfind(generic, 0) == 0)
+                msg = "Type errors in the result of the function '" + fn->name() +
+                      "':" + msg.substr(generic.size());
+            throw PdlError(msg, e.span);
+        }
+    }
     // The body's messages join the caller's context.
     for (Value& m : contextSince(cs.context, before))
         caller.context = contextAppend(caller.context, std::move(m));
@@ -597,7 +623,7 @@ Value Runner::execCall(const CallBlock& b, State& st, const std::string& id, Tra
     if (!args.isDict())
         throw PdlError("the args of a call must be an object, got " + std::string(args.typeName()),
                        b.args.span);
-    return callFunction(fn, args.asDict(), st, id, node, b.fieldSpan("call"));
+    return callFunction(fn, args.asDict(), st, id, node, b.fieldSpan("call"), b.fieldSpan("args"));
 }
 
 Value PdlFunction::call(const CallArgs& args) const

@@ -348,7 +348,7 @@ bool Checker::kindField(Block& blk, const YamlValue::Entry& e, const YamlValue& 
             static_cast<RepeatBlock&>(blk).whileCond = condExpr(v, n, kt);
         else if (n == "until")
             static_cast<RepeatBlock&>(blk).until = condExpr(v, n, kt);
-        else if (n == "maxWorkers")
+        else if (n == "maxWorkers" && !v.isNull()) // null: as many as the machine has
             static_cast<MapBlock&>(blk).maxWorkers = intExpr(v, n, kt);
         break;
     }

@@ -66,6 +66,23 @@ private Q_SLOTS:
         QTest::newRow("mixed string uses Python str()")
             << QByteArray("defs:\n  x: ${ [1, true, none] }\ntext: v=${ x }\n")
             << "v=[1, True, None]";
+        QTest::newRow("python code calls a PDL function")
+            << QByteArray("defs:\n  f:\n    function: {x: integer, y: integer}\n"
+                          "    return: ${ x - y }\nlang: python\ncode: result = [f(5, 2), "
+                          "f(x=1, y=1)]\n")
+            << "[3, 0]";
+        QTest::newRow("a PDL function's spec types its calls' results")
+            << QByteArray("defs:\n  f:\n    function: {x: string}\n    spec: string\n"
+                          "    return: ${ x }\ncall: ${ f }\nargs: {x: ok}\n")
+            << "ok";
+        QTest::newRow("get reads an expression path")
+            << QByteArray("defs:\n  p: {data: {a: {b: 7}}}\nget: p.a.b\n") << "7";
+        QTest::newRow("negative maxIterations runs nothing")
+            << QByteArray("repeat: x\nmaxIterations: -1\n") << "";
+        QTest::newRow("message content keeps its defs")
+            << QByteArray("defs:\n  x: 1\ntext:\n- content:\n    defs:\n      x: 2\n"
+                          "    text: ${ x }\n  contribute: []\n- ${ x }\n")
+            << "1";
         QTest::newRow("def flows to later siblings, even from nested blocks")
             << QByteArray("text:\n- text:\n  - def: x\n    data: 3\n- ${ x + 1 }\n") << "34";
         QTest::newRow("defs see earlier defs")
@@ -231,10 +248,22 @@ private Q_SLOTS:
             << "ValueError: bad value" << 0;
         QTest::newRow("command failure carries stderr")
             << QByteArray("lang: command\ncode: sh -c 'echo oops >&2; exit 3'\n") << "oops" << 0;
+        QTest::newRow("every argument problem at once, at the args")
+            << QByteArray("defs:\n  f:\n    function: {n: integer, m: string}\n"
+                          "    return: ${ n }\ncall: ${ f }\nargs:\n  n: text\n  z: 1\n")
+            << "Missing required field: m" << 6;
+        QTest::newRow("function result against its spec, at return")
+            << QByteArray("defs:\n  f:\n    function: {}\n    spec: integer\n"
+                          "    return: text\ncall: ${ f }\n")
+            << "Type errors in the result of the function" << 5;
+        QTest::newRow("python error in assembled code, at the code block")
+            << QByteArray("text:\n- lang: python\n  code:\n    text:\n    - \"x = 1\\n\"\n"
+                          "    - raise KeyError('k')\n")
+            << "KeyError" << 2;
         QTest::newRow("wrong argument type")
             << QByteArray("defs:\n  f:\n    function: {n: integer}\n    return: ${ n }\ncall: ${ f "
                           "}\nargs: {n: text}\n")
-            << "Type errors in the arguments" << 5;
+            << "Type errors in the arguments" << 6;
     }
 
     void errors()
@@ -310,7 +339,7 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("program");
         QTest::addColumn<QString>("streamed");
         QTest::newRow("text around a model reply")
-            << QByteArray("text:\n- Hello \n- model: m\n  parameters: {mock_response: Hi!}\n"
+            << QByteArray("text:\n- 'Hello '\n- model: m\n  parameters: {mock_response: Hi!}\n"
                           "- ' after'\n")
             << QStringLiteral("Hello Hi! after");
         QTest::newRow("array prints whole")

@@ -299,14 +299,24 @@ private Q_SLOTS:
         }
     }
 
-    void pdlFunctionsAreOpaque()
+    void pdlFunctionsAreCalledBack()
     {
         PythonSession session;
-        auto fn = makeCallable("double", [](const CallArgs&) { return Value(0); });
-        CodeOutcome o = session.exec("result = repr(f)\nf()\n", {{Value("f"), Value(fn)}});
-        QCOMPARE(o.status, CodeOutcome::Status::Exception);
-        QCOMPARE(QString::fromStdString(o.errorType), QStringLiteral("TypeError"));
-        QVERIFY(o.errorMessage.find("<function double>") != std::string::npos);
+        auto fn = makeCallable("double", [](const CallArgs& a) {
+            if (a.positional.empty() || !a.positional[0].isInt())
+                throw std::runtime_error("double needs a number");
+            return Value(a.positional[0].asInt() * 2);
+        });
+        CodeOutcome o = session.exec("result = [repr(f), f(21)]\n", {{Value("f"), Value(fn)}});
+        QCOMPARE(o.status, CodeOutcome::Status::Ok);
+        QVERIFY(o.result.isList() && o.result.asList().size() == 2);
+        QVERIFY(o.result.asList()[0].asString().find("<function double>") != std::string::npos);
+        QVERIFY(o.result.asList()[1] == Value(42));
+        // The function's error is an exception in the code, which may catch it.
+        CodeOutcome e = session.exec("f()\n", {{Value("f"), Value(fn)}});
+        QCOMPARE(e.status, CodeOutcome::Status::Exception);
+        QCOMPARE(QString::fromStdString(e.errorType), QStringLiteral("RuntimeError"));
+        QVERIFY(e.errorMessage.find("double needs a number") != std::string::npos);
     }
 
     void timeoutKillsAndRestarts()

@@ -40,7 +40,7 @@ int runWorkbench(int& argc, char** argv, const QStringList& files)
     hako::MainWindow window;
     if (!files.isEmpty()) {
         QString error;
-        if (!window.openFile(files.first(), &error))
+        if (!window.openPath(files.first(), &error))
             print(stderr, QStringLiteral("hako: %1\n").arg(error));
         if (files.size() > 1) {
             print(stderr, QStringLiteral("hako: opens one program at a time; ignoring %1\n")

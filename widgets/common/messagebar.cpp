@@ -21,6 +21,7 @@ MessageBar::MessageBar(QWidget* parent)
     m_close->setAutoRaise(true);
     m_close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
     m_close->setToolTip(tr("Dismiss"));
+    m_close->setAccessibleName(tr("Dismiss the message"));
     layout->addWidget(m_icon, 0, Qt::AlignTop);
     layout->addWidget(m_text, 1);
     layout->addWidget(m_close, 0, Qt::AlignTop);

@@ -35,7 +35,7 @@ int runWorkbench(int& argc, char** argv, const QStringList& files)
     hako::MainWindow window;
     if (!files.isEmpty()) {
         QString error;
-        if (!window.openFile(files.first(), &error))
+        if (!window.openPath(files.first(), &error))
             hako::writeText(stderr, QStringLiteral("hako: %1\n").arg(error));
         if (files.size() > 1) {
             hako::writeText(stderr,

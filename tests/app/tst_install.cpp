@@ -54,7 +54,14 @@ private Q_SLOTS:
         QVERIFY(desktop.open(QIODevice::ReadOnly));
         const QByteArray entry = desktop.readAll();
         QVERIFY(entry.contains("\nExec=hako %F\n"));
-        QVERIFY(entry.contains("\nMimeType=text/x-pdl;\n"));
+        QVERIFY(entry.contains("\nMimeType=text/x-pdl;application/x-pdl-trace+json;\n"));
+        // The trace type the desktop entry claims is defined with its globs.
+        QFile mime(root.filePath(QStringLiteral("share/mime/packages/hako-pdl.xml")));
+        QVERIFY(mime.open(QIODevice::ReadOnly));
+        const QByteArray types = mime.readAll();
+        QVERIFY(types.contains("type=\"application/x-pdl-trace+json\""));
+        QVERIFY(types.contains("pattern=\"*_trace.json\""));
+        QVERIFY(types.contains("pattern=\"*.trace.json\""));
         QVERIFY(entry.contains("\nIcon=io.github.hako.Hako\n"));
 
         QProcess hako;

@@ -1,20 +1,39 @@
+#include "core/pdl/trace/tracemodel.h"
+#include "core/workbench/runcontroller.h"
 #include "core/workbench/workbenchcontext.h"
 #include "isolatedsettings.h"
 #include "widgets/common/messagebar.h"
+#include "widgets/docs/documentpane.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/findbar.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/workbench/mainwindow.h"
 
+#include <QStatusBar>
+
+#include <QAbstractButton>
+#include <QAbstractItemView>
+#include <QAbstractSpinBox>
+#include <QAccessible>
+#include <QAccessibleInterface>
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QScreen>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -331,6 +350,179 @@ private Q_SLOTS:
         QVERIFY(!findBar->isReplaceVisible());
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape);
         QVERIFY(findBar->isHidden());
+    }
+
+    // Screen readers, and the journey tests that drive the window through AT-SPI, find a
+    // control by its accessible name: every control a user can focus or press has one (its
+    // text, its accessibleName or its label), with every dock open.
+    void everyControlHasAnAccessibleName()
+    {
+        MainWindow window;
+        for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+            dock->show();
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QStringList missing;
+        int checked = 0;
+        for (QWidget* w : window.findChildren<QWidget*>()) {
+            if (w->objectName().startsWith(QLatin1String("qt_")) || qobject_cast<QScrollBar*>(w) ||
+                qobject_cast<QMenu*>(w) || qobject_cast<QTabBar*>(w) ||
+                qobject_cast<QHeaderView*>(w) || qobject_cast<QLabel*>(w) ||
+                qobject_cast<QTabWidget*>(w))
+                continue; // Qt's own parts and containers (their tabs and sections are named)
+            QWidget* parent = w->parentWidget();
+            if (qobject_cast<QComboBox*>(parent) || qobject_cast<QAbstractSpinBox*>(parent) ||
+                qobject_cast<QLineEdit*>(parent) || qobject_cast<QAbstractItemView*>(parent))
+                continue; // parts of a named control (clear buttons, corner buttons, editors)
+            // The Documents pane's controls are named on the "docs" branch; drop this once
+            // both are merged.
+            if (window.documentPane()->isAncestorOf(w))
+                continue;
+            const bool interactive = w->focusPolicy() != Qt::NoFocus ||
+                                     qobject_cast<QAbstractButton*>(w) ||
+                                     qobject_cast<QAbstractItemView*>(w);
+            if (!interactive || w == &window)
+                continue;
+            ++checked;
+            QAccessibleInterface* a = QAccessible::queryAccessibleInterface(w);
+            if (a && !a->text(QAccessible::Name).trimmed().isEmpty())
+                continue;
+            QString where = QString::fromLatin1(w->metaObject()->className());
+            if (!w->objectName().isEmpty())
+                where += QLatin1Char('#') + w->objectName();
+            for (QWidget* p = parent; p && p != &window; p = p->parentWidget())
+                if (qobject_cast<QDockWidget*>(p)) {
+                    where += QStringLiteral(" in ") + p->windowTitle();
+                    break;
+                }
+            missing << where;
+        }
+        QVERIFY(checked > 40);
+        QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("%1 of %2 controls have no "
+                                                              "accessible name:\n  %3")
+                                                   .arg(missing.size())
+                                                   .arg(checked)
+                                                   .arg(missing.join(QStringLiteral("\n  ")))));
+    }
+
+    // With every dock open the window still fits a 1280×720 screen.
+    void fitsASmallScreenWithEveryDockOpen()
+    {
+        MainWindow window;
+        for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+            dock->show();
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const QSize min = window.minimumSizeHint().expandedTo(window.minimumSize());
+        QString docks;
+        for (QDockWidget* dock : window.findChildren<QDockWidget*>()) {
+            const QSize m = dock->minimumSizeHint().expandedTo(dock->minimumSize());
+            docks += QStringLiteral("\n  %1: %2×%3")
+                         .arg(dock->objectName())
+                         .arg(m.width())
+                         .arg(m.height());
+        }
+        QVERIFY2(min.width() <= 1280 && min.height() <= 720 - 40,
+                 qPrintable(QStringLiteral("minimum %1×%2; docks:%3")
+                                .arg(min.width())
+                                .arg(min.height())
+                                .arg(docks)));
+    }
+
+    // One question per action: File › Open after answering Discard opens without asking again.
+    void openAsksOnceAboutUnsavedChanges()
+    {
+        const QString path = copyFixture(QStringLiteral("hello.pdl"));
+        const QString other = copyFixture(QStringLiteral("hello.pdl"), QStringLiteral("b.pdl"));
+        MainWindow window;
+        Answers answers;
+        answerWith(window, answers);
+        window.setOpenPathQuestion([other](const QString&) { return other; });
+        QVERIFY(window.openFile(path));
+        window.editorPane()->editor()->append(QStringLiteral("more: 1\n"));
+        answers.choice = MainWindow::SaveChoice::Discard;
+        QAction* open = nullptr;
+        for (QAction* a : window.findChildren<QAction*>())
+            if (a->shortcut() == QKeySequence(QKeySequence::Open))
+                open = a;
+        QVERIFY(open);
+        open->trigger();
+        QCOMPARE(answers.askedFor.size(), 1);
+        QCOMPARE(window.editorPane()->filePath(), QFileInfo(other).absoluteFilePath());
+        QCOMPARE(readBytes(path), readBytes(other)); // discarded, not saved
+    }
+
+    // `hako FILE` and drops open a file by what it is: a trace in the trace panes (with its
+    // program beside it), a program in the editor.
+    void openPathOpensATraceInTheTracePanes()
+    {
+        const QString program = m_files->filePath(QStringLiteral("greet.pdl"));
+        QFile f(program);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("description: greet\ntext:\n- Hello\n- def: who\n  text: there\n");
+        f.close();
+        MainWindow window;
+        Answers answers;
+        answerWith(window, answers);
+        QVERIFY(window.openFile(program));
+        QVERIFY(window.runProgram());
+        QTRY_VERIFY(!window.runController()->isRunning());
+        const QString trace = m_files->filePath(QStringLiteral("hello_trace.json"));
+        QVERIFY(window.saveTrace(trace));
+        QVERIFY(window.newFile());
+
+        QVERIFY(window.openPath(trace));
+        QCOMPARE(window.context()->traceModel(), window.fileTraceModel());
+        QTRY_VERIFY(window.fileTraceModel()->root() != nullptr);
+        // The trace names its program: it opens in the editor, and the trace stays on show.
+        QTRY_COMPARE(window.editorPane()->filePath(), QFileInfo(program).absoluteFilePath());
+        QCOMPARE(window.context()->traceModel(), window.fileTraceModel());
+        QVERIFY(window.editorPane()->editor()->text().startsWith(QLatin1String("description")));
+        QVERIFY(answers.askedFor.isEmpty());
+    }
+
+    // Stop ends the run as stopped: no red failure in the message bar, the status says so.
+    void stopSaysStopped()
+    {
+        const QString path = m_files->filePath(QStringLiteral("loop.pdl"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("text:\n- repeat:\n    text: \"${ i }\"\n  for:\n    i: ${ range(10000000) }\n");
+        f.close();
+        MainWindow window;
+        QVERIFY(window.openFile(path));
+        QVERIFY(window.runProgram());
+        QTRY_VERIFY(window.runController()->traceModel()->itemCount() > 10);
+        window.stopProgram();
+        QTRY_VERIFY(!window.runController()->isRunning());
+        QVERIFY(window.runController()->wasStopped());
+        QCOMPARE(window.statusBar()->currentMessage(), QStringLiteral("Stopped"));
+        QVERIFY(!window.editorPane()->messageBar()->isVisible() ||
+                window.editorPane()->messageBar()->text().isEmpty());
+        std::vector<const pdl::TraceItem*> stack{window.runController()->traceModel()->root()};
+        while (!stack.empty()) {
+            const pdl::TraceItem* t = stack.back();
+            stack.pop_back();
+            QVERIFY(!t->running);
+            for (const auto& c : t->children)
+                stack.push_back(c.get());
+        }
+    }
+
+    // The layout is kept shortly after it changes, not only at a clean close (a crash or kill
+    // keeps it).
+    void layoutSavedWithoutClosing()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* memory = window.findChild<QDockWidget*>(QStringLiteral("memoryDock"));
+        QVERIFY(memory);
+        const QByteArray before = QSettings().value(QStringLiteral("window/state")).toByteArray();
+        memory->show();
+        QTRY_VERIFY(QSettings().value(QStringLiteral("window/state")).toByteArray() != before);
+        QVERIFY(
+            window.restoreState(QSettings().value(QStringLiteral("window/state")).toByteArray()));
     }
 
     void geometryPersisted()

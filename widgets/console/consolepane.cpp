@@ -30,12 +30,15 @@ ConsolePane::ConsolePane(RunController* run, QWidget* parent)
     setObjectName(QStringLiteral("consolePane"));
     m_output->setReadOnly(true);
     m_output->setObjectName(QStringLiteral("consoleOutput"));
+    m_output->setAccessibleName(tr("Program output"));
     m_output->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     m_output->setFont(mono);
     m_output->setPlaceholderText(tr("Program output appears here. Run a program with F5."));
 
     m_line->setObjectName(QStringLiteral("consoleInput"));
+    m_line->setAccessibleName(tr("Program input"));
+    m_multi->setAccessibleName(tr("Program input (several lines)"));
     m_line->setPlaceholderText(tr("Type a line and press Enter"));
     m_multi->setPlaceholderText(tr("Type the input; Ctrl+Enter sends it"));
     m_multi->setMaximumHeight(90);
@@ -57,6 +60,7 @@ ConsolePane::ConsolePane(RunController* run, QWidget* parent)
     clearButton->setIcon(QIcon::fromTheme(QStringLiteral("edit-clear")));
     clearButton->setText(tr("Clear"));
     clearButton->setToolTip(tr("Clear the console"));
+    clearButton->setAccessibleName(tr("Clear the console"));
     clearButton->setAutoRaise(true);
     connect(clearButton, &QToolButton::clicked, this, &ConsolePane::clear);
 
@@ -101,6 +105,8 @@ ConsolePane::ConsolePane(RunController* run, QWidget* parent)
                     // The result streamed into the Console as it was produced (the run
                     // streams its result, as `hako run` does): it is not repeated here.
                     appendNote(tr("■ Finished"));
+                } else if (m_run->wasStopped()) {
+                    appendNote(tr("■ Stopped"));
                 } else {
                     QString where;
                     if (error.span.isValid())

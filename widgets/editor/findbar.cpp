@@ -19,6 +19,7 @@ QToolButton* makeToggle(const QString& text, const QString& tip, QWidget* parent
     auto* b = new QToolButton(parent);
     b->setText(text);
     b->setToolTip(tip);
+    b->setAccessibleName(tip);
     b->setCheckable(true);
     b->setAutoRaise(true);
     b->setFocusPolicy(Qt::TabFocus);
@@ -39,22 +40,27 @@ FindBar::FindBar(PdlEditor* editor, QWidget* parent)
     m_wholeWord = makeToggle(QStringLiteral("\u201cW\u201d"), tr("Whole words"), this);
     m_regex = makeToggle(QStringLiteral(".*"), tr("Regular expression"), this);
     m_find->setPlaceholderText(tr("Find"));
+    m_find->setAccessibleName(tr("Find"));
     m_find->setClearButtonEnabled(true);
     m_replace->setPlaceholderText(tr("Replace with"));
+    m_replace->setAccessibleName(tr("Replace with"));
     m_replace->setClearButtonEnabled(true);
 
     auto* previous = new QToolButton(this);
     previous->setArrowType(Qt::UpArrow);
     previous->setAutoRaise(true);
     previous->setToolTip(tr("Find previous (Shift+F3)"));
+    previous->setAccessibleName(tr("Find previous"));
     auto* next = new QToolButton(this);
     next->setArrowType(Qt::DownArrow);
     next->setAutoRaise(true);
     next->setToolTip(tr("Find next (F3)"));
+    next->setAccessibleName(tr("Find next"));
     auto* closeButton = new QToolButton(this);
     closeButton->setAutoRaise(true);
     closeButton->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
     closeButton->setToolTip(tr("Close (Escape)"));
+    closeButton->setAccessibleName(tr("Close the find bar"));
     auto* replaceButton = new QPushButton(tr("Replace"), this);
     auto* replaceAllButton = new QPushButton(tr("Replace All"), this);
 

@@ -14,6 +14,7 @@ enum Margin { LineNumberMargin = 0, MarkerMargin = 1, FoldMargin = 2 };
 
 PdlEditor::PdlEditor(QWidget* parent) : QsciScintilla(parent)
 {
+    setAccessibleName(tr("Program editor"));
     setUtf8(true);
     setLexer(new PdlLexer(this));
     const QFont font = PdlLexer::editorFont();

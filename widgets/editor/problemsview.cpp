@@ -7,6 +7,7 @@ namespace hako {
 
 ProblemsView::ProblemsView(QWidget* parent) : QTreeWidget(parent)
 {
+    setAccessibleName(tr("Problems"));
     setColumnCount(3);
     setHeaderLabels({tr("Message"), tr("Line"), tr("Column")});
     setRootIsDecorated(false);

@@ -33,6 +33,7 @@ MemoryHistoryView::MemoryHistoryView(QWidget* parent) : QWidget(parent)
     m_title = new QLabel(this);
     m_title->setWordWrap(true);
     m_entries = new QTableWidget(0, 5, this);
+    m_entries->setAccessibleName(tr("Changes"));
     m_entries->setHorizontalHeaderLabels(
         {tr("Seq"), tr("Time"), tr("Change"), tr("Actor"), tr("Reason")});
     m_entries->verticalHeader()->hide();
@@ -40,9 +41,11 @@ MemoryHistoryView::MemoryHistoryView(QWidget* parent) : QWidget(parent)
     m_entries->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_entries->horizontalHeader()->setStretchLastSection(true);
     m_diff = new QTextBrowser(this);
+    m_diff->setAccessibleName(tr("Change"));
     m_revert = new QPushButton(tr("Revert to before this change"), this);
     m_revert->setEnabled(false);
     m_provenance = new QTreeWidget(this);
+    m_provenance->setAccessibleName(tr("Provenance"));
     m_provenance->setHeaderLabels({tr("Provenance"), tr("Detail")});
     m_provenance->header()->setStretchLastSection(true);
 

@@ -39,20 +39,25 @@ MemoryInspector::MemoryInspector(QWidget* parent) : QWidget(parent)
     auto* open = new QPushButton(tr("Open store…"), this);
     m_search = new QLineEdit(this);
     m_search->setPlaceholderText(tr("Search text…"));
+    m_search->setAccessibleName(tr("Search memories"));
     m_search->setClearButtonEnabled(true);
     m_similar = new QLineEdit(this);
     m_similar->setPlaceholderText(tr("Similar to… (Enter)"));
+    m_similar->setAccessibleName(tr("Memories similar to"));
     m_similar->setClearButtonEnabled(true);
     m_provider = std::make_shared<HashEmbeddingProvider>();
     m_kind = new QComboBox(this);
+    m_kind->setAccessibleName(tr("Memory kind"));
     m_kind->addItem(tr("All kinds"));
     for (Kind k : {Kind::Observation, Kind::Insight, Kind::Reflection, Kind::Chat, Kind::Summary})
         m_kind->addItem(kindName(k), int(k));
     m_state = new QComboBox(this);
+    m_state->setAccessibleName(tr("Memory state"));
     m_state->addItem(tr("All states"));
     for (State s : {State::Active, State::Archived, State::Deleted})
         m_state->addItem(stateName(s), int(s));
     m_minImportance = new QSpinBox(this);
+    m_minImportance->setAccessibleName(tr("Minimum importance"));
     m_minImportance->setRange(1, 10);
     m_minImportance->setPrefix(tr("importance ≥ "));
     auto* archive = new QPushButton(tr("Archive"), this);
@@ -73,6 +78,7 @@ MemoryInspector::MemoryInspector(QWidget* parent) : QWidget(parent)
     m_proxy = new MemoryFilterProxy(this);
     m_proxy->setSourceModel(m_model);
     m_table = new QTableView(this);
+    m_table->setAccessibleName(tr("Memories"));
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(MemoryTableModel::Id, Qt::AscendingOrder);
@@ -81,7 +87,22 @@ MemoryInspector::MemoryInspector(QWidget* parent) : QWidget(parent)
     m_table->verticalHeader()->hide();
     // Uniform rows keep scrolling through 100,000 memories cheap.
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // The text is what a reader came for: right after the id and taking the spare width; the
+    // narrow columns keep compact widths so that it is readable when the pane opens.
+    QHeaderView* header = m_table->horizontalHeader();
+    header->setStretchLastSection(false);
+    header->moveSection(MemoryTableModel::Text, 1);
+    header->setSectionResizeMode(MemoryTableModel::Text, QHeaderView::Stretch);
+    header->setMinimumSectionSize(36);
+    for (auto [column, width] : {std::pair{MemoryTableModel::Id, 48},
+                                 {MemoryTableModel::Kind, 80},
+                                 {MemoryTableModel::State, 70},
+                                 {MemoryTableModel::Importance, 44},
+                                 {MemoryTableModel::Created, 130},
+                                 {MemoryTableModel::LastAccessed, 130},
+                                 {MemoryTableModel::AccessCount, 44},
+                                 {MemoryTableModel::Agent, 80}})
+        header->resizeSection(column, width);
     m_table->setWordWrap(false);
 
     m_retrievals = new RetrievalView(this);

@@ -39,8 +39,10 @@ QHash<int64_t, QString> textsFor(MemoryStore& store, const RetrievalResult& r)
 RetrievalView::RetrievalView(QWidget* parent) : QWidget(parent)
 {
     m_list = new QListWidget(this);
+    m_list->setAccessibleName(tr("Retrievals"));
     m_model = new CandidateModel(this);
     m_table = new QTableView(this);
+    m_table->setAccessibleName(tr("Retrieval candidates"));
     m_table->setModel(m_model);
     m_bars = new ComponentBarDelegate(this);
     m_table->setItemDelegateForColumn(CandidateModel::Components, m_bars);
@@ -50,11 +52,14 @@ RetrievalView::RetrievalView(QWidget* parent) : QWidget(parent)
     m_table->setWordWrap(false);
 
     m_mode = new QComboBox(this);
+    m_mode->setAccessibleName(tr("Retrieval mode"));
     for (const char* m : {"seed", "ga", "recent"})
         m_mode->addItem(QLatin1String(m));
     m_k = new QSpinBox(this);
+    m_k->setAccessibleName(tr("Number of memories (k)"));
     m_k->setRange(0, 1000);
     m_decay = new QDoubleSpinBox(this);
+    m_decay->setAccessibleName(tr("Recency decay"));
     m_decay->setDecimals(4);
     m_decay->setRange(0.0001, 1.0);
     m_decay->setSingleStep(0.001);
@@ -68,6 +73,7 @@ RetrievalView::RetrievalView(QWidget* parent) : QWidget(parent)
     const char* names[] = {"Recency", "Importance", "Relevance"};
     for (int i = 0; i < 3; ++i) {
         m_weights[i] = new QDoubleSpinBox(this);
+        m_weights[i]->setAccessibleName(tr("%1 weight").arg(tr(names[i])));
         m_weights[i]->setRange(0, 100);
         m_weights[i]->setSingleStep(0.25);
         auto* label = new QLabel(tr(names[i]), this);

@@ -16,6 +16,7 @@ ThreadView::ThreadView(QWidget* parent)
     auto* open = new QPushButton(tr("Open thread…"), this);
     m_label = new QLabel(tr("Open a reply-tree file (JSON) to see a context's boundary."), this);
     m_tree = new QTreeWidget(this);
+    m_tree->setAccessibleName(tr("Thread messages"));
     m_tree->setHeaderLabels({tr("Message"), tr("Author"), tr("Text")});
     m_tree->header()->setStretchLastSection(true);
     auto* top = new QHBoxLayout;

@@ -1,5 +1,7 @@
 #include "widgets/trace/boxpainter.h"
 
+#include "widgets/common/blockkindcolor.h"
+
 #include "core/pdl/trace/tracemodel.h"
 
 #include <QCoreApplication>
@@ -39,65 +41,7 @@ BoxPainter::BoxPainter(const QPalette& palette, const QFont& labelFont, const QF
 
 QColor BoxPainter::kindColor(BlockKind kind, bool dark)
 {
-    QColor c;
-    switch (kind) {
-    case BlockKind::Model:
-        c = QColor(0x7c, 0x4d, 0xff);
-        break;
-    case BlockKind::Text:
-        c = QColor(0x54, 0x6e, 0x7a);
-        break;
-    case BlockKind::Data:
-        c = QColor(0x00, 0x89, 0x7b);
-        break;
-    case BlockKind::Code:
-    case BlockKind::Args:
-        c = QColor(0xef, 0x6c, 0x00);
-        break;
-    case BlockKind::Read:
-        c = QColor(0x43, 0xa0, 0x47);
-        break;
-    case BlockKind::Repeat:
-    case BlockKind::Map:
-        c = QColor(0xf9, 0xa8, 0x25);
-        break;
-    case BlockKind::If:
-    case BlockKind::Match:
-        c = QColor(0xd8, 0x1b, 0x60);
-        break;
-    case BlockKind::Call:
-    case BlockKind::Function:
-        c = QColor(0x03, 0x9b, 0xe5);
-        break;
-    case BlockKind::LastOf:
-    case BlockKind::Sequence:
-        c = QColor(0x8d, 0x6e, 0x63);
-        break;
-    case BlockKind::Array:
-    case BlockKind::Object:
-        c = QColor(0x6d, 0x8b, 0x2f);
-        break;
-    case BlockKind::Message:
-        c = QColor(0x39, 0x49, 0xab);
-        break;
-    case BlockKind::Get:
-        c = QColor(0x26, 0xa6, 0x9a);
-        break;
-    case BlockKind::Include:
-    case BlockKind::Import:
-        c = QColor(0x5d, 0x40, 0x37);
-        break;
-    case BlockKind::Aggregator:
-        c = QColor(0x5e, 0x35, 0xb1);
-        break;
-    case BlockKind::Error:
-        c = QColor(0xe5, 0x39, 0x35);
-        break;
-    case BlockKind::Empty:
-        c = QColor(0x9e, 0x9e, 0x9e);
-        break;
-    }
-    return dark ? c.lighter(135) : c;
+    return blockKindColor(kind, dark);
 }
 
 QString BoxPainter::headerText(const Box& box)
@@ -113,6 +57,8 @@ QString BoxPainter::headerText(const Box& box)
         s += QStringLiteral("  ·  ") + tr("output");
     if (box.has(Box::Running))
         s += QStringLiteral("  ·  ") + tr("running…");
+    if (box.has(Box::Cancelled))
+        s += QStringLiteral("  ·  ") + tr("stopped");
     if (box.has(Box::Failed))
         s += QStringLiteral("  ·  ") + tr("failed");
     return s;
@@ -364,6 +310,97 @@ void BoxPainter::paintLegend(QPainter& painter, const QRectF& area,
     painter.setOpacity(1);
     painter.setPen(m_palette.color(QPalette::WindowText));
     painter.drawText(QRectF(x + swatch + 6, y, textW + 4, row), Qt::AlignVCenter, dimText);
+    painter.restore();
+}
+
+namespace {
+
+// One legend entry: a kind's swatch, or (kind = nullopt) one of the two text styles.
+struct LegendEntry {
+    int style; // 0: kind, 1: model output, 2: contributes nothing
+    BlockKind kind;
+    QString text;
+};
+
+std::vector<LegendEntry> legendEntries(const std::vector<BlockKind>& kinds)
+{
+    std::vector<LegendEntry> out;
+    for (BlockKind k : kinds)
+        out.push_back({0, k, QString::fromLatin1(pdl::blockKindName(k))});
+    out.push_back({1, BlockKind::Model, tr("model output")});
+    out.push_back({2, BlockKind::Text, tr("contributes nothing")});
+    return out;
+}
+
+// Positions of the entries flowing over `width`: (x, row) per entry; returns the row count.
+int flowLegend(const std::vector<LegendEntry>& entries, const QFontMetricsF& fm, double width,
+               std::vector<QPointF>* at)
+{
+    const double swatch = fm.height() * 0.8;
+    double x = 8;
+    int row = 0;
+    for (const LegendEntry& e : entries) {
+        const double w = swatch + 4 + fm.horizontalAdvance(e.text) + 14;
+        if (x > 8 && x + w > width) {
+            x = 8;
+            ++row;
+        }
+        if (at)
+            at->emplace_back(x, row);
+        x += w;
+    }
+    return row + 1;
+}
+
+} // namespace
+
+double BoxPainter::legendRowsHeight(double width, const std::vector<BlockKind>& kinds) const
+{
+    const QFontMetricsF fm(m_labelFont);
+    return flowLegend(legendEntries(kinds), fm, width, nullptr) * (fm.height() + 4) + 6;
+}
+
+void BoxPainter::paintLegendRows(QPainter& painter, const QRectF& area,
+                                 const std::vector<BlockKind>& kinds) const
+{
+    const QFontMetricsF fm(m_labelFont);
+    const double row = fm.height() + 4;
+    const double swatch = fm.height() * 0.8;
+    const std::vector<LegendEntry> entries = legendEntries(kinds);
+    std::vector<QPointF> at;
+    flowLegend(entries, fm, area.width(), &at);
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.fillRect(area, m_palette.color(QPalette::Window));
+    painter.setPen(m_palette.color(QPalette::Mid));
+    painter.drawLine(area.topLeft(), area.topRight());
+    const QColor base = m_palette.color(QPalette::Base);
+    QFont italic = m_labelFont;
+    italic.setItalic(true);
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const LegendEntry& e = entries[i];
+        const double x = area.x() + at[i].x();
+        const double y = area.y() + 3 + row * at[i].y();
+        const QRectF sw(x, y + (row - swatch) / 2, swatch, swatch);
+        const QColor c = kindColor(e.kind, m_dark);
+        painter.setFont(e.style == 1 ? italic : m_labelFont);
+        if (e.style == 1) {
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(mix(base, c, m_dark ? 0.22 : 0.10));
+            painter.drawRect(sw);
+            painter.setBrush(c);
+            painter.drawRect(sw.adjusted(0, 0, -swatch + 3, 0));
+        } else {
+            painter.setOpacity(e.style == 2 ? 0.42 : 1.0);
+            painter.setPen(c);
+            painter.setBrush(mix(base, c, e.style == 2 ? 0.12 : (m_dark ? 0.3 : 0.18)));
+            painter.drawRoundedRect(sw, 3, 3);
+            painter.setOpacity(1);
+        }
+        painter.setPen(m_palette.color(QPalette::WindowText));
+        painter.drawText(QRectF(x + swatch + 4, y, area.right() - x, row), Qt::AlignVCenter,
+                         e.text);
+    }
     painter.restore();
 }
 

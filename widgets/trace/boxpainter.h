@@ -40,6 +40,11 @@ public:
     /// A legend of `kinds` (and of the text styles) in the bottom-right corner of `area`.
     void paintLegend(QPainter& painter, const QRectF& area,
                      const std::vector<pdl::BlockKind>& kinds) const;
+    /// The legend as rows of entries flowing left to right over `area` (a strip beside the
+    /// boxes, never over them); legendRowsHeight() is the height it needs for `width`.
+    void paintLegendRows(QPainter& painter, const QRectF& area,
+                         const std::vector<pdl::BlockKind>& kinds) const;
+    double legendRowsHeight(double width, const std::vector<pdl::BlockKind>& kinds) const;
 
     /// The colour that identifies a block kind in boxes and legend.
     static QColor kindColor(pdl::BlockKind kind, bool dark);

@@ -14,6 +14,7 @@
 #include <QMenu>
 #include <QPainter>
 #include <QScrollBar>
+#include <QSettings>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <QtConcurrent/QtConcurrentRun>
@@ -56,6 +57,7 @@ BoxView::BoxView(WorkbenchContext* context, QWidget* parent)
     : QAbstractScrollArea(parent), m_context(context)
 {
     setObjectName(QStringLiteral("boxView"));
+    setAccessibleName(tr("Trace boxes"));
     setFocusPolicy(Qt::StrongFocus);
     viewport()->setMouseTracking(true);
     viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
@@ -63,6 +65,12 @@ BoxView::BoxView(WorkbenchContext* context, QWidget* parent)
     verticalScrollBar()->setSingleStep(20);
     m_relayoutTimer.setSingleShot(true);
     connect(&m_relayoutTimer, &QTimer::timeout, this, &BoxView::startRelayout);
+    // The legend sits in a strip below the viewport (its margin), painted by eventFilter.
+    m_legendStrip = new QWidget(this);
+    m_legendStrip->setObjectName(QStringLiteral("boxLegend"));
+    m_legendStrip->setAccessibleName(tr("Legend of block kinds"));
+    m_legendStrip->installEventFilter(this);
+    m_legendVisible = QSettings().value(QStringLiteral("trace/legendVisible"), true).toBool();
     updateParams();
     if (m_context) {
         connect(m_context, &WorkbenchContext::traceModelChanged, this,
@@ -116,6 +124,7 @@ void BoxView::modelAboutToReset()
     ++m_generation;
     m_layout.reset();
     m_kinds.clear();
+    updateLegendStrip();
     m_params.expandedLoops.clear();
     m_params.toggled.clear();
     m_current = nullptr;
@@ -184,6 +193,7 @@ void BoxView::applyLayout(std::shared_ptr<const BoxLayout> layout)
                 m_kinds.push_back(pdl::BlockKind(k));
         m_currentBox = m_current ? m_layout->indexOf(m_current) : -1;
     }
+    updateLegendStrip();
     updateHighlightFlags();
     // While a run streams, a view scrolled to the end stays there, so new boxes come into view.
     QScrollBar* v = verticalScrollBar();
@@ -335,7 +345,35 @@ void BoxView::toggleItem(const TraceItem* item)
 void BoxView::setLegendVisible(bool visible)
 {
     m_legendVisible = visible;
-    viewport()->update();
+    QSettings().setValue(QStringLiteral("trace/legendVisible"), visible);
+    updateLegendStrip();
+}
+
+void BoxView::updateLegendStrip()
+{
+    const bool show = m_legendVisible && !m_kinds.empty();
+    int h = 0;
+    if (show) {
+        const BoxPainter boxPainter(palette(), labelFontFor(font()), textFontFor(font()), m_params);
+        h = int(std::ceil(boxPainter.legendRowsHeight(viewport()->width(), m_kinds)));
+    }
+    if (viewportMargins().bottom() != h)
+        setViewportMargins(0, 0, 0, h);
+    const QRect vp = viewport()->geometry();
+    m_legendStrip->setGeometry(vp.x(), vp.bottom() + 1, vp.width(), h);
+    m_legendStrip->setVisible(show);
+    m_legendStrip->update();
+}
+
+bool BoxView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_legendStrip && event->type() == QEvent::Paint) {
+        QPainter painter(m_legendStrip);
+        const BoxPainter boxPainter(palette(), labelFontFor(font()), textFontFor(font()), m_params);
+        boxPainter.paintLegendRows(painter, m_legendStrip->rect(), m_kinds);
+        return true;
+    }
+    return QAbstractScrollArea::eventFilter(watched, event);
 }
 
 void BoxView::scrollToBox(int box)
@@ -417,6 +455,19 @@ void BoxView::onSourceCursorChanged(const SourceSpan& position, QObject* origin)
 
 void BoxView::render(QPainter& painter, const QRect& target) const
 {
+    if (!m_legendVisible || m_kinds.empty()) {
+        renderBoxes(painter, target);
+        return;
+    }
+    const BoxPainter boxPainter(palette(), labelFontFor(font()), textFontFor(font()), m_params);
+    const int h = int(std::ceil(boxPainter.legendRowsHeight(target.width(), m_kinds)));
+    renderBoxes(painter, target.adjusted(0, 0, 0, -h));
+    boxPainter.paintLegendRows(
+        painter, QRectF(target.x(), target.bottom() + 1 - h, target.width(), h), m_kinds);
+}
+
+void BoxView::renderBoxes(QPainter& painter, const QRect& target) const
+{
     const QPalette pal = palette();
     painter.fillRect(target, pal.color(QPalette::Window));
     if (!m_layout) {
@@ -436,14 +487,12 @@ void BoxView::render(QPainter& painter, const QRect& target) const
     view.highlighted = m_highlightFlags;
     view.hovered = m_hoveredBox;
     boxPainter.paint(painter, *m_layout, view, target);
-    if (m_legendVisible)
-        boxPainter.paintLegend(painter, target, m_kinds);
 }
 
 void BoxView::paintEvent(QPaintEvent*)
 {
     QPainter painter(viewport());
-    render(painter, viewport()->rect());
+    renderBoxes(painter, viewport()->rect());
 }
 
 void BoxView::resizeEvent(QResizeEvent* event)
@@ -677,6 +726,9 @@ void BoxView::contextMenuEvent(QContextMenuEvent* event)
 
 bool BoxView::viewportEvent(QEvent* event)
 {
+    if (event->type() == QEvent::Resize)
+        updateLegendStrip(); // follows the viewport's width and position
+
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         const int box = boxIndexAt(help->pos());

@@ -63,11 +63,16 @@ public:
     /// Selects `item` and scrolls to it; with `notify`, tells the context (current node and the
     /// block's source span).
     void selectItem(const pdl::TraceItem* item, bool notify);
+    /// Shows or hides the legend, a strip below the boxes (never over them); remembered in the
+    /// application's settings.
     void setLegendVisible(bool visible);
     bool isLegendVisible() const { return m_legendVisible; }
+    /// The legend strip (a child widget below the viewport; hidden with the legend).
+    QWidget* legendWidget() const { return m_legendStrip; }
 
     /// Renders what the viewport would show at the current zoom and scroll into `painter`
-    /// (target rectangle in device pixels), legend included: screenshots and benchmarks.
+    /// (target rectangle in device pixels), the legend strip below the boxes included:
+    /// screenshots and benchmarks.
     void render(QPainter& painter, const QRect& target) const;
 
 Q_SIGNALS:
@@ -86,6 +91,7 @@ protected:
     void contextMenuEvent(QContextMenuEvent* event) override;
     void changeEvent(QEvent* event) override;
     bool viewportEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void scrollContentsBy(int dx, int dy) override;
 
 private:
@@ -105,6 +111,8 @@ private:
     QPointF toLayout(QPointF viewportPos) const;
     QPointF scrollOffset() const;
     void moveSelection(int key);
+    void renderBoxes(QPainter& painter, const QRect& target) const;
+    void updateLegendStrip();
 
     QPointer<WorkbenchContext> m_context;
     QPointer<pdl::TraceModel> m_model;
@@ -121,6 +129,7 @@ private:
     double m_zoom = 1;
     double m_margin = 12;
     bool m_legendVisible = true;
+    QWidget* m_legendStrip = nullptr;
     bool m_fitPending = false;
 
     const pdl::TraceItem* m_current = nullptr;

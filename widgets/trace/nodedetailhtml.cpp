@@ -128,6 +128,8 @@ QString nodeSummaryHtml(const TraceItem& item, const pdl::TraceModel* model,
         QString timing = start.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
         if (item.running)
             timing += QObject::tr(" — running");
+        else if (item.cancelled)
+            timing += QObject::tr(" — stopped by the user");
         else if (n.endNanos >= n.startNanos)
             timing += QStringLiteral(" — <b>%1</b>").arg(formatDuration(n.endNanos - n.startNanos));
         html += row(QObject::tr("time"), timing);

@@ -5,6 +5,7 @@
 #include "core/pdl/trace/tracewriter.h"
 #include "core/pdl/trace/valuetreemodel.h"
 #include "core/workbench/workbenchcontext.h"
+#include "widgets/common/blockkindcolor.h"
 #include "widgets/trace/nodedetailhtml.h"
 #include "widgets/trace/tracepanestyle.h"
 
@@ -100,6 +101,7 @@ NodeDetailView::NodeDetailView(WorkbenchContext* context, QWidget* parent)
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     m_summary->setOpenLinks(false);
+    m_summary->setAccessibleName(tr("Block summary"));
     m_summary->setOpenExternalLinks(false);
     connect(m_summary, &QTextBrowser::anchorClicked, this, &NodeDetailView::activateLink);
     m_tabs->addTab(m_summary, tr("Summary"));
@@ -143,6 +145,8 @@ NodeDetailView::NodeDetailView(WorkbenchContext* context, QWidget* parent)
     m_resultStack = new QStackedWidget(resultPage);
     m_resultText = makeTextView(m_resultStack);
     m_resultTree = new QTreeView(m_resultStack);
+    m_resultTree->setAccessibleName(tr("Result as a tree"));
+    m_resultText->setAccessibleName(tr("Result as text"));
     m_resultTree->setModel(m_resultModel);
     m_resultTree->setUniformRowHeights(true);
     m_resultTree->setAlternatingRowColors(true);
@@ -179,6 +183,7 @@ NodeDetailView::NodeDetailView(WorkbenchContext* context, QWidget* parent)
     m_rebuild->setAutoRaise(true);
     connect(m_rebuild, &QToolButton::toggled, this, [this] { refresh(); });
     m_sourceText = makeTextView(sourcePage);
+    m_sourceText->setAccessibleName(tr("Block source"));
     m_sourceText->setLineWrapMode(QPlainTextEdit::NoWrap);
     auto* sourceTop = new QHBoxLayout;
     sourceTop->setContentsMargins(0, 0, 4, 0);
@@ -192,6 +197,7 @@ NodeDetailView::NodeDetailView(WorkbenchContext* context, QWidget* parent)
     m_tabs->addTab(sourcePage, tr("Source"));
 
     m_jsonText = makeTextView(m_tabs);
+    m_jsonText->setAccessibleName(tr("Block trace JSON"));
     m_jsonText->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_tabs->addTab(m_jsonText, tr("JSON"));
 
@@ -234,11 +240,14 @@ void NodeDetailView::refresh()
                  QString::fromLatin1(pdl::blockKindName(n.kind)), itemLabel(item).toHtmlEscaped());
     if (item->running)
         title += tr(" <i>running…</i>");
+    else if (item->cancelled)
+        title += tr(" <i>stopped</i>");
     else if (n.startNanos > 0 && n.endNanos >= n.startNanos)
         title += QStringLiteral(" &nbsp;<span style='color:gray'>%1</span>")
                      .arg(formatDuration(n.endNanos - n.startNanos));
     if (item->failed())
-        title += tr(" &nbsp;<span style='color:#c03030'><b>failed</b></span>");
+        title += tr(" &nbsp;<span style='color:%1'><b>failed</b></span>")
+                     .arg(failureColor(isDark(palette())).name());
     m_title->setText(title);
 
     const int scroll = m_summary->verticalScrollBar() ? m_summary->verticalScrollBar()->value() : 0;

@@ -1,6 +1,7 @@
 #include "widgets/trace/timelinecanvas.h"
 
 #include "core/pdl/trace/tracemodel.h"
+#include "widgets/common/blockkindcolor.h"
 #include "widgets/trace/tracepanestyle.h"
 
 #include <QDateTime>
@@ -425,7 +426,7 @@ void TimelineCanvas::paintEvent(QPaintEvent*)
                 fill.setAlphaF(0.45);
             QColor border = fill.darker(dark ? 70 : 140);
             if (item->failed())
-                border = QColor(200, 40, 40);
+                border = failureColor(dark);
             if (r.width() >= 4) {
                 p.setPen(QPen(border, 1));
                 p.setBrush(fill);

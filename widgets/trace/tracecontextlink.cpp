@@ -26,6 +26,12 @@ void refreshOnNodeChange(pdl::TraceModel* model, QObject* pane, std::function<QS
                          std::function<void()> refresh)
 {
     QObject::connect(model, &QAbstractItemModel::modelReset, pane, refresh);
+    // A run's root row appearing turns "no trace" into "select a block".
+    QObject::connect(model, &QAbstractItemModel::rowsInserted, pane,
+                     [refresh](const QModelIndex& parent) {
+                         if (!parent.isValid())
+                             refresh();
+                     });
     QObject::connect(model, &QAbstractItemModel::dataChanged, pane,
                      [model, currentId, refresh](const QModelIndex& index) {
                          const pdl::TraceItem* item = model->itemAt(index);

@@ -1,5 +1,7 @@
 #include "widgets/trace/tracepanestyle.h"
 
+#include "widgets/common/blockkindcolor.h"
+
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracesource.h"
 
@@ -25,49 +27,7 @@ bool isDark(const QPalette& palette)
 
 QColor kindColor(pdl::BlockKind kind, const QPalette& palette)
 {
-    using pdl::BlockKind;
-    int hue = 0;
-    int sat = 0;
-    switch (kind) {
-    case BlockKind::Model:
-        hue = 28, sat = 200; // orange: what a model produced
-        break;
-    case BlockKind::Code:
-        hue = 280, sat = 120;
-        break;
-    case BlockKind::Read:
-        hue = 170, sat = 140;
-        break;
-    case BlockKind::Call:
-    case BlockKind::Function:
-        hue = 320, sat = 110;
-        break;
-    case BlockKind::If:
-    case BlockKind::Match:
-    case BlockKind::Repeat:
-    case BlockKind::Map:
-        hue = 210, sat = 150;
-        break;
-    case BlockKind::Text:
-    case BlockKind::LastOf:
-    case BlockKind::Sequence:
-    case BlockKind::Array:
-    case BlockKind::Object:
-    case BlockKind::Message:
-        hue = 120, sat = 90;
-        break;
-    case BlockKind::Error:
-        hue = 0, sat = 200;
-        break;
-    case BlockKind::Include:
-    case BlockKind::Import:
-        hue = 50, sat = 140;
-        break;
-    default:
-        hue = 220, sat = 15; // data, get, empty: neutral
-        break;
-    }
-    return isDark(palette) ? QColor::fromHsl(hue, sat, 120) : QColor::fromHsl(hue, sat, 180);
+    return blockKindTint(kind, palette);
 }
 
 QIcon kindIcon(pdl::BlockKind kind, const QPalette& palette)

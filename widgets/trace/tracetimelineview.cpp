@@ -22,6 +22,8 @@ TraceTimelineView::TraceTimelineView(WorkbenchContext* context, QWidget* parent)
     m_rowMode->addItem(tr("Rows: tree order"));
     m_rowMode->addItem(tr("Rows: depth"));
     m_rowMode->setToolTip(tr("One block per row in tree order, or one row per nesting level"));
+    m_rowMode->setAccessibleName(tr("Timeline rows"));
+    m_canvas->setAccessibleName(tr("Timeline of blocks"));
     connect(m_rowMode, &QComboBox::currentIndexChanged, this, [this](int i) {
         m_canvas->setRowMode(i == 1 ? TimelineCanvas::RowMode::Depth
                                     : TimelineCanvas::RowMode::TreeOrder);
@@ -30,6 +32,7 @@ TraceTimelineView::TraceTimelineView(WorkbenchContext* context, QWidget* parent)
         auto* b = new QToolButton(this);
         b->setText(text);
         b->setToolTip(tip);
+        b->setAccessibleName(tip.section(QLatin1String(" ("), 0, 0));
         b->setAutoRaise(true);
         connect(b, &QToolButton::clicked, this, slot);
         return b;

@@ -68,6 +68,9 @@ TraceTreeView::TraceTreeView(WorkbenchContext* context, QWidget* parent)
 {
     m_search->setPlaceholderText(tr("Search blocks (text, kind:model, def:name, failed)"));
     m_search->setClearButtonEnabled(true);
+    m_search->setAccessibleName(tr("Search blocks"));
+    m_kinds->setAccessibleName(tr("Block kind filter"));
+    m_tree->setAccessibleName(tr("Trace tree"));
     m_kinds->addItem(tr("All kinds"), QString());
     for (const char* k : kKinds)
         m_kinds->addItem(QString::fromLatin1(k), QString::fromLatin1(k));
@@ -219,8 +222,9 @@ void TraceTreeView::updateStatus()
     if (m_proxy->rowCount() == 0)
         m_status->setText(tr("No block matches."));
     else
-        m_status->setText(tr("Showing matching blocks of %n (and the blocks around them).", nullptr,
-                             m_model->itemCount()));
+        m_status->setText(tr("Filter on: showing the blocks of %n that match (and the blocks "
+                             "around them). Clear the search to see every block.",
+                             nullptr, m_model->itemCount()));
     m_status->show();
 }
 

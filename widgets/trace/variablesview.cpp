@@ -30,6 +30,8 @@ VariablesView::VariablesView(WorkbenchContext* context, QWidget* parent)
     m_header->setWordWrap(true);
     m_header->setContentsMargins(6, 4, 6, 0);
     m_search->setPlaceholderText(tr("Filter variables"));
+    m_search->setAccessibleName(tr("Filter variables"));
+    m_tree->setAccessibleName(tr("Variables in scope"));
     m_search->setClearButtonEnabled(true);
     connect(m_search, &QLineEdit::textChanged, m_filter,
             &QSortFilterProxyModel::setFilterFixedString);

@@ -11,6 +11,7 @@
 #include "core/util/pluginmanager.h"
 #include "core/util/version.h"
 #include "core/workbench/examplecatalog.h"
+#include "core/workbench/filekind.h"
 #include "core/workbench/recentfiles.h"
 #include "core/workbench/recoverystore.h"
 #include "core/workbench/runcontroller.h"
@@ -48,9 +49,11 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace hako {
@@ -63,6 +66,13 @@ const char* const kLastDirKey = "window/lastDirectory";
 QString fileFilter()
 {
     return MainWindow::tr("PDL programs (*.pdl *.yaml *.yml);;All files (*)");
+}
+
+QString openFilter()
+{
+    return MainWindow::tr("Programs, traces, documents and memory stores (*.pdl *.yaml *.yml "
+                          "*.json *.txt *.md *.pdf *.hakomem);;PDL programs (*.pdl *.yaml "
+                          "*.yml);;Traces (*.json);;All files (*)");
 }
 } // namespace
 
@@ -100,6 +110,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_memoryInspector = new MemoryInspector(m_memoryDock);
     m_memoryInspector->setWorkbenchContext(m_context);
     m_memoryDock->setWidget(m_memoryInspector);
+    // Its toolbars would otherwise make the window taller and wider than a 1280×720 screen
+    // once the dock is open; below this the pane scrolls its columns and squeezes its tabs.
+    m_memoryInspector->setMinimumSize(360, 160);
     addDockWidget(Qt::BottomDockWidgetArea, m_memoryDock);
     m_memoryDock->hide();
 
@@ -123,9 +136,20 @@ MainWindow::MainWindow(QWidget* parent)
                         : tr("Problems (%1 errors, %2 warnings)").arg(errors).arg(warnings));
             });
     tabifyDockWidget(m_consoleDock, problemsDock);
+    connect(m_editorPane, &EditorPane::diagnosticsChanged, this, [this](int errors, int) {
+        MessageBar* bar = m_editorPane->messageBar();
+        if (errors == 0 && !m_runError.isEmpty() && bar->text() == m_runError &&
+            m_editorPane->editor()->text() != m_runText) {
+            bar->clearMessage();
+            m_runError.clear();
+        }
+    });
     tabifyDockWidget(m_consoleDock, m_treeDock);
     tabifyDockWidget(m_consoleDock, m_timelineDock);
     tabifyDockWidget(m_consoleDock, m_docsDock);
+    // Memory opens as a tab of the wide bottom group, not squeezed beside it.
+    tabifyDockWidget(m_consoleDock, m_memoryDock);
+    m_memoryDock->hide();
     m_consoleDock->raise();
     m_detailDock->raise();
 
@@ -141,12 +165,59 @@ MainWindow::MainWindow(QWidget* parent)
     updateTitle();
     updateStatus(1, 1);
 
-    if (!restoreGeometry(m_settings->value(QLatin1String(kGeometryKey)).toByteArray()))
-        resize(1100, 760);
+    if (!restoreGeometry(m_settings->value(QLatin1String(kGeometryKey)).toByteArray())) {
+        // First start: most of the screen, not a fixed size that may not fit it.
+        const QRect avail = screen() ? screen()->availableGeometry() : QRect(0, 0, 1280, 720);
+        resize(QSize(avail.width() * 9 / 10, avail.height() * 9 / 10)
+                   .boundedTo(QSize(1800, 1150))
+                   .expandedTo(minimumSizeHint().boundedTo(avail.size())));
+    }
     m_defaultLayoutPending =
         !restoreState(m_settings->value(QLatin1String(kStateKey)).toByteArray());
     m_editorPane->setFocus();
     setAcceptDrops(true);
+
+    // The layout is written shortly after it changes, not only at close: a crash or a kill
+    // keeps it.
+    m_layoutTimer = new QTimer(this);
+    m_layoutTimer->setSingleShot(true);
+    m_layoutTimer->setInterval(1500);
+    connect(m_layoutTimer, &QTimer::timeout, this, &MainWindow::saveLayout);
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+        auto later = [this] {
+            if (isVisible())
+                m_layoutTimer->start();
+        };
+        connect(dock, &QDockWidget::visibilityChanged, this, later);
+        connect(dock, &QDockWidget::dockLocationChanged, this, later);
+        connect(dock, &QDockWidget::topLevelChanged, this, later);
+    }
+}
+
+void MainWindow::saveLayout()
+{
+    const QByteArray geometry = saveGeometry();
+    const QByteArray state = saveState();
+    if (m_settings->value(QLatin1String(kGeometryKey)).toByteArray() == geometry &&
+        m_settings->value(QLatin1String(kStateKey)).toByteArray() == state)
+        return;
+    m_settings->setValue(QLatin1String(kGeometryKey), geometry);
+    m_settings->setValue(QLatin1String(kStateKey), state);
+    m_settings->sync();
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    if (isVisible() && m_layoutTimer)
+        m_layoutTimer->start();
+}
+
+void MainWindow::moveEvent(QMoveEvent* event)
+{
+    QMainWindow::moveEvent(event);
+    if (isVisible() && m_layoutTimer)
+        m_layoutTimer->start();
 }
 
 MainWindow::~MainWindow()
@@ -169,13 +240,13 @@ void MainWindow::createActions()
     });
     QAction* open = file->addAction(
         QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"), this, [this] {
-            if (!maybeSave())
-                return;
             const QString dir = m_settings->value(QLatin1String(kLastDirKey)).toString();
             const QString path =
-                QFileDialog::getOpenFileName(this, tr("Open Program"), dir, fileFilter());
+                m_openPathQuestion
+                    ? m_openPathQuestion(dir)
+                    : QFileDialog::getOpenFileName(this, tr("Open"), dir, openFilter());
             if (!path.isEmpty())
-                openFile(path);
+                openPath(path);
         });
     open->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
@@ -310,13 +381,36 @@ void MainWindow::createTraceDocks()
             [this](const QString& path, const QString&) {
                 statusBar()->showMessage(tr("Opened trace %1").arg(QDir::toNativeSeparators(path)),
                                          4000);
+                if (path == m_traceWantingProgram) {
+                    m_traceWantingProgram.clear();
+                    openProgramOfTrace(path);
+                }
             });
+}
+
+void MainWindow::showTraceModel(pdl::TraceModel* model)
+{
+    m_context->setTraceModel(model, this);
+    updateTraceTitle();
+}
+
+void MainWindow::updateTraceTitle()
+{
+    // The Trace dock names what it shows, so that a trace is never taken for another
+    // program's run.
+    const pdl::TraceModel* model = m_context->traceModel();
+    QString title = tr("Trace");
+    if (model == m_fileTrace && !m_traceLoader->path().isEmpty())
+        title = tr("Trace — %1").arg(QFileInfo(m_traceLoader->path()).fileName());
+    else if (model && !model->source().isEmpty())
+        title = tr("Trace — run of %1").arg(QFileInfo(model->source()).fileName());
+    m_traceDock->setWindowTitle(title);
 }
 
 void MainWindow::openTrace(const QString& path)
 {
-    m_context->setTraceModel(m_fileTrace, this);
     m_traceLoader->load(path);
+    showTraceModel(m_fileTrace);
     m_traceDock->show();
     m_traceDock->raise();
 }
@@ -480,7 +574,7 @@ bool MainWindow::openExample(const QString& fileName)
         m_editorPane->messageBar()->showMessage(path.error().message);
         return false;
     }
-    if (!openFile(*path))
+    if (!loadProgram(*path, nullptr))
         return false;
     const QList<ExampleInfo> all = catalog.examples();
     for (const ExampleInfo& e : all) {
@@ -538,6 +632,8 @@ bool MainWindow::runProgram()
     }
 
     m_editorPane->messageBar()->clearMessage();
+    m_runError.clear();
+    m_runText = QString::fromUtf8(text);
     // The document and memory store open in their panes are the program's `doc`, `memory` and
     // `thread` (as `hako run --document/--memory`); the provider is made on the run's worker.
     RunEnvironment environment = m_run->environment();
@@ -546,13 +642,16 @@ bool MainWindow::runProgram()
     environment.documentSession = m_context->documentSession();
     environment.memoryStore = m_context->memoryStore();
     m_run->setEnvironment(std::move(environment));
-    m_context->setTraceModel(m_run->traceModel(), this);
+    showTraceModel(m_run->traceModel());
+    // Shown before starting: a program that cannot be parsed finishes inside start(), and its
+    // "Run failed" must not be replaced by a "Running…" that nothing would clear.
+    statusBar()->showMessage(tr("Running…"));
     if (!m_run->start(std::move(parsed), path))
         return false;
     m_context->setRunning(m_run->isRunning());
+    updateTraceTitle();
     m_consoleDock->show();
     m_consoleDock->raise();
-    statusBar()->showMessage(tr("Running…"));
     return true;
 }
 
@@ -564,8 +663,13 @@ void MainWindow::stopProgram()
 void MainWindow::onRunFinished(bool ok, const QString&, const Diagnostic& error)
 {
     m_context->setRunning(false);
+    updateTraceTitle();
     if (ok) {
         statusBar()->showMessage(tr("Run finished"), 4000);
+        return;
+    }
+    if (m_run->wasStopped()) {
+        statusBar()->showMessage(tr("Stopped"), 4000);
         return;
     }
     statusBar()->showMessage(tr("Run failed"), 4000);
@@ -575,13 +679,15 @@ void MainWindow::onRunFinished(bool ok, const QString&, const Diagnostic& error)
     const bool inEditor =
         error.span.file == m_editorPane->filePath() || m_editorPane->filePath().isEmpty();
     if (isModelCallFailure(error, inEditor ? m_editorPane->editor()->text() : QString())) {
+        m_runError = modelCallFailureText(error);
         m_editorPane->messageBar()->showMessage(
-            modelCallFailureText(error), MessageBar::Kind::Error, tr("Configure models…"), [this] {
+            m_runError, MessageBar::Kind::Error, tr("Configure models…"), [this] {
                 if (auto* a = findChild<QAction*>(QStringLiteral("modelSettingsAction")))
                     a->trigger();
             });
     } else {
-        m_editorPane->messageBar()->showMessage(where + error.message, MessageBar::Kind::Error);
+        m_runError = where + error.message;
+        m_editorPane->messageBar()->showMessage(m_runError, MessageBar::Kind::Error);
     }
     // The failing block is shown in the editor (when it is in this file) and in the trace.
     if (error.span.isValid() &&
@@ -612,7 +718,7 @@ void MainWindow::updateRecentMenu()
         label.replace(QLatin1Char('&'), QLatin1String("&&"));
         if (index < 10)
             label = QStringLiteral("&%1  %2").arg(index).arg(label);
-        m_recentMenu->addAction(label, this, [this, path] { openFile(path); });
+        m_recentMenu->addAction(label, this, [this, path] { openPath(path); });
     }
     if (files.isEmpty())
         m_recentMenu->addAction(tr("No recent files"))->setEnabled(false);
@@ -672,9 +778,69 @@ bool MainWindow::openFile(const QString& path, QString* error)
             *error = tr("cancelled");
         return false;
     }
+    return loadProgram(path, error);
+}
+
+bool MainWindow::openPath(const QString& path, QString* error)
+{
+    switch (detectFileKind(path)) {
+    case FileKind::Program:
+        return openFile(path, error);
+    case FileKind::Trace:
+        m_traceWantingProgram = path;
+        openTrace(path);
+        m_recent->add(path);
+        return true;
+    case FileKind::Document:
+        m_documentPane->openDocument(path);
+        m_docsDock->show();
+        m_docsDock->raise();
+        m_recent->add(path);
+        return true;
+    case FileKind::MemoryStore:
+        m_memoryInspector->openStore(path);
+        m_memoryDock->show();
+        m_memoryDock->raise();
+        m_recent->add(path);
+        return true;
+    }
+    return false;
+}
+
+void MainWindow::openProgramOfTrace(const QString& tracePath)
+{
+    const pdl::TraceItem* root = m_fileTrace->root();
+    if (!root || root->node.span.file.isEmpty())
+        return;
+    QString program = root->node.span.file;
+    if (QFileInfo(program).isRelative())
+        program = QFileInfo(tracePath).absoluteDir().filePath(program);
+    if (!QFileInfo(program).isFile() || QFileInfo(program).absoluteFilePath() ==
+                                            QFileInfo(m_editorPane->filePath()).absoluteFilePath())
+        return;
+    if (m_editorPane->isModified()) {
+        // Replacing unsaved work was not what the user asked for: say where the program is.
+        statusBar()->showMessage(tr("The trace's program %1 was not opened: the editor has "
+                                    "unsaved changes")
+                                     .arg(QDir::toNativeSeparators(program)),
+                                 8000);
+        return;
+    }
+    loadProgram(program, nullptr);
+    // Opening a program empties the trace panes; this trace is the program's, so it stays.
+    showTraceModel(m_fileTrace);
+}
+
+bool MainWindow::loadProgram(const QString& path, QString* error)
+{
     if (!m_editorPane->openFile(path, error)) {
         m_recent->remove(path);
         return false;
+    }
+    // The previous program's trace would describe another program: the panes start empty.
+    if (!m_run->isRunning()) {
+        m_run->traceModel()->clear();
+        showTraceModel(m_run->traceModel());
     }
     m_recent->add(path);
     m_settings->setValue(QLatin1String(kLastDirKey), QFileInfo(path).absolutePath());
@@ -734,9 +900,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore();
         return;
     }
-    m_settings->setValue(QLatin1String(kGeometryKey), saveGeometry());
-    m_settings->setValue(QLatin1String(kStateKey), saveState());
-    m_settings->sync();
+    m_layoutTimer->stop();
+    saveLayout();
     event->accept();
 }
 
@@ -760,7 +925,7 @@ void MainWindow::dropEvent(QDropEvent* event)
     if (path.isEmpty())
         return;
     event->acceptProposedAction();
-    openFile(path);
+    openPath(path);
 }
 
 void MainWindow::showAbout()

@@ -12,6 +12,7 @@ class QDockWidget;
 class QLabel;
 class QMenu;
 class QSettings;
+class QTimer;
 
 namespace hako {
 
@@ -74,10 +75,23 @@ public:
     {
         m_savePathQuestion = std::move(question);
     }
+    /// Replaces the File › Open dialog (receives the folder it would start in).
+    void setOpenPathQuestion(SavePathQuestion question)
+    {
+        m_openPathQuestion = std::move(question);
+    }
+    /// Writes the window's geometry and dock layout to the settings now (also done shortly
+    /// after every change, so that a crash or kill keeps the layout).
+    void saveLayout();
 
     /// Opens `path` after offering to save unsaved changes. On failure the error is shown in
     /// the message bar and false returned; the current document stays.
     bool openFile(const QString& path, QString* error = nullptr);
+    /// Opens `path` by what it is (detectFileKind): a program in the editor (offering to save
+    /// first), a trace in the trace panes (with its program beside it when the trace names one
+    /// that exists and the editor has no unsaved changes), a document in Documents, a memory
+    /// store in Memory. What `hako FILE`, File › Open and a drop onto the window do.
+    bool openPath(const QString& path, QString* error = nullptr);
     /// Starts a new program after offering to save unsaved changes.
     bool newFile();
     /// Saves to the current file (asking for a name if it has none).
@@ -121,8 +135,14 @@ protected:
     void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void moveEvent(QMoveEvent* event) override;
 
 private:
+    bool loadProgram(const QString& path, QString* error);
+    void openProgramOfTrace(const QString& tracePath);
+    void showTraceModel(pdl::TraceModel* model);
+    void updateTraceTitle();
     void createActions();
     void createRunActions();
     void createTraceDocks();
@@ -167,8 +187,15 @@ private:
     SaveQuestion m_saveQuestion;
     TrustQuestion m_trustQuestion;
     bool m_defaultLayoutPending = false;
+    QString m_traceWantingProgram;
+    // The failed run's message and the program text it ran: the message goes once the text has
+    // changed and the live check finds no error (the error was fixed), not at the next run only.
+    QString m_runError;
+    QString m_runText; // a trace opened by openPath: open its program once loaded
     RecoveryQuestion m_recoveryQuestion;
     SavePathQuestion m_savePathQuestion;
+    SavePathQuestion m_openPathQuestion;
+    QTimer* m_layoutTimer = nullptr;
 };
 
 } // namespace hako

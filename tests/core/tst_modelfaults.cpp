@@ -510,13 +510,13 @@ private Q_SLOTS:
         QVERIFY(config);
         QCOMPARE(config->resolve("openai/gpt-4o")->endpoint.apiKey, QStringLiteral("sk-user"));
         // And the caller may decide instead of the store.
-        config = ModelConfig::load(dir.path(), env, nullptr, WorkspaceKeys::Refused);
+        config = ModelConfig::load(dir.path(), env, nullptr, QString(), WorkspaceKeys::Refused);
         QCOMPARE(config->resolve("openai/gpt-4o")->endpoint.apiKey, QString());
         {
             QSettings settings;
             pdl::code::CodeTrustStore(&settings).revokeFolder(dir.path());
         }
-        config = ModelConfig::load(dir.path(), env, nullptr, WorkspaceKeys::Allowed);
+        config = ModelConfig::load(dir.path(), env, nullptr, QString(), WorkspaceKeys::Allowed);
         QCOMPARE(config->resolve("openai/gpt-4o")->endpoint.apiKey, QStringLiteral("sk-user"));
     }
 

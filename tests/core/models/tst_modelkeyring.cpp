@@ -127,7 +127,7 @@ private Q_SLOTS:
         Result<ModelConfig> config =
             ModelConfig::load(dir.path(), envWith({{"GPU_KEY", "gpu-env"}, {"LAB_KEY", "lab-env"}}),
                               std::make_shared<ApiKeyStore>(backend, 2000),
-                              WorkspaceKeys::Allowed); // a trusted folder (tst_modelfaults)
+                              QString(), WorkspaceKeys::Allowed); // a trusted folder (tst_modelfaults)
         QVERIFY2(config, qPrintable(config ? QString() : config.error().toString()));
         QCOMPARE(config->resolve("gpu/m")->endpoint.apiKey, QStringLiteral("gpu-keyring"));
         QCOMPARE(config->resolve("lab/m")->endpoint.apiKey, QStringLiteral("lab-env"));

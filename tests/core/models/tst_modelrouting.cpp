@@ -162,7 +162,7 @@ private Q_SLOTS:
                   "\n");
         const Result<ModelConfig> config =
             ModelConfig::load(dir.path(), envOf({"GPU_KEY=g-1", "OLLAMA_API_BASE=http://o:1"}),
-                              nullptr, WorkspaceKeys::Allowed); // trusted: tst_modelfaults
+                              nullptr, QString(), WorkspaceKeys::Allowed); // trusted: tst_modelfaults
         QVERIFY2(config.ok(), qPrintable(config ? QString() : config.error().toString()));
         Result<ResolvedModel> r = config->resolve("vllm/qwen2");
         QCOMPARE(r->endpoint.baseUrl, QStringLiteral("http://gpu-box:8000/v1"));

@@ -95,7 +95,7 @@ private Q_SLOTS:
     void theMemoryStoreIsTheProgramsMemoryForTheGivenAgent()
     {
         auto store = memory::MemoryStore::open(m_dir.filePath(QStringLiteral("agent.db")));
-        QVERIFY2(store.ok(), qPrintable(store.error().message));
+        QVERIFY2(store.ok(), store.ok() ? "" : qPrintable(store.error().message));
         RunEnvironment env;
         env.baseFolder = m_dir.path();
         env.modelProvider = std::make_shared<CannedProvider>();

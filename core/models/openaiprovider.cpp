@@ -26,6 +26,9 @@ struct OpenAiProvider::Call {
     QByteArray verb = "POST";
     QByteArray body;
     bool stream = false;
+    /// The reply came as an event stream (false when a server ignored `stream: true` and sent
+    /// one JSON body, which is then read as such).
+    bool eventStream = false;
     const DeltaCallback* onDelta = nullptr;
     openai::StreamAccumulator accumulator;
 
@@ -194,6 +197,7 @@ Result<QByteArray> OpenAiProvider::send(Call& call, const CancelToken& cancel)
         int status = -1;
         std::optional<Diagnostic> streamError;
         call.accumulator = openai::StreamAccumulator();
+        call.eventStream = false;
         // The key may arrive split across events; deltas pass through a redactor that holds
         // back what could be its start.
         openai::StreamRedactor redactor(call.endpoint.apiKey);
@@ -219,9 +223,13 @@ Result<QByteArray> OpenAiProvider::send(Call& call, const CancelToken& cancel)
             }
             if (event == HttpExchange::Event::Finished)
                 break;
-            if (status < 0)
+            if (status < 0) {
                 status = ex->status();
-            if (call.stream && status >= 200 && status < 300) {
+                call.eventStream =
+                    call.stream && status >= 200 && status < 300 &&
+                    !ex->header("content-type").toLower().contains("application/json");
+            }
+            if (call.eventStream) {
                 sse.feed(chunk);
                 if (streamError) {
                     m_transport->abort(ex);
@@ -302,7 +310,7 @@ Result<QByteArray> OpenAiProvider::send(Call& call, const CancelToken& cancel)
             return call.error(
                 QStringLiteral("the connection dropped before the reply was complete (%1)")
                     .arg(ex->errorString()));
-        if (call.stream) {
+        if (call.eventStream) {
             if (sse.hasPartialEvent() || !call.accumulator.complete())
                 return call.error(QStringLiteral(
                     "the streamed reply ended before it was complete (truncated event stream)"));
@@ -349,11 +357,16 @@ Result<ChatResponse> OpenAiProvider::chat(const ChatRequest& request, const Delt
     Result<QByteArray> body = send(call, cancel);
     if (!body)
         return body.error();
-    Result<ChatResponse> response = call.stream ? Result<ChatResponse>(call.accumulator.result())
-                                                : openai::parseChatReply(*body);
+    Result<ChatResponse> response = call.eventStream
+                                        ? Result<ChatResponse>(call.accumulator.result())
+                                        : openai::parseChatReply(*body);
     if (!response)
         return call.error(response.error().message);
     openai::redactResponse(response.value(), call.endpoint.apiKey);
+    // A server that ignores `stream: true` answers with one JSON body: its text is the one
+    // delta, so that streaming callers still see the reply.
+    if (call.stream && !call.eventStream && !response->content.empty() && onDelta)
+        onDelta(response->content);
     openai::estimateUsageIfMissing(response.value(), request.messages);
     return response;
 }

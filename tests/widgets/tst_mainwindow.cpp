@@ -532,8 +532,10 @@ private Q_SLOTS:
             MainWindow window;
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
-            window.resize(900, 650);
-            QTRY_COMPARE(window.size(), QSize(900, 650));
+            // Within a 1280×720 screen and above the minimum with every dock open (an earlier
+            // case leaves the Memory dock shown in the saved layout).
+            window.resize(1100, 680);
+            QTRY_COMPARE(window.size(), QSize(1100, 680));
             size = window.size();
             QVERIFY(window.close());
         }

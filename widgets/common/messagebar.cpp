@@ -24,6 +24,7 @@ MessageBar::MessageBar(QWidget* parent)
     m_close->setToolTip(tr("Dismiss"));
     m_close->setAccessibleName(tr("Dismiss message"));
     m_action->setObjectName(QStringLiteral("messageBarAction"));
+    m_action->setAccessibleName(tr("Message action"));
     m_action->hide();
     layout->addWidget(m_icon, 0, Qt::AlignTop);
     layout->addWidget(m_text, 1);
@@ -45,7 +46,7 @@ void MessageBar::showMessage(const QString& text, Kind kind, const QString& acti
     m_text->setText(text);
     m_onAction = std::move(action);
     m_action->setText(actionText);
-    m_action->setAccessibleName(actionText);
+    m_action->setAccessibleName(actionText.isEmpty() ? tr("Message action") : actionText);
     m_action->setVisible(!actionText.isEmpty());
     QStyle::StandardPixmap icon = QStyle::SP_MessageBoxInformation;
     QString colours = QStringLiteral("background:#eef6ff; border-bottom:1px solid #b6d4fe;");

@@ -349,7 +349,9 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
         const std::string blockId = id; // retries rename the block, not its fallback
         st.streamResult = streamBody;
         try {
-            result = execWithRetry(bp, st, id, node.get(), streamIn);
+            // A parsed result streams once parsed, and only when it is part of the enclosing
+            // result.
+            result = execWithRetry(bp, st, id, node.get(), streamIn && hasTarget(b, "result"));
         } catch (const PdlError&) {
             if (!b.fallback)
                 throw;

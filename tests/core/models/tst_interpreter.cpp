@@ -351,6 +351,10 @@ private Q_SLOTS:
         QTest::newRow("defs and contribute without result print nothing")
             << QByteArray("defs:\n  a: secret\ntext:\n- ${ a }!\n- data: no\n  contribute: []\n")
             << QStringLiteral("secret!");
+        QTest::newRow("a parsed block without result prints nothing")
+            << QByteArray("lastOf:\n- def: r\n  data: '{\"a\": 1}'\n  parser: json\n"
+                          "  contribute: []\n- ${ r.a }\n")
+            << QStringLiteral("1");
         QTest::newRow("text join streams its separators")
             << QByteArray("for:\n  i: [1, 2, 3]\nrepeat: ${ i }\njoin:\n  with: ', '\n")
             << QStringLiteral("1, 2, 3");

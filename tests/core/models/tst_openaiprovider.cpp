@@ -145,6 +145,23 @@ private Q_SLOTS:
         QCOMPARE(m_server->requests().at(0).header("accept"), QByteArray("text/event-stream"));
     }
 
+    void streamedRequestAnsweredWithOneJsonBody()
+    {
+        // Some servers ignore `stream: true` and answer with a plain completion: the reply is
+        // read as such and its text reaches the caller as one delta.
+        m_server->enqueueChat(ScriptedReply::chat(QStringLiteral("all at once")));
+        OpenAiProvider provider(config());
+        QStringList deltas;
+        const Result<ChatResponse> r = provider.chat(
+            request("hi", true),
+            [&](std::string_view d) { deltas.append(QString::fromUtf8(d.data(), d.size())); },
+            CancelToken());
+        QVERIFY2(r.ok(), qPrintable(r ? QString() : r.error().message));
+        QCOMPARE(r->content, std::string("all at once"));
+        QCOMPARE(deltas, QStringList{QStringLiteral("all at once")});
+        QCOMPARE(m_server->requests().size(), 1);
+    }
+
     void usageEstimatedWhenMissing()
     {
         m_server->enqueueChat(ScriptedReply::chat(QStringLiteral("twelve chars"), -1));

@@ -34,7 +34,8 @@ private Q_SLOTS:
         QString out;
         for (const auto& args : output)
             out += args[0].toString();
-        QCOMPARE(out, QStringLiteral(" out"));
+        // The result streams as it is produced (as `hako run` prints it), with stdout between.
+        QCOMPARE(out, QStringLiteral("Hello out"));
         QVERIFY(!run.isRunning());
         QVERIFY(run.lastTrace());
         QCOMPARE(run.traceModel()->root()->resultText(), QStringLiteral("Hello"));
@@ -124,7 +125,8 @@ private Q_SLOTS:
         QString out;
         for (const auto& args : output)
             out += args[0].toString();
-        QCOMPARE(out, QStringLiteral("Bonjour!"));
+        // The literal text streams too, then the reply as it arrives: the whole result, once.
+        QCOMPARE(out, QStringLiteral("Say helloBonjour!"));
         const pdl::TraceItem* model = run.traceModel()->findById(QStringLiteral("text.1.model"));
         QVERIFY(model);
         QCOMPARE(model->resultText(), QStringLiteral("Bonjour!"));

@@ -187,9 +187,7 @@ DocumentPane::DocumentPane(QWidget* parent) : QWidget(parent)
     m_command->setAccessibleName(tr("Document command"));
     m_hits->setAccessibleName(tr("Document hits"));
     m_transcript->setAccessibleName(tr("Document transcript"));
-    m_cost->setAccessibleName(tr("Document cost"));
-    m_file->setAccessibleName(tr("Document name"));
-    m_message->setAccessibleName(tr("Document message"));
+    // The labels (file name, cost, message) are read by their text, which is what changes.
     m_progress->setAccessibleName(tr("Document indexing progress"));
     m_units->setAccessibleName(tr("Document units"));
     m_mode->setAccessibleName(tr("Document output mode"));

@@ -49,6 +49,9 @@ QString TraceItem::resultText() const
         return QString::fromStdString(node.error);
     if (running || !node.hasResult)
         return QString::fromStdString(streamed);
+    // A closure is text "" in a live run and null in a written trace: both read as no text.
+    if (node.kind == BlockKind::Function && node.result.isNull())
+        return QString();
     return QString::fromStdString(node.result.toText());
 }
 
@@ -372,8 +375,7 @@ void TraceModel::restartItem(TraceItem* item, TraceNode node,
             beginRemoveRows(index, int(keep), int(item->children.size()) - 1);
         for (size_t i = keep; i < item->children.size(); ++i)
             forget(item->children[i].get(), removed);
-        item->children.erase(item->children.begin() + std::ptrdiff_t(keep),
-                             item->children.end());
+        item->children.erase(item->children.begin() + std::ptrdiff_t(keep), item->children.end());
         if (visible)
             endRemoveRows();
     }

@@ -1,7 +1,7 @@
 #include "cli/runcommand.h"
 #include "cli/optionparser.h"
 #include "cli/output.h"
-#include "cli/runtrust.h"
+#include "core/workbench/runtrust.h"
 
 #include "core/docs/documentsession.h"
 #include "core/memory/memorystore.h"

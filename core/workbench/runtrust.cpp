@@ -1,4 +1,4 @@
-#include "cli/runtrust.h"
+#include "core/workbench/runtrust.h"
 
 #include "core/models/modelconfig.h"
 #include "core/pdl/code/codetrust.h"

@@ -54,8 +54,12 @@ private Q_SLOTS:
         QTemporaryDir project;
         models::ModelCatalog* catalog = models::ModelCatalog::instance();
         catalog->invalidate();
-        catalog->setLister([&asked](const QString& dir, const CancelToken&) {
-            ++asked;
+        const QString projectKey = models::ModelCatalog::folderKey(project.path());
+        catalog->setLister([&asked, projectKey](const QString& dir, const CancelToken&) {
+            // Only the project folder's listings count: an editor may also ask for another
+            // folder (none open yet), whose answer can arrive at any time.
+            if (dir == projectKey)
+                ++asked;
             // What `hako models` would list for this folder's configuration.
             return dir.isEmpty() ? QStringList()
                                  : QStringList{QStringLiteral("ollama/granite3.2:8b"),

@@ -310,6 +310,11 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
             options.observer->blockStarted(*node);
         }
     }
+    if (st.onStarted) {
+        const std::function<void()> started = std::move(st.onStarted);
+        st.onStarted = nullptr;
+        started();
+    }
 
     const std::string savedRole = st.role;
     const uint64_t savedParent = st.traceParent;

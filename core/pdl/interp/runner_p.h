@@ -1,4 +1,6 @@
 #pragma once
+
+#include <functional>
 // Private to the interpreter: the state of one run and the code for each block kind.
 
 #include "core/pdl/interp/env.h"
@@ -53,6 +55,10 @@ struct State {
     /// `--stream result`: the block prints its result as it is produced (the reference's
     /// yield_result). Structured blocks decide which children stream (see Runner::exec).
     bool streamResult = false;
+    /// Called once, right after the next block's start was reported to the observer (or at
+    /// its start when nothing is traced): parallel `map` iterations start their live trace in
+    /// index order, as the written trace lists them. Not inherited by the block's children.
+    std::function<void()> onStarted;
     /// The trace node of the enclosing block (its serial is a new node's parentSerial).
     uint64_t traceParent = 0;
 };
@@ -73,8 +79,7 @@ public:
     /// Calls a PDL closure with named arguments (from a call block or an expression). Errors
     /// in the arguments are reported at `argsSpan` when it is valid, others at `span`.
     Value callFunction(const Value& fn, const Dict& args, State& caller, const std::string& id,
-                       TraceNode* node, const SourceSpan& span,
-                       const SourceSpan& argsSpan = {});
+                       TraceNode* node, const SourceSpan& span, const SourceSpan& argsSpan = {});
 
     /// Parses (once per run) the program at `path` for an include or import (`what`, for
     /// messages) written at `from`; throws PdlError naming the file at `from`.

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <exception>
+#include <mutex>
 #include <thread>
 
 namespace hako::pdl {
@@ -408,8 +410,27 @@ Value Runner::execMap(const MapBlock& b, State& st, const std::string& id, Trace
     std::vector<Value> values(size_t(std::max<int64_t>(count, 0)));
     std::vector<TracePtr> traces(values.size());
     std::vector<std::exception_ptr> errors(values.size());
+    // Parallel iterations start one after another in index order (each waits until the one
+    // before has reported its start), so that the live trace lists them as the written one.
+    std::mutex turnMutex;
+    std::condition_variable turnChanged;
+    int64_t turn = 0;
+    auto advanceTurn = [&](int64_t to) {
+        {
+            std::lock_guard lock(turnMutex);
+            turn = std::max(turn, to);
+        }
+        turnChanged.notify_all();
+    };
     auto runOne = [&](int64_t i) {
         State is = st;
+        if (workers > 1) {
+            std::unique_lock lock(turnMutex);
+            turnChanged.wait(lock, [&] { return turn >= i; });
+            is.onStarted = [&advanceTurn, i] {
+                advanceTurn(i + 1);
+            };
+        }
         is.streamResult = false; // iterations may run in parallel: the result streams whole
         for (const auto& [name, items] : lists)
             is.scope.set(name, items[size_t(i)]);
@@ -421,6 +442,7 @@ Value Runner::execMap(const MapBlock& b, State& st, const std::string& id, Trace
         } catch (...) {
             errors[size_t(i)] = std::current_exception();
         }
+        advanceTurn(i + 1); // also when the iteration failed before it started
     };
     if (workers <= 1) {
         for (int64_t i = 0; i < count; ++i) {

@@ -39,6 +39,25 @@ namespace hako {
 
 namespace {
 
+// Draws one line of text with its format ranges, vertically centred in an item's cell (the
+// cell's background was drawn already).
+void paintLine(QPainter* p, const QStyleOptionViewItem& opt, QTextLayout& layout,
+               const QList<QTextLayout::FormatRange>& formats)
+{
+    layout.setFormats(formats);
+    layout.beginLayout();
+    QTextLine line = layout.createLine();
+    line.setLineWidth(1e6);
+    layout.endLayout();
+    p->save();
+    p->setClipRect(opt.rect);
+    p->setPen(opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText
+                                                                   : QPalette::Text));
+    layout.draw(
+        p, QPointF(opt.rect.left() + 4, opt.rect.top() + (opt.rect.height() - line.height()) / 2));
+    p->restore();
+}
+
 // Paints a hit's snippet with its matched terms highlighted.
 class HitDelegate : public QStyledItemDelegate {
 public:
@@ -68,18 +87,7 @@ public:
             f.setFontWeight(QFont::Bold);
             formats.append({int(label.size()) + r.x(), r.y() - r.x(), f});
         }
-        layout.setFormats(formats);
-        layout.beginLayout();
-        QTextLine line = layout.createLine();
-        line.setLineWidth(1e6);
-        layout.endLayout();
-        p->save();
-        p->setClipRect(opt.rect);
-        p->setPen(opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText
-                                                                       : QPalette::Text));
-        layout.draw(p, QPointF(opt.rect.left() + 4,
-                               opt.rect.top() + (opt.rect.height() - line.height()) / 2));
-        p->restore();
+        paintLine(p, opt, layout, formats);
     }
 };
 
@@ -109,18 +117,7 @@ public:
             f.setFontWeight(QFont::Bold);
             formats.append({r.x(), r.y() - r.x(), f});
         }
-        layout.setFormats(formats);
-        layout.beginLayout();
-        QTextLine line = layout.createLine();
-        line.setLineWidth(1e6);
-        layout.endLayout();
-        p->save();
-        p->setClipRect(opt.rect);
-        p->setPen(opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText
-                                                                       : QPalette::Text));
-        layout.draw(p, QPointF(opt.rect.left() + 4,
-                               opt.rect.top() + (opt.rect.height() - line.height()) / 2));
-        p->restore();
+        paintLine(p, opt, layout, formats);
     }
 };
 

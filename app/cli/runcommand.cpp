@@ -237,17 +237,31 @@ int runCommand(const QStringList& args)
     }
     if (!result.ok) {
         const SourceSpan& s = result.error.span;
-        QString where = s.isValid() ? QStringLiteral("%1:%2:%3 - ")
-                                          .arg(QFileInfo(s.file).fileName())
-                                          .arg(s.line)
-                                          .arg(s.column)
-                                    : QStringLiteral("%1 - ").arg(QFileInfo(program).fileName());
+        const QString file = QFileInfo(s.isValid() ? s.file : program).fileName();
+        // The reference's `file:line - message` form, with the line the reference reports
+        // (referencelines.h); Hako's exact line and column follow when they say more.
+        QString where = QStringLiteral("%1 - ").arg(file);
+        QString exact;
+        if (s.isValid()) {
+            const int line = result.referenceLine > 0 ? result.referenceLine : s.line;
+            where = QStringLiteral("%1:%2 - ").arg(file).arg(line);
+            exact = QStringLiteral("  at %1:%2:%3\n").arg(file).arg(s.line).arg(s.column);
+        }
         // Parse errors come as `file:line:col: error: …` lines already.
         if (s.isValid() && (result.error.message.startsWith(s.file + QLatin1Char(':')) ||
                             (result.error.message.contains(QLatin1Char('\n')) &&
-                             result.error.message.startsWith(QFileInfo(program).fileName()))))
+                             result.error.message.startsWith(QFileInfo(program).fileName())))) {
             where.clear();
-        writeText(stderr, where + result.error.message + QLatin1Char('\n'));
+            exact.clear();
+        }
+        QString message = result.error.message;
+        // The exact location goes below the first line of the message (above a traceback).
+        const qsizetype firstEnd = message.indexOf(QLatin1Char('\n'));
+        if (!exact.isEmpty() && firstEnd < 0)
+            message += QLatin1Char('\n') + exact.chopped(1);
+        else if (!exact.isEmpty())
+            message = message.left(firstEnd + 1) + exact + message.mid(firstEnd + 1);
+        writeText(stderr, where + message + QLatin1Char('\n'));
         return 1;
     }
     // Streamed, the output was written as it was produced (the result, or with `context` the

@@ -218,9 +218,11 @@ void appendRepr(std::string& out, const Value& v)
         checkNestingStack();
         const List& items = v.asList();
         out += v.isTuple() ? '(' : '[';
+        // The reference's context prints its messages joined by a bare comma.
+        const char* separator = v.wrapper() == Value::Wrapper::Context ? "," : ", ";
         for (size_t i = 0; i < items.size(); ++i) {
             if (i)
-                out += ", ";
+                out += separator;
             appendRepr(out, items[i]);
         }
         if (v.isTuple() && items.size() == 1)
@@ -647,12 +649,38 @@ std::string Value::toText() const
     case Type::String:
         return asString();
     case Type::Callable:
-        return {};
+        return asCallable()->text();
     case Type::Undefined:
         throw EvalError("'" + undefinedName() + "' is undefined");
     default:
-        return json();
+        return holdsWrapped() ? str() : json();
     }
+}
+
+Value Value::wrapped(Wrapper w) const
+{
+    Value v = *this;
+    if (m_type == Type::List || m_type == Type::Dict)
+        v.m_wrapper = w;
+    return v;
+}
+
+bool Value::holdsWrapped() const
+{
+    if (m_wrapper != Wrapper::None)
+        return true;
+    if (m_type == Type::List) {
+        checkNestingStack();
+        for (const Value& item : asList())
+            if (item.holdsWrapped())
+                return true;
+    } else if (m_type == Type::Dict) {
+        checkNestingStack();
+        for (const auto& [k, item] : asDict())
+            if (item.holdsWrapped())
+                return true;
+    }
+    return false;
 }
 
 namespace {

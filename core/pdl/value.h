@@ -62,6 +62,16 @@ public:
     Value(Dict dict);
     Value(std::shared_ptr<const Callable> fn);
 
+    /// The reference's runtime objects that json.dumps cannot serialise, so that the reference
+    /// prints them (and any value holding one) as Python's str(): a message block's result and
+    /// a context (`pdl_context`). Otherwise plain dicts and lists (equality ignores it).
+    enum class Wrapper : uint8_t { None, Message, Context };
+    Wrapper wrapper() const { return m_wrapper; }
+    /// This value marked as `w` (lists and dicts; other values stay as they are).
+    Value wrapped(Wrapper w) const;
+    /// Whether this value or anything inside it is a wrapped message or context.
+    bool holdsWrapped() const;
+
     /// An undefined value remembering the name that was looked up (for the error message).
     static Value undefined(std::string name = {});
     static Value tuple(List items) { return Value(std::move(items), true); }
@@ -123,7 +133,8 @@ public:
     /// Strings serialise quoted. Callables and undefined become `null`.
     std::string json() const;
     /// The text form PDL uses in `text` blocks and final output: strings as they are, everything
-    /// else as json(); callables as "".
+    /// else as json(), or as str() when it holds a message or context (holdsWrapped), as the
+    /// reference's stringify falls back to str(); callables as "".
     std::string toText() const;
 
     nlohmann::json toJson() const;
@@ -137,6 +148,7 @@ public:
 private:
     Type m_type;
     bool m_tuple = false;
+    Wrapper m_wrapper = Wrapper::None;
     union {
         bool m_bool;
         int64_t m_int;
@@ -202,6 +214,9 @@ public:
     virtual Value call(const CallArgs& args) const = 0;
     /// Python repr, e.g. `<function f>`.
     virtual std::string repr() const { return "<function " + name() + ">"; }
+    /// Its text in a `text` block or a program's output (Value::toText): nothing for PDL
+    /// functions and builtins; an object returned by Python code overrides it with its str().
+    virtual std::string text() const { return {}; }
 };
 
 /// A Callable from a lambda.

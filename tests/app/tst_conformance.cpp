@@ -144,9 +144,9 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         const QString traceFile = tmp.filePath(QStringLiteral("trace.json"));
 
-        QStringList args{QStringLiteral("run"), QStringLiteral("--trust"), QStringLiteral("--stream"),
-                         QStringLiteral("none"),
-                         QStringLiteral("--trace"), traceFile};
+        QStringList args{QStringLiteral("run"),      QStringLiteral("--trust"),
+                         QStringLiteral("--stream"), QStringLiteral("none"),
+                         QStringLiteral("--trace"),  traceFile};
         if (c["scope"].is_object())
             args << QStringLiteral("-d") << QString::fromStdString(c["scope"].dump());
         args << QFileInfo(program).fileName();
@@ -191,7 +191,10 @@ private Q_SLOTS:
         }
         if (want.isEmpty())
             return;
-        static const QRegularExpression ourLine(QStringLiteral("\\.pdl:(\\d+):\\d+"));
+        // Hako's error lines in the reference's form (not the indented detail below them).
+        static const QRegularExpression ourLine(
+            QStringLiteral("^[^\\s][^\\n]*?\\.pdl:(\\d+)(?::\\d+)?(?: - |: )"),
+            QRegularExpression::MultilineOption);
         QList<int> got;
         for (auto it = ourLine.globalMatch(err); it.hasNext();)
             got << it.next().captured(1).toInt();

@@ -122,7 +122,11 @@ QString runCase(const json& c)
     }
     if (want.isEmpty())
         return {};
-    static const QRegularExpression ourLine(QStringLiteral("\\.pdl:(\\d+):\\d+"));
+    // Hako's error lines (not the indented detail below them): `file:line - message` as the
+    // reference prints them, or `file:line:col: error: …` for a program that does not parse.
+    static const QRegularExpression ourLine(
+        QStringLiteral("^[^\\s][^\\n]*?\\.pdl:(\\d+)(?::\\d+)?(?: - |: )"),
+        QRegularExpression::MultilineOption);
     for (auto it = ourLine.globalMatch(err); it.hasNext();) {
         if (want.contains(it.next().captured(1).toInt()))
             return {};

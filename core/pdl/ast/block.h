@@ -310,6 +310,9 @@ struct Program {
     QString file;
     BlockPtr root;
     std::shared_ptr<const YamlValue> document;
+    /// The nodes of `document` that were read as blocks (sorted by address), for mapping a
+    /// location back to the block that holds it (referenceErrorLine).
+    std::vector<const YamlValue*> blockNodes;
 };
 
 } // namespace hako::pdl

@@ -95,6 +95,9 @@ public:
 
     std::string name() const override { return m_typeName; }
     std::string repr() const override { return m_repr; }
+    /// As the reference prints a Python object it cannot serialise: its str() (taken as repr,
+    /// which is what str() gives for functions, classes and most objects).
+    std::string text() const override { return m_repr; }
     /// Calls the object in the subprocess; throws EvalError ("TypeError: …") on failure.
     Value call(const CallArgs& args) const override;
     /// The full outcome of a call, with captured output, for callers that want it.

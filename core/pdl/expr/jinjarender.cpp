@@ -368,13 +368,31 @@ Result<JinjaOptions> JinjaOptions::fromParameters(const Value& parameters)
             o.lstripBlocks = value.truthy();
         } else if (name == "keep_trailing_newline") {
             o.keepTrailingNewline = value.truthy();
+        } else if (name == "variable_start_string" || name == "variable_end_string" ||
+                   name == "block_start_string" || name == "block_end_string" ||
+                   name == "comment_start_string" || name == "comment_end_string") {
+            if (!value.isString() || value.asString().empty())
+                return makeError(QStringLiteral("Jinja parameter '%1' must be a non-empty string")
+                                     .arg(QString::fromStdString(name)));
+            std::string& target = name == "variable_start_string"  ? o.variableStart
+                                  : name == "variable_end_string"  ? o.variableEnd
+                                  : name == "block_start_string"   ? o.blockStart
+                                  : name == "block_end_string"     ? o.blockEnd
+                                  : name == "comment_start_string" ? o.commentStart
+                                                                   : o.commentEnd;
+            target = value.asString();
+            if (name == "variable_end_string" && target.front() != '}')
+                return makeError(QStringLiteral("Jinja parameter 'variable_end_string' must start "
+                                                "with '}' in Hako, not '%1'")
+                                     .arg(QString::fromStdString(target)));
         } else if (name == "undefined" && value.isString() &&
                    (value.asString() == "strict" || value.asString() == "default")) {
             o.strictUndefined = value.asString() == "strict";
         } else {
             return makeError(QStringLiteral("unsupported Jinja parameter '%1': Hako supports "
-                                            "trim_blocks, lstrip_blocks, keep_trailing_newline "
-                                            "and undefined: strict|default")
+                                            "trim_blocks, lstrip_blocks, keep_trailing_newline, "
+                                            "undefined: strict|default and the *_start_string "
+                                            "and *_end_string delimiters")
                                  .arg(QString::fromStdString(name)));
         }
     }

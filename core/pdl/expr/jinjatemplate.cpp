@@ -98,11 +98,12 @@ private:
             } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
                 --depth;
             } else if (depth == 0) {
-                if ((c == '-' || c == '+') && m_src.substr(i + 1, 2) == "%}") {
+                const std::string& end = m_opt.blockEnd;
+                if ((c == '-' || c == '+') && m_src.substr(i + 1, end.size()) == end) {
                     sign = c;
                     return i;
                 }
-                if (m_src.substr(i, 2) == "%}") {
+                if (m_src.substr(i, end.size()) == end) {
                     sign = 0;
                     return i;
                 }
@@ -112,23 +113,62 @@ private:
         return std::string_view::npos;
     }
 
+    // The next tag opener at or after `from`: its position and kind ('{' variable, '%' block,
+    // '#' comment), or npos. Each opener's next position is remembered, so lexing stays linear.
+    size_t nextTag(size_t from, char& kind)
+    {
+        struct Opener {
+            const std::string* text;
+            char kind;
+            size_t* next;
+        };
+        const Opener openers[] = {{&m_opt.variableStart, '{', &m_nextVar},
+                                  {&m_opt.blockStart, '%', &m_nextBlock},
+                                  {&m_opt.commentStart, '#', &m_nextComment}};
+        size_t best = std::string_view::npos;
+        size_t bestLength = 0;
+        for (const Opener& o : openers) {
+            if (*o.next == std::string_view::npos)
+                continue;
+            if (*o.next < from || *o.next == kNotSearched)
+                *o.next = o.text->empty() ? std::string_view::npos : m_src.find(*o.text, from);
+            // The longest opener wins at one position (Jinja orders its rules so).
+            if (*o.next < best || (*o.next == best && o.text->size() > bestLength)) {
+                best = *o.next;
+                bestLength = o.text->size();
+                kind = o.kind;
+            }
+        }
+        return best;
+    }
+
+    size_t openerLength(char kind) const
+    {
+        return kind == '{'   ? m_opt.variableStart.size()
+               : kind == '%' ? m_opt.blockStart.size()
+                             : m_opt.commentStart.size();
+    }
+
     void lex()
     {
+        if (m_opt.variableEnd.empty() || m_opt.variableEnd.front() != '}')
+            throw SyntaxError("variable_end_string must start with '}'", 0);
+        if (m_opt.blockEnd.empty() || m_opt.commentEnd.empty())
+            throw SyntaxError("block_end_string and comment_end_string must not be empty", 0);
         size_t pos = 0;
         bool lineStarting = true;
         while (pos < m_src.size()) {
-            size_t k = m_src.find('{', pos);
-            while (k != std::string_view::npos && k + 1 < m_src.size() && m_src[k + 1] != '{' &&
-                   m_src[k + 1] != '%' && m_src[k + 1] != '#')
-                k = m_src.find('{', k + 1);
-            if (k == std::string_view::npos || k + 1 >= m_src.size()) {
+            char kind = 0;
+            const size_t k = nextTag(pos, kind);
+            if (k == std::string_view::npos) {
                 emitData(std::string(m_src.substr(pos)));
                 return;
             }
-            const char kind = m_src[k + 1];
-            const char sign = k + 2 < m_src.size() && (m_src[k + 2] == '-' || m_src[k + 2] == '+')
-                                  ? m_src[k + 2]
-                                  : 0;
+            const size_t open = openerLength(kind);
+            const char sign =
+                k + open < m_src.size() && (m_src[k + open] == '-' || m_src[k + open] == '+')
+                    ? m_src[k + open]
+                    : 0;
             std::string text(m_src.substr(pos, k - pos));
             if (sign == '-') {
                 while (!text.empty() && isWs(text.back()))
@@ -140,22 +180,22 @@ private:
                     text.erase(lpos);
             }
             emitData(std::move(text));
-            const size_t bodyBegin = k + 2 + (sign ? 1 : 0);
+            const size_t bodyBegin = k + open + (sign ? 1 : 0);
             size_t after = 0;
             if (kind == '#') {
-                const size_t end = m_src.find("#}", bodyBegin);
+                const size_t end = m_src.find(m_opt.commentEnd, bodyBegin);
                 if (end == std::string_view::npos)
                     throw SyntaxError("Missing end of comment tag", k);
                 const char endSign =
                     end > bodyBegin && (m_src[end - 1] == '-' || m_src[end - 1] == '+')
                         ? m_src[end - 1]
                         : 0;
-                after = afterBlockEnd(end + 2, endSign);
+                after = afterBlockEnd(end + m_opt.commentEnd.size(), endSign);
             } else if (kind == '{') {
                 LexedExpression lexed = lexExpression(m_src, bodyBegin, true);
                 const size_t close = lexed.tokens.back().pos; // the first `}`
-                if (lexed.tokens.back().type != Tok::End || close + 1 >= m_src.size() ||
-                    m_src[close + 1] != '}')
+                if (lexed.tokens.back().type != Tok::End ||
+                    m_src.substr(close, m_opt.variableEnd.size()) != m_opt.variableEnd)
                     throw SyntaxError(lexed.tokens.back().type == Tok::End
                                           ? "unexpected '}'"
                                           : "unexpected end of template, expected 'end of print "
@@ -166,7 +206,7 @@ private:
                 c.pos = k;
                 c.expr = parseTemplateExpression(lexed);
                 m_chunks.push_back(std::move(c));
-                after = close + 2;
+                after = close + m_opt.variableEnd.size();
                 if (lexed.stripAfter)
                     after = skipWs(after);
             } else {
@@ -176,7 +216,7 @@ private:
                     throw SyntaxError("unexpected end of template, expected 'end of statement "
                                       "block'.",
                                       k);
-                after = afterBlockEnd(end + (endSign ? 3 : 2), endSign);
+                after = afterBlockEnd(end + (endSign ? 1 : 0) + m_opt.blockEnd.size(), endSign);
                 std::string_view body = m_src.substr(bodyBegin, end - bodyBegin);
                 const size_t b = body.find_first_not_of(" \t\n\r\f\v");
                 const size_t e = body.find_last_not_of(" \t\n\r\f\v");
@@ -200,8 +240,8 @@ private:
     size_t lexRaw(size_t from, size_t rawPos)
     {
         size_t k = from;
-        while ((k = m_src.find("{%", k)) != std::string_view::npos) {
-            size_t i = k + 2;
+        while ((k = m_src.find(m_opt.blockStart, k)) != std::string_view::npos) {
+            size_t i = k + m_opt.blockStart.size();
             char sign = 0;
             if (i < m_src.size() && (m_src[i] == '-' || m_src[i] == '+'))
                 sign = m_src[i++];
@@ -211,17 +251,19 @@ private:
                 char endSign = 0;
                 if (j < m_src.size() && (m_src[j] == '-' || m_src[j] == '+'))
                     endSign = m_src[j++];
-                if (m_src.substr(j, 2) == "%}") {
+                if (m_src.substr(j, m_opt.blockEnd.size()) == m_opt.blockEnd) {
                     std::string text(m_src.substr(from, k - from));
                     if (sign == '-') {
                         while (!text.empty() && isWs(text.back()))
                             text.pop_back();
                     }
                     emitData(std::move(text));
-                    return afterBlockEnd(j + 2, endSign);
+                    // The lexer's next openers were searched from before the raw text.
+                    m_nextVar = m_nextBlock = m_nextComment = kNotSearched;
+                    return afterBlockEnd(j + m_opt.blockEnd.size(), endSign);
                 }
             }
-            k += 2;
+            k += m_opt.blockStart.size();
         }
         throw SyntaxError("Missing end of raw directive", rawPos);
     }
@@ -570,9 +612,15 @@ private:
         return n;
     }
 
+    static constexpr size_t kNotSearched = std::string_view::npos - 1;
+
     std::string_view m_src;
     const JinjaOptions& m_opt;
     std::vector<Chunk> m_chunks;
+    // Where the next variable, block and comment openers are (see nextTag).
+    size_t m_nextVar = kNotSearched;
+    size_t m_nextBlock = kNotSearched;
+    size_t m_nextComment = kNotSearched;
     size_t m_index = 0;
 };
 
@@ -626,6 +674,11 @@ JinjaTemplatePtr cachedJinja(std::string_view source, const JinjaOptions& option
     key += char('0' + options.trimBlocks);
     key += char('0' + options.lstripBlocks);
     key += char('0' + options.keepTrailingNewline);
+    for (const std::string* d : {&options.variableStart, &options.variableEnd, &options.blockStart,
+                                 &options.blockEnd, &options.commentStart, &options.commentEnd}) {
+        key += *d;
+        key += '\0';
+    }
     key += source;
     {
         std::lock_guard lock(cache.mutex);

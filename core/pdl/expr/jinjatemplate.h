@@ -23,11 +23,21 @@ struct JinjaOptions {
     /// Using an undefined variable is an error naming it (Jinja's StrictUndefined). Off: Jinja's
     /// default Undefined, which prints as "" and is false and empty.
     bool strictUndefined = true;
+    /// The tag delimiters (Jinja's variable_start_string, variable_end_string,
+    /// block_start_string, block_end_string, comment_start_string, comment_end_string). A
+    /// variable's end must start with `}` (the expression ends at its first unmatched `}`).
+    std::string variableStart = "{{";
+    std::string variableEnd = "}}";
+    std::string blockStart = "{%";
+    std::string blockEnd = "%}";
+    std::string commentStart = "{#";
+    std::string commentEnd = "#}";
 
     bool operator==(const JinjaOptions&) const = default;
 
     /// The options in a block's `parameters` mapping (trim_blocks, lstrip_blocks,
-    /// keep_trailing_newline, undefined: "strict"|"default"); an error names an unsupported key.
+    /// keep_trailing_newline, undefined: "strict"|"default", the *_start_string and
+    /// *_end_string delimiters); an error names an unsupported key or value.
     static Result<JinjaOptions> fromParameters(const Value& parameters);
 };
 

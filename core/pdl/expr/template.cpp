@@ -1,5 +1,6 @@
 #include "core/pdl/expr/template.h"
 
+#include "core/pdl/expr/jinjatemplate.h"
 #include "core/pdl/expr/parser.h"
 
 #include <algorithm>
@@ -11,7 +12,8 @@
 // How the reference PDL interpreter evaluates a string (IBM/prompt-declaration-language,
 // src/pdl/pdl_interpreter.py, `_process_expr`), which this file reproduces:
 // - It builds a plain jinja2 Environment (not NativeEnvironment) with variable delimiters
-//   `${` / `}`, block delimiters set to an unmatchable string (so `{% %}` is literal text),
+//   `${` / `}`, block delimiters set to a string meant to be unmatchable (so `{% %}` is
+//   literal text; a string that does hold kPdlBlockStart runs as a whole Jinja template),
 //   the default comment delimiters `{# #}` and StrictUndefined, and parses the string with it
 //   first, so every string must be a syntactically valid template (syntax errors come from
 //   this template parse).
@@ -31,6 +33,9 @@
 // expression lexer here keeps the same bracket balance.
 
 namespace hako::pdl::expr {
+
+const std::string_view kPdlBlockStart = "{%%%%%PDL%%%%%%%%%%";
+const std::string_view kPdlBlockEnd = "%%%%%PDL%%%%%%%%%%}";
 
 namespace {
 
@@ -340,15 +345,47 @@ void collectNames(const Node* node, std::vector<std::pair<uint32_t, const std::s
 bool isPlainText(std::string_view text)
 {
     for (size_t k = text.find('{'); k != std::string_view::npos; k = text.find('{', k + 1)) {
-        if ((k > 0 && text[k - 1] == '$') || (k + 1 < text.size() && text[k + 1] == '#'))
+        if ((k > 0 && text[k - 1] == '$') || (k + 1 < text.size() && text[k + 1] == '#') ||
+            text.substr(k, kPdlBlockStart.size()) == kPdlBlockStart)
             return false;
     }
     return true;
 }
 
+namespace {
+
+// The reference's environment for PDL strings, as Jinja options.
+const JinjaOptions& pdlStringJinja()
+{
+    static const JinjaOptions options = [] {
+        JinjaOptions o;
+        o.keepTrailingNewline = true;
+        o.variableStart = "${";
+        o.variableEnd = "}";
+        o.blockStart = std::string(kPdlBlockStart);
+        o.blockEnd = std::string(kPdlBlockEnd);
+        return o;
+    }();
+    return options;
+}
+
+} // namespace
+
 TemplatePtr compileTemplate(std::string_view text)
 {
-    return compile(text);
+    if (text.find(kPdlBlockStart) == std::string_view::npos)
+        return compile(text);
+    auto tpl = std::make_shared<CompiledTemplate>();
+    JinjaTemplatePtr jinja = compileJinja(text, pdlStringJinja());
+    if (!jinja->error.empty()) {
+        tpl->mode = CompiledTemplate::Mode::Error;
+        tpl->error = jinja->error;
+        tpl->errorOffset = jinja->errorOffset;
+        return tpl;
+    }
+    tpl->mode = CompiledTemplate::Mode::Jinja;
+    tpl->jinja = std::move(jinja);
+    return tpl;
 }
 
 TemplatePtr compileExpression(std::string_view text)
@@ -420,6 +457,8 @@ Value runTemplate(const CompiledTemplate& tpl, std::string_view source, EvalCont
         }
         return Value(std::move(out));
     }
+    case CompiledTemplate::Mode::Jinja:
+        return Value(renderCompiledJinja(*tpl.jinja, ctx, pdlStringJinja()));
     case CompiledTemplate::Mode::Error:
         break;
     }

@@ -11,6 +11,13 @@
 
 namespace hako::pdl::expr {
 
+struct JinjaTemplate;
+
+/// The block delimiters of the reference's template environment for PDL strings: meant to be
+/// unmatchable, but a string that holds them runs Jinja statements (`for`, `if`, …) between them.
+extern const std::string_view kPdlBlockStart; // `{%%%%%PDL%%%%%%%%%%`
+extern const std::string_view kPdlBlockEnd;   // `%%%%%PDL%%%%%%%%%%}`
+
 /// A parsed PDL template (or bare expression), immutable and shared between threads.
 struct CompiledTemplate {
     enum class Mode : uint8_t {
@@ -18,6 +25,7 @@ struct CompiledTemplate {
         Single,    ///< exactly one `${ expr }`: the typed value of `expr`
         Render,    ///< text and expressions rendered to one string
         Error,     ///< did not parse: see error/errorOffset
+        Jinja,     ///< holds kPdlBlockStart: a whole Jinja template, rendered to one string
     };
     struct Part {
         std::string text; ///< literal text (newlines normalized), when expr is null
@@ -25,10 +33,11 @@ struct CompiledTemplate {
     };
 
     Mode mode = Mode::Unchanged;
-    std::vector<Part> parts; ///< Render
-    NodePtr single;          ///< Single (and bare expressions)
-    std::string error;       ///< Error: the message
-    size_t errorOffset = 0;  ///< Error: byte offset in the source
+    std::vector<Part> parts;                    ///< Render
+    NodePtr single;                             ///< Single (and bare expressions)
+    std::shared_ptr<const JinjaTemplate> jinja; ///< Jinja
+    std::string error;                          ///< Error: the message
+    size_t errorOffset = 0;                     ///< Error: byte offset in the source
 };
 
 using TemplatePtr = std::shared_ptr<const CompiledTemplate>;

@@ -98,7 +98,8 @@ const Value* EvalScope::lookup(std::string_view name) const
         if (name == "pdl_context") {
             // The binding is a marker; the live context is materialised once per evaluation.
             if (!m_haveContext) {
-                m_contextValue = Value(contextToList(m_context));
+                m_contextValue =
+                    Value(contextToList(m_context)).wrapped(Value::Wrapper::Context);
                 m_haveContext = true;
             }
             return &m_contextValue;
@@ -109,7 +110,8 @@ const Value* EvalScope::lookup(std::string_view name) const
         if (!m_haveScope) {
             Dict d = m_env.vars();
             if (d.find("pdl_context"))
-                d.set("pdl_context", Value(contextToList(m_context)));
+                d.set("pdl_context",
+                      Value(contextToList(m_context)).wrapped(Value::Wrapper::Context));
             m_scopeValue = Value(std::move(d));
             m_haveScope = true;
         }

@@ -1,4 +1,5 @@
 #include "core/pdl/interp/interpreter.h"
+#include "core/pdl/parser/referencelines.h"
 #include "core/util/boundedfile.h"
 
 #include "core/pdl/interp/runner_p.h"
@@ -124,6 +125,13 @@ RunResult Interpreter::run(const std::shared_ptr<const Program>& program)
     if (!out.ok && !out.error.span.isValid()) {
         if (const TraceNode* failed = failedNode(root.get()))
             out.error.span = failed->errorSpan.isValid() ? failed->errorSpan : failed->span;
+    }
+    if (!out.ok && out.error.span.isValid()) {
+        auto it = runner.programs.find(QFileInfo(out.error.span.file).absoluteFilePath());
+        if (it != runner.programs.end() && it->second->program)
+            out.referenceLine = referenceErrorLine(
+                *it->second->program, it->second->lines.join(QLatin1Char('\n')).toUtf8(),
+                out.error.span);
     }
     if (m_options.trace)
         out.trace = root;

@@ -81,6 +81,9 @@ struct RunResult {
     bool ok = false;
     Value result;
     Diagnostic error; ///< when !ok: message and the failing block's location
+    /// When !ok: the line IBM's reference interpreter reports for this error (its line table
+    /// for the failing block's path, see referencelines.h); 0 when it reports none.
+    int referenceLine = 0;
     TracePtr trace;   ///< the root node when RunOptions::trace (partial after an error)
     Dict scope;       ///< the variables at the end of the run
     List context;     ///< the background context at the end of the run

@@ -8,9 +8,12 @@ namespace hako::pdl {
 /// A PDL function value: the function block and the scope it was defined in.
 class PdlFunction : public Callable {
 public:
-    PdlFunction(BlockPtr block, Env closure, const ProgramInfo* program, std::string name)
+    /// `id` is the function block's id and `role` the role where it was defined: a call from
+    /// an expression runs the body as `<id>.instance0` in that role, as the reference does.
+    PdlFunction(BlockPtr block, Env closure, const ProgramInfo* program, std::string name,
+                std::string id = {}, std::string role = "user")
         : m_block(std::move(block)), m_closure(std::move(closure)), m_program(program),
-          m_name(std::move(name))
+          m_name(std::move(name)), m_id(std::move(id)), m_role(std::move(role))
     {}
     std::string name() const override { return m_name; }
     /// Called from an expression (`${ f(1, y=2) }`) inside a running program.
@@ -25,6 +28,8 @@ private:
     Env m_closure;
     const ProgramInfo* m_program;
     std::string m_name;
+    std::string m_id;
+    std::string m_role;
 };
 
 /// The runner and state of the block whose expression is being evaluated on this thread, so

@@ -387,8 +387,19 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
                     st.context = contextAppend(st.context, Value(std::move(m)));
                 } else if (b.kind == BlockKind::Model) {
                     // execModel appended the assistant message itself.
+                } else if (result.wrapper() == Value::Wrapper::Context) {
+                    // A context as a block's value: the reference's message holds it as its
+                    // content, with no definition site.
+                    Dict m;
+                    m.set("role", Value(st.role));
+                    m.set("content", result);
+                    st.context = contextAppend(st.context, Value(std::move(m)));
                 } else {
-                    st.context = contextAppend(st.context, st.role, Value(result.toText()), id);
+                    // The reference's message holds the result itself (a list stays a list);
+                    // a model request renders such content as text (openaiprotocol).
+                    st.context =
+                        contextAppend(st.context, st.role,
+                                      result.isCallable() ? Value(result.toText()) : result, id);
                 }
             }
         } else {
@@ -623,7 +634,7 @@ Value Runner::execBody(const BlockPtr& bp, State& st, const std::string& id, Tra
     case BlockKind::Map:
         return execMap(static_cast<const MapBlock&>(b), st, id, node);
     case BlockKind::Function:
-        return execFunction(static_cast<const FunctionBlock&>(b), st, bp);
+        return execFunction(static_cast<const FunctionBlock&>(b), st, bp, id);
     case BlockKind::Call:
         return execCall(static_cast<const CallBlock&>(b), st, id, node);
     case BlockKind::Read: {

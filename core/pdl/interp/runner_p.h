@@ -135,7 +135,8 @@ public:
     Value execMatch(const MatchBlock& b, State& st, const std::string& id, TraceNode* node);
     Value execRepeat(const RepeatBlock& b, State& st, const std::string& id, TraceNode* node);
     Value execMap(const MapBlock& b, State& st, const std::string& id, TraceNode* node);
-    Value execFunction(const FunctionBlock& b, State& st, const BlockPtr& self);
+    Value execFunction(const FunctionBlock& b, State& st, const BlockPtr& self,
+                       const std::string& id);
     Value execCall(const CallBlock& b, State& st, const std::string& id, TraceNode* node);
     Value execRead(const ReadBlock& b, State& st, TraceNode* node);
     Value execInclude(const IncludeBlock& b, State& st, const std::string& id, TraceNode* node);

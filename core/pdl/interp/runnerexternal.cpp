@@ -3,13 +3,17 @@
 #include "core/pdl/code/pythonsession.h"
 #include "core/pdl/code/sandbox.h"
 #include "core/pdl/expr/jinjatemplate.h"
+#include "core/pdl/interp/pdlfunction_p.h"
 #include "core/pdl/interp/runner_p.h"
 #include "core/pdl/model/defaultparameters.h"
 #include "core/pdl/model/modelprovider.h"
 #include "core/pdl/model/structuredoutput.h"
-#include "core/pdl/interp/pdlfunction_p.h"
 #include "core/pdl/parsers/outputparser.h"
 #include "core/pdl/types/pdltype.h"
+
+#include <QFileInfo>
+
+#include <cstdlib>
 
 namespace hako::pdl {
 
@@ -221,6 +225,17 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
             request.messages.push_back(Value(std::move(clean)));
         }
         request.parameters = parameters;
+        // Where it comes from, for the prompt log.
+        request.site.promptName = b.def           ? *b.def
+                                  : b.description ? *b.description
+                                                  : QStringLiteral("%1:%2")
+                                                        .arg(QFileInfo(b.span.file).fileName())
+                                                        .arg(b.span.line)
+                                                        .toStdString();
+        request.site.span = b.span;
+        request.site.nodeId = id;
+        if (const size_t r = id.rfind(".retry"); r != std::string::npos)
+            request.site.attempt = std::atoi(id.c_str() + r + 6);
         const bool streamReply = st.streamResult && !st.quiet;
         request.stream = streamReply || options.observer;
         bool streamed = false;

@@ -149,22 +149,34 @@ Value Runner::execObject(const ObjectBlock& b, State& st, const std::string& id,
 Value Runner::execObjectFields(const ObjectBlock& b, State& st, const std::string& id,
                                TraceNode* node)
 {
+    // `context: independent`: every field sees the context from before the object, and the
+    // object contributes what all of them added, in order (as for the items of a list block).
+    const bool independent = b.context == ContextMode::Independent;
+    const ContextPtr initial = st.context;
+    ContextPtr collected = initial;
+    auto runField = [&](const BlockPtr& child, const std::string& prefix) {
+        if (independent)
+            st.context = initial;
+        TracePtr cn;
+        Value v = exec(child, st, prefix, node ? &cn : nullptr);
+        if (node)
+            node->addChild("object", cn);
+        if (independent) {
+            for (Value& m : contextSince(st.context, initial))
+                collected = contextAppend(collected, std::move(m));
+        }
+        return v;
+    };
     Dict out;
     if (!b.listForm) {
-        for (const auto& [name, child] : b.fields) {
-            TracePtr cn;
-            Value v = exec(child, st, id + "." + name + ".", node ? &cn : nullptr);
-            if (node)
-                node->addChild("object", cn);
-            out.set(name, std::move(v));
-        }
+        for (const auto& [name, child] : b.fields)
+            out.set(name, runField(child, id + "." + name + "."));
+        if (independent)
+            st.context = collected;
         return Value(std::move(out));
     }
     for (size_t i = 0; i < b.items.size(); ++i) {
-        TracePtr cn;
-        Value v = exec(b.items[i], st, indexPrefix(id, i), node ? &cn : nullptr);
-        if (node)
-            node->addChild("object", cn);
+        Value v = runField(b.items[i], indexPrefix(id, i));
         if (!v.isDict())
             throw PdlError("the items of an object block must produce objects, got " +
                                std::string(v.typeName()),
@@ -172,6 +184,8 @@ Value Runner::execObjectFields(const ObjectBlock& b, State& st, const std::strin
         for (const auto& [k, x] : v.asDict())
             out.set(k, x);
     }
+    if (independent)
+        st.context = collected;
     return Value(std::move(out));
 }
 
@@ -184,16 +198,19 @@ Value Runner::execMessage(const MessageBlock& b, State& st, const std::string& i
     if (node && cn)
         node->addChild("content", cn, true);
     // The content's definitions stay inside the message, as in the reference.
+    // The reference's message object: its fields in this order, with the block's id as its
+    // definition site.
     Dict m;
     m.set("role", Value(st.role));
     m.set("content", content);
+    m.set("pdl__defsite", Value(id));
     if (b.name)
         m.set("name", eval(b.name, st, node, "name"));
     if (b.toolCallId)
         m.set("tool_call_id", eval(b.toolCallId, st, node, "tool_call_id"));
     if (b.toolCalls)
         m.set("tool_calls", eval(b.toolCalls, st, node, "tool_calls"));
-    return Value(std::move(m));
+    return Value(std::move(m)).wrapped(Value::Wrapper::Message);
 }
 
 Value Runner::execIf(const IfBlock& b, State& st, const std::string& id, TraceNode* node)
@@ -534,10 +551,11 @@ Value Runner::join(std::vector<Value>& values, const JoinSpec& join, const State
     return Value();
 }
 
-Value Runner::execFunction(const FunctionBlock& b, State& st, const BlockPtr& self)
+Value Runner::execFunction(const FunctionBlock& b, State& st, const BlockPtr& self,
+                           const std::string& id)
 {
     return Value(std::static_pointer_cast<const Callable>(std::make_shared<PdlFunction>(
-        self, st.scope, st.program, b.def ? *b.def : std::string("function"))));
+        self, st.scope, st.program, b.def ? *b.def : std::string("function"), id, st.role)));
 }
 
 Value Runner::callFunction(const Value& fnValue, const Dict& args, State& caller,
@@ -665,10 +683,12 @@ Value PdlFunction::call(const CallArgs& args) const
         named.set(k, v);
     State caller = *active.state;
     caller.streamResult = false; // a call inside an expression is part of the expression's value
+    caller.role = m_role;
     try {
         return active.runner->callFunction(
             Value(std::static_pointer_cast<const Callable>(std::make_shared<PdlFunction>(*this))),
-            named, caller, "call", nullptr, f.span);
+            named, caller, m_id.empty() ? std::string("call") : m_id + ".instance0", nullptr,
+            f.span);
     } catch (const PdlError& e) {
         throw EvalError(e.what());
     }

@@ -14,6 +14,19 @@
 
 namespace hako::models {
 
+/// Where a request comes from, for the prompt log (core/promptlog): the model block that sent
+/// it. Empty for requests made outside a program (the playground fills its own).
+struct CallSite {
+    /// The prompt's name: the block's `def`, else its `description`, else `file:line`.
+    std::string promptName;
+    /// The model block's span in its program file.
+    SourceSpan span;
+    /// The block's id in the trace (`text.0.model`).
+    std::string nodeId;
+    /// Which try of the block this is (0 the first; `retry` runs it again).
+    int attempt = 0;
+};
+
 /// One chat completion request as a PDL model block makes it.
 struct ChatRequest {
     /// The model name as written in the program, LiteLLM style (`ollama/granite3.2:2b`,
@@ -27,6 +40,8 @@ struct ChatRequest {
     pdl::Dict parameters;
     /// Ask the server to stream; deltas then reach the callback as they arrive.
     bool stream = false;
+    /// The block that sends it (for the prompt log; providers ignore it).
+    CallSite site;
 };
 
 /// Token counts of one call; `estimated` when the server reported none.

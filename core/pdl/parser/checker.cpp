@@ -5,6 +5,93 @@
 
 namespace hako::pdl::detail {
 
+namespace {
+
+// The names `retry.exceptions` accepts, as the reference resolves them: Python's built-in
+// exception classes (Python 3.11) and the reference's own PDL error classes.
+bool isKnownExceptionName(const std::string& name)
+{
+    static const std::array<std::string_view, 74> kNames = {
+        "ArithmeticError",
+        "AssertionError",
+        "AttributeError",
+        "BaseException",
+        "BaseExceptionGroup",
+        "BlockingIOError",
+        "BrokenPipeError",
+        "BufferError",
+        "BytesWarning",
+        "ChildProcessError",
+        "ConnectionAbortedError",
+        "ConnectionError",
+        "ConnectionRefusedError",
+        "ConnectionResetError",
+        "DeprecationWarning",
+        "EOFError",
+        "EncodingWarning",
+        "EnvironmentError",
+        "Exception",
+        "ExceptionGroup",
+        "FileExistsError",
+        "FileNotFoundError",
+        "FloatingPointError",
+        "FutureWarning",
+        "GeneratorExit",
+        "IOError",
+        "ImportError",
+        "ImportWarning",
+        "IndentationError",
+        "IndexError",
+        "InterruptedError",
+        "IsADirectoryError",
+        "KeyError",
+        "KeyboardInterrupt",
+        "LookupError",
+        "MemoryError",
+        "ModuleNotFoundError",
+        "NameError",
+        "NotADirectoryError",
+        "NotImplementedError",
+        "OSError",
+        "OverflowError",
+        "PDLException",
+        "PDLRuntimeError",
+        "PDLRuntimeExpressionError",
+        "PDLRuntimeParserError",
+        "PDLRuntimeProcessBlocksError",
+        "PendingDeprecationWarning",
+        "PermissionError",
+        "ProcessLookupError",
+        "RecursionError",
+        "ReferenceError",
+        "ResourceWarning",
+        "RuntimeError",
+        "RuntimeWarning",
+        "StopAsyncIteration",
+        "StopIteration",
+        "SyntaxError",
+        "SyntaxWarning",
+        "SystemError",
+        "SystemExit",
+        "TabError",
+        "TimeoutError",
+        "TypeError",
+        "UnboundLocalError",
+        "UnicodeDecodeError",
+        "UnicodeEncodeError",
+        "UnicodeError",
+        "UnicodeTranslateError",
+        "UnicodeWarning",
+        "UserWarning",
+        "ValueError",
+        "Warning",
+        "ZeroDivisionError",
+    };
+    return std::binary_search(kNames.begin(), kNames.end(), std::string_view(name));
+}
+
+} // namespace
+
 std::shared_ptr<Block> makeBlock(BlockKind kind)
 {
     switch (kind) {
@@ -336,12 +423,21 @@ void Checker::parseRetry(Block& b, const YamlValue& v)
         if (e.name == "tries") {
             r.tries = intExpr(x, "tries", "retry");
         } else if (e.name == "exceptions") {
+            auto name = [&](const YamlValue& item) {
+                const std::string& n = item.scalar().asString();
+                if (!isKnownExceptionName(n))
+                    error(item.span(),
+                          QStringLiteral("invalid exception in the retry configuration: '%1' is "
+                                         "neither a Python built-in exception nor a PDL error")
+                              .arg(q(n)));
+                r.exceptions.push_back(n);
+            };
             if (x.isString()) {
-                r.exceptions.push_back(x.scalar().asString());
+                name(x);
             } else if (x.isSequence()) {
                 for (const YamlValue& item : x.items()) {
                     if (item.isString())
-                        r.exceptions.push_back(item.scalar().asString());
+                        name(item);
                     else
                         error(item.span(), QStringLiteral("an exception name must be a string"));
                 }

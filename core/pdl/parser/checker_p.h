@@ -57,9 +57,12 @@ public:
     {}
 
     std::vector<Diagnostic> diagnostics;
+    /// The document nodes blocks were read from, in parse order (see Program::blockNodes).
+    std::vector<const YamlValue*> blockNodes;
 
     BlockPtr parseBlock(const YamlValue& node)
     {
+        blockNodes.push_back(&node);
         if (node.isSequence()) {
             error(node.span(),
                   QStringLiteral("a list is not a block here; wrap it in 'text:', 'lastOf:' or "

@@ -146,6 +146,8 @@ ParseResult parseProgramText(const QByteArray& text, const QString& fileName,
     program->file = fileName;
     program->document = document;
     program->root = checker.parseBlock(*document);
+    program->blockNodes = std::move(checker.blockNodes);
+    std::sort(program->blockNodes.begin(), program->blockNodes.end());
     result.program = std::move(program);
     result.diagnostics = std::move(checker.diagnostics);
     sortByPosition(result.diagnostics);

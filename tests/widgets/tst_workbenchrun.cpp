@@ -1,6 +1,8 @@
 // Running programs from the workbench window: F5 runs without blocking the window, output and
 // stdin prompts go through the Console, Stop ends a run, failures show in the message bar, code
 // from untrusted folders asks first, and examples open as editable copies and run.
+#include "core/docs/documentsession.h"
+#include "core/docs/hitlistmodel.h"
 #include "core/memory/memorystore.h"
 #include "core/pdl/trace/traceloader.h"
 #include "core/pdl/trace/tracemodel.h"
@@ -22,6 +24,7 @@
 #include <QProcess>
 
 #include <QAction>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
 #include <QSignalSpy>
@@ -171,6 +174,26 @@ private Q_SLOTS:
         QCOMPARE(asked.size(), 2);
     }
 
+    // The workbench applies core's trust rule (checkRunTrust), as `hako run` does: a model
+    // block sending requests to a server of its own choosing asks too, sandbox or not.
+    void foreignHostAsksFirst()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(writeProgram(QStringLiteral("host.pdl"),
+                                             "model: openai/gpt-4o\nparameters:\n  base_url: "
+                                             "http://collector.invalid:9/v1\n")));
+        int asked = 0;
+        window.setTrustQuestion([&](const QString&, const QString&) {
+            ++asked;
+            return MainWindow::TrustChoice::Cancel;
+        });
+        QSignalSpy finished(window.runController(), &RunController::finished);
+        QVERIFY(!window.runProgram());
+        QCOMPARE(asked, 1);
+        QCOMPARE(finished.count(), 0);
+        QVERIFY(!window.context()->isRunning());
+    }
+
     void unsavedBufferOfAKilledSessionIsOffered()
     {
         // A session that was killed left a recovery copy behind: its writer pid is dead.
@@ -297,6 +320,45 @@ private Q_SLOTS:
         QVERIFY2(finished[0][0].toBool(), qPrintable(finished[0][2].value<Diagnostic>().message));
         QVERIFY2(finished[0][1].toString().contains(QStringLiteral("line2")),
                  qPrintable(finished[0][1].toString()));
+    }
+
+    // A program's doc.* commands run in the Documents pane's session, and the pane shows them
+    // as if typed there: the hits in its hit list, the commands in its transcript, the cost.
+    void programDocCommandsReachTheDocumentsPane()
+    {
+        MainWindow window;
+        window.show();
+        DocumentPane* pane = window.documentPane();
+        QSignalSpy ready(pane, &DocumentPane::documentReady);
+        QVERIFY(window.openPath(QStringLiteral(HAKO_TEST_DATA_DIR "/docs/seed_small.txt")));
+        QTRY_COMPARE(ready.count(), 1);
+        QSignalSpy finished(window.runController(), &RunController::finished);
+        QVERIFY(window.openFile(
+            writeProgram(QStringLiteral("search.pdl"), "text: \"${ doc.search('swan') }\"\n")));
+        QVERIFY(window.runProgram());
+        QTRY_COMPARE(finished.count(), 1);
+        QVERIFY2(finished[0][0].toBool(), qPrintable(finished[0][2].value<Diagnostic>().message));
+        QTRY_COMPARE(pane->transcriptModel()->rowCount(), 1);
+        QCOMPARE(pane->transcriptModel()->index(0, docs::TranscriptModel::Input).data().toString(),
+                 QStringLiteral("search swan"));
+        QTRY_COMPARE(pane->hitModel()->rowCount(), 1);
+        QVERIFY2(pane->hitModel()->index(0).data().toString().startsWith(QLatin1String("line2")),
+                 qPrintable(pane->hitModel()->index(0).data().toString()));
+        QCOMPARE(pane->costLabel()->text(), QStringLiteral("Cost: 5"));
+
+        // The next command replaces the hits, as a typed one would.
+        QVERIFY(window.openFile(
+            writeProgram(QStringLiteral("show.pdl"), "text: \"${ doc.show(3) }\"\n")));
+        QVERIFY(window.runProgram());
+        QTRY_COMPARE(finished.count(), 2);
+        QVERIFY2(finished[1][0].toBool(), qPrintable(finished[1][2].value<Diagnostic>().message));
+        QTRY_COMPARE(pane->transcriptModel()->rowCount(), 2);
+        QCOMPARE(pane->transcriptModel()->index(1, docs::TranscriptModel::Input).data().toString(),
+                 QStringLiteral("show 3"));
+        QTRY_VERIFY2(
+            pane->hitModel()->index(0).data().toString().startsWith(QLatin1String("line3")),
+            qPrintable(pane->hitModel()->index(0).data().toString()));
+        QCOMPARE(pane->costLabel()->text(), QStringLiteral("Cost: 6"));
     }
 
     void programsUseTheOpenMemoryStore()

@@ -8,6 +8,7 @@
 #include "core/pdl/trace/tracemodel.h"
 #include "core/workbench/recoverystore.h"
 #include "core/workbench/runcontroller.h"
+#include "core/workbench/runtrust.h"
 #include "core/workbench/workbenchcontext.h"
 #include "isolatedsettings.h"
 #include "widgets/common/messagebar.h"
@@ -18,11 +19,13 @@
 #include "widgets/memory/memoryinspector.h"
 #include "widgets/trace/boxview.h"
 #include "widgets/workbench/mainwindow.h"
+#include "widgets/workbench/trustdialog.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QLabel>
 #include <QLineEdit>
@@ -192,6 +195,32 @@ private Q_SLOTS:
         QCOMPARE(asked, 1);
         QCOMPARE(finished.count(), 0);
         QVERIFY(!window.context()->isRunning());
+    }
+
+    // The dialog says what the program would do, as core found it; an unsaved program cannot
+    // trust its folder.
+    void trustDialogListsWhatTheProgramWouldDo()
+    {
+        RunTrustCheck check;
+        check.folder = m_files->path();
+        pdl::code::CodeSite site{pdl::code::CodeSite::Kind::Python, {}, {}};
+        site.span.file = m_files->filePath(QStringLiteral("p.pdl"));
+        site.span.line = 3;
+        check.sites = {site};
+        TrustDialog named(site.span.file, check);
+        QVERIFY(named.informativeText().contains(QStringLiteral("Python code at p.pdl:3")));
+        QStringList buttons;
+        for (QAbstractButton* b : named.buttons())
+            if (b->isEnabled())
+                buttons << b->text().remove(QLatin1Char('&'));
+        QVERIFY2(buttons.contains(QStringLiteral("Run Once")) &&
+                     buttons.contains(QStringLiteral("Trust Folder and Run")) &&
+                     buttons.contains(QStringLiteral("Cancel")),
+                 qPrintable(buttons.join(QLatin1Char(','))));
+        TrustDialog unsaved(QString(), check);
+        for (QAbstractButton* b : unsaved.buttons())
+            if (b->text().contains(QLatin1String("Trust Folder")))
+                QVERIFY(!b->isEnabled());
     }
 
     void unsavedBufferOfAKilledSessionIsOffered()

@@ -202,6 +202,7 @@ CommandResult DocumentSession::execute(const QString& input)
     }
     // Outside the lock: a directly connected observer may read the session.
     Q_EMIT commandRecorded(entry);
+    Q_EMIT commandExecuted(r);
     return r;
 }
 

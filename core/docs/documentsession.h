@@ -96,8 +96,8 @@ struct TranscriptEntry {
 /// Thread-safe: commands are serialised by an internal mutex, so a PDL program on a worker
 /// thread and the pane may share one session. `rank` with a model provider blocks on the
 /// provider: do not execute commands on the GUI thread when one is set. Every recorded
-/// command is announced by commandRecorded(), from the thread that ran it: observers on other
-/// threads connect with Qt::QueuedConnection.
+/// command is announced by commandRecorded() and commandExecuted(), from the thread that ran
+/// it: observers on other threads connect with Qt::QueuedConnection.
 class DocumentSession : public QObject {
     Q_OBJECT
 public:
@@ -147,6 +147,10 @@ public:
 Q_SIGNALS:
     /// A command (or a change of units) was added to the transcript; emitted outside the lock.
     void commandRecorded(const hako::docs::TranscriptEntry& entry);
+    /// A command ran through execute() (typed in the pane, or run by a program as `doc.*`):
+    /// its whole result, hits included, so that whoever shows the session shows them too.
+    /// Emitted after commandRecorded, outside the lock, from the thread that ran it.
+    void commandExecuted(const hako::docs::CommandResult& result);
 
 private:
     CommandResult run(const QString& input, bool record);

@@ -53,54 +53,76 @@ QString siteText(const pdl::code::CodeSite& site)
 
 } // namespace
 
-// The workbench's trust rule for the command line: a program from a folder the user has not
-// trusted may not run code (without --sandbox) nor send requests to servers other than the
-// configured endpoints, unless --trust says so. Refuses rather than asks: `hako run` is used
-// in scripts, and a question on a terminal is easy to answer without reading. Returns the
-// refusal ("" to go on).
-QString trustRefusal(const QString& program, bool sandbox, bool trustOnce, bool trustFolder)
+QStringList RunTrustCheck::describe(int max) const
 {
-    // Same settings as the workbench (organization and application "Hako").
-    QSettings settings(QStringLiteral("Hako"), QStringLiteral("Hako"));
-    pdl::code::CodeTrustStore trust(&settings);
-    const QString folder = QFileInfo(program).absolutePath();
-    if (trustFolder) {
-        trust.trustFolder(folder);
-        settings.sync();
-        return {};
-    }
-    if (trustOnce || trust.isTrusted(QFileInfo(program).absoluteFilePath()))
-        return {};
-    pdl::ParseResult parsed = pdl::parseProgram(program);
-    if (!parsed.program)
-        return {}; // the run reports the parse errors
+    QStringList lines;
+    const size_t shown = std::min<size_t>(sites.size(), size_t(std::max(max, 0)));
+    for (size_t i = 0; i < shown; ++i)
+        lines << siteText(sites[i]);
+    if (sites.size() > shown)
+        lines << QStringLiteral("… and %1 more").arg(sites.size() - shown);
+    return lines;
+}
+
+RunTrustCheck checkRunTrust(const pdl::Program& program, const QString& programFile, bool sandbox,
+                            QSettings* settings)
+{
+    RunTrustCheck check;
+    check.folder =
+        programFile.isEmpty() ? QDir::currentPath() : QFileInfo(programFile).absolutePath();
+    if (!programFile.isEmpty() && settings &&
+        pdl::code::CodeTrustStore(settings).isTrusted(QFileInfo(programFile).absoluteFilePath()))
+        return check;
     auto loader = [](const QString& file) {
         return pdl::parseProgram(file).program;
     };
-    std::vector<pdl::code::CodeSite> sites;
     if (!sandbox)
-        sites = pdl::code::findCodeSites(*parsed.program, loader);
+        check.sites = pdl::code::findCodeSites(program, loader);
     // Servers the user configured (environment and keyring, not a file beside this program).
     QSet<QString> known;
     if (Result<models::ModelConfig> config = models::ModelConfig::load(QString()); config.ok())
         for (const auto& listed : config->listedEndpoints())
             known.insert(hostOf(listed.endpoint.baseUrl));
-    for (const pdl::code::CodeSite& site : pdl::code::findModelHosts(*parsed.program, loader)) {
+    for (const pdl::code::CodeSite& site : pdl::code::findModelHosts(program, loader)) {
         if (site.kind == pdl::code::CodeSite::Kind::Include && !sandbox)
             continue; // reported by findCodeSites already
         if (site.kind == pdl::code::CodeSite::Kind::Host && !site.detail.empty() &&
             known.contains(hostOf(QString::fromStdString(site.detail))))
             continue;
-        sites.push_back(site);
+        check.sites.push_back(site);
     }
-    if (sites.empty())
+    return check;
+}
+
+void trustRunFolder(const QString& folder, QSettings* settings)
+{
+    pdl::code::CodeTrustStore(settings).trustFolder(folder);
+    settings->sync();
+}
+
+// Refuses rather than asks: `hako run` is used in scripts, and a question on a terminal is easy
+// to answer without reading.
+QString trustRefusal(const QString& program, bool sandbox, bool trustOnce, bool trustFolder)
+{
+    // Same settings as the workbench (organization and application "Hako").
+    QSettings settings(QStringLiteral("Hako"), QStringLiteral("Hako"));
+    const QString folder = QFileInfo(program).absolutePath();
+    if (trustFolder) {
+        trustRunFolder(folder, &settings);
         return {};
-    QStringList lines;
-    const size_t shown = std::min<size_t>(sites.size(), 5);
-    for (size_t i = 0; i < shown; ++i)
-        lines << QStringLiteral("  ") + siteText(sites[i]);
-    if (sites.size() > shown)
-        lines << QStringLiteral("  … and %1 more").arg(sites.size() - shown);
+    }
+    if (trustOnce)
+        return {};
+    pdl::ParseResult parsed = pdl::parseProgram(program);
+    if (!parsed.program)
+        return {}; // the run reports the parse errors
+    const RunTrustCheck check =
+        checkRunTrust(*parsed.program, QFileInfo(program).absoluteFilePath(), sandbox, &settings);
+    if (!check.needsConsent())
+        return {};
+    QStringList lines = check.describe();
+    for (QString& line : lines)
+        line.prepend(QStringLiteral("  "));
     return QStringLiteral("hako run: %1 is in a folder you have not trusted (%2) and would run:\n"
                           "%3\n"
                           "Run it only if you trust where it comes from: add --trust to run it "

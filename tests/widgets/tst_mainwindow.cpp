@@ -7,6 +7,7 @@
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/findbar.h"
 #include "widgets/editor/pdleditor.h"
+#include "widgets/workbench/docklayout.h"
 #include "widgets/workbench/mainwindow.h"
 
 #include <QStatusBar>
@@ -427,6 +428,40 @@ private Q_SLOTS:
                                 .arg(min.width())
                                 .arg(min.height())
                                 .arg(docks)));
+    }
+
+    // A first start (no saved layout) on a 1280×720 screen gives the room to the editor and
+    // the trace panes: the console (and the panes tabbed with it) a strip of at most a quarter
+    // of the height, the boxes most of the right column. The screenshot shows it to a person
+    // (HAKO_SCREENSHOT_DIR).
+    void firstStartGivesTheRoomToEditorAndTrace()
+    {
+        MainWindow window;
+        QVERIFY(window.dockLayout()->isFirstStart());
+        window.resize(1280, 720 - 40); // a 1280×720 screen less a panel
+        QVERIFY(window.openFile(QStringLiteral(HAKO_TEST_DATA_DIR "/hello.pdl")));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* console = window.findChild<QDockWidget*>(QStringLiteral("consoleDock"));
+        auto* trace = window.findChild<QDockWidget*>(QStringLiteral("traceDock"));
+        auto* detail = window.findChild<QDockWidget*>(QStringLiteral("detailDock"));
+        QVERIFY(console && trace && detail);
+        const int h = window.height();
+        QTRY_VERIFY2(console->height() <= h / 4,
+                     qPrintable(QStringLiteral("console %1 of %2").arg(console->height()).arg(h)));
+        QVERIFY2(trace->height() > detail->height() && trace->height() >= h * 2 / 5,
+                 qPrintable(QStringLiteral("trace %1, detail %2 of %3")
+                                .arg(trace->height())
+                                .arg(detail->height())
+                                .arg(h)));
+        QVERIFY(window.centralWidget()->height() >= h / 2);
+        QVERIFY(window.centralWidget()->width() >= window.width() / 3);
+        QVERIFY(trace->width() >= window.width() / 3);
+        const QSize min = window.minimumSizeHint().expandedTo(window.minimumSize());
+        QVERIFY(min.width() <= 1280 && min.height() <= 720 - 40);
+        const QString dir = qEnvironmentVariable("HAKO_SCREENSHOT_DIR");
+        if (!dir.isEmpty())
+            QVERIFY(window.grab().save(dir + QStringLiteral("/hako-first-start.png")));
     }
 
     // One question per action: File › Open after answering Discard opens without asking again.

@@ -1,11 +1,14 @@
 // Running programs from the workbench window: F5 runs without blocking the window, output and
 // stdin prompts go through the Console, Stop ends a run, failures show in the message bar, code
 // from untrusted folders asks first, and examples open as editable copies and run.
+#include "core/docs/documentsession.h"
+#include "core/docs/hitlistmodel.h"
 #include "core/memory/memorystore.h"
 #include "core/pdl/trace/traceloader.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/workbench/recoverystore.h"
 #include "core/workbench/runcontroller.h"
+#include "core/workbench/runtrust.h"
 #include "core/workbench/workbenchcontext.h"
 #include "isolatedsettings.h"
 #include "widgets/common/messagebar.h"
@@ -16,12 +19,15 @@
 #include "widgets/memory/memoryinspector.h"
 #include "widgets/trace/boxview.h"
 #include "widgets/workbench/mainwindow.h"
+#include "widgets/workbench/trustdialog.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 
+#include <QAbstractButton>
 #include <QAction>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
 #include <QSignalSpy>
@@ -171,6 +177,52 @@ private Q_SLOTS:
         QCOMPARE(asked.size(), 2);
     }
 
+    // The workbench applies core's trust rule (checkRunTrust), as `hako run` does: a model
+    // block sending requests to a server of its own choosing asks too, sandbox or not.
+    void foreignHostAsksFirst()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(writeProgram(QStringLiteral("host.pdl"),
+                                             "model: openai/gpt-4o\nparameters:\n  base_url: "
+                                             "http://collector.invalid:9/v1\n")));
+        int asked = 0;
+        window.setTrustQuestion([&](const QString&, const QString&) {
+            ++asked;
+            return MainWindow::TrustChoice::Cancel;
+        });
+        QSignalSpy finished(window.runController(), &RunController::finished);
+        QVERIFY(!window.runProgram());
+        QCOMPARE(asked, 1);
+        QCOMPARE(finished.count(), 0);
+        QVERIFY(!window.context()->isRunning());
+    }
+
+    // The dialog says what the program would do, as core found it; an unsaved program cannot
+    // trust its folder.
+    void trustDialogListsWhatTheProgramWouldDo()
+    {
+        RunTrustCheck check;
+        check.folder = m_files->path();
+        pdl::code::CodeSite site{pdl::code::CodeSite::Kind::Python, {}, {}};
+        site.span.file = m_files->filePath(QStringLiteral("p.pdl"));
+        site.span.line = 3;
+        check.sites = {site};
+        TrustDialog named(site.span.file, check);
+        QVERIFY(named.informativeText().contains(QStringLiteral("Python code at p.pdl:3")));
+        QStringList buttons;
+        for (QAbstractButton* b : named.buttons())
+            if (b->isEnabled())
+                buttons << b->text().remove(QLatin1Char('&'));
+        QVERIFY2(buttons.contains(QStringLiteral("Run Once")) &&
+                     buttons.contains(QStringLiteral("Trust Folder and Run")) &&
+                     buttons.contains(QStringLiteral("Cancel")),
+                 qPrintable(buttons.join(QLatin1Char(','))));
+        TrustDialog unsaved(QString(), check);
+        for (QAbstractButton* b : unsaved.buttons())
+            if (b->text().contains(QLatin1String("Trust Folder")))
+                QVERIFY(!b->isEnabled());
+    }
+
     void unsavedBufferOfAKilledSessionIsOffered()
     {
         // A session that was killed left a recovery copy behind: its writer pid is dead.
@@ -297,6 +349,45 @@ private Q_SLOTS:
         QVERIFY2(finished[0][0].toBool(), qPrintable(finished[0][2].value<Diagnostic>().message));
         QVERIFY2(finished[0][1].toString().contains(QStringLiteral("line2")),
                  qPrintable(finished[0][1].toString()));
+    }
+
+    // A program's doc.* commands run in the Documents pane's session, and the pane shows them
+    // as if typed there: the hits in its hit list, the commands in its transcript, the cost.
+    void programDocCommandsReachTheDocumentsPane()
+    {
+        MainWindow window;
+        window.show();
+        DocumentPane* pane = window.documentPane();
+        QSignalSpy ready(pane, &DocumentPane::documentReady);
+        QVERIFY(window.openPath(QStringLiteral(HAKO_TEST_DATA_DIR "/docs/seed_small.txt")));
+        QTRY_COMPARE(ready.count(), 1);
+        QSignalSpy finished(window.runController(), &RunController::finished);
+        QVERIFY(window.openFile(
+            writeProgram(QStringLiteral("search.pdl"), "text: \"${ doc.search('swan') }\"\n")));
+        QVERIFY(window.runProgram());
+        QTRY_COMPARE(finished.count(), 1);
+        QVERIFY2(finished[0][0].toBool(), qPrintable(finished[0][2].value<Diagnostic>().message));
+        QTRY_COMPARE(pane->transcriptModel()->rowCount(), 1);
+        QCOMPARE(pane->transcriptModel()->index(0, docs::TranscriptModel::Input).data().toString(),
+                 QStringLiteral("search swan"));
+        QTRY_COMPARE(pane->hitModel()->rowCount(), 1);
+        QVERIFY2(pane->hitModel()->index(0).data().toString().startsWith(QLatin1String("line2")),
+                 qPrintable(pane->hitModel()->index(0).data().toString()));
+        QCOMPARE(pane->costLabel()->text(), QStringLiteral("Cost: 5"));
+
+        // The next command replaces the hits, as a typed one would.
+        QVERIFY(window.openFile(
+            writeProgram(QStringLiteral("show.pdl"), "text: \"${ doc.show(3) }\"\n")));
+        QVERIFY(window.runProgram());
+        QTRY_COMPARE(finished.count(), 2);
+        QVERIFY2(finished[1][0].toBool(), qPrintable(finished[1][2].value<Diagnostic>().message));
+        QTRY_COMPARE(pane->transcriptModel()->rowCount(), 2);
+        QCOMPARE(pane->transcriptModel()->index(1, docs::TranscriptModel::Input).data().toString(),
+                 QStringLiteral("show 3"));
+        QTRY_VERIFY2(
+            pane->hitModel()->index(0).data().toString().startsWith(QLatin1String("line3")),
+            qPrintable(pane->hitModel()->index(0).data().toString()));
+        QCOMPARE(pane->costLabel()->text(), QStringLiteral("Cost: 6"));
     }
 
     void programsUseTheOpenMemoryStore()

@@ -1,5 +1,7 @@
 #include "widgets/common/blockkindcolor.h"
 
+#include <iterator>
+
 namespace hako {
 
 namespace {
@@ -10,74 +12,58 @@ bool paletteIsDark(const QPalette& palette)
            palette.color(QPalette::WindowText).lightness();
 }
 
+// The table, in BlockKind order (checked below): one colour per kind, for light palettes.
+// Related kinds get related colours (loops yellows, code oranges, calls blues, structure
+// browns) told apart by lightness; every pair stays apart and none comes near the failure red
+// (tst_blockkindcolor measures both as CIE76 ΔE, light and dark).
+struct KindColor {
+    pdl::BlockKind kind;
+    QRgb rgb;
+};
+constexpr KindColor kTable[] = {
+    {pdl::BlockKind::Data, 0x00897b},       // teal
+    {pdl::BlockKind::Model, 0x7c4dff},      // violet: what a model produced
+    {pdl::BlockKind::Read, 0x43a047},       // green
+    {pdl::BlockKind::Text, 0x546e7a},       // blue grey
+    {pdl::BlockKind::LastOf, 0x8d6e63},     // brown
+    {pdl::BlockKind::Array, 0x33691e},      // dark green
+    {pdl::BlockKind::Object, 0xc0ca33},     // lime
+    {pdl::BlockKind::Sequence, 0x4e342e},   // dark brown
+    {pdl::BlockKind::Get, 0x4dd0e1},        // cyan
+    {pdl::BlockKind::Message, 0x3949ab},    // indigo
+    {pdl::BlockKind::If, 0x8e24aa},         // purple (a crimson read as "failed")
+    {pdl::BlockKind::Match, 0xd05ce3},      // orchid
+    {pdl::BlockKind::Repeat, 0xfdd835},     // yellow
+    {pdl::BlockKind::Map, 0x9e7c0a},        // dark gold
+    {pdl::BlockKind::Function, 0x01579b},   // dark blue
+    {pdl::BlockKind::Call, 0x039be5},       // light blue
+    {pdl::BlockKind::Code, 0xef8a00},       // orange, kept well away from the failure red
+    {pdl::BlockKind::Args, 0xffcc80},       // light orange
+    {pdl::BlockKind::Include, 0x1de9b6},    // aquamarine
+    {pdl::BlockKind::Import, 0x004d40},     // dark teal
+    {pdl::BlockKind::Aggregator, 0xb39ddb}, // lavender
+    {pdl::BlockKind::Empty, 0x9e9e9e},      // grey
+    {pdl::BlockKind::Error, 0xe53935},      // the failure red: failureColor()
+};
+constexpr bool tableInKindOrder()
+{
+    for (size_t i = 0; i < std::size(kTable); ++i)
+        if (size_t(kTable[i].kind) != i)
+            return false;
+    return std::size(kTable) == size_t(pdl::BlockKind::Error) + 1;
+}
+static_assert(tableInKindOrder(), "one entry per BlockKind, in its order");
+
 } // namespace
 
 QColor failureColor(bool dark)
 {
-    const QColor c(0xe5, 0x39, 0x35);
-    return dark ? c.lighter(135) : c;
+    return blockKindColor(pdl::BlockKind::Error, dark);
 }
 
 QColor blockKindColor(pdl::BlockKind kind, bool dark)
 {
-    using pdl::BlockKind;
-    QColor c;
-    switch (kind) {
-    case BlockKind::Model:
-        c = QColor(0x7c, 0x4d, 0xff); // violet: what a model produced
-        break;
-    case BlockKind::Text:
-        c = QColor(0x54, 0x6e, 0x7a);
-        break;
-    case BlockKind::Data:
-        c = QColor(0x00, 0x89, 0x7b);
-        break;
-    case BlockKind::Code:
-    case BlockKind::Args:
-        c = QColor(0xef, 0x8a, 0x00); // orange, kept well away from the failure red
-        break;
-    case BlockKind::Read:
-        c = QColor(0x43, 0xa0, 0x47);
-        break;
-    case BlockKind::Repeat:
-    case BlockKind::Map:
-        c = QColor(0xf9, 0xa8, 0x25);
-        break;
-    case BlockKind::If:
-    case BlockKind::Match:
-        c = QColor(0x8e, 0x24, 0xaa); // was a crimson that read as "failed"
-        break;
-    case BlockKind::Call:
-    case BlockKind::Function:
-        c = QColor(0x03, 0x9b, 0xe5);
-        break;
-    case BlockKind::LastOf:
-    case BlockKind::Sequence:
-        c = QColor(0x8d, 0x6e, 0x63);
-        break;
-    case BlockKind::Array:
-    case BlockKind::Object:
-        c = QColor(0x6d, 0x8b, 0x2f);
-        break;
-    case BlockKind::Message:
-        c = QColor(0x39, 0x49, 0xab);
-        break;
-    case BlockKind::Get:
-        c = QColor(0x26, 0xa6, 0x9a);
-        break;
-    case BlockKind::Include:
-    case BlockKind::Import:
-        c = QColor(0x6d, 0x4c, 0x41);
-        break;
-    case BlockKind::Aggregator:
-        c = QColor(0x5e, 0x35, 0xb1);
-        break;
-    case BlockKind::Error:
-        return failureColor(dark);
-    case BlockKind::Empty:
-        c = QColor(0x9e, 0x9e, 0x9e);
-        break;
-    }
+    const QColor c = QColor::fromRgb(kTable[size_t(kind)].rgb);
     return dark ? c.lighter(135) : c;
 }
 

@@ -9,6 +9,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCompleter>
+#include <QCoreApplication>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -202,6 +203,7 @@ DocumentPane::DocumentPane(QWidget* parent) : QWidget(parent)
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(4, 2, 4, 2);
     bar->addWidget(m_file, 1);
+    bar->addWidget(m_cost);
     auto* unitsLabel = new QLabel(tr("Units:"), this);
     unitsLabel->setBuddy(m_units);
     bar->addWidget(unitsLabel);
@@ -209,13 +211,21 @@ DocumentPane::DocumentPane(QWidget* parent) : QWidget(parent)
     bar->addWidget(m_mode);
     bar->addWidget(m_ruby);
     bar->addWidget(m_export);
+    // The hits above the transcript, each down to a row or two: the pane shares the bottom
+    // strip of the window with the console and must not make it tall.
+    auto* lists = new QSplitter(Qt::Vertical, this);
+    lists->addWidget(m_hits);
+    lists->addWidget(m_transcript);
+    lists->setStretchFactor(0, 3);
+    lists->setStretchFactor(1, 2);
+    for (QAbstractItemView* list :
+         {static_cast<QAbstractItemView*>(m_hits), static_cast<QAbstractItemView*>(m_transcript)})
+        list->setMinimumHeight(list->fontMetrics().height() + 8);
     auto* side = new QWidget(this);
     auto* sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(0, 0, 0, 0);
     sideLayout->addWidget(m_command);
-    sideLayout->addWidget(m_hits, 3);
-    sideLayout->addWidget(m_cost);
-    sideLayout->addWidget(m_transcript, 2);
+    sideLayout->addWidget(lists, 1);
     auto* splitter = new QSplitter(this);
     splitter->addWidget(m_view);
     splitter->addWidget(side);
@@ -403,6 +413,11 @@ void DocumentPane::onIndexed(std::shared_ptr<const docs::DocumentIndex> index, c
             m_session.get(), &docs::DocumentSession::commandRecorded, this,
             [this, raw](const docs::TranscriptEntry& entry) { onRecorded(raw, entry); },
             Qt::QueuedConnection);
+        // Their hits too: the session announces every result, whoever ran the command.
+        connect(
+            m_session.get(), &docs::DocumentSession::commandExecuted, this,
+            [this, raw](const docs::CommandResult& result) { onExecuted(raw, result); },
+            Qt::QueuedConnection);
         m_transcriptModel->clear();
         m_cost->setText(tr("Cost: 0"));
     }
@@ -543,28 +558,44 @@ void DocumentPane::runCommand(const QString& command)
     }
     auto session = m_session;
     const int generation = m_generation;
+    QPointer<DocumentPane> self(this);
     (void)QtConcurrent::run([session, command] {
         return session->execute(command);
-    }).then(this, [this, generation](const docs::CommandResult& r) {
-        if (generation == m_generation)
-            onCommandDone(r);
+    }).then([self, generation](const docs::CommandResult& r) {
+        // Always queued, even when the command ended before this continuation was attached:
+        // so it comes after the session's announcement of the command (onExecuted), which
+        // shows its hits.
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, generation, r] {
+                if (self && generation == self->m_generation)
+                    self->onCommandDone(r);
+            },
+            Qt::QueuedConnection);
     });
 }
 
 void DocumentPane::onCommandDone(const docs::CommandResult& r)
 {
+    // The hits, the transcript and the cost were shown when the session announced the
+    // command (onExecuted, queued before this result).
+    onRecorded(m_session.get(), {});
+    Q_EMIT commandFinished(r.output);
+}
+
+void DocumentPane::onExecuted(const docs::DocumentSession* session, const docs::CommandResult& r)
+{
+    if (!m_session || session != m_session.get())
+        return; // an event of a session replaced since
     if (!r.suggestions.isEmpty()) {
         m_suggested = r.suggestions;
         updateCompletions();
     }
-    // The transcript and the cost follow the session's own record (onRecorded), which also
-    // holds the commands a program runs.
     if (!r.hits.isEmpty())
         m_hitModel->setHits(r.hits);
-    onRecorded(m_session.get(), {});
+    onRecorded(session, {});
     if (!r.hits.isEmpty())
         selectHit(0);
-    Q_EMIT commandFinished(r.output);
 }
 
 void DocumentPane::onRecorded(const docs::DocumentSession* session,

@@ -101,6 +101,7 @@ private:
                    const QString& warnings);
     void onCommandDone(const docs::CommandResult& result);
     void onRecorded(const docs::DocumentSession* session, const docs::TranscriptEntry& entry);
+    void onExecuted(const docs::DocumentSession* session, const docs::CommandResult& result);
     void showPreview(std::shared_ptr<const docs::Document> head);
     void setSession(std::shared_ptr<docs::DocumentSession> session);
     void updateCompletions();

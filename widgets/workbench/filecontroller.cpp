@@ -1,0 +1,356 @@
+#include "widgets/workbench/filecontroller.h"
+
+#include "core/workbench/examplecatalog.h"
+#include "core/workbench/filekind.h"
+#include "core/workbench/recentfiles.h"
+#include "core/workbench/recoverystore.h"
+#include "widgets/common/messagebar.h"
+#include "widgets/editor/editorpane.h"
+
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLocale>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStandardPaths>
+
+namespace hako {
+
+namespace {
+
+const char* const kLastDirKey = "window/lastDirectory";
+
+QString droppedFile(const QMimeData* mime)
+{
+    if (!mime || !mime->hasUrls() || mime->urls().isEmpty())
+        return {};
+    const QUrl url = mime->urls().first();
+    return url.isLocalFile() ? url.toLocalFile() : QString();
+}
+
+} // namespace
+
+FileController::FileController(EditorPane* editor, QSettings* settings, QWidget* window)
+    : QObject(window), m_editor(editor), m_settings(settings), m_window(window),
+      m_recent(std::make_unique<RecentFiles>(settings)),
+      m_recovery(std::make_unique<RecoveryStore>())
+{
+    m_editor->setRecoveryStore(m_recovery.get());
+    window->setAcceptDrops(true);
+    window->installEventFilter(this);
+}
+
+FileController::~FileController() = default;
+
+void FileController::detachRecovery()
+{
+    m_editor->discardRecovery();
+    m_editor->setRecoveryStore(nullptr);
+}
+
+bool FileController::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_window && event->type() == QEvent::DragEnter) {
+        auto* drag = static_cast<QDragEnterEvent*>(event);
+        if (droppedFile(drag->mimeData()).isEmpty())
+            return false;
+        drag->acceptProposedAction();
+        return true;
+    }
+    if (watched == m_window && event->type() == QEvent::Drop) {
+        auto* drop = static_cast<QDropEvent*>(event);
+        const QString path = droppedFile(drop->mimeData());
+        if (path.isEmpty())
+            return false;
+        drop->acceptProposedAction();
+        openPath(path);
+        return true;
+    }
+    return QObject::eventFilter(watched, event);
+}
+
+QString FileController::lastDirectory() const
+{
+    return m_settings->value(QLatin1String(kLastDirKey)).toString();
+}
+
+QStringList FileController::recentFiles() const
+{
+    return m_recent->files();
+}
+
+bool FileController::maybeSave()
+{
+    if (!m_editor->isModified())
+        return true;
+    SaveChoice choice = SaveChoice::Cancel;
+    if (m_saveQuestion) {
+        choice = m_saveQuestion(m_editor->displayName());
+    } else {
+        const auto answer = QMessageBox::warning(
+            m_window, tr("Unsaved Changes"),
+            tr("Save the changes to “%1” before closing it?").arg(m_editor->displayName()),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+        choice = answer == QMessageBox::Save      ? SaveChoice::Save
+                 : answer == QMessageBox::Discard ? SaveChoice::Discard
+                                                  : SaveChoice::Cancel;
+    }
+    switch (choice) {
+    case SaveChoice::Save:
+        return save();
+    case SaveChoice::Discard:
+        m_editor->discardRecovery();
+        return true;
+    case SaveChoice::Cancel:
+        break;
+    }
+    return false;
+}
+
+bool FileController::newFile()
+{
+    if (!maybeSave())
+        return false;
+    m_editor->newDocument();
+    return true;
+}
+
+bool FileController::openFile(const QString& path, QString* error)
+{
+    if (!maybeSave()) {
+        if (error)
+            *error = tr("cancelled");
+        return false;
+    }
+    return loadProgram(path, error);
+}
+
+bool FileController::openPath(const QString& path, QString* error)
+{
+    switch (detectFileKind(path)) {
+    case FileKind::Program:
+        return openFile(path, error);
+    case FileKind::Trace:
+        m_traceWantingProgram = path;
+        Q_EMIT traceOpenRequested(path);
+        break;
+    case FileKind::Document:
+        Q_EMIT documentOpenRequested(path);
+        break;
+    case FileKind::MemoryStore:
+        Q_EMIT memoryStoreOpenRequested(path);
+        break;
+    }
+    m_recent->add(path);
+    return true;
+}
+
+QString FileController::askOpenPath(const QString& caption, const QString& filter) const
+{
+    if (m_openPathQuestion)
+        return m_openPathQuestion(lastDirectory());
+    return QFileDialog::getOpenFileName(m_window, caption, lastDirectory(), filter);
+}
+
+void FileController::openWithDialog()
+{
+    const QString path =
+        askOpenPath(tr("Open"), tr("Programs, traces, documents and memory stores (*.pdl *.yaml "
+                                   "*.yml *.json *.txt *.md *.pdf *.hakomem);;PDL programs "
+                                   "(*.pdl *.yaml *.yml);;Traces (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        openPath(path);
+}
+
+void FileController::openProgramOfTrace(const QString& tracePath, const QString& program)
+{
+    if (tracePath != m_traceWantingProgram)
+        return; // opened as a trace only (Open Trace…), or reloaded
+    m_traceWantingProgram.clear();
+    if (program.isEmpty() || program == QFileInfo(m_editor->filePath()).absoluteFilePath())
+        return;
+    if (m_editor->isModified()) {
+        // Replacing unsaved work was not what the user asked for: say where the program is.
+        Q_EMIT statusMessage(tr("The trace's program %1 was not opened: the editor has "
+                                "unsaved changes")
+                                 .arg(QDir::toNativeSeparators(program)),
+                             8000);
+        return;
+    }
+    loadProgram(program, nullptr, true);
+}
+
+bool FileController::loadProgram(const QString& path, QString* error, bool isTracesProgram)
+{
+    if (!m_editor->openFile(path, error)) {
+        m_recent->remove(path);
+        return false;
+    }
+    m_recent->add(path);
+    m_settings->setValue(QLatin1String(kLastDirKey), QFileInfo(path).absolutePath());
+    Q_EMIT programOpened(path, isTracesProgram);
+    Q_EMIT statusMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)), 4000);
+    return true;
+}
+
+bool FileController::save()
+{
+    if (m_editor->filePath().isEmpty())
+        return saveAs();
+    return saveTo(m_editor->filePath());
+}
+
+bool FileController::saveAs()
+{
+    QString suggested = m_editor->filePath();
+    if (suggested.isEmpty())
+        suggested = QDir(m_settings->value(QLatin1String(kLastDirKey), QDir::homePath()).toString())
+                        .filePath(m_editor->displayName());
+    const QString path =
+        m_savePathQuestion
+            ? m_savePathQuestion(suggested)
+            : QFileDialog::getSaveFileName(m_window, tr("Save Program As"), suggested,
+                                           tr("PDL programs (*.pdl *.yaml *.yml);;All files (*)"));
+    return !path.isEmpty() && saveTo(path);
+}
+
+bool FileController::saveTo(const QString& path)
+{
+    if (!m_editor->saveAs(path))
+        return false;
+    m_recent->add(path);
+    m_settings->setValue(QLatin1String(kLastDirKey), QFileInfo(path).absolutePath());
+    Q_EMIT statusMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 4000);
+    return true;
+}
+
+bool FileController::openExample(const QString& fileName)
+{
+    if (!maybeSave())
+        return false;
+    const QString target = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+                           QStringLiteral("/examples");
+    ExampleCatalog catalog;
+    Result<QString> path = catalog.materialize(fileName, target);
+    if (!path.ok()) {
+        m_editor->messageBar()->showMessage(path.error().message);
+        return false;
+    }
+    if (!loadProgram(*path, nullptr))
+        return false;
+    for (const ExampleInfo& e : catalog.examples()) {
+        if (e.fileName == fileName && e.needsModel)
+            m_editor->messageBar()->showMessage(
+                tr("This example needs a model. %1").arg(e.description),
+                MessageBar::Kind::Information);
+    }
+    return true;
+}
+
+void FileController::populateRecentMenu(QMenu* menu)
+{
+    menu->clear();
+    const QStringList files = m_recent->files();
+    int index = 0;
+    for (const QString& path : files) {
+        ++index;
+        QString label = QDir::toNativeSeparators(path);
+        label.replace(QLatin1Char('&'), QLatin1String("&&"));
+        if (index < 10)
+            label = QStringLiteral("&%1  %2").arg(index).arg(label);
+        menu->addAction(label, this, [this, path] { openPath(path); });
+    }
+    if (files.isEmpty())
+        menu->addAction(tr("No recent files"))->setEnabled(false);
+    menu->addSeparator();
+    QAction* clear = menu->addAction(tr("&Clear List"), this, [this, menu] {
+        m_recent->clear();
+        populateRecentMenu(menu);
+    });
+    clear->setEnabled(!files.isEmpty());
+}
+
+void FileController::populateExamplesMenu(QMenu* menu)
+{
+    menu->clear();
+    const QList<ExampleInfo> examples = ExampleCatalog().examples();
+    bool modelSection = false;
+    menu->addSection(tr("Run without a model"));
+    for (const ExampleInfo& e : examples) {
+        if (e.needsModel && !modelSection) {
+            menu->addSection(tr("Need a model"));
+            modelSection = true;
+        }
+        QAction* a = menu->addAction(e.title, this, [this, f = e.fileName] { openExample(f); });
+        a->setToolTip(e.description);
+        a->setStatusTip(e.description);
+    }
+    if (examples.isEmpty())
+        menu->addAction(tr("No examples installed"))->setEnabled(false);
+}
+
+void FileController::populateRecoveryMenu(QMenu* menu)
+{
+    menu->clear();
+    const QList<RecoveryEntry> entries = m_recovery->list();
+    for (const RecoveryEntry& e : entries) {
+        const QString name = e.originalPath.isEmpty() ? tr("Untitled program")
+                                                      : QFileInfo(e.originalPath).fileName();
+        menu->addAction(
+            tr("%1 (%2)").arg(name, QLocale().toString(e.savedAt, QLocale::ShortFormat)), this,
+            [this, id = e.bufferId] { restoreEntry(id); });
+    }
+    if (entries.isEmpty())
+        menu->addAction(tr("Nothing to recover"))->setEnabled(false);
+}
+
+bool FileController::restoreEntry(const QString& bufferId)
+{
+    for (const RecoveryEntry& e : m_recovery->list()) {
+        if (e.bufferId != bufferId)
+            continue;
+        if (!maybeSave())
+            return false;
+        QString error;
+        if (!m_editor->restoreRecovery(e, &error)) {
+            m_editor->messageBar()->showMessage(error);
+            return false;
+        }
+        m_editor->messageBar()->showMessage(
+            tr("Restored unsaved changes from %1. Save to keep them.")
+                .arg(QLocale().toString(e.savedAt, QLocale::ShortFormat)),
+            MessageBar::Kind::Information);
+        return true;
+    }
+    return false;
+}
+
+int FileController::offerRecovery()
+{
+    const QList<RecoveryEntry> entries = m_recovery->list();
+    if (entries.isEmpty())
+        return 0;
+    QStringList names;
+    for (const RecoveryEntry& e : entries)
+        names << (e.originalPath.isEmpty() ? tr("an untitled program")
+                                           : QDir::toNativeSeparators(e.originalPath));
+    const bool restore =
+        m_recoveryQuestion
+            ? m_recoveryQuestion(names)
+            : QMessageBox::question(m_window, tr("Restore Unsaved Programs?"),
+                                    tr("Hako was closed without saving:\n\n%1\n\nRestore the "
+                                       "unsaved changes? (Others stay under File › Recover "
+                                       "Unsaved.)")
+                                        .arg(names.join(QLatin1Char('\n'))),
+                                    QMessageBox::Yes | QMessageBox::No,
+                                    QMessageBox::Yes) == QMessageBox::Yes;
+    // The newest first: list() is sorted newest first.
+    return restore && restoreEntry(entries.front().bufferId) ? 1 : 0;
+}
+
+} // namespace hako

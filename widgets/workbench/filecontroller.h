@@ -1,0 +1,121 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+
+class QMenu;
+class QSettings;
+class QWidget;
+
+namespace hako {
+
+class EditorPane;
+class RecentFiles;
+class RecoveryStore;
+
+/// The workbench's file handling: opens a path by what it is (detectFileKind) — a program in
+/// the editor, and for traces, documents and memory stores a request to the pane that shows
+/// them —, New/Save/Save As with one "save changes?" question per action, the recent files,
+/// the examples, recovery of programs left unsaved by a session that crashed, and files
+/// dropped onto the window. Dialogs can be replaced by functions (tests answer without
+/// blocking). GUI thread; lives as long as the window it is given.
+class FileController : public QObject {
+    Q_OBJECT
+public:
+    /// The answer to "save changes before …?".
+    enum class SaveChoice { Save, Discard, Cancel };
+    /// Asked before unsaved changes would be lost; receives the document's display name.
+    using SaveQuestion = std::function<SaveChoice(const QString& documentName)>;
+    /// Asks for a file name (empty = cancelled); receives the suggested path or folder.
+    using PathQuestion = std::function<QString(const QString& suggested)>;
+    /// Asked at start-up when unsaved programs of an earlier session were found; receives
+    /// their names, returns whether to restore them.
+    using RecoveryQuestion = std::function<bool(const QStringList& names)>;
+
+    /// Handles `editor`'s files with `settings` (not owned; recent files, last folder) and
+    /// accepts files dropped onto `window` (also the parent of its dialogs).
+    FileController(EditorPane* editor, QSettings* settings, QWidget* window);
+    ~FileController() override;
+
+    void setSaveQuestion(SaveQuestion question) { m_saveQuestion = std::move(question); }
+    void setSavePathQuestion(PathQuestion question) { m_savePathQuestion = std::move(question); }
+    void setOpenPathQuestion(PathQuestion question) { m_openPathQuestion = std::move(question); }
+    void setRecoveryQuestion(RecoveryQuestion question)
+    {
+        m_recoveryQuestion = std::move(question);
+    }
+
+    /// Opens the program at `path` after offering to save unsaved changes; on failure the
+    /// error is shown in the message bar and false returned; the current program stays.
+    bool openFile(const QString& path, QString* error = nullptr);
+    /// Opens `path` by what it is: a program as openFile; a trace, a document or a memory store
+    /// by emitting the matching request (and adding it to the recent files).
+    bool openPath(const QString& path, QString* error = nullptr);
+    /// File › Open: asks for a file, then openPath.
+    void openWithDialog();
+    /// Asks for a file to open in `caption`'s dialog with `filter`; empty when cancelled.
+    QString askOpenPath(const QString& caption, const QString& filter) const;
+    /// A trace asked for by openPath loaded and names `program`: it opens in the editor unless
+    /// it is there already or the editor has unsaved changes (then the status bar says where
+    /// it is); the trace stays on show.
+    void openProgramOfTrace(const QString& tracePath, const QString& program);
+    bool newFile();
+    /// Saves to the current file (asking for a name if it has none).
+    bool save();
+    /// Asks for a file name and saves there.
+    bool saveAs();
+    /// Saves to `path` without asking and makes it the current file.
+    bool saveTo(const QString& path);
+    /// Offers to save unsaved changes; true when it is fine to discard the program.
+    bool maybeSave();
+    /// Opens a copy of the example `fileName` (from :/examples) in the editor; examples that
+    /// need a model explain how to connect one in the message bar.
+    bool openExample(const QString& fileName);
+    /// Offers to restore programs left unsaved by a session that crashed or was killed: the
+    /// newest opens in the editor, the others stay under File › Recover Unsaved. Returns the
+    /// number restored (0 or 1).
+    int offerRecovery();
+    /// The editor stops writing recovery copies (before the window goes).
+    void detachRecovery();
+
+    QStringList recentFiles() const;
+    /// Fill the File › Open Recent, File › Recover Unsaved and Help › Examples menus.
+    void populateRecentMenu(QMenu* menu);
+    void populateRecoveryMenu(QMenu* menu);
+    void populateExamplesMenu(QMenu* menu);
+
+Q_SIGNALS:
+    /// openPath found a trace, a document or a memory store: the pane that shows it opens it.
+    void traceOpenRequested(const QString& path);
+    void documentOpenRequested(const QString& path);
+    void memoryStoreOpenRequested(const QString& path);
+    /// A program was opened in the editor; `isTracesProgram`: it is the program of the trace
+    /// file on show (openProgramOfTrace), which stays.
+    void programOpened(const QString& path, bool isTracesProgram);
+    void statusMessage(const QString& text, int timeout);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    bool loadProgram(const QString& path, QString* error, bool isTracesProgram = false);
+    bool restoreEntry(const QString& bufferId);
+    QString lastDirectory() const;
+
+    EditorPane* m_editor;
+    QSettings* m_settings;
+    QWidget* m_window;
+    std::unique_ptr<RecentFiles> m_recent;
+    std::unique_ptr<RecoveryStore> m_recovery;
+    QString m_traceWantingProgram;
+    SaveQuestion m_saveQuestion;
+    PathQuestion m_savePathQuestion;
+    PathQuestion m_openPathQuestion;
+    RecoveryQuestion m_recoveryQuestion;
+};
+
+} // namespace hako

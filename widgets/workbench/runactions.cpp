@@ -1,0 +1,199 @@
+#include "widgets/workbench/runactions.h"
+
+#include "core/pdl/code/codetrust.h"
+#include "core/pdl/parser/programparser.h"
+#include "core/pdl/trace/tracemodel.h"
+#include "core/pdl/trace/tracewriter.h"
+#include "core/workbench/runcontroller.h"
+#include "core/workbench/runenvironment.h"
+#include "core/workbench/runtrust.h"
+#include "core/workbench/workbenchcontext.h"
+#include "widgets/common/messagebar.h"
+#include "widgets/editor/editorpane.h"
+#include "widgets/editor/pdleditor.h"
+#include "widgets/settings/modelfailure.h"
+#include "widgets/workbench/tracedocks.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QSettings>
+
+namespace hako {
+
+namespace {
+const char* const kSandboxKey = "run/sandbox";
+}
+
+RunActions::RunActions(WorkbenchContext* context, RunController* run, EditorPane* editor,
+                       TraceDocks* traces, QSettings* settings, QWidget* window)
+    : QObject(window), m_context(context), m_run(run), m_editor(editor), m_traces(traces),
+      m_settings(settings), m_window(window)
+{
+    m_runAction = new QAction(QIcon::fromTheme(QStringLiteral("media-playback-start")),
+                              tr("&Run Program"), this);
+    m_runAction->setShortcut(QKeySequence(Qt::Key_F5));
+    m_runAction->setToolTip(tr("Run the program in the editor (F5)"));
+    connect(m_runAction, &QAction::triggered, this, [this] { runProgram(); });
+    m_stopAction =
+        new QAction(QIcon::fromTheme(QStringLiteral("media-playback-stop")), tr("&Stop"), this);
+    m_stopAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
+    m_stopAction->setEnabled(false);
+    connect(m_stopAction, &QAction::triggered, this, &RunActions::stopProgram);
+    m_saveTraceAction = new QAction(tr("Save &Trace As…"), this);
+    m_saveTraceAction->setEnabled(false);
+    connect(m_saveTraceAction, &QAction::triggered, this, [this] {
+        const QFileInfo program(m_editor->filePath());
+        const QString suggested = m_editor->filePath().isEmpty()
+                                      ? QStringLiteral("trace.json")
+                                      : program.path() + QLatin1Char('/') +
+                                            program.completeBaseName() +
+                                            QStringLiteral("_trace.json");
+        const QString path = QFileDialog::getSaveFileName(m_window, tr("Save Trace"), suggested,
+                                                          tr("Traces (*.json)"));
+        if (!path.isEmpty())
+            saveTrace(path);
+    });
+    m_sandboxAction = new QAction(tr("Run Code Blocks in a &Sandbox"), this);
+    m_sandboxAction->setCheckable(true);
+    m_sandboxAction->setToolTip(
+        tr("Run python and command blocks under bubblewrap: no network, read-only files"));
+    m_sandboxAction->setChecked(m_settings->value(QLatin1String(kSandboxKey), false).toBool());
+    connect(m_sandboxAction, &QAction::toggled, this,
+            [this](bool on) { m_settings->setValue(QLatin1String(kSandboxKey), on); });
+    m_forgetAction = new QAction(tr("&Forget Trusted Folders"), this);
+    connect(m_forgetAction, &QAction::triggered, this, [this] {
+        pdl::code::CodeTrustStore store(m_settings);
+        for (const QString& folder : store.trustedFolders())
+            store.revokeFolder(folder);
+        Q_EMIT statusMessage(tr("Programs will ask again before running code"), 4000);
+    });
+
+    connect(m_run, &RunController::finished, this,
+            [this](bool ok, const QString&, const Diagnostic& error) { onFinished(ok, error); });
+    connect(m_context, &WorkbenchContext::runningChanged, this, [this](bool running) {
+        m_runAction->setEnabled(!running);
+        m_stopAction->setEnabled(running);
+    });
+    connect(m_editor, &EditorPane::diagnosticsChanged, this, [this](int errors, int) {
+        MessageBar* bar = m_editor->messageBar();
+        if (errors == 0 && !m_runError.isEmpty() && bar->text() == m_runError &&
+            m_editor->editor()->text() != m_runText) {
+            bar->clearMessage();
+            m_runError.clear();
+        }
+    });
+}
+
+void RunActions::populateMenu(QMenu* menu)
+{
+    menu->addAction(m_runAction);
+    menu->addAction(m_stopAction);
+    menu->addSeparator();
+    menu->addAction(m_saveTraceAction);
+    menu->addSeparator();
+    menu->addAction(m_sandboxAction);
+    menu->addAction(m_forgetAction);
+}
+
+bool RunActions::mayRun(const pdl::Program& program, const QString& path)
+{
+    const RunTrustCheck check =
+        checkRunTrust(program, path, m_sandboxAction->isChecked(), m_settings);
+    if (!check.needsConsent())
+        return true;
+    const TrustChoice choice = m_trustQuestion ? m_trustQuestion(path, check.folder)
+                                               : TrustDialog(path, check, m_window).ask();
+    if (choice == TrustChoice::TrustFolder && !path.isEmpty())
+        trustRunFolder(check.folder, m_settings);
+    return choice != TrustChoice::Cancel;
+}
+
+bool RunActions::runProgram()
+{
+    if (m_run->isRunning())
+        return false;
+    const QString path = m_editor->filePath();
+    const QByteArray text = m_editor->editor()->text().toUtf8();
+    pdl::ParseResult parsed = pdl::parseProgramText(text, RunController::programFileName(path));
+    if (parsed.program && !mayRun(*parsed.program, path))
+        return false;
+
+    m_editor->messageBar()->clearMessage();
+    m_runError.clear();
+    m_runText = QString::fromUtf8(text);
+    // The document and memory store open in their panes are the program's `doc`, `memory` and
+    // `thread` (as `hako run --document/--memory`): the same session, so what the program asks
+    // shows in the Documents pane. The provider is made on the run's worker.
+    RunEnvironment environment = m_run->environment();
+    environment.baseFolder = path.isEmpty() ? QDir::currentPath() : QFileInfo(path).absolutePath();
+    environment.sandbox = m_sandboxAction->isChecked();
+    environment.documentSession = m_context->documentSession();
+    environment.memoryStore = m_context->memoryStore();
+    m_run->setEnvironment(std::move(environment));
+    m_traces->showRunTrace();
+    // Said before starting: a program that cannot be parsed finishes inside start(), and its
+    // "Run failed" must not be replaced by a "Running…" that nothing would clear.
+    Q_EMIT statusMessage(tr("Running…"), 0);
+    if (!m_run->start(std::move(parsed), path))
+        return false;
+    m_context->setRunning(m_run->isRunning());
+    m_traces->updateTitle();
+    Q_EMIT runStarted();
+    return true;
+}
+
+void RunActions::stopProgram()
+{
+    m_run->stop();
+}
+
+void RunActions::onFinished(bool ok, const Diagnostic& error)
+{
+    m_context->setRunning(false);
+    m_traces->updateTitle();
+    m_saveTraceAction->setEnabled(bool(m_run->lastTrace()));
+    if (ok || m_run->wasStopped()) {
+        Q_EMIT statusMessage(ok ? tr("Run finished") : tr("Stopped"), 4000);
+        return;
+    }
+    Q_EMIT statusMessage(tr("Run failed"), 4000);
+    const bool inEditor = error.span.file == m_editor->filePath() || m_editor->filePath().isEmpty();
+    MessageBar* bar = m_editor->messageBar();
+    if (isModelCallFailure(error, inEditor ? m_editor->editor()->text() : QString())) {
+        m_runError = modelCallFailureText(error);
+        bar->showMessage(m_runError, MessageBar::Kind::Error, tr("Configure models…"),
+                         [this] { Q_EMIT configureModelsRequested(); });
+    } else {
+        const QString where =
+            error.span.isValid()
+                ? tr("Line %1, column %2: ").arg(error.span.line).arg(error.span.column)
+                : QString();
+        m_runError = where + error.message;
+        bar->showMessage(m_runError, MessageBar::Kind::Error);
+    }
+    // The failing block is shown in the editor (when it is in this file) and in the trace.
+    if (error.span.isValid() && inEditor)
+        m_context->revealSource(error.span, this);
+}
+
+bool RunActions::saveTrace(const QString& path)
+{
+    const pdl::TracePtr trace = m_run->lastTrace();
+    if (!trace) {
+        m_editor->messageBar()->showMessage(tr("There is no run whose trace could be saved."));
+        return false;
+    }
+    QString error;
+    if (!pdl::writeTraceFile(*trace, path, &error)) {
+        m_editor->messageBar()->showMessage(
+            tr("Cannot save the trace to %1: %2").arg(QDir::toNativeSeparators(path), error));
+        return false;
+    }
+    Q_EMIT statusMessage(tr("Saved trace %1").arg(QDir::toNativeSeparators(path)), 4000);
+    return true;
+}
+
+} // namespace hako

@@ -1,0 +1,84 @@
+#pragma once
+
+#include "core/util/diagnostic.h"
+#include "widgets/workbench/trustdialog.h"
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+
+class QAction;
+class QMenu;
+class QSettings;
+class QWidget;
+
+namespace hako {
+
+class EditorPane;
+class RunController;
+class TraceDocks;
+class WorkbenchContext;
+namespace pdl {
+struct Program;
+}
+
+/// The workbench's Run menu and what it sets going: runs the editor's program (F5) in the
+/// environment of the open panes (their document and memory store, the sandbox choice),
+/// after asking when the trust rule of core (checkRunTrust) holds it back; stops it (Shift+F5);
+/// reports the end in the status bar and a failure in the editor's message bar (which clears
+/// once the error is fixed), showing the failing block; saves the run's trace. GUI thread.
+class RunActions : public QObject {
+    Q_OBJECT
+public:
+    using TrustChoice = TrustDialog::Choice;
+    /// Replaces the trust dialog; receives the program file (empty for an unsaved program)
+    /// and its folder.
+    using TrustQuestion = std::function<TrustChoice(const QString& file, const QString& folder)>;
+
+    /// `settings` (not owned) keeps the trusted folders and the sandbox choice; `window` is
+    /// the parent of dialogs.
+    RunActions(WorkbenchContext* context, RunController* run, EditorPane* editor,
+               TraceDocks* traces, QSettings* settings, QWidget* window);
+
+    /// Adds Run, Stop, Save Trace As…, the sandbox switch and Forget Trusted Folders to `menu`.
+    void populateMenu(QMenu* menu);
+    void setTrustQuestion(TrustQuestion question) { m_trustQuestion = std::move(question); }
+
+    /// Runs the editor's program; false when nothing was started (already running, or the
+    /// user declined).
+    bool runProgram();
+    void stopProgram();
+    /// Writes the last run's trace to `path`; false with the reason shown when it cannot.
+    bool saveTrace(const QString& path);
+
+Q_SIGNALS:
+    /// A run started (the console comes forward).
+    void runStarted();
+    /// The user asked to configure the models from a model failure's message bar.
+    void configureModelsRequested();
+    void statusMessage(const QString& text, int timeout);
+
+private:
+    bool mayRun(const pdl::Program& program, const QString& path);
+    void onFinished(bool ok, const Diagnostic& error);
+
+    WorkbenchContext* m_context;
+    RunController* m_run;
+    EditorPane* m_editor;
+    TraceDocks* m_traces;
+    QSettings* m_settings;
+    QWidget* m_window;
+    QAction* m_runAction = nullptr;
+    QAction* m_stopAction = nullptr;
+    QAction* m_saveTraceAction = nullptr;
+    QAction* m_sandboxAction = nullptr;
+    QAction* m_forgetAction = nullptr;
+    TrustQuestion m_trustQuestion;
+    // The failed run's message and the program text it ran: the message goes once the text has
+    // changed and the live check finds no error (the error was fixed), not at the next run only.
+    QString m_runError;
+    QString m_runText;
+};
+
+} // namespace hako

@@ -1,0 +1,124 @@
+#include "widgets/workbench/tracedocks.h"
+
+#include "core/pdl/trace/traceloader.h"
+#include "core/pdl/trace/tracemodel.h"
+#include "core/workbench/runcontroller.h"
+#include "core/workbench/workbenchcontext.h"
+#include "widgets/trace/boxview.h"
+#include "widgets/trace/nodedetailview.h"
+#include "widgets/trace/traceloadbar.h"
+#include "widgets/trace/tracetimelineview.h"
+#include "widgets/trace/tracetreeview.h"
+#include "widgets/trace/variablesview.h"
+
+#include <QDir>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QMainWindow>
+#include <QVBoxLayout>
+
+namespace hako {
+
+namespace {
+
+QDockWidget* addDock(QMainWindow* window, QWidget* pane, const QString& title, const char* name,
+                     Qt::DockWidgetArea area)
+{
+    auto* dock = new QDockWidget(title, window);
+    dock->setObjectName(QLatin1String(name));
+    dock->setWidget(pane);
+    window->addDockWidget(area, dock);
+    return dock;
+}
+
+// The program a trace names, resolved against the trace's folder; empty when it does not exist.
+QString programOfTrace(const pdl::TraceModel* model, const QString& tracePath)
+{
+    const pdl::TraceItem* root = model->root();
+    if (!root || root->node.span.file.isEmpty())
+        return {};
+    QString program = root->node.span.file;
+    if (QFileInfo(program).isRelative())
+        program = QFileInfo(tracePath).absoluteDir().filePath(program);
+    return QFileInfo(program).isFile() ? QFileInfo(program).absoluteFilePath() : QString();
+}
+
+} // namespace
+
+TraceDocks::TraceDocks(QMainWindow* window, WorkbenchContext* context, RunController* run)
+    : QObject(window), m_context(context), m_run(run), m_fileTrace(new pdl::TraceModel(this)),
+      m_loader(new pdl::TraceLoader(m_fileTrace, this))
+{
+    m_loader->setAutoReload(true);
+    // Trace: the load strip (progress, cancel, messages) above the boxes.
+    auto* tracePane = new QWidget(window);
+    auto* traceLayout = new QVBoxLayout(tracePane);
+    traceLayout->setContentsMargins(0, 0, 0, 0);
+    traceLayout->setSpacing(0);
+    traceLayout->addWidget(new TraceLoadBar(m_loader, tracePane));
+    m_boxView = new BoxView(context, tracePane);
+    traceLayout->addWidget(m_boxView, 1);
+    m_traceDock = addDock(window, tracePane, tr("Trace"), "traceDock", Qt::RightDockWidgetArea);
+    m_treeDock = addDock(window, new TraceTreeView(context, window), tr("Trace Tree"),
+                         "traceTreeDock", Qt::BottomDockWidgetArea);
+    m_timelineDock = addDock(window, new TraceTimelineView(context, window), tr("Timeline"),
+                             "timelineDock", Qt::BottomDockWidgetArea);
+    m_detailDock = addDock(window, new NodeDetailView(context, window), tr("Detail"), "detailDock",
+                           Qt::RightDockWidgetArea);
+    m_variablesDock = addDock(window, new VariablesView(context, window), tr("Variables"),
+                              "variablesDock", Qt::RightDockWidgetArea);
+    window->tabifyDockWidget(m_detailDock, m_variablesDock);
+    context->setTraceModel(run->traceModel(), this);
+    connect(m_loader, &pdl::TraceLoader::loaded, this, [this](const QString& path) {
+        Q_EMIT statusMessage(tr("Opened trace %1").arg(QDir::toNativeSeparators(path)), 4000);
+        Q_EMIT traceLoaded(path, programOfTrace(m_fileTrace, path));
+    });
+}
+
+QList<QDockWidget*> TraceDocks::docks() const
+{
+    return {m_traceDock, m_treeDock, m_timelineDock, m_detailDock, m_variablesDock};
+}
+
+void TraceDocks::openTrace(const QString& path)
+{
+    m_loader->load(path);
+    showTrace(m_fileTrace);
+    m_traceDock->show();
+    m_traceDock->raise();
+}
+
+void TraceDocks::showTrace(pdl::TraceModel* model)
+{
+    m_context->setTraceModel(model, this);
+    updateTitle();
+}
+
+void TraceDocks::showRunTrace()
+{
+    showTrace(m_run->traceModel());
+}
+
+void TraceDocks::updateTitle()
+{
+    // Named after what it shows, so that a trace is never taken for another program's run.
+    const pdl::TraceModel* model = m_context->traceModel();
+    QString title = tr("Trace");
+    if (model == m_fileTrace && !m_loader->path().isEmpty())
+        title = tr("Trace — %1").arg(QFileInfo(m_loader->path()).fileName());
+    else if (model && !model->source().isEmpty())
+        title = tr("Trace — run of %1").arg(QFileInfo(model->source()).fileName());
+    m_traceDock->setWindowTitle(title);
+}
+
+void TraceDocks::programOpened(bool keepFileTrace)
+{
+    if (keepFileTrace) {
+        showTrace(m_fileTrace);
+    } else if (!m_run->isRunning()) {
+        m_run->traceModel()->clear();
+        showRunTrace();
+    }
+}
+
+} // namespace hako

@@ -1,0 +1,76 @@
+#pragma once
+
+#include <QList>
+#include <QObject>
+#include <QString>
+
+class QDockWidget;
+class QMainWindow;
+
+namespace hako {
+
+class BoxView;
+class RunController;
+class WorkbenchContext;
+namespace pdl {
+class TraceLoader;
+class TraceModel;
+} // namespace pdl
+
+/// The trace panes of the workbench window — boxes (with their load strip), tree, timeline,
+/// detail and variables — each in its dock, all following one WorkbenchContext; and which trace
+/// they show: the live run's or a trace file's (loaded in the background, reloaded when the file
+/// changes). The Trace dock's title names what is shown. GUI thread; the docks belong to the
+/// window, the file trace model and its loader to this object.
+class TraceDocks : public QObject {
+    Q_OBJECT
+public:
+    /// Creates the docks in `window` (boxes, detail and variables on the right, tree and
+    /// timeline at the bottom). `run`'s trace is the live one.
+    TraceDocks(QMainWindow* window, WorkbenchContext* context, RunController* run);
+
+    QDockWidget* traceDock() const { return m_traceDock; }
+    QDockWidget* treeDock() const { return m_treeDock; }
+    QDockWidget* timelineDock() const { return m_timelineDock; }
+    QDockWidget* detailDock() const { return m_detailDock; }
+    QDockWidget* variablesDock() const { return m_variablesDock; }
+    /// Every trace dock, in View menu order.
+    QList<QDockWidget*> docks() const;
+    BoxView* boxView() const { return m_boxView; }
+    /// The model of trace files opened with openTrace.
+    pdl::TraceModel* fileTraceModel() const { return m_fileTrace; }
+    pdl::TraceLoader* traceLoader() const { return m_loader; }
+
+    /// Loads a trace file (Hako's or the reference's) into every trace pane.
+    void openTrace(const QString& path);
+    /// Makes `model` the trace every pane shows.
+    void showTrace(pdl::TraceModel* model);
+    /// Shows the live run's trace (when a run starts).
+    void showRunTrace();
+    /// Renames the Trace dock after what it shows ("Trace — run of x.pdl", "Trace — x.json").
+    void updateTitle();
+    /// A program was opened in the editor. The previous program's run trace would describe
+    /// another program, so the panes start empty (unless a run goes on); `keepFileTrace`: the
+    /// program is the one the shown trace file names, which stays on show.
+    void programOpened(bool keepFileTrace);
+
+Q_SIGNALS:
+    /// A trace file loaded; `program` is the absolute path of the program its root names when
+    /// that file exists (else empty).
+    void traceLoaded(const QString& path, const QString& program);
+    void statusMessage(const QString& text, int timeout);
+
+private:
+    WorkbenchContext* m_context;
+    RunController* m_run;
+    pdl::TraceModel* m_fileTrace;
+    pdl::TraceLoader* m_loader;
+    BoxView* m_boxView = nullptr;
+    QDockWidget* m_traceDock = nullptr;
+    QDockWidget* m_treeDock = nullptr;
+    QDockWidget* m_timelineDock = nullptr;
+    QDockWidget* m_detailDock = nullptr;
+    QDockWidget* m_variablesDock = nullptr;
+};
+
+} // namespace hako

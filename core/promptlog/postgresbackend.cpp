@@ -153,6 +153,8 @@ public:
                                  .arg(displayUrl(), reason));
         }
         PQsetClientEncoding(m_conn, "UTF8");
+        // The server's notices ("relation … already exists, skipping") are not for the user.
+        PQsetNoticeProcessor(m_conn, [](void*, const char*) {}, nullptr);
         auto migrated = migrate();
         if (!migrated) {
             exec("ROLLBACK");

@@ -30,7 +30,7 @@ const QRegularExpression& builtinRules()
             // run together or dates (2024-05-01) are not phone numbers
             R"(|(?<phone>(?<![\w+])(?:\+\d{1,3}[ .-]?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]?\d{2,4}){2,3})"
             R"(|\(\d{2,4}\)[ .-]?\d{2,4}[ .-]\d{3,4})"
-            R"(|\d{2,4}[.-]\d{2,4}[.-]\d{3,4})(?![\w-]))"),
+            R"(|\d{2,4}[.-]\d{2,4}[.-]\d{3,4})(?![\w-])))"),
         QRegularExpression::UseUnicodePropertiesOption);
     return re;
 }

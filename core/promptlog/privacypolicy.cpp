@@ -35,8 +35,26 @@ const QRegularExpression& builtinRules()
     return re;
 }
 
+// Whether any built-in rule could match: every one needs an '@', a digit or a key's prefix.
+// Most prompt text has none of them, and skipping the regular expression there is what keeps
+// the writer fast.
+bool mayHoldSecrets(const QString& text)
+{
+    for (const QChar ch : text) {
+        if (ch == QLatin1Char('@') || ch.isDigit())
+            return true;
+    }
+    for (const char* prefix : {"sk-", "Bearer", "AKIA", "_", "xox", "AIza"}) {
+        if (text.contains(QLatin1String(prefix)))
+            return true;
+    }
+    return false;
+}
+
 QString applyBuiltin(const QString& text)
 {
+    if (!mayHoldSecrets(text))
+        return text;
     const QRegularExpression& re = builtinRules();
     QString out;
     qsizetype last = 0;

@@ -58,7 +58,10 @@ CREATE TABLE call_tags(tag TEXT NOT NULL, call_id INTEGER NOT NULL,
 CREATE INDEX call_tags_call ON call_tags(call_id);
 CREATE TABLE call_content(id INTEGER PRIMARY KEY, parameters TEXT, messages TEXT, reply TEXT,
   tool_calls TEXT, inputs TEXT);
-CREATE VIRTUAL TABLE call_fts USING fts5(body, tokenize='trigram');
+-- Trigrams without positions: LIKE finds substrings of 3+ characters (SQLite checks the
+-- candidates' text), the vocabulary those of 1-2 characters (see buildWhere()).
+CREATE VIRTUAL TABLE call_fts USING fts5(body, tokenize='trigram', detail=none);
+CREATE VIRTUAL TABLE call_fts_terms USING fts5vocab(call_fts, 'row');
 )",
 };
 constexpr int kSteps = int(sizeof(kMigrations) / sizeof(kMigrations[0]));
@@ -291,8 +294,9 @@ public:
             c.bind(6, jsonText(r.inputs));
             if (!c.run())
                 return rollback(QStringLiteral("write"));
-            const QString body = searchableText(r.messages, r.reply);
+            QString body = searchableText(r.messages, r.reply);
             if (!body.isEmpty()) {
+                body += QLatin1Char('\n'); // a term at the very end begins a trigram too
                 m_insertFts->reset();
                 m_insertFts->bind(1, id);
                 m_insertFts->bind(2, body);
@@ -316,7 +320,7 @@ public:
     {
         if (auto c = connect(); !c)
             return c.error();
-        const SqlWhere where = buildWhere(filter, Dialect::Sqlite);
+        const SqlWhere where = buildWhere(filter, Dialect::Sqlite, 1, shortTermMatcher());
         QString sql = QStringLiteral("SELECT ") + callColumns(withContent) +
                       QStringLiteral(" FROM calls c");
         if (withContent)
@@ -338,7 +342,7 @@ public:
     {
         if (auto c = connect(); !c)
             return c.error();
-        const SqlWhere where = buildWhere(filter, Dialect::Sqlite);
+        const SqlWhere where = buildWhere(filter, Dialect::Sqlite, 1, shortTermMatcher());
         Statement s(m_db, QStringLiteral("SELECT count(*) FROM calls c") + where.clause);
         if (!s.valid())
             return error(QStringLiteral("read"));
@@ -386,7 +390,7 @@ public:
     {
         if (auto c = connect(); !c)
             return c.error();
-        const SqlWhere where = buildWhere(filter, Dialect::Sqlite);
+        const SqlWhere where = buildWhere(filter, Dialect::Sqlite, 1, shortTermMatcher());
         QString key;
         switch (group) {
         case StatsGroup::Prompt:
@@ -495,6 +499,32 @@ public:
     }
 
 private:
+    // Short search terms through the index's vocabulary: the trigrams that start with them.
+    ShortTermMatch shortTermMatcher()
+    {
+        return [this](const QString& term) -> std::optional<QString> {
+            constexpr int kMaxTrigrams = 2000;
+            Statement s(m_db, QStringLiteral("SELECT term FROM call_fts_terms WHERE term >= ?1 "
+                                             "AND term < ?2 LIMIT %1")
+                                  .arg(kMaxTrigrams + 1));
+            if (!s.valid())
+                return std::nullopt;
+            const QString folded = term.toLower();
+            static const QString last = QString::fromUcs4(U"\U0010FFFF", 1);
+            s.bind(1, folded);
+            s.bind(2, folded + last);
+            QStringList alternatives;
+            while (s.step()) {
+                QString t = s.text(0);
+                t.replace(QLatin1Char('"'), QLatin1String("\"\""));
+                alternatives.append(QLatin1Char('"') + t + QLatin1Char('"'));
+            }
+            if (s.failed() || alternatives.size() > kMaxTrigrams)
+                return std::nullopt;
+            return alternatives.join(QLatin1String(" OR "));
+        };
+    }
+
     bool exec(const char* sql) { return sqlite3_exec(m_db, sql, nullptr, nullptr, nullptr) == SQLITE_OK; }
     bool exec(const QByteArray& sql) { return exec(sql.constData()); }
 

@@ -2,6 +2,8 @@
 
 #include <QJsonDocument>
 
+#include <algorithm>
+
 namespace hako::promptlog {
 
 namespace {
@@ -58,7 +60,7 @@ public:
             add(QStringLiteral("%1 LIKE %2 ESCAPE '\\'").arg(col, bind(likePattern(value))));
     }
 
-    void term(const QString& term)
+    void term(const QString& term, const ShortTermMatch& shortTerm)
     {
         if (m_dialect == Dialect::Postgres) {
             add(QStringLiteral("EXISTS (SELECT 1 FROM call_content ft WHERE ft.id = c.id AND "
@@ -66,18 +68,34 @@ public:
                     .arg(bind(term)));
             return;
         }
-        // The trigram index answers terms of three characters or more; shorter ones are
-        // looked for in the same rows' text.
+        // Three characters or more: the trigram index answers LIKE (without ESCAPE, which it
+        // cannot use, unless the term needs it) and SQLite checks each candidate's text.
         if (term.toUcs4().size() >= 3) {
-            QString phrase = term;
-            phrase.replace(QLatin1Char('"'), QLatin1String("\"\""));
-            add(QStringLiteral("c.id IN (SELECT rowid FROM call_fts WHERE call_fts MATCH %1)")
-                    .arg(bind(QLatin1Char('"') + phrase + QLatin1Char('"'))));
-        } else {
-            add(QStringLiteral("EXISTS (SELECT 1 FROM call_fts ft WHERE ft.rowid = c.id AND "
-                               "instr(lower(ft.body), lower(%1)) > 0)")
-                    .arg(bind(term)));
+            const QString pattern = likePattern(term);
+            if (pattern == term)
+                add(QStringLiteral("c.id IN (SELECT rowid FROM call_fts WHERE body LIKE %1)")
+                        .arg(bind(QLatin1Char('%') + term + QLatin1Char('%'))));
+            else
+                add(QStringLiteral("c.id IN (SELECT rowid FROM call_fts WHERE body LIKE %1 "
+                                   "ESCAPE '\\')")
+                        .arg(bind(QLatin1Char('%') + pattern + QLatin1Char('%'))));
+            return;
         }
+        // Shorter: every occurrence begins an indexed trigram (the text ends with a newline
+        // so that one at its very end does too); with too many of those, the text is scanned.
+        if (const std::optional<QString> match = shortTerm ? shortTerm(term) : std::nullopt) {
+            if (match->isEmpty())
+                add(QStringLiteral("0"));
+            else
+                add(QStringLiteral("c.id IN (SELECT rowid FROM call_fts WHERE call_fts MATCH %1)")
+                        .arg(bind(*match)));
+            return;
+        }
+        const bool fold = std::any_of(term.begin(), term.end(),
+                                      [](QChar ch) { return ch.toLower() != ch.toUpper(); });
+        add(QStringLiteral("EXISTS (SELECT 1 FROM call_fts ft WHERE ft.rowid = c.id AND %1)")
+                .arg(fold ? QStringLiteral("instr(lower(ft.body), lower(%1)) > 0").arg(bind(term))
+                          : QStringLiteral("instr(ft.body, %1) > 0").arg(bind(term))));
     }
 
     SqlWhere finish()
@@ -96,7 +114,8 @@ private:
 
 } // namespace
 
-SqlWhere buildWhere(const CallFilter& filter, Dialect dialect, int firstBind)
+SqlWhere buildWhere(const CallFilter& filter, Dialect dialect, int firstBind,
+                    const ShortTermMatch& shortTerm)
 {
     Builder b(dialect, firstBind);
     for (const QString& tag : filter.tags)
@@ -117,7 +136,7 @@ SqlWhere buildWhere(const CallFilter& filter, Dialect dialect, int firstBind)
     if (filter.afterId > 0)
         b.add(QStringLiteral("c.id > %1").arg(b.bind(filter.afterId)));
     for (const QString& term : searchTerms(filter.text))
-        b.term(term);
+        b.term(term, shortTerm);
     return b.finish();
 }
 

@@ -9,6 +9,8 @@
 #include <QString>
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <variant>
 #include <vector>
 
@@ -23,9 +25,15 @@ struct SqlWhere {
     std::vector<SqlValue> binds;
 };
 
+/// SQLite: the FTS5 MATCH expression finding a search term of fewer than three characters
+/// (which trigrams cannot hold) — the OR of the indexed trigrams starting with it —, an empty
+/// string when there are none, or nothing to have the rows' text scanned instead.
+using ShortTermMatch = std::function<std::optional<QString>(const QString& term)>;
+
 /// The WHERE clause selecting `filter`'s calls from `calls c`. `firstBind` numbers PostgreSQL's
 /// $n placeholders (SQLite uses ?NNN likewise).
-SqlWhere buildWhere(const CallFilter& filter, Dialect dialect, int firstBind = 1);
+SqlWhere buildWhere(const CallFilter& filter, Dialect dialect, int firstBind = 1,
+                    const ShortTermMatch& shortTerm = {});
 /// " ORDER BY … LIMIT … OFFSET …" for a listing.
 QString orderAndLimit(const CallFilter& filter, Dialect dialect);
 

@@ -440,7 +440,7 @@ private Q_SLOTS:
         b.reply = QStringLiteral("傘はいりません。最後に銀河");
         CallRecord c = simpleCall(QStringLiteral("p"), QStringLiteral("m"), kNow);
         c.messages = chat(QStringLiteral("plain"), QStringLiteral("nothing to see, \"quoted\""));
-        c.reply = QStringLiteral("role play");
+        c.reply = QStringLiteral("role play: abcd cde 100% off_");
         for (CallRecord* x : {&a, &b, &c})
             x->uid = log->record(*x);
         QVERIFY(log->flush());
@@ -471,7 +471,15 @@ private Q_SLOTS:
         QCOMPARE(search(QStringLiteral("user")), QStringList{});
         QCOMPARE(search(QStringLiteral("ro")), QStringList{c.uid});
         QCOMPARE(search(QStringLiteral("銀河鉄道の朝")), QStringList{});
-        QCOMPARE(search(QStringLiteral("%")), QStringList{});
+        // Every trigram of "abcde" is in c, the word is not.
+        QCOMPARE(search(QStringLiteral("abcde")), QStringList{});
+        QCOMPARE(search(QStringLiteral("abcd")), QStringList{c.uid});
+        QCOMPARE(search(QStringLiteral("0%")), QStringList{c.uid}); // LIKE's wildcards are text
+        QCOMPARE(search(QStringLiteral("100% off_")), QStringList{c.uid});
+        QCOMPARE(search(QStringLiteral("1_0")), QStringList{});
+        QCOMPARE(search(QStringLiteral("f_")), QStringList{c.uid});
+        QCOMPARE(search(QStringLiteral("o_")), QStringList{});
+        QCOMPARE(search(QStringLiteral("%")), QStringList{c.uid});
         // Combined with other filters.
         CallFilter f;
         f.text = QStringLiteral("銀河");

@@ -58,8 +58,8 @@ CREATE TABLE call_tags(tag TEXT NOT NULL, call_id INTEGER NOT NULL,
 CREATE INDEX call_tags_call ON call_tags(call_id);
 CREATE TABLE call_content(id INTEGER PRIMARY KEY, parameters TEXT, messages TEXT, reply TEXT,
   tool_calls TEXT, inputs TEXT);
--- Trigrams without positions: LIKE finds substrings of 3+ characters (SQLite checks the
--- candidates' text), the vocabulary those of 1-2 characters (see buildWhere()).
+-- Trigrams without positions: they give candidates whose text is then checked; the
+-- vocabulary finds the trigrams a 1-2 character term starts (see buildWhere()).
 CREATE VIRTUAL TABLE call_fts USING fts5(body, tokenize='trigram', detail=none);
 CREATE VIRTUAL TABLE call_fts_terms USING fts5vocab(call_fts, 'row');
 )",
@@ -320,7 +320,8 @@ public:
     {
         if (auto c = connect(); !c)
             return c.error();
-        const SqlWhere where = buildWhere(filter, Dialect::Sqlite, 1, shortTermMatcher());
+        const SqlWhere where =
+            buildWhere(filter, Dialect::Sqlite, 1, shortTermMatcher(), candidateCounter());
         QString sql = QStringLiteral("SELECT ") + callColumns(withContent) +
                       QStringLiteral(" FROM calls c");
         if (withContent)
@@ -342,7 +343,8 @@ public:
     {
         if (auto c = connect(); !c)
             return c.error();
-        const SqlWhere where = buildWhere(filter, Dialect::Sqlite, 1, shortTermMatcher());
+        const SqlWhere where =
+            buildWhere(filter, Dialect::Sqlite, 1, shortTermMatcher(), candidateCounter());
         Statement s(m_db, QStringLiteral("SELECT count(*) FROM calls c") + where.clause);
         if (!s.valid())
             return error(QStringLiteral("read"));
@@ -390,7 +392,8 @@ public:
     {
         if (auto c = connect(); !c)
             return c.error();
-        const SqlWhere where = buildWhere(filter, Dialect::Sqlite, 1, shortTermMatcher());
+        const SqlWhere where =
+            buildWhere(filter, Dialect::Sqlite, 1, shortTermMatcher(), candidateCounter());
         QString key;
         switch (group) {
         case StatsGroup::Prompt:
@@ -522,6 +525,15 @@ private:
             if (s.failed() || alternatives.size() > kMaxTrigrams)
                 return std::nullopt;
             return alternatives.join(QLatin1String(" OR "));
+        };
+    }
+
+    CandidateCount candidateCounter()
+    {
+        return [this](const QString& match) -> int64_t {
+            Statement s(m_db, QStringLiteral("SELECT count(*) FROM call_fts WHERE call_fts MATCH ?1"));
+            s.bind(1, match);
+            return s.valid() && s.step() ? s.int64(0) : 0;
         };
     }
 

@@ -60,7 +60,8 @@ public:
             add(QStringLiteral("%1 LIKE %2 ESCAPE '\\'").arg(col, bind(likePattern(value))));
     }
 
-    void term(const QString& term, const ShortTermMatch& shortTerm)
+    void term(const QString& term, const ShortTermMatch& shortTerm,
+              const CandidateCount& candidates)
     {
         if (m_dialect == Dialect::Postgres) {
             add(QStringLiteral("EXISTS (SELECT 1 FROM call_content ft WHERE ft.id = c.id AND "
@@ -68,28 +69,36 @@ public:
                     .arg(bind(term)));
             return;
         }
-        // Three characters or more: the trigram index answers LIKE (without ESCAPE, which it
-        // cannot use, unless the term needs it) and SQLite checks each candidate's text.
-        if (term.toUcs4().size() >= 3) {
-            const QString pattern = likePattern(term);
-            if (pattern == term)
-                add(QStringLiteral("c.id IN (SELECT rowid FROM call_fts WHERE body LIKE %1)")
-                        .arg(bind(QLatin1Char('%') + term + QLatin1Char('%'))));
-            else
-                add(QStringLiteral("c.id IN (SELECT rowid FROM call_fts WHERE body LIKE %1 "
-                                   "ESCAPE '\\')")
-                        .arg(bind(QLatin1Char('%') + pattern + QLatin1Char('%'))));
+        // The index gives candidates — calls holding every trigram of a term of three
+        // characters or more, or (shorter terms) one of the indexed trigrams starting with
+        // it —, and each candidate's text is checked, only where the other filters and the
+        // listing's order and limit need it.
+        const QList<uint> points = term.toUcs4();
+        std::optional<QString> match;
+        if (points.size() >= 3) {
+            QStringList trigrams;
+            for (qsizetype i = 0; i + 3 <= points.size(); ++i) {
+                QString t = QString::fromUcs4(reinterpret_cast<const char32_t*>(points.constData() + i), 3);
+                t.replace(QLatin1Char('"'), QLatin1String("\"\""));
+                trigrams.append(QLatin1Char('"') + t + QLatin1Char('"'));
+            }
+            trigrams.removeDuplicates();
+            match = trigrams.join(QLatin1String(" AND "));
+        } else if (shortTerm) {
+            match = shortTerm(term);
+        }
+        if (match && match->isEmpty()) {
+            add(QStringLiteral("0"));
             return;
         }
-        // Shorter: every occurrence begins an indexed trigram (the text ends with a newline
-        // so that one at its very end does too); with too many of those, the text is scanned.
-        if (const std::optional<QString> match = shortTerm ? shortTerm(term) : std::nullopt) {
-            if (match->isEmpty())
-                add(QStringLiteral("0"));
-            else
-                add(QStringLiteral("c.id IN (SELECT rowid FROM call_fts WHERE call_fts MATCH %1)")
-                        .arg(bind(*match)));
-            return;
+        // Few candidates: the query starts from them. Many, in a listing with a limit: the
+        // calls are read in the listing's order (`+c.id` keeps SQLite from starting from the
+        // set) and each is looked up in it, so the limit stops the reading early.
+        if (match) {
+            constexpr int64_t kMany = 2000;
+            const bool many = candidates && candidates(*match) > kMany;
+            add(QStringLiteral("%1c.id IN (SELECT rowid FROM call_fts WHERE call_fts MATCH %2)")
+                    .arg(many ? QStringLiteral("+") : QString(), bind(*match)));
         }
         const bool fold = std::any_of(term.begin(), term.end(),
                                       [](QChar ch) { return ch.toLower() != ch.toUpper(); });
@@ -115,7 +124,7 @@ private:
 } // namespace
 
 SqlWhere buildWhere(const CallFilter& filter, Dialect dialect, int firstBind,
-                    const ShortTermMatch& shortTerm)
+                    const ShortTermMatch& shortTerm, const CandidateCount& candidates)
 {
     Builder b(dialect, firstBind);
     for (const QString& tag : filter.tags)
@@ -136,7 +145,7 @@ SqlWhere buildWhere(const CallFilter& filter, Dialect dialect, int firstBind,
     if (filter.afterId > 0)
         b.add(QStringLiteral("c.id > %1").arg(b.bind(filter.afterId)));
     for (const QString& term : searchTerms(filter.text))
-        b.term(term, shortTerm);
+        b.term(term, shortTerm, filter.limit > 0 ? candidates : CandidateCount());
     return b.finish();
 }
 

@@ -30,10 +30,14 @@ struct SqlWhere {
 /// string when there are none, or nothing to have the rows' text scanned instead.
 using ShortTermMatch = std::function<std::optional<QString>(const QString& term)>;
 
+/// SQLite: how many calls an FTS5 MATCH expression gives as candidates.
+using CandidateCount = std::function<int64_t(const QString& match)>;
+
 /// The WHERE clause selecting `filter`'s calls from `calls c`. `firstBind` numbers PostgreSQL's
-/// $n placeholders (SQLite uses ?NNN likewise).
+/// $n placeholders (SQLite uses ?NNN likewise). With `candidates`, a listing with a limit reads
+/// the calls in its order when a search term has many candidates (and stops at the limit).
 SqlWhere buildWhere(const CallFilter& filter, Dialect dialect, int firstBind = 1,
-                    const ShortTermMatch& shortTerm = {});
+                    const ShortTermMatch& shortTerm = {}, const CandidateCount& candidates = {});
 /// " ORDER BY … LIMIT … OFFSET …" for a listing.
 QString orderAndLimit(const CallFilter& filter, Dialect dialect);
 

@@ -109,7 +109,8 @@ QString millis(const std::optional<double>& v)
 
 QString shortTime(int64_t ms)
 {
-    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC)
+        .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
 }
 
 // Columns padded to their widest cell; `right` says which columns hold numbers.
@@ -196,18 +197,19 @@ int listCmd(PromptLog& log, Options& o)
         rows.append({QString::number(c.id), shortTime(c.startedAt), c.promptName, c.model,
                      cell(c.promptTokens), cell(c.completionTokens), money(c.cost),
                      millis(c.latencyMs), statusName(c.status), c.tags.join(QLatin1Char(' '))});
-    writeText(stdout, table({QStringLiteral("ID"), QStringLiteral("TIME (UTC)"),
-                             QStringLiteral("PROMPT"), QStringLiteral("MODEL"),
-                             QStringLiteral("IN"), QStringLiteral("OUT"), QStringLiteral("COST"),
-                             QStringLiteral("MS"), QStringLiteral("STATUS"),
-                             QStringLiteral("TAGS")},
-                            rows, {true, false, false, false, true, true, true, true}));
+    writeText(stdout,
+              table({QStringLiteral("ID"), QStringLiteral("TIME (UTC)"), QStringLiteral("PROMPT"),
+                     QStringLiteral("MODEL"), QStringLiteral("IN"), QStringLiteral("OUT"),
+                     QStringLiteral("COST"), QStringLiteral("MS"), QStringLiteral("STATUS"),
+                     QStringLiteral("TAGS")},
+                    rows, {true, false, false, false, true, true, true, true}));
     return 0;
 }
 
 QString indentJson(const QJsonValue& v)
 {
-    const QJsonDocument doc = v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject());
+    const QJsonDocument doc =
+        v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject());
     return QString::fromUtf8(doc.toJson(QJsonDocument::Indented)).trimmed();
 }
 
@@ -228,7 +230,8 @@ int showCmd(PromptLog& log, const Options& o)
     QString out;
     auto field = [&out](const char* name, const QString& value) {
         if (!value.isEmpty())
-            out += QStringLiteral("%1 %2\n").arg(QString::fromLatin1(name).leftJustified(12), value);
+            out +=
+                QStringLiteral("%1 %2\n").arg(QString::fromLatin1(name).leftJustified(12), value);
     };
     field("call:", QStringLiteral("%1 (%2)").arg(c.id).arg(c.uid));
     field("prompt:", c.promptName);
@@ -238,11 +241,13 @@ int showCmd(PromptLog& log, const Options& o)
                           ? c.programPath
                           : QStringLiteral("%1 (%2)").arg(c.programPath, c.programHash));
     if (c.span.isValid())
-        field("source:", QStringLiteral("%1:%2:%3").arg(c.span.file).arg(c.span.line).arg(c.span.column));
+        field("source:",
+              QStringLiteral("%1:%2:%3").arg(c.span.file).arg(c.span.line).arg(c.span.column));
     field("trace node:", c.traceNodeId);
     field("tags:", c.tags.join(QLatin1String(", ")));
-    field("model:", c.endpoint.isEmpty() ? c.model
-                                         : QStringLiteral("%1 (endpoint %2)").arg(c.model, c.endpoint));
+    field("model:", c.endpoint.isEmpty()
+                        ? c.model
+                        : QStringLiteral("%1 (endpoint %2)").arg(c.model, c.endpoint));
     QString status = statusName(c.status);
     if (!c.finishReason.isEmpty())
         status += QStringLiteral(", finish reason %1").arg(c.finishReason);
@@ -261,11 +266,13 @@ int showCmd(PromptLog& log, const Options& o)
     field("latency:", latency);
     field("cost:", money(c.cost));
     if (!c.parameters.isEmpty())
-        field("parameters:", QString::fromUtf8(QJsonDocument(c.parameters).toJson(QJsonDocument::Compact)));
+        field("parameters:",
+              QString::fromUtf8(QJsonDocument(c.parameters).toJson(QJsonDocument::Compact)));
     if (!c.inputs.isEmpty())
         field("inputs:", QString::fromUtf8(QJsonDocument(c.inputs).toJson(QJsonDocument::Compact)));
     if (c.contentOmitted)
-        out += QStringLiteral("\n(metadata only: the privacy settings kept no messages or reply)\n");
+        out +=
+            QStringLiteral("\n(metadata only: the privacy settings kept no messages or reply)\n");
     for (const QJsonValue& m : c.messages) {
         const QJsonObject msg = m.toObject();
         const QJsonValue content = msg.value(QLatin1String("content"));
@@ -285,7 +292,8 @@ int statsCmd(PromptLog& log, const Options& o)
 {
     const auto group = groupFromName(o.by);
     if (!group)
-        return fail(QStringLiteral("--by must be prompt, tag, model or day, not '%1'").arg(o.by), 2);
+        return fail(QStringLiteral("--by must be prompt, tag, model or day, not '%1'").arg(o.by),
+                    2);
     const auto column = statsColumnFromName(o.sort);
     if (!column)
         return fail(QStringLiteral("--sort must be key, calls, success, in, out, tokens, cost, p50 "
@@ -298,7 +306,9 @@ int statsCmd(PromptLog& log, const Options& o)
     sortStats(rows.value(), *column, o.reverse);
     if (o.json) {
         QJsonArray out;
-        auto opt = [](const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(); };
+        auto opt = [](const std::optional<double>& v) {
+            return v ? QJsonValue(*v) : QJsonValue();
+        };
         for (const StatsRow& r : *rows)
             out.append(QJsonObject{{groupName(*group), r.key},
                                    {QStringLiteral("calls"), qint64(r.calls)},
@@ -320,11 +330,12 @@ int statsCmd(PromptLog& log, const Options& o)
     int64_t calls = 0, ok = 0, in = 0, out = 0;
     std::optional<double> cost;
     for (const StatsRow& r : *rows) {
-        cells.append({r.key.isEmpty() && *group == StatsGroup::Tag ? QStringLiteral("(no tag)") : r.key,
-                      QString::number(r.calls),
-                      QString::number(100.0 * r.successRate(), 'f', 1) + QLatin1Char('%'),
-                      QString::number(r.tokensIn), QString::number(r.tokensOut), money(r.cost),
-                      millis(r.p50LatencyMs), millis(r.p95LatencyMs)});
+        cells.append(
+            {r.key.isEmpty() && *group == StatsGroup::Tag ? QStringLiteral("(no tag)") : r.key,
+             QString::number(r.calls),
+             QString::number(100.0 * r.successRate(), 'f', 1) + QLatin1Char('%'),
+             QString::number(r.tokensIn), QString::number(r.tokensOut), money(r.cost),
+             millis(r.p50LatencyMs), millis(r.p95LatencyMs)});
         calls += r.calls;
         ok += r.okCalls;
         in += r.tokensIn;
@@ -337,7 +348,8 @@ int statsCmd(PromptLog& log, const Options& o)
         cells.append({QStringLiteral("(total)"), QString::number(calls),
                       QString::number(calls ? 100.0 * double(ok) / double(calls) : 0, 'f', 1) +
                           QLatin1Char('%'),
-                      QString::number(in), QString::number(out), money(cost), QString(), QString()});
+                      QString::number(in), QString::number(out), money(cost), QString(),
+                      QString()});
     writeText(stdout, table({groupName(*group).toUpper(), QStringLiteral("CALLS"),
                              QStringLiteral("SUCCESS"), QStringLiteral("TOKENS IN"),
                              QStringLiteral("TOKENS OUT"), QStringLiteral("COST"),
@@ -426,9 +438,9 @@ int logCommand(const QStringList& args)
     parser.addOption({QStringLiteral("--search")}, set(o.filter.text));
     parser.addOption({QStringLiteral("--status")}, [&o](const QString& v) {
         o.filter.status = statusFromName(v);
-        return o.filter.status ? QString()
-                               : QStringLiteral("--status must be ok, failed or cancelled, not '%1'")
-                                     .arg(v);
+        return o.filter.status
+                   ? QString()
+                   : QStringLiteral("--status must be ok, failed or cancelled, not '%1'").arg(v);
     });
     parser.addOption({QStringLiteral("--since")}, when(o.filter.since, "--since"));
     parser.addOption({QStringLiteral("--until")}, when(o.filter.until, "--until"));
@@ -456,10 +468,10 @@ int logCommand(const QStringList& args)
     if (std::optional<int> exit = OptionParser::finish(parsed, QStringLiteral("hako log"), kUsage))
         return *exit;
 
-    static const QStringList commands = {
-        QStringLiteral("list"),   QStringLiteral("show"),   QStringLiteral("stats"),
-        QStringLiteral("export"), QStringLiteral("import"), QStringLiteral("delete-run"),
-        QStringLiteral("prune")};
+    static const QStringList commands = {QStringLiteral("list"),   QStringLiteral("show"),
+                                         QStringLiteral("stats"),  QStringLiteral("export"),
+                                         QStringLiteral("import"), QStringLiteral("delete-run"),
+                                         QStringLiteral("prune")};
     if (o.command.isEmpty()) {
         writeText(stderr, QStringLiteral("hako log: which command? (list, show, stats, export, "
                                          "import, delete-run, prune)\n%1")
@@ -504,8 +516,10 @@ int logCommand(const QStringList& args)
         if (!n)
             return fail(n.error().message);
         if (*n == 0)
-            return fail(QStringLiteral("no calls of run '%1' in the log").arg(o.positional.first()));
-        writeText(stdout, QStringLiteral("deleted %1 calls of run %2\n").arg(*n).arg(o.positional.first()));
+            return fail(
+                QStringLiteral("no calls of run '%1' in the log").arg(o.positional.first()));
+        writeText(stdout,
+                  QStringLiteral("deleted %1 calls of run %2\n").arg(*n).arg(o.positional.first()));
         return 0;
     }
     const int64_t cutoff = QDateTime::currentMSecsSinceEpoch() - *pruneAge;

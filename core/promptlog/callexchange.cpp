@@ -50,9 +50,9 @@ QString csvRow(const CallRecord& c)
         c.programPath,
         c.span.isValid() ? QStringLiteral("%1:%2").arg(c.span.file).arg(c.span.line) : QString(),
         c.traceNodeId,
-        c.messages.isEmpty() ? QString()
-                             : QString::fromUtf8(QJsonDocument(c.messages).toJson(
-                                   QJsonDocument::Compact)),
+        c.messages.isEmpty()
+            ? QString()
+            : QString::fromUtf8(QJsonDocument(c.messages).toJson(QJsonDocument::Compact)),
         c.reply};
     QStringList out;
     for (const QString& f : fields)
@@ -129,7 +129,8 @@ Result<ImportSummary> importCalls(PromptLog& log, QIODevice& in)
                                           : QString()));
         auto call = CallRecord::fromJson(doc.object());
         if (!call)
-            return makeError(QStringLiteral("line %1: %2").arg(lineNumber).arg(call.error().message));
+            return makeError(
+                QStringLiteral("line %1: %2").arg(lineNumber).arg(call.error().message));
         all.push_back(std::move(call.value()));
     }
     summary.read = int64_t(all.size());

@@ -59,12 +59,18 @@ std::optional<StatsGroup> groupFromName(const QString& name)
 std::optional<StatsColumn> statsColumnFromName(const QString& name)
 {
     static const QList<std::pair<const char*, StatsColumn>> names = {
-        {"key", StatsColumn::Key},           {"name", StatsColumn::Key},
-        {"prompt", StatsColumn::Key},        {"calls", StatsColumn::Calls},
-        {"success", StatsColumn::SuccessRate}, {"tokens-in", StatsColumn::TokensIn},
-        {"in", StatsColumn::TokensIn},       {"tokens-out", StatsColumn::TokensOut},
-        {"out", StatsColumn::TokensOut},     {"tokens", StatsColumn::Tokens},
-        {"cost", StatsColumn::Cost},         {"p50", StatsColumn::P50},
+        {"key", StatsColumn::Key},
+        {"name", StatsColumn::Key},
+        {"prompt", StatsColumn::Key},
+        {"calls", StatsColumn::Calls},
+        {"success", StatsColumn::SuccessRate},
+        {"tokens-in", StatsColumn::TokensIn},
+        {"in", StatsColumn::TokensIn},
+        {"tokens-out", StatsColumn::TokensOut},
+        {"out", StatsColumn::TokensOut},
+        {"tokens", StatsColumn::Tokens},
+        {"cost", StatsColumn::Cost},
+        {"p50", StatsColumn::P50},
         {"p95", StatsColumn::P95}};
     for (const auto& [n, c] : names) {
         if (name == QLatin1String(n))
@@ -104,9 +110,8 @@ std::optional<double> columnValue(const StatsRow& r, StatsColumn column)
 
 void sortStats(QList<StatsRow>& rows, StatsColumn column, bool reversed)
 {
-    std::stable_sort(rows.begin(), rows.end(), [](const StatsRow& a, const StatsRow& b) {
-        return a.key < b.key;
-    });
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const StatsRow& a, const StatsRow& b) { return a.key < b.key; });
     if (column == StatsColumn::Key) {
         if (reversed)
             std::reverse(rows.begin(), rows.end());

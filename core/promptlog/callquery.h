@@ -46,8 +46,8 @@ struct StatsRow {
     QString key; ///< by tag, calls without tags are under the empty key
     int64_t calls = 0;
     int64_t okCalls = 0;
-    int64_t tokensIn = 0;  ///< prompt tokens, summed over the calls that reported them
-    int64_t tokensOut = 0; ///< completion tokens, likewise
+    int64_t tokensIn = 0;       ///< prompt tokens, summed over the calls that reported them
+    int64_t tokensOut = 0;      ///< completion tokens, likewise
     std::optional<double> cost; ///< none when no call of the group had a cost
     std::optional<double> p50LatencyMs;
     std::optional<double> p95LatencyMs;

@@ -28,8 +28,7 @@ std::optional<CallStatus> statusFromName(const QString& name)
     return std::nullopt;
 }
 
-QString promptNameFor(const QString& def, const QString& description, const QString& file,
-                      int line)
+QString promptNameFor(const QString& def, const QString& description, const QString& file, int line)
 {
     if (!def.trimmed().isEmpty())
         return def.trimmed();
@@ -94,12 +93,11 @@ QJsonObject CallRecord::toJson() const
     o.insert(QLatin1String("prompt"), promptName);
     o.insert(QLatin1String("program"), programPath);
     o.insert(QLatin1String("program_hash"), programHash);
-    o.insert(QLatin1String("source"),
-             QJsonObject{{QLatin1String("file"), span.file},
-                         {QLatin1String("line"), span.line},
-                         {QLatin1String("column"), span.column},
-                         {QLatin1String("end_line"), span.endLine},
-                         {QLatin1String("end_column"), span.endColumn}});
+    o.insert(QLatin1String("source"), QJsonObject{{QLatin1String("file"), span.file},
+                                                  {QLatin1String("line"), span.line},
+                                                  {QLatin1String("column"), span.column},
+                                                  {QLatin1String("end_line"), span.endLine},
+                                                  {QLatin1String("end_column"), span.endColumn}});
     o.insert(QLatin1String("trace_node"), traceNodeId);
     o.insert(QLatin1String("tags"), QJsonArray::fromStringList(tags));
     o.insert(QLatin1String("model"), model);
@@ -202,8 +200,8 @@ Result<CallRecord> CallRecord::fromJson(const QJsonObject& object)
     const QString started = r.text("started_at");
     const QDateTime t = QDateTime::fromString(started, Qt::ISODateWithMs);
     if (!t.isValid())
-        return makeError(QStringLiteral("'started_at' must be an ISO 8601 time, not '%1'")
-                             .arg(started));
+        return makeError(
+            QStringLiteral("'started_at' must be an ISO 8601 time, not '%1'").arg(started));
     c.startedAt = t.toMSecsSinceEpoch();
     c.promptName = r.text("prompt");
     c.programPath = r.text("program");

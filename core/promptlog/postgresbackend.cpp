@@ -154,7 +154,8 @@ public:
         }
         PQsetClientEncoding(m_conn, "UTF8");
         // The server's notices ("relation … already exists, skipping") are not for the user.
-        PQsetNoticeProcessor(m_conn, [](void*, const char*) {}, nullptr);
+        PQsetNoticeProcessor(
+            m_conn, [](void*, const char*) {}, nullptr);
         auto migrated = migrate();
         if (!migrated) {
             exec("ROLLBACK");
@@ -228,8 +229,8 @@ public:
         if (auto c = connect(); !c)
             return c.error();
         const SqlWhere where = buildWhere(filter, Dialect::Postgres);
-        QString sql = QStringLiteral("SELECT ") + callColumns(withContent) +
-                      QStringLiteral(" FROM calls c");
+        QString sql =
+            QStringLiteral("SELECT ") + callColumns(withContent) + QStringLiteral(" FROM calls c");
         if (withContent)
             sql += QStringLiteral(" LEFT JOIN call_content t ON t.id = c.id");
         sql += where.clause + orderAndLimit(filter, Dialect::Postgres);
@@ -247,8 +248,9 @@ public:
         if (auto c = connect(); !c)
             return c.error();
         const SqlWhere where = buildWhere(filter, Dialect::Postgres);
-        Result_ res = query((QStringLiteral("SELECT count(*) FROM calls c") + where.clause).toUtf8(),
-                            binds(where.binds));
+        Result_ res =
+            query((QStringLiteral("SELECT count(*) FROM calls c") + where.clause).toUtf8(),
+                  binds(where.binds));
         if (PQresultStatus(res.get()) != PGRES_TUPLES_OK)
             return error(QStringLiteral("read"), res.get());
         return PgRow(res.get(), 0).int64(0);

@@ -225,9 +225,9 @@ Result<bool> PromptLogSettings::save(const QString& path) const
         {QLatin1String("redact_builtin"), privacy.builtinRedaction},
         {QLatin1String("redact"), QJsonArray::fromStringList(privacy.userPatterns)},
         {QLatin1String("metadata_only"),
-         QJsonObject{{QLatin1String("tags"), QJsonArray::fromStringList(privacy.metadataOnlyTags)},
-                     {QLatin1String("folders"),
-                      QJsonArray::fromStringList(privacy.metadataOnlyFolders)}}},
+         QJsonObject{
+             {QLatin1String("tags"), QJsonArray::fromStringList(privacy.metadataOnlyTags)},
+             {QLatin1String("folders"), QJsonArray::fromStringList(privacy.metadataOnlyFolders)}}},
         {QLatin1String("retention_days"), retentionDays}};
     if (!log.isEmpty())
         root.insert(QLatin1String("log"), log);

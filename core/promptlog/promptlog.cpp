@@ -43,6 +43,7 @@ struct PromptLogPrivate {
     int flushing = 0;
     bool stopping = false;
     bool closed = false;
+    bool writerDone = false; // the writer thread has left its loop
     Clock::time_point stopDeadline;
     PromptLog::WriterState state;
     bool warned = false;     // problem() said for the current outage
@@ -121,8 +122,8 @@ std::unique_ptr<PromptLog> PromptLog::open(const QString& urlOrPath, QString* er
         d->reader = makePostgresBackend(urlOrPath);
     } else {
         if (urlOrPath.contains(QLatin1String("://")))
-            return fail(QStringLiteral("'%1' is neither a file nor a postgresql:// URL")
-                            .arg(urlOrPath));
+            return fail(
+                QStringLiteral("'%1' is neither a file nor a postgresql:// URL").arg(urlOrPath));
         const QString path = QDir::cleanPath(QDir::current().absoluteFilePath(urlOrPath));
         d->writer = makeSqliteBackend(path, options.maxSizeBytes);
         d->reader = makeSqliteBackend(path, 0);
@@ -231,7 +232,7 @@ bool PromptLog::flush(int timeoutMs)
     ++d->flushing;
     d->wake.notify_one();
     const bool done = d->idle.wait_for(lock, std::chrono::milliseconds(timeoutMs), [this] {
-        return (d->queue.empty() && d->inFlight == 0) || !d->thread.joinable();
+        return (d->queue.empty() && d->inFlight == 0) || d->writerDone;
     });
     --d->flushing;
     return done && d->queue.empty() && d->inFlight == 0;
@@ -373,12 +374,12 @@ void PromptLog::writerLoop()
         }
         if (d->stopping && Clock::now() >= d->stopDeadline)
             break;
-        const auto until = d->stopping ? std::min(Clock::now() + retry, d->stopDeadline)
-                                       : Clock::now() + retry;
-        d->wake.wait_until(lock, until, [this] {
-            return d->stopping && Clock::now() >= d->stopDeadline;
-        });
+        const auto until =
+            d->stopping ? std::min(Clock::now() + retry, d->stopDeadline) : Clock::now() + retry;
+        d->wake.wait_until(lock, until,
+                           [this] { return d->stopping && Clock::now() >= d->stopDeadline; });
     }
+    d->writerDone = true;
     d->idle.notify_all();
 }
 

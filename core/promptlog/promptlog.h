@@ -20,10 +20,10 @@ struct PromptLogPrivate;
 /// How a PromptLog stores what it is given.
 struct PromptLogOptions {
     PrivacyPolicy privacy;
-    PriceTable prices;      ///< prices the calls recorded without a cost
-    int batchSize = 500;    ///< a batch is written when this many calls wait…
-    int batchIntervalMs = 250; ///< …or when the oldest waiting call is this old
-    int maxBuffered = 100000;  ///< calls kept in memory while the store cannot be written
+    PriceTable prices;          ///< prices the calls recorded without a cost
+    int batchSize = 500;        ///< a batch is written when this many calls wait…
+    int batchIntervalMs = 250;  ///< …or when the oldest waiting call is this old
+    int maxBuffered = 100000;   ///< calls kept in memory while the store cannot be written
     int retryIntervalMs = 2000; ///< between attempts while the store cannot be written
     int retentionDays = 0;      ///< > 0: calls older than this are deleted when the log opens
     /// SQLite: > 0 caps the file's size; reaching the cap is handled as a full disk.
@@ -89,12 +89,12 @@ public:
     void close(int timeoutMs = 5000);
 
     struct WriterState {
-        int64_t queued = 0;    ///< recorded, not yet committed
-        int64_t written = 0;   ///< committed by this object's writer
-        int64_t dropped = 0;   ///< lost: the buffer was full, or close() gave up
+        int64_t queued = 0;  ///< recorded, not yet committed
+        int64_t written = 0; ///< committed by this object's writer
+        int64_t dropped = 0; ///< lost: the buffer was full, or close() gave up
         int64_t failedAttempts = 0;
-        bool failing = false;  ///< the last attempt failed
-        QString problem;       ///< why, while failing
+        bool failing = false; ///< the last attempt failed
+        QString problem;      ///< why, while failing
     };
     WriterState writerState() const;
 

@@ -176,10 +176,11 @@ public:
         if (sqlite3_open_v2(p.constData(), &m_db,
                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                             nullptr) != SQLITE_OK) {
-            const QString reason = m_db ? QString::fromUtf8(sqlite3_errmsg(m_db))
-                                        : QStringLiteral("out of memory");
+            const QString reason =
+                m_db ? QString::fromUtf8(sqlite3_errmsg(m_db)) : QStringLiteral("out of memory");
             disconnect();
-            return makeError(QStringLiteral("cannot open the prompt log %1: %2").arg(m_path, reason));
+            return makeError(
+                QStringLiteral("cannot open the prompt log %1: %2").arg(m_path, reason));
         }
         sqlite3_busy_timeout(m_db, 10000);
         auto fail = [this](const QString& what) -> Result<bool> {
@@ -241,7 +242,8 @@ public:
             m_insertFts = std::make_unique<Statement>(
                 m_db, QStringLiteral("INSERT INTO call_fts(rowid, body) VALUES (?1, ?2)"));
             m_insertTag = std::make_unique<Statement>(
-                m_db, QStringLiteral("INSERT OR IGNORE INTO call_tags(tag, call_id) VALUES (?1, ?2)"));
+                m_db,
+                QStringLiteral("INSERT OR IGNORE INTO call_tags(tag, call_id) VALUES (?1, ?2)"));
             if (!m_insertCall->valid() || !m_insertContent->valid() || !m_insertFts->valid() ||
                 !m_insertTag->valid())
                 return error(QStringLiteral("prepare writing"));
@@ -322,8 +324,8 @@ public:
             return c.error();
         const SqlWhere where =
             buildWhere(filter, Dialect::Sqlite, 1, shortTermMatcher(), candidateCounter());
-        QString sql = QStringLiteral("SELECT ") + callColumns(withContent) +
-                      QStringLiteral(" FROM calls c");
+        QString sql =
+            QStringLiteral("SELECT ") + callColumns(withContent) + QStringLiteral(" FROM calls c");
         if (withContent)
             sql += QStringLiteral(" LEFT JOIN call_content t ON t.id = c.id");
         sql += where.clause + orderAndLimit(filter, Dialect::Sqlite);
@@ -531,21 +533,25 @@ private:
     CandidateCount candidateCounter()
     {
         return [this](const QString& match) -> int64_t {
-            Statement s(m_db, QStringLiteral("SELECT count(*) FROM call_fts WHERE call_fts MATCH ?1"));
+            Statement s(m_db,
+                        QStringLiteral("SELECT count(*) FROM call_fts WHERE call_fts MATCH ?1"));
             s.bind(1, match);
             return s.valid() && s.step() ? s.int64(0) : 0;
         };
     }
 
-    bool exec(const char* sql) { return sqlite3_exec(m_db, sql, nullptr, nullptr, nullptr) == SQLITE_OK; }
+    bool exec(const char* sql)
+    {
+        return sqlite3_exec(m_db, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
+    }
     bool exec(const QByteArray& sql) { return exec(sql.constData()); }
 
     Diagnostic error(const QString& what) const
     {
-        return makeError(QStringLiteral("cannot %1 the prompt log %2: %3")
-                             .arg(what, m_path,
-                                  m_db ? QString::fromUtf8(sqlite3_errmsg(m_db))
-                                       : QStringLiteral("not open")));
+        return makeError(
+            QStringLiteral("cannot %1 the prompt log %2: %3")
+                .arg(what, m_path,
+                     m_db ? QString::fromUtf8(sqlite3_errmsg(m_db)) : QStringLiteral("not open")));
     }
     Diagnostic rollback(const QString& what)
     {
@@ -560,7 +566,8 @@ private:
             return error(QStringLiteral("create"));
         int version = 0;
         {
-            Statement s(m_db, QStringLiteral("SELECT value FROM meta WHERE key = 'schema_version'"));
+            Statement s(m_db,
+                        QStringLiteral("SELECT value FROM meta WHERE key = 'schema_version'"));
             if (s.step())
                 version = s.text(0).toInt();
             else if (s.failed())

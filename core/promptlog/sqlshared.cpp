@@ -78,7 +78,8 @@ public:
         if (points.size() >= 3) {
             QStringList trigrams;
             for (qsizetype i = 0; i + 3 <= points.size(); ++i) {
-                QString t = QString::fromUcs4(reinterpret_cast<const char32_t*>(points.constData() + i), 3);
+                QString t =
+                    QString::fromUcs4(reinterpret_cast<const char32_t*>(points.constData() + i), 3);
                 t.replace(QLatin1Char('"'), QLatin1String("\"\""));
                 trigrams.append(QLatin1Char('"') + t + QLatin1Char('"'));
             }

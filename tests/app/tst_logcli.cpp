@@ -52,7 +52,8 @@ private Q_SLOTS:
         m_db = m_dir.filePath(QStringLiteral("calls.sqlite"));
         auto store = PromptLog::open(m_db);
         QVERIFY(store);
-        // summarize: 3 calls, 3000 tokens; react: 2 calls, 500 tokens, one failed; old: 40 days ago.
+        // summarize: 3 calls, 3000 tokens; react: 2 calls, 500 tokens, one failed; old: 40 days
+        // ago.
         struct Row {
             const char* prompt;
             const char* model;
@@ -89,8 +90,9 @@ private Q_SLOTS:
             c.tags = {QLatin1String(r.tag)};
             c.runId = QLatin1String(r.run);
             c.startedAt = m_now - r.age - n;
-            c.messages = QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                {QStringLiteral("content"), QString::fromUtf8(r.text)}}};
+            c.messages =
+                QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                       {QStringLiteral("content"), QString::fromUtf8(r.text)}}};
             c.reply = QStringLiteral("reply %1").arg(n);
             if (c.status == CallStatus::Failed)
                 c.error = QStringLiteral("HTTP 500");
@@ -108,13 +110,14 @@ private Q_SLOTS:
         QCOMPARE(none.exitCode, 2);
         const HakoOutcome bad = log({QStringLiteral("frobnicate")});
         QCOMPARE(bad.exitCode, 2);
-        QVERIFY2(bad.err.contains(QLatin1String("unknown command 'frobnicate'")), qPrintable(bad.err));
-        const HakoOutcome since = log({QStringLiteral("list"), QStringLiteral("--since"),
-                                       QStringLiteral("yesterday")});
+        QVERIFY2(bad.err.contains(QLatin1String("unknown command 'frobnicate'")),
+                 qPrintable(bad.err));
+        const HakoOutcome since =
+            log({QStringLiteral("list"), QStringLiteral("--since"), QStringLiteral("yesterday")});
         QCOMPARE(since.exitCode, 2);
         QVERIFY(since.err.contains(QLatin1String("neither an age")));
-        const HakoOutcome by = log({QStringLiteral("stats"), QStringLiteral("--by"),
-                                    QStringLiteral("colour")});
+        const HakoOutcome by =
+            log({QStringLiteral("stats"), QStringLiteral("--by"), QStringLiteral("colour")});
         QCOMPARE(by.exitCode, 2);
         QVERIFY(by.err.contains(QLatin1String("--by must be prompt, tag, model or day")));
         const HakoOutcome missing =
@@ -122,9 +125,9 @@ private Q_SLOTS:
         QCOMPARE(missing.exitCode, 1);
         QVERIFY(missing.err.contains(QLatin1String("there is no prompt log at")));
         QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("nowhere.sqlite"))));
-        const HakoOutcome server = runHako({QStringLiteral("log"), QStringLiteral("list"),
-                                            QStringLiteral("--log"),
-                                            QStringLiteral("postgresql://nobody@127.0.0.1:1/x")});
+        const HakoOutcome server =
+            runHako({QStringLiteral("log"), QStringLiteral("list"), QStringLiteral("--log"),
+                     QStringLiteral("postgresql://nobody@127.0.0.1:1/x")});
         QCOMPARE(server.exitCode, 1);
         QVERIFY2(server.err.contains(QLatin1String("cannot connect to the prompt log")),
                  qPrintable(server.err));
@@ -140,7 +143,7 @@ private Q_SLOTS:
         QStringList l = lines(all.out);
         QCOMPARE(l.size(), 7); // header + 6
         QVERIFY(l[0].startsWith(QLatin1String("ID  TIME (UTC)")));
-        QVERIFY(l[1].contains(QLatin1String("summarize")));     // newest first
+        QVERIFY(l[1].contains(QLatin1String("summarize"))); // newest first
         QVERIFY(l.last().contains(QLatin1String("old")));
 
         const HakoOutcome failed = log({QStringLiteral("list"), QStringLiteral("--status"),
@@ -148,8 +151,10 @@ private Q_SLOTS:
         QCOMPARE(failed.exitCode, 0);
         const QJsonArray calls = QJsonDocument::fromJson(failed.out.toUtf8()).array();
         QCOMPARE(calls.size(), 1);
-        QCOMPARE(calls[0].toObject().value(QLatin1String("prompt")).toString(), QStringLiteral("react"));
-        QCOMPARE(calls[0].toObject().value(QLatin1String("error")).toString(), QStringLiteral("HTTP 500"));
+        QCOMPARE(calls[0].toObject().value(QLatin1String("prompt")).toString(),
+                 QStringLiteral("react"));
+        QCOMPARE(calls[0].toObject().value(QLatin1String("error")).toString(),
+                 QStringLiteral("HTTP 500"));
 
         auto count = [this](QStringList args) {
             args.prepend(QStringLiteral("list"));
@@ -176,8 +181,8 @@ private Q_SLOTS:
         QVERIFY(o.out.contains(QStringLiteral("--- user ---\n銀河鉄道の夜を要約して\n")));
         QVERIFY(o.out.contains(QLatin1String("--- reply ---\nreply 1\n")));
         // By number too (the first call stored is 1).
-        const HakoOutcome byNumber = log({QStringLiteral("show"), QStringLiteral("1"),
-                                          QStringLiteral("--json")});
+        const HakoOutcome byNumber =
+            log({QStringLiteral("show"), QStringLiteral("1"), QStringLiteral("--json")});
         QCOMPARE(byNumber.exitCode, 0);
         QCOMPARE(QJsonDocument::fromJson(byNumber.out.toUtf8()).object().value(QLatin1String("id")),
                  QJsonValue(QStringLiteral("call-1-0123456789")));
@@ -185,9 +190,9 @@ private Q_SLOTS:
 
     void statsTableSumsAndSorts()
     {
-        const HakoOutcome o = log({QStringLiteral("stats"), QStringLiteral("--by"),
-                                   QStringLiteral("prompt"), QStringLiteral("--sort"),
-                                   QStringLiteral("tokens")});
+        const HakoOutcome o =
+            log({QStringLiteral("stats"), QStringLiteral("--by"), QStringLiteral("prompt"),
+                 QStringLiteral("--sort"), QStringLiteral("tokens")});
         QCOMPARE(o.exitCode, 0);
         const QStringList l = lines(o.out);
         QCOMPARE(l.size(), 5); // header, 3 prompts, total
@@ -202,11 +207,12 @@ private Q_SLOTS:
         // Aligned: every number column ends where its header does.
         const qsizetype end = l[0].indexOf(QLatin1String("TOKENS IN")) + 9;
         for (int i = 1; i < 5; ++i)
-            QVERIFY2(l[i].at(end - 1).isDigit() && l[i].at(end) == QLatin1Char(' '), qPrintable(l[i]));
+            QVERIFY2(l[i].at(end - 1).isDigit() && l[i].at(end) == QLatin1Char(' '),
+                     qPrintable(l[i]));
 
-        const HakoOutcome json = log({QStringLiteral("stats"), QStringLiteral("--by"),
-                                      QStringLiteral("tag"), QStringLiteral("--sort"),
-                                      QStringLiteral("calls"), QStringLiteral("--json")});
+        const HakoOutcome json =
+            log({QStringLiteral("stats"), QStringLiteral("--by"), QStringLiteral("tag"),
+                 QStringLiteral("--sort"), QStringLiteral("calls"), QStringLiteral("--json")});
         QCOMPARE(json.exitCode, 0);
         const QJsonArray rows = QJsonDocument::fromJson(json.out.toUtf8()).array();
         QCOMPARE(rows.size(), 2);
@@ -229,9 +235,8 @@ private Q_SLOTS:
         QCOMPARE(im.out, QStringLiteral("imported 6 of 6 calls (0 were in the log already)\n"));
         QCOMPARE(log({QStringLiteral("stats")}, copy).out, log({QStringLiteral("stats")}).out);
 
-        const HakoOutcome csv = log({QStringLiteral("export"), QStringLiteral("--format"),
-                                     QStringLiteral("csv")},
-                                    copy);
+        const HakoOutcome csv = log(
+            {QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("csv")}, copy);
         QCOMPARE(csv.exitCode, 0);
         QVERIFY(csv.out.startsWith(QLatin1String("id,run_id,started_at,prompt,")));
         QCOMPARE(lines(csv.out).size(), 7);
@@ -240,9 +245,8 @@ private Q_SLOTS:
         QCOMPARE(del.exitCode, 0);
         QCOMPARE(del.out, QStringLiteral("deleted 2 calls of run r1\n"));
         QCOMPARE(log({QStringLiteral("delete-run"), QStringLiteral("r1")}, copy).exitCode, 1);
-        const HakoOutcome prune = log({QStringLiteral("prune"), QStringLiteral("--older-than"),
-                                       QStringLiteral("30d")},
-                                      copy);
+        const HakoOutcome prune = log(
+            {QStringLiteral("prune"), QStringLiteral("--older-than"), QStringLiteral("30d")}, copy);
         QCOMPARE(prune.exitCode, 0);
         QVERIFY(prune.out.startsWith(QLatin1String("deleted 1 calls started before")));
         QCOMPARE(lines(log({QStringLiteral("list")}, copy).out).size(), 4);

@@ -47,21 +47,21 @@ void bench(const char* name, double value, const char* unit)
 }
 
 const QStringList kEnglish = {
-    QStringLiteral("the"),     QStringLiteral("agent"),   QStringLiteral("memory"),
-    QStringLiteral("thread"),  QStringLiteral("reply"),   QStringLiteral("summary"),
+    QStringLiteral("the"),     QStringLiteral("agent"),    QStringLiteral("memory"),
+    QStringLiteral("thread"),  QStringLiteral("reply"),    QStringLiteral("summary"),
     QStringLiteral("answer"),  QStringLiteral("question"), QStringLiteral("context"),
-    QStringLiteral("model"),   QStringLiteral("decide"),  QStringLiteral("whether"),
-    QStringLiteral("comment"), QStringLiteral("post"),    QStringLiteral("character"),
-    QStringLiteral("sheet"),   QStringLiteral("recent"),  QStringLiteral("relevant")};
+    QStringLiteral("model"),   QStringLiteral("decide"),   QStringLiteral("whether"),
+    QStringLiteral("comment"), QStringLiteral("post"),     QStringLiteral("character"),
+    QStringLiteral("sheet"),   QStringLiteral("recent"),   QStringLiteral("relevant")};
 const QStringList kJapanese = {
     QStringLiteral("要約して"), QStringLiteral("返信"),     QStringLiteral("記憶"),
     QStringLiteral("スレッド"), QStringLiteral("投稿"),     QStringLiteral("キャラクター"),
     QStringLiteral("判断"),     QStringLiteral("コメント"), QStringLiteral("最近の出来事"),
     QStringLiteral("関連"),     QStringLiteral("反応する"), QStringLiteral("無視する")};
-const QStringList kPrompts = {QStringLiteral("react"),  QStringLiteral("action"),
-                              QStringLiteral("insight"), QStringLiteral("reflect"),
+const QStringList kPrompts = {QStringLiteral("react"),     QStringLiteral("action"),
+                              QStringLiteral("insight"),   QStringLiteral("reflect"),
                               QStringLiteral("summarize"), QStringLiteral("classify"),
-                              QStringLiteral("extract"), QStringLiteral("translate")};
+                              QStringLiteral("extract"),   QStringLiteral("translate")};
 const QStringList kModels = {QStringLiteral("gpt-4o-mini"), QStringLiteral("gpt-4o"),
                              QStringLiteral("ollama/granite3.3:8b"),
                              QStringLiteral("ollama/qwen2.5:7b")};
@@ -229,7 +229,8 @@ int main(int argc, char** argv)
             return 1;
         }
         if ((first / batchSize) % 20 == 19)
-            std::fprintf(stderr, "generated %lld calls\n", static_cast<long long>(first + batchSize));
+            std::fprintf(stderr, "generated %lld calls\n",
+                         static_cast<long long>(first + batchSize));
     }
     bench("promptlog_generate_calls_per_s", double(n) / (msSince(genStart) / 1000.0), "calls/s");
     bench("promptlog_file_mb",

@@ -127,7 +127,10 @@ private:
         return probe.serverPort();
     }
 
-    QString binary(const char* name) const { return m_bin + QLatin1Char('/') + QLatin1String(name); }
+    QString binary(const char* name) const
+    {
+        return m_bin + QLatin1Char('/') + QLatin1String(name);
+    }
     QString dataDir() const { return m_dir.filePath(QStringLiteral("data")); }
 
     // Runs a command, as the postgres user when `asServer` and we are root.

@@ -51,8 +51,8 @@ CallRecord fullCall()
     c.tags = {QStringLiteral("prompt:summary"), QStringLiteral("env:test")};
     c.model = QStringLiteral("ollama/granite3.3:8b");
     c.endpoint = QStringLiteral("local");
-    c.parameters = QJsonObject{{QStringLiteral("temperature"), 0.2},
-                               {QStringLiteral("max_tokens"), 200}};
+    c.parameters =
+        QJsonObject{{QStringLiteral("temperature"), 0.2}, {QStringLiteral("max_tokens"), 200}};
     c.messages = chat(QStringLiteral("You summarise."), QStringLiteral("銀河鉄道の夜を要約して"));
     c.reply = QStringLiteral("A boy rides a train through the stars.");
     c.toolCalls = QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("lookup")},
@@ -129,11 +129,11 @@ int writerChild(const QString& path, const QString& round)
 
 } // namespace
 
-#define FRESH_LOG(var, ...)                                                                   \
-    QFETCH(QString, backend);                                                                 \
-    if (backend == QLatin1String("postgresql") && !m_pgUp)                                    \
-        QSKIP(qPrintable(m_pgSkip));                                                          \
-    auto var = freshLog(backend, ##__VA_ARGS__);                                              \
+#define FRESH_LOG(var, ...)                                                                        \
+    QFETCH(QString, backend);                                                                      \
+    if (backend == QLatin1String("postgresql") && !m_pgUp)                                         \
+        QSKIP(qPrintable(m_pgSkip));                                                               \
+    auto var = freshLog(backend, ##__VA_ARGS__);                                                   \
     QVERIFY2(var, qPrintable(m_lastError));
 
 class TestPromptLog : public QObject {
@@ -354,10 +354,12 @@ private Q_SLOTS:
     void filtersSelectTheirCalls()
     {
         FRESH_LOG(log);
-        CallRecord a = simpleCall(QStringLiteral("react"), QStringLiteral("gpt-4o"), kNow - 3 * kDay);
+        CallRecord a =
+            simpleCall(QStringLiteral("react"), QStringLiteral("gpt-4o"), kNow - 3 * kDay);
         a.tags = {QStringLiteral("env:prod"), QStringLiteral("agent")};
         a.runId = QStringLiteral("r1");
-        CallRecord b = simpleCall(QStringLiteral("action"), QStringLiteral("gpt-4o-mini"), kNow - kDay);
+        CallRecord b =
+            simpleCall(QStringLiteral("action"), QStringLiteral("gpt-4o-mini"), kNow - kDay);
         b.tags = {QStringLiteral("env:prod")};
         b.status = CallStatus::Failed;
         b.runId = QStringLiteral("r1");
@@ -456,11 +458,12 @@ private Q_SLOTS:
             return l;
         };
         QCOMPARE(search(QStringLiteral("銀河")), sorted({a.uid, b.uid})); // 2 characters
-        QCOMPARE(search(QStringLiteral("鉄道の")), QStringList{a.uid});    // 3 characters
+        QCOMPARE(search(QStringLiteral("鉄道の")), QStringList{a.uid});   // 3 characters
         QCOMPARE(search(QStringLiteral("銀河鉄道")), QStringList{a.uid});
         QCOMPARE(search(QStringLiteral("晴")), QStringList{b.uid}); // 1 character
-        QCOMPARE(search(QStringLiteral("最後に銀河")), QStringList{b.uid}); // in the reply, at its end
-        QCOMPARE(search(QStringLiteral("司書")), QStringList{a.uid});       // in the system message
+        QCOMPARE(search(QStringLiteral("最後に銀河")),
+                 QStringList{b.uid});                                 // in the reply, at its end
+        QCOMPARE(search(QStringLiteral("司書")), QStringList{a.uid}); // in the system message
         QCOMPARE(search(QStringLiteral("hello stars")), QStringList{a.uid}); // ASCII case ignored
         QCOMPARE(search(QStringLiteral("\"Hello Stars\"")), QStringList{a.uid});
         QCOMPARE(search(QStringLiteral("銀河 天気")), QStringList{b.uid}); // every word
@@ -576,8 +579,9 @@ private Q_SLOTS:
         FRESH_LOG(source);
         std::vector<CallRecord> calls;
         for (int i = 0; i < 2345; ++i) { // more than one export page
-            CallRecord c = i == 0 ? fullCall() : simpleCall(QStringLiteral("p%1").arg(i % 5),
-                                                            QStringLiteral("m"), kNow - i);
+            CallRecord c = i == 0 ? fullCall()
+                                  : simpleCall(QStringLiteral("p%1").arg(i % 5),
+                                               QStringLiteral("m"), kNow - i);
             if (i > 0)
                 c.reply = QStringLiteral("reply, with \"quotes\"\nand a line %1").arg(i);
             calls.push_back(c);
@@ -717,7 +721,8 @@ private Q_SLOTS:
         for (const CallRecord& c : {mini, big, given, unknown, noTokens})
             ids.append(log->record(c));
         QVERIFY(log->flush());
-        QVERIFY(std::abs(*log->find(ids[0])->cost - (0.6 * 0.15 + 0.4 * 0.075 + 0.1 * 0.6)) < 1e-12);
+        QVERIFY(std::abs(*log->find(ids[0])->cost - (0.6 * 0.15 + 0.4 * 0.075 + 0.1 * 0.6)) <
+                1e-12);
         QVERIFY(std::abs(*log->find(ids[1])->cost - (2000 * 2.5 + 1000 * 10.0) / 1e6) < 1e-12);
         QCOMPARE(log->find(ids[2])->cost, std::optional<double>(7.0));
         QCOMPARE(log->find(ids[3])->cost, std::nullopt);
@@ -744,7 +749,8 @@ private Q_SLOTS:
         options.batchIntervalMs = 10;
         options.maxBuffered = 40;
         QString error;
-        auto log = PromptLog::open(blocker + QStringLiteral("/sub/promptlog.sqlite"), &error, options);
+        auto log =
+            PromptLog::open(blocker + QStringLiteral("/sub/promptlog.sqlite"), &error, options);
         QVERIFY(log);
         QVERIFY2(error.contains(QLatin1String("cannot")), qPrintable(error));
         QSignalSpy problems(log.get(), &PromptLog::problem);
@@ -848,8 +854,9 @@ private Q_SLOTS:
             QCOMPARE(*check, QStringLiteral("ok"));
             const int64_t count = *log->count({});
             // What the child reported committed this round are its first `last` calls.
-            QVERIFY2(count >= committed + last,
-                     qPrintable(QStringLiteral("%1 < %2 + %3").arg(count).arg(committed).arg(last)));
+            QVERIFY2(
+                count >= committed + last,
+                qPrintable(QStringLiteral("%1 < %2 + %3").arg(count).arg(committed).arg(last)));
             for (int64_t i : {int64_t(1), last / 2, last}) {
                 auto c = log->find(
                     QStringLiteral("%1-call-%2").arg(round).arg(i, 9, 10, QLatin1Char('0')));

@@ -39,18 +39,26 @@ private Q_SLOTS:
                                        << "[REDACTED:key]";
         QTest::newRow("bearer") << "Authorization: Bearer abc.DEF-123_456"
                                 << "Authorization: Bearer [REDACTED:key]";
-        QTest::newRow("aws") << "AKIAIOSFODNN7EXAMPLE here" << "[REDACTED:key] here";
+        QTest::newRow("aws") << "AKIAIOSFODNN7EXAMPLE here"
+                             << "[REDACTED:key] here";
         QTest::newRow("github") << "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
                                 << "[REDACTED:key]";
-        QTest::newRow("jp phone") << "電話 03-1234-5678 まで" << "電話 [REDACTED:phone] まで";
-        QTest::newRow("mobile") << "090-1234-5678" << "[REDACTED:phone]";
-        QTest::newRow("international") << "call +81 90 1234 5678." << "call [REDACTED:phone].";
-        QTest::newRow("us") << "(555) 123-4567" << "[REDACTED:phone]";
-        QTest::newRow("date stays") << "on 2024-05-01 at 10:30" << "on 2024-05-01 at 10:30";
+        QTest::newRow("jp phone") << "電話 03-1234-5678 まで"
+                                  << "電話 [REDACTED:phone] まで";
+        QTest::newRow("mobile") << "090-1234-5678"
+                                << "[REDACTED:phone]";
+        QTest::newRow("international") << "call +81 90 1234 5678."
+                                       << "call [REDACTED:phone].";
+        QTest::newRow("us") << "(555) 123-4567"
+                            << "[REDACTED:phone]";
+        QTest::newRow("date stays") << "on 2024-05-01 at 10:30"
+                                    << "on 2024-05-01 at 10:30";
         QTest::newRow("numbers stay") << "tokens 12345 and 3.14159 and v1.2.3"
                                       << "tokens 12345 and 3.14159 and v1.2.3";
-        QTest::newRow("short sk stays") << "a task-list and sk-1" << "a task-list and sk-1";
-        QTest::newRow("plain bearer stays") << "the Bearer of news" << "the Bearer of news";
+        QTest::newRow("short sk stays") << "a task-list and sk-1"
+                                        << "a task-list and sk-1";
+        QTest::newRow("plain bearer stays") << "the Bearer of news"
+                                            << "the Bearer of news";
     }
     void builtinRedaction()
     {
@@ -83,8 +91,8 @@ private Q_SLOTS:
             {QStringLiteral("content"),
              QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
                                     {QStringLiteral("text"), QStringLiteral("me@x.org")}}}}}};
-        c.toolCalls = QJsonArray{QJsonObject{
-            {QStringLiteral("arguments"), QStringLiteral("{\"to\": \"me@x.org\"}")}}};
+        c.toolCalls = QJsonArray{
+            QJsonObject{{QStringLiteral("arguments"), QStringLiteral("{\"to\": \"me@x.org\"}")}}};
         c.parameters = QJsonObject{{QStringLiteral("user"), QStringLiteral("me@x.org")}};
         p.apply(c);
         const QString text = QString::fromUtf8(QJsonDocument(c.messages).toJson());

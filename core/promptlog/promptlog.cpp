@@ -48,6 +48,7 @@ struct PromptLogPrivate {
     PromptLog::WriterState state;
     bool warned = false;     // problem() said for the current outage
     bool dropWarned = false; // problem() said for dropping
+    bool outage = false;     // an attempt failed since everything was last written
     std::thread thread;
 };
 
@@ -137,6 +138,7 @@ std::unique_ptr<PromptLog> PromptLog::open(const QString& urlOrPath, QString* er
         d->state.failing = true;
         d->state.problem = connected.error().message;
         d->warned = true;
+        d->outage = true;
         if (error)
             *error = connected.error().message;
     }
@@ -339,12 +341,12 @@ void PromptLog::writerLoop()
         d->inFlight = 0;
         if (written) {
             d->state.written += int64_t(n);
-            const bool wasFailing = d->state.failing;
             d->state.failing = false;
             d->state.problem.clear();
             if (!d->queue.empty())
                 d->firstQueued = Clock::now() - interval; // what waited goes at once
-            if (wasFailing && d->queue.empty()) {
+            if (d->outage && d->queue.empty()) {
+                d->outage = false;
                 d->warned = false;
                 d->dropWarned = false;
                 lock.unlock();
@@ -360,6 +362,7 @@ void PromptLog::writerLoop()
             d->queue.push_front(std::move(*it));
         ++d->state.failedAttempts;
         d->state.failing = true;
+        d->outage = true;
         d->state.problem = written.error().message;
         d->writer->disconnect();
         if (!d->warned) {

@@ -4,6 +4,7 @@
 //   promptlog_writer_calls_per_s         calls the background writer commits per second, with
 //                                        redaction, the price table and the full-text index
 //                                        (target ≥ 10,000)
+//   promptlog_writer_short_calls_per_s   the same for calls of about 200 characters
 //   promptlog_generate_calls_per_s       writing the generated log (insertNow, batches of 10,000)
 //   promptlog_stats_by_prompt_ms         `hako log stats --by prompt` over N calls (target
 //                                        < 300 ms at 1,000,000); by model, tag, day likewise
@@ -189,6 +190,32 @@ int main(int argc, char** argv)
         bench("promptlog_record_mean_us", sum / double(us.size()), "us");
         bench("promptlog_record_p99_us", us[size_t(double(us.size()) * 0.99)], "us");
         bench("promptlog_writer_calls_per_s", double(calls) / seconds, "calls/s");
+    }
+
+    // 1b. The same with short calls (a 200-character prompt): the writer's own overhead.
+    {
+        QString error;
+        auto log = PromptLog::open(dir.filePath(QStringLiteral("short.sqlite")), &error);
+        if (!log || !error.isEmpty())
+            return 1;
+        const int calls = 50000;
+        std::vector<CallRecord> prepared;
+        prepared.reserve(calls);
+        for (int i = 0; i < calls; ++i) {
+            CallRecord c = makeCall(rng, i, now + i);
+            c.messages =
+                QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                       {QStringLiteral("content"),
+                                        QStringLiteral("Classify this post as react or ignore: %1")
+                                            .arg(kJapanese[i % kJapanese.size()].repeated(12))}}};
+            prepared.push_back(std::move(c));
+        }
+        const auto start = Clock::now();
+        for (CallRecord& c : prepared)
+            log->record(std::move(c));
+        log->flush(600000);
+        bench("promptlog_writer_short_calls_per_s", double(calls) / (msSince(start) / 1000.0),
+              "calls/s");
     }
 
     // 2. A log of N calls, then the monitor's queries over it.

@@ -7,6 +7,8 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
 
 #include <sqlite3.h>
 
@@ -52,7 +54,7 @@ CREATE INDEX calls_prompt ON calls(prompt, started_at);
 CREATE INDEX calls_model ON calls(model, started_at);
 -- Covers the monitor's scans (time range, every group key, every summed column).
 CREATE INDEX calls_stats ON calls(started_at, prompt, model, status, tokens_prompt,
-  tokens_completion, cost, latency_ms);
+  tokens_completion, cost, latency_ms, tags);
 CREATE TABLE call_tags(tag TEXT NOT NULL, call_id INTEGER NOT NULL,
   PRIMARY KEY(tag, call_id)) WITHOUT ROWID;
 CREATE INDEX call_tags_call ON call_tags(call_id);
@@ -148,6 +150,24 @@ private:
     sqlite3_stmt* m_stmt = nullptr;
     int m_rc = SQLITE_OK;
 };
+
+// The tags column (a JSON array of strings) as UTF-8 strings, without a JSON parser for the
+// usual tags that need no escapes.
+void splitTags(const QByteArray& json, QList<QByteArray>& out)
+{
+    out.clear();
+    if (json.size() < 4)
+        return; // "" or "[]"
+    if (!json.contains('\\')) {
+        // ["a","b"]: the pieces between quotes alternate between tags and separators.
+        const QList<QByteArray> pieces = json.mid(2, json.size() - 4).split('"');
+        for (qsizetype i = 0; i < pieces.size(); i += 2)
+            out.append(pieces[i]);
+        return;
+    }
+    for (const QJsonValue& v : QJsonDocument::fromJson(json).array())
+        out.append(v.toString().toUtf8());
+}
 
 struct Accumulator {
     int64_t calls = 0;
@@ -408,14 +428,12 @@ public:
             key = QStringLiteral("c.started_at");
             break;
         case StatsGroup::Tag:
-            key = QStringLiteral("t.tag");
+            key = QStringLiteral("c.tags"); // split below: no join with call_tags
             break;
         }
         QString sql = QStringLiteral("SELECT %1, c.status, c.tokens_prompt, c.tokens_completion, "
                                      "c.cost, c.latency_ms FROM calls c")
                           .arg(key);
-        if (group == StatsGroup::Tag)
-            sql += QStringLiteral(" LEFT JOIN call_tags t ON t.call_id = c.id");
         Statement s(m_db, sql + where.clause);
         if (!s.valid())
             return error(QStringLiteral("read"));
@@ -424,30 +442,45 @@ public:
         // anyway, and one pass over the covering index is the cheapest read there is.
         QHash<QByteArray, Accumulator> groups;
         QHash<int64_t, Accumulator> days;
+        auto groupOf = [&groups](const QByteArray& k) -> Accumulator& {
+            auto it = groups.find(k);
+            if (it == groups.end())
+                it = groups.insert(QByteArray(k.constData(), k.size()), Accumulator());
+            return it.value();
+        };
+        QList<QByteArray> tags;
         while (s.step()) {
-            Accumulator* a = nullptr;
+            const bool ok = s.raw(1) == "ok";
+            const int64_t in = s.int64(2);
+            const int64_t out = s.int64(3);
+            const std::optional<double> cost =
+                s.isNull(4) ? std::nullopt : std::optional<double>(s.real(4));
+            const std::optional<double> latency =
+                s.isNull(5) ? std::nullopt : std::optional<double>(s.real(5));
+            auto count = [&](Accumulator& a) {
+                ++a.calls;
+                a.ok += ok;
+                a.in += in;
+                a.out += out;
+                if (cost) {
+                    a.cost += *cost;
+                    a.hasCost = true;
+                }
+                if (latency)
+                    a.latencies.push_back(*latency);
+            };
             if (group == StatsGroup::Day) {
                 const int64_t ms = s.int64(0);
-                a = &days[ms >= 0 ? ms / 86400000 : (ms - 86399999) / 86400000];
+                count(days[ms >= 0 ? ms / 86400000 : (ms - 86399999) / 86400000]);
+            } else if (group == StatsGroup::Tag) {
+                splitTags(s.raw(0), tags);
+                if (tags.isEmpty())
+                    count(groupOf(QByteArray()));
+                for (const QByteArray& tag : tags)
+                    count(groupOf(tag));
             } else {
-                const QByteArray k = s.raw(0);
-                auto it = groups.find(k);
-                if (it == groups.end())
-                    it = groups.insert(QByteArray(k.constData(), k.size()), Accumulator());
-                a = &it.value();
+                count(groupOf(s.raw(0)));
             }
-            ++a->calls;
-            const QByteArray status = s.raw(1);
-            if (status == "ok")
-                ++a->ok;
-            a->in += s.int64(2);
-            a->out += s.int64(3);
-            if (!s.isNull(4)) {
-                a->cost += s.real(4);
-                a->hasCost = true;
-            }
-            if (!s.isNull(5))
-                a->latencies.push_back(s.real(5));
         }
         if (s.failed())
             return error(QStringLiteral("read"));

@@ -37,6 +37,18 @@ QString likePattern(const QString& pattern)
     return out;
 }
 
+// A LIKE pattern matching `text` itself (with ESCAPE '\').
+QString likeLiteral(const QString& text)
+{
+    QString out;
+    for (const QChar c : text) {
+        if (c == QLatin1Char('%') || c == QLatin1Char('_') || c == QLatin1Char('\\'))
+            out += QLatin1Char('\\');
+        out += c;
+    }
+    return out;
+}
+
 class Builder {
 public:
     Builder(Dialect d, int firstBind) : m_dialect(d), m_next(firstBind) {}
@@ -93,19 +105,20 @@ public:
             return;
         }
         // Few candidates: the query starts from them. Many, in a listing with a limit: the
-        // calls are read in the listing's order (`+c.id` keeps SQLite from starting from the
-        // set) and each is looked up in it, so the limit stops the reading early.
+        // calls are read in the listing's order and each one's text is checked, so that the
+        // limit stops the reading early (building the set of a million candidates would cost
+        // more than the whole listing).
         if (match) {
             constexpr int64_t kMany = 2000;
-            const bool many = candidates && candidates(*match) > kMany;
-            add(QStringLiteral("%1c.id IN (SELECT rowid FROM call_fts WHERE call_fts MATCH %2)")
-                    .arg(many ? QStringLiteral("+") : QString(), bind(*match)));
+            if (!candidates || candidates(*match) <= kMany)
+                add(QStringLiteral("c.id IN (SELECT rowid FROM call_fts WHERE call_fts MATCH %1)")
+                        .arg(bind(*match)));
         }
-        const bool fold = std::any_of(term.begin(), term.end(),
-                                      [](QChar ch) { return ch.toLower() != ch.toUpper(); });
-        add(QStringLiteral("EXISTS (SELECT 1 FROM call_fts ft WHERE ft.rowid = c.id AND %1)")
-                .arg(fold ? QStringLiteral("instr(lower(ft.body), lower(%1)) > 0").arg(bind(term))
-                          : QStringLiteral("instr(ft.body, %1) > 0").arg(bind(term))));
+        // LIKE with ESCAPE: ASCII case ignored without copying the text, and never handed to
+        // the index (which answers terms shorter than three characters with nothing).
+        add(QStringLiteral("EXISTS (SELECT 1 FROM call_fts ft WHERE ft.rowid = c.id AND "
+                           "ft.body LIKE %1 ESCAPE '\\')")
+                .arg(bind(QLatin1Char('%') + likeLiteral(term) + QLatin1Char('%'))));
     }
 
     SqlWhere finish()

@@ -254,6 +254,8 @@ private Q_SLOTS:
                 c.tags = {tags[i % 3]};
             if (i % 4 == 0)
                 c.tags.append(QStringLiteral("env:test"));
+            if (i % 9 == 0)
+                c.tags.append(QStringLiteral("note:\"a, b\""));
             c.tags.removeDuplicates();
             log->record(c);
             calls.push_back(c);
@@ -442,7 +444,7 @@ private Q_SLOTS:
         b.reply = QStringLiteral("傘はいりません。最後に銀河");
         CallRecord c = simpleCall(QStringLiteral("p"), QStringLiteral("m"), kNow);
         c.messages = chat(QStringLiteral("plain"), QStringLiteral("nothing to see, \"quoted\""));
-        c.reply = QStringLiteral("role play: abcd cde 100% off_");
+        c.reply = QStringLiteral("role play: abcd cde 100% off_ x*y");
         for (CallRecord* x : {&a, &b, &c})
             x->uid = log->record(*x);
         QVERIFY(log->flush());
@@ -482,6 +484,9 @@ private Q_SLOTS:
         QCOMPARE(search(QStringLiteral("1_0")), QStringList{});
         QCOMPARE(search(QStringLiteral("f_")), QStringList{c.uid});
         QCOMPARE(search(QStringLiteral("o_")), QStringList{});
+        QCOMPARE(search(QStringLiteral("x*y")), QStringList{c.uid});
+        QCOMPARE(search(QStringLiteral("x*")), QStringList{c.uid});
+        QCOMPARE(search(QStringLiteral("a*d")), QStringList{});
         QCOMPARE(search(QStringLiteral("%")), QStringList{c.uid});
         // Combined with other filters.
         CallFilter f;

@@ -12,7 +12,9 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <string>
+#include <thread>
 
 namespace hako::promptlog {
 
@@ -177,6 +179,99 @@ struct Accumulator {
     double cost = 0;
     bool hasCost = false;
     std::vector<double> latencies;
+};
+
+// One pass of the monitor's table over the calls (of one time slice): sums and latencies per
+// group. Summed here rather than in SQL: the percentiles need every latency of a group anyway,
+// and one pass over the covering index is the cheapest read there is.
+struct StatsScan {
+    explicit StatsScan(StatsGroup g) : group(g) {}
+
+    StatsGroup group;
+    QHash<QByteArray, Accumulator> groups;
+    QHash<int64_t, Accumulator> days;
+
+    bool run(sqlite3* db, const QString& sql, const std::vector<SqlValue>& binds,
+             std::optional<std::pair<int64_t, int64_t>> slice)
+    {
+        QString text = sql;
+        if (slice) {
+            text += sql.contains(QLatin1String(" WHERE ")) ? QStringLiteral(" AND ")
+                                                           : QStringLiteral(" WHERE ");
+            text += QStringLiteral("c.started_at >= ?%1 AND c.started_at < ?%2")
+                        .arg(binds.size() + 1)
+                        .arg(binds.size() + 2);
+        }
+        Statement s(db, text);
+        if (!s.valid())
+            return false;
+        s.bindAll(binds);
+        if (slice) {
+            s.bind(int(binds.size()) + 1, slice->first);
+            s.bind(int(binds.size()) + 2, slice->second);
+        }
+        QList<QByteArray> tags;
+        while (s.step()) {
+            const bool ok = s.raw(1) == "ok";
+            const int64_t in = s.int64(2);
+            const int64_t out = s.int64(3);
+            const std::optional<double> cost =
+                s.isNull(4) ? std::nullopt : std::optional<double>(s.real(4));
+            const std::optional<double> latency =
+                s.isNull(5) ? std::nullopt : std::optional<double>(s.real(5));
+            auto count = [&](Accumulator& a) {
+                ++a.calls;
+                a.ok += ok;
+                a.in += in;
+                a.out += out;
+                if (cost) {
+                    a.cost += *cost;
+                    a.hasCost = true;
+                }
+                if (latency)
+                    a.latencies.push_back(*latency);
+            };
+            if (group == StatsGroup::Day) {
+                const int64_t ms = s.int64(0);
+                count(days[ms >= 0 ? ms / 86400000 : (ms - 86399999) / 86400000]);
+            } else if (group == StatsGroup::Tag) {
+                splitTags(s.raw(0), tags);
+                if (tags.isEmpty())
+                    count(groupOf(QByteArray()));
+                for (const QByteArray& tag : tags)
+                    count(groupOf(tag));
+            } else {
+                count(groupOf(s.raw(0)));
+            }
+        }
+        return !s.failed();
+    }
+
+    void merge(StatsScan&& other)
+    {
+        auto add = [](Accumulator& a, Accumulator& b) {
+            a.calls += b.calls;
+            a.ok += b.ok;
+            a.in += b.in;
+            a.out += b.out;
+            a.cost += b.cost;
+            a.hasCost = a.hasCost || b.hasCost;
+            a.latencies.insert(a.latencies.end(), b.latencies.begin(), b.latencies.end());
+        };
+        for (auto it = other.groups.begin(); it != other.groups.end(); ++it)
+            add(groups[it.key()], it.value());
+        for (auto it = other.days.begin(); it != other.days.end(); ++it)
+            add(days[it.key()], it.value());
+    }
+
+private:
+    Accumulator& groupOf(const QByteArray& k)
+    {
+        auto it = groups.find(k);
+        if (it == groups.end())
+            it = groups.insert(QByteArray(k.constData(), k.size()), Accumulator());
+        return it.value();
+    }
 };
 
 class SqliteBackend final : public LogBackend {
@@ -431,59 +526,58 @@ public:
             key = QStringLiteral("c.tags"); // split below: no join with call_tags
             break;
         }
-        QString sql = QStringLiteral("SELECT %1, c.status, c.tokens_prompt, c.tokens_completion, "
-                                     "c.cost, c.latency_ms FROM calls c")
-                          .arg(key);
-        Statement s(m_db, sql + where.clause);
-        if (!s.valid())
-            return error(QStringLiteral("read"));
-        s.bindAll(where.binds);
-        // Summed here rather than in SQL: the percentiles need every latency of a group
-        // anyway, and one pass over the covering index is the cheapest read there is.
-        QHash<QByteArray, Accumulator> groups;
-        QHash<int64_t, Accumulator> days;
-        auto groupOf = [&groups](const QByteArray& k) -> Accumulator& {
-            auto it = groups.find(k);
-            if (it == groups.end())
-                it = groups.insert(QByteArray(k.constData(), k.size()), Accumulator());
-            return it.value();
-        };
-        QList<QByteArray> tags;
-        while (s.step()) {
-            const bool ok = s.raw(1) == "ok";
-            const int64_t in = s.int64(2);
-            const int64_t out = s.int64(3);
-            const std::optional<double> cost =
-                s.isNull(4) ? std::nullopt : std::optional<double>(s.real(4));
-            const std::optional<double> latency =
-                s.isNull(5) ? std::nullopt : std::optional<double>(s.real(5));
-            auto count = [&](Accumulator& a) {
-                ++a.calls;
-                a.ok += ok;
-                a.in += in;
-                a.out += out;
-                if (cost) {
-                    a.cost += *cost;
-                    a.hasCost = true;
-                }
-                if (latency)
-                    a.latencies.push_back(*latency);
-            };
-            if (group == StatsGroup::Day) {
-                const int64_t ms = s.int64(0);
-                count(days[ms >= 0 ? ms / 86400000 : (ms - 86399999) / 86400000]);
-            } else if (group == StatsGroup::Tag) {
-                splitTags(s.raw(0), tags);
-                if (tags.isEmpty())
-                    count(groupOf(QByteArray()));
-                for (const QByteArray& tag : tags)
-                    count(groupOf(tag));
-            } else {
-                count(groupOf(s.raw(0)));
+        const QString sql = QStringLiteral("SELECT %1, c.status, c.tokens_prompt, "
+                                           "c.tokens_completion, c.cost, c.latency_ms FROM calls c")
+                                .arg(key) +
+                            where.clause;
+        // A large log is read in time slices on parallel read connections (WAL lets them
+        // read beside the writer); each slice's sums and latencies are merged.
+        constexpr int64_t kParallelFrom = 5000; // calls; below, a thread costs more than it saves
+        std::vector<std::pair<int64_t, int64_t>> slices;
+        {
+            Statement range(m_db, QStringLiteral("SELECT min(started_at), max(started_at), "
+                                                 "max(id) - min(id) FROM calls"));
+            const int threads = std::clamp(int(std::thread::hardware_concurrency()), 1, 4);
+            if (range.step() && !range.isNull(0) && range.int64(2) >= kParallelFrom &&
+                threads > 1) {
+                const int64_t lo = range.int64(0);
+                const int64_t hi = range.int64(1) + 1;
+                const int64_t step = (hi - lo + threads - 1) / threads;
+                for (int64_t from = lo; from < hi; from += step)
+                    slices.emplace_back(from, std::min(hi, from + step));
             }
         }
-        if (s.failed())
-            return error(QStringLiteral("read"));
+        StatsScan total(group);
+        if (slices.size() < 2) {
+            if (!total.run(m_db, sql, where.binds, std::nullopt))
+                return error(QStringLiteral("read"));
+        } else {
+            std::vector<StatsScan> parts(slices.size(), StatsScan(group));
+            std::vector<std::thread> workers;
+            std::vector<char> ok(slices.size(), 0);
+            const QByteArray file = m_path.toUtf8();
+            for (size_t i = 0; i < slices.size(); ++i) {
+                workers.emplace_back([&, i] {
+                    sqlite3* db = nullptr;
+                    if (sqlite3_open_v2(file.constData(), &db,
+                                        SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+                                        nullptr) == SQLITE_OK) {
+                        sqlite3_busy_timeout(db, 10000);
+                        ok[i] = parts[i].run(db, sql, where.binds, slices[i]);
+                    }
+                    sqlite3_close_v2(db);
+                });
+            }
+            for (std::thread& t : workers)
+                t.join();
+            for (size_t i = 0; i < parts.size(); ++i) {
+                if (!ok[i])
+                    return error(QStringLiteral("read"));
+                total.merge(std::move(parts[i]));
+            }
+        }
+        QHash<QByteArray, Accumulator>& groups = total.groups;
+        QHash<int64_t, Accumulator>& days = total.days;
         QList<StatsRow> rows;
         auto finish = [&rows](QString key, Accumulator& a) {
             StatsRow r;

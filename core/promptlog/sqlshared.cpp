@@ -104,15 +104,18 @@ public:
             add(QStringLiteral("0"));
             return;
         }
-        // Few candidates: the query starts from them. Many, in a listing with a limit: the
-        // calls are read in the listing's order and each one's text is checked, so that the
-        // limit stops the reading early (building the set of a million candidates would cost
-        // more than the whole listing).
+        // Few candidates: the query starts from them. More, in a listing with a limit: the
+        // calls are read in the listing's order (`+c.id` keeps SQLite from starting from the
+        // set), looked up in the set, and a candidate's text is checked, so that the limit
+        // stops the reading early. Very many: no set at all (building a set of a million
+        // candidates costs more than checking the newest calls' text until the limit).
         if (match) {
-            constexpr int64_t kMany = 2000;
-            if (!candidates || candidates(*match) <= kMany)
-                add(QStringLiteral("c.id IN (SELECT rowid FROM call_fts WHERE call_fts MATCH %1)")
-                        .arg(bind(*match)));
+            constexpr int64_t kFew = 2000;
+            constexpr int64_t kVeryMany = 200000;
+            const int64_t n = candidates ? candidates(*match) : 0;
+            if (n <= kVeryMany)
+                add(QStringLiteral("%1c.id IN (SELECT rowid FROM call_fts WHERE call_fts MATCH %2)")
+                        .arg(n > kFew ? QStringLiteral("+") : QString(), bind(*match)));
         }
         // LIKE with ESCAPE: ASCII case ignored without copying the text, and never handed to
         // the index (which answers terms shorter than three characters with nothing).

@@ -239,8 +239,9 @@ private Q_SLOTS:
         const QStringList models = {QStringLiteral("gpt-4o-mini"), QStringLiteral("ollama/x")};
         const QStringList tags = {QStringLiteral("env:test"), QStringLiteral("team:a"),
                                   QStringLiteral("team:b")};
+        // Enough calls that a SQLite log is read in parallel slices (merged) as a large one is.
         std::vector<CallRecord> calls;
-        for (int i = 0; i < 97; ++i) {
+        for (int i = 0; i < 6007; ++i) {
             CallRecord c = simpleCall(prompts[i % 3], models[i % 2], kNow - (i % 4) * kDay);
             c.promptTokens = 100 + i * 7;
             c.completionTokens = i % 5 == 0 ? std::nullopt : std::optional<int64_t>(i * 3);
@@ -257,10 +258,13 @@ private Q_SLOTS:
             if (i % 9 == 0)
                 c.tags.append(QStringLiteral("note:\"a, b\""));
             c.tags.removeDuplicates();
-            log->record(c);
+            c.uid = QStringLiteral("s-%1").arg(i);
+            if (i < 100)
+                log->record(c); // through the writer, the rest at once
             calls.push_back(c);
         }
         QVERIFY(log->flush());
+        QCOMPARE(*log->insertNow({calls.begin() + 100, calls.end()}), int64_t(calls.size() - 100));
 
         struct Expect {
             int64_t calls = 0, ok = 0, in = 0, out = 0;

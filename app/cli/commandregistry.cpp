@@ -5,6 +5,7 @@
 #include "cli/searchcommand.h"
 #include "cli/modelscommand.h"
 #include "cli/memorycommand.h"
+#include "cli/logcommand.h"
 #include "core/util/version.h"
 
 #include <QCoreApplication>
@@ -58,6 +59,9 @@ void registerBuiltinCommands(CommandRegistry& registry)
     registry.add({QStringLiteral("memory"),
                   QStringLiteral("Add, list and retrieve agent memories; import and export stores"),
                   memoryCommand});
+    registry.add({QStringLiteral("log"),
+                  QStringLiteral("List, measure, export and prune the prompt log of model calls"),
+                  logCommand});
 }
 
 } // namespace hako

@@ -1,0 +1,535 @@
+#include "cli/logcommand.h"
+#include "cli/optionparser.h"
+#include "cli/output.h"
+
+#include "core/promptlog/callexchange.h"
+#include "core/promptlog/promptlog.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+#include <cstdio>
+#include <optional>
+
+namespace hako {
+
+using namespace hako::promptlog;
+
+namespace {
+
+const char* kUsage =
+    "usage: hako log COMMAND [OPTIONS]\n"
+    "  The prompt log: every model call of every run (prompt, messages, reply, tokens, latency,\n"
+    "  cost). By default the file promptlog.sqlite in the user's data folder\n"
+    "  (~/.local/share/Hako/Hako), or the `log` of ~/.config/Hako/Hako/promptlog.json.\n"
+    "commands:\n"
+    "  list [FILTERS] [--limit N] [--json]\n"
+    "      the newest calls first (50 unless --limit; 0 = all): id, time, prompt, model,\n"
+    "      tokens in/out, cost, latency, status, tags\n"
+    "  show ID [--json]        one call whole: its messages, reply, parameters and usage\n"
+    "                          (ID is the number list prints, or the call's uid)\n"
+    "  stats [--by prompt|tag|model|day] [--sort COLUMN] [--reverse] [FILTERS] [--json]\n"
+    "      per prompt (tag, model, UTC day): calls, success rate, tokens in, tokens out, cost,\n"
+    "      p50/p95 latency; sorted by tokens unless --sort key|calls|success|in|out|tokens|\n"
+    "      cost|p50|p95\n"
+    "  export [--format jsonl|csv] [--out FILE] [FILTERS]\n"
+    "      the calls, oldest first (JSON Lines keep everything and import again)\n"
+    "  import FILE             adds the calls of a JSON Lines export (those the log has are\n"
+    "                          skipped); the privacy rules apply\n"
+    "  delete-run RUN          deletes every call of one run\n"
+    "  prune --older-than AGE  deletes the calls older than AGE (30d, 12h, 2w)\n"
+    "filters:\n"
+    "  --tag T (repeatable: every one), --prompt P, --model M ('*' matches anything),\n"
+    "  --status ok|failed|cancelled, --run RUN, --since AGE|TIME, --until AGE|TIME\n"
+    "  (AGE as 2d, 12h, 30m; TIME as 2024-05-01 or 2024-05-01T10:00:00Z),\n"
+    "  --search TEXT (words in the messages or the reply; any language)\n"
+    "the log:\n"
+    "  --db FILE               a SQLite prompt log file\n"
+    "  --log URL|FILE          a postgresql://user@host:port/db URL (or a file)\n";
+
+int fail(const QString& message, int code = 1)
+{
+    writeText(stderr, QStringLiteral("hako log: %1\n").arg(message));
+    return code;
+}
+
+struct Options {
+    QString command;
+    QStringList positional;
+    QString log;
+    CallFilter filter;
+    int limit = 50;
+    bool json = false;
+    QString by = QStringLiteral("prompt");
+    QString sort = QStringLiteral("tokens");
+    bool reverse = false;
+    QString format = QStringLiteral("jsonl");
+    QString out;
+    QString olderThan;
+};
+
+// An age back from now ("2d") or a time ("2024-05-01", ISO 8601, UTC unless it says).
+std::optional<int64_t> parseWhen(const QString& text)
+{
+    if (const auto age = parseAge(text))
+        return QDateTime::currentMSecsSinceEpoch() - *age;
+    QDateTime t = QDateTime::fromString(text, Qt::ISODateWithMs);
+    if (!t.isValid()) {
+        const QDate d = QDate::fromString(text, Qt::ISODate);
+        if (!d.isValid())
+            return std::nullopt;
+        t = QDateTime(d, QTime(0, 0), Qt::UTC);
+    }
+    if (t.timeSpec() == Qt::LocalTime && !text.contains(QLatin1Char('+')))
+        t.setTimeSpec(Qt::UTC);
+    return t.toMSecsSinceEpoch();
+}
+
+QString cell(const std::optional<int64_t>& v)
+{
+    return v ? QString::number(*v) : QStringLiteral("-");
+}
+
+QString money(const std::optional<double>& v)
+{
+    if (!v)
+        return QStringLiteral("-");
+    return QString::number(*v, 'f', *v != 0 && *v < 0.01 ? 6 : 4);
+}
+
+QString millis(const std::optional<double>& v)
+{
+    return v ? QString::number(*v, 'f', 0) : QStringLiteral("-");
+}
+
+QString shortTime(int64_t ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC)
+        .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+}
+
+// Columns padded to their widest cell; `right` says which columns hold numbers.
+QString table(const QStringList& header, const QList<QStringList>& rows, const QList<bool>& right)
+{
+    QList<qsizetype> widths;
+    for (const QString& h : header)
+        widths.append(h.size());
+    for (const QStringList& r : rows) {
+        for (qsizetype i = 0; i < r.size(); ++i)
+            widths[i] = std::max(widths[i], r[i].size());
+    }
+    auto line = [&](const QStringList& cells) -> QString {
+        QString out;
+        for (qsizetype i = 0; i < cells.size(); ++i) {
+            const bool last = i + 1 == cells.size();
+            if (i)
+                out += QLatin1String("  ");
+            if (right.value(i))
+                out += cells[i].rightJustified(widths[i]);
+            else
+                out += last ? cells[i] : cells[i].leftJustified(widths[i]);
+        }
+        out += QLatin1Char('\n');
+        return out;
+    };
+    QString out = line(header);
+    for (const QStringList& r : rows)
+        out += line(r);
+    return out;
+}
+
+// The prompt log the options name: --db/--log, else the settings' `log`, else the default file.
+std::unique_ptr<PromptLog> openLog(const Options& o, bool mustExist, QString* error)
+{
+    QString settingsError;
+    PromptLogOptions options = PromptLogOptions::fromUserSettings(&settingsError);
+    if (!settingsError.isEmpty()) {
+        *error = settingsError;
+        return nullptr;
+    }
+    QString spec = o.log;
+    if (spec.isEmpty()) {
+        auto settings = PromptLogSettings::load(PromptLogSettings::defaultPath());
+        spec = settings && !settings->log.isEmpty() ? settings->log : PromptLog::defaultPath();
+    }
+    if (mustExist && !PromptLog::isPostgresUrl(spec) && !QFileInfo::exists(spec)) {
+        *error = QStringLiteral("there is no prompt log at %1 (nothing has been logged there)")
+                     .arg(spec);
+        return nullptr;
+    }
+    // The CLI writes nothing through the background writer: no retention pass on its behalf.
+    options.retentionDays = 0;
+    auto log = PromptLog::open(spec, error, std::move(options));
+    if (log && !error->isEmpty())
+        return nullptr;
+    return log;
+}
+
+int listCmd(PromptLog& log, Options& o)
+{
+    o.filter.limit = o.limit;
+    auto calls = log.list(o.filter);
+    if (!calls)
+        return fail(calls.error().message);
+    if (o.json) {
+        QJsonArray out;
+        for (const CallRecord& c : *calls) {
+            QJsonObject j = c.toJson();
+            for (const char* bulky : {"messages", "reply", "tool_calls", "inputs", "parameters"})
+                j.remove(QLatin1String(bulky));
+            j.insert(QLatin1String("seq"), qint64(c.id));
+            out.append(j);
+        }
+        writeText(stdout, QString::fromUtf8(QJsonDocument(out).toJson(QJsonDocument::Indented)));
+        return 0;
+    }
+    if (calls->isEmpty()) {
+        writeText(stdout, QStringLiteral("No calls.\n"));
+        return 0;
+    }
+    QList<QStringList> rows;
+    for (const CallRecord& c : *calls)
+        rows.append({QString::number(c.id), shortTime(c.startedAt), c.promptName, c.model,
+                     cell(c.promptTokens), cell(c.completionTokens), money(c.cost),
+                     millis(c.latencyMs), statusName(c.status), c.tags.join(QLatin1Char(' '))});
+    writeText(stdout,
+              table({QStringLiteral("ID"), QStringLiteral("TIME (UTC)"), QStringLiteral("PROMPT"),
+                     QStringLiteral("MODEL"), QStringLiteral("IN"), QStringLiteral("OUT"),
+                     QStringLiteral("COST"), QStringLiteral("MS"), QStringLiteral("STATUS"),
+                     QStringLiteral("TAGS")},
+                    rows, {true, false, false, false, true, true, true, true}));
+    return 0;
+}
+
+QString indentJson(const QJsonValue& v)
+{
+    const QJsonDocument doc =
+        v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject());
+    return QString::fromUtf8(doc.toJson(QJsonDocument::Indented)).trimmed();
+}
+
+int showCmd(PromptLog& log, const Options& o)
+{
+    if (o.positional.size() != 1)
+        return fail(QStringLiteral("show needs one call id (see `hako log list`)"), 2);
+    auto found = log.find(o.positional.first());
+    if (!found)
+        return fail(found.error().message);
+    const CallRecord& c = *found;
+    if (o.json) {
+        QJsonObject j = c.toJson();
+        j.insert(QLatin1String("seq"), qint64(c.id));
+        writeText(stdout, QString::fromUtf8(QJsonDocument(j).toJson(QJsonDocument::Indented)));
+        return 0;
+    }
+    QString out;
+    auto field = [&out](const char* name, const QString& value) {
+        if (!value.isEmpty())
+            out +=
+                QStringLiteral("%1 %2\n").arg(QString::fromLatin1(name).leftJustified(12), value);
+    };
+    field("call:", QStringLiteral("%1 (%2)").arg(c.id).arg(c.uid));
+    field("prompt:", c.promptName);
+    field("started:", isoTime(c.startedAt));
+    field("run:", c.runId);
+    field("program:", c.programHash.isEmpty()
+                          ? c.programPath
+                          : QStringLiteral("%1 (%2)").arg(c.programPath, c.programHash));
+    if (c.span.isValid())
+        field("source:",
+              QStringLiteral("%1:%2:%3").arg(c.span.file).arg(c.span.line).arg(c.span.column));
+    field("trace node:", c.traceNodeId);
+    field("tags:", c.tags.join(QLatin1String(", ")));
+    field("model:", c.endpoint.isEmpty()
+                        ? c.model
+                        : QStringLiteral("%1 (endpoint %2)").arg(c.model, c.endpoint));
+    QString status = statusName(c.status);
+    if (!c.finishReason.isEmpty())
+        status += QStringLiteral(", finish reason %1").arg(c.finishReason);
+    if (c.retries)
+        status += QStringLiteral(", %1 retries").arg(c.retries);
+    field("status:", status);
+    field("error:", c.error);
+    QString tokens = QStringLiteral("%1 in").arg(cell(c.promptTokens));
+    if (c.cachedTokens)
+        tokens += QStringLiteral(" (%1 cached)").arg(*c.cachedTokens);
+    tokens += QStringLiteral(", %1 out").arg(cell(c.completionTokens));
+    field("tokens:", tokens);
+    QString latency = QStringLiteral("%1 ms").arg(millis(c.latencyMs));
+    if (c.timeToFirstTokenMs)
+        latency += QStringLiteral(" (first token %1 ms)").arg(millis(c.timeToFirstTokenMs));
+    field("latency:", latency);
+    field("cost:", money(c.cost));
+    if (!c.parameters.isEmpty())
+        field("parameters:",
+              QString::fromUtf8(QJsonDocument(c.parameters).toJson(QJsonDocument::Compact)));
+    if (!c.inputs.isEmpty())
+        field("inputs:", QString::fromUtf8(QJsonDocument(c.inputs).toJson(QJsonDocument::Compact)));
+    if (c.contentOmitted)
+        out +=
+            QStringLiteral("\n(metadata only: the privacy settings kept no messages or reply)\n");
+    for (const QJsonValue& m : c.messages) {
+        const QJsonObject msg = m.toObject();
+        const QJsonValue content = msg.value(QLatin1String("content"));
+        out += QStringLiteral("\n--- %1 ---\n%2\n")
+                   .arg(msg.value(QLatin1String("role")).toString(),
+                        content.isString() ? content.toString() : indentJson(content));
+    }
+    if (!c.reply.isEmpty() || !c.contentOmitted)
+        out += QStringLiteral("\n--- reply ---\n%1\n").arg(c.reply);
+    if (!c.toolCalls.isEmpty())
+        out += QStringLiteral("\n--- tool calls ---\n%1\n").arg(indentJson(c.toolCalls));
+    writeText(stdout, out);
+    return 0;
+}
+
+int statsCmd(PromptLog& log, const Options& o)
+{
+    const auto group = groupFromName(o.by);
+    if (!group)
+        return fail(QStringLiteral("--by must be prompt, tag, model or day, not '%1'").arg(o.by),
+                    2);
+    const auto column = statsColumnFromName(o.sort);
+    if (!column)
+        return fail(QStringLiteral("--sort must be key, calls, success, in, out, tokens, cost, p50 "
+                                   "or p95, not '%1'")
+                        .arg(o.sort),
+                    2);
+    auto rows = log.stats(*group, o.filter);
+    if (!rows)
+        return fail(rows.error().message);
+    sortStats(rows.value(), *column, o.reverse);
+    if (o.json) {
+        QJsonArray out;
+        auto opt = [](const std::optional<double>& v) {
+            return v ? QJsonValue(*v) : QJsonValue();
+        };
+        for (const StatsRow& r : *rows)
+            out.append(QJsonObject{{groupName(*group), r.key},
+                                   {QStringLiteral("calls"), qint64(r.calls)},
+                                   {QStringLiteral("ok"), qint64(r.okCalls)},
+                                   {QStringLiteral("success_rate"), r.successRate()},
+                                   {QStringLiteral("tokens_in"), qint64(r.tokensIn)},
+                                   {QStringLiteral("tokens_out"), qint64(r.tokensOut)},
+                                   {QStringLiteral("cost"), opt(r.cost)},
+                                   {QStringLiteral("p50_ms"), opt(r.p50LatencyMs)},
+                                   {QStringLiteral("p95_ms"), opt(r.p95LatencyMs)}});
+        writeText(stdout, QString::fromUtf8(QJsonDocument(out).toJson(QJsonDocument::Indented)));
+        return 0;
+    }
+    if (rows->isEmpty()) {
+        writeText(stdout, QStringLiteral("No calls.\n"));
+        return 0;
+    }
+    QList<QStringList> cells;
+    int64_t calls = 0, ok = 0, in = 0, out = 0;
+    std::optional<double> cost;
+    for (const StatsRow& r : *rows) {
+        cells.append(
+            {r.key.isEmpty() && *group == StatsGroup::Tag ? QStringLiteral("(no tag)") : r.key,
+             QString::number(r.calls),
+             QString::number(100.0 * r.successRate(), 'f', 1) + QLatin1Char('%'),
+             QString::number(r.tokensIn), QString::number(r.tokensOut), money(r.cost),
+             millis(r.p50LatencyMs), millis(r.p95LatencyMs)});
+        calls += r.calls;
+        ok += r.okCalls;
+        in += r.tokensIn;
+        out += r.tokensOut;
+        if (r.cost)
+            cost = cost.value_or(0) + *r.cost;
+    }
+    // A call with several tags counts under each: the total would count it twice.
+    if (*group != StatsGroup::Tag && rows->size() > 1)
+        cells.append({QStringLiteral("(total)"), QString::number(calls),
+                      QString::number(calls ? 100.0 * double(ok) / double(calls) : 0, 'f', 1) +
+                          QLatin1Char('%'),
+                      QString::number(in), QString::number(out), money(cost), QString(),
+                      QString()});
+    writeText(stdout, table({groupName(*group).toUpper(), QStringLiteral("CALLS"),
+                             QStringLiteral("SUCCESS"), QStringLiteral("TOKENS IN"),
+                             QStringLiteral("TOKENS OUT"), QStringLiteral("COST"),
+                             QStringLiteral("P50 MS"), QStringLiteral("P95 MS")},
+                            cells, {false, true, true, true, true, true, true, true}));
+    return 0;
+}
+
+int exportCmd(PromptLog& log, const Options& o)
+{
+    ExportFormat format;
+    if (o.format == QLatin1String("jsonl"))
+        format = ExportFormat::Jsonl;
+    else if (o.format == QLatin1String("csv"))
+        format = ExportFormat::Csv;
+    else
+        return fail(QStringLiteral("--format must be jsonl or csv, not '%1'").arg(o.format), 2);
+    if (o.out.isEmpty()) {
+        QFile out;
+        if (!out.open(stdout, QIODevice::WriteOnly))
+            return fail(QStringLiteral("cannot write to standard output"));
+        auto n = exportCalls(log, o.filter, format, out);
+        out.close();
+        if (!n)
+            return fail(n.error().message);
+        return 0;
+    }
+    QSaveFile out(o.out);
+    if (!out.open(QIODevice::WriteOnly))
+        return fail(QStringLiteral("cannot write %1: %2").arg(o.out, out.errorString()));
+    auto n = exportCalls(log, o.filter, format, out);
+    if (!n)
+        return fail(n.error().message);
+    if (!out.commit())
+        return fail(QStringLiteral("cannot write %1: %2").arg(o.out, out.errorString()));
+    writeText(stderr, QStringLiteral("exported %1 calls to %2\n").arg(*n).arg(o.out));
+    return 0;
+}
+
+int importCmd(PromptLog& log, const Options& o)
+{
+    if (o.positional.size() != 1)
+        return fail(QStringLiteral("import needs one file (a JSON Lines export)"), 2);
+    QFile in(o.positional.first());
+    if (!in.open(QIODevice::ReadOnly))
+        return fail(QStringLiteral("cannot read %1: %2").arg(in.fileName(), in.errorString()));
+    auto summary = importCalls(log, in);
+    if (!summary)
+        return fail(QStringLiteral("%1: %2").arg(in.fileName(), summary.error().message));
+    writeText(stdout, QStringLiteral("imported %1 of %2 calls (%3 were in the log already)\n")
+                          .arg(summary->added)
+                          .arg(summary->read)
+                          .arg(summary->read - summary->added));
+    return 0;
+}
+
+} // namespace
+
+int logCommand(const QStringList& args)
+{
+    Options o;
+    auto when = [](std::optional<int64_t>& target, const char* name) {
+        return [&target, name](const QString& v) {
+            target = parseWhen(v);
+            if (!target)
+                return QStringLiteral("%1: '%2' is neither an age (2d, 12h, 30m) nor a date")
+                    .arg(QLatin1String(name), v);
+            return QString();
+        };
+    };
+    OptionParser parser;
+    auto set = [](QString& target) {
+        return [&target](const QString& v) {
+            target = v;
+            return QString();
+        };
+    };
+    parser.addOption({QStringLiteral("--db"), QStringLiteral("--log")}, set(o.log));
+    parser.addOption({QStringLiteral("--tag")}, [&o](const QString& v) {
+        o.filter.tags.append(v);
+        return QString();
+    });
+    parser.addOption({QStringLiteral("--prompt")}, set(o.filter.prompt));
+    parser.addOption({QStringLiteral("--model")}, set(o.filter.model));
+    parser.addOption({QStringLiteral("--run")}, set(o.filter.runId));
+    parser.addOption({QStringLiteral("--search")}, set(o.filter.text));
+    parser.addOption({QStringLiteral("--status")}, [&o](const QString& v) {
+        o.filter.status = statusFromName(v);
+        return o.filter.status
+                   ? QString()
+                   : QStringLiteral("--status must be ok, failed or cancelled, not '%1'").arg(v);
+    });
+    parser.addOption({QStringLiteral("--since")}, when(o.filter.since, "--since"));
+    parser.addOption({QStringLiteral("--until")}, when(o.filter.until, "--until"));
+    parser.addOption({QStringLiteral("--limit")}, [&o](const QString& v) {
+        bool ok = false;
+        o.limit = v.toInt(&ok);
+        return ok && o.limit >= 0 ? QString()
+                                  : QStringLiteral("--limit must be a number, 0 for all");
+    });
+    parser.addFlag({QStringLiteral("--json")}, [&o] { o.json = true; });
+    parser.addOption({QStringLiteral("--by")}, set(o.by));
+    parser.addOption({QStringLiteral("--sort")}, set(o.sort));
+    parser.addFlag({QStringLiteral("--reverse")}, [&o] { o.reverse = true; });
+    parser.addOption({QStringLiteral("--format")}, set(o.format));
+    parser.addOption({QStringLiteral("--out")}, set(o.out));
+    parser.addOption({QStringLiteral("--older-than")}, set(o.olderThan));
+    parser.setPositional([&o](const QString& word) {
+        if (o.command.isEmpty())
+            o.command = word;
+        else
+            o.positional.append(word);
+        return QString();
+    });
+    const OptionParser::Parsed parsed = parser.parse(args);
+    if (std::optional<int> exit = OptionParser::finish(parsed, QStringLiteral("hako log"), kUsage))
+        return *exit;
+
+    static const QStringList commands = {QStringLiteral("list"),   QStringLiteral("show"),
+                                         QStringLiteral("stats"),  QStringLiteral("export"),
+                                         QStringLiteral("import"), QStringLiteral("delete-run"),
+                                         QStringLiteral("prune")};
+    if (o.command.isEmpty()) {
+        writeText(stderr, QStringLiteral("hako log: which command? (list, show, stats, export, "
+                                         "import, delete-run, prune)\n%1")
+                              .arg(QLatin1String(kUsage)));
+        return 2;
+    }
+    if (!commands.contains(o.command))
+        return fail(QStringLiteral("unknown command '%1' (list, show, stats, export, import, "
+                                   "delete-run, prune)")
+                        .arg(o.command),
+                    2);
+    if (o.command != QLatin1String("show") && o.command != QLatin1String("import") &&
+        o.command != QLatin1String("delete-run") && !o.positional.isEmpty())
+        return fail(QStringLiteral("unexpected '%1'").arg(o.positional.first()), 2);
+    std::optional<int64_t> pruneAge;
+    if (o.command == QLatin1String("prune")) {
+        pruneAge = parseAge(o.olderThan);
+        if (!pruneAge)
+            return fail(QStringLiteral("prune needs --older-than AGE (30d, 12h, 2w)"), 2);
+    }
+    if (o.command == QLatin1String("delete-run") && o.positional.size() != 1)
+        return fail(QStringLiteral("delete-run needs one run id"), 2);
+
+    const bool writes = o.command == QLatin1String("import");
+    QString error;
+    auto log = openLog(o, !writes, &error);
+    if (!log)
+        return fail(error);
+
+    if (o.command == QLatin1String("list"))
+        return listCmd(*log, o);
+    if (o.command == QLatin1String("show"))
+        return showCmd(*log, o);
+    if (o.command == QLatin1String("stats"))
+        return statsCmd(*log, o);
+    if (o.command == QLatin1String("export"))
+        return exportCmd(*log, o);
+    if (o.command == QLatin1String("import"))
+        return importCmd(*log, o);
+    if (o.command == QLatin1String("delete-run")) {
+        auto n = log->deleteRun(o.positional.first());
+        if (!n)
+            return fail(n.error().message);
+        if (*n == 0)
+            return fail(
+                QStringLiteral("no calls of run '%1' in the log").arg(o.positional.first()));
+        writeText(stdout,
+                  QStringLiteral("deleted %1 calls of run %2\n").arg(*n).arg(o.positional.first()));
+        return 0;
+    }
+    const int64_t cutoff = QDateTime::currentMSecsSinceEpoch() - *pruneAge;
+    auto n = log->deleteOlderThan(cutoff);
+    if (!n)
+        return fail(n.error().message);
+    writeText(stdout, QStringLiteral("deleted %1 calls started before %2\n")
+                          .arg(*n)
+                          .arg(shortTime(cutoff) + QStringLiteral(" UTC")));
+    return 0;
+}
+
+} // namespace hako

@@ -1,0 +1,77 @@
+#pragma once
+
+#include "core/promptlog/callrecord.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <optional>
+
+namespace hako::promptlog {
+
+/// Which calls a query is about. Every field left empty matches every call.
+struct CallFilter {
+    QStringList tags; ///< a call must carry every one (exact tags)
+    /// Exact prompt name and model; a `*` in them matches any run of characters.
+    QString prompt;
+    QString model;
+    std::optional<CallStatus> status;
+    QString runId;
+    std::optional<int64_t> since; ///< UTC ms, inclusive
+    std::optional<int64_t> until; ///< UTC ms, exclusive
+    /// Full text over the messages' contents and the reply: each word (or "quoted phrase")
+    /// must occur, as a substring, ignoring ASCII case. Works for Japanese of any length.
+    QString text;
+
+    /// Listing: newest first by default; `oldestFirst` with `afterId` pages through a whole
+    /// log in store order (export).
+    bool oldestFirst = false;
+    int64_t afterId = 0;
+    int limit = 0; ///< 0 = no limit
+    int offset = 0;
+};
+
+/// The words of a full-text query: whitespace separates, "double quotes" keep a phrase.
+QStringList searchTerms(const QString& text);
+
+/// What the monitor's table groups calls by.
+enum class StatsGroup { Prompt, Tag, Model, Day };
+QString groupName(StatsGroup group);
+std::optional<StatsGroup> groupFromName(const QString& name);
+
+/// One row of the monitor's table: the calls of one prompt (tag, model, UTC day).
+struct StatsRow {
+    QString key; ///< by tag, calls without tags are under the empty key
+    int64_t calls = 0;
+    int64_t okCalls = 0;
+    int64_t tokensIn = 0;       ///< prompt tokens, summed over the calls that reported them
+    int64_t tokensOut = 0;      ///< completion tokens, likewise
+    std::optional<double> cost; ///< none when no call of the group had a cost
+    std::optional<double> p50LatencyMs;
+    std::optional<double> p95LatencyMs;
+
+    double successRate() const { return calls ? double(okCalls) / double(calls) : 0.0; }
+    bool operator==(const StatsRow&) const = default;
+};
+
+/// The columns the table sorts by. Tokens = in + out.
+enum class StatsColumn { Key, Calls, SuccessRate, TokensIn, TokensOut, Tokens, Cost, P50, P95 };
+std::optional<StatsColumn> statsColumnFromName(const QString& name);
+
+/// Sorts rows by `column`: numbers largest first, keys A→Z, the other way round with
+/// `reversed`; ties keep key order. Missing values (no cost) go last either way.
+void sortStats(QList<StatsRow>& rows, StatsColumn column, bool reversed = false);
+
+/// The nearest-rank percentile (PostgreSQL's percentile_disc): the smallest value with at least
+/// `fraction` of the values at or below it. `values` is reordered. None when empty.
+std::optional<double> percentileDisc(std::vector<double>& values, double fraction);
+
+/// "30d", "12h", "45m", "90s", "2w" as milliseconds; none when malformed.
+std::optional<int64_t> parseAge(const QString& text);
+
+/// The UTC day of `utcMs` as YYYY-MM-DD (the key of StatsGroup::Day).
+QString utcDay(int64_t utcMs);
+
+} // namespace hako::promptlog

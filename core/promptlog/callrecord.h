@@ -1,0 +1,78 @@
+#pragma once
+
+#include "core/util/diagnostic.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <optional>
+
+namespace hako::promptlog {
+
+/// How a model call ended.
+enum class CallStatus { Ok, Failed, Cancelled };
+
+/// "ok", "failed", "cancelled".
+QString statusName(CallStatus status);
+/// The status named `name` (as statusName() spells it), or nothing.
+std::optional<CallStatus> statusFromName(const QString& name);
+
+/// One model call of one run, as the prompt log keeps it. A plain value: copy it, move it, hand
+/// it to PromptLog::record() from any thread.
+struct CallRecord {
+    /// The store's sequence number (`hako log show 42`); 0 until the call is stored.
+    int64_t id = 0;
+    /// A stable identity across stores (export/import, links from traces); PromptLog::record()
+    /// gives a UUID when empty.
+    QString uid;
+    QString runId;
+    QString programPath;
+    QString programHash; ///< of the program's text, as the caller computes it
+    QString promptName;  ///< see promptNameFor()
+    SourceSpan span;     ///< the model block's place in its program
+    QString traceNodeId;
+    QStringList tags; ///< "key:value" or plain words
+    QString model;
+    QString endpoint; ///< the endpoint's name, never its key
+    QJsonObject parameters;
+    QJsonArray messages; ///< as sent after templating: [{role, content, …}, …]
+    QString reply;
+    QJsonArray toolCalls;
+    QString finishReason;
+    std::optional<int64_t> promptTokens;
+    std::optional<int64_t> completionTokens;
+    std::optional<int64_t> cachedTokens;
+    std::optional<double> timeToFirstTokenMs;
+    std::optional<double> latencyMs;
+    std::optional<double> cost; ///< in the price table's currency; none for unknown models
+    CallStatus status = CallStatus::Ok;
+    QString error;
+    int retries = 0;
+    QJsonObject inputs;    ///< the run's input variables (`-d`/`-f` data, `read` answers)
+    int64_t startedAt = 0; ///< UTC, milliseconds since the epoch
+    /// The content (messages, reply, tool calls, inputs) was not stored: "metadata only".
+    bool contentOmitted = false;
+
+    bool operator==(const CallRecord&) const = default;
+
+    /// The call as one JSON object (the `hako log export` line format; `id` is the uid).
+    QJsonObject toJson() const;
+    /// The call an export line describes; the error says which field is wrong.
+    static Result<CallRecord> fromJson(const QJsonObject& object);
+};
+
+/// The name a call is listed under: the model block's `def`, else its `description` (its first
+/// line), else `file:line` with the program's file name. Pure.
+QString promptNameFor(const QString& def, const QString& description, const QString& file,
+                      int line);
+
+/// The text full-text search looks at: every message's content and the reply, one per line.
+QString searchableText(const QJsonArray& messages, const QString& reply);
+
+/// UTC milliseconds as ISO 8601 with milliseconds (`2024-05-01T10:00:00.000Z`).
+QString isoTime(int64_t utcMs);
+
+} // namespace hako::promptlog

@@ -1,0 +1,49 @@
+#pragma once
+
+// The storage behind PromptLog: one connection to one store (a SQLite file or a PostgreSQL
+// database) with the same schema and the same answers. Not thread-safe: PromptLog gives its
+// writer thread one backend and serialises its queries on another.
+#include "core/promptlog/callquery.h"
+#include "core/promptlog/callrecord.h"
+#include "core/util/diagnostic.h"
+
+#include <memory>
+#include <vector>
+
+namespace hako::promptlog {
+
+/// The schema version this build writes; a store of a newer version is refused.
+inline constexpr int kSchemaVersion = 1;
+
+class LogBackend {
+public:
+    virtual ~LogBackend() = default;
+
+    /// Connects (creating the store and migrating its schema when needed); true at once when
+    /// already connected. After a failure the next call tries again.
+    virtual Result<bool> connect() = 0;
+    virtual void disconnect() = 0;
+
+    /// Stores `calls` in one transaction; a call whose uid is already stored is skipped.
+    /// Gives how many were new. On failure nothing of the batch is stored.
+    virtual Result<int64_t> insert(const std::vector<CallRecord>& calls) = 0;
+
+    virtual Result<QList<CallRecord>> list(const CallFilter& filter, bool withContent) = 0;
+    virtual Result<int64_t> count(const CallFilter& filter) = 0;
+    /// The call with this sequence number or uid (a unique uid prefix of 8 or more characters
+    /// will do); an empty list when none.
+    virtual Result<QList<CallRecord>> find(const QString& idOrUid) = 0;
+    virtual Result<QList<StatsRow>> stats(StatsGroup group, const CallFilter& filter) = 0;
+    virtual Result<int64_t> deleteRun(const QString& runId) = 0;
+    virtual Result<int64_t> deleteBefore(int64_t utcMs) = 0;
+    /// "ok", or what the store's own check found.
+    virtual Result<QString> integrityCheck() = 0;
+};
+
+/// A SQLite file (created with its folder when missing). `maxSizeBytes` > 0 caps the file:
+/// reaching it fails writes as a full disk does.
+std::unique_ptr<LogBackend> makeSqliteBackend(const QString& path, int64_t maxSizeBytes);
+/// A PostgreSQL database given as a libpq URL.
+std::unique_ptr<LogBackend> makePostgresBackend(const QString& url);
+
+} // namespace hako::promptlog

@@ -1,0 +1,489 @@
+// The prompt log on a PostgreSQL server (a team's shared log), through libpq. Same tables as
+// the SQLite file; full text is a case-folded substring search over the stored text, and the
+// monitor's sums and percentiles are computed by the server.
+#include "core/promptlog/logbackend_p.h"
+#include "core/promptlog/sqlshared_p.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QUrl>
+
+#include <libpq-fe.h>
+
+#include <memory>
+
+namespace hako::promptlog {
+
+namespace {
+
+const char* const kMigrations[] = {
+    R"(
+CREATE TABLE calls(
+  id BIGSERIAL PRIMARY KEY,
+  uid TEXT NOT NULL UNIQUE,
+  run_id TEXT NOT NULL DEFAULT '',
+  program_path TEXT NOT NULL DEFAULT '',
+  program_hash TEXT NOT NULL DEFAULT '',
+  prompt TEXT NOT NULL DEFAULT '',
+  src_file TEXT NOT NULL DEFAULT '',
+  src_line INTEGER NOT NULL DEFAULT 0,
+  src_column INTEGER NOT NULL DEFAULT 0,
+  src_end_line INTEGER NOT NULL DEFAULT 0,
+  src_end_column INTEGER NOT NULL DEFAULT 0,
+  trace_node TEXT NOT NULL DEFAULT '',
+  tags TEXT NOT NULL DEFAULT '',
+  model TEXT NOT NULL DEFAULT '',
+  endpoint TEXT NOT NULL DEFAULT '',
+  finish_reason TEXT NOT NULL DEFAULT '',
+  tokens_prompt BIGINT,
+  tokens_completion BIGINT,
+  tokens_cached BIGINT,
+  ttft_ms DOUBLE PRECISION,
+  latency_ms DOUBLE PRECISION,
+  cost DOUBLE PRECISION,
+  status TEXT NOT NULL,
+  error TEXT NOT NULL DEFAULT '',
+  retries INTEGER NOT NULL DEFAULT 0,
+  started_at BIGINT NOT NULL,
+  content_omitted INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX calls_run ON calls(run_id);
+CREATE INDEX calls_prompt ON calls(prompt, started_at);
+CREATE INDEX calls_model ON calls(model, started_at);
+CREATE INDEX calls_started ON calls(started_at);
+CREATE TABLE call_tags(tag TEXT NOT NULL,
+  call_id BIGINT NOT NULL REFERENCES calls(id) ON DELETE CASCADE, PRIMARY KEY(tag, call_id));
+CREATE INDEX call_tags_call ON call_tags(call_id);
+CREATE TABLE call_content(id BIGINT PRIMARY KEY REFERENCES calls(id) ON DELETE CASCADE,
+  parameters TEXT, messages TEXT, reply TEXT, tool_calls TEXT, inputs TEXT, body TEXT);
+)",
+};
+constexpr int kSteps = int(sizeof(kMigrations) / sizeof(kMigrations[0]));
+static_assert(kSteps == kSchemaVersion);
+
+// One batch is one statement: the calls travel as a JSON array and are spread over the three
+// tables by data-modifying CTEs, so a batch costs one round trip.
+const char* const kInsert = R"(
+WITH src AS (
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(uid text, run_id text, program_path text,
+    program_hash text, prompt text, src_file text, src_line int, src_column int,
+    src_end_line int, src_end_column int, trace_node text, tags text, tag_list jsonb,
+    model text, endpoint text, finish_reason text, tokens_prompt bigint,
+    tokens_completion bigint, tokens_cached bigint, ttft_ms float8, latency_ms float8,
+    cost float8, status text, error text, retries int, started_at bigint,
+    content_omitted int, parameters text, messages text, reply text, tool_calls text,
+    inputs text, body text, ord int)),
+ins AS (
+  INSERT INTO calls(uid, run_id, program_path, program_hash, prompt, src_file, src_line,
+    src_column, src_end_line, src_end_column, trace_node, tags, model, endpoint, finish_reason,
+    tokens_prompt, tokens_completion, tokens_cached, ttft_ms, latency_ms, cost, status, error,
+    retries, started_at, content_omitted)
+  SELECT uid, run_id, program_path, program_hash, prompt, src_file, src_line, src_column,
+    src_end_line, src_end_column, trace_node, tags, model, endpoint, finish_reason,
+    tokens_prompt, tokens_completion, tokens_cached, ttft_ms, latency_ms, cost, status, error,
+    retries, started_at, content_omitted FROM src ORDER BY ord
+  ON CONFLICT (uid) DO NOTHING RETURNING id, uid),
+content AS (
+  INSERT INTO call_content(id, parameters, messages, reply, tool_calls, inputs, body)
+  SELECT ins.id, src.parameters, src.messages, src.reply, src.tool_calls, src.inputs, src.body
+  FROM ins JOIN src ON src.uid = ins.uid),
+tagged AS (
+  INSERT INTO call_tags(tag, call_id)
+  SELECT DISTINCT t.tag, ins.id FROM ins JOIN src ON src.uid = ins.uid
+  CROSS JOIN LATERAL jsonb_array_elements_text(src.tag_list) AS t(tag))
+SELECT count(*) FROM ins
+)";
+
+using Result_ = std::unique_ptr<PGresult, decltype(&PQclear)>;
+
+class PgRow : public SqlRow {
+public:
+    PgRow(PGresult* r, int row) : m_r(r), m_row(row) {}
+    bool isNull(int col) const override { return PQgetisnull(m_r, m_row, col); }
+    int64_t int64(int col) const override
+    {
+        return QByteArray::fromRawData(PQgetvalue(m_r, m_row, col), PQgetlength(m_r, m_row, col))
+            .toLongLong();
+    }
+    double real(int col) const override
+    {
+        return QByteArray::fromRawData(PQgetvalue(m_r, m_row, col), PQgetlength(m_r, m_row, col))
+            .toDouble();
+    }
+    QString text(int col) const override
+    {
+        return QString::fromUtf8(PQgetvalue(m_r, m_row, col), PQgetlength(m_r, m_row, col));
+    }
+
+private:
+    PGresult* m_r;
+    int m_row;
+};
+
+QJsonValue opt(const std::optional<int64_t>& v)
+{
+    return v ? QJsonValue(qint64(*v)) : QJsonValue();
+}
+
+QJsonValue opt(const std::optional<double>& v)
+{
+    return v ? QJsonValue(*v) : QJsonValue();
+}
+
+class PostgresBackend final : public LogBackend {
+public:
+    explicit PostgresBackend(QString url) : m_url(std::move(url)) {}
+    ~PostgresBackend() override { disconnect(); }
+
+    Result<bool> connect() override
+    {
+        if (m_conn && PQstatus(m_conn) == CONNECTION_OK)
+            return true;
+        disconnect();
+        const QByteArray url = m_url.toUtf8();
+        // The URL's own settings win, but a dead server must not hang a writer for minutes.
+        const char* keys[] = {"connect_timeout", "application_name", "dbname", nullptr};
+        const char* values[] = {"5", "hako", url.constData(), nullptr};
+        m_conn = PQconnectdbParams(keys, values, 1);
+        if (!m_conn || PQstatus(m_conn) != CONNECTION_OK) {
+            const QString reason = m_conn ? QString::fromUtf8(PQerrorMessage(m_conn)).trimmed()
+                                          : QStringLiteral("out of memory");
+            disconnect();
+            return makeError(QStringLiteral("cannot connect to the prompt log %1: %2")
+                                 .arg(displayUrl(), reason));
+        }
+        PQsetClientEncoding(m_conn, "UTF8");
+        // The server's notices ("relation … already exists, skipping") are not for the user.
+        PQsetNoticeProcessor(
+            m_conn, [](void*, const char*) {}, nullptr);
+        auto migrated = migrate();
+        if (!migrated) {
+            exec("ROLLBACK");
+            disconnect();
+            return migrated;
+        }
+        return true;
+    }
+
+    void disconnect() override
+    {
+        if (m_conn) {
+            PQfinish(m_conn);
+            m_conn = nullptr;
+        }
+    }
+
+    Result<int64_t> insert(const std::vector<CallRecord>& calls) override
+    {
+        if (auto c = connect(); !c)
+            return c.error();
+        QJsonArray rows;
+        int ord = 0;
+        for (const CallRecord& r : calls) {
+            QJsonObject o;
+            o.insert(QLatin1String("uid"), r.uid);
+            o.insert(QLatin1String("run_id"), r.runId);
+            o.insert(QLatin1String("program_path"), r.programPath);
+            o.insert(QLatin1String("program_hash"), r.programHash);
+            o.insert(QLatin1String("prompt"), r.promptName);
+            o.insert(QLatin1String("src_file"), r.span.file);
+            o.insert(QLatin1String("src_line"), r.span.line);
+            o.insert(QLatin1String("src_column"), r.span.column);
+            o.insert(QLatin1String("src_end_line"), r.span.endLine);
+            o.insert(QLatin1String("src_end_column"), r.span.endColumn);
+            o.insert(QLatin1String("trace_node"), r.traceNodeId);
+            o.insert(QLatin1String("tags"), r.tags.isEmpty() ? QString() : tagsText(r.tags));
+            o.insert(QLatin1String("tag_list"), QJsonArray::fromStringList(r.tags));
+            o.insert(QLatin1String("model"), r.model);
+            o.insert(QLatin1String("endpoint"), r.endpoint);
+            o.insert(QLatin1String("finish_reason"), r.finishReason);
+            o.insert(QLatin1String("tokens_prompt"), opt(r.promptTokens));
+            o.insert(QLatin1String("tokens_completion"), opt(r.completionTokens));
+            o.insert(QLatin1String("tokens_cached"), opt(r.cachedTokens));
+            o.insert(QLatin1String("ttft_ms"), opt(r.timeToFirstTokenMs));
+            o.insert(QLatin1String("latency_ms"), opt(r.latencyMs));
+            o.insert(QLatin1String("cost"), opt(r.cost));
+            o.insert(QLatin1String("status"), statusName(r.status));
+            o.insert(QLatin1String("error"), r.error);
+            o.insert(QLatin1String("retries"), r.retries);
+            o.insert(QLatin1String("started_at"), qint64(r.startedAt));
+            o.insert(QLatin1String("content_omitted"), r.contentOmitted ? 1 : 0);
+            o.insert(QLatin1String("parameters"), QString::fromUtf8(jsonText(r.parameters)));
+            o.insert(QLatin1String("messages"), QString::fromUtf8(jsonText(r.messages)));
+            o.insert(QLatin1String("reply"), r.reply);
+            o.insert(QLatin1String("tool_calls"), QString::fromUtf8(jsonText(r.toolCalls)));
+            o.insert(QLatin1String("inputs"), QString::fromUtf8(jsonText(r.inputs)));
+            o.insert(QLatin1String("body"), searchableText(r.messages, r.reply));
+            o.insert(QLatin1String("ord"), ord++);
+            rows.append(o);
+        }
+        const QByteArray payload = QJsonDocument(rows).toJson(QJsonDocument::Compact);
+        Result_ res = query(kInsert, {payload});
+        if (PQresultStatus(res.get()) != PGRES_TUPLES_OK)
+            return error(QStringLiteral("write to"), res.get());
+        return QByteArray(PQgetvalue(res.get(), 0, 0)).toLongLong();
+    }
+
+    Result<QList<CallRecord>> list(const CallFilter& filter, bool withContent) override
+    {
+        if (auto c = connect(); !c)
+            return c.error();
+        const SqlWhere where = buildWhere(filter, Dialect::Postgres);
+        QString sql =
+            QStringLiteral("SELECT ") + callColumns(withContent) + QStringLiteral(" FROM calls c");
+        if (withContent)
+            sql += QStringLiteral(" LEFT JOIN call_content t ON t.id = c.id");
+        sql += where.clause + orderAndLimit(filter, Dialect::Postgres);
+        Result_ res = query(sql.toUtf8(), binds(where.binds));
+        if (PQresultStatus(res.get()) != PGRES_TUPLES_OK)
+            return error(QStringLiteral("read"), res.get());
+        QList<CallRecord> out;
+        for (int i = 0; i < PQntuples(res.get()); ++i)
+            out.append(decodeCall(PgRow(res.get(), i), withContent));
+        return out;
+    }
+
+    Result<int64_t> count(const CallFilter& filter) override
+    {
+        if (auto c = connect(); !c)
+            return c.error();
+        const SqlWhere where = buildWhere(filter, Dialect::Postgres);
+        Result_ res =
+            query((QStringLiteral("SELECT count(*) FROM calls c") + where.clause).toUtf8(),
+                  binds(where.binds));
+        if (PQresultStatus(res.get()) != PGRES_TUPLES_OK)
+            return error(QStringLiteral("read"), res.get());
+        return PgRow(res.get(), 0).int64(0);
+    }
+
+    Result<QList<CallRecord>> find(const QString& idOrUid) override
+    {
+        if (auto c = connect(); !c)
+            return c.error();
+        const QString base = QStringLiteral("SELECT ") + callColumns(true) +
+                             QStringLiteral(" FROM calls c LEFT JOIN call_content t ON "
+                                            "t.id = c.id WHERE ");
+        QList<CallRecord> out;
+        auto run = [&](const QString& where, const QByteArray& value) -> Result<bool> {
+            Result_ res = query((base + where).toUtf8(), {value});
+            if (PQresultStatus(res.get()) != PGRES_TUPLES_OK)
+                return error(QStringLiteral("read"), res.get());
+            for (int i = 0; i < PQntuples(res.get()); ++i)
+                out.append(decodeCall(PgRow(res.get(), i), true));
+            return true;
+        };
+        bool numeric = false;
+        idOrUid.toLongLong(&numeric);
+        if (numeric) {
+            if (auto r = run(QStringLiteral("c.id = $1::bigint"), idOrUid.toUtf8()); !r)
+                return r.error();
+        }
+        if (out.isEmpty()) {
+            if (auto r = run(QStringLiteral("c.uid = $1"), idOrUid.toUtf8()); !r)
+                return r.error();
+        }
+        if (out.isEmpty() && idOrUid.size() >= 8) {
+            QString prefix = idOrUid;
+            prefix.replace(QLatin1Char('\\'), QLatin1String("\\\\"))
+                .replace(QLatin1Char('%'), QLatin1String("\\%"))
+                .replace(QLatin1Char('_'), QLatin1String("\\_"));
+            if (auto r = run(QStringLiteral("c.uid LIKE $1 ESCAPE '\\' LIMIT 2"),
+                             (prefix + QLatin1Char('%')).toUtf8());
+                !r)
+                return r.error();
+        }
+        return out;
+    }
+
+    Result<QList<StatsRow>> stats(StatsGroup group, const CallFilter& filter) override
+    {
+        if (auto c = connect(); !c)
+            return c.error();
+        const SqlWhere where = buildWhere(filter, Dialect::Postgres);
+        QString key;
+        QString join;
+        switch (group) {
+        case StatsGroup::Prompt:
+            key = QStringLiteral("c.prompt");
+            break;
+        case StatsGroup::Model:
+            key = QStringLiteral("c.model");
+            break;
+        case StatsGroup::Day:
+            key = QStringLiteral("to_char(to_timestamp(c.started_at / 1000.0) AT TIME ZONE 'UTC', "
+                                 "'YYYY-MM-DD')");
+            break;
+        case StatsGroup::Tag:
+            key = QStringLiteral("coalesce(g.tag, '')");
+            join = QStringLiteral(" LEFT JOIN call_tags g ON g.call_id = c.id");
+            break;
+        }
+        const QString sql =
+            QStringLiteral(
+                "SELECT %1 AS k, count(*), count(*) FILTER (WHERE c.status = 'ok'), "
+                "coalesce(sum(c.tokens_prompt), 0), coalesce(sum(c.tokens_completion), 0), "
+                "sum(c.cost), percentile_disc(0.5) WITHIN GROUP (ORDER BY c.latency_ms), "
+                "percentile_disc(0.95) WITHIN GROUP (ORDER BY c.latency_ms) FROM calls c%2%3 "
+                "GROUP BY k")
+                .arg(key, join, where.clause);
+        Result_ res = query(sql.toUtf8(), binds(where.binds));
+        if (PQresultStatus(res.get()) != PGRES_TUPLES_OK)
+            return error(QStringLiteral("read"), res.get());
+        QList<StatsRow> rows;
+        for (int i = 0; i < PQntuples(res.get()); ++i) {
+            const PgRow r(res.get(), i);
+            StatsRow s;
+            s.key = r.text(0);
+            s.calls = r.int64(1);
+            s.okCalls = r.int64(2);
+            s.tokensIn = r.int64(3);
+            s.tokensOut = r.int64(4);
+            if (!r.isNull(5))
+                s.cost = r.real(5);
+            if (!r.isNull(6))
+                s.p50LatencyMs = r.real(6);
+            if (!r.isNull(7))
+                s.p95LatencyMs = r.real(7);
+            rows.append(s);
+        }
+        sortStats(rows, StatsColumn::Key);
+        return rows;
+    }
+
+    Result<int64_t> deleteRun(const QString& runId) override
+    {
+        return deleteWhere("DELETE FROM calls WHERE run_id = $1", runId.toUtf8());
+    }
+
+    Result<int64_t> deleteBefore(int64_t utcMs) override
+    {
+        return deleteWhere("DELETE FROM calls WHERE started_at < $1::bigint",
+                           QByteArray::number(qint64(utcMs)));
+    }
+
+    Result<QString> integrityCheck() override
+    {
+        if (auto c = connect(); !c)
+            return c.error();
+        // The server keeps its own consistency; what can go wrong on our side is content
+        // without its call or the other way round.
+        Result_ res = query("SELECT (SELECT count(*) FROM calls c WHERE NOT EXISTS (SELECT 1 "
+                            "FROM call_content t WHERE t.id = c.id))",
+                            {});
+        if (PQresultStatus(res.get()) != PGRES_TUPLES_OK)
+            return error(QStringLiteral("check"), res.get());
+        const int64_t orphans = PgRow(res.get(), 0).int64(0);
+        if (orphans)
+            return QStringLiteral("%1 calls have no content row").arg(orphans);
+        return QStringLiteral("ok");
+    }
+
+private:
+    // The URL without its password, for messages.
+    QString displayUrl() const
+    {
+        QUrl u(m_url);
+        return u.isValid() ? u.toString(QUrl::RemovePassword) : m_url;
+    }
+
+    static std::vector<QByteArray> binds(const std::vector<SqlValue>& values)
+    {
+        std::vector<QByteArray> out;
+        for (const SqlValue& v : values) {
+            if (const auto* n = std::get_if<int64_t>(&v))
+                out.push_back(QByteArray::number(qint64(*n)));
+            else
+                out.push_back(std::get<QString>(v).toUtf8());
+        }
+        return out;
+    }
+
+    Result_ query(const char* sql, const std::vector<QByteArray>& params)
+    {
+        std::vector<const char*> values;
+        for (const QByteArray& p : params)
+            values.push_back(p.constData());
+        return Result_(PQexecParams(m_conn, sql, int(values.size()), nullptr, values.data(),
+                                    nullptr, nullptr, 0),
+                       &PQclear);
+    }
+    Result_ query(const QByteArray& sql, const std::vector<QByteArray>& params)
+    {
+        return query(sql.constData(), params);
+    }
+
+    bool exec(const char* sql)
+    {
+        Result_ res(PQexec(m_conn, sql), &PQclear);
+        return PQresultStatus(res.get()) == PGRES_COMMAND_OK ||
+               PQresultStatus(res.get()) == PGRES_TUPLES_OK;
+    }
+
+    Diagnostic error(const QString& what, PGresult* res)
+    {
+        QString reason = QString::fromUtf8(res ? PQresultErrorMessage(res) : "").trimmed();
+        if (reason.isEmpty())
+            reason = QString::fromUtf8(PQerrorMessage(m_conn)).trimmed();
+        // A lost connection is found again by the next connect().
+        if (PQstatus(m_conn) != CONNECTION_OK)
+            disconnect();
+        return makeError(
+            QStringLiteral("cannot %1 the prompt log %2: %3").arg(what, displayUrl(), reason));
+    }
+
+    Result<bool> migrate()
+    {
+        // One Hako at a time creates or upgrades the schema.
+        if (!exec("BEGIN") || !exec("SELECT pg_advisory_xact_lock(7246831)"))
+            return error(QStringLiteral("open"), nullptr);
+        if (!exec("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)"))
+            return error(QStringLiteral("create"), nullptr);
+        Result_ res = query("SELECT value FROM meta WHERE key = 'schema_version'", {});
+        if (PQresultStatus(res.get()) != PGRES_TUPLES_OK)
+            return error(QStringLiteral("read"), res.get());
+        const int version = PQntuples(res.get()) ? PgRow(res.get(), 0).text(0).toInt() : 0;
+        if (version > kSchemaVersion)
+            return makeError(QStringLiteral("the prompt log %1 has schema version %2, written by "
+                                            "a newer Hako (this one knows up to %3)")
+                                 .arg(displayUrl())
+                                 .arg(version)
+                                 .arg(kSchemaVersion));
+        for (int step = version; step < kSchemaVersion; ++step) {
+            Result_ r(PQexec(m_conn, kMigrations[step]), &PQclear);
+            if (PQresultStatus(r.get()) != PGRES_COMMAND_OK)
+                return error(QStringLiteral("create"), r.get());
+        }
+        if (version != kSchemaVersion) {
+            Result_ r = query("INSERT INTO meta(key, value) VALUES ('schema_version', $1) ON "
+                              "CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                              {QByteArray::number(kSchemaVersion)});
+            if (PQresultStatus(r.get()) != PGRES_COMMAND_OK)
+                return error(QStringLiteral("create"), r.get());
+        }
+        if (!exec("COMMIT"))
+            return error(QStringLiteral("create"), nullptr);
+        return true;
+    }
+
+    Result<int64_t> deleteWhere(const char* sql, const QByteArray& value)
+    {
+        if (auto c = connect(); !c)
+            return c.error();
+        Result_ res = query(sql, {value});
+        if (PQresultStatus(res.get()) != PGRES_COMMAND_OK)
+            return error(QStringLiteral("delete from"), res.get());
+        return QByteArray(PQcmdTuples(res.get())).toLongLong();
+    }
+
+    QString m_url;
+    PGconn* m_conn = nullptr;
+};
+
+} // namespace
+
+std::unique_ptr<LogBackend> makePostgresBackend(const QString& url)
+{
+    return std::make_unique<PostgresBackend>(url);
+}
+
+} // namespace hako::promptlog

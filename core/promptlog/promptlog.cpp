@@ -1,0 +1,450 @@
+#include "core/promptlog/promptlog.h"
+
+#include "core/promptlog/logbackend_p.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QLoggingCategory>
+#include <QStandardPaths>
+#include <QUrl>
+#include <QUuid>
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+Q_LOGGING_CATEGORY(lcPromptLog, "hako.promptlog")
+
+namespace hako::promptlog {
+
+using Clock = std::chrono::steady_clock;
+
+struct Pending {
+    CallRecord call;
+    bool prepared = false; // privacy and prices applied (once, even when written again)
+};
+
+struct PromptLogPrivate {
+    PromptLog::Kind kind = PromptLog::Kind::Sqlite;
+    QString location;
+    PromptLogOptions options;
+    std::unique_ptr<LogBackend> writer; // the writer thread's own connection
+    std::unique_ptr<LogBackend> reader; // queries, under queryMutex
+    std::mutex queryMutex;
+
+    mutable std::mutex mutex;
+    std::condition_variable wake; // the writer: work, flush, stop
+    std::condition_variable idle; // flush(): the queue drained
+    std::deque<Pending> queue;
+    size_t inFlight = 0;
+    Clock::time_point firstQueued;
+    int flushing = 0;
+    bool stopping = false;
+    bool closed = false;
+    bool writerDone = false; // the writer thread has left its loop
+    Clock::time_point stopDeadline;
+    PromptLog::WriterState state;
+    bool warned = false;     // problem() said for the current outage
+    bool dropWarned = false; // problem() said for dropping
+    bool outage = false;     // an attempt failed since everything was last written
+    std::thread thread;
+};
+
+namespace {
+
+int64_t nowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+QString displayLocation(const QString& spec, PromptLog::Kind kind)
+{
+    if (kind == PromptLog::Kind::Sqlite)
+        return spec;
+    const QUrl u(spec);
+    return u.isValid() ? u.toString(QUrl::RemovePassword) : spec;
+}
+
+} // namespace
+
+PromptLogOptions PromptLogOptions::fromUserSettings(QString* error)
+{
+    PromptLogOptions o;
+    QStringList problems;
+    auto settings = PromptLogSettings::load(PromptLogSettings::defaultPath());
+    if (settings) {
+        o.privacy = settings->privacy;
+        o.retentionDays = settings->retentionDays;
+    } else {
+        problems.append(settings.error().message);
+    }
+    auto prices = PriceTable::load(PriceTable::defaultPath());
+    if (prices)
+        o.prices = *prices;
+    else
+        problems.append(prices.error().message);
+    if (error)
+        *error = problems.join(QLatin1Char('\n'));
+    return o;
+}
+
+QString PromptLog::defaultPath()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
+        .filePath(QStringLiteral("promptlog.sqlite"));
+}
+
+bool PromptLog::isPostgresUrl(const QString& urlOrPath)
+{
+    return urlOrPath.startsWith(QLatin1String("postgresql://")) ||
+           urlOrPath.startsWith(QLatin1String("postgres://"));
+}
+
+std::unique_ptr<PromptLog> PromptLog::open(const QString& urlOrPath, QString* error,
+                                           PromptLogOptions options)
+{
+    auto fail = [error](const QString& message) {
+        if (error)
+            *error = message;
+        return nullptr;
+    };
+    if (error)
+        error->clear();
+    if (urlOrPath.trimmed().isEmpty())
+        return fail(QStringLiteral("no prompt log given (a file or a postgresql:// URL)"));
+    if (auto valid = options.privacy.validate(); !valid)
+        return fail(valid.error().message);
+    auto d = std::make_unique<PromptLogPrivate>();
+    if (isPostgresUrl(urlOrPath)) {
+        d->kind = Kind::Postgres;
+        d->writer = makePostgresBackend(urlOrPath);
+        d->reader = makePostgresBackend(urlOrPath);
+    } else {
+        if (urlOrPath.contains(QLatin1String("://")))
+            return fail(
+                QStringLiteral("'%1' is neither a file nor a postgresql:// URL").arg(urlOrPath));
+        const QString path = QDir::cleanPath(QDir::current().absoluteFilePath(urlOrPath));
+        d->writer = makeSqliteBackend(path, options.maxSizeBytes);
+        d->reader = makeSqliteBackend(path, 0);
+    }
+    d->location = displayLocation(urlOrPath, d->kind);
+    d->options = std::move(options);
+    d->options.batchSize = std::max(1, d->options.batchSize);
+    d->options.maxBuffered = std::max(1, d->options.maxBuffered);
+    // The first connection creates the schema; when it fails the caller hears it here, once.
+    if (auto connected = d->reader->connect(); !connected) {
+        d->state.failing = true;
+        d->state.problem = connected.error().message;
+        d->warned = true;
+        d->outage = true;
+        if (error)
+            *error = connected.error().message;
+    }
+    std::unique_ptr<PromptLog> log(new PromptLog(std::move(d)));
+    log->d->thread = std::thread([raw = log.get()] { raw->writerLoop(); });
+    return log;
+}
+
+std::unique_ptr<PromptLog> PromptLog::openDefault(QString* error)
+{
+    QString settingsError;
+    PromptLogOptions options = PromptLogOptions::fromUserSettings(&settingsError);
+    auto settings = PromptLogSettings::load(PromptLogSettings::defaultPath());
+    const QString spec = settings && !settings->log.isEmpty() ? settings->log : defaultPath();
+    QString openError;
+    auto log = open(spec, &openError, std::move(options));
+    if (error) {
+        QStringList all;
+        for (const QString& e : {settingsError, openError}) {
+            if (!e.isEmpty())
+                all.append(e);
+        }
+        *error = all.join(QLatin1Char('\n'));
+    }
+    return log;
+}
+
+PromptLog::PromptLog(std::unique_ptr<PromptLogPrivate> priv) : d(std::move(priv)) {}
+
+PromptLog::~PromptLog()
+{
+    close();
+}
+
+PromptLog::Kind PromptLog::kind() const
+{
+    return d->kind;
+}
+
+QString PromptLog::location() const
+{
+    return d->location;
+}
+
+const PromptLogOptions& PromptLog::options() const
+{
+    return d->options;
+}
+
+QString PromptLog::record(CallRecord call)
+{
+    if (call.uid.isEmpty())
+        call.uid = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    if (call.startedAt == 0)
+        call.startedAt = nowMs();
+    QString uid = call.uid;
+    bool warnDrop = false;
+    {
+        std::lock_guard lock(d->mutex);
+        if (d->closed) {
+            ++d->state.dropped;
+            return uid;
+        }
+        if (d->queue.size() + d->inFlight >= size_t(d->options.maxBuffered)) {
+            ++d->state.dropped;
+            warnDrop = !d->dropWarned;
+            d->dropWarned = true;
+        } else {
+            if (d->queue.empty())
+                d->firstQueued = Clock::now();
+            d->queue.push_back(Pending{std::move(call), false});
+            if (d->queue.size() >= size_t(d->options.batchSize))
+                d->wake.notify_one();
+            else if (d->queue.size() == 1)
+                d->wake.notify_one(); // the writer starts the batch's clock
+        }
+    }
+    if (warnDrop) {
+        const QString message =
+            QStringLiteral("the prompt log %1 cannot be written and %2 calls are waiting in "
+                           "memory: further calls are dropped (counted) until it can")
+                .arg(d->location)
+                .arg(d->options.maxBuffered);
+        qCWarning(lcPromptLog).noquote() << message;
+        Q_EMIT problem(message);
+    }
+    return uid;
+}
+
+bool PromptLog::flush(int timeoutMs)
+{
+    std::unique_lock lock(d->mutex);
+    ++d->flushing;
+    d->wake.notify_one();
+    const bool done = d->idle.wait_for(lock, std::chrono::milliseconds(timeoutMs), [this] {
+        return (d->queue.empty() && d->inFlight == 0) || d->writerDone;
+    });
+    --d->flushing;
+    return done && d->queue.empty() && d->inFlight == 0;
+}
+
+void PromptLog::close(int timeoutMs)
+{
+    {
+        std::lock_guard lock(d->mutex);
+        if (d->closed)
+            return;
+        d->closed = true;
+        d->stopping = true;
+        d->stopDeadline = Clock::now() + std::chrono::milliseconds(timeoutMs);
+        d->wake.notify_all();
+    }
+    if (d->thread.joinable())
+        d->thread.join();
+    std::lock_guard lock(d->mutex);
+    if (!d->queue.empty()) {
+        d->state.dropped += int64_t(d->queue.size());
+        qCWarning(lcPromptLog).noquote()
+            << QStringLiteral("the prompt log %1 was closed with %2 calls it could not write: "
+                              "they are lost (%3)")
+                   .arg(d->location)
+                   .arg(d->queue.size())
+                   .arg(d->state.problem);
+        d->queue.clear();
+    }
+    d->state.queued = 0;
+    d->idle.notify_all();
+    std::lock_guard queryLock(d->queryMutex);
+    d->reader->disconnect();
+}
+
+PromptLog::WriterState PromptLog::writerState() const
+{
+    std::lock_guard lock(d->mutex);
+    WriterState s = d->state;
+    s.queued = int64_t(d->queue.size() + d->inFlight);
+    return s;
+}
+
+void PromptLog::prepare(CallRecord& call) const
+{
+    d->options.privacy.apply(call);
+    if (!call.cost)
+        call.cost = d->options.prices.cost(call.model, call.promptTokens, call.completionTokens,
+                                           call.cachedTokens);
+}
+
+void PromptLog::writerLoop()
+{
+    if (d->options.retentionDays > 0) {
+        const int64_t cutoff = nowMs() - int64_t(d->options.retentionDays) * 24 * 3600 * 1000;
+        if (auto pruned = d->writer->deleteBefore(cutoff); pruned && *pruned > 0)
+            qCInfo(lcPromptLog) << "retention: deleted" << *pruned << "calls";
+    }
+    const auto interval = std::chrono::milliseconds(d->options.batchIntervalMs);
+    const auto retry = std::chrono::milliseconds(d->options.retryIntervalMs);
+    std::unique_lock lock(d->mutex);
+    for (;;) {
+        if (d->queue.empty()) {
+            d->idle.notify_all();
+            if (d->stopping)
+                break;
+            d->wake.wait(lock, [this] { return d->stopping || !d->queue.empty(); });
+            continue;
+        }
+        // Gather a batch: enough calls, the oldest old enough, or someone waiting.
+        if (!d->stopping && d->flushing == 0 && d->queue.size() < size_t(d->options.batchSize)) {
+            const auto due = d->firstQueued + interval;
+            if (Clock::now() < due) {
+                d->wake.wait_until(lock, due, [this] {
+                    return d->stopping || d->flushing > 0 ||
+                           d->queue.size() >= size_t(d->options.batchSize);
+                });
+                continue;
+            }
+        }
+        const size_t n = std::min(d->queue.size(), size_t(d->options.batchSize) * 4);
+        std::vector<Pending> batch;
+        batch.reserve(n);
+        for (size_t i = 0; i < n; ++i) {
+            batch.push_back(std::move(d->queue.front()));
+            d->queue.pop_front();
+        }
+        d->inFlight = n;
+        lock.unlock();
+
+        std::vector<CallRecord> calls;
+        calls.reserve(n);
+        for (Pending& p : batch) {
+            if (!p.prepared) {
+                prepare(p.call);
+                p.prepared = true;
+            }
+            calls.push_back(p.call);
+        }
+        const Result<int64_t> written = d->writer->insert(calls);
+        calls.clear();
+
+        lock.lock();
+        d->inFlight = 0;
+        if (written) {
+            d->state.written += int64_t(n);
+            d->state.failing = false;
+            d->state.problem.clear();
+            if (!d->queue.empty())
+                d->firstQueued = Clock::now() - interval; // what waited goes at once
+            if (d->outage && d->queue.empty()) {
+                d->outage = false;
+                d->warned = false;
+                d->dropWarned = false;
+                lock.unlock();
+                qCInfo(lcPromptLog).noquote()
+                    << QStringLiteral("the prompt log %1 is written again").arg(d->location);
+                Q_EMIT recovered();
+                lock.lock();
+            }
+            continue;
+        }
+        // Not written: the calls go back to the front, in order, and wait for the next try.
+        for (auto it = batch.rbegin(); it != batch.rend(); ++it)
+            d->queue.push_front(std::move(*it));
+        ++d->state.failedAttempts;
+        d->state.failing = true;
+        d->outage = true;
+        d->state.problem = written.error().message;
+        d->writer->disconnect();
+        if (!d->warned) {
+            d->warned = true;
+            const QString message =
+                QStringLiteral("%1 — calls are kept in memory and written when it works again")
+                    .arg(written.error().message);
+            lock.unlock();
+            qCWarning(lcPromptLog).noquote() << message;
+            Q_EMIT problem(message);
+            lock.lock();
+        }
+        if (d->stopping && Clock::now() >= d->stopDeadline)
+            break;
+        const auto until =
+            d->stopping ? std::min(Clock::now() + retry, d->stopDeadline) : Clock::now() + retry;
+        d->wake.wait_until(lock, until,
+                           [this] { return d->stopping && Clock::now() >= d->stopDeadline; });
+    }
+    d->writerDone = true;
+    d->idle.notify_all();
+}
+
+Result<QList<CallRecord>> PromptLog::list(const CallFilter& filter, bool withContent)
+{
+    std::lock_guard lock(d->queryMutex);
+    return d->reader->list(filter, withContent);
+}
+
+Result<int64_t> PromptLog::count(const CallFilter& filter)
+{
+    std::lock_guard lock(d->queryMutex);
+    return d->reader->count(filter);
+}
+
+Result<CallRecord> PromptLog::find(const QString& idOrUid)
+{
+    std::lock_guard lock(d->queryMutex);
+    auto found = d->reader->find(idOrUid.trimmed());
+    if (!found)
+        return found.error();
+    if (found->isEmpty())
+        return makeError(QStringLiteral("no call '%1' in the prompt log").arg(idOrUid));
+    if (found->size() > 1)
+        return makeError(
+            QStringLiteral("'%1' names more than one call: give more of its id").arg(idOrUid));
+    return found->first();
+}
+
+Result<QList<StatsRow>> PromptLog::stats(StatsGroup group, const CallFilter& filter)
+{
+    std::lock_guard lock(d->queryMutex);
+    return d->reader->stats(group, filter);
+}
+
+Result<int64_t> PromptLog::insertNow(std::vector<CallRecord> calls)
+{
+    for (CallRecord& c : calls) {
+        if (c.uid.isEmpty())
+            c.uid = QUuid::createUuid().toString(QUuid::WithoutBraces);
+        prepare(c);
+    }
+    std::lock_guard lock(d->queryMutex);
+    return d->reader->insert(calls);
+}
+
+Result<int64_t> PromptLog::deleteRun(const QString& runId)
+{
+    std::lock_guard lock(d->queryMutex);
+    return d->reader->deleteRun(runId);
+}
+
+Result<int64_t> PromptLog::deleteOlderThan(int64_t utcMs)
+{
+    std::lock_guard lock(d->queryMutex);
+    return d->reader->deleteBefore(utcMs);
+}
+
+Result<QString> PromptLog::integrityCheck()
+{
+    std::lock_guard lock(d->queryMutex);
+    return d->reader->integrityCheck();
+}
+
+} // namespace hako::promptlog

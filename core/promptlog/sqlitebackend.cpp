@@ -1,0 +1,764 @@
+// The prompt log in one SQLite file: WAL (a killed writer loses only its open transaction),
+// the bulky content in its own table so that scans for the monitor read narrow rows, and an
+// FTS5 trigram index over the searchable text.
+#include "core/promptlog/logbackend_p.h"
+#include "core/promptlog/sqlshared_p.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <string>
+#include <thread>
+
+namespace hako::promptlog {
+
+namespace {
+
+// The schema, one step per version: step N brings a store of version N to N + 1.
+const char* const kMigrations[] = {
+    R"(
+CREATE TABLE calls(
+  id INTEGER PRIMARY KEY,
+  uid TEXT NOT NULL UNIQUE,
+  run_id TEXT NOT NULL DEFAULT '',
+  program_path TEXT NOT NULL DEFAULT '',
+  program_hash TEXT NOT NULL DEFAULT '',
+  prompt TEXT NOT NULL DEFAULT '',
+  src_file TEXT NOT NULL DEFAULT '',
+  src_line INTEGER NOT NULL DEFAULT 0,
+  src_column INTEGER NOT NULL DEFAULT 0,
+  src_end_line INTEGER NOT NULL DEFAULT 0,
+  src_end_column INTEGER NOT NULL DEFAULT 0,
+  trace_node TEXT NOT NULL DEFAULT '',
+  tags TEXT NOT NULL DEFAULT '',
+  model TEXT NOT NULL DEFAULT '',
+  endpoint TEXT NOT NULL DEFAULT '',
+  finish_reason TEXT NOT NULL DEFAULT '',
+  tokens_prompt INTEGER,
+  tokens_completion INTEGER,
+  tokens_cached INTEGER,
+  ttft_ms REAL,
+  latency_ms REAL,
+  cost REAL,
+  status TEXT NOT NULL,
+  error TEXT NOT NULL DEFAULT '',
+  retries INTEGER NOT NULL DEFAULT 0,
+  started_at INTEGER NOT NULL,
+  content_omitted INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX calls_run ON calls(run_id);
+CREATE INDEX calls_prompt ON calls(prompt, started_at);
+CREATE INDEX calls_model ON calls(model, started_at);
+-- Covers the monitor's scans (time range, every group key, every summed column).
+CREATE INDEX calls_stats ON calls(started_at, prompt, model, status, tokens_prompt,
+  tokens_completion, cost, latency_ms, tags);
+CREATE TABLE call_tags(tag TEXT NOT NULL, call_id INTEGER NOT NULL,
+  PRIMARY KEY(tag, call_id)) WITHOUT ROWID;
+CREATE INDEX call_tags_call ON call_tags(call_id);
+CREATE TABLE call_content(id INTEGER PRIMARY KEY, parameters TEXT, messages TEXT, reply TEXT,
+  tool_calls TEXT, inputs TEXT);
+-- Trigrams without positions: they give candidates whose text is then checked; the
+-- vocabulary finds the trigrams a 1-2 character term starts (see buildWhere()).
+CREATE VIRTUAL TABLE call_fts USING fts5(body, tokenize='trigram', detail=none);
+CREATE VIRTUAL TABLE call_fts_terms USING fts5vocab(call_fts, 'row');
+)",
+};
+constexpr int kSteps = int(sizeof(kMigrations) / sizeof(kMigrations[0]));
+static_assert(kSteps == kSchemaVersion);
+
+class Statement : public SqlRow {
+public:
+    Statement(sqlite3* db, const QString& sql) : m_db(db)
+    {
+        const QByteArray s = sql.toUtf8();
+        if (sqlite3_prepare_v2(db, s.constData(), int(s.size()), &m_stmt, nullptr) != SQLITE_OK)
+            m_stmt = nullptr;
+    }
+    ~Statement() override { sqlite3_finalize(m_stmt); }
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+
+    bool valid() const { return m_stmt; }
+    void reset()
+    {
+        sqlite3_reset(m_stmt);
+        sqlite3_clear_bindings(m_stmt);
+    }
+    void bind(int i, int64_t v) { sqlite3_bind_int64(m_stmt, i, v); }
+    void bind(int i, const QByteArray& utf8)
+    {
+        sqlite3_bind_text(m_stmt, i, utf8.constData(), int(utf8.size()), SQLITE_TRANSIENT);
+    }
+    void bind(int i, const QString& v) { bind(i, v.toUtf8()); }
+    void bindOpt(int i, const std::optional<int64_t>& v)
+    {
+        if (v)
+            bind(i, *v);
+        else
+            sqlite3_bind_null(m_stmt, i);
+    }
+    void bindOpt(int i, const std::optional<double>& v)
+    {
+        if (v)
+            sqlite3_bind_double(m_stmt, i, *v);
+        else
+            sqlite3_bind_null(m_stmt, i);
+    }
+    void bindAll(const std::vector<SqlValue>& values)
+    {
+        for (size_t i = 0; i < values.size(); ++i) {
+            if (const auto* n = std::get_if<int64_t>(&values[i]))
+                bind(int(i) + 1, *n);
+            else
+                bind(int(i) + 1, std::get<QString>(values[i]));
+        }
+    }
+    /// A row is ready; false when done or failed (see failed()).
+    bool step()
+    {
+        m_rc = sqlite3_step(m_stmt);
+        return m_rc == SQLITE_ROW;
+    }
+    bool run()
+    {
+        step();
+        const bool ok = m_rc == SQLITE_DONE || m_rc == SQLITE_ROW;
+        sqlite3_reset(m_stmt);
+        return ok;
+    }
+    bool failed() const { return m_rc != SQLITE_ROW && m_rc != SQLITE_DONE; }
+
+    bool isNull(int col) const override { return sqlite3_column_type(m_stmt, col) == SQLITE_NULL; }
+    int64_t int64(int col) const override { return sqlite3_column_int64(m_stmt, col); }
+    double real(int col) const override { return sqlite3_column_double(m_stmt, col); }
+    QString text(int col) const override
+    {
+        const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, col));
+        return p ? QString::fromUtf8(p, sqlite3_column_bytes(m_stmt, col)) : QString();
+    }
+    QByteArray raw(int col) const
+    {
+        const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, col));
+        return p ? QByteArray::fromRawData(p, sqlite3_column_bytes(m_stmt, col)) : QByteArray();
+    }
+
+private:
+    sqlite3* m_db;
+    sqlite3_stmt* m_stmt = nullptr;
+    int m_rc = SQLITE_OK;
+};
+
+// The tags column (a JSON array of strings) as UTF-8 strings, without a JSON parser for the
+// usual tags that need no escapes.
+void splitTags(const QByteArray& json, QList<QByteArray>& out)
+{
+    out.clear();
+    if (json.size() < 4)
+        return; // "" or "[]"
+    if (!json.contains('\\')) {
+        // ["a","b"]: the pieces between quotes alternate between tags and separators.
+        const QList<QByteArray> pieces = json.mid(2, json.size() - 4).split('"');
+        for (qsizetype i = 0; i < pieces.size(); i += 2)
+            out.append(pieces[i]);
+        return;
+    }
+    for (const QJsonValue& v : QJsonDocument::fromJson(json).array())
+        out.append(v.toString().toUtf8());
+}
+
+struct Accumulator {
+    int64_t calls = 0;
+    int64_t ok = 0;
+    int64_t in = 0;
+    int64_t out = 0;
+    double cost = 0;
+    bool hasCost = false;
+    std::vector<double> latencies;
+};
+
+// One pass of the monitor's table over the calls (of one time slice): sums and latencies per
+// group. Summed here rather than in SQL: the percentiles need every latency of a group anyway,
+// and one pass over the covering index is the cheapest read there is.
+struct StatsScan {
+    explicit StatsScan(StatsGroup g) : group(g) {}
+
+    StatsGroup group;
+    QHash<QByteArray, Accumulator> groups;
+    QHash<int64_t, Accumulator> days;
+
+    bool run(sqlite3* db, const QString& sql, const std::vector<SqlValue>& binds,
+             std::optional<std::pair<int64_t, int64_t>> slice)
+    {
+        QString text = sql;
+        if (slice) {
+            text += sql.contains(QLatin1String(" WHERE ")) ? QStringLiteral(" AND ")
+                                                           : QStringLiteral(" WHERE ");
+            text += QStringLiteral("c.started_at >= ?%1 AND c.started_at < ?%2")
+                        .arg(binds.size() + 1)
+                        .arg(binds.size() + 2);
+        }
+        Statement s(db, text);
+        if (!s.valid())
+            return false;
+        s.bindAll(binds);
+        if (slice) {
+            s.bind(int(binds.size()) + 1, slice->first);
+            s.bind(int(binds.size()) + 2, slice->second);
+        }
+        QList<QByteArray> tags;
+        while (s.step()) {
+            const bool ok = s.raw(1) == "ok";
+            const int64_t in = s.int64(2);
+            const int64_t out = s.int64(3);
+            const std::optional<double> cost =
+                s.isNull(4) ? std::nullopt : std::optional<double>(s.real(4));
+            const std::optional<double> latency =
+                s.isNull(5) ? std::nullopt : std::optional<double>(s.real(5));
+            auto count = [&](Accumulator& a) {
+                ++a.calls;
+                a.ok += ok;
+                a.in += in;
+                a.out += out;
+                if (cost) {
+                    a.cost += *cost;
+                    a.hasCost = true;
+                }
+                if (latency)
+                    a.latencies.push_back(*latency);
+            };
+            if (group == StatsGroup::Day) {
+                const int64_t ms = s.int64(0);
+                count(days[ms >= 0 ? ms / 86400000 : (ms - 86399999) / 86400000]);
+            } else if (group == StatsGroup::Tag) {
+                splitTags(s.raw(0), tags);
+                if (tags.isEmpty())
+                    count(groupOf(QByteArray()));
+                for (const QByteArray& tag : tags)
+                    count(groupOf(tag));
+            } else {
+                count(groupOf(s.raw(0)));
+            }
+        }
+        return !s.failed();
+    }
+
+    void merge(StatsScan&& other)
+    {
+        auto add = [](Accumulator& a, Accumulator& b) {
+            a.calls += b.calls;
+            a.ok += b.ok;
+            a.in += b.in;
+            a.out += b.out;
+            a.cost += b.cost;
+            a.hasCost = a.hasCost || b.hasCost;
+            a.latencies.insert(a.latencies.end(), b.latencies.begin(), b.latencies.end());
+        };
+        for (auto it = other.groups.begin(); it != other.groups.end(); ++it)
+            add(groups[it.key()], it.value());
+        for (auto it = other.days.begin(); it != other.days.end(); ++it)
+            add(days[it.key()], it.value());
+    }
+
+private:
+    Accumulator& groupOf(const QByteArray& k)
+    {
+        auto it = groups.find(k);
+        if (it == groups.end())
+            it = groups.insert(QByteArray(k.constData(), k.size()), Accumulator());
+        return it.value();
+    }
+};
+
+class SqliteBackend final : public LogBackend {
+public:
+    SqliteBackend(QString path, int64_t maxSize) : m_path(std::move(path)), m_maxSize(maxSize) {}
+    ~SqliteBackend() override { disconnect(); }
+
+    Result<bool> connect() override
+    {
+        if (m_db)
+            return true;
+        const QString folder = QFileInfo(m_path).absolutePath();
+        if (!QDir().mkpath(folder))
+            return makeError(
+                QStringLiteral("cannot create the folder %1 for the prompt log").arg(folder));
+        const QByteArray p = m_path.toUtf8();
+        if (sqlite3_open_v2(p.constData(), &m_db,
+                            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                            nullptr) != SQLITE_OK) {
+            const QString reason =
+                m_db ? QString::fromUtf8(sqlite3_errmsg(m_db)) : QStringLiteral("out of memory");
+            disconnect();
+            return makeError(
+                QStringLiteral("cannot open the prompt log %1: %2").arg(m_path, reason));
+        }
+        sqlite3_busy_timeout(m_db, 10000);
+        auto fail = [this](const QString& what) -> Result<bool> {
+            const QString reason = QString::fromUtf8(sqlite3_errmsg(m_db));
+            disconnect();
+            return makeError(
+                QStringLiteral("cannot %1 the prompt log %2: %3").arg(what, m_path, reason));
+        };
+        if (!exec("PRAGMA journal_mode=WAL") || !exec("PRAGMA synchronous=NORMAL"))
+            return fail(QStringLiteral("open"));
+        if (m_maxSize > 0) {
+            const int64_t pages = std::max<int64_t>(m_maxSize / 4096, 8);
+            exec(QStringLiteral("PRAGMA max_page_count=%1").arg(pages).toUtf8());
+        }
+        if (!exec("BEGIN IMMEDIATE"))
+            return fail(QStringLiteral("open"));
+        auto migrated = migrate();
+        if (!migrated) {
+            exec("ROLLBACK");
+            disconnect();
+            return migrated;
+        }
+        if (!exec("COMMIT")) {
+            exec("ROLLBACK");
+            return fail(QStringLiteral("create"));
+        }
+        return true;
+    }
+
+    void disconnect() override
+    {
+        m_insertCall.reset();
+        m_insertContent.reset();
+        m_insertFts.reset();
+        m_insertTag.reset();
+        if (m_db) {
+            sqlite3_close_v2(m_db);
+            m_db = nullptr;
+        }
+    }
+
+    Result<int64_t> insert(const std::vector<CallRecord>& calls) override
+    {
+        if (auto c = connect(); !c)
+            return c.error();
+        if (!m_insertCall) {
+            m_insertCall = std::make_unique<Statement>(
+                m_db, QStringLiteral(
+                          "INSERT OR IGNORE INTO calls(uid, run_id, program_path, program_hash, "
+                          "prompt, src_file, src_line, src_column, src_end_line, src_end_column, "
+                          "trace_node, tags, model, endpoint, finish_reason, tokens_prompt, "
+                          "tokens_completion, tokens_cached, ttft_ms, latency_ms, cost, status, "
+                          "error, retries, started_at, content_omitted) VALUES (?1, ?2, ?3, ?4, "
+                          "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
+                          "?20, ?21, ?22, ?23, ?24, ?25, ?26)"));
+            m_insertContent = std::make_unique<Statement>(
+                m_db, QStringLiteral("INSERT INTO call_content(id, parameters, messages, reply, "
+                                     "tool_calls, inputs) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"));
+            m_insertFts = std::make_unique<Statement>(
+                m_db, QStringLiteral("INSERT INTO call_fts(rowid, body) VALUES (?1, ?2)"));
+            m_insertTag = std::make_unique<Statement>(
+                m_db,
+                QStringLiteral("INSERT OR IGNORE INTO call_tags(tag, call_id) VALUES (?1, ?2)"));
+            if (!m_insertCall->valid() || !m_insertContent->valid() || !m_insertFts->valid() ||
+                !m_insertTag->valid())
+                return error(QStringLiteral("prepare writing"));
+        }
+        if (!exec("BEGIN IMMEDIATE"))
+            return error(QStringLiteral("write"));
+        int64_t added = 0;
+        for (const CallRecord& r : calls) {
+            Statement& s = *m_insertCall;
+            s.reset();
+            s.bind(1, r.uid);
+            s.bind(2, r.runId);
+            s.bind(3, r.programPath);
+            s.bind(4, r.programHash);
+            s.bind(5, r.promptName);
+            s.bind(6, r.span.file);
+            s.bind(7, int64_t(r.span.line));
+            s.bind(8, int64_t(r.span.column));
+            s.bind(9, int64_t(r.span.endLine));
+            s.bind(10, int64_t(r.span.endColumn));
+            s.bind(11, r.traceNodeId);
+            s.bind(12, r.tags.isEmpty() ? QString() : tagsText(r.tags));
+            s.bind(13, r.model);
+            s.bind(14, r.endpoint);
+            s.bind(15, r.finishReason);
+            s.bindOpt(16, r.promptTokens);
+            s.bindOpt(17, r.completionTokens);
+            s.bindOpt(18, r.cachedTokens);
+            s.bindOpt(19, r.timeToFirstTokenMs);
+            s.bindOpt(20, r.latencyMs);
+            s.bindOpt(21, r.cost);
+            s.bind(22, statusName(r.status));
+            s.bind(23, r.error);
+            s.bind(24, int64_t(r.retries));
+            s.bind(25, r.startedAt);
+            s.bind(26, int64_t(r.contentOmitted ? 1 : 0));
+            if (!s.run())
+                return rollback(QStringLiteral("write"));
+            if (sqlite3_changes(m_db) == 0)
+                continue; // already stored (an import of calls this log has)
+            const int64_t id = sqlite3_last_insert_rowid(m_db);
+            ++added;
+            Statement& c = *m_insertContent;
+            c.reset();
+            c.bind(1, id);
+            c.bind(2, jsonText(r.parameters));
+            c.bind(3, jsonText(r.messages));
+            c.bind(4, r.reply);
+            c.bind(5, jsonText(r.toolCalls));
+            c.bind(6, jsonText(r.inputs));
+            if (!c.run())
+                return rollback(QStringLiteral("write"));
+            QString body = searchableText(r.messages, r.reply);
+            if (!body.isEmpty()) {
+                body += QLatin1Char('\n'); // a term at the very end begins a trigram too
+                m_insertFts->reset();
+                m_insertFts->bind(1, id);
+                m_insertFts->bind(2, body);
+                if (!m_insertFts->run())
+                    return rollback(QStringLiteral("write"));
+            }
+            for (const QString& tag : r.tags) {
+                m_insertTag->reset();
+                m_insertTag->bind(1, tag);
+                m_insertTag->bind(2, id);
+                if (!m_insertTag->run())
+                    return rollback(QStringLiteral("write"));
+            }
+        }
+        if (!exec("COMMIT"))
+            return rollback(QStringLiteral("commit to"));
+        return added;
+    }
+
+    Result<QList<CallRecord>> list(const CallFilter& filter, bool withContent) override
+    {
+        if (auto c = connect(); !c)
+            return c.error();
+        const SqlWhere where =
+            buildWhere(filter, Dialect::Sqlite, 1, shortTermMatcher(), candidateCounter());
+        QString sql =
+            QStringLiteral("SELECT ") + callColumns(withContent) + QStringLiteral(" FROM calls c");
+        if (withContent)
+            sql += QStringLiteral(" LEFT JOIN call_content t ON t.id = c.id");
+        sql += where.clause + orderAndLimit(filter, Dialect::Sqlite);
+        Statement s(m_db, sql);
+        if (!s.valid())
+            return error(QStringLiteral("read"));
+        s.bindAll(where.binds);
+        QList<CallRecord> out;
+        while (s.step())
+            out.append(decodeCall(s, withContent));
+        if (s.failed())
+            return error(QStringLiteral("read"));
+        return out;
+    }
+
+    Result<int64_t> count(const CallFilter& filter) override
+    {
+        if (auto c = connect(); !c)
+            return c.error();
+        const SqlWhere where =
+            buildWhere(filter, Dialect::Sqlite, 1, shortTermMatcher(), candidateCounter());
+        Statement s(m_db, QStringLiteral("SELECT count(*) FROM calls c") + where.clause);
+        if (!s.valid())
+            return error(QStringLiteral("read"));
+        s.bindAll(where.binds);
+        if (!s.step())
+            return error(QStringLiteral("read"));
+        return s.int64(0);
+    }
+
+    Result<QList<CallRecord>> find(const QString& idOrUid) override
+    {
+        if (auto c = connect(); !c)
+            return c.error();
+        const QString base = QStringLiteral("SELECT ") + callColumns(true) +
+                             QStringLiteral(" FROM calls c LEFT JOIN call_content t ON "
+                                            "t.id = c.id WHERE ");
+        bool numeric = false;
+        const int64_t id = idOrUid.toLongLong(&numeric);
+        QList<CallRecord> out;
+        auto run = [&](const QString& where, auto value) -> bool {
+            Statement s(m_db, base + where);
+            if (!s.valid())
+                return false;
+            s.bind(1, value);
+            while (s.step())
+                out.append(decodeCall(s, true));
+            return !s.failed();
+        };
+        if (numeric && !run(QStringLiteral("c.id = ?1"), id))
+            return error(QStringLiteral("read"));
+        if (out.isEmpty() && !run(QStringLiteral("c.uid = ?1"), idOrUid))
+            return error(QStringLiteral("read"));
+        if (out.isEmpty() && idOrUid.size() >= 8) {
+            QString prefix = idOrUid;
+            prefix.replace(QLatin1Char('['), QLatin1String("[[]"))
+                .replace(QLatin1Char('*'), QLatin1String("[*]"))
+                .replace(QLatin1Char('?'), QLatin1String("[?]"));
+            if (!run(QStringLiteral("c.uid GLOB ?1 LIMIT 2"), prefix + QLatin1Char('*')))
+                return error(QStringLiteral("read"));
+        }
+        return out;
+    }
+
+    Result<QList<StatsRow>> stats(StatsGroup group, const CallFilter& filter) override
+    {
+        if (auto c = connect(); !c)
+            return c.error();
+        const SqlWhere where =
+            buildWhere(filter, Dialect::Sqlite, 1, shortTermMatcher(), candidateCounter());
+        QString key;
+        switch (group) {
+        case StatsGroup::Prompt:
+            key = QStringLiteral("c.prompt");
+            break;
+        case StatsGroup::Model:
+            key = QStringLiteral("c.model");
+            break;
+        case StatsGroup::Day:
+            key = QStringLiteral("c.started_at");
+            break;
+        case StatsGroup::Tag:
+            key = QStringLiteral("c.tags"); // split below: no join with call_tags
+            break;
+        }
+        const QString sql = QStringLiteral("SELECT %1, c.status, c.tokens_prompt, "
+                                           "c.tokens_completion, c.cost, c.latency_ms FROM calls c")
+                                .arg(key) +
+                            where.clause;
+        // A large log is read in time slices on parallel read connections (WAL lets them
+        // read beside the writer); each slice's sums and latencies are merged.
+        constexpr int64_t kParallelFrom = 5000; // calls; below, a thread costs more than it saves
+        std::vector<std::pair<int64_t, int64_t>> slices;
+        {
+            Statement range(m_db, QStringLiteral("SELECT min(started_at), max(started_at), "
+                                                 "max(id) - min(id) FROM calls"));
+            const int threads = std::clamp(int(std::thread::hardware_concurrency()), 1, 4);
+            if (range.step() && !range.isNull(0) && range.int64(2) >= kParallelFrom &&
+                threads > 1) {
+                const int64_t lo = range.int64(0);
+                const int64_t hi = range.int64(1) + 1;
+                const int64_t step = (hi - lo + threads - 1) / threads;
+                for (int64_t from = lo; from < hi; from += step)
+                    slices.emplace_back(from, std::min(hi, from + step));
+            }
+        }
+        StatsScan total(group);
+        if (slices.size() < 2) {
+            if (!total.run(m_db, sql, where.binds, std::nullopt))
+                return error(QStringLiteral("read"));
+        } else {
+            std::vector<StatsScan> parts(slices.size(), StatsScan(group));
+            std::vector<std::thread> workers;
+            std::vector<char> ok(slices.size(), 0);
+            const QByteArray file = m_path.toUtf8();
+            for (size_t i = 0; i < slices.size(); ++i) {
+                workers.emplace_back([&, i] {
+                    sqlite3* db = nullptr;
+                    if (sqlite3_open_v2(file.constData(), &db,
+                                        SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+                                        nullptr) == SQLITE_OK) {
+                        sqlite3_busy_timeout(db, 10000);
+                        ok[i] = parts[i].run(db, sql, where.binds, slices[i]);
+                    }
+                    sqlite3_close_v2(db);
+                });
+            }
+            for (std::thread& t : workers)
+                t.join();
+            for (size_t i = 0; i < parts.size(); ++i) {
+                if (!ok[i])
+                    return error(QStringLiteral("read"));
+                total.merge(std::move(parts[i]));
+            }
+        }
+        QHash<QByteArray, Accumulator>& groups = total.groups;
+        QHash<int64_t, Accumulator>& days = total.days;
+        QList<StatsRow> rows;
+        auto finish = [&rows](QString key, Accumulator& a) {
+            StatsRow r;
+            r.key = std::move(key);
+            r.calls = a.calls;
+            r.okCalls = a.ok;
+            r.tokensIn = a.in;
+            r.tokensOut = a.out;
+            if (a.hasCost)
+                r.cost = a.cost;
+            r.p50LatencyMs = percentileDisc(a.latencies, 0.5);
+            r.p95LatencyMs = percentileDisc(a.latencies, 0.95);
+            rows.append(std::move(r));
+        };
+        for (auto it = groups.begin(); it != groups.end(); ++it)
+            finish(QString::fromUtf8(it.key()), it.value());
+        for (auto it = days.begin(); it != days.end(); ++it)
+            finish(utcDay(it.key() * 86400000), it.value());
+        sortStats(rows, StatsColumn::Key);
+        return rows;
+    }
+
+    Result<int64_t> deleteRun(const QString& runId) override
+    {
+        return deleteWhere(QStringLiteral("run_id = ?1"), runId);
+    }
+
+    Result<int64_t> deleteBefore(int64_t utcMs) override
+    {
+        return deleteWhere(QStringLiteral("started_at < ?1"), utcMs);
+    }
+
+    Result<QString> integrityCheck() override
+    {
+        if (auto c = connect(); !c)
+            return c.error();
+        QStringList problems;
+        {
+            Statement s(m_db, QStringLiteral("PRAGMA integrity_check"));
+            while (s.step())
+                problems.append(s.text(0));
+            if (s.failed())
+                return error(QStringLiteral("check"));
+        }
+        if (problems == QStringList{QStringLiteral("ok")}) {
+            if (!exec("INSERT INTO call_fts(call_fts) VALUES ('integrity-check')"))
+                problems = {QStringLiteral("full-text index: ") +
+                            QString::fromUtf8(sqlite3_errmsg(m_db))};
+        }
+        return problems.join(QLatin1Char('\n'));
+    }
+
+private:
+    // Short search terms through the index's vocabulary: the trigrams that start with them.
+    ShortTermMatch shortTermMatcher()
+    {
+        return [this](const QString& term) -> std::optional<QString> {
+            constexpr int kMaxTrigrams = 2000;
+            Statement s(m_db, QStringLiteral("SELECT term FROM call_fts_terms WHERE term >= ?1 "
+                                             "AND term < ?2 LIMIT %1")
+                                  .arg(kMaxTrigrams + 1));
+            if (!s.valid())
+                return std::nullopt;
+            const QString folded = term.toLower();
+            static const QString last = QString::fromUcs4(U"\U0010FFFF", 1);
+            s.bind(1, folded);
+            s.bind(2, folded + last);
+            QStringList alternatives;
+            while (s.step()) {
+                QString t = s.text(0);
+                t.replace(QLatin1Char('"'), QLatin1String("\"\""));
+                alternatives.append(QLatin1Char('"') + t + QLatin1Char('"'));
+            }
+            if (s.failed() || alternatives.size() > kMaxTrigrams)
+                return std::nullopt;
+            return alternatives.join(QLatin1String(" OR "));
+        };
+    }
+
+    CandidateCount candidateCounter()
+    {
+        return [this](const QString& match) -> int64_t {
+            Statement s(m_db,
+                        QStringLiteral("SELECT count(*) FROM call_fts WHERE call_fts MATCH ?1"));
+            s.bind(1, match);
+            return s.valid() && s.step() ? s.int64(0) : 0;
+        };
+    }
+
+    bool exec(const char* sql)
+    {
+        return sqlite3_exec(m_db, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
+    }
+    bool exec(const QByteArray& sql) { return exec(sql.constData()); }
+
+    Diagnostic error(const QString& what) const
+    {
+        return makeError(
+            QStringLiteral("cannot %1 the prompt log %2: %3")
+                .arg(what, m_path,
+                     m_db ? QString::fromUtf8(sqlite3_errmsg(m_db)) : QStringLiteral("not open")));
+    }
+    Diagnostic rollback(const QString& what)
+    {
+        const Diagnostic d = error(what);
+        exec("ROLLBACK");
+        return d;
+    }
+
+    Result<bool> migrate()
+    {
+        if (!exec("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)"))
+            return error(QStringLiteral("create"));
+        int version = 0;
+        {
+            Statement s(m_db,
+                        QStringLiteral("SELECT value FROM meta WHERE key = 'schema_version'"));
+            if (s.step())
+                version = s.text(0).toInt();
+            else if (s.failed())
+                return error(QStringLiteral("read"));
+        }
+        if (version > kSchemaVersion)
+            return makeError(QStringLiteral("the prompt log %1 has schema version %2, written by "
+                                            "a newer Hako (this one knows up to %3)")
+                                 .arg(m_path)
+                                 .arg(version)
+                                 .arg(kSchemaVersion));
+        for (int step = version; step < kSchemaVersion; ++step) {
+            if (!exec(kMigrations[step]))
+                return error(QStringLiteral("create"));
+        }
+        if (version != kSchemaVersion) {
+            Statement s(m_db, QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES "
+                                             "('schema_version', ?1)"));
+            s.bind(1, QString::number(kSchemaVersion));
+            if (!s.run())
+                return error(QStringLiteral("create"));
+        }
+        return true;
+    }
+
+    template <typename T> Result<int64_t> deleteWhere(const QString& where, const T& value)
+    {
+        if (auto c = connect(); !c)
+            return c.error();
+        if (!exec("BEGIN IMMEDIATE"))
+            return error(QStringLiteral("write"));
+        const QString ids = QStringLiteral("(SELECT id FROM calls WHERE %1)").arg(where);
+        int64_t deleted = 0;
+        const QStringList statements = {
+            QStringLiteral("DELETE FROM call_fts WHERE rowid IN ") + ids,
+            QStringLiteral("DELETE FROM call_content WHERE id IN ") + ids,
+            QStringLiteral("DELETE FROM call_tags WHERE call_id IN ") + ids,
+            QStringLiteral("DELETE FROM calls WHERE ") + where};
+        for (const QString& sql : statements) {
+            Statement s(m_db, sql);
+            s.bind(1, value);
+            if (!s.valid() || !s.run())
+                return rollback(QStringLiteral("delete from"));
+            deleted = sqlite3_changes(m_db);
+        }
+        if (!exec("COMMIT"))
+            return rollback(QStringLiteral("delete from"));
+        return deleted;
+    }
+
+    QString m_path;
+    int64_t m_maxSize = 0;
+    sqlite3* m_db = nullptr;
+    std::unique_ptr<Statement> m_insertCall;
+    std::unique_ptr<Statement> m_insertContent;
+    std::unique_ptr<Statement> m_insertFts;
+    std::unique_ptr<Statement> m_insertTag;
+};
+
+} // namespace
+
+std::unique_ptr<LogBackend> makeSqliteBackend(const QString& path, int64_t maxSizeBytes)
+{
+    return std::make_unique<SqliteBackend>(path, maxSizeBytes);
+}
+
+} // namespace hako::promptlog

@@ -1,0 +1,271 @@
+#include "core/promptlog/sqlshared_p.h"
+
+#include <QJsonDocument>
+
+#include <algorithm>
+
+namespace hako::promptlog {
+
+namespace {
+
+// `*` is the filters' only wildcard: everything else matches itself.
+QString globPattern(const QString& pattern)
+{
+    QString out;
+    for (const QChar c : pattern) {
+        if (c == QLatin1Char('?'))
+            out += QLatin1String("[?]");
+        else if (c == QLatin1Char('['))
+            out += QLatin1String("[[]");
+        else
+            out += c;
+    }
+    return out;
+}
+
+QString likePattern(const QString& pattern)
+{
+    QString out;
+    for (const QChar c : pattern) {
+        if (c == QLatin1Char('*'))
+            out += QLatin1Char('%');
+        else if (c == QLatin1Char('%') || c == QLatin1Char('_') || c == QLatin1Char('\\'))
+            out += QLatin1Char('\\') + c;
+        else
+            out += c;
+    }
+    return out;
+}
+
+// A LIKE pattern matching `text` itself (with ESCAPE '\').
+QString likeLiteral(const QString& text)
+{
+    QString out;
+    for (const QChar c : text) {
+        if (c == QLatin1Char('%') || c == QLatin1Char('_') || c == QLatin1Char('\\'))
+            out += QLatin1Char('\\');
+        out += c;
+    }
+    return out;
+}
+
+class Builder {
+public:
+    Builder(Dialect d, int firstBind) : m_dialect(d), m_next(firstBind) {}
+
+    QString bind(SqlValue v)
+    {
+        m_where.binds.push_back(std::move(v));
+        return m_dialect == Dialect::Postgres ? QStringLiteral("$%1").arg(m_next++)
+                                              : QStringLiteral("?%1").arg(m_next++);
+    }
+    void add(const QString& condition) { m_conditions.append(condition); }
+
+    void pattern(const char* column, const QString& value)
+    {
+        const QString col = QLatin1String(column);
+        if (!value.contains(QLatin1Char('*')))
+            add(QStringLiteral("%1 = %2").arg(col, bind(value)));
+        else if (m_dialect == Dialect::Sqlite)
+            add(QStringLiteral("%1 GLOB %2").arg(col, bind(globPattern(value))));
+        else
+            add(QStringLiteral("%1 LIKE %2 ESCAPE '\\'").arg(col, bind(likePattern(value))));
+    }
+
+    void term(const QString& term, const ShortTermMatch& shortTerm,
+              const CandidateCount& candidates)
+    {
+        if (m_dialect == Dialect::Postgres) {
+            add(QStringLiteral("EXISTS (SELECT 1 FROM call_content ft WHERE ft.id = c.id AND "
+                               "strpos(lower(ft.body), lower(%1)) > 0)")
+                    .arg(bind(term)));
+            return;
+        }
+        // The index gives candidates — calls holding every trigram of a term of three
+        // characters or more, or (shorter terms) one of the indexed trigrams starting with
+        // it —, and each candidate's text is checked, only where the other filters and the
+        // listing's order and limit need it.
+        const QList<uint> points = term.toUcs4();
+        std::optional<QString> match;
+        if (points.size() >= 3) {
+            QStringList trigrams;
+            for (qsizetype i = 0; i + 3 <= points.size(); ++i) {
+                QString t =
+                    QString::fromUcs4(reinterpret_cast<const char32_t*>(points.constData() + i), 3);
+                t.replace(QLatin1Char('"'), QLatin1String("\"\""));
+                trigrams.append(QLatin1Char('"') + t + QLatin1Char('"'));
+            }
+            trigrams.removeDuplicates();
+            match = trigrams.join(QLatin1String(" AND "));
+        } else if (shortTerm) {
+            match = shortTerm(term);
+        }
+        if (match && match->isEmpty()) {
+            add(QStringLiteral("0"));
+            return;
+        }
+        // Few candidates: the query starts from them. More, in a listing with a limit: the
+        // calls are read in the listing's order (`+c.id` keeps SQLite from starting from the
+        // set), looked up in the set, and a candidate's text is checked, so that the limit
+        // stops the reading early. Very many: no set at all (building a set of a million
+        // candidates costs more than checking the newest calls' text until the limit).
+        if (match) {
+            constexpr int64_t kFew = 2000;
+            constexpr int64_t kVeryMany = 200000;
+            const int64_t n = candidates ? candidates(*match) : 0;
+            if (n <= kVeryMany)
+                add(QStringLiteral("%1c.id IN (SELECT rowid FROM call_fts WHERE call_fts MATCH %2)")
+                        .arg(n > kFew ? QStringLiteral("+") : QString(), bind(*match)));
+        }
+        // LIKE with ESCAPE: ASCII case ignored without copying the text, and never handed to
+        // the index (which answers terms shorter than three characters with nothing).
+        add(QStringLiteral("EXISTS (SELECT 1 FROM call_fts ft WHERE ft.rowid = c.id AND "
+                           "ft.body LIKE %1 ESCAPE '\\')")
+                .arg(bind(QLatin1Char('%') + likeLiteral(term) + QLatin1Char('%'))));
+    }
+
+    SqlWhere finish()
+    {
+        if (!m_conditions.isEmpty())
+            m_where.clause = QStringLiteral(" WHERE ") + m_conditions.join(QLatin1String(" AND "));
+        return std::move(m_where);
+    }
+
+private:
+    Dialect m_dialect;
+    int m_next;
+    SqlWhere m_where;
+    QStringList m_conditions;
+};
+
+} // namespace
+
+SqlWhere buildWhere(const CallFilter& filter, Dialect dialect, int firstBind,
+                    const ShortTermMatch& shortTerm, const CandidateCount& candidates)
+{
+    Builder b(dialect, firstBind);
+    for (const QString& tag : filter.tags)
+        b.add(QStringLiteral("c.id IN (SELECT call_id FROM call_tags WHERE tag = %1)")
+                  .arg(b.bind(tag)));
+    if (!filter.prompt.isEmpty())
+        b.pattern("c.prompt", filter.prompt);
+    if (!filter.model.isEmpty())
+        b.pattern("c.model", filter.model);
+    if (filter.status)
+        b.add(QStringLiteral("c.status = %1").arg(b.bind(statusName(*filter.status))));
+    if (!filter.runId.isEmpty())
+        b.add(QStringLiteral("c.run_id = %1").arg(b.bind(filter.runId)));
+    if (filter.since)
+        b.add(QStringLiteral("c.started_at >= %1").arg(b.bind(*filter.since)));
+    if (filter.until)
+        b.add(QStringLiteral("c.started_at < %1").arg(b.bind(*filter.until)));
+    if (filter.afterId > 0)
+        b.add(QStringLiteral("c.id > %1").arg(b.bind(filter.afterId)));
+    for (const QString& term : searchTerms(filter.text))
+        b.term(term, shortTerm, filter.limit > 0 ? candidates : CandidateCount());
+    return b.finish();
+}
+
+QString orderAndLimit(const CallFilter& filter, Dialect dialect)
+{
+    QString sql = filter.oldestFirst ? QStringLiteral(" ORDER BY c.id ASC")
+                                     : QStringLiteral(" ORDER BY c.started_at DESC, c.id DESC");
+    if (filter.limit > 0)
+        sql += QStringLiteral(" LIMIT %1").arg(filter.limit);
+    if (filter.offset > 0) {
+        if (filter.limit <= 0 && dialect == Dialect::Sqlite)
+            sql += QStringLiteral(" LIMIT -1");
+        sql += QStringLiteral(" OFFSET %1").arg(filter.offset);
+    }
+    return sql;
+}
+
+QString callColumns(bool withContent)
+{
+    QString cols = QStringLiteral(
+        "c.id, c.uid, c.run_id, c.program_path, c.program_hash, c.prompt, c.src_file, "
+        "c.src_line, c.src_column, c.src_end_line, c.src_end_column, c.trace_node, c.tags, "
+        "c.model, c.endpoint, c.finish_reason, c.tokens_prompt, c.tokens_completion, "
+        "c.tokens_cached, c.ttft_ms, c.latency_ms, c.cost, c.status, c.error, c.retries, "
+        "c.started_at, c.content_omitted");
+    if (withContent)
+        cols += QStringLiteral(", t.parameters, t.messages, t.reply, t.tool_calls, t.inputs");
+    return cols;
+}
+
+namespace {
+
+std::optional<int64_t> optInt(const SqlRow& r, int col)
+{
+    return r.isNull(col) ? std::nullopt : std::optional<int64_t>(r.int64(col));
+}
+
+std::optional<double> optReal(const SqlRow& r, int col)
+{
+    return r.isNull(col) ? std::nullopt : std::optional<double>(r.real(col));
+}
+
+QJsonDocument parse(const QString& text)
+{
+    return text.isEmpty() ? QJsonDocument() : QJsonDocument::fromJson(text.toUtf8());
+}
+
+} // namespace
+
+CallRecord decodeCall(const SqlRow& r, bool withContent)
+{
+    CallRecord c;
+    c.id = r.int64(0);
+    c.uid = r.text(1);
+    c.runId = r.text(2);
+    c.programPath = r.text(3);
+    c.programHash = r.text(4);
+    c.promptName = r.text(5);
+    c.span.file = r.text(6);
+    c.span.line = int(r.int64(7));
+    c.span.column = int(r.int64(8));
+    c.span.endLine = int(r.int64(9));
+    c.span.endColumn = int(r.int64(10));
+    c.traceNodeId = r.text(11);
+    for (const QJsonValue& v : parse(r.text(12)).array())
+        c.tags.append(v.toString());
+    c.model = r.text(13);
+    c.endpoint = r.text(14);
+    c.finishReason = r.text(15);
+    c.promptTokens = optInt(r, 16);
+    c.completionTokens = optInt(r, 17);
+    c.cachedTokens = optInt(r, 18);
+    c.timeToFirstTokenMs = optReal(r, 19);
+    c.latencyMs = optReal(r, 20);
+    c.cost = optReal(r, 21);
+    c.status = statusFromName(r.text(22)).value_or(CallStatus::Failed);
+    c.error = r.text(23);
+    c.retries = int(r.int64(24));
+    c.startedAt = r.int64(25);
+    c.contentOmitted = r.int64(26) != 0;
+    if (withContent) {
+        c.parameters = parse(r.text(kContentColumn)).object();
+        c.messages = parse(r.text(kContentColumn + 1)).array();
+        c.reply = r.text(kContentColumn + 2);
+        c.toolCalls = parse(r.text(kContentColumn + 3)).array();
+        c.inputs = parse(r.text(kContentColumn + 4)).object();
+    }
+    return c;
+}
+
+QByteArray jsonText(const QJsonObject& o)
+{
+    return o.isEmpty() ? QByteArray() : QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+QByteArray jsonText(const QJsonArray& a)
+{
+    return a.isEmpty() ? QByteArray() : QJsonDocument(a).toJson(QJsonDocument::Compact);
+}
+
+QString tagsText(const QStringList& tags)
+{
+    return QString::fromUtf8(jsonText(QJsonArray::fromStringList(tags)));
+}
+
+} // namespace hako::promptlog

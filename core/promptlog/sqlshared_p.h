@@ -1,0 +1,64 @@
+#pragma once
+
+// What the SQLite and PostgreSQL backends share: the filter's WHERE clause (one builder, two
+// dialects, so that both answer the same), the columns a call is read from and its decoding.
+#include "core/promptlog/callquery.h"
+#include "core/promptlog/callrecord.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <variant>
+#include <vector>
+
+namespace hako::promptlog {
+
+enum class Dialect { Sqlite, Postgres };
+
+using SqlValue = std::variant<int64_t, QString>;
+
+struct SqlWhere {
+    QString clause; ///< " WHERE …" or empty
+    std::vector<SqlValue> binds;
+};
+
+/// SQLite: the FTS5 MATCH expression finding a search term of fewer than three characters
+/// (which trigrams cannot hold) — the OR of the indexed trigrams starting with it —, an empty
+/// string when there are none, or nothing to have the rows' text scanned instead.
+using ShortTermMatch = std::function<std::optional<QString>(const QString& term)>;
+
+/// SQLite: how many calls an FTS5 MATCH expression gives as candidates.
+using CandidateCount = std::function<int64_t(const QString& match)>;
+
+/// The WHERE clause selecting `filter`'s calls from `calls c`. `firstBind` numbers PostgreSQL's
+/// $n placeholders (SQLite uses ?NNN likewise). With `candidates`, a listing with a limit reads
+/// the calls in its order when a search term has many candidates (and stops at the limit).
+SqlWhere buildWhere(const CallFilter& filter, Dialect dialect, int firstBind = 1,
+                    const ShortTermMatch& shortTerm = {}, const CandidateCount& candidates = {});
+/// " ORDER BY … LIMIT … OFFSET …" for a listing.
+QString orderAndLimit(const CallFilter& filter, Dialect dialect);
+
+/// The columns of a listing (`calls c`), then with content those of `call_content t`.
+QString callColumns(bool withContent);
+inline constexpr int kContentColumn = 27;
+
+/// A result row, whichever the backend.
+class SqlRow {
+public:
+    virtual ~SqlRow() = default;
+    virtual bool isNull(int col) const = 0;
+    virtual int64_t int64(int col) const = 0;
+    virtual double real(int col) const = 0;
+    virtual QString text(int col) const = 0;
+};
+CallRecord decodeCall(const SqlRow& row, bool withContent);
+
+/// JSON values as the store keeps them (compact text; empty for an empty value).
+QByteArray jsonText(const QJsonObject& o);
+QByteArray jsonText(const QJsonArray& a);
+QString tagsText(const QStringList& tags);
+
+} // namespace hako::promptlog

@@ -9,11 +9,14 @@
 #include "core/pdl/parser/yamlvalue.h"
 #include "core/pdl/trace/tracereader.h"
 #include "core/pdl/trace/tracewriter.h"
+#include "core/promptlog/promptlog.h"
 #include "core/util/boundedfile.h"
+#include "core/workbench/loggingprovider.h"
 #include "core/workbench/runenvironment.h"
 
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
 
 #include <csignal>
 #include <cstdio>
@@ -46,7 +49,12 @@ const char* kUsage =
     "  --memory-agent NAME  whose memories they are (default: default)\n"
     "  --embedding-model M  embeds memories (default: the store's model, else 'hash')\n"
     "  --document FILE      open a text or PDF document as the `doc` object (doc.search,\n"
-    "                       doc.show, doc.answer, doc.cost, ...; see hako search)\n";
+    "                       doc.show, doc.answer, doc.cost, ...; see hako search)\n"
+    "  --tag TAG            tag the run's model calls in the prompt log (repeatable; also\n"
+    "                       HAKO_TAGS); see hako log\n"
+    "  --log PATH|URL       record the model calls in this prompt log (a SQLite file or\n"
+    "                       postgresql://...; default: the user's log)\n"
+    "  --no-log             do not record the model calls\n";
 
 bool mergeData(const QByteArray& text, const QString& origin, pdl::Dict& into, QString* error)
 {
@@ -76,6 +84,9 @@ struct RunArguments {
     bool trustOnce = false, trustFolder = false;
     QString stream = QStringLiteral("result"); // the reference's default
     QString memoryStore, memoryAgent = QStringLiteral("default"), embeddingModel;
+    QStringList tags;
+    QString log;
+    bool noLog = false;
 };
 
 OptionParser runOptions(RunArguments& r)
@@ -130,6 +141,12 @@ OptionParser runOptions(RunArguments& r)
     parser.addOption({QStringLiteral("--memory-agent")}, into(&r.memoryAgent));
     parser.addOption({QStringLiteral("--embedding-model")}, into(&r.embeddingModel));
     parser.addOption({QStringLiteral("--document")}, into(&r.documentFile));
+    parser.addOption({QStringLiteral("--tag")}, [&r](const QString& v) {
+        r.tags << v;
+        return QString();
+    });
+    parser.addOption({QStringLiteral("--log")}, into(&r.log));
+    parser.addFlag({QStringLiteral("--no-log")}, [&r] { r.noLog = true; });
     parser.setPositional([&r](const QString& word) {
         if (!r.program.isEmpty())
             return QStringLiteral("runs one program at a time");
@@ -215,6 +232,25 @@ int runCommand(const QStringList& args)
         environment.memoryStore = *store;
         environment.memoryAgent = r.memoryAgent;
         environment.embeddingModel = r.embeddingModel;
+    }
+    // The prompt log records every model call (the user's log unless --log or --no-log); a log
+    // that cannot be opened now is said once and the run goes on.
+    if (!r.noLog && r.replayFile.isEmpty()) {
+        QString logError;
+        std::unique_ptr<promptlog::PromptLog> log =
+            r.log.isEmpty() ? promptlog::PromptLog::openDefault(&logError)
+                            : promptlog::PromptLog::open(r.log, &logError,
+                                                         promptlog::PromptLogOptions::
+                                                             fromUserSettings());
+        if (!logError.isEmpty())
+            writeText(stderr, QStringLiteral("hako run: prompt log: %1\n").arg(logError));
+        environment.promptLog = std::move(log);
+        environment.runLog.programPath = QFileInfo(program).absoluteFilePath();
+        environment.runLog.tags = tagsFromEnvironment() + r.tags;
+        environment.runLog.inputs =
+            QJsonDocument::fromJson(QByteArray::fromStdString(
+                                        pdl::Value(options.initialScope).json()))
+                .object();
     }
     // The provider (unless --replay answers the model calls) and the bindings over it.
     if (std::optional<Diagnostic> error = environment.compose(options)) {

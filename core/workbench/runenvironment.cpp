@@ -30,6 +30,22 @@ std::optional<Diagnostic> RunEnvironment::compose(pdl::RunOptions& options) cons
         else
             providerError = provider.error();
     }
+    if (promptLog && options.models) {
+        RunLogInfo run = runLog;
+        if (run.runId.isEmpty())
+            run.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+        if (run.programHash.isEmpty() && !run.programPath.isEmpty())
+            run.programHash = programContentHash(run.programPath);
+        std::function<QString(const std::string&)> endpointOf;
+        if (auto router = std::dynamic_pointer_cast<models::ModelRouter>(options.models)) {
+            endpointOf = [router](const std::string& model) {
+                Result<models::ResolvedModel> where = router->config().resolve(model);
+                return where.ok() ? where->endpoint.name : QString();
+            };
+        }
+        options.models = std::make_shared<LoggingModelProvider>(options.models, promptLog,
+                                                                std::move(run), endpointOf);
+    }
     options.sandbox = options.sandbox || sandbox;
     if (documentSession)
         options.initialScope.set("doc", docs::makeDocumentBindings(documentSession));

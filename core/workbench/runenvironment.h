@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/workbench/loggingprovider.h"
 #include "core/util/diagnostic.h"
 
 #include <QString>
@@ -13,6 +14,10 @@ class DocumentSession;
 namespace hako::memory {
 class MemoryStore;
 }
+namespace hako::promptlog {
+class PromptLog;
+}
+
 namespace hako::models {
 class IModelProvider;
 }
@@ -48,6 +53,12 @@ public:
     /// Used for model blocks instead of the configured endpoints (tests); null: compose()
     /// creates the configured provider for baseFolder.
     std::shared_ptr<models::IModelProvider> modelProvider;
+    /// Where every model call of the run is recorded (see LoggingModelProvider); null: the
+    /// calls are not recorded.
+    std::shared_ptr<promptlog::PromptLog> promptLog;
+    /// The run as the prompt log names it; compose() fills an empty run id with a UUID and an
+    /// empty hash from programPath.
+    RunLogInfo runLog;
 
     /// Completes `options` on the run's worker: options.models (modelProvider, else the provider
     /// configured for baseFolder, created here once; none when options.replay answers the model

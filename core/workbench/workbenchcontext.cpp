@@ -1,5 +1,7 @@
 #include "core/workbench/workbenchcontext.h"
 
+#include "core/promptlog/promptlog.h"
+
 #include "core/pdl/trace/tracemodel.h"
 
 namespace hako {
@@ -73,6 +75,17 @@ void WorkbenchContext::setMemoryStore(std::shared_ptr<memory::MemoryStore> store
         return;
     m_memoryStore = std::move(store);
     Q_EMIT memoryStoreChanged(origin);
+}
+
+std::shared_ptr<promptlog::PromptLog> WorkbenchContext::promptLog(QString* error)
+{
+    if (!m_promptLog) {
+        QString why;
+        m_promptLog = promptlog::PromptLog::openDefault(&why);
+        if (error)
+            *error = why;
+    }
+    return m_promptLog;
 }
 
 } // namespace hako

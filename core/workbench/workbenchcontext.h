@@ -16,6 +16,9 @@ class DocumentSession;
 namespace memory {
 class MemoryStore;
 }
+namespace promptlog {
+class PromptLog;
+}
 namespace pdl {
 class TraceModel;
 }
@@ -68,6 +71,13 @@ public:
     std::shared_ptr<memory::MemoryStore> memoryStore() const { return m_memoryStore; }
     void setMemoryStore(std::shared_ptr<memory::MemoryStore> store, QObject* origin = nullptr);
 
+    /// The prompt log every run of the window records its model calls in: the user's log,
+    /// opened on first use (a log that cannot be reached now still records; see PromptLog).
+    /// `error` receives the one warning when opening it had one.
+    std::shared_ptr<promptlog::PromptLog> promptLog(QString* error = nullptr);
+    /// Uses `log` instead (tests; null: open the user's log on next use).
+    void setPromptLog(std::shared_ptr<promptlog::PromptLog> log) { m_promptLog = std::move(log); }
+
 Q_SIGNALS:
     void currentProgramChanged(const QString& path, QObject* origin);
     void traceModelChanged(hako::pdl::TraceModel* model, QObject* origin);
@@ -86,6 +96,7 @@ private:
     bool m_running = false;
     std::shared_ptr<docs::DocumentSession> m_documentSession;
     std::shared_ptr<memory::MemoryStore> m_memoryStore;
+    std::shared_ptr<promptlog::PromptLog> m_promptLog;
 };
 
 } // namespace hako

@@ -132,6 +132,15 @@ bool RunActions::runProgram()
     environment.sandbox = m_sandboxAction->isChecked();
     environment.documentSession = m_context->documentSession();
     environment.memoryStore = m_context->memoryStore();
+    // Every model call is recorded in the prompt log, tagged as HAKO_TAGS says.
+    QString logWarning;
+    environment.promptLog = m_context->promptLog(&logWarning);
+    if (!logWarning.isEmpty())
+        m_editor->messageBar()->showMessage(tr("The prompt log: %1").arg(logWarning),
+                                            MessageBar::Kind::Warning);
+    environment.runLog = RunLogInfo();
+    environment.runLog.programPath = path;
+    environment.runLog.tags = tagsFromEnvironment();
     m_run->setEnvironment(std::move(environment));
     m_traces->showRunTrace();
     // Said before starting: a program that cannot be parsed finishes inside start(), and its

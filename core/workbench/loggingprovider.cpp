@@ -1,0 +1,163 @@
+#include "core/workbench/loggingprovider.h"
+
+#include "core/promptlog/callrecord.h"
+#include "core/promptlog/promptlog.h"
+
+#include <QCryptographicHash>
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+
+namespace hako {
+
+namespace {
+
+QJsonValue toQJson(const pdl::Value& v)
+{
+    // Through JSON text: the key order of dicts is kept, callables and undefined become null.
+    const QByteArray text = QByteArray::fromStdString("[" + v.json() + "]");
+    const QJsonDocument doc = QJsonDocument::fromJson(text);
+    return doc.isArray() && !doc.array().isEmpty() ? doc.array().first() : QJsonValue();
+}
+
+// What a block's parameters say that the log may keep: never a key.
+QJsonObject loggableParameters(const pdl::Dict& parameters)
+{
+    QJsonObject out;
+    for (const auto& [k, v] : parameters) {
+        const std::string name = k.isString() ? k.asString() : k.str();
+        if (name == "api_key" || name == "mock_response")
+            continue;
+        out.insert(QString::fromStdString(name), toQJson(v));
+    }
+    return out;
+}
+
+const pdl::Value* path(const pdl::Value& v, std::initializer_list<const char*> keys)
+{
+    const pdl::Value* at = &v;
+    for (const char* key : keys) {
+        if (at->isList()) {
+            if (at->asList().empty())
+                return nullptr;
+            at = &at->asList().front();
+        }
+        if (!at->isDict())
+            return nullptr;
+        at = at->asDict().find(key);
+        if (!at)
+            return nullptr;
+    }
+    return at;
+}
+
+} // namespace
+
+LoggingModelProvider::LoggingModelProvider(std::shared_ptr<models::IModelProvider> inner,
+                                           std::shared_ptr<promptlog::PromptLog> log,
+                                           RunLogInfo run,
+                                           std::function<QString(const std::string&)> endpointOf)
+    : m_inner(std::move(inner)), m_log(std::move(log)), m_run(std::move(run)),
+      m_endpointOf(std::move(endpointOf))
+{}
+
+Result<models::ChatResponse> LoggingModelProvider::chat(const models::ChatRequest& request,
+                                                       const models::DeltaCallback& onDelta,
+                                                       const CancelToken& cancel)
+{
+    const int64_t startedAt = QDateTime::currentMSecsSinceEpoch();
+    QElapsedTimer timer;
+    timer.start();
+    std::optional<double> firstToken;
+    auto measured = [&](std::string_view delta) {
+        if (!firstToken && !delta.empty())
+            firstToken = double(timer.nsecsElapsed()) / 1e6;
+        if (onDelta)
+            onDelta(delta);
+    };
+    Result<models::ChatResponse> response = m_inner->chat(request, measured, cancel);
+    const double latency = double(timer.nsecsElapsed()) / 1e6;
+
+    promptlog::CallRecord call;
+    call.runId = m_run.runId;
+    call.programPath = m_run.programPath;
+    call.programHash = m_run.programHash;
+    call.tags = m_run.tags;
+    call.inputs = m_run.inputs;
+    call.promptName = QString::fromStdString(request.site.promptName);
+    call.span = request.site.span;
+    call.traceNodeId = QString::fromStdString(request.site.nodeId);
+    call.retries = request.site.attempt;
+    call.model = QString::fromStdString(request.model);
+    call.endpoint = m_endpointOf ? m_endpointOf(request.model) : QString();
+    call.parameters = loggableParameters(request.parameters);
+    for (const pdl::Value& m : request.messages) {
+        if (!m.isDict()) {
+            call.messages.append(toQJson(m));
+            continue;
+        }
+        pdl::Dict clean = m.asDict();
+        clean.remove(pdl::Value("pdl__defsite"));
+        call.messages.append(toQJson(pdl::Value(std::move(clean))));
+    }
+    call.startedAt = startedAt;
+    call.latencyMs = latency;
+    call.timeToFirstTokenMs = firstToken ? firstToken : std::optional<double>(latency);
+    if (response.ok()) {
+        call.status = promptlog::CallStatus::Ok;
+        call.reply = QString::fromStdString(response->content);
+        if (const pdl::Value* tools = path(response->message, {"tool_calls"}))
+            call.toolCalls = toQJson(*tools).toArray();
+        if (const pdl::Value* finish = path(response->raw, {"choices", "finish_reason"});
+            finish && finish->isString())
+            call.finishReason = QString::fromStdString(finish->asString());
+        if (!response->usage.estimated) {
+            call.promptTokens = response->usage.promptTokens;
+            call.completionTokens = response->usage.completionTokens;
+        }
+        if (const pdl::Value* cached =
+                path(response->raw, {"usage", "prompt_tokens_details", "cached_tokens"});
+            cached && cached->isInt())
+            call.cachedTokens = cached->asInt();
+    } else {
+        call.status = cancel.isCancelled() ? promptlog::CallStatus::Cancelled
+                                           : promptlog::CallStatus::Failed;
+        call.error = response.error().message;
+    }
+    m_log->record(std::move(call));
+    return response;
+}
+
+Result<std::vector<std::vector<float>>>
+LoggingModelProvider::embed(const std::string& model, const std::vector<std::string>& texts,
+                            const CancelToken& cancel)
+{
+    return m_inner->embed(model, texts, cancel);
+}
+
+Result<QStringList> LoggingModelProvider::listModels(const CancelToken& cancel)
+{
+    return m_inner->listModels(cancel);
+}
+
+QString programContentHash(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    if (!hash.addData(&f))
+        return {};
+    return QString::fromLatin1(hash.result().toHex());
+}
+
+QStringList tagsFromEnvironment()
+{
+    static const QRegularExpression separators(QStringLiteral("[,\\s]+"));
+    return qEnvironmentVariable("HAKO_TAGS").split(separators, Qt::SkipEmptyParts);
+}
+
+} // namespace hako

@@ -405,10 +405,16 @@ void checkRenderable(const Value& v)
 
 } // namespace
 
+// Joined texts made of joined texts (a loop joining the text of the previous iteration's join)
+// are rendered, and destroyed, recursively: past this many levels a piece is rendered when it
+// is joined, so the chain stays short.
+constexpr int kMaxJoinChain = 64;
+
 // The payload of a lazily joined string (TextJoin): its pieces, rendered once when first read.
 struct JoinedText {
     std::vector<Value> pieces;
     std::string separator;
+    int chain = 1; ///< 1 + the longest chain of joined texts among the pieces
     mutable std::once_flag once;
     mutable std::atomic<bool> rendered{false};
     mutable std::string text;
@@ -859,6 +865,9 @@ void TextJoin::append(Value piece)
         checkRenderable(piece);
         m_lazy = true;
     } else if (piece.isString()) {
+        if (piece.m_lazy &&
+            static_cast<const JoinedText*>(piece.m_ptr.get())->chain >= kMaxJoinChain)
+            piece = Value(piece.asString());
         if (piece.m_lazy)
             m_lazy = true;
         else
@@ -891,6 +900,11 @@ Value TextJoin::take()
     }
     m_textBytes = 0;
     auto joined = std::make_shared<JoinedText>();
+    for (const Value& p : pieces) {
+        if (p.isString() && p.m_lazy)
+            joined->chain =
+                std::max(joined->chain, static_cast<const JoinedText*>(p.m_ptr.get())->chain + 1);
+    }
     joined->pieces = std::move(pieces);
     joined->separator = m_separator;
     Value v;

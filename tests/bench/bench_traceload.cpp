@@ -276,5 +276,25 @@ int main(int argc, char** argv)
         std::printf("BENCH trace_load_200k_keys %.0f ms\n", ms);
         std::printf("BENCH trace_load_200k_keys_cpu %.0f ms\n", cpu);
     }
+    // The same with every field holding a block (a hostile file: Hako writes no such block).
+    {
+        QFile f(keys);
+        if (!f.open(QIODevice::WriteOnly))
+            fail(QStringLiteral("cannot write ") + keys);
+        QByteArray data = R"({"kind": "text", "pdl__id": "text")";
+        for (int i = 0; i < 200000; ++i)
+            data += ", \"k" + QByteArray::number(i) + "\": {\"kind\": \"data\", " +
+                    "\"pdl__result\": " + QByteArray::number(i) + "}";
+        data += "}";
+        f.write(data);
+    }
+    {
+        TraceModel model;
+        int blocks = 0;
+        double cpu = 0;
+        const double ms = loadMs(keys, model, &blocks, &cpu);
+        std::printf("BENCH trace_load_200k_block_fields %.0f ms\n", ms);
+        std::printf("BENCH trace_load_200k_block_fields_cpu %.0f ms\n", cpu);
+    }
     return 0;
 }

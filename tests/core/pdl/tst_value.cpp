@@ -266,6 +266,24 @@ private Q_SLOTS:
         QCOMPARE(text.length(), int64_t(expected));
     }
 
+    void joinsOfJoinsStayShallow()
+    {
+        // Each join holding the previous one (a loop joining its own last text): rendering and
+        // dropping the result never recurses through 10,000 joins.
+        Value text("");
+        for (int i = 0; i < 10000; ++i) {
+            TextJoin join;
+            join.append(text);
+            join.append(parse("[1]"));
+            text = join.take();
+        }
+        std::string written;
+        text.writeText([&](std::string_view s) { written += s; });
+        QCOMPARE(written.size(), size_t(30000));
+        QCOMPARE(text.asString(), written);
+        text = Value();
+    }
+
     void deepValuesKeepTheNestingGuard()
     {
         // On a thread with a 1 MB stack: rendering a list nested 20,000 deep recursively is

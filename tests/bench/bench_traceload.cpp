@@ -235,16 +235,12 @@ int main(int argc, char** argv)
     {
         TraceModel model;
         int blocks = 0;
-        const long before = statusKb("VmRSS");
-        resetPeak();
         double cpu = 0;
         const double ms = loadMs(run47, model, &blocks, &cpu);
-        const long peak = statusKb("VmHWM");
         const double mb = QFileInfo(run47).size() / 1048576.0;
         std::fprintf(stderr, "# %d blocks, %.1f MB file\n", blocks, mb);
         std::printf("BENCH trace_load_run_%.0fmb %.0f ms\n", mb, ms);
         std::printf("BENCH trace_load_run_%.0fmb_cpu %.0f ms\n", mb, cpu);
-        std::printf("BENCH trace_load_run_%.0fmb_memory %.0f MB\n", mb, (peak - before) / 1024.0);
     }
     {
         double cpu = 0;

@@ -302,10 +302,11 @@ int runCommand(const QStringList& args)
     }
     // Streamed, the output was written as it was produced (the result, or with `context` the
     // messages); the reference ends it with a newline.
-    if (stream != QLatin1String("none"))
-        writeText(stdout, QStringLiteral("\n"));
-    else
-        writeText(stdout, QString::fromStdString(result.result.toText()) + QLatin1Char('\n'));
+    // Written in parts: the result may be a joined text far larger than its values (a loop
+    // joining `${ [x] }`), or nested deeper than toText() renders.
+    if (stream == QLatin1String("none"))
+        result.result.writeText([](std::string_view text) { writeText(stdout, text); });
+    writeText(stdout, std::string_view("\n"));
     return traceFailed ? 1 : 0;
 }
 

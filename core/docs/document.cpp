@@ -375,12 +375,26 @@ Result<Document> decodeBytes(QByteArrayView bytes, const QString& name, const Lo
     return doc;
 }
 
-Diagnostic tooLarge(const QString& name, qint64 size, const LoadOptions& options)
+// Whether a file of `size` bytes is beyond what may be opened; `error` then says why.
+bool tooLarge(const QString& name, qint64 size, const LoadOptions& options, Diagnostic* error)
 {
-    return makeError(QStringLiteral("%1: the file is too large to open (%2 MB; the limit is %3 MB)")
-                         .arg(name)
-                         .arg(size / (1024 * 1024))
-                         .arg(options.maxBytes / (1024 * 1024)));
+    if (size > kMaxDocumentBytes) {
+        *error = makeError(QStringLiteral("%1: the file is too large to open (%2 MB): documents "
+                                          "are limited to 4 GB, as their text positions are "
+                                          "32-bit")
+                               .arg(name)
+                               .arg(size / (1024 * 1024)));
+        return true;
+    }
+    if (size > options.maxBytes) {
+        *error = makeError(
+            QStringLiteral("%1: the file is too large to open (%2 MB; the limit is %3 MB)")
+                .arg(name)
+                .arg(size / (1024 * 1024))
+                .arg(options.maxBytes / (1024 * 1024)));
+        return true;
+    }
+    return false;
 }
 
 } // namespace
@@ -388,8 +402,8 @@ Diagnostic tooLarge(const QString& name, qint64 size, const LoadOptions& options
 Result<Document> decodeDocument(QByteArrayView bytes, const QString& name,
                                 const LoadOptions& options)
 {
-    if (bytes.size() > options.maxBytes)
-        return tooLarge(name, bytes.size(), options);
+    if (Diagnostic error; tooLarge(name, bytes.size(), options, &error))
+        return error;
     return decodeBytes(bytes, name, options, -1);
 }
 
@@ -399,8 +413,8 @@ Result<Document> loadDocumentHead(const QString& path, qint64 headBytes, const L
     if (!file.open(QIODevice::ReadOnly))
         return makeError(QStringLiteral("%1: cannot open: %2").arg(path, file.errorString()));
     const qint64 size = file.size();
-    if (size > options.maxBytes)
-        return tooLarge(path, size, options);
+    if (Diagnostic error; tooLarge(path, size, options, &error))
+        return error;
     // A PDF has no quick first screen: its text comes from the extractor in one go.
     if (file.peek(5) == "%PDF-")
         return loadPdfDocument(path);
@@ -428,8 +442,8 @@ Result<Document> loadDocument(const QString& path, const LoadOptions& options)
     if (!file.open(QIODevice::ReadOnly))
         return makeError(QStringLiteral("%1: cannot open: %2").arg(path, file.errorString()));
     const qint64 size = file.size();
-    if (size > options.maxBytes)
-        return tooLarge(path, size, options);
+    if (Diagnostic error; tooLarge(path, size, options, &error))
+        return error;
     if (size == 0)
         return decodeDocument(QByteArrayView(), path, options);
     if (file.peek(5) == "%PDF-")

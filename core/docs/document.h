@@ -78,8 +78,8 @@ private:
     QString m_path;
     QString m_encoding;
     QList<Diagnostic> m_warnings;
-    // Lines as stored: 8 bytes instead of 16 (files are limited to 512 MB, so positions fit
-    // in 32 bits).
+    // Lines as stored: 8 bytes instead of 16 (files are limited to kMaxDocumentBytes, so
+    // positions fit in 32 bits).
     struct PackedLine {
         uint32_t start;
         uint32_t length;
@@ -93,12 +93,18 @@ private:
     std::vector<qsizetype> m_pageStarts;
 };
 
+/// The largest file a Document can hold, whatever LoadOptions::maxBytes says: lines, units
+/// and search positions are stored in 32 bits, and a file never decodes to more UTF-16 code
+/// units than it has bytes. Larger files are refused when opened, with a message.
+inline constexpr qint64 kMaxDocumentBytes = qint64(0xFFFFFFFFu);
+
 /// How to open a file.
 struct LoadOptions {
     /// Decode with this encoding instead of detecting one (any name QStringDecoder knows).
     QString encoding;
-    /// Files larger than this are refused with a message instead of exhausting memory (the
-    /// decoded text and its search copy take about four times the size of Japanese UTF-8).
+    /// Files larger than this (or than kMaxDocumentBytes) are refused with a message instead
+    /// of exhausting memory (the decoded text and its search copy take about four times the
+    /// size of Japanese UTF-8).
     qint64 maxBytes = qint64(512) * 1024 * 1024;
 };
 

@@ -46,14 +46,30 @@ inline bool isSoftBreak(char16_t c)
     return c == u'、' || c == u',' || c == u' ' || c == u'・';
 }
 
+// The position `count` characters after `from` (at most `end`), not counting the \r of CRLF
+// line ends, which the search copy keeps: a CRLF document is cut where its LF version is.
+qsizetype advance(QStringView s, qsizetype from, qsizetype end, qsizetype count)
+{
+    qsizetype p = from;
+    for (; p < end && count > 0; ++p) {
+        if (s[p].unicode() != u'\r')
+            --count;
+    }
+    return p;
+}
+
 // Cuts [start, end) of `s` into pieces of at most `maxLen`, preferring to cut after a comma in
 // the last third of a piece.
 void cutLong(QStringView s, qsizetype start, qsizetype end, qsizetype maxLen,
              std::vector<std::pair<qsizetype, qsizetype>>& out)
 {
-    while (end - start > maxLen) {
-        qsizetype cut = start + maxLen;
-        for (qsizetype j = start + maxLen; j > start + maxLen * 2 / 3; --j) {
+    while (true) {
+        const qsizetype limit = advance(s, start, end, maxLen);
+        if (limit >= end)
+            break;
+        const qsizetype floor = advance(s, start, limit, maxLen * 2 / 3);
+        qsizetype cut = limit;
+        for (qsizetype j = limit; j > floor; --j) {
             if (isSoftBreak(s[j - 1].unicode())) {
                 cut = j;
                 break;
@@ -120,7 +136,8 @@ void DocumentIndex::buildUnits()
     const Document& doc = *m_document;
     const QStringView norm(m_norm.text);
     const qsizetype lines = doc.lineCount();
-    // Normalised line starts: the search copy keeps one \n per line terminator.
+    // Normalised line starts: the search copy keeps one \n per line terminator (after the \r
+    // of a CRLF, which is not part of the line).
     std::vector<qsizetype> normLineStart;
     normLineStart.reserve(size_t(lines + 1));
     normLineStart.push_back(0);
@@ -128,7 +145,12 @@ void DocumentIndex::buildUnits()
         normLineStart.push_back(p + 1);
     auto normLineEnd = [&](qsizetype line) {
         const size_t next = size_t(line);
-        return next < normLineStart.size() ? normLineStart[next] - 1 : norm.size();
+        if (next >= normLineStart.size())
+            return norm.size();
+        qsizetype end = normLineStart[next] - 1;
+        if (end > normLineStart[next - 1] && norm[end - 1] == u'\r')
+            --end;
+        return end;
     };
     m_units.clear();
     if (m_options.units == UnitKind::Lines) {

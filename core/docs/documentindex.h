@@ -103,7 +103,8 @@ public:
 
 private:
     // A unit as stored: 24 bytes instead of 48 (text positions fit in 32 bits, files being
-    // limited to 512 MB); a line of a novel costs less than the unit that indexes it.
+    // limited to kMaxDocumentBytes); a line of a novel costs less than the unit that indexes
+    // it.
     struct Packed {
         uint32_t line;
         uint32_t origStart;

@@ -630,6 +630,7 @@ CommandResult DocumentSession::doRank(const QString& query)
             label = QStringLiteral("lines %1-%2").arg(p.line).arg(lastLine);
             hit.label = label;
             hit.snippet = QStringView(norm).sliced(p.normStart, p.normEnd - p.normStart).toString();
+            hit.snippet.remove(QLatin1Char('\r')); // the search copy keeps CRLF line ends
         }
         QString shown = hit.snippet;
         shown.replace(QLatin1Char('\n'), QLatin1Char(' '));

@@ -39,9 +39,11 @@ Result<std::vector<ScoredPassage>> hybridRank(const Bm25Index& bm25, QStringView
     const QString& norm = bm25.index().normalized().text;
     for (const ScoredPassage& s : lexical) {
         const Passage p = bm25.passage(s.passage);
+        // The search copy keeps CRLF line ends; the passage is embedded as with LF.
         texts.push_back(QStringView(norm)
                             .sliced(p.normStart, p.normEnd - p.normStart)
                             .toString()
+                            .remove(QLatin1Char('\r'))
                             .toStdString());
     }
     Result<std::vector<std::vector<float>>> vectors = provider.embed(embeddingModel, texts, cancel);

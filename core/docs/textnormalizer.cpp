@@ -85,9 +85,9 @@ inline bool isMarkAt(QStringView s, qsizetype i)
 }
 
 // Output buffer with manual growth: appending QChar by QChar to a QString is several times
-// slower on 100 MB inputs. While the output equals the input (plain text with LF line ends),
-// nothing is written: the search copy is then the original itself, shared, instead of a
-// second copy as large as the text.
+// slower on 100 MB inputs. While the output equals the input (plain text with LF or CRLF line
+// ends), nothing is written: the search copy is then the original itself, shared, instead of
+// a second copy as large as the text.
 class Writer {
 public:
     Writer(NormalizedText& r, QStringView in, qsizetype expected)
@@ -187,8 +187,12 @@ void normalizeInto(QStringView in, const NormalizeOptions& o, NormalizedText& r,
         const char16_t c = s[i];
         if (c < 0x80) {
             if (c == u'\r') {
-                // \r\n becomes \n; a lone \r still ends a line, as Document counts lines.
+                // \r\n stays as it is: dropping the \r would make the search copy of a CRLF
+                // file a second copy of the text with an offset-map breakpoint per line
+                // (about 2.5 times the file's size), where an unchanged copy is shared. A lone
+                // \r still ends a line, as Document counts lines: it becomes \n.
                 if (i + 1 < n && s[i + 1] == u'\n') {
+                    w.put(u'\r', i);
                     ++i;
                     continue;
                 }

@@ -54,12 +54,12 @@ struct NormalizedText {
 };
 
 /// Builds the search copy: NFKC (which also folds full-width ASCII and half-width katakana),
-/// `\r` dropped (so `\r\n` becomes `\n`), Aozora markup handled as `options` say, optional kana
-/// and case folding. Pure function; safe on any thread. Linear time, fast path for text NFKC
-/// leaves unchanged (kana, kanji, ASCII).
+/// line ends kept (`\n` and `\r\n`; a lone `\r` becomes `\n`, so every line ends in `\n`),
+/// Aozora markup handled as `options` say, optional kana and case folding. Pure function; safe on
+/// any thread. Linear time, fast path for text NFKC leaves unchanged (kana, kanji, ASCII).
 NormalizedText normalizeText(QStringView original, const NormalizeOptions& options);
-/// The same; when normalising changes nothing (plain text with LF line ends) the search copy
-/// shares `original`'s storage instead of doubling the memory.
+/// The same; when normalising changes nothing (plain text with LF or CRLF line ends) the
+/// search copy shares `original`'s storage instead of doubling the memory.
 NormalizedText normalizeText(const QString& original, const NormalizeOptions& options);
 
 /// The same normalisation for a query (no markup interpretation, no offset map).

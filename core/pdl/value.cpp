@@ -6,10 +6,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <type_traits>
 
 namespace hako::pdl {
@@ -177,7 +180,18 @@ void appendHex(std::string& out, uint32_t v, int digits)
         out += hex[(v >> (i * 4)) & 0xf];
 }
 
-void appendRepr(std::string& out, const Value& v);
+void appendRepr(std::string& out, const Value& v, int level = 0);
+
+// Rendering checks the stack every kStackCheckLevels levels instead of at every one: the check
+// (a thread-local lookup) cost a third of rendering a deep list, and the reserve it keeps is
+// hundreds of times the frames skipped.
+constexpr int kStackCheckLevels = 16;
+
+inline void checkNestingStackAt(int level)
+{
+    if (level % kStackCheckLevels == 0)
+        checkNestingStack();
+}
 
 void appendStr(std::string& out, const Value& v)
 {
@@ -192,7 +206,7 @@ void appendStr(std::string& out, const Value& v)
     }
 }
 
-void appendRepr(std::string& out, const Value& v)
+void appendRepr(std::string& out, const Value& v, int level)
 {
     switch (v.type()) {
     case Value::Type::Undefined:
@@ -215,7 +229,7 @@ void appendRepr(std::string& out, const Value& v)
         out += pyQuote(v.asString());
         return;
     case Value::Type::List: {
-        checkNestingStack();
+        checkNestingStackAt(level);
         const List& items = v.asList();
         out += v.isTuple() ? '(' : '[';
         // The reference's context prints its messages joined by a bare comma.
@@ -223,7 +237,7 @@ void appendRepr(std::string& out, const Value& v)
         for (size_t i = 0; i < items.size(); ++i) {
             if (i)
                 out += separator;
-            appendRepr(out, items[i]);
+            appendRepr(out, items[i], level + 1);
         }
         if (v.isTuple() && items.size() == 1)
             out += ',';
@@ -231,16 +245,16 @@ void appendRepr(std::string& out, const Value& v)
         return;
     }
     case Value::Type::Dict: {
-        checkNestingStack();
+        checkNestingStackAt(level);
         out += '{';
         bool first = true;
         for (const auto& [k, val] : v.asDict()) {
             if (!first)
                 out += ", ";
             first = false;
-            appendRepr(out, k);
+            appendRepr(out, k, level + 1);
             out += ": ";
-            appendRepr(out, val);
+            appendRepr(out, val, level + 1);
         }
         out += '}';
         return;
@@ -260,7 +274,18 @@ std::string jsonFloat(double d)
     return formatFloat(d);
 }
 
-void appendJson(std::string& out, const Value& v)
+// A dict key as json.dumps writes it: non-string keys become their JSON scalar spelling.
+void appendJsonKey(std::string& out, const Value& k)
+{
+    if (k.isString())
+        out += jsonQuote(k.asString());
+    else if (k.isFloat())
+        out += jsonQuote(jsonFloat(k.asFloat()));
+    else
+        out += jsonQuote(k.json());
+}
+
+void appendJson(std::string& out, const Value& v, int level = 0)
 {
     switch (v.type()) {
     case Value::Type::Undefined:
@@ -281,35 +306,29 @@ void appendJson(std::string& out, const Value& v)
         out += jsonQuote(v.asString());
         return;
     case Value::Type::List: {
-        checkNestingStack();
+        checkNestingStackAt(level);
         out += '[';
         bool first = true;
         for (const Value& item : v.asList()) {
             if (!first)
                 out += ", ";
             first = false;
-            appendJson(out, item);
+            appendJson(out, item, level + 1);
         }
         out += ']';
         return;
     }
     case Value::Type::Dict: {
-        checkNestingStack();
+        checkNestingStackAt(level);
         out += '{';
         bool first = true;
         for (const auto& [k, val] : v.asDict()) {
             if (!first)
                 out += ", ";
             first = false;
-            // json.dumps turns non-string keys into their JSON scalar spelling.
-            if (k.isString())
-                out += jsonQuote(k.asString());
-            else if (k.isFloat())
-                out += jsonQuote(jsonFloat(k.asFloat()));
-            else
-                out += jsonQuote(k.json());
+            appendJsonKey(out, k);
             out += ": ";
-            appendJson(out, val);
+            appendJson(out, val, level + 1);
         }
         out += '}';
         return;
@@ -317,7 +336,123 @@ void appendJson(std::string& out, const Value& v)
     }
 }
 
+// appendJson without recursing over lists and dicts (an explicit stack instead), so that a
+// value nested any depth renders on any thread; `flush(out)` is called whenever `out` has
+// grown past kFlushBytes (it may write and empty it).
+constexpr size_t kFlushBytes = 64 * 1024;
+
+template <typename Flush> void appendJsonFlat(std::string& out, const Value& v, Flush&& flush)
+{
+    struct Frame {
+        const Value* container;
+        size_t next;
+    };
+    std::vector<Frame> stack;
+    stack.reserve(size_t(v.nestingDepth()));
+    auto start = [&](const Value& x) {
+        if (x.isList()) {
+            out += '[';
+            stack.push_back({&x, 0});
+        } else if (x.isDict()) {
+            out += '{';
+            stack.push_back({&x, 0});
+        } else {
+            appendJson(out, x); // a scalar or a string: no recursion
+        }
+    };
+    start(v);
+    while (!stack.empty()) {
+        if (out.size() >= kFlushBytes)
+            flush(out);
+        const Value* c = stack.back().container;
+        const size_t i = stack.back().next++;
+        if (c->isList()) {
+            const List& items = c->asList();
+            if (i == items.size()) {
+                out += ']';
+                stack.pop_back();
+                continue;
+            }
+            if (i)
+                out += ", ";
+            start(items[i]);
+        } else {
+            const auto& items = c->asDict().items();
+            if (i == items.size()) {
+                out += '}';
+                stack.pop_back();
+                continue;
+            }
+            if (i)
+                out += ", ";
+            appendJsonKey(out, items[i].first);
+            out += ": ";
+            start(items[i].second);
+        }
+    }
+}
+
+// Rendering a value of nesting depth `depth` recursively (toText(), json()) needs about this
+// much stack a level (appendJson's frame, with room to spare).
+constexpr size_t kRenderFrameBytes = 128;
+constexpr size_t kStackReserve = 256 * 1024;
+
+// Throws the error toText() would raise for a value too deep to render here, in O(1).
+void checkRenderable(const Value& v)
+{
+    const int depth = v.nestingDepth();
+    if (depth > 0 && stackExhausted(kStackReserve + size_t(depth) * kRenderFrameBytes))
+        throw EvalError("maximum recursion depth exceeded: the value is nested too deeply");
+}
+
 } // namespace
+
+// Joined texts made of joined texts (a loop joining the text of the previous iteration's join)
+// are rendered, and destroyed, recursively: past this many levels a piece is rendered when it
+// is joined, so the chain stays short.
+constexpr int kMaxJoinChain = 64;
+
+// The payload of a lazily joined string (TextJoin): its pieces, rendered once when first read.
+struct JoinedText {
+    std::vector<Value> pieces;
+    std::string separator;
+    int chain = 1; ///< 1 + the longest chain of joined texts among the pieces
+    mutable std::once_flag once;
+    mutable std::atomic<bool> rendered{false};
+    mutable std::string text;
+
+    const std::string& get() const
+    {
+        std::call_once(once, [this] {
+            write(text, [](std::string&) {});
+            rendered = true;
+        });
+        return text;
+    }
+
+    // Appends the text to `out`, calling flush(out) now and then (see appendJsonFlat).
+    template <typename Flush> void write(std::string& out, Flush&& flush) const
+    {
+        for (size_t i = 0; i < pieces.size(); ++i) {
+            if (i)
+                out += separator;
+            const Value& p = pieces[i];
+            if (p.isList() || p.isDict()) {
+                appendJsonFlat(out, p, flush);
+            } else if (p.isString() && p.m_lazy) {
+                const auto& inner = *static_cast<const JoinedText*>(p.m_ptr.get());
+                if (inner.rendered)
+                    out += inner.text;
+                else
+                    inner.write(out, flush);
+            } else {
+                out += p.toText();
+            }
+            if (out.size() >= kFlushBytes)
+                flush(out);
+        }
+    }
+};
 
 // ---------------------------------------------------------------------------------------------
 // Construction and access
@@ -335,13 +470,48 @@ Value::Value(std::string_view s) : Value(std::string(s)) {}
 Value::Value(List list, bool tuple) : m_type(Type::List), m_tuple(tuple)
 {
     m_int = 0;
+    int depth = 0;
+    bool holds = false;
+    for (const Value& item : list) {
+        depth = std::max(depth, item.nestingDepth());
+        holds = holds || item.holdsWrapped();
+    }
+    m_depth = depth + 1;
+    m_holds = holds ? 1 : 0;
     m_ptr = makePayload<List>(std::move(list));
 }
 
 Value::Value(Dict dict) : m_type(Type::Dict)
 {
     m_int = 0;
+    int depth = 0;
+    bool holds = false;
+    for (const auto& [k, v] : dict) {
+        depth = std::max({depth, k.nestingDepth(), v.nestingDepth()});
+        holds = holds || v.holdsWrapped();
+    }
+    m_depth = depth + 1;
+    m_holds = holds ? 1 : 0;
     m_ptr = makePayload<Dict>(std::move(dict));
+}
+
+int Value::nestingDepth() const
+{
+    if (m_type != Type::List && m_type != Type::Dict)
+        return 0;
+    if (m_depth >= 0)
+        return m_depth;
+    // Changed in place: count again (rare; the items know their own depths).
+    checkNestingStack();
+    int depth = 0;
+    if (m_type == Type::List) {
+        for (const Value& item : asList())
+            depth = std::max(depth, item.nestingDepth());
+    } else {
+        for (const auto& [k, v] : asDict())
+            depth = std::max({depth, k.nestingDepth(), v.nestingDepth()});
+    }
+    return depth + 1;
 }
 
 Value::Value(std::shared_ptr<const Callable> fn) : m_type(fn ? Type::Callable : Type::Null)
@@ -375,6 +545,8 @@ const std::string& Value::asString() const
 {
     if (m_type != Type::String && m_type != Type::Undefined)
         return kEmptyString;
+    if (m_lazy)
+        return static_cast<const JoinedText*>(m_ptr.get())->get();
     return payload<std::string>(m_ptr);
 }
 
@@ -404,6 +576,8 @@ List& Value::mutableList()
     } else if (m_ptr.use_count() > 1) {
         m_ptr = makePayload<List>(payload<List>(m_ptr));
     }
+    m_depth = -1; // the caller may nest anything in it
+    m_holds = -1;
     return const_cast<List&>(payload<List>(m_ptr));
 }
 
@@ -414,6 +588,8 @@ Dict& Value::mutableDict()
     } else if (m_ptr.use_count() > 1) {
         m_ptr = makePayload<Dict>(payload<Dict>(m_ptr));
     }
+    m_depth = -1;
+    m_holds = -1;
     return const_cast<Dict&>(payload<Dict>(m_ptr));
 }
 
@@ -660,8 +836,13 @@ std::string Value::toText() const
 Value Value::wrapped(Wrapper w) const
 {
     Value v = *this;
-    if (m_type == Type::List || m_type == Type::Dict)
+    if (m_type == Type::List || m_type == Type::Dict) {
         v.m_wrapper = w;
+        if (w != Wrapper::None)
+            v.m_holds = 1;
+        else
+            v.m_holds = -1; // its items may still hold one
+    }
     return v;
 }
 
@@ -669,6 +850,11 @@ bool Value::holdsWrapped() const
 {
     if (m_wrapper != Wrapper::None)
         return true;
+    if (m_type != Type::List && m_type != Type::Dict)
+        return false;
+    if (m_holds >= 0)
+        return m_holds == 1;
+    // Changed in place: look again (rare; the items know their own answers).
     if (m_type == Type::List) {
         checkNestingStack();
         for (const Value& item : asList())
@@ -681,6 +867,107 @@ bool Value::holdsWrapped() const
                 return true;
     }
     return false;
+}
+
+void Value::writeText(const std::function<void(std::string_view)>& sink) const
+{
+    std::string buffer;
+    auto flush = [&](std::string& out) {
+        sink(out);
+        out.clear();
+    };
+    switch (m_type) {
+    case Type::String:
+        if (m_lazy) {
+            const auto& joined = *static_cast<const JoinedText*>(m_ptr.get());
+            if (joined.rendered) {
+                sink(joined.text);
+                return;
+            }
+            joined.write(buffer, flush);
+        } else {
+            sink(asString());
+            return;
+        }
+        break;
+    case Type::Callable:
+        return;
+    case Type::Undefined:
+        throw EvalError("'" + undefinedName() + "' is undefined");
+    case Type::List:
+    case Type::Dict:
+        if (holdsWrapped()) { // printed as Python str(), as toText() does
+            sink(str());
+            return;
+        }
+        appendJsonFlat(buffer, *this, flush);
+        break;
+    default:
+        buffer = json();
+    }
+    if (!buffer.empty())
+        sink(buffer);
+}
+
+void TextJoin::append(Value piece)
+{
+    if (piece.isUndefined())
+        throw EvalError("'" + piece.undefinedName() + "' is undefined");
+    // A message or context prints as Python str() (toText); only plain lists and dicts, whose
+    // text is JSON, are rendered lazily.
+    if ((piece.isList() || piece.isDict()) && piece.holdsWrapped())
+        piece = Value(piece.toText());
+    if (piece.isList() || piece.isDict()) {
+        checkRenderable(piece);
+        m_lazy = true;
+    } else if (piece.isString()) {
+        if (piece.m_lazy &&
+            static_cast<const JoinedText*>(piece.m_ptr.get())->chain >= kMaxJoinChain)
+            piece = Value(piece.asString());
+        if (piece.m_lazy)
+            m_lazy = true;
+        else
+            m_textBytes += piece.asString().size();
+    }
+    m_pieces.push_back(std::move(piece));
+}
+
+Value TextJoin::take()
+{
+    std::vector<Value> pieces = std::move(m_pieces);
+    m_pieces.clear();
+    const bool lazy = m_lazy;
+    m_lazy = false;
+    if (!lazy) {
+        // Only strings and scalars: the text now, as one string.
+        std::string out;
+        if (!pieces.empty())
+            out.reserve(m_textBytes + m_separator.size() * (pieces.size() - 1));
+        for (size_t i = 0; i < pieces.size(); ++i) {
+            if (i)
+                out += m_separator;
+            if (pieces[i].isString())
+                out += pieces[i].asString();
+            else
+                out += pieces[i].toText();
+        }
+        m_textBytes = 0;
+        return Value(std::move(out));
+    }
+    m_textBytes = 0;
+    auto joined = std::make_shared<JoinedText>();
+    for (const Value& p : pieces) {
+        if (p.isString() && p.m_lazy)
+            joined->chain =
+                std::max(joined->chain, static_cast<const JoinedText*>(p.m_ptr.get())->chain + 1);
+    }
+    joined->pieces = std::move(pieces);
+    joined->separator = m_separator;
+    Value v;
+    v.m_type = Value::Type::String;
+    v.m_lazy = true;
+    v.m_ptr = std::move(joined);
+    return v;
 }
 
 namespace {

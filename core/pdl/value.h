@@ -15,6 +15,7 @@ namespace hako::pdl {
 
 class Value;
 class Dict;
+struct JoinedText;
 class Callable;
 
 using List = std::vector<Value>;
@@ -136,6 +137,16 @@ public:
     /// else as json(), or as str() when it holds a message or context (holdsWrapped), as the
     /// reference's stringify falls back to str(); callables as "".
     std::string toText() const;
+    /// toText() handed to `sink` in parts, without building the whole text first and without
+    /// recursing: a value nested any depth is written (where toText() may refuse it as nested
+    /// too deeply), and a joined text (TextJoin) is rendered piece by piece. Throws only as
+    /// toText() does for an undefined value.
+    void writeText(const std::function<void(std::string_view)>& sink) const;
+
+    /// Nesting depth: 0 for scalars and strings, 1 for a list or dict of scalars, one more for
+    /// each level of lists and dicts inside. Kept with the value (O(1)) unless it was changed
+    /// in place through mutableList()/mutableDict().
+    int nestingDepth() const;
 
     nlohmann::json toJson() const;
     nlohmann::ordered_json toOrderedJson() const;
@@ -146,15 +157,45 @@ public:
     static Value fromJson(const nlohmann::ordered_json& j);
 
 private:
+    friend class TextJoin;
+    friend struct JoinedText;
+
     Type m_type;
     bool m_tuple = false;
     Wrapper m_wrapper = Wrapper::None;
+    /// holdsWrapped() of a list or dict: 1 or 0, -1 when changed in place (count again).
+    int8_t m_holds = 0;
+    bool m_lazy = false; ///< a String whose payload is a TextJoin's pieces, rendered when read
+    int32_t m_depth = 0; ///< nestingDepth() of a list or dict; -1 when changed in place
     union {
         bool m_bool;
         int64_t m_int;
         double m_float;
     };
     std::shared_ptr<const void> m_ptr; // std::string, List, Dict or Callable by m_type
+};
+
+/// Joins the text of values, each as toText() renders it, with a separator: the result of a
+/// text join (`text` blocks, `join: {as: text}`, the default join of `repeat`). Lists and dicts
+/// among the pieces are kept, shared, instead of being rendered: the joined string renders them
+/// when it is first read (asString(), json(), …), or part by part with writeText(). A loop
+/// joining `${ [x] }` ever deeper 40,000 times then costs memory linear in the iterations, not
+/// the 1.6 GB of its text, and no time at all when nothing reads the text.
+class TextJoin {
+public:
+    explicit TextJoin(std::string separator = {}) : m_separator(std::move(separator)) {}
+    /// Adds a piece. Throws EvalError where toText() would: an undefined value, or one nested
+    /// too deeply to render on this thread's stack (checked from its nesting depth in O(1)).
+    void append(Value piece);
+    /// The joined text as a string Value (plain when no piece needed rendering); the builder
+    /// is empty afterwards.
+    Value take();
+
+private:
+    std::vector<Value> m_pieces;
+    std::string m_separator;
+    size_t m_textBytes = 0; ///< bytes of the pieces that are strings, to reserve for take()
+    bool m_lazy = false;    ///< some piece is a list, a dict or itself a lazily joined text
 };
 
 /// Insertion-ordered dict with Value keys (mostly strings). Lookups are linear for small

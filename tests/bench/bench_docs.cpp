@@ -1,5 +1,6 @@
 // Documents engine on a ~100 MB corpus made by repeating the shared Aozora texts, each figure
-// next to ripgrep's on the same file in the same run.
+// next to ripgrep's on the same file in the same run; memory of English documents (LF and
+// CRLF line ends) as multiples of their size.
 #include "core/docs/bm25index.h"
 #include "core/docs/documentindex.h"
 
@@ -92,10 +93,45 @@ bool measureMemory(const QString& path, const QByteArray& name, double mb)
     return true;
 }
 
+// English text with CRLF line ends of about `mb` MB (issue 11: a 200 MB CRLF document took
+// 4x its size open).
+bool measureCrlf(const QTemporaryDir& tmp, double targetMb)
+{
+    const QString path = tmp.filePath(QStringLiteral("english_crlf.txt"));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return false;
+    QByteArray block;
+    for (int i = 0; i < 1000; ++i)
+        block += QByteArray("It was a bright cold day in April, and the clocks were striking "
+                            "thirteen; line ") +
+                 QByteArray::number(i) + " of the chapter.\r\n";
+    qint64 written = 0;
+    while (written < qint64(targetMb * 1024 * 1024))
+        written += f.write(block);
+    f.close();
+    bench("docs_crlf_size", double(written) / (1024.0 * 1024.0), "MB");
+    const bool ok = measureMemory(path, "docs_crlf", double(written) / (1024.0 * 1024.0));
+    QFile::remove(path);
+    return ok;
+}
+
 } // namespace
 
 int main()
 {
+    // HAKO_BENCH_DOCS_CRLF_MB: size of the generated CRLF document (default 50; the issue's
+    // figure is for 200). HAKO_BENCH_DOCS_CRLF_ONLY=1 stops after it.
+    {
+        QTemporaryDir tmp;
+        const double crlfMb = qEnvironmentVariableIsSet("HAKO_BENCH_DOCS_CRLF_MB")
+                                  ? qEnvironmentVariable("HAKO_BENCH_DOCS_CRLF_MB").toDouble()
+                                  : 50.0;
+        if (!measureCrlf(tmp, crlfMb))
+            return 1;
+        if (qEnvironmentVariableIntValue("HAKO_BENCH_DOCS_CRLF_ONLY") == 1)
+            return 0;
+    }
     const QDir dir(QStringLiteral(HAKO_SHARED_DIR "/data/aozora"));
     QByteArray unit;
     for (const char* name :

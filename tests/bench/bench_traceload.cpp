@@ -1,6 +1,8 @@
 // Trace loading benchmarks: a 100,000-node trace written by a real run (a loop with tracing),
 // loaded from its file into a TraceModel (read, parse, build the tree, build the model); the
-// memory that costs; and a 100 MB trace file.
+// memory that costs; a 100 MB trace file; a ~47 MB trace of a run with function calls, through
+// the reader and through TraceLoader; a block with 200,000 fields. HAKO_BENCH_TRACE_FILE=path
+// times one file instead.
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/trace/traceloader.h"
@@ -9,11 +11,13 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
 
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <string>
@@ -39,6 +43,12 @@ void resetPeak()
 {
     std::ofstream f("/proc/self/clear_refs");
     f << "5";
+}
+
+int envInt(const char* name, int fallback)
+{
+    const char* v = std::getenv(name);
+    return v && *v ? std::atoi(v) : fallback;
 }
 
 [[noreturn]] void fail(const QString& message)
@@ -70,11 +80,51 @@ double loadMs(const QString& path, TraceModel& model, int* blocks, double* cpuMs
     return ms;
 }
 
+// Loads `path` through TraceLoader (a worker thread reads and parses, the model is filled on
+// this thread) and waits for it. `cpuMs` covers every thread of the process.
+double loaderMs(const QString& path, double* cpuMs)
+{
+    TraceModel model;
+    TraceLoader loader(&model);
+    QEventLoop loop;
+    QString problem;
+    QObject::connect(&loader, &TraceLoader::loaded, &loop, &QEventLoop::quit);
+    QObject::connect(&loader, &TraceLoader::failed, [&](const QString&, const QString& m) {
+        problem = m;
+        loop.quit();
+    });
+    const std::clock_t c0 = std::clock();
+    QElapsedTimer t;
+    t.start();
+    loader.load(path);
+    loop.exec();
+    const double ms = t.nsecsElapsed() / 1e6;
+    *cpuMs = double(std::clock() - c0) * 1000.0 / CLOCKS_PER_SEC;
+    if (!problem.isEmpty())
+        fail(problem);
+    return ms;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
+    // HAKO_BENCH_TRACE_FILE=path: time loading that file only.
+    if (const char* file = std::getenv("HAKO_BENCH_TRACE_FILE"); file && *file) {
+        TraceModel model;
+        int blocks = 0;
+        double cpu = 0;
+        const double ms = loadMs(QString::fromLocal8Bit(file), model, &blocks, &cpu);
+        std::fprintf(stderr, "# %d blocks, %.1f MB file\n", blocks,
+                     QFileInfo(QString::fromLocal8Bit(file)).size() / 1048576.0);
+        std::printf("BENCH trace_load_file %.0f ms\n", ms);
+        std::printf("BENCH trace_load_file_cpu %.0f ms\n", cpu);
+        const double loaderTime = loaderMs(QString::fromLocal8Bit(file), &cpu);
+        std::printf("BENCH trace_loader_file %.0f ms\n", loaderTime);
+        std::printf("BENCH trace_loader_file_cpu %.0f ms\n", cpu);
+        return 0;
+    }
     QTemporaryDir dir;
     const QString small = dir.filePath(QStringLiteral("loop.json"));
     {
@@ -153,6 +203,53 @@ int main(int argc, char** argv)
         std::printf("BENCH trace_load_100mb_memory %.0f MB\n", (peak - before) / 1024.0);
     }
 
+    // About 47 MB written by a run (issue 11: "a 47 MB trace Hako itself wrote takes 24 s"): a
+    // loop calling a function of several blocks (sequence, text, if, object), traced and
+    // written by the trace writer; loaded by the core reader and by TraceLoader (the
+    // workbench's path: worker thread, progress, then the model), with the CPU time of each.
+    const QString run47 = dir.filePath(QStringLiteral("run47.json"));
+    {
+        const int iterations = envInt("HAKO_BENCH_TRACE_ITERATIONS", 12300);
+        const std::string program =
+            "defs:\n  f:\n    function:\n      n: integer\n    return:\n      lastOf:\n"
+            "      - def: a\n        data: ${ n * 2 }\n      - text:\n        - \"item ${ a }\"\n"
+            "        - if: ${ a > 10 }\n          then: big\n          else: small\n"
+            "      - object:\n          k: ${ a }\n          s: ${ \"v\" ~ a }\n"
+            "lastOf:\n- repeat:\n    call: ${ f }\n    args:\n      n: ${ i }\n  index: i\n"
+            "  maxIterations: " +
+            std::to_string(iterations) + "\n  join:\n    as: array\n- done\n";
+        ParseResult p =
+            parseProgramText(QByteArray::fromStdString(program), QStringLiteral("run47.pdl"));
+        if (!p.ok())
+            fail(QStringLiteral("bench program does not parse"));
+        RunOptions o;
+        o.trace = true;
+        Interpreter interp(o);
+        RunResult r = interp.run(p.program);
+        if (!r.ok || !r.trace)
+            fail(QStringLiteral("run failed: ") + r.error.message);
+        QString error;
+        if (!writeTraceFile(*r.trace, run47, &error))
+            fail(error);
+    }
+    {
+        TraceModel model;
+        int blocks = 0;
+        double cpu = 0;
+        const double ms = loadMs(run47, model, &blocks, &cpu);
+        const double mb = QFileInfo(run47).size() / 1048576.0;
+        std::fprintf(stderr, "# %d blocks, %.1f MB file\n", blocks, mb);
+        std::printf("BENCH trace_load_run_%.0fmb %.0f ms\n", mb, ms);
+        std::printf("BENCH trace_load_run_%.0fmb_cpu %.0f ms\n", mb, cpu);
+    }
+    {
+        double cpu = 0;
+        const double ms = loaderMs(run47, &cpu);
+        const double mb = QFileInfo(run47).size() / 1048576.0;
+        std::printf("BENCH trace_loader_run_%.0fmb %.0f ms\n", mb, ms);
+        std::printf("BENCH trace_loader_run_%.0fmb_cpu %.0f ms\n", mb, cpu);
+    }
+
     // One block with 200,000 evaluated fields (10 MB): reading objects was quadratic in their
     // keys (70 s of processor time before, about 0.5 s after).
     const QString keys = dir.filePath(QStringLiteral("keys.json"));
@@ -174,6 +271,26 @@ int main(int argc, char** argv)
         const double ms = loadMs(keys, model, &blocks, &cpu);
         std::printf("BENCH trace_load_200k_keys %.0f ms\n", ms);
         std::printf("BENCH trace_load_200k_keys_cpu %.0f ms\n", cpu);
+    }
+    // The same with every field holding a block (a hostile file: Hako writes no such block).
+    {
+        QFile f(keys);
+        if (!f.open(QIODevice::WriteOnly))
+            fail(QStringLiteral("cannot write ") + keys);
+        QByteArray data = R"({"kind": "text", "pdl__id": "text")";
+        for (int i = 0; i < 200000; ++i)
+            data += ", \"k" + QByteArray::number(i) + "\": {\"kind\": \"data\", " +
+                    "\"pdl__result\": " + QByteArray::number(i) + "}";
+        data += "}";
+        f.write(data);
+    }
+    {
+        TraceModel model;
+        int blocks = 0;
+        double cpu = 0;
+        const double ms = loadMs(keys, model, &blocks, &cpu);
+        std::printf("BENCH trace_load_200k_block_fields %.0f ms\n", ms);
+        std::printf("BENCH trace_load_200k_block_fields_cpu %.0f ms\n", cpu);
     }
     return 0;
 }

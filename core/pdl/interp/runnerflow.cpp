@@ -81,7 +81,7 @@ Value Runner::execList(const ListBlockBase& b, State& st, const std::string& id,
     const ContextPtr initial = st.context;
     ContextPtr collected = initial;
     std::vector<Value> values;
-    std::string text;
+    TextJoin text;
     values.reserve(b.children.size());
     // `--stream result`: text and text-joined sequences stream child by child, lastOf its last
     // child; blocks that build a value (array, other joins) stream it whole when done.
@@ -109,7 +109,7 @@ Value Runner::execList(const ListBlockBase& b, State& st, const std::string& id,
                     collected = contextAppend(collected, std::move(m));
             }
             if (b.kind == BlockKind::Text && !join)
-                text += v.toText();
+                text.append(std::move(v));
             else
                 values.push_back(std::move(v));
         }
@@ -119,7 +119,7 @@ Value Runner::execList(const ListBlockBase& b, State& st, const std::string& id,
     Value result;
     switch (b.kind) {
     case BlockKind::Text:
-        return Value(std::move(text));
+        return text.take();
     case BlockKind::LastOf:
         return values.empty() ? Value() : values.back();
     case BlockKind::Array:
@@ -355,7 +355,7 @@ Value Runner::execRepeat(const RepeatBlock& b, State& st, const std::string& id,
         separator = evalValue(b.join.with.value, st, b.join.with.span).toText();
     std::vector<Value> values;
     Value last;
-    std::string text;
+    TextJoin text(separator);
     // `--stream result`: a text join streams iteration by iteration, other joins whole.
     const bool streaming = st.streamResult;
     ChildStreaming childStreaming(st, streaming && asText);
@@ -382,9 +382,7 @@ Value Runner::execRepeat(const RepeatBlock& b, State& st, const std::string& id,
                 collected = contextAppend(collected, std::move(m));
         }
         if (asText) {
-            if (i > 0)
-                text += separator;
-            text += v.toText();
+            text.append(std::move(v));
         } else if (lastOnly) {
             last = std::move(v);
         } else {
@@ -396,7 +394,7 @@ Value Runner::execRepeat(const RepeatBlock& b, State& st, const std::string& id,
     if (independent)
         st.context = collected;
     if (asText)
-        return Value(std::move(text));
+        return text.take();
     st.streamResult = streaming;
     Value result = lastOnly ? last : join(values, b.join, st, node, b.span);
     streamValue(st, result);
@@ -501,15 +499,11 @@ Value Runner::join(std::vector<Value>& values, const JoinSpec& join, const State
 {
     switch (join.as) {
     case JoinSpec::As::Text: {
-        std::string sep =
-            join.with ? evalValue(join.with.value, st, join.with.span).toText() : std::string();
-        std::string out;
-        for (size_t i = 0; i < values.size(); ++i) {
-            if (i)
-                out += sep;
-            out += values[i].toText();
-        }
-        return Value(std::move(out));
+        TextJoin out(join.with ? evalValue(join.with.value, st, join.with.span).toText()
+                               : std::string());
+        for (Value& v : values)
+            out.append(std::move(v));
+        return out.take();
     }
     case JoinSpec::As::Array:
         return Value(List(std::move(values)));

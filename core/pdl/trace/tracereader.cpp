@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <limits>
+#include <unordered_map>
 
 namespace hako::pdl {
 
@@ -175,6 +176,15 @@ TracePtr build(const ojson& j, int depth)
             if (isBlock(it.value()))
                 n->defs.emplace_back(it.key(), build(it.value(), depth + 1));
     }
+    // Children grouped by field as TraceNode::addChild does, with the groups indexed: a block
+    // may have any number of fields (a damaged or hostile file), and addChild searches them.
+    std::unordered_map<std::string, size_t> groups;
+    auto addChild = [&](const std::string& field, TracePtr child, bool single) {
+        auto [g, added] = groups.try_emplace(field, n->children.size());
+        if (added)
+            n->children.push_back({field, {}, single});
+        n->children[g->second].nodes.push_back(std::move(child));
+    };
     for (auto it = j.begin(); it != j.end(); ++it) {
         const std::string& key = it.key();
         if (key == "defs" || key == "pdl__result" || key == "result" || key == "program")
@@ -182,11 +192,11 @@ TracePtr build(const ojson& j, int depth)
         std::string name = key == "trace" ? "pdl__trace" : key;
         const ojson& v = it.value();
         if (isBlock(v)) {
-            n->addChild(name, build(v, depth + 1), true);
+            addChild(name, build(v, depth + 1), true);
         } else if (v.is_array() && !v.empty() && isBlock(v.front())) {
             for (const ojson& x : v)
                 if (isBlock(x))
-                    n->addChild(name, build(x, depth + 1));
+                    addChild(name, build(x, depth + 1), false);
         } else if (v.is_object() && v.contains("pdl__expr") && v.contains("pdl__result")) {
             n->exprs.emplace_back(key, recorded(*member(v, "pdl__result"), *n));
         } else if (n->kind == BlockKind::Model && key == "model" && v.is_string()) {
@@ -195,7 +205,7 @@ TracePtr build(const ojson& j, int depth)
         } else if (n->kind == BlockKind::Object && key == "object" && v.is_object()) {
             for (auto f = v.begin(); f != v.end(); ++f)
                 if (isBlock(f.value()))
-                    n->addChild("object", build(f.value(), depth + 1));
+                    addChild("object", build(f.value(), depth + 1), false);
         }
     }
     return n;

@@ -184,6 +184,34 @@ private Q_SLOTS:
         QVERIFY(!loadDocument(dir.filePath(QStringLiteral("none.txt"))).ok());
     }
 
+    void filesBeyond32BitPositionsAreRefused()
+    {
+        // Text positions are 32-bit: a file of 4 GB or more is refused when opened, whatever
+        // the size limit of the options. A sparse file has that size without the disk space,
+        // and the size is checked before anything is read or mapped.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("huge.txt"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        if (!f.resize(kMaxDocumentBytes + 1))
+            QSKIP("this file system cannot make a sparse 4 GB file");
+        f.close();
+        LoadOptions o;
+        o.maxBytes = qint64(1) << 40;
+        for (const auto& doc : {loadDocument(path, o), loadDocumentHead(path, 4096, o)}) {
+            QVERIFY(!doc.ok());
+            QVERIFY2(doc.error().message.contains(QStringLiteral("too large")) &&
+                         doc.error().message.contains(QStringLiteral("32-bit")),
+                     qPrintable(doc.error().message));
+        }
+        // Just under the bound only the options' limit applies (the default refuses it too).
+        QVERIFY(f.resize(kMaxDocumentBytes));
+        const auto under = loadDocument(path);
+        QVERIFY(!under.ok());
+        QVERIFY2(!under.error().message.contains(QStringLiteral("32-bit")),
+                 qPrintable(under.error().message));
+    }
+
     void headIsTheFirstScreen_data()
     {
         QTest::addColumn<QByteArray>("encoding");

@@ -235,6 +235,54 @@ private Q_SLOTS:
         QCOMPARE(run(s, QStringLiteral("search c3")), QStringLiteral("line3: **c3**……\n[page1/1]"));
     }
 
+    void crlfSearchCopyIsSharedAndAnswersAsLf_data()
+    {
+        QTest::addColumn<int>("units");
+        QTest::newRow("lines") << int(UnitKind::Lines);
+        QTest::newRow("sentences") << int(UnitKind::Sentences);
+        QTest::newRow("paragraphs") << int(UnitKind::Paragraphs);
+    }
+
+    void crlfSearchCopyIsSharedAndAnswersAsLf()
+    {
+        // A CRLF document's search copy is the text itself (no second copy, no offset map per
+        // line: the memory of an open English document), and every unit, hit and highlight is
+        // the one of the same text with LF line ends.
+        QFETCH(int, units);
+        const QString lf = QStringLiteral("The river. Of stars!\nGiovanni ran.\n\nCampanella "
+                                          "waited, and the river shone.\n  \nlast line");
+        QString crlf = lf;
+        crlf.replace(QLatin1Char('\n'), QStringLiteral("\r\n"));
+        IndexOptions o;
+        o.units = UnitKind(units);
+        o.maxUnitLength = 12;
+        auto a = indexOf(lf, o);
+        auto b = indexOf(crlf, o);
+        QCOMPARE(b->normalized().text.constData(), b->document().text().constData());
+        QCOMPARE(b->normalized().map.breakpointCount(), size_t(1));
+        QCOMPARE(b->unitCount(), a->unitCount());
+        for (qsizetype u = 0; u < a->unitCount(); ++u) {
+            QCOMPARE(b->unit(u).line, a->unit(u).line);
+            QCOMPARE(b->unitText(u).toString().remove(QLatin1Char('\r')),
+                     a->unitText(u).toString());
+        }
+        const QStringList terms{b->normalizeTerm(QStringLiteral("river"))};
+        const SearchResult ra = a->search(terms, 0, 100);
+        const SearchResult rb = b->search(terms, 0, 100);
+        QCOMPARE(rb.units, ra.units);
+        for (qsizetype u : rb.units) {
+            const auto ma = a->matchRanges(u, terms);
+            const auto mb = b->matchRanges(u, terms);
+            QCOMPARE(mb.size(), ma.size());
+            for (qsizetype i = 0; i < ma.size(); ++i)
+                QCOMPARE(crlf.mid(mb[i].first, mb[i].second - mb[i].first),
+                         lf.mid(ma[i].first, ma[i].second - ma[i].first));
+        }
+        DocumentSession sa(a), sb(b);
+        QCOMPARE(run(sb, QStringLiteral("search river")), run(sa, QStringLiteral("search river")));
+        QCOMPARE(run(sb, QStringLiteral("show 1 2 3")), run(sa, QStringLiteral("show 1 2 3")));
+    }
+
     void suggestionsWhenNothingMatches()
     {
         auto index = indexOf(QStringLiteral("ジョバンニは走った\n白鳥の停車場\n"));

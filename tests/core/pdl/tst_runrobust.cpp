@@ -159,6 +159,26 @@ private Q_SLOTS:
                  qPrintable(r.error.message));
     }
 
+    void textJoinOfDeepeningValuesIsLinear()
+    {
+        // `x: ${ [x] }` as the result of a loop joined as text (repeat's default join): 40,000
+        // iterations make 1.6 GB of text, which nothing here reads; the run holds the values
+        // (shared), never the text. A short loop gives the same text as before.
+        QTemporaryDir dir;
+        const QByteArray loop = "defs:\n  x: 0\nlastOf:\n- repeat:\n    def: x\n"
+                                "    data: ${ [x] }\n  maxIterations: ";
+        RunResult r = runOne(dir, loop + "40000\n- done\n");
+        QVERIFY2(r.ok, qPrintable(r.error.message));
+        QCOMPARE(QString::fromStdString(r.result.toText()), QStringLiteral("done"));
+        r = runOne(dir, "defs:\n  x: 0\nrepeat:\n  def: x\n  data: ${ [x] }\n"
+                        "maxIterations: 3\njoin:\n  with: '|'\n");
+        QVERIFY2(r.ok, qPrintable(r.error.message));
+        QCOMPARE(QString::fromStdString(r.result.toText()), QStringLiteral("[0]|[[0]]|[[[0]]]"));
+        r = runOne(dir, "text:\n- a\n- data: {k: [1, 2]}\n- lastOf: [b, {data: [3]}]\n");
+        QVERIFY2(r.ok, qPrintable(r.error.message));
+        QCOMPARE(QString::fromStdString(r.result.toText()), QStringLiteral("a{\"k\": [1, 2]}[3]"));
+    }
+
     void selfIncludeStops()
     {
         QTemporaryDir dir;

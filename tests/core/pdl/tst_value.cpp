@@ -1,6 +1,7 @@
 #include "core/pdl/value.h"
 
 #include <QTest>
+#include <QThread>
 
 #include <nlohmann/json.hpp>
 
@@ -173,6 +174,147 @@ private Q_SLOTS:
         QCOMPARE(Value::fromJson(v.toJson()), v);
         QCOMPARE(v.toText(), v.json());
         QCOMPARE(Value("s").toText(), std::string("s"));
+    }
+
+    void nestingDepthIsKeptWithTheValue()
+    {
+        QCOMPARE(Value(1).nestingDepth(), 0);
+        QCOMPARE(Value("s").nestingDepth(), 0);
+        QCOMPARE(parse("[]").nestingDepth(), 1);
+        QCOMPARE(parse(R"([1, {"a": [2, [3]]}, []])").nestingDepth(), 4);
+        Value x(0);
+        for (int i = 0; i < 100000; ++i)
+            x = Value(List{x});
+        QCOMPARE(x.nestingDepth(), 100000);
+        // Changed in place: the depth follows.
+        Value shallow = parse("[1, 2]");
+        shallow.mutableList().push_back(x);
+        QCOMPARE(shallow.nestingDepth(), 100001);
+        Value d = parse(R"({"a": 1})");
+        d.mutableDict().set("b", parse("[[1]]"));
+        QCOMPARE(d.nestingDepth(), 3);
+    }
+
+    void textJoinRendersAsToText()
+    {
+        const QList<Value> pieces{Value("a"),
+                                  parse(R"([1, "x\u00e9", {"k": [null, true, 2.5]}])"),
+                                  Value(7),
+                                  Value(),
+                                  parse(R"({"b": {"c": []}})"),
+                                  Value("z")};
+        for (const std::string& sep : {std::string(), std::string(", ")}) {
+            std::string expected;
+            TextJoin join(sep);
+            for (qsizetype i = 0; i < pieces.size(); ++i) {
+                if (i)
+                    expected += sep;
+                expected += pieces[i].toText();
+                join.append(pieces[i]);
+            }
+            const Value v = join.take();
+            QVERIFY(v.isString());
+            std::string written;
+            v.writeText([&](std::string_view s) { written += s; });
+            QCOMPARE(written, expected); // before anything rendered it
+            QCOMPARE(v.asString(), expected);
+            QCOMPARE(v.toText(), expected);
+            QCOMPARE(v.json(), Value(expected).json());
+            QVERIFY(v == Value(expected));
+            QCOMPARE(v.hash(), Value(expected).hash());
+            QCOMPARE(v.length(), Value(expected).length());
+            written.clear();
+            v.writeText([&](std::string_view s) { written += s; });
+            QCOMPARE(written, expected); // and after
+        }
+        // Only strings: one plain string; a joined text inside a join stays lazy and renders.
+        TextJoin plain;
+        plain.append(Value("x"));
+        plain.append(Value("y"));
+        QCOMPARE(plain.take().asString(), std::string("xy"));
+        TextJoin inner;
+        inner.append(parse("[1]"));
+        TextJoin outer("-");
+        outer.append(inner.take());
+        outer.append(parse("[2]"));
+        QCOMPARE(outer.take().asString(), std::string("[1]-[2]"));
+        TextJoin undefined;
+        QVERIFY_THROWS_EXCEPTION(EvalError, undefined.append(Value::undefined("u")));
+    }
+
+    void joinedTextOfDeepValuesIsNotRendered()
+    {
+        // A loop joining `${ [x] }` 40,000 times: the pieces are shared, not rendered (the
+        // text would be 1.6 GB); writing it renders one piece at a time.
+        Value x(0);
+        TextJoin join;
+        size_t expected = 0;
+        for (int i = 1; i <= 2000; ++i) {
+            x = Value(List{x});
+            join.append(x);
+            expected += size_t(2 * i + 1);
+        }
+        const Value text = join.take();
+        size_t written = 0;
+        size_t largest = 0;
+        text.writeText([&](std::string_view s) {
+            written += s.size();
+            largest = std::max(largest, s.size());
+        });
+        QCOMPARE(written, expected);
+        QVERIFY(largest <= 128 * 1024);
+        QCOMPARE(text.length(), int64_t(expected));
+    }
+
+    void joinsOfJoinsStayShallow()
+    {
+        // Each join holding the previous one (a loop joining its own last text): rendering and
+        // dropping the result never recurses through 10,000 joins.
+        Value text("");
+        for (int i = 0; i < 10000; ++i) {
+            TextJoin join;
+            join.append(text);
+            join.append(parse("[1]"));
+            text = join.take();
+        }
+        std::string written;
+        text.writeText([&](std::string_view s) { written += s; });
+        QCOMPARE(written.size(), size_t(30000));
+        QCOMPARE(text.asString(), written);
+        text = Value();
+    }
+
+    void deepValuesKeepTheNestingGuard()
+    {
+        // On a thread with a 1 MB stack: rendering a list nested 20,000 deep recursively is
+        // refused as Python refuses it (RecursionError), and joining it as text is refused in
+        // the same way, up front; writeText() writes it without recursing.
+        Value x(0);
+        for (int i = 0; i < 20000; ++i)
+            x = Value(List{x});
+        QString toTextError, joinError;
+        size_t written = 0;
+        QThread* t = QThread::create([&] {
+            try {
+                (void)x.toText();
+            } catch (const EvalError& e) {
+                toTextError = QString::fromUtf8(e.what());
+            }
+            try {
+                TextJoin join;
+                join.append(x);
+            } catch (const EvalError& e) {
+                joinError = QString::fromUtf8(e.what());
+            }
+            x.writeText([&](std::string_view s) { written += s.size(); });
+        });
+        t->setStackSize(1024 * 1024);
+        t->start();
+        QVERIFY(t->wait(60000));
+        delete t;
+        QVERIFY2(toTextError.contains(QLatin1String("nested too deeply")), qPrintable(toTextError));
+        QCOMPARE(joinError, toTextError);
+        QCOMPARE(written, size_t(2 * 20000 + 1));
     }
 };
 

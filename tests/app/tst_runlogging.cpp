@@ -14,6 +14,7 @@
 using hako::testing::OpenAiTestServer;
 using hako::testing::ScriptedReply;
 using namespace hako::promptlog;
+using hako::Result;
 
 class TestRunLogging : public QObject {
     Q_OBJECT

@@ -891,6 +891,7 @@ void Value::writeText(const std::function<void(std::string_view)>& sink) const
         }
         break;
     case Type::Callable:
+        sink(asCallable()->text());
         return;
     case Type::Undefined:
         throw EvalError("'" + undefinedName() + "' is undefined");

@@ -2,11 +2,11 @@
 
 #include "core/promptlog/callrecord.h"
 #include "core/promptlog/promptlog.h"
+#include "core/util/boundedfile.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QElapsedTimer>
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -145,13 +145,12 @@ Result<QStringList> LoggingModelProvider::listModels(const CancelToken& cancel)
 
 QString programContentHash(const QString& path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
+    // Regular files only, up to the usual limit (never blocks on a FIFO or reads a device).
+    Result<QByteArray> text = readBoundedFile(path);
+    if (!text)
         return {};
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    if (!hash.addData(&f))
-        return {};
-    return QString::fromLatin1(hash.result().toHex());
+    return QString::fromLatin1(
+        QCryptographicHash::hash(*text, QCryptographicHash::Sha256).toHex());
 }
 
 QStringList tagsFromEnvironment()

@@ -214,9 +214,33 @@ Result<PromptLogSettings> PromptLogSettings::load(const QString& path)
         s.privacy.metadataOnlyFolders.append(v.toString());
     s.retentionDays = root.value(QLatin1String("retention_days")).toInt(0);
     s.log = root.value(QLatin1String("log")).toString();
+    const QJsonObject folders = root.value(QLatin1String("folder_tags")).toObject();
+    for (auto it = folders.begin(); it != folders.end(); ++it) {
+        QStringList tags;
+        for (const QJsonValue& v : it.value().toArray())
+            if (!v.toString().isEmpty())
+                tags.append(v.toString());
+        s.folderTags.append({QDir::cleanPath(it.key()), tags});
+    }
     if (auto valid = s.privacy.validate(); !valid)
         return makeError(QStringLiteral("%1: %2").arg(path, valid.error().message));
     return s;
+}
+
+QStringList PromptLogSettings::tagsFor(const QString& programPath) const
+{
+    const QString program = QDir::cleanPath(QFileInfo(programPath).absoluteFilePath());
+    QStringList out;
+    for (const auto& [folder, tags] : folderTags) {
+        const QString prefix =
+            folder.endsWith(QLatin1Char('/')) ? folder : folder + QLatin1Char('/');
+        if (!program.startsWith(prefix))
+            continue;
+        for (const QString& t : tags)
+            if (!out.contains(t))
+                out.append(t);
+    }
+    return out;
 }
 
 Result<bool> PromptLogSettings::save(const QString& path) const
@@ -231,6 +255,12 @@ Result<bool> PromptLogSettings::save(const QString& path) const
         {QLatin1String("retention_days"), retentionDays}};
     if (!log.isEmpty())
         root.insert(QLatin1String("log"), log);
+    if (!folderTags.isEmpty()) {
+        QJsonObject folders;
+        for (const auto& [folder, tags] : folderTags)
+            folders.insert(folder, QJsonArray::fromStringList(tags));
+        root.insert(QLatin1String("folder_tags"), folders);
+    }
     QDir().mkpath(QFileInfo(path).absolutePath());
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) ||

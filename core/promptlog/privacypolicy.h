@@ -46,6 +46,13 @@ struct PromptLogSettings {
     PrivacyPolicy privacy;
     int retentionDays = 0; ///< 0 keeps every call
     QString log;           ///< a file or a postgresql:// URL; empty = the default file
+    /// Tags every run of a program inside a folder gets (`"folder_tags": {"/home/me/summaries":
+    /// ["project:summaries"]}`): kept in the user's settings, so programs stay plain PDL and a
+    /// folder cannot tag itself.
+    QList<QPair<QString, QStringList>> folderTags;
+
+    /// The folder tags for a program at `programPath`: those of every folder that holds it.
+    QStringList tagsFor(const QString& programPath) const;
 
     static QString defaultPath();
     /// Reads the settings; a missing file gives the defaults.

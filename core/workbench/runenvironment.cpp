@@ -10,6 +10,7 @@
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/lang/builtindocs.h"
 #include "core/pdl/model/modelprovider.h"
+#include "core/promptlog/privacypolicy.h"
 
 #include <QUuid>
 
@@ -36,6 +37,18 @@ std::optional<Diagnostic> RunEnvironment::compose(pdl::RunOptions& options) cons
             run.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
         if (run.programHash.isEmpty() && !run.programPath.isEmpty())
             run.programHash = programContentHash(run.programPath);
+        // The user's folder tags come first, then the run's own (HAKO_TAGS, --tag).
+        if (!run.programPath.isEmpty()) {
+            Result<promptlog::PromptLogSettings> settings =
+                promptlog::PromptLogSettings::load(promptlog::PromptLogSettings::defaultPath());
+            if (settings.ok()) {
+                QStringList tags = settings->tagsFor(run.programPath);
+                for (const QString& t : run.tags)
+                    if (!tags.contains(t))
+                        tags.append(t);
+                run.tags = tags;
+            }
+        }
         std::function<QString(const std::string&)> endpointOf;
         if (auto router = std::dynamic_pointer_cast<models::ModelRouter>(options.models)) {
             endpointOf = [router](const std::string& model) {

@@ -64,10 +64,10 @@ private Q_SLOTS:
         m_server->enqueueChat(ScriptedReply::chat(QStringLiteral("Cats are calm."), 11, 4));
         m_server->enqueueChat(ScriptedReply::chat(QStringLiteral("猫は穏やかです。"), 17, 6));
         const QString logFile = m_dir.filePath(QStringLiteral("log.sqlite"));
-        const HakoOutcome r = runHako({QStringLiteral("run"), QStringLiteral("--stream"),
-                                       QStringLiteral("none"), QStringLiteral("--log"), logFile,
-                                       QStringLiteral("--tag"), QStringLiteral("env:test"),
-                                       program});
+        const HakoOutcome r =
+            runHako({QStringLiteral("run"), QStringLiteral("--stream"), QStringLiteral("none"),
+                     QStringLiteral("--log"), logFile, QStringLiteral("--tag"),
+                     QStringLiteral("env:test"), program});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
 
         QString error;
@@ -87,8 +87,8 @@ private Q_SLOTS:
             QCOMPARE(call.messages, sent[QStringLiteral("messages")].toArray());
             QCOMPARE(call.model, QStringLiteral("openai/gpt-4o-mini"));
             QCOMPARE(call.status, CallStatus::Ok);
-            QCOMPARE(call.tags, (QStringList{QStringLiteral("team:docs"),
-                                             QStringLiteral("env:test")}));
+            QCOMPARE(call.tags,
+                     (QStringList{QStringLiteral("team:docs"), QStringLiteral("env:test")}));
             QCOMPARE(call.programPath, QFileInfo(program).absoluteFilePath());
             QVERIFY(!call.programHash.isEmpty());
             QVERIFY(call.latencyMs.has_value());
@@ -117,10 +117,46 @@ private Q_SLOTS:
 
         // `hako log` finds them by tag.
         const HakoOutcome listed =
-            runHako({QStringLiteral("log"), QStringLiteral("list"), QStringLiteral("--db"),
-                     logFile, QStringLiteral("--tag"), QStringLiteral("env:test")});
+            runHako({QStringLiteral("log"), QStringLiteral("list"), QStringLiteral("--db"), logFile,
+                     QStringLiteral("--tag"), QStringLiteral("env:test")});
         QVERIFY2(listed.exitCode == 0, qPrintable(listed.err));
         QVERIFY2(listed.out.contains(QLatin1String("summary")), qPrintable(listed.out));
+    }
+
+    void foldersTagTheirPrograms()
+    {
+        // The user's settings tag every run of a program inside a folder; the program itself
+        // stays plain PDL.
+        QTemporaryDir config;
+        const QString folder = config.filePath(QStringLiteral("Hako/Hako"));
+        QVERIFY(QDir().mkpath(folder));
+        QFile settings(folder + QStringLiteral("/promptlog.json"));
+        QVERIFY(settings.open(QIODevice::WriteOnly));
+        settings.write(
+            QJsonDocument(
+                QJsonObject{{QStringLiteral("folder_tags"),
+                             QJsonObject{{m_dir.path(), QJsonArray{QStringLiteral("project:sum")}},
+                                         {QStringLiteral("/elsewhere"),
+                                          QJsonArray{QStringLiteral("other")}}}}})
+                .toJson());
+        settings.close();
+        qputenv("XDG_CONFIG_HOME", config.path().toUtf8());
+        const QString program = writeProgram("text:\n- model: openai/gpt-4o-mini\n  input: Hi\n");
+        m_server->enqueueChat(ScriptedReply::chat(QStringLiteral("Hello.")));
+        const QString logFile = m_dir.filePath(QStringLiteral("tagged.sqlite"));
+        const HakoOutcome r =
+            runHako({QStringLiteral("run"), QStringLiteral("--log"), logFile,
+                     QStringLiteral("--tag"), QStringLiteral("env:test"), program});
+        qunsetenv("XDG_CONFIG_HOME");
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        auto log = PromptLog::open(logFile);
+        QVERIFY(log);
+        Result<QList<CallRecord>> calls = log->list(CallFilter());
+        QVERIFY(calls.ok());
+        QCOMPARE(calls->size(), 1);
+        QCOMPARE(calls->at(0).tags,
+                 (QStringList{QStringLiteral("project:sum"), QStringLiteral("team:docs"),
+                              QStringLiteral("env:test")}));
     }
 
     void noLogRecordsNothing()
@@ -128,9 +164,8 @@ private Q_SLOTS:
         const QString program = writeProgram("text:\n- model: openai/gpt-4o-mini\n  input: Hi\n");
         m_server->enqueueChat(ScriptedReply::chat(QStringLiteral("Hello.")));
         const QString logFile = m_dir.filePath(QStringLiteral("unused.sqlite"));
-        const HakoOutcome r =
-            runHako({QStringLiteral("run"), QStringLiteral("--no-log"), QStringLiteral("--log"),
-                     logFile, program});
+        const HakoOutcome r = runHako({QStringLiteral("run"), QStringLiteral("--no-log"),
+                                       QStringLiteral("--log"), logFile, program});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(!QFile::exists(logFile));
     }

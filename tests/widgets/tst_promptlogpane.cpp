@@ -2,18 +2,23 @@
 // tokens, filter by Japanese full text, show their reply when selected; the stats tab adds up.
 #include "core/promptlog/calltablemodel.h"
 #include "core/promptlog/promptlog.h"
+#include "core/workbench/runcontroller.h"
 #include "core/workbench/workbenchcontext.h"
 #include "isolatedsettings.h"
 #include "widgets/promptlog/promptlogpane.h"
+#include "widgets/workbench/mainwindow.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -159,6 +164,9 @@ private Q_SLOTS:
         view->selectRow(0);
         QTRY_VERIFY(pane.detailView()->toPlainText().contains(QStringLiteral("吾輩は猫である。")));
         const QString detail = pane.detailView()->toPlainText();
+        // Not a check: what the pane looks like, for a person (HAKO_SCREENSHOT_DIR=/tmp).
+        if (const QString shots = qEnvironmentVariable("HAKO_SCREENSHOT_DIR"); !shots.isEmpty())
+            pane.grab().save(shots + QStringLiteral("/promptlogpane.png"));
         QVERIFY(detail.contains(QStringLiteral("[user]")));
         QVERIFY(detail.contains(QStringLiteral("「猫が好き」を英訳して")));
         QVERIFY(detail.contains(QStringLiteral("temperature")));
@@ -225,6 +233,43 @@ private Q_SLOTS:
         view->setFocus();
         QTest::keyClick(view, Qt::Key_R, Qt::ControlModifier);
         QTRY_COMPARE(view->model()->rowCount(), 4);
+    }
+
+    // View › Prompt Log shows the dock with the window's log; a finished run refreshes it.
+    void mainWindowDock()
+    {
+        QTemporaryDir dir;
+        QString error;
+        std::shared_ptr<PromptLog> log =
+            PromptLog::open(dir.filePath(QStringLiteral("log.sqlite")), &error);
+        QVERIFY2(log, qPrintable(error));
+        QVERIFY(log->insertNow(
+            {makeCall(QStringLiteral("w1"), QStringLiteral("summary"), QStringLiteral("gpt-a"),
+                      QStringLiteral("Hi"), QStringLiteral("Hello"), 1, 2, 3, CallStatus::Ok,
+                      1700000000000)}));
+        MainWindow window;
+        window.context()->setPromptLog(log);
+        window.show();
+        PromptLogPane* pane = window.promptLogPane();
+        QVERIFY(pane);
+        QVERIFY(!pane->isVisible());
+        QAction* toggle = nullptr;
+        for (QAction* menu : window.menuBar()->actions())
+            if (menu->menu() && menu->text() == QLatin1String("&View"))
+                for (QAction* a : menu->menu()->actions())
+                    if (a->text() == QLatin1String("Prompt Log"))
+                        toggle = a;
+        QVERIFY(toggle);
+        toggle->trigger();
+        QTRY_VERIFY(pane->isVisible());
+        QTRY_COMPARE(pane->callModel()->rowCount(), 1);
+
+        QVERIFY(log->insertNow(
+            {makeCall(QStringLiteral("w2"), QStringLiteral("summary"), QStringLiteral("gpt-a"),
+                      QStringLiteral("Again"), QStringLiteral("Hello"), 1, 2, 3, CallStatus::Ok,
+                      1700000001000)}));
+        Q_EMIT window.runController()->finished(true, QString(), Diagnostic{});
+        QTRY_COMPARE(pane->callModel()->rowCount(), 2);
     }
 };
 

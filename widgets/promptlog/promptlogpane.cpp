@@ -315,6 +315,15 @@ void PromptLogPane::startQuery()
             m_callsView->currentIndex().data(CallTableModel::IdRole).toLongLong();
         m_calls->setCalls(std::move(s.calls));
         m_stats->setRows(std::move(s.stats), s.group);
+        // Columns fit the first calls shown; later the user's widths stay.
+        if (!m_columnsFitted && m_calls->rowCount() > 0) {
+            m_columnsFitted = true;
+            m_callsView->resizeColumnsToContents();
+        }
+        if (!m_statsColumnsFitted && m_stats->rowCount() > 0) {
+            m_statsColumnsFitted = true;
+            m_statsView->resizeColumnsToContents();
+        }
         if (const int row = selected ? m_calls->rowOf(selected) : -1; row >= 0) {
             const QModelIndex index = m_callsProxy->mapFromSource(m_calls->index(row, 0));
             m_callsView->selectionModel()->setCurrentIndex(
@@ -329,7 +338,8 @@ void PromptLogPane::startQuery()
             m_summary->setText(tr("Showing newest %1 of %2 calls")
                                    .arg(formatCount(shown), formatCount(s.matching)));
         else if (s.matching == s.total)
-            m_summary->setText(tr("%n call(s)", nullptr, int(s.matching)));
+            m_summary->setText(s.matching == 1 ? tr("1 call")
+                                               : tr("%1 calls").arg(formatCount(s.matching)));
         else
             m_summary->setText(
                 tr("%1 of %2 calls match").arg(formatCount(s.matching), formatCount(s.total)));

@@ -112,6 +112,8 @@ private:
     quint64 m_detailGeneration = 0;
     bool m_stale = true;
     bool m_openWarned = false;
+    bool m_columnsFitted = false;
+    bool m_statsColumnsFitted = false;
 };
 
 } // namespace hako

@@ -14,6 +14,7 @@
 #include "widgets/editor/pdleditor.h"
 #include "widgets/editor/problemsview.h"
 #include "widgets/memory/memoryinspector.h"
+#include "widgets/promptlog/promptlogpane.h"
 #include "widgets/settings/modelsettingsdialog.h"
 #include "widgets/workbench/docklayout.h"
 #include "widgets/workbench/tracedocks.h"
@@ -84,6 +85,8 @@ MainWindow::MainWindow(QWidget* parent)
         m_consoleDock->show();
         m_consoleDock->raise();
     });
+    // A finished run's calls are in the log: the pane lists them (when shown).
+    connect(m_run, &RunController::finished, m_promptLogPane, &PromptLogPane::refresh);
     connect(m_runActions, &RunActions::configureModelsRequested, this,
             &MainWindow::showModelSettings);
 
@@ -143,11 +146,16 @@ void MainWindow::createDocks()
     m_memoryDock->setObjectName(QStringLiteral("memoryDock"));
     m_memoryDock->setWidget(m_memoryInspector);
     addDockWidget(Qt::BottomDockWidgetArea, m_memoryDock);
+    m_promptLogPane = new PromptLogPane(this);
+    m_promptLogPane->setWorkbenchContext(m_context);
+    m_promptLogDock =
+        addPaneDock(m_promptLogPane, tr("Prompt Log"), QStringLiteral("promptLogDock"));
     // Memory opens as a tab of the wide bottom group, not squeezed beside it.
-    for (QDockWidget* dock :
-         {m_problemsDock, m_traces->treeDock(), m_traces->timelineDock(), m_docsDock, m_memoryDock})
+    for (QDockWidget* dock : {m_problemsDock, m_traces->treeDock(), m_traces->timelineDock(),
+                              m_docsDock, m_memoryDock, m_promptLogDock})
         tabifyDockWidget(m_consoleDock, dock);
     m_memoryDock->hide();
+    m_promptLogDock->hide();
     m_consoleDock->raise();
     m_traces->detailDock()->raise();
 }
@@ -226,7 +234,8 @@ void MainWindow::createMenus()
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : m_traces->docks())
         view->addAction(dock->toggleViewAction());
-    for (QDockWidget* dock : {m_problemsDock, m_consoleDock, m_docsDock, m_memoryDock})
+    for (QDockWidget* dock :
+         {m_problemsDock, m_consoleDock, m_docsDock, m_memoryDock, m_promptLogDock})
         view->addAction(dock->toggleViewAction());
 
     QMenu* settings = menuBar()->addMenu(tr("&Settings"));

@@ -24,6 +24,7 @@ class DocumentPane;
 class EditorPane;
 class RunController;
 class MemoryInspector;
+class PromptLogPane;
 class TraceDocks;
 class WorkbenchContext;
 
@@ -53,6 +54,7 @@ public:
     DocumentPane* documentPane() const { return m_documentPane; }
     /// The agent-memory pane (in a dock, hidden until View › Memory).
     MemoryInspector* memoryInspector() const { return m_memoryInspector; }
+    PromptLogPane* promptLogPane() const { return m_promptLogPane; }
     FileController* files() const { return m_files; }
     RunActions* runActions() const { return m_runActions; }
     TraceDocks* traceDocks() const { return m_traces; }
@@ -120,6 +122,8 @@ private:
     ConsolePane* m_console = nullptr;
     QDockWidget* m_docsDock = nullptr;
     QDockWidget* m_memoryDock = nullptr;
+    PromptLogPane* m_promptLogPane = nullptr;
+    QDockWidget* m_promptLogDock = nullptr;
     QDockWidget* m_consoleDock = nullptr;
     QDockWidget* m_problemsDock = nullptr;
     QLabel* m_positionLabel = nullptr;

@@ -1,0 +1,300 @@
+#include "core/promptlog/calltablemodel.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QLocale>
+
+namespace hako::promptlog {
+
+namespace {
+
+// Below every real value (counts, costs and latencies are never negative): a missing number
+// sorts last in descending order, first in ascending.
+constexpr double kMissing = -1.0;
+
+QVariant sortNumber(const std::optional<double>& v)
+{
+    return v ? *v : kMissing;
+}
+
+QVariant sortNumber(const std::optional<int64_t>& v)
+{
+    return v ? double(*v) : kMissing;
+}
+
+} // namespace
+
+QString formatCount(int64_t n)
+{
+    return QLocale().toString(qlonglong(n));
+}
+
+QString formatCost(double cost)
+{
+    // Model calls cost fractions of a cent: four significant digits say what matters.
+    if (cost == 0.0)
+        return QStringLiteral("0");
+    return QLocale().toString(cost, 'g', 4);
+}
+
+QString formatLatency(double ms)
+{
+    if (ms < 1000.0)
+        return QCoreApplication::translate("hako::promptlog", "%1 ms").arg(qRound64(ms));
+    return QCoreApplication::translate("hako::promptlog", "%1 s")
+        .arg(QLocale().toString(ms / 1000.0, 'f', ms < 10000.0 ? 2 : 1));
+}
+
+CallTableModel::CallTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void CallTableModel::setCalls(QList<CallRecord> calls)
+{
+    beginResetModel();
+    m_calls = std::move(calls);
+    endResetModel();
+}
+
+const CallRecord* CallTableModel::callAt(int row) const
+{
+    return row >= 0 && row < m_calls.size() ? &m_calls[row] : nullptr;
+}
+
+int CallTableModel::rowOf(int64_t id) const
+{
+    for (int i = 0; i < m_calls.size(); ++i)
+        if (m_calls[i].id == id)
+            return i;
+    return -1;
+}
+
+int CallTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_calls.size());
+}
+
+int CallTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant CallTableModel::data(const QModelIndex& index, int role) const
+{
+    const CallRecord* call = index.isValid() ? callAt(index.row()) : nullptr;
+    if (!call)
+        return {};
+    if (role == IdRole)
+        return qlonglong(call->id);
+    const auto column = Column(index.column());
+    if (role == SortRole) {
+        switch (column) {
+        case Time:
+            // Ties keep the store's order: the proxy sorts stably.
+            return qlonglong(call->startedAt);
+        case Prompt:
+            return call->promptName;
+        case Tags:
+            return call->tags.join(QLatin1Char(' '));
+        case Model:
+            return call->model;
+        case TokensIn:
+            return sortNumber(call->promptTokens);
+        case TokensOut:
+            return sortNumber(call->completionTokens);
+        case Cost:
+            return sortNumber(call->cost);
+        case Latency:
+            return sortNumber(call->latencyMs);
+        case Status:
+            return statusName(call->status);
+        case ColumnCount:
+            break;
+        }
+        return {};
+    }
+    if (role == Qt::TextAlignmentRole) {
+        if (column == TokensIn || column == TokensOut || column == Cost || column == Latency)
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    }
+    if (role == Qt::ToolTipRole) {
+        if (column == Status && !call->error.isEmpty())
+            return call->error;
+        if (column == Time)
+            return isoTime(call->startedAt);
+        return {};
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (column) {
+    case Time:
+        return QDateTime::fromMSecsSinceEpoch(call->startedAt)
+            .toLocalTime()
+            .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    case Prompt:
+        return call->promptName;
+    case Tags:
+        return call->tags.join(QStringLiteral(", "));
+    case Model:
+        return call->model;
+    case TokensIn:
+        return call->promptTokens ? formatCount(*call->promptTokens) : QString();
+    case TokensOut:
+        return call->completionTokens ? formatCount(*call->completionTokens) : QString();
+    case Cost:
+        return call->cost ? formatCost(*call->cost) : QString();
+    case Latency:
+        return call->latencyMs ? formatLatency(*call->latencyMs) : QString();
+    case Status:
+        return statusName(call->status);
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+QVariant CallTableModel::headerData(int section, Qt::Orientation o, int role) const
+{
+    if (o != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (Column(section)) {
+    case Time:
+        return tr("Time");
+    case Prompt:
+        return tr("Prompt");
+    case Tags:
+        return tr("Tags");
+    case Model:
+        return tr("Model");
+    case TokensIn:
+        return tr("Tokens In");
+    case TokensOut:
+        return tr("Tokens Out");
+    case Cost:
+        return tr("Cost");
+    case Latency:
+        return tr("Latency");
+    case Status:
+        return tr("Status");
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+StatsTableModel::StatsTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void StatsTableModel::setRows(QList<StatsRow> rows, StatsGroup group)
+{
+    beginResetModel();
+    m_rows = std::move(rows);
+    const bool headerChanged = group != m_group;
+    m_group = group;
+    endResetModel();
+    if (headerChanged)
+        Q_EMIT headerDataChanged(Qt::Horizontal, Key, Key);
+}
+
+int StatsTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int StatsTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant StatsTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_rows.size())
+        return {};
+    const StatsRow& row = m_rows[index.row()];
+    const auto column = Column(index.column());
+    if (role == SortRole) {
+        switch (column) {
+        case Key:
+            return row.key;
+        case Calls:
+            return double(row.calls);
+        case SuccessRate:
+            return row.successRate();
+        case TokensIn:
+            return double(row.tokensIn);
+        case TokensOut:
+            return double(row.tokensOut);
+        case Cost:
+            return sortNumber(row.cost);
+        case P50:
+            return sortNumber(row.p50LatencyMs);
+        case P95:
+            return sortNumber(row.p95LatencyMs);
+        case ColumnCount:
+            break;
+        }
+        return {};
+    }
+    if (role == Qt::TextAlignmentRole)
+        return column == Key ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (column) {
+    case Key:
+        return row.key.isEmpty() && m_group == StatsGroup::Tag ? tr("(no tags)") : row.key;
+    case Calls:
+        return formatCount(row.calls);
+    case SuccessRate:
+        return QString(QLocale().toString(row.successRate() * 100.0, 'f', 1) + QLatin1Char('%'));
+    case TokensIn:
+        return formatCount(row.tokensIn);
+    case TokensOut:
+        return formatCount(row.tokensOut);
+    case Cost:
+        return row.cost ? formatCost(*row.cost) : QString();
+    case P50:
+        return row.p50LatencyMs ? formatLatency(*row.p50LatencyMs) : QString();
+    case P95:
+        return row.p95LatencyMs ? formatLatency(*row.p95LatencyMs) : QString();
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+QVariant StatsTableModel::headerData(int section, Qt::Orientation o, int role) const
+{
+    if (o != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (Column(section)) {
+    case Key:
+        switch (m_group) {
+        case StatsGroup::Prompt:
+            return tr("Prompt");
+        case StatsGroup::Tag:
+            return tr("Tag");
+        case StatsGroup::Model:
+            return tr("Model");
+        case StatsGroup::Day:
+            return tr("Day (UTC)");
+        }
+        return {};
+    case Calls:
+        return tr("Calls");
+    case SuccessRate:
+        return tr("Success");
+    case TokensIn:
+        return tr("Tokens In");
+    case TokensOut:
+        return tr("Tokens Out");
+    case Cost:
+        return tr("Cost");
+    case P50:
+        return tr("p50");
+    case P95:
+        return tr("p95");
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+} // namespace hako::promptlog

@@ -1,0 +1,119 @@
+#pragma once
+
+#include "core/promptlog/callquery.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSortFilterProxyModel;
+class QStackedWidget;
+class QTabWidget;
+class QTableView;
+class QTimer;
+
+namespace hako {
+
+class MessageBar;
+class WorkbenchContext;
+
+namespace promptlog {
+class CallTableModel;
+class PromptLog;
+class StatsTableModel;
+struct CallRecord;
+} // namespace promptlog
+
+/// The Prompt Log pane: the model calls of every run (the context's prompt log) in a sortable
+/// table under filters (full text, prompt, model, status, tags), the selected call's messages,
+/// reply, parameters and usage below, and a second tab of per-prompt (tag, model, day)
+/// statistics. Every query runs off the GUI thread; a newer one supersedes older ones. While
+/// hidden the pane only notes that it is out of date and refreshes when shown. GUI thread.
+class PromptLogPane : public QWidget {
+    Q_OBJECT
+public:
+    /// The newest calls the table lists (the stats count every matching call).
+    static constexpr int kPageLimit = 1000;
+
+    explicit PromptLogPane(QWidget* parent = nullptr);
+    ~PromptLogPane() override;
+
+    /// The context whose prompt log the pane shows (not owned). The log is opened on the first
+    /// refresh while the pane is visible.
+    void setWorkbenchContext(WorkbenchContext* context);
+
+    /// The filter the controls describe (without the page limit).
+    promptlog::CallFilter currentFilter() const;
+
+    QTabWidget* tabs() const { return m_tabs; }
+    QTableView* callsView() const { return m_callsView; }
+    QTableView* statsView() const { return m_statsView; }
+    QPlainTextEdit* detailView() const { return m_detail; }
+    QLineEdit* searchField() const { return m_search; }
+    QLineEdit* promptField() const { return m_prompt; }
+    QLineEdit* modelField() const { return m_model; }
+    QLineEdit* tagField() const { return m_tags; }
+    QComboBox* statusCombo() const { return m_status; }
+    QComboBox* groupCombo() const { return m_group; }
+    QLabel* summaryLabel() const { return m_summary; }
+    QLabel* emptyLabel() const { return m_empty; }
+    promptlog::CallTableModel* callModel() const { return m_calls; }
+    promptlog::StatsTableModel* statsModel() const { return m_stats; }
+
+    /// The plain text the detail shows for `call` (listed with its content). Pure.
+    static QString detailText(const promptlog::CallRecord& call);
+
+public Q_SLOTS:
+    /// Lists the calls and stats again (now when visible, else when next shown).
+    void refresh();
+
+Q_SIGNALS:
+    /// A refresh's results are in the tables (or its error is shown).
+    void refreshed();
+    /// The detail shows the call with this store id.
+    void detailShown(qint64 id);
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void startQuery();
+    void showDetailOf(const QModelIndex& proxyIndex);
+    void updateEmptyState(int64_t total);
+    std::shared_ptr<promptlog::PromptLog> log();
+
+    WorkbenchContext* m_context = nullptr;
+    MessageBar* m_messageBar;
+    QLineEdit* m_search;
+    QLineEdit* m_prompt;
+    QLineEdit* m_model;
+    QLineEdit* m_tags;
+    QComboBox* m_status;
+    QPushButton* m_refresh;
+    QLabel* m_summary;
+    QTabWidget* m_tabs;
+    QStackedWidget* m_callsStack;
+    QLabel* m_empty;
+    QTableView* m_callsView;
+    QPlainTextEdit* m_detail;
+    QComboBox* m_group;
+    QTableView* m_statsView;
+    promptlog::CallTableModel* m_calls;
+    promptlog::StatsTableModel* m_stats;
+    QSortFilterProxyModel* m_callsProxy;
+    QSortFilterProxyModel* m_statsProxy;
+    QTimer* m_debounce;
+    quint64 m_generation = 0;
+    quint64 m_detailGeneration = 0;
+    bool m_stale = true;
+    bool m_openWarned = false;
+    bool m_columnsFitted = false;
+    bool m_statsColumnsFitted = false;
+};
+
+} // namespace hako

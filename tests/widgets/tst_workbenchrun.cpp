@@ -8,6 +8,7 @@
 #include "core/pdl/trace/tracemodel.h"
 #include "core/workbench/recoverystore.h"
 #include "core/workbench/runcontroller.h"
+#include "core/workbench/runenvironment.h"
 #include "core/workbench/runtrust.h"
 #include "core/workbench/workbenchcontext.h"
 #include "isolatedsettings.h"
@@ -19,6 +20,7 @@
 #include "widgets/memory/memoryinspector.h"
 #include "widgets/trace/boxview.h"
 #include "widgets/workbench/mainwindow.h"
+#include "widgets/workbench/runactions.h"
 #include "widgets/workbench/trustdialog.h"
 
 #include <QJsonDocument>
@@ -388,6 +390,30 @@ private Q_SLOTS:
             pane->hitModel()->index(0).data().toString().startsWith(QLatin1String("line3")),
             qPrintable(pane->hitModel()->index(0).data().toString()));
         QCOMPARE(pane->costLabel()->text(), QStringLiteral("Cost: 6"));
+    }
+
+    void runTagsReachTheRunAndAreRemembered()
+    {
+        qunsetenv("HAKO_TAGS");
+        {
+            MainWindow window;
+            // Run › Run Tags… takes spaces or commas; a repeated tag counts once.
+            window.runActions()->setRunTags(
+                QStringLiteral("prompt:summary, env:test  prompt:summary"));
+            QCOMPARE(window.runActions()->runTags(),
+                     (QStringList{QStringLiteral("prompt:summary"), QStringLiteral("env:test")}));
+        }
+        MainWindow window;
+        window.show();
+        QCOMPARE(window.runActions()->runTags(),
+                 (QStringList{QStringLiteral("prompt:summary"), QStringLiteral("env:test")}));
+        QVERIFY(window.openFile(writeProgram(QStringLiteral("tagged.pdl"), "text: hi\n")));
+        QSignalSpy finished(window.runController(), &RunController::finished);
+        QVERIFY(window.runProgram());
+        QTRY_COMPARE(finished.count(), 1);
+        QCOMPARE(window.runController()->environment().runLog.tags,
+                 (QStringList{QStringLiteral("prompt:summary"), QStringLiteral("env:test")}));
+        QVERIFY(window.runController()->environment().promptLog);
     }
 
     void programsUseTheOpenMemoryStore()

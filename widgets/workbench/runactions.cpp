@@ -18,14 +18,18 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QMenu>
+#include <QRegularExpression>
 #include <QSettings>
 
 namespace hako {
 
 namespace {
 const char* const kSandboxKey = "run/sandbox";
-}
+const char* const kTagsKey = "run/tags";
+} // namespace
 
 RunActions::RunActions(WorkbenchContext* context, RunController* run, EditorPane* editor,
                        TraceDocks* traces, QSettings* settings, QWidget* window)
@@ -63,6 +67,18 @@ RunActions::RunActions(WorkbenchContext* context, RunController* run, EditorPane
     m_sandboxAction->setChecked(m_settings->value(QLatin1String(kSandboxKey), false).toBool());
     connect(m_sandboxAction, &QAction::toggled, this,
             [this](bool on) { m_settings->setValue(QLatin1String(kSandboxKey), on); });
+    m_tagsAction = new QAction(tr("Run &Tags…"), this);
+    m_tagsAction->setToolTip(tr("Tags the prompt log gives the model calls of this window's runs"));
+    connect(m_tagsAction, &QAction::triggered, this, [this] {
+        bool ok = false;
+        const QString tags = QInputDialog::getText(
+            m_window, tr("Run Tags"),
+            tr("Tags for the model calls of the next runs, separated by spaces or commas\n"
+               "(for example prompt:summary env:test). The Prompt Log filters by them."),
+            QLineEdit::Normal, runTags().join(QLatin1Char(' ')), &ok);
+        if (ok)
+            setRunTags(tags);
+    });
     m_forgetAction = new QAction(tr("&Forget Trusted Folders"), this);
     connect(m_forgetAction, &QAction::triggered, this, [this] {
         pdl::code::CodeTrustStore store(m_settings);
@@ -96,6 +112,26 @@ void RunActions::populateMenu(QMenu* menu)
     menu->addSeparator();
     menu->addAction(m_sandboxAction);
     menu->addAction(m_forgetAction);
+    menu->addSeparator();
+    menu->addAction(m_tagsAction);
+}
+
+QStringList RunActions::runTags() const
+{
+    return m_settings->value(QLatin1String(kTagsKey)).toStringList();
+}
+
+void RunActions::setRunTags(const QString& tags)
+{
+    static const QRegularExpression separators(QStringLiteral("[,\\s]+"));
+    QStringList list;
+    for (const QString& t : tags.split(separators, Qt::SkipEmptyParts))
+        if (!list.contains(t))
+            list.append(t);
+    m_settings->setValue(QLatin1String(kTagsKey), list);
+    Q_EMIT statusMessage(list.isEmpty() ? tr("Runs are not tagged")
+                                        : tr("Runs are tagged %1").arg(list.join(QLatin1Char(' '))),
+                         4000);
 }
 
 bool RunActions::mayRun(const pdl::Program& program, const QString& path)
@@ -141,6 +177,9 @@ bool RunActions::runProgram()
     environment.runLog = RunLogInfo();
     environment.runLog.programPath = path;
     environment.runLog.tags = tagsFromEnvironment();
+    for (const QString& t : runTags())
+        if (!environment.runLog.tags.contains(t))
+            environment.runLog.tags.append(t);
     m_run->setEnvironment(std::move(environment));
     m_traces->showRunTrace();
     // Said before starting: a program that cannot be parsed finishes inside start(), and its

@@ -52,6 +52,12 @@ public:
     /// Writes the last run's trace to `path`; false with the reason shown when it cannot.
     bool saveTrace(const QString& path);
 
+    /// The tags every run of this window gives its model calls in the prompt log (Run › Run
+    /// Tags…, remembered), besides HAKO_TAGS and the folder's tags.
+    QStringList runTags() const;
+    /// Sets them from text separated by spaces or commas.
+    void setRunTags(const QString& tags);
+
 Q_SIGNALS:
     /// A run started (the console comes forward).
     void runStarted();
@@ -74,6 +80,7 @@ private:
     QAction* m_saveTraceAction = nullptr;
     QAction* m_sandboxAction = nullptr;
     QAction* m_forgetAction = nullptr;
+    QAction* m_tagsAction = nullptr;
     TrustQuestion m_trustQuestion;
     // The failed run's message and the program text it ran: the message goes once the text has
     // changed and the live check finds no error (the error was fixed), not at the next run only.

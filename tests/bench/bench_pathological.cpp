@@ -5,6 +5,7 @@
 //
 // HAKO_BENCH_NESTED (default 40000) sets the iterations of the `x: ${ [x] }` loops;
 // HAKO_BENCH_ONLY=prefix runs only the programs whose name starts with it.
+#include "benchproc.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/parser/programparser.h"
 
@@ -20,31 +21,9 @@
 
 using namespace hako;
 using namespace hako::pdl;
+using namespace hako::benchproc;
 
 namespace {
-
-long statusKb(const char* key)
-{
-    std::ifstream f("/proc/self/status");
-    std::string line;
-    const std::string prefix = std::string(key) + ":";
-    while (std::getline(f, line))
-        if (line.rfind(prefix, 0) == 0)
-            return std::stol(line.substr(prefix.size()));
-    return 0;
-}
-
-void resetPeak()
-{
-    std::ofstream f("/proc/self/clear_refs");
-    f << "5";
-}
-
-int envInt(const char* name, int fallback)
-{
-    const char* v = std::getenv(name);
-    return v && *v ? std::atoi(v) : fallback;
-}
 
 // Parses and runs `program` (parsing counts: some programs are pathological for the loader),
 // then hands the result to `use` (inside the measurement), and prints the figures as `name`.

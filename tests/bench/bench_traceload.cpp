@@ -3,6 +3,7 @@
 // memory that costs; a 100 MB trace file; a ~47 MB trace of a run with function calls, through
 // the reader and through TraceLoader; a block with 200,000 fields. HAKO_BENCH_TRACE_FILE=path
 // times one file instead.
+#include "benchproc.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/trace/traceloader.h"
@@ -24,32 +25,9 @@
 
 using namespace hako;
 using namespace hako::pdl;
+using namespace hako::benchproc;
 
 namespace {
-
-long statusKb(const char* key)
-{
-    std::ifstream f("/proc/self/status");
-    std::string line;
-    const std::string prefix = std::string(key) + ":";
-    while (std::getline(f, line))
-        if (line.rfind(prefix, 0) == 0)
-            return std::stol(line.substr(prefix.size()));
-    return 0;
-}
-
-// Resets the peak RSS (VmHWM) so that a later reading covers only what follows.
-void resetPeak()
-{
-    std::ofstream f("/proc/self/clear_refs");
-    f << "5";
-}
-
-int envInt(const char* name, int fallback)
-{
-    const char* v = std::getenv(name);
-    return v && *v ? std::atoi(v) : fallback;
-}
 
 [[noreturn]] void fail(const QString& message)
 {

@@ -176,3 +176,19 @@ QString utcDay(int64_t utcMs)
 }
 
 } // namespace hako::promptlog
+
+namespace hako::promptlog {
+
+SeriesRange SeriesRange::ending(int64_t nowMs, int64_t bucketMs, int buckets)
+{
+    SeriesRange r;
+    r.bucketMs = std::max<int64_t>(bucketMs, 1);
+    r.buckets = std::max(buckets, 1);
+    // Buckets aligned to multiples of their length (whole UTC days for a day), the last one
+    // holding now.
+    const int64_t lastStart = nowMs - (nowMs % r.bucketMs);
+    r.fromMs = lastStart - r.bucketMs * (r.buckets - 1);
+    return r;
+}
+
+} // namespace hako::promptlog

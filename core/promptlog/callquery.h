@@ -56,6 +56,34 @@ struct StatsRow {
     bool operator==(const StatsRow&) const = default;
 };
 
+/// Calls over time: `buckets` consecutive spans of `bucketMs` from `fromMs` (UTC ms).
+struct SeriesRange {
+    int64_t fromMs = 0;
+    int64_t bucketMs = 24 * 3600 * 1000;
+    int buckets = 30;
+
+    int64_t untilMs() const { return fromMs + bucketMs * buckets; }
+    /// `buckets` spans ending with the one that holds `nowMs`.
+    static SeriesRange ending(int64_t nowMs, int64_t bucketMs, int buckets);
+};
+
+/// One group's calls over a SeriesRange: per bucket, the calls, those that succeeded, their
+/// tokens (in + out) and the sum and number of their latencies.
+struct TimeSeries {
+    QString key; ///< the group (as StatsRow::key), empty for the calls as a whole
+    std::vector<int64_t> calls;
+    std::vector<int64_t> okCalls;
+    std::vector<int64_t> tokens;
+    std::vector<double> latencySumMs;
+    std::vector<int64_t> latencyCount;
+
+    explicit TimeSeries(QString k = {}, int buckets = 0)
+        : key(std::move(k)), calls(size_t(buckets)), okCalls(size_t(buckets)),
+          tokens(size_t(buckets)), latencySumMs(size_t(buckets)), latencyCount(size_t(buckets))
+    {}
+    bool operator==(const TimeSeries&) const = default;
+};
+
 /// The columns the table sorts by. Tokens = in + out.
 enum class StatsColumn { Key, Calls, SuccessRate, TokensIn, TokensOut, Tokens, Cost, P50, P95 };
 std::optional<StatsColumn> statsColumnFromName(const QString& name);

@@ -34,6 +34,11 @@ public:
     /// will do); an empty list when none.
     virtual Result<QList<CallRecord>> find(const QString& idOrUid) = 0;
     virtual Result<QList<StatsRow>> stats(StatsGroup group, const CallFilter& filter) = 0;
+    /// The calls of `filter` (within `range`) per bucket, per group (`group` none: one series
+    /// with an empty key). Groups without calls in the range are absent.
+    virtual Result<QList<TimeSeries>> series(std::optional<StatsGroup> group,
+                                             const CallFilter& filter,
+                                             const SeriesRange& range) = 0;
     virtual Result<int64_t> deleteRun(const QString& runId) = 0;
     virtual Result<int64_t> deleteBefore(int64_t utcMs) = 0;
     /// "ok", or what the store's own check found.

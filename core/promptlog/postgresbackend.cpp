@@ -256,6 +256,22 @@ public:
         return PgRow(res.get(), 0).int64(0);
     }
 
+    Result<QList<TimeSeries>> series(std::optional<StatsGroup> group, const CallFilter& filter,
+                                     const SeriesRange& range) override
+    {
+        if (auto c = connect(); !c)
+            return c.error();
+        const SqlWhere where = buildWhere(seriesFilter(filter, range), Dialect::Postgres);
+        Result_ res = query(seriesSql(group, where.clause, range, Dialect::Postgres).toUtf8(),
+                            binds(where.binds));
+        if (PQresultStatus(res.get()) != PGRES_TUPLES_OK)
+            return error(QStringLiteral("read"), res.get());
+        SeriesCollector collect(range);
+        for (int i = 0; i < PQntuples(res.get()); ++i)
+            collect.add(PgRow(res.get(), i));
+        return collect.take();
+    }
+
     Result<QList<CallRecord>> find(const QString& idOrUid) override
     {
         if (auto c = connect(); !c)

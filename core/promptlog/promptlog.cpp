@@ -134,7 +134,10 @@ std::unique_ptr<PromptLog> PromptLog::open(const QString& urlOrPath, QString* er
     d->options.batchSize = std::max(1, d->options.batchSize);
     d->options.maxBuffered = std::max(1, d->options.maxBuffered);
     // The first connection creates the schema; when it fails the caller hears it here, once.
-    if (auto connected = d->reader->connect(); !connected) {
+    if (!d->options.connectOnOpen) {
+        // The writer and the first query connect on their own threads; a failure is reported
+        // by problem() (writer) or the query's error.
+    } else if (auto connected = d->reader->connect(); !connected) {
         d->state.failing = true;
         d->state.problem = connected.error().message;
         d->warned = true;
@@ -147,10 +150,11 @@ std::unique_ptr<PromptLog> PromptLog::open(const QString& urlOrPath, QString* er
     return log;
 }
 
-std::unique_ptr<PromptLog> PromptLog::openDefault(QString* error)
+std::unique_ptr<PromptLog> PromptLog::openDefault(QString* error, bool connectOnOpen)
 {
     QString settingsError;
     PromptLogOptions options = PromptLogOptions::fromUserSettings(&settingsError);
+    options.connectOnOpen = connectOnOpen;
     auto settings = PromptLogSettings::load(PromptLogSettings::defaultPath());
     const QString spec = settings && !settings->log.isEmpty() ? settings->log : defaultPath();
     QString openError;
@@ -416,6 +420,13 @@ Result<QList<StatsRow>> PromptLog::stats(StatsGroup group, const CallFilter& fil
 {
     std::lock_guard lock(d->queryMutex);
     return d->reader->stats(group, filter);
+}
+
+Result<QList<TimeSeries>> PromptLog::series(std::optional<StatsGroup> group,
+                                            const CallFilter& filter, const SeriesRange& range)
+{
+    std::lock_guard lock(d->queryMutex);
+    return d->reader->series(group, filter, range);
 }
 
 Result<int64_t> PromptLog::insertNow(std::vector<CallRecord> calls)

@@ -28,6 +28,10 @@ struct PromptLogOptions {
     int retentionDays = 0;      ///< > 0: calls older than this are deleted when the log opens
     /// SQLite: > 0 caps the file's size; reaching the cap is handled as a full disk.
     int64_t maxSizeBytes = 0;
+    /// open() connects at once and reports a store it cannot reach; false leaves the first
+    /// connection to the writer and the first query, off the caller's thread (the workbench
+    /// opens the log on its GUI thread, where an unreachable server must not freeze it).
+    bool connectOnOpen = true;
 
     /// The user's settings (PromptLogSettings::defaultPath()) and price table
     /// (PriceTable::defaultPath()); the error says which file is wrong, the defaults stand in.
@@ -68,7 +72,8 @@ public:
                                            PromptLogOptions options = {});
     /// The log the user's settings name (their `log`, else defaultPath()), with their privacy
     /// rules, retention and price table.
-    static std::unique_ptr<PromptLog> openDefault(QString* error = nullptr);
+    static std::unique_ptr<PromptLog> openDefault(QString* error = nullptr,
+                                                   bool connectOnOpen = true);
 
     /// Writes what is queued (waiting up to 5 s for an unreachable store) and closes.
     ~PromptLog() override;
@@ -108,6 +113,10 @@ public:
     Result<QList<StatsRow>> stats(StatsGroup group, const CallFilter& filter = {});
     /// Stores `calls` at once, through the privacy policy and price table, skipping uids the
     /// log has (imports); gives how many were new.
+    /// The matching calls over time, per group (none: the calls as a whole), one bucket per
+    /// `range.bucketMs` (the monitor's sparklines and charts).
+    Result<QList<TimeSeries>> series(std::optional<StatsGroup> group, const CallFilter& filter,
+                                     const SeriesRange& range);
     Result<int64_t> insertNow(std::vector<CallRecord> calls);
     /// Deletes the calls of one run; gives how many.
     Result<int64_t> deleteRun(const QString& runId);

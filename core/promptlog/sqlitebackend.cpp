@@ -471,6 +471,25 @@ public:
         return s.int64(0);
     }
 
+    Result<QList<TimeSeries>> series(std::optional<StatsGroup> group, const CallFilter& filter,
+                                     const SeriesRange& range) override
+    {
+        if (auto c = connect(); !c)
+            return c.error();
+        const SqlWhere where = buildWhere(seriesFilter(filter, range), Dialect::Sqlite, 1,
+                                          shortTermMatcher(), candidateCounter());
+        Statement s(m_db, seriesSql(group, where.clause, range, Dialect::Sqlite));
+        if (!s.valid())
+            return error(QStringLiteral("read"));
+        s.bindAll(where.binds);
+        SeriesCollector collect(range);
+        while (s.step())
+            collect.add(s);
+        if (s.failed())
+            return error(QStringLiteral("read"));
+        return collect.take();
+    }
+
     Result<QList<CallRecord>> find(const QString& idOrUid) override
     {
         if (auto c = connect(); !c)

@@ -166,6 +166,79 @@ SqlWhere buildWhere(const CallFilter& filter, Dialect dialect, int firstBind,
     return b.finish();
 }
 
+CallFilter seriesFilter(CallFilter filter, const SeriesRange& range)
+{
+    filter.since = std::max(filter.since.value_or(range.fromMs), range.fromMs);
+    filter.until = std::min(filter.until.value_or(range.untilMs()), range.untilMs());
+    filter.limit = 0;
+    filter.offset = 0;
+    filter.afterId = 0;
+    return filter;
+}
+
+QString seriesSql(std::optional<StatsGroup> group, const QString& whereClause,
+                  const SeriesRange& range, Dialect dialect)
+{
+    QString key = QStringLiteral("''");
+    QString join;
+    if (group) {
+        switch (*group) {
+        case StatsGroup::Prompt:
+            key = QStringLiteral("c.prompt");
+            break;
+        case StatsGroup::Model:
+            key = QStringLiteral("c.model");
+            break;
+        case StatsGroup::Day:
+            key = dialect == Dialect::Sqlite
+                      ? QStringLiteral("strftime('%Y-%m-%d', c.started_at / 1000, 'unixepoch')")
+                      : QStringLiteral("to_char(to_timestamp(c.started_at / 1000.0) AT TIME ZONE "
+                                       "'UTC', 'YYYY-MM-DD')");
+            break;
+        case StatsGroup::Tag:
+            key = QStringLiteral("coalesce(g.tag, '')");
+            join = QStringLiteral(" LEFT JOIN call_tags g ON g.call_id = c.id");
+            break;
+        }
+    }
+    const int64_t bucket = std::max<int64_t>(range.bucketMs, 1);
+    // Integer division in both dialects (bigint / bigint).
+    return QStringLiteral("SELECT %1 AS k, (c.started_at - %2) / %3 AS b, count(*), "
+                          "sum(CASE WHEN c.status = 'ok' THEN 1 ELSE 0 END), "
+                          "coalesce(sum(c.tokens_prompt), 0) + coalesce(sum(c.tokens_completion), "
+                          "0), coalesce(sum(c.latency_ms), 0), count(c.latency_ms) "
+                          "FROM calls c%4%5 GROUP BY k, b ORDER BY k, b")
+        .arg(key)
+        .arg(range.fromMs)
+        .arg(bucket)
+        .arg(join, whereClause);
+}
+
+void SeriesCollector::add(const SqlRow& row)
+{
+    const QString key = row.isNull(0) ? QString() : row.text(0);
+    const int64_t b = row.int64(1);
+    if (b < 0 || b >= m_range.buckets)
+        return;
+    auto it = m_index.find(key);
+    if (it == m_index.end()) {
+        it = m_index.insert(key, m_series.size());
+        m_series.append(TimeSeries(key, m_range.buckets));
+    }
+    TimeSeries& s = m_series[*it];
+    s.calls[size_t(b)] += row.int64(2);
+    s.okCalls[size_t(b)] += row.int64(3);
+    s.tokens[size_t(b)] += row.int64(4);
+    s.latencySumMs[size_t(b)] += row.real(5);
+    s.latencyCount[size_t(b)] += row.int64(6);
+}
+
+QList<TimeSeries> SeriesCollector::take()
+{
+    m_index.clear();
+    return std::exchange(m_series, {});
+}
+
 QString orderAndLimit(const CallFilter& filter, Dialect dialect)
 {
     QString sql = filter.oldestFirst ? QStringLiteral(" ORDER BY c.id ASC")

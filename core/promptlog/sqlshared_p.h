@@ -6,6 +6,7 @@
 #include "core/promptlog/callrecord.h"
 
 #include <QByteArray>
+#include <QHash>
 #include <QString>
 
 #include <cstdint>
@@ -40,6 +41,28 @@ SqlWhere buildWhere(const CallFilter& filter, Dialect dialect, int firstBind = 1
                     const ShortTermMatch& shortTerm = {}, const CandidateCount& candidates = {});
 /// " ORDER BY … LIMIT … OFFSET …" for a listing.
 QString orderAndLimit(const CallFilter& filter, Dialect dialect);
+
+class SqlRow;
+
+/// `filter` narrowed to the calls that started within `range`.
+CallFilter seriesFilter(CallFilter filter, const SeriesRange& range);
+/// The query behind LogBackend::series() over `where` (built from seriesFilter()): rows of
+/// (key, bucket, calls, ok calls, tokens, latency sum, latencies). The range's numbers are
+/// written into the text (they are integers of ours), so the binds are the WHERE clause's.
+QString seriesSql(std::optional<StatsGroup> group, const QString& whereClause,
+                  const SeriesRange& range, Dialect dialect);
+/// Collects seriesQuery() rows into one TimeSeries per key, in order of first appearance.
+class SeriesCollector {
+public:
+    explicit SeriesCollector(const SeriesRange& range) : m_range(range) {}
+    void add(const SqlRow& row);
+    QList<TimeSeries> take();
+
+private:
+    SeriesRange m_range;
+    QList<TimeSeries> m_series;
+    QHash<QString, qsizetype> m_index;
+};
 
 /// The columns of a listing (`calls c`), then with content those of `call_content t`.
 QString callColumns(bool withContent);

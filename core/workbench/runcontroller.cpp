@@ -1,5 +1,8 @@
 #include "core/workbench/runcontroller.h"
 
+#include "core/util/logging.h"
+#include "core/workbench/runarchive.h"
+
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/model/modelprovider.h"
 #include "core/pdl/parser/programparser.h"
@@ -10,6 +13,7 @@
 #include <QFileInfo>
 #include <QMetaObject>
 #include <QPointer>
+#include <QUuid>
 
 #include <chrono>
 
@@ -156,6 +160,11 @@ bool RunController::start(pdl::ParseResult parsed, const QString& path)
     RunEnvironment environment = m_environment;
     if (environment.baseFolder.isEmpty())
         environment.baseFolder = QFileInfo(fileName).absolutePath();
+    // Known here, before the worker starts, so that the window can find this run's calls and
+    // its kept trace.
+    if (environment.runLog.runId.isEmpty())
+        environment.runLog.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    m_lastRunId = environment.runLog.runId;
     std::shared_ptr<const pdl::Program> program = parsed.program;
     m_worker = std::thread([shared, self, options, environment, program]() mutable {
         // A broken model configuration only matters to programs with model blocks; those fail
@@ -169,6 +178,12 @@ bool RunController::start(pdl::ParseResult parsed, const QString& path)
             shared->result = QString::fromStdString(r.result.toText());
             shared->error = r.error;
             shared->trace = r.trace;
+        }
+        if (r.trace && !environment.traceArchiveFolder.isEmpty()) {
+            QString why;
+            if (!RunArchive(environment.traceArchiveFolder)
+                     .save(*r.trace, environment.runLog.runId, &why))
+                qCWarning(lcApp).noquote() << "the run's trace was not kept:" << why;
         }
         if (self)
             QMetaObject::invokeMethod(self.data(), &RunController::onWorkerDone,

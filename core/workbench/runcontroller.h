@@ -63,6 +63,9 @@ public:
     /// Stops the running program (cancels; the run ends with finished(false, "cancelled")).
     void stop();
     bool isRunning() const { return m_running; }
+    /// The run id of the current or latest run (the prompt log's and the RunArchive's), empty
+    /// before the first run.
+    QString lastRunId() const { return m_lastRunId; }
     /// The latest run ended because stop() was called (not a failure of the program); valid
     /// from finished() on.
     bool wasStopped() const { return m_stopped; }
@@ -97,6 +100,7 @@ private:
     std::shared_ptr<Shared> m_shared;
     std::thread m_worker;
     pdl::TracePtr m_lastTrace;
+    QString m_lastRunId;
 };
 
 } // namespace hako

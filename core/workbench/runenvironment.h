@@ -59,6 +59,9 @@ public:
     /// The run as the prompt log names it; compose() fills an empty run id with a UUID and an
     /// empty hash from programPath.
     RunLogInfo runLog;
+    /// When not empty: the run's trace is kept there under its run id (RunArchive), so the
+    /// prompt log's calls lead back to it. The workbench keeps every run's.
+    QString traceArchiveFolder;
 
     /// Completes `options` on the run's worker: options.models (modelProvider, else the provider
     /// configured for baseFolder, created here once; none when options.replay answers the model

@@ -81,11 +81,31 @@ std::shared_ptr<promptlog::PromptLog> WorkbenchContext::promptLog(QString* error
 {
     if (!m_promptLog) {
         QString why;
-        m_promptLog = promptlog::PromptLog::openDefault(&why);
+        m_promptLog = promptlog::PromptLog::openDefault(&why, /*connectOnOpen=*/false);
         if (error)
             *error = why;
+        watchPromptLog();
     }
     return m_promptLog;
+}
+
+void WorkbenchContext::setPromptLog(std::shared_ptr<promptlog::PromptLog> log)
+{
+    if (m_promptLog)
+        m_promptLog->disconnect(this);
+    m_promptLog = std::move(log);
+    watchPromptLog();
+}
+
+void WorkbenchContext::watchPromptLog()
+{
+    if (!m_promptLog)
+        return;
+    // Emitted on the log's writer thread; queued here to the context's (GUI) thread.
+    connect(m_promptLog.get(), &promptlog::PromptLog::problem, this,
+            &WorkbenchContext::promptLogProblem, Qt::QueuedConnection);
+    connect(m_promptLog.get(), &promptlog::PromptLog::recovered, this,
+            &WorkbenchContext::promptLogRecovered, Qt::QueuedConnection);
 }
 
 } // namespace hako

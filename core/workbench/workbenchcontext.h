@@ -72,11 +72,13 @@ public:
     void setMemoryStore(std::shared_ptr<memory::MemoryStore> store, QObject* origin = nullptr);
 
     /// The prompt log every run of the window records its model calls in: the user's log,
-    /// opened on first use (a log that cannot be reached now still records; see PromptLog).
-    /// `error` receives the one warning when opening it had one.
+    /// opened on first use without waiting for its store (a PostgreSQL server that cannot be
+    /// reached never freezes the window: the writer and the first query connect on their own
+    /// threads, and promptLogProblem() says what went wrong). `error` receives what opening
+    /// found at once (a wrong settings file, an unusable location).
     std::shared_ptr<promptlog::PromptLog> promptLog(QString* error = nullptr);
     /// Uses `log` instead (tests; null: open the user's log on next use).
-    void setPromptLog(std::shared_ptr<promptlog::PromptLog> log) { m_promptLog = std::move(log); }
+    void setPromptLog(std::shared_ptr<promptlog::PromptLog> log);
 
 Q_SIGNALS:
     void currentProgramChanged(const QString& path, QObject* origin);
@@ -87,8 +89,14 @@ Q_SIGNALS:
     void runningChanged(bool running);
     void documentSessionChanged(QObject* origin);
     void memoryStoreChanged(QObject* origin);
+    /// The prompt log cannot be written (once until it recovers; its calls wait in memory).
+    void promptLogProblem(const QString& message);
+    /// The prompt log is written again after a problem.
+    void promptLogRecovered();
 
 private:
+    void watchPromptLog();
+
     QString m_currentProgram;
     QPointer<pdl::TraceModel> m_traceModel;
     QString m_currentNode;

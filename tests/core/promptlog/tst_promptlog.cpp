@@ -356,6 +356,82 @@ private Q_SLOTS:
                     byTokens[i].tokensIn + byTokens[i].tokensOut);
     }
 
+    void seriesCountWhatWasRecorded_data() { addBackends(); }
+    void seriesCountWhatWasRecorded()
+    {
+        FRESH_LOG(log);
+        // Calls spread over six days (one outside the range), two prompts, some tagged.
+        const SeriesRange range = SeriesRange::ending(kNow, kDay, 5);
+        QCOMPARE(range.untilMs() > kNow, true);
+        QCOMPARE(range.fromMs % kDay, int64_t(0));
+        std::vector<CallRecord> calls;
+        for (int i = 0; i < 240; ++i) {
+            CallRecord c = simpleCall(i % 2 ? QStringLiteral("answer") : QStringLiteral("plan"),
+                                      QStringLiteral("m"), kNow - (i % 6) * kDay - i);
+            c.promptTokens = i;
+            c.completionTokens = i % 3 == 0 ? std::nullopt : std::optional<int64_t>(2 * i);
+            c.latencyMs = i % 4 == 0 ? std::nullopt : std::optional<double>(10 * i);
+            c.status = i % 5 == 0 ? CallStatus::Failed : CallStatus::Ok;
+            if (i % 3 == 1)
+                c.tags = {QStringLiteral("env:test"), QStringLiteral("team:a")};
+            c.uid = QStringLiteral("series-%1").arg(i);
+            calls.push_back(c);
+        }
+        QCOMPARE(*log->insertNow(calls), int64_t(calls.size()));
+
+        auto expect = [&](const QString& key, auto keysOf, const CallFilter& filter) {
+            TimeSeries e(key, range.buckets);
+            for (const CallRecord& c : calls) {
+                if (c.startedAt < range.fromMs || c.startedAt >= range.untilMs())
+                    continue;
+                if (filter.status && c.status != *filter.status)
+                    continue;
+                if (!keysOf(c).contains(key))
+                    continue;
+                const size_t b = size_t((c.startedAt - range.fromMs) / range.bucketMs);
+                ++e.calls[b];
+                e.okCalls[b] += c.status == CallStatus::Ok;
+                e.tokens[b] += c.promptTokens.value_or(0) + c.completionTokens.value_or(0);
+                if (c.latencyMs) {
+                    e.latencySumMs[b] += *c.latencyMs;
+                    ++e.latencyCount[b];
+                }
+            }
+            return e;
+        };
+        auto find = [](const QList<TimeSeries>& all, const QString& key) {
+            for (const TimeSeries& t : all)
+                if (t.key == key)
+                    return t;
+            return TimeSeries(QStringLiteral("<absent>"));
+        };
+
+        auto whole = log->series(std::nullopt, {}, range);
+        QVERIFY2(whole, whole ? "" : qPrintable(whole.error().message));
+        QCOMPARE(whole->size(), 1);
+        QCOMPARE(whole->first(), expect(QString(), [](const CallRecord&) {
+                     return QStringList{QString()};
+                 }, {}));
+
+        auto byPrompt = log->series(StatsGroup::Prompt, {}, range);
+        QVERIFY(byPrompt);
+        QCOMPARE(byPrompt->size(), 2);
+        auto prompt = [](const CallRecord& c) { return QStringList{c.promptName}; };
+        for (const QString& p : {QStringLiteral("answer"), QStringLiteral("plan")})
+            QCOMPARE(find(*byPrompt, p), expect(p, prompt, {}));
+
+        // By tag, untagged calls under ""; with a filter that the range narrows further.
+        CallFilter failed;
+        failed.status = CallStatus::Failed;
+        auto byTag = log->series(StatsGroup::Tag, failed, range);
+        QVERIFY(byTag);
+        auto tagsOf = [](const CallRecord& c) {
+            return c.tags.isEmpty() ? QStringList{QString()} : c.tags;
+        };
+        for (const QString& t : {QString(), QStringLiteral("env:test"), QStringLiteral("team:a")})
+            QCOMPARE(find(*byTag, t), expect(t, tagsOf, failed));
+    }
+
     void filtersSelectTheirCalls_data() { addBackends(); }
     void filtersSelectTheirCalls()
     {

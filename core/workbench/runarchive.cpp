@@ -1,0 +1,66 @@
+#include "core/workbench/runarchive.h"
+
+#include "core/pdl/trace/tracewriter.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QStandardPaths>
+
+namespace hako {
+
+RunArchive::RunArchive(QString folder) : m_folder(std::move(folder)) {}
+
+QString RunArchive::defaultFolder()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+           QStringLiteral("/traces");
+}
+
+QString RunArchive::pathFor(const QString& runId) const
+{
+    static const QRegularExpression safe(QStringLiteral("^[A-Za-z0-9_-]{1,128}$"));
+    if (m_folder.isEmpty() || !safe.match(runId).hasMatch())
+        return {};
+    return m_folder + QLatin1Char('/') + runId + QStringLiteral(".trace.json");
+}
+
+bool RunArchive::contains(const QString& runId) const
+{
+    const QString path = pathFor(runId);
+    return !path.isEmpty() && QFileInfo::exists(path);
+}
+
+bool RunArchive::save(const pdl::TraceNode& root, const QString& runId, QString* error,
+                      int keep) const
+{
+    const QString path = pathFor(runId);
+    if (path.isEmpty()) {
+        if (error)
+            *error = QStringLiteral("'%1' cannot name a trace file").arg(runId);
+        return false;
+    }
+    if (!QDir().mkpath(m_folder)) {
+        if (error)
+            *error = QStringLiteral("cannot create the folder %1").arg(m_folder);
+        return false;
+    }
+    if (!pdl::writeTraceFile(root, path, error))
+        return false;
+    prune(keep);
+    return true;
+}
+
+int RunArchive::prune(int keep) const
+{
+    QDir dir(m_folder);
+    const QFileInfoList files = dir.entryInfoList({QStringLiteral("*.trace.json")}, QDir::Files,
+                                                  QDir::Time); // newest first
+    int removed = 0;
+    for (qsizetype i = std::max(keep, 0); i < files.size(); ++i)
+        if (QFile::remove(files.at(i).absoluteFilePath()))
+            ++removed;
+    return removed;
+}
+
+} // namespace hako

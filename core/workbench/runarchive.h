@@ -1,0 +1,43 @@
+#pragma once
+
+#include <QString>
+
+namespace hako::pdl {
+struct TraceNode;
+}
+
+namespace hako {
+
+/// The folder where the workbench keeps the trace of each run it makes, named by the run's id,
+/// so that the prompt log's "Show in Trace" finds the run of a call after the window was closed.
+/// Only the newest runs are kept (prune()). A plain value; safe on any thread, as the file
+/// system is.
+class RunArchive {
+public:
+    /// How many runs' traces the workbench keeps.
+    static constexpr int kDefaultKeep = 500;
+
+    explicit RunArchive(QString folder = defaultFolder());
+
+    /// `traces` in the user's data folder (QStandardPaths::AppDataLocation).
+    static QString defaultFolder();
+
+    QString folder() const { return m_folder; }
+    /// The file of run `runId` (which need not exist); empty for an id that cannot be a file
+    /// name (anything but letters, digits, `-` and `_`).
+    QString pathFor(const QString& runId) const;
+    /// Whether the trace of `runId` is kept.
+    bool contains(const QString& runId) const;
+
+    /// Writes `root` as the trace of `runId` (atomically), then keeps only the newest `keep`
+    /// traces. False with `error` set when it cannot be written.
+    bool save(const pdl::TraceNode& root, const QString& runId, QString* error = nullptr,
+              int keep = kDefaultKeep) const;
+    /// Deletes all but the newest `keep` traces (by modification time); gives how many went.
+    int prune(int keep = kDefaultKeep) const;
+
+private:
+    QString m_folder;
+};
+
+} // namespace hako

@@ -4,6 +4,8 @@
 #include <QDateTime>
 #include <QLocale>
 
+#include <algorithm>
+
 namespace hako::promptlog {
 
 namespace {
@@ -194,6 +196,36 @@ void StatsTableModel::setRows(QList<StatsRow> rows, StatsGroup group)
         Q_EMIT headerDataChanged(Qt::Horizontal, Key, Key);
 }
 
+void StatsTableModel::setSeries(const QList<TimeSeries>& series, const QString& bucketLabel)
+{
+    m_series.clear();
+    for (const TimeSeries& t : series)
+        m_series.insert(t.key, QList<qint64>(t.tokens.begin(), t.tokens.end()));
+    const bool headerChanged = bucketLabel != m_bucketLabel;
+    m_bucketLabel = bucketLabel;
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0, Trend), index(int(m_rows.size()) - 1, Trend));
+    if (headerChanged)
+        Q_EMIT headerDataChanged(Qt::Horizontal, Trend, Trend);
+}
+
+QString StatsTableModel::sparkText(const QList<qint64>& values)
+{
+    static const char16_t kBlocks[] = u"▁▂▃▄▅▆▇█";
+    qint64 top = 0;
+    for (qint64 v : values)
+        top = std::max(top, v);
+    QString out;
+    out.reserve(values.size());
+    for (qint64 v : values) {
+        if (v <= 0 || top <= 0)
+            out += QLatin1Char(' ');
+        else
+            out += QChar(kBlocks[std::clamp<qint64>((v * 8 - 1) / top, 0, 7)]);
+    }
+    return out;
+}
+
 int StatsTableModel::rowCount(const QModelIndex& parent) const
 {
     return parent.isValid() ? 0 : int(m_rows.size());
@@ -228,13 +260,32 @@ QVariant StatsTableModel::data(const QModelIndex& index, int role) const
             return sortNumber(row.p50LatencyMs);
         case P95:
             return sortNumber(row.p95LatencyMs);
+        case Trend: {
+            double sum = 0;
+            for (qint64 v : m_series.value(row.key))
+                sum += double(v);
+            return sum;
+        }
         case ColumnCount:
             break;
         }
         return {};
     }
+    if (role == SeriesRole)
+        return column == Trend ? QVariant::fromValue(m_series.value(row.key)) : QVariant();
     if (role == Qt::TextAlignmentRole)
-        return column == Key ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return column == Key || column == Trend ? QVariant()
+                                                : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && column == Trend) {
+        const QList<qint64> values = m_series.value(row.key);
+        if (values.isEmpty())
+            return tr("No calls in this time range");
+        qint64 top = 0;
+        for (qint64 v : values)
+            top = std::max(top, v);
+        return tr("Tokens per %1, oldest to newest; the highest: %2")
+            .arg(m_bucketLabel, formatCount(top));
+    }
     if (role != Qt::DisplayRole)
         return {};
     switch (column) {
@@ -254,6 +305,8 @@ QVariant StatsTableModel::data(const QModelIndex& index, int role) const
         return row.p50LatencyMs ? formatLatency(*row.p50LatencyMs) : QString();
     case P95:
         return row.p95LatencyMs ? formatLatency(*row.p95LatencyMs) : QString();
+    case Trend:
+        return sparkText(m_series.value(row.key));
     case ColumnCount:
         break;
     }
@@ -291,6 +344,9 @@ QVariant StatsTableModel::headerData(int section, Qt::Orientation o, int role) c
         return tr("p50");
     case P95:
         return tr("p95");
+    case Trend:
+        return m_bucketLabel.isEmpty() ? tr("Tokens over time")
+                                       : tr("Tokens per %1").arg(m_bucketLabel);
     case ColumnCount:
         break;
     }

@@ -4,6 +4,7 @@
 #include "core/promptlog/callrecord.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 #include <QList>
 
 namespace hako::promptlog {
@@ -52,12 +53,28 @@ private:
 class StatsTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Key, Calls, SuccessRate, TokensIn, TokensOut, Cost, P50, P95, ColumnCount };
-    enum Role { SortRole = Qt::UserRole + 1 };
+    enum Column {
+        Key,
+        Calls,
+        SuccessRate,
+        TokensIn,
+        TokensOut,
+        Cost,
+        P50,
+        P95,
+        Trend,
+        ColumnCount
+    };
+    /// SeriesRole (Trend column): the row's tokens per bucket as a QList<qint64> (empty when
+    /// its group had no calls in the range).
+    enum Role { SortRole = Qt::UserRole + 1, SeriesRole };
 
     explicit StatsTableModel(QObject* parent = nullptr);
 
     void setRows(QList<StatsRow> rows, StatsGroup group);
+    /// The rows' tokens over time (PromptLog::series() of the same group and filter), matched
+    /// to the rows by key; `bucketLabel` names a bucket in the header ("day").
+    void setSeries(const QList<TimeSeries>& series, const QString& bucketLabel);
     const QList<StatsRow>& rows() const { return m_rows; }
     StatsGroup group() const { return m_group; }
 
@@ -66,9 +83,15 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
 
+    /// A sparkline of `values` in block characters (▁▂▃▄▅▆▇█, a space for none): what the
+    /// Trend column says as text, for screen readers and copying. Pure.
+    static QString sparkText(const QList<qint64>& values);
+
 private:
     QList<StatsRow> m_rows;
     StatsGroup m_group = StatsGroup::Prompt;
+    QHash<QString, QList<qint64>> m_series;
+    QString m_bucketLabel;
 };
 
 /// "1,234" (a grouped integer), "$0.0123"-style cost without currency ("0.0123"), "850 ms" /

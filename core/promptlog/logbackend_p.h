@@ -7,6 +7,8 @@
 #include "core/promptlog/callrecord.h"
 #include "core/util/diagnostic.h"
 
+#include <QPair>
+
 #include <memory>
 #include <vector>
 
@@ -36,9 +38,10 @@ public:
     virtual Result<QList<StatsRow>> stats(StatsGroup group, const CallFilter& filter) = 0;
     /// The calls of `filter` (within `range`) per bucket, per group (`group` none: one series
     /// with an empty key). Groups without calls in the range are absent.
-    virtual Result<QList<TimeSeries>> series(std::optional<StatsGroup> group,
-                                             const CallFilter& filter,
-                                             const SeriesRange& range) = 0;
+    virtual Result<QList<TimeSeries>>
+    series(std::optional<StatsGroup> group, const CallFilter& filter, const SeriesRange& range) = 0;
+    /// Every tag in the log with how many calls carry it, most used first (at most `limit`).
+    virtual Result<QList<QPair<QString, int64_t>>> tags(int limit) = 0;
     virtual Result<int64_t> deleteRun(const QString& runId) = 0;
     virtual Result<int64_t> deleteBefore(int64_t utcMs) = 0;
     /// "ok", or what the store's own check found.

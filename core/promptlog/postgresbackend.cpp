@@ -272,6 +272,25 @@ public:
         return collect.take();
     }
 
+    Result<QList<QPair<QString, int64_t>>> tags(int limit) override
+    {
+        if (auto c = connect(); !c)
+            return c.error();
+        Result_ res = query(QStringLiteral("SELECT tag, count(*) AS n FROM call_tags GROUP BY tag "
+                                           "ORDER BY n DESC, tag LIMIT %1")
+                                .arg(std::max(limit, 1))
+                                .toUtf8(),
+                            {});
+        if (PQresultStatus(res.get()) != PGRES_TUPLES_OK)
+            return error(QStringLiteral("read"), res.get());
+        QList<QPair<QString, int64_t>> out;
+        for (int i = 0; i < PQntuples(res.get()); ++i) {
+            const PgRow r(res.get(), i);
+            out.append({r.text(0), r.int64(1)});
+        }
+        return out;
+    }
+
     Result<QList<CallRecord>> find(const QString& idOrUid) override
     {
         if (auto c = connect(); !c)

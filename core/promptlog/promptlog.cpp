@@ -429,6 +429,12 @@ Result<QList<TimeSeries>> PromptLog::series(std::optional<StatsGroup> group,
     return d->reader->series(group, filter, range);
 }
 
+Result<QList<QPair<QString, int64_t>>> PromptLog::tags(int limit)
+{
+    std::lock_guard lock(d->queryMutex);
+    return d->reader->tags(limit);
+}
+
 Result<int64_t> PromptLog::insertNow(std::vector<CallRecord> calls)
 {
     for (CallRecord& c : calls) {

@@ -73,7 +73,7 @@ public:
     /// The log the user's settings name (their `log`, else defaultPath()), with their privacy
     /// rules, retention and price table.
     static std::unique_ptr<PromptLog> openDefault(QString* error = nullptr,
-                                                   bool connectOnOpen = true);
+                                                  bool connectOnOpen = true);
 
     /// Writes what is queued (waiting up to 5 s for an unreachable store) and closes.
     ~PromptLog() override;
@@ -117,6 +117,8 @@ public:
     /// `range.bucketMs` (the monitor's sparklines and charts).
     Result<QList<TimeSeries>> series(std::optional<StatsGroup> group, const CallFilter& filter,
                                      const SeriesRange& range);
+    /// Every tag of the log with its number of calls, most used first (at most `limit`).
+    Result<QList<QPair<QString, int64_t>>> tags(int limit = 500);
     Result<int64_t> insertNow(std::vector<CallRecord> calls);
     /// Deletes the calls of one run; gives how many.
     Result<int64_t> deleteRun(const QString& runId);

@@ -490,6 +490,23 @@ public:
         return collect.take();
     }
 
+    Result<QList<QPair<QString, int64_t>>> tags(int limit) override
+    {
+        if (auto c = connect(); !c)
+            return c.error();
+        Statement s(m_db, QStringLiteral("SELECT tag, count(*) AS n FROM call_tags GROUP BY tag "
+                                         "ORDER BY n DESC, tag LIMIT %1")
+                              .arg(std::max(limit, 1)));
+        if (!s.valid())
+            return error(QStringLiteral("read"));
+        QList<QPair<QString, int64_t>> out;
+        while (s.step())
+            out.append({s.text(0), s.int64(1)});
+        if (s.failed())
+            return error(QStringLiteral("read"));
+        return out;
+    }
+
     Result<QList<CallRecord>> find(const QString& idOrUid) override
     {
         if (auto c = connect(); !c)

@@ -6,11 +6,13 @@
 #include "core/workbench/workbenchcontext.h"
 #include "isolatedsettings.h"
 #include "widgets/promptlog/promptlogpane.h"
+#include "widgets/promptlog/timechart.h"
 #include "widgets/workbench/mainwindow.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QJsonArray>
@@ -19,12 +21,14 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
-#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
+#include <QToolButton>
 
 using namespace hako;
 using namespace hako::promptlog;
@@ -129,7 +133,7 @@ private Q_SLOTS:
         // Every control is named for screen readers.
         for (QWidget* w : pane.findChildren<QWidget*>()) {
             if (qobject_cast<QLineEdit*>(w) || qobject_cast<QComboBox*>(w) ||
-                qobject_cast<QTableView*>(w) || qobject_cast<QPlainTextEdit*>(w) ||
+                qobject_cast<QTableView*>(w) || qobject_cast<QTextBrowser*>(w) ||
                 qobject_cast<QAbstractButton*>(w)) {
                 if (qobject_cast<QLineEdit*>(w->parentWidget()) ||
                     qobject_cast<QTableView*>(w->parentWidget()))
@@ -233,6 +237,132 @@ private Q_SLOTS:
         view->setFocus();
         QTest::keyClick(view, Qt::Key_R, Qt::ControlModifier);
         QTRY_COMPARE(view->model()->rowCount(), 4);
+    }
+
+    // Tags as check boxes, a time range, each prompt's tokens over time, the charts, and the
+    // links of the selected call.
+    void tagsRangeTrendChartsLinks()
+    {
+        QTemporaryDir dir;
+        QString error;
+        std::shared_ptr<PromptLog> log =
+            PromptLog::open(dir.filePath(QStringLiteral("log.sqlite")), &error);
+        QVERIFY2(log, qPrintable(error));
+        const int64_t now = QDateTime::currentMSecsSinceEpoch();
+        const int64_t hour = 3600 * 1000;
+        std::vector<CallRecord> calls;
+        // Two days ago, 3 hours ago and 10 minutes ago; one old call 60 days ago.
+        for (const auto& [uid, prompt, age, tag] :
+             std::vector<std::tuple<QString, QString, int64_t, QString>>{
+                 {QStringLiteral("a"), QStringLiteral("summary"), 48 * hour,
+                  QStringLiteral("team:a")},
+                 {QStringLiteral("b"), QStringLiteral("summary"), 3 * hour,
+                  QStringLiteral("team:b")},
+                 {QStringLiteral("c"), QStringLiteral("translate"), hour / 6,
+                  QStringLiteral("team:a")},
+                 {QStringLiteral("d"), QStringLiteral("translate"), 60 * 24 * hour,
+                  QStringLiteral("team:b")}}) {
+            CallRecord c = makeCall(uid, prompt, QStringLiteral("gpt-a"), QStringLiteral("Q"),
+                                    QStringLiteral("A"), 100, 10, 200, CallStatus::Ok, now - age);
+            c.tags = {tag};
+            c.traceNodeId = QStringLiteral("text.0.model");
+            c.span.line = 4;
+            c.span.column = 3;
+            calls.push_back(c);
+        }
+        QVERIFY(log->insertNow(calls));
+        WorkbenchContext context;
+        context.setPromptLog(log);
+        PromptLogPane pane;
+        QAbstractItemModelTester statsTester(pane.statsModel());
+        pane.setWorkbenchContext(&context);
+        pane.resize(1100, 700);
+        pane.show();
+        QTableView* view = pane.callsView();
+        QTRY_COMPARE(view->model()->rowCount(), 4);
+
+        // The tags of the log are offered as check boxes; checking one filters by it.
+        QMenu* tags = pane.tagsButton()->menu();
+        QTRY_COMPARE(tags->actions().size(), 2);
+        QAction* teamA = nullptr;
+        for (QAction* a : tags->actions())
+            if (a->text() == QLatin1String("team:a"))
+                teamA = a;
+        QVERIFY(teamA && teamA->isCheckable() && !teamA->isChecked());
+        teamA->setChecked(true);
+        QCOMPARE(pane.tagField()->text(), QStringLiteral("team:a"));
+        QTRY_COMPARE(view->model()->rowCount(), 2);
+        // The menu keeps the check after the refresh rebuilt it.
+        for (QAction* a : pane.tagsButton()->menu()->actions())
+            QCOMPARE(a->isChecked(), a->text() == QLatin1String("team:a"));
+        pane.tagField()->clear();
+        QTRY_COMPARE(view->model()->rowCount(), 4);
+
+        // Time range: the last 24 hours hold two calls, the last hour one.
+        pane.rangeCombo()->setCurrentIndex(2);
+        QTRY_COMPARE(view->model()->rowCount(), 2);
+        pane.rangeCombo()->setCurrentIndex(1);
+        QTRY_COMPARE(view->model()->rowCount(), 1);
+        pane.rangeCombo()->setCurrentIndex(3); // 7 days
+        QTRY_COMPARE(view->model()->rowCount(), 3);
+
+        // Each stats row has its tokens over the range: summary's two calls, 110 tokens each,
+        // in two different 6-hour buckets.
+        pane.tabs()->setCurrentIndex(1);
+        QTRY_COMPARE(pane.statsModel()->rowCount(), 2);
+        for (int r = 0; r < 2; ++r) {
+            const QModelIndex key = pane.statsModel()->index(r, StatsTableModel::Key);
+            const QModelIndex trend = pane.statsModel()->index(r, StatsTableModel::Trend);
+            const auto series = trend.data(StatsTableModel::SeriesRole).value<QList<qint64>>();
+            QCOMPARE(series.size(), 28);
+            qint64 sum = 0;
+            int nonZero = 0;
+            for (qint64 v : series) {
+                sum += v;
+                nonZero += v > 0;
+            }
+            const bool summary = key.data().toString() == QLatin1String("summary");
+            QCOMPARE(sum, summary ? 220 : 110);
+            QCOMPARE(nonZero, summary ? 2 : 1);
+            // Two bars 48 hours (8 buckets) apart, spaces between.
+            QCOMPARE(trend.data().toString().trimmed().size(), summary ? 9 : 1);
+        }
+        QVERIFY(pane.statsModel()
+                    ->headerData(StatsTableModel::Trend, Qt::Horizontal)
+                    .toString()
+                    .contains(QStringLiteral("6 hours")));
+
+        // The charts show the filtered calls over the same buckets.
+        pane.tabs()->setCurrentIndex(2);
+        const QList<TimeChart*> charts = pane.charts();
+        QCOMPARE(charts.size(), 4);
+        double callSum = 0;
+        for (double v : charts[0]->values())
+            callSum += v;
+        QCOMPARE(callSum, 3.0);
+        QVERIFY(!charts[0]->accessibleDescription().isEmpty());
+        if (const QString shots = qEnvironmentVariable("HAKO_SCREENSHOT_DIR"); !shots.isEmpty())
+            pane.grab().save(shots + QStringLiteral("/promptlogpane-charts.png"));
+        pane.tabs()->setCurrentIndex(0);
+
+        // The selected call's links say which call they are about.
+        QVERIFY(!pane.showInTraceButton()->isEnabled());
+        view->selectRow(0);
+        QTRY_VERIFY(pane.showInTraceButton()->isEnabled());
+        QTRY_VERIFY(pane.detailView()->toPlainText().contains(QStringLiteral("[system]")));
+        QSignalSpy trace(&pane, &PromptLogPane::showInTraceRequested);
+        QSignalSpy source(&pane, &PromptLogPane::showSourceRequested);
+        QSignalSpy playground(&pane, &PromptLogPane::openInPlaygroundRequested);
+        QTest::mouseClick(pane.showInTraceButton(), Qt::LeftButton);
+        QTest::mouseClick(pane.showSourceButton(), Qt::LeftButton);
+        QTest::mouseClick(pane.openInPlaygroundButton(), Qt::LeftButton);
+        QCOMPARE(trace.size(), 1);
+        QCOMPARE(trace.first().at(0).toString(), QStringLiteral("run-1"));
+        QCOMPARE(trace.first().at(1).toString(), QStringLiteral("text.0.model"));
+        QCOMPARE(source.size(), 1);
+        QCOMPARE(source.first().at(0).toString(), QStringLiteral("/tmp/demo.pdl"));
+        QCOMPARE(source.first().at(1).value<SourceSpan>().line, 4);
+        QCOMPARE(playground.size(), 1);
     }
 
     // View › Prompt Log shows the dock with the window's log; a finished run refreshes it.

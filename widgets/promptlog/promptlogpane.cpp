@@ -4,15 +4,17 @@
 #include "core/promptlog/promptlog.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/messagebar.h"
+#include "widgets/promptlog/timechart.h"
 
 #include <QComboBox>
 #include <QDateTime>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPlainTextEdit>
+#include <QMenu>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QShortcut>
@@ -21,9 +23,13 @@
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTextBrowser>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent>
+
+#include <cmath>
 
 namespace hako {
 
@@ -39,7 +45,26 @@ struct Snapshot {
     int64_t total = 0;
     QList<StatsRow> stats;
     StatsGroup group = StatsGroup::Prompt;
+    SeriesRange range;
+    QString bucketLabel;
+    QList<TimeSeries> groupSeries; ///< tokens over time per stats row
+    TimeSeries overTime;           ///< the filtered calls over time (charts)
+    QStringList tags;              ///< every tag of the log, most used first
 };
+
+// What a role's messages are drawn on: light tints that keep any text colour readable.
+QString roleColor(const QString& role)
+{
+    if (role == QLatin1String("system"))
+        return QStringLiteral("#eef0f3");
+    if (role == QLatin1String("user"))
+        return QStringLiteral("#e6f0fb");
+    if (role == QLatin1String("assistant"))
+        return QStringLiteral("#e8f5ea");
+    if (role == QLatin1String("tool"))
+        return QStringLiteral("#fbf1e2");
+    return QStringLiteral("#f4f4f4");
+}
 
 QString contentText(const QJsonValue& content)
 {
@@ -88,7 +113,8 @@ QTableView* makeTable(QWidget* parent, QAbstractItemModel* model, const QString&
 PromptLogPane::PromptLogPane(QWidget* parent)
     : QWidget(parent), m_messageBar(new MessageBar(this)), m_search(new QLineEdit(this)),
       m_prompt(new QLineEdit(this)), m_model(new QLineEdit(this)), m_tags(new QLineEdit(this)),
-      m_status(new QComboBox(this)), m_refresh(new QPushButton(tr("&Refresh"), this)),
+      m_status(new QComboBox(this)), m_range(new QComboBox(this)),
+      m_tagsButton(new QToolButton(this)), m_refresh(new QPushButton(tr("&Refresh"), this)),
       m_summary(new QLabel(this)), m_tabs(new QTabWidget(this)), m_calls(new CallTableModel(this)),
       m_stats(new StatsTableModel(this)), m_callsProxy(new QSortFilterProxyModel(this)),
       m_statsProxy(new QSortFilterProxyModel(this)), m_debounce(new QTimer(this))
@@ -117,6 +143,19 @@ PromptLogPane::PromptLogPane(QWidget* parent)
     m_status->addItem(tr("OK"), statusName(CallStatus::Ok));
     m_status->addItem(tr("Failed"), statusName(CallStatus::Failed));
     m_status->addItem(tr("Cancelled"), statusName(CallStatus::Cancelled));
+    m_range->setAccessibleName(tr("Time range"));
+    for (const QString& label : {tr("Any time"), tr("Last hour"), tr("Last 24 hours"),
+                                 tr("Last 7 days"), tr("Last 30 days")})
+        m_range->addItem(label);
+    m_range->setToolTip(tr("Only calls started within this time; the charts and the tokens "
+                           "over time cover it (any time: the last 30 days)"));
+    m_tagsButton->setText(tr("Tags"));
+    m_tagsButton->setAccessibleName(tr("Choose tags"));
+    m_tagsButton->setToolTip(tr("Check the tags the calls must carry"));
+    m_tagsButton->setPopupMode(QToolButton::InstantPopup);
+    m_tagsButton->setMenu(new QMenu(m_tagsButton));
+    m_tagsButton->menu()->setAccessibleName(tr("Tags in the log"));
+    updateTagMenu({});
     m_refresh->setAccessibleName(tr("Refresh prompt log"));
     m_refresh->setToolTip(tr("List the calls again (Ctrl+R)"));
     m_summary->setAccessibleName(tr("Calls shown"));
@@ -127,7 +166,9 @@ PromptLogPane::PromptLogPane(QWidget* parent)
     filters->addWidget(m_prompt, 1);
     filters->addWidget(m_model, 1);
     filters->addWidget(m_tags, 1);
+    filters->addWidget(m_tagsButton);
     filters->addWidget(m_status);
+    filters->addWidget(m_range);
     filters->addWidget(m_refresh);
 
     // Calls tab: the table (or the empty state) above the selected call's detail.
@@ -142,13 +183,34 @@ PromptLogPane::PromptLogPane(QWidget* parent)
     m_callsStack = new QStackedWidget(this);
     m_callsStack->addWidget(m_callsView);
     m_callsStack->addWidget(m_empty);
-    m_detail = new QPlainTextEdit(this);
-    m_detail->setReadOnly(true);
+    m_detail = new QTextBrowser(this);
+    m_detail->setOpenLinks(false);
     m_detail->setAccessibleName(tr("Call detail"));
     m_detail->setPlaceholderText(tr("Select a call to see its messages, reply and usage."));
+    m_showTrace = new QPushButton(tr("Show in &Trace"), this);
+    m_showTrace->setAccessibleName(tr("Show in Trace"));
+    m_showTrace->setToolTip(tr("Open the run's trace at this call"));
+    m_showSource = new QPushButton(tr("Show &Source"), this);
+    m_showSource->setAccessibleName(tr("Show Source"));
+    m_showSource->setToolTip(tr("Open the program at the model block that made this call"));
+    m_openPlayground = new QPushButton(tr("Open in &Playground"), this);
+    m_openPlayground->setAccessibleName(tr("Open in Playground"));
+    m_openPlayground->setToolTip(
+        tr("Edit this call's messages and parameters, switch the model and run it again"));
+    auto* links = new QHBoxLayout;
+    links->setContentsMargins(0, 0, 0, 0);
+    links->addWidget(m_showTrace);
+    links->addWidget(m_showSource);
+    links->addWidget(m_openPlayground);
+    links->addStretch(1);
+    auto* detailPage = new QWidget(this);
+    auto* detailLayout = new QVBoxLayout(detailPage);
+    detailLayout->setContentsMargins(0, 0, 0, 0);
+    detailLayout->addLayout(links);
+    detailLayout->addWidget(m_detail, 1);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_callsStack);
-    split->addWidget(m_detail);
+    split->addWidget(detailPage);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setChildrenCollapsible(false);
@@ -166,6 +228,8 @@ PromptLogPane::PromptLogPane(QWidget* parent)
     m_statsProxy->setSortRole(StatsTableModel::SortRole);
     m_statsView = makeTable(statsPage, m_statsProxy, tr("Call statistics"));
     m_statsView->sortByColumn(StatsTableModel::Calls, Qt::DescendingOrder);
+    m_statsView->setItemDelegateForColumn(StatsTableModel::Trend,
+                                          new SparklineDelegate(m_statsView));
     auto* groupLabel = new QLabel(tr("&Group:"), statsPage);
     groupLabel->setBuddy(m_group);
     auto* groupRow = new QHBoxLayout;
@@ -177,6 +241,18 @@ PromptLogPane::PromptLogPane(QWidget* parent)
     statsLayout->addLayout(groupRow);
     statsLayout->addWidget(m_statsView);
     m_tabs->addTab(statsPage, m_group->currentText());
+
+    // Over time: the filtered calls' charts.
+    auto* chartsPage = new QWidget(this);
+    auto* grid = new QGridLayout(chartsPage);
+    grid->setContentsMargins(0, 4, 0, 0);
+    for (const QString& title :
+         {tr("Calls"), tr("Success rate"), tr("Mean latency"), tr("Tokens (in + out)")}) {
+        auto* chart = new TimeChart(title, chartsPage);
+        grid->addWidget(chart, int(m_charts.size()) / 2, int(m_charts.size()) % 2);
+        m_charts.append(chart);
+    }
+    m_tabs->addTab(chartsPage, tr("Over Time"));
     m_tabs->setAccessibleName(tr("Prompt log views"));
 
     auto* layout = new QVBoxLayout(this);
@@ -201,6 +277,20 @@ PromptLogPane::PromptLogPane(QWidget* parent)
         connect(edit, &QLineEdit::returnPressed, this, &PromptLogPane::refresh);
     }
     connect(m_status, &QComboBox::currentIndexChanged, this, &PromptLogPane::refresh);
+    connect(m_range, &QComboBox::currentIndexChanged, this, &PromptLogPane::refresh);
+    connect(m_showTrace, &QPushButton::clicked, this, [this] {
+        if (m_shownCall)
+            Q_EMIT showInTraceRequested(m_shownCall->runId, m_shownCall->traceNodeId,
+                                        m_shownCall->programPath);
+    });
+    connect(m_showSource, &QPushButton::clicked, this, [this] {
+        if (m_shownCall)
+            Q_EMIT showSourceRequested(m_shownCall->programPath, m_shownCall->span);
+    });
+    connect(m_openPlayground, &QPushButton::clicked, this, [this] {
+        if (m_shownCall)
+            Q_EMIT openInPlaygroundRequested(*m_shownCall);
+    });
     connect(m_group, &QComboBox::currentIndexChanged, this, [this] {
         m_tabs->setTabText(1, m_group->currentText());
         refresh();
@@ -214,6 +304,7 @@ PromptLogPane::PromptLogPane(QWidget* parent)
             [this](const QModelIndex& current) { showDetailOf(current); });
 
     updateEmptyState(-1);
+    showCall(nullptr);
 }
 
 PromptLogPane::~PromptLogPane() = default;
@@ -248,6 +339,9 @@ CallFilter PromptLogPane::currentFilter() const
         m_tags->text().split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts);
     if (const QString status = m_status->currentData().toString(); !status.isEmpty())
         filter.status = statusFromName(status);
+    if (m_range->currentIndex() > 0)
+        filter.since =
+            seriesRangeFor(m_range->currentIndex(), QDateTime::currentMSecsSinceEpoch()).fromMs;
     return filter;
 }
 
@@ -275,10 +369,15 @@ void PromptLogPane::startQuery()
     const quint64 generation = ++m_generation;
     const CallFilter filter = currentFilter();
     const auto group = StatsGroup(m_group->currentData().toInt());
+    QString bucketLabel;
+    const SeriesRange range =
+        seriesRangeFor(m_range->currentIndex(), QDateTime::currentMSecsSinceEpoch(), &bucketLabel);
     m_summary->setText(tr("Loading…"));
-    (void)QtConcurrent::run([store, filter, group] {
+    (void)QtConcurrent::run([store, filter, group, range, bucketLabel] {
         Snapshot s;
         s.group = group;
+        s.range = range;
+        s.bucketLabel = bucketLabel;
         // A run's last calls may still wait in the writer's queue: let them land first.
         store->flush(2000);
         CallFilter page = filter;
@@ -303,6 +402,15 @@ void PromptLogPane::startQuery()
             s.stats = std::move(stats).value();
         else
             s.error = stats.error().message;
+        if (auto series = store->series(group, filter, range))
+            s.groupSeries = std::move(series).value();
+        if (auto series = store->series(std::nullopt, filter, range); series && !series->isEmpty())
+            s.overTime = series->first();
+        else
+            s.overTime = TimeSeries(QString(), range.buckets);
+        if (auto tags = store->tags())
+            for (const auto& [tag, n] : *tags)
+                s.tags.append(tag);
         return s;
     }).then(this, [this, generation](Snapshot s) {
         if (generation != m_generation)
@@ -315,6 +423,38 @@ void PromptLogPane::startQuery()
             m_callsView->currentIndex().data(CallTableModel::IdRole).toLongLong();
         m_calls->setCalls(std::move(s.calls));
         m_stats->setRows(std::move(s.stats), s.group);
+        m_stats->setSeries(s.groupSeries, s.bucketLabel);
+        updateTagMenu(s.tags);
+        // The charts: one bar per bucket of the range.
+        QStringList labels;
+        const bool days = s.range.bucketMs >= 24 * 3600 * 1000;
+        for (int b = 0; b < s.range.buckets; ++b)
+            labels << QDateTime::fromMSecsSinceEpoch(s.range.fromMs + b * s.range.bucketMs)
+                          .toLocalTime()
+                          .toString(days ? QStringLiteral("yyyy-MM-dd")
+                                         : QStringLiteral("yyyy-MM-dd HH:mm"));
+        QList<double> calls, success, latency, tokens;
+        const double nan = std::nan("");
+        for (int b = 0; b < s.range.buckets; ++b) {
+            const auto i = size_t(b);
+            calls << double(s.overTime.calls[i]);
+            success << (s.overTime.calls[i]
+                            ? 100.0 * double(s.overTime.okCalls[i]) / double(s.overTime.calls[i])
+                            : nan);
+            latency << (s.overTime.latencyCount[i]
+                            ? s.overTime.latencySumMs[i] / double(s.overTime.latencyCount[i])
+                            : nan);
+            tokens << double(s.overTime.tokens[i]);
+        }
+        auto count = [](double v) {
+            return formatCount(int64_t(std::llround(v)));
+        };
+        m_charts[0]->setValues(calls, labels, count);
+        m_charts[1]->setValues(success, labels, [](double v) {
+            return QString(QLocale().toString(v, 'f', 0) + QLatin1Char('%'));
+        });
+        m_charts[2]->setValues(latency, labels, [](double v) { return formatLatency(v); });
+        m_charts[3]->setValues(tokens, labels, count);
         // Columns fit the first calls shown; later the user's widths stay.
         if (!m_columnsFitted && m_calls->rowCount() > 0) {
             m_columnsFitted = true;
@@ -329,7 +469,7 @@ void PromptLogPane::startQuery()
             m_callsView->selectionModel()->setCurrentIndex(
                 index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         } else {
-            m_detail->clear();
+            showCall(nullptr);
         }
         const int shown = m_calls->rowCount();
         if (!s.error.isEmpty())
@@ -369,7 +509,7 @@ void PromptLogPane::showDetailOf(const QModelIndex& proxyIndex)
     const qint64 id = proxyIndex.data(CallTableModel::IdRole).toLongLong();
     const quint64 generation = ++m_detailGeneration;
     if (!proxyIndex.isValid() || !id) {
-        m_detail->clear();
+        showCall(nullptr);
         return;
     }
     auto store = log();
@@ -381,10 +521,184 @@ void PromptLogPane::showDetailOf(const QModelIndex& proxyIndex)
     }).then(this, [this, generation, id](Result<CallRecord> call) {
         if (generation != m_detailGeneration)
             return;
-        m_detail->setPlainText(call ? detailText(*call)
-                                    : tr("This call cannot be read: %1").arg(call.error().message));
+        if (call) {
+            showCall(&*call);
+        } else {
+            showCall(nullptr);
+            m_detail->setPlainText(tr("This call cannot be read: %1").arg(call.error().message));
+        }
         Q_EMIT detailShown(id);
     });
+}
+
+void PromptLogPane::showCall(const CallRecord* call)
+{
+    if (call) {
+        m_shownCall = std::make_unique<CallRecord>(*call);
+        m_detail->setHtml(detailHtml(*call));
+    } else {
+        m_shownCall.reset();
+        m_detail->clear();
+    }
+    m_showTrace->setEnabled(call && !call->runId.isEmpty());
+    m_showSource->setEnabled(call && !call->programPath.isEmpty() && call->span.line > 0);
+    m_openPlayground->setEnabled(call && !call->contentOmitted);
+}
+
+void PromptLogPane::updateTagMenu(const QStringList& tags)
+{
+    QMenu* menu = m_tagsButton->menu();
+    const QStringList chosen =
+        m_tags->text().split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts);
+    menu->clear();
+    // Checked tags stay listed even when no call carries them any more.
+    QStringList all = tags;
+    for (const QString& t : chosen)
+        if (!all.contains(t))
+            all.prepend(t);
+    if (all.isEmpty()) {
+        menu->addAction(tr("No tags in the log yet"))->setEnabled(false);
+        return;
+    }
+    for (const QString& tag : all) {
+        QAction* action = menu->addAction(tag);
+        action->setCheckable(true);
+        action->setChecked(chosen.contains(tag));
+        connect(action, &QAction::toggled, this, [this, tag](bool on) {
+            QStringList now = m_tags->text().split(QRegularExpression(QStringLiteral("[\\s,]+")),
+                                                   Qt::SkipEmptyParts);
+            now.removeAll(tag);
+            if (on)
+                now.append(tag);
+            m_tags->setText(now.join(QLatin1Char(' ')));
+            refresh();
+        });
+    }
+}
+
+SeriesRange PromptLogPane::seriesRangeFor(int rangeIndex, int64_t nowMs, QString* bucketLabel)
+{
+    constexpr int64_t kMinute = 60 * 1000;
+    constexpr int64_t kHour = 60 * kMinute;
+    constexpr int64_t kDay = 24 * kHour;
+    int64_t bucket = kDay;
+    int buckets = 30;
+    QString label = tr("day");
+    switch (rangeIndex) {
+    case 1:
+        bucket = 5 * kMinute;
+        buckets = 12;
+        label = tr("5 minutes");
+        break;
+    case 2:
+        bucket = kHour;
+        buckets = 24;
+        label = tr("hour");
+        break;
+    case 3:
+        bucket = 6 * kHour;
+        buckets = 28;
+        label = tr("6 hours");
+        break;
+    default:
+        break;
+    }
+    if (bucketLabel)
+        *bucketLabel = label;
+    if (rangeIndex < 1 || rangeIndex > 4)
+        return SeriesRange::ending(nowMs, bucket, buckets);
+    // "The last hour" means exactly that: the buckets end a minute from now (calls that land
+    // while the query runs count too) and together span the range.
+    SeriesRange range;
+    range.bucketMs = bucket;
+    range.buckets = buckets;
+    range.fromMs = nowMs + kMinute - bucket * buckets;
+    return range;
+}
+
+QString PromptLogPane::detailHtml(const CallRecord& call)
+{
+    auto esc = [](const QString& t) {
+        return t.toHtmlEscaped();
+    };
+    auto pre = [&](const QString& t) {
+        return QStringLiteral("<div style=\"white-space:pre-wrap\">%1</div>").arg(esc(t));
+    };
+    QString out;
+    auto row = [&](const QString& label, const QString& value) {
+        if (!value.isEmpty())
+            out += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+                       .arg(esc(label), esc(value));
+    };
+    auto heading = [&](const QString& title) {
+        out += QStringLiteral("<h4 style=\"margin-top:10px;margin-bottom:4px\">%1</h4>")
+                   .arg(esc(title));
+    };
+    out += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"1\">");
+    row(tr("Call"), QStringLiteral("#%1").arg(call.id));
+    row(tr("Time"), QDateTime::fromMSecsSinceEpoch(call.startedAt)
+                        .toLocalTime()
+                        .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz")));
+    row(tr("Prompt"), call.promptName);
+    row(tr("Model"), call.model);
+    row(tr("Endpoint"), call.endpoint);
+    row(tr("Tags"), call.tags.join(QStringLiteral(", ")));
+    row(tr("Status"), statusName(call.status));
+    row(tr("Error"), call.error);
+    row(tr("Program"), call.span.line > 0 && !call.programPath.isEmpty()
+                           ? QStringLiteral("%1:%2").arg(call.programPath).arg(call.span.line)
+                           : call.programPath);
+    row(tr("Run"), call.runId);
+    out += QStringLiteral("</table>");
+    if (call.contentOmitted) {
+        out +=
+            QStringLiteral("<p>%1</p>")
+                .arg(esc(tr(
+                    "Only this call's metadata was kept (privacy rules): no messages or reply.")));
+    } else {
+        heading(tr("Messages"));
+        for (const QJsonValue& value : call.messages) {
+            const QJsonObject message = value.toObject();
+            const QString role = message.value(QStringLiteral("role")).toString();
+            out += QStringLiteral("<table width=\"100%\" cellpadding=\"6\" "
+                                  "style=\"margin-bottom:4px\"><tr><td bgcolor=\"%1\" "
+                                  "style=\"color:#1f2328\"><b>[%2]</b>%3</td></tr></table>")
+                       .arg(roleColor(role), esc(role),
+                            pre(contentText(message.value(QStringLiteral("content")))));
+        }
+        heading(tr("Reply"));
+        out += QStringLiteral("<table width=\"100%\" cellpadding=\"6\"><tr><td bgcolor=\"%1\" "
+                              "style=\"color:#1f2328\"><b>[assistant]</b>%2</td></tr></table>")
+                   .arg(roleColor(QStringLiteral("assistant")), pre(call.reply));
+        if (!call.toolCalls.isEmpty()) {
+            heading(tr("Tool calls"));
+            out += pre(
+                QString::fromUtf8(QJsonDocument(call.toolCalls).toJson(QJsonDocument::Indented)));
+        }
+    }
+    if (!call.parameters.isEmpty()) {
+        heading(tr("Parameters"));
+        out += pre(indentedJson(call.parameters));
+    }
+    heading(tr("Usage"));
+    auto tokens = [](const std::optional<int64_t>& n) {
+        return n ? formatCount(*n) : QStringLiteral("–");
+    };
+    out += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"1\">");
+    row(tr("Tokens in"), tokens(call.promptTokens));
+    row(tr("Tokens out"), tokens(call.completionTokens));
+    if (call.cachedTokens)
+        row(tr("Cached tokens"), tokens(call.cachedTokens));
+    row(tr("Cost"), call.cost ? formatCost(*call.cost) : QStringLiteral("–"));
+    if (call.latencyMs)
+        row(tr("Latency"), formatLatency(*call.latencyMs));
+    if (call.timeToFirstTokenMs)
+        row(tr("First token after"), formatLatency(*call.timeToFirstTokenMs));
+    row(tr("Finish reason"), call.finishReason);
+    if (call.retries > 0)
+        row(tr("Retries"), QString::number(call.retries));
+    out += QStringLiteral("</table>");
+    return out;
 }
 
 QString PromptLogPane::detailText(const CallRecord& call)

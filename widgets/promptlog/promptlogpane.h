@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/promptlog/callquery.h"
+#include "core/util/diagnostic.h"
 
 #include <QWidget>
 
@@ -9,8 +10,9 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QPlainTextEdit;
 class QPushButton;
+class QTextBrowser;
+class QToolButton;
 class QSortFilterProxyModel;
 class QStackedWidget;
 class QTabWidget;
@@ -20,6 +22,7 @@ class QTimer;
 namespace hako {
 
 class MessageBar;
+class TimeChart;
 class WorkbenchContext;
 
 namespace promptlog {
@@ -30,10 +33,12 @@ struct CallRecord;
 } // namespace promptlog
 
 /// The Prompt Log pane: the model calls of every run (the context's prompt log) in a sortable
-/// table under filters (full text, prompt, model, status, tags), the selected call's messages,
-/// reply, parameters and usage below, and a second tab of per-prompt (tag, model, day)
-/// statistics. Every query runs off the GUI thread; a newer one supersedes older ones. While
-/// hidden the pane only notes that it is out of date and refreshes when shown. GUI thread.
+/// table under filters (full text, prompt, model, status, tags typed or checked, time range),
+/// the selected call's messages (coloured by role), reply, parameters and usage below with links
+/// to its trace, its source and the playground; a second tab of per-prompt (tag, model, day)
+/// statistics with each row's tokens over time; a third of charts over time. Every query runs off
+/// the GUI thread; a newer one supersedes older ones. While hidden the pane only notes that it is
+/// out of date and refreshes when shown. GUI thread.
 class PromptLogPane : public QWidget {
     Q_OBJECT
 public:
@@ -53,12 +58,20 @@ public:
     QTabWidget* tabs() const { return m_tabs; }
     QTableView* callsView() const { return m_callsView; }
     QTableView* statsView() const { return m_statsView; }
-    QPlainTextEdit* detailView() const { return m_detail; }
+    QTextBrowser* detailView() const { return m_detail; }
     QLineEdit* searchField() const { return m_search; }
     QLineEdit* promptField() const { return m_prompt; }
     QLineEdit* modelField() const { return m_model; }
     QLineEdit* tagField() const { return m_tags; }
     QComboBox* statusCombo() const { return m_status; }
+    QComboBox* rangeCombo() const { return m_range; }
+    /// Lists the tags of the log as check boxes (a menu).
+    QToolButton* tagsButton() const { return m_tagsButton; }
+    QPushButton* showInTraceButton() const { return m_showTrace; }
+    QPushButton* showSourceButton() const { return m_showSource; }
+    QPushButton* openInPlaygroundButton() const { return m_openPlayground; }
+    /// The charts of the "Over time" tab: calls, success rate, mean latency, tokens.
+    QList<TimeChart*> charts() const { return m_charts; }
     QComboBox* groupCombo() const { return m_group; }
     QLabel* summaryLabel() const { return m_summary; }
     QLabel* emptyLabel() const { return m_empty; }
@@ -67,6 +80,13 @@ public:
 
     /// The plain text the detail shows for `call` (listed with its content). Pure.
     static QString detailText(const promptlog::CallRecord& call);
+    /// The same as HTML, each message on the background of its role. Pure.
+    static QString detailHtml(const promptlog::CallRecord& call);
+
+    /// The time ranges the range combo offers: none (any time), then the last hour, 24 hours,
+    /// 7 days, 30 days; with their series buckets.
+    static promptlog::SeriesRange seriesRangeFor(int rangeIndex, int64_t nowMs,
+                                                 QString* bucketLabel = nullptr);
 
 public Q_SLOTS:
     /// Lists the calls and stats again (now when visible, else when next shown).
@@ -77,6 +97,13 @@ Q_SIGNALS:
     void refreshed();
     /// The detail shows the call with this store id.
     void detailShown(qint64 id);
+    /// Show in Trace: the run's trace at the call's node.
+    void showInTraceRequested(const QString& runId, const QString& nodeId,
+                              const QString& programPath);
+    /// Show Source: the model block that made the call.
+    void showSourceRequested(const QString& programPath, const hako::SourceSpan& span);
+    /// Open in Playground: the call, with its messages and parameters.
+    void openInPlaygroundRequested(const hako::promptlog::CallRecord& call);
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -85,6 +112,8 @@ private:
     void startQuery();
     void showDetailOf(const QModelIndex& proxyIndex);
     void updateEmptyState(int64_t total);
+    void updateTagMenu(const QStringList& tags);
+    void showCall(const promptlog::CallRecord* call);
     std::shared_ptr<promptlog::PromptLog> log();
 
     WorkbenchContext* m_context = nullptr;
@@ -94,13 +123,20 @@ private:
     QLineEdit* m_model;
     QLineEdit* m_tags;
     QComboBox* m_status;
+    QComboBox* m_range;
+    QToolButton* m_tagsButton;
     QPushButton* m_refresh;
     QLabel* m_summary;
     QTabWidget* m_tabs;
     QStackedWidget* m_callsStack;
     QLabel* m_empty;
     QTableView* m_callsView;
-    QPlainTextEdit* m_detail;
+    QTextBrowser* m_detail;
+    QPushButton* m_showTrace;
+    QPushButton* m_showSource;
+    QPushButton* m_openPlayground;
+    std::unique_ptr<promptlog::CallRecord> m_shownCall;
+    QList<TimeChart*> m_charts;
     QComboBox* m_group;
     QTableView* m_statsView;
     promptlog::CallTableModel* m_calls;

@@ -7,6 +7,7 @@
 #include "core/workbench/runcontroller.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/aboutplugins.h"
+#include "widgets/common/messagebar.h"
 #include "widgets/console/consolepane.h"
 #include "widgets/docs/documentpane.h"
 #include "widgets/editor/editorpane.h"
@@ -17,6 +18,7 @@
 #include "widgets/promptlog/promptlogpane.h"
 #include "widgets/settings/modelsettingsdialog.h"
 #include "widgets/workbench/docklayout.h"
+#include "widgets/workbench/loglinks.h"
 #include "widgets/workbench/tracedocks.h"
 
 #include <QAction>
@@ -87,6 +89,14 @@ MainWindow::MainWindow(QWidget* parent)
     });
     // A finished run's calls are in the log: the pane lists them (when shown).
     connect(m_run, &RunController::finished, m_promptLogPane, &PromptLogPane::refresh);
+    auto* links = new LogLinks(m_context, m_run, m_traces, m_files, m_editorPane, this);
+    connect(links, &LogLinks::statusMessage, this, showStatus);
+    connect(m_promptLogPane, &PromptLogPane::showInTraceRequested, links, &LogLinks::showInTrace);
+    connect(m_promptLogPane, &PromptLogPane::showSourceRequested, links, &LogLinks::showSource);
+    connect(m_context, &WorkbenchContext::promptLogProblem, this, [this](const QString& message) {
+        m_editorPane->messageBar()->showMessage(tr("The prompt log: %1").arg(message),
+                                                MessageBar::Kind::Warning);
+    });
     connect(m_runActions, &RunActions::configureModelsRequested, this,
             &MainWindow::showModelSettings);
 

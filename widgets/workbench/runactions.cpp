@@ -4,6 +4,7 @@
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracewriter.h"
+#include "core/workbench/runarchive.h"
 #include "core/workbench/runcontroller.h"
 #include "core/workbench/runenvironment.h"
 #include "core/workbench/runtrust.h"
@@ -174,6 +175,7 @@ bool RunActions::runProgram()
     if (!logWarning.isEmpty())
         m_editor->messageBar()->showMessage(tr("The prompt log: %1").arg(logWarning),
                                             MessageBar::Kind::Warning);
+    environment.traceArchiveFolder = RunArchive::defaultFolder();
     environment.runLog = RunLogInfo();
     environment.runLog.programPath = path;
     environment.runLog.tags = tagsFromEnvironment();

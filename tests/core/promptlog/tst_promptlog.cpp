@@ -409,14 +409,15 @@ private Q_SLOTS:
         auto whole = log->series(std::nullopt, {}, range);
         QVERIFY2(whole, whole ? "" : qPrintable(whole.error().message));
         QCOMPARE(whole->size(), 1);
-        QCOMPARE(whole->first(), expect(QString(), [](const CallRecord&) {
-                     return QStringList{QString()};
-                 }, {}));
+        QCOMPARE(whole->first(),
+                 expect(QString(), [](const CallRecord&) { return QStringList{QString()}; }, {}));
 
         auto byPrompt = log->series(StatsGroup::Prompt, {}, range);
         QVERIFY(byPrompt);
         QCOMPARE(byPrompt->size(), 2);
-        auto prompt = [](const CallRecord& c) { return QStringList{c.promptName}; };
+        auto prompt = [](const CallRecord& c) {
+            return QStringList{c.promptName};
+        };
         for (const QString& p : {QStringLiteral("answer"), QStringLiteral("plan")})
             QCOMPARE(find(*byPrompt, p), expect(p, prompt, {}));
 

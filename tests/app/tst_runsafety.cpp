@@ -263,6 +263,35 @@ private Q_SLOTS:
             QTRY_VERIFY_WITH_TIMEOUT(!running(child), 20000);
     }
 
+    // Without the sandbox too: what the code started in its process group dies with Hako.
+    void killedRunLeavesNoGrandchild()
+    {
+        QTemporaryDir dir;
+        const QString prog = program(dir, "lang: python\ncode: |\n  import subprocess\n"
+                                          "  subprocess.Popen(['sleep', '62.7'])\n"
+                                          "  while True:\n    pass\n");
+        QProcess run;
+        run.start(hakoBinary(), {QStringLiteral("run"), QStringLiteral("--trust"), prog});
+        QVERIFY(run.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(processWithArgument("62.7"), 20000);
+        ::kill(pid_t(run.processId()), SIGKILL);
+        QVERIFY(run.waitForFinished());
+        QTRY_VERIFY_WITH_TIMEOUT(!processWithArgument("62.7"), 20000);
+    }
+
+    // A run that ends normally leaves no watchdog behind (they are reaped with their group).
+    void finishedRunsLeaveNoWatchdogs()
+    {
+        QTemporaryDir dir;
+        const QString prog = program(dir, "text:\n- lang: python\n  code: result = 1\n"
+                                          "- lang: command\n  code: echo hi\n");
+        for (int i = 0; i < 3; ++i) {
+            const HakoOutcome o = hako({QStringLiteral("run"), QStringLiteral("--trust"), prog});
+            QVERIFY2(o.exitCode == 0, qPrintable(o.err));
+            QVERIFY2(o.out.contains(QLatin1String("hi")), qPrintable(o.out));
+        }
+    }
+
     void killedSandboxedRunLeavesNothing()
     {
         if (!bubblewrapWorks())

@@ -112,7 +112,30 @@ struct ForkPlan {
     const char* directory = nullptr;
     int stdinFd = -1, stdoutFd = -1, stderrFd = -1, channelFd = -1;
     ChildLimits limits;
+    /// > 0: not a program but the watchdog of this child's process group (see watchdog()).
+    pid_t watchdogFor = 0;
+    int lifelineFd = -1;
 };
+
+// The watchdog of a child's process group, forked from Hako (never exec'd: system calls only).
+// It joins the group and waits on Hako's lifeline pipe, whose write end only Hako holds: when
+// Hako dies, even by SIGKILL, the read returns and the watchdog kills the whole group — the
+// grandchildren a program started, which PR_SET_PDEATHSIG (the child's alone) leaves running.
+// It holds no other descriptor, so it never keeps a pipe of the child open; Hako kills and
+// reaps it with the group.
+[[noreturn]] void watchdogAfterFork(pid_t leader, int lifeline)
+{
+    if (::setpgid(0, leader) != 0)
+        ::_exit(0);
+    if (lifeline > 0)
+        ::close_range(0, unsigned(lifeline - 1), 0);
+    ::close_range(unsigned(lifeline + 1), ~0U, 0);
+    char c;
+    while (::read(lifeline, &c, 1) < 0 && errno == EINTR) {
+    }
+    ::kill(-leader, SIGKILL);
+    ::_exit(0);
+}
 
 // Runs in the child between fork() and exec: async-signal-safe calls only. Reports a failure
 // as an errno on `statusFd` (close-on-exec, so a successful exec reports nothing).
@@ -188,6 +211,8 @@ pid_t forkChild(const ForkPlan& plan, int* error)
     pid_t pid = ::fork();
     if (pid == 0) {
         ::close(status[0]);
+        if (plan.watchdogFor > 0)
+            watchdogAfterFork(plan.watchdogFor, plan.lifelineFd);
         childAfterFork(plan, parent, status[1]);
     }
     int forkErrno = errno;
@@ -226,6 +251,9 @@ public:
         return *spawner;
     }
 
+    /// The read end of the pipe whose write end lives as long as this process (-1: none).
+    int lifelineReadFd() const { return m_lifeline[0]; }
+
     pid_t spawn(const ForkPlan& plan, int* error)
     {
         std::unique_lock lock(m_mutex);
@@ -248,6 +276,10 @@ private:
 
     Spawner()
     {
+        // Both ends close-on-exec: no program inherits them; the watchdogs (forked, never
+        // exec'd) close all but the read end.
+        if (::pipe2(m_lifeline, O_CLOEXEC) != 0)
+            m_lifeline[0] = m_lifeline[1] = -1;
         std::thread([this] { loop(); }).detach();
     }
 
@@ -268,11 +300,36 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_work, m_finished, m_idle;
     Job* m_job = nullptr;
+    int m_lifeline[2] = {-1, -1};
 };
 
 pid_t spawnOnSpawnerThread(const ForkPlan& plan, int* error)
 {
     return Spawner::instance().spawn(plan, error);
+}
+
+// Starts the watchdog of `leader`'s process group; -1 when it cannot be (the child runs
+// without: killing Hako then leaves its grandchildren, as before).
+pid_t spawnWatchdog(pid_t leader)
+{
+    ForkPlan plan;
+    plan.watchdogFor = leader;
+    plan.lifelineFd = Spawner::instance().lifelineReadFd();
+    if (plan.lifelineFd < 0)
+        return -1;
+    int error = 0;
+    return spawnOnSpawnerThread(plan, &error);
+}
+
+void reap(pid_t& pid)
+{
+    if (pid <= 0)
+        return;
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    pid = -1;
 }
 
 } // namespace
@@ -385,6 +442,7 @@ bool ChildProcess::start(const ChildSpec& spec, std::string* error)
         return failWith("cannot run '" + spec.argv[0] + "'");
     }
     m_pid = pid;
+    m_watchdog = spawnWatchdog(pid);
     m_stdout = outPipe[0];
     m_stderr = errPipe[0];
     m_stdin = inPipe[1];
@@ -544,6 +602,7 @@ void ChildProcess::kill()
         }
         m_pid = -1;
     }
+    reap(m_watchdog);
     closeAll();
 }
 
@@ -563,6 +622,7 @@ int ChildProcess::wait()
     while ((rc = ::waitpid(m_pid, &status, 0)) < 0 && errno == EINTR) {
     }
     m_pid = -1;
+    reap(m_watchdog);
     if (rc < 0)
         m_exitStatus = -SIGKILL;
     else if (WIFEXITED(status))

@@ -99,6 +99,7 @@ private:
     void closeAll();
 
     pid_t m_pid = -1;
+    pid_t m_watchdog = -1; ///< kills the group when Hako dies (see childprocess.cpp)
     int m_stdin = -1, m_stdout = -1, m_stderr = -1, m_channel = -1;
     std::string m_pending;
     size_t m_pendingOffset = 0;

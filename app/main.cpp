@@ -4,6 +4,7 @@
 #include "cli/commandregistry.h"
 #include "cli/output.h"
 #include "core/util/version.h"
+#include "widgets/common/languagemanager.h"
 #include "widgets/workbench/mainwindow.h"
 
 #include <QApplication>
@@ -31,6 +32,9 @@ int runWorkbench(int& argc, char** argv, const QStringList& files)
     QApplication::setApplicationVersion(hako::versionString());
     QApplication::setDesktopFileName(QStringLiteral("io.github.hako.Hako"));
     QApplication::setWindowIcon(applicationIcon());
+    // Before any window exists, so that every text is built in the chosen language.
+    hako::LanguageManager language;
+    language.apply();
 
     hako::MainWindow window;
     if (!files.isEmpty()) {

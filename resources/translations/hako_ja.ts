@@ -5,641 +5,641 @@
     <name>QObject</name>
     <message>
         <source>kind</source>
-        <translation type="unfinished"></translation>
+        <translation>種類</translation>
     </message>
     <message>
         <source>def</source>
-        <translation type="unfinished"></translation>
+        <translation>def</translation>
     </message>
     <message>
         <source>id</source>
-        <translation type="unfinished"></translation>
+        <translation>id</translation>
     </message>
     <message>
         <source>description</source>
-        <translation type="unfinished"></translation>
+        <translation>説明</translation>
     </message>
     <message>
         <source>in</source>
-        <translation type="unfinished"></translation>
+        <translation>場所</translation>
     </message>
     <message>
         <source>source</source>
-        <translation type="unfinished"></translation>
+        <translation>ソース</translation>
     </message>
     <message>
         <source>&lt;i&gt;no location in this trace — the Source tab rebuilds it from the trace&lt;/i&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;i&gt;このトレースには位置情報がありません — ［ソース］タブでトレースから再構成します&lt;/i&gt;</translation>
     </message>
     <message>
         <source>contribute</source>
-        <translation type="unfinished"></translation>
+        <translation>contribute</translation>
     </message>
     <message>
         <source>&lt;i&gt;nothing&lt;/i&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;i&gt;なし&lt;/i&gt;</translation>
     </message>
     <message>
         <source> — running</source>
-        <translation type="unfinished"></translation>
+        <translation> — 実行中</translation>
     </message>
     <message>
         <source> — stopped by the user</source>
-        <translation type="unfinished"></translation>
+        <translation> — ユーザーが停止</translation>
     </message>
     <message>
         <source>time</source>
-        <translation type="unfinished"></translation>
+        <translation>時間</translation>
     </message>
     <message>
         <source>children</source>
-        <translation type="unfinished"></translation>
+        <translation>子ブロック</translation>
     </message>
     <message>
         <source>Error</source>
-        <translation type="unfinished"></translation>
+        <translation>エラー</translation>
     </message>
     <message>
         <source>model</source>
-        <translation type="unfinished"></translation>
+        <translation>モデル</translation>
     </message>
     <message>
         <source>parameters</source>
-        <translation type="unfinished"></translation>
+        <translation>パラメーター</translation>
     </message>
     <message>
         <source>&lt;i&gt;defaults&lt;/i&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;i&gt;既定値&lt;/i&gt;</translation>
     </message>
     <message>
         <source>%1 prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>プロンプト %1</translation>
     </message>
     <message>
         <source>%1 completion tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>補完 %1 トークン</translation>
     </message>
     <message>
         <source>usage</source>
-        <translation type="unfinished"></translation>
+        <translation>使用量</translation>
     </message>
     <message>
         <source>speed</source>
-        <translation type="unfinished"></translation>
+        <translation>速度</translation>
     </message>
     <message>
         <source>%1 tokens/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 トークン/秒</translation>
     </message>
     <message>
         <source>Model</source>
-        <translation type="unfinished"></translation>
+        <translation>モデル</translation>
     </message>
     <message>
         <source>Messages sent (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>送信したメッセージ (%1)</translation>
     </message>
     <message>
         <source>from</source>
-        <translation type="unfinished"></translation>
+        <translation>出典</translation>
     </message>
     <message>
         <source>Code</source>
-        <translation type="unfinished"></translation>
+        <translation>コード</translation>
     </message>
     <message>
         <source>stdout</source>
-        <translation type="unfinished"></translation>
+        <translation>標準出力</translation>
     </message>
     <message>
         <source>stderr</source>
-        <translation type="unfinished"></translation>
+        <translation>標準エラー出力</translation>
     </message>
     <message>
         <source>Evaluated fields</source>
-        <translation type="unfinished"></translation>
+        <translation>評価されたフィールド</translation>
     </message>
     <message>
         <source>Output so far</source>
-        <translation type="unfinished"></translation>
+        <translation>ここまでの出力</translation>
     </message>
     <message>
         <source>Result</source>
-        <translation type="unfinished"></translation>
+        <translation>結果</translation>
     </message>
     <message>
         <source>&lt;i&gt;no result recorded&lt;/i&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;i&gt;結果は記録されていません&lt;/i&gt;</translation>
     </message>
     <message>
         <source>program</source>
-        <translation type="unfinished"></translation>
+        <translation>プログラム</translation>
     </message>
     <message>
         <source>trace</source>
-        <translation type="unfinished"></translation>
+        <translation>トレース</translation>
     </message>
     <message>
         <source>document</source>
-        <translation type="unfinished"></translation>
+        <translation>文書</translation>
     </message>
     <message>
         <source>memory store</source>
-        <translation type="unfinished"></translation>
+        <translation>メモリーストア</translation>
     </message>
 </context>
 <context>
     <name>hako</name>
     <message>
         <source>model output</source>
-        <translation type="unfinished"></translation>
+        <translation>モデルの出力</translation>
     </message>
     <message>
         <source>contributes nothing</source>
-        <translation type="unfinished"></translation>
+        <translation>出力に寄与しない</translation>
     </message>
 </context>
 <context>
     <name>hako::AboutPlugins</name>
     <message>
         <source>About plugins</source>
-        <translation type="unfinished"></translation>
+        <translation>プラグインについて</translation>
     </message>
     <message>
         <source>No plugins were found. Hako looks in HAKO_PLUGIN_PATH and in lib/hako/plugins beside the program.</source>
-        <translation type="unfinished"></translation>
+        <translation>プラグインが見つかりません。Hako は HAKO_PLUGIN_PATH と、プログラムと同じ場所の lib/hako/plugins を探します。</translation>
     </message>
     <message numerus="yes">
         <source>%1 of %n plugin(s) loaded.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 個のプラグインのうち %1 個を読み込みました。</numerusform>
         </translation>
     </message>
     <message>
         <source>Plugin</source>
-        <translation type="unfinished"></translation>
+        <translation>プラグイン</translation>
     </message>
     <message>
         <source>Kind</source>
-        <translation type="unfinished"></translation>
+        <translation>種類</translation>
     </message>
     <message>
         <source>Version</source>
-        <translation type="unfinished"></translation>
+        <translation>バージョン</translation>
     </message>
     <message>
         <source>State</source>
-        <translation type="unfinished"></translation>
+        <translation>状態</translation>
     </message>
     <message>
         <source>loaded</source>
-        <translation type="unfinished"></translation>
+        <translation>読み込み済み</translation>
     </message>
     <message>
         <source>not loaded</source>
-        <translation type="unfinished"></translation>
+        <translation>未読み込み</translation>
     </message>
     <message>
         <source>Id</source>
-        <translation type="unfinished"></translation>
+        <translation>ID</translation>
     </message>
     <message>
         <source>Description</source>
-        <translation type="unfinished"></translation>
+        <translation>説明</translation>
     </message>
     <message>
         <source>File</source>
-        <translation type="unfinished"></translation>
+        <translation>ファイル</translation>
     </message>
     <message>
         <source>Load error</source>
-        <translation type="unfinished"></translation>
+        <translation>読み込みエラー</translation>
     </message>
 </context>
 <context>
     <name>hako::BoxPainter</name>
     <message>
         <source>… 1 more iteration — click to show</source>
-        <translation type="unfinished"></translation>
+        <translation>… あと 1 回の繰り返し — クリックで表示</translation>
     </message>
     <message>
         <source>… %1 more iterations — click to show</source>
-        <translation type="unfinished"></translation>
+        <translation>… あと %1 回の繰り返し — クリックで表示</translation>
     </message>
     <message>
         <source>output</source>
-        <translation type="unfinished"></translation>
+        <translation>出力</translation>
     </message>
     <message>
         <source>running…</source>
-        <translation type="unfinished"></translation>
+        <translation>実行中…</translation>
     </message>
     <message>
         <source>stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>停止</translation>
     </message>
     <message>
         <source>failed</source>
-        <translation type="unfinished"></translation>
+        <translation>失敗</translation>
     </message>
     <message>
         <source>model output</source>
-        <translation type="unfinished"></translation>
+        <translation>モデルの出力</translation>
     </message>
     <message>
         <source>contributes nothing</source>
-        <translation type="unfinished"></translation>
+        <translation>出力に寄与しない</translation>
     </message>
 </context>
 <context>
     <name>hako::BoxView</name>
     <message>
         <source>Trace boxes</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースのボックス</translation>
     </message>
     <message>
         <source>Legend of block kinds</source>
-        <translation type="unfinished"></translation>
+        <translation>ブロックの種類の凡例</translation>
     </message>
     <message>
         <source>Laying out…</source>
-        <translation type="unfinished"></translation>
+        <translation>レイアウト中…</translation>
     </message>
     <message>
         <source>No trace yet: run a program or open a trace file.</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースはまだありません。プログラムを実行するか、トレースファイルを開いてください。</translation>
     </message>
     <message>
         <source>Show All Iterations</source>
-        <translation type="unfinished"></translation>
+        <translation>すべての繰り返しを表示</translation>
     </message>
     <message>
         <source>Show Source</source>
-        <translation type="unfinished"></translation>
+        <translation>ソースを表示</translation>
     </message>
     <message>
         <source>Show Structure</source>
-        <translation type="unfinished"></translation>
+        <translation>構造を表示</translation>
     </message>
     <message>
         <source>Show Output</source>
-        <translation type="unfinished"></translation>
+        <translation>出力を表示</translation>
     </message>
     <message>
         <source>Copy Full Text</source>
-        <translation type="unfinished"></translation>
+        <translation>全文をコピー</translation>
     </message>
     <message>
         <source>Zoom In</source>
-        <translation type="unfinished"></translation>
+        <translation>拡大</translation>
     </message>
     <message>
         <source>Zoom Out</source>
-        <translation type="unfinished"></translation>
+        <translation>縮小</translation>
     </message>
     <message>
         <source>Fit</source>
-        <translation type="unfinished"></translation>
+        <translation>全体を表示</translation>
     </message>
     <message>
         <source>Legend</source>
-        <translation type="unfinished"></translation>
+        <translation>凡例</translation>
     </message>
     <message>
         <source>1 hidden iteration; click to show it</source>
-        <translation type="unfinished"></translation>
+        <translation>非表示の繰り返しが 1 回あります。クリックで表示</translation>
     </message>
     <message>
         <source>%1 hidden iterations; click to show them all</source>
-        <translation type="unfinished"></translation>
+        <translation>非表示の繰り返しが %1 回あります。クリックですべて表示</translation>
     </message>
     <message>
         <source>line %1, column %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 行 %2 列</translation>
     </message>
     <message>
         <source>contributes nothing</source>
-        <translation type="unfinished"></translation>
+        <translation>出力に寄与しない</translation>
     </message>
 </context>
 <context>
     <name>hako::ConsolePane</name>
     <message>
         <source>Send</source>
-        <translation type="unfinished"></translation>
+        <translation>送信</translation>
     </message>
     <message>
         <source>End Input</source>
-        <translation type="unfinished"></translation>
+        <translation>入力終了</translation>
     </message>
     <message>
         <source>Program output</source>
-        <translation type="unfinished"></translation>
+        <translation>プログラムの出力</translation>
     </message>
     <message>
         <source>Program output appears here. Run a program with F5.</source>
-        <translation type="unfinished"></translation>
+        <translation>ここにプログラムの出力が表示されます。F5 キーでプログラムを実行します。</translation>
     </message>
     <message>
         <source>Program input</source>
-        <translation type="unfinished"></translation>
+        <translation>プログラムへの入力</translation>
     </message>
     <message>
         <source>Program input (several lines)</source>
-        <translation type="unfinished"></translation>
+        <translation>プログラムへの入力（複数行）</translation>
     </message>
     <message>
         <source>Type a line and press Enter</source>
-        <translation type="unfinished"></translation>
+        <translation>1 行入力して Enter キーを押します</translation>
     </message>
     <message>
         <source>Type the input; Ctrl+Enter sends it</source>
-        <translation type="unfinished"></translation>
+        <translation>入力して Ctrl+Enter で送信します</translation>
     </message>
     <message>
         <source>Answer with end of input (Ctrl+D)</source>
-        <translation type="unfinished"></translation>
+        <translation>入力終了で応答します (Ctrl+D)</translation>
     </message>
     <message>
         <source>Clear</source>
-        <translation type="unfinished"></translation>
+        <translation>クリア</translation>
     </message>
     <message>
         <source>Clear the console</source>
-        <translation type="unfinished"></translation>
+        <translation>コンソールをクリア</translation>
     </message>
     <message>
         <source>[end of input]</source>
-        <translation type="unfinished"></translation>
+        <translation>[入力終了]</translation>
     </message>
     <message>
         <source>▶ Running %1</source>
-        <translation type="unfinished"></translation>
+        <translation>▶ %1 を実行中</translation>
     </message>
     <message>
         <source>■ Finished</source>
-        <translation type="unfinished"></translation>
+        <translation>■ 完了</translation>
     </message>
     <message>
         <source>■ Stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>■ 停止</translation>
     </message>
     <message>
         <source>■ Failed</source>
-        <translation type="unfinished"></translation>
+        <translation>■ 失敗</translation>
     </message>
     <message>
         <source>Input:</source>
-        <translation type="unfinished"></translation>
+        <translation>入力:</translation>
     </message>
 </context>
 <context>
     <name>hako::DocumentPane</name>
     <message>
         <source>search 白鳥 停車場 · show 181-182 · rank query · answer text   (Enter to run)</source>
-        <translation type="unfinished"></translation>
+        <translation>search 白鳥 停車場 · show 181-182 · rank 質問 · answer 回答   (Enter で実行)</translation>
     </message>
     <message>
         <source>Cost: 0</source>
-        <translation type="unfinished"></translation>
+        <translation>コスト: 0</translation>
     </message>
     <message>
         <source>No document</source>
-        <translation type="unfinished"></translation>
+        <translation>文書なし</translation>
     </message>
     <message>
         <source>Lines</source>
-        <translation type="unfinished"></translation>
+        <translation>行</translation>
     </message>
     <message>
         <source>Sentences</source>
-        <translation type="unfinished"></translation>
+        <translation>文</translation>
     </message>
     <message>
         <source>Paragraphs</source>
-        <translation type="unfinished"></translation>
+        <translation>段落</translation>
     </message>
     <message>
         <source>What search results and show numbers refer to: lines as in the file, or sentences/paragraphs cut to at most 200 characters (for texts with very long lines)</source>
-        <translation type="unfinished"></translation>
+        <translation>検索結果と show の番号が指す単位: ファイルどおりの行、または最大 200 文字に区切った文・段落（1 行がとても長いテキスト向け）</translation>
     </message>
     <message>
         <source>Ruby</source>
-        <translation type="unfinished"></translation>
+        <translation>ルビ</translation>
     </message>
     <message>
         <source>Show Aozora Bunko ruby as small readings above the text</source>
-        <translation type="unfinished"></translation>
+        <translation>青空文庫のルビを本文の上に小さく表示します</translation>
     </message>
     <message>
         <source>Seed output</source>
-        <translation type="unfinished"></translation>
+        <translation>seed 形式の出力</translation>
     </message>
     <message>
         <source>Context output</source>
-        <translation type="unfinished"></translation>
+        <translation>前後の文脈を出力</translation>
     </message>
     <message>
         <source>Seed: the seed game&apos;s exact output (first 20 characters of each hit). Context: a snippet around the first match, every term bold, the true page and hit counts, and suggestions when nothing matches</source>
-        <translation type="unfinished"></translation>
+        <translation>seed: seed ゲームと同じ出力（各ヒットの先頭 20 文字）。文脈: 最初の一致の前後の抜粋、検索語はすべて太字、実際のページ数とヒット数、一致がないときは候補を表示</translation>
     </message>
     <message>
         <source>Export</source>
-        <translation type="unfinished"></translation>
+        <translation>エクスポート</translation>
     </message>
     <message>
         <source>Save the session&apos;s transcript as JSON or Markdown</source>
-        <translation type="unfinished"></translation>
+        <translation>セッションの記録を JSON または Markdown で保存します</translation>
     </message>
     <message>
         <source>Transcript as JSON…</source>
-        <translation type="unfinished"></translation>
+        <translation>記録を JSON で保存…</translation>
     </message>
     <message>
         <source>Transcript as Markdown…</source>
-        <translation type="unfinished"></translation>
+        <translation>記録を Markdown で保存…</translation>
     </message>
     <message>
         <source>Document text</source>
-        <translation type="unfinished"></translation>
+        <translation>文書の本文</translation>
     </message>
     <message>
         <source>Document command</source>
-        <translation type="unfinished"></translation>
+        <translation>文書のコマンド</translation>
     </message>
     <message>
         <source>Document hits</source>
-        <translation type="unfinished"></translation>
+        <translation>文書の検索結果</translation>
     </message>
     <message>
         <source>Document transcript</source>
-        <translation type="unfinished"></translation>
+        <translation>文書の操作記録</translation>
     </message>
     <message>
         <source>Document indexing progress</source>
-        <translation type="unfinished"></translation>
+        <translation>文書の索引作成の進行状況</translation>
     </message>
     <message>
         <source>Document units</source>
-        <translation type="unfinished"></translation>
+        <translation>文書の単位</translation>
     </message>
     <message>
         <source>Document output mode</source>
-        <translation type="unfinished"></translation>
+        <translation>文書の出力形式</translation>
     </message>
     <message>
         <source>Show ruby</source>
-        <translation type="unfinished"></translation>
+        <translation>ルビを表示</translation>
     </message>
     <message>
         <source>Export transcript</source>
-        <translation type="unfinished"></translation>
+        <translation>記録をエクスポート</translation>
     </message>
     <message>
         <source>Units:</source>
-        <translation type="unfinished"></translation>
+        <translation>単位:</translation>
     </message>
     <message>
         <source>No document is open.</source>
-        <translation type="unfinished"></translation>
+        <translation>文書が開かれていません。</translation>
     </message>
     <message>
         <source>Cannot write %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 に書き込めません: %2</translation>
     </message>
     <message>
         <source>Export Transcript</source>
-        <translation type="unfinished"></translation>
+        <translation>記録のエクスポート</translation>
     </message>
     <message>
         <source>JSON (*.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON (*.json)</translation>
     </message>
     <message>
         <source>Markdown (*.md)</source>
-        <translation type="unfinished"></translation>
+        <translation>Markdown (*.md)</translation>
     </message>
     <message>
         <source>Indexing %1%… &quot;%2&quot; runs when the index is ready.</source>
-        <translation type="unfinished"></translation>
+        <translation>索引を作成中 %1%… 完了後に「%2」を実行します。</translation>
     </message>
     <message>
         <source>Cost: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>コスト: %1</translation>
     </message>
 </context>
 <context>
     <name>hako::EditorPane</name>
     <message>
         <source>untitled.pdl</source>
-        <translation type="unfinished"></translation>
+        <translation>無題.pdl</translation>
     </message>
     <message>
         <source>The program has no file name yet</source>
-        <translation type="unfinished"></translation>
+        <translation>プログラムにはまだファイル名がありません</translation>
     </message>
     <message>
         <source>Autosave failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>自動保存に失敗しました: %1</translation>
     </message>
     <message>
         <source>No recovery store</source>
-        <translation type="unfinished"></translation>
+        <translation>復元用の保存先がありません</translation>
     </message>
     <message>
         <source>%1 no longer exists; the recovered text is unsaved</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 はもう存在しません。復元したテキストは未保存です</translation>
     </message>
 </context>
 <context>
     <name>hako::FileController</name>
     <message>
         <source>Unsaved Changes</source>
-        <translation type="unfinished"></translation>
+        <translation>未保存の変更</translation>
     </message>
     <message>
         <source>Save the changes to “%1” before closing it?</source>
-        <translation type="unfinished"></translation>
+        <translation>閉じる前に「%1」への変更を保存しますか？</translation>
     </message>
     <message>
         <source>cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation>キャンセルしました</translation>
     </message>
     <message>
         <source>Open</source>
-        <translation type="unfinished"></translation>
+        <translation>開く</translation>
     </message>
     <message>
         <source>Programs, traces, documents and memory stores (*.pdl *.yaml *.yml *.json *.txt *.md *.pdf *.hakomem);;PDL programs (*.pdl *.yaml *.yml);;Traces (*.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>プログラム、トレース、文書、メモリーストア (*.pdl *.yaml *.yml *.json *.txt *.md *.pdf *.hakomem);;PDL プログラム (*.pdl *.yaml *.yml);;トレース (*.json);;すべてのファイル (*)</translation>
     </message>
     <message>
         <source>The trace&apos;s program %1 was not opened: the editor has unsaved changes</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースのプログラム %1 は開きませんでした。エディターに未保存の変更があります</translation>
     </message>
     <message>
         <source>Opened %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 を開きました</translation>
     </message>
     <message>
         <source>Save Program As</source>
-        <translation type="unfinished"></translation>
+        <translation>名前を付けてプログラムを保存</translation>
     </message>
     <message>
         <source>PDL programs (*.pdl *.yaml *.yml);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>PDL プログラム (*.pdl *.yaml *.yml);;すべてのファイル (*)</translation>
     </message>
     <message>
         <source>Saved %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 を保存しました</translation>
     </message>
     <message>
         <source>This example needs a model. %1</source>
-        <translation type="unfinished"></translation>
+        <translation>このサンプルにはモデルが必要です。%1</translation>
     </message>
     <message>
         <source>No recent files</source>
-        <translation type="unfinished"></translation>
+        <translation>最近使ったファイルはありません</translation>
     </message>
     <message>
         <source>&amp;Clear List</source>
-        <translation type="unfinished"></translation>
+        <translation>一覧を消去(&amp;C)</translation>
     </message>
     <message>
         <source>Run without a model</source>
-        <translation type="unfinished"></translation>
+        <translation>モデルなしで実行できます</translation>
     </message>
     <message>
         <source>Need a model</source>
-        <translation type="unfinished"></translation>
+        <translation>モデルが必要</translation>
     </message>
     <message>
         <source>No examples installed</source>
-        <translation type="unfinished"></translation>
+        <translation>サンプルがインストールされていません</translation>
     </message>
     <message>
         <source>Untitled program</source>
-        <translation type="unfinished"></translation>
+        <translation>無題のプログラム</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2)</translation>
     </message>
     <message>
         <source>Nothing to recover</source>
-        <translation type="unfinished"></translation>
+        <translation>復元するものはありません</translation>
     </message>
     <message>
         <source>Restored unsaved changes from %1. Save to keep them.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 から未保存の変更を復元しました。残すには保存してください。</translation>
     </message>
     <message>
         <source>an untitled program</source>
-        <translation type="unfinished"></translation>
+        <translation>無題のプログラム</translation>
     </message>
     <message>
         <source>Restore Unsaved Programs?</source>
-        <translation type="unfinished"></translation>
+        <translation>未保存のプログラムを復元しますか？</translation>
     </message>
     <message>
         <source>Hako was closed without saving:
@@ -647,927 +647,946 @@
 %1
 
 Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</source>
-        <translation type="unfinished"></translation>
+        <translation>Hako は保存せずに終了しました:
+
+%1
+
+未保存の変更を復元しますか？（それ以外は［ファイル］›［未保存の復元］に残ります。）</translation>
     </message>
 </context>
 <context>
     <name>hako::FindBar</name>
     <message>
         <source>Match case</source>
-        <translation type="unfinished"></translation>
+        <translation>大文字と小文字を区別</translation>
     </message>
     <message>
         <source>Whole words</source>
-        <translation type="unfinished"></translation>
+        <translation>単語単位</translation>
     </message>
     <message>
         <source>Regular expression</source>
-        <translation type="unfinished"></translation>
+        <translation>正規表現</translation>
     </message>
     <message>
         <source>Find</source>
-        <translation type="unfinished"></translation>
+        <translation>検索</translation>
     </message>
     <message>
         <source>Replace with</source>
-        <translation type="unfinished"></translation>
+        <translation>置換後の文字列</translation>
     </message>
     <message>
         <source>Find previous (Shift+F3)</source>
-        <translation type="unfinished"></translation>
+        <translation>前を検索 (Shift+F3)</translation>
     </message>
     <message>
         <source>Find previous</source>
-        <translation type="unfinished"></translation>
+        <translation>前を検索</translation>
     </message>
     <message>
         <source>Find next (F3)</source>
-        <translation type="unfinished"></translation>
+        <translation>次を検索 (F3)</translation>
     </message>
     <message>
         <source>Find next</source>
-        <translation type="unfinished"></translation>
+        <translation>次を検索</translation>
     </message>
     <message>
         <source>Close (Escape)</source>
-        <translation type="unfinished"></translation>
+        <translation>閉じる (Esc)</translation>
     </message>
     <message>
         <source>Close the find bar</source>
-        <translation type="unfinished"></translation>
+        <translation>検索バーを閉じる</translation>
     </message>
     <message>
         <source>Replace</source>
-        <translation type="unfinished"></translation>
+        <translation>置換</translation>
     </message>
     <message>
         <source>Replace All</source>
-        <translation type="unfinished"></translation>
+        <translation>すべて置換</translation>
     </message>
     <message>
         <source>No matches</source>
-        <translation type="unfinished"></translation>
+        <translation>一致なし</translation>
     </message>
     <message numerus="yes">
         <source>%n replaced</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 件置換しました</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>hako::LanguageManager</name>
+    <message>
+        <source>&amp;System Language</source>
+        <translation>システムの言語(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>言語(&amp;L)</translation>
     </message>
 </context>
 <context>
     <name>hako::LogLinks</name>
     <message>
         <source>The trace of this run was not kept (the workbench keeps its own runs&apos; traces; `hako run --trace FILE` writes one)</source>
-        <translation type="unfinished"></translation>
+        <translation>この実行のトレースは保存されていません（ワークベンチは自身の実行のトレースを保存します。`hako run --trace FILE` でも書き出せます）</translation>
     </message>
 </context>
 <context>
     <name>hako::MainWindow</name>
     <message>
         <source>Line and column</source>
-        <translation type="unfinished"></translation>
+        <translation>行と列</translation>
     </message>
     <message>
         <source>Line endings</source>
-        <translation type="unfinished"></translation>
+        <translation>改行コード</translation>
     </message>
     <message>
         <source>Encoding</source>
-        <translation type="unfinished"></translation>
+        <translation>文字コード</translation>
     </message>
     <message>
         <source>The prompt log: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>プロンプトログ: %1</translation>
     </message>
     <message>
         <source>Ln %1, Col %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 行、%2 列</translation>
     </message>
     <message>
         <source>Problems</source>
-        <translation type="unfinished"></translation>
+        <translation>問題</translation>
     </message>
     <message>
         <source>Problems (%1 errors, %2 warnings)</source>
-        <translation type="unfinished"></translation>
+        <translation>問題（エラー %1、警告 %2）</translation>
     </message>
     <message>
         <source>Console</source>
-        <translation type="unfinished"></translation>
+        <translation>コンソール</translation>
     </message>
     <message>
         <source>Documents</source>
-        <translation type="unfinished"></translation>
+        <translation>文書</translation>
     </message>
     <message>
         <source>Memory</source>
-        <translation type="unfinished"></translation>
+        <translation>メモリー</translation>
     </message>
     <message>
         <source>Prompt Log</source>
-        <translation type="unfinished"></translation>
+        <translation>プロンプトログ</translation>
     </message>
     <message>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
+        <translation>ファイル(&amp;F)</translation>
     </message>
     <message>
         <source>&amp;New</source>
-        <translation type="unfinished"></translation>
+        <translation>新規(&amp;N)</translation>
     </message>
     <message>
         <source>Open &amp;Document…</source>
-        <translation type="unfinished"></translation>
+        <translation>文書を開く(&amp;D)…</translation>
     </message>
     <message>
         <source>Open Document</source>
-        <translation type="unfinished"></translation>
+        <translation>文書を開く</translation>
     </message>
     <message>
         <source>All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>すべてのファイル (*)</translation>
     </message>
     <message>
         <source>&amp;Open…</source>
-        <translation type="unfinished"></translation>
+        <translation>開く(&amp;O)…</translation>
     </message>
     <message>
         <source>Open &amp;Recent</source>
-        <translation type="unfinished"></translation>
+        <translation>最近使ったファイル(&amp;R)</translation>
     </message>
     <message>
         <source>Open &amp;Trace…</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースを開く(&amp;T)…</translation>
     </message>
     <message>
         <source>Open Trace</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースを開く</translation>
     </message>
     <message>
         <source>Traces (*.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>トレース (*.json);;すべてのファイル (*)</translation>
     </message>
     <message>
         <source>Recover &amp;Unsaved</source>
-        <translation type="unfinished"></translation>
+        <translation>未保存の復元(&amp;U)</translation>
     </message>
     <message>
         <source>&amp;Save</source>
-        <translation type="unfinished"></translation>
+        <translation>保存(&amp;S)</translation>
     </message>
     <message>
         <source>Save &amp;As…</source>
-        <translation type="unfinished"></translation>
+        <translation>名前を付けて保存(&amp;A)…</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>終了(&amp;Q)</translation>
     </message>
     <message>
         <source>&amp;Edit</source>
-        <translation type="unfinished"></translation>
+        <translation>編集(&amp;E)</translation>
     </message>
     <message>
         <source>&amp;Undo</source>
-        <translation type="unfinished"></translation>
+        <translation>元に戻す(&amp;U)</translation>
     </message>
     <message>
         <source>&amp;Redo</source>
-        <translation type="unfinished"></translation>
+        <translation>やり直し(&amp;R)</translation>
     </message>
     <message>
         <source>Cu&amp;t</source>
-        <translation type="unfinished"></translation>
+        <translation>切り取り(&amp;T)</translation>
     </message>
     <message>
         <source>&amp;Copy</source>
-        <translation type="unfinished"></translation>
+        <translation>コピー(&amp;C)</translation>
     </message>
     <message>
         <source>&amp;Paste</source>
-        <translation type="unfinished"></translation>
+        <translation>貼り付け(&amp;P)</translation>
     </message>
     <message>
         <source>Select &amp;All</source>
-        <translation type="unfinished"></translation>
+        <translation>すべて選択(&amp;A)</translation>
     </message>
     <message>
         <source>&amp;Find…</source>
-        <translation type="unfinished"></translation>
+        <translation>検索(&amp;F)…</translation>
     </message>
     <message>
         <source>Find &amp;Next</source>
-        <translation type="unfinished"></translation>
+        <translation>次を検索(&amp;N)</translation>
     </message>
     <message>
         <source>Find Pre&amp;vious</source>
-        <translation type="unfinished"></translation>
+        <translation>前を検索(&amp;V)</translation>
     </message>
     <message>
         <source>R&amp;eplace…</source>
-        <translation type="unfinished"></translation>
+        <translation>置換(&amp;E)…</translation>
     </message>
     <message>
         <source>Toggle &amp;Comment</source>
-        <translation type="unfinished"></translation>
+        <translation>コメントの切り替え(&amp;C)</translation>
     </message>
     <message>
         <source>&amp;Run</source>
-        <translation type="unfinished"></translation>
+        <translation>実行(&amp;R)</translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>表示(&amp;V)</translation>
     </message>
     <message>
         <source>&amp;Settings</source>
-        <translation type="unfinished"></translation>
+        <translation>設定(&amp;S)</translation>
     </message>
     <message>
         <source>&amp;Model Endpoints…</source>
-        <translation type="unfinished"></translation>
+        <translation>モデルの接続先(&amp;M)…</translation>
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>ヘルプ(&amp;H)</translation>
     </message>
     <message>
         <source>&amp;Examples</source>
-        <translation type="unfinished"></translation>
+        <translation>サンプル(&amp;E)</translation>
     </message>
     <message>
         <source>About &amp;Plugins</source>
-        <translation type="unfinished"></translation>
+        <translation>プラグインについて(&amp;P)</translation>
     </message>
     <message>
         <source>&amp;About Hako</source>
-        <translation type="unfinished"></translation>
+        <translation>Hako について(&amp;A)</translation>
     </message>
     <message>
         <source>About Hako</source>
-        <translation type="unfinished"></translation>
+        <translation>Hako について</translation>
     </message>
     <message>
         <source>&lt;h3&gt;Hako %1&lt;/h3&gt;&lt;p&gt;A workbench for prompt programs written in the Prompt Declaration Language (PDL).&lt;/p&gt;&lt;p&gt;Built with Qt %2 and QScintilla.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h3&gt;Hako %1&lt;/h3&gt;&lt;p&gt;Prompt Declaration Language (PDL) で書いたプロンプトプログラムのためのワークベンチです。&lt;/p&gt;&lt;p&gt;Qt %2 と QScintilla で構築されています。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>The language changes fully the next time Hako starts.</source>
+        <translation>表示言語は Hako の次回起動時にすべて切り替わります。</translation>
     </message>
 </context>
 <context>
     <name>hako::MemoryHistoryView</name>
     <message>
         <source>Changes</source>
-        <translation type="unfinished"></translation>
+        <translation>変更履歴</translation>
     </message>
     <message>
         <source>Seq</source>
-        <translation type="unfinished"></translation>
+        <translation>番号</translation>
     </message>
     <message>
         <source>Time</source>
-        <translation type="unfinished"></translation>
+        <translation>時刻</translation>
     </message>
     <message>
         <source>Change</source>
-        <translation type="unfinished"></translation>
+        <translation>変更</translation>
     </message>
     <message>
         <source>Actor</source>
-        <translation type="unfinished"></translation>
+        <translation>実行者</translation>
     </message>
     <message>
         <source>Reason</source>
-        <translation type="unfinished"></translation>
+        <translation>理由</translation>
     </message>
     <message>
         <source>Revert to before this change</source>
-        <translation type="unfinished"></translation>
+        <translation>この変更の前に戻す</translation>
     </message>
     <message>
         <source>Provenance</source>
-        <translation type="unfinished"></translation>
+        <translation>由来</translation>
     </message>
     <message>
         <source>Detail</source>
-        <translation type="unfinished"></translation>
+        <translation>詳細</translation>
     </message>
     <message>
         <source>Memory %1</source>
-        <translation type="unfinished"></translation>
+        <translation>メモリー %1</translation>
     </message>
     <message>
         <source>Select a memory to see its history.</source>
-        <translation type="unfinished"></translation>
+        <translation>メモリーを選択すると履歴が表示されます。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Memory %1&lt;/b&gt; · %2 · %3 · importance %4 (%5) · version %6&lt;br&gt;%7</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;メモリー %1&lt;/b&gt; · %2 · %3 · 重要度 %4 (%5) · バージョン %6&lt;br&gt;%7</translation>
     </message>
     <message>
         <source>Evidence</source>
-        <translation type="unfinished"></translation>
+        <translation>根拠</translation>
     </message>
     <message>
         <source>%1 memories</source>
-        <translation type="unfinished"></translation>
+        <translation>メモリー %1 件</translation>
     </message>
     <message>
         <source>memory %1</source>
-        <translation type="unfinished"></translation>
+        <translation>メモリー %1</translation>
     </message>
     <message>
         <source>broken link: no such memory</source>
-        <translation type="unfinished"></translation>
+        <translation>リンク切れ: そのメモリーはありません</translation>
     </message>
     <message>
         <source>[deleted] %1</source>
-        <translation type="unfinished"></translation>
+        <translation>[削除済み] %1</translation>
     </message>
     <message>
         <source>Source</source>
-        <translation type="unfinished"></translation>
+        <translation>ソース</translation>
     </message>
     <message>
         <source>thread</source>
-        <translation type="unfinished"></translation>
+        <translation>スレッド</translation>
     </message>
     <message>
         <source>messages</source>
-        <translation type="unfinished"></translation>
+        <translation>メッセージ</translation>
     </message>
     <message>
         <source>run</source>
-        <translation type="unfinished"></translation>
+        <translation>実行</translation>
     </message>
     <message>
         <source>trace node</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースのノード</translation>
     </message>
     <message>
         <source>none recorded</source>
-        <translation type="unfinished"></translation>
+        <translation>記録なし</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; by %2 at %3 — %4&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt;（%2、%3）— %4&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Revert memory %1 to what it was before change #%2 (%3)?</source>
-        <translation type="unfinished"></translation>
+        <translation>メモリー %1 を変更 #%2 (%3) の前の状態に戻しますか？</translation>
     </message>
 </context>
 <context>
     <name>hako::MemoryInspector</name>
     <message>
         <source>Memory</source>
-        <translation type="unfinished"></translation>
+        <translation>メモリー</translation>
     </message>
     <message>
         <source>Open store…</source>
-        <translation type="unfinished"></translation>
+        <translation>ストアを開く…</translation>
     </message>
     <message>
         <source>Search text…</source>
-        <translation type="unfinished"></translation>
+        <translation>テキストを検索…</translation>
     </message>
     <message>
         <source>Search memories</source>
-        <translation type="unfinished"></translation>
+        <translation>メモリーを検索</translation>
     </message>
     <message>
         <source>Similar to… (Enter)</source>
-        <translation type="unfinished"></translation>
+        <translation>類似検索… (Enter)</translation>
     </message>
     <message>
         <source>Memories similar to</source>
-        <translation type="unfinished"></translation>
+        <translation>類似するメモリー</translation>
     </message>
     <message>
         <source>Memory kind</source>
-        <translation type="unfinished"></translation>
+        <translation>メモリーの種類</translation>
     </message>
     <message>
         <source>All kinds</source>
-        <translation type="unfinished"></translation>
+        <translation>すべての種類</translation>
     </message>
     <message>
         <source>Memory state</source>
-        <translation type="unfinished"></translation>
+        <translation>メモリーの状態</translation>
     </message>
     <message>
         <source>All states</source>
-        <translation type="unfinished"></translation>
+        <translation>すべての状態</translation>
     </message>
     <message>
         <source>Minimum importance</source>
-        <translation type="unfinished"></translation>
+        <translation>重要度の下限</translation>
     </message>
     <message>
         <source>importance ≥ </source>
-        <translation type="unfinished"></translation>
+        <translation>重要度 ≥ </translation>
     </message>
     <message>
         <source>Archive</source>
-        <translation type="unfinished"></translation>
+        <translation>アーカイブ</translation>
     </message>
     <message>
         <source>Delete</source>
-        <translation type="unfinished"></translation>
+        <translation>削除</translation>
     </message>
     <message>
         <source>Memories</source>
-        <translation type="unfinished"></translation>
+        <translation>メモリー</translation>
     </message>
     <message>
         <source>Retrievals</source>
-        <translation type="unfinished"></translation>
+        <translation>検索履歴</translation>
     </message>
     <message>
         <source>History &amp;&amp; provenance</source>
-        <translation type="unfinished"></translation>
+        <translation>履歴と由来</translation>
     </message>
     <message>
         <source>Timeline</source>
-        <translation type="unfinished"></translation>
+        <translation>タイムライン</translation>
     </message>
     <message>
         <source>Thread</source>
-        <translation type="unfinished"></translation>
+        <translation>スレッド</translation>
     </message>
     <message>
         <source>Open memory store</source>
-        <translation type="unfinished"></translation>
+        <translation>メモリーストアを開く</translation>
     </message>
     <message>
         <source>Memory stores (*.hakomem *.sqlite *.db);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>メモリーストア (*.hakomem *.sqlite *.db);;すべてのファイル (*)</translation>
     </message>
     <message>
         <source>%1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 件中 %1 件</translation>
     </message>
     <message>
         <source>This store has no embeddings to search.</source>
-        <translation type="unfinished"></translation>
+        <translation>このストアには検索に使える埋め込みがありません。</translation>
     </message>
     <message>
         <source>No model provider for &apos;%1&apos;.</source>
-        <translation type="unfinished"></translation>
+        <translation>「%1」のモデルプロバイダーがありません。</translation>
     </message>
     <message>
         <source>This memory store is damaged (SQLite&apos;s quick check: %1). It is open read-only: browse it and export what can be read, then import the export into a new store.</source>
-        <translation type="unfinished"></translation>
+        <translation>このメモリーストアは破損しています（SQLite の簡易チェック: %1）。読み取り専用で開いています。内容を確認して読めるものをエクスポートし、新しいストアにインポートしてください。</translation>
     </message>
     <message>
         <source>You may only read this memory store: it is open read-only.</source>
-        <translation type="unfinished"></translation>
+        <translation>このメモリーストアは読み取り専用で開いているため、読むことしかできません。</translation>
     </message>
     <message numerus="yes">
         <source>%1 %n memories? The journal keeps their history.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 件のメモリーを%1しますか？履歴はジャーナルに残ります。</numerusform>
         </translation>
     </message>
     <message>
         <source>Memory %1 is hidden by the current filter.</source>
-        <translation type="unfinished"></translation>
+        <translation>メモリー %1 は現在のフィルターで非表示になっています。</translation>
     </message>
 </context>
 <context>
     <name>hako::MemoryTimelineView</name>
     <message>
         <source>No memories yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>メモリーはまだありません。</translation>
     </message>
     <message>
         <source>reflection threshold %1</source>
-        <translation type="unfinished"></translation>
+        <translation>振り返りのしきい値 %1</translation>
     </message>
     <message>
         <source>   ● created   | accessed   ▲ reflection</source>
-        <translation type="unfinished"></translation>
+        <translation>   ● 作成   | アクセス   ▲ 振り返り</translation>
     </message>
 </context>
 <context>
     <name>hako::MessageBar</name>
     <message>
         <source>Dismiss</source>
-        <translation type="unfinished"></translation>
+        <translation>閉じる</translation>
     </message>
     <message>
         <source>Dismiss message</source>
-        <translation type="unfinished"></translation>
+        <translation>メッセージを閉じる</translation>
     </message>
     <message>
         <source>Message action</source>
-        <translation type="unfinished"></translation>
+        <translation>メッセージの操作</translation>
     </message>
 </context>
 <context>
     <name>hako::ModelFailure</name>
     <message>
         <source>Line %1: Hako could not get a reply from the model. Check the model settings. Details: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 行目: モデルから応答を得られませんでした。モデルの設定を確認してください。詳細: %2</translation>
     </message>
 </context>
 <context>
     <name>hako::ModelSettingsDialog</name>
     <message>
         <source>Model settings</source>
-        <translation type="unfinished"></translation>
+        <translation>モデルの設定</translation>
     </message>
     <message>
         <source>%1 — fix the file by hand; saving is disabled.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — ファイルを手動で修正してください。保存はできません。</translation>
     </message>
     <message>
         <source>Add</source>
-        <translation type="unfinished"></translation>
+        <translation>追加</translation>
     </message>
     <message>
         <source>Remove</source>
-        <translation type="unfinished"></translation>
+        <translation>削除</translation>
     </message>
     <message>
         <source>Forget key</source>
-        <translation type="unfinished"></translation>
+        <translation>キーを削除</translation>
     </message>
     <message>
         <source>Test connection</source>
-        <translation type="unfinished"></translation>
+        <translation>接続テスト</translation>
     </message>
     <message>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>名前</translation>
     </message>
     <message>
         <source>Base URL</source>
-        <translation type="unfinished"></translation>
+        <translation>ベース URL</translation>
     </message>
     <message>
         <source>API key</source>
-        <translation type="unfinished"></translation>
+        <translation>API キー</translation>
     </message>
     <message>
         <source>Key variable</source>
-        <translation type="unfinished"></translation>
+        <translation>キーの環境変数</translation>
     </message>
     <message>
         <source>Models</source>
-        <translation type="unfinished"></translation>
+        <translation>モデル</translation>
     </message>
     <message>
         <source>Programs that say `model: default` use this model; the examples do. Empty: %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>`model: default` と書いたプログラム（サンプルも含む）はこのモデルを使います。空欄のとき: %1。</translation>
     </message>
     <message>
         <source>Default model</source>
-        <translation type="unfinished"></translation>
+        <translation>既定のモデル</translation>
     </message>
     <message>
         <source>Used by programs that say &lt;code&gt;model: default&lt;/code&gt; (the examples do).</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;code&gt;model: default&lt;/code&gt; と書いたプログラム（サンプルも含む）が使います。</translation>
     </message>
     <message>
         <source>Model names sent to an endpoint</source>
-        <translation type="unfinished"></translation>
+        <translation>接続先に送るモデル名</translation>
     </message>
     <message>
         <source>Model name in programs</source>
-        <translation type="unfinished"></translation>
+        <translation>プログラム内のモデル名</translation>
     </message>
     <message>
         <source>Endpoint</source>
-        <translation type="unfinished"></translation>
+        <translation>接続先</translation>
     </message>
     <message>
         <source>Model on the server</source>
-        <translation type="unfinished"></translation>
+        <translation>サーバー上のモデル</translation>
     </message>
     <message>
         <source>A name (or a glob such as vllm/*) that programs use, the endpoint it goes to, and the name that server knows (empty: the same name, without a prefix ending in /*)</source>
-        <translation type="unfinished"></translation>
+        <translation>プログラムで使う名前（vllm/* のようなパターンも可）、送り先の接続先、そのサーバーでの名前（空欄: 同じ名前から /* で終わる接頭辞を除いたもの）</translation>
     </message>
     <message>
         <source>Map a name</source>
-        <translation type="unfinished"></translation>
+        <translation>名前を対応付け</translation>
     </message>
     <message>
         <source>Remove mapping</source>
-        <translation type="unfinished"></translation>
+        <translation>対応付けを削除</translation>
     </message>
     <message>
         <source>Model names</source>
-        <translation type="unfinished"></translation>
+        <translation>モデル名</translation>
     </message>
     <message>
         <source>Endpoints</source>
-        <translation type="unfinished"></translation>
+        <translation>接続先</translation>
     </message>
     <message>
         <source>Endpoint name</source>
-        <translation type="unfinished"></translation>
+        <translation>接続先の名前</translation>
     </message>
     <message>
         <source>Models the endpoint serves</source>
-        <translation type="unfinished"></translation>
+        <translation>接続先が提供するモデル</translation>
     </message>
     <message>
         <source>Add endpoint</source>
-        <translation type="unfinished"></translation>
+        <translation>接続先を追加</translation>
     </message>
     <message>
         <source>Remove endpoint</source>
-        <translation type="unfinished"></translation>
+        <translation>接続先を削除</translation>
     </message>
     <message>
         <source>Map a model name</source>
-        <translation type="unfinished"></translation>
+        <translation>モデル名を対応付け</translation>
     </message>
     <message>
         <source>%1 (built in)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（組み込み）</translation>
     </message>
     <message>
         <source>Set by an environment variable (see the README, &quot;Connecting a model&quot;)</source>
-        <translation type="unfinished"></translation>
+        <translation>環境変数で設定されています（README の「Connecting a model」を参照）</translation>
     </message>
     <message>
         <source>The key will be removed from the desktop keyring on Save.</source>
-        <translation type="unfinished"></translation>
+        <translation>保存するとキーがデスクトップのキーリングから削除されます。</translation>
     </message>
     <message>
         <source>The new key will be stored in the desktop keyring on Save.</source>
-        <translation type="unfinished"></translation>
+        <translation>保存すると新しいキーがデスクトップのキーリングに保存されます。</translation>
     </message>
     <message>
         <source>A key is stored in the desktop keyring.</source>
-        <translation type="unfinished"></translation>
+        <translation>キーはデスクトップのキーリングに保存されています。</translation>
     </message>
     <message>
         <source>The key comes from the environment variable %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>キーは環境変数 %1 から取得します。</translation>
     </message>
     <message>
         <source>No key (none is needed for Ollama and most local servers).</source>
-        <translation type="unfinished"></translation>
+        <translation>キーなし（Ollama や多くのローカルサーバーでは不要です）。</translation>
     </message>
     <message>
         <source>(stored in the keyring)</source>
-        <translation type="unfinished"></translation>
+        <translation>（キーリングに保存済み）</translation>
     </message>
     <message>
         <source>(none)</source>
-        <translation type="unfinished"></translation>
+        <translation>（なし）</translation>
     </message>
     <message>
         <source>No base URL.</source>
-        <translation type="unfinished"></translation>
+        <translation>ベース URL がありません。</translation>
     </message>
     <message>
         <source>Asking %1 …</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 に問い合わせ中…</translation>
     </message>
     <message>
         <source>Failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>失敗: %1</translation>
     </message>
     <message numerus="yes">
         <source>Connected: %n model(s).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>接続しました: モデル %n 個。</numerusform>
         </translation>
     </message>
     <message>
         <source>The key of %1 was not stored: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 のキーを保存できませんでした: %2</translation>
     </message>
     <message>
         <source>Saved to %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 に保存しました。</translation>
     </message>
 </context>
 <context>
     <name>hako::NodeDetailView</name>
     <message>
         <source>Block summary</source>
-        <translation type="unfinished"></translation>
+        <translation>ブロックの概要</translation>
     </message>
     <message>
         <source>Summary</source>
-        <translation type="unfinished"></translation>
+        <translation>概要</translation>
     </message>
     <message>
         <source>Open in full</source>
-        <translation type="unfinished"></translation>
+        <translation>全体を開く</translation>
     </message>
     <message>
         <source>Save…</source>
-        <translation type="unfinished"></translation>
+        <translation>保存…</translation>
     </message>
     <message>
         <source>Text</source>
-        <translation type="unfinished"></translation>
+        <translation>テキスト</translation>
     </message>
     <message>
         <source>Tree</source>
-        <translation type="unfinished"></translation>
+        <translation>ツリー</translation>
     </message>
     <message>
         <source>Result as a tree</source>
-        <translation type="unfinished"></translation>
+        <translation>結果をツリーで表示</translation>
     </message>
     <message>
         <source>Result as text</source>
-        <translation type="unfinished"></translation>
+        <translation>結果をテキストで表示</translation>
     </message>
     <message>
         <source>Result</source>
-        <translation type="unfinished"></translation>
+        <translation>結果</translation>
     </message>
     <message>
         <source>Show source rebuilt from the trace</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースから再構成したソースを表示</translation>
     </message>
     <message>
         <source>Block source</source>
-        <translation type="unfinished"></translation>
+        <translation>ブロックのソース</translation>
     </message>
     <message>
         <source>Source</source>
-        <translation type="unfinished"></translation>
+        <translation>ソース</translation>
     </message>
     <message>
         <source>Block trace JSON</source>
-        <translation type="unfinished"></translation>
+        <translation>ブロックのトレース JSON</translation>
     </message>
     <message>
         <source>JSON</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON</translation>
     </message>
     <message>
         <source>&lt;i&gt;Select a block in the trace to see its details.&lt;/i&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;i&gt;トレースでブロックを選択すると詳細が表示されます。&lt;/i&gt;</translation>
     </message>
     <message>
         <source>&lt;i&gt;No trace. Run a program or open a trace file.&lt;/i&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;i&gt;トレースがありません。プログラムを実行するか、トレースファイルを開いてください。&lt;/i&gt;</translation>
     </message>
     <message>
         <source> &lt;i&gt;running…&lt;/i&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation> &lt;i&gt;実行中…&lt;/i&gt;</translation>
     </message>
     <message>
         <source> &lt;i&gt;stopped&lt;/i&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation> &lt;i&gt;停止&lt;/i&gt;</translation>
     </message>
     <message>
         <source> &amp;nbsp;&lt;span style=&apos;color:%1&apos;&gt;&lt;b&gt;failed&lt;/b&gt;&lt;/span&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation> &amp;nbsp;&lt;span style=&apos;color:%1&apos;&gt;&lt;b&gt;失敗&lt;/b&gt;&lt;/span&gt;</translation>
     </message>
     <message>
         <source>Showing the first %1 of %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 のうち最初の %1 を表示しています。</translation>
     </message>
     <message>
         <source>Showing the first %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>最初の %1 を表示しています。</translation>
     </message>
     <message>
         <source>result</source>
-        <translation type="unfinished"></translation>
+        <translation>結果</translation>
     </message>
     <message>
         <source>%1, lines %2–%3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1、%2–%3 行</translation>
     </message>
     <message>
         <source>This trace has no source location for the block. </source>
-        <translation type="unfinished"></translation>
+        <translation>このトレースにはブロックのソース位置がありません。</translation>
     </message>
     <message>
         <source>Rebuilt from the trace: expressions appear with the values they had.</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースから再構成しました。式は実行時の値で表示されます。</translation>
     </message>
     <message>
         <source>The node&apos;s JSON cannot be shown: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>ノードの JSON を表示できません: %1</translation>
     </message>
     <message>
         <source>Result of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 の結果</translation>
     </message>
     <message>
         <source>%1 characters%2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 文字%2</translation>
     </message>
     <message>
         <source>; lines longer than 4,000 characters are shown broken</source>
-        <translation type="unfinished"></translation>
+        <translation>。4,000 文字を超える行は折り返して表示します</translation>
     </message>
     <message>
         <source>Save result</source>
-        <translation type="unfinished"></translation>
+        <translation>結果を保存</translation>
     </message>
     <message>
         <source>Could not save %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 を保存できませんでした: %2</translation>
     </message>
 </context>
 <context>
     <name>hako::PdlEditor</name>
     <message>
         <source>Program editor</source>
-        <translation type="unfinished"></translation>
+        <translation>プログラムエディター</translation>
     </message>
 </context>
 <context>
     <name>hako::PdlLexer</name>
     <message>
         <source>Default</source>
-        <translation type="unfinished"></translation>
+        <translation>既定</translation>
     </message>
     <message>
         <source>Comment</source>
-        <translation type="unfinished"></translation>
+        <translation>コメント</translation>
     </message>
     <message>
         <source>Mapping key</source>
-        <translation type="unfinished"></translation>
+        <translation>マッピングのキー</translation>
     </message>
     <message>
         <source>Block kind</source>
-        <translation type="unfinished"></translation>
+        <translation>ブロックの種類</translation>
     </message>
     <message>
         <source>Common field</source>
-        <translation type="unfinished"></translation>
+        <translation>共通フィールド</translation>
     </message>
     <message>
         <source>Quoted string</source>
-        <translation type="unfinished"></translation>
+        <translation>引用符付き文字列</translation>
     </message>
     <message>
         <source>Number or constant</source>
-        <translation type="unfinished"></translation>
+        <translation>数値・定数</translation>
     </message>
     <message>
         <source>Expression</source>
-        <translation type="unfinished"></translation>
+        <translation>式</translation>
     </message>
     <message>
         <source>Expression delimiter</source>
-        <translation type="unfinished"></translation>
+        <translation>式の区切り</translation>
     </message>
     <message>
         <source>YAML punctuation</source>
-        <translation type="unfinished"></translation>
+        <translation>YAML の記号</translation>
     </message>
     <message>
         <source>Block scalar text</source>
-        <translation type="unfinished"></translation>
+        <translation>ブロックスカラーのテキスト</translation>
     </message>
     <message>
         <source>Document marker</source>
-        <translation type="unfinished"></translation>
+        <translation>ドキュメントマーカー</translation>
     </message>
     <message>
         <source>Template comment</source>
-        <translation type="unfinished"></translation>
+        <translation>テンプレートのコメント</translation>
     </message>
 </context>
 <context>
     <name>hako::ProblemsView</name>
     <message>
         <source>Problems</source>
-        <translation type="unfinished"></translation>
+        <translation>問題</translation>
     </message>
     <message>
         <source>Message</source>
-        <translation type="unfinished"></translation>
+        <translation>メッセージ</translation>
     </message>
     <message>
         <source>Line</source>
-        <translation type="unfinished"></translation>
+        <translation>行</translation>
     </message>
     <message>
         <source>Column</source>
-        <translation type="unfinished"></translation>
+        <translation>列</translation>
     </message>
     <message>
         <source>No problems</source>
-        <translation type="unfinished"></translation>
+        <translation>問題はありません</translation>
     </message>
     <message numerus="yes">
         <source>%n error(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>エラー %n 件</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n warning(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>警告 %n 件</numerusform>
         </translation>
     </message>
 </context>
@@ -1575,728 +1594,741 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <name>hako::PromptLogPane</name>
     <message>
         <source>&amp;Refresh</source>
-        <translation type="unfinished"></translation>
+        <translation>再読み込み(&amp;R)</translation>
     </message>
     <message>
         <source>Prompt log</source>
-        <translation type="unfinished"></translation>
+        <translation>プロンプトログ</translation>
     </message>
     <message>
         <source>Search messages and replies…</source>
-        <translation type="unfinished"></translation>
+        <translation>メッセージと応答を検索…</translation>
     </message>
     <message>
         <source>Search calls</source>
-        <translation type="unfinished"></translation>
+        <translation>呼び出しを検索</translation>
     </message>
     <message>
         <source>Every word (or &quot;quoted phrase&quot;) must occur in the messages or the reply; ignores ASCII case</source>
-        <translation type="unfinished"></translation>
+        <translation>すべての語（または &quot;引用符で囲んだ語句&quot;）がメッセージか応答に含まれる呼び出しを表示します。英字の大文字・小文字は区別しません</translation>
     </message>
     <message>
         <source>Prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>プロンプト</translation>
     </message>
     <message>
         <source>Prompt filter</source>
-        <translation type="unfinished"></translation>
+        <translation>プロンプトで絞り込み</translation>
     </message>
     <message>
         <source>The prompt&apos;s name; * matches any run of characters</source>
-        <translation type="unfinished"></translation>
+        <translation>プロンプトの名前。* は任意の文字列に一致します</translation>
     </message>
     <message>
         <source>Model</source>
-        <translation type="unfinished"></translation>
+        <translation>モデル</translation>
     </message>
     <message>
         <source>Model filter</source>
-        <translation type="unfinished"></translation>
+        <translation>モデルで絞り込み</translation>
     </message>
     <message>
         <source>The model&apos;s name; * matches any run of characters</source>
-        <translation type="unfinished"></translation>
+        <translation>モデルの名前。* は任意の文字列に一致します</translation>
     </message>
     <message>
         <source>Tags</source>
-        <translation type="unfinished"></translation>
+        <translation>タグ</translation>
     </message>
     <message>
         <source>Tag filter</source>
-        <translation type="unfinished"></translation>
+        <translation>タグで絞り込み</translation>
     </message>
     <message>
         <source>Tags a call must all carry, separated by spaces or commas</source>
-        <translation type="unfinished"></translation>
+        <translation>呼び出しがすべて持つべきタグ。スペースまたはカンマで区切ります</translation>
     </message>
     <message>
         <source>Status filter</source>
-        <translation type="unfinished"></translation>
+        <translation>状態で絞り込み</translation>
     </message>
     <message>
         <source>Any status</source>
-        <translation type="unfinished"></translation>
+        <translation>すべての状態</translation>
     </message>
     <message>
         <source>OK</source>
-        <translation type="unfinished"></translation>
+        <translation>成功</translation>
     </message>
     <message>
         <source>Failed</source>
-        <translation type="unfinished"></translation>
+        <translation>失敗</translation>
     </message>
     <message>
         <source>Cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation>キャンセル</translation>
     </message>
     <message>
         <source>Time range</source>
-        <translation type="unfinished"></translation>
+        <translation>期間</translation>
     </message>
     <message>
         <source>Any time</source>
-        <translation type="unfinished"></translation>
+        <translation>全期間</translation>
     </message>
     <message>
         <source>Last hour</source>
-        <translation type="unfinished"></translation>
+        <translation>過去 1 時間</translation>
     </message>
     <message>
         <source>Last 24 hours</source>
-        <translation type="unfinished"></translation>
+        <translation>過去 24 時間</translation>
     </message>
     <message>
         <source>Last 7 days</source>
-        <translation type="unfinished"></translation>
+        <translation>過去 7 日間</translation>
     </message>
     <message>
         <source>Last 30 days</source>
-        <translation type="unfinished"></translation>
+        <translation>過去 30 日間</translation>
     </message>
     <message>
         <source>Only calls started within this time; the charts and the tokens over time cover it (any time: the last 30 days)</source>
-        <translation type="unfinished"></translation>
+        <translation>この期間に開始した呼び出しだけを表示します。グラフとトークン数の推移もこの期間が対象です（全期間: 過去 30 日間）</translation>
     </message>
     <message>
         <source>Choose tags</source>
-        <translation type="unfinished"></translation>
+        <translation>タグを選択</translation>
     </message>
     <message>
         <source>Check the tags the calls must carry</source>
-        <translation type="unfinished"></translation>
+        <translation>呼び出しが持つべきタグにチェックを付けます</translation>
     </message>
     <message>
         <source>Tags in the log</source>
-        <translation type="unfinished"></translation>
+        <translation>ログにあるタグ</translation>
     </message>
     <message>
         <source>Refresh prompt log</source>
-        <translation type="unfinished"></translation>
+        <translation>プロンプトログを再読み込み</translation>
     </message>
     <message>
         <source>List the calls again (Ctrl+R)</source>
-        <translation type="unfinished"></translation>
+        <translation>呼び出しを一覧し直します (Ctrl+R)</translation>
     </message>
     <message>
         <source>Calls shown</source>
-        <translation type="unfinished"></translation>
+        <translation>表示中の呼び出し</translation>
     </message>
     <message>
         <source>Model calls</source>
-        <translation type="unfinished"></translation>
+        <translation>モデルの呼び出し</translation>
     </message>
     <message>
         <source>Prompt log status</source>
-        <translation type="unfinished"></translation>
+        <translation>プロンプトログの状態</translation>
     </message>
     <message>
         <source>Call detail</source>
-        <translation type="unfinished"></translation>
+        <translation>呼び出しの詳細</translation>
     </message>
     <message>
         <source>Select a call to see its messages, reply and usage.</source>
-        <translation type="unfinished"></translation>
+        <translation>呼び出しを選択すると、メッセージ、応答、使用量が表示されます。</translation>
     </message>
     <message>
         <source>Show in &amp;Trace</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースで表示(&amp;T)</translation>
     </message>
     <message>
         <source>Show in Trace</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースで表示</translation>
     </message>
     <message>
         <source>Open the run&apos;s trace at this call</source>
-        <translation type="unfinished"></translation>
+        <translation>この呼び出しの位置で実行のトレースを開きます</translation>
     </message>
     <message>
         <source>Show &amp;Source</source>
-        <translation type="unfinished"></translation>
+        <translation>ソースを表示(&amp;S)</translation>
     </message>
     <message>
         <source>Show Source</source>
-        <translation type="unfinished"></translation>
+        <translation>ソースを表示</translation>
     </message>
     <message>
         <source>Open the program at the model block that made this call</source>
-        <translation type="unfinished"></translation>
+        <translation>この呼び出しを行った model ブロックの位置でプログラムを開きます</translation>
     </message>
     <message>
         <source>Open in &amp;Playground</source>
-        <translation type="unfinished"></translation>
+        <translation>プレイグラウンドで開く(&amp;P)</translation>
     </message>
     <message>
         <source>Open in Playground</source>
-        <translation type="unfinished"></translation>
+        <translation>プレイグラウンドで開く</translation>
     </message>
     <message>
         <source>Edit this call&apos;s messages and parameters, switch the model and run it again</source>
-        <translation type="unfinished"></translation>
+        <translation>この呼び出しのメッセージとパラメーターを編集し、モデルを切り替えて再実行します</translation>
     </message>
     <message>
         <source>Calls</source>
-        <translation type="unfinished"></translation>
+        <translation>呼び出し</translation>
     </message>
     <message>
         <source>Group statistics by</source>
-        <translation type="unfinished"></translation>
+        <translation>統計のグループ化</translation>
     </message>
     <message>
         <source>By prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>プロンプト別</translation>
     </message>
     <message>
         <source>By tag</source>
-        <translation type="unfinished"></translation>
+        <translation>タグ別</translation>
     </message>
     <message>
         <source>By model</source>
-        <translation type="unfinished"></translation>
+        <translation>モデル別</translation>
     </message>
     <message>
         <source>By day (UTC)</source>
-        <translation type="unfinished"></translation>
+        <translation>日別 (UTC)</translation>
     </message>
     <message>
         <source>Call statistics</source>
-        <translation type="unfinished"></translation>
+        <translation>呼び出しの統計</translation>
     </message>
     <message>
         <source>&amp;Group:</source>
-        <translation type="unfinished"></translation>
+        <translation>グループ(&amp;G):</translation>
     </message>
     <message>
         <source>Success rate</source>
-        <translation type="unfinished"></translation>
+        <translation>成功率</translation>
     </message>
     <message>
         <source>Mean latency</source>
-        <translation type="unfinished"></translation>
+        <translation>平均レイテンシー</translation>
     </message>
     <message>
         <source>Tokens (in + out)</source>
-        <translation type="unfinished"></translation>
+        <translation>トークン数（入力＋出力）</translation>
     </message>
     <message>
         <source>Over Time</source>
-        <translation type="unfinished"></translation>
+        <translation>推移</translation>
     </message>
     <message>
         <source>Prompt log views</source>
-        <translation type="unfinished"></translation>
+        <translation>プロンプトログの表示</translation>
     </message>
     <message>
         <source>Loading…</source>
-        <translation type="unfinished"></translation>
+        <translation>読み込み中…</translation>
     </message>
     <message>
         <source>The prompt log cannot be read: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>プロンプトログを読み込めません: %1</translation>
     </message>
     <message>
         <source>Showing newest %1 of %2 calls</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 件中、新しい %1 件の呼び出しを表示</translation>
     </message>
     <message>
         <source>1 call</source>
-        <translation type="unfinished"></translation>
+        <translation>呼び出し 1 件</translation>
     </message>
     <message>
         <source>%1 calls</source>
-        <translation type="unfinished"></translation>
+        <translation>呼び出し %1 件</translation>
     </message>
     <message>
         <source>%1 of %2 calls match</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 件中 %1 件の呼び出しが一致</translation>
     </message>
     <message>
         <source>No model calls logged yet. Run a program that calls a model; every call appears here.</source>
-        <translation type="unfinished"></translation>
+        <translation>モデルの呼び出しはまだ記録されていません。モデルを呼び出すプログラムを実行すると、すべての呼び出しがここに表示されます。</translation>
     </message>
     <message>
         <source>No calls match the filters.</source>
-        <translation type="unfinished"></translation>
+        <translation>絞り込み条件に一致する呼び出しはありません。</translation>
     </message>
     <message>
         <source>This call cannot be read: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>この呼び出しを読み込めません: %1</translation>
     </message>
     <message>
         <source>No tags in the log yet</source>
-        <translation type="unfinished"></translation>
+        <translation>ログにはまだタグがありません</translation>
     </message>
     <message>
         <source>day</source>
-        <translation type="unfinished"></translation>
+        <translation>日</translation>
     </message>
     <message>
         <source>5 minutes</source>
-        <translation type="unfinished"></translation>
+        <translation>5 分</translation>
     </message>
     <message>
         <source>hour</source>
-        <translation type="unfinished"></translation>
+        <translation>時間</translation>
     </message>
     <message>
         <source>6 hours</source>
-        <translation type="unfinished"></translation>
+        <translation>6 時間</translation>
     </message>
     <message>
         <source>Call</source>
-        <translation type="unfinished"></translation>
+        <translation>呼び出し</translation>
     </message>
     <message>
         <source>Time</source>
-        <translation type="unfinished"></translation>
+        <translation>時刻</translation>
     </message>
     <message>
         <source>Endpoint</source>
-        <translation type="unfinished"></translation>
+        <translation>接続先</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>状態</translation>
     </message>
     <message>
         <source>Error</source>
-        <translation type="unfinished"></translation>
+        <translation>エラー</translation>
     </message>
     <message>
         <source>Program</source>
-        <translation type="unfinished"></translation>
+        <translation>プログラム</translation>
     </message>
     <message>
         <source>Run</source>
-        <translation type="unfinished"></translation>
+        <translation>実行</translation>
     </message>
     <message>
         <source>Only this call&apos;s metadata was kept (privacy rules): no messages or reply.</source>
-        <translation type="unfinished"></translation>
+        <translation>プライバシー規則により、この呼び出しはメタデータのみ保存されています（メッセージと応答はありません）。</translation>
     </message>
     <message>
         <source>Messages</source>
-        <translation type="unfinished"></translation>
+        <translation>メッセージ</translation>
     </message>
     <message>
         <source>Reply</source>
-        <translation type="unfinished"></translation>
+        <translation>応答</translation>
     </message>
     <message>
         <source>Tool calls</source>
-        <translation type="unfinished"></translation>
+        <translation>ツール呼び出し</translation>
     </message>
     <message>
         <source>Parameters</source>
-        <translation type="unfinished"></translation>
+        <translation>パラメーター</translation>
     </message>
     <message>
         <source>Usage</source>
-        <translation type="unfinished"></translation>
+        <translation>使用量</translation>
     </message>
     <message>
         <source>Tokens in</source>
-        <translation type="unfinished"></translation>
+        <translation>入力トークン</translation>
     </message>
     <message>
         <source>Tokens out</source>
-        <translation type="unfinished"></translation>
+        <translation>出力トークン</translation>
     </message>
     <message>
         <source>Cached tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>キャッシュ済みトークン</translation>
     </message>
     <message>
         <source>Cost</source>
-        <translation type="unfinished"></translation>
+        <translation>コスト</translation>
     </message>
     <message>
         <source>Latency</source>
-        <translation type="unfinished"></translation>
+        <translation>レイテンシー</translation>
     </message>
     <message>
         <source>First token after</source>
-        <translation type="unfinished"></translation>
+        <translation>最初のトークンまで</translation>
     </message>
     <message>
         <source>Finish reason</source>
-        <translation type="unfinished"></translation>
+        <translation>終了理由</translation>
     </message>
     <message>
         <source>Retries</source>
-        <translation type="unfinished"></translation>
+        <translation>再試行</translation>
     </message>
 </context>
 <context>
     <name>hako::RetrievalView</name>
     <message>
         <source>Retrievals</source>
-        <translation type="unfinished"></translation>
+        <translation>検索履歴</translation>
     </message>
     <message>
         <source>Retrieval candidates</source>
-        <translation type="unfinished"></translation>
+        <translation>検索の候補</translation>
     </message>
     <message>
         <source>Retrieval mode</source>
-        <translation type="unfinished"></translation>
+        <translation>検索モード</translation>
     </message>
     <message>
         <source>Number of memories (k)</source>
-        <translation type="unfinished"></translation>
+        <translation>メモリーの件数 (k)</translation>
     </message>
     <message>
         <source>Recency decay</source>
-        <translation type="unfinished"></translation>
+        <translation>新しさの減衰</translation>
     </message>
     <message>
         <source>Mode</source>
-        <translation type="unfinished"></translation>
+        <translation>モード</translation>
     </message>
     <message>
         <source>k</source>
-        <translation type="unfinished"></translation>
+        <translation>k</translation>
     </message>
     <message>
         <source>Decay</source>
-        <translation type="unfinished"></translation>
+        <translation>減衰</translation>
     </message>
     <message>
         <source>%1 weight</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 の重み</translation>
     </message>
     <message>
         <source>What if…</source>
-        <translation type="unfinished"></translation>
+        <translation>もしも…</translation>
     </message>
     <message>
         <source>Re-run this retrieval with these parameters without touching the store</source>
-        <translation type="unfinished"></translation>
+        <translation>ストアを変更せずに、このパラメーターで検索をやり直します</translation>
     </message>
     <message>
         <source>Original</source>
-        <translation type="unfinished"></translation>
+        <translation>元に戻す</translation>
     </message>
     <message>
         <source>(no query)</source>
-        <translation type="unfinished"></translation>
+        <translation>（クエリなし）</translation>
     </message>
     <message>
         <source>Made by trace node %1 (run %2); click to select it in the trace</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースのノード %1（実行 %2）によるものです。クリックでトレース上で選択します</translation>
     </message>
     <message>
         <source>%1 candidates, %2 in the prompt%3</source>
-        <translation type="unfinished"></translation>
+        <translation>候補 %1 件、プロンプトに %2 件%3</translation>
     </message>
     <message>
         <source> (approximate index)</source>
-        <translation type="unfinished"></translation>
+        <translation>（近似索引）</translation>
     </message>
     <message>
         <source>What-if: added %1; removed %2; moved %3</source>
-        <translation type="unfinished"></translation>
+        <translation>もしも: 追加 %1、削除 %2、移動 %3</translation>
+    </message>
+    <message>
+        <source>Recency</source>
+        <translation>新しさ</translation>
+    </message>
+    <message>
+        <source>Importance</source>
+        <translation>重要度</translation>
+    </message>
+    <message>
+        <source>Relevance</source>
+        <translation>関連度</translation>
     </message>
 </context>
 <context>
     <name>hako::RunActions</name>
     <message>
         <source>&amp;Run Program</source>
-        <translation type="unfinished"></translation>
+        <translation>プログラムを実行(&amp;R)</translation>
     </message>
     <message>
         <source>Run the program in the editor (F5)</source>
-        <translation type="unfinished"></translation>
+        <translation>エディターのプログラムを実行します (F5)</translation>
     </message>
     <message>
         <source>&amp;Stop</source>
-        <translation type="unfinished"></translation>
+        <translation>停止(&amp;S)</translation>
     </message>
     <message>
         <source>Save &amp;Trace As…</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースを名前を付けて保存(&amp;T)…</translation>
     </message>
     <message>
         <source>Save Trace</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースを保存</translation>
     </message>
     <message>
         <source>Traces (*.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>トレース (*.json)</translation>
     </message>
     <message>
         <source>Run Code Blocks in a &amp;Sandbox</source>
-        <translation type="unfinished"></translation>
+        <translation>コードブロックをサンドボックスで実行(&amp;S)</translation>
     </message>
     <message>
         <source>Run python and command blocks under bubblewrap: no network, read-only files</source>
-        <translation type="unfinished"></translation>
+        <translation>python と command ブロックを bubblewrap の下で実行します（ネットワークなし、ファイルは読み取り専用）</translation>
     </message>
     <message>
         <source>Run &amp;Tags…</source>
-        <translation type="unfinished"></translation>
+        <translation>実行タグ(&amp;T)…</translation>
     </message>
     <message>
         <source>Tags the prompt log gives the model calls of this window&apos;s runs</source>
-        <translation type="unfinished"></translation>
+        <translation>このウィンドウでの実行のモデル呼び出しに、プロンプトログが付けるタグ</translation>
     </message>
     <message>
         <source>Run Tags</source>
-        <translation type="unfinished"></translation>
+        <translation>実行タグ</translation>
     </message>
     <message>
         <source>Tags for the model calls of the next runs, separated by spaces or commas
 (for example prompt:summary env:test). The Prompt Log filters by them.</source>
-        <translation type="unfinished"></translation>
+        <translation>次回以降の実行でモデル呼び出しに付けるタグ（スペースまたはカンマ区切り、
+例: prompt:summary env:test）。プロンプトログで絞り込みに使えます。</translation>
     </message>
     <message>
         <source>&amp;Forget Trusted Folders</source>
-        <translation type="unfinished"></translation>
+        <translation>信頼したフォルダーを忘れる(&amp;F)</translation>
     </message>
     <message>
         <source>Programs will ask again before running code</source>
-        <translation type="unfinished"></translation>
+        <translation>コードを実行する前に、再び確認するようになります</translation>
     </message>
     <message>
         <source>Runs are not tagged</source>
-        <translation type="unfinished"></translation>
+        <translation>実行にタグは付きません</translation>
     </message>
     <message>
         <source>Runs are tagged %1</source>
-        <translation type="unfinished"></translation>
+        <translation>実行にタグ %1 を付けます</translation>
     </message>
     <message>
         <source>The prompt log: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>プロンプトログ: %1</translation>
     </message>
     <message>
         <source>Running…</source>
-        <translation type="unfinished"></translation>
+        <translation>実行中…</translation>
     </message>
     <message>
         <source>Run finished</source>
-        <translation type="unfinished"></translation>
+        <translation>実行が完了しました</translation>
     </message>
     <message>
         <source>Stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>停止しました</translation>
     </message>
     <message>
         <source>Run failed</source>
-        <translation type="unfinished"></translation>
+        <translation>実行に失敗しました</translation>
     </message>
     <message>
         <source>Configure models…</source>
-        <translation type="unfinished"></translation>
+        <translation>モデルを設定…</translation>
     </message>
     <message>
         <source>Line %1, column %2: </source>
-        <translation type="unfinished"></translation>
+        <translation>%1 行 %2 列: </translation>
     </message>
     <message>
         <source>There is no run whose trace could be saved.</source>
-        <translation type="unfinished"></translation>
+        <translation>保存できるトレースのある実行がありません。</translation>
     </message>
     <message>
         <source>Cannot save the trace to %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースを %1 に保存できません: %2</translation>
     </message>
     <message>
         <source>Saved trace %1</source>
-        <translation type="unfinished"></translation>
+        <translation>トレース %1 を保存しました</translation>
     </message>
 </context>
 <context>
     <name>hako::RunController</name>
     <message>
         <source>the program could not be read</source>
-        <translation type="unfinished"></translation>
+        <translation>プログラムを読み込めませんでした</translation>
     </message>
 </context>
 <context>
     <name>hako::ThreadView</name>
     <message>
         <source>Open thread…</source>
-        <translation type="unfinished"></translation>
+        <translation>スレッドを開く…</translation>
     </message>
     <message>
         <source>Open a reply-tree file (JSON) to see a context&apos;s boundary.</source>
-        <translation type="unfinished"></translation>
+        <translation>返信ツリーのファイル (JSON) を開くと、コンテキストの範囲が表示されます。</translation>
     </message>
     <message>
         <source>Thread messages</source>
-        <translation type="unfinished"></translation>
+        <translation>スレッドのメッセージ</translation>
     </message>
     <message>
         <source>Message</source>
-        <translation type="unfinished"></translation>
+        <translation>メッセージ</translation>
     </message>
     <message>
         <source>Author</source>
-        <translation type="unfinished"></translation>
+        <translation>投稿者</translation>
     </message>
     <message>
         <source>Text</source>
-        <translation type="unfinished"></translation>
+        <translation>テキスト</translation>
     </message>
     <message>
         <source>Open thread</source>
-        <translation type="unfinished"></translation>
+        <translation>スレッドを開く</translation>
     </message>
     <message>
         <source>Threads (*.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>スレッド (*.json);;すべてのファイル (*)</translation>
     </message>
     <message>
         <source>%1 messages. Select one to see the context a reply to it gets.</source>
-        <translation type="unfinished"></translation>
+        <translation>メッセージ %1 件。選択すると、それへの返信が受け取るコンテキストが表示されます。</translation>
     </message>
     <message>
         <source>Context of %1: %2 of %3 messages (%4); the rest, sibling branches included, stays out of the prompt.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 のコンテキスト: %3 件中 %2 件のメッセージ (%4)。残り（兄弟の枝を含む）はプロンプトに含まれません。</translation>
     </message>
 </context>
 <context>
     <name>hako::TimeChart</name>
     <message>
         <source>No calls in this time range</source>
-        <translation type="unfinished"></translation>
+        <translation>この期間の呼び出しはありません</translation>
     </message>
     <message>
         <source>Highest %1 (%2); %3 of %4 periods have calls</source>
-        <translation type="unfinished"></translation>
+        <translation>最大 %1 (%2)。%4 期間中 %3 期間に呼び出しがあります</translation>
     </message>
     <message>
         <source>up to %1</source>
-        <translation type="unfinished"></translation>
+        <translation>最大 %1</translation>
     </message>
 </context>
 <context>
     <name>hako::TimelineCanvas</name>
     <message>
         <source>This trace has no timing (pdl__timing).</source>
-        <translation type="unfinished"></translation>
+        <translation>このトレースには時間情報 (pdl__timing) がありません。</translation>
     </message>
     <message>
         <source>No trace.</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースがありません。</translation>
     </message>
 </context>
 <context>
     <name>hako::TraceDocks</name>
     <message>
         <source>Trace</source>
-        <translation type="unfinished"></translation>
+        <translation>トレース</translation>
     </message>
     <message>
         <source>Trace Tree</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースツリー</translation>
     </message>
     <message>
         <source>Timeline</source>
-        <translation type="unfinished"></translation>
+        <translation>タイムライン</translation>
     </message>
     <message>
         <source>Detail</source>
-        <translation type="unfinished"></translation>
+        <translation>詳細</translation>
     </message>
     <message>
         <source>Variables</source>
-        <translation type="unfinished"></translation>
+        <translation>変数</translation>
     </message>
     <message>
         <source>Opened trace %1</source>
-        <translation type="unfinished"></translation>
+        <translation>トレース %1 を開きました</translation>
     </message>
     <message>
         <source>Trace — %1</source>
-        <translation type="unfinished"></translation>
+        <translation>トレース — %1</translation>
     </message>
     <message>
         <source>Trace — run of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>トレース — %1 の実行</translation>
     </message>
 </context>
 <context>
     <name>hako::TraceLoadBar</name>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>キャンセル</translation>
     </message>
     <message>
         <source>Stop loading; the trace shown before stays</source>
-        <translation type="unfinished"></translation>
+        <translation>読み込みを中止します。それまでのトレースはそのまま表示されます</translation>
     </message>
     <message>
         <source>Loading %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 を読み込み中…</translation>
     </message>
     <message>
         <source>Loading %1 was cancelled.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 の読み込みをキャンセルしました。</translation>
     </message>
 </context>
 <context>
     <name>hako::TraceTimelineView</name>
     <message>
         <source>Rows: tree order</source>
-        <translation type="unfinished"></translation>
+        <translation>行: ツリー順</translation>
     </message>
     <message>
         <source>Rows: depth</source>
-        <translation type="unfinished"></translation>
+        <translation>行: 深さ</translation>
     </message>
     <message>
         <source>One block per row in tree order, or one row per nesting level</source>
-        <translation type="unfinished"></translation>
+        <translation>ツリー順に 1 行 1 ブロック、またはネストの深さごとに 1 行</translation>
     </message>
     <message>
         <source>Timeline rows</source>
-        <translation type="unfinished"></translation>
+        <translation>タイムラインの行</translation>
     </message>
     <message>
         <source>Timeline of blocks</source>
-        <translation type="unfinished"></translation>
+        <translation>ブロックのタイムライン</translation>
     </message>
     <message>
         <source>Zoom out (−, Ctrl+wheel)</source>
-        <translation type="unfinished"></translation>
+        <translation>縮小 (−、Ctrl+ホイール)</translation>
     </message>
     <message>
         <source>Zoom in (+, Ctrl+wheel)</source>
-        <translation type="unfinished"></translation>
+        <translation>拡大 (+、Ctrl+ホイール)</translation>
     </message>
     <message>
         <source>Fit</source>
-        <translation type="unfinished"></translation>
+        <translation>全体を表示</translation>
     </message>
     <message>
         <source>Show the whole run (0)</source>
-        <translation type="unfinished"></translation>
+        <translation>実行全体を表示 (0)</translation>
     </message>
     <message numerus="yes">
         <source>%n block(s), %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n ブロック、%1</numerusform>
         </translation>
     </message>
 </context>
@@ -2304,36 +2336,36 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <name>hako::TraceTreeView</name>
     <message>
         <source>Search blocks (text, kind:model, def:name, failed)</source>
-        <translation type="unfinished"></translation>
+        <translation>ブロックを検索（テキスト、kind:model、def:名前、failed）</translation>
     </message>
     <message>
         <source>Search blocks</source>
-        <translation type="unfinished"></translation>
+        <translation>ブロックを検索</translation>
     </message>
     <message>
         <source>Block kind filter</source>
-        <translation type="unfinished"></translation>
+        <translation>ブロックの種類で絞り込み</translation>
     </message>
     <message>
         <source>Trace tree</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースツリー</translation>
     </message>
     <message>
         <source>All kinds</source>
-        <translation type="unfinished"></translation>
+        <translation>すべての種類</translation>
     </message>
     <message>
         <source>Show only blocks of this kind (and the blocks that contain them)</source>
-        <translation type="unfinished"></translation>
+        <translation>この種類のブロック（とそれを含むブロック）だけを表示します</translation>
     </message>
     <message>
         <source>No block matches.</source>
-        <translation type="unfinished"></translation>
+        <translation>一致するブロックはありません。</translation>
     </message>
     <message numerus="yes">
         <source>Filter on: showing the blocks of %n that match (and the blocks around them). Clear the search to see every block.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>絞り込み中: %n 個のうち一致するブロック（とその周囲のブロック）を表示しています。すべて表示するには検索をクリアしてください。</numerusform>
         </translation>
     </message>
 </context>
@@ -2341,63 +2373,63 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <name>hako::TrustDialog</name>
     <message>
         <source>Run Code?</source>
-        <translation type="unfinished"></translation>
+        <translation>コードを実行しますか？</translation>
     </message>
     <message>
         <source>This program</source>
-        <translation type="unfinished"></translation>
+        <translation>このプログラム</translation>
     </message>
     <message>
         <source>%1 comes from a folder you have not trusted and would run:</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 は信頼していないフォルダーにあり、次のものを実行します:</translation>
     </message>
     <message>
         <source>&lt;ul&gt;%1&lt;/ul&gt;&lt;p&gt;Run it only if you trust where it comes from. Trusting the folder %2 lets every program in it run without asking.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;ul&gt;%1&lt;/ul&gt;&lt;p&gt;入手元を信頼できる場合にだけ実行してください。フォルダー %2 を信頼すると、その中のすべてのプログラムが確認なしで実行されます。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Run Once</source>
-        <translation type="unfinished"></translation>
+        <translation>今回だけ実行</translation>
     </message>
     <message>
         <source>Trust Folder and Run</source>
-        <translation type="unfinished"></translation>
+        <translation>フォルダーを信頼して実行</translation>
     </message>
 </context>
 <context>
     <name>hako::VariablesView</name>
     <message>
         <source>Filter variables</source>
-        <translation type="unfinished"></translation>
+        <translation>変数を絞り込み</translation>
     </message>
     <message>
         <source>Variables in scope</source>
-        <translation type="unfinished"></translation>
+        <translation>スコープ内の変数</translation>
     </message>
     <message>
         <source>&lt;i&gt;Select a block to see the variables in scope there.&lt;/i&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;i&gt;ブロックを選択すると、その位置のスコープ内の変数が表示されます。&lt;/i&gt;</translation>
     </message>
     <message>
         <source>&lt;i&gt;No trace.&lt;/i&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;i&gt;トレースがありません。&lt;/i&gt;</translation>
     </message>
     <message>
         <source>still running</source>
-        <translation type="unfinished"></translation>
+        <translation>実行中</translation>
     </message>
     <message>
         <source>rebuilt from the trace: earlier definitions and loop variables</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースから再構成: それまでの定義とループ変数</translation>
     </message>
     <message>
         <source>as captured by the run</source>
-        <translation type="unfinished"></translation>
+        <translation>実行時に記録されたもの</translation>
     </message>
     <message numerus="yes">
         <source>&lt;b&gt;%n variable(s)&lt;/b&gt; at %1&lt;br&gt;&lt;small&gt;%2&lt;/small&gt;</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>&lt;b&gt;変数 %n 個&lt;/b&gt;（%1）&lt;br&gt;&lt;small&gt;%2&lt;/small&gt;</numerusform>
         </translation>
     </message>
 </context>
@@ -2405,203 +2437,205 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <name>hako::docs::TranscriptModel</name>
     <message>
         <source>Command</source>
-        <translation type="unfinished"></translation>
+        <translation>コマンド</translation>
     </message>
     <message>
         <source>Cost</source>
-        <translation type="unfinished"></translation>
+        <translation>コスト</translation>
     </message>
     <message>
         <source>Total</source>
-        <translation type="unfinished"></translation>
+        <translation>合計</translation>
     </message>
     <message>
         <source>Output</source>
-        <translation type="unfinished"></translation>
+        <translation>出力</translation>
     </message>
 </context>
 <context>
     <name>hako::memory::CandidateModel</name>
     <message>
         <source>added</source>
-        <translation type="unfinished"></translation>
+        <translation>追加</translation>
     </message>
     <message>
         <source>removed</source>
-        <translation type="unfinished"></translation>
+        <translation>削除</translation>
     </message>
     <message>
         <source>moved %1 → %2</source>
-        <translation type="unfinished"></translation>
+        <translation>移動 %1 → %2</translation>
     </message>
     <message>
         <source>recency %1 (raw %2, %3 h since access)
 importance %4 (raw %5)
 relevance %6 (cosine %7)</source>
-        <translation type="unfinished"></translation>
+        <translation>新しさ %1（生の値 %2、アクセスから %3 時間）
+重要度 %4（生の値 %5）
+関連度 %6（コサイン %7）</translation>
     </message>
     <message>
         <source>(memory %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>（メモリー %1）</translation>
     </message>
 </context>
 <context>
     <name>hako::pdl::TraceModel</name>
     <message>
         <source>running</source>
-        <translation type="unfinished"></translation>
+        <translation>実行中</translation>
     </message>
     <message>
         <source>stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>停止</translation>
     </message>
     <message>
         <source>Block</source>
-        <translation type="unfinished"></translation>
+        <translation>ブロック</translation>
     </message>
     <message>
         <source>Kind</source>
-        <translation type="unfinished"></translation>
+        <translation>種類</translation>
     </message>
     <message>
         <source>Result</source>
-        <translation type="unfinished"></translation>
+        <translation>結果</translation>
     </message>
     <message>
         <source>Duration</source>
-        <translation type="unfinished"></translation>
+        <translation>所要時間</translation>
     </message>
 </context>
 <context>
     <name>hako::pdl::ValueTreeModel</name>
     <message>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>名前</translation>
     </message>
     <message>
         <source>Type</source>
-        <translation type="unfinished"></translation>
+        <translation>型</translation>
     </message>
     <message>
         <source>Value</source>
-        <translation type="unfinished"></translation>
+        <translation>値</translation>
     </message>
 </context>
 <context>
     <name>hako::promptlog</name>
     <message>
         <source>%1 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ms</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 秒</translation>
     </message>
 </context>
 <context>
     <name>hako::promptlog::CallTableModel</name>
     <message>
         <source>Time</source>
-        <translation type="unfinished"></translation>
+        <translation>時刻</translation>
     </message>
     <message>
         <source>Prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>プロンプト</translation>
     </message>
     <message>
         <source>Tags</source>
-        <translation type="unfinished"></translation>
+        <translation>タグ</translation>
     </message>
     <message>
         <source>Model</source>
-        <translation type="unfinished"></translation>
+        <translation>モデル</translation>
     </message>
     <message>
         <source>Tokens In</source>
-        <translation type="unfinished"></translation>
+        <translation>入力トークン</translation>
     </message>
     <message>
         <source>Tokens Out</source>
-        <translation type="unfinished"></translation>
+        <translation>出力トークン</translation>
     </message>
     <message>
         <source>Cost</source>
-        <translation type="unfinished"></translation>
+        <translation>コスト</translation>
     </message>
     <message>
         <source>Latency</source>
-        <translation type="unfinished"></translation>
+        <translation>レイテンシー</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>状態</translation>
     </message>
 </context>
 <context>
     <name>hako::promptlog::StatsTableModel</name>
     <message>
         <source>No calls in this time range</source>
-        <translation type="unfinished"></translation>
+        <translation>この期間の呼び出しはありません</translation>
     </message>
     <message>
         <source>Tokens per %1, oldest to newest; the highest: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1あたりのトークン数（古い順）。最大: %2</translation>
     </message>
     <message>
         <source>(no tags)</source>
-        <translation type="unfinished"></translation>
+        <translation>（タグなし）</translation>
     </message>
     <message>
         <source>Prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>プロンプト</translation>
     </message>
     <message>
         <source>Tag</source>
-        <translation type="unfinished"></translation>
+        <translation>タグ</translation>
     </message>
     <message>
         <source>Model</source>
-        <translation type="unfinished"></translation>
+        <translation>モデル</translation>
     </message>
     <message>
         <source>Day (UTC)</source>
-        <translation type="unfinished"></translation>
+        <translation>日 (UTC)</translation>
     </message>
     <message>
         <source>Calls</source>
-        <translation type="unfinished"></translation>
+        <translation>呼び出し</translation>
     </message>
     <message>
         <source>Success</source>
-        <translation type="unfinished"></translation>
+        <translation>成功</translation>
     </message>
     <message>
         <source>Tokens In</source>
-        <translation type="unfinished"></translation>
+        <translation>入力トークン</translation>
     </message>
     <message>
         <source>Tokens Out</source>
-        <translation type="unfinished"></translation>
+        <translation>出力トークン</translation>
     </message>
     <message>
         <source>Cost</source>
-        <translation type="unfinished"></translation>
+        <translation>コスト</translation>
     </message>
     <message>
         <source>p50</source>
-        <translation type="unfinished"></translation>
+        <translation>p50</translation>
     </message>
     <message>
         <source>p95</source>
-        <translation type="unfinished"></translation>
+        <translation>p95</translation>
     </message>
     <message>
         <source>Tokens over time</source>
-        <translation type="unfinished"></translation>
+        <translation>トークン数の推移</translation>
     </message>
     <message>
         <source>Tokens per %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1あたりのトークン数</translation>
     </message>
 </context>
 </TS>

@@ -70,7 +70,8 @@ RetrievalView::RetrievalView(QWidget* parent) : QWidget(parent)
     controls->addWidget(m_k);
     controls->addWidget(new QLabel(tr("Decay"), this));
     controls->addWidget(m_decay);
-    const char* names[] = {"Recency", "Importance", "Relevance"};
+    const char* names[] = {QT_TR_NOOP("Recency"), QT_TR_NOOP("Importance"),
+                           QT_TR_NOOP("Relevance")};
     for (int i = 0; i < 3; ++i) {
         m_weights[i] = new QDoubleSpinBox(this);
         m_weights[i]->setAccessibleName(tr("%1 weight").arg(tr(names[i])));

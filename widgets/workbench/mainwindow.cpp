@@ -7,6 +7,7 @@
 #include "core/workbench/runcontroller.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/aboutplugins.h"
+#include "widgets/common/languagemanager.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/console/consolepane.h"
 #include "widgets/docs/documentpane.h"
@@ -251,6 +252,17 @@ void MainWindow::createMenus()
     QMenu* settings = menuBar()->addMenu(tr("&Settings"));
     settings->addAction(tr("&Model Endpoints…"), this, &MainWindow::showModelSettings)
         ->setObjectName(QStringLiteral("modelSettingsAction"));
+    LanguageManager* language = LanguageManager::instance();
+    if (!language)
+        language = new LanguageManager(qApp);
+    language->addLanguageMenu(settings);
+    connect(language, &LanguageManager::languageChanged, this, [this] {
+        // Menus and panes keep the texts they were built with; the message is already in the
+        // chosen language.
+        m_editorPane->messageBar()->showMessage(
+            tr("The language changes fully the next time Hako starts."),
+            MessageBar::Kind::Information);
+    });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QMenu* examples = help->addMenu(tr("&Examples"));
@@ -263,8 +275,9 @@ void MainWindow::createMenus()
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->open();
     });
-    help->addAction(tr("&About Hako"), this, &MainWindow::showAbout)
-        ->setMenuRole(QAction::AboutRole);
+    QAction* about = help->addAction(tr("&About Hako"), this, &MainWindow::showAbout);
+    about->setMenuRole(QAction::AboutRole);
+    about->setObjectName(QStringLiteral("aboutAction"));
 }
 
 void MainWindow::showModelSettings()
@@ -295,12 +308,17 @@ void MainWindow::closeEvent(QCloseEvent* event)
 
 void MainWindow::showAbout()
 {
-    QMessageBox::about(this, tr("About Hako"),
-                       tr("<h3>Hako %1</h3>"
-                          "<p>A workbench for prompt programs written in the Prompt Declaration "
-                          "Language (PDL).</p>"
-                          "<p>Built with Qt %2 and QScintilla.</p>")
-                           .arg(versionString(), QString::fromLatin1(qVersion())));
+    auto* box = new QMessageBox(QMessageBox::NoIcon, tr("About Hako"),
+                                tr("<h3>Hako %1</h3>"
+                                   "<p>A workbench for prompt programs written in the Prompt "
+                                   "Declaration Language (PDL).</p>"
+                                   "<p>Built with Qt %2 and QScintilla.</p>")
+                                    .arg(versionString(), QString::fromLatin1(qVersion())),
+                                QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("aboutDialog"));
+    box->setIconPixmap(QApplication::windowIcon().pixmap(64, 64));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 // The window's own API, kept for its callers (app, tests): each is one of its parts' operations.

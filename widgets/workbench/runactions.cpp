@@ -71,14 +71,11 @@ RunActions::RunActions(WorkbenchContext* context, RunController* run, EditorPane
     m_tagsAction = new QAction(tr("Run &Tags…"), this);
     m_tagsAction->setToolTip(tr("Tags the prompt log gives the model calls of this window's runs"));
     connect(m_tagsAction, &QAction::triggered, this, [this] {
-        bool ok = false;
-        const QString tags = QInputDialog::getText(
-            m_window, tr("Run Tags"),
-            tr("Tags for the model calls of the next runs, separated by spaces or commas\n"
-               "(for example prompt:summary env:test). The Prompt Log filters by them."),
-            QLineEdit::Normal, runTags().join(QLatin1Char(' ')), &ok);
-        if (ok)
-            setRunTags(tags);
+        // Window-modal and non-blocking: the dialog answers through its signal.
+        QInputDialog* dialog = createTagsDialog(m_window);
+        connect(dialog, &QInputDialog::textValueSelected, this,
+                [this](const QString& tags) { setRunTags(tags); });
+        dialog->open();
     });
     m_forgetAction = new QAction(tr("&Forget Trusted Folders"), this);
     connect(m_forgetAction, &QAction::triggered, this, [this] {
@@ -115,6 +112,19 @@ void RunActions::populateMenu(QMenu* menu)
     menu->addAction(m_forgetAction);
     menu->addSeparator();
     menu->addAction(m_tagsAction);
+}
+
+QInputDialog* RunActions::createTagsDialog(QWidget* parent)
+{
+    auto* dialog = new QInputDialog(parent);
+    dialog->setObjectName(QStringLiteral("runTagsDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Run Tags"));
+    dialog->setLabelText(
+        tr("Tags for the model calls of the next runs, separated by spaces or commas\n"
+           "(for example prompt:summary env:test). The Prompt Log filters by them."));
+    dialog->setTextValue(runTags().join(QLatin1Char(' ')));
+    return dialog;
 }
 
 QStringList RunActions::runTags() const

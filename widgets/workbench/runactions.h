@@ -9,6 +9,7 @@
 #include <functional>
 
 class QAction;
+class QInputDialog;
 class QMenu;
 class QSettings;
 class QWidget;
@@ -55,6 +56,9 @@ public:
     /// The tags every run of this window gives its model calls in the prompt log (Run › Run
     /// Tags…, remembered), besides HAKO_TAGS and the folder's tags.
     QStringList runTags() const;
+    /// The Run › Run Tags… dialog, filled with runTags() (deletes itself when closed; the
+    /// caller opens it and connects textValueSelected).
+    QInputDialog* createTagsDialog(QWidget* parent);
     /// Sets them from text separated by spaces or commas.
     void setRunTags(const QString& tags);
 

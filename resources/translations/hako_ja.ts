@@ -1,6 +1,6 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
-<TS version="2.1" language="ja_JP">
+<TS version="2.1" language="ja">
 <context>
     <name>QObject</name>
     <message>
@@ -146,6 +146,10 @@
     <message>
         <source>memory store</source>
         <translation>メモリーストア</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;i&gt;… %1 more characters (see the Result tab)&lt;/i&gt;</source>
+        <translation>&lt;br&gt;&lt;i&gt;… 残り %1 文字（［結果］タブを参照）&lt;/i&gt;</translation>
     </message>
 </context>
 <context>
@@ -1492,6 +1496,10 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <source>Could not save %1: %2</source>
         <translation>%1 を保存できませんでした: %2</translation>
     </message>
+    <message>
+        <source>… %1 of text, see the Result tab</source>
+        <translation>… %1 のテキスト。［結果］タブを参照</translation>
+    </message>
 </context>
 <context>
     <name>hako::PdlEditor</name>
@@ -2231,6 +2239,10 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>No trace.</source>
         <translation>トレースがありません。</translation>
+    </message>
+    <message>
+        <source>%1, starts at +%2</source>
+        <translation>%1、開始 +%2</translation>
     </message>
 </context>
 <context>

@@ -19,7 +19,7 @@ QString escapedLimited(const QString& text, int limit)
     if (text.size() <= limit)
         return text.toHtmlEscaped();
     return text.left(limit).toHtmlEscaped() +
-           QStringLiteral("<br><i>… %1 more characters (see the Result tab)</i>")
+           QObject::tr("<br><i>… %1 more characters (see the Result tab)</i>")
                .arg(text.size() - limit);
 }
 

@@ -333,7 +333,7 @@ void NodeDetailView::showJson(const TraceItem& item)
     // The node alone: its children are summarised, and a huge result is left to the Result tab.
     pdl::TraceNode node = item.node;
     if (node.result.isString() && qsizetype(node.result.asString().size()) > kElideBytes) {
-        node.result = Value(QStringLiteral("… %1 of text, see the Result tab")
+        node.result = Value(tr("… %1 of text, see the Result tab")
                                 .arg(formatBytes(qint64(node.result.asString().size())))
                                 .toStdString());
     }

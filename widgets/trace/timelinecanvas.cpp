@@ -471,9 +471,9 @@ bool TimelineCanvas::viewportEvent(QEvent* event)
                                    QString::fromLatin1(pdl::blockKindName(n.kind)),
                                    QString::fromStdString(n.id).toHtmlEscaped());
             if (!item->running && n.endNanos >= n.startNanos)
-                tip += QStringLiteral("<br>%1, starts at +%2")
-                           .arg(formatDuration(n.endNanos - n.startNanos),
-                                formatDuration(n.startNanos - m_t0));
+                tip += QStringLiteral("<br>") + tr("%1, starts at +%2")
+                                                    .arg(formatDuration(n.endNanos - n.startNanos),
+                                                         formatDuration(n.startNanos - m_t0));
             QToolTip::showText(help->globalPos(), tip, viewport());
         } else {
             QToolTip::hideText();

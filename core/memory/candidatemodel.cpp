@@ -124,11 +124,12 @@ QVariant CandidateModel::headerData(int section, Qt::Orientation o, int role) co
 {
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    static const char* names[] = {"Rank",   "Relevance rank",
-                                  "Prompt", "Id",
-                                  "Score",  "Recency | Importance | Relevance",
-                                  "Change", "Cut",
-                                  "Text"};
+    static const char* names[] = {
+        QT_TR_NOOP("Rank"),   QT_TR_NOOP("Relevance rank"),
+        QT_TR_NOOP("Prompt"), QT_TR_NOOP("Id"),
+        QT_TR_NOOP("Score"),  QT_TR_NOOP("Recency | Importance | Relevance"),
+        QT_TR_NOOP("Change"), QT_TR_NOOP("Cut"),
+        QT_TR_NOOP("Text")};
     static_assert(sizeof(names) / sizeof(names[0]) == ColumnCount);
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }

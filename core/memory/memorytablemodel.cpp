@@ -97,8 +97,10 @@ QVariant MemoryTableModel::headerData(int section, Qt::Orientation o, int role) 
 {
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    static const char* names[] = {"Id",       "Kind",  "State", "Importance", "Created",
-                                  "Accessed", "Count", "Agent", "Text"};
+    static const char* names[] = {
+        QT_TR_NOOP("Id"),         QT_TR_NOOP("Kind"),    QT_TR_NOOP("State"),
+        QT_TR_NOOP("Importance"), QT_TR_NOOP("Created"), QT_TR_NOOP("Accessed"),
+        QT_TR_NOOP("Count"),      QT_TR_NOOP("Agent"),   QT_TR_NOOP("Text")};
     static_assert(sizeof(names) / sizeof(names[0]) == ColumnCount);
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }

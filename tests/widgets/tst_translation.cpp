@@ -8,6 +8,7 @@
 #include "isolatedsettings.h"
 #include "widgets/common/languagemanager.h"
 #include "widgets/settings/modelsettingsdialog.h"
+#include "widgets/workbench/docklayout.h"
 #include "widgets/workbench/mainwindow.h"
 #include "widgets/workbench/runactions.h"
 
@@ -17,12 +18,14 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QTabBar>
@@ -194,7 +197,9 @@ private:
                 if (!tabs->isTabVisible(i))
                     continue;
                 const QRect rect = tabs->tabRect(i);
-                const QSize need = tabs->tabSizeHint(i);
+                // The text (mnemonic removed) and a little padding on each side.
+                const QString text = QString(tabs->tabText(i)).remove(QLatin1Char('&'));
+                const QSize need(tabs->fontMetrics().horizontalAdvance(text) + 8, rect.height());
                 const bool offBar = rect.right() > tabs->width() || rect.bottom() > tabs->height();
                 if (need.width() > rect.width() + 1 || offBar)
                     out << describe(tabs, tabs->tabText(i), need, rect.size());
@@ -376,6 +381,50 @@ private Q_SLOTS:
                 screenshot(menu, QStringLiteral("ja-menu-settings"));
             menu->hide();
         }
+    }
+
+    // Each pane of the View menu shown in the window at 1280×720 (their docks start hidden or
+    // tabbed), one after another.
+    void panesFit()
+    {
+        QStringList names;
+        {
+            MainWindow window;
+            for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+                names << dock->objectName();
+        }
+        QVERIFY(names.size() >= 5);
+        QStringList bad;
+        for (const QString& name : names) {
+            // A fresh window per pane: the default layout with this pane shown and given room,
+            // as View › (pane) or opening a file of its kind does.
+            MainWindow window;
+            window.resize(1280, 720);
+            showAndSettle(&window);
+            auto* dock = window.findChild<QDockWidget*>(name);
+            dock->show();
+            dock->raise();
+            window.dockLayout()->makeRoom(dock);
+            QApplication::processEvents();
+            QTest::qWait(30);
+            for (const QString& line : clipped(dock))
+                bad << name + QStringLiteral(": ") + line;
+            screenshot(&window, QStringLiteral("ja-pane-") + name);
+        }
+        QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QLatin1Char('\n'))));
+    }
+
+    // The check itself sees a cut-off label, button and tab.
+    void clippingIsDetected()
+    {
+        QWidget top;
+        auto* label = new QLabel(QStringLiteral("プロンプトログを再読み込み"), &top);
+        auto* button = new QPushButton(QStringLiteral("フォルダーを信頼して実行"), &top);
+        label->setGeometry(0, 0, 40, 20);
+        button->setGeometry(0, 30, 40, 20);
+        top.resize(200, 100);
+        showAndSettle(&top);
+        QCOMPARE(clipped(&top).size(), 2);
     }
 
     void modelSettingsFits()

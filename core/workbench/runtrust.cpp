@@ -4,6 +4,7 @@
 #include "core/pdl/code/codetrust.h"
 #include "core/pdl/parser/programparser.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QSet>
@@ -27,6 +28,7 @@ QString hostOf(const QString& url)
            QString::number(u.port(u.scheme() == QLatin1String("http") ? 80 : 443));
 }
 
+// Translated: the workbench shows these in its trust question.
 QString siteText(const pdl::code::CodeSite& site)
 {
     using Kind = pdl::code::CodeSite::Kind;
@@ -34,19 +36,25 @@ QString siteText(const pdl::code::CodeSite& site)
         QStringLiteral("%1:%2").arg(QFileInfo(site.span.file).fileName()).arg(site.span.line);
     switch (site.kind) {
     case Kind::Python:
-        return QStringLiteral("Python code at %1").arg(at);
+        return QCoreApplication::translate("hako::RunTrustCheck", "Python code at %1").arg(at);
     case Kind::Command:
-        return QStringLiteral("a command at %1").arg(at);
+        return QCoreApplication::translate("hako::RunTrustCheck", "a command at %1").arg(at);
     case Kind::Pdl:
-        return QStringLiteral("a program built at run time at %1").arg(at);
+        return QCoreApplication::translate("hako::RunTrustCheck",
+                                           "a program built at run time at %1")
+            .arg(at);
     case Kind::Include:
-        return QStringLiteral("an include that cannot be checked (%1) at %2")
+        return QCoreApplication::translate("hako::RunTrustCheck",
+                                           "an include that cannot be checked (%1) at %2")
             .arg(QString::fromStdString(site.detail), at);
     case Kind::Host:
-        return site.detail.empty()
-                   ? QStringLiteral("model requests to a server chosen at run time at %1").arg(at)
-                   : QStringLiteral("model requests to %1 at %2")
-                         .arg(QString::fromStdString(site.detail), at);
+        return site.detail.empty() ? QCoreApplication::translate(
+                                         "hako::RunTrustCheck",
+                                         "model requests to a server chosen at run time at %1")
+                                         .arg(at)
+                                   : QCoreApplication::translate("hako::RunTrustCheck",
+                                                                 "model requests to %1 at %2")
+                                         .arg(QString::fromStdString(site.detail), at);
     }
     return at;
 }
@@ -60,7 +68,8 @@ QStringList RunTrustCheck::describe(int max) const
     for (size_t i = 0; i < shown; ++i)
         lines << siteText(sites[i]);
     if (sites.size() > shown)
-        lines << QStringLiteral("… and %1 more").arg(sites.size() - shown);
+        lines << QCoreApplication::translate("hako::RunTrustCheck", "… and %1 more")
+                     .arg(sites.size() - shown);
     return lines;
 }
 

@@ -21,7 +21,7 @@
     </message>
     <message>
         <source>in</source>
-        <translation>場所</translation>
+        <translation>親ブロック</translation>
     </message>
     <message>
         <source>source</source>
@@ -101,7 +101,7 @@
     </message>
     <message>
         <source>from</source>
-        <translation>出典</translation>
+        <translation>定義元</translation>
     </message>
     <message>
         <source>Code</source>
@@ -2013,7 +2013,7 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
     <message>
         <source>What if…</source>
-        <translation>もしも…</translation>
+        <translation>試しに検索…</translation>
     </message>
     <message>
         <source>Re-run this retrieval with these parameters without touching the store</source>
@@ -2021,7 +2021,7 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
     <message>
         <source>Original</source>
-        <translation>元に戻す</translation>
+        <translation>元の条件</translation>
     </message>
     <message>
         <source>(no query)</source>
@@ -2041,7 +2041,7 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
     <message>
         <source>What-if: added %1; removed %2; moved %3</source>
-        <translation>もしも: 追加 %1、削除 %2、移動 %3</translation>
+        <translation>試しに検索した結果: 追加 %1、削除 %2、移動 %3</translation>
     </message>
     <message>
         <source>Recency</source>
@@ -2170,6 +2170,37 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>the program could not be read</source>
         <translation>プログラムを読み込めませんでした</translation>
+    </message>
+</context>
+<context>
+    <name>hako::RunTrustCheck</name>
+    <message>
+        <source>Python code at %1</source>
+        <translation>%1 の Python コード</translation>
+    </message>
+    <message>
+        <source>a command at %1</source>
+        <translation>%1 のコマンド</translation>
+    </message>
+    <message>
+        <source>a program built at run time at %1</source>
+        <translation>%1 の、実行時に組み立てられるプログラム</translation>
+    </message>
+    <message>
+        <source>an include that cannot be checked (%1) at %2</source>
+        <translation>%2 の、確認できない include (%1)</translation>
+    </message>
+    <message>
+        <source>model requests to a server chosen at run time at %1</source>
+        <translation>%1 の、実行時に決まるサーバーへのモデル要求</translation>
+    </message>
+    <message>
+        <source>model requests to %1 at %2</source>
+        <translation>%2 の、%1 へのモデル要求</translation>
+    </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation>… ほか %1 件</translation>
     </message>
 </context>
 <context>

@@ -5,12 +5,16 @@
 // dialogs (model settings, run tags, about) is cut off. With HAKO_SCREENSHOT_DIR set, the test
 // saves what it checked as PNG files there.
 #include "core/models/apikeystore.h"
+#include "core/pdl/code/codetrust.h"
+#include "core/workbench/runcontroller.h"
+#include "core/workbench/runtrust.h"
 #include "isolatedsettings.h"
 #include "widgets/common/languagemanager.h"
 #include "widgets/settings/modelsettingsdialog.h"
 #include "widgets/workbench/docklayout.h"
 #include "widgets/workbench/mainwindow.h"
 #include "widgets/workbench/runactions.h"
+#include "widgets/workbench/trustdialog.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -28,6 +32,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTabBar>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
@@ -454,6 +459,43 @@ private Q_SLOTS:
         const QStringList bad = clipped(dialog);
         QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QLatin1Char('\n'))));
         dialog->close();
+    }
+
+    void trustDialogFits()
+    {
+        RunTrustCheck check;
+        check.folder = QStringLiteral("/home/user/ダウンロード");
+        using Kind = pdl::code::CodeSite::Kind;
+        const QString file = QStringLiteral("/home/user/ダウンロード/要約.pdl");
+        check.sites.push_back({Kind::Python, SourceSpan{file, 12, 3}, {}});
+        check.sites.push_back({Kind::Host, SourceSpan{file, 20, 5}, "http://192.168.0.9:8000/v1"});
+        TrustDialog dialog(file, check);
+        showAndSettle(&dialog);
+        QCOMPARE(dialog.windowTitle(), QStringLiteral("コードを実行しますか？"));
+        QVERIFY2(dialog.informativeText().contains(QStringLiteral("要約.pdl:12 の Python コード")),
+                 qPrintable(dialog.informativeText()));
+        screenshot(&dialog, QStringLiteral("ja-trust"));
+        const QStringList bad = clipped(&dialog);
+        QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QLatin1Char('\n'))));
+    }
+
+    // A finished run of an example that needs no model: the trace panes, console and status
+    // bar as a Japanese user sees them.
+    void runFits()
+    {
+        MainWindow window;
+        window.resize(1280, 720);
+        showAndSettle(&window);
+        QVERIFY(window.openExample(QStringLiteral("loops.pdl")));
+        QSignalSpy finished(window.runController(), &RunController::finished);
+        QVERIFY(window.runProgram());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        QTest::qWait(200);
+        QVERIFY(
+            window.statusBar()->currentMessage().contains(QStringLiteral("実行が完了しました")));
+        screenshot(&window, QStringLiteral("ja-run"));
+        const QStringList bad = clipped(&window);
+        QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QLatin1Char('\n'))));
     }
 
     void aboutFits()

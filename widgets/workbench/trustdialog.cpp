@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QLabel>
 #include <QPushButton>
 
 namespace hako {
@@ -25,6 +26,11 @@ TrustDialog::TrustDialog(const QString& file, const RunTrustCheck& check, QWidge
     m_trustFolder = addButton(tr("Trust Folder and Run"), QMessageBox::AcceptRole);
     m_trustFolder->setEnabled(!file.isEmpty());
     setDefaultButton(addButton(QMessageBox::Cancel));
+    // QMessageBox wraps at a narrow width; Japanese, which breaks between any two characters,
+    // then splits words such as フォルダー across lines. Give the texts room for a sentence.
+    for (const char* label : {"qt_msgbox_label", "qt_msgbox_informativelabel"})
+        if (auto* l = findChild<QLabel*>(QLatin1String(label)))
+            l->setMinimumWidth(28 * fontMetrics().height());
 }
 
 TrustDialog::Choice TrustDialog::ask()

@@ -5,11 +5,12 @@
 #include "core/pdl/parser/yamlvalue.h"
 #include "core/util/globmatch.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QStandardPaths>
 #include <QSettings>
+#include <QStandardPaths>
 
 namespace hako::models {
 
@@ -28,8 +29,10 @@ QString withV1(QString base)
 QString fileHint(const QString& file, const QString& userFile)
 {
     if (!file.isEmpty() && file != userFile)
-        return QStringLiteral("or map the model in %1").arg(file);
-    return QStringLiteral("or map the model in Settings › Model Endpoints (%1)")
+        return QCoreApplication::translate("hako::models::ModelConfig", "or map the model in %1")
+            .arg(file);
+    return QCoreApplication::translate("hako::models::ModelConfig",
+                                       "or map the model in Settings › Model Endpoints (%1)")
         .arg(userFile.isEmpty() ? QString::fromLatin1(ModelConfig::kFileName) : userFile);
 }
 
@@ -291,8 +294,10 @@ EndpointConfig ModelConfig::ollama() const
     const QString base =
         m_env.value(QStringLiteral("OLLAMA_API_BASE"), QStringLiteral("http://localhost:11434"));
     e.baseUrl = withV1(base);
-    e.configHint = QStringLiteral("Is Ollama running (`ollama serve`)? Set OLLAMA_API_BASE to its "
-                                  "address (now %1) %2.")
+    e.configHint = QCoreApplication::translate(
+                       "hako::models::ModelConfig",
+                       "Is Ollama running (`ollama serve`)? Set OLLAMA_API_BASE to its "
+                       "address (now %1) %2.")
                        .arg(base, fileHint(m_file, m_userFile));
     return e;
 }
@@ -305,9 +310,11 @@ EndpointConfig ModelConfig::openai() const
                             m_env.value(QStringLiteral("OPENAI_API_BASE"),
                                         QStringLiteral("https://api.openai.com/v1")));
     e.apiKey = m_env.value(QStringLiteral("OPENAI_API_KEY"));
-    e.configHint = QStringLiteral("Set OPENAI_API_KEY, and OPENAI_BASE_URL for a server other "
-                                  "than OpenAI's, %1.")
-                       .arg(fileHint(m_file, m_userFile));
+    e.configHint =
+        QCoreApplication::translate("hako::models::ModelConfig",
+                                    "Set OPENAI_API_KEY, and OPENAI_BASE_URL for a server other "
+                                    "than OpenAI's, %1.")
+            .arg(fileHint(m_file, m_userFile));
     return e;
 }
 
@@ -373,9 +380,11 @@ Result<ResolvedModel> ModelConfig::resolveName(const std::string& requested) con
         out.endpoint = withKeyring(out.endpoint);
         out.endpoint.apiVersion =
             m_env.value(QStringLiteral("AZURE_API_VERSION"), QStringLiteral("2024-06-01"));
-        out.endpoint.configHint = QStringLiteral("Set AZURE_API_BASE, AZURE_API_KEY and "
-                                                 "AZURE_API_VERSION %1.")
-                                      .arg(fileHint(m_file, m_userFile));
+        out.endpoint.configHint =
+            QCoreApplication::translate("hako::models::ModelConfig",
+                                        "Set AZURE_API_BASE, AZURE_API_KEY and "
+                                        "AZURE_API_VERSION %1.")
+                .arg(fileHint(m_file, m_userFile));
         out.model = rest;
         if (out.endpoint.baseUrl.isEmpty())
             return makeError(QStringLiteral("model '%1' goes to Azure OpenAI but AZURE_API_BASE "

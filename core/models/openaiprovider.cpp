@@ -4,6 +4,7 @@
 #include "core/models/openaiprotocol.h"
 #include "core/models/sseparser.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QRandomGenerator>
@@ -262,7 +263,8 @@ Result<QByteArray> OpenAiProvider::send(Call& call, const CancelToken& cancel)
         const QString timedOut = ex->timedOut();
         if (timedOut == QLatin1String("connect"))
             return call.error(
-                QStringLiteral("could not connect within %1 s (connect timeout). %2")
+                QCoreApplication::translate("hako::models::OpenAiProvider",
+                                            "could not connect within %1 s (connect timeout). %2")
                     .arg(seconds(call.endpoint.connectTimeoutMs), call.endpoint.configHint));
         if (timedOut == QLatin1String("idle"))
             return call.error(QStringLiteral("the server sent nothing for %1 s (idle timeout)")
@@ -279,7 +281,8 @@ Result<QByteArray> OpenAiProvider::send(Call& call, const CancelToken& cancel)
                                                                     "end)")
                                                    : QString()));
         if (status <= 0 && isConnectError(netError)) {
-            return call.error(QStringLiteral("cannot connect: %1. %2")
+            return call.error(QCoreApplication::translate("hako::models::OpenAiProvider",
+                                                          "cannot connect: %1. %2")
                                   .arg(ex->errorString(), call.endpoint.configHint));
         }
         if (status <= 0) {

@@ -145,7 +145,7 @@
     </message>
     <message>
         <source>memory store</source>
-        <translation>メモリーストア</translation>
+        <translation>メモリストア</translation>
     </message>
     <message>
         <source>&lt;br&gt;&lt;i&gt;… %1 more characters (see the Result tab)&lt;/i&gt;</source>
@@ -575,7 +575,7 @@
     </message>
     <message>
         <source>Programs, traces, documents and memory stores (*.pdl *.yaml *.yml *.json *.txt *.md *.pdf *.hakomem);;PDL programs (*.pdl *.yaml *.yml);;Traces (*.json);;All files (*)</source>
-        <translation>プログラム、トレース、文書、メモリーストア (*.pdl *.yaml *.yml *.json *.txt *.md *.pdf *.hakomem);;PDL プログラム (*.pdl *.yaml *.yml);;トレース (*.json);;すべてのファイル (*)</translation>
+        <translation>プログラム、トレース、文書、メモリストア (*.pdl *.yaml *.yml *.json *.txt *.md *.pdf *.hakomem);;PDL プログラム (*.pdl *.yaml *.yml);;トレース (*.json);;すべてのファイル (*)</translation>
     </message>
     <message>
         <source>The trace&apos;s program %1 was not opened: the editor has unsaved changes</source>
@@ -781,7 +781,7 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
     <message>
         <source>Memory</source>
-        <translation>メモリー</translation>
+        <translation>メモリ</translation>
     </message>
     <message>
         <source>Prompt Log</source>
@@ -976,15 +976,15 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
     <message>
         <source>Memory %1</source>
-        <translation>メモリー %1</translation>
+        <translation>メモリ %1</translation>
     </message>
     <message>
         <source>Select a memory to see its history.</source>
-        <translation>メモリーを選択すると履歴が表示されます。</translation>
+        <translation>メモリを選択すると履歴が表示されます。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Memory %1&lt;/b&gt; · %2 · %3 · importance %4 (%5) · version %6&lt;br&gt;%7</source>
-        <translation>&lt;b&gt;メモリー %1&lt;/b&gt; · %2 · %3 · 重要度 %4 (%5) · バージョン %6&lt;br&gt;%7</translation>
+        <translation>&lt;b&gt;メモリ %1&lt;/b&gt; · %2 · %3 · 重要度 %4 (%5) · バージョン %6&lt;br&gt;%7</translation>
     </message>
     <message>
         <source>Evidence</source>
@@ -992,15 +992,15 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
     <message>
         <source>%1 memories</source>
-        <translation>メモリー %1 件</translation>
+        <translation>メモリ %1 件</translation>
     </message>
     <message>
         <source>memory %1</source>
-        <translation>メモリー %1</translation>
+        <translation>メモリ %1</translation>
     </message>
     <message>
         <source>broken link: no such memory</source>
-        <translation>リンク切れ: そのメモリーはありません</translation>
+        <translation>リンク切れ: そのメモリはありません</translation>
     </message>
     <message>
         <source>[deleted] %1</source>
@@ -1036,14 +1036,14 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
     <message>
         <source>Revert memory %1 to what it was before change #%2 (%3)?</source>
-        <translation>メモリー %1 を変更 #%2 (%3) の前の状態に戻しますか？</translation>
+        <translation>メモリ %1 を変更 #%2 (%3) の前の状態に戻しますか？</translation>
     </message>
 </context>
 <context>
     <name>hako::MemoryInspector</name>
     <message>
         <source>Memory</source>
-        <translation>メモリー</translation>
+        <translation>メモリ</translation>
     </message>
     <message>
         <source>Open store…</source>
@@ -1055,7 +1055,7 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
     <message>
         <source>Search memories</source>
-        <translation>メモリーを検索</translation>
+        <translation>メモリを検索</translation>
     </message>
     <message>
         <source>Similar to… (Enter)</source>
@@ -1063,11 +1063,11 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
     <message>
         <source>Memories similar to</source>
-        <translation>類似するメモリー</translation>
+        <translation>類似するメモリ</translation>
     </message>
     <message>
         <source>Memory kind</source>
-        <translation>メモリーの種類</translation>
+        <translation>メモリの種類</translation>
     </message>
     <message>
         <source>All kinds</source>
@@ -1075,7 +1075,7 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
     <message>
         <source>Memory state</source>
-        <translation>メモリーの状態</translation>
+        <translation>メモリの状態</translation>
     </message>
     <message>
         <source>All states</source>
@@ -1099,7 +1099,7 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
     <message>
         <source>Memories</source>
-        <translation>メモリー</translation>
+        <translation>メモリ</translation>
     </message>
     <message>
         <source>Retrievals</source>
@@ -1119,11 +1119,11 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
     <message>
         <source>Open memory store</source>
-        <translation>メモリーストアを開く</translation>
+        <translation>メモリストアを開く</translation>
     </message>
     <message>
         <source>Memory stores (*.hakomem *.sqlite *.db);;All files (*)</source>
-        <translation>メモリーストア (*.hakomem *.sqlite *.db);;すべてのファイル (*)</translation>
+        <translation>メモリストア (*.hakomem *.sqlite *.db);;すべてのファイル (*)</translation>
     </message>
     <message>
         <source>%1 of %2</source>
@@ -1139,28 +1139,28 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
     <message>
         <source>This memory store is damaged (SQLite&apos;s quick check: %1). It is open read-only: browse it and export what can be read, then import the export into a new store.</source>
-        <translation>このメモリーストアは破損しています（SQLite の簡易チェック: %1）。読み取り専用で開いています。内容を確認して読めるものをエクスポートし、新しいストアにインポートしてください。</translation>
+        <translation>このメモリストアは破損しています（SQLite の簡易チェック: %1）。読み取り専用で開いています。内容を確認して読めるものをエクスポートし、新しいストアにインポートしてください。</translation>
     </message>
     <message>
         <source>You may only read this memory store: it is open read-only.</source>
-        <translation>このメモリーストアは読み取り専用で開いているため、読むことしかできません。</translation>
+        <translation>このメモリストアは読み取り専用で開いているため、読むことしかできません。</translation>
     </message>
     <message numerus="yes">
         <source>%1 %n memories? The journal keeps their history.</source>
         <translation>
-            <numerusform>%n 件のメモリーを%1しますか？履歴はジャーナルに残ります。</numerusform>
+            <numerusform>%n 件のメモリを%1しますか？履歴はジャーナルに残ります。</numerusform>
         </translation>
     </message>
     <message>
         <source>Memory %1 is hidden by the current filter.</source>
-        <translation>メモリー %1 は現在のフィルターで非表示になっています。</translation>
+        <translation>メモリ %1 は現在のフィルターで非表示になっています。</translation>
     </message>
 </context>
 <context>
     <name>hako::MemoryTimelineView</name>
     <message>
         <source>No memories yet.</source>
-        <translation>メモリーはまだありません。</translation>
+        <translation>メモリはまだありません。</translation>
     </message>
     <message>
         <source>reflection threshold %1</source>
@@ -1818,7 +1818,7 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
     <message>
         <source>Mean latency</source>
-        <translation>平均レイテンシー</translation>
+        <translation>平均レイテンシ</translation>
     </message>
     <message>
         <source>Tokens (in + out)</source>
@@ -1958,7 +1958,7 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
     <message>
         <source>Latency</source>
-        <translation>レイテンシー</translation>
+        <translation>レイテンシ</translation>
     </message>
     <message>
         <source>First token after</source>
@@ -1989,7 +1989,7 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
     <message>
         <source>Number of memories (k)</source>
-        <translation>メモリーの件数 (k)</translation>
+        <translation>メモリの件数 (k)</translation>
     </message>
     <message>
         <source>Recency decay</source>
@@ -2519,7 +2519,7 @@ relevance %6 (cosine %7)</source>
     </message>
     <message>
         <source>(memory %1)</source>
-        <translation>（メモリー %1）</translation>
+        <translation>（メモリ %1）</translation>
     </message>
     <message>
         <source>Rank</source>
@@ -2595,6 +2595,40 @@ relevance %6 (cosine %7)</source>
     <message>
         <source>Text</source>
         <translation>テキスト</translation>
+    </message>
+</context>
+<context>
+    <name>hako::models::ModelConfig</name>
+    <message>
+        <source>or map the model in %1</source>
+        <translation>か、%1 でモデルを対応付けてください</translation>
+    </message>
+    <message>
+        <source>or map the model in Settings › Model Endpoints (%1)</source>
+        <translation>か、［設定］›［モデルの接続先］(%1) でモデルを対応付けてください</translation>
+    </message>
+    <message>
+        <source>Is Ollama running (`ollama serve`)? Set OLLAMA_API_BASE to its address (now %1) %2.</source>
+        <translation>Ollama は起動していますか（`ollama serve`）？ OLLAMA_API_BASE に Ollama のアドレスを設定する（現在は %1）%2。</translation>
+    </message>
+    <message>
+        <source>Set OPENAI_API_KEY, and OPENAI_BASE_URL for a server other than OpenAI&apos;s, %1.</source>
+        <translation>OPENAI_API_KEY（OpenAI 以外のサーバーでは OPENAI_BASE_URL も）を設定する%1。</translation>
+    </message>
+    <message>
+        <source>Set AZURE_API_BASE, AZURE_API_KEY and AZURE_API_VERSION %1.</source>
+        <translation>AZURE_API_BASE、AZURE_API_KEY、AZURE_API_VERSION を設定する%1。</translation>
+    </message>
+</context>
+<context>
+    <name>hako::models::OpenAiProvider</name>
+    <message>
+        <source>could not connect within %1 s (connect timeout). %2</source>
+        <translation>%1 秒以内に接続できませんでした（接続タイムアウト）。%2</translation>
+    </message>
+    <message>
+        <source>cannot connect: %1. %2</source>
+        <translation>接続できません: %1。%2</translation>
     </message>
 </context>
 <context>
@@ -2682,7 +2716,7 @@ relevance %6 (cosine %7)</source>
     </message>
     <message>
         <source>Latency</source>
-        <translation>レイテンシー</translation>
+        <translation>レイテンシ</translation>
     </message>
     <message>
         <source>Status</source>

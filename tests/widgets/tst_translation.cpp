@@ -10,6 +10,9 @@
 #include "core/workbench/runtrust.h"
 #include "isolatedsettings.h"
 #include "widgets/common/languagemanager.h"
+#include "widgets/common/messagebar.h"
+#include "widgets/editor/editorpane.h"
+#include "widgets/editor/pdleditor.h"
 #include "widgets/settings/modelsettingsdialog.h"
 #include "widgets/workbench/docklayout.h"
 #include "widgets/workbench/mainwindow.h"
@@ -495,6 +498,30 @@ private Q_SLOTS:
             window.statusBar()->currentMessage().contains(QStringLiteral("実行が完了しました")));
         screenshot(&window, QStringLiteral("ja-run"));
         const QStringList bad = clipped(&window);
+        QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QLatin1Char('\n'))));
+    }
+
+    // A run that cannot reach its model: the message bar's plain-words message and its
+    // "Configure models…" button.
+    void modelFailureFits()
+    {
+        MainWindow window;
+        window.resize(1280, 720);
+        showAndSettle(&window);
+        window.editorPane()->editor()->setText(
+            QStringLiteral("text:\n- model: ollama/never-installed\n  input: こんにちは\n"));
+        QSignalSpy finished(window.runController(), &RunController::finished);
+        QVERIFY(window.runProgram());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QVERIFY(!finished[0][0].toBool());
+        MessageBar* bar = window.editorPane()->messageBar();
+        QTRY_VERIFY(bar->isVisible());
+        QVERIFY2(bar->text().contains(QStringLiteral("モデルから応答を得られませんでした")),
+                 qPrintable(bar->text()));
+        QCOMPARE(bar->actionText(), QStringLiteral("モデルを設定…"));
+        QTest::qWait(50);
+        screenshot(&window, QStringLiteral("ja-model-failure"));
+        const QStringList bad = clipped(bar);
         QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QLatin1Char('\n'))));
     }
 

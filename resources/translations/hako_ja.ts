@@ -362,7 +362,7 @@
     </message>
     <message>
         <source>Answer with end of input (Ctrl+D)</source>
-        <translation>入力終了で応答します (Ctrl+D)</translation>
+        <translation>入力の終わりを送ります (Ctrl+D)</translation>
     </message>
     <message>
         <source>Clear</source>
@@ -611,7 +611,7 @@
     </message>
     <message>
         <source>Run without a model</source>
-        <translation>モデルなしで実行できます</translation>
+        <translation>モデル不要</translation>
     </message>
     <message>
         <source>Need a model</source>
@@ -956,7 +956,7 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
     <message>
         <source>Actor</source>
-        <translation>実行者</translation>
+        <translation>操作者</translation>
     </message>
     <message>
         <source>Reason</source>
@@ -1382,7 +1382,7 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
     <message>
         <source>Open in full</source>
-        <translation>全体を開く</translation>
+        <translation>全文を表示</translation>
     </message>
     <message>
         <source>Save…</source>
@@ -2072,7 +2072,7 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
     <message>
         <source>Save &amp;Trace As…</source>
-        <translation>トレースを名前を付けて保存(&amp;T)…</translation>
+        <translation>名前を付けてトレースを保存(&amp;T)…</translation>
     </message>
     <message>
         <source>Save Trace</source>

@@ -308,6 +308,9 @@ private Q_SLOTS:
         QCOMPARE(m_language->effectiveLanguage(), QStringLiteral("ja"));
         QSettings().remove(QLatin1String(LanguageManager::kSettingsKey));
         QCOMPARE(m_language->preference(), QStringLiteral("system"));
+        // QScintilla's editing menu, which has no Japanese translation of its own.
+        QCOMPARE(QCoreApplication::translate("QsciScintilla", "&Undo"),
+                 QStringLiteral("元に戻す(&U)"));
         // Qt's own strings (standard buttons) are Japanese too when Qt's translations exist.
         if (QFile::exists(QLibraryInfo::path(QLibraryInfo::TranslationsPath) +
                           QStringLiteral("/qtbase_ja.qm")))

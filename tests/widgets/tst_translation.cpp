@@ -6,9 +6,11 @@
 // saves what it checked as PNG files there.
 #include "core/models/apikeystore.h"
 #include "core/pdl/code/codetrust.h"
+#include "core/util/pluginmanager.h"
 #include "core/workbench/runcontroller.h"
 #include "core/workbench/runtrust.h"
 #include "isolatedsettings.h"
+#include "widgets/common/aboutplugins.h"
 #include "widgets/common/languagemanager.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/editor/editorpane.h"
@@ -525,6 +527,17 @@ private Q_SLOTS:
         QTest::qWait(50);
         screenshot(&window, QStringLiteral("ja-model-failure"));
         const QStringList bad = clipped(bar);
+        QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QLatin1Char('\n'))));
+    }
+
+    void aboutPluginsFits()
+    {
+        AboutPlugins dialog(PluginManager::instance().plugins());
+        dialog.resize(dialog.sizeHint());
+        showAndSettle(&dialog);
+        QCOMPARE(dialog.windowTitle(), QStringLiteral("プラグインについて"));
+        screenshot(&dialog, QStringLiteral("ja-about-plugins"));
+        const QStringList bad = clipped(&dialog);
         QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QLatin1Char('\n'))));
     }
 

@@ -93,8 +93,11 @@ void PdlEditor::selectSpan(const SourceSpan& span)
     const int lastLine = span.endLine > 0 ? span.endLine : span.line;
     for (int l = span.line; l <= lastLine; ++l)
         SendScintilla(SCI_ENSUREVISIBLE, l - 1);
-    SendScintilla(SCI_SETSEL, start, end);
+    // The caret at the start: the block's first line is what the reader looks for (and the
+    // status bar names), and a long last line does not scroll the view sideways.
+    SendScintilla(SCI_SETSEL, end, start);
     SendScintilla(SCI_SCROLLRANGE, end, start);
+    SendScintilla(SCI_SCROLLCARET);
 }
 
 QList<QPair<long, long>> PdlEditor::indicatorRanges(int indicator) const

@@ -439,8 +439,8 @@ private Q_SLOTS:
         FRESH_LOG(log);
         std::vector<CallRecord> calls;
         for (int i = 0; i < 9; ++i) {
-            CallRecord c = simpleCall(QStringLiteral("p%1").arg(8 - i), QStringLiteral("m"),
-                                      kNow + i);
+            CallRecord c =
+                simpleCall(QStringLiteral("p%1").arg(8 - i), QStringLiteral("m"), kNow + i);
             c.promptTokens = i % 3 == 0 ? std::nullopt : std::optional<int64_t>(i * 10);
             c.uid = QStringLiteral("o-%1").arg(i);
             calls.push_back(c);
@@ -466,8 +466,8 @@ private Q_SLOTS:
         QStringList prompts;
         for (const CallRecord& c : *log->list(f))
             prompts << c.promptName;
-        QCOMPARE(prompts, (QStringList{QStringLiteral("p2"), QStringLiteral("p3"),
-                                       QStringLiteral("p4")}));
+        QCOMPARE(prompts,
+                 (QStringList{QStringLiteral("p2"), QStringLiteral("p3"), QStringLiteral("p4")}));
     }
 
     void filtersSelectTheirCalls_data() { addBackends(); }

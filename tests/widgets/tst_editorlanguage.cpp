@@ -91,6 +91,25 @@ private Q_SLOTS:
         QVERIFY(!items.contains(QLatin1String("description")));
     }
 
+    // Choosing a field or block kind types its `: ` too (not twice).
+    void choosingAKeyTypesItsColon()
+    {
+        PdlEditor editor;
+        editor.show();
+        editor.setDocumentText(QStringLiteral("text:\n- descri"));
+        editor.setCursorPosition(1, 8);
+        QVERIFY(editor.showCompletions(false));
+        QTest::keyClick(&editor, Qt::Key_Return);
+        QCOMPARE(editor.text(1), QStringLiteral("- description: "));
+        QCOMPARE(editor.cursorLineColumn(), qMakePair(2, 16));
+
+        editor.setDocumentText(QStringLiteral("text:\n- mode: x"));
+        editor.setCursorPosition(1, 6);
+        QVERIFY(editor.showCompletions(false));
+        QTest::keyClick(&editor, Qt::Key_Return);
+        QCOMPARE(editor.text(1), QStringLiteral("- model: x"));
+    }
+
     void completionOffersVariablesInExpressions()
     {
         EditorPane pane(nullptr);
@@ -129,7 +148,7 @@ private Q_SLOTS:
         QTest::keyClick(&editor, Qt::Key_Space, Qt::ControlModifier);
         QVERIFY(editor.isListActive());
         QTest::keyClick(&editor, Qt::Key_Return);
-        QCOMPARE(editor.text(), QStringLiteral("repeat:\n  text: hi\nmaxIterations"));
+        QCOMPARE(editor.text(), QStringLiteral("repeat:\n  text: hi\nmaxIterations: "));
     }
 
     void modelNamesAfterModelKey()

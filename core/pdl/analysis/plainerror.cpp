@@ -58,7 +58,7 @@ PlainError plainRunError(const Diagnostic& error, const ScopeAnalysis* scopes)
                     best = candidate;
                 }
             }
-            if (!best.isEmpty() && bestDistance <= std::max<int>(1, int(name.toUcs4().size()) / 3))
+            if (!best.isEmpty() && bestDistance <= std::max<int>(1, int(name.toUcs4().size()) / 4))
                 out.text += QStringLiteral(" — did you mean `%1`?").arg(best);
             else
                 out.text += QStringLiteral(": define it with `def:` or `defs:`, or give it as "

@@ -640,7 +640,7 @@ private:
                         best = d.name;
                     }
                 }
-                if (!best.empty() && bestDistance <= std::max<int>(1, int(use.name.size()) / 3))
+                if (!best.empty() && bestDistance <= std::max<int>(1, int(use.name.size()) / 4))
                     message +=
                         QStringLiteral(" (did you mean '%1'?)").arg(QString::fromStdString(best));
             }

@@ -298,8 +298,10 @@ private Q_SLOTS:
 
     void stopFieldRoundTrips()
     {
-        const QStringList stop = {QStringLiteral("a,b"), QStringLiteral("\n"),
-                                  QStringLiteral("back\\slash"), QStringLiteral("END")};
+        const QStringList stop = {QStringLiteral("a,b"),         QStringLiteral("\n"),
+                                  QStringLiteral("back\\slash"), QStringLiteral("END"),
+                                  QStringLiteral(" lead"),       QStringLiteral("trail "),
+                                  QStringLiteral("x\\ "),        QStringLiteral(" ")};
         QCOMPARE(VariantEditor::parseStop(VariantEditor::stopText(stop)), stop);
         QCOMPARE(VariantEditor::parseStop(QString()), QStringList());
     }

@@ -537,6 +537,7 @@ void PlaygroundPane::run()
         if (started != m_current)
             return;
         updateButtons();
+        m_resultsView->resizeRowsToContents();
         showSelectedReply();
         Q_EMIT runFinished();
     });

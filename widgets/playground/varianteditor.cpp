@@ -290,12 +290,24 @@ PlaygroundPrompt VariantEditor::prompt() const
 QString VariantEditor::stopText(const QStringList& stop)
 {
     QStringList parts;
-    for (QString s : stop) {
-        s.replace(QLatin1Char('\\'), QLatin1String("\\\\"));
-        s.replace(QLatin1Char(','), QLatin1String("\\,"));
-        s.replace(QLatin1Char('\n'), QLatin1String("\\n"));
-        s.replace(QLatin1Char('\t'), QLatin1String("\\t"));
-        parts << s;
+    for (const QString& s : stop) {
+        QString e;
+        for (qsizetype i = 0; i < s.size(); ++i) {
+            const QChar c = s.at(i);
+            if (c == QLatin1Char('\\'))
+                e += QLatin1String("\\\\");
+            else if (c == QLatin1Char(','))
+                e += QLatin1String("\\,");
+            else if (c == QLatin1Char('\n'))
+                e += QLatin1String("\\n");
+            else if (c == QLatin1Char('\t'))
+                e += QLatin1String("\\t");
+            else if (c == QLatin1Char(' ') && (i == 0 || i == s.size() - 1))
+                e += QLatin1String("\\ "); // blanks at the ends would be taken for separators
+            else
+                e += c;
+        }
+        parts << e;
     }
     return parts.join(QStringLiteral(", "));
 }

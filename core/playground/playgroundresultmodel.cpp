@@ -1,10 +1,19 @@
 #include "core/playground/playgroundresultmodel.h"
 
 #include <QSet>
+#include <QTimer>
+
+#include <utility>
 
 namespace hako::playground {
 
-PlaygroundResultModel::PlaygroundResultModel(QObject* parent) : QAbstractTableModel(parent) {}
+PlaygroundResultModel::PlaygroundResultModel(QObject* parent)
+    : QAbstractTableModel(parent), m_flushTimer(new QTimer(this))
+{
+    m_flushTimer->setSingleShot(true);
+    m_flushTimer->setInterval(50);
+    connect(m_flushTimer, &QTimer::timeout, this, &PlaygroundResultModel::flush);
+}
 
 void PlaygroundResultModel::reset(int rows, const QStringList& variantLabels, int repeat,
                                   const QStringList& rowLabels)
@@ -13,6 +22,8 @@ void PlaygroundResultModel::reset(int rows, const QStringList& variantLabels, in
         disconnect(c);
     m_connections.clear();
     m_run = nullptr;
+    m_flushTimer->stop();
+    m_dirty.clear();
     beginResetModel();
     m_rows = std::max(0, rows);
     m_repeat = std::max(1, repeat);
@@ -54,6 +65,22 @@ void PlaygroundResultModel::changed(const CellKey& key)
     Q_EMIT dataChanged(i, i);
 }
 
+void PlaygroundResultModel::changedLater(const CellKey& key)
+{
+    m_dirty.insert({key.row, key.variant});
+    if (!m_flushTimer->isActive())
+        m_flushTimer->start();
+}
+
+void PlaygroundResultModel::flush()
+{
+    const QSet<QPair<int, int>> dirty = std::exchange(m_dirty, {});
+    for (const auto& [row, variant] : dirty) {
+        const QModelIndex i = index(row, variant);
+        Q_EMIT dataChanged(i, i);
+    }
+}
+
 void PlaygroundResultModel::setCell(const CellKey& key, const CellResult& result)
 {
     if (CellResult* c = find(key)) {
@@ -67,7 +94,7 @@ void PlaygroundResultModel::appendDelta(const CellKey& key, const QString& delta
     if (CellResult* c = find(key); c && !c->isFinal()) {
         c->state = CellResult::State::Running;
         c->reply += delta;
-        changed(key);
+        changedLater(key);
     }
 }
 
@@ -75,7 +102,7 @@ void PlaygroundResultModel::markStarted(const CellKey& key)
 {
     if (CellResult* c = find(key); c && !c->isFinal()) {
         c->state = CellResult::State::Running;
-        changed(key);
+        changedLater(key);
     }
 }
 

@@ -4,15 +4,19 @@
 
 #include <QAbstractTableModel>
 #include <QPointer>
+#include <QSet>
 
 #include <vector>
+
+class QTimer;
 
 namespace hako::playground {
 
 /// The results grid of a playground run: one row per input row, one column per variant. A cell
 /// shows its reply (streamed in while it runs) or, when each cell runs several times, how many
 /// distinct replies came back ("3 distinct of 5"). Fed by attach() (a run's signals) or by
-/// reset()/setCell(); GUI thread.
+/// reset()/setCell(). While replies stream in, dataChanged() is coalesced (at most one per cell
+/// every ~50 ms); a finished cell is announced at once. GUI thread.
 class PlaygroundResultModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -56,6 +60,8 @@ public:
 private:
     CellResult* find(const CellKey& key);
     void changed(const CellKey& key);
+    void changedLater(const CellKey& key);
+    void flush();
 
     int m_rows = 0;
     int m_repeat = 1;
@@ -64,6 +70,8 @@ private:
     std::vector<CellResult> m_cells; // (row × variants + variant) × repeat + r
     QPointer<PlaygroundRun> m_run;
     QList<QMetaObject::Connection> m_connections;
+    QSet<QPair<int, int>> m_dirty; // (row, variant) changed since the last flush
+    QTimer* m_flushTimer;
 };
 
 } // namespace hako::playground

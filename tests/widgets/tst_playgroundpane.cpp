@@ -306,6 +306,21 @@ private Q_SLOTS:
         QCOMPARE(VariantEditor::parseStop(QString()), QStringList());
     }
 
+    void runWithoutInputsExplains()
+    {
+        OpenAiTestServer server;
+        QVERIFY(server.start());
+        PlaygroundPane pane;
+        pane.setProviderFactory(factoryFor(server));
+        promptlog::CallRecord call = loggedCall();
+        call.inputs = {};
+        pane.openCall(call);
+        pane.run();
+        QVERIFY(!pane.isRunning());
+        QVERIFY(pane.messageBar()->text().contains(QLatin1String("name")));
+        QCOMPARE(server.requestCount(), 0);
+    }
+
     void runWithoutProviderExplains()
     {
         PlaygroundPane pane;

@@ -506,8 +506,17 @@ void PlaygroundPane::run()
                                      "in the settings."));
         return;
     }
-    m_messageBar->clearMessage();
     const QList<QJsonObject> rows = inputRows();
+    if (rows.isEmpty() && m_inputs->columnCount() > 0) {
+        m_messageBar->showMessage(
+            tr("The prompt uses %1: fill in at least one row of the inputs table (or paste rows "
+               "from a spreadsheet).")
+                .arg(variables().join(QStringLiteral(", "))),
+            MessageBar::Kind::Warning);
+        m_inputs->setFocus();
+        return;
+    }
+    m_messageBar->clearMessage();
     if (m_current)
         m_current->deleteLater();
     m_current = new PlaygroundRun(provider, this);

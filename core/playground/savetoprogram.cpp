@@ -286,16 +286,33 @@ public:
                 scalar(text, styleOf(m_src, node), indent, flow));
     }
 
-    /// Rewrites any value to the JSON value `value`.
-    void replaceValue(const YamlValue& node, const QJsonValue& value, int keyColumn, bool flow)
+    /// Rewrites the value of `entry` to the JSON value `value`.
+    void replaceValue(const YamlValue::Entry& entry, const QJsonValue& value, bool flow)
     {
+        const YamlValue& node = entry.value;
         if (toQJson(node.toValue()) == value)
             return;
         if (value.isString() && node.isScalar()) {
-            replaceScalar(node, value.toString(), keyColumn, flow);
+            replaceScalar(node, value.toString(), Source::column(entry.key), flow);
+            return;
+        }
+        if (!node.isScalar() && !m_src.isFlow(node)) {
+            // A block collection (on the lines below its key) becomes a flow value after it.
+            replace(afterColon(entry.key), m_src.end(node),
+                    QLatin1Char(' ') + flowValue(value, flow));
             return;
         }
         replace(m_src.start(node), m_src.end(node), flowValue(value, flow));
+    }
+
+    /// Just after the `:` that follows `key`.
+    qsizetype afterColon(const YamlValue& key) const
+    {
+        qsizetype i = m_src.end(key);
+        const QString& t = m_src.text();
+        while (i < t.size() && t.at(i) == QLatin1Char(' '))
+            ++i;
+        return i < t.size() && t.at(i) == QLatin1Char(':') ? i + 1 : m_src.end(key);
     }
 
     Result<QList<TextEdit>> finish()
@@ -431,7 +448,7 @@ Result<QList<TextEdit>> saveToProgram(const QString& sourceText, const SourceSpa
             const auto& e = entries[i];
             const QString key = QString::fromStdString(e.name);
             if (wanted.contains(key)) {
-                edits.replaceValue(e.value, wanted.value(key), Source::column(e.key), flow);
+                edits.replaceValue(e, wanted.value(key), flow);
                 continue;
             }
             // Removed: drop the entry (with its comma in a flow mapping, its lines in a block).
@@ -520,13 +537,11 @@ Result<QList<TextEdit>> saveToProgram(const QString& sourceText, const SourceSpa
     const QList<PromptMessage>& want = edited.messages;
     auto replaceWholeInput = [&] {
         const YamlValue& v = in.entry->value;
-        qsizetype from = src.start(v);
-        if (!blockFlow) {
-            while (from > 0 && sourceText.at(from - 1) == QLatin1Char(' '))
-                --from;
-        }
         const QString value = inputValue(want, Source::column(in.entry->key), blockFlow);
-        edits.replace(from, src.end(v), blockFlow ? value : value);
+        if (blockFlow)
+            edits.replace(src.start(v), src.end(v), value);
+        else
+            edits.replace(edits.afterColon(in.entry->key), src.end(v), value);
     };
     switch (in.shape) {
     case SourceInput::Shape::None:

@@ -245,6 +245,34 @@ private Q_SLOTS:
                   "`messages`: [{`role`: `user`, `content`: `hi, there`}]}")
             << 3;
 
+        const QString nested = QStringLiteral("model: m\n"
+                                              "parameters:\n"
+                                              "  response_format:\n"
+                                              "    type: json_object   # nested\n"
+                                              "  temperature: 0.3\n"
+                                              "input: >\n"
+                                              "  folded\n"
+                                              "  text\n"
+                                              "# the end\n");
+        QTest::newRow("nested parameter, folded input")
+            << nested << QStringLiteral("model:") << QString()
+            << bq("{`model`: `m`, `parameters`: {`response_format`: {`type`: `text`}, "
+                  "`temperature`: 0.3, `seed`: 5}, `messages`: [{`role`: `user`, "
+                  "`content`: `folded text, edited\\n`}]}")
+            << 3;
+
+        const QString textInput = QStringLiteral("model: m\n"
+                                                 "input:\n"
+                                                 "  text:\n"
+                                                 "  - \"Question: \"\n"
+                                                 "  - ${ q }\n"
+                                                 "def: answer\n");
+        QTest::newRow("other input shape replaced")
+            << textInput << QStringLiteral("model:") << QString()
+            << bq("{`model`: `m`, `parameters`: {}, `messages`: [{`role`: `user`, "
+                  "`content`: `Question: ${ q }`}]}")
+            << 1;
+
         const QString noInput = QStringLiteral("text:\n"
                                                "- Hello\n"
                                                "- model: m # uses the context\n"

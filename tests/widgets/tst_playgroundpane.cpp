@@ -215,6 +215,9 @@ private Q_SLOTS:
         const QString html = pane.replyView()->toHtml();
         QVERIFY(pane.replyView()->toPlainText().contains(QLatin1String("Bonjour")));
         QVERIFY(html.contains(QLatin1String("line-through")));
+        if (const QString shot = qEnvironmentVariable("HAKO_PLAYGROUND_SCREENSHOT");
+            !shot.isEmpty())
+            pane.grab().save(shot);
 
         // Ctrl+Return runs again.
         pane.activateWindow();

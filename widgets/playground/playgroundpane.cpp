@@ -193,6 +193,8 @@ PlaygroundPane::PlaygroundPane(QWidget* parent) : QWidget(parent)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     split->setStretchFactor(2, 2);
+    // The prompts get most of the room at first; the inputs a few rows.
+    split->setSizes({500, 170, 330});
 
     m_stack->addWidget(page);
 

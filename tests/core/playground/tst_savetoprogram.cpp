@@ -391,6 +391,22 @@ private Q_SLOTS:
         QCOMPARE(p->messages.size(), 1);
         QCOMPARE(p->variables(), QStringList{QStringLiteral("name")});
 
+        const QString expression = QStringLiteral("model: m\nparameters: ${ p }\ninput: hi\n");
+        Result<PlaygroundPrompt> e =
+            promptFromSource(expression, spanAt(expression, QStringLiteral("model")));
+        QVERIFY(!e.ok());
+        QVERIFY(e.error().message.contains(QLatin1String("expression")));
+        QCOMPARE(e.error().span.line, 2);
+        PlaygroundPrompt p2;
+        p2.model = QStringLiteral("m");
+        p2.parameters.temperature = 1;
+        QVERIFY(!saveToProgram(expression, spanAt(expression, QStringLiteral("model")), p2).ok());
+
+        const QString text = QStringLiteral("model: m\ninput:\n  text: [a, b]\n");
+        Result<PlaygroundPrompt> t = promptFromSource(text, spanAt(text, QStringLiteral("model")));
+        QVERIFY(!t.ok());
+        QCOMPARE(t.error().span.line, 3);
+
         SourceSpan nowhere;
         nowhere.line = 1;
         nowhere.column = 1;

@@ -299,6 +299,36 @@ private Q_SLOTS:
         QCOMPARE(pane.messageBar()->kind(), MessageBar::Kind::Information);
     }
 
+    void openProgramBlock()
+    {
+        PlaygroundPane pane;
+        const QString program =
+            QStringLiteral("text:\n"
+                           "- model: granite # the block\n"
+                           "  parameters: {temperature: 0.4}\n"
+                           "  input:\n"
+                           "    array:\n"
+                           "    - {role: system, content: Be brief}\n"
+                           "    - {role: user, content: \"Tell me about ${ topic }\"}\n");
+        SourceSpan span;
+        span.file = QStringLiteral("/tmp/p.pdl");
+        span.line = 2;
+        span.column = 3;
+        QVERIFY(pane.openProgramBlock(program, QStringLiteral("/tmp/p.pdl"), span));
+        QCOMPARE(pane.variant(0)->modelCombo()->currentText(), QStringLiteral("granite"));
+        QCOMPARE(pane.variant(0)->temperatureSpin()->value(), 0.4);
+        QCOMPARE(pane.variant(0)->messageCount(), 2);
+        QCOMPARE(pane.variables(), QStringList{QStringLiteral("topic")});
+        QCOMPARE(pane.inputsTable()->columnCount(), 1);
+        QVERIFY(pane.variant(0)->saveButton()->isEnabled());
+
+        span.line = 1;
+        span.column = 1;
+        QVERIFY(!pane.openProgramBlock(QStringLiteral("text: [a]\n"), QStringLiteral("/tmp/q.pdl"),
+                                       span));
+        QVERIFY(pane.messageBar()->text().contains(QLatin1String("no model block")));
+    }
+
     void stopFieldRoundTrips()
     {
         const QStringList stop = {QStringLiteral("a,b"),         QStringLiteral("\n"),

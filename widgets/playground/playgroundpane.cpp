@@ -3,6 +3,7 @@
 #include "core/pdl/model/modelprovider.h"
 #include "core/playground/playgroundresultmodel.h"
 #include "core/playground/playgroundrun.h"
+#include "core/playground/savetoprogram.h"
 #include "core/playground/worddiff.h"
 #include "core/promptlog/callrecord.h"
 #include "widgets/common/messagebar.h"
@@ -343,6 +344,19 @@ void PlaygroundPane::openPrompt(const PlaygroundPrompt& prompt, const QString& p
     m_span = span;
     setVariantPrompts({prompt});
     updateButtons();
+}
+
+bool PlaygroundPane::openProgramBlock(const QString& sourceText, const QString& programPath,
+                                      const SourceSpan& span)
+{
+    Result<PlaygroundPrompt> prompt = promptFromSource(sourceText, span);
+    if (!prompt) {
+        m_messageBar->showMessage(
+            tr("Cannot open this block in the playground: %1").arg(prompt.error().message));
+        return false;
+    }
+    openPrompt(*prompt, programPath, span);
+    return true;
 }
 
 QList<PlaygroundPrompt> PlaygroundPane::prompts() const

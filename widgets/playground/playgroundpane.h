@@ -61,6 +61,11 @@ public:
     /// Opens a model block's prompt (see playground::promptFromSource) from `programPath`.
     void openPrompt(const playground::PlaygroundPrompt& prompt, const QString& programPath,
                     const SourceSpan& span);
+    /// Opens the model block at `span` of the program text `sourceText` (the editor's text of
+    /// `programPath`; see playground::promptFromSource). False, with the reason shown in the
+    /// pane's message bar, when the block cannot be read as a prompt.
+    bool openProgramBlock(const QString& sourceText, const QString& programPath,
+                          const SourceSpan& span);
     /// Gives the provider each run uses (called when Run is pressed).
     void setProviderFactory(std::function<std::shared_ptr<models::IModelProvider>()> factory);
     /// The model names every variant's picker offers.

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace hako::playground {
 
 namespace {
@@ -42,6 +44,12 @@ QString contentText(const QJsonValue& content)
     }
     const QByteArray json = QJsonDocument(QJsonArray{content}).toJson(QJsonDocument::Compact);
     return QString::fromUtf8(json.mid(1, json.size() - 2));
+}
+
+bool isStringList(const QJsonArray& array)
+{
+    return std::all_of(array.begin(), array.end(),
+                       [](const QJsonValue& s) { return s.isString(); });
 }
 
 } // namespace
@@ -80,9 +88,7 @@ PromptParameters PromptParameters::fromJson(const QJsonObject& parameters)
             p.seed = qint64(v.toDouble());
         else if (key == QLatin1String("stop") && v.isString())
             p.stop = QStringList{v.toString()};
-        else if (key == QLatin1String("stop") && v.isArray() &&
-                 std::all_of(v.toArray().begin(), v.toArray().end(),
-                             [](const QJsonValue& s) { return s.isString(); }))
+        else if (key == QLatin1String("stop") && v.isArray() && isStringList(v.toArray()))
             p.stop = v.toVariant().toStringList();
         else if (key == QLatin1String("response_format") && !v.isNull())
             p.responseFormat = v;

@@ -317,8 +317,10 @@ public:
 
     Result<QList<TextEdit>> finish()
     {
-        std::sort(m_edits.begin(), m_edits.end(),
-                  [](const TextEdit& a, const TextEdit& b) { return a.offset < b.offset; });
+        // At one offset an insertion goes before a replacement that starts there.
+        std::stable_sort(m_edits.begin(), m_edits.end(), [](const TextEdit& a, const TextEdit& b) {
+            return a.offset < b.offset || (a.offset == b.offset && a.length == 0 && b.length > 0);
+        });
         for (qsizetype i = 1; i < m_edits.size(); ++i) {
             if (m_edits[i - 1].offset + m_edits[i - 1].length > m_edits[i].offset)
                 return makeError(QObject::tr("internal error: overlapping edits"));
@@ -444,27 +446,42 @@ Result<QList<TextEdit>> saveToProgram(const QString& sourceText, const SourceSpa
         const YamlValue& params = paramsEntry->value;
         const bool flow = src.isFlow(params);
         const auto& entries = params.entries();
-        for (size_t i = 0; i < entries.size(); ++i) {
+        const size_t n = entries.size();
+        auto removed = [&](size_t i) {
+            return !wanted.contains(QString::fromStdString(entries[i].name));
+        };
+        // Entries from `tail` on are all removed (n when the last one stays).
+        size_t tail = n;
+        while (tail > 0 && removed(tail - 1))
+            --tail;
+        QStringList added;
+        for (auto it = wanted.begin(); it != wanted.end(); ++it) {
+            if (!params.find(it.key().toStdString()))
+                added << it.key();
+        }
+        auto entryText = [&](const QString& k, bool inFlow) -> QString {
+            return scalar(k, ScalarStyle::Plain, 0, inFlow) + QStringLiteral(": ") +
+                   flowValue(wanted.value(k), inFlow);
+        };
+        for (size_t i = 0; i < n; ++i) {
             const auto& e = entries[i];
-            const QString key = QString::fromStdString(e.name);
-            if (wanted.contains(key)) {
-                edits.replaceValue(e, wanted.value(key), flow);
+            if (!removed(i)) {
+                edits.replaceValue(e, wanted.value(QString::fromStdString(e.name)), flow);
                 continue;
             }
-            // Removed: drop the entry (with its comma in a flow mapping, its lines in a block).
             const qsizetype keyStart = src.start(e.key);
             if (flow) {
-                if (i + 1 < entries.size())
+                // Up to the next key; a removed tail goes from the end of the last kept value.
+                if (i < tail)
                     edits.replace(keyStart, src.start(entries[i + 1].key), QString());
-                else if (i > 0)
-                    edits.replace(src.end(entries[i - 1].value), src.end(e.value), QString());
-                else
-                    edits.replace(keyStart, src.end(e.value), QString());
+                else if (i == tail)
+                    edits.replace(tail > 0 ? src.end(entries[tail - 1].value) : keyStart,
+                                  src.end(entries.back().value), QString());
             } else {
                 if (!src.firstOnLine(keyStart))
                     return makeError(QObject::tr("cannot remove the parameter %1 written on the "
                                                  "line of another key; remove it in the editor")
-                                         .arg(key),
+                                         .arg(QString::fromStdString(e.name)),
                                      e.key.span());
                 const qsizetype from = src.lineStart(keyStart);
                 qsizetype to = afterLine(src, e.value);
@@ -473,29 +490,29 @@ Result<QList<TextEdit>> saveToProgram(const QString& sourceText, const SourceSpa
                 edits.replace(from, to, QString());
             }
         }
-        QStringList added;
-        for (auto it = wanted.begin(); it != wanted.end(); ++it) {
-            if (!params.find(it.key().toStdString()))
-                added << it.key();
-        }
         if (!added.isEmpty()) {
+            QStringList parts;
+            for (const QString& k : added)
+                parts << entryText(k, flow);
             if (flow) {
-                QStringList parts;
-                for (const QString& k : added)
-                    parts << scalar(k, ScalarStyle::Plain, 0, true) + QStringLiteral(": ") +
-                                 flowValue(wanted.value(k), true);
-                if (entries.empty())
-                    edits.insert(src.start(params) + 1, parts.join(QStringLiteral(", ")));
+                if (tail == 0)
+                    edits.insert(n == 0 ? src.start(params) + 1 : src.end(entries.back().value),
+                                 parts.join(QStringLiteral(", ")));
                 else
                     edits.insert(src.end(entries.back().value),
                                  QStringLiteral(", ") + parts.join(QStringLiteral(", ")));
             } else {
-                const int col = Source::column(entries.front().key);
-                QString text;
-                for (const QString& k : added)
-                    text += QLatin1Char('\n') + pad(col) + scalar(k, ScalarStyle::Plain, 0, false) +
-                            QStringLiteral(": ") + flowValue(wanted.value(k), false);
-                edits.insert(afterLine(src, entries.back().value), text);
+                const QString indent = pad(Source::column(entries.front().key));
+                if (tail == 0) {
+                    // Every entry goes: the new ones take the place of the first.
+                    edits.insert(src.lineStart(src.start(entries.front().key)),
+                                 indent + parts.join(QLatin1Char('\n') + indent) +
+                                     QLatin1Char('\n'));
+                } else {
+                    edits.insert(afterLine(src, entries[tail - 1].value),
+                                 QLatin1Char('\n') + indent +
+                                     parts.join(QLatin1Char('\n') + indent));
+                }
             }
         }
     } else if (paramsEntry && !paramsEntry->value.isNull()) {

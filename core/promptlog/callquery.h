@@ -26,8 +26,12 @@ struct CallFilter {
     QString text;
 
     /// Listing: newest first by default; `oldestFirst` with `afterId` pages through a whole
-    /// log in store order (export).
+    /// log in store order (export); `orderBy` sorts by another column (the monitor's table),
+    /// a missing number below every present one, ties by store order.
     bool oldestFirst = false;
+    enum class Order { Time, Prompt, Tags, Model, TokensIn, TokensOut, Cost, Latency, Status };
+    std::optional<Order> orderBy;
+    bool descending = true; ///< with orderBy
     int64_t afterId = 0;
     int limit = 0; ///< 0 = no limit
     int offset = 0;

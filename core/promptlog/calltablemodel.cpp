@@ -3,8 +3,10 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QLocale>
+#include <QMetaObject>
 
 #include <algorithm>
+#include <limits>
 
 namespace hako::promptlog {
 
@@ -52,26 +54,136 @@ CallTableModel::CallTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 void CallTableModel::setCalls(QList<CallRecord> calls)
 {
     beginResetModel();
-    m_calls = std::move(calls);
+    ++m_generation;
+    m_pages.clear();
+    m_requested.clear();
+    m_total = calls.size();
+    for (qsizetype i = 0; i < calls.size(); i += kPageSize)
+        m_pages.insert(int(i / kPageSize), calls.mid(i, kPageSize));
     endResetModel();
+}
+
+void CallTableModel::reset(int64_t total, QList<CallRecord> firstPage)
+{
+    beginResetModel();
+    ++m_generation;
+    m_pages.clear();
+    m_requested.clear();
+    m_lastPage = 0;
+    // A view cannot hold more rows than an int counts.
+    m_total = std::clamp<int64_t>(std::max<int64_t>(total, firstPage.size()), 0,
+                                  std::numeric_limits<int>::max() - kPageSize);
+    if (!firstPage.isEmpty())
+        m_pages.insert(0, std::move(firstPage));
+    endResetModel();
+}
+
+void CallTableModel::setPage(int page, QList<CallRecord> rows, quint64 generation)
+{
+    if (generation != m_generation || page < 0 || int64_t(page) * kPageSize >= m_total)
+        return;
+    const int first = page * kPageSize;
+    const int last = int(std::min<int64_t>(m_total, int64_t(first) + kPageSize)) - 1;
+    rows = rows.mid(0, last - first + 1);
+    m_pages.insert(page, std::move(rows));
+    m_requested.remove(page);
+    m_lastPage = page;
+    // Keep memory bounded: drop the pages farthest from where the user is.
+    while (m_pages.size() > kMaxPages) {
+        int farthest = -1;
+        for (auto it = m_pages.cbegin(); it != m_pages.cend(); ++it)
+            if (farthest < 0 || std::abs(it.key() - page) > std::abs(farthest - page))
+                farthest = it.key();
+        m_pages.remove(farthest);
+    }
+    Q_EMIT dataChanged(index(first, 0), index(last, ColumnCount - 1));
+}
+
+QList<CallRecord> CallTableModel::loadedCalls() const
+{
+    QList<int> pages = m_pages.keys();
+    std::sort(pages.begin(), pages.end());
+    QList<CallRecord> out;
+    for (int p : pages)
+        out += m_pages.value(p);
+    return out;
 }
 
 const CallRecord* CallTableModel::callAt(int row) const
 {
-    return row >= 0 && row < m_calls.size() ? &m_calls[row] : nullptr;
+    if (row < 0 || row >= m_total)
+        return nullptr;
+    const auto it = m_pages.constFind(row / kPageSize);
+    if (it == m_pages.cend() || row % kPageSize >= it->size())
+        return nullptr;
+    return &(*it)[row % kPageSize];
 }
 
 int CallTableModel::rowOf(int64_t id) const
 {
-    for (int i = 0; i < m_calls.size(); ++i)
-        if (m_calls[i].id == id)
-            return i;
+    for (auto it = m_pages.cbegin(); it != m_pages.cend(); ++it)
+        for (int i = 0; i < it->size(); ++i)
+            if ((*it)[i].id == id)
+                return it.key() * kPageSize + i;
     return -1;
+}
+
+void CallTableModel::requestPage(int page) const
+{
+    if (m_requested.contains(page))
+        return;
+    m_requested.insert(page);
+    // Queued: data() runs inside painting, where the owner must not start work.
+    QMetaObject::invokeMethod(
+        const_cast<CallTableModel*>(this),
+        [self = const_cast<CallTableModel*>(this), page, generation = m_generation] {
+            if (generation == self->m_generation)
+                Q_EMIT self->pageNeeded(page, generation);
+        },
+        Qt::QueuedConnection);
+}
+
+CallFilter::Order CallTableModel::orderOf(Column column)
+{
+    using O = CallFilter::Order;
+    switch (column) {
+    case Prompt:
+        return O::Prompt;
+    case Tags:
+        return O::Tags;
+    case Model:
+        return O::Model;
+    case TokensIn:
+        return O::TokensIn;
+    case TokensOut:
+        return O::TokensOut;
+    case Cost:
+        return O::Cost;
+    case Latency:
+        return O::Latency;
+    case Status:
+        return O::Status;
+    case Time:
+    case ColumnCount:
+        break;
+    }
+    return O::Time;
+}
+
+void CallTableModel::sort(int column, Qt::SortOrder order)
+{
+    const CallFilter::Order o = orderOf(Column(column));
+    const bool descending = order == Qt::DescendingOrder;
+    if (o == m_order && descending == m_descending)
+        return;
+    m_order = o;
+    m_descending = descending;
+    Q_EMIT sortRequested();
 }
 
 int CallTableModel::rowCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : int(m_calls.size());
+    return parent.isValid() ? 0 : int(m_total);
 }
 
 int CallTableModel::columnCount(const QModelIndex& parent) const
@@ -82,8 +194,11 @@ int CallTableModel::columnCount(const QModelIndex& parent) const
 QVariant CallTableModel::data(const QModelIndex& index, int role) const
 {
     const CallRecord* call = index.isValid() ? callAt(index.row()) : nullptr;
-    if (!call)
+    if (!call) {
+        if (index.isValid() && index.row() < m_total)
+            requestPage(index.row() / kPageSize);
         return {};
+    }
     if (role == IdRole)
         return qlonglong(call->id);
     const auto column = Column(index.column());

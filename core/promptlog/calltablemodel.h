@@ -6,12 +6,17 @@
 #include <QAbstractTableModel>
 #include <QHash>
 #include <QList>
+#include <QSet>
 
 namespace hako::promptlog {
 
-/// The prompt log's calls table: one row per call, fed whole snapshots (listed off the GUI
-/// thread) with setCalls(). Display text in Qt::DisplayRole, sortable raw values in SortRole
-/// (numbers; a missing number sorts below every present one). GUI thread only.
+/// The prompt log's calls table: one row per call. Either fed a whole list with setCalls(), or
+/// virtual: reset() gives the number of matching calls and the first page, and rows of pages
+/// not loaded yet show empty while pageNeeded() asks for them (the owner lists them off the GUI
+/// thread and hands them to setPage()), so a million calls scroll without reading them all. At
+/// most kMaxPages pages are kept. Sorting asks the owner to list again in that order
+/// (sortRequested()); a missing number sorts below every present one. Display text in
+/// Qt::DisplayRole, raw values in SortRole. GUI thread only.
 class CallTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -29,22 +34,55 @@ public:
     };
     enum Role { SortRole = Qt::UserRole + 1, IdRole };
 
+    static constexpr int kPageSize = 200;
+    static constexpr int kMaxPages = 64;
+
     explicit CallTableModel(QObject* parent = nullptr);
 
+    /// Every row at once (in the order given).
     void setCalls(QList<CallRecord> calls);
-    const QList<CallRecord>& calls() const { return m_calls; }
-    /// The call of `row`, or null.
+    /// `total` rows, of which `firstPage` are the first; a new generation (earlier pages that
+    /// still arrive are ignored).
+    void reset(int64_t total, QList<CallRecord> firstPage);
+    /// The rows of page `page` (rows page × kPageSize …) of generation `generation`.
+    void setPage(int page, QList<CallRecord> rows, quint64 generation);
+    quint64 generation() const { return m_generation; }
+    /// The loaded calls in row order (rows not loaded are left out).
+    QList<CallRecord> loadedCalls() const;
+    /// The call of `row`, or null (also while its page is not loaded).
     const CallRecord* callAt(int row) const;
-    /// The row of the call with store id `id`, or -1.
+    /// The row of the loaded call with store id `id`, or -1.
     int rowOf(int64_t id) const;
+    /// The listing order the rows are in (the view's sort).
+    CallFilter::Order order() const { return m_order; }
+    bool descending() const { return m_descending; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+    /// Records the order and emits sortRequested() when it changed; the rows change when the
+    /// owner lists them again.
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+
+    /// The listing order of a column.
+    static CallFilter::Order orderOf(Column column);
+
+Q_SIGNALS:
+    /// Rows of page `page` are on show but not loaded (queued; once per page and generation).
+    void pageNeeded(int page, quint64 generation);
+    void sortRequested();
 
 private:
-    QList<CallRecord> m_calls;
+    void requestPage(int page) const;
+
+    QHash<int, QList<CallRecord>> m_pages;
+    int64_t m_total = 0;
+    quint64 m_generation = 0;
+    mutable QSet<int> m_requested;
+    int m_lastPage = 0; ///< the page set last: eviction keeps what is near it
+    CallFilter::Order m_order = CallFilter::Order::Time;
+    bool m_descending = true;
 };
 
 /// The monitor's table: one StatsRow per prompt (tag, model, day), fed whole snapshots with

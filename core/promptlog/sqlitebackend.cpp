@@ -443,7 +443,18 @@ public:
             QStringLiteral("SELECT ") + callColumns(withContent) + QStringLiteral(" FROM calls c");
         if (withContent)
             sql += QStringLiteral(" LEFT JOIN call_content t ON t.id = c.id");
-        sql += where.clause + orderAndLimit(filter, Dialect::Sqlite);
+        if (filter.offset > 0) {
+            // Deep in the table (the monitor's pages): skip the rows in the ordering index
+            // alone, then read the page's rows.
+            CallFilter unpaged = filter;
+            unpaged.limit = 0;
+            unpaged.offset = 0;
+            sql += QStringLiteral(" WHERE c.id IN (SELECT c.id FROM calls c") + where.clause +
+                   orderAndLimit(filter, Dialect::Sqlite) + QLatin1Char(')') +
+                   orderAndLimit(unpaged, Dialect::Sqlite);
+        } else {
+            sql += where.clause + orderAndLimit(filter, Dialect::Sqlite);
+        }
         Statement s(m_db, sql);
         if (!s.valid())
             return error(QStringLiteral("read"));

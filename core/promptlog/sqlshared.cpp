@@ -243,6 +243,46 @@ QString orderAndLimit(const CallFilter& filter, Dialect dialect)
 {
     QString sql = filter.oldestFirst ? QStringLiteral(" ORDER BY c.id ASC")
                                      : QStringLiteral(" ORDER BY c.started_at DESC, c.id DESC");
+    if (filter.orderBy && !filter.oldestFirst) {
+        using O = CallFilter::Order;
+        const char* column = "c.started_at";
+        switch (*filter.orderBy) {
+        case O::Time:
+            column = "c.started_at";
+            break;
+        case O::Prompt:
+            column = "c.prompt";
+            break;
+        case O::Tags:
+            column = "c.tags";
+            break;
+        case O::Model:
+            column = "c.model";
+            break;
+        case O::TokensIn:
+            column = "c.tokens_prompt";
+            break;
+        case O::TokensOut:
+            column = "c.tokens_completion";
+            break;
+        case O::Cost:
+            column = "c.cost";
+            break;
+        case O::Latency:
+            column = "c.latency_ms";
+            break;
+        case O::Status:
+            column = "c.status";
+            break;
+        }
+        // Both dialects spell where missing values go (SQLite and PostgreSQL disagree by
+        // default): below every present value.
+        const bool desc = filter.descending;
+        sql = QStringLiteral(" ORDER BY %1 %2, c.id %3")
+                  .arg(QLatin1String(column),
+                       desc ? QStringLiteral("DESC NULLS LAST") : QStringLiteral("ASC NULLS FIRST"),
+                       desc ? QStringLiteral("DESC") : QStringLiteral("ASC"));
+    }
     if (filter.limit > 0)
         sql += QStringLiteral(" LIMIT %1").arg(filter.limit);
     if (filter.offset > 0) {

@@ -18,6 +18,58 @@
 
 namespace hako {
 
+Result<std::shared_ptr<models::IModelProvider>>
+RunEnvironment::composeProvider(const QStringList& extraTags) const
+{
+    std::shared_ptr<models::IModelProvider> provider = modelProvider;
+    if (!provider) {
+        Result<std::shared_ptr<models::IModelProvider>> made =
+            models::createDefaultProvider(baseFolder);
+        if (!made.ok())
+            return made.error();
+        provider = *made;
+    }
+    return loggedProvider(std::move(provider), extraTags);
+}
+
+std::shared_ptr<models::IModelProvider>
+RunEnvironment::loggedProvider(std::shared_ptr<models::IModelProvider> provider,
+                               const QStringList& extraTags) const
+{
+    if (!promptLog || !provider)
+        return provider;
+    RunLogInfo run = runLog;
+    if (run.runId.isEmpty())
+        run.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    if (run.programHash.isEmpty() && !run.programPath.isEmpty())
+        run.programHash = programContentHash(run.programPath);
+    // The user's folder tags come first, then the run's own (HAKO_TAGS, --tag), then the
+    // caller's (`playground`).
+    if (!run.programPath.isEmpty()) {
+        Result<promptlog::PromptLogSettings> settings =
+            promptlog::PromptLogSettings::load(promptlog::PromptLogSettings::defaultPath());
+        if (settings.ok()) {
+            QStringList tags = settings->tagsFor(run.programPath);
+            for (const QString& t : run.tags)
+                if (!tags.contains(t))
+                    tags.append(t);
+            run.tags = tags;
+        }
+    }
+    for (const QString& t : extraTags)
+        if (!run.tags.contains(t))
+            run.tags.append(t);
+    std::function<QString(const std::string&)> endpointOf;
+    if (auto router = std::dynamic_pointer_cast<models::ModelRouter>(provider)) {
+        endpointOf = [router](const std::string& model) {
+            Result<models::ResolvedModel> where = router->config().resolve(model);
+            return where.ok() ? where->endpoint.name : QString();
+        };
+    }
+    return std::make_shared<LoggingModelProvider>(std::move(provider), promptLog, std::move(run),
+                                                  endpointOf);
+}
+
 std::optional<Diagnostic> RunEnvironment::compose(pdl::RunOptions& options) const
 {
     std::optional<Diagnostic> providerError;
@@ -31,34 +83,7 @@ std::optional<Diagnostic> RunEnvironment::compose(pdl::RunOptions& options) cons
         else
             providerError = provider.error();
     }
-    if (promptLog && options.models) {
-        RunLogInfo run = runLog;
-        if (run.runId.isEmpty())
-            run.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
-        if (run.programHash.isEmpty() && !run.programPath.isEmpty())
-            run.programHash = programContentHash(run.programPath);
-        // The user's folder tags come first, then the run's own (HAKO_TAGS, --tag).
-        if (!run.programPath.isEmpty()) {
-            Result<promptlog::PromptLogSettings> settings =
-                promptlog::PromptLogSettings::load(promptlog::PromptLogSettings::defaultPath());
-            if (settings.ok()) {
-                QStringList tags = settings->tagsFor(run.programPath);
-                for (const QString& t : run.tags)
-                    if (!tags.contains(t))
-                        tags.append(t);
-                run.tags = tags;
-            }
-        }
-        std::function<QString(const std::string&)> endpointOf;
-        if (auto router = std::dynamic_pointer_cast<models::ModelRouter>(options.models)) {
-            endpointOf = [router](const std::string& model) {
-                Result<models::ResolvedModel> where = router->config().resolve(model);
-                return where.ok() ? where->endpoint.name : QString();
-            };
-        }
-        options.models = std::make_shared<LoggingModelProvider>(options.models, promptLog,
-                                                                std::move(run), endpointOf);
-    }
+    options.models = loggedProvider(options.models);
     options.sandbox = options.sandbox || sandbox;
     if (documentSession)
         options.initialScope.set("doc", docs::makeDocumentBindings(documentSession));

@@ -1,9 +1,10 @@
 #pragma once
 
-#include "core/workbench/loggingprovider.h"
 #include "core/util/diagnostic.h"
+#include "core/workbench/loggingprovider.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <optional>
@@ -71,6 +72,17 @@ public:
     /// and callers decide whether that error matters (`hako run` stops; the workbench lets
     /// programs without model blocks run).
     std::optional<Diagnostic> compose(pdl::RunOptions& options) const;
+
+    /// The model provider a run of this environment calls, alone (the playground, an
+    /// evaluation's judge): modelProvider, else the one configured for baseFolder, recording
+    /// its calls in promptLog (when set) with runLog's tags, the folder's and `extraTags`.
+    /// The configuration's error when no provider can be made. Any thread.
+    Result<std::shared_ptr<models::IModelProvider>>
+    composeProvider(const QStringList& extraTags = {}) const;
+    /// `provider` recording its calls as composeProvider() does (itself when there is no log).
+    std::shared_ptr<models::IModelProvider>
+    loggedProvider(std::shared_ptr<models::IModelProvider> provider,
+                   const QStringList& extraTags = {}) const;
 
     /// Registers the hover and completion documentation of everything a composed run may be
     /// given (`doc.*`, `memory.*`, `thread.*`) along with the language's own (idempotent,

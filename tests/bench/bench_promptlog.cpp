@@ -13,6 +13,8 @@
 //   promptlog_fts_ja2_count_ms           every call containing it (a rare term: the whole
 //                                        log is read, trigrams cannot answer 2 characters)
 //   promptlog_fts_ja3_count_ms           the same for a 3-character term (trigram index)
+//   promptlog_table_page_*_ms            a page of the calls table (200 rows) at the top, middle
+//                                        and end of the log, newest first and by tokens
 //   promptlog_file_mb                    the SQLite file's size
 // N defaults to 1,000,000 (2 KB of messages each: about 8 GB of disk and several minutes);
 // HAKO_BENCH_PROMPTLOG_N scales it down. HAKO_BENCH_PROMPTLOG_PG=postgresql://… also measures
@@ -133,6 +135,20 @@ void measureQueries(PromptLog& log, const char* prefix, int64_t n)
             if (!rows || rows->isEmpty())
                 std::fprintf(stderr, "stats failed\n");
         });
+    }
+    // The calls table reads a page of 200 rows where the user scrolls to (the view paints
+    // what is loaded and never waits): at the top, the middle and the end of the whole log,
+    // newest first, and sorted by tokens.
+    for (const auto& [where, fraction] :
+         std::vector<std::pair<const char*, double>>{{"top", 0.0}, {"middle", 0.5}, {"end", 1.0}}) {
+        CallFilter page;
+        page.limit = 200;
+        page.offset = int(std::max<int64_t>(0, int64_t(double(n) * fraction) - 200));
+        timed(QStringLiteral("table_page_%1_ms").arg(QLatin1String(where)),
+              [&] { log.list(page); });
+        page.orderBy = CallFilter::Order::TokensIn;
+        timed(QStringLiteral("table_page_%1_by_tokens_ms").arg(QLatin1String(where)),
+              [&] { log.list(page); });
     }
     if (log.kind() != PromptLog::Kind::Sqlite)
         return;

@@ -171,6 +171,9 @@ struct OpenAiTestServer::Impl : QObject {
     QStringList models;
     QList<RecordedRequest> requests;
     int openConnections = 0;
+    int inFlight = 0;
+    int peakInFlight = 0;
+    int defaultDelayMs = 0;
 
     QThread thread;
     QTcpServer* server = nullptr; // lives on `thread`
@@ -193,7 +196,11 @@ struct OpenAiTestServer::Impl : QObject {
                 {
                     QMutexLocker lock(&mutex);
                     --openConnections;
+                    // A reply cut short by either side is no longer in flight.
+                    if (socket->property("busy").toBool() && inFlight > 0)
+                        --inFlight;
                 }
+                socket->setProperty("busy", false);
                 socket->deleteLater();
             });
         }
@@ -235,13 +242,17 @@ struct OpenAiTestServer::Impl : QObject {
         {
             QMutexLocker lock(&mutex);
             requests.append(req);
+            peakInFlight = std::max(peakInFlight, ++inFlight);
             auto& queue = queues[req.path];
             if (!queue.empty()) {
                 reply = queue.front();
                 queue.pop_front();
             } else {
+                const int delay = defaultDelayMs;
                 lock.unlock();
                 reply = defaultReply(req);
+                if (reply.delayMs == 0)
+                    reply.delayMs = delay;
             }
         }
         socket->setProperty("busy", true);
@@ -492,6 +503,11 @@ struct OpenAiTestServer::Impl : QObject {
     void finishReply(QTcpSocket* socket)
     {
         socket->flush();
+        if (socket->property("busy").toBool()) {
+            QMutexLocker lock(&mutex);
+            if (inFlight > 0)
+                --inFlight;
+        }
         socket->setProperty("busy", false);
         if (buffers.value(socket).contains("\r\n\r\n"))
             QMetaObject::invokeMethod(
@@ -585,6 +601,30 @@ int OpenAiTestServer::openConnections() const
 {
     QMutexLocker lock(&d->mutex);
     return d->openConnections;
+}
+
+int OpenAiTestServer::requestsInFlight() const
+{
+    QMutexLocker lock(&d->mutex);
+    return d->inFlight;
+}
+
+int OpenAiTestServer::peakRequestsInFlight() const
+{
+    QMutexLocker lock(&d->mutex);
+    return d->peakInFlight;
+}
+
+void OpenAiTestServer::resetPeakInFlight()
+{
+    QMutexLocker lock(&d->mutex);
+    d->peakInFlight = d->inFlight;
+}
+
+void OpenAiTestServer::setDefaultDelayMs(int delayMs)
+{
+    QMutexLocker lock(&d->mutex);
+    d->defaultDelayMs = delayMs;
 }
 
 } // namespace hako::testing

@@ -120,6 +120,14 @@ public:
     /// Connections currently open (for checking that a cancelled call frees its connection).
     int openConnections() const;
 
+    /// Requests read whose reply is not finished yet (waiting for a delay, or streaming).
+    int requestsInFlight() const;
+    /// The most requests that were in flight at once since the start or resetPeakInFlight().
+    int peakRequestsInFlight() const;
+    void resetPeakInFlight();
+    /// Replies the server makes by itself (no scripted reply queued) wait this long first.
+    void setDefaultDelayMs(int delayMs);
+
     struct Impl;
 
 private:

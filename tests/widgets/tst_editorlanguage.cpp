@@ -91,6 +91,25 @@ private Q_SLOTS:
         QVERIFY(!items.contains(QLatin1String("description")));
     }
 
+    // Choosing a field or block kind types its `: ` too (not twice).
+    void choosingAKeyTypesItsColon()
+    {
+        PdlEditor editor;
+        editor.show();
+        editor.setDocumentText(QStringLiteral("text:\n- descri"));
+        editor.setCursorPosition(1, 8);
+        QVERIFY(editor.showCompletions(false));
+        QTest::keyClick(&editor, Qt::Key_Return);
+        QCOMPARE(editor.text(1), QStringLiteral("- description: "));
+        QCOMPARE(editor.cursorLineColumn(), qMakePair(2, 16));
+
+        editor.setDocumentText(QStringLiteral("text:\n- mode: x"));
+        editor.setCursorPosition(1, 6);
+        QVERIFY(editor.showCompletions(false));
+        QTest::keyClick(&editor, Qt::Key_Return);
+        QCOMPARE(editor.text(1), QStringLiteral("- model: x"));
+    }
+
     void completionOffersVariablesInExpressions()
     {
         EditorPane pane(nullptr);
@@ -129,7 +148,7 @@ private Q_SLOTS:
         QTest::keyClick(&editor, Qt::Key_Space, Qt::ControlModifier);
         QVERIFY(editor.isListActive());
         QTest::keyClick(&editor, Qt::Key_Return);
-        QCOMPARE(editor.text(), QStringLiteral("repeat:\n  text: hi\nmaxIterations"));
+        QCOMPARE(editor.text(), QStringLiteral("repeat:\n  text: hi\nmaxIterations: "));
     }
 
     void modelNamesAfterModelKey()
@@ -203,8 +222,8 @@ private Q_SLOTS:
         editor->setCursorPosition(3, 5); // on the use
         QTest::keyClick(editor, Qt::Key_F12);
         QCOMPARE(editor->selectedText(), QStringLiteral("answer"));
-        QCOMPARE(editor->cursorLineColumn(), qMakePair(2, 14));
-        editor->setCursorPosition(0, 0); // on `text`: nothing to go to
+        QCOMPARE(editor->cursorLineColumn(), qMakePair(2, 8)); // the caret at the start of the name
+        editor->setCursorPosition(0, 0);                       // on `text`: nothing to go to
         QVERIFY(!editor->goToDefinition());
     }
 

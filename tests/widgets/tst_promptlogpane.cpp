@@ -149,15 +149,16 @@ private Q_SLOTS:
                  QStringLiteral("failed"));
 
         // Sort by tokens out: a click on the header, then the other way round.
+        // The store sorts (every call, not only those loaded): the rows come back in order.
         view->sortByColumn(CallTableModel::TokensOut, Qt::DescendingOrder);
-        QCOMPARE(view->model()->index(0, CallTableModel::Prompt).data().toString(),
-                 QStringLiteral("translate"));
+        QTRY_COMPARE(view->model()->index(0, CallTableModel::Prompt).data().toString(),
+                     QStringLiteral("translate"));
         view->horizontalHeader()->setSortIndicator(CallTableModel::TokensIn, Qt::AscendingOrder);
-        QCOMPARE(view->model()
-                     ->index(0, CallTableModel::TokensIn)
-                     .data(CallTableModel::SortRole)
-                     .toDouble(),
-                 50.0);
+        QTRY_COMPARE(view->model()
+                         ->index(0, CallTableModel::TokensIn)
+                         .data(CallTableModel::SortRole)
+                         .toDouble(),
+                     50.0);
         QCOMPARE(view->model()
                      ->index(2, CallTableModel::TokensIn)
                      .data(CallTableModel::SortRole)
@@ -237,6 +238,62 @@ private Q_SLOTS:
         view->setFocus();
         QTest::keyClick(view, Qt::Key_R, Qt::ControlModifier);
         QTRY_COMPARE(view->model()->rowCount(), 4);
+    }
+
+    // Every call scrolls: the table reads its pages as they come into view, the store sorts
+    // all of them, and only a bounded number of pages stays in memory.
+    void manyCallsScrollAndSortInTheStore()
+    {
+        QTemporaryDir dir;
+        QString error;
+        std::shared_ptr<PromptLog> log =
+            PromptLog::open(dir.filePath(QStringLiteral("log.sqlite")), &error);
+        QVERIFY2(log, qPrintable(error));
+        const int n = CallTableModel::kPageSize * (CallTableModel::kMaxPages + 11) + 7;
+        std::vector<CallRecord> calls;
+        calls.reserve(size_t(n));
+        for (int i = 0; i < n; ++i) {
+            CallRecord c =
+                makeCall(QStringLiteral("m%1").arg(i), QStringLiteral("p%1").arg(i),
+                         QStringLiteral("gpt-a"), QStringLiteral("q"), QStringLiteral("a"),
+                         (i * 7919) % n, 1, 10, CallStatus::Ok, 1700000000000 + i);
+            calls.push_back(std::move(c));
+        }
+        QVERIFY(log->insertNow(calls));
+        WorkbenchContext context;
+        context.setPromptLog(log);
+        PromptLogPane pane;
+        QAbstractItemModelTester tester(pane.callModel());
+        pane.setWorkbenchContext(&context);
+        pane.resize(1000, 600);
+        pane.show();
+        QTableView* view = pane.callsView();
+        QTRY_COMPARE(view->model()->rowCount(), n);
+        QCOMPARE(pane.summaryLabel()->text(), QStringLiteral("%1 calls").arg(formatCount(n)));
+        // The oldest call is the last row (newest first); it loads when scrolled to.
+        view->scrollToBottom();
+        QTRY_COMPARE(view->model()->index(n - 1, CallTableModel::Prompt).data().toString(),
+                     QStringLiteral("p0"));
+        // Jumping through the whole table keeps a bounded number of pages.
+        for (int row = 0; row < n; row += CallTableModel::kPageSize) {
+            view->scrollTo(view->model()->index(row, 0));
+            QTRY_VERIFY(!view->model()->index(row, CallTableModel::Prompt).data().isNull());
+        }
+        QVERIFY(pane.callModel()->loadedCalls().size() <=
+                CallTableModel::kMaxPages * CallTableModel::kPageSize);
+        // Sorting asks the store: the largest prompt token count of all calls comes first.
+        view->sortByColumn(CallTableModel::TokensIn, Qt::DescendingOrder);
+        QTRY_COMPARE(view->model()
+                         ->index(0, CallTableModel::TokensIn)
+                         .data(CallTableModel::SortRole)
+                         .toDouble(),
+                     double(n - 1));
+        view->scrollToBottom();
+        QTRY_COMPARE(view->model()
+                         ->index(n - 1, CallTableModel::TokensIn)
+                         .data(CallTableModel::SortRole)
+                         .toDouble(),
+                     0.0);
     }
 
     // Tags as check boxes, a time range, each prompt's tokens over time, the charts, and the

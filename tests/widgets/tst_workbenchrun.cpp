@@ -124,6 +124,30 @@ private Q_SLOTS:
         QVERIFY(window.consolePane()->text().contains(QStringLiteral("Failed")));
     }
 
+    // A misspelt name fails in plain words, with the name it is close to; the interpreter's
+    // wording is folded under Details.
+    void undefinedNameSaysDidYouMean()
+    {
+        MainWindow window;
+        window.show();
+        const QString path =
+            writeProgram(QStringLiteral("typo.pdl"),
+                         "defs:\n  article: The cat sat.\ntext:\n- \"Summary of ${ artcle }\"\n");
+        QVERIFY(window.openFile(path));
+        // The editor's analysis (which knows the definitions) is in before the run.
+        QTRY_VERIFY(window.editorPane()->editor()->report() != nullptr);
+        QSignalSpy finished(window.runController(), &RunController::finished);
+        QVERIFY(window.runProgram());
+        QTRY_COMPARE(finished.count(), 1);
+        MessageBar* bar = window.editorPane()->messageBar();
+        QTRY_VERIFY(bar->isVisible());
+        QCOMPARE(bar->text(), QStringLiteral("Line 4, column 18: `artcle` is not an input or a "
+                                             "defined name — did you mean `article`?"));
+        QVERIFY2(bar->detail().contains(QStringLiteral("'artcle' is undefined")),
+                 qPrintable(bar->detail()));
+        QVERIFY(!bar->isDetailShown());
+    }
+
     void stopEndsARun()
     {
         MainWindow window;

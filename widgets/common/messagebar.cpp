@@ -5,12 +5,14 @@
 #include <QPushButton>
 #include <QStyle>
 #include <QToolButton>
+#include <QVBoxLayout>
 
 namespace hako {
 
 MessageBar::MessageBar(QWidget* parent)
     : QFrame(parent), m_icon(new QLabel(this)), m_text(new QLabel(this)),
-      m_close(new QToolButton(this)), m_action(new QPushButton(this))
+      m_detail(new QLabel(this)), m_details(new QToolButton(this)), m_close(new QToolButton(this)),
+      m_action(new QPushButton(this))
 {
     setObjectName(QStringLiteral("messageBar"));
     auto* layout = new QHBoxLayout(this);
@@ -26,11 +28,29 @@ MessageBar::MessageBar(QWidget* parent)
     m_action->setObjectName(QStringLiteral("messageBarAction"));
     m_action->setAccessibleName(tr("Message action"));
     m_action->hide();
+    m_text->setAccessibleName(tr("Message"));
+    m_detail->setWordWrap(true);
+    m_detail->setTextFormat(Qt::PlainText);
+    m_detail->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_detail->setAccessibleName(tr("Message details"));
+    m_detail->hide();
+    m_details->setText(tr("Details"));
+    m_details->setCheckable(true);
+    m_details->setAccessibleName(tr("Show details"));
+    m_details->setToolTip(tr("Show the technical wording of this message"));
+    m_details->hide();
+    auto* texts = new QVBoxLayout;
+    texts->setContentsMargins(0, 0, 0, 0);
+    texts->setSpacing(4);
+    texts->addWidget(m_text);
+    texts->addWidget(m_detail);
     layout->addWidget(m_icon, 0, Qt::AlignTop);
-    layout->addWidget(m_text, 1);
+    layout->addLayout(texts, 1);
+    layout->addWidget(m_details, 0, Qt::AlignTop);
     layout->addWidget(m_action, 0, Qt::AlignTop);
     layout->addWidget(m_close, 0, Qt::AlignTop);
     connect(m_close, &QToolButton::clicked, this, &MessageBar::clearMessage);
+    connect(m_details, &QToolButton::toggled, m_detail, &QLabel::setVisible);
     connect(m_action, &QPushButton::clicked, this, [this] {
         // The action may replace or clear this very message: call a copy.
         if (const std::function<void()> action = m_onAction)
@@ -44,6 +64,7 @@ void MessageBar::showMessage(const QString& text, Kind kind, const QString& acti
 {
     m_kind = kind;
     m_text->setText(text);
+    setDetail(QString());
     m_onAction = std::move(action);
     m_action->setText(actionText);
     m_action->setAccessibleName(actionText.isEmpty() ? tr("Message action") : actionText);
@@ -70,9 +91,28 @@ void MessageBar::showMessage(const QString& text, Kind kind, const QString& acti
     show();
 }
 
+void MessageBar::setDetail(const QString& detail)
+{
+    m_detail->setText(detail);
+    m_details->setChecked(false);
+    m_details->setVisible(!detail.isEmpty());
+    m_detail->hide();
+}
+
+QString MessageBar::detail() const
+{
+    return m_detail->text();
+}
+
+bool MessageBar::isDetailShown() const
+{
+    return m_detail->isVisible();
+}
+
 void MessageBar::clearMessage()
 {
     m_text->clear();
+    setDetail(QString());
     m_action->hide();
     m_action->setText(QString());
     m_onAction = nullptr;

@@ -23,10 +23,15 @@ public:
     /// and calls `action` when pressed.
     void showMessage(const QString& text, Kind kind = Kind::Error,
                      const QString& actionText = QString(), std::function<void()> action = {});
+    /// Folds `detail` (the technical wording) under the message: a "Details" button shows it.
+    /// Call after showMessage(); an empty detail removes the button.
+    void setDetail(const QString& detail);
     /// Hides the bar and forgets the message.
     void clearMessage();
 
     QString text() const;
+    QString detail() const;
+    bool isDetailShown() const;
     /// The offered action's label ("" when none).
     QString actionText() const;
     Kind kind() const { return m_kind; }
@@ -34,6 +39,8 @@ public:
 private:
     QLabel* m_icon;
     QLabel* m_text;
+    QLabel* m_detail;
+    QToolButton* m_details;
     QToolButton* m_close;
     QPushButton* m_action;
     std::function<void()> m_onAction;

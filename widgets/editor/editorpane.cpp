@@ -13,9 +13,11 @@
 #include "widgets/editor/pdleditor.h"
 #include "widgets/editor/problemsview.h"
 
+#include <QAction>
 #include <QDir>
 #include <QFileInfo>
 #include <QProcessEnvironment>
+#include <QSettings>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -52,6 +54,22 @@ EditorPane::EditorPane(WorkbenchContext* context, QWidget* parent)
       m_problems(new ProblemsView(this)), m_splitter(new QSplitter(Qt::Vertical, this)),
       m_analysis(new EditorAnalysis(this)), m_bufferId(RecoveryStore::newBufferId())
 {
+    m_wordWrap = new QAction(tr("&Word Wrap"), this);
+    m_wordWrap->setCheckable(true);
+    m_wordWrap->setToolTip(tr("Wrap long lines at the edge of the editor"));
+    auto applyWrap = [this](bool on) {
+        m_editor->setWrapMode(on ? QsciScintilla::WrapWord : QsciScintilla::WrapNone);
+        m_editor->setWrapIndentMode(QsciScintilla::WrapIndentIndented);
+        m_editor->setWrapVisualFlags(on ? QsciScintilla::WrapFlagByBorder
+                                        : QsciScintilla::WrapFlagNone);
+    };
+    m_wordWrap->setChecked(QSettings().value(QStringLiteral("editor/wordWrap"), true).toBool());
+    applyWrap(m_wordWrap->isChecked());
+    connect(m_wordWrap, &QAction::toggled, this, [applyWrap](bool on) {
+        applyWrap(on);
+        QSettings().setValue(QStringLiteral("editor/wordWrap"), on);
+    });
+
     auto* editorArea = new QWidget(m_splitter);
     auto* inner = new QVBoxLayout(editorArea);
     inner->setContentsMargins(0, 0, 0, 0);

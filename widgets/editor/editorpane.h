@@ -8,6 +8,7 @@
 
 #include <memory>
 
+class QAction;
 class QSplitter;
 
 namespace hako {
@@ -46,6 +47,9 @@ public:
     PdlEditor* editor() const { return m_editor; }
     FindBar* findBar() const { return m_findBar; }
     MessageBar* messageBar() const { return m_messageBar; }
+    /// View › Word Wrap: long lines (prompts) wrap at the window's edge, continued lines
+    /// indented; on by default, remembered (QSettings `editor/wordWrap`).
+    QAction* wordWrapAction() const { return m_wordWrap; }
     ProblemsView* problemsView() const { return m_problems; }
     EditorAnalysis* analysis() const { return m_analysis; }
 
@@ -115,6 +119,7 @@ private:
     PdlEditor* m_editor;
     FindBar* m_findBar;
     MessageBar* m_messageBar;
+    QAction* m_wordWrap = nullptr;
     ProblemsView* m_problems;
     QSplitter* m_splitter;
     EditorAnalysis* m_analysis;

@@ -106,9 +106,12 @@ private:
     void setUpLanguageFeatures();
     void showHover(int position, int x, int y);
     void onCharAdded(int ch);
+    void onCompletionInserted(const char* selection, int position);
 
     std::shared_ptr<const pdl::ProgramReport> m_report;
     QStringList m_modelNames;
+    /// The field and block-kind names of the list on show: choosing one also types `: `.
+    QSet<QString> m_shownKeys;
 };
 
 } // namespace hako

@@ -51,6 +51,10 @@ void PdlEditor::setUpLanguageFeatures()
     connect(this, &QsciScintillaBase::SCN_DWELLSTART, this, &PdlEditor::showHover);
     connect(this, &QsciScintillaBase::SCN_DWELLEND, this, [] { QToolTip::hideText(); });
     connect(this, &QsciScintillaBase::SCN_CHARADDED, this, &PdlEditor::onCharAdded);
+    connect(this, qOverload<const char*, int, int, int>(&QsciScintillaBase::SCN_AUTOCCOMPLETED),
+            this, [this](const char* selection, int position, int, int) {
+                onCompletionInserted(selection, position);
+            });
     SendScintilla(SCI_AUTOCSETIGNORECASE, 1);
     SendScintilla(SCI_AUTOCSETMAXHEIGHT, 12);
     // The language plus what a composed run gives a program (`doc`, `memory`, `thread`).
@@ -93,8 +97,11 @@ void PdlEditor::selectSpan(const SourceSpan& span)
     const int lastLine = span.endLine > 0 ? span.endLine : span.line;
     for (int l = span.line; l <= lastLine; ++l)
         SendScintilla(SCI_ENSUREVISIBLE, l - 1);
-    SendScintilla(SCI_SETSEL, start, end);
+    // The caret at the start: the block's first line is what the reader looks for (and the
+    // status bar names), and a long last line does not scroll the view sideways.
+    SendScintilla(SCI_SETSEL, end, start);
     SendScintilla(SCI_SCROLLRANGE, end, start);
+    SendScintilla(SCI_SCROLLCARET);
 }
 
 QList<QPair<long, long>> PdlEditor::indicatorRanges(int indicator) const
@@ -202,14 +209,33 @@ bool PdlEditor::showCompletions(bool automatic)
         return false;
     QStringList texts;
     texts.reserve(c.items.size());
-    for (const pdl::CompletionItem& i : c.items)
+    m_shownKeys.clear();
+    for (const pdl::CompletionItem& i : c.items) {
         texts.append(i.text);
+        if (i.kind == pdl::CompletionItem::Kind::Field ||
+            i.kind == pdl::CompletionItem::Kind::BlockKind)
+            m_shownKeys.insert(i.text);
+    }
     const QByteArray list = texts.join(QLatin1Char('\n')).toUtf8();
     SendScintilla(SCI_AUTOCSETSEPARATOR, long('\n'));
     SendScintilla(SCI_AUTOCSETORDER, 2l); // SC_ORDER_CUSTOM: already sorted our way
     SendScintilla(SCI_AUTOCSHOW, static_cast<unsigned long>(c.prefix.toUtf8().size()),
                   list.constData());
     return SendScintilla(SCI_AUTOCACTIVE) != 0;
+}
+
+void PdlEditor::onCompletionInserted(const char* selection, int position)
+{
+    Q_UNUSED(position)
+    if (!m_shownKeys.contains(QString::fromUtf8(selection)))
+        return;
+    // A key needs its `: ` (unless the line already has it after the cursor).
+    const long caret = SendScintilla(SCI_GETCURRENTPOS);
+    if (SendScintilla(SCI_GETCHARAT, caret) == ':')
+        return;
+    const QByteArray colon(": ");
+    SendScintilla(SCI_INSERTTEXT, caret, colon.constData());
+    SendScintilla(SCI_GOTOPOS, static_cast<unsigned long>(caret + colon.size()));
 }
 
 void PdlEditor::onCharAdded(int ch)

@@ -116,8 +116,8 @@ PromptLogPane::PromptLogPane(QWidget* parent)
       m_status(new QComboBox(this)), m_range(new QComboBox(this)),
       m_tagsButton(new QToolButton(this)), m_refresh(new QPushButton(tr("&Refresh"), this)),
       m_summary(new QLabel(this)), m_tabs(new QTabWidget(this)), m_calls(new CallTableModel(this)),
-      m_stats(new StatsTableModel(this)), m_callsProxy(new QSortFilterProxyModel(this)),
-      m_statsProxy(new QSortFilterProxyModel(this)), m_debounce(new QTimer(this))
+      m_stats(new StatsTableModel(this)), m_statsProxy(new QSortFilterProxyModel(this)),
+      m_debounce(new QTimer(this))
 {
     setObjectName(QStringLiteral("promptLogPane"));
     setAccessibleName(tr("Prompt log"));
@@ -172,10 +172,11 @@ PromptLogPane::PromptLogPane(QWidget* parent)
     filters->addWidget(m_refresh);
 
     // Calls tab: the table (or the empty state) above the selected call's detail.
-    m_callsProxy->setSourceModel(m_calls);
-    m_callsProxy->setSortRole(CallTableModel::SortRole);
-    m_callsView = makeTable(this, m_callsProxy, tr("Model calls"));
+    m_callsView = makeTable(this, m_calls, tr("Model calls"));
     m_callsView->sortByColumn(CallTableModel::Time, Qt::DescendingOrder);
+    // Rows are one line: the view need not measure each (a million rows scroll at once).
+    m_callsView->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_callsView->verticalHeader()->setDefaultSectionSize(m_callsView->fontMetrics().height() + 8);
     m_empty = new QLabel(this);
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setWordWrap(true);
@@ -277,6 +278,8 @@ PromptLogPane::PromptLogPane(QWidget* parent)
         connect(edit, &QLineEdit::returnPressed, this, &PromptLogPane::refresh);
     }
     connect(m_status, &QComboBox::currentIndexChanged, this, &PromptLogPane::refresh);
+    connect(m_calls, &CallTableModel::sortRequested, this, &PromptLogPane::refresh);
+    connect(m_calls, &CallTableModel::pageNeeded, this, &PromptLogPane::loadPage);
     connect(m_range, &QComboBox::currentIndexChanged, this, &PromptLogPane::refresh);
     connect(m_showTrace, &QPushButton::clicked, this, [this] {
         if (m_shownCall)
@@ -367,7 +370,9 @@ void PromptLogPane::startQuery()
         return;
     m_stale = false;
     const quint64 generation = ++m_generation;
-    const CallFilter filter = currentFilter();
+    CallFilter filter = currentFilter();
+    filter.orderBy = m_calls->order();
+    filter.descending = m_calls->descending();
     const auto group = StatsGroup(m_group->currentData().toInt());
     QString bucketLabel;
     const SeriesRange range =
@@ -381,14 +386,14 @@ void PromptLogPane::startQuery()
         // A run's last calls may still wait in the writer's queue: let them land first.
         store->flush(2000);
         CallFilter page = filter;
-        page.limit = kPageLimit;
+        page.limit = CallTableModel::kPageSize;
         auto calls = store->list(page);
         if (!calls) {
             s.error = calls.error().message;
             return s;
         }
         s.calls = std::move(calls).value();
-        if (s.calls.size() < kPageLimit) {
+        if (s.calls.size() < CallTableModel::kPageSize) {
             s.matching = s.calls.size();
         } else if (auto n = store->count(filter)) {
             s.matching = *n;
@@ -412,7 +417,7 @@ void PromptLogPane::startQuery()
             for (const auto& [tag, n] : *tags)
                 s.tags.append(tag);
         return s;
-    }).then(this, [this, generation](Snapshot s) {
+    }).then(this, [this, generation, filter](Snapshot s) {
         if (generation != m_generation)
             return; // a newer query is on its way
         if (!s.error.isEmpty())
@@ -421,7 +426,8 @@ void PromptLogPane::startQuery()
             m_messageBar->clearMessage();
         const qint64 selected =
             m_callsView->currentIndex().data(CallTableModel::IdRole).toLongLong();
-        m_calls->setCalls(std::move(s.calls));
+        m_calls->reset(s.matching, std::move(s.calls));
+        m_pageFilter = filter;
         m_stats->setRows(std::move(s.stats), s.group);
         m_stats->setSeries(s.groupSeries, s.bucketLabel);
         updateTagMenu(s.tags);
@@ -465,18 +471,14 @@ void PromptLogPane::startQuery()
             m_statsView->resizeColumnsToContents();
         }
         if (const int row = selected ? m_calls->rowOf(selected) : -1; row >= 0) {
-            const QModelIndex index = m_callsProxy->mapFromSource(m_calls->index(row, 0));
+            const QModelIndex index = m_calls->index(row, 0);
             m_callsView->selectionModel()->setCurrentIndex(
                 index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         } else {
             showCall(nullptr);
         }
-        const int shown = m_calls->rowCount();
         if (!s.error.isEmpty())
             m_summary->clear();
-        else if (s.matching > shown)
-            m_summary->setText(tr("Showing newest %1 of %2 calls")
-                                   .arg(formatCount(shown), formatCount(s.matching)));
         else if (s.matching == s.total)
             m_summary->setText(s.matching == 1 ? tr("1 call")
                                                : tr("%1 calls").arg(formatCount(s.matching)));
@@ -485,6 +487,22 @@ void PromptLogPane::startQuery()
                 tr("%1 of %2 calls match").arg(formatCount(s.matching), formatCount(s.total)));
         updateEmptyState(s.error.isEmpty() ? s.total : -1);
         Q_EMIT refreshed();
+    });
+}
+
+void PromptLogPane::loadPage(int page, quint64 generation)
+{
+    auto store = log();
+    if (!store)
+        return;
+    CallFilter filter = m_pageFilter;
+    filter.limit = CallTableModel::kPageSize;
+    filter.offset = page * CallTableModel::kPageSize;
+    (void)QtConcurrent::run([store, filter] {
+        return store->list(filter);
+    }).then(this, [this, page, generation](Result<QList<CallRecord>> rows) {
+        if (rows)
+            m_calls->setPage(page, std::move(rows).value(), generation);
     });
 }
 

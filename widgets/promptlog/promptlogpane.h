@@ -36,15 +36,14 @@ struct CallRecord;
 /// table under filters (full text, prompt, model, status, tags typed or checked, time range),
 /// the selected call's messages (coloured by role), reply, parameters and usage below with links
 /// to its trace, its source and the playground; a second tab of per-prompt (tag, model, day)
-/// statistics with each row's tokens over time; a third of charts over time. Every query runs off
+/// statistics with each row's tokens over time; a third of charts over time. The calls table is
+/// virtual: every matching call scrolls, its pages read as they come into view, sorted by the
+/// store. Every query runs off
 /// the GUI thread; a newer one supersedes older ones. While hidden the pane only notes that it is
 /// out of date and refreshes when shown. GUI thread.
 class PromptLogPane : public QWidget {
     Q_OBJECT
 public:
-    /// The newest calls the table lists (the stats count every matching call).
-    static constexpr int kPageLimit = 1000;
-
     explicit PromptLogPane(QWidget* parent = nullptr);
     ~PromptLogPane() override;
 
@@ -110,6 +109,7 @@ protected:
 
 private:
     void startQuery();
+    void loadPage(int page, quint64 generation);
     void showDetailOf(const QModelIndex& proxyIndex);
     void updateEmptyState(int64_t total);
     void updateTagMenu(const QStringList& tags);
@@ -141,10 +141,10 @@ private:
     QTableView* m_statsView;
     promptlog::CallTableModel* m_calls;
     promptlog::StatsTableModel* m_stats;
-    QSortFilterProxyModel* m_callsProxy;
     QSortFilterProxyModel* m_statsProxy;
     QTimer* m_debounce;
     quint64 m_generation = 0;
+    promptlog::CallFilter m_pageFilter; ///< what the table's rows are (pages read with it)
     quint64 m_detailGeneration = 0;
     bool m_stale = true;
     bool m_openWarned = false;

@@ -248,6 +248,8 @@ void MainWindow::createMenus()
     for (QDockWidget* dock :
          {m_problemsDock, m_consoleDock, m_docsDock, m_memoryDock, m_promptLogDock})
         view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    view->addAction(m_editorPane->wordWrapAction());
 
     QMenu* settings = menuBar()->addMenu(tr("&Settings"));
     settings->addAction(tr("&Model Endpoints…"), this, &MainWindow::showModelSettings)

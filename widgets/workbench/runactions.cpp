@@ -1,7 +1,9 @@
 #include "widgets/workbench/runactions.h"
 
+#include "core/pdl/analysis/plainerror.h"
 #include "core/pdl/code/codetrust.h"
 #include "core/pdl/parser/programparser.h"
+#include "core/pdl/programcheck.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracewriter.h"
 #include "core/workbench/runarchive.h"
@@ -231,8 +233,14 @@ void RunActions::onFinished(bool ok, const Diagnostic& error)
             error.span.isValid()
                 ? tr("Line %1, column %2: ").arg(error.span.line).arg(error.span.column)
                 : QString();
-        m_runError = where + error.message;
+        // Plain words first (a misspelt name gets its "did you mean"), the interpreter's own
+        // wording folded under Details.
+        const auto report = m_editor->editor()->report();
+        const pdl::PlainError plain =
+            pdl::plainRunError(error, inEditor && report ? report->scopes.get() : nullptr);
+        m_runError = where + plain.text;
         bar->showMessage(m_runError, MessageBar::Kind::Error);
+        bar->setDetail(plain.detail);
     }
     // The failing block is shown in the editor (when it is in this file) and in the trace.
     if (error.span.isValid() && inEditor)

@@ -627,6 +627,23 @@ private:
                 continue;
             QString message = QStringLiteral("variable '%1' is used but never defined")
                                   .arg(QString::fromStdString(use.name));
+            // A misspelt name: the nearest defined one.
+            {
+                std::string best;
+                int bestDistance = 1 << 30;
+                for (const VariableDefinition& d : m_out.definitions) {
+                    if (d.name == use.name)
+                        continue;
+                    const int distance = fieldNameDistance(use.name, d.name);
+                    if (distance < bestDistance) {
+                        bestDistance = distance;
+                        best = d.name;
+                    }
+                }
+                if (!best.empty() && bestDistance <= std::max<int>(1, int(use.name.size()) / 4))
+                    message +=
+                        QStringLiteral(" (did you mean '%1'?)").arg(QString::fromStdString(best));
+            }
             for (const VariableDefinition& d : m_out.definitions) {
                 if (d.name == use.name && d.span.isValid() && d.span.file == m_file &&
                     before(use.span.line, use.span.column, d.span.line, d.span.column)) {

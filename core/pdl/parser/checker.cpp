@@ -1,5 +1,7 @@
 #include "core/pdl/parser/checker_p.h"
 
+#include <QStringList>
+
 #include <algorithm>
 #include <array>
 
@@ -181,12 +183,20 @@ BlockPtr Checker::parseMapping(const YamlValue& node)
     const QString kindPhrase = QString(vowel ? "an " : "a ") + q(kname);
     const std::string kindText = QString(kindPhrase + QStringLiteral(" block")).toStdString();
 
-    // Required fields.
+    // Required fields. A misspelt one (`modle:`) is named, so the two errors read as one.
     for (const char* req : requiredFields(kind)) {
-        if (!node.find(req)) {
-            error(node.span(),
-                  QStringLiteral("%1 block needs a '%2' field").arg(kindPhrase, q(req)));
-        }
+        if (node.find(req))
+            continue;
+        QString near;
+        for (const auto& e : node.entries())
+            if (e.key.isString() &&
+                fieldNameDistance(e.name, req) <= std::max<int>(1, int(e.name.size()) / 3))
+                near = QString::fromStdString(e.name);
+        error(node.span(),
+              near.isEmpty() ? QStringLiteral("%1 block needs a '%2' field").arg(kindPhrase, q(req))
+                             : QStringLiteral("%1 block needs a '%2' field (is '%3' meant to be "
+                                              "'%2'?)")
+                                   .arg(kindPhrase, q(req), near));
     }
 
     for (const auto& e : node.entries()) {
@@ -236,8 +246,26 @@ void Checker::reportUnknown(const YamlValue::Entry& e, BlockKind kind, bool gues
     const bool vowel = std::string_view("aeiou").find(kname[0]) != std::string_view::npos;
     QString message = QStringLiteral("field '%1' is not allowed in %2 %3 block")
                           .arg(q(e.name), vowel ? "an" : "a", q(kname));
-    if (bestDistance <= limit)
+    if (bestDistance <= limit) {
         message += QStringLiteral(" (did you mean '%1'?)").arg(q(best));
+    } else {
+        // A field of another kind of block: most often it lost its indentation and landed
+        // in the enclosing block.
+        QStringList owners;
+        for (int k = 0; k < int(BlockKind::Empty); ++k)
+            if (BlockKind(k) != kind && isKindField(BlockKind(k), e.name))
+                owners << QString::fromLatin1(blockKindName(BlockKind(k)));
+        owners.removeDuplicates();
+        if (!owners.isEmpty())
+            message += QStringLiteral("; '%1' is a field of %2 blocks: if it belongs to the "
+                                      "block above, indent it to line up with that block's "
+                                      "other fields")
+                           .arg(q(e.name), owners.join(QStringLiteral(" and ")));
+        else
+            message += QStringLiteral("; to give the program a value named '%1', put it under "
+                                      "'defs:'")
+                           .arg(q(e.name));
+    }
     error(e.key.span(), message);
 }
 

@@ -28,18 +28,21 @@ int fieldNameDistance(std::string_view a, std::string_view b)
         return out;
     };
     const std::string x = norm(a), y = norm(b);
-    std::vector<int> prev(y.size() + 1), cur(y.size() + 1);
+    // Optimal string alignment: two swapped letters (`modle`) count as one edit.
+    std::vector<std::vector<int>> d(x.size() + 1, std::vector<int>(y.size() + 1));
+    for (size_t i = 0; i <= x.size(); ++i)
+        d[i][0] = int(i);
     for (size_t j = 0; j <= y.size(); ++j)
-        prev[j] = int(j);
+        d[0][j] = int(j);
     for (size_t i = 1; i <= x.size(); ++i) {
-        cur[0] = int(i);
         for (size_t j = 1; j <= y.size(); ++j) {
-            cur[j] = std::min(
-                {prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1)});
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1,
+                                d[i - 1][j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1)});
+            if (i > 1 && j > 1 && x[i - 1] == y[j - 2] && x[i - 2] == y[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
         }
-        std::swap(prev, cur);
     }
-    return prev[y.size()];
+    return d[x.size()][y.size()];
 }
 
 void sortByPosition(std::vector<Diagnostic>& diagnostics)

@@ -193,14 +193,29 @@ private Q_SLOTS:
         QTest::newRow("unknown field without suggestion")
             << QByteArray("text: hi\nshow_result: false\n")
             << QStringList{"p.pdl:2:1: error: field 'show_result' is not allowed in a text "
-                           "block"};
+                           "block; to give the program a value named 'show_result', put it "
+                           "under 'defs:'"};
+        // A model block's field that lost its indentation says where it belongs.
+        QTest::newRow("field of another block kind")
+            << QByteArray("text:\n- model: ollama/x\ninput: hi\n")
+            << QStringList{"p.pdl:3:1: error: field 'input' is not allowed in a text block; "
+                           "'input' is a field of model blocks: if it belongs to the block "
+                           "above, indent it to line up with that block's other fields"};
+        // Two swapped letters are one edit: the misspelling is named in both errors.
+        QTest::newRow("swapped letters")
+            << QByteArray("text:\n- modle: ollama/x\n  input: hi\n")
+            << QStringList{"p.pdl:2:3: error: a model block needs a 'model' field (is 'modle' "
+                           "meant to be 'model'?)",
+                           "p.pdl:2:3: error: field 'modle' is not allowed in a model block (did "
+                           "you mean 'model'?)"};
         QTest::newRow("typo of a kind keyword")
             << QByteArray("texts: hi\n")
             << QStringList{"p.pdl:1:1: error: field 'texts' is not allowed in an empty block "
                            "(did you mean 'text'?)"};
         QTest::newRow("kind guessed from its fields")
             << QByteArray("lang: python\ncodea: x = 1\n")
-            << QStringList{"p.pdl:1:1: error: a code block needs a 'code' field",
+            << QStringList{"p.pdl:1:1: error: a code block needs a 'code' field (is 'codea' "
+                           "meant to be 'code'?)",
                            "p.pdl:2:1: error: field 'codea' is not allowed in a code block (did "
                            "you mean 'code'?)"};
         QTest::newRow("missing then")
@@ -286,7 +301,7 @@ private Q_SLOTS:
             "'maxIterations'?)",
             "6:9: field 'args' of a call block must be a mapping of arguments or an expression, "
             "not a list",
-            "7:3: a code block needs a 'code' field",
+            "7:3: a code block needs a 'code' field (is 'codea' meant to be 'code'?)",
             "8:3: field 'codea' is not allowed in a code block (did you mean 'code'?)",
             "10:24: invalid contribute target: expected result, context, stdout, stderr, an "
             "aggregator name or {target: {value: …}}, not an integer",

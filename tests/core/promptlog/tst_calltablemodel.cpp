@@ -3,6 +3,7 @@
 #include "core/promptlog/calltablemodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTest>
 
@@ -47,6 +48,60 @@ private Q_SLOTS:
             proxy.sort(column, Qt::AscendingOrder);
             QCOMPARE(proxy.index(0, CallTableModel::Prompt).data().toString(), QStringLiteral("b"));
         }
+    }
+
+    // Virtual rows: a page not loaded asks for itself once; late pages of an old generation
+    // are ignored; pages beyond the bound are dropped farthest first.
+    void pagesLoadOnDemand()
+    {
+        CallTableModel model;
+        QAbstractItemModelTester tester(&model);
+        auto page = [](int p, int size) {
+            QList<CallRecord> rows;
+            for (int i = 0; i < size; ++i) {
+                CallRecord c;
+                c.id = p * CallTableModel::kPageSize + i + 1;
+                c.promptName = QStringLiteral("r%1").arg(c.id - 1);
+                rows.append(c);
+            }
+            return rows;
+        };
+        const int pages = CallTableModel::kMaxPages + 5;
+        const int total = pages * CallTableModel::kPageSize - 3;
+        model.reset(total, page(0, CallTableModel::kPageSize));
+        QCOMPARE(model.rowCount(), total);
+        QCOMPARE(model.index(5, CallTableModel::Prompt).data().toString(), QStringLiteral("r5"));
+        QSignalSpy needed(&model, &CallTableModel::pageNeeded);
+        const int row = 3 * CallTableModel::kPageSize + 4;
+        QVERIFY(model.index(row, CallTableModel::Prompt).data().isNull());
+        QVERIFY(model.index(row + 1, CallTableModel::Prompt).data().isNull());
+        QTRY_COMPARE(needed.size(), 1);
+        QCOMPARE(needed.first().at(0).toInt(), 3);
+        const quint64 generation = needed.first().at(1).toULongLong();
+        model.setPage(3, page(3, CallTableModel::kPageSize), generation + 1); // stale: ignored
+        QVERIFY(model.index(row, CallTableModel::Prompt).data().isNull());
+        model.setPage(3, page(3, CallTableModel::kPageSize), generation);
+        QCOMPARE(model.index(row, CallTableModel::Prompt).data().toString(),
+                 QStringLiteral("r%1").arg(row));
+        QCOMPARE(model.rowOf(row + 1), row);
+        // The last page is short; more rows than it holds are not shown.
+        model.setPage(pages - 1, page(pages - 1, CallTableModel::kPageSize), generation);
+        QCOMPARE(model.index(total - 1, CallTableModel::Prompt).data().toString(),
+                 QStringLiteral("r%1").arg(total - 1));
+        for (int p = 0; p < pages; ++p)
+            model.setPage(p, page(p, CallTableModel::kPageSize), generation);
+        QCOMPARE(model.loadedCalls().size(), qsizetype(total - (pages - CallTableModel::kMaxPages) *
+                                                                   CallTableModel::kPageSize));
+        // The pages near the last one set stay; the first ones went.
+        QVERIFY(model.index(0, CallTableModel::Prompt).data().isNull());
+        QVERIFY(!model.index(total - 1, CallTableModel::Prompt).data().isNull());
+        // Sorting asks for a new listing.
+        QSignalSpy sorted(&model, &CallTableModel::sortRequested);
+        model.sort(CallTableModel::TokensIn, Qt::DescendingOrder);
+        QCOMPARE(sorted.size(), 1);
+        QCOMPARE(model.order(), CallFilter::Order::TokensIn);
+        model.sort(CallTableModel::TokensIn, Qt::DescendingOrder);
+        QCOMPARE(sorted.size(), 1);
     }
 
     void statsRowsAndHeader()

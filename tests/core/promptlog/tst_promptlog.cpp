@@ -433,6 +433,43 @@ private Q_SLOTS:
             QCOMPARE(find(*byTag, t), expect(t, tagsOf, failed));
     }
 
+    void listingSortsByAnyColumn_data() { addBackends(); }
+    void listingSortsByAnyColumn()
+    {
+        FRESH_LOG(log);
+        std::vector<CallRecord> calls;
+        for (int i = 0; i < 9; ++i) {
+            CallRecord c =
+                simpleCall(QStringLiteral("p%1").arg(8 - i), QStringLiteral("m"), kNow + i);
+            c.promptTokens = i % 3 == 0 ? std::nullopt : std::optional<int64_t>(i * 10);
+            c.uid = QStringLiteral("o-%1").arg(i);
+            calls.push_back(c);
+        }
+        QVERIFY(log->insertNow(calls));
+        CallFilter f;
+        f.orderBy = CallFilter::Order::TokensIn;
+        auto tokens = [&](bool descending) {
+            f.descending = descending;
+            QList<std::optional<int64_t>> out;
+            for (const CallRecord& c : *log->list(f))
+                out.append(c.promptTokens);
+            return out;
+        };
+        using T = std::optional<int64_t>;
+        // A missing count is below every present one, in both dialects.
+        QCOMPARE(tokens(true), (QList<T>{80, 70, 50, 40, 20, 10, T(), T(), T()}));
+        QCOMPARE(tokens(false), (QList<T>{T(), T(), T(), 10, 20, 40, 50, 70, 80}));
+        f.orderBy = CallFilter::Order::Prompt;
+        f.descending = false;
+        f.limit = 3;
+        f.offset = 2;
+        QStringList prompts;
+        for (const CallRecord& c : *log->list(f))
+            prompts << c.promptName;
+        QCOMPARE(prompts,
+                 (QStringList{QStringLiteral("p2"), QStringLiteral("p3"), QStringLiteral("p4")}));
+    }
+
     void filtersSelectTheirCalls_data() { addBackends(); }
     void filtersSelectTheirCalls()
     {

@@ -1,0 +1,83 @@
+#include "core/pdl/analysis/plainerror.h"
+
+#include "core/pdl/analysis/scopeanalysis.h"
+
+#include <QRegularExpression>
+#include <QSet>
+
+#include <algorithm>
+#include <vector>
+
+namespace hako::pdl {
+
+namespace {
+
+// Edits between two names in code points (a kanji is one), two swapped letters counting one.
+int nameDistance(const QString& a, const QString& b)
+{
+    const QList<uint> x = a.toUcs4(), y = b.toUcs4();
+    std::vector<std::vector<int>> d(size_t(x.size()) + 1, std::vector<int>(size_t(y.size()) + 1));
+    for (qsizetype i = 0; i <= x.size(); ++i)
+        d[size_t(i)][0] = int(i);
+    for (qsizetype j = 0; j <= y.size(); ++j)
+        d[0][size_t(j)] = int(j);
+    for (qsizetype i = 1; i <= x.size(); ++i) {
+        for (qsizetype j = 1; j <= y.size(); ++j) {
+            int v = std::min({d[size_t(i - 1)][size_t(j)] + 1, d[size_t(i)][size_t(j - 1)] + 1,
+                              d[size_t(i - 1)][size_t(j - 1)] + (x[i - 1] == y[j - 1] ? 0 : 1)});
+            if (i > 1 && j > 1 && x[i - 1] == y[j - 2] && x[i - 2] == y[j - 1])
+                v = std::min(v, d[size_t(i - 2)][size_t(j - 2)] + 1);
+            d[size_t(i)][size_t(j)] = v;
+        }
+    }
+    return d[size_t(x.size())][size_t(y.size())];
+}
+
+} // namespace
+
+PlainError plainRunError(const Diagnostic& error, const ScopeAnalysis* scopes)
+{
+    PlainError out;
+    const QString message = error.message.trimmed();
+    static const QRegularExpression undefined(QStringLiteral("'([^'\\s]+)' is undefined"));
+    if (const QRegularExpressionMatch m = undefined.match(message); m.hasMatch()) {
+        const QString name = m.captured(1);
+        out.text = QStringLiteral("`%1` is not an input or a defined name").arg(name);
+        if (scopes) {
+            QString best;
+            int bestDistance = 1 << 30;
+            QSet<QString> seen;
+            for (const VariableDefinition& d : scopes->definitions) {
+                const QString candidate = QString::fromStdString(d.name);
+                if (candidate == name || seen.contains(candidate))
+                    continue;
+                seen.insert(candidate);
+                const int distance = nameDistance(name, candidate);
+                if (distance < bestDistance) {
+                    bestDistance = distance;
+                    best = candidate;
+                }
+            }
+            if (!best.isEmpty() && bestDistance <= std::max<int>(1, int(name.toUcs4().size()) / 4))
+                out.text += QStringLiteral(" — did you mean `%1`?").arg(best);
+            else
+                out.text += QStringLiteral(": define it with `def:` or `defs:`, or give it as "
+                                           "an input");
+        }
+        out.detail = message;
+        return out;
+    }
+    // Anything else: its first line is the sentence, the rest the detail.
+    const qsizetype newline = message.indexOf(QLatin1Char('\n'));
+    if (newline < 0) {
+        out.text = message;
+        return out;
+    }
+    out.text = message.left(newline).trimmed();
+    if (out.text.endsWith(QLatin1Char(':')))
+        out.text.chop(1);
+    out.detail = message;
+    return out;
+}
+
+} // namespace hako::pdl

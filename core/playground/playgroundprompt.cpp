@@ -1,0 +1,213 @@
+#include "core/playground/playgroundprompt.h"
+
+#include "core/pdl/expr/expression.h"
+#include "core/playground/yamlemit_p.h"
+#include "core/promptlog/callrecord.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace hako::playground {
+
+namespace {
+
+nlohmann::json toNlohmann(const QJsonValue& value)
+{
+    const QByteArray text = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
+    nlohmann::json array = nlohmann::json::parse(text.toStdString(), nullptr, false);
+    return array.is_array() && !array.empty() ? array[0] : nlohmann::json();
+}
+
+QString contentText(const QJsonValue& content)
+{
+    if (content.isString())
+        return content.toString();
+    if (content.isNull() || content.isUndefined())
+        return {};
+    // Multi-part contents ([{type: text, text: …}]) keep their text parts.
+    if (content.isArray()) {
+        QStringList parts;
+        bool allText = true;
+        for (const QJsonValue& part : content.toArray()) {
+            const QJsonObject o = part.toObject();
+            if (o.value(QLatin1String("type")).toString() == QLatin1String("text"))
+                parts << o.value(QLatin1String("text")).toString();
+            else
+                allText = false;
+        }
+        if (allText)
+            return parts.join(QString());
+    }
+    const QByteArray json = QJsonDocument(QJsonArray{content}).toJson(QJsonDocument::Compact);
+    return QString::fromUtf8(json.mid(1, json.size() - 2));
+}
+
+bool isStringList(const QJsonArray& array)
+{
+    return std::all_of(array.begin(), array.end(),
+                       [](const QJsonValue& s) { return s.isString(); });
+}
+
+} // namespace
+
+QJsonObject PromptParameters::toJson() const
+{
+    QJsonObject o = extra;
+    if (temperature)
+        o.insert(QStringLiteral("temperature"), *temperature);
+    if (maxTokens)
+        o.insert(QStringLiteral("max_tokens"), double(*maxTokens));
+    if (topP)
+        o.insert(QStringLiteral("top_p"), *topP);
+    if (!stop.isEmpty())
+        o.insert(QStringLiteral("stop"), QJsonArray::fromStringList(stop));
+    if (seed)
+        o.insert(QStringLiteral("seed"), double(*seed));
+    if (!responseFormat.isUndefined() && !responseFormat.isNull())
+        o.insert(QStringLiteral("response_format"), responseFormat);
+    return o;
+}
+
+PromptParameters PromptParameters::fromJson(const QJsonObject& parameters)
+{
+    PromptParameters p;
+    for (auto it = parameters.begin(); it != parameters.end(); ++it) {
+        const QString key = it.key();
+        const QJsonValue v = it.value();
+        if (key == QLatin1String("temperature") && v.isDouble())
+            p.temperature = v.toDouble();
+        else if (key == QLatin1String("max_tokens") && v.isDouble())
+            p.maxTokens = qint64(v.toDouble());
+        else if (key == QLatin1String("top_p") && v.isDouble())
+            p.topP = v.toDouble();
+        else if (key == QLatin1String("seed") && v.isDouble())
+            p.seed = qint64(v.toDouble());
+        else if (key == QLatin1String("stop") && v.isString())
+            p.stop = QStringList{v.toString()};
+        else if (key == QLatin1String("stop") && v.isArray() && isStringList(v.toArray()))
+            p.stop = v.toVariant().toStringList();
+        else if (key == QLatin1String("response_format") && !v.isNull())
+            p.responseFormat = v;
+        else
+            p.extra.insert(key, v);
+    }
+    return p;
+}
+
+PlaygroundPrompt PlaygroundPrompt::fromCall(const promptlog::CallRecord& call)
+{
+    PlaygroundPrompt p;
+    p.model = call.model;
+    p.name = call.promptName;
+    p.parameters = PromptParameters::fromJson(call.parameters);
+    for (const QJsonValue& m : call.messages) {
+        const QJsonObject o = m.toObject();
+        PromptMessage message;
+        message.role = o.value(QLatin1String("role")).toString(QStringLiteral("user"));
+        message.content = contentText(o.value(QLatin1String("content")));
+        p.messages << message;
+    }
+    return p;
+}
+
+QStringList PlaygroundPrompt::variables() const
+{
+    QStringList names;
+    for (const PromptMessage& m : messages) {
+        const QByteArray text = m.content.toUtf8();
+        if (!text.contains("${"))
+            continue;
+        for (const std::string& name : pdl::templateVariables(text.toStdString())) {
+            const QString n = QString::fromStdString(name);
+            if (!names.contains(n))
+                names << n;
+        }
+    }
+    return names;
+}
+
+Result<QList<PromptMessage>> PlaygroundPrompt::render(const QJsonObject& inputs) const
+{
+    pdl::MapScope scope;
+    for (auto it = inputs.begin(); it != inputs.end(); ++it)
+        scope.set(it.key().toStdString(), pdl::Value::fromJson(toNlohmann(it.value())));
+    QList<PromptMessage> out;
+    out.reserve(messages.size());
+    for (qsizetype i = 0; i < messages.size(); ++i) {
+        const PromptMessage& m = messages.at(i);
+        PromptMessage r = m;
+        const std::string text = m.content.toStdString();
+        Result<pdl::Value> value = pdl::evaluateTemplate(text, scope);
+        QString rendered;
+        std::optional<Diagnostic> failure;
+        if (value) {
+            try {
+                rendered = value->isString() ? QString::fromStdString(value->asString())
+                                             : QString::fromStdString(value->toText());
+            } catch (const std::exception& e) {
+                failure = pdl::diagnosticAtOffset(text, 0, e.what());
+            }
+        } else {
+            failure = value.error();
+        }
+        if (failure) {
+            Diagnostic d = *failure;
+            d.message = QStringLiteral("message %1 (%2), line %3, column %4: %5")
+                            .arg(i + 1)
+                            .arg(m.role)
+                            .arg(d.span.line)
+                            .arg(d.span.column)
+                            .arg(d.message);
+            return d;
+        }
+        r.content = rendered;
+        out << r;
+    }
+    return out;
+}
+
+models::ChatRequest PlaygroundPrompt::toChatRequest(const QList<PromptMessage>& renderedMessages,
+                                                    bool stream) const
+{
+    models::ChatRequest request;
+    request.model = model.toStdString();
+    nlohmann::json list = nlohmann::json::array();
+    for (const PromptMessage& m : renderedMessages)
+        list.push_back({{"role", m.role.toStdString()}, {"content", m.content.toStdString()}});
+    request.messages = pdl::Value::fromJson(list).asList();
+    request.parameters = pdl::Value::fromJson(toNlohmann(parameters.toJson())).asDict();
+    request.stream = stream;
+    request.site.promptName = (name.isEmpty() ? QStringLiteral("playground") : name).toStdString();
+    return request;
+}
+
+QString PlaygroundPrompt::toPdl() const
+{
+    using namespace detail;
+    QString out =
+        QStringLiteral("model: ") + scalar(model, ScalarStyle::Plain, 2, false) + QLatin1Char('\n');
+    const QJsonObject params = parameters.toJson();
+    if (!params.isEmpty()) {
+        out += QStringLiteral("parameters:\n");
+        for (auto it = params.begin(); it != params.end(); ++it) {
+            out += QStringLiteral("  ") + scalar(it.key(), ScalarStyle::Plain, 0, false) +
+                   QStringLiteral(": ") + flowValue(it.value(), false) + QLatin1Char('\n');
+        }
+    }
+    if (!messages.isEmpty()) {
+        out += QStringLiteral("input:\n  array:\n");
+        for (const PromptMessage& m : messages) {
+            out += QStringLiteral("  - role: ") + scalar(m.role, ScalarStyle::Plain, 0, false) +
+                   QLatin1Char('\n');
+            out += QStringLiteral("    content: ") +
+                   scalar(m.content, ScalarStyle::Plain, 6, false) + QLatin1Char('\n');
+        }
+    }
+    return out;
+}
+
+} // namespace hako::playground

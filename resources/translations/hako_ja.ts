@@ -151,6 +151,38 @@
         <source>&lt;br&gt;&lt;i&gt;… %1 more characters (see the Result tab)&lt;/i&gt;</source>
         <translation>&lt;br&gt;&lt;i&gt;… 残り %1 文字（［結果］タブを参照）&lt;/i&gt;</translation>
     </message>
+    <message>
+        <source>(default)</source>
+        <translation>（既定）</translation>
+    </message>
+    <message>
+        <source>internal error: overlapping edits</source>
+        <translation>内部エラー: 編集箇所が重なっています</translation>
+    </message>
+    <message>
+        <source>no model block at line %1, column %2</source>
+        <translation>%1 行 %2 列に model ブロックがありません</translation>
+    </message>
+    <message>
+        <source>the block&apos;s parameters are an expression; the playground edits a parameters mapping</source>
+        <translation>このブロックの parameters は式です。プレイグラウンドで編集できるのは parameters のマッピングだけです</translation>
+    </message>
+    <message>
+        <source>the block&apos;s input is not a text or a list of {role, content} messages</source>
+        <translation>このブロックの input はテキストでも {role, content} メッセージのリストでもありません</translation>
+    </message>
+    <message>
+        <source>cannot remove the parameter %1 written on the line of another key; remove it in the editor</source>
+        <translation>別のキーと同じ行に書かれたパラメーター %1 は削除できません。エディターで削除してください</translation>
+    </message>
+    <message>
+        <source>the block&apos;s parameters are an expression; edit them in the editor</source>
+        <translation>このブロックの parameters は式です。エディターで編集してください</translation>
+    </message>
+    <message>
+        <source>cannot remove messages written on one line; remove them in the editor</source>
+        <translation>1 行に書かれたメッセージは削除できません。エディターで削除してください</translation>
+    </message>
 </context>
 <context>
     <name>QsciScintilla</name>
@@ -584,6 +616,14 @@
     <message>
         <source>%1 no longer exists; the recovered text is unsaved</source>
         <translation>%1 はもう存在しません。復元したテキストは未保存です</translation>
+    </message>
+    <message>
+        <source>&amp;Word Wrap</source>
+        <translation>折り返し(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Wrap long lines at the edge of the editor</source>
+        <translation>長い行をエディターの端で折り返します</translation>
     </message>
 </context>
 <context>
@@ -1216,6 +1256,26 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <source>Message action</source>
         <translation>メッセージの操作</translation>
     </message>
+    <message>
+        <source>Message</source>
+        <translation>メッセージ</translation>
+    </message>
+    <message>
+        <source>Message details</source>
+        <translation>メッセージの詳細</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>詳細</translation>
+    </message>
+    <message>
+        <source>Show details</source>
+        <translation>詳細を表示</translation>
+    </message>
+    <message>
+        <source>Show the technical wording of this message</source>
+        <translation>このメッセージの技術的な詳細を表示します</translation>
+    </message>
 </context>
 <context>
     <name>hako::ModelFailure</name>
@@ -1595,6 +1655,173 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
 </context>
 <context>
+    <name>hako::PlaygroundPane</name>
+    <message>
+        <source>Playground</source>
+        <translation>プレイグラウンド</translation>
+    </message>
+    <message>
+        <source>Playground messages</source>
+        <translation>プレイグラウンドのメッセージ</translation>
+    </message>
+    <message>
+        <source>Open a call from the Prompt Log or a model block from the editor to try it here: edit its messages and parameters, compare variants side by side and run them over several inputs.</source>
+        <translation>プロンプトログの呼び出しか、エディターの model ブロックを開くと、ここで試せます。メッセージとパラメーターを編集し、バリエーションを並べて比較し、複数の入力で実行できます。</translation>
+    </message>
+    <message>
+        <source>Playground is empty</source>
+        <translation>プレイグラウンドは空です</translation>
+    </message>
+    <message>
+        <source>Add Variant</source>
+        <translation>バリエーションを追加</translation>
+    </message>
+    <message>
+        <source>Add variant</source>
+        <translation>バリエーションを追加</translation>
+    </message>
+    <message>
+        <source>Duplicate the last variant into a new column (up to %1)</source>
+        <translation>最後のバリエーションを新しい列に複製します（最大 %1 個）</translation>
+    </message>
+    <message>
+        <source>Repeat</source>
+        <translation>繰り返し</translation>
+    </message>
+    <message>
+        <source>Repeat each cell</source>
+        <translation>各セルの繰り返し回数</translation>
+    </message>
+    <message>
+        <source>Run each cell this many times to see how much the replies vary</source>
+        <translation>各セルをこの回数だけ実行して、応答のばらつきを確かめます</translation>
+    </message>
+    <message>
+        <source>Parallel</source>
+        <translation>並列数</translation>
+    </message>
+    <message>
+        <source>Calls in parallel</source>
+        <translation>並列に実行する呼び出し数</translation>
+    </message>
+    <message>
+        <source>How many calls run at once</source>
+        <translation>同時に実行する呼び出しの数</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>実行</translation>
+    </message>
+    <message>
+        <source>Run every variant over every input row (Ctrl+Return)</source>
+        <translation>すべてのバリエーションをすべての入力行で実行します (Ctrl+Return)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>Cancel run</source>
+        <translation>実行をキャンセル</translation>
+    </message>
+    <message>
+        <source>Run progress</source>
+        <translation>実行の進行状況</translation>
+    </message>
+    <message>
+        <source>%v of %m calls</source>
+        <translation>%m 件中 %v 件の呼び出し</translation>
+    </message>
+    <message>
+        <source>Variants</source>
+        <translation>バリエーション</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>入力</translation>
+    </message>
+    <message>
+        <source>One row per input set, one column per variable; paste rows from a spreadsheet with Ctrl+V</source>
+        <translation>1 行が 1 組の入力、1 列が 1 つの変数です。表計算ソフトの行を Ctrl+V で貼り付けられます</translation>
+    </message>
+    <message>
+        <source>Add Row</source>
+        <translation>行を追加</translation>
+    </message>
+    <message>
+        <source>Add input row</source>
+        <translation>入力行を追加</translation>
+    </message>
+    <message>
+        <source>Remove Row</source>
+        <translation>行を削除</translation>
+    </message>
+    <message>
+        <source>Remove input row</source>
+        <translation>入力行を削除</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>結果</translation>
+    </message>
+    <message>
+        <source>Selected reply</source>
+        <translation>選択した応答</translation>
+    </message>
+    <message>
+        <source>Select a result to read its reply, compared word by word with the first variant&apos;s.</source>
+        <translation>結果を選択すると、その応答が最初のバリエーションの応答と単語単位で比較して表示されます。</translation>
+    </message>
+    <message>
+        <source>Cannot open this block in the playground: %1</source>
+        <translation>このブロックはプレイグラウンドで開けません: %1</translation>
+    </message>
+    <message>
+        <source>Write this variant back into the model block at %1:%2</source>
+        <translation>このバリエーションを %1:%2 の model ブロックに書き戻します</translation>
+    </message>
+    <message>
+        <source>Only a prompt opened from a program&apos;s model block can be saved back</source>
+        <translation>書き戻せるのは、プログラムの model ブロックから開いたプロンプトだけです</translation>
+    </message>
+    <message>
+        <source>Variant %1</source>
+        <translation>バリエーション %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Variant %1 has no model: pick one.</source>
+        <translation>バリエーション %1 にモデルがありません。選択してください。</translation>
+    </message>
+    <message>
+        <source>Variant %1 has no messages: add one.</source>
+        <translation>バリエーション %1 にメッセージがありません。追加してください。</translation>
+    </message>
+    <message>
+        <source>No model provider is configured: set up a model endpoint in the settings.</source>
+        <translation>モデルプロバイダーが設定されていません。設定でモデルの接続先を設定してください。</translation>
+    </message>
+    <message>
+        <source>The prompt uses %1: fill in at least one row of the inputs table (or paste rows from a spreadsheet).</source>
+        <translation>プロンプトは %1 を使います。入力表に少なくとも 1 行入力してください（表計算ソフトから行を貼り付けることもできます）。</translation>
+    </message>
+    <message>
+        <source>This prompt did not come from a program&apos;s model block, so there is nowhere to save it; use Copy as PDL instead.</source>
+        <translation>このプロンプトはプログラムの model ブロックから開いたものではないため、保存先がありません。代わりに「PDL としてコピー」を使ってください。</translation>
+    </message>
+    <message>
+        <source>Variant %1 copied as a PDL model block.</source>
+        <translation>バリエーション %1 を PDL の model ブロックとしてコピーしました。</translation>
+    </message>
+    <message>
+        <source>Compared with variant 1: removed words struck through, added words highlighted.</source>
+        <translation>バリエーション 1 との比較: 削除された語は取り消し線、追加された語は強調表示されます。</translation>
+    </message>
+</context>
+<context>
     <name>hako::ProblemsView</name>
     <message>
         <source>Problems</source>
@@ -1870,10 +2097,6 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>The prompt log cannot be read: %1</source>
         <translation>プロンプトログを読み込めません: %1</translation>
-    </message>
-    <message>
-        <source>Showing newest %1 of %2 calls</source>
-        <translation>%2 件中、新しい %1 件の呼び出しを表示</translation>
     </message>
     <message>
         <source>1 call</source>
@@ -2508,6 +2731,149 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
 </context>
 <context>
+    <name>hako::VariantEditor</name>
+    <message>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度 (temperature)</translation>
+    </message>
+    <message>
+        <source>Max tokens</source>
+        <translation>最大トークン数</translation>
+    </message>
+    <message>
+        <source>Top p</source>
+        <translation>Top p</translation>
+    </message>
+    <message>
+        <source>comma separated, \n for a new line</source>
+        <translation>カンマ区切り。改行は \n</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止シーケンス</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（なし）</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>シード</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>テキスト</translation>
+    </message>
+    <message>
+        <source>JSON object</source>
+        <translation>JSON オブジェクト</translation>
+    </message>
+    <message>
+        <source>Response format</source>
+        <translation>応答の形式</translation>
+    </message>
+    <message>
+        <source>Add message</source>
+        <translation>メッセージを追加</translation>
+    </message>
+    <message>
+        <source>Save to Program</source>
+        <translation>プログラムに保存</translation>
+    </message>
+    <message>
+        <source>Write this variant&apos;s model, parameters and messages back into the model block it came from</source>
+        <translation>このバリエーションのモデル、パラメーター、メッセージを、元の model ブロックに書き戻します</translation>
+    </message>
+    <message>
+        <source>Copy as PDL</source>
+        <translation>PDL としてコピー</translation>
+    </message>
+    <message>
+        <source>Copy this variant as a PDL model block</source>
+        <translation>このバリエーションを PDL の model ブロックとしてコピーします</translation>
+    </message>
+    <message>
+        <source>Variant %1</source>
+        <translation>バリエーション %1</translation>
+    </message>
+    <message>
+        <source>%1 model</source>
+        <translation>%1 のモデル</translation>
+    </message>
+    <message>
+        <source>%1 temperature</source>
+        <translation>%1 の温度</translation>
+    </message>
+    <message>
+        <source>%1 max tokens</source>
+        <translation>%1 の最大トークン数</translation>
+    </message>
+    <message>
+        <source>%1 top p</source>
+        <translation>%1 の top p</translation>
+    </message>
+    <message>
+        <source>%1 stop sequences</source>
+        <translation>%1 の停止シーケンス</translation>
+    </message>
+    <message>
+        <source>%1 seed</source>
+        <translation>%1 のシード</translation>
+    </message>
+    <message>
+        <source>%1 response format</source>
+        <translation>%1 の応答の形式</translation>
+    </message>
+    <message>
+        <source>%1 add message</source>
+        <translation>%1 にメッセージを追加</translation>
+    </message>
+    <message>
+        <source>Remove variant %1</source>
+        <translation>バリエーション %1 を削除</translation>
+    </message>
+    <message>
+        <source>%1 save to program</source>
+        <translation>%1 をプログラムに保存</translation>
+    </message>
+    <message>
+        <source>%1 copy as PDL</source>
+        <translation>%1 を PDL としてコピー</translation>
+    </message>
+    <message>
+        <source>%1 message %2</source>
+        <translation>%1 のメッセージ %2</translation>
+    </message>
+    <message>
+        <source>%1 role</source>
+        <translation>%1 のロール</translation>
+    </message>
+    <message>
+        <source>%1 text</source>
+        <translation>%1 のテキスト</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>%1 を削除</translation>
+    </message>
+    <message>
+        <source>Remove this message</source>
+        <translation>このメッセージを削除</translation>
+    </message>
+    <message>
+        <source>As given (%1)</source>
+        <translation>元のまま (%1)</translation>
+    </message>
+    <message>
+        <source>custom</source>
+        <translation>カスタム</translation>
+    </message>
+</context>
+<context>
     <name>hako::docs::TranscriptModel</name>
     <message>
         <source>Command</source>
@@ -2702,6 +3068,60 @@ relevance %6 (cosine %7)</source>
     <message>
         <source>Value</source>
         <translation>値</translation>
+    </message>
+</context>
+<context>
+    <name>hako::playground::PlaygroundResultModel</name>
+    <message>
+        <source>Variant %1</source>
+        <translation>バリエーション %1</translation>
+    </message>
+    <message>
+        <source>Waiting…</source>
+        <translation>待機中…</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>実行中…</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>エラー: %1</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>%1 of %2 done</source>
+        <translation>%2 件中 %1 件完了</translation>
+    </message>
+    <message>
+        <source>%1 distinct of %2</source>
+        <translation>%2 件中 %1 種類</translation>
+    </message>
+    <message>
+        <source> (%1 failed)</source>
+        <translation>（%1 件失敗）</translation>
+    </message>
+    <message>
+        <source>Tokens: %1 in, %2 out</source>
+        <translation>トークン: 入力 %1、出力 %2</translation>
+    </message>
+    <message>
+        <source>Latency: %1 ms</source>
+        <translation>レイテンシ: %1 ms</translation>
+    </message>
+    <message>
+        <source>Row %1</source>
+        <translation>行 %1</translation>
+    </message>
+</context>
+<context>
+    <name>hako::playground::PlaygroundRun</name>
+    <message>
+        <source>Cancelled before it was sent</source>
+        <translation>送信前にキャンセルしました</translation>
     </message>
 </context>
 <context>

@@ -3029,6 +3029,21 @@ relevance %6 (cosine %7)</source>
     </message>
 </context>
 <context>
+    <name>hako::pdl::PlainError</name>
+    <message>
+        <source>`%1` is not an input or a defined name</source>
+        <translation>`%1` は入力でも、定義された名前でもありません</translation>
+    </message>
+    <message>
+        <source> — did you mean `%1`?</source>
+        <translation> — `%1` のことですか？</translation>
+    </message>
+    <message>
+        <source>: define it with `def:` or `defs:`, or give it as an input</source>
+        <translation>。`def:` か `defs:` で定義するか、入力として渡してください</translation>
+    </message>
+</context>
+<context>
     <name>hako::pdl::TraceModel</name>
     <message>
         <source>running</source>

@@ -530,6 +530,29 @@ private Q_SLOTS:
         QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QLatin1Char('\n'))));
     }
 
+    // The plain-words error for a misspelt name, in Japanese, with its "did you mean".
+    void undefinedNameInJapanese()
+    {
+        MainWindow window;
+        window.resize(1280, 720);
+        showAndSettle(&window);
+        window.editorPane()->editor()->setText(QStringLiteral(
+            "defs:\n  article:\n    data: 吾輩は猫である\ntext:\n- \"${ artcle }\"\n"));
+        QSignalSpy finished(window.runController(), &RunController::finished);
+        QVERIFY(window.runProgram());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        MessageBar* bar = window.editorPane()->messageBar();
+        QTRY_VERIFY(bar->isVisible());
+        QVERIFY2(bar->text().contains(
+                     QStringLiteral("`artcle` は入力でも、定義された名前でもありません — "
+                                    "`article` のことですか？")),
+                 qPrintable(bar->text()));
+        QTest::qWait(50);
+        screenshot(&window, QStringLiteral("ja-undefined-name"));
+        const QStringList bad = clipped(bar);
+        QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QLatin1Char('\n'))));
+    }
+
     void aboutPluginsFits()
     {
         AboutPlugins dialog(PluginManager::instance().plugins());

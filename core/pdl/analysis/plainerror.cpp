@@ -2,6 +2,7 @@
 
 #include "core/pdl/analysis/scopeanalysis.h"
 
+#include <QCoreApplication>
 #include <QRegularExpression>
 #include <QSet>
 
@@ -35,6 +36,7 @@ int nameDistance(const QString& a, const QString& b)
 
 } // namespace
 
+// The sentences are translated: the workbench shows them in the interface's language.
 PlainError plainRunError(const Diagnostic& error, const ScopeAnalysis* scopes)
 {
     PlainError out;
@@ -42,7 +44,9 @@ PlainError plainRunError(const Diagnostic& error, const ScopeAnalysis* scopes)
     static const QRegularExpression undefined(QStringLiteral("'([^'\\s]+)' is undefined"));
     if (const QRegularExpressionMatch m = undefined.match(message); m.hasMatch()) {
         const QString name = m.captured(1);
-        out.text = QStringLiteral("`%1` is not an input or a defined name").arg(name);
+        out.text = QCoreApplication::translate("hako::pdl::PlainError",
+                                               "`%1` is not an input or a defined name")
+                       .arg(name);
         if (scopes) {
             QString best;
             int bestDistance = 1 << 30;
@@ -59,10 +63,13 @@ PlainError plainRunError(const Diagnostic& error, const ScopeAnalysis* scopes)
                 }
             }
             if (!best.isEmpty() && bestDistance <= std::max<int>(1, int(name.toUcs4().size()) / 4))
-                out.text += QStringLiteral(" — did you mean `%1`?").arg(best);
+                out.text +=
+                    QCoreApplication::translate("hako::pdl::PlainError", " — did you mean `%1`?")
+                        .arg(best);
             else
-                out.text += QStringLiteral(": define it with `def:` or `defs:`, or give it as "
-                                           "an input");
+                out.text += QCoreApplication::translate(
+                    "hako::pdl::PlainError", ": define it with `def:` or `defs:`, or give it as "
+                                             "an input");
         }
         out.detail = message;
         return out;

@@ -536,8 +536,16 @@ private Q_SLOTS:
         MainWindow window;
         window.resize(1280, 720);
         showAndSettle(&window);
-        window.editorPane()->editor()->setText(QStringLiteral(
-            "defs:\n  article:\n    data: 吾輩は猫である\ntext:\n- \"${ artcle }\"\n"));
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("要約.pdl"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("defs:\n  article: 吾輩は猫である。\ntext:\n- \"要約: ${ artcle }\"\n");
+        file.close();
+        QVERIFY(window.openFile(path));
+        // The editor's analysis (which knows the definitions) is in before the run.
+        QTRY_VERIFY(window.editorPane()->editor()->report() != nullptr);
         QSignalSpy finished(window.runController(), &RunController::finished);
         QVERIFY(window.runProgram());
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);

@@ -6,6 +6,7 @@
 // saves what it checked as PNG files there.
 #include "core/models/apikeystore.h"
 #include "core/pdl/code/codetrust.h"
+#include "core/promptlog/callrecord.h"
 #include "core/util/pluginmanager.h"
 #include "core/workbench/runcontroller.h"
 #include "core/workbench/runtrust.h"
@@ -15,6 +16,7 @@
 #include "widgets/common/messagebar.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/pdleditor.h"
+#include "widgets/playground/playgroundpane.h"
 #include "widgets/settings/modelsettingsdialog.h"
 #include "widgets/workbench/docklayout.h"
 #include "widgets/workbench/mainwindow.h"
@@ -30,6 +32,8 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QInputDialog>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -558,6 +562,35 @@ private Q_SLOTS:
         QTest::qWait(50);
         screenshot(&window, QStringLiteral("ja-undefined-name"));
         const QStringList bad = clipped(bar);
+        QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QLatin1Char('\n'))));
+    }
+
+    // The playground (not yet docked in the window): empty, then with a logged call and two
+    // variants, at the size a bottom dock has at 1280×720.
+    void playgroundFits()
+    {
+        PlaygroundPane pane;
+        pane.resize(1280, 420);
+        showAndSettle(&pane);
+        screenshot(&pane, QStringLiteral("ja-playground-empty"));
+        QStringList bad = clipped(&pane);
+        promptlog::CallRecord call;
+        call.model = QStringLiteral("ollama/qwen2.5");
+        call.promptName = QStringLiteral("要約");
+        call.parameters = QJsonObject{{QStringLiteral("temperature"), 0.2}};
+        call.messages = QJsonArray{
+            QJsonObject{{QStringLiteral("role"), QStringLiteral("system")},
+                        {QStringLiteral("content"), QStringLiteral("あなたは丁寧な編集者です。")}},
+            QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                        {QStringLiteral("content"),
+                         QStringLiteral("次の文章を三行で要約してください: ${ article }")}}};
+        call.inputs = QJsonObject{{QStringLiteral("article"), QStringLiteral("吾輩は猫である。")}};
+        pane.openCall(call);
+        pane.addVariant();
+        QApplication::processEvents();
+        QTest::qWait(50);
+        screenshot(&pane, QStringLiteral("ja-playground"));
+        bad += clipped(&pane);
         QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QLatin1Char('\n'))));
     }
 

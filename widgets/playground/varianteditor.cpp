@@ -21,7 +21,11 @@ namespace hako {
 using namespace playground;
 
 namespace {
-const QString kDefault = QObject::tr("(default)");
+// A function, not a constant: a static string would be built before the translator is installed.
+QString defaultText()
+{
+    return QObject::tr("(default)");
+}
 constexpr double kUnsetTemperature = -0.1;
 constexpr double kUnsetTopP = -0.05;
 } // namespace
@@ -46,18 +50,18 @@ VariantEditor::VariantEditor(int number, QWidget* parent) : QGroupBox(parent), m
     m_temperature->setRange(kUnsetTemperature, 2.0);
     m_temperature->setSingleStep(0.1);
     m_temperature->setDecimals(2);
-    m_temperature->setSpecialValueText(kDefault);
+    m_temperature->setSpecialValueText(defaultText());
     m_temperature->setValue(kUnsetTemperature);
     form->addRow(tr("Temperature"), m_temperature);
     m_maxTokens = new QSpinBox(this);
     m_maxTokens->setRange(0, std::numeric_limits<int>::max());
-    m_maxTokens->setSpecialValueText(kDefault);
+    m_maxTokens->setSpecialValueText(defaultText());
     form->addRow(tr("Max tokens"), m_maxTokens);
     m_topP = new QDoubleSpinBox(this);
     m_topP->setRange(kUnsetTopP, 1.0);
     m_topP->setSingleStep(0.05);
     m_topP->setDecimals(2);
-    m_topP->setSpecialValueText(kDefault);
+    m_topP->setSpecialValueText(defaultText());
     m_topP->setValue(kUnsetTopP);
     form->addRow(tr("Top p"), m_topP);
     m_stop = new QLineEdit(this);
@@ -69,7 +73,7 @@ VariantEditor::VariantEditor(int number, QWidget* parent) : QGroupBox(parent), m
     m_seed->setValue(-1);
     form->addRow(tr("Seed"), m_seed);
     m_responseFormat = new QComboBox(this);
-    m_responseFormat->addItem(kDefault, QString());
+    m_responseFormat->addItem(defaultText(), QString());
     m_responseFormat->addItem(tr("Text"), QStringLiteral("text"));
     m_responseFormat->addItem(tr("JSON object"), QStringLiteral("json_object"));
     form->addRow(tr("Response format"), m_responseFormat);

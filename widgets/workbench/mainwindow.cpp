@@ -15,10 +15,12 @@
 #include "widgets/editor/pdleditor.h"
 #include "widgets/editor/problemsview.h"
 #include "widgets/memory/memoryinspector.h"
+#include "widgets/playground/playgroundpane.h"
 #include "widgets/promptlog/promptlogpane.h"
 #include "widgets/settings/modelsettingsdialog.h"
 #include "widgets/workbench/docklayout.h"
 #include "widgets/workbench/loglinks.h"
+#include "widgets/workbench/playgroundlinks.h"
 #include "widgets/workbench/tracedocks.h"
 
 #include <QAction>
@@ -57,6 +59,8 @@ MainWindow::MainWindow(QWidget* parent)
 
     createDocks();
     m_runActions = new RunActions(m_context, m_run, m_editorPane, m_traces, m_settings.get(), this);
+    m_playgroundLinks = new PlaygroundLinks(m_context, m_run, m_runActions, m_editorPane, m_files,
+                                            m_playgroundPane, m_playgroundDock, this);
     createMenus();
 
     auto showStatus = [this](const QString& text, int timeout) {
@@ -93,6 +97,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(links, &LogLinks::statusMessage, this, showStatus);
     connect(m_promptLogPane, &PromptLogPane::showInTraceRequested, links, &LogLinks::showInTrace);
     connect(m_promptLogPane, &PromptLogPane::showSourceRequested, links, &LogLinks::showSource);
+    connect(m_playgroundLinks, &PlaygroundLinks::statusMessage, this, showStatus);
+    connect(m_promptLogPane, &PromptLogPane::openInPlaygroundRequested, m_playgroundLinks,
+            &PlaygroundLinks::openCall);
     connect(m_context, &WorkbenchContext::promptLogProblem, this, [this](const QString& message) {
         m_editorPane->messageBar()->showMessage(tr("The prompt log: %1").arg(message),
                                                 MessageBar::Kind::Warning);
@@ -160,12 +167,16 @@ void MainWindow::createDocks()
     m_promptLogPane->setWorkbenchContext(m_context);
     m_promptLogDock =
         addPaneDock(m_promptLogPane, tr("Prompt Log"), QStringLiteral("promptLogDock"));
+    m_playgroundPane = new PlaygroundPane(this);
+    m_playgroundDock =
+        addPaneDock(m_playgroundPane, tr("Playground"), QStringLiteral("playgroundDock"));
     // Memory opens as a tab of the wide bottom group, not squeezed beside it.
     for (QDockWidget* dock : {m_problemsDock, m_traces->treeDock(), m_traces->timelineDock(),
-                              m_docsDock, m_memoryDock, m_promptLogDock})
+                              m_docsDock, m_memoryDock, m_promptLogDock, m_playgroundDock})
         tabifyDockWidget(m_consoleDock, dock);
     m_memoryDock->hide();
     m_promptLogDock->hide();
+    m_playgroundDock->hide();
     m_consoleDock->raise();
     m_traces->detailDock()->raise();
 }
@@ -239,13 +250,18 @@ void MainWindow::createMenus()
     edit->addAction(tr("Toggle &Comment"), QKeySequence(Qt::CTRL | Qt::Key_Slash), editor,
                     &PdlEditor::toggleComment);
 
-    m_runActions->populateMenu(menuBar()->addMenu(tr("&Run")));
+    QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
+    m_runActions->populateMenu(runMenu);
+    runMenu->addSeparator();
+    runMenu->addAction(tr("Open Model Block in &Playground"),
+                       QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), m_playgroundLinks,
+                       &PlaygroundLinks::openBlockAtCursor);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : m_traces->docks())
         view->addAction(dock->toggleViewAction());
-    for (QDockWidget* dock :
-         {m_problemsDock, m_consoleDock, m_docsDock, m_memoryDock, m_promptLogDock})
+    for (QDockWidget* dock : {m_problemsDock, m_consoleDock, m_docsDock, m_memoryDock,
+                              m_promptLogDock, m_playgroundDock})
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
     view->addAction(m_editorPane->wordWrapAction());

@@ -1,5 +1,6 @@
 #include "widgets/playground/varianteditor.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -36,6 +37,7 @@ VariantEditor::VariantEditor(int number, QWidget* parent) : QGroupBox(parent), m
     m_model->setInsertPolicy(QComboBox::NoInsert);
     m_model->setMinimumContentsLength(16);
     m_model->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_model->view()->setAccessibleName(tr("Models"));
     header->addWidget(m_model, 1);
     m_remove = new QPushButton(tr("Remove"), this);
     header->addWidget(m_remove);
@@ -73,6 +75,7 @@ VariantEditor::VariantEditor(int number, QWidget* parent) : QGroupBox(parent), m
     m_responseFormat->addItem(tr("Text"), QStringLiteral("text"));
     m_responseFormat->addItem(tr("JSON object"), QStringLiteral("json_object"));
     form->addRow(tr("Response format"), m_responseFormat);
+    m_responseFormat->view()->setAccessibleName(tr("Response formats"));
     layout->addLayout(form);
 
     m_rowsLayout = new QVBoxLayout;
@@ -151,6 +154,7 @@ void VariantEditor::addMessage(const PromptMessage& message)
     row.role->addItems({QStringLiteral("system"), QStringLiteral("user"),
                         QStringLiteral("assistant"), QStringLiteral("developer"),
                         QStringLiteral("tool")});
+    row.role->view()->setAccessibleName(tr("Roles"));
     row.role->setCurrentText(message.role);
     left->addWidget(row.role);
     row.remove = new QToolButton(row.widget);

@@ -30,6 +30,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 
@@ -167,9 +168,15 @@ void MainWindow::createDocks()
     m_promptLogPane->setWorkbenchContext(m_context);
     m_promptLogDock =
         addPaneDock(m_promptLogPane, tr("Prompt Log"), QStringLiteral("promptLogDock"));
+    // The playground is dense: in a short dock it scrolls instead of making the window taller.
     m_playgroundPane = new PlaygroundPane(this);
+    auto* playgroundScroll = new QScrollArea(this);
+    playgroundScroll->setWidget(m_playgroundPane);
+    playgroundScroll->setWidgetResizable(true);
+    playgroundScroll->setFrameShape(QFrame::NoFrame);
+    playgroundScroll->setAccessibleName(tr("Playground"));
     m_playgroundDock =
-        addPaneDock(m_playgroundPane, tr("Playground"), QStringLiteral("playgroundDock"));
+        addPaneDock(playgroundScroll, tr("Playground"), QStringLiteral("playgroundDock"));
     // Memory opens as a tab of the wide bottom group, not squeezed beside it.
     for (QDockWidget* dock : {m_problemsDock, m_traces->treeDock(), m_traces->timelineDock(),
                               m_docsDock, m_memoryDock, m_promptLogDock, m_playgroundDock})

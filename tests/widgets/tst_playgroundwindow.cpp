@@ -3,9 +3,11 @@
 // log with the tag `playground`; Save to Program rewrites the block in the editor as one
 // undoable edit, leaving the rest of the file byte for byte.
 #include "core/promptlog/promptlog.h"
+#include "core/workbench/runcontroller.h"
 #include "core/workbench/workbenchcontext.h"
 #include "isolatedsettings.h"
 #include "openaitestserver.h"
+#include "widgets/common/messagebar.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/playground/playgroundpane.h"
@@ -141,6 +143,27 @@ private Q_SLOTS:
         QVERIFY(window.editorPane()->isModified());
         editor->undo();
         QCOMPARE(editor->text(), QString::fromUtf8(kProgram));
+
+        // A call the program's run made opens in the playground as its block: the template
+        // with its input, and Save to Program on.
+        QSignalSpy runFinished(window.runController(), &RunController::finished);
+        QVERIFY(window.runProgram());
+        QTRY_COMPARE_WITH_TIMEOUT(runFinished.count(), 1, 30000);
+        QVERIFY(runFinished.first().at(0).toBool());
+        QVERIFY(log->flush());
+        promptlog::CallFilter ofRun;
+        ofRun.runId = window.runController()->lastRunId();
+        auto runCalls = log->list(ofRun, true);
+        QVERIFY(runCalls && runCalls->size() == 1);
+        QVERIFY(runCalls->first().span.isValid());
+        window.playgroundLinks()->openCall(runCalls->first());
+        QCOMPARE(pane->variantCount(), 1);
+        QCOMPARE(pane->variables(), QStringList{QStringLiteral("name")});
+        QCOMPARE(pane->prompts().first().messages.at(1).content,
+                 QStringLiteral("Say hello to ${ name }"));
+        QVERIFY2(pane->messageBar()->text().contains(QStringLiteral("greet.pdl")),
+                 qPrintable(pane->messageBar()->text()));
+        QVERIFY(pane->variant(0)->saveButton()->isEnabled());
     }
 };
 

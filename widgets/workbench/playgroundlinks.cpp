@@ -17,7 +17,10 @@
 
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QFileInfo>
+#include <QJsonValue>
+#include <QTableWidget>
 
 namespace hako {
 
@@ -64,6 +67,42 @@ void PlaygroundLinks::openCall(const promptlog::CallRecord& call)
 {
     m_programPath = call.programPath;
     showDock();
+    // A call of a program opens as the block that made it — its template, with `${ }` inputs
+    // and Save to Program — when the program still has a model block there; otherwise as the
+    // messages the call sent.
+    if (!call.programPath.isEmpty() && call.span.isValid()) {
+        QString text;
+        if (QFileInfo(m_editor->filePath()) == QFileInfo(call.programPath)) {
+            text = m_editor->editor()->text();
+        } else if (QFile f(call.programPath); f.open(QIODevice::ReadOnly)) {
+            text = QString::fromUtf8(f.read(16 * 1024 * 1024));
+        }
+        SourceSpan span = call.span;
+        span.file = call.programPath;
+        if (!text.isEmpty() && playground::promptFromSource(text, span).ok() &&
+            m_pane->openProgramBlock(text, call.programPath, span)) {
+            // The run's inputs fill the first row where the prompt reads them.
+            QTableWidget* inputs = m_pane->inputsTable();
+            if (!call.inputs.isEmpty() && inputs->columnCount() > 0) {
+                inputs->setRowCount(std::max(1, inputs->rowCount()));
+                for (int c = 0; c < inputs->columnCount(); ++c) {
+                    const QJsonValue v = call.inputs.value(inputs->horizontalHeaderItem(c)->text());
+                    if (!v.isUndefined())
+                        inputs->setItem(0, c,
+                                        new QTableWidgetItem(v.isString()
+                                                                 ? v.toString()
+                                                                 : v.toVariant().toString()));
+                }
+            }
+            m_pane->messageBar()->showMessage(
+                tr("The block that made call #%1 (%2, line %3), as the program says it now.")
+                    .arg(call.id)
+                    .arg(QFileInfo(call.programPath).fileName())
+                    .arg(call.span.line),
+                MessageBar::Kind::Information);
+            return;
+        }
+    }
     m_pane->openCall(call);
 }
 

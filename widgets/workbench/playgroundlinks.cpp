@@ -20,6 +20,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonValue>
+#include <QMainWindow>
 #include <QTableWidget>
 
 namespace hako {
@@ -61,6 +62,10 @@ void PlaygroundLinks::showDock()
     m_pane->setModels(m_editor->editor()->modelNames());
     m_dock->show();
     m_dock->raise();
+    // The playground needs room for its columns and grid: at least about half the window.
+    if (auto* window = qobject_cast<QMainWindow*>(m_dock->parentWidget());
+        window && m_dock->height() < window->height() / 2)
+        window->resizeDocks({m_dock}, {window->height() * 11 / 20}, Qt::Vertical);
 }
 
 void PlaygroundLinks::openCall(const promptlog::CallRecord& call)

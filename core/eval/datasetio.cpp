@@ -212,37 +212,42 @@ Result<ParsedExamples> parsePromptfoo(const QByteArray& data, const QString& ori
                          SourceSpan{origin, root.Mark().line + 1, 1, 0, 0});
     ParsedExamples out;
     int index = 0;
-    for (const YAML::Node& test : tests) {
-        const int line = test.Mark().line + 1;
-        if (!test.IsMap()) {
-            out.problems.append(
-                {index++, QString(), QStringLiteral("line %1: expected a mapping").arg(line)});
-            continue;
-        }
-        Example e;
-        const QJsonValue vars = yamlToJson(test["vars"]);
-        if (!vars.isObject() && !vars.isNull()) {
-            out.problems.append({index++, QStringLiteral("vars"),
-                                 QStringLiteral("line %1: expected a mapping").arg(line)});
-            continue;
-        }
-        e.inputs = vars.toObject();
-        if (test["description"])
-            e.metadata.insert(QStringLiteral("description"),
-                              QString::fromStdString(test["description"].Scalar()));
-        const QJsonValue asserts = yamlToJson(test["assert"]);
-        if (asserts.isArray()) {
-            e.metadata.insert(QStringLiteral("assert"), asserts);
-            for (const QJsonValue& a : asserts.toArray()) {
-                const QString type = a.toObject().value(QStringLiteral("type")).toString();
-                if (type == QLatin1String("equals")) {
-                    e.reference = a.toObject().value(QStringLiteral("value"));
-                    break;
+    try {
+        for (const YAML::Node& test : tests) {
+            const int line = test.Mark().line + 1;
+            if (!test.IsMap()) {
+                out.problems.append(
+                    {index++, QString(), QStringLiteral("line %1: expected a mapping").arg(line)});
+                continue;
+            }
+            Example e;
+            const QJsonValue vars = yamlToJson(test["vars"]);
+            if (!vars.isObject() && !vars.isNull()) {
+                out.problems.append({index++, QStringLiteral("vars"),
+                                     QStringLiteral("line %1: expected a mapping").arg(line)});
+                continue;
+            }
+            e.inputs = vars.toObject();
+            if (test["description"])
+                e.metadata.insert(QStringLiteral("description"),
+                                  QString::fromStdString(test["description"].Scalar()));
+            const QJsonValue asserts = yamlToJson(test["assert"]);
+            if (asserts.isArray()) {
+                e.metadata.insert(QStringLiteral("assert"), asserts);
+                for (const QJsonValue& a : asserts.toArray()) {
+                    const QString type = a.toObject().value(QStringLiteral("type")).toString();
+                    if (type == QLatin1String("equals")) {
+                        e.reference = a.toObject().value(QStringLiteral("value"));
+                        break;
+                    }
                 }
             }
+            out.examples.append(e);
+            out.sourceIndex.append(index++);
         }
-        out.examples.append(e);
-        out.sourceIndex.append(index++);
+    } catch (const YAML::Exception& e) {
+        return makeError(QString::fromStdString(e.msg),
+                         SourceSpan{origin, e.mark.line + 1, e.mark.column + 1, 0, 0});
     }
     return out;
 }

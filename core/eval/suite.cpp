@@ -77,7 +77,8 @@ QJsonObject Suite::toJson() const
     return o;
 }
 
-Result<Suite> Suite::parse(const QByteArray& yaml, const QString& path)
+namespace {
+Result<Suite> parseSuite(const QByteArray& yaml, const QString& path)
 {
     YAML::Node root;
     try {
@@ -209,6 +210,18 @@ Result<Suite> Suite::parse(const QByteArray& yaml, const QString& path)
         s.evaluators.append(spec);
     }
     return s;
+}
+
+} // namespace
+
+Result<Suite> Suite::parse(const QByteArray& yaml, const QString& path)
+{
+    try {
+        return parseSuite(yaml, path);
+    } catch (const YAML::Exception& e) {
+        return makeError(QString::fromStdString(e.msg),
+                         SourceSpan{path, e.mark.line + 1, e.mark.column + 1, 0, 0});
+    }
 }
 
 Result<Suite> Suite::load(const QString& path)

@@ -10,6 +10,9 @@ namespace hako::eval {
 
 QJsonValue yamlToJson(const YAML::Node& node)
 {
+    // An absent key of a const node is an invalid node: Type() would throw.
+    if (!node.IsDefined())
+        return QJsonValue(QJsonValue::Null);
     switch (node.Type()) {
     case YAML::NodeType::Null:
     case YAML::NodeType::Undefined:

@@ -3,6 +3,7 @@
 #include "core/eval/textmetrics.h"
 
 #include "core/pdl/types/jsonschema.h"
+#include "core/pdl/types/pdltype.h"
 
 #include <QCryptographicHash>
 #include <QHash>
@@ -167,6 +168,26 @@ QJsonObject Dataset::inferSchema(const QList<Example>& examples, int sample)
                    QJsonArray{QStringLiteral("inputs"), QStringLiteral("reference")});
     }
     return top;
+}
+
+Result<QJsonObject> Dataset::schemaFromPdlTypes(const QJsonValue& inputsType,
+                                                const QJsonValue& referenceType)
+{
+    Result<pdl::Value> inputs = pdl::pdlTypeToJsonSchema(toPdlValue(inputsType));
+    if (!inputs.ok())
+        return inputs.error();
+    QJsonObject properties{{QStringLiteral("inputs"), fromPdlValue(*inputs)}};
+    QJsonArray required{QStringLiteral("inputs")};
+    if (!referenceType.isUndefined() && !referenceType.isNull()) {
+        Result<pdl::Value> reference = pdl::pdlTypeToJsonSchema(toPdlValue(referenceType));
+        if (!reference.ok())
+            return reference.error();
+        properties.insert(QStringLiteral("reference"), fromPdlValue(*reference));
+        required.append(QStringLiteral("reference"));
+    }
+    return QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
+                       {QStringLiteral("properties"), properties},
+                       {QStringLiteral("required"), required}};
 }
 
 QList<ShapeProblem> Dataset::check(const QList<Example>& examples, int firstIndex) const

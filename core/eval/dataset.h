@@ -59,6 +59,11 @@ struct Dataset {
     /// single malformed example among the first ones therefore does not shape the schema.
     static QJsonObject inferSchema(const QList<Example>& examples, int sample = 20);
 
+    /// The schema for inputs of PDL type `inputsType` (`{question: string, n: integer}`; a JSON
+    /// Schema passes through) and, when given, a reference of PDL type `referenceType`.
+    static Result<QJsonObject> schemaFromPdlTypes(const QJsonValue& inputsType,
+                                                  const QJsonValue& referenceType = {});
+
     /// What of `examples` does not fit `schema` (the dataset's, or the inferred one when
     /// empty); indexes start at `firstIndex`. An invalid schema is one problem at index -1.
     QList<ShapeProblem> check(const QList<Example>& examples, int firstIndex = 0) const;

@@ -465,7 +465,7 @@ Result<ImportedDataset> importDatasetFile(const QString& path, std::optional<Dat
     return out;
 }
 
-QList<Example> examplesFromCalls(const QList<promptlog::CallRecord>& calls, bool replyAsReference)
+QList<Example> fromCalls(const QList<promptlog::CallRecord>& calls, bool replyAsReference)
 {
     QList<Example> out;
     for (const promptlog::CallRecord& call : calls) {

@@ -60,6 +60,6 @@ Result<ImportedDataset> importDatasetFile(const QString& path,
 /// Examples from logged model calls: inputs are the run's inputs, else the last user message
 /// as `input`; with `replyAsReference` the reply is the reference. Metadata names the call
 /// (`call_uid`, `prompt`, `model`).
-QList<Example> examplesFromCalls(const QList<promptlog::CallRecord>& calls, bool replyAsReference);
+QList<Example> fromCalls(const QList<promptlog::CallRecord>& calls, bool replyAsReference);
 
 } // namespace hako::eval

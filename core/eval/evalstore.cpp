@@ -77,6 +77,11 @@ public:
     Stmt& operator=(const Stmt&) = delete;
 
     bool valid() const { return m_stmt; }
+    void reset()
+    {
+        sqlite3_reset(m_stmt);
+        sqlite3_clear_bindings(m_stmt);
+    }
     Stmt& bind(int i, int64_t v)
     {
         sqlite3_bind_int64(m_stmt, i, v);
@@ -282,11 +287,12 @@ Result<int> EvalStore::saveDataset(const Dataset& dataset, const QString& messag
         if (!s.exec())
             return fail(QStringLiteral("cannot add a version"));
     }
+    Stmt row(d->db, "INSERT INTO examples(dataset_id, version, idx, example_id, body) "
+                    "VALUES(?, ?, ?, ?, ?)");
     for (int i = 0; i < dataset.examples.size(); ++i) {
         Example ex = dataset.examples[i];
         ex.ensureId();
-        Stmt row(d->db, "INSERT INTO examples(dataset_id, version, idx, example_id, body) "
-                        "VALUES(?, ?, ?, ?, ?)");
+        row.reset();
         row.bind(1, *id).bind(2, version).bind(3, i).bind(4, ex.id).bind(5, compact(ex.toJson()));
         if (!row.exec())
             return fail(QStringLiteral("cannot add example %1").arg(i));

@@ -96,7 +96,13 @@ Result<eval::TargetFunction> ProgramTarget::make() const
         return makeError(QStringLiteral("a program target needs a model provider"));
     if (!traceFolder.isEmpty())
         QDir().mkpath(traceFolder);
-    auto self = std::make_shared<const ProgramTarget>(*this);
+    auto copy = std::make_shared<ProgramTarget>(*this);
+    // Once for every example: compose() would hash the program's file for each run.
+    if (copy->environment.runLog.programPath.isEmpty())
+        copy->environment.runLog.programPath = programPath;
+    if (copy->environment.runLog.programHash.isEmpty())
+        copy->environment.runLog.programHash = programContentHash(programPath);
+    std::shared_ptr<const ProgramTarget> self = copy;
     std::shared_ptr<const pdl::Program> program = parsed.program;
     return eval::TargetFunction([self,
                                  program](const QJsonObject& inputs,
@@ -122,8 +128,6 @@ Result<eval::TargetFunction> ProgramTarget::make() const
         environment.modelProvider = meter;
         environment.runLog.inputs = inputs;
         environment.runLog.runId.clear();
-        if (environment.runLog.programPath.isEmpty())
-            environment.runLog.programPath = self->programPath;
         if (std::optional<Diagnostic> error = environment.compose(options))
             return *error;
         pdl::Interpreter interpreter(options);

@@ -187,14 +187,39 @@ private Q_SLOTS:
                        QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
                                    {QStringLiteral("content"), QStringLiteral("猫について")}}};
         plain.reply = QStringLiteral("猫は穏やかです。");
-        const QList<Example> ex = examplesFromCalls({withInputs, plain}, true);
+        const QList<Example> ex = fromCalls({withInputs, plain}, true);
         QCOMPARE(ex.size(), 2);
         QCOMPARE(ex[0].inputs.value(QStringLiteral("topic")).toString(), QStringLiteral("cats"));
         QCOMPARE(ex[0].reference.toString(), QStringLiteral("Cats are calm."));
         QCOMPARE(ex[1].inputs.value(QStringLiteral("input")).toString(),
                  QStringLiteral("猫について"));
         QCOMPARE(ex[1].metadata.value(QStringLiteral("call_uid")).toString(), QStringLiteral("u2"));
-        QVERIFY(!examplesFromCalls({plain}, false).at(0).hasReference());
+        QVERIFY(!fromCalls({plain}, false).at(0).hasReference());
+    }
+
+    void schemaFromPdlType()
+    {
+        Result<QJsonObject> schema = Dataset::schemaFromPdlTypes(
+            QJsonObject{{QStringLiteral("question"), QStringLiteral("string")},
+                        {QStringLiteral("n"),
+                         QJsonObject{{QStringLiteral("optional"), QStringLiteral("integer")}}}},
+            QStringLiteral("string"));
+        QVERIFY2(schema.ok(), schema.ok() ? "" : qPrintable(schema.error().message));
+        Dataset d;
+        d.schema = *schema;
+        Example good;
+        good.inputs = {{QStringLiteral("question"), QStringLiteral("何？")}};
+        good.reference = QStringLiteral("これ");
+        Example bad;
+        bad.inputs = {{QStringLiteral("question"), QStringLiteral("x")},
+                      {QStringLiteral("n"), QStringLiteral("one")}};
+        bad.reference = QStringLiteral("y");
+        const QList<ShapeProblem> problems = d.add({good, bad});
+        QCOMPARE(problems.size(), 1);
+        QCOMPARE(problems[0].index, 1);
+        QCOMPARE(problems[0].field, QStringLiteral("inputs.n"));
+        QCOMPARE(d.examples.size(), 1);
+        QVERIFY(!Dataset::schemaFromPdlTypes(QStringLiteral("nonsense")).ok());
     }
 
     void versions()

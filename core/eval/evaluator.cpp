@@ -1,4 +1,5 @@
 #include "core/eval/evaluator.h"
+#include "core/eval/evaluators_p.h"
 #include "core/eval/jsonbridge_p.h"
 #include "core/eval/judge.h"
 #include "core/eval/textmetrics.h"
@@ -367,7 +368,9 @@ QStringList evaluatorTypes()
             QStringLiteral("cot_qa"),
             QStringLiteral("context_qa"),
             QStringLiteral("score_rubric"),
-            QStringLiteral("pairwise")};
+            QStringLiteral("pairwise"),
+            QStringLiteral("trajectory"),
+            QStringLiteral("pdl")};
 }
 
 Result<std::shared_ptr<const Evaluator>> createEvaluator(const EvaluatorSpec& given,
@@ -749,6 +752,10 @@ Result<std::shared_ptr<const Evaluator>> createEvaluator(const EvaluatorSpec& gi
             return s;
         });
     }
+    if (type == QLatin1String("trajectory"))
+        return createTrajectoryEvaluator(spec);
+    if (type == QLatin1String("pdl") || type == QLatin1String("custom"))
+        return createPdlEvaluator(spec, context);
     return bad(
         QStringLiteral("unknown type; known: %1").arg(evaluatorTypes().join(QStringLiteral(", "))));
 }

@@ -111,7 +111,8 @@ Result<std::shared_ptr<const Evaluator>> createEvaluator(const EvaluatorSpec& sp
 /// exact_match, contains, icontains, contains_any, contains_all, regex, starts_with,
 /// number_within, is_json, json_schema, json_equal, json_edit_distance, levenshtein,
 /// length_chars, length_tokens, latency, cost, embedding_similarity, criteria,
-/// labeled_criteria, qa, cot_qa, context_qa, score_rubric, pairwise.
+/// labeled_criteria, qa, cot_qa, context_qa, score_rubric, pairwise, trajectory (checks over
+/// the run's trace, see trajectory.cpp), pdl (a PDL program judges, see pdlevaluator.cpp).
 QStringList evaluatorTypes();
 
 } // namespace hako::eval

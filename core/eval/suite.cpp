@@ -199,6 +199,13 @@ Result<Suite> parseSuite(const QByteArray& yaml, const QString& path)
                                           "`name:`")
                                .arg(spec.name));
         names.insert(spec.name);
+        // A judge program is named relative to the suite.
+        if (spec.options.contains(QStringLiteral("program")) && !path.isEmpty()) {
+            const QString program = spec.options.value(QStringLiteral("program")).toString();
+            if (!QFileInfo(program).isAbsolute())
+                spec.options.insert(QStringLiteral("program"),
+                                    QFileInfo(path).absoluteDir().filePath(program));
+        }
         // Checked now (options, regular expressions, schemas) so a broken suite fails before
         // any run; model-graded ones are checked without a provider for their options only.
         EvaluatorContext probe;

@@ -255,7 +255,8 @@ private Q_SLOTS:
               "description: echo\ntext:\n- model: openai/gpt-4o-mini\n  input: \"${ answer }\"\n");
         write(QStringLiteral("echo.yaml"),
               "name: echoes\ndataset: answers.jsonl\ntarget: echo.pdl\nevaluators:\n"
-              "  - {type: contains, min_pass_rate: 1}\n");
+              "  - {type: contains, min_pass_rate: 1}\n"
+              "  - {type: trajectory, steps: [model], max_model_calls: 1}\n");
         const HakoOutcome o = hakoEval({m_dir.filePath(QStringLiteral("echo.yaml"))});
         QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
         QCOMPARE(m_server->requestCount(), 3);

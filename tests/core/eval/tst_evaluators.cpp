@@ -3,12 +3,16 @@
 
 #include "core/eval/evaluator.h"
 #include "core/eval/textmetrics.h"
+#include "core/eval/trajectory.h"
+#include "core/pdl/interp/interpreter.h"
+#include "core/pdl/trace/tracewriter.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace hako;
@@ -33,7 +37,121 @@ QString python()
 class TestEvaluators : public QObject {
     Q_OBJECT
 
+    QTemporaryDir m_dir;
+
+    QString write(const QString& name, const QByteArray& text)
+    {
+        QFile f(m_dir.filePath(name));
+        if (!f.open(QIODevice::WriteOnly))
+            return {};
+        f.write(text);
+        return f.fileName();
+    }
+
 private Q_SLOTS:
+    void pdlJudgePrograms_data()
+    {
+        QTest::addColumn<QByteArray>("program");
+        QTest::addColumn<QString>("output");
+        QTest::addColumn<double>("score");
+        QTest::addColumn<bool>("error");
+        QTest::addColumn<QString>("reasoningHas");
+        QTest::newRow("Y/N") << QByteArray("text: \"${ 'Y' if output == reference else 'N' }\"\n")
+                             << "東京" << 1.0 << false << "Y";
+        QTest::newRow("N") << QByteArray("text: \"${ 'Y' if output == reference else 'N' }\"\n")
+                           << "大阪" << 0.0 << false << "N";
+        QTest::newRow("object")
+            << QByteArray("data:\n  score: ${ (output | length) / 10 }\n  reason: by length\n")
+            << "12345" << 0.5 << false << "by length";
+        QTest::newRow("inputs") << QByteArray("data: ${ inputs.city == '東京' }\n") << "x" << 1.0
+                                << false << "true";
+        QTest::newRow("no score") << QByteArray("text: maybe\n") << "x" << 0.0 << true
+                                  << "gave no score";
+        QTest::newRow("fails") << QByteArray("text: ${ nope + 1 }\n") << "x" << 0.0 << true
+                               << "judge program failed";
+    }
+    void pdlJudgePrograms()
+    {
+        QFETCH(QByteArray, program);
+        QFETCH(QString, output);
+        QFETCH(double, score);
+        QFETCH(bool, error);
+        QFETCH(QString, reasoningHas);
+        EvaluatorSpec spec;
+        spec.type = QStringLiteral("pdl");
+        spec.options = {
+            {QStringLiteral("program"), write(QStringLiteral("judge_%1.pdl")
+                                                  .arg(QTest::currentDataTag())
+                                                  .replace(QLatin1Char('/'), QLatin1Char('_')),
+                                              program)}};
+        auto e = createEvaluator(spec);
+        QVERIFY2(e.ok(), e.ok() ? "" : qPrintable(e.error().message));
+        EvalCase c;
+        c.output = output;
+        c.inputs = {{QStringLiteral("city"), QStringLiteral("東京")}};
+        c.reference = QStringLiteral("東京");
+        const Score s = (*e)->evaluate(c, {});
+        QCOMPARE(s.error, error);
+        QVERIFY2(qAbs(s.score - score) < 1e-9, qPrintable(s.reasoning));
+        QVERIFY2(s.reasoning.contains(reasoningHas) || s.label == reasoningHas,
+                 qPrintable(s.reasoning));
+        // A program that does not parse is refused when the evaluator is made.
+        spec.options = {{QStringLiteral("program"), write(QStringLiteral("bad.pdl"), "text: [\n")}};
+        QVERIFY(!createEvaluator(spec).ok());
+    }
+
+    void trajectory_data()
+    {
+        QTest::addColumn<QString>("options");
+        QTest::addColumn<double>("score");
+        QTest::newRow("in order") << R"({"steps": ["plan", "act"]})" << 1.0;
+        QTest::newRow("kinds") << R"({"steps": ["model", "model:act"], "exact": true})" << 1.0;
+        QTest::newRow("wrong order") << R"({"steps": ["act", "plan"]})" << 0.0;
+        QTest::newRow("not exact") << R"({"steps": ["act"], "exact": true})" << 0.0;
+        QTest::newRow("must run") << R"({"must_run": ["plan"], "must_not_run": ["cleanup"]})"
+                                  << 1.0;
+        QTest::newRow("limits") << R"({"max_model_calls": 1, "max_steps": 2})" << 0.5;
+    }
+    void trajectory()
+    {
+        QFETCH(QString, options);
+        QFETCH(double, score);
+        const QString program =
+            write(QStringLiteral("agent.pdl"), "description: agent\ntext:\n"
+                                               "- def: plan\n  model: openai/x\n"
+                                               "  parameters: {mock_response: first}\n"
+                                               "- def: act\n  model: openai/x\n"
+                                               "  parameters: {mock_response: second}\n");
+        hako::pdl::RunOptions o;
+        o.trace = true;
+        o.writeStdout = [](std::string_view) {
+        };
+        hako::pdl::Interpreter interpreter(o);
+        hako::pdl::RunResult run = interpreter.runFile(program);
+        QVERIFY2(run.ok, qPrintable(run.error.message));
+        const QString tracePath = m_dir.filePath(QStringLiteral("agent_trace.json"));
+        QString error;
+        QVERIFY2(hako::pdl::writeTraceFile(*run.trace, tracePath, &error), qPrintable(error));
+        Result<Trajectory> t = Trajectory::load(tracePath);
+        QVERIFY(t.ok());
+        QCOMPARE(t->modelCalls, 2);
+
+        EvaluatorSpec spec;
+        spec.type = QStringLiteral("trajectory");
+        spec.options = obj(options.toUtf8().constData());
+        auto e = createEvaluator(spec);
+        QVERIFY2(e.ok(), e.ok() ? "" : qPrintable(e.error().message));
+        EvalCase c;
+        c.run.tracePath = tracePath;
+        const Score s = (*e)->evaluate(c, {});
+        QVERIFY2(!s.error, qPrintable(s.reasoning));
+        QVERIFY2(qAbs(s.score - score) < 1e-9, qPrintable(s.reasoning));
+        QCOMPARE(s.pass, score == 1.0);
+        // Without a trace there is nothing to judge.
+        c.run.tracePath.clear();
+        QVERIFY((*e)->evaluate(c, {}).error);
+    }
+
     void deterministic_data()
     {
         QTest::addColumn<QString>("type");

@@ -74,3 +74,6 @@ struct Dataset {
 };
 
 } // namespace hako::eval
+
+#include <QMetaType>
+Q_DECLARE_METATYPE(hako::eval::ShapeProblem)

@@ -11,6 +11,10 @@
 //   eval_runner_overhead_pct       (experiment − direct) / direct: what the interpreter, the
 //                                  evaluators, the store and the log add (target < 5%)
 //   eval_runner_cpu_per_example_us process CPU time per example beyond the direct calls'
+//   eval_compare_10k_ms            compareExperiments() of two 10,000-example experiments with
+//                                  3 evaluators each (target < 1 s)
+//   eval_grid_feed_10k_ms          ExperimentResultsModel fed those 10,000 results, and every
+//                                  cell's display text read once (what a full scroll asks)
 // HAKO_BENCH_EVAL_NO_LOG / HAKO_BENCH_EVAL_NO_STORE leave the prompt log / the store out (to
 // see what each costs). The 20 ms figures are the best of HAKO_BENCH_EVAL_REPEAT (default 3)
 // alternated runs.
@@ -18,6 +22,7 @@
 
 #include "core/eval/evalstore.h"
 #include "core/eval/experiment.h"
+#include "core/eval/resultsmodel.h"
 #include "core/models/modelrouter.h"
 #include "core/promptlog/promptlog.h"
 #include "core/workbench/programtarget.h"
@@ -194,6 +199,51 @@ int main(int argc, char** argv)
         *cpu = cpuSeconds() - cpu0;
         return secondsSince(t0);
     };
+
+    {
+        // Comparison and grid at 10,000 examples (no server involved).
+        QList<eval::Example> many;
+        QList<eval::ExampleResult> before, after;
+        for (int i = 0; i < 10000; ++i) {
+            eval::Example e;
+            e.inputs = {{QStringLiteral("n"), i}};
+            e.ensureId();
+            many.append(e);
+            for (int side = 0; side < 2; ++side) {
+                eval::ExampleResult r;
+                r.index = i;
+                r.exampleId = e.id;
+                r.run.output = QStringLiteral("output %1").arg(i);
+                for (const char* name : {"exact", "contains", "length"}) {
+                    eval::Score s;
+                    s.evaluator = QString::fromLatin1(name);
+                    s.score = ((i * 7 + side * 3) % 10) / 10.0;
+                    s.pass = s.score >= 0.5;
+                    s.reasoning = QStringLiteral("because %1").arg(i);
+                    r.scores.append(s);
+                }
+                (side == 0 ? before : after).append(r);
+            }
+        }
+        auto t0 = Clock::now();
+        const eval::Comparison c = eval::compareExperiments(before, after);
+        bench("eval_compare_10k_ms", secondsSince(t0) * 1000, "ms");
+        if (c.matched != 10000)
+            return 1;
+        t0 = Clock::now();
+        eval::ExperimentResultsModel model;
+        model.setExperiment(
+            many, {QStringLiteral("exact"), QStringLiteral("contains"), QStringLiteral("length")});
+        model.addResults(after);
+        model.setBaseline(before);
+        qsizetype chars = 0;
+        for (int row = 0; row < model.rowCount(); ++row)
+            for (int col = 0; col < model.columnCount(); ++col)
+                chars += model.index(row, col).data().toString().size();
+        bench("eval_grid_feed_10k_ms", secondsSince(t0) * 1000, "ms");
+        if (chars == 0)
+            return 1;
+    }
 
     double cpuEval = 0, cpuDirect = 0;
     // Warm-up: connections, the first parse, SQLite pages.

@@ -275,6 +275,85 @@ private Q_SLOTS:
                                          QStringLiteral("Rome")}));
     }
 
+    void killedRunResumes()
+    {
+        // Six examples, one at a time, each model reply taking a while: the process is killed
+        // (SIGKILL) once two results are in the store, then resumed by id.
+        QByteArray lines;
+        for (int i = 0; i < 6; ++i)
+            lines += QStringLiteral("{\"inputs\": {\"answer\": \"a%1\"}, \"reference\": \"a%1\"}\n")
+                         .arg(i)
+                         .toUtf8();
+        write(QStringLiteral("six.jsonl"), lines);
+        write(QStringLiteral("slow.pdl"),
+              "description: slow\ntext:\n- model: openai/gpt-4o-mini\n  input: \"${ answer }\"\n"
+              "  def: reply\n- \"${ answer }\"\n");
+        write(QStringLiteral("slow.yaml"),
+              "name: slow\ndataset: six.jsonl\ntarget: slow.pdl\nconcurrency: 1\n"
+              "output: answer\nevaluators: [exact_match]\n");
+        for (int i = 0; i < 12; ++i) {
+            hako::testing::ScriptedReply r =
+                hako::testing::ScriptedReply::chat(QStringLiteral("ok"));
+            r.delayMs = 400;
+            m_server->enqueueChat(r);
+        }
+        const QString storePath = m_dir.filePath(QStringLiteral("killed.sqlite"));
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("DISPLAY"));
+        process.setProcessEnvironment(env);
+        process.start(hakoBinary(),
+                      {QStringLiteral("eval"), QStringLiteral("--trust"), QStringLiteral("--store"),
+                       storePath, QStringLiteral("--no-log"),
+                       m_dir.filePath(QStringLiteral("slow.yaml"))});
+        QVERIFY(process.waitForStarted());
+        QString id;
+        int saved = 0;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                auto s = eval::EvalStore::open(storePath);
+                if (!s.ok())
+                    return false;
+                auto list = (*s)->experiments();
+                if (!list.ok() || list->isEmpty())
+                    return false;
+                id = list->first().id;
+                saved = int((*s)->results(id)->size());
+                return saved >= 2;
+            }(),
+            20000);
+        process.kill(); // SIGKILL: no chance to finish anything
+        process.waitForFinished();
+        {
+            // What the killed process committed (one more may have landed since the poll).
+            auto s = eval::EvalStore::open(storePath);
+            QVERIFY(s.ok());
+            saved = int((*s)->results(id)->size());
+        }
+        QVERIFY(saved < 6);
+
+        const HakoOutcome resumed =
+            runHako({QStringLiteral("eval"), QStringLiteral("--trust"), QStringLiteral("--store"),
+                     storePath, QStringLiteral("--no-log"), QStringLiteral("--resume"), id,
+                     m_dir.filePath(QStringLiteral("slow.yaml"))});
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.out + resumed.err));
+        auto s = eval::EvalStore::open(storePath);
+        QVERIFY(s.ok());
+        auto results = (*s)->results(id);
+        QVERIFY(results.ok());
+        QCOMPARE(results->size(), 6);
+        QSet<int> indexes;
+        for (const eval::ExampleResult& r : *results) {
+            indexes.insert(r.index);
+            QVERIFY(r.scores.at(0).pass);
+        }
+        QCOMPARE(indexes.size(), 6);
+        QCOMPARE((*s)->experiment(id)->status, QStringLiteral("finished"));
+        // The resumed run did only what was missing (plus, at most, the one killed in flight).
+        QVERIFY2(resumed.out.contains(QStringLiteral("%1 ran now").arg(6 - saved)),
+                 qPrintable(resumed.out));
+    }
+
     void brokenSuitesAndDatasetsExitTwo_data()
     {
         QTest::addColumn<QByteArray>("suite");

@@ -213,26 +213,36 @@ Result<std::unique_ptr<EvalStore>> EvalStore::open(const QString& path)
     d->exec("PRAGMA journal_mode=WAL");
     d->exec("PRAGMA synchronous=NORMAL");
     d->exec("PRAGMA foreign_keys=ON");
-    int version = 0;
-    {
+    auto schemaVersion = [&d] {
         Stmt s(d->db, "PRAGMA user_version");
-        if (s.step())
-            version = int(s.int64(0));
-    }
-    if (version > kSchemaVersion)
-        return makeError(QStringLiteral("eval store %1 was written by a newer Hako (schema %2)")
-                             .arg(path)
-                             .arg(version));
-    for (int step = version; step < kSchemaVersion; ++step) {
+        return s.step() ? int(s.int64(0)) : 0;
+    };
+    // Two processes may open a new store at once (`hako eval` and the window): each step is
+    // applied under the write lock after reading the version again, so only one applies it.
+    for (;;) {
+        const int version = schemaVersion();
+        if (version > kSchemaVersion)
+            return makeError(QStringLiteral("eval store %1 was written by a newer Hako (schema %2)")
+                                 .arg(path)
+                                 .arg(version));
+        if (version == kSchemaVersion)
+            break;
         if (!d->exec("BEGIN IMMEDIATE"))
             return d->error(QStringLiteral("cannot upgrade"));
-        if (!d->exec(kMigrations[step]) ||
-            !d->exec(QStringLiteral("PRAGMA user_version=%1").arg(step + 1).toUtf8().constData())) {
+        const int locked = schemaVersion();
+        if (locked != version) {
+            d->exec("COMMIT");
+            continue;
+        }
+        if (!d->exec(kMigrations[locked]) ||
+            !d->exec(
+                QStringLiteral("PRAGMA user_version=%1").arg(locked + 1).toUtf8().constData())) {
             Diagnostic e = d->error(QStringLiteral("cannot upgrade"));
             d->exec("ROLLBACK");
             return e;
         }
-        d->exec("COMMIT");
+        if (!d->exec("COMMIT"))
+            return d->error(QStringLiteral("cannot upgrade"));
     }
     return std::unique_ptr<EvalStore>(new EvalStore(std::move(d)));
 }

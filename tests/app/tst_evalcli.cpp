@@ -311,6 +311,8 @@ private Q_SLOTS:
         int saved = 0;
         QTRY_VERIFY_WITH_TIMEOUT(
             [&] {
+                if (!QFileInfo::exists(storePath))
+                    return false;
                 auto s = eval::EvalStore::open(storePath);
                 if (!s.ok())
                     return false;

@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include <atomic>
+#include <thread>
 #include <mutex>
 
 using namespace hako;
@@ -151,6 +152,23 @@ private Q_SLOTS:
             indexes.insert(r.index);
         QCOMPARE(indexes.size(), 40);
         QCOMPARE((*store)->experiment(id)->status, QStringLiteral("finished"));
+    }
+
+    void storesOpenedAtOnceAgree()
+    {
+        // `hako eval` and the window may create the same store at the same moment.
+        const QString path = m_dir.filePath(QStringLiteral("race.sqlite"));
+        std::atomic<int> ok{0};
+        std::vector<std::thread> threads;
+        for (int i = 0; i < 6; ++i)
+            threads.emplace_back([&] {
+                auto store = EvalStore::open(path);
+                if (store.ok() && (*store)->datasetNames().ok())
+                    ++ok;
+            });
+        for (auto& t : threads)
+            t.join();
+        QCOMPARE(ok.load(), 6);
     }
 
     void failedTargetFailsEveryEvaluator()

@@ -275,6 +275,42 @@ private Q_SLOTS:
                                          QStringLiteral("Rome")}));
     }
 
+    void judgesAreCalledAndLogged()
+    {
+        write(QStringLiteral("judged.yaml"),
+              "name: judged\ndataset: answers.jsonl\ntarget: good.pdl\n"
+              "judge_model: openai/gpt-4o-mini\nlanguage: ja\nevaluators:\n"
+              "  - {type: criteria, criteria: {簡潔: 50文字以内か}, min_pass_rate: 0.6}\n");
+        m_server->enqueueChat(hako::testing::ScriptedReply::chat(QStringLiteral("短い。\nY")));
+        m_server->enqueueChat(hako::testing::ScriptedReply::chat(QStringLiteral("短い。\nY")));
+        m_server->enqueueChat(hako::testing::ScriptedReply::chat(QStringLiteral("わかりません")));
+        const QString junit = m_dir.filePath(QStringLiteral("judged.xml"));
+        const HakoOutcome o = hakoEval({m_dir.filePath(QStringLiteral("judged.yaml")),
+                                        QStringLiteral("--concurrency"), QStringLiteral("1"),
+                                        QStringLiteral("--junit"), junit});
+        // Two Y, one reply without a verdict: an error, not a pass (2/3 >= 0.6 still passes).
+        QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
+        QVERIFY2(o.out.contains(QLatin1String("could not judge: judge did not answer")),
+                 qPrintable(o.out));
+        QCOMPARE(m_server->requestCount(), 3);
+        const JUnitFigures f = readJUnit(junit);
+        QCOMPARE(f.errors, 1);
+        QString error;
+        auto log = promptlog::PromptLog::open(logFile(), &error);
+        QVERIFY2(log, qPrintable(error));
+        promptlog::CallFilter filter;
+        filter.tags = {QStringLiteral("eval:judged"), QStringLiteral("eval:judge")};
+        auto calls = log->list(filter, true);
+        QVERIFY(calls.ok());
+        QCOMPARE(calls->size(), 3);
+        QVERIFY(calls->first()
+                    .messages.at(0)
+                    .toObject()
+                    .value(QStringLiteral("content"))
+                    .toString()
+                    .contains(QStringLiteral("50文字以内か")));
+    }
+
     void killedRunResumes()
     {
         // Six examples, one at a time, each model reply taking a while: the process is killed

@@ -127,7 +127,8 @@ TemplateDialog::TemplateDialog(const TemplateCatalog& catalog, const QString& la
     layout->addWidget(buttons);
 
     connect(m_list, &QListWidget::currentRowChanged, this, &TemplateDialog::showDetails);
-    connect(m_list, &QListWidget::itemActivated, this, [this] {
+    // Return reaches Create (the default button); a double-click on a title creates too.
+    connect(m_list, &QListWidget::itemDoubleClicked, this, [this] {
         if (selectedTemplate())
             accept();
     });

@@ -133,8 +133,9 @@ void FileController::newFromTemplateDialog()
 {
     auto* dialog = new TemplateDialog(TemplateCatalog(), templateLanguage(), m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this,
-            [this, dialog] { newFromTemplate(dialog->selectedId()); });
+    connect(
+        dialog, &QDialog::accepted, this, [this, dialog] { newFromTemplate(dialog->selectedId()); },
+        Qt::SingleShotConnection);
     dialog->open();
 }
 

@@ -48,6 +48,8 @@ void saveShot(QWidget* w, const QString& name)
     if (dir.isEmpty())
         return;
     QDir().mkpath(dir);
+    // Let pending layouts (a changed selection's texts) settle before grabbing.
+    QTest::qWait(50);
     QVERIFY(w->grab().save(QDir(dir).filePath(name)));
 }
 
@@ -74,8 +76,8 @@ class TestTemplateDialog : public QObject {
             if (!dialog)
                 QTest::qWait(20);
         }
-        if (dialog)
-            QTest::qWaitForWindowExposed(dialog);
+        if (dialog && !QTest::qWaitForWindowExposed(dialog))
+            return nullptr;
         return dialog;
     }
 
@@ -197,6 +199,7 @@ private Q_SLOTS:
         QVERIFY(dialog->findChild<QLabel*>(QStringLiteral("templateInputs"))
                     ->text()
                     .contains(QStringLiteral("要約したい文章")));
+        QCOMPARE(dialog->windowTitle(), QStringLiteral("テンプレートから新規作成"));
         saveShot(dialog, QStringLiteral("templatedialog-ja.png"));
         list->setCurrentRow(8);
         saveShot(dialog, QStringLiteral("templatedialog-ja-memory.png"));

@@ -32,6 +32,8 @@ public:
 
 private:
     void showDetails();
+    /// The dialog's own words in its language.
+    QString ui(const char* english, const char* japanese) const;
 
     QList<TemplateInfo> m_templates;
     QString m_language;

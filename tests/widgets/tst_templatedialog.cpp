@@ -148,6 +148,8 @@ private Q_SLOTS:
             QLatin1String("Extract data as JSON")));
         // The dialog is gone (deleted on close).
         QTRY_VERIFY(!window.findChild<TemplateDialog*>());
+        window.resize(1000, 700);
+        saveShot(&window, QStringLiteral("templates-created-en.png"));
     }
 
     void newFromTemplateAsksToSave()

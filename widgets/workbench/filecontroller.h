@@ -20,8 +20,8 @@ class RecoveryStore;
 /// The workbench's file handling: opens a path by what it is (detectFileKind) — a program in
 /// the editor, and for traces, documents and memory stores a request to the pane that shows
 /// them —, New/Save/Save As with one "save changes?" question per action, the recent files,
-/// the examples and templates, recovery of programs left unsaved by a session that crashed, and files
-/// dropped onto the window. Dialogs can be replaced by functions (tests answer without
+/// the examples and templates, recovery of programs left unsaved by a session that crashed, and
+/// files dropped onto the window. Dialogs can be replaced by functions (tests answer without
 /// blocking). GUI thread; lives as long as the window it is given.
 class FileController : public QObject {
     Q_OBJECT

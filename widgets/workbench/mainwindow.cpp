@@ -193,6 +193,8 @@ void MainWindow::createMenus()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(QIcon::fromTheme(QStringLiteral("document-new")), tr("&New"), QKeySequence::New,
                     m_files, &FileController::newFile);
+    file->addAction(tr("New from &Template…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N),
+                    m_files, &FileController::newFromTemplateDialog);
     file->addAction(tr("Open &Document…"), this, [this] {
         const QString path = m_files->askOpenPath(tr("Open Document"), tr("All files (*)"));
         if (!path.isEmpty())

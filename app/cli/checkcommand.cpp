@@ -45,8 +45,8 @@ const char* kCheckUsage =
     "  Reports YAML, structure and ${ } syntax errors, and warns about variables used but\n"
     "  never defined in reach. -d/-f name the data a run would get (their top-level keys are\n"
     "  defined). Exit 1 when there are errors; warnings alone exit 0.\n";
-const char* kEvalUsage =
-    "usage: hako eval [--var NAME=VALUE]… [--vars FILE.json] [--repr] TEMPLATE\n"
+const char* kExprUsage =
+    "usage: hako expr [--var NAME=VALUE]… [--vars FILE.json] [--repr] TEMPLATE\n"
     "  TEMPLATE is a PDL string such as '${ x + 1 }' or 'Hello ${ name }'.\n"
     "  VALUE is read as JSON when it parses as JSON, otherwise as a string.\n";
 
@@ -114,7 +114,7 @@ int checkCommand(const QStringList& args)
     return errors > 0 ? 1 : 0;
 }
 
-int evalCommand(const QStringList& args)
+int exprCommand(const QStringList& args)
 {
     pdl::MapScope scope;
     bool repr = false;
@@ -123,7 +123,7 @@ int evalCommand(const QStringList& args)
     for (int i = 0; i < args.size(); ++i) {
         const QString& a = args.at(i);
         if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
-            writeText(stdout, QString::fromLatin1(kEvalUsage));
+            writeText(stdout, QString::fromLatin1(kExprUsage));
             return 0;
         }
         if (a == QLatin1String("--repr")) {
@@ -134,7 +134,7 @@ int evalCommand(const QStringList& args)
             if (eq <= 0) {
                 writeText(
                     stderr,
-                    QStringLiteral("hako eval: --var needs NAME=VALUE, got '%1'\n").arg(spec));
+                    QStringLiteral("hako expr: --var needs NAME=VALUE, got '%1'\n").arg(spec));
                 return 2;
             }
             const std::string raw = spec.mid(eq + 1).toStdString();
@@ -143,7 +143,7 @@ int evalCommand(const QStringList& args)
                 scope.set(spec.left(eq).toStdString(),
                           j.is_discarded() ? pdl::Value(raw) : pdl::Value::fromJson(j));
             } catch (const pdl::EvalError& e) {
-                writeText(stderr, QStringLiteral("hako eval: --var %1: %2\n")
+                writeText(stderr, QStringLiteral("hako expr: --var %1: %2\n")
                                       .arg(spec.left(eq), QString::fromStdString(e.what())));
                 return 2;
             }
@@ -151,14 +151,14 @@ int evalCommand(const QStringList& args)
             const QString file = args.at(++i);
             Result<QByteArray> text = readBoundedFile(file);
             if (!text) {
-                writeText(stderr, QStringLiteral("hako eval: %1\n").arg(text.error().message));
+                writeText(stderr, QStringLiteral("hako expr: %1\n").arg(text.error().message));
                 return 2;
             }
             nlohmann::ordered_json j = nlohmann::ordered_json::parse(
                 text->constData(), text->constData() + text->size(), nullptr, false);
             if (!j.is_object()) {
                 writeText(stderr,
-                          QStringLiteral("hako eval: %1: expected a JSON object\n").arg(file));
+                          QStringLiteral("hako expr: %1: expected a JSON object\n").arg(file));
                 return 2;
             }
             try {
@@ -166,7 +166,7 @@ int evalCommand(const QStringList& args)
                     scope.set(k.asString(), v);
             } catch (const pdl::EvalError& e) {
                 // Nested deeper than Value converts (a hostile or generated file).
-                writeText(stderr, QStringLiteral("hako eval: %1: %2\n")
+                writeText(stderr, QStringLiteral("hako expr: %1: %2\n")
                                       .arg(file, QString::fromStdString(e.what())));
                 return 2;
             }
@@ -174,19 +174,19 @@ int evalCommand(const QStringList& args)
             templ = a;
             haveTemplate = true;
         } else {
-            writeText(stderr, QString::fromLatin1(kEvalUsage));
+            writeText(stderr, QString::fromLatin1(kExprUsage));
             return 2;
         }
     }
     if (!haveTemplate) {
-        writeText(stderr, QString::fromLatin1(kEvalUsage));
+        writeText(stderr, QString::fromLatin1(kExprUsage));
         return 2;
     }
     const std::string text = templ.toStdString();
     const Result<pdl::Value> value = pdl::evaluateTemplate(text, scope);
     if (!value) {
         const Diagnostic& d = value.error();
-        writeText(stderr, QStringLiteral("hako eval: %1\n").arg(d.toString()));
+        writeText(stderr, QStringLiteral("hako expr: %1\n").arg(d.toString()));
         if (d.span.line > 0 && d.span.column > 0)
             writeText(stderr,
                       QString::fromStdString(pdl::caretLine(text, d.span.line, d.span.column)) +
@@ -198,7 +198,7 @@ int evalCommand(const QStringList& args)
                               QLatin1Char('\n'));
     } catch (const pdl::EvalError& e) {
         writeText(stderr,
-                  QStringLiteral("hako eval: error: %1\n").arg(QString::fromUtf8(e.what())));
+                  QStringLiteral("hako expr: error: %1\n").arg(QString::fromUtf8(e.what())));
         return 1;
     }
     return 0;

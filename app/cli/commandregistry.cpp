@@ -1,6 +1,7 @@
 #include "cli/commandregistry.h"
 
 #include "cli/checkcommand.h"
+#include "cli/evalcommand.h"
 #include "cli/runcommand.h"
 #include "cli/searchcommand.h"
 #include "cli/modelscommand.h"
@@ -48,8 +49,12 @@ void registerBuiltinCommands(CommandRegistry& registry)
     registry.add({QStringLiteral("check"),
                   QStringLiteral("Check programs for structural and expression errors"),
                   checkCommand});
-    registry.add({QStringLiteral("eval"),
+    registry.add({QStringLiteral("expr"),
                   QStringLiteral("Evaluate a PDL expression template and print its value"),
+                  exprCommand});
+    registry.add({QStringLiteral("eval"),
+                  QStringLiteral("Run an evaluation suite: a program over a dataset, judged by "
+                                 "evaluators (CI: exit 1 on a missed threshold)"),
                   evalCommand});
     registry.add({QStringLiteral("search"),
                   QStringLiteral("Search and show lines of a document (the seed's command game)"),

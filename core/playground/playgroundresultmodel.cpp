@@ -231,8 +231,41 @@ QVariant PlaygroundResultModel::data(const QModelIndex& index, int role) const
     }
 }
 
+QString PlaygroundResultModel::columnSummary(int variant) const
+{
+    qint64 in = 0, out = 0;
+    double latency = 0;
+    int calls = 0, failed = 0;
+    for (int row = 0; row < m_rows; ++row) {
+        for (int r = 0; r < m_repeat; ++r) {
+            const CellResult c = cell({row, variant, r});
+            if (c.state == CellResult::State::Done) {
+                in += c.promptTokens.value_or(0);
+                out += c.completionTokens.value_or(0);
+                latency += c.latencyMs.value_or(0);
+                ++calls;
+            } else if (c.state == CellResult::State::Failed) {
+                ++failed;
+            }
+        }
+    }
+    QString text = m_variantLabels.at(variant);
+    if (calls > 0)
+        text += tr("\n%1 calls: %2 tokens in, %3 out; mean latency %4 ms")
+                    .arg(calls)
+                    .arg(in)
+                    .arg(out)
+                    .arg(qRound(latency / calls));
+    if (failed > 0)
+        text += tr("\n%1 failed").arg(failed);
+    return text;
+}
+
 QVariant PlaygroundResultModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (role == Qt::ToolTipRole && orientation == Qt::Horizontal && section >= 0 &&
+        section < m_variantLabels.size())
+        return columnSummary(section);
     if (role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     if (orientation == Qt::Horizontal)

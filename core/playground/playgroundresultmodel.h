@@ -54,6 +54,9 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
+    /// A column's totals (the horizontal header's tooltip): finished calls, tokens in and out,
+    /// mean latency, failures.
+    QString columnSummary(int variant) const;
     /// The display text of a group of repeats (the `Qt::DisplayRole` of a cell). Pure.
     static QString summaryText(const std::vector<CellResult>& repeats);
 

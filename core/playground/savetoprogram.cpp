@@ -58,14 +58,17 @@ public:
     {
         return offset(node.span().line, node.span().column);
     }
-    /// One past the node's last character; for a block scalar, its last non-blank character.
+    /// One past the node's last character (for a plain or block scalar, its last non-blank
+    /// one).
     qsizetype end(const YamlValue& node) const
     {
         qsizetype e = offset(node.span().endLine, node.span().endColumn);
         if (e < m_text.size())
             e += m_text.at(e).isHighSurrogate() ? 2 : 1;
         const qsizetype s = start(node);
-        if (node.isScalar() && node.style() == YamlValue::Style::Block) {
+        // Neither a plain nor a block scalar ends in a blank or a line break (the parser's
+        // span of the document's last scalar may take its final newline).
+        if (node.isScalar() && node.style() != YamlValue::Style::Quoted) {
             while (e > s + 1 && m_text.at(e - 1).isSpace())
                 --e;
         }
@@ -281,9 +284,14 @@ public:
     {
         if (node.isString() && QString::fromStdString(node.scalar().asString()) == text)
             return;
-        const int indent = blockIndent(m_src, node, keyColumn);
-        replace(m_src.start(node), m_src.end(node),
-                scalar(text, styleOf(m_src, node), indent, flow));
+        const qsizetype end = m_src.end(node);
+        // Text after the value on its line (a comment, a flow comma) would become part of a
+        // block scalar's content: then no block (indent 0 rules it out).
+        const bool restOfLine =
+            !m_src.text().mid(end, m_src.lineEnd(end) - end).trimmed().isEmpty();
+        const int indent = restOfLine ? 0 : blockIndent(m_src, node, keyColumn);
+        const QString value = scalar(text, styleOf(m_src, node), indent, flow);
+        replace(m_src.start(node), end, value);
     }
 
     /// Rewrites the value of `entry` to the JSON value `value`.
@@ -323,7 +331,12 @@ public:
         });
         for (qsizetype i = 1; i < m_edits.size(); ++i) {
             if (m_edits[i - 1].offset + m_edits[i - 1].length > m_edits[i].offset)
-                return makeError(QObject::tr("internal error: overlapping edits"));
+                return makeError(QObject::tr("internal error: overlapping edits at %1+%2 "
+                                             "and %3+%4")
+                                     .arg(m_edits[i - 1].offset)
+                                     .arg(m_edits[i - 1].length)
+                                     .arg(m_edits[i].offset)
+                                     .arg(m_edits[i].length));
         }
         return m_edits;
     }

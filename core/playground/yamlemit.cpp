@@ -32,7 +32,9 @@ bool isPlainSafe(const QString& text, bool flow)
 
 bool isLiteralSafe(const QString& text)
 {
-    if (text.isEmpty())
+    // Kept trailing blank lines (`|+`) would also take any blank lines that follow the
+    // scalar in the document: such texts are quoted instead.
+    if (text.isEmpty() || text.endsWith(QLatin1String("\n\n")))
         return false;
     for (QChar c : text) {
         if ((c.unicode() < 0x20 && c != QLatin1Char('\n') && c != QLatin1Char('\t')) ||
@@ -92,11 +94,7 @@ static bool isSingleQuoteSafe(const QString& text)
 static QString literal(const QString& text, int indent)
 {
     QString body = text;
-    QString chomp;
-    if (!body.endsWith(QLatin1Char('\n')))
-        chomp = QStringLiteral("-");
-    else if (body.endsWith(QLatin1String("\n\n")))
-        chomp = QStringLiteral("+");
+    const QString chomp = body.endsWith(QLatin1Char('\n')) ? QString() : QStringLiteral("-");
     if (body.endsWith(QLatin1Char('\n')))
         body.chop(1);
     const QString pad(indent, QLatin1Char(' '));

@@ -12,7 +12,7 @@ enum class ScalarStyle { Plain, SingleQuoted, DoubleQuoted, Literal };
 /// it: no value that would become a number, bool or null; in flow context no `,[]{}`).
 bool isPlainSafe(const QString& text, bool flow);
 
-/// True when a literal block scalar (`|`) keeps `text` exactly.
+/// True when a literal block scalar (`|` or `|-`) keeps `text` exactly wherever it is put.
 bool isLiteralSafe(const QString& text);
 
 /// `text` as a double-quoted YAML scalar (JSON escapes, which YAML accepts).

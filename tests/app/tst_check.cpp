@@ -1,4 +1,4 @@
-// `hako check` and `hako eval` as a user runs them from a terminal or a CI script.
+// `hako check` and `hako expr` as a user runs them from a terminal or a CI script.
 #include "hakoprocess.h"
 
 #include <QDir>
@@ -160,7 +160,7 @@ private Q_SLOTS:
         QFETCH(QStringList, args);
         QFETCH(int, exitCode);
         QFETCH(QString, out);
-        const HakoOutcome o = runHako(QStringList{QStringLiteral("eval")} + args);
+        const HakoOutcome o = runHako(QStringList{QStringLiteral("expr")} + args);
         QCOMPARE(o.exitCode, exitCode);
         QCOMPARE(o.out, out);
         if (exitCode != 0)
@@ -169,7 +169,7 @@ private Q_SLOTS:
 
     void evalUndefinedNamesTheVariable()
     {
-        const HakoOutcome o = runHako({QStringLiteral("eval"), QStringLiteral("${ nope + 1 }")});
+        const HakoOutcome o = runHako({QStringLiteral("expr"), QStringLiteral("${ nope + 1 }")});
         QVERIFY2(o.err.contains(QLatin1String("'nope' is undefined")), qPrintable(o.err));
     }
 };

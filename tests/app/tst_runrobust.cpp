@@ -149,7 +149,7 @@ private Q_SLOTS:
         const QString prog = writeFile(dir, QStringLiteral("p.pdl"), "text: hello\n");
         QStringList command;
         if (args.first() == QLatin1String("--vars")) {
-            command = QStringList{QStringLiteral("eval")} + args + QStringList{"${ 1 }"};
+            command = QStringList{QStringLiteral("expr")} + args + QStringList{"${ 1 }"};
         } else if (args.first() == QLatin1String("FIFO")) {
             command = {QStringLiteral("run"), fifo};
         } else if (args.first().contains(QLatin1Char(':'))) {
@@ -176,7 +176,7 @@ private Q_SLOTS:
         QByteArray deep = "{\"x\": " + QByteArray(100000, '[') + QByteArray(100000, ']') + "}";
         const QString vars = writeFile(dir, QStringLiteral("deep.json"), deep);
         const HakoOutcome o = runHako(
-            {QStringLiteral("eval"), QStringLiteral("--vars"), vars, QStringLiteral("${ 1 }")});
+            {QStringLiteral("expr"), QStringLiteral("--vars"), vars, QStringLiteral("${ 1 }")});
         QCOMPARE(o.status, QProcess::NormalExit); // was SIGABRT
         QCOMPARE(o.exitCode, 2);
         QVERIFY2(o.err.contains(QLatin1String("deep.json")) &&
@@ -184,7 +184,7 @@ private Q_SLOTS:
                  qPrintable(o.err));
         // On the command line (an argument holds at most 128 KiB): 50,000 deep.
         const QByteArray deepArg = QByteArray(50000, '[') + QByteArray(50000, ']');
-        const HakoOutcome var = runHako({QStringLiteral("eval"), QStringLiteral("--var"),
+        const HakoOutcome var = runHako({QStringLiteral("expr"), QStringLiteral("--var"),
                                          QStringLiteral("x=") + QString::fromLatin1(deepArg),
                                          QStringLiteral("${ 1 }")});
         QCOMPARE(var.status, QProcess::NormalExit);

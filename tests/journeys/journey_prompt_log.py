@@ -5,9 +5,13 @@ A program with two named prompts runs against a local OpenAI-compatible server. 
 Log lists both calls; the "By prompt" table, sorted by tokens with a click on its header, puts
 the bigger prompt first, and its sums are the usage the server reported. Selecting the top call
 shows its messages; Show Source puts the editor's cursor on the model block that made it.
+Open in Playground shows that block's prompt; the user changes its text, adds a second variant
+with other words, types three names as inputs, runs the 2 × 3 grid (six calls reach the
+server) and saves the second variant back into the program, where the editor shows it.
 """
 import os
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import journeylib  # noqa: E402
@@ -135,6 +139,74 @@ def journey(s, args):
                    "the editor's cursor on the summary block (line 7)", timeout=20)
         s.screenshot("source-shown")
         expect("Failed" not in console_text(s), "the run reported a failure")
+
+        # Open the call in the Playground.
+        dock = show_dock(s, "Prompt Log")
+        s.click(s.wait_for(lambda: s.first(dock, role="push button", name="Open in Playground",
+                                           showing=True), "the Open in Playground button"))
+        play = show_dock(s, "Playground")
+        first_text = s.wait_for(lambda: s.first(play, name="Variant 1 message 1 text",
+                                                showing=True), "the first variant's message")
+        s.wait_for(lambda: "${ name }" in s.text_of(first_text),
+                   "the block's prompt (with its ${ name } input) in the playground")
+        s.screenshot("playground-open")
+        s.focus(first_text)
+        s.key("ctrl+End")
+        s.type(" Keep it short.")
+        s.click(s.wait_for(lambda: s.first(play, role="push button", name="Add variant",
+                                           showing=True), "the Add variant button"))
+        second_text = s.wait_for(lambda: s.first(play, name="Variant 2 message 1 text",
+                                                 showing=True), "the second variant's message")
+        s.focus(second_text)
+        s.key("ctrl+End")
+        s.type(" Use formal words.")
+        s.wait_for(lambda: "formal words" in s.text_of(second_text), "the second text typed")
+
+        # Three names as inputs, typed into the table.
+        inputs = s.wait_for(lambda: s.first(play, role="table", name="Inputs", showing=True),
+                            "the Inputs table")
+        add_row = s.first(play, role="push button", name="Add input row", showing=True)
+        while inputs.queryTable().nRows < 3:
+            s.click(add_row)
+            time.sleep(0.3)
+        for row, name in enumerate(["Aiko", "Ben", "Chie"]):
+            cell = inputs.queryTable().getAccessibleAt(row, 0)
+            s.click(cell)
+            s.key("F2")
+            s.key("ctrl+a")
+            s.type(name)
+            s.key("Return")
+        s.wait_for(lambda: [cells[0] for _, cells in s.table_rows(inputs)][:3] ==
+                   ["Aiko", "Ben", "Chie"], "the three names in the Inputs table")
+        s.screenshot("playground-inputs")
+
+        before = len(server.chat_requests())
+        s.click(s.wait_for(lambda: s.first(play, role="push button", name="Run", showing=True),
+                           "the playground's Run button"))
+        s.wait_for(lambda: len(server.chat_requests()) - before == 6,
+                   "six calls (2 variants × 3 inputs) at the server", timeout=60)
+        results = s.wait_for(lambda: s.first(play, role="table", name="Results", showing=True),
+                             "the Results grid")
+        s.wait_for(lambda: len(s.table_rows(results)) == 3 and
+                   all(all(c for c in cells) for _, cells in s.table_rows(results)),
+                   "every cell of the results grid filled", timeout=60)
+        sent = [str(b["messages"]) for b in server.chat_requests()[before:]]
+        expect(sum("Use formal words." in m for m in sent) == 3,
+               "the second variant's text did not reach the server three times")
+        expect(sum("Chie" in m for m in sent) == 2, "the third input did not reach both variants")
+        s.screenshot("playground-results")
+
+        # Save the second variant back into the program.
+        s.click(s.wait_for(lambda: s.first(play, role="push button",
+                                           name="Variant 2 save to program", showing=True),
+                           "Variant 2's Save to Program button"))
+        s.wait_for(lambda: "Use formal words." in s.editor_text(),
+                   "the saved prompt in the editor", timeout=20)
+        text = s.editor_text()
+        expect("Keep it short." not in text, "the first variant was saved instead")
+        expect("description: Two prompts for the log" in text and "def: greeting" in text,
+               "the rest of the program changed")
+        s.screenshot("saved-to-program")
     finally:
         server.close()
 

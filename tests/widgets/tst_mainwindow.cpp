@@ -527,9 +527,11 @@ private Q_SLOTS:
         MainWindow window;
         QVERIFY(window.openFile(path));
         QVERIFY(window.runProgram());
-        QTRY_VERIFY(window.runController()->traceModel()->itemCount() > 10);
+        // Generous deadlines: a loaded machine (the whole suite in parallel) is slow to start
+        // and to stop the run, which also keeps its trace.
+        QTRY_VERIFY_WITH_TIMEOUT(window.runController()->traceModel()->itemCount() > 10, 30000);
         window.stopProgram();
-        QTRY_VERIFY(!window.runController()->isRunning());
+        QTRY_VERIFY_WITH_TIMEOUT(!window.runController()->isRunning(), 30000);
         QVERIFY(window.runController()->wasStopped());
         QCOMPARE(window.statusBar()->currentMessage(), QStringLiteral("Stopped"));
         QVERIFY(!window.editorPane()->messageBar()->isVisible() ||

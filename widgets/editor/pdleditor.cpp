@@ -308,3 +308,27 @@ void PdlEditor::toggleComment()
 }
 
 } // namespace hako
+
+namespace hako {
+
+void PdlEditor::applyTextEdits(const QList<TextReplacement>& edits)
+{
+    if (edits.isEmpty())
+        return;
+    const QString before = text();
+    const int firstLine = int(SendScintilla(SCI_GETFIRSTVISIBLELINE));
+    beginUndoAction();
+    // From the last to the first: earlier offsets stay valid.
+    for (auto it = edits.crbegin(); it != edits.crend(); ++it) {
+        const long start = long(QStringView(before).left(it->offset).toUtf8().size());
+        const long end =
+            start + long(QStringView(before).mid(it->offset, it->length).toUtf8().size());
+        const QByteArray with = it->replacement.toUtf8();
+        SendScintilla(SCI_SETTARGETRANGE, static_cast<unsigned long>(start), end);
+        SendScintilla(SCI_REPLACETARGET, static_cast<unsigned long>(with.size()), with.constData());
+    }
+    endUndoAction();
+    SendScintilla(SCI_SETFIRSTVISIBLELINE, static_cast<unsigned long>(firstLine));
+}
+
+} // namespace hako

@@ -43,6 +43,15 @@ public:
     /// Comments out the selected lines (or the current line) with `# `, or uncomments them when
     /// they are all comments already. One undo step.
     void toggleComment();
+    /// Replaces `length` UTF-16 code units at `offset` of text() by `replacement` for each
+    /// edit (sorted, non-overlapping, offsets into the text before any of them) as one undo
+    /// step; the view keeps its scroll position.
+    struct TextReplacement {
+        qsizetype offset = 0;
+        qsizetype length = 0;
+        QString replacement;
+    };
+    void applyTextEdits(const QList<TextReplacement>& edits);
 
     /// The cursor position as 1-based line and column counted in Unicode code points.
     QPair<int, int> cursorLineColumn() const;

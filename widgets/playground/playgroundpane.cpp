@@ -266,7 +266,8 @@ VariantEditor* PlaygroundPane::addVariant()
     if (m_variants.size() >= kMaxVariants)
         return nullptr;
     auto* v = new VariantEditor(int(m_variants.size()) + 1, m_variantScroll->widget());
-    v->setMinimumWidth(300);
+    // Wide enough for its buttons' words; more when the pane has room.
+    v->setMinimumWidth(std::max(300, v->minimumSizeHint().width()));
     v->setModels(m_models);
     if (!m_variants.isEmpty())
         v->setPrompt(m_variants.back()->prompt());

@@ -1,8 +1,10 @@
 #include "widgets/playground/varianteditor.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QJsonDocument>
 #include <QLabel>
@@ -38,61 +40,77 @@ VariantEditor::VariantEditor(int number, QWidget* parent) : QGroupBox(parent), m
     m_model = new QComboBox(this);
     m_model->setEditable(true);
     m_model->setInsertPolicy(QComboBox::NoInsert);
-    m_model->setMinimumContentsLength(16);
+    m_model->setMinimumContentsLength(10);
     m_model->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_model->view()->setAccessibleName(tr("Models"));
     header->addWidget(m_model, 1);
-    m_remove = new QPushButton(tr("Remove"), this);
-    header->addWidget(m_remove);
+    m_save = new QPushButton(tr("Save to Program"), this);
+    m_save->setToolTip(tr("Write this variant's model, parameters and messages back into the "
+                          "model block it came from"));
+    m_copy = new QPushButton(tr("Copy as PDL"), this);
+    m_copy->setToolTip(tr("Copy this variant as a PDL model block"));
+    m_remove = new QPushButton(QStringLiteral("×"), this);
+    m_remove->setToolTip(tr("Remove this variant"));
+    // The buttons keep their words; the model's field gives way.
+    for (QPushButton* b : {m_save, m_copy, m_remove}) {
+        b->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+        header->addWidget(b);
+    }
+    m_remove->setFixedWidth(m_remove->fontMetrics().height() * 2);
     layout->addLayout(header);
 
-    auto* form = new QFormLayout;
+    // The messages first (what people change most), then the parameters in two columns.
+    m_rowsLayout = new QVBoxLayout;
+    layout->addLayout(m_rowsLayout);
+    m_addMessage = new QPushButton(tr("Add message"), this);
+    layout->addWidget(m_addMessage, 0, Qt::AlignLeft);
+
+    auto* form = new QGridLayout;
+    int formCell = 0;
+    auto addRow = [this, form, &formCell](const QString& label, QWidget* field) {
+        auto* l = new QLabel(label, this);
+        l->setBuddy(field);
+        const int row = formCell / 2;
+        const int column = (formCell % 2) * 2;
+        form->addWidget(l, row, column);
+        form->addWidget(field, row, column + 1);
+        ++formCell;
+    };
+    form->setColumnStretch(1, 1);
+    form->setColumnStretch(3, 1);
     m_temperature = new QDoubleSpinBox(this);
     m_temperature->setRange(kUnsetTemperature, 2.0);
     m_temperature->setSingleStep(0.1);
     m_temperature->setDecimals(2);
     m_temperature->setSpecialValueText(defaultText());
     m_temperature->setValue(kUnsetTemperature);
-    form->addRow(tr("Temperature"), m_temperature);
+    addRow(tr("Temperature"), m_temperature);
     m_maxTokens = new QSpinBox(this);
     m_maxTokens->setRange(0, std::numeric_limits<int>::max());
     m_maxTokens->setSpecialValueText(defaultText());
-    form->addRow(tr("Max tokens"), m_maxTokens);
+    addRow(tr("Max tokens"), m_maxTokens);
     m_topP = new QDoubleSpinBox(this);
     m_topP->setRange(kUnsetTopP, 1.0);
     m_topP->setSingleStep(0.05);
     m_topP->setDecimals(2);
     m_topP->setSpecialValueText(defaultText());
     m_topP->setValue(kUnsetTopP);
-    form->addRow(tr("Top p"), m_topP);
+    addRow(tr("Top p"), m_topP);
     m_stop = new QLineEdit(this);
     m_stop->setPlaceholderText(tr("comma separated, \\n for a new line"));
-    form->addRow(tr("Stop"), m_stop);
+    addRow(tr("Stop"), m_stop);
     m_seed = new QSpinBox(this);
     m_seed->setRange(-1, std::numeric_limits<int>::max());
     m_seed->setSpecialValueText(tr("(none)"));
     m_seed->setValue(-1);
-    form->addRow(tr("Seed"), m_seed);
+    addRow(tr("Seed"), m_seed);
     m_responseFormat = new QComboBox(this);
     m_responseFormat->addItem(defaultText(), QString());
     m_responseFormat->addItem(tr("Text"), QStringLiteral("text"));
     m_responseFormat->addItem(tr("JSON object"), QStringLiteral("json_object"));
-    form->addRow(tr("Response format"), m_responseFormat);
+    addRow(tr("Response format"), m_responseFormat);
+    m_responseFormat->view()->setAccessibleName(tr("Response formats"));
     layout->addLayout(form);
-
-    m_rowsLayout = new QVBoxLayout;
-    layout->addLayout(m_rowsLayout);
-    m_addMessage = new QPushButton(tr("Add message"), this);
-    layout->addWidget(m_addMessage);
-
-    auto* actions = new QHBoxLayout;
-    m_save = new QPushButton(tr("Save to Program"), this);
-    m_save->setToolTip(tr("Write this variant's model, parameters and messages back into the "
-                          "model block it came from"));
-    m_copy = new QPushButton(tr("Copy as PDL"), this);
-    m_copy->setToolTip(tr("Copy this variant as a PDL model block"));
-    actions->addWidget(m_save);
-    actions->addWidget(m_copy);
-    layout->addLayout(actions);
     layout->addStretch(1);
 
     connect(m_model, &QComboBox::currentTextChanged, this, &VariantEditor::changed);
@@ -155,6 +173,7 @@ void VariantEditor::addMessage(const PromptMessage& message)
     row.role->addItems({QStringLiteral("system"), QStringLiteral("user"),
                         QStringLiteral("assistant"), QStringLiteral("developer"),
                         QStringLiteral("tool")});
+    row.role->view()->setAccessibleName(tr("Roles"));
     row.role->setCurrentText(message.role);
     left->addWidget(row.role);
     row.remove = new QToolButton(row.widget);

@@ -4,8 +4,11 @@
 #include "core/workbench/filekind.h"
 #include "core/workbench/recentfiles.h"
 #include "core/workbench/recoverystore.h"
+#include "core/workbench/templatecatalog.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/editor/editorpane.h"
+#include "widgets/editor/pdleditor.h"
+#include "widgets/templates/templatedialog.h"
 
 #include <QDir>
 #include <QDragEnterEvent>
@@ -117,6 +120,60 @@ bool FileController::newFile()
     if (!maybeSave())
         return false;
     m_editor->newDocument();
+    return true;
+}
+
+QString FileController::templateLanguage() const
+{
+    return TemplateCatalog::interfaceLanguage(
+        m_settings->value(QStringLiteral("ui/language")).toString());
+}
+
+void FileController::newFromTemplateDialog()
+{
+    auto* dialog = new TemplateDialog(TemplateCatalog(), templateLanguage(), m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(
+        dialog, &QDialog::accepted, this, [this, dialog] { newFromTemplate(dialog->selectedId()); },
+        Qt::SingleShotConnection);
+    dialog->open();
+}
+
+bool FileController::newFromTemplate(const QString& id)
+{
+    TemplateCatalog catalog;
+    const Result<QString> text = catalog.programText(id);
+    if (!text) {
+        m_editor->messageBar()->showMessage(text.error().message);
+        return false;
+    }
+    if (!maybeSave())
+        return false;
+    m_editor->newDocument();
+    // One undoable edit over the empty program: the buffer is modified, so closing it asks
+    // whether to save, and autosave keeps a recovery copy.
+    PdlEditor* editor = m_editor->editor();
+    editor->beginUndoAction();
+    editor->selectAll(true);
+    editor->replaceSelectedText(*text);
+    editor->endUndoAction();
+    editor->setCursorPosition(0, 0);
+    QString title = id;
+    bool needsMemory = false;
+    if (const auto list = catalog.templates(templateLanguage())) {
+        for (const TemplateInfo& t : *list) {
+            if (t.id == id) {
+                title = t.title;
+                needsMemory = t.needsMemory;
+            }
+        }
+    }
+    QString message = tr("New program from the template “%1”: change the values under defs: at "
+                         "the top, then Run. Save to keep it.")
+                          .arg(title);
+    if (needsMemory)
+        message += QLatin1Char(' ') + tr("It needs a memory store (Memory pane).");
+    m_editor->messageBar()->showMessage(message, MessageBar::Kind::Information);
     return true;
 }
 

@@ -20,8 +20,8 @@ class RecoveryStore;
 /// The workbench's file handling: opens a path by what it is (detectFileKind) — a program in
 /// the editor, and for traces, documents and memory stores a request to the pane that shows
 /// them —, New/Save/Save As with one "save changes?" question per action, the recent files,
-/// the examples, recovery of programs left unsaved by a session that crashed, and files
-/// dropped onto the window. Dialogs can be replaced by functions (tests answer without
+/// the examples and templates, recovery of programs left unsaved by a session that crashed, and
+/// files dropped onto the window. Dialogs can be replaced by functions (tests answer without
 /// blocking). GUI thread; lives as long as the window it is given.
 class FileController : public QObject {
     Q_OBJECT
@@ -64,6 +64,12 @@ public:
     /// it is); the trace stays on show.
     void openProgramOfTrace(const QString& tracePath, const QString& program);
     bool newFile();
+    /// File › New from Template…: shows the TemplateDialog (window-modal, not blocking); Create
+    /// calls newFromTemplate() with the chosen one.
+    void newFromTemplateDialog();
+    /// Opens template `id` (from :/templates) as a new, unnamed, modified program after offering
+    /// to save unsaved changes, as New does; the message bar says what to change.
+    bool newFromTemplate(const QString& id);
     /// Saves to the current file (asking for a name if it has none).
     bool save();
     /// Asks for a file name and saves there.
@@ -72,6 +78,9 @@ public:
     bool saveTo(const QString& path);
     /// Offers to save unsaved changes; true when it is fine to discard the program.
     bool maybeSave();
+    /// The language of the templates' texts: HAKO_LANGUAGE, else the `ui/language` setting,
+    /// else the system locale.
+    QString templateLanguage() const;
     /// Opens a copy of the example `fileName` (from :/examples) in the editor; examples that
     /// need a model explain how to connect one in the message bar.
     bool openExample(const QString& fileName);

@@ -16,10 +16,12 @@
 #include "widgets/editor/pdleditor.h"
 #include "widgets/editor/problemsview.h"
 #include "widgets/memory/memoryinspector.h"
+#include "widgets/playground/playgroundpane.h"
 #include "widgets/promptlog/promptlogpane.h"
 #include "widgets/settings/modelsettingsdialog.h"
 #include "widgets/workbench/docklayout.h"
 #include "widgets/workbench/loglinks.h"
+#include "widgets/workbench/playgroundlinks.h"
 #include "widgets/workbench/tracedocks.h"
 
 #include <QAction>
@@ -29,6 +31,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 
@@ -58,6 +61,8 @@ MainWindow::MainWindow(QWidget* parent)
 
     createDocks();
     m_runActions = new RunActions(m_context, m_run, m_editorPane, m_traces, m_settings.get(), this);
+    m_playgroundLinks = new PlaygroundLinks(m_context, m_run, m_runActions, m_editorPane, m_files,
+                                            m_playgroundPane, m_playgroundDock, this);
     createMenus();
 
     auto showStatus = [this](const QString& text, int timeout) {
@@ -94,6 +99,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(links, &LogLinks::statusMessage, this, showStatus);
     connect(m_promptLogPane, &PromptLogPane::showInTraceRequested, links, &LogLinks::showInTrace);
     connect(m_promptLogPane, &PromptLogPane::showSourceRequested, links, &LogLinks::showSource);
+    connect(m_playgroundLinks, &PlaygroundLinks::statusMessage, this, showStatus);
+    connect(m_promptLogPane, &PromptLogPane::openInPlaygroundRequested, m_playgroundLinks,
+            &PlaygroundLinks::openCall);
     connect(m_context, &WorkbenchContext::promptLogProblem, this, [this](const QString& message) {
         m_editorPane->messageBar()->showMessage(tr("The prompt log: %1").arg(message),
                                                 MessageBar::Kind::Warning);
@@ -161,12 +169,22 @@ void MainWindow::createDocks()
     m_promptLogPane->setWorkbenchContext(m_context);
     m_promptLogDock =
         addPaneDock(m_promptLogPane, tr("Prompt Log"), QStringLiteral("promptLogDock"));
+    // The playground is dense: in a short dock it scrolls instead of making the window taller.
+    m_playgroundPane = new PlaygroundPane(this);
+    auto* playgroundScroll = new QScrollArea(this);
+    playgroundScroll->setWidget(m_playgroundPane);
+    playgroundScroll->setWidgetResizable(true);
+    playgroundScroll->setFrameShape(QFrame::NoFrame);
+    playgroundScroll->setAccessibleName(tr("Playground"));
+    m_playgroundDock =
+        addPaneDock(playgroundScroll, tr("Playground"), QStringLiteral("playgroundDock"));
     // Memory opens as a tab of the wide bottom group, not squeezed beside it.
     for (QDockWidget* dock : {m_problemsDock, m_traces->treeDock(), m_traces->timelineDock(),
-                              m_docsDock, m_memoryDock, m_promptLogDock})
+                              m_docsDock, m_memoryDock, m_promptLogDock, m_playgroundDock})
         tabifyDockWidget(m_consoleDock, dock);
     m_memoryDock->hide();
     m_promptLogDock->hide();
+    m_playgroundDock->hide();
     m_consoleDock->raise();
     m_traces->detailDock()->raise();
 }
@@ -176,6 +194,8 @@ void MainWindow::createMenus()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(QIcon::fromTheme(QStringLiteral("document-new")), tr("&New"), QKeySequence::New,
                     m_files, &FileController::newFile);
+    file->addAction(tr("New from &Template…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N),
+                    m_files, &FileController::newFromTemplateDialog);
     file->addAction(tr("Open &Document…"), this, [this] {
         const QString path = m_files->askOpenPath(tr("Open Document"), tr("All files (*)"));
         if (!path.isEmpty())
@@ -240,13 +260,18 @@ void MainWindow::createMenus()
     edit->addAction(tr("Toggle &Comment"), QKeySequence(Qt::CTRL | Qt::Key_Slash), editor,
                     &PdlEditor::toggleComment);
 
-    m_runActions->populateMenu(menuBar()->addMenu(tr("&Run")));
+    QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
+    m_runActions->populateMenu(runMenu);
+    runMenu->addSeparator();
+    runMenu->addAction(tr("Open Model Block in &Playground"),
+                       QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), m_playgroundLinks,
+                       &PlaygroundLinks::openBlockAtCursor);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : m_traces->docks())
         view->addAction(dock->toggleViewAction());
-    for (QDockWidget* dock :
-         {m_problemsDock, m_consoleDock, m_docsDock, m_memoryDock, m_promptLogDock})
+    for (QDockWidget* dock : {m_problemsDock, m_consoleDock, m_docsDock, m_memoryDock,
+                              m_promptLogDock, m_playgroundDock})
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
     view->addAction(m_editorPane->wordWrapAction());

@@ -24,6 +24,8 @@ class DocumentPane;
 class EditorPane;
 class RunController;
 class MemoryInspector;
+class PlaygroundLinks;
+class PlaygroundPane;
 class PromptLogPane;
 class TraceDocks;
 class WorkbenchContext;
@@ -55,6 +57,8 @@ public:
     /// The agent-memory pane (in a dock, hidden until View › Memory).
     MemoryInspector* memoryInspector() const { return m_memoryInspector; }
     PromptLogPane* promptLogPane() const { return m_promptLogPane; }
+    PlaygroundPane* playgroundPane() const { return m_playgroundPane; }
+    PlaygroundLinks* playgroundLinks() const { return m_playgroundLinks; }
     FileController* files() const { return m_files; }
     RunActions* runActions() const { return m_runActions; }
     TraceDocks* traceDocks() const { return m_traces; }
@@ -124,6 +128,9 @@ private:
     QDockWidget* m_memoryDock = nullptr;
     PromptLogPane* m_promptLogPane = nullptr;
     QDockWidget* m_promptLogDock = nullptr;
+    PlaygroundPane* m_playgroundPane = nullptr;
+    QDockWidget* m_playgroundDock = nullptr;
+    PlaygroundLinks* m_playgroundLinks = nullptr;
     QDockWidget* m_consoleDock = nullptr;
     QDockWidget* m_problemsDock = nullptr;
     QLabel* m_positionLabel = nullptr;

@@ -39,6 +39,36 @@ inline std::optional<QJsonValue> pyYamlLoad(const QString& text, QString* error 
     return doc.array().at(0);
 }
 
+/// pyYamlLoad() for many texts in one python3 process: one value per text, null for a text
+/// PyYAML refuses (its error in `errors` at the same index).
+inline std::optional<QJsonArray> pyYamlLoadMany(const QStringList& texts,
+                                                QStringList* errors = nullptr)
+{
+    QProcess p;
+    p.start(QStringLiteral("python3"),
+            {QStringLiteral("-c"),
+             QStringLiteral("import yaml,sys,json\n"
+                            "out=[]\n"
+                            "for t in json.load(sys.stdin):\n"
+                            "    try: out.append([yaml.safe_load(t), ''])\n"
+                            "    except Exception as e: out.append([None, str(e)])\n"
+                            "print(json.dumps(out))\n")});
+    if (!p.waitForStarted(10000))
+        return std::nullopt;
+    p.write(QJsonDocument(QJsonArray::fromStringList(texts)).toJson(QJsonDocument::Compact));
+    p.closeWriteChannel();
+    p.waitForFinished(120000);
+    if (p.exitCode() != 0)
+        return std::nullopt;
+    QJsonArray values;
+    for (const QJsonValue& pair : QJsonDocument::fromJson(p.readAllStandardOutput()).array()) {
+        values.append(pair.toArray().at(0));
+        if (errors)
+            *errors << pair.toArray().at(1).toString();
+    }
+    return values;
+}
+
 inline bool havePyYaml()
 {
     QProcess p;

@@ -9,6 +9,7 @@
 #include "pyyaml.h"
 
 #include <QJsonArray>
+#include <QRandomGenerator>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -139,6 +140,75 @@ private Q_SLOTS:
         QCOMPARE(params.at("response_format").at("type").get<std::string>(),
                  std::string("json_object"));
         QCOMPARE(req.site.promptName, std::string("playground"));
+    }
+
+    void copyAsPdlRandom()
+    {
+        if (!testing::havePyYaml())
+            QSKIP("python3 with PyYAML is needed as the oracle");
+        const QStringList texts = {QStringLiteral("plain"),
+                                   QStringLiteral("with: colon"),
+                                   QStringLiteral("# hash"),
+                                   QStringLiteral("multi\nline\n"),
+                                   QStringLiteral("  leading"),
+                                   QStringLiteral("trailing  "),
+                                   QStringLiteral("quote ' and \""),
+                                   QStringLiteral("日本語の\nテキスト"),
+                                   QStringLiteral("${ x }"),
+                                   QString(),
+                                   QStringLiteral("- dash"),
+                                   QStringLiteral("tab\there"),
+                                   QStringLiteral("two\n\n"),
+                                   QStringLiteral("{not: a map}"),
+                                   QStringLiteral("1.5"),
+                                   QStringLiteral("a\n  indented\nb"),
+                                   QStringLiteral("null"),
+                                   QStringLiteral("\n\nlead"),
+                                   QStringLiteral("back\\slash"),
+                                   QStringLiteral("a  \n  \nb")};
+        QRandomGenerator rng(7);
+        QList<PlaygroundPrompt> prompts;
+        QStringList docs;
+        for (int round = 0; round < 200; ++round) {
+            PlaygroundPrompt p;
+            p.model = texts[rng.bounded(int(texts.size()))];
+            if (p.model.isEmpty() || p.model.contains(QLatin1Char('\n')))
+                p.model = QStringLiteral("m");
+            const int n = 1 + int(rng.bounded(3));
+            for (int i = 0; i < n; ++i)
+                p.messages << PromptMessage{i % 2 ? QStringLiteral("user")
+                                                  : QStringLiteral("system"),
+                                            texts[rng.bounded(int(texts.size()))]};
+            if (rng.bounded(2))
+                p.parameters.stop = {texts[rng.bounded(int(texts.size()))]};
+            if (rng.bounded(2))
+                p.parameters.extra.insert(texts[rng.bounded(int(texts.size()))].trimmed().isEmpty()
+                                              ? QStringLiteral("k")
+                                              : texts[rng.bounded(int(texts.size()))],
+                                          QStringLiteral("v"));
+            prompts << p;
+            docs << p.toPdl();
+            const pdl::ParseResult parsed =
+                pdl::parseProgramText(docs.back().toUtf8(), QStringLiteral("copy.pdl"));
+            QVERIFY2(parsed.program, qPrintable(docs.back()));
+        }
+        QStringList errors;
+        const auto values = testing::pyYamlLoadMany(docs, &errors);
+        QVERIFY(values);
+        for (qsizetype i = 0; i < prompts.size(); ++i) {
+            QVERIFY2(errors[i].isEmpty(), qPrintable(errors[i] + docs[i]));
+            const QJsonObject o = values->at(i).toObject();
+            const PlaygroundPrompt& p = prompts[i];
+            QVERIFY2(o.value(QLatin1String("model")).toString() == p.model, qPrintable(docs[i]));
+            QVERIFY2(o.value(QLatin1String("parameters")).toObject() == p.parameters.toJson(),
+                     qPrintable(docs[i]));
+            const QJsonArray items =
+                o.value(QLatin1String("input")).toObject().value(QLatin1String("array")).toArray();
+            QCOMPARE(items.size(), p.messages.size());
+            for (qsizetype k = 0; k < items.size(); ++k)
+                QVERIFY2(items[k][QLatin1String("content")].toString() == p.messages[k].content,
+                         qPrintable(docs[i]));
+        }
     }
 
     void copyAsPdl_data()

@@ -88,6 +88,8 @@ private Q_SLOTS:
         QCOMPARE(model.index(0, 0).data(PlaygroundResultModel::DistinctRole).toInt(), 2);
         QCOMPARE(model.index(0, 0).data(PlaygroundResultModel::PromptTokensRole).toLongLong(), 15);
         QCOMPARE(model.index(0, 0).data(PlaygroundResultModel::LatencyRole).toDouble(), 20.0);
+        QCOMPARE(model.headerData(0, Qt::Horizontal, Qt::ToolTipRole).toString(),
+                 QStringLiteral("v\n3 calls: 15 tokens in, 3 out; mean latency 20 ms"));
         QCOMPARE(model.index(0, 0).data(PlaygroundResultModel::RepliesRole).toStringList(),
                  (QStringList{QStringLiteral("yes"), QStringLiteral("no"), QStringLiteral("yes"),
                               QString()}));

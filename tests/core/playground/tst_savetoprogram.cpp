@@ -7,6 +7,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTest>
 
@@ -412,6 +413,146 @@ private Q_SLOTS:
         QCOMPARE(reread->parameters, want.parameters);
         if (!want.messages.isEmpty())
             QCOMPARE(reread->messages, want.messages);
+    }
+
+    void randomEdits()
+    {
+        // Programs of every shape the table has, each edited many times at random; PyYAML reads
+        // all the results in one go.
+        struct Program {
+            QString source, anchor, path;
+        };
+        const QList<Program> programs = {
+            {QStringLiteral("# c\ntext:\n- \"Hi\"   # keep\n- model: ollama/granite  # m\n"
+                            "  def: s\n  parameters:\n    temperature: 0.5 # warm\n"
+                            "    max_tokens: 100\n  input: Summarise ${ doc } please\n- \"Bye\"\n"),
+             QStringLiteral("model: ollama"), QStringLiteral("text/1")},
+            {QStringLiteral("model: gpt-4o # flow\nparameters: {temperature: 0.5, top_p: 0.9}\n"
+                            "input: \"Say \\\"hi\\\"\"\n"),
+             QStringLiteral("model:"), QString()},
+            {QStringLiteral("lastOf:\n- def: doc\n  read: doc.txt\n- model: m1\n  input: |\n"
+                            "    First ${ doc }.\n    Second.\n\n  # trailing\n  parameters:\n"
+                            "    temperature: 0\n"),
+             QStringLiteral("model: m1"), QStringLiteral("lastOf/1")},
+            {QStringLiteral("text:\n- model: 'm'\n  input:\n    array:\n    - role: system\n"
+                            "      content: You are terse.   # keep\n    - role: user\n"
+                            "      content: \"Translate ${ text }\"\n"
+                            "  parameters: {temperature: 0.1}\n"),
+             QStringLiteral("model:"), QStringLiteral("text/0")},
+            {QStringLiteral("model: m\ninput:\n  - role: user\n    content: 'It''s ${ n }'\n"
+                            "  - content: 日本語のテキスト\n"),
+             QStringLiteral("model:"), QString()},
+            {QStringLiteral("text:\n- {model: 'm: one', input: \"hi\"}  # one line\n- done\n"),
+             QStringLiteral("{model"), QStringLiteral("text/0")},
+            {QStringLiteral("text:\n- Hello\n- model: m # ctx\n- end\n"),
+             QStringLiteral("model: m"), QStringLiteral("text/1")},
+            {QStringLiteral("model: m\nparameters:\n  response_format:\n    type: json_object\n"
+                            "input:\n  array: [{role: user, content: \"a\"}, {role: system, "
+                            "content: b}]\n"),
+             QStringLiteral("model:"), QString()},
+        };
+        const QStringList models = {QStringLiteral("gpt-4o"), QStringLiteral("m: x"),
+                                    QStringLiteral("yes"),    QStringLiteral("日本語モデル"),
+                                    QStringLiteral("a #b"),   QStringLiteral("'q'")};
+        const QStringList texts = {QStringLiteral("plain"),
+                                   QStringLiteral("with: colon"),
+                                   QStringLiteral("# hash"),
+                                   QStringLiteral("multi\nline\n"),
+                                   QStringLiteral("  leading"),
+                                   QStringLiteral("trailing  "),
+                                   QStringLiteral("quote ' and \""),
+                                   QStringLiteral("日本語の\nテキスト"),
+                                   QStringLiteral("${ x }"),
+                                   QString(),
+                                   QStringLiteral("- dash"),
+                                   QStringLiteral("tab\there"),
+                                   QStringLiteral("two\n\n"),
+                                   QStringLiteral("{not: a map}"),
+                                   QStringLiteral("1.5"),
+                                   QStringLiteral("a\n  indented\nb")};
+        const QStringList roles = {QStringLiteral("user"), QStringLiteral("system"),
+                                   QStringLiteral("assistant")};
+
+        // HAKO_SAVE_SEED and HAKO_SAVE_ROUNDS explore further than the fixed default.
+        QRandomGenerator rng(quint32(qEnvironmentVariableIntValue("HAKO_SAVE_SEED") ?: 1124));
+        const int rounds = qEnvironmentVariableIntValue("HAKO_SAVE_ROUNDS") ?: 240;
+        struct Case {
+            int program;
+            PlaygroundPrompt want;
+            QString out;
+        };
+        QList<Case> cases;
+        for (int round = 0; round < rounds; ++round) {
+            const int which = int(rng.bounded(int(programs.size())));
+            const Program& prog = programs[which];
+            Result<PlaygroundPrompt> original =
+                promptFromSource(prog.source, spanAt(prog.source, prog.anchor));
+            QVERIFY2(original.ok(), qPrintable(prog.source));
+            PlaygroundPrompt p = *original;
+            auto chance = [&rng](int percent) {
+                return int(rng.bounded(100)) < percent;
+            };
+            if (chance(30))
+                p.model = models[rng.bounded(int(models.size()))];
+            PromptParameters& params = p.parameters;
+            if (chance(30))
+                params.temperature =
+                    chance(70) ? std::optional<double>(rng.bounded(3) * 0.5) : std::nullopt;
+            if (chance(30))
+                params.maxTokens =
+                    chance(70) ? std::optional<qint64>(10 + rng.bounded(100)) : std::nullopt;
+            if (chance(20))
+                params.topP = chance(50) ? std::optional<double>(0.25) : std::nullopt;
+            if (chance(20))
+                params.seed = chance(50) ? std::optional<qint64>(7) : std::nullopt;
+            if (chance(20))
+                params.stop = chance(50) ? QStringList{QStringLiteral("\n"), QStringLiteral("a,b")}
+                                         : QStringList{};
+            if (chance(15))
+                params.responseFormat =
+                    chance(50)
+                        ? QJsonValue(QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}})
+                        : QJsonValue();
+            for (PromptMessage& m : p.messages) {
+                if (chance(40))
+                    m.content = texts[rng.bounded(int(texts.size()))];
+                if (chance(15))
+                    m.role = roles[rng.bounded(int(roles.size()))];
+            }
+            if (chance(20))
+                p.messages.append(PromptMessage{roles[rng.bounded(int(roles.size()))],
+                                                texts[rng.bounded(int(texts.size()))]});
+            if (chance(15) && p.messages.size() > 1)
+                p.messages.removeLast();
+            Result<QList<TextEdit>> edits =
+                saveToProgram(prog.source, spanAt(prog.source, prog.anchor), p);
+            QVERIFY2(edits.ok(),
+                     qPrintable(prog.source + (edits ? QString() : edits.error().message)));
+            cases.append({which, p, applyEdits(prog.source, *edits)});
+        }
+        QStringList outs;
+        for (const Case& c : cases)
+            outs << c.out;
+        for (const Program& prog : programs)
+            outs << prog.source;
+        QStringList errors;
+        const auto docs = testing::pyYamlLoadMany(outs, &errors);
+        QVERIFY(docs);
+        QCOMPARE(docs->size(), outs.size());
+        for (qsizetype i = 0; i < cases.size(); ++i) {
+            const Case& c = cases[i];
+            const Program& prog = programs[c.program];
+            QVERIFY2(errors[i].isEmpty(), qPrintable(errors[i] + QStringLiteral("\n") + c.out));
+            const QJsonObject block = at(docs->at(i), prog.path).toObject();
+            QVERIFY2(block.value(QLatin1String("model")).toString() == c.want.model,
+                     qPrintable(c.out));
+            QVERIFY2(block.value(QLatin1String("parameters")).toObject() ==
+                         c.want.parameters.toJson(),
+                     qPrintable(c.out));
+            if (!c.want.messages.isEmpty() || block.contains(QLatin1String("input")))
+                QVERIFY2(messagesOf(block.value(QLatin1String("input"))) == c.want.messages,
+                         qPrintable(c.out));
+        }
     }
 
     void promptFromSourceReadsTheBlock()

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "core/eval/dataset.h"
+#include "core/promptlog/callrecord.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace hako::eval {
+
+/// The file formats datasets are imported from and exported to.
+enum class DatasetFormat {
+    Jsonl,     ///< one example a line: `{inputs, reference, metadata}` or a flat object
+    Json,      ///< an array of such objects, or `{examples: [...]}`
+    Csv,       ///< a header row; `input.x`/`inputs.x`/plain columns are inputs,
+               ///< `reference`/`expected`/`__expected` the reference, `metadata.x` metadata
+    LangSmith, ///< LangSmith example JSONL: `{inputs, outputs, metadata}`
+    Promptfoo, ///< promptfoo `tests:` YAML: `vars:` are inputs, `assert:` kept in metadata
+};
+
+/// `jsonl`, `json`, `csv`, `langsmith`, `promptfoo` (also `yaml`).
+std::optional<DatasetFormat> datasetFormatFromName(const QString& name);
+QString datasetFormatName(DatasetFormat format);
+/// The format a file name suggests (`.jsonl`, `.json`, `.csv`, `.yaml`/`.yml`); JSONL lines with
+/// `outputs` and no `reference` are read as LangSmith's anyway.
+DatasetFormat datasetFormatForPath(const QString& path);
+
+/// What an import read: the examples that parsed, and each one that did not (with its index
+/// among the file's examples, 0-based, the field when one is to blame, and why). Shape checks
+/// against the dataset's schema come after (Dataset::add).
+struct ParsedExamples {
+    QList<Example> examples;
+    QList<ShapeProblem> problems;
+    /// Index of each parsed example among the file's examples (for the shape check's report).
+    QList<int> sourceIndex;
+};
+
+/// Parses `data` in `format`. Fails only when the file as a whole is unusable (not a JSON
+/// array, a CSV without header, YAML that does not parse: the error carries the line).
+Result<ParsedExamples> parseExamples(const QByteArray& data, DatasetFormat format,
+                                     const QString& origin = {});
+
+/// The examples in `format` (UTF-8). CSV flattens inputs to `input.<name>` columns (values that
+/// are not strings as JSON), the reference to `reference`, metadata to `metadata.<name>`.
+QByteArray exportExamples(const QList<Example>& examples, DatasetFormat format);
+
+/// A dataset read from a file: parsed, its schema inferred, the examples that do not fit left
+/// out and reported (`problems`, indexes among the file's examples). The name is the file's
+/// base name. Errors: unreadable file, a file unusable as a whole.
+struct ImportedDataset {
+    Dataset dataset;
+    QList<ShapeProblem> problems;
+};
+Result<ImportedDataset> importDatasetFile(const QString& path,
+                                          std::optional<DatasetFormat> format = std::nullopt);
+
+/// Examples from logged model calls: inputs are the run's inputs, else the last user message
+/// as `input`; with `replyAsReference` the reply is the reference. Metadata names the call
+/// (`call_uid`, `prompt`, `model`).
+QList<Example> fromCalls(const QList<promptlog::CallRecord>& calls, bool replyAsReference);
+
+} // namespace hako::eval

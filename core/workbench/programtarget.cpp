@@ -1,0 +1,161 @@
+#include "core/workbench/programtarget.h"
+
+#include "core/pdl/interp/interpreter.h"
+#include "core/pdl/programcheck.h"
+#include "core/pdl/trace/tracewriter.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QUuid>
+
+#include <nlohmann/json.hpp>
+
+#include <mutex>
+
+namespace hako {
+
+namespace {
+
+// Sums one example's token counts and cost as its model calls come back.
+class UsageMeter : public models::IModelProvider {
+public:
+    UsageMeter(std::shared_ptr<models::IModelProvider> inner, const promptlog::PriceTable* prices)
+        : m_inner(std::move(inner)), m_prices(prices)
+    {}
+    QString id() const override { return m_inner->id(); }
+    Result<models::ChatResponse> chat(const models::ChatRequest& request,
+                                      const models::DeltaCallback& onDelta,
+                                      const CancelToken& cancel) override
+    {
+        Result<models::ChatResponse> r = m_inner->chat(request, onDelta, cancel);
+        if (r.ok()) {
+            std::lock_guard lock(m_mutex);
+            m_prompt += r->usage.promptTokens;
+            m_completion += r->usage.completionTokens;
+            const std::optional<double> c =
+                m_prices->cost(QString::fromStdString(request.model), r->usage.promptTokens,
+                               r->usage.completionTokens, std::nullopt);
+            if (c)
+                m_cost = m_cost.value_or(0) + *c;
+            else
+                m_unpriced = true;
+        }
+        return r;
+    }
+    Result<std::vector<std::vector<float>>> embed(const std::string& model,
+                                                  const std::vector<std::string>& texts,
+                                                  const CancelToken& cancel) override
+    {
+        return m_inner->embed(model, texts, cancel);
+    }
+    Result<QStringList> listModels(const CancelToken& cancel) override
+    {
+        return m_inner->listModels(cancel);
+    }
+    void fill(eval::TargetOutput& out)
+    {
+        std::lock_guard lock(m_mutex);
+        out.promptTokens = m_prompt;
+        out.completionTokens = m_completion;
+        // A run with one unpriced call has no known cost.
+        out.cost = m_unpriced ? std::nullopt : m_cost;
+        if (m_prompt == 0 && m_completion == 0 && !m_unpriced)
+            out.cost = 0.0;
+    }
+
+private:
+    std::shared_ptr<models::IModelProvider> m_inner;
+    const promptlog::PriceTable* m_prices;
+    std::mutex m_mutex;
+    int64_t m_prompt = 0, m_completion = 0;
+    std::optional<double> m_cost;
+    bool m_unpriced = false;
+};
+
+} // namespace
+
+Result<eval::TargetFunction> ProgramTarget::make() const
+{
+    pdl::ParseResult parsed = pdl::checkProgram(programPath);
+    if (!parsed.ok() || !parsed.program) {
+        QStringList lines;
+        SourceSpan first;
+        for (const Diagnostic& d : parsed.diagnostics) {
+            if (d.severity != Severity::Error)
+                continue;
+            if (!first.isValid())
+                first = d.span;
+            lines << d.toString();
+        }
+        return makeError(lines.isEmpty() ? QStringLiteral("%1: cannot be parsed").arg(programPath)
+                                         : lines.join(QLatin1Char('\n')),
+                         first);
+    }
+    if (!environment.modelProvider)
+        return makeError(QStringLiteral("a program target needs a model provider"));
+    if (!traceFolder.isEmpty())
+        QDir().mkpath(traceFolder);
+    auto copy = std::make_shared<ProgramTarget>(*this);
+    // Once for every example: compose() would hash the program's file for each run.
+    if (copy->environment.runLog.programPath.isEmpty())
+        copy->environment.runLog.programPath = programPath;
+    if (copy->environment.runLog.programHash.isEmpty())
+        copy->environment.runLog.programHash = programContentHash(programPath);
+    std::shared_ptr<const ProgramTarget> self = copy;
+    std::shared_ptr<const pdl::Program> program = parsed.program;
+    return eval::TargetFunction([self,
+                                 program](const QJsonObject& inputs,
+                                          const CancelToken& cancel) -> Result<eval::TargetOutput> {
+        QElapsedTimer timer;
+        timer.start();
+        pdl::RunOptions options;
+        const pdl::Value scope = pdl::Value::fromJson(nlohmann::json::parse(
+            QJsonDocument(inputs).toJson(QJsonDocument::Compact).toStdString()));
+        if (scope.isDict())
+            options.initialScope = scope.asDict();
+        options.cancel = cancel;
+        options.trace = !self->traceFolder.isEmpty();
+        options.writeStdout = [](std::string_view) {
+        };
+        options.writeStderr = [](std::string_view) {
+        };
+        options.readInput = [](const std::string&, bool) {
+            return std::optional<std::string>();
+        };
+        RunEnvironment environment = self->environment;
+        auto meter = std::make_shared<UsageMeter>(environment.modelProvider, &self->prices);
+        environment.modelProvider = meter;
+        environment.runLog.inputs = inputs;
+        environment.runLog.runId.clear();
+        if (std::optional<Diagnostic> error = environment.compose(options))
+            return *error;
+        pdl::Interpreter interpreter(options);
+        pdl::RunResult result = interpreter.run(program);
+        eval::TargetOutput out;
+        out.latencyMs = double(timer.nsecsElapsed()) / 1e6;
+        meter->fill(out);
+        if (result.trace && !self->traceFolder.isEmpty()) {
+            const QString path = QDir(self->traceFolder)
+                                     .filePath(QUuid::createUuid().toString(QUuid::WithoutBraces) +
+                                               QStringLiteral(".json"));
+            QString error;
+            if (pdl::writeTraceFile(*result.trace, path, &error))
+                out.tracePath = path;
+        }
+        if (!result.ok)
+            return result.error;
+        if (!self->outputVariable.isEmpty()) {
+            const pdl::Value* v = result.scope.find(self->outputVariable.toStdString());
+            if (!v)
+                return makeError(QStringLiteral("the program defined no variable `%1`")
+                                     .arg(self->outputVariable));
+            out.output = QString::fromStdString(v->isString() ? v->asString() : v->toText());
+        } else {
+            out.output = QString::fromStdString(result.result.toText());
+        }
+        return out;
+    });
+}
+
+} // namespace hako

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "core/eval/experiment.h"
+#include "core/promptlog/pricetable.h"
+#include "core/workbench/runenvironment.h"
+
+#include <QString>
+
+namespace hako {
+
+/// A PDL program as an experiment's target (eval::TargetFunction): each example's inputs become
+/// the program's variables, the run is composed by RunEnvironment as `hako run` composes it
+/// (every model call in the prompt log, with the environment's tags and the example's inputs),
+/// and the output is the program's result text (or one variable's value). Tokens are counted
+/// from the model replies, the cost priced with `prices`, and the trace kept in `traceFolder`
+/// when it is set.
+struct ProgramTarget {
+    QString programPath;
+    /// baseFolder, modelProvider (required: created once and shared by every example),
+    /// promptLog, runLog (tags, programPath), sandbox.
+    RunEnvironment environment;
+    /// The variable whose value is the output; empty: the program's result.
+    QString outputVariable;
+    /// Where each example's trace is written (`<uuid>.json`); empty: no traces.
+    QString traceFolder;
+    promptlog::PriceTable prices;
+
+    /// Parses the program once (its errors, every one, as the diagnostic) and gives the target.
+    /// The function is thread-safe: the runner calls it from several workers at once.
+    Result<eval::TargetFunction> make() const;
+};
+
+} // namespace hako

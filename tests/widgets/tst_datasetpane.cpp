@@ -1,0 +1,85 @@
+// The dataset editor: logged calls added as examples, an import with a misfit reported by
+// example and field in the message bar, an edit that does not fit refused, versions saved.
+
+#include "core/eval/evalstore.h"
+#include "core/eval/resultsmodel.h"
+#include "widgets/common/messagebar.h"
+#include "widgets/eval/datasetpane.h"
+
+#include <QJsonArray>
+#include <QLineEdit>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace hako;
+using namespace hako::eval;
+
+class TestDatasetPane : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void callsImportsEditsAndVersions()
+    {
+        QTemporaryDir dir;
+        auto opened = EvalStore::open(dir.filePath(QStringLiteral("eval.sqlite")));
+        QVERIFY(opened.ok());
+        std::shared_ptr<EvalStore> store = std::move(opened).value();
+        DatasetPane pane;
+        pane.setStore(store);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        pane.nameField()->setText(QStringLiteral("summaries"));
+
+        // Three logged calls, their replies as references.
+        QList<promptlog::CallRecord> calls;
+        for (const char* topic : {"cats", "dogs", "猫"}) {
+            promptlog::CallRecord c;
+            c.uid = QString::fromUtf8(topic);
+            c.inputs = {{QStringLiteral("topic"), QString::fromUtf8(topic)}};
+            c.reply = QStringLiteral("About %1.").arg(QString::fromUtf8(topic));
+            calls.append(c);
+        }
+        QCOMPARE(pane.addCalls(calls, true), 3);
+        QCOMPARE(pane.table()->model()->rowCount(), 3);
+        QCOMPARE(pane.save(QStringLiteral("from the log")), 1);
+
+        // An import with one example of the wrong shape: the rest are added, the misfit named.
+        QFile f(dir.filePath(QStringLiteral("more.jsonl")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"inputs\": {\"topic\": \"birds\"}, \"reference\": \"About birds.\"}\n"
+                "{\"inputs\": {\"topic\": [1, 2]}, \"reference\": \"?\"}\n");
+        f.close();
+        QCOMPARE(pane.importFile(f.fileName()), 1);
+        QVERIFY2(pane.messageBar()->text().contains(QLatin1String("example 1: inputs.topic")),
+                 qPrintable(pane.messageBar()->text()));
+        QCOMPARE(pane.table()->model()->rowCount(), 4);
+
+        // Typing a value into a cell; the reference column is last.
+        const QModelIndex reference = pane.table()->model()->index(0, 1);
+        QVERIFY(pane.table()->model()->setData(reference, QStringLiteral("Cats sleep.")));
+        QCOMPARE(pane.save(QStringLiteral("edited")), 2);
+        auto v2 = store->dataset(QStringLiteral("summaries"));
+        QVERIFY(v2.ok());
+        QCOMPARE(v2->version, 2);
+        QCOMPARE(v2->examples.size(), 4);
+        QCOMPARE(v2->examples[0].reference.toString(), QStringLiteral("Cats sleep."));
+        QCOMPARE(store->dataset(QStringLiteral("summaries"), 1)->examples.size(), 3);
+
+        // Export and read back.
+        const QString out = dir.filePath(QStringLiteral("out.csv"));
+        QVERIFY(pane.exportFile(out, DatasetFormat::Csv));
+        auto back = importDatasetFile(out);
+        QVERIFY(back.ok());
+        QCOMPARE(back->dataset.examples.size(), 4);
+
+        // Opening an older version.
+        QVERIFY(pane.open(QStringLiteral("summaries"), 1));
+        QCOMPARE(pane.table()->model()->rowCount(), 3);
+        QVERIFY(!pane.open(QStringLiteral("nope")));
+        QVERIFY(!pane.messageBar()->text().isEmpty());
+    }
+};
+
+QTEST_MAIN(TestDatasetPane)
+#include "tst_datasetpane.moc"

@@ -1,0 +1,251 @@
+// File › New from Template (offscreen): the dialog lists the templates in the interface
+// language, the first selected; a template chosen with the keyboard and created with Return
+// opens as a new, unsaved, untitled program; Cancel and "save changes?" behave as for New.
+// With HAKO_SCREENSHOT_DIR set, saves the dialog in English and Japanese.
+#include "core/workbench/templatecatalog.h"
+#include "isolatedsettings.h"
+#include "widgets/common/messagebar.h"
+#include "widgets/editor/editorpane.h"
+#include "widgets/editor/pdleditor.h"
+#include "widgets/templates/templatedialog.h"
+#include "widgets/workbench/filecontroller.h"
+#include "widgets/workbench/mainwindow.h"
+
+#include <QAccessible>
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace hako;
+
+namespace {
+
+QString templateText(const char* file)
+{
+    QFile f(QStringLiteral(HAKO_SOURCE_DIR "/resources/templates/") + QLatin1String(file));
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+QAction* newFromTemplateAction(MainWindow& window)
+{
+    for (QAction* a : window.menuBar()->actions().first()->menu()->actions())
+        if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N))
+            return a;
+    return nullptr;
+}
+
+void saveShot(QWidget* w, const QString& name)
+{
+    const QString dir = qEnvironmentVariable("HAKO_SCREENSHOT_DIR");
+    if (dir.isEmpty())
+        return;
+    QDir().mkpath(dir);
+    // Let pending layouts (a changed selection's texts) settle before grabbing.
+    QTest::qWait(50);
+    QVERIFY(w->grab().save(QDir(dir).filePath(name)));
+}
+
+} // namespace
+
+class TestTemplateDialog : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<testing::IsolatedSettings> m_settings;
+
+    // Opens the dialog with Ctrl+Shift+N and returns it.
+    TemplateDialog* openDialog(MainWindow& window)
+    {
+        window.show();
+        window.activateWindow();
+        if (!QTest::qWaitForWindowActive(&window))
+            return nullptr;
+        window.editorPane()->editor()->setFocus();
+        QTest::keyClick(window.editorPane()->editor(), Qt::Key_N,
+                        Qt::ControlModifier | Qt::ShiftModifier);
+        TemplateDialog* dialog = nullptr;
+        for (int i = 0; i < 50 && !dialog; ++i) {
+            dialog = window.findChild<TemplateDialog*>();
+            if (!dialog)
+                QTest::qWait(20);
+        }
+        if (dialog && !QTest::qWaitForWindowExposed(dialog))
+            return nullptr;
+        return dialog;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_settings =
+            std::make_unique<testing::IsolatedSettings>(QStringLiteral("tst_templatedialog"));
+        QVERIFY(m_settings->isValid());
+    }
+    void init()
+    {
+        QSettings().clear();
+        qunsetenv("HAKO_LANGUAGE");
+    }
+
+    void menuAction()
+    {
+        MainWindow window;
+        QAction* action = newFromTemplateAction(window);
+        QVERIFY(action);
+        QCOMPARE(action->text(), QStringLiteral("New from &Template…"));
+    }
+
+    void chooseWithKeyboardAndCreate()
+    {
+        qputenv("HAKO_LANGUAGE", "en");
+        MainWindow window;
+        TemplateDialog* dialog = openDialog(window);
+        QVERIFY(dialog);
+        auto* list = dialog->findChild<QListWidget*>(QStringLiteral("templateList"));
+        QVERIFY(list);
+        QCOMPARE(list->count(), 9);
+        QCOMPARE(list->currentRow(), 0); // the first is selected
+        QCOMPARE(dialog->selectedId(), QStringLiteral("summarize"));
+        QCOMPARE(list->item(0)->text(), QStringLiteral("Summarise a text"));
+        QVERIFY(list->hasFocus());
+        // Every control is named for screen readers.
+        for (QWidget* w : dialog->findChildren<QWidget*>()) {
+            if (!w->isVisible() || !w->focusPolicy())
+                continue;
+            QAccessibleInterface* iface = QAccessible::queryAccessibleInterface(w);
+            QVERIFY2(iface && !iface->text(QAccessible::Name).isEmpty(),
+                     w->metaObject()->className());
+        }
+        auto* inputs = dialog->findChild<QLabel*>(QStringLiteral("templateInputs"));
+        QVERIFY(inputs->text().contains(QLatin1String("audience")));
+        saveShot(dialog, QStringLiteral("templatedialog-en.png"));
+
+        // Down twice: "Extract data as JSON"; its inputs show.
+        QTest::keyClick(list, Qt::Key_Down);
+        QTest::keyClick(list, Qt::Key_Down);
+        QCOMPARE(dialog->selectedId(), QStringLiteral("extract_json"));
+        QVERIFY(dialog->findChild<QLabel*>(QStringLiteral("templateDescription"))
+                    ->text()
+                    .contains(QLatin1String("repairs")));
+        QVERIFY(inputs->text().contains(QLatin1String("fields")));
+
+        QTest::keyClick(list, Qt::Key_Return);
+        QTRY_VERIFY(!dialog || !dialog->isVisible());
+        PdlEditor* editor = window.editorPane()->editor();
+        QCOMPARE(editor->text(), templateText("extract_json.pdl"));
+        QVERIFY(window.editorPane()->filePath().isEmpty());
+        QVERIFY(window.editorPane()->isModified());
+        QCOMPARE(window.windowTitle(), QStringLiteral("untitled.pdl[*] — Hako"));
+        QVERIFY(window.isWindowModified());
+        QVERIFY(window.editorPane()->messageBar()->text().contains(
+            QLatin1String("Extract data as JSON")));
+        // The dialog is gone (deleted on close).
+        QTRY_VERIFY(!window.findChild<TemplateDialog*>());
+        window.resize(1000, 700);
+        saveShot(&window, QStringLiteral("templates-created-en.png"));
+    }
+
+    void newFromTemplateAsksToSave()
+    {
+        MainWindow window;
+        QStringList asked;
+        FileController::SaveChoice answer = FileController::SaveChoice::Cancel;
+        window.files()->setSaveQuestion([&](const QString& name) {
+            asked << name;
+            return answer;
+        });
+        PdlEditor* editor = window.editorPane()->editor();
+        editor->setText(QStringLiteral("text: mine\n"));
+        QVERIFY(window.editorPane()->isModified());
+        QVERIFY(!window.files()->newFromTemplate(QStringLiteral("chat")));
+        QCOMPARE(asked, QStringList{QStringLiteral("untitled.pdl")});
+        QCOMPARE(editor->text(), QStringLiteral("text: mine\n"));
+        answer = FileController::SaveChoice::Discard;
+        QVERIFY(window.files()->newFromTemplate(QStringLiteral("chat")));
+        QCOMPARE(editor->text(), templateText("chat.pdl"));
+        QVERIFY(!window.files()->newFromTemplate(QStringLiteral("no-such-template")));
+        QVERIFY(
+            window.editorPane()->messageBar()->text().contains(QLatin1String("no template named")));
+    }
+
+    void cancelKeepsTheProgram()
+    {
+        qputenv("HAKO_LANGUAGE", "en");
+        MainWindow window;
+        PdlEditor* editor = window.editorPane()->editor();
+        TemplateDialog* dialog = openDialog(window);
+        QVERIFY(dialog);
+        QTest::keyClick(dialog, Qt::Key_Escape);
+        QTRY_VERIFY(!window.findChild<TemplateDialog*>());
+        QCOMPARE(editor->text(), QString());
+        QVERIFY(!window.editorPane()->isModified());
+    }
+
+    void japaneseFromEnvironment()
+    {
+        qputenv("HAKO_LANGUAGE", "ja");
+        QSettings().setValue(QStringLiteral("ui/language"), QStringLiteral("en"));
+        MainWindow window;
+        TemplateDialog* dialog = openDialog(window);
+        QVERIFY(dialog);
+        auto* list = dialog->findChild<QListWidget*>(QStringLiteral("templateList"));
+        QCOMPARE(list->item(0)->text(), QStringLiteral("文章を要約する"));
+        QCOMPARE(list->item(8)->text(), QStringLiteral("長期記憶を持つアシスタント"));
+        QVERIFY(dialog->findChild<QLabel*>(QStringLiteral("templateInputs"))
+                    ->text()
+                    .contains(QStringLiteral("要約したい文章")));
+        QCOMPARE(dialog->windowTitle(), QStringLiteral("テンプレートから新規作成"));
+        saveShot(dialog, QStringLiteral("templatedialog-ja.png"));
+        list->setCurrentRow(8);
+        saveShot(dialog, QStringLiteral("templatedialog-ja-memory.png"));
+        dialog->reject();
+    }
+
+    void japaneseFromSetting()
+    {
+        QSettings().setValue(QStringLiteral("ui/language"), QStringLiteral("ja"));
+        MainWindow window;
+        TemplateDialog* dialog = openDialog(window);
+        QVERIFY(dialog);
+        auto* list = dialog->findChild<QListWidget*>(QStringLiteral("templateList"));
+        QCOMPARE(list->item(1)->text(), QStringLiteral("ラベルに分類する"));
+        dialog->reject();
+    }
+
+    void emptyState()
+    {
+        QTemporaryDir empty;
+        QFile index(QDir(empty.path()).filePath(QStringLiteral("templates.json")));
+        QVERIFY(index.open(QIODevice::WriteOnly));
+        index.write("{\"templates\": []}");
+        index.close();
+        TemplateDialog dialog(TemplateCatalog(empty.path()), QStringLiteral("en"));
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        auto* label = dialog.findChild<QLabel*>(QStringLiteral("templatesEmpty"));
+        QVERIFY(label && label->isVisible());
+        QCOMPARE(label->text(), QStringLiteral("No templates are installed."));
+        QVERIFY(!dialog.findChild<QPushButton*>(QStringLiteral("createButton"))->isEnabled());
+        QVERIFY(dialog.selectedId().isEmpty());
+        saveShot(&dialog, QStringLiteral("templatedialog-empty.png"));
+
+        // A broken templates.json says why.
+        QVERIFY(index.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        index.write("{oops");
+        index.close();
+        TemplateDialog broken(TemplateCatalog(empty.path()), QStringLiteral("en"));
+        QVERIFY(broken.findChild<QLabel*>(QStringLiteral("templatesEmpty"))
+                    ->text()
+                    .contains(QLatin1String("is not valid JSON")));
+    }
+};
+
+QTEST_MAIN(TestTemplateDialog)
+#include "tst_templatedialog.moc"

@@ -1,0 +1,231 @@
+#include "widgets/eval/datasetpane.h"
+
+#include "core/eval/evalstore.h"
+#include "core/eval/resultsmodel.h"
+#include "widgets/common/messagebar.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace hako {
+
+DatasetPane::DatasetPane(QWidget* parent)
+    : QWidget(parent), m_model(new eval::DatasetTableModel(this)), m_table(new QTableView),
+      m_messages(new MessageBar), m_name(new QLineEdit), m_description(new QLineEdit)
+{
+    setObjectName(QStringLiteral("datasetPane"));
+    m_table->setModel(m_model);
+    m_table->setAccessibleName(tr("Examples"));
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_name->setAccessibleName(tr("Dataset name"));
+    m_name->setPlaceholderText(tr("name"));
+    m_description->setAccessibleName(tr("Description"));
+    m_description->setPlaceholderText(tr("description"));
+
+    auto* add = new QPushButton(tr("Add Row"));
+    auto* remove = new QPushButton(tr("Remove Rows"));
+    auto* import = new QPushButton(tr("Import…"));
+    auto* exportButton = new QPushButton(tr("Export…"));
+    auto* saveButton = new QPushButton(tr("Save Version"));
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Dataset:")));
+    top->addWidget(m_name, 1);
+    top->addWidget(m_description, 2);
+    auto* buttons = new QHBoxLayout;
+    for (QPushButton* b : {add, remove, import, exportButton, saveButton})
+        buttons->addWidget(b);
+    buttons->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(top);
+    layout->addWidget(m_messages);
+    layout->addWidget(m_table, 1);
+    layout->addLayout(buttons);
+
+    connect(m_model, &eval::DatasetTableModel::shapeProblem, this,
+            [this](const eval::ShapeProblem& p) {
+                m_messages->showMessage(tr("Not changed: %1").arg(p.toString()));
+            });
+    connect(add, &QPushButton::clicked, this, [this] {
+        const int row = m_table->currentIndex().isValid() ? m_table->currentIndex().row() + 1
+                                                          : m_model->rowCount();
+        m_model->insertRows(row, 1);
+    });
+    connect(remove, &QPushButton::clicked, this, [this] {
+        QList<int> rows;
+        for (const QModelIndex& i : m_table->selectionModel()->selectedIndexes())
+            if (!rows.contains(i.row()))
+                rows << i.row();
+        std::sort(rows.rbegin(), rows.rend());
+        for (int r : rows)
+            m_model->removeRows(r, 1);
+    });
+    connect(import, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Import Examples"), QString(),
+            tr("Datasets (*.jsonl *.json *.csv *.yaml *.yml);;All files (*)"));
+        if (!path.isEmpty())
+            importFile(path);
+    });
+    connect(exportButton, &QPushButton::clicked, this, [this] {
+        QString filter;
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export Examples"), m_name->text(),
+            tr("JSON Lines (*.jsonl);;JSON (*.json);;CSV (*.csv);;LangSmith JSONL (*.jsonl);;"
+               "promptfoo tests (*.yaml)"),
+            &filter);
+        if (path.isEmpty())
+            return;
+        eval::DatasetFormat format = eval::datasetFormatForPath(path);
+        if (filter.startsWith(QLatin1String("LangSmith")))
+            format = eval::DatasetFormat::LangSmith;
+        exportFile(path, format);
+    });
+    connect(saveButton, &QPushButton::clicked, this, [this] { save(); });
+}
+
+DatasetPane::~DatasetPane() = default;
+
+void DatasetPane::setStore(std::shared_ptr<eval::EvalStore> store)
+{
+    m_store = std::move(store);
+}
+
+void DatasetPane::setDataset(const eval::Dataset& dataset)
+{
+    m_model->setDataset(dataset);
+    m_name->setText(dataset.name);
+    m_description->setText(dataset.description);
+    m_messages->clearMessage();
+}
+
+const eval::Dataset& DatasetPane::dataset() const
+{
+    return m_model->dataset();
+}
+
+bool DatasetPane::open(const QString& name, int version)
+{
+    if (!m_store)
+        return false;
+    Result<eval::Dataset> d = m_store->dataset(name, version);
+    if (!d.ok()) {
+        m_messages->showMessage(d.error().message);
+        return false;
+    }
+    setDataset(*d);
+    return true;
+}
+
+void DatasetPane::report(const QList<eval::ShapeProblem>& problems, int added)
+{
+    if (problems.isEmpty()) {
+        m_messages->showMessage(tr("Added %n example(s).", nullptr, added),
+                                MessageBar::Kind::Information);
+        return;
+    }
+    QStringList lines;
+    for (const eval::ShapeProblem& p : problems.mid(0, 5))
+        lines << p.toString();
+    if (problems.size() > 5)
+        lines << tr("… and %n more", nullptr, int(problems.size() - 5));
+    m_messages->showMessage(tr("Added %1; left out %2 that do not fit: %3")
+                                .arg(added)
+                                .arg(problems.size())
+                                .arg(lines.join(QStringLiteral("; "))),
+                            MessageBar::Kind::Warning);
+}
+
+int DatasetPane::importFile(const QString& path)
+{
+    Result<QByteArray> data = [&]() -> Result<QByteArray> {
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            return makeError(QStringLiteral("%1: %2").arg(path, f.errorString()));
+        return f.readAll();
+    }();
+    if (!data.ok()) {
+        m_messages->showMessage(data.error().message);
+        return 0;
+    }
+    Result<eval::ParsedExamples> parsed =
+        eval::parseExamples(*data, eval::datasetFormatForPath(path), path);
+    if (!parsed.ok()) {
+        m_messages->showMessage(parsed.error().toString());
+        return 0;
+    }
+    eval::Dataset d = m_model->dataset();
+    if (d.name.isEmpty())
+        d.name = m_name->text().isEmpty() ? QFileInfo(path).completeBaseName() : m_name->text();
+    const int before = int(d.examples.size());
+    QList<eval::ShapeProblem> problems = parsed->problems;
+    for (eval::ShapeProblem p : d.add(parsed->examples)) {
+        p.index = parsed->sourceIndex.value(p.index, p.index);
+        problems.append(p);
+    }
+    const int added = int(d.examples.size()) - before;
+    const QString name = d.name;
+    setDataset(d);
+    m_name->setText(name);
+    report(problems, added);
+    return added;
+}
+
+bool DatasetPane::exportFile(const QString& path, eval::DatasetFormat format)
+{
+    QSaveFile f(path);
+    const QByteArray bytes = eval::exportExamples(m_model->dataset().examples, format);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
+        m_messages->showMessage(tr("Cannot write %1: %2").arg(path, f.errorString()));
+        return false;
+    }
+    return true;
+}
+
+int DatasetPane::addCalls(const QList<promptlog::CallRecord>& calls, bool replyAsReference)
+{
+    eval::Dataset d = m_model->dataset();
+    if (d.name.isEmpty())
+        d.name = m_name->text();
+    const int before = int(d.examples.size());
+    const QList<eval::ShapeProblem> problems = d.add(eval::fromCalls(calls, replyAsReference));
+    const int added = int(d.examples.size()) - before;
+    setDataset(d);
+    report(problems, added);
+    return added;
+}
+
+int DatasetPane::save(const QString& message)
+{
+    if (!m_store) {
+        m_messages->showMessage(tr("No evaluation store to save to."));
+        return 0;
+    }
+    eval::Dataset d = m_model->dataset();
+    d.name = m_name->text().trimmed();
+    d.description = m_description->text();
+    if (d.name.isEmpty()) {
+        m_messages->showMessage(tr("Give the dataset a name first."));
+        return 0;
+    }
+    Result<int> version = m_store->saveDataset(d, message, true);
+    if (!version.ok()) {
+        m_messages->showMessage(version.error().message);
+        return 0;
+    }
+    d.version = *version;
+    setDataset(d);
+    m_messages->showMessage(tr("Saved %1 version %2.").arg(d.name).arg(*version),
+                            MessageBar::Kind::Information);
+    return *version;
+}
+
+} // namespace hako

@@ -1,0 +1,69 @@
+#pragma once
+
+#include "core/eval/datasetio.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QLineEdit;
+class QPushButton;
+class QTableView;
+
+namespace hako::eval {
+class DatasetTableModel;
+class EvalStore;
+} // namespace hako::eval
+
+namespace hako {
+
+class MessageBar;
+
+/// The dataset editor: a dataset's examples as an editable table (one column per input, and
+/// the reference), its name and description, rows added and removed, import and export in
+/// every format core/eval reads and writes, examples added from logged calls, and Save (a new
+/// version in the EvalStore). An edit or import that does not fit the dataset's shape is
+/// refused and said in the message bar above the table, with the example and field. Opening and
+/// saving call the store on the GUI thread (a dataset of a few thousand rows saves in
+/// milliseconds; move them to a worker if datasets grow). GUI thread only.
+class DatasetPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit DatasetPane(QWidget* parent = nullptr);
+    ~DatasetPane() override;
+
+    void setStore(std::shared_ptr<eval::EvalStore> store);
+    /// Shows `dataset` (unsaved until save()).
+    void setDataset(const eval::Dataset& dataset);
+    const eval::Dataset& dataset() const;
+    /// Opens the stored dataset `name` at `version` (0: the latest); false (and a message)
+    /// when there is none.
+    bool open(const QString& name, int version = 0);
+
+    /// Adds the examples of a file; those that do not fit are left out and listed in the
+    /// message bar. Gives how many were added.
+    int importFile(const QString& path);
+    /// Writes the examples to `path` in `format`.
+    bool exportFile(const QString& path, eval::DatasetFormat format);
+    /// Adds examples made of logged calls (Prompt Log › Add to Dataset); gives how many fit.
+    int addCalls(const QList<promptlog::CallRecord>& calls, bool replyAsReference);
+    /// Stores the table as a new version; gives it (0 and a message on failure).
+    int save(const QString& message = {});
+
+    QTableView* table() const { return m_table; }
+    MessageBar* messageBar() const { return m_messages; }
+    QLineEdit* nameField() const { return m_name; }
+    eval::DatasetTableModel* model() const { return m_model; }
+
+private:
+    void report(const QList<eval::ShapeProblem>& problems, int added);
+
+    std::shared_ptr<eval::EvalStore> m_store;
+    eval::DatasetTableModel* m_model;
+    QTableView* m_table;
+    MessageBar* m_messages;
+    QLineEdit* m_name;
+    QLineEdit* m_description;
+};
+
+} // namespace hako

@@ -1,0 +1,350 @@
+#include "widgets/eval/evalresultspane.h"
+
+#include "core/eval/evalstore.h"
+#include "core/eval/resultsmodel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QPainter>
+#include <QPlainTextEdit>
+#include <QPointer>
+#include <QRegularExpression>
+#include <QSplitter>
+#include <QStyledItemDelegate>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+namespace hako {
+
+namespace {
+
+// Score cells tinted by pass/fail (and errors), so failures stand out while scrolling.
+class ScoreDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        const QVariant pass = index.data(eval::ExperimentResultsModel::PassRole);
+        if (!pass.isValid())
+            return;
+        const bool error = index.data(eval::ExperimentResultsModel::ErrorRole).toBool();
+        const QColor tint = error           ? QColor(255, 200, 120)
+                            : pass.toBool() ? QColor(170, 230, 170)
+                                            : QColor(250, 170, 170);
+        option->backgroundBrush = QBrush(tint);
+    }
+};
+
+QStringList tokens(const QString& s)
+{
+    // Words and spaces; each CJK character is a token of its own.
+    static const QRegularExpression re(
+        QStringLiteral("[\\x{3040}-\\x{30FF}\\x{3400}-\\x{9FFF}\\x{F900}-\\x{FAFF}\\x{FF00}-\\x{"
+                       "FFEF}]|\\w+|\\s+|[^\\w\\s]"),
+        QRegularExpression::UseUnicodePropertiesOption);
+    QStringList out;
+    auto it = re.globalMatch(s);
+    while (it.hasNext())
+        out << it.next().captured(0);
+    return out;
+}
+
+struct Loaded {
+    QList<eval::ExperimentInfo> experiments;
+    QList<eval::Example> examples;
+    QStringList evaluators;
+    QList<eval::ExampleResult> results, baseline;
+    QString id, error;
+};
+
+} // namespace
+
+QString wordDiff(const QString& a, const QString& b)
+{
+    const QStringList x = tokens(a), y = tokens(b);
+    const qsizetype n = x.size(), m = y.size();
+    if (n * m > 4'000'000) // too long to align: say so rather than stall
+        return QStringLiteral("[-%1-]{+%2+}").arg(a, b);
+    std::vector<std::vector<int>> lcs(size_t(n + 1), std::vector<int>(size_t(m + 1), 0));
+    for (qsizetype i = n - 1; i >= 0; --i)
+        for (qsizetype j = m - 1; j >= 0; --j)
+            lcs[i][j] =
+                x[i] == y[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+    QString out, del, ins;
+    auto flush = [&] {
+        if (!del.isEmpty())
+            out += QStringLiteral("[-") + del + QStringLiteral("-]");
+        if (!ins.isEmpty())
+            out += QStringLiteral("{+") + ins + QStringLiteral("+}");
+        del.clear();
+        ins.clear();
+    };
+    qsizetype i = 0, j = 0;
+    while (i < n && j < m) {
+        if (x[i] == y[j]) {
+            flush();
+            out += x[i];
+            ++i;
+            ++j;
+        } else if (lcs[i + 1][j] >= lcs[i][j + 1]) {
+            del += x[i++];
+        } else {
+            ins += y[j++];
+        }
+    }
+    while (i < n)
+        del += x[i++];
+    while (j < m)
+        ins += y[j++];
+    flush();
+    return out;
+}
+
+EvalResultsPane::EvalResultsPane(QWidget* parent)
+    : QWidget(parent), m_model(new eval::ExperimentResultsModel(this)),
+      m_filter(new eval::FailingResultsFilter(this)), m_view(new QTableView),
+      m_detail(new QPlainTextEdit), m_failuresOnly(new QCheckBox(tr("Failures only"))),
+      m_experiments(new QComboBox), m_baseline(new QComboBox), m_summary(new QLabel)
+{
+    setObjectName(QStringLiteral("evalResultsPane"));
+    m_filter->setSourceModel(m_model);
+    m_view->setModel(m_filter);
+    m_view->setSortingEnabled(true);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectItems);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setItemDelegate(new ScoreDelegate(m_view));
+    m_view->verticalHeader()->hide();
+    m_view->horizontalHeader()->setStretchLastSection(false);
+    m_view->setWordWrap(false);
+    m_view->setAccessibleName(tr("Evaluation results"));
+    m_detail->setReadOnly(true);
+    m_detail->setAccessibleName(tr("Reasoning"));
+    m_detail->setPlaceholderText(tr("Click a score to read why."));
+    m_experiments->setAccessibleName(tr("Experiment"));
+    m_baseline->setAccessibleName(tr("Compare with"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Experiment:")));
+    bar->addWidget(m_experiments, 2);
+    bar->addWidget(new QLabel(tr("Compare with:")));
+    bar->addWidget(m_baseline, 2);
+    bar->addWidget(m_failuresOnly);
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(m_view);
+    splitter->addWidget(m_detail);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_summary);
+    layout->addWidget(splitter, 1);
+
+    connect(m_failuresOnly, &QCheckBox::toggled, m_filter,
+            &eval::FailingResultsFilter::setOnlyFailures);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) { showDetail(current); });
+    connect(m_view, &QTableView::clicked, this, [this](const QModelIndex& i) { showDetail(i); });
+    connect(m_view, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
+        const QModelIndex source = m_filter->mapToSource(i);
+        if (const eval::ExampleResult* r = m_model->resultAt(source.row()))
+            if (!r->run.tracePath.isEmpty())
+                Q_EMIT traceRequested(r->run.tracePath);
+    });
+    auto pick = [this] {
+        const QString id = m_experiments->currentData().toString();
+        if (!id.isEmpty())
+            showExperiment(id, m_baseline->currentData().toString());
+    };
+    connect(m_experiments, &QComboBox::activated, this, pick);
+    connect(m_baseline, &QComboBox::activated, this, pick);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &EvalResultsPane::updateSummary);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &EvalResultsPane::updateSummary);
+}
+
+EvalResultsPane::~EvalResultsPane() = default;
+
+void EvalResultsPane::setStore(std::shared_ptr<eval::EvalStore> store)
+{
+    m_store = std::move(store);
+}
+
+void EvalResultsPane::refresh()
+{
+    if (m_store)
+        showExperiment(QString());
+}
+
+void EvalResultsPane::showExperiment(const QString& id, const QString& baselineId)
+{
+    if (!m_store)
+        return;
+    const quint64 generation = ++m_generation;
+    auto store = m_store;
+    m_summary->setText(tr("Loading…"));
+    QPointer<EvalResultsPane> self(this);
+    QtConcurrent::run([store, id, baselineId] {
+        Loaded l;
+        auto list = store->experiments();
+        if (!list.ok()) {
+            l.error = list.error().message;
+            return l;
+        }
+        l.experiments = *list;
+        l.id = id.isEmpty() && !l.experiments.isEmpty() ? l.experiments.first().id : id;
+        if (l.id.isEmpty())
+            return l;
+        auto info = store->experiment(l.id);
+        if (!info.ok()) {
+            l.error = info.error().message;
+            return l;
+        }
+        auto dataset = store->dataset(info->dataset, info->datasetVersion);
+        if (dataset.ok())
+            l.examples = dataset->examples;
+        for (const QJsonValue& e : info->config.value(QStringLiteral("evaluators")).toArray())
+            l.evaluators << e.toObject().value(QStringLiteral("name")).toString();
+        auto results = store->results(l.id);
+        if (results.ok())
+            l.results = *results;
+        if (l.examples.isEmpty()) // a dataset not in this store: rows from the results alone
+            for (const eval::ExampleResult& r : l.results) {
+                eval::Example e;
+                e.id = r.exampleId;
+                while (l.examples.size() <= r.index)
+                    l.examples.append(eval::Example{});
+                l.examples[r.index] = e;
+            }
+        if (l.evaluators.isEmpty() && !l.results.isEmpty())
+            for (const eval::Score& s : l.results.first().scores)
+                l.evaluators << s.evaluator;
+        if (!baselineId.isEmpty())
+            if (auto b = store->results(baselineId); b.ok())
+                l.baseline = *b;
+        return l;
+    }).then(this, [this, self, generation, baselineId](Loaded l) {
+        if (!self || generation != m_generation)
+            return; // a newer request superseded this one
+        if (!l.error.isEmpty()) {
+            m_summary->setText(l.error);
+            return;
+        }
+        auto fill = [&](QComboBox* box, bool withNone, const QString& current) {
+            box->clear();
+            if (withNone)
+                box->addItem(tr("(nothing)"), QString());
+            for (const eval::ExperimentInfo& e : l.experiments)
+                box->addItem(QStringLiteral("%1 · %2 v%3 · %4 · %5")
+                                 .arg(e.name, e.dataset)
+                                 .arg(e.datasetVersion)
+                                 .arg(QDateTime::fromMSecsSinceEpoch(e.startedAt)
+                                          .toString(QStringLiteral("yyyy-MM-dd HH:mm")),
+                                      e.id.left(8)),
+                             e.id);
+            box->setCurrentIndex(std::max(0, box->findData(current)));
+        };
+        fill(m_experiments, false, l.id);
+        fill(m_baseline, true, baselineId);
+        setResults(l.examples, l.evaluators, l.results, l.baseline);
+    });
+}
+
+void EvalResultsPane::setResults(const QList<eval::Example>& examples,
+                                 const QStringList& evaluators,
+                                 const QList<eval::ExampleResult>& results,
+                                 const QList<eval::ExampleResult>& baseline)
+{
+    m_examples = examples;
+    m_model->setExperiment(examples, evaluators, results);
+    m_model->setBaseline(baseline);
+    m_detail->clear();
+    m_view->resizeColumnsToContents();
+    for (int c = 0; c < m_model->columnCount(); ++c)
+        m_view->setColumnWidth(c, std::min(m_view->columnWidth(c), 320));
+}
+
+void EvalResultsPane::addResults(const QList<eval::ExampleResult>& results)
+{
+    m_model->addResults(results);
+}
+
+void EvalResultsPane::showDetail(const QModelIndex& proxyIndex)
+{
+    if (!proxyIndex.isValid())
+        return;
+    const QModelIndex index = m_filter->mapToSource(proxyIndex);
+    const int row = index.row();
+    const eval::ExampleResult* r = m_model->resultAt(row);
+    const eval::Example* e = row < m_examples.size() ? &m_examples[row] : nullptr;
+    QString text;
+    const QString header = m_model->headerData(index.column(), Qt::Horizontal).toString();
+    if (index.column() >= eval::ExperimentResultsModel::FixedColumns &&
+        m_model->evaluators().contains(header)) {
+        const QVariant pass = index.data(eval::ExperimentResultsModel::PassRole);
+        text = tr("%1 on example %2: %3\n\n")
+                   .arg(header)
+                   .arg(row)
+                   .arg(!pass.isValid() ? tr("not judged yet")
+                        : index.data(eval::ExperimentResultsModel::ErrorRole).toBool()
+                            ? tr("could not judge")
+                        : pass.toBool() ? tr("pass")
+                                        : tr("fail"));
+        text += index.data(eval::ExperimentResultsModel::ReasoningRole).toString();
+    } else {
+        const QString output = r ? r->run.output : QString();
+        text = tr("Example %1\n").arg(row);
+        if (e)
+            text += tr("inputs: %1\n")
+                        .arg(QString::fromUtf8(
+                            QJsonDocument(e->inputs).toJson(QJsonDocument::Compact)));
+        if (r && !r->error.isEmpty())
+            text += tr("\nthe target failed: %1\n").arg(r->error);
+        text += tr("\noutput:\n%1\n").arg(output);
+        if (e && e->hasReference())
+            text += tr("\noutput against the reference ([-only in the output-] {+only in the "
+                       "reference+}):\n%1\n")
+                        .arg(wordDiff(output, e->referenceText()));
+        const QVariant baseline = m_model->index(row, eval::ExperimentResultsModel::Output)
+                                      .data(eval::ExperimentResultsModel::BaselineOutputRole);
+        if (baseline.isValid())
+            text += tr("\nagainst the baseline's output ([-baseline-] {+now+}):\n%1\n")
+                        .arg(wordDiff(baseline.toString(), output));
+    }
+    m_detail->setPlainText(text);
+}
+
+void EvalResultsPane::updateSummary()
+{
+    const QList<eval::ExampleResult> results = [this] {
+        QList<eval::ExampleResult> out;
+        for (int row = 0; row < m_model->rowCount(); ++row)
+            if (const eval::ExampleResult* r = m_model->resultAt(row))
+                out.append(*r);
+        return out;
+    }();
+    QStringList parts;
+    parts << tr("%1 of %2 examples").arg(results.size()).arg(m_model->rowCount());
+    for (const eval::EvaluatorAggregate& a : eval::aggregate(results, m_model->evaluators()))
+        parts << tr("%1: mean %2, %3/%4 pass (%5–%6%)")
+                     .arg(a.evaluator)
+                     .arg(a.mean, 0, 'f', 2)
+                     .arg(a.passed)
+                     .arg(a.count)
+                     .arg(a.passLow * 100, 0, 'f', 0)
+                     .arg(a.passHigh * 100, 0, 'f', 0);
+    m_summary->setText(parts.join(QStringLiteral(" · ")));
+}
+
+} // namespace hako

@@ -1,0 +1,162 @@
+#include "widgets/workbench/playgroundlinks.h"
+
+#include "core/pdl/parser/programparser.h"
+#include "core/playground/modelblockat.h"
+#include "core/playground/savetoprogram.h"
+#include "core/promptlog/callrecord.h"
+#include "core/workbench/loggingprovider.h"
+#include "core/workbench/runcontroller.h"
+#include "core/workbench/runenvironment.h"
+#include "core/workbench/workbenchcontext.h"
+#include "widgets/common/messagebar.h"
+#include "widgets/editor/editorpane.h"
+#include "widgets/editor/pdleditor.h"
+#include "widgets/playground/playgroundpane.h"
+#include "widgets/workbench/filecontroller.h"
+#include "widgets/workbench/runactions.h"
+
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonValue>
+#include <QMainWindow>
+#include <QTableWidget>
+
+namespace hako {
+
+PlaygroundLinks::PlaygroundLinks(WorkbenchContext* context, RunController* run,
+                                 RunActions* runActions, EditorPane* editor, FileController* files,
+                                 PlaygroundPane* pane, QDockWidget* dock, QObject* parent)
+    : QObject(parent), m_context(context), m_run(run), m_runActions(runActions), m_editor(editor),
+      m_files(files), m_pane(pane), m_dock(dock)
+{
+    // Each run of the playground composes its provider as a program run would, from the
+    // folder of the program the prompt came from (else the editor's), logged as `playground`.
+    m_pane->setProviderFactory([this]() -> std::shared_ptr<models::IModelProvider> {
+        RunEnvironment env = m_run->environment();
+        env.modelProvider = m_run->environment().modelProvider;
+        const QString program = !m_programPath.isEmpty() ? m_programPath : m_editor->filePath();
+        env.baseFolder =
+            program.isEmpty() ? QDir::currentPath() : QFileInfo(program).absolutePath();
+        env.promptLog = m_context->promptLog();
+        env.runLog = RunLogInfo();
+        env.runLog.programPath = program;
+        env.runLog.tags = tagsFromEnvironment();
+        for (const QString& t : m_runActions->runTags())
+            if (!env.runLog.tags.contains(t))
+                env.runLog.tags.append(t);
+        Result<std::shared_ptr<models::IModelProvider>> provider =
+            env.composeProvider({QStringLiteral("playground")});
+        if (!provider) {
+            m_pane->messageBar()->showMessage(provider.error().message);
+            return nullptr;
+        }
+        return *provider;
+    });
+    connect(m_pane, &PlaygroundPane::saveToProgramRequested, this, &PlaygroundLinks::saveToProgram);
+}
+
+void PlaygroundLinks::showDock()
+{
+    m_pane->setModels(m_editor->editor()->modelNames());
+    m_dock->show();
+    m_dock->raise();
+    // The playground needs room for its columns and grid: at least about half the window.
+    if (auto* window = qobject_cast<QMainWindow*>(m_dock->parentWidget());
+        window && m_dock->height() < window->height() / 2)
+        window->resizeDocks({m_dock}, {window->height() * 11 / 20}, Qt::Vertical);
+}
+
+void PlaygroundLinks::openCall(const promptlog::CallRecord& call)
+{
+    m_programPath = call.programPath;
+    showDock();
+    // A call of a program opens as the block that made it — its template, with `${ }` inputs
+    // and Save to Program — when the program still has a model block there; otherwise as the
+    // messages the call sent.
+    if (!call.programPath.isEmpty() && call.span.isValid()) {
+        QString text;
+        if (QFileInfo(m_editor->filePath()) == QFileInfo(call.programPath)) {
+            text = m_editor->editor()->text();
+        } else if (QFile f(call.programPath); f.open(QIODevice::ReadOnly)) {
+            text = QString::fromUtf8(f.read(16 * 1024 * 1024));
+        }
+        SourceSpan span = call.span;
+        span.file = call.programPath;
+        if (!text.isEmpty() && playground::promptFromSource(text, span).ok() &&
+            m_pane->openProgramBlock(text, call.programPath, span)) {
+            // The run's inputs fill the first row where the prompt reads them.
+            QTableWidget* inputs = m_pane->inputsTable();
+            if (!call.inputs.isEmpty() && inputs->columnCount() > 0) {
+                inputs->setRowCount(std::max(1, inputs->rowCount()));
+                for (int c = 0; c < inputs->columnCount(); ++c) {
+                    const QJsonValue v = call.inputs.value(inputs->horizontalHeaderItem(c)->text());
+                    if (!v.isUndefined())
+                        inputs->setItem(0, c,
+                                        new QTableWidgetItem(v.isString()
+                                                                 ? v.toString()
+                                                                 : v.toVariant().toString()));
+                }
+            }
+            m_pane->messageBar()->showMessage(
+                tr("The block that made call #%1 (%2, line %3), as the program says it now.")
+                    .arg(call.id)
+                    .arg(QFileInfo(call.programPath).fileName())
+                    .arg(call.span.line),
+                MessageBar::Kind::Information);
+            return;
+        }
+    }
+    m_pane->openCall(call);
+}
+
+bool PlaygroundLinks::openBlockAtCursor()
+{
+    const QString text = m_editor->editor()->text();
+    const QString path = m_editor->filePath();
+    const pdl::ParseResult parsed = pdl::parseProgramText(
+        text.toUtf8(), path.isEmpty() ? QStringLiteral("untitled.pdl") : path);
+    const auto [line, column] = m_editor->editor()->cursorLineColumn();
+    const std::optional<SourceSpan> span =
+        parsed.program ? playground::modelBlockAt(*parsed.program, line, column) : std::nullopt;
+    if (!span) {
+        Q_EMIT statusMessage(tr("Put the cursor in a model block to open it in the Playground"),
+                             6000);
+        return false;
+    }
+    m_programPath = path;
+    showDock();
+    return m_pane->openProgramBlock(text, path, *span);
+}
+
+bool PlaygroundLinks::saveToProgram(const QString& programPath, const SourceSpan& span,
+                                    const playground::PlaygroundPrompt& prompt)
+{
+    if (programPath.isEmpty())
+        return false;
+    if (QFileInfo(m_editor->filePath()) != QFileInfo(programPath)) {
+        QString error;
+        if (!m_files->openFile(programPath, &error))
+            return false;
+    }
+    PdlEditor* editor = m_editor->editor();
+    const QString text = editor->text();
+    Result<QList<playground::TextEdit>> edits = playground::saveToProgram(text, span, prompt);
+    if (!edits) {
+        m_pane->messageBar()->showMessage(
+            tr("The block cannot be rewritten: %1").arg(edits.error().message));
+        return false;
+    }
+    QList<PdlEditor::TextReplacement> replacements;
+    for (const playground::TextEdit& e : *edits)
+        replacements.append({e.offset, e.length, e.replacement});
+    editor->applyTextEdits(replacements);
+    m_editor->messageBar()->clearMessage();
+    Q_EMIT statusMessage(tr("Saved the playground's prompt into the program (Ctrl+Z undoes it)"),
+                         6000);
+    m_context->revealSource(span, this);
+    return true;
+}
+
+} // namespace hako

@@ -1,0 +1,63 @@
+#pragma once
+
+#include "core/util/diagnostic.h"
+
+#include <QObject>
+
+class QDockWidget;
+
+namespace hako {
+
+class EditorPane;
+class FileController;
+class PlaygroundPane;
+class RunActions;
+class RunController;
+class WorkbenchContext;
+
+namespace playground {
+struct PlaygroundPrompt;
+}
+namespace promptlog {
+struct CallRecord;
+}
+
+/// How the Playground dock meets the rest of the window: a logged call or the model block at
+/// the editor's cursor opens in it; its runs call the models the program's folder configures,
+/// recorded in the prompt log with the run tags and `playground`; "Save to Program" rewrites
+/// the block in the editor as one undoable edit (opening the program when another is shown).
+/// GUI thread; wiring only.
+class PlaygroundLinks : public QObject {
+    Q_OBJECT
+public:
+    PlaygroundLinks(WorkbenchContext* context, RunController* run, RunActions* runActions,
+                    EditorPane* editor, FileController* files, PlaygroundPane* pane,
+                    QDockWidget* dock, QObject* parent = nullptr);
+
+public Q_SLOTS:
+    /// Prompt Log › Open in Playground.
+    void openCall(const hako::promptlog::CallRecord& call);
+    /// Run › Open Model Block in Playground: the model block around the editor's cursor; false
+    /// (and a status message) when the cursor is in none.
+    bool openBlockAtCursor();
+    /// Writes `prompt` into the model block at `span` of `programPath` in the editor.
+    bool saveToProgram(const QString& programPath, const hako::SourceSpan& span,
+                       const hako::playground::PlaygroundPrompt& prompt);
+
+Q_SIGNALS:
+    void statusMessage(const QString& text, int timeout);
+
+private:
+    void showDock();
+
+    WorkbenchContext* m_context;
+    RunController* m_run;
+    RunActions* m_runActions;
+    EditorPane* m_editor;
+    FileController* m_files;
+    PlaygroundPane* m_pane;
+    QDockWidget* m_dock;
+    QString m_programPath; ///< the program the open prompt came from (the log's program)
+};
+
+} // namespace hako

@@ -156,10 +156,6 @@
         <translation>（既定）</translation>
     </message>
     <message>
-        <source>internal error: overlapping edits</source>
-        <translation>内部エラー: 編集箇所が重なっています</translation>
-    </message>
-    <message>
         <source>no model block at line %1, column %2</source>
         <translation>%1 行 %2 列に model ブロックがありません</translation>
     </message>
@@ -182,6 +178,10 @@
     <message>
         <source>cannot remove messages written on one line; remove them in the editor</source>
         <translation>1 行に書かれたメッセージは削除できません。エディターで削除してください</translation>
+    </message>
+    <message>
+        <source>internal error: overlapping edits at %1+%2 and %3+%4</source>
+        <translation>内部エラー: 編集箇所が重なっています（%1+%2 と %3+%4）</translation>
     </message>
 </context>
 <context>
@@ -461,6 +461,105 @@
     </message>
 </context>
 <context>
+    <name>hako::DatasetPane</name>
+    <message>
+        <source>Examples</source>
+        <translation>例</translation>
+    </message>
+    <message>
+        <source>Dataset name</source>
+        <translation>データセット名</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>説明</translation>
+    </message>
+    <message>
+        <source>description</source>
+        <translation>説明</translation>
+    </message>
+    <message>
+        <source>Add Row</source>
+        <translation>行を追加</translation>
+    </message>
+    <message>
+        <source>Remove Rows</source>
+        <translation>行を削除</translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation>インポート…</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>エクスポート…</translation>
+    </message>
+    <message>
+        <source>Save Version</source>
+        <translation>バージョンを保存</translation>
+    </message>
+    <message>
+        <source>Dataset:</source>
+        <translation>データセット:</translation>
+    </message>
+    <message>
+        <source>Not changed: %1</source>
+        <translation>変更されていません: %1</translation>
+    </message>
+    <message>
+        <source>Import Examples</source>
+        <translation>例をインポート</translation>
+    </message>
+    <message>
+        <source>Datasets (*.jsonl *.json *.csv *.yaml *.yml);;All files (*)</source>
+        <translation>データセット (*.jsonl *.json *.csv *.yaml *.yml);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Export Examples</source>
+        <translation>例をエクスポート</translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl);;JSON (*.json);;CSV (*.csv);;LangSmith JSONL (*.jsonl);;promptfoo tests (*.yaml)</source>
+        <translation>JSON Lines (*.jsonl);;JSON (*.json);;CSV (*.csv);;LangSmith JSONL (*.jsonl);;promptfoo のテスト (*.yaml)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Added %n example(s).</source>
+        <translation>
+            <numerusform>%n 件の例を追加しました。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… ほか %n 件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Added %1; left out %2 that do not fit: %3</source>
+        <translation>%1 件を追加しました。合わない %2 件は除外しました: %3</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 に書き込めません: %2</translation>
+    </message>
+    <message>
+        <source>No evaluation store to save to.</source>
+        <translation>保存先の評価ストアがありません。</translation>
+    </message>
+    <message>
+        <source>Give the dataset a name first.</source>
+        <translation>先にデータセットに名前を付けてください。</translation>
+    </message>
+    <message>
+        <source>Saved %1 version %2.</source>
+        <translation>%1 のバージョン %2 を保存しました。</translation>
+    </message>
+</context>
+<context>
     <name>hako::DocumentPane</name>
     <message>
         <source>search 白鳥 停車場 · show 181-182 · rank query · answer text   (Enter to run)</source>
@@ -627,6 +726,131 @@
     </message>
 </context>
 <context>
+    <name>hako::EvalResultsPane</name>
+    <message>
+        <source>Failures only</source>
+        <translation>失敗のみ</translation>
+    </message>
+    <message>
+        <source>Evaluation results</source>
+        <translation>評価結果</translation>
+    </message>
+    <message>
+        <source>Reasoning</source>
+        <translation>判定理由</translation>
+    </message>
+    <message>
+        <source>Click a score to read why.</source>
+        <translation>スコアをクリックすると理由が表示されます。</translation>
+    </message>
+    <message>
+        <source>Experiment</source>
+        <translation>実験</translation>
+    </message>
+    <message>
+        <source>Compare with</source>
+        <translation>比較対象</translation>
+    </message>
+    <message>
+        <source>Experiment:</source>
+        <translation>実験:</translation>
+    </message>
+    <message>
+        <source>Compare with:</source>
+        <translation>比較対象:</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>読み込み中…</translation>
+    </message>
+    <message>
+        <source>(nothing)</source>
+        <translation>（なし）</translation>
+    </message>
+    <message>
+        <source>%1 on example %2: %3
+
+</source>
+        <translation>例 %2 の %1: %3
+
+</translation>
+    </message>
+    <message>
+        <source>not judged yet</source>
+        <translation>未判定</translation>
+    </message>
+    <message>
+        <source>could not judge</source>
+        <translation>判定できませんでした</translation>
+    </message>
+    <message>
+        <source>pass</source>
+        <translation>合格</translation>
+    </message>
+    <message>
+        <source>fail</source>
+        <translation>不合格</translation>
+    </message>
+    <message>
+        <source>Example %1
+</source>
+        <translation>例 %1
+</translation>
+    </message>
+    <message>
+        <source>inputs: %1
+</source>
+        <translation>入力: %1
+</translation>
+    </message>
+    <message>
+        <source>
+the target failed: %1
+</source>
+        <translation>
+対象の実行に失敗しました: %1
+</translation>
+    </message>
+    <message>
+        <source>
+output:
+%1
+</source>
+        <translation>
+出力:
+%1
+</translation>
+    </message>
+    <message>
+        <source>
+output against the reference ([-only in the output-] {+only in the reference+}):
+%1
+</source>
+        <translation>
+出力と期待出力の比較（[-出力のみ-] {+期待出力のみ+}）:
+%1
+</translation>
+    </message>
+    <message>
+        <source>
+against the baseline&apos;s output ([-baseline-] {+now+}):
+%1
+</source>
+        <translation>
+基準の出力との比較（[-基準-] {+今回+}）:
+%1
+</translation>
+    </message>
+    <message>
+        <source>%1 of %2 examples</source>
+        <translation>%2 件中 %1 件の例</translation>
+    </message>
+    <message>
+        <source>%1: mean %2, %3/%4 pass (%5–%6%)</source>
+        <translation>%1: 平均 %2、合格 %3/%4（%5–%6%）</translation>
+    </message>
+</context>
+<context>
     <name>hako::FileController</name>
     <message>
         <source>Unsaved Changes</source>
@@ -727,6 +951,14 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
 %1
 
 未保存の変更を復元しますか？（それ以外は［ファイル］›［未保存の復元］に残ります。）</translation>
+    </message>
+    <message>
+        <source>New program from the template “%1”: change the values under defs: at the top, then Run. Save to keep it.</source>
+        <translation>テンプレート「%1」から新しいプログラムを作成しました。先頭の defs: の値を変更してから実行してください。残すには保存してください。</translation>
+    </message>
+    <message>
+        <source>It needs a memory store (Memory pane).</source>
+        <translation>メモリストアが必要です（メモリ ペイン）。</translation>
     </message>
 </context>
 <context>
@@ -1005,6 +1237,18 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>The language changes fully the next time Hako starts.</source>
         <translation>表示言語は Hako の次回起動時にすべて切り替わります。</translation>
+    </message>
+    <message>
+        <source>Playground</source>
+        <translation>プレイグラウンド</translation>
+    </message>
+    <message>
+        <source>New from &amp;Template…</source>
+        <translation>テンプレートから新規作成(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Open Model Block in &amp;Playground</source>
+        <translation>model ブロックをプレイグラウンドで開く(&amp;P)</translation>
     </message>
 </context>
 <context>
@@ -1652,6 +1896,25 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>Template comment</source>
         <translation>テンプレートのコメント</translation>
+    </message>
+</context>
+<context>
+    <name>hako::PlaygroundLinks</name>
+    <message>
+        <source>The block that made call #%1 (%2, line %3), as the program says it now.</source>
+        <translation>呼び出し #%1 を行ったブロック（%2、%3 行目）の、プログラムの現在の内容です。</translation>
+    </message>
+    <message>
+        <source>Put the cursor in a model block to open it in the Playground</source>
+        <translation>プレイグラウンドで開くには、カーソルを model ブロックの中に置いてください</translation>
+    </message>
+    <message>
+        <source>The block cannot be rewritten: %1</source>
+        <translation>ブロックを書き換えられません: %1</translation>
+    </message>
+    <message>
+        <source>Saved the playground&apos;s prompt into the program (Ctrl+Z undoes it)</source>
+        <translation>プレイグラウンドのプロンプトをプログラムに保存しました（Ctrl+Z で元に戻せます）</translation>
     </message>
 </context>
 <context>
@@ -2733,10 +2996,6 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
 <context>
     <name>hako::VariantEditor</name>
     <message>
-        <source>Remove</source>
-        <translation>削除</translation>
-    </message>
-    <message>
         <source>Temperature</source>
         <translation>温度 (temperature)</translation>
     </message>
@@ -2872,6 +3131,22 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <source>custom</source>
         <translation>カスタム</translation>
     </message>
+    <message>
+        <source>Models</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>Remove this variant</source>
+        <translation>このバリエーションを削除</translation>
+    </message>
+    <message>
+        <source>Response formats</source>
+        <translation>応答の形式の一覧</translation>
+    </message>
+    <message>
+        <source>Roles</source>
+        <translation>ロール</translation>
+    </message>
 </context>
 <context>
     <name>hako::docs::TranscriptModel</name>
@@ -2890,6 +3165,40 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>Output</source>
         <translation>出力</translation>
+    </message>
+</context>
+<context>
+    <name>hako::eval::DatasetTableModel</name>
+    <message>
+        <source>reference</source>
+        <translation>期待出力</translation>
+    </message>
+</context>
+<context>
+    <name>hako::eval::ExperimentResultsModel</name>
+    <message>
+        <source>Inputs</source>
+        <translation>入力</translation>
+    </message>
+    <message>
+        <source>Reference</source>
+        <translation>期待出力</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>出力</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>トークン数</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>コスト</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>レイテンシ</translation>
     </message>
 </context>
 <context>
@@ -3130,6 +3439,18 @@ relevance %6 (cosine %7)</source>
     <message>
         <source>Row %1</source>
         <translation>行 %1</translation>
+    </message>
+    <message>
+        <source>
+%1 calls: %2 tokens in, %3 out; mean latency %4 ms</source>
+        <translation>
+呼び出し %1 件: 入力 %2 トークン、出力 %3 トークン、平均レイテンシ %4 ms</translation>
+    </message>
+    <message>
+        <source>
+%1 failed</source>
+        <translation>
+%1 件失敗</translation>
     </message>
 </context>
 <context>

@@ -39,9 +39,11 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabBar>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
@@ -190,9 +192,21 @@ private:
                 continue;
             if (qobject_cast<QTabBar*>(button->parentWidget()))
                 continue; // the tab bar's scroll buttons
-            const QSize need = button->sizeHint();
-            if (need.width() > button->width() + 1 || need.height() > button->height() + 1)
-                out << describe(button, button->text(), need, button->size());
+            // The text itself (not the style's minimum button width, which a compact "×" button
+            // rightly goes below), its icon, and for check boxes the indicator.
+            const QString text = QString(button->text())
+                                     .replace(QStringLiteral("&&"), QStringLiteral("\x01"))
+                                     .remove(QLatin1Char('&'))
+                                     .replace(QLatin1Char('\x01'), QLatin1Char('&'));
+            int need = button->fontMetrics().horizontalAdvance(text) + 6;
+            if (!button->icon().isNull())
+                need += button->iconSize().width() + 4;
+            if (qobject_cast<QCheckBox*>(button) || qobject_cast<QRadioButton*>(button))
+                need += -6 + button->style()->pixelMetric(QStyle::PM_IndicatorWidth) +
+                        button->style()->pixelMetric(QStyle::PM_CheckBoxLabelSpacing);
+            const int needHeight = button->fontMetrics().height();
+            if (need > button->width() || needHeight > button->height())
+                out << describe(button, button->text(), {need, needHeight}, button->size());
         }
         for (QComboBox* combo : top->findChildren<QComboBox*>()) {
             if (!combo->isVisibleTo(top) || combo->isEditable() || combo->currentText().isEmpty())

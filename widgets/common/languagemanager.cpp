@@ -110,7 +110,9 @@ bool LanguageManager::apply()
     removeTranslators();
     m_applied = lang;
     if (lang == QLatin1String("en")) {
-        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        // Numbers and dates keep following the system (a German user reading English keeps
+        // decimal commas).
+        QLocale::setDefault(QLocale::system());
         return true;
     }
     QLocale::setDefault(QLocale(lang));

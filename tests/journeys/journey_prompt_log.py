@@ -50,6 +50,17 @@ def header(s, table, name):
     return None
 
 
+def inside(s, acc, container):
+    """Whether `acc` is drawn wholly inside `container` (a scrolled-away widget still says it is
+    showing, with its place outside the viewport)."""
+    if not s.on_screen(acc):
+        return False
+    a = acc.queryComponent().getExtents(s.pyatspi.DESKTOP_COORDS)
+    c = container.queryComponent().getExtents(s.pyatspi.DESKTOP_COORDS)
+    return a.x >= c.x and a.y >= c.y and a.x + a.width <= c.x + c.width and \
+        a.y + a.height <= c.y + c.height
+
+
 def number(text):
     return int((text or "0").replace(",", "") or 0)
 
@@ -165,27 +176,42 @@ def journey(s, args):
         # Three names as inputs, typed into the table.
         inputs = s.wait_for(lambda: s.first(play, role="table", name="Inputs", showing=True),
                             "the Inputs table")
-        add_row = s.first(play, role="push button", name="Add input row", showing=True)
-        while inputs.queryTable().nRows < 3:
+        add_row = s.wait_for(lambda: s.first(play, role="push button", name="Add input row",
+                                             showing=True), "the Add input row button")
+        # A short dock scrolls: wheel down over the pane (on the Inputs title, which does not
+        # take the wheel itself) until the table's buttons are on screen.
+        title = s.first(play, role="label", name="Inputs", showing=True) or inputs
+        for _ in range(8):
+            if inside(s, add_row, play):
+                break
+            x, y = s.center(title)
+            s.xdotool("mousemove", "--sync", str(x), str(y - 2), "click", "5", "click", "5")
+            time.sleep(0.3)
+        expect(inside(s, add_row, play), "the inputs table is not on screen in the Playground")
+        for _ in range(5):
+            if inputs.queryTable().nRows >= 3:
+                break
             s.click(add_row)
             time.sleep(0.3)
-        for row, name in enumerate(["Aiko", "Ben", "Chie"]):
-            cell = inputs.queryTable().getAccessibleAt(row, 0)
-            s.click(cell)
-            s.key("F2")
-            s.key("ctrl+a")
+        s.screenshot("inputs-rows")
+        expect(inputs.queryTable().nRows >= 3,
+               f"Add input row did not add rows ({inputs.queryTable().nRows})")
+        # Typed as in a spreadsheet: the first cell, then Tab to the next row.
+        s.click(inputs.queryTable().getAccessibleAt(0, 0))
+        for i, name in enumerate(["Aiko", "Ben", "Chie"]):
             s.type(name)
-            s.key("Return")
+            s.key("Tab" if i < 2 else "Return")
         s.wait_for(lambda: [cells[0] for _, cells in s.table_rows(inputs)][:3] ==
                    ["Aiko", "Ben", "Chie"], "the three names in the Inputs table")
         s.screenshot("playground-inputs")
 
+        # Ctrl+Return runs the playground from wherever the focus is in it.
         before = len(server.chat_requests())
-        s.click(s.wait_for(lambda: s.first(play, role="push button", name="Run", showing=True),
-                           "the playground's Run button"))
+        s.key("ctrl+Return")
         s.wait_for(lambda: len(server.chat_requests()) - before == 6,
                    "six calls (2 variants × 3 inputs) at the server", timeout=60)
-        results = s.wait_for(lambda: s.first(play, role="table", name="Results", showing=True),
+        results = s.wait_for(lambda: s.first(play, role="table", name="Results", showing=True)
+                             or s.first(play, role="tree table", name="Results", showing=True),
                              "the Results grid")
         s.wait_for(lambda: len(s.table_rows(results)) == 3 and
                    all(all(c for c in cells) for _, cells in s.table_rows(results)),
@@ -203,7 +229,8 @@ def journey(s, args):
         s.wait_for(lambda: "Use formal words." in s.editor_text(),
                    "the saved prompt in the editor", timeout=20)
         text = s.editor_text()
-        expect("Keep it short." not in text, "the first variant was saved instead")
+        # The second variant began as a copy of the first (with "Keep it short.").
+        expect("Keep it short. Use formal words." in text, "not the second variant's text")
         expect("description: Two prompts for the log" in text and "def: greeting" in text,
                "the rest of the program changed")
         s.screenshot("saved-to-program")

@@ -160,6 +160,10 @@ PlaygroundPane::PlaygroundPane(QWidget* parent) : QWidget(parent)
     m_inputs->setAccessibleDescription(tr("One row per input set, one column per variable; "
                                           "paste rows from a spreadsheet with Ctrl+V"));
     m_inputs->setToolTip(m_inputs->accessibleDescription());
+    // Three rows show at least (a few input sets are the usual case).
+    m_inputs->verticalHeader()->setDefaultSectionSize(m_inputs->fontMetrics().height() + 10);
+    m_inputs->setMinimumHeight(m_inputs->horizontalHeader()->sizeHint().height() +
+                               3 * m_inputs->verticalHeader()->defaultSectionSize() + 6);
     m_inputs->horizontalHeader()->setStretchLastSection(true);
     m_inputs->installEventFilter(this);
     inputsLayout->addWidget(m_inputs, 1);

@@ -22,6 +22,7 @@
 #include <QJsonValue>
 #include <QMainWindow>
 #include <QTableWidget>
+#include <QTimer>
 
 namespace hako {
 
@@ -62,10 +63,13 @@ void PlaygroundLinks::showDock()
     m_pane->setModels(m_editor->editor()->modelNames());
     m_dock->show();
     m_dock->raise();
-    // The playground needs room for its columns and grid: at least about half the window.
-    if (auto* window = qobject_cast<QMainWindow*>(m_dock->parentWidget());
-        window && m_dock->height() < window->height() / 2)
-        window->resizeDocks({m_dock}, {window->height() * 11 / 20}, Qt::Vertical);
+    // The playground needs room for its columns, inputs and grid: most of the window (once
+    // the dock is laid out, so the resize is not undone by its first layout).
+    QTimer::singleShot(0, m_dock, [dock = m_dock] {
+        auto* window = qobject_cast<QMainWindow*>(dock->parentWidget());
+        if (window && dock->isVisible() && dock->height() < window->height() * 2 / 3)
+            window->resizeDocks({dock}, {window->height() * 7 / 10}, Qt::Vertical);
+    });
 }
 
 void PlaygroundLinks::openCall(const promptlog::CallRecord& call)

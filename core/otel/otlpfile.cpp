@@ -1,0 +1,186 @@
+#include "core/otel/otlpfile.h"
+
+#include "core/otel/otlpdecode.h"
+
+#include <QFile>
+
+namespace hako::otel {
+
+namespace {
+
+bool startsLikeJson(const QByteArray& data, qsizetype* at = nullptr)
+{
+    qsizetype i = 0;
+    if (data.startsWith("\xEF\xBB\xBF"))
+        i = 3;
+    while (i < data.size() &&
+           (data[i] == ' ' || data[i] == '\n' || data[i] == '\r' || data[i] == '\t'))
+        ++i;
+    if (at)
+        *at = i;
+    return i < data.size() && data[i] == '{';
+}
+
+} // namespace
+
+bool looksLikeOtlp(const QByteArray& head)
+{
+    if (startsLikeJson(head)) {
+        const QByteArray probe = head.left(4096);
+        return probe.contains("\"resourceSpans\"") || probe.contains("\"resource_spans\"");
+    }
+    if (head.isEmpty())
+        return false;
+    // Protobuf: field 1, wire type 2 (0x0A) opens a request; a length-prefixed frame starts
+    // with a 4-byte length. Decode what the head holds and require at least one span.
+    auto decodes = [](std::string_view bytes) {
+        auto r = decodeOtlpProtobuf(bytes);
+        return r.ok() && !r->empty();
+    };
+    if (head[0] == '\x0A' && decodes(std::string_view(head.constData(), size_t(head.size()))))
+        return true;
+    if (head.size() > 5) {
+        const quint32 n = (quint32(uchar(head[0])) << 24) | (quint32(uchar(head[1])) << 16) |
+                          (quint32(uchar(head[2])) << 8) | quint32(uchar(head[3]));
+        if (head[4] == '\x0A' && n + 4 <= quint32(head.size()) &&
+            decodes(std::string_view(head.constData() + 4, n)))
+            return true;
+    }
+    return false;
+}
+
+Result<OtlpFile> parseOtlpData(const QByteArray& data, const QString& path,
+                               const pdl::TraceLoadProgress& progress, const CancelToken& cancel)
+{
+    OtlpFile file;
+    file.path = path;
+    file.bytes = data.size();
+    file.assembler = std::make_shared<TraceAssembler>();
+    auto note = [&file](const Diagnostic& d) {
+        ++file.badRequests;
+        if (file.firstProblem.isEmpty())
+            file.firstProblem = d.message;
+    };
+    qsizetype at = 0;
+    qint64 nextReport = 1 << 20;
+    if (startsLikeJson(data, &at)) {
+        // One request per line; a pretty-printed file is one request over many lines.
+        bool wholeFile = false;
+        while (at < data.size()) {
+            if (cancel.isCancelled())
+                return makeError(QStringLiteral("cancelled"));
+            qsizetype end = data.indexOf('\n', at);
+            if (end < 0)
+                end = data.size();
+            const std::string_view line(data.constData() + at, size_t(end - at));
+            if (line.find_first_not_of(" \t\r") != std::string_view::npos) {
+                auto spans = decodeOtlpJson(line);
+                if (spans) {
+                    ++file.requests;
+                    file.assembler->add(*spans);
+                } else if (file.requests == 0 && file.badRequests == 0) {
+                    wholeFile = true;
+                    break;
+                } else {
+                    note(spans.error());
+                }
+            }
+            at = end + 1;
+            if (progress && at >= nextReport) {
+                progress(at, data.size());
+                nextReport = at + (1 << 20);
+            }
+        }
+        if (wholeFile) {
+            auto spans = decodeOtlpJson(std::string_view(data.constData(), size_t(data.size())));
+            if (!spans)
+                return spans.error();
+            ++file.requests;
+            file.assembler->add(*spans);
+        }
+    } else {
+        const std::string_view all(data.constData(), size_t(data.size()));
+        auto spans = decodeOtlpProtobuf(all);
+        if (spans && !spans->empty()) {
+            ++file.requests;
+            file.assembler->add(*spans);
+        } else {
+            // Length-prefixed frames (the Collector's file exporter with `format: proto`).
+            size_t pos = 0;
+            while (pos + 4 <= all.size()) {
+                if (cancel.isCancelled())
+                    return makeError(QStringLiteral("cancelled"));
+                const uchar* p = reinterpret_cast<const uchar*>(all.data() + pos);
+                const size_t n = (size_t(p[0]) << 24) | (size_t(p[1]) << 16) | (size_t(p[2]) << 8) |
+                                 size_t(p[3]);
+                if (pos + 4 + n > all.size())
+                    break;
+                auto frame = decodeOtlpProtobuf(all.substr(pos + 4, n));
+                if (frame) {
+                    ++file.requests;
+                    file.assembler->add(*frame);
+                } else {
+                    note(frame.error());
+                }
+                pos += 4 + n;
+            }
+            if (file.requests == 0)
+                return spans ? makeError(QStringLiteral("no spans in %1").arg(path))
+                             : spans.error();
+        }
+    }
+    if (progress)
+        progress(data.size(), data.size());
+    if (file.assembler->spanCount() == 0)
+        return makeError(file.firstProblem.isEmpty() ? QStringLiteral("%1 holds no spans").arg(path)
+                                                     : file.firstProblem);
+    return file;
+}
+
+Result<OtlpFile> readOtlpFile(const QString& path, const pdl::TraceLoadProgress& progress,
+                              const CancelToken& cancel)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return makeError(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
+    const QByteArray data = f.readAll();
+    return parseOtlpData(data, path, progress, cancel);
+}
+
+Result<pdl::TraceLoadResult> loadOtlpTrace(const QString& path, const std::string& traceId,
+                                           const pdl::TraceLoadProgress& progress,
+                                           const CancelToken& cancel)
+{
+    auto file = readOtlpFile(path, progress, cancel);
+    if (!file)
+        return file.error();
+    std::string id = traceId;
+    if (id.empty()) {
+        int most = -1;
+        for (const TraceSummary& s : file->assembler->traces())
+            if (s.spans > most) {
+                most = s.spans;
+                id = s.traceId;
+            }
+    }
+    if (!file->assembler->contains(id))
+        return makeError(
+            QStringLiteral("%1 has no trace %2").arg(path, QString::fromStdString(id)));
+    pdl::TraceLoadResult r;
+    r.path = path;
+    r.bytes = file->bytes;
+    r.blocks = 0;
+    for (const TraceSummary& s : file->assembler->traces())
+        if (s.traceId == id)
+            r.blocks = s.spans;
+    r.root = file->assembler->take(id);
+    if (file->badRequests > 0) {
+        r.partial = true;
+        r.problem = makeError(QStringLiteral("%1 request(s) skipped: %2")
+                                  .arg(file->badRequests)
+                                  .arg(file->firstProblem));
+    }
+    return r;
+}
+
+} // namespace hako::otel

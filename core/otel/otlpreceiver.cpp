@@ -47,6 +47,24 @@ Result<QByteArray> gunzip(const QByteArray& data, qint64 maxBytes)
     return out;
 }
 
+QByteArray gzipCompress(const QByteArray& data)
+{
+    z_stream zs{};
+    if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,
+                     Z_DEFAULT_STRATEGY) != Z_OK)
+        return {};
+    QByteArray out;
+    out.resize(qsizetype(deflateBound(&zs, uLong(data.size()))) + 32);
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.constData()));
+    zs.avail_in = uInt(data.size());
+    zs.next_out = reinterpret_cast<Bytef*>(out.data());
+    zs.avail_out = uInt(out.size());
+    const int rc = deflate(&zs, Z_FINISH);
+    out.resize(qsizetype(zs.total_out));
+    deflateEnd(&zs);
+    return rc == Z_STREAM_END ? out : QByteArray();
+}
+
 ReceiverReply OtlpReceiver::process(const QByteArray& contentType,
                                     const QByteArray& contentEncoding, const QByteArray& body,
                                     const ReceiverOptions& options)
@@ -146,9 +164,14 @@ public:
     {
         if (m_server)
             m_server->close();
-        for (auto& [socket, conn] : m_conns)
-            socket->abort();
+        // abort() emits disconnected(), whose handler edits m_conns: take the map first.
+        auto conns = std::move(m_conns);
         m_conns.clear();
+        for (auto& [socket, conn] : conns) {
+            socket->disconnect(this);
+            socket->abort();
+            socket->deleteLater();
+        }
     }
 
 private:

@@ -90,7 +90,10 @@ private:
     std::shared_ptr<Counters> m_counters;
 };
 
-/// Inflates a gzip (or zlib) stream, failing past `maxBytes` of output. Pure.
+/// Inflates a gzip (or zlib) stream, failing past `maxBytes` of output (message "too large").
+/// Pure.
 Result<QByteArray> gunzip(const QByteArray& data, qint64 maxBytes);
+/// Compresses `data` as gzip (what an exporter sends with `Content-Encoding: gzip`). Pure.
+QByteArray gzipCompress(const QByteArray& data);
 
 } // namespace hako::otel

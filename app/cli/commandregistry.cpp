@@ -6,6 +6,7 @@
 #include "cli/modelscommand.h"
 #include "cli/memorycommand.h"
 #include "cli/logcommand.h"
+#include "cli/servecommand.h"
 #include "core/util/version.h"
 
 #include <QCoreApplication>
@@ -62,6 +63,9 @@ void registerBuiltinCommands(CommandRegistry& registry)
     registry.add({QStringLiteral("log"),
                   QStringLiteral("List, measure, export and prune the prompt log of model calls"),
                   logCommand});
+    registry.add({QStringLiteral("serve"),
+                  QStringLiteral("Receive OpenTelemetry traces (OTLP/HTTP) into the prompt log"),
+                  serveCommand});
 }
 
 } // namespace hako

@@ -4,6 +4,8 @@
 
 #include <QFile>
 
+#include <mutex>
+
 namespace hako::otel {
 
 namespace {
@@ -37,7 +39,19 @@ bool looksLikeOtlp(const QByteArray& head)
         auto r = decodeOtlpProtobuf(bytes);
         return r.ok() && !r->empty();
     };
-    if (head[0] == '\x0A' && decodes(std::string_view(head.constData(), size_t(head.size()))))
+    // A head cut inside a request does not decode: then the shape of its start decides
+    // (ExportTraceServiceRequest.resource_spans, whose first field is resource or scope_spans).
+    auto shaped = [](const uchar* p, qsizetype n) {
+        if (n < 3 || p[0] != 0x0A)
+            return false;
+        qsizetype i = 1;
+        while (i < n && i < 6 && (p[i] & 0x80))
+            ++i;
+        return i + 1 < n && (p[i + 1] == 0x0A || p[i + 1] == 0x12);
+    };
+    const auto* bytes = reinterpret_cast<const uchar*>(head.constData());
+    if (head[0] == '\x0A' && (decodes(std::string_view(head.constData(), size_t(head.size()))) ||
+                              (head.size() >= 64 * 1024 && shaped(bytes, head.size()))))
         return true;
     if (head.size() > 5) {
         const quint32 n = (quint32(uchar(head[0])) << 24) | (quint32(uchar(head[1])) << 16) |
@@ -151,17 +165,27 @@ Result<pdl::TraceLoadResult> loadOtlpTrace(const QString& path, const std::strin
                                            const pdl::TraceLoadProgress& progress,
                                            const CancelToken& cancel)
 {
-    auto file = readOtlpFile(path, progress, cancel);
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return makeError(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
+    return loadOtlpTraceData(f.readAll(), path, traceId, progress, cancel);
+}
+
+Result<pdl::TraceLoadResult> loadOtlpTraceData(const QByteArray& data, const QString& path,
+                                               const std::string& traceId,
+                                               const pdl::TraceLoadProgress& progress,
+                                               const CancelToken& cancel)
+{
+    auto file = parseOtlpData(data, path, progress, cancel);
     if (!file)
         return file.error();
     std::string id = traceId;
-    if (id.empty()) {
-        int most = -1;
-        for (const TraceSummary& s : file->assembler->traces())
-            if (s.spans > most) {
-                most = s.spans;
-                id = s.traceId;
-            }
+    int spans = 0;
+    for (const TraceSummary& s : file->assembler->traces()) {
+        if (traceId.empty() ? s.spans > spans : s.traceId == traceId) {
+            spans = s.spans;
+            id = s.traceId;
+        }
     }
     if (!file->assembler->contains(id))
         return makeError(
@@ -169,10 +193,7 @@ Result<pdl::TraceLoadResult> loadOtlpTrace(const QString& path, const std::strin
     pdl::TraceLoadResult r;
     r.path = path;
     r.bytes = file->bytes;
-    r.blocks = 0;
-    for (const TraceSummary& s : file->assembler->traces())
-        if (s.traceId == id)
-            r.blocks = s.spans;
+    r.blocks = spans;
     r.root = file->assembler->take(id);
     if (file->badRequests > 0) {
         r.partial = true;
@@ -181,6 +202,20 @@ Result<pdl::TraceLoadResult> loadOtlpTrace(const QString& path, const std::strin
                                   .arg(file->firstProblem));
     }
     return r;
+}
+
+void registerOtlpTraceFormat()
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        pdl::registerTraceFormat(
+            [](const QByteArray& data, const QString& path, const pdl::TraceLoadProgress& progress,
+               const CancelToken& cancel) -> std::optional<Result<pdl::TraceLoadResult>> {
+                if (!looksLikeOtlp(data.left(64 * 1024)))
+                    return std::nullopt;
+                return loadOtlpTraceData(data, path, {}, progress, cancel);
+            });
+    });
 }
 
 } // namespace hako::otel

@@ -37,6 +37,17 @@ Result<OtlpFile> parseOtlpData(const QByteArray& data, const QString& path,
 Result<OtlpFile> readOtlpFile(const QString& path, const pdl::TraceLoadProgress& progress = {},
                               const CancelToken& cancel = {});
 
+/// One trace of OTLP data as a trace load result (see loadOtlpTrace).
+Result<pdl::TraceLoadResult> loadOtlpTraceData(const QByteArray& data, const QString& path,
+                                               const std::string& traceId = {},
+                                               const pdl::TraceLoadProgress& progress = {},
+                                               const CancelToken& cancel = {});
+
+/// Registers OTLP with pdl::registerTraceFormat (once; later calls do nothing), so that
+/// readTraceFile, TraceLoader and every trace pane open OTLP files (their largest trace).
+/// hako_workbench calls it when it loads.
+void registerOtlpTraceFormat();
+
 /// One trace of an OTLP file as a trace load result (what TraceLoader hands to TraceModel):
 /// `traceId` empty picks the trace with the most spans. Calling thread.
 Result<pdl::TraceLoadResult> loadOtlpTrace(const QString& path, const std::string& traceId = {},

@@ -1,3 +1,4 @@
+#include "core/otel/otellivefeed.h"
 #include "core/otel/otlpdecode.h"
 #include "core/otel/otlpfile.h"
 #include "core/otel/spanmapper.h"
@@ -264,6 +265,37 @@ private Q_SLOTS:
         QCOMPARE(model.data(model.index(0, pdl::TraceModel::KindColumn, root)).toString(),
                  QStringLiteral("model"));
         QVERIFY(model.findById(QStringLiteral("a000000000000003")));
+    }
+
+    void liveFeedShowsSpansAsTheyArrive()
+    {
+        QFile f(dataPath("openinference_agent.jsonl"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().split('\n');
+        pdl::TraceModel model;
+        QAbstractItemModelTester tester(&model);
+        OtelLiveFeed feed(&model);
+        feed.follow("0af7651916cd43dd8448eb211c80319c");
+        // First request: the last LLM span and the tool, whose parent (the agent) is not there.
+        auto first = decodeOtlpJson(lines[0].toStdString());
+        QVERIFY(first.ok());
+        feed.push(std::move(first).value());
+        QTRY_COMPARE(model.itemCount(), 3); // placeholder + 2
+        QCOMPARE(model.data(model.index(0, 0)).toString(),
+                 QStringLiteral("missing span a000000000000001"));
+        // Then the agent: the placeholder resolves.
+        auto second = decodeOtlpJson(lines[1].toStdString());
+        feed.push(std::move(second).value());
+        QTRY_COMPARE(model.data(model.index(0, 0)).toString(), QStringLiteral("weather-agent"));
+        auto third = decodeOtlpJson(lines[2].toStdString());
+        feed.push(std::move(third).value());
+        QTRY_COMPARE(model.itemCount(), 5);
+        const QModelIndex root = model.index(0, 0);
+        // By start time, not arrival.
+        QCOMPARE(model.data(model.index(0, 0, root)).toString(), QStringLiteral("ChatOpenAI"));
+        QCOMPARE(model.data(model.index(1, 0, root)).toString(), QStringLiteral("get_weather"));
+        QCOMPARE(model.data(model.index(2, 0, root)).toString(), QStringLiteral("retrieve-guides"));
+        QCOMPARE(feed.assembler().traces().size(), size_t(1));
     }
 
     void rejectsMalformedJson_data()

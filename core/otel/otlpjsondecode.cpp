@@ -15,9 +15,29 @@ struct Bad : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-[[noreturn]] void fail(const std::string& where, const std::string& what)
+// Where in the request a value is, spelled out only when something is wrong there (building
+// the path text for every span and attribute would cost more than decoding them).
+struct Path {
+    const Path* up = nullptr;
+    const char* name = "";
+    long index = -1;
+
+    Path at(const char* child) const { return Path{this, child, -1}; }
+    Path item(long i) const { return Path{this, "", i}; }
+    std::string str() const
+    {
+        std::string head = up ? up->str() : std::string();
+        if (index >= 0)
+            return head + "[" + std::to_string(index) + "]";
+        if (!*name)
+            return head;
+        return head.empty() ? std::string(name) : head + "." + name;
+    }
+};
+
+[[noreturn]] void fail(const Path& where, const std::string& what)
 {
-    throw Bad(where + ": " + what);
+    throw Bad(where.str() + ": " + what);
 }
 
 const json* member(const json& object, const char* name, const char* altName = nullptr)
@@ -33,7 +53,7 @@ const json* member(const json& object, const char* name, const char* altName = n
     return nullptr;
 }
 
-const json& expectArray(const json* v, const std::string& where)
+const json& expectArray(const json* v, const Path& where)
 {
     static const json empty = json::array();
     if (!v)
@@ -43,7 +63,7 @@ const json& expectArray(const json* v, const std::string& where)
     return *v;
 }
 
-int64_t toInt64(const json& v, const std::string& where)
+int64_t toInt64(const json& v, const Path& where)
 {
     if (v.is_number_integer())
         return v.get<int64_t>();
@@ -77,7 +97,7 @@ int64_t toInt64(const json& v, const std::string& where)
     fail(where, "expected an integer");
 }
 
-int toEnum(const json& v, const std::string& where, const char* const* names, int count)
+int toEnum(const json& v, const Path& where, const char* const* names, int count)
 {
     if (v.is_string()) {
         const std::string& s = v.get_ref<const std::string&>();
@@ -95,47 +115,47 @@ int toEnum(const json& v, const std::string& where, const char* const* names, in
 }
 
 std::string idField(const json& span, const char* name, size_t digits, bool required,
-                    const std::string& where)
+                    const Path& where)
 {
     const json* v = member(span, name);
     if (!v || (v->is_string() && v->get_ref<const std::string&>().empty())) {
         if (required)
-            fail(where + "." + name, "missing");
+            fail(where.at(name), "missing");
         return {};
     }
     if (!v->is_string())
-        fail(where + "." + name, "expected a hex string");
+        fail(where.at(name), "expected a hex string");
     std::string s = v->get<std::string>();
     if (!isHexId(s, digits))
-        fail(where + "." + name, "expected " + std::to_string(digits) + " hex digits");
+        fail(where.at(name), "expected " + std::to_string(digits) + " hex digits");
     for (char& c : s)
         if (c >= 'A' && c <= 'F')
             c = char(c - 'A' + 'a');
     return s;
 }
 
-Attributes anyValue(const json& v, const std::string& where, int depth);
+Attributes anyValue(const json& v, const Path& where, int depth);
 
-Attributes keyValues(const json* list, const std::string& where, int depth)
+Attributes keyValues(const json* list, const Path& where, int depth)
 {
     Attributes out = Attributes::object();
     const json& arr = expectArray(list, where);
     size_t i = 0;
     for (const json& kv : arr) {
-        const std::string at = where + "[" + std::to_string(i++) + "]";
+        const Path at = where.item(long(i++));
         if (!kv.is_object())
             fail(at, "expected {key, value}");
         const json* key = member(kv, "key");
         if (!key || !key->is_string())
-            fail(at + ".key", "expected a string");
+            fail(at.at("key"), "expected a string");
         const json* value = member(kv, "value");
         out[key->get<std::string>()] =
-            value ? anyValue(*value, at + ".value", depth + 1) : Attributes();
+            value ? anyValue(*value, at.at("value"), depth + 1) : Attributes();
     }
     return out;
 }
 
-Attributes anyValue(const json& v, const std::string& where, int depth)
+Attributes anyValue(const json& v, const Path& where, int depth)
 {
     if (depth > 64)
         fail(where, "nested too deeply");
@@ -145,16 +165,16 @@ Attributes anyValue(const json& v, const std::string& where, int depth)
         return Attributes();
     if (const json* s = member(v, "stringValue", "string_value")) {
         if (!s->is_string())
-            fail(where + ".stringValue", "expected a string");
+            fail(where.at("stringValue"), "expected a string");
         return *s;
     }
     if (const json* b = member(v, "boolValue", "bool_value")) {
         if (!b->is_boolean())
-            fail(where + ".boolValue", "expected a boolean");
+            fail(where.at("boolValue"), "expected a boolean");
         return *b;
     }
     if (const json* i = member(v, "intValue", "int_value"))
-        return toInt64(*i, where + ".intValue");
+        return toInt64(*i, where.at("intValue"));
     if (const json* d = member(v, "doubleValue", "double_value")) {
         if (d->is_number())
             return d->get<double>();
@@ -163,26 +183,25 @@ Attributes anyValue(const json& v, const std::string& where, int depth)
             if (s == "NaN" || s == "Infinity" || s == "-Infinity")
                 return s; // JSON cannot hold them as numbers
         }
-        fail(where + ".doubleValue", "expected a number");
+        fail(where.at("doubleValue"), "expected a number");
     }
     if (const json* a = member(v, "arrayValue", "array_value")) {
         if (!a->is_object())
-            fail(where + ".arrayValue", "expected an object");
+            fail(where.at("arrayValue"), "expected an object");
         Attributes out = Attributes::array();
         size_t i = 0;
-        for (const json& e : expectArray(member(*a, "values"), where + ".arrayValue.values"))
-            out.push_back(
-                anyValue(e, where + ".arrayValue.values[" + std::to_string(i++) + "]", depth + 1));
+        for (const json& e : expectArray(member(*a, "values"), where.at("arrayValue.values")))
+            out.push_back(anyValue(e, where.at("arrayValue.values").item(long(i++)), depth + 1));
         return out;
     }
     if (const json* k = member(v, "kvlistValue", "kvlist_value")) {
         if (!k->is_object())
-            fail(where + ".kvlistValue", "expected an object");
-        return keyValues(member(*k, "values"), where + ".kvlistValue.values", depth + 1);
+            fail(where.at("kvlistValue"), "expected an object");
+        return keyValues(member(*k, "values"), where.at("kvlistValue.values"), depth + 1);
     }
     if (const json* b = member(v, "bytesValue", "bytes_value")) {
         if (!b->is_string())
-            fail(where + ".bytesValue", "expected a base64 string");
+            fail(where.at("bytesValue"), "expected a base64 string");
         return *b;
     }
     fail(where, "unknown AnyValue");
@@ -193,7 +212,7 @@ const char* const kSpanKinds[] = {"SPAN_KIND_UNSPECIFIED", "SPAN_KIND_INTERNAL",
                                   "SPAN_KIND_PRODUCER",    "SPAN_KIND_CONSUMER"};
 const char* const kStatusCodes[] = {"STATUS_CODE_UNSET", "STATUS_CODE_OK", "STATUS_CODE_ERROR"};
 
-void decodeSpan(const json& s, const std::string& where,
+void decodeSpan(const json& s, const Path& where,
                 const std::shared_ptr<const SpanResource>& resource, std::vector<Span>& out)
 {
     if (!s.is_object())
@@ -204,40 +223,41 @@ void decodeSpan(const json& s, const std::string& where,
     span.parentSpanId = idField(s, "parentSpanId", 16, false, where);
     if (const json* n = member(s, "name")) {
         if (!n->is_string())
-            fail(where + ".name", "expected a string");
+            fail(where.at("name"), "expected a string");
         span.name = n->get<std::string>();
     }
     if (const json* k = member(s, "kind"))
-        span.kind = toEnum(*k, where + ".kind", kSpanKinds, 6);
+        span.kind = toEnum(*k, where.at("kind"), kSpanKinds, 6);
     if (const json* t = member(s, "startTimeUnixNano"))
-        span.startNanos = toInt64(*t, where + ".startTimeUnixNano");
+        span.startNanos = toInt64(*t, where.at("startTimeUnixNano"));
     if (const json* t = member(s, "endTimeUnixNano"))
-        span.endNanos = toInt64(*t, where + ".endTimeUnixNano");
-    span.attributes = keyValues(member(s, "attributes"), where + ".attributes", 0);
+        span.endNanos = toInt64(*t, where.at("endTimeUnixNano"));
+    span.attributes = keyValues(member(s, "attributes"), where.at("attributes"), 0);
     size_t i = 0;
-    for (const json& e : expectArray(member(s, "events"), where + ".events")) {
-        const std::string at = where + ".events[" + std::to_string(i++) + "]";
+    for (const json& e : expectArray(member(s, "events"), where.at("events"))) {
+        const Path events = where.at("events");
+        const Path at = events.item(long(i++));
         if (!e.is_object())
             fail(at, "expected an event object");
         SpanEvent event;
         if (const json* n = member(e, "name")) {
             if (!n->is_string())
-                fail(at + ".name", "expected a string");
+                fail(at.at("name"), "expected a string");
             event.name = n->get<std::string>();
         }
         if (const json* t = member(e, "timeUnixNano"))
-            event.timeNanos = toInt64(*t, at + ".timeUnixNano");
-        event.attributes = keyValues(member(e, "attributes"), at + ".attributes", 0);
+            event.timeNanos = toInt64(*t, at.at("timeUnixNano"));
+        event.attributes = keyValues(member(e, "attributes"), at.at("attributes"), 0);
         span.events.push_back(std::move(event));
     }
     if (const json* st = member(s, "status")) {
         if (!st->is_object())
-            fail(where + ".status", "expected an object");
+            fail(where.at("status"), "expected an object");
         if (const json* c = member(*st, "code"))
-            span.statusCode = toEnum(*c, where + ".status.code", kStatusCodes, 3);
+            span.statusCode = toEnum(*c, where.at("status.code"), kStatusCodes, 3);
         if (const json* m = member(*st, "message")) {
             if (!m->is_string())
-                fail(where + ".status.message", "expected a string");
+                fail(where.at("status.message"), "expected a string");
             span.statusMessage = m->get<std::string>();
         }
     }
@@ -258,26 +278,27 @@ Result<std::vector<Span>> decodeOtlpJson(std::string_view text)
     std::vector<Span> spans;
     try {
         if (!doc.is_object())
-            fail("request", "expected an object");
+            fail(Path{nullptr, "request"}, "expected an object");
         size_t r = 0;
-        for (const json& rs :
-             expectArray(member(doc, "resourceSpans", "resource_spans"), "resourceSpans")) {
-            const std::string rwhere = "resourceSpans[" + std::to_string(r++) + "]";
+        const Path top{nullptr, "resourceSpans"};
+        for (const json& rs : expectArray(member(doc, "resourceSpans", "resource_spans"), top)) {
+            const Path rwhere = top.item(long(r++));
             if (!rs.is_object())
                 fail(rwhere, "expected an object");
             Attributes resourceAttributes = Attributes::object();
             if (const json* res = member(rs, "resource")) {
                 if (!res->is_object())
-                    fail(rwhere + ".resource", "expected an object");
+                    fail(rwhere.at("resource"), "expected an object");
                 resourceAttributes =
-                    keyValues(member(*res, "attributes"), rwhere + ".resource.attributes", 0);
+                    keyValues(member(*res, "attributes"), rwhere.at("resource.attributes"), 0);
             }
             size_t sc = 0;
             const json* scopes = member(rs, "scopeSpans", "scope_spans");
             if (!scopes)
                 scopes = member(rs, "instrumentationLibrarySpans");
-            for (const json& ss : expectArray(scopes, rwhere + ".scopeSpans")) {
-                const std::string swhere = rwhere + ".scopeSpans[" + std::to_string(sc++) + "]";
+            const Path scopesAt = rwhere.at("scopeSpans");
+            for (const json& ss : expectArray(scopes, scopesAt)) {
+                const Path swhere = scopesAt.item(long(sc++));
                 if (!ss.is_object())
                     fail(swhere, "expected an object");
                 auto resource = std::make_shared<SpanResource>();
@@ -285,15 +306,16 @@ Result<std::vector<Span>> decodeOtlpJson(std::string_view text)
                 const json* scope = member(ss, "scope", "instrumentationLibrary");
                 if (scope) {
                     if (!scope->is_object())
-                        fail(swhere + ".scope", "expected an object");
+                        fail(swhere.at("scope"), "expected an object");
                     if (const json* n = member(*scope, "name"); n && n->is_string())
                         resource->scopeName = n->get<std::string>();
                     if (const json* v = member(*scope, "version"); v && v->is_string())
                         resource->scopeVersion = v->get<std::string>();
                 }
                 size_t i = 0;
-                for (const json& s : expectArray(member(ss, "spans"), swhere + ".spans"))
-                    decodeSpan(s, swhere + ".spans[" + std::to_string(i++) + "]", resource, spans);
+                const Path spansAt = swhere.at("spans");
+                for (const json& s : expectArray(member(ss, "spans"), spansAt))
+                    decodeSpan(s, spansAt.item(long(i++)), resource, spans);
             }
         }
     } catch (const Bad& e) {

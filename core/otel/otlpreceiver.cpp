@@ -195,6 +195,7 @@ private:
                 QObject::connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
                 continue;
             }
+            s->setSocketOption(QAbstractSocket::LowDelayOption, 1);
             m_conns[s] = Conn{};
             QObject::connect(s, &QTcpSocket::readyRead, this, [this, s] { read(s); });
             QObject::connect(s, &QTcpSocket::disconnected, this, [this, s] {

@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <map>
+#include <unordered_map>
 
 namespace hako::otel {
 
@@ -202,6 +203,31 @@ json genAiMessages(const json& value, std::string* finishReason)
     return out;
 }
 
+// The field table indexed: exact keys in a hash map, prefixes in table order.
+const FieldRule* findRule(const std::string& key)
+{
+    struct Index {
+        std::unordered_map<std::string_view, const FieldRule*> exact;
+        std::vector<const FieldRule*> prefixes;
+        Index()
+        {
+            for (const FieldRule& rule : fieldRules()) {
+                if (rule.prefix)
+                    prefixes.push_back(&rule);
+                else
+                    exact.emplace(rule.key, &rule);
+            }
+        }
+    };
+    static const Index index;
+    if (auto it = index.exact.find(key); it != index.exact.end())
+        return it->second;
+    for (const FieldRule* rule : index.prefixes)
+        if (startsWith(key, rule->key))
+            return rule;
+    return nullptr;
+}
+
 bool isJsonMime(const std::string& mime)
 {
     return mime.find("json") != std::string::npos;
@@ -232,13 +258,7 @@ SpanView interpretSpan(const Span& span)
             v.pdl[key.substr(4)] = value;
             continue;
         }
-        const FieldRule* match = nullptr;
-        for (const FieldRule& rule : fieldRules()) {
-            if (rule.prefix ? startsWith(key, rule.key) : key == rule.key) {
-                match = &rule;
-                break;
-            }
-        }
+        const FieldRule* match = findRule(key);
         if (!match) {
             v.raw[key] = value;
             continue;
@@ -646,8 +666,12 @@ pdl::TracePtr toTraceNode(const Span& span, const SpanView& v)
     if (!span.statusMessage.empty())
         otel["status_message"] = span.statusMessage;
     if (span.resource) {
-        if (!span.resource->attributes.empty())
+        // The resource is the same for thousands of spans: whole on roots, its service below.
+        if (span.parentSpanId.empty() && !span.resource->attributes.empty())
             otel["resource"] = span.resource->attributes;
+        else if (auto s = span.resource->attributes.find("service.name");
+                 s != span.resource->attributes.end())
+            otel["service"] = *s;
         if (!span.resource->scopeName.empty())
             otel["scope"] = span.resource->scopeName;
     }

@@ -157,18 +157,54 @@ Result<OtlpFile> readOtlpFile(const QString& path, const pdl::TraceLoadProgress&
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return makeError(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
-    const QByteArray data = f.readAll();
-    return parseOtlpData(data, path, progress, cancel);
+    if (!startsLikeJson(f.peek(4096)))
+        return parseOtlpData(f.readAll(), path, progress, cancel);
+    // One request per line: read a line at a time, so that a 1 GB file is never in memory
+    // whole. A first line that is not a whole request means one pretty-printed request.
+    OtlpFile file;
+    file.path = path;
+    file.bytes = f.size();
+    file.assembler = std::make_shared<TraceAssembler>();
+    qint64 nextReport = 1 << 20;
+    while (!f.atEnd()) {
+        if (cancel.isCancelled())
+            return makeError(QStringLiteral("cancelled"));
+        const QByteArray line = f.readLine();
+        if (line.trimmed().isEmpty())
+            continue;
+        auto spans = decodeOtlpJson(std::string_view(line.constData(), size_t(line.size())));
+        if (spans) {
+            ++file.requests;
+            file.assembler->add(*spans);
+        } else if (file.requests == 0 && file.badRequests == 0) {
+            f.seek(0);
+            return parseOtlpData(f.readAll(), path, progress, cancel);
+        } else {
+            ++file.badRequests;
+            if (file.firstProblem.isEmpty())
+                file.firstProblem = spans.error().message;
+        }
+        if (progress && f.pos() >= nextReport) {
+            progress(f.pos(), file.bytes);
+            nextReport = f.pos() + (1 << 20);
+        }
+    }
+    if (progress)
+        progress(file.bytes, file.bytes);
+    if (file.assembler->spanCount() == 0)
+        return makeError(file.firstProblem.isEmpty() ? QStringLiteral("%1 holds no spans").arg(path)
+                                                     : file.firstProblem);
+    return file;
 }
 
 Result<pdl::TraceLoadResult> loadOtlpTrace(const QString& path, const std::string& traceId,
                                            const pdl::TraceLoadProgress& progress,
                                            const CancelToken& cancel)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
-    return loadOtlpTraceData(f.readAll(), path, traceId, progress, cancel);
+    auto file = readOtlpFile(path, progress, cancel);
+    if (!file)
+        return file.error();
+    return takeTrace(file.value(), traceId);
 }
 
 Result<pdl::TraceLoadResult> loadOtlpTraceData(const QByteArray& data, const QString& path,
@@ -179,27 +215,33 @@ Result<pdl::TraceLoadResult> loadOtlpTraceData(const QByteArray& data, const QSt
     auto file = parseOtlpData(data, path, progress, cancel);
     if (!file)
         return file.error();
+    return takeTrace(file.value(), traceId);
+}
+
+Result<pdl::TraceLoadResult> takeTrace(OtlpFile& file, const std::string& traceId)
+{
+    const QString& path = file.path;
     std::string id = traceId;
     int spans = 0;
-    for (const TraceSummary& s : file->assembler->traces()) {
+    for (const TraceSummary& s : file.assembler->traces()) {
         if (traceId.empty() ? s.spans > spans : s.traceId == traceId) {
             spans = s.spans;
             id = s.traceId;
         }
     }
-    if (!file->assembler->contains(id))
+    if (!file.assembler->contains(id))
         return makeError(
             QStringLiteral("%1 has no trace %2").arg(path, QString::fromStdString(id)));
     pdl::TraceLoadResult r;
     r.path = path;
-    r.bytes = file->bytes;
+    r.bytes = file.bytes;
     r.blocks = spans;
-    r.root = file->assembler->take(id);
-    if (file->badRequests > 0) {
+    r.root = file.assembler->take(id);
+    if (file.badRequests > 0) {
         r.partial = true;
         r.problem = makeError(QStringLiteral("%1 request(s) skipped: %2")
-                                  .arg(file->badRequests)
-                                  .arg(file->firstProblem));
+                                  .arg(file.badRequests)
+                                  .arg(file.firstProblem));
     }
     return r;
 }

@@ -43,6 +43,10 @@ Result<pdl::TraceLoadResult> loadOtlpTraceData(const QByteArray& data, const QSt
                                                const pdl::TraceLoadProgress& progress = {},
                                                const CancelToken& cancel = {});
 
+/// Takes one trace out of a read file (empty `traceId`: the one with the most spans) as a
+/// trace load result; the file's assembler forgets it.
+Result<pdl::TraceLoadResult> takeTrace(OtlpFile& file, const std::string& traceId = {});
+
 /// Registers OTLP with pdl::registerTraceFormat (once; later calls do nothing), so that
 /// readTraceFile, TraceLoader and every trace pane open OTLP files (their largest trace).
 /// hako_workbench calls it when it loads.

@@ -650,11 +650,12 @@ pdl::TracePtr toTraceNode(const Span& span, const SpanView& v)
     put("prompt_variables", v.promptVariables);
     put("finish_reason", v.finishReason);
     put("response_id", v.responseId);
-    json otel = {{"trace_id", span.traceId},
-                 {"span_id", span.spanId},
-                 {"category", categoryName(v.category)}};
+    // The trace id is the same for every span of a trace: on roots only.
+    json otel = {{"span_id", span.spanId}, {"category", categoryName(v.category)}};
     if (!span.parentSpanId.empty())
         otel["parent_span_id"] = span.parentSpanId;
+    else
+        otel["trace_id"] = span.traceId;
     if (!v.convention.empty())
         otel["convention"] = v.convention;
     static const char* const kinds[] = {"unspecified", "internal", "server",

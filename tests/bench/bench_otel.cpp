@@ -164,6 +164,32 @@ int loadPhase(const QString& phase, const QString& path, const QString& hakoJson
                      QFileInfo(hakoJson).size() / 1048576.0);
         return 0;
     }
+    if (phase == QLatin1String("stages")) {
+        // Where the OTLP load's time goes: decoding alone, then decoding and mapping.
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            fail(f.errorString());
+        const QByteArray data = f.readAll();
+        const QList<QByteArray> lines = data.split('\n');
+        std::clock_t c0 = std::clock();
+        size_t spans = 0;
+        for (const QByteArray& line : lines)
+            if (!line.isEmpty())
+                spans += otel::decodeOtlpJson(line.toStdString())->size();
+        report("otel_decode_only_cpu_ms", double(std::clock() - c0) * 1000.0 / CLOCKS_PER_SEC,
+               "ms");
+        c0 = std::clock();
+        for (const QByteArray& line : lines) {
+            if (line.isEmpty())
+                continue;
+            const auto decoded = otel::decodeOtlpJson(line.toStdString());
+            for (const otel::Span& s : *decoded)
+                (void)otel::toTraceNode(s, otel::interpretSpan(s));
+        }
+        report("otel_decode_and_map_cpu_ms", double(std::clock() - c0) * 1000.0 / CLOCKS_PER_SEC,
+               "ms");
+        return spans > 0 ? 0 : 1;
+    }
     const long baseKb = statusKb("VmRSS");
     const std::clock_t c0 = std::clock();
     QElapsedTimer t;
@@ -206,7 +232,7 @@ int main(int argc, char** argv)
 
     // Each load in a process of its own, so that its peak memory is its own.
     const QString hakoJson = dir.filePath(QStringLiteral("bench_trace.json"));
-    for (const char* phase : {"otlp", "hako"}) {
+    for (const char* phase : {"otlp", "hako", "stages"}) {
         QProcess child;
         child.setProcessChannelMode(QProcess::ForwardedChannels);
         child.start(QCoreApplication::applicationFilePath(),

@@ -1,7 +1,12 @@
 #include "core/otel/otlpwriter.h"
 
+#include "core/otel/otlpreceiver.h"
 #include "core/pdl/value.h"
 
+#include <QEventLoop>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
 #include <QRandomGenerator>
 #include <QSaveFile>
 
@@ -331,6 +336,41 @@ bool writeOtlpFile(const pdl::TraceNode& root, const QString& path, const OtlpWr
         return false;
     }
     return true;
+}
+
+bool postOtlp(const pdl::TraceNode& root, const QUrl& endpoint, const QStringList& headers,
+              const OtlpWriteOptions& options, QString* error, int timeoutMs)
+{
+    if (!endpoint.isValid() || (endpoint.scheme() != QLatin1String("http") &&
+                                endpoint.scheme() != QLatin1String("https"))) {
+        if (error)
+            *error = QStringLiteral("not an http(s) URL");
+        return false;
+    }
+    const QByteArray body =
+        gzipCompress(QByteArray::fromStdString(encodeOtlpJson(traceToSpans(root, options))));
+    QNetworkAccessManager manager;
+    QNetworkRequest request(endpoint);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
+    request.setRawHeader("Content-Encoding", "gzip");
+    for (const QString& h : headers) {
+        const qsizetype eq = h.indexOf(QLatin1Char('='));
+        request.setRawHeader(h.left(eq).trimmed().toUtf8(), h.mid(eq + 1).trimmed().toUtf8());
+    }
+    request.setTransferTimeout(timeoutMs);
+    QNetworkReply* reply = manager.post(request, body);
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const bool ok = reply->error() == QNetworkReply::NoError && status >= 200 && status < 300;
+    if (!ok && error)
+        *error = status ? QStringLiteral("HTTP %1: %2")
+                              .arg(status)
+                              .arg(QString::fromUtf8(reply->readAll().left(300)))
+                        : reply->errorString();
+    reply->deleteLater();
+    return ok;
 }
 
 } // namespace hako::otel

@@ -4,6 +4,8 @@
 #include "core/pdl/interp/tracenode.h"
 
 #include <QString>
+#include <QStringList>
+#include <QUrl>
 
 #include <string>
 #include <vector>
@@ -39,5 +41,12 @@ std::string encodeOtlpJson(const std::vector<Span>& spans);
 /// `error` set on failure.
 bool writeOtlpFile(const pdl::TraceNode& root, const QString& path, const OtlpWriteOptions& options,
                    QString* error);
+
+/// Sends `root` as one OTLP/JSON request (gzip) to an OTLP/HTTP endpoint (`…/v1/traces`) with
+/// extra `NAME=VALUE` headers, waiting up to `timeoutMs` for the answer. For command-line use:
+/// it runs a local event loop, so never call it on the GUI thread. False with `error` set on
+/// a network error or a status other than 2xx.
+bool postOtlp(const pdl::TraceNode& root, const QUrl& endpoint, const QStringList& headers,
+              const OtlpWriteOptions& options, QString* error, int timeoutMs = 30000);
 
 } // namespace hako::otel

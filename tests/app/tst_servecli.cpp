@@ -111,6 +111,41 @@ private Q_SLOTS:
         QVERIFY2(o.err.contains(QLatin1String("bearer token")), qPrintable(o.err));
     }
 
+    void runSendsItsSpansToAnEndpoint()
+    {
+        QTemporaryDir dir;
+        QProcess serve;
+        serve.start(hakoBinary(), {QStringLiteral("serve"), QStringLiteral("--otlp"),
+                                   QStringLiteral("127.0.0.1:0"), QStringLiteral("--token"),
+                                   QStringLiteral("tok"), QStringLiteral("--log"),
+                                   dir.filePath(QStringLiteral("log.sqlite"))});
+        QVERIFY(serve.waitForStarted());
+        QByteArray err;
+        static const QRegularExpression listening(QStringLiteral(":(\\d+)/v1/traces"));
+        QRegularExpressionMatch m;
+        QTRY_VERIFY_WITH_TIMEOUT((err += serve.readAllStandardError(),
+                                  m = listening.match(QString::fromUtf8(err)), m.hasMatch()),
+                                 15000);
+        const QString url = QStringLiteral("http://127.0.0.1:%1/v1/traces").arg(m.captured(1));
+        const QString program = dir.filePath(QStringLiteral("hello.pdl"));
+        QFile f(program);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("text:\n- def: greeting\n  text: Hello\n- \", world\"\n");
+        f.close();
+        HakoOutcome o = runHako({QStringLiteral("run"), QStringLiteral("--no-log"),
+                                 QStringLiteral("--otel-endpoint"), url, program});
+        QCOMPARE(o.exitCode, 1); // no token: 401
+        QVERIFY2(o.err.contains(QLatin1String("401")), qPrintable(o.err));
+        o = runHako({QStringLiteral("run"), QStringLiteral("--no-log"),
+                     QStringLiteral("--otel-endpoint"), url, QStringLiteral("--otel-header"),
+                     QStringLiteral("Authorization=Bearer tok"), program});
+        QVERIFY2(o.exitCode == 0, qPrintable(o.err));
+        ::kill(pid_t(serve.processId()), SIGTERM);
+        QVERIFY(serve.waitForFinished(15000));
+        const QByteArray out = serve.readAllStandardOutput();
+        QVERIFY2(out.contains("received 4 span(s), 0 model call(s)"), out.constData());
+    }
+
     void runWritesOtlpThatOpensAsATrace()
     {
         QTemporaryDir dir;

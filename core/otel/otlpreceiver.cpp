@@ -2,10 +2,12 @@
 
 #include "core/otel/otlpdecode.h"
 
+#include <QElapsedTimer>
 #include <QPointer>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QThread>
+#include <QTimer>
 
 #include <zlib.h>
 
@@ -157,6 +159,10 @@ public:
                                  .arg(m_options.port)
                                  .arg(m_server->errorString()));
         QObject::connect(m_server, &QTcpServer::newConnection, this, [this] { accept(); });
+        m_idleTimer = new QTimer(this);
+        m_idleTimer->setInterval(std::max(50, m_options.idleTimeoutMs / 4));
+        QObject::connect(m_idleTimer, &QTimer::timeout, this, [this] { closeIdle(); });
+        m_idleTimer->start();
         return m_server->serverPort();
     }
 
@@ -177,6 +183,7 @@ public:
 private:
     struct Conn {
         enum class State { Headers, Body, Chunked, Discard } state = State::Headers;
+        QElapsedTimer idle;
         QByteArray buf;
         QByteArray method, path;
         std::unordered_map<std::string, QByteArray> headers;
@@ -197,6 +204,7 @@ private:
             }
             s->setSocketOption(QAbstractSocket::LowDelayOption, 1);
             m_conns[s] = Conn{};
+            m_conns[s].idle.start();
             QObject::connect(s, &QTcpSocket::readyRead, this, [this, s] { read(s); });
             QObject::connect(s, &QTcpSocket::disconnected, this, [this, s] {
                 m_conns.erase(s);
@@ -266,6 +274,7 @@ private:
         if (it == m_conns.end())
             return;
         Conn& c = it->second;
+        c.idle.restart();
         if (c.state == Conn::State::Discard) {
             s->readAll();
             return;
@@ -413,8 +422,19 @@ private:
         respond(s, c, reply.status, reply.message, protobuf);
     }
 
+    void closeIdle()
+    {
+        std::vector<QTcpSocket*> idle;
+        for (auto& [socket, conn] : m_conns)
+            if (conn.idle.elapsed() > m_options.idleTimeoutMs)
+                idle.push_back(socket);
+        for (QTcpSocket* socket : idle)
+            socket->abort(); // disconnected() forgets it
+    }
+
     OtlpReceiver* m_owner;
     ReceiverOptions m_options;
+    QTimer* m_idleTimer = nullptr;
     OtlpReceiver::SpanSink m_sink;
     std::shared_ptr<OtlpReceiver::Counters> m_counters;
     QTcpServer* m_server = nullptr;

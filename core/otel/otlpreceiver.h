@@ -26,6 +26,9 @@ struct ReceiverOptions {
     qint64 maxBodyBytes = 16 * 1024 * 1024;     ///< larger bodies get 413 (before being read)
     qint64 maxInflatedBytes = 64 * 1024 * 1024; ///< a gzip body inflating past this gets 413
     int maxConnections = 64;
+    /// A connection silent this long (mid-request or between requests) is closed, so that
+    /// slow or stuck clients cannot hold every slot.
+    int idleTimeoutMs = 30000;
 };
 
 /// The answer to one request, and what it carried.

@@ -148,8 +148,11 @@ int loadPhase(const QString& phase, const QString& path, const QString& hakoJson
         if (!loaded)
             fail(loaded.error().message);
         const double parsed = t.nsecsElapsed() / 1e6;
+        const long treeKb = statusKb("VmRSS");
         pdl::TraceModel model;
         model.setTrace(loaded->root, path);
+        std::fprintf(stderr, "# RSS: %.0f MB with the tree, %.0f MB with the model too\n",
+                     (treeKb - baseKb) / 1024.0, (statusKb("VmRSS") - baseKb) / 1024.0);
         const double ms = t.nsecsElapsed() / 1e6;
         const double cpu = double(std::clock() - c0) * 1000.0 / CLOCKS_PER_SEC;
         std::fprintf(stderr, "# OTLP: read+decode+map+assemble %.0f ms, model %.0f ms\n", parsed,

@@ -230,6 +230,22 @@ private Q_SLOTS:
         QCOMPARE(received(), size_t(0));
     }
 
+    void silentConnectionsAreClosed()
+    {
+        ReceiverOptions options;
+        options.port = 0;
+        options.idleTimeoutMs = 300;
+        OtlpReceiver receiver(options);
+        auto port = receiver.start();
+        QVERIFY(port.ok());
+        QTcpSocket s;
+        s.connectToHost(QHostAddress::LocalHost, *port);
+        QVERIFY(s.waitForConnected(5000));
+        s.write("POST /v1/traces HTTP/1.1\r\nContent-Type: appl"); // and then nothing
+        s.flush();
+        QTRY_COMPARE_WITH_TIMEOUT(s.state(), QAbstractSocket::UnconnectedState, 5000);
+    }
+
     void tokenAndAddressRules()
     {
         ReceiverOptions open;

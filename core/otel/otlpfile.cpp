@@ -3,6 +3,7 @@
 #include "core/otel/otlpdecode.h"
 
 #include <QFile>
+#include <QtConcurrent/QtConcurrentMap>
 
 #include <mutex>
 
@@ -165,29 +166,68 @@ Result<OtlpFile> readOtlpFile(const QString& path, const pdl::TraceLoadProgress&
     file.path = path;
     file.bytes = f.size();
     file.assembler = std::make_shared<TraceAssembler>();
-    qint64 nextReport = 1 << 20;
+    // Lines are decoded and mapped in parallel, a batch of about 8 MB at a time (bounded
+    // memory, progress and cancel between batches), and added in file order.
+    struct Decoded {
+        bool ok = false;
+        QString error;
+        std::vector<TraceAssembler::PreparedSpan> spans;
+    };
+    auto decode = [](const QByteArray& line) {
+        Decoded d;
+        auto spans = decodeOtlpJson(std::string_view(line.constData(), size_t(line.size())));
+        if (!spans) {
+            d.error = spans.error().message;
+            return d;
+        }
+        d.ok = true;
+        d.spans.reserve(spans->size());
+        for (const Span& s : *spans)
+            d.spans.push_back(TraceAssembler::prepare(s));
+        return d;
+    };
+    QList<QByteArray> batch;
+    qint64 batchBytes = 0;
+    auto flush = [&]() -> bool {
+        const QList<Decoded> decoded = QtConcurrent::blockingMapped(batch, decode);
+        batch.clear();
+        batchBytes = 0;
+        for (const Decoded& d0 : decoded) {
+            Decoded& d = const_cast<Decoded&>(d0);
+            if (d.ok) {
+                ++file.requests;
+                for (TraceAssembler::PreparedSpan& p : d.spans)
+                    file.assembler->add(std::move(p));
+            } else if (file.requests == 0 && file.badRequests == 0) {
+                return false; // not one request per line
+            } else {
+                ++file.badRequests;
+                if (file.firstProblem.isEmpty())
+                    file.firstProblem = d.error;
+            }
+        }
+        return true;
+    };
     while (!f.atEnd()) {
         if (cancel.isCancelled())
             return makeError(QStringLiteral("cancelled"));
-        const QByteArray line = f.readLine();
+        QByteArray line = f.readLine();
         if (line.trimmed().isEmpty())
             continue;
-        auto spans = decodeOtlpJson(std::string_view(line.constData(), size_t(line.size())));
-        if (spans) {
-            ++file.requests;
-            file.assembler->add(*spans);
-        } else if (file.requests == 0 && file.badRequests == 0) {
-            f.seek(0);
-            return parseOtlpData(f.readAll(), path, progress, cancel);
-        } else {
-            ++file.badRequests;
-            if (file.firstProblem.isEmpty())
-                file.firstProblem = spans.error().message;
+        batchBytes += line.size();
+        batch.append(std::move(line));
+        if (batchBytes >= (8 << 20) || f.atEnd()) {
+            if (!flush()) {
+                f.seek(0);
+                return parseOtlpData(f.readAll(), path, progress, cancel);
+            }
+            if (progress)
+                progress(f.pos(), file.bytes);
         }
-        if (progress && f.pos() >= nextReport) {
-            progress(f.pos(), file.bytes);
-            nextReport = f.pos() + (1 << 20);
-        }
+    }
+    if (!batch.isEmpty() && !flush()) {
+        f.seek(0);
+        return parseOtlpData(f.readAll(), path, progress, cancel);
     }
     if (progress)
         progress(file.bytes, file.bytes);

@@ -7,13 +7,18 @@
 
 namespace hako::otel {
 
-void TraceAssembler::add(const Span& span)
+TraceAssembler::PreparedSpan TraceAssembler::prepare(const Span& span)
 {
     const SpanView view = interpretSpan(span);
-    Entry e;
+    PreparedSpan p;
+    p.traceId = span.traceId;
+    p.spanId = span.spanId;
+    p.name = span.name;
+    p.startNanos = span.startNanos;
+    p.endNanos = span.endNanos;
+    Entry& e = p.entry;
     e.node = toTraceNode(span, view);
     e.parent = span.parentSpanId;
-    e.seq = ++m_seq;
     if (view.convention == "pdl") {
         e.field = attrString(view.pdl, "field");
         e.defsName = attrString(view.pdl, "defs_name");
@@ -23,14 +28,26 @@ void TraceAssembler::add(const Span& span)
             e.hasOrder = true;
         }
     }
-    Trace& t = m_traces[span.traceId];
+    return p;
+}
+
+void TraceAssembler::add(const Span& span)
+{
+    add(prepare(span));
+}
+
+void TraceAssembler::add(PreparedSpan&& p)
+{
+    Entry& e = p.entry;
+    e.seq = ++m_seq;
+    Trace& t = m_traces[p.traceId];
     TraceSummary& s = t.summary;
     if (s.traceId.empty()) {
-        s.traceId = span.traceId;
-        s.startNanos = span.startNanos;
-        s.endNanos = span.endNanos;
+        s.traceId = p.traceId;
+        s.startNanos = p.startNanos;
+        s.endNanos = p.endNanos;
     }
-    auto [it, inserted] = t.spans.try_emplace(span.spanId);
+    auto [it, inserted] = t.spans.try_emplace(p.spanId);
     if (!inserted) {
         if (!it->second.node->error.empty())
             --s.errors;
@@ -40,10 +57,10 @@ void TraceAssembler::add(const Span& span)
     }
     if (!e.node->error.empty())
         ++s.errors;
-    if (span.parentSpanId.empty())
-        s.rootName = span.name;
-    s.startNanos = std::min(s.startNanos, span.startNanos);
-    s.endNanos = std::max(s.endNanos, span.endNanos);
+    if (e.parent.empty())
+        s.rootName = p.name;
+    s.startNanos = std::min(s.startNanos, p.startNanos);
+    s.endNanos = std::max(s.endNanos, p.endNanos);
     it->second = std::move(e);
 }
 

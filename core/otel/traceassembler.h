@@ -31,7 +31,15 @@ struct TraceSummary {
 ///
 /// Not thread-safe: use from one thread at a time.
 class TraceAssembler {
+    struct Entry;
+
 public:
+    /// A span mapped and ready to add: what prepare() makes on any thread (pure), so that
+    /// decoding and mapping can run in parallel while adding stays in order.
+    struct PreparedSpan;
+    static PreparedSpan prepare(const Span& span);
+    void add(PreparedSpan&& span);
+
     void add(const Span& span);
     void add(const std::vector<Span>& spans);
 
@@ -62,6 +70,15 @@ private:
         std::unordered_map<std::string, Entry> spans;
         TraceSummary summary;
     };
+
+public:
+    struct PreparedSpan {
+        std::string traceId, spanId, name;
+        int64_t startNanos = 0, endNanos = 0;
+        Entry entry;
+    };
+
+private:
     pdl::TracePtr assemble(Trace& trace, bool copy) const;
 
     std::unordered_map<std::string, Trace> m_traces;

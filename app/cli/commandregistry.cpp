@@ -7,6 +7,7 @@
 #include "cli/modelscommand.h"
 #include "cli/memorycommand.h"
 #include "cli/logcommand.h"
+#include "cli/servecommand.h"
 #include "core/util/version.h"
 
 #include <QCoreApplication>
@@ -67,6 +68,9 @@ void registerBuiltinCommands(CommandRegistry& registry)
     registry.add({QStringLiteral("log"),
                   QStringLiteral("List, measure, export and prune the prompt log of model calls"),
                   logCommand});
+    registry.add({QStringLiteral("serve"),
+                  QStringLiteral("Receive OpenTelemetry traces (OTLP/HTTP) into the prompt log"),
+                  serveCommand});
 }
 
 } // namespace hako

@@ -5,6 +5,7 @@
 
 #include "core/docs/documentsession.h"
 #include "core/memory/memorystore.h"
+#include "core/otel/otlpwriter.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/parser/yamlvalue.h"
 #include "core/pdl/trace/tracereader.h"
@@ -15,6 +16,7 @@
 #include "core/workbench/runenvironment.h"
 
 #include <QFile>
+#include <QUrl>
 #include <QFileInfo>
 #include <QJsonDocument>
 
@@ -28,6 +30,13 @@ namespace {
 const char* kUsage =
     "usage: hako run [options] PROGRAM.pdl\n"
     "  --trace [FILE]       write the run's trace (default: PROGRAM_trace.json)\n"
+    "  --otel FILE          write the run's trace as OpenTelemetry spans (OTLP/JSON, one\n"
+    "                       request on one line; OpenInference, gen_ai.* and pdl.* attributes)\n"
+    "  --otel-content       include message content (prompts, replies, results) in --otel\n"
+    "                       and --otel-endpoint\n"
+    "  --otel-endpoint URL  also send the run's spans to an OTLP/HTTP endpoint (a collector,\n"
+    "                       Langfuse, Phoenix, Jaeger, hako serve): URL ending in /v1/traces\n"
+    "  --otel-header K=V    a header for --otel-endpoint (repeatable; e.g. Authorization)\n"
     "  -d, --data YAML      initial variables, a YAML/JSON mapping\n"
     "  -f, --data-file F    initial variables from a YAML/JSON file\n"
     "  --stream MODE        result (default): print the result as it is produced (text,\n"
@@ -87,6 +96,9 @@ struct RunArguments {
     QStringList tags;
     QString log;
     bool noLog = false;
+    QString otelFile, otelEndpoint;
+    QStringList otelHeaders;
+    bool otelContent = false;
 };
 
 OptionParser runOptions(RunArguments& r)
@@ -104,6 +116,15 @@ OptionParser runOptions(RunArguments& r)
                                 r.traceFile = v;
                                 return QString();
                             });
+    parser.addOption({QStringLiteral("--otel")}, into(&r.otelFile));
+    parser.addFlag({QStringLiteral("--otel-content")}, [&r] { r.otelContent = true; });
+    parser.addOption({QStringLiteral("--otel-endpoint")}, into(&r.otelEndpoint));
+    parser.addOption({QStringLiteral("--otel-header")}, [&r](const QString& v) {
+        if (!v.contains(QLatin1Char('=')))
+            return QStringLiteral("--otel-header wants NAME=VALUE");
+        r.otelHeaders << v;
+        return QString();
+    });
     parser.addOption({QStringLiteral("-d"), QStringLiteral("--data")}, [&r](const QString& v) {
         QString error;
         mergeData(v.toUtf8(), QStringLiteral("--data"), r.options.initialScope, &error);
@@ -211,7 +232,7 @@ int runCommand(const QStringList& args)
     }
     if (wantTrace && traceFile.isEmpty())
         traceFile = QFileInfo(program).completeBaseName() + QStringLiteral("_trace.json");
-    options.trace = wantTrace;
+    options.trace = wantTrace || !r.otelFile.isEmpty() || !r.otelEndpoint.isEmpty();
     options.streamResult = stream == QLatin1String("result");
     options.streamContext = stream == QLatin1String("context");
     options.writeStdout = [](std::string_view text) {
@@ -268,6 +289,29 @@ int runCommand(const QStringList& args)
             writeText(
                 stderr,
                 QStringLiteral("hako run: cannot write the trace %1: %2\n").arg(traceFile, error));
+            traceFailed = true;
+        }
+    }
+    if (result.trace && !r.otelEndpoint.isEmpty()) {
+        otel::OtlpWriteOptions otlp;
+        otlp.includeContent = r.otelContent;
+        otlp.programPath = QFileInfo(program).absoluteFilePath().toStdString();
+        QString error;
+        if (!otel::postOtlp(*result.trace, QUrl(r.otelEndpoint), r.otelHeaders, otlp, &error)) {
+            writeText(stderr, QStringLiteral("hako run: cannot send the trace to %1: %2\n")
+                                  .arg(r.otelEndpoint, error));
+            traceFailed = true;
+        }
+    }
+    if (result.trace && !r.otelFile.isEmpty()) {
+        otel::OtlpWriteOptions otlp;
+        otlp.includeContent = r.otelContent;
+        otlp.programPath = QFileInfo(program).absoluteFilePath().toStdString();
+        QString error;
+        if (!otel::writeOtlpFile(*result.trace, r.otelFile, otlp, &error)) {
+            writeText(stderr, QStringLiteral("hako run: cannot write the OpenTelemetry trace "
+                                             "%1: %2\n")
+                                  .arg(r.otelFile, error));
             traceFailed = true;
         }
     }

@@ -1,5 +1,7 @@
 #include "core/workbench/filekind.h"
 
+#include "core/otel/otlpfile.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QObject>
@@ -11,6 +13,10 @@ namespace hako {
 namespace {
 
 constexpr qint64 kHeadBytes = 64 * 1024;
+
+// Every trace reader of the workbench (TraceLoader, readTraceFile) also reads OTLP files once
+// this library is loaded.
+[[maybe_unused]] const bool kOtlpRegistered = (otel::registerOtlpTraceFormat(), true);
 
 bool hasJsonKey(const QByteArray& head, const char* key)
 {
@@ -69,6 +75,8 @@ FileKind detectFileKind(const QString& path)
         head.remove(0, 3);
     const QByteArray trimmed = head.trimmed();
     if (name.endsWith(QLatin1String(".trace.json")) || name.endsWith(QLatin1String("_trace.json")))
+        return FileKind::Trace;
+    if (otel::looksLikeOtlp(head))
         return FileKind::Trace;
     if (trimmed.startsWith('{') && looksLikeTrace(trimmed))
         return FileKind::Trace;

@@ -15,7 +15,9 @@ enum class FileKind {
 /// Decides what `path` is by its content first, then by its name: a SQLite header is a memory
 /// store, `%PDF-` a document, a JSON object with a trace node's fields (`kind` with `pdl__id`,
 /// `pdl__result` or `pdl__timing`, or the reference's older `id`/`result`/`timing`) a trace;
-/// `*.trace.json`/`*_trace.json` are traces even when their start is unusual; `.pdl`, `.yaml`,
+/// `*.trace.json`/`*_trace.json` are traces even when their start is unusual; OpenTelemetry
+/// OTLP files (JSON with `resourceSpans`, or OTLP protobuf) are traces too (trace readers open
+/// them through otel::registerOtlpTraceFormat, which loading this library does); `.pdl`, `.yaml`,
 /// `.yml` and other JSON are programs; other readable text is a document. A file that cannot
 /// be read counts as a program, so that the editor reports why. Reads at most the first 64 KB.
 FileKind detectFileKind(const QString& path);

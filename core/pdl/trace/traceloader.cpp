@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <iterator>
+#include <mutex>
 
 namespace hako::pdl {
 
@@ -239,9 +240,39 @@ int countNodes(const TraceNode& n)
 
 } // namespace
 
+namespace {
+
+std::mutex& formatsMutex()
+{
+    static std::mutex m;
+    return m;
+}
+
+std::vector<TraceFormatParser>& formats()
+{
+    static std::vector<TraceFormatParser> list;
+    return list;
+}
+
+} // namespace
+
+void registerTraceFormat(TraceFormatParser parser)
+{
+    std::lock_guard lock(formatsMutex());
+    formats().push_back(std::move(parser));
+}
+
 Result<TraceLoadResult> parseTraceData(const QByteArray& data, const QString& path,
                                        const TraceLoadProgress& progress, const CancelToken& cancel)
 {
+    std::vector<TraceFormatParser> others;
+    {
+        std::lock_guard lock(formatsMutex());
+        others = formats();
+    }
+    for (const TraceFormatParser& other : others)
+        if (std::optional<Result<TraceLoadResult>> r = other(data, path, progress, cancel))
+            return std::move(*r);
     ProgressTracker tracker;
     tracker.begin = data.constData();
     tracker.total = data.size();

@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QFileSystemWatcher;
@@ -49,6 +50,15 @@ Result<TraceLoadResult> parseTraceData(const QByteArray& data, const QString& pa
 /// Reads and parses a trace file (see parseTraceData); progress covers reading and parsing.
 Result<TraceLoadResult> readTraceFile(const QString& path, const TraceLoadProgress& progress = {},
                                       const CancelToken& cancel = {});
+
+/// Another trace format (OpenTelemetry's OTLP, from core/otel): given the whole file, gives
+/// nothing when the data is not in that format, else the outcome of reading it. parseTraceData
+/// asks every registered format first. Called on the loading thread.
+using TraceFormatParser = std::function<std::optional<Result<TraceLoadResult>>(
+    const QByteArray& data, const QString& path, const TraceLoadProgress& progress,
+    const CancelToken& cancel)>;
+/// Registers a format (thread-safe; a floor above pdl does so once when it loads).
+void registerTraceFormat(TraceFormatParser parser);
 
 /// Loads trace files into a TraceModel without blocking the GUI thread: the file is read and
 /// parsed on a worker thread with progress and cancel, then handed to the model (setTrace).

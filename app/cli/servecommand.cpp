@@ -1,0 +1,194 @@
+#include "cli/servecommand.h"
+#include "cli/optionparser.h"
+#include "cli/output.h"
+
+#include "core/otel/otlpreceiver.h"
+#include "core/otel/spanmapper.h"
+#include "core/promptlog/promptlog.h"
+
+#include <QCoreApplication>
+#include <QTimer>
+
+#include <atomic>
+#include <csignal>
+
+namespace hako {
+
+namespace {
+
+const char* kUsage =
+    "usage: hako serve --otlp [ADDR] [OPTIONS]\n"
+    "  Receives OpenTelemetry traces over OTLP/HTTP (POST /v1/traces, JSON or protobuf,\n"
+    "  gzip) and writes every LLM span (OpenInference or OpenTelemetry GenAI attributes) to\n"
+    "  the prompt log as a model call (see hako log). Runs until Ctrl+C or SIGTERM.\n"
+    "  --otlp [ADDR]        where to listen: PORT, HOST or HOST:PORT (default\n"
+    "                       127.0.0.1:4318; port 0 picks a free one and prints it)\n"
+    "  --token T            require `Authorization: Bearer T` (required beyond loopback;\n"
+    "                       also HAKO_OTLP_TOKEN)\n"
+    "  --max-body BYTES     refuse larger requests with 413 (default 16 MB)\n"
+    "  --log PATH|URL       the prompt log (a SQLite file or postgresql://...; default: the\n"
+    "                       user's log)\n"
+    "  --quiet              print nothing per request\n";
+
+std::atomic<bool> g_stop{false};
+
+void onSignal(int)
+{
+    g_stop = true;
+}
+
+// "4318", "0.0.0.0", "127.0.0.1:4318", "[::1]:4318".
+bool parseAddress(const QString& text, QHostAddress& address, quint16& port)
+{
+    if (text.isEmpty())
+        return true;
+    bool ok = false;
+    const uint asPort = text.toUInt(&ok);
+    if (ok)
+        return (port = quint16(asPort)) == asPort && asPort <= 65535;
+    QString host = text;
+    const qsizetype colon = text.lastIndexOf(QLatin1Char(':'));
+    if (colon > 0 && (text.count(QLatin1Char(':')) == 1 || text.startsWith(QLatin1Char('[')))) {
+        const uint p = text.mid(colon + 1).toUInt(&ok);
+        if (!ok || p > 65535)
+            return false;
+        port = quint16(p);
+        host = text.left(colon);
+    }
+    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']')))
+        host = host.mid(1, host.size() - 2);
+    if (host == QLatin1String("localhost"))
+        host = QStringLiteral("127.0.0.1");
+    return address.setAddress(host);
+}
+
+} // namespace
+
+int serveCommand(const QStringList& args)
+{
+    bool otlp = false, quiet = false;
+    QString addressText, token = qEnvironmentVariable("HAKO_OTLP_TOKEN"), logSpec, maxBody;
+    OptionParser parser;
+    parser.addOptionalValue({QStringLiteral("--otlp")}, [&](const QString& v) {
+        otlp = true;
+        addressText = v;
+        return QString();
+    });
+    parser.addOption({QStringLiteral("--token")}, [&](const QString& v) {
+        token = v;
+        return QString();
+    });
+    parser.addOption({QStringLiteral("--log")}, [&](const QString& v) {
+        logSpec = v;
+        return QString();
+    });
+    parser.addOption({QStringLiteral("--max-body")}, [&](const QString& v) {
+        maxBody = v;
+        return QString();
+    });
+    parser.addFlag({QStringLiteral("--quiet")}, [&] { quiet = true; });
+    parser.setPositional(
+        [](const QString& w) { return QStringLiteral("unexpected argument %1").arg(w); });
+    if (std::optional<int> exit =
+            OptionParser::finish(parser.parse(args), QStringLiteral("hako serve"), kUsage))
+        return *exit;
+    if (!otlp) {
+        writeText(stderr, QString::fromLatin1(kUsage));
+        return 2;
+    }
+    otel::ReceiverOptions options;
+    if (!parseAddress(addressText, options.address, options.port)) {
+        writeText(stderr, QStringLiteral("hako serve: not an address: %1\n").arg(addressText));
+        return 2;
+    }
+    if (!maxBody.isEmpty()) {
+        bool ok = false;
+        options.maxBodyBytes = maxBody.toLongLong(&ok);
+        if (!ok || options.maxBodyBytes <= 0) {
+            writeText(stderr, QStringLiteral("hako serve: --max-body wants bytes\n"));
+            return 2;
+        }
+    }
+    options.bearerToken = token.toUtf8();
+
+    QString error;
+    std::unique_ptr<promptlog::PromptLog> log;
+    if (logSpec.isEmpty()) {
+        log = promptlog::PromptLog::openDefault(&error);
+    } else {
+        QString settingsError;
+        promptlog::PromptLogOptions logOptions =
+            promptlog::PromptLogOptions::fromUserSettings(&settingsError);
+        log = promptlog::PromptLog::open(logSpec, &error, std::move(logOptions));
+    }
+    if (!log) {
+        writeText(stderr,
+                  QStringLiteral("hako serve: cannot open the prompt log: %1\n").arg(error));
+        return 1;
+    }
+    if (!error.isEmpty())
+        writeText(stderr, QStringLiteral("hako serve: %1\n").arg(error));
+
+    otel::OtlpReceiver receiver(options);
+    std::atomic<qint64> calls{0};
+    promptlog::PromptLog* store = log.get();
+    receiver.setSink([store, &calls, quiet](std::vector<otel::Span>&& spans) {
+        int llm = 0;
+        for (const otel::Span& s : spans) {
+            if (auto call = otel::toCallRecord(s, otel::interpretSpan(s))) {
+                store->record(std::move(*call));
+                ++llm;
+            }
+        }
+        calls += llm;
+        if (!quiet)
+            writeText(stdout, QStringLiteral("received %1 span(s), %2 model call(s)\n")
+                                  .arg(spans.size())
+                                  .arg(llm));
+    });
+    QObject::connect(&receiver, &otel::OtlpReceiver::requestRejected,
+                     [quiet](int status, const QString& reason) {
+                         if (!quiet)
+                             writeText(stderr, QStringLiteral("hako serve: refused a request "
+                                                              "(%1): %2\n")
+                                                   .arg(status)
+                                                   .arg(reason));
+                     });
+    auto port = receiver.start();
+    if (!port) {
+        writeText(stderr, QStringLiteral("hako serve: %1\n").arg(port.error().message));
+        return 1;
+    }
+    const QString host = options.address.protocol() == QAbstractSocket::IPv6Protocol
+                             ? QStringLiteral("[%1]").arg(options.address.toString())
+                             : options.address.toString();
+    writeText(stderr, QStringLiteral("hako serve: receiving OTLP on http://%1:%2/v1/traces "
+                                     "(prompt log: %3)\n")
+                          .arg(host)
+                          .arg(*port)
+                          .arg(log->location()));
+
+    g_stop = false;
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, [] {
+        if (g_stop)
+            QCoreApplication::quit();
+    });
+    poll.start(100);
+    QCoreApplication::exec();
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    receiver.stop();
+    const bool flushed = log->flush(10000);
+    writeText(stderr, QStringLiteral("hako serve: stopped; %1 request(s), %2 span(s), %3 model "
+                                     "call(s) logged%4\n")
+                          .arg(receiver.counters().requests.load())
+                          .arg(receiver.counters().spans.load())
+                          .arg(calls.load())
+                          .arg(flushed ? QString() : QStringLiteral(" (some not yet written)")));
+    return 0;
+}
+
+} // namespace hako

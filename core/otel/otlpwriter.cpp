@@ -1,0 +1,376 @@
+#include "core/otel/otlpwriter.h"
+
+#include "core/otel/otlpreceiver.h"
+#include "core/pdl/value.h"
+
+#include <QEventLoop>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QRandomGenerator>
+#include <QSaveFile>
+
+#include <cstdio>
+
+namespace hako::otel {
+
+namespace {
+
+using json = Attributes;
+
+std::string randomHex(int bytes)
+{
+    std::string raw(size_t(bytes), '\0');
+    for (char& c : raw)
+        c = char(QRandomGenerator::global()->bounded(256));
+    if (raw.find_first_not_of('\0') == std::string::npos)
+        raw[0] = 1;
+    return toHex(raw);
+}
+
+json toJson(const pdl::Value& v)
+{
+    try {
+        return v.toOrderedJson();
+    } catch (...) {
+        return json(v.str());
+    }
+}
+
+std::string jsonText(const pdl::Value& v)
+{
+    try {
+        return v.json();
+    } catch (...) {
+        return json(v.str()).dump();
+    }
+}
+
+const pdl::Value* exprValue(const pdl::TraceNode& n, const char* name)
+{
+    for (const auto& [k, v] : n.exprs)
+        if (k == name)
+            return &v;
+    return nullptr;
+}
+
+void writeMessages(json& a, const pdl::Value& messages, const std::string& reply)
+{
+    if (!messages.isList())
+        return;
+    json genai = json::array();
+    size_t i = 0;
+    for (const pdl::Value& m : messages.asList()) {
+        std::string role = "user", content;
+        if (m.isDict()) {
+            if (const pdl::Value* r = m.asDict().find(pdl::Value("role")); r && r->isString())
+                role = r->asString();
+            if (const pdl::Value* c = m.asDict().find(pdl::Value("content")))
+                content = c->isString() ? c->asString() : jsonText(*c);
+        } else {
+            content = m.isString() ? m.asString() : jsonText(m);
+        }
+        const std::string base = "llm.input_messages." + std::to_string(i++) + ".message.";
+        a[base + "role"] = role;
+        a[base + "content"] = content;
+        genai.push_back(json{{"role", role},
+                             {"parts", json::array({{{"type", "text"}, {"content", content}}})}});
+    }
+    a["gen_ai.input.messages"] = genai.dump();
+    a["llm.output_messages.0.message.role"] = "assistant";
+    a["llm.output_messages.0.message.content"] = reply;
+    a["gen_ai.output.messages"] =
+        json::array({{{"role", "assistant"},
+                      {"parts", json::array({{{"type", "text"}, {"content", reply}}})}}})
+            .dump();
+}
+
+} // namespace
+
+std::vector<Span> traceToSpans(const pdl::TraceNode& root, const OtlpWriteOptions& options)
+{
+    auto resource = std::make_shared<SpanResource>();
+    resource->attributes["service.name"] = options.serviceName;
+    if (!options.programPath.empty())
+        resource->attributes["hako.program"] = options.programPath;
+    resource->scopeName = "hako";
+    resource->scopeVersion = HAKO_VERSION;
+    const std::string traceId = options.traceId.empty() ? randomHex(16) : options.traceId;
+    const uint64_t base = QRandomGenerator::global()->generate64() & 0x00ffffffffffffffULL;
+    uint64_t counter = 0;
+    auto nextId = [&]() {
+        char buf[17];
+        std::snprintf(buf, sizeof buf, "%016llx",
+                      static_cast<unsigned long long>((base + ++counter) | (1ULL << 60)));
+        return std::string(buf);
+    };
+
+    struct Work {
+        const pdl::TraceNode* node;
+        std::string parent;
+        std::string field;
+        std::string defsName;
+        bool single;
+        int64_t order;
+    };
+    std::vector<Span> spans;
+    std::vector<Work> stack{{&root, {}, {}, {}, false, 0}};
+    while (!stack.empty()) {
+        Work w = std::move(stack.back());
+        stack.pop_back();
+        const pdl::TraceNode& n = *w.node;
+        Span s;
+        s.traceId = traceId;
+        s.spanId = nextId();
+        s.parentSpanId = w.parent;
+        const std::string kindName = pdl::blockKindName(n.kind);
+        s.name = n.def.empty() ? kindName : n.def;
+        s.kind = 1;
+        s.startNanos = n.startNanos;
+        s.endNanos = n.endNanos;
+        s.resource = resource;
+        json& a = s.attributes;
+        const bool model = n.kind == pdl::BlockKind::Model;
+        const bool code = n.kind == pdl::BlockKind::Code;
+        a["openinference.span.kind"] = model ? "LLM" : code ? "TOOL" : "CHAIN";
+        if (model)
+            a["gen_ai.operation.name"] = "chat";
+        else if (code)
+            a["gen_ai.operation.name"] = "execute_tool";
+        a["pdl.kind"] = kindName;
+        a["pdl.id"] = n.id;
+        if (!n.def.empty())
+            a["pdl.def"] = n.def;
+        if (!n.description.empty())
+            a["pdl.description"] = n.description;
+        if (!w.field.empty())
+            a["pdl.field"] = w.field;
+        if (w.single)
+            a["pdl.single"] = true;
+        if (!w.defsName.empty())
+            a["pdl.defs_name"] = w.defsName;
+        a["pdl.order"] = w.order;
+        if (n.span.isValid()) {
+            a["pdl.location.file"] = n.span.file.toStdString();
+            a["pdl.location.line"] = n.span.line;
+            a["pdl.location.column"] = n.span.column;
+            a["pdl.location.end_line"] = n.span.endLine;
+            a["pdl.location.end_column"] = n.span.endColumn;
+        }
+        if (n.contribute) {
+            json c = json::array();
+            for (const std::string& t : *n.contribute)
+                c.push_back(t);
+            a["pdl.contribute"] = c.dump();
+        }
+        if (model) {
+            if (const pdl::Value* m = exprValue(n, "model"); m && m->isString()) {
+                a["llm.model_name"] = m->asString();
+                a["gen_ai.request.model"] = m->asString();
+            }
+            if (const pdl::Value* p = exprValue(n, "parameters"); p && p->isDict())
+                a["llm.invocation_parameters"] = jsonText(*p);
+        }
+        if (n.usage.isDict()) {
+            const pdl::Dict& u = n.usage.asDict();
+            const pdl::Value* in = u.find(pdl::Value("prompt_tokens"));
+            const pdl::Value* out = u.find(pdl::Value("completion_tokens"));
+            if (in && in->isInt()) {
+                a["llm.token_count.prompt"] = in->asInt();
+                a["gen_ai.usage.input_tokens"] = in->asInt();
+            }
+            if (out && out->isInt()) {
+                a["llm.token_count.completion"] = out->asInt();
+                a["gen_ai.usage.output_tokens"] = out->asInt();
+            }
+            if (in && out && in->isInt() && out->isInt())
+                a["llm.token_count.total"] = in->asInt() + out->asInt();
+            a["pdl.usage"] = jsonText(n.usage);
+        }
+        if (options.includeContent) {
+            if (n.hasResult) {
+                a["pdl.result"] = jsonText(n.result);
+                if (n.result.isString()) {
+                    a["output.value"] = n.result.asString();
+                } else {
+                    a["output.value"] = jsonText(n.result);
+                    a["output.mime_type"] = "application/json";
+                }
+            }
+            if (!n.exprs.empty()) {
+                json e = json::array();
+                for (const auto& [k, v] : n.exprs)
+                    e.push_back(json::array({k, toJson(v)}));
+                a["pdl.exprs"] = e.dump();
+            }
+            if (!n.modelInput.isNull() && !n.modelInput.isUndefined()) {
+                a["pdl.model_input"] = jsonText(n.modelInput);
+                if (model)
+                    writeMessages(a, n.modelInput,
+                                  n.result.isString() ? n.result.asString() : jsonText(n.result));
+            }
+            if (!n.context.isNull() && !n.context.isUndefined())
+                a["pdl.context"] = jsonText(n.context);
+            if (!n.out.empty())
+                a["pdl.stdout"] = n.out;
+            if (!n.err.empty())
+                a["pdl.stderr"] = n.err;
+        }
+        if (!n.error.empty()) {
+            s.statusCode = 2;
+            s.statusMessage = n.error;
+            a["pdl.error"] = n.error;
+        }
+        // Children in reverse on the stack so that spans come out parents first, in order.
+        std::vector<Work> kids;
+        int64_t order = 0;
+        for (const auto& [name, d] : n.defs)
+            if (d)
+                kids.push_back({d.get(), s.spanId, "defs", name, false, order++});
+        for (const pdl::TraceNode::Children& group : n.children)
+            for (const pdl::TracePtr& c : group.nodes)
+                if (c)
+                    kids.push_back({c.get(), s.spanId, group.field, {}, group.single, order++});
+        for (auto it = kids.rbegin(); it != kids.rend(); ++it)
+            stack.push_back(std::move(*it));
+        spans.push_back(std::move(s));
+    }
+    return spans;
+}
+
+namespace {
+
+json anyValue(const json& v)
+{
+    if (v.is_string())
+        return {{"stringValue", v}};
+    if (v.is_boolean())
+        return {{"boolValue", v}};
+    if (v.is_number_integer())
+        return {{"intValue", std::to_string(v.get<int64_t>())}};
+    if (v.is_number_float())
+        return {{"doubleValue", v}};
+    if (v.is_array()) {
+        json values = json::array();
+        for (const json& e : v)
+            values.push_back(anyValue(e));
+        return {{"arrayValue", {{"values", values}}}};
+    }
+    if (v.is_object()) {
+        json values = json::array();
+        for (auto it = v.begin(); it != v.end(); ++it)
+            values.push_back({{"key", it.key()}, {"value", anyValue(it.value())}});
+        return {{"kvlistValue", {{"values", values}}}};
+    }
+    return json::object();
+}
+
+json keyValues(const json& object)
+{
+    json out = json::array();
+    for (auto it = object.begin(); it != object.end(); ++it)
+        out.push_back({{"key", it.key()}, {"value", anyValue(it.value())}});
+    return out;
+}
+
+} // namespace
+
+std::string encodeOtlpJson(const std::vector<Span>& spans)
+{
+    json resourceSpans = json::array();
+    size_t i = 0;
+    while (i < spans.size()) {
+        const SpanResource* resource = spans[i].resource.get();
+        json list = json::array();
+        for (; i < spans.size() && spans[i].resource.get() == resource; ++i) {
+            const Span& s = spans[i];
+            json j = {{"traceId", s.traceId}, {"spanId", s.spanId}};
+            if (!s.parentSpanId.empty())
+                j["parentSpanId"] = s.parentSpanId;
+            j["name"] = s.name;
+            j["kind"] = s.kind;
+            j["startTimeUnixNano"] = std::to_string(s.startNanos);
+            j["endTimeUnixNano"] = std::to_string(s.endNanos);
+            j["attributes"] = keyValues(s.attributes);
+            if (!s.events.empty()) {
+                json events = json::array();
+                for (const SpanEvent& e : s.events)
+                    events.push_back({{"timeUnixNano", std::to_string(e.timeNanos)},
+                                      {"name", e.name},
+                                      {"attributes", keyValues(e.attributes)}});
+                j["events"] = events;
+            }
+            json status = json::object();
+            if (s.statusCode)
+                status["code"] = s.statusCode;
+            if (!s.statusMessage.empty())
+                status["message"] = s.statusMessage;
+            j["status"] = status;
+            list.push_back(std::move(j));
+        }
+        json scope = json::object();
+        json res = {{"attributes", json::array()}};
+        if (resource) {
+            scope = {{"name", resource->scopeName}};
+            if (!resource->scopeVersion.empty())
+                scope["version"] = resource->scopeVersion;
+            res["attributes"] = keyValues(resource->attributes);
+        }
+        resourceSpans.push_back(
+            {{"resource", res},
+             {"scopeSpans", json::array({{{"scope", scope}, {"spans", list}}})}});
+    }
+    return json{{"resourceSpans", resourceSpans}}.dump(-1, ' ', false,
+                                                       json::error_handler_t::replace);
+}
+
+bool writeOtlpFile(const pdl::TraceNode& root, const QString& path, const OtlpWriteOptions& options,
+                   QString* error)
+{
+    const std::string text = encodeOtlpJson(traceToSpans(root, options)) + "\n";
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) ||
+        f.write(text.data(), qint64(text.size())) != qint64(text.size()) || !f.commit()) {
+        if (error)
+            *error = f.errorString();
+        return false;
+    }
+    return true;
+}
+
+bool postOtlp(const pdl::TraceNode& root, const QUrl& endpoint, const QStringList& headers,
+              const OtlpWriteOptions& options, QString* error, int timeoutMs)
+{
+    if (!endpoint.isValid() || (endpoint.scheme() != QLatin1String("http") &&
+                                endpoint.scheme() != QLatin1String("https"))) {
+        if (error)
+            *error = QStringLiteral("not an http(s) URL");
+        return false;
+    }
+    const QByteArray body =
+        gzipCompress(QByteArray::fromStdString(encodeOtlpJson(traceToSpans(root, options))));
+    QNetworkAccessManager manager;
+    QNetworkRequest request(endpoint);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
+    request.setRawHeader("Content-Encoding", "gzip");
+    for (const QString& h : headers) {
+        const qsizetype eq = h.indexOf(QLatin1Char('='));
+        request.setRawHeader(h.left(eq).trimmed().toUtf8(), h.mid(eq + 1).trimmed().toUtf8());
+    }
+    request.setTransferTimeout(timeoutMs);
+    QNetworkReply* reply = manager.post(request, body);
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const bool ok = reply->error() == QNetworkReply::NoError && status >= 200 && status < 300;
+    if (!ok && error)
+        *error = status ? QStringLiteral("HTTP %1: %2")
+                              .arg(status)
+                              .arg(QString::fromUtf8(reply->readAll().left(300)))
+                        : reply->errorString();
+    reply->deleteLater();
+    return ok;
+}
+
+} // namespace hako::otel

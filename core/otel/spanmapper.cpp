@@ -1,0 +1,755 @@
+#include "core/otel/spanmapper.h"
+
+#include "core/pdl/value.h"
+
+#include <QJsonDocument>
+
+#include <cstring>
+#include <map>
+#include <unordered_map>
+
+namespace hako::otel {
+
+namespace {
+
+using json = Attributes;
+
+bool startsWith(std::string_view s, std::string_view prefix)
+{
+    return s.substr(0, prefix.size()) == prefix;
+}
+
+// A value that may be JSON text (what attributes can only carry as strings): parsed when it is
+// an object or array, else as given.
+json maybeJson(const json& v)
+{
+    if (!v.is_string())
+        return v;
+    const std::string& s = v.get_ref<const std::string&>();
+    const size_t first = s.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos || (s[first] != '{' && s[first] != '['))
+        return v;
+    json parsed = json::parse(s, nullptr, false);
+    return parsed.is_discarded() ? v : parsed;
+}
+
+std::optional<int64_t> asInt(const json& v)
+{
+    if (v.is_number_integer())
+        return v.get<int64_t>();
+    if (v.is_number_float())
+        return int64_t(v.get<double>());
+    if (v.is_string()) {
+        try {
+            return std::stoll(v.get<std::string>());
+        } catch (...) {
+        }
+    }
+    return std::nullopt;
+}
+
+std::string text(const json& v)
+{
+    if (v.is_null())
+        return {};
+    return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+// Splits "12.rest" into 12 and "rest"; false when the key does not start with an index.
+bool splitIndex(std::string_view key, size_t& index, std::string_view& rest)
+{
+    size_t i = 0;
+    index = 0;
+    while (i < key.size() && key[i] >= '0' && key[i] <= '9' && i < 9)
+        index = index * 10 + size_t(key[i++] - '0');
+    if (i == 0 || (i < key.size() && key[i] != '.'))
+        return false;
+    rest = i < key.size() ? key.substr(i + 1) : std::string_view();
+    return true;
+}
+
+// A flattened message field (`message.role`, `role`, `message.tool_calls.0.tool_call.function.
+// name`, `message.contents.1.message_content.text`) into `msg`.
+bool setMessageField(json& msg, std::string_view rest, const json& value)
+{
+    if (startsWith(rest, "message."))
+        rest.remove_prefix(8);
+    if (rest == "role" || rest == "content" || rest == "name" || rest == "tool_call_id") {
+        msg[std::string(rest)] = value;
+        return true;
+    }
+    size_t k;
+    std::string_view sub;
+    if (startsWith(rest, "contents.") && splitIndex(rest.substr(9), k, sub)) {
+        if (sub == "message_content.text" || sub == "text") {
+            json& parts = msg["__contents"];
+            if (!parts.is_object())
+                parts = json::object();
+            parts[std::to_string(1000000 + k)] = value;
+            return true;
+        }
+        return false;
+    }
+    if (startsWith(rest, "tool_calls.") && splitIndex(rest.substr(11), k, sub)) {
+        if (startsWith(sub, "tool_call."))
+            sub.remove_prefix(10);
+        json& calls = msg["__tool_calls"];
+        if (!calls.is_object())
+            calls = json::object();
+        json& call = calls[std::to_string(1000000 + k)];
+        if (!call.is_object())
+            call = json{{"type", "function"}, {"function", json::object()}};
+        if (sub == "id") {
+            call["id"] = value;
+        } else if (sub == "function.name" || sub == "name") {
+            call["function"]["name"] = value;
+        } else if (sub == "function.arguments" || sub == "arguments") {
+            call["function"]["arguments"] = value.is_string() ? value : json(value.dump());
+        } else {
+            return false;
+        }
+        return true;
+    }
+    return false;
+}
+
+json finishMessages(std::map<size_t, json>& byIndex)
+{
+    json out = json::array();
+    for (auto& [i, msg] : byIndex) {
+        if (auto c = msg.find("__contents"); c != msg.end()) {
+            std::string joined;
+            for (auto& [k, v] : c->items())
+                joined += text(v);
+            if (!msg.contains("content"))
+                msg["content"] = joined;
+            msg.erase("__contents");
+        }
+        if (auto t = msg.find("__tool_calls"); t != msg.end()) {
+            json calls = json::array();
+            for (auto& [k, v] : t->items())
+                calls.push_back(v);
+            msg.erase("__tool_calls");
+            msg["tool_calls"] = std::move(calls);
+        }
+        out.push_back(std::move(msg));
+    }
+    return out;
+}
+
+// One GenAI message (`{role, parts: [{type, content|id|name|arguments|response}], name,
+// finish_reason}`) in Hako's form.
+json genAiMessage(const json& m, std::string* finishReason)
+{
+    if (!m.is_object())
+        return json{{"role", "user"}, {"content", text(m)}};
+    json out = json::object();
+    out["role"] = m.value("role", std::string("user"));
+    if (auto n = m.find("name"); n != m.end() && n->is_string())
+        out["name"] = *n;
+    if (finishReason) {
+        if (auto f = m.find("finish_reason"); f != m.end() && f->is_string())
+            *finishReason = f->get<std::string>();
+    }
+    if (auto c = m.find("content"); c != m.end())
+        out["content"] = c->is_string() ? *c : json(c->dump());
+    auto parts = m.find("parts");
+    if (parts == m.end() || !parts->is_array()) {
+        if (!out.contains("content"))
+            out["content"] = "";
+        return out;
+    }
+    std::string content;
+    json calls = json::array();
+    for (const json& p : *parts) {
+        if (!p.is_object()) {
+            content += text(p);
+            continue;
+        }
+        const std::string type = p.value("type", std::string("text"));
+        if (type == "tool_call") {
+            json args = p.contains("arguments") ? p["arguments"] : json::object();
+            calls.push_back(json{{"id", p.value("id", std::string())},
+                                 {"type", "function"},
+                                 {"function",
+                                  {{"name", p.value("name", std::string())},
+                                   {"arguments", args.is_string() ? args : json(args.dump())}}}});
+        } else if (type == "tool_call_response") {
+            if (auto id = p.find("id"); id != p.end())
+                out["tool_call_id"] = *id;
+            const json r = p.contains("response") ? p["response"] : p.value("result", json());
+            content += text(r);
+        } else if (p.contains("content")) {
+            content += text(p["content"]);
+        }
+    }
+    if (!out.contains("content"))
+        out["content"] = content;
+    if (!calls.empty())
+        out["tool_calls"] = std::move(calls);
+    return out;
+}
+
+json genAiMessages(const json& value, std::string* finishReason)
+{
+    const json v = maybeJson(value);
+    json out = json::array();
+    if (v.is_array()) {
+        for (const json& m : v)
+            out.push_back(genAiMessage(m, finishReason));
+    } else if (!v.is_null()) {
+        out.push_back(genAiMessage(v, finishReason));
+    }
+    return out;
+}
+
+// The field table indexed: exact keys in a hash map, prefixes in table order.
+const FieldRule* findRule(const std::string& key)
+{
+    struct Index {
+        std::unordered_map<std::string_view, const FieldRule*> exact;
+        std::vector<const FieldRule*> prefixes;
+        Index()
+        {
+            for (const FieldRule& rule : fieldRules()) {
+                if (rule.prefix)
+                    prefixes.push_back(&rule);
+                else
+                    exact.emplace(rule.key, &rule);
+            }
+        }
+    };
+    static const Index index;
+    if (auto it = index.exact.find(key); it != index.exact.end())
+        return it->second;
+    for (const FieldRule* rule : index.prefixes)
+        if (startsWith(key, rule->key))
+            return rule;
+    return nullptr;
+}
+
+bool isJsonMime(const std::string& mime)
+{
+    return mime.find("json") != std::string::npos;
+}
+
+} // namespace
+
+SpanView interpretSpan(const Span& span)
+{
+    SpanView v;
+    const json& attrs = span.attributes;
+    for (const KindRule& rule : kindRules()) {
+        auto it = attrs.find(rule.attribute);
+        if (it != attrs.end() && it->is_string() &&
+            it->get_ref<const std::string&>() == rule.value) {
+            v.category = rule.category;
+            v.convention = rule.convention;
+            break;
+        }
+    }
+    std::map<size_t, json> inFlat, outFlat, docsFlat;
+    std::string inputMime, outputMime;
+    json inputValue, outputValue, systemInstructions, inputJson, outputJson, docsJson;
+    for (auto it = attrs.begin(); it != attrs.end(); ++it) {
+        const std::string& key = it.key();
+        const json& value = it.value();
+        if (startsWith(key, "pdl.")) {
+            v.pdl[key.substr(4)] = value;
+            continue;
+        }
+        const FieldRule* match = findRule(key);
+        if (!match) {
+            v.raw[key] = value;
+            continue;
+        }
+        const std::string_view rest = std::string_view(key).substr(std::strlen(match->key));
+        bool used = true;
+        switch (match->field) {
+        case Field::Ignore:
+            break;
+        case Field::ModelName:
+            v.model = text(value);
+            break;
+        case Field::ResponseModel:
+            v.responseModel = text(value);
+            break;
+        case Field::Provider:
+            v.provider = text(value);
+            break;
+        case Field::InvocationParameters: {
+            const json p = maybeJson(value);
+            if (p.is_object())
+                v.parameters.update(p);
+            else
+                used = false;
+            break;
+        }
+        case Field::RequestParameter:
+            if (rest == "model")
+                v.model = text(value);
+            else
+                v.parameters[std::string(rest)] = value;
+            break;
+        case Field::InputTokens:
+            v.inputTokens = asInt(value);
+            break;
+        case Field::OutputTokens:
+            v.outputTokens = asInt(value);
+            break;
+        case Field::TotalTokens:
+            v.totalTokens = asInt(value);
+            break;
+        case Field::CachedTokens:
+            v.cachedTokens = asInt(value);
+            break;
+        case Field::InputValue:
+            inputValue = value;
+            break;
+        case Field::InputMime:
+            inputMime = text(value);
+            break;
+        case Field::OutputValue:
+            outputValue = value;
+            break;
+        case Field::OutputMime:
+            outputMime = text(value);
+            break;
+        case Field::ToolName:
+            v.toolName = text(value);
+            break;
+        case Field::ToolDescription:
+            v.toolDescription = text(value);
+            break;
+        case Field::ToolParameters:
+            v.toolParameters = maybeJson(value);
+            break;
+        case Field::ToolArguments:
+            v.toolArguments = maybeJson(value);
+            break;
+        case Field::ToolResult:
+            v.toolResult = maybeJson(value);
+            break;
+        case Field::ToolCallId:
+            v.toolCallId = text(value);
+            break;
+        case Field::InputMessagesFlat:
+        case Field::OutputMessagesFlat:
+        case Field::DocumentsFlat: {
+            size_t index;
+            std::string_view sub;
+            if (!splitIndex(rest, index, sub)) {
+                used = false;
+                break;
+            }
+            if (match->field == Field::DocumentsFlat) {
+                std::string_view f = sub;
+                if (startsWith(f, "document."))
+                    f.remove_prefix(9);
+                json& doc = docsFlat[index];
+                if (!doc.is_object())
+                    doc = json::object();
+                doc[std::string(f)] = f == "metadata" ? maybeJson(value) : value;
+            } else {
+                auto& into = match->field == Field::InputMessagesFlat ? inFlat : outFlat;
+                json& msg = into[index];
+                if (!msg.is_object())
+                    msg = json::object();
+                used = setMessageField(msg, sub, value);
+            }
+            break;
+        }
+        case Field::InputMessagesJson:
+            inputJson = value;
+            break;
+        case Field::OutputMessagesJson:
+            outputJson = value;
+            break;
+        case Field::SystemInstructionsJson:
+            systemInstructions = maybeJson(value);
+            break;
+        case Field::DocumentsJson:
+            docsJson = maybeJson(value);
+            break;
+        case Field::PromptTemplate:
+            v.promptTemplate = text(value);
+            break;
+        case Field::PromptTemplateVariables:
+            v.promptVariables = maybeJson(value);
+            break;
+        case Field::PromptTemplateVersion:
+            v.promptTemplateVersion = text(value);
+            break;
+        case Field::PromptName:
+            v.promptName = text(value);
+            break;
+        case Field::FinishReasons: {
+            const json f = maybeJson(value);
+            if (f.is_array() && !f.empty())
+                v.finishReason = text(f.front());
+            else
+                v.finishReason = text(f);
+            break;
+        }
+        case Field::ResponseId:
+            v.responseId = text(value);
+            break;
+        case Field::AgentName:
+            v.agentName = text(value);
+            break;
+        }
+        if (!used)
+            v.raw[key] = value;
+    }
+    if (!v.pdl.empty() && v.pdl.contains("kind"))
+        v.convention = "pdl";
+
+    // Messages: the GenAI JSON attributes, else OpenInference's (or OpenLLMetry's) flattened
+    // lists, else the older per-message events.
+    if (!systemInstructions.is_null()) {
+        json parts = systemInstructions;
+        json sys{{"role", "system"}, {"parts", parts.is_array() ? parts : json::array({parts})}};
+        v.inputMessages.push_back(genAiMessage(sys, nullptr));
+    }
+    for (json& m : genAiMessages(inputJson, nullptr))
+        v.inputMessages.push_back(std::move(m));
+    v.outputMessages =
+        genAiMessages(outputJson, v.finishReason.empty() ? &v.finishReason : nullptr);
+    if (v.inputMessages.empty())
+        v.inputMessages = finishMessages(inFlat);
+    if (v.outputMessages.empty())
+        v.outputMessages = finishMessages(outFlat);
+    for (const SpanEvent& e : span.events) {
+        bool isOutput = false;
+        const std::string_view role = eventMessageRole(e.name, &isOutput);
+        if (!role.empty()) {
+            json m = json::object();
+            json body = e.attributes;
+            if (auto msg = body.find("message"); msg != body.end())
+                body = maybeJson(*msg);
+            m["role"] =
+                body.is_object() && body.contains("role") ? body["role"] : json(std::string(role));
+            const json content = body.is_object() ? body.value("content", json()) : body;
+            m["content"] = text(content);
+            if (body.is_object() && body.contains("tool_calls"))
+                m["tool_calls"] = body["tool_calls"];
+            if (body.is_object() && body.contains("id") && role == "tool")
+                m["tool_call_id"] = body["id"];
+            if (isOutput) {
+                if (auto f = e.attributes.find("finish_reason"); f != e.attributes.end())
+                    v.finishReason = text(*f);
+                v.outputMessages.push_back(std::move(m));
+            } else {
+                v.inputMessages.push_back(std::move(m));
+            }
+            continue;
+        }
+        if (e.name == "gen_ai.content.prompt" || e.name == "gen_ai.content.completion") {
+            const bool completion = e.name == "gen_ai.content.completion";
+            const json value =
+                e.attributes.value(completion ? "gen_ai.completion" : "gen_ai.prompt", json());
+            json msgs = maybeJson(value);
+            json& into = completion ? v.outputMessages : v.inputMessages;
+            if (msgs.is_array()) {
+                for (const json& m : msgs)
+                    into.push_back(genAiMessage(m, nullptr));
+            } else {
+                into.push_back(
+                    json{{"role", completion ? "assistant" : "user"}, {"content", text(value)}});
+            }
+            continue;
+        }
+        json raw = {{"name", e.name}, {"time_unix_nano", e.timeNanos}};
+        if (!e.attributes.empty())
+            raw["attributes"] = e.attributes;
+        if (e.name == "exception" && v.error.empty())
+            v.error = attrString(e.attributes, "exception.message",
+                                 attrString(e.attributes, "exception.type", "exception"));
+        v.rawEvents.push_back(std::move(raw));
+    }
+
+    v.input = isJsonMime(inputMime) ? maybeJson(inputValue) : inputValue;
+    v.output = isJsonMime(outputMime) ? maybeJson(outputValue) : outputValue;
+    if (!docsFlat.empty()) {
+        for (auto& [i, d] : docsFlat)
+            v.documents.push_back(std::move(d));
+    } else if (docsJson.is_array()) {
+        v.documents = docsJson;
+    }
+    if (v.toolArguments.is_null() && v.category == SpanCategory::Tool && !v.input.is_null())
+        v.toolArguments = v.input;
+    if (v.toolResult.is_null() && v.category == SpanCategory::Tool && !v.output.is_null())
+        v.toolResult = v.output;
+    if (v.category == SpanCategory::Unknown) {
+        // Spans without a kind attribute that still carry a model call's attributes.
+        if (!v.inputMessages.empty() || !v.outputMessages.empty() || v.inputTokens)
+            v.category = SpanCategory::Llm;
+        else if (!v.toolName.empty())
+            v.category = SpanCategory::Tool;
+        else if (!v.documents.empty())
+            v.category = SpanCategory::Retriever;
+    }
+    // Only an error status fails a span: an exception event alone may have been handled.
+    if (span.statusCode != 2)
+        v.error.clear();
+    else if (!span.statusMessage.empty())
+        v.error = span.statusMessage;
+    else if (v.error.empty())
+        v.error = "error";
+    return v;
+}
+
+pdl::BlockKind blockKindFromName(std::string_view name)
+{
+    for (int k = 0; k <= int(pdl::BlockKind::Error); ++k) {
+        const auto kind = pdl::BlockKind(k);
+        if (name == pdl::blockKindName(kind))
+            return kind;
+    }
+    return pdl::BlockKind::Sequence;
+}
+
+namespace {
+
+pdl::Value val(const json& j)
+{
+    return pdl::Value::fromJson(j);
+}
+
+std::string replyOf(const SpanView& v)
+{
+    if (!v.outputMessages.empty()) {
+        const json& last = v.outputMessages.back();
+        return last.is_object() ? text(last.value("content", json())) : text(last);
+    }
+    return text(v.output);
+}
+
+} // namespace
+
+pdl::TracePtr toTraceNode(const Span& span, const SpanView& v)
+{
+    auto n = std::make_shared<pdl::TraceNode>();
+    n->startNanos = span.startNanos;
+    n->endNanos = span.endNanos;
+    const json& p = v.pdl;
+    if (v.convention == "pdl") {
+        n->kind = blockKindFromName(text(p.value("kind", json())));
+        n->id = text(p.value("id", json(span.spanId)));
+        n->def = text(p.value("def", json()));
+        n->description = text(p.value("description", json()));
+        if (auto c = p.find("contribute"); c != p.end()) {
+            const json list = maybeJson(*c);
+            std::vector<std::string> targets;
+            if (list.is_array())
+                for (const json& t : list)
+                    targets.push_back(text(t));
+            n->contribute = std::move(targets);
+        }
+        if (p.contains("location.line")) {
+            n->span.file = QString::fromStdString(text(p.value("location.file", json())));
+            n->span.line = int(asInt(p["location.line"]).value_or(0));
+            n->span.column = int(asInt(p.value("location.column", json(0))).value_or(0));
+            n->span.endLine = int(asInt(p.value("location.end_line", json(0))).value_or(0));
+            n->span.endColumn = int(asInt(p.value("location.end_column", json(0))).value_or(0));
+        }
+        if (auto r = p.find("result"); r != p.end()) {
+            const json parsed = json::parse(text(*r), nullptr, false);
+            n->result = parsed.is_discarded() ? val(*r) : val(parsed);
+            n->hasResult = true;
+        }
+        if (auto e = p.find("exprs"); e != p.end()) {
+            const json list = maybeJson(*e);
+            if (list.is_array())
+                for (const json& pair : list)
+                    if (pair.is_array() && pair.size() == 2)
+                        n->exprs.emplace_back(text(pair[0]), val(pair[1]));
+        }
+        if (auto m = p.find("model_input"); m != p.end())
+            n->modelInput = val(maybeJson(*m));
+        else if (!v.inputMessages.empty())
+            n->modelInput = val(v.inputMessages);
+        if (auto c = p.find("context"); c != p.end())
+            n->context = val(maybeJson(*c));
+        if (auto u = p.find("usage"); u != p.end())
+            n->usage = val(maybeJson(*u));
+        if (auto o = p.find("stdout"); o != p.end())
+            n->out = text(*o);
+        if (auto o = p.find("stderr"); o != p.end())
+            n->err = text(*o);
+        if (auto e = p.find("error"); e != p.end())
+            n->error = text(*e);
+        if (!v.raw.empty())
+            n->exprs.emplace_back("attributes", val(v.raw));
+        return n;
+    }
+
+    n->kind = blockKindFor(v.category);
+    n->id = span.spanId;
+    n->def = span.name;
+    n->error = v.error;
+    // Result: what the span produced, by category.
+    json result;
+    switch (v.category) {
+    case SpanCategory::Llm:
+        if (!v.outputMessages.empty())
+            result = replyOf(v);
+        else
+            result = v.output;
+        break;
+    case SpanCategory::Tool:
+        result = v.toolResult;
+        break;
+    case SpanCategory::Retriever:
+    case SpanCategory::Reranker:
+    case SpanCategory::Memory:
+        result = v.documents.empty() ? v.output : v.documents;
+        break;
+    default:
+        result = v.output;
+    }
+    if (!result.is_null()) {
+        n->result = val(result);
+        n->hasResult = true;
+    }
+    if (!v.inputMessages.empty())
+        n->modelInput = val(v.inputMessages);
+    if (v.inputTokens || v.outputTokens || v.totalTokens) {
+        pdl::Dict u;
+        u.set("prompt_tokens", pdl::Value(v.inputTokens.value_or(0)));
+        u.set("completion_tokens", pdl::Value(v.outputTokens.value_or(0)));
+        if (v.totalTokens)
+            u.set("total_tokens", pdl::Value(*v.totalTokens));
+        if (v.cachedTokens)
+            u.set("cached_tokens", pdl::Value(*v.cachedTokens));
+        n->usage = pdl::Value(std::move(u));
+    }
+    auto put = [&](const char* name, const json& value) {
+        if (!value.is_null() && !(value.is_string() && value.get_ref<const std::string&>().empty()))
+            n->exprs.emplace_back(name, val(value));
+    };
+    put("model",
+        v.responseModel.empty() || !v.model.empty() ? json(v.model) : json(v.responseModel));
+    put("provider", v.provider);
+    if (!v.parameters.empty())
+        put("parameters", v.parameters);
+    put("agent", v.agentName);
+    put("tool", v.toolName);
+    put("tool_description", v.toolDescription);
+    put("tool_call_id", v.toolCallId);
+    put("tool_parameters", v.toolParameters);
+    put("arguments", v.toolArguments);
+    if (v.category != SpanCategory::Tool || v.toolArguments != v.input)
+        put("input", v.input);
+    if (v.category == SpanCategory::Llm && !v.outputMessages.empty())
+        put("output_messages", v.outputMessages);
+    if (v.category != SpanCategory::Retriever && !v.documents.empty())
+        put("documents", v.documents);
+    put("prompt_template", v.promptTemplate);
+    put("prompt_template_version", v.promptTemplateVersion);
+    put("prompt_variables", v.promptVariables);
+    put("finish_reason", v.finishReason);
+    put("response_id", v.responseId);
+    // The trace id is the same for every span of a trace: on roots only.
+    json otel = {{"span_id", span.spanId}, {"category", categoryName(v.category)}};
+    if (!span.parentSpanId.empty())
+        otel["parent_span_id"] = span.parentSpanId;
+    else
+        otel["trace_id"] = span.traceId;
+    if (!v.convention.empty())
+        otel["convention"] = v.convention;
+    static const char* const kinds[] = {"unspecified", "internal", "server",
+                                        "client",      "producer", "consumer"};
+    if (span.kind > 0 && span.kind < 6)
+        otel["span_kind"] = kinds[span.kind];
+    if (span.statusCode)
+        otel["status"] = span.statusCode == 2 ? "error" : "ok";
+    if (!span.statusMessage.empty())
+        otel["status_message"] = span.statusMessage;
+    if (span.resource) {
+        // The resource is the same for thousands of spans: whole on roots, its service below.
+        if (span.parentSpanId.empty() && !span.resource->attributes.empty())
+            otel["resource"] = span.resource->attributes;
+        else if (auto s = span.resource->attributes.find("service.name");
+                 s != span.resource->attributes.end())
+            otel["service"] = *s;
+        if (!span.resource->scopeName.empty())
+            otel["scope"] = span.resource->scopeName;
+    }
+    n->exprs.emplace_back("otel", val(otel));
+    if (!v.raw.empty())
+        n->exprs.emplace_back("attributes", val(v.raw));
+    if (!v.rawEvents.empty())
+        n->exprs.emplace_back("events", val(v.rawEvents));
+    return n;
+}
+
+namespace {
+
+QJsonValue qjson(const json& j)
+{
+    const QByteArray wrapped = QByteArray::fromStdString(
+        "[" + j.dump(-1, ' ', false, json::error_handler_t::replace) + "]");
+    const QJsonDocument doc = QJsonDocument::fromJson(wrapped);
+    return doc.isArray() && !doc.array().isEmpty() ? doc.array().first() : QJsonValue();
+}
+
+} // namespace
+
+std::optional<promptlog::CallRecord> toCallRecord(const Span& span, const SpanView& v)
+{
+    const bool pdlModel = v.convention == "pdl" && text(v.pdl.value("kind", json())) == "model";
+    if (v.category != SpanCategory::Llm && !pdlModel)
+        return std::nullopt;
+    promptlog::CallRecord c;
+    c.uid = QStringLiteral("otel:%1:%2")
+                .arg(QString::fromStdString(span.traceId), QString::fromStdString(span.spanId));
+    c.runId = QString::fromStdString(span.traceId);
+    c.traceNodeId = QString::fromStdString(span.spanId);
+    std::string name = v.promptName;
+    if (name.empty() && pdlModel)
+        name = text(v.pdl.value("def", json()));
+    if (name.empty())
+        name = span.name;
+    c.promptName = QString::fromStdString(name);
+    if (span.resource) {
+        const json& r = span.resource->attributes;
+        const std::string service = attrString(r, "service.name");
+        if (!service.empty()) {
+            c.tags << QStringLiteral("service:%1").arg(QString::fromStdString(service));
+            c.programPath = QString::fromStdString(service);
+        }
+        std::string env = attrString(r, "deployment.environment.name");
+        if (env.empty())
+            env = attrString(r, "deployment.environment");
+        if (!env.empty())
+            c.tags << QStringLiteral("env:%1").arg(QString::fromStdString(env));
+    }
+    c.tags << QStringLiteral("otel");
+    if (v.convention == "pdl") {
+        c.span.file = QString::fromStdString(text(v.pdl.value("location.file", json())));
+        c.span.line = int(asInt(v.pdl.value("location.line", json(0))).value_or(0));
+    }
+    c.model = QString::fromStdString(v.model.empty() ? v.responseModel : v.model);
+    c.endpoint = QString::fromStdString(v.provider);
+    c.parameters = qjson(v.parameters).toObject();
+    c.messages = qjson(v.inputMessages).toArray();
+    c.reply = QString::fromStdString(replyOf(v));
+    if (!v.outputMessages.empty() && v.outputMessages.back().is_object())
+        if (auto t = v.outputMessages.back().find("tool_calls"); t != v.outputMessages.back().end())
+            c.toolCalls = qjson(*t).toArray();
+    c.finishReason = QString::fromStdString(v.finishReason);
+    c.promptTokens = v.inputTokens;
+    c.completionTokens = v.outputTokens;
+    c.cachedTokens = v.cachedTokens;
+    if (span.endNanos >= span.startNanos && span.startNanos > 0)
+        c.latencyMs = double(span.endNanos - span.startNanos) / 1e6;
+    c.startedAt = span.startNanos / 1000000;
+    if (!v.error.empty()) {
+        c.status = promptlog::CallStatus::Failed;
+        c.error = QString::fromStdString(v.error);
+    }
+    return c;
+}
+
+} // namespace hako::otel

@@ -1,0 +1,198 @@
+#include "core/otel/traceassembler.h"
+
+#include "core/otel/spanmapper.h"
+
+#include <algorithm>
+#include <climits>
+
+namespace hako::otel {
+
+TraceAssembler::PreparedSpan TraceAssembler::prepare(const Span& span)
+{
+    const SpanView view = interpretSpan(span);
+    PreparedSpan p;
+    p.traceId = span.traceId;
+    p.spanId = span.spanId;
+    p.name = span.name;
+    p.startNanos = span.startNanos;
+    p.endNanos = span.endNanos;
+    Entry& e = p.entry;
+    e.node = toTraceNode(span, view);
+    e.parent = span.parentSpanId;
+    if (view.convention == "pdl") {
+        e.field = attrString(view.pdl, "field");
+        e.defsName = attrString(view.pdl, "defs_name");
+        e.single = view.pdl.value("single", false);
+        if (auto o = view.pdl.find("order"); o != view.pdl.end() && o->is_number()) {
+            e.order = o->get<double>();
+            e.hasOrder = true;
+        }
+    }
+    return p;
+}
+
+void TraceAssembler::add(const Span& span)
+{
+    add(prepare(span));
+}
+
+void TraceAssembler::add(PreparedSpan&& p)
+{
+    Entry& e = p.entry;
+    e.seq = ++m_seq;
+    Trace& t = m_traces[p.traceId];
+    TraceSummary& s = t.summary;
+    if (s.traceId.empty()) {
+        s.traceId = p.traceId;
+        s.startNanos = p.startNanos;
+        s.endNanos = p.endNanos;
+    }
+    auto [it, inserted] = t.spans.try_emplace(p.spanId);
+    if (!inserted) {
+        if (!it->second.node->error.empty())
+            --s.errors;
+    } else {
+        ++s.spans;
+        ++m_spanCount;
+    }
+    if (!e.node->error.empty())
+        ++s.errors;
+    if (e.parent.empty())
+        s.rootName = p.name;
+    s.startNanos = std::min(s.startNanos, p.startNanos);
+    s.endNanos = std::max(s.endNanos, p.endNanos);
+    it->second = std::move(e);
+}
+
+void TraceAssembler::add(const std::vector<Span>& spans)
+{
+    for (const Span& s : spans)
+        add(s);
+}
+
+std::vector<TraceSummary> TraceAssembler::traces() const
+{
+    std::vector<TraceSummary> out;
+    out.reserve(m_traces.size());
+    for (const auto& [id, t] : m_traces)
+        out.push_back(t.summary);
+    std::sort(out.begin(), out.end(), [](const TraceSummary& a, const TraceSummary& b) {
+        return a.startNanos != b.startNanos ? a.startNanos < b.startNanos : a.traceId < b.traceId;
+    });
+    return out;
+}
+
+pdl::TracePtr TraceAssembler::build(const std::string& traceId) const
+{
+    auto it = m_traces.find(traceId);
+    if (it == m_traces.end())
+        return nullptr;
+    return assemble(const_cast<Trace&>(it->second), true);
+}
+
+pdl::TracePtr TraceAssembler::take(const std::string& traceId)
+{
+    auto it = m_traces.find(traceId);
+    if (it == m_traces.end())
+        return nullptr;
+    pdl::TracePtr root = assemble(it->second, false);
+    m_spanCount -= it->second.spans.size();
+    m_traces.erase(it);
+    return root;
+}
+
+void TraceAssembler::clear()
+{
+    m_traces.clear();
+    m_spanCount = 0;
+}
+
+pdl::TracePtr TraceAssembler::assemble(Trace& trace, bool copy) const
+{
+    struct Item {
+        const Entry* entry;
+        pdl::TracePtr node;
+    };
+    std::unordered_map<std::string, Item> items;
+    items.reserve(trace.spans.size());
+    for (auto& [id, e] : trace.spans) {
+        pdl::TracePtr node = copy ? std::make_shared<pdl::TraceNode>(*e.node) : e.node;
+        node->children.clear();
+        node->defs.clear();
+        items.emplace(id, Item{&e, std::move(node)});
+    }
+    // Placeholders for parents that have not arrived (yet).
+    std::vector<Entry> placeholders;
+    placeholders.reserve(8);
+    for (auto& [id, e] : trace.spans) {
+        if (e.parent.empty() || items.count(e.parent))
+            continue;
+        Entry p;
+        p.node = std::make_shared<pdl::TraceNode>();
+        p.node->kind = pdl::BlockKind::Sequence;
+        p.node->id = e.parent;
+        p.node->def = "missing span " + e.parent;
+        p.node->description = "placeholder: the parent span has not arrived";
+        p.node->startNanos = LLONG_MAX;
+        p.seq = 0;
+        placeholders.push_back(std::move(p));
+        items.emplace(e.parent, Item{nullptr, placeholders.back().node});
+    }
+    std::unordered_map<std::string, std::vector<const Item*>> children;
+    std::vector<const Item*> roots;
+    for (auto& [id, item] : items) {
+        const Entry* e = item.entry;
+        if (e && !e->parent.empty())
+            children[e->parent].push_back(&item);
+        else
+            roots.push_back(&item);
+    }
+    auto before = [](const Item* a, const Item* b) {
+        const Entry* ea = a->entry;
+        const Entry* eb = b->entry;
+        if (ea && eb && ea->hasOrder && eb->hasOrder && ea->order != eb->order)
+            return ea->order < eb->order;
+        if (a->node->startNanos != b->node->startNanos)
+            return a->node->startNanos < b->node->startNanos;
+        const uint64_t sa = ea ? ea->seq : 0, sb = eb ? eb->seq : 0;
+        if (sa != sb)
+            return sa < sb;
+        return a->node->id < b->node->id;
+    };
+    for (auto& [parentId, list] : children) {
+        std::sort(list.begin(), list.end(), before);
+        Item& parent = items.at(parentId);
+        pdl::TraceNode& p = *parent.node;
+        int64_t first = LLONG_MAX, last = 0;
+        for (const Item* c : list) {
+            const Entry* e = c->entry;
+            first = std::min(first, c->node->startNanos);
+            last = std::max(last, c->node->endNanos);
+            if (!e->defsName.empty())
+                p.defs.emplace_back(e->defsName, c->node);
+            else
+                p.addChild(e->field.empty() ? std::string("spans") : e->field, c->node, e->single);
+        }
+        p.isLeaf = false;
+        if (!parent.entry) { // a placeholder spans its children
+            p.startNanos = first;
+            p.endNanos = last;
+        }
+    }
+    std::sort(roots.begin(), roots.end(), before);
+    if (roots.size() == 1)
+        return roots.front()->node;
+    auto top = std::make_shared<pdl::TraceNode>();
+    top->kind = pdl::BlockKind::Sequence;
+    top->id = "trace:" + trace.summary.traceId;
+    top->def = trace.summary.rootName.empty() ? "trace " + trace.summary.traceId.substr(0, 8)
+                                              : trace.summary.rootName;
+    top->startNanos = trace.summary.startNanos;
+    top->endNanos = trace.summary.endNanos;
+    top->isLeaf = roots.empty();
+    for (const Item* r : roots)
+        top->addChild("spans", r->node);
+    return top;
+}
+
+} // namespace hako::otel

@@ -1,0 +1,89 @@
+#pragma once
+
+#include "core/otel/span.h"
+#include "core/pdl/interp/tracenode.h"
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace hako::otel {
+
+/// One trace of a file or a receiver: what a picker lists.
+struct TraceSummary {
+    std::string traceId;
+    std::string rootName; ///< the root span's name (empty while the root has not arrived)
+    int64_t startNanos = 0;
+    int64_t endNanos = 0;
+    int spans = 0;
+    int errors = 0; ///< spans with an error status
+};
+
+/// Collects spans of any number of traces, in any order, and builds each trace as a Hako trace
+/// tree (the same TraceNode tree a PDL run leaves, so every trace pane shows it). Each span is
+/// mapped (spanmapper.h) as it is added and its attributes dropped, so memory is the trees'.
+///
+/// Tree rules: a span whose parent has not arrived hangs under a placeholder node (kind
+/// sequence, labelled `missing span <id>`) that the parent replaces when it arrives; children
+/// are ordered by start time (PDL spans by their `pdl.order`), never by arrival; a trace with
+/// several roots gets a synthetic root. A span id added again replaces the earlier span.
+///
+/// Not thread-safe: use from one thread at a time.
+class TraceAssembler {
+    struct Entry;
+
+public:
+    /// A span mapped and ready to add: what prepare() makes on any thread (pure), so that
+    /// decoding and mapping can run in parallel while adding stays in order.
+    struct PreparedSpan;
+    static PreparedSpan prepare(const Span& span);
+    void add(PreparedSpan&& span);
+
+    void add(const Span& span);
+    void add(const std::vector<Span>& spans);
+
+    /// Every trace, by start time.
+    std::vector<TraceSummary> traces() const;
+    bool contains(const std::string& traceId) const { return m_traces.count(traceId) != 0; }
+    size_t spanCount() const { return m_spanCount; }
+    /// A fresh tree of the trace (the assembler keeps its spans: call again as more arrive),
+    /// or null for an unknown trace.
+    pdl::TracePtr build(const std::string& traceId) const;
+    /// Builds the tree from the assembler's own nodes and forgets the trace (no copies: what
+    /// a file load uses).
+    pdl::TracePtr take(const std::string& traceId);
+    void clear();
+
+private:
+    struct Entry {
+        pdl::TracePtr node;
+        std::string parent;
+        std::string field;
+        std::string defsName;
+        double order = 0;
+        bool hasOrder = false;
+        bool single = false;
+        uint64_t seq = 0;
+    };
+    struct Trace {
+        std::unordered_map<std::string, Entry> spans;
+        TraceSummary summary;
+    };
+
+public:
+    struct PreparedSpan {
+        std::string traceId, spanId, name;
+        int64_t startNanos = 0, endNanos = 0;
+        Entry entry;
+    };
+
+private:
+    pdl::TracePtr assemble(Trace& trace, bool copy) const;
+
+    std::unordered_map<std::string, Trace> m_traces;
+    size_t m_spanCount = 0;
+    uint64_t m_seq = 0;
+};
+
+} // namespace hako::otel

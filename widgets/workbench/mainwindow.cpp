@@ -21,6 +21,7 @@
 #include "widgets/settings/modelsettingsdialog.h"
 #include "widgets/workbench/docklayout.h"
 #include "widgets/workbench/loglinks.h"
+#include "widgets/workbench/otelreceive.h"
 #include "widgets/workbench/playgroundlinks.h"
 #include "widgets/workbench/tracedocks.h"
 
@@ -260,6 +261,9 @@ void MainWindow::createMenus()
     edit->addAction(tr("Toggle &Comment"), QKeySequence(Qt::CTRL | Qt::Key_Slash), editor,
                     &PdlEditor::toggleComment);
 
+    m_otelReceive = new OtelReceive(m_context, m_traces, this);
+    connect(m_otelReceive, &OtelReceive::statusMessage, this,
+            [this](const QString& text, int timeout) { statusBar()->showMessage(text, timeout); });
     QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
     m_runActions->populateMenu(runMenu);
     runMenu->addSeparator();
@@ -267,6 +271,7 @@ void MainWindow::createMenus()
                        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), m_playgroundLinks,
                        &PlaygroundLinks::openBlockAtCursor);
 
+    menuBar()->addMenu(tr("&Traces"))->addAction(m_otelReceive->action());
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : m_traces->docks())
         view->addAction(dock->toggleViewAction());

@@ -24,6 +24,7 @@ class DocumentPane;
 class EditorPane;
 class RunController;
 class MemoryInspector;
+class OtelReceive;
 class PlaygroundLinks;
 class PlaygroundPane;
 class PromptLogPane;
@@ -59,6 +60,7 @@ public:
     PromptLogPane* promptLogPane() const { return m_promptLogPane; }
     PlaygroundPane* playgroundPane() const { return m_playgroundPane; }
     PlaygroundLinks* playgroundLinks() const { return m_playgroundLinks; }
+    OtelReceive* otelReceive() const { return m_otelReceive; }
     FileController* files() const { return m_files; }
     RunActions* runActions() const { return m_runActions; }
     TraceDocks* traceDocks() const { return m_traces; }
@@ -131,6 +133,7 @@ private:
     PlaygroundPane* m_playgroundPane = nullptr;
     QDockWidget* m_playgroundDock = nullptr;
     PlaygroundLinks* m_playgroundLinks = nullptr;
+    OtelReceive* m_otelReceive = nullptr;
     QDockWidget* m_consoleDock = nullptr;
     QDockWidget* m_problemsDock = nullptr;
     QLabel* m_positionLabel = nullptr;

@@ -1,0 +1,89 @@
+#include "widgets/workbench/otelreceive.h"
+
+#include "core/otel/otellivefeed.h"
+#include "core/otel/otlpreceiver.h"
+#include "core/otel/spanmapper.h"
+#include "core/pdl/trace/tracemodel.h"
+#include "core/promptlog/promptlog.h"
+#include "core/workbench/workbenchcontext.h"
+#include "widgets/workbench/tracedocks.h"
+
+#include <QAction>
+
+namespace hako {
+
+OtelReceive::OtelReceive(WorkbenchContext* context, TraceDocks* traces, QObject* parent)
+    : QObject(parent), m_context(context), m_traces(traces),
+      m_action(new QAction(tr("Receive &OpenTelemetry"), this)), m_model(new pdl::TraceModel(this))
+{
+    m_action->setCheckable(true);
+    m_action->setToolTip(tr("Listen on 127.0.0.1:4318 for the spans of agent runs (OTLP/HTTP) "
+                            "and show them live in the trace panes"));
+    connect(m_action, &QAction::toggled, this, [this](bool on) { on ? start() : stop(); });
+}
+
+OtelReceive::~OtelReceive()
+{
+    stop();
+}
+
+quint16 OtelReceive::listeningPort() const
+{
+    return m_receiver ? m_receiver->port() : 0;
+}
+
+void OtelReceive::start()
+{
+    if (m_receiver)
+        return;
+    otel::ReceiverOptions options;
+    options.port = m_port;
+    m_receiver = std::make_unique<otel::OtlpReceiver>(options);
+    m_feed = new otel::OtelLiveFeed(m_model, this);
+    std::shared_ptr<promptlog::PromptLog> log = m_context->promptLog();
+    otel::OtelLiveFeed* feed = m_feed;
+    // On the receiver's thread: the LLM spans go to the prompt log, all spans to the feed
+    // (which is thread-safe and applies them on the GUI thread in batches).
+    m_receiver->setSink([log, feed](std::vector<otel::Span>&& spans) {
+        if (log)
+            for (const otel::Span& s : spans)
+                if (auto call = otel::toCallRecord(s, otel::interpretSpan(s)))
+                    log->record(std::move(*call));
+        feed->push(std::move(spans));
+    });
+    connect(m_receiver.get(), &otel::OtlpReceiver::requestRejected, this,
+            [this](int status, const QString& reason) {
+                Q_EMIT statusMessage(
+                    tr("OpenTelemetry: refused a request (%1): %2").arg(status).arg(reason), 8000);
+            });
+    Result<quint16> port = m_receiver->start();
+    if (!port) {
+        const QString why = port.error().message;
+        m_receiver.reset();
+        delete m_feed;
+        m_feed = nullptr;
+        QSignalBlocker block(m_action);
+        m_action->setChecked(false);
+        Q_EMIT statusMessage(tr("Cannot receive OpenTelemetry: %1").arg(why), 10000);
+        return;
+    }
+    m_traces->showTrace(m_model);
+    Q_EMIT statusMessage(tr("Receiving OpenTelemetry on http://127.0.0.1:%1/v1/traces").arg(*port),
+                         0);
+}
+
+void OtelReceive::stop()
+{
+    if (!m_receiver)
+        return;
+    m_receiver->stop();
+    m_receiver.reset();
+    if (m_feed) {
+        m_feed->flush();
+        delete m_feed;
+        m_feed = nullptr;
+    }
+    Q_EMIT statusMessage(tr("Stopped receiving OpenTelemetry"), 4000);
+}
+
+} // namespace hako

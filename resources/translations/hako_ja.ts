@@ -1250,6 +1250,10 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <source>Open Model Block in &amp;Playground</source>
         <translation>model ブロックをプレイグラウンドで開く(&amp;P)</translation>
     </message>
+    <message>
+        <source>&amp;Traces</source>
+        <translation>トレース(&amp;T)</translation>
+    </message>
 </context>
 <context>
     <name>hako::MemoryHistoryView</name>
@@ -1834,6 +1838,33 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>… %1 of text, see the Result tab</source>
         <translation>… %1 のテキスト。［結果］タブを参照</translation>
+    </message>
+</context>
+<context>
+    <name>hako::OtelReceive</name>
+    <message>
+        <source>Receive &amp;OpenTelemetry</source>
+        <translation>OpenTelemetry を受信(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Listen on 127.0.0.1:4318 for the spans of agent runs (OTLP/HTTP) and show them live in the trace panes</source>
+        <translation>127.0.0.1:4318 でエージェント実行のスパン (OTLP/HTTP) を受け取り、トレースペインにライブで表示します</translation>
+    </message>
+    <message>
+        <source>OpenTelemetry: refused a request (%1): %2</source>
+        <translation>OpenTelemetry: リクエストを拒否しました (%1): %2</translation>
+    </message>
+    <message>
+        <source>Cannot receive OpenTelemetry: %1</source>
+        <translation>OpenTelemetry を受信できません: %1</translation>
+    </message>
+    <message>
+        <source>Receiving OpenTelemetry on http://127.0.0.1:%1/v1/traces</source>
+        <translation>http://127.0.0.1:%1/v1/traces で OpenTelemetry を受信中</translation>
+    </message>
+    <message>
+        <source>Stopped receiving OpenTelemetry</source>
+        <translation>OpenTelemetry の受信を停止しました</translation>
     </message>
 </context>
 <context>

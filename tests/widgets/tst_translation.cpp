@@ -346,8 +346,9 @@ private Q_SLOTS:
         for (QAction* a : window.menuBar()->actions())
             titles << a->text();
         QCOMPARE(titles, (QStringList{QStringLiteral("ファイル(&F)"), QStringLiteral("編集(&E)"),
-                                      QStringLiteral("実行(&R)"), QStringLiteral("表示(&V)"),
-                                      QStringLiteral("設定(&S)"), QStringLiteral("ヘルプ(&H)")}));
+                                      QStringLiteral("実行(&R)"), QStringLiteral("トレース(&T)"),
+                                      QStringLiteral("表示(&V)"), QStringLiteral("設定(&S)"),
+                                      QStringLiteral("ヘルプ(&H)")}));
         auto* languageMenu = window.findChild<QMenu*>(QStringLiteral("languageMenu"));
         QVERIFY(languageMenu);
         QCOMPARE(languageMenu->title(), QStringLiteral("言語(&L)"));

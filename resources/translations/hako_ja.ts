@@ -726,6 +726,21 @@
     </message>
 </context>
 <context>
+    <name>hako::EvalLinks</name>
+    <message>
+        <source>The evaluation store cannot be opened: %1</source>
+        <translation>評価ストアを開けません: %1</translation>
+    </message>
+    <message>
+        <source>Added call #%1 to the dataset (save it to keep it)</source>
+        <translation>呼び出し #%1 をデータセットに追加しました（残すには保存してください）</translation>
+    </message>
+    <message>
+        <source>Call #%1 does not fit the dataset</source>
+        <translation>呼び出し #%1 はこのデータセットの形に合いません</translation>
+    </message>
+</context>
+<context>
     <name>hako::EvalResultsPane</name>
     <message>
         <source>Failures only</source>
@@ -1253,6 +1268,14 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>&amp;Traces</source>
         <translation>トレース(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Datasets</source>
+        <translation>データセット</translation>
+    </message>
+    <message>
+        <source>Evaluations</source>
+        <translation>評価</translation>
     </message>
 </context>
 <context>
@@ -2519,6 +2542,18 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>Retries</source>
         <translation>再試行</translation>
+    </message>
+    <message>
+        <source>Add to &amp;Dataset</source>
+        <translation>データセットに追加(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Add to Dataset</source>
+        <translation>データセットに追加</translation>
+    </message>
+    <message>
+        <source>Add this call as an example of the dataset open in the Datasets pane: its inputs, and its reply as the reference</source>
+        <translation>この呼び出しを「データセット」ペインで開いているデータセットに例として追加します（入力と、参照としての応答）</translation>
     </message>
 </context>
 <context>

@@ -1,12 +1,15 @@
 // The Prompt Log pane over a real log on a temporary SQLite file: the calls appear, sort by
 // tokens, filter by Japanese full text, show their reply when selected; the stats tab adds up.
+#include "core/eval/evalstore.h"
 #include "core/promptlog/calltablemodel.h"
 #include "core/promptlog/promptlog.h"
 #include "core/workbench/runcontroller.h"
 #include "core/workbench/workbenchcontext.h"
 #include "isolatedsettings.h"
+#include "widgets/eval/datasetpane.h"
 #include "widgets/promptlog/promptlogpane.h"
 #include "widgets/promptlog/timechart.h"
+#include "widgets/workbench/evallinks.h"
 #include "widgets/workbench/mainwindow.h"
 
 #include <QAbstractButton>
@@ -457,6 +460,52 @@ private Q_SLOTS:
                       1700000001000)}));
         Q_EMIT window.runController()->finished(true, QString(), Diagnostic{});
         QTRY_COMPARE(pane->callModel()->rowCount(), 2);
+    }
+
+    // Add to Dataset: the selected call becomes an example of the Datasets pane's dataset
+    // (its inputs, its reply as the reference); the pane comes forward; Save keeps it in the
+    // evaluation store `hako eval` reads.
+    void addToDatasetFromWindow()
+    {
+        QTemporaryDir dir;
+        QString error;
+        std::shared_ptr<PromptLog> log =
+            PromptLog::open(dir.filePath(QStringLiteral("log.sqlite")), &error);
+        QVERIFY2(log, qPrintable(error));
+        CallRecord call =
+            makeCall(QStringLiteral("d1"), QStringLiteral("translate"), QStringLiteral("gpt-a"),
+                     QStringLiteral("猫が好き"), QStringLiteral("I like cats."), 5, 4, 30,
+                     CallStatus::Ok, 1700000000000);
+        call.inputs = QJsonObject{{QStringLiteral("sentence"), QStringLiteral("猫が好き")}};
+        QVERIFY(log->insertNow({call}));
+        auto opened = eval::EvalStore::open(dir.filePath(QStringLiteral("eval.sqlite")));
+        QVERIFY(opened);
+        std::shared_ptr<eval::EvalStore> store(std::move(opened).value());
+        MainWindow window;
+        window.context()->setPromptLog(log);
+        window.evalLinks()->setStore(store);
+        window.resize(1280, 800);
+        window.show();
+        PromptLogPane* pane = window.promptLogPane();
+        pane->parentWidget()->show();
+        QTRY_COMPARE(pane->callModel()->rowCount(), 1);
+        QVERIFY(!pane->addToDatasetButton()->isEnabled());
+        pane->callsView()->selectRow(0);
+        QTRY_VERIFY(pane->addToDatasetButton()->isEnabled());
+        DatasetPane* datasets = window.datasetPane();
+        QVERIFY(!datasets->isVisible());
+        datasets->nameField()->setText(QStringLiteral("translations"));
+        QTest::mouseClick(pane->addToDatasetButton(), Qt::LeftButton);
+        QTRY_VERIFY(datasets->isVisible());
+        QCOMPARE(datasets->dataset().examples.size(), 1);
+        const eval::Example& example = datasets->dataset().examples.first();
+        QCOMPARE(example.inputs.value(QStringLiteral("sentence")).toString(),
+                 QStringLiteral("猫が好き"));
+        QCOMPARE(example.referenceText(), QStringLiteral("I like cats."));
+        QCOMPARE(datasets->save(), 1);
+        auto stored = store->dataset(QStringLiteral("translations"));
+        QVERIFY(stored);
+        QCOMPARE(stored->examples.size(), 1);
     }
 };
 

@@ -28,11 +28,13 @@ MessageBar::MessageBar(QWidget* parent)
     m_action->setObjectName(QStringLiteral("messageBarAction"));
     m_action->setAccessibleName(tr("Message action"));
     m_action->hide();
-    m_text->setAccessibleName(tr("Message"));
+    // A label's accessible name is its text, so a screen reader reads the message itself;
+    // the role is told by the description.
+    m_text->setAccessibleDescription(tr("Message"));
     m_detail->setWordWrap(true);
     m_detail->setTextFormat(Qt::PlainText);
     m_detail->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_detail->setAccessibleName(tr("Message details"));
+    m_detail->setAccessibleDescription(tr("Message details"));
     m_detail->hide();
     m_details->setText(tr("Details"));
     m_details->setCheckable(true);

@@ -198,11 +198,17 @@ PromptLogPane::PromptLogPane(QWidget* parent)
     m_openPlayground->setAccessibleName(tr("Open in Playground"));
     m_openPlayground->setToolTip(
         tr("Edit this call's messages and parameters, switch the model and run it again"));
+    m_addToDataset = new QPushButton(tr("Add to &Dataset"), this);
+    m_addToDataset->setAccessibleName(tr("Add to Dataset"));
+    m_addToDataset->setToolTip(
+        tr("Add this call as an example of the dataset open in the Datasets pane: its inputs, "
+           "and its reply as the reference"));
     auto* links = new QHBoxLayout;
     links->setContentsMargins(0, 0, 0, 0);
     links->addWidget(m_showTrace);
     links->addWidget(m_showSource);
     links->addWidget(m_openPlayground);
+    links->addWidget(m_addToDataset);
     links->addStretch(1);
     auto* detailPage = new QWidget(this);
     auto* detailLayout = new QVBoxLayout(detailPage);
@@ -293,6 +299,10 @@ PromptLogPane::PromptLogPane(QWidget* parent)
     connect(m_openPlayground, &QPushButton::clicked, this, [this] {
         if (m_shownCall)
             Q_EMIT openInPlaygroundRequested(*m_shownCall);
+    });
+    connect(m_addToDataset, &QPushButton::clicked, this, [this] {
+        if (m_shownCall)
+            Q_EMIT addToDatasetRequested(*m_shownCall);
     });
     connect(m_group, &QComboBox::currentIndexChanged, this, [this] {
         m_tabs->setTabText(1, m_group->currentText());
@@ -561,6 +571,7 @@ void PromptLogPane::showCall(const CallRecord* call)
     m_showTrace->setEnabled(call && !call->runId.isEmpty());
     m_showSource->setEnabled(call && !call->programPath.isEmpty() && call->span.line > 0);
     m_openPlayground->setEnabled(call && !call->contentOmitted);
+    m_addToDataset->setEnabled(call && !call->contentOmitted);
 }
 
 void PromptLogPane::updateTagMenu(const QStringList& tags)

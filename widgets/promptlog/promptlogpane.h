@@ -69,6 +69,7 @@ public:
     QPushButton* showInTraceButton() const { return m_showTrace; }
     QPushButton* showSourceButton() const { return m_showSource; }
     QPushButton* openInPlaygroundButton() const { return m_openPlayground; }
+    QPushButton* addToDatasetButton() const { return m_addToDataset; }
     /// The charts of the "Over time" tab: calls, success rate, mean latency, tokens.
     QList<TimeChart*> charts() const { return m_charts; }
     QComboBox* groupCombo() const { return m_group; }
@@ -103,6 +104,8 @@ Q_SIGNALS:
     void showSourceRequested(const QString& programPath, const hako::SourceSpan& span);
     /// Open in Playground: the call, with its messages and parameters.
     void openInPlaygroundRequested(const hako::promptlog::CallRecord& call);
+    /// Add to Dataset: the call's inputs (and its reply as the reference) as an example.
+    void addToDatasetRequested(const hako::promptlog::CallRecord& call);
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -135,6 +138,7 @@ private:
     QPushButton* m_showTrace;
     QPushButton* m_showSource;
     QPushButton* m_openPlayground;
+    QPushButton* m_addToDataset;
     std::unique_ptr<promptlog::CallRecord> m_shownCall;
     QList<TimeChart*> m_charts;
     QComboBox* m_group;

@@ -15,11 +15,14 @@
 #include "widgets/editor/findbar.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/editor/problemsview.h"
+#include "widgets/eval/datasetpane.h"
+#include "widgets/eval/evalresultspane.h"
 #include "widgets/memory/memoryinspector.h"
 #include "widgets/playground/playgroundpane.h"
 #include "widgets/promptlog/promptlogpane.h"
 #include "widgets/settings/modelsettingsdialog.h"
 #include "widgets/workbench/docklayout.h"
+#include "widgets/workbench/evallinks.h"
 #include "widgets/workbench/loglinks.h"
 #include "widgets/workbench/otelreceive.h"
 #include "widgets/workbench/playgroundlinks.h"
@@ -103,6 +106,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_playgroundLinks, &PlaygroundLinks::statusMessage, this, showStatus);
     connect(m_promptLogPane, &PromptLogPane::openInPlaygroundRequested, m_playgroundLinks,
             &PlaygroundLinks::openCall);
+    m_evalLinks =
+        new EvalLinks(m_datasetPane, m_datasetsDock, m_evalPane, m_evalDock, m_traces, this);
+    connect(m_evalLinks, &EvalLinks::statusMessage, this, showStatus);
+    connect(m_promptLogPane, &PromptLogPane::addToDatasetRequested, m_evalLinks,
+            &EvalLinks::addToDataset);
     connect(m_context, &WorkbenchContext::promptLogProblem, this, [this](const QString& message) {
         m_editorPane->messageBar()->showMessage(tr("The prompt log: %1").arg(message),
                                                 MessageBar::Kind::Warning);
@@ -179,13 +187,20 @@ void MainWindow::createDocks()
     playgroundScroll->setAccessibleName(tr("Playground"));
     m_playgroundDock =
         addPaneDock(playgroundScroll, tr("Playground"), QStringLiteral("playgroundDock"));
+    m_datasetPane = new DatasetPane(this);
+    m_datasetsDock = addPaneDock(m_datasetPane, tr("Datasets"), QStringLiteral("datasetsDock"));
+    m_evalPane = new EvalResultsPane(this);
+    m_evalDock = addPaneDock(m_evalPane, tr("Evaluations"), QStringLiteral("evaluationsDock"));
     // Memory opens as a tab of the wide bottom group, not squeezed beside it.
-    for (QDockWidget* dock : {m_problemsDock, m_traces->treeDock(), m_traces->timelineDock(),
-                              m_docsDock, m_memoryDock, m_promptLogDock, m_playgroundDock})
+    for (QDockWidget* dock :
+         {m_problemsDock, m_traces->treeDock(), m_traces->timelineDock(), m_docsDock, m_memoryDock,
+          m_promptLogDock, m_playgroundDock, m_datasetsDock, m_evalDock})
         tabifyDockWidget(m_consoleDock, dock);
     m_memoryDock->hide();
     m_promptLogDock->hide();
     m_playgroundDock->hide();
+    m_datasetsDock->hide();
+    m_evalDock->hide();
     m_consoleDock->raise();
     m_traces->detailDock()->raise();
 }
@@ -276,7 +291,7 @@ void MainWindow::createMenus()
     for (QDockWidget* dock : m_traces->docks())
         view->addAction(dock->toggleViewAction());
     for (QDockWidget* dock : {m_problemsDock, m_consoleDock, m_docsDock, m_memoryDock,
-                              m_promptLogDock, m_playgroundDock})
+                              m_promptLogDock, m_playgroundDock, m_datasetsDock, m_evalDock})
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
     view->addAction(m_editorPane->wordWrapAction());

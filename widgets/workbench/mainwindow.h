@@ -24,6 +24,9 @@ class DocumentPane;
 class EditorPane;
 class RunController;
 class MemoryInspector;
+class DatasetPane;
+class EvalLinks;
+class EvalResultsPane;
 class OtelReceive;
 class PlaygroundLinks;
 class PlaygroundPane;
@@ -61,6 +64,9 @@ public:
     PlaygroundPane* playgroundPane() const { return m_playgroundPane; }
     PlaygroundLinks* playgroundLinks() const { return m_playgroundLinks; }
     OtelReceive* otelReceive() const { return m_otelReceive; }
+    DatasetPane* datasetPane() const { return m_datasetPane; }
+    EvalResultsPane* evalResultsPane() const { return m_evalPane; }
+    EvalLinks* evalLinks() const { return m_evalLinks; }
     FileController* files() const { return m_files; }
     RunActions* runActions() const { return m_runActions; }
     TraceDocks* traceDocks() const { return m_traces; }
@@ -134,6 +140,11 @@ private:
     QDockWidget* m_playgroundDock = nullptr;
     PlaygroundLinks* m_playgroundLinks = nullptr;
     OtelReceive* m_otelReceive = nullptr;
+    DatasetPane* m_datasetPane = nullptr;
+    QDockWidget* m_datasetsDock = nullptr;
+    EvalResultsPane* m_evalPane = nullptr;
+    QDockWidget* m_evalDock = nullptr;
+    EvalLinks* m_evalLinks = nullptr;
     QDockWidget* m_consoleDock = nullptr;
     QDockWidget* m_problemsDock = nullptr;
     QLabel* m_positionLabel = nullptr;

@@ -1,0 +1,54 @@
+#pragma once
+
+#include <QObject>
+
+#include <memory>
+
+class QDockWidget;
+
+namespace hako {
+
+class DatasetPane;
+class EvalResultsPane;
+class TraceDocks;
+
+namespace eval {
+class EvalStore;
+}
+namespace promptlog {
+struct CallRecord;
+}
+
+/// The evaluation panes in the window: the Datasets and Evaluations docks share the user's
+/// evaluation store (`EvalStore::defaultPath()`, the one `hako eval` writes), opened when either
+/// is first shown; Prompt Log › Add to Dataset adds a call to the dataset being edited; an
+/// example's trace opens in the trace panes. GUI thread; wiring only.
+class EvalLinks : public QObject {
+    Q_OBJECT
+public:
+    EvalLinks(DatasetPane* datasets, QDockWidget* datasetsDock, EvalResultsPane* results,
+              QDockWidget* resultsDock, TraceDocks* traces, QObject* parent = nullptr);
+    ~EvalLinks() override;
+
+    /// Uses `store` instead of the user's (tests).
+    void setStore(std::shared_ptr<eval::EvalStore> store);
+
+public Q_SLOTS:
+    /// Adds `call` to the Datasets pane's dataset (its reply as the reference) and shows it.
+    void addToDataset(const hako::promptlog::CallRecord& call);
+
+Q_SIGNALS:
+    void statusMessage(const QString& text, int timeout);
+
+private:
+    bool ensureStore();
+
+    DatasetPane* m_datasets;
+    QDockWidget* m_datasetsDock;
+    EvalResultsPane* m_results;
+    QDockWidget* m_resultsDock;
+    std::shared_ptr<eval::EvalStore> m_store;
+    bool m_tried = false;
+};
+
+} // namespace hako

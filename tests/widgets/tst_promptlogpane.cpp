@@ -477,7 +477,12 @@ private Q_SLOTS:
                      QStringLiteral("猫が好き"), QStringLiteral("I like cats."), 5, 4, 30,
                      CallStatus::Ok, 1700000000000);
         call.inputs = QJsonObject{{QStringLiteral("sentence"), QStringLiteral("猫が好き")}};
-        QVERIFY(log->insertNow({call}));
+        CallRecord second =
+            makeCall(QStringLiteral("d2"), QStringLiteral("translate"), QStringLiteral("gpt-a"),
+                     QStringLiteral("犬も好き"), QStringLiteral("I like dogs too."), 5, 5, 30,
+                     CallStatus::Ok, 1700000001000);
+        second.inputs = QJsonObject{{QStringLiteral("sentence"), QStringLiteral("犬も好き")}};
+        QVERIFY(log->insertNow({call, second}));
         auto opened = eval::EvalStore::open(dir.filePath(QStringLiteral("eval.sqlite")));
         QVERIFY(opened);
         std::shared_ptr<eval::EvalStore> store(std::move(opened).value());
@@ -488,24 +493,28 @@ private Q_SLOTS:
         window.show();
         PromptLogPane* pane = window.promptLogPane();
         pane->parentWidget()->show();
-        QTRY_COMPARE(pane->callModel()->rowCount(), 1);
+        QTRY_COMPARE(pane->callModel()->rowCount(), 2);
         QVERIFY(!pane->addToDatasetButton()->isEnabled());
+        // Both calls (newest first in the table): the dataset gets them oldest first.
         pane->callsView()->selectRow(0);
         QTRY_VERIFY(pane->addToDatasetButton()->isEnabled());
+        pane->callsView()->selectAll();
         DatasetPane* datasets = window.datasetPane();
         QVERIFY(!datasets->isVisible());
         datasets->nameField()->setText(QStringLiteral("translations"));
         QTest::mouseClick(pane->addToDatasetButton(), Qt::LeftButton);
         QTRY_VERIFY(datasets->isVisible());
-        QCOMPARE(datasets->dataset().examples.size(), 1);
+        QTRY_COMPARE(datasets->dataset().examples.size(), 2);
         const eval::Example& example = datasets->dataset().examples.first();
         QCOMPARE(example.inputs.value(QStringLiteral("sentence")).toString(),
                  QStringLiteral("猫が好き"));
         QCOMPARE(example.referenceText(), QStringLiteral("I like cats."));
+        QCOMPARE(datasets->dataset().examples.at(1).referenceText(),
+                 QStringLiteral("I like dogs too."));
         QCOMPARE(datasets->save(), 1);
         auto stored = store->dataset(QStringLiteral("translations"));
         QVERIFY(stored);
-        QCOMPARE(stored->examples.size(), 1);
+        QCOMPARE(stored->examples.size(), 2);
     }
 };
 

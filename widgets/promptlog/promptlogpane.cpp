@@ -173,6 +173,8 @@ PromptLogPane::PromptLogPane(QWidget* parent)
 
     // Calls tab: the table (or the empty state) above the selected call's detail.
     m_callsView = makeTable(this, m_calls, tr("Model calls"));
+    // Several calls at once go to a dataset (Shift/Ctrl+click); the detail shows the current one.
+    m_callsView->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_callsView->sortByColumn(CallTableModel::Time, Qt::DescendingOrder);
     // Rows are one line: the view need not measure each (a million rows scroll at once).
     m_callsView->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
@@ -201,8 +203,8 @@ PromptLogPane::PromptLogPane(QWidget* parent)
     m_addToDataset = new QPushButton(tr("Add to &Dataset"), this);
     m_addToDataset->setAccessibleName(tr("Add to Dataset"));
     m_addToDataset->setToolTip(
-        tr("Add this call as an example of the dataset open in the Datasets pane: its inputs, "
-           "and its reply as the reference"));
+        tr("Add the selected calls as examples of the dataset open in the Datasets pane: their "
+           "inputs, and their replies as the references"));
     auto* links = new QHBoxLayout;
     links->setContentsMargins(0, 0, 0, 0);
     links->addWidget(m_showTrace);
@@ -300,10 +302,7 @@ PromptLogPane::PromptLogPane(QWidget* parent)
         if (m_shownCall)
             Q_EMIT openInPlaygroundRequested(*m_shownCall);
     });
-    connect(m_addToDataset, &QPushButton::clicked, this, [this] {
-        if (m_shownCall)
-            Q_EMIT addToDatasetRequested(*m_shownCall);
-    });
+    connect(m_addToDataset, &QPushButton::clicked, this, &PromptLogPane::addSelectedToDataset);
     connect(m_group, &QComboBox::currentIndexChanged, this, [this] {
         m_tabs->setTabText(1, m_group->currentText());
         refresh();
@@ -530,6 +529,42 @@ void PromptLogPane::updateEmptyState(int64_t total)
     else
         m_empty->setText(QString());
     m_callsStack->setCurrentWidget(m_empty);
+}
+
+void PromptLogPane::addSelectedToDataset()
+{
+    QList<qint64> ids;
+    for (const QModelIndex& row : m_callsView->selectionModel()->selectedRows())
+        if (const qint64 id = row.data(CallTableModel::IdRole).toLongLong())
+            ids << id;
+    if (ids.isEmpty() && m_shownCall)
+        ids << m_shownCall->id;
+    auto store = log();
+    if (ids.isEmpty() || !store)
+        return;
+    std::sort(ids.begin(), ids.end()); // oldest first: the dataset keeps the log's order
+    m_addToDataset->setEnabled(false);
+    // The table lists calls without their content: read them in full off the GUI thread.
+    (void)QtConcurrent::run([store, ids] {
+        QList<CallRecord> calls;
+        QStringList unreadable;
+        for (const qint64 id : ids) {
+            Result<CallRecord> call = store->find(QString::number(id));
+            if (call && !call->contentOmitted)
+                calls << *call;
+            else
+                unreadable << QString::number(id);
+        }
+        return std::make_pair(calls, unreadable);
+    }).then(this, [this](std::pair<QList<CallRecord>, QStringList> read) {
+        m_addToDataset->setEnabled(true);
+        if (!read.second.isEmpty())
+            Q_EMIT statusMessage(tr("Left out calls without their text: #%1")
+                                     .arg(read.second.join(QStringLiteral(", #"))),
+                                 8000);
+        if (!read.first.isEmpty())
+            Q_EMIT addToDatasetRequested(read.first);
+    });
 }
 
 void PromptLogPane::showDetailOf(const QModelIndex& proxyIndex)

@@ -104,8 +104,11 @@ Q_SIGNALS:
     void showSourceRequested(const QString& programPath, const hako::SourceSpan& span);
     /// Open in Playground: the call, with its messages and parameters.
     void openInPlaygroundRequested(const hako::promptlog::CallRecord& call);
-    /// Add to Dataset: the call's inputs (and its reply as the reference) as an example.
-    void addToDatasetRequested(const hako::promptlog::CallRecord& call);
+    /// Add to Dataset: the selected calls (read in full, oldest first), each one's inputs and
+    /// its reply as the reference an example.
+    void addToDatasetRequested(const QList<hako::promptlog::CallRecord>& calls);
+    /// A line for the window's status bar.
+    void statusMessage(const QString& text, int timeout);
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -114,6 +117,7 @@ private:
     void startQuery();
     void loadPage(int page, quint64 generation);
     void showDetailOf(const QModelIndex& proxyIndex);
+    void addSelectedToDataset();
     void updateEmptyState(int64_t total);
     void updateTagMenu(const QStringList& tags);
     void showCall(const promptlog::CallRecord* call);

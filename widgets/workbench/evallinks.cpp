@@ -51,15 +51,16 @@ bool EvalLinks::ensureStore()
     return true;
 }
 
-void EvalLinks::addToDataset(const promptlog::CallRecord& call)
+void EvalLinks::addToDataset(const QList<promptlog::CallRecord>& calls)
 {
     m_datasetsDock->show();
     m_datasetsDock->raise();
     ensureStore();
-    const int added = m_datasets->addCalls({call}, true);
-    Q_EMIT statusMessage(added > 0
-                             ? tr("Added call #%1 to the dataset (save it to keep it)").arg(call.id)
-                             : tr("Call #%1 does not fit the dataset").arg(call.id),
+    // The pane says which calls did not fit, and why, in its message bar.
+    const int added = m_datasets->addCalls(calls, true);
+    Q_EMIT statusMessage(tr("Added %1 of %n call(s) to the dataset (Save Version keeps them)",
+                            nullptr, int(calls.size()))
+                             .arg(added),
                          6000);
 }
 

@@ -34,8 +34,9 @@ public:
     void setStore(std::shared_ptr<eval::EvalStore> store);
 
 public Q_SLOTS:
-    /// Adds `call` to the Datasets pane's dataset (its reply as the reference) and shows it.
-    void addToDataset(const hako::promptlog::CallRecord& call);
+    /// Adds `calls` to the Datasets pane's dataset (their replies as the references) and shows
+    /// it.
+    void addToDataset(const QList<hako::promptlog::CallRecord>& calls);
 
 Q_SIGNALS:
     void statusMessage(const QString& text, int timeout);

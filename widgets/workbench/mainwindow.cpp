@@ -109,6 +109,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_evalLinks =
         new EvalLinks(m_datasetPane, m_datasetsDock, m_evalPane, m_evalDock, m_traces, this);
     connect(m_evalLinks, &EvalLinks::statusMessage, this, showStatus);
+    connect(m_promptLogPane, &PromptLogPane::statusMessage, this, showStatus);
     connect(m_promptLogPane, &PromptLogPane::addToDatasetRequested, m_evalLinks,
             &EvalLinks::addToDataset);
     connect(m_context, &WorkbenchContext::promptLogProblem, this, [this](const QString& message) {

@@ -263,8 +263,14 @@ Result<int> EvalStore::saveDataset(const Dataset& dataset, const QString& messag
         return makeError(QStringLiteral("a dataset needs a name"));
     if (onlyIfChanged) {
         Result<Dataset> latest = d->load(dataset.name, 0);
-        if (latest.ok() && latest->examples == dataset.examples &&
-            latest->schema == dataset.schema && latest->description == dataset.description)
+        // Compared as they would be stored: ids filled in, the schema inferred when empty.
+        QList<Example> examples = dataset.examples;
+        for (Example& ex : examples)
+            ex.ensureId();
+        const QJsonObject schema =
+            dataset.schema.isEmpty() ? Dataset::inferSchema(examples) : dataset.schema;
+        if (latest.ok() && latest->examples == examples && latest->schema == schema &&
+            latest->description == dataset.description)
             return latest->version;
     }
     if (!d->exec("BEGIN IMMEDIATE"))

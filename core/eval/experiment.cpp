@@ -58,7 +58,11 @@ ExampleResult ExperimentRunner::runOne(int index, const Example& example,
 {
     ExampleResult r;
     r.index = index;
-    r.exampleId = example.id;
+    // The id the store gives the example (made from its inputs when it has none), so that
+    // results match their example across experiments and versions.
+    Example identified = example;
+    identified.ensureId();
+    r.exampleId = identified.id;
     Result<TargetOutput> out = m_target
                                    ? m_target(example.inputs, cancel)
                                    : Result<TargetOutput>(makeError(QStringLiteral("no target")));

@@ -732,12 +732,64 @@
         <translation>評価ストアを開けません: %1</translation>
     </message>
     <message>
-        <source>Added call #%1 to the dataset (save it to keep it)</source>
-        <translation>呼び出し #%1 をデータセットに追加しました（残すには保存してください）</translation>
+        <source>The experiment did not finish: %1</source>
+        <translation>実験は最後まで終わりませんでした: %1</translation>
     </message>
     <message>
-        <source>Call #%1 does not fit the dataset</source>
-        <translation>呼び出し #%1 はこのデータセットの形に合いません</translation>
+        <source>Experiment finished</source>
+        <translation>実験が終わりました</translation>
+    </message>
+    <message>
+        <source>Experiment stopped</source>
+        <translation>実験を停止しました</translation>
+    </message>
+    <message numerus="yes">
+        <source>Added %1 of %n call(s) to the dataset (Save Version keeps them)</source>
+        <translation>
+            <numerusform>%n 件の呼び出しのうち %1 件をデータセットに追加しました（［バージョンを保存］で残ります）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The evaluation store cannot be opened.</source>
+        <translation>評価ストアを開けません。</translation>
+    </message>
+    <message>
+        <source>Choose the program to test: a saved .pdl file.</source>
+        <translation>テストするプログラム（保存済みの .pdl ファイル）を選んでください。</translation>
+    </message>
+    <message>
+        <source>The program has unsaved changes; the experiment runs the saved file.</source>
+        <translation>プログラムに未保存の変更があります。実験は保存済みのファイルを実行します。</translation>
+    </message>
+    <message>
+        <source>Save and Run</source>
+        <translation>保存して実行</translation>
+    </message>
+    <message>
+        <source>The dataset has no examples yet: add some in the Datasets pane, or select calls in the Prompt Log and click Add to Dataset.</source>
+        <translation>データセットにまだ例がありません。「データセット」ペインで追加するか、プロンプトログで呼び出しを選んで［データセットに追加］を押してください。</translation>
+    </message>
+    <message>
+        <source>Tick at least one check to apply to the outputs.</source>
+        <translation>出力に適用するチェックを 1 つ以上選んでください。</translation>
+    </message>
+    <message>
+        <source>before an experiment</source>
+        <translation>実験の前に保存</translation>
+    </message>
+    <message>
+        <source>Save the dataset first (its message says why it could not be saved).</source>
+        <translation>先にデータセットを保存してください（保存できなかった理由はそのメッセージに表示されています）。</translation>
+    </message>
+    <message>
+        <source>This program runs code or reaches other servers: run it once with F5 and trust its folder, or turn on Run › Sandbox.</source>
+        <translation>このプログラムはコードを実行するか、ほかのサーバーに接続します。一度 F5 で実行してフォルダーを信頼するか、［実行］›［サンドボックス］をオンにしてください。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Running %1 over %n example(s)…</source>
+        <translation>
+            <numerusform>%1 を %n 件の例で実行中…</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -863,6 +915,180 @@ against the baseline&apos;s output ([-baseline-] {+now+}):
     <message>
         <source>%1: mean %2, %3/%4 pass (%5–%6%)</source>
         <translation>%1: 平均 %2、合格 %3/%4（%5–%6%）</translation>
+    </message>
+    <message>
+        <source>Experiment settings</source>
+        <translation>実験の設定</translation>
+    </message>
+</context>
+<context>
+    <name>hako::ExperimentForm</name>
+    <message>
+        <source>Same as the reference</source>
+        <translation>参照と同じ</translation>
+    </message>
+    <message>
+        <source>Contains the reference</source>
+        <translation>参照を含む</translation>
+    </message>
+    <message>
+        <source>Close to the reference (80% alike)</source>
+        <translation>参照に近い（80% 一致）</translation>
+    </message>
+    <message>
+        <source>Is valid JSON</source>
+        <translation>正しい JSON</translation>
+    </message>
+    <message>
+        <source>At most this many characters:</source>
+        <translation>最大文字数:</translation>
+    </message>
+    <message>
+        <source>A judge model checks that:</source>
+        <translation>判定モデルが確認する内容:</translation>
+    </message>
+    <message>
+        <source>&amp;Run Experiment</source>
+        <translation>実験を実行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Program to test</source>
+        <translation>テストするプログラム</translation>
+    </message>
+    <message>
+        <source>the program each example runs through</source>
+        <translation>各例を実行するプログラム</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>選択…</translation>
+    </message>
+    <message>
+        <source>Choose the program</source>
+        <translation>プログラムを選択</translation>
+    </message>
+    <message>
+        <source>Dataset to run</source>
+        <translation>実行するデータセット</translation>
+    </message>
+    <message>
+        <source>Passes when the output is the example&apos;s reference, letter for letter (spaces at the ends ignored)</source>
+        <translation>出力が例の参照と 1 文字ずつ同じなら合格です（前後の空白は無視）</translation>
+    </message>
+    <message>
+        <source>Passes when at most a fifth of the characters differ from the reference (edit distance)</source>
+        <translation>参照と異なる文字が 5 分の 1 以下なら合格です（編集距離）</translation>
+    </message>
+    <message>
+        <source>Counts characters, so Japanese text is counted as it reads</source>
+        <translation>文字単位で数えるので、日本語も見たとおりの文字数になります</translation>
+    </message>
+    <message>
+        <source>Most characters</source>
+        <translation>最大文字数</translation>
+    </message>
+    <message>
+        <source>What the judge checks</source>
+        <translation>判定モデルが確認する内容</translation>
+    </message>
+    <message>
+        <source>e.g. the answer is polite / 50文字以上200文字以内に収まっているか</source>
+        <translation>例: 丁寧な回答になっているか / 50文字以上200文字以内に収まっているか</translation>
+    </message>
+    <message>
+        <source>Judge model</source>
+        <translation>判定モデル</translation>
+    </message>
+    <message>
+        <source>The model that judges (empty: the default model)</source>
+        <translation>判定に使うモデル（空欄: 既定のモデル）</translation>
+    </message>
+    <message>
+        <source>Examples at a time</source>
+        <translation>同時に実行する例の数</translation>
+    </message>
+    <message>
+        <source>Run Experiment</source>
+        <translation>実験を実行</translation>
+    </message>
+    <message>
+        <source>Runs every example of the dataset through the program and checks each output (Ctrl+Shift+E)</source>
+        <translation>データセットのすべての例をプログラムで実行し、それぞれの出力をチェックします (Ctrl+Shift+E)</translation>
+    </message>
+    <message>
+        <source>Stop Experiment</source>
+        <translation>実験を停止</translation>
+    </message>
+    <message>
+        <source>Experiment progress</source>
+        <translation>実験の進行状況</translation>
+    </message>
+    <message>
+        <source>%v of %m examples</source>
+        <translation>%m 件中 %v 件</translation>
+    </message>
+    <message>
+        <source>Program:</source>
+        <translation>プログラム:</translation>
+    </message>
+    <message>
+        <source>with</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>Examples at a time:</source>
+        <translation>同時に実行する例:</translation>
+    </message>
+    <message>
+        <source>Program to Test</source>
+        <translation>テストするプログラム</translation>
+    </message>
+    <message>
+        <source>PDL programs (*.pdl *.yaml *.yml);;All files (*)</source>
+        <translation>PDL プログラム (*.pdl *.yaml *.yml);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Dataset: the one in the Datasets pane (none yet — add examples there, or from the Prompt Log)</source>
+        <translation>データセット: 「データセット」ペインのもの（まだありません — そこで例を追加するか、プロンプトログから追加してください）</translation>
+    </message>
+    <message>
+        <source>Dataset: %1 (the one in the Datasets pane); each output is checked by:</source>
+        <translation>データセット: %1（「データセット」ペインのもの）。各出力のチェック:</translation>
+    </message>
+    <message>
+        <source>Judge models</source>
+        <translation>判定モデルの一覧</translation>
+    </message>
+</context>
+<context>
+    <name>hako::ExperimentJob</name>
+    <message>
+        <source>An experiment is already running.</source>
+        <translation>実験はすでに実行中です。</translation>
+    </message>
+    <message>
+        <source>There is no evaluation store.</source>
+        <translation>評価ストアがありません。</translation>
+    </message>
+    <message>
+        <source>Save the dataset (with at least one example) first.</source>
+        <translation>先にデータセット（例が 1 件以上）を保存してください。</translation>
+    </message>
+    <message>
+        <source>Save the program first: the experiment runs the saved file.</source>
+        <translation>先にプログラムを保存してください。実験は保存済みのファイルを実行します。</translation>
+    </message>
+    <message>
+        <source>Choose at least one evaluator.</source>
+        <translation>評価方法を 1 つ以上選んでください。</translation>
+    </message>
+    <message>
+        <source>Stopped after %1 of %2 examples; the rest can be run later.</source>
+        <translation>%2 件中 %1 件で停止しました。残りは後で実行できます。</translation>
     </message>
 </context>
 <context>
@@ -2552,8 +2778,12 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <translation>データセットに追加</translation>
     </message>
     <message>
-        <source>Add this call as an example of the dataset open in the Datasets pane: its inputs, and its reply as the reference</source>
-        <translation>この呼び出しを「データセット」ペインで開いているデータセットに例として追加します（入力と、参照としての応答）</translation>
+        <source>Add the selected calls as examples of the dataset open in the Datasets pane: their inputs, and their replies as the references</source>
+        <translation>選んだ呼び出しを「データセット」ペインで開いているデータセットに例として追加します（入力と、参照としての応答）</translation>
+    </message>
+    <message>
+        <source>Left out calls without their text: #%1</source>
+        <translation>本文のない呼び出しは除外しました: #%1</translation>
     </message>
 </context>
 <context>

@@ -15,6 +15,7 @@
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStyledItemDelegate>
 #include <QTableView>
@@ -176,6 +177,19 @@ EvalResultsPane::EvalResultsPane(QWidget* parent)
 
 EvalResultsPane::~EvalResultsPane() = default;
 
+void EvalResultsPane::setSetupWidget(QWidget* widget)
+{
+    // Scrolls in a short dock, so the window still fits a small screen with every dock open.
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(widget);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setAccessibleName(tr("Experiment settings"));
+    scroll->setMaximumHeight(widget->sizeHint().height() + 4);
+    static_cast<QVBoxLayout*>(layout())->insertWidget(0, scroll);
+}
+
 void EvalResultsPane::setStore(std::shared_ptr<eval::EvalStore> store)
 {
     m_store = std::move(store);
@@ -215,7 +229,9 @@ void EvalResultsPane::showExperiment(const QString& id, const QString& baselineI
         if (dataset.ok())
             l.examples = dataset->examples;
         for (const QJsonValue& e : info->config.value(QStringLiteral("evaluators")).toArray())
-            l.evaluators << e.toObject().value(QStringLiteral("name")).toString();
+            l.evaluators << e.toObject()
+                                .value(QStringLiteral("name"))
+                                .toString(e.toObject().value(QStringLiteral("type")).toString());
         auto results = store->results(l.id);
         if (results.ok())
             l.results = *results;

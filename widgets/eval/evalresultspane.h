@@ -45,6 +45,9 @@ public:
                     const QList<eval::ExampleResult>& baseline = {});
     void addResults(const QList<eval::ExampleResult>& results);
 
+    /// Puts `widget` (the form that starts experiments) above the results.
+    void setSetupWidget(QWidget* widget);
+
     QTableView* resultsView() const { return m_view; }
     QPlainTextEdit* detailView() const { return m_detail; }
     QCheckBox* failuresOnly() const { return m_failuresOnly; }

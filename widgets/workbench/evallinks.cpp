@@ -2,20 +2,67 @@
 
 #include "core/eval/evalstore.h"
 #include "core/promptlog/callrecord.h"
+#include "core/workbench/experimentjob.h"
+#include "core/workbench/runtrust.h"
 #include "widgets/common/messagebar.h"
+#include "widgets/editor/editorpane.h"
 #include "widgets/eval/datasetpane.h"
 #include "widgets/eval/evalresultspane.h"
+#include "widgets/eval/experimentform.h"
+#include "widgets/workbench/runactions.h"
 #include "widgets/workbench/tracedocks.h"
 
+#include <QComboBox>
 #include <QDockWidget>
+#include <QFileInfo>
+#include <QLineEdit>
 
 namespace hako {
 
 EvalLinks::EvalLinks(DatasetPane* datasets, QDockWidget* datasetsDock, EvalResultsPane* results,
-                     QDockWidget* resultsDock, TraceDocks* traces, QObject* parent)
+                     QDockWidget* resultsDock, TraceDocks* traces, RunActions* run,
+                     EditorPane* editor, QObject* parent)
     : QObject(parent), m_datasets(datasets), m_datasetsDock(datasetsDock), m_results(results),
-      m_resultsDock(resultsDock)
+      m_resultsDock(resultsDock), m_run(run), m_editor(editor), m_form(new ExperimentForm),
+      m_job(new ExperimentJob(this))
 {
+    m_results->setSetupWidget(m_form);
+    // The form tests the editor's program unless the user chose another.
+    auto followEditor = [this](const QString& previous) {
+        if (m_form->programPath().isEmpty() || m_form->programPath() == previous)
+            m_form->setProgramPath(m_editor->filePath());
+    };
+    followEditor(QString());
+    connect(m_editor, &EditorPane::filePathChanged, this,
+            [this, followEditor, last = m_editor->filePath()](const QString& path) mutable {
+                followEditor(last);
+                last = path;
+            });
+    connect(m_datasets->nameField(), &QLineEdit::textChanged, m_form,
+            &ExperimentForm::setDatasetName);
+    connect(m_form, &ExperimentForm::runRequested, this, &EvalLinks::runExperiment);
+    connect(m_form, &ExperimentForm::stopRequested, m_job, &ExperimentJob::cancel);
+    connect(
+        m_job, &ExperimentJob::started, this,
+        [this](const QString&, const QList<eval::Example>& examples,
+               const QStringList& evaluators) { m_results->setResults(examples, evaluators, {}); });
+    connect(m_job, &ExperimentJob::progress, m_form, &ExperimentForm::setProgress);
+    connect(m_job, &ExperimentJob::resultReady, this,
+            [this](const eval::ExampleResult& r) { m_results->addResults({r}); });
+    connect(m_job, &ExperimentJob::finished, this,
+            [this](const QString& id, bool ok, const QString& error) {
+                m_form->setRunning(false);
+                if (!ok)
+                    m_form->messageBar()->showMessage(
+                        tr("The experiment did not finish: %1").arg(error));
+                else
+                    m_form->messageBar()->clearMessage();
+                // The new experiment, compared with the one shown before it.
+                m_results->showExperiment(id, m_compareWith);
+                Q_EMIT statusMessage(ok ? tr("Experiment finished") : tr("Experiment stopped"),
+                                     6000);
+            });
+
     // The store opens when a pane first shows (a start-up without them touches no file).
     for (QDockWidget* dock : {m_datasetsDock, m_resultsDock})
         connect(dock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
@@ -62,6 +109,88 @@ void EvalLinks::addToDataset(const QList<promptlog::CallRecord>& calls)
                             nullptr, int(calls.size()))
                              .arg(added),
                          6000);
+}
+
+bool EvalLinks::runExperiment()
+{
+    MessageBar* bar = m_form->messageBar();
+    m_resultsDock->show();
+    m_resultsDock->raise();
+    if (!ensureStore()) {
+        bar->showMessage(tr("The evaluation store cannot be opened."));
+        return false;
+    }
+    const QString program = QFileInfo(m_form->programPath()).absoluteFilePath();
+    if (m_form->programPath().isEmpty() || !QFileInfo(program).isFile()) {
+        bar->showMessage(tr("Choose the program to test: a saved .pdl file."));
+        return false;
+    }
+    if (program == QFileInfo(m_editor->filePath()).absoluteFilePath() && m_editor->isModified()) {
+        bar->showMessage(tr("The program has unsaved changes; the experiment runs the saved "
+                            "file."),
+                         MessageBar::Kind::Warning, tr("Save and Run"), [this] {
+                             if (m_editor->save())
+                                 runExperiment();
+                         });
+        return false;
+    }
+    if (m_datasets->dataset().examples.isEmpty()) {
+        bar->showMessage(tr("The dataset has no examples yet: add some in the Datasets pane, "
+                            "or select calls in the Prompt Log and click Add to Dataset."));
+        m_datasetsDock->show();
+        return false;
+    }
+    if (m_form->evaluators().isEmpty()) {
+        bar->showMessage(tr("Tick at least one check to apply to the outputs."));
+        return false;
+    }
+    // Each edit of the dataset is a version; the experiment records the one it ran on.
+    const int version = m_datasets->save(tr("before an experiment"));
+    if (version <= 0) {
+        bar->showMessage(tr("Save the dataset first (its message says why it could not be "
+                            "saved)."));
+        m_datasetsDock->show();
+        return false;
+    }
+    QString logWarning;
+    RunEnvironment environment = m_run->environmentFor(program, &logWarning);
+    const QString refusal = trustRefusal(program, environment.sandbox, false, false);
+    if (!refusal.isEmpty()) {
+        bar->showMessage(tr("This program runs code or reaches other servers: run it once "
+                            "with F5 and trust its folder, or turn on Run › Sandbox."),
+                         MessageBar::Kind::Warning);
+        bar->setDetail(refusal.trimmed());
+        return false;
+    }
+    ExperimentJob::Request request;
+    request.store = m_store;
+    // As stored (example ids filled in): what the experiment records it ran on.
+    Result<eval::Dataset> stored = m_store->dataset(m_datasets->dataset().name, version);
+    if (!stored.ok()) {
+        bar->showMessage(stored.error().message);
+        return false;
+    }
+    request.dataset = *stored;
+    request.programPath = program;
+    request.evaluators = m_form->evaluators();
+    request.judgeModel = m_form->judgeModel();
+    request.language =
+        QLocale().language() == QLocale::Japanese ? QStringLiteral("ja") : QStringLiteral("en");
+    request.concurrency = m_form->concurrency();
+    request.environment = environment;
+    m_compareWith = m_results->experimentBox()->currentData().toString();
+    QString error;
+    if (!m_job->start(request, &error)) {
+        bar->showMessage(error);
+        return false;
+    }
+    bar->clearMessage();
+    m_form->setRunning(true);
+    Q_EMIT statusMessage(
+        tr("Running %1 over %n example(s)…", nullptr, int(request.dataset.examples.size()))
+            .arg(QFileInfo(program).fileName()),
+        0);
+    return true;
 }
 
 } // namespace hako

@@ -9,7 +9,11 @@ class QDockWidget;
 namespace hako {
 
 class DatasetPane;
+class EditorPane;
 class EvalResultsPane;
+class ExperimentForm;
+class ExperimentJob;
+class RunActions;
 class TraceDocks;
 
 namespace eval {
@@ -22,12 +26,16 @@ struct CallRecord;
 /// The evaluation panes in the window: the Datasets and Evaluations docks share the user's
 /// evaluation store (`EvalStore::defaultPath()`, the one `hako eval` writes), opened when either
 /// is first shown; Prompt Log › Add to Dataset adds a call to the dataset being edited; an
-/// example's trace opens in the trace panes. GUI thread; wiring only.
+/// example's trace opens in the trace panes; the Evaluations pane's form runs the Datasets
+/// pane's dataset through a program (the editor's by default) as an experiment (ExperimentJob,
+/// composed from the workbench's RunEnvironment), its results streaming into the grid and then
+/// compared with the experiment shown before. GUI thread; wiring only.
 class EvalLinks : public QObject {
     Q_OBJECT
 public:
     EvalLinks(DatasetPane* datasets, QDockWidget* datasetsDock, EvalResultsPane* results,
-              QDockWidget* resultsDock, TraceDocks* traces, QObject* parent = nullptr);
+              QDockWidget* resultsDock, TraceDocks* traces, RunActions* run, EditorPane* editor,
+              QObject* parent = nullptr);
     ~EvalLinks() override;
 
     /// Uses `store` instead of the user's (tests).
@@ -37,6 +45,13 @@ public Q_SLOTS:
     /// Adds `calls` to the Datasets pane's dataset (their replies as the references) and shows
     /// it.
     void addToDataset(const QList<hako::promptlog::CallRecord>& calls);
+    /// Runs the experiment the form describes (what Run Experiment does); false, and why in
+    /// the form's message bar, when it cannot start.
+    bool runExperiment();
+
+public:
+    ExperimentForm* form() const { return m_form; }
+    ExperimentJob* job() const { return m_job; }
 
 Q_SIGNALS:
     void statusMessage(const QString& text, int timeout);
@@ -48,6 +63,11 @@ private:
     QDockWidget* m_datasetsDock;
     EvalResultsPane* m_results;
     QDockWidget* m_resultsDock;
+    RunActions* m_run;
+    EditorPane* m_editor;
+    ExperimentForm* m_form;
+    ExperimentJob* m_job;
+    QString m_compareWith;
     std::shared_ptr<eval::EvalStore> m_store;
     bool m_tried = false;
 };

@@ -106,8 +106,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_playgroundLinks, &PlaygroundLinks::statusMessage, this, showStatus);
     connect(m_promptLogPane, &PromptLogPane::openInPlaygroundRequested, m_playgroundLinks,
             &PlaygroundLinks::openCall);
-    m_evalLinks =
-        new EvalLinks(m_datasetPane, m_datasetsDock, m_evalPane, m_evalDock, m_traces, this);
+    m_evalLinks = new EvalLinks(m_datasetPane, m_datasetsDock, m_evalPane, m_evalDock, m_traces,
+                                m_runActions, m_editorPane, this);
     connect(m_evalLinks, &EvalLinks::statusMessage, this, showStatus);
     connect(m_promptLogPane, &PromptLogPane::statusMessage, this, showStatus);
     connect(m_promptLogPane, &PromptLogPane::addToDatasetRequested, m_evalLinks,

@@ -129,6 +129,25 @@ QInputDialog* RunActions::createTagsDialog(QWidget* parent)
     return dialog;
 }
 
+RunEnvironment RunActions::environmentFor(const QString& path, QString* logWarning) const
+{
+    RunEnvironment environment = m_run->environment();
+    environment.baseFolder = path.isEmpty() ? QDir::currentPath() : QFileInfo(path).absolutePath();
+    environment.sandbox = m_sandboxAction->isChecked();
+    environment.documentSession = m_context->documentSession();
+    environment.memoryStore = m_context->memoryStore();
+    // Every model call is recorded in the prompt log, tagged as HAKO_TAGS says.
+    environment.promptLog = m_context->promptLog(logWarning);
+    environment.traceArchiveFolder = RunArchive::defaultFolder();
+    environment.runLog = RunLogInfo();
+    environment.runLog.programPath = path;
+    environment.runLog.tags = tagsFromEnvironment();
+    for (const QString& t : runTags())
+        if (!environment.runLog.tags.contains(t))
+            environment.runLog.tags.append(t);
+    return environment;
+}
+
 QStringList RunActions::runTags() const
 {
     return m_settings->value(QLatin1String(kTagsKey)).toStringList();
@@ -176,24 +195,11 @@ bool RunActions::runProgram()
     // The document and memory store open in their panes are the program's `doc`, `memory` and
     // `thread` (as `hako run --document/--memory`): the same session, so what the program asks
     // shows in the Documents pane. The provider is made on the run's worker.
-    RunEnvironment environment = m_run->environment();
-    environment.baseFolder = path.isEmpty() ? QDir::currentPath() : QFileInfo(path).absolutePath();
-    environment.sandbox = m_sandboxAction->isChecked();
-    environment.documentSession = m_context->documentSession();
-    environment.memoryStore = m_context->memoryStore();
-    // Every model call is recorded in the prompt log, tagged as HAKO_TAGS says.
     QString logWarning;
-    environment.promptLog = m_context->promptLog(&logWarning);
+    RunEnvironment environment = environmentFor(path, &logWarning);
     if (!logWarning.isEmpty())
         m_editor->messageBar()->showMessage(tr("The prompt log: %1").arg(logWarning),
                                             MessageBar::Kind::Warning);
-    environment.traceArchiveFolder = RunArchive::defaultFolder();
-    environment.runLog = RunLogInfo();
-    environment.runLog.programPath = path;
-    environment.runLog.tags = tagsFromEnvironment();
-    for (const QString& t : runTags())
-        if (!environment.runLog.tags.contains(t))
-            environment.runLog.tags.append(t);
     m_run->setEnvironment(std::move(environment));
     m_traces->showRunTrace();
     // Said before starting: a program that cannot be parsed finishes inside start(), and its

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/workbench/runenvironment.h"
+
 #include "core/util/diagnostic.h"
 #include "widgets/workbench/trustdialog.h"
 
@@ -56,6 +58,11 @@ public:
     /// The tags every run of this window gives its model calls in the prompt log (Run › Run
     /// Tags…, remembered), besides HAKO_TAGS and the folder's tags.
     QStringList runTags() const;
+    /// The environment a run of the program at `path` gets in the workbench (what F5 uses,
+    /// and experiments started from the window): its folder, the sandbox choice, the open
+    /// document and memory store, the prompt log with HAKO_TAGS and the run tags, the trace
+    /// archive. `logWarning` receives the prompt log's problem, if any.
+    RunEnvironment environmentFor(const QString& path, QString* logWarning = nullptr) const;
     /// The Run › Run Tags… dialog, filled with runTags() (deletes itself when closed; the
     /// caller opens it and connects textValueSelected).
     QInputDialog* createTagsDialog(QWidget* parent);

@@ -7,6 +7,7 @@
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/findbar.h"
 #include "widgets/editor/pdleditor.h"
+#include "widgets/eval/datasetpane.h"
 #include "widgets/workbench/docklayout.h"
 #include "widgets/workbench/mainwindow.h"
 
@@ -24,6 +25,8 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -35,6 +38,7 @@
 #include <QStandardPaths>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -351,6 +355,38 @@ private Q_SLOTS:
         QVERIFY(!findBar->isReplaceVisible());
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape);
         QVERIFY(findBar->isHidden());
+    }
+
+    // The Edit menu's shortcuts act on the focused pane: Ctrl+A in a table selects its rows
+    // (not the program), Ctrl+A in the editor selects the program.
+    void editCommandsActOnTheFocusedPane()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        PdlEditor* editor = window.editorPane()->editor();
+        editor->setText(QStringLiteral("text: hello\n"));
+        DatasetPane* datasets = window.datasetPane();
+        eval::Dataset d;
+        d.name = QStringLiteral("d");
+        for (const char* word : {"a", "b", "c"}) {
+            eval::Example e;
+            e.inputs = QJsonObject{{QStringLiteral("x"), QString::fromLatin1(word)}};
+            d.examples << e;
+        }
+        datasets->setDataset(d);
+        datasets->parentWidget()->show();
+        QTableView* table = datasets->table();
+        QTRY_VERIFY(table->isVisible());
+        table->setFocus();
+        QTRY_VERIFY(table->hasFocus());
+        QTest::keyClick(table, Qt::Key_A, Qt::ControlModifier);
+        QCOMPARE(table->selectionModel()->selectedRows().size(), 3);
+        QVERIFY(!editor->hasSelectedText());
+        editor->setFocus();
+        QTRY_VERIFY(editor->hasFocus());
+        QTest::keyClick(editor, Qt::Key_A, Qt::ControlModifier);
+        QCOMPARE(editor->selectedText(), QStringLiteral("text: hello\n"));
     }
 
     // Screen readers, and the journey tests that drive the window through AT-SPI, find a

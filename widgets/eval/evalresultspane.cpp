@@ -147,11 +147,19 @@ EvalResultsPane::EvalResultsPane(QWidget* parent)
     splitter->addWidget(m_detail);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
+    auto* resultsPart = new QWidget(this);
+    auto* resultsLayout = new QVBoxLayout(resultsPart);
+    resultsLayout->setContentsMargins(0, 0, 0, 0);
+    resultsLayout->addLayout(bar);
+    resultsLayout->addWidget(m_summary);
+    resultsLayout->addWidget(splitter, 1);
+    // The experiment form (setSetupWidget) goes above the results; the user drags between.
+    m_outer = new QSplitter(Qt::Vertical, this);
+    m_outer->addWidget(resultsPart);
+    m_outer->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(bar);
-    layout->addWidget(m_summary);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_outer, 1);
 
     connect(m_failuresOnly, &QCheckBox::toggled, m_filter,
             &eval::FailingResultsFilter::setOnlyFailures);
@@ -177,6 +185,18 @@ EvalResultsPane::EvalResultsPane(QWidget* parent)
 
 EvalResultsPane::~EvalResultsPane() = default;
 
+void EvalResultsPane::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // The form whole while there is room for it: it is what a user needs before any result.
+    if (m_formHeight > 0 && m_outer->count() == 2) {
+        const int total = m_outer->height();
+        const int form = std::min(m_formHeight, total / 2 + total / 6);
+        if (m_outer->sizes().value(0) < form)
+            m_outer->setSizes({form, std::max(1, total - form)});
+    }
+}
+
 void EvalResultsPane::setSetupWidget(QWidget* widget)
 {
     // Scrolls in a short dock, so the window still fits a small screen with every dock open.
@@ -187,7 +207,11 @@ void EvalResultsPane::setSetupWidget(QWidget* widget)
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setAccessibleName(tr("Experiment settings"));
     scroll->setMaximumHeight(widget->sizeHint().height() + 4);
-    static_cast<QVBoxLayout*>(layout())->insertWidget(0, scroll);
+    scroll->setMinimumHeight(std::min(widget->sizeHint().height() + 4, 60));
+    m_outer->insertWidget(0, scroll);
+    m_outer->setStretchFactor(0, 0);
+    m_outer->setStretchFactor(1, 1);
+    m_formHeight = widget->sizeHint().height() + 4;
 }
 
 void EvalResultsPane::setStore(std::shared_ptr<eval::EvalStore> store)

@@ -10,6 +10,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
+class QSplitter;
 class QTableView;
 
 namespace hako::eval {
@@ -56,6 +57,9 @@ public:
     QLabel* summaryLabel() const { return m_summary; }
     eval::ExperimentResultsModel* model() const { return m_model; }
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 Q_SIGNALS:
     /// The user asked to open an example's trace (double click on its row).
     void traceRequested(const QString& tracePath);
@@ -73,6 +77,8 @@ private:
     QComboBox* m_experiments;
     QComboBox* m_baseline;
     QLabel* m_summary;
+    QSplitter* m_outer = nullptr;
+    int m_formHeight = 0;
     QList<eval::Example> m_examples;
     quint64 m_generation = 0;
 };

@@ -84,10 +84,19 @@ ExperimentForm::ExperimentForm(QWidget* parent)
     m_progress->setFormat(tr("%v of %m examples"));
     m_progress->hide();
 
+    // The action first, where a short dock still shows it; the checks below.
     auto* programRow = new QHBoxLayout;
     programRow->addWidget(new QLabel(tr("Program:"), this));
     programRow->addWidget(m_program, 1);
     programRow->addWidget(browse);
+    programRow->addSpacing(12);
+    programRow->addWidget(new QLabel(tr("Examples at a time:"), this));
+    programRow->addWidget(m_concurrency);
+    programRow->addWidget(m_run);
+    programRow->addWidget(m_stop);
+    auto* datasetRow = new QHBoxLayout;
+    datasetRow->addWidget(m_dataset, 1);
+    datasetRow->addWidget(m_progress);
     auto* checks = new QGridLayout;
     checks->addWidget(m_exact, 0, 0);
     checks->addWidget(m_contains, 0, 1);
@@ -104,21 +113,14 @@ ExperimentForm::ExperimentForm(QWidget* parent)
     auto* judgeModelLabel = new QLabel(tr("with"), this);
     judgeRow->addWidget(judgeModelLabel);
     judgeRow->addWidget(m_judgeModel, 1);
-    auto* runRow = new QHBoxLayout;
-    runRow->addWidget(new QLabel(tr("Examples at a time:"), this));
-    runRow->addWidget(m_concurrency);
-    runRow->addWidget(m_progress, 1);
-    runRow->addStretch(0);
-    runRow->addWidget(m_run);
-    runRow->addWidget(m_stop);
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(6, 6, 6, 6);
+    layout->setContentsMargins(6, 4, 6, 4);
+    layout->setSpacing(4);
     layout->addWidget(m_messages);
     layout->addLayout(programRow);
-    layout->addWidget(m_dataset);
+    layout->addLayout(datasetRow);
     layout->addLayout(checks);
     layout->addLayout(judgeRow);
-    layout->addLayout(runRow);
 
     QSettings settings;
     m_exact->setChecked(settings.value(key("exact"), true).toBool());

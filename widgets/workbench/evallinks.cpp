@@ -16,6 +16,8 @@
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QLineEdit>
+#include <QMainWindow>
+#include <QTimer>
 
 namespace hako {
 
@@ -65,9 +67,19 @@ EvalLinks::EvalLinks(DatasetPane* datasets, QDockWidget* datasetsDock, EvalResul
 
     // The store opens when a pane first shows (a start-up without them touches no file).
     for (QDockWidget* dock : {m_datasetsDock, m_resultsDock})
-        connect(dock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-            if (visible)
-                ensureStore();
+        connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
+            if (!visible)
+                return;
+            ensureStore();
+            // The form, the grid and the reasoning need room: most of the window's height
+            // (once the dock is laid out, so its first layout does not undo the resize).
+            if (dock == m_resultsDock)
+                QTimer::singleShot(0, dock, [dock] {
+                    auto* window = qobject_cast<QMainWindow*>(dock->parentWidget());
+                    if (window && dock->isVisible() && !dock->isFloating() &&
+                        dock->height() < window->height() / 2)
+                        window->resizeDocks({dock}, {window->height() * 6 / 10}, Qt::Vertical);
+                });
         });
     connect(m_results, &EvalResultsPane::traceRequested, traces, &TraceDocks::openTrace);
 }

@@ -22,6 +22,7 @@
 #include "widgets/promptlog/promptlogpane.h"
 #include "widgets/settings/modelsettingsdialog.h"
 #include "widgets/workbench/docklayout.h"
+#include "widgets/workbench/editrouting.h"
 #include "widgets/workbench/evallinks.h"
 #include "widgets/workbench/loglinks.h"
 #include "widgets/workbench/otelreceive.h"
@@ -248,15 +249,25 @@ void MainWindow::createMenus()
     PdlEditor* editor = m_editorPane->editor();
     FindBar* findBar = m_editorPane->findBar();
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    edit->addAction(tr("&Undo"), QKeySequence::Undo, editor, &QsciScintilla::undo);
-    edit->addAction(tr("&Redo"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), editor,
-                    &QsciScintilla::redo);
+    // Each command acts on the focused pane's widget (see EditRouting), the editor by default.
+    auto* routing = new EditRouting(editor, this);
+    auto route = [routing](const char* command, std::function<void()> onEditor) {
+        return [routing, command, onEditor] {
+            routing->run(command, onEditor);
+        };
+    };
+    edit->addAction(tr("&Undo"), QKeySequence::Undo, this,
+                    route("undo", [editor] { editor->undo(); }));
+    edit->addAction(tr("&Redo"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), this,
+                    route("redo", [editor] { editor->redo(); }));
     edit->addSeparator();
-    edit->addAction(tr("Cu&t"), QKeySequence::Cut, editor, &QsciScintilla::cut);
-    edit->addAction(tr("&Copy"), QKeySequence::Copy, editor, &QsciScintilla::copy);
-    edit->addAction(tr("&Paste"), QKeySequence::Paste, editor, &QsciScintilla::paste);
-    edit->addAction(tr("Select &All"), QKeySequence::SelectAll, editor,
-                    [editor] { editor->selectAll(true); });
+    edit->addAction(tr("Cu&t"), QKeySequence::Cut, this, route("cut", [editor] { editor->cut(); }));
+    edit->addAction(tr("&Copy"), QKeySequence::Copy, this,
+                    route("copy", [editor] { editor->copy(); }));
+    edit->addAction(tr("&Paste"), QKeySequence::Paste, this,
+                    route("paste", [editor] { editor->paste(); }));
+    edit->addAction(tr("Select &All"), QKeySequence::SelectAll, this,
+                    route("selectAll", [editor] { editor->selectAll(true); }));
     edit->addSeparator();
     edit->addAction(tr("&Find…"), QKeySequence(Qt::CTRL | Qt::Key_F), findBar, &FindBar::showFind);
     edit->addAction(tr("Find &Next"), QKeySequence(Qt::Key_F3), findBar, [findBar] {

@@ -48,6 +48,8 @@ int runWorkbench(int& argc, char** argv, const QStringList& files)
         }
     }
     window.show();
+    if (files.isEmpty())
+        window.showStartPageIfIdle();
     // For the start-up benchmark (tests/bench/bench_workbench.cpp): leave as soon as the window
     // has been shown and the event loop is idle.
     if (qEnvironmentVariableIsSet("HAKO_QUIT_WHEN_SHOWN"))

@@ -1503,6 +1503,10 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <source>Evaluations</source>
         <translation>評価</translation>
     </message>
+    <message>
+        <source>&amp;Getting Started</source>
+        <translation>はじめに(&amp;G)</translation>
+    </message>
 </context>
 <context>
     <name>hako::MemoryHistoryView</name>
@@ -3014,6 +3018,181 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>… and %1 more</source>
         <translation>… ほか %1 件</translation>
+    </message>
+</context>
+<context>
+    <name>hako::StartPage</name>
+    <message>
+        <source>&amp;Test</source>
+        <translation>テスト(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Use This Server</source>
+        <translation>このサーバーを使う(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Show this page when Hako starts without a file</source>
+        <translation>ファイルを指定せずに Hako を起動したときにこのページを表示する</translation>
+    </message>
+    <message>
+        <source>Getting started</source>
+        <translation>はじめに</translation>
+    </message>
+    <message>
+        <source>Welcome to Hako</source>
+        <translation>Hako へようこそ</translation>
+    </message>
+    <message>
+        <source>Write prompts, run them, and see what the model was asked and answered. Where would you like to start?</source>
+        <translation>プロンプトを書いて実行し、モデルに何を尋ね、何が返ってきたかを確かめられます。どこから始めますか？</translation>
+    </message>
+    <message>
+        <source>Write a prompt</source>
+        <translation>プロンプトを書く</translation>
+    </message>
+    <message>
+        <source>Start from a template: summarise, classify, translate, extract JSON, chat…</source>
+        <translation>テンプレートから始めます: 要約、分類、翻訳、JSON の抽出、チャット…</translation>
+    </message>
+    <message>
+        <source>Debug a run</source>
+        <translation>実行をデバッグする</translation>
+    </message>
+    <message>
+        <source>Open an example program, run it (F5) and click its boxes to see what each step did</source>
+        <translation>サンプルプログラムを開いて実行 (F5) し、ボックスをクリックして各ステップの動きを確かめます</translation>
+    </message>
+    <message>
+        <source>Explore a document</source>
+        <translation>文書を調べる</translation>
+    </message>
+    <message>
+        <source>Open a text or PDF and search it the way a model does</source>
+        <translation>テキストや PDF を開き、モデルと同じ方法で検索します</translation>
+    </message>
+    <message>
+        <source>Connect a model</source>
+        <translation>モデルに接続する</translation>
+    </message>
+    <message>
+        <source>Ollama on this computer</source>
+        <translation>このコンピューターの Ollama</translation>
+    </message>
+    <message>
+        <source>Look Again</source>
+        <translation>もう一度探す</translation>
+    </message>
+    <message>
+        <source>Look for Ollama again</source>
+        <translation>Ollama をもう一度探す</translation>
+    </message>
+    <message>
+        <source>Server URL</source>
+        <translation>サーバーの URL</translation>
+    </message>
+    <message>
+        <source>https://api.openai.com/v1 or http://localhost:8000/v1</source>
+        <translation>https://api.openai.com/v1 または http://localhost:8000/v1</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API キー</translation>
+    </message>
+    <message>
+        <source>API key (if the server needs one)</source>
+        <translation>API キー（サーバーが必要とする場合）</translation>
+    </message>
+    <message>
+        <source>Test the server</source>
+        <translation>サーバーをテスト</translation>
+    </message>
+    <message>
+        <source>Use This Server</source>
+        <translation>このサーバーを使う</translation>
+    </message>
+    <message>
+        <source>Keep this server in your model settings, its key in the keyring, and make its first model the default</source>
+        <translation>このサーバーをモデル設定に、キーをキーリングに保存し、最初のモデルを既定にします</translation>
+    </message>
+    <message>
+        <source>What the server answered</source>
+        <translation>サーバーの応答</translation>
+    </message>
+    <message>
+        <source>All Model Settings…</source>
+        <translation>モデルのすべての設定…</translation>
+    </message>
+    <message>
+        <source>All Model Settings</source>
+        <translation>モデルのすべての設定</translation>
+    </message>
+    <message>
+        <source>Ollama:</source>
+        <translation>Ollama:</translation>
+    </message>
+    <message>
+        <source>Or a server:</source>
+        <translation>またはサーバー:</translation>
+    </message>
+    <message>
+        <source>Go to the &amp;Editor</source>
+        <translation>エディターへ(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Go to the Editor</source>
+        <translation>エディターへ</translation>
+    </message>
+    <message>
+        <source>Looking for Ollama at %1 …</source>
+        <translation>%1 で Ollama を探しています…</translation>
+    </message>
+    <message>
+        <source>Ollama is not running on this computer (nothing answered at %1). Start it with `ollama serve`, or use a server below.</source>
+        <translation>このコンピューターでは Ollama が動いていません（%1 から応答がありません）。`ollama serve` で起動するか、下のサーバーを使ってください。</translation>
+    </message>
+    <message>
+        <source>Ollama is running but has no models yet: `ollama pull granite3.2:8b` fetches one.</source>
+        <translation>Ollama は動いていますが、モデルがまだありません。`ollama pull granite3.2:8b` で取得できます。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Ollama is running with %n model(s): %1. Programs use them as ollama/NAME.</source>
+        <translation>
+            <numerusform>Ollama が %n 個のモデルで動いています: %1。プログラムからは ollama/名前 で使えます。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Type the server&apos;s address, starting with http:// or https://.</source>
+        <translation>http:// または https:// で始まるサーバーのアドレスを入力してください。</translation>
+    </message>
+    <message>
+        <source>Asking %1 …</source>
+        <translation>%1 に問い合わせ中…</translation>
+    </message>
+    <message>
+        <source>The server did not answer: %1</source>
+        <translation>サーバーが応答しませんでした: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Connected: %n model(s) answered: %1.</source>
+        <translation>
+            <numerusform>接続しました。%n 個のモデルが応答しました: %1。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Your model settings cannot be read: %1</source>
+        <translation>モデル設定を読み込めません: %1</translation>
+    </message>
+    <message>
+        <source>Your model settings cannot be saved: %1</source>
+        <translation>モデル設定を保存できません: %1</translation>
+    </message>
+    <message>
+        <source>Kept the server, but not its key: %1</source>
+        <translation>サーバーは保存しましたが、キーは保存できませんでした: %1</translation>
+    </message>
+    <message>
+        <source>Programs can now use %1/%2 (and `model: default`).</source>
+        <translation>プログラムから %1/%2（および `model: default`）を使えるようになりました。</translation>
     </message>
 </context>
 <context>

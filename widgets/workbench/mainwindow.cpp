@@ -1,6 +1,7 @@
 #include "widgets/workbench/mainwindow.h"
 
 #include "core/models/apikeystore.h"
+#include "core/models/modelcatalog.h"
 #include "core/models/modelconfig.h"
 #include "core/util/pluginmanager.h"
 #include "core/util/version.h"
@@ -21,6 +22,7 @@
 #include "widgets/playground/playgroundpane.h"
 #include "widgets/promptlog/promptlogpane.h"
 #include "widgets/settings/modelsettingsdialog.h"
+#include "widgets/start/startpage.h"
 #include "widgets/workbench/docklayout.h"
 #include "widgets/workbench/editrouting.h"
 #include "widgets/workbench/evallinks.h"
@@ -38,6 +40,7 @@
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 
 namespace hako {
@@ -49,7 +52,10 @@ MainWindow::MainWindow(QWidget* parent)
       m_files(new FileController(m_editorPane, m_settings.get(), this))
 {
     setObjectName(QStringLiteral("hakoMainWindow"));
-    setCentralWidget(m_editorPane);
+    // The centre: the editor, or the start page until a program is there.
+    m_central = new QStackedWidget(this);
+    m_central->addWidget(m_editorPane);
+    setCentralWidget(m_central);
     setWindowIcon(QApplication::windowIcon());
 
     m_positionLabel = new QLabel(this);
@@ -329,6 +335,7 @@ void MainWindow::createMenus()
     connect(examples, &QMenu::aboutToShow, m_files,
             [this, examples] { m_files->populateExamplesMenu(examples); });
     m_files->populateExamplesMenu(examples);
+    help->addAction(tr("&Getting Started"), this, &MainWindow::showStartPage);
     help->addAction(tr("About &Plugins"), this, [this] {
         auto* dialog = new AboutPlugins(PluginManager::instance().plugins(), this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -337,6 +344,54 @@ void MainWindow::createMenus()
     QAction* about = help->addAction(tr("&About Hako"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
     about->setObjectName(QStringLiteral("aboutAction"));
+}
+
+void MainWindow::showStartPage()
+{
+    if (!m_start) {
+        m_start = new StartPage(m_central);
+        m_central->addWidget(m_start);
+        connect(m_start, &StartPage::closeRequested, this, &MainWindow::showEditor);
+        connect(m_start, &StartPage::writePromptRequested, m_files,
+                &FileController::newFromTemplateDialog);
+        connect(m_start, &StartPage::debugRunRequested, this, [this] {
+            // A program with a loop and model calls: its run shows nested boxes to click.
+            if (m_files->openExample(QStringLiteral("paper_model_chaining.pdl"))) {
+                showEditor();
+                runProgram();
+            }
+        });
+        connect(m_start, &StartPage::exploreDocumentRequested, this, [this] {
+            const QString path = m_files->askOpenPath(tr("Open Document"), tr("All files (*)"));
+            if (!path.isEmpty())
+                Q_EMIT m_files->documentOpenRequested(path);
+        });
+        connect(m_start, &StartPage::modelSettingsRequested, this, &MainWindow::showModelSettings);
+        connect(m_start, &StartPage::modelsChanged, models::ModelCatalog::instance(),
+                &models::ModelCatalog::invalidate);
+        // A program in the editor (opened, made from a template, recovered) takes the centre.
+        connect(m_editorPane, &EditorPane::filePathChanged, this, &MainWindow::showEditor);
+        connect(m_editorPane->editor(), &QsciScintilla::textChanged, this, &MainWindow::showEditor);
+    }
+    m_central->setCurrentWidget(m_start);
+    m_start->setFocus();
+}
+
+void MainWindow::showEditor()
+{
+    if (m_central->currentWidget() != m_editorPane) {
+        m_central->setCurrentWidget(m_editorPane);
+        m_editorPane->editor()->setFocus();
+    }
+}
+
+bool MainWindow::showStartPageIfIdle()
+{
+    if (!StartPage::showAtStart() || !m_editorPane->filePath().isEmpty() ||
+        !m_editorPane->editor()->text().isEmpty())
+        return false;
+    showStartPage();
+    return true;
 }
 
 void MainWindow::showModelSettings()

@@ -8,6 +8,7 @@
 #include <memory>
 
 class QDockWidget;
+class QStackedWidget;
 class QLabel;
 class QSettings;
 
@@ -26,6 +27,7 @@ class RunController;
 class MemoryInspector;
 class DatasetPane;
 class EvalLinks;
+class StartPage;
 class EvalResultsPane;
 class OtelReceive;
 class PlaygroundLinks;
@@ -94,6 +96,14 @@ public:
     /// File operations (FileController): a program in the editor, or any file by its kind.
     bool openFile(const QString& path, QString* error = nullptr);
     bool openPath(const QString& path, QString* error = nullptr);
+    /// Help › Getting Started: the start page in place of the editor until a program opens.
+    void showStartPage();
+    /// The editor back in the window's centre.
+    void showEditor();
+    /// At start-up without a file: the start page, unless the user turned it off or the
+    /// editor already holds a program. Whether it shows.
+    bool showStartPageIfIdle();
+    StartPage* startPage() const { return m_start; }
     bool newFile();
     bool save();
     bool saveAs();
@@ -145,6 +155,8 @@ private:
     EvalResultsPane* m_evalPane = nullptr;
     QDockWidget* m_evalDock = nullptr;
     EvalLinks* m_evalLinks = nullptr;
+    StartPage* m_start = nullptr;
+    QStackedWidget* m_central = nullptr;
     QDockWidget* m_consoleDock = nullptr;
     QDockWidget* m_problemsDock = nullptr;
     QLabel* m_positionLabel = nullptr;

@@ -1,0 +1,128 @@
+// The start page: Ollama is looked for at OLLAMA_API_BASE and its models named; a server typed
+// in is tested and, with Use This Server, kept in the user's model settings with its first
+// model as the default; a server that does not answer says so in plain words; the window
+// shows the page at start-up without a file and gives the centre back to the editor.
+#include "isolatedsettings.h"
+#include "openaitestserver.h"
+#include "widgets/editor/editorpane.h"
+#include "widgets/editor/pdleditor.h"
+#include "widgets/start/startpage.h"
+#include "widgets/workbench/mainwindow.h"
+
+#include <QAbstractButton>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStackedWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace hako;
+using namespace hako::testing;
+
+class TestStartPage : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<IsolatedSettings> m_settings;
+    OpenAiTestServer m_ollama;
+    OpenAiTestServer m_server;
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_settings = std::make_unique<IsolatedSettings>(QStringLiteral("tst_startpage"));
+        QVERIFY(m_settings->isValid());
+        qputenv("HAKO_KEYRING", "0");
+        QVERIFY(m_ollama.start());
+        QVERIFY(m_server.start());
+        m_ollama.setModels({QStringLiteral("granite3.2:8b"), QStringLiteral("llama3.2")});
+        m_server.setModels({QStringLiteral("qwen-7b")});
+        QString base = m_ollama.baseUrl();
+        base.chop(3); // without /v1, as OLLAMA_API_BASE is usually written
+        qputenv("OLLAMA_API_BASE", base.toUtf8());
+    }
+
+    void findsOllamaTestsAndKeepsAServer()
+    {
+        StartPage page;
+        page.setModelSettingsFile(m_dir.filePath(QStringLiteral("hako-models.yaml")));
+        QSignalSpy ollama(&page, &StartPage::ollamaProbed);
+        page.resize(1000, 700);
+        page.show();
+        QTRY_COMPARE_WITH_TIMEOUT(ollama.count(), 1, 15000);
+        QCOMPARE(ollama.first().at(0).toStringList().size(), 2);
+        QVERIFY2(page.ollamaState()->text().contains(QStringLiteral("granite3.2:8b")),
+                 qPrintable(page.ollamaState()->text()));
+
+        // Every control is named for screen readers.
+        for (QWidget* w : page.findChildren<QWidget*>())
+            if (qobject_cast<QAbstractButton*>(w) || qobject_cast<QLineEdit*>(w))
+                QVERIFY2(!w->accessibleName().isEmpty() ||
+                             !static_cast<QAbstractButton*>(w)->text().isEmpty(),
+                         w->metaObject()->className());
+
+        // A server that does not answer.
+        QSignalSpy tested(&page, &StartPage::serverTested);
+        page.urlField()->setText(QStringLiteral("http://127.0.0.1:9"));
+        QTest::mouseClick(page.testButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(tested.count(), 1, 15000);
+        QVERIFY(page.serverState()->text().contains(QStringLiteral("did not answer")));
+        QVERIFY(!page.useButton()->isEnabled());
+
+        // One that does: its models are named, and it can be kept.
+        page.urlField()->setText(m_server.baseUrl());
+        page.keyField()->setText(QStringLiteral("sk-start-SECRET"));
+        QTest::mouseClick(page.testButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(tested.count(), 2, 15000);
+        QVERIFY2(page.serverState()->text().contains(QStringLiteral("qwen-7b")),
+                 qPrintable(page.serverState()->text()));
+        bool sentKey = false;
+        for (const RecordedRequest& r : m_server.requests())
+            for (const auto& [name, value] : r.headers)
+                sentKey |= name == "authorization" && value == "Bearer sk-start-SECRET";
+        QVERIFY(sentKey);
+        QVERIFY(page.useButton()->isEnabled());
+        QSignalSpy changed(&page, &StartPage::modelsChanged);
+        QTest::mouseClick(page.useButton(), Qt::LeftButton);
+        QCOMPARE(changed.count(), 1);
+        QFile file(m_dir.filePath(QStringLiteral("hako-models.yaml")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray yaml = file.readAll();
+        QVERIFY2(yaml.contains(m_server.baseUrl().toUtf8()), yaml.constData());
+        QVERIFY2(yaml.contains("server/qwen-7b"), yaml.constData());
+        // The key goes to the keyring (off here), never into the file.
+        QVERIFY(!yaml.contains("SECRET"));
+    }
+
+    void windowShowsItAtStartAndGivesTheEditorBack()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(window.showStartPageIfIdle());
+        QTRY_VERIFY(window.startPage() && window.startPage()->isVisible());
+        QVERIFY(!window.editorPane()->isVisible());
+        if (const QString shots = qEnvironmentVariable("HAKO_SCREENSHOT_DIR"); !shots.isEmpty())
+            window.grab().save(shots + QStringLiteral("/startpage.png"));
+        // Go to the Editor.
+        auto* back = window.startPage()->findChild<QPushButton*>();
+        for (QPushButton* b : window.startPage()->findChildren<QPushButton*>())
+            if (b->accessibleName() == QLatin1String("Go to the Editor"))
+                back = b;
+        QTest::mouseClick(back, Qt::LeftButton);
+        QTRY_VERIFY(window.editorPane()->isVisible());
+        // Help › Getting Started brings it back; a program typed or opened takes the centre.
+        window.showStartPage();
+        QTRY_VERIFY(window.startPage()->isVisible());
+        window.editorPane()->editor()->setText(QStringLiteral("text: hi\n"));
+        QTRY_VERIFY(window.editorPane()->isVisible());
+        // With a program in the editor, start-up does not hide it.
+        QVERIFY(!window.showStartPageIfIdle());
+    }
+};
+
+QTEST_MAIN(TestStartPage)
+#include "tst_startpage.moc"

@@ -97,7 +97,9 @@ bool shortestEdit(const uint64_t* a, int n, const uint64_t* b, int m, int aOff, 
             break;
         }
         const std::vector<int>& h = history[size_t(d)];
-        auto at = [&](int kk) { return h[size_t(kk + d)]; };
+        auto at = [&](int kk) {
+            return h[size_t(kk + d)];
+        };
         const bool down = k == -d || (k != d && at(k - 1) < at(k + 1));
         const int prevK = down ? k + 1 : k - 1;
         const int prevX = at(prevK);
@@ -138,9 +140,9 @@ public:
             return;
         }
         std::vector<Match> matches;
-        const bool complete = shortestEdit(a[size_t(level)]->data() + aLo, aHi - aLo,
-                                           b[size_t(level)]->data() + bLo, bHi - bLo, aLo, bLo,
-                                           matches);
+        const bool complete =
+            shortestEdit(a[size_t(level)]->data() + aLo, aHi - aLo, b[size_t(level)]->data() + bLo,
+                         bHi - bLo, aLo, bLo, matches);
         if (!complete && level == levels - 1) {
             // Too different to align exactly: pair in order where the weakest signatures agree.
             std::vector<Match> positional;
@@ -406,7 +408,8 @@ std::vector<WordChange> diffWords(const QString& a, const QString& b)
             return;
         }
         // An insertion then a deletion in one change region: the deletion goes first.
-        if (op == WordChange::Op::Delete && !out.empty() && out.back().op == WordChange::Op::Insert) {
+        if (op == WordChange::Op::Delete && !out.empty() &&
+            out.back().op == WordChange::Op::Insert) {
             if (out.size() >= 2 && out[out.size() - 2].op == WordChange::Op::Delete)
                 out[out.size() - 2].text += text;
             else
@@ -425,8 +428,12 @@ std::vector<WordChange> diffWords(const QString& a, const QString& b)
     auto intern = [&ids](const QStringList& tokens) {
         std::vector<uint64_t> v;
         v.reserve(size_t(tokens.size()));
-        for (const QString& t : tokens)
-            v.push_back(ids.emplace(t, uint64_t(ids.size())).value());
+        for (const QString& t : tokens) {
+            auto it = ids.constFind(t);
+            if (it == ids.constEnd())
+                it = ids.insert(t, uint64_t(ids.size()));
+            v.push_back(it.value());
+        }
         return v;
     };
     const std::vector<uint64_t> ia = intern(ta);
@@ -642,6 +649,10 @@ TraceDiff TraceDiff::compare(TracePtr left, TracePtr right)
     const TraceNode* r = diff.m_right.get();
     // The roots are matched whatever they are: they are the two runs.
     const TraceNode* any = r ? r : l;
+    if (l)
+        builder.hashTree(l);
+    if (r)
+        builder.hashTree(r);
     builder.add(l, r, {}, -1, 0,
                 any->id.empty() ? QString::fromLatin1(blockKindName(any->kind))
                                 : QString::fromStdString(any->id));
@@ -811,8 +822,7 @@ QString formatDurationNanos(int64_t nanos, bool sign)
     const QString prefix = sign && nanos > 0 ? QStringLiteral("+") : QString();
     const double ms = double(nanos) / 1e6;
     if (std::abs(ms) < 1000)
-        return prefix + QString::number(ms, 'f', std::abs(ms) < 10 ? 1 : 0) +
-               QStringLiteral(" ms");
+        return prefix + QString::number(ms, 'f', std::abs(ms) < 10 ? 1 : 0) + QStringLiteral(" ms");
     return prefix + QString::number(ms / 1000, 'f', 2) + QStringLiteral(" s");
 }
 
@@ -985,8 +995,7 @@ QString TraceDiff::report(const QString& leftName, const QString& rightName) con
                 if (n.leftOwn.hasTokens || n.rightOwn.hasTokens) {
                     if (n.leftOwn.tokens() != n.rightOwn.tokens())
                         out += QLatin1String("    tokens: ") +
-                               delta(n.leftOwn.tokens(), n.rightOwn.tokens()) +
-                               QLatin1Char('\n');
+                               delta(n.leftOwn.tokens(), n.rightOwn.tokens()) + QLatin1Char('\n');
                 }
             } else {
                 const QString text = traceNodeText(shown);
@@ -1007,14 +1016,13 @@ QString TraceDiff::report(const QString& leftName, const QString& rightName) con
         const TraceMeasures& l = root.leftSubtree;
         const TraceMeasures& r = root.rightSubtree;
         if (l.durationNanos >= 0 && r.durationNanos >= 0)
-            out += QStringLiteral("duration: %1 → %2 (%3)\n")
-                       .arg(formatDurationNanos(l.durationNanos),
-                            formatDurationNanos(r.durationNanos),
-                            formatDurationNanos(r.durationNanos - l.durationNanos, true));
+            out +=
+                QStringLiteral("duration: %1 → %2 (%3)\n")
+                    .arg(formatDurationNanos(l.durationNanos), formatDurationNanos(r.durationNanos),
+                         formatDurationNanos(r.durationNanos - l.durationNanos, true));
         if (l.hasTokens || r.hasTokens)
             out += QStringLiteral("tokens: %1; prompt %2, completion %3\n")
-                       .arg(delta(l.tokens(), r.tokens()),
-                            delta(l.promptTokens, r.promptTokens),
+                       .arg(delta(l.tokens(), r.tokens()), delta(l.promptTokens, r.promptTokens),
                             delta(l.completionTokens, r.completionTokens));
         if (l.hasCost || r.hasCost)
             out += QStringLiteral("cost: %1 → %2\n").arg(costText(l.cost), costText(r.cost));
@@ -1097,7 +1105,8 @@ QJsonObject TraceDiff::toJson(const QString& leftName, const QString& rightName)
     return doc;
 }
 
-// ---- from a TraceModel ---------------------------------------------------------------------------
+// ---- from a TraceModel
+// ---------------------------------------------------------------------------
 
 namespace {
 

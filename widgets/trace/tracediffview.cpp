@@ -405,6 +405,20 @@ void TraceDiffView::updateDetail(int diffRow)
         }
     }
 
+    if (n.changes & TraceDiff::ExpressionsChanged) {
+        html += QStringLiteral("<h4>%1</h4><table cellspacing=\"4\"><tr><th></th><th>%2</th>"
+                               "<th>%3</th></tr>")
+                    .arg(tr("Evaluated fields that differ"), tr("Left"), tr("Right"));
+        for (const pdl::ExpressionDiff& e : diff->expressionDiff(diffRow))
+            html +=
+                QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td></tr>")
+                    .arg(escaped(e.name), escaped(e.left.left(500)), escaped(e.right.left(500)));
+        html += QStringLiteral("</table>");
+    }
+    if (n.changes & TraceDiff::OutputChanged)
+        html += QStringLiteral("<h4>%1</h4><p style=\"white-space:pre-wrap\">%2</p>")
+                    .arg(tr("Output"), wordsHtml(diff->outputDiff(diffRow)));
+
     auto row = [](const QString& what, const QString& left, const QString& right,
                   const QString& delta) {
         return QStringLiteral("<tr><td>%1</td><td align=\"right\">%2</td><td align=\"right\">%3"

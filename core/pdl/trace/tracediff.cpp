@@ -455,6 +455,25 @@ std::vector<WordChange> diffWords(const QString& a, const QString& b)
         cb = j + 1;
     }
     gap(int(ta.size()), int(tb.size()));
+    // A lone space between two changed words joins them into one change ("[-one line-]{+two
+    // lines+}" rather than "[-one-]{+two+} [-line-]{+lines+}"), which reads as the edit was made.
+    if (out.size() >= 3) {
+        std::vector<WordChange> segments = std::move(out);
+        out.clear();
+        for (size_t i = 0; i < segments.size(); ++i) {
+            const WordChange& c = segments[i];
+            const bool joins = c.op == WordChange::Op::Equal && i > 0 && i + 1 < segments.size() &&
+                               segments[i - 1].op != WordChange::Op::Equal &&
+                               segments[i + 1].op != WordChange::Op::Equal && c.text.size() <= 3 &&
+                               c.text.trimmed().isEmpty() && !c.text.contains(QLatin1Char('\n'));
+            if (joins) {
+                append(WordChange::Op::Delete, c.text);
+                append(WordChange::Op::Insert, c.text);
+            } else {
+                append(c.op, c.text);
+            }
+        }
+    }
     return out;
 }
 
@@ -770,6 +789,54 @@ std::vector<MessageDiff> TraceDiff::promptDiff(int index) const
     return out;
 }
 
+std::vector<ExpressionDiff> TraceDiff::expressionDiff(int index) const
+{
+    std::vector<ExpressionDiff> out;
+    const Node& n = node(index);
+    if (!n.left || !n.right)
+        return out;
+    auto find = [](const TraceNode& t, const std::string& name) -> const Value* {
+        for (const auto& [k, v] : t.exprs)
+            if (k == name)
+                return &v;
+        return nullptr;
+    };
+    auto text = [](const Value* v) {
+        if (!v)
+            return QString();
+        return v->isCallable() ? QStringLiteral("<function>") : QString::fromStdString(v->json());
+    };
+    std::vector<std::string> names;
+    for (const auto& [k, v] : n.left->exprs)
+        if (std::find(names.begin(), names.end(), k) == names.end())
+            names.push_back(k);
+    for (const auto& [k, v] : n.right->exprs)
+        if (std::find(names.begin(), names.end(), k) == names.end())
+            names.push_back(k);
+    for (const std::string& name : names) {
+        const Value* l = find(*n.left, name);
+        const Value* r = find(*n.right, name);
+        if (l && r && sameValue(*l, *r))
+            continue;
+        out.push_back({QString::fromStdString(name), text(l), text(r)});
+    }
+    return out;
+}
+
+std::vector<WordChange> TraceDiff::outputDiff(int index) const
+{
+    const Node& n = node(index);
+    auto text = [](const TraceNode* t) {
+        if (!t)
+            return QString();
+        QString s = QString::fromStdString(t->out);
+        if (!t->err.empty())
+            s += QStringLiteral("\nstderr:\n") + QString::fromStdString(t->err);
+        return s;
+    };
+    return diffWords(text(n.left), text(n.right));
+}
+
 int TraceDiff::rowOfLeft(const TraceNode* n) const
 {
     for (size_t i = 0; i < m_nodes.size(); ++i)
@@ -992,6 +1059,17 @@ QString TraceDiff::report(const QString& leftName, const QString& rightName) con
                                         compactDiff(m.words));
                     }
                 }
+                if (n.changes & ExpressionsChanged)
+                    for (const ExpressionDiff& e : expressionDiff(i))
+                        out += QStringLiteral("    %1: %2 → %3\n")
+                                   .arg(e.name,
+                                        oneLine(e.left.isEmpty() ? QStringLiteral("-")
+                                                                 : e.left.left(200)),
+                                        oneLine(e.right.isEmpty() ? QStringLiteral("-")
+                                                                  : e.right.left(200)));
+                if (n.changes & OutputChanged)
+                    out += QLatin1String("    output: ") + compactDiff(outputDiff(i)) +
+                           QLatin1Char('\n');
                 if (n.leftOwn.hasTokens || n.rightOwn.hasTokens) {
                     if (n.leftOwn.tokens() != n.rightOwn.tokens())
                         out += QLatin1String("    tokens: ") +
@@ -1092,6 +1170,16 @@ QJsonObject TraceDiff::toJson(const QString& leftName, const QString& rightName)
                     }
                     o[QStringLiteral("messages")] = messages;
                 }
+                if (n.changes & ExpressionsChanged) {
+                    QJsonArray exprs;
+                    for (const ExpressionDiff& e : expressionDiff(i))
+                        exprs.append(QJsonObject{{QStringLiteral("name"), e.name},
+                                                 {QStringLiteral("left"), e.left},
+                                                 {QStringLiteral("right"), e.right}});
+                    o[QStringLiteral("expressions")] = exprs;
+                }
+                if (n.changes & OutputChanged)
+                    o[QStringLiteral("output_diff")] = wordsJson(outputDiff(i));
             } else {
                 o[QStringLiteral("result")] = traceNodeText(shown);
                 o[QStringLiteral("blocks")] = subtreeSize(*this, i);

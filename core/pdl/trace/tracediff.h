@@ -62,6 +62,13 @@ struct MessageDiff {
     std::vector<WordChange> words; ///< Changed: the content's word diff
 };
 
+/// One evaluated field of a block (`model`, `parameters`, `args`…) whose value differs.
+struct ExpressionDiff {
+    QString name;
+    QString left; ///< the value as JSON (empty when the left block has no such field)
+    QString right;
+};
+
 /// Compares two traces (two runs of a program, a fork and its original, two OpenTelemetry
 /// traces). The trees are aligned: under each pair of matched nodes, the children of each field
 /// (defs first, then `text`, `then`, …) are aligned with a shortest edit script over node
@@ -130,6 +137,10 @@ public:
     std::vector<WordChange> resultDiff(int index) const;
     /// The prompt of a model pair, message by message (empty for other blocks).
     std::vector<MessageDiff> promptDiff(int index) const;
+    /// The evaluated fields of a pair that differ, by name (empty unless ExpressionsChanged).
+    std::vector<ExpressionDiff> expressionDiff(int index) const;
+    /// Word diff of a code pair's captured output (stdout, then stderr after a line `stderr:`).
+    std::vector<WordChange> outputDiff(int index) const;
     /// The row whose left (right) node is `node`, or -1.
     int rowOfLeft(const TraceNode* node) const;
     int rowOfRight(const TraceNode* node) const;

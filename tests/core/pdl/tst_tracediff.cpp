@@ -362,6 +362,30 @@ private Q_SLOTS:
         QCOMPARE(child[QStringLiteral("result_diff")].toArray().size(), 4);
     }
 
+    void codeOutputAndExpressions()
+    {
+        TracePtr a = textOf({leaf(BlockKind::Code, "text.0.code", "0")});
+        TracePtr b = textOf({leaf(BlockKind::Code, "text.0.code", "0")});
+        a->children[0].nodes[0]->out = "printed one line\n";
+        b->children[0].nodes[0]->out = "printed two lines\n";
+        a->children[0].nodes[0]->exprs.emplace_back("lang", Value("python"));
+        b->children[0].nodes[0]->exprs.emplace_back("lang", Value("command"));
+        const TraceDiff d = TraceDiff::compare(a, b);
+        const int row = d.node(0).children[0];
+        QCOMPARE(d.node(row).changes,
+                 uint32_t(TraceDiff::OutputChanged | TraceDiff::ExpressionsChanged));
+        QCOMPARE(formatWordDiff(d.outputDiff(row)),
+                 QStringLiteral("printed [-one line-]{+two lines+}\n"));
+        const QString report = d.report(QStringLiteral("a"), QStringLiteral("b"));
+        QVERIFY2(report.contains(QStringLiteral("    lang: \"python\" → \"command\"\n")),
+                 qPrintable(report));
+        QVERIFY(
+            report.contains(QStringLiteral("    output: printed [-one line-]{+two lines+}\\n")));
+        // The root's own outcome (its result) is the same: only the code block differs.
+        QCOMPARE(d.node(0).status, TraceDiff::Status::Same);
+        QVERIFY(d.node(0).descendantsDiffer);
+    }
+
     void nullSides()
     {
         const TraceDiff d = TraceDiff::compare(nullptr, textOf({leaf(BlockKind::Data, "x", "1")}));
@@ -457,6 +481,10 @@ private Q_SLOTS:
                 QCOMPARE(n.changes & TraceDiff::ResultChanged, uint32_t(TraceDiff::ResultChanged));
                 QCOMPARE(formatWordDiff(d.resultDiff(d.rowOfRight(n.right))),
                          QStringLiteral("A [-red-]{+green+} apple."));
+                const std::vector<ExpressionDiff> e = d.expressionDiff(d.rowOfRight(n.right));
+                QCOMPARE(e.size(), size_t(1));
+                QCOMPARE(e[0].name, QStringLiteral("parameters"));
+                QVERIFY(e[0].right.contains(QStringLiteral("A green apple.")));
             }
             if (n.right->def == "third") {
                 QCOMPARE(n.changes & TraceDiff::ResultChanged, 0u);

@@ -172,6 +172,26 @@ private Q_SLOTS:
         QVERIFY(top.out.contains(QStringLiteral("diff")));
     }
 
+    void openTelemetryTraces()
+    {
+        // Two imported OpenTelemetry traces (OTLP/JSON): the agent asked about another city.
+        const QString original = QStringLiteral(HAKO_TEST_DATA_DIR "/otel/genai_agent.json");
+        QFile in(original);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArray other = in.readAll();
+        other.replace("Paris", "Lyon");
+        const QString otherPath = m_dir.filePath(QStringLiteral("lyon.json"));
+        writeFile(otherPath, other);
+        QCOMPARE(runHako({QStringLiteral("diff"), original, original}).exitCode, 0);
+        const HakoOutcome r = runHako({QStringLiteral("diff"), original, otherPath});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains(
+                     QStringLiteral("message 2 (user) changed: Weather in [-Paris-]{+Lyon+}?")),
+                 qPrintable(r.out));
+        QVERIFY(r.out.contains(QStringLiteral("result: It is sunny in [-Paris-]{+Lyon+}, 21 C.")));
+        QVERIFY(r.out.contains(QStringLiteral("0 inserted, 0 deleted")));
+    }
+
     void sharedCorpusTraces()
     {
         const QString dir =

@@ -1060,13 +1060,21 @@ QString TraceDiff::report(const QString& leftName, const QString& rightName) con
                     }
                 }
                 if (n.changes & ExpressionsChanged)
-                    for (const ExpressionDiff& e : expressionDiff(i))
-                        out += QStringLiteral("    %1: %2 → %3\n")
-                                   .arg(e.name,
-                                        oneLine(e.left.isEmpty() ? QStringLiteral("-")
-                                                                 : e.left.left(200)),
-                                        oneLine(e.right.isEmpty() ? QStringLiteral("-")
-                                                                  : e.right.left(200)));
+                    for (const ExpressionDiff& e : expressionDiff(i)) {
+                        // Short values side by side; long ones (messages, parameters) as a
+                        // word diff, where the change can be found.
+                        if (e.left.isEmpty() || e.right.isEmpty() ||
+                            e.left.size() + e.right.size() <= 60)
+                            out += QStringLiteral("    %1: %2 → %3\n")
+                                       .arg(e.name,
+                                            oneLine(e.left.isEmpty() ? QStringLiteral("-")
+                                                                     : e.left.left(200)),
+                                            oneLine(e.right.isEmpty() ? QStringLiteral("-")
+                                                                      : e.right.left(200)));
+                        else
+                            out += QStringLiteral("    %1: %2\n")
+                                       .arg(e.name, compactDiff(diffWords(e.left, e.right)));
+                    }
                 if (n.changes & OutputChanged)
                     out += QLatin1String("    output: ") + compactDiff(outputDiff(i)) +
                            QLatin1Char('\n');

@@ -4,6 +4,9 @@
 // two files off the GUI thread into its dock (errors named by file, in the message bar).
 #include "core/pdl/trace/tracediff.h"
 #include "core/pdl/trace/tracediffmodel.h"
+#include "core/pdl/trace/traceloader.h"
+#include "core/pdl/trace/tracemodel.h"
+#include "core/workbench/workbenchcontext.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/trace/tracediffview.h"
 #include "widgets/workbench/difflinks.h"
@@ -247,6 +250,41 @@ private Q_SLOTS:
         // Without a context there is no shown trace to compare.
         links.compareCurrentWith(reference);
         QCOMPARE(failed.count(), 2);
+    }
+
+    void diffLinksComparesTheShownTrace()
+    {
+        const QString reference =
+            QStringLiteral(HAKO_SHARED_DIR "/data/traces/reference-demo.trace.json");
+        if (!QFile::exists(reference))
+            QSKIP("the shared trace corpus is absent");
+        Result<TraceLoadResult> loaded = readTraceFile(reference);
+        QVERIFY(loaded.ok());
+        TraceModel shown;
+        shown.setTrace(loaded->root, reference);
+        WorkbenchContext context;
+        context.setTraceModel(&shown);
+        QMainWindow window;
+        DiffLinks links(&window, &context);
+        QSignalSpy compared(&links, &DiffLinks::compared);
+        links.compareCurrentWith(reference);
+        QTRY_COMPARE(compared.count(), 1);
+        const auto diff = links.view()->model()->diff();
+        QVERIFY(diff);
+        QVERIFY2(diff->isSame(), qPrintable(diff->report(QStringLiteral("shown"), reference)));
+        QCOMPARE(links.view()
+                     ->model()
+                     ->headerData(TraceDiffModel::LeftNameColumn, Qt::Horizontal)
+                     .toString(),
+                 QStringLiteral("reference-demo.trace.json"));
+
+        // The view's picture, for a person to look at (kept next to the test binary).
+        TraceDiffView view;
+        view.resize(1000, 600);
+        view.setDiff(sampleDiff(), QStringLiteral("run.json"), QStringLiteral("fork.json"));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.grab().save(QStringLiteral(HAKO_BINARY_DIR "/tracediffview.png"));
     }
 };
 

@@ -177,6 +177,8 @@ TraceDiffView::TraceDiffView(QWidget* parent)
                        {TraceDiffModel::RightNameColumn, TraceDiffModel::RightResultColumn,
                         TraceDiffModel::RightDurationColumn, TraceDiffModel::TokensDeltaColumn,
                         TraceDiffModel::DurationDeltaColumn});
+    // The right tree's branches are drawn in its first shown column (the left tree's is 0).
+    m_right->setTreePosition(TraceDiffModel::RightNameColumn);
     m_left->header()->setSectionResizeMode(TraceDiffModel::LeftResultColumn, QHeaderView::Stretch);
     m_right->header()->setSectionResizeMode(TraceDiffModel::RightResultColumn,
                                             QHeaderView::Stretch);
@@ -440,10 +442,12 @@ void TraceDiffView::updateDetail(int diffRow)
             : QString();
     table += row(tr("Duration"), n.left ? durationText(n.leftOwn) : QString(),
                  n.right ? durationText(n.rightOwn) : QString(), durationDelta);
-    table += row(tr("Tokens (block)"), tokensText(n.leftOwn), tokensText(n.rightOwn),
-                 tokenDelta(n.leftOwn, n.rightOwn));
-    table += row(tr("Tokens (with blocks below)"), tokensText(n.leftSubtree),
-                 tokensText(n.rightSubtree), tokenDelta(n.leftSubtree, n.rightSubtree));
+    if (n.leftOwn.hasTokens || n.rightOwn.hasTokens)
+        table += row(tr("Tokens (block)"), tokensText(n.leftOwn), tokensText(n.rightOwn),
+                     tokenDelta(n.leftOwn, n.rightOwn));
+    if (n.leftSubtree.hasTokens || n.rightSubtree.hasTokens)
+        table += row(tr("Tokens (with blocks below)"), tokensText(n.leftSubtree),
+                     tokensText(n.rightSubtree), tokenDelta(n.leftSubtree, n.rightSubtree));
     if (n.leftSubtree.hasCost || n.rightSubtree.hasCost)
         table += row(tr("Cost (with blocks below)"), QString::number(n.leftSubtree.cost, 'f', 4),
                      QString::number(n.rightSubtree.cost, 'f', 4),

@@ -1206,6 +1206,20 @@ QJsonObject TraceDiff::toJson(const QString& leftName, const QString& rightName)
 
 namespace {
 
+// A def's name: the model's items keep no defs key, but the block's `def` or its id
+// (`text.defs.NAME.data`) holds it.
+std::string defName(const TraceNode& n)
+{
+    if (!n.def.empty())
+        return n.def;
+    const size_t at = n.id.rfind(".defs.");
+    if (at == std::string::npos)
+        return {};
+    const size_t start = at + 6;
+    const size_t end = n.id.find('.', start);
+    return n.id.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
 TracePtr copyItem(const TraceItem& item)
 {
     auto n = std::make_shared<TraceNode>(item.node);
@@ -1218,7 +1232,7 @@ TracePtr copyItem(const TraceItem& item)
     for (const std::unique_ptr<TraceItem>& child : item.children) {
         TracePtr c = copyItem(*child);
         if (child->field == "defs")
-            n->defs.emplace_back(c->def, c);
+            n->defs.emplace_back(defName(*c), c);
         else
             n->addChild(child->field.empty() ? std::string("children") : child->field, c);
     }

@@ -1,6 +1,7 @@
 #include "cli/commandregistry.h"
 
 #include "cli/checkcommand.h"
+#include "cli/diffcommand.h"
 #include "cli/evalcommand.h"
 #include "cli/runcommand.h"
 #include "cli/searchcommand.h"
@@ -71,6 +72,10 @@ void registerBuiltinCommands(CommandRegistry& registry)
     registry.add({QStringLiteral("serve"),
                   QStringLiteral("Receive OpenTelemetry traces (OTLP/HTTP) into the prompt log"),
                   serveCommand});
+    registry.add({QStringLiteral("diff"),
+                  QStringLiteral("Compare two traces: the blocks that changed, were inserted or "
+                                 "deleted, word diffs and deltas (exit 1 when they differ)"),
+                  diffCommand});
 }
 
 } // namespace hako

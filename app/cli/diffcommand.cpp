@@ -1,0 +1,86 @@
+#include "cli/diffcommand.h"
+#include "cli/optionparser.h"
+#include "cli/output.h"
+
+#include "core/otel/otlpfile.h"
+#include "core/pdl/trace/tracediff.h"
+#include "core/pdl/trace/traceloader.h"
+
+#include <QJsonDocument>
+#include <QtConcurrent>
+
+namespace hako {
+
+namespace {
+
+const char* kUsage =
+    "usage: hako diff [--json] TRACE_A TRACE_B\n"
+    "  Compares two traces (two runs of a program, a fork and its original, two OpenTelemetry\n"
+    "  traces): Hako's or the reference's trace JSON, or OTLP JSON/protobuf.\n"
+    "  The trees are aligned block by block, so an inserted or deleted block shows as such.\n"
+    "  Prints one line per changed (~), inserted (+) or deleted (-) block with its id, name and\n"
+    "  source line, the word diff of a changed result as [-old-]{+new+}, the prompt messages\n"
+    "  that differ, then a summary with the duration, token and cost deltas. Timings, tokens\n"
+    "  and cost never count as a difference.\n"
+    "options:\n"
+    "  --json   print a JSON document instead: same, summary, differences\n"
+    "exit status: 0 the runs are the same (timings aside), 1 they differ, 2 an error\n";
+
+int fail(const QString& message)
+{
+    writeText(stderr, QStringLiteral("hako diff: %1\n").arg(message));
+    return 2;
+}
+
+Result<pdl::TracePtr> readTrace(const QString& path)
+{
+    Result<pdl::TraceLoadResult> loaded = pdl::readTraceFile(path);
+    if (!loaded)
+        return loaded.error();
+    if (loaded->partial) // half a trace would show as a run that stopped early
+        return loaded->problem;
+    if (!loaded->root)
+        return makeError(QStringLiteral("%1 holds no trace").arg(path));
+    return std::move(loaded->root);
+}
+
+} // namespace
+
+int diffCommand(const QStringList& args)
+{
+    bool json = false;
+    QStringList files;
+    OptionParser parser;
+    parser.addFlag({QStringLiteral("--json")}, [&json] { json = true; });
+    parser.setPositional([&files](const QString& path) {
+        files.append(path);
+        return QString();
+    });
+    const OptionParser::Parsed parsed = parser.parse(args);
+    if (std::optional<int> exit = OptionParser::finish(parsed, QStringLiteral("hako diff"), kUsage))
+        return *exit;
+    if (files.size() != 2) {
+        writeText(stderr, QString::fromLatin1(kUsage));
+        return 2;
+    }
+    otel::registerOtlpTraceFormat();
+    // The two files are read side by side: each is a parse of its own.
+    QFuture<Result<pdl::TracePtr>> second = QtConcurrent::run(readTrace, files[1]);
+    Result<pdl::TracePtr> a = readTrace(files[0]);
+    Result<pdl::TracePtr> b = second.result();
+    if (!a)
+        return fail(a.error().message);
+    if (!b)
+        return fail(b.error().message);
+    const pdl::TraceDiff diff = pdl::TraceDiff::compare(*a, *b);
+    if (json)
+        writeText(
+            stdout,
+            QString::fromUtf8(
+                QJsonDocument(diff.toJson(files[0], files[1])).toJson(QJsonDocument::Indented)));
+    else
+        writeText(stdout, diff.report(files[0], files[1]));
+    return diff.isSame() ? 0 : 1;
+}
+
+} // namespace hako

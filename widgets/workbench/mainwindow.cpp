@@ -23,6 +23,7 @@
 #include "widgets/promptlog/promptlogpane.h"
 #include "widgets/settings/modelsettingsdialog.h"
 #include "widgets/start/startpage.h"
+#include "widgets/workbench/difflinks.h"
 #include "widgets/workbench/docklayout.h"
 #include "widgets/workbench/editrouting.h"
 #include "widgets/workbench/evallinks.h"
@@ -304,7 +305,12 @@ void MainWindow::createMenus()
                        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), m_playgroundLinks,
                        &PlaygroundLinks::openBlockAtCursor);
 
-    menuBar()->addMenu(tr("&Traces"))->addAction(m_otelReceive->action());
+    QMenu* traces = menuBar()->addMenu(tr("&Traces"));
+    traces->addAction(m_otelReceive->action());
+    auto* diffLinks = new DiffLinks(this, m_context);
+    traces->addActions(diffLinks->actions());
+    connect(diffLinks, &DiffLinks::statusMessage, this,
+            [this](const QString& text, int timeout) { statusBar()->showMessage(text, timeout); });
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : m_traces->docks())
         view->addAction(dock->toggleViewAction());

@@ -20,11 +20,6 @@ using namespace detail;
 
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("hako::playground::PromptDoc", text);
-}
-
 QString qs(const std::string& s)
 {
     return QString::fromStdString(s);
@@ -84,11 +79,47 @@ std::optional<TextScalar> textScalar(const pdl::Block& block)
     return TextScalar{qs(node->scalar().asString()), node->span()};
 }
 
+/// True when a model block's `input` is written in a shape saveToProgram rewrites in place (none,
+/// a string, a list or `array:` of strings and `{role, content}` messages, or one message), so
+/// that editParameter() leaves it alone.
+bool inputIsMessages(const YamlValue* input)
+{
+    if (!input || input->isString())
+        return true;
+    auto isMessage = [](const YamlValue& m) {
+        if (m.isString())
+            return true;
+        if (!m.isMapping())
+            return false;
+        for (const auto& e : m.entries()) {
+            if (e.name != "role" && e.name != "content")
+                return false;
+        }
+        const YamlValue* content = m.value("content");
+        const YamlValue* role = m.value("role");
+        return content && content->isString() && (!role || role->isString());
+    };
+    const YamlValue* list = input->isSequence() ? input : nullptr;
+    if (input->isMapping() && input->entries().size() == 1 && input->value("array") &&
+        input->value("array")->isSequence())
+        list = input->value("array");
+    if (list) {
+        for (const YamlValue& item : list->items()) {
+            if (!isMessage(item))
+                return false;
+        }
+        return true;
+    }
+    return input->isMapping() && input->find("content") && isMessage(*input);
+}
+
 class Builder {
 public:
     PromptDoc doc;
 
-    void visit(const pdl::BlockPtr& block, QList<PromptDocItem>& out, const QString& role)
+    /// `name`: the `defs` key the block is under (its heading when it has no `def`).
+    void visit(const pdl::BlockPtr& block, QList<PromptDocItem>& out, const QString& role,
+               const QString& name = {})
     {
         if (!block)
             return;
@@ -100,7 +131,7 @@ public:
         PromptDocItem item;
         item.span = b.span;
         item.id = PromptDoc::blockId(b.span);
-        item.heading = b.def ? qs(*b.def) : QString();
+        item.heading = b.def ? qs(*b.def) : name;
 
         if (const auto s = textScalar(b)) {
             item.kind = PromptDocItem::Kind::Paragraph;
@@ -118,8 +149,10 @@ public:
             const auto& children = static_cast<const pdl::ListBlockBase&>(b).children;
             if (!item.heading.isEmpty()) {
                 item.kind = PromptDocItem::Kind::Section;
-                item.label = tr("Text");
-                item.sentence = tr("Builds the text saved as %1.").arg(code(item.heading));
+                item.label = QCoreApplication::translate("hako::playground::PromptDoc", "Text");
+                item.sentence = QCoreApplication::translate("hako::playground::PromptDoc",
+                                                            "Builds the text saved as %1.")
+                                    .arg(code(item.heading));
                 for (const auto& c : children)
                     visit(c, item.children, myRole);
                 out << item;
@@ -148,8 +181,10 @@ public:
                 return;
             }
             item.kind = PromptDocItem::Kind::Section;
-            item.label = tr("Message");
-            item.sentence = tr("A %1 message built from the steps inside.").arg(myRole);
+            item.label = QCoreApplication::translate("hako::playground::PromptDoc", "Message");
+            item.sentence = QCoreApplication::translate("hako::playground::PromptDoc",
+                                                        "A %1 message built from the steps inside.")
+                                .arg(myRole);
             visit(m.content, item.children, myRole);
             out << item;
             return;
@@ -165,28 +200,38 @@ public:
         item.kind = PromptDocItem::Kind::Section;
         switch (b.kind) {
         case K::Data:
-            item.label = tr("Data");
+            item.label = QCoreApplication::translate("hako::playground::PromptDoc", "Data");
             item.sentence = item.heading.isEmpty()
-                                ? tr("Holds a fixed value.")
-                                : tr("Holds a fixed value named %1.").arg(code(item.heading));
+                                ? QCoreApplication::translate("hako::playground::PromptDoc",
+                                                              "Holds a fixed value.")
+                                : QCoreApplication::translate("hako::playground::PromptDoc",
+                                                              "Holds a fixed value named %1.")
+                                      .arg(code(item.heading));
             item.engineerOnly = true;
             break;
         case K::If: {
             const auto& i = static_cast<const pdl::IfBlock&>(b);
-            item.label = tr("Condition");
+            item.label = QCoreApplication::translate("hako::playground::PromptDoc", "Condition");
             item.sentence =
-                tr("Runs only when %1; otherwise %2.")
+                QCoreApplication::translate("hako::playground::PromptDoc",
+                                            "Runs only when %1; otherwise %2.")
                     .arg(code(exprText(i.condition)),
-                         i.elseBlock ? tr("runs the part under “Otherwise”") : tr("does nothing"));
+                         i.elseBlock
+                             ? QCoreApplication::translate("hako::playground::PromptDoc",
+                                                           "runs the part under “Otherwise”")
+                             : QCoreApplication::translate("hako::playground::PromptDoc",
+                                                           "does nothing"));
             visit(i.then, item.children, myRole);
             if (i.elseBlock) {
                 PromptDocItem otherwise;
                 otherwise.kind = PromptDocItem::Kind::Section;
                 otherwise.span = i.elseBlock->span;
                 otherwise.id = PromptDoc::blockId(otherwise.span);
-                otherwise.label = tr("Otherwise");
-                otherwise.sentence =
-                    tr("Runs when %1 is not true.").arg(code(exprText(i.condition)));
+                otherwise.label =
+                    QCoreApplication::translate("hako::playground::PromptDoc", "Otherwise");
+                otherwise.sentence = QCoreApplication::translate("hako::playground::PromptDoc",
+                                                                 "Runs when %1 is not true.")
+                                         .arg(code(exprText(i.condition)));
                 visit(i.elseBlock, otherwise.children, myRole);
                 item.children << otherwise;
             }
@@ -194,8 +239,9 @@ public:
         }
         case K::Match: {
             const auto& m = static_cast<const pdl::MatchBlock&>(b);
-            item.label = tr("Choice");
-            item.sentence = tr("Picks one of %1 cases depending on %2.")
+            item.label = QCoreApplication::translate("hako::playground::PromptDoc", "Choice");
+            item.sentence = QCoreApplication::translate("hako::playground::PromptDoc",
+                                                        "Picks one of %1 cases depending on %2.")
                                 .arg(m.cases.size())
                                 .arg(code(exprText(m.match)));
             for (const auto& c : m.cases)
@@ -206,99 +252,140 @@ public:
         case K::Map: {
             const auto& l = static_cast<const pdl::LoopBlockBase&>(b);
             const bool map = b.kind == K::Map;
-            item.label = tr("Loop");
+            item.label = QCoreApplication::translate("hako::playground::PromptDoc", "Loop");
             QStringList lists;
             for (const auto& [var, e] : l.forVars)
                 lists << code(exprText(e));
             if (!lists.isEmpty())
-                item.sentence = (map ? tr("Runs for each item of %1, all at once.")
-                                     : tr("Repeats for each item of %1."))
-                                    .arg(lists.join(tr(" and ")));
+                item.sentence =
+                    (map ? QCoreApplication::translate("hako::playground::PromptDoc",
+                                                       "Runs for each item of %1, all at once.")
+                         : QCoreApplication::translate("hako::playground::PromptDoc",
+                                                       "Repeats for each item of %1."))
+                        .arg(lists.join(
+                            QCoreApplication::translate("hako::playground::PromptDoc", " and ")));
             else if (const auto* r = b.as<pdl::RepeatBlock>(); r && r->whileCond)
-                item.sentence = tr("Repeats while %1.").arg(code(exprText(r->whileCond)));
+                item.sentence =
+                    QCoreApplication::translate("hako::playground::PromptDoc", "Repeats while %1.")
+                        .arg(code(exprText(r->whileCond)));
             else if (r && r->until)
-                item.sentence = tr("Repeats until %1.").arg(code(exprText(r->until)));
+                item.sentence =
+                    QCoreApplication::translate("hako::playground::PromptDoc", "Repeats until %1.")
+                        .arg(code(exprText(r->until)));
             else if (l.maxIterations)
-                item.sentence = tr("Repeats %1 times.").arg(exprText(l.maxIterations));
+                item.sentence =
+                    QCoreApplication::translate("hako::playground::PromptDoc", "Repeats %1 times.")
+                        .arg(exprText(l.maxIterations));
             else
-                item.sentence = tr("Repeats the steps inside.");
+                item.sentence = QCoreApplication::translate("hako::playground::PromptDoc",
+                                                            "Repeats the steps inside.");
             visit(l.body, item.children, myRole);
             break;
         }
         case K::Function: {
             const auto& f = static_cast<const pdl::FunctionBlock&>(b);
-            item.label = tr("Function");
+            item.label = QCoreApplication::translate("hako::playground::PromptDoc", "Function");
             QStringList params;
             for (const auto& p : f.params)
                 params << code(qs(p.first));
-            item.sentence = params.isEmpty()
-                                ? tr("Defines the reusable step %1.").arg(code(item.heading))
-                                : tr("Defines the reusable step %1, given %2.")
-                                      .arg(code(item.heading), params.join(QStringLiteral(", ")));
+            item.sentence =
+                params.isEmpty()
+                    ? QCoreApplication::translate("hako::playground::PromptDoc",
+                                                  "Defines the reusable step %1.")
+                          .arg(code(item.heading))
+                    : QCoreApplication::translate("hako::playground::PromptDoc",
+                                                  "Defines the reusable step %1, given %2.")
+                          .arg(code(item.heading), params.join(QStringLiteral(", ")));
             visit(f.returns, item.children, myRole);
             break;
         }
         case K::Call: {
             const auto& c = static_cast<const pdl::CallBlock&>(b);
-            item.label = tr("Call");
-            item.sentence = tr("Runs the reusable step %1.").arg(code(exprText(c.call)));
+            item.label = QCoreApplication::translate("hako::playground::PromptDoc", "Call");
+            item.sentence = QCoreApplication::translate("hako::playground::PromptDoc",
+                                                        "Runs the reusable step %1.")
+                                .arg(code(exprText(c.call)));
             break;
         }
         case K::Code:
         case K::Args: {
-            item.label = tr("Code");
+            item.label = QCoreApplication::translate("hako::playground::PromptDoc", "Code");
             item.engineerOnly = true;
             const auto* c = b.as<pdl::CodeBlock>();
             const auto lang = c ? c->lang : pdl::CodeBlock::Lang::Command;
             using L = pdl::CodeBlock::Lang;
-            item.sentence = lang == L::Python  ? tr("Runs Python code — ask an engineer to "
-                                                     "change it.")
-                            : lang == L::Jinja ? tr("Fills in a Jinja template — ask an "
-                                                    "engineer to change it.")
-                            : lang == L::Pdl   ? tr("Runs generated PDL — ask an engineer to "
-                                                      "change it.")
-                                               : tr("Runs a command on this computer — ask an "
-                                                      "engineer to change it.");
+            item.sentence =
+                lang == L::Python
+                    ? QCoreApplication::translate("hako::playground::PromptDoc",
+                                                  "Runs Python code — ask an engineer to "
+                                                  "change it.")
+                : lang == L::Jinja
+                    ? QCoreApplication::translate("hako::playground::PromptDoc",
+                                                  "Fills in a Jinja template — ask an "
+                                                  "engineer to change it.")
+                : lang == L::Pdl
+                    ? QCoreApplication::translate("hako::playground::PromptDoc",
+                                                  "Runs generated PDL — ask an engineer to "
+                                                  "change it.")
+                    : QCoreApplication::translate("hako::playground::PromptDoc",
+                                                  "Runs a command on this computer — ask an "
+                                                  "engineer to change it.");
             break;
         }
         case K::Read: {
             const auto& r = static_cast<const pdl::ReadBlock&>(b);
-            item.label = tr("Read");
+            item.label = QCoreApplication::translate("hako::playground::PromptDoc", "Read");
             if (r.read.value.isNull() || !r.read)
-                item.sentence = r.message ? tr("Asks you: “%1”").arg(qs(*r.message).trimmed())
-                                          : tr("Asks you to type a value when it runs.");
+                item.sentence =
+                    r.message
+                        ? QCoreApplication::translate("hako::playground::PromptDoc",
+                                                      "Asks you: “%1”")
+                              .arg(qs(*r.message).trimmed())
+                        : QCoreApplication::translate("hako::playground::PromptDoc",
+                                                      "Asks you to type a value when it runs.");
             else
-                item.sentence = tr("Reads the file %1.").arg(code(exprText(r.read)));
+                item.sentence =
+                    QCoreApplication::translate("hako::playground::PromptDoc", "Reads the file %1.")
+                        .arg(code(exprText(r.read)));
             break;
         }
         case K::Include:
-            item.label = tr("Include");
-            item.sentence = tr("Runs the program %1 here.")
+            item.label = QCoreApplication::translate("hako::playground::PromptDoc", "Include");
+            item.sentence = QCoreApplication::translate("hako::playground::PromptDoc",
+                                                        "Runs the program %1 here.")
                                 .arg(code(qs(static_cast<const pdl::IncludeBlock&>(b).include)));
             item.engineerOnly = true;
             break;
         case K::Import:
-            item.label = tr("Import");
-            item.sentence = tr("Loads the reusable steps of another program.");
+            item.label = QCoreApplication::translate("hako::playground::PromptDoc", "Import");
+            item.sentence = QCoreApplication::translate(
+                "hako::playground::PromptDoc", "Loads the reusable steps of another program.");
             item.engineerOnly = true;
             break;
         case K::Get:
-            item.label = tr("Value");
+            item.label = QCoreApplication::translate("hako::playground::PromptDoc", "Value");
             item.sentence =
-                tr("Uses the value of %1.").arg(code(qs(static_cast<const pdl::GetBlock&>(b).get)));
+                QCoreApplication::translate("hako::playground::PromptDoc", "Uses the value of %1.")
+                    .arg(code(qs(static_cast<const pdl::GetBlock&>(b).get)));
             break;
         case K::Aggregator:
-            item.label = tr("Output");
-            item.sentence = tr("Collects results for a file or the console.");
+            item.label = QCoreApplication::translate("hako::playground::PromptDoc", "Output");
+            item.sentence = QCoreApplication::translate(
+                "hako::playground::PromptDoc", "Collects results for a file or the console.");
             item.engineerOnly = true;
             break;
         case K::Empty:
             return; // only defs, already shown
         default:
-            item.label = tr("Step");
-            item.sentence = tr("A %1 step.").arg(QLatin1String(pdl::blockKindName(b.kind)));
+            item.label = QCoreApplication::translate("hako::playground::PromptDoc", "Step");
+            item.sentence = QCoreApplication::translate("hako::playground::PromptDoc", "A %1 step.")
+                                .arg(QLatin1String(pdl::blockKindName(b.kind)));
             break;
         }
+        // What the author wrote about the block says more than its kind.
+        if (b.description && !b.description->empty() && item.kind == PromptDocItem::Kind::Section)
+            item.sentence = qs(*b.description).section(QLatin1Char('\n'), 0, 0).trimmed() +
+                            QStringLiteral(" — ") + item.sentence;
         out << item;
     }
 
@@ -326,7 +413,7 @@ private:
             return;
         }
         QList<PromptDocItem> inner;
-        visit(def, inner, role);
+        visit(def, inner, role, name);
         for (PromptDocItem& i : inner) {
             if (i.heading.isEmpty())
                 i.heading = name;
@@ -337,7 +424,7 @@ private:
     void visitModel(const pdl::ModelBlock& m, PromptDocItem& item, const QString& role)
     {
         item.kind = PromptDocItem::Kind::Card;
-        item.label = tr("Model call");
+        item.label = QCoreApplication::translate("hako::playground::PromptDoc", "Model call");
         if (m.node)
             item.span = m.node->span();
         if (item.heading.isEmpty() && m.description)
@@ -352,7 +439,8 @@ private:
             }
         }
         const YamlValue* params = node ? node->value("parameters") : nullptr;
-        item.parametersEditable = !params || params->isNull() || params->isMapping();
+        item.parametersEditable = (!params || params->isNull() || params->isMapping()) && node &&
+                                  inputIsMessages(node->value("input"));
         if (params && params->isMapping()) {
             const QJsonObject o = toQJson(params->toValue()).toObject();
             item.temperature = o.value(QLatin1String("temperature"));
@@ -395,7 +483,9 @@ void analyseInputs(PromptDoc& doc, const pdl::Program& program, const QByteArray
         if (it == index.end()) {
             it = index.insert(name, int(doc.inputs.size()));
             doc.inputs << PromptDocInput{name, {}};
-            doc.origins.insert(name, tr("an input of the program (fill it in at the top)"));
+            doc.origins.insert(name, QCoreApplication::translate(
+                                         "hako::playground::PromptDoc",
+                                         "an input of the program (fill it in at the top)"));
         }
         doc.inputs[*it].uses << use.span;
     }
@@ -404,10 +494,14 @@ void analyseInputs(PromptDoc& doc, const pdl::Program& program, const QByteArray
         if (doc.origins.contains(name))
             continue;
         if (d.kind == pdl::VariableKind::Builtin)
-            doc.origins.insert(name, tr("built in: %1").arg(pdl::variableKindName(d.kind)));
+            doc.origins.insert(
+                name, QCoreApplication::translate("hako::playground::PromptDoc", "built in: %1")
+                          .arg(pdl::variableKindName(d.kind)));
         else if (d.span.isValid())
             doc.origins.insert(
-                name, tr("%1 on line %2").arg(pdl::variableKindName(d.kind)).arg(d.span.line));
+                name, QCoreApplication::translate("hako::playground::PromptDoc", "%1 on line %2")
+                          .arg(pdl::variableKindName(d.kind))
+                          .arg(d.span.line));
         else
             doc.origins.insert(name, pdl::variableKindName(d.kind));
     }
@@ -579,7 +673,8 @@ Result<PromptDoc> PromptDoc::build(const QString& text, const QString& fileName,
             if (d.severity == Severity::Error)
                 return d;
         }
-        return makeError(tr("the program cannot be read"));
+        return makeError(QCoreApplication::translate("hako::playground::PromptDoc",
+                                                     "the program cannot be read"));
     }
     Builder b;
     b.visit(parsed.program->root, b.doc.items, QStringLiteral("user"));
@@ -597,7 +692,10 @@ Result<QList<TextEdit>> replaceScalar(const QString& source, int line, int colum
     Found f;
     findScalar(src, *root, line, column, 0, false, f);
     if (!f.node)
-        return makeError(tr("no text starts at line %1, column %2").arg(line).arg(column));
+        return makeError(QCoreApplication::translate("hako::playground::PromptDoc",
+                                                     "no text starts at line %1, column %2")
+                             .arg(line)
+                             .arg(column));
     const YamlValue& node = *f.node;
     if (node.isString() && qs(node.scalar().asString()) == value)
         return QList<TextEdit>{};
@@ -625,7 +723,9 @@ Result<QList<TextEdit>> replaceScalar(const QString& source, int line, int colum
         if (readBack(applyEdits(source, edits), line, column) == value)
             return edits;
     }
-    return makeError(tr("the new text could not be written at line %1").arg(line));
+    return makeError(QCoreApplication::translate("hako::playground::PromptDoc",
+                                                 "the new text could not be written at line %1")
+                         .arg(line));
 }
 
 Result<QList<TextEdit>> editParameter(const QString& source, const SourceSpan& blockSpan,
@@ -633,8 +733,10 @@ Result<QList<TextEdit>> editParameter(const QString& source, const SourceSpan& b
 {
     Result<PlaygroundPrompt> prompt = promptFromSource(source, blockSpan);
     if (!prompt)
-        return makeError(tr("the settings of this model call are written in a way the Prompt "
-                            "view cannot change — use the YAML view"),
+        return makeError(QCoreApplication::translate(
+                             "hako::playground::PromptDoc",
+                             "the settings of this model call are written in a way the Prompt "
+                             "view cannot change — use the YAML view"),
                          blockSpan);
     PlaygroundPrompt edited = *prompt;
     // Everything as written in `extra`, so that saveToProgram compares (and keeps) each other
@@ -664,7 +766,10 @@ Result<QList<TextEdit>> editParameter(const QString& source, const SourceSpan& b
         }
     }
     if (!back || backParams != params)
-        return makeError(tr("the setting %1 could not be written").arg(name), blockSpan);
+        return makeError(QCoreApplication::translate("hako::playground::PromptDoc",
+                                                     "the setting %1 could not be written")
+                             .arg(name),
+                         blockSpan);
     return edits;
 }
 

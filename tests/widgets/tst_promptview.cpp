@@ -313,6 +313,14 @@ private Q_SLOTS:
         }
         QTest::qWait(50);
         QVERIFY(pane.grab().save(QStringLiteral("/tmp/promptview.png")));
+        // HAKO_PROMPTVIEW_SHOT=<program>: also look at another program (saved beside it).
+        const QString other = qEnvironmentVariable("HAKO_PROMPTVIEW_SHOT");
+        if (!other.isEmpty()) {
+            QVERIFY(pane.openFile(other));
+            pane.setPromptMode(true);
+            QTest::qWait(50);
+            QVERIFY(pane.grab().save(QStringLiteral("/tmp/promptview-other.png")));
+        }
     }
 };
 

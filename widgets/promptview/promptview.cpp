@@ -223,6 +223,8 @@ void PromptView::setModelNames(const QStringList& names)
 
 void PromptView::setExternalNames(const QStringList& names)
 {
+    if (names == m_externalNames)
+        return;
     m_externalNames = names;
     m_dirty = true;
     scheduleRefresh();
@@ -487,6 +489,10 @@ QWidget* PromptView::makeItem(const PromptDocItem& item, QWidget* parent, int de
     default:
         w = makeText(item, parent, QString());
         m_texts.back()->index = index;
+        // A text of only line breaks (`- "\n"`) separates outputs; it says nothing to a reader.
+        if (item.kind == PromptDocItem::Kind::Paragraph && item.heading.isEmpty() &&
+            !item.text.isEmpty() && item.text.trimmed().isEmpty())
+            w->setVisible(false);
         break;
     }
     return w;
@@ -507,6 +513,12 @@ QWidget* PromptView::makeText(const PromptDocItem& item, QWidget* parent, const 
         title = roleTitle(item.role);
         what = owner.isEmpty() ? tr("%1 message").arg(item.role)
                                : tr("%1 message of %2").arg(item.role, owner);
+    } else if (!item.role.isEmpty() && item.role != QLatin1String("user")) {
+        // A text said in another role (`role: system` around it) is that role's message.
+        title = roleTitle(item.role);
+        what = tr("%1 text at line %2").arg(item.role).arg(item.span.line);
+        if (!item.heading.isEmpty())
+            title = tr("%1 — %2").arg(item.heading, title);
     } else {
         title = item.heading.isEmpty() ? tr("Text") : item.heading;
         what = item.heading.isEmpty() ? tr("Text at line %1").arg(item.span.line)
@@ -514,7 +526,9 @@ QWidget* PromptView::makeText(const PromptDocItem& item, QWidget* parent, const 
     }
     auto* label = new QLabel(title, box);
     label->setObjectName(QStringLiteral("promptRole"));
-    if (item.kind == PromptDocItem::Kind::Message || !owner.isEmpty())
+    if (item.kind == PromptDocItem::Kind::Message || !owner.isEmpty() ||
+        (item.kind == PromptDocItem::Kind::Paragraph && !item.role.isEmpty() &&
+         item.role != QLatin1String("user")))
         label->setStyleSheet(QStringLiteral("color: %1;").arg(roleColor(item.role)));
     v->addWidget(label);
     auto* edit = new PromptMessageEdit(box);
@@ -709,6 +723,7 @@ QWidget* PromptView::makeSection(const PromptDocItem& item, QWidget* parent, int
     bold.setBold(true);
     toggle->setFont(bold);
     auto* sentence = new QLabel(richSentence(item.sentence), box);
+    sentence->setTextFormat(Qt::RichText);
     sentence->setWordWrap(true);
     sentence->setObjectName(QStringLiteral("promptNote"));
     header->addWidget(toggle);

@@ -341,7 +341,10 @@ void TestPromptDoc::roundTrip()
         if (item.kind == PromptDocItem::Kind::Card && item.parametersEditable) {
             Result<QList<TextEdit>> edits =
                 editParameter(text, item.span, QStringLiteral("temperature"), QJsonValue(0.25));
-            if (edits) {
+            QVERIFY2(edits, qPrintable(QStringLiteral("card on line %1: %2")
+                                           .arg(item.span.line)
+                                           .arg(edits ? QString() : edits.error().message)));
+            {
                 Result<PromptDoc> again = PromptDoc::build(applyEdits(text, *edits), path);
                 QVERIFY(again);
                 bool seen = false;

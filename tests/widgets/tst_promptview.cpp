@@ -13,6 +13,7 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QGroupBox>
+#include <QHelpEvent>
 #include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
@@ -20,6 +21,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
+#include <QToolTip>
 
 using namespace hako;
 
@@ -246,6 +248,28 @@ private Q_SLOTS:
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
         QCOMPARE(QApplication::focusWidget()->accessibleName(),
                  QStringLiteral("Model of translation"));
+
+        // A `${ name }` chip says where its value comes from.
+        auto* system =
+            byName<PromptMessageEdit>(view, QStringLiteral("system message of translation"));
+        QVERIFY(system);
+        const int at = int(system->toPlainText().indexOf(QLatin1String("target_language")));
+        QCOMPARE(system->variableAt(at + 2), QStringLiteral("target_language"));
+        QCOMPARE(system->variableAt(0), QString());
+        QVERIFY2(
+            system->originText(QStringLiteral("target_language")).contains(QLatin1String("line 5")),
+            qPrintable(system->originText(QStringLiteral("target_language"))));
+        auto* loopInput = byName<PromptMessageEdit>(view, QStringLiteral("user message of answer"));
+        QVERIFY(loopInput);
+        QVERIFY(loopInput->originText(QStringLiteral("q")).contains(QLatin1String("loop")));
+        QTextCursor tc = system->textCursor();
+        tc.setPosition(at + 2);
+        QHelpEvent help(QEvent::ToolTip, system->cursorRect(tc).center(),
+                        system->viewport()->mapToGlobal(system->cursorRect(tc).center()));
+        QApplication::sendEvent(system->viewport(), &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().startsWith(QLatin1String("target_language: ")),
+                 qPrintable(QToolTip::text()));
 
         const int zoom = view->zoom();
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Equal, Qt::ControlModifier);

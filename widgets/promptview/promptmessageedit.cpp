@@ -125,25 +125,29 @@ QString PromptMessageEdit::variableAt(int pos) const
     return {};
 }
 
-bool PromptMessageEdit::event(QEvent* e)
+QString PromptMessageEdit::originText(const QString& name) const
 {
+    const QString origin = m_origins.value(name);
+    return origin.isEmpty() ? tr("%1: a value computed by the program").arg(name)
+                            : tr("%1: %2").arg(name, origin);
+}
+
+bool PromptMessageEdit::viewportEvent(QEvent* e)
+{
+    // Tooltips arrive at the viewport, which the scroll area hands to viewportEvent().
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
-        const QPoint p = viewport()->mapFromGlobal(help->globalPos());
+        const QPoint p = help->pos();
         const QString name = variableAt(cursorForPosition(p).position());
         if (name.isEmpty()) {
             QToolTip::hideText();
             e->ignore();
             return true;
         }
-        const QString origin = m_origins.value(name);
-        QToolTip::showText(help->globalPos(),
-                           origin.isEmpty() ? tr("%1: a value computed by the program").arg(name)
-                                            : tr("%1: %2").arg(name, origin),
-                           this);
+        QToolTip::showText(help->globalPos(), originText(name), this);
         return true;
     }
-    return QPlainTextEdit::event(e);
+    return QPlainTextEdit::viewportEvent(e);
 }
 
 void PromptMessageEdit::focusOutEvent(QFocusEvent* e)

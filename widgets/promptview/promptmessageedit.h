@@ -29,15 +29,20 @@ Q_SIGNALS:
     void focusLost();
 
 protected:
-    bool event(QEvent* e) override;
+    bool viewportEvent(QEvent* e) override;
     void focusOutEvent(QFocusEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
 
 private:
     void updateHeight();
+
+public:
     /// The `${ … }` around document position `pos`, as the first name it reads; "" if none.
     QString variableAt(int pos) const;
+    /// The tooltip text for variable `name` ("name: where it comes from").
+    QString originText(const QString& name) const;
 
+private:
     QHash<QString, QString> m_origins;
     bool m_quiet = false;
     int m_height = 0;

@@ -10,6 +10,7 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QFutureWatcher>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QJsonArray>
@@ -584,8 +585,10 @@ QWidget* PromptView::makeCard(const PromptDocItem& item, QWidget* parent)
     m_headings << title;
     v->addWidget(title);
 
-    auto* settings = new QHBoxLayout;
-    settings->setSpacing(8);
+    // Two rows, so that a narrow pane (docks around the editor) still shows every label whole.
+    auto* settings = new QGridLayout;
+    settings->setHorizontalSpacing(8);
+    settings->setVerticalSpacing(6);
     auto* modelLabel = new QLabel(tr("&Model"), card);
     c->model = new QComboBox(card);
     c->model->setEditable(true);
@@ -600,8 +603,8 @@ QWidget* PromptView::makeCard(const PromptDocItem& item, QWidget* parent)
     c->model->setEnabled(item.modelEditable);
     c->model->setAccessibleName(tr("Model of %1").arg(name));
     modelLabel->setBuddy(c->model);
-    settings->addWidget(modelLabel);
-    settings->addWidget(c->model, 1);
+    settings->addWidget(modelLabel, 0, 0);
+    settings->addWidget(c->model, 0, 1, 1, 3);
     connect(c->model, &QComboBox::activated, this, [this, raw] { commitModel(*raw); });
     connect(c->model->lineEdit(), &QLineEdit::editingFinished, this,
             [this, raw] { commitModel(*raw); });
@@ -631,8 +634,8 @@ QWidget* PromptView::makeCard(const PromptDocItem& item, QWidget* parent)
     c->temperature->setToolTip(tr("Lower is more predictable, higher is more varied"));
     c->temperature->setEnabled(item.parametersEditable);
     tempLabel->setBuddy(c->temperature);
-    settings->addWidget(tempLabel);
-    settings->addWidget(c->temperature);
+    settings->addWidget(tempLabel, 1, 0);
+    settings->addWidget(c->temperature, 1, 1);
     connect(c->temperature, &QDoubleSpinBox::valueChanged, this, [raw] {
         raw->pendingParameter = QStringLiteral("temperature");
         raw->paramTimer->start();
@@ -648,8 +651,8 @@ QWidget* PromptView::makeCard(const PromptDocItem& item, QWidget* parent)
     c->maxTokens->setToolTip(tr("The longest reply the model may write, in tokens"));
     c->maxTokens->setEnabled(item.parametersEditable);
     maxLabel->setBuddy(c->maxTokens);
-    settings->addWidget(maxLabel);
-    settings->addWidget(c->maxTokens);
+    settings->addWidget(maxLabel, 1, 2);
+    settings->addWidget(c->maxTokens, 1, 3);
     connect(c->maxTokens, &QSpinBox::valueChanged, this, [raw] {
         raw->pendingParameter = QStringLiteral("maxTokens");
         raw->paramTimer->start();
@@ -663,13 +666,17 @@ QWidget* PromptView::makeCard(const PromptDocItem& item, QWidget* parent)
                            "separated by commas; \\n is a line break)"));
     c->stop->setEnabled(item.parametersEditable);
     stopLabel->setBuddy(c->stop);
-    settings->addWidget(stopLabel);
-    settings->addWidget(c->stop, 1);
+    settings->addWidget(stopLabel, 1, 4);
+    settings->addWidget(c->stop, 1, 5);
+    settings->setColumnStretch(5, 1);
     connect(c->stop, &QLineEdit::editingFinished, this, [this, raw] {
         const QJsonValue v = parseStop(raw->stop->text(), raw->item.stop);
         if (v != raw->item.stop)
             commitParameter(*raw, QStringLiteral("stop"), v);
     });
+    // Room for the last glyph, which some font renderings draw past the measured advance.
+    for (QLabel* l : {modelLabel, tempLabel, maxLabel, stopLabel})
+        l->setContentsMargins(0, 0, 3, 0);
     v->addLayout(settings);
 
     if (item.usesContext) {

@@ -452,8 +452,10 @@ private:
                 }
             }
             item.stop = o.value(QLatin1String("stop"));
-            if (item.stop.isUndefined())
-                item.stop = o.value(QLatin1String("stop_sequences"));
+            if (item.stop.isUndefined() && o.contains(QLatin1String("stop_sequences"))) {
+                item.stopKey = QStringLiteral("stop_sequences");
+                item.stop = o.value(item.stopKey);
+            }
         }
         item.usesContext = !m.input;
         if (m.input) {

@@ -44,6 +44,7 @@ struct PromptDocItem {
     QJsonValue maxTokens;
     QString maxTokensKey = QStringLiteral("max_tokens"); ///< the key used (or to insert)
     QJsonValue stop;
+    QString stopKey = QStringLiteral("stop"); ///< `stop` or `stop_sequences`, as written
     /// True when editParameter() can change the parameters of this call.
     bool parametersEditable = false;
 

@@ -182,6 +182,16 @@ private Q_SLOTS:
         QTRY_COMPARE(user->toPlainText(), QStringLiteral("${ text } です"));
         QCOMPARE(user->parentWidget(), cardBefore); // updated in place, not rebuilt
 
+        // Saving or running first writes what is still waiting for a pause in typing.
+        user->setFocus();
+        QTextCursor end = user->textCursor();
+        end.movePosition(QTextCursor::End);
+        user->setTextCursor(end);
+        QTest::keyClicks(user, QStringLiteral("!"));
+        view->commitPendingEdits();
+        QVERIFY2(pane.editor()->text().contains(QStringLiteral("content: ${ text } です!\n")),
+                 qPrintable(pane.editor()->text()));
+
         // The temperature control writes the parameter back.
         temperature->setValue(0.7);
         QTRY_VERIFY(pane.editor()->text().contains(QLatin1String("    temperature: 0.7\n")));

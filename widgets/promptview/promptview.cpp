@@ -612,16 +612,7 @@ QWidget* PromptView::makeCard(const PromptDocItem& item, QWidget* parent)
     c->paramTimer = new QTimer(card);
     c->paramTimer->setSingleShot(true);
     c->paramTimer->setInterval(500);
-    connect(c->paramTimer, &QTimer::timeout, this, [this, raw] {
-        if (raw->pendingParameter == QLatin1String("temperature")) {
-            const double t = raw->temperature->value();
-            commitParameter(*raw, QStringLiteral("temperature"),
-                            t < 0 ? QJsonValue() : QJsonValue(t));
-        } else {
-            const int n = raw->maxTokens->value();
-            commitParameter(*raw, raw->item.maxTokensKey, n <= 0 ? QJsonValue() : QJsonValue(n));
-        }
-    });
+    connect(c->paramTimer, &QTimer::timeout, this, [this, raw] { commitPendingParameter(*raw); });
 
     auto* tempLabel = new QLabel(tr("&Temperature"), card);
     c->temperature = new QDoubleSpinBox(card);
@@ -672,7 +663,7 @@ QWidget* PromptView::makeCard(const PromptDocItem& item, QWidget* parent)
     connect(c->stop, &QLineEdit::editingFinished, this, [this, raw] {
         const QJsonValue v = parseStop(raw->stop->text(), raw->item.stop);
         if (v != raw->item.stop)
-            commitParameter(*raw, QStringLiteral("stop"), v);
+            commitParameter(*raw, raw->item.stopKey, v);
     });
     // Room for the last glyph, which some font renderings draw past the measured advance.
     for (QLabel* l : {modelLabel, tempLabel, maxLabel, stopLabel})
@@ -812,6 +803,33 @@ void PromptView::saveInputs()
             settingsKey(m_filePath),
             QString::fromUtf8(QJsonDocument(m_inputValues).toJson(QJsonDocument::Compact)));
     Q_EMIT inputValuesChanged();
+}
+
+void PromptView::commitPendingEdits()
+{
+    for (const auto& b : QList(m_texts)) {
+        if (b->timer->isActive()) {
+            b->timer->stop();
+            commitText(*b);
+        }
+    }
+    for (const auto& c : QList(m_cards)) {
+        if (c->paramTimer->isActive()) {
+            c->paramTimer->stop();
+            commitPendingParameter(*c);
+        }
+    }
+}
+
+void PromptView::commitPendingParameter(CardBinding& c)
+{
+    if (c.pendingParameter == QLatin1String("temperature")) {
+        const double t = c.temperature->value();
+        commitParameter(c, QStringLiteral("temperature"), t < 0 ? QJsonValue() : QJsonValue(t));
+    } else {
+        const int n = c.maxTokens->value();
+        commitParameter(c, c.item.maxTokensKey, n <= 0 ? QJsonValue() : QJsonValue(n));
+    }
 }
 
 void PromptView::commitText(TextBinding& b)

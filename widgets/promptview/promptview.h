@@ -78,6 +78,10 @@ public:
     /// view is shown after the text changed while hidden).
     void refreshNow();
 
+    /// Writes to the YAML now what is still waiting for a pause in typing (call before saving
+    /// or running).
+    void commitPendingEdits();
+
     /// View zoom in points relative to the default (Ctrl+= / Ctrl+-).
     int zoom() const { return m_zoom; }
     void setZoom(int steps);
@@ -110,6 +114,7 @@ private:
     void saveInputs();
     void commitText(TextBinding& b);
     void commitModel(CardBinding& c);
+    void commitPendingParameter(CardBinding& c);
     void commitParameter(CardBinding& c, const QString& name, const QJsonValue& value);
     void applyEdits(const Result<QList<playground::TextEdit>>& edits);
     void showReplies();

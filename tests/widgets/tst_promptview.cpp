@@ -1,9 +1,11 @@
 // The Prompt view over the editor's document: card edits become minimal YAML edits with one undo
 // step, YAML edits refresh the cards, errors grey the view, inputs are remembered per file.
+#include "core/pdl/interp/tracenode.h"
 #include "isolatedsettings.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/promptview/promptmessageedit.h"
+#include "widgets/promptview/promptreplies.h"
 #include "widgets/promptview/promptview.h"
 
 #include <QAbstractSpinBox>
@@ -327,6 +329,36 @@ private Q_SLOTS:
         again.promptView()->refreshNow();
         QCOMPARE(again.promptView()->inputValues().value(QStringLiteral("questions")).toArray(),
                  (QJsonArray{QStringLiteral("a"), QStringLiteral("b")}));
+    }
+
+    void repliesFromATrace()
+    {
+        auto root = std::make_shared<pdl::TraceNode>();
+        root->kind = pdl::BlockKind::Text;
+        auto call = std::make_shared<pdl::TraceNode>();
+        call->kind = pdl::BlockKind::Model;
+        call->span = SourceSpan{m_path, 10, 3, 22, 17};
+        call->result = pdl::Value(std::string("Thank you."));
+        call->hasResult = true;
+        pdl::Dict usage;
+        usage.set("prompt_tokens", pdl::Value(int64_t(30)));
+        usage.set("completion_tokens", pdl::Value(int64_t(12)));
+        call->usage = pdl::Value(std::move(usage));
+        call->startNanos = 1'000'000'000;
+        call->endNanos = 2'500'000'000;
+        auto failed = std::make_shared<pdl::TraceNode>();
+        failed->kind = pdl::BlockKind::Model;
+        failed->span = SourceSpan{m_path, 25, 3, 29, 10};
+        failed->error = "connection refused";
+        root->children.push_back({"text", {call, failed}, false});
+        const QHash<QString, PromptReply> replies = repliesFromTrace(*root, m_path);
+        QCOMPARE(replies.size(), 2);
+        const PromptReply r = replies.value(QStringLiteral("10:3"));
+        QCOMPARE(r.text, QStringLiteral("Thank you."));
+        QCOMPARE(r.tokens, 42);
+        QCOMPARE(r.ms, 1500);
+        QVERIFY(!replies.value(QStringLiteral("25:3")).error.isEmpty());
+        QVERIFY(repliesFromTrace(*root, QStringLiteral("/elsewhere.pdl")).isEmpty());
     }
 
     void screenshot()

@@ -242,7 +242,10 @@ QStringList PromptView::inputNames() const
 QJsonObject PromptView::inputValues() const
 {
     QJsonObject out;
-    for (const QString& name : inputNames()) {
+    // Before the view was first shown (or while the text changed since) the inputs are not
+    // known yet: every value remembered for the file is given.
+    const QStringList names = m_dirty ? m_inputValues.keys() : inputNames();
+    for (const QString& name : names) {
         const QString text = m_inputValues.value(name).toString();
         const QString t = text.trimmed();
         if (t.startsWith(QLatin1Char('[')) || t.startsWith(QLatin1Char('{'))) {

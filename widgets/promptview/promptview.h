@@ -61,7 +61,8 @@ public:
     void setExternalNames(const QStringList& names);
 
     /// The values typed into the inputs form, by input name: text as strings; a text that is a
-    /// JSON array or object is passed as that value.
+    /// JSON array or object is passed as that value. Before the view has read the program
+    /// (never shown since it changed), every value remembered for the file.
     QJsonObject inputValues() const;
     /// The program's inputs (variables used and never defined), in order of first use.
     QStringList inputNames() const;

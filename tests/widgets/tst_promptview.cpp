@@ -379,6 +379,14 @@ private Q_SLOTS:
         }
         QTest::qWait(50);
         QVERIFY(pane.grab().save(QStringLiteral("/tmp/promptview.png")));
+        // Beside docks the pane is narrow: every label must still be whole.
+        pane.resize(520, 1000);
+        QTest::qWait(50);
+        QVERIFY(pane.grab().save(QStringLiteral("/tmp/promptview-narrow.png")));
+        for (QLabel* l : pane.promptView()->findChildren<QLabel*>()) {
+            if (l->isVisibleTo(&pane) && !l->wordWrap() && l->textFormat() != Qt::RichText)
+                QVERIFY2(l->width() >= l->minimumSizeHint().width(), qPrintable(l->text()));
+        }
         // HAKO_PROMPTVIEW_SHOT=<program>: also look at another program (saved beside it).
         const QString other = qEnvironmentVariable("HAKO_PROMPTVIEW_SHOT");
         if (!other.isEmpty()) {

@@ -12,13 +12,20 @@
 #include "widgets/editor/findbar.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/editor/problemsview.h"
+#include "widgets/promptview/promptview.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QButtonGroup>
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QProcessEnvironment>
 #include <QSettings>
 #include <QSplitter>
+#include <QStackedWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace hako {
@@ -37,6 +44,13 @@ QStringList boundObjectNames()
             out.append(root);
     }
     return out;
+}
+
+QString promptModeKey(const QString& path)
+{
+    return QStringLiteral("editor/promptMode/") +
+           QString::fromLatin1(
+               QCryptographicHash::hash(path.toUtf8(), QCryptographicHash::Sha1).toHex());
 }
 
 QString canonical(const QString& path)
@@ -74,7 +88,9 @@ EditorPane::EditorPane(WorkbenchContext* context, QWidget* parent)
     auto* inner = new QVBoxLayout(editorArea);
     inner->setContentsMargins(0, 0, 0, 0);
     inner->setSpacing(0);
-    inner->addWidget(m_editor, 1);
+    m_stack = new QStackedWidget(editorArea);
+    m_stack->addWidget(m_editor);
+    inner->addWidget(m_stack, 1);
     inner->addWidget(m_findBar);
     m_splitter->addWidget(editorArea);
     m_splitter->addWidget(m_problems);
@@ -87,6 +103,7 @@ EditorPane::EditorPane(WorkbenchContext* context, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(m_messageBar);
+    setupPromptView();
     layout->addWidget(m_splitter, 1);
     setFocusProxy(m_editor);
 
@@ -212,6 +229,8 @@ void EditorPane::refreshModelNames()
     for (const QString& name : models::ModelCatalog::instance()->models(dir))
         add(name);
     m_editor->setModelNames(all);
+    if (m_promptView)
+        m_promptView->setModelNames(all);
 }
 
 void EditorPane::startNewBuffer()
@@ -296,8 +315,12 @@ void EditorPane::setFilePath(const QString& path)
         m_context->setCurrentProgram(path, this);
     if (otherFolder)
         refreshModelNames(); // another folder may have its own hako-models.yaml
-    if (changed)
+    if (changed) {
+        if (m_promptView)
+            m_promptView->setFilePath(path);
+        restorePromptMode();
         Q_EMIT filePathChanged(path);
+    }
 }
 
 void EditorPane::requestAnalysis(bool now)
@@ -308,6 +331,8 @@ void EditorPane::requestAnalysis(bool now)
             external.append(n);
     }
     m_analysis->setExternalNames(external);
+    if (m_promptView)
+        m_promptView->setExternalNames(external);
     if (now)
         m_analysis->requestNow(m_editor->text(), m_filePath);
     else
@@ -411,6 +436,87 @@ bool EditorPane::restoreRecovery(const RecoveryEntry& entry, QString* error)
     m_editor->setCursorPosition(0, 0);
     Q_EMIT modificationChanged(m_editor->isModified());
     return true;
+}
+
+void EditorPane::setupPromptView()
+{
+    m_promptView = new PromptView(m_stack);
+    m_promptView->setEditor(m_editor);
+    m_stack->addWidget(m_promptView);
+
+    // A segmented pair above the document: which view shows it.
+    auto* bar = new QWidget(this);
+    bar->setObjectName(QStringLiteral("viewSwitch"));
+    auto* row = new QHBoxLayout(bar);
+    row->setContentsMargins(6, 2, 6, 2);
+    row->setSpacing(0);
+    m_promptButton = new QToolButton(bar);
+    m_promptButton->setText(tr("Prompt"));
+    m_promptButton->setAccessibleName(tr("Prompt view"));
+    m_promptButton->setToolTip(tr("Show the program as prompts and settings (Ctrl+Shift+Y)"));
+    m_yamlButton = new QToolButton(bar);
+    m_yamlButton->setText(tr("YAML"));
+    m_yamlButton->setAccessibleName(tr("YAML view"));
+    m_yamlButton->setToolTip(tr("Show the program's YAML source (Ctrl+Shift+Y)"));
+    auto* group = new QButtonGroup(bar);
+    for (QToolButton* b : {m_promptButton, m_yamlButton}) {
+        b->setCheckable(true);
+        b->setAutoRaise(true);
+        b->setFocusPolicy(Qt::TabFocus);
+        group->addButton(b);
+        row->addWidget(b);
+    }
+    m_yamlButton->setChecked(true);
+    row->addStretch(1);
+    static_cast<QVBoxLayout*>(layout())->addWidget(bar);
+
+    m_promptMode = new QAction(tr("&Prompt View"), this);
+    m_promptMode->setCheckable(true);
+    m_promptMode->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Y));
+    m_promptMode->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_promptMode->setToolTip(tr("Switch between the Prompt view and the YAML view"));
+    addAction(m_promptMode);
+    connect(m_promptButton, &QToolButton::clicked, this, [this] { setPromptMode(true); });
+    connect(m_yamlButton, &QToolButton::clicked, this, [this] { setPromptMode(false); });
+    connect(m_promptMode, &QAction::toggled, this, [this](bool on) { setPromptMode(on); });
+    m_promptView->setFilePath(m_filePath);
+}
+
+bool EditorPane::isPromptMode() const
+{
+    return m_stack && m_stack->currentWidget() == m_promptView;
+}
+
+void EditorPane::setPromptMode(bool prompt)
+{
+    const bool had = hasFocus() || isAncestorOf(QApplication::focusWidget());
+    if (prompt != isPromptMode()) {
+        m_stack->setCurrentWidget(prompt ? static_cast<QWidget*>(m_promptView) : m_editor);
+        setFocusProxy(prompt ? static_cast<QWidget*>(m_promptView) : m_editor);
+        if (prompt)
+            m_findBar->hide();
+        if (!m_filePath.isEmpty())
+            QSettings().setValue(promptModeKey(m_filePath), prompt);
+        if (had)
+            (prompt ? static_cast<QWidget*>(m_promptView) : m_editor)->setFocus();
+    }
+    {
+        const QSignalBlocker block(m_promptMode);
+        m_promptMode->setChecked(prompt);
+    }
+    m_promptButton->setChecked(prompt);
+    m_yamlButton->setChecked(!prompt);
+    Q_EMIT promptModeChanged(prompt);
+}
+
+void EditorPane::restorePromptMode()
+{
+    if (!m_stack)
+        return;
+    const bool prompt =
+        !m_filePath.isEmpty() && QSettings().value(promptModeKey(m_filePath), false).toBool();
+    if (prompt != isPromptMode())
+        setPromptMode(prompt);
 }
 
 } // namespace hako

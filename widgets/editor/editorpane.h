@@ -10,6 +10,8 @@
 
 class QAction;
 class QSplitter;
+class QStackedWidget;
+class QToolButton;
 
 namespace hako {
 
@@ -22,6 +24,7 @@ class FindBar;
 class MessageBar;
 class PdlEditor;
 class ProblemsView;
+class PromptView;
 class WorkbenchContext;
 
 /// One program document: the editor with its message bar, find bar and Problems list. Loads and
@@ -51,6 +54,14 @@ public:
     /// indented; on by default, remembered (QSettings `editor/wordWrap`).
     QAction* wordWrapAction() const { return m_wordWrap; }
     ProblemsView* problemsView() const { return m_problems; }
+    /// The Prompt view of the same document (shown instead of the editor in Prompt mode). Its
+    /// edits go through the editor, so undo and saving cover both views.
+    PromptView* promptView() const { return m_promptView; }
+    /// The "Prompt / YAML" switch (Ctrl+Shift+Y): checked shows the Prompt view. Remembered per
+    /// file (QSettings `editor/promptMode/<hash of the path>`); YAML by default.
+    QAction* promptModeAction() const { return m_promptMode; }
+    bool isPromptMode() const;
+    void setPromptMode(bool prompt);
     EditorAnalysis* analysis() const { return m_analysis; }
 
     /// Starts an empty, unnamed, unmodified program.
@@ -102,9 +113,13 @@ Q_SIGNALS:
     void cursorPositionChanged(int line, int column);
     /// A new diagnostics report is shown.
     void diagnosticsChanged(int errors, int warnings);
+    /// The pane switched between the Prompt view (true) and the YAML editor (false).
+    void promptModeChanged(bool prompt);
 
 private:
     void refreshModelNames();
+    void setupPromptView();
+    void restorePromptMode();
     /// The folder whose model configuration applies (the program's, or the current one).
     QString modelFolder() const;
     void setFilePath(const QString& path);
@@ -121,6 +136,11 @@ private:
     MessageBar* m_messageBar;
     QAction* m_wordWrap = nullptr;
     ProblemsView* m_problems;
+    PromptView* m_promptView = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    QAction* m_promptMode = nullptr;
+    QToolButton* m_promptButton = nullptr;
+    QToolButton* m_yamlButton = nullptr;
     QSplitter* m_splitter;
     EditorAnalysis* m_analysis;
     QString m_filePath;

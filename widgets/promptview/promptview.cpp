@@ -1,0 +1,953 @@
+#include "widgets/promptview/promptview.h"
+
+#include "widgets/editor/pdleditor.h"
+#include "widgets/promptview/promptmessageedit.h"
+
+#include <QAccessible>
+#include <QApplication>
+#include <QComboBox>
+#include <QCryptographicHash>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSettings>
+#include <QShortcut>
+#include <QSpinBox>
+#include <QStyle>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+namespace hako {
+
+using playground::PromptDoc;
+using playground::PromptDocItem;
+
+struct PromptView::TextBinding {
+    int index = -1; ///< position in the document's pre-order
+    PromptDocItem item;
+    PromptMessageEdit* edit = nullptr;
+    bool trailingNewline = false;
+    QTimer* timer = nullptr;
+};
+
+struct PromptView::CardBinding {
+    int index = -1;
+    PromptDocItem item;
+    QComboBox* model = nullptr;
+    QDoubleSpinBox* temperature = nullptr;
+    QSpinBox* maxTokens = nullptr;
+    QLineEdit* stop = nullptr;
+    QLabel* reply = nullptr;
+    QTimer* paramTimer = nullptr;
+    QString pendingParameter;
+};
+
+namespace {
+
+void flatten(const QList<PromptDocItem>& items, QList<const PromptDocItem*>& out)
+{
+    for (const PromptDocItem& i : items) {
+        out << &i;
+        flatten(i.children, out);
+    }
+}
+
+QString settingsKey(const QString& path)
+{
+    return QStringLiteral("promptView/inputs/") +
+           QString::fromLatin1(
+               QCryptographicHash::hash(path.toUtf8(), QCryptographicHash::Sha1).toHex());
+}
+
+/// `x` in a core sentence → “x” in bold for people.
+QString richSentence(const QString& sentence)
+{
+    QString html = sentence.toHtmlEscaped();
+    static const QRegularExpression code(QStringLiteral("`([^`]*)`"));
+    html.replace(code, QStringLiteral("<b>\\1</b>"));
+    return html;
+}
+
+QString plainSentence(const QString& sentence)
+{
+    QString s = sentence;
+    static const QRegularExpression code(QStringLiteral("`([^`]*)`"));
+    return s.replace(code, QStringLiteral("“\\1”"));
+}
+
+QString roleTitle(const QString& role)
+{
+    if (role == QLatin1String("system"))
+        return PromptView::tr("Instructions (system)");
+    if (role == QLatin1String("assistant"))
+        return PromptView::tr("Model says (assistant)");
+    if (role == QLatin1String("user") || role.isEmpty())
+        return PromptView::tr("You say (user)");
+    return role;
+}
+
+QString roleColor(const QString& role)
+{
+    if (role == QLatin1String("system"))
+        return QStringLiteral("#6d28d9");
+    if (role == QLatin1String("assistant"))
+        return QStringLiteral("#047857");
+    return QStringLiteral("#1d4ed8");
+}
+
+QString stopText(const QJsonValue& stop)
+{
+    if (stop.isUndefined() || stop.isNull())
+        return {};
+    const QByteArray json = QJsonDocument(QJsonArray{stop}).toJson(QJsonDocument::Compact);
+    QString s = QString::fromUtf8(json.mid(1, json.size() - 2));
+    if (stop.isArray())
+        s = s.mid(1, s.size() - 2);
+    return s;
+}
+
+QJsonValue parseStop(const QString& text, const QJsonValue& before)
+{
+    const QString t = text.trimmed();
+    if (t.isEmpty())
+        return QJsonValue();
+    QJsonParseError err;
+    const QJsonDocument doc =
+        QJsonDocument::fromJson((QLatin1Char('[') + t + QLatin1Char(']')).toUtf8(), &err);
+    QJsonArray a;
+    if (err.error == QJsonParseError::NoError && doc.isArray())
+        a = doc.array();
+    else
+        a = QJsonArray{t};
+    if (a.size() == 1 && a.at(0).isString() && before.isString())
+        return a.at(0);
+    return a;
+}
+
+} // namespace
+
+PromptView::PromptView(QWidget* parent)
+    : QWidget(parent), m_error(new QLabel(this)), m_scroll(new QScrollArea(this))
+{
+    setObjectName(QStringLiteral("promptView"));
+    setAccessibleName(tr("Prompt view"));
+    m_error->setWordWrap(true);
+    m_error->setVisible(false);
+    m_error->setObjectName(QStringLiteral("promptViewError"));
+    m_error->setStyleSheet(
+        QStringLiteral("QLabel { background: #fef3c7; color: #78350f; "
+                       "padding: 6px 10px; border-bottom: 1px solid #f59e0b; }"));
+    m_error->setAccessibleName(tr("YAML problem"));
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setAccessibleName(tr("Prompt document"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_error);
+    layout->addWidget(m_scroll, 1);
+    setFocusProxy(m_scroll);
+
+    m_refresh.setSingleShot(true);
+    m_refresh.setInterval(250);
+    connect(&m_refresh, &QTimer::timeout, this, &PromptView::startBuild);
+
+    auto zoomBy = [this](int d) {
+        setZoom(m_zoom + d);
+    };
+    for (const QKeySequence& k :
+         {QKeySequence(Qt::CTRL | Qt::Key_Equal), QKeySequence(Qt::CTRL | Qt::Key_Plus)}) {
+        auto* s = new QShortcut(k, this, [zoomBy] { zoomBy(1); });
+        s->setContext(Qt::WidgetWithChildrenShortcut);
+    }
+    auto* out =
+        new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Minus), this, [zoomBy] { zoomBy(-1); });
+    out->setContext(Qt::WidgetWithChildrenShortcut);
+    rebuild();
+}
+
+PromptView::~PromptView() = default;
+
+void PromptView::setEditor(PdlEditor* editor)
+{
+    if (m_editor)
+        disconnect(m_editor, nullptr, this, nullptr);
+    m_editor = editor;
+    if (m_editor) {
+        connect(m_editor, &QsciScintilla::textChanged, this, [this] {
+            if (!m_applying)
+                scheduleRefresh();
+        });
+    }
+    m_dirty = true;
+    scheduleRefresh();
+}
+
+void PromptView::setFilePath(const QString& path)
+{
+    m_filePath = path;
+    m_inputValues =
+        path.isEmpty()
+            ? QJsonObject()
+            : QJsonDocument::fromJson(QSettings().value(settingsKey(path)).toString().toUtf8())
+                  .object();
+    rebuildInputs();
+}
+
+void PromptView::setModelNames(const QStringList& names)
+{
+    m_modelNames = names;
+    for (const auto& c : std::as_const(m_cards)) {
+        if (!c->model)
+            continue;
+        const QString current = c->model->currentText();
+        QSignalBlocker block(c->model);
+        c->model->clear();
+        QStringList all = names;
+        if (!all.contains(current))
+            all.prepend(current);
+        c->model->addItems(all);
+        c->model->setCurrentText(current);
+    }
+}
+
+void PromptView::setExternalNames(const QStringList& names)
+{
+    if (names == m_externalNames)
+        return;
+    m_externalNames = names;
+    m_dirty = true;
+    scheduleRefresh();
+}
+
+QStringList PromptView::inputNames() const
+{
+    QStringList names;
+    for (const auto& i : m_doc.inputs)
+        names << i.name;
+    return names;
+}
+
+QJsonObject PromptView::inputValues() const
+{
+    QJsonObject out;
+    // Before the view was first shown (or while the text changed since) the inputs are not
+    // known yet: every value remembered for the file is given.
+    const QStringList names = m_dirty ? m_inputValues.keys() : inputNames();
+    for (const QString& name : names) {
+        const QString text = m_inputValues.value(name).toString();
+        const QString t = text.trimmed();
+        if (t.startsWith(QLatin1Char('[')) || t.startsWith(QLatin1Char('{'))) {
+            const QJsonDocument doc = QJsonDocument::fromJson(t.toUtf8());
+            if (doc.isArray()) {
+                out.insert(name, doc.array());
+                continue;
+            }
+            if (doc.isObject()) {
+                out.insert(name, doc.object());
+                continue;
+            }
+        }
+        out.insert(name, text);
+    }
+    return out;
+}
+
+void PromptView::setReplies(const QHash<QString, PromptReply>& replies)
+{
+    m_replies = replies;
+    showReplies();
+}
+
+void PromptView::showEvent(QShowEvent* e)
+{
+    QWidget::showEvent(e);
+    if (m_dirty || (m_editor && m_editor->text() != m_docText))
+        refreshNow();
+}
+
+void PromptView::scheduleRefresh()
+{
+    m_dirty = true;
+    if (isVisible())
+        m_refresh.start();
+}
+
+void PromptView::startBuild()
+{
+    if (!m_editor)
+        return;
+    const QString text = m_editor->text();
+    const int generation = ++m_generation;
+    const QString file = m_filePath;
+    const QStringList names = m_externalNames;
+    auto* watcher = new QFutureWatcher<Result<PromptDoc>>(this);
+    connect(watcher, &QFutureWatcher<Result<PromptDoc>>::finished, this,
+            [this, watcher, generation, text] {
+                watcher->deleteLater();
+                // Latest wins: an older parse that finishes late is dropped.
+                if (generation == m_generation)
+                    apply(watcher->result(), text);
+            });
+    watcher->setFuture(
+        QtConcurrent::run([text, file, names] { return PromptDoc::build(text, file, names); }));
+}
+
+void PromptView::refreshNow()
+{
+    m_refresh.stop();
+    ++m_generation;
+    const QString text = m_editor ? m_editor->text() : QString();
+    apply(PromptDoc::build(text, m_filePath, m_externalNames), text);
+}
+
+void PromptView::apply(const Result<PromptDoc>& doc, const QString& text)
+{
+    m_dirty = false;
+    if (!doc) {
+        m_yamlError = true;
+        m_error->setText(tr("The YAML has an error on line %1 — fix it in the YAML view.")
+                             .arg(doc.error().span.line));
+        m_error->setToolTip(doc.error().message);
+        m_error->setVisible(true);
+        if (m_content)
+            m_content->setEnabled(false);
+        return;
+    }
+    m_yamlError = false;
+    m_error->setVisible(false);
+    const QStringList inputsBefore = inputNames();
+    m_doc = *doc;
+    m_docText = text;
+    const QString s = shape(m_doc);
+    if (s == m_docShape && m_content)
+        updateInPlace();
+    else
+        rebuild();
+    if (inputNames() != inputsBefore)
+        rebuildInputs();
+    m_content->setEnabled(true);
+    Q_EMIT documentChanged();
+}
+
+QString PromptView::shape(const PromptDoc& doc)
+{
+    QString out;
+    std::function<void(const QList<PromptDocItem>&, int)> walk =
+        [&](const QList<PromptDocItem>& items, int depth) {
+            for (const PromptDocItem& i : items) {
+                out += QStringLiteral("%1|%2|%3|%4|%5|%6|%7|%8|%9;")
+                           .arg(int(i.kind))
+                           .arg(depth)
+                           .arg(i.heading, i.role, i.label, i.sentence)
+                           .arg(i.editable)
+                           .arg(i.modelEditable)
+                           .arg(i.usesContext);
+                walk(i.children, depth + 1);
+            }
+        };
+    walk(doc.items, 0);
+    return out;
+}
+
+void PromptView::updateInPlace()
+{
+    QList<const PromptDocItem*> items;
+    flatten(m_doc.items, items);
+    for (const auto& b : std::as_const(m_texts)) {
+        if (b->index < 0 || b->index >= items.size())
+            continue;
+        b->item = *items[b->index];
+        b->edit->setOrigins(m_doc.origins);
+        QString display = b->item.text;
+        b->trailingNewline = display.endsWith(QLatin1Char('\n'));
+        if (b->trailingNewline)
+            display.chop(1);
+        // Text being typed stays as the user has it (its edit is on its way); a change that
+        // came from elsewhere (the YAML, undo) shows even in the focused card.
+        if (!b->timer->isActive())
+            b->edit->setTextQuietly(display);
+    }
+    for (const auto& c : std::as_const(m_cards)) {
+        if (c->index < 0 || c->index >= items.size())
+            continue;
+        c->item = *items[c->index];
+        if (c->paramTimer->isActive())
+            continue;
+        if (c->model && !c->model->hasFocus() && c->model->currentText() != c->item.model) {
+            QSignalBlocker block(c->model);
+            c->model->setCurrentText(c->item.model);
+        }
+        if (c->temperature) {
+            QSignalBlocker block(c->temperature);
+            c->temperature->setValue(c->item.temperature.isDouble() ? c->item.temperature.toDouble()
+                                                                    : c->temperature->minimum());
+        }
+        if (c->maxTokens) {
+            QSignalBlocker block(c->maxTokens);
+            c->maxTokens->setValue(c->item.maxTokens.isDouble() ? c->item.maxTokens.toInt() : 0);
+        }
+        if (c->stop && !c->stop->hasFocus())
+            c->stop->setText(stopText(c->item.stop));
+    }
+}
+
+void PromptView::rebuild()
+{
+    // Keep the keyboard focus on the same field when the structure changed elsewhere.
+    int focusText = -1;
+    int focusPos = 0;
+    for (const auto& b : std::as_const(m_texts)) {
+        if (b->edit->hasFocus()) {
+            focusText = b->index;
+            focusPos = b->edit->textCursor().position();
+        }
+    }
+    const int scroll = m_scroll->verticalScrollBar() ? m_scroll->verticalScrollBar()->value() : 0;
+    m_texts.clear();
+    m_cards.clear();
+    m_headings.clear();
+    m_inputsBox = nullptr;
+    if (QWidget* old = m_scroll->takeWidget())
+        old->deleteLater();
+    m_content = new QWidget;
+    m_content->setObjectName(QStringLiteral("promptContent"));
+    m_content->setStyleSheet(QStringLiteral(
+        "QWidget#promptContent { background: #f6f7f9; }"
+        "QFrame#promptCard { background: white; border: 1px solid #d5d9e0; border-radius: 8px; }"
+        "QFrame#promptSection { border-left: 3px solid #cbd5e1; }"
+        "QLabel#promptRole { font-weight: 600; }"
+        "QLabel#promptNote { color: #4b5563; }"
+        "QLabel#promptReply { background: #f0fdf4; border: 1px solid #bbf7d0; border-radius: 6px;"
+        " padding: 6px; }"
+        "QLabel#promptReplyError { background: #fef2f2; color: #991b1b; border: 1px solid "
+        "#fecaca; border-radius: 6px; padding: 6px; }"));
+    auto* layout = new QVBoxLayout(m_content);
+    layout->setContentsMargins(16, 12, 16, 16);
+    layout->setSpacing(12);
+
+    m_inputsBox = new QGroupBox(tr("Inputs"), m_content);
+    m_inputsBox->setAccessibleName(tr("Inputs"));
+    layout->addWidget(m_inputsBox);
+
+    int index = 0;
+    std::function<void(const QList<PromptDocItem>&, QVBoxLayout*, QWidget*, int)> add =
+        [&](const QList<PromptDocItem>& items, QVBoxLayout* into, QWidget* parent, int depth) {
+            Q_UNUSED(add);
+            for (const PromptDocItem& item : items)
+                into->addWidget(makeItem(item, parent, depth));
+        };
+    m_buildIndex = &index;
+    add(m_doc.items, layout, m_content, 0);
+    m_buildIndex = nullptr;
+    if (m_doc.items.isEmpty()) {
+        auto* empty = new QLabel(tr("This program has no prompts yet. Write one in the YAML "
+                                    "view (Ctrl+Shift+Y)."),
+                                 m_content);
+        empty->setObjectName(QStringLiteral("promptNote"));
+        layout->addWidget(empty);
+    }
+    layout->addStretch(1);
+    m_scroll->setWidget(m_content);
+    m_docShape = shape(m_doc);
+    rebuildInputs();
+    applyZoom();
+    showReplies();
+    if (m_scroll->verticalScrollBar())
+        m_scroll->verticalScrollBar()->setValue(scroll);
+    for (const auto& b : std::as_const(m_texts)) {
+        if (b->index == focusText) {
+            b->edit->setFocus();
+            QTextCursor c = b->edit->textCursor();
+            c.setPosition(std::min(focusPos, int(b->edit->toPlainText().size())));
+            b->edit->setTextCursor(c);
+        }
+    }
+}
+
+QWidget* PromptView::makeItem(const PromptDocItem& item, QWidget* parent, int depth)
+{
+    const int index = m_buildIndex ? (*m_buildIndex)++ : -1;
+    QWidget* w = nullptr;
+    switch (item.kind) {
+    case PromptDocItem::Kind::Card: {
+        const qsizetype at = m_cards.size(); // makeCard adds its binding before its children's
+        w = makeCard(item, parent);
+        m_cards[at]->index = index;
+        break;
+    }
+    case PromptDocItem::Kind::Section:
+        w = makeSection(item, parent, depth);
+        break;
+    default:
+        w = makeText(item, parent, QString());
+        m_texts.back()->index = index;
+        // A text of only line breaks (`- "\n"`) separates outputs; it says nothing to a reader.
+        if (item.kind == PromptDocItem::Kind::Paragraph && item.heading.isEmpty() &&
+            !item.text.isEmpty() && item.text.trimmed().isEmpty())
+            w->setVisible(false);
+        break;
+    }
+    return w;
+}
+
+QWidget* PromptView::makeText(const PromptDocItem& item, QWidget* parent, const QString& owner)
+{
+    auto* box = new QWidget(parent);
+    auto* v = new QVBoxLayout(box);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->setSpacing(3);
+    QString title;
+    QString what;
+    if (item.kind == PromptDocItem::Kind::Value) {
+        title = item.heading;
+        what = tr("Value %1").arg(item.heading);
+    } else if (item.kind == PromptDocItem::Kind::Message || !owner.isEmpty()) {
+        title = roleTitle(item.role);
+        what = owner.isEmpty() ? tr("%1 message").arg(item.role)
+                               : tr("%1 message of %2").arg(item.role, owner);
+    } else if (!item.role.isEmpty() && item.role != QLatin1String("user")) {
+        // A text said in another role (`role: system` around it) is that role's message.
+        title = roleTitle(item.role);
+        what = tr("%1 text at line %2").arg(item.role).arg(item.span.line);
+        if (!item.heading.isEmpty())
+            title = tr("%1 — %2").arg(item.heading, title);
+    } else {
+        title = item.heading.isEmpty() ? tr("Text") : item.heading;
+        what = item.heading.isEmpty() ? tr("Text at line %1").arg(item.span.line)
+                                      : tr("Text %1").arg(item.heading);
+    }
+    auto* label = new QLabel(title, box);
+    label->setObjectName(QStringLiteral("promptRole"));
+    if (item.kind == PromptDocItem::Kind::Message || !owner.isEmpty() ||
+        (item.kind == PromptDocItem::Kind::Paragraph && !item.role.isEmpty() &&
+         item.role != QLatin1String("user")))
+        label->setStyleSheet(QStringLiteral("color: %1;").arg(roleColor(item.role)));
+    v->addWidget(label);
+    auto* edit = new PromptMessageEdit(box);
+    edit->setAccessibleName(what);
+    label->setBuddy(edit);
+    edit->setOrigins(m_doc.origins);
+    edit->setReadOnly(!item.editable);
+    v->addWidget(edit);
+
+    auto b = std::make_shared<TextBinding>();
+    b->item = item;
+    b->edit = edit;
+    QString display = item.text;
+    b->trailingNewline = display.endsWith(QLatin1Char('\n'));
+    if (b->trailingNewline)
+        display.chop(1);
+    edit->setTextQuietly(display);
+    b->timer = new QTimer(edit);
+    b->timer->setSingleShot(true);
+    b->timer->setInterval(400);
+    TextBinding* raw = b.get();
+    connect(edit, &PromptMessageEdit::edited, b->timer, qOverload<>(&QTimer::start));
+    connect(b->timer, &QTimer::timeout, this, [this, raw] { commitText(*raw); });
+    connect(edit, &PromptMessageEdit::focusLost, this, [this, raw] {
+        if (raw->timer->isActive()) {
+            raw->timer->stop();
+            commitText(*raw);
+        }
+    });
+    m_texts << b;
+    return box;
+}
+
+QWidget* PromptView::makeCard(const PromptDocItem& item, QWidget* parent)
+{
+    auto* card = new QFrame(parent);
+    card->setObjectName(QStringLiteral("promptCard"));
+    const QString name =
+        item.heading.isEmpty() ? tr("model call at line %1").arg(item.span.line) : item.heading;
+    card->setAccessibleName(tr("Model call %1").arg(name));
+    auto* v = new QVBoxLayout(card);
+    v->setContentsMargins(14, 10, 14, 12);
+    v->setSpacing(8);
+
+    auto c = std::make_shared<CardBinding>();
+    c->item = item;
+    m_cards << c;
+    CardBinding* raw = c.get();
+
+    auto* title = new QLabel(item.heading.isEmpty() ? tr("Model call") : item.heading, card);
+    title->setObjectName(QStringLiteral("promptHeading"));
+    title->setTextInteractionFlags(Qt::NoTextInteraction);
+    m_headings << title;
+    v->addWidget(title);
+
+    // Two rows, so that a narrow pane (docks around the editor) still shows every label whole.
+    auto* settings = new QGridLayout;
+    settings->setHorizontalSpacing(8);
+    settings->setVerticalSpacing(6);
+    auto* modelLabel = new QLabel(tr("&Model"), card);
+    c->model = new QComboBox(card);
+    c->model->setEditable(true);
+    c->model->setInsertPolicy(QComboBox::NoInsert);
+    c->model->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    c->model->setMinimumContentsLength(16);
+    QStringList models = m_modelNames;
+    if (!models.contains(item.model))
+        models.prepend(item.model);
+    c->model->addItems(models);
+    c->model->setCurrentText(item.model);
+    c->model->setEnabled(item.modelEditable);
+    c->model->setAccessibleName(tr("Model of %1").arg(name));
+    modelLabel->setBuddy(c->model);
+    settings->addWidget(modelLabel, 0, 0);
+    settings->addWidget(c->model, 0, 1, 1, 3);
+    connect(c->model, &QComboBox::activated, this, [this, raw] { commitModel(*raw); });
+    connect(c->model->lineEdit(), &QLineEdit::editingFinished, this,
+            [this, raw] { commitModel(*raw); });
+
+    c->paramTimer = new QTimer(card);
+    c->paramTimer->setSingleShot(true);
+    c->paramTimer->setInterval(500);
+    connect(c->paramTimer, &QTimer::timeout, this, [this, raw] { commitPendingParameter(*raw); });
+
+    auto* tempLabel = new QLabel(tr("&Temperature"), card);
+    c->temperature = new QDoubleSpinBox(card);
+    c->temperature->setRange(-0.1, 2.0);
+    c->temperature->setSingleStep(0.1);
+    c->temperature->setDecimals(2);
+    c->temperature->setSpecialValueText(tr("default"));
+    c->temperature->setValue(item.temperature.isDouble() ? item.temperature.toDouble() : -0.1);
+    c->temperature->setAccessibleName(tr("Temperature of %1").arg(name));
+    c->temperature->setToolTip(tr("Lower is more predictable, higher is more varied"));
+    c->temperature->setEnabled(item.parametersEditable);
+    tempLabel->setBuddy(c->temperature);
+    settings->addWidget(tempLabel, 1, 0);
+    settings->addWidget(c->temperature, 1, 1);
+    connect(c->temperature, &QDoubleSpinBox::valueChanged, this, [raw] {
+        raw->pendingParameter = QStringLiteral("temperature");
+        raw->paramTimer->start();
+    });
+
+    auto* maxLabel = new QLabel(tr("Max &tokens"), card);
+    c->maxTokens = new QSpinBox(card);
+    c->maxTokens->setRange(0, 1000000);
+    c->maxTokens->setSingleStep(64);
+    c->maxTokens->setSpecialValueText(tr("default"));
+    c->maxTokens->setValue(item.maxTokens.isDouble() ? item.maxTokens.toInt() : 0);
+    c->maxTokens->setAccessibleName(tr("Maximum reply length in tokens of %1").arg(name));
+    c->maxTokens->setToolTip(tr("The longest reply the model may write, in tokens"));
+    c->maxTokens->setEnabled(item.parametersEditable);
+    maxLabel->setBuddy(c->maxTokens);
+    settings->addWidget(maxLabel, 1, 2);
+    settings->addWidget(c->maxTokens, 1, 3);
+    connect(c->maxTokens, &QSpinBox::valueChanged, this, [raw] {
+        raw->pendingParameter = QStringLiteral("maxTokens");
+        raw->paramTimer->start();
+    });
+
+    auto* stopLabel = new QLabel(tr("&Stop at"), card);
+    c->stop = new QLineEdit(stopText(item.stop), card);
+    c->stop->setPlaceholderText(tr("nothing"));
+    c->stop->setAccessibleName(tr("Stop texts of %1").arg(name));
+    c->stop->setToolTip(tr("The reply ends where one of these texts would appear (in quotes, "
+                           "separated by commas; \\n is a line break)"));
+    c->stop->setEnabled(item.parametersEditable);
+    stopLabel->setBuddy(c->stop);
+    settings->addWidget(stopLabel, 1, 4);
+    settings->addWidget(c->stop, 1, 5);
+    settings->setColumnStretch(5, 1);
+    connect(c->stop, &QLineEdit::editingFinished, this, [this, raw] {
+        const QJsonValue v = parseStop(raw->stop->text(), raw->item.stop);
+        if (v != raw->item.stop)
+            commitParameter(*raw, raw->item.stopKey, v);
+    });
+    // Room for the last glyph, which some font renderings draw past the measured advance.
+    for (QLabel* l : {modelLabel, tempLabel, maxLabel, stopLabel})
+        l->setContentsMargins(0, 0, 3, 0);
+    v->addLayout(settings);
+
+    if (item.usesContext) {
+        auto* note = new QLabel(tr("Sends everything above as the prompt."), card);
+        note->setObjectName(QStringLiteral("promptNote"));
+        note->setWordWrap(true);
+        v->addWidget(note);
+    }
+    for (const PromptDocItem& child : item.children) {
+        if (child.kind == PromptDocItem::Kind::Section) {
+            v->addWidget(makeItem(child, card, 1));
+            continue;
+        }
+        const int index = m_buildIndex ? (*m_buildIndex)++ : -1;
+        v->addWidget(makeText(child, card, name));
+        m_texts.back()->index = index;
+    }
+    if (!item.usesContext && item.children.isEmpty()) {
+        auto* note =
+            new QLabel(tr("The prompt is computed by the program — see the YAML view."), card);
+        note->setObjectName(QStringLiteral("promptNote"));
+        v->addWidget(note);
+    }
+    c->reply = new QLabel(card);
+    c->reply->setWordWrap(true);
+    c->reply->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    c->reply->setAccessibleName(tr("Reply of %1").arg(name));
+    c->reply->setVisible(false);
+    v->addWidget(c->reply);
+    return card;
+}
+
+QWidget* PromptView::makeSection(const PromptDocItem& item, QWidget* parent, int depth)
+{
+    auto* box = new QWidget(parent);
+    auto* v = new QVBoxLayout(box);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->setSpacing(6);
+    auto* header = new QHBoxLayout;
+    auto* toggle = new QToolButton(box);
+    toggle->setCheckable(true);
+    toggle->setChecked(true);
+    toggle->setArrowType(Qt::DownArrow);
+    toggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toggle->setAutoRaise(true);
+    toggle->setText(item.heading.isEmpty() ? item.label
+                                           : tr("%1 %2").arg(item.label, item.heading));
+    toggle->setAccessibleName(tr("%1: %2").arg(toggle->text(), plainSentence(item.sentence)));
+    toggle->setAccessibleDescription(tr("Shows or hides the steps inside"));
+    QFont bold = toggle->font();
+    bold.setBold(true);
+    toggle->setFont(bold);
+    auto* sentence = new QLabel(richSentence(item.sentence), box);
+    sentence->setTextFormat(Qt::RichText);
+    sentence->setWordWrap(true);
+    sentence->setObjectName(QStringLiteral("promptNote"));
+    header->addWidget(toggle);
+    header->addWidget(sentence, 1);
+    v->addLayout(header);
+    if (item.children.isEmpty()) {
+        // Nothing inside to show or hide: a label that still takes focus and reads its sentence.
+        toggle->setArrowType(Qt::NoArrow);
+        toggle->setCheckable(false);
+        toggle->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        toggle->setAccessibleDescription(QString());
+        // The index of each child is counted by makeItem; a section itself is one item.
+        return box;
+    }
+    auto* body = new QFrame(box);
+    body->setObjectName(QStringLiteral("promptSection"));
+    auto* bv = new QVBoxLayout(body);
+    bv->setContentsMargins(14, 2, 0, 2);
+    bv->setSpacing(10);
+    for (const PromptDocItem& child : item.children)
+        bv->addWidget(makeItem(child, body, depth + 1));
+    v->addWidget(body);
+    connect(toggle, &QToolButton::toggled, this, [toggle, body](bool on) {
+        body->setVisible(on);
+        toggle->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
+    });
+    return box;
+}
+
+void PromptView::rebuildInputs()
+{
+    if (!m_inputsBox)
+        return;
+    delete m_inputsBox->layout();
+    for (QWidget* w : m_inputsBox->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly))
+        delete w;
+    auto* form = new QFormLayout(m_inputsBox);
+    form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
+    auto* intro = new QLabel(tr("Values this program needs. They are kept for this file and used "
+                                "when you run it."),
+                             m_inputsBox);
+    intro->setWordWrap(true);
+    intro->setObjectName(QStringLiteral("promptNote"));
+    form->addRow(intro);
+    static const QRegularExpression longText(
+        QStringLiteral("text|document|content|message|article|context|body|prompt"),
+        QRegularExpression::CaseInsensitiveOption);
+    for (const playground::PromptDocInput& input : m_doc.inputs) {
+        const QString value = m_inputValues.value(input.name).toString();
+        QWidget* field = nullptr;
+        if (longText.match(input.name).hasMatch() || value.contains(QLatin1Char('\n'))) {
+            auto* edit = new PromptMessageEdit(m_inputsBox);
+            edit->setTextQuietly(value);
+            connect(edit, &PromptMessageEdit::edited, this, [this, edit, name = input.name] {
+                m_inputValues.insert(name, edit->toPlainText());
+                saveInputs();
+            });
+            field = edit;
+        } else {
+            auto* edit = new QLineEdit(value, m_inputsBox);
+            connect(edit, &QLineEdit::textEdited, this,
+                    [this, name = input.name](const QString& t) {
+                        m_inputValues.insert(name, t);
+                        saveInputs();
+                    });
+            field = edit;
+        }
+        field->setAccessibleName(tr("Input %1").arg(input.name));
+        field->setToolTip(tr("Used on line %1").arg(input.uses.value(0).line));
+        form->addRow(input.name, field);
+    }
+    m_inputsBox->setVisible(!m_doc.inputs.isEmpty());
+}
+
+void PromptView::saveInputs()
+{
+    if (!m_filePath.isEmpty())
+        QSettings().setValue(
+            settingsKey(m_filePath),
+            QString::fromUtf8(QJsonDocument(m_inputValues).toJson(QJsonDocument::Compact)));
+    Q_EMIT inputValuesChanged();
+}
+
+void PromptView::commitPendingEdits()
+{
+    for (const auto& b : QList(m_texts)) {
+        if (b->timer->isActive()) {
+            b->timer->stop();
+            commitText(*b);
+        }
+    }
+    for (const auto& c : QList(m_cards)) {
+        if (c->paramTimer->isActive()) {
+            c->paramTimer->stop();
+            commitPendingParameter(*c);
+        }
+    }
+}
+
+void PromptView::commitPendingParameter(CardBinding& c)
+{
+    if (c.pendingParameter == QLatin1String("temperature")) {
+        const double t = c.temperature->value();
+        commitParameter(c, QStringLiteral("temperature"), t < 0 ? QJsonValue() : QJsonValue(t));
+    } else {
+        const int n = c.maxTokens->value();
+        commitParameter(c, c.item.maxTokensKey, n <= 0 ? QJsonValue() : QJsonValue(n));
+    }
+}
+
+void PromptView::commitText(TextBinding& b)
+{
+    if (!m_editor || m_yamlError || !b.item.editable)
+        return;
+    const int index = b.index;
+    const QString value =
+        b.edit->toPlainText() + (b.trailingNewline ? QStringLiteral("\n") : QString());
+    if (m_editor->text() != m_docText) {
+        refreshNow(); // the YAML changed since: take the spans of the current text
+        if (m_yamlError)
+            return;
+    }
+    for (const auto& t : std::as_const(m_texts)) {
+        if (t->index != index)
+            continue;
+        if (t->item.text == value)
+            return;
+        applyEdits(playground::replaceScalar(m_editor->text(), t->item.textSpan.line,
+                                             t->item.textSpan.column, value));
+        return;
+    }
+}
+
+void PromptView::commitModel(CardBinding& c)
+{
+    if (!m_editor || m_yamlError || !c.item.modelEditable)
+        return;
+    const QString model = c.model->currentText().trimmed();
+    if (model.isEmpty() || model == c.item.model)
+        return;
+    if (m_editor->text() != m_docText)
+        refreshNow();
+    applyEdits(playground::replaceScalar(m_editor->text(), c.item.modelSpan.line,
+                                         c.item.modelSpan.column, model));
+}
+
+void PromptView::commitParameter(CardBinding& c, const QString& name, const QJsonValue& value)
+{
+    if (!m_editor || m_yamlError || !c.item.parametersEditable)
+        return;
+    if (m_editor->text() != m_docText)
+        refreshNow();
+    applyEdits(playground::editParameter(m_editor->text(), c.item.span, name, value));
+}
+
+void PromptView::applyEdits(const Result<QList<playground::TextEdit>>& edits)
+{
+    if (!edits) {
+        m_error->setText(tr("This change could not be made here: %1").arg(edits.error().message));
+        m_error->setVisible(true);
+        Q_EMIT editFailed(edits.error().message);
+        return;
+    }
+    if (edits->isEmpty() || !m_editor)
+        return;
+    QList<PdlEditor::TextReplacement> list;
+    for (const playground::TextEdit& e : *edits)
+        list << PdlEditor::TextReplacement{e.offset, e.length, e.replacement};
+    m_applying = true;
+    m_editor->applyTextEdits(list);
+    m_applying = false;
+    // The spans after this edit moved: the next edit needs the new ones right away.
+    refreshNow();
+}
+
+void PromptView::showReplies()
+{
+    for (const auto& c : std::as_const(m_cards)) {
+        const auto it = m_replies.constFind(c->item.id);
+        if (it == m_replies.constEnd()) {
+            c->reply->setVisible(false);
+            continue;
+        }
+        const PromptReply& r = *it;
+        if (!r.error.isEmpty()) {
+            c->reply->setObjectName(QStringLiteral("promptReplyError"));
+            c->reply->setText(tr("This call failed: %1").arg(r.error));
+        } else {
+            c->reply->setObjectName(QStringLiteral("promptReply"));
+            QStringList facts;
+            if (r.tokens >= 0)
+                facts << tr("%1 tokens").arg(r.tokens);
+            if (r.ms >= 0)
+                facts << tr("%1 s").arg(QString::number(double(r.ms) / 1000.0, 'f', 1));
+            c->reply->setText(
+                (facts.isEmpty() ? tr("Reply:") : tr("Reply (%1):").arg(facts.join(tr(", ")))) +
+                QLatin1Char('\n') + r.text);
+        }
+        c->reply->style()->unpolish(c->reply);
+        c->reply->style()->polish(c->reply);
+        c->reply->setVisible(true);
+    }
+}
+
+void PromptView::setZoom(int steps)
+{
+    m_zoom = std::clamp(steps, -6, 24);
+    applyZoom();
+}
+
+void PromptView::applyZoom()
+{
+    if (!m_content)
+        return;
+    QFont f = QApplication::font();
+    const qreal base = f.pointSizeF() > 0 ? f.pointSizeF() : 10.0;
+    f.setPointSizeF(std::max(5.0, base + m_zoom));
+    m_content->setFont(f);
+    QFont h = f;
+    h.setPointSizeF(f.pointSizeF() * 1.3);
+    h.setBold(true);
+    for (QLabel* l : std::as_const(m_headings))
+        l->setFont(h);
+}
+
+} // namespace hako

@@ -1,0 +1,151 @@
+#pragma once
+
+#include "core/playground/promptdoc.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QPointer>
+#include <QStringList>
+#include <QTimer>
+#include <QWidget>
+
+#include <functional>
+
+class QLabel;
+class QScrollArea;
+class QVBoxLayout;
+class QFormLayout;
+class QGroupBox;
+
+namespace hako {
+
+class PdlEditor;
+class PromptMessageEdit;
+
+/// What the latest run said for one model call, shown under its card.
+struct PromptReply {
+    QString text;
+    qint64 tokens = -1; ///< total tokens; -1 when unknown
+    qint64 ms = -1;     ///< latency; -1 when unknown
+    QString error;      ///< a plain-language error; the card shows it instead of a reply
+};
+
+/// The Prompt view: a program shown as a document for people who do not read YAML — its inputs
+/// as a form at the top, each model call as a card (heading, model picker, temperature, max
+/// tokens, stop, its messages as wrapping editable text with `${ name }` chips, the latest
+/// reply), literal texts as paragraphs, `defs` strings as editable values, and loops,
+/// conditions, functions and code as collapsible sections with one sentence each.
+///
+/// The YAML in the editor stays the one source of truth: every change made here becomes a
+/// minimal text edit (PromptDoc's replaceScalar/editParameter) applied through the editor
+/// (PdlEditor::applyTextEdits), so one undo history spans both views; a change of the YAML
+/// refreshes the view (debounced, parsed off the GUI thread; cards are updated in place while
+/// the structure is the same, so typing in a card keeps its focus and cursor). When the YAML
+/// does not parse the last good document stays, greyed, under a plain message naming the line.
+/// Ctrl+= / Ctrl+- zoom. GUI thread only.
+class PromptView : public QWidget {
+    Q_OBJECT
+public:
+    explicit PromptView(QWidget* parent = nullptr);
+    ~PromptView() override;
+
+    /// The editor whose text the view shows and edits (not owned; must outlive the view or be
+    /// reset with nullptr).
+    void setEditor(PdlEditor* editor);
+    /// The program's path: input values are remembered per path (QSettings
+    /// `promptView/inputs/<path>`); "" for an unsaved program (not remembered).
+    void setFilePath(const QString& path);
+    /// Names offered by the model pickers (the current model is always offered too).
+    void setModelNames(const QStringList& names);
+    /// Names bound from outside the program (not asked for as inputs).
+    void setExternalNames(const QStringList& names);
+
+    /// The values typed into the inputs form, by input name: text as strings; a text that is a
+    /// JSON array or object is passed as that value. Before the view has read the program
+    /// (never shown since it changed), every value remembered for the file.
+    QJsonObject inputValues() const;
+    /// The program's inputs (variables used and never defined), in order of first use.
+    QStringList inputNames() const;
+
+    /// Replies from the latest run, by PromptDoc::blockId() of the model block's span.
+    void setReplies(const QHash<QString, PromptReply>& replies);
+    void clearReplies() { setReplies({}); }
+
+    /// The document shown (the last good one when the YAML has an error).
+    const playground::PromptDoc& document() const { return m_doc; }
+    /// True while the YAML has an error (the view is greyed).
+    bool hasYamlError() const { return m_yamlError; }
+    /// Parses the editor's text now, on this thread, and updates the view (also done when the
+    /// view is shown after the text changed while hidden).
+    void refreshNow();
+
+    /// Writes to the YAML now what is still waiting for a pause in typing (call before saving
+    /// or running).
+    void commitPendingEdits();
+
+    /// View zoom in points relative to the default (Ctrl+= / Ctrl+-).
+    int zoom() const { return m_zoom; }
+    void setZoom(int steps);
+
+Q_SIGNALS:
+    /// An input value was typed.
+    void inputValuesChanged();
+    /// The document was rebuilt or updated from the YAML.
+    void documentChanged();
+    /// A change could not be written to the YAML (the message says why, in plain words).
+    void editFailed(const QString& message);
+
+protected:
+    void showEvent(QShowEvent* e) override;
+
+private:
+    struct TextBinding;
+    struct CardBinding;
+
+    void scheduleRefresh();
+    void startBuild();
+    void apply(const Result<playground::PromptDoc>& doc, const QString& text);
+    void rebuild();
+    void updateInPlace();
+    QWidget* makeItem(const playground::PromptDocItem& item, QWidget* parent, int depth);
+    QWidget* makeCard(const playground::PromptDocItem& item, QWidget* parent);
+    QWidget* makeText(const playground::PromptDocItem& item, QWidget* parent, const QString& owner);
+    QWidget* makeSection(const playground::PromptDocItem& item, QWidget* parent, int depth);
+    void rebuildInputs();
+    void saveInputs();
+    void commitText(TextBinding& b);
+    void commitModel(CardBinding& c);
+    void commitPendingParameter(CardBinding& c);
+    void commitParameter(CardBinding& c, const QString& name, const QJsonValue& value);
+    void applyEdits(const Result<QList<playground::TextEdit>>& edits);
+    void showReplies();
+    void applyZoom();
+    static QString shape(const playground::PromptDoc& doc);
+
+    QPointer<PdlEditor> m_editor;
+    QString m_filePath;
+    QStringList m_modelNames;
+    QStringList m_externalNames;
+    playground::PromptDoc m_doc;
+    QString m_docText;  ///< the text m_doc was built from
+    QString m_docShape; ///< shape() of the document the widgets show
+    bool m_yamlError = false;
+    bool m_dirty = true;
+    bool m_applying = false;
+    int m_generation = 0;
+    int m_zoom = 0;
+    int* m_buildIndex = nullptr; ///< pre-order counter while rebuild() makes the widgets
+    QTimer m_refresh;
+    QHash<QString, PromptReply> m_replies;
+    QJsonObject m_inputValues;
+
+    QLabel* m_error;
+    QScrollArea* m_scroll;
+    QWidget* m_content = nullptr;
+    QGroupBox* m_inputsBox = nullptr;
+    QList<QLabel*> m_headings;
+    QList<std::shared_ptr<TextBinding>> m_texts;
+    QList<std::shared_ptr<CardBinding>> m_cards;
+};
+
+} // namespace hako

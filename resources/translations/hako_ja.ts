@@ -560,6 +560,65 @@
     </message>
 </context>
 <context>
+    <name>hako::DiffLinks</name>
+    <message>
+        <source>Trace Comparison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compa&amp;re Traces…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare two trace files block by block</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare Shown Trace &amp;with File…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare the trace the panes show (the last run or an opened file) with a trace file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Traces (*.json *.jsonl *.pb *.otlp);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare Traces — First (Left) Trace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare Traces — Second (Right) Trace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare Shown Trace with…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No trace is shown: run a program or open a trace first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>shown trace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comparing %1 with %2…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 and %2: the runs are the same (timings aside)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 and %2: %3 changed, %4 inserted, %5 deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>hako::DocumentPane</name>
     <message>
         <source>search 白鳥 停車場 · show 181-182 · rank query · answer text   (Enter to run)</source>
@@ -723,6 +782,38 @@
     <message>
         <source>Wrap long lines at the edge of the editor</source>
         <translation>長い行をエディターの端で折り返します</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation type="unfinished">プロンプト</translation>
+    </message>
+    <message>
+        <source>Prompt view</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the program as prompts and settings (Ctrl+Shift+Y)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>YAML</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>YAML view</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the program&apos;s YAML source (Ctrl+Shift+Y)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Prompt View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Switch between the Prompt view and the YAML view</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2791,6 +2882,216 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
 </context>
 <context>
+    <name>hako::PromptMessageEdit</name>
+    <message>
+        <source>%1: a value computed by the program</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished">%1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>hako::PromptView</name>
+    <message>
+        <source>Instructions (system)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model says (assistant)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You say (user)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prompt view</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>YAML problem</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prompt document</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The YAML has an error on line %1 — fix it in the YAML view.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation type="unfinished">入力</translation>
+    </message>
+    <message>
+        <source>This program has no prompts yet. Write one in the YAML view (Ctrl+Shift+Y).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 message of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 text at line %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation type="unfinished">テキスト</translation>
+    </message>
+    <message>
+        <source>Text at line %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>model call at line %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model call %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Temperature</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Temperature of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lower is more predictable, higher is more varied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max &amp;tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Maximum reply length in tokens of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The longest reply the model may write, in tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Stop at</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop texts of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The reply ends where one of these texts would appear (in quotes, separated by commas; \n is a line break)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sends everything above as the prompt.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The prompt is computed by the program — see the YAML view.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reply of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished">%1: %2</translation>
+    </message>
+    <message>
+        <source>Shows or hides the steps inside</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Values this program needs. They are kept for this file and used when you run it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Input %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Used on line %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This change could not be made here: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This call failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished">%1 秒</translation>
+    </message>
+    <message>
+        <source>Reply:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reply (%1):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>hako::RetrievalView</name>
     <message>
         <source>Retrievals</source>
@@ -3266,6 +3567,157 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>%1, starts at +%2</source>
         <translation>%1、開始 +%2</translation>
+    </message>
+</context>
+<context>
+    <name>hako::TraceDiffView</name>
+    <message>
+        <source>Trace comparison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comparison message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose two traces to compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare Traces…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare Traces</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose two trace files to compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comparison summary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Previous Difference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Previous difference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next Difference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next difference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Left trace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Right trace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Differences of the selected block</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The runs are the same (timings aside).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 changed, %2 inserted, %3 deleted, %4 same.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duration %1 → %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens %1 → %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>same (blocks below differ)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>same</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>changed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only in the right trace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only in the left trace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation type="unfinished">結果</translation>
+    </message>
+    <message>
+        <source>Prompt, message by message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluated fields that differ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Right</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation type="unfinished">出力</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation type="unfinished">変更</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation type="unfinished">所要時間</translation>
+    </message>
+    <message>
+        <source>Tokens (block)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens (with blocks below)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cost (with blocks below)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measures</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3828,6 +4280,57 @@ relevance %6 (cosine %7)</source>
     </message>
 </context>
 <context>
+    <name>hako::pdl::TraceDiffModel</name>
+    <message>
+        <source>same (differs below)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>same</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>changed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>inserted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Right</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation type="unfinished">結果</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation type="unfinished">所要時間</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished">状態</translation>
+    </message>
+    <message>
+        <source>Δ Tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Δ Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>hako::pdl::TraceModel</name>
     <message>
         <source>running</source>
@@ -3933,6 +4436,233 @@ relevance %6 (cosine %7)</source>
     <message>
         <source>Cancelled before it was sent</source>
         <translation>送信前にキャンセルしました</translation>
+    </message>
+</context>
+<context>
+    <name>hako::playground::PromptDoc</name>
+    <message>
+        <source>Text</source>
+        <translation type="unfinished">テキスト</translation>
+    </message>
+    <message>
+        <source>Builds the text saved as %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation type="unfinished">メッセージ</translation>
+    </message>
+    <message>
+        <source>A %1 message built from the steps inside.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Holds a fixed value.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Holds a fixed value named %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Condition</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs only when %1; otherwise %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>runs the part under “Otherwise”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>does nothing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Otherwise</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs when %1 is not true.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Picks one of %1 cases depending on %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs for each item of %1, all at once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repeats for each item of %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repeats while %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repeats until %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repeats %1 times.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repeats the steps inside.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Defines the reusable step %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Defines the reusable step %1, given %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Call</source>
+        <translation type="unfinished">呼び出し</translation>
+    </message>
+    <message>
+        <source>Runs the reusable step %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation type="unfinished">コード</translation>
+    </message>
+    <message>
+        <source>Runs Python code — ask an engineer to change it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fills in a Jinja template — ask an engineer to change it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs generated PDL — ask an engineer to change it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs a command on this computer — ask an engineer to change it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Asks you: “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Asks you to type a value when it runs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reads the file %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Include</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs the program %1 here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loads the reusable steps of another program.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation type="unfinished">値</translation>
+    </message>
+    <message>
+        <source>Uses the value of %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation type="unfinished">出力</translation>
+    </message>
+    <message>
+        <source>Collects results for a file or the console.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A %1 step.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an input of the program (fill it in at the top)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>built in: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 on line %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the program cannot be read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no text starts at line %1, column %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the new text could not be written at line %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the settings of this model call are written in a way the Prompt view cannot change — use the YAML view</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the setting %1 could not be written</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -286,6 +286,8 @@ bool EditorPane::save(QString* error)
 
 bool EditorPane::saveAs(const QString& path, QString* error)
 {
+    // Text typed in the Prompt view a moment ago is in the file too.
+    m_promptView->commitPendingEdits();
     const Result<bool> saved = ProgramFile::save(path, m_editor->text(), m_hasBom);
     if (!saved) {
         const QString message = saved.error().toString();

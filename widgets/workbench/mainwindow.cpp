@@ -276,7 +276,11 @@ void MainWindow::createMenus()
     edit->addAction(tr("Select &All"), QKeySequence::SelectAll, this,
                     route("selectAll", [editor] { editor->selectAll(true); }));
     edit->addSeparator();
-    edit->addAction(tr("&Find…"), QKeySequence(Qt::CTRL | Qt::Key_F), findBar, &FindBar::showFind);
+    // Find searches the YAML: the Prompt view switches to it first.
+    edit->addAction(tr("&Find…"), QKeySequence(Qt::CTRL | Qt::Key_F), findBar, [this, findBar] {
+        m_editorPane->setPromptMode(false);
+        findBar->showFind();
+    });
     edit->addAction(tr("Find &Next"), QKeySequence(Qt::Key_F3), findBar, [findBar] {
         if (findBar->findText().isEmpty())
             findBar->showFind();
@@ -289,8 +293,10 @@ void MainWindow::createMenus()
         else
             findBar->findPrevious();
     });
-    edit->addAction(tr("R&eplace…"), QKeySequence(Qt::CTRL | Qt::Key_H), findBar,
-                    &FindBar::showReplace);
+    edit->addAction(tr("R&eplace…"), QKeySequence(Qt::CTRL | Qt::Key_H), findBar, [this, findBar] {
+        m_editorPane->setPromptMode(false);
+        findBar->showReplace();
+    });
     edit->addSeparator();
     edit->addAction(tr("Toggle &Comment"), QKeySequence(Qt::CTRL | Qt::Key_Slash), editor,
                     &PdlEditor::toggleComment);
@@ -319,6 +325,9 @@ void MainWindow::createMenus()
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
     view->addAction(m_editorPane->wordWrapAction());
+    // Ctrl+Shift+Y switches the program between its Prompt view and its YAML from anywhere.
+    m_editorPane->promptModeAction()->setShortcutContext(Qt::WindowShortcut);
+    view->addAction(m_editorPane->promptModeAction());
 
     QMenu* settings = menuBar()->addMenu(tr("&Settings"));
     settings->addAction(tr("&Model Endpoints…"), this, &MainWindow::showModelSettings)

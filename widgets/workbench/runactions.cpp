@@ -14,6 +14,8 @@
 #include "widgets/common/messagebar.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/pdleditor.h"
+#include "widgets/promptview/promptreplies.h"
+#include "widgets/promptview/promptview.h"
 #include "widgets/settings/modelfailure.h"
 #include "widgets/workbench/tracedocks.h"
 
@@ -183,6 +185,8 @@ bool RunActions::runProgram()
 {
     if (m_run->isRunning())
         return false;
+    // What was just typed in the Prompt view runs too.
+    m_editor->promptView()->commitPendingEdits();
     const QString path = m_editor->filePath();
     const QByteArray text = m_editor->editor()->text().toUtf8();
     pdl::ParseResult parsed = pdl::parseProgramText(text, RunController::programFileName(path));
@@ -221,6 +225,9 @@ void RunActions::stopProgram()
 void RunActions::onFinished(bool ok, const Diagnostic& error)
 {
     m_context->setRunning(false);
+    // Each card of the Prompt view shows its block's latest reply (or error).
+    if (const pdl::TracePtr trace = m_run->lastTrace())
+        m_editor->promptView()->setReplies(repliesFromTrace(*trace, m_editor->filePath()));
     m_traces->updateTitle();
     m_saveTraceAction->setEnabled(bool(m_run->lastTrace()));
     if (ok || m_run->wasStopped()) {

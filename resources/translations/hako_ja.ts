@@ -563,59 +563,59 @@
     <name>hako::DiffLinks</name>
     <message>
         <source>Trace Comparison</source>
-        <translation type="unfinished"></translation>
+        <translation>トレース比較</translation>
     </message>
     <message>
         <source>Compa&amp;re Traces…</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースを比較(&amp;R)…</translation>
     </message>
     <message>
         <source>Compare two trace files block by block</source>
-        <translation type="unfinished"></translation>
+        <translation>2 つのトレースファイルをブロックごとに比較します</translation>
     </message>
     <message>
         <source>Compare Shown Trace &amp;with File…</source>
-        <translation type="unfinished"></translation>
+        <translation>表示中のトレースをファイルと比較(&amp;W)…</translation>
     </message>
     <message>
         <source>Compare the trace the panes show (the last run or an opened file) with a trace file</source>
-        <translation type="unfinished"></translation>
+        <translation>ペインに表示中のトレース（最後の実行または開いたファイル）をトレースファイルと比較します</translation>
     </message>
     <message>
         <source>Traces (*.json *.jsonl *.pb *.otlp);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>トレース (*.json *.jsonl *.pb *.otlp);;すべてのファイル (*)</translation>
     </message>
     <message>
         <source>Compare Traces — First (Left) Trace</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースを比較 — 1 つ目（左）のトレース</translation>
     </message>
     <message>
         <source>Compare Traces — Second (Right) Trace</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースを比較 — 2 つ目（右）のトレース</translation>
     </message>
     <message>
         <source>Compare Shown Trace with…</source>
-        <translation type="unfinished"></translation>
+        <translation>表示中のトレースと比較…</translation>
     </message>
     <message>
         <source>No trace is shown: run a program or open a trace first.</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースが表示されていません。先にプログラムを実行するか、トレースを開いてください。</translation>
     </message>
     <message>
         <source>shown trace</source>
-        <translation type="unfinished"></translation>
+        <translation>表示中のトレース</translation>
     </message>
     <message>
         <source>Comparing %1 with %2…</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 と %2 を比較しています…</translation>
     </message>
     <message>
         <source>%1 and %2: the runs are the same (timings aside)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 と %2: 実行内容は同じです（時間を除く）</translation>
     </message>
     <message>
         <source>%1 and %2: %3 changed, %4 inserted, %5 deleted</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 と %2: 変更 %3、追加 %4、削除 %5</translation>
     </message>
 </context>
 <context>
@@ -785,35 +785,35 @@
     </message>
     <message>
         <source>Prompt</source>
-        <translation type="unfinished">プロンプト</translation>
+        <translation>プロンプト</translation>
     </message>
     <message>
         <source>Prompt view</source>
-        <translation type="unfinished"></translation>
+        <translation>プロンプト表示</translation>
     </message>
     <message>
         <source>Show the program as prompts and settings (Ctrl+Shift+Y)</source>
-        <translation type="unfinished"></translation>
+        <translation>プログラムをプロンプトと設定として表示します (Ctrl+Shift+Y)</translation>
     </message>
     <message>
         <source>YAML</source>
-        <translation type="unfinished"></translation>
+        <translation>YAML</translation>
     </message>
     <message>
         <source>YAML view</source>
-        <translation type="unfinished"></translation>
+        <translation>YAML 表示</translation>
     </message>
     <message>
         <source>Show the program&apos;s YAML source (Ctrl+Shift+Y)</source>
-        <translation type="unfinished"></translation>
+        <translation>プログラムの YAML ソースを表示します (Ctrl+Shift+Y)</translation>
     </message>
     <message>
         <source>&amp;Prompt View</source>
-        <translation type="unfinished"></translation>
+        <translation>プロンプト表示(&amp;P)</translation>
     </message>
     <message>
         <source>Switch between the Prompt view and the YAML view</source>
-        <translation type="unfinished"></translation>
+        <translation>プロンプト表示と YAML 表示を切り替えます</translation>
     </message>
 </context>
 <context>
@@ -2885,210 +2885,210 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <name>hako::PromptMessageEdit</name>
     <message>
         <source>%1: a value computed by the program</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: プログラムが計算する値</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1: %2</translation>
+        <translation>%1: %2</translation>
     </message>
 </context>
 <context>
     <name>hako::PromptView</name>
     <message>
         <source>Instructions (system)</source>
-        <translation type="unfinished"></translation>
+        <translation>指示（system）</translation>
     </message>
     <message>
         <source>Model says (assistant)</source>
-        <translation type="unfinished"></translation>
+        <translation>モデルの発言（assistant）</translation>
     </message>
     <message>
         <source>You say (user)</source>
-        <translation type="unfinished"></translation>
+        <translation>あなたの発言（user）</translation>
     </message>
     <message>
         <source>Prompt view</source>
-        <translation type="unfinished"></translation>
+        <translation>プロンプト表示</translation>
     </message>
     <message>
         <source>YAML problem</source>
-        <translation type="unfinished"></translation>
+        <translation>YAML の問題</translation>
     </message>
     <message>
         <source>Prompt document</source>
-        <translation type="unfinished"></translation>
+        <translation>プロンプト文書</translation>
     </message>
     <message>
         <source>The YAML has an error on line %1 — fix it in the YAML view.</source>
-        <translation type="unfinished"></translation>
+        <translation>YAML の %1 行目にエラーがあります — YAML 表示で修正してください。</translation>
     </message>
     <message>
         <source>Inputs</source>
-        <translation type="unfinished">入力</translation>
+        <translation>入力</translation>
     </message>
     <message>
         <source>This program has no prompts yet. Write one in the YAML view (Ctrl+Shift+Y).</source>
-        <translation type="unfinished"></translation>
+        <translation>このプログラムにはまだプロンプトがありません。YAML 表示 (Ctrl+Shift+Y) で書いてください。</translation>
     </message>
     <message>
         <source>Value %1</source>
-        <translation type="unfinished"></translation>
+        <translation>値 %1</translation>
     </message>
     <message>
         <source>%1 message</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 メッセージ</translation>
     </message>
     <message>
         <source>%1 message of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 の %1 メッセージ</translation>
     </message>
     <message>
         <source>%1 text at line %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 行目の %1 テキスト</translation>
     </message>
     <message>
         <source>%1 — %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — %2</translation>
     </message>
     <message>
         <source>Text</source>
-        <translation type="unfinished">テキスト</translation>
+        <translation>テキスト</translation>
     </message>
     <message>
         <source>Text at line %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 行目のテキスト</translation>
     </message>
     <message>
         <source>Text %1</source>
-        <translation type="unfinished"></translation>
+        <translation>テキスト %1</translation>
     </message>
     <message>
         <source>model call at line %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 行目のモデル呼び出し</translation>
     </message>
     <message>
         <source>Model call %1</source>
-        <translation type="unfinished"></translation>
+        <translation>モデル呼び出し %1</translation>
     </message>
     <message>
         <source>Model call</source>
-        <translation type="unfinished"></translation>
+        <translation>モデル呼び出し</translation>
     </message>
     <message>
         <source>&amp;Model</source>
-        <translation type="unfinished"></translation>
+        <translation>モデル(&amp;M)</translation>
     </message>
     <message>
         <source>Model of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 のモデル</translation>
     </message>
     <message>
         <source>&amp;Temperature</source>
-        <translation type="unfinished"></translation>
+        <translation>温度(&amp;T)</translation>
     </message>
     <message>
         <source>default</source>
-        <translation type="unfinished"></translation>
+        <translation>既定</translation>
     </message>
     <message>
         <source>Temperature of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 の温度</translation>
     </message>
     <message>
         <source>Lower is more predictable, higher is more varied</source>
-        <translation type="unfinished"></translation>
+        <translation>低いほど予測しやすく、高いほど多様になります</translation>
     </message>
     <message>
         <source>Max &amp;tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>最大トークン数(&amp;T)</translation>
     </message>
     <message>
         <source>Maximum reply length in tokens of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 の応答の最大長（トークン）</translation>
     </message>
     <message>
         <source>The longest reply the model may write, in tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>モデルが書ける応答の最大長（トークン数）</translation>
     </message>
     <message>
         <source>&amp;Stop at</source>
-        <translation type="unfinished"></translation>
+        <translation>停止テキスト(&amp;S)</translation>
     </message>
     <message>
         <source>nothing</source>
-        <translation type="unfinished"></translation>
+        <translation>なし</translation>
     </message>
     <message>
         <source>Stop texts of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 の停止テキスト</translation>
     </message>
     <message>
         <source>The reply ends where one of these texts would appear (in quotes, separated by commas; \n is a line break)</source>
-        <translation type="unfinished"></translation>
+        <translation>これらのテキストのいずれかが現れる位置で応答が終わります（引用符で囲み、カンマで区切ります。\n は改行です）</translation>
     </message>
     <message>
         <source>Sends everything above as the prompt.</source>
-        <translation type="unfinished"></translation>
+        <translation>ここより上のすべてをプロンプトとして送信します。</translation>
     </message>
     <message>
         <source>The prompt is computed by the program — see the YAML view.</source>
-        <translation type="unfinished"></translation>
+        <translation>プロンプトはプログラムが計算します — YAML 表示を確認してください。</translation>
     </message>
     <message>
         <source>Reply of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 の応答</translation>
     </message>
     <message>
         <source>%1 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1: %2</translation>
+        <translation>%1: %2</translation>
     </message>
     <message>
         <source>Shows or hides the steps inside</source>
-        <translation type="unfinished"></translation>
+        <translation>内部のステップを表示または非表示にします</translation>
     </message>
     <message>
         <source>Values this program needs. They are kept for this file and used when you run it.</source>
-        <translation type="unfinished"></translation>
+        <translation>このプログラムに必要な値です。このファイル用に保存され、実行時に使われます。</translation>
     </message>
     <message>
         <source>Input %1</source>
-        <translation type="unfinished"></translation>
+        <translation>入力 %1</translation>
     </message>
     <message>
         <source>Used on line %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 行目で使用</translation>
     </message>
     <message>
         <source>This change could not be made here: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>ここではこの変更を行えませんでした: %1</translation>
     </message>
     <message>
         <source>This call failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>この呼び出しは失敗しました: %1</translation>
     </message>
     <message>
         <source>%1 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 トークン</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished">%1 秒</translation>
+        <translation>%1 秒</translation>
     </message>
     <message>
         <source>Reply:</source>
-        <translation type="unfinished"></translation>
+        <translation>応答:</translation>
     </message>
     <message>
         <source>Reply (%1):</source>
-        <translation type="unfinished"></translation>
+        <translation>応答（%1）:</translation>
     </message>
     <message>
         <source>, </source>
-        <translation type="unfinished"></translation>
+        <translation>、</translation>
     </message>
 </context>
 <context>
@@ -3573,151 +3573,151 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <name>hako::TraceDiffView</name>
     <message>
         <source>Trace comparison</source>
-        <translation type="unfinished"></translation>
+        <translation>トレース比較</translation>
     </message>
     <message>
         <source>Comparison message</source>
-        <translation type="unfinished"></translation>
+        <translation>比較メッセージ</translation>
     </message>
     <message>
         <source>Choose two traces to compare</source>
-        <translation type="unfinished"></translation>
+        <translation>比較する 2 つのトレースを選んでください</translation>
     </message>
     <message>
         <source>Compare Traces…</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースを比較…</translation>
     </message>
     <message>
         <source>Compare Traces</source>
-        <translation type="unfinished"></translation>
+        <translation>トレースを比較</translation>
     </message>
     <message>
         <source>Choose two trace files to compare</source>
-        <translation type="unfinished"></translation>
+        <translation>比較する 2 つのトレースファイルを選んでください</translation>
     </message>
     <message>
         <source>Comparison summary</source>
-        <translation type="unfinished"></translation>
+        <translation>比較の概要</translation>
     </message>
     <message>
         <source>Previous Difference</source>
-        <translation type="unfinished"></translation>
+        <translation>前の差分</translation>
     </message>
     <message>
         <source>Previous difference</source>
-        <translation type="unfinished"></translation>
+        <translation>前の差分</translation>
     </message>
     <message>
         <source>Next Difference</source>
-        <translation type="unfinished"></translation>
+        <translation>次の差分</translation>
     </message>
     <message>
         <source>Next difference</source>
-        <translation type="unfinished"></translation>
+        <translation>次の差分</translation>
     </message>
     <message>
         <source>Left trace</source>
-        <translation type="unfinished"></translation>
+        <translation>左のトレース</translation>
     </message>
     <message>
         <source>Right trace</source>
-        <translation type="unfinished"></translation>
+        <translation>右のトレース</translation>
     </message>
     <message>
         <source>Differences of the selected block</source>
-        <translation type="unfinished"></translation>
+        <translation>選択したブロックの差分</translation>
     </message>
     <message>
         <source>The runs are the same (timings aside).</source>
-        <translation type="unfinished"></translation>
+        <translation>実行内容は同じです（時間を除く）。</translation>
     </message>
     <message>
         <source>%1 changed, %2 inserted, %3 deleted, %4 same.</source>
-        <translation type="unfinished"></translation>
+        <translation>変更 %1、追加 %2、削除 %3、同じ %4。</translation>
     </message>
     <message>
         <source>Duration %1 → %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>所要時間 %1 → %2。</translation>
     </message>
     <message>
         <source>Tokens %1 → %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>トークン %1 → %2。</translation>
     </message>
     <message>
         <source>same (blocks below differ)</source>
-        <translation type="unfinished"></translation>
+        <translation>同じ（下位のブロックに差分あり）</translation>
     </message>
     <message>
         <source>same</source>
-        <translation type="unfinished"></translation>
+        <translation>同じ</translation>
     </message>
     <message>
         <source>changed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>変更: %1</translation>
     </message>
     <message>
         <source>only in the right trace</source>
-        <translation type="unfinished"></translation>
+        <translation>右のトレースのみ</translation>
     </message>
     <message>
         <source>only in the left trace</source>
-        <translation type="unfinished"></translation>
+        <translation>左のトレースのみ</translation>
     </message>
     <message>
         <source>Result</source>
-        <translation type="unfinished">結果</translation>
+        <translation>結果</translation>
     </message>
     <message>
         <source>Prompt, message by message</source>
-        <translation type="unfinished"></translation>
+        <translation>プロンプト（メッセージごと）</translation>
     </message>
     <message>
         <source>changed</source>
-        <translation type="unfinished"></translation>
+        <translation>変更</translation>
     </message>
     <message>
         <source>message</source>
-        <translation type="unfinished"></translation>
+        <translation>メッセージ</translation>
     </message>
     <message>
         <source>Evaluated fields that differ</source>
-        <translation type="unfinished"></translation>
+        <translation>評価結果が異なるフィールド</translation>
     </message>
     <message>
         <source>Left</source>
-        <translation type="unfinished"></translation>
+        <translation>左</translation>
     </message>
     <message>
         <source>Right</source>
-        <translation type="unfinished"></translation>
+        <translation>右</translation>
     </message>
     <message>
         <source>Output</source>
-        <translation type="unfinished">出力</translation>
+        <translation>出力</translation>
     </message>
     <message>
         <source>Change</source>
-        <translation type="unfinished">変更</translation>
+        <translation>変更</translation>
     </message>
     <message>
         <source>Duration</source>
-        <translation type="unfinished">所要時間</translation>
+        <translation>所要時間</translation>
     </message>
     <message>
         <source>Tokens (block)</source>
-        <translation type="unfinished"></translation>
+        <translation>トークン（ブロック）</translation>
     </message>
     <message>
         <source>Tokens (with blocks below)</source>
-        <translation type="unfinished"></translation>
+        <translation>トークン（下位のブロックを含む）</translation>
     </message>
     <message>
         <source>Cost (with blocks below)</source>
-        <translation type="unfinished"></translation>
+        <translation>コスト（下位のブロックを含む）</translation>
     </message>
     <message>
         <source>Measures</source>
-        <translation type="unfinished"></translation>
+        <translation>計測値</translation>
     </message>
 </context>
 <context>
@@ -4283,51 +4283,51 @@ relevance %6 (cosine %7)</source>
     <name>hako::pdl::TraceDiffModel</name>
     <message>
         <source>same (differs below)</source>
-        <translation type="unfinished"></translation>
+        <translation>同じ（下位に差分あり）</translation>
     </message>
     <message>
         <source>same</source>
-        <translation type="unfinished"></translation>
+        <translation>同じ</translation>
     </message>
     <message>
         <source>changed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>変更: %1</translation>
     </message>
     <message>
         <source>inserted</source>
-        <translation type="unfinished"></translation>
+        <translation>追加</translation>
     </message>
     <message>
         <source>deleted</source>
-        <translation type="unfinished"></translation>
+        <translation>削除</translation>
     </message>
     <message>
         <source>Left</source>
-        <translation type="unfinished"></translation>
+        <translation>左</translation>
     </message>
     <message>
         <source>Right</source>
-        <translation type="unfinished"></translation>
+        <translation>右</translation>
     </message>
     <message>
         <source>Result</source>
-        <translation type="unfinished">結果</translation>
+        <translation>結果</translation>
     </message>
     <message>
         <source>Duration</source>
-        <translation type="unfinished">所要時間</translation>
+        <translation>所要時間</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished">状態</translation>
+        <translation>状態</translation>
     </message>
     <message>
         <source>Δ Tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>Δ トークン</translation>
     </message>
     <message>
         <source>Δ Duration</source>
-        <translation type="unfinished"></translation>
+        <translation>Δ 所要時間</translation>
     </message>
 </context>
 <context>
@@ -4442,227 +4442,227 @@ relevance %6 (cosine %7)</source>
     <name>hako::playground::PromptDoc</name>
     <message>
         <source>Text</source>
-        <translation type="unfinished">テキスト</translation>
+        <translation>テキスト</translation>
     </message>
     <message>
         <source>Builds the text saved as %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 として保存するテキストを組み立てます。</translation>
     </message>
     <message>
         <source>Message</source>
-        <translation type="unfinished">メッセージ</translation>
+        <translation>メッセージ</translation>
     </message>
     <message>
         <source>A %1 message built from the steps inside.</source>
-        <translation type="unfinished"></translation>
+        <translation>内部のステップから組み立てる %1 メッセージです。</translation>
     </message>
     <message>
         <source>Data</source>
-        <translation type="unfinished"></translation>
+        <translation>データ</translation>
     </message>
     <message>
         <source>Holds a fixed value.</source>
-        <translation type="unfinished"></translation>
+        <translation>固定値を保持します。</translation>
     </message>
     <message>
         <source>Holds a fixed value named %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 という名前の固定値を保持します。</translation>
     </message>
     <message>
         <source>Condition</source>
-        <translation type="unfinished"></translation>
+        <translation>条件</translation>
     </message>
     <message>
         <source>Runs only when %1; otherwise %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 のときだけ実行します。そうでない場合は%2。</translation>
     </message>
     <message>
         <source>runs the part under “Otherwise”</source>
-        <translation type="unfinished"></translation>
+        <translation>「それ以外」の部分を実行します</translation>
     </message>
     <message>
         <source>does nothing</source>
-        <translation type="unfinished"></translation>
+        <translation>何もしません</translation>
     </message>
     <message>
         <source>Otherwise</source>
-        <translation type="unfinished"></translation>
+        <translation>それ以外</translation>
     </message>
     <message>
         <source>Runs when %1 is not true.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 が成り立たないときに実行します。</translation>
     </message>
     <message>
         <source>Choice</source>
-        <translation type="unfinished"></translation>
+        <translation>選択</translation>
     </message>
     <message>
         <source>Picks one of %1 cases depending on %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 に応じて %1 個のケースから 1 つを選びます。</translation>
     </message>
     <message>
         <source>Loop</source>
-        <translation type="unfinished"></translation>
+        <translation>ループ</translation>
     </message>
     <message>
         <source>Runs for each item of %1, all at once.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 の各項目に対して、すべて同時に実行します。</translation>
     </message>
     <message>
         <source>Repeats for each item of %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 の各項目について繰り返します。</translation>
     </message>
     <message>
         <source> and </source>
-        <translation type="unfinished"></translation>
+        <translation>と</translation>
     </message>
     <message>
         <source>Repeats while %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 の間、繰り返します。</translation>
     </message>
     <message>
         <source>Repeats until %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 になるまで繰り返します。</translation>
     </message>
     <message>
         <source>Repeats %1 times.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 回繰り返します。</translation>
     </message>
     <message>
         <source>Repeats the steps inside.</source>
-        <translation type="unfinished"></translation>
+        <translation>内部のステップを繰り返します。</translation>
     </message>
     <message>
         <source>Function</source>
-        <translation type="unfinished"></translation>
+        <translation>再利用できるステップ</translation>
     </message>
     <message>
         <source>Defines the reusable step %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>再利用できるステップ %1 を定義します。</translation>
     </message>
     <message>
         <source>Defines the reusable step %1, given %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 を受け取る再利用できるステップ %1 を定義します。</translation>
     </message>
     <message>
         <source>Call</source>
-        <translation type="unfinished">呼び出し</translation>
+        <translation>呼び出し</translation>
     </message>
     <message>
         <source>Runs the reusable step %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>再利用できるステップ %1 を実行します。</translation>
     </message>
     <message>
         <source>Code</source>
-        <translation type="unfinished">コード</translation>
+        <translation>コード</translation>
     </message>
     <message>
         <source>Runs Python code — ask an engineer to change it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Python コードを実行します — 変更はエンジニアに依頼してください。</translation>
     </message>
     <message>
         <source>Fills in a Jinja template — ask an engineer to change it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Jinja テンプレートに値を埋め込みます — 変更はエンジニアに依頼してください。</translation>
     </message>
     <message>
         <source>Runs generated PDL — ask an engineer to change it.</source>
-        <translation type="unfinished"></translation>
+        <translation>生成された PDL を実行します — 変更はエンジニアに依頼してください。</translation>
     </message>
     <message>
         <source>Runs a command on this computer — ask an engineer to change it.</source>
-        <translation type="unfinished"></translation>
+        <translation>このコンピューターでコマンドを実行します — 変更はエンジニアに依頼してください。</translation>
     </message>
     <message>
         <source>Read</source>
-        <translation type="unfinished"></translation>
+        <translation>読み込み</translation>
     </message>
     <message>
         <source>Asks you: “%1”</source>
-        <translation type="unfinished"></translation>
+        <translation>入力を求めます:「%1」</translation>
     </message>
     <message>
         <source>Asks you to type a value when it runs.</source>
-        <translation type="unfinished"></translation>
+        <translation>実行時に値の入力を求めます。</translation>
     </message>
     <message>
         <source>Reads the file %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>ファイル %1 を読み込みます。</translation>
     </message>
     <message>
         <source>Include</source>
-        <translation type="unfinished"></translation>
+        <translation>取り込み</translation>
     </message>
     <message>
         <source>Runs the program %1 here.</source>
-        <translation type="unfinished"></translation>
+        <translation>プログラム %1 をここで実行します。</translation>
     </message>
     <message>
         <source>Import</source>
-        <translation type="unfinished"></translation>
+        <translation>インポート</translation>
     </message>
     <message>
         <source>Loads the reusable steps of another program.</source>
-        <translation type="unfinished"></translation>
+        <translation>別のプログラムの再利用できるステップを読み込みます。</translation>
     </message>
     <message>
         <source>Value</source>
-        <translation type="unfinished">値</translation>
+        <translation>値</translation>
     </message>
     <message>
         <source>Uses the value of %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 の値を使います。</translation>
     </message>
     <message>
         <source>Output</source>
-        <translation type="unfinished">出力</translation>
+        <translation>出力</translation>
     </message>
     <message>
         <source>Collects results for a file or the console.</source>
-        <translation type="unfinished"></translation>
+        <translation>ファイルまたはコンソール向けに結果をまとめます。</translation>
     </message>
     <message>
         <source>Step</source>
-        <translation type="unfinished"></translation>
+        <translation>ステップ</translation>
     </message>
     <message>
         <source>A %1 step.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ステップです。</translation>
     </message>
     <message>
         <source>Model call</source>
-        <translation type="unfinished"></translation>
+        <translation>モデル呼び出し</translation>
     </message>
     <message>
         <source>an input of the program (fill it in at the top)</source>
-        <translation type="unfinished"></translation>
+        <translation>プログラムの入力（上部で入力してください）</translation>
     </message>
     <message>
         <source>built in: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>組み込み: %1</translation>
     </message>
     <message>
         <source>%1 on line %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 行目の %1</translation>
     </message>
     <message>
         <source>the program cannot be read</source>
-        <translation type="unfinished"></translation>
+        <translation>プログラムを読み込めません</translation>
     </message>
     <message>
         <source>no text starts at line %1, column %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 行 %2 列目から始まるテキストがありません</translation>
     </message>
     <message>
         <source>the new text could not be written at line %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 行目に新しいテキストを書き込めませんでした</translation>
     </message>
     <message>
         <source>the settings of this model call are written in a way the Prompt view cannot change — use the YAML view</source>
-        <translation type="unfinished"></translation>
+        <translation>このモデル呼び出しの設定はプロンプト表示では変更できない形式で書かれています — YAML 表示を使ってください</translation>
     </message>
     <message>
         <source>the setting %1 could not be written</source>
-        <translation type="unfinished"></translation>
+        <translation>設定 %1 を書き込めませんでした</translation>
     </message>
 </context>
 <context>

@@ -357,6 +357,18 @@ Result<ResolvedModel> ModelConfig::resolveName(const std::string& requested) con
     }
     if (name.empty())
         return makeError(QStringLiteral("a model block needs a model name"));
+    // `NAME/model` goes to the endpoint called NAME under `endpoints` (what Settings › Model
+    // Endpoints and the start page's Use This Server add), as a route `NAME/*` would.
+    if (!prefix.empty())
+        if (const Named* n = findEndpoint(QString::fromStdString(prefix))) {
+            out.provider = n->provider;
+            out.endpoint = n->provider == QLatin1String("openai")
+                               ? withKeyring(n->endpoint, n->keysAllowed)
+                               : n->endpoint;
+            out.cassette = n->cassette;
+            out.model = rest;
+            return out;
+        }
     if (prefix == "ollama" || prefix == "ollama_chat") {
         out.endpoint = withKeyring(ollama());
         out.model = rest;

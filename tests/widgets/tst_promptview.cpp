@@ -66,7 +66,7 @@ text:
 template <typename T> T* byName(QWidget* root, const QString& name)
 {
     for (T* w : root->findChildren<T*>()) {
-        if (w->accessibleName() == name)
+        if (w->accessibleName() == name || w->accessibleDescription() == name)
             return w;
     }
     return nullptr;

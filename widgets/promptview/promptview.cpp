@@ -697,7 +697,8 @@ QWidget* PromptView::makeCard(const PromptDocItem& item, QWidget* parent)
     c->reply = new QLabel(card);
     c->reply->setWordWrap(true);
     c->reply->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-    c->reply->setAccessibleName(tr("Reply of %1").arg(name));
+    // A label's name is its text (the reply, read by a screen reader); its role in words:
+    c->reply->setAccessibleDescription(tr("Reply of %1").arg(name));
     c->reply->setVisible(false);
     v->addWidget(c->reply);
     return card;

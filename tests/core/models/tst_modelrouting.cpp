@@ -160,9 +160,9 @@ private Q_SLOTS:
                   "litellm_proxy:\n"
                   "  base_url: http://proxy:4000\n"
                   "\n");
-        const Result<ModelConfig> config =
-            ModelConfig::load(dir.path(), envOf({"GPU_KEY=g-1", "OLLAMA_API_BASE=http://o:1"}),
-                              nullptr, QString(), WorkspaceKeys::Allowed); // trusted: tst_modelfaults
+        const Result<ModelConfig> config = ModelConfig::load(
+            dir.path(), envOf({"GPU_KEY=g-1", "OLLAMA_API_BASE=http://o:1"}), nullptr, QString(),
+            WorkspaceKeys::Allowed); // trusted: tst_modelfaults
         QVERIFY2(config.ok(), qPrintable(config ? QString() : config.error().toString()));
         Result<ResolvedModel> r = config->resolve("vllm/qwen2");
         QCOMPARE(r->endpoint.baseUrl, QStringLiteral("http://gpu-box:8000/v1"));
@@ -215,6 +215,28 @@ private Q_SLOTS:
         Result<ModelConfig> alone = ModelConfig::load(workspace.path(), envOf({}));
         QVERIFY(alone);
         QCOMPARE(alone->defaultModel(), QString::fromLatin1(ModelConfig::kFallbackDefaultModel));
+    }
+
+    // An endpoint's name is a prefix of its own: `server/model` goes to the endpoint `server`
+    // without a route (what Settings and the start page's Use This Server write).
+    void endpointNameIsAPrefix()
+    {
+        QTemporaryDir user;
+        const QString userFile = user.filePath(QStringLiteral("hako-models.yaml"));
+        writeFile(userFile, "default_model: server/qwen-7b\n"
+                            "endpoints:\n"
+                            "  server: {base_url: 'http://my-server:8000/v1'}\n");
+        Result<ModelConfig> config = ModelConfig::load(QString(), envOf({}), nullptr, userFile);
+        QVERIFY2(config, qPrintable(config ? QString() : config.error().toString()));
+        Result<ResolvedModel> r = config->resolve("server/qwen-7b");
+        QVERIFY2(r, qPrintable(r ? QString() : r.error().message));
+        QCOMPARE(r->endpoint.baseUrl, QStringLiteral("http://my-server:8000/v1"));
+        QCOMPARE(r->model, std::string("qwen-7b"));
+        Result<ResolvedModel> d = config->resolve("default");
+        QVERIFY(d);
+        QCOMPARE(d->endpoint.baseUrl, QStringLiteral("http://my-server:8000/v1"));
+        // A name that is not an endpoint still needs a proxy, and says so.
+        QVERIFY(!config->resolve("other/x"));
     }
 
     void defaultWithoutSettings()

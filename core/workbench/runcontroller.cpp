@@ -3,6 +3,7 @@
 #include "core/util/logging.h"
 #include "core/workbench/runarchive.h"
 
+#include "core/pdl/debug/rerun.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/model/modelprovider.h"
 #include "core/pdl/parser/programparser.h"
@@ -34,6 +35,8 @@ struct RunController::Shared {
     QString result;
     Diagnostic error;
     pdl::TracePtr trace;
+    std::string divergedAt;
+    SourceSpan divergedSpan;
 };
 
 RunController::RunController(QObject* parent)
@@ -75,6 +78,15 @@ bool RunController::start(pdl::ParseResult parsed, const QString& path)
     if (m_worker.joinable())
         m_worker.join();
     const QString fileName = programFileName(path);
+    // What a re-run adds applies to this run only.
+    const std::function<void(pdl::RunOptions&)> prepare = std::move(m_prepare);
+    m_prepare = nullptr;
+    if (!prepare) {
+        m_forkedFromRun.clear();
+        m_forkedFromNode.clear();
+    }
+    m_divergedAt.clear();
+    m_divergedSpan = {};
     m_running = true;
     m_stopped = false;
     m_waitingForInput = false;
@@ -165,6 +177,11 @@ bool RunController::start(pdl::ParseResult parsed, const QString& path)
     if (environment.runLog.runId.isEmpty())
         environment.runLog.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
     m_lastRunId = environment.runLog.runId;
+    if (prepare) {
+        prepare(options);
+        environment.runLog.tags << QStringLiteral("forked-from:%1").arg(m_forkedFromRun)
+                                << QStringLiteral("forked-at:%1").arg(m_forkedFromNode);
+    }
     std::shared_ptr<const pdl::Program> program = parsed.program;
     m_worker = std::thread([shared, self, options, environment, program]() mutable {
         // A broken model configuration only matters to programs with model blocks; those fail
@@ -178,6 +195,8 @@ bool RunController::start(pdl::ParseResult parsed, const QString& path)
             shared->result = QString::fromStdString(r.result.toText());
             shared->error = r.error;
             shared->trace = r.trace;
+            shared->divergedAt = r.replayDivergedAt;
+            shared->divergedSpan = r.replayDivergedSpan;
         }
         if (r.trace && !environment.traceArchiveFolder.isEmpty()) {
             QString why;
@@ -190,6 +209,29 @@ bool RunController::start(pdl::ParseResult parsed, const QString& path)
                                       Qt::QueuedConnection);
     });
     return true;
+}
+
+bool RunController::startRerun(const QByteArray& text, const QString& path,
+                               const pdl::TraceNode& trace, const QString& fromRunId,
+                               const QString& nodeId, QString* error)
+{
+    if (m_running) {
+        if (error)
+            *error = tr("a run is going");
+        return false;
+    }
+    pdl::RerunPlan plan = pdl::planRerun(trace, nodeId.toStdString());
+    if (!plan.ok) {
+        if (error)
+            *error = tr("no block '%1' in the trace").arg(nodeId);
+        return false;
+    }
+    m_forkedFromRun = fromRunId;
+    m_forkedFromNode = nodeId;
+    m_prepare = [plan](pdl::RunOptions& options) {
+        plan.apply(options);
+    };
+    return start(text, path);
 }
 
 void RunController::stop()
@@ -256,6 +298,8 @@ void RunController::onWorkerDone()
         result = m_shared->result;
         error = m_shared->error;
         m_lastTrace = m_shared->trace;
+        m_divergedAt = QString::fromStdString(m_shared->divergedAt);
+        m_divergedSpan = m_shared->divergedSpan;
     }
     m_stopped = !ok && m_shared->cancel.isCancelled();
     m_model->endLiveRun(m_lastTrace);

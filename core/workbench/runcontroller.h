@@ -10,6 +10,7 @@
 #include <QString>
 
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -70,6 +71,24 @@ public:
     /// from finished() on.
     bool wasStopped() const { return m_stopped; }
 
+    /// Re-run from here: runs `text` (the program at `path`) again, with every block that
+    /// finished before the node `nodeId` started in `trace` (a finished run's, e.g. lastTrace())
+    /// replayed from it and that node and everything after it run live. Replayed nodes are
+    /// marked (TraceNode::replayed); the new run records that it was forked from `fromRunId` at
+    /// `nodeId` (forkedFromRun(), and the prompt log's `forked-from:`/`forked-at:` tags). Where
+    /// the program changed before the node, the replay stops at the first block that differs
+    /// (rerunDivergedAt()) and the rest runs live. False, with `error` set, when a run is going
+    /// or the trace has no such node.
+    bool startRerun(const QByteArray& text, const QString& path, const pdl::TraceNode& trace,
+                    const QString& fromRunId, const QString& nodeId, QString* error = nullptr);
+    /// The run the current or latest run was forked from, and at which node (empty otherwise).
+    QString forkedFromRun() const { return m_forkedFromRun; }
+    QString forkedFromNode() const { return m_forkedFromNode; }
+    /// After a re-run: the `pdl__id` and span of the first replayed block whose source no longer
+    /// matched its recording (empty when the whole prefix was replayed).
+    QString rerunDivergedAt() const { return m_divergedAt; }
+    SourceSpan rerunDivergedSpan() const { return m_divergedSpan; }
+
     /// Answers the pending inputRequested (a line, or everything for a multiline read).
     void provideInput(const QString& text);
     /// Answers the pending inputRequested with end of input.
@@ -101,6 +120,11 @@ private:
     std::thread m_worker;
     pdl::TracePtr m_lastTrace;
     QString m_lastRunId;
+    /// Completes the next run's options (a re-run's replay); cleared when it starts.
+    std::function<void(pdl::RunOptions&)> m_prepare;
+    QString m_forkedFromRun, m_forkedFromNode;
+    QString m_divergedAt;
+    SourceSpan m_divergedSpan;
 };
 
 } // namespace hako

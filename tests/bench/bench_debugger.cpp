@@ -1,7 +1,8 @@
 // What the debugger costs: a loop of a million iterations (about three million blocks) run
-// without a debugger, with one attached and nothing armed, and with a breakpoint set (on a block
-// after the loop, whose condition is false). Prints `BENCH debugger_loop_1m_<mode> <ms> ms` and the
-// cost per block.
+// without a debugger, with one attached and nothing armed (keeping the background context for
+// it to show, as `hako run --debug` and the workbench do, and without), and with a breakpoint set
+// (on a block after the loop, whose condition is false). Prints `BENCH debugger_loop_1m_<mode> <ms>
+// ms` and the cost per block.
 #include "core/pdl/debug/debugger.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/parser/programparser.h"
@@ -62,6 +63,9 @@ int main()
     const double none = bestMs(parsed.program, nullptr, 3, &blocks);
     Debugger idle;
     const double attached = bestMs(parsed.program, &idle, 3, &blocks);
+    Debugger lean;
+    lean.setKeepContext(false);
+    const double attachedNoContext = bestMs(parsed.program, &lean, 3, &blocks);
     // Armed: a breakpoint on a block of the program (never taken: its condition is false), so
     // every block is looked up in the breakpoint table.
     Debugger armed;
@@ -69,9 +73,12 @@ int main()
     const double withBreakpoint = bestMs(parsed.program, &armed, 3, &blocks);
     std::printf("BENCH debugger_loop_1m_detached %.0f ms\n", none);
     std::printf("BENCH debugger_loop_1m_attached %.0f ms\n", attached);
+    std::printf("BENCH debugger_loop_1m_attached_without_context %.0f ms\n", attachedNoContext);
     std::printf("BENCH debugger_loop_1m_breakpoint_set %.0f ms\n", withBreakpoint);
     std::printf("BENCH debugger_cost_per_block_attached %.1f ns\n",
                 (attached - none) * 1e6 / double(blocks));
+    std::printf("BENCH debugger_cost_per_block_attached_without_context %.1f ns\n",
+                (attachedNoContext - none) * 1e6 / double(blocks));
     std::printf("BENCH debugger_cost_per_block_breakpoint_set %.1f ns\n",
                 (withBreakpoint - none) * 1e6 / double(blocks));
     return 0;

@@ -67,6 +67,10 @@ public:
     bool removeBreakpoint(int number);
     void clearBreakpoints();
     std::vector<Breakpoint> breakpoints() const;
+    /// Keep the background context of programs that never read it, so that context() shows it
+    /// (default on; set before the run starts).
+    void setKeepContext(bool on) { m_keepContext = on; }
+    bool wantsContext() const override { return m_keepContext; }
     /// Pause before the first block of the run.
     void setPauseOnEntry(bool on);
     /// Pause at the innermost block of every error (before fallback or retry handle it).
@@ -134,6 +138,7 @@ private:
     std::vector<Resolved> m_resolved;
     std::vector<std::shared_ptr<const Program>> m_programs;
     int m_nextNumber = 1;
+    std::atomic<bool> m_keepContext{true};
     bool m_pauseOnEntry = false;
     bool m_pauseOnError = false;
     bool m_pauseBeforeModel = false;

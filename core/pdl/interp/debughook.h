@@ -51,6 +51,9 @@ public:
     virtual void programLoaded(const std::shared_ptr<const Program>& program) = 0;
     /// `frame`'s block is about to run (its node has been reported started).
     virtual void beforeBlock(DebugFrame& frame) = 0;
+    /// Whether the run must keep its background context for the debugger to show even when the
+    /// program never reads it (which costs a message per block in long loops).
+    virtual bool wantsContext() const { return true; }
     /// `frame`'s block failed with `message` (once per error, at the innermost failing block,
     /// before `fallback`, `retry` or the enclosing blocks see it).
     virtual void blockFailed(DebugFrame& frame, const std::string& message) = 0;

@@ -83,7 +83,8 @@ RunResult Interpreter::run(const std::shared_ptr<const Program>& program)
     const ProgramInfo* raw = info.get();
     runner.programs.emplace(QFileInfo(program->file).absoluteFilePath(), std::move(info));
 
-    runner.keepContext = m_options.keepContext || m_options.streamContext || m_options.debugger ||
+    runner.keepContext = m_options.keepContext || m_options.streamContext ||
+                         (m_options.debugger && m_options.debugger->wantsContext()) ||
                          !program->document || readsContext(*program->document);
     runner.announceProgram(program);
     State st;

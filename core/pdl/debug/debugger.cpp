@@ -100,27 +100,6 @@ bool sameFile(const QString& programFile, const QString& wanted)
            (programFile == wanted || programFile.endsWith(QLatin1Char('/') + wanted));
 }
 
-const char* reasonWord(DebugLocation::Reason r)
-{
-    switch (r) {
-    case DebugLocation::Reason::Entry:
-        return "entry";
-    case DebugLocation::Reason::Breakpoint:
-        return "breakpoint";
-    case DebugLocation::Reason::Step:
-        return "step";
-    case DebugLocation::Reason::ModelCall:
-        return "model call";
-    case DebugLocation::Reason::Error:
-        return "error";
-    case DebugLocation::Reason::Pause:
-        return "pause";
-    case DebugLocation::Reason::RunToLine:
-        return "run to line";
-    }
-    return "";
-}
-
 DebugLocation locationOf(const DebugFrame& frame, DebugLocation::Reason reason)
 {
     DebugLocation l;
@@ -152,7 +131,6 @@ QString DebugLocation::describe() const
     if (reason == Reason::Error)
         text += QCoreApplication::translate("hako::pdl::Debugger", ", error: %1")
                     .arg(QString::fromStdString(error));
-    (void)reasonWord;
     return text;
 }
 

@@ -92,9 +92,9 @@ struct RunResult {
     /// When !ok: the line IBM's reference interpreter reports for this error (its line table
     /// for the failing block's path, see referencelines.h); 0 when it reports none.
     int referenceLine = 0;
-    TracePtr trace;   ///< the root node when RunOptions::trace (partial after an error)
-    Dict scope;       ///< the variables at the end of the run
-    List context;     ///< the background context at the end of the run
+    TracePtr trace; ///< the root node when RunOptions::trace (partial after an error)
+    Dict scope;     ///< the variables at the end of the run
+    List context;   ///< the background context at the end of the run
     /// With RunOptions::replayCheck: the `pdl__id` and span of the first block whose recording
     /// no longer matched the program (empty when the replay held to the end).
     std::string replayDivergedAt;

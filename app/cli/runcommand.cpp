@@ -1,6 +1,7 @@
 #include "cli/runcommand.h"
 #include "cli/optionparser.h"
 #include "cli/output.h"
+#include "core/workbench/debugsession.h"
 #include "core/workbench/runtrust.h"
 
 #include "core/docs/documentsession.h"
@@ -16,12 +17,17 @@
 #include "core/workbench/runenvironment.h"
 
 #include <QFile>
-#include <QUrl>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QUrl>
 
+#include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <iostream>
+#include <thread>
+
+#include <unistd.h>
 
 namespace hako {
 
@@ -52,6 +58,11 @@ const char* kUsage =
     "                       workbench's trusted folders; Run > Forget Trusted Folders)\n"
     "  --replay TRACE       reuse the recorded model replies, code results and reads of a\n"
     "                       trace instead of calling anything\n"
+    "  --debug              run under the debugger: pause before the first block and read\n"
+    "                       commands from stdin (break FILE:LINE [if EXPR], delete N,\n"
+    "                       continue, next, step, out, print EXPR, set NAME = VALUE,\n"
+    "                       context, answer TEXT, where, quit; `help` lists them all;\n"
+    "                       end of input quits)\n"
     "  --max-call-depth N   stop runaway recursion of function calls (default 500)\n"
     "  --memory STORE       give the program `memory` and `thread` over the agent-memory\n"
     "                       store STORE (created when missing; see `hako memory`)\n"
@@ -99,6 +110,7 @@ struct RunArguments {
     QString otelFile, otelEndpoint;
     QStringList otelHeaders;
     bool otelContent = false;
+    bool debug = false;
 };
 
 OptionParser runOptions(RunArguments& r)
@@ -151,6 +163,7 @@ OptionParser runOptions(RunArguments& r)
     parser.addFlag({QStringLiteral("--trust")}, [&r] { r.trustOnce = true; });
     parser.addFlag({QStringLiteral("--trust-folder")}, [&r] { r.trustFolder = true; });
     parser.addOption({QStringLiteral("--replay")}, into(&r.replayFile));
+    parser.addFlag({QStringLiteral("--debug")}, [&r] { r.debug = true; });
     parser.addOption({QStringLiteral("--max-call-depth")}, [&r](const QString& v) {
         bool ok = false;
         r.options.maxCallDepth = v.toInt(&ok);
@@ -175,6 +188,60 @@ OptionParser runOptions(RunArguments& r)
         return QString();
     });
     return parser;
+}
+
+// `--debug`: the program runs on a worker thread under a debugger paused before its first
+// block, while this thread reads commands (a terminal or a pipe; end of input quits).
+pdl::RunResult runUnderDebugger(pdl::RunOptions options, const QString& program, bool* quit)
+{
+    pdl::Debugger debugger;
+    debugger.setPauseOnEntry(true);
+    debugger.setPauseOnError(true);
+    options.debugger = &debugger;
+    // The program's output and the debugger's share stdout: a pause starts on a new line.
+    auto atLineStart = std::make_shared<std::atomic<bool>>(true);
+    const auto inner = options.writeStdout;
+    options.writeStdout = [inner, atLineStart](std::string_view text) {
+        if (text.empty())
+            return;
+        inner(text);
+        atLineStart->store(text.back() == '\n');
+    };
+    pdl::RunResult result;
+    std::thread worker([&] {
+        pdl::Interpreter interpreter(options);
+        result = interpreter.runFile(program);
+        debugger.runFinished();
+    });
+    DebugSession session(debugger, QFileInfo(program).absoluteFilePath());
+    const bool terminal = isatty(STDIN_FILENO);
+    std::string line;
+    while (!*quit && debugger.waitForPause()) {
+        if (!atLineStart->exchange(true))
+            writeText(stdout, std::string_view("\n"));
+        if (std::optional<pdl::DebugLocation> at = debugger.location())
+            writeText(stdout, DebugSession::pausedMessage(*at));
+        for (;;) {
+            if (terminal)
+                writeText(stdout, std::string_view("(hako) "));
+            if (!std::getline(std::cin, line)) {
+                *quit = true;
+                break;
+            }
+            const DebugSession::Reply reply = session.execute(QString::fromStdString(line));
+            writeText(stdout, reply.text);
+            if (reply.quit)
+                *quit = true;
+            if (reply.quit || reply.resumed)
+                break;
+        }
+    }
+    if (*quit) {
+        options.cancel.cancel();
+        debugger.interrupt();
+    }
+    worker.join();
+    return result;
 }
 
 } // namespace
@@ -259,18 +326,18 @@ int runCommand(const QStringList& args)
     if (!r.noLog && r.replayFile.isEmpty()) {
         QString logError;
         std::unique_ptr<promptlog::PromptLog> log =
-            r.log.isEmpty() ? promptlog::PromptLog::openDefault(&logError)
-                            : promptlog::PromptLog::open(r.log, &logError,
-                                                         promptlog::PromptLogOptions::
-                                                             fromUserSettings());
+            r.log.isEmpty()
+                ? promptlog::PromptLog::openDefault(&logError)
+                : promptlog::PromptLog::open(r.log, &logError,
+                                             promptlog::PromptLogOptions::fromUserSettings());
         if (!logError.isEmpty())
             writeText(stderr, QStringLiteral("hako run: prompt log: %1\n").arg(logError));
         environment.promptLog = std::move(log);
         environment.runLog.programPath = QFileInfo(program).absoluteFilePath();
         environment.runLog.tags = tagsFromEnvironment() + r.tags;
         environment.runLog.inputs =
-            QJsonDocument::fromJson(QByteArray::fromStdString(
-                                        pdl::Value(options.initialScope).json()))
+            QJsonDocument::fromJson(
+                QByteArray::fromStdString(pdl::Value(options.initialScope).json()))
                 .object();
     }
     // The provider (unless --replay answers the model calls) and the bindings over it.
@@ -278,8 +345,14 @@ int runCommand(const QStringList& args)
         writeText(stderr, QStringLiteral("hako run: %1\n").arg(error->toString()));
         return 1;
     }
-    pdl::Interpreter interpreter(options);
-    pdl::RunResult result = interpreter.runFile(program);
+    bool quitDebugger = false;
+    pdl::RunResult result;
+    if (r.debug) {
+        result = runUnderDebugger(options, program, &quitDebugger);
+    } else {
+        pdl::Interpreter interpreter(options);
+        result = interpreter.runFile(program);
+    }
     std::signal(SIGINT, SIG_DFL);
     // A trace that cannot be written fails the run: a script relying on it must notice.
     bool traceFailed = false;
@@ -315,6 +388,9 @@ int runCommand(const QStringList& args)
             traceFailed = true;
         }
     }
+    // Stopped from the debugger: the person asked for it, nothing more to say.
+    if (quitDebugger && !result.ok)
+        return 1;
     if (!result.ok) {
         const SourceSpan& s = result.error.span;
         const QString file = QFileInfo(s.isValid() ? s.file : program).fileName();

@@ -3,9 +3,11 @@
 #include "core/util/logging.h"
 #include "core/workbench/runarchive.h"
 
+#include "core/pdl/debug/rerun.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/model/modelprovider.h"
 #include "core/pdl/parser/programparser.h"
+#include "core/pdl/parser/yamlvalue.h"
 #include "core/pdl/trace/tracefeed.h"
 #include "core/pdl/trace/tracemodel.h"
 
@@ -34,6 +36,8 @@ struct RunController::Shared {
     QString result;
     Diagnostic error;
     pdl::TracePtr trace;
+    std::string divergedAt;
+    SourceSpan divergedSpan;
 };
 
 RunController::RunController(QObject* parent)
@@ -46,6 +50,8 @@ RunController::~RunController()
         m_shared->cancel.cancel();
         m_shared->inputReady.notify_all();
     }
+    if (m_debugger)
+        m_debugger->interrupt();
     if (m_worker.joinable())
         m_worker.join();
 }
@@ -75,6 +81,15 @@ bool RunController::start(pdl::ParseResult parsed, const QString& path)
     if (m_worker.joinable())
         m_worker.join();
     const QString fileName = programFileName(path);
+    // What a re-run adds applies to this run only.
+    const std::function<void(pdl::RunOptions&)> prepare = std::move(m_prepare);
+    m_prepare = nullptr;
+    if (!prepare) {
+        m_forkedFromRun.clear();
+        m_forkedFromNode.clear();
+    }
+    m_divergedAt.clear();
+    m_divergedSpan = {};
     m_running = true;
     m_stopped = false;
     m_waitingForInput = false;
@@ -165,31 +180,93 @@ bool RunController::start(pdl::ParseResult parsed, const QString& path)
     if (environment.runLog.runId.isEmpty())
         environment.runLog.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
     m_lastRunId = environment.runLog.runId;
+    m_paused = false;
+    m_debugger.reset();
+    if (m_debugging) {
+        auto debugger = std::make_shared<pdl::Debugger>();
+        m_debugger = debugger;
+        debugger->setPauseOnError(m_pauseOnError);
+        debugger->setPauseBeforeModelCalls(m_pauseBeforeModel);
+        applyBreakpoints();
+        options.debugger = debugger.get();
+        std::weak_ptr<pdl::Debugger> weak = debugger;
+        // On the worker, as it pauses: ask it (through its request queue, where the frame is
+        // valid) for the snapshot, which goes to the GUI thread.
+        debugger->setPausedCallback([weak, self](const pdl::DebugLocation& at) {
+            if (auto d = weak.lock())
+                d->post([self, at](pdl::DebugFrame& frame) {
+                    DebugSnapshot snap{at, frame.variables(), frame.context()};
+                    if (self)
+                        QMetaObject::invokeMethod(
+                            self.data(),
+                            [self, snap] {
+                                if (!self || !self->m_running)
+                                    return;
+                                self->flushOutput();
+                                self->m_paused = true;
+                                self->m_snapshot = snap;
+                                Q_EMIT self->paused();
+                            },
+                            Qt::QueuedConnection);
+                });
+        });
+    }
+    if (prepare) {
+        prepare(options);
+        environment.runLog.tags << QStringLiteral("forked-from:%1").arg(m_forkedFromRun)
+                                << QStringLiteral("forked-at:%1").arg(m_forkedFromNode);
+    }
     std::shared_ptr<const pdl::Program> program = parsed.program;
-    m_worker = std::thread([shared, self, options, environment, program]() mutable {
-        // A broken model configuration only matters to programs with model blocks; those fail
-        // with the interpreter's "no provider" message naming the model.
-        environment.compose(options);
-        pdl::Interpreter interpreter(options);
-        pdl::RunResult r = interpreter.run(program);
-        {
-            std::lock_guard lock(shared->mutex);
-            shared->ok = r.ok;
-            shared->result = QString::fromStdString(r.result.toText());
-            shared->error = r.error;
-            shared->trace = r.trace;
-        }
-        if (r.trace && !environment.traceArchiveFolder.isEmpty()) {
-            QString why;
-            if (!RunArchive(environment.traceArchiveFolder)
-                     .save(*r.trace, environment.runLog.runId, &why))
-                qCWarning(lcApp).noquote() << "the run's trace was not kept:" << why;
-        }
-        if (self)
-            QMetaObject::invokeMethod(self.data(), &RunController::onWorkerDone,
-                                      Qt::QueuedConnection);
-    });
+    m_worker =
+        std::thread([shared, self, options, environment, program, debugger = m_debugger]() mutable {
+            // A broken model configuration only matters to programs with model blocks; those fail
+            // with the interpreter's "no provider" message naming the model.
+            environment.compose(options);
+            pdl::Interpreter interpreter(options);
+            pdl::RunResult r = interpreter.run(program);
+            {
+                std::lock_guard lock(shared->mutex);
+                shared->ok = r.ok;
+                shared->result = QString::fromStdString(r.result.toText());
+                shared->error = r.error;
+                shared->trace = r.trace;
+                shared->divergedAt = r.replayDivergedAt;
+                shared->divergedSpan = r.replayDivergedSpan;
+            }
+            if (r.trace && !environment.traceArchiveFolder.isEmpty()) {
+                QString why;
+                if (!RunArchive(environment.traceArchiveFolder)
+                         .save(*r.trace, environment.runLog.runId, &why))
+                    qCWarning(lcApp).noquote() << "the run's trace was not kept:" << why;
+            }
+            if (self)
+                QMetaObject::invokeMethod(self.data(), &RunController::onWorkerDone,
+                                          Qt::QueuedConnection);
+        });
     return true;
+}
+
+bool RunController::startRerun(const QByteArray& text, const QString& path,
+                               const pdl::TraceNode& trace, const QString& fromRunId,
+                               const QString& nodeId, QString* error)
+{
+    if (m_running) {
+        if (error)
+            *error = tr("a run is going");
+        return false;
+    }
+    pdl::RerunPlan plan = pdl::planRerun(trace, nodeId.toStdString());
+    if (!plan.ok) {
+        if (error)
+            *error = tr("no block '%1' in the trace").arg(nodeId);
+        return false;
+    }
+    m_forkedFromRun = fromRunId;
+    m_forkedFromNode = nodeId;
+    m_prepare = [plan](pdl::RunOptions& options) {
+        plan.apply(options);
+    };
+    return start(text, path);
 }
 
 void RunController::stop()
@@ -198,6 +275,132 @@ void RunController::stop()
         return;
     m_shared->cancel.cancel();
     m_shared->inputReady.notify_all();
+    if (m_debugger)
+        m_debugger->interrupt();
+}
+
+void RunController::applyBreakpoints()
+{
+    if (!m_debugger)
+        return;
+    m_debugger->clearBreakpoints();
+    for (auto it = m_breakpoints.cbegin(); it != m_breakpoints.cend(); ++it)
+        for (int line : it.value())
+            m_debugger->addBreakpoint(it.key(), line);
+}
+
+void RunController::setBreakpoints(const QString& file, const QList<int>& lines)
+{
+    if (lines.isEmpty())
+        m_breakpoints.remove(file);
+    else
+        m_breakpoints.insert(file, lines);
+    applyBreakpoints();
+}
+
+void RunController::setPauseOnError(bool on)
+{
+    m_pauseOnError = on;
+    if (m_debugger)
+        m_debugger->setPauseOnError(on);
+}
+
+void RunController::setPauseBeforeModelCalls(bool on)
+{
+    m_pauseBeforeModel = on;
+    if (m_debugger)
+        m_debugger->setPauseBeforeModelCalls(on);
+}
+
+void RunController::resume(pdl::Debugger::Resume mode, const QString& file, int line)
+{
+    if (!m_debugger || !m_paused)
+        return;
+    m_paused = false;
+    m_debugger->resume(mode, file, line);
+    Q_EMIT resumed();
+}
+
+void RunController::continueRun()
+{
+    resume(pdl::Debugger::Resume::Continue);
+}
+
+void RunController::stepOver()
+{
+    resume(pdl::Debugger::Resume::StepOver);
+}
+
+void RunController::stepInto()
+{
+    resume(pdl::Debugger::Resume::StepInto);
+}
+
+void RunController::stepOut()
+{
+    resume(pdl::Debugger::Resume::StepOut);
+}
+
+void RunController::runToLine(const QString& file, int line)
+{
+    resume(pdl::Debugger::Resume::RunToLine, file, line);
+}
+
+void RunController::pauseRun()
+{
+    if (m_debugger && m_running && !m_paused)
+        m_debugger->requestPause();
+}
+
+void RunController::answerModelCall(const QString& reply)
+{
+    if (!m_debugger || !m_paused)
+        return;
+    if (m_snapshot.location.kind != pdl::BlockKind::Model) {
+        Q_EMIT debugError(tr("the run is not paused before a model call"));
+        return;
+    }
+    const std::string text = reply.toStdString();
+    // Queued on the worker before the resume, so it is there when the call is made.
+    m_debugger->post([text](pdl::DebugFrame& frame) { frame.answerModel(text); });
+    continueRun();
+}
+
+void RunController::requestSnapshot()
+{
+    if (!m_debugger || !m_paused)
+        return;
+    QPointer<RunController> self(this);
+    const pdl::DebugLocation at = m_snapshot.location;
+    m_debugger->post([self, at](pdl::DebugFrame& frame) {
+        DebugSnapshot snap{at, frame.variables(), frame.context()};
+        if (!self)
+            return;
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, snap] {
+                if (!self || !self->m_paused)
+                    return;
+                self->m_snapshot = snap;
+                Q_EMIT self->paused();
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void RunController::setVariable(const QString& name, const QString& valueText)
+{
+    if (!m_debugger || !m_paused)
+        return;
+    Result<pdl::YamlValue> yaml = pdl::loadYaml(valueText.toUtf8(), QStringLiteral("value"));
+    if (!yaml.ok() || name.trimmed().isEmpty()) {
+        Q_EMIT debugError(yaml.ok() ? tr("no variable name") : yaml.error().message);
+        return;
+    }
+    const pdl::Value value = yaml->toValue();
+    const std::string key = name.trimmed().toStdString();
+    m_debugger->post([key, value](pdl::DebugFrame& frame) { frame.setVariable(key, value); });
+    requestSnapshot();
 }
 
 void RunController::provideInput(const QString& text)
@@ -256,11 +459,17 @@ void RunController::onWorkerDone()
         result = m_shared->result;
         error = m_shared->error;
         m_lastTrace = m_shared->trace;
+        m_divergedAt = QString::fromStdString(m_shared->divergedAt);
+        m_divergedSpan = m_shared->divergedSpan;
     }
     m_stopped = !ok && m_shared->cancel.isCancelled();
     m_model->endLiveRun(m_lastTrace);
     m_running = false;
     m_waitingForInput = false;
+    const bool wasPaused = m_paused;
+    m_paused = false;
+    if (wasPaused)
+        Q_EMIT resumed();
     Q_EMIT finished(ok, result, error);
 }
 

@@ -1,15 +1,19 @@
 #pragma once
 
+#include "core/pdl/debug/debugger.h"
 #include "core/pdl/interp/tracenode.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/util/cancel.h"
 #include "core/util/diagnostic.h"
 #include "core/workbench/runenvironment.h"
 
+#include <QList>
+#include <QMap>
 #include <QObject>
 #include <QString>
 
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -70,6 +74,61 @@ public:
     /// from finished() on.
     bool wasStopped() const { return m_stopped; }
 
+    /// Re-run from here: runs `text` (the program at `path`) again, with every block that
+    /// finished before the node `nodeId` started in `trace` (a finished run's, e.g. lastTrace())
+    /// replayed from it and that node and everything after it run live. Replayed nodes are
+    /// marked (TraceNode::replayed); the new run records that it was forked from `fromRunId` at
+    /// `nodeId` (forkedFromRun(), and the prompt log's `forked-from:`/`forked-at:` tags). Where
+    /// the program changed before the node, the replay stops at the first block that differs
+    /// (rerunDivergedAt()) and the rest runs live. False, with `error` set, when a run is going
+    /// or the trace has no such node.
+    bool startRerun(const QByteArray& text, const QString& path, const pdl::TraceNode& trace,
+                    const QString& fromRunId, const QString& nodeId, QString* error = nullptr);
+    /// The run the current or latest run was forked from, and at which node (empty otherwise).
+    QString forkedFromRun() const { return m_forkedFromRun; }
+    QString forkedFromNode() const { return m_forkedFromNode; }
+    /// After a re-run: the `pdl__id` and span of the first replayed block whose source no longer
+    /// matched its recording (empty when the whole prefix was replayed).
+    QString rerunDivergedAt() const { return m_divergedAt; }
+    SourceSpan rerunDivergedSpan() const { return m_divergedSpan; }
+
+    // Debugging. The runs started while debugging is on run under a pdl::Debugger: they pause
+    // at breakpoints and steps, paused() tells, and the resume methods go on. Nothing here
+    // blocks the GUI thread: the paused worker is asked for its state, which arrives with
+    // paused().
+
+    /// What a paused run shows: where it is, its variables and its background context.
+    struct DebugSnapshot {
+        pdl::DebugLocation location;
+        pdl::Dict variables;
+        pdl::List context;
+    };
+    /// Debug the runs started from now on (until turned off).
+    void setDebugging(bool on) { m_debugging = on; }
+    bool isDebugging() const { return m_debugging; }
+    /// Breakpoints of `file` (absolute path) at these 1-based lines, for the current run (at
+    /// once) and the next ones. Replaces that file's earlier breakpoints.
+    void setBreakpoints(const QString& file, const QList<int>& lines);
+    QList<int> breakpoints(const QString& file) const { return m_breakpoints.value(file); }
+    /// Pause on errors / before every model call (the next runs and the current one).
+    void setPauseOnError(bool on);
+    void setPauseBeforeModelCalls(bool on);
+    bool isPaused() const { return m_paused; }
+    /// The latest pause's snapshot (valid while isPaused()).
+    const DebugSnapshot& snapshot() const { return m_snapshot; }
+    void continueRun();
+    void stepOver();
+    void stepInto();
+    void stepOut();
+    void runToLine(const QString& file, int line);
+    /// Pauses the running program before its next block.
+    void pauseRun();
+    /// Paused before a model block: `reply` is its answer (nothing is sent) and the run goes on.
+    void answerModelCall(const QString& reply);
+    /// Sets a variable of the paused run (`valueText` in YAML/JSON); paused() follows with the
+    /// new snapshot, or debugError() says why not.
+    void setVariable(const QString& name, const QString& valueText);
+
     /// Answers the pending inputRequested (a line, or everything for a multiline read).
     void provideInput(const QString& text);
     /// Answers the pending inputRequested with end of input.
@@ -83,6 +142,13 @@ Q_SIGNALS:
     void output(const QString& text, bool isError);
     /// A `read` block waits for input: show `prompt` and call provideInput or closeInput.
     void inputRequested(const QString& prompt, bool multiline);
+    /// A debugged run paused (snapshot() holds where and its state), or its state changed
+    /// while paused (a variable set).
+    void paused();
+    /// A paused run goes on.
+    void resumed();
+    /// A debugger command could not be carried out.
+    void debugError(const QString& message);
     /// The run ended. On failure `error` says why and where.
     void finished(bool ok, const QString& result, const hako::Diagnostic& error);
 
@@ -101,6 +167,21 @@ private:
     std::thread m_worker;
     pdl::TracePtr m_lastTrace;
     QString m_lastRunId;
+    /// Completes the next run's options (a re-run's replay); cleared when it starts.
+    std::function<void(pdl::RunOptions&)> m_prepare;
+    void resume(pdl::Debugger::Resume mode, const QString& file = {}, int line = 0);
+    void requestSnapshot();
+    void applyBreakpoints();
+    bool m_debugging = false;
+    bool m_paused = false;
+    bool m_pauseOnError = true;
+    bool m_pauseBeforeModel = false;
+    std::shared_ptr<pdl::Debugger> m_debugger; ///< the current run's, when debugged
+    QMap<QString, QList<int>> m_breakpoints;
+    DebugSnapshot m_snapshot;
+    QString m_forkedFromRun, m_forkedFromNode;
+    QString m_divergedAt;
+    SourceSpan m_divergedSpan;
 };
 
 } // namespace hako

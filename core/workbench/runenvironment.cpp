@@ -75,7 +75,8 @@ std::optional<Diagnostic> RunEnvironment::compose(pdl::RunOptions& options) cons
     std::optional<Diagnostic> providerError;
     if (modelProvider) {
         options.models = modelProvider;
-    } else if (!options.replay) {
+    } else if (!options.replay || options.replayCheck) {
+        // A re-run from a node (replayCheck set) replays only the blocks before it.
         Result<std::shared_ptr<models::IModelProvider>> provider =
             models::createDefaultProvider(baseFolder);
         if (provider.ok())

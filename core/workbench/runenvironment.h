@@ -66,7 +66,8 @@ public:
 
     /// Completes `options` on the run's worker: options.models (modelProvider, else the provider
     /// configured for baseFolder, created here once; none when options.replay answers the model
-    /// calls), options.sandbox, and `doc`, `memory`, `thread` in options.initialScope (over that
+    /// calls, unless options.replayCheck says the replay is a re-run's partial one),
+    /// options.sandbox, and `doc`, `memory`, `thread` in options.initialScope (over that
     /// same provider; each memory run gets its own run id for the journal). Returns the
     /// configuration error when the provider could not be created: the rest is composed anyway,
     /// and callers decide whether that error matters (`hako run` stops; the workbench lets

@@ -38,7 +38,20 @@ PdlEditor::PdlEditor(QWidget* parent) : QsciScintilla(parent)
     setMarginType(MarkerMargin, QsciScintilla::SymbolMargin);
     setMarginWidth(MarkerMargin, 14);
     setMarginMarkerMask(LineNumberMargin, 0);
-    setMarginMarkerMask(MarkerMargin, (1 << ErrorMarker) | (1 << WarningMarker));
+    setMarginMarkerMask(MarkerMargin,
+                        (1 << ErrorMarker) | (1 << WarningMarker) | (1 << BreakpointMarker));
+    // Breakpoints: a click on the marker margin toggles a red dot.
+    markerDefine(QsciScintilla::Circle, BreakpointMarker);
+    setMarkerBackgroundColor(QColor(0xd7, 0x3a, 0x49), BreakpointMarker);
+    setMarkerForegroundColor(QColor(0xb3, 0x1d, 0x28), BreakpointMarker);
+    markerDefine(QsciScintilla::Background, PausedLineMarker);
+    setMarkerBackgroundColor(QColor(0xff, 0xf3, 0xb0), PausedLineMarker);
+    setMarginSensitivity(MarkerMargin, true);
+    connect(this, &QsciScintilla::marginClicked, this,
+            [this](int margin, int line, Qt::KeyboardModifiers) {
+                if (margin == MarkerMargin)
+                    toggleBreakpoint(line + 1);
+            });
     setFolding(QsciScintilla::BoxedTreeFoldStyle, FoldMargin);
     setFoldMarginColors(QColor(0xf6, 0xf8, 0xfa), QColor(0xf6, 0xf8, 0xfa));
     // Soft grey fold markers instead of Scintilla's black boxes.
@@ -329,6 +342,43 @@ void PdlEditor::applyTextEdits(const QList<TextReplacement>& edits)
     }
     endUndoAction();
     SendScintilla(SCI_SETFIRSTVISIBLELINE, static_cast<unsigned long>(firstLine));
+}
+
+QList<int> PdlEditor::breakpointLines() const
+{
+    QList<int> lines;
+    for (int line = markerFindNext(0, 1 << BreakpointMarker); line >= 0;
+         line = markerFindNext(line + 1, 1 << BreakpointMarker))
+        lines << line + 1;
+    return lines;
+}
+
+void PdlEditor::setBreakpointLines(const QList<int>& lines)
+{
+    markerDeleteAll(BreakpointMarker);
+    for (int line : lines)
+        if (line >= 1 && line <= this->lines())
+            markerAdd(line - 1, BreakpointMarker);
+}
+
+void PdlEditor::toggleBreakpoint(int line)
+{
+    if (line < 1 || line > lines())
+        return;
+    if (markersAtLine(line - 1) & (1 << BreakpointMarker))
+        markerDelete(line - 1, BreakpointMarker);
+    else
+        markerAdd(line - 1, BreakpointMarker);
+    Q_EMIT breakpointsChanged(breakpointLines());
+}
+
+void PdlEditor::setPausedLine(int line)
+{
+    markerDeleteAll(PausedLineMarker);
+    if (line >= 1 && line <= lines()) {
+        markerAdd(line - 1, PausedLineMarker);
+        ensureLineVisible(line - 1);
+    }
 }
 
 } // namespace hako

@@ -67,6 +67,17 @@ public:
     static constexpr int WarningIndicator = 9;
     static constexpr int ErrorMarker = 0;
     static constexpr int WarningMarker = 1;
+    /// The red dot of a breakpoint in the marker margin, and the paused line's background.
+    static constexpr int BreakpointMarker = 2;
+    static constexpr int PausedLineMarker = 3;
+
+    /// Breakpoints: 1-based lines holding a red dot in the marker margin (a click on the
+    /// margin toggles one; the dots move with the text as it is edited).
+    QList<int> breakpointLines() const;
+    void setBreakpointLines(const QList<int>& lines);
+    void toggleBreakpoint(int line);
+    /// Highlights 1-based `line` as where a debugged run is paused; 0 clears it.
+    void setPausedLine(int line);
 
     /// Shows a program report: a squiggle under each diagnostic's span and a marker in the
     /// margin of its line; hover and completion use its scope analysis. Null clears them.
@@ -101,6 +112,8 @@ public:
 Q_SIGNALS:
     /// Emitted when the cursor moves; line and column are 1-based code-point positions.
     void cursorLineColumnChanged(int line, int column);
+    /// A breakpoint was added or removed (by a click or toggleBreakpoint()): all the lines.
+    void breakpointsChanged(const QList<int>& lines);
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;

@@ -83,8 +83,10 @@ RunResult Interpreter::run(const std::shared_ptr<const Program>& program)
     const ProgramInfo* raw = info.get();
     runner.programs.emplace(QFileInfo(program->file).absoluteFilePath(), std::move(info));
 
-    runner.keepContext = m_options.keepContext || m_options.streamContext || !program->document ||
-                         readsContext(*program->document);
+    runner.keepContext = m_options.keepContext || m_options.streamContext ||
+                         (m_options.debugger && m_options.debugger->wantsContext()) ||
+                         !program->document || readsContext(*program->document);
+    runner.announceProgram(program);
     State st;
     st.program = raw;
     st.streamResult = m_options.streamResult;
@@ -138,6 +140,8 @@ RunResult Interpreter::run(const std::shared_ptr<const Program>& program)
     out.scope = st.scope.vars();
     out.scope.set("pdl_usage", runner.usageValue());
     out.context = contextToList(st.context);
+    out.replayDivergedAt = runner.replayDivergedAt;
+    out.replayDivergedSpan = runner.replayDivergedSpan;
     out.scope.set("pdl_context", Value(out.context));
     return out;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/pdl/ast/block.h"
+#include "core/pdl/interp/debughook.h"
 #include "core/pdl/interp/tracenode.h"
 #include "core/pdl/value.h"
 #include "core/util/cancel.h"
@@ -74,6 +75,13 @@ struct RunOptions {
     bool captureScope = false;
     /// Build RunResult::context even when nothing in the program reads the context.
     bool keepContext = false;
+    /// A debugger consulted before every block and when a block fails (breakpoints, stepping,
+    /// inspection; see IDebugHook). Null (the default) costs one pointer test per block.
+    IDebugHook* debugger = nullptr;
+    /// With `replay`: asked before a recorded result is reused for block `block` with id `id`;
+    /// false means the program changed there (RunResult::replayDivergedAt), and that block and
+    /// every later one run live.
+    std::function<bool(const std::string& id, const Block& block)> replayCheck;
 };
 
 /// The outcome of a run: the result or the error, the final scope, and the trace when asked.
@@ -84,9 +92,13 @@ struct RunResult {
     /// When !ok: the line IBM's reference interpreter reports for this error (its line table
     /// for the failing block's path, see referencelines.h); 0 when it reports none.
     int referenceLine = 0;
-    TracePtr trace;   ///< the root node when RunOptions::trace (partial after an error)
-    Dict scope;       ///< the variables at the end of the run
-    List context;     ///< the background context at the end of the run
+    TracePtr trace; ///< the root node when RunOptions::trace (partial after an error)
+    Dict scope;     ///< the variables at the end of the run
+    List context;   ///< the background context at the end of the run
+    /// With RunOptions::replayCheck: the `pdl__id` and span of the first block whose recording
+    /// no longer matched the program (empty when the replay held to the end).
+    std::string replayDivergedAt;
+    SourceSpan replayDivergedSpan;
 };
 
 /// Runs PDL programs as IBM's reference interpreter does (see pdl-semantics.md).

@@ -264,6 +264,97 @@ private:
 
 } // namespace
 
+namespace {
+
+// Set while a debugger hook runs on this thread: blocks the hook itself runs (functions called
+// by an expression it evaluates) are not debugged again.
+thread_local bool t_inDebugHook = false;
+
+class DebugHookScope {
+public:
+    DebugHookScope() { t_inDebugHook = true; }
+    ~DebugHookScope() { t_inDebugHook = false; }
+    DebugHookScope(const DebugHookScope&) = delete;
+    DebugHookScope& operator=(const DebugHookScope&) = delete;
+};
+
+// Counts the blocks enclosing the running one in State::debugDepth, restoring it on every exit.
+class DepthScope {
+public:
+    explicit DepthScope(int& depth) : m_depth(depth), m_saved(depth) { ++depth; }
+    ~DepthScope() { m_depth = m_saved; }
+    DepthScope(const DepthScope&) = delete;
+    DepthScope& operator=(const DepthScope&) = delete;
+    int outer() const { return m_saved; }
+
+private:
+    int& m_depth;
+    int m_saved;
+};
+
+class RunnerDebugFrame final : public DebugFrame {
+public:
+    RunnerDebugFrame(Runner& runner, State& st, const Block& b, const std::string& id, int depth)
+        : m_runner(runner), m_st(st), m_block(b), m_id(id), m_depth(depth)
+    {}
+    const Block& block() const override { return m_block; }
+    const std::string& id() const override { return m_id; }
+    int depth() const override { return m_depth; }
+    bool cancelled() const override { return m_runner.options.cancel.isCancelled(); }
+    Dict variables() const override
+    {
+        Dict vars = m_st.scope.vars();
+        vars.set("pdl_context", Value(contextToList(m_st.context)));
+        return vars;
+    }
+    void setVariable(const std::string& name, Value value) override
+    {
+        if (name == "pdl_context" && value.isList()) {
+            m_st.context = contextFromList(value.asList());
+            return;
+        }
+        m_st.scope.set(name, std::move(value));
+    }
+    List context() const override { return contextToList(m_st.context); }
+    void setContext(const List& messages) override { m_st.context = contextFromList(messages); }
+    Result<Value> evaluate(const std::string& source) const override
+    {
+        try {
+            return m_runner.evalValue(Value(source), m_st, m_block.span);
+        } catch (const PdlError& e) {
+            return makeError(QString::fromStdString(e.what()), e.span);
+        } catch (const Cancelled&) {
+            return makeError(QStringLiteral("the run was cancelled"));
+        } catch (const std::exception& e) {
+            return makeError(QString::fromUtf8(e.what()));
+        }
+    }
+    void answerModel(std::string reply) override
+    {
+        if (m_block.kind != BlockKind::Model)
+            return;
+        m_st.handAnswer = std::move(reply);
+        m_st.handAnswerBlock = &m_block;
+    }
+
+private:
+    Runner& m_runner;
+    State& m_st;
+    const Block& m_block;
+    const std::string& m_id;
+    int m_depth;
+};
+
+} // namespace
+
+void Runner::announceProgram(const std::shared_ptr<const Program>& program)
+{
+    if (options.debugger && program) {
+        DebugHookScope hook;
+        options.debugger->programLoaded(program);
+    }
+}
+
 std::string currentBlockId()
 {
     return t_currentBlockId ? *t_currentBlockId : std::string();
@@ -314,6 +405,15 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
         const std::function<void()> started = std::move(st.onStarted);
         st.onStarted = nullptr;
         started();
+    }
+    const DepthScope depth(st.debugDepth);
+    if (options.debugger && !t_inDebugHook) [[unlikely]] {
+        {
+            RunnerDebugFrame frame(*this, st, b, id, depth.outer());
+            DebugHookScope hook;
+            options.debugger->beforeBlock(frame);
+        }
+        checkCancelled();
     }
 
     const std::string savedRole = st.role;
@@ -423,6 +523,12 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
         else if (!hasTarget(b, "result"))
             result = Value("");
     } catch (PdlError& e) {
+        if (options.debugger && !t_inDebugHook && !e.debugged) [[unlikely]] {
+            e.debugged = true;
+            RunnerDebugFrame frame(*this, st, b, id, depth.outer());
+            DebugHookScope hook;
+            options.debugger->blockFailed(frame, e.what());
+        }
         st.role = savedRole;
         st.traceParent = savedParent;
         st.streamResult = streamIn;
@@ -580,7 +686,17 @@ Value Runner::execBody(const BlockPtr& bp, State& st, const std::string& id, Tra
     if (options.replay && isLeafKind(b.kind) && b.kind != BlockKind::Data &&
         b.kind != BlockKind::Message) {
         auto it = options.replay->find(id);
-        if (it != options.replay->end()) {
+        if (it != options.replay->end() && options.replayCheck &&
+            !replayDiverged.load(std::memory_order_relaxed) && !options.replayCheck(id, b)) {
+            std::lock_guard lock(observerMutex);
+            if (!replayDiverged.exchange(true)) {
+                replayDivergedAt = id;
+                replayDivergedSpan = b.span;
+            }
+        }
+        if (it != options.replay->end() && !replayDiverged.load(std::memory_order_relaxed)) {
+            if (node)
+                node->replayed = true;
             if (b.kind == BlockKind::Model)
                 st.context = contextAppend(st.context, b.role ? *b.role : "assistant",
                                            Value(it->second.toText()), id);
@@ -738,6 +854,7 @@ const ProgramInfo* Runner::loadProgram(const QString& path, const SourceSpan& fr
         info->lines = QString::fromUtf8(*text).split(QLatin1Char('\n'));
     const ProgramInfo* raw = info.get();
     programs.emplace(canonical, std::move(info));
+    announceProgram(parsed.program);
     return raw;
 }
 

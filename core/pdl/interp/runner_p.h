@@ -16,6 +16,7 @@ class Sandbox;
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 
 namespace hako::pdl {
@@ -31,6 +32,8 @@ public:
     {}
     SourceSpan span;
     std::vector<std::string> types;
+    /// A debugger was told about this error already (it pauses once, at the innermost block).
+    mutable bool debugged = false;
 };
 
 /// The run was cancelled; never caught by fallback or retry.
@@ -61,6 +64,11 @@ struct State {
     std::function<void()> onStarted;
     /// The trace node of the enclosing block (its serial is a new node's parentSerial).
     uint64_t traceParent = 0;
+    /// Blocks enclosing the next one (what a debugger's step over/out compare).
+    int debugDepth = 0;
+    /// A model reply typed in a debugger for the model block `handAnswerBlock`.
+    std::optional<std::string> handAnswer;
+    const Block* handAnswerBlock = nullptr;
 };
 
 class Runner {
@@ -104,6 +112,12 @@ public:
     std::map<QString, Value> imports;
     Dict usage; ///< pdl_usage
     int64_t modelCalls = 0, promptTokens = 0, completionTokens = 0;
+    /// Set once RunOptions::replayCheck refused a recorded result: the rest runs live.
+    std::atomic<bool> replayDiverged{false};
+    std::string replayDivergedAt; ///< guarded by observerMutex
+    SourceSpan replayDivergedSpan;
+    /// Tells the debugger (if any) that `program` was loaded (the run's or an include's).
+    void announceProgram(const std::shared_ptr<const Program>& program);
     /// `pdl_usage`: {model_calls, prompt_tokens, completion_tokens} so far.
     Value usageValue() const;
 

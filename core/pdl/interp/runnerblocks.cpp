@@ -145,6 +145,7 @@ Value Runner::execImport(const ImportBlock& b, State& st, const std::string& id,
     is.program = info;
     is.callDepth = st.callDepth + 1;
     is.traceParent = st.traceParent;
+    is.debugDepth = st.debugDepth;
     for (const char* builtin : {"pdl_context", "pdl_model_default_parameters"}) {
         if (const Value* v = st.scope.find(builtin))
             is.scope.set(builtin, *v);

@@ -207,7 +207,17 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
     Value raw;
     Value structured; // the validated value of a structured-output call
     models::Usage usage;
-    if (const Value* mock = parameters.find("mock_response")) {
+    if (st.handAnswer && st.handAnswerBlock == &b) {
+        // Answered by hand in the debugger: nothing is sent.
+        reply = std::move(*st.handAnswer);
+        st.handAnswer.reset();
+        st.handAnswerBlock = nullptr;
+        usage.estimated = true;
+        usage.completionTokens = int64_t(reply.size() / 4 + 1);
+        if (node)
+            node->answeredByHand = true;
+        streamValue(st, Value(reply));
+    } else if (const Value* mock = parameters.find("mock_response")) {
         reply = mock->toText();
         usage.estimated = true;
         usage.completionTokens = int64_t(reply.size() / 4 + 1);

@@ -582,6 +582,7 @@ Value Runner::callFunction(const Value& fnValue, const Dict& args, State& caller
     cs.role = caller.role;
     cs.program = fn->program();
     cs.callDepth = caller.callDepth + 1;
+    cs.debugDepth = caller.debugDepth;
     cs.streamResult = caller.streamResult;
     cs.traceParent = caller.traceParent; // the body is traced under the call block
     // Every problem with the arguments at once, as the reference reports them.

@@ -64,6 +64,13 @@ struct TraceNode {
     std::string out;  ///< captured stdout of a code block
     std::string err;  ///< captured stderr of a code block
 
+    /// The result was taken from a recorded trace (RunOptions::replay) instead of being computed
+    /// (written as `pdl__replayed: true`).
+    bool replayed = false;
+    /// A model block whose reply a person typed in the debugger instead of calling the model
+    /// (written as `pdl__answered_by_hand: true`).
+    bool answeredByHand = false;
+
     /// Set on a failed block: the message; the node is written as `kind: error`.
     std::string error;
     SourceSpan errorSpan;

@@ -1,0 +1,550 @@
+#include "core/pdl/debug/debugger.h"
+
+#include "core/pdl/parser/yamlvalue.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+
+#include <chrono>
+
+namespace hako::pdl {
+
+namespace {
+
+// The blocks directly inside `b`, in source order as far as it matters for breakpoints.
+template <typename F> void forEachChild(const Block& b, F&& f)
+{
+    auto one = [&](const BlockPtr& c) {
+        if (c)
+            f(*c);
+    };
+    for (const auto& d : b.defs)
+        one(d.second);
+    switch (b.kind) {
+    case BlockKind::Text:
+    case BlockKind::LastOf:
+    case BlockKind::Array:
+    case BlockKind::Sequence:
+        for (const BlockPtr& c : static_cast<const ListBlockBase&>(b).children)
+            one(c);
+        break;
+    case BlockKind::Object: {
+        const auto& o = static_cast<const ObjectBlock&>(b);
+        for (const auto& fld : o.fields)
+            one(fld.second);
+        for (const BlockPtr& c : o.items)
+            one(c);
+        break;
+    }
+    case BlockKind::Message:
+        one(static_cast<const MessageBlock&>(b).content);
+        break;
+    case BlockKind::If:
+        one(static_cast<const IfBlock&>(b).then);
+        one(static_cast<const IfBlock&>(b).elseBlock);
+        break;
+    case BlockKind::Match:
+        for (const MatchCase& c : static_cast<const MatchBlock&>(b).cases)
+            one(c.then);
+        break;
+    case BlockKind::Repeat:
+    case BlockKind::Map:
+        one(static_cast<const LoopBlockBase&>(b).body);
+        break;
+    case BlockKind::Function:
+        one(static_cast<const FunctionBlock&>(b).returns);
+        break;
+    case BlockKind::Code:
+        one(static_cast<const CodeBlock&>(b).code);
+        break;
+    case BlockKind::Model:
+        one(static_cast<const ModelBlock&>(b).input);
+        break;
+    default:
+        break;
+    }
+    one(b.fallback);
+    one(b.parser.pdl);
+}
+
+bool covers(const SourceSpan& s, int line)
+{
+    const int end = s.endLine > 0 ? s.endLine : s.line;
+    return s.line <= line && line <= end;
+}
+
+// The innermost block covering `line` (the first of siblings), or null.
+const Block* innermost(const Block& b, int line, int depth = 0)
+{
+    if (depth > 2000 || !covers(b.span, line))
+        return nullptr;
+    const Block* found = &b;
+    forEachChild(b, [&](const Block& c) {
+        if (found != &b)
+            return;
+        if (const Block* inner = innermost(c, line, depth + 1))
+            found = inner;
+    });
+    return found;
+}
+
+bool sameFile(const QString& programFile, const QString& wanted)
+{
+    if (wanted.isEmpty())
+        return true;
+    const QString abs = QFileInfo(wanted).absoluteFilePath();
+    if (QFileInfo(programFile).absoluteFilePath() == abs)
+        return true;
+    // `prog.pdl` or `sub/prog.pdl` as typed: any program file ending so.
+    return !QFileInfo(wanted).isAbsolute() &&
+           (programFile == wanted || programFile.endsWith(QLatin1Char('/') + wanted));
+}
+
+DebugLocation locationOf(const DebugFrame& frame, DebugLocation::Reason reason)
+{
+    DebugLocation l;
+    l.reason = reason;
+    const Block& b = frame.block();
+    l.span = b.span;
+    l.kind = b.kind;
+    l.id = frame.id();
+    if (b.def)
+        l.def = *b.def;
+    l.depth = frame.depth();
+    return l;
+}
+
+} // namespace
+
+QString DebugLocation::describe() const
+{
+    QString where = QStringLiteral("%1:%2").arg(QFileInfo(span.file).fileName()).arg(span.line);
+    QString what = QStringLiteral("%1 block").arg(QString::fromUtf8(blockKindName(kind)));
+    if (!def.empty())
+        what += QStringLiteral(" '%1'").arg(QString::fromStdString(def));
+    QString text = QCoreApplication::translate("hako::pdl::Debugger", "%1 (%2)").arg(where, what);
+    if (reason == Reason::Breakpoint)
+        text +=
+            QCoreApplication::translate("hako::pdl::Debugger", ", breakpoint %1").arg(breakpoint);
+    else if (reason == Reason::ModelCall)
+        text += QCoreApplication::translate("hako::pdl::Debugger", ", before the model call");
+    if (reason == Reason::Error)
+        text += QCoreApplication::translate("hako::pdl::Debugger", ", error: %1")
+                    .arg(QString::fromStdString(error));
+    return text;
+}
+
+struct Debugger::Request {
+    std::function<void(DebugFrame&)> fn;
+    bool done = false;
+    bool ran = false;
+};
+
+Debugger::Debugger() = default;
+Debugger::~Debugger() = default;
+
+int Debugger::addBreakpoint(const QString& file, int line, std::string condition)
+{
+    std::lock_guard lock(m_mutex);
+    Breakpoint bp;
+    bp.number = m_nextNumber++;
+    bp.file = file;
+    bp.line = line;
+    // A bare expression is read as one: `i == 3` means `${ i == 3 }`.
+    if (!condition.empty() && condition.find("${") == std::string::npos)
+        condition = "${ " + condition + " }";
+    bp.condition = std::move(condition);
+    m_breakpoints.push_back(bp);
+    resolveAll();
+    rearm();
+    return bp.number;
+}
+
+bool Debugger::removeBreakpoint(int number)
+{
+    std::lock_guard lock(m_mutex);
+    auto it = std::find_if(m_breakpoints.begin(), m_breakpoints.end(),
+                           [&](const Breakpoint& b) { return b.number == number; });
+    if (it == m_breakpoints.end())
+        return false;
+    m_breakpoints.erase(it);
+    resolveAll();
+    rearm();
+    return true;
+}
+
+void Debugger::clearBreakpoints()
+{
+    std::lock_guard lock(m_mutex);
+    m_breakpoints.clear();
+    resolveAll();
+    rearm();
+}
+
+std::vector<Breakpoint> Debugger::breakpoints() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_breakpoints;
+}
+
+void Debugger::setPauseOnEntry(bool on)
+{
+    std::lock_guard lock(m_mutex);
+    m_pauseOnEntry = on;
+    rearm();
+}
+
+void Debugger::setPauseOnError(bool on)
+{
+    std::lock_guard lock(m_mutex);
+    m_pauseOnError = on;
+}
+
+void Debugger::setPauseBeforeModelCalls(bool on)
+{
+    std::lock_guard lock(m_mutex);
+    m_pauseBeforeModel = on;
+    rearm();
+}
+
+void Debugger::requestPause()
+{
+    std::lock_guard lock(m_mutex);
+    m_pauseRequested = true;
+    rearm();
+}
+
+void Debugger::setPausedCallback(std::function<void(const DebugLocation&)> callback)
+{
+    std::lock_guard lock(m_mutex);
+    m_onPaused = std::move(callback);
+}
+
+bool Debugger::isPaused() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_paused;
+}
+
+std::optional<DebugLocation> Debugger::location() const
+{
+    std::lock_guard lock(m_mutex);
+    if (!m_paused)
+        return std::nullopt;
+    return m_location;
+}
+
+bool Debugger::inspect(const std::function<void(DebugFrame&)>& fn)
+{
+    auto request = std::make_shared<Request>();
+    request->fn = fn;
+    std::unique_lock lock(m_mutex);
+    if (!m_paused)
+        return false;
+    m_requests.push_back(request);
+    m_changed.notify_all();
+    m_changed.wait(lock, [&] { return request->done; });
+    return request->ran;
+}
+
+bool Debugger::post(std::function<void(DebugFrame&)> fn)
+{
+    auto request = std::make_shared<Request>();
+    request->fn = std::move(fn);
+    std::lock_guard lock(m_mutex);
+    if (!m_paused)
+        return false;
+    m_requests.push_back(std::move(request));
+    m_changed.notify_all();
+    return true;
+}
+
+Result<Value> Debugger::evaluate(const std::string& expression)
+{
+    std::string source = expression;
+    if (source.find("${") == std::string::npos)
+        source = "${ " + source + " }";
+    std::optional<Result<Value>> out;
+    if (!inspect([&](DebugFrame& f) { out = f.evaluate(source); }))
+        return makeError(
+            QCoreApplication::translate("hako::pdl::Debugger", "the run is not paused"));
+    return std::move(*out);
+}
+
+std::optional<Dict> Debugger::variables()
+{
+    std::optional<Dict> out;
+    inspect([&](DebugFrame& f) { out = f.variables(); });
+    return out;
+}
+
+std::optional<List> Debugger::context()
+{
+    std::optional<List> out;
+    inspect([&](DebugFrame& f) { out = f.context(); });
+    return out;
+}
+
+namespace {
+
+Result<Value> parseValueText(const QString& text)
+{
+    Result<YamlValue> yaml = loadYaml(text.toUtf8(), QStringLiteral("value"));
+    if (!yaml.ok())
+        return yaml.error();
+    return yaml->toValue();
+}
+
+} // namespace
+
+Result<bool> Debugger::setVariable(const std::string& name, const QString& valueText)
+{
+    Result<Value> v = parseValueText(valueText);
+    if (!v.ok())
+        return v.error();
+    if (name.empty())
+        return makeError(QCoreApplication::translate("hako::pdl::Debugger", "no variable name"));
+    if (!inspect([&](DebugFrame& f) { f.setVariable(name, *v); }))
+        return makeError(
+            QCoreApplication::translate("hako::pdl::Debugger", "the run is not paused"));
+    return true;
+}
+
+Result<bool> Debugger::setContext(const QString& messagesText)
+{
+    Result<Value> v = parseValueText(messagesText);
+    if (!v.ok())
+        return v.error();
+    if (!v->isList())
+        return makeError(QCoreApplication::translate("hako::pdl::Debugger",
+                                                     "the context must be a list of messages"));
+    if (!inspect([&](DebugFrame& f) { f.setContext(v->asList()); }))
+        return makeError(
+            QCoreApplication::translate("hako::pdl::Debugger", "the run is not paused"));
+    return true;
+}
+
+Result<bool> Debugger::answerModel(const std::string& text, Resume then)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (!m_paused)
+            return makeError(
+                QCoreApplication::translate("hako::pdl::Debugger", "the run is not paused"));
+        if (m_location.kind != BlockKind::Model)
+            return makeError(QCoreApplication::translate("hako::pdl::Debugger",
+                                                         "the run is not paused at a model block"));
+    }
+    if (!inspect([&](DebugFrame& f) { f.answerModel(text); }))
+        return makeError(
+            QCoreApplication::translate("hako::pdl::Debugger", "the run is not paused"));
+    resume(then);
+    return true;
+}
+
+void Debugger::resume(Resume mode, const QString& file, int line)
+{
+    std::lock_guard lock(m_mutex);
+    if (!m_paused)
+        return;
+    m_resume = mode;
+    // Paused no more from here on: inspect() refuses and waitForPause() waits for the next.
+    m_paused = false;
+    m_runToFile = file;
+    m_runToLine = mode == Resume::RunToLine ? line : 0;
+    m_changed.notify_all();
+}
+
+void Debugger::interrupt()
+{
+    std::lock_guard lock(m_mutex);
+    m_interrupted = true;
+    m_armed.store(false, std::memory_order_relaxed);
+    m_changed.notify_all();
+}
+
+bool Debugger::waitForPause()
+{
+    std::unique_lock lock(m_mutex);
+    m_changed.wait(lock, [&] { return m_paused || m_finished; });
+    return m_paused;
+}
+
+void Debugger::runFinished()
+{
+    std::lock_guard lock(m_mutex);
+    m_finished = true;
+    m_changed.notify_all();
+}
+
+void Debugger::programLoaded(const std::shared_ptr<const Program>& program)
+{
+    std::lock_guard lock(m_mutex);
+    m_programs.push_back(program);
+    resolveAll();
+    rearm();
+}
+
+std::vector<const Block*> Debugger::resolve(const QString& file, int line) const
+{
+    std::vector<const Block*> out;
+    for (const auto& p : m_programs) {
+        if (!p->root || !sameFile(p->file, file))
+            continue;
+        if (const Block* b = innermost(*p->root, line))
+            out.push_back(b);
+    }
+    return out;
+}
+
+void Debugger::resolveAll()
+{
+    m_resolved.clear();
+    for (const Breakpoint& bp : m_breakpoints)
+        for (const Block* b : resolve(bp.file, bp.line))
+            m_resolved.push_back({bp.number, b});
+    if (m_stepMode == Resume::RunToLine)
+        for (const Block* b : resolve(m_runToFile, m_runToLine))
+            m_resolved.push_back({0, b});
+}
+
+void Debugger::rearm()
+{
+    const bool armed =
+        !m_interrupted &&
+        (!m_resolved.empty() || m_stepMode == Resume::StepInto || m_stepMode == Resume::StepOver ||
+         m_stepMode == Resume::StepOut || m_pauseOnEntry || m_pauseRequested || m_pauseBeforeModel);
+    m_armed.store(armed, std::memory_order_relaxed);
+}
+
+void Debugger::beforeBlock(DebugFrame& frame)
+{
+    if (!m_armed.load(std::memory_order_relaxed))
+        return;
+    std::unique_lock lock(m_mutex);
+    if (m_interrupted)
+        return;
+    const Block* block = &frame.block();
+    const int depth = frame.depth();
+    std::optional<DebugLocation::Reason> reason;
+    int number = 0;
+    if (m_pauseOnEntry) {
+        m_pauseOnEntry = false;
+        reason = DebugLocation::Reason::Entry;
+    } else if (m_pauseRequested) {
+        reason = DebugLocation::Reason::Pause;
+    } else if (m_stepMode == Resume::StepInto ||
+               (m_stepMode == Resume::StepOver && depth <= m_stepDepth) ||
+               (m_stepMode == Resume::StepOut && depth < m_stepDepth)) {
+        reason = DebugLocation::Reason::Step;
+    }
+    if (!reason) {
+        // Breakpoints: conditions are evaluated without the lock (they may call functions).
+        std::vector<Resolved> hits;
+        for (const Resolved& r : m_resolved)
+            if (r.block == block)
+                hits.push_back(r);
+        for (const Resolved& r : hits) {
+            if (r.number == 0) {
+                reason = DebugLocation::Reason::RunToLine;
+                break;
+            }
+            std::string condition;
+            for (const Breakpoint& bp : m_breakpoints)
+                if (bp.number == r.number)
+                    condition = bp.condition;
+            bool take = true;
+            if (!condition.empty()) {
+                lock.unlock();
+                Result<Value> v = frame.evaluate(condition);
+                lock.lock();
+                // A condition that fails to evaluate pauses: the person sees why.
+                take = !v.ok() || v->truthy();
+            }
+            if (take) {
+                reason = DebugLocation::Reason::Breakpoint;
+                number = r.number;
+                for (Breakpoint& bp : m_breakpoints)
+                    if (bp.number == r.number)
+                        ++bp.hits;
+                break;
+            }
+        }
+    }
+    if (!reason && m_pauseBeforeModel && block->kind == BlockKind::Model)
+        reason = DebugLocation::Reason::ModelCall;
+    if (!reason)
+        return;
+    DebugLocation loc = locationOf(frame, *reason);
+    loc.breakpoint = number;
+    if (*reason != DebugLocation::Reason::ModelCall && block->kind == BlockKind::Model &&
+        m_pauseBeforeModel)
+        loc.reason = DebugLocation::Reason::ModelCall;
+    pause(frame, std::move(loc), lock);
+}
+
+void Debugger::blockFailed(DebugFrame& frame, const std::string& message)
+{
+    std::unique_lock lock(m_mutex);
+    if (!m_pauseOnError || m_interrupted)
+        return;
+    DebugLocation loc = locationOf(frame, DebugLocation::Reason::Error);
+    loc.error = message;
+    pause(frame, std::move(loc), lock);
+}
+
+void Debugger::pause(DebugFrame& frame, DebugLocation location, std::unique_lock<std::mutex>& lock)
+{
+    // One paused thread at a time (parallel map iterations queue up here).
+    m_changed.wait(lock, [&] { return !m_paused || m_interrupted || frame.cancelled(); });
+    if (m_interrupted || frame.cancelled())
+        return;
+    m_paused = true;
+    m_pauseRequested = false;
+    m_stepMode = Resume::Continue;
+    m_resume.reset();
+    m_location = std::move(location);
+    resolveAll();
+    rearm();
+    auto callback = m_onPaused;
+    const DebugLocation shown = m_location;
+    m_changed.notify_all();
+    if (callback) {
+        lock.unlock();
+        callback(shown);
+        lock.lock();
+    }
+    for (;;) {
+        if (!m_requests.empty()) {
+            std::shared_ptr<Request> r = m_requests.front();
+            m_requests.pop_front();
+            lock.unlock();
+            r->fn(frame);
+            lock.lock();
+            r->ran = true;
+            r->done = true;
+            m_changed.notify_all();
+            continue;
+        }
+        if (m_resume || m_interrupted || frame.cancelled())
+            break;
+        // Cancelling the run wakes the wait through interrupt(); the timeout is a safety net
+        // for a caller that only cancelled the token.
+        m_changed.wait_for(lock, std::chrono::milliseconds(20));
+    }
+    for (const auto& r : m_requests)
+        r->done = true;
+    m_requests.clear();
+    m_paused = false;
+    const Resume mode = m_resume.value_or(Resume::Continue);
+    m_resume.reset();
+    m_stepMode = mode;
+    m_stepDepth = frame.depth();
+    if (mode != Resume::RunToLine)
+        m_runToLine = 0;
+    resolveAll();
+    rearm();
+    m_changed.notify_all();
+}
+
+} // namespace hako::pdl

@@ -1,0 +1,161 @@
+#pragma once
+
+#include "core/pdl/interp/debughook.h"
+
+#include <QString>
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hako::pdl {
+
+/// Where a paused run stands and why it paused.
+struct DebugLocation {
+    enum class Reason { Entry, Breakpoint, Step, ModelCall, Error, Pause, RunToLine };
+    Reason reason = Reason::Step;
+    SourceSpan span; ///< the block's span (file, 1-based line and column)
+    BlockKind kind = BlockKind::Empty;
+    std::string id;     ///< the block's `pdl__id`
+    std::string def;    ///< the block's `def`, if any
+    int depth = 0;      ///< blocks enclosing it
+    int breakpoint = 0; ///< the breakpoint's number when reason is Breakpoint
+    std::string error;  ///< the error when reason is Error
+    /// `prog.pdl:7 (model block 'answer')`: what a person reads when the run pauses.
+    QString describe() const;
+};
+
+/// A breakpoint: the block starting at or covering FILE:LINE (the innermost one), optionally
+/// only when `condition` (a PDL expression such as `${ i == 3 }`) is true in its scope.
+struct Breakpoint {
+    int number = 0;
+    QString file; ///< as given: a path, or a file name matched against the program's files
+    int line = 0;
+    std::string condition;
+    int hits = 0;
+};
+
+/// An interactive debugger for the interpreter: breakpoints, stepping, pause on error or before
+/// model calls, and inspection of a paused run (variables, context, expressions), which it can
+/// change (set a variable, edit the context, answer a model call by hand).
+///
+/// Threading: the interpreter calls the IDebugHook methods on its worker thread, which blocks
+/// there while paused (on a condition variable; cancelling the run or interrupt() wakes it at
+/// once). Every other method may be called from any other thread. While paused, inspect() and
+/// post() run a function on the paused worker thread (where the frame is valid): inspect() waits
+/// for it, post() does not (for a GUI thread, which must never block). One thread is paused at a
+/// time; parallel `map` iterations that want to pause wait their turn.
+///
+/// With nothing armed (no breakpoints, no stepping, no pause requested) beforeBlock costs one
+/// relaxed atomic load.
+class Debugger final : public IDebugHook {
+public:
+    enum class Resume { Continue, StepOver, StepInto, StepOut, RunToLine };
+
+    Debugger();
+    ~Debugger() override;
+
+    // Configuration, at any time.
+    /// Adds a breakpoint and returns its number (from 1).
+    int addBreakpoint(const QString& file, int line, std::string condition = {});
+    bool removeBreakpoint(int number);
+    void clearBreakpoints();
+    std::vector<Breakpoint> breakpoints() const;
+    /// Keep the background context of programs that never read it, so that context() shows it
+    /// (default on; set before the run starts).
+    void setKeepContext(bool on) { m_keepContext = on; }
+    bool wantsContext() const override { return m_keepContext; }
+    /// Pause before the first block of the run.
+    void setPauseOnEntry(bool on);
+    /// Pause at the innermost block of every error (before fallback or retry handle it).
+    void setPauseOnError(bool on);
+    /// Pause before every model block.
+    void setPauseBeforeModelCalls(bool on);
+    /// Pause before the next block that runs.
+    void requestPause();
+    /// Called on the worker thread each time the run pauses, before it waits (a GUI controller
+    /// queues a signal from here). Set before the run starts.
+    void setPausedCallback(std::function<void(const DebugLocation&)> callback);
+
+    // A paused run.
+    bool isPaused() const;
+    std::optional<DebugLocation> location() const;
+    /// Runs `fn` on the paused worker thread and waits for it; false when no run is paused (or
+    /// the run was resumed or stopped before `fn` ran).
+    bool inspect(const std::function<void(DebugFrame&)>& fn);
+    /// Queues `fn` for the paused worker thread without waiting (it may hop back to a GUI thread
+    /// itself); false when no run is paused. Functions still queued when the run resumes are
+    /// dropped.
+    bool post(std::function<void(DebugFrame&)> fn);
+    /// Blocking conveniences over inspect().
+    Result<Value> evaluate(const std::string& expression);
+    std::optional<Dict> variables();
+    std::optional<List> context();
+    /// Sets `name` to `valueText` read as YAML/JSON (`3`, `"text"`, `[1, 2]`, `{a: 1}`).
+    Result<bool> setVariable(const std::string& name, const QString& valueText);
+    /// Replaces the background context with `messagesText`, a YAML/JSON list of messages.
+    Result<bool> setContext(const QString& messagesText);
+    /// Paused before a model block: its reply is `text` (nothing is sent; the trace node is
+    /// marked answered by hand), and the run resumes as `then` says.
+    Result<bool> answerModel(const std::string& text, Resume then = Resume::Continue);
+    /// Resumes a paused run. `RunToLine` runs to the block at file:line (a one-off breakpoint).
+    void resume(Resume mode, const QString& file = {}, int line = 0);
+    /// Wakes a paused run for good: no further pauses (call after cancelling the run).
+    void interrupt();
+
+    /// For a synchronous controller (the command line): waits until the run pauses (true) or
+    /// runFinished() is called (false).
+    bool waitForPause();
+    /// The run ended (call from whoever ran it).
+    void runFinished();
+
+    // IDebugHook (the interpreter's worker thread).
+    void programLoaded(const std::shared_ptr<const Program>& program) override;
+    void beforeBlock(DebugFrame& frame) override;
+    void blockFailed(DebugFrame& frame, const std::string& message) override;
+
+private:
+    struct Request;
+    struct Resolved {
+        int number; ///< breakpoint number; 0 for run-to-line
+        const Block* block;
+    };
+    void rearm();
+    void resolveAll();
+    std::vector<const Block*> resolve(const QString& file, int line) const;
+    void pause(DebugFrame& frame, DebugLocation location, std::unique_lock<std::mutex>& lock);
+
+    mutable std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::atomic<bool> m_armed{false};
+    std::vector<Breakpoint> m_breakpoints;
+    std::vector<Resolved> m_resolved;
+    std::vector<std::shared_ptr<const Program>> m_programs;
+    int m_nextNumber = 1;
+    std::atomic<bool> m_keepContext{true};
+    bool m_pauseOnEntry = false;
+    bool m_pauseOnError = false;
+    bool m_pauseBeforeModel = false;
+    bool m_pauseRequested = false;
+    // Stepping after a resume.
+    Resume m_stepMode = Resume::Continue;
+    int m_stepDepth = 0;
+    QString m_runToFile;
+    int m_runToLine = 0;
+    // The pause.
+    bool m_paused = false;
+    bool m_interrupted = false;
+    bool m_finished = false;
+    std::optional<Resume> m_resume;
+    DebugLocation m_location;
+    std::deque<std::shared_ptr<Request>> m_requests;
+    std::function<void(const DebugLocation&)> m_onPaused;
+};
+
+} // namespace hako::pdl

@@ -1,0 +1,267 @@
+#include "core/workbench/debugsession.h"
+
+#include <QFileInfo>
+#include <QRegularExpression>
+
+namespace hako {
+
+namespace {
+
+QString shown(const pdl::Value& v)
+{
+    if (v.isCallable())
+        return QString::fromStdString(v.repr());
+    try {
+        return QString::fromStdString(v.json());
+    } catch (const std::exception&) {
+        return QString::fromStdString(v.repr());
+    }
+}
+
+bool isBuiltinName(const std::string& name)
+{
+    return name.rfind("pdl_", 0) == 0 || name == "stdlib";
+}
+
+} // namespace
+
+DebugSession::DebugSession(pdl::Debugger& debugger, QString programFile)
+    : m_debugger(debugger), m_programFile(std::move(programFile))
+{}
+
+QString DebugSession::pausedMessage(const pdl::DebugLocation& location)
+{
+    return tr("paused at %1").arg(location.describe()) + QLatin1Char('\n');
+}
+
+bool DebugSession::parseLocation(const QString& text, QString* file, int* line) const
+{
+    const qsizetype colon = text.lastIndexOf(QLatin1Char(':'));
+    bool ok = false;
+    if (colon < 0) {
+        *line = text.toInt(&ok);
+        *file = m_programFile;
+    } else {
+        *line = text.mid(colon + 1).toInt(&ok);
+        *file = text.left(colon);
+    }
+    return ok && *line > 0 && !file->isEmpty();
+}
+
+DebugSession::Reply DebugSession::addBreakpoint(const QString& args)
+{
+    Reply r;
+    QString where = args;
+    std::string condition;
+    static const QRegularExpression ifWord(QStringLiteral("\\s+if\\s+"));
+    if (const QRegularExpressionMatch m = ifWord.match(args); m.hasMatch()) {
+        where = args.left(m.capturedStart());
+        condition = args.mid(m.capturedEnd()).trimmed().toStdString();
+    }
+    QString file;
+    int line = 0;
+    if (!parseLocation(where.trimmed(), &file, &line)) {
+        r.text = tr("usage: break FILE:LINE [if EXPR]") + QLatin1Char('\n');
+        return r;
+    }
+    const int n = m_debugger.addBreakpoint(file, line, condition);
+    r.text = tr("Breakpoint %1 at %2:%3").arg(n).arg(QFileInfo(file).fileName()).arg(line);
+    if (!condition.empty())
+        r.text += tr(" if %1").arg(QString::fromStdString(condition));
+    r.text += QLatin1Char('\n');
+    return r;
+}
+
+DebugSession::Reply DebugSession::execute(const QString& input)
+{
+    Reply r;
+    const QString line = input.trimmed();
+    if (line.isEmpty())
+        return r;
+    const qsizetype space = line.indexOf(QLatin1Char(' '));
+    const QString cmd = space < 0 ? line : line.left(space);
+    const QString args = space < 0 ? QString() : line.mid(space + 1).trimmed();
+    auto resume = [&](pdl::Debugger::Resume mode) {
+        if (!m_debugger.isPaused()) {
+            r.text = tr("The program is not paused.") + QLatin1Char('\n');
+            return;
+        }
+        m_debugger.resume(mode);
+        r.resumed = true;
+    };
+    using Resume = pdl::Debugger::Resume;
+    if (cmd == QLatin1String("break") || cmd == QLatin1String("b"))
+        return addBreakpoint(args);
+    if (cmd == QLatin1String("delete") || cmd == QLatin1String("d")) {
+        bool ok = false;
+        const int n = args.toInt(&ok);
+        r.text = (ok && m_debugger.removeBreakpoint(n) ? tr("Deleted breakpoint %1").arg(n)
+                                                       : tr("No breakpoint %1").arg(args)) +
+                 QLatin1Char('\n');
+        return r;
+    }
+    if (cmd == QLatin1String("breaks") || line == QLatin1String("info breakpoints")) {
+        for (const pdl::Breakpoint& bp : m_debugger.breakpoints()) {
+            r.text +=
+                tr("%1: %2:%3").arg(bp.number).arg(QFileInfo(bp.file).fileName()).arg(bp.line);
+            if (!bp.condition.empty())
+                r.text += tr(" if %1").arg(QString::fromStdString(bp.condition));
+            r.text += tr(" (hit %n time(s))", nullptr, bp.hits) + QLatin1Char('\n');
+        }
+        if (r.text.isEmpty())
+            r.text = tr("No breakpoints.") + QLatin1Char('\n');
+        return r;
+    }
+    if (cmd == QLatin1String("continue") || cmd == QLatin1String("c")) {
+        resume(Resume::Continue);
+        return r;
+    }
+    if (cmd == QLatin1String("next") || cmd == QLatin1String("n")) {
+        resume(Resume::StepOver);
+        return r;
+    }
+    if (cmd == QLatin1String("step") || cmd == QLatin1String("s")) {
+        resume(Resume::StepInto);
+        return r;
+    }
+    if (cmd == QLatin1String("out") || cmd == QLatin1String("finish")) {
+        resume(Resume::StepOut);
+        return r;
+    }
+    if (cmd == QLatin1String("until") || cmd == QLatin1String("u")) {
+        QString file;
+        int l = 0;
+        if (!parseLocation(args, &file, &l)) {
+            r.text = tr("usage: until FILE:LINE") + QLatin1Char('\n');
+            return r;
+        }
+        if (!m_debugger.isPaused()) {
+            r.text = tr("The program is not paused.") + QLatin1Char('\n');
+            return r;
+        }
+        m_debugger.resume(Resume::RunToLine, file, l);
+        r.resumed = true;
+        return r;
+    }
+    if (cmd == QLatin1String("print") || cmd == QLatin1String("p")) {
+        if (args.isEmpty()) {
+            r.text = tr("usage: print EXPR") + QLatin1Char('\n');
+            return r;
+        }
+        Result<pdl::Value> v = m_debugger.evaluate(args.toStdString());
+        r.text = (v.ok() ? shown(*v) : tr("error: %1").arg(v.error().message)) + QLatin1Char('\n');
+        return r;
+    }
+    if (cmd == QLatin1String("vars")) {
+        std::optional<pdl::Dict> vars = m_debugger.variables();
+        if (!vars) {
+            r.text = tr("The program is not paused.") + QLatin1Char('\n');
+            return r;
+        }
+        for (const auto& [k, v] : *vars) {
+            const std::string name = k.isString() ? k.asString() : k.str();
+            if (isBuiltinName(name))
+                continue;
+            r.text +=
+                QString::fromStdString(name) + QStringLiteral(" = ") + shown(v) + QLatin1Char('\n');
+        }
+        return r;
+    }
+    if (cmd == QLatin1String("set")) {
+        const qsizetype eq = args.indexOf(QLatin1Char('='));
+        if (eq <= 0) {
+            r.text = tr("usage: set NAME = VALUE") + QLatin1Char('\n');
+            return r;
+        }
+        const QString name = args.left(eq).trimmed();
+        const QString value = args.mid(eq + 1).trimmed();
+        Result<bool> done = name == QLatin1String("context") || name == QLatin1String("pdl_context")
+                                ? m_debugger.setContext(value)
+                                : m_debugger.setVariable(name.toStdString(), value);
+        if (!done.ok()) {
+            r.text = tr("error: %1").arg(done.error().message) + QLatin1Char('\n');
+            return r;
+        }
+        Result<pdl::Value> now = m_debugger.evaluate(name.toStdString());
+        r.text =
+            name + QStringLiteral(" = ") + (now.ok() ? shown(*now) : value) + QLatin1Char('\n');
+        return r;
+    }
+    if (cmd == QLatin1String("context")) {
+        std::optional<pdl::List> messages = m_debugger.context();
+        if (!messages) {
+            r.text = tr("The program is not paused.") + QLatin1Char('\n');
+            return r;
+        }
+        int i = 0;
+        for (const pdl::Value& m : *messages) {
+            QString role = QStringLiteral("?"), content;
+            if (m.isDict()) {
+                if (const pdl::Value* x = m.asDict().find("role"))
+                    role = QString::fromStdString(x->toText());
+                if (const pdl::Value* x = m.asDict().find("content"))
+                    content = x->isString() ? QString::fromStdString(x->asString()) : shown(*x);
+            }
+            r.text += QStringLiteral("[%1] %2: %3\n").arg(i++).arg(role, content);
+        }
+        if (messages->empty())
+            r.text = tr("(empty context)") + QLatin1Char('\n');
+        return r;
+    }
+    if (cmd == QLatin1String("answer")) {
+        Result<bool> done = m_debugger.answerModel(args.toStdString());
+        if (!done.ok())
+            r.text = tr("error: %1").arg(done.error().message) + QLatin1Char('\n');
+        else
+            r.resumed = true;
+        return r;
+    }
+    if (cmd == QLatin1String("where") || cmd == QLatin1String("w")) {
+        std::optional<pdl::DebugLocation> at = m_debugger.location();
+        r.text = (at ? tr("%1 [%2]").arg(at->describe(), QString::fromStdString(at->id))
+                     : tr("The program is not paused.")) +
+                 QLatin1Char('\n');
+        return r;
+    }
+    if (cmd == QLatin1String("pause")) {
+        const QStringList words = args.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        if (words.size() == 2 &&
+            (words[1] == QLatin1String("on") || words[1] == QLatin1String("off")) &&
+            (words[0] == QLatin1String("errors") || words[0] == QLatin1String("models"))) {
+            const bool on = words[1] == QLatin1String("on");
+            if (words[0] == QLatin1String("errors"))
+                m_debugger.setPauseOnError(on);
+            else
+                m_debugger.setPauseBeforeModelCalls(on);
+            return r;
+        }
+        r.text = tr("usage: pause errors|models on|off") + QLatin1Char('\n');
+        return r;
+    }
+    if (cmd == QLatin1String("quit") || cmd == QLatin1String("q")) {
+        r.quit = true;
+        return r;
+    }
+    if (cmd == QLatin1String("help") || cmd == QLatin1String("h")) {
+        r.text = tr("break FILE:LINE [if EXPR]  set a breakpoint (break LINE: in the program)\n"
+                    "delete N                   delete breakpoint N; breaks lists them\n"
+                    "continue, c                run to the next breakpoint\n"
+                    "next, n                    run to the next block at this level or above\n"
+                    "step, s                    run to the next block (into this one)\n"
+                    "out                        run to the end of the enclosing block\n"
+                    "until FILE:LINE            run to the block at that line\n"
+                    "print EXPR, p              evaluate a PDL expression here\n"
+                    "vars                       the variables here\n"
+                    "set NAME = VALUE           set a variable (VALUE in YAML/JSON)\n"
+                    "context                    the background context (set context = [...])\n"
+                    "answer TEXT                answer the model call here by hand\n"
+                    "where                      where the program is paused\n"
+                    "pause errors|models on|off pause on errors / before model calls\n"
+                    "quit, q                    stop the program\n");
+        return r;
+    }
+    r.text = tr("Unknown command: %1 (help lists them)").arg(cmd) + QLatin1Char('\n');
+    return r;
+}
+
+} // namespace hako

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "core/pdl/debug/debugger.h"
+
+#include <QCoreApplication>
+#include <QString>
+
+namespace hako {
+
+/// The debugger's command language (`hako run --debug`): one line in, the text to print out.
+///
+/// `break FILE:LINE [if EXPR]` (or `break LINE` in the program), `delete N`, `breaks`,
+/// `continue`/`c`, `next`/`n`, `step`/`s`, `out`, `until FILE:LINE`, `print EXPR`/`p`, `vars`,
+/// `set NAME = VALUE` (YAML/JSON), `context`, `answer TEXT` (paused before a model call),
+/// `where`, `pause errors|models on|off`, `help`, `quit`/`q`.
+///
+/// Runs on the controlling thread (never the interpreter's): commands that read or change the
+/// paused run wait briefly for the paused worker to do it (Debugger::inspect).
+class DebugSession {
+    Q_DECLARE_TR_FUNCTIONS(hako::DebugSession)
+public:
+    DebugSession(pdl::Debugger& debugger, QString programFile);
+
+    struct Reply {
+        QString text;         ///< what to print (lines ending in a newline), maybe empty
+        bool resumed = false; ///< the run goes on: wait for the next pause
+        bool quit = false;    ///< stop the run
+    };
+    /// Executes one command line.
+    Reply execute(const QString& line);
+    /// `paused at prog.pdl:7 (model block 'answer')`, with a newline.
+    static QString pausedMessage(const pdl::DebugLocation& location);
+
+private:
+    Reply addBreakpoint(const QString& args);
+    bool parseLocation(const QString& text, QString* file, int* line) const;
+
+    pdl::Debugger& m_debugger;
+    QString m_programFile;
+};
+
+} // namespace hako

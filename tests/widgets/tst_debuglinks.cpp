@@ -1,0 +1,177 @@
+// Debugging in the workbench: the RunController pauses a run on its worker and tells the GUI
+// thread (which stays free) with a snapshot, sets variables, steps, answers a model call and
+// stops a paused run; the editor's breakpoint margin; DebugLinks (F6 with a breakpoint from the
+// margin highlights the paused line and fills the Debug pane, Continue finishes).
+#include "core/workbench/runcontroller.h"
+#include "core/workbench/workbenchcontext.h"
+#include "isolatedsettings.h"
+#include "widgets/debug/debugpane.h"
+#include "widgets/editor/editorpane.h"
+#include "widgets/editor/pdleditor.h"
+#include "widgets/workbench/debuglinks.h"
+#include "widgets/workbench/runactions.h"
+#include "widgets/workbench/tracedocks.h"
+
+#include <QAction>
+#include <QElapsedTimer>
+#include <QMainWindow>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace hako;
+
+Q_DECLARE_METATYPE(hako::Diagnostic)
+
+namespace {
+
+const QByteArray kProgram = "text:\n"           // 1
+                            "- def: x\n"        // 2
+                            "  data: 1\n"       // 3
+                            "- \"[${ x }]\"\n"  // 4
+                            "- \"(${ x })\"\n"; // 5
+
+QString valueOf(const RunController::DebugSnapshot& s, const char* name)
+{
+    const pdl::Value* v = s.variables.find(name);
+    return v ? QString::fromStdString(v->json()) : QString();
+}
+
+} // namespace
+
+class TestDebugLinks : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<testing::IsolatedSettings> m_settings;
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        qRegisterMetaType<hako::Diagnostic>();
+        m_settings = std::make_unique<testing::IsolatedSettings>(QStringLiteral("tst_debuglinks"));
+        QVERIFY(m_settings->isValid());
+    }
+
+    void controllerPausesSetsStepsAndContinues()
+    {
+        RunController run;
+        const QString path = m_dir.filePath(QStringLiteral("p.pdl"));
+        QSignalSpy paused(&run, &RunController::paused);
+        QSignalSpy finished(&run, &RunController::finished);
+        run.setDebugging(true);
+        run.setBreakpoints(path, {4});
+        QVERIFY(run.start(kProgram, path));
+        QTRY_COMPARE(paused.count(), 1);
+        QVERIFY(run.isPaused());
+        QCOMPARE(run.snapshot().location.span.line, 4);
+        QCOMPARE(valueOf(run.snapshot(), "x"), QStringLiteral("1"));
+        QCOMPARE(run.snapshot().context.size(), size_t(1));
+        run.setVariable(QStringLiteral("x"), QStringLiteral("41"));
+        QTRY_COMPARE(paused.count(), 2);
+        QCOMPARE(valueOf(run.snapshot(), "x"), QStringLiteral("41"));
+        run.stepOver();
+        QVERIFY(!run.isPaused());
+        QTRY_COMPARE(paused.count(), 3);
+        QCOMPARE(run.snapshot().location.span.line, 5);
+        run.continueRun();
+        QTRY_COMPARE(finished.count(), 1);
+        QVERIFY(finished[0][0].toBool());
+        QCOMPARE(finished[0][1].toString(), QStringLiteral("1[41](41)"));
+    }
+
+    void stopWhilePausedEndsAtOnce()
+    {
+        RunController run;
+        QSignalSpy paused(&run, &RunController::paused);
+        QSignalSpy finished(&run, &RunController::finished);
+        run.setDebugging(true);
+        const QString path = m_dir.filePath(QStringLiteral("s.pdl"));
+        run.setBreakpoints(path, {2});
+        QVERIFY(run.start(kProgram, path));
+        QTRY_COMPARE(paused.count(), 1);
+        QElapsedTimer t;
+        t.start();
+        run.stop();
+        QTRY_COMPARE(finished.count(), 1);
+        QVERIFY2(t.elapsed() < 2000, qPrintable(QString::number(t.elapsed())));
+        QVERIFY(!finished[0][0].toBool());
+        QVERIFY(run.wasStopped());
+        QVERIFY(!run.isPaused());
+    }
+
+    void answerAModelCallByHand()
+    {
+        RunController run;
+        QSignalSpy paused(&run, &RunController::paused);
+        QSignalSpy finished(&run, &RunController::finished);
+        run.setDebugging(true);
+        run.setPauseBeforeModelCalls(true);
+        QVERIFY(run.start("text:\n- \"Hi \"\n- model: ollama/none\n",
+                          m_dir.filePath(QStringLiteral("m.pdl"))));
+        QTRY_COMPARE(paused.count(), 1);
+        QCOMPARE(run.snapshot().location.kind, pdl::BlockKind::Model);
+        run.answerModelCall(QStringLiteral("there"));
+        QTRY_COMPARE(finished.count(), 1);
+        QVERIFY2(finished[0][0].toBool(), qPrintable(finished[0][2].value<Diagnostic>().message));
+        QCOMPARE(finished[0][1].toString(), QStringLiteral("Hi there"));
+        QVERIFY(run.lastTrace()->children.front().nodes[1]->answeredByHand);
+    }
+
+    void editorMarginTogglesBreakpoints()
+    {
+        PdlEditor editor;
+        editor.setText(QString::fromUtf8(kProgram));
+        QSignalSpy changed(&editor, &PdlEditor::breakpointsChanged);
+        editor.toggleBreakpoint(4);
+        editor.toggleBreakpoint(2);
+        QCOMPARE(editor.breakpointLines(), (QList<int>{2, 4}));
+        editor.toggleBreakpoint(4);
+        QCOMPARE(editor.breakpointLines(), QList<int>{2});
+        QCOMPARE(changed.count(), 3);
+        QCOMPARE(changed.last()[0].value<QList<int>>(), QList<int>{2});
+        // A line added above moves the dot with its line.
+        editor.insertAt(QStringLiteral("# comment\n"), 0, 0);
+        QCOMPARE(editor.breakpointLines(), QList<int>{3});
+        editor.setBreakpointLines({1, 5, 99});
+        QCOMPARE(editor.breakpointLines(), (QList<int>{1, 5}));
+    }
+
+    void debugLinksRunsToTheMarginsBreakpoint()
+    {
+        QMainWindow window;
+        WorkbenchContext context;
+        RunController run;
+        auto* editor = new EditorPane(&context, &window);
+        window.setCentralWidget(editor);
+        TraceDocks traces(&window, &context, &run);
+        QSettings settings;
+        RunActions actions(&context, &run, editor, &traces, &settings, &window);
+        DebugLinks links(&run, &actions, editor);
+        editor->editor()->setText(QString::fromUtf8(kProgram));
+        editor->editor()->toggleBreakpoint(4);
+        QSignalSpy paused(&run, &RunController::paused);
+        QSignalSpy finished(&run, &RunController::finished);
+        QVERIFY(!links.continueAction()->isEnabled());
+        links.debugAction()->trigger();
+        QTRY_COMPARE(paused.count(), 1);
+        QVERIFY(links.continueAction()->isEnabled());
+        QVERIFY(links.stepOverAction()->isEnabled());
+        QVERIFY(editor->editor()->markersAtLine(3) & (1 << PdlEditor::PausedLineMarker));
+        QTreeWidget* vars = links.pane()->variablesView();
+        QCOMPARE(vars->topLevelItemCount(), 1);
+        QCOMPARE(vars->topLevelItem(0)->text(0), QStringLiteral("x"));
+        QCOMPARE(links.pane()->contextView()->topLevelItemCount(), 1);
+        links.continueAction()->trigger();
+        QTRY_COMPARE(finished.count(), 1);
+        QVERIFY(finished[0][0].toBool());
+        QVERIFY(!(editor->editor()->markersAtLine(3) & (1 << PdlEditor::PausedLineMarker)));
+        QVERIFY(!run.isDebugging());
+        QVERIFY(!links.continueAction()->isEnabled());
+        QVERIFY(links.debugAction()->isEnabled());
+    }
+};
+
+QTEST_MAIN(TestDebugLinks)
+#include "tst_debuglinks.moc"

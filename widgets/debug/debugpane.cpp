@@ -1,0 +1,119 @@
+#include "widgets/debug/debugpane.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace hako {
+
+namespace {
+
+QString shown(const pdl::Value& v)
+{
+    if (v.isCallable())
+        return QString::fromStdString(v.repr());
+    try {
+        return QString::fromStdString(v.json());
+    } catch (const std::exception&) {
+        return QString::fromStdString(v.repr());
+    }
+}
+
+} // namespace
+
+DebugPane::DebugPane(QWidget* parent)
+    : QWidget(parent), m_where(new QLabel(this)), m_variables(new QTreeWidget(this)),
+      m_context(new QTreeWidget(this)), m_answer(new QLineEdit(this)),
+      m_answerButton(new QPushButton(tr("Answer"), this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    m_where->setWordWrap(true);
+    m_where->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_where->setAccessibleName(tr("Paused at"));
+    layout->addWidget(m_where);
+
+    m_variables->setColumnCount(2);
+    m_variables->setHeaderLabels({tr("Variable"), tr("Value")});
+    m_variables->setRootIsDecorated(false);
+    m_variables->setAccessibleName(tr("Debug variables"));
+    m_variables->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_context->setColumnCount(2);
+    m_context->setHeaderLabels({tr("Role"), tr("Content")});
+    m_context->setRootIsDecorated(false);
+    m_context->setAccessibleName(tr("Debug context"));
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_variables);
+    split->addWidget(m_context);
+    layout->addWidget(split, 1);
+
+    auto* answerRow = new QHBoxLayout;
+    m_answer->setPlaceholderText(tr("Reply to the model call by hand…"));
+    m_answer->setAccessibleName(tr("Model reply by hand"));
+    answerRow->addWidget(m_answer, 1);
+    answerRow->addWidget(m_answerButton);
+    layout->addLayout(answerRow);
+    auto answer = [this] {
+        if (m_answer->isEnabled())
+            Q_EMIT answerRequested(m_answer->text());
+    };
+    connect(m_answer, &QLineEdit::returnPressed, this, answer);
+    connect(m_answerButton, &QPushButton::clicked, this, answer);
+
+    // A value edited in place is sent as YAML/JSON.
+    connect(m_variables, &QTreeWidget::itemDoubleClicked, this,
+            [this](QTreeWidgetItem* item, int column) {
+                if (column == 1 && m_variables->isEnabled())
+                    m_variables->editItem(item, 1);
+            });
+    connect(m_variables, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* item, int) {
+        if (!m_filling)
+            Q_EMIT setVariableRequested(item->text(0), item->text(1));
+    });
+    showRunning(tr("Not debugging. Run › Debug Program (F6) runs the program under the debugger."));
+}
+
+void DebugPane::showSnapshot(const RunController::DebugSnapshot& snapshot)
+{
+    m_filling = true;
+    m_where->setText(tr("Paused at %1").arg(snapshot.location.describe()));
+    m_variables->clear();
+    for (const auto& [k, v] : snapshot.variables) {
+        const QString name = QString::fromStdString(k.isString() ? k.asString() : k.str());
+        if (name.startsWith(QLatin1String("pdl_")) || name == QLatin1String("stdlib"))
+            continue;
+        auto* item = new QTreeWidgetItem(m_variables, {name, shown(v)});
+        item->setFlags(item->flags() | Qt::ItemIsEditable);
+    }
+    m_context->clear();
+    for (const pdl::Value& m : snapshot.context) {
+        QString role, content;
+        if (m.isDict()) {
+            if (const pdl::Value* r = m.asDict().find("role"))
+                role = QString::fromStdString(r->toText());
+            if (const pdl::Value* c = m.asDict().find("content"))
+                content = c->isString() ? QString::fromStdString(c->asString()) : shown(*c);
+        }
+        new QTreeWidgetItem(m_context, {role, content});
+    }
+    m_variables->setEnabled(true);
+    const bool model = snapshot.location.kind == pdl::BlockKind::Model;
+    m_answer->setEnabled(model);
+    m_answerButton->setEnabled(model);
+    m_filling = false;
+}
+
+void DebugPane::showRunning(const QString& status)
+{
+    m_where->setText(status);
+    m_variables->setEnabled(false);
+    m_answer->setEnabled(false);
+    m_answerButton->setEnabled(false);
+}
+
+} // namespace hako

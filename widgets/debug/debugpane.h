@@ -1,0 +1,45 @@
+#pragma once
+
+#include "core/workbench/runcontroller.h"
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTreeWidget;
+
+namespace hako {
+
+/// The Debug pane: where a debugged run is paused, its variables (name and value as JSON; a
+/// double click edits a value) and its background context, and a line to answer a model call
+/// by hand. Shows the snapshots RunController::paused() delivers; GUI thread only.
+class DebugPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit DebugPane(QWidget* parent = nullptr);
+
+    /// Shows `snapshot` (a paused run).
+    void showSnapshot(const RunController::DebugSnapshot& snapshot);
+    /// The run is going (or over): the pane shows `status` and nothing to edit.
+    void showRunning(const QString& status);
+
+    QTreeWidget* variablesView() const { return m_variables; }
+    QTreeWidget* contextView() const { return m_context; }
+
+Q_SIGNALS:
+    /// The person edited a variable's value (YAML/JSON text).
+    void setVariableRequested(const QString& name, const QString& valueText);
+    /// The person typed a reply for the model call the run is paused before.
+    void answerRequested(const QString& reply);
+
+private:
+    QLabel* m_where;
+    QTreeWidget* m_variables;
+    QTreeWidget* m_context;
+    QLineEdit* m_answer;
+    QPushButton* m_answerButton;
+    bool m_filling = false;
+};
+
+} // namespace hako

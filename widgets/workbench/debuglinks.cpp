@@ -1,0 +1,154 @@
+#include "widgets/workbench/debuglinks.h"
+
+#include "core/workbench/runcontroller.h"
+#include "widgets/debug/debugpane.h"
+#include "widgets/editor/editorpane.h"
+#include "widgets/editor/pdleditor.h"
+#include "widgets/workbench/runactions.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QMenu>
+
+namespace hako {
+
+DebugLinks::DebugLinks(RunController* run, RunActions* runActions, EditorPane* editor,
+                       QObject* parent)
+    : QObject(parent), m_run(run), m_runActions(runActions), m_editor(editor), m_pane(new DebugPane)
+{
+    m_pane->setObjectName(QStringLiteral("debugPane"));
+    auto action = [this](const QString& text, const QKeySequence& key, auto slot) {
+        auto* a = new QAction(text, this);
+        a->setShortcut(key);
+        connect(a, &QAction::triggered, this, slot);
+        return a;
+    };
+    m_debug = action(tr("&Debug Program"), QKeySequence(Qt::Key_F6), [this] { debugProgram(); });
+    m_debug->setToolTip(tr("Run the program in the editor under the debugger (F6)"));
+    m_continue =
+        action(tr("&Continue"), QKeySequence(Qt::Key_F8), [this] { m_run->continueRun(); });
+    m_stepOver = action(tr("Step &Over"), QKeySequence(Qt::Key_F10), [this] { m_run->stepOver(); });
+    m_stepInto = action(tr("Step &Into"), QKeySequence(Qt::Key_F11), [this] { m_run->stepInto(); });
+    m_stepOut = action(tr("Step O&ut"), QKeySequence(Qt::SHIFT | Qt::Key_F11),
+                       [this] { m_run->stepOut(); });
+    m_pause = action(tr("&Pause"), QKeySequence(), [this] { m_run->pauseRun(); });
+    m_toggleBreakpoint = action(tr("Toggle &Breakpoint"), QKeySequence(Qt::Key_F9), [this] {
+        int line = 0, index = 0;
+        m_editor->editor()->getCursorPosition(&line, &index);
+        m_editor->editor()->toggleBreakpoint(line + 1);
+    });
+    m_pauseOnError = new QAction(tr("Pause on &Errors"), this);
+    m_pauseOnError->setCheckable(true);
+    m_pauseOnError->setChecked(true);
+    connect(m_pauseOnError, &QAction::toggled, m_run, &RunController::setPauseOnError);
+    m_pauseBeforeModel = new QAction(tr("Pause Before &Model Calls"), this);
+    m_pauseBeforeModel->setCheckable(true);
+    connect(m_pauseBeforeModel, &QAction::toggled, m_run, &RunController::setPauseBeforeModelCalls);
+    m_run->setPauseOnError(true);
+
+    connect(m_editor->editor(), &PdlEditor::breakpointsChanged, this, &DebugLinks::syncBreakpoints);
+    connect(m_run, &RunController::paused, this, &DebugLinks::onPaused);
+    connect(m_run, &RunController::resumed, this, &DebugLinks::onResumed);
+    connect(m_run, &RunController::started, this, [this] { updateActions(); });
+    connect(m_run, &RunController::finished, this, &DebugLinks::onFinished);
+    connect(m_run, &RunController::debugError, this,
+            [this](const QString& message) { Q_EMIT statusMessage(message, 5000); });
+    connect(m_pane, &DebugPane::setVariableRequested, m_run, &RunController::setVariable);
+    connect(m_pane, &DebugPane::answerRequested, m_run, &RunController::answerModelCall);
+    updateActions();
+}
+
+DebugLinks::~DebugLinks()
+{
+    if (m_pane && !m_pane->parent())
+        delete m_pane.data();
+}
+
+void DebugLinks::populateMenu(QMenu* menu)
+{
+    menu->addAction(m_debug);
+    menu->addAction(m_continue);
+    menu->addAction(m_stepOver);
+    menu->addAction(m_stepInto);
+    menu->addAction(m_stepOut);
+    menu->addAction(m_pause);
+    menu->addSeparator();
+    menu->addAction(m_toggleBreakpoint);
+    menu->addAction(m_pauseOnError);
+    menu->addAction(m_pauseBeforeModel);
+}
+
+QString DebugLinks::programFile() const
+{
+    return RunController::programFileName(m_editor->filePath());
+}
+
+void DebugLinks::syncBreakpoints()
+{
+    m_run->setBreakpoints(programFile(), m_editor->editor()->breakpointLines());
+}
+
+bool DebugLinks::debugProgram()
+{
+    if (m_run->isRunning())
+        return false;
+    syncBreakpoints();
+    m_run->setDebugging(true);
+    if (!m_runActions->runProgram()) {
+        m_run->setDebugging(false);
+        return false;
+    }
+    if (m_pane)
+        m_pane->showRunning(tr("Running under the debugger…"));
+    updateActions();
+    return true;
+}
+
+void DebugLinks::onPaused()
+{
+    const RunController::DebugSnapshot& s = m_run->snapshot();
+    const bool here = QFileInfo(s.location.span.file).absoluteFilePath() ==
+                      QFileInfo(programFile()).absoluteFilePath();
+    m_editor->editor()->setPausedLine(here ? s.location.span.line : 0);
+    if (m_pane) {
+        m_pane->showSnapshot(s);
+        if (auto* dock = qobject_cast<QDockWidget*>(m_pane->parentWidget())) {
+            dock->show();
+            dock->raise();
+        }
+    }
+    Q_EMIT statusMessage(tr("Paused at %1").arg(s.location.describe()), 0);
+    updateActions();
+}
+
+void DebugLinks::onResumed()
+{
+    m_editor->editor()->setPausedLine(0);
+    if (m_pane && m_run->isRunning())
+        m_pane->showRunning(tr("Running under the debugger…"));
+    updateActions();
+}
+
+void DebugLinks::onFinished()
+{
+    if (m_run->isDebugging()) {
+        m_run->setDebugging(false);
+        m_editor->editor()->setPausedLine(0);
+        if (m_pane)
+            m_pane->showRunning(tr("The debugged run ended."));
+    }
+    updateActions();
+}
+
+void DebugLinks::updateActions()
+{
+    const bool paused = m_run->isPaused();
+    const bool debugging = m_run->isDebugging() && m_run->isRunning();
+    m_debug->setEnabled(!m_run->isRunning());
+    for (QAction* a : {m_continue, m_stepOver, m_stepInto, m_stepOut})
+        a->setEnabled(paused);
+    m_pause->setEnabled(debugging && !paused);
+}
+
+} // namespace hako

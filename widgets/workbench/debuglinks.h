@@ -1,0 +1,90 @@
+#pragma once
+
+#include <QObject>
+#include <QPointer>
+
+class QAction;
+class QMenu;
+
+namespace hako {
+
+class DebugPane;
+class EditorPane;
+class RunActions;
+class RunController;
+
+/// The debugger in the window: Run › Debug Program (F6), Continue (F8), Step Over (F10), Step
+/// Into (F11), Step Out (Shift+F11), Pause, Toggle Breakpoint (F9), Pause on Errors, Pause
+/// Before Model Calls; the editor's breakpoint margin (click for a red dot) feeds the run's
+/// breakpoints, the paused line is highlighted in the editor, and the Debug pane shows the
+/// paused run's variables (editable) and context and answers a model call by hand. Runs start
+/// through RunActions (so trust and saving work as for Run). GUI thread; wiring only: the
+/// run's worker pauses, never the GUI thread.
+///
+/// MainWindow wiring (the lead adds these lines):
+///
+///     // mainwindow.h
+///     class DebugLinks;                       // with the other forward declarations
+///     DebugLinks* m_debugLinks = nullptr;     // member
+///     QDockWidget* m_debugDock = nullptr;     // member
+///
+///     // mainwindow.cpp, #include "widgets/workbench/debuglinks.h" and
+///     // "widgets/debug/debugpane.h"; in the constructor, after m_runActions is created:
+///     m_debugLinks = new DebugLinks(m_run, m_runActions, m_editorPane, this);
+///     connect(m_debugLinks, &DebugLinks::statusMessage, this, showStatus);
+///     // where the docks are made (createDocks, next to the Console's):
+///     m_debugDock = addPaneDock(m_debugLinks->pane(), tr("Debug"), QStringLiteral("debugDock"));
+///     // in the menus, after m_runActions->populateMenu(runMenu):
+///     runMenu->addSeparator();
+///     m_debugLinks->populateMenu(runMenu);
+///     // in the View menu's dock list: add m_debugDock
+class DebugLinks : public QObject {
+    Q_OBJECT
+public:
+    DebugLinks(RunController* run, RunActions* runActions, EditorPane* editor,
+               QObject* parent = nullptr);
+    ~DebugLinks() override;
+
+    /// The Debug pane (unparented until docked; deleted with this object if never docked).
+    DebugPane* pane() const { return m_pane; }
+    void populateMenu(QMenu* menu);
+
+    QAction* debugAction() const { return m_debug; }
+    QAction* continueAction() const { return m_continue; }
+    QAction* stepOverAction() const { return m_stepOver; }
+    QAction* stepIntoAction() const { return m_stepInto; }
+    QAction* stepOutAction() const { return m_stepOut; }
+    QAction* pauseAction() const { return m_pause; }
+    QAction* toggleBreakpointAction() const { return m_toggleBreakpoint; }
+
+public Q_SLOTS:
+    /// Runs the editor's program under the debugger; false when it did not start.
+    bool debugProgram();
+
+Q_SIGNALS:
+    void statusMessage(const QString& text, int timeout);
+
+private:
+    void syncBreakpoints();
+    void onPaused();
+    void onResumed();
+    void onFinished();
+    void updateActions();
+    QString programFile() const;
+
+    RunController* m_run;
+    RunActions* m_runActions;
+    EditorPane* m_editor;
+    QPointer<DebugPane> m_pane;
+    QAction* m_debug;
+    QAction* m_continue;
+    QAction* m_stepOver;
+    QAction* m_stepInto;
+    QAction* m_stepOut;
+    QAction* m_pause;
+    QAction* m_toggleBreakpoint;
+    QAction* m_pauseOnError;
+    QAction* m_pauseBeforeModel;
+};
+
+} // namespace hako

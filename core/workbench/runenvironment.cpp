@@ -12,7 +12,11 @@
 #include "core/pdl/model/modelprovider.h"
 #include "core/promptlog/privacypolicy.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QUuid>
+
+#include <nlohmann/json.hpp>
 
 #include <mutex>
 
@@ -86,6 +90,19 @@ std::optional<Diagnostic> RunEnvironment::compose(pdl::RunOptions& options) cons
     }
     options.models = loggedProvider(options.models);
     options.sandbox = options.sandbox || sandbox;
+    // The run's inputs (the workbench's inputs form, an experiment's example) are variables of
+    // the program, unless the caller gave that name already.
+    for (auto it = runLog.inputs.constBegin(); it != runLog.inputs.constEnd(); ++it) {
+        const std::string name = it.key().toStdString();
+        if (options.initialScope.contains(pdl::Value(name)))
+            continue;
+        const QByteArray json =
+            QJsonDocument(QJsonArray{it.value()}).toJson(QJsonDocument::Compact);
+        const nlohmann::ordered_json parsed =
+            nlohmann::ordered_json::parse(json.constData(), nullptr, false);
+        if (parsed.is_array() && !parsed.empty())
+            options.initialScope.set(name, pdl::Value::fromJson(parsed.at(0)));
+    }
     if (documentSession)
         options.initialScope.set("doc", docs::makeDocumentBindings(documentSession));
     // Every change and retrieval `memory`/`thread` make is journaled with this run's id and the

@@ -560,6 +560,223 @@
     </message>
 </context>
 <context>
+    <name>hako::DebugLinks</name>
+    <message>
+        <source>&amp;Debug Program</source>
+        <translation>デバッグ実行(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Run the program in the editor under the debugger (F6)</source>
+        <translation>エディターのプログラムをデバッガーで実行します (F6)</translation>
+    </message>
+    <message>
+        <source>&amp;Continue</source>
+        <translation>続行(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Step &amp;Over</source>
+        <translation>ステップオーバー(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Step &amp;Into</source>
+        <translation>ステップイン(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Step O&amp;ut</source>
+        <translation>ステップアウト(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>一時停止(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Toggle &amp;Breakpoint</source>
+        <translation>ブレークポイントの切り替え(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Pause on &amp;Errors</source>
+        <translation>エラーで一時停止(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Pause Before &amp;Model Calls</source>
+        <translation>モデル呼び出しの前で一時停止(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Running under the debugger…</source>
+        <translation>デバッガーで実行中…</translation>
+    </message>
+    <message>
+        <source>Paused at %1</source>
+        <translation>%1 で一時停止中</translation>
+    </message>
+    <message>
+        <source>The debugged run ended.</source>
+        <translation>デバッグ実行が終わりました。</translation>
+    </message>
+</context>
+<context>
+    <name>hako::DebugPane</name>
+    <message>
+        <source>Answer</source>
+        <translation>応答</translation>
+    </message>
+    <message>
+        <source>Paused at</source>
+        <translation>一時停止位置</translation>
+    </message>
+    <message>
+        <source>Variable</source>
+        <translation>変数</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation type="unfinished">値</translation>
+    </message>
+    <message>
+        <source>Debug variables</source>
+        <translation>デバッグ中の変数</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>ロール</translation>
+    </message>
+    <message>
+        <source>Content</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <source>Debug context</source>
+        <translation>デバッグ中のコンテキスト</translation>
+    </message>
+    <message>
+        <source>Reply to the model call by hand…</source>
+        <translation>モデル呼び出しに手で応答…</translation>
+    </message>
+    <message>
+        <source>Model reply by hand</source>
+        <translation>手で入力するモデルの応答</translation>
+    </message>
+    <message>
+        <source>Not debugging. Run › Debug Program (F6) runs the program under the debugger.</source>
+        <translation>デバッグしていません。［実行］›［デバッグ実行］(F6) でプログラムをデバッガーで実行します。</translation>
+    </message>
+    <message>
+        <source>Paused at %1</source>
+        <translation>%1 で一時停止中</translation>
+    </message>
+</context>
+<context>
+    <name>hako::DebugSession</name>
+    <message>
+        <source>paused at %1</source>
+        <translation>%1 で一時停止</translation>
+    </message>
+    <message>
+        <source>usage: break FILE:LINE [if EXPR]</source>
+        <translation>使い方: break FILE:LINE [if EXPR]</translation>
+    </message>
+    <message>
+        <source>Breakpoint %1 at %2:%3</source>
+        <translation>ブレークポイント %1: %2:%3</translation>
+    </message>
+    <message>
+        <source> if %1</source>
+        <translation> if %1</translation>
+    </message>
+    <message>
+        <source>The program is not paused.</source>
+        <translation>プログラムは一時停止していません。</translation>
+    </message>
+    <message>
+        <source>Deleted breakpoint %1</source>
+        <translation>ブレークポイント %1 を削除しました</translation>
+    </message>
+    <message>
+        <source>No breakpoint %1</source>
+        <translation>ブレークポイント %1 はありません</translation>
+    </message>
+    <message>
+        <source>%1: %2:%3</source>
+        <translation type="unfinished">%1: %2:%3 {1:?}</translation>
+    </message>
+    <message numerus="yes">
+        <source> (hit %n time(s))</source>
+        <translation>
+            <numerusform>（%n 回到達）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No breakpoints.</source>
+        <translation>ブレークポイントはありません。</translation>
+    </message>
+    <message>
+        <source>usage: until FILE:LINE</source>
+        <translation>使い方: until FILE:LINE</translation>
+    </message>
+    <message>
+        <source>usage: print EXPR</source>
+        <translation>使い方: print EXPR</translation>
+    </message>
+    <message>
+        <source>error: %1</source>
+        <translation>エラー: %1</translation>
+    </message>
+    <message>
+        <source>usage: set NAME = VALUE</source>
+        <translation>使い方: set NAME = VALUE</translation>
+    </message>
+    <message>
+        <source>(empty context)</source>
+        <translation>（コンテキストは空です）</translation>
+    </message>
+    <message>
+        <source>%1 [%2]</source>
+        <translation>%1 [%2]</translation>
+    </message>
+    <message>
+        <source>usage: pause errors|models on|off</source>
+        <translation>使い方: pause errors|models on|off</translation>
+    </message>
+    <message>
+        <source>break FILE:LINE [if EXPR]  set a breakpoint (break LINE: in the program)
+delete N                   delete breakpoint N; breaks lists them
+continue, c                run to the next breakpoint
+next, n                    run to the next block at this level or above
+step, s                    run to the next block (into this one)
+out                        run to the end of the enclosing block
+until FILE:LINE            run to the block at that line
+print EXPR, p              evaluate a PDL expression here
+vars                       the variables here
+set NAME = VALUE           set a variable (VALUE in YAML/JSON)
+context                    the background context (set context = [...])
+answer TEXT                answer the model call here by hand
+where                      where the program is paused
+pause errors|models on|off pause on errors / before model calls
+quit, q                    stop the program
+</source>
+        <translation>break FILE:LINE [if EXPR]  set a breakpoint (break LINE: in the program)
+delete N                   delete breakpoint N; breaks lists them
+continue, c                run to the next breakpoint
+next, n                    run to the next block at this level or above
+step, s                    run to the next block (into this one)
+out                        run to the end of the enclosing block
+until FILE:LINE            run to the block at that line
+print EXPR, p              evaluate a PDL expression here
+vars                       the variables here
+set NAME = VALUE           set a variable (VALUE in YAML/JSON)
+context                    the background context (set context = [...])
+answer TEXT                answer the model call here by hand
+where                      where the program is paused
+pause errors|models on|off pause on errors / before model calls
+quit, q                    stop the program
+</translation>
+    </message>
+    <message>
+        <source>Unknown command: %1 (help lists them)</source>
+        <translation>不明なコマンド: %1（help で一覧を表示します）</translation>
+    </message>
+</context>
+<context>
     <name>hako::DiffLinks</name>
     <message>
         <source>Trace Comparison</source>
@@ -1597,6 +1814,10 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>&amp;Getting Started</source>
         <translation>はじめに(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Debug</source>
+        <translation>デバッグ</translation>
     </message>
 </context>
 <context>
@@ -3289,6 +3510,22 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <source>the program could not be read</source>
         <translation>プログラムを読み込めませんでした</translation>
     </message>
+    <message>
+        <source>a run is going</source>
+        <translation>実行中です</translation>
+    </message>
+    <message>
+        <source>no block &apos;%1&apos; in the trace</source>
+        <translation>トレースにブロック「%1」がありません</translation>
+    </message>
+    <message>
+        <source>the run is not paused before a model call</source>
+        <translation>モデル呼び出しの前で一時停止していません</translation>
+    </message>
+    <message>
+        <source>no variable name</source>
+        <translation>変数名がありません</translation>
+    </message>
 </context>
 <context>
     <name>hako::RunTrustCheck</name>
@@ -4262,6 +4499,41 @@ relevance %6 (cosine %7)</source>
     <message>
         <source>cannot connect: %1. %2</source>
         <translation>接続できません: %1。%2</translation>
+    </message>
+</context>
+<context>
+    <name>hako::pdl::Debugger</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished">%1 (%2)</translation>
+    </message>
+    <message>
+        <source>, breakpoint %1</source>
+        <translation>、ブレークポイント %1</translation>
+    </message>
+    <message>
+        <source>, before the model call</source>
+        <translation>、モデル呼び出しの前</translation>
+    </message>
+    <message>
+        <source>, error: %1</source>
+        <translation>、エラー: %1</translation>
+    </message>
+    <message>
+        <source>the run is not paused</source>
+        <translation>実行は一時停止していません</translation>
+    </message>
+    <message>
+        <source>no variable name</source>
+        <translation>変数名がありません</translation>
+    </message>
+    <message>
+        <source>the context must be a list of messages</source>
+        <translation>コンテキストはメッセージのリストでなければなりません</translation>
+    </message>
+    <message>
+        <source>the run is not paused at a model block</source>
+        <translation>model ブロックで一時停止していません</translation>
     </message>
 </context>
 <context>

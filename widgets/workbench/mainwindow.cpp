@@ -11,6 +11,7 @@
 #include "widgets/common/languagemanager.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/console/consolepane.h"
+#include "widgets/debug/debugpane.h"
 #include "widgets/docs/documentpane.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/findbar.h"
@@ -23,6 +24,7 @@
 #include "widgets/promptlog/promptlogpane.h"
 #include "widgets/settings/modelsettingsdialog.h"
 #include "widgets/start/startpage.h"
+#include "widgets/workbench/debuglinks.h"
 #include "widgets/workbench/difflinks.h"
 #include "widgets/workbench/docklayout.h"
 #include "widgets/workbench/editrouting.h"
@@ -75,6 +77,12 @@ MainWindow::MainWindow(QWidget* parent)
     m_runActions = new RunActions(m_context, m_run, m_editorPane, m_traces, m_settings.get(), this);
     m_playgroundLinks = new PlaygroundLinks(m_context, m_run, m_runActions, m_editorPane, m_files,
                                             m_playgroundPane, m_playgroundDock, this);
+    // The debugger: breakpoints in the editor's margin, F6 to debug, the Debug pane.
+    m_debugLinks = new DebugLinks(m_run, m_runActions, m_editorPane, this);
+    m_debugDock = addPaneDock(m_debugLinks->pane(), tr("Debug"), QStringLiteral("debugDock"));
+    tabifyDockWidget(m_consoleDock, m_debugDock);
+    m_debugDock->hide();
+    m_consoleDock->raise();
     createMenus();
 
     auto showStatus = [this](const QString& text, int timeout) {
@@ -117,6 +125,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_evalLinks = new EvalLinks(m_datasetPane, m_datasetsDock, m_evalPane, m_evalDock, m_traces,
                                 m_runActions, m_editorPane, this);
     connect(m_evalLinks, &EvalLinks::statusMessage, this, showStatus);
+    connect(m_debugLinks, &DebugLinks::statusMessage, this, showStatus);
     connect(m_promptLogPane, &PromptLogPane::statusMessage, this, showStatus);
     connect(m_promptLogPane, &PromptLogPane::addToDatasetRequested, m_evalLinks,
             &EvalLinks::addToDataset);
@@ -307,6 +316,8 @@ void MainWindow::createMenus()
     QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
     m_runActions->populateMenu(runMenu);
     runMenu->addSeparator();
+    m_debugLinks->populateMenu(runMenu);
+    runMenu->addSeparator();
     runMenu->addAction(tr("Open Model Block in &Playground"),
                        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), m_playgroundLinks,
                        &PlaygroundLinks::openBlockAtCursor);
@@ -320,8 +331,9 @@ void MainWindow::createMenus()
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : m_traces->docks())
         view->addAction(dock->toggleViewAction());
-    for (QDockWidget* dock : {m_problemsDock, m_consoleDock, m_docsDock, m_memoryDock,
-                              m_promptLogDock, m_playgroundDock, m_datasetsDock, m_evalDock})
+    for (QDockWidget* dock :
+         {m_problemsDock, m_consoleDock, m_docsDock, m_memoryDock, m_promptLogDock,
+          m_playgroundDock, m_datasetsDock, m_evalDock, m_debugDock})
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
     view->addAction(m_editorPane->wordWrapAction());

@@ -28,6 +28,7 @@ class MemoryInspector;
 class DatasetPane;
 class EvalLinks;
 class StartPage;
+class DebugLinks;
 class EvalResultsPane;
 class OtelReceive;
 class PlaygroundLinks;
@@ -104,6 +105,7 @@ public:
     /// editor already holds a program. Whether it shows.
     bool showStartPageIfIdle();
     StartPage* startPage() const { return m_start; }
+    DebugLinks* debugLinks() const { return m_debugLinks; }
     bool newFile();
     bool save();
     bool saveAs();
@@ -156,6 +158,8 @@ private:
     QDockWidget* m_evalDock = nullptr;
     EvalLinks* m_evalLinks = nullptr;
     StartPage* m_start = nullptr;
+    DebugLinks* m_debugLinks = nullptr;
+    QDockWidget* m_debugDock = nullptr;
     QStackedWidget* m_central = nullptr;
     QDockWidget* m_consoleDock = nullptr;
     QDockWidget* m_problemsDock = nullptr;

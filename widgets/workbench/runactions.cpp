@@ -143,6 +143,10 @@ RunEnvironment RunActions::environmentFor(const QString& path, QString* logWarni
     environment.traceArchiveFolder = RunArchive::defaultFolder();
     environment.runLog = RunLogInfo();
     environment.runLog.programPath = path;
+    // The values of the Prompt view's inputs form are the program's input variables (and are
+    // logged with each call, so a call added to a dataset keeps them).
+    if (path == m_editor->filePath())
+        environment.runLog.inputs = m_editor->promptView()->inputValues();
     environment.runLog.tags = tagsFromEnvironment();
     for (const QString& t : runTags())
         if (!environment.runLog.tags.contains(t))

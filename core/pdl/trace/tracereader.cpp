@@ -151,6 +151,10 @@ TracePtr build(const ojson& j, int depth)
     }
     if (const ojson* leaf = field(j, "pdl__is_leaf", "is_leaf"); leaf && leaf->is_boolean())
         n->isLeaf = leaf->get<bool>();
+    if (auto r = j.find("pdl__replayed"); r != j.end() && r->is_boolean())
+        n->replayed = r->get<bool>();
+    if (auto h = j.find("pdl__answered_by_hand"); h != j.end() && h->is_boolean())
+        n->answeredByHand = h->get<bool>();
     if (auto l = j.find("pdl__location"); l != j.end() && l->is_object()) {
         n->span.file = QString::fromStdString(stringMember(*l, "file"));
         n->span.line = intMember(*l, "line");

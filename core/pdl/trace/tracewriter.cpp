@@ -257,6 +257,16 @@ private:
             key("pdl__result");
             value(n.result);
         }
+        // Re-run from here: blocks answered from the original run; the debugger: a model call
+        // answered by hand.
+        if (n.replayed) {
+            key("pdl__replayed");
+            out += "true";
+        }
+        if (n.answeredByHand) {
+            key("pdl__answered_by_hand");
+            out += "true";
+        }
         key("pdl__timing");
         out += "{\"start_nanos\": " + std::to_string(n.startNanos) +
                ", \"end_nanos\": " + std::to_string(n.endNanos) + ", \"timezone\": \"UTC\"}";

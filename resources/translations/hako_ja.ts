@@ -697,7 +697,7 @@
     </message>
     <message>
         <source>%1: %2:%3</source>
-        <translation type="unfinished">%1: %2:%3 {1:?}</translation>
+        <translation>%1: %2:%3</translation>
     </message>
     <message numerus="yes">
         <source> (hit %n time(s))</source>
@@ -4505,7 +4505,7 @@ relevance %6 (cosine %7)</source>
     <name>hako::pdl::Debugger</name>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished">%1 (%2)</translation>
+        <translation>%1 (%2)</translation>
     </message>
     <message>
         <source>, breakpoint %1</source>

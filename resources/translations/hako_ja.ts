@@ -388,6 +388,14 @@
         <source>contributes nothing</source>
         <translation>出力に寄与しない</translation>
     </message>
+    <message>
+        <source>Re-run from Here</source>
+        <translation>ここから再実行</translation>
+    </message>
+    <message>
+        <source>Run the program again: what came before this block is replayed from this run, this block and the rest run live</source>
+        <translation>プログラムをもう一度実行します。このブロックより前はこの実行の記録を再生し、このブロックから後を実際に実行します</translation>
+    </message>
 </context>
 <context>
     <name>hako::ConsolePane</name>
@@ -3502,6 +3510,22 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>Saved trace %1</source>
         <translation>トレース %1 を保存しました</translation>
+    </message>
+    <message>
+        <source>Run the program first: Re-run from Here replays that run up to the block.</source>
+        <translation>先にプログラムを実行してください。「ここから再実行」はその実行をブロックの手前まで再生します。</translation>
+    </message>
+    <message>
+        <source>Re-running from %1 (what came before is replayed)…</source>
+        <translation>%1 から再実行中（それより前は再生）…</translation>
+    </message>
+    <message>
+        <source>Cannot re-run from here: %1</source>
+        <translation>ここから再実行できません: %1</translation>
+    </message>
+    <message>
+        <source>The program changed at line %1 since the run it replays: that run was replayed up to there, the rest ran live.</source>
+        <translation>再生する実行のあとでプログラムの %1 行目が変わっています。そこまでは記録を再生し、残りは実際に実行しました。</translation>
     </message>
 </context>
 <context>

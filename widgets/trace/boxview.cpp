@@ -711,6 +711,14 @@ void BoxView::contextMenuEvent(QContextMenuEvent* event)
                                this, [this, item] { toggleItem(item); });
             menu.addAction(tr("Copy Full Text"), this,
                            [item] { QApplication::clipboard()->setText(item->resultText()); });
+            if (!item->node.id.empty()) {
+                menu.addSeparator();
+                const QString id = QString::fromStdString(item->node.id);
+                QAction* rerun = menu.addAction(tr("Re-run from Here"), this,
+                                                [this, id] { Q_EMIT rerunRequested(id); });
+                rerun->setToolTip(tr("Run the program again: what came before this block is "
+                                     "replayed from this run, this block and the rest run live"));
+            }
         }
         menu.addSeparator();
     }

@@ -78,6 +78,8 @@ public:
 Q_SIGNALS:
     /// A new layout is shown (the trace changed, a loop expanded, a box toggled, a resize).
     void layoutUpdated();
+    /// Re-run from Here was chosen on the box of the block `nodeId` (its `pdl__id`).
+    void rerunRequested(const QString& nodeId);
 
 protected:
     void paintEvent(QPaintEvent* event) override;

@@ -24,6 +24,7 @@
 #include "widgets/promptlog/promptlogpane.h"
 #include "widgets/settings/modelsettingsdialog.h"
 #include "widgets/start/startpage.h"
+#include "widgets/trace/boxview.h"
 #include "widgets/workbench/debuglinks.h"
 #include "widgets/workbench/difflinks.h"
 #include "widgets/workbench/docklayout.h"
@@ -79,6 +80,7 @@ MainWindow::MainWindow(QWidget* parent)
                                             m_playgroundPane, m_playgroundDock, this);
     // The debugger: breakpoints in the editor's margin, F6 to debug, the Debug pane.
     m_debugLinks = new DebugLinks(m_run, m_runActions, m_editorPane, this);
+    connect(m_traces->boxView(), &BoxView::rerunRequested, m_runActions, &RunActions::rerunFrom);
     m_debugDock = addPaneDock(m_debugLinks->pane(), tr("Debug"), QStringLiteral("debugDock"));
     tabifyDockWidget(m_consoleDock, m_debugDock);
     m_debugDock->hide();

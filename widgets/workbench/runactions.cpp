@@ -187,6 +187,22 @@ bool RunActions::mayRun(const pdl::Program& program, const QString& path)
 
 bool RunActions::runProgram()
 {
+    return startRun(QString());
+}
+
+bool RunActions::rerunFrom(const QString& nodeId)
+{
+    if (!m_run->isRunning() && !m_run->lastTrace()) {
+        m_editor->messageBar()->showMessage(
+            tr("Run the program first: Re-run from Here replays that run up to the block."),
+            MessageBar::Kind::Information);
+        return false;
+    }
+    return startRun(nodeId);
+}
+
+bool RunActions::startRun(const QString& rerunNode)
+{
     if (m_run->isRunning())
         return false;
     // What was just typed in the Prompt view runs too.
@@ -196,6 +212,9 @@ bool RunActions::runProgram()
     pdl::ParseResult parsed = pdl::parseProgramText(text, RunController::programFileName(path));
     if (parsed.program && !mayRun(*parsed.program, path))
         return false;
+    // A re-run replays the last run: keep it before anything replaces it.
+    const pdl::TracePtr previous = m_run->lastTrace();
+    const QString previousRun = m_run->lastRunId();
 
     m_editor->messageBar()->clearMessage();
     m_runError.clear();
@@ -212,9 +231,21 @@ bool RunActions::runProgram()
     m_traces->showRunTrace();
     // Said before starting: a program that cannot be parsed finishes inside start(), and its
     // "Run failed" must not be replaced by a "Running…" that nothing would clear.
-    Q_EMIT statusMessage(tr("Running…"), 0);
-    if (!m_run->start(std::move(parsed), path))
-        return false;
+    if (rerunNode.isEmpty()) {
+        Q_EMIT statusMessage(tr("Running…"), 0);
+        if (!m_run->start(std::move(parsed), path))
+            return false;
+    } else {
+        Q_EMIT statusMessage(
+            tr("Re-running from %1 (what came before is replayed)…").arg(rerunNode), 0);
+        QString error;
+        if (!previous ||
+            !m_run->startRerun(text, path, *previous, previousRun, rerunNode, &error)) {
+            m_editor->messageBar()->showMessage(tr("Cannot re-run from here: %1").arg(error));
+            Q_EMIT statusMessage(QString(), 0);
+            return false;
+        }
+    }
     m_context->setRunning(m_run->isRunning());
     m_traces->updateTitle();
     Q_EMIT runStarted();
@@ -234,6 +265,13 @@ void RunActions::onFinished(bool ok, const Diagnostic& error)
         m_editor->promptView()->setReplies(repliesFromTrace(*trace, m_editor->filePath()));
     m_traces->updateTitle();
     m_saveTraceAction->setEnabled(bool(m_run->lastTrace()));
+    // A re-run whose program changed before the chosen block says where the replay ended.
+    if (!m_run->forkedFromRun().isEmpty() && !m_run->rerunDivergedAt().isEmpty())
+        m_editor->messageBar()->showMessage(
+            tr("The program changed at line %1 since the run it replays: that run was replayed "
+               "up to there, the rest ran live.")
+                .arg(m_run->rerunDivergedSpan().line),
+            MessageBar::Kind::Information);
     if (ok || m_run->wasStopped()) {
         Q_EMIT statusMessage(ok ? tr("Run finished") : tr("Stopped"), 4000);
         return;

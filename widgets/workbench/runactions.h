@@ -51,6 +51,10 @@ public:
     /// Runs the editor's program; false when nothing was started (already running, or the
     /// user declined).
     bool runProgram();
+    /// Re-run from here: runs the editor's program again with every block that finished before
+    /// the node `nodeId` of the last run replayed from that run (nothing sent), and the node and
+    /// what follows live; false (and why in the message bar) without a finished run.
+    bool rerunFrom(const QString& nodeId);
     void stopProgram();
     /// Writes the last run's trace to `path`; false with the reason shown when it cannot.
     bool saveTrace(const QString& path);
@@ -77,6 +81,8 @@ Q_SIGNALS:
     void statusMessage(const QString& text, int timeout);
 
 private:
+    /// Starts a run, or (with a node id) a re-run from that node of the last run.
+    bool startRun(const QString& rerunNode);
     bool mayRun(const pdl::Program& program, const QString& path);
     void onFinished(bool ok, const Diagnostic& error);
 

@@ -38,6 +38,7 @@ struct Planner {
     const std::string& target;
     std::unordered_map<std::string, Value> table;
     std::unordered_map<std::string, std::string> signatures;
+    std::string targetSignature;
     bool found = false;
 
     // Visits `n` in execution order; a leaf counts once it is done (after its own children),
@@ -48,6 +49,8 @@ struct Planner {
             return;
         if (n.id == target) {
             found = true;
+            targetSignature =
+                n.block ? blockSignature(*n.block) : std::string(blockKindName(n.kind));
             return;
         }
         for (const auto& d : n.defs) {
@@ -88,7 +91,7 @@ RerunPlan planRerun(const TraceNode& root, const std::string& nodeId)
 {
     RerunPlan plan;
     plan.nodeId = nodeId;
-    Planner p{nodeId, {}, {}, false};
+    Planner p{nodeId, {}, {}, {}, false};
     p.visit(root);
     if (!p.found) {
         plan.error =
@@ -96,6 +99,7 @@ RerunPlan planRerun(const TraceNode& root, const std::string& nodeId)
         return plan;
     }
     plan.ok = true;
+    plan.nodeSignature = std::move(p.targetSignature);
     plan.replay =
         std::make_shared<const std::unordered_map<std::string, Value>>(std::move(p.table));
     plan.signatures = std::make_shared<const std::unordered_map<std::string, std::string>>(
@@ -107,11 +111,16 @@ void RerunPlan::apply(RunOptions& options) const
 {
     options.replay = replay;
     auto sigs = signatures;
-    options.replayCheck = [sigs](const std::string& id, const Block& block) {
+    options.replayCheck = [sigs, chosen = nodeSignature](const std::string& id,
+                                                         const Block& block) {
         if (!sigs)
             return true;
         auto it = sigs->find(id);
         if (it == sigs->end())
+            return true;
+        // The chosen block may be edited before re-running from it: its earlier executions
+        // (the iterations before it) are still replayed as recorded.
+        if (!chosen.empty() && it->second == chosen && chosen.find(' ') != std::string::npos)
             return true;
         // A recording without source (a trace read from a file) can only be checked by kind.
         const std::string now = blockSignature(block);

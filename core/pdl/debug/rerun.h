@@ -22,6 +22,9 @@ struct RerunPlan {
     /// What each of those blocks was (kind and source, see blockSignature), to notice that the
     /// program changed since.
     std::shared_ptr<const std::unordered_map<std::string, std::string>> signatures;
+    /// The chosen node's block as recorded: earlier executions of that same block (a loop's
+    /// earlier iterations) are replayed even when the block was edited for the re-run.
+    std::string nodeSignature;
 
     /// Sets options.replay and options.replayCheck: a block whose source no longer matches its
     /// recording ends the replay there (RunResult::replayDivergedAt).

@@ -46,8 +46,12 @@ public:
 
     const T& value() const& { return std::get<0>(m_data); }
     T& value() & { return std::get<0>(m_data); }
-    T&& value() && { return std::get<0>(std::move(m_data)); }
+    // A temporary's value is moved out, never referred to: `for (x : *f())` and
+    // `for (x : f().value())` then iterate a live object (a reference into the temporary
+    // would dangle once the full-expression ends; ASan found one).
+    T value() && { return std::get<0>(std::move(m_data)); }
     const T& operator*() const& { return value(); }
+    T operator*() && { return std::move(*this).value(); }
     const T* operator->() const { return &value(); }
 
     const Diagnostic& error() const { return std::get<1>(m_data); }

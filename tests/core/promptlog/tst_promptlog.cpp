@@ -451,7 +451,9 @@ private Q_SLOTS:
         auto tokens = [&](bool descending) {
             f.descending = descending;
             QList<std::optional<int64_t>> out;
-            for (const CallRecord& c : *log->list(f))
+            // Held in a variable: a range-for over `*temporary` would read a destroyed list.
+            const auto listed = log->list(f);
+            for (const CallRecord& c : *listed)
                 out.append(c.promptTokens);
             return out;
         };
@@ -464,7 +466,8 @@ private Q_SLOTS:
         f.limit = 3;
         f.offset = 2;
         QStringList prompts;
-        for (const CallRecord& c : *log->list(f))
+        const auto byPrompt = log->list(f);
+        for (const CallRecord& c : *byPrompt)
             prompts << c.promptName;
         QCOMPARE(prompts,
                  (QStringList{QStringLiteral("p2"), QStringLiteral("p3"), QStringLiteral("p4")}));

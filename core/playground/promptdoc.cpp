@@ -4,6 +4,7 @@
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/parser/yamlvalue.h"
 #include "core/playground/yamlemit_p.h"
+#include "core/playground/yamlsource_p.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -511,55 +512,6 @@ void analyseInputs(PromptDoc& doc, const pdl::Program& program, const QByteArray
 
 // --- editing ---------------------------------------------------------------------------------
 
-/// The text with positions converted from the parser's (line, column in code points) to UTF-16
-/// offsets.
-class Source {
-public:
-    explicit Source(const QString& text) : m_text(text)
-    {
-        m_starts.push_back(0);
-        for (qsizetype i = 0; i < text.size(); ++i) {
-            if (text.at(i) == QLatin1Char('\n'))
-                m_starts.push_back(i + 1);
-        }
-    }
-    const QString& text() const { return m_text; }
-    qsizetype offset(int line, int column) const
-    {
-        if (line < 1)
-            return 0;
-        if (size_t(line) > m_starts.size())
-            return m_text.size();
-        qsizetype i = m_starts[size_t(line - 1)];
-        for (int c = 1; c < column && i < m_text.size(); ++c)
-            i += (m_text.at(i).isHighSurrogate() && i + 1 < m_text.size()) ? 2 : 1;
-        return i;
-    }
-    qsizetype start(const YamlValue& n) const { return offset(n.span().line, n.span().column); }
-    /// One past the scalar's last character (a plain or block scalar's last non-blank one).
-    qsizetype end(const YamlValue& n) const
-    {
-        qsizetype e = offset(n.span().endLine, n.span().endColumn);
-        if (e < m_text.size())
-            e += m_text.at(e).isHighSurrogate() ? 2 : 1;
-        const qsizetype s = start(n);
-        if (n.style() != YamlValue::Style::Quoted) {
-            while (e > s + 1 && m_text.at(e - 1).isSpace())
-                --e;
-        }
-        return std::max(e, s);
-    }
-    qsizetype lineEnd(qsizetype offset) const
-    {
-        const qsizetype nl = m_text.indexOf(QLatin1Char('\n'), offset);
-        return nl < 0 ? m_text.size() : nl;
-    }
-
-private:
-    QString m_text;
-    std::vector<qsizetype> m_starts;
-};
-
 /// A scalar found by its start, with the indentation its parent gives and whether it sits in a
 /// flow collection.
 struct Found {
@@ -593,36 +545,6 @@ void findScalar(const Source& src, const YamlValue& n, int line, int column, int
         for (const auto& item : n.items())
             findScalar(src, item, line, column, std::max(0, item.span().column - 3), f, found);
     }
-}
-
-ScalarStyle styleOf(const Source& src, const YamlValue& node)
-{
-    if (node.style() == YamlValue::Style::Block)
-        return ScalarStyle::Literal;
-    if (node.style() == YamlValue::Style::Quoted) {
-        const qsizetype s = src.start(node);
-        return s < src.text().size() && src.text().at(s) == QLatin1Char('\'')
-                   ? ScalarStyle::SingleQuoted
-                   : ScalarStyle::DoubleQuoted;
-    }
-    return ScalarStyle::Plain;
-}
-
-int blockIndent(const Source& src, const YamlValue& node, int parentIndent)
-{
-    if (node.style() == YamlValue::Style::Block) {
-        qsizetype i = src.lineEnd(src.start(node)) + 1;
-        const QString& t = src.text();
-        while (i < t.size()) {
-            qsizetype j = i;
-            while (j < t.size() && t.at(j) == QLatin1Char(' '))
-                ++j;
-            if (j < t.size() && t.at(j) != QLatin1Char('\n') && t.at(j) != QLatin1Char('\r'))
-                return int(j - i);
-            i = j + 1;
-        }
-    }
-    return parentIndent + 2;
 }
 
 /// Reads the scalar at (line, column) of `text` back; nothing when the text is not YAML or no

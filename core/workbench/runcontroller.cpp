@@ -285,16 +285,24 @@ void RunController::applyBreakpoints()
         return;
     m_debugger->clearBreakpoints();
     for (auto it = m_breakpoints.cbegin(); it != m_breakpoints.cend(); ++it)
-        for (int line : it.value())
-            m_debugger->addBreakpoint(it.key(), line);
+        for (auto line = it->cbegin(); line != it->cend(); ++line)
+            m_debugger->addBreakpoint(it.key(), line.key(), line.value().toStdString());
 }
 
 void RunController::setBreakpoints(const QString& file, const QList<int>& lines)
 {
-    if (lines.isEmpty())
+    QMap<int, QString> conditions;
+    for (int line : lines)
+        conditions.insert(line, QString());
+    setBreakpoints(file, conditions);
+}
+
+void RunController::setBreakpoints(const QString& file, const QMap<int, QString>& conditions)
+{
+    if (conditions.isEmpty())
         m_breakpoints.remove(file);
     else
-        m_breakpoints.insert(file, lines);
+        m_breakpoints.insert(file, conditions);
     applyBreakpoints();
 }
 
@@ -400,6 +408,23 @@ void RunController::setVariable(const QString& name, const QString& valueText)
     const pdl::Value value = yaml->toValue();
     const std::string key = name.trimmed().toStdString();
     m_debugger->post([key, value](pdl::DebugFrame& frame) { frame.setVariable(key, value); });
+    requestSnapshot();
+}
+
+void RunController::setContextMessage(int index, const QString& content)
+{
+    if (!m_debugger || !m_paused)
+        return;
+    const std::string text = content.toStdString();
+    m_debugger->post([index, text](pdl::DebugFrame& frame) {
+        pdl::List messages = frame.context();
+        if (index < 0 || index >= int(messages.size()) || !messages[size_t(index)].isDict())
+            return;
+        pdl::Dict message = messages[size_t(index)].asDict();
+        message.set("content", pdl::Value(text));
+        messages[size_t(index)] = pdl::Value(std::move(message));
+        frame.setContext(messages);
+    });
     requestSnapshot();
 }
 

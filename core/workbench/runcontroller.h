@@ -109,7 +109,10 @@ public:
     /// Breakpoints of `file` (absolute path) at these 1-based lines, for the current run (at
     /// once) and the next ones. Replaces that file's earlier breakpoints.
     void setBreakpoints(const QString& file, const QList<int>& lines);
-    QList<int> breakpoints(const QString& file) const { return m_breakpoints.value(file); }
+    /// As above, each line with its condition (a PDL expression such as `i == 3`; empty:
+    /// always pause).
+    void setBreakpoints(const QString& file, const QMap<int, QString>& conditions);
+    QList<int> breakpoints(const QString& file) const { return m_breakpoints.value(file).keys(); }
     /// Pause on errors / before every model call (the next runs and the current one).
     void setPauseOnError(bool on);
     void setPauseBeforeModelCalls(bool on);
@@ -128,6 +131,9 @@ public:
     /// Sets a variable of the paused run (`valueText` in YAML/JSON); paused() follows with the
     /// new snapshot, or debugError() says why not.
     void setVariable(const QString& name, const QString& valueText);
+    /// Replaces the content of message `index` of the paused run's background context (what a
+    /// model call would see); paused() follows with the new snapshot.
+    void setContextMessage(int index, const QString& content);
 
     /// Answers the pending inputRequested (a line, or everything for a multiline read).
     void provideInput(const QString& text);
@@ -177,7 +183,7 @@ private:
     bool m_pauseOnError = true;
     bool m_pauseBeforeModel = false;
     std::shared_ptr<pdl::Debugger> m_debugger; ///< the current run's, when debugged
-    QMap<QString, QList<int>> m_breakpoints;
+    QMap<QString, QMap<int, QString>> m_breakpoints;
     DebugSnapshot m_snapshot;
     QString m_forkedFromRun, m_forkedFromNode;
     QString m_divergedAt;

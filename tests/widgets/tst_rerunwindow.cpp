@@ -1,21 +1,31 @@
 // Re-run from Here in the window: after a run of a loop with a model call in each iteration,
 // the third iteration's model box offers Re-run from Here; choosing it (with the prompt edited
 // in the editor meanwhile) sends only the calls from that block on, marks the replayed blocks,
-// and the new run is the one the panes show.
+// and the new run is the one the panes show; its message bar compares it with the original.
+#include "core/pdl/trace/tracediff.h"
+#include "core/pdl/trace/tracediffmodel.h"
 #include "core/workbench/runcontroller.h"
+#include "core/workbench/workbenchcontext.h"
 #include "isolatedsettings.h"
 #include "openaitestserver.h"
+#include "widgets/common/messagebar.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/trace/boxview.h"
+#include "widgets/trace/tracediffview.h"
+#include "widgets/trace/tracetreeview.h"
+#include "widgets/workbench/difflinks.h"
 #include "widgets/workbench/mainwindow.h"
 #include "widgets/workbench/runactions.h"
 #include "widgets/workbench/tracedocks.h"
 
+#include <QAction>
 #include <QFile>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeView>
 
 using namespace hako;
 using namespace hako::testing;
@@ -98,7 +108,13 @@ private Q_SLOTS:
                                                QStringLiteral("Tell me more about")));
         const QString node = QStringLiteral("text.0.repeat.2.text.1.model");
         QVERIFY(findNode(*run->lastTrace(), node.toStdString()));
-        Q_EMIT window.traceDocks()->boxView()->rerunRequested(node);
+        // Selected in the panes (as a click in the Trace Tree does), Run › Re-run from Selected
+        // Block — also in the Trace Tree's context menu — re-runs from it.
+        QAction* rerun = window.runActions()->rerunSelectedAction();
+        QVERIFY(window.traceDocks()->treeView()->treeView()->actions().contains(rerun));
+        window.context()->setCurrentNode(node, nullptr);
+        QTRY_VERIFY(rerun->isEnabled());
+        rerun->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 30000);
         QVERIFY(finished.at(1).at(0).toBool());
         // Only the third and fourth iterations' calls were sent, with the new wording.
@@ -112,6 +128,33 @@ private Q_SLOTS:
         QVERIFY(replayed && replayed->replayed);
         const pdl::TraceNode* live = findNode(*run->lastTrace(), node.toStdString());
         QVERIFY(live && !live->replayed);
+
+        // The message bar says where the run forked and offers the comparison: only the third
+        // and fourth iterations differ, the third's model call by its prompt.
+        MessageBar* bar = window.editorPane()->messageBar();
+        QVERIFY2(bar->text().contains(QLatin1String("line 5")), qPrintable(bar->text()));
+        auto* compare = bar->findChild<QPushButton*>(QStringLiteral("messageBarAction"));
+        QVERIFY(compare && compare->isVisible());
+        auto* diffs = window.findChild<DiffLinks*>();
+        QVERIFY(diffs);
+        QSignalSpy compared(diffs, &DiffLinks::compared);
+        compare->click();
+        QTRY_COMPARE_WITH_TIMEOUT(compared.count(), 1, 20000);
+        const auto& diff = diffs->view()->model()->diff();
+        QVERIFY(diff && !diff->isSame());
+        bool thirdChanged = false;
+        for (const pdl::TraceDiff::Node& n : diff->nodes()) {
+            if (n.status == pdl::TraceDiff::Status::Same)
+                continue;
+            QVERIFY2(!n.path.startsWith(QLatin1String("text.0.repeat.0")) &&
+                         !n.path.startsWith(QLatin1String("text.0.repeat.1")),
+                     qPrintable(n.path + QLatin1Char(' ') +
+                                pdl::TraceDiff::changeNames(n.changes).join(QLatin1Char(',')) +
+                                QString::number(int(n.status))));
+            if (n.path == node)
+                thirdChanged = n.changes & pdl::TraceDiff::PromptChanged;
+        }
+        QVERIFY(thirdChanged);
     }
 
     void withoutARunItSaysSo()

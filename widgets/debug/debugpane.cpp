@@ -65,15 +65,22 @@ DebugPane::DebugPane(QWidget* parent)
     connect(m_answer, &QLineEdit::returnPressed, this, answer);
     connect(m_answerButton, &QPushButton::clicked, this, answer);
 
-    // A value edited in place is sent as YAML/JSON.
-    connect(m_variables, &QTreeWidget::itemDoubleClicked, this,
-            [this](QTreeWidgetItem* item, int column) {
-                if (column == 1 && m_variables->isEnabled())
-                    m_variables->editItem(item, 1);
-            });
+    // A value edited in place (double click, or Enter on its row) is sent as YAML/JSON; so is a
+    // message of the context.
+    for (QTreeWidget* view : {m_variables, m_context}) {
+        view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+        connect(view, &QTreeWidget::itemActivated, this, [view](QTreeWidgetItem* item, int) {
+            if (view->isEnabled())
+                view->editItem(item, 1);
+        });
+    }
     connect(m_variables, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* item, int) {
         if (!m_filling)
             Q_EMIT setVariableRequested(item->text(0), item->text(1));
+    });
+    connect(m_context, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* item, int) {
+        if (!m_filling)
+            Q_EMIT setContextMessageRequested(m_context->indexOfTopLevelItem(item), item->text(1));
     });
     showRunning(tr("Not debugging. Run › Debug Program (F6) runs the program under the debugger."));
 }
@@ -99,9 +106,11 @@ void DebugPane::showSnapshot(const RunController::DebugSnapshot& snapshot)
             if (const pdl::Value* c = m.asDict().find("content"))
                 content = c->isString() ? QString::fromStdString(c->asString()) : shown(*c);
         }
-        new QTreeWidgetItem(m_context, {role, content});
+        auto* item = new QTreeWidgetItem(m_context, {role, content});
+        item->setFlags(item->flags() | Qt::ItemIsEditable);
     }
     m_variables->setEnabled(true);
+    m_context->setEnabled(true);
     const bool model = snapshot.location.kind == pdl::BlockKind::Model;
     m_answer->setEnabled(model);
     m_answerButton->setEnabled(model);
@@ -112,6 +121,7 @@ void DebugPane::showRunning(const QString& status)
 {
     m_where->setText(status);
     m_variables->setEnabled(false);
+    m_context->setEnabled(false);
     m_answer->setEnabled(false);
     m_answerButton->setEnabled(false);
 }

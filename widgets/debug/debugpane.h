@@ -12,8 +12,9 @@ class QTreeWidget;
 namespace hako {
 
 /// The Debug pane: where a debugged run is paused, its variables (name and value as JSON; a
-/// double click edits a value) and its background context, and a line to answer a model call
-/// by hand. Shows the snapshots RunController::paused() delivers; GUI thread only.
+/// double click or Enter edits a value) and its background context (a message's content is
+/// edited the same way), and a line to answer a model call by hand. Shows the snapshots
+/// RunController::paused() delivers; GUI thread only.
 class DebugPane : public QWidget {
     Q_OBJECT
 public:
@@ -30,6 +31,8 @@ public:
 Q_SIGNALS:
     /// The person edited a variable's value (YAML/JSON text).
     void setVariableRequested(const QString& name, const QString& valueText);
+    /// The person edited the content of message `index` of the context.
+    void setContextMessageRequested(int index, const QString& content);
     /// The person typed a reply for the model call the run is paused before.
     void answerRequested(const QString& reply);
 

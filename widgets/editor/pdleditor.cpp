@@ -38,12 +38,16 @@ PdlEditor::PdlEditor(QWidget* parent) : QsciScintilla(parent)
     setMarginType(MarkerMargin, QsciScintilla::SymbolMargin);
     setMarginWidth(MarkerMargin, 14);
     setMarginMarkerMask(LineNumberMargin, 0);
-    setMarginMarkerMask(MarkerMargin,
-                        (1 << ErrorMarker) | (1 << WarningMarker) | (1 << BreakpointMarker));
+    setMarginMarkerMask(MarkerMargin, (1 << ErrorMarker) | (1 << WarningMarker) |
+                                          (1 << BreakpointMarker) |
+                                          (1 << ConditionalBreakpointMarker));
     // Breakpoints: a click on the marker margin toggles a red dot.
     markerDefine(QsciScintilla::Circle, BreakpointMarker);
     setMarkerBackgroundColor(QColor(0xd7, 0x3a, 0x49), BreakpointMarker);
     setMarkerForegroundColor(QColor(0xb3, 0x1d, 0x28), BreakpointMarker);
+    markerDefine(QsciScintilla::Circle, ConditionalBreakpointMarker);
+    setMarkerBackgroundColor(QColor(0xf0, 0x8c, 0x00), ConditionalBreakpointMarker);
+    setMarkerForegroundColor(QColor(0xb3, 0x5c, 0x00), ConditionalBreakpointMarker);
     markerDefine(QsciScintilla::Background, PausedLineMarker);
     setMarkerBackgroundColor(QColor(0xff, 0xf3, 0xb0), PausedLineMarker);
     setMarginSensitivity(MarkerMargin, true);
@@ -344,11 +348,16 @@ void PdlEditor::applyTextEdits(const QList<TextReplacement>& edits)
     SendScintilla(SCI_SETFIRSTVISIBLELINE, static_cast<unsigned long>(firstLine));
 }
 
+namespace {
+constexpr unsigned kBreakpointMask =
+    (1u << PdlEditor::BreakpointMarker) | (1u << PdlEditor::ConditionalBreakpointMarker);
+}
+
 QList<int> PdlEditor::breakpointLines() const
 {
     QList<int> lines;
-    for (int line = markerFindNext(0, 1 << BreakpointMarker); line >= 0;
-         line = markerFindNext(line + 1, 1 << BreakpointMarker))
+    for (int line = markerFindNext(0, kBreakpointMask); line >= 0;
+         line = markerFindNext(line + 1, kBreakpointMask))
         lines << line + 1;
     return lines;
 }
@@ -356,6 +365,8 @@ QList<int> PdlEditor::breakpointLines() const
 void PdlEditor::setBreakpointLines(const QList<int>& lines)
 {
     markerDeleteAll(BreakpointMarker);
+    markerDeleteAll(ConditionalBreakpointMarker);
+    m_conditions.clear();
     for (int line : lines)
         if (line >= 1 && line <= this->lines())
             markerAdd(line - 1, BreakpointMarker);
@@ -365,11 +376,64 @@ void PdlEditor::toggleBreakpoint(int line)
 {
     if (line < 1 || line > lines())
         return;
-    if (markersAtLine(line - 1) & (1 << BreakpointMarker))
+    if (markersAtLine(line - 1) & kBreakpointMask) {
+        forgetConditionsAt(line);
+        markerDelete(line - 1, ConditionalBreakpointMarker);
         markerDelete(line - 1, BreakpointMarker);
-    else
+    } else {
         markerAdd(line - 1, BreakpointMarker);
+    }
     Q_EMIT breakpointsChanged(breakpointLines());
+}
+
+void PdlEditor::forgetConditionsAt(int line)
+{
+    // Also drops conditions whose marker went with deleted text.
+    for (auto it = m_conditions.begin(); it != m_conditions.end();)
+        if (markerLine(it.key()) == line - 1 || markerLine(it.key()) < 0)
+            it = m_conditions.erase(it);
+        else
+            ++it;
+}
+
+QString PdlEditor::breakpointCondition(int line) const
+{
+    for (auto it = m_conditions.cbegin(); it != m_conditions.cend(); ++it)
+        if (markerLine(it.key()) == line - 1)
+            return it.value();
+    return {};
+}
+
+void PdlEditor::setBreakpointCondition(int line, const QString& condition)
+{
+    if (line < 1 || line > lines())
+        return;
+    // The line's conditional marker (and its condition) goes; the new one replaces it.
+    forgetConditionsAt(line);
+    markerDelete(line - 1, ConditionalBreakpointMarker);
+    markerDelete(line - 1, BreakpointMarker);
+    const QString trimmed = condition.trimmed();
+    if (trimmed.isEmpty()) {
+        markerAdd(line - 1, BreakpointMarker);
+    } else {
+        const int handle = markerAdd(line - 1, ConditionalBreakpointMarker);
+        if (handle >= 0)
+            m_conditions.insert(handle, trimmed);
+    }
+    Q_EMIT breakpointsChanged(breakpointLines());
+}
+
+QMap<int, QString> PdlEditor::breakpointConditions() const
+{
+    QMap<int, QString> all;
+    for (int line : breakpointLines())
+        all.insert(line, QString());
+    for (auto it = m_conditions.cbegin(); it != m_conditions.cend(); ++it) {
+        const int line = markerLine(it.key());
+        if (line >= 0 && all.contains(line + 1))
+            all[line + 1] = it.value();
+    }
+    return all;
 }
 
 void PdlEditor::setPausedLine(int line)

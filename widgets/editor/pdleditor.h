@@ -4,6 +4,9 @@
 #include "core/util/diagnostic.h"
 #include "widgets/editor/qsci.h"
 
+#include <QHash>
+#include <QMap>
+
 #include <memory>
 
 namespace hako::pdl {
@@ -70,12 +73,23 @@ public:
     /// The red dot of a breakpoint in the marker margin, and the paused line's background.
     static constexpr int BreakpointMarker = 2;
     static constexpr int PausedLineMarker = 3;
+    /// The orange dot of a breakpoint with a condition.
+    static constexpr int ConditionalBreakpointMarker = 4;
 
     /// Breakpoints: 1-based lines holding a red dot in the marker margin (a click on the
     /// margin toggles one; the dots move with the text as it is edited).
     QList<int> breakpointLines() const;
     void setBreakpointLines(const QList<int>& lines);
     void toggleBreakpoint(int line);
+    /// The condition of the breakpoint on 1-based `line` (a PDL expression such as `i == 3`;
+    /// empty: it always pauses, or there is no breakpoint there).
+    QString breakpointCondition(int line) const;
+    /// Puts a breakpoint on `line` that pauses only when `condition` is true (an empty
+    /// condition makes it unconditional). Its dot turns orange; the condition moves with the
+    /// line as the text is edited.
+    void setBreakpointCondition(int line, const QString& condition);
+    /// Every breakpoint's line and condition (empty for none), by line.
+    QMap<int, QString> breakpointConditions() const;
     /// Highlights 1-based `line` as where a debugged run is paused; 0 clears it.
     void setPausedLine(int line);
 
@@ -125,12 +139,16 @@ private:
     int searchFlags(const FindOptions& options) const;
     bool selectionMatches(const QByteArray& needle, int flags);
     void updateMarginWidth();
+    void forgetConditionsAt(int line);
     void setUpLanguageFeatures();
     void showHover(int position, int x, int y);
     void onCharAdded(int ch);
     void onCompletionInserted(const char* selection, int position);
 
     std::shared_ptr<const pdl::ProgramReport> m_report;
+    /// Conditions of conditional breakpoints, by the handle of their marker (which follows
+    /// its line through edits).
+    QHash<int, QString> m_conditions;
     QStringList m_modelNames;
     /// The field and block-kind names of the list on show: choosing one also types `: `.
     QSet<QString> m_shownKeys;

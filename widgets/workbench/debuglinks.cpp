@@ -9,6 +9,8 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QMenu>
 
 namespace hako {
@@ -38,6 +40,20 @@ DebugLinks::DebugLinks(RunController* run, RunActions* runActions, EditorPane* e
         m_editor->editor()->getCursorPosition(&line, &index);
         m_editor->editor()->toggleBreakpoint(line + 1);
     });
+    m_runToCursor = action(tr("Run to &Cursor"), QKeySequence(Qt::CTRL | Qt::Key_F10), [this] {
+        m_run->runToLine(programFile(), m_editor->editor()->cursorLineColumn().first);
+    });
+    m_runToCursor->setToolTip(tr("Go on until the block on the cursor's line (Ctrl+F10)"));
+    m_condition = action(tr("Breakpoint Con&dition…"), QKeySequence(), [this] {
+        const int line = m_editor->editor()->cursorLineColumn().first;
+        const QString current = m_editor->editor()->breakpointCondition(line);
+        const std::optional<QString> condition =
+            m_askCondition ? m_askCondition(line, current) : askCondition(line, current);
+        if (condition)
+            m_editor->editor()->setBreakpointCondition(line, *condition);
+    });
+    m_condition->setToolTip(
+        tr("Pause on the cursor's line only when an expression is true, e.g. i == 3"));
     m_pauseOnError = new QAction(tr("Pause on &Errors"), this);
     m_pauseOnError->setCheckable(true);
     m_pauseOnError->setChecked(true);
@@ -55,6 +71,8 @@ DebugLinks::DebugLinks(RunController* run, RunActions* runActions, EditorPane* e
     connect(m_run, &RunController::debugError, this,
             [this](const QString& message) { Q_EMIT statusMessage(message, 5000); });
     connect(m_pane, &DebugPane::setVariableRequested, m_run, &RunController::setVariable);
+    connect(m_pane, &DebugPane::setContextMessageRequested, m_run,
+            &RunController::setContextMessage);
     connect(m_pane, &DebugPane::answerRequested, m_run, &RunController::answerModelCall);
     updateActions();
 }
@@ -74,9 +92,26 @@ void DebugLinks::populateMenu(QMenu* menu)
     menu->addAction(m_stepOut);
     menu->addAction(m_pause);
     menu->addSeparator();
+    menu->addAction(m_runToCursor);
+    menu->addSeparator();
     menu->addAction(m_toggleBreakpoint);
+    menu->addAction(m_condition);
     menu->addAction(m_pauseOnError);
     menu->addAction(m_pauseBeforeModel);
+}
+
+std::optional<QString> DebugLinks::askCondition(int line, const QString& current)
+{
+    bool ok = false;
+    const QString text = QInputDialog::getText(
+        m_editor, tr("Breakpoint Condition"),
+        tr("Pause at line %1 only when this is true (for example  i == 3  or  "
+           "topic == \"owls\"); leave it empty to pause every time:")
+            .arg(line),
+        QLineEdit::Normal, current, &ok);
+    if (!ok)
+        return std::nullopt;
+    return text;
 }
 
 QString DebugLinks::programFile() const
@@ -86,7 +121,7 @@ QString DebugLinks::programFile() const
 
 void DebugLinks::syncBreakpoints()
 {
-    m_run->setBreakpoints(programFile(), m_editor->editor()->breakpointLines());
+    m_run->setBreakpoints(programFile(), m_editor->editor()->breakpointConditions());
 }
 
 bool DebugLinks::debugProgram()
@@ -146,7 +181,7 @@ void DebugLinks::updateActions()
     const bool paused = m_run->isPaused();
     const bool debugging = m_run->isDebugging() && m_run->isRunning();
     m_debug->setEnabled(!m_run->isRunning());
-    for (QAction* a : {m_continue, m_stepOver, m_stepInto, m_stepOut})
+    for (QAction* a : {m_continue, m_stepOver, m_stepInto, m_stepOut, m_runToCursor})
         a->setEnabled(paused);
     m_pause->setEnabled(debugging && !paused);
 }

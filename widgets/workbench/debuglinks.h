@@ -3,6 +3,9 @@
 #include <QObject>
 #include <QPointer>
 
+#include <functional>
+#include <optional>
+
 class QAction;
 class QMenu;
 
@@ -14,9 +17,10 @@ class RunActions;
 class RunController;
 
 /// The debugger in the window: Run › Debug Program (F6), Continue (F8), Step Over (F10), Step
-/// Into (F11), Step Out (Shift+F11), Pause, Toggle Breakpoint (F9), Pause on Errors, Pause
-/// Before Model Calls; the editor's breakpoint margin (click for a red dot) feeds the run's
-/// breakpoints, the paused line is highlighted in the editor, and the Debug pane shows the
+/// Into (F11), Step Out (Shift+F11), Run to Cursor (Ctrl+F10), Pause, Toggle Breakpoint (F9),
+/// Breakpoint Condition… (pause only when an expression such as `i == 3` is true), Pause on
+/// Errors, Pause Before Model Calls; the editor's breakpoint margin (click for a red dot) feeds the
+/// run's breakpoints, the paused line is highlighted in the editor, and the Debug pane shows the
 /// paused run's variables (editable) and context and answers a model call by hand. Runs start
 /// through RunActions (so trust and saving work as for Run). GUI thread; wiring only: the
 /// run's worker pauses, never the GUI thread.
@@ -56,6 +60,14 @@ public:
     QAction* stepOutAction() const { return m_stepOut; }
     QAction* pauseAction() const { return m_pause; }
     QAction* toggleBreakpointAction() const { return m_toggleBreakpoint; }
+    QAction* breakpointConditionAction() const { return m_condition; }
+    QAction* runToCursorAction() const { return m_runToCursor; }
+
+    /// How Breakpoint Condition… asks for the condition of the breakpoint on `line` (showing
+    /// `current`): nullopt when the person cancels. Tests replace the dialog.
+    using ConditionQuestion =
+        std::function<std::optional<QString>(int line, const QString& current)>;
+    void setConditionQuestion(ConditionQuestion ask) { m_askCondition = std::move(ask); }
 
 public Q_SLOTS:
     /// Runs the editor's program under the debugger; false when it did not start.
@@ -71,6 +83,7 @@ private:
     void onFinished();
     void updateActions();
     QString programFile() const;
+    std::optional<QString> askCondition(int line, const QString& current);
 
     RunController* m_run;
     RunActions* m_runActions;
@@ -83,6 +96,9 @@ private:
     QAction* m_stepOut;
     QAction* m_pause;
     QAction* m_toggleBreakpoint;
+    QAction* m_condition;
+    QAction* m_runToCursor;
+    ConditionQuestion m_askCondition;
     QAction* m_pauseOnError;
     QAction* m_pauseBeforeModel;
 };

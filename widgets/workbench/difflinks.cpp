@@ -96,7 +96,7 @@ void DiffLinks::chooseAndCompareWithCurrent()
 
 void DiffLinks::compareFiles(const QString& left, const QString& right)
 {
-    start(nullptr, left, right, QFileInfo(left).fileName());
+    start(nullptr, left, nullptr, right, QFileInfo(left).fileName(), QFileInfo(right).fileName());
 }
 
 void DiffLinks::compareCurrentWith(const QString& right)
@@ -112,20 +112,30 @@ void DiffLinks::compareCurrentWith(const QString& right)
         return;
     }
     const QString source = model->source();
-    start(std::move(current), {}, right,
-          source.isEmpty() ? tr("shown trace") : QFileInfo(source).fileName());
+    start(std::move(current), {}, nullptr, right,
+          source.isEmpty() ? tr("shown trace") : QFileInfo(source).fileName(),
+          QFileInfo(right).fileName());
+}
+
+void DiffLinks::compareTraces(std::shared_ptr<pdl::TraceNode> left,
+                              std::shared_ptr<pdl::TraceNode> right, const QString& leftName,
+                              const QString& rightName)
+{
+    if (!left || !right)
+        return;
+    start(std::move(left), {}, std::move(right), {}, leftName, rightName);
 }
 
 void DiffLinks::start(std::shared_ptr<pdl::TraceNode> leftTrace, const QString& left,
-                      const QString& right, const QString& leftName)
+                      std::shared_ptr<pdl::TraceNode> rightTrace, const QString& right,
+                      const QString& leftName, const QString& rightName)
 {
     const quint64 generation = ++m_generation;
     m_dock->show();
     m_dock->raise();
-    m_view->showBusy(tr("Comparing %1 with %2…").arg(leftName, QFileInfo(right).fileName()));
-    const QString rightName = QFileInfo(right).fileName();
+    m_view->showBusy(tr("Comparing %1 with %2…").arg(leftName, rightName));
     // Reading, parsing and aligning never run on the GUI thread.
-    QtConcurrent::run([leftTrace, left, right, leftName, rightName]() {
+    QtConcurrent::run([leftTrace, left, rightTrace, right, leftName, rightName]() {
         auto outcome = std::make_shared<Outcome>();
         outcome->leftName = leftName;
         outcome->rightName = rightName;
@@ -138,12 +148,16 @@ void DiffLinks::start(std::shared_ptr<pdl::TraceNode> leftTrace, const QString& 
             }
             a = *r;
         }
-        Result<pdl::TracePtr> b = readTrace(right);
+        pdl::TracePtr b = rightTrace;
         if (!b) {
-            outcome->error = b.error().message;
-            return outcome;
+            Result<pdl::TracePtr> r = readTrace(right);
+            if (!r) {
+                outcome->error = r.error().message;
+                return outcome;
+            }
+            b = *r;
         }
-        outcome->diff = std::make_shared<const pdl::TraceDiff>(pdl::TraceDiff::compare(a, *b));
+        outcome->diff = std::make_shared<const pdl::TraceDiff>(pdl::TraceDiff::compare(a, b));
         return outcome;
     }).then(this, [this, generation](std::shared_ptr<Outcome> outcome) {
         show(outcome, generation);

@@ -62,6 +62,9 @@ public Q_SLOTS:
     void compareFiles(const QString& left, const QString& right);
     /// Compares the trace the panes show (left) with `right`.
     void compareCurrentWith(const QString& right);
+    /// Compares two traces in memory (a run and its re-run), named as given.
+    void compareTraces(std::shared_ptr<pdl::TraceNode> left, std::shared_ptr<pdl::TraceNode> right,
+                       const QString& leftName, const QString& rightName);
 
 Q_SIGNALS:
     void statusMessage(const QString& text, int timeout);
@@ -72,8 +75,9 @@ Q_SIGNALS:
 
 private:
     struct Outcome;
-    void start(std::shared_ptr<pdl::TraceNode> leftTrace, const QString& left, const QString& right,
-               const QString& leftName);
+    void start(std::shared_ptr<pdl::TraceNode> leftTrace, const QString& left,
+               std::shared_ptr<pdl::TraceNode> rightTrace, const QString& right,
+               const QString& leftName, const QString& rightName);
     void show(const std::shared_ptr<Outcome>& outcome, quint64 generation);
     QString askForTrace(const QString& title);
 

@@ -25,6 +25,7 @@
 #include "widgets/settings/modelsettingsdialog.h"
 #include "widgets/start/startpage.h"
 #include "widgets/trace/boxview.h"
+#include "widgets/trace/tracetreeview.h"
 #include "widgets/workbench/debuglinks.h"
 #include "widgets/workbench/difflinks.h"
 #include "widgets/workbench/docklayout.h"
@@ -46,6 +47,7 @@
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTreeView>
 
 namespace hako {
 
@@ -81,6 +83,11 @@ MainWindow::MainWindow(QWidget* parent)
     // The debugger: breakpoints in the editor's margin, F6 to debug, the Debug pane.
     m_debugLinks = new DebugLinks(m_run, m_runActions, m_editorPane, this);
     connect(m_traces->boxView(), &BoxView::rerunRequested, m_runActions, &RunActions::rerunFrom);
+    // The Trace Tree's context menu offers Re-run from Here for its selected row.
+    if (QTreeView* tree = m_traces->treeView()->treeView()) {
+        tree->setContextMenuPolicy(Qt::ActionsContextMenu);
+        tree->addAction(m_runActions->rerunSelectedAction());
+    }
     m_debugDock = addPaneDock(m_debugLinks->pane(), tr("Debug"), QStringLiteral("debugDock"));
     tabifyDockWidget(m_consoleDock, m_debugDock);
     m_debugDock->hide();
@@ -330,6 +337,7 @@ void MainWindow::createMenus()
     traces->addActions(diffLinks->actions());
     connect(diffLinks, &DiffLinks::statusMessage, this,
             [this](const QString& text, int timeout) { statusBar()->showMessage(text, timeout); });
+    connect(m_runActions, &RunActions::compareRunsRequested, diffLinks, &DiffLinks::compareTraces);
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : m_traces->docks())
         view->addAction(dock->toggleViewAction());

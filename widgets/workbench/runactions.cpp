@@ -89,6 +89,18 @@ RunActions::RunActions(WorkbenchContext* context, RunController* run, EditorPane
         Q_EMIT statusMessage(tr("Programs will ask again before running code"), 4000);
     });
 
+    m_rerunSelectedAction = new QAction(tr("Re-run from &Selected Block"), this);
+    m_rerunSelectedAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F5));
+    m_rerunSelectedAction->setToolTip(
+        tr("Run the program again: what came before the block selected in the trace is "
+           "replayed from the last run, the block and the rest run live"));
+    connect(m_rerunSelectedAction, &QAction::triggered, this,
+            [this] { rerunFrom(m_context->currentNode()); });
+    connect(m_context, &WorkbenchContext::currentNodeChanged, this,
+            [this] { updateRerunAction(); });
+    connect(m_context, &WorkbenchContext::runningChanged, this, [this] { updateRerunAction(); });
+    updateRerunAction();
+
     connect(m_run, &RunController::finished, this,
             [this](bool ok, const QString&, const Diagnostic& error) { onFinished(ok, error); });
     connect(m_context, &WorkbenchContext::runningChanged, this, [this](bool running) {
@@ -105,10 +117,17 @@ RunActions::RunActions(WorkbenchContext* context, RunController* run, EditorPane
     });
 }
 
+void RunActions::updateRerunAction()
+{
+    m_rerunSelectedAction->setEnabled(!m_run->isRunning() && m_run->lastTrace() &&
+                                      !m_context->currentNode().isEmpty());
+}
+
 void RunActions::populateMenu(QMenu* menu)
 {
     menu->addAction(m_runAction);
     menu->addAction(m_stopAction);
+    menu->addAction(m_rerunSelectedAction);
     menu->addSeparator();
     menu->addAction(m_saveTraceAction);
     menu->addSeparator();
@@ -215,6 +234,26 @@ bool RunActions::startRun(const QString& rerunNode)
     // A re-run replays the last run: keep it before anything replaces it.
     const pdl::TracePtr previous = m_run->lastTrace();
     const QString previousRun = m_run->lastRunId();
+    m_forkOrigin.reset();
+    m_forkOriginRun.clear();
+    m_forkLine = 0;
+    if (!rerunNode.isEmpty() && previous) {
+        m_forkOrigin = previous;
+        m_forkOriginRun = previousRun;
+        const std::string id = rerunNode.toStdString();
+        const std::function<const pdl::TraceNode*(const pdl::TraceNode&)> find =
+            [&](const pdl::TraceNode& n) -> const pdl::TraceNode* {
+            if (n.id == id)
+                return &n;
+            for (const auto& field : n.children)
+                for (const pdl::TracePtr& c : field.nodes)
+                    if (const pdl::TraceNode* hit = c ? find(*c) : nullptr)
+                        return hit;
+            return nullptr;
+        };
+        if (const pdl::TraceNode* node = find(*previous))
+            m_forkLine = node->span.line;
+    }
 
     m_editor->messageBar()->clearMessage();
     m_runError.clear();
@@ -252,6 +291,34 @@ bool RunActions::startRun(const QString& rerunNode)
     return true;
 }
 
+void RunActions::reportFork()
+{
+    if (!m_forkOrigin || m_run->forkedFromRun().isEmpty() || !m_run->lastTrace())
+        return;
+    const QString originalName = m_forkOriginRun.isEmpty()
+                                     ? tr("the previous run")
+                                     : tr("run %1").arg(m_forkOriginRun.left(8));
+    // A re-run whose program changed before the chosen block says where the replay ended.
+    const QString text =
+        !m_run->rerunDivergedAt().isEmpty()
+            ? tr("Forked from %1: the program changed at line %2 since that run, so it was "
+                 "replayed up to there and the rest ran live.")
+                  .arg(originalName)
+                  .arg(m_run->rerunDivergedSpan().line)
+            : tr("Forked from %1 at line %2: what came before was replayed from that run, "
+                 "the rest ran live.")
+                  .arg(originalName)
+                  .arg(m_forkLine);
+    const pdl::TracePtr original = m_forkOrigin;
+    const pdl::TracePtr rerun = m_run->lastTrace();
+    const QString rerunName = tr("re-run from line %1").arg(m_forkLine);
+    m_editor->messageBar()->showMessage(
+        text, MessageBar::Kind::Information, tr("Compare with the Original"),
+        [this, original, rerun, originalName, rerunName] {
+            Q_EMIT compareRunsRequested(original, rerun, originalName, rerunName);
+        });
+}
+
 void RunActions::stopProgram()
 {
     m_run->stop();
@@ -265,14 +332,9 @@ void RunActions::onFinished(bool ok, const Diagnostic& error)
         m_editor->promptView()->setReplies(repliesFromTrace(*trace, m_editor->filePath()));
     m_traces->updateTitle();
     m_saveTraceAction->setEnabled(bool(m_run->lastTrace()));
-    // A re-run whose program changed before the chosen block says where the replay ended.
-    if (!m_run->forkedFromRun().isEmpty() && !m_run->rerunDivergedAt().isEmpty())
-        m_editor->messageBar()->showMessage(
-            tr("The program changed at line %1 since the run it replays: that run was replayed "
-               "up to there, the rest ran live.")
-                .arg(m_run->rerunDivergedSpan().line),
-            MessageBar::Kind::Information);
+    updateRerunAction();
     if (ok || m_run->wasStopped()) {
+        reportFork();
         Q_EMIT statusMessage(ok ? tr("Run finished") : tr("Stopped"), 4000);
         return;
     }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/pdl/interp/tracenode.h"
 #include "core/workbench/runenvironment.h"
 
 #include "core/util/diagnostic.h"
@@ -56,6 +57,10 @@ public:
     /// what follows live; false (and why in the message bar) without a finished run.
     bool rerunFrom(const QString& nodeId);
     void stopProgram();
+    /// Run › Re-run from Selected Block (Ctrl+Shift+F5; also in the Trace Tree's context menu):
+    /// rerunFrom() the trace node selected in the panes. Enabled when the last run's trace has
+    /// a selected node and nothing runs.
+    QAction* rerunSelectedAction() const { return m_rerunSelectedAction; }
     /// Writes the last run's trace to `path`; false with the reason shown when it cannot.
     bool saveTrace(const QString& path);
 
@@ -79,8 +84,13 @@ Q_SIGNALS:
     /// The user asked to configure the models from a model failure's message bar.
     void configureModelsRequested();
     void statusMessage(const QString& text, int timeout);
+    /// From a re-run's message bar: compare the run it replayed (`original`) with the re-run.
+    void compareRunsRequested(pdl::TracePtr original, pdl::TracePtr rerun,
+                              const QString& originalName, const QString& rerunName);
 
 private:
+    void updateRerunAction();
+    void reportFork();
     /// Starts a run, or (with a node id) a re-run from that node of the last run.
     bool startRun(const QString& rerunNode);
     bool mayRun(const pdl::Program& program, const QString& path);
@@ -98,6 +108,11 @@ private:
     QAction* m_sandboxAction = nullptr;
     QAction* m_forgetAction = nullptr;
     QAction* m_tagsAction = nullptr;
+    QAction* m_rerunSelectedAction = nullptr;
+    // A re-run: the run it replays, and where it forked.
+    pdl::TracePtr m_forkOrigin;
+    QString m_forkOriginRun;
+    int m_forkLine = 0;
     TrustQuestion m_trustQuestion;
     // The failed run's message and the program text it ran: the message goes once the text has
     // changed and the live check finds no error (the error was fixed), not at the next run only.

@@ -59,8 +59,9 @@ TraceDocks::TraceDocks(QMainWindow* window, WorkbenchContext* context, RunContro
     m_boxView = new BoxView(context, tracePane);
     traceLayout->addWidget(m_boxView, 1);
     m_traceDock = addDock(window, tracePane, tr("Trace"), "traceDock", Qt::RightDockWidgetArea);
-    m_treeDock = addDock(window, new TraceTreeView(context, window), tr("Trace Tree"),
-                         "traceTreeDock", Qt::BottomDockWidgetArea);
+    m_treeView = new TraceTreeView(context, window);
+    m_treeDock =
+        addDock(window, m_treeView, tr("Trace Tree"), "traceTreeDock", Qt::BottomDockWidgetArea);
     m_timelineDock = addDock(window, new TraceTimelineView(context, window), tr("Timeline"),
                              "timelineDock", Qt::BottomDockWidgetArea);
     m_detailDock = addDock(window, new NodeDetailView(context, window), tr("Detail"), "detailDock",

@@ -22,6 +22,8 @@ class TraceModel;
 /// they show: the live run's or a trace file's (loaded in the background, reloaded when the file
 /// changes). The Trace dock's title names what is shown. GUI thread; the docks belong to the
 /// window, the file trace model and its loader to this object.
+class TraceTreeView;
+
 class TraceDocks : public QObject {
     Q_OBJECT
 public:
@@ -37,6 +39,7 @@ public:
     /// Every trace dock, in View menu order.
     QList<QDockWidget*> docks() const;
     BoxView* boxView() const { return m_boxView; }
+    TraceTreeView* treeView() const { return m_treeView; }
     /// The model of trace files opened with openTrace.
     pdl::TraceModel* fileTraceModel() const { return m_fileTrace; }
     pdl::TraceLoader* traceLoader() const { return m_loader; }
@@ -66,6 +69,7 @@ private:
     pdl::TraceModel* m_fileTrace;
     pdl::TraceLoader* m_loader;
     BoxView* m_boxView = nullptr;
+    TraceTreeView* m_treeView = nullptr;
     QDockWidget* m_traceDock = nullptr;
     QDockWidget* m_treeDock = nullptr;
     QDockWidget* m_timelineDock = nullptr;

@@ -37,13 +37,14 @@ Value sourceOnly(const Value& v, int depth = 0)
 struct Planner {
     const std::string& target;
     std::unordered_map<std::string, Value> table;
+    std::unordered_map<std::string, TracePtr> records;
     std::unordered_map<std::string, std::string> signatures;
     std::string targetSignature;
     bool found = false;
 
     // Visits `n` in execution order; a leaf counts once it is done (after its own children),
     // so the target's ancestors never do.
-    void visit(const TraceNode& n, int depth = 0)
+    void visit(const TraceNode& n, const TracePtr& self, int depth = 0)
     {
         if (found || depth > 5000)
             return;
@@ -55,20 +56,22 @@ struct Planner {
         }
         for (const auto& d : n.defs) {
             if (d.second)
-                visit(*d.second, depth + 1);
+                visit(*d.second, d.second, depth + 1);
             if (found)
                 return;
         }
         for (const auto& c : n.children) {
             for (const auto& x : c.nodes) {
                 if (x)
-                    visit(*x, depth + 1);
+                    visit(*x, x, depth + 1);
                 if (found)
                     return;
             }
         }
         if (n.hasResult && n.isLeaf && n.error.empty()) {
             table.emplace(n.id, n.result);
+            if (self)
+                records.emplace(n.id, self);
             signatures.emplace(n.id, n.block ? blockSignature(*n.block)
                                              : std::string(blockKindName(n.kind)));
         }
@@ -91,8 +94,8 @@ RerunPlan planRerun(const TraceNode& root, const std::string& nodeId)
 {
     RerunPlan plan;
     plan.nodeId = nodeId;
-    Planner p{nodeId, {}, {}, {}, false};
-    p.visit(root);
+    Planner p{nodeId, {}, {}, {}, {}, false};
+    p.visit(root, nullptr);
     if (!p.found) {
         plan.error =
             QStringLiteral("no block '%1' in the trace").arg(QString::fromStdString(nodeId));
@@ -104,12 +107,15 @@ RerunPlan planRerun(const TraceNode& root, const std::string& nodeId)
         std::make_shared<const std::unordered_map<std::string, Value>>(std::move(p.table));
     plan.signatures = std::make_shared<const std::unordered_map<std::string, std::string>>(
         std::move(p.signatures));
+    plan.records =
+        std::make_shared<const std::unordered_map<std::string, TracePtr>>(std::move(p.records));
     return plan;
 }
 
 void RerunPlan::apply(RunOptions& options) const
 {
     options.replay = replay;
+    options.replayRecords = records;
     auto sigs = signatures;
     options.replayCheck = [sigs, chosen = nodeSignature](const std::string& id,
                                                          const Block& block) {

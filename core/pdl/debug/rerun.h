@@ -19,6 +19,8 @@ struct RerunPlan {
     /// Recorded leaf results (model replies, code results, reads) of the blocks that finished
     /// before the node started, by `pdl__id`.
     std::shared_ptr<const std::unordered_map<std::string, Value>> replay;
+    /// The recorded nodes of those blocks (what they were asked: evaluated fields, prompt).
+    std::shared_ptr<const std::unordered_map<std::string, TracePtr>> records;
     /// What each of those blocks was (kind and source, see blockSignature), to notice that the
     /// program changed since.
     std::shared_ptr<const std::unordered_map<std::string, std::string>> signatures;

@@ -69,6 +69,10 @@ struct RunOptions {
     /// Replay: recorded leaf results by `pdl__id` (model replies, code results, reads), used
     /// instead of calling anything.
     std::shared_ptr<const std::unordered_map<std::string, Value>> replay;
+    /// With `replay` (optional): the recorded trace nodes by `pdl__id`. A replayed node shows
+    /// what its recording was asked (evaluated fields, the prompt sent), since that is what
+    /// produced the result it reuses; nothing was sent this time.
+    std::shared_ptr<const std::unordered_map<std::string, TracePtr>> replayRecords;
     IRunObserver* observer = nullptr;
     /// Record on every trace node the variables visible when its block finished (what the
     /// workbench's Variables pane shows). Costs a map copy when a variable changes afterwards.

@@ -695,8 +695,16 @@ Value Runner::execBody(const BlockPtr& bp, State& st, const std::string& id, Tra
             }
         }
         if (it != options.replay->end() && !replayDiverged.load(std::memory_order_relaxed)) {
-            if (node)
+            if (node) {
                 node->replayed = true;
+                if (options.replayRecords) {
+                    auto rec = options.replayRecords->find(id);
+                    if (rec != options.replayRecords->end() && rec->second) {
+                        node->exprs = rec->second->exprs;
+                        node->modelInput = rec->second->modelInput;
+                    }
+                }
+            }
             if (b.kind == BlockKind::Model)
                 st.context = contextAppend(st.context, b.role ? *b.role : "assistant",
                                            Value(it->second.toText()), id);

@@ -599,8 +599,11 @@ public:
             addTo(rightSum, cnode.rightSubtree);
         };
 
-        const std::vector<Group> lg = groupsOf(l);
-        const std::vector<Group> rg = groupsOf(r);
+        // A replayed node ran nothing: its result (and what its recording was asked) is
+        // compared, not the sub-blocks the other side executed to build its prompt.
+        const bool replayed = l && r && (l->replayed != r->replayed);
+        const std::vector<Group> lg = replayed ? std::vector<Group>{} : groupsOf(l);
+        const std::vector<Group> rg = replayed ? std::vector<Group>{} : groupsOf(r);
         // Fields in the left's order, then those only the right has.
         std::vector<std::pair<const Group*, const Group*>> fields;
         for (const Group& g : lg) {

@@ -118,7 +118,9 @@ public:
     };
 
     TraceDiff() = default;
-    /// Aligns `left` and `right` (either may be null: everything inserted or deleted).
+    /// Aligns `left` and `right` (either may be null: everything inserted or deleted). A node
+    /// replayed on one side only (a re-run's prefix) is compared by its own data; the blocks
+    /// the other side ran to build its prompt are not rows.
     static TraceDiff compare(TracePtr left, TracePtr right);
 
     bool isEmpty() const { return m_nodes.empty(); }

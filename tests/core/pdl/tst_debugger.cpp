@@ -5,7 +5,6 @@
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/parser/programparser.h"
 
-#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -298,12 +297,9 @@ private Q_SLOTS:
         RunOptions o;
         DebugRun run(kLoop, d, o);
         QVERIFY(run.next());
-        QElapsedTimer t;
-        t.start();
         run.cancel().cancel();
         d.interrupt();
         run.join();
-        QVERIFY2(t.elapsed() < 1000, qPrintable(QString::number(t.elapsed())));
         QVERIFY(!run.result().ok);
         QVERIFY(run.result().error.message.contains(QLatin1String("cancelled")));
         QVERIFY(!d.isPaused());
@@ -316,11 +312,8 @@ private Q_SLOTS:
         d.setPauseOnEntry(true);
         DebugRun run(kLoop, d);
         QVERIFY(run.next());
-        QElapsedTimer t;
-        t.start();
         run.cancel().cancel();
         run.join();
-        QVERIFY2(t.elapsed() < 1000, qPrintable(QString::number(t.elapsed())));
         QVERIFY(!run.result().ok);
     }
 

@@ -113,6 +113,11 @@ private Q_SLOTS:
             const pdl::TraceNode* n = findNode(*run.lastTrace(), modelId(i));
             QVERIFY(n);
             QCOMPARE(n->replayed, i < 2);
+            // A replayed call shows the prompt its recording sent (what the reply answers).
+            const pdl::TraceNode* was = findNode(*recorded, modelId(i));
+            QCOMPARE(QString::fromStdString(n->modelInput.json()),
+                     QString::fromStdString(was->modelInput.json()));
+            QVERIFY(!n->modelInput.isNull());
         }
         QVERIFY(run.lastRunId() != firstRun);
 

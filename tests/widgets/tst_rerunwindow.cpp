@@ -20,6 +20,7 @@
 #include "widgets/workbench/tracedocks.h"
 
 #include <QAction>
+#include <QDockWidget>
 #include <QFile>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -140,6 +141,10 @@ private Q_SLOTS:
         QSignalSpy compared(diffs, &DiffLinks::compared);
         compare->click();
         QTRY_COMPARE_WITH_TIMEOUT(compared.count(), 1, 20000);
+        // It opens as a tab of the wide bottom group, not squeezed beside the Console.
+        auto* console = window.findChild<QDockWidget*>(QStringLiteral("consoleDock"));
+        QVERIFY(console);
+        QVERIFY(window.tabifiedDockWidgets(console).contains(diffs->dock()));
         const auto& diff = diffs->view()->model()->diff();
         QVERIFY(diff && !diff->isSame());
         bool thirdChanged = false;

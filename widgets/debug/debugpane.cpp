@@ -35,7 +35,9 @@ DebugPane::DebugPane(QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     m_where->setWordWrap(true);
     m_where->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_where->setAccessibleName(tr("Paused at"));
+    // Screen readers read the label's text (where the run is) as its name; its role is the
+    // description.
+    m_where->setAccessibleDescription(tr("Where the debugged run is"));
     layout->addWidget(m_where);
 
     m_variables->setColumnCount(2);
@@ -89,6 +91,7 @@ void DebugPane::showSnapshot(const RunController::DebugSnapshot& snapshot)
 {
     m_filling = true;
     m_where->setText(tr("Paused at %1").arg(snapshot.location.describe()));
+    m_where->setAccessibleName(m_where->text());
     m_variables->clear();
     for (const auto& [k, v] : snapshot.variables) {
         const QString name = QString::fromStdString(k.isString() ? k.asString() : k.str());
@@ -120,6 +123,7 @@ void DebugPane::showSnapshot(const RunController::DebugSnapshot& snapshot)
 void DebugPane::showRunning(const QString& status)
 {
     m_where->setText(status);
+    m_where->setAccessibleName(status);
     m_variables->setEnabled(false);
     m_context->setEnabled(false);
     m_answer->setEnabled(false);

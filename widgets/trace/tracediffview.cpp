@@ -137,7 +137,11 @@ TraceDiffView::TraceDiffView(QWidget* parent)
     contentLayout->setContentsMargins(0, 0, 0, 0);
     auto* bar = new QHBoxLayout;
     m_summary = new QLabel(content);
-    m_summary->setAccessibleName(tr("Comparison summary"));
+    // The summary wraps (a long one must not widen the window past the screen); screen readers
+    // read its text as its name, its role as the description.
+    m_summary->setAccessibleDescription(tr("Comparison summary"));
+    m_summary->setWordWrap(true);
+    m_summary->setMinimumWidth(1);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     bar->addWidget(m_summary, 1);
     m_previous = new QToolButton(content);
@@ -343,6 +347,7 @@ void TraceDiffView::updateSummary()
             QLatin1Char(' ') +
             tr("Tokens %1 → %2.").arg(tokensText(root.leftSubtree), tokensText(root.rightSubtree));
     m_summary->setText(text);
+    m_summary->setAccessibleName(text);
     m_next->setEnabled(!diff->isSame());
     m_previous->setEnabled(!diff->isSame());
 }

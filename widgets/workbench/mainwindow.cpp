@@ -338,6 +338,8 @@ void MainWindow::createMenus()
     connect(diffLinks, &DiffLinks::statusMessage, this,
             [this](const QString& text, int timeout) { statusBar()->showMessage(text, timeout); });
     connect(m_runActions, &RunActions::compareRunsRequested, diffLinks, &DiffLinks::compareTraces);
+    // A comparison needs the width: a tab of the wide bottom group, not squeezed beside it.
+    tabifyDockWidget(m_consoleDock, diffLinks->dock());
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : m_traces->docks())
         view->addAction(dock->toggleViewAction());

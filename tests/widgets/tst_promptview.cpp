@@ -157,6 +157,31 @@ private Q_SLOTS:
         QVERIFY(!other.isPromptMode());
     }
 
+    // A card's Pause Here is the editor's breakpoint on the block's first line, both ways.
+    void cardBreakpoint()
+    {
+        EditorPane pane(nullptr);
+        pane.resize(900, 900);
+        pane.show();
+        QVERIFY(pane.openFile(m_path));
+        pane.setPromptMode(true);
+        PromptView* view = pane.promptView();
+        QToolButton* pause = nullptr;
+        QTRY_VERIFY((pause = byName<QToolButton>(view, QStringLiteral("Pause before translation"))));
+        QVERIFY(!pause->isChecked());
+        const int line =
+            int(lines(pane.editor()->text()).indexOf(QStringLiteral("- def: translation"))) + 1;
+        QVERIFY(line > 1);
+        pause->click();
+        QCOMPARE(pane.editor()->breakpointLines(), QList<int>{line});
+        pane.editor()->toggleBreakpoint(line);
+        QVERIFY(!pause->isChecked());
+        pane.editor()->toggleBreakpoint(line);
+        QVERIFY(pause->isChecked());
+        pause->click();
+        QVERIFY(pane.editor()->breakpointLines().isEmpty());
+    }
+
     void yamlEditUpdatesCard()
     {
         EditorPane pane(nullptr);
@@ -257,6 +282,9 @@ private Q_SLOTS:
         first->setFocus();
         QTest::keyClick(first, Qt::Key_Tab);
         QCOMPARE(QApplication::focusWidget()->accessibleName(), QStringLiteral("Value text"));
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+        QCOMPARE(QApplication::focusWidget()->accessibleName(),
+                 QStringLiteral("Pause before translation"));
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
         QCOMPARE(QApplication::focusWidget()->accessibleName(),
                  QStringLiteral("Model of translation"));

@@ -49,6 +49,7 @@ struct PromptView::CardBinding {
     QSpinBox* maxTokens = nullptr;
     QLineEdit* stop = nullptr;
     QLabel* reply = nullptr;
+    QToolButton* pause = nullptr; ///< the card's breakpoint (the editor's, on its first line)
     QTimer* paramTimer = nullptr;
     QString pendingParameter;
 };
@@ -189,6 +190,7 @@ void PromptView::setEditor(PdlEditor* editor)
             if (!m_applying)
                 scheduleRefresh();
         });
+        connect(m_editor, &PdlEditor::breakpointsChanged, this, &PromptView::showBreakpoints);
     }
     m_dirty = true;
     scheduleRefresh();
@@ -383,6 +385,7 @@ void PromptView::updateInPlace()
         if (c->index < 0 || c->index >= items.size())
             continue;
         c->item = *items[c->index];
+        showBreakpoints();
         if (c->paramTimer->isActive())
             continue;
         if (c->model && !c->model->hasFocus() && c->model->currentText() != c->item.model) {
@@ -566,6 +569,16 @@ QWidget* PromptView::makeText(const PromptDocItem& item, QWidget* parent, const 
     return box;
 }
 
+void PromptView::showBreakpoints()
+{
+    const QList<int> lines = m_editor ? m_editor->breakpointLines() : QList<int>();
+    for (const auto& c : std::as_const(m_cards))
+        if (c->pause) {
+            QSignalBlocker block(c->pause);
+            c->pause->setChecked(lines.contains(c->item.span.line));
+        }
+}
+
 QWidget* PromptView::makeCard(const PromptDocItem& item, QWidget* parent)
 {
     auto* card = new QFrame(parent);
@@ -586,7 +599,23 @@ QWidget* PromptView::makeCard(const PromptDocItem& item, QWidget* parent)
     title->setObjectName(QStringLiteral("promptHeading"));
     title->setTextInteractionFlags(Qt::NoTextInteraction);
     m_headings << title;
-    v->addWidget(title);
+    // The card's breakpoint: Debug Program (F6) pauses before this call (the editor's
+    // breakpoint on the block's first line, the same red dot).
+    auto* header = new QHBoxLayout;
+    header->addWidget(title, 1);
+    c->pause = new QToolButton(card);
+    c->pause->setCheckable(true);
+    c->pause->setText(tr("Pause Here"));
+    c->pause->setToolTip(tr("Debug Program (F6) pauses before this model call"));
+    c->pause->setAccessibleName(tr("Pause before %1").arg(name));
+    c->pause->setChecked(m_editor && m_editor->breakpointLines().contains(item.span.line));
+    connect(c->pause, &QToolButton::toggled, this, [this, raw](bool on) {
+        const int line = raw->item.span.line;
+        if (m_editor && line > 0 && m_editor->breakpointLines().contains(line) != on)
+            m_editor->toggleBreakpoint(line);
+    });
+    header->addWidget(c->pause);
+    v->addLayout(header);
 
     // Two rows, so that a narrow pane (docks around the editor) still shows every label whole.
     auto* settings = new QGridLayout;

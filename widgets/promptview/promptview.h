@@ -119,6 +119,7 @@ private:
     void commitParameter(CardBinding& c, const QString& name, const QJsonValue& value);
     void applyEdits(const Result<QList<playground::TextEdit>>& edits);
     void showReplies();
+    void showBreakpoints();
     void applyZoom();
     static QString shape(const playground::PromptDoc& doc);
 

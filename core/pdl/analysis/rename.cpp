@@ -15,11 +15,6 @@ namespace hako::pdl {
 
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("hako::pdl::Rename", text);
-}
-
 bool isIdentStart(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
@@ -173,22 +168,31 @@ const QSet<QString>& keywords()
 QString checkVariableName(const QString& name)
 {
     if (name.isEmpty())
-        return tr("The new name is empty.");
+        return QCoreApplication::translate("hako::pdl::Rename", "The new name is empty.");
     const QByteArray utf8 = name.toUtf8();
     bool ok = isIdentStart(utf8[0]);
     for (char c : utf8)
         ok = ok && isIdentChar(c);
     if (!ok)
-        return tr("'%1' is not a valid variable name: use letters, digits and underscores, "
-                  "not starting with a digit.")
+        return QCoreApplication::translate(
+                   "hako::pdl::Rename",
+                   "'%1' is not a valid variable name: use letters, digits and underscores, "
+                   "not starting with a digit.")
             .arg(name);
     if (keywords().contains(name))
-        return tr("'%1' is a Python or Jinja keyword and cannot name a variable.").arg(name);
+        return QCoreApplication::translate(
+                   "hako::pdl::Rename",
+                   "'%1' is a Python or Jinja keyword and cannot name a variable.")
+            .arg(name);
     if (name.startsWith(QLatin1String("pdl_")))
-        return tr("Names starting with 'pdl_' are reserved for PDL's built-in variables.");
+        return QCoreApplication::translate(
+            "hako::pdl::Rename",
+            "Names starting with 'pdl_' are reserved for PDL's built-in variables.");
     if (builtins::findGlobal(utf8.toStdString()))
-        return tr("'%1' is a built-in function of expressions; a variable of that name would "
-                  "hide it.")
+        return QCoreApplication::translate(
+                   "hako::pdl::Rename",
+                   "'%1' is a built-in function of expressions; a variable of that name would "
+                   "hide it.")
             .arg(name);
     return {};
 }
@@ -201,28 +205,37 @@ Result<RenameTarget> renameTargetAt(const Program& program, const ScopeAnalysis&
     if (const VariableUse* u = scopes.useAt(line, column)) {
         name = QString::fromStdString(u->name);
         if (u->definition < 0)
-            return makeError(tr("'%1' is not defined where it is used here, so there is no "
-                                "definition to rename.")
+            return makeError(QCoreApplication::translate(
+                                 "hako::pdl::Rename",
+                                 "'%1' is not defined where it is used here, so there is no "
+                                 "definition to rename.")
                                  .arg(name));
         index = u->definition;
     } else if (const VariableDefinition* d = scopes.definitionAt(line, column)) {
         index = int(d - scopes.definitions.data());
     }
     if (index < 0)
-        return makeError(tr("Put the cursor on a variable (where it is defined or used) to "
-                            "rename it."));
+        return makeError(QCoreApplication::translate(
+            "hako::pdl::Rename", "Put the cursor on a variable (where it is defined or used) to "
+                                 "rename it."));
     const VariableDefinition& def = scopes.definitions[size_t(index)];
     name = QString::fromStdString(def.name);
     const QString file = program.root ? program.root->span.file : program.file;
     if (def.kind == VariableKind::Builtin)
-        return makeError(tr("'%1' is built into PDL and cannot be renamed.").arg(name));
+        return makeError(QCoreApplication::translate(
+                             "hako::pdl::Rename", "'%1' is built into PDL and cannot be renamed.")
+                             .arg(name));
     if (def.kind == VariableKind::External)
-        return makeError(tr("'%1' is provided from outside the program (data given to the run), "
-                            "so it cannot be renamed here.")
+        return makeError(QCoreApplication::translate(
+                             "hako::pdl::Rename",
+                             "'%1' is provided from outside the program (data given to the run), "
+                             "so it cannot be renamed here.")
                              .arg(name));
     if (!def.span.isValid() || def.span.file != file)
-        return makeError(tr("'%1' is defined in another file (an included program); rename it "
-                            "there.")
+        return makeError(QCoreApplication::translate(
+                             "hako::pdl::Rename",
+                             "'%1' is defined in another file (an included program); rename it "
+                             "there.")
                              .arg(name));
 
     // The alternatives of one `anyOf` pattern may each bind the name: one variable.
@@ -249,8 +262,10 @@ Result<RenameTarget> renameTargetAt(const Program& program, const ScopeAnalysis&
             (pattern.isValid() && other.kind == VariableKind::MatchBinding &&
              within(other.span, pattern))) {
             if (!other.span.isValid() || other.span.file != file)
-                return makeError(tr("'%1' is also defined in an included program; renaming it "
-                                    "only here would split it in two.")
+                return makeError(QCoreApplication::translate(
+                                     "hako::pdl::Rename",
+                                     "'%1' is also defined in an included program; renaming it "
+                                     "only here would split it in two.")
                                      .arg(name));
             target.definitions.push_back(i);
         }
@@ -270,7 +285,8 @@ Result<RenamePlan> planRename(const Program& program, const QByteArray& text,
     plan.newName = newName;
     const QString& oldName = plan.target.name;
     if (newName == oldName)
-        return makeError(tr("The new name is the same as the old one."));
+        return makeError(QCoreApplication::translate("hako::pdl::Rename",
+                                                     "The new name is the same as the old one."));
     if (const QString why = checkVariableName(newName); !why.isEmpty())
         return makeError(why);
 
@@ -285,7 +301,9 @@ Result<RenamePlan> planRename(const Program& program, const QByteArray& text,
 
     std::vector<qsizetype> offsets;
     const auto notFound = [&](const SourceSpan& at) {
-        return makeError(tr("Cannot find '%1' exactly at line %2, column %3; nothing was renamed.")
+        return makeError(QCoreApplication::translate(
+                             "hako::pdl::Rename",
+                             "Cannot find '%1' exactly at line %2, column %3; nothing was renamed.")
                              .arg(oldName)
                              .arg(at.line)
                              .arg(at.column),
@@ -311,11 +329,15 @@ Result<RenamePlan> planRename(const Program& program, const QByteArray& text,
     };
     const auto hidden = [&](const VariableDefinition& d, int l) {
         if (d.kind == VariableKind::External || d.kind == VariableKind::Builtin)
-            return makeError(tr("'%1' is already a name given to the program from outside; "
-                                "choose another name.")
+            return makeError(QCoreApplication::translate(
+                                 "hako::pdl::Rename",
+                                 "'%1' is already a name given to the program from outside; "
+                                 "choose another name.")
                                  .arg(newName));
-        return makeError(tr("'%1' is already defined (line %2) and in reach at line %3; one name "
-                            "would hide the other.")
+        return makeError(QCoreApplication::translate(
+                             "hako::pdl::Rename",
+                             "'%1' is already defined (line %2) and in reach at line %3; one name "
+                             "would hide the other.")
                              .arg(newName)
                              .arg(d.span.line)
                              .arg(l));
@@ -382,8 +404,10 @@ Result<RenamePlan> planRename(const Program& program, const QByteArray& text,
             continue;
         if (const VariableDefinition* n = nearest(u.span.line, u.span.column);
             n && n->name == oldStd)
-            return makeError(tr("'%1' is already used at line %2, where '%3' is in reach; "
-                                "after renaming it would read the renamed variable.")
+            return makeError(QCoreApplication::translate(
+                                 "hako::pdl::Rename",
+                                 "'%1' is already used at line %2, where '%3' is in reach; "
+                                 "after renaming it would read the renamed variable.")
                                  .arg(newName)
                                  .arg(u.span.line)
                                  .arg(oldName));

@@ -163,6 +163,46 @@ const QSet<QString>& keywords()
     return words;
 }
 
+// Whether `name` occurs as a word in code text outside its `${ … }` expressions (those are
+// uses the analysis saw).
+bool codeMentions(const std::string& code, const std::string& name)
+{
+    std::string outside;
+    outside.reserve(code.size());
+    for (size_t i = 0; i < code.size(); ++i) {
+        if (code.compare(i, 2, "${") == 0) {
+            int depth = 0;
+            size_t j = i + 1;
+            for (; j < code.size(); ++j) {
+                if (code[j] == '"' ||
+                    code[j] == '\'') { // a string literal: its braces do not count
+                    const char quote = code[j];
+                    for (++j; j < code.size() && code[j] != quote; ++j) {
+                        if (code[j] == '\\')
+                            ++j;
+                    }
+                    continue;
+                }
+                if (code[j] == '{')
+                    ++depth;
+                else if (code[j] == '}' && --depth == 0)
+                    break;
+            }
+            i = j;
+            outside += ' ';
+            continue;
+        }
+        outside += code[i];
+    }
+    for (size_t at = outside.find(name); at != std::string::npos; at = outside.find(name, at + 1)) {
+        const bool startOk = at == 0 || !isIdentChar(outside[at - 1]);
+        const size_t end = at + name.size();
+        if (startOk && (end >= outside.size() || !isIdentChar(outside[end])))
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 QString checkVariableName(const QString& name)
@@ -289,6 +329,45 @@ Result<RenamePlan> planRename(const Program& program, const QByteArray& text,
                                                      "The new name is the same as the old one."));
     if (const QString why = checkVariableName(newName); !why.isEmpty())
         return makeError(why);
+
+    // Python, Jinja and PDL code read the scope by name, out of the analysis' sight: a rename
+    // that such code might depend on is refused rather than left half done.
+    {
+        std::optional<Diagnostic> refusal;
+        walkBlocks(program.root, [&](const Block& b) {
+            const auto* code = b.as<CodeBlock>();
+            if (refusal || !code || !code->code || code->lang == CodeBlock::Lang::Command)
+                return;
+            std::string source;
+            walkBlocks(code->code, [&](const Block& inner) {
+                if (const auto* d = inner.as<DataBlock>(); d && d->data.value.isString())
+                    source += d->data.value.asString() + "\n";
+            });
+            if (codeMentions(source, plan.target.name.toStdString()))
+                refusal = makeError(
+                    QCoreApplication::translate("hako::pdl::Rename",
+                                                "'%1' may be read by the %2 code at line %3, "
+                                                "which renaming cannot follow.")
+                        .arg(plan.target.name,
+                             code->lang == CodeBlock::Lang::Python  ? QStringLiteral("Python")
+                             : code->lang == CodeBlock::Lang::Jinja ? QStringLiteral("Jinja")
+                                                                    : QStringLiteral("PDL"))
+                        .arg(b.span.line),
+                    b.span);
+        });
+        if (refusal)
+            return *refusal;
+        for (const VariableUse& u : scopes.uses) {
+            if (u.name == "pdl_scope")
+                return makeError(
+                    QCoreApplication::translate("hako::pdl::Rename",
+                                                "The program reads pdl_scope (line %1), which may "
+                                                "name '%2' in ways renaming cannot follow.")
+                        .arg(u.span.line)
+                        .arg(plan.target.name),
+                    u.span);
+        }
+    }
 
     const TextIndex index(text);
     const QByteArray oldUtf8 = oldName.toUtf8();

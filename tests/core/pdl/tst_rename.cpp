@@ -124,6 +124,9 @@ private Q_SLOTS:
         QTest::newRow("model response")
             << QByteArray("lastOf:\n- model: m\n  modelResponse: |r\n- ${ r }\n") << "resp"
             << QByteArray("lastOf:\n- model: m\n  modelResponse: resp\n- ${ resp }\n");
+        QTest::newRow("expression inside PDL code is a use")
+            << QByteArray("defs:\n  |x: 1\nlang: pdl\ncode: |\n  data: ${x}\n") << "y"
+            << QByteArray("defs:\n  y: 1\nlang: pdl\ncode: |\n  data: ${y}\n");
         QTest::newRow("match binding")
             << QByteArray("match: ${ 1 }\nwith:\n- case:\n    any:\n    def: |v\n  then: ${ v }\n")
             << "w"
@@ -187,6 +190,22 @@ private Q_SLOTS:
                                        << "not defined";
         QTest::newRow("nothing under the cursor") << QByteArray("te|xt: hello\n") << "c"
                                                   << "Put the cursor on a variable";
+        QTest::newRow("read by Python code")
+            << QByteArray("defs:\n  |NAME: Alice\nlang: python\ncode: |\n  result = NAME[::-1]\n")
+            << "N"
+            << "Python code";
+        QTest::newRow("read by Jinja code")
+            << QByteArray("defs:\n  |world: World\nlang: jinja\ncode: |\n  Hello {{ world }}!\n")
+            << "w"
+            << "Jinja code";
+        QTest::newRow("name built by Jinja delimiters")
+            << QByteArray("defs:\n  |name: World\nlang: jinja\ncode: |\n"
+                          "  Hello ${ \"${\" } name ${ \"}\" }!\n")
+            << "n"
+            << "Jinja code";
+        QTest::newRow("program reads pdl_scope")
+            << QByteArray("defs:\n  |x: 1\ntext: ${ pdl_scope['x'] }\n") << "y"
+            << "pdl_scope";
         QTest::newRow("parameter collides with another parameter")
             << QByteArray("def: f\nfunction:\n  |a: int\n  b: int\nreturn: ${ a + b }\n") << "b"
             << "already defined";

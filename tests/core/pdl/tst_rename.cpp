@@ -102,6 +102,14 @@ private Q_SLOTS:
             << QByteArray("defs:\n  f:\n    function:\n      n: int\n    return: ${ n * 2 }\n"
                           "lastOf:\n- call: ${ f }\n  args:\n    n: 1\n- ${ f(n=2) }\n"
                           "- ${ a if a is defined else 0 }\n");
+        QTest::newRow("parameter of a def'd function, quoted args key")
+            << QByteArray("lastOf:\n- def: g\n  function:\n    |p: str\n  return: ${ p }\n"
+                          "- call: ${ g }\n  args:\n    \"p\": 1 # p\n- call: ${ h }\n  args:\n"
+                          "    p: 2\n")
+            << "q"
+            << QByteArray("lastOf:\n- def: g\n  function:\n    q: str\n  return: ${ q }\n"
+                          "- call: ${ g }\n  args:\n    \"q\": 1 # p\n- call: ${ h }\n  args:\n"
+                          "    p: 2\n");
         QTest::newRow("parameter shadows an outer def")
             << QByteArray("lastOf:\n- def: |a\n  data: 1\n- def: f\n  function:\n    a: int\n"
                           "  return: ${ a }\n- ${ a }\n")

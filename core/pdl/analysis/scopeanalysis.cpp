@@ -122,6 +122,12 @@ public:
                 l.chop(1);
         }
         m_file = program.file;
+        m_text = text;
+        m_lineStart.assign(1, 0);
+        for (qsizetype i = 0; i < text.size(); ++i) {
+            if (text[i] == '\n')
+                m_lineStart.push_back(i + 1);
+        }
         for (const char* name :
              {"pdl_context", "pdl_scope", "pdl_usage", "pdl_model_default_parameters"})
             define(name, VariableKind::Builtin, {});
@@ -222,6 +228,17 @@ private:
         // Where the string's first character is in the file; later lines of a block scalar
         // start at their indentation (as mapExpressionPosition does, computed once).
         const SourceSpan base = mapExpressionPosition(m_lines, source, span, 1, 1);
+        // Escapes (`\n` in a double-quoted scalar) and folded lines make the string's lines
+        // differ from the file's: each name is found in the file by the text leading to it
+        // (from its `${`), searched in order from the string's start. Where that text is not
+        // written as is (an escape inside the expression), the line arithmetic below is used.
+        qsizetype rawCursor = byteAt(span.line, span.column);
+        const int lastLine =
+            span.endLine > 0 ? span.endLine
+                             : span.line + int(std::count(source.begin(), source.end(), '\n')) + 2;
+        const qsizetype rawEnd =
+            std::max(rawCursor, span.endLine > 0 ? byteAt(span.endLine, span.endColumn) + 1
+                                                 : byteAt(lastLine + 1, 1));
         for (const expr::Node* n : names) {
             const auto it = m_scope.find(n->name);
             const bool known = it != m_scope.end();
@@ -231,7 +248,13 @@ private:
             use.name = n->name;
             const auto [line, column] = positionInString(source, n->pos);
             use.span = base;
-            if (line == 1) {
+            if (const qsizetype raw = findInFile(source, n->pos, n->name, rawCursor, rawEnd);
+                raw >= 0) {
+                rawCursor = raw + qsizetype(n->name.size());
+                const auto [l, c] = lineColumnOf(raw);
+                use.span.line = l;
+                use.span.column = c;
+            } else if (line == 1) {
                 use.span.column = base.column + column - 1;
             } else {
                 use.span.line = base.line + line - 1;
@@ -247,6 +270,61 @@ private:
             use.definition = known ? it->second : -1;
             m_out.uses.push_back(std::move(use));
         }
+    }
+
+    qsizetype byteAt(int line, int column) const
+    {
+        if (line < 1 || size_t(line) > m_lineStart.size())
+            return m_text.size();
+        qsizetype off = m_lineStart[size_t(line - 1)];
+        for (int c = 1; c < column && off < m_text.size() && m_text[off] != '\n'; ++c) {
+            ++off;
+            while (off < m_text.size() && (uchar(m_text[off]) & 0xC0) == 0x80)
+                ++off;
+        }
+        return off;
+    }
+
+    std::pair<int, int> lineColumnOf(qsizetype off) const
+    {
+        auto it = std::upper_bound(m_lineStart.begin(), m_lineStart.end(), off);
+        const int line = int(it - m_lineStart.begin());
+        int column = 1;
+        for (qsizetype i = m_lineStart[size_t(line - 1)]; i < off; ++i)
+            column += (uchar(m_text[i]) & 0xC0) != 0x80 ? 1 : 0;
+        return {line, column};
+    }
+
+    // The file offset of the name at `pos` of `source`: the text from the `${` before it (on
+    // its line) to its end, found in [from, to) of the file; -1 when it is not there as is.
+    qsizetype findInFile(const std::string& source, size_t pos, const std::string& name,
+                         qsizetype from, qsizetype to) const
+    {
+        if (from < 0 || from >= to || pos + name.size() > source.size())
+            return -1;
+        const size_t lineStart = pos == 0 ? 0 : source.rfind('\n', pos - 1);
+        const size_t begin = lineStart == std::string::npos ? 0 : lineStart + 1;
+        const size_t open = pos < 2 ? std::string::npos : source.rfind("${", pos - 2);
+        size_t start = open != std::string::npos && open >= begin ? open : begin;
+        while (start < pos && (source[start] == ' ' || source[start] == '\t'))
+            ++start;
+        const QByteArray lead = QByteArray::fromStdString(source.substr(start, pos - start));
+        if (lead.isEmpty())
+            return -1; // the name alone could be found inside a string literal
+        const QByteArray needle = lead + QByteArray::fromStdString(name);
+        for (qsizetype at = m_text.indexOf(needle, from); at >= 0 && at + needle.size() <= to;
+             at = m_text.indexOf(needle, at + 1)) {
+            const qsizetype name0 = at + lead.size();
+            const qsizetype end = name0 + qsizetype(name.size());
+            const auto ident = [](char c) {
+                return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       c == '_';
+            };
+            if (end < m_text.size() && ident(m_text[end]))
+                continue;
+            return name0;
+        }
+        return -1;
     }
 
     void walkYaml(const YamlValue& v)
@@ -668,6 +746,8 @@ private:
     ScopeAnalysis& m_out;
     const ScopeOptions& m_options;
     QStringList m_lines;
+    QByteArray m_text;
+    std::vector<qsizetype> m_lineStart;
     QString m_file;
     const Block* m_block = nullptr; ///< the block whose fields are being walked
     std::unordered_map<std::string, int> m_scope;

@@ -49,6 +49,8 @@ private Q_SLOTS:
 
         QTest::newRow("undefined in mixed string")
             << QByteArray("text:\n- \"Hello ${ name }\"\n") << QStringList{"2:13:name"};
+        QTest::newRow("after an escaped newline in a double-quoted string")
+            << QByteArray("text:\n- \"\\nHello ${ name }\"\n") << QStringList{"2:15:name"};
         QTest::newRow("def flows to later sibling")
             << QByteArray("text:\n- def: x\n  data: 1\n- ${ x }\n") << QStringList{};
         QTest::newRow("nested def flows out")

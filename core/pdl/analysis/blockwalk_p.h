@@ -1,0 +1,73 @@
+#pragma once
+
+#include "core/pdl/ast/block.h"
+
+#include <functional>
+#include <string>
+
+namespace hako::pdl::detail {
+
+/// Calls `fn(child, name)` for each block directly inside `b`, in source order as far as the
+/// AST keeps it: `defs:` entries (name = the key), then the kind's own children (object fields
+/// get their key as name), then `fallback`. Parser `pdl:` blocks are not visited.
+inline void forEachChildBlock(const Block& b,
+                              const std::function<void(const BlockPtr&, const std::string&)>& fn)
+{
+    auto each = [&](const BlockPtr& c, const std::string& name = {}) {
+        if (c)
+            fn(c, name);
+    };
+    for (const auto& [name, child] : b.defs)
+        each(child, name);
+    switch (b.kind) {
+    case BlockKind::Text:
+    case BlockKind::LastOf:
+    case BlockKind::Array:
+    case BlockKind::Sequence:
+        for (const auto& c : static_cast<const ListBlockBase&>(b).children)
+            each(c);
+        break;
+    case BlockKind::Object: {
+        const auto& o = static_cast<const ObjectBlock&>(b);
+        for (const auto& [k, c] : o.fields)
+            each(c, k);
+        for (const auto& c : o.items)
+            each(c);
+        break;
+    }
+    case BlockKind::Model:
+        each(static_cast<const ModelBlock&>(b).input);
+        break;
+    case BlockKind::Message:
+        each(static_cast<const MessageBlock&>(b).content);
+        break;
+    case BlockKind::If: {
+        const auto& i = static_cast<const IfBlock&>(b);
+        each(i.then);
+        each(i.elseBlock);
+        break;
+    }
+    case BlockKind::Match:
+        for (const MatchCase& c : static_cast<const MatchBlock&>(b).cases)
+            each(c.then);
+        break;
+    case BlockKind::Repeat:
+    case BlockKind::Map:
+        each(static_cast<const LoopBlockBase&>(b).body);
+        break;
+    case BlockKind::Function:
+        each(static_cast<const FunctionBlock&>(b).returns);
+        break;
+    case BlockKind::Code:
+        each(static_cast<const CodeBlock&>(b).code);
+        break;
+    case BlockKind::Error:
+        each(static_cast<const ErrorBlock&>(b).program);
+        break;
+    default:
+        break;
+    }
+    each(b.fallback);
+}
+
+} // namespace hako::pdl::detail

@@ -13,8 +13,10 @@
 #include "widgets/console/consolepane.h"
 #include "widgets/debug/debugpane.h"
 #include "widgets/docs/documentpane.h"
+#include "widgets/editor/defrename.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/findbar.h"
+#include "widgets/editor/outlineview.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/editor/problemsview.h"
 #include "widgets/eval/datasetpane.h"
@@ -192,6 +194,15 @@ void MainWindow::createDocks()
     m_documentPane = new DocumentPane(this);
     m_documentPane->setWorkbenchContext(m_context);
     m_docsDock = addPaneDock(m_documentPane, tr("Documents"), QStringLiteral("documentsDock"));
+    // The outline of the program, beside the editor (hidden until View › Outline).
+    auto* outline = new OutlineView(m_editorPane->editor(), this);
+    outline->setAnalysis(m_editorPane->analysis());
+    m_outlineDock = new QDockWidget(tr("Outline"), this);
+    m_outlineDock->setObjectName(QStringLiteral("outlineDock"));
+    m_outlineDock->setWidget(outline);
+    addDockWidget(Qt::LeftDockWidgetArea, m_outlineDock);
+    connect(outline, &OutlineView::blockActivated, this,
+            [this] { m_editorPane->setPromptMode(false); });
     m_memoryDock = new QDockWidget(tr("Memory"), this);
     m_memoryInspector = new MemoryInspector(m_memoryDock);
     m_memoryInspector->setWorkbenchContext(m_context);
@@ -224,6 +235,7 @@ void MainWindow::createDocks()
           m_promptLogDock, m_playgroundDock, m_datasetsDock, m_evalDock})
         tabifyDockWidget(m_consoleDock, dock);
     m_memoryDock->hide();
+    m_outlineDock->hide();
     m_promptLogDock->hide();
     m_playgroundDock->hide();
     m_datasetsDock->hide();
@@ -318,6 +330,26 @@ void MainWindow::createMenus()
     edit->addSeparator();
     edit->addAction(tr("Toggle &Comment"), QKeySequence(Qt::CTRL | Qt::Key_Slash), editor,
                     &PdlEditor::toggleComment);
+    // Names of the program: go to where one is defined (F12), rename it everywhere (Shift+F6).
+    edit->addSeparator();
+    edit->addAction(tr("Go to &Definition"), QKeySequence(Qt::Key_F12), editor, [this, editor] {
+        m_editorPane->setPromptMode(false);
+        if (!editor->goToDefinition())
+            statusBar()->showMessage(tr("No definition in this file for the name at the cursor"),
+                                     4000);
+    });
+    auto* rename = new DefRename(editor, this);
+    connect(rename->action(), &QAction::triggered, this,
+            [this] { m_editorPane->setPromptMode(false); });
+    edit->addAction(rename->action());
+    connect(rename, &DefRename::message, this, [this](const QString& text) {
+        m_editorPane->messageBar()->showMessage(text, MessageBar::Kind::Warning);
+    });
+    connect(rename, &DefRename::renamed, this,
+            [this](const QString& from, const QString& to, int places) {
+                statusBar()->showMessage(
+                    tr("Renamed '%1' to '%2' (%n place(s))", nullptr, places).arg(from, to), 4000);
+            });
 
     m_otelReceive = new OtelReceive(m_context, m_traces, this);
     connect(m_otelReceive, &OtelReceive::statusMessage, this,
@@ -345,7 +377,7 @@ void MainWindow::createMenus()
         view->addAction(dock->toggleViewAction());
     for (QDockWidget* dock :
          {m_problemsDock, m_consoleDock, m_docsDock, m_memoryDock, m_promptLogDock,
-          m_playgroundDock, m_datasetsDock, m_evalDock, m_debugDock})
+          m_playgroundDock, m_datasetsDock, m_evalDock, m_debugDock, m_outlineDock})
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
     view->addAction(m_editorPane->wordWrapAction());

@@ -160,6 +160,7 @@ private:
     StartPage* m_start = nullptr;
     DebugLinks* m_debugLinks = nullptr;
     QDockWidget* m_debugDock = nullptr;
+    QDockWidget* m_outlineDock = nullptr;
     QStackedWidget* m_central = nullptr;
     QDockWidget* m_consoleDock = nullptr;
     QDockWidget* m_problemsDock = nullptr;

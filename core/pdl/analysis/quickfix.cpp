@@ -9,6 +9,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 
 namespace hako::pdl {
@@ -346,6 +347,25 @@ bool opensEmptyField(const Lines& lines, int l)
     return rest.isEmpty() || rest.startsWith(QLatin1Char('#'));
 }
 
+// The last line of the field whose key is on line `l` at 0-based `indent`: the lines indented
+// deeper below it, and the items of a list written at the key's own indentation (`key:` then
+// `- item`, which YAML allows). Comment lines count only with `withComments`.
+int fieldEnd(const Lines& lines, int l, int indent, bool withComments)
+{
+    const bool compact = opensEmptyField(lines, l);
+    int last = l;
+    for (int k = l + 1; k <= lines.count(); ++k) {
+        if (withComments ? lines.blank(k) : lines.blankOrComment(k))
+            continue;
+        const int i = lines.indent(k);
+        if (i > indent || (i == indent && compact && isDashLine(lines, k)))
+            last = k;
+        else
+            break;
+    }
+    return last;
+}
+
 void indentFixes(const ProgramReport& report, const Lines& lines, const Diagnostic& d,
                  std::vector<QuickFix>& out)
 {
@@ -372,20 +392,14 @@ void indentFixes(const ProgramReport& report, const Lines& lines, const Diagnost
         }
     }
 
-    // The field's lines: its own and those indented deeper below it.
-    int last = line;
-    for (int l = line + 1; l <= lines.count(); ++l) {
-        if (lines.blank(l))
-            continue;
-        if (lines.indent(l) <= column)
-            break;
-        last = l;
-    }
+    const int last = fieldEnd(lines, line, column, true);
 
     // Where it could go: the key columns of the lines above, nearest first, up to the first
-    // line of the mapping the field is in now; or under an empty `key:` just above.
+    // line of the mapping the field is in now; or under an empty `key:` just above. Each is
+    // kept only when the re-checked text reads the field there with fewer errors.
     std::vector<int> targets;
     bool nearest = true;
+    int outermost = std::numeric_limits<int>::max();
     for (int l = line - 1; l >= 1; --l) {
         if (lines.blankOrComment(l))
             continue;
@@ -398,17 +412,25 @@ void indentFixes(const ProgramReport& report, const Lines& lines, const Diagnost
             break;
         }
         nearest = false;
+        // Only the mappings still open just above the field (the last line and the lines it
+        // is nested in, each less indented than everything below it) can take it.
+        if (indent >= outermost)
+            continue;
+        outermost = indent;
         if (key > column && std::find(targets.begin(), targets.end(), key) == targets.end())
             targets.push_back(key);
         if (dash && indent < column)
             break;
     }
 
+    // A field of some block kind goes into a block that takes it before anywhere else (under
+    // `parameters:` it would be read as a parameter).
+    std::vector<QuickFix> intoBlock, elsewhere;
     const int before = errorCount(report.parse.diagnostics);
     const QString file = report.parse.program ? report.parse.program->file : d.span.file;
     int tried = 0;
     for (const int target : targets) {
-        if (++tried > 4)
+        if (++tried > 6)
             break;
         QuickFix fix;
         fix.kind = QuickFix::Kind::Indent;
@@ -429,7 +451,8 @@ void indentFixes(const ProgramReport& report, const Lines& lines, const Diagnost
         const FoundEntry moved = entryAt(*check.program->document, line, target + 1);
         if (!moved.entry || qs(moved.entry->name) != name)
             continue;
-        if (isBlockNode(*check.program, moved.mapping))
+        const bool block = isBlockNode(*check.program, moved.mapping);
+        if (block)
             fix.title = QCoreApplication::translate("hako::pdl::QuickFix",
                                                     "Indent `%1:` under the %2 block above")
                             .arg(name, QString::fromLatin1(blockKindName(kindOf(*moved.mapping))));
@@ -442,8 +465,14 @@ void indentFixes(const ProgramReport& report, const Lines& lines, const Diagnost
                 QCoreApplication::translate("hako::pdl::QuickFix", "Indent `%1:` under the line "
                                                                    "above")
                     .arg(name);
-        out.push_back(std::move(fix));
+        const BlockKind kind = block ? kindOf(*moved.mapping) : BlockKind::Empty;
+        const std::string key = name.toStdString();
+        (block && (isKindField(kind, key) || isCommonField(key)) ? intoBlock : elsewhere)
+            .push_back(std::move(fix));
     }
+    for (auto* list : {&intoBlock, &elsewhere})
+        for (QuickFix& f : *list)
+            out.push_back(std::move(f));
 }
 
 // --- variables -----------------------------------------------------------------------------
@@ -485,20 +514,6 @@ void variableFixes(const ProgramReport& report, const Lines& lines, const Variab
         out.push_back({QuickFix::Kind::Rename,
                        changeTitle(candidates[size_t(i)].name),
                        {{offset, written.size(), candidates[size_t(i)].name}}});
-}
-
-// The line after `l` and the lines indented deeper than `indent` below it (a field's value).
-int lastLineOf(const Lines& lines, int l, int indent)
-{
-    int last = l;
-    for (int k = l + 1; k <= lines.count(); ++k) {
-        if (lines.blankOrComment(k))
-            continue;
-        if (lines.indent(k) <= indent)
-            break;
-        last = k;
-    }
-    return last;
 }
 
 // Inserts whole lines before 1-based `line` (after the last line when past the end).
@@ -554,7 +569,7 @@ std::optional<QuickFix> defineFix(const ProgramReport& report, const Lines& line
             // only the defs above it).
             for (const YamlValue::Entry& e : v.entries()) {
                 const int first = e.key.span().line;
-                const int lastLine = lastLineOf(lines, first, indent);
+                const int lastLine = fieldEnd(lines, first, indent, false);
                 if (use.span.line >= first && use.span.line <= lastLine) {
                     fix.edits.push_back(
                         insertLines(lines, first, QString(indent, QLatin1Char(' ')) + entry));
@@ -562,7 +577,7 @@ std::optional<QuickFix> defineFix(const ProgramReport& report, const Lines& line
                 }
             }
             const int lastKey = v.entries().back().key.span().line;
-            fix.edits.push_back(insertLines(lines, lastLineOf(lines, lastKey, indent) + 1,
+            fix.edits.push_back(insertLines(lines, fieldEnd(lines, lastKey, indent, false) + 1,
                                             QString(indent, QLatin1Char(' ')) + entry));
             return fix;
         }
@@ -584,7 +599,7 @@ std::optional<QuickFix> defineFix(const ProgramReport& report, const Lines& line
         }
     }
     int line = before ? before->key.span().line
-                      : lastLineOf(lines, top.entries().back().key.span().line, topIndent) + 1;
+                      : fieldEnd(lines, top.entries().back().key.span().line, topIndent, false) + 1;
     if (before && keyColumn(lines, line) != topIndent)
         return std::nullopt;
     int above = line;

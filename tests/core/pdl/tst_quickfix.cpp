@@ -52,6 +52,51 @@ void blockKeys(const YamlValue& node, const Program& program, std::vector<const 
     }
 }
 
+// The last field of a block that is the last item of a list (`- model: m` / `  input: …`),
+// with the item's dash column: that field, moved out to the dash, lands outside its block.
+struct LastField {
+    const YamlValue* key;
+    int dashColumn; ///< 0-based
+};
+
+void lastFields(const YamlValue& node, const Program& program, std::vector<LastField>& out)
+{
+    if (node.isSequence()) {
+        for (const YamlValue& item : node.items())
+            lastFields(item, program, out);
+        if (node.items().empty())
+            return;
+        const YamlValue& last = node.items().back();
+        const bool block = std::find(program.blockNodes.begin(), program.blockNodes.end(), &last) !=
+                           program.blockNodes.end();
+        if (block && last.isMapping() && last.entries().size() >= 2) {
+            const YamlValue& key = last.entries().back().key;
+            const int column = last.entries().front().key.span().column - 1;
+            if (key.isString() && key.style() == YamlValue::Style::Plain &&
+                key.span().column - 1 == column && column >= 2)
+                out.push_back({&key, column - 2});
+        }
+    } else if (node.isMapping()) {
+        for (const auto& e : node.entries())
+            lastFields(e.value, program, out);
+    }
+}
+
+QStringList conformanceFiles()
+{
+    QStringList files;
+    const QStringList dirs = {kShared + QStringLiteral("/pdl"),
+                              kShared + QStringLiteral("/pdl-unit")};
+    for (const QString& dir : dirs) {
+        QDirIterator it(dir, {QStringLiteral("*.pdl"), QStringLiteral("*.yaml")}, QDir::Files,
+                        QDirIterator::Subdirectories);
+        while (it.hasNext())
+            files << it.next();
+    }
+    files.sort();
+    return files;
+}
+
 } // namespace
 
 class TestQuickFix : public QObject {
@@ -169,6 +214,13 @@ private Q_SLOTS:
             << QStringLiteral("defs:\narticle: x\ntext:\n- ${ article }\n") << 2
             << QStringLiteral("Indent `article:` under `defs:`")
             << QStringLiteral("defs:\n  article: x\ntext:\n- ${ article }\n") << true;
+        QTest::newRow("indent: odd column, into the block rather than its parameters")
+            << QStringLiteral("text:\n- model: m\n  parameters:\n    temperature: 0\n input: "
+                              "hi\n")
+            << 5 << QStringLiteral("Indent `input:` under the model block above")
+            << QStringLiteral("text:\n- model: m\n  parameters:\n    temperature: 0\n  input: "
+                              "hi\n")
+            << true;
         QTest::newRow("indent: nested lastOf item, crlf")
             << QStringLiteral("text:\r\n- lastOf:\r\n  - model: m\r\n  input: hi\r\n") << 4
             << QStringLiteral("Indent `input:` under the model block above")
@@ -291,23 +343,14 @@ private Q_SLOTS:
         }
     }
 
-    // Each field name of each conformance program misspelt in turn (the first three of a
-    // file): one of the fixes must give the original text back, byte for byte.
+    // Each field name of each conformance program misspelt in turn (a swap, a letter dropped,
+    // a letter replaced): one of the fixes must give the original text back, byte for byte.
     void sweep()
     {
-        QStringList files;
-        const QStringList dirs = {kShared + QStringLiteral("/pdl"),
-                                  kShared + QStringLiteral("/pdl-unit")};
-        for (const QString& dir : dirs) {
-            QDirIterator it(dir, {QStringLiteral("*.pdl"), QStringLiteral("*.yaml")}, QDir::Files,
-                            QDirIterator::Subdirectories);
-            while (it.hasNext())
-                files << it.next();
-        }
+        const QStringList files = conformanceFiles();
         if (files.isEmpty())
             QSKIP("../shared/conformance is absent; skipping the sweep");
-        files.sort();
-        int tried = 0, silent = 0, fixedCount = 0;
+        int tried = 0, silent = 0, fixedCount = 0, firstFixes = 0;
         QStringList failures, silentExamples;
         for (const QString& path : files) {
             QFile f(path);
@@ -370,8 +413,11 @@ private Q_SLOTS:
                     continue;
                 }
                 bool restored = false;
-                for (const QuickFix& fix : quickFixes(report, broken, *diagnostic))
+                const std::vector<QuickFix> fixes = quickFixes(report, broken, *diagnostic);
+                for (const QuickFix& fix : fixes)
                     restored = restored || applyQuickFix(broken, fix) == original;
+                if (!fixes.empty() && applyQuickFix(broken, fixes.front()) == original)
+                    ++firstFixes;
                 if (restored)
                     ++fixedCount;
                 else
@@ -381,11 +427,87 @@ private Q_SLOTS:
                                     .arg(name, typo, diagnostic->message);
             }
         }
-        qInfo("sweep: %d files, %d typos, %d restored, %d not reported", int(files.size()), tried,
-              fixedCount, silent);
+        qInfo("sweep: %d files, %d typos, %d restored (%d by the first fix), %d not reported",
+              int(files.size()), tried, fixedCount, firstFixes, silent);
         qInfo("not reported, e.g.: %s", qPrintable(silentExamples.join(QStringLiteral(", "))));
         QVERIFY2(failures.isEmpty(), qPrintable(failures.mid(0, 20).join(QLatin1Char('\n'))));
         QVERIFY(fixedCount > 100);
+    }
+
+    // The last field of each list item that ends a list, moved out to the item's dash column
+    // (with the lines under it): an indentation fix must give the original text back.
+    void indentSweep()
+    {
+        const QStringList files = conformanceFiles();
+        if (files.isEmpty())
+            QSKIP("../shared/conformance is absent; skipping the sweep");
+        int tried = 0, silent = 0, restoredCount = 0, restoredFirst = 0;
+        QStringList failures;
+        for (const QString& path : files) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QString original = QString::fromUtf8(f.readAll());
+            const ProgramReport clean = analyze(original);
+            if (!clean.parse.program || clean.errorCount() > 0)
+                continue;
+            std::vector<LastField> fields;
+            lastFields(*clean.parse.program->document, *clean.parse.program, fields);
+            for (const LastField& field : fields) {
+                QStringList lines = original.split(QLatin1Char('\n'));
+                const int first = field.key->span().line;
+                const int column = field.key->span().column - 1;
+                const int shift = column - field.dashColumn;
+                bool movable = true;
+                // `key:` then `- item` at the key's column is the key's list too.
+                const bool compact = lines[first - 1].trimmed().endsWith(QLatin1Char(':'));
+                for (int l = first - 1; l < lines.size(); ++l) {
+                    const QString& text = lines[l];
+                    const bool blank = text.trimmed().isEmpty();
+                    int indent = 0;
+                    while (indent < text.size() && text.at(indent) == QLatin1Char(' '))
+                        ++indent;
+                    const bool item = compact && indent == column &&
+                                      text.mid(indent).startsWith(QLatin1String("- "));
+                    if (l > first - 1 && !blank && indent <= column && !item)
+                        break;
+                    if (blank)
+                        continue;
+                    movable = movable && indent >= shift;
+                    lines[l].remove(0, std::min(shift, indent));
+                }
+                if (!movable)
+                    continue;
+                const QString broken = lines.join(QLatin1Char('\n'));
+                const ProgramReport report = analyze(broken);
+                ++tried;
+                bool restored = false, reported = false;
+                for (const Diagnostic& d : report.diagnostics) {
+                    if (d.span.line != first || d.severity != Severity::Error)
+                        continue;
+                    reported = true;
+                    const std::vector<QuickFix> fixes = quickFixes(report, broken, d);
+                    for (const QuickFix& fix : fixes)
+                        restored = restored || applyQuickFix(broken, fix) == original;
+                    if (!fixes.empty() && applyQuickFix(broken, fixes.front()) == original)
+                        ++restoredFirst;
+                }
+                if (!reported)
+                    ++silent; // still valid where it landed (a common field like `def`)
+                else if (restored)
+                    ++restoredCount;
+                else
+                    failures << QStringLiteral("%1:%2: %3")
+                                    .arg(path)
+                                    .arg(first)
+                                    .arg(QString::fromStdString(field.key->scalar().asString()));
+            }
+        }
+        qInfo("indent sweep: %d fields moved out, %d restored (%d by the first fix), %d not "
+              "reported",
+              tried, restoredCount, restoredFirst, silent);
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.mid(0, 20).join(QLatin1Char('\n'))));
+        QVERIFY(restoredCount > 20);
+        QCOMPARE(restoredFirst, restoredCount); // and it is the one offered first
     }
 };
 

@@ -10,6 +10,11 @@
 
 #include <QDirIterator>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
 #include <QTest>
 
 using namespace hako;
@@ -250,6 +255,16 @@ private Q_SLOTS:
         if (first)
             QCOMPARE(fixes.front().title, title);
         QCOMPARE(applyQuickFix(program, *it), fixed);
+        m_oracle.append(QJsonObject{
+            {QStringLiteral("row"), QString::fromUtf8(QTest::currentDataTag())},
+            {QStringLiteral("original"), program},
+            {QStringLiteral("fixed"), fixed},
+            {QStringLiteral("kind"), int(it->kind)},
+            {QStringLiteral("title"), it->title},
+            {QStringLiteral("old"),
+             program.mid(it->edits.front().offset, it->edits.front().length)},
+            {QStringLiteral("new"), it->edits.front().replacement},
+        });
         // The same fixes through the line.
         const std::vector<QuickFix> onLine = quickFixesOnLine(report, program, line);
         QVERIFY(std::find(onLine.begin(), onLine.end(), *it) != onLine.end());
@@ -265,6 +280,86 @@ private Q_SLOTS:
         for (const QString& m : messages(after, Severity::Error))
             QVERIFY2(before.contains(m), qPrintable(m));
         QVERIFY(after.errorCount() <= report.errorCount());
+    }
+
+    // The oracle: PyYAML (what the reference reads programs with) loads every fixed text of
+    // fixes(), and reads it as the original with only the fix's change: a renamed name, one
+    // more `defs` entry holding "", a field nested deeper.
+    void pyyamlOracle()
+    {
+        QVERIFY(!m_oracle.isEmpty());
+        QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
+        if (python.isEmpty())
+            QSKIP("python3 not found; the PyYAML oracle needs it");
+        static const char* const script = R"PY(
+import json, re, sys
+import yaml
+problems = []
+def load(text):
+    try:
+        return True, yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        return False, str(e).replace("\n", " ")
+def depth(node, key, d=0):
+    found = []
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == key:
+                found.append(d)
+            found += depth(v, key, d + 1)
+    elif isinstance(node, list):
+        for v in node:
+            found += depth(v, key, d + 1)
+    return found
+for c in json.load(sys.stdin):
+    row = c["row"]
+    ok, fixed = load(c["fixed"])
+    if not ok:
+        problems.append(row + ": PyYAML refuses the fixed text: " + fixed)
+        continue
+    ook, orig = load(c["original"])
+    if c["kind"] == 0:
+        want = json.dumps(orig, ensure_ascii=False).replace(c["old"], c["new"])
+        got = json.dumps(fixed, ensure_ascii=False)
+        if not ook or want != got:
+            problems.append(row + ": renamed " + got + ", expected " + want)
+    elif c["kind"] == 2:
+        name = re.search("`([^`]+)`", c["title"]).group(1)
+        defs = fixed.get("defs") or {}
+        if defs.get(name) != "":
+            problems.append(row + ": defs has no empty " + name)
+            continue
+        del defs[name]
+        if not defs:
+            if "defs" not in orig:
+                del fixed["defs"]
+            elif orig["defs"] is None:
+                fixed["defs"] = None
+        if fixed != orig:
+            problems.append(row + ": more than the definition changed")
+    else:
+        key = re.search("`([^`:]+):", c["title"]).group(1)
+        after = depth(fixed, key)
+        before = depth(orig, key) if ook else [-1]
+        if not after or max(after) <= max(before or [-1]):
+            problems.append(row + ": " + key + " is not nested deeper")
+print(json.dumps(problems))
+)PY";
+        QProcess py;
+        py.start(python, {QStringLiteral("-c"), QString::fromUtf8(script)});
+        QVERIFY(py.waitForStarted());
+        py.write(QJsonDocument(m_oracle).toJson(QJsonDocument::Compact));
+        py.closeWriteChannel();
+        QVERIFY(py.waitForFinished(60000));
+        const QByteArray err = py.readAllStandardError();
+        if (err.contains("No module named 'yaml'"))
+            QSKIP("python3 cannot import yaml (install python3-yaml); skipping the oracle");
+        QVERIFY2(py.exitCode() == 0, err.constData());
+        const QJsonArray problems = QJsonDocument::fromJson(py.readAllStandardOutput()).array();
+        QStringList list;
+        for (const auto& p : problems)
+            list << p.toString();
+        QVERIFY2(list.isEmpty(), qPrintable(list.join(QLatin1Char('\n'))));
     }
 
     void noFixes_data()
@@ -509,6 +604,9 @@ private Q_SLOTS:
         QVERIFY(restoredCount > 20);
         QCOMPARE(restoredFirst, restoredCount); // and it is the one offered first
     }
+
+private:
+    QJsonArray m_oracle; ///< what fixes() applied, for the PyYAML oracle
 };
 
 QTEST_GUILESS_MAIN(TestQuickFix)

@@ -78,6 +78,11 @@ private Q_SLOTS:
         editor.setDocumentText(QStringLiteral("# note\nmodel: m\ninptu: hi\n"));
         const QList<pdl::QuickFix> fixes = quickFix.fixesAt(3, 1);
         QVERIFY(!fixes.isEmpty());
+        // Typed into since: the offsets would be wrong, nothing is applied.
+        editor.insertAt(QStringLiteral("#"), 0, 0);
+        QVERIFY(!quickFix.apply(fixes.constFirst()));
+        QCOMPARE(editor.text(), QStringLiteral("## note\nmodel: m\ninptu: hi\n"));
+        editor.undo();
         QVERIFY(quickFix.apply(fixes.constFirst()));
         QCOMPARE(editor.text(), QStringLiteral("# note\nmodel: m\ninput: hi\n"));
     }

@@ -72,14 +72,21 @@ QList<pdl::QuickFix> QuickFixMenu::fixesAt(int line, int column) const
     for (const Diagnostic* d : onLine)
         add(pdl::quickFixes(now, text, *d));
     add(pdl::modelNameFixes(now, text, line, m_editor->modelNames()));
+    if (text != m_offeredText) {
+        m_offeredText = text;
+        m_offered.clear();
+    }
+    for (const pdl::QuickFix& f : out)
+        if (!m_offered.contains(f))
+            m_offered << f;
     return out;
 }
 
 bool QuickFixMenu::apply(const pdl::QuickFix& fix)
 {
-    if (fix.edits.isEmpty())
-        return false;
     const QString text = m_editor->text();
+    if (fix.edits.isEmpty() || text != m_offeredText || !m_offered.contains(fix))
+        return false;
     QList<PdlEditor::TextReplacement> edits;
     for (const pdl::QuickFixEdit& e : fix.edits) {
         if (e.offset < 0 || e.length < 0 || e.offset + e.length > text.size())
@@ -94,17 +101,13 @@ bool QuickFixMenu::apply(const pdl::QuickFix& fix)
 
 int QuickFixMenu::addFixActions(QMenu* menu, int line, int column)
 {
-    const QString text = m_editor->text();
     const QList<pdl::QuickFix> fixes = fixesAt(line, column);
     for (const pdl::QuickFix& fix : fixes) {
         QString title = fix.title;
         QAction* a = menu->addAction(title.replace(QLatin1Char('&'), QLatin1String("&&")));
         a->setObjectName(QStringLiteral("quickFix"));
-        connect(a, &QAction::triggered, this, [this, fix, text] {
-            // Chosen after the text changed (a menu stays open while a run edits nothing,
-            // but be safe): the offsets would land elsewhere.
-            if (m_editor->text() == text)
-                apply(fix);
+        connect(a, &QAction::triggered, this, [this, fix] {
+            apply(fix);
             m_editor->setFocus();
         });
     }

@@ -30,8 +30,9 @@ public:
 
     /// The fixes offered at 1-based `line` (diagnostics covering `column` first), best first.
     QList<pdl::QuickFix> fixesAt(int line, int column) const;
-    /// Applies `fix` (computed for the current text) as one undo step. Returns false, changing
-    /// nothing, when the text no longer has what the fix replaces.
+    /// Applies `fix`, one that fixesAt() offered for the text as it still is, as one undo step.
+    /// Returns false, changing nothing, when the text changed since (its offsets would land
+    /// elsewhere) or the fix was not offered.
     bool apply(const pdl::QuickFix& fix);
     /// Adds one action per fix at (line, column) to `menu` (for a context menu); returns how
     /// many were added.
@@ -45,7 +46,10 @@ public:
 private:
     PdlEditor* m_editor;
     QAction* m_action;
-    QMenu* m_menu = nullptr; ///< owned by the editor, refilled each time
+    QMenu* m_menu = nullptr;
+    /// The text fixesAt() last computed for, and every fix it offered for that text.
+    mutable QString m_offeredText;
+    mutable QList<pdl::QuickFix> m_offered; ///< owned by the editor, refilled each time
 };
 
 } // namespace hako

@@ -1,6 +1,7 @@
 #include "core/pdl/analysis/plainerror.h"
 
 #include "core/pdl/analysis/scopeanalysis.h"
+#include "core/pdl/parser/programparser.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>
@@ -10,31 +11,6 @@
 #include <vector>
 
 namespace hako::pdl {
-
-namespace {
-
-// Edits between two names in code points (a kanji is one), two swapped letters counting one.
-int nameDistance(const QString& a, const QString& b)
-{
-    const QList<uint> x = a.toUcs4(), y = b.toUcs4();
-    std::vector<std::vector<int>> d(size_t(x.size()) + 1, std::vector<int>(size_t(y.size()) + 1));
-    for (qsizetype i = 0; i <= x.size(); ++i)
-        d[size_t(i)][0] = int(i);
-    for (qsizetype j = 0; j <= y.size(); ++j)
-        d[0][size_t(j)] = int(j);
-    for (qsizetype i = 1; i <= x.size(); ++i) {
-        for (qsizetype j = 1; j <= y.size(); ++j) {
-            int v = std::min({d[size_t(i - 1)][size_t(j)] + 1, d[size_t(i)][size_t(j - 1)] + 1,
-                              d[size_t(i - 1)][size_t(j - 1)] + (x[i - 1] == y[j - 1] ? 0 : 1)});
-            if (i > 1 && j > 1 && x[i - 1] == y[j - 2] && x[i - 2] == y[j - 1])
-                v = std::min(v, d[size_t(i - 2)][size_t(j - 2)] + 1);
-            d[size_t(i)][size_t(j)] = v;
-        }
-    }
-    return d[size_t(x.size())][size_t(y.size())];
-}
-
-} // namespace
 
 // The sentences are translated: the workbench shows them in the interface's language.
 PlainError plainRunError(const Diagnostic& error, const ScopeAnalysis* scopes)

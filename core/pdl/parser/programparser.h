@@ -54,5 +54,8 @@ qsizetype firstInvalidUtf8(const QByteArray& text);
 
 /// Levenshtein distance after lowercasing and dropping underscores (for "did you mean").
 int fieldNameDistance(std::string_view a, std::string_view b);
+/// Edits between two names counted in code points (a kanji is one), two swapped letters
+/// counting one (optimal string alignment); case-sensitive (for variable and model names).
+int nameDistance(const QString& a, const QString& b);
 
 } // namespace hako::pdl

@@ -1,11 +1,16 @@
 // Quick Fix… in the editor: Ctrl+. opens the fixes of the cursor's line, the first one is
 // applied as one undo step, and the menu says when there is nothing to fix.
 #include "core/pdl/programcheck.h"
+#include "widgets/common/messagebar.h"
+#include "widgets/editor/editorpane.h"
 #include "widgets/editor/pdleditor.h"
+#include "widgets/editor/problemsview.h"
 #include "widgets/editor/quickfixmenu.h"
 
 #include <QAction>
 #include <QMenu>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QTest>
 
 using namespace hako;
@@ -108,6 +113,27 @@ private Q_SLOTS:
         QCOMPARE(none->text(), QStringLiteral("No quick fixes here"));
         QVERIFY(!none->isEnabled());
         quickFix.menu()->close();
+    }
+
+    // A problem activated in the Problems list is named in the message bar, whose button is its
+    // best fix.
+    void problemsListOffersTheFix()
+    {
+        EditorPane pane(nullptr);
+        pane.show();
+        QSignalSpy checked(&pane, &EditorPane::diagnosticsChanged);
+        pane.editor()->setText(QStringLiteral("model: m\ninptu: hi\n"));
+        QTRY_VERIFY(pane.report() && pane.report()->errorCount() > 0);
+        const Diagnostic problem = pane.report()->diagnostics.front();
+        Q_EMIT pane.problemsView()->problemActivated(problem.span);
+        MessageBar* bar = pane.messageBar();
+        QCOMPARE(bar->text(), problem.message);
+        auto* button = bar->findChild<QPushButton*>(QStringLiteral("messageBarAction"));
+        QVERIFY(button && button->isVisibleTo(&pane));
+        QVERIFY2(button->text().contains(QLatin1String("input")), qPrintable(button->text()));
+        button->click();
+        QCOMPARE(pane.editor()->text(), QStringLiteral("model: m\ninput: hi\n"));
+        QVERIFY(bar->text().isEmpty());
     }
 };
 

@@ -12,6 +12,7 @@
 #include "widgets/editor/findbar.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/editor/problemsview.h"
+#include "widgets/editor/quickfixmenu.h"
 #include "widgets/promptview/promptview.h"
 
 #include <QAction>
@@ -68,6 +69,7 @@ EditorPane::EditorPane(WorkbenchContext* context, QWidget* parent)
       m_problems(new ProblemsView(this)), m_splitter(new QSplitter(Qt::Vertical, this)),
       m_analysis(new EditorAnalysis(this)), m_bufferId(RecoveryStore::newBufferId())
 {
+    m_quickFix = new QuickFixMenu(m_editor, this);
     m_wordWrap = new QAction(tr("&Word Wrap"), this);
     m_wordWrap->setCheckable(true);
     m_wordWrap->setToolTip(tr("Wrap long lines at the edge of the editor"));
@@ -118,6 +120,26 @@ EditorPane::EditorPane(WorkbenchContext* context, QWidget* parent)
         at.endColumn = at.column - 1;
         m_editor->selectSpan(at);
         m_editor->setFocus();
+        // The message bar names the problem and offers its best fix as its button.
+        if (!report())
+            return;
+        const QList<pdl::QuickFix> fixes = m_quickFix->fixesAt(span.line, span.column);
+        for (const Diagnostic& d : report()->diagnostics) {
+            if (!(d.span == span))
+                continue;
+            const MessageBar::Kind kind =
+                d.severity == Severity::Error ? MessageBar::Kind::Error : MessageBar::Kind::Warning;
+            if (fixes.isEmpty()) {
+                m_messageBar->showMessage(d.message, kind);
+            } else {
+                const pdl::QuickFix fix = fixes.constFirst();
+                m_messageBar->showMessage(d.message, kind, fix.title, [this, fix] {
+                    m_quickFix->apply(fix);
+                    m_messageBar->clearMessage();
+                });
+            }
+            break;
+        }
     });
 
     m_autosave.setSingleShot(true);

@@ -24,6 +24,7 @@ class FindBar;
 class MessageBar;
 class PdlEditor;
 class ProblemsView;
+class QuickFixMenu;
 class PromptView;
 class WorkbenchContext;
 
@@ -49,6 +50,8 @@ public:
 
     PdlEditor* editor() const { return m_editor; }
     FindBar* findBar() const { return m_findBar; }
+    /// Quick Fix… (Ctrl+.) on the editor: the fixes of the problems on the cursor's line.
+    QuickFixMenu* quickFix() const { return m_quickFix; }
     MessageBar* messageBar() const { return m_messageBar; }
     /// View › Word Wrap: long lines (prompts) wrap at the window's edge, continued lines
     /// indented; on by default, remembered (QSettings `editor/wordWrap`).
@@ -135,6 +138,7 @@ private:
     FindBar* m_findBar;
     MessageBar* m_messageBar;
     QAction* m_wordWrap = nullptr;
+    QuickFixMenu* m_quickFix = nullptr;
     ProblemsView* m_problems;
     PromptView* m_promptView = nullptr;
     QStackedWidget* m_stack = nullptr;

@@ -17,6 +17,7 @@
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/findbar.h"
 #include "widgets/editor/outlineview.h"
+#include "widgets/editor/quickfixmenu.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/editor/problemsview.h"
 #include "widgets/eval/datasetpane.h"
@@ -330,6 +331,7 @@ void MainWindow::createMenus()
     edit->addSeparator();
     edit->addAction(tr("Toggle &Comment"), QKeySequence(Qt::CTRL | Qt::Key_Slash), editor,
                     &PdlEditor::toggleComment);
+    edit->addAction(m_editorPane->quickFix()->action());
     // Names of the program: go to where one is defined (F12), rename it everywhere (Shift+F6).
     edit->addSeparator();
     edit->addAction(tr("Go to &Definition"), QKeySequence(Qt::Key_F12), editor, [this, editor] {

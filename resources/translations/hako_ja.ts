@@ -621,16 +621,36 @@
         <source>The debugged run ended.</source>
         <translation>デバッグ実行が終わりました。</translation>
     </message>
+    <message>
+        <source>Run to &amp;Cursor</source>
+        <translation>カーソルまで実行(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Go on until the block on the cursor&apos;s line (Ctrl+F10)</source>
+        <translation>カーソル行のブロックまで実行を続けます (Ctrl+F10)</translation>
+    </message>
+    <message>
+        <source>Breakpoint Con&amp;dition…</source>
+        <translation>ブレークポイントの条件(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Pause on the cursor&apos;s line only when an expression is true, e.g. i == 3</source>
+        <translation>式が真のときだけカーソル行で一時停止します（例: i == 3）</translation>
+    </message>
+    <message>
+        <source>Breakpoint Condition</source>
+        <translation>ブレークポイントの条件</translation>
+    </message>
+    <message>
+        <source>Pause at line %1 only when this is true (for example  i == 3  or  topic == &quot;owls&quot;); leave it empty to pause every time:</source>
+        <translation>%1 行目で、次の式が真のときだけ一時停止します（例:  i == 3  や  topic == &quot;owls&quot;）。空にすると毎回停止します:</translation>
+    </message>
 </context>
 <context>
     <name>hako::DebugPane</name>
     <message>
         <source>Answer</source>
         <translation>応答</translation>
-    </message>
-    <message>
-        <source>Paused at</source>
-        <translation>一時停止位置</translation>
     </message>
     <message>
         <source>Variable</source>
@@ -671,6 +691,10 @@
     <message>
         <source>Paused at %1</source>
         <translation>%1 で一時停止中</translation>
+    </message>
+    <message>
+        <source>Where the debugged run is</source>
+        <translation>デバッグ中の実行の位置</translation>
     </message>
 </context>
 <context>
@@ -782,6 +806,37 @@ quit, q                    stop the program
     <message>
         <source>Unknown command: %1 (help lists them)</source>
         <translation>不明なコマンド: %1（help で一覧を表示します）</translation>
+    </message>
+</context>
+<context>
+    <name>hako::DefRename</name>
+    <message>
+        <source>Rena&amp;me Definition…</source>
+        <translation>定義の名前を変更(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Rename the variable under the cursor, where it is defined and everywhere it is used (Shift+F6)</source>
+        <translation>カーソル位置の変数の名前を、定義とすべての使用箇所で変更します (Shift+F6)</translation>
+    </message>
+    <message>
+        <source>The program changed while the rename was being prepared; try again.</source>
+        <translation>名前の変更を準備している間にプログラムが変わりました。もう一度お試しください。</translation>
+    </message>
+    <message>
+        <source>Cannot rename: the program cannot be read until its errors are fixed.</source>
+        <translation>名前を変更できません: エラーを直すまでプログラムを読み込めません。</translation>
+    </message>
+    <message>
+        <source>Rename Definition</source>
+        <translation>定義の名前を変更</translation>
+    </message>
+    <message>
+        <source>New name for &apos;%1&apos; (its definition and every use):</source>
+        <translation>「%1」の新しい名前（定義とすべての使用箇所）:</translation>
+    </message>
+    <message>
+        <source>Cannot rename &apos;%1&apos;: %2</source>
+        <translation>「%1」の名前を変更できません: %2</translation>
     </message>
 </context>
 <context>
@@ -1827,6 +1882,24 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <source>Debug</source>
         <translation>デバッグ</translation>
     </message>
+    <message>
+        <source>Outline</source>
+        <translation>アウトライン</translation>
+    </message>
+    <message>
+        <source>Go to &amp;Definition</source>
+        <translation>定義へ移動(&amp;D)</translation>
+    </message>
+    <message>
+        <source>No definition in this file for the name at the cursor</source>
+        <translation>カーソル位置の名前の定義はこのファイルにありません</translation>
+    </message>
+    <message numerus="yes">
+        <source>Renamed &apos;%1&apos; to &apos;%2&apos; (%n place(s))</source>
+        <translation>
+            <numerusform>「%1」を「%2」に変更しました（%n か所）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>hako::MemoryHistoryView</name>
@@ -2438,6 +2511,41 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>Stopped receiving OpenTelemetry</source>
         <translation>OpenTelemetry の受信を停止しました</translation>
+    </message>
+</context>
+<context>
+    <name>hako::OutlineView</name>
+    <message>
+        <source>Outline</source>
+        <translation>アウトライン</translation>
+    </message>
+    <message>
+        <source>Program outline</source>
+        <translation>プログラムのアウトライン</translation>
+    </message>
+    <message>
+        <source>The blocks of the program; Enter or a click selects the block in the editor</source>
+        <translation>プログラムのブロック。Enter またはクリックでエディターのブロックを選択します</translation>
+    </message>
+    <message>
+        <source>Outline status</source>
+        <translation>アウトラインの状態</translation>
+    </message>
+    <message>
+        <source>No program yet.</source>
+        <translation>プログラムはまだありません。</translation>
+    </message>
+    <message>
+        <source>No outline: the program cannot be read.</source>
+        <translation>アウトラインなし: プログラムを読み込めません。</translation>
+    </message>
+    <message>
+        <source>Line %1: %2</source>
+        <translation>%1 行目: %2</translation>
+    </message>
+    <message>
+        <source>The program is empty.</source>
+        <translation>プログラムは空です。</translation>
     </message>
 </context>
 <context>
@@ -3319,6 +3427,37 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <source>, </source>
         <translation>、</translation>
     </message>
+    <message>
+        <source>Pause Here</source>
+        <translation>ここで一時停止</translation>
+    </message>
+    <message>
+        <source>Debug Program (F6) pauses before this model call</source>
+        <translation>プログラムのデバッグ (F6) で、このモデル呼び出しの前に一時停止します</translation>
+    </message>
+    <message>
+        <source>Pause before %1</source>
+        <translation>%1 の前で一時停止</translation>
+    </message>
+</context>
+<context>
+    <name>hako::QuickFixMenu</name>
+    <message>
+        <source>Quick Fix…</source>
+        <translation>クイック修正…</translation>
+    </message>
+    <message>
+        <source>Show the fixes for the problems on the cursor&apos;s line</source>
+        <translation>カーソル行の問題の修正案を表示</translation>
+    </message>
+    <message>
+        <source>Quick fixes</source>
+        <translation>クイック修正</translation>
+    </message>
+    <message>
+        <source>No quick fixes here</source>
+        <translation>ここには修正案がありません</translation>
+    </message>
 </context>
 <context>
     <name>hako::RetrievalView</name>
@@ -3524,8 +3663,36 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <translation>ここから再実行できません: %1</translation>
     </message>
     <message>
-        <source>The program changed at line %1 since the run it replays: that run was replayed up to there, the rest ran live.</source>
-        <translation>再生する実行のあとでプログラムの %1 行目が変わっています。そこまでは記録を再生し、残りは実際に実行しました。</translation>
+        <source>Re-run from &amp;Selected Block</source>
+        <translation>選択したブロックから再実行(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Run the program again: what came before the block selected in the trace is replayed from the last run, the block and the rest run live</source>
+        <translation>プログラムをもう一度実行します。トレースで選択したブロックより前は前回の実行から再生し、そのブロックと以降は実際に実行します</translation>
+    </message>
+    <message>
+        <source>the previous run</source>
+        <translation>前回の実行</translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation>実行 %1</translation>
+    </message>
+    <message>
+        <source>Forked from %1: the program changed at line %2 since that run, so it was replayed up to there and the rest ran live.</source>
+        <translation>%1 から分岐しました。その実行の後に %2 行目でプログラムが変わったため、そこまでを再生し、残りは実際に実行しました。</translation>
+    </message>
+    <message>
+        <source>Forked from %1 at line %2: what came before was replayed from that run, the rest ran live.</source>
+        <translation>%1 から %2 行目で分岐しました。それより前はその実行から再生し、残りは実際に実行しました。</translation>
+    </message>
+    <message>
+        <source>re-run from line %1</source>
+        <translation>%1 行目からの再実行</translation>
+    </message>
+    <message>
+        <source>Compare with the Original</source>
+        <translation>元の実行と比較</translation>
     </message>
 </context>
 <context>
@@ -4561,6 +4728,21 @@ relevance %6 (cosine %7)</source>
     </message>
 </context>
 <context>
+    <name>hako::pdl::OutlineModel</name>
+    <message>
+        <source>%1 (line %2)</source>
+        <translation>%1（%2 行目）</translation>
+    </message>
+    <message>
+        <source>%1, line %2</source>
+        <translation>%1、%2 行目</translation>
+    </message>
+    <message>
+        <source>%1, %2, line %3</source>
+        <translation>%1、%2、%3 行目</translation>
+    </message>
+</context>
+<context>
     <name>hako::pdl::PlainError</name>
     <message>
         <source>`%1` is not an input or a defined name</source>
@@ -4573,6 +4755,104 @@ relevance %6 (cosine %7)</source>
     <message>
         <source>: define it with `def:` or `defs:`, or give it as an input</source>
         <translation>。`def:` か `defs:` で定義するか、入力として渡してください</translation>
+    </message>
+</context>
+<context>
+    <name>hako::pdl::QuickFix</name>
+    <message>
+        <source>Change to `%1`</source>
+        <translation>`%1` に変更</translation>
+    </message>
+    <message>
+        <source>Indent `%1:` under the %2 block above</source>
+        <translation>`%1:` を上の %2 ブロックの中へインデント</translation>
+    </message>
+    <message>
+        <source>Indent `%1:` under `%2:`</source>
+        <translation>`%1:` を `%2:` の中へインデント</translation>
+    </message>
+    <message>
+        <source>Indent `%1:` under the line above</source>
+        <translation>`%1:` を上の行の中へインデント</translation>
+    </message>
+    <message>
+        <source>Define `%1` as an input of the program</source>
+        <translation>`%1` をプログラムの入力として定義</translation>
+    </message>
+</context>
+<context>
+    <name>hako::pdl::Rename</name>
+    <message>
+        <source>The new name is empty.</source>
+        <translation>新しい名前が空です。</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a valid variable name: use letters, digits and underscores, not starting with a digit.</source>
+        <translation>「%1」は変数名として使えません。英字・数字・アンダースコアを使い、数字で始めないでください。</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is a Python or Jinja keyword and cannot name a variable.</source>
+        <translation>「%1」は Python または Jinja のキーワードなので、変数名にできません。</translation>
+    </message>
+    <message>
+        <source>Names starting with &apos;pdl_&apos; are reserved for PDL&apos;s built-in variables.</source>
+        <translation>「pdl_」で始まる名前は PDL の組み込み変数用に予約されています。</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is a built-in function of expressions; a variable of that name would hide it.</source>
+        <translation>「%1」は式の組み込み関数です。同じ名前の変数はそれを隠してしまいます。</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not defined where it is used here, so there is no definition to rename.</source>
+        <translation>「%1」はここで使われている位置で定義されていないため、変更する定義がありません。</translation>
+    </message>
+    <message>
+        <source>Put the cursor on a variable (where it is defined or used) to rename it.</source>
+        <translation>名前を変更するには、変数（定義または使用箇所）にカーソルを置いてください。</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is built into PDL and cannot be renamed.</source>
+        <translation>「%1」は PDL の組み込みなので、名前を変更できません。</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is provided from outside the program (data given to the run), so it cannot be renamed here.</source>
+        <translation>「%1」はプログラムの外から（実行に渡すデータとして）与えられるため、ここでは名前を変更できません。</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is defined in another file (an included program); rename it there.</source>
+        <translation>「%1」は別のファイル（取り込んだプログラム）で定義されています。そちらで変更してください。</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is also defined in an included program; renaming it only here would split it in two.</source>
+        <translation>「%1」は取り込んだプログラムでも定義されています。ここだけ変更すると二つに分かれてしまいます。</translation>
+    </message>
+    <message>
+        <source>The new name is the same as the old one.</source>
+        <translation>新しい名前が元の名前と同じです。</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; may be read by the %2 code at line %3, which renaming cannot follow.</source>
+        <translation>「%1」は %3 行目の %2 コードから読まれる可能性があり、名前の変更ではそこまで追えません。</translation>
+    </message>
+    <message>
+        <source>The program reads pdl_scope (line %1), which may name &apos;%2&apos; in ways renaming cannot follow.</source>
+        <translation>プログラムは pdl_scope を読んでいます（%1 行目）。そこで「%2」が名前の変更では追えない形で参照される可能性があります。</translation>
+    </message>
+    <message>
+        <source>Cannot find &apos;%1&apos; exactly at line %2, column %3; nothing was renamed.</source>
+        <translation>%2 行目 %3 列目に「%1」がちょうど見つかりません。何も変更していません。</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is already a name given to the program from outside; choose another name.</source>
+        <translation>「%1」はすでにプログラムの外から与えられる名前です。別の名前を選んでください。</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is already defined (line %2) and in reach at line %3; one name would hide the other.</source>
+        <translation>「%1」はすでに定義されていて（%2 行目）、%3 行目から参照できます。一方の名前がもう一方を隠してしまいます。</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is already used at line %2, where &apos;%3&apos; is in reach; after renaming it would read the renamed variable.</source>
+        <translation>「%1」はすでに %2 行目で使われていて、そこでは「%3」が参照できます。変更後は名前を変えた変数を読むことになります。</translation>
     </message>
 </context>
 <context>

@@ -167,7 +167,8 @@ private Q_SLOTS:
         pane.setPromptMode(true);
         PromptView* view = pane.promptView();
         QToolButton* pause = nullptr;
-        QTRY_VERIFY((pause = byName<QToolButton>(view, QStringLiteral("Pause before translation"))));
+        QTRY_VERIFY(
+            (pause = byName<QToolButton>(view, QStringLiteral("Pause before translation"))));
         QVERIFY(!pause->isChecked());
         const int line =
             int(lines(pane.editor()->text()).indexOf(QStringLiteral("- def: translation"))) + 1;
@@ -180,6 +181,32 @@ private Q_SLOTS:
         QVERIFY(pause->isChecked());
         pause->click();
         QVERIFY(pane.editor()->breakpointLines().isEmpty());
+    }
+
+    // Under each text its length, in characters as a person counts them.
+    void characterCounter()
+    {
+        EditorPane pane(nullptr);
+        pane.resize(900, 900);
+        pane.show();
+        QVERIFY(pane.openFile(m_path));
+        pane.setPromptMode(true);
+        PromptView* view = pane.promptView();
+        PromptMessageEdit* user = nullptr;
+        QTRY_VERIFY((
+            user = byName<PromptMessageEdit>(view, QStringLiteral("user message of translation"))));
+        auto* length =
+            byName<QLabel>(view, QStringLiteral("Length of user message of translation"));
+        QVERIFY(length);
+        QCOMPARE(length->text(), QStringLiteral("9 characters")); // ${ text }
+        user->setFocus();
+        QTextCursor end = user->textCursor();
+        end.movePosition(QTextCursor::End);
+        user->setTextCursor(end);
+        end.insertText(QStringLiteral(
+            "を日本語で👩‍💻")); // the emoji is 3 code points, 1 character
+        QCOMPARE(length->text(), QStringLiteral("15 characters"));
+        QCOMPARE(length->accessibleName(), length->text());
     }
 
     void yamlEditUpdatesCard()

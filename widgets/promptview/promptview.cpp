@@ -1,5 +1,6 @@
 #include "widgets/promptview/promptview.h"
 
+#include "core/util/textlength.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/promptview/promptmessageedit.h"
 
@@ -37,6 +38,7 @@ struct PromptView::TextBinding {
     int index = -1; ///< position in the document's pre-order
     PromptDocItem item;
     PromptMessageEdit* edit = nullptr;
+    QLabel* length = nullptr; ///< "42 characters" under the text
     bool trailingNewline = false;
     QTimer* timer = nullptr;
 };
@@ -432,6 +434,7 @@ void PromptView::rebuild()
         "QFrame#promptSection { border-left: 3px solid #cbd5e1; }"
         "QLabel#promptRole { font-weight: 600; }"
         "QLabel#promptNote { color: #4b5563; }"
+        "QLabel#promptLength { color: #6b7280; }"
         "QLabel#promptReply { background: #f0fdf4; border: 1px solid #bbf7d0; border-radius: 6px;"
         " padding: 6px; }"
         "QLabel#promptReplyError { background: #fef2f2; color: #991b1b; border: 1px solid "
@@ -544,6 +547,19 @@ QWidget* PromptView::makeText(const PromptDocItem& item, QWidget* parent, const 
     edit->setOrigins(m_doc.origins);
     edit->setReadOnly(!item.editable);
     v->addWidget(edit);
+    // Its length as a person counts it (日本語 is 3 characters), updated as they type.
+    auto* length = new QLabel(box);
+    length->setObjectName(QStringLiteral("promptLength"));
+    length->setAlignment(Qt::AlignRight);
+    length->setAccessibleDescription(tr("Length of %1").arg(what));
+    v->addWidget(length);
+    auto showLength = [edit, length] {
+        const qsizetype n = characterCount(edit->toPlainText());
+        const QString text = n == 1 ? tr("1 character") : tr("%1 characters").arg(n);
+        length->setText(text);
+        length->setAccessibleName(text);
+    };
+    connect(edit, &PromptMessageEdit::textChanged, length, showLength);
 
     auto b = std::make_shared<TextBinding>();
     b->item = item;
@@ -553,6 +569,8 @@ QWidget* PromptView::makeText(const PromptDocItem& item, QWidget* parent, const 
     if (b->trailingNewline)
         display.chop(1);
     edit->setTextQuietly(display);
+    showLength();
+    b->length = length;
     b->timer = new QTimer(edit);
     b->timer->setSingleShot(true);
     b->timer->setInterval(400);

@@ -9,9 +9,11 @@
 
 #include <QApplication>
 #include <QIcon>
+#include <QPointer>
 #include <QTimer>
 
 #include <cstdio>
+#include <functional>
 
 namespace {
 
@@ -36,10 +38,23 @@ int runWorkbench(int& argc, char** argv, const QStringList& files)
     hako::LanguageManager language;
     language.apply();
 
-    hako::MainWindow window;
+    // Held by pointer: Settings › Language replaces the window by one built in the new
+    // language (MainWindow::rebuild).
+    QPointer<hako::MainWindow> window = new hako::MainWindow;
+    window->setAttribute(Qt::WA_DeleteOnClose, false);
+    std::function<void()> followRebuilds = [&window, &followRebuilds] {
+        QObject::connect(
+            window, &hako::MainWindow::rebuildRequested, window,
+            [&window, &followRebuilds] {
+                window = hako::MainWindow::rebuild(window);
+                followRebuilds();
+            },
+            Qt::QueuedConnection);
+    };
+    followRebuilds();
     if (!files.isEmpty()) {
         QString error;
-        if (!window.openPath(files.first(), &error))
+        if (!window->openPath(files.first(), &error))
             hako::writeText(stderr, QStringLiteral("hako: %1\n").arg(error));
         if (files.size() > 1) {
             hako::writeText(stderr,
@@ -47,16 +62,18 @@ int runWorkbench(int& argc, char** argv, const QStringList& files)
                                 .arg(files.mid(1).join(QLatin1String(", "))));
         }
     }
-    window.show();
+    window->show();
     if (files.isEmpty())
-        window.showStartPageIfIdle();
+        window->showStartPageIfIdle();
     // For the start-up benchmark (tests/bench/bench_workbench.cpp): leave as soon as the window
     // has been shown and the event loop is idle.
     if (qEnvironmentVariableIsSet("HAKO_QUIT_WHEN_SHOWN"))
         QTimer::singleShot(0, &app, &QApplication::quit);
     else
-        QTimer::singleShot(0, &window, [&window] { window.offerRecovery(); });
-    return app.exec();
+        QTimer::singleShot(0, window, [&window] { window->offerRecovery(); });
+    const int status = app.exec();
+    delete window.data();
+    return status;
 }
 
 } // namespace

@@ -381,6 +381,41 @@ private Q_SLOTS:
         QVERIFY(m_language->apply());
     }
 
+    // Settings › Language applies without a restart: the window is rebuilt in the new language
+    // and keeps the program, its unsaved text and the view.
+    void languageChangesWithoutRestart()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.pdl"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("text: saved\n");
+        }
+        QPointer<MainWindow> window = new MainWindow;
+        QVERIFY(window->openFile(path));
+        window->editorPane()->editor()->setText(QStringLiteral("text: not saved yet\n"));
+        window->editorPane()->setPromptMode(true);
+        window->show();
+        QPointer<MainWindow> rebuilt;
+        connect(
+            window, &MainWindow::rebuildRequested, window,
+            [&] { rebuilt = MainWindow::rebuild(window); }, Qt::QueuedConnection);
+        qunsetenv("HAKO_LANGUAGE");
+        window->findChild<QAction*>(QStringLiteral("language_en"))->trigger();
+        QTRY_VERIFY(rebuilt);
+        QTRY_VERIFY(!window); // the old window is gone, without a "Save changes?" question
+        QCOMPARE(rebuilt->menuBar()->actions().first()->text(), QStringLiteral("&File"));
+        QCOMPARE(rebuilt->editorPane()->filePath(), path);
+        QCOMPARE(rebuilt->editorPane()->editor()->text(), QStringLiteral("text: not saved yet\n"));
+        QVERIFY(rebuilt->editorPane()->isModified());
+        QVERIFY(rebuilt->editorPane()->isPromptMode());
+        delete rebuilt.data();
+        QSettings().remove(QLatin1String(LanguageManager::kSettingsKey));
+        qputenv("HAKO_LANGUAGE", "ja");
+        QVERIFY(m_language->apply());
+    }
+
     // (c) Nothing cut off at 1280×720: the window with its default layout and the main dialogs.
     void mainWindowFits()
     {

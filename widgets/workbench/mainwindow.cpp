@@ -17,9 +17,9 @@
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/findbar.h"
 #include "widgets/editor/outlineview.h"
-#include "widgets/editor/quickfixmenu.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/editor/problemsview.h"
+#include "widgets/editor/quickfixmenu.h"
 #include "widgets/eval/datasetpane.h"
 #include "widgets/eval/evalresultspane.h"
 #include "widgets/memory/memoryinspector.h"
@@ -46,6 +46,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMetaMethod>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStackedWidget>
@@ -395,8 +396,14 @@ void MainWindow::createMenus()
         language = new LanguageManager(qApp);
     language->addLanguageMenu(settings);
     connect(language, &LanguageManager::languageChanged, this, [this] {
-        // Menus and panes keep the texts they were built with; the message is already in the
-        // chosen language.
+        // Texts are built with the window: it is rebuilt in the new language by its owner
+        // (app/main.cpp), unless a run would be cut short.
+        if (!m_run->isRunning() &&
+            isSignalConnected(QMetaMethod::fromSignal(&MainWindow::rebuildRequested))) {
+            Q_EMIT rebuildRequested();
+            return;
+        }
+        // The message is already in the chosen language.
         m_editorPane->messageBar()->showMessage(
             tr("The language changes fully the next time Hako starts."),
             MessageBar::Kind::Information);
@@ -483,8 +490,43 @@ void MainWindow::updateTitle()
     m_eolLabel->setText(m_editorPane->lineEndingName());
 }
 
+MainWindow* MainWindow::rebuild(MainWindow* old)
+{
+    old->saveLayout();
+    PdlEditor* editor = old->m_editorPane->editor();
+    const QString path = old->m_editorPane->filePath();
+    const QString text = editor->text();
+    const bool modified = old->m_editorPane->isModified();
+    const bool prompt = old->m_editorPane->isPromptMode();
+    const bool startPage = old->m_start && old->m_central->currentWidget() == old->m_start;
+    int line = 0, index = 0;
+    editor->getCursorPosition(&line, &index);
+    const QRect geometry = old->geometry();
+
+    auto* next = new MainWindow;
+    if (!path.isEmpty())
+        next->openFile(path);
+    PdlEditor* nextEditor = next->m_editorPane->editor();
+    if (modified || path.isEmpty())
+        nextEditor->setText(text); // the unsaved text, marked as changed
+    nextEditor->setCursorPosition(line, index);
+    next->m_editorPane->setPromptMode(prompt);
+    next->setGeometry(geometry);
+    if (startPage)
+        next->showStartPage();
+    next->show();
+    old->m_closingForRebuild = true;
+    old->close();
+    old->deleteLater();
+    return next;
+}
+
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (m_closingForRebuild) { // the rebuilt window holds the unsaved text
+        event->accept();
+        return;
+    }
     if (!m_files->maybeSave()) {
         event->ignore();
         return;

@@ -117,10 +117,19 @@ public:
     /// Opens a trace file in every trace pane (TraceDocks::openTrace).
     void openTrace(const QString& path);
 
+    /// Settings › Language without a restart: a new window built in the new language takes over
+    /// this one's program (its unsaved text, cursor and view; the dock layout is saved and
+    /// restored), and this one closes without asking to save. Returns the new window (shown).
+    static MainWindow* rebuild(MainWindow* old);
+
     /// Run operations (RunActions): F5, Shift+F5, Run › Save Trace As.
     bool runProgram();
     void stopProgram();
     bool saveTrace(const QString& path);
+
+Q_SIGNALS:
+    /// The language changed while nothing runs: whoever owns the window may rebuild() it.
+    void rebuildRequested();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -162,6 +171,7 @@ private:
     QDockWidget* m_debugDock = nullptr;
     QDockWidget* m_outlineDock = nullptr;
     QStackedWidget* m_central = nullptr;
+    bool m_closingForRebuild = false;
     QDockWidget* m_consoleDock = nullptr;
     QDockWidget* m_problemsDock = nullptr;
     QLabel* m_positionLabel = nullptr;

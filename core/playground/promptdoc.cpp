@@ -9,6 +9,7 @@
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 
 #include <nlohmann/json.hpp>
 
@@ -471,6 +472,90 @@ private:
     }
 };
 
+// The key of the YAML mapping entry on `line` whose value holds column `column` (`q` in
+// `    q: ${ questions }`), and the key of the nearest line above with less indentation (`for`).
+QPair<QString, QString> keysAround(const QStringList& lines, int line, int column)
+{
+    static const QRegularExpression keyRe(
+        QStringLiteral("^(\\s*)(?:-\\s+)?([A-Za-z_][\\w]*)\\s*:"));
+    if (line < 1 || line > lines.size())
+        return {};
+    const QString here = lines[line - 1].left(std::max(0, column - 1));
+    const QRegularExpressionMatch m = keyRe.match(here);
+    if (!m.hasMatch())
+        return {};
+    // Columns of the keys themselves (after a list item's `- `): a parent's is smaller.
+    const qsizetype indent = m.capturedStart(2);
+    for (int i = line - 2; i >= 0; --i) {
+        const QRegularExpressionMatch p = keyRe.match(lines[i]);
+        if (p.hasMatch() && p.capturedStart(2) < indent)
+            return {m.captured(2), p.captured(2)};
+        if (!lines[i].trimmed().isEmpty() && !p.hasMatch() &&
+            lines[i].size() - lines[i].trimmed().size() < indent)
+            break;
+    }
+    return {m.captured(2), QString()};
+}
+
+} // namespace
+
+PromptDocInput::Kind inferInputKind(const QString& name, const QList<SourceSpan>& uses,
+                                    const QString& text)
+{
+    using Kind = PromptDocInput::Kind;
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    const QString n = QRegularExpression::escape(name);
+    // Uses inside an expression: what follows or surrounds the name.
+    const QRegularExpression numeric(
+        QStringLiteral("(\\b%1\\s*([-+*/%<>]|==|!=)\\s*[\\d(]|[\\d)]\\s*([-+*/%<>]|==|!=)\\s*%1\\b|"
+                       "range\\(\\s*%1\\b|\\b%1\\s*\\|\\s*(int|float|round)\\b)")
+            .arg(n));
+    const QRegularExpression listy(
+        QStringLiteral(
+            "(\\b%1\\s*\\[|\\b%1\\s*\\|\\s*(join|length|first|last|sort|unique|map|select)\\b|"
+            "\\bfor\\s+\\w+\\s+in\\s+%1\\b|\\blen\\(\\s*%1\\s*\\))")
+            .arg(n));
+    static const QRegularExpression numberKeys(QStringLiteral(
+        "^(maxIterations|max_tokens|max_new_tokens|temperature|top_p|top_k|seed|n|index)$"));
+    bool file = false, number = false, list = false;
+    for (const SourceSpan& use : uses) {
+        if (use.line < 1 || use.line > lines.size())
+            continue;
+        const QString line = lines[use.line - 1];
+        const auto [key, parentKey] = keysAround(lines, use.line, use.column);
+        if (key == QLatin1String("read") || key == QLatin1String("file"))
+            file = true;
+        if (parentKey == QLatin1String("for"))
+            list = true;
+        if (numberKeys.match(key).hasMatch())
+            number = true;
+        if (numeric.match(line).hasMatch())
+            number = true;
+        if (listy.match(line).hasMatch())
+            list = true;
+    }
+    static const QRegularExpression fileName(QStringLiteral("(^|_)(file|path|filename)$"),
+                                             QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression countName(
+        QStringLiteral("^(n|count|num_\\w+|number_of_\\w+|max_\\w+|min_\\w+|\\w+_count|limit|"
+                       "size|top_k|k|age|year)$"),
+        QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression longName(
+        QStringLiteral("text|document|content|message|article|context|body|prompt|essay|story"),
+        QRegularExpression::CaseInsensitiveOption);
+    if (file || fileName.match(name).hasMatch())
+        return Kind::File;
+    if (list)
+        return Kind::List;
+    if (number || countName.match(name).hasMatch())
+        return Kind::Number;
+    if (longName.match(name).hasMatch())
+        return Kind::LongText;
+    return Kind::Text;
+}
+
+namespace {
+
 void analyseInputs(PromptDoc& doc, const pdl::Program& program, const QByteArray& text,
                    const QStringList& externalNames)
 {
@@ -492,6 +577,9 @@ void analyseInputs(PromptDoc& doc, const pdl::Program& program, const QByteArray
         }
         doc.inputs[*it].uses << use.span;
     }
+    const QString source = QString::fromUtf8(text);
+    for (PromptDocInput& input : doc.inputs)
+        input.kind = inferInputKind(input.name, input.uses, source);
     for (const pdl::VariableDefinition& d : scopes.definitions) {
         const QString name = qs(d.name);
         if (doc.origins.contains(name))

@@ -60,9 +60,24 @@ struct PromptDocItem {
 
 /// A variable the program uses but never defines: what the user fills in before a run.
 struct PromptDocInput {
+    /// What kind of value the program expects, from how it uses the name: the form offers the
+    /// matching control.
+    enum class Kind {
+        Text,     ///< one line
+        LongText, ///< several lines (`article`, `document`, a prompt's body)
+        Number,   ///< compared or computed with numbers, or a count/limit field
+        List,     ///< looped over (`for:`), indexed, or joined
+        File,     ///< a path: read (`read:`), or named so (`file`, `path`)
+    };
     QString name;
     QList<SourceSpan> uses;
+    Kind kind = Kind::Text;
 };
+
+/// The kind of input `name` is, from the source lines of its uses in `text` (a PDL program).
+/// Pure; exposed for tests.
+PromptDocInput::Kind inferInputKind(const QString& name, const QList<SourceSpan>& uses,
+                                    const QString& text);
 
 /// The Prompt view's model of a program: its model calls as cards, texts as paragraphs, `defs`
 /// strings as values, control flow as labelled sections, and the program's inputs. A plain value

@@ -4,6 +4,7 @@
 #include "isolatedsettings.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/pdleditor.h"
+#include "widgets/promptview/inputsform.h"
 #include "widgets/promptview/promptmessageedit.h"
 #include "widgets/promptview/promptreplies.h"
 #include "widgets/promptview/promptview.h"
@@ -17,8 +18,12 @@
 #include <QGroupBox>
 #include <QHelpEvent>
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
@@ -209,6 +214,85 @@ private Q_SLOTS:
         QCOMPARE(length->accessibleName(), length->text());
     }
 
+    // The inputs form gives each input the control of its kind, and keeps named sets of values
+    // (loaded again, exported as a data file for `hako run -f`).
+    void inputKindsAndSets()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("kinds.pdl"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("text:\n"
+                    "- read: ${ notes_file }\n"
+                    "- for:\n"
+                    "    q: ${ questions }\n"
+                    "  repeat: \"${ q } \"\n"
+                    "  maxIterations: ${ rounds }\n"
+                    "- model: ollama/m\n"
+                    "  input: \"${ article } for ${ reader }\"\n");
+        }
+        EditorPane pane(nullptr);
+        pane.resize(900, 900);
+        pane.show();
+        QVERIFY(pane.openFile(path));
+        pane.setPromptMode(true);
+        PromptView* view = pane.promptView();
+        QLineEdit* reader = nullptr;
+        QTRY_VERIFY((reader = byName<QLineEdit>(view, QStringLiteral("Input reader"))));
+        QVERIFY(byName<PromptMessageEdit>(view, QStringLiteral("Input article")));
+        auto* questions = byName<QPlainTextEdit>(view, QStringLiteral("Input questions"));
+        auto* rounds = byName<QLineEdit>(view, QStringLiteral("Input rounds"));
+        auto* file = byName<QLineEdit>(view, QStringLiteral("Input notes_file"));
+        QVERIFY(questions && rounds && file);
+
+        auto* form = view->findChild<InputsForm*>();
+        QVERIFY(form);
+        form->setFileQuestion(
+            [] { return std::optional<QString>(QStringLiteral("/tmp/notes.txt")); });
+        auto* choose = byName<QToolButton>(view, QStringLiteral("Choose a file for notes_file"));
+        QVERIFY(choose);
+        choose->click();
+        QCOMPARE(file->text(), QStringLiteral("/tmp/notes.txt"));
+        rounds->setFocus();
+        QTest::keyClicks(rounds, QStringLiteral("3"));
+        reader->setFocus();
+        QTest::keyClicks(reader, QStringLiteral("Aiko"));
+        questions->setPlainText(QStringLiteral("why?\nhow?\n"));
+        const QJsonObject values = view->inputValues();
+        QCOMPARE(values.value(QStringLiteral("rounds")), QJsonValue(3));
+        QCOMPARE(values.value(QStringLiteral("questions")).toArray(),
+                 (QJsonArray{QStringLiteral("why?"), QStringLiteral("how?")}));
+        QCOMPARE(values.value(QStringLiteral("notes_file")).toString(),
+                 QStringLiteral("/tmp/notes.txt"));
+
+        // Saved as a set, changed, the set chosen again.
+        form->setSetNameQuestion([] { return std::optional<QString>(QStringLiteral("Aiko's")); });
+        byName<QPushButton>(view, QStringLiteral("Save input set"))->click();
+        QCOMPARE(form->setNames(), QStringList{QStringLiteral("Aiko's")});
+        reader = byName<QLineEdit>(view, QStringLiteral("Input reader"));
+        reader->setFocus();
+        QTest::keyClicks(reader, QStringLiteral(" and Ren"));
+        QCOMPARE(view->inputValues().value(QStringLiteral("reader")).toString(),
+                 QStringLiteral("Aiko and Ren"));
+        QVERIFY(form->loadSet(QStringLiteral("Aiko's")));
+        QCOMPARE(view->inputValues().value(QStringLiteral("reader")).toString(),
+                 QStringLiteral("Aiko"));
+        QCOMPARE(byName<QLineEdit>(view, QStringLiteral("Input reader"))->text(),
+                 QStringLiteral("Aiko"));
+
+        // Exported as a data file: JSON, which `hako run -f` reads.
+        const QString data = m_dir.filePath(QStringLiteral("inputs.json"));
+        form->setExportQuestion([data] { return std::optional<QString>(data); });
+        byName<QPushButton>(view, QStringLiteral("Export inputs as a data file"))->click();
+        QFile f(data);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject exported = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(exported.value(QStringLiteral("rounds")), QJsonValue(3));
+        QCOMPARE(exported.value(QStringLiteral("reader")).toString(), QStringLiteral("Aiko"));
+        form->deleteSet(QStringLiteral("Aiko's"));
+        QVERIFY(form->setNames().isEmpty());
+    }
+
     void yamlEditUpdatesCard()
     {
         EditorPane pane(nullptr);
@@ -353,11 +437,15 @@ private Q_SLOTS:
             QVERIFY(pane.openFile(m_path));
             pane.setPromptMode(true);
             PromptView* view = pane.promptView();
-            auto* input = byName<QLineEdit>(view, QStringLiteral("Input questions"));
+            // `questions` is looped over: a list, one item per line.
+            auto* input = byName<QPlainTextEdit>(view, QStringLiteral("Input questions"));
             QVERIFY(input);
             input->setFocus();
-            QTest::keyClicks(input, QStringLiteral("[\"a\", \"b\"]"));
-            QCOMPARE(view->inputValues().value(QStringLiteral("questions")).toArray().size(), 2);
+            QTest::keyClicks(input, QStringLiteral("a"));
+            QTest::keyClick(input, Qt::Key_Return);
+            QTest::keyClicks(input, QStringLiteral("b"));
+            QCOMPARE(view->inputValues().value(QStringLiteral("questions")).toArray(),
+                     (QJsonArray{QStringLiteral("a"), QStringLiteral("b")}));
 
             // Replies from the trace, by the model block's span.
             const playground::PromptDocItem* card = nullptr;

@@ -2,6 +2,7 @@
 
 #include "core/util/textlength.h"
 #include "widgets/editor/pdleditor.h"
+#include "widgets/promptview/inputsform.h"
 #include "widgets/promptview/promptmessageedit.h"
 
 #include <QAccessible>
@@ -69,6 +70,14 @@ void flatten(const QList<PromptDocItem>& items, QList<const PromptDocItem*>& out
 QString settingsKey(const QString& path)
 {
     return QStringLiteral("promptView/inputs/") +
+           QString::fromLatin1(
+               QCryptographicHash::hash(path.toUtf8(), QCryptographicHash::Sha1).toHex());
+}
+
+// The named input sets of the program at `path`.
+QString setsKey(const QString& path)
+{
+    return QStringLiteral("promptView/inputSets/") +
            QString::fromLatin1(
                QCryptographicHash::hash(path.toUtf8(), QCryptographicHash::Sha1).toHex());
 }
@@ -250,7 +259,13 @@ QJsonObject PromptView::inputValues() const
     // known yet: every value remembered for the file is given.
     const QStringList names = m_dirty ? m_inputValues.keys() : inputNames();
     for (const QString& name : names) {
-        const QString text = m_inputValues.value(name).toString();
+        const QJsonValue value = m_inputValues.value(name);
+        if (!value.isString()) { // a number or a list from its field, as it is
+            if (!value.isUndefined() && !value.isNull())
+                out.insert(name, value);
+            continue;
+        }
+        const QString text = value.toString();
         const QString t = text.trimmed();
         if (t.startsWith(QLatin1Char('[')) || t.startsWith(QLatin1Char('{'))) {
             const QJsonDocument doc = QJsonDocument::fromJson(t.toUtf8());
@@ -443,8 +458,11 @@ void PromptView::rebuild()
     layout->setContentsMargins(16, 12, 16, 16);
     layout->setSpacing(12);
 
-    m_inputsBox = new QGroupBox(tr("Inputs"), m_content);
-    m_inputsBox->setAccessibleName(tr("Inputs"));
+    m_inputsBox = new InputsForm(m_content);
+    connect(m_inputsBox, &InputsForm::valuesChanged, this, [this] {
+        m_inputValues = m_inputsBox->values();
+        saveInputs();
+    });
     layout->addWidget(m_inputsBox);
 
     int index = 0;
@@ -806,44 +824,8 @@ void PromptView::rebuildInputs()
 {
     if (!m_inputsBox)
         return;
-    delete m_inputsBox->layout();
-    for (QWidget* w : m_inputsBox->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly))
-        delete w;
-    auto* form = new QFormLayout(m_inputsBox);
-    form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
-    auto* intro = new QLabel(tr("Values this program needs. They are kept for this file and used "
-                                "when you run it."),
-                             m_inputsBox);
-    intro->setWordWrap(true);
-    intro->setObjectName(QStringLiteral("promptNote"));
-    form->addRow(intro);
-    static const QRegularExpression longText(
-        QStringLiteral("text|document|content|message|article|context|body|prompt"),
-        QRegularExpression::CaseInsensitiveOption);
-    for (const playground::PromptDocInput& input : m_doc.inputs) {
-        const QString value = m_inputValues.value(input.name).toString();
-        QWidget* field = nullptr;
-        if (longText.match(input.name).hasMatch() || value.contains(QLatin1Char('\n'))) {
-            auto* edit = new PromptMessageEdit(m_inputsBox);
-            edit->setTextQuietly(value);
-            connect(edit, &PromptMessageEdit::edited, this, [this, edit, name = input.name] {
-                m_inputValues.insert(name, edit->toPlainText());
-                saveInputs();
-            });
-            field = edit;
-        } else {
-            auto* edit = new QLineEdit(value, m_inputsBox);
-            connect(edit, &QLineEdit::textEdited, this,
-                    [this, name = input.name](const QString& t) {
-                        m_inputValues.insert(name, t);
-                        saveInputs();
-                    });
-            field = edit;
-        }
-        field->setAccessibleName(tr("Input %1").arg(input.name));
-        field->setToolTip(tr("Used on line %1").arg(input.uses.value(0).line));
-        form->addRow(input.name, field);
-    }
+    m_inputsBox->setSetsKey(m_filePath.isEmpty() ? QString() : setsKey(m_filePath));
+    m_inputsBox->setInputs(m_doc.inputs, m_inputValues);
     m_inputsBox->setVisible(!m_doc.inputs.isEmpty());
 }
 

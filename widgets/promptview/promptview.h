@@ -19,6 +19,8 @@ class QGroupBox;
 
 namespace hako {
 
+class InputsForm;
+
 class PdlEditor;
 class PromptMessageEdit;
 
@@ -143,7 +145,7 @@ private:
     QLabel* m_error;
     QScrollArea* m_scroll;
     QWidget* m_content = nullptr;
-    QGroupBox* m_inputsBox = nullptr;
+    InputsForm* m_inputsBox = nullptr;
     QList<QLabel*> m_headings;
     QList<std::shared_ptr<TextBinding>> m_texts;
     QList<std::shared_ptr<CardBinding>> m_cards;

@@ -151,6 +151,61 @@ private Q_SLOTS:
         QCOMPARE(editor.text(), QStringLiteral("repeat:\n  text: hi\nmaxIterations: "));
     }
 
+    void modelSnippetIsInsertedAsOneUndoStep()
+    {
+        PdlEditor editor;
+        editor.setDefaultModel(QStringLiteral("ollama/granite3.3:8b"));
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        editor.setFocus();
+        editor.setDocumentText(QStringLiteral("text:\n"));
+        editor.setCursorPosition(1, 0);
+        QTest::keyClicks(&editor, QStringLiteral("- mod"));
+        QTest::keyClick(&editor, Qt::Key_Space, Qt::ControlModifier);
+        QVERIFY(editor.isListActive());
+        const pdl::Completions c = editor.completionsAtCursor();
+        QCOMPARE(c.items.first().kind, pdl::CompletionItem::Kind::Snippet);
+        QCOMPARE(c.items.first().text, QStringLiteral("model call"));
+        QVERIFY(!c.items.first().documentation.isEmpty());
+        QCOMPARE(editor.SendScintilla(QsciScintillaBase::SCI_AUTOCGETCURRENT), 0l);
+        QTest::keyClick(&editor, Qt::Key_Return);
+        QVERIFY(!editor.isListActive());
+        QCOMPARE(editor.text(), QStringLiteral("text:\n- model: ollama/granite3.3:8b\n  input: \n"
+                                               "  parameters:\n    temperature: 0"));
+        QCOMPARE(editor.cursorLineColumn(), qMakePair(3, 10)); // in the `input:` value
+        editor.undo();
+        QCOMPARE(editor.text(), QStringLiteral("text:\n- mod"));
+        editor.redo();
+        QVERIFY(editor.text().contains(QLatin1String("temperature: 0")));
+    }
+
+    void snippetByTypingItsKeyword()
+    {
+        // `model` typed on a new item opens the list with the snippet selected: Tab takes it,
+        // in the file's own indentation and line endings.
+        PdlEditor editor;
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        editor.setFocus();
+        editor.setDocumentText(QStringLiteral("text:\r\n    - hi\r\n    "));
+        editor.setCursorPosition(2, 4);
+        QTest::keyClicks(&editor, QStringLiteral("- model"));
+        QVERIFY(editor.isListActive());
+        QTest::keyClick(&editor, Qt::Key_Tab);
+        QCOMPARE(editor.text(),
+                 QStringLiteral("text:\r\n    - hi\r\n    - model: default\r\n      input: \r\n"
+                                "      parameters:\r\n          temperature: 0"));
+        QCOMPARE(editor.cursorLineColumn(), qMakePair(4, 14));
+
+        // Nothing to insert inside a scalar: the call refuses and changes nothing.
+        editor.setDocumentText(QStringLiteral("text: hello there"));
+        editor.setCursorPosition(0, 17);
+        pdl::Snippet snippet;
+        snippet.body = QStringLiteral("get: x");
+        QVERIFY(!editor.insertSnippet(snippet));
+        QCOMPARE(editor.text(), QStringLiteral("text: hello there"));
+    }
+
     void modelNamesAfterModelKey()
     {
         PdlEditor editor;

@@ -122,6 +122,14 @@ public:
     /// Model names offered after `model:`.
     void setModelNames(const QStringList& names) { m_modelNames = names; }
     QStringList modelNames() const { return m_modelNames; }
+    /// The model the `model call` snippet names (the configured default, e.g.
+    /// `ollama/granite3.3:8b`; empty: the `default` alias).
+    void setDefaultModel(const QString& name) { m_defaultModel = name; }
+    QString defaultModel() const { return m_defaultModel; }
+    /// Inserts `snippet` where a block can start at the cursor (replacing the identifier typed
+    /// before it), re-indented to the file's step and line ending, as one undo step, with the
+    /// cursor on its placeholder. Returns false (changing nothing) where no block can start.
+    bool insertSnippet(const pdl::Snippet& snippet);
 
 Q_SIGNALS:
     /// Emitted when the cursor moves; line and column are 1-based code-point positions.
@@ -144,6 +152,8 @@ private:
     void showHover(int position, int x, int y);
     void onCharAdded(int ch);
     void onCompletionInserted(const char* selection, int position);
+    void onCompletionSelected(const char* selection);
+    void showCompletionDocumentation(const QString& item);
 
     std::shared_ptr<const pdl::ProgramReport> m_report;
     /// Conditions of conditional breakpoints, by the handle of their marker (which follows
@@ -152,6 +162,10 @@ private:
     QStringList m_modelNames;
     /// The field and block-kind names of the list on show: choosing one also types `: `.
     QSet<QString> m_shownKeys;
+    QString m_defaultModel;
+    /// The snippets and documentation of the list on show, by the text it shows.
+    QHash<QString, pdl::Snippet> m_shownSnippets;
+    QHash<QString, QString> m_shownDocs;
 };
 
 } // namespace hako

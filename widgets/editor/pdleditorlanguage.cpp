@@ -1,10 +1,12 @@
 // PdlEditor's language features: diagnostics, span selection, hover and completion.
 #include "core/pdl/lang/builtindocs.h"
+#include "core/pdl/lang/snippets.h"
 #include "core/pdl/programcheck.h"
 #include "core/workbench/runenvironment.h"
 #include "widgets/editor/pdleditor.h"
 
 #include <QKeyEvent>
+#include <QListWidget>
 #include <QToolTip>
 
 namespace hako {
@@ -55,6 +57,14 @@ void PdlEditor::setUpLanguageFeatures()
             this, [this](const char* selection, int position, int, int) {
                 onCompletionInserted(selection, position);
             });
+    connect(this, qOverload<const char*, int, int, int>(&QsciScintillaBase::SCN_AUTOCSELECTION),
+            this,
+            [this](const char* selection, int, int, int) { onCompletionSelected(selection); });
+    connect(this, &QsciScintillaBase::SCN_AUTOCSELECTIONCHANGE, this,
+            [this](const char* selection, int, int) {
+                showCompletionDocumentation(QString::fromUtf8(selection));
+            });
+    connect(this, &QsciScintillaBase::SCN_AUTOCCANCELLED, this, [] { QToolTip::hideText(); });
     SendScintilla(SCI_AUTOCSETIGNORECASE, 1);
     SendScintilla(SCI_AUTOCSETMAXHEIGHT, 12);
     // The language plus what a composed run gives a program (`doc`, `memory`, `thread`).
@@ -197,7 +207,7 @@ pdl::Completions PdlEditor::completionsAtCursor() const
             l.chop(1);
     }
     return pdl::completionsAt(lines, line, column, m_report ? m_report->scopes.get() : nullptr,
-                              m_modelNames);
+                              m_modelNames, m_defaultModel);
 }
 
 bool PdlEditor::showCompletions(bool automatic)
@@ -210,8 +220,14 @@ bool PdlEditor::showCompletions(bool automatic)
     QStringList texts;
     texts.reserve(c.items.size());
     m_shownKeys.clear();
+    m_shownSnippets.clear();
+    m_shownDocs.clear();
     for (const pdl::CompletionItem& i : c.items) {
         texts.append(i.text);
+        if (i.kind == pdl::CompletionItem::Kind::Snippet)
+            m_shownSnippets.insert(i.text, i.snippet);
+        if (!i.documentation.isEmpty())
+            m_shownDocs.insert(i.text, i.documentation);
         if (i.kind == pdl::CompletionItem::Kind::Field ||
             i.kind == pdl::CompletionItem::Kind::BlockKind)
             m_shownKeys.insert(i.text);
@@ -221,7 +237,75 @@ bool PdlEditor::showCompletions(bool automatic)
     SendScintilla(SCI_AUTOCSETORDER, 2l); // SC_ORDER_CUSTOM: already sorted our way
     SendScintilla(SCI_AUTOCSHOW, static_cast<unsigned long>(c.prefix.toUtf8().size()),
                   list.constData());
-    return SendScintilla(SCI_AUTOCACTIVE) != 0;
+    if (SendScintilla(SCI_AUTOCACTIVE) == 0)
+        return false;
+    const long current = SendScintilla(SCI_AUTOCGETCURRENT);
+    if (current >= 0 && current < texts.size())
+        showCompletionDocumentation(texts.at(current));
+    return true;
+}
+
+void PdlEditor::onCompletionSelected(const char* selection)
+{
+    QToolTip::hideText();
+    const auto it = m_shownSnippets.constFind(QString::fromUtf8(selection));
+    if (it == m_shownSnippets.constEnd())
+        return;
+    // Cancelling inside the notification stops Scintilla from typing the label.
+    SendScintilla(SCI_AUTOCCANCEL);
+    insertSnippet(*it);
+}
+
+bool PdlEditor::insertSnippet(const pdl::Snippet& snippet)
+{
+    const auto [line, column] = cursorLineColumn();
+    QStringList lines = text().split(QLatin1Char('\n'));
+    for (QString& l : lines) {
+        if (l.endsWith(QLatin1Char('\r')))
+            l.chop(1);
+    }
+    const QString eol = eolMode() == EolWindows ? QStringLiteral("\r\n")
+                        : eolMode() == EolMac   ? QStringLiteral("\r")
+                                                : QStringLiteral("\n");
+    const std::optional<pdl::SnippetEdit> edit =
+        pdl::snippetEditAt(lines, line, column, snippet, eol);
+    if (!edit)
+        return false;
+    const long from = bytePosition(edit->line, edit->fromColumn);
+    const long to = bytePosition(edit->line, edit->toColumn);
+    const QByteArray bytes = edit->text.toUtf8();
+    const long caret = from + long(edit->text.left(edit->cursorOffset).toUtf8().size());
+    beginUndoAction();
+    SendScintilla(SCI_SETTARGETRANGE, static_cast<unsigned long>(from), to);
+    SendScintilla(SCI_REPLACETARGET, static_cast<unsigned long>(bytes.size()), bytes.constData());
+    SendScintilla(SCI_GOTOPOS, static_cast<unsigned long>(caret));
+    endUndoAction();
+    return true;
+}
+
+void PdlEditor::showCompletionDocumentation(const QString& item)
+{
+    const QString doc = m_shownDocs.value(item);
+    if (doc.isEmpty()) {
+        QToolTip::hideText();
+        return;
+    }
+    // Beside the list when it can be found, else below the caret.
+    QPoint at;
+    for (QListWidget* list : findChildren<QListWidget*>()) {
+        if (list->isVisible()) {
+            const QRect row = list->visualItemRect(list->currentItem());
+            at = list->mapToGlobal(QPoint(list->width() + 4, std::max(0, row.top())));
+            break;
+        }
+    }
+    if (at.isNull()) {
+        const long pos = SendScintilla(SCI_GETCURRENTPOS);
+        at = viewport()->mapToGlobal(QPoint(int(SendScintilla(SCI_POINTXFROMPOSITION, 0ul, pos)),
+                                            int(SendScintilla(SCI_POINTYFROMPOSITION, 0ul, pos)) +
+                                                int(SendScintilla(SCI_TEXTHEIGHT, 0ul)) * 2));
+    }
+    QToolTip::showText(at, tooltipHtml(item + QLatin1Char('\n') + doc), viewport());
 }
 
 void PdlEditor::onCompletionInserted(const char* selection, int position)

@@ -3,6 +3,7 @@
 #include "core/pdl/analysis/scopeanalysis.h"
 #include "core/pdl/lang/builtindocs.h"
 #include "core/pdl/lang/languagedocs.h"
+#include "core/pdl/lang/snippets.h"
 #include "core/pdl/lang/yamlcursor.h"
 #include "core/pdl/programcheck.h"
 
@@ -157,7 +158,8 @@ QString keyDoc(const QStringList& lines, int line, const KeyAt& key)
 } // namespace
 
 Completions completionsAt(const QStringList& lines, int line, int column,
-                          const ScopeAnalysis* scopes, const QStringList& modelNames)
+                          const ScopeAnalysis* scopes, const QStringList& modelNames,
+                          const QString& defaultModel)
 {
     Completions out;
     const CursorContext ctx = cursorContext(lines, line, column);
@@ -170,7 +172,7 @@ Completions completionsAt(const QStringList& lines, int line, int column,
             if (i.text == text)
                 return;
         }
-        out.items.append({text, kind});
+        out.items.append({text, kind, {}, {}});
     };
     switch (ctx.position) {
     case CursorContext::Position::Expression:
@@ -205,6 +207,16 @@ Completions completionsAt(const QStringList& lines, int line, int column,
               [](const CompletionItem& a, const CompletionItem& b) {
                   return a.text.compare(b.text, Qt::CaseInsensitive) < 0;
               });
+    // Snippets first, in their own order (the model call leads): typing a keyword on a new
+    // list item selects its snippet before the bare key.
+    if (snippetSiteAt(lines, line, column)) {
+        QList<CompletionItem> snippets;
+        for (CompletionItem& s : blockSnippets(defaultModel)) {
+            if (ctx.prefix.isEmpty() || s.text.startsWith(ctx.prefix, Qt::CaseInsensitive))
+                snippets.append(std::move(s));
+        }
+        out.items = snippets + out.items;
+    }
     return out;
 }
 

@@ -9,11 +9,20 @@ namespace hako::pdl {
 class ScopeAnalysis;
 struct ProgramReport;
 
+/// A block skeleton a completion inserts (see core/pdl/lang/snippets.h for placing it).
+struct Snippet {
+    QString id;   ///< stable name of the snippet: "model", "for", "repeatUntil", …
+    QString body; ///< YAML lines relative to the insertion column, '\n'-separated, 2-space step
+    int cursorOffset = 0; ///< UTF-16 index into `body` of the first placeholder
+};
+
 /// One proposal of the editor's completion list.
 struct CompletionItem {
-    enum class Kind { Field, BlockKind, Variable, Builtin, Model, Value };
-    QString text;
+    enum class Kind { Field, BlockKind, Variable, Builtin, Model, Value, Snippet };
+    QString text; ///< what the list shows (and, except for snippets, what it inserts)
     Kind kind = Kind::Field;
+    QString documentation; ///< one translated sentence shown beside the item; may be empty
+    Snippet snippet;       ///< Kind::Snippet only
 };
 
 /// What to offer at a cursor: the proposals and the text before the cursor they replace.
@@ -29,10 +38,13 @@ struct Completions {
 ///   (block kinds too where the mapping has no kind yet);
 /// - after `model:`: `modelNames`; after `lang:`, `role:`, `context:`, `as:`, `parser:`,
 ///   `kind:` their allowed values;
-/// - inside `${ }`: the variables in reach and the BuiltinDocs names (`doc.search`).
+/// - inside `${ }`: the variables in reach and the BuiltinDocs names (`doc.search`);
+/// - where a block can start (snippetSiteAt()): block snippets (blockSnippets(), with
+///   `defaultModel` in the model call), listed first.
 /// Items are filtered by the prefix (case-insensitively) and sorted. Thread-safe.
 Completions completionsAt(const QStringList& lines, int line, int column,
-                          const ScopeAnalysis* scopes, const QStringList& modelNames);
+                          const ScopeAnalysis* scopes, const QStringList& modelNames,
+                          const QString& defaultModel = QString());
 
 /// The hover documentation at (line, column) as plain text (first line a title), or empty:
 /// a variable (its kind and where it is defined), a BuiltinDocs name inside `${ }`, a field

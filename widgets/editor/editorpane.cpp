@@ -246,6 +246,8 @@ void EditorPane::refreshModelNames()
         for (const auto& listed : config->listedEndpoints())
             add(listed.prefix);
     }
+    // The `model` snippet calls the configured default model.
+    m_editor->setDefaultModel(config ? config->defaultModel() : QString());
     // What the endpoints serve, as `hako models` lists it: cached, asked in the background
     // (modelsChanged calls this again with the answer).
     for (const QString& name : models::ModelCatalog::instance()->models(dir))

@@ -1639,6 +1639,121 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
 </context>
 <context>
+    <name>hako::InputsForm</name>
+    <message>
+        <source>Inputs</source>
+        <translation>入力</translation>
+    </message>
+    <message>
+        <source>Values this program needs. They are kept for this file and used when you run it.</source>
+        <translation>このプログラムに必要な値です。このファイル用に保存され、実行するときに使われます。</translation>
+    </message>
+    <message>
+        <source>One item per line</source>
+        <translation>1 行に 1 項目</translation>
+    </message>
+    <message>
+        <source>A number</source>
+        <translation>数値</translation>
+    </message>
+    <message>
+        <source>A file&apos;s path</source>
+        <translation>ファイルのパス</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>選択…</translation>
+    </message>
+    <message>
+        <source>Choose a file for %1</source>
+        <translation>%1 のファイルを選択</translation>
+    </message>
+    <message>
+        <source>Choose a File for %1</source>
+        <translation>%1 のファイルを選択</translation>
+    </message>
+    <message>
+        <source>Input %1</source>
+        <translation>入力 %1</translation>
+    </message>
+    <message>
+        <source>Used on line %1</source>
+        <translation>%1 行目で使われています</translation>
+    </message>
+    <message>
+        <source>Input set</source>
+        <translation>入力セット</translation>
+    </message>
+    <message>
+        <source>Fill the form with values saved under a name</source>
+        <translation>名前を付けて保存した値でフォームを埋めます</translation>
+    </message>
+    <message>
+        <source>Save Set…</source>
+        <translation>セットを保存…</translation>
+    </message>
+    <message>
+        <source>Keep these values under a name, to use them again</source>
+        <translation>これらの値に名前を付けて保存し、あとで使えるようにします</translation>
+    </message>
+    <message>
+        <source>Save input set</source>
+        <translation>入力セットを保存</translation>
+    </message>
+    <message>
+        <source>Delete Set</source>
+        <translation>セットを削除</translation>
+    </message>
+    <message>
+        <source>Delete input set</source>
+        <translation>入力セットを削除</translation>
+    </message>
+    <message>
+        <source>Export Data File…</source>
+        <translation>データファイルに書き出す…</translation>
+    </message>
+    <message>
+        <source>Export inputs as a data file</source>
+        <translation>入力をデータファイルに書き出す</translation>
+    </message>
+    <message>
+        <source>Write these values to a file for the command line: hako run -f FILE</source>
+        <translation>これらの値をコマンドライン用のファイルに書き出します: hako run -f ファイル</translation>
+    </message>
+    <message>
+        <source>Sets</source>
+        <translation>セット</translation>
+    </message>
+    <message>
+        <source>Save Input Set</source>
+        <translation>入力セットを保存</translation>
+    </message>
+    <message>
+        <source>Name of this set of values:</source>
+        <translation>この値のセットの名前:</translation>
+    </message>
+    <message>
+        <source>Export Data File</source>
+        <translation>データファイルに書き出す</translation>
+    </message>
+    <message>
+        <source>Data files (*.json *.yaml *.yml)</source>
+        <translation>データファイル (*.json *.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Wrote %1: run it with  hako run -f %1  PROGRAM</source>
+        <translation>%1 に書き出しました。実行するには  hako run -f %1  プログラム</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>%1 に書き出せませんでした: %2</translation>
+    </message>
+    <message>
+        <source>(no saved sets)</source>
+        <translation>（保存したセットはありません）</translation>
+    </message>
+</context>
+<context>
     <name>hako::LanguageManager</name>
     <message>
         <source>&amp;System Language</source>
@@ -3260,10 +3375,6 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <translation>YAML の %1 行目にエラーがあります — YAML 表示で修正してください。</translation>
     </message>
     <message>
-        <source>Inputs</source>
-        <translation>入力</translation>
-    </message>
-    <message>
         <source>This program has no prompts yet. Write one in the YAML view (Ctrl+Shift+Y).</source>
         <translation>このプログラムにはまだプロンプトがありません。YAML 表示 (Ctrl+Shift+Y) で書いてください。</translation>
     </message>
@@ -3388,18 +3499,6 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <translation>内部のステップを表示または非表示にします</translation>
     </message>
     <message>
-        <source>Values this program needs. They are kept for this file and used when you run it.</source>
-        <translation>このプログラムに必要な値です。このファイル用に保存され、実行時に使われます。</translation>
-    </message>
-    <message>
-        <source>Input %1</source>
-        <translation>入力 %1</translation>
-    </message>
-    <message>
-        <source>Used on line %1</source>
-        <translation>%1 行目で使用</translation>
-    </message>
-    <message>
         <source>This change could not be made here: %1</source>
         <translation>ここではこの変更を行えませんでした: %1</translation>
     </message>
@@ -3438,6 +3537,18 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>Pause before %1</source>
         <translation>%1 の前で一時停止</translation>
+    </message>
+    <message>
+        <source>Length of %1</source>
+        <translation>%1 の長さ</translation>
+    </message>
+    <message>
+        <source>1 character</source>
+        <translation>1 文字</translation>
+    </message>
+    <message>
+        <source>%1 characters</source>
+        <translation>%1 文字</translation>
     </message>
 </context>
 <context>
@@ -4853,6 +4964,169 @@ relevance %6 (cosine %7)</source>
     <message>
         <source>&apos;%1&apos; is already used at line %2, where &apos;%3&apos; is in reach; after renaming it would read the renamed variable.</source>
         <translation>「%1」はすでに %2 行目で使われていて、そこでは「%3」が参照できます。変更後は名前を変えた変数を読むことになります。</translation>
+    </message>
+</context>
+<context>
+    <name>hako::pdl::Snippets</name>
+    <message>
+        <source>model call</source>
+        <translation>model 呼び出し</translation>
+    </message>
+    <message>
+        <source>Calls the default model with an input and parameters.</source>
+        <translation>既定のモデルを入力とパラメーター付きで呼び出します。</translation>
+    </message>
+    <message>
+        <source>text made of parts</source>
+        <translation>text 部分をつなげた文章</translation>
+    </message>
+    <message>
+        <source>Runs a list of blocks and joins their results into one text.</source>
+        <translation>ブロックのリストを実行し、結果を一つの文章につなげます。</translation>
+    </message>
+    <message>
+        <source>lastOf steps, keep the last result</source>
+        <translation>lastOf 手順を実行し最後の結果を使う</translation>
+    </message>
+    <message>
+        <source>Runs a list of blocks in order; the result is the last one&apos;s.</source>
+        <translation>ブロックのリストを順に実行します。結果は最後のブロックの結果です。</translation>
+    </message>
+    <message>
+        <source>array of results</source>
+        <translation>array 結果のリスト</translation>
+    </message>
+    <message>
+        <source>Runs a list of blocks and collects their results in a list.</source>
+        <translation>ブロックのリストを実行し、結果をリストに集めます。</translation>
+    </message>
+    <message>
+        <source>object with named results</source>
+        <translation>object 名前付きの結果</translation>
+    </message>
+    <message>
+        <source>Builds an object whose fields are the results of blocks.</source>
+        <translation>各フィールドがブロックの結果であるオブジェクトを作ります。</translation>
+    </message>
+    <message>
+        <source>data value</source>
+        <translation>data 値</translation>
+    </message>
+    <message>
+        <source>A literal value (text, number, list or object) written in YAML.</source>
+        <translation>YAML で書いた値（文字列・数値・リスト・オブジェクト）です。</translation>
+    </message>
+    <message>
+        <source>code in Python</source>
+        <translation>code Python のコード</translation>
+    </message>
+    <message>
+        <source>Runs Python code; the value of its `result` variable is the result.</source>
+        <translation>Python のコードを実行します。変数 `result` の値が結果になります。</translation>
+    </message>
+    <message>
+        <source>read input from the user</source>
+        <translation>read ユーザーの入力を読む</translation>
+    </message>
+    <message>
+        <source>Shows a message and reads a line typed by the user.</source>
+        <translation>メッセージを表示し、ユーザーが入力した 1 行を読みます。</translation>
+    </message>
+    <message>
+        <source>include another program</source>
+        <translation>include 別のプログラムを取り込む</translation>
+    </message>
+    <message>
+        <source>Runs another PDL file here, as if written in place.</source>
+        <translation>別の PDL ファイルを、ここに書いたかのように実行します。</translation>
+    </message>
+    <message>
+        <source>import definitions from a file</source>
+        <translation>import ファイルの定義を読み込む</translation>
+    </message>
+    <message>
+        <source>Makes the definitions of another PDL file available, without running it.</source>
+        <translation>別の PDL ファイルの定義を、実行せずに使えるようにします。</translation>
+    </message>
+    <message>
+        <source>if a condition holds, then… else…</source>
+        <translation>if 条件が成り立てば then… そうでなければ else…</translation>
+    </message>
+    <message>
+        <source>Runs the `then` block when the condition is true, else the `else` block.</source>
+        <translation>条件が真なら `then` のブロックを、そうでなければ `else` のブロックを実行します。</translation>
+    </message>
+    <message>
+        <source>for each item, loop over a list</source>
+        <translation>for 各項目でリストを繰り返す</translation>
+    </message>
+    <message>
+        <source>Runs the body once for each item of a list.</source>
+        <translation>リストの各項目について本体を 1 回ずつ実行します。</translation>
+    </message>
+    <message>
+        <source>repeat until a condition holds</source>
+        <translation>repeat 条件が成り立つまで繰り返す</translation>
+    </message>
+    <message>
+        <source>Runs the body again and again until the condition becomes true.</source>
+        <translation>条件が真になるまで本体を繰り返し実行します。</translation>
+    </message>
+    <message>
+        <source>repeat a number of times</source>
+        <translation>repeat 決まった回数繰り返す</translation>
+    </message>
+    <message>
+        <source>Runs the body a fixed number of times.</source>
+        <translation>本体を決まった回数だけ実行します。</translation>
+    </message>
+    <message>
+        <source>function definition</source>
+        <translation>function 関数の定義</translation>
+    </message>
+    <message>
+        <source>Defines a function with parameters that others can call.</source>
+        <translation>ほかから呼び出せる、パラメーター付きの関数を定義します。</translation>
+    </message>
+    <message>
+        <source>call a function with arguments</source>
+        <translation>call 引数を渡して関数を呼ぶ</translation>
+    </message>
+    <message>
+        <source>Calls a function defined elsewhere, passing it arguments.</source>
+        <translation>別の場所で定義した関数を、引数を渡して呼び出します。</translation>
+    </message>
+    <message>
+        <source>def: keep a result in a variable</source>
+        <translation>def: 結果を変数に入れる</translation>
+    </message>
+    <message>
+        <source>Stores a block&apos;s result in a variable that later blocks can use.</source>
+        <translation>ブロックの結果を、後のブロックで使える変数に入れます。</translation>
+    </message>
+    <message>
+        <source>match a value against cases</source>
+        <translation>match 値をケースと照合する</translation>
+    </message>
+    <message>
+        <source>Runs the first case whose pattern matches the value.</source>
+        <translation>パターンが値に一致する最初のケースを実行します。</translation>
+    </message>
+    <message>
+        <source>message with a role</source>
+        <translation>message 役割付きのメッセージ</translation>
+    </message>
+    <message>
+        <source>Adds a chat message with a role (user, assistant, system) to the context.</source>
+        <translation>役割（user・assistant・system）付きのチャットメッセージをコンテキストに加えます。</translation>
+    </message>
+    <message>
+        <source>get a variable&apos;s value</source>
+        <translation>get 変数の値</translation>
+    </message>
+    <message>
+        <source>The value of a variable defined earlier.</source>
+        <translation>前に定義した変数の値です。</translation>
     </message>
 </context>
 <context>

@@ -2600,6 +2600,14 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <source>… %1 of text, see the Result tab</source>
         <translation>… %1 のテキスト。［結果］タブを参照</translation>
     </message>
+    <message>
+        <source> &amp;nbsp;&lt;i&gt;replayed from the run it re-runs (nothing was sent)&lt;/i&gt;</source>
+        <translation> &amp;nbsp;&lt;i&gt;再実行元の実行から再生（何も送信していません）&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source> &amp;nbsp;&lt;i&gt;answered by hand&lt;/i&gt;</source>
+        <translation> &amp;nbsp;&lt;i&gt;手入力で回答&lt;/i&gt;</translation>
+    </message>
 </context>
 <context>
     <name>hako::OtelReceive</name>
@@ -4804,6 +4812,17 @@ relevance %6 (cosine %7)</source>
     </message>
 </context>
 <context>
+    <name>hako::pdl::BoxLayout</name>
+    <message>
+        <source>replayed</source>
+        <translation>再生</translation>
+    </message>
+    <message>
+        <source>answered by hand</source>
+        <translation>手入力で回答</translation>
+    </message>
+</context>
+<context>
     <name>hako::pdl::Debugger</name>
     <message>
         <source>%1 (%2)</source>
@@ -5205,6 +5224,14 @@ relevance %6 (cosine %7)</source>
     <message>
         <source>Duration</source>
         <translation>所要時間</translation>
+    </message>
+    <message>
+        <source>replayed</source>
+        <translation>再生</translation>
+    </message>
+    <message>
+        <source>answered by hand</source>
+        <translation>手入力で回答</translation>
     </message>
 </context>
 <context>

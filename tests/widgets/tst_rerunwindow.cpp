@@ -4,6 +4,7 @@
 // and the new run is the one the panes show; its message bar compares it with the original.
 #include "core/pdl/trace/tracediff.h"
 #include "core/pdl/trace/tracediffmodel.h"
+#include "core/pdl/trace/tracemodel.h"
 #include "core/workbench/runcontroller.h"
 #include "core/workbench/workbenchcontext.h"
 #include "isolatedsettings.h"
@@ -129,6 +130,17 @@ private Q_SLOTS:
         QVERIFY(replayed && replayed->replayed);
         const pdl::TraceNode* live = findNode(*run->lastTrace(), node.toStdString());
         QVERIFY(live && !live->replayed);
+        // The panes say so: the Trace Tree's duration column of a replayed call.
+        pdl::TraceModel* model = window.context()->traceModel();
+        const pdl::TraceItem* item =
+            model->findById(QStringLiteral("text.0.repeat.0.text.1.model"));
+        QVERIFY(item);
+        QCOMPARE(model->data(model->indexOf(item, pdl::TraceModel::DurationColumn)).toString(),
+                 QStringLiteral("replayed"));
+        const pdl::TraceItem* liveItem = model->findById(node);
+        QVERIFY(liveItem);
+        QVERIFY(model->data(model->indexOf(liveItem, pdl::TraceModel::DurationColumn)).toString() !=
+                QStringLiteral("replayed"));
 
         // The message bar says where the run forked and offers the comparison: only the third
         // and fourth iterations differ, the third's model call by its prompt.

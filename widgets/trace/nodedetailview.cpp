@@ -245,6 +245,10 @@ void NodeDetailView::refresh()
     else if (n.startNanos > 0 && n.endNanos >= n.startNanos)
         title += QStringLiteral(" &nbsp;<span style='color:gray'>%1</span>")
                      .arg(formatDuration(n.endNanos - n.startNanos));
+    if (n.replayed)
+        title += tr(" &nbsp;<i>replayed from the run it re-runs (nothing was sent)</i>");
+    if (n.answeredByHand)
+        title += tr(" &nbsp;<i>answered by hand</i>");
     if (item->failed())
         title += tr(" &nbsp;<span style='color:%1'><b>failed</b></span>")
                      .arg(failureColor(isDark(palette())).name());

@@ -1,5 +1,7 @@
 #include "core/pdl/trace/boxlayout.h"
 
+#include <QCoreApplication>
+
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracesource.h"
 
@@ -92,6 +94,11 @@ QString detailText(const TraceItem& item, bool loopPart)
     const QString d = durationText(item.node);
     if (!d.isEmpty())
         parts << d;
+    // A re-run's replayed prefix, and calls answered by hand in the debugger, say so.
+    if (item.node.replayed)
+        parts << QCoreApplication::translate("hako::pdl::BoxLayout", "replayed");
+    if (item.node.answeredByHand)
+        parts << QCoreApplication::translate("hako::pdl::BoxLayout", "answered by hand");
     return parts.join(QStringLiteral(" · "));
 }
 

@@ -33,6 +33,8 @@ TraceNode traceSnapshot(const TraceNode& n)
     s.err = n.err;
     s.error = n.error;
     s.errorSpan = n.errorSpan;
+    s.replayed = n.replayed;
+    s.answeredByHand = n.answeredByHand;
     return s;
 }
 
@@ -521,9 +523,11 @@ QVariant TraceModel::data(const QModelIndex& index, int role) const
             return text;
         }
         case DurationColumn:
-            return item->running     ? tr("running")
-                   : item->cancelled ? tr("stopped")
-                                     : durationText(n);
+            return item->running      ? tr("running")
+                   : item->cancelled  ? tr("stopped")
+                   : n.replayed       ? tr("replayed")
+                   : n.answeredByHand ? tr("answered by hand")
+                                      : durationText(n);
         }
         return {};
     case Qt::ToolTipRole:

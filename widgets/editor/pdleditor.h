@@ -123,6 +123,13 @@ public:
     void setModelNames(const QStringList& names) { m_modelNames = names; }
     QStringList modelNames() const { return m_modelNames; }
 
+    /// Sets every colour of the editor and its lexer from the colour table (editorcolor.h),
+    /// light or dark as ThemeManager::isDark(QApplication::palette()) says. Called by the
+    /// constructor and whenever the palette turns from light to dark or back.
+    void applyColors();
+    /// Whether the dark colours are in use.
+    bool usesDarkColors() const { return m_darkColors; }
+
 Q_SIGNALS:
     /// Emitted when the cursor moves; line and column are 1-based code-point positions.
     void cursorLineColumnChanged(int line, int column);
@@ -131,6 +138,7 @@ Q_SIGNALS:
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
+    bool event(QEvent* event) override;
 
 private:
     /// Searches [from, to) (backwards when from > to); returns the match start or -1 and
@@ -152,6 +160,7 @@ private:
     QStringList m_modelNames;
     /// The field and block-kind names of the list on show: choosing one also types `: `.
     QSet<QString> m_shownKeys;
+    bool m_darkColors = false;
 };
 
 } // namespace hako

@@ -5,6 +5,7 @@
 #include "cli/output.h"
 #include "core/util/version.h"
 #include "widgets/common/languagemanager.h"
+#include "widgets/common/thememanager.h"
 #include "widgets/workbench/mainwindow.h"
 
 #include <QApplication>
@@ -37,6 +38,9 @@ int runWorkbench(int& argc, char** argv, const QStringList& files)
     // Before any window exists, so that every text is built in the chosen language.
     hako::LanguageManager language;
     language.apply();
+    // Before any window exists too, so that it is built and first painted in the chosen theme.
+    hako::ThemeManager theme;
+    theme.apply();
 
     // Held by pointer: Settings › Language replaces the window by one built in the new
     // language (MainWindow::rebuild).

@@ -1,16 +1,12 @@
 #include "widgets/common/blockkindcolor.h"
 
+#include "widgets/common/thememanager.h"
+
 #include <iterator>
 
 namespace hako {
 
 namespace {
-
-bool paletteIsDark(const QPalette& palette)
-{
-    return palette.color(QPalette::Window).lightness() <
-           palette.color(QPalette::WindowText).lightness();
-}
 
 // The table, in BlockKind order (checked below): one colour per kind, for light palettes.
 // Related kinds get related colours (loops yellows, code oranges, calls blues, structure
@@ -69,7 +65,7 @@ QColor blockKindColor(pdl::BlockKind kind, bool dark)
 
 QColor blockKindTint(pdl::BlockKind kind, const QPalette& palette)
 {
-    const bool dark = paletteIsDark(palette);
+    const bool dark = ThemeManager::isDark(palette);
     const QColor c = blockKindColor(kind, dark);
     const QColor base = palette.color(QPalette::Base);
     const double t = dark ? 0.55 : 0.45;

@@ -1,7 +1,12 @@
 #include "widgets/common/messagebar.h"
 
+#include "widgets/common/thememanager.h"
+
+#include <QApplication>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPainter>
 #include <QPushButton>
 #include <QStyle>
 #include <QToolButton>
@@ -15,12 +20,14 @@ MessageBar::MessageBar(QWidget* parent)
       m_action(new QPushButton(this))
 {
     setObjectName(QStringLiteral("messageBar"));
+    setAutoFillBackground(true);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(10, 6, 6, 6);
     layout->setSpacing(8);
     m_text->setWordWrap(true);
     m_text->setTextFormat(Qt::PlainText);
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    applyColors();
     m_close->setAutoRaise(true);
     m_close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
     m_close->setToolTip(tr("Dismiss"));
@@ -72,25 +79,66 @@ void MessageBar::showMessage(const QString& text, Kind kind, const QString& acti
     m_action->setAccessibleName(actionText.isEmpty() ? tr("Message action") : actionText);
     m_action->setVisible(!actionText.isEmpty());
     QStyle::StandardPixmap icon = QStyle::SP_MessageBoxInformation;
-    QString colours = QStringLiteral("background:#eef6ff; border-bottom:1px solid #b6d4fe;");
     switch (kind) {
     case Kind::Error:
         icon = QStyle::SP_MessageBoxCritical;
-        colours = QStringLiteral("background:#fdecec; border-bottom:1px solid #f1aeb5;");
         break;
     case Kind::Warning:
         icon = QStyle::SP_MessageBoxWarning;
-        colours = QStringLiteral("background:#fff8e1; border-bottom:1px solid #ffe08a;");
         break;
     case Kind::Information:
         break;
     }
     const int size = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
     m_icon->setPixmap(style()->standardIcon(icon).pixmap(size, size));
-    setStyleSheet(QStringLiteral("QFrame#messageBar { %1 } QLabel { background: transparent; "
-                                 "border: none; color: #1f2328; }")
-                      .arg(colours));
+    applyColors();
     show();
+}
+
+void MessageBar::applyColors()
+{
+    // Background, bottom border and text, light and dark, by kind; the text keeps 4.5:1 or
+    // more on the background in both. Set through the palette rather than a style sheet: a
+    // widget with a style sheet is not told when the application's palette changes.
+    struct Colours {
+        QRgb background;
+        QRgb border;
+        QRgb text;
+    };
+    static constexpr Colours kInformation[2] = {{0xeef6ff, 0xb6d4fe, 0x1f2328},
+                                                {0x172a45, 0x2f5589, 0xe6edf3}};
+    static constexpr Colours kError[2] = {{0xfdecec, 0xf1aeb5, 0x1f2328},
+                                          {0x3d1d21, 0x7c2d35, 0xf4e1e3}};
+    static constexpr Colours kWarning[2] = {{0xfff8e1, 0xffe08a, 0x1f2328},
+                                            {0x3a2f14, 0x75601f, 0xf3ead2}};
+    const bool dark = ThemeManager::isDark(QApplication::palette(this));
+    m_darkColors = dark;
+    const Colours& c = m_kind == Kind::Error     ? kError[dark]
+                       : m_kind == Kind::Warning ? kWarning[dark]
+                                                 : kInformation[dark];
+    m_border = QColor::fromRgb(c.border);
+    QPalette p = palette();
+    p.setColor(QPalette::Window, QColor::fromRgb(c.background));
+    p.setColor(QPalette::WindowText, QColor::fromRgb(c.text));
+    setPalette(p);
+    update();
+}
+
+void MessageBar::changeEvent(QEvent* event)
+{
+    QFrame::changeEvent(event);
+    // Only when light turned dark or back: applyColors() changes the palette too.
+    if (event->type() == QEvent::PaletteChange &&
+        ThemeManager::isDark(QApplication::palette(this)) != m_darkColors)
+        applyColors();
+}
+
+void MessageBar::paintEvent(QPaintEvent* event)
+{
+    QFrame::paintEvent(event);
+    QPainter painter(this);
+    painter.setPen(m_border);
+    painter.drawLine(0, height() - 1, width(), height() - 1);
 }
 
 void MessageBar::setDetail(const QString& detail)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QColor>
 #include <QFrame>
 
 #include <functional>
@@ -36,7 +37,14 @@ public:
     QString actionText() const;
     Kind kind() const { return m_kind; }
 
+protected:
+    void changeEvent(QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+
 private:
+    /// The kind's colours for a light or dark application palette.
+    void applyColors();
+
     QLabel* m_icon;
     QLabel* m_text;
     QLabel* m_detail;
@@ -45,6 +53,8 @@ private:
     QPushButton* m_action;
     std::function<void()> m_onAction;
     Kind m_kind = Kind::Information;
+    bool m_darkColors = false;
+    QColor m_border;
 };
 
 } // namespace hako

@@ -1,8 +1,12 @@
 #include "widgets/editor/pdleditor.h"
 
 #include "core/workbench/programfile.h"
+#include "widgets/common/thememanager.h"
+#include "widgets/editor/editorcolor.h"
 #include "widgets/editor/pdllexer.h"
 
+#include <QApplication>
+#include <QEvent>
 #include <QKeySequence>
 
 namespace hako {
@@ -28,13 +32,10 @@ PdlEditor::PdlEditor(QWidget* parent) : QsciScintilla(parent)
     setBackspaceUnindents(true);
     setAutoIndent(true);
     setIndentationGuides(true);
-    setIndentationGuidesForegroundColor(QColor(0xe1, 0xe4, 0xe8));
 
     setMarginType(LineNumberMargin, QsciScintilla::NumberMargin);
     setMarginLineNumbers(LineNumberMargin, true);
     setMarginsFont(font);
-    setMarginsBackgroundColor(QColor(0xf6, 0xf8, 0xfa));
-    setMarginsForegroundColor(QColor(0x95, 0x9d, 0xa5));
     setMarginType(MarkerMargin, QsciScintilla::SymbolMargin);
     setMarginWidth(MarkerMargin, 14);
     setMarginMarkerMask(LineNumberMargin, 0);
@@ -43,13 +44,8 @@ PdlEditor::PdlEditor(QWidget* parent) : QsciScintilla(parent)
                                           (1 << ConditionalBreakpointMarker));
     // Breakpoints: a click on the marker margin toggles a red dot.
     markerDefine(QsciScintilla::Circle, BreakpointMarker);
-    setMarkerBackgroundColor(QColor(0xd7, 0x3a, 0x49), BreakpointMarker);
-    setMarkerForegroundColor(QColor(0xb3, 0x1d, 0x28), BreakpointMarker);
     markerDefine(QsciScintilla::Circle, ConditionalBreakpointMarker);
-    setMarkerBackgroundColor(QColor(0xf0, 0x8c, 0x00), ConditionalBreakpointMarker);
-    setMarkerForegroundColor(QColor(0xb3, 0x5c, 0x00), ConditionalBreakpointMarker);
     markerDefine(QsciScintilla::Background, PausedLineMarker);
-    setMarkerBackgroundColor(QColor(0xff, 0xf3, 0xb0), PausedLineMarker);
     setMarginSensitivity(MarkerMargin, true);
     connect(this, &QsciScintilla::marginClicked, this,
             [this](int margin, int line, Qt::KeyboardModifiers) {
@@ -57,22 +53,12 @@ PdlEditor::PdlEditor(QWidget* parent) : QsciScintilla(parent)
                     toggleBreakpoint(line + 1);
             });
     setFolding(QsciScintilla::BoxedTreeFoldStyle, FoldMargin);
-    setFoldMarginColors(QColor(0xf6, 0xf8, 0xfa), QColor(0xf6, 0xf8, 0xfa));
-    // Soft grey fold markers instead of Scintilla's black boxes.
-    for (int marker = SC_MARKNUM_FOLDEREND; marker <= SC_MARKNUM_FOLDEROPEN; ++marker) {
-        SendScintilla(SCI_MARKERSETFORE, marker, QColor(0xff, 0xff, 0xff));
-        SendScintilla(SCI_MARKERSETBACK, marker, QColor(0x8c, 0x95, 0x9f));
-    }
     SendScintilla(SCI_SETMARGINLEFT, 0ul, 6l);
 
     setBraceMatching(QsciScintilla::SloppyBraceMatch);
-    setMatchedBraceBackgroundColor(QColor(0xd6, 0xe9, 0xff));
-    setUnmatchedBraceForegroundColor(QColor(0xcb, 0x24, 0x31));
 
     setCaretLineVisible(true);
-    setCaretLineBackgroundColor(QColor(0xf3, 0xf6, 0xfb));
     setCaretWidth(2);
-    setSelectionBackgroundColor(QColor(0xc8, 0xe1, 0xff));
     setEdgeMode(QsciScintilla::EdgeNone);
     setWrapMode(QsciScintilla::WrapNone);
     setScrollWidthTracking(true);
@@ -110,6 +96,69 @@ PdlEditor::PdlEditor(QWidget* parent) : QsciScintilla(parent)
     });
     updateMarginWidth();
     setUpLanguageFeatures();
+    applyColors();
+}
+
+void PdlEditor::applyColors()
+{
+    // The application's palette, not the widget's: QScintilla sets the widget's window colour
+    // to the paper of the text itself.
+    const bool dark = ThemeManager::isDark(QApplication::palette(this));
+    m_darkColors = dark;
+    auto color = [dark](EditorColor role) {
+        return editorColor(role, dark);
+    };
+    if (auto* pdlLexer = qobject_cast<PdlLexer*>(lexer()))
+        pdlLexer->applyColors(dark);
+    // What lies below the last line and right of the text is drawn in the default style,
+    // which the lexer sets only when it is attached.
+    SendScintilla(SCI_STYLESETBACK, STYLE_DEFAULT, color(EditorColor::Background));
+    SendScintilla(SCI_STYLESETFORE, STYLE_DEFAULT, color(EditorColor::Text));
+    setCaretForegroundColor(color(EditorColor::Caret));
+    setCaretLineBackgroundColor(color(EditorColor::CaretLine));
+    setSelectionBackgroundColor(color(EditorColor::Selection));
+    // Selected text keeps its syntax colours (the selection is a tint, not a solid block).
+    resetSelectionForegroundColor();
+    setIndentationGuidesForegroundColor(color(EditorColor::IndentationGuide));
+    setIndentationGuidesBackgroundColor(color(EditorColor::Background));
+    setMatchedBraceBackgroundColor(color(EditorColor::BraceMatchBackground));
+    setMatchedBraceForegroundColor(color(EditorColor::BraceMatchText));
+    setUnmatchedBraceForegroundColor(color(EditorColor::BraceUnmatchedText));
+    setUnmatchedBraceBackgroundColor(color(EditorColor::Background));
+
+    setMarginsBackgroundColor(color(EditorColor::MarginBackground));
+    setMarginsForegroundColor(color(EditorColor::LineNumber));
+    setFoldMarginColors(color(EditorColor::FoldMargin), color(EditorColor::FoldMargin));
+    // Soft grey fold markers instead of Scintilla's black boxes.
+    for (int marker = SC_MARKNUM_FOLDEREND; marker <= SC_MARKNUM_FOLDEROPEN; ++marker) {
+        SendScintilla(SCI_MARKERSETFORE, marker, color(EditorColor::FoldMarkerFore));
+        SendScintilla(SCI_MARKERSETBACK, marker, color(EditorColor::FoldMarkerBack));
+    }
+
+    SendScintilla(SCI_INDICSETFORE, ErrorIndicator, color(EditorColor::ErrorSquiggle));
+    SendScintilla(SCI_INDICSETFORE, WarningIndicator, color(EditorColor::WarningSquiggle));
+    setMarkerBackgroundColor(color(EditorColor::ErrorMarker), ErrorMarker);
+    setMarkerForegroundColor(color(EditorColor::ErrorMarker), ErrorMarker);
+    setMarkerBackgroundColor(color(EditorColor::WarningMarker), WarningMarker);
+    setMarkerForegroundColor(color(EditorColor::WarningMarker), WarningMarker);
+    setMarkerBackgroundColor(color(EditorColor::Breakpoint), BreakpointMarker);
+    setMarkerForegroundColor(color(EditorColor::BreakpointOutline), BreakpointMarker);
+    setMarkerBackgroundColor(color(EditorColor::ConditionalBreakpoint),
+                             ConditionalBreakpointMarker);
+    setMarkerForegroundColor(color(EditorColor::ConditionalBreakpointOutline),
+                             ConditionalBreakpointMarker);
+    setMarkerBackgroundColor(color(EditorColor::PausedLine), PausedLineMarker);
+}
+
+bool PdlEditor::event(QEvent* event)
+{
+    // Another theme: a new application palette (ApplicationPaletteChange; the widget's own
+    // palette, partly set by QScintilla, may not change) or a palette given by the parent.
+    if ((event->type() == QEvent::ApplicationPaletteChange ||
+         event->type() == QEvent::PaletteChange) &&
+        ThemeManager::isDark(QApplication::palette(this)) != m_darkColors)
+        applyColors();
+    return QsciScintilla::event(event);
 }
 
 void PdlEditor::updateMarginWidth()

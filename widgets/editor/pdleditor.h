@@ -131,6 +131,13 @@ public:
     /// cursor on its placeholder. Returns false (changing nothing) where no block can start.
     bool insertSnippet(const pdl::Snippet& snippet);
 
+    /// Sets every colour of the editor and its lexer from the colour table (editorcolor.h),
+    /// light or dark as ThemeManager::isDark(QApplication::palette()) says. Called by the
+    /// constructor and whenever the palette turns from light to dark or back.
+    void applyColors();
+    /// Whether the dark colours are in use.
+    bool usesDarkColors() const { return m_darkColors; }
+
 Q_SIGNALS:
     /// Emitted when the cursor moves; line and column are 1-based code-point positions.
     void cursorLineColumnChanged(int line, int column);
@@ -139,6 +146,7 @@ Q_SIGNALS:
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
+    bool event(QEvent* event) override;
 
 private:
     /// Searches [from, to) (backwards when from > to); returns the match start or -1 and
@@ -166,6 +174,7 @@ private:
     /// The snippets and documentation of the list on show, by the text it shows.
     QHash<QString, pdl::Snippet> m_shownSnippets;
     QHash<QString, QString> m_shownDocs;
+    bool m_darkColors = false;
 };
 
 } // namespace hako

@@ -39,15 +39,9 @@ bool isIdentifierChar(int ch)
 void PdlEditor::setUpLanguageFeatures()
 {
     SendScintilla(SCI_INDICSETSTYLE, ErrorIndicator, INDIC_SQUIGGLEPIXMAP);
-    SendScintilla(SCI_INDICSETFORE, ErrorIndicator, QColor(0xd7, 0x3a, 0x49));
     SendScintilla(SCI_INDICSETSTYLE, WarningIndicator, INDIC_SQUIGGLEPIXMAP);
-    SendScintilla(SCI_INDICSETFORE, WarningIndicator, QColor(0xd1, 0x8b, 0x00));
     markerDefine(QsciScintilla::Circle, ErrorMarker);
-    setMarkerBackgroundColor(QColor(0xd7, 0x3a, 0x49), ErrorMarker);
-    setMarkerForegroundColor(QColor(0xd7, 0x3a, 0x49), ErrorMarker);
     markerDefine(QsciScintilla::Circle, WarningMarker);
-    setMarkerBackgroundColor(QColor(0xe3, 0xa0, 0x08), WarningMarker);
-    setMarkerForegroundColor(QColor(0xe3, 0xa0, 0x08), WarningMarker);
 
     SendScintilla(SCI_SETMOUSEDWELLTIME, 450);
     connect(this, &QsciScintillaBase::SCN_DWELLSTART, this, &PdlEditor::showHover);

@@ -1,10 +1,13 @@
 #include "widgets/editor/pdllexer.h"
 
 #include "core/pdl/parser/fieldtables.h"
+#include "widgets/editor/editorcolor.h"
 
 #include <QFontDatabase>
 
+#include <iterator>
 #include <string_view>
+#include <utility>
 
 namespace hako {
 
@@ -117,36 +120,49 @@ PdlLexer::PdlLexer(QObject* parent) : QsciLexerCustom(parent)
     const QFont font = editorFont();
     setDefaultFont(font);
     setFont(font, -1);
-    setDefaultPaper(QColor(0xff, 0xff, 0xff));
-    setPaper(QColor(0xff, 0xff, 0xff), -1);
-    setDefaultColor(QColor(0x24, 0x29, 0x2e));
 
     QFont bold = font;
     bold.setBold(true);
     QFont italic = font;
     italic.setItalic(true);
 
-    setColor(QColor(0x24, 0x29, 0x2e), Default);
-    setColor(QColor(0x6a, 0x73, 0x7d), Comment);
     setFont(italic, Comment);
-    setColor(QColor(0x00, 0x5c, 0xc5), Key);
-    setColor(QColor(0xa6, 0x26, 0xa4), BlockKindKey);
     setFont(bold, BlockKindKey);
-    setColor(QColor(0x00, 0x5c, 0xc5), CommonFieldKey);
     setFont(bold, CommonFieldKey);
-    setColor(QColor(0x03, 0x2f, 0x62), QuotedString);
-    setColor(QColor(0x00, 0x86, 0x72), Number);
-    setColor(QColor(0x95, 0x38, 0x00), Expression);
-    setPaper(QColor(0xff, 0xf5, 0xe6), Expression);
-    setColor(QColor(0xd7, 0x3a, 0x49), ExpressionDelimiter);
-    setPaper(QColor(0xff, 0xf5, 0xe6), ExpressionDelimiter);
     setFont(bold, ExpressionDelimiter);
-    setColor(QColor(0x58, 0x60, 0x69), Operator);
-    setColor(QColor(0x22, 0x86, 0x3a), BlockText);
-    setColor(QColor(0x95, 0x5f, 0x00), DocumentDelimiter);
     setFont(bold, DocumentDelimiter);
-    setColor(QColor(0x8c, 0x95, 0x9f), TemplateComment);
     setFont(italic, TemplateComment);
+    applyColors(false);
+}
+
+void PdlLexer::applyColors(bool dark)
+{
+    const QColor background = editorColor(EditorColor::Background, dark);
+    setDefaultPaper(background);
+    setPaper(background, -1);
+    setDefaultColor(editorColor(EditorColor::Text, dark));
+    static constexpr std::pair<Style, EditorColor> kColors[] = {
+        {Default, EditorColor::Text},
+        {Comment, EditorColor::Comment},
+        {Key, EditorColor::Key},
+        {BlockKindKey, EditorColor::BlockKindKey},
+        {CommonFieldKey, EditorColor::CommonFieldKey},
+        {QuotedString, EditorColor::QuotedString},
+        {Number, EditorColor::Number},
+        {Expression, EditorColor::Expression},
+        {ExpressionDelimiter, EditorColor::ExpressionDelimiter},
+        {Operator, EditorColor::Operator},
+        {BlockText, EditorColor::BlockText},
+        {DocumentDelimiter, EditorColor::DocumentDelimiter},
+        {TemplateComment, EditorColor::TemplateComment},
+        {AnchorOrTag, EditorColor::AnchorOrTag},
+    };
+    static_assert(std::size(kColors) == StyleCount, "a colour for every style");
+    for (const auto& [style, role] : kColors)
+        setColor(editorColor(role, dark), style);
+    const QColor expression = editorColor(EditorColor::ExpressionBackground, dark);
+    setPaper(expression, Expression);
+    setPaper(expression, ExpressionDelimiter);
 }
 
 QString PdlLexer::description(int style) const
@@ -178,6 +194,8 @@ QString PdlLexer::description(int style) const
         return tr("Document marker");
     case TemplateComment:
         return tr("Template comment");
+    case AnchorOrTag:
+        return tr("Anchor, alias or tag");
     default:
         return {};
     }
@@ -259,6 +277,19 @@ int PdlLexer::styleLine(const QByteArray& line, int state, QByteArray& styles)
         styles[k] = char(Operator);
         nodeColumn = i;
         i = k + 1;
+        while (i < len && line.at(i) == ' ')
+            ++i;
+    }
+    if (i >= len)
+        return 0;
+    // Anchors (`&a`), aliases (`*a`) and tags (`!!str`) before the value.
+    while (i < len && (line.at(i) == '&' || line.at(i) == '*' || line.at(i) == '!')) {
+        int p = i;
+        while (p < len && line.at(p) != ' ')
+            ++p;
+        for (int s = i; s < p; ++s)
+            styles[s] = char(AnchorOrTag);
+        i = p;
         while (i < len && line.at(i) == ' ')
             ++i;
     }

@@ -8,7 +8,8 @@ namespace hako {
 /// strings, numbers, comments, block scalars) with PDL on top: block-kind keywords and the
 /// fields every block has get their own colours, and `${ … }` expressions (and `{# #}`
 /// comments) are coloured distinctly wherever they appear, including inside strings and block
-/// scalars. Folding follows indentation. GUI thread only (Scintilla calls styleText).
+/// scalars; so are anchors, aliases and tags (`&a`, `*a`, `!!str`). Folding follows indentation.
+/// GUI thread only (Scintilla calls styleText).
 class PdlLexer : public QsciLexerCustom {
     Q_OBJECT
 public:
@@ -26,10 +27,15 @@ public:
         BlockText,
         DocumentDelimiter,
         TemplateComment,
+        AnchorOrTag,
         StyleCount
     };
 
     explicit PdlLexer(QObject* parent = nullptr);
+
+    /// Sets every style's colours from the editor's colour table (editorcolor.h), light or
+    /// dark; an editor using this lexer restyles at once.
+    void applyColors(bool dark);
 
     const char* language() const override { return "PDL"; }
     QString description(int style) const override;

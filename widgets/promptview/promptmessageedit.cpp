@@ -1,6 +1,9 @@
 #include "widgets/promptview/promptmessageedit.h"
 
+#include "widgets/common/thememanager.h"
+
 #include <QAbstractTextDocumentLayout>
+#include <QEvent>
 #include <QHelpEvent>
 #include <QRegularExpression>
 #include <QScrollBar>
@@ -18,17 +21,22 @@ const QRegularExpression& templatePattern()
     return re;
 }
 
-/// `${ … }` (and Jinja's `{{ … }}`) as chips: a tinted background and a darker text.
-class ChipHighlighter : public QSyntaxHighlighter {
+} // namespace
+
+/// `${ … }` (and Jinja's `{{ … }}`) as chips: a tinted background and a text of the same hue,
+/// darker on light palettes and lighter on dark ones (both above 4.5:1).
+class PromptMessageEdit::ChipHighlighter : public QSyntaxHighlighter {
 public:
     using QSyntaxHighlighter::QSyntaxHighlighter;
+
+    bool dark = false;
 
 protected:
     void highlightBlock(const QString& text) override
     {
         QTextCharFormat chip;
-        chip.setBackground(QColor(0xdb, 0xea, 0xfe));
-        chip.setForeground(QColor(0x1e, 0x3a, 0x8a));
+        chip.setBackground(dark ? QColor(0x1f, 0x3a, 0x63) : QColor(0xdb, 0xea, 0xfe));
+        chip.setForeground(dark ? QColor(0xc6, 0xdc, 0xff) : QColor(0x1e, 0x3a, 0x8a));
         chip.setFontWeight(QFont::DemiBold);
         auto it = templatePattern().globalMatch(text);
         while (it.hasNext()) {
@@ -38,8 +46,6 @@ protected:
     }
 };
 
-} // namespace
-
 PromptMessageEdit::PromptMessageEdit(QWidget* parent) : QPlainTextEdit(parent)
 {
     setTabChangesFocus(true);
@@ -47,7 +53,8 @@ PromptMessageEdit::PromptMessageEdit(QWidget* parent) : QPlainTextEdit(parent)
     setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-    new ChipHighlighter(document());
+    m_chips = new ChipHighlighter(document());
+    m_chips->dark = ThemeManager::isDark(palette());
     connect(this, &QPlainTextEdit::textChanged, this, [this] {
         updateHeight();
         if (!m_quiet)
@@ -148,6 +155,23 @@ bool PromptMessageEdit::viewportEvent(QEvent* e)
         return true;
     }
     return QPlainTextEdit::viewportEvent(e);
+}
+
+void PromptMessageEdit::changeEvent(QEvent* e)
+{
+    QPlainTextEdit::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange && ThemeManager::isDark(palette()) != m_chips->dark) {
+        m_chips->dark = !m_chips->dark;
+        // Recolouring marks the document changed, which is no edit of the user's.
+        m_quiet = true;
+        m_chips->rehighlight();
+        m_quiet = false;
+    }
+}
+
+bool PromptMessageEdit::chipsAreDark() const
+{
+    return m_chips->dark;
 }
 
 void PromptMessageEdit::focusOutEvent(QFocusEvent* e)

@@ -21,6 +21,8 @@ public:
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
+    /// Whether the `${ }` chips use their dark-palette colours (they follow the palette).
+    bool chipsAreDark() const;
 
 Q_SIGNALS:
     /// The user changed the text (not setTextQuietly).
@@ -32,6 +34,7 @@ protected:
     bool viewportEvent(QEvent* e) override;
     void focusOutEvent(QFocusEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
+    void changeEvent(QEvent* e) override;
 
 private:
     void updateHeight();
@@ -43,6 +46,8 @@ public:
     QString originText(const QString& name) const;
 
 private:
+    class ChipHighlighter;
+    ChipHighlighter* m_chips = nullptr;
     QHash<QString, QString> m_origins;
     bool m_quiet = false;
     int m_height = 0;

@@ -1,6 +1,7 @@
 #include "widgets/trace/boxpainter.h"
 
 #include "widgets/common/blockkindcolor.h"
+#include "widgets/common/thememanager.h"
 
 #include "core/pdl/trace/tracemodel.h"
 
@@ -36,7 +37,7 @@ QString tr(const char* text)
 BoxPainter::BoxPainter(const QPalette& palette, const QFont& labelFont, const QFont& textFont,
                        const pdl::BoxLayoutParams& params)
     : m_palette(palette), m_labelFont(labelFont), m_textFont(textFont), m_params(params),
-      m_dark(palette.color(QPalette::Base).lightnessF() < 0.5)
+      m_dark(ThemeManager::isDark(palette))
 {}
 
 QColor BoxPainter::kindColor(BlockKind kind, bool dark)

@@ -3,6 +3,7 @@
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracesource.h"
 #include "core/pdl/trace/valuetreemodel.h"
+#include "widgets/common/thememanager.h"
 #include "widgets/trace/tracepanestyle.h"
 
 #include <QDateTime>
@@ -140,8 +141,9 @@ QString nodeSummaryHtml(const TraceItem& item, const pdl::TraceModel* model,
 
     if (item.failed()) {
         html += heading(QObject::tr("Error"));
-        html += pre(QString::fromStdString(n.error),
-                    isDark(palette) ? QStringLiteral("#5a2323") : QStringLiteral("#fde8e8"));
+        html += pre(QString::fromStdString(n.error), ThemeManager::isDark(palette)
+                                                         ? QStringLiteral("#5a2323")
+                                                         : QStringLiteral("#fde8e8"));
     }
 
     // Model blocks: what was asked and what it cost.
@@ -238,8 +240,9 @@ QString nodeSummaryHtml(const TraceItem& item, const pdl::TraceModel* model,
         }
         if (!n.err.empty()) {
             html += heading(QObject::tr("stderr"));
-            html += pre(QString::fromStdString(n.err),
-                        isDark(palette) ? QStringLiteral("#4a3a1a") : QStringLiteral("#fff6e0"));
+            html += pre(QString::fromStdString(n.err), ThemeManager::isDark(palette)
+                                                           ? QStringLiteral("#4a3a1a")
+                                                           : QStringLiteral("#fff6e0"));
         }
     }
 

@@ -6,6 +6,7 @@
 #include "core/pdl/trace/valuetreemodel.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/blockkindcolor.h"
+#include "widgets/common/thememanager.h"
 #include "widgets/trace/nodedetailhtml.h"
 #include "widgets/trace/tracepanestyle.h"
 
@@ -118,11 +119,6 @@ NodeDetailView::NodeDetailView(WorkbenchContext* context, QWidget* parent)
     elideLayout->addWidget(openFull);
     elideLayout->addWidget(save);
     m_elideBar->setAutoFillBackground(true);
-    {
-        QPalette p = m_elideBar->palette();
-        p.setColor(QPalette::Window, isDark(p) ? QColor(80, 70, 30) : QColor(255, 244, 204));
-        m_elideBar->setPalette(p);
-    }
     m_elideBar->hide();
     connect(openFull, &QPushButton::clicked, this, [this] { openResultInFull(); });
     connect(save, &QPushButton::clicked, this, &NodeDetailView::saveResult);
@@ -213,6 +209,13 @@ NodeDetailView::NodeDetailView(WorkbenchContext* context, QWidget* parent)
 
 void NodeDetailView::refresh()
 {
+    const QColor elideBar =
+        ThemeManager::isDark(palette()) ? QColor(80, 70, 30) : QColor(255, 244, 204);
+    if (m_elideBar->palette().color(QPalette::Window) != elideBar) {
+        QPalette p = m_elideBar->palette();
+        p.setColor(QPalette::Window, elideBar);
+        m_elideBar->setPalette(p);
+    }
     const TraceItem* item = m_model && !m_id.isEmpty() ? m_model->findById(m_id) : nullptr;
     m_defsites.clear();
     if (!item) {
@@ -251,7 +254,7 @@ void NodeDetailView::refresh()
         title += tr(" &nbsp;<i>answered by hand</i>");
     if (item->failed())
         title += tr(" &nbsp;<span style='color:%1'><b>failed</b></span>")
-                     .arg(failureColor(isDark(palette())).name());
+                     .arg(failureColor(ThemeManager::isDark(palette())).name());
     m_title->setText(title);
 
     const int scroll = m_summary->verticalScrollBar() ? m_summary->verticalScrollBar()->value() : 0;

@@ -2,13 +2,27 @@
 
 #include "core/pdl/trace/tracemodel.h"
 #include "core/workbench/workbenchcontext.h"
+#include "widgets/common/thememanager.h"
 #include "widgets/trace/tracecontextlink.h"
+
+#include <QEvent>
 
 namespace hako {
 
 SingleNodePane::SingleNodePane(WorkbenchContext* context, QWidget* parent)
-    : QWidget(parent), m_context(context)
+    : QWidget(parent), m_context(context), m_dark(ThemeManager::isDark(palette()))
 {}
+
+void SingleNodePane::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    // The panes build their texts with the palette's colours baked in: rebuild them when light
+    // turns dark or back (another theme chosen).
+    if (event->type() == QEvent::PaletteChange && ThemeManager::isDark(palette()) != m_dark) {
+        m_dark = !m_dark;
+        refresh();
+    }
+}
 
 void SingleNodePane::followContext()
 {

@@ -30,6 +30,7 @@ protected:
     void followContext();
     /// Shows the node `m_id` of `m_model` (either may be empty or null).
     virtual void refresh() = 0;
+    void changeEvent(QEvent* event) override;
 
     QPointer<WorkbenchContext> m_context;
     QPointer<pdl::TraceModel> m_model;
@@ -37,6 +38,8 @@ protected:
 
 private:
     void setModel(pdl::TraceModel* model);
+
+    bool m_dark = false;
 };
 
 } // namespace hako

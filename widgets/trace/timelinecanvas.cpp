@@ -2,6 +2,7 @@
 
 #include "core/pdl/trace/tracemodel.h"
 #include "widgets/common/blockkindcolor.h"
+#include "widgets/common/thememanager.h"
 #include "widgets/trace/tracepanestyle.h"
 
 #include <QDateTime>
@@ -394,7 +395,7 @@ void TimelineCanvas::paintEvent(QPaintEvent*)
     const QFontMetrics fm(font());
     const QColor text = pal.color(QPalette::Text);
     const QColor highlight = pal.color(QPalette::Highlight);
-    const bool dark = isDark(pal);
+    const bool dark = ThemeManager::isDark(pal);
 
     for (int row = firstRow; row <= lastRow; ++row) {
         const int y = row * kRowHeight - vscroll;

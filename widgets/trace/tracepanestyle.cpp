@@ -1,6 +1,7 @@
 #include "widgets/trace/tracepanestyle.h"
 
 #include "widgets/common/blockkindcolor.h"
+#include "widgets/common/thememanager.h"
 
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracesource.h"
@@ -19,12 +20,6 @@ QString itemLabel(const pdl::TraceItem* item)
     return def.isEmpty() ? item->label() : def;
 }
 
-bool isDark(const QPalette& palette)
-{
-    return palette.color(QPalette::Window).lightness() <
-           palette.color(QPalette::WindowText).lightness();
-}
-
 QColor kindColor(pdl::BlockKind kind, const QPalette& palette)
 {
     return blockKindTint(kind, palette);
@@ -33,7 +28,7 @@ QColor kindColor(pdl::BlockKind kind, const QPalette& palette)
 QIcon kindIcon(pdl::BlockKind kind, const QPalette& palette)
 {
     static QHash<QPair<int, bool>, QIcon> cache;
-    const auto key = qMakePair(int(kind), isDark(palette));
+    const auto key = qMakePair(int(kind), ThemeManager::isDark(palette));
     if (auto it = cache.constFind(key); it != cache.constEnd())
         return *it;
     QPixmap pm(24, 24);
@@ -63,7 +58,8 @@ QColor roleColor(const QString& role, const QPalette& palette)
         hue = 28, sat = 170;
     else if (role == QLatin1String("tool"))
         hue = 150, sat = 110;
-    return isDark(palette) ? QColor::fromHsl(hue, sat, 60) : QColor::fromHsl(hue, sat, 235);
+    return ThemeManager::isDark(palette) ? QColor::fromHsl(hue, sat, 60)
+                                         : QColor::fromHsl(hue, sat, 235);
 }
 
 QString formatDuration(qint64 nanos)

@@ -24,8 +24,6 @@ QColor kindColor(pdl::BlockKind kind, const QPalette& palette);
 QIcon kindIcon(pdl::BlockKind kind, const QPalette& palette);
 /// The tint of a chat message by role (system, user, assistant, tool, …).
 QColor roleColor(const QString& role, const QPalette& palette);
-/// Whether the palette is a dark one (window darker than its text).
-bool isDark(const QPalette& palette);
 /// Human-readable duration of a nanosecond interval (`850 µs`, `12.4 ms`, `3.20 s`).
 QString formatDuration(qint64 nanos);
 /// Human-readable byte count (`512 B`, `12.3 KB`, `10.0 MB`).

@@ -5,9 +5,11 @@
 #include "core/pdl/trace/tracefilterproxy.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/workbench/workbenchcontext.h"
+#include "widgets/common/thememanager.h"
 #include "widgets/trace/tracepanestyle.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -42,7 +44,8 @@ protected:
         }
         QColor text = option->palette.color(QPalette::Text);
         if (item->failed()) {
-            text = isDark(option->palette) ? QColor(255, 120, 110) : QColor(190, 30, 30);
+            text =
+                ThemeManager::isDark(option->palette) ? QColor(255, 120, 110) : QColor(190, 30, 30);
         } else if (item->node.contributesNothing()) {
             text.setAlphaF(0.5);
             option->font.setItalic(true);
@@ -74,13 +77,7 @@ TraceTreeView::TraceTreeView(WorkbenchContext* context, QWidget* parent)
     m_kinds->addItem(tr("All kinds"), QString());
     for (const char* k : kKinds)
         m_kinds->addItem(QString::fromLatin1(k), QString::fromLatin1(k));
-    for (int i = 1; i < m_kinds->count(); ++i) {
-        // The swatch of each kind, found through the trace reader's names.
-        const QString name = m_kinds->itemData(i).toString();
-        for (int k = 0; k <= int(pdl::BlockKind::Error); ++k)
-            if (QString::fromLatin1(pdl::blockKindName(pdl::BlockKind(k))) == name)
-                m_kinds->setItemIcon(i, kindIcon(pdl::BlockKind(k), palette()));
-    }
+    updateKindIcons();
     m_kinds->setToolTip(tr("Show only blocks of this kind (and the blocks that contain them)"));
 
     auto* bar = new QHBoxLayout;
@@ -126,6 +123,24 @@ TraceTreeView::TraceTreeView(WorkbenchContext* context, QWidget* parent)
     followTraceContext(
         m_context, this, [this](pdl::TraceModel* model) { setModel(model); },
         [this](const QString& id) { followCurrentNode(id); }, true);
+}
+
+void TraceTreeView::updateKindIcons()
+{
+    for (int i = 1; i < m_kinds->count(); ++i) {
+        // The swatch of each kind, found through the trace reader's names.
+        const QString name = m_kinds->itemData(i).toString();
+        for (int k = 0; k <= int(pdl::BlockKind::Error); ++k)
+            if (QString::fromLatin1(pdl::blockKindName(pdl::BlockKind(k))) == name)
+                m_kinds->setItemIcon(i, kindIcon(pdl::BlockKind(k), palette()));
+    }
+}
+
+void TraceTreeView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        updateKindIcons();
 }
 
 void TraceTreeView::setModel(pdl::TraceModel* model)

@@ -40,8 +40,13 @@ public:
     /// The `pdl__id` of the selected row (empty: none).
     QString selectedId() const;
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     void setModel(pdl::TraceModel* model);
+    /// The kind filter's swatches, in the palette's light or dark colours.
+    void updateKindIcons();
     void applyFilter();
     void followCurrentNode(const QString& id);
     void onCurrentChanged(const QModelIndex& current);

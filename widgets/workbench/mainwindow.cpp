@@ -10,6 +10,7 @@
 #include "widgets/common/aboutplugins.h"
 #include "widgets/common/languagemanager.h"
 #include "widgets/common/messagebar.h"
+#include "widgets/common/thememanager.h"
 #include "widgets/console/consolepane.h"
 #include "widgets/debug/debugpane.h"
 #include "widgets/docs/documentpane.h"
@@ -395,6 +396,10 @@ void MainWindow::createMenus()
     if (!language)
         language = new LanguageManager(qApp);
     language->addLanguageMenu(settings);
+    ThemeManager* theme = ThemeManager::instance();
+    if (!theme)
+        theme = new ThemeManager(qApp);
+    theme->addThemeMenu(settings);
     connect(language, &LanguageManager::languageChanged, this, [this] {
         // Texts are built with the window: it is rebuilt in the new language by its owner
         // (app/main.cpp), unless a run would be cut short.

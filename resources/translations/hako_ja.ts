@@ -2732,6 +2732,10 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <source>Template comment</source>
         <translation>テンプレートのコメント</translation>
     </message>
+    <message>
+        <source>Anchor, alias or tag</source>
+        <translation>アンカー・エイリアス・タグ</translation>
+    </message>
 </context>
 <context>
     <name>hako::PlaygroundLinks</name>
@@ -4041,6 +4045,25 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>Programs can now use %1/%2 (and `model: default`).</source>
         <translation>プログラムから %1/%2（および `model: default`）を使えるようになりました。</translation>
+    </message>
+</context>
+<context>
+    <name>hako::ThemeManager</name>
+    <message>
+        <source>&amp;Light</source>
+        <translation>ライト(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>ダーク(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;System</source>
+        <translation>システム(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>テーマ(&amp;T)</translation>
     </message>
 </context>
 <context>

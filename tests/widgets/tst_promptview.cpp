@@ -2,6 +2,7 @@
 // step, YAML edits refresh the cards, errors grey the view, inputs are remembered per file.
 #include "core/pdl/interp/tracenode.h"
 #include "isolatedsettings.h"
+#include "widgets/common/thememanager.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/promptview/inputsform.h"
@@ -291,6 +292,29 @@ private Q_SLOTS:
         QCOMPARE(exported.value(QStringLiteral("reader")).toString(), QStringLiteral("Aiko"));
         form->deleteSet(QStringLiteral("Aiko's"));
         QVERIFY(form->setNames().isEmpty());
+    }
+
+    // Settings › Theme › Dark: the cards take the dark look at once, and back.
+    void followsTheTheme()
+    {
+        EditorPane pane(nullptr);
+        pane.resize(900, 900);
+        pane.show();
+        QVERIFY(pane.openFile(m_path));
+        pane.setPromptMode(true);
+        PromptView* view = pane.promptView();
+        QTRY_VERIFY(view->findChild<QWidget*>(QStringLiteral("promptContent")));
+        auto content = [view] {
+            QWidget* w = view->findChild<QWidget*>(QStringLiteral("promptContent"));
+            return w ? w->styleSheet() : QString();
+        };
+        QVERIFY(content().contains(QLatin1String("#f6f7f9")));
+        const QPalette before = QApplication::palette();
+        QApplication::setPalette(ThemeManager::darkPalette());
+        QTRY_VERIFY(content().contains(QLatin1String("#181b20")));
+        QVERIFY(byName<PromptMessageEdit>(view, QStringLiteral("user message of translation")));
+        QApplication::setPalette(before);
+        QTRY_VERIFY(content().contains(QLatin1String("#f6f7f9")));
     }
 
     void yamlEditUpdatesCard()

@@ -1,6 +1,7 @@
 #include "widgets/promptview/promptview.h"
 
 #include "core/util/textlength.h"
+#include "widgets/common/thememanager.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/promptview/inputsform.h"
 #include "widgets/promptview/promptmessageedit.h"
@@ -109,13 +110,50 @@ QString roleTitle(const QString& role)
     return role;
 }
 
-QString roleColor(const QString& role)
+QString roleColor(const QString& role, bool dark)
 {
     if (role == QLatin1String("system"))
-        return QStringLiteral("#6d28d9");
+        return dark ? QStringLiteral("#c4b5fd") : QStringLiteral("#6d28d9");
     if (role == QLatin1String("assistant"))
-        return QStringLiteral("#047857");
-    return QStringLiteral("#1d4ed8");
+        return dark ? QStringLiteral("#6ee7b7") : QStringLiteral("#047857");
+    return dark ? QStringLiteral("#93c5fd") : QStringLiteral("#1d4ed8");
+}
+
+// The view's look: light cards on a grey page, or their dark counterparts.
+QString contentStyle(bool dark)
+{
+    if (dark)
+        return QStringLiteral(
+            "QWidget#promptContent { background: #181b20; }"
+            "QFrame#promptCard { background: #22272e; border: 1px solid #3d444d; "
+            "border-radius: 8px; }"
+            "QFrame#promptSection { border-left: 3px solid #4b5563; }"
+            "QLabel#promptRole { font-weight: 600; }"
+            "QLabel#promptNote { color: #b0b8c1; }"
+            "QLabel#promptLength { color: #9aa4af; }"
+            "QLabel#promptReply { background: #12261b; border: 1px solid #2f6f46; "
+            "border-radius: 6px; padding: 6px; }"
+            "QLabel#promptReplyError { background: #2d1518; color: #fca5a5; border: 1px solid "
+            "#7f1d1d; border-radius: 6px; padding: 6px; }");
+    return QStringLiteral(
+        "QWidget#promptContent { background: #f6f7f9; }"
+        "QFrame#promptCard { background: white; border: 1px solid #d5d9e0; border-radius: 8px; }"
+        "QFrame#promptSection { border-left: 3px solid #cbd5e1; }"
+        "QLabel#promptRole { font-weight: 600; }"
+        "QLabel#promptNote { color: #4b5563; }"
+        "QLabel#promptLength { color: #6b7280; }"
+        "QLabel#promptReply { background: #f0fdf4; border: 1px solid #bbf7d0; border-radius: 6px;"
+        " padding: 6px; }"
+        "QLabel#promptReplyError { background: #fef2f2; color: #991b1b; border: 1px solid "
+        "#fecaca; border-radius: 6px; padding: 6px; }");
+}
+
+QString errorStyle(bool dark)
+{
+    return dark ? QStringLiteral("QLabel { background: #3b2f0b; color: #fde68a; "
+                                 "padding: 6px 10px; border-bottom: 1px solid #b45309; }")
+                : QStringLiteral("QLabel { background: #fef3c7; color: #78350f; "
+                                 "padding: 6px 10px; border-bottom: 1px solid #f59e0b; }");
 }
 
 QString stopText(const QJsonValue& stop)
@@ -157,9 +195,8 @@ PromptView::PromptView(QWidget* parent)
     m_error->setWordWrap(true);
     m_error->setVisible(false);
     m_error->setObjectName(QStringLiteral("promptViewError"));
-    m_error->setStyleSheet(
-        QStringLiteral("QLabel { background: #fef3c7; color: #78350f; "
-                       "padding: 6px 10px; border-bottom: 1px solid #f59e0b; }"));
+    m_dark = ThemeManager::isDark(QApplication::palette());
+    m_error->setStyleSheet(errorStyle(m_dark));
     m_error->setAccessibleName(tr("YAML problem"));
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
@@ -443,17 +480,7 @@ void PromptView::rebuild()
         old->deleteLater();
     m_content = new QWidget;
     m_content->setObjectName(QStringLiteral("promptContent"));
-    m_content->setStyleSheet(QStringLiteral(
-        "QWidget#promptContent { background: #f6f7f9; }"
-        "QFrame#promptCard { background: white; border: 1px solid #d5d9e0; border-radius: 8px; }"
-        "QFrame#promptSection { border-left: 3px solid #cbd5e1; }"
-        "QLabel#promptRole { font-weight: 600; }"
-        "QLabel#promptNote { color: #4b5563; }"
-        "QLabel#promptLength { color: #6b7280; }"
-        "QLabel#promptReply { background: #f0fdf4; border: 1px solid #bbf7d0; border-radius: 6px;"
-        " padding: 6px; }"
-        "QLabel#promptReplyError { background: #fef2f2; color: #991b1b; border: 1px solid "
-        "#fecaca; border-radius: 6px; padding: 6px; }"));
+    m_content->setStyleSheet(contentStyle(m_dark));
     auto* layout = new QVBoxLayout(m_content);
     layout->setContentsMargins(16, 12, 16, 16);
     layout->setSpacing(12);
@@ -557,7 +584,7 @@ QWidget* PromptView::makeText(const PromptDocItem& item, QWidget* parent, const 
     if (item.kind == PromptDocItem::Kind::Message || !owner.isEmpty() ||
         (item.kind == PromptDocItem::Kind::Paragraph && !item.role.isEmpty() &&
          item.role != QLatin1String("user")))
-        label->setStyleSheet(QStringLiteral("color: %1;").arg(roleColor(item.role)));
+        label->setStyleSheet(QStringLiteral("color: %1;").arg(roleColor(item.role, m_dark)));
     v->addWidget(label);
     auto* edit = new PromptMessageEdit(box);
     edit->setAccessibleName(what);
@@ -603,6 +630,24 @@ QWidget* PromptView::makeText(const PromptDocItem& item, QWidget* parent, const 
     });
     m_texts << b;
     return box;
+}
+
+bool PromptView::event(QEvent* e)
+{
+    // Settings › Theme: the cards take the new look at once (their style sheets do not follow
+    // the palette by themselves).
+    if (e->type() == QEvent::ApplicationPaletteChange || e->type() == QEvent::PaletteChange) {
+        const bool dark = ThemeManager::isDark(QApplication::palette());
+        if (dark != m_dark) {
+            m_dark = dark;
+            m_error->setStyleSheet(errorStyle(m_dark));
+            if (m_content) {
+                commitPendingEdits();
+                rebuild();
+            }
+        }
+    }
+    return QWidget::event(e);
 }
 
 void PromptView::showBreakpoints()

@@ -99,6 +99,7 @@ Q_SIGNALS:
 
 protected:
     void showEvent(QShowEvent* e) override;
+    bool event(QEvent* e) override;
 
 private:
     struct TextBinding;
@@ -137,6 +138,7 @@ private:
     bool m_applying = false;
     int m_generation = 0;
     int m_zoom = 0;
+    bool m_dark = false;         ///< built with the dark look
     int* m_buildIndex = nullptr; ///< pre-order counter while rebuild() makes the widgets
     QTimer m_refresh;
     QHash<QString, PromptReply> m_replies;

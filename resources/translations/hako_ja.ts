@@ -1798,10 +1798,6 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <translation>問題</translation>
     </message>
     <message>
-        <source>Problems (%1 errors, %2 warnings)</source>
-        <translation>問題（エラー %1、警告 %2）</translation>
-    </message>
-    <message>
         <source>Console</source>
         <translation>コンソール</translation>
     </message>
@@ -2014,6 +2010,10 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <translation>
             <numerusform>「%1」を「%2」に変更しました（%n か所）</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Problems (%1)</source>
+        <translation>問題 (%1)</translation>
     </message>
 </context>
 <context>
@@ -2945,17 +2945,25 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <source>No problems</source>
         <translation>問題はありません</translation>
     </message>
-    <message numerus="yes">
-        <source>%n error(s)</source>
-        <translation>
-            <numerusform>エラー %n 件</numerusform>
-        </translation>
+    <message>
+        <source>1 error</source>
+        <translation>エラー 1 件</translation>
     </message>
-    <message numerus="yes">
-        <source>%n warning(s)</source>
-        <translation>
-            <numerusform>警告 %n 件</numerusform>
-        </translation>
+    <message>
+        <source>%1 errors</source>
+        <translation>エラー %1 件</translation>
+    </message>
+    <message>
+        <source>1 warning</source>
+        <translation>警告 1 件</translation>
+    </message>
+    <message>
+        <source>%1 warnings</source>
+        <translation>警告 %1 件</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1、%2</translation>
     </message>
 </context>
 <context>

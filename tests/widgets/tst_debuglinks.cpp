@@ -145,6 +145,7 @@ private Q_SLOTS:
         QSettings settings;
         RunActions actions(&context, &run, editor, &traces, &settings, &window);
         DebugLinks links(&run, &actions, editor);
+        links.setWorkbenchContext(&context);
         editor->editor()->setText(QString::fromUtf8(kProgram));
         editor->editor()->toggleBreakpoint(4);
         QSignalSpy paused(&run, &RunController::paused);
@@ -155,6 +156,11 @@ private Q_SLOTS:
         QVERIFY(links.continueAction()->isEnabled());
         QVERIFY(links.stepOverAction()->isEnabled());
         QVERIFY(editor->editor()->markersAtLine(3) & (1 << PdlEditor::PausedLineMarker));
+        // The paused block (not started yet) is drawn through its enclosing box.
+        QVERIFY(!context.currentNode().isEmpty());
+        QVERIFY2(
+            QString::fromStdString(run.snapshot().location.id).startsWith(context.currentNode()),
+            qPrintable(context.currentNode()));
         QTreeWidget* vars = links.pane()->variablesView();
         QCOMPARE(vars->topLevelItemCount(), 1);
         QCOMPARE(vars->topLevelItem(0)->text(0), QStringLiteral("x"));

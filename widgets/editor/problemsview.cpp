@@ -64,8 +64,15 @@ QString ProblemsView::summary() const
     }
     if (errors == 0 && warnings == 0)
         return tr("No problems");
-    return tr("%n error(s)", nullptr, errors) + QStringLiteral(", ") +
-           tr("%n warning(s)", nullptr, warnings);
+    return countText(errors, warnings);
+}
+
+QString ProblemsView::countText(int errors, int warnings)
+{
+    // Singular and plural chosen here: English has no translation file to pick them from %n.
+    const QString e = errors == 1 ? tr("1 error") : tr("%1 errors").arg(errors);
+    const QString w = warnings == 1 ? tr("1 warning") : tr("%1 warnings").arg(warnings);
+    return tr("%1, %2").arg(e, w);
 }
 
 } // namespace hako

@@ -21,6 +21,8 @@ public:
     const std::vector<Diagnostic>& diagnostics() const { return m_diagnostics; }
     /// "2 errors, 1 warning" (or "No problems").
     QString summary() const;
+    /// "1 error, 3 warnings" (in the interface's language).
+    static QString countText(int errors, int warnings);
 
 Q_SIGNALS:
     void problemActivated(const hako::SourceSpan& span);

@@ -1,6 +1,8 @@
 #include "widgets/workbench/debuglinks.h"
 
+#include "core/pdl/trace/tracemodel.h"
 #include "core/workbench/runcontroller.h"
+#include "core/workbench/workbenchcontext.h"
 #include "widgets/debug/debugpane.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/pdleditor.h"
@@ -83,6 +85,11 @@ DebugLinks::~DebugLinks()
         delete m_pane.data();
 }
 
+void DebugLinks::setWorkbenchContext(WorkbenchContext* context)
+{
+    m_context = context;
+}
+
 void DebugLinks::populateMenu(QMenu* menu)
 {
     menu->addAction(m_debug);
@@ -146,6 +153,17 @@ void DebugLinks::onPaused()
     const bool here = QFileInfo(s.location.span.file).absoluteFilePath() ==
                       QFileInfo(programFile()).absoluteFilePath();
     m_editor->editor()->setPausedLine(here ? s.location.span.line : 0);
+    // The paused block drawn as the current box: its own once it has started, else the
+    // nearest enclosing one. The editor already shows the paused line (it is the origin).
+    if (m_context && m_context->traceModel()) {
+        QString id = QString::fromStdString(s.location.id);
+        while (!id.isEmpty() && !m_context->traceModel()->findById(id)) {
+            const qsizetype dot = id.lastIndexOf(QLatin1Char('.'));
+            id = dot > 0 ? id.left(dot) : QString();
+        }
+        if (!id.isEmpty())
+            m_context->setCurrentNode(id, m_editor);
+    }
     if (m_pane) {
         m_pane->showSnapshot(s);
         if (auto* dock = qobject_cast<QDockWidget*>(m_pane->parentWidget())) {

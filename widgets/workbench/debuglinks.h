@@ -15,6 +15,7 @@ class DebugPane;
 class EditorPane;
 class RunActions;
 class RunController;
+class WorkbenchContext;
 
 /// The debugger in the window: Run › Debug Program (F6), Continue (F8), Step Over (F10), Step
 /// Into (F11), Step Out (Shift+F11), Run to Cursor (Ctrl+F10), Pause, Toggle Breakpoint (F9),
@@ -68,6 +69,9 @@ public:
     using ConditionQuestion =
         std::function<std::optional<QString>(int line, const QString& current)>;
     void setConditionQuestion(ConditionQuestion ask) { m_askCondition = std::move(ask); }
+    /// The panes' context: a pause selects the paused block's box (or, before it has started,
+    /// its enclosing block's) as the current node.
+    void setWorkbenchContext(WorkbenchContext* context);
 
 public Q_SLOTS:
     /// Runs the editor's program under the debugger; false when it did not start.
@@ -89,6 +93,7 @@ private:
     RunActions* m_runActions;
     EditorPane* m_editor;
     QPointer<DebugPane> m_pane;
+    QPointer<WorkbenchContext> m_context;
     QAction* m_debug;
     QAction* m_continue;
     QAction* m_stepOver;

@@ -87,6 +87,7 @@ MainWindow::MainWindow(QWidget* parent)
                                             m_playgroundPane, m_playgroundDock, this);
     // The debugger: breakpoints in the editor's margin, F6 to debug, the Debug pane.
     m_debugLinks = new DebugLinks(m_run, m_runActions, m_editorPane, this);
+    m_debugLinks->setWorkbenchContext(m_context);
     connect(m_traces->boxView(), &BoxView::rerunRequested, m_runActions, &RunActions::rerunFrom);
     // The Trace Tree's context menu offers Re-run from Here for its selected row.
     if (QTreeView* tree = m_traces->treeView()->treeView()) {
@@ -159,7 +160,7 @@ MainWindow::MainWindow(QWidget* parent)
         m_problemsDock->setWindowTitle(
             errors + warnings == 0
                 ? tr("Problems")
-                : tr("Problems (%1 errors, %2 warnings)").arg(errors).arg(warnings));
+                : tr("Problems (%1)").arg(ProblemsView::countText(errors, warnings)));
     });
     updateTitle();
     m_positionLabel->setText(tr("Ln %1, Col %2").arg(1).arg(1));

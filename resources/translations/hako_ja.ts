@@ -2005,15 +2005,17 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <source>No definition in this file for the name at the cursor</source>
         <translation>カーソル位置の名前の定義はこのファイルにありません</translation>
     </message>
-    <message numerus="yes">
-        <source>Renamed &apos;%1&apos; to &apos;%2&apos; (%n place(s))</source>
-        <translation>
-            <numerusform>「%1」を「%2」に変更しました（%n か所）</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Problems (%1)</source>
         <translation>問題 (%1)</translation>
+    </message>
+    <message>
+        <source>Renamed &apos;%1&apos; to &apos;%2&apos; (1 place)</source>
+        <translation>「%1」を「%2」に変更しました（1 か所）</translation>
+    </message>
+    <message>
+        <source>Renamed &apos;%1&apos; to &apos;%2&apos; (%3 places)</source>
+        <translation>「%1」を「%2」に変更しました（%3 か所）</translation>
     </message>
 </context>
 <context>

@@ -353,7 +353,9 @@ void MainWindow::createMenus()
     connect(rename, &DefRename::renamed, this,
             [this](const QString& from, const QString& to, int places) {
                 statusBar()->showMessage(
-                    tr("Renamed '%1' to '%2' (%n place(s))", nullptr, places).arg(from, to), 4000);
+                    places == 1 ? tr("Renamed '%1' to '%2' (1 place)").arg(from, to)
+                                : tr("Renamed '%1' to '%2' (%3 places)").arg(from, to).arg(places),
+                    4000);
             });
 
     m_otelReceive = new OtelReceive(m_context, m_traces, this);

@@ -381,6 +381,31 @@ private Q_SLOTS:
         QVERIFY(m_language->apply());
     }
 
+    // English texts are the sources, but `%n` texts need their plural forms from hako_en.ts:
+    // "1 block", "2 blocks", never "1 block(s)".
+    void englishPlurals()
+    {
+        qputenv("HAKO_LANGUAGE", "en");
+        QVERIFY(m_language->apply());
+        const char* context = "hako::TraceTimelineView";
+        QCOMPARE(QCoreApplication::translate(context, "%n block(s), %1", nullptr, 1),
+                 QStringLiteral("1 block, %1"));
+        QCOMPARE(QCoreApplication::translate(context, "%n block(s), %1", nullptr, 3),
+                 QStringLiteral("3 blocks, %1"));
+        QCOMPARE(QCoreApplication::translate("hako::AboutPlugins", "%1 of %n plugin(s) loaded.",
+                                             nullptr, 1),
+                 QStringLiteral("%1 of 1 plugin loaded."));
+        // Every `%n` text of the sources has both forms (scripts/update-translations adds new
+        // ones to hako_en.ts).
+        QFile ts(QStringLiteral(HAKO_SOURCE_DIR "/resources/translations/hako_en.ts"));
+        QVERIFY(ts.open(QIODevice::ReadOnly));
+        const QString xml = QString::fromUtf8(ts.readAll());
+        QVERIFY(!xml.contains(QLatin1String("type=\"unfinished\"")));
+        QVERIFY(!xml.contains(QLatin1String("<numerusform></numerusform>")));
+        qputenv("HAKO_LANGUAGE", "ja");
+        QVERIFY(m_language->apply());
+    }
+
     // Settings › Language applies without a restart: the window is rebuilt in the new language
     // and keeps the program, its unsaved text and the view.
     void languageChangesWithoutRestart()

@@ -111,8 +111,16 @@ bool LanguageManager::apply()
     m_applied = lang;
     if (lang == QLatin1String("en")) {
         // Numbers and dates keep following the system (a German user reading English keeps
-        // decimal commas).
+        // decimal commas). The texts are the sources, except the plural forms of `%n` texts
+        // ("1 plugin", "2 plugins"): hako_en.qm holds only those.
         QLocale::setDefault(QLocale::system());
+        auto* plurals = new QTranslator(this);
+        if (plurals->load(QStringLiteral(":/i18n/hako_en.qm"))) {
+            QCoreApplication::installTranslator(plurals);
+            m_hako = plurals;
+        } else {
+            delete plurals;
+        }
         return true;
     }
     QLocale::setDefault(QLocale(lang));

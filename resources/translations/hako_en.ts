@@ -1,0 +1,135 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en">
+<context>
+    <name>hako::AboutPlugins</name>
+    <message numerus="yes">
+        <source>%1 of %n plugin(s) loaded.</source>
+        <translation>
+            <numerusform>%1 of %n plugin loaded.</numerusform>
+            <numerusform>%1 of %n plugins loaded.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>hako::DatasetPane</name>
+    <message numerus="yes">
+        <source>Added %n example(s).</source>
+        <translation>
+            <numerusform>Added %n example.</numerusform>
+            <numerusform>Added %n examples.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… and %n more</numerusform>
+            <numerusform>… and %n more</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>hako::DebugSession</name>
+    <message numerus="yes">
+        <source> (hit %n time(s))</source>
+        <translation>
+            <numerusform> (hit %n time)</numerusform>
+            <numerusform> (hit %n times)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>hako::EvalLinks</name>
+    <message numerus="yes">
+        <source>Added %1 of %n call(s) to the dataset (Save Version keeps them)</source>
+        <translation>
+            <numerusform>Added %1 of %n call to the dataset (Save Version keeps them)</numerusform>
+            <numerusform>Added %1 of %n calls to the dataset (Save Version keeps them)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Running %1 over %n example(s)…</source>
+        <translation>
+            <numerusform>Running %1 over %n example…</numerusform>
+            <numerusform>Running %1 over %n examples…</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>hako::FindBar</name>
+    <message numerus="yes">
+        <source>%n replaced</source>
+        <translation>
+            <numerusform>%n replaced</numerusform>
+            <numerusform>%n replaced</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>hako::MemoryInspector</name>
+    <message numerus="yes">
+        <source>%1 %n memories? The journal keeps their history.</source>
+        <translation>
+            <numerusform>%1 %n memory? The journal keeps their history.</numerusform>
+            <numerusform>%1 %n memories? The journal keeps their history.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>hako::ModelSettingsDialog</name>
+    <message numerus="yes">
+        <source>Connected: %n model(s).</source>
+        <translation>
+            <numerusform>Connected: %n model.</numerusform>
+            <numerusform>Connected: %n models.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>hako::StartPage</name>
+    <message numerus="yes">
+        <source>Ollama is running with %n model(s): %1. Programs use them as ollama/NAME.</source>
+        <translation>
+            <numerusform>Ollama is running with %n model: %1. Programs use them as ollama/NAME.</numerusform>
+            <numerusform>Ollama is running with %n models: %1. Programs use them as ollama/NAME.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Connected: %n model(s) answered: %1.</source>
+        <translation>
+            <numerusform>Connected: %n model answered: %1.</numerusform>
+            <numerusform>Connected: %n models answered: %1.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>hako::TraceTimelineView</name>
+    <message numerus="yes">
+        <source>%n block(s), %1</source>
+        <translation>
+            <numerusform>%n block, %1</numerusform>
+            <numerusform>%n blocks, %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>hako::TraceTreeView</name>
+    <message numerus="yes">
+        <source>Filter on: showing the blocks of %n that match (and the blocks around them). Clear the search to see every block.</source>
+        <translation>
+            <numerusform>Filter on: showing the blocks of %n that match (and the blocks around them). Clear the search to see every block.</numerusform>
+            <numerusform>Filter on: showing the blocks of %n that match (and the blocks around them). Clear the search to see every block.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>hako::VariablesView</name>
+    <message numerus="yes">
+        <source>&lt;b&gt;%n variable(s)&lt;/b&gt; at %1&lt;br&gt;&lt;small&gt;%2&lt;/small&gt;</source>
+        <translation>
+            <numerusform>&lt;b&gt;%n variable&lt;/b&gt; at %1&lt;br&gt;&lt;small&gt;%2&lt;/small&gt;</numerusform>
+            <numerusform>&lt;b&gt;%n variables&lt;/b&gt; at %1&lt;br&gt;&lt;small&gt;%2&lt;/small&gt;</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>

@@ -9,8 +9,10 @@
 #include <QThread>
 #include <QTimer>
 
+#include <sys/socket.h>
 #include <zlib.h>
 
+#include <memory>
 #include <unordered_map>
 
 namespace hako::otel {
@@ -251,8 +253,32 @@ private:
         if (c.close) {
             c.state = Conn::State::Discard;
             c.buf.clear();
-            s->disconnectFromHost();
+            lingeringClose(s);
         }
+    }
+
+    // Closing a connection the client is still writing to (a refused upload) with its data
+    // unread makes the kernel reset it, and the client can lose the response it was sent. So
+    // the response goes out, the write side is shut (the client reads it, then end of stream),
+    // and what the client still sends is read and dropped (Discard) until it closes — for at
+    // most two seconds, then the connection is cut.
+    static void lingeringClose(QTcpSocket* s)
+    {
+        auto shutWrite = [s] {
+            if (s->bytesToWrite() > 0 || s->state() != QAbstractSocket::ConnectedState)
+                return false;
+            ::shutdown(int(s->socketDescriptor()), SHUT_WR);
+            return true;
+        };
+        s->flush();
+        if (!shutWrite()) {
+            auto conn = std::make_shared<QMetaObject::Connection>();
+            *conn = QObject::connect(s, &QTcpSocket::bytesWritten, s, [shutWrite, conn] {
+                if (shutWrite())
+                    QObject::disconnect(*conn);
+            });
+        }
+        QTimer::singleShot(2000, s, [s] { s->abort(); });
     }
 
     void fail(QTcpSocket* s, Conn& c, int status, const QByteArray& message)

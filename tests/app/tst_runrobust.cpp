@@ -233,7 +233,11 @@ private Q_SLOTS:
         QCOMPARE(o.status, QProcess::NormalExit);
         QCOMPARE(o.exitCode, 1);
         QCOMPARE(o.err.count(QLatin1String("Error during the evaluation of")), 1);
-        QVERIFY2(o.err.contains(QLatin1String("nested deeper than")), qPrintable(o.err.left(2000)));
+        // The call-depth limit, or (with the larger frames of a sanitizer build) the stack guard
+        // before it: either is one plain error, said once.
+        QVERIFY2(o.err.contains(QLatin1String("nested deeper than")) ||
+                     o.err.contains(QLatin1String("nested too deeply")),
+                 qPrintable(o.err.left(2000)));
         QVERIFY2(o.err.contains(QLatin1String("rec.pdl:5")), qPrintable(o.err.left(2000)));
     }
 

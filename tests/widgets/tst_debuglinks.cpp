@@ -37,6 +37,19 @@ QString valueOf(const RunController::DebugSnapshot& s, const char* name)
     return v ? QString::fromStdString(v->json()) : QString();
 }
 
+// The parts of the window the debugger wires together: editor, trace docks, run actions.
+struct Workbench {
+    QMainWindow window;
+    WorkbenchContext context;
+    RunController run;
+    EditorPane* editor = new EditorPane(&context, &window);
+    TraceDocks traces{&window, &context, &run};
+    QSettings settings;
+    RunActions actions{&context, &run, editor, &traces, &settings, &window};
+    DebugLinks links{&run, &actions, editor};
+    Workbench() { window.setCentralWidget(editor); }
+};
+
 } // namespace
 
 class TestDebugLinks : public QObject {
@@ -136,15 +149,11 @@ private Q_SLOTS:
 
     void debugLinksRunsToTheMarginsBreakpoint()
     {
-        QMainWindow window;
-        WorkbenchContext context;
-        RunController run;
-        auto* editor = new EditorPane(&context, &window);
-        window.setCentralWidget(editor);
-        TraceDocks traces(&window, &context, &run);
-        QSettings settings;
-        RunActions actions(&context, &run, editor, &traces, &settings, &window);
-        DebugLinks links(&run, &actions, editor);
+        Workbench w;
+        WorkbenchContext& context = w.context;
+        RunController& run = w.run;
+        EditorPane* editor = w.editor;
+        DebugLinks& links = w.links;
         links.setWorkbenchContext(&context);
         editor->editor()->setText(QString::fromUtf8(kProgram));
         editor->editor()->toggleBreakpoint(4);
@@ -178,15 +187,10 @@ private Q_SLOTS:
     // condition holds; its condition follows the line when lines are added above.
     void conditionalBreakpointPausesOnlyWhenTrue()
     {
-        QMainWindow window;
-        WorkbenchContext context;
-        RunController run;
-        auto* editor = new EditorPane(&context, &window);
-        window.setCentralWidget(editor);
-        TraceDocks traces(&window, &context, &run);
-        QSettings settings;
-        RunActions actions(&context, &run, editor, &traces, &settings, &window);
-        DebugLinks links(&run, &actions, editor);
+        Workbench w;
+        RunController& run = w.run;
+        EditorPane* editor = w.editor;
+        DebugLinks& links = w.links;
         editor->editor()->setText(QStringLiteral("text:\n"               // 1
                                                  "- for:\n"              // 2
                                                  "    i: [1, 2, 3, 4]\n" // 3
@@ -239,15 +243,10 @@ private Q_SLOTS:
     // Debug pane is what the paused run has.
     void runToCursorAndEditTheContext()
     {
-        QMainWindow window;
-        WorkbenchContext context;
-        RunController run;
-        auto* editor = new EditorPane(&context, &window);
-        window.setCentralWidget(editor);
-        TraceDocks traces(&window, &context, &run);
-        QSettings settings;
-        RunActions actions(&context, &run, editor, &traces, &settings, &window);
-        DebugLinks links(&run, &actions, editor);
+        Workbench w;
+        RunController& run = w.run;
+        EditorPane* editor = w.editor;
+        DebugLinks& links = w.links;
         editor->editor()->setText(QString::fromUtf8(kProgram));
         editor->editor()->toggleBreakpoint(2);
         QSignalSpy paused(&run, &RunController::paused);

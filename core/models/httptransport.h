@@ -45,6 +45,7 @@ public:
 
 private:
     friend class HttpWorker;
+    friend class HttpCall;
 
     mutable std::mutex m_mutex;
     std::condition_variable m_cv;
@@ -57,16 +58,20 @@ private:
     QString m_timedOut;
     qint64 m_received = 0;
     // Network-thread side only.
-    QNetworkReply* m_reply = nullptr;
+    QObject* m_call = nullptr;
     bool m_aborted = false;
 };
 
-/// An HTTP client with its own thread: a QNetworkAccessManager lives there and every request is
-/// posted to it, so callers on worker threads block on their exchange rather than spinning an
-/// event loop. A request with a body is sent at most once: Qt re-sends a request by itself when
-/// a kept-alive connection closes or the status line is garbled, which for a POST to a model
-/// server means paying twice; here the body can be read only once, so such a re-send fails
-/// (ContentReSendError) and the caller's own retry policy decides. Safe to use from any number of
+/// An HTTP/1.1 client with its own thread: its connections (plain or TLS sockets) live there and
+/// every request is posted to it, so callers on worker threads block on their exchange rather
+/// than spinning an event loop. Hako speaks HTTP itself rather than through
+/// QNetworkAccessManager, whose own HTTP thread re-sends a POST by itself when a kept-alive
+/// connection closes or a status line is garbled (for a model server, paying twice), and reads a
+/// chunked body that arrives faster than it parses without ever returning to its event loop (a
+/// flooding server kept it at full CPU after the reply was stopped, and every later request of
+/// the manager waited). Here a request is sent exactly once, reading is bounded per event, and
+/// a stop closes the connection at once. Connections are kept alive briefly between requests to
+/// the same server; no cookies are kept, no redirect is followed. Safe to use from any number of
 /// threads; the object itself must outlive its exchanges' use of next() (the destructor aborts
 /// whatever is in flight).
 class HttpTransport {

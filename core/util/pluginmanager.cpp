@@ -25,13 +25,10 @@ QString family(const QString& iid)
 
 PluginManager::PluginManager() = default;
 
-// Plugin instances must outlive everything they made (providers may be held until exit), so
-// the loaders are released without unloading the libraries.
-PluginManager::~PluginManager()
-{
-    for (auto& loader : m_loaders)
-        (void)loader.release();
-}
+// Plugin instances must outlive everything they made (providers may be held until exit).
+// Destroying a QPluginLoader does not unload its library (only unload() does), so the loaders
+// are deleted and the libraries and their instances stay for the life of the process.
+PluginManager::~PluginManager() = default;
 
 PluginManager& PluginManager::instance()
 {

@@ -10,8 +10,8 @@
 #include "core/models/openaiprovider.h"
 #include "core/pdl/code/codetrust.h"
 #include "core/pdl/interp/interpreter.h"
-#include "core/pdl/trace/tracewriter.h"
 #include "core/pdl/parser/programparser.h"
+#include "core/pdl/trace/tracewriter.h"
 #include "openaitestserver.h"
 
 #include <QFile>
@@ -151,6 +151,29 @@ private Q_SLOTS:
         // What arrived before the limit was streamed, and no more than the limit.
         QVERIFY(streamed.rfind("Once", 0) == 0);
         QVERIFY(streamed.size() < size_t(c.maxReplyBytes));
+    }
+
+    // A server that floods an endless stream is stopped at the limit with the connection
+    // closed at once: the same provider's next calls are answered (before, the HTTP thread kept
+    // reading the flood at full CPU and the next call waited for its connect timeout).
+    void afterAStoppedFloodTheNextCallIsAnswered()
+    {
+        EndpointConfig c = config();
+        c.maxReplyBytes = 1024 * 1024;
+        OpenAiProvider provider(c);
+        for (int i = 0; i < 3; ++i) {
+            ScriptedReply endless = ScriptedReply::chatStream({QStringLiteral("Once")});
+            endless.events = endless.events.mid(0, 2);
+            endless.endless = true;
+            m_server->enqueueChat(endless);
+            const Result<ChatResponse> r = provider.chat(request(true), {}, CancelToken());
+            QVERIFY(!r.ok());
+            QVERIFY2(r.error().message.contains(QLatin1String("larger than 1 MB")),
+                     qPrintable(r.error().message));
+        }
+        const Result<ChatResponse> next = provider.chat(request(false), {}, CancelToken());
+        QVERIFY2(next.ok(), qPrintable(next ? QString() : next.error().message));
+        QCOMPARE(m_server->requestCount(), 4);
     }
 
     void drippingServerHitsTheDeadline()
@@ -468,6 +491,27 @@ private Q_SLOTS:
         same.parameters.set("base_url", pdl::Value(m_server->baseUrl().toStdString() + "/"));
         QVERIFY(provider.chat(same, {}, CancelToken()).ok());
         QCOMPARE(m_server->requests().at(0).header("authorization"), QByteArray("Bearer ") + kKey);
+    }
+
+    // Every provider shares the process's one network manager: a cookie a server sets is
+    // neither stored nor sent, so nothing one endpoint says travels with another's requests.
+    void cookiesAreNeverStoredOrSent()
+    {
+        ScriptedReply withCookie = ScriptedReply::chat(QStringLiteral("hi"));
+        withCookie.headers.append(
+            qMakePair(QByteArray("Set-Cookie"), QByteArray("session=secret; Path=/")));
+        m_server->enqueueChat(withCookie);
+        {
+            OpenAiProvider first(config());
+            QVERIFY(first.chat(request(), {}, CancelToken()).ok());
+            QVERIFY(first.chat(request(), {}, CancelToken()).ok());
+        }
+        OpenAiProvider second(config());
+        QVERIFY(second.chat(request(), {}, CancelToken()).ok());
+        const auto requests = m_server->requests();
+        QCOMPARE(requests.size(), 3);
+        for (const auto& r : requests)
+            QCOMPARE(r.header("cookie"), QByteArray());
     }
 
     void untrustedWorkspaceFileGetsNoKey()

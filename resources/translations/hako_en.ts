@@ -86,6 +86,16 @@
     </message>
 </context>
 <context>
+    <name>hako::PlaygroundPane</name>
+    <message numerus="yes">
+        <source>All %n Sets</source>
+        <translation>
+            <numerusform>The %n Set</numerusform>
+            <numerusform>All %n Sets</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>hako::StartPage</name>
     <message numerus="yes">
         <source>Ollama is running with %n model(s): %1. Programs use them as ollama/NAME.</source>

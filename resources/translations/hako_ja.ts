@@ -2924,6 +2924,32 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <source>Compared with variant 1: removed words struck through, added words highlighted.</source>
         <translation>バリエーション 1 との比較: 削除された語は取り消し線、追加された語は強調表示されます。</translation>
     </message>
+    <message>
+        <source>Add Input Set</source>
+        <translation>入力セットを追加</translation>
+    </message>
+    <message>
+        <source>Add input set</source>
+        <translation>入力セットを追加</translation>
+    </message>
+    <message>
+        <source>Adds a row from an input set saved in the Prompt view</source>
+        <translation>プロンプト表示で保存した入力セットから行を追加します</translation>
+    </message>
+    <message>
+        <source>Input sets</source>
+        <translation>入力セット</translation>
+    </message>
+    <message>
+        <source>No saved input sets (Prompt view › Save Set…)</source>
+        <translation>保存された入力セットはありません（プロンプト表示 › セットを保存…）</translation>
+    </message>
+    <message numerus="yes">
+        <source>All %n Sets</source>
+        <translation>
+            <numerusform>全 %n セット</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>hako::ProblemsView</name>

@@ -6,10 +6,12 @@
 #include "core/models/openaiprovider.h"
 #include "core/playground/playgroundresultmodel.h"
 #include "core/promptlog/callrecord.h"
+#include "isolatedsettings.h"
 #include "openaitestserver.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/playground/playgroundpane.h"
 #include "widgets/playground/varianteditor.h"
+#include "widgets/promptview/inputsform.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
@@ -21,6 +23,7 @@
 #include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -30,6 +33,7 @@
 #include <QTableWidget>
 #include <QTest>
 #include <QTextBrowser>
+#include <QToolButton>
 
 using namespace hako;
 using namespace hako::playground;
@@ -327,6 +331,64 @@ private Q_SLOTS:
         QVERIFY(!pane.openProgramBlock(QStringLiteral("text: [a]\n"), QStringLiteral("/tmp/q.pdl"),
                                        span));
         QVERIFY(pane.messageBar()->text().contains(QLatin1String("no model block")));
+    }
+
+    // The input sets saved in the Prompt view are the Playground's rows: one at a time from
+    // Add Input Set, or all of them; values the prompt does not use are left out.
+    void savedInputSetsBecomeRows()
+    {
+        testing::IsolatedSettings settings(QStringLiteral("tst_playgroundpane"));
+        const QString path = QStringLiteral("/tmp/sets.pdl");
+        {
+            InputsForm form;
+            form.setSetsKey(InputsForm::setsKeyFor(path));
+            playground::PromptDocInput topic;
+            topic.name = QStringLiteral("topic");
+            playground::PromptDocInput count;
+            count.name = QStringLiteral("count");
+            count.kind = playground::PromptDocInput::Kind::Number;
+            form.setInputs({topic, count}, QJsonObject{{QStringLiteral("topic"), "rivers"},
+                                                       {QStringLiteral("count"), 3}});
+            form.saveSet(QStringLiteral("rivers"));
+            form.setInputs({topic, count}, QJsonObject{{QStringLiteral("topic"), "volcanoes"},
+                                                       {QStringLiteral("count"), 5}});
+            form.saveSet(QStringLiteral("volcanoes"));
+        }
+        PlaygroundPane pane;
+        pane.setInputSetsSource([path] { return InputsForm::storedSets(path); });
+        SourceSpan span;
+        span.file = path;
+        span.line = 2;
+        span.column = 3;
+        QVERIFY(pane.openProgramBlock(QStringLiteral("text:\n"
+                                                     "- model: granite\n"
+                                                     "  input: \"Tell me about ${ topic }\"\n"),
+                                      path, span));
+        pane.inputsTable()->setRowCount(0);
+        QToolButton* add = pane.addInputSetButton();
+        QVERIFY(add->isEnabled());
+        QMenu* menu = add->menu();
+        QVERIFY(menu);
+        Q_EMIT menu->aboutToShow();
+        QStringList labels;
+        for (QAction* a : menu->actions())
+            labels << a->text();
+        QCOMPARE(labels, (QStringList{QStringLiteral("rivers"), QStringLiteral("volcanoes"),
+                                      QString(), QStringLiteral("All 2 Sets")}));
+        menu->actions().at(1)->trigger();
+        QCOMPARE(pane.inputRows(), (QList<QJsonObject>{QJsonObject{{"topic", "volcanoes"}}}));
+        menu->actions().at(3)->trigger();
+        QCOMPARE(pane.inputRows(), (QList<QJsonObject>{QJsonObject{{"topic", "volcanoes"}},
+                                                       QJsonObject{{"topic", "rivers"}},
+                                                       QJsonObject{{"topic", "volcanoes"}}}));
+
+        // A program without saved sets says where sets come from.
+        pane.setInputSetsSource(
+            [] { return InputsForm::storedSets(QStringLiteral("/tmp/no.pdl")); });
+        Q_EMIT menu->aboutToShow();
+        QCOMPARE(menu->actions().size(), 1);
+        QVERIFY(!menu->actions().at(0)->isEnabled());
+        QVERIFY(menu->actions().at(0)->text().contains(QLatin1String("Save Set")));
     }
 
     void stopFieldRoundTrips()

@@ -14,8 +14,11 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -27,6 +30,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -172,8 +176,39 @@ PlaygroundPane::PlaygroundPane(QWidget* parent) : QWidget(parent)
     m_addRow->setAccessibleName(tr("Add input row"));
     m_removeRow = new QPushButton(tr("Remove Row"), inputsBox);
     m_removeRow->setAccessibleName(tr("Remove input row"));
+    m_addSet = new QToolButton(inputsBox);
+    m_addSet->setText(tr("Add Input Set"));
+    m_addSet->setAccessibleName(tr("Add input set"));
+    m_addSet->setToolTip(tr("Adds a row from an input set saved in the Prompt view"));
+    m_addSet->setPopupMode(QToolButton::InstantPopup);
+    m_addSet->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    auto* setsMenu = new QMenu(m_addSet);
+    setsMenu->setAccessibleName(tr("Input sets"));
+    m_addSet->setMenu(setsMenu);
+    connect(setsMenu, &QMenu::aboutToShow, this, [this, setsMenu] {
+        setsMenu->clear();
+        const QList<QPair<QString, QJsonObject>> sets =
+            m_inputSets ? m_inputSets() : QList<QPair<QString, QJsonObject>>();
+        if (sets.isEmpty()) {
+            setsMenu->addAction(tr("No saved input sets (Prompt view › Save Set…)"))
+                ->setEnabled(false);
+            return;
+        }
+        for (const auto& set : sets) {
+            const QJsonObject values = set.second;
+            setsMenu->addAction(set.first, this, [this, values] { addInputRow(values); });
+        }
+        if (sets.size() < 2)
+            return;
+        setsMenu->addSeparator();
+        setsMenu->addAction(tr("All %n Sets", nullptr, int(sets.size())), this, [this, sets] {
+            for (const auto& set : sets)
+                addInputRow(set.second);
+        });
+    });
     rowButtons->addWidget(m_addRow);
     rowButtons->addWidget(m_removeRow);
+    rowButtons->addWidget(m_addSet);
     rowButtons->addStretch(1);
     inputsLayout->addLayout(rowButtons);
     split->addWidget(inputsBox);
@@ -342,6 +377,28 @@ void PlaygroundPane::openCall(const promptlog::CallRecord& call)
     updateButtons();
 }
 
+void PlaygroundPane::addInputRow(const QJsonObject& values)
+{
+    const int row = m_inputs->rowCount();
+    m_inputs->insertRow(row);
+    for (int c = 0; c < m_inputs->columnCount(); ++c) {
+        const QJsonValue v = values.value(m_inputs->horizontalHeaderItem(c)->text());
+        if (v.isUndefined() || v.isNull())
+            continue;
+        QString text;
+        if (v.isString())
+            text = v.toString();
+        else if (v.isArray() || v.isObject())
+            text = QString::fromUtf8(
+                (v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject()))
+                    .toJson(QJsonDocument::Compact));
+        else
+            text = v.toVariant().toString();
+        m_inputs->setItem(row, c, new QTableWidgetItem(text));
+    }
+    updateButtons();
+}
+
 void PlaygroundPane::openPrompt(const PlaygroundPrompt& prompt, const QString& programPath,
                                 const SourceSpan& span)
 {
@@ -484,6 +541,7 @@ void PlaygroundPane::updateButtons()
     m_addVariant->setEnabled(open && m_variants.size() < kMaxVariants);
     m_removeRow->setEnabled(m_inputs->rowCount() > 0);
     m_addRow->setEnabled(m_inputs->columnCount() > 0);
+    m_addSet->setEnabled(m_inputs->columnCount() > 0);
     const bool canSave = !m_programPath.isEmpty() && m_span.isValid();
     for (VariantEditor* v : std::as_const(m_variants)) {
         v->saveButton()->setEnabled(canSave);

@@ -18,6 +18,8 @@ class QStackedWidget;
 class QTableView;
 class QTableWidget;
 class QTextBrowser;
+class QToolButton;
+class QMenu;
 class QHBoxLayout;
 
 namespace hako {
@@ -85,6 +87,13 @@ public:
     /// Pastes tab-separated rows (a spreadsheet's clipboard) at the table's current cell,
     /// adding rows as needed.
     void pasteRows(const QString& text);
+    /// Adds an input row filled from `values` (by variable name; other names are ignored).
+    void addInputRow(const QJsonObject& values);
+    /// The named input sets that Add Input Set offers (the Prompt view's sets of the open
+    /// program), asked for each time its menu opens.
+    using InputSets = std::function<QList<QPair<QString, QJsonObject>>()>;
+    void setInputSetsSource(InputSets source) { m_inputSets = std::move(source); }
+    QString programPath() const { return m_programPath; }
     bool isRunning() const;
 
     QTableWidget* inputsTable() const { return m_inputs; }
@@ -94,6 +103,7 @@ public:
     QPushButton* runButton() const { return m_run; }
     QPushButton* cancelButton() const { return m_cancel; }
     QPushButton* addVariantButton() const { return m_addVariant; }
+    QToolButton* addInputSetButton() const { return m_addSet; }
     QSpinBox* repeatSpin() const { return m_repeat; }
     QSpinBox* concurrencySpin() const { return m_concurrency; }
     QProgressBar* progressBar() const { return m_progress; }
@@ -151,6 +161,8 @@ private:
     QProgressBar* m_progress;
     QTableView* m_resultsView;
     QTextBrowser* m_reply;
+    QToolButton* m_addSet = nullptr;
+    InputSets m_inputSets;
     playground::PlaygroundResultModel* m_results;
     playground::PlaygroundRun* m_current = nullptr;
 };

@@ -3,6 +3,7 @@
 #include "widgets/promptview/promptmessageedit.h"
 
 #include <QComboBox>
+#include <QCryptographicHash>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -261,6 +262,28 @@ void InputsForm::rebuild()
             Q_EMIT message(tr("Could not write %1: %2").arg(*path, error), true);
     });
     updateSetControls();
+}
+
+QString InputsForm::setsKeyFor(const QString& programPath)
+{
+    return QStringLiteral("promptView/inputSets/") +
+           QString::fromLatin1(
+               QCryptographicHash::hash(programPath.toUtf8(), QCryptographicHash::Sha1).toHex());
+}
+
+QList<QPair<QString, QJsonObject>> InputsForm::storedSets(const QString& programPath)
+{
+    QList<QPair<QString, QJsonObject>> out;
+    if (programPath.isEmpty())
+        return out;
+    const QJsonObject all =
+        QJsonDocument::fromJson(QSettings().value(setsKeyFor(programPath)).toString().toUtf8())
+            .object();
+    QStringList names = all.keys();
+    names.sort(Qt::CaseInsensitive);
+    for (const QString& name : names)
+        out.append({name, all.value(name).toObject()});
+    return out;
 }
 
 QJsonObject InputsForm::sets() const

@@ -29,6 +29,10 @@ public:
     void setInputs(const QList<playground::PromptDocInput>& inputs, const QJsonObject& values);
     /// Where the named sets of this program are kept (a settings key; empty: no sets).
     void setSetsKey(const QString& key);
+    /// The settings key of the named sets of the program at `programPath`.
+    static QString setsKeyFor(const QString& programPath);
+    /// The named sets saved for the program at `programPath` (name → values), by name.
+    static QList<QPair<QString, QJsonObject>> storedSets(const QString& programPath);
 
     QJsonObject values() const { return m_values; }
     /// The names of the saved sets, sorted.

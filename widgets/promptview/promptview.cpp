@@ -76,13 +76,6 @@ QString settingsKey(const QString& path)
 }
 
 // The named input sets of the program at `path`.
-QString setsKey(const QString& path)
-{
-    return QStringLiteral("promptView/inputSets/") +
-           QString::fromLatin1(
-               QCryptographicHash::hash(path.toUtf8(), QCryptographicHash::Sha1).toHex());
-}
-
 /// `x` in a core sentence → “x” in bold for people.
 QString richSentence(const QString& sentence)
 {
@@ -869,7 +862,7 @@ void PromptView::rebuildInputs()
 {
     if (!m_inputsBox)
         return;
-    m_inputsBox->setSetsKey(m_filePath.isEmpty() ? QString() : setsKey(m_filePath));
+    m_inputsBox->setSetsKey(m_filePath.isEmpty() ? QString() : InputsForm::setsKeyFor(m_filePath));
     m_inputsBox->setInputs(m_doc.inputs, m_inputValues);
     m_inputsBox->setVisible(!m_doc.inputs.isEmpty());
 }

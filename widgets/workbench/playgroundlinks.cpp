@@ -12,6 +12,7 @@
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/playground/playgroundpane.h"
+#include "widgets/promptview/inputsform.h"
 #include "widgets/workbench/filecontroller.h"
 #include "widgets/workbench/runactions.h"
 
@@ -32,6 +33,12 @@ PlaygroundLinks::PlaygroundLinks(WorkbenchContext* context, RunController* run,
     : QObject(parent), m_context(context), m_run(run), m_runActions(runActions), m_editor(editor),
       m_files(files), m_pane(pane), m_dock(dock)
 {
+    // Add Input Set offers the sets saved in the Prompt view for the prompt's program.
+    m_pane->setInputSetsSource([this] {
+        const QString program =
+            !m_pane->programPath().isEmpty() ? m_pane->programPath() : m_editor->filePath();
+        return InputsForm::storedSets(program);
+    });
     // Each run of the playground composes its provider as a program run would, from the
     // folder of the program the prompt came from (else the editor's), logged as `playground`.
     m_pane->setProviderFactory([this]() -> std::shared_ptr<models::IModelProvider> {

@@ -382,6 +382,12 @@ private Q_SLOTS:
                                                        QJsonObject{{"topic", "rivers"}},
                                                        QJsonObject{{"topic", "volcanoes"}}}));
 
+        if (const QString shots = qEnvironmentVariable("HAKO_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            pane.resize(900, 700);
+            pane.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&pane));
+            pane.grab().save(shots + QStringLiteral("/playground-input-sets.png"));
+        }
         // A program without saved sets says where sets come from.
         pane.setInputSetsSource(
             [] { return InputsForm::storedSets(QStringLiteral("/tmp/no.pdl")); });

@@ -27,6 +27,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QStyle>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTextBrowser>
@@ -182,6 +183,9 @@ PlaygroundPane::PlaygroundPane(QWidget* parent) : QWidget(parent)
     m_addSet->setToolTip(tr("Adds a row from an input set saved in the Prompt view"));
     m_addSet->setPopupMode(QToolButton::InstantPopup);
     m_addSet->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    // Room for the menu arrow, which the style draws over the text's end otherwise.
+    m_addSet->setMinimumWidth(m_addSet->sizeHint().width() +
+                              m_addSet->style()->pixelMetric(QStyle::PM_MenuButtonIndicator));
     auto* setsMenu = new QMenu(m_addSet);
     setsMenu->setAccessibleName(tr("Input sets"));
     m_addSet->setMenu(setsMenu);

@@ -105,10 +105,15 @@ QNetworkReply::NetworkError networkError(QAbstractSocket::SocketError e)
     }
 }
 
+quint16 portOf(const QUrl& url)
+{
+    return quint16(url.port(url.scheme().toLower() == QLatin1String("https") ? 443 : 80));
+}
+
 QString serverKey(const QUrl& url)
 {
     return url.scheme().toLower() + QLatin1String("://") + url.host().toLower() + QLatin1Char(':') +
-           QString::number(url.port(url.scheme() == QLatin1String("https") ? 443 : 80));
+           QString::number(portOf(url));
 }
 
 } // namespace
@@ -298,7 +303,7 @@ void HttpCall::begin(QAbstractSocket* pooled)
         writeRequest();
         return;
     }
-    const quint16 port = quint16(m_r.url.port(scheme == QLatin1String("https") ? 443 : 80));
+    const quint16 port = portOf(m_r.url);
     if (auto* ssl = qobject_cast<QSslSocket*>(socket))
         ssl->connectToHostEncrypted(m_r.url.host(), port);
     else

@@ -9,6 +9,7 @@
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/workbench/debuglinks.h"
+#include "widgets/workbench/programtabs.h"
 #include "widgets/workbench/runactions.h"
 #include "widgets/workbench/tracedocks.h"
 
@@ -41,13 +42,14 @@ QString valueOf(const RunController::DebugSnapshot& s, const char* name)
 struct Workbench {
     QMainWindow window;
     WorkbenchContext context;
-    RunController run;
-    EditorPane* editor = new EditorPane(&context, &window);
+    ProgramTabs* tabs = new ProgramTabs(&context, &window);
+    EditorPane* editor = tabs->currentEditor();
+    RunController& run = *tabs->currentRun();
     TraceDocks traces{&window, &context, &run};
     QSettings settings;
-    RunActions actions{&context, &run, editor, &traces, &settings, &window};
-    DebugLinks links{&run, &actions, editor};
-    Workbench() { window.setCentralWidget(editor); }
+    RunActions actions{&context, tabs, &traces, &settings, &window};
+    DebugLinks links{tabs, &actions};
+    Workbench() { window.setCentralWidget(tabs); }
 };
 
 } // namespace

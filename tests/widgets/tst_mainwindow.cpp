@@ -10,6 +10,7 @@
 #include "widgets/eval/datasetpane.h"
 #include "widgets/workbench/docklayout.h"
 #include "widgets/workbench/mainwindow.h"
+#include "widgets/workbench/programtabs.h"
 
 #include <QStatusBar>
 
@@ -162,7 +163,7 @@ private Q_SLOTS:
         QVERIFY(answers.askedFor.isEmpty());
     }
 
-    void newAndOpenAsk()
+    void newAndOpenKeepEditsInTheirTab()
     {
         const QString path = copyFixture(QStringLiteral("hello.pdl"));
         const QString other = copyFixture(QStringLiteral("hello.pdl"), QStringLiteral("b.pdl"));
@@ -170,23 +171,42 @@ private Q_SLOTS:
         Answers answers;
         answerWith(window, answers);
         QVERIFY(window.openFile(path));
-        PdlEditor* editor = window.editorPane()->editor();
-        editor->append(QStringLiteral("more: 1\n"));
-        const QString edited = editor->text();
+        EditorPane* first = window.editorPane();
+        first->editor()->append(QStringLiteral("more: 1\n"));
+        const QString edited = first->editor()->text();
 
-        answers.choice = MainWindow::SaveChoice::Cancel;
-        QVERIFY(!window.newFile());
-        QVERIFY(!window.openFile(other));
-        QCOMPARE(editor->text(), edited);
-        QCOMPARE(window.editorPane()->filePath(), QFileInfo(path).absoluteFilePath());
-        QCOMPARE(answers.askedFor.size(), 2);
-
-        answers.choice = MainWindow::SaveChoice::Discard;
+        // New and Open add a tab: nothing is asked, the edited program stays as it is.
         QVERIFY(window.newFile());
-        QCOMPARE(editor->text(), QString());
+        QCOMPARE(window.programTabs()->count(), 2);
+        QVERIFY(window.editorPane() != first);
+        QCOMPARE(window.editorPane()->editor()->text(), QString());
         QCOMPARE(window.windowTitle(), QStringLiteral("untitled.pdl[*] — Hako"));
         QVERIFY(!window.isWindowModified());
         QCOMPARE(window.context()->currentProgram(), QString());
+        // The blank program takes the next file.
+        QVERIFY(window.openFile(other));
+        QCOMPARE(window.programTabs()->count(), 2);
+        QCOMPARE(window.editorPane()->filePath(), QFileInfo(other).absoluteFilePath());
+        QCOMPARE(window.context()->currentProgram(), QFileInfo(other).absoluteFilePath());
+        // Opening an open program shows its tab, unsaved changes and all.
+        QVERIFY(window.openFile(path));
+        QCOMPARE(window.editorPane(), first);
+        QCOMPARE(first->editor()->text(), edited);
+        QVERIFY(window.isWindowModified());
+        QCOMPARE(window.programTabs()->count(), 2);
+        QVERIFY(answers.askedFor.isEmpty());
+
+        // Closing the edited program asks; Cancel keeps it.
+        answers.choice = MainWindow::SaveChoice::Cancel;
+        QVERIFY(!window.files()->closeProgram());
+        QCOMPARE(answers.askedFor, QStringList{QStringLiteral("hello.pdl")});
+        QCOMPARE(window.programTabs()->count(), 2);
+        answers.choice = MainWindow::SaveChoice::Discard;
+        QVERIFY(window.files()->closeProgram());
+        QCOMPARE(window.programTabs()->count(), 1);
+        QCOMPARE(window.editorPane()->filePath(), QFileInfo(other).absoluteFilePath());
+        QCOMPARE(window.windowTitle(), QStringLiteral("b.pdl[*] — Hako"));
+        QCOMPARE(readBytes(path), readBytes(other)); // nothing was saved
     }
 
     void saveUntitledAsksForPath()
@@ -500,8 +520,8 @@ private Q_SLOTS:
             QVERIFY(window.grab().save(dir + QStringLiteral("/hako-first-start.png")));
     }
 
-    // One question per action: File › Open after answering Discard opens without asking again.
-    void openAsksOnceAboutUnsavedChanges()
+    // File › Open beside an edited program opens a tab and asks nothing: no work is at stake.
+    void openBesideUnsavedChangesAsksNothing()
     {
         const QString path = copyFixture(QStringLiteral("hello.pdl"));
         const QString other = copyFixture(QStringLiteral("hello.pdl"), QStringLiteral("b.pdl"));
@@ -511,16 +531,19 @@ private Q_SLOTS:
         window.setOpenPathQuestion([other](const QString&) { return other; });
         QVERIFY(window.openFile(path));
         window.editorPane()->editor()->append(QStringLiteral("more: 1\n"));
-        answers.choice = MainWindow::SaveChoice::Discard;
+        EditorPane* edited = window.editorPane();
         QAction* open = nullptr;
         for (QAction* a : window.findChildren<QAction*>())
             if (a->shortcut() == QKeySequence(QKeySequence::Open))
                 open = a;
         QVERIFY(open);
         open->trigger();
-        QCOMPARE(answers.askedFor.size(), 1);
+        QVERIFY(answers.askedFor.isEmpty());
         QCOMPARE(window.editorPane()->filePath(), QFileInfo(other).absoluteFilePath());
-        QCOMPARE(readBytes(path), readBytes(other)); // discarded, not saved
+        QCOMPARE(window.programTabs()->count(), 2);
+        QVERIFY(edited->isModified());
+        QVERIFY(edited->editor()->text().endsWith(QLatin1String("more: 1\n")));
+        QCOMPARE(readBytes(path), readBytes(other)); // nothing saved
     }
 
     // `hako FILE` and drops open a file by what it is: a trace in the trace panes (with its

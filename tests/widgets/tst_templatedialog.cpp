@@ -10,6 +10,7 @@
 #include "widgets/templates/templatedialog.h"
 #include "widgets/workbench/filecontroller.h"
 #include "widgets/workbench/mainwindow.h"
+#include "widgets/workbench/programtabs.h"
 
 #include <QAccessible>
 #include <QAction>
@@ -152,25 +153,26 @@ private Q_SLOTS:
         saveShot(&window, QStringLiteral("templates-created-en.png"));
     }
 
-    void newFromTemplateAsksToSave()
+    void newFromTemplateKeepsTheEditedProgram()
     {
         MainWindow window;
         QStringList asked;
-        FileController::SaveChoice answer = FileController::SaveChoice::Cancel;
         window.files()->setSaveQuestion([&](const QString& name) {
             asked << name;
-            return answer;
+            return FileController::SaveChoice::Cancel;
         });
-        PdlEditor* editor = window.editorPane()->editor();
-        editor->setText(QStringLiteral("text: mine\n"));
-        QVERIFY(window.editorPane()->isModified());
-        QVERIFY(!window.files()->newFromTemplate(QStringLiteral("chat")));
-        QCOMPARE(asked, QStringList{QStringLiteral("untitled.pdl")});
-        QCOMPARE(editor->text(), QStringLiteral("text: mine\n"));
-        answer = FileController::SaveChoice::Discard;
+        EditorPane* mine = window.editorPane();
+        mine->editor()->setText(QStringLiteral("text: mine\n"));
+        QVERIFY(mine->isModified());
+        // The template opens in a tab of its own: nothing to ask, nothing lost.
         QVERIFY(window.files()->newFromTemplate(QStringLiteral("chat")));
-        QCOMPARE(editor->text(), templateText("chat.pdl"));
+        QVERIFY(asked.isEmpty());
+        QVERIFY(window.editorPane() != mine);
+        QCOMPARE(window.programTabs()->count(), 2);
+        QCOMPARE(mine->editor()->text(), QStringLiteral("text: mine\n"));
+        QCOMPARE(window.editorPane()->editor()->text(), templateText("chat.pdl"));
         QVERIFY(!window.files()->newFromTemplate(QStringLiteral("no-such-template")));
+        QCOMPARE(window.programTabs()->count(), 2);
         QVERIFY(
             window.editorPane()->messageBar()->text().contains(QLatin1String("no template named")));
     }

@@ -155,18 +155,18 @@ EditorPane::EditorPane(WorkbenchContext* context, QWidget* parent)
     if (m_context) {
         connect(m_context, &WorkbenchContext::revealSourceRequested, this,
                 [this](const SourceSpan& span, QObject* origin) {
-                    if (origin != this)
+                    if (origin != this && m_active)
                         revealIfHere(span);
                 });
         connect(m_context, &WorkbenchContext::currentNodeChanged, this,
                 [this](const QString& id, QObject* origin) {
-                    if (origin == this || id.isEmpty() || !m_context->traceModel())
+                    if (origin == this || !m_active || id.isEmpty() || !m_context->traceModel())
                         return;
                     if (const pdl::TraceItem* item = m_context->traceModel()->findById(id))
                         revealIfHere(item->node.span);
                 });
         connect(m_editor, &PdlEditor::cursorLineColumnChanged, this, [this](int line, int column) {
-            if (m_revealing)
+            if (m_revealing || !m_active)
                 return; // the selection came from the context: no echo
             SourceSpan at;
             at.file = m_filePath;
@@ -182,6 +182,15 @@ EditorPane::~EditorPane()
 {
     if (m_recovery)
         m_recovery->remove(m_bufferId);
+}
+
+void EditorPane::setActive(bool active)
+{
+    if (active == m_active)
+        return;
+    m_active = active;
+    if (m_active && m_context)
+        m_context->setCurrentProgram(m_filePath, this);
 }
 
 QString EditorPane::displayName() const
@@ -337,7 +346,7 @@ void EditorPane::setFilePath(const QString& path)
     const bool changed = path != m_filePath;
     const bool otherFolder = QFileInfo(path).path() != QFileInfo(m_filePath).path();
     m_filePath = path;
-    if (m_context)
+    if (m_context && m_active)
         m_context->setCurrentProgram(path, this);
     if (otherFolder)
         refreshModelNames(); // another folder may have its own hako-models.yaml

@@ -79,6 +79,11 @@ public:
 
     /// Absolute path of the document, empty for a new one.
     QString filePath() const { return m_filePath; }
+    /// Whether this pane is the window's current program (default true): only the current one
+    /// follows the context's reveal and node requests and publishes its path and cursor to it.
+    /// Making it current publishes its path.
+    bool isActive() const { return m_active; }
+    void setActive(bool active);
     /// The file name, or "untitled.pdl" for a new document.
     QString displayName() const;
     bool isModified() const;
@@ -120,6 +125,7 @@ Q_SIGNALS:
     void promptModeChanged(bool prompt);
 
 private:
+    bool m_active = true;
     void refreshModelNames();
     void setupPromptView();
     void restorePromptMode();

@@ -6,6 +6,7 @@
 #include "widgets/debug/debugpane.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/pdleditor.h"
+#include "widgets/workbench/programtabs.h"
 #include "widgets/workbench/runactions.h"
 
 #include <QAction>
@@ -17,9 +18,9 @@
 
 namespace hako {
 
-DebugLinks::DebugLinks(RunController* run, RunActions* runActions, EditorPane* editor,
-                       QObject* parent)
-    : QObject(parent), m_run(run), m_runActions(runActions), m_editor(editor), m_pane(new DebugPane)
+DebugLinks::DebugLinks(ProgramTabs* tabs, RunActions* runActions, QObject* parent)
+    : QObject(parent), m_run(tabs->currentRun()), m_runActions(runActions),
+      m_editor(tabs->currentEditor()), m_pane(new DebugPane)
 {
     m_pane->setObjectName(QStringLiteral("debugPane"));
     auto action = [this](const QString& text, const QKeySequence& key, auto slot) {
@@ -59,23 +60,50 @@ DebugLinks::DebugLinks(RunController* run, RunActions* runActions, EditorPane* e
     m_pauseOnError = new QAction(tr("Pause on &Errors"), this);
     m_pauseOnError->setCheckable(true);
     m_pauseOnError->setChecked(true);
-    connect(m_pauseOnError, &QAction::toggled, m_run, &RunController::setPauseOnError);
+    connect(m_pauseOnError, &QAction::toggled, this,
+            [this](bool on) { m_run->setPauseOnError(on); });
     m_pauseBeforeModel = new QAction(tr("Pause Before &Model Calls"), this);
     m_pauseBeforeModel->setCheckable(true);
-    connect(m_pauseBeforeModel, &QAction::toggled, m_run, &RunController::setPauseBeforeModelCalls);
-    m_run->setPauseOnError(true);
+    connect(m_pauseBeforeModel, &QAction::toggled, this,
+            [this](bool on) { m_run->setPauseBeforeModelCalls(on); });
+    connect(m_pane, &DebugPane::setVariableRequested, this,
+            [this](const QString& name, const QString& value) { m_run->setVariable(name, value); });
+    connect(
+        m_pane, &DebugPane::setContextMessageRequested, this,
+        [this](int index, const QString& content) { m_run->setContextMessage(index, content); });
+    connect(m_pane, &DebugPane::answerRequested, this,
+            [this](const QString& reply) { m_run->answerModelCall(reply); });
+    RunController* first = std::exchange(m_run, nullptr);
+    setProgram(m_editor, first);
+    connect(tabs, &ProgramTabs::currentChanged, this, &DebugLinks::setProgram);
+}
 
-    connect(m_editor->editor(), &PdlEditor::breakpointsChanged, this, &DebugLinks::syncBreakpoints);
-    connect(m_run, &RunController::paused, this, &DebugLinks::onPaused);
-    connect(m_run, &RunController::resumed, this, &DebugLinks::onResumed);
-    connect(m_run, &RunController::started, this, [this] { updateActions(); });
-    connect(m_run, &RunController::finished, this, &DebugLinks::onFinished);
-    connect(m_run, &RunController::debugError, this,
+void DebugLinks::setProgram(EditorPane* editor, RunController* run)
+{
+    if (run == m_run)
+        return;
+    const bool first = !m_link;
+    delete m_link;
+    m_link = new QObject(this);
+    m_editor = editor;
+    m_run = run;
+    m_run->setPauseOnError(m_pauseOnError->isChecked());
+    m_run->setPauseBeforeModelCalls(m_pauseBeforeModel->isChecked());
+    connect(m_editor->editor(), &PdlEditor::breakpointsChanged, m_link,
+            [this] { syncBreakpoints(); });
+    connect(m_run, &RunController::paused, m_link, [this] { onPaused(); });
+    connect(m_run, &RunController::resumed, m_link, [this] { onResumed(); });
+    connect(m_run, &RunController::started, m_link, [this] { updateActions(); });
+    connect(m_run, &RunController::finished, m_link, [this] { onFinished(); });
+    connect(m_run, &RunController::debugError, m_link,
             [this](const QString& message) { Q_EMIT statusMessage(message, 5000); });
-    connect(m_pane, &DebugPane::setVariableRequested, m_run, &RunController::setVariable);
-    connect(m_pane, &DebugPane::setContextMessageRequested, m_run,
-            &RunController::setContextMessage);
-    connect(m_pane, &DebugPane::answerRequested, m_run, &RunController::answerModelCall);
+    // The Debug pane shows this program's pause, if it is paused.
+    if (m_run->isPaused())
+        onPaused();
+    else if (m_pane && !first)
+        m_pane->showRunning(m_run->isRunning() && m_run->isDebugging()
+                                ? tr("Running under the debugger…")
+                                : QString());
     updateActions();
 }
 

@@ -13,6 +13,7 @@ namespace hako {
 
 class DebugPane;
 class EditorPane;
+class ProgramTabs;
 class RunActions;
 class RunController;
 class WorkbenchContext;
@@ -25,29 +26,12 @@ class WorkbenchContext;
 /// paused run's variables (editable) and context and answers a model call by hand. Runs start
 /// through RunActions (so trust and saving work as for Run). GUI thread; wiring only: the
 /// run's worker pauses, never the GUI thread.
-///
-/// MainWindow wiring (the lead adds these lines):
-///
-///     // mainwindow.h
-///     class DebugLinks;                       // with the other forward declarations
-///     DebugLinks* m_debugLinks = nullptr;     // member
-///     QDockWidget* m_debugDock = nullptr;     // member
-///
-///     // mainwindow.cpp, #include "widgets/workbench/debuglinks.h" and
-///     // "widgets/debug/debugpane.h"; in the constructor, after m_runActions is created:
-///     m_debugLinks = new DebugLinks(m_run, m_runActions, m_editorPane, this);
-///     connect(m_debugLinks, &DebugLinks::statusMessage, this, showStatus);
-///     // where the docks are made (createDocks, next to the Console's):
-///     m_debugDock = addPaneDock(m_debugLinks->pane(), tr("Debug"), QStringLiteral("debugDock"));
-///     // in the menus, after m_runActions->populateMenu(runMenu):
-///     runMenu->addSeparator();
-///     m_debugLinks->populateMenu(runMenu);
-///     // in the View menu's dock list: add m_debugDock
+/// The commands act on the current program of ProgramTabs (a paused run in another tab shows
+/// when its tab comes forward).
 class DebugLinks : public QObject {
     Q_OBJECT
 public:
-    DebugLinks(RunController* run, RunActions* runActions, EditorPane* editor,
-               QObject* parent = nullptr);
+    DebugLinks(ProgramTabs* tabs, RunActions* runActions, QObject* parent = nullptr);
     ~DebugLinks() override;
 
     /// The Debug pane (unparented until docked; deleted with this object if never docked).
@@ -81,6 +65,8 @@ Q_SIGNALS:
     void statusMessage(const QString& text, int timeout);
 
 private:
+    /// Follows the current program: its editor's breakpoints, its run's pauses.
+    void setProgram(EditorPane* editor, RunController* run);
     void syncBreakpoints();
     void onPaused();
     void onResumed();
@@ -92,6 +78,8 @@ private:
     RunController* m_run;
     RunActions* m_runActions;
     EditorPane* m_editor;
+    // The connections to the current program's editor and run go with it.
+    QObject* m_link = nullptr;
     QPointer<DebugPane> m_pane;
     QPointer<WorkbenchContext> m_context;
     QAction* m_debug;

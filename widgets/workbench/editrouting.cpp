@@ -8,12 +8,15 @@
 
 namespace hako {
 
-EditRouting::EditRouting(QWidget* editor, QObject* parent) : QObject(parent), m_editor(editor) {}
+EditRouting::EditRouting(std::function<QWidget*()> editor, QObject* parent)
+    : QObject(parent), m_editor(std::move(editor))
+{}
 
 void EditRouting::run(const char* command, const std::function<void()>& editorCommand) const
 {
     QWidget* focus = QApplication::focusWidget();
-    if (!focus || focus == m_editor || m_editor->isAncestorOf(focus)) {
+    QWidget* editor = m_editor();
+    if (!focus || focus == editor || editor->isAncestorOf(focus)) {
         editorCommand();
         return;
     }

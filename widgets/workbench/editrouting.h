@@ -16,15 +16,16 @@ namespace hako {
 class EditRouting : public QObject {
     Q_OBJECT
 public:
-    /// `editor`: the widget whose own command runs `fallback` (QScintilla's selectAll(true)…).
-    explicit EditRouting(QWidget* editor, QObject* parent = nullptr);
+    /// `editor` gives the widget (the current program's editor) whose own command runs
+    /// `editorCommand` (QScintilla's selectAll(true)…).
+    explicit EditRouting(std::function<QWidget*()> editor, QObject* parent = nullptr);
 
     /// Runs the slot `command` ("undo", "redo", "cut", "copy", "paste", "selectAll") on the
     /// focused widget; `editorCommand` when the focus is in the editor (or nowhere).
     void run(const char* command, const std::function<void()>& editorCommand) const;
 
 private:
-    QWidget* m_editor;
+    std::function<QWidget*()> m_editor;
 };
 
 } // namespace hako

@@ -9,6 +9,7 @@
 #include "widgets/eval/datasetpane.h"
 #include "widgets/eval/evalresultspane.h"
 #include "widgets/eval/experimentform.h"
+#include "widgets/workbench/programtabs.h"
 #include "widgets/workbench/runactions.h"
 #include "widgets/workbench/tracedocks.h"
 
@@ -23,20 +24,21 @@ namespace hako {
 
 EvalLinks::EvalLinks(DatasetPane* datasets, QDockWidget* datasetsDock, EvalResultsPane* results,
                      QDockWidget* resultsDock, TraceDocks* traces, RunActions* run,
-                     EditorPane* editor, QObject* parent)
+                     ProgramTabs* tabs, QObject* parent)
     : QObject(parent), m_datasets(datasets), m_datasetsDock(datasetsDock), m_results(results),
-      m_resultsDock(resultsDock), m_run(run), m_editor(editor), m_form(new ExperimentForm),
+      m_resultsDock(resultsDock), m_run(run), m_tabs(tabs), m_form(new ExperimentForm),
       m_job(new ExperimentJob(this))
 {
     m_results->setSetupWidget(m_form);
     // The form tests the editor's program unless the user chose another.
     auto followEditor = [this](const QString& previous) {
         if (m_form->programPath().isEmpty() || m_form->programPath() == previous)
-            m_form->setProgramPath(m_editor->filePath());
+            m_form->setProgramPath(m_tabs->currentEditor()->filePath());
     };
     followEditor(QString());
-    connect(m_editor, &EditorPane::filePathChanged, this,
-            [this, followEditor, last = m_editor->filePath()](const QString& path) mutable {
+    connect(m_tabs, &ProgramTabs::currentFilePathChanged, this,
+            [this, followEditor,
+             last = m_tabs->currentEditor()->filePath()](const QString& path) mutable {
                 followEditor(last);
                 last = path;
             });
@@ -137,11 +139,12 @@ bool EvalLinks::runExperiment()
         bar->showMessage(tr("Choose the program to test: a saved .pdl file."));
         return false;
     }
-    if (program == QFileInfo(m_editor->filePath()).absoluteFilePath() && m_editor->isModified()) {
+    if (program == QFileInfo(m_tabs->currentEditor()->filePath()).absoluteFilePath() &&
+        m_tabs->currentEditor()->isModified()) {
         bar->showMessage(tr("The program has unsaved changes; the experiment runs the saved "
                             "file."),
                          MessageBar::Kind::Warning, tr("Save and Run"), [this] {
-                             if (m_editor->save())
+                             if (m_tabs->currentEditor()->save())
                                  runExperiment();
                          });
         return false;

@@ -9,7 +9,7 @@ class QDockWidget;
 namespace hako {
 
 class DatasetPane;
-class EditorPane;
+class ProgramTabs;
 class EvalResultsPane;
 class ExperimentForm;
 class ExperimentJob;
@@ -34,7 +34,7 @@ class EvalLinks : public QObject {
     Q_OBJECT
 public:
     EvalLinks(DatasetPane* datasets, QDockWidget* datasetsDock, EvalResultsPane* results,
-              QDockWidget* resultsDock, TraceDocks* traces, RunActions* run, EditorPane* editor,
+              QDockWidget* resultsDock, TraceDocks* traces, RunActions* run, ProgramTabs* tabs,
               QObject* parent = nullptr);
     ~EvalLinks() override;
 
@@ -64,7 +64,7 @@ private:
     EvalResultsPane* m_results;
     QDockWidget* m_resultsDock;
     RunActions* m_run;
-    EditorPane* m_editor;
+    ProgramTabs* m_tabs;
     ExperimentForm* m_form;
     ExperimentJob* m_job;
     QString m_compareWith;

@@ -9,6 +9,7 @@
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/templates/templatedialog.h"
+#include "widgets/workbench/programtabs.h"
 
 #include <QDir>
 #include <QDragEnterEvent>
@@ -38,22 +39,51 @@ QString droppedFile(const QMimeData* mime)
 
 } // namespace
 
-FileController::FileController(EditorPane* editor, QSettings* settings, QWidget* window)
-    : QObject(window), m_editor(editor), m_settings(settings), m_window(window),
+FileController::FileController(ProgramTabs* tabs, QSettings* settings, QWidget* window)
+    : QObject(window), m_tabs(tabs), m_settings(settings), m_window(window),
       m_recent(std::make_unique<RecentFiles>(settings)),
       m_recovery(std::make_unique<RecoveryStore>())
 {
-    m_editor->setRecoveryStore(m_recovery.get());
+    for (EditorPane* e : m_tabs->editors())
+        e->setRecoveryStore(m_recovery.get());
+    connect(m_tabs, &ProgramTabs::programAdded, this,
+            [this](EditorPane* e) { e->setRecoveryStore(m_recovery.get()); });
+    // A closed program keeps no recovery copy: closing it was the user's decision.
+    connect(m_tabs, &ProgramTabs::programRemoved, this, [](EditorPane* e) {
+        e->discardRecovery();
+        e->setRecoveryStore(nullptr);
+    });
     window->setAcceptDrops(true);
     window->installEventFilter(this);
 }
 
 FileController::~FileController() = default;
 
+EditorPane* FileController::editor() const
+{
+    return m_tabs->currentEditor();
+}
+
 void FileController::detachRecovery()
 {
-    m_editor->discardRecovery();
-    m_editor->setRecoveryStore(nullptr);
+    for (EditorPane* e : m_tabs->editors()) {
+        e->discardRecovery();
+        e->setRecoveryStore(nullptr);
+    }
+}
+
+EditorPane* FileController::blankProgram()
+{
+    EditorPane* current = editor();
+    return ProgramTabs::isBlank(current) ? current : m_tabs->addProgram();
+}
+
+void FileController::dropIfUnused(EditorPane* made, EditorPane* previous)
+{
+    if (made != previous && ProgramTabs::isBlank(made)) {
+        m_tabs->removeProgram(made);
+        m_tabs->setCurrentEditor(previous);
+    }
 }
 
 bool FileController::eventFilter(QObject* watched, QEvent* event)
@@ -87,17 +117,36 @@ QStringList FileController::recentFiles() const
     return m_recent->files();
 }
 
-bool FileController::maybeSave()
+bool FileController::maybeSaveAll()
 {
-    if (!m_editor->isModified())
+    for (EditorPane* e : m_tabs->editors())
+        if (!maybeSave(e))
+            return false;
+    return true;
+}
+
+bool FileController::closeProgram(EditorPane* which)
+{
+    EditorPane* e = which ? which : editor();
+    if (!maybeSave(e))
+        return false;
+    m_tabs->removeProgram(e);
+    return true;
+}
+
+bool FileController::maybeSave(EditorPane* which)
+{
+    EditorPane* e = which ? which : editor();
+    if (!e->isModified())
         return true;
+    m_tabs->setCurrentEditor(e); // the question is about the program in view
     SaveChoice choice = SaveChoice::Cancel;
     if (m_saveQuestion) {
-        choice = m_saveQuestion(m_editor->displayName());
+        choice = m_saveQuestion(e->displayName());
     } else {
         const auto answer = QMessageBox::warning(
             m_window, tr("Unsaved Changes"),
-            tr("Save the changes to “%1” before closing it?").arg(m_editor->displayName()),
+            tr("Save the changes to “%1” before closing it?").arg(e->displayName()),
             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
         choice = answer == QMessageBox::Save      ? SaveChoice::Save
                  : answer == QMessageBox::Discard ? SaveChoice::Discard
@@ -105,9 +154,9 @@ bool FileController::maybeSave()
     }
     switch (choice) {
     case SaveChoice::Save:
-        return save();
+        return saveProgram(e);
     case SaveChoice::Discard:
-        m_editor->discardRecovery();
+        e->discardRecovery();
         return true;
     case SaveChoice::Cancel:
         break;
@@ -117,9 +166,9 @@ bool FileController::maybeSave()
 
 bool FileController::newFile()
 {
-    if (!maybeSave())
-        return false;
-    m_editor->newDocument();
+    EditorPane* e = blankProgram();
+    e->setPromptMode(false);
+    e->setFocus();
     return true;
 }
 
@@ -144,15 +193,13 @@ bool FileController::newFromTemplate(const QString& id)
     TemplateCatalog catalog;
     const Result<QString> text = catalog.programText(id);
     if (!text) {
-        m_editor->messageBar()->showMessage(text.error().message);
+        editor()->messageBar()->showMessage(text.error().message);
         return false;
     }
-    if (!maybeSave())
-        return false;
-    m_editor->newDocument();
+    EditorPane* target = blankProgram();
     // One undoable edit over the empty program: the buffer is modified, so closing it asks
     // whether to save, and autosave keeps a recovery copy.
-    PdlEditor* editor = m_editor->editor();
+    PdlEditor* editor = target->editor();
     editor->beginUndoAction();
     editor->selectAll(true);
     editor->replaceSelectedText(*text);
@@ -173,17 +220,12 @@ bool FileController::newFromTemplate(const QString& id)
                           .arg(title);
     if (needsMemory)
         message += QLatin1Char(' ') + tr("It needs a memory store (Memory pane).");
-    m_editor->messageBar()->showMessage(message, MessageBar::Kind::Information);
+    target->messageBar()->showMessage(message, MessageBar::Kind::Information);
     return true;
 }
 
 bool FileController::openFile(const QString& path, QString* error)
 {
-    if (!maybeSave()) {
-        if (error)
-            *error = tr("cancelled");
-        return false;
-    }
     return loadProgram(path, error);
 }
 
@@ -229,22 +271,33 @@ void FileController::openProgramOfTrace(const QString& tracePath, const QString&
     if (tracePath != m_traceWantingProgram)
         return; // opened as a trace only (Open Trace…), or reloaded
     m_traceWantingProgram.clear();
-    if (program.isEmpty() || program == QFileInfo(m_editor->filePath()).absoluteFilePath())
+    if (program.isEmpty())
         return;
-    if (m_editor->isModified()) {
-        // Replacing unsaved work was not what the user asked for: say where the program is.
-        Q_EMIT statusMessage(tr("The trace's program %1 was not opened: the editor has "
-                                "unsaved changes")
-                                 .arg(QDir::toNativeSeparators(program)),
-                             8000);
-        return;
-    }
     loadProgram(program, nullptr, true);
 }
 
 bool FileController::loadProgram(const QString& path, QString* error, bool isTracesProgram)
 {
-    if (!m_editor->openFile(path, error)) {
+    // An open program comes forward as it is (its unsaved changes stay).
+    if (EditorPane* open = m_tabs->editorOf(path)) {
+        m_tabs->setCurrentEditor(open);
+        open->setFocus();
+        // Unchanged, it is read again (the file may have changed on disk).
+        if (!open->isModified() && !open->openFile(path, error))
+            return false;
+        m_recent->add(path);
+        if (isTracesProgram) // the trace stays on show (its run's trace is not cleared)
+            Q_EMIT programOpened(path, true);
+        return true;
+    }
+    EditorPane* previous = editor();
+    EditorPane* target = blankProgram();
+    if (!target->openFile(path, error)) {
+        // The error is said where the user was.
+        const QString message = target->messageBar()->text();
+        dropIfUnused(target, previous);
+        if (target != previous && !message.isEmpty())
+            previous->messageBar()->showMessage(message);
         m_recent->remove(path);
         return false;
     }
@@ -257,17 +310,29 @@ bool FileController::loadProgram(const QString& path, QString* error, bool isTra
 
 bool FileController::save()
 {
-    if (m_editor->filePath().isEmpty())
-        return saveAs();
-    return saveTo(m_editor->filePath());
+    return saveProgram(editor());
 }
 
 bool FileController::saveAs()
 {
-    QString suggested = m_editor->filePath();
+    return saveProgramAs(editor());
+}
+
+bool FileController::saveProgram(EditorPane* e)
+{
+    if (e->filePath().isEmpty())
+        return saveProgramAs(e);
+    m_tabs->setCurrentEditor(e);
+    return saveTo(e->filePath());
+}
+
+bool FileController::saveProgramAs(EditorPane* e)
+{
+    m_tabs->setCurrentEditor(e);
+    QString suggested = e->filePath();
     if (suggested.isEmpty())
         suggested = QDir(m_settings->value(QLatin1String(kLastDirKey), QDir::homePath()).toString())
-                        .filePath(m_editor->displayName());
+                        .filePath(e->displayName());
     const QString path =
         m_savePathQuestion
             ? m_savePathQuestion(suggested)
@@ -278,7 +343,7 @@ bool FileController::saveAs()
 
 bool FileController::saveTo(const QString& path)
 {
-    if (!m_editor->saveAs(path))
+    if (!editor()->saveAs(path))
         return false;
     m_recent->add(path);
     m_settings->setValue(QLatin1String(kLastDirKey), QFileInfo(path).absolutePath());
@@ -288,21 +353,19 @@ bool FileController::saveTo(const QString& path)
 
 bool FileController::openExample(const QString& fileName)
 {
-    if (!maybeSave())
-        return false;
     const QString target = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
                            QStringLiteral("/examples");
     ExampleCatalog catalog;
     Result<QString> path = catalog.materialize(fileName, target);
     if (!path.ok()) {
-        m_editor->messageBar()->showMessage(path.error().message);
+        editor()->messageBar()->showMessage(path.error().message);
         return false;
     }
     if (!loadProgram(*path, nullptr))
         return false;
     for (const ExampleInfo& e : catalog.examples()) {
         if (e.fileName == fileName && e.needsModel)
-            m_editor->messageBar()->showMessage(
+            editor()->messageBar()->showMessage(
                 tr("This example needs a model. %1").arg(e.description),
                 MessageBar::Kind::Information);
     }
@@ -371,14 +434,15 @@ bool FileController::restoreEntry(const QString& bufferId)
     for (const RecoveryEntry& e : m_recovery->list()) {
         if (e.bufferId != bufferId)
             continue;
-        if (!maybeSave())
-            return false;
+        EditorPane* previous = editor();
+        EditorPane* target = blankProgram();
         QString error;
-        if (!m_editor->restoreRecovery(e, &error)) {
-            m_editor->messageBar()->showMessage(error);
+        if (!target->restoreRecovery(e, &error)) {
+            dropIfUnused(target, previous);
+            previous->messageBar()->showMessage(error);
             return false;
         }
-        m_editor->messageBar()->showMessage(
+        target->messageBar()->showMessage(
             tr("Restored unsaved changes from %1. Save to keep them.")
                 .arg(QLocale().toString(e.savedAt, QLocale::ShortFormat)),
             MessageBar::Kind::Information);

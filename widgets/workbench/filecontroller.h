@@ -14,11 +14,13 @@ class QWidget;
 namespace hako {
 
 class EditorPane;
+class ProgramTabs;
 class RecentFiles;
 class RecoveryStore;
 
 /// The workbench's file handling: opens a path by what it is (detectFileKind) — a program in
-/// the editor, and for traces, documents and memory stores a request to the pane that shows
+/// its own tab of ProgramTabs (the current one when it is blank, the program's tab when it is
+/// open already), and for traces, documents and memory stores a request to the pane that shows
 /// them —, New/Save/Save As with one "save changes?" question per action, the recent files,
 /// the examples and templates, recovery of programs left unsaved by a session that crashed, and
 /// files dropped onto the window. Dialogs can be replaced by functions (tests answer without
@@ -36,9 +38,9 @@ public:
     /// their names, returns whether to restore them.
     using RecoveryQuestion = std::function<bool(const QStringList& names)>;
 
-    /// Handles `editor`'s files with `settings` (not owned; recent files, last folder) and
-    /// accepts files dropped onto `window` (also the parent of its dialogs).
-    FileController(EditorPane* editor, QSettings* settings, QWidget* window);
+    /// Handles the files of `tabs`' programs with `settings` (not owned; recent files, last
+    /// folder) and accepts files dropped onto `window` (also the parent of its dialogs).
+    FileController(ProgramTabs* tabs, QSettings* settings, QWidget* window);
     ~FileController() override;
 
     void setSaveQuestion(SaveQuestion question) { m_saveQuestion = std::move(question); }
@@ -49,7 +51,7 @@ public:
         m_recoveryQuestion = std::move(question);
     }
 
-    /// Opens the program at `path` after offering to save unsaved changes; on failure the
+    /// Opens the program at `path` in a tab (or shows its tab when it is open); on failure the
     /// error is shown in the message bar and false returned; the current program stays.
     bool openFile(const QString& path, QString* error = nullptr);
     /// Opens `path` by what it is: a program as openFile; a trace, a document or a memory store
@@ -59,16 +61,19 @@ public:
     void openWithDialog();
     /// Asks for a file to open in `caption`'s dialog with `filter`; empty when cancelled.
     QString askOpenPath(const QString& caption, const QString& filter) const;
-    /// A trace asked for by openPath loaded and names `program`: it opens in the editor unless
-    /// it is there already or the editor has unsaved changes (then the status bar says where
-    /// it is); the trace stays on show.
+    /// A trace asked for by openPath loaded and names `program`: it opens in a tab (or its tab
+    /// comes forward); the trace stays on show.
     void openProgramOfTrace(const QString& tracePath, const QString& program);
+    /// File › New: a blank program in a new tab (the current one when it is blank).
     bool newFile();
+    /// File › Close Program: offers to save `editor`'s changes (the current program when null),
+    /// then closes its tab; false when the user cancelled.
+    bool closeProgram(EditorPane* editor = nullptr);
     /// File › New from Template…: shows the TemplateDialog (window-modal, not blocking); Create
     /// calls newFromTemplate() with the chosen one.
     void newFromTemplateDialog();
-    /// Opens template `id` (from :/templates) as a new, unnamed, modified program after offering
-    /// to save unsaved changes, as New does; the message bar says what to change.
+    /// Opens template `id` (from :/templates) as a new, unnamed, modified program in a tab, as
+    /// New does; the message bar says what to change.
     bool newFromTemplate(const QString& id);
     /// Saves to the current file (asking for a name if it has none).
     bool save();
@@ -76,8 +81,11 @@ public:
     bool saveAs();
     /// Saves to `path` without asking and makes it the current file.
     bool saveTo(const QString& path);
-    /// Offers to save unsaved changes; true when it is fine to discard the program.
-    bool maybeSave();
+    /// Offers to save `editor`'s unsaved changes (the current program when null; its tab comes
+    /// forward first); true when it is fine to discard the program.
+    bool maybeSave(EditorPane* editor = nullptr);
+    /// maybeSave() for every open program (closing the window); false at the first Cancel.
+    bool maybeSaveAll();
     /// The language of the templates' texts: HAKO_LANGUAGE, else the `ui/language` setting,
     /// else the system locale.
     QString templateLanguage() const;
@@ -85,10 +93,10 @@ public:
     /// need a model explain how to connect one in the message bar.
     bool openExample(const QString& fileName);
     /// Offers to restore programs left unsaved by a session that crashed or was killed: the
-    /// newest opens in the editor, the others stay under File › Recover Unsaved. Returns the
+    /// newest opens in a tab, the others stay under File › Recover Unsaved. Returns the
     /// number restored (0 or 1).
     int offerRecovery();
-    /// The editor stops writing recovery copies (before the window goes).
+    /// The editors stop writing recovery copies (before the window goes).
     void detachRecovery();
 
     QStringList recentFiles() const;
@@ -112,10 +120,17 @@ protected:
 
 private:
     bool loadProgram(const QString& path, QString* error, bool isTracesProgram = false);
+    /// The current program when it is blank, else a new tab.
+    EditorPane* blankProgram();
+    /// Undoes blankProgram() when nothing was put in it.
+    void dropIfUnused(EditorPane* editor, EditorPane* previous);
+    EditorPane* editor() const;
+    bool saveProgram(EditorPane* editor);
+    bool saveProgramAs(EditorPane* editor);
     bool restoreEntry(const QString& bufferId);
     QString lastDirectory() const;
 
-    EditorPane* m_editor;
+    ProgramTabs* m_tabs;
     QSettings* m_settings;
     QWidget* m_window;
     std::unique_ptr<RecentFiles> m_recent;

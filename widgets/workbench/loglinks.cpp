@@ -6,6 +6,7 @@
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/workbench/filecontroller.h"
+#include "widgets/workbench/programtabs.h"
 #include "widgets/workbench/tracedocks.h"
 
 #include <QDir>
@@ -14,10 +15,9 @@
 
 namespace hako {
 
-LogLinks::LogLinks(WorkbenchContext* context, RunController* run, TraceDocks* traces,
-                   FileController* files, EditorPane* editor, QObject* parent)
-    : QObject(parent), m_context(context), m_run(run), m_traces(traces), m_files(files),
-      m_editor(editor)
+LogLinks::LogLinks(WorkbenchContext* context, ProgramTabs* tabs, TraceDocks* traces,
+                   FileController* files, QObject* parent)
+    : QObject(parent), m_context(context), m_traces(traces), m_files(files), m_tabs(tabs)
 {
     // An archived trace loads in the background; its node is selected once it is in.
     connect(m_traces, &TraceDocks::traceLoaded, this, [this](const QString& path) {
@@ -35,9 +35,13 @@ void LogLinks::showInTrace(const QString& runId, const QString& nodeId, const QS
     Q_UNUSED(program)
     if (runId.isEmpty())
         return;
-    // The window's own latest run: its live trace is still in the panes' model.
-    if (runId == m_run->lastRunId() && !m_run->isRunning() && m_run->traceModel() &&
-        (nodeId.isEmpty() || m_run->traceModel()->findById(nodeId))) {
+    // The latest run of an open program: its live trace is still in its model.
+    for (EditorPane* editor : m_tabs->editors()) {
+        RunController* run = m_tabs->runOf(editor);
+        if (runId != run->lastRunId() || run->isRunning() || !run->traceModel() ||
+            (!nodeId.isEmpty() && !run->traceModel()->findById(nodeId)))
+            continue;
+        m_tabs->setCurrentEditor(editor);
         m_traces->showRunTrace();
         m_traces->traceDock()->show();
         m_traces->traceDock()->raise();
@@ -62,7 +66,7 @@ void LogLinks::showSource(const QString& programPath, const SourceSpan& span)
 {
     if (programPath.isEmpty())
         return;
-    if (QFileInfo(m_editor->filePath()) != QFileInfo(programPath)) {
+    if (QFileInfo(m_tabs->currentEditor()->filePath()) != QFileInfo(programPath)) {
         QString error;
         if (!m_files->openFile(programPath, &error))
             return; // the editor's message bar says why (or the user kept the current one)

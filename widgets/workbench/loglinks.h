@@ -7,7 +7,7 @@
 
 namespace hako {
 
-class EditorPane;
+class ProgramTabs;
 class FileController;
 class RunController;
 class TraceDocks;
@@ -19,8 +19,8 @@ class WorkbenchContext;
 class LogLinks : public QObject {
     Q_OBJECT
 public:
-    LogLinks(WorkbenchContext* context, RunController* run, TraceDocks* traces,
-             FileController* files, EditorPane* editor, QObject* parent = nullptr);
+    LogLinks(WorkbenchContext* context, ProgramTabs* tabs, TraceDocks* traces,
+             FileController* files, QObject* parent = nullptr);
 
 public Q_SLOTS:
     /// Shows the trace of `runId` and selects `nodeId` in it; says so in the status bar when
@@ -34,10 +34,9 @@ Q_SIGNALS:
 
 private:
     WorkbenchContext* m_context;
-    RunController* m_run;
     TraceDocks* m_traces;
     FileController* m_files;
-    EditorPane* m_editor;
+    ProgramTabs* m_tabs;
     QString m_pendingTrace; ///< the archived trace being loaded, and the node to select in it
     QString m_pendingNode;
 };

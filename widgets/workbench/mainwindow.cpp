@@ -38,6 +38,8 @@
 #include "widgets/workbench/loglinks.h"
 #include "widgets/workbench/otelreceive.h"
 #include "widgets/workbench/playgroundlinks.h"
+#include "widgets/workbench/programstack.h"
+#include "widgets/workbench/programtabs.h"
 #include "widgets/workbench/tracedocks.h"
 
 #include <QAction>
@@ -58,14 +60,33 @@ namespace hako {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_context(new WorkbenchContext(this)),
-      m_editorPane(new EditorPane(m_context, this)), m_settings(std::make_unique<QSettings>()),
-      m_run(new RunController(this)),
-      m_files(new FileController(m_editorPane, m_settings.get(), this))
+      m_tabs(new ProgramTabs(m_context, this)), m_settings(std::make_unique<QSettings>()),
+      m_files(new FileController(m_tabs, m_settings.get(), this))
 {
     setObjectName(QStringLiteral("hakoMainWindow"));
-    // The centre: the editor, or the start page until a program is there.
+    // The centre: the programs' tabs, or the start page until a program is there.
     m_central = new QStackedWidget(this);
-    m_central->addWidget(m_editorPane);
+    m_central->addWidget(m_tabs);
+    // Each program has its own Rename Definition… (Shift+F6 through the Edit menu).
+    auto addRename = [this](EditorPane* editor) {
+        auto* rename = new DefRename(editor->editor(), editor);
+        connect(rename->action(), &QAction::triggered, editor,
+                [editor] { editor->setPromptMode(false); });
+        connect(rename, &DefRename::message, editor, [editor](const QString& text) {
+            editor->messageBar()->showMessage(text, MessageBar::Kind::Warning);
+        });
+        connect(rename, &DefRename::renamed, this,
+                [this](const QString& from, const QString& to, int places) {
+                    statusBar()->showMessage(
+                        places == 1
+                            ? tr("Renamed '%1' to '%2' (1 place)").arg(from, to)
+                            : tr("Renamed '%1' to '%2' (%3 places)").arg(from, to).arg(places),
+                        4000);
+                });
+    };
+    for (EditorPane* editor : m_tabs->editors())
+        addRename(editor);
+    connect(m_tabs, &ProgramTabs::programAdded, this, addRename);
     setCentralWidget(m_central);
     setWindowIcon(QApplication::windowIcon());
 
@@ -82,11 +103,11 @@ MainWindow::MainWindow(QWidget* parent)
     encoding->setToolTip(tr("Encoding"));
 
     createDocks();
-    m_runActions = new RunActions(m_context, m_run, m_editorPane, m_traces, m_settings.get(), this);
-    m_playgroundLinks = new PlaygroundLinks(m_context, m_run, m_runActions, m_editorPane, m_files,
+    m_runActions = new RunActions(m_context, m_tabs, m_traces, m_settings.get(), this);
+    m_playgroundLinks = new PlaygroundLinks(m_context, m_tabs, m_runActions, m_files,
                                             m_playgroundPane, m_playgroundDock, this);
     // The debugger: breakpoints in the editor's margin, F6 to debug, the Debug pane.
-    m_debugLinks = new DebugLinks(m_run, m_runActions, m_editorPane, this);
+    m_debugLinks = new DebugLinks(m_tabs, m_runActions, this);
     m_debugLinks->setWorkbenchContext(m_context);
     connect(m_traces->boxView(), &BoxView::rerunRequested, m_runActions, &RunActions::rerunFrom);
     // The Trace Tree's context menu offers Re-run from Here for its selected row.
@@ -129,8 +150,15 @@ MainWindow::MainWindow(QWidget* parent)
         m_consoleDock->raise();
     });
     // A finished run's calls are in the log: the pane lists them (when shown).
-    connect(m_run, &RunController::finished, m_promptLogPane, &PromptLogPane::refresh);
-    auto* links = new LogLinks(m_context, m_run, m_traces, m_files, m_editorPane, this);
+    auto refreshLog = [this](EditorPane*, RunController* run) {
+        connect(run, &RunController::finished, m_promptLogPane, &PromptLogPane::refresh);
+    };
+    for (EditorPane* editor : m_tabs->editors())
+        refreshLog(editor, m_tabs->runOf(editor));
+    connect(m_tabs, &ProgramTabs::programAdded, this, refreshLog);
+    connect(m_tabs, &ProgramTabs::closeRequested, m_files,
+            [this](EditorPane* editor) { m_files->closeProgram(editor); });
+    auto* links = new LogLinks(m_context, m_tabs, m_traces, m_files, this);
     connect(links, &LogLinks::statusMessage, this, showStatus);
     connect(m_promptLogPane, &PromptLogPane::showInTraceRequested, links, &LogLinks::showInTrace);
     connect(m_promptLogPane, &PromptLogPane::showSourceRequested, links, &LogLinks::showSource);
@@ -138,36 +166,37 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_promptLogPane, &PromptLogPane::openInPlaygroundRequested, m_playgroundLinks,
             &PlaygroundLinks::openCall);
     m_evalLinks = new EvalLinks(m_datasetPane, m_datasetsDock, m_evalPane, m_evalDock, m_traces,
-                                m_runActions, m_editorPane, this);
+                                m_runActions, m_tabs, this);
     connect(m_evalLinks, &EvalLinks::statusMessage, this, showStatus);
     connect(m_debugLinks, &DebugLinks::statusMessage, this, showStatus);
     connect(m_promptLogPane, &PromptLogPane::statusMessage, this, showStatus);
     connect(m_promptLogPane, &PromptLogPane::addToDatasetRequested, m_evalLinks,
             &EvalLinks::addToDataset);
     connect(m_context, &WorkbenchContext::promptLogProblem, this, [this](const QString& message) {
-        m_editorPane->messageBar()->showMessage(tr("The prompt log: %1").arg(message),
+        editorPane()->messageBar()->showMessage(tr("The prompt log: %1").arg(message),
                                                 MessageBar::Kind::Warning);
     });
     connect(m_runActions, &RunActions::configureModelsRequested, this,
             &MainWindow::showModelSettings);
 
-    connect(m_editorPane, &EditorPane::modificationChanged, this, &MainWindow::updateTitle);
-    connect(m_editorPane, &EditorPane::filePathChanged, this, &MainWindow::updateTitle);
-    connect(m_editorPane, &EditorPane::cursorPositionChanged, this, [this](int line, int column) {
+    connect(m_tabs, &ProgramTabs::currentModificationChanged, this, &MainWindow::updateTitle);
+    connect(m_tabs, &ProgramTabs::currentFilePathChanged, this, &MainWindow::updateTitle);
+    connect(m_tabs, &ProgramTabs::currentCursorPositionChanged, this, [this](int line, int column) {
         m_positionLabel->setText(tr("Ln %1, Col %2").arg(line).arg(column));
     });
-    connect(m_editorPane, &EditorPane::diagnosticsChanged, this, [this](int errors, int warnings) {
-        m_problemsDock->setWindowTitle(
-            errors + warnings == 0
-                ? tr("Problems")
-                : tr("Problems (%1)").arg(ProblemsView::countText(errors, warnings)));
-    });
+    connect(m_tabs, &ProgramTabs::currentDiagnosticsChanged, this,
+            [this](int errors, int warnings) {
+                m_problemsDock->setWindowTitle(
+                    errors + warnings == 0
+                        ? tr("Problems")
+                        : tr("Problems (%1)").arg(ProblemsView::countText(errors, warnings)));
+            });
     updateTitle();
     m_positionLabel->setText(tr("Ln %1, Col %2").arg(1).arg(1));
 
     m_layout = new DockLayout(this, m_settings.get());
     m_layout->restore({m_traces->traceDock(), m_traces->detailDock(), m_consoleDock});
-    m_editorPane->setFocus();
+    editorPane()->setFocus();
 }
 
 MainWindow::~MainWindow()
@@ -189,24 +218,33 @@ void MainWindow::createDocks()
 {
     // Right: the boxes above the detail and variables; bottom: the console with the other wide
     // panes as tabs.
-    m_traces = new TraceDocks(this, m_context, m_run);
-    m_console = new ConsolePane(m_run, this);
+    m_traces = new TraceDocks(this, m_context, m_tabs->currentRun());
+    // The console, Problems list and outline show the current program's: a page per program.
+    m_console = new ProgramStack(
+        m_tabs, [](EditorPane*, RunController* run) { return new ConsolePane(run); }, this);
     m_consoleDock = addPaneDock(m_console, tr("Console"), QStringLiteral("consoleDock"));
-    m_problemsDock =
-        addPaneDock(m_editorPane->problemsView(), tr("Problems"), QStringLiteral("problemsDock"));
+    auto* problems = new ProgramStack(
+        m_tabs, [](EditorPane* editor, RunController*) { return editor->problemsView(); }, this);
+    m_problemsDock = addPaneDock(problems, tr("Problems"), QStringLiteral("problemsDock"));
     // The documents pane publishes its document to the context: runs get it as `doc`.
     m_documentPane = new DocumentPane(this);
     m_documentPane->setWorkbenchContext(m_context);
     m_docsDock = addPaneDock(m_documentPane, tr("Documents"), QStringLiteral("documentsDock"));
     // The outline of the program, beside the editor (hidden until View › Outline).
-    auto* outline = new OutlineView(m_editorPane->editor(), this);
-    outline->setAnalysis(m_editorPane->analysis());
+    auto* outline = new ProgramStack(
+        m_tabs,
+        [](EditorPane* editor, RunController*) {
+            auto* view = new OutlineView(editor->editor());
+            view->setAnalysis(editor->analysis());
+            connect(view, &OutlineView::blockActivated, editor,
+                    [editor] { editor->setPromptMode(false); });
+            return view;
+        },
+        this);
     m_outlineDock = new QDockWidget(tr("Outline"), this);
     m_outlineDock->setObjectName(QStringLiteral("outlineDock"));
     m_outlineDock->setWidget(outline);
     addDockWidget(Qt::LeftDockWidgetArea, m_outlineDock);
-    connect(outline, &OutlineView::blockActivated, this,
-            [this] { m_editorPane->setPromptMode(false); });
     m_memoryDock = new QDockWidget(tr("Memory"), this);
     m_memoryInspector = new MemoryInspector(m_memoryDock);
     m_memoryInspector->setWorkbenchContext(m_context);
@@ -281,82 +319,76 @@ void MainWindow::createMenus()
     file->addAction(QIcon::fromTheme(QStringLiteral("document-save-as")), tr("Save &As…"),
                     QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), m_files,
                     &FileController::saveAs);
+    file->addAction(m_tabs->closeAction());
     file->addSeparator();
     QAction* quit =
         file->addAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"),
                         QKeySequence(Qt::CTRL | Qt::Key_Q), this, &QWidget::close);
     quit->setMenuRole(QAction::QuitRole);
 
-    PdlEditor* editor = m_editorPane->editor();
-    FindBar* findBar = m_editorPane->findBar();
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    // Each command acts on the focused pane's widget (see EditRouting), the editor by default.
-    auto* routing = new EditRouting(editor, this);
-    auto route = [routing](const char* command, std::function<void()> onEditor) {
-        return [routing, command, onEditor] {
-            routing->run(command, onEditor);
+    // Each command acts on the focused pane's widget (see EditRouting), the current program's
+    // editor by default.
+    auto editor = [this] {
+        return editorPane()->editor();
+    };
+    auto* routing = new EditRouting([editor]() -> QWidget* { return editor(); }, this);
+    auto route = [routing, editor](const char* command, void (PdlEditor::*onEditor)()) {
+        return [routing, command, editor, onEditor] {
+            routing->run(command, [editor, onEditor] { (editor()->*onEditor)(); });
         };
     };
-    edit->addAction(tr("&Undo"), QKeySequence::Undo, this,
-                    route("undo", [editor] { editor->undo(); }));
+    edit->addAction(tr("&Undo"), QKeySequence::Undo, this, route("undo", &PdlEditor::undo));
     edit->addAction(tr("&Redo"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), this,
-                    route("redo", [editor] { editor->redo(); }));
+                    route("redo", &PdlEditor::redo));
     edit->addSeparator();
-    edit->addAction(tr("Cu&t"), QKeySequence::Cut, this, route("cut", [editor] { editor->cut(); }));
-    edit->addAction(tr("&Copy"), QKeySequence::Copy, this,
-                    route("copy", [editor] { editor->copy(); }));
-    edit->addAction(tr("&Paste"), QKeySequence::Paste, this,
-                    route("paste", [editor] { editor->paste(); }));
-    edit->addAction(tr("Select &All"), QKeySequence::SelectAll, this,
-                    route("selectAll", [editor] { editor->selectAll(true); }));
+    edit->addAction(tr("Cu&t"), QKeySequence::Cut, this, route("cut", &PdlEditor::cut));
+    edit->addAction(tr("&Copy"), QKeySequence::Copy, this, route("copy", &PdlEditor::copy));
+    edit->addAction(tr("&Paste"), QKeySequence::Paste, this, route("paste", &PdlEditor::paste));
+    edit->addAction(tr("Select &All"), QKeySequence::SelectAll, this, [routing, editor] {
+        routing->run("selectAll", [editor] { editor()->selectAll(true); });
+    });
     edit->addSeparator();
     // Find searches the YAML: the Prompt view switches to it first.
-    edit->addAction(tr("&Find…"), QKeySequence(Qt::CTRL | Qt::Key_F), findBar, [this, findBar] {
-        m_editorPane->setPromptMode(false);
-        findBar->showFind();
+    auto findBar = [this] {
+        return editorPane()->findBar();
+    };
+    edit->addAction(tr("&Find…"), QKeySequence(Qt::CTRL | Qt::Key_F), this, [this, findBar] {
+        editorPane()->setPromptMode(false);
+        findBar()->showFind();
     });
-    edit->addAction(tr("Find &Next"), QKeySequence(Qt::Key_F3), findBar, [findBar] {
-        if (findBar->findText().isEmpty())
-            findBar->showFind();
+    edit->addAction(tr("Find &Next"), QKeySequence(Qt::Key_F3), this, [findBar] {
+        if (findBar()->findText().isEmpty())
+            findBar()->showFind();
         else
-            findBar->findNext();
+            findBar()->findNext();
     });
-    edit->addAction(tr("Find Pre&vious"), QKeySequence(Qt::SHIFT | Qt::Key_F3), findBar, [findBar] {
-        if (findBar->findText().isEmpty())
-            findBar->showFind();
+    edit->addAction(tr("Find Pre&vious"), QKeySequence(Qt::SHIFT | Qt::Key_F3), this, [findBar] {
+        if (findBar()->findText().isEmpty())
+            findBar()->showFind();
         else
-            findBar->findPrevious();
+            findBar()->findPrevious();
     });
-    edit->addAction(tr("R&eplace…"), QKeySequence(Qt::CTRL | Qt::Key_H), findBar, [this, findBar] {
-        m_editorPane->setPromptMode(false);
-        findBar->showReplace();
+    edit->addAction(tr("R&eplace…"), QKeySequence(Qt::CTRL | Qt::Key_H), this, [this, findBar] {
+        editorPane()->setPromptMode(false);
+        findBar()->showReplace();
     });
     edit->addSeparator();
-    edit->addAction(tr("Toggle &Comment"), QKeySequence(Qt::CTRL | Qt::Key_Slash), editor,
-                    &PdlEditor::toggleComment);
-    edit->addAction(m_editorPane->quickFix()->action());
+    edit->addAction(tr("Toggle &Comment"), QKeySequence(Qt::CTRL | Qt::Key_Slash), this,
+                    [editor] { editor()->toggleComment(); });
+    edit->addAction(m_tabs->mirror([](EditorPane* e) { return e->quickFix()->action(); }));
     // Names of the program: go to where one is defined (F12), rename it everywhere (Shift+F6).
     edit->addSeparator();
-    edit->addAction(tr("Go to &Definition"), QKeySequence(Qt::Key_F12), editor, [this, editor] {
-        m_editorPane->setPromptMode(false);
-        if (!editor->goToDefinition())
+    edit->addAction(tr("Go to &Definition"), QKeySequence(Qt::Key_F12), this, [this, editor] {
+        editorPane()->setPromptMode(false);
+        if (!editor()->goToDefinition())
             statusBar()->showMessage(tr("No definition in this file for the name at the cursor"),
                                      4000);
     });
-    auto* rename = new DefRename(editor, this);
-    connect(rename->action(), &QAction::triggered, this,
-            [this] { m_editorPane->setPromptMode(false); });
-    edit->addAction(rename->action());
-    connect(rename, &DefRename::message, this, [this](const QString& text) {
-        m_editorPane->messageBar()->showMessage(text, MessageBar::Kind::Warning);
-    });
-    connect(rename, &DefRename::renamed, this,
-            [this](const QString& from, const QString& to, int places) {
-                statusBar()->showMessage(
-                    places == 1 ? tr("Renamed '%1' to '%2' (1 place)").arg(from, to)
-                                : tr("Renamed '%1' to '%2' (%3 places)").arg(from, to).arg(places),
-                    4000);
-            });
+    edit->addAction(m_tabs->mirror([](EditorPane* e) -> QAction* {
+        auto* rename = e->findChild<DefRename*>();
+        return rename ? rename->action() : nullptr;
+    }));
 
     m_otelReceive = new OtelReceive(m_context, m_traces, this);
     connect(m_otelReceive, &OtelReceive::statusMessage, this,
@@ -387,10 +419,14 @@ void MainWindow::createMenus()
           m_playgroundDock, m_datasetsDock, m_evalDock, m_debugDock, m_outlineDock})
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
-    view->addAction(m_editorPane->wordWrapAction());
+    view->addAction(m_tabs->mirror([](EditorPane* e) { return e->wordWrapAction(); }));
     // Ctrl+Shift+Y switches the program between its Prompt view and its YAML from anywhere.
-    m_editorPane->promptModeAction()->setShortcutContext(Qt::WindowShortcut);
-    view->addAction(m_editorPane->promptModeAction());
+    view->addAction(m_tabs->mirror([](EditorPane* e) { return e->promptModeAction(); }));
+    // Several programs: tabs, and two of them side by side.
+    view->addSeparator();
+    for (QAction* a : {m_tabs->nextAction(), m_tabs->previousAction(), m_tabs->splitAction(),
+                       m_tabs->moveAction()})
+        view->addAction(a);
 
     QMenu* settings = menuBar()->addMenu(tr("&Settings"));
     settings->addAction(tr("&Model Endpoints…"), this, &MainWindow::showModelSettings)
@@ -406,13 +442,13 @@ void MainWindow::createMenus()
     connect(language, &LanguageManager::languageChanged, this, [this] {
         // Texts are built with the window: it is rebuilt in the new language by its owner
         // (app/main.cpp), unless a run would be cut short.
-        if (!m_run->isRunning() &&
+        if (!anyRunning() &&
             isSignalConnected(QMetaMethod::fromSignal(&MainWindow::rebuildRequested))) {
             Q_EMIT rebuildRequested();
             return;
         }
         // The message is already in the chosen language.
-        m_editorPane->messageBar()->showMessage(
+        editorPane()->messageBar()->showMessage(
             tr("The language changes fully the next time Hako starts."),
             MessageBar::Kind::Information);
     });
@@ -458,8 +494,8 @@ void MainWindow::showStartPage()
         connect(m_start, &StartPage::modelsChanged, models::ModelCatalog::instance(),
                 &models::ModelCatalog::invalidate);
         // A program in the editor (opened, made from a template, recovered) takes the centre.
-        connect(m_editorPane, &EditorPane::filePathChanged, this, &MainWindow::showEditor);
-        connect(m_editorPane->editor(), &QsciScintilla::textChanged, this, &MainWindow::showEditor);
+        connect(m_tabs, &ProgramTabs::currentFilePathChanged, this, &MainWindow::showEditor);
+        connect(m_tabs, &ProgramTabs::currentTextChanged, this, &MainWindow::showEditor);
     }
     m_central->setCurrentWidget(m_start);
     m_start->setFocus();
@@ -467,16 +503,15 @@ void MainWindow::showStartPage()
 
 void MainWindow::showEditor()
 {
-    if (m_central->currentWidget() != m_editorPane) {
-        m_central->setCurrentWidget(m_editorPane);
-        m_editorPane->editor()->setFocus();
+    if (m_central->currentWidget() != m_tabs) {
+        m_central->setCurrentWidget(m_tabs);
+        editorPane()->editor()->setFocus();
     }
 }
 
 bool MainWindow::showStartPageIfIdle()
 {
-    if (!StartPage::showAtStart() || !m_editorPane->filePath().isEmpty() ||
-        !m_editorPane->editor()->text().isEmpty())
+    if (!StartPage::showAtStart() || m_tabs->count() > 1 || !ProgramTabs::isBlank(editorPane()))
         return false;
     showStartPage();
     return true;
@@ -493,32 +528,53 @@ void MainWindow::showModelSettings()
 
 void MainWindow::updateTitle()
 {
-    setWindowTitle(m_editorPane->displayName() + QStringLiteral("[*] — Hako"));
-    setWindowModified(m_editorPane->isModified());
-    m_eolLabel->setText(m_editorPane->lineEndingName());
+    setWindowTitle(editorPane()->displayName() + QStringLiteral("[*] — Hako"));
+    setWindowModified(editorPane()->isModified());
+    m_eolLabel->setText(editorPane()->lineEndingName());
 }
 
 MainWindow* MainWindow::rebuild(MainWindow* old)
 {
     old->saveLayout();
-    PdlEditor* editor = old->m_editorPane->editor();
-    const QString path = old->m_editorPane->filePath();
-    const QString text = editor->text();
-    const bool modified = old->m_editorPane->isModified();
-    const bool prompt = old->m_editorPane->isPromptMode();
+    // Every program, in tab order, with its side, unsaved text, cursor and view.
+    struct Kept {
+        QString path, text;
+        bool modified, prompt;
+        int line = 0, index = 0, side = 0;
+    };
+    QList<Kept> kept;
+    int current = 0;
+    for (EditorPane* pane : old->m_tabs->editors()) {
+        if (pane == old->editorPane())
+            current = int(kept.size());
+        Kept k{pane->filePath(), pane->editor()->text(), pane->isModified(), pane->isPromptMode()};
+        pane->editor()->getCursorPosition(&k.line, &k.index);
+        k.side = old->m_tabs->sideOf(pane);
+        kept.append(k);
+    }
     const bool startPage = old->m_start && old->m_central->currentWidget() == old->m_start;
-    int line = 0, index = 0;
-    editor->getCursorPosition(&line, &index);
     const QRect geometry = old->geometry();
 
     auto* next = new MainWindow;
-    if (!path.isEmpty())
-        next->openFile(path);
-    PdlEditor* nextEditor = next->m_editorPane->editor();
-    if (modified || path.isEmpty())
-        nextEditor->setText(text); // the unsaved text, marked as changed
-    nextEditor->setCursorPosition(line, index);
-    next->m_editorPane->setPromptMode(prompt);
+    QList<EditorPane*> made;
+    for (const Kept& k : kept) {
+        if (k.path.isEmpty() || !next->openFile(k.path))
+            next->newFile();
+        EditorPane* pane = next->editorPane();
+        if (k.modified || k.path.isEmpty())
+            pane->editor()->setText(k.text); // the unsaved text, marked as changed
+        pane->editor()->setCursorPosition(k.line, k.index);
+        pane->setPromptMode(k.prompt);
+        made.append(pane);
+    }
+    for (int i = 0; i < made.size(); ++i) {
+        if (kept.at(i).side == 1) {
+            next->m_tabs->setCurrentEditor(made.at(i));
+            next->m_tabs->moveToOtherSide();
+        }
+    }
+    if (current < made.size())
+        next->m_tabs->setCurrentEditor(made.at(current));
     next->setGeometry(geometry);
     if (startPage)
         next->showStartPage();
@@ -529,13 +585,21 @@ MainWindow* MainWindow::rebuild(MainWindow* old)
     return next;
 }
 
+bool MainWindow::anyRunning() const
+{
+    for (EditorPane* pane : m_tabs->editors())
+        if (m_tabs->runOf(pane)->isRunning())
+            return true;
+    return false;
+}
+
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     if (m_closingForRebuild) { // the rebuilt window holds the unsaved text
         event->accept();
         return;
     }
-    if (!m_files->maybeSave()) {
+    if (!m_files->maybeSaveAll()) {
         event->ignore();
         return;
     }
@@ -559,6 +623,18 @@ void MainWindow::showAbout()
 }
 
 // The window's own API, kept for its callers (app, tests): each is one of its parts' operations.
+EditorPane* MainWindow::editorPane() const
+{
+    return m_tabs->currentEditor();
+}
+RunController* MainWindow::runController() const
+{
+    return m_tabs->currentRun();
+}
+ConsolePane* MainWindow::consolePane() const
+{
+    return qobject_cast<ConsolePane*>(m_console->currentWidget());
+}
 BoxView* MainWindow::boxView() const
 {
     return m_traces->boxView();

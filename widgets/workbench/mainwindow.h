@@ -34,6 +34,8 @@ class OtelReceive;
 class PlaygroundLinks;
 class PlaygroundPane;
 class PromptLogPane;
+class ProgramStack;
+class ProgramTabs;
 class TraceDocks;
 class WorkbenchContext;
 
@@ -59,7 +61,9 @@ public:
     ~MainWindow() override;
 
     WorkbenchContext* context() const { return m_context; }
-    EditorPane* editorPane() const { return m_editorPane; }
+    /// The current program's editor (ProgramTabs: one per open program).
+    EditorPane* editorPane() const;
+    ProgramTabs* programTabs() const { return m_tabs; }
     DocumentPane* documentPane() const { return m_documentPane; }
     /// The agent-memory pane (in a dock, hidden until View › Memory).
     MemoryInspector* memoryInspector() const { return m_memoryInspector; }
@@ -74,8 +78,9 @@ public:
     RunActions* runActions() const { return m_runActions; }
     TraceDocks* traceDocks() const { return m_traces; }
     DockLayout* dockLayout() const { return m_layout; }
-    RunController* runController() const { return m_run; }
-    ConsolePane* consolePane() const { return m_console; }
+    /// The current program's run and console.
+    RunController* runController() const;
+    ConsolePane* consolePane() const;
     BoxView* boxView() const;
     /// The model of trace files opened with openTrace, and its loader.
     pdl::TraceModel* fileTraceModel() const;
@@ -139,20 +144,20 @@ private:
     void createMenus();
     QDockWidget* addPaneDock(QWidget* pane, const QString& title, const QString& objectName);
     void updateTitle();
+    bool anyRunning() const;
     void showAbout();
     void showModelSettings();
 
     WorkbenchContext* m_context;
-    EditorPane* m_editorPane;
+    ProgramTabs* m_tabs;
     std::unique_ptr<QSettings> m_settings;
-    RunController* m_run;
     FileController* m_files;
     TraceDocks* m_traces = nullptr;
     RunActions* m_runActions = nullptr;
     DockLayout* m_layout = nullptr;
     DocumentPane* m_documentPane = nullptr;
     MemoryInspector* m_memoryInspector = nullptr;
-    ConsolePane* m_console = nullptr;
+    ProgramStack* m_console = nullptr;
     QDockWidget* m_docsDock = nullptr;
     QDockWidget* m_memoryDock = nullptr;
     PromptLogPane* m_promptLogPane = nullptr;

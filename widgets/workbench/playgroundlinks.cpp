@@ -14,6 +14,7 @@
 #include "widgets/playground/playgroundpane.h"
 #include "widgets/promptview/inputsform.h"
 #include "widgets/workbench/filecontroller.h"
+#include "widgets/workbench/programtabs.h"
 #include "widgets/workbench/runactions.h"
 
 #include <QDir>
@@ -27,24 +28,26 @@
 
 namespace hako {
 
-PlaygroundLinks::PlaygroundLinks(WorkbenchContext* context, RunController* run,
-                                 RunActions* runActions, EditorPane* editor, FileController* files,
+PlaygroundLinks::PlaygroundLinks(WorkbenchContext* context, ProgramTabs* tabs,
+                                 RunActions* runActions, FileController* files,
                                  PlaygroundPane* pane, QDockWidget* dock, QObject* parent)
-    : QObject(parent), m_context(context), m_run(run), m_runActions(runActions), m_editor(editor),
-      m_files(files), m_pane(pane), m_dock(dock)
+    : QObject(parent), m_context(context), m_runActions(runActions), m_tabs(tabs), m_files(files),
+      m_pane(pane), m_dock(dock)
 {
     // Add Input Set offers the sets saved in the Prompt view for the prompt's program.
     m_pane->setInputSetsSource([this] {
-        const QString program =
-            !m_pane->programPath().isEmpty() ? m_pane->programPath() : m_editor->filePath();
+        const QString program = !m_pane->programPath().isEmpty()
+                                    ? m_pane->programPath()
+                                    : m_tabs->currentEditor()->filePath();
         return InputsForm::storedSets(program);
     });
     // Each run of the playground composes its provider as a program run would, from the
     // folder of the program the prompt came from (else the editor's), logged as `playground`.
     m_pane->setProviderFactory([this]() -> std::shared_ptr<models::IModelProvider> {
-        RunEnvironment env = m_run->environment();
-        env.modelProvider = m_run->environment().modelProvider;
-        const QString program = !m_programPath.isEmpty() ? m_programPath : m_editor->filePath();
+        RunEnvironment env = m_tabs->currentRun()->environment();
+        env.modelProvider = m_tabs->currentRun()->environment().modelProvider;
+        const QString program =
+            !m_programPath.isEmpty() ? m_programPath : m_tabs->currentEditor()->filePath();
         env.baseFolder =
             program.isEmpty() ? QDir::currentPath() : QFileInfo(program).absolutePath();
         env.promptLog = m_context->promptLog();
@@ -67,7 +70,7 @@ PlaygroundLinks::PlaygroundLinks(WorkbenchContext* context, RunController* run,
 
 void PlaygroundLinks::showDock()
 {
-    m_pane->setModels(m_editor->editor()->modelNames());
+    m_pane->setModels(m_tabs->currentEditor()->editor()->modelNames());
     m_dock->show();
     m_dock->raise();
     // The playground needs room for its columns, inputs and grid: most of the window (once
@@ -88,8 +91,8 @@ void PlaygroundLinks::openCall(const promptlog::CallRecord& call)
     // messages the call sent.
     if (!call.programPath.isEmpty() && call.span.isValid()) {
         QString text;
-        if (QFileInfo(m_editor->filePath()) == QFileInfo(call.programPath)) {
-            text = m_editor->editor()->text();
+        if (QFileInfo(m_tabs->currentEditor()->filePath()) == QFileInfo(call.programPath)) {
+            text = m_tabs->currentEditor()->editor()->text();
         } else if (QFile f(call.programPath); f.open(QIODevice::ReadOnly)) {
             text = QString::fromUtf8(f.read(16 * 1024 * 1024));
         }
@@ -124,11 +127,11 @@ void PlaygroundLinks::openCall(const promptlog::CallRecord& call)
 
 bool PlaygroundLinks::openBlockAtCursor()
 {
-    const QString text = m_editor->editor()->text();
-    const QString path = m_editor->filePath();
+    const QString text = m_tabs->currentEditor()->editor()->text();
+    const QString path = m_tabs->currentEditor()->filePath();
     const pdl::ParseResult parsed = pdl::parseProgramText(
         text.toUtf8(), path.isEmpty() ? QStringLiteral("untitled.pdl") : path);
-    const auto [line, column] = m_editor->editor()->cursorLineColumn();
+    const auto [line, column] = m_tabs->currentEditor()->editor()->cursorLineColumn();
     const std::optional<SourceSpan> span =
         parsed.program ? playground::modelBlockAt(*parsed.program, line, column) : std::nullopt;
     if (!span) {
@@ -146,12 +149,12 @@ bool PlaygroundLinks::saveToProgram(const QString& programPath, const SourceSpan
 {
     if (programPath.isEmpty())
         return false;
-    if (QFileInfo(m_editor->filePath()) != QFileInfo(programPath)) {
+    if (QFileInfo(m_tabs->currentEditor()->filePath()) != QFileInfo(programPath)) {
         QString error;
         if (!m_files->openFile(programPath, &error))
             return false;
     }
-    PdlEditor* editor = m_editor->editor();
+    PdlEditor* editor = m_tabs->currentEditor()->editor();
     const QString text = editor->text();
     Result<QList<playground::TextEdit>> edits = playground::saveToProgram(text, span, prompt);
     if (!edits) {
@@ -163,7 +166,7 @@ bool PlaygroundLinks::saveToProgram(const QString& programPath, const SourceSpan
     for (const playground::TextEdit& e : *edits)
         replacements.append({e.offset, e.length, e.replacement});
     editor->applyTextEdits(replacements);
-    m_editor->messageBar()->clearMessage();
+    m_tabs->currentEditor()->messageBar()->clearMessage();
     Q_EMIT statusMessage(tr("Saved the playground's prompt into the program (Ctrl+Z undoes it)"),
                          6000);
     m_context->revealSource(span, this);

@@ -8,7 +8,7 @@ class QDockWidget;
 
 namespace hako {
 
-class EditorPane;
+class ProgramTabs;
 class FileController;
 class PlaygroundPane;
 class RunActions;
@@ -30,9 +30,9 @@ struct CallRecord;
 class PlaygroundLinks : public QObject {
     Q_OBJECT
 public:
-    PlaygroundLinks(WorkbenchContext* context, RunController* run, RunActions* runActions,
-                    EditorPane* editor, FileController* files, PlaygroundPane* pane,
-                    QDockWidget* dock, QObject* parent = nullptr);
+    PlaygroundLinks(WorkbenchContext* context, ProgramTabs* tabs, RunActions* runActions,
+                    FileController* files, PlaygroundPane* pane, QDockWidget* dock,
+                    QObject* parent = nullptr);
 
 public Q_SLOTS:
     /// Prompt Log › Open in Playground.
@@ -51,9 +51,8 @@ private:
     void showDock();
 
     WorkbenchContext* m_context;
-    RunController* m_run;
     RunActions* m_runActions;
-    EditorPane* m_editor;
+    ProgramTabs* m_tabs;
     FileController* m_files;
     PlaygroundPane* m_pane;
     QDockWidget* m_dock;

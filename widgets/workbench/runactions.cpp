@@ -17,6 +17,7 @@
 #include "widgets/promptview/promptreplies.h"
 #include "widgets/promptview/promptview.h"
 #include "widgets/settings/modelfailure.h"
+#include "widgets/workbench/programtabs.h"
 #include "widgets/workbench/tracedocks.h"
 
 #include <QAction>
@@ -36,10 +37,10 @@ const char* const kSandboxKey = "run/sandbox";
 const char* const kTagsKey = "run/tags";
 } // namespace
 
-RunActions::RunActions(WorkbenchContext* context, RunController* run, EditorPane* editor,
-                       TraceDocks* traces, QSettings* settings, QWidget* window)
-    : QObject(window), m_context(context), m_run(run), m_editor(editor), m_traces(traces),
-      m_settings(settings), m_window(window)
+RunActions::RunActions(WorkbenchContext* context, ProgramTabs* tabs, TraceDocks* traces,
+                       QSettings* settings, QWidget* window)
+    : QObject(window), m_context(context), m_tabs(tabs), m_run(tabs->currentRun()),
+      m_editor(tabs->currentEditor()), m_traces(traces), m_settings(settings), m_window(window)
 {
     m_runAction = new QAction(QIcon::fromTheme(QStringLiteral("media-playback-start")),
                               tr("&Run Program"), this);
@@ -101,20 +102,52 @@ RunActions::RunActions(WorkbenchContext* context, RunController* run, EditorPane
     connect(m_context, &WorkbenchContext::runningChanged, this, [this] { updateRerunAction(); });
     updateRerunAction();
 
-    connect(m_run, &RunController::finished, this,
-            [this](bool ok, const QString&, const Diagnostic& error) { onFinished(ok, error); });
     connect(m_context, &WorkbenchContext::runningChanged, this, [this](bool running) {
         m_runAction->setEnabled(!running);
         m_stopAction->setEnabled(running);
     });
-    connect(m_editor, &EditorPane::diagnosticsChanged, this, [this](int errors, int) {
-        MessageBar* bar = m_editor->messageBar();
-        if (errors == 0 && !m_runError.isEmpty() && bar->text() == m_runError &&
-            m_editor->editor()->text() != m_runText) {
+    for (EditorPane* e : m_tabs->editors())
+        addProgram(e, m_tabs->runOf(e));
+    connect(m_tabs, &ProgramTabs::programAdded, this, &RunActions::addProgram);
+    connect(m_tabs, &ProgramTabs::programRemoved, this,
+            [this](EditorPane*, RunController* run) { m_programs.remove(run); });
+    connect(m_tabs, &ProgramTabs::currentChanged, this,
+            [this](EditorPane* editor, RunController* run) {
+                m_editor = editor;
+                m_run = run;
+                showCurrent();
+            });
+}
+
+void RunActions::addProgram(EditorPane* editor, RunController* run)
+{
+    m_programs[run].editor = editor;
+    connect(run, &RunController::finished, this,
+            [this, run](bool ok, const QString&, const Diagnostic& error) {
+                onFinished(run, ok, error);
+            });
+    connect(editor, &EditorPane::diagnosticsChanged, this, [this, editor, run](int errors, int) {
+        if (!m_programs.contains(run))
+            return;
+        ProgramRun& p = m_programs[run];
+        MessageBar* bar = editor->messageBar();
+        if (errors == 0 && !p.runError.isEmpty() && bar->text() == p.runError &&
+            editor->editor()->text() != p.runText) {
             bar->clearMessage();
-            m_runError.clear();
+            p.runError.clear();
         }
     });
+}
+
+void RunActions::showCurrent()
+{
+    // The panes show the current program's run: its trace, and whether it runs.
+    m_traces->setRun(m_run);
+    m_context->setRunning(m_run->isRunning());
+    m_runAction->setEnabled(!m_run->isRunning());
+    m_stopAction->setEnabled(m_run->isRunning());
+    m_saveTraceAction->setEnabled(bool(m_run->lastTrace()));
+    updateRerunAction();
 }
 
 void RunActions::updateRerunAction()
@@ -234,12 +267,14 @@ bool RunActions::startRun(const QString& rerunNode)
     // A re-run replays the last run: keep it before anything replaces it.
     const pdl::TracePtr previous = m_run->lastTrace();
     const QString previousRun = m_run->lastRunId();
-    m_forkOrigin.reset();
-    m_forkOriginRun.clear();
-    m_forkLine = 0;
+    ProgramRun& program = m_programs[m_run];
+    program.editor = m_editor;
+    program.forkOrigin.reset();
+    program.forkOriginRun.clear();
+    program.forkLine = 0;
     if (!rerunNode.isEmpty() && previous) {
-        m_forkOrigin = previous;
-        m_forkOriginRun = previousRun;
+        program.forkOrigin = previous;
+        program.forkOriginRun = previousRun;
         const std::string id = rerunNode.toStdString();
         const std::function<const pdl::TraceNode*(const pdl::TraceNode&)> find =
             [&](const pdl::TraceNode& n) -> const pdl::TraceNode* {
@@ -252,12 +287,12 @@ bool RunActions::startRun(const QString& rerunNode)
             return nullptr;
         };
         if (const pdl::TraceNode* node = find(*previous))
-            m_forkLine = node->span.line;
+            program.forkLine = node->span.line;
     }
 
     m_editor->messageBar()->clearMessage();
-    m_runError.clear();
-    m_runText = QString::fromUtf8(text);
+    program.runError.clear();
+    program.runText = QString::fromUtf8(text);
     // The document and memory store open in their panes are the program's `doc`, `memory` and
     // `thread` (as `hako run --document/--memory`): the same session, so what the program asks
     // shows in the Documents pane. The provider is made on the run's worker.
@@ -291,28 +326,29 @@ bool RunActions::startRun(const QString& rerunNode)
     return true;
 }
 
-void RunActions::reportFork()
+void RunActions::reportFork(RunController* run)
 {
-    if (!m_forkOrigin || m_run->forkedFromRun().isEmpty() || !m_run->lastTrace())
+    const ProgramRun& program = m_programs[run];
+    if (!program.forkOrigin || run->forkedFromRun().isEmpty() || !run->lastTrace())
         return;
-    const QString originalName = m_forkOriginRun.isEmpty()
+    const QString originalName = program.forkOriginRun.isEmpty()
                                      ? tr("the previous run")
-                                     : tr("run %1").arg(m_forkOriginRun.left(8));
+                                     : tr("run %1").arg(program.forkOriginRun.left(8));
     // A re-run whose program changed before the chosen block says where the replay ended.
     const QString text =
-        !m_run->rerunDivergedAt().isEmpty()
+        !run->rerunDivergedAt().isEmpty()
             ? tr("Forked from %1: the program changed at line %2 since that run, so it was "
                  "replayed up to there and the rest ran live.")
                   .arg(originalName)
-                  .arg(m_run->rerunDivergedSpan().line)
+                  .arg(run->rerunDivergedSpan().line)
             : tr("Forked from %1 at line %2: what came before was replayed from that run, "
                  "the rest ran live.")
                   .arg(originalName)
-                  .arg(m_forkLine);
-    const pdl::TracePtr original = m_forkOrigin;
-    const pdl::TracePtr rerun = m_run->lastTrace();
-    const QString rerunName = tr("re-run from line %1").arg(m_forkLine);
-    m_editor->messageBar()->showMessage(
+                  .arg(program.forkLine);
+    const pdl::TracePtr original = program.forkOrigin;
+    const pdl::TracePtr rerun = run->lastTrace();
+    const QString rerunName = tr("re-run from line %1").arg(program.forkLine);
+    program.editor->messageBar()->showMessage(
         text, MessageBar::Kind::Information, tr("Compare with the Original"),
         [this, original, rerun, originalName, rerunName] {
             Q_EMIT compareRunsRequested(original, rerun, originalName, rerunName);
@@ -324,26 +360,35 @@ void RunActions::stopProgram()
     m_run->stop();
 }
 
-void RunActions::onFinished(bool ok, const Diagnostic& error)
+void RunActions::onFinished(RunController* run, bool ok, const Diagnostic& error)
 {
-    m_context->setRunning(false);
+    if (!m_programs.contains(run))
+        return; // its program was closed
+    ProgramRun& program = m_programs[run];
+    EditorPane* editor = program.editor;
+    const bool current = run == m_run;
+    if (current) {
+        m_context->setRunning(false);
+        m_traces->updateTitle();
+        m_saveTraceAction->setEnabled(bool(run->lastTrace()));
+        updateRerunAction();
+    }
     // Each card of the Prompt view shows its block's latest reply (or error).
-    if (const pdl::TracePtr trace = m_run->lastTrace())
-        m_editor->promptView()->setReplies(repliesFromTrace(*trace, m_editor->filePath()));
-    m_traces->updateTitle();
-    m_saveTraceAction->setEnabled(bool(m_run->lastTrace()));
-    updateRerunAction();
-    if (ok || m_run->wasStopped()) {
-        reportFork();
-        Q_EMIT statusMessage(ok ? tr("Run finished") : tr("Stopped"), 4000);
+    if (const pdl::TracePtr trace = run->lastTrace())
+        editor->promptView()->setReplies(repliesFromTrace(*trace, editor->filePath()));
+    // A program in the background names itself.
+    const QString name = current ? QString() : editor->displayName() + QStringLiteral(": ");
+    if (ok || run->wasStopped()) {
+        reportFork(run);
+        Q_EMIT statusMessage(name + (ok ? tr("Run finished") : tr("Stopped")), 4000);
         return;
     }
-    Q_EMIT statusMessage(tr("Run failed"), 4000);
-    const bool inEditor = error.span.file == m_editor->filePath() || m_editor->filePath().isEmpty();
-    MessageBar* bar = m_editor->messageBar();
-    if (isModelCallFailure(error, inEditor ? m_editor->editor()->text() : QString())) {
-        m_runError = modelCallFailureText(error);
-        bar->showMessage(m_runError, MessageBar::Kind::Error, tr("Configure models…"),
+    Q_EMIT statusMessage(name + tr("Run failed"), 4000);
+    const bool inEditor = error.span.file == editor->filePath() || editor->filePath().isEmpty();
+    MessageBar* bar = editor->messageBar();
+    if (isModelCallFailure(error, inEditor ? editor->editor()->text() : QString())) {
+        program.runError = modelCallFailureText(error);
+        bar->showMessage(program.runError, MessageBar::Kind::Error, tr("Configure models…"),
                          [this] { Q_EMIT configureModelsRequested(); });
     } else {
         const QString where =
@@ -352,15 +397,15 @@ void RunActions::onFinished(bool ok, const Diagnostic& error)
                 : QString();
         // Plain words first (a misspelt name gets its "did you mean"), the interpreter's own
         // wording folded under Details.
-        const auto report = m_editor->editor()->report();
+        const auto report = editor->editor()->report();
         const pdl::PlainError plain =
             pdl::plainRunError(error, inEditor && report ? report->scopes.get() : nullptr);
-        m_runError = where + plain.text;
-        bar->showMessage(m_runError, MessageBar::Kind::Error);
+        program.runError = where + plain.text;
+        bar->showMessage(program.runError, MessageBar::Kind::Error);
         bar->setDetail(plain.detail);
     }
     // The failing block is shown in the editor (when it is in this file) and in the trace.
-    if (error.span.isValid() && inEditor)
+    if (error.span.isValid() && inEditor && current)
         m_context->revealSource(error.span, this);
 }
 

@@ -6,6 +6,7 @@
 #include "core/util/diagnostic.h"
 #include "widgets/workbench/trustdialog.h"
 
+#include <QHash>
 #include <QObject>
 #include <QString>
 
@@ -20,6 +21,7 @@ class QWidget;
 namespace hako {
 
 class EditorPane;
+class ProgramTabs;
 class RunController;
 class TraceDocks;
 class WorkbenchContext;
@@ -27,7 +29,8 @@ namespace pdl {
 struct Program;
 }
 
-/// The workbench's Run menu and what it sets going: runs the editor's program (F5) in the
+/// The workbench's Run menu and what it sets going: runs the current program (F5; each program
+/// of ProgramTabs has its own run, and several may run at once) in the
 /// environment of the open panes (their document and memory store, the sandbox choice),
 /// after asking when the trust rule of core (checkRunTrust) holds it back; stops it (Shift+F5);
 /// reports the end in the status bar and a failure in the editor's message bar (which clears
@@ -41,9 +44,9 @@ public:
     using TrustQuestion = std::function<TrustChoice(const QString& file, const QString& folder)>;
 
     /// `settings` (not owned) keeps the trusted folders and the sandbox choice; `window` is
-    /// the parent of dialogs.
-    RunActions(WorkbenchContext* context, RunController* run, EditorPane* editor,
-               TraceDocks* traces, QSettings* settings, QWidget* window);
+    /// the parent of dialogs. Follows `tabs`' current program.
+    RunActions(WorkbenchContext* context, ProgramTabs* tabs, TraceDocks* traces,
+               QSettings* settings, QWidget* window);
 
     /// Adds Run, Stop, Save Trace As…, the sandbox switch and Forget Trusted Folders to `menu`.
     void populateMenu(QMenu* menu);
@@ -89,16 +92,31 @@ Q_SIGNALS:
                               const QString& originalName, const QString& rerunName);
 
 private:
+    // What a program's last run left: the run a re-run replays and where it forked; the failed
+    // run's message and the program text it ran (the message goes once the text has changed
+    // and the live check finds no error, not at the next run only).
+    struct ProgramRun {
+        EditorPane* editor = nullptr;
+        pdl::TracePtr forkOrigin;
+        QString forkOriginRun;
+        int forkLine = 0;
+        QString runError;
+        QString runText;
+    };
+    void addProgram(EditorPane* editor, RunController* run);
+    void showCurrent();
     void updateRerunAction();
-    void reportFork();
+    void reportFork(RunController* run);
     /// Starts a run, or (with a node id) a re-run from that node of the last run.
     bool startRun(const QString& rerunNode);
     bool mayRun(const pdl::Program& program, const QString& path);
-    void onFinished(bool ok, const Diagnostic& error);
+    void onFinished(RunController* run, bool ok, const Diagnostic& error);
 
     WorkbenchContext* m_context;
-    RunController* m_run;
-    EditorPane* m_editor;
+    ProgramTabs* m_tabs;
+    RunController* m_run = nullptr;
+    EditorPane* m_editor = nullptr;
+    QHash<RunController*, ProgramRun> m_programs;
     TraceDocks* m_traces;
     QSettings* m_settings;
     QWidget* m_window;
@@ -109,15 +127,7 @@ private:
     QAction* m_forgetAction = nullptr;
     QAction* m_tagsAction = nullptr;
     QAction* m_rerunSelectedAction = nullptr;
-    // A re-run: the run it replays, and where it forked.
-    pdl::TracePtr m_forkOrigin;
-    QString m_forkOriginRun;
-    int m_forkLine = 0;
     TrustQuestion m_trustQuestion;
-    // The failed run's message and the program text it ran: the message goes once the text has
-    // changed and the live check finds no error (the error was fixed), not at the next run only.
-    QString m_runError;
-    QString m_runText;
 };
 
 } // namespace hako

@@ -100,6 +100,18 @@ void TraceDocks::showRunTrace()
     showTrace(m_run->traceModel());
 }
 
+void TraceDocks::setRun(RunController* run)
+{
+    if (run == m_run)
+        return;
+    m_run = run;
+    const bool fileShown = m_context->traceModel() == m_fileTrace;
+    if (!fileShown || run->isRunning() || run->lastTrace())
+        showRunTrace();
+    else
+        updateTitle();
+}
+
 void TraceDocks::updateTitle()
 {
     // Named after what it shows, so that a trace is never taken for another program's run.

@@ -50,6 +50,9 @@ public:
     void showTrace(pdl::TraceModel* model);
     /// Shows the live run's trace (when a run starts).
     void showRunTrace();
+    /// Another program became current: its run's trace is the live one, and is shown unless
+    /// a trace file is on show and that run has no trace yet.
+    void setRun(RunController* run);
     /// Renames the Trace dock after what it shows ("Trace — run of x.pdl", "Trace — x.json").
     void updateTitle();
     /// A program was opened in the editor. The previous program's run trace would describe

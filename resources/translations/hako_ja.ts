@@ -1473,20 +1473,12 @@ against the baseline&apos;s output ([-baseline-] {+now+}):
         <translation>閉じる前に「%1」への変更を保存しますか？</translation>
     </message>
     <message>
-        <source>cancelled</source>
-        <translation>キャンセルしました</translation>
-    </message>
-    <message>
         <source>Open</source>
         <translation>開く</translation>
     </message>
     <message>
         <source>Programs, traces, documents and memory stores (*.pdl *.yaml *.yml *.json *.txt *.md *.pdf *.hakomem);;PDL programs (*.pdl *.yaml *.yml);;Traces (*.json);;All files (*)</source>
         <translation>プログラム、トレース、文書、メモリストア (*.pdl *.yaml *.yml *.json *.txt *.md *.pdf *.hakomem);;PDL プログラム (*.pdl *.yaml *.yml);;トレース (*.json);;すべてのファイル (*)</translation>
-    </message>
-    <message>
-        <source>The trace&apos;s program %1 was not opened: the editor has unsaved changes</source>
-        <translation>トレースのプログラム %1 は開きませんでした。エディターに未保存の変更があります</translation>
     </message>
     <message>
         <source>Opened %1</source>
@@ -2992,6 +2984,73 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>%1, %2</source>
         <translation>%1、%2</translation>
+    </message>
+</context>
+<context>
+    <name>hako::ProgramTabs</name>
+    <message>
+        <source>&amp;Close Program</source>
+        <translation>プログラムを閉じる(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Close the program&apos;s tab (asks to save changes)</source>
+        <translation>プログラムのタブを閉じます(変更の保存を確認します)</translation>
+    </message>
+    <message>
+        <source>&amp;Next Program</source>
+        <translation>次のプログラム(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Previous Program</source>
+        <translation>前のプログラム(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Split View</source>
+        <translation>分割表示(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Show two programs side by side, each with its own run</source>
+        <translation>2 つのプログラムを左右に並べて表示します(それぞれ別に実行できます)</translation>
+    </message>
+    <message>
+        <source>&amp;Move Program to Other Side</source>
+        <translation>プログラムを反対側へ移動(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Programs</source>
+        <translation>プログラム</translation>
+    </message>
+    <message>
+        <source>Programs on the right</source>
+        <translation>右側のプログラム</translation>
+    </message>
+    <message>
+        <source>Program tabs</source>
+        <translation>プログラムのタブ</translation>
+    </message>
+    <message>
+        <source>Program tabs on the right</source>
+        <translation>右側のプログラムのタブ</translation>
+    </message>
+    <message>
+        <source>Not saved yet</source>
+        <translation>まだ保存されていません</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存の変更があります</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>実行中</translation>
+    </message>
+    <message>
+        <source>Close %1</source>
+        <translation>%1 を閉じる</translation>
+    </message>
+    <message>
+        <source>Close %1 (Ctrl+W)</source>
+        <translation>%1 を閉じる (Ctrl+W)</translation>
     </message>
 </context>
 <context>

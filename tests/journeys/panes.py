@@ -34,7 +34,8 @@ def trace_tree_rows(s):
 
 def console_text(s):
     dock = show_dock(s, "Console")
-    texts = [s.text_of(a) for a in s.all(dock, role="text")]
+    # The current program's console: the other programs' pages are not showing.
+    texts = [s.text_of(a) for a in s.all(dock, role="text", showing=True)]
     return "\n".join(t for t in texts if t)
 
 

@@ -7,6 +7,7 @@
 
 #include <QApplication>
 #include <QEvent>
+#include <QKeyEvent>
 #include <QKeySequence>
 
 namespace hako {
@@ -152,6 +153,17 @@ void PdlEditor::applyColors()
 
 bool PdlEditor::event(QEvent* event)
 {
+    // Ctrl+\ and Ctrl+Shift+\ are the window's (View › Split View, Move Program to Other Side):
+    // QScintilla would take them as typed control characters.
+    if (event->type() == QEvent::ShortcutOverride) {
+        auto* key = static_cast<QKeyEvent*>(event);
+        const auto mods = key->modifiers() & ~Qt::KeypadModifier;
+        if (key->key() == Qt::Key_Backslash &&
+            (mods == Qt::ControlModifier || mods == (Qt::ControlModifier | Qt::ShiftModifier))) {
+            event->ignore();
+            return false;
+        }
+    }
     // Another theme: a new application palette (ApplicationPaletteChange; the widget's own
     // palette, partly set by QScintilla, may not change) or a palette given by the parent.
     if ((event->type() == QEvent::ApplicationPaletteChange ||

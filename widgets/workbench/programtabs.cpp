@@ -378,6 +378,7 @@ void ProgramTabs::setSplit(bool split)
         while (m_groups[1]->count() > 0)
             moveTo(qobject_cast<EditorPane*>(m_groups[1]->widget(0)), 0);
         m_groups[1]->hide();
+        m_splitter->setSizes({m_splitter->width(), 0});
         if (current) {
             m_moving = true;
             m_groups[0]->setCurrentWidget(current);
@@ -463,6 +464,16 @@ QAction* ProgramTabs::mirror(std::function<QAction*(EditorPane*)> of)
 
 void ProgramTabs::updateActions()
 {
+    // Side by side, the other side's tabs are dimmed: the bright one is what the panes show.
+    const int currentSide = sideOf(m_current);
+    for (int side = 0; side < 2; ++side) {
+        QTabBar* bar = m_groups[side]->tabBar();
+        const QColor color = isSplit() && side != currentSide
+                                 ? palette().color(QPalette::Disabled, QPalette::WindowText)
+                                 : QColor();
+        for (int i = 0; i < bar->count(); ++i)
+            bar->setTabTextColor(i, color);
+    }
     m_splitAction->setChecked(isSplit());
     m_nextAction->setEnabled(count() > 1);
     m_previousAction->setEnabled(count() > 1);

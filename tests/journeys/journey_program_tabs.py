@@ -31,8 +31,11 @@ text: "Beta result\\n"
 def program_tabs(s):
     """The names on the program tabs (left group, then right), read from the tab bars."""
     names = []
-    for bar_name in ("Program tabs", "Program tabs on the right"):
-        bar = s.first(s.window, role="page tab list", name=bar_name)
+    for group_name in ("Programs", "Programs on the right"):
+        group = next((a for a, _ in s.walk(s.window, into=lambda acc: acc.getRoleName() != "frame"
+                                           or acc == s.window)
+                      if s.matches(a, role="filler", name=group_name, showing=True)), None)
+        bar = s.first(group, role="page tab list") if group is not None else None
         if bar is None:
             continue
         names += [t.name for t in s.all(bar, role="page tab") if t.name]
@@ -41,8 +44,15 @@ def program_tabs(s):
 
 def central_editors(s):
     """The program editors on screen (one, or two in the split view)."""
+    def into(acc):  # the central area only: not the docks (frames), bars or big views
+        try:
+            role = acc.getRoleName()
+        except Exception:
+            return False
+        return (acc == s.window or role != "frame") and s._no_big_views(acc) and \
+            role not in ("menu bar", "status bar", "page tab list")
     found = []
-    for acc, _ in s.walk(s.window, into=s._no_big_views):
+    for acc, _ in s.walk(s.window, into=into):
         try:
             if acc.getRoleName() == "text" and \
                     acc.getState().contains(s.pyatspi.STATE_MULTI_LINE) and s.on_screen(acc):

@@ -6,7 +6,9 @@
 #include "core/util/version.h"
 #include "widgets/common/languagemanager.h"
 #include "widgets/common/thememanager.h"
+#include "widgets/editor/editorpane.h"
 #include "widgets/workbench/mainwindow.h"
+#include "widgets/workbench/programtabs.h"
 
 #include <QApplication>
 #include <QIcon>
@@ -56,16 +58,17 @@ int runWorkbench(int& argc, char** argv, const QStringList& files)
             Qt::QueuedConnection);
     };
     followRebuilds();
-    if (!files.isEmpty()) {
+    // Each file opens by its kind; programs each in a tab, the first one in view.
+    hako::EditorPane* first = nullptr;
+    for (const QString& file : files) {
         QString error;
-        if (!window->openPath(files.first(), &error))
+        if (!window->openPath(file, &error))
             hako::writeText(stderr, QStringLiteral("hako: %1\n").arg(error));
-        if (files.size() > 1) {
-            hako::writeText(stderr,
-                            QStringLiteral("hako: opens one program at a time; ignoring %1\n")
-                                .arg(files.mid(1).join(QLatin1String(", "))));
-        }
+        else if (!first && !window->editorPane()->filePath().isEmpty())
+            first = window->editorPane();
     }
+    if (first)
+        window->programTabs()->setCurrentEditor(first);
     window->show();
     if (files.isEmpty())
         window->showStartPageIfIdle();

@@ -202,10 +202,19 @@ public:
             if (!entry.socket)
                 continue;
             if (entry.socket->state() == QAbstractSocket::ConnectedState &&
-                entry.socket->bytesAvailable() == 0 && entry.since.elapsed() < kReuseWithinMs) {
-                entry.socket->disconnect(); // the idle watch
-                return entry.socket;
+                entry.since.elapsed() < kReuseWithinMs) {
+                // A close (or stray bytes) that reached this machine but was not handled yet
+                // is seen now, before a request is written into a closing connection (which
+                // would fail, and is never sent again): the idle watch drops such a socket.
+                entry.socket->waitForReadyRead(0);
+                if (entry.socket && entry.socket->state() == QAbstractSocket::ConnectedState &&
+                    entry.socket->bytesAvailable() == 0) {
+                    entry.socket->disconnect(); // the idle watch
+                    return entry.socket;
+                }
             }
+            if (!entry.socket)
+                continue;
             entry.socket->abort();
             entry.socket->deleteLater();
         }

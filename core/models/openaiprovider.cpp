@@ -38,6 +38,12 @@ struct OpenAiProvider::Call {
         QString base = endpoint.baseUrl;
         while (base.endsWith(QLatin1Char('/')))
             base.chop(1);
+        // `/tokenize` and the like live at the server's root, beside its `/v1`.
+        if (path.startsWith(QLatin1Char('/'))) {
+            if (base.endsWith(QLatin1String("/v1")))
+                base.chop(3);
+            return QUrl(base + path);
+        }
         if (!endpoint.azure)
             return QUrl(base + QLatin1Char('/') + path);
         const QString tail =
@@ -499,6 +505,39 @@ Result<QStringList> OpenAiProvider::listModels(const CancelToken& cancel)
             names.append(QString::fromStdString(m["id"].get<std::string>()));
     }
     return names;
+}
+
+Result<int> OpenAiProvider::countTokens(const std::string& model, const QString& text,
+                                        const CancelToken& cancel)
+{
+    Call call;
+    call.endpoint = m_config;
+    call.endpoint.maxRetries = 0;
+    call.endpoint.connectTimeoutMs = std::min(call.endpoint.connectTimeoutMs, 3000);
+    call.endpoint.idleTimeoutMs = std::min(call.endpoint.idleTimeoutMs, 5000);
+    call.endpoint.deadlineMs = std::min(call.endpoint.deadlineMs, 8000);
+    call.endpoint.maxReplyBytes = std::min<qint64>(call.endpoint.maxReplyBytes, 16 * 1024 * 1024);
+    call.model = QString::fromStdString(model);
+    call.path = QStringLiteral("/tokenize");
+    // Both servers' field names: llama.cpp reads `content`, vLLM `model` and `prompt`.
+    const std::string utf8 = text.toStdString();
+    call.body = QByteArray::fromStdString(
+        json{{"model", model}, {"prompt", utf8}, {"content", utf8}, {"add_special_tokens", false}}
+            .dump());
+    Result<QByteArray> body = send(call, cancel);
+    if (!body)
+        return body.error();
+    const json reply =
+        json::parse(body->constData(), body->constData() + body->size(), nullptr, false);
+    if (reply.is_object()) {
+        if (reply.contains("count") && reply["count"].is_number_integer() &&
+            reply["count"].get<long long>() >= 0)
+            return int(std::min<long long>(reply["count"].get<long long>(),
+                                           std::numeric_limits<int>::max()));
+        if (reply.contains("tokens") && reply["tokens"].is_array())
+            return int(reply["tokens"].size());
+    }
+    return call.error(QStringLiteral("the tokenizer's reply has neither `count` nor `tokens`"));
 }
 
 int OpenAiProvider::embedCacheHits() const

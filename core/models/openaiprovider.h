@@ -74,6 +74,13 @@ public:
                                                   const CancelToken& cancel) override;
     Result<QStringList> listModels(const CancelToken& cancel) override;
 
+    /// How many tokens `text` is for `model`, asked of the server's own tokenizer: `POST
+    /// /tokenize` at the server's root (llama.cpp's server answers `{"tokens": […]}`, vLLM's
+    /// `{"count": n, …}`), without special tokens. Servers without one (OpenAI, Ollama) answer
+    /// 404: an error, as is any other reply. Not retried; a few seconds at most.
+    Result<int> countTokens(const std::string& model, const QString& text,
+                            const CancelToken& cancel);
+
     /// How many embedding vectors were served from the cache (for tests and statistics).
     int embedCacheHits() const;
 

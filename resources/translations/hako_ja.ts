@@ -1034,6 +1034,69 @@ quit, q                    stop the program
     </message>
 </context>
 <context>
+    <name>hako::EditMenu</name>
+    <message>
+        <source>Renamed &apos;%1&apos; to &apos;%2&apos; (1 place)</source>
+        <translation>「%1」を「%2」に変更しました（1 か所）</translation>
+    </message>
+    <message>
+        <source>Renamed &apos;%1&apos; to &apos;%2&apos; (%3 places)</source>
+        <translation>「%1」を「%2」に変更しました（%3 か所）</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>元に戻す(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>やり直し(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Cu&amp;t</source>
+        <translation>切り取り(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>コピー(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Paste</source>
+        <translation>貼り付け(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Select &amp;All</source>
+        <translation>すべて選択(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>検索(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Find &amp;Next</source>
+        <translation>次を検索(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Find Pre&amp;vious</source>
+        <translation>前を検索(&amp;V)</translation>
+    </message>
+    <message>
+        <source>R&amp;eplace…</source>
+        <translation>置換(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Toggle &amp;Comment</source>
+        <translation>コメントの切り替え(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Go to &amp;Definition</source>
+        <translation>定義へ移動(&amp;D)</translation>
+    </message>
+    <message>
+        <source>No definition in this file for the name at the cursor</source>
+        <translation>カーソル位置の名前の定義はこのファイルにありません</translation>
+    </message>
+</context>
+<context>
     <name>hako::EditorPane</name>
     <message>
         <source>untitled.pdl</source>
@@ -1866,50 +1929,6 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <translation>編集(&amp;E)</translation>
     </message>
     <message>
-        <source>&amp;Undo</source>
-        <translation>元に戻す(&amp;U)</translation>
-    </message>
-    <message>
-        <source>&amp;Redo</source>
-        <translation>やり直し(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Cu&amp;t</source>
-        <translation>切り取り(&amp;T)</translation>
-    </message>
-    <message>
-        <source>&amp;Copy</source>
-        <translation>コピー(&amp;C)</translation>
-    </message>
-    <message>
-        <source>&amp;Paste</source>
-        <translation>貼り付け(&amp;P)</translation>
-    </message>
-    <message>
-        <source>Select &amp;All</source>
-        <translation>すべて選択(&amp;A)</translation>
-    </message>
-    <message>
-        <source>&amp;Find…</source>
-        <translation>検索(&amp;F)…</translation>
-    </message>
-    <message>
-        <source>Find &amp;Next</source>
-        <translation>次を検索(&amp;N)</translation>
-    </message>
-    <message>
-        <source>Find Pre&amp;vious</source>
-        <translation>前を検索(&amp;V)</translation>
-    </message>
-    <message>
-        <source>R&amp;eplace…</source>
-        <translation>置換(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>Toggle &amp;Comment</source>
-        <translation>コメントの切り替え(&amp;C)</translation>
-    </message>
-    <message>
         <source>&amp;Run</source>
         <translation>実行(&amp;R)</translation>
     </message>
@@ -1990,24 +2009,8 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <translation>アウトライン</translation>
     </message>
     <message>
-        <source>Go to &amp;Definition</source>
-        <translation>定義へ移動(&amp;D)</translation>
-    </message>
-    <message>
-        <source>No definition in this file for the name at the cursor</source>
-        <translation>カーソル位置の名前の定義はこのファイルにありません</translation>
-    </message>
-    <message>
         <source>Problems (%1)</source>
         <translation>問題 (%1)</translation>
-    </message>
-    <message>
-        <source>Renamed &apos;%1&apos; to &apos;%2&apos; (1 place)</source>
-        <translation>「%1」を「%2」に変更しました（1 か所）</translation>
-    </message>
-    <message>
-        <source>Renamed &apos;%1&apos; to &apos;%2&apos; (%3 places)</source>
-        <translation>「%1」を「%2」に変更しました（%3 か所）</translation>
     </message>
 </context>
 <context>
@@ -3656,6 +3659,10 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>%1 characters</source>
         <translation>%1 文字</translation>
+    </message>
+    <message>
+        <source>1 token</source>
+        <translation>1 トークン</translation>
     </message>
 </context>
 <context>

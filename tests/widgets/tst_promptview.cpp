@@ -2,6 +2,7 @@
 // step, YAML edits refresh the cards, errors grey the view, inputs are remembered per file.
 #include "core/pdl/interp/tracenode.h"
 #include "isolatedsettings.h"
+#include "openaitestserver.h"
 #include "widgets/common/thememanager.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/pdleditor.h"
@@ -213,6 +214,53 @@ private Q_SLOTS:
             "を日本語で👩‍💻")); // the emoji is 3 code points, 1 character
         QCOMPARE(length->text(), QStringLiteral("15 characters"));
         QCOMPARE(length->accessibleName(), length->text());
+    }
+
+    // With a tokenizer on the model's server (llama.cpp, vLLM on this machine), the counter
+    // also says how many tokens the text is, and follows the typing.
+    void tokenCountFromALocalTokenizer()
+    {
+        testing::OpenAiTestServer server;
+        QVERIFY(server.start());
+        for (int i = 0; i < 20; ++i)
+            server.enqueue("/tokenize", testing::ScriptedReply::withBody(R"({"count":5})"));
+        qputenv("OPENAI_BASE_URL", server.baseUrl().toUtf8());
+        const QString path = m_dir.filePath(QStringLiteral("tokens.pdl"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("text:\n"
+                    "- def: summary\n"
+                    "  model: openai/view-tokens\n"
+                    "  input:\n"
+                    "    array:\n"
+                    "    - role: user\n"
+                    "      content: 要約してください\n");
+        }
+        EditorPane pane(nullptr);
+        pane.resize(900, 900);
+        pane.show();
+        QVERIFY(pane.openFile(path));
+        pane.setPromptMode(true);
+        PromptView* view = pane.promptView();
+        // The card's one message, and its counter.
+        QTRY_COMPARE(view->findChildren<PromptMessageEdit*>().size(), 1);
+        PromptMessageEdit* user = view->findChildren<PromptMessageEdit*>().constFirst();
+        QLabel* length = view->findChild<QLabel*>(QStringLiteral("promptLength"));
+        QVERIFY(length);
+        QVERIFY(
+            length->accessibleDescription().startsWith(QLatin1String("Length of user message")));
+        QTRY_COMPARE(length->text(), QStringLiteral("8 characters · 5 tokens"));
+        QCOMPARE(length->accessibleName(), length->text());
+        QTextCursor end = user->textCursor();
+        end.movePosition(QTextCursor::End);
+        user->setTextCursor(end);
+        end.insertText(QStringLiteral("。"));
+        // The new text is counted anew: characters at once, tokens when the server answers.
+        QCOMPARE(length->text().left(12), QStringLiteral("9 characters"));
+        QTRY_COMPARE(length->text(), QStringLiteral("9 characters · 5 tokens"));
+        QVERIFY(server.requests().constLast().body.contains("要約してください。"));
+        qunsetenv("OPENAI_BASE_URL");
     }
 
     // The inputs form gives each input the control of its kind, and keeps named sets of values

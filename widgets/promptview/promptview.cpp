@@ -1,5 +1,6 @@
 #include "widgets/promptview/promptview.h"
 
+#include "core/models/tokencounter.h"
 #include "core/util/textlength.h"
 #include "widgets/common/thememanager.h"
 #include "widgets/editor/pdleditor.h"
@@ -39,6 +40,7 @@ using playground::PromptDocItem;
 struct PromptView::TextBinding {
     int index = -1; ///< position in the document's pre-order
     PromptDocItem item;
+    QString model; ///< the model of the card the text belongs to ("" outside one)
     PromptMessageEdit* edit = nullptr;
     QLabel* length = nullptr; ///< "42 characters" under the text
     bool trailingNewline = false;
@@ -185,6 +187,13 @@ PromptView::PromptView(QWidget* parent)
 {
     setObjectName(QStringLiteral("promptView"));
     setAccessibleName(tr("Prompt view"));
+    // A count arrived: the texts of that model's cards show it.
+    connect(models::TokenCounter::instance(), &models::TokenCounter::counted, this,
+            [this](const QString&, const QString& model) {
+                for (const auto& b : std::as_const(m_texts))
+                    if (b->model == model)
+                        updateLength(*b);
+            });
     m_error->setWordWrap(true);
     m_error->setVisible(false);
     m_error->setObjectName(QStringLiteral("promptViewError"));
@@ -546,6 +555,25 @@ QWidget* PromptView::makeItem(const PromptDocItem& item, QWidget* parent, int de
     return w;
 }
 
+void PromptView::updateLength(TextBinding& b)
+{
+    // Its length as a person counts it (日本語 is 3 characters), and in tokens when the card's
+    // model has a tokenizer (TokenCounter: a server on this machine that has one).
+    const QString plain = b.edit->toPlainText();
+    const qsizetype n = characterCount(plain);
+    QString text = n == 1 ? tr("1 character") : tr("%1 characters").arg(n);
+    if (!b.model.isEmpty()) {
+        const QString folder =
+            m_filePath.isEmpty() ? QDir::currentPath() : QFileInfo(m_filePath).absolutePath();
+        if (const std::optional<int> tokens =
+                models::TokenCounter::instance()->count(folder, b.model, plain))
+            text += QStringLiteral(" · ") +
+                    (*tokens == 1 ? tr("1 token") : tr("%1 tokens").arg(*tokens));
+    }
+    b.length->setText(text);
+    b.length->setAccessibleName(text);
+}
+
 QWidget* PromptView::makeText(const PromptDocItem& item, QWidget* parent, const QString& owner)
 {
     auto* box = new QWidget(parent);
@@ -591,24 +619,22 @@ QWidget* PromptView::makeText(const PromptDocItem& item, QWidget* parent, const 
     length->setAlignment(Qt::AlignRight);
     length->setAccessibleDescription(tr("Length of %1").arg(what));
     v->addWidget(length);
-    auto showLength = [edit, length] {
-        const qsizetype n = characterCount(edit->toPlainText());
-        const QString text = n == 1 ? tr("1 character") : tr("%1 characters").arg(n);
-        length->setText(text);
-        length->setAccessibleName(text);
-    };
-    connect(edit, &PromptMessageEdit::textChanged, length, showLength);
-
     auto b = std::make_shared<TextBinding>();
     b->item = item;
     b->edit = edit;
+    b->length = length;
+    // The binding may go (the view is rebuilt) before its widgets, which are deleted later.
+    connect(edit, &PromptMessageEdit::textChanged, length,
+            [this, binding = std::weak_ptr<TextBinding>(b)] {
+                if (const auto live = binding.lock())
+                    updateLength(*live);
+            });
     QString display = item.text;
     b->trailingNewline = display.endsWith(QLatin1Char('\n'));
     if (b->trailingNewline)
         display.chop(1);
     edit->setTextQuietly(display);
-    showLength();
-    b->length = length;
+    updateLength(*b);
     b->timer = new QTimer(edit);
     b->timer->setSingleShot(true);
     b->timer->setInterval(400);
@@ -790,6 +816,9 @@ QWidget* PromptView::makeCard(const PromptDocItem& item, QWidget* parent)
         const int index = m_buildIndex ? (*m_buildIndex)++ : -1;
         v->addWidget(makeText(child, card, name));
         m_texts.back()->index = index;
+        // The card's model counts its messages' tokens, when its server can.
+        m_texts.back()->model = item.model;
+        updateLength(*m_texts.back());
     }
     if (!item.usesContext && item.children.isEmpty()) {
         auto* note =

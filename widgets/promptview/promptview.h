@@ -117,6 +117,7 @@ private:
     void rebuildInputs();
     void saveInputs();
     void commitText(TextBinding& b);
+    void updateLength(TextBinding& b);
     void commitModel(CardBinding& c);
     void commitPendingParameter(CardBinding& c);
     void commitParameter(CardBinding& c, const QString& name, const QJsonValue& value);

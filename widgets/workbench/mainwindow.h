@@ -39,11 +39,13 @@ class ProgramTabs;
 class TraceDocks;
 class WorkbenchContext;
 
-/// The workbench window: creates the panes in their docks, hands each the one
-/// WorkbenchContext, and wires menus and status bar to the objects that do the work —
-/// FileController (opening by kind, saving, recent files, recovery), TraceDocks (the trace
-/// panes and what they show), RunActions (running, trust, run errors) and DockLayout (saved
-/// and first-start layout). GUI thread only.
+/// The workbench window: the open programs in the centre (ProgramTabs: a tab each, with its
+/// own editor and run; two side by side in the split view), the panes in their docks, each
+/// handed the one WorkbenchContext, and menus and status bar wired to the objects that do the
+/// work — FileController (opening by kind, saving, recent files, recovery), TraceDocks (the
+/// trace panes and what they show), RunActions (running, trust, run errors), EditMenu and
+/// DockLayout (saved and first-start layout). The per-program panes (Console, Problems,
+/// Outline) show the current program's page (ProgramStack). GUI thread only.
 ///
 /// Settings (geometry, window state, recent files) go to the default QSettings of the
 /// application (organisation "Hako", application "Hako" in the real program).

@@ -1627,6 +1627,58 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <source>It needs a memory store (Memory pane).</source>
         <translation>メモリストアが必要です（メモリ ペイン）。</translation>
     </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>新規(&amp;N)</translation>
+    </message>
+    <message>
+        <source>New from &amp;Template…</source>
+        <translation>テンプレートから新規作成(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Document…</source>
+        <translation>文書を開く(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Open Document</source>
+        <translation>文書を開く</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>開く(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近使ったファイル(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Trace…</source>
+        <translation>トレースを開く(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Open Trace</source>
+        <translation>トレースを開く</translation>
+    </message>
+    <message>
+        <source>Traces (*.json);;All files (*)</source>
+        <translation>トレース (*.json);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Recover &amp;Unsaved</source>
+        <translation>未保存の復元(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>名前を付けて保存(&amp;A)…</translation>
+    </message>
 </context>
 <context>
     <name>hako::FindBar</name>
@@ -1873,52 +1925,12 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <translation>ファイル(&amp;F)</translation>
     </message>
     <message>
-        <source>&amp;New</source>
-        <translation>新規(&amp;N)</translation>
-    </message>
-    <message>
-        <source>Open &amp;Document…</source>
-        <translation>文書を開く(&amp;D)…</translation>
-    </message>
-    <message>
         <source>Open Document</source>
         <translation>文書を開く</translation>
     </message>
     <message>
         <source>All files (*)</source>
         <translation>すべてのファイル (*)</translation>
-    </message>
-    <message>
-        <source>&amp;Open…</source>
-        <translation>開く(&amp;O)…</translation>
-    </message>
-    <message>
-        <source>Open &amp;Recent</source>
-        <translation>最近使ったファイル(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Open &amp;Trace…</source>
-        <translation>トレースを開く(&amp;T)…</translation>
-    </message>
-    <message>
-        <source>Open Trace</source>
-        <translation>トレースを開く</translation>
-    </message>
-    <message>
-        <source>Traces (*.json);;All files (*)</source>
-        <translation>トレース (*.json);;すべてのファイル (*)</translation>
-    </message>
-    <message>
-        <source>Recover &amp;Unsaved</source>
-        <translation>未保存の復元(&amp;U)</translation>
-    </message>
-    <message>
-        <source>&amp;Save</source>
-        <translation>保存(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Save &amp;As…</source>
-        <translation>名前を付けて保存(&amp;A)…</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
@@ -1975,10 +1987,6 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>Playground</source>
         <translation>プレイグラウンド</translation>
-    </message>
-    <message>
-        <source>New from &amp;Template…</source>
-        <translation>テンプレートから新規作成(&amp;T)…</translation>
     </message>
     <message>
         <source>Open Model Block in &amp;Playground</source>

@@ -11,11 +11,13 @@
 #include "widgets/templates/templatedialog.h"
 #include "widgets/workbench/programtabs.h"
 
+#include <QAction>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QIcon>
 #include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
@@ -110,6 +112,44 @@ bool FileController::eventFilter(QObject* watched, QEvent* event)
 QString FileController::lastDirectory() const
 {
     return m_settings->value(QLatin1String(kLastDirKey)).toString();
+}
+
+FileController::OpenPrograms FileController::openPrograms() const
+{
+    OpenPrograms open;
+    for (EditorPane* e : m_tabs->editors()) {
+        if (e == editor())
+            open.current = int(open.programs.size());
+        OpenPrograms::Program p{e->filePath(), e->editor()->text(), e->isModified(),
+                                e->isPromptMode()};
+        e->editor()->getCursorPosition(&p.line, &p.index);
+        p.side = m_tabs->sideOf(e);
+        open.programs.append(p);
+    }
+    return open;
+}
+
+void FileController::reopen(const OpenPrograms& open)
+{
+    QList<EditorPane*> made;
+    for (const OpenPrograms::Program& p : open.programs) {
+        if (p.path.isEmpty() || !openFile(p.path))
+            newFile();
+        EditorPane* e = editor();
+        if (p.modified || p.path.isEmpty())
+            e->editor()->setText(p.text); // the unsaved text, marked as changed
+        e->editor()->setCursorPosition(p.line, p.index);
+        e->setPromptMode(p.prompt);
+        made.append(e);
+    }
+    for (int i = 0; i < made.size(); ++i) {
+        if (open.programs.at(i).side == 1) {
+            m_tabs->setCurrentEditor(made.at(i));
+            m_tabs->moveToOtherSide();
+        }
+    }
+    if (open.current < made.size())
+        m_tabs->setCurrentEditor(made.at(open.current));
 }
 
 QStringList FileController::recentFiles() const
@@ -370,6 +410,38 @@ bool FileController::openExample(const QString& fileName)
                 MessageBar::Kind::Information);
     }
     return true;
+}
+
+void FileController::populateFileMenu(QMenu* file)
+{
+    file->addAction(QIcon::fromTheme(QStringLiteral("document-new")), tr("&New"), QKeySequence::New,
+                    this, &FileController::newFile);
+    file->addAction(tr("New from &Template…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N), this,
+                    &FileController::newFromTemplateDialog);
+    file->addAction(tr("Open &Document…"), this, [this] {
+        const QString path = askOpenPath(tr("Open Document"), tr("All files (*)"));
+        if (!path.isEmpty())
+            Q_EMIT documentOpenRequested(path);
+    });
+    file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"),
+                    QKeySequence::Open, this, &FileController::openWithDialog);
+    QMenu* recent = file->addMenu(tr("Open &Recent"));
+    connect(recent, &QMenu::aboutToShow, this, [this, recent] { populateRecentMenu(recent); });
+    file->addAction(tr("Open &Trace…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this,
+                    [this] {
+                        const QString path =
+                            askOpenPath(tr("Open Trace"), tr("Traces (*.json);;All files (*)"));
+                        if (!path.isEmpty())
+                            Q_EMIT traceOpenRequested(path); // the trace only, not its program
+                    });
+    QMenu* recover = file->addMenu(tr("Recover &Unsaved"));
+    connect(recover, &QMenu::aboutToShow, this, [this, recover] { populateRecoveryMenu(recover); });
+    file->addSeparator();
+    file->addAction(QIcon::fromTheme(QStringLiteral("document-save")), tr("&Save"),
+                    QKeySequence::Save, this, &FileController::save);
+    file->addAction(QIcon::fromTheme(QStringLiteral("document-save-as")), tr("Save &As…"),
+                    QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, &FileController::saveAs);
+    file->addAction(m_tabs->closeAction());
 }
 
 void FileController::populateRecentMenu(QMenu* menu)

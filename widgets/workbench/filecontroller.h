@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QList>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -99,7 +100,29 @@ public:
     /// The editors stop writing recovery copies (before the window goes).
     void detachRecovery();
 
+    /// The open programs as they are (Settings › Language rebuilds the window with them): each
+    /// one's file, unsaved text, cursor, view and side, in tab order, and the current one.
+    struct OpenPrograms {
+        struct Program {
+            QString path;
+            QString text;
+            bool modified = false;
+            bool prompt = false;
+            int line = 0;
+            int index = 0;
+            int side = 0;
+        };
+        QList<Program> programs;
+        int current = 0;
+    };
+    OpenPrograms openPrograms() const;
+    /// Opens them again as they were: files read anew, unsaved text put back (as changes).
+    void reopen(const OpenPrograms& open);
+
     QStringList recentFiles() const;
+    /// Adds New, New from Template…, Open Document…, Open…, Open Recent, Open Trace…, Recover
+    /// Unsaved, Save, Save As… and Close Program to the File menu `file`.
+    void populateFileMenu(QMenu* file);
     /// Fill the File › Open Recent, File › Recover Unsaved and Help › Examples menus.
     void populateRecentMenu(QMenu* menu);
     void populateRecoveryMenu(QMenu* menu);

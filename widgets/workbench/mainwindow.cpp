@@ -269,37 +269,7 @@ void MainWindow::createDocks()
 void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(QIcon::fromTheme(QStringLiteral("document-new")), tr("&New"), QKeySequence::New,
-                    m_files, &FileController::newFile);
-    file->addAction(tr("New from &Template…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N),
-                    m_files, &FileController::newFromTemplateDialog);
-    file->addAction(tr("Open &Document…"), this, [this] {
-        const QString path = m_files->askOpenPath(tr("Open Document"), tr("All files (*)"));
-        if (!path.isEmpty())
-            Q_EMIT m_files->documentOpenRequested(path);
-    });
-    file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open…"),
-                    QKeySequence::Open, m_files, &FileController::openWithDialog);
-    QMenu* recent = file->addMenu(tr("Open &Recent"));
-    connect(recent, &QMenu::aboutToShow, m_files,
-            [this, recent] { m_files->populateRecentMenu(recent); });
-    file->addAction(
-        tr("Open &Trace…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, [this] {
-            const QString path =
-                m_files->askOpenPath(tr("Open Trace"), tr("Traces (*.json);;All files (*)"));
-            if (!path.isEmpty())
-                openTrace(path);
-        });
-    QMenu* recover = file->addMenu(tr("Recover &Unsaved"));
-    connect(recover, &QMenu::aboutToShow, m_files,
-            [this, recover] { m_files->populateRecoveryMenu(recover); });
-    file->addSeparator();
-    file->addAction(QIcon::fromTheme(QStringLiteral("document-save")), tr("&Save"),
-                    QKeySequence::Save, m_files, &FileController::save);
-    file->addAction(QIcon::fromTheme(QStringLiteral("document-save-as")), tr("Save &As…"),
-                    QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), m_files,
-                    &FileController::saveAs);
-    file->addAction(m_tabs->closeAction());
+    m_files->populateFileMenu(file);
     file->addSeparator();
     QAction* quit =
         file->addAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"),
@@ -364,7 +334,7 @@ void MainWindow::createMenus()
     connect(language, &LanguageManager::languageChanged, this, [this] {
         // Texts are built with the window: it is rebuilt in the new language by its owner
         // (app/main.cpp), unless a run would be cut short.
-        if (!anyRunning() &&
+        if (!m_tabs->anyRunning() &&
             isSignalConnected(QMetaMethod::fromSignal(&MainWindow::rebuildRequested))) {
             Q_EMIT rebuildRequested();
             return;
@@ -458,45 +428,12 @@ void MainWindow::updateTitle()
 MainWindow* MainWindow::rebuild(MainWindow* old)
 {
     old->saveLayout();
-    // Every program, in tab order, with its side, unsaved text, cursor and view.
-    struct Kept {
-        QString path, text;
-        bool modified, prompt;
-        int line = 0, index = 0, side = 0;
-    };
-    QList<Kept> kept;
-    int current = 0;
-    for (EditorPane* pane : old->m_tabs->editors()) {
-        if (pane == old->editorPane())
-            current = int(kept.size());
-        Kept k{pane->filePath(), pane->editor()->text(), pane->isModified(), pane->isPromptMode()};
-        pane->editor()->getCursorPosition(&k.line, &k.index);
-        k.side = old->m_tabs->sideOf(pane);
-        kept.append(k);
-    }
+    const FileController::OpenPrograms programs = old->m_files->openPrograms();
     const bool startPage = old->m_start && old->m_central->currentWidget() == old->m_start;
     const QRect geometry = old->geometry();
 
     auto* next = new MainWindow;
-    QList<EditorPane*> made;
-    for (const Kept& k : kept) {
-        if (k.path.isEmpty() || !next->openFile(k.path))
-            next->newFile();
-        EditorPane* pane = next->editorPane();
-        if (k.modified || k.path.isEmpty())
-            pane->editor()->setText(k.text); // the unsaved text, marked as changed
-        pane->editor()->setCursorPosition(k.line, k.index);
-        pane->setPromptMode(k.prompt);
-        made.append(pane);
-    }
-    for (int i = 0; i < made.size(); ++i) {
-        if (kept.at(i).side == 1) {
-            next->m_tabs->setCurrentEditor(made.at(i));
-            next->m_tabs->moveToOtherSide();
-        }
-    }
-    if (current < made.size())
-        next->m_tabs->setCurrentEditor(made.at(current));
+    next->m_files->reopen(programs);
     next->setGeometry(geometry);
     if (startPage)
         next->showStartPage();
@@ -505,14 +442,6 @@ MainWindow* MainWindow::rebuild(MainWindow* old)
     old->close();
     old->deleteLater();
     return next;
-}
-
-bool MainWindow::anyRunning() const
-{
-    for (EditorPane* pane : m_tabs->editors())
-        if (m_tabs->runOf(pane)->isRunning())
-            return true;
-    return false;
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

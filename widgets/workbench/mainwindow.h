@@ -146,7 +146,6 @@ private:
     void createMenus();
     QDockWidget* addPaneDock(QWidget* pane, const QString& title, const QString& objectName);
     void updateTitle();
-    bool anyRunning() const;
     void showAbout();
     void showModelSettings();
 

@@ -137,6 +137,12 @@ QList<EditorPane*> ProgramTabs::editors() const
     return list;
 }
 
+bool ProgramTabs::anyRunning() const
+{
+    return std::any_of(m_sessions.begin(), m_sessions.end(),
+                       [](const Session& s) { return s.run->isRunning(); });
+}
+
 EditorPane* ProgramTabs::editorOf(const QString& path) const
 {
     const QString wanted = absolute(path);

@@ -43,6 +43,8 @@ public:
     /// Every open program, the left group's tabs first.
     QList<EditorPane*> editors() const;
     int count() const { return int(m_sessions.size()); }
+    /// Whether any program's run is going.
+    bool anyRunning() const;
     /// The program whose file is `path` (compared as absolute paths), or null.
     EditorPane* editorOf(const QString& path) const;
     /// Untitled, unchanged and empty: opening a file may reuse it instead of adding a tab.

@@ -90,6 +90,26 @@ class TestPromptView : public QObject {
     Q_OBJECT
     std::unique_ptr<testing::IsolatedSettings> m_settings;
     QTemporaryDir m_dir;
+
+    // A program written under m_dir, shown in a pane's Prompt view (900×900).
+    QString writeProgram(const QString& name, const QByteArray& text)
+    {
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size())
+            qFatal("cannot write a test program");
+        return path;
+    }
+    static std::unique_ptr<EditorPane> promptViewOf(const QString& path)
+    {
+        auto pane = std::make_unique<EditorPane>(nullptr);
+        pane->resize(900, 900);
+        pane->show();
+        if (!pane->openFile(path))
+            return nullptr;
+        pane->setPromptMode(true);
+        return pane;
+    }
     QString m_path;
 
 private Q_SLOTS:
@@ -225,24 +245,16 @@ private Q_SLOTS:
         for (int i = 0; i < 20; ++i)
             server.enqueue("/tokenize", testing::ScriptedReply::withBody(R"({"count":5})"));
         qputenv("OPENAI_BASE_URL", server.baseUrl().toUtf8());
-        const QString path = m_dir.filePath(QStringLiteral("tokens.pdl"));
-        {
-            QFile f(path);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write("text:\n"
-                    "- def: summary\n"
-                    "  model: openai/view-tokens\n"
-                    "  input:\n"
-                    "    array:\n"
-                    "    - role: user\n"
-                    "      content: 要約してください\n");
-        }
-        EditorPane pane(nullptr);
-        pane.resize(900, 900);
-        pane.show();
-        QVERIFY(pane.openFile(path));
-        pane.setPromptMode(true);
-        PromptView* view = pane.promptView();
+        const auto pane = promptViewOf(writeProgram(QStringLiteral("tokens.pdl"),
+                                                    "text:\n"
+                                                    "- def: summary\n"
+                                                    "  model: openai/view-tokens\n"
+                                                    "  input:\n"
+                                                    "    array:\n"
+                                                    "    - role: user\n"
+                                                    "      content: 要約してください\n"));
+        QVERIFY(pane);
+        PromptView* view = pane->promptView();
         // The card's one message, and its counter.
         QTRY_COMPARE(view->findChildren<PromptMessageEdit*>().size(), 1);
         PromptMessageEdit* user = view->findChildren<PromptMessageEdit*>().constFirst();
@@ -267,24 +279,18 @@ private Q_SLOTS:
     // (loaded again, exported as a data file for `hako run -f`).
     void inputKindsAndSets()
     {
-        const QString path = m_dir.filePath(QStringLiteral("kinds.pdl"));
-        {
-            QFile f(path);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write("text:\n"
-                    "- read: ${ notes_file }\n"
-                    "- for:\n"
-                    "    q: ${ questions }\n"
-                    "  repeat: \"${ q } \"\n"
-                    "  maxIterations: ${ rounds }\n"
-                    "- model: ollama/m\n"
-                    "  input: \"${ article } for ${ reader }\"\n");
-        }
-        EditorPane pane(nullptr);
-        pane.resize(900, 900);
-        pane.show();
-        QVERIFY(pane.openFile(path));
-        pane.setPromptMode(true);
+        const QString path = writeProgram(QStringLiteral("kinds.pdl"),
+                                          "text:\n"
+                                          "- read: ${ notes_file }\n"
+                                          "- for:\n"
+                                          "    q: ${ questions }\n"
+                                          "  repeat: \"${ q } \"\n"
+                                          "  maxIterations: ${ rounds }\n"
+                                          "- model: ollama/m\n"
+                                          "  input: \"${ article } for ${ reader }\"\n");
+        const auto owned = promptViewOf(path);
+        QVERIFY(owned);
+        EditorPane& pane = *owned;
         PromptView* view = pane.promptView();
         QLineEdit* reader = nullptr;
         QTRY_VERIFY((reader = byName<QLineEdit>(view, QStringLiteral("Input reader"))));

@@ -80,6 +80,7 @@ QStringList ModelCatalog::models(const QString& workspaceDir)
 void ModelCatalog::invalidate()
 {
     m_entries.clear();
+    Q_EMIT invalidated();
 }
 
 } // namespace hako::models

@@ -36,6 +36,7 @@ public:
     /// nothing is cached or the cache is older than maxAge(); the answer comes as modelsChanged().
     QStringList models(const QString& workspaceDir);
     /// Forgets every cached answer (after the settings changed); the next models() asks again.
+    /// Emits invalidated(), so that other caches of the model settings forget too.
     void invalidate();
 
     void setMaxAgeSeconds(int seconds) { m_maxAgeS = seconds; }
@@ -52,6 +53,8 @@ public:
 Q_SIGNALS:
     /// The endpoints of `workspaceDir`'s configuration answered (with the names they serve).
     void modelsChanged(const QString& workspaceDir, const QStringList& names);
+    /// The model settings changed (invalidate()).
+    void invalidated();
 
 private:
     struct Entry {

@@ -27,7 +27,7 @@ QByteArray textHash(const QString& text)
 
 } // namespace
 
-TokenCounter::TokenCounter(QObject* parent) : QObject(parent), m_counter(&countConfigured) {}
+TokenCounter::TokenCounter(QObject* parent) : QObject(parent) {}
 
 TokenCounter::~TokenCounter()
 {
@@ -37,8 +37,11 @@ TokenCounter::~TokenCounter()
 TokenCounter* TokenCounter::instance()
 {
     static QPointer<TokenCounter> counter;
-    if (!counter)
+    if (!counter) {
         counter = new TokenCounter(QCoreApplication::instance());
+        connect(ModelCatalog::instance(), &ModelCatalog::invalidated, counter,
+                &TokenCounter::invalidate);
+    }
     return counter;
 }
 
@@ -47,8 +50,7 @@ QString TokenCounter::key(const QString& workspaceDir, const QString& model)
     return ModelCatalog::folderKey(workspaceDir) + QLatin1Char('\n') + model;
 }
 
-Result<int> TokenCounter::countConfigured(const QString& workspaceDir, const QString& model,
-                                          const QString& text, const CancelToken& cancel)
+Result<ResolvedModel> TokenCounter::resolveLocal(const QString& workspaceDir, const QString& model)
 {
     Result<ModelConfig> config =
         ModelConfig::load(workspaceDir, QProcessEnvironment::systemEnvironment(),
@@ -65,8 +67,7 @@ Result<int> TokenCounter::countConfigured(const QString& workspaceDir, const QSt
     const QString host = QUrl(resolved->endpoint.baseUrl).host();
     if (host != QLatin1String("localhost") && !QHostAddress(host).isLoopback())
         return makeError(QStringLiteral("tokens are counted by local servers only"));
-    OpenAiProvider provider(resolved->endpoint);
-    return provider.countTokens(resolved->model, text, cancel);
+    return resolved;
 }
 
 std::optional<int> TokenCounter::count(const QString& workspaceDir, const QString& model,
@@ -77,8 +78,11 @@ std::optional<int> TokenCounter::count(const QString& workspaceDir, const QStrin
     Model& m = m_models[key(workspaceDir, model)];
     if (const auto it = m.counts.constFind(textHash(text)); it != m.counts.constEnd())
         return *it;
-    if (m.unsupported)
-        return std::nullopt;
+    if (m.unsupportedSince.isValid()) {
+        if (!m.unsupportedSince.hasExpired(m_retryAfterMs))
+            return std::nullopt;
+        m.unsupportedSince.invalidate(); // perhaps started since: ask again
+    }
     if (m.busy)
         m.waiting = text;
     else
@@ -101,25 +105,42 @@ void TokenCounter::invalidate()
 void TokenCounter::ask(const QString& workspaceDir, const QString& model, const QString& text)
 {
     const QString k = key(workspaceDir, model);
-    m_models[k].busy = true;
-    const Counter counter = m_counter;
-    const CancelToken cancel = m_cancel;
-    const int generation = m_generation;
-    QtConcurrent::run([counter, workspaceDir, model, text, cancel] {
-        return counter(workspaceDir, model, text, cancel);
-    }).then(this, [this, k, workspaceDir, model, text, generation](const Result<int>& n) {
+    Model& m = m_models[k];
+    m.busy = true;
+    struct Answer {
+        Result<int> count = makeError(QString());
+        std::shared_ptr<OpenAiProvider> provider;
+        std::string serverModel;
+    };
+    QtConcurrent::run([workspaceDir, model, text, cancel = m_cancel, provider = m.provider,
+                       serverModel = m.serverModel] {
+        Answer a{makeError(QString()), provider, serverModel};
+        if (!a.provider) { // the first count: where the model goes, once
+            Result<ResolvedModel> resolved = resolveLocal(workspaceDir, model);
+            if (!resolved) {
+                a.count = resolved.error();
+                return a;
+            }
+            a.provider = std::make_shared<OpenAiProvider>(resolved->endpoint);
+            a.serverModel = resolved->model;
+        }
+        a.count = a.provider->countTokens(a.serverModel, text, cancel);
+        return a;
+    }).then(this, [this, k, workspaceDir, model, text, generation = m_generation](const Answer& a) {
         if (generation != m_generation)
             return;
         Model& m = m_models[k];
         m.busy = false;
-        if (n) {
+        m.provider = a.provider;
+        m.serverModel = a.serverModel;
+        if (a.count) {
             if (m.counts.size() >= kMaxCountsPerModel)
                 m.counts.clear();
-            m.counts.insert(textHash(text), *n);
+            m.counts.insert(textHash(text), *a.count);
             m.supported = true;
         } else if (!m.supported) {
-            // Never answered: no tokenizer there (or no server); characters only from now on.
-            m.unsupported = true;
+            // Never answered: no tokenizer there (or no server); characters only for a while.
+            m.unsupportedSince.start();
             m.waiting.reset();
         }
         if (m.waiting) {

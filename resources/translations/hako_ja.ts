@@ -3036,14 +3036,6 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <translation>右側のプログラム</translation>
     </message>
     <message>
-        <source>Program tabs</source>
-        <translation>プログラムのタブ</translation>
-    </message>
-    <message>
-        <source>Program tabs on the right</source>
-        <translation>右側のプログラムのタブ</translation>
-    </message>
-    <message>
         <source>Not saved yet</source>
         <translation>まだ保存されていません</translation>
     </message>

@@ -195,6 +195,13 @@ private Q_SLOTS:
         QVERIFY(window.isWindowModified());
         QCOMPARE(window.programTabs()->count(), 2);
         QVERIFY(answers.askedFor.isEmpty());
+        // Also through a link to it: it is the same file.
+        const QString link = m_files->filePath(QStringLiteral("link.pdl"));
+        QVERIFY(QFile::link(path, link));
+        QVERIFY(window.openFile(other));
+        QVERIFY(window.openFile(link));
+        QCOMPARE(window.editorPane(), first);
+        QCOMPARE(window.programTabs()->count(), 2);
 
         // Closing the edited program asks; Cancel keeps it.
         answers.choice = MainWindow::SaveChoice::Cancel;

@@ -79,6 +79,9 @@ public:
 
     /// Absolute path of the document, empty for a new one.
     QString filePath() const { return m_filePath; }
+    /// Whether `file` is this program's file (compared as canonical paths, so a link or a
+    /// relative path names it too); an empty `file` is any unnamed program's.
+    bool isThisFile(const QString& file) const;
     /// Whether this pane is the window's current program (default true): only the current one
     /// follows the context's reveal and node requests and publishes its path and cursor to it.
     /// Making it current publishes its path.
@@ -136,7 +139,6 @@ private:
     void onTextChanged();
     void onReport(std::shared_ptr<const pdl::ProgramReport> report);
     void revealIfHere(const SourceSpan& span);
-    bool isThisFile(const QString& file) const;
     void startNewBuffer();
 
     WorkbenchContext* m_context;

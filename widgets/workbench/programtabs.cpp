@@ -7,7 +7,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QDir>
-#include <QFileInfo>
 #include <QPointer>
 #include <QSplitter>
 #include <QTabBar>
@@ -17,15 +16,6 @@
 #include <memory>
 
 namespace hako {
-
-namespace {
-
-QString absolute(const QString& path)
-{
-    return path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath();
-}
-
-} // namespace
 
 ProgramTabs::ProgramTabs(WorkbenchContext* context, QWidget* parent)
     : QWidget(parent), m_context(context), m_splitter(new QSplitter(Qt::Horizontal, this))
@@ -84,8 +74,6 @@ QTabWidget* ProgramTabs::makeGroup(int side)
     group->setObjectName(side == 0 ? QStringLiteral("programTabsLeft")
                                    : QStringLiteral("programTabsRight"));
     group->setAccessibleName(side == 0 ? tr("Programs") : tr("Programs on the right"));
-    group->tabBar()->setAccessibleName(side == 0 ? tr("Program tabs")
-                                                 : tr("Program tabs on the right"));
     group->setDocumentMode(true);
     group->setTabsClosable(true);
     group->setMovable(true);
@@ -145,11 +133,10 @@ bool ProgramTabs::anyRunning() const
 
 EditorPane* ProgramTabs::editorOf(const QString& path) const
 {
-    const QString wanted = absolute(path);
-    if (wanted.isEmpty())
+    if (path.isEmpty())
         return nullptr;
     for (const Session& s : m_sessions)
-        if (absolute(s.editor->filePath()) == wanted)
+        if (s.editor->isThisFile(path))
             return s.editor;
     return nullptr;
 }

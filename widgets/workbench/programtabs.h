@@ -45,7 +45,7 @@ public:
     int count() const { return int(m_sessions.size()); }
     /// Whether any program's run is going.
     bool anyRunning() const;
-    /// The program whose file is `path` (compared as absolute paths), or null.
+    /// The program whose file is `path` (EditorPane::isThisFile), or null.
     EditorPane* editorOf(const QString& path) const;
     /// Untitled, unchanged and empty: opening a file may reuse it instead of adding a tab.
     static bool isBlank(const EditorPane* editor);

@@ -268,7 +268,6 @@ bool RunActions::startRun(const QString& rerunNode)
     const pdl::TracePtr previous = m_run->lastTrace();
     const QString previousRun = m_run->lastRunId();
     ProgramRun& program = m_programs[m_run];
-    program.editor = m_editor;
     program.forkOrigin.reset();
     program.forkOriginRun.clear();
     program.forkLine = 0;

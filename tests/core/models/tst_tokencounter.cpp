@@ -2,6 +2,7 @@
 // (`POST /tokenize`, as llama.cpp's server and vLLM answer it) on this machine only, cached,
 // one request per model at a time, and a server without a tokenizer asked once.
 
+#include "core/models/modelcatalog.h"
 #include "core/models/openaiprovider.h"
 #include "core/models/tokencounter.h"
 #include "openaitestserver.h"
@@ -160,6 +161,8 @@ private Q_SLOTS:
         QCOMPARE(tokenizeRequests(server), 2);
         QCOMPARE(counter.count(dir, model, QStringLiteral("a")), std::optional<int>(3));
         QCOMPARE(counter.count(dir, model, QStringLiteral("abc")), std::optional<int>(3));
+        // The model was resolved once: its server is asked again without reading the settings.
+        qunsetenv("OPENAI_BASE_URL");
         QCOMPARE(counter.count(dir, model, QStringLiteral("ab")), std::nullopt); // never sent
         QTRY_COMPARE(counted.count(), 3);
         QCOMPARE(counter.count(dir, model, QStringLiteral("ab")), std::optional<int>(3));
@@ -167,7 +170,6 @@ private Q_SLOTS:
         QCOMPARE(tokenizeRequests(server), 3);
         const QByteArray sent = server.requests().constLast().body;
         QVERIFY(sent.contains("\"model\":\"tiny\"")); // the name the server knows
-        qunsetenv("OPENAI_BASE_URL");
     }
 
     void serverWithoutTokenizerIsAskedOnce()
@@ -185,21 +187,28 @@ private Q_SLOTS:
         QCOMPARE(counter.count(dir, model, QStringLiteral("two")), std::nullopt);
         QCOMPARE(counter.count(dir, model, QStringLiteral("three")), std::nullopt);
         QCOMPARE(tokenizeRequests(server), 1);
-        // After the settings change it is asked again.
-        counter.invalidate();
-        QCOMPARE(counter.count(dir, model, QStringLiteral("four")), std::nullopt);
+        // Some time later it is asked again (a tokenizer may have been started since).
+        counter.setRetryAfterMs(0);
+        QCOMPARE(counter.count(dir, model, QStringLiteral("five")), std::nullopt);
         QTRY_COMPARE(counted.count(), 2);
         QCOMPARE(tokenizeRequests(server), 2);
+        counter.setRetryAfterMs(60000);
+        // After the settings change it is asked again.
+        ModelCatalog catalog; // the settings' own invalidation reaches a counter listening to it
+        connect(&catalog, &ModelCatalog::invalidated, &counter, &TokenCounter::invalidate);
+        catalog.invalidate();
+        QCOMPARE(counter.count(dir, model, QStringLiteral("four")), std::nullopt);
+        QTRY_COMPARE(counted.count(), 3);
+        QCOMPARE(tokenizeRequests(server), 3);
         qunsetenv("OPENAI_BASE_URL");
     }
 
     // A draft is not sent to a remote service to be counted: only servers on this machine.
     void remoteServersAreNotAsked()
     {
-        const Result<int> n = [] {
+        const Result<ResolvedModel> n = [] {
             qputenv("OPENAI_BASE_URL", "https://api.example.com/v1");
-            auto r = TokenCounter::countConfigured(QDir::tempPath(), QStringLiteral("openai/x"),
-                                                   QStringLiteral("secret draft"), CancelToken());
+            auto r = TokenCounter::resolveLocal(QDir::tempPath(), QStringLiteral("openai/x"));
             qunsetenv("OPENAI_BASE_URL");
             return r;
         }();

@@ -356,7 +356,10 @@ int evalCommand(const QStringList& args)
             QStringLiteral("%1: the suite names no target (and no --target)").arg(a.suite));
     if (!QFileInfo(program).isFile())
         return usageError(QStringLiteral("%1: no such program").arg(program));
-    const QString refusal = trustRefusal(program, a.sandbox, a.trustOnce, a.trustFolder);
+    // Every program the suite runs passes the trust rule: the target and each judge program.
+    const QString refusal =
+        trustRefusal(QStringList{program} + eval::evaluatorPrograms(suite.evaluators), a.sandbox,
+                     a.trustOnce, a.trustFolder, QStringLiteral("hako eval"));
     if (!refusal.isEmpty()) {
         writeText(stderr, refusal);
         return 2;
@@ -464,6 +467,7 @@ int evalCommand(const QStringList& args)
     context.judgeModel = suite.judgeModel;
     context.embeddingModel = suite.embeddingModel;
     context.language = suite.language;
+    context.sandbox = a.sandbox;
     std::vector<std::shared_ptr<const eval::Evaluator>> evaluators;
     QStringList evaluatorNames;
     for (const eval::EvaluatorSpec& spec : suite.evaluators) {

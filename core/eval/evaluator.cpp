@@ -7,6 +7,7 @@
 #include "core/pdl/model/modelprovider.h"
 #include "core/pdl/types/jsonschema.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -758,6 +759,19 @@ Result<std::shared_ptr<const Evaluator>> createEvaluator(const EvaluatorSpec& gi
         return createPdlEvaluator(spec, context);
     return bad(
         QStringLiteral("unknown type; known: %1").arg(evaluatorTypes().join(QStringLiteral(", "))));
+}
+
+QStringList evaluatorPrograms(const QList<EvaluatorSpec>& specs)
+{
+    QStringList programs;
+    for (const EvaluatorSpec& spec : specs) {
+        const QString type = spec.type.trimmed().toLower();
+        const QString program = spec.options.value(QStringLiteral("program")).toString();
+        if ((type == QLatin1String("pdl") || type == QLatin1String("custom")) &&
+            !program.isEmpty())
+            programs << QFileInfo(program).absoluteFilePath();
+    }
+    return programs;
 }
 
 } // namespace hako::eval

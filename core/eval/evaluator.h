@@ -78,6 +78,9 @@ struct EvaluatorContext {
     QString judgeModel;
     QString embeddingModel;
     QString language = QStringLiteral("en");
+    /// Code blocks of judge programs (`pdl` evaluators) run under the sandbox, as the
+    /// target's do.
+    bool sandbox = false;
 };
 
 /// Judges outputs. Immutable once created; evaluate() is safe from several threads at once.
@@ -106,6 +109,10 @@ private:
 /// The evaluator a spec describes; errors name the unknown type or the bad option.
 Result<std::shared_ptr<const Evaluator>> createEvaluator(const EvaluatorSpec& spec,
                                                          const EvaluatorContext& context = {});
+
+/// The programs the evaluators of `specs` run (a `pdl` evaluator's `program`, absolute as the
+/// suite resolved it): what the trust rule checks, with the target, before an experiment runs.
+QStringList evaluatorPrograms(const QList<EvaluatorSpec>& specs);
 
 /// Every type createEvaluator() knows, with aliases left out:
 /// exact_match, contains, icontains, contains_any, contains_all, regex, starts_with,

@@ -21,8 +21,9 @@ namespace {
 class PdlEvaluator : public Evaluator {
 public:
     PdlEvaluator(EvaluatorSpec spec, std::shared_ptr<const pdl::Program> program,
-                 std::shared_ptr<models::IModelProvider> models)
-        : Evaluator(std::move(spec)), m_program(std::move(program)), m_models(std::move(models))
+                 std::shared_ptr<models::IModelProvider> models, bool sandbox)
+        : Evaluator(std::move(spec)), m_program(std::move(program)), m_models(std::move(models)),
+          m_sandbox(sandbox)
     {}
 
 protected:
@@ -31,6 +32,7 @@ protected:
         pdl::RunOptions options;
         options.models = m_models;
         options.cancel = cancel;
+        options.sandbox = m_sandbox;
         options.writeStdout = [](std::string_view) {
         };
         options.writeStderr = [](std::string_view) {
@@ -109,6 +111,7 @@ private:
 
     std::shared_ptr<const pdl::Program> m_program;
     std::shared_ptr<models::IModelProvider> m_models;
+    bool m_sandbox = false;
 };
 
 } // namespace
@@ -132,7 +135,7 @@ Result<std::shared_ptr<const Evaluator>> createPdlEvaluator(const EvaluatorSpec&
                                                  : errors.join(QLatin1Char('\n'))));
     }
     return std::shared_ptr<const Evaluator>(
-        std::make_shared<PdlEvaluator>(spec, parsed.program, context.models));
+        std::make_shared<PdlEvaluator>(spec, parsed.program, context.models, context.sandbox));
 }
 
 } // namespace hako::eval

@@ -131,6 +131,10 @@ Result<bool> ModelConfig::readFile(const QString& path, bool keysAllowed)
         named.provider = QStringLiteral("openai");
         named.endpoint.name = name;
         named.keysAllowed = keysAllowed;
+        named.file = path;
+        named.line = node.span().line;
+        named.fromProject =
+            QFileInfo(path).absoluteFilePath() != QFileInfo(m_userFile).absoluteFilePath();
         QString refusedKeyEnv;
         if (!node.isMapping())
             return at(node, QStringLiteral("endpoint '%1' must be a mapping").arg(name));
@@ -217,6 +221,9 @@ Result<bool> ModelConfig::readFile(const QString& path, bool keysAllowed)
             m_haveProxy = true;
             m_proxy = named->endpoint;
             m_proxyKeysAllowed = named->keysAllowed;
+            m_projectProxy = named->fromProject
+                                 ? ProjectEndpoint{named->endpoint.baseUrl, path, named->line}
+                                 : ProjectEndpoint{};
         } else if (top.name == "default_model") {
             if (!top.value.isScalar() || top.value.isNull() || top.value.scalar().str().empty())
                 return at(top.value, QStringLiteral("`default_model` must be a model name such "
@@ -435,6 +442,17 @@ std::vector<ModelConfig::Listed> ModelConfig::listedEndpoints() const
         out.push_back({oa, QString()});
     if (m_haveProxy)
         out.push_back({withKeyring(m_proxy, m_proxyKeysAllowed), QStringLiteral("litellm_proxy/")});
+    return out;
+}
+
+std::vector<ModelConfig::ProjectEndpoint> ModelConfig::projectEndpoints() const
+{
+    std::vector<ProjectEndpoint> out;
+    for (const Named& n : m_endpoints)
+        if (n.fromProject && n.provider == QLatin1String("openai"))
+            out.push_back({n.endpoint.baseUrl, n.file, n.line});
+    if (m_haveProxy && !m_projectProxy.url.isEmpty())
+        out.push_back(m_projectProxy);
     return out;
 }
 

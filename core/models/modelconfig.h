@@ -92,6 +92,16 @@ public:
     };
     std::vector<Listed> listedEndpoints() const;
 
+    /// A server that a workspace file (not the user's own) sends model requests to: one of its
+    /// `endpoints` or its `litellm_proxy`, with where it is named. The trust rule treats these
+    /// as the program's own choice of server, like `parameters: {base_url: …}`.
+    struct ProjectEndpoint {
+        QString url;
+        QString file;
+        int line = 0;
+    };
+    std::vector<ProjectEndpoint> projectEndpoints() const;
+
     /// The keyring consulted for keys (nullptr: environment only).
     const std::shared_ptr<ApiKeyStore>& keyStore() const { return m_keys; }
 
@@ -116,6 +126,10 @@ private:
         QString cassette;
         /// False for an untrusted workspace file's endpoint: no key, from anywhere.
         bool keysAllowed = true;
+        /// Where it is named, and whether that is a workspace file rather than the user's.
+        QString file;
+        int line = 0;
+        bool fromProject = false;
     };
 
     Result<bool> readFile(const QString& path, bool keysAllowed);
@@ -137,6 +151,8 @@ private:
     bool m_haveProxy = false;
     bool m_proxyKeysAllowed = true;
     EndpointConfig m_proxy;
+    /// The workspace file's litellm_proxy, when it set one ("" url otherwise).
+    ProjectEndpoint m_projectProxy;
 };
 
 } // namespace hako::models

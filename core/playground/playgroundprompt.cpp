@@ -104,6 +104,13 @@ PlaygroundPrompt PlaygroundPrompt::fromCall(const promptlog::CallRecord& call)
     p.model = call.model;
     p.name = call.promptName;
     p.parameters = PromptParameters::fromJson(call.parameters);
+    for (const char* key : {"base_url", "api_base"}) {
+        const QJsonValue url = p.parameters.extra.take(QLatin1String(key));
+        if (url.isString() && p.droppedServer.isEmpty())
+            p.droppedServer = url.toString();
+    }
+    for (const char* key : {"api_key", "api_version"})
+        p.parameters.extra.remove(QLatin1String(key));
     for (const QJsonValue& m : call.messages) {
         const QJsonObject o = m.toObject();
         PromptMessage message;

@@ -55,7 +55,15 @@ struct PlaygroundPrompt {
     /// The prompt's name in the log (`def`, description or `file:line`); "" when unknown.
     QString name;
 
+    /// The server a logged call's parameters named (`base_url`/`api_base`) and fromCall()
+    /// left out; "" when none. Shown to the user, never sent to.
+    QString droppedServer;
+
     /// The prompt a logged call sent: its messages (contents as text), model and parameters.
+    /// A logged call is untrusted input (any local process can add one through `hako serve`):
+    /// the parameters that choose a server or carry its credentials (`base_url`, `api_base`,
+    /// `api_key`, `api_version`) are left out, so the call goes to the server configured for
+    /// its model; droppedServer says where it went before.
     static PlaygroundPrompt fromCall(const promptlog::CallRecord& call);
 
     /// The free variables the message texts read (`${ name }`, `${ a.b | upper }` → `a`), in

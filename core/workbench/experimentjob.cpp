@@ -90,6 +90,7 @@ bool ExperimentJob::start(Request request, QString* error)
         context.models = env.loggedProvider(bare, {QStringLiteral("eval:judge")});
         context.judgeModel = request.judgeModel;
         context.language = request.language;
+        context.sandbox = env.sandbox;
         std::vector<std::shared_ptr<const eval::Evaluator>> evaluators;
         QStringList names;
         QJsonArray specs;

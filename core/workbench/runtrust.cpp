@@ -7,6 +7,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QProcessEnvironment>
 #include <QSet>
 #include <QSettings>
 #include <QStringList>
@@ -87,11 +88,31 @@ RunTrustCheck checkRunTrust(const pdl::Program& program, const QString& programF
     };
     if (!sandbox)
         check.sites = pdl::code::findCodeSites(program, loader);
-    // Servers the user configured (environment and keyring, not a file beside this program).
+    // Servers the user configured (environment, the user's own model settings; not a file
+    // beside this program).
     QSet<QString> known;
-    if (Result<models::ModelConfig> config = models::ModelConfig::load(QString()); config.ok())
+    if (Result<models::ModelConfig> config = models::ModelConfig::load(
+            QString(), QProcessEnvironment::systemEnvironment(), nullptr,
+            models::ModelConfig::userFile());
+        config.ok())
         for (const auto& listed : config->listedEndpoints())
             known.insert(hostOf(listed.endpoint.baseUrl));
+    // A hako-models.yaml beside the program routes model names to servers of its choosing: the
+    // program's own choice, like `parameters: {base_url: …}`. With a `read:` of any file it
+    // could send that file's content there without running code.
+    if (Result<models::ModelConfig> project =
+            models::ModelConfig::load(check.folder, QProcessEnvironment::systemEnvironment(),
+                                      nullptr, QString(), models::WorkspaceKeys::Refused);
+        project.ok()) {
+        for (const auto& endpoint : project->projectEndpoints()) {
+            if (known.contains(hostOf(endpoint.url)))
+                continue;
+            pdl::code::CodeSite site{pdl::code::CodeSite::Kind::Host, {}, endpoint.url.toStdString()};
+            site.span.file = endpoint.file;
+            site.span.line = endpoint.line;
+            check.sites.push_back(site);
+        }
+    }
     for (const pdl::code::CodeSite& site : pdl::code::findModelHosts(program, loader)) {
         if (site.kind == pdl::code::CodeSite::Kind::Include && !sandbox)
             continue; // reported by findCodeSites already
@@ -113,32 +134,50 @@ void trustRunFolder(const QString& folder, QSettings* settings)
 // to answer without reading.
 QString trustRefusal(const QString& program, bool sandbox, bool trustOnce, bool trustFolder)
 {
+    return trustRefusal(QStringList{program}, sandbox, trustOnce, trustFolder,
+                        QStringLiteral("hako run"));
+}
+
+QString trustRefusal(const QStringList& programs, bool sandbox, bool trustOnce, bool trustFolder,
+                     const QString& command)
+{
     // Same settings as the workbench (organization and application "Hako").
     QSettings settings(QStringLiteral("Hako"), QStringLiteral("Hako"));
-    const QString folder = QFileInfo(program).absolutePath();
     if (trustFolder) {
-        trustRunFolder(folder, &settings);
+        for (const QString& program : programs)
+            trustRunFolder(QFileInfo(program).absolutePath(), &settings);
         return {};
     }
     if (trustOnce)
         return {};
-    pdl::ParseResult parsed = pdl::parseProgram(program);
-    if (!parsed.program)
-        return {}; // the run reports the parse errors
-    const RunTrustCheck check =
-        checkRunTrust(*parsed.program, QFileInfo(program).absoluteFilePath(), sandbox, &settings);
-    if (!check.needsConsent())
+    QStringList parts;
+    QSet<QString> seen;
+    for (const QString& program : programs) {
+        const QString path = QFileInfo(program).absoluteFilePath();
+        if (seen.contains(path))
+            continue;
+        seen.insert(path);
+        pdl::ParseResult parsed = pdl::parseProgram(program);
+        if (!parsed.program)
+            continue; // the run reports the parse errors
+        const RunTrustCheck check = checkRunTrust(*parsed.program, path, sandbox, &settings);
+        if (!check.needsConsent())
+            continue;
+        QStringList lines = check.describe();
+        for (QString& line : lines)
+            line.prepend(QStringLiteral("  "));
+        parts << QStringLiteral("%1: %2 is in a folder you have not trusted (%3) and would run:\n"
+                                "%4\n")
+                     .arg(command, QFileInfo(program).fileName(),
+                          QDir::toNativeSeparators(check.folder), lines.join(QLatin1Char('\n')));
+    }
+    if (parts.isEmpty())
         return {};
-    QStringList lines = check.describe();
-    for (QString& line : lines)
-        line.prepend(QStringLiteral("  "));
-    return QStringLiteral("hako run: %1 is in a folder you have not trusted (%2) and would run:\n"
-                          "%3\n"
-                          "Run it only if you trust where it comes from: add --trust to run it "
-                          "once, or --trust-folder to trust the folder from now on%4.\n")
-        .arg(QFileInfo(program).fileName(), QDir::toNativeSeparators(folder),
-             lines.join(QLatin1Char('\n')),
-             sandbox ? QString() : QStringLiteral("; --sandbox runs its code in a sandbox"));
+    return parts.join(QString()) +
+           QStringLiteral("Run it only if you trust where it comes from: add --trust to run it "
+                          "once, or --trust-folder to trust the folder from now on%1.\n")
+               .arg(sandbox ? QString()
+                            : QStringLiteral("; --sandbox runs its code in a sandbox"));
 }
 
 } // namespace hako

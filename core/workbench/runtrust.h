@@ -46,4 +46,11 @@ void trustRunFolder(const QString& folder, QSettings* settings);
 /// folders as the workbench (QSettings "Hako"/"Hako").
 QString trustRefusal(const QString& program, bool sandbox, bool trustOnce, bool trustFolder);
 
+/// The same rule over every program one command runs (`hako eval`: the target and each judge
+/// program), so that none of them runs code or reaches a server the user has not allowed.
+/// `--trust-folder` trusts each program's folder. `command` names the command in the refusal
+/// ("hako eval"). One refusal lists every program that needs consent.
+QString trustRefusal(const QStringList& programs, bool sandbox, bool trustOnce, bool trustFolder,
+                     const QString& command);
+
 } // namespace hako

@@ -367,7 +367,14 @@ void PlaygroundPane::openCall(const promptlog::CallRecord& call)
 {
     m_programPath = call.programPath;
     m_span = call.span;
-    setVariantPrompts({PlaygroundPrompt::fromCall(call)});
+    const PlaygroundPrompt prompt = PlaygroundPrompt::fromCall(call);
+    setVariantPrompts({prompt});
+    if (!prompt.droppedServer.isEmpty())
+        m_messageBar->showMessage(
+            tr("This call was sent to %1. The playground sends it to the server configured for "
+               "its model instead; to use that server, add it in Model Settings.")
+                .arg(prompt.droppedServer),
+            MessageBar::Kind::Warning);
     // The run's inputs fill the first row where the prompt reads them.
     m_inputs->setRowCount(m_inputs->columnCount() > 0 ? 1 : 0);
     for (int c = 0; c < m_inputs->columnCount(); ++c) {

@@ -1,6 +1,7 @@
 #include "widgets/workbench/evallinks.h"
 
 #include "core/eval/evalstore.h"
+#include "core/eval/evaluator.h"
 #include "core/promptlog/callrecord.h"
 #include "core/workbench/experimentjob.h"
 #include "core/workbench/runtrust.h"
@@ -169,7 +170,10 @@ bool EvalLinks::runExperiment()
     }
     QString logWarning;
     RunEnvironment environment = m_run->environmentFor(program, &logWarning);
-    const QString refusal = trustRefusal(program, environment.sandbox, false, false);
+    // The judge programs pass the same rule as the target.
+    const QString refusal =
+        trustRefusal(QStringList{program} + eval::evaluatorPrograms(m_form->evaluators()),
+                     environment.sandbox, false, false, tr("Experiment"));
     if (!refusal.isEmpty()) {
         bar->showMessage(tr("This program runs code or reaches other servers: run it once "
                             "with F5 and trust its folder, or turn on Run › Sandbox."),

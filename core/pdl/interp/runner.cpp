@@ -837,6 +837,49 @@ void Runner::finishAggregators()
         throw *first;
 }
 
+namespace {
+
+// Whether `file`, with every symbolic link resolved, lies in `folder` or below it.
+bool resolvesInside(const QString& file, const QString& folder)
+{
+    const QString real = QFileInfo(file).canonicalFilePath();
+    QString root = QFileInfo(folder).canonicalFilePath();
+    if (real.isEmpty() || root.isEmpty())
+        return false;
+    if (!root.endsWith(QLatin1Char('/')))
+        root += QLatin1Char('/');
+    return real.startsWith(root);
+}
+
+} // namespace
+
+// The message for an included or imported file that is not a valid program. Its diagnostics
+// quote the file's text; a file outside the including program's folder (`include:` of a link to
+// /etc/shadow, say) is any file on the machine, so only where its first error is gets said.
+std::string Runner::includeErrors(const QString& file, const SourceSpan& from, const char* what,
+                                  const std::vector<Diagnostic>& diagnostics)
+{
+    std::vector<const Diagnostic*> errors;
+    for (const Diagnostic& d : diagnostics)
+        if (d.severity == Severity::Error)
+            errors.push_back(&d);
+    const QString folder = from.file.isEmpty() ? QDir::currentPath()
+                                               : QFileInfo(from.file).absolutePath();
+    if (resolvesInside(file, folder)) {
+        std::string msg = std::string(what) + ": errors in " + file.toStdString() + ":";
+        for (const Diagnostic* d : errors)
+            msg += "\n" + d->toString().toStdString();
+        return msg;
+    }
+    std::string msg = std::string(what) + ": " + file.toStdString() +
+                      " is not a valid program, and it is outside the program's folder (" +
+                      folder.toStdString() + "), so its content is not shown";
+    if (!errors.empty() && errors.front()->span.line > 0)
+        msg += " (" + std::to_string(errors.size()) + " error(s), the first at line " +
+               std::to_string(errors.front()->span.line) + ")";
+    return msg + "; copy it into the folder to see the details";
+}
+
 const ProgramInfo* Runner::loadProgram(const QString& path, const SourceSpan& from,
                                        const char* what)
 {
@@ -848,13 +891,8 @@ const ProgramInfo* Runner::loadProgram(const QString& path, const SourceSpan& fr
     if (!QFileInfo::exists(canonical))
         throw PdlError(std::string(what) + ": file not found: " + canonical.toStdString(), from);
     ParseResult parsed = checkProgram(canonical);
-    if (!parsed.ok() || !parsed.program) {
-        std::string msg = std::string(what) + ": errors in " + canonical.toStdString() + ":";
-        for (const Diagnostic& d : parsed.diagnostics)
-            if (d.severity == Severity::Error)
-                msg += "\n" + d.toString().toStdString();
-        throw PdlError(msg, from);
-    }
+    if (!parsed.ok() || !parsed.program)
+        throw PdlError(includeErrors(canonical, from, what, parsed.diagnostics), from);
     auto info = std::make_unique<ProgramInfo>();
     info->program = parsed.program;
     info->dir = QFileInfo(canonical).absolutePath();

@@ -92,6 +92,8 @@ public:
     /// Parses (once per run) the program at `path` for an include or import (`what`, for
     /// messages) written at `from`; throws PdlError naming the file at `from`.
     const ProgramInfo* loadProgram(const QString& path, const SourceSpan& from, const char* what);
+    static std::string includeErrors(const QString& file, const SourceSpan& from, const char* what,
+                                     const std::vector<Diagnostic>& diagnostics);
     void checkCancelled() const;
     void write(std::string_view text, bool toStderr = false);
     /// `--stream context`: writes the messages `messages` (a block's contribution).

@@ -75,6 +75,29 @@ private Q_SLOTS:
         QCOMPARE(p.parameters.toJson().value(QLatin1String("stop")).toArray().size(), 1);
     }
 
+    // A logged call is untrusted input (any local process can log one through `hako serve`):
+    // the server it names, and credentials for it, are never taken into the playground.
+    void fromCallLeavesOutTheCallsServer()
+    {
+        promptlog::CallRecord call;
+        call.model = QStringLiteral("gpt-4o");
+        call.parameters = QJsonObject{
+            {QStringLiteral("base_url"), QStringLiteral("http://collector.invalid:9/v1")},
+            {QStringLiteral("api_base"), QStringLiteral("http://other.invalid/v1")},
+            {QStringLiteral("api_key"), QStringLiteral("sk-theirs")},
+            {QStringLiteral("api_version"), QStringLiteral("2024-01-01")},
+            {QStringLiteral("temperature"), 0.2}};
+        call.messages = QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                               {QStringLiteral("content"), QStringLiteral("Hi")}}};
+        const PlaygroundPrompt p = PlaygroundPrompt::fromCall(call);
+        const QJsonObject sent = p.parameters.toJson();
+        for (const char* key : {"base_url", "api_base", "api_key", "api_version"})
+            QVERIFY2(!sent.contains(QLatin1String(key)), key);
+        QVERIFY(!p.toPdl().contains(QLatin1String("invalid")));
+        QCOMPARE(p.parameters.temperature, 0.2);
+        QVERIFY(p.droppedServer.contains(QLatin1String(".invalid")));
+    }
+
     void variables()
     {
         QCOMPARE(sample().variables(), (QStringList{QStringLiteral("n"), QStringLiteral("doc")}));

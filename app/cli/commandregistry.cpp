@@ -8,6 +8,7 @@
 #include "cli/modelscommand.h"
 #include "cli/memorycommand.h"
 #include "cli/logcommand.h"
+#include "cli/promptcommand.h"
 #include "cli/servecommand.h"
 #include "core/util/version.h"
 
@@ -69,6 +70,10 @@ void registerBuiltinCommands(CommandRegistry& registry)
     registry.add({QStringLiteral("log"),
                   QStringLiteral("List, measure, export and prune the prompt log of model calls"),
                   logCommand});
+    registry.add({QStringLiteral("prompt"),
+                  QStringLiteral("The prompt library: prompts, versions, labels, diffs, and a "
+                                 "prompt at a label (NAME@production)"),
+                  promptCommand});
     registry.add({QStringLiteral("serve"),
                   QStringLiteral("Receive OpenTelemetry traces (OTLP/HTTP) into the prompt log"),
                   serveCommand});

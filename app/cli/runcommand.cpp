@@ -2,6 +2,7 @@
 #include "cli/optionparser.h"
 #include "cli/output.h"
 #include "core/workbench/debugsession.h"
+#include "core/library/promptlibrary.h"
 #include "core/workbench/runtrust.h"
 
 #include "core/docs/documentsession.h"
@@ -34,7 +35,9 @@ namespace hako {
 namespace {
 
 const char* kUsage =
-    "usage: hako run [options] PROGRAM.pdl\n"
+    "usage: hako run [options] PROGRAM.pdl|NAME@LABEL\n"
+    "  NAME@LABEL, NAME@VERSION: a prompt of the prompt library at that label or version\n"
+    "                       (see hako prompt); --library DIR names the library\n"
     "  --trace [FILE]       write the run's trace (default: PROGRAM_trace.json)\n"
     "  --otel FILE          write the run's trace as OpenTelemetry spans (OTLP/JSON, one\n"
     "                       request on one line; OpenInference, gen_ai.* and pdl.* attributes)\n"
@@ -99,7 +102,7 @@ bool mergeData(const QByteArray& text, const QString& origin, pdl::Dict& into, Q
 // What `hako run` was asked: the options of the run and what to give it.
 struct RunArguments {
     pdl::RunOptions options;
-    QString program, traceFile, replayFile, documentFile;
+    QString program, traceFile, replayFile, documentFile, library;
     bool wantTrace = false;
     bool trustOnce = false, trustFolder = false;
     QString stream = QStringLiteral("result"); // the reference's default
@@ -122,6 +125,7 @@ OptionParser runOptions(RunArguments& r)
             return QString();
         };
     };
+    parser.addOption({QStringLiteral("--library")}, into(&r.library));
     parser.addOptionalValue({QStringLiteral("--trace"), QStringLiteral("-t")},
                             [&r](const QString& v) {
                                 r.wantTrace = true;
@@ -244,6 +248,19 @@ pdl::RunResult runUnderDebugger(pdl::RunOptions options, const QString& program,
     return result;
 }
 
+// The file that runs `spec` (NAME@LABEL or NAME@VERSION) of the prompt library.
+Result<QString> libraryProgram(const QString& spec, const QString& folder)
+{
+    Result<library::PromptLibrary> lib = library::PromptLibrary::open(
+        folder.isEmpty() ? library::PromptLibrary::defaultFolder() : folder);
+    if (!lib)
+        return lib.error();
+    Result<library::ResolvedPrompt> resolved = lib->get(spec);
+    if (!resolved)
+        return resolved.error();
+    return lib->materialize(*resolved);
+}
+
 } // namespace
 
 int runCommand(const QStringList& args)
@@ -260,6 +277,15 @@ int runCommand(const QStringList& args)
     if (program.isEmpty()) {
         writeText(stderr, QString::fromLatin1(kUsage));
         return 2;
+    }
+    if (!QFileInfo::exists(program) && program.contains(QLatin1Char('@'))) {
+        // A prompt of the library at a label or version.
+        Result<QString> file = libraryProgram(program, r.library);
+        if (!file) {
+            writeText(stderr, QStringLiteral("hako run: %1\n").arg(file.error().message));
+            return 1;
+        }
+        r.program = *file;
     }
     if (!QFileInfo::exists(program)) {
         writeText(stderr, QStringLiteral("hako run: %1: no such file\n").arg(program));

@@ -2,6 +2,7 @@
 #include "cli/optionparser.h"
 #include "cli/output.h"
 
+#include "core/library/promptserver.h"
 #include "core/otel/otlpreceiver.h"
 #include "core/otel/spanmapper.h"
 #include "core/promptlog/promptlog.h"
@@ -18,6 +19,11 @@ namespace {
 
 const char* kUsage =
     "usage: hako serve --otlp [ADDR] [OPTIONS]\n"
+    "       hako serve --prompts [ADDR] [--library DIR] [--token T]\n"
+    "  --prompts [ADDR]: serves the prompt library to applications (default 127.0.0.1:4319):\n"
+    "  GET /v1/prompts, GET /v1/prompts/NAME?label=production (or version=N, and\n"
+    "  variables=JSON for the rendered messages), POST /v1/prompts/NAME/render. Only saved\n"
+    "  versions are served. A token is required beyond loopback (also HAKO_PROMPTS_TOKEN).\n"
     "  Receives OpenTelemetry traces over OTLP/HTTP (POST /v1/traces, JSON or protobuf,\n"
     "  gzip) and writes every LLM span (OpenInference or OpenTelemetry GenAI attributes) to\n"
     "  the prompt log as a model call (see hako log). Runs until Ctrl+C or SIGTERM.\n"
@@ -35,6 +41,23 @@ std::atomic<bool> g_stop{false};
 void onSignal(int)
 {
     g_stop = true;
+}
+
+// Runs the event loop until Ctrl+C or SIGTERM.
+void runUntilStopped()
+{
+    g_stop = false;
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, [] {
+        if (g_stop)
+            QCoreApplication::quit();
+    });
+    poll.start(100);
+    QCoreApplication::exec();
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
 }
 
 // "4318", "0.0.0.0", "127.0.0.1:4318", "[::1]:4318".
@@ -64,14 +87,67 @@ bool parseAddress(const QString& text, QHostAddress& address, quint16& port)
 
 } // namespace
 
+// `hako serve --prompts`: the prompt library over HTTP until Ctrl+C or SIGTERM.
+int servePrompts(const QString& addressText, const QString& token, const QString& folder,
+                 bool quiet)
+{
+    HttpServerOptions options;
+    options.port = 4319;
+    if (!parseAddress(addressText, options.address, options.port)) {
+        writeText(stderr, QStringLiteral("hako serve: not an address: %1\n").arg(addressText));
+        return 2;
+    }
+    options.bearerToken = token.toUtf8();
+    Result<library::PromptLibrary> lib = library::PromptLibrary::open(
+        folder.isEmpty() ? library::PromptLibrary::defaultFolder() : folder);
+    if (!lib) {
+        writeText(stderr, QStringLiteral("hako serve: %1\n").arg(lib.error().message));
+        return 2;
+    }
+    library::PromptServer server(*lib, options);
+    QObject::connect(&server, &library::PromptServer::requestRejected,
+                     [quiet](int status, const QString& reason) {
+                         if (!quiet)
+                             writeText(stderr, QStringLiteral("hako serve: %1: %2\n")
+                                                   .arg(status)
+                                                   .arg(reason));
+                     });
+    Result<quint16> port = server.start();
+    if (!port) {
+        writeText(stderr, QStringLiteral("hako serve: %1\n").arg(port.error().message));
+        return 1;
+    }
+    const QString host = options.address.protocol() == QAbstractSocket::IPv6Protocol
+                             ? QStringLiteral("[%1]").arg(options.address.toString())
+                             : options.address.toString();
+    writeText(stderr, QStringLiteral("hako serve: serving the prompt library %1 on "
+                                     "http://%2:%3/v1/prompts\n")
+                          .arg(lib->root(), host)
+                          .arg(*port));
+    runUntilStopped();
+    server.stop();
+    writeText(stderr, QStringLiteral("hako serve: stopped; %1 request(s)\n").arg(server.requests()));
+    return 0;
+}
+
 int serveCommand(const QStringList& args)
 {
-    bool otlp = false, quiet = false;
+    bool otlp = false, prompts = false, quiet = false;
+    QString libraryFolder;
     QString addressText, token = qEnvironmentVariable("HAKO_OTLP_TOKEN"), logSpec, maxBody;
     OptionParser parser;
     parser.addOptionalValue({QStringLiteral("--otlp")}, [&](const QString& v) {
         otlp = true;
         addressText = v;
+        return QString();
+    });
+    parser.addOptionalValue({QStringLiteral("--prompts")}, [&](const QString& v) {
+        prompts = true;
+        addressText = v;
+        return QString();
+    });
+    parser.addOption({QStringLiteral("--library")}, [&](const QString& v) {
+        libraryFolder = v;
         return QString();
     });
     parser.addOption({QStringLiteral("--token")}, [&](const QString& v) {
@@ -92,6 +168,14 @@ int serveCommand(const QStringList& args)
     if (std::optional<int> exit =
             OptionParser::finish(parser.parse(args), QStringLiteral("hako serve"), kUsage))
         return *exit;
+    if (otlp && prompts) {
+        writeText(stderr, QStringLiteral("hako serve: --otlp or --prompts, one at a time\n"));
+        return 2;
+    }
+    if (prompts)
+        return servePrompts(addressText,
+                            token.isEmpty() ? qEnvironmentVariable("HAKO_PROMPTS_TOKEN") : token,
+                            libraryFolder, quiet);
     if (!otlp) {
         writeText(stderr, QString::fromLatin1(kUsage));
         return 2;
@@ -168,18 +252,7 @@ int serveCommand(const QStringList& args)
                           .arg(*port)
                           .arg(log->location()));
 
-    g_stop = false;
-    std::signal(SIGINT, onSignal);
-    std::signal(SIGTERM, onSignal);
-    QTimer poll;
-    QObject::connect(&poll, &QTimer::timeout, [] {
-        if (g_stop)
-            QCoreApplication::quit();
-    });
-    poll.start(100);
-    QCoreApplication::exec();
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
+    runUntilStopped();
     receiver.stop();
     const bool flushed = log->flush(10000);
     writeText(stderr, QStringLiteral("hako serve: stopped; %1 request(s), %2 span(s), %3 model "

@@ -14,6 +14,10 @@
 
 class QThread;
 
+namespace hako {
+class HttpServer;
+}
+
 namespace hako::otel {
 
 /// Where and how an OtlpReceiver listens.
@@ -84,11 +88,9 @@ Q_SIGNALS:
     void requestRejected(int status, const QString& reason);
 
 private:
-    friend class ReceiverWorker;
     ReceiverOptions m_options;
     SpanSink m_sink;
-    QThread* m_thread = nullptr;
-    QObject* m_worker = nullptr;
+    HttpServer* m_server = nullptr;
     quint16 m_port = 0;
     std::shared_ptr<Counters> m_counters;
 };

@@ -1,0 +1,423 @@
+#include "core/util/httpserver.h"
+
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QThread>
+#include <QTimer>
+
+#include <sys/socket.h>
+
+#include <memory>
+
+namespace hako {
+
+namespace {
+
+constexpr qsizetype kMaxHeaderBytes = 64 * 1024;
+
+HttpResponse defaultError(int status, const QByteArray& message, const HttpRequest&)
+{
+    HttpResponse r;
+    r.status = status;
+    r.body = QJsonDocument(QJsonObject{{QStringLiteral("error"), QString::fromUtf8(message)}})
+                 .toJson(QJsonDocument::Compact);
+    r.message = message;
+    return r;
+}
+
+} // namespace
+
+QByteArray HttpRequest::header(const char* name) const
+{
+    auto it = headers.find(name);
+    return it == headers.end() ? QByteArray() : it->second;
+}
+
+const char* HttpServer::reason(int status)
+{
+    switch (status) {
+    case 100:
+        return "Continue";
+    case 200:
+        return "OK";
+    case 304:
+        return "Not Modified";
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 411:
+        return "Length Required";
+    case 413:
+        return "Payload Too Large";
+    case 415:
+        return "Unsupported Media Type";
+    case 422:
+        return "Unprocessable Content";
+    case 431:
+        return "Request Header Fields Too Large";
+    case 500:
+        return "Internal Server Error";
+    case 503:
+        return "Service Unavailable";
+    }
+    return "Error";
+}
+
+class HttpServerWorker : public QObject {
+public:
+    explicit HttpServerWorker(HttpServer* owner) : m_owner(owner), m_options(owner->m_options) {}
+
+    Result<quint16> listen()
+    {
+        m_server = new QTcpServer(this);
+        if (!m_server->listen(m_options.address, m_options.port))
+            return makeError(QStringLiteral("cannot listen on %1:%2: %3")
+                                 .arg(m_options.address.toString())
+                                 .arg(m_options.port)
+                                 .arg(m_server->errorString()));
+        QObject::connect(m_server, &QTcpServer::newConnection, this, [this] { accept(); });
+        m_idleTimer = new QTimer(this);
+        m_idleTimer->setInterval(std::max(50, m_options.idleTimeoutMs / 4));
+        QObject::connect(m_idleTimer, &QTimer::timeout, this, [this] { closeIdle(); });
+        m_idleTimer->start();
+        return m_server->serverPort();
+    }
+
+    void shutdown()
+    {
+        if (m_server)
+            m_server->close();
+        // abort() emits disconnected(), whose handler edits m_conns: take the map first.
+        auto conns = std::move(m_conns);
+        m_conns.clear();
+        for (auto& [socket, conn] : conns) {
+            socket->disconnect(this);
+            socket->abort();
+            socket->deleteLater();
+        }
+    }
+
+private:
+    struct Conn {
+        enum class State { Headers, Body, Chunked, Discard } state = State::Headers;
+        QElapsedTimer idle;
+        QByteArray buf;
+        HttpRequest request;
+        qint64 contentLength = 0;
+        bool close = false;
+    };
+
+    void accept()
+    {
+        while (QTcpSocket* s = m_server->nextPendingConnection()) {
+            if (int(m_conns.size()) >= m_options.maxConnections) {
+                s->write("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n"
+                         "Connection: close\r\n\r\n");
+                s->disconnectFromHost();
+                QObject::connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
+                continue;
+            }
+            s->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+            m_conns[s] = Conn{};
+            m_conns[s].idle.start();
+            QObject::connect(s, &QTcpSocket::readyRead, this, [this, s] { read(s); });
+            QObject::connect(s, &QTcpSocket::disconnected, this, [this, s] {
+                m_conns.erase(s);
+                s->deleteLater();
+            });
+        }
+    }
+
+    void respond(QTcpSocket* s, Conn& c, const HttpResponse& r)
+    {
+        QByteArray head = "HTTP/1.1 " + QByteArray::number(r.status) + ' ' +
+                          HttpServer::reason(r.status) + "\r\nContent-Type: " + r.contentType +
+                          "\r\nContent-Length: " + QByteArray::number(r.body.size()) + "\r\n";
+        for (const QByteArray& h : r.headers)
+            if (!h.contains('\r') && !h.contains('\n'))
+                head += h + "\r\n";
+        if (c.close)
+            head += "Connection: close\r\n";
+        s->write(head + "\r\n" + r.body);
+        if (r.status >= 300)
+            Q_EMIT m_owner->requestRejected(r.status, QString::fromUtf8(r.message));
+        if (c.close) {
+            c.state = Conn::State::Discard;
+            c.buf.clear();
+            lingeringClose(s);
+        }
+    }
+
+    // Closing a connection the client is still writing to (a refused upload) with its data
+    // unread makes the kernel reset it, and the client can lose the response it was sent. So
+    // the response goes out, the write side is shut (the client reads it, then end of stream),
+    // and what the client still sends is read and dropped (Discard) until it closes — for at
+    // most two seconds, then the connection is cut.
+    static void lingeringClose(QTcpSocket* s)
+    {
+        auto shutWrite = [s] {
+            if (s->bytesToWrite() > 0 || s->state() != QAbstractSocket::ConnectedState)
+                return false;
+            ::shutdown(int(s->socketDescriptor()), SHUT_WR);
+            return true;
+        };
+        s->flush();
+        if (!shutWrite()) {
+            auto conn = std::make_shared<QMetaObject::Connection>();
+            *conn = QObject::connect(s, &QTcpSocket::bytesWritten, s, [shutWrite, conn] {
+                if (shutWrite())
+                    QObject::disconnect(*conn);
+            });
+        }
+        QTimer::singleShot(2000, s, [s] { s->abort(); });
+    }
+
+    void fail(QTcpSocket* s, Conn& c, int status, const QByteArray& message)
+    {
+        c.close = true;
+        HttpResponse r = m_owner->m_errorFormat ? m_owner->m_errorFormat(status, message, c.request)
+                                                : defaultError(status, message, c.request);
+        r.status = status;
+        if (r.message.isEmpty())
+            r.message = message;
+        respond(s, c, r);
+    }
+
+    void read(QTcpSocket* s)
+    {
+        auto it = m_conns.find(s);
+        if (it == m_conns.end())
+            return;
+        Conn& c = it->second;
+        c.idle.restart();
+        if (c.state == Conn::State::Discard) {
+            s->readAll();
+            return;
+        }
+        c.buf += s->readAll();
+        while (step(s, c)) {
+        }
+    }
+
+    // Takes what it can from the buffer; whether to go on.
+    bool step(QTcpSocket* s, Conn& c)
+    {
+        switch (c.state) {
+        case Conn::State::Headers: {
+            const qsizetype end = c.buf.indexOf("\r\n\r\n");
+            if (end < 0) {
+                if (c.buf.size() > kMaxHeaderBytes)
+                    fail(s, c, 431, "request headers too large");
+                return false;
+            }
+            if (!parseHead(s, c, c.buf.left(end)))
+                return false;
+            c.buf.remove(0, end + 4);
+            return true;
+        }
+        case Conn::State::Body:
+            if (c.buf.size() < c.contentLength)
+                return false;
+            c.request.body = c.buf.left(c.contentLength);
+            c.buf.remove(0, c.contentLength);
+            finish(s, c);
+            return c.state != Conn::State::Discard;
+        case Conn::State::Chunked:
+            return chunk(s, c);
+        case Conn::State::Discard:
+            return false;
+        }
+        return false;
+    }
+
+    bool chunk(QTcpSocket* s, Conn& c)
+    {
+        const qsizetype eol = c.buf.indexOf("\r\n");
+        if (eol < 0) {
+            if (c.buf.size() > 1024)
+                fail(s, c, 400, "malformed chunk");
+            return false;
+        }
+        bool ok = false;
+        const qint64 size = c.buf.left(eol).split(';').value(0).trimmed().toLongLong(&ok, 16);
+        if (!ok || size < 0) {
+            fail(s, c, 400, "malformed chunk size");
+            return false;
+        }
+        if (c.request.body.size() + size > m_options.maxBodyBytes) {
+            fail(s, c, 413, "request body over the limit");
+            return false;
+        }
+        if (size == 0) {
+            // Trailers end with an empty line.
+            const qsizetype end = c.buf.indexOf("\r\n\r\n", eol);
+            if (end < 0 && c.buf.mid(eol, 4) != "\r\n\r\n") {
+                if (c.buf.size() > kMaxHeaderBytes)
+                    fail(s, c, 431, "trailers too large");
+                return false;
+            }
+            c.buf.remove(0, (end < 0 ? eol : end) + 4);
+            finish(s, c);
+            return c.state != Conn::State::Discard;
+        }
+        if (c.buf.size() < eol + 2 + size + 2)
+            return false;
+        c.request.body += c.buf.mid(eol + 2, size);
+        c.buf.remove(0, eol + 2 + size + 2);
+        return true;
+    }
+
+    bool parseHead(QTcpSocket* s, Conn& c, const QByteArray& head)
+    {
+        const QList<QByteArray> lines = head.split('\n');
+        const QList<QByteArray> requestLine = lines.value(0).trimmed().split(' ');
+        c.request = HttpRequest{};
+        if (requestLine.size() != 3 || !requestLine[2].startsWith("HTTP/1.")) {
+            fail(s, c, 400, "malformed request line");
+            return false;
+        }
+        HttpRequest& r = c.request;
+        r.method = requestLine[0];
+        r.target = requestLine[1];
+        const qsizetype q = r.target.indexOf('?');
+        r.path = q < 0 ? r.target : r.target.left(q);
+        r.query = q < 0 ? QByteArray() : r.target.mid(q + 1);
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            const QByteArray line = lines[i].trimmed();
+            const qsizetype colon = line.indexOf(':');
+            if (colon <= 0)
+                continue;
+            r.headers[line.left(colon).trimmed().toLower().toStdString()] =
+                line.mid(colon + 1).trimmed();
+        }
+        c.close = requestLine[2] == "HTTP/1.0" || r.header("connection").toLower() == "close";
+        if (m_owner->m_headCheck) {
+            if (std::optional<HttpResponse> refusal = m_owner->m_headCheck(r)) {
+                c.close = true;
+                if (refusal->message.isEmpty())
+                    refusal->message = refusal->body;
+                respond(s, c, *refusal);
+                return false;
+            }
+        }
+        if (!m_options.bearerToken.isEmpty() &&
+            r.header("authorization") != "Bearer " + m_options.bearerToken) {
+            fail(s, c, 401, "a bearer token is required");
+            return false;
+        }
+        return startBody(s, c);
+    }
+
+    bool startBody(QTcpSocket* s, Conn& c)
+    {
+        const HttpRequest& r = c.request;
+        if (r.header("transfer-encoding").toLower().contains("chunked")) {
+            c.state = Conn::State::Chunked;
+        } else {
+            const QByteArray lengthText = r.header("content-length");
+            bool ok = lengthText.isEmpty();
+            c.contentLength = lengthText.isEmpty() ? 0 : lengthText.toLongLong(&ok);
+            // A body needs its length; a GET or HEAD without one has none.
+            const bool bodyless = r.method == "GET" || r.method == "HEAD" || r.method == "DELETE";
+            if (!ok || c.contentLength < 0 || (lengthText.isEmpty() && !bodyless)) {
+                fail(s, c, 411, "Content-Length required");
+                return false;
+            }
+            if (c.contentLength > m_options.maxBodyBytes) {
+                // Refused before reading it: the rest of the body is discarded unread.
+                fail(s, c, 413, "request body over the limit");
+                return false;
+            }
+            c.state = Conn::State::Body;
+        }
+        if (r.header("expect").toLower() == "100-continue")
+            s->write("HTTP/1.1 100 Continue\r\n\r\n");
+        return true;
+    }
+
+    void finish(QTcpSocket* s, Conn& c)
+    {
+        HttpResponse reply = m_owner->m_handler ? m_owner->m_handler(c.request)
+                                                : defaultError(404, "nothing is served here",
+                                                               c.request);
+        c.request.body.clear();
+        c.state = Conn::State::Headers;
+        respond(s, c, reply);
+    }
+
+    void closeIdle()
+    {
+        std::vector<QTcpSocket*> idle;
+        for (auto& [socket, conn] : m_conns)
+            if (conn.idle.elapsed() > m_options.idleTimeoutMs)
+                idle.push_back(socket);
+        for (QTcpSocket* socket : idle)
+            socket->abort(); // disconnected() forgets it
+    }
+
+    HttpServer* m_owner;
+    HttpServerOptions m_options;
+    QTimer* m_idleTimer = nullptr;
+    QTcpServer* m_server = nullptr;
+    std::unordered_map<QTcpSocket*, Conn> m_conns;
+};
+
+HttpServer::HttpServer(HttpServerOptions options, QObject* parent)
+    : QObject(parent), m_options(std::move(options))
+{}
+
+HttpServer::~HttpServer()
+{
+    stop();
+}
+
+Result<quint16> HttpServer::start()
+{
+    if (m_thread)
+        return m_port;
+    if (!m_options.address.isLoopback() && m_options.bearerToken.isEmpty())
+        return makeError(QStringLiteral("listening on %1 (beyond loopback) needs a bearer token")
+                             .arg(m_options.address.toString()));
+    m_thread = new QThread;
+    m_thread->setObjectName(m_options.threadName);
+    auto* worker = new HttpServerWorker(this);
+    worker->moveToThread(m_thread);
+    QObject::connect(m_thread, &QThread::finished, worker, &QObject::deleteLater);
+    m_thread->start();
+    m_worker = worker;
+    Result<quint16> result = makeError(QStringLiteral("the server thread did not start"));
+    // Binding is quick; the caller wants to know the port (or why not) before going on.
+    QMetaObject::invokeMethod(
+        worker, [&result, worker] { result = worker->listen(); }, Qt::BlockingQueuedConnection);
+    if (!result) {
+        stop();
+        return result;
+    }
+    m_port = *result;
+    return result;
+}
+
+void HttpServer::stop()
+{
+    if (!m_thread)
+        return;
+    auto* worker = static_cast<HttpServerWorker*>(m_worker);
+    QMetaObject::invokeMethod(
+        worker, [worker] { worker->shutdown(); }, Qt::BlockingQueuedConnection);
+    m_thread->quit();
+    m_thread->wait();
+    delete m_thread;
+    m_thread = nullptr;
+    m_worker = nullptr;
+    m_port = 0;
+}
+
+} // namespace hako

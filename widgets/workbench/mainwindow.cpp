@@ -35,6 +35,7 @@
 #include "widgets/workbench/docklayout.h"
 #include "widgets/workbench/editmenu.h"
 #include "widgets/workbench/evallinks.h"
+#include "widgets/workbench/librarylinks.h"
 #include "widgets/workbench/loglinks.h"
 #include "widgets/workbench/otelreceive.h"
 #include "widgets/workbench/playgroundlinks.h"
@@ -99,6 +100,8 @@ MainWindow::MainWindow(QWidget* parent)
     tabifyDockWidget(m_consoleDock, m_debugDock);
     m_debugDock->hide();
     m_consoleDock->raise();
+    // The prompt library: a dock beside the editor and File › Save Version….
+    m_library = new LibraryLinks(this, m_tabs, m_files);
     createMenus();
 
     auto showStatus = [this](const QString& text, int timeout) {
@@ -145,6 +148,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_playgroundLinks, &PlaygroundLinks::statusMessage, this, showStatus);
     connect(m_promptLogPane, &PromptLogPane::openInPlaygroundRequested, m_playgroundLinks,
             &PlaygroundLinks::openCall);
+    connect(m_library, &LibraryLinks::statusMessage, this, showStatus);
     m_evalLinks = new EvalLinks(m_datasetPane, m_datasetsDock, m_evalPane, m_evalDock, m_traces,
                                 m_runActions, m_tabs, this);
     connect(m_evalLinks, &EvalLinks::statusMessage, this, showStatus);
@@ -270,6 +274,7 @@ void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     m_files->populateFileMenu(file);
+    file->addAction(m_library->saveVersionAction());
     file->addSeparator();
     QAction* quit =
         file->addAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"),
@@ -308,7 +313,8 @@ void MainWindow::createMenus()
         view->addAction(dock->toggleViewAction());
     for (QDockWidget* dock :
          {m_problemsDock, m_consoleDock, m_docsDock, m_memoryDock, m_promptLogDock,
-          m_playgroundDock, m_datasetsDock, m_evalDock, m_debugDock, m_outlineDock})
+          m_playgroundDock, m_datasetsDock, m_evalDock, m_debugDock, m_outlineDock,
+          m_library->dock()})
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
     view->addAction(m_tabs->mirror([](EditorPane* e) { return e->wordWrapAction(); }));

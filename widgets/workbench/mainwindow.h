@@ -27,6 +27,7 @@ class RunController;
 class MemoryInspector;
 class DatasetPane;
 class EvalLinks;
+class LibraryLinks;
 class StartPage;
 class DebugLinks;
 class EvalResultsPane;
@@ -172,6 +173,7 @@ private:
     EvalResultsPane* m_evalPane = nullptr;
     QDockWidget* m_evalDock = nullptr;
     EvalLinks* m_evalLinks = nullptr;
+    LibraryLinks* m_library = nullptr;
     StartPage* m_start = nullptr;
     DebugLinks* m_debugLinks = nullptr;
     QDockWidget* m_debugDock = nullptr;

@@ -1,0 +1,455 @@
+#include "widgets/library/librarypane.h"
+
+#include "core/playground/worddiff.h"
+#include "widgets/common/messagebar.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPointer>
+#include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+namespace hako {
+
+namespace {
+
+struct Listing {
+    QList<library::LibraryPrompt> prompts;
+    QList<QMap<QString, QString>> labels;
+    QList<int> versions;
+    QString error;
+};
+
+struct History {
+    QList<library::PromptVersion> versions;
+    QMap<QString, QString> labels;
+    QList<library::LabelEvent> moves;
+    QString error;
+};
+
+QString diffHtml(const QString& a, const QString& b)
+{
+    QString html = QStringLiteral("<pre style=\"white-space: pre-wrap\">");
+    for (const playground::DiffSegment& s : playground::wordDiff(a, b)) {
+        const QString text = s.text.toHtmlEscaped();
+        switch (s.op) {
+        case playground::DiffSegment::Op::Equal:
+            html += text;
+            break;
+        case playground::DiffSegment::Op::Insert:
+            html += QStringLiteral("<span style=\"background:#c8f0c8\">%1</span>").arg(text);
+            break;
+        case playground::DiffSegment::Op::Delete:
+            html += QStringLiteral("<span style=\"background:#f6c6c6; text-decoration: "
+                                   "line-through\">%1</span>")
+                        .arg(text);
+            break;
+        }
+    }
+    return html + QStringLiteral("</pre>");
+}
+
+} // namespace
+
+template<typename T>
+void LibraryPane::background(std::function<T()> work, std::function<void(const T&)> done,
+                             bool newestWins)
+{
+    const quint64 generation = newestWins ? ++m_generation : 0;
+    auto* watcher = new QFutureWatcher<T>(this);
+    connect(watcher, &QFutureWatcher<T>::finished, this, [this, watcher, generation, done] {
+        watcher->deleteLater();
+        if (generation == 0 || generation == m_generation)
+            done(watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run(std::move(work)));
+}
+
+LibraryPane::LibraryPane(QWidget* parent) : QWidget(parent)
+{
+    setAccessibleName(tr("Prompt Library"));
+    m_bar = new MessageBar(this);
+    m_location = new QLabel(tr("No library is open."), this);
+    m_location->setAccessibleName(tr("Library folder"));
+    m_location->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_open = new QPushButton(tr("Open Library…"), this);
+    m_open->setAccessibleName(tr("Open Library"));
+    connect(m_open, &QPushButton::clicked, this, &LibraryPane::chooseLibrary);
+
+    m_promptList = new QTreeWidget(this);
+    m_promptList->setAccessibleName(tr("Prompts"));
+    m_promptList->setHeaderLabels({tr("Prompt"), tr("Versions"), tr("Labels"), tr("File")});
+    m_promptList->setRootIsDecorated(false);
+    connect(m_promptList, &QTreeWidget::currentItemChanged, this, &LibraryPane::showHistory);
+    connect(m_promptList, &QTreeWidget::itemActivated, this, [this] {
+        if (std::optional<library::LibraryPrompt> p = selectedPrompt())
+            Q_EMIT openRequested(QDir(m_folder).filePath(p->path));
+    });
+
+    m_history = new QTreeWidget(this);
+    m_history->setAccessibleName(tr("Versions"));
+    m_history->setHeaderLabels({tr("Version"), tr("Saved"), tr("By"), tr("Message"), tr("Labels")});
+    m_history->setRootIsDecorated(false);
+    m_history->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_detail = new QTextBrowser(this);
+    m_detail->setAccessibleName(tr("Version details"));
+
+    m_label = new QPushButton(tr("Set Label…"), this);
+    m_label->setAccessibleName(tr("Set Label"));
+    m_label->setToolTip(tr("Mark the selected version as production, staging or any name"));
+    connect(m_label, &QPushButton::clicked, this, &LibraryPane::setLabel);
+    m_compare = new QPushButton(tr("Compare"), this);
+    m_compare->setAccessibleName(tr("Compare versions"));
+    m_compare->setToolTip(tr("Compare the selected version with the newest, or two selected "
+                             "versions with each other"));
+    connect(m_compare, &QPushButton::clicked, this, &LibraryPane::compareVersions);
+    m_restore = new QPushButton(tr("Restore…"), this);
+    m_restore->setAccessibleName(tr("Restore version"));
+    m_restore->setToolTip(tr("Put the selected version's text into the program (you can undo "
+                             "it, and save it as a new version)"));
+    connect(m_restore, &QPushButton::clicked, this, &LibraryPane::restoreVersion);
+
+    m_message = new QLineEdit(this);
+    m_message->setAccessibleName(tr("Version message"));
+    m_message->setPlaceholderText(tr("What changed in this version?"));
+    m_save = new QPushButton(tr("Save Version"), this);
+    m_save->setAccessibleName(tr("Save Version"));
+    m_save->setToolTip(tr("Save the current program and record it as a new version"));
+    connect(m_save, &QPushButton::clicked, this,
+            [this] { Q_EMIT saveVersionRequested(m_message->text()); });
+    connect(m_message, &QLineEdit::returnPressed, m_save, &QPushButton::click);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_location, 1);
+    top->addWidget(m_open);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_label);
+    buttons->addWidget(m_compare);
+    buttons->addWidget(m_restore);
+    buttons->addStretch(1);
+    auto* right = new QWidget(this);
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    auto* versionSplit = new QSplitter(Qt::Vertical, right);
+    versionSplit->addWidget(m_history);
+    versionSplit->addWidget(m_detail);
+    rightLayout->addWidget(versionSplit, 1);
+    rightLayout->addLayout(buttons);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_promptList);
+    split->addWidget(right);
+    split->setStretchFactor(1, 2);
+    auto* save = new QHBoxLayout;
+    save->addWidget(m_message, 1);
+    save->addWidget(m_save);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_bar);
+    layout->addLayout(top);
+    layout->addWidget(split, 1);
+    layout->addLayout(save);
+    for (QPushButton* b : {m_label, m_compare, m_restore, m_save})
+        b->setEnabled(false);
+
+    const QString last = QSettings().value(QStringLiteral("library/last")).toString();
+    if (!last.isEmpty() && QFileInfo(last).isDir())
+        openLibrary(last);
+}
+
+void LibraryPane::chooseLibrary()
+{
+    const QString folder = QFileDialog::getExistingDirectory(
+        this, tr("Open Prompt Library"), m_folder.isEmpty() ? QDir::homePath() : m_folder);
+    if (folder.isEmpty())
+        return;
+    Result<library::PromptLibrary> lib = library::PromptLibrary::open(folder);
+    if (!lib) {
+        const auto answer = QMessageBox::question(
+            this, tr("Prompt Library"),
+            tr("%1 is not a prompt library yet. Make it one? Its programs can then be saved as "
+               "versions.")
+                .arg(QDir::toNativeSeparators(folder)));
+        if (answer != QMessageBox::Yes)
+            return;
+        lib = library::PromptLibrary::create(folder);
+        if (!lib) {
+            m_bar->showMessage(lib.error().message);
+            return;
+        }
+    }
+    openLibrary(lib->root());
+}
+
+void LibraryPane::openLibrary(const QString& folder)
+{
+    Result<library::PromptLibrary> lib = library::PromptLibrary::open(folder);
+    if (!lib) {
+        m_bar->showMessage(tr("The prompt library %1 cannot be opened: %2")
+                               .arg(QDir::toNativeSeparators(folder), lib.error().message));
+        return;
+    }
+    m_library = *lib;
+    m_folder = lib->root();
+    QSettings().setValue(QStringLiteral("library/last"), m_folder);
+    m_location->setText(QDir::toNativeSeparators(m_folder));
+    m_save->setEnabled(true);
+    m_bar->clearMessage();
+    refresh();
+}
+
+void LibraryPane::refresh()
+{
+    if (!m_library)
+        return;
+    const library::PromptLibrary lib = *m_library;
+    background<Listing>(
+        [lib] {
+            Listing l;
+            Result<QList<library::LibraryPrompt>> prompts = lib.prompts();
+            if (!prompts) {
+                l.error = prompts.error().message;
+                return l;
+            }
+            l.prompts = *prompts;
+            for (const library::LibraryPrompt& p : l.prompts) {
+                l.labels << lib.labels(p);
+                Result<QList<library::PromptVersion>> h = lib.history(p);
+                l.versions << (h ? int(h->size()) : 0);
+            }
+            return l;
+        },
+        [this](const Listing& l) {
+            if (!l.error.isEmpty())
+                m_bar->showMessage(l.error);
+            showPrompts(l.prompts, l.labels, l.versions);
+        });
+}
+
+void LibraryPane::showPrompts(const QList<library::LibraryPrompt>& prompts,
+                              const QList<QMap<QString, QString>>& labels,
+                              const QList<int>& versionCounts)
+{
+    const QString selected = selectedPrompt() ? selectedPrompt()->key() : QString();
+    m_prompts = prompts;
+    m_promptList->clear();
+    for (qsizetype i = 0; i < prompts.size(); ++i) {
+        auto* item = new QTreeWidgetItem(
+            m_promptList, {prompts[i].name, QString::number(versionCounts.value(i)),
+                           labels.value(i).keys().join(QStringLiteral(", ")), prompts[i].path});
+        item->setData(0, Qt::UserRole, int(i));
+        if (prompts[i].key() == selected)
+            m_promptList->setCurrentItem(item);
+    }
+    if (prompts.isEmpty())
+        m_detail->setPlainText(tr("No prompt has been saved here yet. Open or save a program in "
+                                  "this folder, then use Save Version."));
+    if (!m_promptList->currentItem() && m_promptList->topLevelItemCount() > 0)
+        m_promptList->setCurrentItem(m_promptList->topLevelItem(0));
+    m_promptList->resizeColumnToContents(0);
+}
+
+std::optional<library::LibraryPrompt> LibraryPane::selectedPrompt() const
+{
+    const QTreeWidgetItem* item = m_promptList->currentItem();
+    if (!item)
+        return std::nullopt;
+    const int index = item->data(0, Qt::UserRole).toInt();
+    if (index < 0 || index >= m_prompts.size())
+        return std::nullopt;
+    return m_prompts[index];
+}
+
+QString LibraryPane::selectedCommit() const
+{
+    const QTreeWidgetItem* item = m_history->currentItem();
+    return item ? item->data(0, Qt::UserRole).toString() : QString();
+}
+
+void LibraryPane::showHistory()
+{
+    m_history->clear();
+    m_versions.clear();
+    for (QPushButton* b : {m_label, m_compare, m_restore})
+        b->setEnabled(false);
+    const std::optional<library::LibraryPrompt> prompt = selectedPrompt();
+    if (!prompt || !m_library)
+        return;
+    const library::PromptLibrary lib = *m_library;
+    const library::LibraryPrompt p = *prompt;
+    background<History>(
+        [lib, p] {
+            History h;
+            Result<QList<library::PromptVersion>> versions = lib.history(p);
+            if (!versions)
+                h.error = versions.error().message;
+            else
+                h.versions = *versions;
+            h.labels = lib.labels(p);
+            h.moves = lib.labelHistory(p);
+            return h;
+        },
+        [this](const History& h) {
+            if (!h.error.isEmpty())
+                m_bar->showMessage(h.error);
+            m_versions = h.versions;
+            auto numberOf = [&h](const QString& commit) {
+                for (const library::PromptVersion& v : h.versions)
+                    if (v.commit == commit)
+                        return v.number;
+                return 0;
+            };
+            for (const library::PromptVersion& v : h.versions) {
+                QStringList here;
+                for (auto it = h.labels.begin(); it != h.labels.end(); ++it)
+                    if (it.value() == v.commit)
+                        here << it.key();
+                auto* item = new QTreeWidgetItem(
+                    m_history,
+                    {tr("v%1").arg(v.number),
+                     QLocale().toString(QDateTime::fromSecsSinceEpoch(v.time), QLocale::ShortFormat),
+                     v.author, v.message, here.join(QStringLiteral(", "))});
+                item->setData(0, Qt::UserRole, v.commit);
+            }
+            QStringList moves;
+            for (const library::LabelEvent& e : h.moves)
+                moves << tr("%1 → v%2 (%3, %4)")
+                             .arg(e.label)
+                             .arg(numberOf(e.commit))
+                             .arg(e.by,
+                                  QLocale().toString(QDateTime::fromSecsSinceEpoch(e.time),
+                                                     QLocale::ShortFormat));
+            m_detail->setPlainText(moves.isEmpty()
+                                       ? tr("No labels yet. Select a version and use Set Label "
+                                            "to mark it, for example as production.")
+                                       : tr("Label history:\n%1").arg(moves.join(QLatin1Char('\n'))));
+            if (m_history->topLevelItemCount() > 0)
+                m_history->setCurrentItem(m_history->topLevelItem(0));
+            for (QPushButton* b : {m_label, m_compare, m_restore})
+                b->setEnabled(!h.versions.isEmpty());
+            for (int c = 0; c < m_history->columnCount(); ++c)
+                m_history->resizeColumnToContents(c);
+        });
+}
+
+void LibraryPane::setLabel()
+{
+    const std::optional<library::LibraryPrompt> prompt = selectedPrompt();
+    const QString commit = selectedCommit();
+    if (!prompt || commit.isEmpty() || !m_library)
+        return;
+    bool ok = false;
+    const QString label = QInputDialog::getItem(
+        this, tr("Set Label"),
+        tr("Label for version %1 of %2:").arg(m_history->currentItem()->text(0), prompt->name),
+        {QStringLiteral("production"), QStringLiteral("staging")}, 0, true, &ok);
+    if (!ok || label.trimmed().isEmpty())
+        return;
+    library::PromptLibrary lib = *m_library;
+    const library::LibraryPrompt p = *prompt;
+    const QString name = label.trimmed();
+    background<QStringList>(
+        [lib, p, name, commit]() mutable {
+            Result<library::PromptVersion> v = lib.setLabel(p, name, commit);
+            return v ? QStringList{QString(), QString::number(v->number)}
+                     : QStringList{v.error().message, QString()};
+        },
+        [this, p, name](const QStringList& outcome) {
+            if (!outcome[0].isEmpty()) {
+                m_bar->showMessage(outcome[0]);
+                return;
+            }
+            Q_EMIT statusMessage(tr("%1: %2 is now version %3").arg(p.name, name, outcome[1]),
+                                 5000);
+            refresh();
+        },
+        false);
+}
+
+void LibraryPane::compareVersions()
+{
+    const std::optional<library::LibraryPrompt> prompt = selectedPrompt();
+    const QList<QTreeWidgetItem*> chosen = m_history->selectedItems();
+    if (!prompt || chosen.isEmpty() || m_versions.isEmpty() || !m_library)
+        return;
+    QString older = chosen.last()->data(0, Qt::UserRole).toString();
+    QString newer = chosen.size() > 1 ? chosen.first()->data(0, Qt::UserRole).toString()
+                                      : m_versions.first().commit;
+    const library::PromptLibrary lib = *m_library;
+    const QString key = prompt->key();
+    background<QString>(
+        [lib, key, older, newer] {
+            Result<library::ResolvedPrompt> a = lib.get(key + QLatin1Char('@') + older);
+            Result<library::ResolvedPrompt> b = lib.get(key + QLatin1Char('@') + newer);
+            if (!a || !b)
+                return QString();
+            return tr("<p><b>v%1 → v%2</b></p>")
+                       .arg(a->version.number)
+                       .arg(b->version.number) +
+                   diffHtml(QString::fromUtf8(a->text), QString::fromUtf8(b->text));
+        },
+        [this](const QString& html) { m_detail->setHtml(html); });
+}
+
+void LibraryPane::restoreVersion()
+{
+    const std::optional<library::LibraryPrompt> prompt = selectedPrompt();
+    const QString commit = selectedCommit();
+    if (!prompt || commit.isEmpty() || !m_library)
+        return;
+    Result<library::ResolvedPrompt> r = m_library->get(prompt->key() + QLatin1Char('@') + commit);
+    if (!r) {
+        m_bar->showMessage(r.error().message);
+        return;
+    }
+    Q_EMIT restoreRequested(QDir(m_folder).filePath(prompt->path), r->text);
+}
+
+void LibraryPane::saveVersion(const QString& file, const QString& message)
+{
+    if (!m_library) {
+        m_bar->showMessage(tr("Open a prompt library first (Open Library…)."));
+        return;
+    }
+    const QString text = message.isEmpty() ? m_message->text() : message;
+    library::PromptLibrary lib = *m_library;
+    m_save->setEnabled(false);
+    background<QStringList>(
+        [lib, file, text]() mutable {
+            Result<QString> commit = lib.saveVersion(file, text);
+            return commit ? QStringList{QString(), *commit} : QStringList{commit.error().message,
+                                                                          QString()};
+        },
+        [this, file](const QStringList& outcome) {
+            m_save->setEnabled(true);
+            if (!outcome[0].isEmpty()) {
+                m_bar->showMessage(outcome[0], MessageBar::Kind::Warning);
+                return;
+            }
+            m_message->clear();
+            m_bar->clearMessage();
+            Q_EMIT statusMessage(tr("Saved %1 as a new version.").arg(QFileInfo(file).fileName()),
+                                 5000);
+            refresh();
+        },
+        false);
+}
+
+void LibraryPane::focusMessage()
+{
+    m_message->setFocus();
+}
+
+} // namespace hako

@@ -1,0 +1,87 @@
+#pragma once
+
+#include "core/library/promptlibrary.h"
+
+#include <QWidget>
+
+#include <functional>
+#include <optional>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTextBrowser;
+class QTreeWidget;
+
+namespace hako {
+
+class MessageBar;
+
+/// The prompt library pane: the prompts of a library (a git repository), the versions and
+/// labels of the selected one, a word diff of two versions, and "Save version" for the current
+/// program. Git runs on worker threads; the newest request's answer wins. The author never sees
+/// a git command: versions are numbered, labels are names.
+class LibraryPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit LibraryPane(QWidget* parent = nullptr);
+
+    /// Opens the library at `folder` (remembered as the last one); an error shows in the pane.
+    void openLibrary(const QString& folder);
+    /// The open library's folder ("" when none).
+    QString libraryFolder() const { return m_folder; }
+
+    /// Records the current program `file` as a new version with the message typed in the pane
+    /// (or `message` when given); the file must be saved and inside the library.
+    void saveVersion(const QString& file, const QString& message = QString());
+    /// Puts the keyboard focus on the version message (File › Save Version…).
+    void focusMessage();
+    /// Reads the library again.
+    void refresh();
+
+Q_SIGNALS:
+    /// The current program should be saved to disk and then saveVersion() called.
+    void saveVersionRequested(const QString& message);
+    /// Opens `path` (a prompt's file in the library) in the editor.
+    void openRequested(const QString& path);
+    /// Puts `text` (an old version) into the program `path` as an edit the author can undo.
+    void restoreRequested(const QString& path, const QByteArray& text);
+    void statusMessage(const QString& text, int timeoutMs);
+
+private:
+    void chooseLibrary();
+    void showPrompts(const QList<library::LibraryPrompt>& prompts,
+                     const QList<QMap<QString, QString>>& labels,
+                     const QList<int>& versionCounts);
+    void showHistory();
+    void setLabel();
+    void compareVersions();
+    void restoreVersion();
+    std::optional<library::LibraryPrompt> selectedPrompt() const;
+    QString selectedCommit() const;
+    /// Runs `work` on a worker thread and `done` here with its result; with `newestWins`, only
+    /// when no newer such request came first (a save or a label move is always reported).
+    template<typename T>
+    void background(std::function<T()> work, std::function<void(const T&)> done,
+                    bool newestWins = true);
+
+    QString m_folder;
+    std::optional<library::PromptLibrary> m_library;
+    QList<library::LibraryPrompt> m_prompts;
+    QList<library::PromptVersion> m_versions;
+    quint64 m_generation = 0;
+
+    MessageBar* m_bar;
+    QLabel* m_location;
+    QPushButton* m_open;
+    QTreeWidget* m_promptList;
+    QTreeWidget* m_history;
+    QTextBrowser* m_detail;
+    QPushButton* m_label;
+    QPushButton* m_compare;
+    QPushButton* m_restore;
+    QLineEdit* m_message;
+    QPushButton* m_save;
+};
+
+} // namespace hako

@@ -10,6 +10,7 @@
 #include "core/models/modelrouter.h"
 #include "core/promptlog/promptlog.h"
 #include "core/workbench/loggingprovider.h"
+#include "core/workbench/runenvironment.h"
 #include "core/workbench/programtarget.h"
 #include "core/workbench/runtrust.h"
 
@@ -456,14 +457,16 @@ int evalCommand(const QStringList& args)
     }
 
     // Evaluators: the judges' calls are logged too, as their own run.
+    // Composed as the window composes them (RunEnvironment): the same tags, the folder's tags
+    // and the endpoint's name on every judge call.
+    RunEnvironment judges;
+    judges.baseFolder = QFileInfo(program).absolutePath();
+    judges.promptLog = log;
+    judges.runLog.runId = info.id + QStringLiteral(":judge");
+    judges.runLog.programPath = QFileInfo(program).absoluteFilePath();
+    judges.runLog.tags = tags;
     eval::EvaluatorContext context;
-    context.models = provider;
-    if (log) {
-        RunLogInfo judgeRun;
-        judgeRun.runId = info.id + QStringLiteral(":judge");
-        judgeRun.tags = tags + QStringList{QStringLiteral("eval:judge")};
-        context.models = std::make_shared<LoggingModelProvider>(provider, log, judgeRun);
-    }
+    context.models = judges.loggedProvider(provider, {QStringLiteral("eval:judge")});
     context.judgeModel = suite.judgeModel;
     context.embeddingModel = suite.embeddingModel;
     context.language = suite.language;
@@ -487,6 +490,10 @@ int evalCommand(const QStringList& args)
     target.environment.runLog.programPath = target.programPath;
     target.environment.runLog.tags = tags;
     target.outputVariable = suite.outputVariable;
+    for (const eval::Example& e : dataset.examples)
+        for (auto it = e.inputs.begin(); it != e.inputs.end(); ++it)
+            if (!target.inputNames.contains(it.key()))
+                target.inputNames << it.key();
     if (!a.noTraces)
         target.traceFolder =
             QFileInfo(storePath).dir().filePath(QStringLiteral("eval-traces/") + info.id);

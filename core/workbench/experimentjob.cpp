@@ -119,6 +119,10 @@ bool ExperimentJob::start(Request request, QString* error)
         target.environment = env;
         target.environment.modelProvider = bare;
         target.outputVariable = request.outputVariable;
+        for (const eval::Example& e : request.dataset.examples)
+            for (auto it = e.inputs.begin(); it != e.inputs.end(); ++it)
+                if (!target.inputNames.contains(it.key()))
+                    target.inputNames << it.key();
         target.traceFolder = QFileInfo(request.store->path())
                                  .dir()
                                  .filePath(QStringLiteral("eval-traces/") + info.id);

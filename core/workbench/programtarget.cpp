@@ -1,10 +1,13 @@
 #include "core/workbench/programtarget.h"
 
+#include "core/pdl/analysis/scopeanalysis.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/programcheck.h"
 #include "core/pdl/trace/tracewriter.h"
 
 #include <QDir>
+#include <QFile>
+#include <QSet>
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QUuid>
@@ -75,6 +78,38 @@ private:
 
 } // namespace
 
+std::vector<Diagnostic> overwrittenInputs(const pdl::Program& program, const QByteArray& text,
+                                          const QStringList& inputNames)
+{
+    std::vector<Diagnostic> out;
+    if (inputNames.isEmpty())
+        return out;
+    const pdl::ScopeAnalysis scopes = pdl::analyzeScopes(program, text);
+    QSet<QString> reported;
+    for (const pdl::VariableDefinition& d : scopes.definitions) {
+        const QString name = QString::fromStdString(d.name);
+        if ((d.kind != pdl::VariableKind::Def && d.kind != pdl::VariableKind::Defs) ||
+            !inputNames.contains(name) || reported.contains(name))
+            continue;
+        reported.insert(name);
+        Diagnostic error;
+        error.severity = Severity::Error;
+        error.span = d.span;
+        error.message =
+            QStringLiteral("`%1` is a column of the dataset, but the program sets `%1` itself "
+                           "(%2 at line %3), so every example would run with the program's own "
+                           "value instead of the dataset's. Make `%1` an input: remove it from "
+                           "the program's %2 (its value can stay as a row of the dataset), or "
+                           "rename the column.")
+                .arg(name,
+                     d.kind == pdl::VariableKind::Defs ? QStringLiteral("defs")
+                                                       : QStringLiteral("def"))
+                .arg(d.span.line);
+        out.push_back(error);
+    }
+    return out;
+}
+
 Result<eval::TargetFunction> ProgramTarget::make() const
 {
     pdl::ParseResult parsed = pdl::checkProgram(programPath);
@@ -91,6 +126,18 @@ Result<eval::TargetFunction> ProgramTarget::make() const
         return makeError(lines.isEmpty() ? QStringLiteral("%1: cannot be parsed").arg(programPath)
                                          : lines.join(QLatin1Char('\n')),
                          first);
+    }
+    if (!inputNames.isEmpty()) {
+        QFile file(programPath);
+        const QByteArray text = file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+        const std::vector<Diagnostic> overwritten =
+            overwrittenInputs(*parsed.program, text, inputNames);
+        if (!overwritten.empty()) {
+            QStringList lines;
+            for (const Diagnostic& d : overwritten)
+                lines << d.toString();
+            return makeError(lines.join(QLatin1Char('\n')), overwritten.front().span);
+        }
     }
     if (!environment.modelProvider)
         return makeError(QStringLiteral("a program target needs a model provider"));

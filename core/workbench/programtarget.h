@@ -24,10 +24,19 @@ struct ProgramTarget {
     /// Where each example's trace is written (`<uuid>.json`); empty: no traces.
     QString traceFolder;
     promptlog::PriceTable prices;
+    /// The names the examples give (the dataset's input columns): make() refuses a program
+    /// that sets one of them itself (`defs:`, `def:`), since every example would then run with
+    /// the program's own value instead of the dataset's.
+    QStringList inputNames;
 
     /// Parses the program once (its errors, every one, as the diagnostic) and gives the target.
     /// The function is thread-safe: the runner calls it from several workers at once.
     Result<eval::TargetFunction> make() const;
 };
+
+/// The dataset columns among `inputNames` that `program` (parsed from `text`) would overwrite,
+/// each as an error at the definition that sets it, saying what to do. Pure; any thread.
+std::vector<Diagnostic> overwrittenInputs(const pdl::Program& program, const QByteArray& text,
+                                          const QStringList& inputNames);
 
 } // namespace hako

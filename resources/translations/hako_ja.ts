@@ -1225,6 +1225,10 @@ quit, q                    stop the program
             <numerusform>%1 を %n 件の例で実行中…</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Experiment</source>
+        <translation>実験</translation>
+    </message>
 </context>
 <context>
     <name>hako::EvalResultsPane</name>
@@ -1869,6 +1873,194 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>&amp;Language</source>
         <translation>言語(&amp;L)</translation>
+    </message>
+</context>
+<context>
+    <name>hako::LibraryLinks</name>
+    <message>
+        <source>Library</source>
+        <translation>ライブラリ</translation>
+    </message>
+    <message>
+        <source>Save &amp;Version…</source>
+        <translation>版として保存(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>Save the program and record it as a version in the prompt library</source>
+        <translation>プログラムを保存し、プロンプトライブラリに版として記録します</translation>
+    </message>
+    <message>
+        <source>The older version is in the editor. Save it as a new version to keep it, or undo (Ctrl+Z) to go back.</source>
+        <translation>古い版をエディターに入れました。残すには新しい版として保存してください。元に戻すには取り消し (Ctrl+Z) を使います。</translation>
+    </message>
+</context>
+<context>
+    <name>hako::LibraryPane</name>
+    <message>
+        <source>Prompt Library</source>
+        <translation>プロンプトライブラリ</translation>
+    </message>
+    <message>
+        <source>No library is open.</source>
+        <translation>ライブラリが開かれていません。</translation>
+    </message>
+    <message>
+        <source>Library folder</source>
+        <translation>ライブラリのフォルダー</translation>
+    </message>
+    <message>
+        <source>Open Library…</source>
+        <translation>ライブラリを開く…</translation>
+    </message>
+    <message>
+        <source>Open Library</source>
+        <translation>ライブラリを開く</translation>
+    </message>
+    <message>
+        <source>Prompts</source>
+        <translation>プロンプト一覧</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>プロンプト</translation>
+    </message>
+    <message>
+        <source>Versions</source>
+        <translation>版</translation>
+    </message>
+    <message>
+        <source>Labels</source>
+        <translation>ラベル</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>ファイル</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>版</translation>
+    </message>
+    <message>
+        <source>Saved</source>
+        <translation>保存日時</translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation>保存した人</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>メッセージ</translation>
+    </message>
+    <message>
+        <source>Version details</source>
+        <translation>版の詳細</translation>
+    </message>
+    <message>
+        <source>Set Label…</source>
+        <translation>ラベルを付ける…</translation>
+    </message>
+    <message>
+        <source>Set Label</source>
+        <translation>ラベルを付ける</translation>
+    </message>
+    <message>
+        <source>Mark the selected version as production, staging or any name</source>
+        <translation>選んだ版に production、staging などの名前を付けます</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比較</translation>
+    </message>
+    <message>
+        <source>Compare versions</source>
+        <translation>版を比較</translation>
+    </message>
+    <message>
+        <source>Compare the selected version with the newest, or two selected versions with each other</source>
+        <translation>選んだ版を最新の版と比べます。2 つ選んだときはその 2 つを比べます</translation>
+    </message>
+    <message>
+        <source>Restore version</source>
+        <translation>版を復元</translation>
+    </message>
+    <message>
+        <source>Put the selected version&apos;s text into the program (you can undo it, and save it as a new version)</source>
+        <translation>選んだ版の内容をプログラムに入れます (取り消せます。新しい版として保存できます)</translation>
+    </message>
+    <message>
+        <source>Version message</source>
+        <translation>版のメッセージ</translation>
+    </message>
+    <message>
+        <source>What changed in this version?</source>
+        <translation>この版で何を変えましたか？</translation>
+    </message>
+    <message>
+        <source>Save Version</source>
+        <translation>版として保存</translation>
+    </message>
+    <message>
+        <source>Save the current program and record it as a new version</source>
+        <translation>今のプログラムを保存し、新しい版として記録します</translation>
+    </message>
+    <message>
+        <source>Open Prompt Library</source>
+        <translation>プロンプトライブラリを開く</translation>
+    </message>
+    <message>
+        <source>%1 is not a prompt library yet. Make it one? Its programs can then be saved as versions.</source>
+        <translation>%1 はまだプロンプトライブラリではありません。ライブラリにしますか？ その中のプログラムを版として保存できるようになります。</translation>
+    </message>
+    <message>
+        <source>The prompt library %1 cannot be opened: %2</source>
+        <translation>プロンプトライブラリ %1 を開けません: %2</translation>
+    </message>
+    <message>
+        <source>No prompt has been saved here yet. Open or save a program in this folder, then use Save Version.</source>
+        <translation>ここにはまだプロンプトが保存されていません。このフォルダーでプログラムを開くか保存してから「版として保存」を使ってください。</translation>
+    </message>
+    <message>
+        <source>v%1</source>
+        <translation>第%1版</translation>
+    </message>
+    <message>
+        <source>%1 → v%2 (%3, %4)</source>
+        <translation>%1 → 第%2版 (%3、%4)</translation>
+    </message>
+    <message>
+        <source>No labels yet. Select a version and use Set Label to mark it, for example as production.</source>
+        <translation>まだラベルはありません。版を選んで「ラベルを付ける」で、たとえば production の印を付けてください。</translation>
+    </message>
+    <message>
+        <source>Label history:
+%1</source>
+        <translation>ラベルの履歴:
+%1</translation>
+    </message>
+    <message>
+        <source>Label for version %1 of %2:</source>
+        <translation>%2 の %1 に付けるラベル:</translation>
+    </message>
+    <message>
+        <source>%1: %2 is now version %3</source>
+        <translation>%1: %2 は第%3版になりました</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;v%1 → v%2&lt;/b&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;第%1版 → 第%2版&lt;/b&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Open a prompt library first (Open Library…).</source>
+        <translation>先にプロンプトライブラリを開いてください (ライブラリを開く…)。</translation>
+    </message>
+    <message>
+        <source>Saved %1 as a new version.</source>
+        <translation>%1 を新しい版として保存しました。</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>復元</translation>
     </message>
 </context>
 <context>
@@ -2952,6 +3144,10 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
         <translation>
             <numerusform>全 %n セット</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>This call was sent to %1. The playground sends it to the server configured for its model instead; to use that server, add it in Model Settings.</source>
+        <translation>この呼び出しは %1 に送られていました。プレイグラウンドでは、代わりにこのモデルに設定されたサーバーに送ります。そのサーバーを使うには、モデルの設定に追加してください。</translation>
     </message>
 </context>
 <context>

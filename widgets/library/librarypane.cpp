@@ -117,7 +117,7 @@ LibraryPane::LibraryPane(QWidget* parent) : QWidget(parent)
     m_compare->setToolTip(tr("Compare the selected version with the newest, or two selected "
                              "versions with each other"));
     connect(m_compare, &QPushButton::clicked, this, &LibraryPane::compareVersions);
-    m_restore = new QPushButton(tr("Restore…"), this);
+    m_restore = new QPushButton(tr("Restore"), this);
     m_restore->setAccessibleName(tr("Restore version"));
     m_restore->setToolTip(tr("Put the selected version's text into the program (you can undo "
                              "it, and save it as a new version)"));

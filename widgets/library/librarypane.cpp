@@ -164,9 +164,11 @@ LibraryPane::LibraryPane(QWidget* parent) : QWidget(parent)
     for (QPushButton* b : {m_label, m_compare, m_restore, m_save})
         b->setEnabled(false);
 
-    const QString last = QSettings().value(QStringLiteral("library/last")).toString();
-    if (!last.isEmpty() && QFileInfo(last).isDir())
-        openLibrary(last);
+    // The library the command line would use: HAKO_LIBRARY, the last one opened, else the
+    // folder Hako started in when it is one; nothing is said when there is none.
+    const QString folder = library::PromptLibrary::defaultFolder();
+    if (QFileInfo(folder).isDir() && library::PromptLibrary::open(folder).ok())
+        openLibrary(folder);
 }
 
 void LibraryPane::chooseLibrary()

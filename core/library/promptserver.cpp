@@ -149,6 +149,11 @@ void PromptServer::stop()
     m_server->stop();
 }
 
+qint64 PromptServer::requests() const
+{
+    return m_state->requests.load();
+}
+
 quint16 PromptServer::port() const
 {
     return m_server->port();

@@ -406,14 +406,14 @@ Result<QString> PromptLibrary::materialize(const ResolvedPrompt& prompt) const
     return file;
 }
 
-QString PromptLibrary::defaultFolder()
+QString PromptLibrary::defaultFolder(bool orCurrentFolder)
 {
     const QString env =
         QProcessEnvironment::systemEnvironment().value(QStringLiteral("HAKO_LIBRARY"));
     if (!env.isEmpty())
         return env;
     const QString last = QSettings().value(QStringLiteral("library/last")).toString();
-    return last.isEmpty() ? QDir::currentPath() : last;
+    return !last.isEmpty() ? last : orCurrentFolder ? QDir::currentPath() : QString();
 }
 
 } // namespace hako::library

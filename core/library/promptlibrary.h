@@ -99,8 +99,9 @@ public:
     Result<QString> materialize(const ResolvedPrompt& prompt) const;
 
     /// The library a command works on when none is named: HAKO_LIBRARY, else the one the
-    /// workbench opened last (settings key `library/last`), else the current folder.
-    static QString defaultFolder();
+    /// workbench opened last (settings key `library/last`), else (with `orCurrentFolder`) the
+    /// current folder; "" when none.
+    static QString defaultFolder(bool orCurrentFolder = true);
 
 private:
     explicit PromptLibrary(GitRepo git) : m_git(std::move(git)) {}

@@ -8,6 +8,8 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 
+#include <nlohmann/json.hpp>
+
 #include <condition_variable>
 #include <mutex>
 #include <thread>

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/eval/experiment.h"
+#include "core/pdl/ast/block.h"
 #include "core/promptlog/pricetable.h"
 #include "core/workbench/runenvironment.h"
 

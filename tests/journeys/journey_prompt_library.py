@@ -62,6 +62,8 @@ def journey(s, args):
     program = os.path.join(s.work, "reply.pdl")
     with open(program, "w") as f:
         f.write(PROGRAM)
+    # The library the window opens: HAKO_LIBRARY now; after the restart, the one it remembers.
+    s.env["HAKO_LIBRARY"] = s.work
     s.launch(program)
     s.wait_for(lambda: "reply.pdl" in (s.window.name or ""), "reply.pdl to open", timeout=20)
     s.menu("View", "Library")
@@ -109,6 +111,7 @@ def journey(s, args):
     # Quit and start again: the library, its versions and the label are there.
     s.key("ctrl+q")
     s.wait_for(lambda: s.hako_proc.poll() is not None, "Hako to quit", timeout=30)
+    del s.env["HAKO_LIBRARY"]
     s.launch()
     s.menu("View", "Library")
     s.wait_for(lambda: any(r and r[0] == "返信" and r[1] == "2" and "production" in r[2]

@@ -164,10 +164,10 @@ LibraryPane::LibraryPane(QWidget* parent) : QWidget(parent)
     for (QPushButton* b : {m_label, m_compare, m_restore, m_save})
         b->setEnabled(false);
 
-    // The library the command line would use: HAKO_LIBRARY, the last one opened, else the
-    // folder Hako started in when it is one; nothing is said when there is none.
-    const QString folder = library::PromptLibrary::defaultFolder();
-    if (QFileInfo(folder).isDir() && library::PromptLibrary::open(folder).ok())
+    // HAKO_LIBRARY, else the library opened last; nothing is said when there is none. (Not the
+    // folder Hako started in: a checkout of code is a git repository too.)
+    const QString folder = library::PromptLibrary::defaultFolder(false);
+    if (!folder.isEmpty() && QFileInfo(folder).isDir() && library::PromptLibrary::open(folder).ok())
         openLibrary(folder);
 }
 

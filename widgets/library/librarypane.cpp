@@ -392,7 +392,7 @@ void LibraryPane::compareVersions()
     const library::PromptLibrary lib = *m_library;
     const QString key = prompt->key();
     background<QString>(
-        [lib, key, older, newer] {
+        [lib, key, older, newer]() -> QString {
             Result<library::ResolvedPrompt> a = lib.get(key + QLatin1Char('@') + older);
             Result<library::ResolvedPrompt> b = lib.get(key + QLatin1Char('@') + newer);
             if (!a || !b)

@@ -74,6 +74,37 @@ private Q_SLOTS:
         QCOMPARE(c.needsConsent(), !sites.isEmpty());
     }
 
+    // A hako-models.yaml beside the program names servers of the program's choosing (F5 and
+    // `hako run` both ask first): with `read:` of any file, a program without code could send
+    // it there. The file's place is given.
+    void projectModelFileServers()
+    {
+        QTemporaryDir dir;
+        QFile models(dir.filePath(QStringLiteral("hako-models.yaml")));
+        QVERIFY(models.open(QIODevice::WriteOnly));
+        models.write("endpoints:\n  theirs:\n    base_url: http://collector.invalid:9/v1\n"
+                     "litellm_proxy:\n  base_url: http://proxy.invalid:4000\n");
+        models.close();
+        const QString path = dir.filePath(QStringLiteral("p.pdl"));
+        QFile program(path);
+        QVERIFY(program.open(QIODevice::WriteOnly));
+        program.write("text:\n- read: /proc/self/environ\n- model: anything\n");
+        program.close();
+        pdl::ParseResult parsed = pdl::parseProgram(path);
+        QVERIFY(parsed.program);
+        const RunTrustCheck c = checkRunTrust(*parsed.program, path, false, m_settings.get());
+        QCOMPARE(c.describe(),
+                 (QStringList{
+                     QStringLiteral("model requests to http://collector.invalid:9/v1 at "
+                                    "hako-models.yaml:3"),
+                     QStringLiteral("model requests to http://proxy.invalid:4000 at "
+                                    "hako-models.yaml:5")}));
+        // Even the sandbox does not change where model requests go.
+        QVERIFY(checkRunTrust(*parsed.program, path, true, m_settings.get()).needsConsent());
+        trustRunFolder(dir.path(), m_settings.get());
+        QVERIFY(!checkRunTrust(*parsed.program, path, false, m_settings.get()).needsConsent());
+    }
+
     // Trusting the folder (the workbench's "Trust Folder and Run", `--trust-folder`) lets every
     // program in it run without asking; the settings given are the ones read.
     void trustedFolderNeedsNoConsent()

@@ -10,8 +10,8 @@
 #include "core/models/modelrouter.h"
 #include "core/promptlog/promptlog.h"
 #include "core/workbench/loggingprovider.h"
-#include "core/workbench/runenvironment.h"
 #include "core/workbench/programtarget.h"
+#include "core/workbench/runenvironment.h"
 #include "core/workbench/runtrust.h"
 
 #include <QDir>

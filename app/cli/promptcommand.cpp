@@ -57,7 +57,8 @@ int fail(const QString& message, int code = 1)
 
 void printJson(const QJsonValue& v)
 {
-    const QJsonDocument doc = v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject());
+    const QJsonDocument doc =
+        v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject());
     writeText(stdout, QString::fromUtf8(doc.toJson(QJsonDocument::Indented)));
 }
 
@@ -71,8 +72,8 @@ QJsonObject versionJson(const library::PromptVersion& v)
     return {{QStringLiteral("version"), v.number},
             {QStringLiteral("commit"), v.commit},
             {QStringLiteral("author"), v.author},
-            {QStringLiteral("time"), QDateTime::fromSecsSinceEpoch(v.time, Qt::UTC)
-                                         .toString(Qt::ISODate)},
+            {QStringLiteral("time"),
+             QDateTime::fromSecsSinceEpoch(v.time, Qt::UTC).toString(Qt::ISODate)},
             {QStringLiteral("message"), v.message},
             {QStringLiteral("path"), v.path}};
 }
@@ -157,8 +158,8 @@ int historyCmd(const library::PromptLibrary& lib, const Options& o)
                               .arg(v.number)
                               .arg(v.commit.left(10), when(v.time), v.author, v.message,
                                    here.isEmpty() ? QString()
-                                                  : QStringLiteral("  [%1]").arg(here.join(
-                                                        QStringLiteral(", ")))));
+                                                  : QStringLiteral("  [%1]").arg(
+                                                        here.join(QStringLiteral(", ")))));
     }
     for (const library::LabelEvent& e : moves)
         writeText(stdout, QStringLiteral("label %1 -> v%2  %3  %4\n")
@@ -208,7 +209,7 @@ int diffCmd(const library::PromptLibrary& lib, const Options& o)
     return 0;
 }
 
-int labelCmd(library::PromptLibrary& lib, const Options& o)
+int labelCmd(const library::PromptLibrary& lib, const Options& o)
 {
     if (o.words.size() < 2)
         return fail(QStringLiteral("label needs a prompt and a label"), 2);
@@ -277,12 +278,13 @@ int getCmd(const library::PromptLibrary& lib, const Options& o)
         for (const QJsonValue& m : call.toObject().value(QLatin1String("messages")).toArray()) {
             const QJsonObject msg = m.toObject();
             const QJsonValue content = msg.value(QLatin1String("content"));
-            writeText(stdout, QStringLiteral("[%1]\n%2\n\n")
-                                  .arg(msg.value(QLatin1String("role")).toString(),
-                                       content.isString()
-                                           ? content.toString()
-                                           : QString::fromUtf8(QJsonDocument(content.toArray())
-                                                                   .toJson(QJsonDocument::Compact))));
+            writeText(stdout,
+                      QStringLiteral("[%1]\n%2\n\n")
+                          .arg(msg.value(QLatin1String("role")).toString(),
+                               content.isString()
+                                   ? content.toString()
+                                   : QString::fromUtf8(QJsonDocument(content.toArray())
+                                                           .toJson(QJsonDocument::Compact))));
         }
     return 0;
 }
@@ -312,13 +314,15 @@ int promptCommand(const QStringList& args)
         return QString();
     });
     const OptionParser::Parsed parsed = parser.parse(args);
-    if (std::optional<int> exit = OptionParser::finish(parsed, QStringLiteral("hako prompt"), kUsage))
+    if (std::optional<int> exit =
+            OptionParser::finish(parsed, QStringLiteral("hako prompt"), kUsage))
         return *exit;
     if (o.words.isEmpty())
         return fail(QStringLiteral("which command? (list, history, diff, label, get, save, init)"),
                     2);
     const QString command = o.words.takeFirst();
-    const QString folder = o.library.isEmpty() ? library::PromptLibrary::defaultFolder() : o.library;
+    const QString folder =
+        o.library.isEmpty() ? library::PromptLibrary::defaultFolder() : o.library;
     if (command == QLatin1String("init")) {
         Result<library::PromptLibrary> made =
             library::PromptLibrary::create(o.words.value(0, folder));
@@ -349,7 +353,8 @@ int promptCommand(const QStringList& args)
         Result<QString> commit = lib->saveVersion(o.words.first(), o.message);
         if (!commit)
             return fail(commit.error().message);
-        writeText(stdout, QStringLiteral("saved %1 as %2\n").arg(o.words.first(), commit->left(10)));
+        writeText(stdout,
+                  QStringLiteral("saved %1 as %2\n").arg(o.words.first(), commit->left(10)));
         return 0;
     }
     return fail(QStringLiteral("unknown command '%1' (list, history, diff, label, get, save, init)")

@@ -1,8 +1,8 @@
 #include "cli/runcommand.h"
 #include "cli/optionparser.h"
 #include "cli/output.h"
-#include "core/workbench/debugsession.h"
 #include "core/library/promptlibrary.h"
+#include "core/workbench/debugsession.h"
 #include "core/workbench/runtrust.h"
 
 #include "core/docs/documentsession.h"

@@ -105,13 +105,12 @@ int servePrompts(const QString& addressText, const QString& token, const QString
         return 2;
     }
     library::PromptServer server(*lib, options);
-    QObject::connect(&server, &library::PromptServer::requestRejected,
-                     [quiet](int status, const QString& reason) {
-                         if (!quiet)
-                             writeText(stderr, QStringLiteral("hako serve: %1: %2\n")
-                                                   .arg(status)
-                                                   .arg(reason));
-                     });
+    QObject::connect(
+        &server, &library::PromptServer::requestRejected,
+        [quiet](int status, const QString& reason) {
+            if (!quiet)
+                writeText(stderr, QStringLiteral("hako serve: %1: %2\n").arg(status).arg(reason));
+        });
     Result<quint16> port = server.start();
     if (!port) {
         writeText(stderr, QStringLiteral("hako serve: %1\n").arg(port.error().message));
@@ -126,7 +125,8 @@ int servePrompts(const QString& addressText, const QString& token, const QString
                           .arg(*port));
     runUntilStopped();
     server.stop();
-    writeText(stderr, QStringLiteral("hako serve: stopped; %1 request(s)\n").arg(server.requests()));
+    writeText(stderr,
+              QStringLiteral("hako serve: stopped; %1 request(s)\n").arg(server.requests()));
     return 0;
 }
 

@@ -767,8 +767,7 @@ QStringList evaluatorPrograms(const QList<EvaluatorSpec>& specs)
     for (const EvaluatorSpec& spec : specs) {
         const QString type = spec.type.trimmed().toLower();
         const QString program = spec.options.value(QStringLiteral("program")).toString();
-        if ((type == QLatin1String("pdl") || type == QLatin1String("custom")) &&
-            !program.isEmpty())
+        if ((type == QLatin1String("pdl") || type == QLatin1String("custom")) && !program.isEmpty())
             programs << QFileInfo(program).absoluteFilePath();
     }
     return programs;

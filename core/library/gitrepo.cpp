@@ -40,9 +40,9 @@ QStringList identityArgs(const QString& root)
                          !p.readAllStandardOutput().trimmed().isEmpty();
         if (!set)
             args << QStringLiteral("-c")
-                 << QStringLiteral("%1=%2").arg(QString::fromLatin1(key),
-                                                env.value(QString::fromLatin1(variable),
-                                                          QString::fromLatin1(fallback)));
+                 << QStringLiteral("%1=%2").arg(
+                        QString::fromLatin1(key),
+                        env.value(QString::fromLatin1(variable), QString::fromLatin1(fallback)));
     }
     return args;
 }
@@ -61,7 +61,8 @@ Result<GitRepo> GitRepo::open(const QString& folder)
     if (!QFileInfo(folder).isDir())
         return makeError(QStringLiteral("%1: no such folder").arg(folder));
     GitRepo probe(QFileInfo(folder).absoluteFilePath());
-    const GitOutput top = probe.run({QStringLiteral("rev-parse"), QStringLiteral("--show-toplevel")});
+    const GitOutput top =
+        probe.run({QStringLiteral("rev-parse"), QStringLiteral("--show-toplevel")});
     if (!top.ok())
         return makeError(QStringLiteral("%1 is not a prompt library (not a git repository); "
                                         "create one with `hako prompt init %1`")
@@ -76,8 +77,8 @@ Result<GitRepo> GitRepo::init(const QString& folder)
     if (!QDir().mkpath(folder))
         return makeError(QStringLiteral("cannot create the folder %1").arg(folder));
     GitRepo repo(QFileInfo(folder).absoluteFilePath());
-    if (Result<GitRepo> existing = open(folder); existing.ok() &&
-                                                 existing->root() == QDir::cleanPath(repo.root()))
+    if (Result<GitRepo> existing = open(folder);
+        existing.ok() && existing->root() == QDir::cleanPath(repo.root()))
         return existing;
     if (Result<QByteArray> made = repo.call({QStringLiteral("init"), QStringLiteral("-q")}); !made)
         return made.error();
@@ -91,9 +92,9 @@ GitOutput GitRepo::run(const QStringList& args, const QByteArray& input, int tim
     p.setProcessEnvironment(gitEnvironment());
     p.setWorkingDirectory(m_root);
     QStringList all{QStringLiteral("-c"), QStringLiteral("core.quotepath=off")};
-    if (!args.isEmpty() && (args.first() == QLatin1String("commit") ||
-                            args.first() == QLatin1String("merge") ||
-                            args.first() == QLatin1String("pull")))
+    if (!args.isEmpty() &&
+        (args.first() == QLatin1String("commit") || args.first() == QLatin1String("merge") ||
+         args.first() == QLatin1String("pull")))
         all << identityArgs(m_root);
     p.start(QStringLiteral("git"), all + args);
     if (!p.waitForStarted(10000)) {
@@ -120,15 +121,14 @@ Result<QByteArray> GitRepo::call(const QStringList& args, const QByteArray& inpu
     GitOutput out = run(args, input);
     if (out.ok())
         return out.out;
-    return makeError(QStringLiteral("git %1: %2")
-                         .arg(args.value(0), QString::fromUtf8(out.err.trimmed())));
+    return makeError(
+        QStringLiteral("git %1: %2").arg(args.value(0), QString::fromUtf8(out.err.trimmed())));
 }
 
 QString GitRepo::head() const
 {
-    const GitOutput out =
-        run({QStringLiteral("rev-parse"), QStringLiteral("--verify"), QStringLiteral("-q"),
-             QStringLiteral("HEAD")});
+    const GitOutput out = run({QStringLiteral("rev-parse"), QStringLiteral("--verify"),
+                               QStringLiteral("-q"), QStringLiteral("HEAD")});
     return out.ok() ? QString::fromLatin1(out.out.trimmed()) : QString();
 }
 

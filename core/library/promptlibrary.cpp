@@ -6,13 +6,13 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
-#include <QProcess>
-#include <QProcessEnvironment>
-#include <QSettings>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QProcess>
+#include <QProcessEnvironment>
 #include <QRegularExpression>
+#include <QSettings>
 
 namespace hako::library {
 
@@ -20,7 +20,8 @@ namespace {
 
 const QRegularExpression& idComment()
 {
-    static const QRegularExpression re(QStringLiteral("^#\\s*hako-prompt:\\s*([0-9a-f]{6,64})\\s*$"));
+    static const QRegularExpression re(
+        QStringLiteral("^#\\s*hako-prompt:\\s*([0-9a-f]{6,64})\\s*$"));
     return re;
 }
 
@@ -55,7 +56,8 @@ LibraryPrompt describeProgram(const QByteArray& text, const QString& path)
     }
     if (Result<pdl::YamlValue> doc = pdl::loadYaml(text, path); doc.ok() && doc->isMapping())
         if (const pdl::YamlValue* d = doc->value("description"); d && d->isScalar())
-            p.name = QString::fromStdString(d->scalar().toText()).section(QLatin1Char('\n'), 0, 0)
+            p.name = QString::fromStdString(d->scalar().toText())
+                         .section(QLatin1Char('\n'), 0, 0)
                          .trimmed();
     if (p.name.isEmpty())
         p.name = QFileInfo(path).completeBaseName();
@@ -92,9 +94,9 @@ Result<QList<LibraryPrompt>> PromptLibrary::prompts() const
     const QString head = m_git.head();
     if (head.isEmpty())
         return out;
-    Result<QByteArray> listed = m_git.call(
-        {QStringLiteral("ls-tree"), QStringLiteral("-r"), QStringLiteral("-z"),
-         QStringLiteral("--name-only"), head});
+    Result<QByteArray> listed =
+        m_git.call({QStringLiteral("ls-tree"), QStringLiteral("-r"), QStringLiteral("-z"),
+                    QStringLiteral("--name-only"), head});
     if (!listed)
         return listed.error();
     QStringList paths;
@@ -107,8 +109,8 @@ Result<QList<LibraryPrompt>> PromptLibrary::prompts() const
     QByteArray request;
     for (const QString& p : paths)
         request += (head + QLatin1Char(':') + p).toUtf8() + '\n';
-    Result<QByteArray> blobs = m_git.call({QStringLiteral("cat-file"), QStringLiteral("--batch")},
-                                          request);
+    Result<QByteArray> blobs =
+        m_git.call({QStringLiteral("cat-file"), QStringLiteral("--batch")}, request);
     if (!blobs)
         return blobs.error();
     qsizetype at = 0;
@@ -162,8 +164,7 @@ Result<QList<PromptVersion>> PromptLibrary::history(const LibraryPrompt& prompt)
         return makeError(QStringLiteral("no such prompt"));
     Result<QByteArray> log = m_git.call(
         {QStringLiteral("log"), QStringLiteral("--follow"), QStringLiteral("--name-only"),
-         QStringLiteral("--format=%x1e%H%x1f%an%x1f%at%x1f%s"), QStringLiteral("--"),
-         prompt.path});
+         QStringLiteral("--format=%x1e%H%x1f%an%x1f%at%x1f%s"), QStringLiteral("--"), prompt.path});
     if (!log)
         return log.error();
     QList<PromptVersion> versions;
@@ -242,8 +243,8 @@ Result<PromptVersion> PromptLibrary::versionOf(const LibraryPrompt& prompt,
     if (spec.isEmpty())
         return versions->first();
     bool isNumber = false;
-    const int number = spec.startsWith(QLatin1Char('v')) ? spec.mid(1).toInt(&isNumber)
-                                                         : spec.toInt(&isNumber);
+    const int number =
+        spec.startsWith(QLatin1Char('v')) ? spec.mid(1).toInt(&isNumber) : spec.toInt(&isNumber);
     for (const PromptVersion& v : *versions) {
         if (isNumber && v.number == number && spec.size() < 4)
             return v;
@@ -271,8 +272,8 @@ Result<ResolvedPrompt> PromptLibrary::get(const QString& spec) const
     if (r.labels.contains(which)) {
         r.label = which;
         version = r.labels.value(which);
-    } else if (!which.isEmpty() && !isCommitLike(which) && !which.contains(QRegularExpression(
-                                                               QStringLiteral("^v?[0-9]+$")))) {
+    } else if (!which.isEmpty() && !isCommitLike(which) &&
+               !which.contains(QRegularExpression(QStringLiteral("^v?[0-9]+$")))) {
         return makeError(QStringLiteral("%1 has no label %2 (its labels: %3)")
                              .arg(prompt->name, which,
                                   r.labels.isEmpty() ? QStringLiteral("none")
@@ -290,7 +291,7 @@ Result<ResolvedPrompt> PromptLibrary::get(const QString& spec) const
 }
 
 Result<PromptVersion> PromptLibrary::setLabel(const LibraryPrompt& prompt, const QString& label,
-                                              const QString& version)
+                                              const QString& version) const
 {
     static const QRegularExpression labelName(QStringLiteral("^[\\w.-]{1,64}$"),
                                               QRegularExpression::UseUnicodePropertiesOption);
@@ -324,12 +325,10 @@ Result<PromptVersion> PromptLibrary::setLabel(const LibraryPrompt& prompt, const
     QString error;
     if (!writeOutputFile(file, QJsonDocument(all).toJson(QJsonDocument::Indented), &error))
         return makeError(QStringLiteral("cannot write %1: %2").arg(file, error));
-    const QString message = QStringLiteral("Label %1: %2 version %3")
-                                .arg(label, prompt.name)
-                                .arg(v->number);
-    if (Result<QByteArray> added =
-            m_git.call({QStringLiteral("add"), QStringLiteral("--"),
-                        QString::fromLatin1(kLabelsFile)});
+    const QString message =
+        QStringLiteral("Label %1: %2 version %3").arg(label, prompt.name).arg(v->number);
+    if (Result<QByteArray> added = m_git.call(
+            {QStringLiteral("add"), QStringLiteral("--"), QString::fromLatin1(kLabelsFile)});
         !added)
         return added.error();
     if (Result<QByteArray> committed =
@@ -340,24 +339,24 @@ Result<PromptVersion> PromptLibrary::setLabel(const LibraryPrompt& prompt, const
     return *v;
 }
 
-Result<QString> PromptLibrary::saveVersion(const QString& file, const QString& message)
+Result<QString> PromptLibrary::saveVersion(const QString& file, const QString& message) const
 {
     const QString path = relative(file);
     if (path.startsWith(QLatin1String("..")) || !safeArgument(path))
         return makeError(QStringLiteral("%1 is not inside the library %2: save it there first")
                              .arg(file, m_git.root()));
     if (!hasUnsavedVersion(file))
-        return makeError(QStringLiteral("%1 has no changes since its last saved version")
-                             .arg(path));
+        return makeError(
+            QStringLiteral("%1 has no changes since its last saved version").arg(path));
     if (Result<QByteArray> added = m_git.call({QStringLiteral("add"), QStringLiteral("--"), path});
         !added)
         return added.error();
     const QString text = message.trimmed().isEmpty()
                              ? QStringLiteral("Save %1").arg(QFileInfo(path).fileName())
                              : message.trimmed();
-    if (Result<QByteArray> committed = m_git.call({QStringLiteral("commit"), QStringLiteral("-q"),
-                                                   QStringLiteral("-m"), text,
-                                                   QStringLiteral("--"), path});
+    if (Result<QByteArray> committed =
+            m_git.call({QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"), text,
+                        QStringLiteral("--"), path});
         !committed)
         return committed.error();
     return m_git.head();
@@ -388,13 +387,14 @@ Result<QString> PromptLibrary::materialize(const ResolvedPrompt& prompt) const
         return makeError(QStringLiteral("cannot create %1").arg(folder));
     QString error;
     writeOutputFile(QDir(versions).filePath(QStringLiteral(".gitignore")), "*\n", &error);
-    const GitOutput archive =
-        m_git.run({QStringLiteral("archive"), QStringLiteral("--format=tar"), prompt.version.commit});
+    const GitOutput archive = m_git.run(
+        {QStringLiteral("archive"), QStringLiteral("--format=tar"), prompt.version.commit});
     if (!archive.ok())
         return makeError(QStringLiteral("git archive: %1").arg(QString::fromUtf8(archive.err)));
     QProcess tar;
     tar.setWorkingDirectory(folder);
-    tar.start(QStringLiteral("tar"), {QStringLiteral("-x"), QStringLiteral("-f"), QStringLiteral("-")});
+    tar.start(QStringLiteral("tar"),
+              {QStringLiteral("-x"), QStringLiteral("-f"), QStringLiteral("-")});
     tar.write(archive.out);
     tar.closeWriteChannel();
     if (!tar.waitForFinished(60000) || tar.exitCode() != 0 || !QFileInfo(file).isFile()) {

@@ -85,11 +85,11 @@ public:
     QList<LabelEvent> labelHistory(const LibraryPrompt& prompt) const;
     /// Puts `label` on `version` (a number or commit, as in get()) and commits the move.
     Result<PromptVersion> setLabel(const LibraryPrompt& prompt, const QString& label,
-                                   const QString& version);
+                                   const QString& version) const;
 
     /// Records `file` (inside the library) as a new version with `message`; the commit id.
     /// Nothing changed: an error saying so.
-    Result<QString> saveVersion(const QString& file, const QString& message);
+    Result<QString> saveVersion(const QString& file, const QString& message) const;
     /// Whether `file` has changes not saved as a version (or was never saved as one).
     bool hasUnsavedVersion(const QString& file) const;
 

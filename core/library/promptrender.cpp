@@ -56,9 +56,8 @@ public:
         return r;
     }
 
-    Result<std::vector<std::vector<float>>> embed(const std::string&,
-                                                  const std::vector<std::string>& texts,
-                                                  const CancelToken&) override
+    Result<std::vector<std::vector<float>>>
+    embed(const std::string&, const std::vector<std::string>& texts, const CancelToken&) override
     {
         return std::vector<std::vector<float>>(texts.size(), std::vector<float>(8, 0.0f));
     }
@@ -88,9 +87,8 @@ Result<QJsonArray> renderPromptMessages(const QByteArray& text, const QString& f
                 return d;
         return makeError(QStringLiteral("%1 is not a valid program").arg(fileName));
     }
-    if (pdl::code::programRunsCode(*parsed.program, [](const QString& path) {
-            return pdl::parseProgram(path).program;
-        }))
+    if (pdl::code::programRunsCode(
+            *parsed.program, [](const QString& path) { return pdl::parseProgram(path).program; }))
         return makeError(QStringLiteral("%1 runs code, so its messages are not rendered here; run "
                                         "it with `hako run`")
                              .arg(QFileInfo(fileName).fileName()));

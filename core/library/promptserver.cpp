@@ -68,12 +68,12 @@ HttpResponse listPrompts(const PromptLibrary& lib)
             for (const PromptVersion& v : h ? *h : QList<PromptVersion>())
                 if (v.commit == it.value())
                     labels.insert(it.key(), v.number);
-        out.append(QJsonObject{{QStringLiteral("name"), p.name},
-                               {QStringLiteral("id"), p.id},
-                               {QStringLiteral("path"), p.path},
-                               {QStringLiteral("version"), h && !h->isEmpty() ? h->first().number
-                                                                              : 0},
-                               {QStringLiteral("labels"), labels}});
+        out.append(
+            QJsonObject{{QStringLiteral("name"), p.name},
+                        {QStringLiteral("id"), p.id},
+                        {QStringLiteral("path"), p.path},
+                        {QStringLiteral("version"), h && !h->isEmpty() ? h->first().number : 0},
+                        {QStringLiteral("labels"), labels}});
     }
     return json(200, QJsonObject{{QStringLiteral("prompts"), out}});
 }
@@ -118,8 +118,7 @@ HttpResponse onePrompt(const PromptLibrary& lib, const QString& name, const QStr
 
 PromptServer::PromptServer(PromptLibrary library, HttpServerOptions options, int refreshMs,
                            QObject* parent)
-    : QObject(parent),
-      m_state(std::make_shared<State>(std::move(library), refreshMs))
+    : QObject(parent), m_state(std::make_shared<State>(std::move(library), refreshMs))
 {
     options.threadName = QStringLiteral("prompt-server");
     m_server = new HttpServer(std::move(options), this);
@@ -195,20 +194,21 @@ HttpResponse PromptServer::answer(const HttpRequest& request)
             const QJsonObject o = doc.object();
             r = onePrompt(s.library, name, o.value(QLatin1String("label")).toString(),
                           o.value(QLatin1String("version")).toVariant().toString(),
-                          o.contains(QLatin1String("variables")) ? o.value(QLatin1String("variables"))
-                                                                 : QJsonValue(QJsonObject()));
+                          o.contains(QLatin1String("variables"))
+                              ? o.value(QLatin1String("variables"))
+                              : QJsonValue(QJsonObject()));
         } else {
             QJsonValue variables = QJsonValue::Undefined;
             if (query.hasQueryItem(QStringLiteral("variables"))) {
                 const QByteArray text =
                     query.queryItemValue(QStringLiteral("variables"), QUrl::FullyDecoded).toUtf8();
                 const QJsonDocument doc = QJsonDocument::fromJson(text);
-                variables = doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(QJsonValue::Null);
+                variables =
+                    doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(QJsonValue::Null);
             }
-            r = onePrompt(s.library, name,
-                          query.queryItemValue(QStringLiteral("label"), QUrl::FullyDecoded),
-                          query.queryItemValue(QStringLiteral("version"), QUrl::FullyDecoded),
-                          variables);
+            r = onePrompt(
+                s.library, name, query.queryItemValue(QStringLiteral("label"), QUrl::FullyDecoded),
+                query.queryItemValue(QStringLiteral("version"), QUrl::FullyDecoded), variables);
         }
     }
     if (r.status < 500) {

@@ -206,8 +206,7 @@ Result<quint16> OtlpReceiver::start()
     // Counted on the server's thread, as the answer goes out; reported on this one.
     QObject::connect(m_server, &HttpServer::requestRejected,
                      [counters](int, const QString&) { ++counters->rejected; });
-    QObject::connect(m_server, &HttpServer::requestRejected, this,
-                     &OtlpReceiver::requestRejected);
+    QObject::connect(m_server, &HttpServer::requestRejected, this, &OtlpReceiver::requestRejected);
     Result<quint16> result = m_server->start();
     if (!result) {
         delete m_server;

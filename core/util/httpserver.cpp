@@ -345,9 +345,9 @@ private:
 
     void finish(QTcpSocket* s, Conn& c)
     {
-        HttpResponse reply = m_owner->m_handler ? m_owner->m_handler(c.request)
-                                                : defaultError(404, "nothing is served here",
-                                                               c.request);
+        HttpResponse reply = m_owner->m_handler
+                                 ? m_owner->m_handler(c.request)
+                                 : defaultError(404, "nothing is served here", c.request);
         c.request.body.clear();
         c.state = Conn::State::Headers;
         respond(s, c, reply);

@@ -72,8 +72,8 @@ public:
     using HeadCheck = std::function<std::optional<HttpResponse>(const HttpRequest&)>;
     /// The body of an error the server itself gives (401, 411, 413, 431, 400 for bad framing),
     /// in the protocol's own format; the default is `{"error": message}` as JSON.
-    using ErrorFormat = std::function<HttpResponse(int status, const QByteArray& message,
-                                                   const HttpRequest& head)>;
+    using ErrorFormat =
+        std::function<HttpResponse(int status, const QByteArray& message, const HttpRequest& head)>;
 
     explicit HttpServer(HttpServerOptions options, QObject* parent = nullptr);
     /// Stops listening and joins the thread.

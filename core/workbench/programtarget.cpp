@@ -6,10 +6,10 @@
 #include "core/pdl/trace/tracewriter.h"
 
 #include <QDir>
-#include <QFile>
-#include <QSet>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QJsonDocument>
+#include <QSet>
 #include <QUuid>
 
 #include <nlohmann/json.hpp>
@@ -101,9 +101,8 @@ std::vector<Diagnostic> overwrittenInputs(const pdl::Program& program, const QBy
                            "value instead of the dataset's. Make `%1` an input: remove it from "
                            "the program's %2 (its value can stay as a row of the dataset), or "
                            "rename the column.")
-                .arg(name,
-                     d.kind == pdl::VariableKind::Defs ? QStringLiteral("defs")
-                                                       : QStringLiteral("def"))
+                .arg(name, d.kind == pdl::VariableKind::Defs ? QStringLiteral("defs")
+                                                             : QStringLiteral("def"))
                 .arg(d.span.line);
         out.push_back(error);
     }

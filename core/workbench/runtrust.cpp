@@ -91,9 +91,9 @@ RunTrustCheck checkRunTrust(const pdl::Program& program, const QString& programF
     // Servers the user configured (environment, the user's own model settings; not a file
     // beside this program).
     QSet<QString> known;
-    if (Result<models::ModelConfig> config = models::ModelConfig::load(
-            QString(), QProcessEnvironment::systemEnvironment(), nullptr,
-            models::ModelConfig::userFile());
+    if (Result<models::ModelConfig> config =
+            models::ModelConfig::load(QString(), QProcessEnvironment::systemEnvironment(), nullptr,
+                                      models::ModelConfig::userFile());
         config.ok())
         for (const auto& listed : config->listedEndpoints())
             known.insert(hostOf(listed.endpoint.baseUrl));
@@ -107,7 +107,8 @@ RunTrustCheck checkRunTrust(const pdl::Program& program, const QString& programF
         for (const auto& endpoint : project->projectEndpoints()) {
             if (known.contains(hostOf(endpoint.url)))
                 continue;
-            pdl::code::CodeSite site{pdl::code::CodeSite::Kind::Host, {}, endpoint.url.toStdString()};
+            pdl::code::CodeSite site{
+                pdl::code::CodeSite::Kind::Host, {}, endpoint.url.toStdString()};
             site.span.file = endpoint.file;
             site.span.line = endpoint.line;
             check.sites.push_back(site);
@@ -176,8 +177,7 @@ QString trustRefusal(const QStringList& programs, bool sandbox, bool trustOnce, 
     return parts.join(QString()) +
            QStringLiteral("Run it only if you trust where it comes from: add --trust to run it "
                           "once, or --trust-folder to trust the folder from now on%1.\n")
-               .arg(sandbox ? QString()
-                            : QStringLiteral("; --sandbox runs its code in a sandbox"));
+               .arg(sandbox ? QString() : QStringLiteral("; --sandbox runs its code in a sandbox"));
 }
 
 } // namespace hako

@@ -58,15 +58,15 @@ private Q_SLOTS:
         QVERIFY2(saved.exitCode == 0, qPrintable(saved.err));
         write(file, "# hako-prompt: 0123456789ab\ndescription: 返信\ntext: \"v2: ${ who }!\"\n");
         QCOMPARE(hako({QStringLiteral("prompt"), QStringLiteral("save"), file}).exitCode, 0);
-        HakoOutcome label = hako({QStringLiteral("prompt"), QStringLiteral("label"),
-                                  QStringLiteral("返信"), QStringLiteral("production"),
-                                  QStringLiteral("1")});
+        HakoOutcome label =
+            hako({QStringLiteral("prompt"), QStringLiteral("label"), QStringLiteral("返信"),
+                  QStringLiteral("production"), QStringLiteral("1")});
         QVERIFY2(label.exitCode == 0, qPrintable(label.err));
 
         // Newer, unsaved work in the file does not change what production is.
         write(file, "# hako-prompt: 0123456789ab\ndescription: 返信\ntext: \"draft\"\n");
-        HakoOutcome got =
-            hako({QStringLiteral("prompt"), QStringLiteral("get"), QStringLiteral("返信@production")});
+        HakoOutcome got = hako(
+            {QStringLiteral("prompt"), QStringLiteral("get"), QStringLiteral("返信@production")});
         QCOMPARE(got.exitCode, 0);
         QVERIFY(got.out.contains(QLatin1String("v1: ${ who }")));
 
@@ -74,20 +74,21 @@ private Q_SLOTS:
                                  QStringLiteral("返信@production"), QStringLiteral("--json")});
         const QJsonObject o = QJsonDocument::fromJson(json.out.toUtf8()).object();
         QCOMPARE(o.value(QLatin1String("id")).toString(), QStringLiteral("0123456789ab"));
-        QCOMPARE(o.value(QLatin1String("version")).toObject().value(QLatin1String("version")).toInt(),
-                 1);
+        QCOMPARE(
+            o.value(QLatin1String("version")).toObject().value(QLatin1String("version")).toInt(),
+            1);
 
-        HakoOutcome run = runHakoAsGiven({QStringLiteral("run"), QStringLiteral("--trust"),
-                                          QStringLiteral("--library"), m_dir.path(),
-                                          QStringLiteral("-d"), QStringLiteral("{who: 花子}"),
-                                          QStringLiteral("返信@production")});
+        HakoOutcome run =
+            runHakoAsGiven({QStringLiteral("run"), QStringLiteral("--trust"),
+                            QStringLiteral("--library"), m_dir.path(), QStringLiteral("-d"),
+                            QStringLiteral("{who: 花子}"), QStringLiteral("返信@production")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QCOMPARE(run.out.trimmed(), QStringLiteral("v1: 花子"));
 
         HakoOutcome history =
             hako({QStringLiteral("prompt"), QStringLiteral("history"), QStringLiteral("返信")});
         QVERIFY(history.out.contains(QLatin1String("v1")));
-        QVERIFY(history.out.contains(QLatin1String("最初")));
+        QVERIFY(history.out.contains(QStringLiteral("最初")));
         QVERIFY(history.out.contains(QLatin1String("[production]")));
         QVERIFY(history.out.contains(QLatin1String("label production -> v1")));
 
@@ -96,11 +97,12 @@ private Q_SLOTS:
         QVERIFY2(diff.out.contains(QLatin1String("[-v1-]{+v2+}")), qPrintable(diff.out));
 
         HakoOutcome list = hako({QStringLiteral("prompt"), QStringLiteral("list")});
-        QVERIFY(list.out.contains(QLatin1String("返信\treply.pdl\tv2\tproduction=v1")));
+        QVERIFY(list.out.contains(QStringLiteral("返信\treply.pdl\tv2\tproduction=v1")));
 
-        QCOMPARE(hako({QStringLiteral("prompt"), QStringLiteral("get"), QStringLiteral("返信@nope")})
-                     .exitCode,
-                 1);
+        QCOMPARE(
+            hako({QStringLiteral("prompt"), QStringLiteral("get"), QStringLiteral("返信@nope")})
+                .exitCode,
+            1);
         QCOMPARE(hako({QStringLiteral("prompt"), QStringLiteral("frobnicate")}).exitCode, 2);
     }
 };

@@ -26,11 +26,10 @@ QString writeFile(const QString& path, const QByteArray& data)
 bool bubblewrapWorks()
 {
     QProcess p;
-    p.start(QStringLiteral("bwrap"), {QStringLiteral("--unshare-user"), QStringLiteral("--ro-bind"),
-                                      QStringLiteral("/"), QStringLiteral("/"),
-                                      QStringLiteral("true")});
-    return p.waitForFinished(20000) && p.exitStatus() == QProcess::NormalExit &&
-           p.exitCode() == 0;
+    p.start(QStringLiteral("bwrap"),
+            {QStringLiteral("--unshare-user"), QStringLiteral("--ro-bind"), QStringLiteral("/"),
+             QStringLiteral("/"), QStringLiteral("true")});
+    return p.waitForFinished(20000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
 }
 
 } // namespace
@@ -76,11 +75,8 @@ class TestTrustPaths : public QObject {
 
     QStringList evalArgs(const QTemporaryDir& dir, const QString& suite)
     {
-        return {QStringLiteral("eval"),
-                suite,
-                QStringLiteral("--store"),
-                dir.filePath(QStringLiteral("eval.sqlite")),
-                QStringLiteral("--no-log")};
+        return {QStringLiteral("eval"), suite, QStringLiteral("--store"),
+                dir.filePath(QStringLiteral("eval.sqlite")), QStringLiteral("--no-log")};
     }
 
 private Q_SLOTS:
@@ -129,7 +125,8 @@ private Q_SLOTS:
         QVERIFY2(!o.out.contains(QLatin1String("secret seen")) &&
                      !o.err.contains(QLatin1String("secret seen")),
                  qPrintable(o.out + o.err));
-        QVERIFY2(!o.err.contains(QLatin1String("not trusted")), qPrintable(o.err));
+        QVERIFY2(!o.err.contains(QLatin1String("in a folder you have not trusted")),
+                 qPrintable(o.err));
     }
 
     // A hako-models.yaml beside an untrusted program names the program's own server: with a
@@ -143,11 +140,11 @@ private Q_SLOTS:
                   "    base_url: http://127.0.0.1:9/v1\n"
                   "models:\n"
                   "  \"*\": theirs\n");
-        const QString prog = writeFile(dir.filePath(QStringLiteral("prog.pdl")),
-                                       "text:\n"
-                                       "- read: /proc/self/environ\n"
-                                       "  contribute: [context]\n"
-                                       "- model: anything\n");
+        const QString prog =
+            writeFile(dir.filePath(QStringLiteral("prog.pdl")), "text:\n"
+                                                                "- read: /proc/self/environ\n"
+                                                                "  contribute: [context]\n"
+                                                                "- model: anything\n");
         const HakoOutcome refused = hako({QStringLiteral("run"), prog});
         QCOMPARE(refused.exitCode, 1);
         QVERIFY2(refused.err.contains(QLatin1String("model requests to http://127.0.0.1:9/v1 at "
@@ -155,7 +152,8 @@ private Q_SLOTS:
                  qPrintable(refused.err));
         // Trusted once, the run goes ahead (and fails only because nothing listens there).
         const HakoOutcome once = hako({QStringLiteral("run"), QStringLiteral("--trust"), prog});
-        QVERIFY2(!once.err.contains(QLatin1String("not trusted")), qPrintable(once.err));
+        QVERIFY2(!once.err.contains(QLatin1String("in a folder you have not trusted")),
+                 qPrintable(once.err));
     }
 
     // The user's own model settings are not the program's choice: a program routed there by
@@ -171,7 +169,8 @@ private Q_SLOTS:
                                        "parameters:\n  base_url: http://127.0.0.1:9/v1\n");
         const HakoOutcome o = hako({QStringLiteral("run"), prog});
         QFile::remove(m_config.filePath(QStringLiteral("Hako/Hako/hako-models.yaml")));
-        QVERIFY2(!o.err.contains(QLatin1String("not trusted")), qPrintable(o.err));
+        QVERIFY2(!o.err.contains(QLatin1String("in a folder you have not trusted")),
+                 qPrintable(o.err));
     }
 
     // `include:` of a link to a file elsewhere on the machine says where the problem is but
@@ -192,7 +191,8 @@ private Q_SLOTS:
 
         // Inside the folder, the errors are shown as they are.
         writeFile(dir.filePath(QStringLiteral("own.pdl")), "text: ${ OWN-LINE\n");
-        const QString own = writeFile(dir.filePath(QStringLiteral("prog2.pdl")), "include: own.pdl\n");
+        const QString own =
+            writeFile(dir.filePath(QStringLiteral("prog2.pdl")), "include: own.pdl\n");
         const HakoOutcome shown = hako({QStringLiteral("run"), QStringLiteral("--trust"), own});
         QCOMPARE(shown.exitCode, 1);
         QVERIFY2(shown.err.contains(QLatin1String("errors in")), qPrintable(shown.err));

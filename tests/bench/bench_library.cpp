@@ -42,12 +42,13 @@ bool makeLibrary(const QString& root)
                         .toUtf8());
         }
         if (!lib->git().call({QStringLiteral("add"), QStringLiteral(".")}) ||
-            !lib->git().call({QStringLiteral("commit"), QStringLiteral("-qm"),
-                              QStringLiteral("v%1").arg(v)}))
+            !lib->git().call(
+                {QStringLiteral("commit"), QStringLiteral("-qm"), QStringLiteral("v%1").arg(v)}))
             return false;
     }
-    return lib->setLabel(*lib->find(QStringLiteral("prompt 7")), QStringLiteral("production"),
-                         QStringLiteral("2"))
+    return lib
+        ->setLabel(*lib->find(QStringLiteral("prompt 7")), QStringLiteral("production"),
+                   QStringLiteral("2"))
         .ok();
 }
 
@@ -122,7 +123,8 @@ double serve(quint16 port, int clients, int requests, bool vary)
                     if (head < 0)
                         continue;
                     const qsizetype at = reply.indexOf("Content-Length: ");
-                    need = head + 4 + reply.mid(at + 16, reply.indexOf('\r', at) - at - 16).toLongLong();
+                    need = head + 4 +
+                           reply.mid(at + 16, reply.indexOf('\r', at) - at - 16).toLongLong();
                     if (reply.size() >= need)
                         break;
                 }

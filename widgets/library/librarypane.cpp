@@ -65,7 +65,7 @@ QString diffHtml(const QString& a, const QString& b)
 
 } // namespace
 
-template<typename T>
+template <typename T>
 void LibraryPane::background(std::function<T()> work, std::function<void(const T&)> done,
                              bool newestWins)
 {
@@ -319,10 +319,10 @@ void LibraryPane::showHistory()
                     if (it.value() == v.commit)
                         here << it.key();
                 auto* item = new QTreeWidgetItem(
-                    m_history,
-                    {tr("v%1").arg(v.number),
-                     QLocale().toString(QDateTime::fromSecsSinceEpoch(v.time), QLocale::ShortFormat),
-                     v.author, v.message, here.join(QStringLiteral(", "))});
+                    m_history, {tr("v%1").arg(v.number),
+                                QLocale().toString(QDateTime::fromSecsSinceEpoch(v.time),
+                                                   QLocale::ShortFormat),
+                                v.author, v.message, here.join(QStringLiteral(", "))});
                 item->setData(0, Qt::UserRole, v.commit);
             }
             QStringList moves;
@@ -330,13 +330,12 @@ void LibraryPane::showHistory()
                 moves << tr("%1 → v%2 (%3, %4)")
                              .arg(e.label)
                              .arg(numberOf(e.commit))
-                             .arg(e.by,
-                                  QLocale().toString(QDateTime::fromSecsSinceEpoch(e.time),
-                                                     QLocale::ShortFormat));
-            m_detail->setPlainText(moves.isEmpty()
-                                       ? tr("No labels yet. Select a version and use Set Label "
-                                            "to mark it, for example as production.")
-                                       : tr("Label history:\n%1").arg(moves.join(QLatin1Char('\n'))));
+                             .arg(e.by, QLocale().toString(QDateTime::fromSecsSinceEpoch(e.time),
+                                                           QLocale::ShortFormat));
+            m_detail->setPlainText(
+                moves.isEmpty() ? tr("No labels yet. Select a version and use Set Label "
+                                     "to mark it, for example as production.")
+                                : tr("Label history:\n%1").arg(moves.join(QLatin1Char('\n'))));
             if (m_history->topLevelItemCount() > 0)
                 m_history->setCurrentItem(m_history->topLevelItem(0));
             for (QPushButton* b : {m_label, m_compare, m_restore})
@@ -397,9 +396,7 @@ void LibraryPane::compareVersions()
             Result<library::ResolvedPrompt> b = lib.get(key + QLatin1Char('@') + newer);
             if (!a || !b)
                 return QString();
-            return tr("<p><b>v%1 → v%2</b></p>")
-                       .arg(a->version.number)
-                       .arg(b->version.number) +
+            return tr("<p><b>v%1 → v%2</b></p>").arg(a->version.number).arg(b->version.number) +
                    diffHtml(QString::fromUtf8(a->text), QString::fromUtf8(b->text));
         },
         [this](const QString& html) { m_detail->setHtml(html); });
@@ -431,8 +428,8 @@ void LibraryPane::saveVersion(const QString& file, const QString& message)
     background<QStringList>(
         [lib, file, text]() mutable {
             Result<QString> commit = lib.saveVersion(file, text);
-            return commit ? QStringList{QString(), *commit} : QStringList{commit.error().message,
-                                                                          QString()};
+            return commit ? QStringList{QString(), *commit}
+                          : QStringList{commit.error().message, QString()};
         },
         [this, file](const QStringList& outcome) {
             m_save->setEnabled(true);

@@ -51,8 +51,7 @@ Q_SIGNALS:
 private:
     void chooseLibrary();
     void showPrompts(const QList<library::LibraryPrompt>& prompts,
-                     const QList<QMap<QString, QString>>& labels,
-                     const QList<int>& versionCounts);
+                     const QList<QMap<QString, QString>>& labels, const QList<int>& versionCounts);
     void showHistory();
     void setLabel();
     void compareVersions();
@@ -61,7 +60,7 @@ private:
     QString selectedCommit() const;
     /// Runs `work` on a worker thread and `done` here with its result; with `newestWins`, only
     /// when no newer such request came first (a save or a label move is always reported).
-    template<typename T>
+    template <typename T>
     void background(std::function<T()> work, std::function<void(const T&)> done,
                     bool newestWins = true);
 

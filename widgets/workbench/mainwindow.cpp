@@ -311,10 +311,9 @@ void MainWindow::createMenus()
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : m_traces->docks())
         view->addAction(dock->toggleViewAction());
-    for (QDockWidget* dock :
-         {m_problemsDock, m_consoleDock, m_docsDock, m_memoryDock, m_promptLogDock,
-          m_playgroundDock, m_datasetsDock, m_evalDock, m_debugDock, m_outlineDock,
-          m_library->dock()})
+    for (QDockWidget* dock : {m_problemsDock, m_consoleDock, m_docsDock, m_memoryDock,
+                              m_promptLogDock, m_playgroundDock, m_datasetsDock, m_evalDock,
+                              m_debugDock, m_outlineDock, m_library->dock()})
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
     view->addAction(m_tabs->mirror([](EditorPane* e) { return e->wordWrapAction(); }));

@@ -863,8 +863,8 @@ std::string Runner::includeErrors(const QString& file, const SourceSpan& from, c
     for (const Diagnostic& d : diagnostics)
         if (d.severity == Severity::Error)
             errors.push_back(&d);
-    const QString folder = from.file.isEmpty() ? QDir::currentPath()
-                                               : QFileInfo(from.file).absolutePath();
+    const QString folder =
+        from.file.isEmpty() ? QDir::currentPath() : QFileInfo(from.file).absolutePath();
     if (resolvesInside(file, folder)) {
         std::string msg = std::string(what) + ": errors in " + file.toStdString() + ":";
         for (const Diagnostic* d : errors)

@@ -77,11 +77,13 @@ private Q_SLOTS:
         QVERIFY(lib.saveVersion(file, QStringLiteral("second")).ok());
 
         // Moved inside the library: still the same prompt, with all its versions.
-        QVERIFY(lib.git().call({QStringLiteral("mv"), QStringLiteral("問い合わせ返信.pdl"),
-                                QStringLiteral("support/reply.pdl")})
+        QVERIFY(QDir(m_root).mkpath(QStringLiteral("support")));
+        QVERIFY(lib.git()
+                    .call({QStringLiteral("mv"), QStringLiteral("問い合わせ返信.pdl"),
+                           QStringLiteral("support/reply.pdl")})
                     .ok());
-        QVERIFY(lib.git().call({QStringLiteral("commit"), QStringLiteral("-qm"),
-                                QStringLiteral("move")})
+        QVERIFY(lib.git()
+                    .call({QStringLiteral("commit"), QStringLiteral("-qm"), QStringLiteral("move")})
                     .ok());
 
         Result<LibraryPrompt> p = lib.find(QStringLiteral("問い合わせ返信"));
@@ -137,8 +139,9 @@ private Q_SLOTS:
         for (const char* bad : {"-rf", "12", "v3", "deadbeef", "with space"})
             QVERIFY2(!lib.setLabel(p, QString::fromLatin1(bad), QString()).ok(), bad);
         // Restoring the file for the next tests.
-        QVERIFY(lib.git().call({QStringLiteral("checkout"), QStringLiteral("--"),
-                                QStringLiteral("support/reply.pdl")})
+        QVERIFY(lib.git()
+                    .call({QStringLiteral("checkout"), QStringLiteral("--"),
+                           QStringLiteral("support/reply.pdl")})
                     .ok());
     }
 
@@ -163,7 +166,8 @@ private Q_SLOTS:
     {
         PromptLibrary lib = *PromptLibrary::open(m_root);
         Result<ResolvedPrompt> newest = lib.get(QStringLiteral("a1b2c3d4e5f6"));
-        QCOMPARE(*lib.materialize(*newest), QDir(m_root).filePath(QStringLiteral("support/reply.pdl")));
+        QCOMPARE(*lib.materialize(*newest),
+                 QDir(m_root).filePath(QStringLiteral("support/reply.pdl")));
         Result<ResolvedPrompt> first = lib.get(QStringLiteral("a1b2c3d4e5f6@1"));
         Result<QString> file = lib.materialize(*first);
         QVERIFY2(file.ok(), qPrintable(file.ok() ? QString() : file.error().message));
@@ -181,9 +185,8 @@ private Q_SLOTS:
                                 "text:\n"
                                 "- role: system\n"
                                 "  text: あなたは丁寧なサポート担当です。\n"
-                                "  contribute: [context]\n"
+                                "- \"${ email } に返信してください\"\n"
                                 "- model: ollama/granite\n"
-                                "  input: \"${ email } に返信してください\"\n"
                                 "  parameters: {temperature: 0}\n";
         Result<QJsonArray> calls = renderPromptMessages(
             text, m_dir.filePath(QStringLiteral("r.pdl")),
@@ -205,12 +208,13 @@ private Q_SLOTS:
         QVERIFY(!renderPromptMessages("lang: python\ncode: result = 1\n",
                                       m_dir.filePath(QStringLiteral("c.pdl")), {})
                      .ok());
-        Result<QJsonArray> endless = renderPromptMessages(
-            "repeat:\n  text: x\nuntil: ${ false }\n", m_dir.filePath(QStringLiteral("e.pdl")), {},
-            300);
+        Result<QJsonArray> endless =
+            renderPromptMessages("repeat:\n  text: x\nuntil: ${ false }\n",
+                                 m_dir.filePath(QStringLiteral("e.pdl")), {}, 300);
         QVERIFY(!endless.ok());
-        QVERIFY(!renderPromptMessages("text: [unclosed\n", m_dir.filePath(QStringLiteral("b.pdl")), {})
-                     .ok());
+        QVERIFY(
+            !renderPromptMessages("text: [unclosed\n", m_dir.filePath(QStringLiteral("b.pdl")), {})
+                 .ok());
     }
 };
 

@@ -102,9 +102,10 @@ private Q_SLOTS:
             server.answer(get("/v1/prompts/" + name + "?label=production&variables=" + vars));
         QCOMPARE(prod.status, 200);
         const QJsonObject p = body(prod);
-        QCOMPARE(p.value(QLatin1String("version")).toObject().value(QLatin1String("number")).toInt(),
-                 1);
-        QVERIFY(p.value(QLatin1String("program")).toString().contains(QLatin1String("こんにちは")));
+        QCOMPARE(
+            p.value(QLatin1String("version")).toObject().value(QLatin1String("number")).toInt(), 1);
+        QVERIFY(
+            p.value(QLatin1String("program")).toString().contains(QStringLiteral("こんにちは")));
         const QJsonArray messages = p.value(QLatin1String("messages")).toArray();
         QCOMPARE(messages.last().toObject().value(QLatin1String("content")).toString(),
                  QStringLiteral("こんにちは 花子"));
@@ -122,8 +123,10 @@ private Q_SLOTS:
     {
         PromptServer server(*PromptLibrary::open(m_dir.path()), {}, 0);
         const QByteArray target = "/v1/prompts/greet";
-        QVERIFY(body(server.answer(get(target))).value(QLatin1String("program")).toString().contains(
-            QLatin1String("Hello")));
+        QVERIFY(body(server.answer(get(target)))
+                    .value(QLatin1String("program"))
+                    .toString()
+                    .contains(QLatin1String("Hello")));
         write(m_file, program("UNSAVED"));
         QVERIFY(!body(server.answer(get(target)))
                      .value(QLatin1String("program"))
@@ -155,8 +158,12 @@ private Q_SLOTS:
         r.body = R"({"version": 1, "variables": {"name": "Ada"}})";
         const HttpResponse reply = server.answer(r);
         QCOMPARE(reply.status, 200);
-        QCOMPARE(body(reply).value(QLatin1String("messages")).toArray().last().toObject().value(
-                     QLatin1String("content")),
+        QCOMPARE(body(reply)
+                     .value(QLatin1String("messages"))
+                     .toArray()
+                     .last()
+                     .toObject()
+                     .value(QLatin1String("content")),
                  QJsonValue(QStringLiteral("こんにちは Ada")));
         r.body = "not json";
         QCOMPARE(server.answer(r).status, 400);

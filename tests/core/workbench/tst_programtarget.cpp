@@ -44,8 +44,7 @@ private Q_SLOTS:
         QTest::newRow("a def") << sample << QStringList{QStringLiteral("answer")}
                                << QStringList{QStringLiteral("answer")} << 6;
         QTest::newRow("a real input") << QByteArray("text: \"${ email }\"\n")
-                                      << QStringList{QStringLiteral("email")} << QStringList{}
-                                      << 0;
+                                      << QStringList{QStringLiteral("email")} << QStringList{} << 0;
         QTest::newRow("a function's parameter is its own")
             << QByteArray("defs:\n  f:\n    function: {email: string}\n    return: ${ email }\n"
                           "text: \"${ f(email=email) }\"\n")

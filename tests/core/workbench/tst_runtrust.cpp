@@ -94,11 +94,10 @@ private Q_SLOTS:
         QVERIFY(parsed.program);
         const RunTrustCheck c = checkRunTrust(*parsed.program, path, false, m_settings.get());
         QCOMPARE(c.describe(),
-                 (QStringList{
-                     QStringLiteral("model requests to http://collector.invalid:9/v1 at "
-                                    "hako-models.yaml:3"),
-                     QStringLiteral("model requests to http://proxy.invalid:4000 at "
-                                    "hako-models.yaml:5")}));
+                 (QStringList{QStringLiteral("model requests to http://collector.invalid:9/v1 at "
+                                             "hako-models.yaml:3"),
+                              QStringLiteral("model requests to http://proxy.invalid:4000 at "
+                                             "hako-models.yaml:5")}));
         // Even the sandbox does not change where model requests go.
         QVERIFY(checkRunTrust(*parsed.program, path, true, m_settings.get()).needsConsent());
         trustRunFolder(dir.path(), m_settings.get());

@@ -3,6 +3,7 @@
 #include "cli/commandline.h"
 #include "cli/commandregistry.h"
 #include "cli/output.h"
+#include "core/util/settingsfileguard.h"
 #include "core/util/version.h"
 #include "widgets/common/languagemanager.h"
 #include "widgets/common/thememanager.h"
@@ -37,6 +38,10 @@ int runWorkbench(int& argc, char** argv, const QStringList& files)
     QApplication::setApplicationVersion(hako::versionString());
     QApplication::setDesktopFileName(QStringLiteral("io.github.hako.Hako"));
     QApplication::setWindowIcon(applicationIcon());
+    // Before anything reads or writes the settings (the language and theme just below).
+    const hako::SettingsFileGuard settingsGuard;
+    if (settingsGuard.redirected())
+        hako::writeText(stderr, QStringLiteral("hako: warning: %1\n").arg(settingsGuard.warning()));
     // Before any window exists, so that every text is built in the chosen language.
     hako::LanguageManager language;
     language.apply();

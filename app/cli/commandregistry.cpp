@@ -6,10 +6,12 @@
 #include "cli/logcommand.h"
 #include "cli/memorycommand.h"
 #include "cli/modelscommand.h"
+#include "cli/output.h"
 #include "cli/promptcommand.h"
 #include "cli/runcommand.h"
 #include "cli/searchcommand.h"
 #include "cli/servecommand.h"
+#include "core/util/settingsfileguard.h"
 #include "core/util/version.h"
 
 #include <QCoreApplication>
@@ -42,6 +44,10 @@ int CommandRegistry::run(const Command& command, const QStringList& args, int& a
     QCoreApplication::setOrganizationName(QStringLiteral("Hako"));
     QCoreApplication::setApplicationName(QStringLiteral("Hako"));
     QCoreApplication::setApplicationVersion(versionString());
+    // Before any command reads or writes the settings (run trust, model settings).
+    const SettingsFileGuard settingsGuard;
+    if (settingsGuard.redirected())
+        writeText(stderr, QStringLiteral("hako: warning: %1\n").arg(settingsGuard.warning()));
     return command.handler(args);
 }
 

@@ -9,6 +9,7 @@
 #include "core/eval/suite.h"
 #include "core/models/modelrouter.h"
 #include "core/promptlog/promptlog.h"
+#include "core/util/outputfile.h"
 #include "core/workbench/loggingprovider.h"
 #include "core/workbench/programtarget.h"
 #include "core/workbench/runenvironment.h"
@@ -20,7 +21,6 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <QUuid>
 #include <QXmlStreamWriter>
 
@@ -158,12 +158,7 @@ bool writeFileOrStdout(const QString& path, const QByteArray& data, QString* err
         writeText(stdout, std::string_view(data.constData(), size_t(data.size())));
         return true;
     }
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit()) {
-        *error = f.errorString();
-        return false;
-    }
-    return true;
+    return writeOutputFile(path, data, error);
 }
 
 QByteArray junitXml(const eval::Suite& suite, const eval::ExperimentInfo& info,

@@ -4,6 +4,7 @@
 
 #include "core/promptlog/callexchange.h"
 #include "core/promptlog/promptlog.h"
+#include "core/util/outputfile.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -11,7 +12,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 
 #include <cstdio>
 #include <optional>
@@ -377,14 +377,16 @@ int exportCmd(PromptLog& log, const Options& o)
             return fail(n.error().message);
         return 0;
     }
-    QSaveFile out(o.out);
-    if (!out.open(QIODevice::WriteOnly))
-        return fail(QStringLiteral("cannot write %1: %2").arg(o.out, out.errorString()));
-    auto n = exportCalls(log, o.filter, format, out);
+    // Streamed: a big log is never held in memory whole.
+    OutputFile out(o.out);
+    QString error;
+    if (!out.open(&error))
+        return fail(QStringLiteral("cannot write %1: %2").arg(o.out, error));
+    auto n = exportCalls(log, o.filter, format, *out.device());
     if (!n)
         return fail(n.error().message);
-    if (!out.commit())
-        return fail(QStringLiteral("cannot write %1: %2").arg(o.out, out.errorString()));
+    if (!out.commit(&error))
+        return fail(QStringLiteral("cannot write %1: %2").arg(o.out, error));
     writeText(stderr, QStringLiteral("exported %1 calls to %2\n").arg(*n).arg(o.out));
     return 0;
 }

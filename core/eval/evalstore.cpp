@@ -4,6 +4,7 @@
 #include "core/eval/evalstore.h"
 
 #include "core/promptlog/promptlog.h"
+#include "core/util/outputfile.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -204,7 +205,10 @@ Result<std::unique_ptr<EvalStore>> EvalStore::open(const QString& path)
     d->path = path;
     if (path.isEmpty())
         return makeError(QStringLiteral("eval store: no path"));
-    QDir().mkpath(QFileInfo(path).absolutePath());
+    // Private from the first byte: SQLite gives -wal and -shm the database's permissions.
+    QString why;
+    if (!createPrivateFile(path, &why))
+        return makeError(QStringLiteral("eval store: %1").arg(why));
     if (sqlite3_open_v2(path.toUtf8().constData(), &d->db,
                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
                         nullptr) != SQLITE_OK)

@@ -1,5 +1,7 @@
 #include "core/memory/sqlitedb.h"
 
+#include "core/util/outputfile.h"
+
 #include <QUrl>
 
 #include <sqlite3.h>
@@ -148,9 +150,14 @@ Result<bool> SqliteDb::open(const QString& path, Mode mode)
     int flags = SQLITE_OPEN_NOMUTEX;
     QByteArray p = path.toUtf8();
     switch (mode) {
-    case Mode::Create:
+    case Mode::Create: {
+        // Private from the first byte: SQLite gives -wal and -shm the database's permissions.
+        QString why;
+        if (!createPrivateFile(path, &why))
+            return makeError(QStringLiteral("cannot create memory store %1: %2").arg(path, why));
         flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
         break;
+    }
     case Mode::Existing:
         flags |= SQLITE_OPEN_READWRITE;
         break;

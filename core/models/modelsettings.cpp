@@ -1,11 +1,11 @@
 #include "core/models/modelsettings.h"
 
 #include "core/models/modelconfig.h"
+#include "core/util/outputfile.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QSet>
 #include <QUrl>
 
@@ -236,19 +236,17 @@ Result<bool> ModelSettings::save() const
         root.remove("default_model");
     else
         root["default_model"] = defaultModel.trimmed().toStdString();
-    if (!QDir().mkpath(QFileInfo(m_file).absolutePath()))
-        return makeError(QStringLiteral("cannot create the folder of %1").arg(m_file));
+    QString error;
+    if (!makeOutputFolder(QFileInfo(m_file).absolutePath(), &error))
+        return makeError(QStringLiteral("cannot create the folder of %1: %2").arg(m_file, error));
     YAML::Emitter out;
     out << root;
-    QSaveFile file(m_file);
-    if (!file.open(QIODevice::WriteOnly))
-        return makeError(QStringLiteral("cannot write %1: %2").arg(m_file, file.errorString()));
     const QByteArray text = QByteArray("# Hako's model settings (see Hako's README, \"Connecting "
                                        "a model\").\n# API keys are never written here: they "
                                        "live in the desktop keyring.\n") +
                             QByteArray(out.c_str()) + '\n';
-    if (file.write(text) != text.size() || !file.commit())
-        return makeError(QStringLiteral("cannot write %1: %2").arg(m_file, file.errorString()));
+    if (!writeOutputFile(m_file, text, &error))
+        return makeError(QStringLiteral("cannot write %1: %2").arg(m_file, error));
     return true;
 }
 

@@ -2,13 +2,13 @@
 
 #include "core/otel/otlpreceiver.h"
 #include "core/pdl/value.h"
+#include "core/util/outputfile.h"
 
 #include <QEventLoop>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QRandomGenerator>
-#include <QSaveFile>
 
 #include <cstdio>
 
@@ -328,11 +328,10 @@ bool writeOtlpFile(const pdl::TraceNode& root, const QString& path, const OtlpWr
                    QString* error)
 {
     const std::string text = encodeOtlpJson(traceToSpans(root, options)) + "\n";
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) ||
-        f.write(text.data(), qint64(text.size())) != qint64(text.size()) || !f.commit()) {
+    QString why;
+    if (!writeOutputFile(path, QByteArray::fromStdString(text), &why)) {
         if (error)
-            *error = f.errorString();
+            *error = why;
         return false;
     }
     return true;

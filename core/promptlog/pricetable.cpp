@@ -1,6 +1,7 @@
 #include "core/promptlog/pricetable.h"
 
 #include "core/util/globmatch.h"
+#include "core/util/outputfile.h"
 
 #include <QDir>
 #include <QFile>
@@ -8,7 +9,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <QStandardPaths>
 
 namespace hako::promptlog {
@@ -103,12 +103,10 @@ Result<bool> PriceTable::save(const QString& path) const
     }
     const QJsonObject root{{QLatin1String("currency"), currency},
                            {QLatin1String("models"), models}};
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) ||
-        file.write(QJsonDocument(root).toJson(QJsonDocument::Indented)) < 0 || !file.commit())
-        return makeError(
-            QStringLiteral("cannot write the price table %1: %2").arg(path, file.errorString()));
+    QString error;
+    if (!makeOutputFolder(QFileInfo(path).absolutePath(), &error) ||
+        !writeOutputFile(path, QJsonDocument(root).toJson(QJsonDocument::Indented), &error))
+        return makeError(QStringLiteral("cannot write the price table %1: %2").arg(path, error));
     return true;
 }
 

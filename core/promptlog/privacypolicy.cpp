@@ -1,13 +1,13 @@
 #include "core/promptlog/privacypolicy.h"
 
 #include "core/util/globmatch.h"
+#include "core/util/outputfile.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QStandardPaths>
 
 namespace hako::promptlog {
@@ -261,12 +261,11 @@ Result<bool> PromptLogSettings::save(const QString& path) const
             folders.insert(folder, QJsonArray::fromStringList(tags));
         root.insert(QLatin1String("folder_tags"), folders);
     }
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) ||
-        file.write(QJsonDocument(root).toJson(QJsonDocument::Indented)) < 0 || !file.commit())
-        return makeError(QStringLiteral("cannot write the prompt log settings %1: %2")
-                             .arg(path, file.errorString()));
+    QString error;
+    if (!makeOutputFolder(QFileInfo(path).absolutePath(), &error) ||
+        !writeOutputFile(path, QJsonDocument(root).toJson(QJsonDocument::Indented), &error))
+        return makeError(
+            QStringLiteral("cannot write the prompt log settings %1: %2").arg(path, error));
     return true;
 }
 

@@ -3,6 +3,7 @@
 // FTS5 trigram index over the searchable text.
 #include "core/promptlog/logbackend_p.h"
 #include "core/promptlog/sqlshared_p.h"
+#include "core/util/outputfile.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -283,10 +284,10 @@ public:
     {
         if (m_db)
             return true;
-        const QString folder = QFileInfo(m_path).absolutePath();
-        if (!QDir().mkpath(folder))
-            return makeError(
-                QStringLiteral("cannot create the folder %1 for the prompt log").arg(folder));
+        // Private from the first byte: SQLite gives -wal and -shm the database's permissions.
+        QString why;
+        if (!createPrivateFile(m_path, &why))
+            return makeError(QStringLiteral("cannot create the prompt log: %1").arg(why));
         const QByteArray p = m_path.toUtf8();
         if (sqlite3_open_v2(p.constData(), &m_db,
                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,

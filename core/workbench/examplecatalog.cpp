@@ -1,10 +1,11 @@
 #include "core/workbench/examplecatalog.h"
 
+#include "core/util/outputfile.h"
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 
 #include <algorithm>
 
@@ -61,8 +62,10 @@ Result<QString> ExampleCatalog::materialize(const QString& fileName, const QStri
     if (!QFileInfo::exists(QDir(m_sourceDir).filePath(fileName)))
         return makeError(QStringLiteral("no example named %1").arg(fileName));
     QDir target(targetDir);
-    if (!target.mkpath(QStringLiteral(".")))
-        return makeError(QStringLiteral("cannot create %1").arg(targetDir));
+    QString error;
+    // Examples become the user's programs: they are shared like any program the user writes.
+    if (!makeOutputFolder(targetDir, &error, NewFileAccess::Shared))
+        return makeError(error);
     QDirIterator it(m_sourceDir, QDir::Files, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString source = it.next();
@@ -70,14 +73,13 @@ Result<QString> ExampleCatalog::materialize(const QString& fileName, const QStri
         const QString dest = target.filePath(relative);
         if (QFileInfo::exists(dest) && !overwrite)
             continue;
-        if (!QDir().mkpath(QFileInfo(dest).absolutePath()))
-            return makeError(QStringLiteral("cannot create %1").arg(QFileInfo(dest).path()));
+        if (!makeOutputFolder(QFileInfo(dest).absolutePath(), &error, NewFileAccess::Shared))
+            return makeError(error);
         QFile in(source);
         if (!in.open(QIODevice::ReadOnly))
             return makeError(QStringLiteral("cannot read %1").arg(source));
-        QSaveFile out(dest);
-        if (!out.open(QIODevice::WriteOnly) || out.write(in.readAll()) < 0 || !out.commit())
-            return makeError(QStringLiteral("cannot write %1: %2").arg(dest, out.errorString()));
+        if (!writeOutputFile(dest, in.readAll(), &error, NewFileAccess::Shared))
+            return makeError(QStringLiteral("cannot write %1: %2").arg(dest, error));
     }
     return target.filePath(fileName);
 }

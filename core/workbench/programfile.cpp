@@ -1,10 +1,10 @@
 #include "core/workbench/programfile.h"
 
 #include "core/pdl/parser/programparser.h"
+#include "core/util/outputfile.h"
 
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QStringDecoder>
 
 namespace hako {
@@ -79,22 +79,15 @@ Result<ProgramText> ProgramFile::load(const QString& path)
 
 Result<bool> ProgramFile::save(const QString& path, const QString& text, bool withBom)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return makeError(QStringLiteral("cannot write: %1").arg(file.errorString()),
-                         SourceSpan{path});
     QByteArray bytes;
     if (withBom)
         bytes = "\xEF\xBB\xBF";
     bytes += text.toUtf8();
-    if (file.write(bytes) != bytes.size()) {
-        const QString why = file.errorString();
-        file.cancelWriting();
-        return makeError(QStringLiteral("cannot write: %1").arg(why), SourceSpan{path});
-    }
-    if (!file.commit())
-        return makeError(QStringLiteral("cannot save: %1").arg(file.errorString()),
-                         SourceSpan{path});
+    // A program is the user's source, shared like any other: a new one gets the umask's
+    // permissions.
+    QString error;
+    if (!writeOutputFile(path, bytes, &error, NewFileAccess::Shared))
+        return makeError(QStringLiteral("cannot save: %1").arg(error), SourceSpan{path});
     return true;
 }
 

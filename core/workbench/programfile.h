@@ -23,8 +23,9 @@ namespace ProgramFile {
 /// line and column of the first bad byte) instead of silently replacing bytes.
 Result<ProgramText> load(const QString& path);
 
-/// Writes `text` as UTF-8 atomically (QSaveFile): on any failure the previous file is left
-/// untouched and a diagnostic explains why. Line endings are written exactly as in `text`;
+/// Writes `text` as UTF-8 through the output-file rule (writeOutputFile(), Shared): a regular
+/// file atomically, so that on any failure the previous file is left untouched and a diagnostic
+/// explains why; a device or FIFO in place. Line endings are written exactly as in `text`;
 /// `withBom` prepends a UTF-8 byte-order mark.
 Result<bool> save(const QString& path, const QString& text, bool withBom = false);
 

@@ -4,6 +4,7 @@
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/programcheck.h"
 #include "core/pdl/trace/tracewriter.h"
+#include "core/util/outputfile.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -140,8 +141,12 @@ Result<eval::TargetFunction> ProgramTarget::make() const
     }
     if (!environment.modelProvider)
         return makeError(QStringLiteral("a program target needs a model provider"));
-    if (!traceFolder.isEmpty())
-        QDir().mkpath(traceFolder);
+    if (!traceFolder.isEmpty()) {
+        // Traces hold the prompts and replies: the folder is private like the store beside it.
+        QString error;
+        if (!makeOutputFolder(traceFolder, &error))
+            return makeError(QStringLiteral("cannot keep traces: %1").arg(error));
+    }
     auto copy = std::make_shared<ProgramTarget>(*this);
     // Once for every example: compose() would hash the program's file for each run.
     if (copy->environment.runLog.programPath.isEmpty())

@@ -1,11 +1,12 @@
 #include "core/workbench/recoverystore.h"
 
+#include "core/util/outputfile.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QUuid>
 
@@ -109,8 +110,10 @@ Result<bool> RecoveryStore::save(const QString& bufferId, const QString& origina
 {
     if (!validId(bufferId))
         return makeError(QStringLiteral("invalid recovery buffer id '%1'").arg(bufferId));
-    if (!QDir().mkpath(m_dir))
-        return makeError(QStringLiteral("cannot create the recovery folder"), {m_dir});
+    QString error;
+    if (!makeOutputFolder(m_dir, &error))
+        return makeError(QStringLiteral("cannot create the recovery folder: %1").arg(error),
+                         {m_dir});
     QJsonObject o;
     o.insert(QStringLiteral("version"), kFormatVersion);
     o.insert(QStringLiteral("buffer"), bufferId);
@@ -119,16 +122,9 @@ Result<bool> RecoveryStore::save(const QString& bufferId, const QString& origina
     o.insert(QStringLiteral("pid"), QCoreApplication::applicationPid());
     o.insert(QStringLiteral("started"), ownStartTicks());
     o.insert(QStringLiteral("text"), text);
-    QSaveFile file(fileFor(bufferId));
-    if (!file.open(QIODevice::WriteOnly))
-        return makeError(
-            QStringLiteral("cannot write the recovery copy: %1").arg(file.errorString()),
-            {file.fileName()});
-    file.write(QJsonDocument(o).toJson(QJsonDocument::Compact));
-    if (!file.commit())
-        return makeError(
-            QStringLiteral("cannot write the recovery copy: %1").arg(file.errorString()),
-            {file.fileName()});
+    const QString path = fileFor(bufferId);
+    if (!writeOutputFile(path, QJsonDocument(o).toJson(QJsonDocument::Compact), &error))
+        return makeError(QStringLiteral("cannot write the recovery copy: %1").arg(error), {path});
     return true;
 }
 

@@ -1,6 +1,7 @@
 #include "core/workbench/runarchive.h"
 
 #include "core/pdl/trace/tracewriter.h"
+#include "core/util/outputfile.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -40,9 +41,10 @@ bool RunArchive::save(const pdl::TraceNode& root, const QString& runId, QString*
             *error = QStringLiteral("'%1' cannot name a trace file").arg(runId);
         return false;
     }
-    if (!QDir().mkpath(m_folder)) {
+    QString why;
+    if (!makeOutputFolder(m_folder, &why)) {
         if (error)
-            *error = QStringLiteral("cannot create the folder %1").arg(m_folder);
+            *error = why;
         return false;
     }
     if (!pdl::writeTraceFile(root, path, error))

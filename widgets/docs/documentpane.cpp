@@ -3,6 +3,7 @@
 #include "core/docs/documentindex.h"
 #include "core/docs/documentsession.h"
 #include "core/docs/hitlistmodel.h"
+#include "core/util/outputfile.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/docs/documentview.h"
 
@@ -24,7 +25,6 @@
 #include <QPointer>
 #include <QProgressBar>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QScrollBar>
 #include <QShortcut>
 #include <QSplitter>
@@ -493,11 +493,9 @@ bool DocumentPane::exportTranscript(const QString& path, ExportFormat format, QS
     const QByteArray bytes = format == ExportFormat::Json
                                  ? m_session->transcriptJson()
                                  : m_session->transcriptMarkdown().toUtf8();
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(tr("Cannot write %1: %2").arg(path, file.errorString()));
-    if (file.write(bytes) != bytes.size() || !file.commit())
-        return fail(tr("Cannot write %1: %2").arg(path, file.errorString()));
+    QString why;
+    if (!writeOutputFile(path, bytes, &why))
+        return fail(tr("Cannot write %1: %2").arg(path, why));
     return true;
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/eval/evalstore.h"
 #include "core/eval/resultsmodel.h"
+#include "core/util/outputfile.h"
 #include "widgets/common/messagebar.h"
 
 #include <QFileDialog>
@@ -11,7 +12,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -181,10 +181,10 @@ int DatasetPane::importFile(const QString& path)
 
 bool DatasetPane::exportFile(const QString& path, eval::DatasetFormat format)
 {
-    QSaveFile f(path);
     const QByteArray bytes = eval::exportExamples(m_model->dataset().examples, format);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
-        m_messages->showMessage(tr("Cannot write %1: %2").arg(path, f.errorString()));
+    QString error;
+    if (!writeOutputFile(path, bytes, &error)) {
+        m_messages->showMessage(tr("Cannot write %1: %2").arg(path, error));
         return false;
     }
     return true;

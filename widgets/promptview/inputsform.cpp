@@ -1,5 +1,6 @@
 #include "widgets/promptview/inputsform.h"
 
+#include "core/util/outputfile.h"
 #include "widgets/promptview/promptmessageedit.h"
 
 #include <QComboBox>
@@ -15,7 +16,6 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpressionValidator>
-#include <QSaveFile>
 #include <QSettings>
 #include <QToolButton>
 
@@ -359,16 +359,10 @@ void InputsForm::updateSetControls()
 bool InputsForm::exportDataFile(const QString& path, QString* error) const
 {
     // JSON is YAML too: `hako run -f` (and the reference's `--data-file`) reads it either way.
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) {
+    QString why;
+    if (!writeOutputFile(path, QJsonDocument(m_values).toJson(QJsonDocument::Indented), &why)) {
         if (error)
-            *error = f.errorString();
-        return false;
-    }
-    f.write(QJsonDocument(m_values).toJson(QJsonDocument::Indented));
-    if (!f.commit()) {
-        if (error)
-            *error = f.errorString();
+            *error = why;
         return false;
     }
     return true;

@@ -4,6 +4,7 @@
 #include "core/pdl/trace/tracesource.h"
 #include "core/pdl/trace/tracewriter.h"
 #include "core/pdl/trace/valuetreemodel.h"
+#include "core/util/outputfile.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/blockkindcolor.h"
 #include "widgets/common/thememanager.h"
@@ -17,7 +18,6 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QScrollBar>
 #include <QStackedWidget>
 #include <QTabWidget>
@@ -449,10 +449,9 @@ void NodeDetailView::saveResult()
         QFileDialog::getSaveFileName(this, tr("Save result"), m_id + QStringLiteral(".txt"));
     if (path.isEmpty())
         return;
-    QSaveFile f(path);
-    const QByteArray data = fullResultText().toUtf8();
-    if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit())
-        m_elideLabel->setText(tr("Could not save %1: %2").arg(path, f.errorString()));
+    QString error;
+    if (!writeOutputFile(path, fullResultText().toUtf8(), &error))
+        m_elideLabel->setText(tr("Could not save %1: %2").arg(path, error));
 }
 
 } // namespace hako

@@ -5,9 +5,14 @@
 #include "core/otel/traceassembler.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/value.h"
+#include "core/promptlog/callexchange.h"
+#include "core/promptlog/promptlog.h"
 
 #include <QAbstractItemModelTester>
+#include <QBuffer>
 #include <QFile>
+#include <QJsonDocument>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace hako;
@@ -249,6 +254,60 @@ private Q_SLOTS:
         QCOMPARE(c.runId, QStringLiteral("2cf7651916cd43dd8448eb211c80319e"));
         QCOMPARE(calls[1].reply, QStringLiteral("It is sunny in Paris, 21 C."));
         QCOMPARE(calls[1].finishReason, QStringLiteral("stop"));
+    }
+
+    // What a sender puts in a span's attributes reaches the prompt log only through its privacy
+    // policy: a key among the invocation parameters, an Authorization request attribute, a
+    // password in a base URL, an e-mail in a message or in the service's name.
+    void receivedSecretsAreNotLogged()
+    {
+        const QByteArray request = R"({"resourceSpans": [{
+          "resource": {"attributes": [
+            {"key": "service.name", "value": {"stringValue": "bot-ops@example.org"}}]},
+          "scopeSpans": [{"spans": [{
+            "traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b174",
+            "name": "chat", "startTimeUnixNano": "1700000000000000000",
+            "endTimeUnixNano": "1700000000500000000",
+            "status": {"code": 2, "message": "401 for api_key=otel-Secret-Value-1"},
+            "attributes": [
+              {"key": "openinference.span.kind", "value": {"stringValue": "LLM"}},
+              {"key": "llm.model_name", "value": {"stringValue": "gpt-4o"}},
+              {"key": "llm.invocation_parameters", "value": {"stringValue":
+                "{\"temperature\": 0.1, \"api_key\": \"otel-Secret-Value-2\", \"base_url\": \"http://svc:otelPassw0rd3@llm.internal/v1\"}"}},
+              {"key": "gen_ai.request.authorization", "value": {"stringValue": "Basic b3RlbC1TZWNyZXQtNA=="}},
+              {"key": "llm.input_messages.0.message.role", "value": {"stringValue": "user"}},
+              {"key": "llm.input_messages.0.message.content", "value": {"stringValue":
+                "write to otel.user5@example.com"}}]}]}]}]})";
+        auto spans = decodeOtlpJson(std::string_view(request.constData(), size_t(request.size())));
+        QVERIFY(spans.ok());
+        QCOMPARE(spans->size(), size_t(1));
+        auto call = toCallRecord(spans->front(), interpretSpan(spans->front()));
+        QVERIFY(call);
+        const QStringList needles = {
+            QStringLiteral("otel-Secret-Value-2"), QStringLiteral("otelPassw0rd3"),
+            QStringLiteral("b3RlbC1TZWNyZXQtNA"), QStringLiteral("otel.user5"),
+            QStringLiteral("bot-ops")};
+        const QByteArray mapped = QJsonDocument(call->toJson()).toJson();
+        for (const QString& needle : needles) // the mapping keeps them: the case is not vacuous
+            QVERIFY2(mapped.contains(needle.toUtf8()), qPrintable(needle));
+
+        QTemporaryDir dir;
+        QString error;
+        auto log = promptlog::PromptLog::open(dir.filePath(QStringLiteral("log.sqlite")), &error);
+        QVERIFY2(log && error.isEmpty(), qPrintable(error));
+        log->record(*call);
+        QVERIFY(log->flush());
+        auto stored = log->find(call->uid);
+        QVERIFY(stored);
+        QCOMPARE(stored->parameters.value(QLatin1String("temperature")).toDouble(), 0.1);
+        QBuffer out;
+        out.open(QIODevice::WriteOnly);
+        QVERIFY(promptlog::exportCalls(*log, {}, promptlog::ExportFormat::Jsonl, out));
+        const QByteArray storedJson = QJsonDocument(stored->toJson()).toJson();
+        for (const QString& needle : needles + QStringList{QStringLiteral("otel-Secret-Value-1")}) {
+            QVERIFY2(!storedJson.contains(needle.toUtf8()), storedJson.constData());
+            QVERIFY2(!out.data().contains(needle.toUtf8()), out.data().constData());
+        }
     }
 
     void traceModelShowsTheSpans()

@@ -134,6 +134,9 @@ OptionParser runOptions(RunArguments& r)
     parser.addOption({QStringLiteral("--otel-header")}, [&r](const QString& v) {
         if (!v.contains(QLatin1Char('=')))
             return QStringLiteral("--otel-header wants NAME=VALUE");
+        // Refused before the run, not when the trace is sent: a CR or LF would add headers.
+        if (auto headers = otel::otlpHeaders({v}); !headers)
+            return QStringLiteral("--otel-header: %1").arg(headers.error().message);
         r.otelHeaders << v;
         return QString();
     });

@@ -261,23 +261,9 @@ private Q_SLOTS:
     // password in a base URL, an e-mail in a message or in the service's name.
     void receivedSecretsAreNotLogged()
     {
-        const QByteArray request = R"({"resourceSpans": [{
-          "resource": {"attributes": [
-            {"key": "service.name", "value": {"stringValue": "bot-ops@example.org"}}]},
-          "scopeSpans": [{"spans": [{
-            "traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b174",
-            "name": "chat", "startTimeUnixNano": "1700000000000000000",
-            "endTimeUnixNano": "1700000000500000000",
-            "status": {"code": 2, "message": "401 for api_key=otel-Secret-Value-1"},
-            "attributes": [
-              {"key": "openinference.span.kind", "value": {"stringValue": "LLM"}},
-              {"key": "llm.model_name", "value": {"stringValue": "gpt-4o"}},
-              {"key": "llm.invocation_parameters", "value": {"stringValue":
-                "{\"temperature\": 0.1, \"api_key\": \"otel-Secret-Value-2\", \"base_url\": \"http://svc:otelPassw0rd3@llm.internal/v1\"}"}},
-              {"key": "gen_ai.request.authorization", "value": {"stringValue": "Basic b3RlbC1TZWNyZXQtNA=="}},
-              {"key": "llm.input_messages.0.message.role", "value": {"stringValue": "user"}},
-              {"key": "llm.input_messages.0.message.content", "value": {"stringValue":
-                "write to otel.user5@example.com"}}]}]}]}]})";
+        QFile f(dataPath("secrets_in_attributes.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray request = f.readAll();
         auto spans = decodeOtlpJson(std::string_view(request.constData(), size_t(request.size())));
         QVERIFY(spans.ok());
         QCOMPARE(spans->size(), size_t(1));

@@ -45,7 +45,8 @@ const char* kUsage =
     "                       and --otel-endpoint\n"
     "  --otel-endpoint URL  also send the run's spans to an OTLP/HTTP endpoint (a collector,\n"
     "                       Langfuse, Phoenix, Jaeger, hako serve): URL ending in /v1/traces\n"
-    "  --otel-header K=V    a header for --otel-endpoint (repeatable; e.g. Authorization)\n"
+    "  --otel-header K=V    a header for --otel-endpoint (repeatable; e.g. Authorization);\n"
+    "                       sent to that URL only: a redirect is reported, not followed\n"
     "  -d, --data YAML      initial variables, a YAML/JSON mapping\n"
     "  -f, --data-file F    initial variables from a YAML/JSON file\n"
     "  --stream MODE        result (default): print the result as it is produced (text,\n"
@@ -138,6 +139,9 @@ OptionParser runOptions(RunArguments& r)
     parser.addOption({QStringLiteral("--otel-header")}, [&r](const QString& v) {
         if (!v.contains(QLatin1Char('=')))
             return QStringLiteral("--otel-header wants NAME=VALUE");
+        // Refused before the run, not when the trace is sent: a CR or LF would add headers.
+        if (auto headers = otel::otlpHeaders({v}); !headers)
+            return QStringLiteral("--otel-header: %1").arg(headers.error().message);
         r.otelHeaders << v;
         return QString();
     });

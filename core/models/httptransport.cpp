@@ -118,6 +118,29 @@ QString serverKey(const QUrl& url)
 
 } // namespace
 
+QString headerProblem(const QByteArray& name, const QByteArray& value)
+{
+    if (name.isEmpty())
+        return QStringLiteral("it has no name");
+    static const QByteArray tokenSigns("!#$%&'*+-.^_`|~");
+    for (const char ch : name) {
+        const bool alnum =
+            (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+        if (!alnum && !tokenSigns.contains(ch))
+            return ch == '\r' || ch == '\n' || ch == '\0'
+                       ? QStringLiteral("its name holds a line break or NUL")
+                       : QStringLiteral("its name holds a character a name cannot "
+                                        "have (only letters, digits and !#$%&'*+-.^_`|~)");
+    }
+    for (const char ch : value) {
+        if (ch == '\r' || ch == '\n' || ch == '\0')
+            return QStringLiteral("its value holds a line break (CR or LF) or NUL");
+        if ((static_cast<unsigned char>(ch) < 0x20 && ch != '\t') || ch == 0x7f)
+            return QStringLiteral("its value holds a control character");
+    }
+    return {};
+}
+
 class HttpWorker;
 
 /// One exchange on one connection: writes the request, reads the response through
@@ -168,6 +191,13 @@ public:
         if (ex->m_aborted) {
             finish(ex, QNetworkReply::OperationCanceledError, QStringLiteral("cancelled"));
             return;
+        }
+        for (const auto& [name, value] : r.headers) {
+            if (const QString problem = headerProblem(name, value); !problem.isEmpty()) {
+                finish(ex, QNetworkReply::ProtocolInvalidOperationError,
+                       QStringLiteral("not sent: %1").arg(problem));
+                return;
+            }
         }
         auto* call = new HttpCall(this, ex, r);
         ex->m_call = call;

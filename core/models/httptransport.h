@@ -62,6 +62,12 @@ private:
     bool m_aborted = false;
 };
 
+/// Why `name: value` cannot be sent as an HTTP header, or "" when it can: the name must be an
+/// RFC 9110 token (letters, digits and !#$%&'*+-.^_`|~), the value must hold no CR, LF, NUL or
+/// other control character but tab (a line break would end the header and start one the caller
+/// never meant: header injection). The reason names neither the name nor the value. Pure.
+QString headerProblem(const QByteArray& name, const QByteArray& value);
+
 /// An HTTP/1.1 client with its own thread: its connections (plain or TLS sockets) live there and
 /// every request is posted to it, so callers on worker threads block on their exchange rather
 /// than spinning an event loop. Hako speaks HTTP itself rather than through
@@ -71,7 +77,10 @@ private:
 /// flooding server kept it at full CPU after the reply was stopped, and every later request of
 /// the manager waited). Here a request is sent exactly once, reading is bounded per event, and
 /// a stop closes the connection at once. Connections are kept alive briefly between requests to
-/// the same server; no cookies are kept, no redirect is followed. Safe to use from any number of
+/// the same server; no cookies are kept, no redirect is followed (a 3xx is the caller's answer, so
+/// no header, Authorization included, ever reaches a server the caller did not name). A request
+/// with a header headerProblem() refuses is not sent: its exchange finishes at once with
+/// ProtocolInvalidOperationError. Safe to use from any number of
 /// threads; the object itself must outlive its exchanges' use of next() (the destructor aborts
 /// whatever is in flight).
 class HttpTransport {

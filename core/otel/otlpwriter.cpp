@@ -1,13 +1,11 @@
 #include "core/otel/otlpwriter.h"
 
+#include "core/models/httptransport.h"
+#include "core/models/openaiprotocol.h"
 #include "core/otel/otlpreceiver.h"
 #include "core/pdl/value.h"
 #include "core/util/outputfile.h"
 
-#include <QEventLoop>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
-#include <QNetworkRequest>
 #include <QRandomGenerator>
 
 #include <cstdio>
@@ -337,39 +335,85 @@ bool writeOtlpFile(const pdl::TraceNode& root, const QString& path, const OtlpWr
     return true;
 }
 
+namespace {
+
+// A header's name as it may be printed: control characters (the line breaks of an injection
+// attempt among them) written as escapes.
+QString shownName(const QString& name)
+{
+    return models::openai::printable(name).replace(QLatin1Char('\n'), QLatin1String("\\x0a"));
+}
+
+} // namespace
+
+Result<QList<QPair<QByteArray, QByteArray>>> otlpHeaders(const QStringList& headers)
+{
+    QList<QPair<QByteArray, QByteArray>> out;
+    for (const QString& h : headers) {
+        const qsizetype eq = h.indexOf(QLatin1Char('='));
+        const QString name = eq < 0 ? h : h.left(eq).trimmed();
+        if (eq < 0)
+            return makeError(QStringLiteral("header '%1' wants NAME=VALUE").arg(shownName(name)));
+        const QByteArray value = h.mid(eq + 1).trimmed().toUtf8();
+        if (const QString problem = models::headerProblem(name.toUtf8(), value); !problem.isEmpty())
+            return makeError(QStringLiteral("header '%1': %2").arg(shownName(name), problem));
+        out.append({name.toUtf8(), value});
+    }
+    return out;
+}
+
 bool postOtlp(const pdl::TraceNode& root, const QUrl& endpoint, const QStringList& headers,
               const OtlpWriteOptions& options, QString* error, int timeoutMs)
 {
-    if (!endpoint.isValid() || (endpoint.scheme() != QLatin1String("http") &&
-                                endpoint.scheme() != QLatin1String("https"))) {
+    auto fail = [error](const QString& why) {
         if (error)
-            *error = QStringLiteral("not an http(s) URL");
+            *error = why;
         return false;
-    }
-    const QByteArray body =
+    };
+    if (!endpoint.isValid() ||
+        (endpoint.scheme() != QLatin1String("http") && endpoint.scheme() != QLatin1String("https")))
+        return fail(QStringLiteral("not an http(s) URL"));
+    auto extra = otlpHeaders(headers);
+    if (!extra)
+        return fail(extra.error().message);
+    models::HttpTransport::Request request;
+    request.url = endpoint;
+    request.verb = "POST";
+    request.headers = {{"Content-Type", "application/json"}, {"Content-Encoding", "gzip"}};
+    request.headers += *extra;
+    request.body =
         gzipCompress(QByteArray::fromStdString(encodeOtlpJson(traceToSpans(root, options))));
-    QNetworkAccessManager manager;
-    QNetworkRequest request(endpoint);
-    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
-    request.setRawHeader("Content-Encoding", "gzip");
-    for (const QString& h : headers) {
-        const qsizetype eq = h.indexOf(QLatin1Char('='));
-        request.setRawHeader(h.left(eq).trimmed().toUtf8(), h.mid(eq + 1).trimmed().toUtf8());
+    request.connectTimeoutMs = timeoutMs;
+    request.idleTimeoutMs = timeoutMs;
+    request.deadlineMs = timeoutMs;
+    request.maxReplyBytes = 1024 * 1024; // a collector answers in a few bytes
+    models::HttpTransport transport;
+    const std::shared_ptr<models::HttpExchange> exchange = transport.start(request);
+    QByteArray reply, piece;
+    while (exchange->next(piece, CancelToken()) == models::HttpExchange::Event::Data)
+        reply += piece;
+    const int status = exchange->status();
+    if (status >= 300 && status < 400) {
+        // Not followed: the headers (a collector's Authorization among them) are meant for the
+        // endpoint the user named, and a redirect may point anywhere.
+        const QByteArray location = exchange->header("location");
+        if (location.isEmpty())
+            return fail(QStringLiteral("HTTP %1: the endpoint redirected without saying where")
+                            .arg(status));
+        const QUrl target = endpoint.resolved(QUrl::fromEncoded(location));
+        return fail(QStringLiteral("HTTP %1: the endpoint redirected to %2; use that URL "
+                                   "(redirects are not followed, so that the headers reach "
+                                   "only the server named)")
+                        .arg(status)
+                        .arg(target.toString(QUrl::RemovePassword)));
     }
-    request.setTransferTimeout(timeoutMs);
-    QNetworkReply* reply = manager.post(request, body);
-    QEventLoop loop;
-    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    loop.exec();
-    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    const bool ok = reply->error() == QNetworkReply::NoError && status >= 200 && status < 300;
-    if (!ok && error)
-        *error = status ? QStringLiteral("HTTP %1: %2")
-                              .arg(status)
-                              .arg(QString::fromUtf8(reply->readAll().left(300)))
-                        : reply->errorString();
-    reply->deleteLater();
-    return ok;
+    if (status >= 200 && status < 300 && exchange->error() == QNetworkReply::NoError)
+        return true;
+    if (status)
+        return fail(QStringLiteral("HTTP %1: %2")
+                        .arg(status)
+                        .arg(models::openai::printable(QString::fromUtf8(reply.left(300)))));
+    return fail(exchange->errorString());
 }
 
 } // namespace hako::otel

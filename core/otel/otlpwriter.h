@@ -2,7 +2,11 @@
 
 #include "core/otel/span.h"
 #include "core/pdl/interp/tracenode.h"
+#include "core/util/diagnostic.h"
 
+#include <QByteArray>
+#include <QList>
+#include <QPair>
 #include <QString>
 #include <QStringList>
 #include <QUrl>
@@ -42,10 +46,17 @@ std::string encodeOtlpJson(const std::vector<Span>& spans);
 bool writeOtlpFile(const pdl::TraceNode& root, const QString& path, const OtlpWriteOptions& options,
                    QString* error);
 
+/// `NAME=VALUE` strings (`--otel-header`) as HTTP headers, both sides trimmed; the error names
+/// the first header without a '=', or whose name or value HTTP cannot carry (a CR, LF or NUL
+/// would inject headers; see models::headerProblem()), with its value left out.
+Result<QList<QPair<QByteArray, QByteArray>>> otlpHeaders(const QStringList& headers);
+
 /// Sends `root` as one OTLP/JSON request (gzip) to an OTLP/HTTP endpoint (`…/v1/traces`) with
-/// extra `NAME=VALUE` headers, waiting up to `timeoutMs` for the answer. For command-line use:
-/// it runs a local event loop, so never call it on the GUI thread. False with `error` set on
-/// a network error or a status other than 2xx.
+/// extra `NAME=VALUE` headers, waiting up to `timeoutMs` for the answer, through Hako's HTTP
+/// client (blocking the calling thread, never on the GUI thread). A redirect is not followed
+/// (the headers, often a collector's Authorization, go to the named endpoint only): the error
+/// says where it pointed. False with `error` set on a header otlpHeaders() refuses, a network
+/// error, a redirect or a status other than 2xx.
 bool postOtlp(const pdl::TraceNode& root, const QUrl& endpoint, const QStringList& headers,
               const OtlpWriteOptions& options, QString* error, int timeoutMs = 30000);
 

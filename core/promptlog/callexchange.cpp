@@ -82,7 +82,10 @@ Result<int64_t> exportCalls(PromptLog& log, const CallFilter& filter, ExportForm
         auto calls = log.list(page, true);
         if (!calls)
             return calls.error();
-        for (const CallRecord& c : *calls) {
+        for (CallRecord& c : calls.value()) {
+            // Calls stored before a rule existed (or under laxer settings) leave only as the
+            // policy keeps them now.
+            log.options().privacy.apply(c);
             const QByteArray line =
                 format == ExportFormat::Jsonl
                     ? QJsonDocument(c.toJson()).toJson(QJsonDocument::Compact) + '\n'

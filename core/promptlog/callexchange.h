@@ -15,7 +15,9 @@ enum class ExportFormat { Jsonl, Csv };
 
 /// Writes the calls matching `filter` (its order and paging are ignored: the whole selection,
 /// oldest first) to `out`: JSON Lines (one CallRecord::toJson() per line, everything kept) or
-/// CSV (a header row, then one row per call; messages as JSON text). Reads page by page, so a
+/// CSV (a header row, then one row per call; messages as JSON text), each call through the log's
+/// privacy policy as it stands (redacting again what is redacted changes nothing; calls stored
+/// before a rule existed leave redacted too). Reads page by page, so a
 /// large log never sits in memory. Gives the number of calls written.
 Result<int64_t> exportCalls(PromptLog& log, const CallFilter& filter, ExportFormat format,
                             QIODevice& out);

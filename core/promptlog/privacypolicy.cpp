@@ -14,30 +14,53 @@ namespace hako::promptlog {
 
 namespace {
 
-// One pass over the text for every built-in rule: the named group that matched says which.
-const QRegularExpression& builtinRules()
+// The rules a text goes through, in one pass: the named group that matched says which.
+// Credentials (passwords in URLs, `password=…`/`api_key: …` assignments, Authorization
+// values) are always replaced; the content rules (e-mail, key shapes, phone numbers) only with
+// builtin redaction.
+QString credentialRules()
 {
-    static const QRegularExpression re(
-        QStringLiteral(
-            // e-mail addresses
-            R"((?<email>[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}))"
-            // Authorization headers and key shapes: OpenAI/Anthropic sk-…, AWS, GitHub, Slack,
-            // Google
-            R"(|(?<bearer>\bBearer\s+)[A-Za-z0-9._~+/=-]{8,})"
-            R"(|(?<key>\bsk-[A-Za-z0-9_-]{16,}|\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{20,})"
-            R"(|\bxox[abprs]-[A-Za-z0-9-]{10,}|\bAIza[0-9A-Za-z_-]{35}))"
-            // phone numbers: +CC …, (area) local, or three groups joined by - or .; digits
-            // run together or dates (2024-05-01) are not phone numbers
-            R"(|(?<phone>(?<![\w+])(?:\+\d{1,3}[ .-]?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]?\d{2,4}){2,3})"
-            R"(|\(\d{2,4}\)[ .-]?\d{2,4}[ .-]\d{3,4})"
-            R"(|\d{2,4}[.-]\d{2,4}[.-]\d{3,4})(?![\w-])))"),
-        QRegularExpression::UseUnicodePropertiesOption);
-    return re;
+    return QStringLiteral(
+        // the password of a URL's userinfo: scheme://user:PASSWORD@host
+        R"((?<url>\b[A-Za-z][A-Za-z0-9+.-]*://[^/?#\s:@]*:)[^/?#\s@]+@)"
+        // NAME=VALUE, NAME: VALUE, "NAME": "VALUE" for credential names; an Authorization
+        // value keeps its scheme word. The scheme is atomic and a value already redacted is
+        // left alone, so that redacting twice changes nothing.
+        R"(|(?<assign>(?i:\b(?:api[_-]?key|x-api-key|access[_-]?token|auth[_-]?token)"
+        R"(|refresh[_-]?token|client[_-]?secret|secret[_-]?key|password|passwd|pwd)"
+        R"(|(?:proxy-)?authorization)\b)["']?\s*[:=]\s*["']?)"
+        R"((?>(?:(?i:bearer|basic|token|bot|digest)\s+)?))(?!\[REDACTED)[^\s"',;&]+)");
 }
 
-// Whether any built-in rule could match: every one needs an '@', a digit or a key's prefix.
-// Most prompt text has none of them, and skipping the regular expression there is what keeps
-// the writer fast.
+QString contentRules()
+{
+    return QStringLiteral(
+        // e-mail addresses
+        R"((?<email>[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}))"
+        // Authorization headers and key shapes: OpenAI/Anthropic sk-…, AWS, GitHub, Slack,
+        // Google
+        R"(|(?<bearer>\bBearer\s+)[A-Za-z0-9._~+/=-]{8,})"
+        R"(|(?<key>\bsk-[A-Za-z0-9_-]{16,}|\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{20,})"
+        R"(|\bgithub_pat_[A-Za-z0-9_]{20,}|\bxox[abprs]-[A-Za-z0-9-]{10,}|\bAIza[0-9A-Za-z_-]{35}))"
+        // phone numbers: +CC …, (area) local, or three groups joined by - or .; digits
+        // run together or dates (2024-05-01) are not phone numbers
+        R"(|(?<phone>(?<![\w+])(?:\+\d{1,3}[ .-]?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]?\d{2,4}){2,3})"
+        R"(|\(\d{2,4}\)[ .-]?\d{2,4}[ .-]\d{3,4})"
+        R"(|\d{2,4}[.-]\d{2,4}[.-]\d{3,4})(?![\w-])))");
+}
+
+const QRegularExpression& rules(bool withContent)
+{
+    static const QRegularExpression all(credentialRules() + QLatin1Char('|') + contentRules(),
+                                        QRegularExpression::UseUnicodePropertiesOption);
+    static const QRegularExpression credentials(credentialRules(),
+                                                QRegularExpression::UseUnicodePropertiesOption);
+    return withContent ? all : credentials;
+}
+
+// Whether any rule could match: every one needs an '@' (e-mail, URL userinfo), a digit, a
+// key's prefix or a credential's name. Most prompt text has none of them, and skipping the
+// regular expression there is what keeps the writer fast.
 bool mayHoldSecrets(const QString& text)
 {
     for (const QChar ch : text) {
@@ -48,23 +71,30 @@ bool mayHoldSecrets(const QString& text)
         if (text.contains(QLatin1String(prefix)))
             return true;
     }
+    for (const char* name : {"key", "token", "secret", "pass", "pwd", "authorization"}) {
+        if (text.contains(QLatin1String(name), Qt::CaseInsensitive))
+            return true;
+    }
     return false;
 }
 
-QString applyBuiltin(const QString& text)
+QString applyRules(const QString& text, bool withContent)
 {
     if (!mayHoldSecrets(text))
         return text;
-    const QRegularExpression& re = builtinRules();
-    QString out;
-    qsizetype last = 0;
-    QRegularExpressionMatchIterator it = re.globalMatch(text);
+    QRegularExpressionMatchIterator it = rules(withContent).globalMatch(text);
     if (!it.hasNext())
         return text;
+    QString out;
+    qsizetype last = 0;
     while (it.hasNext()) {
         const QRegularExpressionMatch m = it.next();
         out += QStringView(text).mid(last, m.capturedStart() - last);
-        if (m.capturedLength(QStringLiteral("email")) > 0)
+        if (m.capturedLength(QStringLiteral("url")) > 0)
+            out += m.captured(QStringLiteral("url")) + QLatin1String("[REDACTED:key]@");
+        else if (m.capturedLength(QStringLiteral("assign")) > 0)
+            out += m.captured(QStringLiteral("assign")) + QLatin1String("[REDACTED:key]");
+        else if (m.capturedLength(QStringLiteral("email")) > 0)
             out += QLatin1String("[REDACTED:email]");
         else if (m.capturedLength(QStringLiteral("bearer")) > 0)
             out += m.captured(QStringLiteral("bearer")) + QLatin1String("[REDACTED:key]");
@@ -76,6 +106,28 @@ QString applyBuiltin(const QString& text)
     }
     out += QStringView(text).mid(last);
     return out;
+}
+
+// The words of a JSON key: split at '_', '-', '.', ' ' and lower→upper case changes
+// ("x-api-key", "apiKey", "gen_ai.request.api_key"), lower-cased.
+QStringList keyWords(const QString& key)
+{
+    QStringList words;
+    QString word;
+    for (qsizetype i = 0; i < key.size(); ++i) {
+        const QChar ch = key.at(i);
+        const bool separator = !ch.isLetterOrNumber();
+        const bool camel = ch.isUpper() && i > 0 && key.at(i - 1).isLower();
+        if ((separator || camel) && !word.isEmpty()) {
+            words.append(word);
+            word.clear();
+        }
+        if (!separator)
+            word += ch.toLower();
+    }
+    if (!word.isEmpty())
+        words.append(word);
+    return words;
 }
 
 struct Redactor {
@@ -92,30 +144,98 @@ struct Redactor {
     }
     QString operator()(const QString& text) const
     {
-        QString out = builtin ? applyBuiltin(text) : text;
+        QString out = applyRules(text, builtin);
         for (const QRegularExpression& re : user)
             out.replace(re, QStringLiteral("[REDACTED]"));
         return out;
     }
 };
 
-QJsonValue redactValue(const QJsonValue& v, const Redactor& p)
+QJsonValue redactValue(const QJsonValue& v, const Redactor& p, int depth = 0);
+
+// A string holding a JSON object or array (tool-call arguments, OTLP attributes given as JSON
+// text) is redacted as JSON, so that its credential-named fields are found too.
+QJsonValue redactString(const QString& text, const Redactor& p, int depth)
+{
+    const QString trimmed = text.trimmed();
+    if (depth < 16 &&
+        (trimmed.startsWith(QLatin1Char('{')) || trimmed.startsWith(QLatin1Char('[')))) {
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(trimmed.toUtf8(), &error);
+        if (error.error == QJsonParseError::NoError) {
+            const QJsonValue inner =
+                doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(doc.array());
+            const QJsonValue clean = redactValue(inner, p, depth + 1);
+            if (clean == inner)
+                return text;
+            return QString::fromUtf8(
+                clean.isObject() ? QJsonDocument(clean.toObject()).toJson(QJsonDocument::Compact)
+                                 : QJsonDocument(clean.toArray()).toJson(QJsonDocument::Compact));
+        }
+    }
+    return p(text);
+}
+
+QJsonValue redactValue(const QJsonValue& v, const Redactor& p, int depth)
 {
     if (v.isString())
-        return p(v.toString());
+        return redactString(v.toString(), p, depth);
     if (v.isArray()) {
         QJsonArray a = v.toArray();
         for (qsizetype i = 0; i < a.size(); ++i)
-            a[i] = redactValue(a.at(i), p);
+            a[i] = redactValue(a.at(i), p, depth + 1);
         return a;
     }
     if (v.isObject()) {
         QJsonObject o = v.toObject();
-        for (auto it = o.begin(); it != o.end(); ++it)
-            it.value() = redactValue(it.value(), p);
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            const QJsonValue value = it.value();
+            // A number or flag under such a name (token_count, password_min_length) is no
+            // secret; a string, list or object is replaced whole.
+            if (isCredentialName(it.key()) &&
+                (value.isString() || value.isObject() || value.isArray()))
+                it.value() = QStringLiteral("[REDACTED:key]");
+            else
+                it.value() = redactValue(value, p, depth + 1);
+        }
         return o;
     }
     return v;
+}
+
+// The parameters a metadata-only call keeps: settings that shape the call, as numbers, flags
+// or short names. Anything else (stop sequences, tools, schemas, headers, base URLs, user
+// ids, free-form extras) may carry content or secrets and is dropped.
+QJsonObject safeParameters(const QJsonObject& parameters, const Redactor& p)
+{
+    static const QStringList numeric = {QStringLiteral("temperature"),
+                                        QStringLiteral("top_p"),
+                                        QStringLiteral("top_k"),
+                                        QStringLiteral("min_p"),
+                                        QStringLiteral("max_tokens"),
+                                        QStringLiteral("max_completion_tokens"),
+                                        QStringLiteral("max_new_tokens"),
+                                        QStringLiteral("n"),
+                                        QStringLiteral("seed"),
+                                        QStringLiteral("presence_penalty"),
+                                        QStringLiteral("frequency_penalty"),
+                                        QStringLiteral("repetition_penalty"),
+                                        QStringLiteral("stream"),
+                                        QStringLiteral("logprobs"),
+                                        QStringLiteral("top_logprobs"),
+                                        QStringLiteral("parallel_tool_calls"),
+                                        QStringLiteral("timeout")};
+    static const QStringList names = {QStringLiteral("model"), QStringLiteral("reasoning_effort"),
+                                      QStringLiteral("service_tier")};
+    QJsonObject out;
+    for (auto it = parameters.begin(); it != parameters.end(); ++it) {
+        const QJsonValue v = it.value();
+        if (numeric.contains(it.key()) && (v.isDouble() || v.isBool()))
+            out.insert(it.key(), v);
+        else if (names.contains(it.key()) && v.isString() && v.toString().size() <= 200)
+            out.insert(it.key(), p(v.toString()));
+    }
+    return out;
 }
 
 bool globMatches(const QString& pattern, const QString& text)
@@ -127,6 +247,27 @@ bool globMatches(const QString& pattern, const QString& text)
 }
 
 } // namespace
+
+bool isCredentialName(const QString& key)
+{
+    static const QStringList secretWords = {
+        QStringLiteral("authorization"), QStringLiteral("auth"),   QStringLiteral("password"),
+        QStringLiteral("passwd"),        QStringLiteral("pwd"),    QStringLiteral("passphrase"),
+        QStringLiteral("secret"),        QStringLiteral("token"),  QStringLiteral("apikey"),
+        QStringLiteral("bearer"),        QStringLiteral("cookie"), QStringLiteral("credential"),
+        QStringLiteral("credentials")};
+    static const QStringList keyKinds = {QStringLiteral("api"),     QStringLiteral("access"),
+                                         QStringLiteral("private"), QStringLiteral("secret"),
+                                         QStringLiteral("signing"), QStringLiteral("session")};
+    const QStringList words = keyWords(key);
+    for (qsizetype i = 0; i < words.size(); ++i) {
+        if (secretWords.contains(words.at(i)))
+            return true;
+        if (words.at(i) == QLatin1String("key") && i > 0 && keyKinds.contains(words.at(i - 1)))
+            return true;
+    }
+    return false;
+}
 
 Result<bool> PrivacyPolicy::validate() const
 {
@@ -166,21 +307,31 @@ QString PrivacyPolicy::redact(const QString& text) const
 
 void PrivacyPolicy::apply(CallRecord& call) const
 {
+    const Redactor redactor(*this);
     if (metadataOnly(call)) {
         call.messages = {};
         call.reply.clear();
         call.toolCalls = {};
         call.inputs = {};
+        call.parameters = safeParameters(call.parameters, redactor);
         call.contentOmitted = true;
     }
-    const Redactor redactor(*this);
-    if (!redactor.builtin && redactor.user.isEmpty())
-        return;
+    // Every stored text but the identities Hako or the sender made up (uid, run, trace node,
+    // program hash), which hold no user text and must stay what they are to be found again.
+    call.parameters = redactValue(call.parameters, redactor).toObject();
     call.messages = redactValue(call.messages, redactor).toArray();
     call.reply = redactor(call.reply);
     call.toolCalls = redactValue(call.toolCalls, redactor).toArray();
     call.inputs = redactValue(call.inputs, redactor).toObject();
     call.error = redactor(call.error);
+    call.promptName = redactor(call.promptName);
+    call.programPath = redactor(call.programPath);
+    call.span.file = redactor(call.span.file);
+    for (QString& tag : call.tags)
+        tag = redactor(tag);
+    call.model = redactor(call.model);
+    call.endpoint = redactor(call.endpoint);
+    call.finishReason = redactor(call.finishReason);
 }
 
 QString PromptLogSettings::defaultPath()

@@ -9,13 +9,28 @@
 
 namespace hako::promptlog {
 
-/// What the prompt log keeps of a call's content, applied before anything is stored:
-/// - redaction: built-in rules replace e-mail addresses (`[REDACTED:email]`), phone numbers
-///   (`[REDACTED:phone]`) and API-key shapes — `sk-…`, `Bearer …`, AWS, GitHub, Slack and Google
-///   keys (`[REDACTED:key]`) — and the user's regular expressions (`[REDACTED]`) in the messages
-///   (every string inside them), the reply, tool calls, error text and input variables;
+/// What the prompt log keeps of a call, applied before anything is stored (and again on export),
+/// to every text a call carries: parameters, messages, reply, tool calls and inputs (every
+/// string inside them, JSON text included), error, prompt and program names, source file,
+/// tags, model, endpoint and finish reason. Only the identities (uid, run, trace node, program
+/// hash) are left alone.
+/// - credentials, always: a value under a credential's name (`api_key`, `apiKey`, `x-api-key`,
+///   `Authorization`, `password`, `token`, `client_secret`, `cookie`…; see isCredentialName())
+///   anywhere in the JSON fields becomes `[REDACTED:key]` (numbers and flags stay), and so do
+///   the password of a URL (`http://user:[REDACTED:key]@host`) and the value of a
+///   `password=…`, `api_key: …` or `Authorization: Basic …` written in any text;
+/// - redaction (`builtinRedaction`): built-in rules replace e-mail addresses
+///   (`[REDACTED:email]`), phone numbers (`[REDACTED:phone]`) and API-key shapes — `sk-…`,
+///   `Bearer …`, AWS, GitHub, Slack and Google keys (`[REDACTED:key]`); the user's regular
+///   expressions (`[REDACTED]`) apply too;
 /// - metadata only: calls carrying a tag matching one of `metadataOnlyTags` (globs) or whose
-///   program lies in one of `metadataOnlyFolders` keep no messages, reply, tool calls or inputs.
+///   program lies in one of `metadataOnlyFolders` keep no messages, reply, tool calls or inputs,
+///   and of their parameters only the numbers and flags that shape a call (temperature, top_p,
+///   top_k, min_p, max_tokens, max_completion_tokens, max_new_tokens, n, seed, the penalties,
+///   stream, logprobs, top_logprobs, parallel_tool_calls, timeout) and the short names model,
+///   reasoning_effort and service_tier. Stop sequences, tools, schemas, headers, URLs and any
+///   other extra may carry content or a secret and are dropped. Names, tags and the error stay
+///   (the monitor needs them), redacted as above.
 /// A plain value; apply() is pure and thread-safe.
 struct PrivacyPolicy {
     bool builtinRedaction = true;
@@ -34,6 +49,12 @@ struct PrivacyPolicy {
 
     bool operator==(const PrivacyPolicy&) const = default;
 };
+
+/// Whether a JSON key names a credential: one of its words (split at `_`, `-`, `.` and
+/// camelCase) is authorization, auth, password, passwd, pwd, passphrase, secret, token, apikey,
+/// bearer, cookie or credential(s), or it has `api key`, `access key`, `private key`,
+/// `secret key`, `signing key` or `session key`. `max_tokens` (the word is "tokens") is not one.
+bool isCredentialName(const QString& key);
 
 /// The prompt log's settings file (`promptlog.json` in the user's configuration folder):
 ///

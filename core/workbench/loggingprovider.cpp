@@ -1,6 +1,7 @@
 #include "core/workbench/loggingprovider.h"
 
 #include "core/promptlog/callrecord.h"
+#include "core/promptlog/privacypolicy.h"
 #include "core/promptlog/promptlog.h"
 #include "core/util/boundedfile.h"
 
@@ -23,15 +24,17 @@ QJsonValue toQJson(const pdl::Value& v)
     return doc.isArray() && !doc.array().isEmpty() ? doc.array().first() : QJsonValue();
 }
 
-// What a block's parameters say that the log may keep: never a key.
+// What a block's parameters say that the log may keep: never a credential (the log's privacy
+// policy would mask it; better not to hand it over at all), nor a mock reply.
 QJsonObject loggableParameters(const pdl::Dict& parameters)
 {
     QJsonObject out;
     for (const auto& [k, v] : parameters) {
-        const std::string name = k.isString() ? k.asString() : k.str();
-        if (name == "api_key" || name == "mock_response")
+        const QString name = QString::fromStdString(k.isString() ? k.asString() : k.str());
+        if (name == QLatin1String("mock_response") ||
+            (promptlog::isCredentialName(name) && !v.isInt() && !v.isFloat() && !v.isBool()))
             continue;
-        out.insert(QString::fromStdString(name), toQJson(v));
+        out.insert(name, toQJson(v));
     }
     return out;
 }

@@ -1,4 +1,5 @@
 #include "hakoprocess.h"
+#include "openaitestserver.h"
 
 #include "core/otel/otlpdecode.h"
 #include "core/otel/otlpfile.h"
@@ -144,6 +145,71 @@ private Q_SLOTS:
         QVERIFY(serve.waitForFinished(15000));
         const QByteArray out = serve.readAllStandardOutput();
         QVERIFY2(out.contains("received 4 span(s), 0 model call(s)"), out.constData());
+    }
+
+    // An --otel-header that would add headers of its own is a usage error naming the header
+    // (never repeating its value), before the program runs.
+    void runRefusesInjectingOtelHeaders_data()
+    {
+        QTest::addColumn<QString>("header");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("CRLF in value")
+            << QStringLiteral("Authorization=Bearer tok\r\nX-Injected: 1")
+            << QStringLiteral("--otel-header: header 'Authorization': its value holds a line "
+                              "break");
+        QTest::newRow("LF in value") << QStringLiteral("X-Tenant=acme\nX-Injected: 1")
+                                     << QStringLiteral("header 'X-Tenant'");
+        QTest::newRow("CRLF in name") << QStringLiteral("X-Injected: 1\r\nX-Tenant=acme")
+                                      << QStringLiteral("header 'X-Injected: 1\\x0d\\x0aX-Tenant'");
+    }
+    void runRefusesInjectingOtelHeaders()
+    {
+        QFETCH(QString, header);
+        QFETCH(QString, says);
+        QTemporaryDir dir;
+        const QString program = dir.filePath(QStringLiteral("hello.pdl"));
+        QFile f(program);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("text:\n- Hello\n");
+        f.close();
+        const HakoOutcome o = runHako({QStringLiteral("run"), QStringLiteral("--no-log"),
+                                       QStringLiteral("--otel-endpoint"),
+                                       QStringLiteral("http://127.0.0.1:9/v1/traces"),
+                                       QStringLiteral("--otel-header"), header, program});
+        QCOMPARE(o.exitCode, 2);
+        QVERIFY2(o.err.contains(says), qPrintable(o.err));
+        QVERIFY2(!o.err.contains(QLatin1String("X-Injected: 1\n")), qPrintable(o.err));
+        QVERIFY(!o.out.contains(QLatin1String("Hello"))); // refused before the run
+    }
+
+    // A redirecting endpoint is reported with where it points; the other server gets nothing.
+    void runReportsARedirectingEndpoint()
+    {
+        testing::OpenAiTestServer endpoint, elsewhere;
+        QVERIFY(endpoint.start());
+        QVERIFY(elsewhere.start());
+        const QString target =
+            QStringLiteral("http://127.0.0.1:%1/v1/traces").arg(elsewhere.port());
+        testing::ScriptedReply redirect;
+        redirect.status = 308;
+        redirect.headers = {{"Location", target.toUtf8()}};
+        endpoint.enqueue("/v1/traces", redirect);
+        QTemporaryDir dir;
+        const QString program = dir.filePath(QStringLiteral("hello.pdl"));
+        QFile f(program);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("text:\n- Hello\n");
+        f.close();
+        const HakoOutcome o = runHako(
+            {QStringLiteral("run"), QStringLiteral("--no-log"), QStringLiteral("--otel-endpoint"),
+             QStringLiteral("http://127.0.0.1:%1/v1/traces").arg(endpoint.port()),
+             QStringLiteral("--otel-header"), QStringLiteral("Authorization=Bearer collector-tok"),
+             program});
+        QCOMPARE(o.exitCode, 1);
+        QVERIFY2(o.err.contains(QStringLiteral("redirected to %1; use that URL").arg(target)),
+                 qPrintable(o.err));
+        QCOMPARE(endpoint.requestCount(), 1);
+        QCOMPARE(elsewhere.requestCount(), 0);
     }
 
     void runWritesOtlpThatOpensAsATrace()

@@ -1,6 +1,8 @@
 // Hako's HTTP/1.1 client: the response parser, fed in every possible split of the bytes (a
 // server's writes arrive in any pieces), its errors, and the transport over TLS.
 
+#include "openaitestserver.h"
+
 #include "core/models/httpresponseparser.h"
 #include "core/models/httptransport.h"
 
@@ -106,10 +108,12 @@ struct Outcome {
     QString errorString;
 };
 
-Outcome get(HttpTransport& transport, const QUrl& url)
+Outcome get(HttpTransport& transport, const QUrl& url,
+            const QList<QPair<QByteArray, QByteArray>>& headers = {})
 {
     HttpTransport::Request r;
     r.url = url;
+    r.headers = headers;
     r.connectTimeoutMs = 20000;
     const auto ex = transport.start(r);
     Outcome out;
@@ -286,6 +290,79 @@ private Q_SLOTS:
         QVERIFY2(ok.error == QNetworkReply::NoError, qPrintable(ok.errorString));
         QCOMPARE(ok.status, 200);
         QCOMPARE(ok.body, QByteArray("hello, tls!"));
+    }
+
+    // A 3xx is handed back as it came: the Authorization meant for one server never reaches
+    // the one a redirect names.
+    void redirectsAreNotFollowed()
+    {
+        testing::OpenAiTestServer server, elsewhere;
+        QVERIFY(server.start());
+        QVERIFY(elsewhere.start());
+        testing::ScriptedReply redirect;
+        redirect.status = 307;
+        redirect.headers = {
+            {"Location", QStringLiteral("%1/models").arg(elsewhere.baseUrl()).toUtf8()}};
+        server.enqueue("/v1/models", redirect);
+        HttpTransport transport;
+        const Outcome o = get(transport, QUrl(server.baseUrl() + QStringLiteral("/models")),
+                              {{"Authorization", "Bearer sk-meant-for-one-server"}});
+        QCOMPARE(o.status, 307);
+        QCOMPARE(server.requestCount(), 1);
+        QCOMPARE(server.requests().first().header("authorization"),
+                 QByteArray("Bearer sk-meant-for-one-server"));
+        QCOMPARE(elsewhere.requestCount(), 0);
+    }
+
+    void headerProblems_data()
+    {
+        QTest::addColumn<QByteArray>("name");
+        QTest::addColumn<QByteArray>("value");
+        QTest::addColumn<QString>("says"); // "" = fine
+        QTest::newRow("plain") << QByteArray("Authorization") << QByteArray("Bearer a.b-c=")
+                               << QString();
+        QTest::newRow("token signs")
+            << QByteArray("X-A!#$%&'*+.^_`|~1") << QByteArray("v") << QString();
+        QTest::newRow("tab and UTF-8")
+            << QByteArray("X-A") << QByteArray("a\tb \xe3\x81\x82") << QString();
+        QTest::newRow("empty value") << QByteArray("X-A") << QByteArray() << QString();
+        QTest::newRow("LF") << QByteArray("X-A") << QByteArray("a\nX-B: c")
+                            << QStringLiteral("line break");
+        QTest::newRow("CR") << QByteArray("X-A") << QByteArray("a\rb")
+                            << QStringLiteral("line break");
+        QTest::newRow("NUL") << QByteArray("X-A") << QByteArray("a\0b", 3) << QStringLiteral("NUL");
+        QTest::newRow("DEL") << QByteArray("X-A") << QByteArray("a\x7f")
+                             << QStringLiteral("control character");
+        QTest::newRow("no name") << QByteArray() << QByteArray("v") << QStringLiteral("no name");
+        QTest::newRow("colon in name")
+            << QByteArray("X-A:") << QByteArray("v") << QStringLiteral("cannot have");
+        QTest::newRow("LF in name")
+            << QByteArray("X-A\nX-B") << QByteArray("v") << QStringLiteral("line break");
+    }
+    void headerProblems()
+    {
+        QFETCH(QByteArray, name);
+        QFETCH(QByteArray, value);
+        QFETCH(QString, says);
+        const QString problem = headerProblem(name, value);
+        if (says.isEmpty())
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        else
+            QVERIFY2(problem.contains(says), qPrintable(problem));
+    }
+
+    // A request the caller let through with a line break in a header is not sent at all.
+    void injectingHeadersAreNotSent()
+    {
+        testing::OpenAiTestServer server;
+        QVERIFY(server.start());
+        HttpTransport transport;
+        const Outcome o = get(transport, QUrl(server.baseUrl() + QStringLiteral("/models")),
+                              {{"X-A", "1\r\nX-Injected: 2"}});
+        QCOMPARE(o.error, QNetworkReply::ProtocolInvalidOperationError);
+        QVERIFY2(o.errorString.contains(QLatin1String("line break")), qPrintable(o.errorString));
+        QCOMPARE(o.status, 0);
+        QCOMPARE(server.requestCount(), 0);
     }
 
     void refusedConnectionIsAConnectError()

@@ -5,9 +5,14 @@
 #include "core/otel/traceassembler.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/value.h"
+#include "core/promptlog/callexchange.h"
+#include "core/promptlog/promptlog.h"
 
 #include <QAbstractItemModelTester>
+#include <QBuffer>
 #include <QFile>
+#include <QJsonDocument>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace hako;
@@ -249,6 +254,46 @@ private Q_SLOTS:
         QCOMPARE(c.runId, QStringLiteral("2cf7651916cd43dd8448eb211c80319e"));
         QCOMPARE(calls[1].reply, QStringLiteral("It is sunny in Paris, 21 C."));
         QCOMPARE(calls[1].finishReason, QStringLiteral("stop"));
+    }
+
+    // What a sender puts in a span's attributes reaches the prompt log only through its privacy
+    // policy: a key among the invocation parameters, an Authorization request attribute, a
+    // password in a base URL, an e-mail in a message or in the service's name.
+    void receivedSecretsAreNotLogged()
+    {
+        QFile f(dataPath("secrets_in_attributes.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray request = f.readAll();
+        auto spans = decodeOtlpJson(std::string_view(request.constData(), size_t(request.size())));
+        QVERIFY(spans.ok());
+        QCOMPARE(spans->size(), size_t(1));
+        auto call = toCallRecord(spans->front(), interpretSpan(spans->front()));
+        QVERIFY(call);
+        const QStringList needles = {
+            QStringLiteral("otel-Secret-Value-2"), QStringLiteral("otelPassw0rd3"),
+            QStringLiteral("b3RlbC1TZWNyZXQtNA"), QStringLiteral("otel.user5"),
+            QStringLiteral("bot-ops")};
+        const QByteArray mapped = QJsonDocument(call->toJson()).toJson();
+        for (const QString& needle : needles) // the mapping keeps them: the case is not vacuous
+            QVERIFY2(mapped.contains(needle.toUtf8()), qPrintable(needle));
+
+        QTemporaryDir dir;
+        QString error;
+        auto log = promptlog::PromptLog::open(dir.filePath(QStringLiteral("log.sqlite")), &error);
+        QVERIFY2(log && error.isEmpty(), qPrintable(error));
+        log->record(*call);
+        QVERIFY(log->flush());
+        auto stored = log->find(call->uid);
+        QVERIFY(stored);
+        QCOMPARE(stored->parameters.value(QLatin1String("temperature")).toDouble(), 0.1);
+        QBuffer out;
+        out.open(QIODevice::WriteOnly);
+        QVERIFY(promptlog::exportCalls(*log, {}, promptlog::ExportFormat::Jsonl, out));
+        const QByteArray storedJson = QJsonDocument(stored->toJson()).toJson();
+        for (const QString& needle : needles + QStringList{QStringLiteral("otel-Secret-Value-1")}) {
+            QVERIFY2(!storedJson.contains(needle.toUtf8()), storedJson.constData());
+            QVERIFY2(!out.data().contains(needle.toUtf8()), out.data().constData());
+        }
     }
 
     void traceModelShowsTheSpans()

@@ -67,7 +67,37 @@ private Q_SLOTS:
         PrivacyPolicy p;
         QCOMPARE(p.redact(text), stored);
         p.builtinRedaction = false;
-        QCOMPARE(p.redact(text), text);
+        // An Authorization value is a credential: it goes even without the built-in rules.
+        QCOMPARE(p.redact(text),
+                 QTest::currentDataTag() == QByteArray("bearer") ? stored : text);
+    }
+
+    void credentialsGoEvenWithoutBuiltinRules_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("stored");
+        QTest::newRow("url password") << "http://hako:s3cret@collector:4318/v1"
+                                      << "http://hako:[REDACTED:key]@collector:4318/v1";
+        QTest::newRow("assignment") << "retry with api_key=abc123 and password: hunter2;"
+                                    << "retry with api_key=[REDACTED:key] and password: "
+                                       "[REDACTED:key];";
+        QTest::newRow("quoted") << R"({"client_secret": "xyz", "n": 1})"
+                                << R"({"client_secret": "[REDACTED:key]", "n": 1})";
+        QTest::newRow("basic auth") << "Proxy-Authorization: Basic dXNlcjpwYXNz"
+                                    << "Proxy-Authorization: Basic [REDACTED:key]";
+        QTest::newRow("prose stays") << "a password policy and the key to it"
+                                     << "a password policy and the key to it";
+        QTest::newRow("url without password stays") << "https://example.com/a?b=c"
+                                                     << "https://example.com/a?b=c";
+    }
+    void credentialsGoEvenWithoutBuiltinRules()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, stored);
+        PrivacyPolicy p;
+        p.builtinRedaction = false;
+        QCOMPARE(p.redact(text), stored);
+        QCOMPARE(p.redact(stored), stored); // twice changes nothing (export redacts again)
     }
 
     void userPatterns()
@@ -98,8 +128,9 @@ private Q_SLOTS:
         const QString text = QString::fromUtf8(QJsonDocument(c.messages).toJson());
         QVERIFY(!text.contains(QLatin1String("me@x.org")));
         QVERIFY(!QJsonDocument(c.toolCalls).toJson().contains("me@x.org"));
-        // Parameters are settings, not content: kept as given.
-        QCOMPARE(c.parameters.value(QLatin1String("user")).toString(), QStringLiteral("me@x.org"));
+        // Parameters are stored too, so they go through the same rules.
+        QCOMPARE(c.parameters.value(QLatin1String("user")).toString(),
+                 QStringLiteral("[REDACTED:email]"));
         QVERIFY(!c.contentOmitted);
     }
 

@@ -1,0 +1,318 @@
+// No secret survives the prompt log: every kind of secret, placed in every field a call stores,
+// is gone from the SQLite file and from both export formats — with redaction, in "metadata
+// only" mode, and (for credentials) with the built-in content rules switched off.
+#include "core/promptlog/callexchange.h"
+#include "core/promptlog/promptlog.h"
+
+#include <QBuffer>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace hako::promptlog;
+
+namespace {
+
+struct SecretKind {
+    const char* name;
+    QString text;      ///< how it reads in free text
+    QJsonObject json;  ///< how it sits in a JSON field (a credential-named key, or a text)
+    QByteArray needle; ///< what must not remain
+    bool credential;   ///< removed even with the built-in content rules off
+};
+
+QList<SecretKind> secretKinds()
+{
+    auto note = [](const QString& t) {
+        return QJsonObject{{QStringLiteral("note"), t}};
+    };
+    const QString bearer =
+        QStringLiteral("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIi.c2ln");
+    const QString github = QStringLiteral("token ghp_Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2");
+    const QString aws = QStringLiteral("key AKIAZ7Y6X5W4V3U2T1S0 here");
+    const QString openai = QStringLiteral("use sk-proj-Q1w2E3r4T5y6U7i8O9p0A1s2 now");
+    const QString email = QStringLiteral("write to hanako.suzuki@example.co.jp");
+    const QString url = QStringLiteral("http://hako:Pa55w0rdXyZq@collector.internal:4318/v1");
+    return {
+        {"bearer", bearer, note(bearer), "eyJhbGciOiJIUzI1NiJ9", false},
+        {"github", github, note(github), "Z9y8X7w6V5u4T3s2R1q0", false},
+        {"aws", aws, note(aws), "AKIAZ7Y6X5W4V3U2T1S0", false},
+        {"openai", openai, note(openai), "Q1w2E3r4T5y6U7i8O9p0", false},
+        {"email", email, note(email), "hanako.suzuki", false},
+        {"api_key attribute", QStringLiteral("api_key=c2VjcmV0LWFwaS1rZXktdmFsdWU"),
+         QJsonObject{{QStringLiteral("api_key"), QStringLiteral("c2VjcmV0LWFwaS1rZXktdmFsdWU")}},
+         "c2VjcmV0LWFwaS1rZXktdmFsdWU", true},
+        {"Authorization attribute",
+         QStringLiteral("Authorization: Basic aGFrbzpodW50ZXIyLXNlY3JldA=="),
+         QJsonObject{{QStringLiteral("Authorization"),
+                      QStringLiteral("Basic aGFrbzpodW50ZXIyLXNlY3JldA==")}},
+         "aGFrbzpodW50ZXIyLXNlY3JldA", true},
+        {"api key header", QStringLiteral("X-Api-Key: k3y-Wh1ch-Is-Secr3t"),
+         QJsonObject{
+             {QStringLiteral("headers"),
+              QJsonObject{{QStringLiteral("X-Api-Key"), QStringLiteral("k3y-Wh1ch-Is-Secr3t")}}}},
+         "Wh1ch-Is-Secr3t", true},
+        {"url password", url, QJsonObject{{QStringLiteral("base_url"), url}}, "Pa55w0rdXyZq", true},
+    };
+}
+
+const QStringList kFields = {
+    QStringLiteral("parameters"),  QStringLiteral("messages"),    QStringLiteral("reply"),
+    QStringLiteral("toolCalls"),   QStringLiteral("inputs"),      QStringLiteral("error"),
+    QStringLiteral("promptName"),  QStringLiteral("programPath"), QStringLiteral("spanFile"),
+    QStringLiteral("tags"),        QStringLiteral("model"),       QStringLiteral("endpoint"),
+    QStringLiteral("finishReason")};
+
+// A JSON field holds the secret both ways: under its key and as a string among others.
+QJsonObject both(const SecretKind& k)
+{
+    return QJsonObject{{QStringLiteral("k"), k.json}, {QStringLiteral("s"), k.text}};
+}
+
+QString compact(const QJsonObject& o)
+{
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+CallRecord callWithSecret(const SecretKind& k, const QString& field)
+{
+    CallRecord c;
+    c.uid = QStringLiteral("call-1");
+    c.runId = QStringLiteral("run-1");
+    c.programPath = QStringLiteral("/work/p.pdl");
+    c.promptName = QStringLiteral("ask");
+    c.tags = {QStringLiteral("private")};
+    c.model = QStringLiteral("gpt-4o");
+    c.endpoint = QStringLiteral("local");
+    c.parameters = QJsonObject{{QStringLiteral("temperature"), 0.2}};
+    c.messages = QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                        {QStringLiteral("content"), QStringLiteral("hi")}}};
+    c.reply = QStringLiteral("hello");
+    c.startedAt = QDateTime::currentMSecsSinceEpoch();
+    c.promptTokens = 3;
+    const QString text = QStringLiteral("see %1 please").arg(k.text);
+    if (field == QLatin1String("parameters"))
+        c.parameters =
+            QJsonObject{{QStringLiteral("temperature"), 0.2}, {QStringLiteral("extra"), both(k)}};
+    else if (field == QLatin1String("messages"))
+        c.messages = QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                            {QStringLiteral("content"), text}},
+                                QJsonObject{{QStringLiteral("role"), QStringLiteral("tool")},
+                                            {QStringLiteral("content"), compact(k.json)},
+                                            {QStringLiteral("meta"), both(k)}}};
+    else if (field == QLatin1String("reply"))
+        c.reply = text;
+    else if (field == QLatin1String("toolCalls"))
+        c.toolCalls = QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("fetch")},
+                                             {QStringLiteral("arguments"), compact(both(k))}}};
+    else if (field == QLatin1String("inputs"))
+        c.inputs = both(k);
+    else if (field == QLatin1String("error"))
+        c.error = text;
+    else if (field == QLatin1String("promptName"))
+        c.promptName = text;
+    else if (field == QLatin1String("programPath"))
+        c.programPath = QStringLiteral("/work/") + k.text + QStringLiteral("/p.pdl");
+    else if (field == QLatin1String("spanFile"))
+        c.span = {k.text, 3, 1, 3, 10};
+    else if (field == QLatin1String("tags"))
+        c.tags << QStringLiteral("note:") + k.text;
+    else if (field == QLatin1String("model"))
+        c.model = text;
+    else if (field == QLatin1String("endpoint"))
+        c.endpoint = text;
+    else if (field == QLatin1String("finishReason"))
+        c.finishReason = text;
+    return c;
+}
+
+// The stored field as text, to see that it was stored (redacted) rather than lost.
+QString fieldText(const CallRecord& c, const QString& field)
+{
+    if (field == QLatin1String("parameters"))
+        return compact(c.parameters);
+    if (field == QLatin1String("messages"))
+        return QString::fromUtf8(QJsonDocument(c.messages).toJson());
+    if (field == QLatin1String("toolCalls"))
+        return QString::fromUtf8(QJsonDocument(c.toolCalls).toJson());
+    if (field == QLatin1String("inputs"))
+        return compact(c.inputs);
+    if (field == QLatin1String("tags"))
+        return c.tags.join(QLatin1Char(' '));
+    if (field == QLatin1String("spanFile"))
+        return c.span.file;
+    if (field == QLatin1String("reply"))
+        return c.reply;
+    if (field == QLatin1String("error"))
+        return c.error;
+    if (field == QLatin1String("promptName"))
+        return c.promptName;
+    if (field == QLatin1String("programPath"))
+        return c.programPath;
+    if (field == QLatin1String("model"))
+        return c.model;
+    if (field == QLatin1String("endpoint"))
+        return c.endpoint;
+    return c.finishReason;
+}
+
+QByteArray fileBytes(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestPromptLogSecrets : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    int m_n = 0;
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void noSecretIsStoredOrExported_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("field");
+        const QList<SecretKind> kinds = secretKinds();
+        for (const char* mode : {"redact", "metadata-only", "builtin-off"}) {
+            for (int k = 0; k < kinds.size(); ++k) {
+                if (QLatin1String(mode) == QLatin1String("builtin-off") && !kinds[k].credential)
+                    continue;
+                for (const QString& field : kFields)
+                    QTest::addRow("%s/%s/%s", mode, kinds[k].name, qPrintable(field))
+                        << QString::fromLatin1(mode) << k << field;
+            }
+        }
+    }
+    void noSecretIsStoredOrExported()
+    {
+        QFETCH(QString, mode);
+        QFETCH(int, kind);
+        QFETCH(QString, field);
+        const SecretKind k = secretKinds().at(kind);
+
+        PromptLogOptions options;
+        options.batchIntervalMs = 5;
+        if (mode == QLatin1String("metadata-only"))
+            options.privacy.metadataOnlyTags = {QStringLiteral("private")};
+        if (mode == QLatin1String("builtin-off"))
+            options.privacy.builtinRedaction = false;
+        const QString path = m_dir.filePath(QStringLiteral("log%1.sqlite").arg(++m_n));
+        QString error;
+        auto log = PromptLog::open(path, &error, options);
+        QVERIFY2(log && error.isEmpty(), qPrintable(error));
+        const CallRecord call = callWithSecret(k, field);
+        QVERIFY(compact(call.toJson()).toUtf8().contains(k.needle)); // the case is not vacuous
+        log->record(call);
+        QVERIFY(log->flush());
+
+        auto stored = log->find(call.uid);
+        QVERIFY2(stored, stored ? "" : qPrintable(stored.error().message));
+        const QByteArray storedJson = compact(stored->toJson()).toUtf8();
+        QVERIFY2(!storedJson.contains(k.needle), storedJson.constData());
+        const QString kept = fieldText(*stored, field);
+        if (mode == QLatin1String("metadata-only"))
+            QVERIFY(stored->contentOmitted);
+        else
+            QVERIFY2(kept.contains(QLatin1String("REDACTED")), qPrintable(kept));
+
+        for (ExportFormat format : {ExportFormat::Jsonl, ExportFormat::Csv}) {
+            QBuffer out;
+            out.open(QIODevice::WriteOnly);
+            auto n = exportCalls(*log, {}, format, out);
+            QVERIFY2(n, n ? "" : qPrintable(n.error().message));
+            QCOMPARE(*n, int64_t(1));
+            QVERIFY2(!out.data().contains(k.needle), out.data().constData());
+        }
+
+        // Nor anywhere in the file: not in a full-text index, not in the journal.
+        log.reset();
+        const QDir dir(m_dir.path());
+        for (const QString& name : dir.entryList({QFileInfo(path).fileName() + QLatin1Char('*')}))
+            QVERIFY2(!fileBytes(dir.filePath(name)).contains(k.needle), qPrintable(name));
+    }
+
+    // Calls stored under laxer settings leave through the rules as they stand.
+    void exportAppliesTodaysRules()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("lax.sqlite"));
+        PromptLogOptions lax;
+        lax.privacy.builtinRedaction = false;
+        QString error;
+        auto log = PromptLog::open(path, &error, lax);
+        QVERIFY2(log && error.isEmpty(), qPrintable(error));
+        CallRecord c = callWithSecret(secretKinds().at(4), QStringLiteral("reply")); // e-mail
+        log->record(c);
+        QVERIFY(log->flush());
+        QCOMPARE(log->find(c.uid)->reply, c.reply);
+        log.reset();
+
+        log = PromptLog::open(path, &error, PromptLogOptions{});
+        QVERIFY2(log && error.isEmpty(), qPrintable(error));
+        QBuffer out;
+        out.open(QIODevice::WriteOnly);
+        QVERIFY(exportCalls(*log, {}, ExportFormat::Jsonl, out));
+        QVERIFY(!out.data().contains("hanako.suzuki"));
+        QVERIFY(out.data().contains("[REDACTED:email]"));
+    }
+
+    // Metadata only keeps the settings that shape a call, nothing that could carry content.
+    void metadataOnlyKeepsSafeParameters()
+    {
+        PrivacyPolicy p;
+        p.metadataOnlyTags = {QStringLiteral("private")};
+        CallRecord c;
+        c.tags = {QStringLiteral("private")};
+        c.parameters =
+            QJsonObject{{QStringLiteral("temperature"), 0.2},
+                        {QStringLiteral("max_tokens"), 200},
+                        {QStringLiteral("stream"), true},
+                        {QStringLiteral("model"), QStringLiteral("gpt-4o")},
+                        {QStringLiteral("stop"), QJsonArray{QStringLiteral("Customer Yamada:")}},
+                        {QStringLiteral("user"), QStringLiteral("yamada")},
+                        {QStringLiteral("base_url"), QStringLiteral("http://10.0.0.5/v1")},
+                        {QStringLiteral("temperature_note"), QStringLiteral("free text")},
+                        {QStringLiteral("max_tokens_text"), QStringLiteral("ok")},
+                        {QStringLiteral("seed"), QStringLiteral("not a number")}};
+        p.apply(c);
+        QCOMPARE(c.parameters, (QJsonObject{{QStringLiteral("temperature"), 0.2},
+                                            {QStringLiteral("max_tokens"), 200},
+                                            {QStringLiteral("stream"), true},
+                                            {QStringLiteral("model"), QStringLiteral("gpt-4o")}}));
+    }
+
+    void credentialNames_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<bool>("credential");
+        for (const char* yes :
+             {"api_key", "apiKey", "x-api-key", "X-API-KEY", "Authorization", "proxy-authorization",
+              "password", "db_password", "token", "access_token", "refreshToken", "client_secret",
+              "secret", "Cookie", "gen_ai.request.api_key", "aws_secret_access_key", "private_key",
+              "credentials"})
+            QTest::addRow("%s", yes) << QString::fromLatin1(yes) << true;
+        for (const char* no : {"max_tokens", "tokens", "keyword", "key", "model", "author",
+                               "temperature", "passage", "monkey", "base_url"})
+            QTest::addRow("%s", no) << QString::fromLatin1(no) << false;
+    }
+    void credentialNames()
+    {
+        QFETCH(QString, key);
+        QFETCH(bool, credential);
+        QCOMPARE(isCredentialName(key), credential);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPromptLogSecrets)
+#include "tst_promptlogsecrets.moc"

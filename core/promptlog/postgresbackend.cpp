@@ -381,7 +381,7 @@ public:
                 "coalesce(sum(c.tokens_prompt), 0), coalesce(sum(c.tokens_completion), 0), "
                 "sum(c.cost), percentile_disc(0.5) WITHIN GROUP (ORDER BY c.latency_ms), "
                 "percentile_disc(0.95) WITHIN GROUP (ORDER BY c.latency_ms), "
-                "(array_agg(%4 ORDER BY c.started_at DESC, c.id DESC))[1] FROM calls c%2%3 "
+                "(array_agg((%4)::text ORDER BY c.started_at DESC, c.id DESC))[1] FROM calls c%2%3 "
                 "GROUP BY k")
                 .arg(key, join, where.clause, groupNameSql(group));
         Result_ res = query(sql.toUtf8(), binds(where.binds));

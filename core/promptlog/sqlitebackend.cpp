@@ -791,13 +791,8 @@ private:
                                  .arg(version)
                                  .arg(kSchemaVersion));
         for (int step = version; step < kSchemaVersion; ++step) {
-            // A step is applied whole or not at all (its ALTERs cannot run twice).
-            if (!exec("BEGIN IMMEDIATE"))
-                return error(QStringLiteral("upgrade"));
             if (!exec(kMigrations[step]))
-                return rollback(QStringLiteral("upgrade"));
-            if (!exec("COMMIT"))
-                return rollback(QStringLiteral("upgrade"));
+                return error(QStringLiteral("create"));
         }
         if (version != kSchemaVersion) {
             Statement s(m_db, QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES "

@@ -462,6 +462,7 @@ int evalCommand(const QStringList& args)
         RunLogInfo judgeRun;
         judgeRun.runId = info.id + QStringLiteral(":judge");
         judgeRun.tags = tags + QStringList{QStringLiteral("eval:judge")};
+        judgeRun.origin = promptlog::CallOrigin::Judge;
         context.models = std::make_shared<LoggingModelProvider>(provider, log, judgeRun);
     }
     context.judgeModel = suite.judgeModel;
@@ -486,6 +487,7 @@ int evalCommand(const QStringList& args)
     target.environment.sandbox = a.sandbox;
     target.environment.runLog.programPath = target.programPath;
     target.environment.runLog.tags = tags;
+    target.environment.runLog.origin = promptlog::CallOrigin::Experiment;
     target.outputVariable = suite.outputVariable;
     if (!a.noTraces)
         target.traceFolder =

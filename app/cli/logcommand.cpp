@@ -353,7 +353,7 @@ int statsCmd(PromptLog& log, const Options& o)
                            : named && !r.name.isEmpty()                 ? r.name
                                                                         : r.key};
         if (named)
-            row << r.key;
+            row << (r.name.isEmpty() || r.name == r.key ? QString() : r.key); // calls without ids
         row << QString::number(r.calls)
             << QString::number(100.0 * r.successRate(), 'f', 1) + QLatin1Char('%')
             << QString::number(r.tokensIn) << QString::number(r.tokensOut)

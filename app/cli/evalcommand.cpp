@@ -461,6 +461,7 @@ int evalCommand(const QStringList& args)
     judges.runLog.programPath = QFileInfo(program).absoluteFilePath();
     judges.runLog.tags = tags;
     eval::EvaluatorContext context;
+    judges.runLog.origin = promptlog::CallOrigin::Judge;
     context.models = judges.loggedProvider(provider, {QStringLiteral("eval:judge")});
     context.judgeModel = suite.judgeModel;
     context.embeddingModel = suite.embeddingModel;
@@ -484,6 +485,7 @@ int evalCommand(const QStringList& args)
     target.environment.sandbox = a.sandbox;
     target.environment.runLog.programPath = target.programPath;
     target.environment.runLog.tags = tags;
+    target.environment.runLog.origin = promptlog::CallOrigin::Experiment;
     target.outputVariable = suite.outputVariable;
     for (const eval::Example& e : dataset.examples)
         for (auto it = e.inputs.begin(); it != e.inputs.end(); ++it)

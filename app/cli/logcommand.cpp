@@ -33,10 +33,12 @@ const char* kUsage =
     "      tokens in/out, cost, latency, status, tags\n"
     "  show ID [--json]        one call whole: its messages, reply, parameters and usage\n"
     "                          (ID is the number list prints, or the call's uid)\n"
-    "  stats [--by prompt|tag|model|day] [--sort COLUMN] [--reverse] [FILTERS] [--json]\n"
-    "      per prompt (tag, model, UTC day): calls, success rate, tokens in, tokens out, cost,\n"
-    "      p50/p95 latency; sorted by tokens unless --sort key|calls|success|in|out|tokens|\n"
-    "      cost|p50|p95\n"
+    "  stats [--by prompt|version|program|tag|model|day] [--sort COLUMN] [--reverse]\n"
+    "        [FILTERS] [--json]\n"
+    "      per prompt (its id: one row however its lines move; shown by program and prompt\n"
+    "      name), version, program, tag, model or UTC day: calls, success rate, tokens in,\n"
+    "      out and in total, cost, p50/p95 latency; sorted by tokens unless --sort key|calls|\n"
+    "      success|in|out|tokens|cost|p50|p95\n"
     "  export [--format jsonl|csv] [--out FILE] [FILTERS]\n"
     "      the calls, oldest first, through the privacy rules (JSON Lines keep every field\n"
     "      and import again)\n"
@@ -47,6 +49,9 @@ const char* kUsage =
     "filters:\n"
     "  --tag T (repeatable: every one), --prompt P, --model M ('*' matches anything),\n"
     "  --status ok|failed|cancelled, --run RUN, --since AGE|TIME, --until AGE|TIME\n"
+    "  --origin program|judge|playground|experiment|received (a program's own calls, an\n"
+    "  evaluator's judge, the playground, an experiment's target, spans received over OTLP),\n"
+    "  --prompt-id ID, --program-id ID\n"
     "  (AGE as 2d, 12h, 30m; TIME as 2024-05-01 or 2024-05-01T10:00:00Z),\n"
     "  --search TEXT (words in the messages or the reply; any language)\n"
     "the log:\n"
@@ -235,7 +240,14 @@ int showCmd(PromptLog& log, const Options& o)
                 QStringLiteral("%1 %2\n").arg(QString::fromLatin1(name).leftJustified(12), value);
     };
     field("call:", QStringLiteral("%1 (%2)").arg(c.id).arg(c.uid));
-    field("prompt:", c.promptName);
+    field("prompt:", c.promptId.isEmpty()
+                         ? c.promptName
+                         : QStringLiteral("%1 (%2)").arg(c.promptName, c.promptId));
+    field("program name:", c.programId.isEmpty()
+                               ? c.programName
+                               : QStringLiteral("%1 (%2)").arg(c.programName, c.programId));
+    field("version:", c.version);
+    field("origin:", originName(c.origin));
     field("started:", isoTime(c.startedAt));
     field("run:", c.runId);
     field("program:", c.programHash.isEmpty()
@@ -293,7 +305,9 @@ int statsCmd(PromptLog& log, const Options& o)
 {
     const auto group = groupFromName(o.by);
     if (!group)
-        return fail(QStringLiteral("--by must be prompt, tag, model or day, not '%1'").arg(o.by),
+        return fail(QStringLiteral("--by must be prompt, version, program, tag, model or day, "
+                                   "not '%1'")
+                        .arg(o.by),
                     2);
     const auto column = statsColumnFromName(o.sort);
     if (!column)
@@ -312,11 +326,13 @@ int statsCmd(PromptLog& log, const Options& o)
         };
         for (const StatsRow& r : *rows)
             out.append(QJsonObject{{groupName(*group), r.key},
+                                   {QStringLiteral("name"), r.name},
                                    {QStringLiteral("calls"), qint64(r.calls)},
                                    {QStringLiteral("ok"), qint64(r.okCalls)},
                                    {QStringLiteral("success_rate"), r.successRate()},
                                    {QStringLiteral("tokens_in"), qint64(r.tokensIn)},
                                    {QStringLiteral("tokens_out"), qint64(r.tokensOut)},
+                                   {QStringLiteral("tokens"), qint64(r.tokens())},
                                    {QStringLiteral("cost"), opt(r.cost)},
                                    {QStringLiteral("p50_ms"), opt(r.p50LatencyMs)},
                                    {QStringLiteral("p95_ms"), opt(r.p95LatencyMs)}});
@@ -327,16 +343,24 @@ int statsCmd(PromptLog& log, const Options& o)
         writeText(stdout, QStringLiteral("No calls.\n"));
         return 0;
     }
+    // A prompt, program or version is shown by its name, its id beside it.
+    const bool named = *group == StatsGroup::Prompt || *group == StatsGroup::Program ||
+                       *group == StatsGroup::Version;
     QList<QStringList> cells;
     int64_t calls = 0, ok = 0, in = 0, out = 0;
     std::optional<double> cost;
     for (const StatsRow& r : *rows) {
-        cells.append(
-            {r.key.isEmpty() && *group == StatsGroup::Tag ? QStringLiteral("(no tag)") : r.key,
-             QString::number(r.calls),
-             QString::number(100.0 * r.successRate(), 'f', 1) + QLatin1Char('%'),
-             QString::number(r.tokensIn), QString::number(r.tokensOut), money(r.cost),
-             millis(r.p50LatencyMs), millis(r.p95LatencyMs)});
+        QStringList row = {r.key.isEmpty() && *group == StatsGroup::Tag ? QStringLiteral("(no tag)")
+                           : named && !r.name.isEmpty()                 ? r.name
+                                                                        : r.key};
+        if (named)
+            row << (r.name.isEmpty() || r.name == r.key ? QString() : r.key); // calls without ids
+        row << QString::number(r.calls)
+            << QString::number(100.0 * r.successRate(), 'f', 1) + QLatin1Char('%')
+            << QString::number(r.tokensIn) << QString::number(r.tokensOut)
+            << QString::number(r.tokens()) << money(r.cost) << millis(r.p50LatencyMs)
+            << millis(r.p95LatencyMs);
+        cells.append(row);
         calls += r.calls;
         ok += r.okCalls;
         in += r.tokensIn;
@@ -345,17 +369,28 @@ int statsCmd(PromptLog& log, const Options& o)
             cost = cost.value_or(0) + *r.cost;
     }
     // A call with several tags counts under each: the total would count it twice.
-    if (*group != StatsGroup::Tag && rows->size() > 1)
-        cells.append({QStringLiteral("(total)"), QString::number(calls),
-                      QString::number(calls ? 100.0 * double(ok) / double(calls) : 0, 'f', 1) +
-                          QLatin1Char('%'),
-                      QString::number(in), QString::number(out), money(cost), QString(),
-                      QString()});
-    writeText(stdout, table({groupName(*group).toUpper(), QStringLiteral("CALLS"),
-                             QStringLiteral("SUCCESS"), QStringLiteral("TOKENS IN"),
-                             QStringLiteral("TOKENS OUT"), QStringLiteral("COST"),
-                             QStringLiteral("P50 MS"), QStringLiteral("P95 MS")},
-                            cells, {false, true, true, true, true, true, true, true}));
+    if (*group != StatsGroup::Tag && rows->size() > 1) {
+        QStringList total = {QStringLiteral("(total)")};
+        if (named)
+            total << QString();
+        total << QString::number(calls)
+              << QString::number(calls ? 100.0 * double(ok) / double(calls) : 0, 'f', 1) +
+                     QLatin1Char('%')
+              << QString::number(in) << QString::number(out) << QString::number(in + out)
+              << money(cost) << QString() << QString();
+        cells.append(total);
+    }
+    QStringList header = {groupName(*group).toUpper()};
+    QList<bool> right = {false};
+    if (named) {
+        header << QStringLiteral("ID");
+        right << false;
+    }
+    header << QStringLiteral("CALLS") << QStringLiteral("SUCCESS") << QStringLiteral("TOKENS IN")
+           << QStringLiteral("TOKENS OUT") << QStringLiteral("TOKENS") << QStringLiteral("COST")
+           << QStringLiteral("P50 MS") << QStringLiteral("P95 MS");
+    right << true << true << true << true << true << true << true << true;
+    writeText(stdout, table(header, cells, right));
     return 0;
 }
 
@@ -445,6 +480,15 @@ int logCommand(const QStringList& args)
                    ? QString()
                    : QStringLiteral("--status must be ok, failed or cancelled, not '%1'").arg(v);
     });
+    parser.addOption({QStringLiteral("--origin")}, [&o](const QString& v) {
+        o.filter.origin = originFromName(v);
+        return o.filter.origin ? QString()
+                               : QStringLiteral("--origin must be program, judge, playground, "
+                                                "experiment or received, not '%1'")
+                                     .arg(v);
+    });
+    parser.addOption({QStringLiteral("--prompt-id")}, set(o.filter.promptId));
+    parser.addOption({QStringLiteral("--program-id")}, set(o.filter.programId));
     parser.addOption({QStringLiteral("--since")}, when(o.filter.since, "--since"));
     parser.addOption({QStringLiteral("--until")}, when(o.filter.until, "--until"));
     parser.addOption({QStringLiteral("--limit")}, [&o](const QString& v) {

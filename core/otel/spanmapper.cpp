@@ -706,6 +706,7 @@ std::optional<promptlog::CallRecord> toCallRecord(const Span& span, const SpanVi
                 .arg(QString::fromStdString(span.traceId), QString::fromStdString(span.spanId));
     c.runId = QString::fromStdString(span.traceId);
     c.traceNodeId = QString::fromStdString(span.spanId);
+    c.origin = promptlog::CallOrigin::Received;
     std::string name = v.promptName;
     if (name.empty() && pdlModel)
         name = text(v.pdl.value("def", json()));

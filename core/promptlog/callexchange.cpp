@@ -53,7 +53,12 @@ QString csvRow(const CallRecord& c)
         c.messages.isEmpty()
             ? QString()
             : QString::fromUtf8(QJsonDocument(c.messages).toJson(QJsonDocument::Compact)),
-        c.reply};
+        c.reply,
+        c.promptId,
+        c.programId,
+        c.programName,
+        c.version,
+        originName(c.origin)};
     QStringList out;
     for (const QString& f : fields)
         out.append(csvField(f));
@@ -63,7 +68,7 @@ QString csvRow(const CallRecord& c)
 const char* kCsvHeader =
     "id,run_id,started_at,prompt,tags,model,endpoint,status,tokens_prompt,tokens_completion,"
     "tokens_cached,ttft_ms,latency_ms,cost,retries,finish_reason,error,program,source,"
-    "trace_node,messages,reply\r\n";
+    "trace_node,messages,reply,prompt_id,program_id,program_name,version,origin\r\n";
 
 } // namespace
 

@@ -43,13 +43,18 @@ QString groupName(StatsGroup group)
         return QStringLiteral("model");
     case StatsGroup::Day:
         return QStringLiteral("day");
+    case StatsGroup::Version:
+        return QStringLiteral("version");
+    case StatsGroup::Program:
+        return QStringLiteral("program");
     }
     return QStringLiteral("prompt");
 }
 
 std::optional<StatsGroup> groupFromName(const QString& name)
 {
-    for (StatsGroup g : {StatsGroup::Prompt, StatsGroup::Tag, StatsGroup::Model, StatsGroup::Day}) {
+    for (StatsGroup g : {StatsGroup::Prompt, StatsGroup::Tag, StatsGroup::Model, StatsGroup::Day,
+                         StatsGroup::Version, StatsGroup::Program}) {
         if (groupName(g) == name)
             return g;
     }

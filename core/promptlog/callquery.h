@@ -18,6 +18,10 @@ struct CallFilter {
     QString prompt;
     QString model;
     std::optional<CallStatus> status;
+    std::optional<CallOrigin> origin;
+    /// Exact prompt and program ids (core/pdl/promptidentity.h).
+    QString promptId;
+    QString programId;
     QString runId;
     std::optional<int64_t> since; ///< UTC ms, inclusive
     std::optional<int64_t> until; ///< UTC ms, exclusive
@@ -40,14 +44,19 @@ struct CallFilter {
 /// The words of a full-text query: whitespace separates, "double quotes" keep a phrase.
 QStringList searchTerms(const QString& text);
 
-/// What the monitor's table groups calls by.
-enum class StatsGroup { Prompt, Tag, Model, Day };
+/// What the monitor's table groups calls by. A prompt is its prompt id (calls without one, by
+/// their prompt name), a program its program id (else its path), a version the library's
+/// commit the program ran at (else the program's content hash).
+enum class StatsGroup { Prompt, Tag, Model, Day, Version, Program };
 QString groupName(StatsGroup group);
 std::optional<StatsGroup> groupFromName(const QString& name);
 
 /// One row of the monitor's table: the calls of one prompt (tag, model, UTC day).
 struct StatsRow {
     QString key; ///< by tag, calls without tags are under the empty key
+    /// What a person calls the group, from its newest call: by prompt "<program> › <prompt>",
+    /// by program or version the program's name; empty for the other groups.
+    QString name;
     int64_t calls = 0;
     int64_t okCalls = 0;
     int64_t tokensIn = 0;       ///< prompt tokens, summed over the calls that reported them
@@ -57,6 +66,7 @@ struct StatsRow {
     std::optional<double> p95LatencyMs;
 
     double successRate() const { return calls ? double(okCalls) / double(calls) : 0.0; }
+    int64_t tokens() const { return tokensIn + tokensOut; }
     bool operator==(const StatsRow&) const = default;
 };
 

@@ -28,6 +28,42 @@ std::optional<CallStatus> statusFromName(const QString& name)
     return std::nullopt;
 }
 
+QString originName(CallOrigin origin)
+{
+    switch (origin) {
+    case CallOrigin::Program:
+        return QStringLiteral("program");
+    case CallOrigin::Judge:
+        return QStringLiteral("judge");
+    case CallOrigin::Playground:
+        return QStringLiteral("playground");
+    case CallOrigin::Experiment:
+        return QStringLiteral("experiment");
+    case CallOrigin::Received:
+        return QStringLiteral("received");
+    }
+    return QStringLiteral("program");
+}
+
+std::optional<CallOrigin> originFromName(const QString& name)
+{
+    for (CallOrigin o : {CallOrigin::Program, CallOrigin::Judge, CallOrigin::Playground,
+                         CallOrigin::Experiment, CallOrigin::Received}) {
+        if (originName(o) == name)
+            return o;
+    }
+    return std::nullopt;
+}
+
+CallOrigin legacyOrigin(const QString& promptName, const QStringList& tags)
+{
+    if (promptName == QLatin1String("eval:judge") || tags.contains(QLatin1String("eval:judge")))
+        return CallOrigin::Judge;
+    if (tags.contains(QLatin1String("playground")))
+        return CallOrigin::Playground;
+    return CallOrigin::Program;
+}
+
 QString promptNameFor(const QString& def, const QString& description, const QString& file, int line)
 {
     if (!def.trimmed().isEmpty())
@@ -91,6 +127,11 @@ QJsonObject CallRecord::toJson() const
     o.insert(QLatin1String("run_id"), runId);
     o.insert(QLatin1String("started_at"), isoTime(startedAt));
     o.insert(QLatin1String("prompt"), promptName);
+    o.insert(QLatin1String("prompt_id"), promptId);
+    o.insert(QLatin1String("program_id"), programId);
+    o.insert(QLatin1String("program_name"), programName);
+    o.insert(QLatin1String("version"), version);
+    o.insert(QLatin1String("origin"), originName(origin));
     o.insert(QLatin1String("program"), programPath);
     o.insert(QLatin1String("program_hash"), programHash);
     o.insert(QLatin1String("source"), QJsonObject{{QLatin1String("file"), span.file},
@@ -240,6 +281,18 @@ Result<CallRecord> CallRecord::fromJson(const QJsonObject& object)
     c.status = *s;
     c.error = r.text("error");
     c.retries = r.integer(object, "retries");
+    c.promptId = r.text("prompt_id");
+    c.programId = r.text("program_id");
+    c.programName = r.text("program_name");
+    c.version = r.text("version");
+    // An export written before calls had an origin tells it by the old rule.
+    const QString origin = r.text("origin");
+    const auto o = origin.isEmpty() ? legacyOrigin(c.promptName, c.tags) : originFromName(origin);
+    if (!o)
+        return makeError(QStringLiteral("'origin' must be program, judge, playground, experiment "
+                                        "or received, not '%1'")
+                             .arg(origin));
+    c.origin = *o;
     c.inputs = r.object("inputs");
     c.contentOmitted = object.value(QLatin1String("content_omitted")).toBool();
     if (c.uid.isEmpty())

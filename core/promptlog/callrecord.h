@@ -20,6 +20,19 @@ QString statusName(CallStatus status);
 /// The status named `name` (as statusName() spells it), or nothing.
 std::optional<CallStatus> statusFromName(const QString& name);
 
+/// Where a call comes from: a program's own model block, an evaluator's judge, the playground,
+/// the target program of an experiment, or a span received over OTLP.
+enum class CallOrigin { Program, Judge, Playground, Experiment, Received };
+
+/// "program", "judge", "playground", "experiment", "received".
+QString originName(CallOrigin origin);
+/// The origin named `name` (as originName() spells it), or nothing.
+std::optional<CallOrigin> originFromName(const QString& name);
+/// The origin of a call logged before calls carried one: `judge` for the judge's calls
+/// (prompt or tag `eval:judge`), `playground` for the playground's (tag `playground`), else
+/// `program` — the rule the stores' schema upgrade applies too.
+CallOrigin legacyOrigin(const QString& promptName, const QStringList& tags);
+
 /// One model call of one run, as the prompt log keeps it. A plain value: copy it, move it, hand
 /// it to PromptLog::record() from any thread.
 struct CallRecord {
@@ -31,7 +44,16 @@ struct CallRecord {
     QString runId;
     QString programPath;
     QString programHash; ///< of the program's text, as the caller computes it
-    QString promptName;  ///< see promptNameFor()
+    QString promptName;  ///< the prompt's human name (core/pdl/promptidentity.h)
+    /// The prompt's identity (core/pdl/promptidentity.h): its model block's id and its
+    /// program's ("~…": derived from the path, not yet saved in the program); empty for calls
+    /// made outside a program (judge, playground).
+    QString promptId;
+    QString programId;
+    QString programName; ///< the program's human name
+    /// The prompt library's commit the program ran at; empty when it is not known.
+    QString version;
+    CallOrigin origin = CallOrigin::Program;
     SourceSpan span;     ///< the model block's place in its program
     QString traceNodeId;
     QStringList tags; ///< "key:value" or plain words

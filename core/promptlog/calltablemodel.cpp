@@ -360,7 +360,7 @@ QVariant StatsTableModel::data(const QModelIndex& index, int role) const
     if (role == SortRole) {
         switch (column) {
         case Key:
-            return row.key;
+            return row.name.isEmpty() ? row.key : row.name;
         case Calls:
             return double(row.calls);
         case SuccessRate:
@@ -391,6 +391,8 @@ QVariant StatsTableModel::data(const QModelIndex& index, int role) const
     if (role == Qt::TextAlignmentRole)
         return column == Key || column == Trend ? QVariant()
                                                 : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && column == Key && !row.name.isEmpty())
+        return row.key;
     if (role == Qt::ToolTipRole && column == Trend) {
         const QList<qint64> values = m_series.value(row.key);
         if (values.isEmpty())
@@ -405,6 +407,8 @@ QVariant StatsTableModel::data(const QModelIndex& index, int role) const
         return {};
     switch (column) {
     case Key:
+        if (!row.name.isEmpty())
+            return row.name; // the prompt's (program's) name; the id is in the tooltip
         return row.key.isEmpty() && m_group == StatsGroup::Tag ? tr("(no tags)") : row.key;
     case Calls:
         return formatCount(row.calls);
@@ -443,6 +447,10 @@ QVariant StatsTableModel::headerData(int section, Qt::Orientation o, int role) c
             return tr("Model");
         case StatsGroup::Day:
             return tr("Day (UTC)");
+        case StatsGroup::Version:
+            return tr("Version");
+        case StatsGroup::Program:
+            return tr("Program");
         }
         return {};
     case Calls:

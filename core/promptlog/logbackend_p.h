@@ -15,7 +15,7 @@
 namespace hako::promptlog {
 
 /// The schema version this build writes; a store of a newer version is refused.
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 class LogBackend {
 public:

@@ -57,6 +57,21 @@ CREATE INDEX call_tags_call ON call_tags(call_id);
 CREATE TABLE call_content(id BIGINT PRIMARY KEY REFERENCES calls(id) ON DELETE CASCADE,
   parameters TEXT, messages TEXT, reply TEXT, tool_calls TEXT, inputs TEXT, body TEXT);
 )",
+    // 2: the prompt's identity, the version it ran and where the call came from (see the
+    // SQLite file's step 2).
+    R"(
+ALTER TABLE calls ADD COLUMN prompt_id TEXT NOT NULL DEFAULT '',
+  ADD COLUMN program_id TEXT NOT NULL DEFAULT '',
+  ADD COLUMN program_name TEXT NOT NULL DEFAULT '',
+  ADD COLUMN version TEXT NOT NULL DEFAULT '',
+  ADD COLUMN origin TEXT NOT NULL DEFAULT 'program';
+UPDATE calls SET origin = 'playground'
+  WHERE id IN (SELECT call_id FROM call_tags WHERE tag = 'playground');
+UPDATE calls SET origin = 'judge'
+  WHERE prompt = 'eval:judge' OR id IN (SELECT call_id FROM call_tags WHERE tag = 'eval:judge');
+CREATE INDEX calls_prompt_id ON calls(prompt_id, started_at);
+CREATE INDEX calls_origin ON calls(origin, started_at);
+)",
 };
 constexpr int kSteps = int(sizeof(kMigrations) / sizeof(kMigrations[0]));
 static_assert(kSteps == kSchemaVersion);
@@ -72,16 +87,18 @@ WITH src AS (
     tokens_completion bigint, tokens_cached bigint, ttft_ms float8, latency_ms float8,
     cost float8, status text, error text, retries int, started_at bigint,
     content_omitted int, parameters text, messages text, reply text, tool_calls text,
-    inputs text, body text, ord int)),
+    inputs text, body text, ord int, prompt_id text, program_id text, program_name text,
+    version text, origin text)),
 ins AS (
   INSERT INTO calls(uid, run_id, program_path, program_hash, prompt, src_file, src_line,
     src_column, src_end_line, src_end_column, trace_node, tags, model, endpoint, finish_reason,
     tokens_prompt, tokens_completion, tokens_cached, ttft_ms, latency_ms, cost, status, error,
-    retries, started_at, content_omitted)
+    retries, started_at, content_omitted, prompt_id, program_id, program_name, version, origin)
   SELECT uid, run_id, program_path, program_hash, prompt, src_file, src_line, src_column,
     src_end_line, src_end_column, trace_node, tags, model, endpoint, finish_reason,
     tokens_prompt, tokens_completion, tokens_cached, ttft_ms, latency_ms, cost, status, error,
-    retries, started_at, content_omitted FROM src ORDER BY ord
+    retries, started_at, content_omitted, prompt_id, program_id, program_name, version, origin
+  FROM src ORDER BY ord
   ON CONFLICT (uid) DO NOTHING RETURNING id, uid),
 content AS (
   INSERT INTO call_content(id, parameters, messages, reply, tool_calls, inputs, body)
@@ -215,6 +232,11 @@ public:
             o.insert(QLatin1String("inputs"), QString::fromUtf8(jsonText(r.inputs)));
             o.insert(QLatin1String("body"), searchableText(r.messages, r.reply));
             o.insert(QLatin1String("ord"), ord++);
+            o.insert(QLatin1String("prompt_id"), r.promptId);
+            o.insert(QLatin1String("program_id"), r.programId);
+            o.insert(QLatin1String("program_name"), r.programName);
+            o.insert(QLatin1String("version"), r.version);
+            o.insert(QLatin1String("origin"), originName(r.origin));
             rows.append(o);
         }
         const QByteArray payload = QJsonDocument(rows).toJson(QJsonDocument::Compact);
@@ -339,10 +361,10 @@ public:
         QString join;
         switch (group) {
         case StatsGroup::Prompt:
-            key = QStringLiteral("c.prompt");
-            break;
         case StatsGroup::Model:
-            key = QStringLiteral("c.model");
+        case StatsGroup::Version:
+        case StatsGroup::Program:
+            key = groupKeySql(group);
             break;
         case StatsGroup::Day:
             key = QStringLiteral("to_char(to_timestamp(c.started_at / 1000.0) AT TIME ZONE 'UTC', "
@@ -358,9 +380,10 @@ public:
                 "SELECT %1 AS k, count(*), count(*) FILTER (WHERE c.status = 'ok'), "
                 "coalesce(sum(c.tokens_prompt), 0), coalesce(sum(c.tokens_completion), 0), "
                 "sum(c.cost), percentile_disc(0.5) WITHIN GROUP (ORDER BY c.latency_ms), "
-                "percentile_disc(0.95) WITHIN GROUP (ORDER BY c.latency_ms) FROM calls c%2%3 "
+                "percentile_disc(0.95) WITHIN GROUP (ORDER BY c.latency_ms), "
+                "(array_agg((%4)::text ORDER BY c.started_at DESC, c.id DESC))[1] FROM calls c%2%3 "
                 "GROUP BY k")
-                .arg(key, join, where.clause);
+                .arg(key, join, where.clause, groupNameSql(group));
         Result_ res = query(sql.toUtf8(), binds(where.binds));
         if (PQresultStatus(res.get()) != PGRES_TUPLES_OK)
             return error(QStringLiteral("read"), res.get());
@@ -379,6 +402,7 @@ public:
                 s.p50LatencyMs = r.real(6);
             if (!r.isNull(7))
                 s.p95LatencyMs = r.real(7);
+            s.name = r.text(8);
             rows.append(s);
         }
         sortStats(rows, StatsColumn::Key);

@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <thread>
 
@@ -67,6 +68,25 @@ CREATE TABLE call_content(id INTEGER PRIMARY KEY, parameters TEXT, messages TEXT
 -- vocabulary finds the trigrams a 1-2 character term starts (see buildWhere()).
 CREATE VIRTUAL TABLE call_fts USING fts5(body, tokenize='trigram', detail=none);
 CREATE VIRTUAL TABLE call_fts_terms USING fts5vocab(call_fts, 'row');
+)",
+    // 2: the prompt's identity, the version it ran and where the call came from. Calls logged
+    // before are told apart as legacyOrigin() does.
+    R"(
+ALTER TABLE calls ADD COLUMN prompt_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE calls ADD COLUMN program_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE calls ADD COLUMN program_name TEXT NOT NULL DEFAULT '';
+ALTER TABLE calls ADD COLUMN version TEXT NOT NULL DEFAULT '';
+ALTER TABLE calls ADD COLUMN origin TEXT NOT NULL DEFAULT 'program';
+UPDATE calls SET origin = 'playground'
+  WHERE id IN (SELECT call_id FROM call_tags WHERE tag = 'playground');
+UPDATE calls SET origin = 'judge'
+  WHERE prompt = 'eval:judge' OR id IN (SELECT call_id FROM call_tags WHERE tag = 'eval:judge');
+CREATE INDEX calls_prompt_id ON calls(prompt_id, started_at);
+CREATE INDEX calls_origin ON calls(origin, started_at);
+-- The monitor's scans stay covered with the new keys.
+DROP INDEX calls_stats;
+CREATE INDEX calls_stats ON calls(started_at, prompt_id, prompt, program_name, model, status,
+  tokens_prompt, tokens_completion, cost, latency_ms, tags, origin);
 )",
 };
 constexpr int kSteps = int(sizeof(kMigrations) / sizeof(kMigrations[0]));
@@ -180,6 +200,8 @@ struct Accumulator {
     double cost = 0;
     bool hasCost = false;
     std::vector<double> latencies;
+    QByteArray name; ///< of the newest call
+    int64_t nameAt = std::numeric_limits<int64_t>::min();
 };
 
 // One pass of the monitor's table over the calls (of one time slice): sums and latencies per
@@ -231,6 +253,12 @@ struct StatsScan {
                 }
                 if (latency)
                     a.latencies.push_back(*latency);
+                if (const int64_t at = s.int64(7); at >= a.nameAt && !s.isNull(6)) {
+                    a.nameAt = at;
+                    const QByteArray name = s.raw(6);
+                    if (a.name != name)
+                        a.name = QByteArray(name.constData(), name.size()); // outlives the row
+                }
             };
             if (group == StatsGroup::Day) {
                 const int64_t ms = s.int64(0);
@@ -258,6 +286,10 @@ struct StatsScan {
             a.cost += b.cost;
             a.hasCost = a.hasCost || b.hasCost;
             a.latencies.insert(a.latencies.end(), b.latencies.begin(), b.latencies.end());
+            if (b.nameAt >= a.nameAt) {
+                a.nameAt = b.nameAt;
+                a.name = b.name;
+            }
         };
         for (auto it = other.groups.begin(); it != other.groups.end(); ++it)
             add(groups[it.key()], it.value());
@@ -349,9 +381,10 @@ public:
                           "prompt, src_file, src_line, src_column, src_end_line, src_end_column, "
                           "trace_node, tags, model, endpoint, finish_reason, tokens_prompt, "
                           "tokens_completion, tokens_cached, ttft_ms, latency_ms, cost, status, "
-                          "error, retries, started_at, content_omitted) VALUES (?1, ?2, ?3, ?4, "
+                          "error, retries, started_at, content_omitted, prompt_id, program_id, "
+                          "program_name, version, origin) VALUES (?1, ?2, ?3, ?4, "
                           "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
-                          "?20, ?21, ?22, ?23, ?24, ?25, ?26)"));
+                          "?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)"));
             m_insertContent = std::make_unique<Statement>(
                 m_db, QStringLiteral("INSERT INTO call_content(id, parameters, messages, reply, "
                                      "tool_calls, inputs) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"));
@@ -396,6 +429,11 @@ public:
             s.bind(24, int64_t(r.retries));
             s.bind(25, r.startedAt);
             s.bind(26, int64_t(r.contentOmitted ? 1 : 0));
+            s.bind(27, r.promptId);
+            s.bind(28, r.programId);
+            s.bind(29, r.programName);
+            s.bind(30, r.version);
+            s.bind(31, originName(r.origin));
             if (!s.run())
                 return rollback(QStringLiteral("write"));
             if (sqlite3_changes(m_db) == 0)
@@ -561,22 +599,20 @@ public:
             buildWhere(filter, Dialect::Sqlite, 1, shortTermMatcher(), candidateCounter());
         QString key;
         switch (group) {
-        case StatsGroup::Prompt:
-            key = QStringLiteral("c.prompt");
-            break;
-        case StatsGroup::Model:
-            key = QStringLiteral("c.model");
-            break;
         case StatsGroup::Day:
             key = QStringLiteral("c.started_at");
             break;
         case StatsGroup::Tag:
             key = QStringLiteral("c.tags"); // split below: no join with call_tags
             break;
+        default:
+            key = groupKeySql(group);
+            break;
         }
         const QString sql = QStringLiteral("SELECT %1, c.status, c.tokens_prompt, "
-                                           "c.tokens_completion, c.cost, c.latency_ms FROM calls c")
-                                .arg(key) +
+                                           "c.tokens_completion, c.cost, c.latency_ms, %2, "
+                                           "c.started_at FROM calls c")
+                                .arg(key, groupNameSql(group)) +
                             where.clause;
         // A large log is read in time slices on parallel read connections (WAL lets them
         // read beside the writer); each slice's sums and latencies are merged.
@@ -630,6 +666,7 @@ public:
         auto finish = [&rows](QString key, Accumulator& a) {
             StatsRow r;
             r.key = std::move(key);
+            r.name = QString::fromUtf8(a.name);
             r.calls = a.calls;
             r.okCalls = a.ok;
             r.tokensIn = a.in;

@@ -153,6 +153,12 @@ SqlWhere buildWhere(const CallFilter& filter, Dialect dialect, int firstBind,
         b.pattern("c.model", filter.model);
     if (filter.status)
         b.add(QStringLiteral("c.status = %1").arg(b.bind(statusName(*filter.status))));
+    if (filter.origin)
+        b.add(QStringLiteral("c.origin = %1").arg(b.bind(originName(*filter.origin))));
+    if (!filter.promptId.isEmpty())
+        b.add(QStringLiteral("c.prompt_id = %1").arg(b.bind(filter.promptId)));
+    if (!filter.programId.isEmpty())
+        b.add(QStringLiteral("c.program_id = %1").arg(b.bind(filter.programId)));
     if (!filter.runId.isEmpty())
         b.add(QStringLiteral("c.run_id = %1").arg(b.bind(filter.runId)));
     if (filter.since)
@@ -184,10 +190,10 @@ QString seriesSql(std::optional<StatsGroup> group, const QString& whereClause,
     if (group) {
         switch (*group) {
         case StatsGroup::Prompt:
-            key = QStringLiteral("c.prompt");
-            break;
         case StatsGroup::Model:
-            key = QStringLiteral("c.model");
+        case StatsGroup::Version:
+        case StatsGroup::Program:
+            key = groupKeySql(*group);
             break;
         case StatsGroup::Day:
             key = dialect == Dialect::Sqlite
@@ -293,6 +299,40 @@ QString orderAndLimit(const CallFilter& filter, Dialect dialect)
     return sql;
 }
 
+QString groupKeySql(StatsGroup group)
+{
+    switch (group) {
+    case StatsGroup::Prompt:
+        return QStringLiteral("CASE WHEN c.prompt_id <> '' THEN c.prompt_id ELSE c.prompt END");
+    case StatsGroup::Program:
+        return QStringLiteral(
+            "CASE WHEN c.program_id <> '' THEN c.program_id ELSE c.program_path END");
+    case StatsGroup::Version:
+        return QStringLiteral("CASE WHEN c.version <> '' THEN c.version ELSE c.program_hash END");
+    case StatsGroup::Model:
+        return QStringLiteral("c.model");
+    case StatsGroup::Tag:
+    case StatsGroup::Day:
+        break;
+    }
+    return QStringLiteral("''");
+}
+
+QString groupNameSql(StatsGroup group)
+{
+    switch (group) {
+    case StatsGroup::Prompt:
+        return QStringLiteral("CASE WHEN c.program_name <> '' THEN c.program_name || ' › ' || "
+                              "c.prompt ELSE c.prompt END");
+    case StatsGroup::Program:
+    case StatsGroup::Version:
+        return QStringLiteral("c.program_name");
+    default:
+        break;
+    }
+    return QStringLiteral("''");
+}
+
 QString callColumns(bool withContent)
 {
     QString cols = QStringLiteral(
@@ -300,7 +340,8 @@ QString callColumns(bool withContent)
         "c.src_line, c.src_column, c.src_end_line, c.src_end_column, c.trace_node, c.tags, "
         "c.model, c.endpoint, c.finish_reason, c.tokens_prompt, c.tokens_completion, "
         "c.tokens_cached, c.ttft_ms, c.latency_ms, c.cost, c.status, c.error, c.retries, "
-        "c.started_at, c.content_omitted");
+        "c.started_at, c.content_omitted, c.prompt_id, c.program_id, c.program_name, c.version, "
+        "c.origin");
     if (withContent)
         cols += QStringLiteral(", t.parameters, t.messages, t.reply, t.tool_calls, t.inputs");
     return cols;
@@ -356,6 +397,11 @@ CallRecord decodeCall(const SqlRow& r, bool withContent)
     c.retries = int(r.int64(24));
     c.startedAt = r.int64(25);
     c.contentOmitted = r.int64(26) != 0;
+    c.promptId = r.text(27);
+    c.programId = r.text(28);
+    c.programName = r.text(29);
+    c.version = r.text(30);
+    c.origin = originFromName(r.text(31)).value_or(CallOrigin::Program);
     if (withContent) {
         c.parameters = parse(r.text(kContentColumn)).object();
         c.messages = parse(r.text(kContentColumn + 1)).array();

@@ -66,7 +66,13 @@ private:
 
 /// The columns of a listing (`calls c`), then with content those of `call_content t`.
 QString callColumns(bool withContent);
-inline constexpr int kContentColumn = 27;
+inline constexpr int kContentColumn = 32;
+
+/// The SQL expression (over `calls c`) of a group's key for the prompt, program, version and
+/// model groups (the day and tag groups are each backend's own); see StatsGroup.
+QString groupKeySql(StatsGroup group);
+/// The SQL expression of what a person calls a group's call (StatsRow::name), `''` for none.
+QString groupNameSql(StatsGroup group);
 
 /// A result row, whichever the backend.
 class SqlRow {

@@ -77,6 +77,7 @@ bool ExperimentJob::start(Request request, QString* error)
         env.baseFolder = QFileInfo(program).absolutePath();
         env.runLog.programPath = program;
         env.runLog.tags << QStringLiteral("eval:") + request.name;
+        env.runLog.origin = promptlog::CallOrigin::Experiment;
         // One provider for every example and the judges, unlogged: the target's runs log
         // their calls themselves, the judges' through loggedProvider().
         RunEnvironment unlogged = env;
@@ -87,7 +88,9 @@ bool ExperimentJob::start(Request request, QString* error)
         const std::shared_ptr<models::IModelProvider> bare = *provider;
 
         eval::EvaluatorContext context;
-        context.models = env.loggedProvider(bare, {QStringLiteral("eval:judge")});
+        RunEnvironment judges = env;
+        judges.runLog.origin = promptlog::CallOrigin::Judge;
+        context.models = judges.loggedProvider(bare, {QStringLiteral("eval:judge")});
         context.judgeModel = request.judgeModel;
         context.language = request.language;
         context.sandbox = env.sandbox;

@@ -91,6 +91,11 @@ Result<models::ChatResponse> LoggingModelProvider::chat(const models::ChatReques
     call.tags = m_run.tags;
     call.inputs = m_run.inputs;
     call.promptName = QString::fromStdString(request.site.promptName);
+    call.promptId = QString::fromStdString(request.site.promptId);
+    call.programId = QString::fromStdString(request.site.programId);
+    call.programName = QString::fromStdString(request.site.programName);
+    call.version = m_run.version;
+    call.origin = m_run.origin;
     call.span = request.site.span;
     call.traceNodeId = QString::fromStdString(request.site.nodeId);
     call.retries = request.site.attempt;

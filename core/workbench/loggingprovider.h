@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/pdl/model/modelprovider.h"
+#include "core/promptlog/callrecord.h"
 
 #include <QJsonObject>
 #include <QStringList>
@@ -21,11 +22,17 @@ struct RunLogInfo {
     QString programHash; ///< SHA-256 of its text, hex
     QStringList tags;    ///< `--tag`, HAKO_TAGS, the Run settings' Tags, the folder's tags
     QJsonObject inputs;  ///< the run's input variables (`-d`/`-f` data)
+    /// Where the run's calls come from: a program run by the user, an experiment's target, an
+    /// evaluator's judge, the playground (CallRecord::origin).
+    promptlog::CallOrigin origin = promptlog::CallOrigin::Program;
+    /// The prompt library's commit the program is at (CallRecord::version); empty: unknown.
+    QString version;
 };
 
 /// A model provider that records every chat call it passes on in the prompt log: the messages
 /// exactly as sent, the reply, usage, time to first token, latency, status and the call site
-/// (ChatRequest::site). Recording only queues the call (PromptLog::record), so the run's thread
+/// (ChatRequest::site: the prompt's and program's ids and names) and the run's origin and
+/// version. Recording only queues the call (PromptLog::record), so the run's thread
 /// never waits for the store. Embeddings and model listings pass through unrecorded.
 class LoggingModelProvider : public models::IModelProvider {
 public:

@@ -102,9 +102,14 @@ private Q_SLOTS:
         QCOMPARE(calls->at(0).completionTokens, std::optional<int64_t>(4));
         QCOMPARE(calls->at(0).parameters.value(QStringLiteral("temperature")).toInt(), 0);
         QCOMPARE(calls->at(0).span.line, 6);
-        // No def: the block's description would come next; this block has none either, so it
-        // is listed by its place.
-        QCOMPARE(calls->at(1).promptName, QStringLiteral("summary.pdl:9"));
+        // Neither a description nor a def: the program's name and the block's ordinal.
+        QCOMPARE(calls->at(1).promptName, QStringLiteral("Summaries #2"));
+        QCOMPARE(calls->at(0).programName, QStringLiteral("Summaries"));
+        QCOMPARE(calls->at(0).origin, CallOrigin::Program);
+        // No ids written in the file: derived ones, the same program for both blocks.
+        QVERIFY(calls->at(0).promptId.startsWith(QLatin1Char('~')));
+        QVERIFY(calls->at(0).promptId != calls->at(1).promptId);
+        QCOMPARE(calls->at(0).programId, calls->at(1).programId);
         QCOMPARE(calls->at(1).reply, QStringLiteral("猫は穏やかです。"));
 
         // The monitor's table: its sums are the server's.

@@ -4,6 +4,7 @@
 #include "core/models/modelconfig.h"
 #include "core/pdl/lang/builtindocs.h"
 #include "core/pdl/programcheck.h"
+#include "core/pdl/promptidentity.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/workbench/programfile.h"
 #include "core/workbench/workbenchcontext.h"
@@ -317,10 +318,43 @@ bool EditorPane::save(QString* error)
     return saveAs(m_filePath, error);
 }
 
+bool EditorPane::ensurePromptIds(const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    const bool pdlFile = path.isEmpty() || suffix == QLatin1String("pdl");
+    if (!pdlFile && suffix != QLatin1String("yaml") && suffix != QLatin1String("yml"))
+        return false;
+    const QString text = m_editor->text();
+    const pdl::ParseResult parsed = pdl::parseProgramText(
+        text.toUtf8(), path.isEmpty() ? QStringLiteral("untitled.pdl") : path);
+    if (!parsed.program ||
+        (!pdlFile && (!parsed.ok() || pdl::modelBlocks(*parsed.program).empty())))
+        return false;
+    const std::vector<pdl::PromptIdLine> lines = pdl::missingPromptIdLines(text, *parsed.program);
+    if (lines.empty())
+        return false;
+    // Each line goes in where its source line starts; the text's own line ending follows it.
+    const QString eol =
+        text.contains(QLatin1String("\r\n")) ? QStringLiteral("\r\n") : QStringLiteral("\n");
+    QList<qsizetype> lineStarts = {0};
+    for (qsizetype i = text.indexOf(QLatin1Char('\n')); i >= 0;
+         i = text.indexOf(QLatin1Char('\n'), i + 1))
+        lineStarts.append(i + 1);
+    QList<PdlEditor::TextReplacement> edits;
+    for (const pdl::PromptIdLine& l : lines) {
+        // A byte-order mark stays first.
+        const qsizetype at = l.line == 0 && text.startsWith(QChar(0xFEFF)) ? 1 : lineStarts[l.line];
+        edits.append({at, 0, l.text + eol});
+    }
+    m_editor->applyTextEdits(edits);
+    return true;
+}
+
 bool EditorPane::saveAs(const QString& path, QString* error)
 {
     // Text typed in the Prompt view a moment ago is in the file too.
     m_promptView->commitPendingEdits();
+    ensurePromptIds(path);
     const Result<bool> saved = ProgramFile::save(path, m_editor->text(), m_hasBom);
     if (!saved) {
         const QString message = saved.error().toString();

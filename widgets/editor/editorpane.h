@@ -74,8 +74,15 @@ public:
     bool openFile(const QString& path, QString* error = nullptr);
     /// Saves to the current path; false (with the error shown) if it fails or there is no path.
     bool save(QString* error = nullptr);
-    /// Saves to `path` and makes it the current path on success.
+    /// Saves to `path` and makes it the current path on success. A program's missing prompt
+    /// ids (core/pdl/promptidentity.h) are written first, see ensurePromptIds().
     bool saveAs(const QString& path, QString* error = nullptr);
+    /// Inserts the prompt ids the program lacks (`# hako-prompt:` comment lines) through the
+    /// editor, as one undoable edit that keeps the cursor where it was; true when it inserted
+    /// any. Only for PDL programs: `.pdl` files, unnamed buffers, and YAML files that read as a
+    /// program with model blocks (never JSON, which has no comments). Saving calls it; so does
+    /// running an unnamed program, so that its calls keep their prompts once it is saved.
+    bool ensurePromptIds(const QString& path);
 
     /// Absolute path of the document, empty for a new one.
     QString filePath() const { return m_filePath; }

@@ -113,7 +113,7 @@ QTableView* makeTable(QWidget* parent, QAbstractItemModel* model, const QString&
 PromptLogPane::PromptLogPane(QWidget* parent)
     : QWidget(parent), m_messageBar(new MessageBar(this)), m_search(new QLineEdit(this)),
       m_prompt(new QLineEdit(this)), m_model(new QLineEdit(this)), m_tags(new QLineEdit(this)),
-      m_status(new QComboBox(this)), m_range(new QComboBox(this)),
+      m_status(new QComboBox(this)), m_origin(new QComboBox(this)), m_range(new QComboBox(this)),
       m_tagsButton(new QToolButton(this)), m_refresh(new QPushButton(tr("&Refresh"), this)),
       m_summary(new QLabel(this)), m_tabs(new QTabWidget(this)), m_calls(new CallTableModel(this)),
       m_stats(new StatsTableModel(this)), m_statsProxy(new QSortFilterProxyModel(this)),
@@ -143,6 +143,14 @@ PromptLogPane::PromptLogPane(QWidget* parent)
     m_status->addItem(tr("OK"), statusName(CallStatus::Ok));
     m_status->addItem(tr("Failed"), statusName(CallStatus::Failed));
     m_status->addItem(tr("Cancelled"), statusName(CallStatus::Cancelled));
+    m_origin->setAccessibleName(tr("Origin filter"));
+    m_origin->setToolTip(tr("Where the calls come from"));
+    m_origin->addItem(tr("Any origin"));
+    m_origin->addItem(tr("Programs"), originName(CallOrigin::Program));
+    m_origin->addItem(tr("Judges"), originName(CallOrigin::Judge));
+    m_origin->addItem(tr("Playground"), originName(CallOrigin::Playground));
+    m_origin->addItem(tr("Experiments"), originName(CallOrigin::Experiment));
+    m_origin->addItem(tr("Received"), originName(CallOrigin::Received));
     m_range->setAccessibleName(tr("Time range"));
     for (const QString& label : {tr("Any time"), tr("Last hour"), tr("Last 24 hours"),
                                  tr("Last 7 days"), tr("Last 30 days")})
@@ -168,6 +176,7 @@ PromptLogPane::PromptLogPane(QWidget* parent)
     filters->addWidget(m_tags, 1);
     filters->addWidget(m_tagsButton);
     filters->addWidget(m_status);
+    filters->addWidget(m_origin);
     filters->addWidget(m_range);
     filters->addWidget(m_refresh);
 
@@ -233,6 +242,8 @@ PromptLogPane::PromptLogPane(QWidget* parent)
     m_group->addItem(tr("By tag"), int(StatsGroup::Tag));
     m_group->addItem(tr("By model"), int(StatsGroup::Model));
     m_group->addItem(tr("By day (UTC)"), int(StatsGroup::Day));
+    m_group->addItem(tr("By program"), int(StatsGroup::Program));
+    m_group->addItem(tr("By version"), int(StatsGroup::Version));
     m_statsProxy->setSourceModel(m_stats);
     m_statsProxy->setSortRole(StatsTableModel::SortRole);
     m_statsView = makeTable(statsPage, m_statsProxy, tr("Call statistics"));
@@ -286,6 +297,7 @@ PromptLogPane::PromptLogPane(QWidget* parent)
         connect(edit, &QLineEdit::returnPressed, this, &PromptLogPane::refresh);
     }
     connect(m_status, &QComboBox::currentIndexChanged, this, &PromptLogPane::refresh);
+    connect(m_origin, &QComboBox::currentIndexChanged, this, &PromptLogPane::refresh);
     connect(m_calls, &CallTableModel::sortRequested, this, &PromptLogPane::refresh);
     connect(m_calls, &CallTableModel::pageNeeded, this, &PromptLogPane::loadPage);
     connect(m_range, &QComboBox::currentIndexChanged, this, &PromptLogPane::refresh);
@@ -351,6 +363,8 @@ CallFilter PromptLogPane::currentFilter() const
         m_tags->text().split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts);
     if (const QString status = m_status->currentData().toString(); !status.isEmpty())
         filter.status = statusFromName(status);
+    if (const QString origin = m_origin->currentData().toString(); !origin.isEmpty())
+        filter.origin = originFromName(origin);
     if (m_range->currentIndex() > 0)
         filter.since =
             seriesRangeFor(m_range->currentIndex(), QDateTime::currentMSecsSinceEpoch()).fromMs;
@@ -703,7 +717,9 @@ QString PromptLogPane::detailHtml(const CallRecord& call)
     row(tr("Time"), QDateTime::fromMSecsSinceEpoch(call.startedAt)
                         .toLocalTime()
                         .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz")));
-    row(tr("Prompt"), call.promptName);
+    row(tr("Prompt"), call.programName.isEmpty()
+                          ? call.promptName
+                          : QStringLiteral("%1 › %2").arg(call.programName, call.promptName));
     row(tr("Model"), call.model);
     row(tr("Endpoint"), call.endpoint);
     row(tr("Tags"), call.tags.join(QStringLiteral(", ")));
@@ -713,6 +729,7 @@ QString PromptLogPane::detailHtml(const CallRecord& call)
                            ? QStringLiteral("%1:%2").arg(call.programPath).arg(call.span.line)
                            : call.programPath);
     row(tr("Run"), call.runId);
+    row(tr("Origin"), originName(call.origin));
     out += QStringLiteral("</table>");
     if (call.contentOmitted) {
         out +=
@@ -780,7 +797,9 @@ QString PromptLogPane::detailText(const CallRecord& call)
     line(tr("Time"), QDateTime::fromMSecsSinceEpoch(call.startedAt)
                          .toLocalTime()
                          .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz")));
-    line(tr("Prompt"), call.promptName);
+    line(tr("Prompt"), call.programName.isEmpty()
+                           ? call.promptName
+                           : QStringLiteral("%1 › %2").arg(call.programName, call.promptName));
     line(tr("Model"), call.model);
     line(tr("Endpoint"), call.endpoint);
     line(tr("Tags"), call.tags.join(QStringLiteral(", ")));
@@ -788,6 +807,7 @@ QString PromptLogPane::detailText(const CallRecord& call)
     line(tr("Error"), call.error);
     line(tr("Program"), call.programPath);
     line(tr("Run"), call.runId);
+    line(tr("Origin"), originName(call.origin));
 
     if (call.contentOmitted) {
         out += QLatin1Char('\n') +

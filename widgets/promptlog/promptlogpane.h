@@ -63,6 +63,8 @@ public:
     QLineEdit* modelField() const { return m_model; }
     QLineEdit* tagField() const { return m_tags; }
     QComboBox* statusCombo() const { return m_status; }
+    /// Which calls: any, a program's own, the judges', the playground's, experiments', received.
+    QComboBox* originCombo() const { return m_origin; }
     QComboBox* rangeCombo() const { return m_range; }
     /// Lists the tags of the log as check boxes (a menu).
     QToolButton* tagsButton() const { return m_tagsButton; }
@@ -130,6 +132,7 @@ private:
     QLineEdit* m_model;
     QLineEdit* m_tags;
     QComboBox* m_status;
+    QComboBox* m_origin;
     QComboBox* m_range;
     QToolButton* m_tagsButton;
     QPushButton* m_refresh;

@@ -53,6 +53,7 @@ PlaygroundLinks::PlaygroundLinks(WorkbenchContext* context, ProgramTabs* tabs,
         env.promptLog = m_context->promptLog();
         env.runLog = RunLogInfo();
         env.runLog.programPath = program;
+        env.runLog.origin = promptlog::CallOrigin::Playground;
         env.runLog.tags = tagsFromEnvironment();
         for (const QString& t : m_runActions->runTags())
             if (!env.runLog.tags.contains(t))

@@ -3,6 +3,8 @@
 #include "core/pdl/value.h"
 #include "core/util/diagnostic.h"
 
+#include <QByteArray>
+
 #include <memory>
 #include <optional>
 #include <string>
@@ -308,6 +310,9 @@ struct ErrorBlock : BlockOf<BlockKind::Error> {
 /// A parsed PDL program: the root block and the file it came from.
 struct Program {
     QString file;
+    /// The text it was parsed from (shared with the caller's buffer, not copied): what the
+    /// interpreter maps spans to lines and prompt ids in (an editor's unsaved text included).
+    QByteArray source;
     BlockPtr root;
     std::shared_ptr<const YamlValue> document;
     /// The nodes of `document` that were read as blocks (sorted by address), for mapping a

@@ -78,7 +78,10 @@ RunResult Interpreter::run(const std::shared_ptr<const Program>& program)
     auto info = std::make_unique<ProgramInfo>();
     info->program = program;
     info->dir = QFileInfo(program->file).absolutePath();
-    if (Result<QByteArray> text = readBoundedFile(program->file))
+    // The text that was parsed (an editor's unsaved text), else the file.
+    if (!program->source.isEmpty())
+        info->lines = QString::fromUtf8(program->source).split(QLatin1Char('\n'));
+    else if (Result<QByteArray> text = readBoundedFile(program->file))
         info->lines = QString::fromUtf8(*text).split(QLatin1Char('\n'));
     const ProgramInfo* raw = info.get();
     runner.programs.emplace(QFileInfo(program->file).absoluteFilePath(), std::move(info));

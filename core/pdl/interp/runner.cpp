@@ -896,8 +896,7 @@ const ProgramInfo* Runner::loadProgram(const QString& path, const SourceSpan& fr
     auto info = std::make_unique<ProgramInfo>();
     info->program = parsed.program;
     info->dir = QFileInfo(canonical).absolutePath();
-    if (Result<QByteArray> text = readBoundedFile(canonical))
-        info->lines = QString::fromUtf8(*text).split(QLatin1Char('\n'));
+    info->lines = QString::fromUtf8(parsed.program->source).split(QLatin1Char('\n'));
     const ProgramInfo* raw = info.get();
     programs.emplace(canonical, std::move(info));
     announceProgram(parsed.program);

@@ -5,6 +5,7 @@
 
 #include "core/pdl/interp/env.h"
 #include "core/pdl/interp/interpreter.h"
+#include "core/pdl/promptidentity.h"
 
 #include <QStringList>
 
@@ -44,6 +45,9 @@ struct ProgramInfo {
     std::shared_ptr<const Program> program;
     QString dir;       ///< folder for relative reads, includes and imports
     QStringList lines; ///< the file's lines, for mapping expression errors to columns
+    /// Its prompt identity, read from `lines` on the first model call (Runner::identityOf).
+    mutable std::once_flag identityOnce;
+    mutable std::shared_ptr<const ProgramIdentity> identity;
 };
 
 /// Where a block runs: its variables, the context before it, the role its messages take.
@@ -92,6 +96,9 @@ public:
     /// Parses (once per run) the program at `path` for an include or import (`what`, for
     /// messages) written at `from`; throws PdlError naming the file at `from`.
     const ProgramInfo* loadProgram(const QString& path, const SourceSpan& from, const char* what);
+    /// The prompt identity of the program holding the model block at `span` (`current` when it
+    /// is that program's), read once per program and run; null when the file is not loaded.
+    const ProgramIdentity* identityOf(const SourceSpan& span, const ProgramInfo* current);
     static std::string includeErrors(const QString& file, const SourceSpan& from, const char* what,
                                      const std::vector<Diagnostic>& diagnostics);
     void checkCancelled() const;

@@ -154,6 +154,25 @@ Value Runner::parseResult(const ParserSpec& parser, const Value& result, const S
     return v;
 }
 
+const ProgramIdentity* Runner::identityOf(const SourceSpan& span, const ProgramInfo* current)
+{
+    const ProgramInfo* info = nullptr;
+    if (current && current->program && current->program->file == span.file) {
+        info = current;
+    } else {
+        std::lock_guard lock(programsMutex);
+        auto it = programs.find(QFileInfo(span.file).absoluteFilePath());
+        info = it == programs.end() ? nullptr : it->second.get();
+    }
+    if (!info || !info->program)
+        return nullptr;
+    std::call_once(info->identityOnce, [info] {
+        info->identity = std::make_shared<const ProgramIdentity>(readProgramIdentity(
+            info->lines, *info->program, QFileInfo(info->program->file).absoluteFilePath()));
+    });
+    return info->identity.get();
+}
+
 Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, TraceNode* node)
 {
     Value model = eval(b.model, st, node, "model");
@@ -235,13 +254,22 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
             request.messages.push_back(Value(std::move(clean)));
         }
         request.parameters = parameters;
-        // Where it comes from, for the prompt log.
-        request.site.promptName = b.def           ? *b.def
-                                  : b.description ? *b.description
-                                                  : QStringLiteral("%1:%2")
-                                                        .arg(QFileInfo(b.span.file).fileName())
-                                                        .arg(b.span.line)
-                                                        .toStdString();
+        // Where it comes from, for the prompt log: the prompt's identity and names.
+        if (const ProgramIdentity* identity = identityOf(b.span, st.program)) {
+            request.site.programId = identity->id.toStdString();
+            request.site.programName = identity->name.toStdString();
+            if (const PromptIdentity* prompt = identity->find(b.span)) {
+                request.site.promptId = prompt->id.toStdString();
+                request.site.promptName = prompt->name.toStdString();
+            }
+        }
+        if (request.site.promptName.empty())
+            request.site.promptName = b.def           ? *b.def
+                                      : b.description ? *b.description
+                                                      : QStringLiteral("%1:%2")
+                                                            .arg(QFileInfo(b.span.file).fileName())
+                                                            .arg(b.span.line)
+                                                            .toStdString();
         request.site.span = b.span;
         request.site.nodeId = id;
         if (const size_t r = id.rfind(".retry"); r != std::string::npos)

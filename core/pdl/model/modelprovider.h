@@ -17,8 +17,14 @@ namespace hako::models {
 /// Where a request comes from, for the prompt log (core/promptlog): the model block that sent
 /// it. Empty for requests made outside a program (the playground fills its own).
 struct CallSite {
-    /// The prompt's name: the block's `def`, else its `description`, else `file:line`.
+    /// The prompt's human name (core/pdl/promptidentity.h): the block's `description`, else its
+    /// `def`, else "<program name> #<n>".
     std::string promptName;
+    /// The block's id (`# hako-prompt:` above it), else a derived one ("~…", unsaved identity).
+    std::string promptId;
+    /// The program's id, likewise, and its human name (root `description`, else file name).
+    std::string programId;
+    std::string programName;
     /// The model block's span in its program file.
     SourceSpan span;
     /// The block's id in the trace (`text.0.model`).

@@ -167,6 +167,7 @@ ParseResult parseProgramText(const QByteArray& text, const QString& fileName,
     detail::Checker checker(options, document);
     auto program = std::make_shared<Program>();
     program->file = fileName;
+    program->source = text;
     program->document = document;
     program->root = checker.parseBlock(*document);
     program->blockNodes = std::move(checker.blockNodes);

@@ -103,7 +103,7 @@ bool mergeData(const QByteArray& text, const QString& origin, pdl::Dict& into, Q
 // What `hako run` was asked: the options of the run and what to give it.
 struct RunArguments {
     pdl::RunOptions options;
-    QString program, traceFile, replayFile, documentFile, library;
+    QString program, traceFile, replayFile, documentFile, library, libraryVersion;
     bool wantTrace = false;
     bool trustOnce = false, trustFolder = false;
     QString stream = QStringLiteral("result"); // the reference's default
@@ -252,8 +252,9 @@ pdl::RunResult runUnderDebugger(pdl::RunOptions options, const QString& program,
     return result;
 }
 
-// The file that runs `spec` (NAME@LABEL or NAME@VERSION) of the prompt library.
-Result<QString> libraryProgram(const QString& spec, const QString& folder)
+// The file that runs `spec` (NAME@LABEL or NAME@VERSION) of the prompt library; `version` gets
+// the commit it is at.
+Result<QString> libraryProgram(const QString& spec, const QString& folder, QString* version)
 {
     Result<library::PromptLibrary> lib = library::PromptLibrary::open(
         folder.isEmpty() ? library::PromptLibrary::defaultFolder() : folder);
@@ -262,6 +263,7 @@ Result<QString> libraryProgram(const QString& spec, const QString& folder)
     Result<library::ResolvedPrompt> resolved = lib->get(spec);
     if (!resolved)
         return resolved.error();
+    *version = resolved->version.commit;
     return lib->materialize(*resolved);
 }
 
@@ -284,7 +286,7 @@ int runCommand(const QStringList& args)
     }
     if (!QFileInfo::exists(program) && program.contains(QLatin1Char('@'))) {
         // A prompt of the library at a label or version.
-        Result<QString> file = libraryProgram(program, r.library);
+        Result<QString> file = libraryProgram(program, r.library, &r.libraryVersion);
         if (!file) {
             writeText(stderr, QStringLiteral("hako run: %1\n").arg(file.error().message));
             return 1;
@@ -365,6 +367,7 @@ int runCommand(const QStringList& args)
         environment.promptLog = std::move(log);
         environment.runLog.programPath = QFileInfo(program).absoluteFilePath();
         environment.runLog.tags = tagsFromEnvironment() + r.tags;
+        environment.runLog.version = r.libraryVersion;
         environment.runLog.inputs =
             QJsonDocument::fromJson(
                 QByteArray::fromStdString(pdl::Value(options.initialScope).json()))

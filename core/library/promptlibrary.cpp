@@ -1,6 +1,7 @@
 #include "core/library/promptlibrary.h"
 
 #include "core/pdl/parser/yamlvalue.h"
+#include "core/pdl/promptidentity.h"
 #include "core/util/outputfile.h"
 
 #include <QDateTime>
@@ -17,13 +18,6 @@
 namespace hako::library {
 
 namespace {
-
-const QRegularExpression& idComment()
-{
-    static const QRegularExpression re(
-        QStringLiteral("^#\\s*hako-prompt:\\s*([0-9a-f]{6,64})\\s*$"));
-    return re;
-}
 
 bool isCommitLike(const QString& s)
 {
@@ -43,17 +37,7 @@ LibraryPrompt describeProgram(const QByteArray& text, const QString& path)
 {
     LibraryPrompt p;
     p.path = path;
-    for (const QByteArray& raw : text.split('\n')) {
-        const QString line = QString::fromUtf8(raw).trimmed();
-        if (line.isEmpty())
-            continue;
-        if (!line.startsWith(QLatin1Char('#')))
-            break;
-        if (const QRegularExpressionMatch m = idComment().match(line); m.hasMatch()) {
-            p.id = m.captured(1);
-            break;
-        }
-    }
+    p.id = pdl::programPromptId(QString::fromUtf8(text).split(QLatin1Char('\n')));
     if (Result<pdl::YamlValue> doc = pdl::loadYaml(text, path); doc.ok() && doc->isMapping())
         if (const pdl::YamlValue* d = doc->value("description"); d && d->isScalar())
             p.name = QString::fromStdString(d->scalar().toText())

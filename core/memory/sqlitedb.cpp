@@ -152,8 +152,9 @@ Result<bool> SqliteDb::open(const QString& path, Mode mode)
     switch (mode) {
     case Mode::Create: {
         // Private from the first byte: SQLite gives -wal and -shm the database's permissions.
+        // A store in a folder that does not exist is an error, as it always was.
         QString why;
-        if (!createPrivateFile(path, &why))
+        if (!createPrivateFile(path, &why, false))
             return makeError(QStringLiteral("cannot create memory store %1: %2").arg(path, why));
         flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
         break;

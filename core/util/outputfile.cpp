@@ -295,9 +295,9 @@ bool makeOutputFolder(const QString& path, QString* error, NewFileAccess access)
     return true;
 }
 
-bool createPrivateFile(const QString& path, QString* error)
+bool createPrivateFile(const QString& path, QString* error, bool makeFolders)
 {
-    if (!makeOutputFolder(QFileInfo(path).absolutePath(), error))
+    if (makeFolders && !makeOutputFolder(QFileInfo(path).absolutePath(), error))
         return false;
     const int fd = ::open(QFile::encodeName(path).constData(),
                           O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0600);

@@ -80,10 +80,10 @@ bool appendOutputFile(const QString& path, const QByteArray& data, QString* erro
 bool makeOutputFolder(const QString& path, QString* error,
                       NewFileAccess access = NewFileAccess::Private);
 
-/// Creates `path` empty with 0600 (and its folders with 0700) when it does not exist, so that a
-/// database opened on it next is private from its first byte: SQLite gives its -wal and -shm
-/// files the database file's permissions. An existing file is left as it is. Databases are
-/// the one kind of file written in place rather than replaced.
-bool createPrivateFile(const QString& path, QString* error);
+/// Creates `path` empty with 0600 (and, with `makeFolders`, its missing folders with 0700) when
+/// it does not exist, so that a database opened on it next is private from its first byte:
+/// SQLite gives its -wal and -shm files the database file's permissions. An existing file is
+/// left as it is. Databases are the one kind of file written in place rather than replaced.
+bool createPrivateFile(const QString& path, QString* error, bool makeFolders = true);
 
 } // namespace hako

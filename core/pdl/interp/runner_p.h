@@ -5,6 +5,7 @@
 
 #include "core/pdl/interp/env.h"
 #include "core/pdl/interp/interpreter.h"
+#include "core/pdl/model/modelprovider.h"
 #include "core/pdl/promptidentity.h"
 
 #include <QStringList>
@@ -168,6 +169,8 @@ public:
     Value execCode(const CodeBlock& b, State& st, const std::string& id, TraceNode* node);
     Value execArgs(const ArgsBlock& b, State& st, TraceNode* node);
     Value execModel(const ModelBlock& b, State& st, const std::string& id, TraceNode* node);
+    /// Where a model block's request comes from, for the prompt log (ChatRequest::site).
+    models::CallSite callSite(const ModelBlock& b, const State& st, const std::string& id);
 
     // Code, commands and parsers (runnerexternal.cpp).
     Value runCode(const CodeBlock& b, const std::string& source, State& st, TraceNode* node);

@@ -173,6 +173,32 @@ const ProgramIdentity* Runner::identityOf(const SourceSpan& span, const ProgramI
     return info->identity.get();
 }
 
+models::CallSite Runner::callSite(const ModelBlock& b, const State& st, const std::string& id)
+{
+    models::CallSite site;
+    // The prompt's identity and names (core/pdl/promptidentity.h).
+    if (const ProgramIdentity* identity = identityOf(b.span, st.program)) {
+        site.programId = identity->id.toStdString();
+        site.programName = identity->name.toStdString();
+        if (const PromptIdentity* prompt = identity->find(b.span)) {
+            site.promptId = prompt->id.toStdString();
+            site.promptName = prompt->name.toStdString();
+        }
+    }
+    if (site.promptName.empty())
+        site.promptName = b.def           ? *b.def
+                          : b.description ? *b.description
+                                          : QStringLiteral("%1:%2")
+                                                .arg(QFileInfo(b.span.file).fileName())
+                                                .arg(b.span.line)
+                                                .toStdString();
+    site.span = b.span;
+    site.nodeId = id;
+    if (const size_t r = id.rfind(".retry"); r != std::string::npos)
+        site.attempt = std::atoi(id.c_str() + r + 6);
+    return site;
+}
+
 Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, TraceNode* node)
 {
     Value model = eval(b.model, st, node, "model");
@@ -254,26 +280,7 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
             request.messages.push_back(Value(std::move(clean)));
         }
         request.parameters = parameters;
-        // Where it comes from, for the prompt log: the prompt's identity and names.
-        if (const ProgramIdentity* identity = identityOf(b.span, st.program)) {
-            request.site.programId = identity->id.toStdString();
-            request.site.programName = identity->name.toStdString();
-            if (const PromptIdentity* prompt = identity->find(b.span)) {
-                request.site.promptId = prompt->id.toStdString();
-                request.site.promptName = prompt->name.toStdString();
-            }
-        }
-        if (request.site.promptName.empty())
-            request.site.promptName = b.def           ? *b.def
-                                      : b.description ? *b.description
-                                                      : QStringLiteral("%1:%2")
-                                                            .arg(QFileInfo(b.span.file).fileName())
-                                                            .arg(b.span.line)
-                                                            .toStdString();
-        request.site.span = b.span;
-        request.site.nodeId = id;
-        if (const size_t r = id.rfind(".retry"); r != std::string::npos)
-            request.site.attempt = std::atoi(id.c_str() + r + 6);
+        request.site = callSite(b, st, id);
         const bool streamReply = st.streamResult && !st.quiet;
         request.stream = streamReply || options.observer;
         bool streamed = false;

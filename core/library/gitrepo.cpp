@@ -1,5 +1,7 @@
 #include "core/library/gitrepo.h"
 
+#include "core/util/outputfile.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QProcess>
@@ -74,8 +76,9 @@ Result<GitRepo> GitRepo::init(const QString& folder)
 {
     if (!available())
         return makeError(QStringLiteral("git is not installed (Debian: apt install git)"));
-    if (!QDir().mkpath(folder))
-        return makeError(QStringLiteral("cannot create the folder %1").arg(folder));
+    QString error;
+    if (!makeOutputFolder(folder, &error, NewFileAccess::Shared))
+        return makeError(QStringLiteral("cannot create the folder %1: %2").arg(folder, error));
     GitRepo repo(QFileInfo(folder).absoluteFilePath());
     if (Result<GitRepo> existing = open(folder);
         existing.ok() && existing->root() == QDir::cleanPath(repo.root()))

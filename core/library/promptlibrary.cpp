@@ -305,9 +305,11 @@ Result<PromptVersion> PromptLibrary::setLabel(const LibraryPrompt& prompt, const
     prompts.insert(prompt.key(), entry);
     all.insert(QStringLiteral("prompts"), prompts);
     const QString file = QDir(m_git.root()).filePath(QString::fromLatin1(kLabelsFile));
-    QDir().mkpath(QFileInfo(file).absolutePath());
+    // The library is shared (a team's repository): its files follow the user's umask.
     QString error;
-    if (!writeOutputFile(file, QJsonDocument(all).toJson(QJsonDocument::Indented), &error))
+    if (!makeOutputFolder(QFileInfo(file).absolutePath(), &error, NewFileAccess::Shared) ||
+        !writeOutputFile(file, QJsonDocument(all).toJson(QJsonDocument::Indented), &error,
+                         NewFileAccess::Shared))
         return makeError(QStringLiteral("cannot write %1: %2").arg(file, error));
     const QString message =
         QStringLiteral("Label %1: %2 version %3").arg(label, prompt.name).arg(v->number);
@@ -367,10 +369,11 @@ Result<QString> PromptLibrary::materialize(const ResolvedPrompt& prompt) const
     const QString file = QDir(folder).filePath(prompt.version.path);
     if (QFileInfo(file).isFile())
         return file;
-    if (!QDir().mkpath(folder))
-        return makeError(QStringLiteral("cannot create %1").arg(folder));
     QString error;
-    writeOutputFile(QDir(versions).filePath(QStringLiteral(".gitignore")), "*\n", &error);
+    if (!makeOutputFolder(folder, &error, NewFileAccess::Shared))
+        return makeError(QStringLiteral("cannot create %1: %2").arg(folder, error));
+    writeOutputFile(QDir(versions).filePath(QStringLiteral(".gitignore")), "*\n", &error,
+                    NewFileAccess::Shared);
     const GitOutput archive = m_git.run(
         {QStringLiteral("archive"), QStringLiteral("--format=tar"), prompt.version.commit});
     if (!archive.ok())

@@ -31,14 +31,19 @@ text:
 """
 
 
+def library_view(s, which):
+    """The Library's prompt list (which=0) or version list (which=1), by accessible name."""
+    dock = show_dock(s, "Library")
+    name = ("Prompts", "Versions")[which]
+    return next((acc for acc, _ in s.walk(dock, max_nodes=600, into=s._no_big_views)
+                 if acc.getRoleName() in ("tree table", "tree", "table") and acc.name == name
+                 and s.on_screen(acc)), None)
+
+
 def library_rows(s, which):
     """The rows of the Library's prompt list (which=0) or version list (which=1)."""
-    dock = show_dock(s, "Library")
-    views = [acc for acc, _ in s.walk(dock, max_nodes=600, into=s._no_big_views)
-             if acc.getRoleName() in ("tree table", "tree", "table") and s.on_screen(acc)]
-    if len(views) <= which:
-        return []
-    return [cells for _, cells in s.table_rows(views[which])]
+    view = library_view(s, which)
+    return [] if view is None else [cells for _, cells in s.table_rows(view)]
 
 
 def button(s, name):
@@ -89,9 +94,7 @@ def journey(s, args):
     versions = s.wait_for(lambda: len(library_rows(s, 1)) == 2 and library_rows(s, 1),
                           "the two versions listed", timeout=20)
     expect(versions[0][0] == "v2" and versions[1][0] == "v1", f"versions: {versions!r}")
-    views = [acc for acc, _ in s.walk(dock, max_nodes=600, into=s._no_big_views)
-             if acc.getRoleName() in ("tree table", "tree", "table") and s.on_screen(acc)]
-    first_cell = views[1].queryTable().getAccessibleAt(1, 0)
+    first_cell = library_view(s, 1).queryTable().getAccessibleAt(1, 0)
     s.click(first_cell)
     s.click(button(s, "Set Label"))
     dialog = s.wait_for(lambda: next((a for a, _ in s.walk(s.app, into=s._no_big_views)

@@ -104,9 +104,13 @@ def journey(s, args):
                                               "Tokens In"), "the Tokens In column header"))
             return True
 
+        def prompt_of(cell):
+            # A prompt is named "program › prompt" (its program's description, then its def).
+            return (cell or "").split("›")[-1].strip()
+
         def first_row():
             rows = s.table_rows(table_in(s, dock, "Call statistics"))
-            return rows[0][1] if rows else None
+            return [prompt_of(rows[0][1][0])] + rows[0][1][1:] if rows else None
 
         s.wait_for(click_header, "a click on the Tokens In header", timeout=20)
         s.wait_for(lambda: first_row() and first_row()[0] in ("summary", "greeting"),
@@ -125,15 +129,16 @@ def journey(s, args):
             prompt = "summary" if "Summarise" in str(body["messages"]) else "greeting"
             expected[prompt] = usage["prompt_tokens"]
         for _, cells in s.table_rows(stats):
-            expect(number(cells[tokens_in]) == expected.get(cells[0]),
+            expect(number(cells[tokens_in]) == expected.get(prompt_of(cells[0])),
                    f"{cells[0]}: tokens in {cells[tokens_in]}, the server reported "
-                   f"{expected.get(cells[0])}")
+                   f"{expected.get(prompt_of(cells[0]))}")
 
         # Back to the calls: select the summary call, read it, and go to its source.
         s.click(s.wait_for(lambda: page_tab(s, dock, "Calls"), "the Calls tab"))
         calls = table_in(s, dock, "Model calls")
         rows = s.table_rows(calls)
-        row = next(i for i, (_, cells) in enumerate(rows) if "summary" in cells)
+        row = next(i for i, (_, cells) in enumerate(rows)
+                   if any(c.split("›")[-1].strip() == "summary" for c in cells))
         cell = calls.queryTable().getAccessibleAt(row, 1)
         s.click(cell)
         detail = s.wait_for(lambda: s.first(dock, name="Call detail", showing=True),

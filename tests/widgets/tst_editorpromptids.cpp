@@ -78,7 +78,7 @@ private Q_SLOTS:
     {
         EditorPane pane(nullptr);
         pane.editor()->setDocumentText(kProgram);
-        QVERIFY(pane.ensurePromptIds(QString())); // what running it does
+        QVERIFY(pane.ensurePromptIds(QString())); // ids written ahead of the first save
         const QStringList ids = idsIn(pane.editor()->text());
         QCOMPARE(ids.size(), 3);
         QVERIFY(!pane.ensurePromptIds(QString()));
@@ -96,6 +96,8 @@ private Q_SLOTS:
                               << "{\"model\": \"openai/gpt-4o-mini\"}\n";
         QTest::newRow("yaml without a model") << "data.yaml"
                                               << "rows:\n- 1\n- 2\n";
+        QTest::newRow("a program without a model call") << "p.pdl"
+                                                        << "text: hi\n";
     }
     void otherFilesAreLeftAlone()
     {

@@ -327,8 +327,9 @@ bool EditorPane::ensurePromptIds(const QString& path)
     const QString text = m_editor->text();
     const pdl::ParseResult parsed = pdl::parseProgramText(
         text.toUtf8(), path.isEmpty() ? QStringLiteral("untitled.pdl") : path);
-    if (!parsed.program ||
-        (!pdlFile && (!parsed.ok() || pdl::modelBlocks(*parsed.program).empty())))
+    // Only a program with model calls is a prompt: other files are saved as they are.
+    if (!parsed.program || pdl::modelBlocks(*parsed.program).empty() ||
+        (!pdlFile && !parsed.ok()))
         return false;
     const std::vector<pdl::PromptIdLine> lines = pdl::missingPromptIdLines(text, *parsed.program);
     if (lines.empty())

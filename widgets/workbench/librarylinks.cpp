@@ -21,7 +21,7 @@ LibraryLinks::LibraryLinks(QMainWindow* window, ProgramTabs* tabs, FileControlle
     m_dock = new QDockWidget(tr("Library"), window);
     m_dock->setObjectName(QStringLiteral("libraryDock"));
     m_dock->setWidget(m_pane);
-    window->addDockWidget(Qt::LeftDockWidgetArea, m_dock);
+    window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
     m_dock->hide();
 
     m_saveVersion = new QAction(tr("Save &Version…"), this);

@@ -100,8 +100,9 @@ MainWindow::MainWindow(QWidget* parent)
     tabifyDockWidget(m_consoleDock, m_debugDock);
     m_debugDock->hide();
     m_consoleDock->raise();
-    // The prompt library: a dock beside the editor and File › Save Version….
+    // The prompt library: a wide dock with the others below and File › Save Version….
     m_library = new LibraryLinks(this, m_tabs, m_files);
+    tabifyDockWidget(m_consoleDock, m_library->dock());
     createMenus();
 
     auto showStatus = [this](const QString& text, int timeout) {

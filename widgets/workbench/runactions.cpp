@@ -260,10 +260,8 @@ bool RunActions::startRun(const QString& rerunNode)
     // What was just typed in the Prompt view runs too.
     m_editor->promptView()->commitPendingEdits();
     const QString path = m_editor->filePath();
-    // An unnamed program gets its prompt ids now: saving it later keeps them, so its calls
-    // before and after are the same prompts (a named one gets them when it is saved).
-    if (path.isEmpty())
-        m_editor->ensurePromptIds(path);
+    // Prompt ids are written when the program is saved, never when it runs: a run must not
+    // move the author's lines (breakpoints, errors, the trace's source lines).
     const QByteArray text = m_editor->editor()->text().toUtf8();
     pdl::ParseResult parsed = pdl::parseProgramText(text, RunController::programFileName(path));
     if (parsed.program && !mayRun(*parsed.program, path))

@@ -871,6 +871,11 @@ std::string Runner::includeErrors(const QString& file, const SourceSpan& from, c
             msg += "\n" + d->toString().toStdString();
         return msg;
     }
+    // Errors about the file itself (not a regular file, too large, not UTF-8) quote nothing of
+    // it and are said as they are.
+    for (const Diagnostic* d : errors)
+        if (d->span.line <= 0)
+            return std::string(what) + ": " + d->message.toStdString();
     std::string msg = std::string(what) + ": " + file.toStdString() +
                       " is not a valid program, and it is outside the program's folder (" +
                       folder.toStdString() + "), so its content is not shown";

@@ -176,7 +176,8 @@ HttpResponse PromptServer::answer(const HttpRequest& request)
         return *it;
 
     const QByteArray path = request.path;
-    const QUrlQuery query(QString::fromUtf8(request.query));
+    // Form encoding (what most clients send): `+` is a space.
+    const QUrlQuery query(QString::fromUtf8(QByteArray(request.query).replace('+', "%20")));
     HttpResponse r;
     if (path == "/v1/prompts" || path == "/v1/prompts/") {
         r = listPrompts(s.library);

@@ -15,7 +15,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 import urllib.parse
 import urllib.request
 
@@ -112,11 +111,14 @@ def journey(s, args):
     s.screenshot("labelled")
 
     # Quit and start again: the library, its versions and the label are there.
-    s.key("ctrl+q")
+    s.menu("File", "Quit")
     s.wait_for(lambda: s.hako_proc.poll() is not None, "Hako to quit", timeout=30)
     del s.env["HAKO_LIBRARY"]
     s.launch()
-    s.menu("View", "Library")
+    # The window comes back with its docks: the Library is a tab below unless it was closed.
+    s.wait_for(lambda: s.dock("Documents"), "the docks", timeout=20)
+    if s.dock("Library") is None:
+        s.menu("View", "Library")
     s.wait_for(lambda: any(r and r[0] == "返信" and r[1] == "2" and "production" in r[2]
                            for r in library_rows(s, 0)),
                "the prompt, its versions and label after the restart", timeout=30)
@@ -131,24 +133,23 @@ def journey(s, args):
     log = open(os.path.join(s.artifacts, "serve.log"), "w+")
     server = subprocess.Popen([s.hako, "serve", "--prompts", "127.0.0.1:0", "--library", s.work],
                               env=s.env, cwd=s.work, stdout=log, stderr=subprocess.STDOUT)
-    s.procs.append(server)
-
-    def port():
-        log.seek(0)
-        m = re.search(r"http://127\.0\.0\.1:(\d+)/v1/prompts", log.read())
-        return m and int(m.group(1))
-    p = s.wait_for(port, "hako serve --prompts to listen", timeout=20)
-    query = urllib.parse.urlencode({"label": "production",
-                                    "variables": json.dumps({"email": "荷物が届きません"})})
-    url = f"http://127.0.0.1:{p}/v1/prompts/{urllib.parse.quote('返信')}?{query}"
-    with urllib.request.urlopen(url, timeout=20) as r:
-        answer = json.load(r)
-    expect(answer["version"]["number"] == 1, f"served {answer['version']!r}")
-    expect(answer["messages"][-1]["content"] == "荷物が届きません に丁寧に返信してください。",
-           f"messages: {answer.get('messages')!r}")
-    server.terminate()
-    server.wait(timeout=20)
-
+    try:
+        def port():
+            log.seek(0)
+            m = re.search(r"http://127\.0\.0\.1:(\d+)/v1/prompts", log.read())
+            return m and int(m.group(1))
+        p = s.wait_for(port, "hako serve --prompts to listen", timeout=20)
+        query = urllib.parse.urlencode({"label": "production",
+                                        "variables": json.dumps({"email": "荷物が届きません"})})
+        url = f"http://127.0.0.1:{p}/v1/prompts/{urllib.parse.quote('返信')}?{query}"
+        with urllib.request.urlopen(url, timeout=20) as r:
+            answer = json.load(r)
+        expect(answer["version"]["number"] == 1, f"served {answer['version']!r}")
+        expect(answer["messages"][-1]["content"] == "荷物が届きません に丁寧に返信してください。",
+               f"messages: {answer.get('messages')!r}")
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
 
 if __name__ == "__main__":
     sys.exit(journeylib.run(journey))

@@ -43,6 +43,14 @@ void onSignal(int)
     g_stop = true;
 }
 
+// An address as a URL writes it ("[::1]" for IPv6).
+QString hostText(const QHostAddress& address)
+{
+    return address.protocol() == QAbstractSocket::IPv6Protocol
+               ? QStringLiteral("[%1]").arg(address.toString())
+               : address.toString();
+}
+
 // Runs the event loop until Ctrl+C or SIGTERM.
 void runUntilStopped()
 {
@@ -116,9 +124,7 @@ int servePrompts(const QString& addressText, const QString& token, const QString
         writeText(stderr, QStringLiteral("hako serve: %1\n").arg(port.error().message));
         return 1;
     }
-    const QString host = options.address.protocol() == QAbstractSocket::IPv6Protocol
-                             ? QStringLiteral("[%1]").arg(options.address.toString())
-                             : options.address.toString();
+    const QString host = hostText(options.address);
     writeText(stderr, QStringLiteral("hako serve: serving the prompt library %1 on "
                                      "http://%2:%3/v1/prompts\n")
                           .arg(lib->root(), host)
@@ -243,9 +249,7 @@ int serveCommand(const QStringList& args)
         writeText(stderr, QStringLiteral("hako serve: %1\n").arg(port.error().message));
         return 1;
     }
-    const QString host = options.address.protocol() == QAbstractSocket::IPv6Protocol
-                             ? QStringLiteral("[%1]").arg(options.address.toString())
-                             : options.address.toString();
+    const QString host = hostText(options.address);
     writeText(stderr, QStringLiteral("hako serve: receiving OTLP on http://%1:%2/v1/traces "
                                      "(prompt log: %3)\n")
                           .arg(host)

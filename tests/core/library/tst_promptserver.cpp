@@ -112,10 +112,14 @@ private Q_SLOTS:
 
         QCOMPARE(server.answer(get("/v1/prompts/" + name + "?version=2")).status, 200);
         // Form encoding, as Python's urlencode and browsers send it: `+` for a space.
-        const HttpResponse form = server.answer(
-            get("/v1/prompts/" + name + "?label=production&variables=%7B%22name%22%3A+%22A+B%22%7D"));
-        QCOMPARE(body(form).value(QLatin1String("messages")).toArray().last().toObject().value(
-                     QLatin1String("content")),
+        const HttpResponse form = server.answer(get(
+            "/v1/prompts/" + name + "?label=production&variables=%7B%22name%22%3A+%22A+B%22%7D"));
+        QCOMPARE(body(form)
+                     .value(QLatin1String("messages"))
+                     .toArray()
+                     .last()
+                     .toObject()
+                     .value(QLatin1String("content")),
                  QJsonValue(QStringLiteral("こんにちは A B")));
         QCOMPARE(server.answer(get("/v1/prompts/" + name + "?label=canary")).status, 404);
         QCOMPARE(server.answer(get("/v1/prompts/nothing")).status, 404);

@@ -21,6 +21,9 @@ struct PromptServer::State {
     QString head;
     QElapsedTimer sinceCheck;
     QHash<QByteArray, HttpResponse> cache;
+    /// Lookups (NAME@LABEL → the version and its text) at `head`: rendering for new variables
+    /// then runs only the interpreter, not git.
+    QHash<QString, ResolvedPrompt> resolved;
     std::atomic<qint64> requests{0};
 };
 
@@ -78,15 +81,21 @@ HttpResponse listPrompts(const PromptLibrary& lib)
     return json(200, QJsonObject{{QStringLiteral("prompts"), out}});
 }
 
-HttpResponse onePrompt(const PromptLibrary& lib, const QString& name, const QString& label,
-                       const QString& version, const QJsonValue& variables)
+HttpResponse onePrompt(const PromptLibrary& lib, QHash<QString, ResolvedPrompt>& resolved,
+                       const QString& name, const QString& label, const QString& version,
+                       const QJsonValue& variables)
 {
     if (!label.isEmpty() && !version.isEmpty())
         return error(400, QStringLiteral("ask for a label or a version, not both"));
     const QString which = !label.isEmpty() ? label : version;
-    Result<ResolvedPrompt> r = lib.get(which.isEmpty() ? name : name + QLatin1Char('@') + which);
-    if (!r)
-        return error(404, r.error().message);
+    const QString spec = which.isEmpty() ? name : name + QLatin1Char('@') + which;
+    if (!resolved.contains(spec)) {
+        Result<ResolvedPrompt> found = lib.get(spec);
+        if (!found)
+            return error(404, found.error().message);
+        resolved.insert(spec, *found);
+    }
+    const ResolvedPrompt* r = &resolved[spec];
     if (!label.isEmpty() && r->label != label)
         return error(404, QStringLiteral("%1 has no label %2").arg(r->prompt.name, label));
     QJsonObject labels;
@@ -167,6 +176,7 @@ HttpResponse PromptServer::answer(const HttpRequest& request)
         const QString head = s.library.git().head();
         if (head != s.head) {
             s.cache.clear();
+            s.resolved.clear();
             s.head = head;
         }
         s.sinceCheck.start();
@@ -193,7 +203,7 @@ HttpResponse PromptServer::answer(const HttpRequest& request)
                 return error(400, QStringLiteral("the body must be a JSON object: %1")
                                       .arg(parseError.errorString()));
             const QJsonObject o = doc.object();
-            r = onePrompt(s.library, name, o.value(QLatin1String("label")).toString(),
+            r = onePrompt(s.library, s.resolved, name, o.value(QLatin1String("label")).toString(),
                           o.value(QLatin1String("version")).toVariant().toString(),
                           o.contains(QLatin1String("variables"))
                               ? o.value(QLatin1String("variables"))
@@ -207,14 +217,17 @@ HttpResponse PromptServer::answer(const HttpRequest& request)
                 variables =
                     doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(QJsonValue::Null);
             }
-            r = onePrompt(
-                s.library, name, query.queryItemValue(QStringLiteral("label"), QUrl::FullyDecoded),
-                query.queryItemValue(QStringLiteral("version"), QUrl::FullyDecoded), variables);
+            r = onePrompt(s.library, s.resolved, name,
+                          query.queryItemValue(QStringLiteral("label"), QUrl::FullyDecoded),
+                          query.queryItemValue(QStringLiteral("version"), QUrl::FullyDecoded),
+                          variables);
         }
     }
     if (r.status < 500) {
-        if (s.cache.size() >= kMaxCacheEntries)
+        if (s.cache.size() >= kMaxCacheEntries) {
             s.cache.clear();
+            s.resolved.clear();
+        }
         s.cache.insert(key, r);
     }
     return r;

@@ -264,4 +264,52 @@ Value Runner::parse(const Block& b, const Value& result)
     return parseResult(b.parser, result, b.parser.span.isValid() ? b.parser.span : b.span);
 }
 
+namespace {
+
+// Whether `file`, with every symbolic link resolved, lies in `folder` or below it.
+bool resolvesInside(const QString& file, const QString& folder)
+{
+    const QString real = QFileInfo(file).canonicalFilePath();
+    QString root = QFileInfo(folder).canonicalFilePath();
+    if (real.isEmpty() || root.isEmpty())
+        return false;
+    if (!root.endsWith(QLatin1Char('/')))
+        root += QLatin1Char('/');
+    return real.startsWith(root);
+}
+
+} // namespace
+
+// The message for an included or imported file that is not a valid program. Its diagnostics
+// quote the file's text; a file outside the including program's folder (`include:` of a link to
+// /etc/shadow, say) is any file on the machine, so only where its first error is gets said.
+std::string Runner::includeErrors(const QString& file, const SourceSpan& from, const char* what,
+                                  const std::vector<Diagnostic>& diagnostics)
+{
+    std::vector<const Diagnostic*> errors;
+    for (const Diagnostic& d : diagnostics)
+        if (d.severity == Severity::Error)
+            errors.push_back(&d);
+    const QString folder =
+        from.file.isEmpty() ? QDir::currentPath() : QFileInfo(from.file).absolutePath();
+    if (resolvesInside(file, folder)) {
+        std::string msg = std::string(what) + ": errors in " + file.toStdString() + ":";
+        for (const Diagnostic* d : errors)
+            msg += "\n" + d->toString().toStdString();
+        return msg;
+    }
+    // Errors about the file itself (not a regular file, too large, not UTF-8) quote nothing of
+    // it and are said as they are.
+    for (const Diagnostic* d : errors)
+        if (d->span.line <= 0)
+            return std::string(what) + ": " + d->message.toStdString();
+    std::string msg = std::string(what) + ": " + file.toStdString() +
+                      " is not a valid program, and it is outside the program's folder (" +
+                      folder.toStdString() + "), so its content is not shown";
+    if (!errors.empty() && errors.front()->span.line > 0)
+        msg += " (" + std::to_string(errors.size()) + " error(s), the first at line " +
+               std::to_string(errors.front()->span.line) + ")";
+    return msg + "; copy it into the folder to see the details";
+}
+
 } // namespace hako::pdl

@@ -100,9 +100,6 @@ MainWindow::MainWindow(QWidget* parent)
     tabifyDockWidget(m_consoleDock, m_debugDock);
     m_debugDock->hide();
     m_consoleDock->raise();
-    // The prompt library: a wide dock with the others below and File › Save Version….
-    m_library = new LibraryLinks(this, m_tabs, m_files);
-    tabifyDockWidget(m_consoleDock, m_library->dock());
     createMenus();
 
     auto showStatus = [this](const QString& text, int timeout) {
@@ -149,7 +146,6 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_playgroundLinks, &PlaygroundLinks::statusMessage, this, showStatus);
     connect(m_promptLogPane, &PromptLogPane::openInPlaygroundRequested, m_playgroundLinks,
             &PlaygroundLinks::openCall);
-    connect(m_library, &LibraryLinks::statusMessage, this, showStatus);
     m_evalLinks = new EvalLinks(m_datasetPane, m_datasetsDock, m_evalPane, m_evalDock, m_traces,
                                 m_runActions, m_tabs, this);
     connect(m_evalLinks, &EvalLinks::statusMessage, this, showStatus);
@@ -267,6 +263,11 @@ void MainWindow::createDocks()
     m_playgroundDock->hide();
     m_datasetsDock->hide();
     m_evalDock->hide();
+    // The prompt library: a wide dock with the others below and File › Save Version….
+    m_library = new LibraryLinks(this, m_tabs, m_files);
+    tabifyDockWidget(m_consoleDock, m_library->dock());
+    connect(m_library, &LibraryLinks::statusMessage, this,
+            [this](const QString& text, int timeout) { statusBar()->showMessage(text, timeout); });
     m_consoleDock->raise();
     m_traces->detailDock()->raise();
 }

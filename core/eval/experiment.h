@@ -40,10 +40,17 @@ struct ExampleResult {
 /// An experiment: a dataset version run through a target with a set of evaluators.
 struct ExperimentInfo {
     QString id;   ///< a UUID unless given
-    QString name; ///< the suite's name
+    QString name; ///< the experiment's name (the suite's by default); the user may rename it
     QString dataset;
     int datasetVersion = 0;
-    QString target;
+    QString target; ///< the program file run, absolute
+    /// The prompt under test, as the prompt library knows it (all empty/0 when the program is
+    /// not in a library): its identity (LibraryPrompt::key()), its name, the commit of the
+    /// version run and that version's number in the prompt's history.
+    QString promptId;
+    QString promptName;
+    QString promptCommit;
+    int promptVersion = 0;
     QJsonObject config; ///< the suite as run (evaluators, models), for the record
     QString status;     ///< running, finished, cancelled
     int total = 0;      ///< examples in the dataset version

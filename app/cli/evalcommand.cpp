@@ -2,17 +2,16 @@
 #include "cli/optionparser.h"
 #include "cli/output.h"
 
+#include "cli/evalreport.h"
+
 #include "core/eval/datasetio.h"
 #include "core/eval/evalstore.h"
 #include "core/eval/experiment.h"
-#include "core/eval/modeloverrides.h"
 #include "core/eval/suite.h"
-#include "core/models/modelrouter.h"
+#include "core/library/promptlibrary.h"
 #include "core/promptlog/promptlog.h"
 #include "core/util/outputfile.h"
-#include "core/workbench/loggingprovider.h"
-#include "core/workbench/programtarget.h"
-#include "core/workbench/runenvironment.h"
+#include "core/workbench/experimentplan.h"
 #include "core/workbench/runtrust.h"
 
 #include <QDir>
@@ -21,8 +20,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QUuid>
-#include <QXmlStreamWriter>
+#include <QScopeGuard>
 
 #include <csignal>
 #include <cstdio>
@@ -38,10 +36,15 @@ const char* kUsage =
     "  evaluator on each output; prints a summary, records the experiment in the eval store.\n"
     "  --dataset D          a dataset file (JSONL, JSON, CSV, promptfoo YAML) or a stored\n"
     "                       dataset's name (NAME@VERSION for an older version)\n"
-    "  --target PROGRAM     the PDL program to run instead of the suite's\n"
+    "  --target PROGRAM     the PDL program to run instead of the suite's, or a prompt of the\n"
+    "                       library at a label or version (NAME@production, NAME@3)\n"
     "  --baseline X         compare with an earlier experiment: its id (or a unique prefix of\n"
-    "                       8+ characters), `last` (the suite's previous experiment), or a report\n"
-    "                       written by --json\n"
+    "                       8+ characters), `last` (the suite's previous experiment), a report\n"
+    "                       written by --json, or another version of the prompt (NAME@2: its\n"
+    "                       experiment on this dataset, run first unless it already ran)\n"
+    "  --library DIR        the prompt library for NAME@… (default: HAKO_LIBRARY, else the\n"
+    "                       workbench's last, else the current folder)\n"
+    "  --name NAME          the experiment's name (default: the suite's)\n"
     "  --concurrency N      examples run at a time (default: the suite's, else 4)\n"
     "  --fail-under SCORE   the mean of the evaluators' mean scores must reach SCORE\n"
     "  --json FILE          write the report as JSON ('-': standard output)\n"
@@ -57,7 +60,8 @@ const char* kUsage =
     "max_drop, or a run cut short; 2 bad usage, a broken suite or dataset.\n";
 
 struct EvalArguments {
-    QString suite, dataset, target, baseline, jsonFile, junitFile, resume, store, judgeModel, log;
+    QString suite, dataset, target, baseline, jsonFile, junitFile, resume, store, judgeModel, log,
+        library, name;
     QStringList tags;
     int concurrency = 0;
     std::optional<double> failUnder;
@@ -82,6 +86,8 @@ OptionParser evalOptions(EvalArguments& a)
     p.addOption({QStringLiteral("--store")}, into(&a.store));
     p.addOption({QStringLiteral("--judge-model")}, into(&a.judgeModel));
     p.addOption({QStringLiteral("--log")}, into(&a.log));
+    p.addOption({QStringLiteral("--library")}, into(&a.library));
+    p.addOption({QStringLiteral("--name")}, into(&a.name));
     p.addOption({QStringLiteral("--tag")}, [&a](const QString& v) {
         a.tags << v;
         return QString();
@@ -117,41 +123,6 @@ int usageError(const QString& message)
     return 2;
 }
 
-QString firstLine(const QString& s, int max = 100)
-{
-    QString t = s.section(QLatin1Char('\n'), 0, 0).simplified();
-    return t.size() > max ? t.left(max - 1) + QStringLiteral("…") : t;
-}
-
-QString percent(double v)
-{
-    return QString::number(v * 100, 'f', 1) + QLatin1Char('%');
-}
-
-QString pad(const QString& s, int width)
-{
-    return s.leftJustified(width, QLatin1Char(' '));
-}
-
-// One requirement of the suite and whether the experiment met it.
-struct Check {
-    QString name;
-    bool ok = true;
-    QString detail;
-};
-
-QJsonObject aggregateJson(const eval::EvaluatorAggregate& a)
-{
-    return {{QStringLiteral("evaluator"), a.evaluator},
-            {QStringLiteral("count"), a.count},
-            {QStringLiteral("passed"), a.passed},
-            {QStringLiteral("errors"), a.errors},
-            {QStringLiteral("mean"), a.mean},
-            {QStringLiteral("mean_ci"), QJsonArray{a.meanLow, a.meanHigh}},
-            {QStringLiteral("pass_rate"), a.passRate},
-            {QStringLiteral("pass_rate_ci"), QJsonArray{a.passLow, a.passHigh}}};
-}
-
 bool writeFileOrStdout(const QString& path, const QByteArray& data, QString* error)
 {
     if (path == QLatin1String("-")) {
@@ -161,102 +132,264 @@ bool writeFileOrStdout(const QString& path, const QByteArray& data, QString* err
     return writeOutputFile(path, data, error);
 }
 
-QByteArray junitXml(const eval::Suite& suite, const eval::ExperimentInfo& info,
-                    const QList<eval::Example>& examples, const QList<eval::ExampleResult>& results,
-                    const QList<Check>& checks, double seconds)
+CancelToken* g_interrupt = nullptr;
+
+// A prompt of the library at a label or version (`NAME@production`, `NAME@3`) rather than a file.
+bool isLibrarySpec(const QString& spec)
 {
-    int tests = 0, failures = 0, errors = 0;
-    for (const eval::ExampleResult& r : results) {
-        for (const eval::Score& s : r.scores) {
-            ++tests;
-            if (s.error)
-                ++errors;
-            else if (!s.pass)
-                ++failures;
+    return !QFileInfo::exists(spec) && spec.contains(QLatin1Char('@'));
+}
+
+// The file to run for a library spec (a copy of that version when the library holds another).
+Result<QString> libraryFile(const QString& spec, const QString& folder)
+{
+    Result<library::PromptLibrary> lib = library::PromptLibrary::open(
+        folder.isEmpty() ? library::PromptLibrary::defaultFolder() : folder);
+    if (!lib)
+        return lib.error();
+    Result<library::ResolvedPrompt> resolved = lib->get(spec);
+    if (!resolved)
+        return resolved.error();
+    return lib->materialize(*resolved);
+}
+
+// The dataset: a file (imported, checked, stored as a new version when it changed), or a
+// stored one (`NAME`, `NAME@VERSION`).
+Result<eval::Dataset> loadDataset(eval::EvalStore& store, const QString& spec, const QString& file)
+{
+    if (QFileInfo(file).isFile()) {
+        Result<eval::ImportedDataset> imported = eval::importDatasetFile(file);
+        if (!imported)
+            return makeError(imported.error().span.isValid()
+                                 ? imported.error().toString()
+                                 : QStringLiteral("%1: %2").arg(file, imported.error().message));
+        if (!imported->problems.isEmpty()) {
+            for (const eval::ShapeProblem& p : imported->problems)
+                writeText(stderr, QStringLiteral("hako eval: %1: %2\n").arg(file, p.toString()));
+            return makeError(QStringLiteral("%1: %2 example(s) do not fit the dataset's shape; "
+                                            "fix them before running")
+                                 .arg(file)
+                                 .arg(imported->problems.size()));
         }
+        eval::Dataset dataset = imported->dataset;
+        Result<int> version = store.saveDataset(
+            dataset, QStringLiteral("imported from %1").arg(QFileInfo(file).absoluteFilePath()),
+            true);
+        if (!version)
+            return version.error();
+        return store.dataset(dataset.name, *version);
     }
-    for (const Check& c : checks) {
-        ++tests;
-        failures += c.ok ? 0 : 1;
+    QString name = spec;
+    int version = 0;
+    const qsizetype at = name.lastIndexOf(QLatin1Char('@'));
+    if (at > 0) {
+        bool ok = false;
+        version = name.mid(at + 1).toInt(&ok);
+        if (ok)
+            name = name.left(at);
+        else
+            version = 0;
     }
-    QByteArray out;
-    QXmlStreamWriter w(&out);
-    w.setAutoFormatting(true);
-    w.writeStartDocument();
-    w.writeStartElement(QStringLiteral("testsuites"));
-    w.writeAttribute(QStringLiteral("name"), QStringLiteral("hako eval"));
-    w.writeAttribute(QStringLiteral("tests"), QString::number(tests));
-    w.writeAttribute(QStringLiteral("failures"), QString::number(failures));
-    w.writeAttribute(QStringLiteral("errors"), QString::number(errors));
-    w.writeAttribute(QStringLiteral("time"), QString::number(seconds, 'f', 3));
-    w.writeStartElement(QStringLiteral("testsuite"));
-    w.writeAttribute(QStringLiteral("name"), suite.name);
-    w.writeAttribute(QStringLiteral("tests"), QString::number(tests));
-    w.writeAttribute(QStringLiteral("failures"), QString::number(failures));
-    w.writeAttribute(QStringLiteral("errors"), QString::number(errors));
-    w.writeAttribute(QStringLiteral("skipped"), QStringLiteral("0"));
-    w.writeAttribute(QStringLiteral("time"), QString::number(seconds, 'f', 3));
-    w.writeStartElement(QStringLiteral("properties"));
-    auto property = [&w](const QString& name, const QString& value) {
-        w.writeStartElement(QStringLiteral("property"));
-        w.writeAttribute(QStringLiteral("name"), name);
-        w.writeAttribute(QStringLiteral("value"), value);
-        w.writeEndElement();
-    };
-    property(QStringLiteral("experiment"), info.id);
-    property(QStringLiteral("dataset"), info.dataset);
-    property(QStringLiteral("dataset_version"), QString::number(info.datasetVersion));
-    property(QStringLiteral("target"), info.target);
-    w.writeEndElement();
-    for (const eval::ExampleResult& r : results) {
-        const eval::Example* example =
-            r.index >= 0 && r.index < examples.size() ? &examples[r.index] : nullptr;
-        for (const eval::Score& s : r.scores) {
-            w.writeStartElement(QStringLiteral("testcase"));
-            w.writeAttribute(QStringLiteral("classname"),
-                             suite.name + QLatin1Char('.') + s.evaluator);
-            w.writeAttribute(QStringLiteral("name"),
-                             QStringLiteral("example %1 (%2)").arg(r.index).arg(r.exampleId));
-            w.writeAttribute(QStringLiteral("time"),
-                             QString::number(r.run.latencyMs / 1000.0, 'f', 3));
-            if (s.error || !s.pass) {
-                w.writeStartElement(s.error ? QStringLiteral("error") : QStringLiteral("failure"));
-                w.writeAttribute(QStringLiteral("message"), QStringLiteral("score %1: %2")
-                                                                .arg(s.score, 0, 'f', 3)
-                                                                .arg(firstLine(s.reasoning, 200)));
-                w.writeAttribute(QStringLiteral("type"),
-                                 s.error ? QStringLiteral("error") : QStringLiteral("threshold"));
-                QString body = s.reasoning + QStringLiteral("\n\noutput:\n") + r.run.output;
-                if (example)
-                    body += QStringLiteral("\n\ninputs: ") +
-                            QString::fromUtf8(
-                                QJsonDocument(example->inputs).toJson(QJsonDocument::Compact));
-                w.writeCharacters(body);
-                w.writeEndElement();
-            }
-            w.writeEndElement();
-        }
+    Result<eval::Dataset> stored = store.dataset(name, version);
+    if (!stored)
+        return makeError(QStringLiteral("%1 is neither a dataset file nor a stored dataset (%2)")
+                             .arg(spec, stored.error().message));
+    return stored;
+}
+
+struct Baseline {
+    QList<eval::ExampleResult> results;
+    QString name;
+};
+
+// An earlier experiment to compare with: a `--json` report, `last` (the suite's previous
+// finished experiment on this dataset) or an experiment id.
+Result<Baseline> loadBaseline(eval::EvalStore& store, const QString& spec, const eval::Suite& suite,
+                              const eval::Dataset& dataset)
+{
+    Baseline out;
+    if (QFileInfo(spec).isFile()) {
+        QFile f(spec);
+        if (!f.open(QIODevice::ReadOnly))
+            return makeError(QStringLiteral("%1: %2").arg(spec, f.errorString()));
+        const QJsonObject report = QJsonDocument::fromJson(f.readAll()).object();
+        if (!report.value(QStringLiteral("results")).isArray())
+            return makeError(
+                QStringLiteral("%1: not a report written by hako eval --json").arg(spec));
+        for (const QJsonValue& r : report.value(QStringLiteral("results")).toArray())
+            out.results.append(eval::ExampleResult::fromJson(r.toObject()));
+        out.name = spec;
+        return out;
     }
-    for (const Check& c : checks) {
-        w.writeStartElement(QStringLiteral("testcase"));
-        w.writeAttribute(QStringLiteral("classname"), suite.name + QStringLiteral(".requirements"));
-        w.writeAttribute(QStringLiteral("name"), c.name);
-        if (!c.ok) {
-            w.writeStartElement(QStringLiteral("failure"));
-            w.writeAttribute(QStringLiteral("message"), c.detail);
-            w.writeAttribute(QStringLiteral("type"), QStringLiteral("requirement"));
-            w.writeCharacters(c.detail);
-            w.writeEndElement();
-        }
-        w.writeEndElement();
+    QString id = spec;
+    if (id == QLatin1String("last")) {
+        Result<QList<eval::ExperimentInfo>> list = store.experiments(dataset.name);
+        id.clear();
+        if (list)
+            for (const eval::ExperimentInfo& e : *list)
+                if (e.name == suite.name && e.status == QLatin1String("finished")) {
+                    id = e.id;
+                    break;
+                }
+        if (id.isEmpty())
+            return makeError(QStringLiteral("--baseline last: no finished experiment of %1 yet")
+                                 .arg(suite.name));
     }
-    w.writeEndElement();
-    w.writeEndElement();
-    w.writeEndDocument();
+    Result<eval::ExperimentInfo> e = store.experiment(id);
+    if (!e)
+        return makeError(QStringLiteral("--baseline: %1").arg(e.error().message));
+    Result<QList<eval::ExampleResult>> r = store.results(e->id);
+    if (!r)
+        return r.error();
+    out.results = *r;
+    out.name = e->id;
     return out;
 }
 
-CancelToken* g_interrupt = nullptr;
+// A finished experiment of the same prompt version, dataset version and evaluators: running
+// it again would only spend tokens.
+QString finishedTwin(eval::EvalStore& store, const eval::ExperimentInfo& wanted)
+{
+    if (wanted.promptCommit.isEmpty())
+        return {};
+    Result<QList<eval::ExperimentInfo>> list = store.experiments(wanted.dataset);
+    if (!list)
+        return {};
+    for (const eval::ExperimentInfo& e : *list)
+        if (e.status == QLatin1String("finished") && e.promptCommit == wanted.promptCommit &&
+            e.datasetVersion == wanted.datasetVersion &&
+            e.config.value(QStringLiteral("evaluators")) ==
+                wanted.config.value(QStringLiteral("evaluators")) &&
+            e.config.value(QStringLiteral("output")) ==
+                wanted.config.value(QStringLiteral("output")))
+            return e.id;
+    return {};
+}
+
+struct Ran {
+    eval::ExperimentInfo info;
+    QStringList evaluatorNames;
+    QList<eval::ExampleResult> results;
+    int ranNow = 0;
+    double seconds = 0;
+};
+
+// Composes `plan` and runs it, saying its id first (so a cut-short run can be resumed).
+Result<Ran> runPlan(const ExperimentPlan& plan, const std::shared_ptr<eval::EvalStore>& store,
+                    const CancelToken& cancel, const QString& what)
+{
+    Result<std::unique_ptr<ComposedExperiment>> composed = plan.compose(store);
+    if (!composed)
+        return composed.error();
+    ComposedExperiment& experiment = **composed;
+    const eval::ExperimentInfo& info = experiment.info();
+    writeText(stderr,
+              QStringLiteral("%1experiment %2: %3 examples of %4 (version %5) through %6%7\n")
+                  .arg(what, info.id)
+                  .arg(plan.dataset.examples.size())
+                  .arg(info.dataset)
+                  .arg(info.datasetVersion)
+                  .arg(QFileInfo(info.target).fileName(), info.promptCommit.isEmpty()
+                                                              ? QString()
+                                                              : QStringLiteral(" (%1 version %2)")
+                                                                    .arg(info.promptName)
+                                                                    .arg(info.promptVersion)));
+    if (isatty(fileno(stderr)))
+        QObject::connect(
+            &experiment.runner(), &eval::ExperimentRunner::progress, [](int done, int total) {
+                writeText(stderr, QStringLiteral("\r%1/%2 examples").arg(done).arg(total));
+            });
+    QElapsedTimer clock;
+    clock.start();
+    Result<QList<eval::ExampleResult>> results = experiment.run(cancel);
+    if (isatty(fileno(stderr)))
+        writeText(stderr, std::string_view("\n"));
+    if (!results)
+        return results.error();
+    Ran out;
+    out.info = experiment.info();
+    out.evaluatorNames = experiment.evaluatorNames();
+    out.results = *results;
+    out.ranNow = experiment.runner().ranLastTime();
+    out.seconds = clock.nsecsElapsed() / 1e9;
+    return out;
+}
+
+// The baseline as a version of the prompt (`--baseline NAME@1`): its finished experiment on
+// this dataset version with these evaluators, else one run now.
+Result<Baseline> versionBaseline(ExperimentPlan plan, const QString& spec, const QString& folder,
+                                 const std::shared_ptr<eval::EvalStore>& store,
+                                 const CancelToken& cancel)
+{
+    Result<QString> file = libraryFile(spec, folder);
+    if (!file)
+        return makeError(QStringLiteral("--baseline %1: %2").arg(spec, file.error().message));
+    plan.programPath = *file;
+    plan.resumeId.clear();
+    plan.otherOutputs.clear();
+    eval::ExperimentInfo wanted;
+    wanted.dataset = plan.dataset.name;
+    wanted.datasetVersion = plan.dataset.version;
+    wanted.config = plan.config;
+    describePromptVersion(plan.programPath, wanted);
+    Baseline out;
+    out.name = spec;
+    if (const QString twin = finishedTwin(*store, wanted); !twin.isEmpty()) {
+        Result<QList<eval::ExampleResult>> r = store->results(twin);
+        if (!r)
+            return r.error();
+        writeText(stderr,
+                  QStringLiteral("baseline %1: experiment %2 (already run)\n").arg(spec, twin));
+        out.results = *r;
+        return out;
+    }
+    Result<Ran> ran = runPlan(plan, store, cancel, QStringLiteral("baseline %1: ").arg(spec));
+    if (!ran)
+        return ran.error();
+    if (ran->results.size() < plan.dataset.examples.size())
+        return makeError(QStringLiteral("the baseline %1 was cut short; resume it with --resume %2")
+                             .arg(spec, ran->info.id));
+    out.results = ran->results;
+    return out;
+}
+
+std::shared_ptr<promptlog::PromptLog> openLog(const EvalArguments& a)
+{
+    if (a.noLog)
+        return {};
+    QString error;
+    std::shared_ptr<promptlog::PromptLog> log =
+        a.log.isEmpty() ? promptlog::PromptLog::openDefault(&error)
+                        : promptlog::PromptLog::open(
+                              a.log, &error, promptlog::PromptLogOptions::fromUserSettings());
+    if (!error.isEmpty())
+        writeText(stderr, QStringLiteral("hako eval: prompt log: %1\n").arg(error));
+    return log;
+}
+
+ExperimentPlan makePlan(const EvalArguments& a, const eval::Suite& suite,
+                        const eval::Dataset& dataset, const QString& program)
+{
+    ExperimentPlan plan;
+    plan.name = a.name.isEmpty() ? suite.name : a.name;
+    plan.programPath = program;
+    plan.outputVariable = suite.outputVariable;
+    plan.dataset = dataset;
+    plan.evaluators = suite.evaluators;
+    plan.judgeModel = suite.judgeModel;
+    plan.embeddingModel = suite.embeddingModel;
+    plan.language = suite.language;
+    plan.modelOverrides = suite.modelOverrides;
+    plan.concurrency = suite.concurrency;
+    plan.environment.promptLog = openLog(a);
+    plan.environment.sandbox = a.sandbox;
+    plan.environment.runLog.tags = tagsFromEnvironment() + a.tags;
+    plan.keepTraces = !a.noTraces;
+    plan.resumeId = a.resume;
+    plan.config = suite.toJson();
+    plan.startedFrom = QStringLiteral("hako eval");
+    return plan;
+}
 
 } // namespace
 
@@ -271,7 +404,7 @@ int evalCommand(const QStringList& args)
         return 2;
     }
     Result<eval::Suite> loaded = eval::Suite::load(a.suite);
-    if (!loaded.ok()) {
+    if (!loaded) {
         Diagnostic d = loaded.error();
         if (d.span.file.isEmpty() && d.span.isValid())
             d.span.file = a.suite;
@@ -286,452 +419,115 @@ int evalCommand(const QStringList& args)
         suite.judgeModel = a.judgeModel;
 
     // The store: experiments, results and the datasets they ran on.
-    const QString storePath = a.store.isEmpty() ? eval::EvalStore::defaultPath() : a.store;
-    Result<std::unique_ptr<eval::EvalStore>> opened = eval::EvalStore::open(storePath);
-    if (!opened.ok())
+    Result<std::unique_ptr<eval::EvalStore>> opened =
+        eval::EvalStore::open(a.store.isEmpty() ? eval::EvalStore::defaultPath() : a.store);
+    if (!opened)
         return usageError(opened.error().message);
-    eval::EvalStore& store = **opened;
+    const std::shared_ptr<eval::EvalStore> store(std::move(opened).value());
 
-    // The dataset: a file (imported and checked before anything runs), or a stored one.
     const QString datasetSpec = a.dataset.isEmpty() ? suite.dataset : a.dataset;
     if (datasetSpec.isEmpty())
         return usageError(
             QStringLiteral("%1: the suite names no dataset (and no --dataset)").arg(a.suite));
-    const QString datasetFile = a.dataset.isEmpty() ? suite.resolve(datasetSpec) : datasetSpec;
-    eval::Dataset dataset;
-    if (QFileInfo(datasetFile).isFile()) {
-        Result<eval::ImportedDataset> imported = eval::importDatasetFile(datasetFile);
-        if (!imported.ok())
-            return usageError(
-                imported.error().span.isValid()
-                    ? imported.error().toString()
-                    : QStringLiteral("%1: %2").arg(datasetFile, imported.error().message));
-        if (!imported->problems.isEmpty()) {
-            for (const eval::ShapeProblem& p : imported->problems)
-                writeText(stderr,
-                          QStringLiteral("hako eval: %1: %2\n").arg(datasetFile, p.toString()));
-            return usageError(QStringLiteral("%1: %2 example(s) do not fit the dataset's shape; "
-                                             "fix them before running")
-                                  .arg(datasetFile)
-                                  .arg(imported->problems.size()));
-        }
-        dataset = imported->dataset;
-        Result<int> version = store.saveDataset(
-            dataset,
-            QStringLiteral("imported from %1").arg(QFileInfo(datasetFile).absoluteFilePath()),
-            true);
-        if (!version.ok())
-            return usageError(version.error().message);
-        dataset.version = *version;
-    } else {
-        QString name = datasetSpec;
-        int version = 0;
-        const qsizetype at = name.lastIndexOf(QLatin1Char('@'));
-        if (at > 0) {
-            bool ok = false;
-            version = name.mid(at + 1).toInt(&ok);
-            if (ok)
-                name = name.left(at);
-            else
-                version = 0;
-        }
-        Result<eval::Dataset> stored = store.dataset(name, version);
-        if (!stored.ok())
-            return usageError(
-                QStringLiteral("%1 is neither a dataset file nor a stored dataset (%2)")
-                    .arg(datasetSpec, stored.error().message));
-        dataset = *stored;
-    }
-    if (dataset.examples.isEmpty())
-        return usageError(QStringLiteral("the dataset %1 has no examples").arg(dataset.name));
+    Result<eval::Dataset> dataset = loadDataset(
+        *store, datasetSpec, a.dataset.isEmpty() ? suite.resolve(datasetSpec) : datasetSpec);
+    if (!dataset)
+        return usageError(dataset.error().message);
+    if (dataset->examples.isEmpty())
+        return usageError(QStringLiteral("the dataset %1 has no examples").arg(dataset->name));
 
-    // The target program.
-    const QString program = a.target.isEmpty() ? suite.resolve(suite.target) : a.target;
+    // The target: a program file, or a prompt of the library at a label or version.
+    QString program = a.target.isEmpty() ? suite.resolve(suite.target) : a.target;
     if (program.isEmpty())
         return usageError(
             QStringLiteral("%1: the suite names no target (and no --target)").arg(a.suite));
+    if (isLibrarySpec(program)) {
+        Result<QString> file = libraryFile(program, a.library);
+        if (!file)
+            return usageError(QStringLiteral("--target %1: %2").arg(program, file.error().message));
+        program = *file;
+    }
     if (!QFileInfo(program).isFile())
         return usageError(QStringLiteral("%1: no such program").arg(program));
-    // Every program the suite runs passes the trust rule: the target and each judge program.
+    const bool versionBaselineWanted =
+        isLibrarySpec(a.baseline) && a.baseline != QLatin1String("last");
+    QStringList programs{program};
+    if (versionBaselineWanted) {
+        Result<QString> file = libraryFile(a.baseline, a.library);
+        if (!file)
+            return usageError(
+                QStringLiteral("--baseline %1: %2").arg(a.baseline, file.error().message));
+        programs << *file;
+    }
+    // Every program the suite runs passes the trust rule: the targets and each judge program.
     const QString refusal =
-        trustRefusal(QStringList{program} + eval::evaluatorPrograms(suite.evaluators), a.sandbox,
-                     a.trustOnce, a.trustFolder, QStringLiteral("hako eval"));
+        trustRefusal(programs + eval::evaluatorPrograms(suite.evaluators), a.sandbox, a.trustOnce,
+                     a.trustFolder, QStringLiteral("hako eval"));
     if (!refusal.isEmpty()) {
         writeText(stderr, refusal);
         return 2;
     }
-
-    // The baseline, before anything runs: a wrong name is a usage error.
-    QList<eval::ExampleResult> baseline;
-    QString baselineName;
-    if (!a.baseline.isEmpty()) {
-        if (QFileInfo(a.baseline).isFile()) {
-            QFile f(a.baseline);
-            if (!f.open(QIODevice::ReadOnly))
-                return usageError(QStringLiteral("%1: %2").arg(a.baseline, f.errorString()));
-            const QJsonObject report = QJsonDocument::fromJson(f.readAll()).object();
-            if (!report.value(QStringLiteral("results")).isArray())
-                return usageError(
-                    QStringLiteral("%1: not a report written by hako eval --json").arg(a.baseline));
-            for (const QJsonValue& r : report.value(QStringLiteral("results")).toArray())
-                baseline.append(eval::ExampleResult::fromJson(r.toObject()));
-            baselineName = a.baseline;
-        } else {
-            QString id = a.baseline;
-            if (id == QLatin1String("last")) {
-                Result<QList<eval::ExperimentInfo>> list = store.experiments(dataset.name);
-                id.clear();
-                if (list.ok())
-                    for (const eval::ExperimentInfo& e : *list)
-                        if (e.name == suite.name && e.status == QLatin1String("finished")) {
-                            id = e.id;
-                            break;
-                        }
-                if (id.isEmpty())
-                    return usageError(QStringLiteral("--baseline last: no finished experiment of "
-                                                     "%1 yet")
-                                          .arg(suite.name));
-            }
-            Result<eval::ExperimentInfo> e = store.experiment(id);
-            if (!e.ok())
-                return usageError(QStringLiteral("--baseline: %1").arg(e.error().message));
-            Result<QList<eval::ExampleResult>> r = store.results(e->id);
-            if (!r.ok())
-                return usageError(r.error().message);
-            baseline = *r;
-            baselineName = e->id;
-        }
+    // An earlier experiment as the baseline, read before anything runs: a wrong name is a
+    // usage error.
+    Baseline baseline;
+    if (!a.baseline.isEmpty() && !versionBaselineWanted) {
+        Result<Baseline> b = loadBaseline(*store, a.baseline, suite, *dataset);
+        if (!b)
+            return usageError(b.error().message);
+        baseline = *b;
     }
 
-    // The model provider, created once for every example and the judges.
-    std::shared_ptr<models::IModelProvider> provider;
-    {
-        Result<std::shared_ptr<models::IModelProvider>> p =
-            models::createDefaultProvider(QFileInfo(program).absolutePath());
-        if (!p.ok())
-            return usageError(p.error().toString());
-        provider = *p;
-    }
-    if (!suite.modelOverrides.isEmpty())
-        provider = std::make_shared<eval::ModelOverrideProvider>(provider, suite.modelOverrides);
-
-    std::shared_ptr<promptlog::PromptLog> log;
-    if (!a.noLog) {
-        QString logError;
-        log = a.log.isEmpty()
-                  ? promptlog::PromptLog::openDefault(&logError)
-                  : promptlog::PromptLog::open(a.log, &logError,
-                                               promptlog::PromptLogOptions::fromUserSettings());
-        if (!logError.isEmpty())
-            writeText(stderr, QStringLiteral("hako eval: prompt log: %1\n").arg(logError));
-    }
-    const QStringList tags =
-        QStringList{QStringLiteral("eval:") + suite.name} + tagsFromEnvironment() + a.tags;
-
-    eval::ExperimentInfo info;
-    info.id = a.resume;
-    info.name = suite.name;
-    info.dataset = dataset.name;
-    info.datasetVersion = dataset.version;
-    info.target = QFileInfo(program).absoluteFilePath();
-    info.config = suite.toJson();
-    if (!a.resume.isEmpty()) {
-        Result<eval::ExperimentInfo> previous = store.experiment(a.resume);
-        if (!previous.ok())
-            return usageError(QStringLiteral("--resume: %1").arg(previous.error().message));
-        if (previous->dataset != dataset.name || previous->datasetVersion != dataset.version)
-            return usageError(QStringLiteral("--resume: experiment %1 ran on %2 version %3, not "
-                                             "%4 version %5")
-                                  .arg(previous->id, previous->dataset)
-                                  .arg(previous->datasetVersion)
-                                  .arg(dataset.name)
-                                  .arg(dataset.version));
-        info.id = previous->id;
-    } else {
-        info.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
-    }
-
-    // Evaluators: the judges' calls are logged too, as their own run.
-    // Composed as the window composes them (RunEnvironment): the same tags, the folder's tags
-    // and the endpoint's name on every judge call.
-    RunEnvironment judges;
-    judges.baseFolder = QFileInfo(program).absolutePath();
-    judges.promptLog = log;
-    judges.runLog.runId = info.id + QStringLiteral(":judge");
-    judges.runLog.programPath = QFileInfo(program).absoluteFilePath();
-    judges.runLog.tags = tags;
-    eval::EvaluatorContext context;
-    judges.runLog.origin = promptlog::CallOrigin::Judge;
-    context.models = judges.loggedProvider(provider, {QStringLiteral("eval:judge")});
-    context.judgeModel = suite.judgeModel;
-    context.embeddingModel = suite.embeddingModel;
-    context.language = suite.language;
-    context.sandbox = a.sandbox;
-    std::vector<std::shared_ptr<const eval::Evaluator>> evaluators;
-    QStringList evaluatorNames;
-    for (const eval::EvaluatorSpec& spec : suite.evaluators) {
-        Result<std::shared_ptr<const eval::Evaluator>> e = eval::createEvaluator(spec, context);
-        if (!e.ok())
-            return usageError(QStringLiteral("%1: %2").arg(a.suite, e.error().message));
-        evaluators.push_back(*e);
-        evaluatorNames << (*e)->name();
-    }
-
-    ProgramTarget target;
-    target.programPath = QFileInfo(program).absoluteFilePath();
-    target.environment.baseFolder = QFileInfo(program).absolutePath();
-    target.environment.modelProvider = provider;
-    target.environment.promptLog = log;
-    target.environment.sandbox = a.sandbox;
-    target.environment.runLog.programPath = target.programPath;
-    target.environment.runLog.tags = tags;
-    target.environment.runLog.origin = promptlog::CallOrigin::Experiment;
-    target.outputVariable = suite.outputVariable;
-    for (const eval::Example& e : dataset.examples)
-        for (auto it = e.inputs.begin(); it != e.inputs.end(); ++it)
-            if (!target.inputNames.contains(it.key()))
-                target.inputNames << it.key();
-    if (!a.noTraces)
-        target.traceFolder =
-            QFileInfo(storePath).dir().filePath(QStringLiteral("eval-traces/") + info.id);
-    target.prices = promptlog::PromptLogOptions::fromUserSettings().prices;
-    Result<eval::TargetFunction> targetFunction = target.make();
-    if (!targetFunction.ok())
-        return usageError(targetFunction.error().message);
-
-    eval::ExperimentRunner runner(&store);
-    runner.setTarget(*targetFunction);
-    runner.setEvaluators(evaluators);
-    runner.setConcurrency(suite.concurrency);
-    if (!baseline.isEmpty()) {
-        QHash<QString, QString> other;
-        for (const eval::ExampleResult& r : baseline)
-            other.insert(r.exampleId, r.run.output);
-        runner.setOtherOutputs(other);
-    }
-    const bool tty = isatty(fileno(stderr));
-    if (tty) {
-        QObject::connect(&runner, &eval::ExperimentRunner::progress, [](int done, int total) {
-            writeText(stderr, QStringLiteral("\r%1/%2 examples").arg(done).arg(total));
-        });
-    }
+    ExperimentPlan plan = makePlan(a, suite, *dataset, program);
     CancelToken cancel;
     g_interrupt = &cancel;
     std::signal(SIGINT, [](int) { g_interrupt->cancel(); });
-    QElapsedTimer clock;
-    clock.start();
-    Result<QList<eval::ExampleResult>> ran = runner.run(info, dataset.examples, cancel);
-    std::signal(SIGINT, SIG_DFL);
-    if (tty)
-        writeText(stderr, std::string_view("\n"));
-    if (log)
-        log->flush(10000);
-    if (!ran.ok()) {
-        writeText(stderr, QStringLiteral("hako eval: %1\n").arg(ran.error().message));
+    std::signal(SIGTERM, [](int) { g_interrupt->cancel(); });
+    auto restore = qScopeGuard([] {
+        std::signal(SIGINT, SIG_DFL);
+        std::signal(SIGTERM, SIG_DFL);
+    });
+    if (versionBaselineWanted) {
+        Result<Baseline> b = versionBaseline(plan, a.baseline, a.library, store, cancel);
+        if (!b) {
+            writeText(stderr, QStringLiteral("hako eval: %1\n").arg(b.error().message));
+            return 1;
+        }
+        baseline = *b;
+    }
+    for (const eval::ExampleResult& r : baseline.results)
+        plan.otherOutputs.insert(r.exampleId, r.run.output);
+    Result<Ran> ran = runPlan(plan, store, cancel, QString());
+    if (!ran) {
+        const Diagnostic& d = ran.error();
+        writeText(
+            stderr,
+            QStringLiteral("hako eval: %1\n").arg(d.span.isValid() ? d.toString() : d.message));
         return 1;
     }
-    const QList<eval::ExampleResult>& results = *ran;
-    const double seconds = clock.nsecsElapsed() / 1e9;
 
-    // Figures and requirements.
-    const QList<eval::EvaluatorAggregate> aggregates = eval::aggregate(results, evaluatorNames);
-    std::optional<eval::Comparison> comparison;
-    if (!a.baseline.isEmpty())
-        comparison = eval::compareExperiments(baseline, results);
-    QList<Check> checks;
-    double meanOfMeans = 0;
-    for (const eval::EvaluatorAggregate& ag : aggregates) {
-        const eval::EvaluatorSpec* spec = nullptr;
-        for (const eval::EvaluatorSpec& s : suite.evaluators)
-            if ((s.name.isEmpty() ? s.type : s.name) == ag.evaluator)
-                spec = &s;
-        meanOfMeans += ag.mean / aggregates.size();
-        const double minPass = spec && spec->minPassRate ? *spec->minPassRate : 1.0;
-        checks.append({QStringLiteral("%1 pass rate >= %2").arg(ag.evaluator, percent(minPass)),
-                       ag.passRate + 1e-12 >= minPass,
-                       QStringLiteral("%1: %2 of %3 passed (%4), needs %5")
-                           .arg(ag.evaluator)
-                           .arg(ag.passed)
-                           .arg(ag.count)
-                           .arg(percent(ag.passRate), percent(minPass))});
-        if (spec && spec->minScore)
-            checks.append({QStringLiteral("%1 mean >= %2").arg(ag.evaluator).arg(*spec->minScore),
-                           ag.mean + 1e-12 >= *spec->minScore,
-                           QStringLiteral("%1: mean %2, needs %3")
-                               .arg(ag.evaluator)
-                               .arg(ag.mean, 0, 'f', 3)
-                               .arg(*spec->minScore)});
-        if (comparison && comparison->meanDelta.contains(ag.evaluator)) {
-            const double delta = comparison->meanDelta.value(ag.evaluator);
-            checks.append({QStringLiteral("%1 no drop beyond %2 vs baseline")
-                               .arg(ag.evaluator)
-                               .arg(suite.maxDrop),
-                           delta >= -suite.maxDrop - 1e-12,
-                           QStringLiteral("%1: mean changed by %2 against the baseline (allowed "
-                                          "drop %3)")
-                               .arg(ag.evaluator)
-                               .arg(delta, 0, 'f', 3)
-                               .arg(suite.maxDrop)});
-        }
-    }
-    if (suite.failUnder)
-        checks.append({QStringLiteral("overall mean >= %1").arg(*suite.failUnder),
-                       meanOfMeans + 1e-12 >= *suite.failUnder,
-                       QStringLiteral("the evaluators' mean score %1 is under %2")
-                           .arg(meanOfMeans, 0, 'f', 3)
-                           .arg(*suite.failUnder)});
-    const bool complete = results.size() == dataset.examples.size();
-    if (!complete)
-        checks.append({QStringLiteral("every example ran"), false,
-                       QStringLiteral("cut short after %1 of %2 examples; resume with --resume %3")
-                           .arg(results.size())
-                           .arg(dataset.examples.size())
-                           .arg(info.id)});
-    bool passed = true;
-    for (const Check& c : checks)
-        passed = passed && c.ok;
-
-    // The summary table.
-    QString out;
-    out += QStringLiteral("suite %1: %2 examples of %3 (version %4) through %5\n")
-               .arg(suite.name)
-               .arg(results.size())
-               .arg(dataset.name)
-               .arg(dataset.version)
-               .arg(QFileInfo(program).fileName());
-    out += QStringLiteral("experiment %1 (%2 ran now, %3 s)\n\n")
-               .arg(info.id)
-               .arg(runner.ranLastTime())
-               .arg(seconds, 0, 'f', 2);
-    int nameWidth = 9;
-    for (const QString& n : evaluatorNames)
-        nameWidth = std::max<int>(nameWidth, int(n.size()));
-    out += pad(QStringLiteral("evaluator"), nameWidth + 2) +
-           QStringLiteral("mean   95% CI         pass     95% CI (Wilson)  passed  errors");
-    if (comparison)
-        out += QStringLiteral("  vs baseline");
-    out += QLatin1Char('\n');
-    for (const eval::EvaluatorAggregate& ag : aggregates) {
-        QString line =
-            pad(ag.evaluator, nameWidth + 2) + pad(QString::number(ag.mean, 'f', 3), 7) +
-            pad(QStringLiteral("[%1, %2]").arg(ag.meanLow, 0, 'f', 2).arg(ag.meanHigh, 0, 'f', 2),
-                15) +
-            pad(percent(ag.passRate), 9) +
-            pad(QStringLiteral("[%1, %2]").arg(percent(ag.passLow), percent(ag.passHigh)), 17) +
-            pad(QStringLiteral("%1/%2").arg(ag.passed).arg(ag.count), 8) +
-            QString::number(ag.errors).leftJustified(6);
-        if (comparison && comparison->meanDelta.contains(ag.evaluator))
-            line += QStringLiteral("  %1%2")
-                        .arg(comparison->meanDelta.value(ag.evaluator) >= 0 ? QStringLiteral("+")
-                                                                            : QString())
-                        .arg(comparison->meanDelta.value(ag.evaluator), 0, 'f', 3);
-        out += line.trimmed() + QLatin1Char('\n');
-    }
-    int failuresShown = 0, failuresTotal = 0;
-    QString failures;
-    for (const eval::ExampleResult& r : results) {
-        for (const eval::Score& s : r.scores) {
-            if (s.pass)
-                continue;
-            ++failuresTotal;
-            if (failuresShown++ < 10)
-                failures += QStringLiteral("  example %1 (%2) %3: %4%5\n")
-                                .arg(r.index)
-                                .arg(r.exampleId, s.evaluator,
-                                     s.error ? QStringLiteral("could not judge: ") : QString(),
-                                     firstLine(s.reasoning));
-        }
-    }
-    if (failuresTotal > 0) {
-        out += QStringLiteral("\nfailing scores (%1):\n").arg(failuresTotal) + failures;
-        if (failuresTotal > 10)
-            out +=
-                QStringLiteral("  … %1 more (--json or --junit for all)\n").arg(failuresTotal - 10);
-    }
-    if (comparison) {
-        out +=
-            QStringLiteral("\nagainst %1: %2 examples matched, %3 regressions, %4 improvements\n")
-                .arg(baselineName)
-                .arg(comparison->matched)
-                .arg(comparison->regressions.size())
-                .arg(comparison->improvements.size());
-        int shown = 0;
-        for (const eval::ScoreDelta& d : comparison->regressions) {
-            if (shown++ >= 10)
-                break;
-            out += QStringLiteral("  regression: example %1 (%2) %3: %4 -> %5\n")
-                       .arg(d.index)
-                       .arg(d.exampleId, d.evaluator)
-                       .arg(d.before, 0, 'f', 3)
-                       .arg(d.after, 0, 'f', 3);
-        }
-    }
-    out += QLatin1Char('\n');
-    for (const Check& c : checks)
-        if (!c.ok)
-            out += QStringLiteral("FAILED %1\n").arg(c.detail);
-    out += passed ? QStringLiteral("PASSED\n") : QStringLiteral("FAILED\n");
-    const bool jsonToStdout = a.jsonFile == QLatin1String("-");
-    writeText(jsonToStdout ? stderr : stdout, out);
-
-    // Reports.
-    if (!a.jsonFile.isEmpty()) {
-        QJsonArray aggJson, resultsJson, checksJson;
-        for (const eval::EvaluatorAggregate& ag : aggregates)
-            aggJson.append(aggregateJson(ag));
-        for (const eval::ExampleResult& r : results) {
-            QJsonObject o = r.toJson();
-            if (r.index >= 0 && r.index < dataset.examples.size()) {
-                o.insert(QStringLiteral("inputs"), dataset.examples[r.index].inputs);
-                if (dataset.examples[r.index].hasReference())
-                    o.insert(QStringLiteral("reference"), dataset.examples[r.index].reference);
-            }
-            resultsJson.append(o);
-        }
-        for (const Check& c : checks)
-            checksJson.append(QJsonObject{{QStringLiteral("name"), c.name},
-                                          {QStringLiteral("ok"), c.ok},
-                                          {QStringLiteral("detail"), c.detail}});
-        QJsonObject report{{QStringLiteral("suite"), suite.toJson()},
-                           {QStringLiteral("experiment"), info.id},
-                           {QStringLiteral("dataset"), dataset.name},
-                           {QStringLiteral("dataset_version"), dataset.version},
-                           {QStringLiteral("target"), info.target},
-                           {QStringLiteral("passed"), passed},
-                           {QStringLiteral("seconds"), seconds},
-                           {QStringLiteral("aggregates"), aggJson},
-                           {QStringLiteral("checks"), checksJson},
-                           {QStringLiteral("results"), resultsJson}};
-        if (comparison) {
-            QJsonArray deltas;
-            for (const eval::ScoreDelta& d : comparison->deltas)
-                deltas.append(QJsonObject{{QStringLiteral("example_id"), d.exampleId},
-                                          {QStringLiteral("index"), d.index},
-                                          {QStringLiteral("evaluator"), d.evaluator},
-                                          {QStringLiteral("before"), d.before},
-                                          {QStringLiteral("after"), d.after},
-                                          {QStringLiteral("regression"), d.isRegression()},
-                                          {QStringLiteral("improvement"), d.isImprovement()}});
-            report.insert(QStringLiteral("baseline"), baselineName);
-            report.insert(QStringLiteral("deltas"), deltas);
-        }
+    EvalOutcome outcome;
+    outcome.suite = suite;
+    outcome.info = ran->info;
+    outcome.dataset = *dataset;
+    outcome.results = ran->results;
+    outcome.evaluatorNames = ran->evaluatorNames;
+    outcome.baseline = baseline.results;
+    outcome.baselineName = baseline.name;
+    outcome.seconds = ran->seconds;
+    outcome.ranNow = ran->ranNow;
+    outcome.judge(!a.baseline.isEmpty());
+    writeText(a.jsonFile == QLatin1String("-") ? stderr : stdout, outcome.summary());
+    for (const auto& [file, data] :
+         {std::pair{a.jsonFile, &EvalOutcome::json}, std::pair{a.junitFile, &EvalOutcome::junit}}) {
+        if (file.isEmpty())
+            continue;
         QString error;
-        if (!writeFileOrStdout(a.jsonFile, QJsonDocument(report).toJson(QJsonDocument::Indented),
-                               &error)) {
-            writeText(stderr, QStringLiteral("hako eval: %1: %2\n").arg(a.jsonFile, error));
+        if (!writeFileOrStdout(file, (outcome.*data)(), &error)) {
+            writeText(stderr, QStringLiteral("hako eval: %1: %2\n").arg(file, error));
             return 2;
         }
     }
-    if (!a.junitFile.isEmpty()) {
-        QString error;
-        if (!writeFileOrStdout(a.junitFile,
-                               junitXml(suite, info, dataset.examples, results, checks, seconds),
-                               &error)) {
-            writeText(stderr, QStringLiteral("hako eval: %1: %2\n").arg(a.junitFile, error));
-            return 2;
-        }
-    }
-    return passed ? 0 : 1;
+    return outcome.passed ? 0 : 1;
 }
 
 } // namespace hako

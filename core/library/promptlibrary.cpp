@@ -358,6 +358,44 @@ bool PromptLibrary::hasUnsavedVersion(const QString& file) const
     return status.ok() && !status.out.trimmed().isEmpty();
 }
 
+Result<ResolvedPrompt> PromptLibrary::versionOfFile(const QString& file) const
+{
+    QString path = relative(file);
+    if (path.startsWith(QLatin1String("../")) || QDir::isAbsolutePath(path) || !safeArgument(path))
+        return makeError(QStringLiteral("%1 is not in the library %2").arg(file, m_git.root()));
+    QFile f(file);
+    if (!f.open(QIODevice::ReadOnly))
+        return makeError(QStringLiteral("%1: %2").arg(file, f.errorString()));
+    ResolvedPrompt out;
+    out.text = f.readAll();
+    // A copy of a version: the commit is in its folder's name.
+    static const QRegularExpression copy(QStringLiteral("^\\.hako/versions/([0-9a-f]{40})/(.+)$"));
+    const QRegularExpressionMatch m = copy.match(path);
+    QString commit;
+    if (m.hasMatch()) {
+        commit = m.captured(1);
+        path = m.captured(2);
+    } else if (hasUnsavedVersion(file)) {
+        out.prompt = describeProgram(out.text, path);
+        return makeError(QStringLiteral("%1 has changes not saved as a version").arg(path));
+    }
+    out.prompt = describeProgram(out.text, path);
+    // The prompt as the newest commit knows it (it may have moved since this version).
+    Result<LibraryPrompt> current = find(out.prompt.key());
+    const LibraryPrompt prompt = current ? *current : out.prompt;
+    Result<QList<PromptVersion>> versions = history(prompt);
+    if (!versions)
+        return versions.error();
+    for (const PromptVersion& v : *versions)
+        if (commit.isEmpty() ? true : v.commit == commit) {
+            out.prompt = prompt;
+            out.version = v;
+            out.labels = labels(prompt);
+            return out;
+        }
+    return makeError(QStringLiteral("%1 was never saved as a version").arg(path));
+}
+
 Result<QString> PromptLibrary::materialize(const ResolvedPrompt& prompt) const
 {
     const QString own = QDir(m_git.root()).filePath(prompt.version.path);

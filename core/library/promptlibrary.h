@@ -93,6 +93,12 @@ public:
     /// Whether `file` has changes not saved as a version (or was never saved as one).
     bool hasUnsavedVersion(const QString& file) const;
 
+    /// The saved version `file` holds: a copy made by materialize() (`.hako/versions/<commit>/…`)
+    /// is that commit's; the library's own file is its newest version when it has no unsaved
+    /// changes. An error when the file is outside the library, was never saved as a version, or
+    /// has changes since (then it is no version: its `prompt` is still described).
+    Result<ResolvedPrompt> versionOfFile(const QString& file) const;
+
     /// A file to run `prompt` at its version from: the library's own file when it holds exactly
     /// that version, else the file in a copy of the whole library at that commit (so includes
     /// and reads see the same version), kept under `.hako/versions/` (ignored by git).

@@ -4,7 +4,7 @@
 #include "core/eval/evaluator.h"
 #include "core/eval/experiment.h"
 #include "core/util/cancel.h"
-#include "core/workbench/runenvironment.h"
+#include "core/workbench/experimentplan.h"
 
 #include <QObject>
 #include <QString>
@@ -17,29 +17,18 @@ class EvalStore;
 
 namespace hako {
 
-/// An experiment started from the window, composed as `hako eval` composes one: a stored
-/// dataset version run through a PDL program (each example's inputs are its variables) with a
-/// set of evaluators, at a concurrency limit, every model call in the prompt log under the tag
-/// `eval:<name>` (the judges' under `eval:judge` too), every example's trace kept beside the
-/// store, results written to the store as they complete. Composition (the provider, the
-/// evaluators, parsing the program) and the run happen on a worker thread; signals arrive on
-/// the thread that owns the job (the GUI's). One experiment at a time.
+/// An experiment started from the window, composed by ExperimentPlan as `hako eval` composes
+/// one: results are written to the store as they complete. Composition and the run happen on a
+/// worker thread; signals arrive on the thread that owns the job (the GUI's). One experiment at
+/// a time.
 class ExperimentJob : public QObject {
     Q_OBJECT
 public:
     struct Request {
         std::shared_ptr<eval::EvalStore> store; ///< required
-        eval::Dataset dataset;                  ///< a stored version (version > 0)
-        QString programPath;                    ///< a saved program
-        QString outputVariable;                 ///< empty: the program's result
-        QList<eval::EvaluatorSpec> evaluators;  ///< at least one
-        QString judgeModel;                     ///< model-graded evaluators' model
-        QString language = QStringLiteral("en");
-        int concurrency = 4;
-        /// promptLog, sandbox, modelProvider (tests) and tags are taken from here; baseFolder
-        /// and the run log's program are the program's.
-        RunEnvironment environment;
-        QString name; ///< the experiment's name; default: the program's base name
+        /// What to run (ExperimentPlan::compose() composes it on the worker); its environment's
+        /// promptLog, sandbox, tags and modelProvider (tests) are used.
+        ExperimentPlan plan;
     };
 
     explicit ExperimentJob(QObject* parent = nullptr);

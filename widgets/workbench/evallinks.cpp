@@ -183,20 +183,22 @@ bool EvalLinks::runExperiment()
     }
     ExperimentJob::Request request;
     request.store = m_store;
+    ExperimentPlan& plan = request.plan;
     // As stored (example ids filled in): what the experiment records it ran on.
     Result<eval::Dataset> stored = m_store->dataset(m_datasets->dataset().name, version);
     if (!stored.ok()) {
         bar->showMessage(stored.error().message);
         return false;
     }
-    request.dataset = *stored;
-    request.programPath = program;
-    request.evaluators = m_form->evaluators();
-    request.judgeModel = m_form->judgeModel();
-    request.language =
+    plan.dataset = *stored;
+    plan.programPath = program;
+    plan.evaluators = m_form->evaluators();
+    plan.judgeModel = m_form->judgeModel();
+    plan.language =
         QLocale().language() == QLocale::Japanese ? QStringLiteral("ja") : QStringLiteral("en");
-    request.concurrency = m_form->concurrency();
-    request.environment = environment;
+    plan.concurrency = m_form->concurrency();
+    plan.environment = environment;
+    plan.startedFrom = QStringLiteral("workbench");
     m_compareWith = m_results->experimentBox()->currentData().toString();
     QString error;
     if (!m_job->start(request, &error)) {
@@ -206,7 +208,7 @@ bool EvalLinks::runExperiment()
     bar->clearMessage();
     m_form->setRunning(true);
     Q_EMIT statusMessage(
-        tr("Running %1 over %n example(s)…", nullptr, int(request.dataset.examples.size()))
+        tr("Running %1 over %n example(s)…", nullptr, int(plan.dataset.examples.size()))
             .arg(QFileInfo(program).fileName()),
         0);
     return true;

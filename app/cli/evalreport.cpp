@@ -84,6 +84,9 @@ QByteArray EvalOutcome::junit() const
     property(QStringLiteral("dataset"), info.dataset);
     property(QStringLiteral("dataset_version"), QString::number(info.datasetVersion));
     property(QStringLiteral("target"), info.target);
+    if (!info.promptCommit.isEmpty())
+        property(QStringLiteral("prompt_version"),
+                 QStringLiteral("%1@%2").arg(info.promptName).arg(info.promptVersion));
     w.writeEndElement();
     for (const eval::ExampleResult& r : results) {
         const eval::Example* example =
@@ -307,6 +310,10 @@ QByteArray EvalOutcome::json() const
                        {QStringLiteral("dataset"), dataset.name},
                        {QStringLiteral("dataset_version"), dataset.version},
                        {QStringLiteral("target"), info.target},
+                       {QStringLiteral("prompt"), info.promptName},
+                       {QStringLiteral("prompt_id"), info.promptId},
+                       {QStringLiteral("prompt_version"), info.promptVersion},
+                       {QStringLiteral("prompt_commit"), info.promptCommit},
                        {QStringLiteral("passed"), passed},
                        {QStringLiteral("seconds"), seconds},
                        {QStringLiteral("aggregates"), aggJson},

@@ -433,6 +433,76 @@ private Q_SLOTS:
         QCOMPARE(m_server->requestCount(), 0);
     }
 
+    // "Compare two versions of my prompt on this dataset" is one command; the second time the
+    // baseline version's experiment is reused, not run again.
+    void comparesTwoVersionsOfALibraryPrompt()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("git")).isEmpty())
+            QSKIP("git is not installed");
+        writeFixtures();
+        const QString lib = m_dir.filePath(QStringLiteral("library"));
+        QVERIFY(QDir().mkpath(lib));
+        const QStringList inLib{QStringLiteral("--library"), lib};
+        QCOMPARE(
+            runHako(QStringList{QStringLiteral("prompt"), QStringLiteral("init")} + inLib).exitCode,
+            0);
+        const QString file = lib + QStringLiteral("/answers.pdl");
+        auto saveVersion = [&](const QByteArray& text) {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write("# hako-prompt: 00aa11bb22cc\ndescription: answers\n" + text);
+            f.close();
+            const HakoOutcome saved = runHako(
+                QStringList{QStringLiteral("prompt"), QStringLiteral("save"), file} + inLib);
+            QVERIFY2(saved.exitCode == 0, qPrintable(saved.err));
+        };
+        saveVersion("text: \"${ answer if n != 2 else 'Lyon' }\"\n"); // version 1: one wrong
+        saveVersion("text: \"${ answer }\"\n");                       // version 2: all right
+        const QString suite = write(QStringLiteral("versions.yaml"),
+                                    "name: versions\ndataset: answers.jsonl\ntarget: good.pdl\n"
+                                    "evaluators:\n  - exact_match\n");
+        const QString report = m_dir.filePath(QStringLiteral("versions.json"));
+        const QStringList args = QStringList{suite,
+                                             QStringLiteral("--target"),
+                                             QStringLiteral("answers@2"),
+                                             QStringLiteral("--baseline"),
+                                             QStringLiteral("answers@1"),
+                                             QStringLiteral("--json"),
+                                             report} +
+                                 inLib;
+        HakoOutcome o = hakoEval(args);
+        QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
+        QVERIFY2(o.err.contains(QLatin1String("baseline answers@1: experiment")),
+                 qPrintable(o.err));
+        QVERIFY2(o.out.contains(QLatin1String("prompt answers, version 2")), qPrintable(o.out));
+        QVERIFY2(
+            o.out.contains(QLatin1String("against answers@1: 3 examples matched, 0 regressions, "
+                                         "1 improvements")),
+            qPrintable(o.out));
+        QFile f(report);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject json = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(json.value(QStringLiteral("prompt_version")).toInt(), 2);
+        QCOMPARE(json.value(QStringLiteral("prompt_id")).toString(),
+                 QStringLiteral("00aa11bb22cc"));
+
+        // The store knows which version each experiment ran.
+        {
+            auto store = eval::EvalStore::open(this->store());
+            QVERIFY(store.ok());
+            auto list = (*store)->experiments(QStringLiteral("answers"));
+            QVERIFY(list.ok());
+            QSet<int> versions;
+            for (const eval::ExperimentInfo& e : *list)
+                if (e.promptId == QLatin1String("00aa11bb22cc"))
+                    versions << e.promptVersion;
+            QCOMPARE(versions, (QSet<int>{1, 2}));
+        }
+        o = hakoEval(args);
+        QVERIFY2(o.exitCode == 0, qPrintable(o.out + o.err));
+        QVERIFY2(o.err.contains(QLatin1String("(already run)")), qPrintable(o.err));
+    }
+
     void usage()
     {
         QCOMPARE(runHako({QStringLiteral("eval")}).exitCode, 2);

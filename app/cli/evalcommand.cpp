@@ -246,26 +246,6 @@ Result<Baseline> loadBaseline(eval::EvalStore& store, const QString& spec, const
     return out;
 }
 
-// A finished experiment of the same prompt version, dataset version and evaluators: running
-// it again would only spend tokens.
-QString finishedTwin(eval::EvalStore& store, const eval::ExperimentInfo& wanted)
-{
-    if (wanted.promptCommit.isEmpty())
-        return {};
-    Result<QList<eval::ExperimentInfo>> list = store.experiments(wanted.dataset);
-    if (!list)
-        return {};
-    for (const eval::ExperimentInfo& e : *list)
-        if (e.status == QLatin1String("finished") && e.promptCommit == wanted.promptCommit &&
-            e.datasetVersion == wanted.datasetVersion &&
-            e.config.value(QStringLiteral("evaluators")) ==
-                wanted.config.value(QStringLiteral("evaluators")) &&
-            e.config.value(QStringLiteral("output")) ==
-                wanted.config.value(QStringLiteral("output")))
-            return e.id;
-    return {};
-}
-
 struct Ran {
     eval::ExperimentInfo info;
     QStringList evaluatorNames;
@@ -327,14 +307,9 @@ Result<Baseline> versionBaseline(ExperimentPlan plan, const QString& spec, const
     plan.programPath = *file;
     plan.resumeId.clear();
     plan.otherOutputs.clear();
-    eval::ExperimentInfo wanted;
-    wanted.dataset = plan.dataset.name;
-    wanted.datasetVersion = plan.dataset.version;
-    wanted.config = plan.config;
-    describePromptVersion(plan.programPath, wanted);
     Baseline out;
     out.name = spec;
-    if (const QString twin = finishedTwin(*store, wanted); !twin.isEmpty()) {
+    if (const QString twin = plan.finishedTwin(*store); !twin.isEmpty()) {
         Result<QList<eval::ExampleResult>> r = store->results(twin);
         if (!r)
             return r.error();

@@ -53,6 +53,16 @@ bool ExperimentJob::start(Request request, QString* error)
             Qt::QueuedConnection);
     };
     QThreadPool::globalInstance()->start([request, cancel, post] {
+        if (request.reuseFinished) {
+            if (const QString twin = request.plan.finishedTwin(*request.store); !twin.isEmpty()) {
+                post([twin](ExperimentJob* job) {
+                    job->m_running = false;
+                    Q_EMIT job->reused(twin);
+                    Q_EMIT job->finished(twin, true, QString());
+                });
+                return;
+            }
+        }
         Result<std::unique_ptr<ComposedExperiment>> composed = request.plan.compose(request.store);
         if (!composed) {
             const Diagnostic& d = composed.error();

@@ -29,6 +29,9 @@ public:
         /// What to run (ExperimentPlan::compose() composes it on the worker); its environment's
         /// promptLog, sandbox, tags and modelProvider (tests) are used.
         ExperimentPlan plan;
+        /// A finished experiment of the same saved prompt version, dataset version and
+        /// evaluators stands in for running it again (ExperimentPlan::finishedTwin()).
+        bool reuseFinished = false;
     };
 
     explicit ExperimentJob(QObject* parent = nullptr);
@@ -47,6 +50,8 @@ Q_SIGNALS:
                  const QStringList& evaluators);
     void progress(int done, int total);
     void resultReady(const hako::eval::ExampleResult& result);
+    /// An earlier finished experiment stood in for this one (finished() follows with its id).
+    void reused(const QString& experimentId);
     /// Over: `error` says why when it failed or was cancelled (empty when it ran to the end).
     void finished(const QString& experimentId, bool ok, const QString& error);
 

@@ -16,6 +16,21 @@ namespace hako {
 
 namespace {
 
+// What an experiment judged with, in a form two plans compare equal by.
+QJsonArray evaluatorSpecs(const QList<eval::EvaluatorSpec>& specs)
+{
+    QJsonArray out;
+    for (const eval::EvaluatorSpec& spec : specs) {
+        QJsonObject s = spec.options;
+        s.insert(QStringLiteral("type"), spec.type);
+        s.insert(QStringLiteral("name"), spec.name.isEmpty() ? spec.type : spec.name);
+        if (spec.threshold)
+            s.insert(QStringLiteral("threshold"), *spec.threshold);
+        out.append(s);
+    }
+    return out;
+}
+
 QJsonArray evaluatorRecord(const QList<eval::EvaluatorSpec>& specs, const QStringList& names)
 {
     QJsonArray out;
@@ -149,6 +164,8 @@ ExperimentPlan::compose(std::shared_ptr<eval::EvalStore> store) const
             {QStringLiteral("evaluators"), evaluatorRecord(evaluators, out->m_evaluatorNames)}};
     if (!startedFrom.isEmpty())
         info.config.insert(QStringLiteral("started_from"), startedFrom);
+    info.config.insert(QStringLiteral("evaluator_specs"), evaluatorSpecs(evaluators));
+    info.config.insert(QStringLiteral("output_variable"), outputVariable);
 
     ProgramTarget target;
     target.programPath = program;
@@ -176,6 +193,25 @@ ExperimentPlan::compose(std::shared_ptr<eval::EvalStore> store) const
     if (!otherOutputs.isEmpty())
         out->m_runner->setOtherOutputs(otherOutputs);
     return out;
+}
+
+QString ExperimentPlan::finishedTwin(eval::EvalStore& store) const
+{
+    eval::ExperimentInfo wanted;
+    describePromptVersion(QFileInfo(programPath).absoluteFilePath(), wanted);
+    if (wanted.promptCommit.isEmpty())
+        return {};
+    Result<QList<eval::ExperimentInfo>> list = store.experiments(dataset.name);
+    if (!list)
+        return {};
+    const QJsonArray specs = evaluatorSpecs(evaluators);
+    for (const eval::ExperimentInfo& e : *list)
+        if (e.status == QLatin1String("finished") && e.promptCommit == wanted.promptCommit &&
+            e.datasetVersion == dataset.version &&
+            e.config.value(QStringLiteral("evaluator_specs")).toArray() == specs &&
+            e.config.value(QStringLiteral("output_variable")).toString() == outputVariable)
+            return e.id;
+    return {};
 }
 
 ComposedExperiment::~ComposedExperiment() = default;

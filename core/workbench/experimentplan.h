@@ -66,6 +66,11 @@ struct ExperimentPlan {
     /// (a new id unless resumed) with the prompt's library identity and version. Blocking.
     Result<std::unique_ptr<ComposedExperiment>>
     compose(std::shared_ptr<eval::EvalStore> store) const;
+
+    /// A finished experiment of `store` that ran exactly this: the same saved prompt version
+    /// (never an unsaved program), dataset version, evaluators and output variable — its id,
+    /// or "" when there is none. Running the plan again would only spend tokens. Blocking.
+    QString finishedTwin(eval::EvalStore& store) const;
 };
 
 /// An experiment ready to run (ExperimentPlan::compose()). Connect to runner()'s signals

@@ -5,21 +5,31 @@
 #include "core/util/outputfile.h"
 #include "widgets/common/messagebar.h"
 
+#include <QComboBox>
+#include <QDateTime>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
+#include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QTableView>
 #include <QVBoxLayout>
 
 namespace hako {
 
+namespace {
+const char* const kLastDatasetKey = "eval/dataset/last";
+}
+
 DatasetPane::DatasetPane(QWidget* parent)
     : QWidget(parent), m_model(new eval::DatasetTableModel(this)), m_table(new QTableView),
-      m_messages(new MessageBar), m_name(new QLineEdit), m_description(new QLineEdit)
+      m_messages(new MessageBar), m_name(new QLineEdit), m_description(new QLineEdit),
+      m_stored(new QComboBox), m_versions(new QComboBox)
 {
     setObjectName(QStringLiteral("datasetPane"));
     m_table->setModel(m_model);
@@ -35,7 +45,13 @@ DatasetPane::DatasetPane(QWidget* parent)
     auto* import = new QPushButton(tr("Import…"));
     auto* exportButton = new QPushButton(tr("Export…"));
     auto* saveButton = new QPushButton(tr("Save Version"));
+    m_stored->setAccessibleName(tr("Saved datasets"));
+    m_stored->setToolTip(tr("Open a dataset saved earlier"));
+    m_versions->setAccessibleName(tr("Dataset version"));
+    m_versions->setToolTip(tr("Every saved edit is a version; open an older one here"));
     auto* top = new QHBoxLayout;
+    top->addWidget(m_stored, 1);
+    top->addWidget(m_versions);
     top->addWidget(new QLabel(tr("Dataset:")));
     top->addWidget(m_name, 1);
     top->addWidget(m_description, 2);
@@ -90,6 +106,21 @@ DatasetPane::DatasetPane(QWidget* parent)
         exportFile(path, format);
     });
     connect(saveButton, &QPushButton::clicked, this, [this] { save(); });
+    connect(m_stored, &QComboBox::activated, this, [this](int index) {
+        const QString name = m_stored->itemData(index).toString();
+        if (!name.isEmpty() && mayReplace())
+            open(name);
+        reloadStored();
+    });
+    connect(m_versions, &QComboBox::activated, this, [this](int index) {
+        const int version = m_versions->itemData(index).toInt();
+        if (version > 0 && version != dataset().version && mayReplace())
+            open(dataset().name, version);
+        reloadStored();
+    });
+    connect(m_model, &QAbstractItemModel::dataChanged, this, [this] { m_dirty = true; });
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, [this] { m_dirty = true; });
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, [this] { m_dirty = true; });
 }
 
 DatasetPane::~DatasetPane() = default;
@@ -97,6 +128,11 @@ DatasetPane::~DatasetPane() = default;
 void DatasetPane::setStore(std::shared_ptr<eval::EvalStore> store)
 {
     m_store = std::move(store);
+    // The dataset worked on last, as it was saved (an empty table only: nothing is replaced).
+    const QString last = QSettings().value(QLatin1String(kLastDatasetKey)).toString();
+    if (m_store && !last.isEmpty() && dataset().examples.isEmpty() && m_name->text().isEmpty())
+        open(last);
+    reloadStored();
 }
 
 void DatasetPane::setDataset(const eval::Dataset& dataset)
@@ -105,6 +141,50 @@ void DatasetPane::setDataset(const eval::Dataset& dataset)
     m_name->setText(dataset.name);
     m_description->setText(dataset.description);
     m_messages->clearMessage();
+    m_dirty = false;
+}
+
+bool DatasetPane::mayReplace()
+{
+    if (!m_dirty || dataset().examples.isEmpty())
+        return true;
+    return QMessageBox::question(this, tr("Datasets"),
+                                 tr("The examples shown have changes that are not saved. "
+                                    "Discard them?"),
+                                 QMessageBox::Discard | QMessageBox::Cancel,
+                                 QMessageBox::Cancel) == QMessageBox::Discard;
+}
+
+void DatasetPane::reloadStored()
+{
+    m_stored->clear();
+    m_versions->clear();
+    m_stored->addItem(tr("Open a saved dataset…"), QString());
+    if (!m_store)
+        return;
+    Result<QStringList> names = m_store->datasetNames();
+    for (const QString& name : names ? *names : QStringList()) {
+        Result<QList<eval::DatasetVersionInfo>> versions = m_store->versions(name);
+        const eval::DatasetVersionInfo latest =
+            versions && !versions->isEmpty() ? versions->last() : eval::DatasetVersionInfo{};
+        m_stored->addItem(
+            tr("%1 (v%2, %n example(s))", nullptr, latest.examples).arg(name).arg(latest.version),
+            name);
+    }
+    const QString current = dataset().name;
+    if (current.isEmpty())
+        return;
+    Result<QList<eval::DatasetVersionInfo>> versions = m_store->versions(current);
+    for (const eval::DatasetVersionInfo& v :
+         versions ? *versions : QList<eval::DatasetVersionInfo>())
+        m_versions->insertItem(
+            0,
+            tr("v%1 · %2")
+                .arg(v.version)
+                .arg(QLocale().toString(QDateTime::fromMSecsSinceEpoch(v.createdAt),
+                                        QLocale::ShortFormat)),
+            v.version);
+    m_versions->setCurrentIndex(std::max(0, m_versions->findData(dataset().version)));
 }
 
 const eval::Dataset& DatasetPane::dataset() const
@@ -122,6 +202,7 @@ bool DatasetPane::open(const QString& name, int version)
         return false;
     }
     setDataset(*d);
+    QSettings().setValue(QLatin1String(kLastDatasetKey), d->name);
     return true;
 }
 
@@ -223,6 +304,8 @@ int DatasetPane::save(const QString& message)
     }
     d.version = *version;
     setDataset(d);
+    QSettings().setValue(QLatin1String(kLastDatasetKey), d.name);
+    reloadStored();
     m_messages->showMessage(tr("Saved %1 version %2.").arg(d.name).arg(*version),
                             MessageBar::Kind::Information);
     return *version;

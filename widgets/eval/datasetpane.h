@@ -6,6 +6,7 @@
 
 #include <memory>
 
+class QComboBox;
 class QLineEdit;
 class QPushButton;
 class QTableView;
@@ -55,7 +56,15 @@ public:
     QLineEdit* nameField() const { return m_name; }
     eval::DatasetTableModel* model() const { return m_model; }
 
+    /// The saved datasets (to open one) and the versions of the one shown.
+    QComboBox* storedBox() const { return m_stored; }
+    QComboBox* versionBox() const { return m_versions; }
+
 private:
+    void reloadStored();
+    /// Whether the table may be replaced: unchanged since opened or saved, or the user agrees
+    /// to discard the edits.
+    bool mayReplace();
     void report(const QList<eval::ShapeProblem>& problems, int added);
 
     std::shared_ptr<eval::EvalStore> m_store;
@@ -64,6 +73,9 @@ private:
     MessageBar* m_messages;
     QLineEdit* m_name;
     QLineEdit* m_description;
+    QComboBox* m_stored;
+    QComboBox* m_versions;
+    bool m_dirty = false;
 };
 
 } // namespace hako

@@ -217,6 +217,8 @@ void EvalResultsPane::setSetupWidget(QWidget* widget)
 void EvalResultsPane::setStore(std::shared_ptr<eval::EvalStore> store)
 {
     m_store = std::move(store);
+    // The experiments of earlier sessions are there at once, not only after a new one runs.
+    refresh();
 }
 
 void EvalResultsPane::refresh()
@@ -286,8 +288,11 @@ void EvalResultsPane::showExperiment(const QString& id, const QString& baselineI
             if (withNone)
                 box->addItem(tr("(nothing)"), QString());
             for (const eval::ExperimentInfo& e : l.experiments)
-                box->addItem(QStringLiteral("%1 · %2 v%3 · %4 · %5")
-                                 .arg(e.name, e.dataset)
+                box->addItem(QStringLiteral("%1%2 · %3 v%4 · %5 · %6")
+                                 .arg(e.name,
+                                      e.promptVersion > 0 ? tr(" (prompt v%1)").arg(e.promptVersion)
+                                                          : QString(),
+                                      e.dataset)
                                  .arg(e.datasetVersion)
                                  .arg(QDateTime::fromMSecsSinceEpoch(e.startedAt)
                                           .toString(QStringLiteral("yyyy-MM-dd HH:mm")),

@@ -2,6 +2,7 @@
 
 #include "core/playground/worddiff.h"
 #include "widgets/common/messagebar.h"
+#include "widgets/library/promptexperiments.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -122,6 +123,13 @@ LibraryPane::LibraryPane(QWidget* parent) : QWidget(parent)
     m_restore->setToolTip(tr("Put the selected version's text into the program (you can undo "
                              "it, and save it as a new version)"));
     connect(m_restore, &QPushButton::clicked, this, &LibraryPane::restoreVersion);
+    m_runOnDataset = new QPushButton(tr("Run on Dataset"), this);
+    m_runOnDataset->setAccessibleName(tr("Run versions on the dataset"));
+    m_runOnDataset->setToolTip(tr("Run the selected version and the newest (or two selected "
+                                  "versions) over the Datasets pane's dataset with the checks of "
+                                  "the Evaluations pane, and compare their results"));
+    connect(m_runOnDataset, &QPushButton::clicked, this, &LibraryPane::runVersions);
+    m_experiments = new PromptExperiments(this);
 
     m_message = new QLineEdit(this);
     m_message->setAccessibleName(tr("Version message"));
@@ -140,6 +148,7 @@ LibraryPane::LibraryPane(QWidget* parent) : QWidget(parent)
     buttons->addWidget(m_label);
     buttons->addWidget(m_compare);
     buttons->addWidget(m_restore);
+    buttons->addWidget(m_runOnDataset);
     buttons->addStretch(1);
     auto* right = new QWidget(this);
     auto* rightLayout = new QVBoxLayout(right);
@@ -147,6 +156,7 @@ LibraryPane::LibraryPane(QWidget* parent) : QWidget(parent)
     auto* versionSplit = new QSplitter(Qt::Vertical, right);
     versionSplit->addWidget(m_history);
     versionSplit->addWidget(m_detail);
+    versionSplit->addWidget(m_experiments);
     rightLayout->addWidget(versionSplit, 1);
     rightLayout->addLayout(buttons);
     auto* split = new QSplitter(Qt::Horizontal, this);
@@ -161,7 +171,7 @@ LibraryPane::LibraryPane(QWidget* parent) : QWidget(parent)
     layout->addLayout(top);
     layout->addWidget(split, 1);
     layout->addLayout(save);
-    for (QPushButton* b : {m_label, m_compare, m_restore, m_save})
+    for (QPushButton* b : {m_label, m_compare, m_restore, m_runOnDataset, m_save})
         b->setEnabled(false);
 
     // HAKO_LIBRARY, else the library opened last; nothing is said when there is none. (Not the
@@ -284,9 +294,10 @@ void LibraryPane::showHistory()
 {
     m_history->clear();
     m_versions.clear();
-    for (QPushButton* b : {m_label, m_compare, m_restore})
+    for (QPushButton* b : {m_label, m_compare, m_restore, m_runOnDataset})
         b->setEnabled(false);
     const std::optional<library::LibraryPrompt> prompt = selectedPrompt();
+    m_experiments->showPrompt(prompt ? prompt->key() : QString());
     if (!prompt || !m_library)
         return;
     const library::PromptLibrary lib = *m_library;
@@ -338,7 +349,7 @@ void LibraryPane::showHistory()
                                 : tr("Label history:\n%1").arg(moves.join(QLatin1Char('\n'))));
             if (m_history->topLevelItemCount() > 0)
                 m_history->setCurrentItem(m_history->topLevelItem(0));
-            for (QPushButton* b : {m_label, m_compare, m_restore})
+            for (QPushButton* b : {m_label, m_compare, m_restore, m_runOnDataset})
                 b->setEnabled(!h.versions.isEmpty());
             for (int c = 0; c < m_history->columnCount(); ++c)
                 m_history->resizeColumnToContents(c);
@@ -379,27 +390,73 @@ void LibraryPane::setLabel()
         false);
 }
 
+QStringList LibraryPane::chosenVersions() const
+{
+    const QList<QTreeWidgetItem*> chosen = m_history->selectedItems();
+    if (chosen.isEmpty() || m_versions.isEmpty())
+        return {};
+    // Items are in history order (newest first) whatever order they were clicked in.
+    QList<int> rows;
+    for (QTreeWidgetItem* item : chosen)
+        rows << m_history->indexOfTopLevelItem(item);
+    std::sort(rows.begin(), rows.end());
+    const QString older = m_history->topLevelItem(rows.last())->data(0, Qt::UserRole).toString();
+    const QString newer =
+        rows.size() > 1 ? m_history->topLevelItem(rows.first())->data(0, Qt::UserRole).toString()
+                        : m_versions.first().commit;
+    return {older, newer};
+}
+
 void LibraryPane::compareVersions()
 {
     const std::optional<library::LibraryPrompt> prompt = selectedPrompt();
-    const QList<QTreeWidgetItem*> chosen = m_history->selectedItems();
-    if (!prompt || chosen.isEmpty() || m_versions.isEmpty() || !m_library)
+    const QStringList versions = chosenVersions();
+    if (!prompt || versions.isEmpty() || !m_library)
         return;
-    QString older = chosen.last()->data(0, Qt::UserRole).toString();
-    QString newer = chosen.size() > 1 ? chosen.first()->data(0, Qt::UserRole).toString()
-                                      : m_versions.first().commit;
     const library::PromptLibrary lib = *m_library;
     const QString key = prompt->key();
     background<QString>(
-        [lib, key, older, newer]() -> QString {
-            Result<library::ResolvedPrompt> a = lib.get(key + QLatin1Char('@') + older);
-            Result<library::ResolvedPrompt> b = lib.get(key + QLatin1Char('@') + newer);
+        [lib, key, versions]() -> QString {
+            Result<library::ResolvedPrompt> a = lib.get(key + QLatin1Char('@') + versions[0]);
+            Result<library::ResolvedPrompt> b = lib.get(key + QLatin1Char('@') + versions[1]);
             if (!a || !b)
                 return QString();
             return tr("<p><b>v%1 → v%2</b></p>").arg(a->version.number).arg(b->version.number) +
                    diffHtml(QString::fromUtf8(a->text), QString::fromUtf8(b->text));
         },
         [this](const QString& html) { m_detail->setHtml(html); });
+}
+
+void LibraryPane::runVersions()
+{
+    const std::optional<library::LibraryPrompt> prompt = selectedPrompt();
+    QStringList versions = chosenVersions();
+    if (!prompt || versions.isEmpty() || !m_library)
+        return;
+    versions.removeDuplicates(); // the newest alone: one experiment
+    const library::PromptLibrary lib = *m_library;
+    const QString key = prompt->key();
+    // Each version as a file to run: a copy of the library at that version when needed.
+    background<QStringList>(
+        [lib, key, versions] {
+            QStringList files;
+            for (const QString& v : versions) {
+                Result<library::ResolvedPrompt> r = lib.get(key + QLatin1Char('@') + v);
+                Result<QString> file = r ? lib.materialize(*r) : Result<QString>(r.error());
+                if (!file)
+                    return QStringList{QString(), file.error().message};
+                files << *file;
+            }
+            return files;
+        },
+        [this](const QStringList& files) {
+            if (files.value(0).isEmpty()) {
+                m_bar->showMessage(files.value(1));
+                return;
+            }
+            Q_EMIT versionsRunRequested(files);
+        },
+        false);
 }
 
 void LibraryPane::restoreVersion()

@@ -16,6 +16,7 @@ class QTreeWidget;
 namespace hako {
 
 class MessageBar;
+class PromptExperiments;
 
 /// The prompt library pane: the prompts of a library (a git repository), the versions and
 /// labels of the selected one, a word diff of two versions, and "Save version" for the current
@@ -38,6 +39,8 @@ public:
     void focusMessage();
     /// Reads the library again.
     void refresh();
+    /// The selected prompt's experiments (wired to the evaluation store by the window).
+    PromptExperiments* experiments() const { return m_experiments; }
 
 Q_SIGNALS:
     /// The current program should be saved to disk and then saveVersion() called.
@@ -47,6 +50,9 @@ Q_SIGNALS:
     /// Puts `text` (an old version) into the program `path` as an edit the author can undo.
     void restoreRequested(const QString& path, const QByteArray& text);
     void statusMessage(const QString& text, int timeoutMs);
+    /// Run on Dataset: run these files (saved versions of the selected prompt, the older
+    /// first) over the dataset and compare them.
+    void versionsRunRequested(const QStringList& programs);
 
 private:
     void chooseLibrary();
@@ -55,6 +61,10 @@ private:
     void showHistory();
     void setLabel();
     void compareVersions();
+    void runVersions();
+    /// The two versions Compare and Run on Dataset work on: the selected ones, else the
+    /// selected and the newest; older first.
+    QStringList chosenVersions() const;
     void restoreVersion();
     std::optional<library::LibraryPrompt> selectedPrompt() const;
     QString selectedCommit() const;
@@ -79,6 +89,8 @@ private:
     QPushButton* m_label;
     QPushButton* m_compare;
     QPushButton* m_restore;
+    QPushButton* m_runOnDataset;
+    PromptExperiments* m_experiments;
     QLineEdit* m_message;
     QPushButton* m_save;
 };

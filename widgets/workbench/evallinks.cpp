@@ -54,19 +54,13 @@ EvalLinks::EvalLinks(DatasetPane* datasets, QDockWidget* datasetsDock, EvalResul
     connect(m_job, &ExperimentJob::progress, m_form, &ExperimentForm::setProgress);
     connect(m_job, &ExperimentJob::resultReady, this,
             [this](const eval::ExampleResult& r) { m_results->addResults({r}); });
-    connect(m_job, &ExperimentJob::finished, this,
-            [this](const QString& id, bool ok, const QString& error) {
-                m_form->setRunning(false);
-                if (!ok)
-                    m_form->messageBar()->showMessage(
-                        tr("The experiment did not finish: %1").arg(error));
-                else
-                    m_form->messageBar()->clearMessage();
-                // The new experiment, compared with the one shown before it.
-                m_results->showExperiment(id, m_compareWith);
-                Q_EMIT statusMessage(ok ? tr("Experiment finished") : tr("Experiment stopped"),
-                                     6000);
-            });
+    connect(m_job, &ExperimentJob::finished, this, &EvalLinks::experimentOver);
+    connect(m_job, &ExperimentJob::reused, this, [this](const QString& id) {
+        Q_EMIT statusMessage(tr("This version already ran on this dataset: experiment %1 is "
+                                "used again")
+                                 .arg(id.left(8)),
+                             6000);
+    });
 
     // The store opens when a pane first shows (a start-up without them touches no file).
     for (QDockWidget* dock : {m_datasetsDock, m_resultsDock})
@@ -126,7 +120,59 @@ void EvalLinks::addToDataset(const QList<promptlog::CallRecord>& calls)
                          6000);
 }
 
+std::shared_ptr<eval::EvalStore> EvalLinks::store()
+{
+    ensureStore();
+    return m_store;
+}
+
+void EvalLinks::showExperiment(const QString& id)
+{
+    m_resultsDock->show();
+    m_resultsDock->raise();
+    if (ensureStore())
+        m_results->showExperiment(id);
+}
+
+void EvalLinks::experimentOver(const QString& id, bool ok, const QString& error)
+{
+    if (ok && !m_queue.isEmpty()) {
+        // The next version, compared with this one.
+        m_compareWith = id;
+        m_form->setRunning(false);
+        if (startExperiment(m_queue.takeFirst(), true))
+            return;
+        m_queue.clear();
+    }
+    m_queue.clear();
+    m_form->setRunning(false);
+    if (!ok)
+        m_form->messageBar()->showMessage(tr("The experiment did not finish: %1").arg(error));
+    else
+        m_form->messageBar()->clearMessage();
+    // The new experiment, compared with the one shown (or run) before it.
+    m_results->showExperiment(id, m_compareWith);
+    Q_EMIT statusMessage(ok ? tr("Experiment finished") : tr("Experiment stopped"), 6000);
+}
+
 bool EvalLinks::runExperiment()
+{
+    m_queue.clear();
+    m_compareWith = m_results->experimentBox()->currentData().toString();
+    return startExperiment(QFileInfo(m_form->programPath()).absoluteFilePath(), false);
+}
+
+bool EvalLinks::runVersions(const QStringList& programs)
+{
+    if (programs.isEmpty())
+        return false;
+    m_queue = programs.mid(1);
+    m_compareWith.clear();
+    return startExperiment(programs.first(), true);
+}
+
+bool EvalLinks::startExperiment(const QString& program, bool reuseFinished)
+
 {
     MessageBar* bar = m_form->messageBar();
     m_resultsDock->show();
@@ -135,12 +181,13 @@ bool EvalLinks::runExperiment()
         bar->showMessage(tr("The evaluation store cannot be opened."));
         return false;
     }
-    const QString program = QFileInfo(m_form->programPath()).absoluteFilePath();
-    if (m_form->programPath().isEmpty() || !QFileInfo(program).isFile()) {
+    if (program.isEmpty() || !QFileInfo(program).isFile()) {
         bar->showMessage(tr("Choose the program to test: a saved .pdl file."));
         return false;
     }
-    if (program == QFileInfo(m_tabs->currentEditor()->filePath()).absoluteFilePath() &&
+    // A saved version is the file as it is; the form's program is what the author edits.
+    if (!reuseFinished &&
+        program == QFileInfo(m_tabs->currentEditor()->filePath()).absoluteFilePath() &&
         m_tabs->currentEditor()->isModified()) {
         bar->showMessage(tr("The program has unsaved changes; the experiment runs the saved "
                             "file."),
@@ -199,7 +246,7 @@ bool EvalLinks::runExperiment()
     plan.concurrency = m_form->concurrency();
     plan.environment = environment;
     plan.startedFrom = QStringLiteral("workbench");
-    m_compareWith = m_results->experimentBox()->currentData().toString();
+    request.reuseFinished = reuseFinished;
     QString error;
     if (!m_job->start(request, &error)) {
         bar->showMessage(error);

@@ -48,8 +48,16 @@ public Q_SLOTS:
     /// Runs the experiment the form describes (what Run Experiment does); false, and why in
     /// the form's message bar, when it cannot start.
     bool runExperiment();
+    /// Runs the Datasets pane's dataset through each of `programs` in turn (versions of one
+    /// prompt, the older first) with the form's checks, reusing an experiment that already ran
+    /// a version, and shows the last compared with the one before it.
+    bool runVersions(const QStringList& programs);
+    /// Shows the stored experiment `id` in the Evaluations pane.
+    void showExperiment(const QString& id);
 
 public:
+    /// The evaluation store, opened when first needed (null when it cannot be).
+    std::shared_ptr<eval::EvalStore> store();
     ExperimentForm* form() const { return m_form; }
     ExperimentJob* job() const { return m_job; }
 
@@ -58,6 +66,8 @@ Q_SIGNALS:
 
 private:
     bool ensureStore();
+    bool startExperiment(const QString& program, bool reuseFinished);
+    void experimentOver(const QString& id, bool ok, const QString& error);
 
     DatasetPane* m_datasets;
     QDockWidget* m_datasetsDock;
@@ -68,6 +78,7 @@ private:
     ExperimentForm* m_form;
     ExperimentJob* m_job;
     QString m_compareWith;
+    QStringList m_queue; ///< versions still to run (runVersions())
     std::shared_ptr<eval::EvalStore> m_store;
     bool m_tried = false;
 };

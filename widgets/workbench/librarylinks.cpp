@@ -1,9 +1,12 @@
 #include "widgets/workbench/librarylinks.h"
 
+#include "core/workbench/experimentjob.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/library/librarypane.h"
+#include "widgets/library/promptexperiments.h"
+#include "widgets/workbench/evallinks.h"
 #include "widgets/workbench/filecontroller.h"
 #include "widgets/workbench/programtabs.h"
 
@@ -38,6 +41,16 @@ LibraryLinks::LibraryLinks(QMainWindow* window, ProgramTabs* tabs, FileControlle
     connect(m_pane, &LibraryPane::openRequested, m_files,
             [this](const QString& path) { m_files->openFile(path); });
     connect(m_pane, &LibraryPane::restoreRequested, this, &LibraryLinks::restore);
+}
+
+void LibraryLinks::connectEvaluations(EvalLinks* evaluations)
+{
+    PromptExperiments* list = m_pane->experiments();
+    list->setStoreSource([evaluations] { return evaluations->store(); });
+    connect(m_pane, &LibraryPane::versionsRunRequested, evaluations, &EvalLinks::runVersions);
+    connect(list, &PromptExperiments::experimentOpenRequested, evaluations,
+            &EvalLinks::showExperiment);
+    connect(evaluations->job(), &ExperimentJob::finished, list, &PromptExperiments::reload);
 }
 
 void LibraryLinks::saveVersion(const QString& message)

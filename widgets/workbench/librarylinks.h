@@ -8,6 +8,7 @@ class QMainWindow;
 
 namespace hako {
 
+class EvalLinks;
 class FileController;
 class LibraryPane;
 class ProgramTabs;
@@ -22,6 +23,8 @@ public:
 
     QDockWidget* dock() const { return m_dock; }
     LibraryPane* pane() const { return m_pane; }
+    /// The library's experiments come from (and Run on Dataset runs in) `evaluations`.
+    void connectEvaluations(EvalLinks* evaluations);
     /// File › Save Version… (Ctrl+Alt+S).
     QAction* saveVersionAction() const { return m_saveVersion; }
 

@@ -149,6 +149,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_evalLinks = new EvalLinks(m_datasetPane, m_datasetsDock, m_evalPane, m_evalDock, m_traces,
                                 m_runActions, m_tabs, this);
     connect(m_evalLinks, &EvalLinks::statusMessage, this, showStatus);
+    m_library->connectEvaluations(m_evalLinks);
     connect(m_debugLinks, &DebugLinks::statusMessage, this, showStatus);
     connect(m_promptLogPane, &PromptLogPane::statusMessage, this, showStatus);
     connect(m_promptLogPane, &PromptLogPane::addToDatasetRequested, m_evalLinks,

@@ -6,8 +6,11 @@
 #include "widgets/common/messagebar.h"
 #include "widgets/eval/datasetpane.h"
 
+#include <QComboBox>
 #include <QJsonArray>
 #include <QLineEdit>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -19,6 +22,51 @@ class TestDatasetPane : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    // A saved dataset is found again: after a restart the last one is open, every saved
+    // dataset is listed, and an older version can be reopened.
+    void savedDatasetsComeBackAfterARestart()
+    {
+        QSettings().remove(QStringLiteral("eval/dataset/last"));
+        QTemporaryDir dir;
+        auto opened = EvalStore::open(dir.filePath(QStringLiteral("eval.sqlite")));
+        QVERIFY(opened.ok());
+        std::shared_ptr<EvalStore> store = std::move(opened).value();
+        auto call = [](const QString& text) {
+            promptlog::CallRecord c;
+            c.uid = text;
+            c.inputs = {{QStringLiteral("email"), text}};
+            c.reply = QStringLiteral("返信: ") + text;
+            return c;
+        };
+        {
+            DatasetPane pane;
+            pane.setStore(store);
+            QVERIFY(pane.dataset().examples.isEmpty()); // nothing was worked on yet
+            pane.nameField()->setText(QStringLiteral("問い合わせ"));
+            QCOMPARE(
+                pane.addCalls({call(QStringLiteral("配送")), call(QStringLiteral("返品"))}, true),
+                2);
+            QCOMPARE(pane.save(), 1);
+            QCOMPARE(pane.addCalls({call(QStringLiteral("請求"))}, true), 1);
+            QCOMPARE(pane.save(), 2);
+        }
+        DatasetPane pane; // the next session
+        pane.setStore(store);
+        QCOMPARE(pane.dataset().name, QStringLiteral("問い合わせ"));
+        QCOMPARE(pane.dataset().version, 2);
+        QCOMPARE(pane.table()->model()->rowCount(), 3);
+        QCOMPARE(pane.storedBox()->count(), 2); // "Open a saved dataset…" and this one
+        QVERIFY(pane.storedBox()->itemText(1).contains(QStringLiteral("問い合わせ")));
+        QCOMPARE(pane.versionBox()->count(), 2);
+        const int first = pane.versionBox()->findData(1);
+        QVERIFY(first >= 0);
+        Q_EMIT pane.versionBox()->activated(first);
+        QCOMPARE(pane.dataset().version, 1);
+        QCOMPARE(pane.table()->model()->rowCount(), 2);
+    }
+
     void callsImportsEditsAndVersions()
     {
         QTemporaryDir dir;

@@ -1,8 +1,8 @@
 // Datasets: schema inference and shape checks (a malformed example reported by index and field
-// at import), the import/export formats, examples from logged calls, versions in the store.
+// at import), the import/export formats and encodings, examples from logged calls. (Versions
+// in the store: tst_evalstore.)
 
 #include "core/eval/datasetio.h"
-#include "core/eval/evalstore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -220,54 +220,6 @@ private Q_SLOTS:
         QCOMPARE(problems[0].field, QStringLiteral("inputs.n"));
         QCOMPARE(d.examples.size(), 1);
         QVERIFY(!Dataset::schemaFromPdlTypes(QStringLiteral("nonsense")).ok());
-    }
-
-    void versions()
-    {
-        auto store = EvalStore::open(m_dir.filePath(QStringLiteral("eval.sqlite")));
-        QVERIFY2(store.ok(), store.ok() ? "" : qPrintable(store.error().message));
-        Dataset d;
-        d.name = QStringLiteral("capitals");
-        d.description = QStringLiteral("首都");
-        Example a;
-        a.inputs = {{QStringLiteral("country"), QStringLiteral("日本")}};
-        a.reference = QStringLiteral("東京");
-        QVERIFY(d.add({a}).isEmpty());
-        Result<int> v1 = (*store)->saveDataset(d, QStringLiteral("first"));
-        QVERIFY(v1.ok());
-        QCOMPARE(*v1, 1);
-        // Unchanged: no new version when asked so.
-        QCOMPARE(*(*store)->saveDataset(d, {}, true), 1);
-        Example b;
-        b.inputs = {{QStringLiteral("country"), QStringLiteral("France")}};
-        b.reference = QStringLiteral("Paris");
-        QVERIFY(d.add({b}).isEmpty());
-        // A misfit is refused by add().
-        Example bad;
-        bad.inputs = {{QStringLiteral("country"), 3}};
-        bad.reference = QStringLiteral("?");
-        const QList<ShapeProblem> problems = d.add({bad});
-        QCOMPARE(problems.size(), 1);
-        QCOMPARE(problems[0].field, QStringLiteral("inputs.country"));
-        QCOMPARE(*(*store)->saveDataset(d, QStringLiteral("second")), 2);
-
-        Result<Dataset> first = (*store)->dataset(QStringLiteral("capitals"), 1);
-        QVERIFY(first.ok());
-        QCOMPARE(first->examples.size(), 1);
-        Result<Dataset> latest = (*store)->dataset(QStringLiteral("capitals"));
-        QVERIFY(latest.ok());
-        QCOMPARE(latest->version, 2);
-        QCOMPARE(latest->examples.size(), 2);
-        QCOMPARE(latest->examples[0].id, first->examples[0].id);
-        QCOMPARE(latest->description, QStringLiteral("首都"));
-        QCOMPARE(latest->schema, d.schema);
-        Result<QList<DatasetVersionInfo>> versionList =
-            (*store)->versions(QStringLiteral("capitals"));
-        QVERIFY(versionList.ok());
-        QCOMPARE(versionList->size(), 2);
-        QCOMPARE(versionList->at(1).message, QStringLiteral("second"));
-        QCOMPARE(versionList->at(1).examples, 2);
-        QVERIFY(!(*store)->dataset(QStringLiteral("nope")).ok());
     }
 };
 

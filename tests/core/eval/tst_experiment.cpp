@@ -1,6 +1,9 @@
 // Experiments: results written as they complete; an experiment cut short (its target cancels
-// mid-way, as a killed process would stop) resumes from a reopened store, runs only what is
-// missing and ends with exactly one result per example; aggregates and comparisons.
+// mid-way, as a killed process would stop) resumes from a reopened store (a SQLite file and a
+// PostgreSQL server alike), runs only what is missing and ends with exactly one result per
+// example; aggregates and comparisons.
+
+#include "storeengines.h"
 
 #include "core/eval/evalstore.h"
 #include "core/eval/experiment.h"
@@ -11,8 +14,8 @@
 #include <QTest>
 
 #include <atomic>
-#include <thread>
 #include <mutex>
+#include <thread>
 
 using namespace hako;
 using namespace hako::eval;
@@ -44,12 +47,15 @@ std::vector<std::shared_ptr<const Evaluator>> exactMatch()
 class TestExperiment : public QObject {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
+    StoreEngines m_engines;
 
 private Q_SLOTS:
+    void initTestCase() { QVERIFY2(m_engines.start(), qPrintable(m_engines.why())); }
+
+    void killedExperimentResumesWithOneResultPerExample_data() { StoreEngines::addEngines(); }
     void killedExperimentResumesWithOneResultPerExample()
     {
-        const QString path = m_dir.filePath(QStringLiteral("resume.sqlite"));
+        STORE_SPEC(m_engines, path);
         const QList<Example> examples = numbers(40);
         std::mutex mutex;
         QList<int> calls; // the n of every target call, both runs
@@ -152,23 +158,6 @@ private Q_SLOTS:
             indexes.insert(r.index);
         QCOMPARE(indexes.size(), 40);
         QCOMPARE((*store)->experiment(id)->status, QStringLiteral("finished"));
-    }
-
-    void storesOpenedAtOnceAgree()
-    {
-        // `hako eval` and the window may create the same store at the same moment.
-        const QString path = m_dir.filePath(QStringLiteral("race.sqlite"));
-        std::atomic<int> ok{0};
-        std::vector<std::thread> threads;
-        for (int i = 0; i < 6; ++i)
-            threads.emplace_back([&] {
-                auto store = EvalStore::open(path);
-                if (store.ok() && (*store)->datasetNames().ok())
-                    ++ok;
-            });
-        for (auto& t : threads)
-            t.join();
-        QCOMPARE(ok.load(), 6);
     }
 
     void failedTargetFailsEveryEvaluator()

@@ -14,6 +14,8 @@
 #include <QTest>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 
@@ -158,6 +160,48 @@ private Q_SLOTS:
             indexes.insert(r.index);
         QCOMPARE(indexes.size(), 40);
         QCOMPARE((*store)->experiment(id)->status, QStringLiteral("finished"));
+    }
+
+    // `--concurrency 600` aborted the process making threads: the runner takes at most
+    // kMaxConcurrency examples at a time.
+    void concurrencyIsCapped()
+    {
+        ExperimentRunner runner(nullptr);
+        runner.setConcurrency(600);
+        QCOMPARE(runner.concurrency(), ExperimentRunner::kMaxConcurrency);
+        runner.setConcurrency(-5);
+        QCOMPARE(runner.concurrency(), 1);
+        QVERIFY(!ExperimentRunner::checkConcurrency(600).ok());
+        QVERIFY2(ExperimentRunner::checkConcurrency(0).error().message.contains(
+                     QLatin1String("1 to 64")),
+                 qPrintable(ExperimentRunner::checkConcurrency(0).error().message));
+        QCOMPARE(*ExperimentRunner::checkConcurrency(64), 64);
+
+        runner.setConcurrency(600);
+        runner.setEvaluators(exactMatch());
+        std::mutex mutex;
+        std::condition_variable crowded;
+        int inFlight = 0;
+        int most = 0;
+        runner.setTarget(
+            [&](const QJsonObject& inputs, const CancelToken&) -> Result<TargetOutput> {
+                std::unique_lock lock(mutex);
+                most = std::max(most, ++inFlight);
+                // Each call waits (briefly) for more calls than the cap to be in flight at once.
+                crowded.notify_all();
+                crowded.wait_for(lock, std::chrono::milliseconds(30),
+                                 [&] { return inFlight > ExperimentRunner::kMaxConcurrency; });
+                --inFlight;
+                TargetOutput out;
+                out.output = QString::number(inputs.value(QStringLiteral("n")).toInt() * 2);
+                return out;
+            });
+        ExperimentInfo info;
+        Result<QList<ExampleResult>> r = runner.run(info, numbers(200), CancelToken());
+        QVERIFY(r.ok());
+        QCOMPARE(r->size(), 200);
+        QVERIFY2(most <= ExperimentRunner::kMaxConcurrency, qPrintable(QString::number(most)));
+        QVERIFY(most > 1);
     }
 
     void failedTargetFailsEveryEvaluator()

@@ -2,6 +2,7 @@
 #include "core/eval/textmetrics.h"
 #include "core/eval/yamljson_p.h"
 
+#include "core/docs/document.h"
 #include "core/util/boundedfile.h"
 
 #include <QFileInfo>
@@ -145,12 +146,91 @@ QString csvValue(const QJsonValue& v)
     return v.isString() ? v.toString() : canonicalJson(v);
 }
 
+// The byte offset where `data` stops being well-formed UTF-8 (overlong forms, surrogates and
+// code points past U+10FFFF included), or -1.
+qsizetype firstInvalidUtf8(QByteArrayView data)
+{
+    const auto* p = reinterpret_cast<const unsigned char*>(data.data());
+    const qsizetype n = data.size();
+    qsizetype i = 0;
+    while (i < n) {
+        const unsigned char c = p[i];
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        const int length = c >= 0xC2 && c <= 0xDF   ? 2
+                           : c >= 0xE0 && c <= 0xEF ? 3
+                           : c >= 0xF0 && c <= 0xF4 ? 4
+                                                    : 0;
+        if (length == 0 || i + length > n)
+            return i;
+        // The second byte's range excludes overlong forms, surrogates and > U+10FFFF.
+        const unsigned char low = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+        const unsigned char high = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+        if (p[i + 1] < low || p[i + 1] > high)
+            return i;
+        for (int k = 2; k < length; ++k)
+            if ((p[i + k] & 0xC0) != 0x80)
+                return i;
+        i += length;
+    }
+    return -1;
+}
+
+// Encodings whose detection is reliable enough to import without asking: the multi-byte
+// ones (Excel saves CSV in the system's code page: Shift_JIS in Japan) and UTF-16 ("Unicode
+// text"). A single-byte guess (WINDOWS-1252, …) is as likely a damaged UTF-8 file read as
+// mojibake, so it is refused instead.
+bool reliablyDetected(const QString& encoding)
+{
+    static const char* const kMultiByte[] = {"SHIFT_JIS", "EUC-JP", "ISO-2022-JP", "UTF-16",
+                                             "GB18030",   "GB2312", "BIG5",        "EUC-KR",
+                                             "EUC-TW",    "UHC",    "WINDOWS-31J", "CP932"};
+    const QString upper = encoding.toUpper();
+    for (const char* name : kMultiByte)
+        if (upper.startsWith(QLatin1String(name)))
+            return true;
+    return false;
+}
+
+// A text file's characters: UTF-8 (a byte order mark dropped), else the encoding hako_docs
+// detects when it is reliable and decodes every byte; else an error at the first byte that is
+// not UTF-8, saying what to do. Never U+FFFD in place of what could not be read.
+Result<QString> decodeText(const QByteArray& data, const QString& origin)
+{
+    const qsizetype bad = firstInvalidUtf8(data);
+    if (bad < 0) {
+        QString text = QString::fromUtf8(data);
+        if (text.startsWith(QChar(0xFEFF)))
+            text.remove(0, 1);
+        return text;
+    }
+    Result<docs::Document> doc = docs::decodeDocument(data, origin);
+    if (doc.ok() && reliablyDetected(doc->encoding()) && doc->warnings().isEmpty() &&
+        !doc->text().contains(QChar(0xFFFD)))
+        return doc->text();
+    const qsizetype lineStart = data.lastIndexOf('\n', bad - 1) + 1;
+    const int line = int(data.left(bad).count('\n')) + 1;
+    const int column =
+        int(QString::fromUtf8(data.mid(lineStart, bad - lineStart)).toUcs4().size()) + 1;
+    const QString guess = doc.ok() && doc->encoding() != QLatin1String("UTF-8")
+                              ? QStringLiteral(" (it may be %1)").arg(doc->encoding())
+                              : QString();
+    const QString byte =
+        QStringLiteral("%1").arg(uint(uchar(data.at(bad))), 2, 16, QLatin1Char('0')).toUpper();
+    return makeError(QStringLiteral("the file is not UTF-8%1: byte 0x%2 cannot be read; save it "
+                                    "as UTF-8 (in Excel: \"CSV UTF-8\") and import it again")
+                         .arg(guess, byte),
+                     SourceSpan{origin, line, column, 0, 0});
+}
+
 Result<ParsedExamples> parseCsvExamples(const QByteArray& data, const QString& origin)
 {
-    QString text = QString::fromUtf8(data);
-    if (text.startsWith(QChar(0xFEFF)))
-        text.remove(0, 1);
-    const QList<QStringList> rows = parseCsv(text);
+    Result<QString> decoded = decodeText(data, origin);
+    if (!decoded.ok())
+        return decoded.error();
+    const QList<QStringList> rows = parseCsv(*decoded);
     if (rows.isEmpty())
         return makeError(QStringLiteral("%1: a CSV dataset needs a header row").arg(origin));
     const QStringList header = rows.first();

@@ -39,7 +39,11 @@ struct ParsedExamples {
 };
 
 /// Parses `data` in `format`. Fails only when the file as a whole is unusable (not a JSON
-/// array, a CSV without header, YAML that does not parse: the error carries the line).
+/// array, a CSV without header, YAML that does not parse: the error carries the line). A CSV
+/// that is not UTF-8 is decoded when its encoding is recognised reliably (Shift_JIS/CP932,
+/// EUC-JP, UTF-16, other multi-byte encodings: what Excel saves), else refused at the line of
+/// its first unreadable byte, saying to save it as UTF-8; never read with U+FFFD in place of
+/// characters.
 Result<ParsedExamples> parseExamples(const QByteArray& data, DatasetFormat format,
                                      const QString& origin = {});
 

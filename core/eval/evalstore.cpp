@@ -1,10 +1,11 @@
-// The evaluation store on SQLite: every statement is in this file, so a PostgreSQL backend
-// can follow the prompt log's pattern later. Results are committed one by one (WAL, NORMAL
-// sync): an experiment killed mid-way keeps every example that finished.
+// The evaluation store's statements, written once in the SQL that SQLite and PostgreSQL both
+// speak (upserts with ON CONFLICT, RETURNING); each engine's connection, schema steps and
+// write lock are in its backend (storebackend_p.h). Results are committed one by one: an
+// experiment killed mid-way keeps every example that finished.
 #include "core/eval/evalstore.h"
 
+#include "core/eval/storebackend_p.h"
 #include "core/promptlog/promptlog.h"
-#include "core/util/outputfile.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -13,111 +14,12 @@
 #include <QJsonDocument>
 #include <QUuid>
 
-#include <sqlite3.h>
-
 #include <mutex>
+#include <optional>
 
 namespace hako::eval {
 
 namespace {
-
-const char* const kMigrations[] = {
-    R"(
-CREATE TABLE datasets(
-  id INTEGER PRIMARY KEY,
-  name TEXT NOT NULL UNIQUE,
-  description TEXT NOT NULL DEFAULT '',
-  created_at INTEGER NOT NULL);
-CREATE TABLE dataset_versions(
-  dataset_id INTEGER NOT NULL REFERENCES datasets(id),
-  version INTEGER NOT NULL,
-  description TEXT NOT NULL DEFAULT '',
-  schema TEXT NOT NULL DEFAULT '{}',
-  message TEXT NOT NULL DEFAULT '',
-  created_at INTEGER NOT NULL,
-  PRIMARY KEY(dataset_id, version));
-CREATE TABLE examples(
-  dataset_id INTEGER NOT NULL,
-  version INTEGER NOT NULL,
-  idx INTEGER NOT NULL,
-  example_id TEXT NOT NULL,
-  body TEXT NOT NULL,
-  PRIMARY KEY(dataset_id, version, idx));
-CREATE TABLE experiments(
-  id TEXT PRIMARY KEY,
-  name TEXT NOT NULL DEFAULT '',
-  dataset TEXT NOT NULL DEFAULT '',
-  dataset_version INTEGER NOT NULL DEFAULT 0,
-  target TEXT NOT NULL DEFAULT '',
-  config TEXT NOT NULL DEFAULT '{}',
-  status TEXT NOT NULL DEFAULT 'running',
-  total INTEGER NOT NULL DEFAULT 0,
-  started_at INTEGER NOT NULL,
-  finished_at INTEGER NOT NULL DEFAULT 0);
-CREATE INDEX experiments_dataset ON experiments(dataset, started_at);
-CREATE TABLE results(
-  experiment_id TEXT NOT NULL,
-  idx INTEGER NOT NULL,
-  example_id TEXT NOT NULL,
-  body TEXT NOT NULL,
-  finished_at INTEGER NOT NULL,
-  PRIMARY KEY(experiment_id, idx));
-)",
-};
-constexpr int kSchemaVersion = int(sizeof(kMigrations) / sizeof(kMigrations[0]));
-
-class Stmt {
-public:
-    Stmt(sqlite3* db, const char* sql) : m_db(db)
-    {
-        if (sqlite3_prepare_v2(db, sql, -1, &m_stmt, nullptr) != SQLITE_OK)
-            m_stmt = nullptr;
-    }
-    ~Stmt() { sqlite3_finalize(m_stmt); }
-    Stmt(const Stmt&) = delete;
-    Stmt& operator=(const Stmt&) = delete;
-
-    bool valid() const { return m_stmt; }
-    void reset()
-    {
-        sqlite3_reset(m_stmt);
-        sqlite3_clear_bindings(m_stmt);
-    }
-    Stmt& bind(int i, int64_t v)
-    {
-        sqlite3_bind_int64(m_stmt, i, v);
-        return *this;
-    }
-    Stmt& bind(int i, int v) { return bind(i, int64_t(v)); }
-    Stmt& bind(int i, const QString& v)
-    {
-        const QByteArray u = v.toUtf8();
-        sqlite3_bind_text(m_stmt, i, u.constData(), int(u.size()), SQLITE_TRANSIENT);
-        return *this;
-    }
-    bool step()
-    {
-        m_rc = sqlite3_step(m_stmt);
-        return m_rc == SQLITE_ROW;
-    }
-    bool exec()
-    {
-        step();
-        return m_rc == SQLITE_DONE || m_rc == SQLITE_ROW;
-    }
-    int64_t int64(int c) const { return sqlite3_column_int64(m_stmt, c); }
-    QString text(int c) const
-    {
-        const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, c));
-        return QString::fromUtf8(p, sqlite3_column_bytes(m_stmt, c));
-    }
-    QString error() const { return QString::fromUtf8(sqlite3_errmsg(m_db)); }
-
-private:
-    sqlite3* m_db;
-    sqlite3_stmt* m_stmt = nullptr;
-    int m_rc = SQLITE_OK;
-};
 
 int64_t nowMs()
 {
@@ -138,58 +40,71 @@ QJsonObject parseObject(const QString& s)
 
 struct EvalStorePrivate {
     QString path;
-    sqlite3* db = nullptr;
+    std::unique_ptr<StoreBackend> db;
     std::mutex mutex;
 
-    ~EvalStorePrivate() { sqlite3_close(db); }
-
-    Diagnostic error(const QString& what) const
+    // `what` failed because of `cause` (the backend's message names the store).
+    static Diagnostic failed(const QString& what, const Diagnostic& cause)
     {
-        return makeError(QStringLiteral("eval store %1: %2: %3")
-                             .arg(path, what, QString::fromUtf8(sqlite3_errmsg(db))));
+        Diagnostic e = cause;
+        e.message = QStringLiteral("%1 (%2)").arg(what, cause.message);
+        return e;
     }
-    bool exec(const char* sql)
+    Result<std::optional<int64_t>> datasetId(const QString& name)
     {
-        return sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
+        Result<SqlRows> r = db->run("SELECT id FROM datasets WHERE name = ?", {name});
+        if (!r.ok())
+            return r.error();
+        if (r->isEmpty())
+            return std::optional<int64_t>();
+        return std::optional<int64_t>(r->int64(0, 0));
     }
-    std::optional<int64_t> datasetId(const QString& name)
+    Result<int> latestVersion(int64_t id)
     {
-        Stmt s(db, "SELECT id FROM datasets WHERE name = ?");
-        s.bind(1, name);
-        if (s.step())
-            return s.int64(0);
-        return std::nullopt;
-    }
-    int latestVersion(int64_t id)
-    {
-        Stmt s(db, "SELECT COALESCE(MAX(version), 0) FROM dataset_versions WHERE dataset_id = ?");
-        s.bind(1, id);
-        return s.step() ? int(s.int64(0)) : 0;
+        Result<SqlRows> r = db->run(
+            "SELECT COALESCE(MAX(version), 0) FROM dataset_versions WHERE dataset_id = ?", {id});
+        if (!r.ok())
+            return r.error();
+        return int(r->int64(0, 0));
     }
     Result<Dataset> load(const QString& name, int version)
     {
-        const std::optional<int64_t> id = datasetId(name);
-        if (!id)
+        Result<std::optional<int64_t>> id = datasetId(name);
+        if (!id.ok())
+            return id.error();
+        if (!*id)
             return makeError(QStringLiteral("no dataset named '%1'").arg(name));
-        if (version <= 0)
-            version = latestVersion(*id);
-        Stmt v(db, "SELECT description, schema FROM dataset_versions "
-                   "WHERE dataset_id = ? AND version = ?");
-        v.bind(1, *id).bind(2, version);
-        if (!v.step())
+        if (version <= 0) {
+            Result<int> latest = latestVersion(**id);
+            if (!latest.ok())
+                return latest.error();
+            version = *latest;
+        }
+        Result<SqlRows> v = db->run("SELECT description, schema FROM dataset_versions "
+                                    "WHERE dataset_id = ? AND version = ?",
+                                    {**id, int64_t(version)});
+        if (!v.ok())
+            return v.error();
+        if (v->isEmpty())
             return makeError(
                 QStringLiteral("dataset '%1' has no version %2").arg(name).arg(version));
         Dataset d;
         d.name = name;
         d.version = version;
-        d.description = v.text(0);
-        d.schema = parseObject(v.text(1));
-        Stmt e(db, "SELECT body FROM examples WHERE dataset_id = ? AND version = ? ORDER BY idx");
-        e.bind(1, *id).bind(2, version);
-        while (e.step())
-            d.examples.append(Example::fromJson(parseObject(e.text(0))));
+        d.description = v->text(0, 0);
+        d.schema = parseObject(v->text(0, 1));
+        Result<SqlRows> e =
+            db->run("SELECT body FROM examples WHERE dataset_id = ? AND version = ? ORDER BY idx",
+                    {**id, int64_t(version)});
+        if (!e.ok())
+            return e.error();
+        for (const QStringList& row : e->rows)
+            d.examples.append(Example::fromJson(parseObject(row.value(0))));
         return d;
     }
+    Result<int> insertVersion(const Dataset& dataset, const QString& message);
+    Result<QList<ExperimentInfo>> experimentsWhere(const char* sql,
+                                                   const std::vector<SqlArg>& args);
 };
 
 QString EvalStore::defaultPath()
@@ -199,55 +114,24 @@ QString EvalStore::defaultPath()
         .filePath(QStringLiteral("eval.sqlite"));
 }
 
-Result<std::unique_ptr<EvalStore>> EvalStore::open(const QString& path)
+Result<std::unique_ptr<EvalStore>> EvalStore::open(const QString& pathOrUrl)
 {
+    if (pathOrUrl.trimmed().isEmpty())
+        return makeError(QStringLiteral("eval store: none given (a file or a postgresql:// URL)"));
     auto d = std::make_unique<EvalStorePrivate>();
-    d->path = path;
-    if (path.isEmpty())
-        return makeError(QStringLiteral("eval store: no path"));
-    // Private from the first byte: SQLite gives -wal and -shm the database's permissions.
-    QString why;
-    if (!createPrivateFile(path, &why))
-        return makeError(QStringLiteral("eval store: %1").arg(why));
-    if (sqlite3_open_v2(path.toUtf8().constData(), &d->db,
-                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                        nullptr) != SQLITE_OK)
-        return d->error(QStringLiteral("cannot open"));
-    sqlite3_busy_timeout(d->db, 10000);
-    d->exec("PRAGMA journal_mode=WAL");
-    d->exec("PRAGMA synchronous=NORMAL");
-    d->exec("PRAGMA foreign_keys=ON");
-    auto schemaVersion = [&d] {
-        Stmt s(d->db, "PRAGMA user_version");
-        return s.step() ? int(s.int64(0)) : 0;
-    };
-    // Two processes may open a new store at once (`hako eval` and the window): each step is
-    // applied under the write lock after reading the version again, so only one applies it.
-    for (;;) {
-        const int version = schemaVersion();
-        if (version > kSchemaVersion)
-            return makeError(QStringLiteral("eval store %1 was written by a newer Hako (schema %2)")
-                                 .arg(path)
-                                 .arg(version));
-        if (version == kSchemaVersion)
-            break;
-        if (!d->exec("BEGIN IMMEDIATE"))
-            return d->error(QStringLiteral("cannot upgrade"));
-        const int locked = schemaVersion();
-        if (locked != version) {
-            d->exec("COMMIT");
-            continue;
-        }
-        if (!d->exec(kMigrations[locked]) ||
-            !d->exec(
-                QStringLiteral("PRAGMA user_version=%1").arg(locked + 1).toUtf8().constData())) {
-            Diagnostic e = d->error(QStringLiteral("cannot upgrade"));
-            d->exec("ROLLBACK");
-            return e;
-        }
-        if (!d->exec("COMMIT"))
-            return d->error(QStringLiteral("cannot upgrade"));
+    d->path = pathOrUrl;
+    if (promptlog::PromptLog::isPostgresUrl(pathOrUrl)) {
+        d->db = makePostgresStoreBackend(pathOrUrl);
+    } else {
+        // Not a file either; its text may hold a password, so it is not repeated.
+        if (pathOrUrl.contains(QLatin1String("://")))
+            return makeError(QStringLiteral("eval store: neither a file nor a postgresql:// URL "
+                                            "(%1://…)")
+                                 .arg(pathOrUrl.section(QLatin1String("://"), 0, 0)));
+        d->db = makeSqliteStoreBackend(pathOrUrl);
     }
+    if (Result<bool> opened = d->db->open(); !opened)
+        return opened.error();
     return std::unique_ptr<EvalStore>(new EvalStore(std::move(d)));
 }
 
@@ -257,6 +141,21 @@ EvalStore::~EvalStore() = default;
 QString EvalStore::path() const
 {
     return d->path;
+}
+
+QString EvalStore::location() const
+{
+    return d->db->location();
+}
+
+bool EvalStore::isPostgres() const
+{
+    return promptlog::PromptLog::isPostgresUrl(d->path);
+}
+
+QString EvalStore::folder() const
+{
+    return QFileInfo(isPostgres() ? defaultPath() : d->path).absolutePath();
 }
 
 Result<int> EvalStore::saveDataset(const Dataset& dataset, const QString& message,
@@ -277,48 +176,62 @@ Result<int> EvalStore::saveDataset(const Dataset& dataset, const QString& messag
             latest->description == dataset.description)
             return latest->version;
     }
-    if (!d->exec("BEGIN IMMEDIATE"))
-        return d->error(QStringLiteral("cannot write"));
-    auto fail = [&](const QString& what) {
-        Diagnostic e = d->error(what);
-        d->exec("ROLLBACK");
-        return e;
-    };
-    std::optional<int64_t> id = d->datasetId(dataset.name);
-    if (!id) {
-        Stmt s(d->db, "INSERT INTO datasets(name, description, created_at) VALUES(?, ?, ?)");
-        s.bind(1, dataset.name).bind(2, dataset.description).bind(3, nowMs());
-        if (!s.exec())
-            return fail(QStringLiteral("cannot create the dataset"));
-        id = sqlite3_last_insert_rowid(d->db);
-    } else {
-        Stmt s(d->db, "UPDATE datasets SET description = ? WHERE id = ?");
-        s.bind(1, dataset.description).bind(2, *id);
-        s.exec();
+    if (Result<bool> begun = d->db->begin(); !begun)
+        return begun.error();
+    Result<int> version = d->insertVersion(dataset, message);
+    if (!version.ok()) {
+        d->db->rollback();
+        return version;
     }
-    const int version = d->latestVersion(*id) + 1;
+    if (Result<bool> committed = d->db->commit(); !committed)
+        return committed.error();
+    return version;
+}
+
+// Within the write transaction: the dataset (created when new), its next version, its examples.
+Result<int> EvalStorePrivate::insertVersion(const Dataset& dataset, const QString& message)
+{
+    Result<std::optional<int64_t>> found = datasetId(dataset.name);
+    if (!found.ok())
+        return found.error();
+    int64_t id = 0;
+    if (!*found) {
+        Result<SqlRows> r = db->run("INSERT INTO datasets(name, description, created_at) "
+                                    "VALUES(?, ?, ?) RETURNING id",
+                                    {dataset.name, dataset.description, nowMs()});
+        if (!r.ok() || r->isEmpty())
+            return failed(QStringLiteral("cannot create the dataset"),
+                          r.ok() ? makeError(QStringLiteral("no id")) : r.error());
+        id = r->int64(0, 0);
+    } else {
+        id = **found;
+        Result<SqlRows> r =
+            db->run("UPDATE datasets SET description = ? WHERE id = ?", {dataset.description, id});
+        if (!r.ok())
+            return failed(QStringLiteral("cannot update the dataset"), r.error());
+    }
+    Result<int> latest = latestVersion(id);
+    if (!latest.ok())
+        return latest.error();
+    const int version = *latest + 1;
     const QJsonObject schema =
         dataset.schema.isEmpty() ? Dataset::inferSchema(dataset.examples) : dataset.schema;
-    {
-        Stmt s(d->db, "INSERT INTO dataset_versions(dataset_id, version, description, schema, "
-                      "message, created_at) VALUES(?, ?, ?, ?, ?, ?)");
-        s.bind(1, *id).bind(2, version).bind(3, dataset.description).bind(4, compact(schema));
-        s.bind(5, message).bind(6, nowMs());
-        if (!s.exec())
-            return fail(QStringLiteral("cannot add a version"));
-    }
-    Stmt row(d->db, "INSERT INTO examples(dataset_id, version, idx, example_id, body) "
-                    "VALUES(?, ?, ?, ?, ?)");
+    Result<SqlRows> v =
+        db->run("INSERT INTO dataset_versions(dataset_id, version, description, "
+                "schema, message, created_at) VALUES(?, ?, ?, ?, ?, ?)",
+                {id, int64_t(version), dataset.description, compact(schema), message, nowMs()});
+    if (!v.ok())
+        return failed(QStringLiteral("cannot add a version"), v.error());
     for (int i = 0; i < dataset.examples.size(); ++i) {
         Example ex = dataset.examples[i];
         ex.ensureId();
-        row.reset();
-        row.bind(1, *id).bind(2, version).bind(3, i).bind(4, ex.id).bind(5, compact(ex.toJson()));
-        if (!row.exec())
-            return fail(QStringLiteral("cannot add example %1").arg(i));
+        Result<SqlRows> r =
+            db->run("INSERT INTO examples(dataset_id, version, idx, example_id, "
+                    "body) VALUES(?, ?, ?, ?, ?)",
+                    {id, int64_t(version), int64_t(i), ex.id, compact(ex.toJson())});
+        if (!r.ok())
+            return failed(QStringLiteral("cannot add example %1").arg(i), r.error());
     }
-    if (!d->exec("COMMIT"))
-        return fail(QStringLiteral("cannot commit"));
     return version;
 }
 
@@ -331,49 +244,79 @@ Result<Dataset> EvalStore::dataset(const QString& name, int version)
 Result<QStringList> EvalStore::datasetNames()
 {
     std::lock_guard lock(d->mutex);
-    Stmt s(d->db, "SELECT name FROM datasets ORDER BY name");
+    Result<SqlRows> r = d->db->run("SELECT name FROM datasets ORDER BY name");
+    if (!r.ok())
+        return r.error();
     QStringList names;
-    while (s.step())
-        names << s.text(0);
+    for (const QStringList& row : r->rows)
+        names << row.value(0);
     return names;
 }
 
 Result<QList<DatasetVersionInfo>> EvalStore::versions(const QString& name)
 {
     std::lock_guard lock(d->mutex);
-    const std::optional<int64_t> id = d->datasetId(name);
-    if (!id)
+    Result<std::optional<int64_t>> id = d->datasetId(name);
+    if (!id.ok())
+        return id.error();
+    if (!*id)
         return makeError(QStringLiteral("no dataset named '%1'").arg(name));
-    Stmt s(d->db, "SELECT v.version, v.message, v.created_at, "
-                  "(SELECT COUNT(*) FROM examples e WHERE e.dataset_id = v.dataset_id AND "
-                  "e.version = v.version) FROM dataset_versions v WHERE v.dataset_id = ? "
-                  "ORDER BY v.version");
-    s.bind(1, *id);
+    Result<SqlRows> r =
+        d->db->run("SELECT v.version, v.message, v.created_at, "
+                   "(SELECT COUNT(*) FROM examples e WHERE e.dataset_id = v.dataset_id AND "
+                   "e.version = v.version) FROM dataset_versions v WHERE v.dataset_id = ? "
+                   "ORDER BY v.version",
+                   {**id});
+    if (!r.ok())
+        return r.error();
     QList<DatasetVersionInfo> out;
-    while (s.step())
-        out.append({int(s.int64(0)), int(s.int64(3)), s.text(1), s.int64(2)});
+    for (qsizetype i = 0; i < r->size(); ++i)
+        out.append({int(r->int64(i, 0)), int(r->int64(i, 3)), r->text(i, 1), r->int64(i, 2)});
     return out;
 }
 
 namespace {
-ExperimentInfo experimentFrom(const Stmt& s)
+
+#define HAKO_EXPERIMENT_COLUMNS                                                                    \
+    "SELECT id, name, dataset, dataset_version, target, config, status, total, started_at, "       \
+    "finished_at, prompt_id, prompt_name, prompt_commit, prompt_version FROM experiments "
+
+ExperimentInfo experimentFrom(const SqlRows& r, qsizetype i)
 {
     ExperimentInfo e;
-    e.id = s.text(0);
-    e.name = s.text(1);
-    e.dataset = s.text(2);
-    e.datasetVersion = int(s.int64(3));
-    e.target = s.text(4);
-    e.config = parseObject(s.text(5));
-    e.status = s.text(6);
-    e.total = int(s.int64(7));
-    e.startedAt = s.int64(8);
-    e.finishedAt = s.int64(9);
+    e.id = r.text(i, 0);
+    e.name = r.text(i, 1);
+    e.dataset = r.text(i, 2);
+    e.datasetVersion = int(r.int64(i, 3));
+    e.target = r.text(i, 4);
+    e.config = parseObject(r.text(i, 5));
+    e.status = r.text(i, 6);
+    e.total = int(r.int64(i, 7));
+    e.startedAt = r.int64(i, 8);
+    e.finishedAt = r.int64(i, 9);
+    e.promptId = r.text(i, 10);
+    e.promptName = r.text(i, 11);
+    e.promptCommit = r.text(i, 12);
+    e.promptVersion = int(r.int64(i, 13));
     return e;
 }
-const char* kExperimentColumns = "SELECT id, name, dataset, dataset_version, target, config, "
-                                 "status, total, started_at, finished_at FROM experiments ";
+
 } // namespace
+
+Result<QList<ExperimentInfo>> EvalStorePrivate::experimentsWhere(const char* where,
+                                                                 const std::vector<SqlArg>& args)
+{
+    // Newest first; experiments started in the same millisecond in the order they were made.
+    const QByteArray sql = QByteArrayLiteral(HAKO_EXPERIMENT_COLUMNS) + where +
+                           " ORDER BY started_at DESC, " + db->creationOrder() + " DESC";
+    Result<SqlRows> r = db->run(sql.constData(), args);
+    if (!r.ok())
+        return r.error();
+    QList<ExperimentInfo> out;
+    for (qsizetype i = 0; i < r->size(); ++i)
+        out.append(experimentFrom(*r, i));
+    return out;
+}
 
 Result<bool> EvalStore::createExperiment(ExperimentInfo& info)
 {
@@ -384,78 +327,117 @@ Result<bool> EvalStore::createExperiment(ExperimentInfo& info)
         info.startedAt = nowMs();
     if (info.status.isEmpty())
         info.status = QStringLiteral("running");
-    Stmt s(d->db, "INSERT OR IGNORE INTO experiments(id, name, dataset, dataset_version, target, "
-                  "config, status, total, started_at) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    s.bind(1, info.id).bind(2, info.name).bind(3, info.dataset).bind(4, info.datasetVersion);
-    s.bind(5, info.target).bind(6, compact(info.config)).bind(7, info.status).bind(8, info.total);
-    s.bind(9, info.startedAt);
-    if (!s.exec())
-        return d->error(QStringLiteral("cannot create the experiment"));
-    return sqlite3_changes(d->db) > 0;
+    Result<SqlRows> r = d->db->run(
+        "INSERT INTO experiments(id, name, dataset, dataset_version, target, config, status, "
+        "total, started_at, prompt_id, prompt_name, prompt_commit, prompt_version) "
+        "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING",
+        {info.id, info.name, info.dataset, int64_t(info.datasetVersion), info.target,
+         compact(info.config), info.status, int64_t(info.total), info.startedAt, info.promptId,
+         info.promptName, info.promptCommit, int64_t(info.promptVersion)});
+    if (!r.ok())
+        return d->failed(QStringLiteral("cannot create the experiment"), r.error());
+    return r->changed > 0;
 }
 
-Result<ExperimentInfo> EvalStore::experiment(const QString& id)
+Result<ExperimentInfo> EvalStore::experiment(const QString& idOrPrefix)
 {
     std::lock_guard lock(d->mutex);
-    const QByteArray sql = QByteArray(kExperimentColumns) + "WHERE id = ? OR id LIKE ? "
-                                                            "ORDER BY started_at DESC LIMIT 2";
-    Stmt s(d->db, sql.constData());
-    s.bind(1, id).bind(2, id.size() >= 8 ? id + QLatin1Char('%') : id);
-    if (!s.step())
+    const QString id = idOrPrefix.trimmed();
+    Result<QList<ExperimentInfo>> exact = d->experimentsWhere("WHERE id = ?", {id});
+    if (!exact.ok())
+        return exact.error();
+    if (!exact->isEmpty())
+        return exact->first();
+    // A prefix is compared as text, never as a pattern: `%` or `_` typed by a person match
+    // only themselves, on both engines alike (SQLite's LIKE would also ignore case).
+    const int length = int(id.toUcs4().size());
+    if (length < kMinIdPrefix)
+        return makeError(QStringLiteral("no experiment '%1' (an id prefix needs at least %2 "
+                                        "characters)")
+                             .arg(id)
+                             .arg(kMinIdPrefix));
+    Result<QList<ExperimentInfo>> matches =
+        d->experimentsWhere("WHERE substr(id, 1, ?) = ?", {int64_t(length), id});
+    if (!matches.ok())
+        return matches.error();
+    if (matches->isEmpty())
         return makeError(QStringLiteral("no experiment '%1'").arg(id));
-    ExperimentInfo e = experimentFrom(s);
-    if (e.id != id && s.step())
-        return makeError(QStringLiteral("'%1' names several experiments").arg(id));
-    return e;
+    if (matches->size() > 1) {
+        QStringList candidates;
+        for (const ExperimentInfo& e : *matches)
+            candidates << (e.name.isEmpty() ? e.id : QStringLiteral("%1 (%2)").arg(e.id, e.name));
+        return makeError(QStringLiteral("'%1' names %2 experiments: %3; give more of the id")
+                             .arg(id)
+                             .arg(matches->size())
+                             .arg(candidates.join(QStringLiteral(", "))));
+    }
+    return matches->first();
 }
 
 Result<QList<ExperimentInfo>> EvalStore::experiments(const QString& dataset)
 {
     std::lock_guard lock(d->mutex);
-    const QByteArray sql = QByteArray(kExperimentColumns) +
-                           (dataset.isEmpty() ? "" : "WHERE dataset = ? ") +
-                           "ORDER BY started_at DESC, rowid DESC";
-    Stmt s(d->db, sql.constData());
-    if (!dataset.isEmpty())
-        s.bind(1, dataset);
-    QList<ExperimentInfo> out;
-    while (s.step())
-        out.append(experimentFrom(s));
-    return out;
+    if (dataset.isEmpty())
+        return d->experimentsWhere("", {});
+    return d->experimentsWhere("WHERE dataset = ?", {dataset});
+}
+
+Result<QList<ExperimentInfo>> EvalStore::experimentsOfPrompt(const QString& promptId)
+{
+    if (promptId.isEmpty())
+        return makeError(QStringLiteral("no prompt given (its library id)"));
+    std::lock_guard lock(d->mutex);
+    return d->experimentsWhere("WHERE prompt_id = ?", {promptId});
+}
+
+Result<bool> EvalStore::renameExperiment(const QString& id, const QString& name)
+{
+    const QString trimmed = name.trimmed();
+    if (trimmed.isEmpty())
+        return makeError(QStringLiteral("an experiment's name cannot be empty"));
+    std::lock_guard lock(d->mutex);
+    Result<SqlRows> r = d->db->run("UPDATE experiments SET name = ? WHERE id = ?", {trimmed, id});
+    if (!r.ok())
+        return d->failed(QStringLiteral("cannot rename the experiment"), r.error());
+    return r->changed > 0;
 }
 
 Result<bool> EvalStore::setExperimentStatus(const QString& id, const QString& status)
 {
     std::lock_guard lock(d->mutex);
-    Stmt s(d->db, "UPDATE experiments SET status = ?, finished_at = ? WHERE id = ?");
-    s.bind(1, status)
-        .bind(2, status == QLatin1String("running") ? int64_t(0) : nowMs())
-        .bind(3, id);
-    if (!s.exec())
-        return d->error(QStringLiteral("cannot update the experiment"));
-    return sqlite3_changes(d->db) > 0;
+    const int64_t finished = status == QLatin1String("running") ? int64_t(0) : nowMs();
+    Result<SqlRows> r = d->db->run(
+        "UPDATE experiments SET status = ?, finished_at = ? WHERE id = ?", {status, finished, id});
+    if (!r.ok())
+        return d->failed(QStringLiteral("cannot update the experiment"), r.error());
+    return r->changed > 0;
 }
 
 Result<bool> EvalStore::saveResult(const QString& experimentId, const ExampleResult& result)
 {
     std::lock_guard lock(d->mutex);
-    Stmt s(d->db, "INSERT OR REPLACE INTO results(experiment_id, idx, example_id, body, "
-                  "finished_at) VALUES(?, ?, ?, ?, ?)");
-    s.bind(1, experimentId).bind(2, result.index).bind(3, result.exampleId);
-    s.bind(4, compact(result.toJson())).bind(5, result.finishedAt ? result.finishedAt : nowMs());
-    if (!s.exec())
-        return d->error(QStringLiteral("cannot write a result"));
+    Result<SqlRows> r =
+        d->db->run("INSERT INTO results(experiment_id, idx, example_id, body, finished_at) "
+                   "VALUES(?, ?, ?, ?, ?) ON CONFLICT(experiment_id, idx) DO UPDATE SET "
+                   "example_id = excluded.example_id, body = excluded.body, "
+                   "finished_at = excluded.finished_at",
+                   {experimentId, int64_t(result.index), result.exampleId, compact(result.toJson()),
+                    result.finishedAt ? result.finishedAt : nowMs()});
+    if (!r.ok())
+        return d->failed(QStringLiteral("cannot write a result"), r.error());
     return true;
 }
 
 Result<QList<ExampleResult>> EvalStore::results(const QString& experimentId)
 {
     std::lock_guard lock(d->mutex);
-    Stmt s(d->db, "SELECT body FROM results WHERE experiment_id = ? ORDER BY idx");
-    s.bind(1, experimentId);
+    Result<SqlRows> r =
+        d->db->run("SELECT body FROM results WHERE experiment_id = ? ORDER BY idx", {experimentId});
+    if (!r.ok())
+        return r.error();
     QList<ExampleResult> out;
-    while (s.step())
-        out.append(ExampleResult::fromJson(parseObject(s.text(0))));
+    for (const QStringList& row : r->rows)
+        out.append(ExampleResult::fromJson(parseObject(row.value(0))));
     return out;
 }
 

@@ -72,7 +72,7 @@ Score Score::fromJson(const QJsonObject& o)
 
 Score Evaluator::evaluate(const EvalCase& c, const CancelToken& cancel) const
 {
-    Score s = judge(c, cancel);
+    Score s = checkedScore(judge(c, cancel));
     s.evaluator = name();
     s.pass = !s.error && s.score >= threshold() - 1e-12;
     return s;
@@ -95,6 +95,13 @@ Score failure(QString reasoning)
     s.label = QStringLiteral("error");
     s.reasoning = std::move(reasoning);
     return s;
+}
+
+// Why an edit distance is not the whole texts': they were longer than the bound.
+QString truncationNote()
+{
+    return QStringLiteral("; only the first %L1 characters of each text were compared")
+        .arg(kMaxEditDistanceChars);
 }
 
 QString quoteShort(const QString& s, int max = 80)
@@ -320,6 +327,9 @@ double cosine(const std::vector<float>& a, const std::vector<float>& b)
     return dot / (std::sqrt(na) * std::sqrt(nb));
 }
 
+} // namespace
+
+// Lower case, `-` as `_`, aliases (`length`, `rubric`, …) to the names evaluatorTypes() gives.
 QString normalizeType(QString type)
 {
     type = type.trimmed().toLower().replace(QLatin1Char('-'), QLatin1Char('_'));
@@ -340,8 +350,6 @@ QString normalizeType(QString type)
     };
     return aliases.value(type, type);
 }
-
-} // namespace
 
 QStringList evaluatorTypes()
 {
@@ -377,6 +385,8 @@ QStringList evaluatorTypes()
 Result<std::shared_ptr<const Evaluator>> createEvaluator(const EvaluatorSpec& given,
                                                          const EvaluatorContext& context)
 {
+    if (Result<bool> checked = checkEvaluatorSpec(given); !checked)
+        return checked.error();
     EvaluatorSpec spec = given;
     const QString type = normalizeType(spec.type);
     if (spec.name.isEmpty())
@@ -538,10 +548,12 @@ Result<std::shared_ptr<const Evaluator>> createEvaluator(const EvaluatorSpec& gi
                                                 .arg(quoteShort(canonicalJson(*got)),
                                                      quoteShort(canonicalJson(*expected))));
             }
-            const double d = jsonEditDistance(*got, *expected);
+            bool truncated = false;
+            const double d = jsonEditDistance(*got, *expected, &truncated);
             Score s = verdict(false, QStringLiteral("edit distance %1 between the canonical "
-                                                    "forms")
-                                         .arg(d, 0, 'f', 4));
+                                                    "forms%2")
+                                         .arg(d, 0, 'f', 4)
+                                         .arg(truncated ? truncationNote() : QString()));
             s.score = 1.0 - d;
             return s;
         });
@@ -551,10 +563,19 @@ Result<std::shared_ptr<const Evaluator>> createEvaluator(const EvaluatorSpec& gi
             const std::optional<QString> expected = expectedText(o, c);
             if (!expected)
                 return failure(QStringLiteral("no reference to compare with"));
-            const int d = levenshtein(c.output.trimmed(), expected->trimmed());
+            bool truncated = false;
+            const QString output = c.output.trimmed();
+            const QString reference = expected->trimmed();
+            const QStringView a = firstCodePoints(output, kMaxEditDistanceChars, &truncated);
+            const QStringView b = firstCodePoints(reference, kMaxEditDistanceChars, &truncated);
+            const int d = levenshtein(a, b);
+            const int longest = std::max(codePointCount(a), codePointCount(b));
             Score s;
-            s.score = levenshteinSimilarity(c.output.trimmed(), expected->trimmed());
-            s.reasoning = QStringLiteral("%1 edits (similarity %2)").arg(d).arg(s.score, 0, 'f', 4);
+            s.score = longest == 0 ? 1.0 : 1.0 - double(d) / double(longest);
+            s.reasoning = QStringLiteral("%1 edits (similarity %2)%3")
+                              .arg(d)
+                              .arg(s.score, 0, 'f', 4)
+                              .arg(truncated ? truncationNote() : QString());
             return s;
         });
     }

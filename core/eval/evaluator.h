@@ -94,7 +94,8 @@ public:
     QString name() const { return m_spec.name.isEmpty() ? m_spec.type : m_spec.name; }
     /// The score one example needs to pass.
     double threshold() const { return m_spec.threshold.value_or(defaultThreshold()); }
-    /// The verdict; pass is score >= threshold() unless `error`.
+    /// The verdict; pass is score >= threshold() unless `error`. A score outside 0–1 (or NaN)
+    /// is an error, never a pass (see checkedScore()).
     Score evaluate(const EvalCase& c, const CancelToken& cancel) const;
 
 protected:
@@ -105,6 +106,17 @@ protected:
 private:
     EvaluatorSpec m_spec;
 };
+
+/// Checks the ranges of a spec's numbers: `threshold`, `min_score` and `min_pass_rate` in
+/// 0–1, and the options that are limits (`min`/`max` of the length types: whole numbers from
+/// 0, `max` not below `min`; `max_ms` of latency, `max` of cost, `tolerance`: 0 or more),
+/// never NaN. The error names the evaluator, the field, the valid range and the value given.
+/// createEvaluator() checks this first.
+Result<bool> checkEvaluatorSpec(const EvaluatorSpec& spec);
+
+/// `s` when its score is in 0–1 (or it is an error already); else an error score ("could not
+/// judge: score 5 is outside 0–1", with the judge's reasoning after it) that never passes.
+Score checkedScore(Score s);
 
 /// The evaluator a spec describes; errors name the unknown type or the bad option.
 Result<std::shared_ptr<const Evaluator>> createEvaluator(const EvaluatorSpec& spec,

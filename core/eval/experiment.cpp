@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 namespace hako::eval {
@@ -52,6 +53,16 @@ ExampleResult ExampleResult::fromJson(const QJsonObject& o)
 ExperimentRunner::ExperimentRunner(EvalStore* store, QObject* parent)
     : QObject(parent), m_store(store)
 {}
+
+Result<int> ExperimentRunner::checkConcurrency(int n)
+{
+    if (n >= 1 && n <= kMaxConcurrency)
+        return n;
+    return makeError(
+        QStringLiteral("concurrency %1 is out of range: run 1 to %2 examples at a time")
+            .arg(n)
+            .arg(kMaxConcurrency));
+}
 
 ExampleResult ExperimentRunner::runOne(int index, const Example& example,
                                        const CancelToken& cancel) const
@@ -161,8 +172,15 @@ Result<QList<ExampleResult>> ExperimentRunner::run(ExperimentInfo& info,
     };
     const int threads = std::min<int>(m_concurrency, int(todo.size()));
     std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t)
-        pool.emplace_back(worker);
+    try {
+        for (int t = 0; t < threads; ++t)
+            pool.emplace_back(worker);
+    } catch (const std::system_error&) {
+        // The system gave fewer threads than asked: the ones made share the work; with none,
+        // this thread does it.
+    }
+    if (pool.empty() && threads > 0)
+        worker();
     for (std::thread& t : pool)
         t.join();
     m_ran = ran;

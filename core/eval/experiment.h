@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QString>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -75,8 +76,17 @@ public:
     {
         m_evaluators = std::move(evaluators);
     }
-    /// Examples at a time (default 4, at least 1).
-    void setConcurrency(int n) { m_concurrency = std::max(1, n); }
+    /// The most examples run at once. Each is a thread of its own (with, for a PDL target, the
+    /// threads of its model calls): hundreds would exhaust the process's threads and gain
+    /// nothing against a model server's own limits.
+    static constexpr int kMaxConcurrency = 64;
+    /// Examples at a time (default 4), clamped to 1…kMaxConcurrency: a larger value runs
+    /// kMaxConcurrency at a time (checkConcurrency() tells a person so before).
+    void setConcurrency(int n) { m_concurrency = std::clamp(n, 1, kMaxConcurrency); }
+    int concurrency() const { return m_concurrency; }
+    /// `n` when it is a concurrency setConcurrency() takes as it is (1…kMaxConcurrency), else
+    /// an error saying the allowed range: for a suite's `concurrency:` and `--concurrency`.
+    static Result<int> checkConcurrency(int n);
     /// Pairwise evaluators compare each output with the output of the same example id here.
     void setOtherOutputs(QHash<QString, QString> outputs) { m_otherOutputs = std::move(outputs); }
 

@@ -71,7 +71,8 @@ private:
             return s;
         }
         if (v.isNumber()) {
-            s.score = std::clamp(v.toDouble(), 0.0, 1.0);
+            // Out of 0–1 (or NaN) it is an error, never clamped into a pass (checkedScore()).
+            s.score = v.toDouble();
             s.reasoning = QStringLiteral("the judge program gave %1").arg(v.toDouble());
             return s;
         }
@@ -80,8 +81,7 @@ private:
             if (!score || !(score->isNumber() || score->isBool()))
                 return fail(QStringLiteral("the judge program's result has no numeric `score`: %1")
                                 .arg(QString::fromStdString(v.json())));
-            s.score = score->isBool() ? (score->asBool() ? 1 : 0)
-                                      : std::clamp(score->toDouble(), 0.0, 1.0);
+            s.score = score->isBool() ? (score->asBool() ? 1 : 0) : score->toDouble();
             for (const char* key : {"reason", "reasoning"})
                 if (const pdl::Value* reason = v.asDict().find(key))
                     s.reasoning = QString::fromStdString(reason->toText());

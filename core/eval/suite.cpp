@@ -1,4 +1,5 @@
 #include "core/eval/suite.h"
+#include "core/eval/experiment.h"
 #include "core/eval/yamljson_p.h"
 
 #include "core/util/boundedfile.h"
@@ -8,6 +9,8 @@
 #include <QJsonArray>
 
 #include <yaml-cpp/yaml.h>
+
+#include <cmath>
 
 namespace hako::eval {
 
@@ -132,19 +135,32 @@ Result<Suite> parseSuite(const QByteArray& yaml, const QString& path)
             s.language = text;
         else if (key == QLatin1String("concurrency")) {
             const auto n = number(v, path, key, &error);
-            if (!n || *n < 1)
-                return error ? *error
-                             : errorAt(path, v, QStringLiteral("`concurrency` must be 1 or more"));
-            s.concurrency = int(*n);
-        } else if (key == QLatin1String("fail_under")) {
-            s.failUnder = number(v, path, key, &error);
-            if (error)
+            if (!n)
                 return *error;
-        } else if (key == QLatin1String("max_drop")) {
+            const bool whole = std::isfinite(*n) && *n == std::floor(*n);
+            Result<int> checked = ExperimentRunner::checkConcurrency(
+                whole && std::fabs(*n) < 1e9 ? int(*n) : ExperimentRunner::kMaxConcurrency + 1);
+            if (!whole || !checked.ok())
+                return errorAt(path, v,
+                               QStringLiteral("`concurrency` must be a whole number from 1 to "
+                                              "%1 (it is %2)")
+                                   .arg(ExperimentRunner::kMaxConcurrency)
+                                   .arg(*n));
+            s.concurrency = *checked;
+        } else if (key == QLatin1String("fail_under") || key == QLatin1String("max_drop")) {
+            // Means and drops of scores in 0–1: anything else would pass or fail every run.
             const auto n = number(v, path, key, &error);
             if (!n)
                 return *error;
-            s.maxDrop = *n;
+            if (!(std::isfinite(*n) && *n >= 0 && *n <= 1))
+                return errorAt(path, v,
+                               QStringLiteral("`%1` must be a number from 0 to 1 (it is %2)")
+                                   .arg(key)
+                                   .arg(*n));
+            if (key == QLatin1String("fail_under"))
+                s.failUnder = *n;
+            else
+                s.maxDrop = *n;
         }
     }
     if (const YAML::Node models = root["models"]) {

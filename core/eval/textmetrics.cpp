@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace hako::eval {
@@ -28,23 +30,62 @@ std::vector<char32_t> codePoints(QStringView text)
     return out;
 }
 
-int levenshteinCp(const std::vector<char32_t>& a0, const std::vector<char32_t>& b0)
+// Myers' bit-parallel edit distance (1999), extended to any length by blocks of 64 rows (as
+// Hyyrö describes): `b` is cut into blocks of 64 characters; each block's vertical deltas
+// advance across every character of `a` at once in a machine word, taking from the block above
+// the horizontal delta at its bottom row. O(|a|·|b|/64) time, O(|a| + alphabet) memory.
+int levenshteinCp(const std::vector<char32_t>& a, const std::vector<char32_t>& b)
 {
-    const std::vector<char32_t>& a = a0.size() >= b0.size() ? a0 : b0;
-    const std::vector<char32_t>& b = a0.size() >= b0.size() ? b0 : a0;
-    std::vector<int> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j)
-        row[j] = int(j);
-    for (size_t i = 1; i <= a.size(); ++i) {
-        int diagonal = row[0];
-        row[0] = int(i);
-        for (size_t j = 1; j <= b.size(); ++j) {
-            const int above = row[j];
-            row[j] = std::min({above + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-            diagonal = above;
+    if (a.empty() || b.empty())
+        return int(std::max(a.size(), b.size()));
+    // Characters as small numbers, so a block's match masks are an array lookup.
+    std::unordered_map<char32_t, uint32_t> ids;
+    auto idOf = [&ids](char32_t c) {
+        return ids.try_emplace(c, uint32_t(ids.size())).first->second;
+    };
+    std::vector<uint32_t> aIds(a.size()), bIds(b.size());
+    for (size_t j = 0; j < a.size(); ++j)
+        aIds[j] = idOf(a[j]);
+    for (size_t i = 0; i < b.size(); ++i)
+        bIds[i] = idOf(b[i]);
+    std::vector<uint64_t> peq(ids.size(), 0);
+    // The horizontal delta (+1, 0, -1) at the bottom of the previous block, per column of `a`;
+    // above the first row (row 0 is 0, 1, 2, …) every step is +1.
+    std::vector<int8_t> carry(a.size(), 1);
+    for (size_t top = 0; top < b.size(); top += 64) {
+        const size_t rows = std::min<size_t>(64, b.size() - top);
+        for (size_t i = 0; i < rows; ++i)
+            peq[bIds[top + i]] |= uint64_t(1) << i;
+        const uint64_t last = uint64_t(1) << (rows - 1);
+        uint64_t pv = ~uint64_t(0); // column 0 goes down by one per row
+        uint64_t mv = 0;
+        for (size_t j = 0; j < a.size(); ++j) {
+            uint64_t eq = peq[aIds[j]];
+            const int hin = carry[j];
+            const uint64_t xv = eq | mv;
+            if (hin < 0)
+                eq |= 1;
+            const uint64_t xh = (((eq & pv) + pv) ^ pv) | eq;
+            uint64_t ph = mv | ~(xh | pv);
+            uint64_t mh = pv & xh;
+            carry[j] = (ph & last) ? 1 : (mh & last) ? -1 : 0;
+            ph <<= 1;
+            mh <<= 1;
+            if (hin < 0)
+                mh |= 1;
+            else if (hin > 0)
+                ph |= 1;
+            pv = mh | ~(xv | ph);
+            mv = ph & xv;
         }
+        for (size_t i = 0; i < rows; ++i)
+            peq[bIds[top + i]] = 0;
     }
-    return row[b.size()];
+    // The last row: |b| at column 0, then the bottom block's horizontal deltas.
+    int64_t distance = int64_t(b.size());
+    for (const int8_t d : carry)
+        distance += d;
+    return int(distance);
 }
 
 void appendString(QString& out, const QString& s)
@@ -181,14 +222,33 @@ QString canonicalJson(const QJsonValue& value)
     return out;
 }
 
-double jsonEditDistance(const QJsonValue& a, const QJsonValue& b)
+double jsonEditDistance(const QJsonValue& a, const QJsonValue& b, bool* truncated)
 {
-    const auto ca = codePoints(canonicalJson(a));
-    const auto cb = codePoints(canonicalJson(b));
+    bool cut = false;
+    const QString fa = canonicalJson(a);
+    const QString fb = canonicalJson(b);
+    const auto ca = codePoints(firstCodePoints(fa, kMaxEditDistanceChars, &cut));
+    const auto cb = codePoints(firstCodePoints(fb, kMaxEditDistanceChars, &cut));
+    if (truncated)
+        *truncated = cut;
     const size_t longest = std::max(ca.size(), cb.size());
     if (longest == 0)
         return 0.0;
     return double(levenshteinCp(ca, cb)) / double(longest);
+}
+
+QStringView firstCodePoints(QStringView text, qsizetype n, bool* cut)
+{
+    // Cheap when the text is short: a code point is at most two UTF-16 units.
+    if (text.size() <= n)
+        return text;
+    qsizetype i = 0;
+    for (qsizetype count = 0; i < text.size() && count < n; ++count)
+        i += (text[i].isHighSurrogate() && i + 1 < text.size() && text[i + 1].isLowSurrogate()) ? 2
+                                                                                                : 1;
+    if (i < text.size())
+        *cut = true;
+    return text.first(i);
 }
 
 int codePointCount(QStringView text)

@@ -1,11 +1,12 @@
 // Datasets: schema inference and shape checks (a malformed example reported by index and field
-// at import), the import/export formats, examples from logged calls, versions in the store.
+// at import), the import/export formats and encodings, examples from logged calls. (Versions
+// in the store: tst_evalstore.)
 
 #include "core/eval/datasetio.h"
-#include "core/eval/evalstore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QStringEncoder>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -173,6 +174,69 @@ private Q_SLOTS:
                  QStringLiteral("t"));
     }
 
+    // A Japanese user's Excel CSV is Shift_JIS (CP932): imported as the characters it holds.
+    void shiftJisCsvImports()
+    {
+        const QString text = QStringLiteral(
+            "問い合わせ,reference,metadata.担当\r\n"
+            "注文した商品がまだ届きません。いつ届きますか？,配送状況を確認してご連絡します,山田\r\n"
+            "請求書の宛名を株式会社に変更したいです,変更した請求書を再発行いたします,佐藤\r\n"
+            "パスワードを忘れてしまいました,再設定の手順をご案内します,鈴木\r\n"
+            "①の項目について詳しく教えてください,詳細な資料をお送りします,高橋\r\n");
+        QStringEncoder encoder("windows-31j");
+        QVERIFY2(encoder.isValid(), "Qt cannot encode CP932 here (ICU)");
+        const QByteArray sjis = encoder.encode(text);
+        QVERIFY(!encoder.hasError());
+        const QString path = write(QStringLiteral("問い合わせ.csv"), sjis);
+        Result<ImportedDataset> imported = importDatasetFile(path);
+        QVERIFY2(imported.ok(), imported.ok() ? "" : qPrintable(imported.error().toString()));
+        const QList<Example>& examples = imported->dataset.examples;
+        QCOMPARE(examples.size(), 4);
+        QCOMPARE(examples[0].inputs.value(QStringLiteral("問い合わせ")).toString(),
+                 QStringLiteral("注文した商品がまだ届きません。いつ届きますか？"));
+        QCOMPARE(examples[3].inputs.value(QStringLiteral("問い合わせ")).toString(),
+                 QStringLiteral("①の項目について詳しく教えてください"));
+        QCOMPARE(examples[1].reference.toString(),
+                 QStringLiteral("変更した請求書を再発行いたします"));
+        QCOMPARE(examples[2].metadata.value(QStringLiteral("担当")).toString(),
+                 QStringLiteral("鈴木"));
+    }
+
+    // Bytes that are not UTF-8 and no reliably recognised encoding: refused at their line,
+    // saying what to do, instead of imported with U+FFFD.
+    void unreadableCsvIsRefusedWithItsLine_data()
+    {
+        QTest::addColumn<QByteArray>("data");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<int>("column");
+        QTest::newRow("damaged UTF-8") << QByteArray("question,reference\n"
+                                                     "東京,晴れ\n"
+                                                     "大阪,\xe6\x99\n")
+                                       << 3 << 4;
+        QTest::newRow("stray byte") << QByteArray("question,reference\nab\xffcd,x\n") << 2 << 3;
+        QTest::newRow("Latin-1") << QByteArray("question,reference\ncaf\xe9 au lait,x\n"
+                                               "cr\xe8me br\xfbl\xe9e,y\n")
+                                 << 2 << 4;
+    }
+    void unreadableCsvIsRefusedWithItsLine()
+    {
+        QFETCH(QByteArray, data);
+        QFETCH(int, line);
+        QFETCH(int, column);
+        const QString path = write(QStringLiteral("bad.csv"), data);
+        Result<ImportedDataset> imported = importDatasetFile(path);
+        QVERIFY(!imported.ok());
+        const Diagnostic& e = imported.error();
+        QCOMPARE(e.span.file, path);
+        QCOMPARE(e.span.line, line);
+        QCOMPARE(e.span.column, column);
+        QVERIFY2(e.message.contains(QLatin1String("not UTF-8")) &&
+                     e.message.contains(QLatin1String("save it as UTF-8")),
+                 qPrintable(e.message));
+        // The dataset pane parses the bytes itself: the same refusal.
+        QVERIFY(!parseExamples(data, DatasetFormat::Csv, path).ok());
+    }
+
     void examplesFromLoggedCalls()
     {
         hako::promptlog::CallRecord withInputs;
@@ -220,54 +284,6 @@ private Q_SLOTS:
         QCOMPARE(problems[0].field, QStringLiteral("inputs.n"));
         QCOMPARE(d.examples.size(), 1);
         QVERIFY(!Dataset::schemaFromPdlTypes(QStringLiteral("nonsense")).ok());
-    }
-
-    void versions()
-    {
-        auto store = EvalStore::open(m_dir.filePath(QStringLiteral("eval.sqlite")));
-        QVERIFY2(store.ok(), store.ok() ? "" : qPrintable(store.error().message));
-        Dataset d;
-        d.name = QStringLiteral("capitals");
-        d.description = QStringLiteral("首都");
-        Example a;
-        a.inputs = {{QStringLiteral("country"), QStringLiteral("日本")}};
-        a.reference = QStringLiteral("東京");
-        QVERIFY(d.add({a}).isEmpty());
-        Result<int> v1 = (*store)->saveDataset(d, QStringLiteral("first"));
-        QVERIFY(v1.ok());
-        QCOMPARE(*v1, 1);
-        // Unchanged: no new version when asked so.
-        QCOMPARE(*(*store)->saveDataset(d, {}, true), 1);
-        Example b;
-        b.inputs = {{QStringLiteral("country"), QStringLiteral("France")}};
-        b.reference = QStringLiteral("Paris");
-        QVERIFY(d.add({b}).isEmpty());
-        // A misfit is refused by add().
-        Example bad;
-        bad.inputs = {{QStringLiteral("country"), 3}};
-        bad.reference = QStringLiteral("?");
-        const QList<ShapeProblem> problems = d.add({bad});
-        QCOMPARE(problems.size(), 1);
-        QCOMPARE(problems[0].field, QStringLiteral("inputs.country"));
-        QCOMPARE(*(*store)->saveDataset(d, QStringLiteral("second")), 2);
-
-        Result<Dataset> first = (*store)->dataset(QStringLiteral("capitals"), 1);
-        QVERIFY(first.ok());
-        QCOMPARE(first->examples.size(), 1);
-        Result<Dataset> latest = (*store)->dataset(QStringLiteral("capitals"));
-        QVERIFY(latest.ok());
-        QCOMPARE(latest->version, 2);
-        QCOMPARE(latest->examples.size(), 2);
-        QCOMPARE(latest->examples[0].id, first->examples[0].id);
-        QCOMPARE(latest->description, QStringLiteral("首都"));
-        QCOMPARE(latest->schema, d.schema);
-        Result<QList<DatasetVersionInfo>> versionList =
-            (*store)->versions(QStringLiteral("capitals"));
-        QVERIFY(versionList.ok());
-        QCOMPARE(versionList->size(), 2);
-        QCOMPARE(versionList->at(1).message, QStringLiteral("second"));
-        QCOMPARE(versionList->at(1).examples, 2);
-        QVERIFY(!(*store)->dataset(QStringLiteral("nope")).ok());
     }
 };
 

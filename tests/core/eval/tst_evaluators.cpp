@@ -11,9 +11,13 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QRandomGenerator>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
+#include <limits>
 
 using namespace hako;
 using namespace hako::eval;
@@ -69,6 +73,13 @@ private Q_SLOTS:
                                   << "gave no score";
         QTest::newRow("fails") << QByteArray("text: ${ nope + 1 }\n") << "x" << 0.0 << true
                                << "judge program failed";
+        // A score off the 0–1 scale is not a judgement: an error, never clamped into a pass.
+        QTest::newRow("score 5") << QByteArray("data: 5\n") << "x" << 0.0 << true
+                                 << "could not judge: score 5 is outside 0–1";
+        QTest::newRow("score -1 in object") << QByteArray("data:\n  score: -1\n  reason: bad\n")
+                                            << "x" << 0.0 << true << "score -1 is outside 0–1";
+        QTest::newRow("score nan")
+            << QByteArray("text: nan\n") << "x" << 0.0 << true << "score NaN is outside 0–1";
     }
     void pdlJudgePrograms()
     {
@@ -95,6 +106,7 @@ private Q_SLOTS:
         QVERIFY2(qAbs(s.score - score) < 1e-9, qPrintable(s.reasoning));
         QVERIFY2(s.reasoning.contains(reasoningHas) || s.label == reasoningHas,
                  qPrintable(s.reasoning));
+        QVERIFY(!(error && s.pass));
         // A program that does not parse is refused when the evaluator is made.
         spec.options = {{QStringLiteral("program"), write(QStringLiteral("bad.pdl"), "text: [\n")}};
         QVERIFY(!createEvaluator(spec).ok());
@@ -358,6 +370,92 @@ private Q_SLOTS:
                                                    << R"({"criteria": "depth"})"
                                                    << "model provider";
     }
+    // Numbers out of their range are refused when the evaluator is made, naming the evaluator,
+    // the field and the range (`max: -3` read as "no limit" and passed everything).
+    void outOfRangeSpecsAreRefused_data()
+    {
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<QString>("options");
+        QTest::addColumn<double>("threshold");
+        QTest::addColumn<QString>("message");
+        const double none = -1000; // no threshold given
+        const double nan = std::nan("");
+        QTest::newRow("threshold -3")
+            << "exact_match"
+            << "{}" << -3.0 << "`threshold` must be a number from 0 to 1 (it is -3)";
+        QTest::newRow("threshold 1.5") << "levenshtein"
+                                       << "{}" << 1.5 << "`threshold` must be a number from 0 to 1";
+        QTest::newRow("threshold NaN") << "levenshtein"
+                                       << "{}" << nan << "`threshold`";
+        QTest::newRow("max -3") << "length_chars"
+                                << R"({"max": -3})" << none
+                                << "`max` must be a whole number of 0 or more (it is -3)";
+        QTest::newRow("min 1.5") << "length_chars"
+                                 << R"({"min": 1.5})" << none << "`min`";
+        QTest::newRow("max text") << "length_tokens"
+                                  << R"({"max": "ten"})" << none
+                                  << "`max` must be a whole number of 0 or more (it is \"ten\")";
+        QTest::newRow("max below min")
+            << "length"
+            << R"({"min": 10, "max": 5})" << none << "`max` (5) is below `min` (10)";
+        QTest::newRow("latency") << "latency"
+                                 << R"({"max_ms": -1})" << none << "`max_ms`";
+        QTest::newRow("cost") << "cost"
+                              << R"({"max": -0.5})" << none << "`max`";
+        QTest::newRow("tolerance") << "number_within"
+                                   << R"({"tolerance": -1})" << none << "`tolerance`";
+    }
+    void outOfRangeSpecsAreRefused()
+    {
+        QFETCH(QString, type);
+        QFETCH(QString, options);
+        QFETCH(double, threshold);
+        QFETCH(QString, message);
+        EvaluatorSpec spec;
+        spec.name = QStringLiteral("my-check");
+        spec.type = type;
+        spec.options = obj(options.toUtf8().constData());
+        if (threshold != -1000)
+            spec.threshold = threshold;
+        auto e = createEvaluator(spec);
+        QVERIFY(!e.ok());
+        QVERIFY2(
+            e.error().message.startsWith(QStringLiteral("evaluator my-check (%1): ").arg(type)),
+            qPrintable(e.error().message));
+        QVERIFY2(e.error().message.contains(message), qPrintable(e.error().message));
+        // The aggregate requirements likewise.
+        EvaluatorSpec aggregate;
+        aggregate.type = QStringLiteral("is_json");
+        aggregate.minPassRate = 2;
+        QVERIFY(!createEvaluator(aggregate).ok());
+        aggregate.minPassRate.reset();
+        aggregate.minScore = -0.1;
+        QVERIFY(!createEvaluator(aggregate).ok());
+        aggregate.minScore = 0.9;
+        QVERIFY(createEvaluator(aggregate).ok());
+    }
+
+    // Whatever the evaluator, a score off 0–1 or NaN is "could not judge", never a pass.
+    void outOfRangeScoresNeverPass()
+    {
+        for (const double bad :
+             {5.0, -0.5, std::nan(""), std::numeric_limits<double>::infinity()}) {
+            Score s;
+            s.score = bad;
+            s.pass = true;
+            s.reasoning = QStringLiteral("the judge said so");
+            const Score checked = checkedScore(s);
+            QVERIFY(checked.error);
+            QVERIFY(!checked.pass);
+            QVERIFY2(checked.reasoning.startsWith(QLatin1String("could not judge: score ")),
+                     qPrintable(checked.reasoning));
+            QVERIFY(checked.reasoning.contains(QLatin1String("the judge said so")));
+        }
+        Score fine;
+        fine.score = 0.25;
+        QVERIFY(!checkedScore(fine).error);
+    }
+
     void badSpecsAreErrors()
     {
         QFETCH(QString, type);
@@ -378,6 +476,87 @@ private Q_SLOTS:
         QCOMPARE(levenshtein(QStringLiteral("🙂"), QStringLiteral("🙃")), 1);
         QCOMPARE(canonicalJson(obj(R"({"b": [1, 2.5, "x\n"], "a": null, "あ": true})")),
                  QStringLiteral("{\"a\":null,\"b\":[1,2.5,\"x\\n\"],\"あ\":true}"));
+    }
+
+    // The bit-parallel Levenshtein against the textbook dynamic programme on random strings:
+    // lengths across the 64-character blocks, small alphabets (many matches), characters
+    // beyond the BMP.
+    void levenshteinMatchesReferenceDp()
+    {
+        QRandomGenerator random(2026);
+        const QList<QStringList> alphabets{
+            {"a", "b"},
+            {"a", "b", "c", "d", "e"},
+            {QStringLiteral("東"), QStringLiteral("京"), QStringLiteral("🙂"), "x"}};
+        auto randomText = [&](const QStringList& alphabet, int length) {
+            QString out;
+            for (int i = 0; i < length; ++i)
+                out += alphabet.at(int(random.bounded(alphabet.size())));
+            return out;
+        };
+        auto reference = [](const QString& x, const QString& y) {
+            const QList<uint> a = x.toUcs4(), b = y.toUcs4();
+            std::vector<int> row(size_t(b.size()) + 1);
+            for (size_t j = 0; j < row.size(); ++j)
+                row[j] = int(j);
+            for (qsizetype i = 1; i <= a.size(); ++i) {
+                int diagonal = row[0];
+                row[0] = int(i);
+                for (qsizetype j = 1; j <= b.size(); ++j) {
+                    const int above = row[size_t(j)];
+                    row[size_t(j)] = std::min({above + 1, row[size_t(j) - 1] + 1,
+                                               diagonal + (a[i - 1] != b[j - 1] ? 1 : 0)});
+                    diagonal = above;
+                }
+            }
+            return row.back();
+        };
+        for (int n = 0; n < 600; ++n) {
+            const QStringList& alphabet = alphabets.at(n % alphabets.size());
+            const int maxLength = n < 500 ? 200 : 1500;
+            const QString a = randomText(alphabet, int(random.bounded(maxLength)));
+            // Half the pairs are close (a few edits apart), half unrelated.
+            QString b = randomText(alphabet, int(random.bounded(maxLength)));
+            if (n % 2 && !a.isEmpty()) {
+                b = a;
+                for (int k = int(random.bounded(5)); k > 0 && !b.isEmpty(); --k)
+                    b.remove(int(random.bounded(b.size())), 1);
+                b.insert(int(random.bounded(b.size() + 1)), QStringLiteral("z"));
+            }
+            if (levenshtein(a, b) != reference(a, b))
+                QFAIL(qPrintable(QStringLiteral("%1 vs %2: %3, reference %4")
+                                     .arg(a.left(80), b.left(80))
+                                     .arg(levenshtein(a, b))
+                                     .arg(reference(a, b))));
+        }
+    }
+
+    // Huge outputs are compared on their first kMaxEditDistanceChars characters, and the
+    // reasoning says so (200,000 characters took 142 s before).
+    void longTextsAreBoundedAndSaySo()
+    {
+        QString output(200000, QLatin1Char('a'));
+        QString reference = output;
+        reference[150000] = QLatin1Char('b'); // beyond the bound: not seen
+        reference[10] = QLatin1Char('c');
+        EvaluatorSpec spec;
+        spec.type = QStringLiteral("levenshtein");
+        auto e = createEvaluator(spec);
+        QVERIFY(e.ok());
+        EvalCase c;
+        c.output = output;
+        c.reference = reference;
+        const Score s = (*e)->evaluate(c, {});
+        QVERIFY(!s.error);
+        QVERIFY2(s.reasoning.startsWith(QLatin1String("1 edits")), qPrintable(s.reasoning));
+        QVERIFY2(s.reasoning.contains(QLatin1String("only the first")), qPrintable(s.reasoning));
+        // Within the bound the reasoning says nothing of it.
+        c.output = QStringLiteral("kitten");
+        c.reference = QStringLiteral("sitting");
+        QVERIFY(!(*e)->evaluate(c, {}).reasoning.contains(QLatin1String("only the first")));
+        bool cut = false;
+        QCOMPARE(firstCodePoints(QStringLiteral("a🙂b"), 2, &cut), QStringLiteral("a🙂"));
+        QVERIFY(cut);
     }
 
     // Levenshtein and JSON edit distance against Python's computation of the same definitions.

@@ -1,6 +1,9 @@
 // Experiments: results written as they complete; an experiment cut short (its target cancels
-// mid-way, as a killed process would stop) resumes from a reopened store, runs only what is
-// missing and ends with exactly one result per example; aggregates and comparisons.
+// mid-way, as a killed process would stop) resumes from a reopened store (a SQLite file and a
+// PostgreSQL server alike), runs only what is missing and ends with exactly one result per
+// example; aggregates and comparisons.
+
+#include "storeengines.h"
 
 #include "core/eval/evalstore.h"
 #include "core/eval/experiment.h"
@@ -11,8 +14,10 @@
 #include <QTest>
 
 #include <atomic>
-#include <thread>
+#include <chrono>
+#include <condition_variable>
 #include <mutex>
+#include <thread>
 
 using namespace hako;
 using namespace hako::eval;
@@ -44,12 +49,15 @@ std::vector<std::shared_ptr<const Evaluator>> exactMatch()
 class TestExperiment : public QObject {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
+    StoreEngines m_engines;
 
 private Q_SLOTS:
+    void initTestCase() { QVERIFY2(m_engines.start(), qPrintable(m_engines.why())); }
+
+    void killedExperimentResumesWithOneResultPerExample_data() { StoreEngines::addEngines(); }
     void killedExperimentResumesWithOneResultPerExample()
     {
-        const QString path = m_dir.filePath(QStringLiteral("resume.sqlite"));
+        STORE_SPEC(m_engines, path);
         const QList<Example> examples = numbers(40);
         std::mutex mutex;
         QList<int> calls; // the n of every target call, both runs
@@ -154,21 +162,46 @@ private Q_SLOTS:
         QCOMPARE((*store)->experiment(id)->status, QStringLiteral("finished"));
     }
 
-    void storesOpenedAtOnceAgree()
+    // `--concurrency 600` aborted the process making threads: the runner takes at most
+    // kMaxConcurrency examples at a time.
+    void concurrencyIsCapped()
     {
-        // `hako eval` and the window may create the same store at the same moment.
-        const QString path = m_dir.filePath(QStringLiteral("race.sqlite"));
-        std::atomic<int> ok{0};
-        std::vector<std::thread> threads;
-        for (int i = 0; i < 6; ++i)
-            threads.emplace_back([&] {
-                auto store = EvalStore::open(path);
-                if (store.ok() && (*store)->datasetNames().ok())
-                    ++ok;
+        ExperimentRunner runner(nullptr);
+        runner.setConcurrency(600);
+        QCOMPARE(runner.concurrency(), ExperimentRunner::kMaxConcurrency);
+        runner.setConcurrency(-5);
+        QCOMPARE(runner.concurrency(), 1);
+        QVERIFY(!ExperimentRunner::checkConcurrency(600).ok());
+        QVERIFY2(ExperimentRunner::checkConcurrency(0).error().message.contains(
+                     QLatin1String("1 to 64")),
+                 qPrintable(ExperimentRunner::checkConcurrency(0).error().message));
+        QCOMPARE(*ExperimentRunner::checkConcurrency(64), 64);
+
+        runner.setConcurrency(600);
+        runner.setEvaluators(exactMatch());
+        std::mutex mutex;
+        std::condition_variable crowded;
+        int inFlight = 0;
+        int most = 0;
+        runner.setTarget(
+            [&](const QJsonObject& inputs, const CancelToken&) -> Result<TargetOutput> {
+                std::unique_lock lock(mutex);
+                most = std::max(most, ++inFlight);
+                // Each call waits (briefly) for more calls than the cap to be in flight at once.
+                crowded.notify_all();
+                crowded.wait_for(lock, std::chrono::milliseconds(30),
+                                 [&] { return inFlight > ExperimentRunner::kMaxConcurrency; });
+                --inFlight;
+                TargetOutput out;
+                out.output = QString::number(inputs.value(QStringLiteral("n")).toInt() * 2);
+                return out;
             });
-        for (auto& t : threads)
-            t.join();
-        QCOMPARE(ok.load(), 6);
+        ExperimentInfo info;
+        Result<QList<ExampleResult>> r = runner.run(info, numbers(200), CancelToken());
+        QVERIFY(r.ok());
+        QCOMPARE(r->size(), 200);
+        QVERIFY2(most <= ExperimentRunner::kMaxConcurrency, qPrintable(QString::number(most)));
+        QVERIFY(most > 1);
     }
 
     void failedTargetFailsEveryEvaluator()

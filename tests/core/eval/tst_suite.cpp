@@ -121,6 +121,29 @@ private Q_SLOTS:
             << 3 << "`threshold` must be a number";
         QTest::newRow("concurrency")
             << QByteArray("concurrency: 0\nevaluators: [is_json]\n") << 1 << "concurrency";
+        // 600 threads aborted the process; the range is said.
+        QTest::newRow("concurrency 600")
+            << QByteArray("dataset: d\nconcurrency: 600\nevaluators: [is_json]\n") << 2
+            << "`concurrency` must be a whole number from 1 to 64 (it is 600)";
+        QTest::newRow("concurrency 2.5")
+            << QByteArray("dataset: d\nconcurrency: 2.5\nevaluators: [is_json]\n") << 2
+            << "from 1 to 64";
+        QTest::newRow("fail_under 3")
+            << QByteArray("dataset: d\nfail_under: 3\nevaluators: [is_json]\n") << 2
+            << "`fail_under` must be a number from 0 to 1 (it is 3)";
+        QTest::newRow("max_drop -1")
+            << QByteArray("dataset: d\nmax_drop: -1\nevaluators: [is_json]\n") << 2
+            << "`max_drop` must be a number from 0 to 1";
+        QTest::newRow("threshold -3")
+            << QByteArray("dataset: d\nevaluators:\n  - is_json\n"
+                          "  - {name: short, type: length_chars, max: 10, threshold: -3}\n")
+            << 4 << "evaluator short (length_chars): `threshold` must be a number from 0 to 1";
+        QTest::newRow("max -3")
+            << QByteArray("dataset: d\nevaluators:\n  - {type: length_chars, max: -3}\n") << 3
+            << "`max` must be a whole number of 0 or more (it is -3)";
+        QTest::newRow("threshold nan")
+            << QByteArray("dataset: d\nevaluators:\n  - {type: levenshtein, threshold: .nan}\n")
+            << 3 << "threshold";
         QTest::newRow("yaml") << QByteArray("dataset: d\nevaluators: [a\n") << 3 << "";
     }
     void errorsCarryTheirLine()

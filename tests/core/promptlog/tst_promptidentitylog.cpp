@@ -4,7 +4,7 @@
 // has one row per prompt id (not per name), by program and by version likewise; origin and
 // prompt id filter; a log of schema version 1 upgrades, telling old judge and playground calls
 // apart.
-#include "pgtestserver.h"
+#include "tests/support/pgtestserver.h"
 
 #include "core/promptlog/callexchange.h"
 #include "core/promptlog/promptlog.h"

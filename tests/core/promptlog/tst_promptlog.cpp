@@ -2,7 +2,7 @@
 // SQLite file and on a PostgreSQL server this test starts in a temporary folder (skipped, with
 // the reason, when the server binaries are missing). Then the faults: a store that cannot be
 // written, a full one, a server stopped mid-run, and a writer killed with SIGKILL mid-batch.
-#include "pgtestserver.h"
+#include "tests/support/pgtestserver.h"
 
 #include "core/promptlog/callexchange.h"
 #include "core/promptlog/promptlog.h"

@@ -1,9 +1,9 @@
 #pragma once
 
-// A throw-away PostgreSQL server for tests: initdb in a temporary folder, started with pg_ctl
-// on a free TCP port of 127.0.0.1 (its socket in the same folder), trust authentication, no
-// fsync. As root the server runs as the `postgres` user, which then owns the folder. Without
-// Debian's postgresql package, skipReason() says so.
+// A throw-away PostgreSQL server for tests (of the prompt log and of the evaluation store):
+// initdb in a temporary folder, started with pg_ctl on a free TCP port of 127.0.0.1 (its socket in
+// the same folder), trust authentication, no fsync. As root the server runs as the `postgres` user,
+// which then owns the folder. Without Debian's postgresql package, skipReason() says so.
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -99,6 +99,9 @@ public:
     }
 
     QString skipReason() const { return m_skipReason; }
+    /// Whether start() failed only because the PostgreSQL binaries are not installed (the one
+    /// reason a test may skip its PostgreSQL half; any other failure is a failure).
+    bool binariesMissing() const { return m_bin.isEmpty(); }
     QString lastOutput() const { return m_lastOutput; }
 
 private:

@@ -8,12 +8,15 @@
 #include <QDateTime>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QPointer>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QSplitter>
@@ -139,6 +142,10 @@ EvalResultsPane::EvalResultsPane(QWidget* parent)
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Experiment:")));
     bar->addWidget(m_experiments, 2);
+    auto* rename = new QPushButton(tr("Rename…"));
+    rename->setAccessibleName(tr("Rename experiment"));
+    rename->setToolTip(tr("Give the experiment shown a name of your own"));
+    bar->addWidget(rename);
     bar->addWidget(new QLabel(tr("Compare with:")));
     bar->addWidget(m_baseline, 2);
     bar->addWidget(m_failuresOnly);
@@ -178,6 +185,7 @@ EvalResultsPane::EvalResultsPane(QWidget* parent)
             showExperiment(id, m_baseline->currentData().toString());
     };
     connect(m_experiments, &QComboBox::activated, this, pick);
+    connect(rename, &QPushButton::clicked, this, &EvalResultsPane::renameExperiment);
     connect(m_baseline, &QComboBox::activated, this, pick);
     connect(m_model, &QAbstractItemModel::dataChanged, this, &EvalResultsPane::updateSummary);
     connect(m_model, &QAbstractItemModel::modelReset, this, &EvalResultsPane::updateSummary);
@@ -219,6 +227,28 @@ void EvalResultsPane::setStore(std::shared_ptr<eval::EvalStore> store)
     m_store = std::move(store);
     // The experiments of earlier sessions are there at once, not only after a new one runs.
     refresh();
+}
+
+void EvalResultsPane::renameExperiment()
+{
+    const QString id = m_experiments->currentData().toString();
+    if (id.isEmpty() || !m_store)
+        return;
+    auto info = m_store->experiment(id);
+    if (!info)
+        return;
+    bool ok = false;
+    const QString name =
+        QInputDialog::getText(this, tr("Rename Experiment"), tr("Name of the experiment:"),
+                              QLineEdit::Normal, info->name, &ok)
+            .trimmed();
+    if (!ok || name.isEmpty() || name == info->name)
+        return;
+    if (auto renamed = m_store->renameExperiment(id, name); !renamed) {
+        m_summary->setText(renamed.error().message);
+        return;
+    }
+    showExperiment(id, m_baseline->currentData().toString());
 }
 
 void EvalResultsPane::refresh()

@@ -65,6 +65,8 @@ Q_SIGNALS:
     void traceRequested(const QString& tracePath);
 
 private:
+    /// Asks for a new name for the experiment shown and stores it.
+    void renameExperiment();
     void showDetail(const QModelIndex& proxyIndex);
     void updateSummary();
 

@@ -22,12 +22,10 @@ struct Row {
 QList<Row> experimentsOf(const std::shared_ptr<eval::EvalStore>& store, const QString& key)
 {
     QList<Row> rows;
-    Result<QList<eval::ExperimentInfo>> list = store->experiments();
+    Result<QList<eval::ExperimentInfo>> list = store->experimentsOfPrompt(key);
     if (!list)
         return rows;
     for (const eval::ExperimentInfo& e : *list) {
-        if (e.promptId != key)
-            continue;
         Row r;
         r.info = e;
         if (Result<QList<eval::ExampleResult>> results = store->results(e.id))

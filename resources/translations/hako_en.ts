@@ -27,6 +27,13 @@
             <numerusform>… and %n more</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1 (v%2, %n example(s))</source>
+        <translation>
+            <numerusform>%1 (v%2, %n example)</numerusform>
+            <numerusform>%1 (v%2, %n examples)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>hako::DebugSession</name>

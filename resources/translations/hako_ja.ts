@@ -566,6 +566,44 @@
         <source>Saved %1 version %2.</source>
         <translation>%1 のバージョン %2 を保存しました。</translation>
     </message>
+    <message>
+        <source>Saved datasets</source>
+        <translation>保存したデータセット</translation>
+    </message>
+    <message>
+        <source>Open a dataset saved earlier</source>
+        <translation>以前に保存したデータセットを開きます</translation>
+    </message>
+    <message>
+        <source>Dataset version</source>
+        <translation>データセットの版</translation>
+    </message>
+    <message>
+        <source>Every saved edit is a version; open an older one here</source>
+        <translation>保存した編集はすべて版になります。古い版はここで開けます</translation>
+    </message>
+    <message>
+        <source>Datasets</source>
+        <translation>データセット</translation>
+    </message>
+    <message>
+        <source>The examples shown have changes that are not saved. Discard them?</source>
+        <translation>表示中の例には保存していない変更があります。破棄しますか?</translation>
+    </message>
+    <message>
+        <source>Open a saved dataset…</source>
+        <translation>保存したデータセットを開く…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (v%2, %n example(s))</source>
+        <translation>
+            <numerusform>%1(v%2、%n 件の例)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>v%1 · %2</source>
+        <translation>v%1 · %2</translation>
+    </message>
 </context>
 <context>
     <name>hako::DebugLinks</name>
@@ -1229,6 +1267,10 @@ quit, q                    stop the program
         <source>Experiment</source>
         <translation>実験</translation>
     </message>
+    <message>
+        <source>This version already ran on this dataset: experiment %1 is used again</source>
+        <translation>この版はこのデータセットで実行済みです。実験 %1 をそのまま使います</translation>
+    </message>
 </context>
 <context>
     <name>hako::EvalResultsPane</name>
@@ -1357,6 +1399,30 @@ against the baseline&apos;s output ([-baseline-] {+now+}):
     <message>
         <source>Experiment settings</source>
         <translation>実験の設定</translation>
+    </message>
+    <message>
+        <source>Rename…</source>
+        <translation>名前を変更…</translation>
+    </message>
+    <message>
+        <source>Rename experiment</source>
+        <translation>実験の名前を変更</translation>
+    </message>
+    <message>
+        <source>Give the experiment shown a name of your own</source>
+        <translation>表示中の実験に名前を付けます</translation>
+    </message>
+    <message>
+        <source>Rename Experiment</source>
+        <translation>実験の名前を変更</translation>
+    </message>
+    <message>
+        <source>Name of the experiment:</source>
+        <translation>実験の名前:</translation>
+    </message>
+    <message>
+        <source> (prompt v%1)</source>
+        <translation>(プロンプト v%1)</translation>
     </message>
 </context>
 <context>
@@ -2061,6 +2127,18 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>Restore</source>
         <translation>復元</translation>
+    </message>
+    <message>
+        <source>Run on Dataset</source>
+        <translation>データセットで実行</translation>
+    </message>
+    <message>
+        <source>Run versions on the dataset</source>
+        <translation>版をデータセットで実行</translation>
+    </message>
+    <message>
+        <source>Run the selected version and the newest (or two selected versions) over the Datasets pane&apos;s dataset with the checks of the Evaluations pane, and compare their results</source>
+        <translation>選んだ版と最新版(または選んだ二つの版)を、データセット欄のデータセットと評価欄のチェックで実行し、結果を比べます</translation>
     </message>
 </context>
 <context>
@@ -3253,6 +3331,73 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
 </context>
 <context>
+    <name>hako::PromptExperiments</name>
+    <message>
+        <source>Experiments of this prompt</source>
+        <translation>このプロンプトの実験</translation>
+    </message>
+    <message>
+        <source>Experiment</source>
+        <translation>実験</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>版</translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation>データセット</translation>
+    </message>
+    <message>
+        <source>Passed</source>
+        <translation>合格</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>開始</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <source>Double-click an experiment to see its results</source>
+        <translation>実験をダブルクリックすると結果を表示します</translation>
+    </message>
+    <message>
+        <source>v%1</source>
+        <translation>v%1</translation>
+    </message>
+    <message>
+        <source>unsaved</source>
+        <translation>未保存</translation>
+    </message>
+    <message>
+        <source>%1 v%2</source>
+        <translation>%1 v%2</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%2 件中 %1 件</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>完了</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>中止</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>実行中</translation>
+    </message>
+    <message>
+        <source>No experiments yet: choose two versions and click Run on Dataset.</source>
+        <translation>実験はまだありません。二つの版を選んで「データセットで実行」をクリックしてください。</translation>
+    </message>
+</context>
+<context>
     <name>hako::PromptLogPane</name>
     <message>
         <source>&amp;Refresh</source>
@@ -3637,6 +3782,50 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>Left out calls without their text: #%1</source>
         <translation>本文のない呼び出しは除外しました: #%1</translation>
+    </message>
+    <message>
+        <source>Origin filter</source>
+        <translation>呼び出し元の絞り込み</translation>
+    </message>
+    <message>
+        <source>Where the calls come from</source>
+        <translation>呼び出しの発生元</translation>
+    </message>
+    <message>
+        <source>Any origin</source>
+        <translation>すべての発生元</translation>
+    </message>
+    <message>
+        <source>Programs</source>
+        <translation>プログラム</translation>
+    </message>
+    <message>
+        <source>Judges</source>
+        <translation>評価モデル</translation>
+    </message>
+    <message>
+        <source>Playground</source>
+        <translation>プレイグラウンド</translation>
+    </message>
+    <message>
+        <source>Experiments</source>
+        <translation>実験</translation>
+    </message>
+    <message>
+        <source>Received</source>
+        <translation>受信</translation>
+    </message>
+    <message>
+        <source>By program</source>
+        <translation>プログラム別</translation>
+    </message>
+    <message>
+        <source>By version</source>
+        <translation>版別</translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation>発生元</translation>
     </message>
 </context>
 <context>
@@ -5978,6 +6167,14 @@ relevance %6 (cosine %7)</source>
     <message>
         <source>Tokens per %1</source>
         <translation>%1あたりのトークン数</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>版</translation>
+    </message>
+    <message>
+        <source>Program</source>
+        <translation>プログラム</translation>
     </message>
 </context>
 </TS>

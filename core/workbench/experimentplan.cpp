@@ -95,11 +95,14 @@ ExperimentPlan::compose(std::shared_ptr<eval::EvalStore> store) const
     out->m_store = store;
     out->m_examples = dataset.examples;
     eval::ExperimentInfo& info = out->m_info;
-    info.name = name.isEmpty() ? QFileInfo(program).completeBaseName() : name;
     info.dataset = dataset.name;
     info.datasetVersion = dataset.version;
     info.target = program;
     describePromptVersion(program, info);
+    // By default the prompt's name (the author's words), else the file's.
+    info.name = !name.isEmpty()              ? name
+                : !info.promptName.isEmpty() ? info.promptName
+                                             : QFileInfo(program).completeBaseName();
     if (!resumeId.isEmpty()) {
         Result<eval::ExperimentInfo> previous = store->experiment(resumeId);
         if (!previous)

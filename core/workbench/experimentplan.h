@@ -29,7 +29,8 @@ class ComposedExperiment;
 /// A plain value; compose() blocks (it parses the program and may run git): call it on a worker
 /// thread or from the command line.
 struct ExperimentPlan {
-    /// The experiment's name; default: the program's base name.
+    /// The experiment's name; default: the prompt's name (its `description`), else the
+    /// program's base name.
     QString name;
     /// The program run once per example (each example's inputs are its variables). A copy of a
     /// library version (PromptLibrary::materialize) or the library's own saved file is recorded

@@ -508,7 +508,7 @@
     </message>
     <message>
         <source>Save Version</source>
-        <translation>バージョンを保存</translation>
+        <translation>版を保存</translation>
     </message>
     <message>
         <source>Dataset:</source>
@@ -564,7 +564,7 @@
     </message>
     <message>
         <source>Saved %1 version %2.</source>
-        <translation>%1 のバージョン %2 を保存しました。</translation>
+        <translation>%1 の版 %2 を保存しました。</translation>
     </message>
     <message>
         <source>Saved datasets</source>
@@ -1218,7 +1218,7 @@ quit, q                    stop the program
     <message numerus="yes">
         <source>Added %1 of %n call(s) to the dataset (Save Version keeps them)</source>
         <translation>
-            <numerusform>%n 件の呼び出しのうち %1 件をデータセットに追加しました（［バージョンを保存］で残ります）</numerusform>
+            <numerusform>%n 件の呼び出しのうち %1 件をデータセットに追加しました（［版を保存］で残ります）</numerusform>
         </translation>
     </message>
     <message>
@@ -1422,7 +1422,7 @@ against the baseline&apos;s output ([-baseline-] {+now+}):
     </message>
     <message>
         <source> (prompt v%1)</source>
-        <translation>(プロンプト v%1)</translation>
+        <translation>(プロンプト第%1版)</translation>
     </message>
 </context>
 <context>
@@ -3366,7 +3366,7 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
     <message>
         <source>v%1</source>
-        <translation>v%1</translation>
+        <translation>第%1版</translation>
     </message>
     <message>
         <source>unsaved</source>

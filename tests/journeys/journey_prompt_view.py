@@ -12,39 +12,15 @@ of the template is kept.
 """
 import os
 import sys
-import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import journeylib  # noqa: E402
 from fakemodel import FakeModelServer, reply_for  # noqa: E402
-from panes import expect, status_text  # noqa: E402
+from panes import expect, ja, status_text  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
-TS = os.path.join(ROOT, "resources", "translations", "hako_ja.ts")
 TEMPLATE = os.path.join(ROOT, "resources", "templates", "summarize.pdl")
-
-_JA = None
-
-
-def ja(source, *args):
-    """The Japanese text the window shows for the English `source`, with %1, %2… filled."""
-    global _JA
-    if _JA is None:
-        _JA = {}
-        for message in ET.parse(TS).getroot().iter("message"):
-            src = message.findtext("source")
-            tr = message.find("translation")
-            if src is None or tr is None or src in _JA:
-                continue
-            form = tr.find("numerusform")
-            text = form.text if form is not None else tr.text
-            if text and text.strip():
-                _JA[src] = text
-    text = _JA.get(source, source)
-    for i, a in enumerate(args, 1):
-        text = text.replace(f"%{i}", a)
-    return text.replace("&", "")
 
 
 def journey(s, args):

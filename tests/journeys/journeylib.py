@@ -37,6 +37,7 @@ def missing_tools():
         "dbus-daemon": "dbus",
         "xdotool": "xdotool",
         "import": "imagemagick",
+        "xclip": "xclip",
     }
     lacking = [pkg for tool, pkg in needs.items() if not shutil.which(tool)]
     if not os.path.exists("/usr/libexec/at-spi-bus-launcher"):
@@ -68,6 +69,7 @@ class Session:
         self.size = size
         self.step = 0
         self.procs = []
+        self._clips = []  # xclip processes holding the clipboard (paste())
         self.app = None
         self.hako_proc = None
         os.makedirs(artifacts, exist_ok=True)
@@ -151,6 +153,10 @@ class Session:
         self.pyatspi = pyatspi
 
     def close(self):
+        for clip in self._clips:
+            if clip.poll() is None:
+                clip.kill()
+            clip.wait()
         if self.hako_proc and self.hako_proc.poll() is None:
             self.hako_proc.terminate()
             try:
@@ -415,7 +421,35 @@ class Session:
         self.xdotool("key", "--clearmodifiers", "--delay", "40", *keys)
 
     def type(self, text):
-        self.xdotool("type", "--clearmodifiers", "--delay", "15", text)
+        """Types `text` key by key; text beyond ASCII is pasted (paste()), as an input method
+        commits it: synthetic key events for kana and kanji are not reliable."""
+        if text.isascii():
+            self.xdotool("type", "--clearmodifiers", "--delay", "15", text)
+            return
+        for i, line in enumerate(text.split("\n")):
+            if i:
+                self.key("Return")
+            if line.isascii():
+                if line:
+                    self.xdotool("type", "--clearmodifiers", "--delay", "15", line)
+            else:
+                self.paste(line)
+
+    def paste(self, text):
+        """Puts `text` on the clipboard (xclip) and pastes it with Ctrl+V."""
+        clip = subprocess.Popen(["xclip", "-selection", "clipboard", "-quiet"],
+                                stdin=subprocess.PIPE, env=self.env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        clip.stdin.write(text.encode("utf-8"))
+        clip.stdin.close()
+        # xclip owns the selection once it has read its input; wait until it says so by
+        # answering a read of the clipboard.
+        self.wait_for(lambda: subprocess.run(["xclip", "-selection", "clipboard", "-o"],
+                                             env=self.env, capture_output=True,
+                                             timeout=5).stdout.decode("utf-8", "replace") == text,
+                      "the clipboard to hold the text", timeout=10)
+        self.key("ctrl+v")
+        self._clips.append(clip)
 
     def center(self, acc):
         ext = acc.queryComponent().getExtents(self.pyatspi.DESKTOP_COORDS)

@@ -1,6 +1,39 @@
 """Reading Hako's panes through the accessibility tree (shared by the journeys)."""
 
+import os
+import xml.etree.ElementTree as ET
+
 import journeylib
+
+TS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "resources",
+                  "translations", "hako_ja.ts")
+
+_JA = None
+
+
+def ja(source, *args, context=None):
+    """The Japanese text the window shows for the English `source` (in the class `context`,
+    e.g. "hako::LibraryPane", when the same English has several translations), with %1, %2…
+    filled."""
+    global _JA
+    if _JA is None:
+        _JA = {}
+        for ctx in ET.parse(TS).getroot().iter("context"):
+            name = ctx.findtext("name")
+            for message in ctx.iter("message"):
+                src = message.findtext("source")
+                tr = message.find("translation")
+                if src is None or tr is None:
+                    continue
+                form = tr.find("numerusform")
+                text = form.text if form is not None else tr.text
+                if text and text.strip():
+                    _JA.setdefault((name, src), text)
+                    _JA.setdefault((None, src), text)
+    text = _JA.get((context, source), source)
+    for i, a in enumerate(args, 1):
+        text = text.replace(f"%{i}", a)
+    return text.replace("&", "")
 
 
 def show_dock(s, title):

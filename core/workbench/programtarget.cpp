@@ -6,10 +6,12 @@
 #include "core/pdl/trace/tracewriter.h"
 #include "core/util/outputfile.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QSet>
 #include <QUuid>
 
@@ -108,6 +110,81 @@ std::vector<Diagnostic> overwrittenInputs(const pdl::Program& program, const QBy
         out.push_back(error);
     }
     return out;
+}
+
+namespace {
+
+int indentOf(const QString& line)
+{
+    int n = 0;
+    while (n < line.size() && line[n] == QLatin1Char(' '))
+        ++n;
+    return n;
+}
+
+bool blank(const QString& line)
+{
+    const QString t = line.trimmed();
+    return t.isEmpty() || t.startsWith(QLatin1Char('#'));
+}
+
+} // namespace
+
+std::optional<pdl::QuickFix> makeInputFix(const QString& text, const QString& name, int line)
+{
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    const int at = line - 1;
+    if (at < 0 || at >= lines.size())
+        return std::nullopt;
+    static const QRegularExpression key(QStringLiteral("^\\s*([^\\s:#][^:#]*?)\\s*:(\\s|$)"));
+    const QRegularExpressionMatch m = key.match(lines[at]);
+    if (!m.hasMatch() || m.captured(1).remove(QLatin1Char('"')).remove(QLatin1Char('\'')) != name)
+        return std::nullopt;
+    const int indent = indentOf(lines[at]);
+    // The mapping the entry belongs to: the nearest line above indented less.
+    int parent = at - 1;
+    while (parent >= 0 && (blank(lines[parent]) || indentOf(lines[parent]) >= indent))
+        --parent;
+    static const QRegularExpression defs(QStringLiteral("^\\s*(-\\s+)?defs\\s*:\\s*(#.*)?$"));
+    if (parent < 0 || !defs.match(lines[parent]).hasMatch())
+        return std::nullopt;
+    // The entry: its line and every following line indented deeper.
+    int end = at + 1;
+    for (int i = at + 1; i < lines.size(); ++i) {
+        if (blank(lines[i]))
+            continue;
+        if (indentOf(lines[i]) <= indent)
+            break;
+        end = i + 1;
+    }
+    int from = at;
+    // The only entry: `defs:` goes too. (The mapping's entries share one indentation; it ends
+    // at the first line indented less.)
+    bool others = false;
+    for (int i = parent + 1; i < lines.size() && !others; ++i) {
+        if ((i >= at && i < end) || blank(lines[i]))
+            continue;
+        if (indentOf(lines[i]) < indent)
+            break;
+        others = indentOf(lines[i]) == indent;
+    }
+    QString replacement;
+    if (!others) {
+        if (lines[parent].trimmed().startsWith(QLatin1Char('-')))
+            return std::nullopt; // `- defs:` opening a list item: removing it would move the item
+        from = parent;
+    }
+    qsizetype offset = 0;
+    for (int i = 0; i < from; ++i)
+        offset += lines[i].size() + 1;
+    qsizetype length = 0;
+    for (int i = from; i < end; ++i)
+        length += lines[i].size() + (i + 1 < lines.size() ? 1 : 0);
+    pdl::QuickFix fix;
+    fix.kind = pdl::QuickFix::Kind::DefineInput;
+    fix.title = QCoreApplication::translate("hako::ProgramTarget", "Make `%1` an input").arg(name);
+    fix.edits << pdl::QuickFixEdit{offset, length, replacement};
+    return fix;
 }
 
 Result<eval::TargetFunction> ProgramTarget::make() const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/eval/experiment.h"
+#include "core/pdl/analysis/quickfix.h"
 #include "core/pdl/ast/block.h"
 #include "core/promptlog/pricetable.h"
 #include "core/workbench/runenvironment.h"
@@ -39,5 +40,12 @@ struct ProgramTarget {
 /// each as an error at the definition that sets it, saying what to do. Pure; any thread.
 std::vector<Diagnostic> overwrittenInputs(const pdl::Program& program, const QByteArray& text,
                                           const QStringList& inputNames);
+
+/// "Make it an input": the edit that removes the `defs:` entry setting `name` at `line` (a
+/// diagnostic of overwrittenInputs()) from `text`, with its nested lines, and the `defs:` key
+/// itself when that was its only entry — so the dataset's value reaches the program. Nothing
+/// when the definition is not an entry of a `defs:` mapping (a block's `def:` names its result:
+/// renaming the column is the fix then). Pure.
+std::optional<pdl::QuickFix> makeInputFix(const QString& text, const QString& name, int line);
 
 } // namespace hako

@@ -68,6 +68,48 @@ private Q_SLOTS:
         qputenv("OLLAMA_API_BASE", "http://127.0.0.1:1");
     }
 
+    // A template's sample in `defs:` would override every example: the experiment is refused
+    // before anything is sent, and one click makes the sample an input.
+    void aSampleInDefsBecomesAnInput()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("sample.pdl"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("description: 翻訳\ndefs:\n  sentence: サンプルの文\n"
+                    "model: openai/gpt-4o-mini\ninput: \"${ sentence }\"\n");
+        }
+        auto opened = eval::EvalStore::open(m_dir.filePath(QStringLiteral("sample.sqlite")));
+        QVERIFY(opened);
+        MainWindow window;
+        window.evalLinks()->setStore(std::shared_ptr<eval::EvalStore>(std::move(opened).value()));
+        window.show();
+        QVERIFY(window.openFile(path));
+        eval::Dataset d;
+        d.name = QStringLiteral("文");
+        d.examples = {example(QStringLiteral("猫"), QStringLiteral("cat"))};
+        window.datasetPane()->setDataset(d);
+        window.datasetPane()->nameField()->setText(d.name);
+        ExperimentForm* form = window.evalLinks()->form();
+        form->check(QStringLiteral("exact_match"))->setChecked(true);
+        const int before = chats(m_server);
+        QVERIFY(!window.evalLinks()->runExperiment());
+        QVERIFY2(form->messageBar()->text().contains(QStringLiteral("“sentence”")),
+                 qPrintable(form->messageBar()->text()));
+        QPushButton* fix = nullptr;
+        for (QPushButton* b : form->messageBar()->findChildren<QPushButton*>())
+            if (b->text().contains(QLatin1String("Input")) && b->isVisible())
+                fix = b;
+        QVERIFY(fix);
+        QTest::mouseClick(fix, Qt::LeftButton);
+        const QString text = window.editorPane()->editor()->text();
+        QVERIFY2(!text.contains(QStringLiteral("サンプルの文")) &&
+                     !text.contains(QLatin1String("defs")),
+                 qPrintable(text));
+        QVERIFY(text.contains(QLatin1String("${ sentence }")));
+        QCOMPARE(chats(m_server), before); // nothing was sent
+    }
+
     void runCompareAndExplain()
     {
         const QString path = m_dir.filePath(QStringLiteral("echo.pdl"));

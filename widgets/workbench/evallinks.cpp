@@ -2,11 +2,14 @@
 
 #include "core/eval/evalstore.h"
 #include "core/eval/evaluator.h"
+#include "core/pdl/parser/programparser.h"
 #include "core/promptlog/callrecord.h"
 #include "core/workbench/experimentjob.h"
+#include "core/workbench/programtarget.h"
 #include "core/workbench/runtrust.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/editor/editorpane.h"
+#include "widgets/editor/pdleditor.h"
 #include "widgets/eval/datasetpane.h"
 #include "widgets/eval/evalresultspane.h"
 #include "widgets/eval/experimentform.h"
@@ -16,6 +19,7 @@
 
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFile>
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QMainWindow>
@@ -155,6 +159,50 @@ void EvalLinks::experimentOver(const QString& id, bool ok, const QString& error)
     Q_EMIT statusMessage(ok ? tr("Experiment finished") : tr("Experiment stopped"), 6000);
 }
 
+bool EvalLinks::refuseOverwrittenInputs(const QString& program)
+{
+    QFile file(program);
+    const QByteArray text = file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    const pdl::ParseResult parsed = pdl::parseProgramText(text, program);
+    if (!parsed.program)
+        return false; // the experiment says what is wrong with the program
+    QStringList columns;
+    for (const eval::Example& e : m_datasets->dataset().examples)
+        for (auto it = e.inputs.begin(); it != e.inputs.end(); ++it)
+            if (!columns.contains(it.key()))
+                columns << it.key();
+    const std::vector<Diagnostic> found = overwrittenInputs(*parsed.program, text, columns);
+    if (found.empty())
+        return false;
+    const Diagnostic& first = found.front();
+    const QString name = first.message.section(QLatin1Char('`'), 1, 1);
+    MessageBar* bar = m_form->messageBar();
+    const QString said = tr("The program sets “%1” itself (line %2), so every example would run "
+                            "with the program's value instead of the dataset's. Make it an "
+                            "input, or rename the dataset's column.")
+                             .arg(name)
+                             .arg(first.span.line);
+    bar->showMessage(said, MessageBar::Kind::Warning);
+    EditorPane* editor = m_tabs->currentEditor();
+    const bool open = editor && QFileInfo(editor->filePath()).absoluteFilePath() == program;
+    const std::optional<pdl::QuickFix> fix =
+        open ? makeInputFix(editor->editor()->text(), name, first.span.line) : std::nullopt;
+    if (fix)
+        bar->showMessage(
+            said, MessageBar::Kind::Warning, tr("Make It an Input"), [this, editor, fix] {
+                QList<PdlEditor::TextReplacement> edits;
+                for (const pdl::QuickFixEdit& e : fix->edits)
+                    edits << PdlEditor::TextReplacement{e.offset, e.length, e.replacement};
+                editor->editor()->applyTextEdits(edits);
+                m_form->messageBar()->showMessage(
+                    tr("The sample value is gone from the program (Ctrl+Z brings "
+                       "it back); its examples come from the dataset now. Save "
+                       "and run the experiment again."),
+                    MessageBar::Kind::Information);
+            });
+    return true;
+}
+
 bool EvalLinks::runExperiment()
 {
     m_queue.clear();
@@ -215,6 +263,8 @@ bool EvalLinks::startExperiment(const QString& program, bool reuseFinished)
         m_datasetsDock->show();
         return false;
     }
+    if (refuseOverwrittenInputs(program))
+        return false;
     QString logWarning;
     RunEnvironment environment = m_run->environmentFor(program, &logWarning);
     // The judge programs pass the same rule as the target.

@@ -67,6 +67,9 @@ Q_SIGNALS:
 private:
     bool ensureStore();
     bool startExperiment(const QString& program, bool reuseFinished);
+    /// Whether `program` sets one of the dataset's columns itself (then said in the form's
+    /// message bar, with "Make It an Input" when the program is the one being edited).
+    bool refuseOverwrittenInputs(const QString& program);
     void experimentOver(const QString& id, bool ok, const QString& error);
 
     DatasetPane* m_datasets;

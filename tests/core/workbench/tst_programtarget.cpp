@@ -67,6 +67,60 @@ private Q_SLOTS:
         }
     }
 
+    // "Make it an input" removes what sets the column, and nothing else; the program then reads
+    // the dataset's value.
+    void makeInputFix_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<QString>("column");
+        QTest::addColumn<QString>("fixed"); // "-": no fix offered
+        QTest::newRow("one of two samples")
+            << QStringLiteral("description: 返信\ndefs:\n  email: サンプル\n  tone: polite\n"
+                              "text: \"${ email } ${ tone }\"\n")
+            << QStringLiteral("email")
+            << QStringLiteral("description: 返信\ndefs:\n  tone: polite\n"
+                              "text: \"${ email } ${ tone }\"\n");
+        QTest::newRow("the only sample: defs goes too")
+            << QStringLiteral("defs:\n  email: サンプル\ntext: \"${ email }\"\n")
+            << QStringLiteral("email") << QStringLiteral("text: \"${ email }\"\n");
+        QTest::newRow("a block scalar with a comment and a blank line inside")
+            << QStringLiteral("defs:\n  email: |\n    一行目\n\n    # not a comment\n    三行目\n"
+                              "  tone: polite\ntext: \"${ email }\"\n")
+            << QStringLiteral("email")
+            << QStringLiteral("defs:\n  tone: polite\ntext: \"${ email }\"\n");
+        QTest::newRow("the last line without a newline")
+            << QStringLiteral("text: \"${ email }\"\ndefs:\n  tone: x\n  email: y")
+            << QStringLiteral("email")
+            << QStringLiteral("text: \"${ email }\"\ndefs:\n  tone: x\n");
+        QTest::newRow("a block's def is its result, not a sample")
+            << QStringLiteral("text:\n- def: email\n  text: x\n") << QStringLiteral("email")
+            << QStringLiteral("-");
+        QTest::newRow("the only sample of a list item's defs")
+            << QStringLiteral("text:\n- defs:\n    email: x\n  text: \"${ email }\"\n")
+            << QStringLiteral("email") << QStringLiteral("-");
+    }
+
+    void makeInputFix()
+    {
+        QFETCH(QString, program);
+        QFETCH(QString, column);
+        QFETCH(QString, fixed);
+        const std::vector<Diagnostic> found = check(program.toUtf8(), {column});
+        QCOMPARE(int(found.size()), 1);
+        const std::optional<pdl::QuickFix> fix =
+            hako::makeInputFix(program, column, found[0].span.line);
+        if (fixed == QLatin1String("-")) {
+            QVERIFY(!fix);
+            return;
+        }
+        QVERIFY(fix);
+        QCOMPARE(fix->edits.size(), 1);
+        QString text = program;
+        text.replace(fix->edits[0].offset, fix->edits[0].length, fix->edits[0].replacement);
+        QCOMPARE(text, fixed);
+        QVERIFY(check(text.toUtf8(), {column}).empty());
+    }
+
     // make() refuses before any example runs.
     void makeRefuses()
     {

@@ -2,6 +2,7 @@
 #include "cli/optionparser.h"
 #include "cli/output.h"
 
+#include "core/library/librarysync.h"
 #include "core/library/promptlibrary.h"
 #include "core/library/promptrender.h"
 #include "core/pdl/parser/yamlvalue.h"
@@ -33,6 +34,10 @@ const char* kUsage =
     "      -d YAML                   the input variables for --render\n"
     "  save FILE [-m MESSAGE]        saves FILE (inside the library) as a new version\n"
     "  init [DIR]                    makes DIR (default: the library folder) a library\n"
+    "  sync [--remote URL]           shares the library with the team's git server: brings\n"
+    "                                their versions, sends yours, joins label moves; a prompt\n"
+    "                                changed on both sides stops the sync (exit 3) unless\n"
+    "      --keep-mine|--take-theirs says which text to keep (both stay in the history)\n"
     "NAME is a prompt's name, its id, its path or its file's base name; VERSION a number from\n"
     "history (3 or v3) or a commit id.\n"
     "options:\n"
@@ -42,6 +47,8 @@ const char* kUsage =
 
 struct Options {
     QString library;
+    QString remote;
+    library::ConflictChoice choice = library::ConflictChoice::Stop;
     bool json = false;
     bool render = false;
     QString data;
@@ -289,6 +296,32 @@ int getCmd(const library::PromptLibrary& lib, const Options& o)
     return 0;
 }
 
+int syncCmd(const library::PromptLibrary& lib, const Options& o)
+{
+    const library::LibrarySync sync(lib);
+    if (!o.remote.isEmpty())
+        if (Result<bool> set = sync.setRemote(o.remote); !set)
+            return fail(set.error().message);
+    Result<library::SyncOutcome> done = sync.sync(o.choice);
+    if (!done)
+        return fail(done.error().message);
+    if (done->stopped()) {
+        writeText(stderr, QStringLiteral("hako prompt: changed both here and in the team library "
+                                         "since the last sync: %1\nnothing was changed; sync "
+                                         "again with --keep-mine or --take-theirs (both versions "
+                                         "stay in the history)\n")
+                              .arg(done->conflicts.join(QStringLiteral(", "))));
+        return 3;
+    }
+    writeText(stdout,
+              QStringLiteral("received %1 version(s), sent %2%3\n")
+                  .arg(done->received)
+                  .arg(done->sent)
+                  .arg(done->labelsMerged ? QStringLiteral("; label moves of both sides kept")
+                                          : QString()));
+    return 0;
+}
+
 } // namespace
 
 int promptCommand(const QStringList& args)
@@ -300,6 +333,14 @@ int promptCommand(const QStringList& args)
         return QString();
     });
     parser.addFlag({QStringLiteral("--json")}, [&o] { o.json = true; });
+    parser.addOption({QStringLiteral("--remote")}, [&o](const QString& v) {
+        o.remote = v;
+        return QString();
+    });
+    parser.addFlag({QStringLiteral("--keep-mine")},
+                   [&o] { o.choice = library::ConflictChoice::KeepMine; });
+    parser.addFlag({QStringLiteral("--take-theirs")},
+                   [&o] { o.choice = library::ConflictChoice::TakeTheirs; });
     parser.addFlag({QStringLiteral("--render")}, [&o] { o.render = true; });
     parser.addOption({QStringLiteral("-d"), QStringLiteral("--data")}, [&o](const QString& v) {
         o.data = v;
@@ -318,8 +359,9 @@ int promptCommand(const QStringList& args)
             OptionParser::finish(parsed, QStringLiteral("hako prompt"), kUsage))
         return *exit;
     if (o.words.isEmpty())
-        return fail(QStringLiteral("which command? (list, history, diff, label, get, save, init)"),
-                    2);
+        return fail(
+            QStringLiteral("which command? (list, history, diff, label, get, save, init, sync)"),
+            2);
     const QString command = o.words.takeFirst();
     const QString folder =
         o.library.isEmpty() ? library::PromptLibrary::defaultFolder() : o.library;
@@ -347,6 +389,8 @@ int promptCommand(const QStringList& args)
         return labelCmd(*lib, o);
     if (command == QLatin1String("get"))
         return getCmd(*lib, o);
+    if (command == QLatin1String("sync"))
+        return syncCmd(*lib, o);
     if (command == QLatin1String("save")) {
         if (o.words.isEmpty())
             return fail(QStringLiteral("save needs a file"), 2);
@@ -357,9 +401,10 @@ int promptCommand(const QStringList& args)
                   QStringLiteral("saved %1 as %2\n").arg(o.words.first(), commit->left(10)));
         return 0;
     }
-    return fail(QStringLiteral("unknown command '%1' (list, history, diff, label, get, save, init)")
-                    .arg(command),
-                2);
+    return fail(
+        QStringLiteral("unknown command '%1' (list, history, diff, label, get, save, init, sync)")
+            .arg(command),
+        2);
 }
 
 } // namespace hako

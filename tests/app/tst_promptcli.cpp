@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -104,6 +105,49 @@ private Q_SLOTS:
                 .exitCode,
             1);
         QCOMPARE(hako({QStringLiteral("prompt"), QStringLiteral("frobnicate")}).exitCode, 2);
+    }
+
+    // Two authors' libraries through one git server: a clash stops with exit 3 and changes
+    // nothing; --keep-mine settles it and the other text stays in the history.
+    void syncThroughTheTeamServer()
+    {
+        QTemporaryDir team;
+        const QString server = team.filePath(QStringLiteral("team.git"));
+        QCOMPARE(
+            QProcess::execute(QStringLiteral("git"), {QStringLiteral("init"), QStringLiteral("-q"),
+                                                      QStringLiteral("--bare"), server}),
+            0);
+        const QString a = team.filePath(QStringLiteral("a")),
+                      b = team.filePath(QStringLiteral("b"));
+        auto in = [](const QString& lib, QStringList args) {
+            return runHakoAsGiven(QStringList{QStringLiteral("prompt")} + args +
+                                  QStringList{QStringLiteral("--library"), lib});
+        };
+        const QByteArray head = "# hako-prompt: 1d1d1d1d1d1d\ndescription: 要約\n";
+        QCOMPARE(in(a, {QStringLiteral("init"), a}).exitCode, 0);
+        write(a + QStringLiteral("/sum.pdl"), head + "text: one\n");
+        QCOMPARE(in(a, {QStringLiteral("save"), a + QStringLiteral("/sum.pdl")}).exitCode, 0);
+        HakoOutcome sent = in(a, {QStringLiteral("sync"), QStringLiteral("--remote"), server});
+        QVERIFY2(sent.exitCode == 0, qPrintable(sent.err));
+        QCOMPARE(in(b, {QStringLiteral("init"), b}).exitCode, 0);
+        HakoOutcome got = in(b, {QStringLiteral("sync"), QStringLiteral("--remote"), server});
+        QVERIFY2(got.exitCode == 0, qPrintable(got.err));
+        write(b + QStringLiteral("/sum.pdl"), head + "text: B\n");
+        QCOMPARE(in(b, {QStringLiteral("save"), b + QStringLiteral("/sum.pdl")}).exitCode, 0);
+        QCOMPARE(in(b, {QStringLiteral("sync")}).exitCode, 0);
+        write(a + QStringLiteral("/sum.pdl"), head + "text: A\n");
+        QCOMPARE(in(a, {QStringLiteral("save"), a + QStringLiteral("/sum.pdl")}).exitCode, 0);
+        HakoOutcome clash = in(a, {QStringLiteral("sync")});
+        QCOMPARE(clash.exitCode, 3);
+        QVERIFY2(clash.err.contains(QLatin1String("sum.pdl")), qPrintable(clash.err));
+        QVERIFY(in(a, {QStringLiteral("get"), QStringLiteral("要約")})
+                    .out.contains(QLatin1String("text: A")));
+        HakoOutcome kept = in(a, {QStringLiteral("sync"), QStringLiteral("--keep-mine")});
+        QVERIFY2(kept.exitCode == 0, qPrintable(kept.err));
+        QVERIFY(in(a, {QStringLiteral("get"), QStringLiteral("要約")})
+                    .out.contains(QLatin1String("text: A")));
+        QVERIFY(in(a, {QStringLiteral("history"), QStringLiteral("要約")})
+                    .out.count(QLatin1Char('\n')) >= 3);
     }
 };
 

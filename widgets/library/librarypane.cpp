@@ -1,5 +1,6 @@
 #include "widgets/library/librarypane.h"
 
+#include "core/library/librarysync.h"
 #include "core/playground/worddiff.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/library/promptexperiments.h"
@@ -90,6 +91,12 @@ LibraryPane::LibraryPane(QWidget* parent) : QWidget(parent)
     m_open = new QPushButton(tr("Open Library…"), this);
     m_open->setAccessibleName(tr("Open Library"));
     connect(m_open, &QPushButton::clicked, this, &LibraryPane::chooseLibrary);
+    m_sync = new QPushButton(tr("Sync with Team"), this);
+    m_sync->setAccessibleName(tr("Sync with the team's library"));
+    m_sync->setToolTip(tr("Bring the versions your team saved and send yours, through the "
+                          "team's shared library (a git server)"));
+    m_sync->setEnabled(false);
+    connect(m_sync, &QPushButton::clicked, this, &LibraryPane::syncWithTeam);
 
     m_promptList = new QTreeWidget(this);
     m_promptList->setAccessibleName(tr("Prompts"));
@@ -143,6 +150,7 @@ LibraryPane::LibraryPane(QWidget* parent) : QWidget(parent)
 
     auto* top = new QHBoxLayout;
     top->addWidget(m_location, 1);
+    top->addWidget(m_sync);
     top->addWidget(m_open);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_label);
@@ -218,6 +226,7 @@ void LibraryPane::openLibrary(const QString& folder)
     QSettings().setValue(QStringLiteral("library/last"), m_folder);
     m_location->setText(QDir::toNativeSeparators(m_folder));
     m_save->setEnabled(true);
+    m_sync->setEnabled(true);
     m_bar->clearMessage();
     refresh();
 }
@@ -455,6 +464,77 @@ void LibraryPane::runVersions()
                 return;
             }
             Q_EMIT versionsRunRequested(files);
+        },
+        false);
+}
+
+void LibraryPane::syncWithTeam()
+{
+    if (!m_library)
+        return;
+    QString remote = library::LibrarySync(*m_library).remote();
+    if (remote.isEmpty()) {
+        bool ok = false;
+        remote = QInputDialog::getText(this, tr("Sync with Team"),
+                                       tr("Address of the team's shared library (a git "
+                                          "repository, for example https://git.example.com/team/"
+                                          "prompts.git):"),
+                                       QLineEdit::Normal, QString(), &ok)
+                     .trimmed();
+        if (!ok || remote.isEmpty())
+            return;
+    }
+    runSync(remote, int(library::ConflictChoice::Stop));
+}
+
+void LibraryPane::runSync(const QString& remote, int choice)
+{
+    const library::PromptLibrary lib = *m_library;
+    m_sync->setEnabled(false);
+    Q_EMIT statusMessage(tr("Syncing with the team's library…"), 0);
+    background<QVariantList>(
+        [lib, remote, choice] {
+            const library::LibrarySync sync(lib);
+            if (sync.remote() != remote)
+                if (Result<bool> set = sync.setRemote(remote); !set)
+                    return QVariantList{set.error().message};
+            Result<library::SyncOutcome> r = sync.sync(library::ConflictChoice(choice));
+            if (!r)
+                return QVariantList{r.error().message};
+            return QVariantList{QString(), r->received, r->sent, r->conflicts, r->stopped()};
+        },
+        [this, remote](const QVariantList& r) {
+            m_sync->setEnabled(true);
+            if (!r.value(0).toString().isEmpty()) {
+                Q_EMIT statusMessage(QString(), 1);
+                m_bar->showMessage(tr("The sync did not happen: %1").arg(r.value(0).toString()),
+                                   MessageBar::Kind::Warning);
+                return;
+            }
+            if (r.value(4).toBool()) {
+                Q_EMIT statusMessage(QString(), 1);
+                QMessageBox ask(QMessageBox::Question, tr("Sync with Team"),
+                                tr("These prompts were changed both here and in the team's "
+                                   "library since the last sync:\n%1\n\nNothing has been "
+                                   "changed yet. Which text should the library keep? The other "
+                                   "stays in each prompt's history.")
+                                    .arg(r.value(3).toStringList().join(QLatin1Char('\n'))),
+                                QMessageBox::Cancel, this);
+                QPushButton* mine = ask.addButton(tr("Keep Mine"), QMessageBox::AcceptRole);
+                QPushButton* theirs = ask.addButton(tr("Take Theirs"), QMessageBox::AcceptRole);
+                ask.exec();
+                if (ask.clickedButton() == mine || ask.clickedButton() == theirs)
+                    runSync(remote,
+                            int(ask.clickedButton() == mine ? library::ConflictChoice::KeepMine
+                                                            : library::ConflictChoice::TakeTheirs));
+                return;
+            }
+            m_bar->clearMessage();
+            Q_EMIT statusMessage(tr("Synced with the team: received %1 version(s), sent %2.")
+                                     .arg(r.value(1).toInt())
+                                     .arg(r.value(2).toInt()),
+                                 6000);
+            refresh();
         },
         false);
 }

@@ -62,6 +62,10 @@ private:
     void setLabel();
     void compareVersions();
     void runVersions();
+    /// Sync with the team's library (asking its address the first time); a clash asks which
+    /// text to keep.
+    void syncWithTeam();
+    void runSync(const QString& remote, int choice);
     /// The two versions Compare and Run on Dataset work on: the selected ones, else the
     /// selected and the newest; older first.
     QStringList chosenVersions() const;
@@ -90,6 +94,7 @@ private:
     QPushButton* m_compare;
     QPushButton* m_restore;
     QPushButton* m_runOnDataset;
+    QPushButton* m_sync;
     PromptExperiments* m_experiments;
     QLineEdit* m_message;
     QPushButton* m_save;

@@ -1,6 +1,7 @@
 // The Prompt view over the editor's document: card edits become minimal YAML edits with one undo
 // step, YAML edits refresh the cards, errors grey the view, inputs are remembered per file.
 #include "core/pdl/interp/tracenode.h"
+#include "core/playground/programname.h"
 #include "isolatedsettings.h"
 #include "openaitestserver.h"
 #include "widgets/common/thememanager.h"
@@ -185,6 +186,30 @@ private Q_SLOTS:
     }
 
     // A card's Pause Here is the editor's breakpoint on the block's first line, both ways.
+    // The prompt's name, typed at the top of the Prompt view, becomes its `description` in the
+    // YAML (one undoable edit) and is what the view shows after the YAML changes.
+    void nameThePrompt()
+    {
+        EditorPane pane(nullptr);
+        pane.resize(900, 900);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QVERIFY(pane.openFile(m_path));
+        QTest::mouseClick(byName<QToolButton>(&pane, QStringLiteral("Prompt view")),
+                          Qt::LeftButton);
+        PromptView* view = pane.promptView();
+        auto* name = byName<QLineEdit>(view, QStringLiteral("Prompt name"));
+        QVERIFY(name);
+        const QString before = pane.editor()->text();
+        name->setFocus();
+        name->setText(QStringLiteral("お客様への翻訳")); // as an input method commits it
+        QTest::keyClick(name, Qt::Key_Return);
+        QTRY_VERIFY(pane.editor()->text().contains(QStringLiteral("description: お客様への翻訳")));
+        pane.editor()->undo();
+        QTRY_COMPARE(pane.editor()->text(), before);
+        QTRY_COMPARE(name->text(), playground::programName(before).text);
+    }
+
     void cardBreakpoint()
     {
         EditorPane pane(nullptr);

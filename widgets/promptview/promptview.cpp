@@ -1,17 +1,20 @@
 #include "widgets/promptview/promptview.h"
 
 #include "core/models/tokencounter.h"
+#include "core/playground/programname.h"
 #include "core/util/textlength.h"
 #include "widgets/common/thememanager.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/promptview/inputsform.h"
 #include "widgets/promptview/promptmessageedit.h"
+#include "widgets/promptview/promptnamefield.h"
 
 #include <QAccessible>
 #include <QApplication>
 #include <QComboBox>
 #include <QCryptographicHash>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QFutureWatcher>
 #include <QGridLayout>
@@ -206,7 +209,13 @@ PromptView::PromptView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
+    m_name = new PromptNameField(this);
+    connect(m_name, &PromptNameField::renamed, this, [this](const QString& name) {
+        if (m_editor)
+            applyEdits(playground::setProgramName(m_editor->text(), name));
+    });
     layout->addWidget(m_error);
+    layout->addWidget(m_name);
     layout->addWidget(m_scroll, 1);
     setFocusProxy(m_scroll);
 
@@ -385,6 +394,8 @@ void PromptView::apply(const Result<PromptDoc>& doc, const QString& text)
     }
     m_yamlError = false;
     m_error->setVisible(false);
+    m_name->showName(playground::programName(text).text,
+                     m_filePath.isEmpty() ? QString() : QFileInfo(m_filePath).completeBaseName());
     const QStringList inputsBefore = inputNames();
     m_doc = *doc;
     m_docText = text;

@@ -23,6 +23,7 @@ class InputsForm;
 
 class PdlEditor;
 class PromptMessageEdit;
+class PromptNameField;
 
 /// What the latest run said for one model call, shown under its card.
 struct PromptReply {
@@ -146,6 +147,7 @@ private:
     QJsonObject m_inputValues;
 
     QLabel* m_error;
+    PromptNameField* m_name = nullptr;
     QScrollArea* m_scroll;
     QWidget* m_content = nullptr;
     InputsForm* m_inputsBox = nullptr;

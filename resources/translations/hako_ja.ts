@@ -1271,6 +1271,18 @@ quit, q                    stop the program
         <source>This version already ran on this dataset: experiment %1 is used again</source>
         <translation>この版はこのデータセットで実行済みです。実験 %1 をそのまま使います</translation>
     </message>
+    <message>
+        <source>The program sets “%1” itself (line %2), so every example would run with the program&apos;s value instead of the dataset&apos;s. Make it an input, or rename the dataset&apos;s column.</source>
+        <translation>プログラムが「%1」を自分で設定しています(%2 行目)。このままではどの例もデータセットの値ではなくプログラムの値で実行されます。入力にするか、データセットの列名を変えてください。</translation>
+    </message>
+    <message>
+        <source>Make It an Input</source>
+        <translation>入力にする</translation>
+    </message>
+    <message>
+        <source>The sample value is gone from the program (Ctrl+Z brings it back); its examples come from the dataset now. Save and run the experiment again.</source>
+        <translation>サンプルの値をプログラムから外しました(Ctrl+Z で戻せます)。これからはデータセットの例が使われます。保存してから実験をもう一度実行してください。</translation>
+    </message>
 </context>
 <context>
     <name>hako::EvalResultsPane</name>
@@ -2139,6 +2151,52 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>Run the selected version and the newest (or two selected versions) over the Datasets pane&apos;s dataset with the checks of the Evaluations pane, and compare their results</source>
         <translation>選んだ版と最新版(または選んだ二つの版)を、データセット欄のデータセットと評価欄のチェックで実行し、結果を比べます</translation>
+    </message>
+    <message>
+        <source>Sync with Team</source>
+        <translation>チームと同期</translation>
+    </message>
+    <message>
+        <source>Sync with the team&apos;s library</source>
+        <translation>チームのライブラリと同期</translation>
+    </message>
+    <message>
+        <source>Bring the versions your team saved and send yours, through the team&apos;s shared library (a git server)</source>
+        <translation>チームの共有ライブラリ(git サーバー)を通じて、チームが保存した版を取り込み、あなたの版を送ります</translation>
+    </message>
+    <message>
+        <source>Address of the team&apos;s shared library (a git repository, for example https://git.example.com/team/prompts.git):</source>
+        <translation>チームの共有ライブラリのアドレス(git リポジトリ。例: https://git.example.com/team/prompts.git):</translation>
+    </message>
+    <message>
+        <source>Syncing with the team&apos;s library…</source>
+        <translation>チームのライブラリと同期しています…</translation>
+    </message>
+    <message>
+        <source>The sync did not happen: %1</source>
+        <translation>同期できませんでした: %1</translation>
+    </message>
+    <message>
+        <source>These prompts were changed both here and in the team&apos;s library since the last sync:
+%1
+
+Nothing has been changed yet. Which text should the library keep? The other stays in each prompt&apos;s history.</source>
+        <translation>前回の同期の後、次のプロンプトがこちらとチームのライブラリの両方で変更されました:
+%1
+
+まだ何も変更していません。どちらの文面を残しますか?もう一方も各プロンプトの履歴に残ります。</translation>
+    </message>
+    <message>
+        <source>Keep Mine</source>
+        <translation>自分の版を残す</translation>
+    </message>
+    <message>
+        <source>Take Theirs</source>
+        <translation>チームの版を使う</translation>
+    </message>
+    <message>
+        <source>Synced with the team: received %1 version(s), sent %2.</source>
+        <translation>チームと同期しました: %1 件の版を受け取り、%2 件を送りました。</translation>
     </message>
 </context>
 <context>
@@ -3331,6 +3389,13 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     </message>
 </context>
 <context>
+    <name>hako::ProgramTarget</name>
+    <message>
+        <source>Make `%1` an input</source>
+        <translation>`%1` を入力にする</translation>
+    </message>
+</context>
+<context>
     <name>hako::PromptExperiments</name>
     <message>
         <source>Experiments of this prompt</source>
@@ -3837,6 +3902,25 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>hako::PromptNameField</name>
+    <message>
+        <source>Name:</source>
+        <translation>名前:</translation>
+    </message>
+    <message>
+        <source>Prompt name</source>
+        <translation>プロンプト名</translation>
+    </message>
+    <message>
+        <source>What the prompt log, the library and the experiments call this prompt</source>
+        <translation>プロンプトログ、ライブラリ、実験でこのプロンプトを呼ぶ名前</translation>
+    </message>
+    <message>
+        <source>Name this prompt</source>
+        <translation>このプロンプトに名前を付ける</translation>
     </message>
 </context>
 <context>
@@ -5757,6 +5841,21 @@ relevance %6 (cosine %7)</source>
     <message>
         <source>Value</source>
         <translation>値</translation>
+    </message>
+</context>
+<context>
+    <name>hako::playground</name>
+    <message>
+        <source>a prompt&apos;s name cannot be empty</source>
+        <translation>プロンプト名は空にできません</translation>
+    </message>
+    <message>
+        <source>only a program that is a mapping of fields can be named here; add a description: line in the YAML</source>
+        <translation>ここで名前を付けられるのは項目の対応表(マッピング)のプログラムだけです。YAML に description: の行を追加してください</translation>
+    </message>
+    <message>
+        <source>the name could not be written</source>
+        <translation>名前を書き込めませんでした</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 
 #include "core/util/outputfile.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -14,6 +15,12 @@ namespace hako::library {
 namespace {
 
 constexpr int kNetworkMs = 120000;
+
+// Said to the author (in the window's language; the command line stays English).
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("hako::library::LibrarySync", text);
+}
 
 QString text(const QByteArray& bytes)
 {
@@ -39,7 +46,7 @@ Result<bool> LibrarySync::setRemote(const QString& url) const
 {
     const QString u = url.trimmed();
     if (u.isEmpty() || u.startsWith(QLatin1Char('-')))
-        return makeError(QStringLiteral("give the address of the team's shared library"));
+        return makeError(tr("give the address of the team's shared library"));
     const bool exists = !remote().isEmpty();
     Result<QByteArray> done = m_library.git().call(
         {QStringLiteral("remote"), exists ? QStringLiteral("set-url") : QStringLiteral("add"),
@@ -114,11 +121,11 @@ Result<bool> LibrarySync::resolve(const QStringList& conflicts, ConflictChoice c
             if (!writeOutputFile(QDir(git.root()).filePath(path),
                                  QJsonDocument(merged).toJson(QJsonDocument::Indented), &error,
                                  NewFileAccess::Shared))
-                return makeError(QStringLiteral("cannot write %1: %2").arg(path, error));
+                return makeError(tr("cannot write %1: %2").arg(path, error));
             outcome.labelsMerged = true;
         } else {
             if (choice == ConflictChoice::Stop)
-                return makeError(QStringLiteral("unexpected clash on %1").arg(path));
+                return makeError(tr("unexpected clash on %1").arg(path));
             Result<QByteArray> picked =
                 git.call({QStringLiteral("checkout"),
                           choice == ConflictChoice::KeepMine ? QStringLiteral("--ours")
@@ -143,17 +150,16 @@ Result<SyncOutcome> LibrarySync::sync(ConflictChoice choice) const
 {
     const GitRepo& git = m_library.git();
     if (remote().isEmpty())
-        return makeError(QStringLiteral("no team library is set: give its address first"));
+        return makeError(tr("no team library is set: give its address first"));
     const QString branch = text(
         git.run({QStringLiteral("symbolic-ref"), QStringLiteral("--short"), QStringLiteral("HEAD")})
             .out);
     if (branch.isEmpty())
-        return makeError(QStringLiteral("the library is not on a branch"));
+        return makeError(tr("the library is not on a branch"));
     const GitOutput fetched = git.run(
         {QStringLiteral("fetch"), QStringLiteral("-q"), QStringLiteral("origin")}, {}, kNetworkMs);
     if (!fetched.ok())
-        return makeError(
-            QStringLiteral("cannot reach the team library: %1").arg(text(fetched.err)));
+        return makeError(tr("cannot reach the team library: %1").arg(text(fetched.err)));
     SyncOutcome outcome;
     const QString upstream = QStringLiteral("origin/") + branch;
     const bool remoteHasBranch = git.run({QStringLiteral("rev-parse"), QStringLiteral("-q"),
@@ -171,7 +177,7 @@ Result<SyncOutcome> LibrarySync::sync(ConflictChoice choice) const
                              .out)
                         .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
                 if (conflicts.isEmpty()) // refused before merging: an unsaved edit is in the way
-                    return makeError(QStringLiteral("save your changes as versions first: %1")
+                    return makeError(tr("save your changes as versions first: %1")
                                          .arg(text(merged.err + merged.out)));
                 QStringList texts = conflicts;
                 texts.removeAll(QString::fromLatin1(PromptLibrary::kLabelsFile));
@@ -204,9 +210,9 @@ Result<SyncOutcome> LibrarySync::sync(ConflictChoice choice) const
                      QStringLiteral("HEAD:refs/heads/") + branch},
                     {}, kNetworkMs);
         if (!pushed.ok())
-            return makeError(QStringLiteral("the team library did not take this library's "
-                                            "versions (someone may have just sent theirs: sync "
-                                            "again): %1")
+            return makeError(tr("the team library did not take this library's "
+                                "versions (someone may have just sent theirs: sync "
+                                "again): %1")
                                  .arg(text(pushed.err)));
     }
     return outcome;

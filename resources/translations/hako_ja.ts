@@ -5270,6 +5270,41 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     </message>
 </context>
 <context>
+    <name>hako::library::LibrarySync</name>
+    <message>
+        <source>give the address of the team&apos;s shared library</source>
+        <translation>チームの共有ライブラリのアドレスを入力してください</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>%1 に書き込めません: %2</translation>
+    </message>
+    <message>
+        <source>unexpected clash on %1</source>
+        <translation>%1 で予期しない衝突が起きました</translation>
+    </message>
+    <message>
+        <source>no team library is set: give its address first</source>
+        <translation>チームのライブラリが設定されていません。先にアドレスを入力してください</translation>
+    </message>
+    <message>
+        <source>the library is not on a branch</source>
+        <translation>ライブラリがブランチ上にありません</translation>
+    </message>
+    <message>
+        <source>save your changes as versions first: %1</source>
+        <translation>先に変更を版として保存してください: %1</translation>
+    </message>
+    <message>
+        <source>the team library did not take this library&apos;s versions (someone may have just sent theirs: sync again): %1</source>
+        <translation>チームのライブラリがこちらの版を受け取りませんでした(ほかの人がちょうど送ったのかもしれません。もう一度同期してください): %1</translation>
+    </message>
+    <message>
+        <source>cannot reach the team library: %1</source>
+        <translation>チームのライブラリに接続できません: %1</translation>
+    </message>
+</context>
+<context>
     <name>hako::memory::CandidateModel</name>
     <message>
         <source>added</source>

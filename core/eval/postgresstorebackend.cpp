@@ -109,8 +109,18 @@ public:
 
     Result<SqlRows> run(const char* sql, const std::vector<SqlArg>& args) override
     {
-        // A connection lost between calls (server restarted) is made again; within a
-        // transaction the transaction is lost and the caller's statement fails instead.
+        Result<SqlRows> out = runOnce(sql, args);
+        // A connection lost since the last call (the server restarted) is made again and the
+        // statement sent once more: every statement run outside a transaction is idempotent
+        // (upserts, updates, reads). Within a transaction the transaction is lost: it fails.
+        if (!out.ok() && !m_inTransaction && !m_conn)
+            out = runOnce(sql, args);
+        return out;
+    }
+
+private:
+    Result<SqlRows> runOnce(const char* sql, const std::vector<SqlArg>& args)
+    {
         if (!m_inTransaction)
             if (auto c = connect(); !c)
                 return c.error();
@@ -147,6 +157,7 @@ public:
         return out;
     }
 
+public:
     Result<bool> begin() override
     {
         if (auto c = connect(); !c)

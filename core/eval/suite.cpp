@@ -33,6 +33,26 @@ std::optional<double> number(const YAML::Node& node, const QString& path, const 
     return v.toDouble();
 }
 
+// A number in [low, high] (a whole one when `whole`); else the error says the range.
+std::optional<double> numberIn(const YAML::Node& node, const QString& path, const QString& key,
+                               double low, double high, bool whole,
+                               std::optional<Diagnostic>* error)
+{
+    const std::optional<double> n = number(node, path, key, error);
+    if (!n)
+        return std::nullopt;
+    if (std::isfinite(*n) && *n >= low && *n <= high && (!whole || *n == std::floor(*n)))
+        return n;
+    *error =
+        errorAt(path, node,
+                QStringLiteral("`%1` must be %2 from %3 to %4 (it is %5)")
+                    .arg(key, whole ? QStringLiteral("a whole number") : QStringLiteral("a number"))
+                    .arg(low)
+                    .arg(high)
+                    .arg(*n));
+    return std::nullopt;
+}
+
 } // namespace
 
 QString Suite::resolve(const QString& relative) const
@@ -134,29 +154,16 @@ Result<Suite> parseSuite(const QByteArray& yaml, const QString& path)
         else if (key == QLatin1String("language"))
             s.language = text;
         else if (key == QLatin1String("concurrency")) {
-            const auto n = number(v, path, key, &error);
+            const auto n =
+                numberIn(v, path, key, 1, ExperimentRunner::kMaxConcurrency, true, &error);
             if (!n)
                 return *error;
-            const bool whole = std::isfinite(*n) && *n == std::floor(*n);
-            Result<int> checked = ExperimentRunner::checkConcurrency(
-                whole && std::fabs(*n) < 1e9 ? int(*n) : ExperimentRunner::kMaxConcurrency + 1);
-            if (!whole || !checked.ok())
-                return errorAt(path, v,
-                               QStringLiteral("`concurrency` must be a whole number from 1 to "
-                                              "%1 (it is %2)")
-                                   .arg(ExperimentRunner::kMaxConcurrency)
-                                   .arg(*n));
-            s.concurrency = *checked;
+            s.concurrency = int(*n);
         } else if (key == QLatin1String("fail_under") || key == QLatin1String("max_drop")) {
             // Means and drops of scores in 0–1: anything else would pass or fail every run.
-            const auto n = number(v, path, key, &error);
+            const auto n = numberIn(v, path, key, 0, 1, false, &error);
             if (!n)
                 return *error;
-            if (!(std::isfinite(*n) && *n >= 0 && *n <= 1))
-                return errorAt(path, v,
-                               QStringLiteral("`%1` must be a number from 0 to 1 (it is %2)")
-                                   .arg(key)
-                                   .arg(*n));
             if (key == QLatin1String("fail_under"))
                 s.failUnder = *n;
             else

@@ -42,6 +42,8 @@ public:
         return m_dir.filePath(QStringLiteral("eval%1.sqlite").arg(m_n));
     }
     QString folder() const { return m_dir.path(); }
+    /// Stops the PostgreSQL server (fast: connections are cut) and starts it again.
+    bool restartPostgres() { return m_pg.stop() && m_pg.startServer(); }
 
 private:
     QTemporaryDir m_dir;

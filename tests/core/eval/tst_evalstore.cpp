@@ -1,8 +1,9 @@
 // The evaluation store, the same cases against a SQLite file and a PostgreSQL server started by
 // the test: dataset versions, experiments with the prompt version they ran (read back, renamed,
 // listed per prompt, newest first), results committed one by one and seen by a second
-// connection, writes from many threads at once, id prefixes taken literally (never as LIKE
-// patterns), an old SQLite store upgraded in place, and URLs whose password never shows.
+// connection (and after the server restarted), writes from many threads at once, id prefixes taken
+// literally (never as LIKE patterns), an old SQLite store upgraded in place, and URLs whose
+// password never shows.
 
 #include "storeengines.h"
 
@@ -279,6 +280,24 @@ private Q_SLOTS:
         QCOMPARE(store.results(QStringLiteral("e-1"))->size(), 180);
         // Every save made its own version: none numbered twice.
         QCOMPARE(store.versions(QStringLiteral("d"))->size(), 6);
+    }
+
+    // A team's server restarted mid-experiment: the next result reconnects and is written,
+    // nothing of what was written before is lost.
+    void postgresRestartKeepsWriting()
+    {
+        if (!m_engines.postgresUp())
+            QSKIP(qPrintable(m_engines.skipReason()));
+        const QString spec = m_engines.freshSpec(QStringLiteral("postgresql"));
+        OPEN_STORE(store, spec);
+        ExperimentInfo info = experimentInfo(QStringLiteral("e-1"), 1000);
+        QVERIFY(store.createExperiment(info).ok());
+        QVERIFY(store.saveResult(QStringLiteral("e-1"), result(0, QStringLiteral("a"))).ok());
+        QVERIFY(m_engines.restartPostgres());
+        Result<bool> saved =
+            store.saveResult(QStringLiteral("e-1"), result(1, QStringLiteral("b")));
+        QVERIFY2(saved.ok(), saved.ok() ? "" : qPrintable(saved.error().message));
+        QCOMPARE(store.results(QStringLiteral("e-1"))->size(), 2);
     }
 
     void storesOpenedAtOnceAgree_data() { StoreEngines::addEngines(); }

@@ -2,6 +2,7 @@
 
 #include "core/pdl/parser/programparser.h"
 #include "core/playground/modelblockat.h"
+#include "core/playground/playgroundsessionstore.h"
 #include "core/playground/savetoprogram.h"
 #include "core/promptlog/callrecord.h"
 #include "core/workbench/loggingprovider.h"
@@ -34,6 +35,9 @@ PlaygroundLinks::PlaygroundLinks(WorkbenchContext* context, ProgramTabs* tabs,
     : QObject(parent), m_context(context), m_runActions(runActions), m_tabs(tabs), m_files(files),
       m_pane(pane), m_dock(dock)
 {
+    // The playground's sessions live beside the prompt log; the last one is read only when the
+    // dock is first shown.
+    m_pane->setSessionFolder(playground::PlaygroundSessionStore::defaultFolder());
     // Add Input Set offers the sets saved in the Prompt view for the prompt's program.
     m_pane->setInputSetsSource([this] {
         const QString program = !m_pane->programPath().isEmpty()

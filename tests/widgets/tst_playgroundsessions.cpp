@@ -163,6 +163,9 @@ private Q_SLOTS:
         QCOMPARE(results->cell({1, 1, 1}).reply, QStringLiteral("echo: 短く: 返品したい"));
         QCOMPARE(results->cell({1, 1, 1}).state, CellResult::State::Done);
         QCOMPARE(results->headerData(1, Qt::Horizontal).toString(), QStringLiteral("2: m-b"));
+        if (const QString shot = qEnvironmentVariable("HAKO_PLAYGROUND_SCREENSHOT");
+            !shot.isEmpty())
+            again->grab().save(shot);
         // Showing a saved session is no change: the file is not rewritten.
         QCOMPARE(again->sessions()->savedSessions().sessions.size(), 1);
         QVERIFY(menuTexts(again->sessions()->sessionsMenu())

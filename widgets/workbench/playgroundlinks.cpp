@@ -50,8 +50,10 @@ PlaygroundLinks::PlaygroundLinks(WorkbenchContext* context, ProgramTabs* tabs,
     m_pane->setProviderFactory([this]() -> std::shared_ptr<models::IModelProvider> {
         RunEnvironment env = m_tabs->currentRun()->environment();
         env.modelProvider = m_tabs->currentRun()->environment().modelProvider;
-        const QString program =
-            !m_programPath.isEmpty() ? m_programPath : m_tabs->currentEditor()->filePath();
+        // A reopened session names its program in the pane, not here.
+        const QString program = !m_pane->programPath().isEmpty() ? m_pane->programPath()
+                                : !m_programPath.isEmpty()       ? m_programPath
+                                                           : m_tabs->currentEditor()->filePath();
         env.baseFolder =
             program.isEmpty() ? QDir::currentPath() : QFileInfo(program).absolutePath();
         env.promptLog = m_context->promptLog();

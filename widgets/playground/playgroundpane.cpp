@@ -3,10 +3,12 @@
 #include "core/pdl/model/modelprovider.h"
 #include "core/playground/playgroundresultmodel.h"
 #include "core/playground/playgroundrun.h"
+#include "core/playground/playgroundsession.h"
 #include "core/playground/savetoprogram.h"
 #include "core/playground/worddiff.h"
 #include "core/promptlog/callrecord.h"
 #include "widgets/common/messagebar.h"
+#include "widgets/playground/playgroundsessions.h"
 #include "widgets/playground/varianteditor.h"
 
 #include <QApplication>
@@ -22,6 +24,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScopedValueRollback>
 #include <QScrollArea>
 #include <QShortcut>
 #include <QSpinBox>
@@ -76,6 +79,14 @@ QString pre(const QString& html)
     return QStringLiteral("<div style=\"white-space:pre-wrap\">") + html + QStringLiteral("</div>");
 }
 
+/// What a new session starts with: one variant with an empty user message to type into.
+PlaygroundPrompt blankPrompt()
+{
+    PlaygroundPrompt p;
+    p.messages = {PromptMessage{}};
+    return p;
+}
+
 } // namespace
 
 PlaygroundPane::PlaygroundPane(QWidget* parent) : QWidget(parent)
@@ -83,6 +94,8 @@ PlaygroundPane::PlaygroundPane(QWidget* parent) : QWidget(parent)
     setAccessibleName(tr("Playground"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    m_sessions = new PlaygroundSessions(this);
+    layout->addWidget(m_sessions);
     m_messageBar = new MessageBar(this);
     m_messageBar->setAccessibleName(tr("Playground messages"));
     layout->addWidget(m_messageBar);
@@ -245,6 +258,16 @@ PlaygroundPane::PlaygroundPane(QWidget* parent) : QWidget(parent)
     connect(m_addVariant, &QPushButton::clicked, this, [this] { addVariant(); });
     connect(m_run, &QPushButton::clicked, this, &PlaygroundPane::run);
     connect(m_cancel, &QPushButton::clicked, this, &PlaygroundPane::cancel);
+    connect(m_repeat, &QSpinBox::valueChanged, this, &PlaygroundPane::noteChange);
+    for (const auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        connect(m_inputs->model(), signal, this, &PlaygroundPane::noteChange);
+    connect(m_inputs->model(), &QAbstractItemModel::dataChanged, this, &PlaygroundPane::noteChange);
+    connect(this, &PlaygroundPane::runStarted, this, &PlaygroundPane::noteChange);
+    // A finished run is saved at once: its results cost time and money to make again.
+    connect(this, &PlaygroundPane::runFinished, this, [this] {
+        noteChange();
+        m_sessions->saveNow();
+    });
     connect(m_addRow, &QPushButton::clicked, this, [this] {
         m_inputs->insertRow(m_inputs->rowCount());
         updateButtons();
@@ -277,6 +300,8 @@ PlaygroundPane::PlaygroundPane(QWidget* parent) : QWidget(parent)
 
 PlaygroundPane::~PlaygroundPane()
 {
+    // Closing the window keeps the session: written before the widgets go.
+    m_sessions->saveNow(true);
     if (m_current)
         m_current->cancel();
 }
@@ -316,7 +341,10 @@ VariantEditor* PlaygroundPane::addVariant()
         v->setPrompt(m_variants.back()->prompt());
     m_variantLayout->insertWidget(m_variantLayout->count() - 1, v, 1);
     m_variants << v;
-    connect(v, &VariantEditor::changed, this, [this] { updateInputColumns(); });
+    connect(v, &VariantEditor::changed, this, [this] {
+        updateInputColumns();
+        noteChange();
+    });
     connect(v, &VariantEditor::removeRequested, this,
             [this, v] { removeVariant(int(m_variants.indexOf(v))); });
     connect(v, &VariantEditor::saveRequested, this,
@@ -337,6 +365,7 @@ void PlaygroundPane::removeVariant(int index)
     renumber();
     updateInputColumns();
     updateButtons();
+    noteChange();
 }
 
 void PlaygroundPane::renumber()
@@ -365,6 +394,7 @@ void PlaygroundPane::setVariantPrompts(const QList<PlaygroundPrompt>& prompts)
 
 void PlaygroundPane::openCall(const promptlog::CallRecord& call)
 {
+    m_sessions->startNew();
     m_programPath = call.programPath;
     m_span = call.span;
     const PlaygroundPrompt prompt = PlaygroundPrompt::fromCall(call);
@@ -413,6 +443,7 @@ void PlaygroundPane::addInputRow(const QJsonObject& values)
 void PlaygroundPane::openPrompt(const PlaygroundPrompt& prompt, const QString& programPath,
                                 const SourceSpan& span)
 {
+    m_sessions->startNew();
     m_programPath = programPath;
     m_span = span;
     setVariantPrompts({prompt});
@@ -724,6 +755,104 @@ void PlaygroundPane::showSelectedReply()
     for (const QString& o : std::as_const(other))
         html += pre(escapeText(o));
     m_reply->setHtml(html);
+}
+
+void PlaygroundPane::noteChange()
+{
+    if (m_applying)
+        return;
+    m_sessions->markChanged();
+    Q_EMIT contentChanged();
+}
+
+void PlaygroundPane::stopRun()
+{
+    if (!m_current)
+        return;
+    m_current->cancel();
+    m_current->deleteLater();
+    m_current = nullptr;
+}
+
+void PlaygroundPane::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    // The last session is read when the pane is first seen, never while the window starts.
+    m_sessions->restoreLast();
+}
+
+void PlaygroundPane::setSessionFolder(const QString& folder)
+{
+    m_sessions->setFolder(folder);
+}
+
+bool PlaygroundPane::hasContent() const
+{
+    return m_stack->currentIndex() == 1;
+}
+
+PlaygroundSession PlaygroundPane::sessionContent() const
+{
+    PlaygroundSession s;
+    if (!hasContent())
+        return s;
+    s.variants = prompts();
+    s.programPath = m_programPath;
+    s.span = m_span;
+    s.inputRows = inputRows();
+    s.repeat = m_repeat->value();
+    PlaygroundSessionResults& r = s.results;
+    r.rows = m_results->rowCount();
+    r.repeat = m_results->repeat();
+    for (int v = 0; v < m_results->columnCount(); ++v)
+        r.variantLabels << m_results->headerData(v, Qt::Horizontal).toString();
+    for (int row = 0; row < r.rows; ++row) {
+        r.rowLabels << m_results->headerData(row, Qt::Vertical).toString();
+        for (int v = 0; v < m_results->columnCount(); ++v) {
+            for (int k = 0; k < r.repeat; ++k)
+                r.cells.push_back(m_results->cell({row, v, k}));
+        }
+    }
+    return s;
+}
+
+void PlaygroundPane::showSessionContent(const PlaygroundSession& session)
+{
+    const QScopedValueRollback applying(m_applying, true);
+    stopRun();
+    m_programPath = session.programPath;
+    m_span = session.span;
+    const QList<PlaygroundPrompt> variants = session.variants.mid(0, kMaxVariants);
+    setVariantPrompts(variants.isEmpty() ? QList<PlaygroundPrompt>{blankPrompt()} : variants);
+    m_repeat->setValue(std::clamp(session.repeat, m_repeat->minimum(), m_repeat->maximum()));
+    m_inputs->setRowCount(0);
+    for (const QJsonObject& row : session.inputRows)
+        addInputRow(row);
+    if (m_inputs->rowCount() == 0 && m_inputs->columnCount() > 0)
+        m_inputs->setRowCount(1);
+    PlaygroundSessionResults r = session.results;
+    if (!r.isConsistent())
+        r = {};
+    m_results->reset(r.rows, r.variantLabels, r.repeat, r.rowLabels);
+    const int variantCount = int(r.variantLabels.size());
+    int finished = 0;
+    for (size_t i = 0; i < r.cells.size(); ++i) {
+        const int k = int(i % size_t(r.repeat));
+        const int cell = int(i / size_t(r.repeat));
+        m_results->setCell({cell / variantCount, cell % variantCount, k}, r.cells[i]);
+        finished += r.cells[i].isFinal() ? 1 : 0;
+    }
+    m_progress->setRange(0, std::max(1, int(r.cells.size())));
+    m_progress->setValue(finished);
+    m_resultsView->resizeRowsToContents();
+    m_reply->clear();
+    updateButtons();
+}
+
+void PlaygroundPane::newSession()
+{
+    m_sessions->startNew();
+    showSessionContent(PlaygroundSession());
 }
 
 } // namespace hako

@@ -25,6 +25,7 @@ class QHBoxLayout;
 namespace hako {
 
 class MessageBar;
+class PlaygroundSessions;
 class VariantEditor;
 
 namespace models {
@@ -36,6 +37,7 @@ struct CallRecord;
 namespace playground {
 class PlaygroundResultModel;
 class PlaygroundRun;
+struct PlaygroundSession;
 } // namespace playground
 
 /// The Playground pane: a prompt (a logged call or a model block) as 1–6 variant columns of
@@ -45,6 +47,9 @@ class PlaygroundRun;
 /// the results grid; the selected cell's reply is shown with a word diff against the first
 /// variant. "Save to Program" asks the owner to write a variant back into its block; "Copy as
 /// PDL" puts it on the clipboard as a model block.
+///
+/// The pane's work is kept as a session (see PlaygroundSessions and setSessionFolder()): opening
+/// a call or a block starts a new one, the Sessions menu reopens earlier ones.
 ///
 /// The pane owns no provider: setProviderFactory() gives one per run (the owner wraps it in
 /// the prompt log with the `playground` tag). Runs never block the GUI thread. GUI thread.
@@ -56,11 +61,12 @@ public:
     explicit PlaygroundPane(QWidget* parent = nullptr);
     ~PlaygroundPane() override;
 
-    /// Opens a logged call: its messages, model and parameters as one variant; its inputs (when
-    /// the messages use variables) as the first input row. Save to Program stays off (a call
-    /// has no block to write to) unless the call names its program and block.
+    /// Opens a logged call in a new session: its messages, model and parameters as one variant;
+    /// its inputs (when the messages use variables) as the first input row. Save to Program stays
+    /// off (a call has no block to write to) unless the call names its program and block.
     void openCall(const promptlog::CallRecord& call);
-    /// Opens a model block's prompt (see playground::promptFromSource) from `programPath`.
+    /// Opens a model block's prompt (see playground::promptFromSource) from `programPath`, in a
+    /// new session.
     void openPrompt(const playground::PlaygroundPrompt& prompt, const QString& programPath,
                     const SourceSpan& span);
     /// Opens the model block at `span` of the program text `sourceText` (the editor's text of
@@ -96,6 +102,19 @@ public:
     QString programPath() const { return m_programPath; }
     bool isRunning() const;
 
+    /// Keeps the pane's sessions in `folder` (PlaygroundSessionStore::defaultFolder() in the
+    /// window; "" keeps nothing, the default). The last session comes back when the pane is
+    /// first shown.
+    void setSessionFolder(const QString& folder);
+    PlaygroundSessions* sessions() const { return m_sessions; }
+    /// True once a prompt is shown (a call, a block, a session or a new empty one).
+    bool hasContent() const;
+    /// What the pane shows, as a session without identity or name: the variants, the program
+    /// and block they came from, the input rows, the repeat count and the results grid.
+    playground::PlaygroundSession sessionContent() const;
+    /// Shows `session`'s content (any run going is cancelled; nothing runs).
+    void showSessionContent(const playground::PlaygroundSession& session);
+
     QTableWidget* inputsTable() const { return m_inputs; }
     QTableView* resultsView() const { return m_resultsView; }
     playground::PlaygroundResultModel* resultModel() const { return m_results; }
@@ -118,6 +137,8 @@ public Q_SLOTS:
     void saveVariant(int index);
     /// Puts variant `index` on the clipboard as a PDL model block.
     void copyVariant(int index);
+    /// Starts a new session with one empty variant; the one shown stays saved.
+    void newSession();
 
 Q_SIGNALS:
     /// "Save to Program": write `prompt` into the model block at `span` of `programPath` (see
@@ -127,9 +148,12 @@ Q_SIGNALS:
     /// A run started / every cell of it is final.
     void runStarted();
     void runFinished();
+    /// The variants, the inputs or the repeat count changed (not while a session is shown).
+    void contentChanged();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void setVariantPrompts(const QList<playground::PlaygroundPrompt>& prompts);
@@ -138,6 +162,8 @@ private:
     void updateButtons();
     void showSelectedReply();
     QStringList variantLabels() const;
+    void noteChange();
+    void stopRun();
 
     std::function<std::shared_ptr<models::IModelProvider>()> m_factory;
     QStringList m_models;
@@ -146,6 +172,8 @@ private:
     QList<VariantEditor*> m_variants;
 
     MessageBar* m_messageBar;
+    PlaygroundSessions* m_sessions;
+    bool m_applying = false; // showing a saved session: not a change to save
     QStackedWidget* m_stack;
     QLabel* m_empty;
     QScrollArea* m_variantScroll;

@@ -2,6 +2,7 @@
 
 #include "core/pdl/parser/programparser.h"
 #include "core/playground/modelblockat.h"
+#include "core/playground/playgroundsessionstore.h"
 #include "core/playground/savetoprogram.h"
 #include "core/promptlog/callrecord.h"
 #include "core/workbench/loggingprovider.h"
@@ -34,6 +35,9 @@ PlaygroundLinks::PlaygroundLinks(WorkbenchContext* context, ProgramTabs* tabs,
     : QObject(parent), m_context(context), m_runActions(runActions), m_tabs(tabs), m_files(files),
       m_pane(pane), m_dock(dock)
 {
+    // The playground's sessions live beside the prompt log; the last one is read only when the
+    // dock is first shown.
+    m_pane->setSessionFolder(playground::PlaygroundSessionStore::defaultFolder());
     // Add Input Set offers the sets saved in the Prompt view for the prompt's program.
     m_pane->setInputSetsSource([this] {
         const QString program = !m_pane->programPath().isEmpty()
@@ -46,8 +50,10 @@ PlaygroundLinks::PlaygroundLinks(WorkbenchContext* context, ProgramTabs* tabs,
     m_pane->setProviderFactory([this]() -> std::shared_ptr<models::IModelProvider> {
         RunEnvironment env = m_tabs->currentRun()->environment();
         env.modelProvider = m_tabs->currentRun()->environment().modelProvider;
-        const QString program =
-            !m_programPath.isEmpty() ? m_programPath : m_tabs->currentEditor()->filePath();
+        // A reopened session names its program in the pane, not here.
+        const QString program = !m_pane->programPath().isEmpty() ? m_pane->programPath()
+                                : !m_programPath.isEmpty()       ? m_programPath
+                                                           : m_tabs->currentEditor()->filePath();
         env.baseFolder =
             program.isEmpty() ? QDir::currentPath() : QFileInfo(program).absolutePath();
         env.promptLog = m_context->promptLog();

@@ -25,7 +25,8 @@ struct CallRecord;
 /// How the Playground dock meets the rest of the window: a logged call or the model block at
 /// the editor's cursor opens in it; its runs call the models the program's folder configures,
 /// recorded in the prompt log with the run tags and `playground`; "Save to Program" rewrites
-/// the block in the editor as one undoable edit (opening the program when another is shown).
+/// the block in the editor as one undoable edit (opening the program when another is shown);
+/// the pane's sessions are kept in PlaygroundSessionStore::defaultFolder().
 /// GUI thread; wiring only.
 class PlaygroundLinks : public QObject {
     Q_OBJECT

@@ -12,6 +12,8 @@
 #include <memory>
 #include <vector>
 
+struct sqlite3;
+
 namespace hako::promptlog {
 
 /// The schema version this build writes; a store of a newer version is refused.
@@ -51,6 +53,12 @@ public:
 /// A SQLite file (created with its folder when missing). `maxSizeBytes` > 0 caps the file:
 /// reaching it fails writes as a full disk does.
 std::unique_ptr<LogBackend> makeSqliteBackend(const QString& path, int64_t maxSizeBytes);
+/// A SQLite file opened read-only as it is (no check, no schema change): for salvage. nullptr
+/// and `*error` when it cannot be opened. The caller closes it (sqlite3_close_v2).
+sqlite3* openSqliteReadOnly(const QString& path, QString* error);
+/// The error of a SQLite log that fails SQLite's check: names the file, what the check found
+/// and what to do (`hako log salvage`).
+Diagnostic damagedLog(const QString& path, const QString& problems);
 /// A PostgreSQL database given as a libpq URL.
 std::unique_ptr<LogBackend> makePostgresBackend(const QString& url);
 

@@ -317,6 +317,7 @@ public:
         if (m_db)
             return true;
         // Private from the first byte: SQLite gives -wal and -shm the database's permissions.
+        const bool existed = QFileInfo(m_path).size() > 0;
         QString why;
         if (!createPrivateFile(m_path, &why))
             return makeError(QStringLiteral("cannot create the prompt log: %1").arg(why));
@@ -337,8 +338,24 @@ public:
             return makeError(
                 QStringLiteral("cannot %1 the prompt log %2: %3").arg(what, m_path, reason));
         };
-        if (!exec("PRAGMA journal_mode=WAL") || !exec("PRAGMA synchronous=NORMAL"))
+        if (!exec("PRAGMA journal_mode=WAL") || !exec("PRAGMA synchronous=NORMAL")) {
+            const int code = sqlite3_errcode(m_db);
+            if (existed && (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)) {
+                const Diagnostic damaged =
+                    damagedLog(m_path, QString::fromUtf8(sqlite3_errmsg(m_db)));
+                disconnect();
+                return damaged;
+            }
             return fail(QStringLiteral("open"));
+        }
+        // A damaged file (a flipped bit, a bad sector) is refused before anything is written
+        // into it: writing on would bury the calls it still holds.
+        if (existed) {
+            if (std::optional<Diagnostic> damaged = quickCheck()) {
+                disconnect();
+                return *damaged;
+            }
+        }
         if (m_maxSize > 0) {
             const int64_t pages = std::max<int64_t>(m_maxSize / 4096, 8);
             exec(QStringLiteral("PRAGMA max_page_count=%1").arg(pages).toUtf8());
@@ -716,6 +733,26 @@ public:
     }
 
 private:
+    // SQLite's quick check (the memory store's too): the first problems it finds, as an error
+    // that names the file and says what to do; nothing when the file is sound.
+    std::optional<Diagnostic> quickCheck()
+    {
+        QStringList problems;
+        Statement s(m_db, QStringLiteral("PRAGMA quick_check(5)"));
+        while (s.step())
+            if (s.text(0) != QLatin1String("ok"))
+                problems.append(s.text(0));
+        if (s.failed()) {
+            const int code = sqlite3_errcode(m_db);
+            if (code != SQLITE_CORRUPT && code != SQLITE_NOTADB)
+                return error(QStringLiteral("check"));
+            problems.append(QString::fromUtf8(sqlite3_errmsg(m_db)));
+        }
+        if (problems.isEmpty())
+            return std::nullopt;
+        return damagedLog(m_path, problems.join(QStringLiteral("; ")));
+    }
+
     // Short search terms through the index's vocabulary: the trigrams that start with them.
     ShortTermMatch shortTermMatcher()
     {
@@ -840,6 +877,16 @@ private:
 };
 
 } // namespace
+
+sqlite3* openSqliteReadOnly(const QString& path, QString* error)
+{
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK)
+        return db;
+    *error = db ? QString::fromUtf8(sqlite3_errmsg(db)) : QStringLiteral("out of memory");
+    sqlite3_close_v2(db);
+    return nullptr;
+}
 
 std::unique_ptr<LogBackend> makeSqliteBackend(const QString& path, int64_t maxSizeBytes)
 {

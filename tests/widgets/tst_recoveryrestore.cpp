@@ -42,6 +42,8 @@ private Q_SLOTS:
         m_settings =
             std::make_unique<testing::IsolatedSettings>(QStringLiteral("tst_recoveryrestore"));
         QVERIFY(m_settings->isValid());
+        // Test mode's data folder outlives the process: start without an earlier run's copies.
+        QDir(RecoveryStore().directory()).removeRecursively();
     }
 
     void everyGoodCopyIsRestoredDespiteABadOne()

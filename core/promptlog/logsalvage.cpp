@@ -3,7 +3,9 @@
 #include "core/promptlog/logbackend_p.h"
 #include "core/promptlog/sqlshared_p.h"
 
+#include <QDateTime>
 #include <QFileInfo>
+#include <QStringList>
 
 #include <sqlite3.h>
 
@@ -86,6 +88,57 @@ Diagnostic damagedLog(const QString& path, const QString& problems)
                        "what can be read into a new log with `hako log salvage --log %1 "
                        "NEW.sqlite`, then put NEW.sqlite in its place (or name it with --log)")
             .arg(path, problems));
+}
+
+std::optional<Diagnostic> checkSqliteLog(sqlite3* db, const QString& path)
+{
+    QStringList problems;
+    sqlite3_stmt* check = nullptr;
+    int rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(5)", -1, &check, nullptr);
+    if (rc == SQLITE_OK) {
+        while ((rc = sqlite3_step(check)) == SQLITE_ROW) {
+            const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(check, 0));
+            if (text && qstrcmp(text, "ok") != 0)
+                problems.append(QString::fromUtf8(text));
+        }
+    }
+    sqlite3_finalize(check);
+    if (rc != SQLITE_DONE) {
+        const int code = sqlite3_errcode(db);
+        // Busy or out of memory says nothing about the file: let the write find out.
+        if (code != SQLITE_CORRUPT && code != SQLITE_NOTADB)
+            return std::nullopt;
+        problems.append(QString::fromUtf8(sqlite3_errmsg(db)));
+    }
+    if (problems.isEmpty())
+        return std::nullopt;
+    return damagedLog(path, problems.join(QStringLiteral("; ")));
+}
+
+std::optional<Diagnostic> checkSqliteLogBeforeWriting(sqlite3* db, const QString& path)
+{
+    // A check reads the whole file (about 2 s for 900 MB): a large log is checked once a day,
+    // a small one every time. The time of the last clean check is kept in the log itself.
+    constexpr qint64 kAlwaysCheckBytes = 128 * 1024 * 1024;
+    constexpr qint64 kCheckIntervalMs = 24 * 3600 * 1000;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (QFileInfo(path).size() > kAlwaysCheckBytes) {
+        sqlite3_stmt* last = nullptr;
+        qint64 checkedAt = 0;
+        if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'checked_at'", -1, &last,
+                               nullptr) == SQLITE_OK &&
+            sqlite3_step(last) == SQLITE_ROW)
+            checkedAt = sqlite3_column_int64(last, 0);
+        sqlite3_finalize(last);
+        if (checkedAt > now - kCheckIntervalMs && checkedAt <= now)
+            return std::nullopt;
+    }
+    if (std::optional<Diagnostic> damaged = checkSqliteLog(db, path))
+        return damaged;
+    const QByteArray note = "INSERT OR REPLACE INTO meta(key, value) VALUES ('checked_at', '" +
+                            QByteArray::number(now) + "')";
+    sqlite3_exec(db, note.constData(), nullptr, nullptr, nullptr);
+    return std::nullopt;
 }
 
 Result<SalvageReport> LogSalvage::salvage(const QString& damaged, const QString& out)

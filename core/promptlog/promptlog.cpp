@@ -414,11 +414,19 @@ void PromptLog::writerLoop(std::shared_ptr<PromptLogPrivate> d)
         d->outage = true;
         d->state.problem = written.error().message;
         d->writer->disconnect();
+        // A damaged file will not heal: what waits is dropped (counted), not kept for a retry.
+        const bool damaged = d->writer->damaged();
+        if (damaged) {
+            d->state.dropped += int64_t(d->queue.size());
+            d->queue.clear();
+        }
         if (!d->warned) {
             d->warned = true;
             const QString message =
-                QStringLiteral("%1 — calls are kept in memory and written when it works again")
-                    .arg(written.error().message);
+                damaged ? written.error().message
+                        : QStringLiteral("%1 — calls are kept in memory and written when it "
+                                         "works again")
+                              .arg(written.error().message);
             lock.unlock();
             qCWarning(lcPromptLog).noquote() << message;
             emitGuarded([this, &message] { Q_EMIT problem(message); });

@@ -348,14 +348,7 @@ public:
             }
             return fail(QStringLiteral("open"));
         }
-        // A damaged file (a flipped bit, a bad sector) is refused before anything is written
-        // into it: writing on would bury the calls it still holds.
-        if (existed) {
-            if (std::optional<Diagnostic> damaged = quickCheck()) {
-                disconnect();
-                return *damaged;
-            }
-        }
+        m_checkBeforeWriting = m_checkBeforeWriting || existed;
         if (m_maxSize > 0) {
             const int64_t pages = std::max<int64_t>(m_maxSize / 4096, 8);
             exec(QStringLiteral("PRAGMA max_page_count=%1").arg(pages).toUtf8());
@@ -391,6 +384,8 @@ public:
     {
         if (auto c = connect(); !c)
             return c.error();
+        if (std::optional<Diagnostic> damaged = damageBeforeWriting())
+            return *damaged;
         if (!m_insertCall) {
             m_insertCall = std::make_unique<Statement>(
                 m_db, QStringLiteral(
@@ -712,6 +707,8 @@ public:
         return deleteWhere(QStringLiteral("started_at < ?1"), utcMs);
     }
 
+    bool damaged() const override { return m_damage.has_value(); }
+
     Result<QString> integrityCheck() override
     {
         if (auto c = connect(); !c)
@@ -733,24 +730,17 @@ public:
     }
 
 private:
-    // SQLite's quick check (the memory store's too): the first problems it finds, as an error
-    // that names the file and says what to do; nothing when the file is sound.
-    std::optional<Diagnostic> quickCheck()
+    // A damaged file (a flipped bit, a bad sector) is refused before anything is written into
+    // it: writing on would bury the calls it still holds. Checked at the first write (large
+    // logs once a day, see checkSqliteLogBeforeWriting()), so that reading never pays for it
+    // and a run pays on the writer's thread.
+    std::optional<Diagnostic> damageBeforeWriting()
     {
-        QStringList problems;
-        Statement s(m_db, QStringLiteral("PRAGMA quick_check(5)"));
-        while (s.step())
-            if (s.text(0) != QLatin1String("ok"))
-                problems.append(s.text(0));
-        if (s.failed()) {
-            const int code = sqlite3_errcode(m_db);
-            if (code != SQLITE_CORRUPT && code != SQLITE_NOTADB)
-                return error(QStringLiteral("check"));
-            problems.append(QString::fromUtf8(sqlite3_errmsg(m_db)));
+        if (m_checkBeforeWriting) {
+            m_checkBeforeWriting = false;
+            m_damage = checkSqliteLogBeforeWriting(m_db, m_path);
         }
-        if (problems.isEmpty())
-            return std::nullopt;
-        return damagedLog(m_path, problems.join(QStringLiteral("; ")));
+        return m_damage;
     }
 
     // Short search terms through the index's vocabulary: the trigrams that start with them.
@@ -846,6 +836,8 @@ private:
     {
         if (auto c = connect(); !c)
             return c.error();
+        if (std::optional<Diagnostic> damaged = damageBeforeWriting())
+            return *damaged;
         if (!exec("BEGIN IMMEDIATE"))
             return error(QStringLiteral("write"));
         const QString ids = QStringLiteral("(SELECT id FROM calls WHERE %1)").arg(where);
@@ -870,6 +862,8 @@ private:
     QString m_path;
     int64_t m_maxSize = 0;
     sqlite3* m_db = nullptr;
+    bool m_checkBeforeWriting = false;  // a file that had content: check it before writing
+    std::optional<Diagnostic> m_damage; // what the check found, for the object's life
     std::unique_ptr<Statement> m_insertCall;
     std::unique_ptr<Statement> m_insertContent;
     std::unique_ptr<Statement> m_insertFts;

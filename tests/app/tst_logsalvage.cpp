@@ -1,11 +1,12 @@
-// `hako log` on a damaged SQLite prompt log: every command says the file is damaged and how
-// to save it, and `hako log salvage --log DAMAGED NEW.sqlite` copies what can be read into a
-// new log the other commands then read.
+// `hako log` on a damaged SQLite prompt log: a write into it is refused, saying the file is
+// damaged and how to save it, and `hako log salvage --log DAMAGED NEW.sqlite` copies what can be
+// read into a new log the other commands then read.
 #include "core/promptlog/promptlog.h"
 #include "hakoprocess.h"
 
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -50,12 +51,23 @@ private Q_SLOTS:
         f.write(bytes);
         f.close();
 
-        const HakoOutcome listed = runHako(
-            {QStringLiteral("log"), QStringLiteral("list"), QStringLiteral("--log"), damaged});
-        QCOMPARE(listed.exitCode, 1);
-        QVERIFY2(listed.err.contains(QLatin1String("is damaged")) &&
-                     listed.err.contains(QLatin1String("hako log salvage")),
-                 qPrintable(listed.err));
+        // Writing into it is refused, naming the file and the way out.
+        const QString jsonl = m_dir.filePath(QStringLiteral("more.jsonl"));
+        {
+            CallRecord more;
+            more.uid = QStringLiteral("more-1");
+            more.model = QStringLiteral("m");
+            more.startedAt = 1700000000000;
+            QFile out(jsonl);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(QJsonDocument(more.toJson()).toJson(QJsonDocument::Compact) + "\n");
+        }
+        const HakoOutcome imported = runHako({QStringLiteral("log"), QStringLiteral("import"),
+                                              QStringLiteral("--log"), damaged, jsonl});
+        QCOMPARE(imported.exitCode, 1);
+        QVERIFY2(imported.err.contains(QLatin1String("is damaged")) &&
+                     imported.err.contains(QLatin1String("hako log salvage")),
+                 qPrintable(imported.err));
 
         const QString saved = m_dir.filePath(QStringLiteral("saved.sqlite"));
         const HakoOutcome salvaged = runHako({QStringLiteral("log"), QStringLiteral("salvage"),

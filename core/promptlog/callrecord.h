@@ -54,7 +54,7 @@ struct CallRecord {
     /// The prompt library's commit the program ran at; empty when it is not known.
     QString version;
     CallOrigin origin = CallOrigin::Program;
-    SourceSpan span; ///< the model block's place in its program
+    SourceSpan span;     ///< the model block's place in its program
     QString traceNodeId;
     QStringList tags; ///< "key:value" or plain words
     QString model;

@@ -47,7 +47,8 @@ struct InterruptGuard::Saved {
     int previousReceived = 0;
 };
 
-InterruptGuard::InterruptGuard(CancelToken token) : m_token(std::move(token)), m_saved(new Saved)
+InterruptGuard::InterruptGuard(CancelToken token, bool restartSystemCalls)
+    : m_token(std::move(token)), m_saved(new Saved)
 {
     m_saved->previousToken = g_token.exchange(&m_token);
     m_saved->previousReceived = g_received.exchange(0);
@@ -58,9 +59,9 @@ InterruptGuard::InterruptGuard(CancelToken token) : m_token(std::move(token)), m
     // test above never races a first one still inside the handler.
     for (int s : kSignals)
         sigaddset(&action.sa_mask, s);
-    // SA_RESTART: a read(2) of the debugger's stdin or a poll in a model call is not failed by
-    // the signal; cancellation reaches them through the token.
-    action.sa_flags = SA_RESTART;
+    // SA_RESTART: a poll in a model call is not failed by the signal; cancellation reaches it
+    // through the token.
+    action.sa_flags = restartSystemCalls ? SA_RESTART : 0;
     for (int i = 0; i < kSignalCount; ++i)
         sigaction(kSignals[i], &action, &m_saved->previous[i]);
 }

@@ -18,7 +18,9 @@ namespace hako {
 /// the intended use (a nested guard takes over and gives back on destruction).
 class InterruptGuard {
 public:
-    explicit InterruptGuard(CancelToken token);
+    /// `restartSystemCalls` false: a blocking read of the main thread (the debugger's prompt)
+    /// fails with EINTR at the signal, so that the command notices it at once.
+    explicit InterruptGuard(CancelToken token, bool restartSystemCalls = true);
     ~InterruptGuard();
     InterruptGuard(const InterruptGuard&) = delete;
     InterruptGuard& operator=(const InterruptGuard&) = delete;

@@ -316,8 +316,9 @@ int runCommand(const QStringList& args)
     }
     // Ctrl+C, SIGTERM and SIGHUP cancel at the next block boundary and kill running code; the
     // trace and the logged calls are still written: the guard outlives the run environment
-    // (whose prompt log flushes when it goes).
-    InterruptGuard interruptGuard(options.cancel);
+    // (whose prompt log flushes when it goes). Under --debug the signal also ends the wait for
+    // the next command.
+    InterruptGuard interruptGuard(options.cancel, !r.debug);
     RunEnvironment environment;
     environment.baseFolder = QFileInfo(program).absolutePath();
     // --document: the program gets a `doc` object playing the search/show/answer game on it.

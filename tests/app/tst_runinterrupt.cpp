@@ -94,6 +94,30 @@ private Q_SLOTS:
         QVERIFY2(*calls >= sent - 1,
                  qPrintable(QStringLiteral("%1 logged of %2 sent").arg(*calls).arg(sent)));
     }
+
+    // Paused in the debugger, waiting for a command: SIGTERM ends the run the same way.
+    void signalEndsADebugSession()
+    {
+        const QString program = m_dir.filePath(QStringLiteral("paused.pdl"));
+        {
+            QFile f(program);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("text:\n- one\n- two\n");
+        }
+        const QString trace = m_dir.filePath(QStringLiteral("paused_trace.json"));
+        QProcess run;
+        run.start(hakoBinary(),
+                  {QStringLiteral("run"), QStringLiteral("--trust"), QStringLiteral("--no-log"),
+                   QStringLiteral("--debug"), QStringLiteral("--trace"), trace, program});
+        QVERIFY(run.waitForStarted());
+        QByteArray out;
+        QTRY_VERIFY_WITH_TIMEOUT((out += run.readAllStandardOutput()).contains("paused at"), 20000);
+        ::kill(pid_t(run.processId()), SIGTERM);
+        QVERIFY(run.waitForFinished(30000)); // stdin stays open: only the signal ends it
+        QCOMPARE(run.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(run.exitCode(), 1);
+        QVERIFY(QFileInfo::exists(trace));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRunInterrupt)

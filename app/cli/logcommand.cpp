@@ -3,6 +3,7 @@
 #include "cli/output.h"
 
 #include "core/promptlog/callexchange.h"
+#include "core/promptlog/logsalvage.h"
 #include "core/promptlog/promptlog.h"
 #include "core/util/outputfile.h"
 
@@ -46,6 +47,8 @@ const char* kUsage =
     "                          skipped); the privacy rules apply\n"
     "  delete-run RUN          deletes every call of one run\n"
     "  prune --older-than AGE  deletes the calls older than AGE (30d, 12h, 2w)\n"
+    "  salvage NEW.sqlite      copies every call that can still be read from a damaged SQLite\n"
+    "                          log (one Hako refuses to write to) into a new log file\n"
     "filters:\n"
     "  --tag T (repeatable: every one), --prompt P, --model M ('*' matches anything),\n"
     "  --status ok|failed|cancelled, --run RUN, --since AGE|TIME, --until AGE|TIME\n"
@@ -444,6 +447,35 @@ int importCmd(PromptLog& log, const Options& o)
     return 0;
 }
 
+// `salvage OUT`: the readable calls of a damaged SQLite log (--log, else the user's log) into
+// a new file.
+int salvageCmd(const Options& o)
+{
+    if (o.positional.size() != 1)
+        return fail(QStringLiteral("salvage needs the new log file to write (NEW.sqlite)"), 2);
+    QString spec = o.log;
+    if (spec.isEmpty()) {
+        auto settings = PromptLogSettings::load(PromptLogSettings::defaultPath());
+        spec = settings && !settings->log.isEmpty() ? settings->log : PromptLog::defaultPath();
+    }
+    if (PromptLog::isPostgresUrl(spec))
+        return fail(QStringLiteral("salvage reads a SQLite log file; a PostgreSQL server keeps "
+                                   "its own backups"),
+                    2);
+    const QString out = o.positional.first();
+    Result<SalvageReport> report = LogSalvage::salvage(spec, out);
+    if (!report)
+        return fail(report.error().message);
+    QString text =
+        QStringLiteral("salvaged %1 calls from %2 into %3").arg(report->copied).arg(spec, out);
+    if (report->withoutContent > 0)
+        text += QStringLiteral(" (%1 without their messages and reply, which could not be read)")
+                    .arg(report->withoutContent);
+    text += QStringLiteral("; %1 calls could not be read\n").arg(report->unreadable);
+    writeText(stdout, text);
+    return 0;
+}
+
 } // namespace
 
 int logCommand(const QStringList& args)
@@ -518,18 +550,20 @@ int logCommand(const QStringList& args)
     static const QStringList commands = {QStringLiteral("list"),   QStringLiteral("show"),
                                          QStringLiteral("stats"),  QStringLiteral("export"),
                                          QStringLiteral("import"), QStringLiteral("delete-run"),
-                                         QStringLiteral("prune")};
+                                         QStringLiteral("prune"),  QStringLiteral("salvage")};
     if (o.command.isEmpty()) {
         writeText(stderr, QStringLiteral("hako log: which command? (list, show, stats, export, "
-                                         "import, delete-run, prune)\n%1")
+                                         "import, delete-run, prune, salvage)\n%1")
                               .arg(QLatin1String(kUsage)));
         return 2;
     }
     if (!commands.contains(o.command))
         return fail(QStringLiteral("unknown command '%1' (list, show, stats, export, import, "
-                                   "delete-run, prune)")
+                                   "delete-run, prune, salvage)")
                         .arg(o.command),
                     2);
+    if (o.command == QLatin1String("salvage"))
+        return salvageCmd(o);
     if (o.command != QLatin1String("show") && o.command != QLatin1String("import") &&
         o.command != QLatin1String("delete-run") && !o.positional.isEmpty())
         return fail(QStringLiteral("unexpected '%1'").arg(o.positional.first()), 2);

@@ -1,4 +1,5 @@
 #include "cli/runcommand.h"
+#include "cli/interrupt.h"
 #include "cli/optionparser.h"
 #include "cli/output.h"
 #include "core/library/promptlibrary.h"
@@ -23,7 +24,6 @@
 #include <QUrl>
 
 #include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <thread>
@@ -314,6 +314,11 @@ int runCommand(const QStringList& args)
         }
         options.replay = std::move(table);
     }
+    // Ctrl+C, SIGTERM and SIGHUP cancel at the next block boundary and kill running code; the
+    // trace and the logged calls are still written: the guard outlives the run environment
+    // (whose prompt log flushes when it goes). Under --debug the signal also ends the wait for
+    // the next command.
+    InterruptGuard interruptGuard(options.cancel, !r.debug);
     RunEnvironment environment;
     environment.baseFolder = QFileInfo(program).absolutePath();
     // --document: the program gets a `doc` object playing the search/show/answer game on it.
@@ -337,10 +342,6 @@ int runCommand(const QStringList& args)
     options.writeStdout = [](std::string_view text) {
         writeText(stdout, text);
     };
-    // Ctrl+C cancels at the next block boundary and kills running code.
-    static CancelToken* interrupt = nullptr;
-    interrupt = &options.cancel;
-    std::signal(SIGINT, [](int) { interrupt->cancel(); });
 
     // Agent memory: `memory` and `thread` objects over the store.
     if (!r.memoryStore.isEmpty()) {
@@ -386,7 +387,6 @@ int runCommand(const QStringList& args)
         pdl::Interpreter interpreter(options);
         result = interpreter.runFile(program);
     }
-    std::signal(SIGINT, SIG_DFL);
     // A trace that cannot be written fails the run: a script relying on it must notice.
     bool traceFailed = false;
     if (result.trace && wantTrace) {

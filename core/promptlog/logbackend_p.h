@@ -10,7 +10,10 @@
 #include <QPair>
 
 #include <memory>
+#include <optional>
 #include <vector>
+
+struct sqlite3;
 
 namespace hako::promptlog {
 
@@ -46,11 +49,25 @@ public:
     virtual Result<int64_t> deleteBefore(int64_t utcMs) = 0;
     /// "ok", or what the store's own check found.
     virtual Result<QString> integrityCheck() = 0;
+    /// The store was found damaged: writes are refused for good (no point retrying).
+    virtual bool damaged() const { return false; }
 };
 
 /// A SQLite file (created with its folder when missing). `maxSizeBytes` > 0 caps the file:
 /// reaching it fails writes as a full disk does.
 std::unique_ptr<LogBackend> makeSqliteBackend(const QString& path, int64_t maxSizeBytes);
+/// A SQLite file opened read-only as it is (no check, no schema change): for salvage. nullptr
+/// and `*error` when it cannot be opened. The caller closes it (sqlite3_close_v2).
+sqlite3* openSqliteReadOnly(const QString& path, QString* error);
+/// SQLite's quick check of an open log (as the memory store does): nothing when the file is
+/// sound, else damagedLog() with the first problems it found.
+std::optional<Diagnostic> checkSqliteLog(sqlite3* db, const QString& path);
+/// checkSqliteLog() before the first write of a connection: every time for a log up to
+/// 128 MB, once a day for a larger one (the last clean check is noted in its `meta` table).
+std::optional<Diagnostic> checkSqliteLogBeforeWriting(sqlite3* db, const QString& path);
+/// The error of a SQLite log that fails SQLite's check: names the file, what the check found
+/// and what to do (`hako log salvage`).
+Diagnostic damagedLog(const QString& path, const QString& problems);
 /// A PostgreSQL database given as a libpq URL.
 std::unique_ptr<LogBackend> makePostgresBackend(const QString& url);
 

@@ -11,7 +11,11 @@
 
 #include <libpq-fe.h>
 
+#include <cerrno>
+#include <chrono>
 #include <memory>
+
+#include <poll.h>
 
 namespace hako::promptlog {
 
@@ -147,6 +151,9 @@ QJsonValue opt(const std::optional<double>& v)
     return v ? QJsonValue(*v) : QJsonValue();
 }
 
+// The longest one statement may take before the connection is given up (see awaitResult()).
+constexpr int kStatementTimeoutMs = 30000;
+
 class PostgresBackend final : public LogBackend {
 public:
     explicit PostgresBackend(QString url) : m_url(std::move(url)) {}
@@ -159,8 +166,12 @@ public:
         disconnect();
         const QByteArray url = m_url.toUtf8();
         // The URL's own settings win, but a dead server must not hang a writer for minutes.
-        const char* keys[] = {"connect_timeout", "application_name", "dbname", nullptr};
-        const char* values[] = {"5", "hako", url.constData(), nullptr};
+        // tcp_user_timeout and keepalives find a peer gone from the network; a server that is
+        // there but does not answer (stopped, overloaded) is bounded by kStatementTimeoutMs.
+        const char* keys[] = {
+            "connect_timeout",  "tcp_user_timeout", "keepalives_idle", "keepalives_interval",
+            "keepalives_count", "application_name", "dbname",          nullptr};
+        const char* values[] = {"5", "10000", "10", "5", "2", "hako", url.constData(), nullptr};
         m_conn = PQconnectdbParams(keys, values, 1);
         if (!m_conn || PQstatus(m_conn) != CONNECTION_OK) {
             const QString reason = m_conn ? QString::fromUtf8(PQerrorMessage(m_conn)).trimmed()
@@ -170,6 +181,8 @@ public:
                                  .arg(displayUrl(), reason));
         }
         PQsetClientEncoding(m_conn, "UTF8");
+        // Sending never blocks either: a large batch to a stalled server waits in send().
+        PQsetnonblocking(m_conn, 1);
         // The server's notices ("relation … already exists, skipping") are not for the user.
         PQsetNoticeProcessor(
             m_conn, [](void*, const char*) {}, nullptr);
@@ -462,18 +475,81 @@ private:
         std::vector<const char*> values;
         for (const QByteArray& p : params)
             values.push_back(p.constData());
-        return Result_(PQexecParams(m_conn, sql, int(values.size()), nullptr, values.data(),
-                                    nullptr, nullptr, 0),
-                       &PQclear);
+        const bool sent = m_conn && PQsendQueryParams(m_conn, sql, int(values.size()), nullptr,
+                                                      values.data(), nullptr, nullptr, 0);
+        return awaitResult(sent);
     }
     Result_ query(const QByteArray& sql, const std::vector<QByteArray>& params)
     {
         return query(sql.constData(), params);
     }
 
+    // One or more statements without parameters (PQexec's job, with the deadline).
+    Result_ execAll(const char* sql) { return awaitResult(m_conn && PQsendQuery(m_conn, sql)); }
+
+    // Waits for `sql`'s results at most kStatementTimeoutMs: libpq itself would wait forever
+    // on a server that accepted the connection and then stopped answering (stopped, swapped
+    // out, a dead proxy). Gives the last result, like PQexec; nullptr when nothing came, the
+    // connection then closed (the next connect() opens a new one) and m_failure saying why.
+    Result_ awaitResult(bool sent)
+    {
+        Result_ none(nullptr, &PQclear);
+        m_failure.clear();
+        if (!sent)
+            return none;
+        const auto deadline =
+            std::chrono::steady_clock::now() + std::chrono::milliseconds(kStatementTimeoutMs);
+        int flushed = 0;
+        while ((flushed = PQflush(m_conn)) == 1) {
+            if (!waitSocket(POLLOUT | POLLIN, deadline))
+                return timedOut();
+            if (!PQconsumeInput(m_conn))
+                return none;
+        }
+        if (flushed < 0)
+            return none;
+        Result_ last(nullptr, &PQclear);
+        for (;;) {
+            while (PQisBusy(m_conn)) {
+                if (!waitSocket(POLLIN, deadline))
+                    return timedOut();
+                if (!PQconsumeInput(m_conn))
+                    return last;
+            }
+            PGresult* next = PQgetResult(m_conn);
+            if (!next)
+                return last;
+            last.reset(next);
+        }
+    }
+
+    bool waitSocket(short events, std::chrono::steady_clock::time_point deadline)
+    {
+        for (;;) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                deadline - std::chrono::steady_clock::now());
+            if (left.count() <= 0)
+                return false;
+            pollfd fd{PQsocket(m_conn), events, 0};
+            const int n = ::poll(&fd, 1, int(left.count()));
+            if (n > 0)
+                return true;
+            if (n < 0 && errno != EINTR)
+                return true; // PQconsumeInput reports the socket's error
+        }
+    }
+
+    Result_ timedOut()
+    {
+        disconnect();
+        m_failure =
+            QStringLiteral("the server did not answer within %1 s").arg(kStatementTimeoutMs / 1000);
+        return Result_(nullptr, &PQclear);
+    }
+
     bool exec(const char* sql)
     {
-        Result_ res(PQexec(m_conn, sql), &PQclear);
+        Result_ res = execAll(sql);
         return PQresultStatus(res.get()) == PGRES_COMMAND_OK ||
                PQresultStatus(res.get()) == PGRES_TUPLES_OK;
     }
@@ -481,10 +557,12 @@ private:
     Diagnostic error(const QString& what, PGresult* res)
     {
         QString reason = QString::fromUtf8(res ? PQresultErrorMessage(res) : "").trimmed();
-        if (reason.isEmpty())
+        if (reason.isEmpty() && !m_failure.isEmpty())
+            reason = m_failure;
+        if (reason.isEmpty() && m_conn)
             reason = QString::fromUtf8(PQerrorMessage(m_conn)).trimmed();
         // A lost connection is found again by the next connect().
-        if (PQstatus(m_conn) != CONNECTION_OK)
+        if (m_conn && PQstatus(m_conn) != CONNECTION_OK)
             disconnect();
         return makeError(
             QStringLiteral("cannot %1 the prompt log %2: %3").arg(what, displayUrl(), reason));
@@ -508,7 +586,7 @@ private:
                                  .arg(version)
                                  .arg(kSchemaVersion));
         for (int step = version; step < kSchemaVersion; ++step) {
-            Result_ r(PQexec(m_conn, kMigrations[step]), &PQclear);
+            Result_ r = execAll(kMigrations[step]);
             if (PQresultStatus(r.get()) != PGRES_COMMAND_OK)
                 return error(QStringLiteral("create"), r.get());
         }
@@ -536,6 +614,7 @@ private:
 
     QString m_url;
     PGconn* m_conn = nullptr;
+    QString m_failure; // why the last statement got no result (a timeout)
 };
 
 } // namespace

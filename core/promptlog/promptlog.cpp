@@ -9,6 +9,7 @@
 #include <QUrl>
 #include <QUuid>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -43,8 +44,13 @@ struct PromptLogPrivate {
     int flushing = 0;
     bool stopping = false;
     bool closed = false;
-    bool writerDone = false; // the writer thread has left its loop
+    bool writerDone = false;    // the writer thread has left its loop
+    bool failingAtStop = false; // close() found the store failing: one last attempt only
     Clock::time_point stopDeadline;
+    // Signals go out under emitMutex and only while the PromptLog exists: close() sets
+    // `abandoned` (under emitMutex) before leaving a stuck writer behind.
+    std::mutex emitMutex;
+    std::atomic<bool> abandoned{false};
     PromptLog::WriterState state;
     bool warned = false;     // problem() said for the current outage
     bool dropWarned = false; // problem() said for dropping
@@ -57,6 +63,14 @@ namespace {
 int64_t nowMs()
 {
     return QDateTime::currentMSecsSinceEpoch();
+}
+
+void prepareCall(const PromptLogOptions& options, CallRecord& call)
+{
+    options.privacy.apply(call);
+    if (!call.cost)
+        call.cost = options.prices.cost(call.model, call.promptTokens, call.completionTokens,
+                                        call.cachedTokens);
 }
 
 QString displayLocation(const QString& spec, PromptLog::Kind kind)
@@ -116,7 +130,7 @@ std::unique_ptr<PromptLog> PromptLog::open(const QString& urlOrPath, QString* er
         return fail(QStringLiteral("no prompt log given (a file or a postgresql:// URL)"));
     if (auto valid = options.privacy.validate(); !valid)
         return fail(valid.error().message);
-    auto d = std::make_unique<PromptLogPrivate>();
+    auto d = std::make_shared<PromptLogPrivate>();
     if (isPostgresUrl(urlOrPath)) {
         d->kind = Kind::Postgres;
         d->writer = makePostgresBackend(urlOrPath);
@@ -146,7 +160,7 @@ std::unique_ptr<PromptLog> PromptLog::open(const QString& urlOrPath, QString* er
             *error = connected.error().message;
     }
     std::unique_ptr<PromptLog> log(new PromptLog(std::move(d)));
-    log->d->thread = std::thread([raw = log.get()] { raw->writerLoop(); });
+    log->d->thread = std::thread([raw = log.get(), keep = log->d] { raw->writerLoop(keep); });
     return log;
 }
 
@@ -170,7 +184,7 @@ std::unique_ptr<PromptLog> PromptLog::openDefault(QString* error, bool connectOn
     return log;
 }
 
-PromptLog::PromptLog(std::unique_ptr<PromptLogPrivate> priv) : d(std::move(priv)) {}
+PromptLog::PromptLog(std::shared_ptr<PromptLogPrivate> priv) : d(std::move(priv)) {}
 
 PromptLog::~PromptLog()
 {
@@ -246,23 +260,49 @@ bool PromptLog::flush(int timeoutMs)
 
 void PromptLog::close(int timeoutMs)
 {
-    {
-        std::lock_guard lock(d->mutex);
-        if (d->closed)
-            return;
-        d->closed = true;
-        d->stopping = true;
-        d->stopDeadline = Clock::now() + std::chrono::milliseconds(timeoutMs);
-        d->wake.notify_all();
-    }
-    if (d->thread.joinable())
+    std::unique_lock lock(d->mutex);
+    if (d->closed)
+        return;
+    d->closed = true;
+    d->stopping = true;
+    d->failingAtStop = d->outage;
+    d->stopDeadline = Clock::now() + std::chrono::milliseconds(std::max(0, timeoutMs));
+    d->wake.notify_all();
+    // A little beyond the deadline: the writer notices it between two attempts.
+    const bool finished = d->idle.wait_until(lock, d->stopDeadline + std::chrono::milliseconds(250),
+                                             [this] { return d->writerDone; });
+    if (!finished) {
+        // The writer is inside a write the store does not answer (a stopped server, a file
+        // locked by a hung process): a run's exit must not wait for it. It finishes or fails
+        // on its own later, holding its own reference to `d`, and emits nothing any more.
+        lock.unlock();
+        {
+            std::lock_guard emitLock(d->emitMutex);
+            d->abandoned = true;
+        }
+        lock.lock();
+        const size_t lost = d->queue.size() + d->inFlight;
+        d->state.dropped += int64_t(lost);
+        d->queue.clear();
+        d->inFlight = 0;
+        qCWarning(lcPromptLog).noquote()
+            << QStringLiteral("prompt log %1: %2 calls not written within %3 s (%4); they are "
+                              "lost")
+                   .arg(d->location)
+                   .arg(lost)
+                   .arg(std::max(1, (timeoutMs + 999) / 1000))
+                   .arg(d->kind == Kind::Postgres ? QStringLiteral("server not answering")
+                                                  : QStringLiteral("file not answering"));
+        d->thread.detach();
+    } else {
+        lock.unlock();
         d->thread.join();
-    std::lock_guard lock(d->mutex);
+        lock.lock();
+    }
     if (!d->queue.empty()) {
         d->state.dropped += int64_t(d->queue.size());
         qCWarning(lcPromptLog).noquote()
-            << QStringLiteral("the prompt log %1 was closed with %2 calls it could not write: "
-                              "they are lost (%3)")
+            << QStringLiteral("prompt log %1: %2 calls not written (%3); they are lost")
                    .arg(d->location)
                    .arg(d->queue.size())
                    .arg(d->state.problem);
@@ -270,6 +310,7 @@ void PromptLog::close(int timeoutMs)
     }
     d->state.queued = 0;
     d->idle.notify_all();
+    lock.unlock();
     std::lock_guard queryLock(d->queryMutex);
     d->reader->disconnect();
 }
@@ -284,14 +325,18 @@ PromptLog::WriterState PromptLog::writerState() const
 
 void PromptLog::prepare(CallRecord& call) const
 {
-    d->options.privacy.apply(call);
-    if (!call.cost)
-        call.cost = d->options.prices.cost(call.model, call.promptTokens, call.completionTokens,
-                                           call.cachedTokens);
+    prepareCall(d->options, call);
 }
 
-void PromptLog::writerLoop()
+// `d` shadows the member on purpose: once close() has given up on this thread the PromptLog
+// may be gone, and only the parameter, and `this` for signals guarded by `abandoned`, remain.
+void PromptLog::writerLoop(std::shared_ptr<PromptLogPrivate> d)
 {
+    auto emitGuarded = [&d](auto&& emitSignal) {
+        std::lock_guard emitLock(d->emitMutex);
+        if (!d->abandoned)
+            emitSignal();
+    };
     if (d->options.retentionDays > 0) {
         const int64_t cutoff = nowMs() - int64_t(d->options.retentionDays) * 24 * 3600 * 1000;
         if (auto pruned = d->writer->deleteBefore(cutoff); pruned && *pruned > 0)
@@ -305,14 +350,14 @@ void PromptLog::writerLoop()
             d->idle.notify_all();
             if (d->stopping)
                 break;
-            d->wake.wait(lock, [this] { return d->stopping || !d->queue.empty(); });
+            d->wake.wait(lock, [&d] { return d->stopping || !d->queue.empty(); });
             continue;
         }
         // Gather a batch: enough calls, the oldest old enough, or someone waiting.
         if (!d->stopping && d->flushing == 0 && d->queue.size() < size_t(d->options.batchSize)) {
             const auto due = d->firstQueued + interval;
             if (Clock::now() < due) {
-                d->wake.wait_until(lock, due, [this] {
+                d->wake.wait_until(lock, due, [&d] {
                     return d->stopping || d->flushing > 0 ||
                            d->queue.size() >= size_t(d->options.batchSize);
                 });
@@ -333,7 +378,7 @@ void PromptLog::writerLoop()
         calls.reserve(n);
         for (Pending& p : batch) {
             if (!p.prepared) {
-                prepare(p.call);
+                prepareCall(d->options, p.call);
                 p.prepared = true;
             }
             calls.push_back(p.call);
@@ -356,7 +401,7 @@ void PromptLog::writerLoop()
                 lock.unlock();
                 qCInfo(lcPromptLog).noquote()
                     << QStringLiteral("the prompt log %1 is written again").arg(d->location);
-                Q_EMIT recovered();
+                emitGuarded([this] { Q_EMIT recovered(); });
                 lock.lock();
             }
             continue;
@@ -369,22 +414,32 @@ void PromptLog::writerLoop()
         d->outage = true;
         d->state.problem = written.error().message;
         d->writer->disconnect();
+        // A damaged file will not heal: what waits is dropped (counted), not kept for a retry.
+        const bool damaged = d->writer->damaged();
+        if (damaged) {
+            d->state.dropped += int64_t(d->queue.size());
+            d->queue.clear();
+        }
         if (!d->warned) {
             d->warned = true;
             const QString message =
-                QStringLiteral("%1 — calls are kept in memory and written when it works again")
-                    .arg(written.error().message);
+                damaged ? written.error().message
+                        : QStringLiteral("%1 — calls are kept in memory and written when it "
+                                         "works again")
+                              .arg(written.error().message);
             lock.unlock();
             qCWarning(lcPromptLog).noquote() << message;
-            Q_EMIT problem(message);
+            emitGuarded([this, &message] { Q_EMIT problem(message); });
             lock.lock();
         }
-        if (d->stopping && Clock::now() >= d->stopDeadline)
+        // Closing: a store that was failing already gets no second try, and no try is begun
+        // that could not finish before the deadline.
+        if (d->stopping && (d->failingAtStop || Clock::now() + retry >= d->stopDeadline))
             break;
         const auto until =
             d->stopping ? std::min(Clock::now() + retry, d->stopDeadline) : Clock::now() + retry;
         d->wake.wait_until(lock, until,
-                           [this] { return d->stopping && Clock::now() >= d->stopDeadline; });
+                           [&d] { return d->stopping && Clock::now() >= d->stopDeadline; });
     }
     d->writerDone = true;
     d->idle.notify_all();

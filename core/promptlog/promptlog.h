@@ -75,7 +75,7 @@ public:
     static std::unique_ptr<PromptLog> openDefault(QString* error = nullptr,
                                                   bool connectOnOpen = true);
 
-    /// Writes what is queued (waiting up to 5 s for an unreachable store) and closes.
+    /// close(): writes what is queued, waiting at most 5 s, and closes.
     ~PromptLog() override;
 
     Kind kind() const;
@@ -89,8 +89,12 @@ public:
     /// Waits until every call recorded so far is committed; false after `timeoutMs` (the store
     /// cannot be written). Thread-safe.
     bool flush(int timeoutMs = 30000);
-    /// Stops the writer after a last attempt of up to `timeoutMs`; calls still unwritten are
-    /// lost (and said so in the log output). Later record() calls are dropped.
+    /// Stops the writer after a last attempt; never takes much longer than `timeoutMs`, even
+    /// when the store stopped answering in the middle of a write (that writer is left to
+    /// finish on its own). A store that was failing already gets one attempt, no waiting.
+    /// Calls still unwritten are lost, counted in writerState().dropped and said on the
+    /// `hako.promptlog` warning output ("prompt log …: N calls not written within X s …").
+    /// Later record() calls are dropped. Call from one thread, not from the writer's signals.
     void close(int timeoutMs = 5000);
 
     struct WriterState {
@@ -134,11 +138,13 @@ Q_SIGNALS:
     void recovered();
 
 private:
-    explicit PromptLog(std::unique_ptr<PromptLogPrivate> d);
-    void writerLoop();
+    explicit PromptLog(std::shared_ptr<PromptLogPrivate> d);
+    // The writer thread's loop; it holds its own reference to `d`, which outlives this object
+    // when close() gives up on a writer stuck in a store that does not answer.
+    void writerLoop(std::shared_ptr<PromptLogPrivate> d);
     void prepare(CallRecord& call) const;
 
-    std::unique_ptr<PromptLogPrivate> d;
+    std::shared_ptr<PromptLogPrivate> d;
 };
 
 } // namespace hako::promptlog

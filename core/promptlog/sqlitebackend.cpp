@@ -317,6 +317,7 @@ public:
         if (m_db)
             return true;
         // Private from the first byte: SQLite gives -wal and -shm the database's permissions.
+        const bool existed = QFileInfo(m_path).size() > 0;
         QString why;
         if (!createPrivateFile(m_path, &why))
             return makeError(QStringLiteral("cannot create the prompt log: %1").arg(why));
@@ -337,8 +338,17 @@ public:
             return makeError(
                 QStringLiteral("cannot %1 the prompt log %2: %3").arg(what, m_path, reason));
         };
-        if (!exec("PRAGMA journal_mode=WAL") || !exec("PRAGMA synchronous=NORMAL"))
+        if (!exec("PRAGMA journal_mode=WAL") || !exec("PRAGMA synchronous=NORMAL")) {
+            const int code = sqlite3_errcode(m_db);
+            if (existed && (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)) {
+                const Diagnostic damaged =
+                    damagedLog(m_path, QString::fromUtf8(sqlite3_errmsg(m_db)));
+                disconnect();
+                return damaged;
+            }
             return fail(QStringLiteral("open"));
+        }
+        m_checkBeforeWriting = m_checkBeforeWriting || existed;
         if (m_maxSize > 0) {
             const int64_t pages = std::max<int64_t>(m_maxSize / 4096, 8);
             exec(QStringLiteral("PRAGMA max_page_count=%1").arg(pages).toUtf8());
@@ -374,6 +384,8 @@ public:
     {
         if (auto c = connect(); !c)
             return c.error();
+        if (std::optional<Diagnostic> damaged = damageBeforeWriting())
+            return *damaged;
         if (!m_insertCall) {
             m_insertCall = std::make_unique<Statement>(
                 m_db, QStringLiteral(
@@ -695,6 +707,8 @@ public:
         return deleteWhere(QStringLiteral("started_at < ?1"), utcMs);
     }
 
+    bool damaged() const override { return m_damage.has_value(); }
+
     Result<QString> integrityCheck() override
     {
         if (auto c = connect(); !c)
@@ -716,6 +730,19 @@ public:
     }
 
 private:
+    // A damaged file (a flipped bit, a bad sector) is refused before anything is written into
+    // it: writing on would bury the calls it still holds. Checked at the first write (large
+    // logs once a day, see checkSqliteLogBeforeWriting()), so that reading never pays for it
+    // and a run pays on the writer's thread.
+    std::optional<Diagnostic> damageBeforeWriting()
+    {
+        if (m_checkBeforeWriting) {
+            m_checkBeforeWriting = false;
+            m_damage = checkSqliteLogBeforeWriting(m_db, m_path);
+        }
+        return m_damage;
+    }
+
     // Short search terms through the index's vocabulary: the trigrams that start with them.
     ShortTermMatch shortTermMatcher()
     {
@@ -809,6 +836,8 @@ private:
     {
         if (auto c = connect(); !c)
             return c.error();
+        if (std::optional<Diagnostic> damaged = damageBeforeWriting())
+            return *damaged;
         if (!exec("BEGIN IMMEDIATE"))
             return error(QStringLiteral("write"));
         const QString ids = QStringLiteral("(SELECT id FROM calls WHERE %1)").arg(where);
@@ -833,6 +862,8 @@ private:
     QString m_path;
     int64_t m_maxSize = 0;
     sqlite3* m_db = nullptr;
+    bool m_checkBeforeWriting = false;  // a file that had content: check it before writing
+    std::optional<Diagnostic> m_damage; // what the check found, for the object's life
     std::unique_ptr<Statement> m_insertCall;
     std::unique_ptr<Statement> m_insertContent;
     std::unique_ptr<Statement> m_insertFts;
@@ -840,6 +871,16 @@ private:
 };
 
 } // namespace
+
+sqlite3* openSqliteReadOnly(const QString& path, QString* error)
+{
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK)
+        return db;
+    *error = db ? QString::fromUtf8(sqlite3_errmsg(db)) : QStringLiteral("out of memory");
+    sqlite3_close_v2(db);
+    return nullptr;
+}
 
 std::unique_ptr<LogBackend> makeSqliteBackend(const QString& path, int64_t maxSizeBytes)
 {

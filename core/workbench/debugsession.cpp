@@ -64,10 +64,19 @@ DebugSession::Reply DebugSession::addBreakpoint(const QString& args)
         r.text = tr("usage: break FILE:LINE [if EXPR]") + QLatin1Char('\n');
         return r;
     }
-    const int n = m_debugger.addBreakpoint(file, line, condition);
-    r.text = tr("Breakpoint %1 at %2:%3").arg(n).arg(QFileInfo(file).fileName()).arg(line);
+    // Refused when it could never stop: a file not in the run, a line past the end, a
+    // condition that does not parse. A line without a block moves to the next one, said so.
+    const Result<int> at = m_debugger.checkLocation(file, line, condition);
+    if (!at) {
+        r.text = tr("No breakpoint set: %1").arg(at.error().message) + QLatin1Char('\n');
+        return r;
+    }
+    const int n = m_debugger.addBreakpoint(file, *at, condition);
+    r.text = tr("Breakpoint %1 at %2:%3").arg(n).arg(QFileInfo(file).fileName()).arg(*at);
     if (!condition.empty())
         r.text += tr(" if %1").arg(QString::fromStdString(condition));
+    if (*at != line)
+        r.text += tr(" (line %1 has no block)").arg(line);
     r.text += QLatin1Char('\n');
     return r;
 }
@@ -139,7 +148,17 @@ DebugSession::Reply DebugSession::execute(const QString& input)
             r.text = tr("The program is not paused.") + QLatin1Char('\n');
             return r;
         }
-        m_debugger.resume(Resume::RunToLine, file, l);
+        // A line without a block would never be reached: run to the next one that has a
+        // block, or refuse.
+        const Result<int> at = m_debugger.checkLocation(file, l);
+        if (!at) {
+            r.text = tr("Not resumed: %1").arg(at.error().message) + QLatin1Char('\n');
+            return r;
+        }
+        if (*at != l)
+            r.text = tr("Line %1 has no block: running until line %2").arg(l).arg(*at) +
+                     QLatin1Char('\n');
+        m_debugger.resume(Resume::RunToLine, file, *at);
         r.resumed = true;
         return r;
     }

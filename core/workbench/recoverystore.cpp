@@ -73,6 +73,9 @@ bool processAlive(qint64 pid, qint64 startTicks)
     return ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
 }
 
+// A copy larger than this is not one of ours (a program of a few MB at most).
+constexpr qint64 kMaxCopyBytes = 256 * 1024 * 1024;
+
 bool validId(const QString& id)
 {
     static const QString allowed = QStringLiteral("-_{}");
@@ -81,6 +84,42 @@ bool validId(const QString& id)
     return std::all_of(id.begin(), id.end(), [](QChar c) {
         return (c.unicode() < 128 && c.isLetterOrNumber()) || allowed.contains(c);
     });
+}
+
+// Reads one copy into `e`: "" when it can be restored, else why not. Everything restoring
+// needs is checked here, so a listed copy never fails to restore for its content.
+QString readEntry(const QString& path, RecoveryEntry* e)
+{
+    QFile f(path);
+    if (f.size() > kMaxCopyBytes)
+        return QStringLiteral("too large to be a recovery copy");
+    if (!f.open(QIODevice::ReadOnly))
+        return f.errorString();
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &parseError);
+    if (!doc.isObject())
+        return QStringLiteral("not a recovery copy (%1)").arg(parseError.errorString());
+    const QJsonObject o = doc.object();
+    if (o.value(QStringLiteral("version")).toInt() != kFormatVersion)
+        return QStringLiteral("written by another version of Hako");
+    e->bufferId = o.value(QStringLiteral("buffer")).toString();
+    if (!validId(e->bufferId))
+        return QStringLiteral("no valid buffer id");
+    if (!o.value(QStringLiteral("text")).isString())
+        return QStringLiteral("no text");
+    if (!o.value(QStringLiteral("path")).isString() &&
+        !o.value(QStringLiteral("path")).isUndefined())
+        return QStringLiteral("the program's path is not a text");
+    e->originalPath = o.value(QStringLiteral("path")).toString();
+    e->savedAt =
+        QDateTime::fromString(o.value(QStringLiteral("saved")).toString(), Qt::ISODateWithMs);
+    // A copy without a readable time still restores; it sorts last.
+    if (!e->savedAt.isValid())
+        e->savedAt = QDateTime::fromMSecsSinceEpoch(0, Qt::UTC);
+    e->pid = o.value(QStringLiteral("pid")).toInteger();
+    e->startTicks = o.value(QStringLiteral("started")).toInteger();
+    e->recoveryFile = path;
+    return {};
 }
 
 } // namespace
@@ -134,26 +173,19 @@ void RecoveryStore::remove(const QString& bufferId)
         QFile::remove(fileFor(bufferId));
 }
 
-QList<RecoveryEntry> RecoveryStore::list(bool includeLive) const
+QList<RecoveryEntry> RecoveryStore::list(bool includeLive, QStringList* damaged) const
 {
     QList<RecoveryEntry> out;
     const QDir dir(m_dir);
     for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files)) {
-        QFile f(dir.filePath(name));
-        if (!f.open(QIODevice::ReadOnly))
-            continue;
-        const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
-        if (o.value(QStringLiteral("version")).toInt() != kFormatVersion)
-            continue;
         RecoveryEntry e;
-        e.bufferId = o.value(QStringLiteral("buffer")).toString();
-        e.originalPath = o.value(QStringLiteral("path")).toString();
-        e.savedAt =
-            QDateTime::fromString(o.value(QStringLiteral("saved")).toString(), Qt::ISODateWithMs);
-        e.pid = o.value(QStringLiteral("pid")).toInteger();
-        e.recoveryFile = f.fileName();
-        const qint64 started = o.value(QStringLiteral("started")).toInteger();
-        if (!validId(e.bufferId) || (!includeLive && processAlive(e.pid, started)))
+        const QString problem = readEntry(dir.filePath(name), &e);
+        if (!problem.isEmpty()) {
+            if (damaged)
+                damaged->append(QStringLiteral("%1: %2").arg(dir.filePath(name), problem));
+            continue;
+        }
+        if (!includeLive && processAlive(e.pid, e.startTicks))
             continue;
         out.append(e);
     }

@@ -10,11 +10,12 @@ namespace hako {
 
 /// One unsaved buffer kept in the recovery folder.
 struct RecoveryEntry {
-    QString bufferId;     ///< stable id of the editor buffer
-    QString originalPath; ///< the file the buffer belongs to; empty for an unnamed buffer
-    QDateTime savedAt;    ///< when the recovery copy was written
-    qint64 pid = 0;       ///< the process that wrote it
-    QString recoveryFile; ///< the copy on disk
+    QString bufferId;      ///< stable id of the editor buffer
+    QString originalPath;  ///< the file the buffer belongs to; empty for an unnamed buffer
+    QDateTime savedAt;     ///< when the recovery copy was written
+    qint64 pid = 0;        ///< the process that wrote it
+    qint64 startTicks = 0; ///< that process's start time (/proc), to tell a reused pid
+    QString recoveryFile;  ///< the copy on disk
 };
 
 /// Autosave copies of unsaved editor buffers, so that after a crash or a kill the next start
@@ -42,9 +43,10 @@ public:
     void remove(const QString& bufferId);
 
     /// The recoverable buffers, newest first. Copies written by a process that is still running
-    /// (another window open now) are left out unless `includeLive`; unreadable files are
-    /// skipped.
-    QList<RecoveryEntry> list(bool includeLive = false) const;
+    /// (another window open now) are left out unless `includeLive`. Each copy stands alone: one
+    /// that cannot be read or restored (not JSON, no text, a bad id, too large) is left out and,
+    /// when `damaged` is given, reported there ("file: why"); the others are listed.
+    QList<RecoveryEntry> list(bool includeLive = false, QStringList* damaged = nullptr) const;
     /// The text of a listed buffer.
     Result<QString> text(const RecoveryEntry& entry) const;
 

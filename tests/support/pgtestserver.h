@@ -11,11 +11,17 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 
+#include <csignal>
+
 #include <unistd.h>
 
 class PgTestServer {
 public:
-    ~PgTestServer() { stop(); }
+    ~PgTestServer()
+    {
+        resume();
+        stop();
+    }
 
     /// Starts the server; false with skipReason() when it cannot be.
     bool start()
@@ -82,6 +88,12 @@ public:
         return !m_running;
     }
 
+    /// Freezes the server (SIGSTOP to the postmaster and every backend): it keeps its
+    /// connections and the kernel keeps accepting TCP, but nothing answers, as a swapped-out
+    /// or hung server. resume() thaws it; the destructor does too.
+    bool pause() { return signalAll(SIGSTOP); }
+    bool resume() { return signalAll(SIGCONT); }
+
     /// Creates an empty database and gives its URL.
     QString createDatabase(const QString& name)
     {
@@ -121,6 +133,34 @@ private:
                 return bin;
         }
         return {};
+    }
+
+    // Sends `signalNumber` to the postmaster (postmaster.pid's first line) and its children.
+    bool signalAll(int signalNumber)
+    {
+        if (!m_running)
+            return false;
+        QFile pidFile(dataDir() + QStringLiteral("/postmaster.pid"));
+        if (!pidFile.open(QIODevice::ReadOnly))
+            return false;
+        const qint64 postmaster = pidFile.readLine().trimmed().toLongLong();
+        if (postmaster <= 0)
+            return false;
+        QList<qint64> pids{postmaster};
+        for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+            QFile stat(QStringLiteral("/proc/%1/stat").arg(entry));
+            if (!stat.open(QIODevice::ReadOnly))
+                continue;
+            const QByteArray line = stat.readAll();
+            const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+            // fields[1] is the parent's pid (field 4 of stat).
+            if (fields.size() > 1 && fields[1].toLongLong() == postmaster)
+                pids.append(entry.toLongLong());
+        }
+        bool ok = true;
+        for (qint64 pid : pids)
+            ok = ::kill(pid_t(pid), signalNumber) == 0 && ok;
+        return ok;
     }
 
     static int freePort()

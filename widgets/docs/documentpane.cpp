@@ -5,6 +5,7 @@
 #include "core/docs/hitlistmodel.h"
 #include "core/util/outputfile.h"
 #include "core/workbench/workbenchcontext.h"
+#include "widgets/common/accessibleparts.h"
 #include "widgets/docs/documentview.h"
 
 #include <QCheckBox>
@@ -262,6 +263,8 @@ DocumentPane::DocumentPane(QWidget* parent) : QWidget(parent)
     auto* prev = new QShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F3), this);
     prev->setContext(Qt::WidgetWithChildrenShortcut);
     connect(prev, &QShortcut::activated, this, &DocumentPane::previousHit);
+    // Qt's own parts (clear and corner buttons, combo box text) get names too.
+    AccessibleParts::name(this);
 }
 
 DocumentPane::~DocumentPane() = default;

@@ -1,4 +1,5 @@
 #include "widgets/editor/findbar.h"
+#include "widgets/common/accessibleparts.h"
 
 #include <QGridLayout>
 #include <QGuiApplication>
@@ -115,6 +116,8 @@ FindBar::FindBar(PdlEditor* editor, QWidget* parent)
     escape->setContext(Qt::WidgetWithChildrenShortcut);
     connect(escape, &QShortcut::activated, this, &FindBar::close);
     hide();
+    // Qt's own parts (clear and corner buttons, combo box text) get names too.
+    AccessibleParts::name(this);
 }
 
 void FindBar::seedFromSelection()

@@ -1,4 +1,5 @@
 #include "widgets/memory/memoryhistoryview.h"
+#include "widgets/common/accessibleparts.h"
 
 #include "core/memory/worddiff.h"
 
@@ -71,6 +72,8 @@ MemoryHistoryView::MemoryHistoryView(QWidget* parent) : QWidget(parent)
         if (id > 0)
             Q_EMIT memoryActivated(id);
     });
+    // Qt's own parts (clear and corner buttons, combo box text) get names too.
+    AccessibleParts::name(this);
 }
 
 void MemoryHistoryView::setStore(std::shared_ptr<MemoryStore> store)

@@ -4,6 +4,7 @@
 
 #include "core/memory/hashembedding.h"
 #include "core/memory/memorytablemodel.h"
+#include "widgets/common/accessibleparts.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/memory/memoryhistoryview.h"
 #include "widgets/memory/memorytimelineview.h"
@@ -183,6 +184,8 @@ MemoryInspector::MemoryInspector(QWidget* parent) : QWidget(parent)
     connect(m_history, &MemoryHistoryView::errorOccurred, this, &MemoryInspector::showError);
     connect(m_thread, &ThreadView::errorOccurred, this, &MemoryInspector::showError);
     m_history->setConfirm(m_confirm);
+    // Qt's own parts (clear and corner buttons, combo box text) get names too.
+    AccessibleParts::name(this);
 }
 
 MemoryInspector::~MemoryInspector() = default;

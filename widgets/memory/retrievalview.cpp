@@ -1,6 +1,7 @@
 #include "widgets/memory/retrievalview.h"
 
 #include "core/memory/candidatemodel.h"
+#include "widgets/common/accessibleparts.h"
 #include "widgets/memory/componentbardelegate.h"
 
 #include <QComboBox>
@@ -126,6 +127,8 @@ RetrievalView::RetrievalView(QWidget* parent) : QWidget(parent)
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
         Q_EMIT memoryActivated(i.data(CandidateModel::IdRole).toLongLong());
     });
+    // Qt's own parts (clear and corner buttons, combo box text) get names too.
+    AccessibleParts::name(this);
 }
 
 RetrievalView::~RetrievalView() = default;

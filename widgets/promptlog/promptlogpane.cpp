@@ -3,6 +3,7 @@
 #include "core/promptlog/calltablemodel.h"
 #include "core/promptlog/promptlog.h"
 #include "core/workbench/workbenchcontext.h"
+#include "widgets/common/accessibleparts.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/promptlog/timechart.h"
 
@@ -329,6 +330,8 @@ PromptLogPane::PromptLogPane(QWidget* parent)
 
     updateEmptyState(-1);
     showCall(nullptr);
+    // Qt's own parts (clear and corner buttons, combo box text) get names too.
+    AccessibleParts::name(this);
 }
 
 PromptLogPane::~PromptLogPane() = default;

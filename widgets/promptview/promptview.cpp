@@ -745,6 +745,8 @@ QWidget* PromptView::makeCard(const PromptDocItem& item, QWidget* parent)
     c->model->setCurrentText(item.model);
     c->model->setEnabled(item.modelEditable);
     c->model->setAccessibleName(tr("Model of %1").arg(name));
+    // The text field a screen reader reaches inside the editable combo box says the same.
+    c->model->lineEdit()->setAccessibleName(c->model->accessibleName());
     modelLabel->setBuddy(c->model);
     settings->addWidget(modelLabel, 0, 0);
     settings->addWidget(c->model, 0, 1, 1, 3);

@@ -5,6 +5,7 @@
 #include "core/models/modelconfig.h"
 #include "core/models/openaiprovider.h"
 #include "core/util/globmatch.h"
+#include "widgets/common/accessibleparts.h"
 #include "widgets/common/messagebar.h"
 
 #include <QComboBox>
@@ -43,6 +44,8 @@ ModelSettingsDialog::ModelSettingsDialog(const QString& settingsFile,
 {
     setWindowTitle(tr("Model settings"));
     buildUi();
+    // Qt's own parts (the table's corner button, the default model's text field) get names too.
+    AccessibleParts::name(this);
     Result<models::ModelSettings> loaded = models::ModelSettings::load(settingsFile);
     if (loaded) {
         m_settings = std::move(loaded.value());

@@ -5,6 +5,7 @@
 #include "core/pdl/trace/tracefilterproxy.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/workbench/workbenchcontext.h"
+#include "widgets/common/accessibleparts.h"
 #include "widgets/common/thememanager.h"
 #include "widgets/trace/tracepanestyle.h"
 
@@ -123,6 +124,8 @@ TraceTreeView::TraceTreeView(WorkbenchContext* context, QWidget* parent)
     followTraceContext(
         m_context, this, [this](pdl::TraceModel* model) { setModel(model); },
         [this](const QString& id) { followCurrentNode(id); }, true);
+    // Qt's own parts (clear and corner buttons, combo box text) get names too.
+    AccessibleParts::name(this);
 }
 
 void TraceTreeView::updateKindIcons()

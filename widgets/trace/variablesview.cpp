@@ -4,6 +4,7 @@
 #include "core/pdl/trace/tracesource.h"
 #include "core/pdl/trace/valuetreemodel.h"
 #include "core/workbench/workbenchcontext.h"
+#include "widgets/common/accessibleparts.h"
 #include "widgets/trace/tracepanestyle.h"
 
 #include <QHeaderView>
@@ -56,6 +57,8 @@ VariablesView::VariablesView(WorkbenchContext* context, QWidget* parent)
 
     // Every origin: the variables follow any selection.
     followContext();
+    // Qt's own parts (clear and corner buttons, combo box text) get names too.
+    AccessibleParts::name(this);
 }
 
 void VariablesView::refresh()

@@ -525,9 +525,22 @@ bool FileController::restoreEntry(const QString& bufferId)
 
 int FileController::offerRecovery()
 {
-    const QList<RecoveryEntry> entries = m_recovery->list();
-    if (entries.isEmpty())
+    QStringList damaged;
+    const QList<RecoveryEntry> entries = m_recovery->list(false, &damaged);
+    // A copy that cannot be read is said, not silently kept from the user: it stays in the
+    // folder for them to look at.
+    auto reportDamaged = [this, &damaged] {
+        if (!damaged.isEmpty())
+            editor()->messageBar()->showMessage(
+                tr("%n recovery copies could not be read and were skipped: %1", nullptr,
+                   int(damaged.size()))
+                    .arg(damaged.join(QStringLiteral("; "))),
+                MessageBar::Kind::Warning);
+    };
+    if (entries.isEmpty()) {
+        reportDamaged();
         return 0;
+    }
     QStringList names;
     for (const RecoveryEntry& e : entries)
         names << (e.originalPath.isEmpty() ? tr("an untitled program")
@@ -537,13 +550,19 @@ int FileController::offerRecovery()
             ? m_recoveryQuestion(names)
             : QMessageBox::question(m_window, tr("Restore Unsaved Programs?"),
                                     tr("Hako was closed without saving:\n\n%1\n\nRestore the "
-                                       "unsaved changes? (Others stay under File › Recover "
-                                       "Unsaved.)")
+                                       "unsaved changes? Each opens in its own tab. (If not, "
+                                       "they stay under File › Recover Unsaved.)")
                                         .arg(names.join(QLatin1Char('\n'))),
                                     QMessageBox::Yes | QMessageBox::No,
                                     QMessageBox::Yes) == QMessageBox::Yes;
-    // The newest first: list() is sorted newest first.
-    return restore && restoreEntry(entries.front().bufferId) ? 1 : 0;
+    if (!restore)
+        return 0;
+    // Each copy stands alone: one that fails to restore does not keep the others back.
+    int restored = 0;
+    for (auto it = entries.rbegin(); it != entries.rend(); ++it)
+        restored += restoreEntry(it->bufferId) ? 1 : 0;
+    reportDamaged();
+    return restored;
 }
 
 } // namespace hako

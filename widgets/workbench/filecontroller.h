@@ -93,9 +93,9 @@ public:
     /// Opens a copy of the example `fileName` (from :/examples) in the editor; examples that
     /// need a model explain how to connect one in the message bar.
     bool openExample(const QString& fileName);
-    /// Offers to restore programs left unsaved by a session that crashed or was killed: the
-    /// newest opens in a tab, the others stay under File › Recover Unsaved. Returns the
-    /// number restored (0 or 1).
+    /// Offers to restore programs left unsaved by a session that crashed or was killed: each
+    /// opens in its own tab (the newest last, so it is the current one); copies that cannot be
+    /// read are skipped and said in the message bar. Returns the number restored.
     int offerRecovery();
     /// The editors stop writing recovery copies (before the window goes).
     void detachRecovery();

@@ -8,6 +8,7 @@
 #include "core/workbench/runcontroller.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/aboutplugins.h"
+#include "widgets/common/accessibleparts.h"
 #include "widgets/common/languagemanager.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/common/thememanager.h"
@@ -160,7 +161,6 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_runActions, &RunActions::configureModelsRequested, this,
             &MainWindow::showModelSettings);
-
     connect(m_tabs, &ProgramTabs::currentModificationChanged, this, &MainWindow::updateTitle);
     connect(m_tabs, &ProgramTabs::currentFilePathChanged, this, &MainWindow::updateTitle);
     connect(m_tabs, &ProgramTabs::currentCursorPositionChanged, this, [this](int line, int column) {
@@ -175,10 +175,11 @@ MainWindow::MainWindow(QWidget* parent)
             });
     updateTitle();
     m_positionLabel->setText(tr("Ln %1, Col %2").arg(1).arg(1));
-
     m_layout = new DockLayout(this, m_settings.get());
     m_layout->restore({m_traces->traceDock(), m_traces->detailDock(), m_consoleDock});
     editorPane()->setFocus();
+    // Qt's parts inside every pane get names (panes built later name their own).
+    AccessibleParts::name(this);
 }
 
 MainWindow::~MainWindow()

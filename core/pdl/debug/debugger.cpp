@@ -1,9 +1,11 @@
 #include "core/pdl/debug/debugger.h"
 
+#include "core/pdl/expr/expression.h"
 #include "core/pdl/parser/yamlvalue.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QStringList>
 
 #include <chrono>
 
@@ -88,6 +90,27 @@ const Block* innermost(const Block& b, int line, int depth = 0)
     return found;
 }
 
+// The first line after `line` on which a block of `b` starts (0 when none).
+int nextBlockLine(const Block& b, int line, int depth = 0)
+{
+    if (depth > 2000)
+        return 0;
+    int best = b.span.line > line ? b.span.line : 0;
+    forEachChild(b, [&](const Block& c) {
+        const int inner = nextBlockLine(c, line, depth + 1);
+        if (inner > 0 && (best == 0 || inner < best))
+            best = inner;
+    });
+    return best;
+}
+
+bool hasChildren(const Block& b)
+{
+    bool any = false;
+    forEachChild(b, [&](const Block&) { any = true; });
+    return any;
+}
+
 bool sameFile(const QString& programFile, const QString& wanted)
 {
     if (wanted.isEmpty())
@@ -158,6 +181,54 @@ int Debugger::addBreakpoint(const QString& file, int line, std::string condition
     resolveAll();
     rearm();
     return bp.number;
+}
+
+Result<int> Debugger::checkLocation(const QString& file, int line,
+                                    const std::string& condition) const
+{
+    auto tr = [](const char* text) {
+        return QCoreApplication::translate("hako::pdl::Debugger", text);
+    };
+    if (!condition.empty()) {
+        const std::string expression =
+            condition.find("${") == std::string::npos ? "${ " + condition + " }" : condition;
+        if (std::optional<Diagnostic> bad = checkTemplate(expression))
+            return makeError(tr("the condition '%1' cannot be read: %2")
+                                 .arg(QString::fromStdString(condition), bad->message));
+    }
+    if (line < 1)
+        return makeError(tr("line %1 does not exist (lines count from 1)").arg(line));
+    std::lock_guard lock(m_mutex);
+    const Program* program = nullptr;
+    for (const auto& p : m_programs)
+        if (p->root && sameFile(p->file, file) && !program)
+            program = p.get();
+    if (!program) {
+        // Not loaded (yet): an included program runs later; a file that does not exist never.
+        if (m_programs.empty() || QFileInfo::exists(file))
+            return line;
+        QStringList loaded;
+        for (const auto& p : m_programs)
+            loaded << QFileInfo(p->file).fileName();
+        return makeError(tr("no program file '%1' in this run (it runs %2)")
+                             .arg(file, loaded.join(QStringLiteral(", "))));
+    }
+    const QString name = QFileInfo(program->file).fileName();
+    const int lines = int(program->source.count('\n')) +
+                      (program->source.endsWith('\n') || program->source.isEmpty() ? 0 : 1);
+    if (line > lines)
+        return makeError(tr("%1 has %2 lines: there is no line %3").arg(name).arg(lines).arg(line));
+    // A block that starts on the line, or a leaf block running over it, stops there. A line
+    // between blocks (a blank line, a key of a block entered earlier) has no block of its own:
+    // the next line that starts one stands in.
+    const Block* at = innermost(*program->root, line);
+    if (at && at != program->root.get() && (at->span.line == line || !hasChildren(*at)))
+        return line;
+    const int next = nextBlockLine(*program->root, line);
+    if (next == 0)
+        return makeError(
+            tr("line %1 of %2 has no block, and no block follows it").arg(line).arg(name));
+    return next;
 }
 
 bool Debugger::removeBreakpoint(int number)

@@ -64,6 +64,13 @@ public:
     // Configuration, at any time.
     /// Adds a breakpoint and returns its number (from 1).
     int addBreakpoint(const QString& file, int line, std::string condition = {});
+    /// Checks a breakpoint (or a run-to-line target) before it is set, against the programs
+    /// loaded so far: the line the run would stop at — `line` itself, or the next line that
+    /// starts a block when `line` has no block of its own (a blank line, a key) — or an error
+    /// naming the file, the line or the condition (`condition` as addBreakpoint takes it) that
+    /// is wrong. A file not loaded yet is accepted when it exists (an included program).
+    Result<int> checkLocation(const QString& file, int line,
+                              const std::string& condition = {}) const;
     bool removeBreakpoint(int number);
     void clearBreakpoints();
     std::vector<Breakpoint> breakpoints() const;

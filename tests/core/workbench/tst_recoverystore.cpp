@@ -69,6 +69,49 @@ private Q_SLOTS:
         QVERIFY(RecoveryStore(dir.path()).list(true).isEmpty());
     }
 
+    // Each copy stands alone: a malformed one (here the newest, so it would be offered first)
+    // is reported and left out, and every copy listed restores.
+    void malformedCopyIsReportedAndTheOthersRestore()
+    {
+        QTemporaryDir dir;
+        RecoveryStore store(dir.path());
+        QStringList ids;
+        for (int i = 0; i < 3; ++i) {
+            ids << RecoveryStore::newBufferId();
+            QVERIFY(store
+                        .save(ids.last(), QStringLiteral("/tmp/p%1.pdl").arg(i),
+                              QStringLiteral("text: %1\n").arg(i))
+                        .ok());
+        }
+        auto write = [&](const QString& name, const QByteArray& bytes) {
+            QFile f(QDir(dir.path()).filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes);
+        };
+        QJsonObject noText{{QStringLiteral("version"), 1},
+                           {QStringLiteral("buffer"), QStringLiteral("bad-text")},
+                           {QStringLiteral("path"), QStringLiteral("/tmp/bad.pdl")},
+                           {QStringLiteral("saved"), QStringLiteral("2999-01-01T00:00:00.000Z")},
+                           {QStringLiteral("text"), 42}};
+        write(QStringLiteral("bad-text.json"), QJsonDocument(noText).toJson());
+        write(QStringLiteral("truncated.json"), QByteArray("{\"version\": 1, \"buffer\": \"tr"));
+
+        QStringList damaged;
+        const QList<RecoveryEntry> entries = store.list(true, &damaged);
+        QCOMPARE(entries.size(), 3);
+        for (const RecoveryEntry& e : entries) {
+            QVERIFY(ids.contains(e.bufferId));
+            QVERIFY2(store.text(e).ok(), qPrintable(e.recoveryFile));
+        }
+        QCOMPARE(damaged.size(), 2);
+        damaged.sort();
+        QVERIFY2(damaged.at(0).contains(QLatin1String("bad-text.json")) &&
+                     damaged.at(0).contains(QLatin1String("no text")),
+                 qPrintable(damaged.at(0)));
+        QVERIFY2(damaged.at(1).contains(QLatin1String("truncated.json")),
+                 qPrintable(damaged.at(1)));
+    }
+
     // After a kill the next start may get the same pid (a container, a fresh pid namespace):
     // a copy from an earlier process with this pid is still offered.
     void reusedPidIsNotLive()

@@ -24,7 +24,9 @@ const char* kUsage =
     "  and cost never count as a difference.\n"
     "options:\n"
     "  --json   print a JSON document instead: same, summary, differences\n"
-    "exit status: 0 the runs are the same (timings aside), 1 they differ, 2 an error\n";
+    "exit status: 0 the runs are the same (timings aside), 1 they differ, 2 an error (also\n"
+    "  when nothing was found to differ but blocks below 2,000 levels, or values nested\n"
+    "  too deeply, could not be compared)\n";
 
 int fail(const QString& message)
 {
@@ -80,6 +82,14 @@ int diffCommand(const QStringList& args)
                 QJsonDocument(diff.toJson(files[0], files[1])).toJson(QJsonDocument::Indented)));
     else
         writeText(stdout, diff.report(files[0], files[1]));
+    if (diff.isUndetermined()) {
+        // Nothing found to differ, but not everything could be compared: neither answer.
+        writeText(stderr, QStringLiteral("hako diff: %1 block(s) hold blocks or values nested too "
+                                         "deeply to compare; the traces are not known to be the "
+                                         "same\n")
+                              .arg(diff.counts().notCompared));
+        return 2;
+    }
     return diff.isSame() ? 0 : 1;
 }
 

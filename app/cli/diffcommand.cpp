@@ -34,7 +34,7 @@ int fail(const QString& message)
     return 2;
 }
 
-Result<pdl::TracePtr> readTrace(const QString& path)
+Result<pdl::TracePtr> readTraceOrFail(const QString& path)
 {
     Result<pdl::TraceLoadResult> loaded = pdl::readTraceFile(path);
     if (!loaded)
@@ -44,6 +44,43 @@ Result<pdl::TracePtr> readTrace(const QString& path)
     if (!loaded->root)
         return makeError(QStringLiteral("%1 holds no trace").arg(path));
     return std::move(loaded->root);
+}
+
+QString outOfMemory(const QString& what)
+{
+    return QStringLiteral("out of memory %1 (the two traces must fit in memory together; "
+                          "compare smaller traces or free memory)")
+        .arg(what);
+}
+
+// Running out of memory is an error that says so, never an abort.
+Result<pdl::TracePtr> readTrace(const QString& path)
+{
+    try {
+        return readTraceOrFail(path);
+    } catch (const std::bad_alloc&) {
+        return makeError(outOfMemory(QStringLiteral("reading %1").arg(path)));
+    }
+}
+
+// The comparison and its report: what is printed, and the exit status.
+int compareAndReport(pdl::TracePtr a, pdl::TracePtr b, const QStringList& files, bool json)
+{
+    const pdl::TraceDiff diff = pdl::TraceDiff::compare(std::move(a), std::move(b));
+    const QString text =
+        json ? QString::fromUtf8(
+                   QJsonDocument(diff.toJson(files[0], files[1])).toJson(QJsonDocument::Indented))
+             : diff.report(files[0], files[1]);
+    writeText(stdout, text);
+    if (diff.isUndetermined()) {
+        // Nothing found to differ, but not everything could be compared: neither answer.
+        writeText(stderr, QStringLiteral("hako diff: %1 block(s) hold blocks or values nested too "
+                                         "deeply to compare; the traces are not known to be the "
+                                         "same\n")
+                              .arg(diff.counts().notCompared));
+        return 2;
+    }
+    return diff.isSame() ? 0 : 1;
 }
 
 } // namespace
@@ -74,23 +111,11 @@ int diffCommand(const QStringList& args)
         return fail(a.error().message);
     if (!b)
         return fail(b.error().message);
-    const pdl::TraceDiff diff = pdl::TraceDiff::compare(*a, *b);
-    if (json)
-        writeText(
-            stdout,
-            QString::fromUtf8(
-                QJsonDocument(diff.toJson(files[0], files[1])).toJson(QJsonDocument::Indented)));
-    else
-        writeText(stdout, diff.report(files[0], files[1]));
-    if (diff.isUndetermined()) {
-        // Nothing found to differ, but not everything could be compared: neither answer.
-        writeText(stderr, QStringLiteral("hako diff: %1 block(s) hold blocks or values nested too "
-                                         "deeply to compare; the traces are not known to be the "
-                                         "same\n")
-                              .arg(diff.counts().notCompared));
-        return 2;
+    try {
+        return compareAndReport(std::move(*a), std::move(*b), files, json);
+    } catch (const std::bad_alloc&) {
+        return fail(outOfMemory(QStringLiteral("comparing the traces")));
     }
-    return diff.isSame() ? 0 : 1;
 }
 
 } // namespace hako

@@ -512,9 +512,18 @@ pdl::BlockKind blockKindFromName(std::string_view name)
 
 namespace {
 
-pdl::Value val(const json& j)
+// A value of the span, or null when it nests deeper than a trace holds (a JSON text in an
+// attribute can nest without bound): the node then says so, as the trace reader does for a
+// recorded value, and the span is still shown.
+pdl::Value recordedValue(const json& j, pdl::TraceNode& n)
 {
-    return pdl::Value::fromJson(j);
+    try {
+        return pdl::Value::fromJson(j);
+    } catch (const pdl::EvalError& e) {
+        if (n.error.empty())
+            n.error = std::string("a recorded value is not shown: ") + e.what();
+        return pdl::Value();
+    }
 }
 
 std::string replyOf(const SpanView& v)
@@ -531,6 +540,9 @@ std::string replyOf(const SpanView& v)
 pdl::TracePtr toTraceNode(const Span& span, const SpanView& v)
 {
     auto n = std::make_shared<pdl::TraceNode>();
+    auto val = [&n](const json& j) {
+        return recordedValue(j, *n);
+    };
     n->startNanos = span.startNanos;
     n->endNanos = span.endNanos;
     const json& p = v.pdl;

@@ -100,6 +100,24 @@ private Q_SLOTS:
         QCOMPARE(call->messages.size(), 1);
     }
 
+    void deeplyNestedJsonAttributeIsNoAbort()
+    {
+        // A JSON text nested deeper than a trace value may be: the node says it is not shown.
+        Span s;
+        s.traceId = "0af7651916cd43dd8448eb211c80319c";
+        s.spanId = "00f067aa0ba902b7";
+        s.name = "chat";
+        AttributesBuilder b;
+        b.set("openinference.span.kind", "LLM");
+        b.set("output.mime_type", "application/json");
+        b.set("output.value", std::string(1100, '[') + "1" + std::string(1100, ']'));
+        s.attributes = b.take();
+        const SpanView v = interpretSpan(s);
+        pdl::TracePtr node = toTraceNode(s, v);
+        QVERIFY(node);
+        QVERIFY2(node->error.rfind("a recorded value is not shown", 0) == 0, node->error.c_str());
+    }
+
     void builderKeepsFirstPlaceAndLastValue()
     {
         AttributesBuilder b;

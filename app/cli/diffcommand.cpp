@@ -9,6 +9,11 @@
 #include <QJsonDocument>
 #include <QtConcurrent>
 
+#include <cstdlib>
+#include <new>
+
+#include <unistd.h>
+
 namespace hako {
 
 namespace {
@@ -51,6 +56,18 @@ QString outOfMemory(const QString& what)
     return QStringLiteral("out of memory %1 (the two traces must fit in memory together; "
                           "compare smaller traces or free memory)")
         .arg(what);
+}
+
+// Memory can run out where no error can be returned (inside the JSON reader's destructors,
+// which allocate): the process then ends with a message and exit status 2 instead of
+// std::terminate's abort. Nothing is allocated on the way out.
+void outOfMemoryExit()
+{
+    static const char message[] =
+        "hako diff: out of memory reading or comparing the traces (the two must fit in memory "
+        "together; compare smaller traces or free memory)\n";
+    [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, message, sizeof message - 1);
+    std::_Exit(2);
 }
 
 // Running out of memory is an error that says so, never an abort.
@@ -102,6 +119,7 @@ int diffCommand(const QStringList& args)
         writeText(stderr, QString::fromLatin1(kUsage));
         return 2;
     }
+    std::set_new_handler(outOfMemoryExit);
     otel::registerOtlpTraceFormat();
     // The two files are read side by side: each is a parse of its own.
     QFuture<Result<pdl::TracePtr>> second = QtConcurrent::run(readTrace, files[1]);

@@ -9,10 +9,9 @@
 #include <QJsonDocument>
 #include <QtConcurrent>
 
+#include <cstdio>
 #include <cstdlib>
 #include <new>
-
-#include <unistd.h>
 
 namespace hako {
 
@@ -66,7 +65,7 @@ void outOfMemoryExit()
     static const char message[] =
         "hako diff: out of memory reading or comparing the traces (the two must fit in memory "
         "together; compare smaller traces or free memory)\n";
-    [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, message, sizeof message - 1);
+    std::fputs(message, stderr); // stderr is unbuffered: nothing is allocated
     std::_Exit(2);
 }
 

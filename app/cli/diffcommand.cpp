@@ -9,6 +9,10 @@
 #include <QJsonDocument>
 #include <QtConcurrent>
 
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+
 namespace hako {
 
 namespace {
@@ -24,7 +28,9 @@ const char* kUsage =
     "  and cost never count as a difference.\n"
     "options:\n"
     "  --json   print a JSON document instead: same, summary, differences\n"
-    "exit status: 0 the runs are the same (timings aside), 1 they differ, 2 an error\n";
+    "exit status: 0 the runs are the same (timings aside), 1 they differ, 2 an error (also\n"
+    "  when nothing was found to differ but blocks below 2,000 levels, or values nested\n"
+    "  too deeply, could not be compared)\n";
 
 int fail(const QString& message)
 {
@@ -32,7 +38,7 @@ int fail(const QString& message)
     return 2;
 }
 
-Result<pdl::TracePtr> readTrace(const QString& path)
+Result<pdl::TracePtr> readTraceOrFail(const QString& path)
 {
     Result<pdl::TraceLoadResult> loaded = pdl::readTraceFile(path);
     if (!loaded)
@@ -42,6 +48,55 @@ Result<pdl::TracePtr> readTrace(const QString& path)
     if (!loaded->root)
         return makeError(QStringLiteral("%1 holds no trace").arg(path));
     return std::move(loaded->root);
+}
+
+QString outOfMemory(const QString& what)
+{
+    return QStringLiteral("out of memory %1 (the two traces must fit in memory together; "
+                          "compare smaller traces or free memory)")
+        .arg(what);
+}
+
+// Memory can run out where no error can be returned (inside the JSON reader's destructors,
+// which allocate): the process then ends with a message and exit status 2 instead of
+// std::terminate's abort. Nothing is allocated on the way out.
+void outOfMemoryExit()
+{
+    static const char message[] =
+        "hako diff: out of memory reading or comparing the traces (the two must fit in memory "
+        "together; compare smaller traces or free memory)\n";
+    std::fputs(message, stderr); // stderr is unbuffered: nothing is allocated
+    std::_Exit(2);
+}
+
+// Running out of memory is an error that says so, never an abort.
+Result<pdl::TracePtr> readTrace(const QString& path)
+{
+    try {
+        return readTraceOrFail(path);
+    } catch (const std::bad_alloc&) {
+        return makeError(outOfMemory(QStringLiteral("reading %1").arg(path)));
+    }
+}
+
+// The comparison and its report: what is printed, and the exit status.
+int compareAndReport(pdl::TracePtr a, pdl::TracePtr b, const QStringList& files, bool json)
+{
+    const pdl::TraceDiff diff = pdl::TraceDiff::compare(std::move(a), std::move(b));
+    const QString text =
+        json ? QString::fromUtf8(
+                   QJsonDocument(diff.toJson(files[0], files[1])).toJson(QJsonDocument::Indented))
+             : diff.report(files[0], files[1]);
+    writeText(stdout, text);
+    if (diff.isUndetermined()) {
+        // Nothing found to differ, but not everything could be compared: neither answer.
+        writeText(stderr, QStringLiteral("hako diff: %1 block(s) hold blocks or values nested too "
+                                         "deeply to compare; the traces are not known to be the "
+                                         "same\n")
+                              .arg(diff.counts().notCompared));
+        return 2;
+    }
+    return diff.isSame() ? 0 : 1;
 }
 
 } // namespace
@@ -63,6 +118,7 @@ int diffCommand(const QStringList& args)
         writeText(stderr, QString::fromLatin1(kUsage));
         return 2;
     }
+    std::set_new_handler(outOfMemoryExit);
     otel::registerOtlpTraceFormat();
     // The two files are read side by side: each is a parse of its own.
     QFuture<Result<pdl::TracePtr>> second = QtConcurrent::run(readTrace, files[1]);
@@ -72,15 +128,11 @@ int diffCommand(const QStringList& args)
         return fail(a.error().message);
     if (!b)
         return fail(b.error().message);
-    const pdl::TraceDiff diff = pdl::TraceDiff::compare(*a, *b);
-    if (json)
-        writeText(
-            stdout,
-            QString::fromUtf8(
-                QJsonDocument(diff.toJson(files[0], files[1])).toJson(QJsonDocument::Indented)));
-    else
-        writeText(stdout, diff.report(files[0], files[1]));
-    return diff.isSame() ? 0 : 1;
+    try {
+        return compareAndReport(std::move(*a), std::move(*b), files, json);
+    } catch (const std::bad_alloc&) {
+        return fail(outOfMemory(QStringLiteral("comparing the traces")));
+    }
 }
 
 } // namespace hako

@@ -26,7 +26,10 @@ const char* kUsage =
     "  versions are served. A token is required beyond loopback (also HAKO_PROMPTS_TOKEN).\n"
     "  Receives OpenTelemetry traces over OTLP/HTTP (POST /v1/traces, JSON or protobuf,\n"
     "  gzip) and writes every LLM span (OpenInference or OpenTelemetry GenAI attributes) to\n"
-    "  the prompt log as a model call (see hako log). Runs until Ctrl+C or SIGTERM.\n"
+    "  the prompt log as a model call (see hako log). A request is answered 200 once its\n"
+    "  model calls are committed to the log; when the log cannot be written it is answered\n"
+    "  503 (exporters send it again; a call sent twice is logged once). Runs until Ctrl+C or\n"
+    "  SIGTERM.\n"
     "  --otlp [ADDR]        where to listen: PORT, HOST or HOST:PORT (default\n"
     "                       127.0.0.1:4318; port 0 picks a free one and prints it)\n"
     "  --token T            require `Authorization: Bearer T` (required beyond loopback;\n"
@@ -91,6 +94,64 @@ bool parseAddress(const QString& text, QHostAddress& address, quint16& port)
     if (host == QLatin1String("localhost"))
         host = QStringLiteral("127.0.0.1");
     return address.setAddress(host);
+}
+
+// What `hako serve --otlp` did with the calls it received (updated on the receiver's thread).
+struct ServeTally {
+    std::atomic<qint64> logged{0};    ///< committed to the log by this server
+    std::atomic<qint64> already{0};   ///< sent again (a retry): the log had them
+    std::atomic<qint64> notLogged{0}; ///< in requests answered 503
+};
+
+// The request's model calls, committed to the log before the request is answered: a call
+// answered 200 survives the server being killed the next moment. Empty when committed, else
+// why not (the receiver answers 503 and the exporter sends the request again; uids make the
+// retry add nothing twice).
+QString storeCalls(promptlog::PromptLog& log, const std::vector<otel::Span>& spans,
+                   ServeTally& tally, bool quiet)
+{
+    std::vector<promptlog::CallRecord> calls;
+    for (const otel::Span& s : spans)
+        if (auto call = otel::toCallRecord(s, otel::interpretSpan(s)))
+            calls.push_back(std::move(*call));
+    const qint64 count = qint64(calls.size());
+    qint64 added = 0;
+    if (count > 0) {
+        Result<int64_t> inserted = log.insertNow(std::move(calls));
+        if (!inserted) {
+            tally.notLogged += count;
+            return QStringLiteral("the prompt log cannot be written: %1")
+                .arg(inserted.error().message);
+        }
+        added = *inserted;
+    }
+    tally.logged += added;
+    tally.already += count - added;
+    if (!quiet)
+        writeText(
+            stdout,
+            QStringLiteral("received %1 span(s), %2 model call(s)\n").arg(spans.size()).arg(count));
+    return {};
+}
+
+QString stopMessage(const otel::OtlpReceiver::Counters& c, const ServeTally& tally)
+{
+    QString text = QStringLiteral("hako serve: stopped; %1 request(s) accepted with %2 span(s), "
+                                  "%3 model call(s) logged")
+                       .arg(c.accepted.load())
+                       .arg(c.spans.load())
+                       .arg(tally.logged.load());
+    if (tally.already > 0)
+        text += QStringLiteral(" (%1 more sent again, already in the log)").arg(tally.already);
+    if (c.unstored > 0)
+        text += QStringLiteral("; %1 answered 503 because the prompt log could not be written "
+                               "(%2 model call(s) not logged; exporters retry them)")
+                    .arg(c.unstored.load())
+                    .arg(tally.notLogged.load());
+    const qint64 refused = c.rejected - c.unstored;
+    if (refused > 0)
+        text += QStringLiteral("; %1 refused").arg(refused);
+    return text + QLatin1Char('\n');
 }
 
 } // namespace
@@ -220,21 +281,9 @@ int serveCommand(const QStringList& args)
         writeText(stderr, QStringLiteral("hako serve: %1\n").arg(error));
 
     otel::OtlpReceiver receiver(options);
-    std::atomic<qint64> calls{0};
-    promptlog::PromptLog* store = log.get();
-    receiver.setSink([store, &calls, quiet](std::vector<otel::Span>&& spans) {
-        int llm = 0;
-        for (const otel::Span& s : spans) {
-            if (auto call = otel::toCallRecord(s, otel::interpretSpan(s))) {
-                store->record(std::move(*call));
-                ++llm;
-            }
-        }
-        calls += llm;
-        if (!quiet)
-            writeText(stdout, QStringLiteral("received %1 span(s), %2 model call(s)\n")
-                                  .arg(spans.size())
-                                  .arg(llm));
+    ServeTally tally;
+    receiver.setStoringSink([store = log.get(), &tally, quiet](const std::vector<otel::Span>& s) {
+        return storeCalls(*store, s, tally, quiet);
     });
     QObject::connect(&receiver, &otel::OtlpReceiver::requestRejected,
                      [quiet](int status, const QString& reason) {
@@ -258,13 +307,7 @@ int serveCommand(const QStringList& args)
 
     runUntilStopped();
     receiver.stop();
-    const bool flushed = log->flush(10000);
-    writeText(stderr, QStringLiteral("hako serve: stopped; %1 request(s), %2 span(s), %3 model "
-                                     "call(s) logged%4\n")
-                          .arg(receiver.counters().requests.load())
-                          .arg(receiver.counters().spans.load())
-                          .arg(calls.load())
-                          .arg(flushed ? QString() : QStringLiteral(" (some not yet written)")));
+    writeText(stderr, stopMessage(receiver.counters(), tally));
     return 0;
 }
 

@@ -7,6 +7,8 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <atomic>
+#include <deque>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -23,10 +25,18 @@ namespace hako::otel {
 /// and shown with TraceModel::setTrace, so spans appear as they arrive, under placeholders
 /// until their parents come, ordered by start time.
 ///
+/// Bounded: it keeps at most maxSpans() spans (queued and assembled together). Past that, the
+/// traces that arrived first are dropped whole (never the followed one), and when the newest
+/// trace alone is that large its further spans are not shown; the shown trace's title and
+/// notice() say so.
+///
 /// Lives on the GUI thread; the model is not owned and may be deleted first.
 class OtelLiveFeed : public QObject {
     Q_OBJECT
 public:
+    /// The default bound: about 150 MB of trace trees for typical agent spans.
+    static constexpr size_t kDefaultMaxSpans = 100000;
+
     explicit OtelLiveFeed(pdl::TraceModel* model, QObject* parent = nullptr);
 
     /// Queues spans; thread-safe (the receiver's sink calls it on its thread).
@@ -36,6 +46,13 @@ public:
     /// Applies what is queued now (GUI thread).
     void flush();
     void setInterval(int ms) { m_timer.setInterval(ms); }
+    /// The bound (GUI thread; applies from the next batch).
+    void setMaxSpans(size_t spans);
+    size_t maxSpans() const { return m_maxSpans; }
+    /// Spans received and not kept (their traces dropped, or over the bound).
+    size_t droppedSpans() const { return m_droppedSpans; }
+    /// What the view is missing and why, or empty when it misses nothing.
+    QString notice() const;
 
     const TraceAssembler& assembler() const { return m_assembler; }
     std::string shownTrace() const { return m_shown; }
@@ -51,6 +68,13 @@ private:
     std::vector<Span> m_queue;
     std::string m_follow;
     std::string m_shown;
+    std::atomic<size_t> m_maxSpans{kDefaultMaxSpans};
+    size_t m_droppedSpans = 0;
+    std::atomic<size_t> m_droppedQueued{0}; ///< dropped by push() while the queue was full
+    std::deque<std::string> m_arrival;      ///< traces kept, first arrived first
+
+    void addBounded(std::vector<Span>& batch);
+    bool evictOldestBut(const std::string& keep, const std::string& alsoKeep);
     QTimer m_timer;
 };
 

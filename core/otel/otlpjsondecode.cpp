@@ -138,7 +138,7 @@ Attributes anyValue(const json& v, const Path& where, int depth);
 
 Attributes keyValues(const json* list, const Path& where, int depth)
 {
-    Attributes out = Attributes::object();
+    AttributesBuilder out;
     const json& arr = expectArray(list, where);
     size_t i = 0;
     for (const json& kv : arr) {
@@ -149,10 +149,10 @@ Attributes keyValues(const json* list, const Path& where, int depth)
         if (!key || !key->is_string())
             fail(at.at("key"), "expected a string");
         const json* value = member(kv, "value");
-        out[key->get<std::string>()] =
-            value ? anyValue(*value, at.at("value"), depth + 1) : Attributes();
+        out.set(key->get<std::string>(),
+                value ? anyValue(*value, at.at("value"), depth + 1) : Attributes());
     }
-    return out;
+    return out.take();
 }
 
 Attributes anyValue(const json& v, const Path& where, int depth)

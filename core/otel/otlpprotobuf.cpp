@@ -127,7 +127,7 @@ private:
 
 Attributes anyValue(std::string_view data, int depth);
 
-void keyValue(std::string_view data, int depth, Attributes& into)
+void keyValue(std::string_view data, int depth, AttributesBuilder& into)
 {
     Reader r(data, depth);
     std::string key;
@@ -145,7 +145,7 @@ void keyValue(std::string_view data, int depth, Attributes& into)
             r.skip(wire);
         }
     }
-    into[key] = std::move(value);
+    into.set(std::move(key), std::move(value));
 }
 
 Attributes anyValue(std::string_view data, int depth)
@@ -195,17 +195,18 @@ Attributes anyValue(std::string_view data, int depth)
         case 6: {
             r.expect(wire, Len);
             Reader k(r.bytes(), depth + 1);
-            out = Attributes::object();
+            AttributesBuilder members;
             uint32_t f;
             int w;
             while (k.next(f, w)) {
                 if (f == 1) {
                     k.expect(w, Len);
-                    keyValue(k.bytes(), depth + 2, out);
+                    keyValue(k.bytes(), depth + 2, members);
                 } else {
                     k.skip(w);
                 }
             }
+            out = members.take();
             break;
         }
         case 7: {
@@ -236,6 +237,7 @@ void span(std::string_view data, const std::shared_ptr<const SpanResource>& reso
 {
     Reader r(data, 3);
     Span s;
+    AttributesBuilder attributes;
     uint32_t field;
     int wire;
     while (r.next(field, wire)) {
@@ -270,12 +272,13 @@ void span(std::string_view data, const std::shared_ptr<const SpanResource>& reso
             break;
         case 9:
             r.expect(wire, Len);
-            keyValue(r.bytes(), 4, s.attributes);
+            keyValue(r.bytes(), 4, attributes);
             break;
         case 11: {
             r.expect(wire, Len);
             Reader e(r.bytes(), 4);
             SpanEvent event;
+            AttributesBuilder eventAttributes;
             uint32_t f;
             int w;
             while (e.next(f, w)) {
@@ -287,11 +290,12 @@ void span(std::string_view data, const std::shared_ptr<const SpanResource>& reso
                     event.name = e.string();
                 } else if (f == 3) {
                     e.expect(w, Len);
-                    keyValue(e.bytes(), 5, event.attributes);
+                    keyValue(e.bytes(), 5, eventAttributes);
                 } else {
                     e.skip(w);
                 }
             }
+            event.attributes = eventAttributes.take();
             s.events.push_back(std::move(event));
             break;
         }
@@ -319,6 +323,7 @@ void span(std::string_view data, const std::shared_ptr<const SpanResource>& reso
     }
     if (s.traceId.empty() || s.spanId.empty())
         throw Bad("a span without trace_id or span_id");
+    s.attributes = attributes.take();
     s.resource = resource;
     out.push_back(std::move(s));
 }
@@ -413,7 +418,7 @@ Result<std::vector<Span>> decodeOtlpProtobuf(std::string_view bytes)
             }
             req.expect(wire, Len);
             Reader rs(req.bytes(), 1);
-            Attributes resourceAttributes = Attributes::object();
+            AttributesBuilder resourceBuilder;
             std::vector<std::string_view> scopes;
             uint32_t f;
             int w;
@@ -426,7 +431,7 @@ Result<std::vector<Span>> decodeOtlpProtobuf(std::string_view bytes)
                     while (res.next(g, x)) {
                         if (g == 1) {
                             res.expect(x, Len);
-                            keyValue(res.bytes(), 3, resourceAttributes);
+                            keyValue(res.bytes(), 3, resourceBuilder);
                         } else {
                             res.skip(x);
                         }
@@ -438,6 +443,7 @@ Result<std::vector<Span>> decodeOtlpProtobuf(std::string_view bytes)
                     rs.skip(w);
                 }
             }
+            const Attributes resourceAttributes = resourceBuilder.take();
             for (std::string_view scopeBytes : scopes) {
                 auto resource = std::make_shared<SpanResource>();
                 resource->attributes = resourceAttributes;

@@ -22,7 +22,7 @@ Result<QByteArray> gunzip(const QByteArray& data, qint64 maxBytes)
     QByteArray out;
     char buf[64 * 1024];
     int rc = Z_OK;
-    while (rc != Z_STREAM_END) {
+    while (true) {
         zs.next_out = reinterpret_cast<Bytef*>(buf);
         zs.avail_out = sizeof buf;
         rc = inflate(&zs, Z_NO_FLUSH);
@@ -36,7 +36,19 @@ Result<QByteArray> gunzip(const QByteArray& data, qint64 maxBytes)
             return makeError(QStringLiteral("too large"));
         }
         out.append(buf, produced);
-        if (rc == Z_OK && produced == 0 && zs.avail_in == 0) {
+        if (rc == Z_STREAM_END) {
+            // A gzip file may be several members one after another (RFC 1952 2.2), as
+            // `cat a.gz b.gz` or a streaming compressor makes it: each is inflated in turn,
+            // all of them under the one size limit.
+            if (zs.avail_in == 0)
+                break;
+            if (inflateReset(&zs) != Z_OK) {
+                inflateEnd(&zs);
+                return makeError(QStringLiteral("malformed gzip body"));
+            }
+            continue;
+        }
+        if (produced == 0 && zs.avail_in == 0) {
             inflateEnd(&zs);
             return makeError(QStringLiteral("truncated gzip body"));
         }
@@ -158,6 +170,11 @@ void OtlpReceiver::setSink(SpanSink sink)
     m_sink = std::move(sink);
 }
 
+void OtlpReceiver::setStoringSink(StoringSink sink)
+{
+    m_storingSink = std::move(sink);
+}
+
 Result<quint16> OtlpReceiver::start()
 {
     if (m_server)
@@ -169,6 +186,9 @@ Result<quint16> OtlpReceiver::start()
     o.maxBodyBytes = m_options.maxBodyBytes;
     o.maxConnections = m_options.maxConnections;
     o.idleTimeoutMs = m_options.idleTimeoutMs;
+    o.headTimeoutMs = m_options.headTimeoutMs;
+    o.minBodyBytesPerSec = m_options.minBodyBytesPerSec;
+    o.bodyGraceMs = m_options.bodyGraceMs;
     o.threadName = QStringLiteral("otlp-receiver");
     m_server = new HttpServer(o, this);
     m_server->setHeadCheck([](const HttpRequest& r) -> std::optional<HttpResponse> {
@@ -183,12 +203,22 @@ Result<quint16> OtlpReceiver::start()
     });
     const ReceiverOptions options = m_options;
     const SpanSink sink = m_sink;
+    const StoringSink storingSink = m_storingSink;
     const std::shared_ptr<Counters> counters = m_counters;
     QPointer<OtlpReceiver> self(this);
-    m_server->setHandler([options, sink, counters, self](const HttpRequest& r) {
+    m_server->setHandler([options, sink, storingSink, counters, self](const HttpRequest& r) {
         ++counters->requests;
         ReceiverReply reply = OtlpReceiver::process(r.header("content-type"),
                                                     r.header("content-encoding"), r.body, options);
+        if (reply.status == 200 && storingSink) {
+            const QString why = storingSink(reply.spans);
+            if (!why.isEmpty()) {
+                ++counters->unstored;
+                HttpResponse busy = statusReply(503, why.toUtf8(), wantsProtobuf(r));
+                busy.headers << "Retry-After: 5";
+                return busy;
+            }
+        }
         if (reply.status == 200) {
             ++counters->accepted;
             const int count = int(reply.spans.size());

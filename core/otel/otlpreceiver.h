@@ -29,10 +29,15 @@ struct ReceiverOptions {
     QByteArray bearerToken;
     qint64 maxBodyBytes = 16 * 1024 * 1024;     ///< larger bodies get 413 (before being read)
     qint64 maxInflatedBytes = 64 * 1024 * 1024; ///< a gzip body inflating past this gets 413
+    /// Slots, and what happens when they run out: see HttpServerOptions::maxConnections.
     int maxConnections = 64;
-    /// A connection silent this long (mid-request or between requests) is closed, so that
-    /// slow or stuck clients cannot hold every slot.
+    /// A connection silent this long between requests is closed.
     int idleTimeoutMs = 30000;
+    /// A request's head must be complete this long after its first byte (else 408).
+    int headTimeoutMs = 10000;
+    /// A body must arrive at this rate on average after `bodyGraceMs` (else 408).
+    qint64 minBodyBytesPerSec = 16 * 1024;
+    int bodyGraceMs = 10000;
 };
 
 /// The answer to one request, and what it carried.
@@ -47,13 +52,21 @@ struct ReceiverReply {
 /// chunked, keep-alive. A request is all or nothing: malformed (400), too large (413), wrong
 /// type (415), unauthorised (401), wrong path (404) or method (405) changes nothing.
 ///
-/// The HTTP server runs on its own thread. The sink is called on that thread with every
-/// accepted request's spans (it must be thread-safe with respect to its own state);
-/// spansReceived() is then emitted (queued to receivers on other threads).
+/// "Accepted" (200) means: the request was well-formed and, when a storing sink is set, the
+/// storing sink kept what it keeps of it (`hako serve`: every model call committed to the
+/// prompt log) before the answer went out. When it could not, the request is answered 503 with
+/// `Retry-After` (OTLP exporters send it again) and counts as not accepted.
+///
+/// The HTTP server runs on its own thread. The storing sink, then the sink, are called on that
+/// thread with every well-formed request's spans (they must be thread-safe with respect to
+/// their own state); spansReceived() is then emitted (queued to receivers on other threads).
 class OtlpReceiver : public QObject {
     Q_OBJECT
 public:
     using SpanSink = std::function<void(std::vector<Span>&&)>;
+    /// Keeps a request's spans before it is answered: an empty string when kept, else why
+    /// not (the request is then answered 503 and the sink is not called).
+    using StoringSink = std::function<QString(const std::vector<Span>&)>;
 
     explicit OtlpReceiver(ReceiverOptions options = {}, QObject* parent = nullptr);
     /// Stops listening and joins the thread.
@@ -61,6 +74,8 @@ public:
 
     /// Set before start().
     void setSink(SpanSink sink);
+    /// Set before start(): what must be kept before a request is answered 200.
+    void setStoringSink(StoringSink sink);
     /// Starts the thread and listens. Refuses a non-loopback address without a token. Gives
     /// the bound port.
     Result<quint16> start();
@@ -72,8 +87,9 @@ public:
     struct Counters {
         std::atomic<qint64> requests{0};
         std::atomic<qint64> accepted{0};
-        std::atomic<qint64> rejected{0};
-        std::atomic<qint64> spans{0};
+        std::atomic<qint64> rejected{0}; ///< answered 4xx/5xx, `unstored` included
+        std::atomic<qint64> unstored{0}; ///< well-formed, answered 503: the storing sink failed
+        std::atomic<qint64> spans{0};    ///< of accepted requests
     };
     const Counters& counters() const { return *m_counters; }
 
@@ -90,13 +106,14 @@ Q_SIGNALS:
 private:
     ReceiverOptions m_options;
     SpanSink m_sink;
+    StoringSink m_storingSink;
     HttpServer* m_server = nullptr;
     quint16 m_port = 0;
     std::shared_ptr<Counters> m_counters;
 };
 
-/// Inflates a gzip (or zlib) stream, failing past `maxBytes` of output (message "too large").
-/// Pure.
+/// Inflates a gzip (or zlib) stream, every member of a multi-member gzip body one after the
+/// other, failing past `maxBytes` of output in all (message "too large"). Pure.
 Result<QByteArray> gunzip(const QByteArray& data, qint64 maxBytes);
 /// Compresses `data` as gzip (what an exporter sends with `Content-Encoding: gzip`). Pure.
 QByteArray gzipCompress(const QByteArray& data);

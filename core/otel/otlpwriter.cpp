@@ -8,6 +8,8 @@
 
 #include <QRandomGenerator>
 
+#include <functional>
+
 #include <cstdio>
 
 namespace hako::otel {
@@ -85,7 +87,8 @@ void writeMessages(json& a, const pdl::Value& messages, const std::string& reply
 
 } // namespace
 
-std::vector<Span> traceToSpans(const pdl::TraceNode& root, const OtlpWriteOptions& options)
+void forEachSpan(const pdl::TraceNode& root, const OtlpWriteOptions& options,
+                 const std::function<void(Span&&)>& visit)
 {
     auto resource = std::make_shared<SpanResource>();
     resource->attributes["service.name"] = options.serviceName;
@@ -111,7 +114,6 @@ std::vector<Span> traceToSpans(const pdl::TraceNode& root, const OtlpWriteOption
         bool single;
         int64_t order;
     };
-    std::vector<Span> spans;
     std::vector<Work> stack{{&root, {}, {}, {}, false, 0}};
     while (!stack.empty()) {
         Work w = std::move(stack.back());
@@ -231,8 +233,14 @@ std::vector<Span> traceToSpans(const pdl::TraceNode& root, const OtlpWriteOption
                     kids.push_back({c.get(), s.spanId, group.field, {}, group.single, order++});
         for (auto it = kids.rbegin(); it != kids.rend(); ++it)
             stack.push_back(std::move(*it));
-        spans.push_back(std::move(s));
+        visit(std::move(s));
     }
+}
+
+std::vector<Span> traceToSpans(const pdl::TraceNode& root, const OtlpWriteOptions& options)
+{
+    std::vector<Span> spans;
+    forEachSpan(root, options, [&spans](Span&& s) { spans.push_back(std::move(s)); });
     return spans;
 }
 
@@ -271,65 +279,121 @@ json keyValues(const json& object)
     return out;
 }
 
+json spanJson(const Span& s)
+{
+    json j = {{"traceId", s.traceId}, {"spanId", s.spanId}};
+    if (!s.parentSpanId.empty())
+        j["parentSpanId"] = s.parentSpanId;
+    j["name"] = s.name;
+    j["kind"] = s.kind;
+    j["startTimeUnixNano"] = std::to_string(s.startNanos);
+    j["endTimeUnixNano"] = std::to_string(s.endNanos);
+    j["attributes"] = keyValues(s.attributes);
+    if (!s.events.empty()) {
+        json events = json::array();
+        for (const SpanEvent& e : s.events)
+            events.push_back({{"timeUnixNano", std::to_string(e.timeNanos)},
+                              {"name", e.name},
+                              {"attributes", keyValues(e.attributes)}});
+        j["events"] = events;
+    }
+    json status = json::object();
+    if (s.statusCode)
+        status["code"] = s.statusCode;
+    if (!s.statusMessage.empty())
+        status["message"] = s.statusMessage;
+    j["status"] = status;
+    return j;
+}
+
+std::string dumped(const json& j)
+{
+    return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// One ResourceSpans around its spans' text: what comes before the first span and after the
+// last, so that spans can be written one at a time between them.
+std::pair<std::string, std::string> resourceFrame(const SpanResource* resource)
+{
+    json scope = json::object();
+    json res = {{"attributes", json::array()}};
+    if (resource) {
+        scope = {{"name", resource->scopeName}};
+        if (!resource->scopeVersion.empty())
+            scope["version"] = resource->scopeVersion;
+        res["attributes"] = keyValues(resource->attributes);
+    }
+    return {"{\"resource\":" + dumped(res) + ",\"scopeSpans\":[{\"scope\":" + dumped(scope) +
+                ",\"spans\":[",
+            "]}]}"};
+}
+
 } // namespace
 
 std::string encodeOtlpJson(const std::vector<Span>& spans)
 {
-    json resourceSpans = json::array();
+    std::string out = "{\"resourceSpans\":[";
     size_t i = 0;
     while (i < spans.size()) {
         const SpanResource* resource = spans[i].resource.get();
-        json list = json::array();
-        for (; i < spans.size() && spans[i].resource.get() == resource; ++i) {
-            const Span& s = spans[i];
-            json j = {{"traceId", s.traceId}, {"spanId", s.spanId}};
-            if (!s.parentSpanId.empty())
-                j["parentSpanId"] = s.parentSpanId;
-            j["name"] = s.name;
-            j["kind"] = s.kind;
-            j["startTimeUnixNano"] = std::to_string(s.startNanos);
-            j["endTimeUnixNano"] = std::to_string(s.endNanos);
-            j["attributes"] = keyValues(s.attributes);
-            if (!s.events.empty()) {
-                json events = json::array();
-                for (const SpanEvent& e : s.events)
-                    events.push_back({{"timeUnixNano", std::to_string(e.timeNanos)},
-                                      {"name", e.name},
-                                      {"attributes", keyValues(e.attributes)}});
-                j["events"] = events;
-            }
-            json status = json::object();
-            if (s.statusCode)
-                status["code"] = s.statusCode;
-            if (!s.statusMessage.empty())
-                status["message"] = s.statusMessage;
-            j["status"] = status;
-            list.push_back(std::move(j));
+        const auto [head, tail] = resourceFrame(resource);
+        if (i > 0)
+            out += ',';
+        out += head;
+        for (size_t first = i; i < spans.size() && spans[i].resource.get() == resource; ++i) {
+            if (i > first)
+                out += ',';
+            out += dumped(spanJson(spans[i]));
         }
-        json scope = json::object();
-        json res = {{"attributes", json::array()}};
-        if (resource) {
-            scope = {{"name", resource->scopeName}};
-            if (!resource->scopeVersion.empty())
-                scope["version"] = resource->scopeVersion;
-            res["attributes"] = keyValues(resource->attributes);
-        }
-        resourceSpans.push_back(
-            {{"resource", res},
-             {"scopeSpans", json::array({{{"scope", scope}, {"spans", list}}})}});
+        out += tail;
     }
-    return json{{"resourceSpans", resourceSpans}}.dump(-1, ' ', false,
-                                                       json::error_handler_t::replace);
+    return out + "]}";
 }
 
 bool writeOtlpFile(const pdl::TraceNode& root, const QString& path, const OtlpWriteOptions& options,
                    QString* error)
 {
-    const std::string text = encodeOtlpJson(traceToSpans(root, options)) + "\n";
+    // Span by span into the file: neither every span nor the whole text is ever held (a run of
+    // 435,000 blocks needed eight times the memory of its trace that way).
+    OutputFile file(path);
     QString why;
-    if (!writeOutputFile(path, QByteArray::fromStdString(text), &why)) {
+    if (!file.open(&why)) {
         if (error)
             *error = why;
+        return false;
+    }
+    bool ok = true;
+    try {
+        const SpanResource* resource = nullptr;
+        std::string tail;
+        bool first = true;
+        forEachSpan(root, options, [&](Span&& s) {
+            if (!ok)
+                return;
+            std::string text;
+            if (first || s.resource.get() != resource) {
+                text = first ? "{\"resourceSpans\":[" : tail + ",";
+                auto [head, end] = resourceFrame(s.resource.get());
+                text += head;
+                tail = std::move(end);
+                resource = s.resource.get();
+            } else {
+                text = ",";
+            }
+            first = false;
+            text += dumped(spanJson(s));
+            ok = file.device()->write(text.data(), qint64(text.size())) == qint64(text.size());
+        });
+        const std::string end = (first ? std::string("{\"resourceSpans\":[") : tail) + "]}\n";
+        ok = ok && file.device()->write(end.data(), qint64(end.size())) == qint64(end.size());
+    } catch (const std::bad_alloc&) {
+        if (error)
+            *error = QStringLiteral("out of memory writing the spans (the file is left as it was)");
+        return false;
+    }
+    if (!file.commit(&why) || !ok) {
+        if (error)
+            *error = why.isEmpty() ? file.device()->errorString() : why;
         return false;
     }
     return true;

@@ -11,6 +11,7 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,13 +37,18 @@ struct OtlpWriteOptions {
 /// `pdl.context`, `pdl.stdout`/`pdl.stderr`), so that reading them back (TraceAssembler)
 /// gives the same tree. Pure, any thread.
 std::vector<Span> traceToSpans(const pdl::TraceNode& root, const OtlpWriteOptions& options = {});
+/// The same spans one at a time, in the same order, to `visit`: nothing but the span being
+/// made is held (what writeOtlpFile() streams). Pure, any thread.
+void forEachSpan(const pdl::TraceNode& root, const OtlpWriteOptions& options,
+                 const std::function<void(Span&&)>& visit);
 
 /// Spans as one OTLP/JSON ExportTraceServiceRequest on one line (no trailing newline):
 /// ids in hex, int64 as strings, one ResourceSpans per distinct resource.
 std::string encodeOtlpJson(const std::vector<Span>& spans);
 
-/// Writes `root` as OTLP/JSON (one request, one line) to `path` atomically. False with
-/// `error` set on failure.
+/// Writes `root` as OTLP/JSON (one request, one line) to `path` through the output-file rule,
+/// span by span (memory stays that of one span). False with `error` set on failure, running
+/// out of memory included (the file then keeps its old content).
 bool writeOtlpFile(const pdl::TraceNode& root, const QString& path, const OtlpWriteOptions& options,
                    QString* error);
 

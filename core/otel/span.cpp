@@ -2,6 +2,42 @@
 
 namespace hako::otel {
 
+void AttributesBuilder::set(std::string key, Attributes value)
+{
+    auto [it, fresh] = m_index.try_emplace(key, m_items.size());
+    if (fresh)
+        m_items.emplace_back(std::move(key), std::move(value));
+    else
+        m_items[it->second].second = std::move(value);
+}
+
+void AttributesBuilder::update(const Attributes& object)
+{
+    if (!object.is_object())
+        return;
+    for (auto it = object.begin(); it != object.end(); ++it)
+        set(it.key(), it.value());
+}
+
+Attributes* AttributesBuilder::find(std::string_view key)
+{
+    auto it = m_index.find(std::string(key));
+    return it == m_index.end() ? nullptr : &m_items[it->second].second;
+}
+
+Attributes AttributesBuilder::take()
+{
+    Attributes out = Attributes::object();
+    // Appended straight to the object's storage: its own insert would scan for the key again.
+    auto& items = out.get_ref<Attributes::object_t&>();
+    items.reserve(m_items.size());
+    for (auto& [key, value] : m_items)
+        items.emplace_back(std::move(key), std::move(value));
+    m_items.clear();
+    m_index.clear();
+    return out;
+}
+
 std::string toHex(std::string_view bytes)
 {
     static const char digits[] = "0123456789abcdef";

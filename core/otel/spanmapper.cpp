@@ -68,24 +68,29 @@ bool splitIndex(std::string_view key, size_t& index, std::string_view& rest)
     return true;
 }
 
+// One message of a flattened list while its attributes arrive: its parts by index, so that a
+// message of thousands of parts is put together in n log n, never by key scans.
+struct FlatMessage {
+    json fields = json::object(); ///< role, content, name, tool_call_id
+    std::map<size_t, json> contents;
+    std::map<size_t, json> toolCalls;
+};
+
 // A flattened message field (`message.role`, `role`, `message.tool_calls.0.tool_call.function.
 // name`, `message.contents.1.message_content.text`) into `msg`.
-bool setMessageField(json& msg, std::string_view rest, const json& value)
+bool setMessageField(FlatMessage& msg, std::string_view rest, const json& value)
 {
     if (startsWith(rest, "message."))
         rest.remove_prefix(8);
     if (rest == "role" || rest == "content" || rest == "name" || rest == "tool_call_id") {
-        msg[std::string(rest)] = value;
+        msg.fields[std::string(rest)] = value;
         return true;
     }
     size_t k;
     std::string_view sub;
     if (startsWith(rest, "contents.") && splitIndex(rest.substr(9), k, sub)) {
         if (sub == "message_content.text" || sub == "text") {
-            json& parts = msg["__contents"];
-            if (!parts.is_object())
-                parts = json::object();
-            parts[std::to_string(1000000 + k)] = value;
+            msg.contents[k] = value;
             return true;
         }
         return false;
@@ -93,10 +98,7 @@ bool setMessageField(json& msg, std::string_view rest, const json& value)
     if (startsWith(rest, "tool_calls.") && splitIndex(rest.substr(11), k, sub)) {
         if (startsWith(sub, "tool_call."))
             sub.remove_prefix(10);
-        json& calls = msg["__tool_calls"];
-        if (!calls.is_object())
-            calls = json::object();
-        json& call = calls[std::to_string(1000000 + k)];
+        json& call = msg.toolCalls[k];
         if (!call.is_object())
             call = json{{"type", "function"}, {"function", json::object()}};
         if (sub == "id") {
@@ -113,23 +115,22 @@ bool setMessageField(json& msg, std::string_view rest, const json& value)
     return false;
 }
 
-json finishMessages(std::map<size_t, json>& byIndex)
+json finishMessages(std::map<size_t, FlatMessage>& byIndex)
 {
     json out = json::array();
-    for (auto& [i, msg] : byIndex) {
-        if (auto c = msg.find("__contents"); c != msg.end()) {
+    for (auto& [i, flat] : byIndex) {
+        json& msg = flat.fields;
+        if (!flat.contents.empty()) {
             std::string joined;
-            for (auto& [k, v] : c->items())
+            for (auto& [k, v] : flat.contents)
                 joined += text(v);
             if (!msg.contains("content"))
                 msg["content"] = joined;
-            msg.erase("__contents");
         }
-        if (auto t = msg.find("__tool_calls"); t != msg.end()) {
+        if (!flat.toolCalls.empty()) {
             json calls = json::array();
-            for (auto& [k, v] : t->items())
-                calls.push_back(v);
-            msg.erase("__tool_calls");
+            for (auto& [k, v] : flat.toolCalls)
+                calls.push_back(std::move(v));
             msg["tool_calls"] = std::move(calls);
         }
         out.push_back(std::move(msg));
@@ -248,19 +249,22 @@ SpanView interpretSpan(const Span& span)
             break;
         }
     }
-    std::map<size_t, json> inFlat, outFlat, docsFlat;
+    std::map<size_t, FlatMessage> inFlat, outFlat;
+    std::map<size_t, AttributesBuilder> docsFlat;
+    // Built by key through indexes: a span may carry tens of thousands of attributes.
+    AttributesBuilder pdl, raw, parameters;
     std::string inputMime, outputMime;
     json inputValue, outputValue, systemInstructions, inputJson, outputJson, docsJson;
     for (auto it = attrs.begin(); it != attrs.end(); ++it) {
         const std::string& key = it.key();
         const json& value = it.value();
         if (startsWith(key, "pdl.")) {
-            v.pdl[key.substr(4)] = value;
+            pdl.set(key.substr(4), value);
             continue;
         }
         const FieldRule* match = findRule(key);
         if (!match) {
-            v.raw[key] = value;
+            raw.set(key, value);
             continue;
         }
         const std::string_view rest = std::string_view(key).substr(std::strlen(match->key));
@@ -280,7 +284,7 @@ SpanView interpretSpan(const Span& span)
         case Field::InvocationParameters: {
             const json p = maybeJson(value);
             if (p.is_object())
-                v.parameters.update(p);
+                parameters.update(p);
             else
                 used = false;
             break;
@@ -289,7 +293,7 @@ SpanView interpretSpan(const Span& span)
             if (rest == "model")
                 v.model = text(value);
             else
-                v.parameters[std::string(rest)] = value;
+                parameters.set(std::string(rest), value);
             break;
         case Field::InputTokens:
             v.inputTokens = asInt(value);
@@ -346,16 +350,10 @@ SpanView interpretSpan(const Span& span)
                 std::string_view f = sub;
                 if (startsWith(f, "document."))
                     f.remove_prefix(9);
-                json& doc = docsFlat[index];
-                if (!doc.is_object())
-                    doc = json::object();
-                doc[std::string(f)] = f == "metadata" ? maybeJson(value) : value;
+                docsFlat[index].set(std::string(f), f == "metadata" ? maybeJson(value) : value);
             } else {
                 auto& into = match->field == Field::InputMessagesFlat ? inFlat : outFlat;
-                json& msg = into[index];
-                if (!msg.is_object())
-                    msg = json::object();
-                used = setMessageField(msg, sub, value);
+                used = setMessageField(into[index], sub, value);
             }
             break;
         }
@@ -399,8 +397,11 @@ SpanView interpretSpan(const Span& span)
             break;
         }
         if (!used)
-            v.raw[key] = value;
+            raw.set(key, value);
     }
+    v.pdl = pdl.take();
+    v.raw = raw.take();
+    v.parameters = parameters.take();
     if (!v.pdl.empty() && v.pdl.contains("kind"))
         v.convention = "pdl";
 
@@ -472,7 +473,7 @@ SpanView interpretSpan(const Span& span)
     v.output = isJsonMime(outputMime) ? maybeJson(outputValue) : outputValue;
     if (!docsFlat.empty()) {
         for (auto& [i, d] : docsFlat)
-            v.documents.push_back(std::move(d));
+            v.documents.push_back(d.take());
     } else if (docsJson.is_array()) {
         v.documents = docsJson;
     }
@@ -511,9 +512,18 @@ pdl::BlockKind blockKindFromName(std::string_view name)
 
 namespace {
 
-pdl::Value val(const json& j)
+// A value of the span, or null when it nests deeper than a trace holds (a JSON text in an
+// attribute can nest without bound): the node then says so, as the trace reader does for a
+// recorded value, and the span is still shown.
+pdl::Value recordedValue(const json& j, pdl::TraceNode& n)
 {
-    return pdl::Value::fromJson(j);
+    try {
+        return pdl::Value::fromJson(j);
+    } catch (const pdl::EvalError& e) {
+        if (n.error.empty())
+            n.error = std::string("a recorded value is not shown: ") + e.what();
+        return pdl::Value();
+    }
 }
 
 std::string replyOf(const SpanView& v)
@@ -530,6 +540,9 @@ std::string replyOf(const SpanView& v)
 pdl::TracePtr toTraceNode(const Span& span, const SpanView& v)
 {
     auto n = std::make_shared<pdl::TraceNode>();
+    auto val = [&n](const json& j) {
+        return recordedValue(j, *n);
+    };
     n->startNanos = span.startNanos;
     n->endNanos = span.endNanos;
     const json& p = v.pdl;

@@ -107,6 +107,22 @@ void TraceAssembler::clear()
     m_spanCount = 0;
 }
 
+bool TraceAssembler::remove(const std::string& traceId)
+{
+    auto it = m_traces.find(traceId);
+    if (it == m_traces.end())
+        return false;
+    m_spanCount -= it->second.spans.size();
+    m_traces.erase(it);
+    return true;
+}
+
+size_t TraceAssembler::spanCount(const std::string& traceId) const
+{
+    auto it = m_traces.find(traceId);
+    return it == m_traces.end() ? 0 : it->second.spans.size();
+}
+
 pdl::TracePtr TraceAssembler::assemble(Trace& trace, bool copy) const
 {
     struct Item {

@@ -54,6 +54,10 @@ public:
     /// a file load uses).
     pdl::TracePtr take(const std::string& traceId);
     void clear();
+    /// Forgets one trace and its spans (what a bounded live view drops); false when unknown.
+    bool remove(const std::string& traceId);
+    /// How many spans the trace has here (0 when unknown).
+    size_t spanCount(const std::string& traceId) const;
 
 private:
     struct Entry {

@@ -10,6 +10,7 @@
 
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <memory>
 
 namespace hako {
@@ -36,6 +37,25 @@ QByteArray HttpRequest::header(const char* name) const
     return it == headers.end() ? QByteArray() : it->second;
 }
 
+bool HttpServer::bearerMatches(const QByteArray& authorization, const QByteArray& token)
+{
+    const QByteArray value = authorization.trimmed();
+    qsizetype gap = 0;
+    while (gap < value.size() && value[gap] != ' ' && value[gap] != '\t')
+        ++gap;
+    if (value.left(gap).toLower() != "bearer")
+        return false;
+    const QByteArray given = value.mid(gap).trimmed();
+    if (given.size() != token.size() || token.isEmpty())
+        return false;
+    // Every byte is looked at whatever the first difference: the time taken does not say
+    // how much of a guess was right.
+    unsigned char differ = 0;
+    for (qsizetype i = 0; i < token.size(); ++i)
+        differ |= static_cast<unsigned char>(given[i] ^ token[i]);
+    return differ == 0;
+}
+
 const char* HttpServer::reason(int status)
 {
     switch (status) {
@@ -53,6 +73,8 @@ const char* HttpServer::reason(int status)
         return "Not Found";
     case 405:
         return "Method Not Allowed";
+    case 408:
+        return "Request Timeout";
     case 411:
         return "Length Required";
     case 413:
@@ -85,7 +107,9 @@ public:
                                  .arg(m_server->errorString()));
         QObject::connect(m_server, &QTcpServer::newConnection, this, [this] { accept(); });
         m_idleTimer = new QTimer(this);
-        m_idleTimer->setInterval(std::max(50, m_options.idleTimeoutMs / 4));
+        const int shortest =
+            std::min({m_options.idleTimeoutMs, m_options.headTimeoutMs, m_options.bodyGraceMs});
+        m_idleTimer->setInterval(std::clamp(shortest / 4, 50, 1000));
         QObject::connect(m_idleTimer, &QTimer::timeout, this, [this] { closeIdle(); });
         m_idleTimer->start();
         return m_server->serverPort();
@@ -108,7 +132,9 @@ public:
 private:
     struct Conn {
         enum class State { Headers, Body, Chunked, Discard } state = State::Headers;
-        QElapsedTimer idle;
+        QElapsedTimer idle;   ///< since the last byte
+        QElapsedTimer phase;  ///< since the head's first byte (Headers), or the head (a body)
+        qint64 bodyBytes = 0; ///< of the body being read, received so far (framing included)
         QByteArray buf;
         HttpRequest request;
         qint64 contentLength = 0;
@@ -118,6 +144,8 @@ private:
     void accept()
     {
         while (QTcpSocket* s = m_server->nextPendingConnection()) {
+            if (int(m_conns.size()) >= m_options.maxConnections)
+                evictOne();
             if (int(m_conns.size()) >= m_options.maxConnections) {
                 s->write("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n"
                          "Connection: close\r\n\r\n");
@@ -128,12 +156,40 @@ private:
             s->setSocketOption(QAbstractSocket::LowDelayOption, 1);
             m_conns[s] = Conn{};
             m_conns[s].idle.start();
+            m_conns[s].phase.start();
             QObject::connect(s, &QTcpSocket::readyRead, this, [this, s] { read(s); });
             QObject::connect(s, &QTcpSocket::disconnected, this, [this, s] {
                 m_conns.erase(s);
                 s->deleteLater();
             });
         }
+    }
+
+    // Every slot is taken: the connection quiet longest among those not sending a body (idle
+    // between requests, sending a head slowly, or being closed) gives its slot up, so that
+    // slow or idle clients cannot keep a real one out. Nothing is given up while every
+    // connection is receiving a body (the deadlines close the slow ones among them).
+    void evictOne()
+    {
+        QTcpSocket* victim = nullptr;
+        qint64 quietest = -1;
+        for (auto& [socket, conn] : m_conns) {
+            if (conn.state == Conn::State::Body || conn.state == Conn::State::Chunked)
+                continue;
+            // Connections already being closed go first.
+            const qint64 quiet =
+                conn.idle.elapsed() + (conn.state == Conn::State::Discard ? (qint64(1) << 40) : 0);
+            if (quiet > quietest) {
+                quietest = quiet;
+                victim = socket;
+            }
+        }
+        if (!victim)
+            return;
+        m_conns.erase(victim);
+        victim->disconnect(this);
+        victim->abort();
+        victim->deleteLater();
     }
 
     void respond(QTcpSocket* s, Conn& c, const HttpResponse& r)
@@ -202,7 +258,12 @@ private:
             s->readAll();
             return;
         }
-        c.buf += s->readAll();
+        const QByteArray data = s->readAll();
+        if (c.state == Conn::State::Headers && c.buf.isEmpty() && !data.isEmpty())
+            c.phase.restart(); // a head starts: its deadline runs from its first byte
+        else if (c.state == Conn::State::Body || c.state == Conn::State::Chunked)
+            c.bodyBytes += data.size();
+        c.buf += data;
         while (step(s, c)) {
         }
     }
@@ -221,6 +282,8 @@ private:
             if (!parseHead(s, c, c.buf.left(end)))
                 return false;
             c.buf.remove(0, end + 4);
+            c.phase.restart();
+            c.bodyBytes = c.buf.size();
             return true;
         }
         case Conn::State::Body:
@@ -299,6 +362,13 @@ private:
                 line.mid(colon + 1).trimmed();
         }
         c.close = requestLine[2] == "HTTP/1.0" || r.header("connection").toLower() == "close";
+        // The token first: nothing about the server (its paths, methods, limits) is told to a
+        // client without it, and no body of it is read.
+        if (!m_options.bearerToken.isEmpty() &&
+            !HttpServer::bearerMatches(r.header("authorization"), m_options.bearerToken)) {
+            fail(s, c, 401, "a bearer token is required");
+            return false;
+        }
         if (m_owner->m_headCheck) {
             if (std::optional<HttpResponse> refusal = m_owner->m_headCheck(r)) {
                 c.close = true;
@@ -307,11 +377,6 @@ private:
                 respond(s, c, *refusal);
                 return false;
             }
-        }
-        if (!m_options.bearerToken.isEmpty() &&
-            r.header("authorization") != "Bearer " + m_options.bearerToken) {
-            fail(s, c, 401, "a bearer token is required");
-            return false;
         }
         return startBody(s, c);
     }
@@ -350,17 +415,38 @@ private:
                                  : defaultError(404, "nothing is served here", c.request);
         c.request.body.clear();
         c.state = Conn::State::Headers;
+        c.phase.restart(); // a pipelined head already waiting starts now
         respond(s, c, reply);
     }
 
+    // The deadlines (HttpServerOptions): silent connections are cut; a head or a body that
+    // trickles in too slowly is answered 408 and its connection closed.
     void closeIdle()
     {
-        std::vector<QTcpSocket*> idle;
-        for (auto& [socket, conn] : m_conns)
-            if (conn.idle.elapsed() > m_options.idleTimeoutMs)
+        std::vector<QTcpSocket*> idle, slowHead, slowBody;
+        for (auto& [socket, conn] : m_conns) {
+            if (conn.idle.elapsed() > m_options.idleTimeoutMs) {
                 idle.push_back(socket);
+            } else if (conn.state == Conn::State::Headers) {
+                if (!conn.buf.isEmpty() && conn.phase.elapsed() > m_options.headTimeoutMs)
+                    slowHead.push_back(socket);
+            } else if (conn.state == Conn::State::Body || conn.state == Conn::State::Chunked) {
+                const qint64 late = conn.phase.elapsed() - m_options.bodyGraceMs;
+                if (late > 0 && conn.bodyBytes < late * m_options.minBodyBytesPerSec / 1000)
+                    slowBody.push_back(socket);
+            }
+        }
         for (QTcpSocket* socket : idle)
             socket->abort(); // disconnected() forgets it
+        auto timeOut = [this](QTcpSocket* socket, const QByteArray& why) {
+            auto it = m_conns.find(socket);
+            if (it != m_conns.end())
+                fail(socket, it->second, 408, why);
+        };
+        for (QTcpSocket* socket : slowHead)
+            timeOut(socket, "the request head did not arrive in time");
+        for (QTcpSocket* socket : slowBody)
+            timeOut(socket, "the request body arrives too slowly");
     }
 
     HttpServer* m_owner;

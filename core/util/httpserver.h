@@ -20,13 +20,25 @@ struct HttpServerOptions {
     QHostAddress address = QHostAddress::LocalHost;
     quint16 port = 0; ///< 0 picks a free port (see HttpServer::port())
     /// Required (non-empty) when `address` is not loopback; when set, every request must carry
-    /// `Authorization: Bearer <token>` (else 401, before its body is read).
+    /// `Authorization: Bearer <token>` (the scheme in any case; else 401 as soon as the head is
+    /// complete, before anything else is looked at and before its body is read).
     QByteArray bearerToken;
     qint64 maxBodyBytes = 16 * 1024 * 1024; ///< larger bodies get 413 (before being read)
+    /// Connections served at once. When every slot is taken, a new connection takes the slot
+    /// of the one that has been quiet longest among those not sending a body (an idle keep-alive
+    /// connection or a head arriving slowly); only when every slot is receiving a body at
+    /// `minBodyBytesPerSec` or more is it answered 503.
     int maxConnections = 64;
-    /// A connection silent this long (mid-request or between requests) is closed, so that
-    /// slow or stuck clients cannot hold every slot.
+    /// A connection silent this long between requests is closed.
     int idleTimeoutMs = 30000;
+    /// A request's head (request line and headers) must be complete this long after its first
+    /// byte, else 408 and the connection is closed: a client sending a byte now and then cannot
+    /// keep a slot.
+    int headTimeoutMs = 10000;
+    /// A body must keep arriving at this rate on average once `bodyGraceMs` has passed since
+    /// its head, else 408 and the connection is closed.
+    qint64 minBodyBytesPerSec = 16 * 1024;
+    int bodyGraceMs = 10000;
     /// The thread's name (for debuggers and `top -H`).
     QString threadName = QStringLiteral("http-server");
 };
@@ -55,8 +67,9 @@ struct HttpResponse {
 };
 
 /// An HTTP/1.1 server on its own thread: keep-alive, Content-Length or chunked bodies,
-/// `Expect: 100-continue`, limits on headers, bodies and connections, an idle timeout, and the
-/// bearer token checked on the head before any body is read. A refused upload is answered and
+/// `Expect: 100-continue`, limits on headers, bodies and connections, deadlines on heads,
+/// bodies and idle connections (see HttpServerOptions), and the bearer token checked on the
+/// head before anything else and before any body is read. A refused upload is answered and
 /// then drained briefly (lingering close) so the client reads the answer. The one HTTP server
 /// of Hako: the OTLP receiver and the prompt server are handlers on it.
 ///
@@ -93,6 +106,9 @@ public:
 
     /// The reason phrase of `status` ("Not Found").
     static const char* reason(int status);
+    /// Whether the value of an `Authorization` header carries `token` with the Bearer scheme
+    /// (the scheme's case does not matter, RFC 7235), compared in constant time. Pure.
+    static bool bearerMatches(const QByteArray& authorization, const QByteArray& token);
 
 Q_SIGNALS:
     /// Every answer that is not 2xx, with its message (queued to other threads).

@@ -1,6 +1,7 @@
 #include "core/pdl/trace/tracediff.h"
 
 #include "core/pdl/trace/tracemodel.h"
+#include "core/util/stackguard.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -185,8 +186,14 @@ uint64_t hashText(std::string_view s)
     return std::hash<std::string_view>{}(s);
 }
 
-uint64_t hashValue(const Value& v)
+// Values nested deeper than this hash as their first levels only: equal values still hash
+// alike, and a value a loop nested 100,000 deep does not overflow the stack.
+constexpr int kMaxHashDepth = 200;
+
+uint64_t hashValue(const Value& v, int depth = 0)
 {
+    if (depth > kMaxHashDepth)
+        return 0x88;
     switch (v.type()) {
     case Value::Type::Undefined:
         return 0x11;
@@ -204,14 +211,14 @@ uint64_t hashValue(const Value& v)
     case Value::Type::List: {
         uint64_t h = 0x55;
         for (const Value& x : v.asList())
-            h = mix(h, hashValue(x));
+            h = mix(h, hashValue(x, depth + 1));
         return h;
     }
     case Value::Type::Dict: {
         // Order-independent, as dict equality is.
         uint64_t h = 0;
         for (const auto& [k, x] : v.asDict())
-            h += mix(hashValue(k), hashValue(x));
+            h += mix(hashValue(k, depth + 1), hashValue(x, depth + 1));
         return mix(0x66, h);
     }
     case Value::Type::Callable:
@@ -234,7 +241,14 @@ const Value& promptOf(const TraceNode& n)
     return n.modelInput.isNull() ? n.context : n.modelInput;
 }
 
-uint32_t compareOwn(const TraceNode& l, const TraceNode& r)
+// The trace reader's mark on a block whose recorded value nested too deeply to be kept
+// (tracereader.cpp): two such blocks hold nothing that can be compared.
+bool lostValue(const TraceNode& n)
+{
+    return n.error.rfind("a recorded value is not shown", 0) == 0;
+}
+
+uint32_t compareOwnValues(const TraceNode& l, const TraceNode& r)
 {
     uint32_t c = 0;
     if (l.hasResult != r.hasResult || (l.hasResult && !sameValue(l.result, r.result)))
@@ -253,6 +267,32 @@ uint32_t compareOwn(const TraceNode& l, const TraceNode& r)
     if (l.out != r.out || l.err != r.err)
         c |= TraceDiff::OutputChanged;
     return c;
+}
+
+uint32_t compareOwn(const TraceNode& l, const TraceNode& r)
+{
+    uint32_t c = 0;
+    try {
+        c = compareOwnValues(l, r);
+    } catch (const EvalError&) {
+        // Values nested deeper than the stack allows to walk.
+        c = TraceDiff::NotCompared;
+    }
+    if (lostValue(l) || lostValue(r))
+        c |= TraceDiff::NotCompared;
+    return c;
+}
+
+bool hasChildren(const TraceNode* n)
+{
+    if (!n)
+        return false;
+    if (!n->defs.empty())
+        return true;
+    for (const TraceNode::Children& c : n->children)
+        if (!c.nodes.empty())
+            return true;
+    return false;
 }
 
 uint64_t ownHash(const TraceNode& n)
@@ -504,19 +544,24 @@ public:
     std::unordered_map<const TraceNode*, uint64_t> subtreeHash;
     std::unordered_map<const TraceNode*, uint64_t> ownHashes;
 
-    uint64_t hashTree(const TraceNode* n)
+    // Recursion bounded as add() is: what lies deeper is not compared.
+    uint64_t hashTree(const TraceNode* n, int depth = 0)
     {
         uint64_t own = ownHash(*n);
         ownHashes.emplace(n, own);
         uint64_t h = own;
+        if (depth >= TraceDiff::kMaxCompareDepth || stackExhausted()) {
+            subtreeHash.emplace(n, h);
+            return h;
+        }
         for (const auto& [name, child] : n->defs)
             if (child)
-                h = mix(mix(h, hashText(name)), hashTree(child.get()));
+                h = mix(mix(h, hashText(name)), hashTree(child.get(), depth + 1));
         for (const TraceNode::Children& c : n->children) {
             h = mix(h, hashText(c.field));
             for (const TracePtr& child : c.nodes)
                 if (child)
-                    h = mix(h, hashTree(child.get()));
+                    h = mix(h, hashTree(child.get(), depth + 1));
         }
         subtreeHash.emplace(n, h);
         return h;
@@ -533,13 +578,17 @@ public:
     }
     uint64_t strongSignature(const ChildRef& c) const
     {
-        return mix(mediumSignature(c), subtreeHash.at(c.node));
+        auto it = subtreeHash.find(c.node);
+        return mix(mediumSignature(c), it == subtreeHash.end() ? 0 : it->second);
     }
 
     // Adds the row for (l, r) and, recursively, its children; returns its index.
     int add(const TraceNode* l, const TraceNode* r, std::string_view field, int parent, int row,
-            const QString& path)
+            const QString& path, int depth)
     {
+        // Deeper blocks are not walked (the stack would not hold them): a pair with blocks below
+        // is then "not compared", never "same".
+        const bool tooDeep = depth >= TraceDiff::kMaxCompareDepth || stackExhausted();
         const int index = int(diff.m_nodes.size());
         diff.m_nodes.emplace_back();
         {
@@ -554,7 +603,14 @@ public:
             node.rightOwn = ownMeasures(r);
             if (l && r) {
                 node.changes = compareOwn(*l, *r);
+                if (tooDeep && (hasChildren(l) || hasChildren(r)))
+                    node.changes |= TraceDiff::NotCompared;
                 node.status = node.changes ? TraceDiff::Status::Changed : TraceDiff::Status::Same;
+                if (node.changes & TraceDiff::NotCompared) {
+                    ++diff.m_counts.notCompared;
+                    if (node.changes == TraceDiff::NotCompared)
+                        ++diff.m_counts.onlyNotCompared;
+                }
             } else {
                 node.status = l ? TraceDiff::Status::Deleted : TraceDiff::Status::Inserted;
             }
@@ -591,7 +647,7 @@ public:
                                          : QString::number(position));
             }
             const int child = add(lc ? lc->node : nullptr, rc ? rc->node : nullptr, f, index,
-                                  int(children.size()), childPath);
+                                  int(children.size()), childPath, depth + 1);
             children.push_back(child);
             const TraceDiff::Node& cnode = diff.m_nodes[size_t(child)];
             descendantsDiffer = descendantsDiffer || cnode.differs();
@@ -602,8 +658,9 @@ public:
         // A replayed node ran nothing: its result (and what its recording was asked) is
         // compared, not the sub-blocks the other side executed to build its prompt.
         const bool replayed = l && r && (l->replayed != r->replayed);
-        const std::vector<Group> lg = replayed ? std::vector<Group>{} : groupsOf(l);
-        const std::vector<Group> rg = replayed ? std::vector<Group>{} : groupsOf(r);
+        const bool skip = replayed || tooDeep;
+        const std::vector<Group> lg = skip ? std::vector<Group>{} : groupsOf(l);
+        const std::vector<Group> rg = skip ? std::vector<Group>{} : groupsOf(r);
         // Fields in the left's order, then those only the right has.
         std::vector<std::pair<const Group*, const Group*>> fields;
         for (const Group& g : lg) {
@@ -677,7 +734,8 @@ TraceDiff TraceDiff::compare(TracePtr left, TracePtr right)
         builder.hashTree(r);
     builder.add(l, r, {}, -1, 0,
                 any->id.empty() ? QString::fromLatin1(blockKindName(any->kind))
-                                : QString::fromStdString(any->id));
+                                : QString::fromStdString(any->id),
+                0);
     return diff;
 }
 
@@ -884,6 +942,8 @@ QStringList TraceDiff::changeNames(uint32_t changes)
         names << QStringLiteral("expressions");
     if (changes & OutputChanged)
         names << QStringLiteral("output");
+    if (changes & NotCompared)
+        names << QStringLiteral("not compared (nested too deeply)");
     return names;
 }
 

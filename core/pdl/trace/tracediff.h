@@ -90,7 +90,13 @@ public:
         PromptChanged = 4,      ///< the messages sent to the model
         ExpressionsChanged = 8, ///< evaluated fields (model name, parameters, arguments…)
         OutputChanged = 16,     ///< a code block's stdout/stderr
+        /// Not compared in full: the blocks below nest deeper than kMaxCompareDepth (or than
+        /// the stack allows), or a value of the pair was too deeply nested for the trace to
+        /// hold. Never taken as "same".
+        NotCompared = 32,
     };
+    /// How many levels of blocks are compared (the trace reader keeps 2,000 levels).
+    static constexpr int kMaxCompareDepth = 2000;
 
     /// One aligned row: a node of the left trace, of the right one, or both.
     struct Node {
@@ -112,9 +118,11 @@ public:
 
     struct Counts {
         int same = 0;
-        int changed = 0;
+        int changed = 0; ///< NotCompared rows included
         int inserted = 0;
         int deleted = 0;
+        int notCompared = 0;     ///< rows with NotCompared
+        int onlyNotCompared = 0; ///< rows whose one change is NotCompared
     };
 
     TraceDiff() = default;
@@ -124,8 +132,16 @@ public:
     static TraceDiff compare(TracePtr left, TracePtr right);
 
     bool isEmpty() const { return m_nodes.empty(); }
-    /// True when the runs are the same apart from timings (and token counts and cost).
+    /// True when the runs are the same apart from timings (and token counts and cost): false
+    /// when some part could not be compared.
     bool isSame() const { return m_counts.changed + m_counts.inserted + m_counts.deleted == 0; }
+    /// True when nothing was found to differ but some part could not be compared (NotCompared):
+    /// whether the runs are the same is not known.
+    bool isUndetermined() const
+    {
+        return m_counts.notCompared > 0 && m_counts.onlyNotCompared == m_counts.changed &&
+               m_counts.inserted + m_counts.deleted == 0;
+    }
     const Counts& counts() const { return m_counts; }
     /// Rows in tree order (pre-order); row 0 is the root pair.
     const std::vector<Node>& nodes() const { return m_nodes; }

@@ -233,8 +233,13 @@ QString TraceDiff::report(const QString& leftName, const QString& rightName) con
         if (l.hasCost || r.hasCost)
             out += QStringLiteral("cost: %1 → %2\n").arg(costText(l.cost), costText(r.cost));
     }
-    out += isSame() ? QStringLiteral("the runs are the same (timings aside)\n")
-                    : QStringLiteral("the runs differ\n");
+    if (isUndetermined())
+        out += QStringLiteral("the runs could not be compared in full: %1 block(s) hold blocks "
+                              "or values nested too deeply to compare\n")
+                   .arg(m_counts.notCompared);
+    else
+        out += isSame() ? QStringLiteral("the runs are the same (timings aside)\n")
+                        : QStringLiteral("the runs differ\n");
     return out;
 }
 
@@ -244,11 +249,13 @@ QJsonObject TraceDiff::toJson(const QString& leftName, const QString& rightName)
     doc[QStringLiteral("left")] = leftName;
     doc[QStringLiteral("right")] = rightName;
     doc[QStringLiteral("same")] = isSame();
+    doc[QStringLiteral("complete")] = m_counts.notCompared == 0;
     QJsonObject summary;
     summary[QStringLiteral("same")] = m_counts.same;
     summary[QStringLiteral("changed")] = m_counts.changed;
     summary[QStringLiteral("inserted")] = m_counts.inserted;
     summary[QStringLiteral("deleted")] = m_counts.deleted;
+    summary[QStringLiteral("not_compared")] = m_counts.notCompared;
     if (!isEmpty()) {
         summary[QStringLiteral("left_totals")] = measuresJson(node(0).leftSubtree);
         summary[QStringLiteral("right_totals")] = measuresJson(node(0).rightSubtree);

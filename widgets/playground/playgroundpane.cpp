@@ -258,16 +258,7 @@ PlaygroundPane::PlaygroundPane(QWidget* parent) : QWidget(parent)
     connect(m_addVariant, &QPushButton::clicked, this, [this] { addVariant(); });
     connect(m_run, &QPushButton::clicked, this, &PlaygroundPane::run);
     connect(m_cancel, &QPushButton::clicked, this, &PlaygroundPane::cancel);
-    connect(m_repeat, &QSpinBox::valueChanged, this, &PlaygroundPane::noteChange);
-    for (const auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
-        connect(m_inputs->model(), signal, this, &PlaygroundPane::noteChange);
-    connect(m_inputs->model(), &QAbstractItemModel::dataChanged, this, &PlaygroundPane::noteChange);
-    connect(this, &PlaygroundPane::runStarted, this, &PlaygroundPane::noteChange);
-    // A finished run is saved at once: its results cost time and money to make again.
-    connect(this, &PlaygroundPane::runFinished, this, [this] {
-        noteChange();
-        m_sessions->saveNow();
-    });
+    connectSessionChanges();
     connect(m_addRow, &QPushButton::clicked, this, [this] {
         m_inputs->insertRow(m_inputs->rowCount());
         updateButtons();
@@ -755,6 +746,20 @@ void PlaygroundPane::showSelectedReply()
     for (const QString& o : std::as_const(other))
         html += pre(escapeText(o));
     m_reply->setHtml(html);
+}
+
+void PlaygroundPane::connectSessionChanges()
+{
+    connect(m_repeat, &QSpinBox::valueChanged, this, &PlaygroundPane::noteChange);
+    for (const auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        connect(m_inputs->model(), signal, this, &PlaygroundPane::noteChange);
+    connect(m_inputs->model(), &QAbstractItemModel::dataChanged, this, &PlaygroundPane::noteChange);
+    connect(this, &PlaygroundPane::runStarted, this, &PlaygroundPane::noteChange);
+    // A finished run is saved at once: its results cost time and money to make again.
+    connect(this, &PlaygroundPane::runFinished, this, [this] {
+        noteChange();
+        m_sessions->saveNow();
+    });
 }
 
 void PlaygroundPane::noteChange()

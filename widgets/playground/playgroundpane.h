@@ -162,6 +162,7 @@ private:
     void updateButtons();
     void showSelectedReply();
     QStringList variantLabels() const;
+    void connectSessionChanges();
     void noteChange();
     void stopRun();
 

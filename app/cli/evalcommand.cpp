@@ -3,6 +3,7 @@
 #include "cli/output.h"
 
 #include "cli/evalreport.h"
+#include "cli/interrupt.h"
 
 #include "core/eval/datasetio.h"
 #include "core/eval/evalstore.h"
@@ -20,9 +21,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QScopeGuard>
 
-#include <csignal>
 #include <cstdio>
 #include <unistd.h>
 
@@ -50,7 +49,8 @@ const char* kUsage =
     "  --json FILE          write the report as JSON ('-': standard output)\n"
     "  --junit FILE         write JUnit XML (one test case per example and evaluator)\n"
     "  --resume ID          finish an experiment that was cut short (only what is missing runs)\n"
-    "  --store PATH         the eval store (default: eval.sqlite beside the prompt log)\n"
+    "  --store PATH|URL     the eval store: a file, or a postgresql:// URL for a team's\n"
+    "                       server (default: eval.sqlite beside the prompt log)\n"
     "  --judge-model M      the model-graded evaluators' model (default: the suite's)\n"
     "  --tag TAG            tag the model calls in the prompt log (besides eval:SUITE)\n"
     "  --log PATH|URL       record the model calls in this prompt log; --no-log: do not\n"
@@ -95,8 +95,10 @@ OptionParser evalOptions(EvalArguments& a)
     p.addOption({QStringLiteral("--concurrency"), QStringLiteral("-j")}, [&a](const QString& v) {
         bool ok = false;
         a.concurrency = v.toInt(&ok);
-        return ok && a.concurrency >= 1 ? QString()
-                                        : QStringLiteral("--concurrency takes a positive number");
+        if (!ok)
+            return QStringLiteral("--concurrency takes a number");
+        Result<int> checked = eval::ExperimentRunner::checkConcurrency(a.concurrency);
+        return checked ? QString() : QStringLiteral("--concurrency: ") + checked.error().message;
     });
     p.addOption({QStringLiteral("--fail-under")}, [&a](const QString& v) {
         bool ok = false;
@@ -131,8 +133,6 @@ bool writeFileOrStdout(const QString& path, const QByteArray& data, QString* err
     }
     return writeOutputFile(path, data, error);
 }
-
-CancelToken* g_interrupt = nullptr;
 
 // A prompt of the library at a label or version (`NAME@production`, `NAME@3`) rather than a file.
 bool isLibrarySpec(const QString& spec)
@@ -454,13 +454,9 @@ int evalCommand(const QStringList& args)
 
     ExperimentPlan plan = makePlan(a, suite, *dataset, program);
     CancelToken cancel;
-    g_interrupt = &cancel;
-    std::signal(SIGINT, [](int) { g_interrupt->cancel(); });
-    std::signal(SIGTERM, [](int) { g_interrupt->cancel(); });
-    auto restore = qScopeGuard([] {
-        std::signal(SIGINT, SIG_DFL);
-        std::signal(SIGTERM, SIG_DFL);
-    });
+    // SIGINT, SIGTERM and SIGHUP stop after the examples in flight: the results so far are
+    // kept, the experiment stays resumable and the reports are written.
+    InterruptGuard interrupt(cancel);
     if (versionBaselineWanted) {
         Result<Baseline> b = versionBaseline(plan, a.baseline, a.library, store, cancel);
         if (!b) {

@@ -63,6 +63,16 @@
     </message>
 </context>
 <context>
+    <name>hako::FileController</name>
+    <message numerus="yes">
+        <source>%n recovery copies could not be read and were skipped: %1</source>
+        <translation>
+            <numerusform>%n recovery copy could not be read and was skipped: %1</numerusform>
+            <numerusform>%n recovery copies could not be read and were skipped: %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>hako::FindBar</name>
     <message numerus="yes">
         <source>%n replaced</source>
@@ -99,6 +109,30 @@
         <translation>
             <numerusform>The %n Set</numerusform>
             <numerusform>All %n Sets</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>hako::PlaygroundSessions</name>
+    <message numerus="yes">
+        <source>%n variant(s), %1</source>
+        <translation>
+            <numerusform>%n variant, %1</numerusform>
+            <numerusform>%n variants, %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n input row(s)</source>
+        <translation>
+            <numerusform>%n input row</numerusform>
+            <numerusform>%n input rows</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n session file(s) could not be read</source>
+        <translation>
+            <numerusform>%n session file could not be read</numerusform>
+            <numerusform>%n session files could not be read</numerusform>
         </translation>
     </message>
 </context>

@@ -284,6 +284,25 @@
     </message>
 </context>
 <context>
+    <name>hako::AccessibleParts</name>
+    <message>
+        <source>Clear</source>
+        <translation>クリア</translation>
+    </message>
+    <message>
+        <source>Select All</source>
+        <translation>すべて選択</translation>
+    </message>
+    <message>
+        <source>More Menus</source>
+        <translation>ほかのメニュー</translation>
+    </message>
+    <message>
+        <source>More Tools</source>
+        <translation>ほかのツール</translation>
+    </message>
+</context>
+<context>
     <name>hako::BoxPainter</name>
     <message>
         <source>… 1 more iteration — click to show</source>
@@ -844,6 +863,22 @@ quit, q                    stop the program
     <message>
         <source>Unknown command: %1 (help lists them)</source>
         <translation>不明なコマンド: %1（help で一覧を表示します）</translation>
+    </message>
+    <message>
+        <source>No breakpoint set: %1</source>
+        <translation>ブレークポイントを設定しませんでした: %1</translation>
+    </message>
+    <message>
+        <source> (line %1 has no block)</source>
+        <translation>(%1 行目にはブロックがありません)</translation>
+    </message>
+    <message>
+        <source>Not resumed: %1</source>
+        <translation>再開しませんでした: %1</translation>
+    </message>
+    <message>
+        <source>Line %1 has no block: running until line %2</source>
+        <translation>%1 行目にはブロックがありません。%2 行目まで実行します</translation>
     </message>
 </context>
 <context>
@@ -1690,18 +1725,6 @@ against the baseline&apos;s output ([-baseline-] {+now+}):
         <translation>未保存のプログラムを復元しますか？</translation>
     </message>
     <message>
-        <source>Hako was closed without saving:
-
-%1
-
-Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</source>
-        <translation>Hako は保存せずに終了しました:
-
-%1
-
-未保存の変更を復元しますか？（それ以外は［ファイル］›［未保存の復元］に残ります。）</translation>
-    </message>
-    <message>
         <source>New program from the template “%1”: change the values under defs: at the top, then Run. Save to keep it.</source>
         <translation>テンプレート「%1」から新しいプログラムを作成しました。先頭の defs: の値を変更してから実行してください。残すには保存してください。</translation>
     </message>
@@ -1760,6 +1783,24 @@ Restore the unsaved changes? (Others stay under File › Recover Unsaved.)</sour
     <message>
         <source>Save &amp;As…</source>
         <translation>名前を付けて保存(&amp;A)…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n recovery copies could not be read and were skipped: %1</source>
+        <translation>
+            <numerusform>%n 件の復元用コピーを読めなかったため飛ばしました: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Hako was closed without saving:
+
+%1
+
+Restore the unsaved changes? Each opens in its own tab. (If not, they stay under File › Recover Unsaved.)</source>
+        <translation>Hako は保存せずに終了しました:
+
+%1
+
+保存されていない変更を復元しますか?それぞれ別のタブで開きます。(復元しない場合も「ファイル › 未保存の内容を復元」に残ります。)</translation>
     </message>
 </context>
 <context>
@@ -3284,6 +3325,87 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     <message>
         <source>This call was sent to %1. The playground sends it to the server configured for its model instead; to use that server, add it in Model Settings.</source>
         <translation>この呼び出しは %1 に送られていました。プレイグラウンドでは、代わりにこのモデルに設定されたサーバーに送ります。そのサーバーを使うには、モデルの設定に追加してください。</translation>
+    </message>
+</context>
+<context>
+    <name>hako::PlaygroundSessions</name>
+    <message>
+        <source>Sessions</source>
+        <translation>セッション</translation>
+    </message>
+    <message>
+        <source>Reopen a saved playground session, start a new one or delete this one; sessions are saved as you work</source>
+        <translation>保存したプレイグラウンドのセッションを開き直す、新しく始める、またはこのセッションを削除します。セッションは作業中に自動で保存されます</translation>
+    </message>
+    <message>
+        <source>Saved sessions</source>
+        <translation>保存したセッション</translation>
+    </message>
+    <message>
+        <source>Session name</source>
+        <translation>セッション名</translation>
+    </message>
+    <message>
+        <source>Named after its prompt when first saved</source>
+        <translation>最初に保存したときにプロンプト名から名付けられます</translation>
+    </message>
+    <message>
+        <source>Playground</source>
+        <translation>プレイグラウンド</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>this session</source>
+        <translation>このセッション</translation>
+    </message>
+    <message>
+        <source>Delete Session</source>
+        <translation>セッションを削除</translation>
+    </message>
+    <message>
+        <source>Delete the playground session “%1”? Its variants, inputs and results are removed from disk.</source>
+        <translation>プレイグラウンドのセッション「%1」を削除しますか?バリアント、入力、結果がディスクから消えます。</translation>
+    </message>
+    <message>
+        <source>No saved sessions yet</source>
+        <translation>保存したセッションはまだありません</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1(%2)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n variant(s), %1</source>
+        <translation>
+            <numerusform>バリアント %n 件、%1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n input row(s)</source>
+        <translation>
+            <numerusform>入力 %n 行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n session file(s) could not be read</source>
+        <translation>
+            <numerusform>%n 件のセッションファイルを読めませんでした</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>New Session</source>
+        <translation>新しいセッション</translation>
+    </message>
+    <message>
+        <source>Delete Session…</source>
+        <translation>セッションを削除…</translation>
     </message>
 </context>
 <context>
@@ -5441,6 +5563,13 @@ relevance %6 (cosine %7)</source>
     </message>
 </context>
 <context>
+    <name>hako::otel::OtelLiveFeed</name>
+    <message>
+        <source>the live view keeps the newest %1 spans: %2 span(s) received are not shown</source>
+        <translation>ライブ表示は最新の %1 スパンだけを保持します。受信した %2 スパンは表示していません</translation>
+    </message>
+</context>
+<context>
     <name>hako::pdl::BoxLayout</name>
     <message>
         <source>replayed</source>
@@ -5484,6 +5613,26 @@ relevance %6 (cosine %7)</source>
     <message>
         <source>the run is not paused at a model block</source>
         <translation>model ブロックで一時停止していません</translation>
+    </message>
+    <message>
+        <source>the condition &apos;%1&apos; cannot be read: %2</source>
+        <translation>条件「%1」を読み取れません: %2</translation>
+    </message>
+    <message>
+        <source>line %1 does not exist (lines count from 1)</source>
+        <translation>%1 行目はありません(行は 1 から数えます)</translation>
+    </message>
+    <message>
+        <source>no program file &apos;%1&apos; in this run (it runs %2)</source>
+        <translation>この実行にはプログラムファイル「%1」がありません(実行しているのは %2 です)</translation>
+    </message>
+    <message>
+        <source>%1 has %2 lines: there is no line %3</source>
+        <translation>%1 は %2 行です。%3 行目はありません</translation>
+    </message>
+    <message>
+        <source>line %1 of %2 has no block, and no block follows it</source>
+        <translation>%2 の %1 行目にはブロックがなく、その後にもブロックがありません</translation>
     </message>
 </context>
 <context>

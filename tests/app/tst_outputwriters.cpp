@@ -404,7 +404,7 @@ private Q_SLOTS:
             // Databases: written in place by SQLite, created private first (createPrivateFile,
             // checked below).
             {QStringLiteral("core/promptlog/sqlitebackend.cpp"), {"database"}},
-            {QStringLiteral("core/eval/evalstore.cpp"), {"database"}},
+            {QStringLiteral("core/eval/sqlitestorebackend.cpp"), {"database"}},
             {QStringLiteral("core/memory/sqlitedb.cpp"), {"database"}},
         };
         const QDir source(QStringLiteral(HAKO_SOURCE_DIR));

@@ -3,6 +3,7 @@
 #include "core/eval/evalstore.h"
 #include "core/eval/resultsmodel.h"
 #include "core/util/outputfile.h"
+#include "widgets/common/accessibleparts.h"
 #include "widgets/common/messagebar.h"
 
 #include <QComboBox>
@@ -121,6 +122,8 @@ DatasetPane::DatasetPane(QWidget* parent)
     connect(m_model, &QAbstractItemModel::dataChanged, this, [this] { m_dirty = true; });
     connect(m_model, &QAbstractItemModel::rowsInserted, this, [this] { m_dirty = true; });
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, [this] { m_dirty = true; });
+    // The parts Qt adds inside these controls get names for screen readers too.
+    AccessibleParts::name(this);
 }
 
 DatasetPane::~DatasetPane() = default;

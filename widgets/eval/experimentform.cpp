@@ -1,5 +1,6 @@
 #include "widgets/eval/experimentform.h"
 
+#include "widgets/common/accessibleparts.h"
 #include "widgets/common/messagebar.h"
 
 #include <QAbstractItemView>
@@ -147,6 +148,8 @@ ExperimentForm::ExperimentForm(QWidget* parent)
         Q_EMIT runRequested();
     });
     connect(m_stop, &QPushButton::clicked, this, &ExperimentForm::stopRequested);
+    // The parts Qt adds inside these controls get names for screen readers too.
+    AccessibleParts::name(this);
 }
 
 void ExperimentForm::setProgramPath(const QString& path)

@@ -2,6 +2,7 @@
 
 #include "core/library/librarysync.h"
 #include "core/playground/worddiff.h"
+#include "widgets/common/accessibleparts.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/library/promptexperiments.h"
 
@@ -165,6 +166,11 @@ LibraryPane::LibraryPane(QWidget* parent) : QWidget(parent)
     versionSplit->addWidget(m_history);
     versionSplit->addWidget(m_detail);
     versionSplit->addWidget(m_experiments);
+    // Three lists in one column: each may shrink to a few lines, so the window still fits a
+    // small screen with every dock open.
+    for (QWidget* w : {static_cast<QWidget*>(m_history), static_cast<QWidget*>(m_detail),
+                       static_cast<QWidget*>(m_experiments)})
+        w->setMinimumHeight(fontMetrics().height() * 3);
     rightLayout->addWidget(versionSplit, 1);
     rightLayout->addLayout(buttons);
     auto* split = new QSplitter(Qt::Horizontal, this);
@@ -187,6 +193,8 @@ LibraryPane::LibraryPane(QWidget* parent) : QWidget(parent)
     const QString folder = library::PromptLibrary::defaultFolder(false);
     if (!folder.isEmpty() && QFileInfo(folder).isDir() && library::PromptLibrary::open(folder).ok())
         openLibrary(folder);
+    // The parts Qt adds inside these controls get names for screen readers too.
+    AccessibleParts::name(this);
 }
 
 void LibraryPane::chooseLibrary()

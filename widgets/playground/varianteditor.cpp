@@ -1,5 +1,7 @@
 #include "widgets/playground/varianteditor.h"
 
+#include "widgets/common/accessibleparts.h"
+
 #include <QAbstractItemView>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -128,6 +130,8 @@ VariantEditor::VariantEditor(int number, QWidget* parent) : QGroupBox(parent), m
     connect(m_save, &QPushButton::clicked, this, &VariantEditor::saveRequested);
     connect(m_copy, &QPushButton::clicked, this, &VariantEditor::copyRequested);
     setNumber(number);
+    // The parts Qt adds inside these controls get names for screen readers too.
+    AccessibleParts::name(this);
 }
 
 void VariantEditor::setNumber(int number)

@@ -2,7 +2,7 @@
 // a PostgreSQL server frozen in the middle of a write, says how many calls it lost and why,
 // and a log that could not be reached from the start costs one last attempt, not a wait.
 #include "core/promptlog/promptlog.h"
-#include "pgtestserver.h"
+#include "tests/support/pgtestserver.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

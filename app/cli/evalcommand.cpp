@@ -140,19 +140,6 @@ bool isLibrarySpec(const QString& spec)
     return !QFileInfo::exists(spec) && spec.contains(QLatin1Char('@'));
 }
 
-// The file to run for a library spec (a copy of that version when the library holds another).
-Result<QString> libraryFile(const QString& spec, const QString& folder)
-{
-    Result<library::PromptLibrary> lib = library::PromptLibrary::open(
-        folder.isEmpty() ? library::PromptLibrary::defaultFolder() : folder);
-    if (!lib)
-        return lib.error();
-    Result<library::ResolvedPrompt> resolved = lib->get(spec);
-    if (!resolved)
-        return resolved.error();
-    return lib->materialize(*resolved);
-}
-
 // The dataset: a file (imported, checked, stored as a new version when it changed), or a
 // stored one (`NAME`, `NAME@VERSION`).
 Result<eval::Dataset> loadDataset(eval::EvalStore& store, const QString& spec, const QString& file)
@@ -301,7 +288,7 @@ Result<Baseline> versionBaseline(ExperimentPlan plan, const QString& spec, const
                                  const std::shared_ptr<eval::EvalStore>& store,
                                  const CancelToken& cancel)
 {
-    Result<QString> file = libraryFile(spec, folder);
+    Result<QString> file = library::PromptLibrary::fileFor(spec, folder);
     if (!file)
         return makeError(QStringLiteral("--baseline %1: %2").arg(spec, file.error().message));
     plan.programPath = *file;
@@ -417,7 +404,7 @@ int evalCommand(const QStringList& args)
         return usageError(
             QStringLiteral("%1: the suite names no target (and no --target)").arg(a.suite));
     if (isLibrarySpec(program)) {
-        Result<QString> file = libraryFile(program, a.library);
+        Result<QString> file = library::PromptLibrary::fileFor(program, a.library);
         if (!file)
             return usageError(QStringLiteral("--target %1: %2").arg(program, file.error().message));
         program = *file;
@@ -428,7 +415,7 @@ int evalCommand(const QStringList& args)
         isLibrarySpec(a.baseline) && a.baseline != QLatin1String("last");
     QStringList programs{program};
     if (versionBaselineWanted) {
-        Result<QString> file = libraryFile(a.baseline, a.library);
+        Result<QString> file = library::PromptLibrary::fileFor(a.baseline, a.library);
         if (!file)
             return usageError(
                 QStringLiteral("--baseline %1: %2").arg(a.baseline, file.error().message));

@@ -252,21 +252,6 @@ pdl::RunResult runUnderDebugger(pdl::RunOptions options, const QString& program,
     return result;
 }
 
-// The file that runs `spec` (NAME@LABEL or NAME@VERSION) of the prompt library; `version` gets
-// the commit it is at.
-Result<QString> libraryProgram(const QString& spec, const QString& folder, QString* version)
-{
-    Result<library::PromptLibrary> lib = library::PromptLibrary::open(
-        folder.isEmpty() ? library::PromptLibrary::defaultFolder() : folder);
-    if (!lib)
-        return lib.error();
-    Result<library::ResolvedPrompt> resolved = lib->get(spec);
-    if (!resolved)
-        return resolved.error();
-    *version = resolved->version.commit;
-    return lib->materialize(*resolved);
-}
-
 } // namespace
 
 int runCommand(const QStringList& args)
@@ -286,7 +271,8 @@ int runCommand(const QStringList& args)
     }
     if (!QFileInfo::exists(program) && program.contains(QLatin1Char('@'))) {
         // A prompt of the library at a label or version.
-        Result<QString> file = libraryProgram(program, r.library, &r.libraryVersion);
+        Result<QString> file =
+            library::PromptLibrary::fileFor(program, r.library, &r.libraryVersion);
         if (!file) {
             writeText(stderr, QStringLiteral("hako run: %1\n").arg(file.error().message));
             return 1;

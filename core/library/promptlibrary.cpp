@@ -431,6 +431,19 @@ Result<QString> PromptLibrary::materialize(const ResolvedPrompt& prompt) const
     return file;
 }
 
+Result<QString> PromptLibrary::fileFor(const QString& spec, const QString& folder, QString* commit)
+{
+    Result<PromptLibrary> lib = open(folder.isEmpty() ? defaultFolder() : folder);
+    if (!lib)
+        return lib.error();
+    Result<ResolvedPrompt> resolved = lib->get(spec);
+    if (!resolved)
+        return resolved.error();
+    if (commit)
+        *commit = resolved->version.commit;
+    return lib->materialize(*resolved);
+}
+
 QString PromptLibrary::defaultFolder(bool orCurrentFolder)
 {
     const QString env =

@@ -104,6 +104,12 @@ public:
     /// and reads see the same version), kept under `.hako/versions/` (ignored by git).
     Result<QString> materialize(const ResolvedPrompt& prompt) const;
 
+    /// The file to run for `spec` (`NAME@LABEL`, `NAME@3`) of the library at `folder` (""
+    /// : defaultFolder()): get() then materialize(); `commit` (when given) receives the
+    /// version's commit. For the commands that take a prompt instead of a file.
+    static Result<QString> fileFor(const QString& spec, const QString& folder = {},
+                                   QString* commit = nullptr);
+
     /// The library a command works on when none is named: HAKO_LIBRARY, else the one the
     /// workbench opened last (settings key `library/last`), else (with `orCurrentFolder`) the
     /// current folder; "" when none.

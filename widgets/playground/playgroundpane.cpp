@@ -156,6 +156,7 @@ PlaygroundPane::PlaygroundPane(QWidget* parent) : QWidget(parent)
     m_progress->setFormat(tr("%v of %m calls"));
     bar->addWidget(m_progress, 1);
     pageLayout->addLayout(bar);
+    m_runBar = bar;
 
     auto* split = new QSplitter(Qt::Vertical, page);
     pageLayout->addWidget(split, 1);
@@ -377,6 +378,12 @@ void PlaygroundPane::setVariantPrompts(const QList<PlaygroundPrompt>& prompts)
             v->setPrompt(prompts.at(i));
     }
     renumber();
+    if (m_stack->currentIndex() != 1) {
+        // With a prompt shown, the session controls join the run bar: one row less above the
+        // variants and inputs in a short dock.
+        m_runBar->insertWidget(0, m_sessions, 2);
+        m_runBar->insertSpacing(1, 12);
+    }
     m_stack->setCurrentIndex(1);
     m_messageBar->clearMessage();
     updateInputColumns();

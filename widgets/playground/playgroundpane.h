@@ -188,6 +188,7 @@ private:
     QPushButton* m_run;
     QPushButton* m_cancel;
     QProgressBar* m_progress;
+    QHBoxLayout* m_runBar = nullptr;
     QTableView* m_resultsView;
     QTextBrowser* m_reply;
     QToolButton* m_addSet = nullptr;

@@ -353,6 +353,36 @@ ExperimentPlan makePlan(const EvalArguments& a, const eval::Suite& suite,
     return plan;
 }
 
+// The summary on standard output (standard error when the JSON report goes there), the
+// reports asked for; the exit status.
+int report(const EvalArguments& a, const eval::Suite& suite, const eval::Dataset& dataset,
+           const Ran& ran, const Baseline& baseline)
+{
+    EvalOutcome outcome;
+    outcome.suite = suite;
+    outcome.info = ran.info;
+    outcome.dataset = dataset;
+    outcome.results = ran.results;
+    outcome.evaluatorNames = ran.evaluatorNames;
+    outcome.baseline = baseline.results;
+    outcome.baselineName = baseline.name;
+    outcome.seconds = ran.seconds;
+    outcome.ranNow = ran.ranNow;
+    outcome.judge(!a.baseline.isEmpty());
+    writeText(a.jsonFile == QLatin1String("-") ? stderr : stdout, outcome.summary());
+    for (const auto& [file, data] :
+         {std::pair{a.jsonFile, &EvalOutcome::json}, std::pair{a.junitFile, &EvalOutcome::junit}}) {
+        if (file.isEmpty())
+            continue;
+        QString error;
+        if (!writeFileOrStdout(file, (outcome.*data)(), &error)) {
+            writeText(stderr, QStringLiteral("hako eval: %1: %2\n").arg(file, error));
+            return 2;
+        }
+    }
+    return outcome.passed ? 0 : 1;
+}
+
 } // namespace
 
 int evalCommand(const QStringList& args)
@@ -463,29 +493,7 @@ int evalCommand(const QStringList& args)
         return 1;
     }
 
-    EvalOutcome outcome;
-    outcome.suite = suite;
-    outcome.info = ran->info;
-    outcome.dataset = *dataset;
-    outcome.results = ran->results;
-    outcome.evaluatorNames = ran->evaluatorNames;
-    outcome.baseline = baseline.results;
-    outcome.baselineName = baseline.name;
-    outcome.seconds = ran->seconds;
-    outcome.ranNow = ran->ranNow;
-    outcome.judge(!a.baseline.isEmpty());
-    writeText(a.jsonFile == QLatin1String("-") ? stderr : stdout, outcome.summary());
-    for (const auto& [file, data] :
-         {std::pair{a.jsonFile, &EvalOutcome::json}, std::pair{a.junitFile, &EvalOutcome::junit}}) {
-        if (file.isEmpty())
-            continue;
-        QString error;
-        if (!writeFileOrStdout(file, (outcome.*data)(), &error)) {
-            writeText(stderr, QStringLiteral("hako eval: %1: %2\n").arg(file, error));
-            return 2;
-        }
-    }
-    return outcome.passed ? 0 : 1;
+    return report(a, suite, *dataset, *ran, baseline);
 }
 
 } // namespace hako

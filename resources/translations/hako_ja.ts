@@ -3009,6 +3009,10 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <source>Stopped receiving OpenTelemetry</source>
         <translation>OpenTelemetry の受信を停止しました</translation>
     </message>
+    <message>
+        <source>the prompt log cannot be written: %1</source>
+        <translation>プロンプトログに書き込めません: %1</translation>
+    </message>
 </context>
 <context>
     <name>hako::OutlineView</name>

@@ -69,6 +69,14 @@ private Q_SLOTS:
         std::reverse(lines.begin(), lines.end());
         for (const QByteArray& line : lines)
             QCOMPARE(post(receive->listeningPort(), line), 200);
+        // 200 means kept: the model calls are in the log when the answer comes (a window
+        // killed the next moment loses none).
+        {
+            promptlog::CallFilter received;
+            received.tags = {QStringLiteral("otel")};
+            const auto kept = log->count(received);
+            QVERIFY(kept && *kept >= 1);
+        }
         // A malformed request is refused and changes nothing.
         QCOMPARE(post(receive->listeningPort(), QByteArray("{\"resourceSpans\": 7}")), 400);
 

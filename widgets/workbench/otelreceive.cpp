@@ -42,15 +42,24 @@ void OtelReceive::start()
     m_feed = new otel::OtelLiveFeed(m_model, this);
     std::shared_ptr<promptlog::PromptLog> log = m_context->promptLog();
     otel::OtelLiveFeed* feed = m_feed;
-    // On the receiver's thread: the LLM spans go to the prompt log, all spans to the feed
-    // (which is thread-safe and applies them on the GUI thread in batches).
-    m_receiver->setSink([log, feed](std::vector<otel::Span>&& spans) {
-        if (log)
+    // On the receiver's thread: the LLM spans are committed to the prompt log before the
+    // request is answered (200 means kept, as with `hako serve`; a log that cannot be written
+    // answers 503 and the exporter sends again, the calls' uids keeping retries single), then
+    // all spans go to the feed (thread-safe; applied on the GUI thread in batches).
+    if (log)
+        m_receiver->setStoringSink([log](const std::vector<otel::Span>& spans) -> QString {
+            std::vector<promptlog::CallRecord> calls;
             for (const otel::Span& s : spans)
                 if (auto call = otel::toCallRecord(s, otel::interpretSpan(s)))
-                    log->record(std::move(*call));
-        feed->push(std::move(spans));
-    });
+                    calls.push_back(std::move(*call));
+            if (calls.empty())
+                return {};
+            Result<int64_t> inserted = log->insertNow(std::move(calls));
+            return inserted
+                       ? QString()
+                       : tr("the prompt log cannot be written: %1").arg(inserted.error().message);
+        });
+    m_receiver->setSink([feed](std::vector<otel::Span>&& spans) { feed->push(std::move(spans)); });
     connect(m_receiver.get(), &otel::OtlpReceiver::requestRejected, this,
             [this](int status, const QString& reason) {
                 Q_EMIT statusMessage(

@@ -82,7 +82,7 @@ private:
 } // namespace
 
 std::vector<Diagnostic> overwrittenInputs(const pdl::Program& program, const QByteArray& text,
-                                          const QStringList& inputNames)
+                                          const QStringList& inputNames, QStringList* names)
 {
     std::vector<Diagnostic> out;
     if (inputNames.isEmpty())
@@ -108,6 +108,8 @@ std::vector<Diagnostic> overwrittenInputs(const pdl::Program& program, const QBy
                                                              : QStringLiteral("def"))
                 .arg(d.span.line);
         out.push_back(error);
+        if (names)
+            names->append(name);
     }
     return out;
 }

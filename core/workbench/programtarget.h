@@ -38,8 +38,10 @@ struct ProgramTarget {
 
 /// The dataset columns among `inputNames` that `program` (parsed from `text`) would overwrite,
 /// each as an error at the definition that sets it, saying what to do. Pure; any thread.
+/// `names` (when given) receives each one's variable, in the same order.
 std::vector<Diagnostic> overwrittenInputs(const pdl::Program& program, const QByteArray& text,
-                                          const QStringList& inputNames);
+                                          const QStringList& inputNames,
+                                          QStringList* names = nullptr);
 
 /// "Make it an input": the edit that removes the `defs:` entry setting `name` at `line` (a
 /// diagnostic of overwrittenInputs()) from `text`, with its nested lines, and the `defs:` key

@@ -171,8 +171,44 @@ PlaygroundPane::PlaygroundPane(QWidget* parent) : QWidget(parent)
     m_variantScroll->setWidget(columns);
     split->addWidget(m_variantScroll);
 
-    // The inputs.
-    auto* inputsBox = new QGroupBox(tr("Inputs"), split);
+    split->addWidget(buildInputs(split));
+
+    split->addWidget(buildResults(split));
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setStretchFactor(2, 2);
+    // The prompts get most of the room at first; the inputs a few rows.
+    split->setSizes({500, 170, 330});
+
+    m_stack->addWidget(page);
+
+    connect(m_addVariant, &QPushButton::clicked, this, [this] { addVariant(); });
+    connect(m_run, &QPushButton::clicked, this, &PlaygroundPane::run);
+    connect(m_cancel, &QPushButton::clicked, this, &PlaygroundPane::cancel);
+    connectSessionChanges();
+    connect(m_resultsView->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this] { showSelectedReply(); });
+    connect(m_results, &QAbstractItemModel::dataChanged, this,
+            [this](const QModelIndex& from, const QModelIndex& to) {
+                const QModelIndex current = m_resultsView->currentIndex();
+                if (current.isValid() && current.row() >= from.row() && current.row() <= to.row())
+                    showSelectedReply();
+            });
+    for (const QKeySequence& key :
+         {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)}) {
+        auto* shortcut = new QShortcut(key, this);
+        shortcut->setContext(Qt::WidgetWithChildrenShortcut);
+        connect(shortcut, &QShortcut::activated, this, &PlaygroundPane::run);
+    }
+
+    addVariant();
+    updateButtons();
+}
+
+QWidget* PlaygroundPane::buildInputs(QWidget* parent)
+{
+    // The inputs: a row per input set, a column per variable.
+    auto* inputsBox = new QGroupBox(tr("Inputs"), parent);
     auto* inputsLayout = new QVBoxLayout(inputsBox);
     m_inputs = new QTableWidget(0, 0, inputsBox);
     m_inputs->setAccessibleName(tr("Inputs"));
@@ -229,10 +265,24 @@ PlaygroundPane::PlaygroundPane(QWidget* parent) : QWidget(parent)
     rowButtons->addWidget(m_addSet);
     rowButtons->addStretch(1);
     inputsLayout->addLayout(rowButtons);
-    split->addWidget(inputsBox);
+    connect(m_addRow, &QPushButton::clicked, this, [this] {
+        m_inputs->insertRow(m_inputs->rowCount());
+        updateButtons();
+    });
+    connect(m_removeRow, &QPushButton::clicked, this, [this] {
+        const int row =
+            m_inputs->currentRow() >= 0 ? m_inputs->currentRow() : m_inputs->rowCount() - 1;
+        if (row >= 0)
+            m_inputs->removeRow(row);
+        updateButtons();
+    });
+    return inputsBox;
+}
 
+QWidget* PlaygroundPane::buildResults(QWidget* parent)
+{
     // The results grid and the selected reply.
-    auto* resultsSplit = new QSplitter(Qt::Horizontal, split);
+    auto* resultsSplit = new QSplitter(Qt::Horizontal, parent);
     m_results = new PlaygroundResultModel(this);
     m_resultsView = new QTableView(resultsSplit);
     m_resultsView->setModel(m_results);
@@ -247,47 +297,7 @@ PlaygroundPane::PlaygroundPane(QWidget* parent) : QWidget(parent)
     m_reply->setPlaceholderText(tr("Select a result to read its reply, compared word by word "
                                    "with the first variant's."));
     resultsSplit->addWidget(m_reply);
-    split->addWidget(resultsSplit);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
-    split->setStretchFactor(2, 2);
-    // The prompts get most of the room at first; the inputs a few rows.
-    split->setSizes({500, 170, 330});
-
-    m_stack->addWidget(page);
-
-    connect(m_addVariant, &QPushButton::clicked, this, [this] { addVariant(); });
-    connect(m_run, &QPushButton::clicked, this, &PlaygroundPane::run);
-    connect(m_cancel, &QPushButton::clicked, this, &PlaygroundPane::cancel);
-    connectSessionChanges();
-    connect(m_addRow, &QPushButton::clicked, this, [this] {
-        m_inputs->insertRow(m_inputs->rowCount());
-        updateButtons();
-    });
-    connect(m_removeRow, &QPushButton::clicked, this, [this] {
-        const int row =
-            m_inputs->currentRow() >= 0 ? m_inputs->currentRow() : m_inputs->rowCount() - 1;
-        if (row >= 0)
-            m_inputs->removeRow(row);
-        updateButtons();
-    });
-    connect(m_resultsView->selectionModel(), &QItemSelectionModel::currentChanged, this,
-            [this] { showSelectedReply(); });
-    connect(m_results, &QAbstractItemModel::dataChanged, this,
-            [this](const QModelIndex& from, const QModelIndex& to) {
-                const QModelIndex current = m_resultsView->currentIndex();
-                if (current.isValid() && current.row() >= from.row() && current.row() <= to.row())
-                    showSelectedReply();
-            });
-    for (const QKeySequence& key :
-         {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)}) {
-        auto* shortcut = new QShortcut(key, this);
-        shortcut->setContext(Qt::WidgetWithChildrenShortcut);
-        connect(shortcut, &QShortcut::activated, this, &PlaygroundPane::run);
-    }
-
-    addVariant();
-    updateButtons();
+    return resultsSplit;
 }
 
 PlaygroundPane::~PlaygroundPane()

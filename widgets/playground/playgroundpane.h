@@ -158,6 +158,10 @@ protected:
 private:
     void setVariantPrompts(const QList<playground::PlaygroundPrompt>& prompts);
     void renumber();
+    /// The inputs table with its row buttons, and the results grid beside the selected reply
+    /// (parts of the constructor).
+    QWidget* buildInputs(QWidget* parent);
+    QWidget* buildResults(QWidget* parent);
     void updateInputColumns();
     void updateButtons();
     void showSelectedReply();

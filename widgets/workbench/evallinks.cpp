@@ -171,11 +171,12 @@ bool EvalLinks::refuseOverwrittenInputs(const QString& program)
         for (auto it = e.inputs.begin(); it != e.inputs.end(); ++it)
             if (!columns.contains(it.key()))
                 columns << it.key();
-    const std::vector<Diagnostic> found = overwrittenInputs(*parsed.program, text, columns);
+    QStringList names;
+    const std::vector<Diagnostic> found = overwrittenInputs(*parsed.program, text, columns, &names);
     if (found.empty())
         return false;
     const Diagnostic& first = found.front();
-    const QString name = first.message.section(QLatin1Char('`'), 1, 1);
+    const QString name = names.value(0);
     MessageBar* bar = m_form->messageBar();
     const QString said = tr("The program sets “%1” itself (line %2), so every example would run "
                             "with the program's value instead of the dataset's. Make it an "

@@ -161,6 +161,19 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_runActions, &RunActions::configureModelsRequested, this,
             &MainWindow::showModelSettings);
+    followCurrentProgram();
+    updateTitle();
+    m_positionLabel->setText(tr("Ln %1, Col %2").arg(1).arg(1));
+    m_layout = new DockLayout(this, m_settings.get());
+    m_layout->restore({m_traces->traceDock(), m_traces->detailDock(), m_consoleDock});
+    editorPane()->setFocus();
+    // Qt's parts inside every pane get names (panes built later name their own).
+    AccessibleParts::name(this);
+}
+
+void MainWindow::followCurrentProgram()
+{
+    // The title, the cursor position and the Problems tab follow the program shown.
     connect(m_tabs, &ProgramTabs::currentModificationChanged, this, &MainWindow::updateTitle);
     connect(m_tabs, &ProgramTabs::currentFilePathChanged, this, &MainWindow::updateTitle);
     connect(m_tabs, &ProgramTabs::currentCursorPositionChanged, this, [this](int line, int column) {
@@ -173,13 +186,6 @@ MainWindow::MainWindow(QWidget* parent)
                         ? tr("Problems")
                         : tr("Problems (%1)").arg(ProblemsView::countText(errors, warnings)));
             });
-    updateTitle();
-    m_positionLabel->setText(tr("Ln %1, Col %2").arg(1).arg(1));
-    m_layout = new DockLayout(this, m_settings.get());
-    m_layout->restore({m_traces->traceDock(), m_traces->detailDock(), m_consoleDock});
-    editorPane()->setFocus();
-    // Qt's parts inside every pane get names (panes built later name their own).
-    AccessibleParts::name(this);
 }
 
 MainWindow::~MainWindow()

@@ -145,6 +145,9 @@ protected:
 private:
     void createDocks();
     void createMenus();
+    /// The title, the cursor position label and the Problems dock's title follow the current
+    /// program.
+    void followCurrentProgram();
     QDockWidget* addPaneDock(QWidget* pane, const QString& title, const QString& objectName);
     void updateTitle();
     void showAbout();

@@ -59,6 +59,13 @@ private Q_SLOTS:
         QFETCH(int, line);
         const std::vector<Diagnostic> found = check(program, columns);
         QCOMPARE(int(found.size()), int(refused.size()));
+        {
+            QStringList names;
+            pdl::ParseResult parsed = pdl::parseProgramText(program, QStringLiteral("p.pdl"));
+            QVERIFY(parsed.program);
+            overwrittenInputs(*parsed.program, program, columns, &names);
+            QCOMPARE(names, refused); // the variable each one sets, for the quick fix
+        }
         if (!refused.isEmpty()) {
             QVERIFY(found[0].message.startsWith(QLatin1Char('`') + refused[0] + QLatin1Char('`')));
             QVERIFY(found[0].message.contains(QLatin1String("Make `") + refused[0] +

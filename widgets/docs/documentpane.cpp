@@ -238,6 +238,13 @@ DocumentPane::DocumentPane(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_progress);
     layout->addLayout(bar);
     layout->addWidget(splitter, 1);
+    connectControls();
+    // Qt's own parts (clear and corner buttons, combo box text) get names too.
+    AccessibleParts::name(this);
+}
+
+void DocumentPane::connectControls()
+{
     connect(m_ruby, &QCheckBox::toggled, m_view, &DocumentView::setShowRuby);
     connect(m_units, &QComboBox::currentIndexChanged, this,
             [this] { setUnits(docs::UnitKind(m_units->currentData().toInt())); });
@@ -263,8 +270,6 @@ DocumentPane::DocumentPane(QWidget* parent) : QWidget(parent)
     auto* prev = new QShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F3), this);
     prev->setContext(Qt::WidgetWithChildrenShortcut);
     connect(prev, &QShortcut::activated, this, &DocumentPane::previousHit);
-    // Qt's own parts (clear and corner buttons, combo box text) get names too.
-    AccessibleParts::name(this);
 }
 
 DocumentPane::~DocumentPane() = default;

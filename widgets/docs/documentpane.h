@@ -97,6 +97,8 @@ Q_SIGNALS:
     void transcriptChanged();
 
 private:
+    /// The controls' signals, the command line's history and the F3 shortcuts (constructor).
+    void connectControls();
     void onIndexed(std::shared_ptr<const docs::DocumentIndex> index, const QString& error,
                    const QString& warnings);
     void onCommandDone(const docs::CommandResult& result);

@@ -135,6 +135,16 @@ MemoryInspector::MemoryInspector(QWidget* parent) : QWidget(parent)
         if (!path.isEmpty())
             openStore(path);
     });
+    connect(archive, &QPushButton::clicked, this, &MemoryInspector::archiveSelected);
+    connect(remove, &QPushButton::clicked, this, &MemoryInspector::deleteSelected);
+    connectViews();
+    m_history->setConfirm(m_confirm);
+    // Qt's own parts (clear and corner buttons, combo box text) get names too.
+    AccessibleParts::name(this);
+}
+
+void MemoryInspector::connectViews()
+{
     connect(m_search, &QLineEdit::textChanged, m_proxy, &MemoryFilterProxy::setSearchText);
     connect(m_similar, &QLineEdit::returnPressed, this,
             [this] { semanticSearch(m_similar->text()); });
@@ -152,17 +162,13 @@ MemoryInspector::MemoryInspector(QWidget* parent) : QWidget(parent)
     });
     connect(m_minImportance, &QSpinBox::valueChanged, m_proxy,
             &MemoryFilterProxy::setMinImportance);
-    connect(archive, &QPushButton::clicked, this, &MemoryInspector::archiveSelected);
-    connect(remove, &QPushButton::clicked, this, &MemoryInspector::deleteSelected);
-    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] {
+    // "12 of 40": the memories shown of those in the store.
+    auto count = [this] {
         m_count->setText(tr("%1 of %2").arg(m_proxy->rowCount()).arg(m_model->rowCount()));
-    });
-    connect(m_proxy, &QAbstractItemModel::modelReset, this, [this] {
-        m_count->setText(tr("%1 of %2").arg(m_proxy->rowCount()).arg(m_model->rowCount()));
-    });
-    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, [this] {
-        m_count->setText(tr("%1 of %2").arg(m_proxy->rowCount()).arg(m_model->rowCount()));
-    });
+    };
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, count);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, count);
+    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, count);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
                 if (current.isValid())
@@ -183,9 +189,6 @@ MemoryInspector::MemoryInspector(QWidget* parent) : QWidget(parent)
             });
     connect(m_history, &MemoryHistoryView::errorOccurred, this, &MemoryInspector::showError);
     connect(m_thread, &ThreadView::errorOccurred, this, &MemoryInspector::showError);
-    m_history->setConfirm(m_confirm);
-    // Qt's own parts (clear and corner buttons, combo box text) get names too.
-    AccessibleParts::name(this);
 }
 
 MemoryInspector::~MemoryInspector() = default;

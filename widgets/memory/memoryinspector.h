@@ -92,6 +92,9 @@ Q_SIGNALS:
     void semanticSearchDone(int hits);
 
 private:
+    /// The filters, the count, and the table, history, retrievals and thread views kept in
+    /// step (constructor).
+    void connectViews();
     void changeState(memory::State state, const QString& verb);
     std::vector<int64_t> selectedIds() const;
     void showError(const QString& message);

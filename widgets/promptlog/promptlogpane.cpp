@@ -181,6 +181,32 @@ PromptLogPane::PromptLogPane(QWidget* parent)
     filters->addWidget(m_range);
     filters->addWidget(m_refresh);
 
+    m_tabs->addTab(buildCallsPage(), tr("Calls"));
+
+    QWidget* statsPage = buildStatsPage();
+    m_tabs->addTab(statsPage, m_group->currentText());
+
+    m_tabs->addTab(buildChartsPage(), tr("Over Time"));
+    m_tabs->setAccessibleName(tr("Prompt log views"));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_messageBar);
+    layout->addLayout(filters);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_tabs, 1);
+    m_messageBar->hide();
+
+    connectControls();
+
+    updateEmptyState(-1);
+    showCall(nullptr);
+    // Qt's own parts (clear and corner buttons, combo box text) get names too.
+    AccessibleParts::name(this);
+}
+
+QWidget* PromptLogPane::buildCallsPage()
+{
     // Calls tab: the table (or the empty state) above the selected call's detail.
     m_callsView = makeTable(this, m_calls, tr("Model calls"));
     // Several calls at once go to a dataset (Shift/Ctrl+click); the detail shows the current one.
@@ -233,8 +259,11 @@ PromptLogPane::PromptLogPane(QWidget* parent)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setChildrenCollapsible(false);
-    m_tabs->addTab(split, tr("Calls"));
+    return split;
+}
 
+QWidget* PromptLogPane::buildStatsPage()
+{
     // Stats tab: one row per prompt (tag, model, day).
     auto* statsPage = new QWidget(this);
     m_group = new QComboBox(statsPage);
@@ -261,8 +290,11 @@ PromptLogPane::PromptLogPane(QWidget* parent)
     statsLayout->setContentsMargins(0, 4, 0, 0);
     statsLayout->addLayout(groupRow);
     statsLayout->addWidget(m_statsView);
-    m_tabs->addTab(statsPage, m_group->currentText());
+    return statsPage;
+}
 
+QWidget* PromptLogPane::buildChartsPage()
+{
     // Over time: the filtered calls' charts.
     auto* chartsPage = new QWidget(this);
     auto* grid = new QGridLayout(chartsPage);
@@ -273,17 +305,11 @@ PromptLogPane::PromptLogPane(QWidget* parent)
         grid->addWidget(chart, int(m_charts.size()) / 2, int(m_charts.size()) % 2);
         m_charts.append(chart);
     }
-    m_tabs->addTab(chartsPage, tr("Over Time"));
-    m_tabs->setAccessibleName(tr("Prompt log views"));
+    return chartsPage;
+}
 
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_messageBar);
-    layout->addLayout(filters);
-    layout->addWidget(m_summary);
-    layout->addWidget(m_tabs, 1);
-    m_messageBar->hide();
-
+void PromptLogPane::connectControls()
+{
     // Typing settles for a moment before a query; Enter and the combos query at once.
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(300);
@@ -327,11 +353,6 @@ PromptLogPane::PromptLogPane(QWidget* parent)
     connect(shortcut, &QShortcut::activated, this, &PromptLogPane::refresh);
     connect(m_callsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { showDetailOf(current); });
-
-    updateEmptyState(-1);
-    showCall(nullptr);
-    // Qt's own parts (clear and corner buttons, combo box text) get names too.
-    AccessibleParts::name(this);
 }
 
 PromptLogPane::~PromptLogPane() = default;

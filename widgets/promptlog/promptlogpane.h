@@ -116,6 +116,12 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    /// Parts of the constructor: the Calls, Stats and Over Time tabs, and the controls'
+    /// signals.
+    QWidget* buildCallsPage();
+    QWidget* buildStatsPage();
+    QWidget* buildChartsPage();
+    void connectControls();
     void startQuery();
     void loadPage(int page, quint64 generation);
     void showDetailOf(const QModelIndex& proxyIndex);

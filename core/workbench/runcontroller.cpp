@@ -285,8 +285,20 @@ void RunController::applyBreakpoints()
         return;
     m_debugger->clearBreakpoints();
     for (auto it = m_breakpoints.cbegin(); it != m_breakpoints.cend(); ++it)
-        for (auto line = it->cbegin(); line != it->cend(); ++line)
-            m_debugger->addBreakpoint(it.key(), line.key(), line.value().toStdString());
+        for (auto line = it->cbegin(); line != it->cend(); ++line) {
+            // The same check `break` makes in the console: a breakpoint that could never stop
+            // (a condition that does not parse, a line past the end) is refused aloud. A line
+            // without a block of its own stops at the next block, as the console's does.
+            const std::string condition = line.value().toStdString();
+            const Result<int> at = m_debugger->checkLocation(it.key(), line.key(), condition);
+            if (!at) {
+                Q_EMIT debugError(tr("The breakpoint on line %1 of %2 is not set: %3")
+                                      .arg(line.key())
+                                      .arg(QFileInfo(it.key()).fileName(), at.error().message));
+                continue;
+            }
+            m_debugger->addBreakpoint(it.key(), line.key(), condition);
+        }
 }
 
 void RunController::setBreakpoints(const QString& file, const QList<int>& lines)

@@ -241,6 +241,64 @@ private Q_SLOTS:
         QVERIFY(editor->editor()->breakpointLines().isEmpty());
     }
 
+    // A breakpoint put in the margin on a line without a block of its own (a blank line
+    // between two blocks) stops at the next block, as `break` in the console does; before, it
+    // resolved to the enclosing list, which had already started, and the run never paused.
+    void marginBreakpointOnABlankLineStopsAtTheNextBlock()
+    {
+        Workbench w;
+        RunController& run = w.run;
+        EditorPane* editor = w.editor;
+        editor->editor()->setText(QStringLiteral("text:\n"             // 1
+                                                 "- def: x\n"          // 2
+                                                 "  data: 1\n"         // 3
+                                                 "\n"                  // 4
+                                                 "- \"[${ x }]\"\n")); // 5
+        editor->editor()->toggleBreakpoint(4);
+        QSignalSpy paused(&run, &RunController::paused);
+        QSignalSpy finished(&run, &RunController::finished);
+        w.links.debugAction()->trigger();
+        QTRY_VERIFY(paused.count() == 1 || finished.count() == 1);
+        QCOMPARE(paused.count(), 1);
+        QCOMPARE(run.snapshot().location.span.line, 5);
+        w.links.continueAction()->trigger();
+        QTRY_COMPARE(finished.count(), 1);
+    }
+
+    // A condition that does not parse is refused where it is typed (the status bar says why)
+    // and, given to the run controller directly, refused aloud at the start of the run instead
+    // of being accepted silently.
+    void unreadableConditionIsRefused()
+    {
+        Workbench w;
+        EditorPane* editor = w.editor;
+        DebugLinks& links = w.links;
+        editor->editor()->setText(QString::fromUtf8(kProgram));
+        editor->editor()->setCursorPosition(3, 0);
+        links.setConditionQuestion(
+            [](int, const QString&) { return std::optional<QString>(QStringLiteral("x ==")); });
+        QSignalSpy status(&links, &DebugLinks::statusMessage);
+        links.breakpointConditionAction()->trigger();
+        QCOMPARE(status.count(), 1);
+        QVERIFY2(status[0][0].toString().contains(QStringLiteral("x ==")),
+                 qPrintable(status[0][0].toString()));
+        QVERIFY(editor->editor()->breakpointLines().isEmpty());
+
+        RunController run;
+        QSignalSpy refused(&run, &RunController::debugError);
+        QSignalSpy paused(&run, &RunController::paused);
+        QSignalSpy finished(&run, &RunController::finished);
+        const QString path = m_dir.filePath(QStringLiteral("c.pdl"));
+        run.setDebugging(true);
+        run.setBreakpoints(path, QMap<int, QString>{{4, QStringLiteral("x ==")}});
+        QVERIFY(run.start(kProgram, path));
+        QTRY_COMPARE(finished.count(), 1);
+        QCOMPARE(paused.count(), 0);
+        QVERIFY(!refused.isEmpty());
+        QVERIFY2(refused[0][0].toString().contains(QStringLiteral("line 4")),
+                 qPrintable(refused[0][0].toString()));
+    }
+
     // Paused, Run to Cursor goes on to the cursor's line; the context's message edited in the
     // Debug pane is what the paused run has.
     void runToCursorAndEditTheContext()

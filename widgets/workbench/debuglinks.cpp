@@ -1,5 +1,7 @@
 #include "widgets/workbench/debuglinks.h"
 
+#include "core/pdl/expr/expression.h"
+
 #include "core/pdl/trace/tracemodel.h"
 #include "core/workbench/runcontroller.h"
 #include "core/workbench/workbenchcontext.h"
@@ -52,8 +54,14 @@ DebugLinks::DebugLinks(ProgramTabs* tabs, RunActions* runActions, QObject* paren
         const QString current = m_editor->editor()->breakpointCondition(line);
         const std::optional<QString> condition =
             m_askCondition ? m_askCondition(line, current) : askCondition(line, current);
-        if (condition)
-            m_editor->editor()->setBreakpointCondition(line, *condition);
+        if (!condition)
+            return;
+        // Refused at once, where the person typed it, rather than at the next run.
+        if (const QString problem = conditionProblem(*condition); !problem.isEmpty()) {
+            Q_EMIT statusMessage(problem, 8000);
+            return;
+        }
+        m_editor->editor()->setBreakpointCondition(line, *condition);
     });
     m_condition->setToolTip(
         tr("Pause on the cursor's line only when an expression is true, e.g. i == 3"));
@@ -147,6 +155,19 @@ std::optional<QString> DebugLinks::askCondition(int line, const QString& current
     if (!ok)
         return std::nullopt;
     return text;
+}
+
+QString DebugLinks::conditionProblem(const QString& condition)
+{
+    if (condition.trimmed().isEmpty())
+        return {};
+    const std::string text = condition.toStdString();
+    const std::string expression =
+        text.find("${") == std::string::npos ? "${ " + text + " }" : text;
+    if (const std::optional<Diagnostic> bad = pdl::checkTemplate(expression))
+        return tr("The condition '%1' cannot be read: %2. The breakpoint is unchanged.")
+            .arg(condition, bad->message);
+    return {};
 }
 
 QString DebugLinks::programFile() const

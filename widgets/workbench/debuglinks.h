@@ -73,6 +73,8 @@ private:
     void onFinished();
     void updateActions();
     QString programFile() const;
+    /// Why `condition` cannot be a breakpoint's condition (it does not parse), or empty.
+    static QString conditionProblem(const QString& condition);
     std::optional<QString> askCondition(int line, const QString& current);
 
     RunController* m_run;

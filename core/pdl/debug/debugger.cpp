@@ -111,6 +111,18 @@ bool hasChildren(const Block& b)
     return any;
 }
 
+// The line a breakpoint on `line` stops at: the line itself when a block starts on it or a leaf
+// block runs over it; else the next line that starts a block (a blank line, a key of a block
+// entered earlier, stand for it); 0 when no block follows. One rule for checkLocation() and for
+// breakpoints set without it (the editor's margin), so both stop where the person expects.
+int effectiveLine(const Block& root, int line)
+{
+    const Block* at = innermost(root, line);
+    if (at && at != &root && (at->span.line == line || !hasChildren(*at)))
+        return line;
+    return nextBlockLine(root, line);
+}
+
 bool sameFile(const QString& programFile, const QString& wanted)
 {
     if (wanted.isEmpty())
@@ -221,10 +233,7 @@ Result<int> Debugger::checkLocation(const QString& file, int line,
     // A block that starts on the line, or a leaf block running over it, stops there. A line
     // between blocks (a blank line, a key of a block entered earlier) has no block of its own:
     // the next line that starts one stands in.
-    const Block* at = innermost(*program->root, line);
-    if (at && at != program->root.get() && (at->span.line == line || !hasChildren(*at)))
-        return line;
-    const int next = nextBlockLine(*program->root, line);
+    const int next = effectiveLine(*program->root, line);
     if (next == 0)
         return makeError(
             tr("line %1 of %2 has no block, and no block follows it").arg(line).arg(name));
@@ -462,7 +471,8 @@ std::vector<const Block*> Debugger::resolve(const QString& file, int line) const
     for (const auto& p : m_programs) {
         if (!p->root || !sameFile(p->file, file))
             continue;
-        if (const Block* b = innermost(*p->root, line))
+        const int at = effectiveLine(*p->root, line);
+        if (const Block* b = at > 0 ? innermost(*p->root, at) : nullptr)
             out.push_back(b);
     }
     return out;

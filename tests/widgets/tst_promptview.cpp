@@ -499,6 +499,9 @@ private Q_SLOTS:
         QCOMPARE(QApplication::focusWidget()->accessibleName(), QStringLiteral("Value text"));
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
         QCOMPARE(QApplication::focusWidget()->accessibleName(),
+                 QStringLiteral("Try translation in the playground"));
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+        QCOMPARE(QApplication::focusWidget()->accessibleName(),
                  QStringLiteral("Pause before translation"));
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
         QCOMPARE(QApplication::focusWidget()->accessibleName(),

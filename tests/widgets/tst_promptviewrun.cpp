@@ -7,14 +7,18 @@
 #include "isolatedsettings.h"
 #include "openaitestserver.h"
 #include "widgets/editor/editorpane.h"
+#include "widgets/editor/pdleditor.h"
+#include "widgets/playground/playgroundpane.h"
 #include "widgets/promptview/promptview.h"
 #include "widgets/workbench/mainwindow.h"
 
 #include <QFile>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 using namespace hako;
 using namespace hako::testing;
@@ -83,6 +87,61 @@ private Q_SLOTS:
         QVERIFY(calls && calls->size() == 1);
         QCOMPARE(calls->first().inputs.value(QStringLiteral("name")).toString(),
                  QStringLiteral("Chie"));
+    }
+
+    // A card's "Try in Playground" opens that card's prompt (the second of two, not the one
+    // at the editor's cursor), with the value typed in the Prompt view's inputs in its first
+    // row; Japanese stays Japanese.
+    void tryInPlaygroundOpensTheCardsPromptWithTheInputs()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("support.pdl"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("text:\n"
+                    "- def: category\n"
+                    "  description: 分類\n"
+                    "  model: openai/gpt-4o-mini\n"
+                    "  input: \"分類して: ${ inquiry }\"\n"
+                    "- def: reply\n"
+                    "  description: 返信\n"
+                    "  model: openai/gpt-4o-mini\n"
+                    "  input: \"${ category } の問い合わせに返信: ${ inquiry }\"\n");
+        }
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(window.openFile(path));
+        window.editorPane()->setPromptMode(true);
+        window.editorPane()->editor()->setCursorPosition(2, 0);
+        PromptView* view = window.editorPane()->promptView();
+        QTRY_COMPARE(view->inputNames(), QStringList{QStringLiteral("inquiry")});
+        QLineEdit* field = nullptr;
+        for (QLineEdit* e : view->findChildren<QLineEdit*>())
+            if (e->accessibleName() == QLatin1String("Input inquiry"))
+                field = e;
+        QVERIFY(field);
+        field->setText(QStringLiteral("返品したい"));
+        Q_EMIT field->textEdited(field->text());
+        QTRY_COMPARE(view->inputValues().value(QStringLiteral("inquiry")).toString(),
+                     QStringLiteral("返品したい"));
+
+        QToolButton* tryReply = nullptr;
+        for (QToolButton* b : view->findChildren<QToolButton*>())
+            if (b->accessibleName() == QStringLiteral("Try reply in the playground"))
+                tryReply = b;
+        QVERIFY(tryReply);
+        tryReply->click();
+        PlaygroundPane* pane = window.playgroundPane();
+        QTRY_VERIFY(pane->isVisible());
+        QCOMPARE(pane->variantCount(), 1);
+        QCOMPARE(pane->prompts().first().messages.first().content,
+                 QStringLiteral("${ category } の問い合わせに返信: ${ inquiry }"));
+        const QStringList columns = pane->variables();
+        const qsizetype at = columns.indexOf(QStringLiteral("inquiry"));
+        QVERIFY(at >= 0);
+        QVERIFY(pane->inputsTable()->item(0, int(at)));
+        QCOMPARE(pane->inputsTable()->item(0, int(at))->text(), QStringLiteral("返品したい"));
     }
 };
 

@@ -6,6 +6,7 @@
 #include "widgets/common/thememanager.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/promptview/inputsform.h"
+#include "widgets/promptview/promptcard.h"
 #include "widgets/promptview/promptmessageedit.h"
 #include "widgets/promptview/promptnamefield.h"
 
@@ -48,19 +49,6 @@ struct PromptView::TextBinding {
     QLabel* length = nullptr; ///< "42 characters" under the text
     bool trailingNewline = false;
     QTimer* timer = nullptr;
-};
-
-struct PromptView::CardBinding {
-    int index = -1;
-    PromptDocItem item;
-    QComboBox* model = nullptr;
-    QDoubleSpinBox* temperature = nullptr;
-    QSpinBox* maxTokens = nullptr;
-    QLineEdit* stop = nullptr;
-    QLabel* reply = nullptr;
-    QToolButton* pause = nullptr; ///< the card's breakpoint (the editor's, on its first line)
-    QTimer* paramTimer = nullptr;
-    QString pendingParameter;
 };
 
 namespace {
@@ -154,35 +142,6 @@ QString errorStyle(bool dark)
                                  "padding: 6px 10px; border-bottom: 1px solid #f59e0b; }");
 }
 
-QString stopText(const QJsonValue& stop)
-{
-    if (stop.isUndefined() || stop.isNull())
-        return {};
-    const QByteArray json = QJsonDocument(QJsonArray{stop}).toJson(QJsonDocument::Compact);
-    QString s = QString::fromUtf8(json.mid(1, json.size() - 2));
-    if (stop.isArray())
-        s = s.mid(1, s.size() - 2);
-    return s;
-}
-
-QJsonValue parseStop(const QString& text, const QJsonValue& before)
-{
-    const QString t = text.trimmed();
-    if (t.isEmpty())
-        return QJsonValue();
-    QJsonParseError err;
-    const QJsonDocument doc =
-        QJsonDocument::fromJson((QLatin1Char('[') + t + QLatin1Char(']')).toUtf8(), &err);
-    QJsonArray a;
-    if (err.error == QJsonParseError::NoError && doc.isArray())
-        a = doc.array();
-    else
-        a = QJsonArray{t};
-    if (a.size() == 1 && a.at(0).isString() && before.isString())
-        return a.at(0);
-    return a;
-}
-
 } // namespace
 
 PromptView::PromptView(QWidget* parent)
@@ -269,18 +228,8 @@ void PromptView::setFilePath(const QString& path)
 void PromptView::setModelNames(const QStringList& names)
 {
     m_modelNames = names;
-    for (const auto& c : std::as_const(m_cards)) {
-        if (!c->model)
-            continue;
-        const QString current = c->model->currentText();
-        QSignalBlocker block(c->model);
-        c->model->clear();
-        QStringList all = names;
-        if (!all.contains(current))
-            all.prepend(current);
-        c->model->addItems(all);
-        c->model->setCurrentText(current);
-    }
+    for (PromptCard* c : std::as_const(m_cards))
+        c->setModelNames(names);
 }
 
 void PromptView::setExternalNames(const QStringList& names)
@@ -448,29 +397,12 @@ void PromptView::updateInPlace()
         if (!b->timer->isActive())
             b->edit->setTextQuietly(display);
     }
-    for (const auto& c : std::as_const(m_cards)) {
+    for (PromptCard* c : std::as_const(m_cards)) {
         if (c->index < 0 || c->index >= items.size())
             continue;
-        c->item = *items[c->index];
-        showBreakpoints();
-        if (c->paramTimer->isActive())
-            continue;
-        if (c->model && !c->model->hasFocus() && c->model->currentText() != c->item.model) {
-            QSignalBlocker block(c->model);
-            c->model->setCurrentText(c->item.model);
-        }
-        if (c->temperature) {
-            QSignalBlocker block(c->temperature);
-            c->temperature->setValue(c->item.temperature.isDouble() ? c->item.temperature.toDouble()
-                                                                    : c->temperature->minimum());
-        }
-        if (c->maxTokens) {
-            QSignalBlocker block(c->maxTokens);
-            c->maxTokens->setValue(c->item.maxTokens.isDouble() ? c->item.maxTokens.toInt() : 0);
-        }
-        if (c->stop && !c->stop->hasFocus())
-            c->stop->setText(stopText(c->item.stop));
+        c->setItem(*items[c->index]);
     }
+    showBreakpoints();
 }
 
 void PromptView::rebuild()
@@ -546,9 +478,9 @@ QWidget* PromptView::makeItem(const PromptDocItem& item, QWidget* parent, int de
     QWidget* w = nullptr;
     switch (item.kind) {
     case PromptDocItem::Kind::Card: {
-        const qsizetype at = m_cards.size(); // makeCard adds its binding before its children's
-        w = makeCard(item, parent);
-        m_cards[at]->index = index;
+        PromptCard* card = makeCard(item, parent);
+        card->index = index;
+        w = card;
         break;
     }
     case PromptDocItem::Kind::Section:
@@ -683,169 +615,44 @@ bool PromptView::event(QEvent* e)
 void PromptView::showBreakpoints()
 {
     const QList<int> lines = m_editor ? m_editor->breakpointLines() : QList<int>();
-    for (const auto& c : std::as_const(m_cards))
-        if (c->pause) {
-            QSignalBlocker block(c->pause);
-            c->pause->setChecked(lines.contains(c->item.span.line));
-        }
+    for (PromptCard* c : std::as_const(m_cards))
+        c->setPaused(lines.contains(c->item().span.line));
 }
 
-QWidget* PromptView::makeCard(const PromptDocItem& item, QWidget* parent)
+PromptCard* PromptView::makeCard(const PromptDocItem& item, QWidget* parent)
 {
-    auto* card = new QFrame(parent);
-    card->setObjectName(QStringLiteral("promptCard"));
-    const QString name =
-        item.heading.isEmpty() ? tr("model call at line %1").arg(item.span.line) : item.heading;
-    card->setAccessibleName(tr("Model call %1").arg(name));
-    auto* v = new QVBoxLayout(card);
-    v->setContentsMargins(14, 10, 14, 12);
-    v->setSpacing(8);
-
-    auto c = std::make_shared<CardBinding>();
-    c->item = item;
-    m_cards << c;
-    CardBinding* raw = c.get();
-
-    auto* title = new QLabel(item.heading.isEmpty() ? tr("Model call") : item.heading, card);
-    title->setObjectName(QStringLiteral("promptHeading"));
-    title->setTextInteractionFlags(Qt::NoTextInteraction);
-    m_headings << title;
-    // The card's breakpoint: Debug Program (F6) pauses before this call (the editor's
-    // breakpoint on the block's first line, the same red dot).
-    auto* header = new QHBoxLayout;
-    header->addWidget(title, 1);
-    c->pause = new QToolButton(card);
-    c->pause->setCheckable(true);
-    c->pause->setText(tr("Pause Here"));
-    c->pause->setToolTip(tr("Debug Program (F6) pauses before this model call"));
-    c->pause->setAccessibleName(tr("Pause before %1").arg(name));
-    c->pause->setChecked(m_editor && m_editor->breakpointLines().contains(item.span.line));
-    connect(c->pause, &QToolButton::toggled, this, [this, raw](bool on) {
-        const int line = raw->item.span.line;
+    auto* card = new PromptCard(item, m_modelNames, parent);
+    m_cards << card;
+    m_headings << card->heading();
+    card->setPaused(m_editor && m_editor->breakpointLines().contains(item.span.line));
+    connect(card, &PromptCard::pauseToggled, this, [this, card](bool on) {
+        const int line = card->item().span.line;
         if (m_editor && line > 0 && m_editor->breakpointLines().contains(line) != on)
             m_editor->toggleBreakpoint(line);
     });
-    header->addWidget(c->pause);
-    v->addLayout(header);
-
-    // Two rows, so that a narrow pane (docks around the editor) still shows every label whole.
-    auto* settings = new QGridLayout;
-    settings->setHorizontalSpacing(8);
-    settings->setVerticalSpacing(6);
-    auto* modelLabel = new QLabel(tr("&Model"), card);
-    c->model = new QComboBox(card);
-    c->model->setEditable(true);
-    c->model->setInsertPolicy(QComboBox::NoInsert);
-    c->model->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    c->model->setMinimumContentsLength(16);
-    QStringList models = m_modelNames;
-    if (!models.contains(item.model))
-        models.prepend(item.model);
-    c->model->addItems(models);
-    c->model->setCurrentText(item.model);
-    c->model->setEnabled(item.modelEditable);
-    c->model->setAccessibleName(tr("Model of %1").arg(name));
-    // The text field a screen reader reaches inside the editable combo box says the same.
-    c->model->lineEdit()->setAccessibleName(c->model->accessibleName());
-    modelLabel->setBuddy(c->model);
-    settings->addWidget(modelLabel, 0, 0);
-    settings->addWidget(c->model, 0, 1, 1, 3);
-    connect(c->model, &QComboBox::activated, this, [this, raw] { commitModel(*raw); });
-    connect(c->model->lineEdit(), &QLineEdit::editingFinished, this,
-            [this, raw] { commitModel(*raw); });
-
-    c->paramTimer = new QTimer(card);
-    c->paramTimer->setSingleShot(true);
-    c->paramTimer->setInterval(500);
-    connect(c->paramTimer, &QTimer::timeout, this, [this, raw] { commitPendingParameter(*raw); });
-
-    auto* tempLabel = new QLabel(tr("&Temperature"), card);
-    c->temperature = new QDoubleSpinBox(card);
-    c->temperature->setRange(-0.1, 2.0);
-    c->temperature->setSingleStep(0.1);
-    c->temperature->setDecimals(2);
-    c->temperature->setSpecialValueText(tr("default"));
-    c->temperature->setValue(item.temperature.isDouble() ? item.temperature.toDouble() : -0.1);
-    c->temperature->setAccessibleName(tr("Temperature of %1").arg(name));
-    c->temperature->setToolTip(tr("Lower is more predictable, higher is more varied"));
-    c->temperature->setEnabled(item.parametersEditable);
-    tempLabel->setBuddy(c->temperature);
-    settings->addWidget(tempLabel, 1, 0);
-    settings->addWidget(c->temperature, 1, 1);
-    connect(c->temperature, &QDoubleSpinBox::valueChanged, this, [raw] {
-        raw->pendingParameter = QStringLiteral("temperature");
-        raw->paramTimer->start();
+    connect(card, &PromptCard::modelChosen, this,
+            [this, card](const QString& model) { commitModel(card, model); });
+    connect(card, &PromptCard::parameterChanged, this,
+            [this, card](const QString& key, const QJsonValue& value) {
+                commitParameter(card, key, value);
+            });
+    connect(card, &PromptCard::tryInPlaygroundRequested, this, [this, card] {
+        commitPendingEdits();
+        Q_EMIT tryInPlaygroundRequested(card->item().span);
     });
-
-    auto* maxLabel = new QLabel(tr("Max &tokens"), card);
-    c->maxTokens = new QSpinBox(card);
-    c->maxTokens->setRange(0, 1000000);
-    c->maxTokens->setSingleStep(64);
-    c->maxTokens->setSpecialValueText(tr("default"));
-    c->maxTokens->setValue(item.maxTokens.isDouble() ? item.maxTokens.toInt() : 0);
-    c->maxTokens->setAccessibleName(tr("Maximum reply length in tokens of %1").arg(name));
-    c->maxTokens->setToolTip(tr("The longest reply the model may write, in tokens"));
-    c->maxTokens->setEnabled(item.parametersEditable);
-    maxLabel->setBuddy(c->maxTokens);
-    settings->addWidget(maxLabel, 1, 2);
-    settings->addWidget(c->maxTokens, 1, 3);
-    connect(c->maxTokens, &QSpinBox::valueChanged, this, [raw] {
-        raw->pendingParameter = QStringLiteral("maxTokens");
-        raw->paramTimer->start();
-    });
-
-    auto* stopLabel = new QLabel(tr("&Stop at"), card);
-    c->stop = new QLineEdit(stopText(item.stop), card);
-    c->stop->setPlaceholderText(tr("nothing"));
-    c->stop->setAccessibleName(tr("Stop texts of %1").arg(name));
-    c->stop->setToolTip(tr("The reply ends where one of these texts would appear (in quotes, "
-                           "separated by commas; \\n is a line break)"));
-    c->stop->setEnabled(item.parametersEditable);
-    stopLabel->setBuddy(c->stop);
-    settings->addWidget(stopLabel, 1, 4);
-    settings->addWidget(c->stop, 1, 5);
-    settings->setColumnStretch(5, 1);
-    connect(c->stop, &QLineEdit::editingFinished, this, [this, raw] {
-        const QJsonValue v = parseStop(raw->stop->text(), raw->item.stop);
-        if (v != raw->item.stop)
-            commitParameter(*raw, raw->item.stopKey, v);
-    });
-    // Room for the last glyph, which some font renderings draw past the measured advance.
-    for (QLabel* l : {modelLabel, tempLabel, maxLabel, stopLabel})
-        l->setContentsMargins(0, 0, 3, 0);
-    v->addLayout(settings);
-
-    if (item.usesContext) {
-        auto* note = new QLabel(tr("Sends everything above as the prompt."), card);
-        note->setObjectName(QStringLiteral("promptNote"));
-        note->setWordWrap(true);
-        v->addWidget(note);
-    }
+    const QString name = card->displayName();
     for (const PromptDocItem& child : item.children) {
         if (child.kind == PromptDocItem::Kind::Section) {
-            v->addWidget(makeItem(child, card, 1));
+            card->addBody(makeItem(child, card, 1));
             continue;
         }
         const int index = m_buildIndex ? (*m_buildIndex)++ : -1;
-        v->addWidget(makeText(child, card, name));
+        card->addBody(makeText(child, card, name));
         m_texts.back()->index = index;
         // The card's model counts its messages' tokens, when its server can.
         m_texts.back()->model = item.model;
         updateLength(*m_texts.back());
     }
-    if (!item.usesContext && item.children.isEmpty()) {
-        auto* note =
-            new QLabel(tr("The prompt is computed by the program — see the YAML view."), card);
-        note->setObjectName(QStringLiteral("promptNote"));
-        v->addWidget(note);
-    }
-    c->reply = new QLabel(card);
-    c->reply->setWordWrap(true);
-    c->reply->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-    // A label's name is its text (the reply, read by a screen reader); its role in words:
-    c->reply->setAccessibleDescription(tr("Reply of %1").arg(name));
-    c->reply->setVisible(false);
-    v->addWidget(c->reply);
     return card;
 }
 
@@ -926,23 +733,8 @@ void PromptView::commitPendingEdits()
             commitText(*b);
         }
     }
-    for (const auto& c : QList(m_cards)) {
-        if (c->paramTimer->isActive()) {
-            c->paramTimer->stop();
-            commitPendingParameter(*c);
-        }
-    }
-}
-
-void PromptView::commitPendingParameter(CardBinding& c)
-{
-    if (c.pendingParameter == QLatin1String("temperature")) {
-        const double t = c.temperature->value();
-        commitParameter(c, QStringLiteral("temperature"), t < 0 ? QJsonValue() : QJsonValue(t));
-    } else {
-        const int n = c.maxTokens->value();
-        commitParameter(c, c.item.maxTokensKey, n <= 0 ? QJsonValue() : QJsonValue(n));
-    }
+    for (PromptCard* c : QList(m_cards))
+        c->commitPending();
 }
 
 void PromptView::commitText(TextBinding& b)
@@ -968,26 +760,23 @@ void PromptView::commitText(TextBinding& b)
     }
 }
 
-void PromptView::commitModel(CardBinding& c)
+void PromptView::commitModel(PromptCard* card, const QString& model)
 {
-    if (!m_editor || m_yamlError || !c.item.modelEditable)
-        return;
-    const QString model = c.model->currentText().trimmed();
-    if (model.isEmpty() || model == c.item.model)
+    if (!m_editor || m_yamlError || !card->item().modelEditable)
         return;
     if (m_editor->text() != m_docText)
         refreshNow();
-    applyEdits(playground::replaceScalar(m_editor->text(), c.item.modelSpan.line,
-                                         c.item.modelSpan.column, model));
+    applyEdits(playground::replaceScalar(m_editor->text(), card->item().modelSpan.line,
+                                         card->item().modelSpan.column, model));
 }
 
-void PromptView::commitParameter(CardBinding& c, const QString& name, const QJsonValue& value)
+void PromptView::commitParameter(PromptCard* card, const QString& name, const QJsonValue& value)
 {
-    if (!m_editor || m_yamlError || !c.item.parametersEditable)
+    if (!m_editor || m_yamlError || !card->item().parametersEditable)
         return;
     if (m_editor->text() != m_docText)
         refreshNow();
-    applyEdits(playground::editParameter(m_editor->text(), c.item.span, name, value));
+    applyEdits(playground::editParameter(m_editor->text(), card->item().span, name, value));
 }
 
 void PromptView::applyEdits(const Result<QList<playground::TextEdit>>& edits)
@@ -1012,30 +801,9 @@ void PromptView::applyEdits(const Result<QList<playground::TextEdit>>& edits)
 
 void PromptView::showReplies()
 {
-    for (const auto& c : std::as_const(m_cards)) {
-        const auto it = m_replies.constFind(c->item.id);
-        if (it == m_replies.constEnd()) {
-            c->reply->setVisible(false);
-            continue;
-        }
-        const PromptReply& r = *it;
-        if (!r.error.isEmpty()) {
-            c->reply->setObjectName(QStringLiteral("promptReplyError"));
-            c->reply->setText(tr("This call failed: %1").arg(r.error));
-        } else {
-            c->reply->setObjectName(QStringLiteral("promptReply"));
-            QStringList facts;
-            if (r.tokens >= 0)
-                facts << tr("%1 tokens").arg(r.tokens);
-            if (r.ms >= 0)
-                facts << tr("%1 s").arg(QString::number(double(r.ms) / 1000.0, 'f', 1));
-            c->reply->setText(
-                (facts.isEmpty() ? tr("Reply:") : tr("Reply (%1):").arg(facts.join(tr(", ")))) +
-                QLatin1Char('\n') + r.text);
-        }
-        c->reply->style()->unpolish(c->reply);
-        c->reply->style()->polish(c->reply);
-        c->reply->setVisible(true);
+    for (PromptCard* c : std::as_const(m_cards)) {
+        const auto it = m_replies.constFind(c->item().id);
+        c->setReply(it == m_replies.constEnd() ? nullptr : &*it);
     }
 }
 

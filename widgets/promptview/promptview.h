@@ -24,6 +24,7 @@ class InputsForm;
 class PdlEditor;
 class PromptMessageEdit;
 class PromptNameField;
+class PromptCard;
 
 /// What the latest run said for one model call, shown under its card.
 struct PromptReply {
@@ -97,6 +98,9 @@ Q_SIGNALS:
     void documentChanged();
     /// A change could not be written to the YAML (the message says why, in plain words).
     void editFailed(const QString& message);
+    /// A card's "Try in Playground": open the model block at `span` in the playground, with
+    /// the inputs form's values (inputValues()).
+    void tryInPlaygroundRequested(const hako::SourceSpan& span);
 
 protected:
     void showEvent(QShowEvent* e) override;
@@ -104,7 +108,6 @@ protected:
 
 private:
     struct TextBinding;
-    struct CardBinding;
 
     void scheduleRefresh();
     void startBuild();
@@ -112,16 +115,15 @@ private:
     void rebuild();
     void updateInPlace();
     QWidget* makeItem(const playground::PromptDocItem& item, QWidget* parent, int depth);
-    QWidget* makeCard(const playground::PromptDocItem& item, QWidget* parent);
+    PromptCard* makeCard(const playground::PromptDocItem& item, QWidget* parent);
     QWidget* makeText(const playground::PromptDocItem& item, QWidget* parent, const QString& owner);
     QWidget* makeSection(const playground::PromptDocItem& item, QWidget* parent, int depth);
     void rebuildInputs();
     void saveInputs();
     void commitText(TextBinding& b);
     void updateLength(TextBinding& b);
-    void commitModel(CardBinding& c);
-    void commitPendingParameter(CardBinding& c);
-    void commitParameter(CardBinding& c, const QString& name, const QJsonValue& value);
+    void commitModel(PromptCard* card, const QString& model);
+    void commitParameter(PromptCard* card, const QString& name, const QJsonValue& value);
     void applyEdits(const Result<QList<playground::TextEdit>>& edits);
     void showReplies();
     void showBreakpoints();
@@ -153,7 +155,7 @@ private:
     InputsForm* m_inputsBox = nullptr;
     QList<QLabel*> m_headings;
     QList<std::shared_ptr<TextBinding>> m_texts;
-    QList<std::shared_ptr<CardBinding>> m_cards;
+    QList<PromptCard*> m_cards; ///< owned by the content widget
 };
 
 } // namespace hako

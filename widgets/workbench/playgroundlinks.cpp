@@ -14,6 +14,7 @@
 #include "widgets/editor/pdleditor.h"
 #include "widgets/playground/playgroundpane.h"
 #include "widgets/promptview/inputsform.h"
+#include "widgets/promptview/promptview.h"
 #include "widgets/workbench/filecontroller.h"
 #include "widgets/workbench/programtabs.h"
 #include "widgets/workbench/runactions.h"
@@ -22,6 +23,9 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QJsonValue>
 #include <QMainWindow>
 #include <QTableWidget>
@@ -73,6 +77,15 @@ PlaygroundLinks::PlaygroundLinks(WorkbenchContext* context, ProgramTabs* tabs,
         return *provider;
     });
     connect(m_pane, &PlaygroundPane::saveToProgramRequested, this, &PlaygroundLinks::saveToProgram);
+    // Each program's Prompt view: a card's "Try in Playground".
+    auto follow = [this](EditorPane* editor) {
+        connect(editor->promptView(), &PromptView::tryInPlaygroundRequested, this,
+                [this, editor](const SourceSpan& span) { openCard(editor, span); });
+    };
+    for (EditorPane* editor : m_tabs->editors())
+        follow(editor);
+    connect(m_tabs, &ProgramTabs::programAdded, this,
+            [follow](EditorPane* editor, RunController*) { follow(editor); });
 }
 
 void PlaygroundLinks::showDock()
@@ -108,18 +121,7 @@ void PlaygroundLinks::openCall(const promptlog::CallRecord& call)
         if (!text.isEmpty() && playground::promptFromSource(text, span).ok() &&
             m_pane->openProgramBlock(text, call.programPath, span)) {
             // The run's inputs fill the first row where the prompt reads them.
-            QTableWidget* inputs = m_pane->inputsTable();
-            if (!call.inputs.isEmpty() && inputs->columnCount() > 0) {
-                inputs->setRowCount(std::max(1, inputs->rowCount()));
-                for (int c = 0; c < inputs->columnCount(); ++c) {
-                    const QJsonValue v = call.inputs.value(inputs->horizontalHeaderItem(c)->text());
-                    if (!v.isUndefined())
-                        inputs->setItem(0, c,
-                                        new QTableWidgetItem(v.isString()
-                                                                 ? v.toString()
-                                                                 : v.toVariant().toString()));
-                }
-            }
+            fillFirstRow(call.inputs);
             m_pane->messageBar()->showMessage(
                 tr("The block that made call #%1 (%2, line %3), as the program says it now.")
                     .arg(call.id)
@@ -148,7 +150,57 @@ bool PlaygroundLinks::openBlockAtCursor()
     }
     m_programPath = path;
     showDock();
-    return m_pane->openProgramBlock(text, path, *span);
+    if (!m_pane->openProgramBlock(text, path, *span))
+        return false;
+    fillFirstRow(m_tabs->currentEditor()->promptView()->inputValues());
+    return true;
+}
+
+void PlaygroundLinks::fillFirstRow(const QJsonObject& values)
+{
+    QTableWidget* inputs = m_pane->inputsTable();
+    if (values.isEmpty() || inputs->columnCount() == 0)
+        return;
+    inputs->setRowCount(std::max(1, inputs->rowCount()));
+    for (int c = 0; c < inputs->columnCount(); ++c) {
+        const QJsonValue v = values.value(inputs->horizontalHeaderItem(c)->text());
+        if (v.isUndefined())
+            continue;
+        // A list or a record goes in as the JSON the Prompt view's form shows for it.
+        const QString text =
+            v.isString() ? v.toString()
+            : v.isArray()
+                ? QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact))
+            : v.isObject()
+                ? QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact))
+                : v.toVariant().toString();
+        inputs->setItem(0, c, new QTableWidgetItem(text));
+    }
+}
+
+bool PlaygroundLinks::openCard(EditorPane* editor, const SourceSpan& span)
+{
+    const QString text = editor->editor()->text();
+    const QString path = editor->filePath();
+    const pdl::ParseResult parsed = pdl::parseProgramText(
+        text.toUtf8(), path.isEmpty() ? QStringLiteral("untitled.pdl") : path);
+    // The card's block as the program says it now (the card may be a moment behind the YAML).
+    const std::optional<SourceSpan> block =
+        parsed.program ? playground::modelBlockAt(*parsed.program, span.line, span.column)
+                       : std::nullopt;
+    if (!block) {
+        Q_EMIT statusMessage(tr("This prompt cannot be opened in the playground while the "
+                                "program has an error; correct it first"),
+                             8000);
+        return false;
+    }
+    m_programPath = path;
+    showDock();
+    if (!m_pane->openProgramBlock(text, path, *block))
+        return false;
+    // The values the author typed in the Prompt view's inputs fill the first row.
+    fillFirstRow(editor->promptView()->inputValues());
+    return true;
 }
 
 bool PlaygroundLinks::saveToProgram(const QString& programPath, const SourceSpan& span,

@@ -5,9 +5,11 @@
 #include <QObject>
 
 class QDockWidget;
+class QJsonObject;
 
 namespace hako {
 
+class EditorPane;
 class ProgramTabs;
 class FileController;
 class PlaygroundPane;
@@ -41,6 +43,9 @@ public Q_SLOTS:
     /// Run › Open Model Block in Playground: the model block around the editor's cursor; false
     /// (and a status message) when the cursor is in none.
     bool openBlockAtCursor();
+    /// A Prompt view card's "Try in Playground": the model block at `span` of `editor`'s
+    /// program, its variables filled from the Prompt view's inputs.
+    bool openCard(hako::EditorPane* editor, const hako::SourceSpan& span);
     /// Writes `prompt` into the model block at `span` of `programPath` in the editor.
     bool saveToProgram(const QString& programPath, const hako::SourceSpan& span,
                        const hako::playground::PlaygroundPrompt& prompt);
@@ -50,6 +55,7 @@ Q_SIGNALS:
 
 private:
     void showDock();
+    void fillFirstRow(const QJsonObject& values);
 
     WorkbenchContext* m_context;
     RunActions* m_runActions;

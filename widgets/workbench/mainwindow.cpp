@@ -9,6 +9,7 @@
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/aboutplugins.h"
 #include "widgets/common/accessibleparts.h"
+#include "widgets/common/dockviewaction.h"
 #include "widgets/common/languagemanager.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/common/thememanager.h"
@@ -319,12 +320,13 @@ void MainWindow::createMenus()
     // A comparison needs the width: a tab of the wide bottom group, not squeezed beside it.
     tabifyDockWidget(m_consoleDock, diffLinks->dock());
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    // Each entry brings its pane to the front (a pane behind another tab included).
     for (QDockWidget* dock : m_traces->docks())
-        view->addAction(dock->toggleViewAction());
+        view->addAction(dockViewAction(dock));
     for (QDockWidget* dock : {m_problemsDock, m_consoleDock, m_docsDock, m_memoryDock,
                               m_promptLogDock, m_playgroundDock, m_datasetsDock, m_evalDock,
                               m_debugDock, m_outlineDock, m_library->dock()})
-        view->addAction(dock->toggleViewAction());
+        view->addAction(dockViewAction(dock));
     view->addSeparator();
     view->addAction(m_tabs->mirror([](EditorPane* e) { return e->wordWrapAction(); }));
     // Ctrl+Shift+Y switches the program between its Prompt view and its YAML from anywhere.

@@ -1,5 +1,7 @@
 #include "core/workbench/experimentplan.h"
 
+#include "core/models/modelconfig.h"
+
 #include "core/eval/evalstore.h"
 #include "core/eval/modeloverrides.h"
 #include "core/library/promptlibrary.h"
@@ -145,7 +147,11 @@ ExperimentPlan::compose(std::shared_ptr<eval::EvalStore> store) const
     judges.runLog.origin = promptlog::CallOrigin::Judge;
     judges.runLog.version.clear();
     context.models = judges.loggedProvider(bare, {QStringLiteral("eval:judge")});
-    context.judgeModel = judgeModel;
+    // No judge model named: the configured default model judges (`model: default`, resolved
+    // by the folder's model settings as a program's would be), as the form's tooltip says.
+    context.judgeModel = judgeModel.trimmed().isEmpty()
+                             ? QString::fromLatin1(models::ModelConfig::kDefaultAlias)
+                             : judgeModel.trimmed();
     context.embeddingModel = embeddingModel;
     context.language = language;
     context.sandbox = env.sandbox;

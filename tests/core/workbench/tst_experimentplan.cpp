@@ -9,11 +9,48 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonObject>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <mutex>
+
 using namespace hako;
+
+namespace {
+
+// Answers every chat with "Y" (a passing verdict) and records the model each call asked for.
+class Recorder : public models::IModelProvider {
+public:
+    QString id() const override { return QStringLiteral("recorder"); }
+    Result<models::ChatResponse> chat(const models::ChatRequest& request,
+                                      const models::DeltaCallback&, const CancelToken&) override
+    {
+        std::lock_guard lock(m_mutex);
+        asked << QString::fromStdString(request.model);
+        models::ChatResponse r;
+        r.content = "Y";
+        return r;
+    }
+    Result<std::vector<std::vector<float>>>
+    embed(const std::string&, const std::vector<std::string>&, const CancelToken&) override
+    {
+        return std::vector<std::vector<float>>{};
+    }
+    Result<QStringList> listModels(const CancelToken&) override { return QStringList(); }
+    QStringList models() const
+    {
+        std::lock_guard lock(m_mutex);
+        return asked;
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    QStringList asked;
+};
+
+} // namespace
 
 class TestExperimentPlan : public QObject {
     Q_OBJECT
@@ -125,6 +162,33 @@ private Q_SLOTS:
         other.evaluators.first().threshold = 0.5;
         QVERIFY(other.finishedTwin(*m_store).isEmpty());
         QVERIFY(plan(m_program).finishedTwin(*m_store).isEmpty());
+    }
+
+    // The experiment form's judge model left blank means the default model (its tooltip
+    // says so): the judge asks `default`, which the folder's model settings resolve as for a
+    // program's `model: default`; before, composing failed with "no judge model".
+    void aBlankJudgeModelIsTheDefaultModel()
+    {
+        auto recorder = std::make_shared<Recorder>();
+        ExperimentPlan p = plan(m_program);
+        p.evaluators = {eval::EvaluatorSpec{
+            QString(),
+            QStringLiteral("criteria"),
+            QJsonObject{{QStringLiteral("criteria"), QStringLiteral("丁寧に答えている")}},
+            {},
+            {},
+            {}}};
+        p.judgeModel = QStringLiteral("  ");
+        p.environment.modelProvider = recorder;
+        Result<std::unique_ptr<ComposedExperiment>> composed = p.compose(m_store);
+        QVERIFY2(composed.ok(), qPrintable(composed ? QString() : composed.error().message));
+        Result<QList<eval::ExampleResult>> results = (*composed)->run(CancelToken());
+        QVERIFY2(results.ok(), qPrintable(results ? QString() : results.error().message));
+        QCOMPARE(results->size(), 3);
+        const QStringList asked = recorder->models();
+        QCOMPARE(asked.size(), 3);
+        for (const QString& model : asked)
+            QCOMPARE(model, QStringLiteral("default"));
     }
 
     void anUnsavedEditIsNoVersion()

@@ -26,6 +26,37 @@ QString oneLine(const QString& s, int max = 200)
 
 } // namespace
 
+QString ExperimentResultsModel::evaluatorTitle(const QString& name)
+{
+    // The names the experiment form uses for the checks it offers; a suite's own names (and
+    // kinds the form does not offer) are shown as written.
+    if (name == QLatin1String("exact_match"))
+        return tr("Same as the reference");
+    if (name == QLatin1String("contains"))
+        return tr("Contains the reference");
+    if (name == QLatin1String("levenshtein"))
+        return tr("Close to the reference");
+    if (name == QLatin1String("is_json"))
+        return tr("Is valid JSON");
+    if (name == QLatin1String("length_chars"))
+        return tr("Length in characters");
+    if (name == QLatin1String("criteria"))
+        return tr("Judge model");
+    return name;
+}
+
+QString ExperimentResultsModel::readableInputs(const QJsonObject& inputs, bool multiLine)
+{
+    // `name: value` a person reads, not JSON: texts as they are, lists and records as JSON.
+    QStringList parts;
+    for (auto it = inputs.constBegin(); it != inputs.constEnd(); ++it) {
+        const QString value = cellText(it.value());
+        parts << (multiLine ? QStringLiteral("%1:\n%2").arg(it.key(), value)
+                            : QStringLiteral("%1: %2").arg(it.key(), oneLine(value, 80)));
+    }
+    return parts.join(multiLine ? QStringLiteral("\n\n") : QStringLiteral(" · "));
+}
+
 ExperimentResultsModel::ExperimentResultsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void ExperimentResultsModel::setExperiment(const QList<Example>& examples,
@@ -115,15 +146,14 @@ QVariant ExperimentResultsModel::data(const QModelIndex& index, int role) const
     const bool display = role == Qt::DisplayRole || role == Qt::ToolTipRole;
     switch (col) {
     case Index:
-        if (display || role == SortRole)
+        // Examples are numbered from 1, as a person counts them.
+        if (role == SortRole)
             return row;
-        return {};
+        return display ? QVariant(row + 1) : QVariant();
     case Inputs:
         if (display || role == SortRole)
-            return role == Qt::ToolTipRole
-                       ? QString::fromUtf8(
-                             QJsonDocument(example.inputs).toJson(QJsonDocument::Indented))
-                       : oneLine(canonicalJson(example.inputs));
+            return role == Qt::ToolTipRole ? readableInputs(example.inputs, true)
+                                           : oneLine(readableInputs(example.inputs, false));
         return {};
     case Reference:
         if (display || role == SortRole)
@@ -213,6 +243,10 @@ QVariant ExperimentResultsModel::data(const QModelIndex& index, int role) const
 
 QVariant ExperimentResultsModel::headerData(int section, Qt::Orientation o, int role) const
 {
+    const int evaluator = section - FixedColumns;
+    if (o == Qt::Horizontal && role == Qt::ToolTipRole && evaluator >= 0 &&
+        evaluator < m_evaluators.size())
+        return tr("Check: %1").arg(m_evaluators[evaluator]);
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, o, role);
     switch (section) {
@@ -227,9 +261,8 @@ QVariant ExperimentResultsModel::headerData(int section, Qt::Orientation o, int 
     default:
         break;
     }
-    const int e = section - FixedColumns;
-    if (e >= 0 && e < m_evaluators.size())
-        return m_evaluators[e];
+    if (evaluator >= 0 && evaluator < m_evaluators.size())
+        return evaluatorTitle(m_evaluators[evaluator]);
     const int extra = section - tokensColumn();
     if (extra == 0)
         return tr("Tokens");

@@ -5,6 +5,7 @@
 
 #include <QAbstractTableModel>
 #include <QHash>
+#include <QJsonObject>
 #include <QSortFilterProxyModel>
 #include <QStringList>
 
@@ -41,6 +42,12 @@ public:
     void setBaseline(const QList<ExampleResult>& baseline);
 
     QStringList evaluators() const { return m_evaluators; }
+    /// The plain-language name of an evaluator in headers and summaries: the experiment form's
+    /// name for a kind it offers (`exact_match` → "Same as the reference"), else `name` itself.
+    static QString evaluatorTitle(const QString& name);
+    /// An example's inputs as a person reads them: `name: value` (texts as they are, lists and
+    /// records as JSON), on one line joined by " · ", or each on its own lines.
+    static QString readableInputs(const QJsonObject& inputs, bool multiLine);
     /// The column of evaluator `name`, or -1.
     int columnOf(const QString& evaluator) const;
     const ExampleResult* resultAt(int row) const;

@@ -10,10 +10,11 @@
 #include <QComboBox>
 #include <QJsonArray>
 #include <QLabel>
-#include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 
 using namespace hako;
 using namespace hako::eval;
@@ -82,39 +83,42 @@ private Q_SLOTS:
         // The output: diffed word by word against the reference and the baseline's output.
         const QModelIndex output = view->model()->index(1, ExperimentResultsModel::Output);
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(output).center());
-        QTRY_VERIFY(pane.detailView()->toPlainText().contains(
-            QLatin1String("the city of [-Paris-]{+Lyon+}")));
+        QTRY_VERIFY(pane.detailView()->toPlainText().contains(QLatin1String("Example 2")));
+        // In colour, as the playground shows it: the baseline's word struck through on red, the
+        // new one on green; the inputs as `name: value`, not JSON.
+        const QString html = pane.detailView()->toHtml();
+        QVERIFY2(html.contains(QRegularExpression(QStringLiteral("line-through[^>]*>Paris<"))),
+                 qPrintable(html));
+        QVERIFY(html.contains(QRegularExpression(QStringLiteral("#ccffd8[^>]*>Lyon<"))));
+        QVERIFY(pane.detailView()->toPlainText().contains(QLatin1String("n:\n1")));
 
         // Failures only.
         pane.failuresOnly()->setChecked(true);
         QCOMPARE(view->model()->rowCount(), 1);
-        QCOMPARE(view->model()->index(0, 0).data().toInt(), 1);
+        // Numbered from 1, as a person counts: the second example is #2.
+        QCOMPARE(view->model()->index(0, 0).data().toInt(), 2);
     }
 
-    void wordDiffs_data()
+    // Headers and summaries use the names the experiment form uses, the technical name on
+    // hover; inputs read as `name: value`.
+    void plainNames()
     {
-        QTest::addColumn<QString>("a");
-        QTest::addColumn<QString>("b");
-        QTest::addColumn<QString>("diff");
-        QTest::newRow("word") << "the cat sat"
-                              << "the dog sat"
-                              << "the [-cat-]{+dog+} sat";
-        QTest::newRow("same") << "同じ"
-                              << "同じ"
-                              << "同じ";
-        QTest::newRow("cjk") << "東京都です"
-                             << "京都です"
-                             << "[-東-]京都です";
-        QTest::newRow("added") << "a"
-                               << "a b"
-                               << "a{+ b+}";
-    }
-    void wordDiffs()
-    {
-        QFETCH(QString, a);
-        QFETCH(QString, b);
-        QFETCH(QString, diff);
-        QCOMPARE(wordDiff(a, b), diff);
+        ExperimentResultsModel model;
+        Example e;
+        e.inputs = {{QStringLiteral("question"), QStringLiteral("返品\nしたい")},
+                    {QStringLiteral("tags"), QJsonArray{QStringLiteral("a")}}};
+        e.reference = QStringLiteral("x");
+        model.setExperiment({e}, {QStringLiteral("exact_match"), QStringLiteral("mine")}, {});
+        const int exact = ExperimentResultsModel::FixedColumns;
+        QCOMPARE(model.headerData(exact, Qt::Horizontal).toString(),
+                 QStringLiteral("Same as the reference"));
+        QVERIFY(model.headerData(exact, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QLatin1String("exact_match")));
+        QCOMPARE(model.headerData(exact + 1, Qt::Horizontal).toString(), QStringLiteral("mine"));
+        QCOMPARE(model.index(0, ExperimentResultsModel::Inputs).data().toString(),
+                 QStringLiteral("question: 返品 ⏎ したい · tags: [\"a\"]"));
+        QCOMPARE(model.index(0, ExperimentResultsModel::Index).data().toInt(), 1);
     }
 
     void experimentsFromTheStore()

@@ -7,6 +7,7 @@
 #include "core/pdl/promptidentity.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/workbench/programfile.h"
+#include "core/workbench/runcontroller.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/editor/editoranalysis.h"
@@ -325,11 +326,10 @@ bool EditorPane::ensurePromptIds(const QString& path)
     if (!pdlFile && suffix != QLatin1String("yaml") && suffix != QLatin1String("yml"))
         return false;
     const QString text = m_editor->text();
-    const pdl::ParseResult parsed = pdl::parseProgramText(
-        text.toUtf8(), path.isEmpty() ? QStringLiteral("untitled.pdl") : path);
+    const pdl::ParseResult parsed =
+        pdl::parseProgramText(text.toUtf8(), RunController::programFileName(path));
     // Only a program with model calls is a prompt: other files are saved as they are.
-    if (!parsed.program || pdl::modelBlocks(*parsed.program).empty() ||
-        (!pdlFile && !parsed.ok()))
+    if (!parsed.program || pdl::modelBlocks(*parsed.program).empty() || (!pdlFile && !parsed.ok()))
         return false;
     const std::vector<pdl::PromptIdLine> lines = pdl::missingPromptIdLines(text, *parsed.program);
     if (lines.empty())

@@ -1,5 +1,7 @@
 #include "widgets/eval/evalresultspane.h"
 
+#include "widgets/common/diffhtml.h"
+
 #include "core/eval/evalstore.h"
 #include "core/eval/resultsmodel.h"
 
@@ -14,7 +16,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPainter>
-#include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -22,6 +23,7 @@
 #include <QSplitter>
 #include <QStyledItemDelegate>
 #include <QTableView>
+#include <QTextBrowser>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
@@ -49,20 +51,6 @@ protected:
     }
 };
 
-QStringList tokens(const QString& s)
-{
-    // Words and spaces; each CJK character is a token of its own.
-    static const QRegularExpression re(
-        QStringLiteral("[\\x{3040}-\\x{30FF}\\x{3400}-\\x{9FFF}\\x{F900}-\\x{FAFF}\\x{FF00}-\\x{"
-                       "FFEF}]|\\w+|\\s+|[^\\w\\s]"),
-        QRegularExpression::UseUnicodePropertiesOption);
-    QStringList out;
-    auto it = re.globalMatch(s);
-    while (it.hasNext())
-        out << it.next().captured(0);
-    return out;
-}
-
 struct Loaded {
     QList<eval::ExperimentInfo> experiments;
     QList<eval::Example> examples;
@@ -73,51 +61,10 @@ struct Loaded {
 
 } // namespace
 
-QString wordDiff(const QString& a, const QString& b)
-{
-    const QStringList x = tokens(a), y = tokens(b);
-    const qsizetype n = x.size(), m = y.size();
-    if (n * m > 4'000'000) // too long to align: say so rather than stall
-        return QStringLiteral("[-%1-]{+%2+}").arg(a, b);
-    std::vector<std::vector<int>> lcs(size_t(n + 1), std::vector<int>(size_t(m + 1), 0));
-    for (qsizetype i = n - 1; i >= 0; --i)
-        for (qsizetype j = m - 1; j >= 0; --j)
-            lcs[i][j] =
-                x[i] == y[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
-    QString out, del, ins;
-    auto flush = [&] {
-        if (!del.isEmpty())
-            out += QStringLiteral("[-") + del + QStringLiteral("-]");
-        if (!ins.isEmpty())
-            out += QStringLiteral("{+") + ins + QStringLiteral("+}");
-        del.clear();
-        ins.clear();
-    };
-    qsizetype i = 0, j = 0;
-    while (i < n && j < m) {
-        if (x[i] == y[j]) {
-            flush();
-            out += x[i];
-            ++i;
-            ++j;
-        } else if (lcs[i + 1][j] >= lcs[i][j + 1]) {
-            del += x[i++];
-        } else {
-            ins += y[j++];
-        }
-    }
-    while (i < n)
-        del += x[i++];
-    while (j < m)
-        ins += y[j++];
-    flush();
-    return out;
-}
-
 EvalResultsPane::EvalResultsPane(QWidget* parent)
     : QWidget(parent), m_model(new eval::ExperimentResultsModel(this)),
       m_filter(new eval::FailingResultsFilter(this)), m_view(new QTableView),
-      m_detail(new QPlainTextEdit), m_failuresOnly(new QCheckBox(tr("Failures only"))),
+      m_detail(new QTextBrowser), m_failuresOnly(new QCheckBox(tr("Failures only"))),
       m_experiments(new QComboBox), m_baseline(new QComboBox), m_summary(new QLabel)
 {
     setObjectName(QStringLiteral("evalResultsPane"));
@@ -361,43 +308,64 @@ void EvalResultsPane::showDetail(const QModelIndex& proxyIndex)
         return;
     const QModelIndex index = m_filter->mapToSource(proxyIndex);
     const int row = index.row();
+    const int evaluator = index.column() - eval::ExperimentResultsModel::FixedColumns;
+    auto para = [](const QString& text) {
+        return QStringLiteral("<p style=\"white-space:pre-wrap\">%1</p>").arg(text);
+    };
+    QString html;
+    if (evaluator >= 0 && evaluator < m_model->evaluators().size()) {
+        const QVariant pass = index.data(eval::ExperimentResultsModel::PassRole);
+        const QString verdict = !pass.isValid() ? tr("not judged yet")
+                                : index.data(eval::ExperimentResultsModel::ErrorRole).toBool()
+                                    ? tr("could not judge")
+                                : pass.toBool() ? tr("pass")
+                                                : tr("fail");
+        html =
+            QStringLiteral("<p><b>%1</b></p>")
+                .arg(tr("%1 on example %2: %3")
+                         .arg(eval::ExperimentResultsModel::evaluatorTitle(
+                             m_model->evaluators().at(evaluator)))
+                         .arg(row + 1)
+                         .arg(verdict)
+                         .toHtmlEscaped()) +
+            para(
+                index.data(eval::ExperimentResultsModel::ReasoningRole).toString().toHtmlEscaped());
+    } else {
+        html = exampleHtml(row);
+    }
+    m_detail->setHtml(html);
+}
+
+QString EvalResultsPane::exampleHtml(int row) const
+{
     const eval::ExampleResult* r = m_model->resultAt(row);
     const eval::Example* e = row < m_examples.size() ? &m_examples[row] : nullptr;
-    QString text;
-    const QString header = m_model->headerData(index.column(), Qt::Horizontal).toString();
-    if (index.column() >= eval::ExperimentResultsModel::FixedColumns &&
-        m_model->evaluators().contains(header)) {
-        const QVariant pass = index.data(eval::ExperimentResultsModel::PassRole);
-        text = tr("%1 on example %2: %3\n\n")
-                   .arg(header)
-                   .arg(row)
-                   .arg(!pass.isValid() ? tr("not judged yet")
-                        : index.data(eval::ExperimentResultsModel::ErrorRole).toBool()
-                            ? tr("could not judge")
-                        : pass.toBool() ? tr("pass")
-                                        : tr("fail"));
-        text += index.data(eval::ExperimentResultsModel::ReasoningRole).toString();
-    } else {
-        const QString output = r ? r->run.output : QString();
-        text = tr("Example %1\n").arg(row);
-        if (e)
-            text += tr("inputs: %1\n")
-                        .arg(QString::fromUtf8(
-                            QJsonDocument(e->inputs).toJson(QJsonDocument::Compact)));
-        if (r && !r->error.isEmpty())
-            text += tr("\nthe target failed: %1\n").arg(r->error);
-        text += tr("\noutput:\n%1\n").arg(output);
-        if (e && e->hasReference())
-            text += tr("\noutput against the reference ([-only in the output-] {+only in the "
-                       "reference+}):\n%1\n")
-                        .arg(wordDiff(output, e->referenceText()));
-        const QVariant baseline = m_model->index(row, eval::ExperimentResultsModel::Output)
-                                      .data(eval::ExperimentResultsModel::BaselineOutputRole);
-        if (baseline.isValid())
-            text += tr("\nagainst the baseline's output ([-baseline-] {+now+}):\n%1\n")
-                        .arg(wordDiff(baseline.toString(), output));
-    }
-    m_detail->setPlainText(text);
+    auto heading = [](const QString& text) {
+        return QStringLiteral("<p><b>%1</b></p>").arg(text.toHtmlEscaped());
+    };
+    auto para = [](const QString& html) {
+        return QStringLiteral("<p style=\"white-space:pre-wrap\">%1</p>").arg(html);
+    };
+    const QString output = r ? r->run.output : QString();
+    QString html = heading(tr("Example %1").arg(row + 1));
+    if (e && !e->inputs.isEmpty())
+        html += heading(tr("Inputs")) +
+                para(eval::ExperimentResultsModel::readableInputs(e->inputs, true).toHtmlEscaped());
+    if (r && !r->error.isEmpty())
+        html += heading(tr("The program failed")) + para(r->error.toHtmlEscaped());
+    html += heading(tr("Output")) + para(output.toHtmlEscaped());
+    // Differences in colour, as the playground shows them: struck through on red is only in
+    // the first text, on green only in the second.
+    if (e && e->hasReference())
+        html += heading(tr("Output against the reference (red: only in the output, green: only "
+                           "in the reference)")) +
+                para(diffHtml(output, e->referenceText()));
+    const QVariant baseline = m_model->index(row, eval::ExperimentResultsModel::Output)
+                                  .data(eval::ExperimentResultsModel::BaselineOutputRole);
+    if (baseline.isValid())
+        html += heading(tr("Against the baseline's output (red: the baseline's, green: now)")) +
+                para(diffHtml(baseline.toString(), output));
+    return html;
 }
 
 void EvalResultsPane::updateSummary()
@@ -413,13 +381,17 @@ void EvalResultsPane::updateSummary()
     parts << tr("%1 of %2 examples").arg(results.size()).arg(m_model->rowCount());
     for (const eval::EvaluatorAggregate& a : eval::aggregate(results, m_model->evaluators()))
         parts << tr("%1: mean %2, %3/%4 pass (%5–%6%)")
-                     .arg(a.evaluator)
+                     .arg(eval::ExperimentResultsModel::evaluatorTitle(a.evaluator))
                      .arg(a.mean, 0, 'f', 2)
                      .arg(a.passed)
                      .arg(a.count)
                      .arg(a.passLow * 100, 0, 'f', 0)
                      .arg(a.passHigh * 100, 0, 'f', 0);
     m_summary->setText(parts.join(QStringLiteral(" · ")));
+    // What the range in brackets means, for a reader who has not met intervals.
+    m_summary->setToolTip(
+        tr("The range in brackets is where the pass rate would likely fall with many more "
+           "examples like these (a 95% interval): the fewer the examples, the wider it is."));
 }
 
 } // namespace hako

@@ -9,7 +9,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
-class QPlainTextEdit;
+class QTextBrowser;
 class QSplitter;
 class QTableView;
 
@@ -50,7 +50,7 @@ public:
     void setSetupWidget(QWidget* widget);
 
     QTableView* resultsView() const { return m_view; }
-    QPlainTextEdit* detailView() const { return m_detail; }
+    QTextBrowser* detailView() const { return m_detail; }
     QCheckBox* failuresOnly() const { return m_failuresOnly; }
     QComboBox* experimentBox() const { return m_experiments; }
     QComboBox* baselineBox() const { return m_baseline; }
@@ -68,13 +68,15 @@ private:
     /// Asks for a new name for the experiment shown and stores it.
     void renameExperiment();
     void showDetail(const QModelIndex& proxyIndex);
+    /// The detail of example `row` (0-based): its inputs, output and differences, as HTML.
+    QString exampleHtml(int row) const;
     void updateSummary();
 
     std::shared_ptr<eval::EvalStore> m_store;
     eval::ExperimentResultsModel* m_model;
     eval::FailingResultsFilter* m_filter;
     QTableView* m_view;
-    QPlainTextEdit* m_detail;
+    QTextBrowser* m_detail;
     QCheckBox* m_failuresOnly;
     QComboBox* m_experiments;
     QComboBox* m_baseline;
@@ -84,9 +86,5 @@ private:
     QList<eval::Example> m_examples;
     quint64 m_generation = 0;
 };
-
-/// `a` and `b` as words, those only in `a` in [-…-] and those only in `b` in {+…+} (a longest
-/// common subsequence of words; CJK text compares character by character). Pure.
-QString wordDiff(const QString& a, const QString& b);
 
 } // namespace hako

@@ -1,5 +1,7 @@
 #include "widgets/library/librarypane.h"
 
+#include "widgets/common/diffhtml.h"
+
 #include "core/library/librarysync.h"
 #include "core/playground/worddiff.h"
 #include "widgets/common/accessibleparts.h"
@@ -43,28 +45,6 @@ struct History {
     QList<library::LabelEvent> moves;
     QString error;
 };
-
-QString diffHtml(const QString& a, const QString& b)
-{
-    QString html = QStringLiteral("<pre style=\"white-space: pre-wrap\">");
-    for (const playground::DiffSegment& s : playground::wordDiff(a, b)) {
-        const QString text = s.text.toHtmlEscaped();
-        switch (s.op) {
-        case playground::DiffSegment::Op::Equal:
-            html += text;
-            break;
-        case playground::DiffSegment::Op::Insert:
-            html += QStringLiteral("<span style=\"background:#c8f0c8\">%1</span>").arg(text);
-            break;
-        case playground::DiffSegment::Op::Delete:
-            html += QStringLiteral("<span style=\"background:#f6c6c6; text-decoration: "
-                                   "line-through\">%1</span>")
-                        .arg(text);
-            break;
-        }
-    }
-    return html + QStringLiteral("</pre>");
-}
 
 } // namespace
 
@@ -439,7 +419,9 @@ void LibraryPane::compareVersions()
             if (!a || !b)
                 return QString();
             return tr("<p><b>v%1 → v%2</b></p>").arg(a->version.number).arg(b->version.number) +
-                   diffHtml(QString::fromUtf8(a->text), QString::fromUtf8(b->text));
+                   QStringLiteral("<pre style=\"white-space: pre-wrap\">") +
+                   diffHtml(QString::fromUtf8(a->text), QString::fromUtf8(b->text)) +
+                   QStringLiteral("</pre>");
         },
         [this](const QString& html) { m_detail->setHtml(html); });
 }

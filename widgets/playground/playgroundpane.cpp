@@ -1,5 +1,7 @@
 #include "widgets/playground/playgroundpane.h"
 
+#include "widgets/common/diffhtml.h"
+
 #include "core/pdl/model/modelprovider.h"
 #include "core/playground/playgroundresultmodel.h"
 #include "core/playground/playgroundrun.h"
@@ -49,29 +51,6 @@ namespace {
 QString escapeText(const QString& text)
 {
     return text.toHtmlEscaped();
-}
-
-/// The diff as HTML: deleted words struck through on red, inserted ones on green.
-QString diffHtml(const std::vector<DiffSegment>& diff)
-{
-    QString out;
-    for (const DiffSegment& s : diff) {
-        switch (s.op) {
-        case DiffSegment::Op::Equal:
-            out += escapeText(s.text);
-            break;
-        case DiffSegment::Op::Delete:
-            out += QStringLiteral("<span style=\"background-color:#ffd7d5; color:#82071e; "
-                                  "text-decoration:line-through\">") +
-                   escapeText(s.text) + QStringLiteral("</span>");
-            break;
-        case DiffSegment::Op::Insert:
-            out += QStringLiteral("<span style=\"background-color:#ccffd8; color:#055d20\">") +
-                   escapeText(s.text) + QStringLiteral("</span>");
-            break;
-        }
-    }
-    return out;
 }
 
 QString pre(const QString& html)

@@ -138,8 +138,8 @@ bool PlaygroundLinks::openBlockAtCursor()
 {
     const QString text = m_tabs->currentEditor()->editor()->text();
     const QString path = m_tabs->currentEditor()->filePath();
-    const pdl::ParseResult parsed = pdl::parseProgramText(
-        text.toUtf8(), path.isEmpty() ? QStringLiteral("untitled.pdl") : path);
+    const pdl::ParseResult parsed =
+        pdl::parseProgramText(text.toUtf8(), RunController::programFileName(path));
     const auto [line, column] = m_tabs->currentEditor()->editor()->cursorLineColumn();
     const std::optional<SourceSpan> span =
         parsed.program ? playground::modelBlockAt(*parsed.program, line, column) : std::nullopt;
@@ -182,8 +182,8 @@ bool PlaygroundLinks::openCard(EditorPane* editor, const SourceSpan& span)
 {
     const QString text = editor->editor()->text();
     const QString path = editor->filePath();
-    const pdl::ParseResult parsed = pdl::parseProgramText(
-        text.toUtf8(), path.isEmpty() ? QStringLiteral("untitled.pdl") : path);
+    const pdl::ParseResult parsed =
+        pdl::parseProgramText(text.toUtf8(), RunController::programFileName(path));
     // The card's block as the program says it now (the card may be a moment behind the YAML).
     const std::optional<SourceSpan> block =
         parsed.program ? playground::modelBlockAt(*parsed.program, span.line, span.column)

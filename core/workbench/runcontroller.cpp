@@ -63,7 +63,9 @@ void RunController::setModelProvider(std::shared_ptr<models::IModelProvider> pro
 
 QString RunController::programFileName(const QString& path)
 {
-    return path.isEmpty() ? QDir::current().filePath(QStringLiteral("untitled.pdl"))
+    // An unsaved program's name reaches the trace's title, the console's messages and the
+    // prompt log: in the interface's language, as the editor's tab says it (無題.pdl).
+    return path.isEmpty() ? QDir::current().filePath(tr("untitled.pdl"))
                           : QFileInfo(path).absoluteFilePath();
 }
 

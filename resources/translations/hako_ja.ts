@@ -702,6 +702,10 @@
         <source>Pause at line %1 only when this is true (for example  i == 3  or  topic == &quot;owls&quot;); leave it empty to pause every time:</source>
         <translation>%1 行目で、次の式が真のときだけ一時停止します（例:  i == 3  や  topic == &quot;owls&quot;）。空にすると毎回停止します:</translation>
     </message>
+    <message>
+        <source>The condition &apos;%1&apos; cannot be read: %2. The breakpoint is unchanged.</source>
+        <translation>条件「%1」を読み取れません: %2。ブレークポイントは変更していません。</translation>
+    </message>
 </context>
 <context>
     <name>hako::DebugPane</name>
@@ -1362,14 +1366,6 @@ quit, q                    stop the program
         <translation>（なし）</translation>
     </message>
     <message>
-        <source>%1 on example %2: %3
-
-</source>
-        <translation>例 %2 の %1: %3
-
-</translation>
-    </message>
-    <message>
         <source>not judged yet</source>
         <translation>未判定</translation>
     </message>
@@ -1384,56 +1380,6 @@ quit, q                    stop the program
     <message>
         <source>fail</source>
         <translation>不合格</translation>
-    </message>
-    <message>
-        <source>Example %1
-</source>
-        <translation>例 %1
-</translation>
-    </message>
-    <message>
-        <source>inputs: %1
-</source>
-        <translation>入力: %1
-</translation>
-    </message>
-    <message>
-        <source>
-the target failed: %1
-</source>
-        <translation>
-対象の実行に失敗しました: %1
-</translation>
-    </message>
-    <message>
-        <source>
-output:
-%1
-</source>
-        <translation>
-出力:
-%1
-</translation>
-    </message>
-    <message>
-        <source>
-output against the reference ([-only in the output-] {+only in the reference+}):
-%1
-</source>
-        <translation>
-出力と期待出力の比較（[-出力のみ-] {+期待出力のみ+}）:
-%1
-</translation>
-    </message>
-    <message>
-        <source>
-against the baseline&apos;s output ([-baseline-] {+now+}):
-%1
-</source>
-        <translation>
-基準の出力との比較（[-基準-] {+今回+}）:
-%1
-</translation>
     </message>
     <message>
         <source>%1 of %2 examples</source>
@@ -1470,6 +1416,38 @@ against the baseline&apos;s output ([-baseline-] {+now+}):
     <message>
         <source> (prompt v%1)</source>
         <translation>(プロンプト第%1版)</translation>
+    </message>
+    <message>
+        <source>%1 on example %2: %3</source>
+        <translation>例 %2 の「%1」: %3</translation>
+    </message>
+    <message>
+        <source>Example %1</source>
+        <translation>例 %1</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>入力</translation>
+    </message>
+    <message>
+        <source>The program failed</source>
+        <translation>プログラムが失敗しました</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>出力</translation>
+    </message>
+    <message>
+        <source>Output against the reference (red: only in the output, green: only in the reference)</source>
+        <translation>出力と参照の違い(赤: 出力にだけあるもの、緑: 参照にだけあるもの)</translation>
+    </message>
+    <message>
+        <source>Against the baseline&apos;s output (red: the baseline&apos;s, green: now)</source>
+        <translation>基準の出力との違い(赤: 基準、緑: 今回)</translation>
+    </message>
+    <message>
+        <source>The range in brackets is where the pass rate would likely fall with many more examples like these (a 95% interval): the fewer the examples, the wider it is.</source>
+        <translation>かっこ内の範囲は、同じような例をもっと多く試したときに合格率が収まるとみられる範囲です(95% 区間)。例が少ないほど広くなります。</translation>
     </message>
 </context>
 <context>
@@ -3133,6 +3111,10 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <source>Saved the playground&apos;s prompt into the program (Ctrl+Z undoes it)</source>
         <translation>プレイグラウンドのプロンプトをプログラムに保存しました（Ctrl+Z で元に戻せます）</translation>
     </message>
+    <message>
+        <source>This prompt cannot be opened in the playground while the program has an error; correct it first</source>
+        <translation>プログラムにエラーがあるため、このプロンプトをプレイグラウンドで開けません。先にエラーを直してください</translation>
+    </message>
 </context>
 <context>
     <name>hako::PlaygroundPane</name>
@@ -3519,6 +3501,134 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     <message>
         <source>Make `%1` an input</source>
         <translation>`%1` を入力にする</translation>
+    </message>
+</context>
+<context>
+    <name>hako::PromptCard</name>
+    <message>
+        <source>Model call %1</source>
+        <translation>モデル呼び出し %1</translation>
+    </message>
+    <message>
+        <source>Sends everything above as the prompt.</source>
+        <translation>ここより上のすべてをプロンプトとして送信します。</translation>
+    </message>
+    <message>
+        <source>The prompt is computed by the program — see the YAML view.</source>
+        <translation>プロンプトはプログラムが計算します — YAML 表示を確認してください。</translation>
+    </message>
+    <message>
+        <source>Reply of %1</source>
+        <translation>%1 の応答</translation>
+    </message>
+    <message>
+        <source>model call at line %1</source>
+        <translation>%1 行目のモデル呼び出し</translation>
+    </message>
+    <message>
+        <source>Model call</source>
+        <translation>モデル呼び出し</translation>
+    </message>
+    <message>
+        <source>Try in Playground</source>
+        <translation>プレイグラウンドで試す</translation>
+    </message>
+    <message>
+        <source>Open this prompt in the playground with the inputs above, to try variants side by side</source>
+        <translation>上の入力でこのプロンプトをプレイグラウンドで開き、バリアントを並べて試します</translation>
+    </message>
+    <message>
+        <source>Try %1 in the playground</source>
+        <translation>%1 をプレイグラウンドで試す</translation>
+    </message>
+    <message>
+        <source>Pause Here</source>
+        <translation>ここで一時停止</translation>
+    </message>
+    <message>
+        <source>Debug Program (F6) pauses before this model call</source>
+        <translation>プログラムのデバッグ (F6) で、このモデル呼び出しの前に一時停止します</translation>
+    </message>
+    <message>
+        <source>Pause before %1</source>
+        <translation>%1 の前で一時停止</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>モデル(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Model of %1</source>
+        <translation>%1 のモデル</translation>
+    </message>
+    <message>
+        <source>&amp;Temperature</source>
+        <translation>温度(&amp;T)</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>既定</translation>
+    </message>
+    <message>
+        <source>Temperature of %1</source>
+        <translation>%1 の温度</translation>
+    </message>
+    <message>
+        <source>Lower is more predictable, higher is more varied</source>
+        <translation>低いほど予測しやすく、高いほど多様になります</translation>
+    </message>
+    <message>
+        <source>Max &amp;tokens</source>
+        <translation>最大トークン数(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Maximum reply length in tokens of %1</source>
+        <translation>%1 の応答の最大長（トークン）</translation>
+    </message>
+    <message>
+        <source>The longest reply the model may write, in tokens</source>
+        <translation>モデルが書ける応答の最大長（トークン数）</translation>
+    </message>
+    <message>
+        <source>&amp;Stop at</source>
+        <translation>停止テキスト(&amp;S)</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <source>Stop texts of %1</source>
+        <translation>%1 の停止テキスト</translation>
+    </message>
+    <message>
+        <source>The reply ends where one of these texts would appear (in quotes, separated by commas; \n is a line break)</source>
+        <translation>これらのテキストのいずれかが現れる位置で応答が終わります（引用符で囲み、カンマで区切ります。
+ は改行です）</translation>
+    </message>
+    <message>
+        <source>This call failed: %1</source>
+        <translation>この呼び出しは失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 トークン</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>Reply:</source>
+        <translation>応答:</translation>
+    </message>
+    <message>
+        <source>Reply (%1):</source>
+        <translation>応答（%1）:</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
     </message>
 </context>
 <context>
@@ -4116,82 +4226,6 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>テキスト %1</translation>
     </message>
     <message>
-        <source>model call at line %1</source>
-        <translation>%1 行目のモデル呼び出し</translation>
-    </message>
-    <message>
-        <source>Model call %1</source>
-        <translation>モデル呼び出し %1</translation>
-    </message>
-    <message>
-        <source>Model call</source>
-        <translation>モデル呼び出し</translation>
-    </message>
-    <message>
-        <source>&amp;Model</source>
-        <translation>モデル(&amp;M)</translation>
-    </message>
-    <message>
-        <source>Model of %1</source>
-        <translation>%1 のモデル</translation>
-    </message>
-    <message>
-        <source>&amp;Temperature</source>
-        <translation>温度(&amp;T)</translation>
-    </message>
-    <message>
-        <source>default</source>
-        <translation>既定</translation>
-    </message>
-    <message>
-        <source>Temperature of %1</source>
-        <translation>%1 の温度</translation>
-    </message>
-    <message>
-        <source>Lower is more predictable, higher is more varied</source>
-        <translation>低いほど予測しやすく、高いほど多様になります</translation>
-    </message>
-    <message>
-        <source>Max &amp;tokens</source>
-        <translation>最大トークン数(&amp;T)</translation>
-    </message>
-    <message>
-        <source>Maximum reply length in tokens of %1</source>
-        <translation>%1 の応答の最大長（トークン）</translation>
-    </message>
-    <message>
-        <source>The longest reply the model may write, in tokens</source>
-        <translation>モデルが書ける応答の最大長（トークン数）</translation>
-    </message>
-    <message>
-        <source>&amp;Stop at</source>
-        <translation>停止テキスト(&amp;S)</translation>
-    </message>
-    <message>
-        <source>nothing</source>
-        <translation>なし</translation>
-    </message>
-    <message>
-        <source>Stop texts of %1</source>
-        <translation>%1 の停止テキスト</translation>
-    </message>
-    <message>
-        <source>The reply ends where one of these texts would appear (in quotes, separated by commas; \n is a line break)</source>
-        <translation>これらのテキストのいずれかが現れる位置で応答が終わります（引用符で囲み、カンマで区切ります。\n は改行です）</translation>
-    </message>
-    <message>
-        <source>Sends everything above as the prompt.</source>
-        <translation>ここより上のすべてをプロンプトとして送信します。</translation>
-    </message>
-    <message>
-        <source>The prompt is computed by the program — see the YAML view.</source>
-        <translation>プロンプトはプログラムが計算します — YAML 表示を確認してください。</translation>
-    </message>
-    <message>
-        <source>Reply of %1</source>
-        <translation>%1 の応答</translation>
-    </message>
-    <message>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
@@ -4208,40 +4242,8 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>ここではこの変更を行えませんでした: %1</translation>
     </message>
     <message>
-        <source>This call failed: %1</source>
-        <translation>この呼び出しは失敗しました: %1</translation>
-    </message>
-    <message>
         <source>%1 tokens</source>
         <translation>%1 トークン</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
-    </message>
-    <message>
-        <source>Reply:</source>
-        <translation>応答:</translation>
-    </message>
-    <message>
-        <source>Reply (%1):</source>
-        <translation>応答（%1）:</translation>
-    </message>
-    <message>
-        <source>, </source>
-        <translation>、</translation>
-    </message>
-    <message>
-        <source>Pause Here</source>
-        <translation>ここで一時停止</translation>
-    </message>
-    <message>
-        <source>Debug Program (F6) pauses before this model call</source>
-        <translation>プログラムのデバッグ (F6) で、このモデル呼び出しの前に一時停止します</translation>
-    </message>
-    <message>
-        <source>Pause before %1</source>
-        <translation>%1 の前で一時停止</translation>
     </message>
     <message>
         <source>Length of %1</source>
@@ -4536,6 +4538,14 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     <message>
         <source>no variable name</source>
         <translation>変数名がありません</translation>
+    </message>
+    <message>
+        <source>untitled.pdl</source>
+        <translation>無題.pdl</translation>
+    </message>
+    <message>
+        <source>The breakpoint on line %1 of %2 is not set: %3</source>
+        <translation>%2 の %1 行目のブレークポイントは設定していません: %3</translation>
     </message>
 </context>
 <context>
@@ -5393,6 +5403,34 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     <message>
         <source>Latency</source>
         <translation>レイテンシ</translation>
+    </message>
+    <message>
+        <source>Same as the reference</source>
+        <translation>参照と同じ</translation>
+    </message>
+    <message>
+        <source>Contains the reference</source>
+        <translation>参照を含む</translation>
+    </message>
+    <message>
+        <source>Close to the reference</source>
+        <translation>参照に近い</translation>
+    </message>
+    <message>
+        <source>Is valid JSON</source>
+        <translation>正しい JSON</translation>
+    </message>
+    <message>
+        <source>Length in characters</source>
+        <translation>文字数</translation>
+    </message>
+    <message>
+        <source>Judge model</source>
+        <translation>判定モデル</translation>
+    </message>
+    <message>
+        <source>Check: %1</source>
+        <translation>チェック: %1</translation>
     </message>
 </context>
 <context>

@@ -10,6 +10,7 @@
 #include "core/util/pluginmanager.h"
 #include "core/workbench/runcontroller.h"
 #include "core/workbench/runtrust.h"
+#include "core/workbench/workbenchcontext.h"
 #include "isolatedsettings.h"
 #include "widgets/common/aboutplugins.h"
 #include "widgets/common/languagemanager.h"
@@ -42,6 +43,7 @@
 #include <QRadioButton>
 #include <QRegularExpression>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabBar>
@@ -50,6 +52,8 @@
 #include <QtTest>
 
 #include <thread>
+
+Q_DECLARE_METATYPE(hako::Diagnostic)
 
 using namespace hako;
 
@@ -404,6 +408,24 @@ private Q_SLOTS:
         QVERIFY(!xml.contains(QLatin1String("<numerusform></numerusform>")));
         qputenv("HAKO_LANGUAGE", "ja");
         QVERIFY(m_language->apply());
+    }
+
+    // An unsaved program is 無題 wherever its name shows: the tab, and the name its runs go by
+    // (the trace's title, the console's messages, the prompt log), here an error's location.
+    void untitledIsMudaiEverywhere()
+    {
+        qRegisterMetaType<hako::Diagnostic>();
+        QVERIFY(RunController::programFileName(QString()).endsWith(QStringLiteral("/無題.pdl")));
+        WorkbenchContext context;
+        EditorPane pane(&context);
+        QCOMPARE(pane.displayName(), QStringLiteral("無題.pdl"));
+        RunController run;
+        QSignalSpy finished(&run, &RunController::finished);
+        QVERIFY(run.start("text:\n- ${ nowhere.x }\n", QString()));
+        QTRY_COMPARE(finished.count(), 1);
+        QVERIFY(!finished[0][0].toBool());
+        const Diagnostic error = finished[0][2].value<Diagnostic>();
+        QVERIFY2(error.span.file.endsWith(QStringLiteral("無題.pdl")), qPrintable(error.span.file));
     }
 
     // Settings › Language applies without a restart: the window is rebuilt in the new language

@@ -1,4 +1,5 @@
 #include "core/eval/dataset.h"
+
 #include "core/eval/jsonbridge_p.h"
 #include "core/eval/textmetrics.h"
 
@@ -12,6 +13,7 @@
 #include <QRegularExpression>
 #include <QSet>
 
+#include <functional>
 #include <map>
 
 namespace hako::eval {
@@ -240,6 +242,107 @@ QList<ShapeProblem> Dataset::add(const QList<Example>& added)
         examples.append(e);
     }
     return problems;
+}
+
+namespace {
+
+// The schema's `inputs` object schema, its `properties` and `required`, edited through `edit`.
+void editInputSchema(QJsonObject& schema,
+                     const std::function<void(QJsonObject& properties, QJsonArray& required)>& edit)
+{
+    QJsonObject props = schema.value(QStringLiteral("properties")).toObject();
+    QJsonObject inputs = props.value(QStringLiteral("inputs")).toObject();
+    if (inputs.isEmpty())
+        inputs.insert(QStringLiteral("type"), QStringLiteral("object"));
+    QJsonObject properties = inputs.value(QStringLiteral("properties")).toObject();
+    QJsonArray required = inputs.value(QStringLiteral("required")).toArray();
+    edit(properties, required);
+    inputs.insert(QStringLiteral("properties"), properties);
+    if (required.isEmpty())
+        inputs.remove(QStringLiteral("required"));
+    else
+        inputs.insert(QStringLiteral("required"), required);
+    props.insert(QStringLiteral("inputs"), inputs);
+    schema.insert(QStringLiteral("properties"), props);
+    if (!schema.contains(QStringLiteral("type")))
+        schema.insert(QStringLiteral("type"), QStringLiteral("object"));
+}
+
+} // namespace
+
+QStringList Dataset::inputNames() const
+{
+    QStringList names = schema.value(QStringLiteral("properties"))
+                            .toObject()
+                            .value(QStringLiteral("inputs"))
+                            .toObject()
+                            .value(QStringLiteral("properties"))
+                            .toObject()
+                            .keys();
+    for (const Example& e : examples)
+        for (const QString& k : e.inputs.keys())
+            if (!names.contains(k))
+                names << k;
+    return names;
+}
+
+Result<bool> Dataset::addInput(const QString& name)
+{
+    const QString n = name.trimmed();
+    if (n.isEmpty())
+        return makeError(QStringLiteral("an input needs a name"));
+    if (inputNames().contains(n))
+        return makeError(QStringLiteral("there is already an input named '%1'").arg(n));
+    if (schema.isEmpty())
+        schema = inferSchema(examples);
+    editInputSchema(schema, [&](QJsonObject& properties, QJsonArray&) {
+        properties.insert(n, QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}});
+    });
+    for (Example& e : examples)
+        e.inputs.insert(n, QString());
+    return true;
+}
+
+Result<bool> Dataset::renameInput(const QString& from, const QString& to)
+{
+    const QString n = to.trimmed();
+    if (!inputNames().contains(from))
+        return makeError(QStringLiteral("there is no input named '%1'").arg(from));
+    if (n == from)
+        return true;
+    if (n.isEmpty())
+        return makeError(QStringLiteral("an input needs a name"));
+    if (inputNames().contains(n))
+        return makeError(QStringLiteral("there is already an input named '%1'").arg(n));
+    if (schema.isEmpty())
+        schema = inferSchema(examples);
+    editInputSchema(schema, [&](QJsonObject& properties, QJsonArray& required) {
+        properties.insert(n, properties.take(from));
+        for (qsizetype i = 0; i < required.size(); ++i)
+            if (required.at(i).toString() == from)
+                required.replace(i, n);
+    });
+    for (Example& e : examples)
+        if (e.inputs.contains(from))
+            e.inputs.insert(n, e.inputs.take(from));
+    return true;
+}
+
+Result<bool> Dataset::removeInput(const QString& name)
+{
+    if (!inputNames().contains(name))
+        return makeError(QStringLiteral("there is no input named '%1'").arg(name));
+    if (schema.isEmpty())
+        schema = inferSchema(examples);
+    editInputSchema(schema, [&](QJsonObject& properties, QJsonArray& required) {
+        properties.remove(name);
+        for (qsizetype i = required.size() - 1; i >= 0; --i)
+            if (required.at(i).toString() == name)
+                required.removeAt(i);
+    });
+    for (Example& e : examples)
+        e.inputs.remove(name);
+    return true;
 }
 
 } // namespace hako::eval

@@ -71,6 +71,18 @@ struct Dataset {
     /// Adds `examples` that fit (inferring the schema first when there is none) and reports
     /// those that do not (not added), with indexes counted from 0 in `examples`.
     QList<ShapeProblem> add(const QList<Example>& examples);
+
+    /// The input columns in the schema's order (a column may be empty in every example).
+    QStringList inputNames() const;
+    /// A new text input column, empty ("") in every example; an error when `name` is empty or
+    /// already an input.
+    Result<bool> addInput(const QString& name);
+    /// Renames an input column in the schema and in every example; an error when `from` is no
+    /// input, or `to` is empty or already an input.
+    Result<bool> renameInput(const QString& from, const QString& to);
+    /// Removes an input column from the schema and from every example; an error when `name`
+    /// is no input.
+    Result<bool> removeInput(const QString& name);
 };
 
 } // namespace hako::eval

@@ -307,19 +307,48 @@ DatasetTableModel::DatasetTableModel(QObject* parent) : QAbstractTableModel(pare
 
 void DatasetTableModel::computeFields()
 {
-    m_fields.clear();
-    const QJsonObject props = m_dataset.schema.value(QStringLiteral("properties"))
-                                  .toObject()
-                                  .value(QStringLiteral("inputs"))
-                                  .toObject()
-                                  .value(QStringLiteral("properties"))
-                                  .toObject();
-    for (const QString& k : props.keys())
-        m_fields << k;
-    for (const Example& e : m_dataset.examples)
-        for (const QString& k : e.inputs.keys())
-            if (!m_fields.contains(k))
-                m_fields << k;
+    m_fields = m_dataset.inputNames();
+}
+
+Result<bool> DatasetTableModel::editColumns(const std::function<Result<bool>(Dataset&)>& edit)
+{
+    Dataset changed = m_dataset;
+    Result<bool> done = edit(changed);
+    if (!done)
+        return done;
+    beginResetModel();
+    m_dataset = std::move(changed);
+    computeFields();
+    m_modified = true;
+    endResetModel();
+    return done;
+}
+
+Result<bool> DatasetTableModel::addInput(const QString& name)
+{
+    return editColumns([&](Dataset& d) { return d.addInput(name); });
+}
+
+Result<bool> DatasetTableModel::renameInput(const QString& from, const QString& to)
+{
+    return editColumns([&](Dataset& d) { return d.renameInput(from, to); });
+}
+
+Result<bool> DatasetTableModel::removeInput(const QString& name)
+{
+    return editColumns([&](Dataset& d) { return d.removeInput(name); });
+}
+
+bool DatasetTableModel::suggestInputs(const QStringList& names)
+{
+    if (!m_dataset.examples.isEmpty() || !m_fields.isEmpty() || names.isEmpty())
+        return false;
+    const bool modified = m_modified;
+    for (const QString& n : names)
+        (void)editColumns([&](Dataset& d) { return d.addInput(n); });
+    // Columns proposed for an empty dataset are no edit of the person's to save.
+    m_modified = modified;
+    return true;
 }
 
 void DatasetTableModel::setDataset(const Dataset& dataset)

@@ -9,6 +9,8 @@
 #include <QSortFilterProxyModel>
 #include <QStringList>
 
+#include <functional>
+
 namespace hako::eval {
 
 /// The results grid: one row per example of an experiment's dataset version, columns for the
@@ -99,6 +101,14 @@ public:
     bool isModified() const { return m_modified; }
     void markSaved(int version);
     QStringList fields() const { return m_fields; }
+    /// Input columns, each change one edit of the table (Dataset::addInput, renameInput,
+    /// removeInput); an error says why nothing changed.
+    Result<bool> addInput(const QString& name);
+    Result<bool> renameInput(const QString& from, const QString& to);
+    Result<bool> removeInput(const QString& name);
+    /// For a dataset that has no examples and no columns yet: the columns `names` (the inputs
+    /// of the prompt it is for). Returns whether columns were added.
+    bool suggestInputs(const QStringList& names);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -116,6 +126,7 @@ Q_SIGNALS:
 
 private:
     void computeFields();
+    Result<bool> editColumns(const std::function<Result<bool>(Dataset&)>& edit);
 
     Dataset m_dataset;
     QStringList m_fields;

@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QJsonArray>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTableView>
@@ -126,6 +127,48 @@ private Q_SLOTS:
         QCOMPARE(pane.table()->model()->rowCount(), 3);
         QVERIFY(!pane.open(QStringLiteral("nope")));
         QVERIFY(!pane.messageBar()->text().isEmpty());
+    }
+
+    // A new dataset starts with a column per input of the program under test; columns are
+    // added, renamed (in every example) and removed; a taken name is refused in plain words.
+    void columnsFromThePromptsInputs()
+    {
+        QSettings().remove(QStringLiteral("eval/dataset/last"));
+        DatasetPane pane;
+        pane.setInputsSource([] {
+            return QStringList{QStringLiteral("inquiry"), QStringLiteral("tone")};
+        });
+        pane.resize(800, 400);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QCOMPARE(pane.model()->fields(),
+                 (QStringList{QStringLiteral("inquiry"), QStringLiteral("tone")}));
+        QVERIFY(!pane.model()->isModified());
+
+        pane.model()->insertRows(0, 1);
+        QVERIFY(pane.model()->setData(pane.model()->index(0, 0), QStringLiteral("返品したい")));
+        pane.setColumnNameQuestion([](const QString&, const QString&) {
+            return std::optional<QString>(QStringLiteral("顧客名"));
+        });
+        QPushButton* addColumn = nullptr;
+        for (QPushButton* b : pane.findChildren<QPushButton*>())
+            if (b->text() == QStringLiteral("Add Column…"))
+                addColumn = b;
+        QVERIFY(addColumn);
+        addColumn->click();
+        QVERIFY(pane.model()->fields().contains(QStringLiteral("顧客名")));
+
+        QVERIFY(pane.renameColumn(QStringLiteral("inquiry"), QStringLiteral("question")));
+        QVERIFY(!pane.model()->fields().contains(QStringLiteral("inquiry")));
+        QCOMPARE(
+            pane.dataset().examples.first().inputs.value(QStringLiteral("question")).toString(),
+            QStringLiteral("返品したい"));
+        QVERIFY(!pane.renameColumn(QStringLiteral("tone"), QStringLiteral("question")));
+        QVERIFY(pane.messageBar()->text().contains(QLatin1String("already")));
+        QVERIFY(pane.removeColumn(QStringLiteral("tone")));
+        QVERIFY(!pane.model()->fields().contains(QStringLiteral("tone")));
+        QVERIFY(!pane.dataset().examples.first().inputs.contains(QStringLiteral("tone")));
+        QVERIFY(pane.model()->isModified());
     }
 };
 

@@ -12,9 +12,11 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
@@ -46,6 +48,7 @@ DatasetPane::DatasetPane(QWidget* parent)
     auto* import = new QPushButton(tr("Import…"));
     auto* exportButton = new QPushButton(tr("Export…"));
     auto* saveButton = new QPushButton(tr("Save Version"));
+    auto* addColumnButton = new QPushButton(tr("Add Column…"));
     m_stored->setAccessibleName(tr("Saved datasets"));
     m_stored->setToolTip(tr("Open a dataset saved earlier"));
     m_versions->setAccessibleName(tr("Dataset version"));
@@ -57,7 +60,7 @@ DatasetPane::DatasetPane(QWidget* parent)
     top->addWidget(m_name, 1);
     top->addWidget(m_description, 2);
     auto* buttons = new QHBoxLayout;
-    for (QPushButton* b : {add, remove, import, exportButton, saveButton})
+    for (QPushButton* b : {add, remove, addColumnButton, import, exportButton, saveButton})
         buttons->addWidget(b);
     buttons->addStretch(1);
     auto* layout = new QVBoxLayout(this);
@@ -122,8 +125,106 @@ DatasetPane::DatasetPane(QWidget* parent)
     connect(m_model, &QAbstractItemModel::dataChanged, this, [this] { m_dirty = true; });
     connect(m_model, &QAbstractItemModel::rowsInserted, this, [this] { m_dirty = true; });
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, [this] { m_dirty = true; });
+    setupColumns(addColumnButton);
     // The parts Qt adds inside these controls get names for screen readers too.
     AccessibleParts::name(this);
+}
+
+void DatasetPane::setupColumns(QPushButton* addColumnButton)
+{
+    addColumnButton->setToolTip(tr("Add an input column (right-click a column's header to "
+                                   "rename or remove it)"));
+    connect(addColumnButton, &QPushButton::clicked, this, [this] {
+        if (const std::optional<QString> name = askColumnName(tr("Add Column"), QString()))
+            addColumn(*name);
+    });
+    QHeaderView* header = m_table->horizontalHeader();
+    header->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(header, &QHeaderView::customContextMenuRequested, this, [this, header](QPoint at) {
+        const int column = header->logicalIndexAt(at);
+        QMenu menu(this);
+        menu.addAction(tr("Add Column…"), this, [this] {
+            if (const std::optional<QString> name = askColumnName(tr("Add Column"), QString()))
+                addColumn(*name);
+        });
+        // The last column is the reference, which is no input.
+        if (column >= 0 && column < m_model->fields().size()) {
+            const QString name = m_model->fields().at(column);
+            menu.addAction(tr("Rename Column “%1”…").arg(name), this, [this, name] {
+                if (const std::optional<QString> to = askColumnName(tr("Rename Column"), name))
+                    renameColumn(name, *to);
+            });
+            menu.addAction(tr("Remove Column “%1”").arg(name), this,
+                           [this, name] { removeColumn(name); });
+        }
+        menu.exec(header->mapToGlobal(at));
+    });
+}
+
+std::optional<QString> DatasetPane::askColumnName(const QString& title, const QString& current)
+{
+    if (m_askColumnName)
+        return m_askColumnName(title, current);
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, title,
+                                               tr("Input name (as the prompt writes "
+                                                  "it inside ${ }):"),
+                                               QLineEdit::Normal, current, &ok);
+    return ok ? std::optional<QString>(name) : std::nullopt;
+}
+
+bool DatasetPane::addColumn(const QString& name)
+{
+    const Result<bool> done = m_model->addInput(name);
+    if (!done)
+        m_messages->showMessage(tr("No column added: %1").arg(done.error().message));
+    else
+        m_dirty = true;
+    return done.ok();
+}
+
+bool DatasetPane::renameColumn(const QString& from, const QString& to)
+{
+    const Result<bool> done = m_model->renameInput(from, to);
+    if (!done)
+        m_messages->showMessage(tr("Not renamed: %1").arg(done.error().message));
+    else
+        m_dirty = true;
+    return done.ok();
+}
+
+bool DatasetPane::removeColumn(const QString& name)
+{
+    const Result<bool> done = m_model->removeInput(name);
+    if (!done)
+        m_messages->showMessage(tr("Not removed: %1").arg(done.error().message));
+    else
+        m_dirty = true;
+    return done.ok();
+}
+
+void DatasetPane::setInputsSource(std::function<QStringList()> source)
+{
+    m_inputsSource = std::move(source);
+    suggestColumns();
+}
+
+void DatasetPane::suggestColumns()
+{
+    // A new dataset starts with a column for each input of the prompt it is for.
+    if (!m_inputsSource || !isVisible() || !dataset().examples.isEmpty() ||
+        !m_model->fields().isEmpty())
+        return;
+    if (m_model->suggestInputs(m_inputsSource()))
+        m_messages->showMessage(tr("The columns are the inputs of the program under test; add, "
+                                   "rename or remove them from the column headers' menu."),
+                                MessageBar::Kind::Information);
+}
+
+void DatasetPane::showEvent(QShowEvent* e)
+{
+    QWidget::showEvent(e);
+    suggestColumns();
 }
 
 DatasetPane::~DatasetPane() = default;
@@ -145,6 +246,7 @@ void DatasetPane::setDataset(const eval::Dataset& dataset)
     m_description->setText(dataset.description);
     m_messages->clearMessage();
     m_dirty = false;
+    suggestColumns();
 }
 
 bool DatasetPane::mayReplace()

@@ -4,7 +4,9 @@
 
 #include <QWidget>
 
+#include <functional>
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QLineEdit;
@@ -56,11 +58,32 @@ public:
     QLineEdit* nameField() const { return m_name; }
     eval::DatasetTableModel* model() const { return m_model; }
 
+    /// Where a new, empty dataset takes its columns from: the inputs of the prompt it is for
+    /// (asked when the table is empty and has no columns).
+    void setInputsSource(std::function<QStringList()> source);
+    /// Input columns, as the table's header menu and Add Column… do; false and a message in
+    /// the pane when the name is empty or taken.
+    bool addColumn(const QString& name);
+    bool renameColumn(const QString& from, const QString& to);
+    bool removeColumn(const QString& name);
+    /// Replaces the dialog asking for a column's name (tests); nullopt: cancelled.
+    void setColumnNameQuestion(
+        std::function<std::optional<QString>(const QString& title, const QString& current)> ask)
+    {
+        m_askColumnName = std::move(ask);
+    }
+
     /// The saved datasets (to open one) and the versions of the one shown.
     QComboBox* storedBox() const { return m_stored; }
     QComboBox* versionBox() const { return m_versions; }
 
+protected:
+    void showEvent(QShowEvent* e) override;
+
 private:
+    void setupColumns(QPushButton* addColumn);
+    void suggestColumns();
+    std::optional<QString> askColumnName(const QString& title, const QString& current);
     void reloadStored();
     /// Whether the table may be replaced: unchanged since opened or saved, or the user agrees
     /// to discard the edits.
@@ -76,6 +99,8 @@ private:
     QComboBox* m_stored;
     QComboBox* m_versions;
     bool m_dirty = false;
+    std::function<QStringList()> m_inputsSource;
+    std::function<std::optional<QString>(const QString&, const QString&)> m_askColumnName;
 };
 
 } // namespace hako

@@ -3,6 +3,7 @@
 #include "core/eval/evalstore.h"
 #include "core/eval/evaluator.h"
 #include "core/pdl/parser/programparser.h"
+#include "core/playground/promptdoc.h"
 #include "core/promptlog/callrecord.h"
 #include "core/workbench/experimentjob.h"
 #include "core/workbench/programtarget.h"
@@ -27,6 +28,23 @@
 
 namespace hako {
 
+QStringList EvalLinks::programInputs() const
+{
+    const QString path = m_form->programPath();
+    QString text;
+    if (!path.isEmpty() && QFileInfo(path) == QFileInfo(m_tabs->currentEditor()->filePath()))
+        text = m_tabs->currentEditor()->editor()->text();
+    else if (QFile f(path); !path.isEmpty() && f.open(QIODevice::ReadOnly))
+        text = QString::fromUtf8(f.read(4 * 1024 * 1024));
+    else if (path.isEmpty())
+        text = m_tabs->currentEditor()->editor()->text();
+    QStringList names;
+    if (const Result<playground::PromptDoc> doc = playground::PromptDoc::build(text, path))
+        for (const playground::PromptDocInput& input : doc->inputs)
+            names << input.name;
+    return names;
+}
+
 EvalLinks::EvalLinks(DatasetPane* datasets, QDockWidget* datasetsDock, EvalResultsPane* results,
                      QDockWidget* resultsDock, TraceDocks* traces, RunActions* run,
                      ProgramTabs* tabs, QObject* parent)
@@ -49,6 +67,8 @@ EvalLinks::EvalLinks(DatasetPane* datasets, QDockWidget* datasetsDock, EvalResul
             });
     connect(m_datasets->nameField(), &QLineEdit::textChanged, m_form,
             &ExperimentForm::setDatasetName);
+    // A new dataset's columns are the inputs of the program under test.
+    m_datasets->setInputsSource([this] { return programInputs(); });
     connect(m_form, &ExperimentForm::runRequested, this, &EvalLinks::runExperiment);
     connect(m_form, &ExperimentForm::stopRequested, m_job, &ExperimentJob::cancel);
     connect(

@@ -65,6 +65,8 @@ Q_SIGNALS:
     void statusMessage(const QString& text, int timeout);
 
 private:
+    /// The inputs of the program under test (the form's, else the editor's), by name.
+    QStringList programInputs() const;
     bool ensureStore();
     bool startExperiment(const QString& program, bool reuseFinished);
     /// Whether `program` sets one of the dataset's columns itself (then said in the form's

@@ -259,6 +259,51 @@ private Q_SLOTS:
         QVERIFY2(second[0].toObject() == json(R"({"role": "assistant", "content": "R1"})"),
                  QJsonDocument(second).toJson().constData());
     }
+    void streamAroundFallback()
+    {
+        // pdl_interpreter.py process_advance_block_retry: the failed call printed nothing, the
+        // fallback's result streams (even under a `parser`, which only holds back the model's
+        // own reply) between the text before and after it; `hako run` ends with a newline.
+        m_server->enqueueChat(ScriptedReply::error(400, QStringLiteral("bad request")));
+        const HakoOutcome r = run("text:\n- \"A\\n\"\n- model: openai/gpt-4o-mini\n  input: hi\n"
+                                  "  parser: json\n  fallback: F\n- \"\\nB\"\n",
+                                  {}, QStringLiteral("result"));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.out, QStringLiteral("A\nF\nB\n"));
+    }
+
+    void streamAroundRetry()
+    {
+        // A reply cut off mid-stream has printed its first part; `retry` calls again and the
+        // new reply streams after it (the reference never takes printed text back). With a
+        // `parser` nothing of the reply streams: its parsed value is printed once it parses.
+        ScriptedReply cut = ScriptedReply::chatStream({QStringLiteral("Hel")}, -1);
+        cut.disconnectAfterEvents = true;
+        cut.events = cut.events.mid(0, 2); // the role, then "Hel"
+        m_server->enqueueChat(cut);
+        m_server->enqueueChat(ScriptedReply::chatStream({QStringLiteral("Hello")}));
+        HakoOutcome r = run("text:\n- \"A\\n\"\n- model: openai/gpt-4o-mini\n  input: hi\n"
+                            "  retry: 2\n- \"\\nB\"\n",
+                            {}, QStringLiteral("result"));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.out, QStringLiteral("A\nHelHello\nB\n"));
+        QCOMPARE(m_server->requestCount(), 2);
+
+        m_server->clearRequests();
+        m_server->enqueueChat(
+            ScriptedReply::chatStream({QStringLiteral("{\"a\""), QStringLiteral(": 1}")}));
+        r = run("text:\n- \"A\\n\"\n- model: openai/gpt-4o-mini\n  input: hi\n"
+                "  parser: json\n- \"\\nB\"\n",
+                {}, QStringLiteral("result"));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.out, QStringLiteral("A\n{\"a\": 1}\nB\n"));
+        // pdl.py main: `batch` is 0 in a streaming run, so every call is a streamed request.
+        const QJsonObject body = onlyBody();
+        QVERIFY2(body[QStringLiteral("stream")].toBool() &&
+                     body[QStringLiteral("stream_options")].toObject() ==
+                         json(R"({"include_usage": true})"),
+                 qPrintable(shown(body)));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestModelConformance)

@@ -347,7 +347,10 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
         request.parameters = parameters;
         request.site = callSite(b, st, id);
         const bool streamReply = st.streamResult && !st.quiet;
-        request.stream = streamReply || options.observer;
+        // The reference asks for a stream in every call of a streaming run (`batch` 0 for
+        // `--stream result` and `context`, pdl.py main), printed or not (a parsed reply).
+        request.stream =
+            streamReply || options.observer || options.streamResult || options.streamContext;
         bool streamed = false;
         auto onDelta = [&](std::string_view delta) {
             streamed = streamed || !delta.empty();

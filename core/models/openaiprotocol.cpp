@@ -6,8 +6,64 @@ namespace hako::models::openai {
 
 namespace {
 
-constexpr std::string_view kClientOnly[] = {"base_url",    "api_base",      "api_key",
-                                            "api_version", "mock_response", "stream"};
+// What configures the client rather than the request: the endpoint, and the arguments LiteLLM's
+// `completion()` consumes itself (retries, timeouts, cost tables, mocking, prompt templates for
+// non-chat back ends such as the granite `roles` the reference's default table adds): the
+// reference's requests never carry them, so neither do Hako's. `extra_headers` become HTTP
+// headers and `extra_body` is merged into the body (chatBody, OpenAiProvider).
+constexpr std::string_view kClientOnly[] = {"base_url",
+                                            "api_base",
+                                            "api_key",
+                                            "api_version",
+                                            "api_type",
+                                            "organization",
+                                            "mock_response",
+                                            "mock_tool_calls",
+                                            "mock_timeout",
+                                            "stream",
+                                            "drop_params",
+                                            "additional_drop_params",
+                                            "timeout",
+                                            "num_retries",
+                                            "max_retries",
+                                            "fallbacks",
+                                            "context_window_fallback_dict",
+                                            "metadata",
+                                            "caching",
+                                            "cache",
+                                            "custom_llm_provider",
+                                            "roles",
+                                            "final_prompt_value",
+                                            "initial_prompt_value",
+                                            "bos_token",
+                                            "eos_token",
+                                            "input_cost_per_token",
+                                            "output_cost_per_token",
+                                            "input_cost_per_second",
+                                            "output_cost_per_second",
+                                            "model_list",
+                                            "deployment_id",
+                                            "logger_fn",
+                                            "verbose",
+                                            "extra_headers",
+                                            "headers",
+                                            "extra_body",
+                                            "ssl_verify",
+                                            "max_parallel_requests",
+                                            "tpm",
+                                            "rpm",
+                                            "hf_model_name",
+                                            "model_info",
+                                            "base_model",
+                                            "preset_cache_key",
+                                            "user_continue_message",
+                                            "ensure_alternating_roles",
+                                            "merge_reasoning_content_in_choices",
+                                            "litellm_call_id",
+                                            "litellm_logging_obj",
+                                            "proxy_server_request",
+                                            "acompletion",
+                                            "no-log"};
 
 std::string contentText(const pdl::Value& content)
 {
@@ -151,6 +207,30 @@ bool isClientOnlyParameter(std::string_view name)
     return std::find(std::begin(kClientOnly), std::end(kClientOnly), name) != std::end(kClientOnly);
 }
 
+QList<QPair<QByteArray, QByteArray>> extraHeaders(const pdl::Dict& parameters)
+{
+    QList<QPair<QByteArray, QByteArray>> out;
+    const pdl::Value* extra = parameters.find("extra_headers");
+    if (!extra || !extra->isDict())
+        return out;
+    for (const auto& [key, value] : extra->asDict()) {
+        if (!key.isString() || !value.isString())
+            continue;
+        const QByteArray name = QByteArray::fromStdString(key.asString());
+        const QByteArray text = QByteArray::fromStdString(value.asString());
+        // A header the program names must not split the request or change its framing.
+        static const QByteArray framing[] = {"content-length", "transfer-encoding", "host",
+                                             "connection", "content-type"};
+        const bool unsafe =
+            name.isEmpty() || name.contains(':') || name.contains(' ') || name.contains('\r') ||
+            name.contains('\n') || text.contains('\r') || text.contains('\n') ||
+            std::find(std::begin(framing), std::end(framing), name.toLower()) != std::end(framing);
+        if (!unsafe)
+            out.append({name, text});
+    }
+    return out;
+}
+
 json messagesJson(const pdl::List& messages)
 {
     json out = json::array();
@@ -193,6 +273,13 @@ json chatBody(const std::string& model, const ChatRequest& request)
             isClientOnlyParameter(key.asString()))
             continue;
         body[key.asString()] = value.toOrderedJson();
+    }
+    // The OpenAI client sends `extra_body`'s fields as fields of the body itself.
+    if (const pdl::Value* extra = request.parameters.find("extra_body"); extra && extra->isDict()) {
+        for (const auto& [key, value] : extra->asDict()) {
+            if (key.isString() && !value.isNull() && !value.isUndefined())
+                body[key.asString()] = value.toOrderedJson();
+        }
     }
     if (request.stream) {
         body["stream"] = true;

@@ -3,6 +3,8 @@
 #include "core/pdl/model/modelprovider.h"
 
 #include <QByteArray>
+#include <QList>
+#include <QPair>
 #include <QString>
 
 #include <nlohmann/json.hpp>
@@ -17,15 +19,21 @@ namespace hako::models::openai {
 
 using json = nlohmann::ordered_json;
 
-/// Parameters that configure the client and are never sent to the server.
+/// Parameters that configure the client and are never sent as body fields: the endpoint and
+/// LiteLLM's own arguments (`drop_params`, `timeout`, `num_retries`, `roles`, …).
 bool isClientOnlyParameter(std::string_view name);
+
+/// The HTTP headers a request's `parameters.extra_headers` asks for (string values only), as
+/// LiteLLM and the OpenAI client send them.
+QList<QPair<QByteArray, QByteArray>> extraHeaders(const pdl::Dict& parameters);
 
 /// Messages as the server accepts them: role, content, name, tool_calls, tool_call_id kept,
 /// everything else (PDL's `pdl__defsite`, …) dropped; non-text content becomes its PDL text.
 json messagesJson(const pdl::List& messages);
 
 /// The `/chat/completions` body: model, messages, parameters without nulls and client-only
-/// ones (unknown ones passed through), `stream` (+ `stream_options.include_usage`).
+/// ones (unknown ones passed through, `extra_body`'s fields merged in), `stream`
+/// (+ `stream_options.include_usage`).
 json chatBody(const std::string& model, const ChatRequest& request);
 
 /// Parses a non-streamed reply body; errors describe what is wrong with it.

@@ -26,6 +26,8 @@ struct OpenAiProvider::Call {
     QString path;  ///< `chat/completions`, `embeddings`, `models`
     QByteArray verb = "POST";
     QByteArray body;
+    /// The block's `parameters.extra_headers`, sent after Hako's own headers.
+    QList<QPair<QByteArray, QByteArray>> extraHeaders;
     bool stream = false;
     /// The reply came as an event stream (false when a server ignored `stream: true` and sent
     /// one JSON body, which is then read as such).
@@ -177,6 +179,8 @@ Result<QByteArray> OpenAiProvider::send(Call& call, const CancelToken& cancel)
             request.headers.append({QByteArray("Authorization"),
                                     QByteArray("Bearer " + call.endpoint.apiKey.toUtf8())});
     }
+
+    request.headers.append(call.extraHeaders);
 
     bool deltaDelivered = false;
     using Clock = std::chrono::steady_clock;
@@ -361,6 +365,7 @@ Result<ChatResponse> OpenAiProvider::chat(const ChatRequest& request, const Delt
     call.model = QString::fromStdString(request.model);
     call.path = QStringLiteral("chat/completions");
     call.body = QByteArray::fromStdString(openai::chatBody(request.model, request).dump());
+    call.extraHeaders = openai::extraHeaders(p);
     call.stream = request.stream;
     call.onDelta = &onDelta;
     Result<QByteArray> body = send(call, cancel);

@@ -461,7 +461,9 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
             if (!b.fallback)
                 throw;
             st.context = before;
-            st.streamResult = streamBody;
+            // The reference streams a fallback whenever the block's result is part of the
+            // enclosing one, parser or not (process_advance_block_retry, pdl_interpreter.py).
+            st.streamResult = streamIn && hasTarget(b, "result");
             TracePtr fn;
             result = exec(b.fallback, st, blockId + ".fallback.", node ? &fn : nullptr);
             if (node) {

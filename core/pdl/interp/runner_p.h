@@ -169,6 +169,10 @@ public:
     Value execCode(const CodeBlock& b, State& st, const std::string& id, TraceNode* node);
     Value execArgs(const ArgsBlock& b, State& st, TraceNode* node);
     Value execModel(const ModelBlock& b, State& st, const std::string& id, TraceNode* node);
+    /// Adds the spec's JSON schema to a model request's parameters as the reference's provider
+    /// sends it (unless `structuredDecoding` is false).
+    void addSchemaParameters(const ModelBlock& b, State& st, TraceNode* node, const Value& schema,
+                             Dict& parameters);
     /// Where a model block's request comes from, for the prompt log (ChatRequest::site).
     models::CallSite callSite(const ModelBlock& b, const State& st, const std::string& id);
 

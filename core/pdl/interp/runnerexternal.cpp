@@ -28,6 +28,53 @@ Dict pythonGlobals(const State& st)
     return globals;
 }
 
+// The reference's `ensure_context` (pdl_context.py): a message object is one message, a list
+// holds messages or lists of them (flattened in order); anything else is not a context.
+void appendInputMessages(List& out, const Value& v, const SourceSpan& span)
+{
+    if (v.isDict()) {
+        out.push_back(v);
+        return;
+    }
+    if (v.isList()) {
+        for (const Value& item : v.asList())
+            appendInputMessages(out, item, span);
+        return;
+    }
+    throw PdlError("a model's input must be a string, a message or a list of messages, not '" +
+                       std::string(v.typeName()) + "'",
+                   span);
+}
+
+// A model's input as the reference's `process_call_model` (pdl_interpreter.py) turns it into
+// messages: a string is one message in the block's role; a message object or a list of
+// messages is sent as those messages (never as their JSON text).
+List inputMessages(const Value& input, const std::string& role, const SourceSpan& span)
+{
+    List messages;
+    if (input.isString()) {
+        Dict m;
+        m.set("role", Value(role));
+        m.set("content", input);
+        messages.push_back(Value(std::move(m)));
+    } else {
+        appendInputMessages(messages, input, span);
+    }
+    return messages;
+}
+
+// The role of the reply's message (the reference records the message the server returned,
+// `assistant` when it gives none), not the block's `role`.
+std::string replyRole(const Value& message)
+{
+    if (message.isDict()) {
+        const Value* role = message.asDict().find("role");
+        if (role && role->isString() && !role->asString().empty())
+            return role->asString();
+    }
+    return "assistant";
+}
+
 } // namespace
 
 std::shared_ptr<const code::Sandbox> Runner::codeSandbox(const SourceSpan& span)
@@ -199,6 +246,30 @@ models::CallSite Runner::callSite(const ModelBlock& b, const State& st, const st
     return site;
 }
 
+void Runner::addSchemaParameters(const ModelBlock& b, State& st, TraceNode* node,
+                                 const Value& schema, Dict& parameters)
+{
+    // The reference's `set_structured_decoding_parameters` (pdl_llms.py, LiteLLM blocks) sends
+    // the schema both as vLLM's `guided_json` and as `response_format`; its OpenAI platform
+    // (`OpenaiModel._prepare_parameters`, pdl_openai.py) only as `response_format`. Neither
+    // sends it when `structuredDecoding` is false.
+    if (b.structuredDecoding &&
+        !eval(b.structuredDecoding, st, node, "structuredDecoding").truthy())
+        return;
+    bool openaiPlatform = false;
+    if (b.platform) {
+        const Value platform = eval(b.platform, st, node, "platform");
+        openaiPlatform = platform.isString() && platform.asString() == "openai";
+    }
+    if (!openaiPlatform)
+        parameters.set("guided_json", schema);
+    parameters.set(
+        "response_format",
+        Value(Dict{{"type", "json_schema"},
+                   {"json_schema",
+                    Value(Dict{{"name", "schema"}, {"schema", schema}, {"strict", true}})}}));
+}
+
 Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, TraceNode* node)
 {
     Value model = eval(b.model, st, node, "model");
@@ -213,14 +284,7 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
         Value input = exec(b.input, is, id + ".input.", node ? &in : nullptr);
         if (node)
             node->addChild("input", in, true);
-        if (input.isList()) {
-            messages = input.asList();
-        } else {
-            Dict m;
-            m.set("role", Value(st.role));
-            m.set("content", Value(input.toText()));
-            messages.push_back(Value(std::move(m)));
-        }
+        messages = inputMessages(input, st.role, b.input->span);
     } else {
         messages = contextToList(st.context);
     }
@@ -249,6 +313,7 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
         node->modelInput = Value(messages);
     }
     std::string reply;
+    std::string role = "assistant"; // the reply's role (a mocked or hand-given reply has none)
     Value raw;
     Value structured; // the validated value of a structured-output call
     models::Usage usage;
@@ -282,7 +347,10 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
         request.parameters = parameters;
         request.site = callSite(b, st, id);
         const bool streamReply = st.streamResult && !st.quiet;
-        request.stream = streamReply || options.observer;
+        // The reference asks for a stream in every call of a streaming run (`batch` 0 for
+        // `--stream result` and `context`, pdl.py main), printed or not (a parsed reply).
+        request.stream =
+            streamReply || options.observer || options.streamResult || options.streamContext;
         bool streamed = false;
         auto onDelta = [&](std::string_view delta) {
             streamed = streamed || !delta.empty();
@@ -293,14 +361,17 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
                 options.observer->modelDelta(*node, delta);
             }
         };
-        if (b.spec && !request.parameters.find("response_format")) {
+        const Value* ownFormat = request.parameters.find("response_format");
+        if (b.spec && !(ownFormat && !ownFormat->isNull())) {
             // Structured output: ask for JSON of the spec's schema, repair once as TypeChat.
             Result<Value> schema = pdlTypeToJsonSchema(*b.spec, true);
             if (!schema.ok())
                 throw PdlError("invalid spec: " + schema.error().message.toStdString(), b.specSpan);
+            addSchemaParameters(b, st, node, *schema, request.parameters);
             // One repair per attempt; `retry` re-runs the whole block (execWithRetry), so
             // tying the repair count to it too would multiply the requests.
             models::StructuredOptions so;
+            so.sendSchema = false; // addSchemaParameters() did, as the reference does
             models::StructuredResult sr = models::chatStructured(*options.models, request, *schema,
                                                                  so, onDelta, options.cancel);
             checkCancelled();
@@ -312,6 +383,7 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
                 usage.estimated = usage.estimated || attempt.response->usage.estimated;
                 reply = attempt.response->content;
                 raw = attempt.response->raw;
+                role = replyRole(attempt.response->message);
             }
             if (!sr.ok())
                 throw PdlError(sr.error->message.toStdString(),
@@ -326,6 +398,7 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
             reply = r->content;
             raw = r->raw;
             usage = r->usage;
+            role = replyRole(r->message);
         }
         // A provider that answered in one piece streamed nothing: the reply is the output.
         if (!streamed)
@@ -353,8 +426,7 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
     }
     if (b.modelResponse)
         st.scope.set(*b.modelResponse, raw.isNull() ? Value(reply) : raw);
-    st.context =
-        contextAppend(st.context, b.role ? *b.role : std::string("assistant"), Value(reply), id);
+    st.context = contextAppend(st.context, role, Value(reply), id);
     if (!structured.isNull())
         return structured;
     return Value(std::move(reply));

@@ -55,7 +55,7 @@ StructuredResult chatStructured(IModelProvider& provider, ChatRequest request,
         result.error = schema.error();
         return result;
     }
-    if (!request.parameters.find("response_format")) {
+    if (options.sendSchema && !request.parameters.find("response_format")) {
         request.parameters.set(
             "response_format",
             pdl::Value(pdl::Dict{

@@ -32,6 +32,8 @@ struct StructuredOptions {
     int maxRepairs = 1;
     /// Schema name sent in response_format.json_schema.name.
     std::string schemaName = "schema";
+    /// Whether to add `response_format` (false: the caller put what it wants in the request).
+    bool sendSchema = true;
 };
 
 /// Asks for JSON valid against `jsonSchema` and repairs it as TypeChat does: sends

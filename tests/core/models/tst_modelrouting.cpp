@@ -329,25 +329,41 @@ private Q_SLOTS:
         pdl::Dict params;
         params.set("max_tokens", pdl::Value(10));
         pdl::Dict out = applyDefaultParameters("ollama/granite3.2:2b", params);
+        // pdl_ast.py get_default_model_parameters: Ollama models get temperature 0 and seed 0.
         QCOMPARE(*out.find("temperature"), pdl::Value(0));
+        QCOMPARE(*out.find("seed"), pdl::Value(0));
         QCOMPARE(*out.find("max_tokens"), pdl::Value(10));
-        // The block's own value wins.
+        // The block's own value wins; a null one is filled (pdl_utils.py apply_raw_defaults).
         params.set("temperature", pdl::Value(0.7));
+        params.set("seed", pdl::Value());
         out = applyDefaultParameters("ollama_chat/x", params);
         QCOMPARE(*out.find("temperature"), pdl::Value(0.7));
+        QCOMPARE(*out.find("seed"), pdl::Value(0));
         // No default for OpenAI models.
         QVERIFY(!applyDefaultParameters("gpt-4o", {}).find("temperature"));
         out = applyDefaultParameters("watsonx_text/ibm/granite-3.1-8b", {});
         QCOMPARE(*out.find("decoding_method"), pdl::Value("greedy"));
         QCOMPARE(*out.find("max_tokens"), pdl::Value(1024));
-        // A program's own table, with nested dicts merged key by key.
+        // `*watsonx_text*` and `*granite-3.1*` both match: the later entry's keys are added too.
+        QVERIFY(out.find("roles"));
+        // apply_defaults: never for granite-20b-code-instruct-r1.1; sampling defaults on
+        // `decoding_method: sample`.
+        QCOMPARE(applyDefaultParameters("ollama/granite-20b-code-instruct-r1.1", {}).size(),
+                 size_t(0));
+        params = pdl::Dict();
+        params.set("decoding_method", pdl::Value("sample"));
+        out = applyDefaultParameters("gpt-4o", params);
+        QCOMPARE(*out.find("top_k"), pdl::Value(50));
+        QCOMPARE(*out.find("temperature"), pdl::Value(0.7));
+        // A program's own table: a later entry overrides an earlier one key by key, and a
+        // default never merges into an object the block set.
         const pdl::Value table = pdl::Value::fromJson(nlohmann::ordered_json::parse(
-            "[{\"m*\": {\"opts\": {\"a\": 1, \"b\": 2}}}, {\"*\": {\"opts\": {\"c\": 3}}}]"));
+            "[{\"m*\": {\"opts\": {\"a\": 1, \"b\": 2}, \"x\": 1}}, {\"*\": {\"x\": 2}}]"));
         params = pdl::Dict();
         params.set("opts", pdl::Value(pdl::Dict{{"a", 9}}));
         out = applyDefaultParameters("model", params, table);
-        QCOMPARE(out.find("opts")->toOrderedJson().dump(),
-                 std::string("{\"a\":9,\"b\":2,\"c\":3}"));
+        QCOMPARE(out.find("opts")->toOrderedJson().dump(), std::string("{\"a\":9}"));
+        QCOMPARE(*out.find("x"), pdl::Value(2));
     }
 
     void routerSendsToTheResolvedEndpoint()

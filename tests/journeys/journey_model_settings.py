@@ -39,7 +39,7 @@ def journey(s, args):
                         "the message bar to offer Configure models…", timeout=60)
     s.screenshot("model-unreachable")
     words = [a.name for a in s.all(s.window, role="label", showing=True)
-             if "could not get a reply from the model" in (a.name or "")]
+             if "does not answer: it may have stopped" in (a.name or "")]
     expect(words, "the message bar does not say in plain words that the model did not answer")
 
     s.click(button)

@@ -79,11 +79,29 @@ private Q_SLOTS:
 
     void plainWords()
     {
+        // A server that stopped is said to have stopped, with its address, not "check the
+        // model settings".
         const QString text = modelCallFailureText(at(2, 10));
-        QVERIFY2(
-            text.startsWith(QLatin1String("Line 2: Hako could not get a reply from the model.")),
-            qPrintable(text));
+        QVERIFY2(text.startsWith(QLatin1String("Line 2: The model server at "
+                                               "http://localhost:11434/v1 does not answer")),
+                 qPrintable(text));
+        QVERIFY(text.contains(QLatin1String("Start it again")));
         QVERIFY(text.contains(QLatin1String("Connection refused")));
+        // A key refused, a model the server does not have.
+        Diagnostic key = at(3, 10);
+        key.message = QStringLiteral("model 'openai/gpt-4o' at openai (https://api.example/v1): "
+                                     "HTTP 401: invalid api key. Check the API key.");
+        QVERIFY(modelCallFailureText(key).contains(QLatin1String("refused the API key")));
+        Diagnostic missing = at(3, 10);
+        missing.message = QStringLiteral("model 'openai/nosuch' at openai (http://127.0.0.1:8/v1): "
+                                         "HTTP 404: model not found");
+        QVERIFY2(modelCallFailureText(missing).contains(
+                     QStringLiteral("The server has no model named “openai/nosuch”")),
+                 qPrintable(modelCallFailureText(missing)));
+        // Anything else keeps the general advice.
+        Diagnostic other = at(3, 10);
+        other.message = QStringLiteral("model 'x': the reply was cut off");
+        QVERIFY(modelCallFailureText(other).contains(QLatin1String("could not get a reply")));
     }
 
     void messageBarOffersTheAction()

@@ -1,6 +1,7 @@
 #include "widgets/promptview/promptview.h"
 
 #include "core/models/tokencounter.h"
+#include "core/pdl/analysis/plainerror.h"
 #include "core/playground/programname.h"
 #include "core/util/textlength.h"
 #include "widgets/common/thememanager.h"
@@ -333,8 +334,15 @@ void PromptView::apply(const Result<PromptDoc>& doc, const QString& text)
     m_dirty = false;
     if (!doc) {
         m_yamlError = true;
-        m_error->setText(tr("The YAML has an error on line %1 — fix it in the YAML view.")
-                             .arg(doc.error().span.line));
+        // What is wrong in plain words when it is a common mistake (a colon in a text, an
+        // unclosed `${`), and where.
+        const pdl::PlainError plain = pdl::plainRunError(doc.error(), nullptr);
+        m_error->setText(plain.detail.isEmpty()
+                             ? tr("The YAML has an error on line %1 — fix it in the YAML view.")
+                                   .arg(doc.error().span.line)
+                             : tr("Line %1: %2. Fix it in the YAML view (Ctrl+Shift+Y).")
+                                   .arg(doc.error().span.line)
+                                   .arg(plain.text));
         m_error->setToolTip(doc.error().message);
         m_error->setVisible(true);
         if (m_content)

@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QFile>
+#include <QRegularExpression>
 #include <QStringList>
 
 namespace hako {
@@ -38,11 +39,55 @@ bool isModelCallFailure(const Diagnostic& error, const QString& programText)
 
 QString modelCallFailureText(const Diagnostic& error)
 {
-    return QCoreApplication::translate("hako::ModelFailure",
-                                       "Line %1: Hako could not get a reply from the model. "
-                                       "Check the model settings. Details: %2")
+    auto tr = [](const char* text) {
+        return QCoreApplication::translate("hako::ModelFailure", text);
+    };
+    const QString& message = error.message;
+    // `model 'x' at openai (http://…): …`: the server's address, when the message names it.
+    static const QRegularExpression server(QStringLiteral(" at [^ ]+ \\((https?://[^)]+)\\)"));
+    const QString url = server.match(message).captured(1);
+    static const QRegularExpression modelName(QStringLiteral("^model '([^']+)'"));
+    const QString model = modelName.match(message).captured(1);
+    // What went wrong, with what to do, in the words of someone who does not run servers.
+    QString what;
+    if (message.contains(QLatin1String("cannot connect")))
+        what =
+            (url.isEmpty()
+                 ? tr(QT_TRANSLATE_NOOP("hako::ModelFailure",
+                                        "The model server does not answer: it may have stopped."))
+                 : tr(QT_TRANSLATE_NOOP(
+                          "hako::ModelFailure",
+                          "The model server at %1 does not answer: it may have stopped."))
+                       .arg(url)) +
+            QLatin1Char(' ') +
+            tr(QT_TRANSLATE_NOOP(
+                "hako::ModelFailure",
+                "Start it again (or check its address in Settings › Model Endpoints), then run "
+                "again."));
+    else if (message.contains(QLatin1String("HTTP 401")) ||
+             message.contains(QLatin1String("HTTP 403")))
+        what = tr(QT_TRANSLATE_NOOP(
+            "hako::ModelFailure",
+            "The model server refused the API key (or none was given). Enter the key in "
+            "Settings › Model Endpoints, then run again."));
+    else if (message.contains(QLatin1String("HTTP 404")))
+        what = (model.isEmpty()
+                    ? tr(QT_TRANSLATE_NOOP("hako::ModelFailure", "The server has no such model."))
+                    : tr(QT_TRANSLATE_NOOP("hako::ModelFailure",
+                                           "The server has no model named “%1”."))
+                          .arg(model)) +
+               QLatin1Char(' ') +
+               tr(QT_TRANSLATE_NOOP(
+                   "hako::ModelFailure",
+                   "Choose one of its models in the Model field (the list shows what the server "
+                   "has)."));
+    else
+        what = tr(QT_TRANSLATE_NOOP(
+            "hako::ModelFailure",
+            "Hako could not get a reply from the model. Check the model settings."));
+    return tr(QT_TRANSLATE_NOOP("hako::ModelFailure", "Line %1: %2 Details: %3"))
         .arg(error.span.line)
-        .arg(error.message);
+        .arg(what, message);
 }
 
 } // namespace hako

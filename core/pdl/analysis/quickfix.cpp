@@ -516,6 +516,27 @@ void variableFixes(const ProgramReport& report, const Lines& lines, const Variab
                        {{offset, written.size(), candidates[size_t(i)].name}}});
 }
 
+// `${　name　}`: a Japanese input method's space (U+3000) is no space to an expression, so the
+// name read is `　name　`. Each full-width space of the name becomes an ordinary one.
+std::optional<QuickFix> spacesFix(const Lines& lines, const VariableUse& use)
+{
+    const QString written = QString::fromStdString(use.name);
+    const QChar ideographicSpace(0x3000);
+    if (!written.contains(ideographicSpace))
+        return std::nullopt;
+    const qsizetype offset = lines.offset(use.span.line, use.span.column);
+    if (QStringView(lines.text()).mid(offset, written.size()) != written)
+        return std::nullopt;
+    QuickFix fix;
+    fix.kind = QuickFix::Kind::Spaces;
+    fix.title = QCoreApplication::translate("hako::pdl::QuickFix",
+                                            "Replace the full-width spaces with ordinary spaces");
+    for (qsizetype i = 0; i < written.size(); ++i)
+        if (written.at(i) == ideographicSpace)
+            fix.edits.append({offset + i, 1, QStringLiteral(" ")});
+    return fix;
+}
+
 // Inserts whole lines before 1-based `line` (after the last line when past the end).
 QuickFixEdit insertLines(const Lines& lines, int line, const QString& body)
 {
@@ -636,6 +657,10 @@ std::vector<QuickFix> quickFixes(const ProgramReport& report, const QString& tex
         return out; // about an included file
     const Lines lines(text);
     if (const VariableUse* use = undefinedUseAt(report, diagnostic)) {
+        if (auto spaces = spacesFix(lines, *use)) {
+            out.push_back(std::move(*spaces));
+            return out; // the name is right once its spaces are
+        }
         variableFixes(report, lines, *use, out);
         if (auto define = defineFix(report, lines, *use))
             out.push_back(std::move(*define));

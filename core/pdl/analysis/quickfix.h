@@ -32,6 +32,7 @@ struct QuickFix {
         Rename,      ///< a misspelt field, block kind, variable or model name
         Indent,      ///< a field that landed outside its block, re-indented into it
         DefineInput, ///< an undefined variable added to the top-level `defs:`
+        Spaces,      ///< full-width spaces (U+3000) around a name in `${ }` made ordinary
     };
     Kind kind = Kind::Rename;
     QString title;
@@ -50,6 +51,8 @@ struct QuickFix {
 ///   lines up only once indented under the block (or the empty field) above: that
 ///   re-indentation, kept only when the re-checked text reads the field there with fewer
 ///   errors;
+/// - a variable no definition reaches whose name holds full-width spaces (what a Japanese input
+///   method types for a space: `${　name　}`): those spaces made ordinary, first;
 /// - a variable no definition reaches: the names in reach at that point within the distance,
 ///   then defining it as an empty string in the top-level `defs:` (created when absent) when
 ///   the program is a block mapping.

@@ -3,6 +3,7 @@
 #include "core/pdl/analysis/plainerror.h"
 #include "core/pdl/analysis/scopeanalysis.h"
 #include "core/pdl/parser/programparser.h"
+#include "core/pdl/programcheck.h"
 
 #include <QTest>
 
@@ -40,6 +41,36 @@ private Q_SLOTS:
         QTest::newRow("multi-line message")
             << prog << QStringLiteral("Error during the evaluation of x:\ndetails here")
             << QStringLiteral("Error during the evaluation of x") << true;
+    }
+
+    // The common mistakes of someone new to PDL, as the checker really reports them, each
+    // said with what to do; the checker's own words kept as the detail.
+    void commonMistakes_data()
+    {
+        QTest::addColumn<QByteArray>("program");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("unclosed ${")
+            << QByteArray("defs:\n  name: 太郎\ntext:\n- \"こんにちは ${ name\"\n")
+            << QStringLiteral("A `${` is not closed");
+        QTest::newRow("full-width spaces")
+            << QByteArray("defs:\n  name: 太郎\ntext:\n- \"こんにちは ${\u3000name\u3000}\"\n")
+            << QStringLiteral("full-width spaces");
+        QTest::newRow("colon in a text")
+            << QByteArray("text:\n- お問い合わせ: 返品したい\n- 次: ok: no\n")
+            << QStringLiteral("put the whole text in double quotes");
+    }
+    void commonMistakes()
+    {
+        QFETCH(QByteArray, program);
+        QFETCH(QString, says);
+        const ProgramReport report = analyzeProgramText(program, QStringLiteral("p.pdl"));
+        QVERIFY(!report.diagnostics.empty());
+        const Diagnostic& first = report.diagnostics.front();
+        const PlainError plain = plainRunError(first, report.scopes.get());
+        QVERIFY2(plain.text.contains(says),
+                 qPrintable(plain.text + QStringLiteral(" / ") + first.message));
+        QCOMPARE(plain.detail, first.message.trimmed());
+        QVERIFY(!plain.text.contains(QLatin1Char('\n')));
     }
 
     void plainWords()

@@ -116,6 +116,11 @@ private Q_SLOTS:
         QTest::addColumn<QString>("fixed");
         QTest::addColumn<bool>("first"); ///< the fix is offered first
 
+        // `${　name　}` typed with a Japanese input method's spaces.
+        QTest::newRow("full-width spaces")
+            << QStringLiteral("defs:\n  name: 太郎\ntext:\n- \"こんにちは ${\u3000name\u3000}\"\n")
+            << 4 << QStringLiteral("Replace the full-width spaces with ordinary spaces")
+            << QStringLiteral("defs:\n  name: 太郎\ntext:\n- \"こんにちは ${ name }\"\n") << true;
         // Misspelt fields.
         QTest::newRow("model keyword, kind guessed")
             << QStringLiteral("text:\n- modle: granite\n  input: hi\n") << 2
@@ -337,6 +342,11 @@ for c in json.load(sys.stdin):
                 fixed["defs"] = None
         if fixed != orig:
             problems.append(row + ": more than the definition changed")
+    elif c["kind"] == 3:
+        want = json.dumps(orig, ensure_ascii=False).replace("\u3000", " ")
+        got = json.dumps(fixed, ensure_ascii=False)
+        if not ook or want != got:
+            problems.append(row + ": spaces " + got + ", expected " + want)
     else:
         key = re.search("`([^`:]+):", c["title"]).group(1)
         after = depth(fixed, key)

@@ -2,6 +2,7 @@
 // in is tested and, with Use This Server, kept in the user's model settings with its first
 // model as the default; a server that does not answer says so in plain words; the window
 // shows the page at start-up without a file and gives the centre back to the editor.
+#include "core/workbench/runcontroller.h"
 #include "isolatedsettings.h"
 #include "openaitestserver.h"
 #include "widgets/editor/editorpane.h"
@@ -121,6 +122,35 @@ private Q_SLOTS:
         QTRY_VERIFY(window.editorPane()->isVisible());
         // With a program in the editor, start-up does not hide it.
         QVERIFY(!window.showStartPageIfIdle());
+    }
+
+    // Help › Getting Started › "Debug a run" with another program open: the example opens and
+    // runs, never the program that was open.
+    void debugARunRunsTheExample()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        window.editorPane()->editor()->setText(QStringLiteral("text: mine\n"));
+        window.showStartPage();
+        QTRY_VERIFY(window.startPage()->isVisible());
+        QPushButton* debug = nullptr;
+        for (QPushButton* b : window.startPage()->findChildren<QPushButton*>())
+            if (b->text().startsWith(QLatin1String("Debug a run")) ||
+                b->accessibleName().startsWith(QLatin1String("Debug a run")))
+                debug = b;
+        QVERIFY(debug);
+        RunController* mine = window.runController();
+        QSignalSpy mineStarted(mine, &RunController::started);
+        QTest::mouseClick(debug, Qt::LeftButton);
+        // The example has a tab of its own, and its run controller runs it.
+        QTRY_VERIFY(
+            window.editorPane()->filePath().endsWith(QLatin1String("paper_model_chaining.pdl")));
+        RunController* example = window.runController();
+        QVERIFY(example != mine);
+        QTRY_VERIFY(example->isRunning() || example->lastTrace());
+        QCOMPARE(mineStarted.count(), 0);
+        example->stop();
     }
 };
 

@@ -25,6 +25,7 @@
 #include "widgets/editor/quickfixmenu.h"
 #include "widgets/eval/datasetpane.h"
 #include "widgets/eval/evalresultspane.h"
+#include "widgets/help/guidewindow.h"
 #include "widgets/memory/memoryinspector.h"
 #include "widgets/playground/playgroundpane.h"
 #include "widgets/promptlog/promptlogpane.h"
@@ -368,6 +369,10 @@ void MainWindow::createMenus()
     connect(examples, &QMenu::aboutToShow, m_files,
             [this, examples] { m_files->populateExamplesMenu(examples); });
     m_files->populateExamplesMenu(examples);
+    help->addAction(tr("&User Guide"), QKeySequence::HelpContents, this, [this] {
+        auto* guide = new GuideWindow(QString(), this);
+        guide->show();
+    });
     help->addAction(tr("&Getting Started"), this, &MainWindow::showStartPage);
     help->addAction(tr("About &Plugins"), this, [this] {
         auto* dialog = new AboutPlugins(PluginManager::instance().plugins(), this);

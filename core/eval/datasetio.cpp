@@ -197,19 +197,26 @@ bool reliablyDetected(const QString& encoding)
 // A text file's characters: UTF-8 (a byte order mark dropped), else the encoding hako_docs
 // detects when it is reliable and decodes every byte; else an error at the first byte that is
 // not UTF-8, saying what to do. Never U+FFFD in place of what could not be read.
-Result<QString> decodeText(const QByteArray& data, const QString& origin)
+Result<QString> decodeText(const QByteArray& data, const QString& origin,
+                           QString* encoding = nullptr)
 {
     const qsizetype bad = firstInvalidUtf8(data);
     if (bad < 0) {
         QString text = QString::fromUtf8(data);
-        if (text.startsWith(QChar(0xFEFF)))
+        const bool bom = text.startsWith(QChar(0xFEFF));
+        if (bom)
             text.remove(0, 1);
+        if (encoding)
+            *encoding = bom ? QStringLiteral("UTF-8 (BOM)") : QStringLiteral("UTF-8");
         return text;
     }
     Result<docs::Document> doc = docs::decodeDocument(data, origin);
     if (doc.ok() && reliablyDetected(doc->encoding()) && doc->warnings().isEmpty() &&
-        !doc->text().contains(QChar(0xFFFD)))
+        !doc->text().contains(QChar(0xFFFD))) {
+        if (encoding)
+            *encoding = doc->encoding();
         return doc->text();
+    }
     const qsizetype lineStart = data.lastIndexOf('\n', bad - 1) + 1;
     const int line = int(data.left(bad).count('\n')) + 1;
     const int column =
@@ -225,15 +232,82 @@ Result<QString> decodeText(const QByteArray& data, const QString& origin)
                      SourceSpan{origin, line, column, 0, 0});
 }
 
-Result<ParsedExamples> parseCsvExamples(const QByteArray& data, const QString& origin)
+// The role a column plays by its header, as the formats Hako exports and promptfoo write them;
+// any other header is an input of that name.
+CsvColumn columnForHeader(const QString& header)
 {
-    Result<QString> decoded = decodeText(data, origin);
+    const QString name = header.trimmed();
+    CsvColumn c{header, CsvColumn::Role::Input, name};
+    if (name == kReference || name == QLatin1String("expected") ||
+        name == QLatin1String("expected_output"))
+        c.role = CsvColumn::Role::Reference;
+    else if (name == QLatin1String("__expected"))
+        c.role = CsvColumn::Role::Expected;
+    else if (name.startsWith(QLatin1String("metadata.")))
+        c = {header, CsvColumn::Role::Metadata, name.mid(9)};
+    else if (name == QLatin1String("id"))
+        c.role = CsvColumn::Role::Id;
+    else if (name.startsWith(QLatin1String("inputs.")))
+        c.name = name.mid(7);
+    else if (name.startsWith(QLatin1String("input.")))
+        c.name = name.mid(6);
+    else if (name.startsWith(QLatin1String("__")))
+        c.role = CsvColumn::Role::Ignored;
+    return c;
+}
+
+// One example of a CSV row, each field where its column's role puts it.
+Example csvExample(const QList<CsvColumn>& columns, const QStringList& row)
+{
+    Example e;
+    QJsonArray asserts;
+    for (qsizetype c = 0; c < columns.size() && c < row.size(); ++c) {
+        const CsvColumn& column = columns[c];
+        const QString& value = row[c];
+        switch (column.role) {
+        case CsvColumn::Role::Input:
+            e.inputs.insert(column.name, value);
+            break;
+        case CsvColumn::Role::Reference:
+            e.reference = value;
+            break;
+        case CsvColumn::Role::Expected:
+            // promptfoo: `__expected` holds an assertion (`contains: x`) or the answer itself.
+            if (!value.isEmpty())
+                asserts.append(value);
+            if (!value.contains(QLatin1Char(':')))
+                e.reference = value;
+            break;
+        case CsvColumn::Role::Metadata:
+            e.metadata.insert(column.name, value);
+            break;
+        case CsvColumn::Role::Id:
+            e.id = value;
+            break;
+        case CsvColumn::Role::Ignored:
+            break;
+        }
+    }
+    if (!asserts.isEmpty())
+        e.metadata.insert(QStringLiteral("assert"), asserts);
+    return e;
+}
+
+Result<QList<QStringList>> csvRows(const QByteArray& data, const QString& origin,
+                                   QString* encoding = nullptr)
+{
+    Result<QString> decoded = decodeText(data, origin, encoding);
     if (!decoded.ok())
         return decoded.error();
-    const QList<QStringList> rows = parseCsv(*decoded);
+    QList<QStringList> rows = parseCsv(*decoded);
     if (rows.isEmpty())
         return makeError(QStringLiteral("%1: a CSV dataset needs a header row").arg(origin));
-    const QStringList header = rows.first();
+    return rows;
+}
+
+Result<ParsedExamples> parseCsvRows(const QList<QStringList>& rows, const QList<CsvColumn>& columns)
+{
+    const QStringList& header = rows.first();
     ParsedExamples out;
     for (int r = 1; r < rows.size(); ++r) {
         const int index = r - 1;
@@ -246,35 +320,21 @@ Result<ParsedExamples> parseCsvExamples(const QByteArray& data, const QString& o
                                      .arg(header.size())});
             continue;
         }
-        Example e;
-        QJsonArray asserts;
-        for (int c = 0; c < header.size(); ++c) {
-            const QString name = header[c].trimmed();
-            const QString& value = row[c];
-            if (name == kReference || name == QLatin1String("expected") ||
-                name == QLatin1String("__expected") || name == QLatin1String("expected_output")) {
-                if (name == QLatin1String("__expected") && !value.isEmpty())
-                    asserts.append(value);
-                if (name != QLatin1String("__expected") || !value.contains(QLatin1Char(':')))
-                    e.reference = value;
-            } else if (name.startsWith(QLatin1String("metadata."))) {
-                e.metadata.insert(name.mid(9), value);
-            } else if (name == QLatin1String("id")) {
-                e.id = value;
-            } else if (name.startsWith(QLatin1String("inputs."))) {
-                e.inputs.insert(name.mid(7), value);
-            } else if (name.startsWith(QLatin1String("input."))) {
-                e.inputs.insert(name.mid(6), value);
-            } else if (!name.startsWith(QLatin1String("__"))) {
-                e.inputs.insert(name, value);
-            }
-        }
-        if (!asserts.isEmpty())
-            e.metadata.insert(QStringLiteral("assert"), asserts);
-        out.examples.append(e);
+        out.examples.append(csvExample(columns, row));
         out.sourceIndex.append(index);
     }
     return out;
+}
+
+Result<ParsedExamples> parseCsvExamples(const QByteArray& data, const QString& origin)
+{
+    Result<QList<QStringList>> rows = csvRows(data, origin);
+    if (!rows)
+        return rows.error();
+    QList<CsvColumn> columns;
+    for (const QString& h : rows->first())
+        columns << columnForHeader(h);
+    return parseCsvRows(*rows, columns);
 }
 
 Result<ParsedExamples> parsePromptfoo(const QByteArray& data, const QString& origin)
@@ -572,6 +632,33 @@ QList<Example> fromCalls(const QList<promptlog::CallRecord>& calls, bool replyAs
         out.append(e);
     }
     return out;
+}
+
+Result<CsvPreview> previewCsv(const QByteArray& data, const QString& origin, int sampleRows)
+{
+    CsvPreview preview;
+    Result<QList<QStringList>> rows = csvRows(data, origin, &preview.encoding);
+    if (!rows)
+        return rows.error();
+    for (const QString& h : rows->first())
+        preview.columns << columnForHeader(h);
+    preview.rowCount = int(rows->size()) - 1;
+    preview.rows = rows->mid(1, sampleRows);
+    return preview;
+}
+
+Result<ParsedExamples> parseCsvExamples(const QByteArray& data, const QString& origin,
+                                        const QList<CsvColumn>& columns)
+{
+    Result<QList<QStringList>> rows = csvRows(data, origin);
+    if (!rows)
+        return rows.error();
+    if (columns.size() != rows->first().size())
+        return makeError(QStringLiteral("%1: the file has %2 columns, the mapping %3")
+                             .arg(origin)
+                             .arg(rows->first().size())
+                             .arg(columns.size()));
+    return parseCsvRows(*rows, columns);
 }
 
 } // namespace hako::eval

@@ -47,6 +47,43 @@ struct ParsedExamples {
 Result<ParsedExamples> parseExamples(const QByteArray& data, DatasetFormat format,
                                      const QString& origin = {});
 
+/// A CSV column and what it becomes in an example.
+struct CsvColumn {
+    enum class Role {
+        Input,     ///< the input `name`
+        Reference, ///< the reference answer
+        Expected,  ///< promptfoo's `__expected`: an assertion, or the answer itself
+        Metadata,  ///< the metadata field `name`
+        Id,        ///< the example's id
+        Ignored,   ///< left out
+    };
+    QString header; ///< as the file writes it
+    Role role = Role::Input;
+    QString name; ///< the input's or metadata field's name
+
+    bool operator==(const CsvColumn&) const = default;
+};
+
+/// What a CSV file holds before it is imported, for a person to check the mapping: the
+/// encoding it was read in ("UTF-8", "UTF-8 (BOM)", "SHIFT_JIS", …), each column with the role
+/// its header gives it (`reference`/`expected` the reference, `metadata.x`, `id`, `input.x`,
+/// anything else an input of that name), the number of rows and the first rows.
+struct CsvPreview {
+    QString encoding;
+    QList<CsvColumn> columns;
+    int rowCount = 0;
+    QList<QStringList> rows;
+};
+
+/// Reads the CSV in `data` as parseExamples would (same decoding, same refusal of a file that
+/// cannot be read), keeping `sampleRows` rows. Pure.
+Result<CsvPreview> previewCsv(const QByteArray& data, const QString& origin = {},
+                              int sampleRows = 5);
+/// The examples of the CSV in `data` with each column playing the role `columns` gives it
+/// (one per column of the file, as previewCsv gives them, perhaps changed by the person). Pure.
+Result<ParsedExamples> parseCsvExamples(const QByteArray& data, const QString& origin,
+                                        const QList<CsvColumn>& columns);
+
 /// The examples in `format` (UTF-8). CSV flattens inputs to `input.<name>` columns (values that
 /// are not strings as JSON), the reference to `reference`, metadata to `metadata.<name>`.
 QByteArray exportExamples(const QList<Example>& examples, DatasetFormat format);

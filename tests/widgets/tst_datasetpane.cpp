@@ -8,6 +8,7 @@
 
 #include <QComboBox>
 #include <QJsonArray>
+#include <QJsonObject>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
@@ -169,6 +170,52 @@ private Q_SLOTS:
         QVERIFY(!pane.model()->fields().contains(QStringLiteral("tone")));
         QVERIFY(!pane.dataset().examples.first().inputs.contains(QStringLiteral("tone")));
         QVERIFY(pane.model()->isModified());
+    }
+
+    // A spreadsheet saved by Excel in Japan (Shift_JIS, Japanese headers): before anything is
+    // added the pane shows how it was read and what each column becomes; the "expected reply"
+    // column is proposed as the reference, a column can be made a note; Cancel adds nothing.
+    void csvImportShowsTheMappingFirst()
+    {
+        QSettings().remove(QStringLiteral("eval/dataset/last"));
+        QTemporaryDir dir;
+        QFile f(dir.filePath(QStringLiteral("問い合わせ.csv")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("\x96\xe2\x82\xa2\x8d\x87\x82\xed\x82\xb9\x2c\x8a\xfa\x91\xd2\x82\xb7\x82\xe9\x95"
+                "\xd4\x90\x4d\x2c\x92\x53\x93\x96\x0a\x95\xd4\x95\x69\x82\xb5\x82\xbd\x82\xa2\x82"
+                "\xc5\x82\xb7\x2c\x95\xd4\x95\x69\x82\xf0\x8f\xb3\x82\xe8\x82\xdc\x82\xb7\x2c\x8d"
+                "\xb2\x93\xa1\x0a\x93\xcd\x82\xa9\x82\xc8\x82\xa2\x2c\x82\xa8\x92\xb2\x82\xd7\x82"
+                "\xb5\x82\xdc\x82\xb7\x2c\x97\xe9\x96\xd8\x0a");
+        f.close();
+        DatasetPane pane;
+        int asked = 0;
+        pane.setImportReview([&](eval::CsvPreview& preview) {
+            ++asked;
+            if (asked == 1)
+                return false; // Cancel
+            [&] {
+                QVERIFY2(preview.encoding.toUpper().startsWith(QLatin1String("SHIFT_JIS")) ||
+                             preview.encoding.toUpper().contains(QLatin1String("932")),
+                         qPrintable(preview.encoding));
+                QCOMPARE(preview.rowCount, 2);
+                QCOMPARE(preview.columns.size(), 3);
+                QCOMPARE(preview.columns[0].header, QStringLiteral("問い合わせ"));
+                QCOMPARE(preview.columns[0].role, eval::CsvColumn::Role::Input);
+                QCOMPARE(preview.columns[1].role, eval::CsvColumn::Role::Reference);
+                QCOMPARE(preview.rows.first().first(), QStringLiteral("返品したいです"));
+            }();
+            preview.columns[2].role = eval::CsvColumn::Role::Metadata;
+            return true;
+        });
+        QCOMPARE(pane.importFile(f.fileName()), 0);
+        QCOMPARE(pane.dataset().examples.size(), 0);
+        QCOMPARE(pane.importFile(f.fileName()), 2);
+        QCOMPARE(asked, 2);
+        const eval::Example& first = pane.dataset().examples.first();
+        QCOMPARE(first.inputs,
+                 (QJsonObject{{QStringLiteral("問い合わせ"), QStringLiteral("返品したいです")}}));
+        QCOMPARE(first.referenceText(), QStringLiteral("返品を承ります"));
+        QCOMPARE(first.metadata.value(QStringLiteral("担当")).toString(), QStringLiteral("佐藤"));
     }
 };
 

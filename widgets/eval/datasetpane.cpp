@@ -5,6 +5,7 @@
 #include "core/util/outputfile.h"
 #include "widgets/common/accessibleparts.h"
 #include "widgets/common/messagebar.h"
+#include "widgets/eval/csvimportdialog.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -342,8 +343,22 @@ int DatasetPane::importFile(const QString& path)
         m_messages->showMessage(data.error().message);
         return 0;
     }
-    Result<eval::ParsedExamples> parsed =
-        eval::parseExamples(*data, eval::datasetFormatForPath(path), path);
+    const eval::DatasetFormat format = eval::datasetFormatForPath(path);
+    Result<eval::ParsedExamples> parsed = makeError(QString());
+    if (format == eval::DatasetFormat::Csv) {
+        // A spreadsheet's columns are shown with what each becomes before anything is added.
+        Result<eval::CsvPreview> preview = eval::previewCsv(*data, path);
+        if (!preview.ok()) {
+            m_messages->showMessage(preview.error().toString());
+            return 0;
+        }
+        eval::CsvPreview proposed = CsvImportDialog::proposed(*preview);
+        if (!reviewImport(proposed))
+            return 0;
+        parsed = eval::parseCsvExamples(*data, path, proposed.columns);
+    } else {
+        parsed = eval::parseExamples(*data, format, path);
+    }
     if (!parsed.ok()) {
         m_messages->showMessage(parsed.error().toString());
         return 0;
@@ -363,6 +378,17 @@ int DatasetPane::importFile(const QString& path)
     m_name->setText(name);
     report(problems, added);
     return added;
+}
+
+bool DatasetPane::reviewImport(eval::CsvPreview& preview)
+{
+    if (m_reviewImport)
+        return m_reviewImport(preview);
+    CsvImportDialog dialog(preview, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return false;
+    preview.columns = dialog.columns();
+    return true;
 }
 
 bool DatasetPane::exportFile(const QString& path, eval::DatasetFormat format)

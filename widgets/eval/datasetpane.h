@@ -66,6 +66,12 @@ public:
     bool addColumn(const QString& name);
     bool renameColumn(const QString& from, const QString& to);
     bool removeColumn(const QString& name);
+    /// Replaces the dialog that shows a CSV file's columns before importing it (tests): it may
+    /// change the columns' roles; false cancels the import.
+    void setImportReview(std::function<bool(eval::CsvPreview&)> review)
+    {
+        m_reviewImport = std::move(review);
+    }
     /// Replaces the dialog asking for a column's name (tests); nullopt: cancelled.
     void setColumnNameQuestion(
         std::function<std::optional<QString>(const QString& title, const QString& current)> ask)
@@ -84,6 +90,7 @@ private:
     void setupColumns(QPushButton* addColumn);
     void suggestColumns();
     std::optional<QString> askColumnName(const QString& title, const QString& current);
+    bool reviewImport(eval::CsvPreview& preview);
     void reloadStored();
     /// Whether the table may be replaced: unchanged since opened or saved, or the user agrees
     /// to discard the edits.
@@ -100,6 +107,7 @@ private:
     QComboBox* m_versions;
     bool m_dirty = false;
     std::function<QStringList()> m_inputsSource;
+    std::function<bool(eval::CsvPreview&)> m_reviewImport;
     std::function<std::optional<QString>(const QString&, const QString&)> m_askColumnName;
 };
 

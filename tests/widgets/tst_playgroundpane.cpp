@@ -259,6 +259,28 @@ private Q_SLOTS:
         QVERIFY(server.requestCount() < 8);
     }
 
+    // Ctrl+V of spreadsheet rows: a cell holding a line break (copied quoted) stays one cell;
+    // a list typed as ["a", "b"] is a list, other text stays text (never split into
+    // characters), and each cell says on hover how it is read.
+    void pastedRowsAndListInputs()
+    {
+        PlaygroundPane pane;
+        pane.openCall(loggedCall());
+        pane.inputsTable()->setRowCount(1);
+        pane.inputsTable()->setCurrentCell(0, 0);
+        pane.pasteRows(
+            QStringLiteral("\"火山\nと地震\"\r\n[\"溶岩\", \"灰\"]\r\n褒め言葉, 苦情\r\n"));
+        const QList<QJsonObject> rows = pane.inputRows();
+        QCOMPARE(rows.size(), 3);
+        QCOMPARE(rows[0].value(QStringLiteral("name")).toString(), QStringLiteral("火山\nと地震"));
+        QCOMPARE(rows[1].value(QStringLiteral("name")),
+                 QJsonValue(QJsonArray{QStringLiteral("溶岩"), QStringLiteral("灰")}));
+        QCOMPARE(rows[2].value(QStringLiteral("name")).toString(),
+                 QStringLiteral("褒め言葉, 苦情"));
+        QVERIFY(pane.inputsTable()->item(1, 0)->toolTip().startsWith(QLatin1String("a list of 2")));
+        QVERIFY(pane.inputsTable()->item(2, 0)->toolTip().startsWith(QLatin1String("text")));
+    }
+
     void saveToProgramEmitsTheEditedPrompt()
     {
         PlaygroundPane pane;

@@ -1,5 +1,6 @@
 #include "widgets/playground/playgroundpane.h"
 
+#include "core/playground/inputtable.h"
 #include "widgets/common/diffhtml.h"
 
 #include "core/pdl/model/modelprovider.h"
@@ -200,6 +201,9 @@ QWidget* PlaygroundPane::buildInputs(QWidget* parent)
                                3 * m_inputs->verticalHeader()->defaultSectionSize() + 6);
     m_inputs->horizontalHeader()->setStretchLastSection(true);
     m_inputs->installEventFilter(this);
+    // Each cell says on hover how it is read: text, or a list written as ["a", "b"].
+    connect(m_inputs, &QTableWidget::itemChanged, this,
+            [](QTableWidgetItem* item) { item->setToolTip(describeInputText(item->text())); });
     inputsLayout->addWidget(m_inputs, 1);
     auto* rowButtons = new QHBoxLayout;
     m_addRow = new QPushButton(tr("Add Row"), inputsBox);
@@ -513,7 +517,8 @@ QList<QJsonObject> PlaygroundPane::inputRows() const
             const QTableWidgetItem* item = m_inputs->item(r, c);
             const QString text = item ? item->text() : QString();
             any = any || !text.isEmpty();
-            row.insert(m_inputs->horizontalHeaderItem(c)->text(), text);
+            // `["a", "b"]` is a list, as in the Prompt view; other text stays text.
+            row.insert(m_inputs->horizontalHeaderItem(c)->text(), inputValueFromText(text));
         }
         if (any)
             rows << row;
@@ -525,19 +530,15 @@ void PlaygroundPane::pasteRows(const QString& text)
 {
     if (m_inputs->columnCount() == 0)
         return;
-    QStringList lines = text.split(QLatin1Char('\n'));
-    if (!lines.isEmpty() && lines.back().isEmpty())
-        lines.removeLast();
+    // Spreadsheet rows (a cell holding line breaks comes quoted) or plain lines.
+    const QList<QStringList> rows = parseSpreadsheetRows(text);
     const int startRow = std::max(0, m_inputs->currentRow());
     const int startColumn = std::max(0, m_inputs->currentColumn());
-    for (int i = 0; i < lines.size(); ++i) {
-        QString line = lines.at(i);
-        if (line.endsWith(QLatin1Char('\r')))
-            line.chop(1);
+    for (int i = 0; i < rows.size(); ++i) {
         const int row = startRow + i;
         if (row >= m_inputs->rowCount())
             m_inputs->setRowCount(row + 1);
-        const QStringList cells = line.split(QLatin1Char('\t'));
+        const QStringList& cells = rows.at(i);
         for (int j = 0; j < cells.size() && startColumn + j < m_inputs->columnCount(); ++j)
             m_inputs->setItem(row, startColumn + j, new QTableWidgetItem(cells.at(j)));
     }
@@ -632,15 +633,11 @@ void PlaygroundPane::run()
     m_current->setInputs(rows);
     m_current->setRepeat(m_repeat->value());
     m_current->setConcurrency(m_concurrency->value());
-    QStringList rowLabels;
-    for (const QJsonObject& row : rows) {
-        QString label = row.begin() != row.end() ? row.begin().value().toString() : QString();
-        label = label.simplified();
-        if (label.size() > 30)
-            label = label.left(29) + QChar(0x2026);
-        rowLabels << tr("%1: %2").arg(rowLabels.size() + 1).arg(label);
-    }
-    m_results->attach(m_current, variantLabels(), rowLabels);
+    // Each row is named by the input that tells the rows apart.
+    QStringList columns;
+    for (int c = 0; c < m_inputs->columnCount(); ++c)
+        columns << m_inputs->horizontalHeaderItem(c)->text();
+    m_results->attach(m_current, variantLabels(), inputRowLabels(rows, columns));
     m_progress->setRange(0, m_current->total());
     m_progress->setValue(0);
     PlaygroundRun* started = m_current;

@@ -2,6 +2,7 @@
 
 #include "core/models/tokencounter.h"
 #include "core/pdl/analysis/plainerror.h"
+#include "core/playground/inputtable.h"
 #include "core/playground/programname.h"
 #include "core/util/textlength.h"
 #include "widgets/common/thememanager.h"
@@ -263,20 +264,7 @@ QJsonObject PromptView::inputValues() const
                 out.insert(name, value);
             continue;
         }
-        const QString text = value.toString();
-        const QString t = text.trimmed();
-        if (t.startsWith(QLatin1Char('[')) || t.startsWith(QLatin1Char('{'))) {
-            const QJsonDocument doc = QJsonDocument::fromJson(t.toUtf8());
-            if (doc.isArray()) {
-                out.insert(name, doc.array());
-                continue;
-            }
-            if (doc.isObject()) {
-                out.insert(name, doc.object());
-                continue;
-            }
-        }
-        out.insert(name, text);
+        out.insert(name, playground::inputValueFromText(value.toString()));
     }
     return out;
 }

@@ -12,6 +12,16 @@
     </message>
 </context>
 <context>
+    <name>hako::CsvImportDialog</name>
+    <message numerus="yes">
+        <source>%n row(s), read as %1. Check what each column becomes, then Import.</source>
+        <translation>
+            <numerusform>%n row, read as %1. Check what each column becomes, then Import.</numerusform>
+            <numerusform>%n rows, read as %1. Check what each column becomes, then Import.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>hako::DatasetPane</name>
     <message numerus="yes">
         <source>Added %n example(s).</source>
@@ -180,6 +190,30 @@
         <translation>
             <numerusform>&lt;b&gt;%n variable&lt;/b&gt; at %1&lt;br&gt;&lt;small&gt;%2&lt;/small&gt;</numerusform>
             <numerusform>&lt;b&gt;%n variables&lt;/b&gt; at %1&lt;br&gt;&lt;small&gt;%2&lt;/small&gt;</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>hako::playground::InputTable</name>
+    <message numerus="yes">
+        <source>a list of %n item(s)</source>
+        <translation>
+            <numerusform>a list of %n item</numerusform>
+            <numerusform>a list of %n items</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>a record of %n field(s)</source>
+        <translation>
+            <numerusform>a record of %n field</numerusform>
+            <numerusform>a record of %n fields</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>text (%n character(s)); write [&quot;a&quot;, &quot;b&quot;] for a list</source>
+        <translation>
+            <numerusform>text (%n character); write [&quot;a&quot;, &quot;b&quot;] for a list</numerusform>
+            <numerusform>text (%n characters); write [&quot;a&quot;, &quot;b&quot;] for a list</numerusform>
         </translation>
     </message>
 </context>

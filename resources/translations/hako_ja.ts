@@ -488,6 +488,71 @@
     </message>
 </context>
 <context>
+    <name>hako::CsvImportDialog</name>
+    <message>
+        <source>Import a CSV File</source>
+        <translation>CSV ファイルのインポート</translation>
+    </message>
+    <message>
+        <source>Import a CSV file</source>
+        <translation>CSV ファイルのインポート</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s), read as %1. Check what each column becomes, then Import.</source>
+        <translation>
+            <numerusform>%n 行、%1 として読みました。各列が何になるかを確かめてから「インポート」を押してください。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Columns of the file</source>
+        <translation>ファイルの列</translation>
+    </message>
+    <message>
+        <source>Column</source>
+        <translation>列</translation>
+    </message>
+    <message>
+        <source>Becomes</source>
+        <translation>何になるか</translation>
+    </message>
+    <message>
+        <source>First values</source>
+        <translation>最初の値</translation>
+    </message>
+    <message>
+        <source>an input</source>
+        <translation>入力</translation>
+    </message>
+    <message>
+        <source>the reference answer</source>
+        <translation>参照(期待する答え)</translation>
+    </message>
+    <message>
+        <source>a note (metadata)</source>
+        <translation>メモ(メタデータ)</translation>
+    </message>
+    <message>
+        <source>nothing (left out)</source>
+        <translation>使わない</translation>
+    </message>
+    <message>
+        <source>the example&apos;s id</source>
+        <translation>例の ID</translation>
+    </message>
+    <message>
+        <source>a promptfoo assertion</source>
+        <translation>promptfoo のアサーション</translation>
+    </message>
+    <message>
+        <source>What column %1 becomes</source>
+        <translation>列 %1 が何になるか</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>インポート</translation>
+    </message>
+</context>
+<context>
     <name>hako::DatasetPane</name>
     <message>
         <source>Examples</source>
@@ -622,6 +687,50 @@
     <message>
         <source>v%1 · %2</source>
         <translation>v%1 · %2</translation>
+    </message>
+    <message>
+        <source>Add Column…</source>
+        <translation>列を追加…</translation>
+    </message>
+    <message>
+        <source>Add an input column (right-click a column&apos;s header to rename or remove it)</source>
+        <translation>入力の列を追加します(列見出しを右クリックすると名前の変更や削除ができます)</translation>
+    </message>
+    <message>
+        <source>Add Column</source>
+        <translation>列を追加</translation>
+    </message>
+    <message>
+        <source>Rename Column “%1”…</source>
+        <translation>列「%1」の名前を変更…</translation>
+    </message>
+    <message>
+        <source>Rename Column</source>
+        <translation>列の名前を変更</translation>
+    </message>
+    <message>
+        <source>Remove Column “%1”</source>
+        <translation>列「%1」を削除</translation>
+    </message>
+    <message>
+        <source>Input name (as the prompt writes it inside ${ }):</source>
+        <translation>入力の名前(プロンプトの ${ } の中に書く名前):</translation>
+    </message>
+    <message>
+        <source>No column added: %1</source>
+        <translation>列を追加しませんでした: %1</translation>
+    </message>
+    <message>
+        <source>Not renamed: %1</source>
+        <translation>名前を変更しませんでした: %1</translation>
+    </message>
+    <message>
+        <source>Not removed: %1</source>
+        <translation>削除しませんでした: %1</translation>
+    </message>
+    <message>
+        <source>The columns are the inputs of the program under test; add, rename or remove them from the column headers&apos; menu.</source>
+        <translation>列はテスト中のプログラムの入力です。列見出しのメニューから追加・名前の変更・削除ができます。</translation>
     </message>
 </context>
 <context>
@@ -1847,6 +1956,21 @@ Restore the unsaved changes? Each opens in its own tab. (If not, they stay under
     </message>
 </context>
 <context>
+    <name>hako::GuideWindow</name>
+    <message>
+        <source>Hako User Guide</source>
+        <translation>Hako 使い方ガイド</translation>
+    </message>
+    <message>
+        <source>User guide</source>
+        <translation>使い方ガイド</translation>
+    </message>
+    <message>
+        <source>User guide text</source>
+        <translation>使い方ガイドの本文</translation>
+    </message>
+</context>
+<context>
     <name>hako::InputsForm</name>
     <message>
         <source>Inputs</source>
@@ -2367,6 +2491,10 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <source>Problems (%1)</source>
         <translation>問題 (%1)</translation>
     </message>
+    <message>
+        <source>&amp;User Guide</source>
+        <translation>使い方ガイド(&amp;U)</translation>
+    </message>
 </context>
 <context>
     <name>hako::MemoryHistoryView</name>
@@ -2641,8 +2769,40 @@ Nothing has been changed yet. Which text should the library keep? The other stay
 <context>
     <name>hako::ModelFailure</name>
     <message>
-        <source>Line %1: Hako could not get a reply from the model. Check the model settings. Details: %2</source>
-        <translation>%1 行目: モデルから応答を得られませんでした。モデルの設定を確認してください。詳細: %2</translation>
+        <source>The model server does not answer: it may have stopped.</source>
+        <translation>モデルのサーバーが応答しません。止まっている可能性があります。</translation>
+    </message>
+    <message>
+        <source>The model server at %1 does not answer: it may have stopped.</source>
+        <translation>%1 のモデルサーバーが応答しません。止まっている可能性があります。</translation>
+    </message>
+    <message>
+        <source>Start it again (or check its address in Settings › Model Endpoints), then run again.</source>
+        <translation>サーバーを起動し直して(または 設定 › モデルの接続先 でアドレスを確かめて)から、もう一度実行してください。</translation>
+    </message>
+    <message>
+        <source>The model server refused the API key (or none was given). Enter the key in Settings › Model Endpoints, then run again.</source>
+        <translation>モデルのサーバーが API キーを拒否しました(またはキーがありません)。設定 › モデルの接続先 でキーを入れてから、もう一度実行してください。</translation>
+    </message>
+    <message>
+        <source>The server has no such model.</source>
+        <translation>サーバーにそのモデルはありません。</translation>
+    </message>
+    <message>
+        <source>The server has no model named “%1”.</source>
+        <translation>サーバーに「%1」という名前のモデルはありません。</translation>
+    </message>
+    <message>
+        <source>Choose one of its models in the Model field (the list shows what the server has).</source>
+        <translation>「モデル」欄で、サーバーにあるモデルを選んでください(一覧にサーバーのモデルが出ます)。</translation>
+    </message>
+    <message>
+        <source>Hako could not get a reply from the model. Check the model settings.</source>
+        <translation>モデルから返事を受け取れませんでした。モデルの設定を確かめてください。</translation>
+    </message>
+    <message>
+        <source>Line %1: %2 Details: %3</source>
+        <translation>%1 行目: %2 詳細: %3</translation>
     </message>
 </context>
 <context>
@@ -4261,6 +4421,10 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <source>1 token</source>
         <translation>1 トークン</translation>
     </message>
+    <message>
+        <source>Line %1: %2. Fix it in the YAML view (Ctrl+Shift+Y).</source>
+        <translation>%1 行目: %2。YAML 表示(Ctrl+Shift+Y)で直してください。</translation>
+    </message>
 </context>
 <context>
     <name>hako::QuickFixMenu</name>
@@ -5706,6 +5870,18 @@ relevance %6 (cosine %7)</source>
         <source>: define it with `def:` or `defs:`, or give it as an input</source>
         <translation>。`def:` か `defs:` で定義するか、入力として渡してください</translation>
     </message>
+    <message>
+        <source>The name in `${ }` has full-width spaces around or inside it: write it with ordinary spaces, as in `${ %1 }` (the quick fix replaces them)</source>
+        <translation>`${ }` の中の名前の前後または途中に全角スペースがあります。`${ %1 }` のように半角スペースで書いてください(クイック修正で置き換えられます)</translation>
+    </message>
+    <message>
+        <source>A `${` is not closed: end it with `}`, as in `${ name }`</source>
+        <translation>`${` が閉じていません。`${ name }` のように `}` で閉じてください</translation>
+    </message>
+    <message>
+        <source>A colon followed by a space inside a text makes YAML read a new field: put the whole text in double quotes, as in &quot;お問い合わせ: 返品したい&quot;</source>
+        <translation>文章の中に「コロンと空白」があると、YAML はそこから新しい項目だと読みます。&quot;お問い合わせ: 返品したい&quot; のように、文章全体をダブルクォートで囲んでください</translation>
+    </message>
 </context>
 <context>
     <name>hako::pdl::QuickFix</name>
@@ -5728,6 +5904,10 @@ relevance %6 (cosine %7)</source>
     <message>
         <source>Define `%1` as an input of the program</source>
         <translation>`%1` をプログラムの入力として定義</translation>
+    </message>
+    <message>
+        <source>Replace the full-width spaces with ordinary spaces</source>
+        <translation>全角スペースを半角スペースに置き換える</translation>
     </message>
 </context>
 <context>
@@ -6082,6 +6262,27 @@ relevance %6 (cosine %7)</source>
     <message>
         <source>the name could not be written</source>
         <translation>名前を書き込めませんでした</translation>
+    </message>
+</context>
+<context>
+    <name>hako::playground::InputTable</name>
+    <message numerus="yes">
+        <source>a list of %n item(s)</source>
+        <translation>
+            <numerusform>%n 個の項目のリスト</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>a record of %n field(s)</source>
+        <translation>
+            <numerusform>%n 個の項目を持つレコード</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>text (%n character(s)); write [&quot;a&quot;, &quot;b&quot;] for a list</source>
+        <translation>
+            <numerusform>テキスト(%n 文字)。リストにするには [&quot;a&quot;, &quot;b&quot;] と書きます</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -39,7 +39,7 @@ bool isModelCallFailure(const Diagnostic& error, const QString& programText)
 
 QString modelCallFailureText(const Diagnostic& error)
 {
-    auto tr = [](const char* text) {
+    auto translated = [](const char* text) {
         return QCoreApplication::translate("hako::ModelFailure", text);
     };
     const QString& message = error.message;
@@ -53,39 +53,41 @@ QString modelCallFailureText(const Diagnostic& error)
     if (message.contains(QLatin1String("cannot connect")))
         what =
             (url.isEmpty()
-                 ? tr(QT_TRANSLATE_NOOP("hako::ModelFailure",
-                                        "The model server does not answer: it may have stopped."))
-                 : tr(QT_TRANSLATE_NOOP(
-                          "hako::ModelFailure",
-                          "The model server at %1 does not answer: it may have stopped."))
+                 ? translated(
+                       QT_TRANSLATE_NOOP("hako::ModelFailure",
+                                         "The model server does not answer: it may have stopped."))
+                 : translated(QT_TRANSLATE_NOOP(
+                                  "hako::ModelFailure",
+                                  "The model server at %1 does not answer: it may have stopped."))
                        .arg(url)) +
             QLatin1Char(' ') +
-            tr(QT_TRANSLATE_NOOP(
+            translated(QT_TRANSLATE_NOOP(
                 "hako::ModelFailure",
                 "Start it again (or check its address in Settings › Model Endpoints), then run "
                 "again."));
     else if (message.contains(QLatin1String("HTTP 401")) ||
              message.contains(QLatin1String("HTTP 403")))
-        what = tr(QT_TRANSLATE_NOOP(
+        what = translated(QT_TRANSLATE_NOOP(
             "hako::ModelFailure",
             "The model server refused the API key (or none was given). Enter the key in "
             "Settings › Model Endpoints, then run again."));
     else if (message.contains(QLatin1String("HTTP 404")))
-        what = (model.isEmpty()
-                    ? tr(QT_TRANSLATE_NOOP("hako::ModelFailure", "The server has no such model."))
-                    : tr(QT_TRANSLATE_NOOP("hako::ModelFailure",
-                                           "The server has no model named “%1”."))
-                          .arg(model)) +
-               QLatin1Char(' ') +
-               tr(QT_TRANSLATE_NOOP(
-                   "hako::ModelFailure",
-                   "Choose one of its models in the Model field (the list shows what the server "
-                   "has)."));
+        what =
+            (model.isEmpty() ? translated(QT_TRANSLATE_NOOP("hako::ModelFailure",
+                                                            "The server has no such model."))
+                             : translated(QT_TRANSLATE_NOOP("hako::ModelFailure",
+                                                            "The server has no model named “%1”."))
+                                   .arg(model)) +
+            QLatin1Char(' ') +
+            translated(QT_TRANSLATE_NOOP(
+                "hako::ModelFailure",
+                "Choose one of its models in the Model field (the list shows what the server "
+                "has)."));
     else
-        what = tr(QT_TRANSLATE_NOOP(
+        what = translated(QT_TRANSLATE_NOOP(
             "hako::ModelFailure",
             "Hako could not get a reply from the model. Check the model settings."));
-    return tr(QT_TRANSLATE_NOOP("hako::ModelFailure", "Line %1: %2 Details: %3"))
+    return translated(QT_TRANSLATE_NOOP("hako::ModelFailure", "Line %1: %2 Details: %3"))
         .arg(error.span.line)
         .arg(what, message);
 }

@@ -622,7 +622,9 @@ private Q_SLOTS:
         QVERIFY(!finished[0][0].toBool());
         MessageBar* bar = window.editorPane()->messageBar();
         QTRY_VERIFY(bar->isVisible());
-        QVERIFY2(bar->text().contains(QStringLiteral("モデルから応答を得られませんでした")),
+        // The server is not running: said so, in Japanese, with what to do.
+        QVERIFY2(bar->text().contains(QStringLiteral("応答しません")) &&
+                     bar->text().contains(QStringLiteral("起動し直して")),
                  qPrintable(bar->text()));
         QCOMPARE(bar->actionText(), QStringLiteral("モデルを設定…"));
         QTest::qWait(50);

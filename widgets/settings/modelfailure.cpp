@@ -50,7 +50,13 @@ QString modelCallFailureText(const Diagnostic& error)
     const QString model = modelName.match(message).captured(1);
     // What went wrong, with what to do, in the words of someone who does not run servers.
     QString what;
-    if (message.contains(QLatin1String("cannot connect")))
+    // The provider's own words, in English or as translated for the interface.
+    const QString cannotConnect =
+        QCoreApplication::translate("hako::models::OpenAiProvider", "cannot connect: %1. %2")
+            .section(QStringLiteral("%1"), 0, 0)
+            .trimmed();
+    if (message.contains(QLatin1String("cannot connect")) ||
+        (!cannotConnect.isEmpty() && message.contains(cannotConnect)))
         what =
             (url.isEmpty()
                  ? translated(

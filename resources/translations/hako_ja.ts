@@ -2801,8 +2801,8 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>モデルから返事を受け取れませんでした。モデルの設定を確かめてください。</translation>
     </message>
     <message>
-        <source>Line %1: %2 Details: %3</source>
-        <translation>%1 行目: %2 詳細: %3</translation>
+        <source>Line %1: %2</source>
+        <translation>%1 行目: %2</translation>
     </message>
 </context>
 <context>

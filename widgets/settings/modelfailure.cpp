@@ -93,9 +93,10 @@ QString modelCallFailureText(const Diagnostic& error)
         what = translated(QT_TRANSLATE_NOOP(
             "hako::ModelFailure",
             "Hako could not get a reply from the model. Check the model settings."));
-    return translated(QT_TRANSLATE_NOOP("hako::ModelFailure", "Line %1: %2 Details: %3"))
+    // The provider's own message goes under the message bar's Details (showModelFailure).
+    return translated(QT_TRANSLATE_NOOP("hako::ModelFailure", "Line %1: %2"))
         .arg(error.span.line)
-        .arg(what, message);
+        .arg(what);
 }
 
 } // namespace hako

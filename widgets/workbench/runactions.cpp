@@ -391,6 +391,7 @@ void RunActions::onFinished(RunController* run, bool ok, const Diagnostic& error
         program.runError = modelCallFailureText(error);
         bar->showMessage(program.runError, MessageBar::Kind::Error, tr("Configure models…"),
                          [this] { Q_EMIT configureModelsRequested(); });
+        bar->setDetail(error.message);
     } else {
         const QString where =
             error.span.isValid()

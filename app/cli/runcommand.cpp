@@ -18,6 +18,7 @@
 #include "core/workbench/loggingprovider.h"
 #include "core/workbench/runenvironment.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -340,18 +341,26 @@ int runCommand(const QStringList& args)
         environment.memoryAgent = r.memoryAgent;
         environment.embeddingModel = r.embeddingModel;
     }
-    // The prompt log records every model call (the user's log unless --log or --no-log); a log
-    // that cannot be opened now is said once and the run goes on.
+    // The prompt log records every model call (the user's log unless --log or --no-log). It is
+    // opened on the first model call: a program calling no model never touches the store nor
+    // starts its writer. A log that cannot be opened then is said once and the run goes on.
     if (!r.noLog && r.replayFile.isEmpty()) {
-        QString logError;
-        std::unique_ptr<promptlog::PromptLog> log =
-            r.log.isEmpty()
-                ? promptlog::PromptLog::openDefault(&logError)
-                : promptlog::PromptLog::open(r.log, &logError,
-                                             promptlog::PromptLogOptions::fromUserSettings());
-        if (!logError.isEmpty())
-            writeText(stderr, QStringLiteral("hako run: prompt log: %1\n").arg(logError));
-        environment.promptLog = std::move(log);
+        const QString logLocation = r.log;
+        environment.openPromptLog = [logLocation]() -> std::shared_ptr<promptlog::PromptLog> {
+            QString logError;
+            std::unique_ptr<promptlog::PromptLog> log =
+                logLocation.isEmpty()
+                    ? promptlog::PromptLog::openDefault(&logError)
+                    : promptlog::PromptLog::open(logLocation, &logError,
+                                                 promptlog::PromptLogOptions::fromUserSettings());
+            if (!logError.isEmpty())
+                writeText(stderr, QStringLiteral("hako run: prompt log: %1\n").arg(logError));
+            // Opened on the run's thread (the debugger's worker under --debug), closed by the
+            // main thread when the run's options go.
+            if (log && QCoreApplication::instance())
+                log->moveToThread(QCoreApplication::instance()->thread());
+            return log;
+        };
         environment.runLog.programPath = QFileInfo(program).absoluteFilePath();
         environment.runLog.tags = tagsFromEnvironment() + r.tags;
         environment.runLog.version = r.libraryVersion;

@@ -36,19 +36,19 @@ RunEnvironment::composeProvider(const QStringList& extraTags) const
     return loggedProvider(std::move(provider), extraTags);
 }
 
+namespace {
+
+/// `provider` recording its calls in `log` for `run`: the run's id and program hash filled in,
+/// the user's folder tags first, then the run's own (HAKO_TAGS, --tag), then `extraTags`.
 std::shared_ptr<models::IModelProvider>
-RunEnvironment::loggedProvider(std::shared_ptr<models::IModelProvider> provider,
-                               const QStringList& extraTags) const
+recordingProvider(std::shared_ptr<models::IModelProvider> provider,
+                  std::shared_ptr<promptlog::PromptLog> log, RunLogInfo run,
+                  const QStringList& extraTags)
 {
-    if (!promptLog || !provider)
-        return provider;
-    RunLogInfo run = runLog;
     if (run.runId.isEmpty())
         run.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
     if (run.programHash.isEmpty() && !run.programPath.isEmpty())
         run.programHash = programContentHash(run.programPath);
-    // The user's folder tags come first, then the run's own (HAKO_TAGS, --tag), then the
-    // caller's (`playground`).
     if (!run.programPath.isEmpty()) {
         Result<promptlog::PromptLogSettings> settings =
             promptlog::PromptLogSettings::load(promptlog::PromptLogSettings::defaultPath());
@@ -70,8 +70,67 @@ RunEnvironment::loggedProvider(std::shared_ptr<models::IModelProvider> provider,
             return where.ok() ? where->endpoint.name : QString();
         };
     }
-    return std::make_shared<LoggingModelProvider>(std::move(provider), promptLog, std::move(run),
-                                                  endpointOf);
+    return std::make_shared<LoggingModelProvider>(std::move(provider), std::move(log),
+                                                  std::move(run), endpointOf);
+}
+
+/// Passes every call to `inner`; the first chat opens the prompt log and from then on chats
+/// go through a LoggingModelProvider over it. The run id, program hash and folder tags are
+/// settled then too, so a run calling no model reads none of them. Thread-safe.
+class LazyLoggingProvider : public models::IModelProvider {
+public:
+    using Opener = std::function<std::shared_ptr<promptlog::PromptLog>()>;
+    LazyLoggingProvider(std::shared_ptr<models::IModelProvider> inner, Opener open, RunLogInfo run,
+                        QStringList extraTags)
+        : m_inner(std::move(inner)), m_open(std::move(open)), m_run(std::move(run)),
+          m_extraTags(std::move(extraTags))
+    {}
+
+    QString id() const override { return m_inner->id(); }
+    Result<models::ChatResponse> chat(const models::ChatRequest& request,
+                                      const models::DeltaCallback& onDelta,
+                                      const CancelToken& cancel) override
+    {
+        std::call_once(m_opened, [this] {
+            if (std::shared_ptr<promptlog::PromptLog> log = m_open())
+                m_logged = recordingProvider(m_inner, std::move(log), m_run, m_extraTags);
+        });
+        return (m_logged ? m_logged : m_inner)->chat(request, onDelta, cancel);
+    }
+    Result<std::vector<std::vector<float>>> embed(const std::string& model,
+                                                  const std::vector<std::string>& texts,
+                                                  const CancelToken& cancel) override
+    {
+        return m_inner->embed(model, texts, cancel);
+    }
+    Result<QStringList> listModels(const CancelToken& cancel) override
+    {
+        return m_inner->listModels(cancel);
+    }
+
+private:
+    std::shared_ptr<models::IModelProvider> m_inner;
+    Opener m_open;
+    RunLogInfo m_run;
+    QStringList m_extraTags;
+    std::once_flag m_opened;
+    std::shared_ptr<models::IModelProvider> m_logged;
+};
+
+} // namespace
+
+std::shared_ptr<models::IModelProvider>
+RunEnvironment::loggedProvider(std::shared_ptr<models::IModelProvider> provider,
+                               const QStringList& extraTags) const
+{
+    if (!provider)
+        return provider;
+    if (promptLog)
+        return recordingProvider(std::move(provider), promptLog, runLog, extraTags);
+    if (openPromptLog)
+        return std::make_shared<LazyLoggingProvider>(std::move(provider), openPromptLog, runLog,
+                                                     extraTags);
+    return provider;
 }
 
 std::optional<Diagnostic> RunEnvironment::compose(pdl::RunOptions& options) const

@@ -39,6 +39,9 @@ private Q_SLOTS:
             QStringLiteral("lib/libhako_memory.so"),
             QStringLiteral("lib/libhako_workbench.so"),
             QStringLiteral("lib/libhako_widgets.so"),
+            // What bin/hako loads: the command line, and the window when it opens.
+            QStringLiteral("lib/libhako_cli.so"),
+            QStringLiteral("lib/libhako_window.so"),
             QStringLiteral("share/applications/") + id + QStringLiteral(".desktop"),
             QStringLiteral("share/mime/packages/hako-pdl.xml"),
             QStringLiteral("share/icons/hicolor/scalable/apps/") + id + QStringLiteral(".svg"),
@@ -64,16 +67,35 @@ private Q_SLOTS:
         QVERIFY(types.contains("pattern=\"*.trace.json\""));
         QVERIFY(entry.contains("\nIcon=io.github.hako.Hako\n"));
 
-        QProcess hako;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.remove(QStringLiteral("LD_LIBRARY_PATH"));
         env.remove(QStringLiteral("DISPLAY"));
         env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        QTemporaryDir home;
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
+        const QString binary = root.filePath(QStringLiteral("bin/hako"));
+        QProcess hako;
         hako.setProcessEnvironment(env);
-        hako.start(root.filePath(QStringLiteral("bin/hako")), {QStringLiteral("--version")});
+        hako.start(binary, {QStringLiteral("--version")});
         QVERIFY(hako.waitForFinished(20000));
         QCOMPARE(hako.exitCode(), 0);
         QVERIFY(hako.readAllStandardOutput().startsWith("hako "));
+        // The command line is a module of its own: the installed binary must find it.
+        QProcess help;
+        help.setProcessEnvironment(env);
+        help.start(binary, {QStringLiteral("--help")});
+        QVERIFY(help.waitForFinished(20000));
+        QVERIFY2(help.exitCode() == 0, help.readAllStandardError().constData());
+        QVERIFY(help.readAllStandardOutput().contains("Commands:"));
+        // So is the window: opened offscreen, shown, and closed again.
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("HAKO_QUIT_WHEN_SHOWN"), QStringLiteral("1"));
+        QProcess window;
+        window.setProcessEnvironment(env);
+        window.start(binary, {});
+        QVERIFY(window.waitForFinished(60000));
+        QVERIFY2(window.exitCode() == 0, window.readAllStandardError().constData());
     }
 };
 

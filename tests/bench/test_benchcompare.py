@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""scripts/benchcompare.py, the benchmark guard: given a fake baseline and fake BENCH output,
+a figure 30% worse fails the comparison and one 10% worse passes, for figures where lower is
+better (ms) and where higher is better (calls/s); medians of several runs are compared, and
+`update` writes the medians with each figure's direction."""
+
+import contextlib
+import io
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import benchcompare  # noqa: E402
+
+BASELINE = {
+    "figures": {
+        "startup_run_hello": {"value": 10.0, "unit": "ms", "better": "lower"},
+        "promptlog_writer_calls_per_s": {"value": 10000.0, "unit": "calls/s", "better": "higher"},
+    }
+}
+
+
+class BenchCompareTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.baseline = os.path.join(self.dir.name, "baseline.json")
+        with open(self.baseline, "w", encoding="utf-8") as f:
+            json.dump(BASELINE, f)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def output(self, *runs):
+        """One file per run, each a benchmark's stdout with other lines around the figures."""
+        paths = []
+        for i, lines in enumerate(runs):
+            path = os.path.join(self.dir.name, f"run{i}.txt")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("# a comment line\n" + "\n".join(lines) + "\nsome other text\n")
+            paths.append(path)
+        return paths
+
+    def compare(self, paths):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = benchcompare.main(["compare", self.baseline, *paths])
+        return status, out.getvalue()
+
+    def test_ten_percent_worse_passes(self):
+        status, text = self.compare(self.output(
+            ["BENCH startup_run_hello 11.0 ms", "BENCH promptlog_writer_calls_per_s 9100 calls/s"]))
+        self.assertEqual(status, 0, text)
+        self.assertNotIn("WORSE", text)
+
+    def test_thirty_percent_slower_fails(self):
+        status, text = self.compare(self.output(
+            ["BENCH startup_run_hello 13.0 ms", "BENCH promptlog_writer_calls_per_s 10000 calls/s"]))
+        self.assertEqual(status, 1, text)
+        self.assertIn("WORSE    startup_run_hello", text)
+        self.assertNotIn("WORSE    promptlog_writer", text)
+
+    def test_thirty_percent_lower_rate_fails(self):
+        # Higher is better: 7,000 calls/s against 10,000 takes 43% longer per call.
+        status, text = self.compare(self.output(
+            ["BENCH startup_run_hello 9.0 ms", "BENCH promptlog_writer_calls_per_s 7000 calls/s"]))
+        self.assertEqual(status, 1, text)
+        self.assertIn("WORSE    promptlog_writer_calls_per_s", text)
+
+    def test_a_higher_rate_and_a_shorter_time_pass(self):
+        status, text = self.compare(self.output(
+            ["BENCH startup_run_hello 5.0 ms", "BENCH promptlog_writer_calls_per_s 30000 calls/s"]))
+        self.assertEqual(status, 0, text)
+
+    def test_the_median_of_the_runs_is_compared(self):
+        # One noisy run (30 ms) among three does not fail; the median is 10.5 ms.
+        status, text = self.compare(self.output(
+            ["BENCH startup_run_hello 10.5 ms"], ["BENCH startup_run_hello 30.0 ms"],
+            ["BENCH startup_run_hello 10.0 ms"]))
+        self.assertEqual(status, 0, text)
+        self.assertIn("startup_run_hello: 10.5 ms", text)
+
+    def test_update_writes_medians_and_directions(self):
+        paths = self.output(
+            ["BENCH startup_version 2.0 ms", "BENCH otel_receiver_spans_per_s 50000 spans/s"],
+            ["BENCH startup_version 4.0 ms", "BENCH otel_receiver_spans_per_s 70000 spans/s"],
+            ["BENCH startup_version 3.0 ms", "BENCH otel_receiver_spans_per_s 60000 spans/s"])
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(benchcompare.main(["update", self.baseline, *paths]), 0)
+        with open(self.baseline, encoding="utf-8") as f:
+            figures = json.load(f)["figures"]
+        self.assertEqual(figures["startup_version"],
+                         {"value": 3.0, "unit": "ms", "better": "lower"})
+        self.assertEqual(figures["otel_receiver_spans_per_s"],
+                         {"value": 60000.0, "unit": "spans/s", "better": "higher"})
+        # The figures of the old baseline that were not measured are not kept.
+        self.assertNotIn("startup_run_hello", figures)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -6,14 +6,18 @@
 #include "core/memory/memorybindings.h"
 #include "core/memory/memorydocs.h"
 #include "core/memory/memorystore.h"
+#include "core/models/apikeystore.h"
+#include "core/models/modelconfig.h"
 #include "core/models/modelrouter.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/lang/builtindocs.h"
 #include "core/pdl/model/modelprovider.h"
 #include "core/promptlog/privacypolicy.h"
+#include "core/util/pluginmanager.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QProcessEnvironment>
 #include <QUuid>
 
 #include <nlohmann/json.hpp>
@@ -22,21 +26,62 @@
 
 namespace hako {
 
-Result<std::shared_ptr<models::IModelProvider>>
-RunEnvironment::composeProvider(const QStringList& extraTags) const
-{
-    std::shared_ptr<models::IModelProvider> provider = modelProvider;
-    if (!provider) {
-        Result<std::shared_ptr<models::IModelProvider>> made =
-            models::createDefaultProvider(baseFolder);
-        if (!made.ok())
-            return made.error();
-        provider = *made;
-    }
-    return loggedProvider(std::move(provider), extraTags);
-}
-
 namespace {
+
+/// The configured ModelRouter, whose provider plugins are registered on the first call that
+/// needs a provider rather than when the run is composed: finding them loads every Hako plugin
+/// (the PDF extractor brings poppler and QtGui), which a run calling no model never needs.
+/// Thread-safe.
+class PluginsOnFirstCallRouter : public models::IModelProvider {
+public:
+    explicit PluginsOnFirstCallRouter(std::shared_ptr<models::ModelRouter> router)
+        : m_router(std::move(router))
+    {}
+    const std::shared_ptr<models::ModelRouter>& router() const { return m_router; }
+
+    QString id() const override { return m_router->id(); }
+    Result<models::ChatResponse> chat(const models::ChatRequest& request,
+                                      const models::DeltaCallback& onDelta,
+                                      const CancelToken& cancel) override
+    {
+        return withPlugins().chat(request, onDelta, cancel);
+    }
+    Result<std::vector<std::vector<float>>> embed(const std::string& model,
+                                                  const std::vector<std::string>& texts,
+                                                  const CancelToken& cancel) override
+    {
+        return withPlugins().embed(model, texts, cancel);
+    }
+    Result<QStringList> listModels(const CancelToken& cancel) override
+    {
+        return withPlugins().listModels(cancel);
+    }
+
+private:
+    models::ModelRouter& withPlugins()
+    {
+        std::call_once(m_registered, [this] {
+            models::registerPluginProviders(*m_router, PluginManager::instance());
+        });
+        return *m_router;
+    }
+
+    std::shared_ptr<models::ModelRouter> m_router;
+    std::once_flag m_registered;
+};
+
+/// What models::createDefaultProvider() gives for `baseFolder`, its configuration read now (a
+/// broken file is reported before the run) and its plugin providers found on the first call.
+Result<std::shared_ptr<models::IModelProvider>> configuredProvider(const QString& baseFolder)
+{
+    Result<models::ModelConfig> config =
+        models::ModelConfig::load(baseFolder, QProcessEnvironment::systemEnvironment(),
+                                  models::ApiKeyStore::system(), models::ModelConfig::userFile());
+    if (!config)
+        return config.error();
+    return std::shared_ptr<models::IModelProvider>(std::make_shared<PluginsOnFirstCallRouter>(
+        std::make_shared<models::ModelRouter>(std::move(config.value()))));
+}
 
 /// `provider` recording its calls in `log` for `run`: the run's id and program hash filled in,
 /// the user's folder tags first, then the run's own (HAKO_TAGS, --tag), then `extraTags`.
@@ -64,7 +109,11 @@ recordingProvider(std::shared_ptr<models::IModelProvider> provider,
         if (!run.tags.contains(t))
             run.tags.append(t);
     std::function<QString(const std::string&)> endpointOf;
-    if (auto router = std::dynamic_pointer_cast<models::ModelRouter>(provider)) {
+    std::shared_ptr<models::ModelRouter> router =
+        std::dynamic_pointer_cast<models::ModelRouter>(provider);
+    if (auto deferred = std::dynamic_pointer_cast<PluginsOnFirstCallRouter>(provider))
+        router = deferred->router();
+    if (router) {
         endpointOf = [router](const std::string& model) {
             Result<models::ResolvedModel> where = router->config().resolve(model);
             return where.ok() ? where->endpoint.name : QString();
@@ -119,6 +168,19 @@ private:
 
 } // namespace
 
+Result<std::shared_ptr<models::IModelProvider>>
+RunEnvironment::composeProvider(const QStringList& extraTags) const
+{
+    std::shared_ptr<models::IModelProvider> provider = modelProvider;
+    if (!provider) {
+        Result<std::shared_ptr<models::IModelProvider>> made = configuredProvider(baseFolder);
+        if (!made.ok())
+            return made.error();
+        provider = *made;
+    }
+    return loggedProvider(std::move(provider), extraTags);
+}
+
 std::shared_ptr<models::IModelProvider>
 RunEnvironment::loggedProvider(std::shared_ptr<models::IModelProvider> provider,
                                const QStringList& extraTags) const
@@ -140,8 +202,7 @@ std::optional<Diagnostic> RunEnvironment::compose(pdl::RunOptions& options) cons
         options.models = modelProvider;
     } else if (!options.replay || options.replayCheck) {
         // A re-run from a node (replayCheck set) replays only the blocks before it.
-        Result<std::shared_ptr<models::IModelProvider>> provider =
-            models::createDefaultProvider(baseFolder);
+        Result<std::shared_ptr<models::IModelProvider>> provider = configuredProvider(baseFolder);
         if (provider.ok())
             options.models = *provider;
         else

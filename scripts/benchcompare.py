@@ -9,7 +9,10 @@ threshold (25%) worse — higher where lower is better (ms, MB), lower where hig
   benchcompare.py compare BASELINE OUTPUT...          compare (exit 1 on a regression)
   benchcompare.py update BASELINE OUTPUT...           rewrite the baseline from the medians
 
-The baseline: {"figures": {"<name>": {"value": 12.3, "unit": "ms", "better": "lower"}, ...}}.
+The baseline: {"figures": {"<name>": {"value": 12.3, "unit": "ms", "better": "lower",
+"spread": 0.8}, ...}}; `spread` (optional) is how far apart the baseline's own runs were (max -
+min): a figure is only flagged when it is also worse by more than that, so that a wall-clock
+figure of a few milliseconds on a busy machine does not fail the guard by noise alone.
 Only Debian's python3 standard library is used.
 """
 
@@ -50,6 +53,10 @@ def medians(figures):
     return {name: (unit, statistics.median(values)) for name, (unit, values) in figures.items()}
 
 
+def spreads(figures):
+    return {name: max(values) - min(values) for name, (unit, values) in figures.items()}
+
+
 def worse_by(entry, value):
     """How much worse `value` is than the baseline entry, as a fraction (0.3: 30% worse;
     negative: better)."""
@@ -75,10 +82,12 @@ def compare(baseline_path, outputs, threshold):
             continue
         unit, value = measured[name]
         change = worse_by(entry, value)
+        within_spread = abs(value - float(entry["value"])) <= float(entry.get("spread", 0))
         line = (f"{name}: {value:g} {unit} against {entry['value']:g} {entry['unit']} "
                 f"({'better' if change <= 0 else 'worse'} by {abs(change) * 100:.0f}%, "
-                f"{entry.get('better', better_for_unit(unit))} is better)")
-        if change > threshold:
+                f"{entry.get('better', better_for_unit(unit))} is better"
+                f"{'; within the baseline runs spread' if change > threshold and within_spread else ''})")
+        if change > threshold and not within_spread:
             regressions += 1
             print("WORSE    " + line)
         else:
@@ -100,9 +109,12 @@ def update(baseline_path, outputs):
     except FileNotFoundError:
         old = {}
     figures = {}
-    for name, (unit, value) in sorted(medians(read_figures(outputs)).items()):
+    measured = read_figures(outputs)
+    spread = spreads(measured)
+    for name, (unit, value) in sorted(medians(measured).items()):
         better = old.get(name, {}).get("better", better_for_unit(unit))
-        figures[name] = {"value": round(value, 3), "unit": unit, "better": better}
+        figures[name] = {"value": round(value, 3), "unit": unit, "better": better,
+                         "spread": round(spread[name], 3)}
     if not figures:
         print("no BENCH lines found; the baseline is left as it was", file=sys.stderr)
         return 1

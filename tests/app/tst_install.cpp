@@ -1,5 +1,7 @@
 // Installs the build into a temporary prefix and checks the layout a desktop user relies on,
-// then runs the installed binary (found through its $ORIGIN/../lib RPATH).
+// then runs the installed binary (found through its $ORIGIN/../lib RPATH): `--version` on its
+// own, the command line from libhako_cli without the GUI libraries, the window from
+// libhako_window.
 #include <QDir>
 #include <QFileInfo>
 #include <QProcess>
@@ -75,19 +77,30 @@ private Q_SLOTS:
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
         env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
         const QString binary = root.filePath(QStringLiteral("bin/hako"));
+        // LD_DEBUG=libs: the dynamic loader names on stderr every library it loads.
+        QProcessEnvironment traced = env;
+        traced.insert(QStringLiteral("LD_DEBUG"), QStringLiteral("libs"));
         QProcess hako;
-        hako.setProcessEnvironment(env);
+        hako.setProcessEnvironment(traced);
         hako.start(binary, {QStringLiteral("--version")});
         QVERIFY(hako.waitForFinished(20000));
         QCOMPARE(hako.exitCode(), 0);
         QVERIFY(hako.readAllStandardOutput().startsWith("hako "));
-        // The command line is a module of its own: the installed binary must find it.
+        // Answered without loading Qt or any of Hako's libraries.
+        QVERIFY(!hako.readAllStandardError().contains("libQt6Core"));
+        // The command line is a module of its own: the installed binary must find it, and a
+        // command never loads the window's libraries.
         QProcess help;
-        help.setProcessEnvironment(env);
+        help.setProcessEnvironment(traced);
         help.start(binary, {QStringLiteral("--help")});
         QVERIFY(help.waitForFinished(20000));
-        QVERIFY2(help.exitCode() == 0, help.readAllStandardError().constData());
+        QCOMPARE(help.exitCode(), 0);
         QVERIFY(help.readAllStandardOutput().contains("Commands:"));
+        const QByteArray loaded = help.readAllStandardError();
+        QVERIFY(loaded.contains("libhako_cli.so"));
+        QVERIFY(!loaded.contains("libQt6Widgets"));
+        QVERIFY(!loaded.contains("libQt6Gui"));
+        QVERIFY(!loaded.contains("libhako_widgets"));
         // So is the window: opened offscreen, shown, and closed again.
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         env.insert(QStringLiteral("HAKO_QUIT_WHEN_SHOWN"), QStringLiteral("1"));

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """scripts/benchcompare.py, the benchmark guard: given a fake baseline and fake BENCH output,
 a figure 30% worse fails the comparison and one 10% worse passes, for figures where lower is
-better (ms) and where higher is better (calls/s); medians of several runs are compared, and
-`update` writes the medians with each figure's direction."""
+better (ms) and where higher is better (calls/s); medians of several runs are compared, a change
+within the baseline runs' own spread is not flagged, and `update` writes the medians with each
+figure's direction and spread."""
 
 import contextlib
 import io
@@ -82,6 +83,20 @@ class BenchCompareTest(unittest.TestCase):
         self.assertEqual(status, 0, text)
         self.assertIn("startup_run_hello: 10.5 ms", text)
 
+    def test_a_change_within_the_baselines_own_spread_passes(self):
+        # The baseline's runs were 4 ms apart: 13 ms against 10 ms is noise, 15 ms is not.
+        BASELINE["figures"]["startup_run_hello"]["spread"] = 4.0
+        try:
+            with open(self.baseline, "w", encoding="utf-8") as f:
+                json.dump(BASELINE, f)
+        finally:
+            del BASELINE["figures"]["startup_run_hello"]["spread"]
+        status, text = self.compare(self.output(["BENCH startup_run_hello 13.0 ms"]))
+        self.assertEqual(status, 0, text)
+        self.assertIn("within the baseline runs spread", text)
+        status, text = self.compare(self.output(["BENCH startup_run_hello 15.0 ms"]))
+        self.assertEqual(status, 1, text)
+
     def test_update_writes_medians_and_directions(self):
         paths = self.output(
             ["BENCH startup_version 2.0 ms", "BENCH otel_receiver_spans_per_s 50000 spans/s"],
@@ -92,9 +107,10 @@ class BenchCompareTest(unittest.TestCase):
         with open(self.baseline, encoding="utf-8") as f:
             figures = json.load(f)["figures"]
         self.assertEqual(figures["startup_version"],
-                         {"value": 3.0, "unit": "ms", "better": "lower"})
+                         {"value": 3.0, "unit": "ms", "better": "lower", "spread": 2.0})
         self.assertEqual(figures["otel_receiver_spans_per_s"],
-                         {"value": 60000.0, "unit": "spans/s", "better": "higher"})
+                         {"value": 60000.0, "unit": "spans/s", "better": "higher",
+                          "spread": 20000.0})
         # The figures of the old baseline that were not measured are not kept.
         self.assertNotIn("startup_run_hello", figures)
 

@@ -10,9 +10,14 @@ threshold (25%) worse — higher where lower is better (ms, MB), lower where hig
   benchcompare.py update BASELINE OUTPUT...           rewrite the baseline from the medians
 
 The baseline: {"figures": {"<name>": {"value": 12.3, "unit": "ms", "better": "lower",
-"spread": 0.8}, ...}}; `spread` (optional) is how far apart the baseline's own runs were (max -
-min): a figure is only flagged when it is also worse by more than that, so that a wall-clock
-figure of a few milliseconds on a busy machine does not fail the guard by noise alone.
+"spread": 0.8}, ...}}; `spread` (optional) is how far apart the baseline's own runs fell (twice
+their median absolute deviation): a figure is only flagged when it is also worse by more than
+that, so that a wall-clock figure of a few milliseconds on a busy machine does not fail the
+guard by noise alone. When both the baseline and the runs have the `calibration` figure
+(bench_calibrate: a fixed piece of work, run before each benchmark), times and rates are first
+scaled by how much slower or faster that work ran than at the baseline: on a shared machine the
+load of the moment moves every figure together. A wall-clock figure of under 20 ms that has a
+`<name>_cpu` twin is shown but judged by the twin.
 Only Debian's python3 standard library is used.
 """
 
@@ -21,6 +26,9 @@ import json
 import re
 import statistics
 import sys
+
+# bench_calibrate's figure: the machine's speed, not a figure of Hako's.
+CALIBRATION = "calibration"
 
 BENCH_LINE = re.compile(r"^BENCH\s+(\S+)\s+(-?[0-9][0-9.eE+-]*)\s+(\S+)\s*$")
 
@@ -54,7 +62,13 @@ def medians(figures):
 
 
 def spreads(figures):
-    return {name: max(values) - min(values) for name, (unit, values) in figures.items()}
+    """Twice the median absolute deviation of each figure's runs: how far apart runs of the same
+    code fall on this machine, undisturbed by one run that a busy moment slowed down."""
+    result = {}
+    for name, (unit, values) in figures.items():
+        middle = statistics.median(values)
+        result[name] = 2 * statistics.median(abs(v - middle) for v in values)
+    return result
 
 
 def worse_by(entry, value):
@@ -70,18 +84,64 @@ def worse_by(entry, value):
     return value / base - 1.0
 
 
+TIME_UNITS = ("ns", "us", "\u00b5s", "ms", "s")
+
+
+def machine_factor(baseline, measured):
+    """How much slower the machine is now than when the baseline was taken, from the
+    `calibration` figure (bench_calibrate: a fixed piece of work); 1 without it."""
+    if CALIBRATION not in baseline or CALIBRATION not in measured:
+        return 1.0
+    base = float(baseline[CALIBRATION]["value"])
+    now = measured[CALIBRATION][1]
+    return now / base if base > 0 and now > 0 else 1.0
+
+
+def at_baseline_speed(value, unit, factor):
+    """`value` as it would have been on the machine as fast as at the baseline: times divided
+    by the factor, rates multiplied; sizes and counts as they are."""
+    if unit in TIME_UNITS:
+        return value / factor
+    if better_for_unit(unit) == "higher":
+        return value * factor
+    return value
+
+
+# Below this many milliseconds a wall-clock figure is mostly the scheduler on a shared machine.
+SHORT_WALL_MS = 20.0
+
+
+def judged_by_cpu_twin(name, entry, baseline, measured):
+    """A short wall-clock figure (in ms, under SHORT_WALL_MS) with a `<name>_cpu` twin in both
+    the baseline and the runs is shown but not judged: its twin is."""
+    twin = name + "_cpu"
+    return (entry.get("unit") == "ms" and float(entry["value"]) < SHORT_WALL_MS
+            and twin in baseline and twin in measured)
+
+
 def compare(baseline_path, outputs, threshold):
     with open(baseline_path, encoding="utf-8") as f:
         baseline = json.load(f)["figures"]
     measured = medians(read_figures(outputs))
+    factor = machine_factor(baseline, measured)
+    if factor != 1.0:
+        print(f"the machine is {factor:.2f}x as slow as when the baseline was taken "
+              f"(calibration); times and rates below are scaled by it")
     regressions = 0
     for name in sorted(baseline):
         entry = baseline[name]
+        if name == CALIBRATION:
+            continue
         if name not in measured:
             print(f"missing  {name}: not measured (baseline {entry['value']} {entry['unit']})")
             continue
         unit, value = measured[name]
+        value = at_baseline_speed(value, unit, factor)
         change = worse_by(entry, value)
+        if judged_by_cpu_twin(name, entry, baseline, measured):
+            print(f"info     {name}: {value:g} {unit} against {entry['value']:g} "
+                  f"{entry['unit']} (judged by {name}_cpu)")
+            continue
         within_spread = abs(value - float(entry["value"])) <= float(entry.get("spread", 0))
         line = (f"{name}: {value:g} {unit} against {entry['value']:g} {entry['unit']} "
                 f"({'better' if change <= 0 else 'worse'} by {abs(change) * 100:.0f}%, "
@@ -92,7 +152,7 @@ def compare(baseline_path, outputs, threshold):
             print("WORSE    " + line)
         else:
             print("ok       " + line)
-    for name in sorted(set(measured) - set(baseline)):
+    for name in sorted(set(measured) - set(baseline) - {CALIBRATION}):
         unit, value = measured[name]
         print(f"new      {name}: {value:g} {unit} (not in the baseline)")
     if regressions:

@@ -2,7 +2,9 @@
 """scripts/benchcompare.py, the benchmark guard: given a fake baseline and fake BENCH output,
 a figure 30% worse fails the comparison and one 10% worse passes, for figures where lower is
 better (ms) and where higher is better (calls/s); medians of several runs are compared, a change
-within the baseline runs' own spread is not flagged, and `update` writes the medians with each
+within the baseline runs' own spread is not flagged, times and rates are scaled by the
+machine's speed (the calibration figure), a short wall-clock figure is judged by its CPU-time
+twin, and `update` writes the medians with each
 figure's direction and spread."""
 
 import contextlib
@@ -96,6 +98,50 @@ class BenchCompareTest(unittest.TestCase):
         self.assertIn("within the baseline runs spread", text)
         status, text = self.compare(self.output(["BENCH startup_run_hello 15.0 ms"]))
         self.assertEqual(status, 1, text)
+
+    def test_figures_are_scaled_by_the_machines_speed(self):
+        BASELINE["figures"]["calibration"] = {"value": 100.0, "unit": "ms", "better": "lower"}
+        try:
+            with open(self.baseline, "w", encoding="utf-8") as f:
+                json.dump(BASELINE, f)
+        finally:
+            del BASELINE["figures"]["calibration"]
+        # The machine is half as fast: 15 ms and 5,000 calls/s are the baseline's figures.
+        status, text = self.compare(self.output(
+            ["BENCH calibration 200 ms", "BENCH startup_run_hello 15.0 ms",
+             "BENCH promptlog_writer_calls_per_s 5000 calls/s"]))
+        self.assertEqual(status, 0, text)
+        self.assertIn("2.00x as slow", text)
+        # As fast as then: 13 ms is 30% worse.
+        status, text = self.compare(self.output(
+            ["BENCH calibration 100 ms", "BENCH startup_run_hello 13.0 ms",
+             "BENCH promptlog_writer_calls_per_s 10000 calls/s"]))
+        self.assertEqual(status, 1, text)
+        self.assertIn("WORSE    startup_run_hello", text)
+        # Twice as fast: 6,000 calls/s is a 40% lower rate than 10,000 would be then.
+        status, text = self.compare(self.output(
+            ["BENCH calibration 50 ms", "BENCH startup_run_hello 4.0 ms",
+             "BENCH promptlog_writer_calls_per_s 12000 calls/s"]))
+        self.assertEqual(status, 1, text)
+        self.assertIn("WORSE    promptlog_writer_calls_per_s", text)
+
+    def test_a_short_wall_figure_is_judged_by_its_cpu_twin(self):
+        BASELINE["figures"]["query_ms"] = {"value": 3.0, "unit": "ms", "better": "lower"}
+        BASELINE["figures"]["query_ms_cpu"] = {"value": 3.0, "unit": "ms", "better": "lower"}
+        try:
+            with open(self.baseline, "w", encoding="utf-8") as f:
+                json.dump(BASELINE, f)
+        finally:
+            del BASELINE["figures"]["query_ms"], BASELINE["figures"]["query_ms_cpu"]
+        # 6 ms of wall time while the processor time stayed: the machine was busy.
+        status, text = self.compare(self.output(
+            ["BENCH query_ms 6.0 ms", "BENCH query_ms_cpu 3.1 ms"]))
+        self.assertEqual(status, 0, text)
+        self.assertIn("info     query_ms:", text)
+        status, text = self.compare(self.output(
+            ["BENCH query_ms 6.0 ms", "BENCH query_ms_cpu 4.5 ms"]))
+        self.assertEqual(status, 1, text)
+        self.assertIn("WORSE    query_ms_cpu", text)
 
     def test_update_writes_medians_and_directions(self):
         paths = self.output(

@@ -1,121 +1,54 @@
-// The `hako` executable: decides between a subcommand (QCoreApplication only), printing help or
-// the version (no application object at all) and the workbench window (QApplication).
-#include "cli/commandline.h"
-#include "cli/commandregistry.h"
-#include "cli/output.h"
-#include "core/util/settingsfileguard.h"
-#include "core/util/version.h"
-#include "widgets/common/languagemanager.h"
-#include "widgets/common/thememanager.h"
-#include "widgets/editor/editorpane.h"
-#include "widgets/workbench/mainwindow.h"
-#include "widgets/workbench/programtabs.h"
+// The `hako` executable: a launcher that links no Qt. `hako --version` is answered here; any
+// other invocation loads libhako_cli (see moduleentry.h), which runs a subcommand on QtCore
+// alone or loads libhako_window for the workbench. So `hako run` never maps a GUI library and
+// `hako --version` maps none of Hako's.
+#include "moduleentry.h"
 
-#include <QApplication>
-#include <QIcon>
-#include <QPointer>
-#include <QTimer>
+#include <unistd.h>
 
+#include <climits>
 #include <cstdio>
-#include <functional>
+#include <cstring>
+#include <string>
 
 namespace {
 
-QIcon applicationIcon()
+/// The folder holding libhako_cli: `../lib` from the executable in a build tree (and in an
+/// install whose library folder is `lib`), else `../<install libdir>`.
+std::string moduleFolder()
 {
-    QIcon icon;
-    for (int size : {16, 22, 24, 32, 48, 64, 128, 256})
-        icon.addFile(QStringLiteral(":/icons/hako-%1.png").arg(size), QSize(size, size));
-    return icon;
-}
-
-int runWorkbench(int& argc, char** argv, const QStringList& files)
-{
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Hako"));
-    QApplication::setApplicationName(QStringLiteral("Hako"));
-    QApplication::setApplicationDisplayName(QStringLiteral("Hako"));
-    QApplication::setApplicationVersion(hako::versionString());
-    QApplication::setDesktopFileName(QStringLiteral("io.github.hako.Hako"));
-    QApplication::setWindowIcon(applicationIcon());
-    // Before anything reads or writes the settings (the language and theme just below).
-    const hako::SettingsFileGuard settingsGuard;
-    if (settingsGuard.redirected())
-        hako::writeText(stderr, QStringLiteral("hako: warning: %1\n").arg(settingsGuard.warning()));
-    // Before any window exists, so that every text is built in the chosen language.
-    hako::LanguageManager language;
-    language.apply();
-    // Before any window exists too, so that it is built and first painted in the chosen theme.
-    hako::ThemeManager theme;
-    theme.apply();
-
-    // Held by pointer: Settings › Language replaces the window by one built in the new
-    // language (MainWindow::rebuild).
-    QPointer<hako::MainWindow> window = new hako::MainWindow;
-    window->setAttribute(Qt::WA_DeleteOnClose, false);
-    std::function<void()> followRebuilds = [&window, &followRebuilds] {
-        QObject::connect(
-            window, &hako::MainWindow::rebuildRequested, window,
-            [&window, &followRebuilds] {
-                window = hako::MainWindow::rebuild(window);
-                followRebuilds();
-            },
-            Qt::QueuedConnection);
-    };
-    followRebuilds();
-    // Each file opens by its kind; programs each in a tab, the first one in view.
-    hako::EditorPane* first = nullptr;
-    for (const QString& file : files) {
-        QString error;
-        if (!window->openPath(file, &error))
-            hako::writeText(stderr, QStringLiteral("hako: %1\n").arg(error));
-        else if (!first && !window->editorPane()->filePath().isEmpty())
-            first = window->editorPane();
+    char exe[PATH_MAX];
+    const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return HAKO_INSTALL_FULL_LIBDIR;
+    exe[n] = '\0';
+    std::string dir(exe);
+    dir.erase(dir.rfind('/'));
+    for (const char* relative : {"/../lib", "/../" HAKO_INSTALL_LIBDIR}) {
+        const std::string folder = dir + relative;
+        if (access((folder + "/" + hako::cliModuleFile).c_str(), R_OK) == 0)
+            return folder;
     }
-    if (first)
-        window->programTabs()->setCurrentEditor(first);
-    window->show();
-    if (files.isEmpty())
-        window->showStartPageIfIdle();
-    // For the start-up benchmark (tests/bench/bench_workbench.cpp): leave as soon as the window
-    // has been shown and the event loop is idle.
-    if (qEnvironmentVariableIsSet("HAKO_QUIT_WHEN_SHOWN"))
-        QTimer::singleShot(0, &app, &QApplication::quit);
-    else
-        QTimer::singleShot(0, window, [&window] { window->offerRecovery(); });
-    const int status = app.exec();
-    delete window.data();
-    return status;
+    return HAKO_INSTALL_FULL_LIBDIR;
 }
 
 } // namespace
 
 int main(int argc, char** argv)
 {
-    QStringList args;
-    for (int i = 1; i < argc; ++i)
-        args.append(QString::fromLocal8Bit(argv[i]));
-
-    hako::CommandRegistry registry;
-    hako::registerBuiltinCommands(registry);
-    const hako::Invocation invocation = hako::parseCommandLine(args, registry);
-
-    switch (invocation.kind) {
-    case hako::Invocation::Kind::Version:
-        hako::writeText(stdout, QStringLiteral("hako %1\n").arg(hako::versionString()));
+    // The same answer libhako_cli gives (a first word that is an option is never a command),
+    // without loading it: scripts and package managers ask this often.
+    if (argc == 2 && (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "-v") == 0)) {
+        std::printf("hako %s\n", HAKO_VERSION);
         return 0;
-    case hako::Invocation::Kind::Help:
-        hako::writeText(stdout, hako::usageText(registry));
-        return 0;
-    case hako::Invocation::Kind::Error:
-        hako::writeText(stderr, QStringLiteral("hako: error: %1\n\n").arg(invocation.error) +
-                                    hako::usageText(registry));
-        return 2;
-    case hako::Invocation::Kind::Subcommand:
-        return hako::CommandRegistry::run(*registry.find(invocation.command),
-                                          invocation.commandArgs, argc, argv);
-    case hako::Invocation::Kind::Gui:
-        break;
     }
-    return runWorkbench(argc, argv, invocation.files);
+    const std::string folder = moduleFolder();
+    std::string error;
+    auto entry = reinterpret_cast<hako::CliEntry>(
+        hako::loadModuleEntry(folder, hako::cliModuleFile, hako::cliEntryName, &error));
+    if (!entry) {
+        std::fprintf(stderr, "hako: cannot load the command line: %s\n", error.c_str());
+        return 127;
+    }
+    return entry(&argc, argv, folder.c_str());
 }

@@ -18,6 +18,7 @@
 #include "core/workbench/loggingprovider.h"
 #include "core/workbench/runenvironment.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -198,6 +199,27 @@ OptionParser runOptions(RunArguments& r)
     return parser;
 }
 
+/// Opens the prompt log at `location` (the user's log when empty) when first called: said once
+/// on stderr when it cannot be opened, and the run goes on.
+std::function<std::shared_ptr<promptlog::PromptLog>()> promptLogOpener(const QString& location)
+{
+    return [location]() -> std::shared_ptr<promptlog::PromptLog> {
+        QString logError;
+        std::unique_ptr<promptlog::PromptLog> log =
+            location.isEmpty()
+                ? promptlog::PromptLog::openDefault(&logError)
+                : promptlog::PromptLog::open(location, &logError,
+                                             promptlog::PromptLogOptions::fromUserSettings());
+        if (!logError.isEmpty())
+            writeText(stderr, QStringLiteral("hako run: prompt log: %1\n").arg(logError));
+        // Opened on the run's thread (the debugger's worker under --debug), closed by the main
+        // thread when the run's options go.
+        if (log && QCoreApplication::instance())
+            log->moveToThread(QCoreApplication::instance()->thread());
+        return log;
+    };
+}
+
 // `--debug`: the program runs on a worker thread under a debugger paused before its first
 // block, while this thread reads commands (a terminal or a pipe; end of input quits).
 pdl::RunResult runUnderDebugger(pdl::RunOptions options, const QString& program, bool* quit)
@@ -340,18 +362,11 @@ int runCommand(const QStringList& args)
         environment.memoryAgent = r.memoryAgent;
         environment.embeddingModel = r.embeddingModel;
     }
-    // The prompt log records every model call (the user's log unless --log or --no-log); a log
-    // that cannot be opened now is said once and the run goes on.
+    // The prompt log records every model call (the user's log unless --log or --no-log). It is
+    // opened on the first model call: a program calling no model never touches the store nor
+    // starts its writer. A log that cannot be opened then is said once and the run goes on.
     if (!r.noLog && r.replayFile.isEmpty()) {
-        QString logError;
-        std::unique_ptr<promptlog::PromptLog> log =
-            r.log.isEmpty()
-                ? promptlog::PromptLog::openDefault(&logError)
-                : promptlog::PromptLog::open(r.log, &logError,
-                                             promptlog::PromptLogOptions::fromUserSettings());
-        if (!logError.isEmpty())
-            writeText(stderr, QStringLiteral("hako run: prompt log: %1\n").arg(logError));
-        environment.promptLog = std::move(log);
+        environment.openPromptLog = promptLogOpener(r.log);
         environment.runLog.programPath = QFileInfo(program).absoluteFilePath();
         environment.runLog.tags = tagsFromEnvironment() + r.tags;
         environment.runLog.version = r.libraryVersion;

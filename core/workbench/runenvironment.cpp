@@ -6,14 +6,18 @@
 #include "core/memory/memorybindings.h"
 #include "core/memory/memorydocs.h"
 #include "core/memory/memorystore.h"
+#include "core/models/apikeystore.h"
+#include "core/models/modelconfig.h"
 #include "core/models/modelrouter.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/lang/builtindocs.h"
 #include "core/pdl/model/modelprovider.h"
 #include "core/promptlog/privacypolicy.h"
+#include "core/util/pluginmanager.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QProcessEnvironment>
 #include <QUuid>
 
 #include <nlohmann/json.hpp>
@@ -22,33 +26,74 @@
 
 namespace hako {
 
-Result<std::shared_ptr<models::IModelProvider>>
-RunEnvironment::composeProvider(const QStringList& extraTags) const
-{
-    std::shared_ptr<models::IModelProvider> provider = modelProvider;
-    if (!provider) {
-        Result<std::shared_ptr<models::IModelProvider>> made =
-            models::createDefaultProvider(baseFolder);
-        if (!made.ok())
-            return made.error();
-        provider = *made;
+namespace {
+
+/// The configured ModelRouter, whose provider plugins are registered on the first call that
+/// needs a provider rather than when the run is composed: finding them loads every Hako plugin
+/// (the PDF extractor brings poppler and QtGui), which a run calling no model never needs.
+/// Thread-safe.
+class PluginsOnFirstCallRouter : public models::IModelProvider {
+public:
+    explicit PluginsOnFirstCallRouter(std::shared_ptr<models::ModelRouter> router)
+        : m_router(std::move(router))
+    {}
+    const std::shared_ptr<models::ModelRouter>& router() const { return m_router; }
+
+    QString id() const override { return m_router->id(); }
+    Result<models::ChatResponse> chat(const models::ChatRequest& request,
+                                      const models::DeltaCallback& onDelta,
+                                      const CancelToken& cancel) override
+    {
+        return withPlugins().chat(request, onDelta, cancel);
     }
-    return loggedProvider(std::move(provider), extraTags);
+    Result<std::vector<std::vector<float>>> embed(const std::string& model,
+                                                  const std::vector<std::string>& texts,
+                                                  const CancelToken& cancel) override
+    {
+        return withPlugins().embed(model, texts, cancel);
+    }
+    Result<QStringList> listModels(const CancelToken& cancel) override
+    {
+        return withPlugins().listModels(cancel);
+    }
+
+private:
+    models::ModelRouter& withPlugins()
+    {
+        std::call_once(m_registered, [this] {
+            models::registerPluginProviders(*m_router, PluginManager::instance());
+        });
+        return *m_router;
+    }
+
+    std::shared_ptr<models::ModelRouter> m_router;
+    std::once_flag m_registered;
+};
+
+/// What models::createDefaultProvider() gives for `baseFolder`, its configuration read now (a
+/// broken file is reported before the run) and its plugin providers found on the first call.
+Result<std::shared_ptr<models::IModelProvider>> configuredProvider(const QString& baseFolder)
+{
+    Result<models::ModelConfig> config =
+        models::ModelConfig::load(baseFolder, QProcessEnvironment::systemEnvironment(),
+                                  models::ApiKeyStore::system(), models::ModelConfig::userFile());
+    if (!config)
+        return config.error();
+    return std::shared_ptr<models::IModelProvider>(std::make_shared<PluginsOnFirstCallRouter>(
+        std::make_shared<models::ModelRouter>(std::move(config.value()))));
 }
 
+/// `provider` recording its calls in `log` for `run`: the run's id and program hash filled in,
+/// the user's folder tags first, then the run's own (HAKO_TAGS, --tag), then `extraTags`.
 std::shared_ptr<models::IModelProvider>
-RunEnvironment::loggedProvider(std::shared_ptr<models::IModelProvider> provider,
-                               const QStringList& extraTags) const
+recordingProvider(std::shared_ptr<models::IModelProvider> provider,
+                  std::shared_ptr<promptlog::PromptLog> log, RunLogInfo run,
+                  const QStringList& extraTags)
 {
-    if (!promptLog || !provider)
-        return provider;
-    RunLogInfo run = runLog;
     if (run.runId.isEmpty())
         run.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
     if (run.programHash.isEmpty() && !run.programPath.isEmpty())
         run.programHash = programContentHash(run.programPath);
-    // The user's folder tags come first, then the run's own (HAKO_TAGS, --tag), then the
-    // caller's (`playground`).
     if (!run.programPath.isEmpty()) {
         Result<promptlog::PromptLogSettings> settings =
             promptlog::PromptLogSettings::load(promptlog::PromptLogSettings::defaultPath());
@@ -64,14 +109,90 @@ RunEnvironment::loggedProvider(std::shared_ptr<models::IModelProvider> provider,
         if (!run.tags.contains(t))
             run.tags.append(t);
     std::function<QString(const std::string&)> endpointOf;
-    if (auto router = std::dynamic_pointer_cast<models::ModelRouter>(provider)) {
+    std::shared_ptr<models::ModelRouter> router =
+        std::dynamic_pointer_cast<models::ModelRouter>(provider);
+    if (auto deferred = std::dynamic_pointer_cast<PluginsOnFirstCallRouter>(provider))
+        router = deferred->router();
+    if (router) {
         endpointOf = [router](const std::string& model) {
             Result<models::ResolvedModel> where = router->config().resolve(model);
             return where.ok() ? where->endpoint.name : QString();
         };
     }
-    return std::make_shared<LoggingModelProvider>(std::move(provider), promptLog, std::move(run),
-                                                  endpointOf);
+    return std::make_shared<LoggingModelProvider>(std::move(provider), std::move(log),
+                                                  std::move(run), endpointOf);
+}
+
+/// Passes every call to `inner`; the first chat opens the prompt log and from then on chats
+/// go through a LoggingModelProvider over it. The run id, program hash and folder tags are
+/// settled then too, so a run calling no model reads none of them. Thread-safe.
+class LazyLoggingProvider : public models::IModelProvider {
+public:
+    using Opener = std::function<std::shared_ptr<promptlog::PromptLog>()>;
+    LazyLoggingProvider(std::shared_ptr<models::IModelProvider> inner, Opener open, RunLogInfo run,
+                        QStringList extraTags)
+        : m_inner(std::move(inner)), m_open(std::move(open)), m_run(std::move(run)),
+          m_extraTags(std::move(extraTags))
+    {}
+
+    QString id() const override { return m_inner->id(); }
+    Result<models::ChatResponse> chat(const models::ChatRequest& request,
+                                      const models::DeltaCallback& onDelta,
+                                      const CancelToken& cancel) override
+    {
+        std::call_once(m_opened, [this] {
+            if (std::shared_ptr<promptlog::PromptLog> log = m_open())
+                m_logged = recordingProvider(m_inner, std::move(log), m_run, m_extraTags);
+        });
+        return (m_logged ? m_logged : m_inner)->chat(request, onDelta, cancel);
+    }
+    Result<std::vector<std::vector<float>>> embed(const std::string& model,
+                                                  const std::vector<std::string>& texts,
+                                                  const CancelToken& cancel) override
+    {
+        return m_inner->embed(model, texts, cancel);
+    }
+    Result<QStringList> listModels(const CancelToken& cancel) override
+    {
+        return m_inner->listModels(cancel);
+    }
+
+private:
+    std::shared_ptr<models::IModelProvider> m_inner;
+    Opener m_open;
+    RunLogInfo m_run;
+    QStringList m_extraTags;
+    std::once_flag m_opened;
+    std::shared_ptr<models::IModelProvider> m_logged;
+};
+
+} // namespace
+
+Result<std::shared_ptr<models::IModelProvider>>
+RunEnvironment::composeProvider(const QStringList& extraTags) const
+{
+    std::shared_ptr<models::IModelProvider> provider = modelProvider;
+    if (!provider) {
+        Result<std::shared_ptr<models::IModelProvider>> made = configuredProvider(baseFolder);
+        if (!made.ok())
+            return made.error();
+        provider = *made;
+    }
+    return loggedProvider(std::move(provider), extraTags);
+}
+
+std::shared_ptr<models::IModelProvider>
+RunEnvironment::loggedProvider(std::shared_ptr<models::IModelProvider> provider,
+                               const QStringList& extraTags) const
+{
+    if (!provider)
+        return provider;
+    if (promptLog)
+        return recordingProvider(std::move(provider), promptLog, runLog, extraTags);
+    if (openPromptLog)
+        return std::make_shared<LazyLoggingProvider>(std::move(provider), openPromptLog, runLog,
+                                                     extraTags);
+    return provider;
 }
 
 std::optional<Diagnostic> RunEnvironment::compose(pdl::RunOptions& options) const
@@ -81,8 +202,7 @@ std::optional<Diagnostic> RunEnvironment::compose(pdl::RunOptions& options) cons
         options.models = modelProvider;
     } else if (!options.replay || options.replayCheck) {
         // A re-run from a node (replayCheck set) replays only the blocks before it.
-        Result<std::shared_ptr<models::IModelProvider>> provider =
-            models::createDefaultProvider(baseFolder);
+        Result<std::shared_ptr<models::IModelProvider>> provider = configuredProvider(baseFolder);
         if (provider.ok())
             options.models = *provider;
         else

@@ -6,6 +6,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -57,6 +58,10 @@ public:
     /// Where every model call of the run is recorded (see LoggingModelProvider); null: the
     /// calls are not recorded.
     std::shared_ptr<promptlog::PromptLog> promptLog;
+    /// Used when promptLog is null: opens the log on the run's first model call (any thread,
+    /// called at most once per composed provider), so that a run calling no model never opens
+    /// the store nor starts its writer (`hako run`). May give null: the calls are not recorded.
+    std::function<std::shared_ptr<promptlog::PromptLog>()> openPromptLog;
     /// The run as the prompt log names it; compose() fills an empty run id with a UUID and an
     /// empty hash from programPath.
     RunLogInfo runLog;
@@ -76,11 +81,13 @@ public:
 
     /// The model provider a run of this environment calls, alone (the playground, an
     /// evaluation's judge): modelProvider, else the one configured for baseFolder, recording
-    /// its calls in promptLog (when set) with runLog's tags, the folder's and `extraTags`.
+    /// its calls in promptLog (or the log openPromptLog gives on the first call) with runLog's
+    /// tags, the folder's and `extraTags`.
     /// The configuration's error when no provider can be made. Any thread.
     Result<std::shared_ptr<models::IModelProvider>>
     composeProvider(const QStringList& extraTags = {}) const;
-    /// `provider` recording its calls as composeProvider() does (itself when there is no log).
+    /// `provider` recording its calls as composeProvider() does (itself when there is neither
+    /// promptLog nor openPromptLog).
     std::shared_ptr<models::IModelProvider>
     loggedProvider(std::shared_ptr<models::IModelProvider> provider,
                    const QStringList& extraTags = {}) const;

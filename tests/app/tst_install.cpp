@@ -1,5 +1,7 @@
 // Installs the build into a temporary prefix and checks the layout a desktop user relies on,
-// then runs the installed binary (found through its $ORIGIN/../lib RPATH).
+// then runs the installed binary (found through its $ORIGIN/../lib RPATH): `--version` on its
+// own, the command line from libhako_cli without the GUI libraries, the window from
+// libhako_window.
 #include <QDir>
 #include <QFileInfo>
 #include <QProcess>
@@ -39,6 +41,9 @@ private Q_SLOTS:
             QStringLiteral("lib/libhako_memory.so"),
             QStringLiteral("lib/libhako_workbench.so"),
             QStringLiteral("lib/libhako_widgets.so"),
+            // What bin/hako loads: the command line, and the window when it opens.
+            QStringLiteral("lib/libhako_cli.so"),
+            QStringLiteral("lib/libhako_window.so"),
             QStringLiteral("share/applications/") + id + QStringLiteral(".desktop"),
             QStringLiteral("share/mime/packages/hako-pdl.xml"),
             QStringLiteral("share/icons/hicolor/scalable/apps/") + id + QStringLiteral(".svg"),
@@ -64,16 +69,46 @@ private Q_SLOTS:
         QVERIFY(types.contains("pattern=\"*.trace.json\""));
         QVERIFY(entry.contains("\nIcon=io.github.hako.Hako\n"));
 
-        QProcess hako;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.remove(QStringLiteral("LD_LIBRARY_PATH"));
         env.remove(QStringLiteral("DISPLAY"));
         env.remove(QStringLiteral("QT_QPA_PLATFORM"));
-        hako.setProcessEnvironment(env);
-        hako.start(root.filePath(QStringLiteral("bin/hako")), {QStringLiteral("--version")});
+        QTemporaryDir home;
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
+        const QString binary = root.filePath(QStringLiteral("bin/hako"));
+        // LD_DEBUG=libs: the dynamic loader names on stderr every library it loads.
+        QProcessEnvironment traced = env;
+        traced.insert(QStringLiteral("LD_DEBUG"), QStringLiteral("libs"));
+        QProcess hako;
+        hako.setProcessEnvironment(traced);
+        hako.start(binary, {QStringLiteral("--version")});
         QVERIFY(hako.waitForFinished(20000));
         QCOMPARE(hako.exitCode(), 0);
         QVERIFY(hako.readAllStandardOutput().startsWith("hako "));
+        // Answered without loading Qt or any of Hako's libraries.
+        QVERIFY(!hako.readAllStandardError().contains("libQt6Core"));
+        // The command line is a module of its own: the installed binary must find it, and a
+        // command never loads the window's libraries.
+        QProcess help;
+        help.setProcessEnvironment(traced);
+        help.start(binary, {QStringLiteral("--help")});
+        QVERIFY(help.waitForFinished(20000));
+        QCOMPARE(help.exitCode(), 0);
+        QVERIFY(help.readAllStandardOutput().contains("Commands:"));
+        const QByteArray loaded = help.readAllStandardError();
+        QVERIFY(loaded.contains("libhako_cli.so"));
+        QVERIFY(!loaded.contains("libQt6Widgets"));
+        QVERIFY(!loaded.contains("libQt6Gui"));
+        QVERIFY(!loaded.contains("libhako_widgets"));
+        // So is the window: opened offscreen, shown, and closed again.
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("HAKO_QUIT_WHEN_SHOWN"), QStringLiteral("1"));
+        QProcess window;
+        window.setProcessEnvironment(env);
+        window.start(binary, {});
+        QVERIFY(window.waitForFinished(60000));
+        QVERIFY2(window.exitCode() == 0, window.readAllStandardError().constData());
     }
 };
 

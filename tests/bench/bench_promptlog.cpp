@@ -19,6 +19,7 @@
 // N defaults to 1,000,000 (2 KB of messages each: about 8 GB of disk and several minutes);
 // HAKO_BENCH_PROMPTLOG_N scales it down. HAKO_BENCH_PROMPTLOG_PG=postgresql://… also measures
 // the stats there (the database should be empty; the calls are added to it).
+#include "benchproc.h"
 #include "core/promptlog/promptlog.h"
 
 #include <QCoreApplication>
@@ -193,7 +194,7 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "%s\n", qPrintable(error));
             return 1;
         }
-        const int calls = 30000;
+        const int calls = hako::benchproc::envInt("HAKO_BENCH_PROMPTLOG_CALLS", 30000);
         std::vector<CallRecord> prepared;
         prepared.reserve(calls);
         for (int i = 0; i < calls; ++i)
@@ -223,7 +224,7 @@ int main(int argc, char** argv)
         auto log = PromptLog::open(dir.filePath(QStringLiteral("short.sqlite")), &error);
         if (!log || !error.isEmpty())
             return 1;
-        const int calls = 50000;
+        const int calls = hako::benchproc::envInt("HAKO_BENCH_PROMPTLOG_SHORT_CALLS", 50000);
         std::vector<CallRecord> prepared;
         prepared.reserve(calls);
         for (int i = 0; i < calls; ++i) {

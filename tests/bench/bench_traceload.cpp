@@ -139,6 +139,9 @@ int main(int argc, char** argv)
         std::printf("BENCH trace_load_memory %.0f MB\n", (peak - before) / 1024.0);
         std::printf("BENCH trace_load_model_memory %.0f MB\n", (after - before) / 1024.0);
     }
+    // The guard's quick set (scripts/dev bench --compare) stops after the 100,000-node trace.
+    if (std::getenv("HAKO_BENCH_TRACE_QUICK"))
+        return 0;
 
     // About 100 MB: 100,000 blocks of ~1 KB text each (a long run's model outputs).
     const QString big = dir.filePath(QStringLiteral("big.json"));

@@ -9,11 +9,13 @@
 #include "core/pdl/lang/builtindocs.h"
 #include "core/pdl/model/modelprovider.h"
 #include "core/pdl/parser/programparser.h"
+#include "core/promptlog/promptlog.h"
 #include "core/workbench/runcontroller.h"
 #include "core/workbench/runenvironment.h"
 #include "core/workbench/workbenchcontext.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -130,6 +132,43 @@ private Q_SLOTS:
         QVERIFY2(r.ok, qPrintable(r.error.message));
         QCOMPARE(QString::fromStdString(r.result.toText()), QStringLiteral("canned reply"));
         QCOMPARE(provider->calls.load(), 1);
+    }
+
+    // `hako run` of a program without model blocks must not pay for the prompt log's store
+    // and writer thread; one with a model block records its calls as before.
+    void thePromptLogIsOpenedOnlyByTheFirstModelCall()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("lazy.sqlite"));
+        auto opens = std::make_shared<std::atomic<int>>(0);
+        RunEnvironment env;
+        env.baseFolder = m_dir.path();
+        env.modelProvider = std::make_shared<CannedProvider>();
+        env.openPromptLog = [path, opens]() -> std::shared_ptr<promptlog::PromptLog> {
+            ++*opens;
+            return promptlog::PromptLog::open(path);
+        };
+        {
+            pdl::RunOptions options;
+            QVERIFY(!env.compose(options));
+            const pdl::RunResult r = runProgram("text: no model here\n", options);
+            QVERIFY2(r.ok, qPrintable(r.error.message));
+        }
+        QCOMPARE(opens->load(), 0);
+        QVERIFY(!QFileInfo::exists(path));
+        {
+            pdl::RunOptions options;
+            QVERIFY(!env.compose(options));
+            const pdl::RunResult r = runProgram(
+                "text:\n- model: openai/any\n  input: one\n- model: openai/any\n  input: two\n",
+                options);
+            QVERIFY2(r.ok, qPrintable(r.error.message));
+        }
+        QCOMPARE(opens->load(), 1);
+        std::unique_ptr<promptlog::PromptLog> log = promptlog::PromptLog::open(path);
+        QVERIFY(log);
+        Result<int64_t> calls = log->count({});
+        QVERIFY(calls.ok());
+        QCOMPARE(*calls, int64_t(2));
     }
 
     void aBrokenModelConfigurationIsReportedAndTheRestComposed()

@@ -85,6 +85,17 @@ Result<QList<TemplateInfo>> TemplateCatalog::templates(const QString& language) 
         ids.insert(info.id);
         if (info.fileName.isEmpty())
             return fail(QStringLiteral("has no \"file\""));
+        info.fileNames.insert(QStringLiteral("en"), info.fileName);
+        const QJsonValue files = o.value(QStringLiteral("files"));
+        if (!files.isUndefined() && !files.isObject())
+            return fail(QStringLiteral("\"files\" must be an object: {\"ja\": \"name.ja.pdl\"}"));
+        const QJsonObject languageFiles = files.toObject();
+        for (auto it = languageFiles.begin(); it != languageFiles.end(); ++it) {
+            if (it.value().toString().isEmpty())
+                return fail(QStringLiteral("\"files\": the %1 file has no name").arg(it.key()));
+            info.fileNames.insert(it.key(), it.value().toString());
+        }
+        info.fileName = info.fileNames.value(language, info.fileName);
         for (const char* field : {"title", "description"}) {
             const QJsonValue v = o.value(QLatin1String(field));
             if (!v.isObject() || v.toObject().value(QStringLiteral("en")).toString().isEmpty())
@@ -114,9 +125,9 @@ Result<QList<TemplateInfo>> TemplateCatalog::templates(const QString& language) 
     return result;
 }
 
-Result<QString> TemplateCatalog::programText(const QString& id) const
+Result<QString> TemplateCatalog::programText(const QString& id, const QString& language) const
 {
-    const Result<QList<TemplateInfo>> list = templates();
+    const Result<QList<TemplateInfo>> list = templates(language);
     if (!list)
         return list.error();
     for (const TemplateInfo& t : *list) {

@@ -1,6 +1,7 @@
 // The templates of File › New from Template (resources/templates) run end to end with `hako
 // run` against the local OpenAI-compatible test server, with scripted replies suited to each:
-// each exits 0 and prints what those replies imply, and asks the model what it should.
+// each exits 0 and prints what those replies imply, and asks the model what it should. The
+// Japanese programs (the same templates for a Japanese interface) likewise, asking in Japanese.
 #include "hakoprocess.h"
 #include "openaitestserver.h"
 
@@ -9,6 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -26,6 +28,17 @@ QString templ(const char* name)
 QJsonArray messagesOf(const RecordedRequest& r)
 {
     return QJsonDocument::fromJson(r.body).object()[QStringLiteral("messages")].toArray();
+}
+
+QString templJa(const QString& id)
+{
+    return QStringLiteral(HAKO_SOURCE_DIR "/resources/templates/") + id + QLatin1String(".ja.pdl");
+}
+
+bool hasJapanese(const QString& text)
+{
+    static const QRegularExpression kana(QStringLiteral("[\\x{3040}-\\x{30ff}]"));
+    return text.contains(kana);
 }
 
 // Every message of a request as "role: content", joined: what the model saw.
@@ -297,6 +310,149 @@ private Q_SLOTS:
         QVERIFY2(r.out.trimmed().endsWith(
                      QLatin1String("Not approved after 3 rounds. Final text:\nDraft text 3")),
                  qPrintable(r.out));
+    }
+
+    // Each Japanese template, with replies a model would give in Japanese: it exits 0, prints
+    // its Japanese wording and every request carries Japanese instructions.
+    void japanese_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<QStringList>("replies");
+        QTest::addColumn<QByteArray>("typed");
+        QTest::addColumn<QStringList>("printed");
+        QTest::addColumn<QString>("asked"); // in the first request
+        QTest::newRow("summarize")
+            << QStringLiteral("summarize")
+            << QStringList{QStringLiteral("Hako はモデル呼び出しを箱で見せるアプリです。")}
+            << QByteArray()
+            << QStringList{QStringLiteral("要約：\nHako はモデル呼び出しを箱で見せるアプリです。")}
+            << QStringLiteral("この文章を読んでいない同僚向けに3文以内で要約してください");
+        QTest::newRow("classify") << QStringLiteral("classify")
+                                  << QStringList{QStringLiteral("苦情")} << QByteArray()
+                                  << QStringList{QStringLiteral("ラベル：苦情")}
+                                  << QStringLiteral("褒め言葉、苦情、質問、その他");
+        QTest::newRow("extract_json")
+            << QStringLiteral("extract_json")
+            << QStringList{QStringLiteral(R"({"name": "田中愛子", "company": "さくら書房", )"
+                                          R"("email": "aiko@sakura-books.example", )"
+                                          R"("quantity": 12})")}
+            << QByteArray() << QStringList{QStringLiteral("aiko@sakura-books.example")}
+            << QStringLiteral("以下の項目を取り出してください");
+        QTest::newRow("translate")
+            << QStringLiteral("translate")
+            << QStringList{QStringLiteral("Thank you for your order. It arrives on Friday.")}
+            << QByteArray()
+            << QStringList{QStringLiteral("Thank you for your order. It arrives on Friday.")}
+            << QStringLiteral("日本語から英語へのプロの翻訳者");
+        QTest::newRow("document_qa")
+            << QStringLiteral("document_qa")
+            << QStringList{QStringLiteral("10時です。"), QStringLiteral("5冊までです。")}
+            << QByteArray()
+            << QStringList{QStringLiteral("質問：土曜日は何時に開館しますか？\n答え：10時です。"),
+                           QStringLiteral("答え：5冊までです。")}
+            << QStringLiteral("下の文章だけをもとに質問に答えてください");
+        QTest::newRow("chat") << QStringLiteral("chat")
+                              << QStringList{QStringLiteral("こんにちは、健さん！"),
+                                             QStringLiteral("健さんとおっしゃいました。")}
+                              << QStringLiteral("健です\n私の名前は？\n終了\n読まれない\n").toUtf8()
+                              << QStringList{QStringLiteral("quit または 終了 と入力してください"),
+                                             QStringLiteral("健さんとおっしゃいました。")}
+                              << QStringLiteral("あなたは親切なアシスタントです");
+        QTest::newRow("agent_tools")
+            << QStringLiteral("agent_tools")
+            << QStringList{QStringLiteral(
+                               R"({"thought": "ノートの値段を調べる", "tool": "lookup", )"
+                               R"("arguments": {"topic": "ノート"}})"),
+                           QStringLiteral(R"({"thought": "計算する", "tool": "calculate", )"
+                                          R"("arguments": {"op": "add", "a": 750, "b": 240}})"),
+                           QStringLiteral(R"({"thought": "完了", "tool": "finish", )"
+                                          R"("arguments": {"answer": "990円です。"}})")}
+            << QByteArray()
+            << QStringList{QStringLiteral("結果：ノートは1冊250円です。\n"),
+                           QStringLiteral("結果：990\n"), QStringLiteral("答え：990円です。")}
+            << QStringLiteral("あなたは次のツールを使って質問に答えます");
+        QTest::newRow("write_review")
+            << QStringLiteral("write_review")
+            << QStringList{QStringLiteral("図書館は早く閉まります。"),
+                           QStringLiteral("曜日と時刻を書いてください。"),
+                           QStringLiteral("今週金曜日は15時に閉館いたします。"),
+                           QStringLiteral("APPROVED")}
+            << QByteArray()
+            << QStringList{QStringLiteral("下書き 1：\n図書館は早く閉まります。"),
+                           QStringLiteral("レビュー役：曜日と時刻を書いてください。"),
+                           QStringLiteral("合格しました。完成した文章：\n今週金曜日は15時に閉館"
+                                          "いたします。")}
+            << QStringLiteral("最初の下書きを書いてください");
+    }
+    void japanese()
+    {
+        QFETCH(QString, id);
+        QFETCH(QStringList, replies);
+        QFETCH(QByteArray, typed);
+        QFETCH(QStringList, printed);
+        QFETCH(QString, asked);
+        script(replies);
+        const HakoOutcome r = run(templJa(id), typed);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        for (const QString& p : printed)
+            QVERIFY2(r.out.contains(p), qPrintable(r.out));
+        if (id == QLatin1String("extract_json")) {
+            const QJsonObject record = QJsonDocument::fromJson(r.out.toUtf8()).object();
+            QCOMPARE(record[QStringLiteral("name")].toString(), QStringLiteral("田中愛子"));
+            QCOMPARE(record[QStringLiteral("quantity")].toInt(), 12);
+        }
+        if (id == QLatin1String("agent_tools")) // the arguments as written, not as \uXXXX
+            QVERIFY2(r.out.contains(QStringLiteral("行動：lookup {'topic': 'ノート'}")),
+                     qPrintable(r.out));
+        QCOMPARE(m_server->requestCount(), replies.size());
+        const QString first = transcriptOf(m_server->requests().first());
+        QVERIFY2(first.contains(asked), qPrintable(first));
+        for (const RecordedRequest& request : m_server->requests())
+            QVERIFY2(hasJapanese(transcriptOf(request)), qPrintable(transcriptOf(request)));
+    }
+
+    void japaneseClassifyLabels_data()
+    {
+        QTest::addColumn<QString>("reply");
+        QTest::addColumn<QString>("printed");
+        QTest::newRow("label") << QStringLiteral("質問") << QStringLiteral("ラベル：質問");
+        QTest::newRow("full stop and quotes")
+            << QStringLiteral(" 「苦情」。\n") << QStringLiteral("ラベル：苦情");
+        QTest::newRow("not a label")
+            << QStringLiteral("怒り")
+            << QStringLiteral("ラベル：不明（モデルの答え「怒り」はラベルの一覧にありません）");
+    }
+    void japaneseClassifyLabels()
+    {
+        QFETCH(QString, reply);
+        QFETCH(QString, printed);
+        script({reply});
+        const HakoOutcome r = run(templJa(QStringLiteral("classify")));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.out.trimmed(), printed);
+        const QString seen = transcriptOf(m_server->requests().first());
+        QVERIFY2(seen.contains(QStringLiteral("注文した荷物が2週間も遅れて届き")),
+                 qPrintable(seen));
+    }
+
+    void japaneseMemoryAgent()
+    {
+        const QString store = m_dir.filePath(QStringLiteral("assistant-ja.hakomem"));
+        script({QStringLiteral("お客様のメールを2文で要約する練習はいかがですか。")});
+        const HakoOutcome r =
+            run(templJa(QStringLiteral("memory_agent")), {}, {QStringLiteral("--memory"), store});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("答え：お客様のメールを2文で要約する練習")),
+                 qPrintable(r.out));
+        QCOMPARE(r.out.count(QLatin1String("\n- ")), 3); // how_many memories
+        const QString seen = transcriptOf(m_server->requests().first());
+        QVERIFY2(seen.contains(QStringLiteral("覚えていること：\n- ")), qPrintable(seen));
+        QVERIFY(seen.contains(QStringLiteral("練習に使える最初のプロンプト")));
+        const HakoOutcome list = runHako(
+            {QStringLiteral("memory"), QStringLiteral("--store"), store, QStringLiteral("list")});
+        QVERIFY2(list.exitCode == 0, qPrintable(list.err));
+        QCOMPARE(list.out.count(QStringLiteral("ユーザーの名前は愛子")), 1);
+        QCOMPARE(list.out.count(QStringLiteral("答え：お客様のメール")), 1);
     }
 
     void memoryAgent()

@@ -1,12 +1,14 @@
 // File › New from Template (offscreen): the dialog lists the templates in the interface
 // language, the first selected; a template chosen with the keyboard and created with Return
-// opens as a new, unsaved, untitled program; Cancel and "save changes?" behave as for New.
+// opens as a new, unsaved, untitled program in the Prompt view, in the interface language, with
+// a message in Prompt-view words; Cancel and "save changes?" behave as for New.
 // With HAKO_SCREENSHOT_DIR set, saves the dialog in English and Japanese.
 #include "core/workbench/templatecatalog.h"
 #include "isolatedsettings.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/pdleditor.h"
+#include "widgets/promptview/promptview.h"
 #include "widgets/templates/templatedialog.h"
 #include "widgets/workbench/filecontroller.h"
 #include "widgets/workbench/mainwindow.h"
@@ -18,12 +20,15 @@
 #include <QDir>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextEdit>
 
 using namespace hako;
 
@@ -33,6 +38,24 @@ QString templateText(const char* file)
 {
     QFile f(QStringLiteral(HAKO_SOURCE_DIR "/resources/templates/") + QLatin1String(file));
     return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+// Whether the Prompt view shows `text` in one of its fields or labels.
+bool promptViewShows(PromptView* view, const QString& text)
+{
+    for (QLineEdit* w : view->findChildren<QLineEdit*>())
+        if (w->text().contains(text))
+            return true;
+    for (QPlainTextEdit* w : view->findChildren<QPlainTextEdit*>())
+        if (w->toPlainText().contains(text))
+            return true;
+    for (QTextEdit* w : view->findChildren<QTextEdit*>())
+        if (w->toPlainText().contains(text))
+            return true;
+    for (QLabel* w : view->findChildren<QLabel*>())
+        if (w->text().contains(text))
+            return true;
+    return false;
 }
 
 QAction* newFromTemplateAction(MainWindow& window)
@@ -52,6 +75,15 @@ void saveShot(QWidget* w, const QString& name)
     // Let pending layouts (a changed selection's texts) settle before grabbing.
     QTest::qWait(50);
     QVERIFY(w->grab().save(QDir(dir).filePath(name)));
+}
+
+// The texts of a widget's labels.
+QStringList labelTexts(QWidget* w)
+{
+    QStringList texts;
+    for (QLabel* l : w->findChildren<QLabel*>())
+        texts << l->text();
+    return texts;
 }
 
 } // namespace
@@ -126,6 +158,11 @@ private Q_SLOTS:
         }
         auto* inputs = dialog->findChild<QLabel*>(QStringLiteral("templateInputs"));
         QVERIFY(inputs->text().contains(QLatin1String("audience")));
+        // The hint speaks of the Prompt view the program opens in, not of YAML.
+        const QStringList hints = labelTexts(dialog);
+        QVERIFY2(hints.join(QLatin1Char('\n')).contains(QLatin1String("Prompt view")),
+                 qPrintable(hints.join(QLatin1Char('\n'))));
+        QVERIFY(!hints.join(QLatin1Char('\n')).contains(QLatin1String("defs")));
         saveShot(dialog, QStringLiteral("templatedialog-en.png"));
 
         // Down twice: "Extract data as JSON"; its inputs show.
@@ -145,8 +182,14 @@ private Q_SLOTS:
         QVERIFY(window.editorPane()->isModified());
         QCOMPARE(window.windowTitle(), QStringLiteral("untitled.pdl[*] — Hako"));
         QVERIFY(window.isWindowModified());
-        QVERIFY(window.editorPane()->messageBar()->text().contains(
-            QLatin1String("Extract data as JSON")));
+        const QString message = window.editorPane()->messageBar()->text();
+        QVERIFY(message.contains(QLatin1String("Extract data as JSON")));
+        QVERIFY2(!message.contains(QLatin1String("defs")), qPrintable(message));
+        QVERIFY(message.contains(QLatin1String("inputs at the top")));
+        // It opens in the Prompt view, ready to fill in.
+        QVERIFY(window.editorPane()->isPromptMode());
+        QVERIFY(window.editorPane()->promptView()->isVisible());
+        QVERIFY(!editor->isVisible());
         // The dialog is gone (deleted on close).
         QTRY_VERIFY(!window.findChild<TemplateDialog*>());
         window.resize(1000, 700);
@@ -208,6 +251,49 @@ private Q_SLOTS:
         list->setCurrentRow(8);
         saveShot(dialog, QStringLiteral("templatedialog-ja-memory.png"));
         dialog->reject();
+    }
+
+    void japaneseTemplateOpensInThePromptView()
+    {
+        qputenv("HAKO_LANGUAGE", "ja");
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.files()->newFromTemplate(QStringLiteral("classify")));
+        EditorPane* pane = window.editorPane();
+        // The Japanese program, unsaved and untitled.
+        QCOMPARE(pane->editor()->text(), templateText("classify.ja.pdl"));
+        QVERIFY(pane->editor()->text() != templateText("classify.pdl"));
+        QVERIFY(pane->filePath().isEmpty());
+        QVERIFY(pane->isModified());
+        // Shown in the Prompt view, its Japanese inputs and instructions in the fields.
+        QVERIFY(pane->isPromptMode());
+        QVERIFY(pane->promptModeAction()->isChecked());
+        QVERIFY(pane->promptView()->isVisible());
+        QVERIFY(!pane->editor()->isVisible());
+        QTRY_VERIFY(
+            promptViewShows(pane->promptView(), QStringLiteral("注文した荷物が2週間も遅れて届き")));
+        QVERIFY(promptViewShows(pane->promptView(), QStringLiteral("ラベルだけを")));
+        // The message names the Japanese title and says what to do without YAML words.
+        const QString message = pane->messageBar()->text();
+        QVERIFY2(message.contains(QStringLiteral("ラベルに分類する")), qPrintable(message));
+        QVERIFY2(!message.contains(QLatin1String("defs")), qPrintable(message));
+        window.resize(1000, 700);
+        saveShot(&window, QStringLiteral("templates-created-ja.png"));
+
+        // English stays English.
+        qputenv("HAKO_LANGUAGE", "en");
+        QVERIFY(window.files()->newFromTemplate(QStringLiteral("classify")));
+        QCOMPARE(window.editorPane()->editor()->text(), templateText("classify.pdl"));
+        QVERIFY(window.editorPane()->isPromptMode());
+    }
+
+    void japaneseHintWithoutYaml()
+    {
+        TemplateDialog dialog(TemplateCatalog(), QStringLiteral("ja"));
+        const QString hints = labelTexts(&dialog).join(QLatin1Char('\n'));
+        QVERIFY2(hints.contains(QStringLiteral("プロンプト表示")), qPrintable(hints));
+        QVERIFY(!hints.contains(QLatin1String("defs")));
     }
 
     void japaneseFromSetting()

@@ -76,12 +76,14 @@ TemplateDialog::TemplateDialog(const TemplateCatalog& catalog, const QString& la
     m_description->setAccessibleName(ui("Template description", "テンプレートの説明"));
     m_inputsHeading = wrappingLabel(details);
     m_inputsHeading->setText(
-        ui("Change these values at the top of the program, under defs:",
-           "プログラムの先頭（defs: の下）にある次の値を書き換えて使います。"));
+        ui("The program opens in the Prompt view: change these inputs at the top to your own "
+           "text, then press Run.",
+           "プログラムはプロンプト表示で開きます。先頭にある次の入力を自分の文章に書き換えてから、"
+           "「実行」を押してください。"));
     m_inputsHeading->setAccessibleName(m_inputsHeading->text());
     m_inputs = wrappingLabel(details);
     m_inputs->setObjectName(QStringLiteral("templateInputs"));
-    m_inputs->setAccessibleName(ui("Values to change", "書き換える値"));
+    m_inputs->setAccessibleName(ui("Inputs to change", "書き換える入力"));
     m_inputs->setTextFormat(Qt::RichText);
     m_needs = wrappingLabel(details);
     m_needs->setObjectName(QStringLiteral("templateNeeds"));

@@ -231,7 +231,8 @@ void FileController::newFromTemplateDialog()
 bool FileController::newFromTemplate(const QString& id)
 {
     TemplateCatalog catalog;
-    const Result<QString> text = catalog.programText(id);
+    const QString language = templateLanguage();
+    const Result<QString> text = catalog.programText(id, language);
     if (!text) {
         editor()->messageBar()->showMessage(text.error().message);
         return false;
@@ -245,9 +246,13 @@ bool FileController::newFromTemplate(const QString& id)
     editor->replaceSelectedText(*text);
     editor->endUndoAction();
     editor->setCursorPosition(0, 0);
+    // A template is there to be filled in, not read as YAML: its inputs and prompts show as
+    // the Prompt view's fields.
+    target->setPromptMode(true);
+    target->setFocus();
     QString title = id;
     bool needsMemory = false;
-    if (const auto list = catalog.templates(templateLanguage())) {
+    if (const auto list = catalog.templates(language)) {
         for (const TemplateInfo& t : *list) {
             if (t.id == id) {
                 title = t.title;
@@ -255,8 +260,8 @@ bool FileController::newFromTemplate(const QString& id)
             }
         }
     }
-    QString message = tr("New program from the template “%1”: change the values under defs: at "
-                         "the top, then Run. Save to keep it.")
+    QString message = tr("New program from the template “%1”: change the inputs at the top to "
+                         "your own text, then press Run. Save to keep it.")
                           .arg(title);
     if (needsMemory)
         message += QLatin1Char(' ') + tr("It needs a memory store (Memory pane).");

@@ -1,8 +1,11 @@
 // TemplateCatalog over the shipped resources/templates: every template in templates.json
 // exists, is a valid program (parsed and checked by hako_pdl, no errors and no undefined names
 // besides the `memory` binding a memory store gives), has English and Japanese texts, and a
-// malformed templates.json gives an error naming the file and the reason.
+// malformed templates.json gives an error naming the file and the reason. Every template has a
+// Japanese program (templates.json `files.ja`) with the same inputs whose prompts are Japanese,
+// which programText(id, "ja") gives.
 #include "core/pdl/programcheck.h"
+#include "core/playground/promptdoc.h"
 #include "core/workbench/templatecatalog.h"
 
 #include <QDir>
@@ -13,6 +16,8 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace hako;
 
@@ -29,6 +34,63 @@ QJsonArray shippedIndex()
         .object()
         .value(QStringLiteral("templates"))
         .toArray();
+}
+
+bool hasJapanese(const QString& text)
+{
+    static const QRegularExpression kana(
+        QStringLiteral("[\\x{3040}-\\x{30ff}\\x{4e00}-\\x{9fff}]"));
+    return text.contains(kana);
+}
+
+// The names a program defines at the top of its `defs:` (two-space keys), in order.
+QStringList topLevelDefs(const QString& program)
+{
+    static const QRegularExpression key(QStringLiteral("^  ([A-Za-z_]\\w*):"));
+    QStringList names;
+    bool inDefs = false;
+    for (const QString& line : program.split(QLatin1Char('\n'))) {
+        if (!line.startsWith(QLatin1Char(' ')) && !line.startsWith(QLatin1Char('#')))
+            inDefs = line.startsWith(QLatin1String("defs:"));
+        else if (const QRegularExpressionMatch m = key.match(line); inDefs && m.hasMatch())
+            names << m.captured(1);
+    }
+    return names;
+}
+
+// Every text of a Prompt view item and the items inside it.
+void collectTexts(const QList<playground::PromptDocItem>& items, QStringList& out)
+{
+    for (const playground::PromptDocItem& i : items) {
+        out << i.text;
+        collectTexts(i.children, out);
+    }
+}
+
+// The model calls (cards) of a Prompt view, inside loops and conditions too.
+void collectCards(const QList<playground::PromptDocItem>& items,
+                  QList<playground::PromptDocItem>& out)
+{
+    for (const playground::PromptDocItem& i : items) {
+        if (i.kind == playground::PromptDocItem::Kind::Card)
+            out << i;
+        else
+            collectCards(i.children, out);
+    }
+}
+
+// The problems hako_pdl finds in `text` (parse errors, undefined names other than `memory`).
+QStringList problemsOf(const QString& text, const QString& file)
+{
+    pdl::ScopeOptions options;
+    options.externalNames = {QStringLiteral("memory")};
+    const pdl::ProgramReport report = pdl::analyzeProgramText(text.toUtf8(), file, options);
+    QStringList problems;
+    for (const Diagnostic& d : report.diagnostics)
+        problems << d.toString();
+    if (!report.parse.program)
+        problems << QStringLiteral("no program");
+    return problems;
 }
 
 } // namespace
@@ -111,15 +173,8 @@ private Q_SLOTS:
         const auto text = catalog.programText(id);
         QVERIFY2(text.ok(), qPrintable(text.ok() ? QString() : text.error().message));
         const QString file = entry.value(QStringLiteral("file")).toString();
-        pdl::ScopeOptions options;
-        options.externalNames = {QStringLiteral("memory")};
-        const pdl::ProgramReport report =
-            pdl::analyzeProgramText(text->toUtf8(), QDir(kFolder).filePath(file), options);
-        QStringList problems;
-        for (const Diagnostic& d : report.diagnostics)
-            problems << d.toString();
-        QVERIFY2(report.diagnostics.empty(), qPrintable(problems.join(QLatin1Char('\n'))));
-        QVERIFY(report.parse.program);
+        const QStringList problems = problemsOf(*text, QDir(kFolder).filePath(file));
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
 
         // Each input is a name the program defines (with a sample value) in its top-level defs.
         for (const QJsonValue& in : inputs) {
@@ -130,6 +185,97 @@ private Q_SLOTS:
         // A title line and `model: default` for the user's model.
         QVERIFY(text->startsWith(QLatin1String("# title: ")));
         QVERIFY(text->contains(QLatin1String("model: default")));
+    }
+
+    void japaneseProgram_data() { everyTemplate_data(); }
+    void japaneseProgram()
+    {
+        QFETCH(QString, id);
+        const TemplateCatalog catalog(kFolder);
+        const auto ja = catalog.templates(QStringLiteral("ja"));
+        QVERIFY(ja.ok());
+        const auto info =
+            std::find_if(ja->begin(), ja->end(), [&](const TemplateInfo& t) { return t.id == id; });
+        QVERIFY(info != ja->end());
+        // A file of its own, listed in templates.json, which programText gives for "ja".
+        QCOMPARE(info->fileName, id + QLatin1String(".ja.pdl"));
+        QCOMPARE(info->fileNames.value(QStringLiteral("ja")), info->fileName);
+        QCOMPARE(info->fileNames.value(QStringLiteral("en")), id + QLatin1String(".pdl"));
+        const auto text = catalog.programText(id, QStringLiteral("ja"));
+        QVERIFY2(text.ok(), qPrintable(text.ok() ? QString() : text.error().message));
+        QFile file(QDir(kFolder).filePath(info->fileName));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(*text, QString::fromUtf8(file.readAll()));
+        const auto english = catalog.programText(id);
+        QVERIFY(english.ok());
+        QVERIFY(*english != *text);
+
+        // It parses without problems, says what it is, and keeps the user's model.
+        const QStringList problems = problemsOf(*text, file.fileName());
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        QVERIFY(text->startsWith(QLatin1String("# title: ")));
+        QVERIFY(hasJapanese(text->section(QLatin1Char('\n'), 0, 0)));
+        QVERIFY(text->contains(QLatin1String("model: default")));
+        QVERIFY(!text->contains(QRegularExpression(QStringLiteral("model: (?!default)"))));
+
+        // The same inputs as the English program, in the same order (`${ }` keeps working).
+        QCOMPARE(topLevelDefs(*text), topLevelDefs(*english));
+        for (const TemplateInput& in : info->inputs)
+            QVERIFY2(topLevelDefs(*text).contains(in.name), qPrintable(in.name));
+
+        // Every model call asks in Japanese: its messages, or (a call that sends the program's
+        // context) the program's messages and values.
+        const auto doc =
+            playground::PromptDoc::build(*text, file.fileName(), {QStringLiteral("memory")});
+        QVERIFY(doc.ok());
+        QList<playground::PromptDocItem> cards;
+        collectCards(doc->items, cards);
+        QVERIFY(!cards.isEmpty());
+        QStringList everything;
+        collectTexts(doc->items, everything);
+        for (const playground::PromptDocItem& card : cards) {
+            QStringList asked;
+            collectTexts(card.children, asked);
+            QVERIFY2(hasJapanese(asked.join(QLatin1Char('\n'))) ||
+                         (card.usesContext && hasJapanese(everything.join(QLatin1Char('\n')))),
+                     qPrintable(QStringLiteral("line %1").arg(card.span.line)));
+        }
+        // Its comments are Japanese too: every comment line with words has some.
+        for (const QString& line : text->split(QLatin1Char('\n'))) {
+            const QString comment = line.trimmed();
+            if (comment.startsWith(QLatin1Char('#')) && comment.size() > 12)
+                QVERIFY2(hasJapanese(comment), qPrintable(comment));
+        }
+    }
+
+    void languageFiles()
+    {
+        // A language without a file of its own gets the English program; a listed file that is
+        // missing is an error naming it.
+        const QString folder =
+            writeIndex("{\"templates\": [{\"id\": \"a\", \"file\": \"a.pdl\", \"files\": "
+                       "{\"ja\": \"a.ja.pdl\"}, \"title\": {\"en\": \"A\"}, \"description\": "
+                       "{\"en\": \"d\"}}, {\"id\": \"b\", \"file\": \"b.pdl\", \"title\": "
+                       "{\"en\": \"B\"}, \"description\": {\"en\": \"d\"}}]}");
+        for (const char* name : {"a.pdl", "a.ja.pdl", "b.pdl"}) {
+            QFile f(QDir(folder).filePath(QLatin1String(name)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray("text: ") + name);
+        }
+        const TemplateCatalog catalog(folder);
+        QCOMPARE(*catalog.programText(QStringLiteral("a"), QStringLiteral("ja")),
+                 QStringLiteral("text: a.ja.pdl"));
+        QCOMPARE(*catalog.programText(QStringLiteral("a"), QStringLiteral("en")),
+                 QStringLiteral("text: a.pdl"));
+        QCOMPARE(*catalog.programText(QStringLiteral("a"), QStringLiteral("fr")),
+                 QStringLiteral("text: a.pdl"));
+        QCOMPARE(*catalog.programText(QStringLiteral("b"), QStringLiteral("ja")),
+                 QStringLiteral("text: b.pdl"));
+        QVERIFY(QFile::remove(QDir(folder).filePath(QStringLiteral("a.ja.pdl"))));
+        const auto gone = catalog.programText(QStringLiteral("a"), QStringLiteral("ja"));
+        QVERIFY(!gone.ok());
+        QVERIFY2(gone.error().message.contains(QLatin1String("a.ja.pdl")),
+                 qPrintable(gone.error().message));
     }
 
     void malformedIndex_data()
@@ -154,6 +300,16 @@ private Q_SLOTS:
                           "\"file\": \"b.pdl\", \"title\": {\"en\": \"B\"}, \"description\": "
                           "{\"en\": \"d\"}}]}")
             << QStringLiteral("template 2 (a): the id is used twice");
+        QTest::newRow("files not an object")
+            << QByteArray("{\"templates\": [{\"id\": \"a\", \"file\": \"a.pdl\", \"files\": "
+                          "[\"a.ja.pdl\"], \"title\": {\"en\": \"A\"}, \"description\": "
+                          "{\"en\": \"d\"}}]}")
+            << QStringLiteral("template 1 (a): \"files\" must be an object");
+        QTest::newRow("files without a name")
+            << QByteArray("{\"templates\": [{\"id\": \"a\", \"file\": \"a.pdl\", \"files\": "
+                          "{\"ja\": \"\"}, \"title\": {\"en\": \"A\"}, \"description\": "
+                          "{\"en\": \"d\"}}]}")
+            << QStringLiteral("template 1 (a): \"files\": the ja file has no name");
     }
     void malformedIndex()
     {

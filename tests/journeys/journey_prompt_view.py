@@ -4,11 +4,12 @@
 With the interface in Japanese, Hako starts without a file and shows its start page. The user
 connects a model by typing the address of an OpenAI-compatible server (the local test server),
 testing it and choosing to use it; then chooses 「プロンプトを書く」 and the "summarise a
-text" template (文章を要約する). In the Prompt view (Ctrl+Shift+Y) the user replaces the text to
-summarise in its field, runs the program (F5: the server receives that text), adds a sentence
-to the model call's message in its card, runs again (the server receives the new wording and
-the card shows the reply), and switches back to the YAML: the change is there and every comment
-of the template is kept.
+text" template (文章を要約する), which opens in Japanese in the Prompt view. The user replaces
+the text to summarise in its field, runs the program (F5: the server receives that text), adds a
+sentence to the model call's message in its card, runs again (the server receives the new wording
+and the card shows the reply), presses the card's 「プレイグラウンドで試す」 (the playground opens
+that card's prompt with the text she typed as its input) and switches back to the YAML: the
+change is there and every comment of the template is kept.
 """
 import os
 import sys
@@ -20,7 +21,7 @@ from panes import expect, ja, status_text  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
-TEMPLATE = os.path.join(ROOT, "resources", "templates", "summarize.pdl")
+TEMPLATE = os.path.join(ROOT, "resources", "templates", "summarize.ja.pdl")
 
 
 def journey(s, args):
@@ -71,14 +72,12 @@ def journey(s, args):
         s.click(item)
         s.screenshot("template-gallery")
         s.click(s.first(dialog, role="push button", name="作成", showing=True))
-        s.wait_for(lambda: "description: Summarise a text" in s.editor_text(),
-                   "the template in the editor", timeout=20)
 
-        # The Prompt view.
-        s.focus_editor()
-        s.key("ctrl+shift+y")
+        # The template opens in the Prompt view, in Japanese.
         view = s.wait_for(lambda: s.first(s.window, name=ja("Prompt document"), showing=True),
                           "the Prompt view", timeout=20)
+        s.wait_for(lambda: any("要約" in (a.name or "") for a in s.all(view, showing=True)),
+                   "the Japanese template in the Prompt view", timeout=20)
         s.screenshot("prompt-view")
         field = s.wait_for(lambda: s.first(view, name=ja("Value %1", "text"), showing=True),
                            "the field of the text to summarise")
@@ -113,6 +112,19 @@ def journey(s, args):
                                for a in s.all(view, role="label", showing=True)),
                    "the second reply under the card", timeout=30)
         s.screenshot("second-run")
+
+        # The card's "Try in Playground": that prompt, with the text typed above as its input.
+        try_it = s.wait_for(lambda: s.first(view, role="push button",
+                                            name=ja("Try %1 in the playground", "summary"),
+                                            showing=True), "the card's Try in Playground")
+        s.click(try_it)
+        playground = s.wait_for(lambda: s.first(s.window, role="table", name=ja("Inputs"),
+                                                showing=True), "the playground's inputs",
+                                timeout=20)
+        s.wait_for(lambda: any("sixteen hours" in " ".join(cells)
+                               for _, cells in s.table_rows(playground)),
+                   "the Prompt view's text as the playground's input", timeout=20)
+        s.screenshot("playground")
 
         # Back to the YAML: the change is there, and every comment of the template.
         s.key("ctrl+shift+y")

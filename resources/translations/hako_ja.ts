@@ -1812,10 +1812,6 @@ quit, q                    stop the program
         <translation>未保存のプログラムを復元しますか？</translation>
     </message>
     <message>
-        <source>New program from the template “%1”: change the values under defs: at the top, then Run. Save to keep it.</source>
-        <translation>テンプレート「%1」から新しいプログラムを作成しました。先頭の defs: の値を変更してから実行してください。残すには保存してください。</translation>
-    </message>
-    <message>
         <source>It needs a memory store (Memory pane).</source>
         <translation>メモリストアが必要です（メモリ ペイン）。</translation>
     </message>
@@ -1888,6 +1884,10 @@ Restore the unsaved changes? Each opens in its own tab. (If not, they stay under
 %1
 
 保存されていない変更を復元しますか?それぞれ別のタブで開きます。(復元しない場合も「ファイル › 未保存の内容を復元」に残ります。)</translation>
+    </message>
+    <message>
+        <source>New program from the template “%1”: change the inputs at the top to your own text, then press Run. Save to keep it.</source>
+        <translation>テンプレート「%1」から新しいプログラムを作りました。先頭の入力を自分の文章に書き換えてから「実行」を押してください。残すには保存してください。</translation>
     </message>
 </context>
 <context>

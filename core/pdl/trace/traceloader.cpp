@@ -318,10 +318,17 @@ Result<TraceLoadResult> parseTraceData(const QByteArray& data, const QString& pa
         };
     if (std::optional<Result<TraceLoadResult>> fast = parseFast(data, path, forward, cancel))
         return std::move(*fast);
+    return parseTraceDataTolerant(data, path, forward, cancel);
+}
+
+Result<TraceLoadResult> parseTraceDataTolerant(const QByteArray& data, const QString& path,
+                                               const TraceLoadProgress& progress,
+                                               const CancelToken& cancel)
+{
     ProgressTracker tracker;
     tracker.begin = data.constData();
     tracker.total = data.size();
-    tracker.progress = &forward;
+    tracker.progress = &progress;
     tracker.cancel = &cancel;
     tracker.current = data.constData();
     RecoveringBuilder builder(tracker);

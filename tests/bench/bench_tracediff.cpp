@@ -167,6 +167,7 @@ void benchHakoDiff(const char* name, int iterations)
             return;
         }
     }
+    std::fflush(stdout); // the child must not write this process's buffered lines again
     QElapsedTimer t;
     t.start();
     const pid_t pid = fork();

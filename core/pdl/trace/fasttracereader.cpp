@@ -236,6 +236,8 @@ private:
     std::string key(od::field& f) { return unescape(rawKey(f)); }
     Value string(std::string_view raw);
     Value value(od::value v, int depth);
+    Value dict(od::object& o, int depth);
+    const char* position(); ///< where the parser is (the end of the data once there)
     Value number(od::value& v);
     int64_t toInt(od::value& v);
     void skip(od::value v, int depth);
@@ -262,14 +264,12 @@ private:
     // Strings by their JSON text (which stays in the input while the tree is built): a trace
     // repeats its contexts and messages in every model block, and a Value shares its text.
     std::unordered_map<std::string_view, Value> m_strings;
+    std::unordered_map<std::string_view, Value> m_objects; ///< messages, by their JSON text
 };
 
 void Builder::tick()
 {
-    const char* at = nullptr;
-    if (m_doc.current_location().get(at) != simdjson::SUCCESS)
-        return;
-    const qint64 done = at - m_begin;
+    const qint64 done = position() - m_begin;
     if (done < m_nextTick)
         return;
     m_nextTick = (done / kProgressStep + 1) * kProgressStep;
@@ -331,6 +331,25 @@ int64_t Builder::toInt(od::value& v)
     return n.asInt();
 }
 
+const char* Builder::position()
+{
+    const char* at = nullptr;
+    if (m_doc.current_location().get(at) != simdjson::SUCCESS)
+        return m_begin + m_size;
+    return at;
+}
+
+Value Builder::dict(od::object& o, int depth)
+{
+    Dict d;
+    for (auto r : o) {
+        od::field f = take(std::move(r));
+        Value k = string(rawKey(f));
+        d.set(std::move(k), value(f.value(), depth + 1));
+    }
+    return Value(std::move(d));
+}
+
 Value Builder::value(od::value v, int depth)
 {
     if (depth > kMaxValueDepth)
@@ -344,14 +363,21 @@ Value Builder::value(od::value v, int depth)
         return Value(std::move(items));
     }
     case od::json_type::object: {
-        Dict d;
+        const char* start = v.raw_json_token().data();
         od::object o = take(v.get_object());
-        for (auto r : o) {
-            od::field f = take(std::move(r));
-            Value k = string(rawKey(f));
-            d.set(std::move(k), value(f.value(), depth + 1));
-        }
-        return Value(std::move(d));
+        if (depth < 1 || depth > 2)
+            return dict(o, depth);
+        // Messages: a reference trace records the whole context in every model block, so
+        // the same message object recurs in many blocks. Checked (walked) first, looked up by
+        // its text, and built only the first time.
+        skipObject(o, depth);
+        const std::string_view text(start, size_t(position() - start));
+        if (auto it = m_objects.find(text); it != m_objects.end())
+            return it->second;
+        take(o.reset());
+        Value built = dict(o, depth);
+        m_objects.emplace(text, built);
+        return built;
     }
     case od::json_type::string:
         return string(stringContent(v));

@@ -296,7 +296,8 @@ private Q_SLOTS:
 
     void repeatedStringsAreShared()
     {
-        // A context repeated in every model block (as the reference records it) is held once.
+        // A context repeated in every model block (as the reference records it) is held once:
+        // a 1 GB reference trace holds mostly such repeats.
         QByteArray json = j("{'kind': 'text', 'text': [");
         const QByteArray context =
             j("[{'role': 'user', 'content': '") + QByteArray(1000, 'x') + j("'}]");
@@ -312,6 +313,9 @@ private Q_SLOTS:
             nodes[2]->context.asList().front().asDict().find("content")->asString();
         QCOMPARE(a.size(), size_t(1000));
         QCOMPARE(static_cast<const void*>(a.data()), static_cast<const void*>(b.data()));
+        // The message itself, too.
+        QCOMPARE(&nodes[0]->context.asList().front().asDict(),
+                 &nodes[2]->context.asList().front().asDict());
     }
 };
 

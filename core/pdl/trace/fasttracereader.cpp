@@ -235,6 +235,7 @@ private:
     void tick();
     std::string key(od::field& f) { return unescape(rawKey(f)); }
     Value string(std::string_view raw);
+    QString fileName(std::string_view raw);
     Value value(od::value v, int depth);
     Value dict(od::object& o, int depth);
     const char* position(); ///< where the parser is (the end of the data once there)
@@ -265,6 +266,7 @@ private:
     // repeats its contexts and messages in every model block, and a Value shares its text.
     std::unordered_map<std::string_view, Value> m_strings;
     std::unordered_map<std::string_view, Value> m_objects; ///< messages, by their JSON text
+    std::unordered_map<std::string_view, QString> m_files; ///< every block names one or two
 };
 
 void Builder::tick()
@@ -287,6 +289,14 @@ Value Builder::string(std::string_view raw)
     Value v(unescape(raw));
     m_strings.emplace(raw, v);
     return v;
+}
+
+QString Builder::fileName(std::string_view raw)
+{
+    auto it = m_files.find(raw);
+    if (it == m_files.end())
+        it = m_files.emplace(raw, QString::fromStdString(unescape(raw))).first;
+    return it->second;
 }
 
 Value Builder::number(od::value& v)
@@ -784,7 +794,7 @@ void Builder::location(TraceNode& n, od::value& v)
             skip(x, 0);
         } else if (i == 0) {
             if (take(x.type()) == od::json_type::string)
-                n.span.file = QString::fromStdString(unescape(stringContent(x)));
+                n.span.file = fileName(stringContent(x));
             else
                 skip(x, 0);
         } else {

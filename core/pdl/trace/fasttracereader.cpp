@@ -169,7 +169,27 @@ std::string_view stringContent(od::value& v)
         token.remove_suffix(1);
     if (token.size() < 2 || token.front() != '"' || token.back() != '"')
         throw Unsupported{};
+    // Consumed (without simdjson's unescaping), so that the parser moves past it: the root's
+    // check (Builder::fieldDone) relies on where the parser is after each field.
+    (void)take(v.get_raw_json_string());
     return token.substr(1, token.size() - 2);
+}
+
+// get_number() only looks at the number: read it as its type, so that the parser moves past
+// it (the root's check relies on that; see Builder::fieldDone).
+void consumeNumber(od::value& v, const od::number& num)
+{
+    switch (num.get_number_type()) {
+    case od::number_type::signed_integer:
+        (void)take(v.get_int64());
+        return;
+    case od::number_type::unsigned_integer:
+        (void)take(v.get_uint64());
+        return;
+    default:
+        (void)take(v.get_double());
+        return;
+    }
 }
 
 // A key's content, escapes as written (stage 1 guarantees the closing quote).
@@ -233,6 +253,8 @@ public:
 
 private:
     void tick();
+    void fieldDone(int depth);
+    void rootDone(int depth);
     std::string key(od::field& f) { return unescape(rawKey(f)); }
     Value string(std::string_view raw);
     QString fileName(std::string_view raw);
@@ -262,12 +284,39 @@ private:
     const CancelToken& m_cancel;
     od::document& m_doc;
     qint64 m_nextTick = kProgressStep;
+    const char* m_afterRootField = nullptr; ///< the token after the root's last field read
     // Strings by their JSON text (which stays in the input while the tree is built): a trace
     // repeats its contexts and messages in every model block, and a Value shares its text.
     std::unordered_map<std::string_view, Value> m_strings;
     std::unordered_map<std::string_view, Value> m_objects; ///< messages, by their JSON text
     std::unordered_map<std::string_view, QString> m_files; ///< every block names one or two
 };
+
+// On Demand ends a loop silently on a syntax error (it jumps to the end of the document):
+// after each of the root's fields (every value read is consumed) the parser must still be
+// inside the document, and after the root's last one at the root's closing brace, the last
+// character of the data.
+void Builder::fieldDone(int depth)
+{
+    if (depth != 0)
+        return;
+    const char* at = nullptr;
+    if (m_doc.current_location().get(at) != simdjson::SUCCESS)
+        throw Unsupported{};
+    m_afterRootField = at;
+}
+
+void Builder::rootDone(int depth)
+{
+    if (depth != 0)
+        return;
+    const char* last = m_begin + m_size;
+    while (last > m_begin &&
+           (last[-1] == ' ' || last[-1] == '\n' || last[-1] == '\r' || last[-1] == '\t'))
+        --last;
+    if (last == m_begin || m_afterRootField != last - 1 || *m_afterRootField != '}')
+        throw Unsupported{};
+}
 
 void Builder::tick()
 {
@@ -303,6 +352,7 @@ Value Builder::number(od::value& v)
 {
     const std::string_view token = v.raw_json_token();
     od::number num = take(v.get_number());
+    consumeNumber(v, num);
     switch (num.get_number_type()) {
     case od::number_type::signed_integer:
         return Value(int64_t(num.get_int64()));
@@ -326,19 +376,28 @@ Value Builder::number(od::value& v)
     return Value(num.get_double());
 }
 
-// As the tolerant reader's toInt: a float converts only within int64.
+// As the tolerant reader's toInt: a float converts only within int64; an unsigned integer
+// beyond int64 wraps, as nlohmann's get<int64_t>() does.
 int64_t Builder::toInt(od::value& v)
 {
     if (take(v.type()) != od::json_type::number) {
         skip(v, 0);
         return 0;
     }
-    const Value n = number(v);
-    if (n.isFloat()) {
-        const double d = n.asFloat();
-        return d > -9.2e18 && d < 9.2e18 ? int64_t(d) : 0;
+    const std::string_view token = v.raw_json_token();
+    od::number num = take(v.get_number());
+    consumeNumber(v, num);
+    if (num.get_number_type() == od::number_type::unsigned_integer)
+        return static_cast<int64_t>(num.get_uint64());
+    if (num.get_number_type() == od::number_type::signed_integer)
+        return num.get_int64();
+    if (token.find_first_of(".eE") == std::string_view::npos) {
+        if (token.substr(0, 2) == "-0" && token.find_first_of("123456789") == token.npos)
+            return 0;
+        throw Unsupported{};
     }
-    return n.asInt();
+    const double d = num.get_double();
+    return d > -9.2e18 && d < 9.2e18 ? int64_t(d) : 0;
 }
 
 const char* Builder::position()
@@ -504,7 +563,9 @@ TracePtr Builder::block(od::object& obj, const std::string& kind, int depth)
         od::field f = take(std::move(r));
         const std::string k = key(f);
         field(*n, p, k, f.value(), depth);
+        fieldDone(depth);
     }
+    rootDone(depth);
     if (const auto& id = p.id.chosen(p.seenId[0]))
         n->id = *id;
     if (const auto& result = p.result.chosen(p.seenResult[0])) {
@@ -542,17 +603,21 @@ TracePtr Builder::errorBlock(od::object& obj, int depth)
                     n = block(o, kind, depth + 1);
                 else
                     skipObject(o, 0);
-                continue;
+            } else {
+                skip(v, 0);
             }
-        } else if ((k == "msg" && !seenMsg) || (k == "pdl__id" && !seenId)) {
+        } else if (((k == "msg" && !seenMsg) || (k == "pdl__id" && !seenId)) &&
+                   type == od::json_type::string) {
             (k == "msg" ? seenMsg : seenId) = true;
-            if (type == od::json_type::string) {
-                (k == "msg" ? msg : id) = unescape(stringContent(v));
-                continue;
-            }
+            (k == "msg" ? msg : id) = unescape(stringContent(v));
+        } else {
+            seenMsg = seenMsg || k == "msg";
+            seenId = seenId || k == "pdl__id";
+            skip(v, 0);
         }
-        skip(v, 0);
+        fieldDone(depth);
     }
+    rootDone(depth);
     if (!n)
         n = std::make_shared<TraceNode>();
     n->error = msg ? *msg : std::string("error");

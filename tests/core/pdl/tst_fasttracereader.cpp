@@ -8,6 +8,7 @@
 #include "core/pdl/trace/tracewriter.h"
 
 #include <QDirIterator>
+#include <QRandomGenerator>
 #include <QtTest>
 
 using namespace hako;
@@ -184,11 +185,11 @@ private Q_SLOTS:
             << j("{'kind': 'object', 'defs': {'f': {'kind': 'function'}, 'n': 1}, 'contribute': "
                  "['result', {'context': {'role': 'user'}}, {}, 3], 'def': 'd', 'description': "
                  "'what', 'pdl__replayed': true, 'pdl__answered_by_hand': false, 'object': {'a': "
-                 "{'kind': 'data', 'pdl__result': 1}, 'b': 2}}")
+                 "{'kind': 'data', 'pdl__result': 1}, 'b': 2}, 'x': null}")
             << true;
         QTest::newRow("children need a block first")
             << j("{'kind': 'text', 'text': [1, {'kind': 'data'}], 'then': [{'kind': 'data'}, 2, "
-                 "{'kind': 'data', 'pdl__id': 'x'}]}")
+                 "{'kind': 'data', 'pdl__id': 'x'}], 'y': true}")
             << true;
         QTest::newRow("repeated fields")
             << j("{'kind': 'data', 'pdl__id': 'a', 'pdl__id': 'b', 'pdl__result': 1, "
@@ -265,6 +266,56 @@ private Q_SLOTS:
         QCOMPARE(viaEntry->blocks, tolerant->blocks);
         const QString d = difference(viaEntry->root.get(), tolerant->root.get(), QString());
         QVERIFY2(d.isEmpty(), qPrintable(d));
+    }
+
+    void mutatedTracesReadTheSame()
+    {
+        // Deterministic damage to shared traces (bytes changed, removed, repeated; the file
+        // cut short): whichever reader reads each, the outcome is the tolerant reader's.
+        QStringList files = sharedTraces();
+        if (files.isEmpty())
+            QSKIP("no shared traces (../shared/data/traces, ../shared/conformance/pdl/traces)");
+        QRandomGenerator random(31);
+        const char pieces[][8] = {"{",     "}",   "[",  "]",    ",", ":",    "\"",   "\\",
+                                  "\\u12", "1e9", "-0", "null", " ", "\x01", "\xc3", "kind"};
+        int compared = 0;
+        for (int round = 0; round < 400; ++round) {
+            QFile f(files[int(random.bounded(qsizetype(files.size())))]);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QByteArray json = f.readAll();
+            if (json.isEmpty())
+                continue;
+            const qsizetype at = random.bounded(json.size());
+            switch (random.bounded(4)) {
+            case 0:
+                json.truncate(at);
+                break;
+            case 1:
+                json.remove(at, 1 + random.bounded(8));
+                break;
+            case 2:
+                json.insert(at, pieces[random.bounded(int(std::size(pieces)))]);
+                break;
+            default:
+                json[at] = pieces[random.bounded(int(std::size(pieces)))][0];
+                break;
+            }
+            const Result<TraceLoadResult> viaEntry = parseTraceData(json, QStringLiteral("t"));
+            const Result<TraceLoadResult> tolerant =
+                parseTraceDataTolerant(json, QStringLiteral("t"));
+            const QString what = f.fileName() + QStringLiteral(" round ") + QString::number(round);
+            QVERIFY2(viaEntry.ok() == tolerant.ok(), qPrintable(what));
+            if (!tolerant.ok()) {
+                QCOMPARE(viaEntry.error().message, tolerant.error().message);
+                continue;
+            }
+            QCOMPARE(viaEntry->partial, tolerant->partial);
+            QCOMPARE(viaEntry->problem.message, tolerant->problem.message);
+            const QString d = difference(viaEntry->root.get(), tolerant->root.get(), what);
+            QVERIFY2(d.isEmpty(), qPrintable(d));
+            ++compared;
+        }
+        QVERIFY(compared > 0);
     }
 
     void progressAndCancelWhileReadingFast()

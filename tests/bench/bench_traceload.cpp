@@ -194,6 +194,104 @@ void benchFile(const char* name, const QString& path)
     std::printf("BENCH %s_memory %.0f MB\n", name, mb);
 }
 
+// A run's trace of about 47 MB (see main), through the reader and through TraceLoader.
+void benchRun47(const QTemporaryDir& dir)
+{
+    // About 47 MB written by a run (issue 11: "a 47 MB trace Hako itself wrote takes 24 s"): a
+    // loop calling a function of several blocks (sequence, text, if, object), traced and
+    // written by the trace writer; loaded by the core reader and by TraceLoader (the
+    // workbench's path: worker thread, progress, then the model), with the CPU time of each.
+    const QString run47 = dir.filePath(QStringLiteral("run47.json"));
+    {
+        const int iterations = envInt("HAKO_BENCH_TRACE_ITERATIONS", 12300);
+        const std::string program =
+            "defs:\n  f:\n    function:\n      n: integer\n    return:\n      lastOf:\n"
+            "      - def: a\n        data: ${ n * 2 }\n      - text:\n        - \"item ${ a }\"\n"
+            "        - if: ${ a > 10 }\n          then: big\n          else: small\n"
+            "      - object:\n          k: ${ a }\n          s: ${ \"v\" ~ a }\n"
+            "lastOf:\n- repeat:\n    call: ${ f }\n    args:\n      n: ${ i }\n  index: i\n"
+            "  maxIterations: " +
+            std::to_string(iterations) + "\n  join:\n    as: array\n- done\n";
+        ParseResult p =
+            parseProgramText(QByteArray::fromStdString(program), QStringLiteral("run47.pdl"));
+        if (!p.ok())
+            fail(QStringLiteral("bench program does not parse"));
+        RunOptions o;
+        o.trace = true;
+        Interpreter interp(o);
+        RunResult r = interp.run(p.program);
+        if (!r.ok || !r.trace)
+            fail(QStringLiteral("run failed: ") + r.error.message);
+        QString error;
+        if (!writeTraceFile(*r.trace, run47, &error))
+            fail(error);
+    }
+    {
+        TraceModel model;
+        int blocks = 0;
+        double cpu = 0;
+        const double ms = loadMs(run47, model, &blocks, &cpu);
+        const double mb = QFileInfo(run47).size() / 1048576.0;
+        std::fprintf(stderr, "# %d blocks, %.1f MB file\n", blocks, mb);
+        std::printf("BENCH trace_load_run_%.0fmb %.0f ms\n", mb, ms);
+        std::printf("BENCH trace_load_run_%.0fmb_cpu %.0f ms\n", mb, cpu);
+    }
+    {
+        double cpu = 0;
+        const double ms = loaderMs(run47, &cpu);
+        const double mb = QFileInfo(run47).size() / 1048576.0;
+        std::printf("BENCH trace_loader_run_%.0fmb %.0f ms\n", mb, ms);
+        std::printf("BENCH trace_loader_run_%.0fmb_cpu %.0f ms\n", mb, cpu);
+    }
+}
+
+// A block with 200,000 fields, evaluated ones then blocks.
+void benchManyKeys(const QTemporaryDir& dir)
+{
+    // One block with 200,000 evaluated fields (10 MB): reading objects was quadratic in their
+    // keys (70 s of processor time before, about 0.5 s after).
+    const QString keys = dir.filePath(QStringLiteral("keys.json"));
+    {
+        QFile f(keys);
+        if (!f.open(QIODevice::WriteOnly))
+            fail(QStringLiteral("cannot write ") + keys);
+        QByteArray data = R"({"kind": "text", "pdl__id": "text")";
+        for (int i = 0; i < 200000; ++i)
+            data += ", \"k" + QByteArray::number(i) + "\": {\"pdl__expr\": \"x\", " +
+                    "\"pdl__result\": " + QByteArray::number(i) + "}";
+        data += "}";
+        f.write(data);
+    }
+    {
+        TraceModel model;
+        int blocks = 0;
+        double cpu = 0;
+        const double ms = loadMs(keys, model, &blocks, &cpu);
+        std::printf("BENCH trace_load_200k_keys %.0f ms\n", ms);
+        std::printf("BENCH trace_load_200k_keys_cpu %.0f ms\n", cpu);
+    }
+    // The same with every field holding a block (a hostile file: Hako writes no such block).
+    {
+        QFile f(keys);
+        if (!f.open(QIODevice::WriteOnly))
+            fail(QStringLiteral("cannot write ") + keys);
+        QByteArray data = R"({"kind": "text", "pdl__id": "text")";
+        for (int i = 0; i < 200000; ++i)
+            data += ", \"k" + QByteArray::number(i) + "\": {\"kind\": \"data\", " +
+                    "\"pdl__result\": " + QByteArray::number(i) + "}";
+        data += "}";
+        f.write(data);
+    }
+    {
+        TraceModel model;
+        int blocks = 0;
+        double cpu = 0;
+        const double ms = loadMs(keys, model, &blocks, &cpu);
+        std::printf("BENCH trace_load_200k_block_fields %.0f ms\n", ms);
+        std::printf("BENCH trace_load_200k_block_fields_cpu %.0f ms\n", cpu);
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -304,94 +402,7 @@ int main(int argc, char** argv)
         QFile::remove(large);
     }
 
-    // About 47 MB written by a run (issue 11: "a 47 MB trace Hako itself wrote takes 24 s"): a
-    // loop calling a function of several blocks (sequence, text, if, object), traced and
-    // written by the trace writer; loaded by the core reader and by TraceLoader (the
-    // workbench's path: worker thread, progress, then the model), with the CPU time of each.
-    const QString run47 = dir.filePath(QStringLiteral("run47.json"));
-    {
-        const int iterations = envInt("HAKO_BENCH_TRACE_ITERATIONS", 12300);
-        const std::string program =
-            "defs:\n  f:\n    function:\n      n: integer\n    return:\n      lastOf:\n"
-            "      - def: a\n        data: ${ n * 2 }\n      - text:\n        - \"item ${ a }\"\n"
-            "        - if: ${ a > 10 }\n          then: big\n          else: small\n"
-            "      - object:\n          k: ${ a }\n          s: ${ \"v\" ~ a }\n"
-            "lastOf:\n- repeat:\n    call: ${ f }\n    args:\n      n: ${ i }\n  index: i\n"
-            "  maxIterations: " +
-            std::to_string(iterations) + "\n  join:\n    as: array\n- done\n";
-        ParseResult p =
-            parseProgramText(QByteArray::fromStdString(program), QStringLiteral("run47.pdl"));
-        if (!p.ok())
-            fail(QStringLiteral("bench program does not parse"));
-        RunOptions o;
-        o.trace = true;
-        Interpreter interp(o);
-        RunResult r = interp.run(p.program);
-        if (!r.ok || !r.trace)
-            fail(QStringLiteral("run failed: ") + r.error.message);
-        QString error;
-        if (!writeTraceFile(*r.trace, run47, &error))
-            fail(error);
-    }
-    {
-        TraceModel model;
-        int blocks = 0;
-        double cpu = 0;
-        const double ms = loadMs(run47, model, &blocks, &cpu);
-        const double mb = QFileInfo(run47).size() / 1048576.0;
-        std::fprintf(stderr, "# %d blocks, %.1f MB file\n", blocks, mb);
-        std::printf("BENCH trace_load_run_%.0fmb %.0f ms\n", mb, ms);
-        std::printf("BENCH trace_load_run_%.0fmb_cpu %.0f ms\n", mb, cpu);
-    }
-    {
-        double cpu = 0;
-        const double ms = loaderMs(run47, &cpu);
-        const double mb = QFileInfo(run47).size() / 1048576.0;
-        std::printf("BENCH trace_loader_run_%.0fmb %.0f ms\n", mb, ms);
-        std::printf("BENCH trace_loader_run_%.0fmb_cpu %.0f ms\n", mb, cpu);
-    }
-
-    // One block with 200,000 evaluated fields (10 MB): reading objects was quadratic in their
-    // keys (70 s of processor time before, about 0.5 s after).
-    const QString keys = dir.filePath(QStringLiteral("keys.json"));
-    {
-        QFile f(keys);
-        if (!f.open(QIODevice::WriteOnly))
-            fail(QStringLiteral("cannot write ") + keys);
-        QByteArray data = R"({"kind": "text", "pdl__id": "text")";
-        for (int i = 0; i < 200000; ++i)
-            data += ", \"k" + QByteArray::number(i) + "\": {\"pdl__expr\": \"x\", " +
-                    "\"pdl__result\": " + QByteArray::number(i) + "}";
-        data += "}";
-        f.write(data);
-    }
-    {
-        TraceModel model;
-        int blocks = 0;
-        double cpu = 0;
-        const double ms = loadMs(keys, model, &blocks, &cpu);
-        std::printf("BENCH trace_load_200k_keys %.0f ms\n", ms);
-        std::printf("BENCH trace_load_200k_keys_cpu %.0f ms\n", cpu);
-    }
-    // The same with every field holding a block (a hostile file: Hako writes no such block).
-    {
-        QFile f(keys);
-        if (!f.open(QIODevice::WriteOnly))
-            fail(QStringLiteral("cannot write ") + keys);
-        QByteArray data = R"({"kind": "text", "pdl__id": "text")";
-        for (int i = 0; i < 200000; ++i)
-            data += ", \"k" + QByteArray::number(i) + "\": {\"kind\": \"data\", " +
-                    "\"pdl__result\": " + QByteArray::number(i) + "}";
-        data += "}";
-        f.write(data);
-    }
-    {
-        TraceModel model;
-        int blocks = 0;
-        double cpu = 0;
-        const double ms = loadMs(keys, model, &blocks, &cpu);
-        std::printf("BENCH trace_load_200k_block_fields %.0f ms\n", ms);
-        std::printf("BENCH trace_load_200k_block_fields_cpu %.0f ms\n", cpu);
-    }
+    benchRun47(dir);
+    benchManyKeys(dir);
     return 0;
 }

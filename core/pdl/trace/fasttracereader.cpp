@@ -1,5 +1,6 @@
 #include "core/pdl/trace/fasttracereader.h"
 
+#include "core/pdl/trace/jsonstring_p.h"
 #include "core/pdl/trace/tracekind_p.h"
 
 #include <simdjson.h>
@@ -40,122 +41,13 @@ template <typename T> T take(simdjson::simdjson_result<T>&& r)
     return v;
 }
 
-bool needsUnescape(std::string_view raw)
-{
-    for (const char c : raw)
-        if (c == '\\' || static_cast<unsigned char>(c) < 0x20)
-            return true;
-    return false;
-}
-
-bool hex4(std::string_view raw, size_t at, uint32_t& out)
-{
-    if (at + 4 > raw.size())
-        return false;
-    out = 0;
-    for (size_t i = at; i < at + 4; ++i) {
-        const char c = raw[i];
-        out <<= 4;
-        if (c >= '0' && c <= '9')
-            out |= uint32_t(c - '0');
-        else if (c >= 'a' && c <= 'f')
-            out |= uint32_t(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F')
-            out |= uint32_t(c - 'A' + 10);
-        else
-            return false;
-    }
-    return true;
-}
-
-void appendUtf8(std::string& out, uint32_t cp)
-{
-    if (cp < 0x80) {
-        out += char(cp);
-    } else if (cp < 0x800) {
-        out += char(0xC0 | (cp >> 6));
-        out += char(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += char(0xE0 | (cp >> 12));
-        out += char(0x80 | ((cp >> 6) & 0x3F));
-        out += char(0x80 | (cp & 0x3F));
-    } else {
-        out += char(0xF0 | (cp >> 18));
-        out += char(0x80 | ((cp >> 12) & 0x3F));
-        out += char(0x80 | ((cp >> 6) & 0x3F));
-        out += char(0x80 | (cp & 0x3F));
-    }
-}
-
-// JSON string content (escapes as written) → text. Whatever nlohmann refuses (control
-// characters, unknown escapes, lone surrogates) is left to the tolerant reader, which says
-// where it is.
+// Whatever nlohmann refuses in a string (control characters, unknown escapes, lone
+// surrogates) is left to the tolerant reader, which says where it is.
 std::string unescape(std::string_view raw)
 {
-    if (!needsUnescape(raw))
-        return std::string(raw);
     std::string out;
-    out.reserve(raw.size());
-    for (size_t i = 0; i < raw.size();) {
-        const unsigned char c = static_cast<unsigned char>(raw[i]);
-        if (c < 0x20)
-            throw Unsupported{};
-        if (c != '\\') {
-            out += char(c);
-            ++i;
-            continue;
-        }
-        if (i + 1 >= raw.size())
-            throw Unsupported{};
-        const char e = raw[i + 1];
-        i += 2;
-        switch (e) {
-        case '"':
-            out += '"';
-            break;
-        case '\\':
-            out += '\\';
-            break;
-        case '/':
-            out += '/';
-            break;
-        case 'b':
-            out += '\b';
-            break;
-        case 'f':
-            out += '\f';
-            break;
-        case 'n':
-            out += '\n';
-            break;
-        case 'r':
-            out += '\r';
-            break;
-        case 't':
-            out += '\t';
-            break;
-        case 'u': {
-            uint32_t cp = 0;
-            if (!hex4(raw, i, cp))
-                throw Unsupported{};
-            i += 4;
-            if (cp >= 0xD800 && cp <= 0xDBFF) {
-                uint32_t low = 0;
-                if (i + 6 > raw.size() || raw[i] != '\\' || raw[i + 1] != 'u' ||
-                    !hex4(raw, i + 2, low) || low < 0xDC00 || low > 0xDFFF)
-                    throw Unsupported{};
-                i += 6;
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-            } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-                throw Unsupported{};
-            }
-            appendUtf8(out, cp);
-            break;
-        }
-        default:
-            throw Unsupported{};
-        }
-    }
+    if (!unescapeJsonString(raw, out))
+        throw Unsupported{};
     return out;
 }
 
@@ -236,7 +128,7 @@ public:
         for (auto r : obj) {
             od::field f = take(std::move(r));
             std::string_view k = rawKey(f);
-            if (k != "kind" && (!needsUnescape(k) || unescape(k) != "kind"))
+            if (k != "kind" && (!jsonStringNeedsUnescape(k) || unescape(k) != "kind"))
                 continue;
             od::value v = f.value();
             if (take(v.type()) == od::json_type::string) {

@@ -6,6 +6,7 @@
 #include "core/pdl/trace/tracediff.h"
 #include "core/pdl/trace/traceloader.h"
 
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QtConcurrent>
 
@@ -120,10 +121,17 @@ int diffCommand(const QStringList& args)
     }
     std::set_new_handler(outOfMemoryExit);
     otel::registerOtlpTraceFormat();
-    // The two files are read side by side: each is a parse of its own.
-    QFuture<Result<pdl::TracePtr>> second = QtConcurrent::run(readTrace, files[1]);
+    // Small files are read side by side (each is a parse of its own). Large ones one after
+    // the other: reading holds a file's bytes and the parser's index besides its tree, and
+    // two of those at once would double the peak for little gain in time.
+    constexpr qint64 kSideBySide = 64LL << 20;
+    const bool sideBySide =
+        QFileInfo(files[0]).size() < kSideBySide && QFileInfo(files[1]).size() < kSideBySide;
+    QFuture<Result<pdl::TracePtr>> second;
+    if (sideBySide)
+        second = QtConcurrent::run(readTrace, files[1]);
     Result<pdl::TracePtr> a = readTrace(files[0]);
-    Result<pdl::TracePtr> b = second.result();
+    Result<pdl::TracePtr> b = sideBySide ? second.result() : readTrace(files[1]);
     if (!a)
         return fail(a.error().message);
     if (!b)

@@ -2,12 +2,23 @@
 // different timings, ~1% of the model replies changed and some iterations inserted and deleted
 // (the common case); two identical runs; one flat list of 100,000 blocks with scattered edits
 // (one long edit script); two unrelated runs of the same size (the worst case: the edit script
-// gives up and pairs in order); and the text report of the common case.
+// gives up and pairs in order); and the text report of the common case. Then `hako diff` itself
+// (next to this benchmark in the build's bin folder) on the common case written to files: its
+// time and peak memory beside the size of one file; with HAKO_BENCH_LARGE=1 also on two traces
+// of about 300 MB each (HAKO_BENCH_LARGE_ITERATIONS sets their size).
 #include "benchproc.h"
 #include "core/pdl/trace/tracediff.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include "core/pdl/trace/tracewriter.h"
+
+#include <sys/resource.h>
+#include <sys/wait.h>
 
 #include <cstdio>
 #include <ctime>
@@ -136,6 +147,52 @@ void report(const char* name, const Timed& t, const TraceDiff& diff)
     std::printf("BENCH %s_cpu %.0f ms\n", name, t.cpuMs);
 }
 
+// Runs `hako diff a b` and prints its wall time, peak resident memory (the child's maximum
+// resident set) and the size of one trace file.
+void benchHakoDiff(const char* name, int iterations)
+{
+    const QString hako = QCoreApplication::applicationDirPath() + QStringLiteral("/hako");
+    if (!QFileInfo::exists(hako)) {
+        std::fprintf(stderr, "# %s skipped: build the hako executable first\n", name);
+        return;
+    }
+    QTemporaryDir dir;
+    const QString a = dir.filePath(QStringLiteral("a.json"));
+    const QString b = dir.filePath(QStringLiteral("b.json"));
+    {
+        QString error;
+        if (!writeTraceFile(*makeTrace(iterations, 0), a, &error) ||
+            !writeTraceFile(*makeTrace(iterations, 1), b, &error)) {
+            std::fprintf(stderr, "# %s: %s\n", name, qPrintable(error));
+            return;
+        }
+    }
+    std::fflush(stdout); // the child must not write this process's buffered lines again
+    QElapsedTimer t;
+    t.start();
+    const pid_t pid = fork();
+    if (pid == 0) {
+        const QByteArray h = hako.toLocal8Bit(), pa = a.toLocal8Bit(), pb = b.toLocal8Bit();
+        if (!std::freopen("/dev/null", "w", stdout))
+            _exit(127);
+        execl(h.constData(), h.constData(), "diff", pa.constData(), pb.constData(), nullptr);
+        _exit(127);
+    }
+    int status = 0;
+    struct rusage usage {};
+    if (pid < 0 || wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 1) {
+        std::fprintf(stderr, "# %s: hako diff failed (status %d)\n", name, status);
+        return;
+    }
+    const double ms = t.nsecsElapsed() / 1e6;
+    const double fileMb = QFileInfo(a).size() / 1048576.0;
+    std::fprintf(stderr, "# %s: two files of %.1f MB\n", name, fileMb);
+    std::printf("BENCH %s %.0f ms\n", name, ms);
+    std::printf("BENCH %s_memory %.0f MB\n", name, usage.ru_maxrss / 1024.0);
+    std::printf("BENCH %s_file %.0f MB\n", name, fileMb);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -184,5 +241,9 @@ int main(int argc, char** argv)
         const Timed t = timed([&] { diff = TraceDiff::compare(a, b); });
         report("tracediff_100k_unrelated", t, diff);
     }
+    benchHakoDiff("tracediff_hako_100k", iterations);
+    if (benchproc::envInt("HAKO_BENCH_LARGE", 0) > 0)
+        benchHakoDiff("tracediff_hako_large",
+                      benchproc::envInt("HAKO_BENCH_LARGE_ITERATIONS", 100000));
     return 0;
 }

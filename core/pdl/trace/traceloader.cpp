@@ -1,5 +1,6 @@
 #include "core/pdl/trace/traceloader.h"
 
+#include "core/pdl/trace/fasttracereader.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracereader.h"
 
@@ -238,6 +239,36 @@ int countNodes(const TraceNode& n)
     return count;
 }
 
+// The fast reader's outcome as parseTraceData's, or nothing when the tolerant reader must
+// read `data`.
+std::optional<Result<TraceLoadResult>> parseFast(const QByteArray& data, const QString& path,
+                                                 const TraceLoadProgress& progress,
+                                                 const CancelToken& cancel)
+{
+    const size_t padding = fastTraceReaderPadding();
+    const char* begin = data.constData();
+    size_t capacity = size_t(data.capacity());
+    QByteArray padded;
+    if (capacity < size_t(data.size()) + padding) {
+        // readTraceFile leaves room; data from elsewhere is copied.
+        padded.reserve(data.size() + qsizetype(padding));
+        padded.append(data);
+        begin = padded.constData();
+        capacity = size_t(padded.capacity());
+    }
+    FastTraceRead fast = fastTraceFromJson(begin, size_t(data.size()), capacity, progress, cancel);
+    if (fast.status == FastTraceRead::Status::Cancelled)
+        return Result<TraceLoadResult>(makeError(QStringLiteral("cancelled")));
+    if (fast.status != FastTraceRead::Status::Done)
+        return std::nullopt;
+    TraceLoadResult out;
+    out.path = path;
+    out.bytes = data.size();
+    out.root = std::move(fast.root);
+    out.blocks = countNodes(*out.root);
+    return Result<TraceLoadResult>(std::move(out));
+}
+
 } // namespace
 
 namespace {
@@ -273,6 +304,27 @@ Result<TraceLoadResult> parseTraceData(const QByteArray& data, const QString& pa
     for (const TraceFormatParser& other : others)
         if (std::optional<Result<TraceLoadResult>> r = other(data, path, progress, cancel))
             return std::move(*r);
+    // The fast reader takes what it can read exactly as the tolerant one below would; on
+    // anything else (damage above all) the tolerant one starts over and says what and where.
+    // Progress never goes back when it does.
+    qint64 reported = 0;
+    TraceLoadProgress forward;
+    if (progress)
+        forward = [&](qint64 done, qint64 total) {
+            if (done < reported)
+                return;
+            reported = done;
+            progress(done, total);
+        };
+    if (std::optional<Result<TraceLoadResult>> fast = parseFast(data, path, forward, cancel))
+        return std::move(*fast);
+    return parseTraceDataTolerant(data, path, forward, cancel);
+}
+
+Result<TraceLoadResult> parseTraceDataTolerant(const QByteArray& data, const QString& path,
+                                               const TraceLoadProgress& progress,
+                                               const CancelToken& cancel)
+{
     ProgressTracker tracker;
     tracker.begin = data.constData();
     tracker.total = data.size();
@@ -365,7 +417,8 @@ Result<TraceLoadResult> readTraceFile(const QString& path, const TraceLoadProgre
     // us), reporting reading as the first half of the work.
     const qint64 size = f.size();
     QByteArray data;
-    data.reserve(size);
+    // Room for the fast reader's padding, so that it reads this buffer without a copy.
+    data.reserve(size + qsizetype(fastTraceReaderPadding()));
     constexpr qint64 chunk = 4 << 20;
     while (true) {
         if (cancel.isCancelled())

@@ -41,12 +41,19 @@ struct TraceLoadResult {
 using TraceLoadProgress = std::function<void(qint64 done, qint64 total)>;
 
 /// Parses trace JSON (Hako's or the reference's) tolerantly: on a syntax error or early end it
-/// keeps what was read (see TraceLoadResult). Fails only when nothing usable was read or on
-/// cancel (message "cancelled"). Runs on the calling thread; `progress` is called from it
-/// about every megabyte; `cancel` is polled as often.
+/// keeps what was read (see TraceLoadResult). Intact JSON is read by the fast reader (simdjson,
+/// no DOM of the file), anything else by the tolerant one, with the same result. Fails only when
+/// nothing usable was read or on cancel (message "cancelled"). Runs on the calling thread;
+/// `progress` is called from it about every megabyte; `cancel` is polled as often.
 Result<TraceLoadResult> parseTraceData(const QByteArray& data, const QString& path,
                                        const TraceLoadProgress& progress = {},
                                        const CancelToken& cancel = {});
+/// The tolerant reader alone (nlohmann's SAX parser): what parseTraceData falls back to when
+/// the fast reader (fasttracereader.h) leaves the data to it, e.g. on damage. Public so that
+/// tests can hold the two readers to the same result; same threading as parseTraceData.
+Result<TraceLoadResult> parseTraceDataTolerant(const QByteArray& data, const QString& path,
+                                               const TraceLoadProgress& progress = {},
+                                               const CancelToken& cancel = {});
 /// Reads and parses a trace file (see parseTraceData); progress covers reading and parsing.
 Result<TraceLoadResult> readTraceFile(const QString& path, const TraceLoadProgress& progress = {},
                                       const CancelToken& cancel = {});

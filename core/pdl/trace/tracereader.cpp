@@ -1,6 +1,7 @@
 #include "core/pdl/trace/tracereader.h"
 
 #include "core/pdl/interp/interpreter.h"
+#include "core/pdl/trace/tracekind_p.h"
 #include "core/pdl/trace/traceloader.h"
 
 #include <QFile>
@@ -14,9 +15,7 @@ namespace hako::pdl {
 
 using ojson = nlohmann::ordered_json;
 
-namespace {
-
-BlockKind kindFromName(const std::string& name)
+BlockKind traceKindFromName(std::string_view name)
 {
     static const std::pair<const char*, BlockKind> kinds[] = {
         {"data", BlockKind::Data},
@@ -48,6 +47,8 @@ BlockKind kindFromName(const std::string& name)
             return k;
     return BlockKind::Empty;
 }
+
+namespace {
 
 bool isBlock(const ojson& j)
 {
@@ -124,7 +125,7 @@ TracePtr build(const ojson& j, int depth)
             n->id = stringMember(j, "pdl__id");
         return n;
     }
-    n->kind = kindFromName(stringMember(j, "kind"));
+    n->kind = traceKindFromName(stringMember(j, "kind"));
     if (const ojson* id = field(j, "pdl__id", "id"); id && id->is_string())
         n->id = id->get<std::string>();
     if (const ojson* r = field(j, "pdl__result", "result")) {

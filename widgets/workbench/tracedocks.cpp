@@ -37,16 +37,28 @@ QDockWidget* addDock(QMainWindow* window, QWidget* pane, const QString& title, c
     return dock;
 }
 
-// The program a trace names, resolved against the trace's folder; empty when it does not exist.
+// The program a trace names; empty when it does not exist. A relative path was relative to the
+// folder `hako run` ran in, which the trace does not record: the trace's folder (where the run
+// writes it by default), then the folders above it (a trace written to out/ or moved there),
+// then the program's name beside the trace.
 QString programOfTrace(const pdl::TraceModel* model, const QString& tracePath)
 {
     const pdl::TraceItem* root = model->root();
     if (!root || root->node.span.file.isEmpty())
         return {};
-    QString program = root->node.span.file;
-    if (QFileInfo(program).isRelative())
-        program = QFileInfo(tracePath).absoluteDir().filePath(program);
-    return QFileInfo(program).isFile() ? QFileInfo(program).absoluteFilePath() : QString();
+    const QString program = root->node.span.file;
+    if (!QFileInfo(program).isRelative())
+        return QFileInfo(program).isFile() ? QFileInfo(program).absoluteFilePath() : QString();
+    QDir dir = QFileInfo(tracePath).absoluteDir();
+    for (int up = 0; up < 8; ++up) {
+        if (const QFileInfo candidate(dir.filePath(program)); candidate.isFile())
+            return candidate.absoluteFilePath();
+        if (!dir.cdUp())
+            break;
+    }
+    const QFileInfo beside(
+        QFileInfo(tracePath).absoluteDir().filePath(QFileInfo(program).fileName()));
+    return beside.isFile() ? beside.absoluteFilePath() : QString();
 }
 
 } // namespace

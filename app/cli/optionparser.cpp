@@ -30,11 +30,39 @@ const OptionParser::Option* OptionParser::find(const QString& name) const
     return nullptr;
 }
 
+// Whether a word from `from` on would be one of the command's own words rather than an option
+// or an option's value.
+bool OptionParser::freeWordFollows(const QStringList& words, int from) const
+{
+    for (int i = from; i < words.size(); ++i) {
+        const QString& word = words.at(i);
+        if (!word.startsWith(QLatin1Char('-')) || word.size() == 1)
+            return true;
+        const Option* option = find(word);
+        if (option && option->kind == Kind::Value)
+            ++i; // its value
+    }
+    return false;
+}
+
+bool OptionParser::takesOptionalValue(const QStringList& words, int next, int positionalsSeen) const
+{
+    if (next >= words.size() || words.at(next).startsWith(QLatin1Char('-')))
+        return false;
+    if (!m_positional || m_maxPositionals == 0)
+        return true;
+    if (positionalsSeen >= qMax(1, m_maxPositionals))
+        return true;
+    // The command still needs a word: the next one is the value only when a later one can be it.
+    return freeWordFollows(words, next + 1);
+}
+
 OptionParser::Parsed OptionParser::parse(const QStringList& words) const
 {
     auto failed = [](Outcome outcome, const QString& error, const QString& word = QString()) {
         return Parsed{outcome, error, word, {}};
     };
+    int positionalsSeen = 0;
     for (int i = 0; i < words.size(); ++i) {
         const QString& word = words.at(i);
         if (word == QLatin1String("-h") || word == QLatin1String("--help"))
@@ -43,6 +71,7 @@ OptionParser::Parsed OptionParser::parse(const QStringList& words) const
             const QString error = m_positional ? m_positional(word) : QString();
             if (!error.isEmpty())
                 return failed(Outcome::Error, error);
+            ++positionalsSeen;
             if (m_stopAtPositional)
                 return {Outcome::Ok, {}, {}, words.mid(i + 1)};
             continue;
@@ -69,7 +98,7 @@ OptionParser::Parsed OptionParser::parse(const QStringList& words) const
                     return failed(Outcome::Error, QStringLiteral("%1 needs a value").arg(word));
                 value = words.at(++i);
             } else if (option->kind == Kind::OptionalValue) {
-                if (i + 2 < words.size() && !words.at(i + 1).startsWith(QLatin1Char('-')))
+                if (takesOptionalValue(words, i + 1, positionalsSeen))
                     value = words.at(++i);
             }
         }

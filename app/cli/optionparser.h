@@ -22,12 +22,21 @@ public:
     void addFlag(const QStringList& names, std::function<void()> onSet);
     /// An option with a value.
     void addOption(const QStringList& names, Handler onValue);
-    /// An option whose value may be left out: it takes the next word only when another word
-    /// still follows that one and the next word is not an option, so `--trace PROGRAM` keeps
-    /// the program (`onValue` then gets an empty string).
+    /// An option whose value may be left out (`onValue` then gets an empty string). The next
+    /// word is its value (`--otlp 4318` means `--otlp=4318`) unless it is an option, or it
+    /// may be the word the command still needs: the command takes words (setPositional), has
+    /// none yet, and no later word could be one. So `hako run --trace PROGRAM` keeps the
+    /// program, while `hako run PROGRAM --trace out.json` and
+    /// `hako run --trace out.json PROGRAM` write out.json.
     void addOptionalValue(const QStringList& names, Handler onValue);
-    /// What to do with each word that is not an option.
-    void setPositional(Handler onWord) { m_positional = std::move(onWord); }
+    /// What to do with each word that is not an option. `maxWords` is how many the command
+    /// takes: 0 says none (`onWord` reports the word as an error; an optional value then always
+    /// takes the next word), -1 at least one, more if the command says so.
+    void setPositional(Handler onWord, int maxWords = -1)
+    {
+        m_positional = std::move(onWord);
+        m_maxPositionals = maxWords;
+    }
     /// After the first word that is not an option, stop: the words after it are left in
     /// Parsed::rest unread (`hako search FILE COMMAND…`, where the command may start with `-`).
     void stopAtFirstPositional() { m_stopAtPositional = true; }
@@ -55,9 +64,12 @@ private:
         Handler handler;
     };
     const Option* find(const QString& name) const;
+    bool takesOptionalValue(const QStringList& words, int next, int positionalsSeen) const;
+    bool freeWordFollows(const QStringList& words, int from) const;
 
     QList<Option> m_options;
     Handler m_positional;
+    int m_maxPositionals = -1;
     bool m_stopAtPositional = false;
 };
 

@@ -230,8 +230,9 @@ int serveCommand(const QStringList& args)
         return QString();
     });
     parser.addFlag({QStringLiteral("--quiet")}, [&] { quiet = true; });
+    // No words of its own: `--otlp 4318` is the address.
     parser.setPositional(
-        [](const QString& w) { return QStringLiteral("unexpected argument %1").arg(w); });
+        [](const QString& w) { return QStringLiteral("unexpected argument %1").arg(w); }, 0);
     if (std::optional<int> exit =
             OptionParser::finish(parser.parse(args), QStringLiteral("hako serve"), kUsage))
         return *exit;

@@ -42,7 +42,7 @@ RubyLine layoutRubyLine(QStringView line)
         }
         if (c == u'［' && i + 1 < n && line[i + 1] == u'＃') {
             const qsizetype close = line.indexOf(u'］', i + 2);
-            if (close > 0) {
+            if (close > i + 2) { // an empty ［＃］ is the header's example of the notation
                 for (qsizetype j = i; j <= close; ++j)
                     out.toDisplay[size_t(j)] = out.text.size();
                 i = close + 1;

@@ -7,6 +7,7 @@ namespace hako::otel {
 OtelLiveFeed::OtelLiveFeed(pdl::TraceModel* model, QObject* parent)
     : QObject(parent), m_model(model)
 {
+    m_assembler.setLive(true);
     m_timer.setInterval(200);
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, &OtelLiveFeed::flush);

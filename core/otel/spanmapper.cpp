@@ -2,8 +2,11 @@
 
 #include "core/pdl/value.h"
 
+#include <QDateTime>
 #include <QJsonDocument>
 
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <unordered_map>
@@ -236,6 +239,30 @@ bool isJsonMime(const std::string& mime)
 
 } // namespace
 
+namespace {
+
+// An event's time as people read it (UTC, milliseconds), not the wire's nanosecond count.
+std::string readableTime(int64_t nanos)
+{
+    return QDateTime::fromMSecsSinceEpoch(nanos / 1000000, Qt::UTC)
+        .toString(Qt::ISODateWithMs)
+        .toStdString();
+}
+
+// How long after the span's start an event happened: `+12.3 ms`, `+1.25 s`.
+std::string sinceStart(int64_t nanos)
+{
+    const double ms = double(nanos) / 1e6;
+    char text[48];
+    if (std::abs(ms) < 1000)
+        std::snprintf(text, sizeof text, "%+.1f ms", ms);
+    else
+        std::snprintf(text, sizeof text, "%+.2f s", ms / 1000);
+    return text;
+}
+
+} // namespace
+
 SpanView interpretSpan(const Span& span)
 {
     SpanView v;
@@ -460,7 +487,12 @@ SpanView interpretSpan(const Span& span)
             }
             continue;
         }
-        json raw = {{"name", e.name}, {"time_unix_nano", e.timeNanos}};
+        json raw = {{"name", e.name}};
+        if (e.timeNanos > 0) {
+            raw["time"] = readableTime(e.timeNanos);
+            if (span.startNanos > 0)
+                raw["after_start"] = sinceStart(e.timeNanos - span.startNanos);
+        }
         if (!e.attributes.empty())
             raw["attributes"] = e.attributes;
         if (e.name == "exception" && v.error.empty())

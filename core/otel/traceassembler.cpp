@@ -147,8 +147,10 @@ pdl::TracePtr TraceAssembler::assemble(Trace& trace, bool copy) const
         p.node = std::make_shared<pdl::TraceNode>();
         p.node->kind = pdl::BlockKind::Sequence;
         p.node->id = e.parent;
-        p.node->def = "missing span " + e.parent;
-        p.node->description = "placeholder: the parent span has not arrived";
+        p.node->def = (m_live ? "waiting for span " : "missing span ") + e.parent;
+        p.node->description = m_live ? "placeholder: the parent span has not arrived yet (it is "
+                                       "sent when it ends) and replaces this when it does"
+                                     : "placeholder: the parent span has not arrived";
         p.node->startNanos = LLONG_MAX;
         p.seq = 0;
         placeholders.push_back(std::move(p));

@@ -25,7 +25,8 @@ struct TraceSummary {
 /// mapped (spanmapper.h) as it is added and its attributes dropped, so memory is the trees'.
 ///
 /// Tree rules: a span whose parent has not arrived hangs under a placeholder node (kind
-/// sequence, labelled `missing span <id>`) that the parent replaces when it arrives; children
+/// sequence, labelled `missing span <id>`, or `waiting for span <id>` when live: setLive) that
+/// the parent replaces when it arrives; children
 /// are ordered by start time (PDL spans by their `pdl.order`), never by arrival; a trace with
 /// several roots gets a synthetic root. A span id added again replaces the earlier span.
 ///
@@ -54,6 +55,11 @@ public:
     /// a file load uses).
     pdl::TracePtr take(const std::string& traceId);
     void clear();
+    /// Live assembly (a receiver's traces, still arriving): a span's parent that has not
+    /// arrived is one still running (OpenTelemetry exports a span when it ends), so its
+    /// placeholder is labelled `waiting for span <id>` rather than `missing span <id>`.
+    void setLive(bool live) { m_live = live; }
+    bool isLive() const { return m_live; }
     /// Forgets one trace and its spans (what a bounded live view drops); false when unknown.
     bool remove(const std::string& traceId);
     /// How many spans the trace has here (0 when unknown).
@@ -88,6 +94,7 @@ private:
     std::unordered_map<std::string, Trace> m_traces;
     size_t m_spanCount = 0;
     uint64_t m_seq = 0;
+    bool m_live = false;
 };
 
 } // namespace hako::otel

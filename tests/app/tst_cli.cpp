@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -138,6 +139,131 @@ private Q_SLOTS:
         QVERIFY(QFileInfo::exists(a));
         QCOMPARE(run({QStringLiteral("run"), QStringLiteral("--trace"), b, program}).exitCode, 0);
         QVERIFY(QFileInfo::exists(b));
+    }
+
+    // Every option whose value may be left out takes `--name VALUE` as `--name=VALUE`, also as
+    // the last word, as the help and README write it (`hako serve --otlp 4318`).
+    void optionalValueForms_data()
+    {
+        QTest::addColumn<QStringList>("before");
+        QTest::addColumn<QString>("option");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QStringList>("after");
+        QTest::addColumn<QString>("writes"); // a file the run must write, relative to the dir
+        const QString program = QStringLiteral("p.pdl");
+        const QStringList serve{QStringLiteral("serve")};
+        QTest::newRow("serve --otlp PORT") << serve << QStringLiteral("--otlp")
+                                           << QStringLiteral("99999") << QStringList() << QString();
+        QTest::newRow("serve --otlp HOST:PORT")
+            << serve << QStringLiteral("--otlp") << QStringLiteral("127.0.0.1:99999")
+            << QStringList() << QString();
+        QTest::newRow("serve --otlp ADDR --quiet")
+            << serve << QStringLiteral("--otlp") << QStringLiteral("bad:address")
+            << QStringList{QStringLiteral("--quiet")} << QString();
+        QTest::newRow("serve --prompts ADDR")
+            << serve << QStringLiteral("--prompts") << QStringLiteral("99999") << QStringList()
+            << QString();
+        QTest::newRow("run PROGRAM --trace FILE")
+            << QStringList{QStringLiteral("run"), program} << QStringLiteral("--trace")
+            << QStringLiteral("t.json") << QStringList() << QStringLiteral("t.json");
+        QTest::newRow("run --trace FILE PROGRAM")
+            << QStringList{QStringLiteral("run")} << QStringLiteral("--trace")
+            << QStringLiteral("t.json") << QStringList{program} << QStringLiteral("t.json");
+        QTest::newRow("run -t FILE.yaml PROGRAM")
+            << QStringList{QStringLiteral("run")} << QStringLiteral("-t")
+            << QStringLiteral("t.yaml") << QStringList{program} << QStringLiteral("t.yaml");
+        QTest::newRow("run PROGRAM -t FILE --stream none")
+            << QStringList{QStringLiteral("run"), program} << QStringLiteral("-t")
+            << QStringLiteral("t2.json")
+            << QStringList{QStringLiteral("--stream"), QStringLiteral("none")}
+            << QStringLiteral("t2.json");
+    }
+    void optionalValueForms()
+    {
+        QFETCH(QStringList, before);
+        QFETCH(QString, option);
+        QFETCH(QString, value);
+        QFETCH(QStringList, after);
+        QFETCH(QString, writes);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile file(dir.filePath(QStringLiteral("p.pdl")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("text: hi\n");
+        file.close();
+        auto inDir = [&dir](QStringList words) {
+            for (QString& w : words)
+                if (w.endsWith(QLatin1String(".pdl")))
+                    w = dir.filePath(w);
+            return words;
+        };
+        const QString path = writes.isEmpty() ? value : dir.filePath(value);
+        // `-t` has no `=` form: its long name's is the same option.
+        const QString longName = option == QLatin1String("-t") ? QStringLiteral("--trace") : option;
+        const Outcome joined =
+            run(inDir(before) + QStringList{longName + QLatin1Char('=') + path} + inDir(after));
+        if (!writes.isEmpty()) {
+            QVERIFY2(QFile::remove(dir.filePath(writes)), qPrintable(joined.err));
+        }
+        const Outcome spaced = run(inDir(before) + QStringList{option, path} + inDir(after));
+        QCOMPARE(spaced.status, QProcess::NormalExit);
+        QVERIFY2(!spaced.err.contains(QLatin1String("unexpected")), qPrintable(spaced.err));
+        QCOMPARE(spaced.exitCode, joined.exitCode);
+        QCOMPARE(spaced.err, joined.err);
+        QCOMPARE(spaced.out, joined.out);
+        if (!writes.isEmpty())
+            QVERIFY2(QFileInfo::exists(dir.filePath(writes)), qPrintable(spaced.err));
+    }
+
+    // `--trace PROGRAM` (value left out) keeps the program and writes PROGRAM_trace.json in
+    // the current folder, also when an option with its value follows.
+    void runTraceWithoutValueKeepsTheProgram()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile file(dir.filePath(QStringLiteral("p.pdl")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("text: hi\n");
+        file.close();
+        const QString trace = dir.filePath(QStringLiteral("p_trace.json"));
+        for (const QStringList& tail :
+             {QStringList(), QStringList{QStringLiteral("--stream"), QStringLiteral("none")}}) {
+            QProcess p;
+            p.setWorkingDirectory(dir.path());
+            p.start(hakoBinary(), QStringList{QStringLiteral("run"), QStringLiteral("--trust"),
+                                              QStringLiteral("--trace"), file.fileName()} +
+                                      tail);
+            QVERIFY(p.waitForFinished(20000));
+            QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+            QVERIFY(QFile::remove(trace));
+        }
+    }
+
+    // The table above covers every optional-value option (`--name [VALUE]`) that any
+    // subcommand's help lists, so a new one cannot skip the check.
+    void optionalValueTableCoversEveryCommand()
+    {
+        const Outcome help = run({QStringLiteral("--help")});
+        QCOMPARE(help.exitCode, 0);
+        const QString commands = help.out.section(QStringLiteral("Commands:"), 1);
+        static const QRegularExpression commandLine(QStringLiteral("^  ([a-z]+)  "),
+                                                    QRegularExpression::MultilineOption);
+        static const QRegularExpression optional(QStringLiteral("(--?[a-z][a-z-]*) \\["));
+        QStringList covered;
+        for (const QString& row :
+             {QStringLiteral("serve --otlp"), QStringLiteral("serve --prompts"),
+              QStringLiteral("run --trace")})
+            covered << row;
+        int seen = 0;
+        for (const auto& c : commandLine.globalMatch(commands)) {
+            const QString command = c.captured(1);
+            ++seen;
+            const Outcome usage = run({command, QStringLiteral("--help")});
+            for (const auto& m : optional.globalMatch(usage.out))
+                QVERIFY2(covered.contains(command + QLatin1Char(' ') + m.captured(1)),
+                         qPrintable(command + QLatin1Char(' ') + m.captured(1)));
+        }
+        QVERIFY(seen >= 10);
     }
 };
 

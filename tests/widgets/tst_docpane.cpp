@@ -3,6 +3,7 @@
 #include "core/docs/documentindex.h"
 #include "core/docs/documentsession.h"
 #include "core/docs/hitlistmodel.h"
+#include "core/docs/rubyline.h"
 #include "widgets/docs/documentpane.h"
 #include "widgets/docs/documentview.h"
 
@@ -132,6 +133,7 @@ private Q_SLOTS:
         pane.openDocument(path);
         QTRY_COMPARE(ready.count(), 1);
         QVERIFY(pane.view()->rubyShown());
+        pane.modeBox()->setCurrentIndex(pane.modeBox()->findData(int(docs::OutputMode::Context)));
         QSignalSpy done(&pane, &DocumentPane::commandFinished);
         pane.runCommand(QStringLiteral("search の川"));
         QTRY_COMPARE(done.count(), 1);
@@ -153,6 +155,55 @@ private Q_SLOTS:
         const QString out = qEnvironmentVariable("HAKO_SCREENSHOT_DIR");
         if (!out.isEmpty())
             pane.grab().save(QDir(out).filePath(QStringLiteral("docpane_ruby.png")));
+    }
+
+    // The hit list and transcript read an Aozora text as the view does: readings hidden (the
+    // header's examples of the notation kept as written), and long hits wrap instead of
+    // running off the pane.
+    void hitsAndTranscriptHideRubyAndWrap()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("aozora.txt"));
+        QString body;
+        for (int i = 0; i < 30; ++i)
+            body += QStringLiteral("ぼくは天《あま》の川《がわ》を長いあいだ見ていた。");
+        writeFile(path,
+                  (QStringLiteral("銀河鉄道の夜\n"
+                                  "-------------------------------------------------------\n"
+                                  "【テキスト中に現れる記号について】\n《》：ルビ\n"
+                                  "［＃］：入力者注\n"
+                                  "-------------------------------------------------------\n") +
+                   body + QStringLiteral("\n\n底本：「銀河鉄道の夜」\n"))
+                      .toUtf8());
+        DocumentPane pane;
+        pane.resize(500, 500);
+        pane.show();
+        QSignalSpy ready(&pane, &DocumentPane::documentReady);
+        pane.openDocument(path);
+        QTRY_COMPARE(ready.count(), 1);
+        QVERIFY(pane.view()->rubyShown());
+        pane.modeBox()->setCurrentIndex(pane.modeBox()->findData(int(docs::OutputMode::Context)));
+        QSignalSpy done(&pane, &DocumentPane::commandFinished);
+        pane.runCommand(QStringLiteral("search の川"));
+        QTRY_COMPARE(done.count(), 1);
+        QTRY_VERIFY(pane.hitModel()->rowCount() >= 1);
+        const QString hit = pane.shownHitText(0);
+        QVERIFY2(hit.contains(QStringLiteral("天の川")) && !hit.contains(QStringLiteral("《")),
+                 qPrintable(hit));
+        QTRY_COMPARE(pane.transcriptModel()->rowCount(), 1);
+        const QString out = pane.shownTranscriptOutput(0);
+        QVERIFY2(!out.contains(QStringLiteral("《")), qPrintable(out));
+        // A long hit takes several lines of a narrow list, not one cut line.
+        const int lineHeight = pane.hitList()->fontMetrics().height();
+        QTRY_VERIFY(pane.hitList()->visualRect(pane.hitModel()->index(0, 0)).height() >
+                    2 * lineHeight);
+        // Raw text asked for: the markup is shown.
+        pane.rubyBox()->setChecked(false);
+        QVERIFY(pane.shownHitText(0).contains(QStringLiteral("天《あま》の川")));
+        pane.rubyBox()->setChecked(true);
+        // The header's notation examples are not notes: they stay as written.
+        QCOMPARE(docs::layoutRubyLine(u"［＃］：入力者注").text,
+                 QStringLiteral("［＃］：入力者注"));
     }
 
     void sentenceUnitsAndCompletion()

@@ -585,6 +585,51 @@ private Q_SLOTS:
         QVERIFY(answers.askedFor.isEmpty());
     }
 
+    // File › Open Trace… opens the trace's program too (never leaving an unrelated one in the
+    // editor), also when the trace names it relative to the folder it ran in and was moved.
+    void openTraceOpensItsProgram()
+    {
+        const QString program = m_files->filePath(QStringLiteral("traced.pdl"));
+        QFile f(program);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("description: traced\ntext:\n- Hello\n");
+        f.close();
+        const QString other = m_files->filePath(QStringLiteral("unrelated.pdl"));
+        QFile o(other);
+        QVERIFY(o.open(QIODevice::WriteOnly));
+        o.write("text: unrelated\n");
+        o.close();
+        MainWindow window;
+        Answers answers;
+        answerWith(window, answers);
+        QVERIFY(window.openFile(program));
+        QVERIFY(window.runProgram());
+        QTRY_VERIFY(!window.runController()->isRunning());
+        const QString saved = m_files->filePath(QStringLiteral("traced_trace.json"));
+        QVERIFY(window.saveTrace(saved));
+        // As `hako run traced.pdl --trace out/t.json` from the program's folder writes it.
+        QByteArray json = readBytes(saved);
+        QVERIFY(json.contains(QFileInfo(program).absoluteFilePath().toUtf8()));
+        json.replace(QFileInfo(program).absoluteFilePath().toUtf8(), "traced.pdl");
+        QVERIFY(QDir(m_files->path()).mkpath(QStringLiteral("out")));
+        const QString trace = m_files->filePath(QStringLiteral("out/t.json"));
+        QFile t(trace);
+        QVERIFY(t.open(QIODevice::WriteOnly));
+        t.write(json);
+        t.close();
+        QVERIFY(window.openFile(other));
+        window.setOpenPathQuestion([trace](const QString&) { return trace; });
+        QAction* openTrace = nullptr;
+        for (QAction* a : window.findChildren<QAction*>())
+            if (a->text() == QStringLiteral("Open &Trace…"))
+                openTrace = a;
+        QVERIFY(openTrace);
+        openTrace->trigger();
+        QTRY_VERIFY(window.fileTraceModel()->root() != nullptr);
+        QTRY_COMPARE(window.editorPane()->filePath(), QFileInfo(program).absoluteFilePath());
+        QCOMPARE(window.context()->traceModel(), window.fileTraceModel());
+    }
+
     // Stop ends the run as stopped: no red failure in the message bar, the status says so.
     void stopSaysStopped()
     {

@@ -16,12 +16,14 @@
 #include "widgets/trace/nodedetailview.h"
 #include "widgets/trace/timelinecanvas.h"
 #include "widgets/trace/traceloadbar.h"
+#include "widgets/trace/tracepanestyle.h"
 #include "widgets/trace/tracetimelineview.h"
 #include "widgets/trace/tracetreeview.h"
 #include "widgets/trace/variablesview.h"
 
 #include <QComboBox>
 #include <QDirIterator>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -564,6 +566,43 @@ private Q_SLOTS:
             shoot(p.detail, QStringLiteral("detail-demo9-result.png"), {700, 400});
             shoot(p.variables, QStringLiteral("variables-demo9.png"), {500, 300});
         }
+    }
+
+    // A tree filter stays on across runs: after a new run the model blocks are found again and
+    // counted ("1 of N blocks"), and loop iterations are numbered `#N` as in the boxes.
+    void treeFilterFollowsNewRunsAndCounts()
+    {
+        QTemporaryDir dir;
+        Panes p;
+        p.window.show();
+        p.tree->setFilterText(QStringLiteral("kind:model"));
+        for (int run = 0; run < 2; ++run) {
+            p.model.clear();
+            QVERIFY(p.runProgram(dir.path()));
+            const int blocks = p.model.itemCount();
+            QVERIFY(blocks > 5);
+            QTRY_VERIFY2(p.tree->statusLabel()->text().startsWith(
+                             QStringLiteral("1 of %1 blocks").arg(blocks)),
+                         qPrintable(p.tree->statusLabel()->text()));
+            // The hit is shown (expanded to), not only counted.
+            QAbstractItemModel* shown = p.tree->treeView()->model();
+            QModelIndex hit = shown->index(0, 0);
+            while (hit.isValid() && shown->rowCount(hit) > 0) {
+                QVERIFY(p.tree->treeView()->isExpanded(hit));
+                hit = shown->index(0, 0, hit);
+            }
+            QCOMPARE(hit.data(TraceModel::KindRole).toString(), QStringLiteral("model"));
+        }
+        p.tree->setFilterText(QString());
+        QVERIFY(p.tree->statusLabel()->isHidden());
+        std::vector<const TraceItem*> items;
+        collect(p.model.root(), items);
+        QStringList numbered;
+        for (const TraceItem* item : items)
+            if (iterationNumber(item) > 0)
+                numbered << rowLabel(item);
+        QCOMPARE(numbered, (QStringList{QStringLiteral("#1  text"), QStringLiteral("#2  text"),
+                                        QStringLiteral("#3  text")}));
     }
 };
 

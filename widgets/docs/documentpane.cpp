@@ -7,6 +7,7 @@
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/accessibleparts.h"
 #include "widgets/docs/documentview.h"
+#include "widgets/docs/rubyfreetext.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -36,94 +37,205 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <QtMath>
+
+#include <cmath>
+#include <functional>
 
 namespace hako {
 
 namespace {
 
-// Draws one line of text with its format ranges, vertically centred in an item's cell (the
-// cell's background was drawn already).
-void paintLine(QPainter* p, const QStyleOptionViewItem& opt, QTextLayout& layout,
+constexpr int kTextMargin = 4;
+
+// Lays `layout` out in lines `width` wide (a hit in a long Aozora paragraph wraps instead of
+// running off the cell); returns its height.
+qreal wrapLayout(QTextLayout& layout, qreal width)
+{
+    QTextOption option;
+    option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    layout.setTextOption(option);
+    layout.beginLayout();
+    qreal y = 0;
+    for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+        line.setLineWidth(std::max<qreal>(10, width));
+        line.setPosition(QPointF(0, y));
+        y += line.height();
+    }
+    layout.endLayout();
+    return y;
+}
+
+// Draws text with its format ranges wrapped to an item's cell (the cell's background was drawn
+// already), vertically centred when it fits.
+void paintText(QPainter* p, const QStyleOptionViewItem& opt, QTextLayout& layout,
                const QList<QTextLayout::FormatRange>& formats)
 {
     layout.setFormats(formats);
-    layout.beginLayout();
-    QTextLine line = layout.createLine();
-    line.setLineWidth(1e6);
-    layout.endLayout();
+    const qreal height = wrapLayout(layout, opt.rect.width() - 2 * kTextMargin);
     p->save();
     p->setClipRect(opt.rect);
     p->setPen(opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText
                                                                    : QPalette::Text));
-    layout.draw(
-        p, QPointF(opt.rect.left() + 4, opt.rect.top() + (opt.rect.height() - line.height()) / 2));
+    layout.draw(p, QPointF(opt.rect.left() + kTextMargin,
+                           opt.rect.top() + std::max<qreal>(0, (opt.rect.height() - height) / 2)));
     p->restore();
 }
 
-// Paints a hit's snippet with its matched terms highlighted.
+// The height of `text` wrapped to `width`, as paintText lays it out.
+QSize wrappedSize(const QString& text, const QFont& font, int width)
+{
+    QTextLayout layout(text, font);
+    const qreal height = wrapLayout(layout, width - 2 * kTextMargin);
+    return QSize(width, int(std::ceil(height)) + 4);
+}
+
+// Marks ([x, y) points) of a model role.
+QList<QPoint> marksOf(const QModelIndex& index, int role)
+{
+    QList<QPoint> marks;
+    for (const QVariant& m : index.data(role).toList())
+        marks.append(m.toPoint());
+    return marks;
+}
+
+// Paints a hit's snippet with its matched terms highlighted, wrapped to the list's width; with
+// ruby read, without its markup (as the document view shows the line).
 class HitDelegate : public QStyledItemDelegate {
 public:
-    using QStyledItemDelegate::QStyledItemDelegate;
-    void paint(QPainter* p, const QStyleOptionViewItem& option,
-               const QModelIndex& index) const override
+    HitDelegate(std::function<bool()> rubyRead, QObject* parent)
+        : QStyledItemDelegate(parent), m_rubyRead(std::move(rubyRead))
+    {}
+
+    /// The hit as shown: the unit's label, then the snippet; `marks` get the matched terms.
+    QString shownText(const QModelIndex& index, QList<QPoint>* marks = nullptr) const
     {
-        QStyleOptionViewItem opt = option;
-        initStyleOption(&opt, index);
         // The unit as the command printed it: sentence and paragraph hits by their own
         // numbers, which `show` takes.
         const QString label =
             index.data(docs::HitListModel::LabelRole).toString() + QStringLiteral(": ");
-        const QString snippet = index.data(docs::HitListModel::SnippetRole).toString();
-        opt.text.clear();
-        opt.widget->style()->drawControl(QStyle::CE_ItemViewItem, &opt, p, opt.widget);
-        QTextLayout layout(label + snippet, opt.font);
-        QList<QTextLayout::FormatRange> formats;
-        QTextCharFormat gutter;
-        gutter.setForeground(opt.palette.color(QPalette::PlaceholderText));
-        formats.append({0, int(label.size()), gutter});
-        for (const QVariant& m : index.data(docs::HitListModel::MarksRole).toList()) {
-            const QPoint r = m.toPoint();
-            QTextCharFormat f;
-            f.setBackground(QColor(255, 214, 102));
-            f.setForeground(Qt::black);
-            f.setFontWeight(QFont::Bold);
-            formats.append({int(label.size()) + r.x(), r.y() - r.x(), f});
+        QList<QPoint> found = marksOf(index, docs::HitListModel::MarksRole);
+        QString snippet = index.data(docs::HitListModel::SnippetRole).toString();
+        if (m_rubyRead())
+            snippet = rubyFreeText(snippet, &found);
+        if (marks) {
+            for (QPoint& m : found)
+                m += QPoint(int(label.size()), int(label.size()));
+            *marks = found;
         }
-        paintLine(p, opt, layout, formats);
+        return label + snippet;
     }
-};
 
-// Paints the transcript's output column with the bold ranges of search output (the model
-// gives the text without `**` markers).
-class BoldDelegate : public QStyledItemDelegate {
-public:
-    using QStyledItemDelegate::QStyledItemDelegate;
     void paint(QPainter* p, const QStyleOptionViewItem& option,
                const QModelIndex& index) const override
     {
-        const QVariantList marks = index.data(docs::TranscriptModel::BoldRole).toList();
-        if (marks.isEmpty()) {
-            QStyledItemDelegate::paint(p, option, index);
-            return;
-        }
         QStyleOptionViewItem opt = option;
         initStyleOption(&opt, index);
-        const QString text = opt.text;
+        QList<QPoint> marks;
+        const QString text = shownText(index, &marks);
+        const int labelLength =
+            int(index.data(docs::HitListModel::LabelRole).toString().size()) + 2;
         opt.text.clear();
         opt.widget->style()->drawControl(QStyle::CE_ItemViewItem, &opt, p, opt.widget);
         QTextLayout layout(text, opt.font);
         QList<QTextLayout::FormatRange> formats;
-        for (const QVariant& m : marks) {
-            const QPoint r = m.toPoint();
+        QTextCharFormat gutter;
+        gutter.setForeground(opt.palette.color(QPalette::PlaceholderText));
+        formats.append({0, labelLength, gutter});
+        for (const QPoint& r : marks) {
+            QTextCharFormat f;
+            f.setBackground(QColor(255, 214, 102));
+            f.setForeground(Qt::black);
+            f.setFontWeight(QFont::Bold);
+            formats.append({r.x(), r.y() - r.x(), f});
+        }
+        paintText(p, opt, layout, formats);
+    }
+
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        const auto* view = qobject_cast<const QAbstractItemView*>(option.widget);
+        const int width = view ? view->viewport()->width() : option.rect.width();
+        return wrappedSize(shownText(index), option.font, width);
+    }
+
+private:
+    std::function<bool()> m_rubyRead;
+};
+
+// Paints the transcript's output column with the bold ranges of search output (the model
+// gives the text without `**` markers), wrapped to the column; with ruby read, without its
+// markup.
+class BoldDelegate : public QStyledItemDelegate {
+public:
+    BoldDelegate(std::function<bool()> rubyRead, QObject* parent)
+        : QStyledItemDelegate(parent), m_rubyRead(std::move(rubyRead))
+    {}
+
+    QString shownText(const QModelIndex& index, QList<QPoint>* marks = nullptr) const
+    {
+        QList<QPoint> bold = marksOf(index, docs::TranscriptModel::BoldRole);
+        QString text = index.data().toString();
+        if (m_rubyRead())
+            text = rubyFreeText(text, &bold);
+        if (marks)
+            *marks = bold;
+        return text;
+    }
+
+    void paint(QPainter* p, const QStyleOptionViewItem& option,
+               const QModelIndex& index) const override
+    {
+        QStyleOptionViewItem opt = option;
+        initStyleOption(&opt, index);
+        QList<QPoint> marks;
+        const QString text = shownText(index, &marks);
+        opt.text.clear();
+        opt.widget->style()->drawControl(QStyle::CE_ItemViewItem, &opt, p, opt.widget);
+        QTextLayout layout(text, opt.font);
+        QList<QTextLayout::FormatRange> formats;
+        for (const QPoint& r : marks) {
             QTextCharFormat f;
             f.setFontWeight(QFont::Bold);
             formats.append({r.x(), r.y() - r.x(), f});
         }
-        paintLine(p, opt, layout, formats);
+        paintText(p, opt, layout, formats);
     }
+
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        const auto* view = qobject_cast<const QTableView*>(option.widget);
+        const int width = view ? view->columnWidth(index.column()) : option.rect.width();
+        return wrappedSize(shownText(index), option.font, width);
+    }
+
+private:
+    std::function<bool()> m_rubyRead;
 };
 
 } // namespace
+
+void DocumentPane::createLists()
+{
+    m_hits = new QListView(this);
+    m_hits->setModel(m_hitModel);
+    auto rubyRead = [this] {
+        return m_view->rubyShown();
+    };
+    m_hits->setItemDelegate(new HitDelegate(rubyRead, m_hits));
+    // Rows as tall as their wrapped text, laid out again when the pane is resized.
+    m_hits->setWordWrap(true);
+    m_hits->setResizeMode(QListView::Adjust);
+    m_transcript = new QTableView(this);
+    m_transcript->setModel(m_transcriptModel);
+    m_transcript->horizontalHeader()->setStretchLastSection(true);
+    m_transcript->verticalHeader()->hide();
+    m_transcript->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_transcript->setItemDelegateForColumn(docs::TranscriptModel::Output,
+                                           new BoldDelegate(rubyRead, m_transcript));
+    m_transcript->setWordWrap(true);
+    m_transcript->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+}
 
 DocumentPane::DocumentPane(QWidget* parent) : QWidget(parent)
 {
@@ -134,17 +246,7 @@ DocumentPane::DocumentPane(QWidget* parent) : QWidget(parent)
     m_command->setEnabled(false);
     m_hitModel = new docs::HitListModel(this);
     m_transcriptModel = new docs::TranscriptModel(this);
-    m_hits = new QListView(this);
-    m_hits->setModel(m_hitModel);
-    m_hits->setItemDelegate(new HitDelegate(m_hits));
-    m_hits->setUniformItemSizes(true);
-    m_transcript = new QTableView(this);
-    m_transcript->setModel(m_transcriptModel);
-    m_transcript->horizontalHeader()->setStretchLastSection(true);
-    m_transcript->verticalHeader()->hide();
-    m_transcript->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_transcript->setItemDelegateForColumn(docs::TranscriptModel::Output,
-                                           new BoldDelegate(m_transcript));
+    createLists();
     m_cost = new QLabel(tr("Cost: 0"), this);
     m_file = new QLabel(tr("No document"), this);
     m_file->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -246,6 +348,13 @@ DocumentPane::DocumentPane(QWidget* parent) : QWidget(parent)
 void DocumentPane::connectControls()
 {
     connect(m_ruby, &QCheckBox::toggled, m_view, &DocumentView::setShowRuby);
+    // The lists show the text the way the document view does: readings hidden or raw.
+    connect(m_ruby, &QCheckBox::toggled, this, [this] {
+        m_hits->doItemsLayout();
+        m_hits->viewport()->update();
+        m_transcript->resizeRowsToContents();
+        m_transcript->viewport()->update();
+    });
     connect(m_units, &QComboBox::currentIndexChanged, this,
             [this] { setUnits(docs::UnitKind(m_units->currentData().toInt())); });
     connect(m_mode, &QComboBox::currentIndexChanged, this,
@@ -447,6 +556,19 @@ void DocumentPane::onIndexed(std::shared_ptr<const docs::DocumentIndex> index, c
     const auto chosen = docs::UnitKind(m_units->currentData().toInt());
     if (index->options().units != chosen)
         setUnits(chosen);
+}
+
+QString DocumentPane::shownHitText(int row) const
+{
+    const auto* d = static_cast<const HitDelegate*>(m_hits->itemDelegate());
+    return d->shownText(m_hitModel->index(row, 0));
+}
+
+QString DocumentPane::shownTranscriptOutput(int row) const
+{
+    const auto* d = static_cast<const BoldDelegate*>(
+        m_transcript->itemDelegateForColumn(docs::TranscriptModel::Output));
+    return d->shownText(m_transcriptModel->index(row, docs::TranscriptModel::Output));
 }
 
 void DocumentPane::setUnits(docs::UnitKind units)

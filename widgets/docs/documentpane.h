@@ -69,6 +69,11 @@ public:
     QComboBox* modeBox() const { return m_mode; }
     QCheckBox* rubyBox() const { return m_ruby; }
     QToolButton* exportButton() const { return m_export; }
+    /// The hit of row `row` as the hit list shows it (label and snippet; ruby markup hidden
+    /// while the view reads ruby).
+    QString shownHitText(int row) const;
+    /// The output of transcript row `row` as the transcript shows it (likewise).
+    QString shownTranscriptOutput(int row) const;
     /// The command line's completions: earlier commands (latest first), searches suggested
     /// when nothing matched, then the command names.
     QStringListModel* completions() const { return m_completions; }
@@ -99,6 +104,8 @@ Q_SIGNALS:
 private:
     /// The controls' signals, the command line's history and the F3 shortcuts (constructor).
     void connectControls();
+    /// The hit list and the transcript, their delegates and wrapping.
+    void createLists();
     void onIndexed(std::shared_ptr<const docs::DocumentIndex> index, const QString& error,
                    const QString& warnings);
     void onCommandDone(const docs::CommandResult& result);

@@ -142,7 +142,9 @@ DocumentView::PaintedLine DocumentView::paintedLine(qsizetype line) const
     const docs::LineSpan span = m_document->lineSpan(line);
     const QStringView original =
         QStringView(m_document->text()).sliced(span.start, std::min(span.length, kMaxPaintedChars));
-    if (rubyShown()) {
+    // Only the body: the Aozora header explains the notation with examples (《》：ルビ,
+    // ［＃］：入力者注…) that must be read as written.
+    if (rubyShown() && line >= m_document->bodyFirstLine() && line <= m_document->bodyLastLine()) {
         docs::RubyLine laid = docs::layoutRubyLine(original);
         out.text = std::move(laid.text);
         out.ruby = std::move(laid.ruby);

@@ -3,11 +3,13 @@
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracesource.h"
 #include "core/pdl/trace/valuetreemodel.h"
+#include "core/promptlog/pricetable.h"
 #include "widgets/common/thememanager.h"
 #include "widgets/trace/tracepanestyle.h"
 
 #include <QDateTime>
 #include <QFileInfo>
+#include <QLocale>
 #include <QUrl>
 
 namespace hako {
@@ -70,6 +72,75 @@ const Value* expr(const pdl::TraceNode& n, const char* name)
     return nullptr;
 }
 
+// An OpenTelemetry span's category (OpenInference's span kind or the GenAI operation) as the
+// tools its users know label it: AGENT, TOOL, LLM, CHAIN, RETRIEVER…; empty for PDL blocks.
+QString spanBadge(const pdl::TraceNode& n)
+{
+    const Value* otel = expr(n, "otel");
+    if (!otel || !otel->isDict())
+        return {};
+    const Value* category = otel->asDict().find("category");
+    return category && category->isString() ? textOf(*category).toUpper() : QString();
+}
+
+// The model calls below a block (itself included), their tokens and, where the price table
+// prices their models, their cost.
+struct CallTotals {
+    int calls = 0;
+    int64_t prompt = 0;
+    int64_t completion = 0;
+    double cost = 0;
+    int priced = 0;
+};
+
+CallTotals callTotals(const TraceItem& top)
+{
+    CallTotals t;
+    const Result<promptlog::PriceTable> prices =
+        promptlog::PriceTable::load(promptlog::PriceTable::defaultPath());
+    std::vector<const TraceItem*> stack{&top};
+    while (!stack.empty()) {
+        const TraceItem* item = stack.back();
+        stack.pop_back();
+        for (const auto& c : item->children)
+            stack.push_back(c.get());
+        const pdl::TraceNode& n = item->node;
+        if (n.kind != pdl::BlockKind::Model || !n.usage.isDict())
+            continue;
+        const Value* p = n.usage.asDict().find("prompt_tokens");
+        const Value* c = n.usage.asDict().find("completion_tokens");
+        const int64_t prompt = p && p->isInt() ? p->asInt() : 0;
+        const int64_t completion = c && c->isInt() ? c->asInt() : 0;
+        ++t.calls;
+        t.prompt += prompt;
+        t.completion += completion;
+        const Value* model = expr(n, "model");
+        if (prices && model) {
+            if (auto cost = prices->cost(textOf(*model), prompt, completion, std::nullopt)) {
+                t.cost += *cost;
+                ++t.priced;
+            }
+        }
+    }
+    return t;
+}
+
+QString totalsText(const CallTotals& t)
+{
+    QString text = QObject::tr("%n model call(s)", nullptr, t.calls) + QStringLiteral(" · ") +
+                   QObject::tr("%1 prompt + %2 completion = <b>%3 tokens</b>")
+                       .arg(QLocale().toString(qlonglong(t.prompt)),
+                            QLocale().toString(qlonglong(t.completion)),
+                            QLocale().toString(qlonglong(t.prompt + t.completion)));
+    if (t.priced > 0)
+        text += QStringLiteral(" · ") +
+                (t.priced < t.calls
+                     ? QObject::tr("<b>%1</b> (the %n priced call(s))", nullptr, t.priced)
+                     : QStringLiteral("<b>%1</b>"))
+                    .arg(QLocale().toString(t.cost, 'f', 4));
+    return text;
+}
+
 QString heading(const QString& text)
 {
     return QStringLiteral("<h4 style='margin-top:12px; margin-bottom:4px;'>%1</h4>")
@@ -87,9 +158,18 @@ QString nodeSummaryHtml(const TraceItem& item, const pdl::TraceModel* model,
 
     // What the block is and where it came from.
     html += QStringLiteral("<table cellspacing='0' cellpadding='1'>");
-    html += row(QObject::tr("kind"),
-                QStringLiteral("<span style='background-color:%1;'>&nbsp;%2&nbsp;</span>")
-                    .arg(kc.name(), QString::fromLatin1(pdl::blockKindName(n.kind))));
+    const QString kindSwatch =
+        QStringLiteral("<span style='background-color:%1;'>&nbsp;%2&nbsp;</span>")
+            .arg(kc.name(), QString::fromLatin1(pdl::blockKindName(n.kind)));
+    if (const QString badge = spanBadge(n); !badge.isEmpty())
+        html += row(QObject::tr("span"),
+                    QStringLiteral("<b style='background-color:%1;'>&nbsp;%2&nbsp;</b> "
+                                   "<small>(%3)</small>")
+                        .arg(kc.name(), badge.toHtmlEscaped(),
+                             QObject::tr("shown as %1")
+                                 .arg(QString::fromLatin1(pdl::blockKindName(n.kind)))));
+    else
+        html += row(QObject::tr("kind"), kindSwatch);
     const QString def = pdl::defName(&item);
     if (!def.isEmpty())
         html += row(QObject::tr("def"), QStringLiteral("<b>%1</b>").arg(def.toHtmlEscaped()));
@@ -135,8 +215,12 @@ QString nodeSummaryHtml(const TraceItem& item, const pdl::TraceModel* model,
             timing += QStringLiteral(" — <b>%1</b>").arg(formatDuration(n.endNanos - n.startNanos));
         html += row(QObject::tr("time"), timing);
     }
-    if (!item.children.empty())
+    if (!item.children.empty()) {
         html += row(QObject::tr("children"), QString::number(item.children.size()));
+        // What the whole run (or agent, or loop) used: the sum of the model calls below.
+        if (const CallTotals totals = callTotals(item); totals.calls > 0)
+            html += row(QObject::tr("total"), totalsText(totals));
+    }
     html += QStringLiteral("</table>");
 
     if (item.failed()) {

@@ -20,6 +20,37 @@ QString itemLabel(const pdl::TraceItem* item)
     return def.isEmpty() ? item->label() : def;
 }
 
+namespace {
+
+// As the box layout counts them: a loop's children in the `pdl__trace` field (or, during a live
+// run, where fields are not known yet, any child) are its iterations.
+bool isIteration(const pdl::TraceItem& item)
+{
+    return item.field == "pdl__trace" || item.field.empty();
+}
+
+} // namespace
+
+int iterationNumber(const pdl::TraceItem* item)
+{
+    if (!item || !item->parent || !isIteration(*item))
+        return 0;
+    const pdl::BlockKind loop = item->parent->node.kind;
+    if (loop != pdl::BlockKind::Repeat && loop != pdl::BlockKind::Map)
+        return 0;
+    int number = 0;
+    const auto& siblings = item->parent->children;
+    for (int i = 0; i <= item->row && i < int(siblings.size()); ++i)
+        number += isIteration(*siblings[size_t(i)]) ? 1 : 0;
+    return number;
+}
+
+QString rowLabel(const pdl::TraceItem* item)
+{
+    const int n = iterationNumber(item);
+    return n > 0 ? QStringLiteral("#%1  %2").arg(n).arg(itemLabel(item)) : itemLabel(item);
+}
+
 QColor kindColor(pdl::BlockKind kind, const QPalette& palette)
 {
     return blockKindTint(kind, palette);

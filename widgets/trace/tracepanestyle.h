@@ -16,6 +16,12 @@ namespace hako {
 /// What a pane labels a block with: its def name (also for entries of a `defs`, whose name
 /// is only in the id), else its kind.
 QString itemLabel(const pdl::TraceItem* item);
+/// The number of `item` among its loop's iterations (1-based, as the boxes show it: `#3`), or 0
+/// when its parent is no loop (`repeat`, `for`/`map`) or it is not one of the iterations (the
+/// loop's `for` values or defs). Linear in the item's row.
+int iterationNumber(const pdl::TraceItem* item);
+/// What a tree row shows: itemLabel, preceded by `#N` for a loop's iteration.
+QString rowLabel(const pdl::TraceItem* item);
 
 /// The colour that identifies a block kind in the tree, timeline and detail panes (model output
 /// warm, control flow cool, literal data neutral), tuned for light or dark palettes.

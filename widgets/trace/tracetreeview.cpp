@@ -39,7 +39,7 @@ protected:
         if (!item)
             return;
         if (index.column() == pdl::TraceModel::NameColumn) {
-            option->text = itemLabel(item);
+            option->text = rowLabel(item);
             option->icon = kindIcon(item->node.kind, option->palette);
             option->features |= QStyleOptionViewItem::HasDecoration;
         }
@@ -68,7 +68,7 @@ const char* const kKinds[] = {"model",  "code",   "read", "call",    "function",
 TraceTreeView::TraceTreeView(WorkbenchContext* context, QWidget* parent)
     : QWidget(parent), m_context(context), m_proxy(new pdl::TraceFilterProxy(this)),
       m_tree(new QTreeView(this)), m_search(new QLineEdit(this)), m_kinds(new QComboBox(this)),
-      m_status(new QLabel(this)), m_filterTimer(new QTimer(this))
+      m_status(new QLabel(this)), m_filterTimer(new QTimer(this)), m_refreshTimer(new QTimer(this))
 {
     m_search->setPlaceholderText(tr("Search blocks (text, kind:model, def:name, failed)"));
     m_search->setClearButtonEnabled(true);
@@ -114,6 +114,22 @@ TraceTreeView::TraceTreeView(WorkbenchContext* context, QWidget* parent)
     connect(m_kinds, &QComboBox::currentIndexChanged, this, &TraceTreeView::applyFilter);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { onCurrentChanged(current); });
+    // Rows that arrive while a filter is on (a new run streaming in) are hits too: open them
+    // and recount, coalesced so that a streaming run does not walk the tree per row.
+    m_refreshTimer->setSingleShot(true);
+    m_refreshTimer->setInterval(100);
+    connect(m_refreshTimer, &QTimer::timeout, this, [this] {
+        if (m_proxy->isFiltering())
+            expandHits();
+        updateStatus();
+    });
+    auto refreshSoon = [this] {
+        if (m_proxy->isFiltering())
+            m_refreshTimer->start();
+    };
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, refreshSoon);
+    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, refreshSoon);
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, refreshSoon);
     connect(m_proxy, &QAbstractItemModel::modelReset, this, [this] {
         m_tree->expandToDepth(0);
         if (m_context)
@@ -211,24 +227,45 @@ void TraceTreeView::applyFilter()
     m_proxy->setDef(def);
     m_proxy->setFailedOnly(failed);
     m_proxy->setText(words.join(QLatin1Char(' ')));
-    if (m_proxy->isFiltering()) {
-        // Show every hit, unless there are so many that expanding would stall the view.
-        int shown = 0;
-        std::vector<QModelIndex> stack{QModelIndex()};
-        while (!stack.empty() && shown < 5000) {
-            const QModelIndex p = stack.back();
-            stack.pop_back();
-            const int rows = m_proxy->rowCount(p);
-            shown += rows;
-            for (int r = 0; r < rows; ++r)
-                stack.push_back(m_proxy->index(r, 0, p));
-        }
-        if (shown < 5000)
-            m_tree->expandAll();
-    }
+    if (m_proxy->isFiltering())
+        expandHits();
     if (m_context)
         followCurrentNode(m_context->currentNode());
     updateStatus();
+}
+
+void TraceTreeView::expandHits()
+{
+    // Show every hit, unless there are so many that expanding would stall the view.
+    int shown = 0;
+    std::vector<QModelIndex> stack{QModelIndex()};
+    while (!stack.empty() && shown < 5000) {
+        const QModelIndex p = stack.back();
+        stack.pop_back();
+        const int rows = m_proxy->rowCount(p);
+        shown += rows;
+        for (int r = 0; r < rows; ++r)
+            stack.push_back(m_proxy->index(r, 0, p));
+    }
+    if (shown < 5000)
+        m_tree->expandAll();
+}
+
+int TraceTreeView::matchCount() const
+{
+    // Every hit is in the proxy (with its ancestors), so the shown rows are enough to walk.
+    int hits = 0;
+    std::vector<QModelIndex> stack{QModelIndex()};
+    while (!stack.empty()) {
+        const QModelIndex p = stack.back();
+        stack.pop_back();
+        if (p.isValid() && m_proxy->matches(m_proxy->itemAt(p)))
+            ++hits;
+        const int rows = m_proxy->rowCount(p);
+        for (int r = 0; r < rows; ++r)
+            stack.push_back(m_proxy->index(r, 0, p));
+    }
+    return hits;
 }
 
 void TraceTreeView::updateStatus()
@@ -237,12 +274,14 @@ void TraceTreeView::updateStatus()
         m_status->hide();
         return;
     }
-    if (m_proxy->rowCount() == 0)
-        m_status->setText(tr("No block matches."));
+    const int hits = m_proxy->rowCount() == 0 ? 0 : matchCount();
+    if (hits == 0)
+        m_status->setText(tr("No block matches (%n blocks).", nullptr, m_model->itemCount()));
     else
-        m_status->setText(tr("Filter on: showing the blocks of %n that match (and the blocks "
-                             "around them). Clear the search to see every block.",
-                             nullptr, m_model->itemCount()));
+        m_status->setText(tr("%1 of %n blocks match (shown with the blocks around them). Clear "
+                             "the search to see every block.",
+                             nullptr, m_model->itemCount())
+                              .arg(hits));
     m_status->show();
 }
 

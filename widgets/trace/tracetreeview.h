@@ -32,6 +32,8 @@ public:
     pdl::TraceFilterProxy* filterProxy() const { return m_proxy; }
     QLineEdit* searchField() const { return m_search; }
     QComboBox* kindFilter() const { return m_kinds; }
+    /// The line under the tree saying how many blocks the filter matches (hidden when none).
+    QLabel* statusLabel() const { return m_status; }
 
     /// Sets the search text and applies it at once (no typing delay).
     void setFilterText(const QString& text);
@@ -51,6 +53,8 @@ private:
     void followCurrentNode(const QString& id);
     void onCurrentChanged(const QModelIndex& current);
     void updateStatus();
+    void expandHits();
+    int matchCount() const;
 
     QPointer<WorkbenchContext> m_context;
     QPointer<pdl::TraceModel> m_model;
@@ -60,6 +64,7 @@ private:
     QComboBox* m_kinds;
     QLabel* m_status;
     QTimer* m_filterTimer;
+    QTimer* m_refreshTimer;
     bool m_syncing = false;
     bool m_headerSet = false;
 };

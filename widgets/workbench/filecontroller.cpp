@@ -316,8 +316,13 @@ void FileController::openProgramOfTrace(const QString& tracePath, const QString&
     if (tracePath != m_traceWantingProgram)
         return; // opened as a trace only (Open Trace…), or reloaded
     m_traceWantingProgram.clear();
-    if (program.isEmpty())
+    if (program.isEmpty()) {
+        Q_EMIT statusMessage(tr("The program of trace %1 was not found; the editor shows "
+                                "another program")
+                                 .arg(QFileInfo(tracePath).fileName()),
+                             8000);
         return;
+    }
     loadProgram(program, nullptr, true);
 }
 
@@ -432,13 +437,17 @@ void FileController::populateFileMenu(QMenu* file)
                     QKeySequence::Open, this, &FileController::openWithDialog);
     QMenu* recent = file->addMenu(tr("Open &Recent"));
     connect(recent, &QMenu::aboutToShow, this, [this, recent] { populateRecentMenu(recent); });
-    file->addAction(tr("Open &Trace…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this,
-                    [this] {
-                        const QString path =
-                            askOpenPath(tr("Open Trace"), tr("Traces (*.json);;All files (*)"));
-                        if (!path.isEmpty())
-                            Q_EMIT traceOpenRequested(path); // the trace only, not its program
-                    });
+    file->addAction(
+        tr("Open &Trace…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, [this] {
+            const QString path =
+                askOpenPath(tr("Open Trace"), tr("Traces (*.json *.jsonl *.pb);;All files (*)"));
+            if (path.isEmpty())
+                return;
+            // Its program comes too: a program left in the editor from before
+            // would be taken for the trace's.
+            m_traceWantingProgram = path;
+            Q_EMIT traceOpenRequested(path);
+        });
     QMenu* recover = file->addMenu(tr("Recover &Unsaved"));
     connect(recover, &QMenu::aboutToShow, this, [this, recover] { populateRecoveryMenu(recover); });
     file->addSeparator();

@@ -6,9 +6,12 @@
 #include "core/pdl/trace/tracemodel.h"
 #include "core/promptlog/promptlog.h"
 #include "core/workbench/workbenchcontext.h"
+#include "widgets/otel/otelrunlist.h"
 #include "widgets/workbench/tracedocks.h"
 
 #include <QAction>
+#include <QLabel>
+#include <QSettings>
 
 namespace hako {
 
@@ -17,8 +20,9 @@ OtelReceive::OtelReceive(WorkbenchContext* context, TraceDocks* traces, QObject*
       m_action(new QAction(tr("Receive &OpenTelemetry"), this)), m_model(new pdl::TraceModel(this))
 {
     m_action->setCheckable(true);
-    m_action->setToolTip(tr("Listen on 127.0.0.1:4318 for the spans of agent runs (OTLP/HTTP) "
-                            "and show them live in the trace panes"));
+    m_action->setToolTip(tr("Listen on 127.0.0.1 (port: setting otel/receiverPort, default 4318) "
+                            "for the spans of agent runs (OTLP/HTTP) and show them live in the "
+                            "trace panes"));
     connect(m_action, &QAction::toggled, this, [this](bool on) { on ? start() : stop(); });
 }
 
@@ -37,7 +41,8 @@ void OtelReceive::start()
     if (m_receiver)
         return;
     otel::ReceiverOptions options;
-    options.port = m_port;
+    options.port = quint16(
+        m_port >= 0 ? m_port : QSettings().value(QLatin1String(portSetting()), 4318).toInt());
     m_receiver = std::make_unique<otel::OtlpReceiver>(options);
     m_feed = new otel::OtelLiveFeed(m_model, this);
     std::shared_ptr<promptlog::PromptLog> log = m_context->promptLog();
@@ -77,8 +82,31 @@ void OtelReceive::start()
         return;
     }
     m_traces->showTrace(m_model);
+    connect(m_feed, &otel::OtelLiveFeed::tracesChanged, this, &OtelReceive::listRuns);
+    listRuns();
     Q_EMIT statusMessage(tr("Receiving OpenTelemetry on http://127.0.0.1:%1/v1/traces").arg(*port),
                          0);
+}
+
+void OtelReceive::listRuns()
+{
+    if (!m_feed || !m_receiver)
+        return;
+    const std::vector<otel::TraceSummary> runs = m_feed->assembler().traces();
+    const QString address = QStringLiteral("http://127.0.0.1:%1/v1/traces").arg(m_receiver->port());
+    const QString heading = runs.empty()
+                                ? tr("Listening on %1 — no runs received yet.").arg(address)
+                                : tr("Listening on %1 — %n run(s) received; pick one to show it.",
+                                     nullptr, int(runs.size()))
+                                      .arg(address);
+    otel::OtelLiveFeed* feed = m_feed;
+    m_traces->showRuns(heading, runs, feed->shownTrace(), [this, feed](const QString& id) {
+        if (feed != m_feed)
+            return;
+        feed->follow(id.toStdString());
+        m_traces->showTrace(m_model);
+        listRuns();
+    });
 }
 
 void OtelReceive::stop()
@@ -92,6 +120,8 @@ void OtelReceive::stop()
         delete m_feed;
         m_feed = nullptr;
     }
+    m_traces->runList()->heading()->setText(
+        tr("Not receiving OpenTelemetry; the runs below were received before."));
     Q_EMIT statusMessage(tr("Stopped receiving OpenTelemetry"), 4000);
 }
 

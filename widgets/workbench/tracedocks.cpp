@@ -1,9 +1,11 @@
 #include "widgets/workbench/tracedocks.h"
 
+#include "core/otel/otlpfile.h"
 #include "core/pdl/trace/traceloader.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/workbench/runcontroller.h"
 #include "core/workbench/workbenchcontext.h"
+#include "widgets/otel/otelrunlist.h"
 #include "widgets/trace/boxview.h"
 #include "widgets/trace/nodedetailview.h"
 #include "widgets/trace/traceloadbar.h"
@@ -13,9 +15,13 @@
 
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QFileInfo>
 #include <QMainWindow>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
 
 namespace hako {
 
@@ -31,16 +37,28 @@ QDockWidget* addDock(QMainWindow* window, QWidget* pane, const QString& title, c
     return dock;
 }
 
-// The program a trace names, resolved against the trace's folder; empty when it does not exist.
+// The program a trace names; empty when it does not exist. A relative path was relative to the
+// folder `hako run` ran in, which the trace does not record: the trace's folder (where the run
+// writes it by default), then the folders above it (a trace written to out/ or moved there),
+// then the program's name beside the trace.
 QString programOfTrace(const pdl::TraceModel* model, const QString& tracePath)
 {
     const pdl::TraceItem* root = model->root();
     if (!root || root->node.span.file.isEmpty())
         return {};
-    QString program = root->node.span.file;
-    if (QFileInfo(program).isRelative())
-        program = QFileInfo(tracePath).absoluteDir().filePath(program);
-    return QFileInfo(program).isFile() ? QFileInfo(program).absoluteFilePath() : QString();
+    const QString program = root->node.span.file;
+    if (!QFileInfo(program).isRelative())
+        return QFileInfo(program).isFile() ? QFileInfo(program).absoluteFilePath() : QString();
+    QDir dir = QFileInfo(tracePath).absoluteDir();
+    for (int up = 0; up < 8; ++up) {
+        if (const QFileInfo candidate(dir.filePath(program)); candidate.isFile())
+            return candidate.absoluteFilePath();
+        if (!dir.cdUp())
+            break;
+    }
+    const QFileInfo beside(
+        QFileInfo(tracePath).absoluteDir().filePath(QFileInfo(program).fileName()));
+    return beside.isFile() ? beside.absoluteFilePath() : QString();
 }
 
 } // namespace
@@ -69,16 +87,81 @@ TraceDocks::TraceDocks(QMainWindow* window, WorkbenchContext* context, RunContro
     m_variablesDock = addDock(window, new VariablesView(context, window), tr("Variables"),
                               "variablesDock", Qt::RightDockWidgetArea);
     window->tabifyDockWidget(m_detailDock, m_variablesDock);
+    m_runList = new OtelRunList(window);
+    m_runsDock = addDock(window, m_runList, tr("Runs"), "runsDock", Qt::BottomDockWidgetArea);
+    window->tabifyDockWidget(m_treeDock, m_runsDock);
+    m_runsDock->hide(); // until a file or the receiver has runs to list
+    connect(m_runList, &OtelRunList::runRequested, this, [this](const QString& id) {
+        if (m_openRun)
+            m_openRun(id);
+    });
     context->setTraceModel(run->traceModel(), this);
     connect(m_loader, &pdl::TraceLoader::loaded, this, [this](const QString& path) {
         Q_EMIT statusMessage(tr("Opened trace %1").arg(QDir::toNativeSeparators(path)), 4000);
         Q_EMIT traceLoaded(path, programOfTrace(m_fileTrace, path));
+        listFileRuns(path);
+    });
+}
+
+void TraceDocks::showRuns(const QString& heading, const std::vector<otel::TraceSummary>& runs,
+                          const std::string& shown, std::function<void(const QString&)> open)
+{
+    m_openRun = std::move(open);
+    m_runsOfFile = false;
+    m_runList->setRuns(heading, runs, shown);
+    m_runsDock->show();
+}
+
+void TraceDocks::listFileRuns(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly) || !otel::looksLikeOtlp(file.read(64 * 1024))) {
+        if (m_runsOfFile) { // another file's runs
+            m_runList->clear();
+            m_runsDock->hide();
+            m_openRun = {};
+        }
+        return;
+    }
+    // Read again off the GUI thread for its list of traces: the loader keeps only the one shown.
+    auto read = QtConcurrent::run([path] {
+        auto f = otel::readOtlpFile(path);
+        return f ? f->assembler->traces() : std::vector<otel::TraceSummary>();
+    });
+    read.then(this, [this, path](const std::vector<otel::TraceSummary>& runs) {
+        if (runs.empty() || m_loader->path() != path)
+            return;
+        // The loader shows the trace with the most spans.
+        const auto largest =
+            std::max_element(runs.begin(), runs.end(),
+                             [](const auto& a, const auto& b) { return a.spans < b.spans; });
+        showRuns(tr("%1: %n run(s); pick one to show it", nullptr, int(runs.size()))
+                     .arg(QFileInfo(path).fileName()),
+                 runs, largest->traceId,
+                 [this, path](const QString& id) { openFileRun(path, id); });
+        m_runsOfFile = true;
+    });
+}
+
+void TraceDocks::openFileRun(const QString& path, const QString& traceId)
+{
+    auto load = QtConcurrent::run([path, id = traceId.toStdString()] {
+        auto r = otel::loadOtlpTrace(path, id);
+        return r ? r->root : pdl::TracePtr();
+    });
+    load.then(this, [this, path](const pdl::TracePtr& root) {
+        if (!root) {
+            Q_EMIT statusMessage(tr("Cannot read that run of %1").arg(path), 8000);
+            return;
+        }
+        m_fileTrace->setTrace(root, path);
+        showTrace(m_fileTrace);
     });
 }
 
 QList<QDockWidget*> TraceDocks::docks() const
 {
-    return {m_traceDock, m_treeDock, m_timelineDock, m_detailDock, m_variablesDock};
+    return {m_traceDock, m_treeDock, m_timelineDock, m_detailDock, m_variablesDock, m_runsDock};
 }
 
 void TraceDocks::openTrace(const QString& path)

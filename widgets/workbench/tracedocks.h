@@ -4,14 +4,22 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
+#include <string>
+#include <vector>
+
 class QDockWidget;
 class QMainWindow;
 
 namespace hako {
 
 class BoxView;
+class OtelRunList;
 class RunController;
 class WorkbenchContext;
+namespace otel {
+struct TraceSummary;
+}
 namespace pdl {
 class TraceLoader;
 class TraceModel;
@@ -36,6 +44,9 @@ public:
     QDockWidget* timelineDock() const { return m_timelineDock; }
     QDockWidget* detailDock() const { return m_detailDock; }
     QDockWidget* variablesDock() const { return m_variablesDock; }
+    /// The runs of an OTLP file or of the live receiver (OtelRunList).
+    QDockWidget* runsDock() const { return m_runsDock; }
+    OtelRunList* runList() const { return m_runList; }
     /// Every trace dock, in View menu order.
     QList<QDockWidget*> docks() const;
     BoxView* boxView() const { return m_boxView; }
@@ -46,6 +57,10 @@ public:
 
     /// Loads a trace file (Hako's or the reference's) into every trace pane.
     void openTrace(const QString& path);
+    /// Lists runs in the Runs dock (shown) with `heading`; picking one calls `open` with its
+    /// trace id. What a file or the live receiver calls whenever its runs change.
+    void showRuns(const QString& heading, const std::vector<otel::TraceSummary>& runs,
+                  const std::string& shown, std::function<void(const QString&)> open);
     /// Makes `model` the trace every pane shows.
     void showTrace(pdl::TraceModel* model);
     /// Shows the live run's trace (when a run starts).
@@ -78,6 +93,13 @@ private:
     QDockWidget* m_timelineDock = nullptr;
     QDockWidget* m_detailDock = nullptr;
     QDockWidget* m_variablesDock = nullptr;
+    QDockWidget* m_runsDock = nullptr;
+    OtelRunList* m_runList = nullptr;
+    std::function<void(const QString&)> m_openRun;
+    bool m_runsOfFile = false; ///< the Runs dock lists a trace file's runs
+
+    void listFileRuns(const QString& path);
+    void openFileRun(const QString& path, const QString& traceId);
 };
 
 } // namespace hako

@@ -155,6 +155,26 @@ private Q_SLOTS:
         QCOMPARE(llm.error, std::string("rate limited"));
     }
 
+    // A span's events say when they happened in words people read (UTC time, and how long
+    // after the span started), not as a raw `time_unix_nano`.
+    void eventTimesAreReadable()
+    {
+        auto spans = decodeOtlpJson(R"({"resourceSpans":[{"scopeSpans":[{"spans":[
+            {"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174",
+             "name":"step","startTimeUnixNano":"1700000000000000000",
+             "endTimeUnixNano":"1700000002000000000",
+             "events":[{"name":"retry","timeUnixNano":"1700000000012500000"},
+                       {"name":"slow","timeUnixNano":"1700000001250000000"}]}]}]}]})");
+        QVERIFY(spans.ok());
+        const SpanView v = interpretSpan(spans->front());
+        QCOMPARE(int(v.rawEvents.size()), 2);
+        const auto& first = v.rawEvents[0];
+        QVERIFY(!first.contains("time_unix_nano"));
+        QCOMPARE(first.value("time", std::string()), std::string("2023-11-14T22:13:20.012Z"));
+        QCOMPARE(first.value("after_start", std::string()), std::string("+12.5 ms"));
+        QCOMPARE(v.rawEvents[1].value("after_start", std::string()), std::string("+1.25 s"));
+    }
+
     void placeholderResolvesWhenTheParentArrives()
     {
         auto spans = decodeOtlpJson(R"({"resourceSpans":[{"scopeSpans":[{"spans":[
@@ -269,10 +289,10 @@ private Q_SLOTS:
         QCOMPARE(spans->size(), size_t(1));
         auto call = toCallRecord(spans->front(), interpretSpan(spans->front()));
         QVERIFY(call);
-        const QStringList needles = {
-            QStringLiteral("otel-Secret-Value-2"), QStringLiteral("otelPassw0rd3"),
-            QStringLiteral("b3RlbC1TZWNyZXQtNA"), QStringLiteral("otel.user5"),
-            QStringLiteral("bot-ops")};
+        const QStringList needles = {QStringLiteral("otel-Secret-Value-2"),
+                                     QStringLiteral("otelPassw0rd3"),
+                                     QStringLiteral("b3RlbC1TZWNyZXQtNA"),
+                                     QStringLiteral("otel.user5"), QStringLiteral("bot-ops")};
         const QByteArray mapped = QJsonDocument(call->toJson()).toJson();
         for (const QString& needle : needles) // the mapping keeps them: the case is not vacuous
             QVERIFY2(mapped.contains(needle.toUtf8()), qPrintable(needle));
@@ -326,8 +346,9 @@ private Q_SLOTS:
         QVERIFY(first.ok());
         feed.push(std::move(first).value());
         QTRY_COMPARE(model.itemCount(), 3); // placeholder + 2
+        // Live, a parent not received yet is one still running (a span is sent when it ends).
         QCOMPARE(model.data(model.index(0, 0)).toString(),
-                 QStringLiteral("missing span a000000000000001"));
+                 QStringLiteral("waiting for span a000000000000001"));
         // Then the agent: the placeholder resolves.
         auto second = decodeOtlpJson(lines[1].toStdString());
         feed.push(std::move(second).value());

@@ -2,6 +2,23 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>QObject</name>
+    <message numerus="yes">
+        <source>%n model call(s)</source>
+        <translation>
+            <numerusform>%n model call</numerusform>
+            <numerusform>%n model calls</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt; (the %n priced call(s))</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt; (the %n priced call)</numerusform>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt; (the %n priced calls)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>hako::AboutPlugins</name>
     <message numerus="yes">
         <source>%1 of %n plugin(s) loaded.</source>
@@ -113,6 +130,16 @@
     </message>
 </context>
 <context>
+    <name>hako::OtelReceive</name>
+    <message numerus="yes">
+        <source>Listening on %1 — %n run(s) received; pick one to show it.</source>
+        <translation>
+            <numerusform>Listening on %1 — %n run received; pick one to show it.</numerusform>
+            <numerusform>Listening on %1 — %n runs received; pick one to show it.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>hako::PlaygroundPane</name>
     <message numerus="yes">
         <source>All %n Sets</source>
@@ -164,6 +191,16 @@
     </message>
 </context>
 <context>
+    <name>hako::TraceDocks</name>
+    <message numerus="yes">
+        <source>%1: %n run(s); pick one to show it</source>
+        <translation>
+            <numerusform>%1: %n run; pick one to show it</numerusform>
+            <numerusform>%1: %n runs; pick one to show it</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>hako::TraceTimelineView</name>
     <message numerus="yes">
         <source>%n block(s), %1</source>
@@ -176,10 +213,17 @@
 <context>
     <name>hako::TraceTreeView</name>
     <message numerus="yes">
-        <source>Filter on: showing the blocks of %n that match (and the blocks around them). Clear the search to see every block.</source>
+        <source>No block matches (%n blocks).</source>
         <translation>
-            <numerusform>Filter on: showing the blocks of %n that match (and the blocks around them). Clear the search to see every block.</numerusform>
-            <numerusform>Filter on: showing the blocks of %n that match (and the blocks around them). Clear the search to see every block.</numerusform>
+            <numerusform>No block matches (%n block).</numerusform>
+            <numerusform>No block matches (%n blocks).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n blocks match (shown with the blocks around them). Clear the search to see every block.</source>
+        <translation>
+            <numerusform>%1 of %n block matches (shown with the blocks around it). Clear the search to see every block.</numerusform>
+            <numerusform>%1 of %n blocks match (shown with the blocks around them). Clear the search to see every block.</numerusform>
         </translation>
     </message>
 </context>

@@ -183,6 +183,34 @@
         <source>internal error: overlapping edits at %1+%2 and %3+%4</source>
         <translation>内部エラー: 編集箇所が重なっています（%1+%2 と %3+%4）</translation>
     </message>
+    <message numerus="yes">
+        <source>%n model call(s)</source>
+        <translation>
+            <numerusform>モデル呼び出し %n 件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 prompt + %2 completion = &lt;b&gt;%3 tokens&lt;/b&gt;</source>
+        <translation>プロンプト %1 + 応答 %2 = &lt;b&gt;%3 トークン&lt;/b&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt; (the %n priced call(s))</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;(料金の分かる呼び出し %n 件)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>span</source>
+        <translation>スパン</translation>
+    </message>
+    <message>
+        <source>shown as %1</source>
+        <translation>%1 として表示</translation>
+    </message>
+    <message>
+        <source>total</source>
+        <translation>合計</translation>
+    </message>
 </context>
 <context>
     <name>QsciScintilla</name>
@@ -1852,10 +1880,6 @@ quit, q                    stop the program
         <translation>トレースを開く</translation>
     </message>
     <message>
-        <source>Traces (*.json);;All files (*)</source>
-        <translation>トレース (*.json);;すべてのファイル (*)</translation>
-    </message>
-    <message>
         <source>Recover &amp;Unsaved</source>
         <translation>未保存の復元(&amp;U)</translation>
     </message>
@@ -1888,6 +1912,14 @@ Restore the unsaved changes? Each opens in its own tab. (If not, they stay under
     <message>
         <source>New program from the template “%1”: change the inputs at the top to your own text, then press Run. Save to keep it.</source>
         <translation>テンプレート「%1」から新しいプログラムを作りました。先頭の入力を自分の文章に書き換えてから「実行」を押してください。残すには保存してください。</translation>
+    </message>
+    <message>
+        <source>The program of trace %1 was not found; the editor shows another program</source>
+        <translation>トレース %1 のプログラムが見つかりません。エディターには別のプログラムが表示されています</translation>
+    </message>
+    <message>
+        <source>Traces (*.json *.jsonl *.pb);;All files (*)</source>
+        <translation>トレース (*.json *.jsonl *.pb);;すべてのファイル (*)</translation>
     </message>
 </context>
 <context>
@@ -3128,10 +3160,6 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>OpenTelemetry を受信(&amp;O)</translation>
     </message>
     <message>
-        <source>Listen on 127.0.0.1:4318 for the spans of agent runs (OTLP/HTTP) and show them live in the trace panes</source>
-        <translation>127.0.0.1:4318 でエージェント実行のスパン (OTLP/HTTP) を受け取り、トレースペインにライブで表示します</translation>
-    </message>
-    <message>
         <source>OpenTelemetry: refused a request (%1): %2</source>
         <translation>OpenTelemetry: リクエストを拒否しました (%1): %2</translation>
     </message>
@@ -3150,6 +3178,59 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     <message>
         <source>the prompt log cannot be written: %1</source>
         <translation>プロンプトログに書き込めません: %1</translation>
+    </message>
+    <message>
+        <source>Listen on 127.0.0.1 (port: setting otel/receiverPort, default 4318) for the spans of agent runs (OTLP/HTTP) and show them live in the trace panes</source>
+        <translation>127.0.0.1 でエージェント実行のスパン(OTLP/HTTP)を受信し、トレースのペインにその場で表示します(ポート: 設定 otel/receiverPort、既定 4318)</translation>
+    </message>
+    <message>
+        <source>Listening on %1 — no runs received yet.</source>
+        <translation>%1 で受信待ちです。まだ実行を受信していません。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Listening on %1 — %n run(s) received; pick one to show it.</source>
+        <translation>
+            <numerusform>%1 で受信待ちです。%n 件の実行を受信しました。表示する実行を選んでください。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not receiving OpenTelemetry; the runs below were received before.</source>
+        <translation>OpenTelemetry を受信していません。下の実行は以前に受信したものです。</translation>
+    </message>
+</context>
+<context>
+    <name>hako::OtelRunList</name>
+    <message>
+        <source>Runs</source>
+        <translation>実行一覧</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>実行</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>開始</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>所要時間</translation>
+    </message>
+    <message>
+        <source>Spans</source>
+        <translation>スパン数</translation>
+    </message>
+    <message>
+        <source>Errors</source>
+        <translation>エラー</translation>
+    </message>
+    <message>
+        <source>(root not received yet) %1</source>
+        <translation>(ルート未受信)%1</translation>
+    </message>
+    <message>
+        <source>Trace %1</source>
+        <translation>トレース %1</translation>
     </message>
 </context>
 <context>
@@ -5195,6 +5276,20 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <source>Trace — run of %1</source>
         <translation>トレース — %1 の実行</translation>
     </message>
+    <message>
+        <source>Runs</source>
+        <translation>実行一覧</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n run(s); pick one to show it</source>
+        <translation>
+            <numerusform>%1: 実行 %n 件。表示する実行を選んでください</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot read that run of %1</source>
+        <translation>%1 のその実行を読めません</translation>
+    </message>
 </context>
 <context>
     <name>hako::TraceLoadBar</name>
@@ -5286,14 +5381,16 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <source>Show only blocks of this kind (and the blocks that contain them)</source>
         <translation>この種類のブロック（とそれを含むブロック）だけを表示します</translation>
     </message>
-    <message>
-        <source>No block matches.</source>
-        <translation>一致するブロックはありません。</translation>
+    <message numerus="yes">
+        <source>No block matches (%n blocks).</source>
+        <translation>
+            <numerusform>一致するブロックはありません(全 %n ブロック)。</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
-        <source>Filter on: showing the blocks of %n that match (and the blocks around them). Clear the search to see every block.</source>
+        <source>%1 of %n blocks match (shown with the blocks around them). Clear the search to see every block.</source>
         <translation>
-            <numerusform>絞り込み中: %n 個のうち一致するブロック（とその周囲のブロック）を表示しています。すべて表示するには検索をクリアしてください。</numerusform>
+            <numerusform>%n ブロック中 %1 ブロックが一致します(周りのブロックと一緒に表示)。すべて表示するには検索を消してください。</numerusform>
         </translation>
     </message>
 </context>

@@ -258,6 +258,13 @@ public:
     /// Its text in a `text` block or a program's output (Value::toText): nothing for PDL
     /// functions and builtins; an object returned by Python code overrides it with its str().
     virtual std::string text() const { return {}; }
+    /// The data attribute `name` a program reads from it (`${ f.signature }`), or an undefined
+    /// Value when it has none (then methods and the usual error apply).
+    virtual Value attribute(std::string_view name) const
+    {
+        (void)name;
+        return Value::undefined();
+    }
 };
 
 /// A Callable from a lambda.

@@ -222,6 +222,11 @@ Value missingElement(const Value& obj, const Value& key)
 
 using namespace detail;
 
+List listOf(const Value& value)
+{
+    return detail::iterate(value);
+}
+
 Value getAttribute(const Value& obj, std::string_view name)
 {
     if (hasMethod(obj, name))
@@ -255,6 +260,10 @@ Value getAttribute(const Value& obj, std::string_view name)
             if (name == "list")
                 return obj.asList()[1];
         }
+        break;
+    case Value::Type::Callable:
+        if (Value v = obj.asCallable()->attribute(name); !v.isUndefined())
+            return v;
         break;
     default:
         break;

@@ -29,6 +29,10 @@ bool hasMethod(const Value& self, std::string_view name);
 /// Calls method `name` of `self`. Throws EvalError when there is no such method.
 Value callMethod(const Value& self, std::string_view name, const CallArgs& args);
 
+/// Python's `list(value)`: the items of a list, the keys of a dict in order, the characters of
+/// a string. Throws EvalError for a value that is not iterable. Thread-safe.
+List listOf(const Value& value);
+
 /// Jinja's `obj.name`: a method becomes a bound callable; otherwise `obj[name]`; otherwise
 /// Undefined (named after the attribute).
 Value getAttribute(const Value& obj, std::string_view name);

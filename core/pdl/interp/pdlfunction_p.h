@@ -18,6 +18,10 @@ public:
     std::string name() const override { return m_name; }
     /// Called from an expression (`${ f(1, y=2) }`) inside a running program.
     Value call(const CallArgs& args) const override;
+    /// What the reference's function object exposes to a program: `signature` (the tool
+    /// description `{type: function, function: {name, description, parameters}}`),
+    /// `description` and `function` (the parameters' types as written).
+    Value attribute(std::string_view name) const override;
 
     const FunctionBlock& function() const { return static_cast<const FunctionBlock&>(*m_block); }
     const Env& closure() const { return m_closure; }

@@ -653,6 +653,7 @@ Value Runner::execWithRetry(const BlockPtr& bp, State& st, std::string& id, Trac
             if (!retry)
                 throw;
             std::string message = e.what();
+            writeRetryNotice(b, start, attempt + 1, extraTries, message);
             st = start;
             if (b.traceErrorOnRetry && eval(b.traceErrorOnRetry, st, nullptr, "x").truthy())
                 st.context = contextAppend(st.context, "assistant", Value(message), id);

@@ -89,10 +89,19 @@ public:
     Value eval(const Expr& e, const State& st, TraceNode* node, const char* field);
     Value evalValue(const Value& v, const State& st, const SourceSpan& span);
 
+    /// How a closure is called: from a `call` block, whose arguments are checked against the
+    /// parameters' types, or from an expression (`${ f(1) }`, `join: reduce`), which binds
+    /// what it is given unchecked as the reference's ClosureBlock.__call__ does.
+    enum class CallKind { Block, Expression };
     /// Calls a PDL closure with named arguments (from a call block or an expression). Errors
     /// in the arguments are reported at `argsSpan` when it is valid, others at `span`.
     Value callFunction(const Value& fn, const Dict& args, State& caller, const std::string& id,
-                       TraceNode* node, const SourceSpan& span, const SourceSpan& argsSpan = {});
+                       TraceNode* node, const SourceSpan& span, const SourceSpan& argsSpan = {},
+                       CallKind kind = CallKind::Block);
+    /// Binds a call block's arguments in `callee`'s scope, checking them against `f`'s
+    /// parameters; throws every problem at once, as the reference reports them.
+    void bindCheckedArguments(const FunctionBlock& f, const std::string& name, const Dict& args,
+                              State& callee, const SourceSpan& argsSpan);
 
     /// Parses (once per run) the program at `path` for an include or import (`what`, for
     /// messages) written at `from`; throws PdlError naming the file at `from`.
@@ -163,12 +172,38 @@ public:
                        const std::string& id);
     Value execCall(const CallBlock& b, State& st, const std::string& id, TraceNode* node);
     Value execRead(const ReadBlock& b, State& st, TraceNode* node);
+    /// Tells standard error that block `b` failed with `message` and runs again, as the
+    /// reference does: `[Retry N/MAX] file:LINE - …`, LINE being the retried block's.
+    void writeRetryNotice(const Block& b, const State& st, int64_t attempt, int64_t tries,
+                          const std::string& message);
     Value execInclude(const IncludeBlock& b, State& st, const std::string& id, TraceNode* node);
     Value execImport(const ImportBlock& b, State& st, const std::string& id, TraceNode* node);
     Value execAggregator(const AggregatorBlock& b, State& st, TraceNode* node);
     Value execCode(const CodeBlock& b, State& st, const std::string& id, TraceNode* node);
     Value execArgs(const ArgsBlock& b, State& st, TraceNode* node);
     Value execModel(const ModelBlock& b, State& st, const std::string& id, TraceNode* node);
+    /// What a model call answered: the text, the reply's role, the server's raw response,
+    /// the validated value of a structured-output call (else null) and the tokens used.
+    struct ModelReply {
+        std::string text;
+        std::string role = "assistant"; // a mocked or hand-given reply has none of its own
+        Value raw;
+        Value structured;
+        models::Usage usage;
+    };
+    /// The messages a model block sends: its `input` run as messages, else the context.
+    List modelMessages(const ModelBlock& b, State& st, const std::string& id, TraceNode* node);
+    /// The block's `parameters` completed by pdl_model_default_parameters for `model`.
+    Dict modelParameters(const ModelBlock& b, State& st, TraceNode* node, const std::string& model);
+    /// Sends the request to the run's provider (streaming the reply where the run prints it).
+    ModelReply callProvider(const ModelBlock& b, State& st, const std::string& id, TraceNode* node,
+                            models::ChatRequest request);
+    /// The structured-output form of callProvider(): the spec's schema, one TypeChat repair.
+    void callStructured(const ModelBlock& b, State& st, TraceNode* node,
+                        models::ChatRequest& request,
+                        const std::function<void(std::string_view)>& onDelta, ModelReply& out);
+    /// Counts a finished call's tokens in the run, `pdl_usage` and the block's trace node.
+    void recordUsage(State& st, TraceNode* node, const models::Usage& usage);
     /// Adds the spec's JSON schema to a model request's parameters as the reference's provider
     /// sends it (unless `structuredDecoding` is false).
     void addSchemaParameters(const ModelBlock& b, State& st, TraceNode* node, const Value& schema,

@@ -3,6 +3,7 @@
 #include "core/pdl/interp/pdlfunction_p.h"
 #include "core/pdl/interp/runner_p.h"
 #include "core/pdl/parser/programparser.h"
+#include "core/pdl/parser/referencelines.h"
 #include "core/pdl/programcheck.h"
 
 #include "core/util/boundedfile.h"
@@ -43,10 +44,9 @@ std::optional<std::string> readStdin(const std::string& prompt, bool multiline, 
             return out;
         return out;
     }
+    // Python's input() on Linux strips the "\n" only: a "\r" before it stays in the text.
     if (!std::getline(std::cin, out))
         return std::nullopt;
-    if (!out.empty() && out.back() == '\r')
-        out.pop_back();
     return out;
 }
 
@@ -64,13 +64,35 @@ void checkNesting(const State& st, const RunOptions& options, const std::string&
 
 } // namespace
 
+void Runner::writeRetryNotice(const Block& b, const State& st, int64_t attempt, int64_t tries,
+                              const std::string& message)
+{
+    // process_advance_block_retry (pdl_interpreter.py) prints the retried block's location,
+    // not the failing one's, and the error's details. Its colour codes are left out: the
+    // notice also goes to log files and the workbench's Console.
+    int line = b.span.line;
+    if (st.program && st.program->program)
+        line = referenceErrorLine(*st.program->program,
+                                  st.program->lines.join(QLatin1Char('\n')).toUtf8(), b.span);
+    const std::string where = b.span.isValid() ? QFileInfo(b.span.file).fileName().toStdString() +
+                                                     ":" + std::to_string(line) + " - "
+                                               : std::string();
+    write("\n[Retry " + std::to_string(attempt) + "/" + std::to_string(tries) + "] " + where +
+              "An error occurred in a PDL block. Error details: " + message + "\n\n",
+          true);
+}
+
 Value Runner::execRead(const ReadBlock& b, State& st, TraceNode* node)
 {
     Value target = b.read ? eval(b.read, st, node, "read") : Value();
     if (target.isNull()) {
         std::string prompt = b.message     ? *b.message
-                             : b.multiline ? "Enter/Paste your content. Ctrl-D to save it.\n"
+                             : b.multiline ? "Enter/Paste your content. Ctrl-D to save it."
                                            : "How can I help you?: ";
+        // The reference prints a multiline prompt with print() (its own line, even when
+        // empty) and a one-line prompt with input() (process_input, pdl_interpreter.py).
+        if (b.multiline)
+            prompt += '\n';
         std::optional<std::string> text;
         if (options.readInput) {
             if (!prompt.empty())

@@ -270,24 +270,22 @@ void Runner::addSchemaParameters(const ModelBlock& b, State& st, TraceNode* node
                     Value(Dict{{"name", "schema"}, {"schema", schema}, {"strict", true}})}}));
 }
 
-Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, TraceNode* node)
+List Runner::modelMessages(const ModelBlock& b, State& st, const std::string& id, TraceNode* node)
 {
-    Value model = eval(b.model, st, node, "model");
-    if (!model.isString())
-        throw PdlError("the model name must be a string, got " + std::string(model.typeName()),
-                       b.model.span);
-    List messages;
-    if (b.input) {
-        State is = st;
-        is.streamResult = false; // the input is not part of the result
-        TracePtr in;
-        Value input = exec(b.input, is, id + ".input.", node ? &in : nullptr);
-        if (node)
-            node->addChild("input", in, true);
-        messages = inputMessages(input, st.role, b.input->span);
-    } else {
-        messages = contextToList(st.context);
-    }
+    if (!b.input)
+        return contextToList(st.context);
+    State is = st;
+    is.streamResult = false; // the input is not part of the result
+    TracePtr in;
+    Value input = exec(b.input, is, id + ".input.", node ? &in : nullptr);
+    if (node)
+        node->addChild("input", in, true);
+    return inputMessages(input, st.role, b.input->span);
+}
+
+Dict Runner::modelParameters(const ModelBlock& b, State& st, TraceNode* node,
+                             const std::string& model)
+{
     Dict parameters;
     if (b.parameters) {
         Value p = eval(b.parameters, st, node, "parameters");
@@ -307,108 +305,84 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
     // what the block leaves unset.
     if (const Value* defaults = st.scope.find("pdl_model_default_parameters");
         defaults && defaults->isList())
-        parameters = models::applyDefaultParameters(model.asString(), parameters, *defaults);
-    if (node) {
-        node->context = Value(contextToList(st.context));
-        node->modelInput = Value(messages);
+        parameters = models::applyDefaultParameters(model, parameters, *defaults);
+    return parameters;
+}
+
+void Runner::callStructured(const ModelBlock& b, State& st, TraceNode* node,
+                            models::ChatRequest& request,
+                            const std::function<void(std::string_view)>& onDelta, ModelReply& out)
+{
+    // Structured output: ask for JSON of the spec's schema, repair once as TypeChat.
+    Result<Value> schema = pdlTypeToJsonSchema(*b.spec, true);
+    if (!schema.ok())
+        throw PdlError("invalid spec: " + schema.error().message.toStdString(), b.specSpan);
+    addSchemaParameters(b, st, node, *schema, request.parameters);
+    // One repair per attempt; `retry` re-runs the whole block (execWithRetry), so tying the
+    // repair count to it too would multiply the requests.
+    models::StructuredOptions so;
+    so.sendSchema = false; // addSchemaParameters() did, as the reference does
+    models::StructuredResult sr =
+        models::chatStructured(*options.models, request, *schema, so, onDelta, options.cancel);
+    checkCancelled();
+    for (const auto& attempt : sr.attempts) {
+        if (!attempt.response)
+            continue;
+        out.usage.promptTokens += attempt.response->usage.promptTokens;
+        out.usage.completionTokens += attempt.response->usage.completionTokens;
+        out.usage.estimated = out.usage.estimated || attempt.response->usage.estimated;
+        out.text = attempt.response->content;
+        out.raw = attempt.response->raw;
+        out.role = replyRole(attempt.response->message);
     }
-    std::string reply;
-    std::string role = "assistant"; // the reply's role (a mocked or hand-given reply has none)
-    Value raw;
-    Value structured; // the validated value of a structured-output call
-    models::Usage usage;
-    if (st.handAnswer && st.handAnswerBlock == &b) {
-        // Answered by hand in the debugger: nothing is sent.
-        reply = std::move(*st.handAnswer);
-        st.handAnswer.reset();
-        st.handAnswerBlock = nullptr;
-        usage.estimated = true;
-        usage.completionTokens = int64_t(reply.size() / 4 + 1);
-        if (node)
-            node->answeredByHand = true;
-        streamValue(st, Value(reply));
-    } else if (const Value* mock = parameters.find("mock_response")) {
-        reply = mock->toText();
-        usage.estimated = true;
-        usage.completionTokens = int64_t(reply.size() / 4 + 1);
-        streamValue(st, Value(reply));
-    } else if (options.models) {
-        models::ChatRequest request;
-        request.model = model.asString();
-        for (const Value& m : messages) {
-            if (!m.isDict()) {
-                request.messages.push_back(m);
-                continue;
-            }
-            Dict clean = m.asDict();
-            clean.remove(Value("pdl__defsite"));
-            request.messages.push_back(Value(std::move(clean)));
+    if (!sr.ok())
+        throw PdlError(sr.error->message.toStdString(),
+                       b.specSpan.isValid() ? b.specSpan : b.model.span);
+    if (b.parser.kind == ParserSpec::Kind::None)
+        out.structured = sr.value;
+}
+
+Runner::ModelReply Runner::callProvider(const ModelBlock& b, State& st, const std::string& id,
+                                        TraceNode* node, models::ChatRequest request)
+{
+    ModelReply out;
+    request.site = callSite(b, st, id);
+    const bool streamReply = st.streamResult && !st.quiet;
+    // The reference asks for a stream in every call of a streaming run (`batch` 0 for
+    // `--stream result` and `context`, pdl.py main), printed or not (a parsed reply).
+    request.stream =
+        streamReply || options.observer || options.streamResult || options.streamContext;
+    bool streamed = false;
+    auto onDelta = [&](std::string_view delta) {
+        streamed = streamed || !delta.empty();
+        if (streamReply)
+            write(delta);
+        if (options.observer && node) {
+            std::lock_guard lock(observerMutex);
+            options.observer->modelDelta(*node, delta);
         }
-        request.parameters = parameters;
-        request.site = callSite(b, st, id);
-        const bool streamReply = st.streamResult && !st.quiet;
-        // The reference asks for a stream in every call of a streaming run (`batch` 0 for
-        // `--stream result` and `context`, pdl.py main), printed or not (a parsed reply).
-        request.stream =
-            streamReply || options.observer || options.streamResult || options.streamContext;
-        bool streamed = false;
-        auto onDelta = [&](std::string_view delta) {
-            streamed = streamed || !delta.empty();
-            if (streamReply)
-                write(delta);
-            if (options.observer && node) {
-                std::lock_guard lock(observerMutex);
-                options.observer->modelDelta(*node, delta);
-            }
-        };
-        const Value* ownFormat = request.parameters.find("response_format");
-        if (b.spec && !(ownFormat && !ownFormat->isNull())) {
-            // Structured output: ask for JSON of the spec's schema, repair once as TypeChat.
-            Result<Value> schema = pdlTypeToJsonSchema(*b.spec, true);
-            if (!schema.ok())
-                throw PdlError("invalid spec: " + schema.error().message.toStdString(), b.specSpan);
-            addSchemaParameters(b, st, node, *schema, request.parameters);
-            // One repair per attempt; `retry` re-runs the whole block (execWithRetry), so
-            // tying the repair count to it too would multiply the requests.
-            models::StructuredOptions so;
-            so.sendSchema = false; // addSchemaParameters() did, as the reference does
-            models::StructuredResult sr = models::chatStructured(*options.models, request, *schema,
-                                                                 so, onDelta, options.cancel);
-            checkCancelled();
-            for (const auto& attempt : sr.attempts) {
-                if (!attempt.response)
-                    continue;
-                usage.promptTokens += attempt.response->usage.promptTokens;
-                usage.completionTokens += attempt.response->usage.completionTokens;
-                usage.estimated = usage.estimated || attempt.response->usage.estimated;
-                reply = attempt.response->content;
-                raw = attempt.response->raw;
-                role = replyRole(attempt.response->message);
-            }
-            if (!sr.ok())
-                throw PdlError(sr.error->message.toStdString(),
-                               b.specSpan.isValid() ? b.specSpan : b.model.span);
-            if (b.parser.kind == ParserSpec::Kind::None)
-                structured = sr.value;
-        } else {
-            Result<models::ChatResponse> r = options.models->chat(request, onDelta, options.cancel);
-            checkCancelled();
-            if (!r.ok())
-                throw PdlError(r.error().message.toStdString(), b.model.span);
-            reply = r->content;
-            raw = r->raw;
-            usage = r->usage;
-            role = replyRole(r->message);
-        }
-        // A provider that answered in one piece streamed nothing: the reply is the output.
-        if (!streamed)
-            streamValue(st, Value(reply));
+    };
+    const Value* ownFormat = request.parameters.find("response_format");
+    if (b.spec && !(ownFormat && !ownFormat->isNull())) {
+        callStructured(b, st, node, request, onDelta, out);
     } else {
-        throw PdlError("no model provider is configured to run '" + model.asString() +
-                           "': set OLLAMA_API_BASE (Ollama) or OPENAI_BASE_URL and "
-                           "OPENAI_API_KEY, or give the block `parameters: {mock_response: …}`",
-                       b.model.span);
+        Result<models::ChatResponse> r = options.models->chat(request, onDelta, options.cancel);
+        checkCancelled();
+        if (!r.ok())
+            throw PdlError(r.error().message.toStdString(), b.model.span);
+        out.text = r->content;
+        out.raw = r->raw;
+        out.usage = r->usage;
+        out.role = replyRole(r->message);
     }
+    // A provider that answered in one piece streamed nothing: the reply is the output.
+    if (!streamed)
+        streamValue(st, Value(out.text));
+    return out;
+}
+
+void Runner::recordUsage(State& st, TraceNode* node, const models::Usage& usage)
+{
     {
         std::lock_guard lock(observerMutex);
         ++modelCalls;
@@ -424,12 +398,63 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
             u.set("estimated", Value(true));
         node->usage = Value(std::move(u));
     }
+}
+
+Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, TraceNode* node)
+{
+    Value model = eval(b.model, st, node, "model");
+    if (!model.isString())
+        throw PdlError("the model name must be a string, got " + std::string(model.typeName()),
+                       b.model.span);
+    List messages = modelMessages(b, st, id, node);
+    Dict parameters = modelParameters(b, st, node, model.asString());
+    if (node) {
+        node->context = Value(contextToList(st.context));
+        node->modelInput = Value(messages);
+    }
+    ModelReply reply;
+    if (st.handAnswer && st.handAnswerBlock == &b) {
+        // Answered by hand in the debugger: nothing is sent.
+        reply.text = std::move(*st.handAnswer);
+        st.handAnswer.reset();
+        st.handAnswerBlock = nullptr;
+        reply.usage.estimated = true;
+        reply.usage.completionTokens = int64_t(reply.text.size() / 4 + 1);
+        if (node)
+            node->answeredByHand = true;
+        streamValue(st, Value(reply.text));
+    } else if (const Value* mock = parameters.find("mock_response")) {
+        reply.text = mock->toText();
+        reply.usage.estimated = true;
+        reply.usage.completionTokens = int64_t(reply.text.size() / 4 + 1);
+        streamValue(st, Value(reply.text));
+    } else if (options.models) {
+        models::ChatRequest request;
+        request.model = model.asString();
+        for (const Value& m : messages) {
+            if (!m.isDict()) {
+                request.messages.push_back(m);
+                continue;
+            }
+            Dict clean = m.asDict();
+            clean.remove(Value("pdl__defsite"));
+            request.messages.push_back(Value(std::move(clean)));
+        }
+        request.parameters = std::move(parameters);
+        reply = callProvider(b, st, id, node, std::move(request));
+    } else {
+        throw PdlError("no model provider is configured to run '" + model.asString() +
+                           "': set OLLAMA_API_BASE (Ollama) or OPENAI_BASE_URL and "
+                           "OPENAI_API_KEY, or give the block `parameters: {mock_response: …}`",
+                       b.model.span);
+    }
+    recordUsage(st, node, reply.usage);
     if (b.modelResponse)
-        st.scope.set(*b.modelResponse, raw.isNull() ? Value(reply) : raw);
-    st.context = contextAppend(st.context, role, Value(reply), id);
-    if (!structured.isNull())
-        return structured;
-    return Value(std::move(reply));
+        st.scope.set(*b.modelResponse, reply.raw.isNull() ? Value(reply.text) : reply.raw);
+    st.context = contextAppend(st.context, reply.role, Value(reply.text), id);
+    if (!reply.structured.isNull())
+        return reply.structured;
+    return Value(std::move(reply.text));
 }
 
 } // namespace hako::pdl

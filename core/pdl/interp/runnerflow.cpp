@@ -1,4 +1,5 @@
 // Structured blocks: text/lastOf/array/sequence, object, if, match, repeat, map, functions.
+#include "core/pdl/expr/builtins.h"
 #include "core/pdl/interp/pdlfunction_p.h"
 #include "core/pdl/interp/runner_p.h"
 #include "core/pdl/parser/yamlvalue.h"
@@ -310,6 +311,13 @@ std::vector<std::pair<std::string, List>> forLists(Runner& r, const LoopBlockBas
     Dict traced;
     for (const auto& [name, e] : b.forVars) {
         Value v = r.evalValue(e.value, st, e.span);
+        // The reference takes any Python iterable and loops over list(value): a mapping's keys,
+        // a string's characters (_evaluate_for_field, pdl_interpreter.py).
+        if (v.isDict() || v.isString()) {
+            traced.set(name, v);
+            lists.emplace_back(name, builtins::listOf(v));
+            continue;
+        }
         if (!v.isList()) {
             throw PdlError("Values inside the For block must be lists but got <class '" +
                                std::string(v.typeName()) + "'>: " + name,
@@ -552,9 +560,29 @@ Value Runner::execFunction(const FunctionBlock& b, State& st, const BlockPtr& se
         self, st.scope, st.program, b.def ? *b.def : std::string("function"), id, st.role)));
 }
 
+namespace {
+
+// The reference's ClosureBlock.signature (pdl_interpreter.py, process_block_body, case
+// FunctionBlock): name and description only when the block has them.
+Value signatureOf(const FunctionBlock& f, Value parameters)
+{
+    Dict function;
+    if (f.def)
+        function.set("name", Value(*f.def));
+    if (f.description)
+        function.set("description", Value(*f.description));
+    function.set("parameters", std::move(parameters));
+    Dict signature;
+    signature.set("type", Value("function"));
+    signature.set("function", Value(std::move(function)));
+    return Value(std::move(signature));
+}
+
+} // namespace
+
 Value Runner::callFunction(const Value& fnValue, const Dict& args, State& caller,
                            const std::string& id, TraceNode* node, const SourceSpan& span,
-                           const SourceSpan& argsSpan)
+                           const SourceSpan& argsSpan, CallKind kind)
 {
     auto callable = fnValue.isCallable() ? fnValue.asCallable() : nullptr;
     auto fn = std::dynamic_pointer_cast<const PdlFunction>(callable);
@@ -578,6 +606,11 @@ Value Runner::callFunction(const Value& fnValue, const Dict& args, State& caller
     const FunctionBlock& f = fn->function();
     State cs;
     cs.scope = fn->closure();
+    // The reference's closure scope holds the function itself under its `def`, so a function
+    // defined in a `text` list calls itself (process_block_body, case FunctionBlock). Bound at
+    // each call rather than captured, so the closure does not own itself.
+    if (f.def)
+        cs.scope.set(*f.def, fnValue);
     cs.context = caller.context;
     cs.role = caller.role;
     cs.program = fn->program();
@@ -585,46 +618,15 @@ Value Runner::callFunction(const Value& fnValue, const Dict& args, State& caller
     cs.debugDepth = caller.debugDepth;
     cs.streamResult = caller.streamResult;
     cs.traceParent = caller.traceParent; // the body is traced under the call block
-    // Every problem with the arguments at once, as the reference reports them.
-    std::vector<std::string> argErrors;
-    for (const auto& [k, v] : args) {
-        std::string name = k.isString() ? k.asString() : k.str();
-        if (name == "pdl_context") {
-            if (!v.isList())
-                throw PdlError("pdl_context must be a list of messages",
-                               argsSpan.isValid() ? argsSpan : span);
-            cs.context = contextFromList(v.asList());
-            continue;
+    if (kind == CallKind::Block) {
+        bindCheckedArguments(f, fn->name(), args, cs, argsSpan.isValid() ? argsSpan : span);
+    } else {
+        for (const auto& [k, v] : args) {
+            if (k.isString() && k.asString() == "pdl_context" && v.isList())
+                cs.context = contextFromList(v.asList());
+            else
+                cs.scope.set(k.isString() ? k.asString() : k.str(), v);
         }
-        auto param = std::find_if(f.params.begin(), f.params.end(),
-                                  [&](const auto& p) { return p.first == name; });
-        if (param == f.params.end()) {
-            argErrors.push_back("Field not allowed: " + name + " (function '" + fn->name() +
-                                "' has no parameter '" + name + "')");
-            continue;
-        }
-        if (!param->second.isNull()) {
-            Result<JsonSchema> schema = compilePdlType(param->second);
-            if (!schema.ok()) {
-                argErrors.push_back(name + ": the parameter's type is invalid: " +
-                                    schema.error().message.toStdString());
-                continue;
-            }
-            for (const auto& e : schema->validate(v))
-                argErrors.push_back(name + e.toString().substr(1));
-        }
-        cs.scope.set(name, v);
-    }
-    for (const auto& [name, type] : f.params) {
-        bool optional = type.isDict() && type.asDict().find("optional");
-        if (!optional && !args.find(name))
-            argErrors.push_back("Missing required field: " + name);
-    }
-    if (!argErrors.empty()) {
-        std::string msg = "Type errors in the arguments of the call to '" + fn->name() + "':";
-        for (const std::string& e : argErrors)
-            msg += "\n" + e;
-        throw PdlError(msg, argsSpan.isValid() ? argsSpan : span);
     }
     if (!f.returns)
         return Value();
@@ -651,6 +653,50 @@ Value Runner::callFunction(const Value& fnValue, const Dict& args, State& caller
     return result;
 }
 
+void Runner::bindCheckedArguments(const FunctionBlock& f, const std::string& name, const Dict& args,
+                                  State& cs, const SourceSpan& argsSpan)
+{
+    std::vector<std::string> argErrors;
+    for (const auto& [k, v] : args) {
+        std::string param = k.isString() ? k.asString() : k.str();
+        if (param == "pdl_context") {
+            if (!v.isList())
+                throw PdlError("pdl_context must be a list of messages", argsSpan);
+            cs.context = contextFromList(v.asList());
+            continue;
+        }
+        auto declared = std::find_if(f.params.begin(), f.params.end(),
+                                     [&](const auto& p) { return p.first == param; });
+        if (declared == f.params.end()) {
+            argErrors.push_back("Field not allowed: " + param + " (function '" + name +
+                                "' has no parameter '" + param + "')");
+            continue;
+        }
+        if (!declared->second.isNull()) {
+            Result<JsonSchema> schema = compilePdlType(declared->second);
+            if (!schema.ok()) {
+                argErrors.push_back(param + ": the parameter's type is invalid: " +
+                                    schema.error().message.toStdString());
+                continue;
+            }
+            for (const auto& e : schema->validate(v))
+                argErrors.push_back(param + e.toString().substr(1));
+        }
+        cs.scope.set(param, v);
+    }
+    for (const auto& [param, type] : f.params) {
+        bool optional = type.isDict() && type.asDict().find("optional");
+        if (!optional && !args.find(param))
+            argErrors.push_back("Missing required field: " + param);
+    }
+    if (!argErrors.empty()) {
+        std::string msg = "Type errors in the arguments of the call to '" + name + "':";
+        for (const std::string& e : argErrors)
+            msg += "\n" + e;
+        throw PdlError(msg, argsSpan);
+    }
+}
+
 Value Runner::execCall(const CallBlock& b, State& st, const std::string& id, TraceNode* node)
 {
     Value fn = eval(b.call, st, nullptr, "call");
@@ -661,6 +707,32 @@ Value Runner::execCall(const CallBlock& b, State& st, const std::string& id, Tra
     return callFunction(fn, args.asDict(), st, id, node, b.fieldSpan("call"), b.fieldSpan("args"));
 }
 
+Value PdlFunction::attribute(std::string_view name) const
+{
+    const FunctionBlock& f = function();
+    if (name == "description")
+        return f.description ? Value(*f.description) : Value();
+    if (name == "function" || name == "signature") {
+        // `function: null` and `function: {}` differ in the reference's signature (no schema
+        // vs an empty object's schema); the parsed parameters do not tell them apart.
+        const YamlValue* written = f.node ? f.node->value("function") : nullptr;
+        if (!written || written->isNull())
+            return name == "function" ? Value() : signatureOf(f, Value(Dict()));
+        Dict params;
+        for (const auto& [param, type] : f.params)
+            params.set(param, type);
+        if (name == "function")
+            return Value(std::move(params));
+        Dict object;
+        object.set("object", Value(std::move(params)));
+        // The reference's get_json_schema(function, False) (pdl_schema_utils.py): a type it
+        // cannot convert gives no parameters at all, with a warning.
+        Result<Value> schema = pdlTypeToJsonSchema(Value(std::move(object)), false);
+        return signatureOf(f, schema.ok() ? *schema : Value());
+    }
+    return Value::undefined();
+}
+
 Value PdlFunction::call(const CallArgs& args) const
 {
     ActiveEvaluation active = activeEvaluation();
@@ -668,9 +740,10 @@ Value PdlFunction::call(const CallArgs& args) const
         throw EvalError("the PDL function '" + m_name +
                         "' can only be called while a program runs");
     const FunctionBlock& f = function();
+    // ClosureBlock.__call__'s message (pdl_interpreter.py).
     if (args.positional.size() > f.params.size())
-        throw EvalError(m_name + "() takes " + std::to_string(f.params.size()) + " arguments but " +
-                        std::to_string(args.positional.size()) + " were given");
+        throw EvalError(f.def ? "Too many arguments to the call of " + *f.def
+                              : std::string("Too many arguments to the call"));
     Dict named;
     for (size_t i = 0; i < args.positional.size(); ++i)
         named.set(f.params[i].first, args.positional[i]);
@@ -683,7 +756,7 @@ Value PdlFunction::call(const CallArgs& args) const
         return active.runner->callFunction(
             Value(std::static_pointer_cast<const Callable>(std::make_shared<PdlFunction>(*this))),
             named, caller, m_id.empty() ? std::string("call") : m_id + ".instance0", nullptr,
-            f.span);
+            f.span, {}, Runner::CallKind::Expression);
     } catch (const PdlError& e) {
         throw EvalError(e.what());
     }

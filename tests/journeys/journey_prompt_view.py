@@ -76,11 +76,11 @@ def journey(s, args):
         # The template opens in the Prompt view, in Japanese.
         view = s.wait_for(lambda: s.first(s.window, name=ja("Prompt document"), showing=True),
                           "the Prompt view", timeout=20)
-        s.wait_for(lambda: any("要約" in (a.name or "") for a in s.all(view, showing=True)),
-                   "the Japanese template in the Prompt view", timeout=20)
-        s.screenshot("prompt-view")
         field = s.wait_for(lambda: s.first(view, name=ja("Value %1", "text"), showing=True),
                            "the field of the text to summarise")
+        s.wait_for(lambda: "デスクトップアプリ" in s.text_of(field),
+                   "the Japanese template's sample text in the Prompt view", timeout=20)
+        s.screenshot("prompt-view")
         s.focus(field)
         s.key("ctrl+a")
         s.type("Cats sleep sixteen hours a day and hunt at dawn.")

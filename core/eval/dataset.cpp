@@ -15,6 +15,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 
 namespace hako::eval {
 
@@ -246,10 +247,23 @@ QList<ShapeProblem> Dataset::add(const QList<Example>& added)
 
 namespace {
 
-// The schema's `inputs` object schema, its `properties` and `required`, edited through `edit`.
-void editInputSchema(QJsonObject& schema,
+// Why `name` cannot be a new input column among `existing`.
+std::optional<Diagnostic> newInputNameProblem(const QStringList& existing, const QString& name)
+{
+    if (name.isEmpty())
+        return makeError(QStringLiteral("an input needs a name"));
+    if (existing.contains(name))
+        return makeError(QStringLiteral("there is already an input named '%1'").arg(name));
+    return std::nullopt;
+}
+
+// The schema's `inputs` object schema, its `properties` and `required`, edited through `edit`
+// (an empty schema is the one the examples imply, first).
+void editInputSchema(QJsonObject& schema, const QList<Example>& examples,
                      const std::function<void(QJsonObject& properties, QJsonArray& required)>& edit)
 {
+    if (schema.isEmpty())
+        schema = Dataset::inferSchema(examples);
     QJsonObject props = schema.value(QStringLiteral("properties")).toObject();
     QJsonObject inputs = props.value(QStringLiteral("inputs")).toObject();
     if (inputs.isEmpty())
@@ -289,13 +303,9 @@ QStringList Dataset::inputNames() const
 Result<bool> Dataset::addInput(const QString& name)
 {
     const QString n = name.trimmed();
-    if (n.isEmpty())
-        return makeError(QStringLiteral("an input needs a name"));
-    if (inputNames().contains(n))
-        return makeError(QStringLiteral("there is already an input named '%1'").arg(n));
-    if (schema.isEmpty())
-        schema = inferSchema(examples);
-    editInputSchema(schema, [&](QJsonObject& properties, QJsonArray&) {
+    if (std::optional<Diagnostic> bad = newInputNameProblem(inputNames(), n))
+        return *bad;
+    editInputSchema(schema, examples, [&](QJsonObject& properties, QJsonArray&) {
         properties.insert(n, QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}});
     });
     for (Example& e : examples)
@@ -310,13 +320,9 @@ Result<bool> Dataset::renameInput(const QString& from, const QString& to)
         return makeError(QStringLiteral("there is no input named '%1'").arg(from));
     if (n == from)
         return true;
-    if (n.isEmpty())
-        return makeError(QStringLiteral("an input needs a name"));
-    if (inputNames().contains(n))
-        return makeError(QStringLiteral("there is already an input named '%1'").arg(n));
-    if (schema.isEmpty())
-        schema = inferSchema(examples);
-    editInputSchema(schema, [&](QJsonObject& properties, QJsonArray& required) {
+    if (std::optional<Diagnostic> bad = newInputNameProblem(inputNames(), n))
+        return *bad;
+    editInputSchema(schema, examples, [&](QJsonObject& properties, QJsonArray& required) {
         properties.insert(n, properties.take(from));
         for (qsizetype i = 0; i < required.size(); ++i)
             if (required.at(i).toString() == from)
@@ -332,9 +338,7 @@ Result<bool> Dataset::removeInput(const QString& name)
 {
     if (!inputNames().contains(name))
         return makeError(QStringLiteral("there is no input named '%1'").arg(name));
-    if (schema.isEmpty())
-        schema = inferSchema(examples);
-    editInputSchema(schema, [&](QJsonObject& properties, QJsonArray& required) {
+    editInputSchema(schema, examples, [&](QJsonObject& properties, QJsonArray& required) {
         properties.remove(name);
         for (qsizetype i = required.size() - 1; i >= 0; --i)
             if (required.at(i).toString() == name)

@@ -81,6 +81,29 @@ void describePromptVersion(const QString& programPath, eval::ExperimentInfo& inf
     info.promptName = p.name;
 }
 
+std::optional<Diagnostic> ExperimentPlan::identify(eval::EvalStore& store,
+                                                   eval::ExperimentInfo& info) const
+{
+    if (resumeId.isEmpty()) {
+        info.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+        return std::nullopt;
+    }
+    // Resumed: the earlier experiment's identity and name, on the same dataset version only.
+    Result<eval::ExperimentInfo> previous = store.experiment(resumeId);
+    if (!previous)
+        return makeError(QStringLiteral("resume: %1").arg(previous.error().message));
+    if (previous->dataset != dataset.name || previous->datasetVersion != dataset.version)
+        return makeError(QStringLiteral("resume: experiment %1 ran on %2 version %3, not %4 "
+                                        "version %5")
+                             .arg(previous->id, previous->dataset)
+                             .arg(previous->datasetVersion)
+                             .arg(dataset.name)
+                             .arg(dataset.version));
+    info.id = previous->id;
+    info.name = previous->name;
+    return std::nullopt;
+}
+
 Result<std::unique_ptr<ComposedExperiment>>
 ExperimentPlan::compose(std::shared_ptr<eval::EvalStore> store) const
 {
@@ -105,22 +128,8 @@ ExperimentPlan::compose(std::shared_ptr<eval::EvalStore> store) const
     info.name = !name.isEmpty()              ? name
                 : !info.promptName.isEmpty() ? info.promptName
                                              : QFileInfo(program).completeBaseName();
-    if (!resumeId.isEmpty()) {
-        Result<eval::ExperimentInfo> previous = store->experiment(resumeId);
-        if (!previous)
-            return makeError(QStringLiteral("resume: %1").arg(previous.error().message));
-        if (previous->dataset != dataset.name || previous->datasetVersion != dataset.version)
-            return makeError(QStringLiteral("resume: experiment %1 ran on %2 version %3, not %4 "
-                                            "version %5")
-                                 .arg(previous->id, previous->dataset)
-                                 .arg(previous->datasetVersion)
-                                 .arg(dataset.name)
-                                 .arg(dataset.version));
-        info.id = previous->id;
-        info.name = previous->name;
-    } else {
-        info.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
-    }
+    if (std::optional<Diagnostic> bad = identify(*store, info))
+        return *bad;
 
     RunEnvironment env = environment;
     env.baseFolder = QFileInfo(program).absolutePath();

@@ -12,6 +12,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 
 namespace hako::eval {
 class EvalStore;
@@ -72,6 +73,11 @@ struct ExperimentPlan {
     /// (never an unsaved program), dataset version, evaluators and output variable — its id,
     /// or "" when there is none. Running the plan again would only spend tokens. Blocking.
     QString finishedTwin(eval::EvalStore& store) const;
+
+private:
+    /// The experiment's id: a new one, or the resumed experiment's (with its name), which must
+    /// have run on the same dataset version.
+    std::optional<Diagnostic> identify(eval::EvalStore& store, eval::ExperimentInfo& info) const;
 };
 
 /// An experiment ready to run (ExperimentPlan::compose()). Connect to runner()'s signals

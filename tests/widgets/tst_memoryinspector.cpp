@@ -132,12 +132,18 @@ private Q_SLOTS:
         QCOMPARE(dock->widget(), static_cast<QWidget*>(window.memoryInspector()));
         QAction* toggle = dock->toggleViewAction();
         QVERIFY(!toggle->isChecked());
+        // The View menu's entry for the pane (it brings the pane to the front).
+        QAction* entry = window.findChild<QAction*>(QStringLiteral("memoryDockViewAction"));
+        QVERIFY(entry);
+        QCOMPARE(entry->text(), toggle->text());
         bool inViewMenu = false;
         for (QAction* menu : window.menuBar()->actions()) {
-            if (menu->menu() && menu->menu()->actions().contains(toggle))
+            if (menu->menu() && menu->menu()->actions().contains(entry))
                 inViewMenu = true;
         }
         QVERIFY(inViewMenu);
+        entry->trigger();
+        QVERIFY(!dock->isHidden());
     }
 
     void threadViewMarksTheContextBoundary()

@@ -1,6 +1,7 @@
 #include "widgets/workbench/playgroundlinks.h"
 
 #include "core/pdl/parser/programparser.h"
+#include "core/pdl/parser/yamlvalue.h"
 #include "core/playground/modelblockat.h"
 #include "core/playground/playgroundsessionstore.h"
 #include "core/playground/savetoprogram.h"
@@ -198,8 +199,25 @@ bool PlaygroundLinks::openCard(EditorPane* editor, const SourceSpan& span)
     showDock();
     if (!m_pane->openProgramBlock(text, path, *block))
         return false;
-    // The values the author typed in the Prompt view's inputs fill the first row.
-    fillFirstRow(editor->promptView()->inputValues());
+    // The first row: the program's own values of what the prompt reads (its top-level `defs:`,
+    // which the Prompt view shows at the top), then what the author typed in the inputs form.
+    QJsonObject values;
+    if (const pdl::YamlValue* defs =
+            parsed.program->document && parsed.program->document->isMapping()
+                ? parsed.program->document->value("defs")
+                : nullptr;
+        defs && defs->isMapping())
+        for (const pdl::YamlValue::Entry& e : defs->entries()) {
+            const pdl::Value v = e.value.toValue();
+            const QJsonDocument doc =
+                QJsonDocument::fromJson(QByteArray::fromStdString("[" + v.json() + "]"));
+            if (doc.isArray() && !doc.array().isEmpty())
+                values.insert(QString::fromStdString(e.name), doc.array().first());
+        }
+    const QJsonObject typed = editor->promptView()->inputValues();
+    for (auto it = typed.begin(); it != typed.end(); ++it)
+        values.insert(it.key(), it.value());
+    fillFirstRow(values);
     return true;
 }
 

@@ -1,7 +1,7 @@
 #include "core/pdl/promptidentity.h"
 
-#include "core/pdl/analysis/blockwalk_p.h"
 #include "core/pdl/ast/block.h"
+#include "core/pdl/check/blockwalk_p.h"
 #include "core/pdl/parser/yamlvalue.h"
 
 #include <QCryptographicHash>

@@ -1,6 +1,6 @@
 #include "core/playground/promptdoc.h"
 
-#include "core/pdl/analysis/scopeanalysis.h"
+#include "core/pdl/check/scopeanalysis.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/parser/yamlvalue.h"
 #include "core/playground/yamlemit_p.h"

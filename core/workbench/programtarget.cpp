@@ -1,6 +1,6 @@
 #include "core/workbench/programtarget.h"
 
-#include "core/pdl/analysis/scopeanalysis.h"
+#include "core/pdl/check/scopeanalysis.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/programcheck.h"
 #include "core/pdl/trace/tracewriter.h"

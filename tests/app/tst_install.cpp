@@ -35,7 +35,11 @@ private Q_SLOTS:
         const QStringList expected = {
             QStringLiteral("bin/hako"),
             QStringLiteral("lib/libhako_util.so"),
-            QStringLiteral("lib/libhako_pdl.so"),
+            // The language's four floors (core/pdl).
+            QStringLiteral("lib/libhako_pdl_lang.so"),
+            QStringLiteral("lib/libhako_pdl_interp.so"),
+            QStringLiteral("lib/libhako_pdl_trace.so"),
+            QStringLiteral("lib/libhako_pdl_editor.so"),
             QStringLiteral("lib/libhako_models.so"),
             QStringLiteral("lib/libhako_docs.so"),
             QStringLiteral("lib/libhako_memory.so"),

@@ -1,6 +1,6 @@
 #include "core/pdl/analysis/outline.h"
 
-#include "core/pdl/analysis/blockwalk_p.h"
+#include "core/pdl/check/blockwalk_p.h"
 #include "core/pdl/parser/yamlvalue.h"
 
 #include <QRegularExpression>

@@ -1,6 +1,6 @@
 #include "core/pdl/analysis/plainerror.h"
 
-#include "core/pdl/analysis/scopeanalysis.h"
+#include "core/pdl/check/scopeanalysis.h"
 #include "core/pdl/parser/programparser.h"
 
 #include <QCoreApplication>

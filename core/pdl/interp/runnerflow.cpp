@@ -1,5 +1,6 @@
 // Structured blocks: text/lastOf/array/sequence, object, if, match, repeat, map, functions.
 #include "core/pdl/expr/builtins.h"
+#include "core/pdl/interp/functionvalue.h"
 #include "core/pdl/interp/pdlfunction_p.h"
 #include "core/pdl/interp/runner_p.h"
 #include "core/pdl/parser/yamlvalue.h"
@@ -705,6 +706,12 @@ Value Runner::execCall(const CallBlock& b, State& st, const std::string& id, Tra
         throw PdlError("the args of a call must be an object, got " + std::string(args.typeName()),
                        b.args.span);
     return callFunction(fn, args.asDict(), st, id, node, b.fieldSpan("call"), b.fieldSpan("args"));
+}
+
+const FunctionBlock* pdlFunctionBlock(const Callable& fn)
+{
+    const auto* pdlFn = dynamic_cast<const PdlFunction*>(&fn);
+    return pdlFn ? &pdlFn->function() : nullptr;
 }
 
 Value PdlFunction::attribute(std::string_view name) const

@@ -1,6 +1,6 @@
 #include "core/pdl/lang/completion.h"
 
-#include "core/pdl/analysis/scopeanalysis.h"
+#include "core/pdl/check/scopeanalysis.h"
 #include "core/pdl/lang/builtindocs.h"
 #include "core/pdl/lang/languagedocs.h"
 #include "core/pdl/lang/snippets.h"

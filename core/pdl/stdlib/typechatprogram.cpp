@@ -1,6 +1,7 @@
 #include "core/pdl/stdlib/typechatprogram.h"
 
-#include "core/pdl/interp/pdlfunction_p.h"
+#include "core/pdl/ast/block.h"
+#include "core/pdl/interp/functionvalue.h"
 #include "core/pdl/parsers/tolerantjson.h"
 #include "core/pdl/types/jsonschema.h"
 #include "core/pdl/types/pdltype.h"
@@ -31,8 +32,8 @@ ApiFunction describe(const std::shared_ptr<const Callable>& fn)
 {
     ApiFunction f;
     f.fn = fn;
-    if (auto* pdlFn = dynamic_cast<const pdl::PdlFunction*>(fn.get())) {
-        f.params = pdlFn->function().params;
+    if (const pdl::FunctionBlock* block = pdl::pdlFunctionBlock(*fn)) {
+        f.params = block->params;
         f.known = true;
     }
     return f;

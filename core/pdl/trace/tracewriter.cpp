@@ -1,6 +1,6 @@
 #include "core/pdl/trace/tracewriter.h"
 
-#include "core/pdl/interp/pdlfunction_p.h"
+#include "core/pdl/interp/functionvalue.h"
 #include "core/pdl/parser/yamlvalue.h"
 #include "core/util/outputfile.h"
 
@@ -101,7 +101,7 @@ private:
     {
         // PDL closures are written as null; other callables (Python objects) as their repr,
         // as the reference does.
-        if (v.isCallable() && !std::dynamic_pointer_cast<const PdlFunction>(v.asCallable()))
+        if (v.isCallable() && !pdlFunctionBlock(*v.asCallable()))
             out += jsonQuote(v.asCallable()->repr());
         else if (v.isCallable() || v.isUndefined())
             out += "null";

@@ -1,7 +1,7 @@
 // A run's error in plain words: an undefined name with "did you mean" from the program's own
 // definitions; anything else as its first line, the whole message kept as the detail.
 #include "core/pdl/analysis/plainerror.h"
-#include "core/pdl/analysis/scopeanalysis.h"
+#include "core/pdl/check/scopeanalysis.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/programcheck.h"
 

@@ -1,6 +1,6 @@
 // Static scope analysis: which variables are in reach where, and the "used but never defined"
 // warnings `hako check` and the editor show.
-#include "core/pdl/analysis/scopeanalysis.h"
+#include "core/pdl/check/scopeanalysis.h"
 #include "core/pdl/programcheck.h"
 
 #include <QDirIterator>

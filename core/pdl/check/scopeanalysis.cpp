@@ -1,4 +1,4 @@
-#include "core/pdl/analysis/scopeanalysis.h"
+#include "core/pdl/check/scopeanalysis.h"
 
 #include "core/pdl/expr/builtins.h"
 #include "core/pdl/expr/template.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/pdl/analysis/scopeanalysis.h"
+#include "core/pdl/check/scopeanalysis.h"
 
 #include <QObject>
 #include <QTimer>

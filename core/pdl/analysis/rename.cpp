@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <set>
 
 namespace hako::pdl {
@@ -313,6 +314,377 @@ Result<RenameTarget> renameTargetAt(const Program& program, const ScopeAnalysis&
     return target;
 }
 
+namespace {
+
+QString codeLanguageName(CodeBlock::Lang lang)
+{
+    return lang == CodeBlock::Lang::Python  ? QStringLiteral("Python")
+           : lang == CodeBlock::Lang::Jinja ? QStringLiteral("Jinja")
+                                            : QStringLiteral("PDL");
+}
+
+// Python, Jinja and PDL code read the scope by name, out of the analysis' sight: a rename that
+// such code might depend on is refused rather than left half done.
+std::optional<Diagnostic> codeRefusal(const Program& program, const ScopeAnalysis& scopes,
+                                      const QString& name)
+{
+    std::optional<Diagnostic> refusal;
+    walkBlocks(program.root, [&](const Block& b) {
+        const auto* code = b.as<CodeBlock>();
+        if (refusal || !code || !code->code || code->lang == CodeBlock::Lang::Command)
+            return;
+        std::string source;
+        walkBlocks(code->code, [&](const Block& inner) {
+            if (const auto* d = inner.as<DataBlock>(); d && d->data.value.isString())
+                source += d->data.value.asString() + "\n";
+        });
+        if (codeMentions(source, name.toStdString()))
+            refusal =
+                makeError(QCoreApplication::translate("hako::pdl::Rename",
+                                                      "'%1' may be read by the %2 code at line %3, "
+                                                      "which renaming cannot follow.")
+                              .arg(name, codeLanguageName(code->lang))
+                              .arg(b.span.line),
+                          b.span);
+    });
+    if (refusal)
+        return refusal;
+    for (const VariableUse& u : scopes.uses) {
+        if (u.name == "pdl_scope")
+            return makeError(
+                QCoreApplication::translate("hako::pdl::Rename",
+                                            "The program reads pdl_scope (line %1), which may "
+                                            "name '%2' in ways renaming cannot follow.")
+                    .arg(u.span.line)
+                    .arg(name),
+                u.span);
+    }
+    return std::nullopt;
+}
+
+// The places one rename edits, found step by step over the program's text and its scope
+// analysis; each step either adds byte offsets of the old name or refuses the rename.
+class RenamePlanner {
+public:
+    RenamePlanner(const Program& program, const QByteArray& text, const ScopeAnalysis& scopes,
+                  const RenameTarget& target, const QString& newName)
+        : m_program(program), m_text(text), m_scopes(scopes), m_index(text), m_target(target),
+          m_oldName(target.name), m_newName(newName), m_oldUtf8(m_oldName.toUtf8()),
+          m_oldStd(m_oldUtf8.toStdString()), m_newStd(newName.toStdString()),
+          m_group(target.definitions.begin(), target.definitions.end())
+    {}
+
+    /// Definition sites: the name at its span (possibly inside quotes), else after `def:` within
+    /// the span (a match pattern's span is the whole pattern).
+    std::optional<Diagnostic> addDefinitions()
+    {
+        std::set<std::pair<int, int>> seenSites;
+        for (int i : m_target.definitions) {
+            const VariableDefinition& d = m_scopes.definitions[size_t(i)];
+            if (!seenSites.insert({d.span.line, d.span.column}).second)
+                continue;
+            const qsizetype off = definitionSite(d);
+            if (off < 0)
+                return notFound(d.span);
+            m_offsets.push_back(off);
+        }
+        return std::nullopt;
+    }
+
+    /// Uses that resolve to the group, unless the new name would hide them.
+    std::optional<Diagnostic> addUses()
+    {
+        for (const VariableUse& u : m_scopes.uses) {
+            if (u.name != m_oldStd || !inGroup(u.definition))
+                continue;
+            if (const VariableDefinition* n = nearest(u.span.line, u.span.column);
+                n && n->name == m_newStd)
+                return hidden(*n, u.span.line);
+            const qsizetype off = nameOrQuoted(m_index.byteAt(u.span.line, u.span.column), true);
+            if (off < 0)
+                return notFound(u.span);
+            m_offsets.push_back(off);
+        }
+        return std::nullopt;
+    }
+
+    /// Existing uses of the new name must not come within reach of the renamed variable, and a
+    /// name given from outside (or built in) is in reach everywhere.
+    std::optional<Diagnostic> checkNewNameIsFree() const
+    {
+        for (const VariableUse& u : m_scopes.uses) {
+            if (u.name != m_newStd)
+                continue;
+            if (const VariableDefinition* n = nearest(u.span.line, u.span.column);
+                n && n->name == m_oldStd)
+                return makeError(QCoreApplication::translate(
+                                     "hako::pdl::Rename",
+                                     "'%1' is already used at line %2, where '%3' is in reach; "
+                                     "after renaming it would read the renamed variable.")
+                                     .arg(m_newName)
+                                     .arg(u.span.line)
+                                     .arg(m_oldName));
+        }
+        for (const VariableDefinition& d : m_scopes.definitions) {
+            if (d.name == m_newStd &&
+                (d.kind == VariableKind::External || d.kind == VariableKind::Builtin))
+                return hidden(d, 0);
+        }
+        return std::nullopt;
+    }
+
+    /// A function parameter is also named by the callers: `args:` keys and `f(name=…)`.
+    void addParameterCallers()
+    {
+        if (m_target.kind != VariableKind::Parameter || !m_program.root)
+            return;
+        m_functionSites = functionSitesOfParameter();
+        addArgsKeys();
+        for (const VariableUse& u : m_scopes.uses) {
+            if (callsFunction(u))
+                addKeywordArguments(u);
+        }
+    }
+
+    /// The edits, one per distinct offset, in text order.
+    std::vector<RenameEdit> edits()
+    {
+        std::sort(m_offsets.begin(), m_offsets.end());
+        m_offsets.erase(std::unique(m_offsets.begin(), m_offsets.end()), m_offsets.end());
+        std::vector<RenameEdit> out;
+        qsizetype lastByte = 0;
+        qsizetype lastUtf16 = 0;
+        for (qsizetype off : m_offsets) {
+            // UTF-16 offsets counted incrementally (the offsets are sorted).
+            lastUtf16 += QString::fromUtf8(m_text.constData() + lastByte, off - lastByte).size();
+            lastByte = off;
+            RenameEdit e;
+            e.byteOffset = off;
+            e.byteLength = m_oldUtf8.size();
+            e.utf16Offset = lastUtf16;
+            e.utf16Length = m_oldName.size();
+            e.replacement = m_newName;
+            const auto [l, c] = m_index.lineColumn(off);
+            e.span.file = m_program.root ? m_program.root->span.file : m_program.file;
+            e.span.line = e.span.endLine = l;
+            e.span.column = c;
+            e.span.endColumn = c + int(m_oldName.toUcs4().size()) - 1;
+            out.push_back(std::move(e));
+        }
+        return out;
+    }
+
+private:
+    bool inGroup(int definition) const { return definition >= 0 && m_group.count(definition); }
+
+    // `off` when the old name stands there, the offset after an opening quote when it stands
+    // quoted, else -1.
+    qsizetype nameOrQuoted(qsizetype off, bool noDotBefore = false) const
+    {
+        if (off < 0 || m_index.nameAt(off, m_oldUtf8, noDotBefore))
+            return off;
+        const char q = off < m_text.size() ? m_text[off] : 0;
+        return (q == '"' || q == '\'') && m_index.nameAt(off + 1, m_oldUtf8) ? off + 1 : -1;
+    }
+
+    qsizetype definitionSite(const VariableDefinition& d) const
+    {
+        const qsizetype off = m_index.byteAt(d.span.line, d.span.column);
+        if (off < 0)
+            return off;
+        if (const qsizetype at = nameOrQuoted(off); at >= 0)
+            return at;
+        return afterDef(off, m_index.lineEnd(d.span.endLine > 0 ? d.span.endLine : d.span.line));
+    }
+
+    // The old name after `def:` between `from` and `end`, -1 when there is none.
+    qsizetype afterDef(qsizetype from, qsizetype end) const
+    {
+        for (qsizetype p = m_text.indexOf(m_oldUtf8, from); p >= 0 && p < end;
+             p = m_text.indexOf(m_oldUtf8, p + 1)) {
+            if (!m_index.nameAt(p, m_oldUtf8))
+                continue;
+            qsizetype k = p - 1;
+            while (k >= from &&
+                   (m_text[k] == ' ' || m_text[k] == '\t' || m_text[k] == '"' || m_text[k] == '\''))
+                --k;
+            if (k >= from + 3 && m_text[k] == ':' && m_text.mid(k - 3, 3) == "def" &&
+                (k - 3 == 0 || !isIdentChar(m_text[k - 4])))
+                return p;
+        }
+        return -1;
+    }
+
+    // The nearest definition named the old name (of the group) or the new name in reach at a
+    // point, walking the scope from the newest definition: which one a name there would read.
+    const VariableDefinition* nearest(int l, int c) const
+    {
+        const auto& snapshots = m_scopes.snapshots;
+        auto it =
+            std::upper_bound(snapshots.begin(), snapshots.end(), std::make_pair(l, c),
+                             [](const std::pair<int, int>& p, const ScopeAnalysis::Snapshot& s) {
+                                 return before(p.first, p.second, s.line, s.column);
+                             });
+        if (it == snapshots.begin())
+            return nullptr;
+        for (const ScopeAnalysis::ScopeNode* n = std::prev(it)->scope.get(); n;
+             n = n->previous.get()) {
+            const VariableDefinition& d = m_scopes.definitions[size_t(n->definition)];
+            if (d.name == m_newStd || (d.name == m_oldStd && inGroup(n->definition)))
+                return &d;
+        }
+        return nullptr;
+    }
+
+    Diagnostic notFound(const SourceSpan& at) const
+    {
+        return makeError(QCoreApplication::translate(
+                             "hako::pdl::Rename",
+                             "Cannot find '%1' exactly at line %2, column %3; nothing was renamed.")
+                             .arg(m_oldName)
+                             .arg(at.line)
+                             .arg(at.column),
+                         at);
+    }
+
+    Diagnostic hidden(const VariableDefinition& d, int l) const
+    {
+        if (d.kind == VariableKind::External || d.kind == VariableKind::Builtin)
+            return makeError(QCoreApplication::translate(
+                                 "hako::pdl::Rename",
+                                 "'%1' is already a name given to the program from outside; "
+                                 "choose another name.")
+                                 .arg(m_newName));
+        return makeError(QCoreApplication::translate(
+                             "hako::pdl::Rename",
+                             "'%1' is already defined (line %2) and in reach at line %3; one name "
+                             "would hide the other.")
+                             .arg(m_newName)
+                             .arg(d.span.line)
+                             .arg(l));
+    }
+
+    // Where the function whose parameter is renamed is defined (its name's spans).
+    std::vector<SourceSpan> functionSitesOfParameter() const
+    {
+        const VariableDefinition& param = m_scopes.definitions[size_t(m_target.definitions[0])];
+        std::vector<SourceSpan> sites;
+        const auto declares = [&](const FunctionBlock& f) {
+            for (const auto& [p, type] : f.params) {
+                if (p == m_oldStd && keySpanOf(f, "function", p) == param.span)
+                    return true;
+            }
+            return false;
+        };
+        walkBlocks(m_program.root, [&](const Block& b) {
+            for (const auto& [name, child] : b.defs) {
+                const auto* f = child ? child->as<FunctionBlock>() : nullptr;
+                if (f && declares(*f))
+                    sites.push_back(keySpanOf(b, "defs", name));
+            }
+            if (const auto* f = b.as<FunctionBlock>(); f && f->def && declares(*f))
+                sites.push_back(f->defSpan);
+        });
+        return sites;
+    }
+
+    bool callsFunction(const VariableUse& u) const
+    {
+        if (u.definition < 0)
+            return false;
+        const VariableDefinition& d = m_scopes.definitions[size_t(u.definition)];
+        return std::find(m_functionSites.begin(), m_functionSites.end(), d.span) !=
+               m_functionSites.end();
+    }
+
+    // `call: ${ f }` with `args: {name: …}`.
+    void addArgsKeys()
+    {
+        walkBlocks(m_program.root, [&](const Block& b) {
+            const auto* c = b.as<CallBlock>();
+            if (!c || !b.node || !b.node->isMapping())
+                return;
+            const SourceSpan callField = b.fieldSpan("call");
+            bool calls = false;
+            for (const VariableUse& u : m_scopes.uses)
+                calls = calls || (within(u.span, callField) && callsFunction(u));
+            if (!calls)
+                return;
+            const SourceSpan key = keySpanOf(b, "args", m_oldStd);
+            if (!key.isValid())
+                return;
+            if (const qsizetype off = nameOrQuoted(m_index.byteAt(key.line, key.column)); off >= 0)
+                m_offsets.push_back(off);
+        });
+    }
+
+    // `${ f(name=…) }`: keyword arguments at the top level of the call that starts after `u`.
+    void addKeywordArguments(const VariableUse& u)
+    {
+        qsizetype i = m_index.byteAt(u.span.line, u.span.column);
+        if (i < 0)
+            return;
+        i += qsizetype(u.name.size());
+        while (i < m_text.size() && (m_text[i] == ' ' || m_text[i] == '\t'))
+            ++i;
+        if (i >= m_text.size() || m_text[i] != '(')
+            return;
+        int depth = 1;
+        char quote = 0;
+        char previous = '(';
+        const qsizetype limit = std::min(m_text.size(), i + 20000);
+        for (++i; i < limit && depth > 0; ++i) {
+            const char ch = m_text[i];
+            if (ch == '\\') { // an escape, in a string or in a YAML double-quoted scalar
+                ++i;
+                continue;
+            }
+            if (quote) {
+                if (ch == quote)
+                    quote = 0;
+                continue;
+            }
+            if (ch == '\'' || ch == '"')
+                quote = ch;
+            else if (ch == '(' || ch == '[' || ch == '{')
+                ++depth;
+            else if (ch == ')' || ch == ']' || ch == '}')
+                --depth;
+            else if (depth == 1 && (previous == '(' || previous == ',') && isKeywordArgument(i))
+                m_offsets.push_back(i);
+            if (ch != ' ' && ch != '\t' && ch != '\n' && ch != '\r')
+                previous = ch;
+        }
+    }
+
+    // The old name at `i` followed by `=` (not `==`).
+    bool isKeywordArgument(qsizetype i) const
+    {
+        if (!m_index.nameAt(i, m_oldUtf8))
+            return false;
+        qsizetype j = i + m_oldUtf8.size();
+        while (j < m_text.size() && (m_text[j] == ' ' || m_text[j] == '\t'))
+            ++j;
+        return j + 1 < m_text.size() && m_text[j] == '=' && m_text[j + 1] != '=';
+    }
+
+    const Program& m_program;
+    const QByteArray& m_text;
+    const ScopeAnalysis& m_scopes;
+    const TextIndex m_index;
+    const RenameTarget& m_target;
+    const QString m_oldName;
+    const QString m_newName;
+    const QByteArray m_oldUtf8;
+    const std::string m_oldStd;
+    const std::string m_newStd;
+    const std::set<int> m_group;
+    std::vector<SourceSpan> m_functionSites;
+    std::vector<qsizetype> m_offsets;
+};
+
+} // namespace
+
 Result<RenamePlan> planRename(const Program& program, const QByteArray& text,
                               const ScopeAnalysis& scopes, int line, int column,
                               const QString& newName)
@@ -323,299 +695,23 @@ Result<RenamePlan> planRename(const Program& program, const QByteArray& text,
     RenamePlan plan;
     plan.target = std::move(found).value();
     plan.newName = newName;
-    const QString& oldName = plan.target.name;
-    if (newName == oldName)
+    if (newName == plan.target.name)
         return makeError(QCoreApplication::translate("hako::pdl::Rename",
                                                      "The new name is the same as the old one."));
     if (const QString why = checkVariableName(newName); !why.isEmpty())
         return makeError(why);
+    if (std::optional<Diagnostic> refusal = codeRefusal(program, scopes, plan.target.name))
+        return *refusal;
 
-    // Python, Jinja and PDL code read the scope by name, out of the analysis' sight: a rename
-    // that such code might depend on is refused rather than left half done.
-    {
-        std::optional<Diagnostic> refusal;
-        walkBlocks(program.root, [&](const Block& b) {
-            const auto* code = b.as<CodeBlock>();
-            if (refusal || !code || !code->code || code->lang == CodeBlock::Lang::Command)
-                return;
-            std::string source;
-            walkBlocks(code->code, [&](const Block& inner) {
-                if (const auto* d = inner.as<DataBlock>(); d && d->data.value.isString())
-                    source += d->data.value.asString() + "\n";
-            });
-            if (codeMentions(source, plan.target.name.toStdString()))
-                refusal = makeError(
-                    QCoreApplication::translate("hako::pdl::Rename",
-                                                "'%1' may be read by the %2 code at line %3, "
-                                                "which renaming cannot follow.")
-                        .arg(plan.target.name,
-                             code->lang == CodeBlock::Lang::Python  ? QStringLiteral("Python")
-                             : code->lang == CodeBlock::Lang::Jinja ? QStringLiteral("Jinja")
-                                                                    : QStringLiteral("PDL"))
-                        .arg(b.span.line),
-                    b.span);
-        });
-        if (refusal)
-            return *refusal;
-        for (const VariableUse& u : scopes.uses) {
-            if (u.name == "pdl_scope")
-                return makeError(
-                    QCoreApplication::translate("hako::pdl::Rename",
-                                                "The program reads pdl_scope (line %1), which may "
-                                                "name '%2' in ways renaming cannot follow.")
-                        .arg(u.span.line)
-                        .arg(plan.target.name),
-                    u.span);
-        }
-    }
-
-    const TextIndex index(text);
-    const QByteArray oldUtf8 = oldName.toUtf8();
-    const std::string oldStd = oldUtf8.toStdString();
-    const std::string newStd = newName.toStdString();
-    std::set<int> group(plan.target.definitions.begin(), plan.target.definitions.end());
-    const auto inGroup = [&](int definition) {
-        return definition >= 0 && group.count(definition);
-    };
-
-    std::vector<qsizetype> offsets;
-    const auto notFound = [&](const SourceSpan& at) {
-        return makeError(QCoreApplication::translate(
-                             "hako::pdl::Rename",
-                             "Cannot find '%1' exactly at line %2, column %3; nothing was renamed.")
-                             .arg(oldName)
-                             .arg(at.line)
-                             .arg(at.column),
-                         at);
-    };
-    // The nearest definition named `oldName` (of the group) or `newName` in reach at a point,
-    // walking the scope from the newest definition: which one a name there would read.
-    const auto nearest = [&](int l, int c) -> const VariableDefinition* {
-        auto it =
-            std::upper_bound(scopes.snapshots.begin(), scopes.snapshots.end(), std::make_pair(l, c),
-                             [](const std::pair<int, int>& p, const ScopeAnalysis::Snapshot& s) {
-                                 return before(p.first, p.second, s.line, s.column);
-                             });
-        if (it == scopes.snapshots.begin())
-            return nullptr;
-        for (const ScopeAnalysis::ScopeNode* n = std::prev(it)->scope.get(); n;
-             n = n->previous.get()) {
-            const VariableDefinition& d = scopes.definitions[size_t(n->definition)];
-            if (d.name == newStd || (d.name == oldStd && inGroup(n->definition)))
-                return &d;
-        }
-        return nullptr;
-    };
-    const auto hidden = [&](const VariableDefinition& d, int l) {
-        if (d.kind == VariableKind::External || d.kind == VariableKind::Builtin)
-            return makeError(QCoreApplication::translate(
-                                 "hako::pdl::Rename",
-                                 "'%1' is already a name given to the program from outside; "
-                                 "choose another name.")
-                                 .arg(newName));
-        return makeError(QCoreApplication::translate(
-                             "hako::pdl::Rename",
-                             "'%1' is already defined (line %2) and in reach at line %3; one name "
-                             "would hide the other.")
-                             .arg(newName)
-                             .arg(d.span.line)
-                             .arg(l));
-    };
-
-    // Definition sites: the name at its span (possibly inside quotes), else after `def:`
-    // within the span (a match pattern's span is the whole pattern).
-    std::set<std::pair<int, int>> seenSites;
-    for (int i : plan.target.definitions) {
-        const VariableDefinition& d = scopes.definitions[size_t(i)];
-        if (!seenSites.insert({d.span.line, d.span.column}).second)
-            continue;
-        qsizetype off = index.byteAt(d.span.line, d.span.column);
-        if (off >= 0 && !index.nameAt(off, oldUtf8)) {
-            const char q = off < text.size() ? text[off] : 0;
-            if ((q == '"' || q == '\'') && index.nameAt(off + 1, oldUtf8))
-                off += 1;
-            else {
-                const qsizetype end =
-                    index.lineEnd(d.span.endLine > 0 ? d.span.endLine : d.span.line);
-                qsizetype hit = -1;
-                for (qsizetype p = text.indexOf(oldUtf8, off); p >= 0 && p < end;
-                     p = text.indexOf(oldUtf8, p + 1)) {
-                    if (!index.nameAt(p, oldUtf8))
-                        continue;
-                    qsizetype k = p - 1;
-                    while (k >= off &&
-                           (text[k] == ' ' || text[k] == '\t' || text[k] == '"' || text[k] == '\''))
-                        --k;
-                    if (k >= off + 3 && text[k] == ':' && text.mid(k - 3, 3) == "def" &&
-                        (k - 3 == 0 || !isIdentChar(text[k - 4]))) {
-                        hit = p;
-                        break;
-                    }
-                }
-                off = hit;
-            }
-        }
-        if (off < 0)
-            return notFound(d.span);
-        offsets.push_back(off);
-    }
-
-    // Uses that resolve to the group.
-    for (const VariableUse& u : scopes.uses) {
-        if (u.name != oldStd || !inGroup(u.definition))
-            continue;
-        if (const VariableDefinition* n = nearest(u.span.line, u.span.column);
-            n && n->name == newStd)
-            return hidden(*n, u.span.line);
-        qsizetype off = index.byteAt(u.span.line, u.span.column);
-        if (off >= 0 && !index.nameAt(off, oldUtf8, true)) {
-            const char q = off < text.size() ? text[off] : 0;
-            off = (q == '"' || q == '\'') && index.nameAt(off + 1, oldUtf8) ? off + 1 : -1;
-        }
-        if (off < 0)
-            return notFound(u.span);
-        offsets.push_back(off);
-    }
-
-    // Existing uses of the new name must not come within reach of the renamed variable.
-    for (const VariableUse& u : scopes.uses) {
-        if (u.name != newStd)
-            continue;
-        if (const VariableDefinition* n = nearest(u.span.line, u.span.column);
-            n && n->name == oldStd)
-            return makeError(QCoreApplication::translate(
-                                 "hako::pdl::Rename",
-                                 "'%1' is already used at line %2, where '%3' is in reach; "
-                                 "after renaming it would read the renamed variable.")
-                                 .arg(newName)
-                                 .arg(u.span.line)
-                                 .arg(oldName));
-    }
-    // A name given from outside (or built in) is in reach everywhere.
-    for (const VariableDefinition& d : scopes.definitions) {
-        if (d.name == newStd &&
-            (d.kind == VariableKind::External || d.kind == VariableKind::Builtin))
-            return hidden(d, 0);
-    }
-
-    // A function parameter is also named by the callers: `args:` keys and `f(name=…)`.
-    if (plan.target.kind == VariableKind::Parameter && program.root) {
-        const VariableDefinition& param = scopes.definitions[size_t(plan.target.definitions[0])];
-        std::vector<SourceSpan> functionSites; // where the function's name is defined
-        walkBlocks(program.root, [&](const Block& b) {
-            for (const auto& [name, child] : b.defs) {
-                const auto* f = child ? child->as<FunctionBlock>() : nullptr;
-                if (!f)
-                    continue;
-                for (const auto& [p, type] : f->params) {
-                    if (p == oldStd && keySpanOf(*f, "function", p) == param.span)
-                        functionSites.push_back(keySpanOf(b, "defs", name));
-                }
-            }
-            if (const auto* f = b.as<FunctionBlock>(); f && f->def) {
-                for (const auto& [p, type] : f->params) {
-                    if (p == oldStd && keySpanOf(*f, "function", p) == param.span)
-                        functionSites.push_back(f->defSpan);
-                }
-            }
-        });
-        const auto callsFunction = [&](const VariableUse& u) {
-            if (u.definition < 0)
-                return false;
-            const VariableDefinition& d = scopes.definitions[size_t(u.definition)];
-            return std::find(functionSites.begin(), functionSites.end(), d.span) !=
-                   functionSites.end();
-        };
-        // `call: ${ f }` with `args: {name: …}`.
-        walkBlocks(program.root, [&](const Block& b) {
-            const auto* c = b.as<CallBlock>();
-            if (!c || !b.node || !b.node->isMapping())
-                return;
-            const SourceSpan callField = b.fieldSpan("call");
-            bool calls = false;
-            for (const VariableUse& u : scopes.uses)
-                calls = calls || (within(u.span, callField) && callsFunction(u));
-            if (!calls)
-                return;
-            const SourceSpan key = keySpanOf(b, "args", oldStd);
-            if (!key.isValid())
-                return;
-            qsizetype off = index.byteAt(key.line, key.column);
-            if (off >= 0 && !index.nameAt(off, oldUtf8)) {
-                const char q = off < text.size() ? text[off] : 0;
-                off = (q == '"' || q == '\'') && index.nameAt(off + 1, oldUtf8) ? off + 1 : -1;
-            }
-            if (off >= 0)
-                offsets.push_back(off);
-        });
-        // `${ f(name=…) }`: keyword arguments at the call's top level.
-        for (const VariableUse& u : scopes.uses) {
-            if (!callsFunction(u))
-                continue;
-            qsizetype i = index.byteAt(u.span.line, u.span.column);
-            if (i < 0)
-                continue;
-            i += qsizetype(u.name.size());
-            while (i < text.size() && (text[i] == ' ' || text[i] == '\t'))
-                ++i;
-            if (i >= text.size() || text[i] != '(')
-                continue;
-            int depth = 1;
-            char quote = 0;
-            char previous = '(';
-            const qsizetype limit = std::min(text.size(), i + 20000);
-            for (++i; i < limit && depth > 0; ++i) {
-                const char ch = text[i];
-                if (ch == '\\') { // an escape, in a string or in a YAML double-quoted scalar
-                    ++i;
-                    continue;
-                }
-                if (quote) {
-                    if (ch == quote)
-                        quote = 0;
-                    continue;
-                }
-                if (ch == '\'' || ch == '"') {
-                    quote = ch;
-                } else if (ch == '(' || ch == '[' || ch == '{') {
-                    ++depth;
-                } else if (ch == ')' || ch == ']' || ch == '}') {
-                    --depth;
-                } else if (depth == 1 && (previous == '(' || previous == ',') &&
-                           index.nameAt(i, oldUtf8)) {
-                    qsizetype j = i + oldUtf8.size();
-                    while (j < text.size() && (text[j] == ' ' || text[j] == '\t'))
-                        ++j;
-                    if (j + 1 < text.size() && text[j] == '=' && text[j + 1] != '=')
-                        offsets.push_back(i);
-                }
-                if (ch != ' ' && ch != '\t' && ch != '\n' && ch != '\r')
-                    previous = ch;
-            }
-        }
-    }
-
-    std::sort(offsets.begin(), offsets.end());
-    offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
-    qsizetype lastByte = 0;
-    qsizetype lastUtf16 = 0;
-    for (qsizetype off : offsets) {
-        // UTF-16 offsets counted incrementally (the offsets are sorted).
-        lastUtf16 += QString::fromUtf8(text.constData() + lastByte, off - lastByte).size();
-        lastByte = off;
-        RenameEdit e;
-        e.byteOffset = off;
-        e.byteLength = oldUtf8.size();
-        e.utf16Offset = lastUtf16;
-        e.utf16Length = oldName.size();
-        e.replacement = newName;
-        const auto [l, c] = index.lineColumn(off);
-        e.span.file = program.root ? program.root->span.file : program.file;
-        e.span.line = e.span.endLine = l;
-        e.span.column = c;
-        e.span.endColumn = c + int(oldName.toUcs4().size()) - 1;
-        plan.edits.push_back(std::move(e));
-    }
+    RenamePlanner planner(program, text, scopes, plan.target, newName);
+    if (std::optional<Diagnostic> refusal = planner.addDefinitions())
+        return *refusal;
+    if (std::optional<Diagnostic> refusal = planner.addUses())
+        return *refusal;
+    if (std::optional<Diagnostic> refusal = planner.checkNewNameIsFree())
+        return *refusal;
+    planner.addParameterCallers();
+    plan.edits = planner.edits();
     return plan;
 }
 

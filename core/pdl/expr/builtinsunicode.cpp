@@ -6,6 +6,7 @@
 #include <QChar>
 #include <QList>
 #include <QString>
+#include <optional>
 
 namespace hako::pdl::builtins::detail {
 
@@ -138,19 +139,26 @@ static std::string fromQ(const QString& s)
     return std::string(b.constData(), static_cast<size_t>(b.size()));
 }
 
+// The ASCII case mapping of `s` (letters from `from` shifted to the other case) when `s` is all
+// ASCII, nullopt otherwise: the common case, without decoding.
+static std::optional<std::string> asciiCase(std::string_view s, char from)
+{
+    std::string out(s);
+    const int shift = from == 'a' ? -32 : 32;
+    for (char& ch : out) {
+        if (static_cast<unsigned char>(ch) >= 0x80)
+            return std::nullopt;
+        if (ch >= from && ch <= from + 25)
+            ch = static_cast<char>(ch + shift);
+    }
+    return out;
+}
+
 std::string toUpper(std::string_view s)
 {
-    bool ascii = true;
-    std::string out(s);
-    for (char& ch : out) {
-        if (static_cast<unsigned char>(ch) >= 0x80) {
-            ascii = false;
-            break;
-        }
-        if (ch >= 'a' && ch <= 'z')
-            ch = static_cast<char>(ch - 32);
-    }
-    return ascii ? out : fromQ(qstr(s).toUpper());
+    if (std::optional<std::string> ascii = asciiCase(s, 'a'))
+        return std::move(*ascii);
+    return fromQ(qstr(s).toUpper());
 }
 
 static bool isCaseIgnorable(char32_t c)
@@ -194,18 +202,8 @@ static std::u32string lowerAt(const std::u32string& s, size_t i)
 
 std::string toLower(std::string_view s)
 {
-    bool ascii = true;
-    std::string out(s);
-    for (char& ch : out) {
-        if (static_cast<unsigned char>(ch) >= 0x80) {
-            ascii = false;
-            break;
-        }
-        if (ch >= 'A' && ch <= 'Z')
-            ch = static_cast<char>(ch + 32);
-    }
-    if (ascii)
-        return out;
+    if (std::optional<std::string> ascii = asciiCase(s, 'A'))
+        return std::move(*ascii);
     std::u32string in = u32(s), low;
     for (size_t i = 0; i < in.size(); ++i)
         low += lowerAt(in, i);

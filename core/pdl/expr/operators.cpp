@@ -1,6 +1,7 @@
 #include "core/pdl/expr/operators.h"
 
 #include <cmath>
+#include <optional>
 #include <string>
 
 namespace hako::pdl::expr {
@@ -350,49 +351,37 @@ bool contains(const Value& container, const Value& item)
     throw EvalError(std::string("argument of type '") + container.typeName() + "' is not iterable");
 }
 
+// An ordering or equality operator on two numbers of one type; nullopt for other operators.
+template <typename Number> std::optional<bool> compareNumbers(Op op, Number x, Number y)
+{
+    switch (op) {
+    case Op::Eq:
+        return x == y;
+    case Op::Ne:
+        return x != y;
+    case Op::Lt:
+        return x < y;
+    case Op::Le:
+        return x <= y;
+    case Op::Gt:
+        return x > y;
+    case Op::Ge:
+        return x >= y;
+    default:
+        return std::nullopt;
+    }
+}
+
 } // namespace
 
 bool compareOp(Op op, const Value& a, const Value& b)
 {
     if (isNumeric(a) && isNumeric(b)) {
         if (isIntLike(a) && isIntLike(b)) {
-            int64_t x = intOf(a);
-            int64_t y = intOf(b);
-            switch (op) {
-            case Op::Eq:
-                return x == y;
-            case Op::Ne:
-                return x != y;
-            case Op::Lt:
-                return x < y;
-            case Op::Le:
-                return x <= y;
-            case Op::Gt:
-                return x > y;
-            case Op::Ge:
-                return x >= y;
-            default:
-                break;
-            }
-        } else {
-            double x = a.toDouble();
-            double y = b.toDouble();
-            switch (op) {
-            case Op::Eq:
-                return x == y;
-            case Op::Ne:
-                return x != y;
-            case Op::Lt:
-                return x < y;
-            case Op::Le:
-                return x <= y;
-            case Op::Gt:
-                return x > y;
-            case Op::Ge:
-                return x >= y;
-            default:
-                break;
-            }
+            if (const std::optional<bool> r = compareNumbers(op, intOf(a), intOf(b)))
+                return *r;
+        } else if (const std::optional<bool> r = compareNumbers(op, a.toDouble(), b.toDouble())) {
+            return *r;
         }
     }
     switch (op) {

@@ -6,6 +6,35 @@ namespace hako::pdl::expr {
 
 namespace {
 
+// The levels of left-associative binary operators, loosest first, as Jinja binds them; `not`
+// and the comparisons sit between `and` and `+`/`-` (parseNot), unary signs below `**`.
+enum class Level { Or, And, Sum, Concat, Product, Power };
+
+struct BinaryOperator {
+    std::string_view token;
+    bool isName; ///< a word (`or`) rather than a symbol
+    NodeKind kind;
+    Op op;
+};
+
+// The operators of one level. `or`/`and` nodes carry no operator of their own (Op::Add unused).
+const std::vector<BinaryOperator>& operatorsOf(Level level)
+{
+    static const std::vector<BinaryOperator> levels[] = {
+        {{"or", true, NodeKind::Or, Op::Add}},
+        {{"and", true, NodeKind::And, Op::Add}},
+        {{"+", false, NodeKind::Binary, Op::Add}, {"-", false, NodeKind::Binary, Op::Sub}},
+        {{"~", false, NodeKind::Binary, Op::Concat}},
+        {{"*", false, NodeKind::Binary, Op::Mul},
+         {"/", false, NodeKind::Binary, Op::Div},
+         {"//", false, NodeKind::Binary, Op::FloorDiv},
+         {"%", false, NodeKind::Binary, Op::Mod}},
+        // Jinja's `**` is left-associative and binds looser than unary minus: -2**2 == 4.
+        {{"**", false, NodeKind::Binary, Op::Pow}},
+    };
+    return levels[int(level)];
+}
+
 class Parser {
 public:
     explicit Parser(const std::vector<Token>& tokens) : m_tokens(tokens) {}
@@ -98,14 +127,11 @@ private:
     }
 
     NodePtr parseCondExpr();
-    NodePtr parseOr();
-    NodePtr parseAnd();
+    NodePtr parseLevel(Level level);
+    NodePtr parseOperand(Level level);
+    const BinaryOperator* operatorAt(Level level) const;
     NodePtr parseNot();
     NodePtr parseCompare();
-    NodePtr parseMath1();
-    NodePtr parseConcat();
-    NodePtr parseMath2();
-    NodePtr parsePow();
     NodePtr parseUnary(bool withFilter);
     NodePtr parsePrimary();
     NodePtr parsePostfix(NodePtr node);
@@ -164,11 +190,11 @@ NodePtr Parser::parseTuple(bool explicitParens)
 
 NodePtr Parser::parseCondExpr()
 {
-    NodePtr expr1 = parseOr();
+    NodePtr expr1 = parseLevel(Level::Or);
     while (current().isName("if")) {
         uint32_t pos = current().pos;
         advance();
-        NodePtr test = parseOr();
+        NodePtr test = parseLevel(Level::Or);
         NodePtr otherwise;
         if (current().isName("else")) {
             advance();
@@ -185,26 +211,39 @@ NodePtr Parser::parseCondExpr()
     return expr1;
 }
 
-NodePtr Parser::parseOr()
+// A run of operands joined by the operators of one level, grouped from the left.
+NodePtr Parser::parseLevel(Level level)
 {
-    NodePtr left = parseAnd();
-    while (current().isName("or")) {
-        uint32_t pos = current().pos;
+    NodePtr left = parseOperand(level);
+    while (const BinaryOperator* o = operatorAt(level)) {
+        const uint32_t pos = current().pos;
         advance();
-        left = binary(NodeKind::Or, Op::Add, std::move(left), parseAnd(), pos);
+        left = binary(o->kind, o->op, std::move(left), parseOperand(level), pos);
     }
     return left;
 }
 
-NodePtr Parser::parseAnd()
+// What the operators of `level` join: the next tighter level.
+NodePtr Parser::parseOperand(Level level)
 {
-    NodePtr left = parseNot();
-    while (current().isName("and")) {
-        uint32_t pos = current().pos;
-        advance();
-        left = binary(NodeKind::And, Op::Add, std::move(left), parseNot(), pos);
+    switch (level) {
+    case Level::And:
+        return parseNot();
+    case Level::Power:
+        return parseUnary(true);
+    default:
+        return parseLevel(Level(int(level) + 1));
     }
-    return left;
+}
+
+const BinaryOperator* Parser::operatorAt(Level level) const
+{
+    const Token& t = current();
+    for (const BinaryOperator& o : operatorsOf(level)) {
+        if (o.isName ? t.isName(o.token) : t.isOp(o.token))
+            return &o;
+    }
+    return nullptr;
 }
 
 NodePtr Parser::parseNot()
@@ -222,7 +261,7 @@ NodePtr Parser::parseNot()
 
 NodePtr Parser::parseCompare()
 {
-    NodePtr first = parseMath1();
+    NodePtr first = parseLevel(Level::Sum);
     NodePtr n;
     while (true) {
         const Token& t = current();
@@ -253,66 +292,9 @@ NodePtr Parser::parseCompare()
         if (op == Op::NotIn)
             advance();
         n->compareOps.push_back(op);
-        adopt(*n, parseMath1());
+        adopt(*n, parseLevel(Level::Sum));
     }
     return n ? std::move(n) : std::move(first);
-}
-
-NodePtr Parser::parseMath1()
-{
-    NodePtr left = parseConcat();
-    while (current().isOp("+") || current().isOp("-")) {
-        Op op = current().isOp("+") ? Op::Add : Op::Sub;
-        uint32_t pos = current().pos;
-        advance();
-        left = binary(NodeKind::Binary, op, std::move(left), parseConcat(), pos);
-    }
-    return left;
-}
-
-NodePtr Parser::parseConcat()
-{
-    NodePtr left = parseMath2();
-    while (current().isOp("~")) {
-        uint32_t pos = current().pos;
-        advance();
-        left = binary(NodeKind::Binary, Op::Concat, std::move(left), parseMath2(), pos);
-    }
-    return left;
-}
-
-NodePtr Parser::parseMath2()
-{
-    NodePtr left = parsePow();
-    while (true) {
-        Op op;
-        if (current().isOp("*"))
-            op = Op::Mul;
-        else if (current().isOp("/"))
-            op = Op::Div;
-        else if (current().isOp("//"))
-            op = Op::FloorDiv;
-        else if (current().isOp("%"))
-            op = Op::Mod;
-        else
-            break;
-        uint32_t pos = current().pos;
-        advance();
-        left = binary(NodeKind::Binary, op, std::move(left), parsePow(), pos);
-    }
-    return left;
-}
-
-NodePtr Parser::parsePow()
-{
-    // Jinja's `**` is left-associative and binds looser than unary minus: -2**2 == 4.
-    NodePtr left = parseUnary(true);
-    while (current().isOp("**")) {
-        uint32_t pos = current().pos;
-        advance();
-        left = binary(NodeKind::Binary, Op::Pow, std::move(left), parseUnary(true), pos);
-    }
-    return left;
 }
 
 NodePtr Parser::parseUnary(bool withFilter)

@@ -3,6 +3,7 @@
 // own, the command line from libhako_cli without the GUI libraries, the window from
 // libhako_window.
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QStandardPaths>
@@ -53,6 +54,11 @@ private Q_SLOTS:
             QStringLiteral("share/icons/hicolor/scalable/apps/") + id + QStringLiteral(".svg"),
             QStringLiteral("share/icons/hicolor/256x256/apps/") + id + QStringLiteral(".png"),
             QStringLiteral("share/icons/hicolor/16x16/apps/") + id + QStringLiteral(".png"),
+            // PDL for host programs: the C++ API with its CMake package, the Python module.
+            QStringLiteral("include/hako/pdl.h"),
+            QStringLiteral("lib/libhako_pdl_sdk.so"),
+            QStringLiteral("lib/cmake/Hako/HakoConfig.cmake"),
+            QStringLiteral("lib/python3/dist-packages/hako/pdl.py"),
         };
         for (const QString& file : expected)
             QVERIFY2(QFileInfo::exists(root.filePath(file)), qPrintable(file));
@@ -113,6 +119,58 @@ private Q_SLOTS:
         window.start(binary, {});
         QVERIFY(window.waitForFinished(60000));
         QVERIFY2(window.exitCode() == 0, window.readAllStandardError().constData());
+        hostProgramsUseTheInstalledPackage(root, env);
+    }
+
+private:
+    // The example host program builds against the installed CMake package alone and runs; the
+    // installed Python module runs a program under Debian's python3.
+    void hostProgramsUseTheInstalledPackage(const QDir& root, const QProcessEnvironment& env)
+    {
+        QTemporaryDir project;
+        QVERIFY(QFile::copy(QStringLiteral(HAKO_SOURCE_DIR "/sdk/examples/host.cpp"),
+                            project.filePath(QStringLiteral("host.cpp"))));
+        QFile lists(project.filePath(QStringLiteral("CMakeLists.txt")));
+        QVERIFY(lists.open(QIODevice::WriteOnly));
+        lists.write(
+            "cmake_minimum_required(VERSION 3.25)\nproject(host CXX)\n"
+            "set(CMAKE_CXX_STANDARD 20)\nfind_package(Hako REQUIRED)\n"
+            "add_executable(host host.cpp)\ntarget_link_libraries(host PRIVATE Hako::pdl)\n");
+        lists.close();
+        const QString cmake = QStandardPaths::findExecutable(QStringLiteral("cmake"));
+        const QString build = project.filePath(QStringLiteral("build"));
+        QProcess configure;
+        configure.setProcessChannelMode(QProcess::MergedChannels);
+        configure.start(cmake, {QStringLiteral("-S"), project.path(), QStringLiteral("-B"), build,
+                                QStringLiteral("-DCMAKE_PREFIX_PATH=") + root.path()});
+        QVERIFY(configure.waitForFinished(120000));
+        QVERIFY2(configure.exitCode() == 0, configure.readAll().constData());
+        QProcess compile;
+        compile.setProcessChannelMode(QProcess::MergedChannels);
+        compile.start(cmake, {QStringLiteral("--build"), build});
+        QVERIFY(compile.waitForFinished(300000));
+        QVERIFY2(compile.exitCode() == 0, compile.readAll().constData());
+        QProcess host;
+        host.setProcessEnvironment(env);
+        host.start(build + QStringLiteral("/host"), {});
+        QVERIFY(host.waitForFinished(60000));
+        QVERIFY2(host.exitCode() == 0, host.readAllStandardError().constData());
+        QCOMPARE(host.readAllStandardOutput(), QByteArray("Hello, World!\n"));
+
+        if (!QFileInfo::exists(QStringLiteral("/usr/bin/python3")))
+            return;
+        QProcessEnvironment pyEnv = env;
+        pyEnv.insert(QStringLiteral("PYTHONPATH"),
+                     root.filePath(QStringLiteral("lib/python3/dist-packages")));
+        QProcess python;
+        python.setProcessEnvironment(pyEnv);
+        python.start(QStringLiteral("/usr/bin/python3"),
+                     {QStringLiteral("-c"), QStringLiteral("from hako.pdl import exec_str\n"
+                                                           "print(exec_str('text: ${ greeting }', "
+                                                           "scope={'greeting': 'こんにちは'}))")});
+        QVERIFY(python.waitForFinished(60000));
+        QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
+        QCOMPARE(QString::fromUtf8(python.readAllStandardOutput()), QStringLiteral("こんにちは\n"));
     }
 };
 

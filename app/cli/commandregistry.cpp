@@ -6,6 +6,7 @@
 #include "cli/logcommand.h"
 #include "cli/memorycommand.h"
 #include "cli/modelscommand.h"
+#include "cli/notebookcommand.h"
 #include "cli/output.h"
 #include "cli/promptcommand.h"
 #include "cli/runcommand.h"
@@ -83,6 +84,10 @@ void registerBuiltinCommands(CommandRegistry& registry)
     registry.add({QStringLiteral("serve"),
                   QStringLiteral("Receive OpenTelemetry traces (OTLP/HTTP) into the prompt log"),
                   serveCommand});
+    registry.add({QStringLiteral("notebook"),
+                  QStringLiteral("Run the %%pdl cells of a Jupyter notebook and write their "
+                                 "outputs back"),
+                  notebookCommand});
     registry.add({QStringLiteral("diff"),
                   QStringLiteral("Compare two traces: the blocks that changed, were inserted or "
                                  "deleted, word diffs and deltas (exit 1 when they differ)"),

@@ -103,6 +103,10 @@ RunResult Interpreter::run(const std::shared_ptr<const Program>& program)
     st.scope.set("pdl_usage", runner.usageValue());
     for (const auto& [k, v] : m_options.initialScope)
         st.scope.set(k.isString() ? k.asString() : k.str(), v);
+    // A starting context given as `pdl_context` (a host's variables, a notebook's earlier
+    // cells): the reference's blocks read the background context from that variable.
+    if (const Value* given = m_options.initialScope.find("pdl_context"); given && given->isList())
+        st.context = contextFromList(given->asList());
 
     TracePtr root;
     try {

@@ -14,6 +14,8 @@
 
 namespace hako::pdl {
 
+using detail::keySpanOf;
+
 namespace {
 
 bool isIdentStart(char c)
@@ -117,20 +119,6 @@ private:
     const QByteArray& m_text;
     std::vector<qsizetype> m_lineStart;
 };
-
-SourceSpan keySpanOf(const Block& b, std::string_view field, const std::string& name)
-{
-    if (!b.node || !b.node->isMapping())
-        return {};
-    const YamlValue* v = b.node->value(field);
-    if (v && v->isMapping()) {
-        if (const YamlValue* inner = v->value("pdl__expr"); inner && inner->isMapping())
-            v = inner;
-        if (const YamlValue::Entry* e = v->find(name))
-            return e->key.span();
-    }
-    return {};
-}
 
 void walkBlocks(const BlockPtr& b, const std::function<void(const Block&)>& fn)
 {

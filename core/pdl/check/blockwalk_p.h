@@ -1,11 +1,29 @@
 #pragma once
 
 #include "core/pdl/ast/block.h"
+#include "core/pdl/parser/yamlvalue.h"
 
 #include <functional>
 #include <string>
 
 namespace hako::pdl::detail {
+
+/// Where the key `name` of the mapping under `field` is written in the block's YAML (`defs:`,
+/// `function:`, `args:`, `for:` entries, also inside `pdl__expr`); an invalid span when the block
+/// has no such key.
+inline SourceSpan keySpanOf(const Block& b, std::string_view field, const std::string& name)
+{
+    if (!b.node || !b.node->isMapping())
+        return {};
+    const YamlValue* v = b.node->value(field);
+    if (v && v->isMapping()) {
+        if (const YamlValue* inner = v->value("pdl__expr"); inner && inner->isMapping())
+            v = inner;
+        if (const YamlValue::Entry* e = v->find(name))
+            return e->key.span();
+    }
+    return {};
+}
 
 /// Calls `fn(child, name)` for each block directly inside `b`, in source order as far as the
 /// AST keeps it: `defs:` entries (name = the key), then the kind's own children (object fields

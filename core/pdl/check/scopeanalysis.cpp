@@ -1,5 +1,7 @@
 #include "core/pdl/check/scopeanalysis.h"
 
+#include "core/pdl/check/blockwalk_p.h"
+
 #include "core/pdl/expr/builtins.h"
 #include "core/pdl/expr/template.h"
 #include "core/pdl/parser/expressionposition.h"
@@ -379,16 +381,8 @@ private:
     // The key span of `field.name` in the block's YAML (for where a name is defined).
     static SourceSpan keySpan(const Block& b, std::string_view field, const std::string& name)
     {
-        if (!b.node || !b.node->isMapping())
-            return b.fieldSpan(field);
-        const YamlValue* v = b.node->value(field);
-        if (v && v->isMapping()) {
-            if (const YamlValue* inner = v->value("pdl__expr"); inner && inner->isMapping())
-                v = inner;
-            if (const YamlValue::Entry* e = v->find(name))
-                return e->key.span();
-        }
-        return b.fieldSpan(field);
+        const SourceSpan key = detail::keySpanOf(b, field, name);
+        return key.isValid() ? key : b.fieldSpan(field);
     }
 
     // The span of the value of scalar field `field` (the name in `def: x`).

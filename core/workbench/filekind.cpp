@@ -82,6 +82,9 @@ FileKind detectFileKind(const QString& path)
         return FileKind::Trace;
     if (suffix == QLatin1String("hakomem"))
         return FileKind::MemoryStore;
+    if (suffix == QLatin1String("ipynb") ||
+        (trimmed.startsWith('{') && head.contains("\"nbformat\"") && head.contains("\"cells\"")))
+        return FileKind::Notebook;
     if (suffix == QLatin1String("pdl") || suffix == QLatin1String("yaml") ||
         suffix == QLatin1String("yml") || suffix == QLatin1String("json"))
         return FileKind::Program;
@@ -108,6 +111,8 @@ QString fileKindName(FileKind kind)
         return QObject::tr("document");
     case FileKind::MemoryStore:
         return QObject::tr("memory store");
+    case FileKind::Notebook:
+        return QObject::tr("notebook");
     }
     return {};
 }

@@ -10,6 +10,7 @@ enum class FileKind {
     Trace,       ///< a trace written by Hako or the reference interpreter: the trace panes
     Document,    ///< a text or PDF file to read and search: Documents
     MemoryStore, ///< an agent-memory store (SQLite, usually `.hakomem`): Memory
+    Notebook,    ///< a Jupyter notebook (`.ipynb`, nbformat JSON): the Notebook pane
 };
 
 /// Decides what `path` is by its content first, then by its name: a SQLite header is a memory

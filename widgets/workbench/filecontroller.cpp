@@ -289,6 +289,9 @@ bool FileController::openPath(const QString& path, QString* error)
     case FileKind::MemoryStore:
         Q_EMIT memoryStoreOpenRequested(path);
         break;
+    case FileKind::Notebook:
+        Q_EMIT notebookOpenRequested(path);
+        break;
     }
     m_recent->add(path);
     return true;
@@ -304,9 +307,10 @@ QString FileController::askOpenPath(const QString& caption, const QString& filte
 void FileController::openWithDialog()
 {
     const QString path =
-        askOpenPath(tr("Open"), tr("Programs, traces, documents and memory stores (*.pdl *.yaml "
-                                   "*.yml *.json *.txt *.md *.pdf *.hakomem);;PDL programs "
-                                   "(*.pdl *.yaml *.yml);;Traces (*.json);;All files (*)"));
+        askOpenPath(tr("Open"), tr("Programs, traces, documents, memory stores and notebooks "
+                                   "(*.pdl *.yaml *.yml *.json *.txt *.md *.pdf *.hakomem "
+                                   "*.ipynb);;PDL programs (*.pdl *.yaml *.yml);;Traces "
+                                   "(*.json);;Notebooks (*.ipynb);;All files (*)"));
     if (!path.isEmpty())
         openPath(path);
 }

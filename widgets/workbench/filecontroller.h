@@ -133,6 +133,8 @@ Q_SIGNALS:
     void traceOpenRequested(const QString& path);
     void documentOpenRequested(const QString& path);
     void memoryStoreOpenRequested(const QString& path);
+    /// A Jupyter notebook was chosen: the Notebook pane opens it.
+    void notebookOpenRequested(const QString& path);
     /// A program was opened in the editor; `isTracesProgram`: it is the program of the trace
     /// file on show (openProgramOfTrace), which stays.
     void programOpened(const QString& path, bool isTracesProgram);

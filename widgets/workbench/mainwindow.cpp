@@ -40,6 +40,7 @@
 #include "widgets/workbench/evallinks.h"
 #include "widgets/workbench/librarylinks.h"
 #include "widgets/workbench/loglinks.h"
+#include "widgets/workbench/notebooklinks.h"
 #include "widgets/workbench/otelreceive.h"
 #include "widgets/workbench/playgroundlinks.h"
 #include "widgets/workbench/programstack.h"
@@ -320,13 +321,20 @@ void MainWindow::createMenus()
     connect(m_runActions, &RunActions::compareRunsRequested, diffLinks, &DiffLinks::compareTraces);
     // A comparison needs the width: a tab of the wide bottom group, not squeezed beside it.
     tabifyDockWidget(m_consoleDock, diffLinks->dock());
+    auto* notebooks = new NotebookLinks(
+        this, [this](QDockWidget* dock) { m_layout->makeRoom(dock); }, m_files, m_runActions,
+        m_traces);
+    connect(notebooks, &NotebookLinks::statusMessage, this,
+            [this](const QString& text, int timeout) { statusBar()->showMessage(text, timeout); });
+    tabifyDockWidget(m_consoleDock, notebooks->dock());
+    notebooks->dock()->hide();
     QMenu* view = menuBar()->addMenu(tr("&View"));
     // Each entry brings its pane to the front (a pane behind another tab included).
     for (QDockWidget* dock : m_traces->docks())
         view->addAction(dockViewAction(dock));
     for (QDockWidget* dock : {m_problemsDock, m_consoleDock, m_docsDock, m_memoryDock,
                               m_promptLogDock, m_playgroundDock, m_datasetsDock, m_evalDock,
-                              m_debugDock, m_outlineDock, m_library->dock()})
+                              m_debugDock, m_outlineDock, m_library->dock(), notebooks->dock()})
         view->addAction(dockViewAction(dock));
     view->addSeparator();
     view->addAction(m_tabs->mirror([](EditorPane* e) { return e->wordWrapAction(); }));

@@ -226,8 +226,11 @@ void RunActions::setRunTags(const QString& tags)
 
 bool RunActions::mayRun(const pdl::Program& program, const QString& path)
 {
-    const RunTrustCheck check =
-        checkRunTrust(program, path, m_sandboxAction->isChecked(), m_settings);
+    return askConsent(path, checkRunTrust(program, path, m_sandboxAction->isChecked(), m_settings));
+}
+
+bool RunActions::askConsent(const QString& path, const RunTrustCheck& check)
+{
     if (!check.needsConsent())
         return true;
     const TrustChoice choice = m_trustQuestion ? m_trustQuestion(path, check.folder)

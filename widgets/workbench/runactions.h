@@ -74,6 +74,9 @@ public:
     /// and experiments started from the window): its folder, the sandbox choice, the open
     /// document and memory store, the prompt log with HAKO_TAGS and the run tags, the trace
     /// archive. `logWarning` receives the prompt log's problem, if any.
+    /// Asks the trust question for `check` (a program at `path`, or a notebook's cells) unless
+    /// nothing needs consent; remembers a trusted folder. True: the run may go on.
+    bool askConsent(const QString& path, const RunTrustCheck& check);
     RunEnvironment environmentFor(const QString& path, QString* logWarning = nullptr) const;
     /// The Run › Run Tags… dialog, filled with runTags() (deletes itself when closed; the
     /// caller opens it and connects textValueSelected).

@@ -120,6 +120,16 @@ inline bool hasArgs(const Node& node)
     return !node.args.empty();
 }
 
+// A call's receiver or a filter's input, kept in `tmp` while the arguments are evaluated (they
+// could change the variable it refers to).
+inline const Value& pinForArgs(const Value& v, Value& tmp, const Node& call)
+{
+    if (!hasArgs(call) || &v == &tmp)
+        return v;
+    tmp = v;
+    return tmp;
+}
+
 const CallArgs& noArgs()
 {
     static const CallArgs empty;
@@ -167,12 +177,7 @@ Value evalCall(const Node& node, EvalContext& ctx)
     if (callee.kind == NodeKind::Attr) {
         // `obj.method(args)`: call the Python method directly instead of binding it first.
         Value tmp;
-        const Value* objPtr = &evalDefinedRef(*callee.children[0], ctx, tmp);
-        if (hasArgs(node) && objPtr != &tmp) {
-            tmp = *objPtr;
-            objPtr = &tmp;
-        }
-        const Value& obj = *objPtr;
+        const Value& obj = pinForArgs(evalDefinedRef(*callee.children[0], ctx, tmp), tmp, node);
         buildArgs(node.args, ctx, args);
         ctx.at = callee.pos;
         if (builtins::hasMethod(obj, callee.name))
@@ -291,12 +296,7 @@ Value evalSlice(const Node& node, EvalContext& ctx)
 Value evalFilterOrTest(const Node& node, EvalContext& ctx)
 {
     Value tmp;
-    const Value* inputPtr = &evalRef(*node.children[0], ctx, tmp);
-    if (hasArgs(node) && inputPtr != &tmp) {
-        tmp = *inputPtr;
-        inputPtr = &tmp;
-    }
-    const Value& input = *inputPtr;
+    const Value& input = pinForArgs(evalRef(*node.children[0], ctx, tmp), tmp, node);
     // Tests see undefined input (the builtins refuse it where Jinja's StrictUndefined
     // would); filters only when they accept it.
     if (input.isUndefined() && !node.acceptsUndefined && node.kind == NodeKind::Filter)

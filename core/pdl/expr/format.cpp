@@ -771,14 +771,7 @@ std::string percentDecimal(char conv, const Value& arg, const Spec& spec, bool l
     if (arg.isInt() || arg.isBool()) {
         v = toIndex(arg);
     } else if (arg.isFloat()) {
-        double d = arg.asFloat();
-        if (std::isnan(d))
-            fail("cannot convert float NaN to integer");
-        if (std::isinf(d))
-            fail("cannot convert float infinity to integer");
-        if (std::fabs(d) >= 9.2233720368547758e18)
-            fail("integer too large for PDL (64-bit)");
-        v = static_cast<int64_t>(std::trunc(d));
+        v = truncateToInt(arg.asFloat());
     } else {
         fail(std::string("%") + conv + " format: a real number is required, not " + arg.typeName());
     }

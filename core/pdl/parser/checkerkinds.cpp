@@ -193,20 +193,24 @@ void Checker::parseAggregator(AggregatorBlock& b, const YamlValue& v)
         error(v.span(), QStringLiteral("a file aggregator needs a 'file' field"));
 }
 
+Expr Checker::mappingExpr(const YamlValue& v, const QString& message)
+{
+    if (v.isMapping() || v.isString() || v.isNull())
+        return expr(v);
+    error(v.span(), message.arg(q(v.describe())));
+    return {};
+}
+
 void Checker::modelField(ModelBlock& b, const std::string& n, const YamlValue& v, const char* kt)
 {
     if (n == "model")
         b.model = expr(v);
     else if (n == "input")
         b.input = parseBlock(v);
-    else if (n == "parameters") {
-        if (v.isMapping() || v.isString() || v.isNull())
-            b.parameters = expr(v);
-        else
-            error(v.span(), QStringLiteral("field 'parameters' of a model block must be a "
-                                           "mapping or an expression, not %1")
-                                .arg(q(v.describe())));
-    } else if (n == "platform")
+    else if (n == "parameters")
+        b.parameters = mappingExpr(v, QStringLiteral("field 'parameters' of a model block must "
+                                                     "be a mapping or an expression, not %1"));
+    else if (n == "platform")
         b.platform = expr(v);
     else if (n == "modelResponse")
         b.modelResponse = stringField(v, n, kt, true);
@@ -301,14 +305,9 @@ void Checker::callField(CallBlock& b, const std::string& n, const YamlValue& v)
 {
     if (n == "call")
         b.call = expr(v);
-    else if (n == "args") {
-        if (v.isMapping() || v.isString() || v.isNull())
-            b.args = expr(v);
-        else
-            error(v.span(), QStringLiteral("field 'args' of a call block must be a mapping "
-                                           "of arguments or an expression, not %1")
-                                .arg(q(v.describe())));
-    }
+    else if (n == "args")
+        b.args = mappingExpr(v, QStringLiteral("field 'args' of a call block must be a mapping "
+                                               "of arguments or an expression, not %1"));
 }
 
 void Checker::codeLang(Block& blk, const YamlValue& v)

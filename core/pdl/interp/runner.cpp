@@ -262,10 +262,6 @@ private:
     const std::string* m_saved;
 };
 
-} // namespace
-
-namespace {
-
 // Set while a debugger hook runs on this thread: blocks the hook itself runs (functions called
 // by an expression it evaluates) are not debugged again.
 thread_local bool t_inDebugHook = false;
@@ -377,10 +373,9 @@ TracePtr Runner::openTraceNode(const BlockPtr& bp, const State& st, const std::s
     if (b.description)
         node->description = *b.description;
     if (b.contribute) {
-        std::vector<std::string> targets;
+        node->contribute.emplace();
         for (const ContributeTarget& t : *b.contribute)
-            targets.push_back(t.name);
-        node->contribute = std::move(targets);
+            node->contribute->push_back(t.name);
     }
     if (options.observer) {
         std::lock_guard lock(observerMutex);

@@ -515,20 +515,9 @@ private:
                 walkExpr(d.data);
             break;
         }
-        case BlockKind::Model: {
-            const auto& m = static_cast<const ModelBlock&>(b);
-            walkExpr(m.model);
-            walk(m.input);
-            walkExpr(m.parameters);
-            walkExpr(m.platform);
-            walkExpr(m.backend);
-            walkExpr(m.processor);
-            walkExpr(m.structuredDecoding);
-            if (m.modelResponse)
-                define(*m.modelResponse, VariableKind::ModelResponse,
-                       valueSpan(b, "modelResponse"));
+        case BlockKind::Model:
+            walkModel(static_cast<const ModelBlock&>(b));
             break;
-        }
         case BlockKind::Read:
             walkExpr(static_cast<const ReadBlock&>(b).read);
             break;
@@ -574,32 +563,16 @@ private:
             walk(i.elseBlock);
             break;
         }
-        case BlockKind::Match: {
-            const auto& m = static_cast<const MatchBlock&>(b);
-            walkExpr(m.match);
-            for (const MatchCase& c : m.cases) {
-                if (c.pattern)
-                    walkPattern(*c.pattern);
-                walkExpr(c.guard);
-                walk(c.then);
-            }
+        case BlockKind::Match:
+            walkMatch(static_cast<const MatchBlock&>(b));
             break;
-        }
         case BlockKind::Repeat:
         case BlockKind::Map:
             walkLoop(static_cast<const LoopBlockBase&>(b));
             break;
-        case BlockKind::Function: {
-            const auto& f = static_cast<const FunctionBlock&>(b);
-            // The body sees the scope the function was defined in (a snapshot) and its
-            // parameters; nothing it defines leaks out.
-            const Frame frame = mark();
-            for (const auto& [name, type] : f.params)
-                define(name, VariableKind::Parameter, keySpan(b, "function", name));
-            walk(f.returns);
-            restore(frame);
+        case BlockKind::Function:
+            walkFunction(static_cast<const FunctionBlock&>(b));
             break;
-        }
         case BlockKind::Call: {
             const auto& c = static_cast<const CallBlock&>(b);
             walkExpr(c.call);
@@ -632,6 +605,41 @@ private:
         case BlockKind::Empty:
             break;
         }
+    }
+
+    void walkModel(const ModelBlock& m)
+    {
+        walkExpr(m.model);
+        walk(m.input);
+        walkExpr(m.parameters);
+        walkExpr(m.platform);
+        walkExpr(m.backend);
+        walkExpr(m.processor);
+        walkExpr(m.structuredDecoding);
+        if (m.modelResponse)
+            define(*m.modelResponse, VariableKind::ModelResponse, valueSpan(m, "modelResponse"));
+    }
+
+    void walkMatch(const MatchBlock& m)
+    {
+        walkExpr(m.match);
+        for (const MatchCase& c : m.cases) {
+            if (c.pattern)
+                walkPattern(*c.pattern);
+            walkExpr(c.guard);
+            walk(c.then);
+        }
+    }
+
+    void walkFunction(const FunctionBlock& f)
+    {
+        // The body sees the scope the function was defined in (a snapshot) and its
+        // parameters; nothing it defines leaks out.
+        const Frame frame = mark();
+        for (const auto& [name, type] : f.params)
+            define(name, VariableKind::Parameter, keySpan(f, "function", name));
+        walk(f.returns);
+        restore(frame);
     }
 
     void walkJoin(const JoinSpec& j)

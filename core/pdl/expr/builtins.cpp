@@ -66,6 +66,17 @@ int64_t toIndex(const Value& v)
     fail(std::string("'") + v.typeName() + "' object cannot be interpreted as an integer");
 }
 
+int64_t truncateToInt(double d)
+{
+    if (std::isnan(d))
+        fail("cannot convert float NaN to integer");
+    if (std::isinf(d))
+        fail("cannot convert float infinity to integer");
+    if (std::fabs(d) >= 9.2233720368547758e18)
+        fail("integer too large for PDL (64-bit)");
+    return static_cast<int64_t>(std::trunc(d));
+}
+
 bool argBool(const Value* v, bool fallback)
 {
     return v ? v->truthy() : fallback;

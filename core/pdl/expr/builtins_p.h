@@ -24,6 +24,9 @@ std::vector<const Value*> bindArgs(std::string_view fn, const CallArgs& args,
 
 /// Python's operator.index: ints and bools; other types throw a TypeError-like message.
 int64_t toIndex(const Value& v);
+/// Python's int() of a float: truncated toward zero; NaN, infinity and numbers past 64 bits
+/// throw. Any thread.
+int64_t truncateToInt(double d);
 /// Python truthiness of an optional argument (nullptr → fallback).
 bool argBool(const Value* v, bool fallback);
 int64_t argInt(const Value* v, int64_t fallback);

@@ -120,6 +120,16 @@ inline bool hasArgs(const Node& node)
     return !node.args.empty();
 }
 
+// A call's receiver or a filter's input, kept in `tmp` while the arguments are evaluated (they
+// could change the variable it refers to).
+inline const Value& pinForArgs(const Value& v, Value& tmp, const Node& call)
+{
+    if (!hasArgs(call) || &v == &tmp)
+        return v;
+    tmp = v;
+    return tmp;
+}
+
 const CallArgs& noArgs()
 {
     static const CallArgs empty;
@@ -167,12 +177,7 @@ Value evalCall(const Node& node, EvalContext& ctx)
     if (callee.kind == NodeKind::Attr) {
         // `obj.method(args)`: call the Python method directly instead of binding it first.
         Value tmp;
-        const Value* objPtr = &evalDefinedRef(*callee.children[0], ctx, tmp);
-        if (hasArgs(node) && objPtr != &tmp) {
-            tmp = *objPtr;
-            objPtr = &tmp;
-        }
-        const Value& obj = *objPtr;
+        const Value& obj = pinForArgs(evalDefinedRef(*callee.children[0], ctx, tmp), tmp, node);
         buildArgs(node.args, ctx, args);
         ctx.at = callee.pos;
         if (builtins::hasMethod(obj, callee.name))
@@ -222,6 +227,96 @@ Value evaluateDefined(const Node& node, EvalContext& ctx)
     return v;
 }
 
+namespace {
+
+// A list or tuple display: [a, b] or (a, b).
+Value evalSequence(const Node& node, EvalContext& ctx)
+{
+    List items;
+    items.reserve(node.children.size());
+    // Jinja stores undefined values in containers; using them later is the error.
+    for (const auto& c : node.children) {
+        items.push_back(evaluate(*c, ctx));
+        if (items.back().isUndefined())
+            ctx.mayHoldUndefined = true;
+    }
+    return Value(std::move(items), node.kind == NodeKind::Tuple);
+}
+
+// A dict display: {k: v, ...}.
+Value evalDict(const Node& node, EvalContext& ctx)
+{
+    Dict d;
+    for (size_t i = 0; i + 1 < node.children.size(); i += 2) {
+        Value key = evaluateDefined(*node.children[i], ctx);
+        Value value = evaluate(*node.children[i + 1], ctx);
+        if (value.isUndefined())
+            ctx.mayHoldUndefined = true;
+        ctx.at = node.children[i]->pos;
+        if (!key.isHashable())
+            throw EvalError(std::string("unhashable type: '") + key.typeName() + "'");
+        d.set(std::move(key), std::move(value));
+    }
+    return Value(std::move(d));
+}
+
+// A comparison chain: a < b <= c.
+Value evalCompare(const Node& node, EvalContext& ctx)
+{
+    Value left = evaluate(*node.children[0], ctx);
+    for (size_t i = 0; i < node.compareOps.size(); ++i) {
+        Value right = evaluate(*node.children[i + 1], ctx);
+        if (left.isUndefined() || right.isUndefined()) {
+            if (!compareUndefined(node.compareOps[i], left, right, node, i, ctx))
+                return Value(false);
+            left = std::move(right);
+            continue;
+        }
+        ctx.at = node.children[i + 1]->pos;
+        if (!compareOp(node.compareOps[i], left, right))
+            return Value(false);
+        left = std::move(right);
+    }
+    return Value(true);
+}
+
+// obj[start:stop:step].
+Value evalSlice(const Node& node, EvalContext& ctx)
+{
+    Value obj = evaluateDefined(*node.children[0], ctx);
+    Value bounds[3];
+    for (int i = 0; i < 3; ++i)
+        if (const auto& c = node.children[i + 1])
+            bounds[i] = evaluateDefined(*c, ctx);
+    ctx.at = node.pos;
+    return builtins::getSlice(obj, bounds[0], bounds[1], bounds[2]);
+}
+
+// x | filter(args) or x is test(args).
+Value evalFilterOrTest(const Node& node, EvalContext& ctx)
+{
+    Value tmp;
+    const Value& input = pinForArgs(evalRef(*node.children[0], ctx, tmp), tmp, node);
+    // Tests see undefined input (the builtins refuse it where Jinja's StrictUndefined
+    // would); filters only when they accept it.
+    if (input.isUndefined() && !node.acceptsUndefined && node.kind == NodeKind::Filter)
+        throwUndefined(input, node.children[0]->pos, ctx);
+    CallArgs args;
+    if (!node.args.empty())
+        buildArgs(node.args, ctx, args);
+    const CallArgs& a = node.args.empty() ? noArgs() : args;
+    ctx.at = node.pos;
+    if (node.kind == NodeKind::Filter) {
+        Value v = node.filter(input, a);
+        if (v.isList() || v.isDict())
+            ctx.mayHoldUndefined = true;
+        return v;
+    }
+    return Value(node.test(input, a) != node.negated);
+}
+
+} // namespace
+
 Value evaluate(const Node& node, EvalContext& ctx)
 {
     switch (node.kind) {
@@ -235,31 +330,10 @@ Value evaluate(const Node& node, EvalContext& ctx)
         return Value::undefined(node.name);
     }
     case NodeKind::List:
-    case NodeKind::Tuple: {
-        List items;
-        items.reserve(node.children.size());
-        // Jinja stores undefined values in containers; using them later is the error.
-        for (const auto& c : node.children) {
-            items.push_back(evaluate(*c, ctx));
-            if (items.back().isUndefined())
-                ctx.mayHoldUndefined = true;
-        }
-        return Value(std::move(items), node.kind == NodeKind::Tuple);
-    }
-    case NodeKind::Dict: {
-        Dict d;
-        for (size_t i = 0; i + 1 < node.children.size(); i += 2) {
-            Value key = evaluateDefined(*node.children[i], ctx);
-            Value value = evaluate(*node.children[i + 1], ctx);
-            if (value.isUndefined())
-                ctx.mayHoldUndefined = true;
-            ctx.at = node.children[i]->pos;
-            if (!key.isHashable())
-                throw EvalError(std::string("unhashable type: '") + key.typeName() + "'");
-            d.set(std::move(key), std::move(value));
-        }
-        return Value(std::move(d));
-    }
+    case NodeKind::Tuple:
+        return evalSequence(node, ctx);
+    case NodeKind::Dict:
+        return evalDict(node, ctx);
     case NodeKind::Unary: {
         Value tmp;
         const Value& v = evalDefinedRef(*node.children[0], ctx, tmp);
@@ -287,23 +361,8 @@ Value evaluate(const Node& node, EvalContext& ctx)
         const Value& v = evalRef(*node.children[0], ctx, tmp);
         return Value(!truthy(v, *node.children[0], ctx));
     }
-    case NodeKind::Compare: {
-        Value left = evaluate(*node.children[0], ctx);
-        for (size_t i = 0; i < node.compareOps.size(); ++i) {
-            Value right = evaluate(*node.children[i + 1], ctx);
-            if (left.isUndefined() || right.isUndefined()) {
-                if (!compareUndefined(node.compareOps[i], left, right, node, i, ctx))
-                    return Value(false);
-                left = std::move(right);
-                continue;
-            }
-            ctx.at = node.children[i + 1]->pos;
-            if (!compareOp(node.compareOps[i], left, right))
-                return Value(false);
-            left = std::move(right);
-        }
-        return Value(true);
-    }
+    case NodeKind::Compare:
+        return evalCompare(node, ctx);
     case NodeKind::CondExpr: {
         Value tmp;
         const Value& test = evalRef(*node.children[0], ctx, tmp);
@@ -327,43 +386,13 @@ Value evaluate(const Node& node, EvalContext& ctx)
         ctx.at = node.pos;
         return builtins::getItem(obj, key);
     }
-    case NodeKind::Slice: {
-        Value obj = evaluateDefined(*node.children[0], ctx);
-        Value bounds[3];
-        for (int i = 0; i < 3; ++i)
-            if (const auto& c = node.children[i + 1])
-                bounds[i] = evaluateDefined(*c, ctx);
-        ctx.at = node.pos;
-        return builtins::getSlice(obj, bounds[0], bounds[1], bounds[2]);
-    }
+    case NodeKind::Slice:
+        return evalSlice(node, ctx);
     case NodeKind::Call:
         return evalCall(node, ctx);
     case NodeKind::Filter:
-    case NodeKind::Test: {
-        Value tmp;
-        const Value* inputPtr = &evalRef(*node.children[0], ctx, tmp);
-        if (hasArgs(node) && inputPtr != &tmp) {
-            tmp = *inputPtr;
-            inputPtr = &tmp;
-        }
-        const Value& input = *inputPtr;
-        // Tests see undefined input (the builtins refuse it where Jinja's StrictUndefined
-        // would); filters only when they accept it.
-        if (input.isUndefined() && !node.acceptsUndefined && node.kind == NodeKind::Filter)
-            throwUndefined(input, node.children[0]->pos, ctx);
-        CallArgs args;
-        if (!node.args.empty())
-            buildArgs(node.args, ctx, args);
-        const CallArgs& a = node.args.empty() ? noArgs() : args;
-        ctx.at = node.pos;
-        if (node.kind == NodeKind::Filter) {
-            Value v = node.filter(input, a);
-            if (v.isList() || v.isDict())
-                ctx.mayHoldUndefined = true;
-            return v;
-        }
-        return Value(node.test(input, a) != node.negated);
-    }
+    case NodeKind::Test:
+        return evalFilterOrTest(node, ctx);
     }
     return Value();
 }

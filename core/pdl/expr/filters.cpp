@@ -96,14 +96,8 @@ Value filterInt(const Value& v, const CallArgs& args)
     auto p = bindArgs("int", args, {"default", "base"});
     Value dflt = p[0] ? *p[0] : Value(int64_t(0));
     int64_t base = argInt(p[1], 10);
-    auto fromDouble = [&](double d) {
-        if (std::isnan(d))
-            fail("cannot convert float NaN to integer");
-        if (std::isinf(d))
-            fail("cannot convert float infinity to integer");
-        if (std::fabs(d) >= 9.2233720368547758e18)
-            fail("integer too large for PDL (64-bit)");
-        return Value(static_cast<int64_t>(std::trunc(d)));
+    auto fromDouble = [](double d) {
+        return Value(truncateToInt(d));
     };
     switch (v.type()) {
     case Value::Type::Int:

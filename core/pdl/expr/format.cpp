@@ -674,22 +674,173 @@ std::string dumpJson(const Value& v, bool sortKeys, const std::string* indent)
 
 // --- % formatting --------------------------------------------------------------------------
 
-std::string percentFormat(std::string_view fmt, const Value& args)
-{
-    const List* tuple = args.isTuple() ? &args.asList() : nullptr;
-    List single;
-    if (!tuple) {
-        single.push_back(args);
-        tuple = &single;
+namespace {
+
+// The arguments of one % formatting: a tuple taken in order, or a mapping taken by key.
+struct PercentArgs {
+    explicit PercentArgs(const Value& args)
+        : tuple(args.isTuple() ? &args.asList() : &single),
+          mapping(args.isDict() ? &args.asDict() : nullptr)
+    {
+        if (!args.isTuple())
+            single.push_back(args);
     }
-    const Dict* mapping = args.isDict() ? &args.asDict() : nullptr;
-    size_t next = 0;
-    bool usedMapping = false;
-    auto nextArg = [&]() -> const Value& {
+    const Value& take()
+    {
         if (next >= tuple->size())
             fail("not enough arguments for format string");
         return (*tuple)[next++];
-    };
+    }
+    List single;
+    const List* tuple;
+    const Dict* mapping;
+    size_t next = 0;
+};
+
+// "%(key)s": the value under `key`, with `i` just after the ')'.
+const Value* percentKey(std::string_view fmt, size_t& i, PercentArgs& args)
+{
+    if (!args.mapping)
+        fail("format requires a mapping");
+    int depth = 1;
+    size_t start = ++i;
+    while (i < fmt.size() && depth) {
+        if (fmt[i] == '(')
+            ++depth;
+        else if (fmt[i] == ')')
+            --depth;
+        ++i;
+    }
+    if (depth)
+        fail("incomplete format key");
+    std::string key(fmt.substr(start, i - 1 - start));
+    const Value* keyed = args.mapping->find(std::string_view(key));
+    if (!keyed)
+        fail("KeyError: '" + key + "'");
+    // Python: a positional spec after a mapping key finds no argument left.
+    args.next = args.tuple->size();
+    return keyed;
+}
+
+// The flags "-+ #0"; returns whether the field is left-aligned.
+bool percentFlags(std::string_view fmt, size_t& i, Spec& spec)
+{
+    bool left = false;
+    for (; i < fmt.size(); ++i) {
+        char f = fmt[i];
+        if (f == '-')
+            left = true;
+        else if (f == '+')
+            spec.sign = '+';
+        else if (f == ' ') {
+            if (spec.sign != '+')
+                spec.sign = ' ';
+        } else if (f == '#')
+            spec.alt = true;
+        else if (f == '0')
+            spec.zero = true;
+        else
+            break;
+    }
+    return left;
+}
+
+// A width or precision: digits, or '*' taking the next argument; -1 when absent.
+int64_t percentNumber(std::string_view fmt, size_t& i, PercentArgs& args)
+{
+    if (i < fmt.size() && fmt[i] == '*') {
+        ++i;
+        const Value& w = args.take();
+        if (!w.isInt() && !w.isBool())
+            fail("* wants int");
+        return toIndex(w);
+    }
+    int64_t v = -1;
+    while (i < fmt.size() && fmt[i] >= '0' && fmt[i] <= '9') {
+        v = (v < 0 ? 0 : v * 10) + (fmt[i] - '0');
+        if (v > expr::kMaxResultSize) // also keeps v from overflowing
+            break;
+        ++i;
+    }
+    return v;
+}
+
+std::string percentDecimal(char conv, const Value& arg, const Spec& spec, bool left)
+{
+    int64_t v;
+    if (arg.isInt() || arg.isBool()) {
+        v = toIndex(arg);
+    } else if (arg.isFloat()) {
+        v = truncateToInt(arg.asFloat());
+    } else {
+        fail(std::string("%") + conv + " format: a real number is required, not " + arg.typeName());
+    }
+    return percentInt(v, conv, spec, left);
+}
+
+// One conversion ("%5.2f" after its flags, width and precision are read) of `arg`; `index`
+// is the conversion character's place, for the error.
+std::string percentConvert(char conv, const Value& arg, Spec& spec, bool left, size_t index)
+{
+    switch (conv) {
+    case 's':
+    case 'r':
+    case 'a': {
+        std::string s = conv == 's' ? (arg.isString() ? arg.asString() : arg.str()) : arg.repr();
+        if (spec.precision >= 0 && utf8::length(s) > spec.precision)
+            s = s.substr(0, utf8::offsetOf(s, spec.precision));
+        spec.fill = ' ';
+        spec.align = left ? '<' : '>';
+        return pad("", s, spec, '>');
+    }
+    case 'd':
+    case 'i':
+    case 'u':
+        return percentDecimal(conv, arg, spec, left);
+    case 'x':
+    case 'X':
+    case 'o':
+        if (!arg.isInt() && !arg.isBool())
+            fail(std::string("%") + conv + " format: an integer is required, not " +
+                 arg.typeName());
+        return percentInt(toIndex(arg), conv, spec, left);
+    case 'c':
+        spec.fill = ' ';
+        if (arg.isString()) {
+            if (utf8::length(arg.asString()) != 1)
+                fail("%c requires int or char");
+            return pad("", arg.asString(), spec, '>');
+        }
+        if (!arg.isInt() && !arg.isBool())
+            fail("%c requires int or char");
+        spec.type = 'c';
+        spec.precision = -1;
+        spec.align = left ? '<' : '>';
+        return formatIntSpec(toIndex(arg), spec, "int");
+    case 'e':
+    case 'E':
+    case 'f':
+    case 'F':
+    case 'g':
+    case 'G':
+        if (!arg.isNumber() && !arg.isBool())
+            fail(std::string("must be real number, not ") + arg.typeName());
+        spec.type = conv;
+        return formatFloatSpec(arg.toDouble(), spec, "float");
+    default: {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "%x", static_cast<unsigned char>(conv));
+        fail(std::string("unsupported format character '") + conv + "' (0x" + buf + ") at index " +
+             std::to_string(index));
+    }
+    }
+}
+
+} // namespace
+
+std::string percentFormat(std::string_view fmt, const Value& args)
+{
+    PercentArgs arguments(args);
     std::string out;
     size_t i = 0;
     while (i < fmt.size()) {
@@ -702,66 +853,10 @@ std::string percentFormat(std::string_view fmt, const Value& args)
         ++i;
         if (i >= fmt.size())
             fail("incomplete format");
-        const Value* keyed = nullptr;
-        if (fmt[i] == '(') {
-            if (!mapping)
-                fail("format requires a mapping");
-            int depth = 1;
-            size_t start = ++i;
-            while (i < fmt.size() && depth) {
-                if (fmt[i] == '(')
-                    ++depth;
-                else if (fmt[i] == ')')
-                    --depth;
-                ++i;
-            }
-            if (depth)
-                fail("incomplete format key");
-            std::string key(fmt.substr(start, i - 1 - start));
-            keyed = mapping->find(std::string_view(key));
-            if (!keyed)
-                fail("KeyError: '" + key + "'");
-            usedMapping = true;
-            // Python: a positional spec after a mapping key finds no argument left.
-            next = tuple->size();
-        }
+        const Value* keyed = fmt[i] == '(' ? percentKey(fmt, i, arguments) : nullptr;
         Spec spec;
-        bool left = false;
-        for (; i < fmt.size(); ++i) {
-            char f = fmt[i];
-            if (f == '-')
-                left = true;
-            else if (f == '+')
-                spec.sign = '+';
-            else if (f == ' ') {
-                if (spec.sign != '+')
-                    spec.sign = ' ';
-            } else if (f == '#')
-                spec.alt = true;
-            else if (f == '0')
-                spec.zero = true;
-            else
-                break;
-        }
-        auto number = [&](int64_t& target) {
-            if (i < fmt.size() && fmt[i] == '*') {
-                ++i;
-                const Value& w = nextArg();
-                if (!w.isInt() && !w.isBool())
-                    fail("* wants int");
-                target = toIndex(w);
-                return;
-            }
-            int64_t v = -1;
-            while (i < fmt.size() && fmt[i] >= '0' && fmt[i] <= '9') {
-                v = (v < 0 ? 0 : v * 10) + (fmt[i] - '0');
-                if (v > expr::kMaxResultSize) // also keeps v from overflowing
-                    break;
-                ++i;
-            }
-            target = v;
-        };
-        number(spec.width);
+        bool left = percentFlags(fmt, i, spec);
+        spec.width = percentNumber(fmt, i, arguments);
         if (spec.width < -1) {
             left = true;
             spec.width = spec.width == INT64_MIN ? INT64_MAX : -spec.width;
@@ -769,9 +864,7 @@ std::string percentFormat(std::string_view fmt, const Value& args)
         checkSizes(spec);
         if (i < fmt.size() && fmt[i] == '.') {
             ++i;
-            number(spec.precision);
-            if (spec.precision < 0)
-                spec.precision = 0;
+            spec.precision = std::max<int64_t>(percentNumber(fmt, i, arguments), 0);
             checkSizes(spec);
         }
         while (i < fmt.size() && (fmt[i] == 'h' || fmt[i] == 'l' || fmt[i] == 'L'))
@@ -783,95 +876,15 @@ std::string percentFormat(std::string_view fmt, const Value& args)
             out.push_back('%');
             continue;
         }
-        const Value& arg = keyed ? *keyed : nextArg();
+        const Value& arg = keyed ? *keyed : arguments.take();
         requireDefined(arg);
         spec.align = left ? '<' : (spec.zero ? '=' : '>');
         if (spec.zero && !left)
             spec.fill = '0';
-        switch (conv) {
-        case 's':
-        case 'r':
-        case 'a': {
-            std::string s =
-                conv == 's' ? (arg.isString() ? arg.asString() : arg.str()) : arg.repr();
-            if (spec.precision >= 0 && utf8::length(s) > spec.precision)
-                s = s.substr(0, utf8::offsetOf(s, spec.precision));
-            spec.fill = ' ';
-            spec.align = left ? '<' : '>';
-            out += pad("", s, spec, '>');
-            break;
-        }
-        case 'd':
-        case 'i':
-        case 'u': {
-            int64_t v;
-            if (arg.isInt() || arg.isBool()) {
-                v = toIndex(arg);
-            } else if (arg.isFloat()) {
-                double d = arg.asFloat();
-                if (std::isnan(d))
-                    fail("cannot convert float NaN to integer");
-                if (std::isinf(d))
-                    fail("cannot convert float infinity to integer");
-                if (std::fabs(d) >= 9.2233720368547758e18)
-                    fail("integer too large for PDL (64-bit)");
-                v = static_cast<int64_t>(std::trunc(d));
-            } else {
-                fail(std::string("%") + conv + " format: a real number is required, not " +
-                     arg.typeName());
-            }
-            out += percentInt(v, conv, spec, left);
-            break;
-        }
-        case 'x':
-        case 'X':
-        case 'o': {
-            if (!arg.isInt() && !arg.isBool())
-                fail(std::string("%") + conv + " format: an integer is required, not " +
-                     arg.typeName());
-            out += percentInt(toIndex(arg), conv, spec, left);
-            break;
-        }
-        case 'c': {
-            if (arg.isString()) {
-                if (utf8::length(arg.asString()) != 1)
-                    fail("%c requires int or char");
-                spec.fill = ' ';
-                out += pad("", arg.asString(), spec, '>');
-            } else if (arg.isInt() || arg.isBool()) {
-                spec.type = 'c';
-                spec.precision = -1;
-                spec.fill = ' ';
-                spec.align = left ? '<' : '>';
-                out += formatIntSpec(toIndex(arg), spec, "int");
-            } else {
-                fail("%c requires int or char");
-            }
-            break;
-        }
-        case 'e':
-        case 'E':
-        case 'f':
-        case 'F':
-        case 'g':
-        case 'G': {
-            if (!arg.isNumber() && !arg.isBool())
-                fail(std::string("must be real number, not ") + arg.typeName());
-            spec.type = conv;
-            out += formatFloatSpec(arg.toDouble(), spec, "float");
-            break;
-        }
-        default: {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "%x", static_cast<unsigned char>(conv));
-            fail(std::string("unsupported format character '") + conv + "' (0x" + buf +
-                 ") at index " + std::to_string(i - 1));
-        }
-        }
+        out += percentConvert(conv, arg, spec, left, i - 1);
     }
-    if (!mapping && next < tuple->size())
+    if (!arguments.mapping && arguments.next < arguments.tuple->size())
         fail("not all arguments converted during string formatting");
-    (void)usedMapping;
     return out;
 }
 

@@ -474,138 +474,156 @@ private:
                               t[i].pos);
     }
 
+    // The body of a block tag up to its one end tag (`endfilter`...), which takes no arguments.
+    JinjaBody closedBody(std::string_view endTag, const Chunk& c, std::string_view openTag)
+    {
+        std::string found;
+        Tokens next;
+        JinjaBody body = parseBody({endTag}, &found, &next, c.pos, openTag);
+        expectEnd(next, 1);
+        return body;
+    }
+
+    void ifStatement(JinjaNode& n, const Tokens& t, const Chunk& c)
+    {
+        n.kind = JinjaNode::Kind::If;
+        NodePtr cond = parseTest(t);
+        while (true) {
+            std::string found;
+            Tokens next;
+            JinjaBody b = parseBody({"elif", "else", "endif"}, &found, &next, c.pos, "if");
+            n.branches.emplace_back(std::move(cond), std::move(b));
+            if (found == "endif") {
+                expectEnd(next, 1);
+                return;
+            }
+            if (found == "else") {
+                expectEnd(next, 1);
+                n.branches.emplace_back(nullptr, closedBody("endif", c, "if"));
+                return;
+            }
+            cond = parseTest(next);
+        }
+    }
+
+    void forStatement(JinjaNode& n, const Tokens& t, const Chunk& c)
+    {
+        const size_t end = endOf(t);
+        n.kind = JinjaNode::Kind::For;
+        const size_t in = findTop(t, 1, end, [](const Token& k) { return k.isName("in"); });
+        if (in == end)
+            throw SyntaxError("expected token 'in', got 'end of statement block'", t[end].pos);
+        n.target = parseTarget(t, 1, in);
+        size_t iterEnd = findTop(
+            t, in + 1, end, [](const Token& k) { return k.isName("if") || k.isName("recursive"); });
+        n.expr = parseSlice(t, in + 1, iterEnd, true);
+        if (iterEnd < end && t[iterEnd].isName("if")) {
+            size_t condEnd =
+                findTop(t, iterEnd + 1, end, [](const Token& k) { return k.isName("recursive"); });
+            n.condition = parseSlice(t, iterEnd + 1, condEnd, false);
+            iterEnd = condEnd;
+        }
+        if (iterEnd < end && t[iterEnd].isName("recursive"))
+            throw SyntaxError("recursive loops are not supported", t[iterEnd].pos);
+        std::string found;
+        Tokens next;
+        n.body = parseBody({"else", "endfor"}, &found, &next, c.pos, "for");
+        expectEnd(next, 1);
+        if (found == "else")
+            n.elseBody = closedBody("endfor", c, "for");
+        n.usesLoop = bodyUses(n.body, "loop");
+    }
+
+    void setStatement(JinjaNode& n, const Tokens& t, const Chunk& c)
+    {
+        const size_t end = endOf(t);
+        const size_t eq = findTop(t, 1, end, [](const Token& k) { return k.isOp("="); });
+        if (eq < end) {
+            n.kind = JinjaNode::Kind::Set;
+            for (size_t i = 1; i < eq; ++i)
+                if (t[i].isOp("."))
+                    throw SyntaxError("assignments to namespace attributes are not supported",
+                                      t[i].pos);
+            n.target = parseTarget(t, 1, eq);
+            n.expr = parseSlice(t, eq + 1, end, true);
+            return;
+        }
+        n.kind = JinjaNode::Kind::SetBlock;
+        const size_t pipe = findTop(t, 1, end, [](const Token& k) { return k.isOp("|"); });
+        n.target = parseTarget(t, 1, pipe);
+        if (!n.target.name.size())
+            throw SyntaxError("a block set assigns one name", t[1].pos);
+        if (pipe < end)
+            n.expr = parseFilters(t, pipe, end, true);
+        n.body = closedBody("endset", c, "set");
+    }
+
+    // `name = default` pairs separated by commas in [from, to): a macro's parameters (where
+    // the default is optional) or a with block's assignments.
+    static void parseAssignments(const Tokens& t, size_t from, size_t to, bool needValue,
+                                 JinjaNode& n)
+    {
+        size_t j = from;
+        while (j < to) {
+            size_t comma = findTop(t, j, to, [](const Token& k) { return k.isOp(","); });
+            if (needValue && (t[j].type != Tok::Name || j + 1 >= comma || !t[j + 1].isOp("=")))
+                throw SyntaxError("expected 'name = value'", t[j].pos);
+            if (t[j].type != Tok::Name)
+                throw SyntaxError("expected a parameter name", t[j].pos);
+            NodePtr dflt;
+            if (j + 1 < comma) {
+                if (!t[j + 1].isOp("="))
+                    throw SyntaxError("expected token ',' or '='", t[j + 1].pos);
+                dflt = parseSlice(t, j + 2, comma, false);
+            }
+            n.params.emplace_back(std::string(t[j].text), std::move(dflt));
+            j = comma + 1;
+        }
+    }
+
+    void macroStatement(JinjaNode& n, const Tokens& t, const Chunk& c)
+    {
+        const size_t end = endOf(t);
+        n.kind = JinjaNode::Kind::Macro;
+        if (end < 2 || t[1].type != Tok::Name)
+            throw SyntaxError("expected a macro name", t[std::min<size_t>(1, end)].pos);
+        n.text = std::string(t[1].text);
+        size_t i = 2;
+        if (i < end && t[i].isOp("(")) {
+            // findTop raises the depth at `(`: the match is where it drops back to 0.
+            const size_t stop = findTop(t, i, end, [](const Token& k) { return k.isOp(")"); });
+            if (stop == end)
+                throw SyntaxError("expected token ')'", t[end].pos);
+            parseAssignments(t, i + 1, stop, false, n);
+            i = stop + 1;
+        }
+        expectEnd(t, i);
+        n.body = closedBody("endmacro", c, "macro");
+    }
+
     JinjaNode statement(const std::string& tag, const Tokens& t, const Chunk& c)
     {
         JinjaNode n;
         n.pos = uint32_t(c.pos);
         const size_t end = endOf(t);
         if (tag == "if") {
-            n.kind = JinjaNode::Kind::If;
-            NodePtr cond = parseTest(t);
-            while (true) {
-                std::string found;
-                Tokens next;
-                JinjaBody b = parseBody({"elif", "else", "endif"}, &found, &next, c.pos, "if");
-                n.branches.emplace_back(std::move(cond), std::move(b));
-                if (found == "endif") {
-                    expectEnd(next, 1);
-                    break;
-                }
-                if (found == "else") {
-                    expectEnd(next, 1);
-                    Tokens last;
-                    JinjaBody elseBody = parseBody({"endif"}, &found, &last, c.pos, "if");
-                    expectEnd(last, 1);
-                    n.branches.emplace_back(nullptr, std::move(elseBody));
-                    break;
-                }
-                cond = parseTest(next);
-            }
+            ifStatement(n, t, c);
         } else if (tag == "for") {
-            n.kind = JinjaNode::Kind::For;
-            const size_t in = findTop(t, 1, end, [](const Token& k) { return k.isName("in"); });
-            if (in == end)
-                throw SyntaxError("expected token 'in', got 'end of statement block'", t[end].pos);
-            n.target = parseTarget(t, 1, in);
-            size_t iterEnd = findTop(t, in + 1, end, [](const Token& k) {
-                return k.isName("if") || k.isName("recursive");
-            });
-            n.expr = parseSlice(t, in + 1, iterEnd, true);
-            if (iterEnd < end && t[iterEnd].isName("if")) {
-                size_t condEnd = findTop(t, iterEnd + 1, end,
-                                         [](const Token& k) { return k.isName("recursive"); });
-                n.condition = parseSlice(t, iterEnd + 1, condEnd, false);
-                iterEnd = condEnd;
-            }
-            if (iterEnd < end && t[iterEnd].isName("recursive"))
-                throw SyntaxError("recursive loops are not supported", t[iterEnd].pos);
-            std::string found;
-            Tokens next;
-            n.body = parseBody({"else", "endfor"}, &found, &next, c.pos, "for");
-            expectEnd(next, 1);
-            if (found == "else") {
-                n.elseBody = parseBody({"endfor"}, &found, &next, c.pos, "for");
-                expectEnd(next, 1);
-            }
-            n.usesLoop = bodyUses(n.body, "loop");
+            forStatement(n, t, c);
         } else if (tag == "set") {
-            const size_t eq = findTop(t, 1, end, [](const Token& k) { return k.isOp("="); });
-            if (eq < end) {
-                n.kind = JinjaNode::Kind::Set;
-                for (size_t i = 1; i < eq; ++i)
-                    if (t[i].isOp("."))
-                        throw SyntaxError("assignments to namespace attributes are not supported",
-                                          t[i].pos);
-                n.target = parseTarget(t, 1, eq);
-                n.expr = parseSlice(t, eq + 1, end, true);
-            } else {
-                n.kind = JinjaNode::Kind::SetBlock;
-                const size_t pipe = findTop(t, 1, end, [](const Token& k) { return k.isOp("|"); });
-                n.target = parseTarget(t, 1, pipe);
-                if (!n.target.name.size())
-                    throw SyntaxError("a block set assigns one name", t[1].pos);
-                if (pipe < end)
-                    n.expr = parseFilters(t, pipe, end, true);
-                std::string found;
-                Tokens next;
-                n.body = parseBody({"endset"}, &found, &next, c.pos, "set");
-                expectEnd(next, 1);
-            }
+            setStatement(n, t, c);
         } else if (tag == "filter") {
             n.kind = JinjaNode::Kind::FilterBlock;
             if (end <= 1)
                 throw SyntaxError("expected a filter name", t[end].pos);
             n.expr = parseFilters(t, 1, end, false);
-            std::string found;
-            Tokens next;
-            n.body = parseBody({"endfilter"}, &found, &next, c.pos, "filter");
-            expectEnd(next, 1);
+            n.body = closedBody("endfilter", c, "filter");
         } else if (tag == "macro") {
-            n.kind = JinjaNode::Kind::Macro;
-            if (end < 2 || t[1].type != Tok::Name)
-                throw SyntaxError("expected a macro name", t[std::min<size_t>(1, end)].pos);
-            n.text = std::string(t[1].text);
-            size_t i = 2;
-            if (i < end && t[i].isOp("(")) {
-                // findTop raises the depth at `(`: the match is where it drops back to 0.
-                const size_t stop = findTop(t, i, end, [](const Token& k) { return k.isOp(")"); });
-                if (stop == end)
-                    throw SyntaxError("expected token ')'", t[end].pos);
-                size_t j = i + 1;
-                while (j < stop) {
-                    size_t comma = findTop(t, j, stop, [](const Token& k) { return k.isOp(","); });
-                    if (t[j].type != Tok::Name)
-                        throw SyntaxError("expected a parameter name", t[j].pos);
-                    NodePtr dflt;
-                    if (j + 1 < comma) {
-                        if (!t[j + 1].isOp("="))
-                            throw SyntaxError("expected token ',' or '='", t[j + 1].pos);
-                        dflt = parseSlice(t, j + 2, comma, false);
-                    }
-                    n.params.emplace_back(std::string(t[j].text), std::move(dflt));
-                    j = comma + 1;
-                }
-                i = stop + 1;
-            }
-            expectEnd(t, i);
-            std::string found;
-            Tokens next;
-            n.body = parseBody({"endmacro"}, &found, &next, c.pos, "macro");
-            expectEnd(next, 1);
+            macroStatement(n, t, c);
         } else if (tag == "with") {
             n.kind = JinjaNode::Kind::With;
-            size_t j = 1;
-            while (j < end) {
-                size_t comma = findTop(t, j, end, [](const Token& k) { return k.isOp(","); });
-                if (t[j].type != Tok::Name || j + 1 >= comma || !t[j + 1].isOp("="))
-                    throw SyntaxError("expected 'name = value'", t[j].pos);
-                n.params.emplace_back(std::string(t[j].text), parseSlice(t, j + 2, comma, false));
-                j = comma + 1;
-            }
-            std::string found;
-            Tokens next;
-            n.body = parseBody({"endwith"}, &found, &next, c.pos, "with");
-            expectEnd(next, 1);
+            parseAssignments(t, 1, end, true, n);
+            n.body = closedBody("endwith", c, "with");
         } else {
             throw SyntaxError("Encountered unknown tag '" + tag + "'.", t[0].pos);
         }

@@ -173,6 +173,156 @@ bool isHexDigit(char c)
     return hexDigitValue(c) >= 0;
 }
 
+void pushToken(std::vector<Token>& tokens, std::string_view src, Tok type, size_t start, size_t end,
+               Value value = {})
+{
+    Token t;
+    t.type = type;
+    t.pos = static_cast<uint32_t>(start);
+    t.text = src.substr(start, end - start);
+    t.value = std::move(value);
+    tokens.push_back(std::move(t));
+}
+
+int64_t integerLiteral(std::string_view digits, int base, size_t start)
+{
+    int64_t v = 0;
+    bool ok = false;
+    try {
+        ok = parseInteger(digits, base, v);
+    } catch (const std::overflow_error&) {
+        throw SyntaxError("integer literal too large", start);
+    }
+    if (!ok)
+        throw SyntaxError("invalid integer literal", start);
+    return v;
+}
+
+// A number starting at `start` (a digit): 0x/0o/0b integers, decimal integers and floats.
+// Returns the offset after it.
+size_t lexNumber(std::string_view src, size_t start, std::vector<Token>& tokens)
+{
+    if (src[start] == '0' && start + 1 < src.size() && src[start + 1] != '\0' &&
+        std::strchr("xXoObB", src[start + 1]) != nullptr) {
+        char p = static_cast<char>(src[start + 1] | 0x20);
+        int base = p == 'x' ? 16 : p == 'o' ? 8 : 2;
+        size_t j = start + 2;
+        if (j < src.size() && src[j] == '_')
+            ++j;
+        size_t end = scanDigits(src, j, isHexDigit);
+        pushToken(tokens, src, Tok::Int, start, end,
+                  Value(integerLiteral(src.substr(j, end - j), base, start)));
+        return end;
+    }
+    size_t end = scanDigits(src, start, isDigit);
+    bool isFloat = false;
+    // After a dot (`x.1.2`) Jinja reads integers only: items 1 then 2, not 1.2.
+    bool afterDot = start > 0 && src[start - 1] == '.';
+    if (!afterDot && end + 1 < src.size() && src[end] == '.' && isDigit(src[end + 1])) {
+        end = scanDigits(src, end + 1, isDigit);
+        isFloat = true;
+    }
+    if (!afterDot && end < src.size() && (src[end] == 'e' || src[end] == 'E')) {
+        size_t k = end + 1;
+        if (k < src.size() && (src[k] == '+' || src[k] == '-'))
+            ++k;
+        if (k < src.size() && isDigit(src[k])) {
+            end = scanDigits(src, k, isDigit);
+            isFloat = true;
+        }
+    }
+    std::string_view lit = src.substr(start, end - start);
+    if (isFloat) {
+        std::string clean;
+        for (char d : lit)
+            if (d != '_')
+                clean += d;
+        pushToken(tokens, src, Tok::Float, start, end, Value(std::strtod(clean.c_str(), nullptr)));
+    } else {
+        if (lit.size() > 1 && lit[0] == '0' && lit.find_first_not_of("0_") != lit.npos)
+            throw SyntaxError("invalid integer literal (leading zeros)", start);
+        // Decimal digits always parse; only overflow can fail.
+        pushToken(tokens, src, Tok::Int, start, end, Value(integerLiteral(lit, 10, start)));
+    }
+    return end;
+}
+
+// A quoted string starting at `start`; returns the offset after its closing quote.
+size_t lexString(std::string_view src, size_t start, std::vector<Token>& tokens)
+{
+    const char quote = src[start];
+    size_t j = start + 1;
+    while (j < src.size() && src[j] != quote) {
+        if (src[j] == '\\')
+            ++j;
+        ++j;
+    }
+    if (j >= src.size())
+        throw SyntaxError("unterminated string literal", start);
+    std::string_view body = src.substr(start + 1, j - start - 1);
+    pushToken(tokens, src, Tok::String, start, j + 1, Value(unescape(body, start + 1)));
+    return j + 1;
+}
+
+// An operator or bracket at `i`; brackets are matched against `balance`. Returns the offset
+// after it.
+size_t lexOperator(std::string_view src, size_t i, std::vector<char>& balance,
+                   std::vector<Token>& tokens)
+{
+    static constexpr std::string_view twoChar[] = {"**", "//", "==", "!=", ">=", "<="};
+    for (std::string_view op : twoChar) {
+        if (src.substr(i, 2) == op) {
+            pushToken(tokens, src, Tok::Operator, i, i + 2);
+            return i + 2;
+        }
+    }
+    const char c = src[i];
+    if (std::strchr("+-/*%~[](){}><=.:|,;", c) == nullptr || c == '\0')
+        throw SyntaxError(
+            "unexpected char '" + std::string(1, c) + "' at " + codePointIndex(src, i), i);
+    if (c == '(' || c == '[' || c == '{') {
+        balance.push_back(c);
+    } else if (c == ')' || c == ']' || c == '}') {
+        char open = c == ')' ? '(' : c == ']' ? '[' : '{';
+        if (balance.empty())
+            throw SyntaxError("unexpected '" + std::string(1, c) + "'", i);
+        if (balance.back() != open) {
+            char want = balance.back() == '(' ? ')' : balance.back() == '[' ? ']' : '}';
+            throw SyntaxError("unexpected '" + std::string(1, c) + "', expected '" +
+                                  std::string(1, want) + "'",
+                              i);
+        }
+        balance.pop_back();
+    }
+    pushToken(tokens, src, Tok::Operator, i, i + 1);
+    return i + 1;
+}
+
+// Whether the expression ends at `i` (with no bracket open): `}` (or `-}` in a template,
+// which also strips the white space after it). Pushes the End token and sets `next`.
+bool lexEnd(std::string_view src, size_t i, bool templateMode, LexedExpression& result)
+{
+    const char c = src[i];
+    if (!templateMode && c == '}') {
+        // Jinja lexes a bare expression in its "variable" state, where `}` ends the
+        // expression; the parser then reports the rest as "chunk after expression".
+        pushToken(result.tokens, src, Tok::End, i, i + 1);
+        result.next = i + 1;
+        return true;
+    }
+    if (!templateMode || !(c == '}' || (c == '-' && i + 1 < src.size() && src[i + 1] == '}')))
+        return false;
+    size_t endPos = c == '}' ? i : i + 1;
+    pushToken(result.tokens, src, Tok::End, endPos, endPos + 1);
+    result.next = endPos + 1;
+    if (c == '-') {
+        result.stripAfter = true;
+        while (result.next < src.size() && isSpace(src[result.next]))
+            ++result.next;
+    }
+    return true;
+}
+
 } // namespace
 
 std::string describeToken(const Token& token)
@@ -198,156 +348,29 @@ LexedExpression lexExpression(std::string_view src, size_t begin, bool templateM
     LexedExpression result;
     std::vector<char> balance; // open brackets, to find the `}` that ends the expression
     size_t i = begin;
-    auto push = [&](Tok type, size_t start, size_t end, Value value = {}) {
-        Token t;
-        t.type = type;
-        t.pos = static_cast<uint32_t>(start);
-        t.text = src.substr(start, end - start);
-        t.value = std::move(value);
-        result.tokens.push_back(std::move(t));
-    };
     while (true) {
         while (i < src.size() && isSpace(src[i]))
             ++i;
         if (i >= src.size()) {
-            push(Tok::Eof, i, i);
+            pushToken(result.tokens, src, Tok::Eof, i, i);
             result.next = i;
             return result;
         }
-        char c = src[i];
-        if (!templateMode && balance.empty() && c == '}') {
-            // Jinja lexes a bare expression in its "variable" state, where `}` ends the
-            // expression; the parser then reports the rest as "chunk after expression".
-            push(Tok::End, i, i + 1);
-            result.next = i + 1;
+        if (balance.empty() && lexEnd(src, i, templateMode, result))
             return result;
-        }
-        if (templateMode && balance.empty()) {
-            if (c == '}' || (c == '-' && i + 1 < src.size() && src[i + 1] == '}')) {
-                size_t endPos = c == '}' ? i : i + 1;
-                push(Tok::End, endPos, endPos + 1);
-                result.next = endPos + 1;
-                if (c == '-') {
-                    result.stripAfter = true;
-                    while (result.next < src.size() && isSpace(src[result.next]))
-                        ++result.next;
-                }
-                return result;
-            }
-        }
-        size_t start = i;
+        const char c = src[i];
         if (isNameStart(c)) {
+            const size_t start = i;
             while (i < src.size() && isNameChar(src[i]))
                 ++i;
-            push(Tok::Name, start, i);
-            continue;
+            pushToken(result.tokens, src, Tok::Name, start, i);
+        } else if (isDigit(c)) {
+            i = lexNumber(src, i, result.tokens);
+        } else if (c == '\'' || c == '"') {
+            i = lexString(src, i, result.tokens);
+        } else {
+            i = lexOperator(src, i, balance, result.tokens);
         }
-        if (isDigit(c)) {
-            if (c == '0' && i + 1 < src.size() && std::strchr("xXoObB", src[i + 1]) != nullptr &&
-                src[i + 1] != '\0') {
-                char p = static_cast<char>(src[i + 1] | 0x20);
-                int base = p == 'x' ? 16 : p == 'o' ? 8 : 2;
-                size_t j = i + 2;
-                if (j < src.size() && src[j] == '_')
-                    ++j;
-                size_t end = scanDigits(src, j, isHexDigit);
-                int64_t v = 0;
-                bool ok = false;
-                try {
-                    ok = parseInteger(src.substr(j, end - j), base, v);
-                } catch (const std::overflow_error&) {
-                    throw SyntaxError("integer literal too large", start);
-                }
-                if (!ok)
-                    throw SyntaxError("invalid integer literal", start);
-                i = end;
-                push(Tok::Int, start, i, Value(v));
-                continue;
-            }
-            size_t end = scanDigits(src, i, isDigit);
-            bool isFloat = false;
-            // After a dot (`x.1.2`) Jinja reads integers only: items 1 then 2, not 1.2.
-            bool afterDot = start > 0 && src[start - 1] == '.';
-            if (!afterDot && end + 1 < src.size() && src[end] == '.' && isDigit(src[end + 1])) {
-                end = scanDigits(src, end + 1, isDigit);
-                isFloat = true;
-            }
-            if (!afterDot && end < src.size() && (src[end] == 'e' || src[end] == 'E')) {
-                size_t k = end + 1;
-                if (k < src.size() && (src[k] == '+' || src[k] == '-'))
-                    ++k;
-                if (k < src.size() && isDigit(src[k])) {
-                    end = scanDigits(src, k, isDigit);
-                    isFloat = true;
-                }
-            }
-            std::string_view lit = src.substr(start, end - start);
-            i = end;
-            if (isFloat) {
-                std::string clean;
-                for (char d : lit)
-                    if (d != '_')
-                        clean += d;
-                push(Tok::Float, start, i, Value(std::strtod(clean.c_str(), nullptr)));
-            } else {
-                if (lit.size() > 1 && lit[0] == '0' && lit.find_first_not_of("0_") != lit.npos)
-                    throw SyntaxError("invalid integer literal (leading zeros)", start);
-                int64_t v = 0;
-                try {
-                    parseInteger(lit, 10, v);
-                } catch (const std::overflow_error&) {
-                    throw SyntaxError("integer literal too large", start);
-                }
-                push(Tok::Int, start, i, Value(v));
-            }
-            continue;
-        }
-        if (c == '\'' || c == '"') {
-            size_t j = i + 1;
-            while (j < src.size() && src[j] != c) {
-                if (src[j] == '\\')
-                    ++j;
-                ++j;
-            }
-            if (j >= src.size())
-                throw SyntaxError("unterminated string literal", start);
-            std::string_view body = src.substr(i + 1, j - i - 1);
-            Value v(unescape(body, i + 1));
-            i = j + 1;
-            push(Tok::String, start, i, std::move(v));
-            continue;
-        }
-        static constexpr std::string_view twoChar[] = {"**", "//", "==", "!=", ">=", "<="};
-        bool matched = false;
-        for (std::string_view op : twoChar) {
-            if (src.substr(i, 2) == op) {
-                push(Tok::Operator, i, i + 2);
-                i += 2;
-                matched = true;
-                break;
-            }
-        }
-        if (matched)
-            continue;
-        if (std::strchr("+-/*%~[](){}><=.:|,;", c) == nullptr || c == '\0')
-            throw SyntaxError(
-                "unexpected char '" + std::string(1, c) + "' at " + codePointIndex(src, i), i);
-        if (c == '(' || c == '[' || c == '{') {
-            balance.push_back(c);
-        } else if (c == ')' || c == ']' || c == '}') {
-            char open = c == ')' ? '(' : c == ']' ? '[' : '{';
-            if (balance.empty())
-                throw SyntaxError("unexpected '" + std::string(1, c) + "'", i);
-            if (balance.back() != open) {
-                char want = balance.back() == '(' ? ')' : balance.back() == '[' ? ']' : '}';
-                throw SyntaxError("unexpected '" + std::string(1, c) + "', expected '" +
-                                      std::string(1, want) + "'",
-                                  i);
-            }
-            balance.pop_back();
-        }
-        push(Tok::Operator, i, i + 1);
-        ++i;
     }
 }
 

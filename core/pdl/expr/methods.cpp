@@ -408,11 +408,10 @@ bool isIdentifier(const std::u32string& s)
     return true;
 }
 
-} // namespace
-
-const MethodTable& strMethods()
+// Cutting and joining: split, strip, partition, replace and their kin.
+void addSplitMethods(MethodTable& table)
 {
-    static const MethodTable table = {
+    table.insert({
         {"split",
          [](const Value& s, const CallArgs& a) {
              return strSplit(s, a, false);
@@ -433,15 +432,33 @@ const MethodTable& strMethods()
          [](const Value& s, const CallArgs& a) {
              return strStrip(s, a, "rstrip", false, true);
          }},
-        {"startswith",
+        {"partition",
          [](const Value& s, const CallArgs& a) {
-             return strStartsEnds(s, a, false);
+             return strPartition(s, a, false);
          }},
-        {"endswith",
+        {"rpartition",
          [](const Value& s, const CallArgs& a) {
-             return strStartsEnds(s, a, true);
+             return strPartition(s, a, true);
          }},
+        {"splitlines", strSplitLines},
+        {"join", strJoin},
         {"replace", strReplace},
+        {"removeprefix",
+         [](const Value& s, const CallArgs& a) {
+             return strRemoveAffix(s, a, false);
+         }},
+        {"removesuffix",
+         [](const Value& s, const CallArgs& a) {
+             return strRemoveAffix(s, a, true);
+         }},
+        {"expandtabs", strExpandTabs},
+    });
+}
+
+// Case: converting it and asking about it.
+void addCaseMethods(MethodTable& table)
+{
+    table.insert({
         {"upper",
          [](const Value& s, const CallArgs& a) {
              return noArgs(a, "upper", toUpper(s.asString()));
@@ -466,7 +483,30 @@ const MethodTable& strMethods()
          [](const Value& s, const CallArgs& a) {
              return noArgs(a, "swapcase", pySwapcase(s.asString()));
          }},
-        {"join", strJoin},
+        {"isupper",
+         [](const Value& s, const CallArgs& a) {
+             return strCaseCheck(s, a, "isupper", true);
+         }},
+        {"islower",
+         [](const Value& s, const CallArgs& a) {
+             return strCaseCheck(s, a, "islower", false);
+         }},
+        {"istitle", strIsTitle},
+    });
+}
+
+// Searching: where a substring is, how often, at which end.
+void addSearchMethods(MethodTable& table)
+{
+    table.insert({
+        {"startswith",
+         [](const Value& s, const CallArgs& a) {
+             return strStartsEnds(s, a, false);
+         }},
+        {"endswith",
+         [](const Value& s, const CallArgs& a) {
+             return strStartsEnds(s, a, true);
+         }},
         {"find",
          [](const Value& s, const CallArgs& a) {
              return strFind(s, a, "find", false, false);
@@ -484,21 +524,13 @@ const MethodTable& strMethods()
              return strFind(s, a, "rindex", true, true);
          }},
         {"count", strCount},
-        {"format",
-         [](const Value& s, const CallArgs& a) {
-             return Value(strFormat(s.asString(), a));
-         }},
-        {"format_map",
-         [](const Value& s, const CallArgs& a) {
-             auto p = bindArgs("format_map", a, {"mapping"});
-             if (!p[0] || !p[0]->isDict())
-                 fail("format_map() argument must be a mapping");
-             CallArgs kw;
-             for (const auto& [k, v] : p[0]->asDict())
-                 kw.keyword.emplace_back(k.str(), v);
-             return Value(strFormat(s.asString(), kw));
-         }},
-        {"splitlines", strSplitLines},
+    });
+}
+
+// Character classes: is every character a digit, a letter, ...
+void addClassMethods(MethodTable& table)
+{
+    table.insert({
         {"isdigit",
          [](const Value& s, const CallArgs& a) {
              return strIsAll<isDigitCp>(s, a, "isdigit");
@@ -534,15 +566,27 @@ const MethodTable& strMethods()
              bindArgs("isidentifier", a, {});
              return Value(isIdentifier(u32(s.asString())));
          }},
-        {"isupper",
+    });
+}
+
+// Formatting and padding.
+void addLayoutMethods(MethodTable& table)
+{
+    table.insert({
+        {"format",
          [](const Value& s, const CallArgs& a) {
-             return strCaseCheck(s, a, "isupper", true);
+             return Value(strFormat(s.asString(), a));
          }},
-        {"islower",
+        {"format_map",
          [](const Value& s, const CallArgs& a) {
-             return strCaseCheck(s, a, "islower", false);
+             auto p = bindArgs("format_map", a, {"mapping"});
+             if (!p[0] || !p[0]->isDict())
+                 fail("format_map() argument must be a mapping");
+             CallArgs kw;
+             for (const auto& [k, v] : p[0]->asDict())
+                 kw.keyword.emplace_back(k.str(), v);
+             return Value(strFormat(s.asString(), kw));
          }},
-        {"istitle", strIsTitle},
         {"zfill", strZfill},
         {"center",
          [](const Value& s, const CallArgs& a) {
@@ -556,24 +600,22 @@ const MethodTable& strMethods()
          [](const Value& s, const CallArgs& a) {
              return strPad(s, a, "rjust", '>');
          }},
-        {"partition",
-         [](const Value& s, const CallArgs& a) {
-             return strPartition(s, a, false);
-         }},
-        {"rpartition",
-         [](const Value& s, const CallArgs& a) {
-             return strPartition(s, a, true);
-         }},
-        {"removeprefix",
-         [](const Value& s, const CallArgs& a) {
-             return strRemoveAffix(s, a, false);
-         }},
-        {"removesuffix",
-         [](const Value& s, const CallArgs& a) {
-             return strRemoveAffix(s, a, true);
-         }},
-        {"expandtabs", strExpandTabs},
-    };
+    });
+}
+
+} // namespace
+
+const MethodTable& strMethods()
+{
+    static const MethodTable table = [] {
+        MethodTable t;
+        addSplitMethods(t);
+        addCaseMethods(t);
+        addSearchMethods(t);
+        addClassMethods(t);
+        addLayoutMethods(t);
+        return t;
+    }();
     return table;
 }
 

@@ -262,10 +262,6 @@ private:
     const std::string* m_saved;
 };
 
-} // namespace
-
-namespace {
-
 // Set while a debugger hook runs on this thread: blocks the hook itself runs (functions called
 // by an expression it evaluates) are not debugged again.
 thread_local bool t_inDebugHook = false;
@@ -360,6 +356,187 @@ std::string currentBlockId()
     return t_currentBlockId ? *t_currentBlockId : std::string();
 }
 
+TracePtr Runner::openTraceNode(const BlockPtr& bp, const State& st, const std::string& id)
+{
+    const Block& b = *bp;
+    auto node = std::make_shared<TraceNode>();
+    node->block = bp;
+    node->kind = b.kind;
+    node->id = id;
+    node->span = b.span;
+    node->isLeaf = tracedAsLeaf(b.kind);
+    node->startNanos = nowNanos();
+    node->serial = nextSerial.fetch_add(1, std::memory_order_relaxed);
+    node->parentSerial = st.traceParent;
+    if (b.def)
+        node->def = *b.def;
+    if (b.description)
+        node->description = *b.description;
+    if (b.contribute) {
+        node->contribute.emplace();
+        for (const ContributeTarget& t : *b.contribute)
+            node->contribute->push_back(t.name);
+    }
+    if (options.observer) {
+        std::lock_guard lock(observerMutex);
+        options.observer->blockStarted(*node);
+    }
+    return node;
+}
+
+void Runner::bindBlockScope(const Block& b, State& st, const std::string& id, TraceNode* node)
+{
+    // `scope: {name: value}` adds variables for the block (and, like defs, after it).
+    if (b.node && b.node->isMapping()) {
+        if (const YamlValue* extra = b.node->value("scope"); extra && extra->isMapping()) {
+            for (const YamlValue::Entry& e : extra->entries())
+                st.scope.set(e.name, evalValue(e.value.toValue(), st, e.value.span()));
+        }
+    }
+    for (const auto& [name, def] : b.defs) {
+        State ds = st;
+        ds.quiet = true;
+        ds.streamResult = false;
+        TracePtr* slot = nullptr;
+        if (node) {
+            node->defs.emplace_back(name, nullptr);
+            slot = &node->defs.back().second;
+        }
+        Value v = exec(def, ds, id + ".defs." + name + ".", slot);
+        st.scope = std::move(ds.scope);
+        st.scope.set(name, v);
+    }
+}
+
+void Runner::contributeContext(const Block& b, State& st, const ContextPtr& before,
+                               const Value& result, bool leafMessage, const std::string& id)
+{
+    if (!hasTarget(b, "context")) {
+        st.context = before;
+        return;
+    }
+    const ContributeTarget* t = target(b, "context");
+    if (t && t->value) {
+        st.context =
+            contextAppend(before, st.role, evalValue(t->value.value, st, t->value.span), id);
+    } else if (leafMessage && keepContext) {
+        if (b.kind == BlockKind::Message && result.isDict()) {
+            Dict m = result.asDict();
+            m.set("pdl__defsite", Value(id));
+            st.context = contextAppend(st.context, Value(std::move(m)));
+        } else if (b.kind == BlockKind::Model) {
+            // execModel appended the assistant message itself.
+        } else if (result.wrapper() == Value::Wrapper::Context) {
+            // A context as a block's value: the reference's message holds it as its
+            // content, with no definition site.
+            Dict m;
+            m.set("role", Value(st.role));
+            m.set("content", result);
+            st.context = contextAppend(st.context, Value(std::move(m)));
+        } else {
+            // The reference's message holds the result itself (a list stays a list);
+            // a model request renders such content as text (openaiprotocol).
+            st.context = contextAppend(st.context, st.role,
+                                       result.isCallable() ? Value(result.toText()) : result, id);
+        }
+    }
+}
+
+void Runner::contributeOutputs(const Block& b, State& st, const std::string& id, Value& result)
+{
+    if (hasTarget(b, "stdout"))
+        write(result.toText());
+    if (hasTarget(b, "stderr"))
+        write(result.toText(), true);
+    if (b.contribute) {
+        for (const ContributeTarget& t : *b.contribute) {
+            if (!isBuiltinTarget(t.name))
+                contributeToAggregator(b, t, st, id, result);
+        }
+    }
+    if (const ContributeTarget* t = target(b, "result"); t && t->value)
+        result = evalValue(t->value.value, st, t->value.span);
+    else if (!hasTarget(b, "result"))
+        result = Value("");
+}
+
+void Runner::closeTraceNode(TraceNode& node, const State& st, const Value& result)
+{
+    if (options.captureScope) {
+        node.scope = st.scope;
+        node.hasScope = true;
+    }
+    if (!node.hasResult) {
+        node.result = result;
+        node.hasResult = true;
+    }
+    node.endNanos = nowNanos();
+    if (options.observer) {
+        std::lock_guard lock(observerMutex);
+        options.observer->blockFinished(node);
+    }
+}
+
+void Runner::failTraceNode(TraceNode& node, const PdlError& e)
+{
+    node.endNanos = nowNanos();
+    // The error belongs to the innermost block that raised it; its ancestors only end.
+    bool childFailed = false;
+    for (const auto& c : node.children)
+        for (const auto& n : c.nodes)
+            childFailed = childFailed || (n && !n->error.empty());
+    for (const auto& d : node.defs)
+        childFailed = childFailed || (d.second && !d.second->error.empty());
+    if (!childFailed) {
+        node.error = e.what();
+        node.errorSpan = e.span;
+    }
+    if (options.observer) {
+        std::lock_guard lock(observerMutex);
+        options.observer->blockFinished(node);
+    }
+}
+
+Value Runner::execContributing(const BlockPtr& bp, State& st, std::string& id, TraceNode* node,
+                               bool streamIn)
+{
+    const Block& b = *bp;
+    const ContextPtr before = st.context;
+    bindBlockScope(b, st, id, node);
+    bool leafMessage = isLeafKind(b.kind);
+    const std::string blockId = id; // retries rename the block, not its fallback
+    st.streamResult = streamIn && hasTarget(b, "result") && b.parser.kind == ParserSpec::Kind::None;
+    Value result;
+    try {
+        // A parsed result streams once parsed, and only when it is part of the enclosing
+        // result.
+        result = execWithRetry(bp, st, id, node, streamIn && hasTarget(b, "result"));
+    } catch (const PdlError&) {
+        if (!b.fallback)
+            throw;
+        st.context = before;
+        // The reference streams a fallback whenever the block's result is part of the
+        // enclosing one, parser or not (process_advance_block_retry, pdl_interpreter.py).
+        st.streamResult = streamIn && hasTarget(b, "result");
+        TracePtr fn;
+        result = exec(b.fallback, st, blockId + ".fallback.", node ? &fn : nullptr);
+        if (node) {
+            node->addChild("fallback", fn, true);
+            node->result = result;
+            node->hasResult = true;
+        }
+        leafMessage = false;
+    }
+    if (b.def)
+        st.scope.set(*b.def, result);
+    contributeContext(b, st, before, result, leafMessage, id);
+    if (options.streamContext && !st.quiet && st.context != before &&
+        (leafMessage || (target(b, "context") && target(b, "context")->value)))
+        streamMessages(contextSince(st.context, before));
+    contributeOutputs(b, st, id, result);
+    return result;
+}
+
 Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, TracePtr* traceOut)
 {
     checkCancelled();
@@ -376,30 +553,8 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
     // Only nodes that join the run's trace are made and reported (a function called from an
     // expression has no place in it): the live view and the written trace show one tree.
     if (tracing && traceOut) {
-        node = std::make_shared<TraceNode>();
-        node->block = bp;
-        node->kind = b.kind;
-        node->id = id;
-        node->span = b.span;
-        node->isLeaf = tracedAsLeaf(b.kind);
-        node->startNanos = nowNanos();
-        node->serial = nextSerial.fetch_add(1, std::memory_order_relaxed);
-        node->parentSerial = st.traceParent;
-        if (b.def)
-            node->def = *b.def;
-        if (b.description)
-            node->description = *b.description;
-        if (b.contribute) {
-            std::vector<std::string> targets;
-            for (const ContributeTarget& t : *b.contribute)
-                targets.push_back(t.name);
-            node->contribute = std::move(targets);
-        }
+        node = openTraceNode(bp, st, id);
         *traceOut = node;
-        if (options.observer) {
-            std::lock_guard lock(observerMutex);
-            options.observer->blockStarted(*node);
-        }
     }
     if (st.onStarted) {
         const std::function<void()> started = std::move(st.onStarted);
@@ -421,109 +576,13 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
     // `--stream result`, as the reference: a block streams only when its result is part of
     // the enclosing result and is not parsed (a parsed result streams once parsed).
     const bool streamIn = st.streamResult;
-    const bool streamBody =
-        streamIn && hasTarget(b, "result") && b.parser.kind == ParserSpec::Kind::None;
     if (node)
         st.traceParent = node->serial;
     if (b.role)
         st.role = *b.role;
-    const ContextPtr before = st.context;
     Value result;
     try {
-        // `scope: {name: value}` adds variables for the block (and, like defs, after it).
-        if (b.node && b.node->isMapping()) {
-            if (const YamlValue* extra = b.node->value("scope"); extra && extra->isMapping()) {
-                for (const YamlValue::Entry& e : extra->entries())
-                    st.scope.set(e.name, evalValue(e.value.toValue(), st, e.value.span()));
-            }
-        }
-        for (const auto& [name, def] : b.defs) {
-            State ds = st;
-            ds.quiet = true;
-            ds.streamResult = false;
-            TracePtr* slot = nullptr;
-            if (node) {
-                node->defs.emplace_back(name, nullptr);
-                slot = &node->defs.back().second;
-            }
-            Value v = exec(def, ds, id + ".defs." + name + ".", slot);
-            st.scope = std::move(ds.scope);
-            st.scope.set(name, v);
-        }
-        bool leafMessage = isLeafKind(b.kind);
-        const std::string blockId = id; // retries rename the block, not its fallback
-        st.streamResult = streamBody;
-        try {
-            // A parsed result streams once parsed, and only when it is part of the enclosing
-            // result.
-            result = execWithRetry(bp, st, id, node.get(), streamIn && hasTarget(b, "result"));
-        } catch (const PdlError&) {
-            if (!b.fallback)
-                throw;
-            st.context = before;
-            // The reference streams a fallback whenever the block's result is part of the
-            // enclosing one, parser or not (process_advance_block_retry, pdl_interpreter.py).
-            st.streamResult = streamIn && hasTarget(b, "result");
-            TracePtr fn;
-            result = exec(b.fallback, st, blockId + ".fallback.", node ? &fn : nullptr);
-            if (node) {
-                node->addChild("fallback", fn, true);
-                node->result = result;
-                node->hasResult = true;
-            }
-            leafMessage = false;
-        }
-        if (b.def)
-            st.scope.set(*b.def, result);
-
-        // Contribution to the background context.
-        if (hasTarget(b, "context")) {
-            const ContributeTarget* t = target(b, "context");
-            if (t && t->value) {
-                st.context = contextAppend(before, st.role,
-                                           evalValue(t->value.value, st, t->value.span), id);
-            } else if (leafMessage && keepContext) {
-                if (b.kind == BlockKind::Message && result.isDict()) {
-                    Dict m = result.asDict();
-                    m.set("pdl__defsite", Value(id));
-                    st.context = contextAppend(st.context, Value(std::move(m)));
-                } else if (b.kind == BlockKind::Model) {
-                    // execModel appended the assistant message itself.
-                } else if (result.wrapper() == Value::Wrapper::Context) {
-                    // A context as a block's value: the reference's message holds it as its
-                    // content, with no definition site.
-                    Dict m;
-                    m.set("role", Value(st.role));
-                    m.set("content", result);
-                    st.context = contextAppend(st.context, Value(std::move(m)));
-                } else {
-                    // The reference's message holds the result itself (a list stays a list);
-                    // a model request renders such content as text (openaiprotocol).
-                    st.context =
-                        contextAppend(st.context, st.role,
-                                      result.isCallable() ? Value(result.toText()) : result, id);
-                }
-            }
-        } else {
-            st.context = before;
-        }
-        if (options.streamContext && !st.quiet && st.context != before &&
-            (leafMessage || (target(b, "context") && target(b, "context")->value)))
-            streamMessages(contextSince(st.context, before));
-        if (hasTarget(b, "stdout"))
-            write(result.toText());
-        if (hasTarget(b, "stderr"))
-            write(result.toText(), true);
-        if (b.contribute) {
-            for (const ContributeTarget& t : *b.contribute) {
-                if (!isBuiltinTarget(t.name))
-                    contributeToAggregator(b, t, st, id, result);
-            }
-        }
-        if (const ContributeTarget* t = target(b, "result"); t && t->value)
-            result = evalValue(t->value.value, st, t->value.span);
-        else if (!hasTarget(b, "result"))
-            result = Value("");
+        result = execContributing(bp, st, id, node.get(), streamIn);
     } catch (PdlError& e) {
         if (options.debugger && !t_inDebugHook && !e.debugged) [[unlikely]] {
             e.debugged = true;
@@ -534,43 +593,15 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
         st.role = savedRole;
         st.traceParent = savedParent;
         st.streamResult = streamIn;
-        if (node) {
-            node->endNanos = nowNanos();
-            bool childFailed = false;
-            for (const auto& c : node->children)
-                for (const auto& n : c.nodes)
-                    childFailed = childFailed || (n && !n->error.empty());
-            for (const auto& d : node->defs)
-                childFailed = childFailed || (d.second && !d.second->error.empty());
-            if (!childFailed) {
-                node->error = e.what();
-                node->errorSpan = e.span;
-            }
-            if (options.observer) {
-                std::lock_guard lock(observerMutex);
-                options.observer->blockFinished(*node);
-            }
-        }
+        if (node)
+            failTraceNode(*node, e);
         throw;
     }
     st.role = savedRole;
     st.traceParent = savedParent;
     st.streamResult = streamIn;
-    if (node) {
-        if (options.captureScope) {
-            node->scope = st.scope;
-            node->hasScope = true;
-        }
-        if (!node->hasResult) {
-            node->result = result;
-            node->hasResult = true;
-        }
-        node->endNanos = nowNanos();
-        if (options.observer) {
-            std::lock_guard lock(observerMutex);
-            options.observer->blockFinished(*node);
-        }
-    }
+    if (node)
+        closeTraceNode(*node, st, result);
     return result;
 }
 

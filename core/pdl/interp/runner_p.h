@@ -150,8 +150,17 @@ private:
     Value execBody(const BlockPtr& bp, State& st, const std::string& id, TraceNode* node);
     Value execWithRetry(const BlockPtr& bp, State& st, std::string& id, TraceNode* node,
                         bool streamParsed);
-    void contribute(const Block& b, State& st, const std::string& id, Value& result,
-                    const ContextPtr& before, const ContextPtr& after, TraceNode* node);
+    // exec's parts: the block's trace node opened and closed, its `scope`/`defs` bound, its
+    // body run (with retries and fallback) and its result contributed.
+    TracePtr openTraceNode(const BlockPtr& bp, const State& st, const std::string& id);
+    void closeTraceNode(TraceNode& node, const State& st, const Value& result);
+    void failTraceNode(TraceNode& node, const PdlError& e);
+    void bindBlockScope(const Block& b, State& st, const std::string& id, TraceNode* node);
+    Value execContributing(const BlockPtr& bp, State& st, std::string& id, TraceNode* node,
+                           bool streamIn);
+    void contributeContext(const Block& b, State& st, const ContextPtr& before, const Value& result,
+                           bool leafMessage, const std::string& id);
+    void contributeOutputs(const Block& b, State& st, const std::string& id, Value& result);
     /// Sends `result` (or the target's replacement value) to the aggregator named by `t`.
     void contributeToAggregator(const Block& b, const ContributeTarget& t, const State& st,
                                 const std::string& id, const Value& result);

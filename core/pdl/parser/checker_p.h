@@ -195,6 +195,18 @@ private:
     BlockPtr parseMapping(const YamlValue& node);
     void commonField(Block& b, const YamlValue::Entry& e, const char* kind);
     bool kindField(Block& b, const YamlValue::Entry& e, const YamlValue& node);
+    // kindField's per-kind parts: each reads one field of its kind of block.
+    /// A field taking a mapping (parameters, arguments) or an expression; `message` (with %1
+    /// for what was written) when it is neither.
+    Expr mappingExpr(const YamlValue& v, const QString& message);
+    void modelField(ModelBlock& b, const std::string& n, const YamlValue& v, const char* kt);
+    void readField(ReadBlock& b, const std::string& n, const YamlValue& v, const char* kt);
+    void objectField(ObjectBlock& b, const YamlValue& v);
+    void loopField(Block& blk, const std::string& n, const YamlValue& v, const char* kt);
+    void functionField(FunctionBlock& b, const std::string& n, const YamlValue& v);
+    void callField(CallBlock& b, const std::string& n, const YamlValue& v);
+    void codeField(Block& blk, const std::string& n, const YamlValue& v);
+    void codeLang(Block& blk, const YamlValue& v);
     void parseContribute(Block& b, const YamlValue& v);
     void parseParser(Block& b, const YamlValue& v);
     void parseRetry(Block& b, const YamlValue& v);

@@ -193,9 +193,173 @@ void Checker::parseAggregator(AggregatorBlock& b, const YamlValue& v)
         error(v.span(), QStringLiteral("a file aggregator needs a 'file' field"));
 }
 
+Expr Checker::mappingExpr(const YamlValue& v, const QString& message)
+{
+    if (v.isMapping() || v.isString() || v.isNull())
+        return expr(v);
+    error(v.span(), message.arg(q(v.describe())));
+    return {};
+}
+
+void Checker::modelField(ModelBlock& b, const std::string& n, const YamlValue& v, const char* kt)
+{
+    if (n == "model")
+        b.model = expr(v);
+    else if (n == "input")
+        b.input = parseBlock(v);
+    else if (n == "parameters")
+        b.parameters = mappingExpr(v, QStringLiteral("field 'parameters' of a model block must "
+                                                     "be a mapping or an expression, not %1"));
+    else if (n == "platform")
+        b.platform = expr(v);
+    else if (n == "modelResponse")
+        b.modelResponse = stringField(v, n, kt, true);
+    else if (n == "backend")
+        b.backend = expr(v);
+    else if (n == "processor")
+        b.processor = expr(v);
+    else if (n == "structuredDecoding")
+        b.structuredDecoding = condExpr(v, n, kt);
+}
+
+void Checker::readField(ReadBlock& b, const std::string& n, const YamlValue& v, const char* kt)
+{
+    if (n == "read") {
+        if (v.isNull() || v.isString() || (v.isMapping() && v.value("pdl__expr")))
+            b.read = expr(v);
+        else
+            error(v.span(), QStringLiteral("field 'read' must be a file name or null (standard "
+                                           "input), not %1")
+                                .arg(q(v.describe())));
+    } else if (n == "message") {
+        b.message = stringField(v, n, kt, true);
+    } else if (n == "multiline") {
+        b.multiline = boolField(v, n, kt);
+    }
+}
+
+void Checker::objectField(ObjectBlock& b, const YamlValue& v)
+{
+    if (v.isSequence()) {
+        b.listForm = true;
+        for (const YamlValue& item : v.items())
+            b.items.push_back(parseBlock(item));
+    } else if (v.isMapping()) {
+        for (const auto& f : v.entries()) {
+            if (f.value.isSequence()) {
+                // A list as a field's value runs as lastOf.
+                auto seq = std::make_shared<LastOfBlock>();
+                seq->span = f.value.span();
+                for (const YamlValue& item : f.value.items())
+                    seq->children.push_back(parseBlock(item));
+                b.fields.emplace_back(f.name, seq);
+            } else {
+                b.fields.emplace_back(f.name, parseBlock(f.value));
+            }
+        }
+    } else {
+        error(v.span(), QStringLiteral("field 'object' must be a mapping of fields to blocks "
+                                       "or a list of blocks, not %1")
+                            .arg(q(v.describe())));
+    }
+}
+
+void Checker::loopField(Block& blk, const std::string& n, const YamlValue& v, const char* kt)
+{
+    auto& b = static_cast<LoopBlockBase&>(blk);
+    if (n == "repeat" || n == "map")
+        b.body = parseBlock(v);
+    else if (n == "for")
+        parseFor(b, v);
+    else if (n == "index")
+        b.index = stringField(v, n, kt, true);
+    else if (n == "maxIterations")
+        b.maxIterations = intExpr(v, n, kt);
+    else if (n == "join")
+        parseJoin(b.join, v);
+    else if (n == "while")
+        static_cast<RepeatBlock&>(blk).whileCond = condExpr(v, n, kt);
+    else if (n == "until")
+        static_cast<RepeatBlock&>(blk).until = condExpr(v, n, kt);
+    else if (n == "maxWorkers" && !v.isNull()) // null: as many as the machine has
+        static_cast<MapBlock&>(blk).maxWorkers = intExpr(v, n, kt);
+}
+
+void Checker::functionField(FunctionBlock& b, const std::string& n, const YamlValue& v)
+{
+    if (n == "function") {
+        if (v.isMapping()) {
+            for (const auto& p : v.entries())
+                b.params.emplace_back(p.name, p.value.toValue());
+        } else if (!v.isNull()) {
+            error(v.span(), QStringLiteral("field 'function' must map parameter names to "
+                                           "types (or be empty), not %1")
+                                .arg(q(v.describe())));
+        }
+    } else if (n == "return") {
+        b.returns = parseBlock(v);
+    }
+}
+
+void Checker::callField(CallBlock& b, const std::string& n, const YamlValue& v)
+{
+    if (n == "call")
+        b.call = expr(v);
+    else if (n == "args")
+        b.args = mappingExpr(v, QStringLiteral("field 'args' of a call block must be a mapping "
+                                               "of arguments or an expression, not %1"));
+}
+
+void Checker::codeLang(Block& blk, const YamlValue& v)
+{
+    std::string l = v.isString() ? v.scalar().asString() : std::string();
+    std::transform(l.begin(), l.end(), l.begin(), [](char c) { return char(std::tolower(c)); });
+    static constexpr std::array<std::pair<std::string_view, CodeBlock::Lang>, 4> langs{{
+        {"python", CodeBlock::Lang::Python},
+        {"command", CodeBlock::Lang::Command},
+        {"jinja", CodeBlock::Lang::Jinja},
+        {"pdl", CodeBlock::Lang::Pdl},
+    }};
+    const auto it = std::find_if(langs.begin(), langs.end(),
+                                 [&](const auto& entry) { return entry.first == l; });
+    if (it == langs.end()) {
+        error(v.span(),
+              QStringLiteral("field 'lang' must be python, command, jinja or "
+                             "pdl, not %1")
+                  .arg(v.isString() ? "'" + q(v.scalar().asString()) + "'" : q(v.describe())));
+        return;
+    }
+    if (blk.kind == BlockKind::Args) {
+        if (it->second != CodeBlock::Lang::Command)
+            error(v.span(), QStringLiteral("the args form of a code block only runs "
+                                           "commands (lang: command)"));
+    } else {
+        static_cast<CodeBlock&>(blk).lang = it->second;
+    }
+}
+
+void Checker::codeField(Block& blk, const std::string& n, const YamlValue& v)
+{
+    if (n == "lang") {
+        codeLang(blk, v);
+    } else if (blk.kind == BlockKind::Code && n == "code") {
+        static_cast<CodeBlock&>(blk).code = parseBlock(v);
+    } else if (blk.kind == BlockKind::Code && n == "parameters") {
+        static_cast<CodeBlock&>(blk).parameters = expr(v);
+    } else if (blk.kind == BlockKind::Args && n == "args") {
+        if (!v.isSequence()) {
+            error(v.span(), QStringLiteral("field 'args' of a code block must be a list of "
+                                           "command-line arguments, not %1")
+                                .arg(q(v.describe())));
+            return;
+        }
+        for (const YamlValue& a : v.items())
+            static_cast<ArgsBlock&>(blk).args.push_back(expr(a));
+    }
+}
+
 bool Checker::kindField(Block& blk, const YamlValue::Entry& e, const YamlValue& node)
 {
-    Q_UNUSED(node);
     const YamlValue& v = e.value;
     const std::string& n = e.name;
     const char* kname = blockKindName(blk.kind);
@@ -213,47 +377,12 @@ bool Checker::kindField(Block& blk, const YamlValue::Entry& e, const YamlValue& 
         }
         break;
     }
-    case BlockKind::Model: {
-        auto& b = static_cast<ModelBlock&>(blk);
-        if (n == "model")
-            b.model = expr(v);
-        else if (n == "input")
-            b.input = parseBlock(v);
-        else if (n == "parameters") {
-            if (v.isMapping() || v.isString() || v.isNull())
-                b.parameters = expr(v);
-            else
-                error(v.span(), QStringLiteral("field 'parameters' of a model block must be a "
-                                               "mapping or an expression, not %1")
-                                    .arg(q(v.describe())));
-        } else if (n == "platform")
-            b.platform = expr(v);
-        else if (n == "modelResponse")
-            b.modelResponse = stringField(v, n, kt, true);
-        else if (n == "backend")
-            b.backend = expr(v);
-        else if (n == "processor")
-            b.processor = expr(v);
-        else if (n == "structuredDecoding")
-            b.structuredDecoding = condExpr(v, n, kt);
+    case BlockKind::Model:
+        modelField(static_cast<ModelBlock&>(blk), n, v, kt);
         break;
-    }
-    case BlockKind::Read: {
-        auto& b = static_cast<ReadBlock&>(blk);
-        if (n == "read") {
-            if (v.isNull() || v.isString() || (v.isMapping() && v.value("pdl__expr")))
-                b.read = expr(v);
-            else
-                error(v.span(), QStringLiteral("field 'read' must be a file name or null (standard "
-                                               "input), not %1")
-                                    .arg(q(v.describe())));
-        } else if (n == "message") {
-            b.message = stringField(v, n, kt, true);
-        } else if (n == "multiline") {
-            b.multiline = boolField(v, n, kt);
-        }
+    case BlockKind::Read:
+        readField(static_cast<ReadBlock&>(blk), n, v, kt);
         break;
-    }
     case BlockKind::Text:
         children(v, static_cast<TextBlock&>(blk).children, true, "text");
         break;
@@ -271,32 +400,9 @@ bool Checker::kindField(Block& blk, const YamlValue::Entry& e, const YamlValue& 
             parseJoin(b.join, v);
         break;
     }
-    case BlockKind::Object: {
-        auto& b = static_cast<ObjectBlock&>(blk);
-        if (v.isSequence()) {
-            b.listForm = true;
-            for (const YamlValue& item : v.items())
-                b.items.push_back(parseBlock(item));
-        } else if (v.isMapping()) {
-            for (const auto& f : v.entries()) {
-                if (f.value.isSequence()) {
-                    // A list as a field's value runs as lastOf.
-                    auto seq = std::make_shared<LastOfBlock>();
-                    seq->span = f.value.span();
-                    for (const YamlValue& item : f.value.items())
-                        seq->children.push_back(parseBlock(item));
-                    b.fields.emplace_back(f.name, seq);
-                } else {
-                    b.fields.emplace_back(f.name, parseBlock(f.value));
-                }
-            }
-        } else {
-            error(v.span(), QStringLiteral("field 'object' must be a mapping of fields to blocks "
-                                           "or a list of blocks, not %1")
-                                .arg(q(v.describe())));
-        }
+    case BlockKind::Object:
+        objectField(static_cast<ObjectBlock&>(blk), v);
         break;
-    }
     case BlockKind::Get:
         if (auto s = stringField(v, n, kt))
             static_cast<GetBlock&>(blk).get = *s;
@@ -332,101 +438,19 @@ bool Checker::kindField(Block& blk, const YamlValue::Entry& e, const YamlValue& 
         break;
     }
     case BlockKind::Repeat:
-    case BlockKind::Map: {
-        auto& b = static_cast<LoopBlockBase&>(blk);
-        if (n == "repeat" || n == "map")
-            b.body = parseBlock(v);
-        else if (n == "for")
-            parseFor(b, v);
-        else if (n == "index")
-            b.index = stringField(v, n, kt, true);
-        else if (n == "maxIterations")
-            b.maxIterations = intExpr(v, n, kt);
-        else if (n == "join")
-            parseJoin(b.join, v);
-        else if (n == "while")
-            static_cast<RepeatBlock&>(blk).whileCond = condExpr(v, n, kt);
-        else if (n == "until")
-            static_cast<RepeatBlock&>(blk).until = condExpr(v, n, kt);
-        else if (n == "maxWorkers" && !v.isNull()) // null: as many as the machine has
-            static_cast<MapBlock&>(blk).maxWorkers = intExpr(v, n, kt);
+    case BlockKind::Map:
+        loopField(blk, n, v, kt);
         break;
-    }
-    case BlockKind::Function: {
-        auto& b = static_cast<FunctionBlock&>(blk);
-        if (n == "function") {
-            if (v.isMapping()) {
-                for (const auto& p : v.entries())
-                    b.params.emplace_back(p.name, p.value.toValue());
-            } else if (!v.isNull()) {
-                error(v.span(), QStringLiteral("field 'function' must map parameter names to "
-                                               "types (or be empty), not %1")
-                                    .arg(q(v.describe())));
-            }
-        } else if (n == "return") {
-            b.returns = parseBlock(v);
-        }
+    case BlockKind::Function:
+        functionField(static_cast<FunctionBlock&>(blk), n, v);
         break;
-    }
-    case BlockKind::Call: {
-        auto& b = static_cast<CallBlock&>(blk);
-        if (n == "call")
-            b.call = expr(v);
-        else if (n == "args") {
-            if (v.isMapping() || v.isString() || v.isNull())
-                b.args = expr(v);
-            else
-                error(v.span(), QStringLiteral("field 'args' of a call block must be a mapping "
-                                               "of arguments or an expression, not %1")
-                                    .arg(q(v.describe())));
-        }
+    case BlockKind::Call:
+        callField(static_cast<CallBlock&>(blk), n, v);
         break;
-    }
     case BlockKind::Code:
-    case BlockKind::Args: {
-        if (n == "lang") {
-            std::string l = v.isString() ? v.scalar().asString() : std::string();
-            std::transform(l.begin(), l.end(), l.begin(),
-                           [](char c) { return char(std::tolower(c)); });
-            CodeBlock::Lang lang = CodeBlock::Lang::Python;
-            if (l == "python")
-                lang = CodeBlock::Lang::Python;
-            else if (l == "command")
-                lang = CodeBlock::Lang::Command;
-            else if (l == "jinja")
-                lang = CodeBlock::Lang::Jinja;
-            else if (l == "pdl")
-                lang = CodeBlock::Lang::Pdl;
-            else {
-                error(v.span(), QStringLiteral("field 'lang' must be python, command, jinja or "
-                                               "pdl, not %1")
-                                    .arg(v.isString() ? "'" + q(v.scalar().asString()) + "'"
-                                                      : q(v.describe())));
-                break;
-            }
-            if (blk.kind == BlockKind::Args) {
-                if (lang != CodeBlock::Lang::Command)
-                    error(v.span(), QStringLiteral("the args form of a code block only runs "
-                                                   "commands (lang: command)"));
-            } else {
-                static_cast<CodeBlock&>(blk).lang = lang;
-            }
-        } else if (blk.kind == BlockKind::Code && n == "code") {
-            static_cast<CodeBlock&>(blk).code = parseBlock(v);
-        } else if (blk.kind == BlockKind::Code && n == "parameters") {
-            static_cast<CodeBlock&>(blk).parameters = expr(v);
-        } else if (blk.kind == BlockKind::Args && n == "args") {
-            if (!v.isSequence()) {
-                error(v.span(), QStringLiteral("field 'args' of a code block must be a list of "
-                                               "command-line arguments, not %1")
-                                    .arg(q(v.describe())));
-                break;
-            }
-            for (const YamlValue& a : v.items())
-                static_cast<ArgsBlock&>(blk).args.push_back(expr(a));
-        }
+    case BlockKind::Args:
+        codeField(blk, n, v);
         break;
-    }
     case BlockKind::Include:
         if (auto s = stringField(v, n, "an include block"))
             static_cast<IncludeBlock&>(blk).include = *s;

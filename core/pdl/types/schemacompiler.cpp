@@ -311,7 +311,8 @@ private:
         return n;
     }
 
-    void compileKeyword(Node* n, const std::string& key, const Value& v, const std::string& at)
+    // Keywords on any value: type, enum, const, numbers and strings.
+    bool valueKeyword(Node* n, const std::string& key, const Value& v, const std::string& at)
     {
         if (key == "type") {
             if (v.isList()) {
@@ -353,7 +354,16 @@ private:
             if (!v.isString())
                 fail(at, "expected a string, got " + v.json());
             n->pattern = regex(v.asString(), at);
-        } else if (key == "items") {
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    // Keywords on arrays.
+    bool arrayKeyword(Node* n, const std::string& key, const Value& v, const std::string& at)
+    {
+        if (key == "items") {
             if (v.isList())
                 fail(at, "'items' must be a schema in draft 2020-12; use 'prefixItems' for "
                          "tuple validation");
@@ -384,7 +394,16 @@ private:
                 fail(at, "expected a boolean, got " + v.json());
             n->uniqueItems = v.asBool();
             n->hasArray = true;
-        } else if (key == "properties") {
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    // Keywords on objects.
+    bool objectKeyword(Node* n, const std::string& key, const Value& v, const std::string& at)
+    {
+        if (key == "properties") {
             for (const auto& [name, sub] : object(v, at)) {
                 std::string text = keyText(name);
                 Node* compiled = compile(sub, child(at, text));
@@ -437,7 +456,18 @@ private:
                     n->dependentSchemas.push_back({text, compile(dep, child(at, text))});
             }
             n->hasObject = true;
-        } else if (key == "allOf" || key == "anyOf" || key == "oneOf") {
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    void compileKeyword(Node* n, const std::string& key, const Value& v, const std::string& at)
+    {
+        if (valueKeyword(n, key, v, at) || arrayKeyword(n, key, v, at) ||
+            objectKeyword(n, key, v, at))
+            return;
+        if (key == "allOf" || key == "anyOf" || key == "oneOf") {
             auto& target = key == "allOf" ? n->allOf : key == "anyOf" ? n->anyOf : n->oneOf;
             const List& list = array(v, at, true);
             for (size_t i = 0; i < list.size(); ++i)

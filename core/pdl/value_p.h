@@ -1,0 +1,46 @@
+#pragma once
+
+// What value.cpp (the payload, access and comparison) and valuetext.cpp (text and JSON) share.
+// Not part of the public API.
+
+#include "core/pdl/value.h"
+#include "core/util/stackguard.h"
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace hako::pdl {
+
+namespace detail {
+
+// Walking a value nested deeper than the stack allows (repr, JSON, comparison) raises an error
+// as Python's RecursionError does, instead of crashing.
+inline void checkNestingStack()
+{
+    if (stackExhausted())
+        throw EvalError("maximum recursion depth exceeded: the value is nested too deeply");
+}
+
+} // namespace detail
+
+// The payload of a lazily joined string (TextJoin): its pieces, rendered once when first read.
+// Thread-safe to read from several threads (the text is rendered once).
+struct JoinedText {
+    std::vector<Value> pieces;
+    std::string separator;
+    int chain = 1; ///< 1 + the longest chain of joined texts among the pieces
+    mutable std::once_flag once;
+    mutable std::atomic<bool> rendered{false};
+    mutable std::string text;
+
+    /// The joined text, rendered on the first call.
+    const std::string& get() const;
+
+    /// Appends the text to `out`, calling flush(out) now and then (defined in valuetext.cpp,
+    /// its only user).
+    template <typename Flush> void write(std::string& out, Flush&& flush) const;
+};
+
+} // namespace hako::pdl

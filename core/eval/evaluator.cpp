@@ -1,8 +1,8 @@
 #include "core/eval/evaluator.h"
 #include "core/eval/evaluators_p.h"
-#include "core/eval/jsonbridge_p.h"
 #include "core/eval/judge.h"
 #include "core/eval/textmetrics.h"
+#include "core/pdl/valuejson.h"
 
 #include "core/pdl/model/modelprovider.h"
 #include "core/pdl/types/jsonschema.h"
@@ -514,7 +514,7 @@ Result<std::shared_ptr<const Evaluator>> createEvaluator(const EvaluatorSpec& gi
         const QJsonValue schema = o.value(QStringLiteral("schema"));
         if (!schema.isObject() && !schema.isBool())
             return bad(QStringLiteral("needs `schema`: a JSON Schema"));
-        Result<pdl::JsonSchema> compiled = pdl::JsonSchema::compile(toPdlValue(schema));
+        Result<pdl::JsonSchema> compiled = pdl::JsonSchema::compile(pdl::fromQJsonValue(schema));
         if (!compiled.ok())
             return bad(compiled.error().message);
         const pdl::JsonSchema validator = *compiled;
@@ -524,7 +524,7 @@ Result<std::shared_ptr<const Evaluator>> createEvaluator(const EvaluatorSpec& gi
             if (!v)
                 return verdict(false, why);
             QStringList errors;
-            for (const pdl::ValidationError& e : validator.validate(toPdlValue(*v), 10))
+            for (const pdl::ValidationError& e : validator.validate(pdl::fromQJsonValue(*v), 10))
                 errors << QString::fromStdString(e.toString());
             return verdict(errors.isEmpty(), errors.isEmpty()
                                                  ? QStringLiteral("the output matches the schema")
@@ -542,7 +542,8 @@ Result<std::shared_ptr<const Evaluator>> createEvaluator(const EvaluatorSpec& gi
             if (!got)
                 return verdict(false, QStringLiteral("the output is %1").arg(why));
             if (!distance) {
-                const bool same = pdl::jsonEquals(toPdlValue(*got), toPdlValue(*expected));
+                const bool same =
+                    pdl::jsonEquals(pdl::fromQJsonValue(*got), pdl::fromQJsonValue(*expected));
                 return verdict(same, same ? QStringLiteral("equal as JSON")
                                           : QStringLiteral("%1 differs from %2")
                                                 .arg(quoteShort(canonicalJson(*got)),

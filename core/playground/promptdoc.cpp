@@ -3,6 +3,7 @@
 #include "core/pdl/analysis/scopeanalysis.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/parser/yamlvalue.h"
+#include "core/pdl/valuejson.h"
 #include "core/playground/yamlemit_p.h"
 #include "core/playground/yamlsource_p.h"
 
@@ -25,18 +26,6 @@ namespace {
 QString qs(const std::string& s)
 {
     return QString::fromStdString(s);
-}
-
-QJsonValue toQJson(const pdl::Value& value)
-{
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::array({value.toJson()});
-    } catch (const std::exception&) {
-        return {};
-    }
-    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(j.dump()));
-    return doc.array().isEmpty() ? QJsonValue() : doc.array().at(0);
 }
 
 /// An expression as people read it: `${ questions }` → `questions`.
@@ -433,8 +422,9 @@ private:
             item.heading = qs(*m.description).section(QLatin1Char('\n'), 0, 0);
         const YamlValue* node = m.node.get();
         if (const YamlValue* model = node ? node->value("model") : nullptr) {
-            item.model = model->isString() ? qs(model->scalar().asString())
-                                           : toQJson(model->toValue()).toVariant().toString();
+            item.model = model->isString()
+                             ? qs(model->scalar().asString())
+                             : pdl::toQJsonValue(model->toValue()).toVariant().toString();
             if (model->isString()) {
                 item.modelSpan = model->span();
                 item.modelEditable = true;
@@ -444,7 +434,7 @@ private:
         item.parametersEditable = (!params || params->isNull() || params->isMapping()) && node &&
                                   inputIsMessages(node->value("input"));
         if (params && params->isMapping()) {
-            const QJsonObject o = toQJson(params->toValue()).toObject();
+            const QJsonObject o = pdl::toQJsonValue(params->toValue()).toObject();
             item.temperature = o.value(QLatin1String("temperature"));
             for (const char* k : {"max_tokens", "max_new_tokens", "max_completion_tokens"}) {
                 if (o.contains(QLatin1String(k))) {
@@ -757,7 +747,7 @@ Result<QList<TextEdit>> editParameter(const QString& source, const SourceSpan& b
     if (Result<YamlValue> root = pdl::loadYaml(source.toUtf8(), QString())) {
         if (const YamlValue* block = findMapping(*root, blockSpan.line, blockSpan.column)) {
             if (const YamlValue* p = block->value("parameters"); p && p->isMapping())
-                params = toQJson(p->toValue()).toObject();
+                params = pdl::toQJsonValue(p->toValue()).toObject();
         }
     }
     if (value.isUndefined() || value.isNull())
@@ -774,7 +764,7 @@ Result<QList<TextEdit>> editParameter(const QString& source, const SourceSpan& b
     if (Result<YamlValue> root = pdl::loadYaml(applyEdits(source, *edits).toUtf8(), QString())) {
         if (const YamlValue* block = findMapping(*root, blockSpan.line, blockSpan.column)) {
             if (const YamlValue* p = block->value("parameters"); p && p->isMapping())
-                backParams = toQJson(p->toValue()).toObject();
+                backParams = pdl::toQJsonValue(p->toValue()).toObject();
         }
     }
     if (!back || backParams != params)

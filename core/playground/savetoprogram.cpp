@@ -1,6 +1,7 @@
 #include "core/playground/savetoprogram.h"
 
 #include "core/pdl/parser/yamlvalue.h"
+#include "core/pdl/valuejson.h"
 #include "core/playground/yamlemit_p.h"
 #include "core/playground/yamlsource_p.h"
 
@@ -17,18 +18,6 @@ using pdl::YamlValue;
 using namespace detail;
 
 namespace {
-
-QJsonValue toQJson(const pdl::Value& value)
-{
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::array({value.toJson()});
-    } catch (const std::exception&) {
-        return {};
-    }
-    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(j.dump()));
-    return doc.array().isEmpty() ? QJsonValue() : doc.array().at(0);
-}
 
 bool contains(const SourceSpan& outer, int line, int column)
 {
@@ -190,7 +179,7 @@ public:
     void replaceValue(const YamlValue::Entry& entry, const QJsonValue& value, bool flow)
     {
         const YamlValue& node = entry.value;
-        if (toQJson(node.toValue()) == value)
+        if (pdl::toQJsonValue(node.toValue()) == value)
             return;
         if (value.isString() && node.isScalar()) {
             replaceScalar(node, value.toString(), Source::column(entry.key), flow);
@@ -300,7 +289,7 @@ Result<PlaygroundPrompt> promptFromSource(const QString& sourceText, const Sourc
     PlaygroundPrompt p;
     const YamlValue* model = block->value("model");
     p.model = model->isString() ? QString::fromStdString(model->scalar().asString())
-                                : toQJson(model->toValue()).toVariant().toString();
+                                : pdl::toQJsonValue(model->toValue()).toVariant().toString();
     if (const YamlValue* def = block->value("def"); def && def->isString())
         p.name = QString::fromStdString(def->scalar().asString());
     else if (const YamlValue* d = block->value("description"); d && d->isString())
@@ -311,7 +300,8 @@ Result<PlaygroundPrompt> promptFromSource(const QString& sourceText, const Sourc
                                          "playground edits a parameters mapping"),
                              params->span());
         if (params->isMapping())
-            p.parameters = PromptParameters::fromJson(toQJson(params->toValue()).toObject());
+            p.parameters =
+                PromptParameters::fromJson(pdl::toQJsonValue(params->toValue()).toObject());
     }
     const SourceInput in = readInput(*block);
     if (in.shape == SourceInput::Shape::Other)
@@ -421,7 +411,7 @@ Result<QList<TextEdit>> saveToProgram(const QString& sourceText, const SourceSpa
             }
         }
     } else if (paramsEntry && !paramsEntry->value.isNull()) {
-        if (toQJson(paramsEntry->value.toValue()) != QJsonValue(wanted))
+        if (pdl::toQJsonValue(paramsEntry->value.toValue()) != QJsonValue(wanted))
             return makeError(QObject::tr("the block's parameters are an expression; edit them "
                                          "in the editor"),
                              paramsEntry->value.span());

@@ -11,8 +11,10 @@
 #include "core/otel/otlpwriter.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/parser/yamlvalue.h"
+#include "core/pdl/programcheck.h"
 #include "core/pdl/trace/tracereader.h"
 #include "core/pdl/trace/tracewriter.h"
+#include "core/pdl/valuejson.h"
 #include "core/promptlog/promptlog.h"
 #include "core/util/boundedfile.h"
 #include "core/workbench/loggingprovider.h"
@@ -21,7 +23,6 @@
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonDocument>
 #include <QUrl>
 
 #include <atomic>
@@ -222,7 +223,19 @@ std::function<std::shared_ptr<promptlog::PromptLog>()> promptLogOpener(const QSt
 
 // `--debug`: the program runs on a worker thread under a debugger paused before its first
 // block, while this thread reads commands (a terminal or a pipe; end of input quits).
-pdl::RunResult runUnderDebugger(pdl::RunOptions options, const QString& program, bool* quit)
+// The run of a program parsed already; one that did not parse is read again by the interpreter
+// only to report its errors as every run does.
+pdl::RunResult runParsed(const pdl::RunOptions& options, const QString& program,
+                         const pdl::ParseResult& parsed)
+{
+    pdl::Interpreter interpreter(options);
+    if (parsed.ok() && parsed.program)
+        return interpreter.run(parsed.program);
+    return interpreter.runFile(program);
+}
+
+pdl::RunResult runUnderDebugger(pdl::RunOptions options, const QString& program,
+                                const pdl::ParseResult& parsed, bool* quit)
 {
     pdl::Debugger debugger;
     debugger.setPauseOnEntry(true);
@@ -239,8 +252,7 @@ pdl::RunResult runUnderDebugger(pdl::RunOptions options, const QString& program,
     };
     pdl::RunResult result;
     std::thread worker([&] {
-        pdl::Interpreter interpreter(options);
-        result = interpreter.runFile(program);
+        result = runParsed(options, program, parsed);
         debugger.runFinished();
     });
     DebugSession session(debugger, QFileInfo(program).absoluteFilePath());
@@ -305,9 +317,12 @@ int runCommand(const QStringList& args)
         writeText(stderr, QStringLiteral("hako run: %1: no such file\n").arg(program));
         return 1;
     }
+    // Parsed once: the trust check judges, and the run runs, this very parse.
+    const pdl::ParseResult parsedProgram = pdl::checkProgram(program);
     // A replay calls nothing and runs no code: nothing to trust.
     if (r.replayFile.isEmpty()) {
-        const QString refusal = trustRefusal(program, options.sandbox, r.trustOnce, r.trustFolder);
+        const QString refusal = trustRefusal(parsedProgram.ok() ? parsedProgram.program : nullptr,
+                                             program, options.sandbox, r.trustOnce, r.trustFolder);
         if (!refusal.isEmpty()) {
             writeText(stderr, refusal);
             return 1;
@@ -370,10 +385,7 @@ int runCommand(const QStringList& args)
         environment.runLog.programPath = QFileInfo(program).absoluteFilePath();
         environment.runLog.tags = tagsFromEnvironment() + r.tags;
         environment.runLog.version = r.libraryVersion;
-        environment.runLog.inputs =
-            QJsonDocument::fromJson(
-                QByteArray::fromStdString(pdl::Value(options.initialScope).json()))
-                .object();
+        environment.runLog.inputs = pdl::toQJsonObject(options.initialScope);
     }
     // The provider (unless --replay answers the model calls) and the bindings over it.
     if (std::optional<Diagnostic> error = environment.compose(options)) {
@@ -383,10 +395,9 @@ int runCommand(const QStringList& args)
     bool quitDebugger = false;
     pdl::RunResult result;
     if (r.debug) {
-        result = runUnderDebugger(options, program, &quitDebugger);
+        result = runUnderDebugger(options, program, parsedProgram, &quitDebugger);
     } else {
-        pdl::Interpreter interpreter(options);
-        result = interpreter.runFile(program);
+        result = runParsed(options, program, parsedProgram);
     }
     // A trace that cannot be written fails the run: a script relying on it must notice.
     bool traceFailed = false;

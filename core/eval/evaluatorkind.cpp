@@ -26,133 +26,67 @@ EvaluatorResult pdlProgram(const EvaluatorSpec& spec, const QString&,
     return createPdlEvaluator(spec, context);
 }
 
+// One row a kind; aliases are separated by spaces.
+struct Row {
+    const char* name;
+    const char* aliases;
+    const char* title;
+    unsigned needs;
+    bool offeredInForm;
+    const char* example;
+    EvaluatorFactory create;
+};
+
+// clang-format off
+constexpr Row kRows[] = {
+    // name, aliases, title, needs, offered in the form, smallest options, factory
+    {"exact_match", "equals exact", KIND_TITLE("Same as the reference"), unsigned(N::Reference), true, "{}", createExactMatch},
+    {"contains", "", KIND_TITLE("Contains the reference"), unsigned(N::Reference), true, "{}", createContains},
+    {"icontains", "", nullptr, unsigned(N::Reference), false, "{}", createContains},
+    {"contains_any", "", nullptr, unsigned(N::None), false, R"({"values": ["a"]})", createContainsList},
+    {"contains_all", "", nullptr, unsigned(N::None), false, R"({"values": ["a"]})", createContainsList},
+    {"icontains_any", "", nullptr, unsigned(N::None), false, R"({"values": ["a"]})", createContainsList},
+    {"icontains_all", "", nullptr, unsigned(N::None), false, R"({"values": ["a"]})", createContainsList},
+    {"regex", "", nullptr, unsigned(N::None), false, R"({"pattern": "a+"})", createRegex},
+    {"starts_with", "startswith", nullptr, unsigned(N::Reference), false, "{}", createContains},
+    {"number_within", "number", nullptr, unsigned(N::Reference), false, "{}", createNumberWithin},
+    {"is_json", "is_valid_json", KIND_TITLE("Is valid JSON"), unsigned(N::None), true, "{}", createIsJson},
+    {"json_schema", "is_json_schema", nullptr, unsigned(N::None), false, R"({"schema": {"type": "object"}})", createJsonSchema},
+    {"json_equal", "json_equality", nullptr, unsigned(N::Reference), false, "{}", createJsonEqual},
+    {"json_edit_distance", "", nullptr, unsigned(N::Reference), false, "{}", createJsonEqual},
+    {"levenshtein", "string_distance", KIND_TITLE("Close to the reference"), unsigned(N::Reference), true, "{}", createLevenshtein},
+    {"length_chars", "length", KIND_TITLE("Length in characters"), unsigned(N::None), true, R"({"max": 100})", createLength},
+    {"length_tokens", "", nullptr, unsigned(N::None), false, R"({"max": 100})", createLength},
+    {"latency", "", nullptr, unsigned(N::None), false, R"({"max_ms": 1000})", createLatency},
+    {"cost", "", nullptr, unsigned(N::None), false, R"({"max": 0.01})", createCost},
+    {"embedding_similarity", "embedding similar", nullptr, unsigned(N::Reference) | unsigned(N::EmbeddingModel), false, "{}", createEmbedding},
+    {"criteria", "", KIND_TITLE("Judge model"), unsigned(N::JudgeModel), true, R"({"criteria": "helpfulness"})", createCriteria},
+    {"labeled_criteria", "labelled_criteria", nullptr, unsigned(N::JudgeModel) | unsigned(N::Reference), false, R"({"criteria": "correctness"})", createCriteria},
+    {"qa", "", nullptr, unsigned(N::JudgeModel) | unsigned(N::Reference), false, "{}", createQa},
+    {"cot_qa", "", nullptr, unsigned(N::JudgeModel) | unsigned(N::Reference), false, "{}", createQa},
+    {"context_qa", "", nullptr, unsigned(N::JudgeModel) | unsigned(N::Reference), false, "{}", createQa},
+    {"score_rubric", "rubric", nullptr, unsigned(N::JudgeModel), false, "{}", createScoreRubric},
+    {"pairwise", "", nullptr, unsigned(N::JudgeModel) | unsigned(N::OtherOutput), false, "{}", createPairwise},
+    {"trajectory", "", nullptr, unsigned(N::Trace), false, R"({"must_run": ["answer"]})", trajectory},
+    {"pdl", "custom", nullptr, unsigned(N::Program), false, R"({"program": "judge.pdl"})", pdlProgram},
+};
+// clang-format on
+
 std::vector<EvaluatorKind> buildKinds()
 {
-    const auto s = [](const char* text) {
-        return QString::fromLatin1(text);
-    };
-    const auto judge = N::JudgeModel;
-    return {
-        {s("exact_match"),
-         {s("equals"), s("exact")},
-         KIND_TITLE("Same as the reference"),
-         N::Reference,
-         true,
-         "{}",
-         createExactMatch},
-        {s("contains"),
-         {},
-         KIND_TITLE("Contains the reference"),
-         N::Reference,
-         true,
-         "{}",
-         createContains},
-        {s("icontains"), {}, nullptr, N::Reference, false, "{}", createContains},
-        {s("contains_any"),
-         {},
-         nullptr,
-         N::None,
-         false,
-         R"({"values": ["a"]})",
-         createContainsList},
-        {s("contains_all"),
-         {},
-         nullptr,
-         N::None,
-         false,
-         R"({"values": ["a"]})",
-         createContainsList},
-        {s("icontains_any"),
-         {},
-         nullptr,
-         N::None,
-         false,
-         R"({"values": ["a"]})",
-         createContainsList},
-        {s("icontains_all"),
-         {},
-         nullptr,
-         N::None,
-         false,
-         R"({"values": ["a"]})",
-         createContainsList},
-        {s("regex"), {}, nullptr, N::None, false, R"({"pattern": "a+"})", createRegex},
-        {s("starts_with"), {s("startswith")}, nullptr, N::Reference, false, "{}", createContains},
-        {s("number_within"), {s("number")}, nullptr, N::Reference, false, "{}", createNumberWithin},
-        {s("is_json"),
-         {s("is_valid_json")},
-         KIND_TITLE("Is valid JSON"),
-         N::None,
-         true,
-         "{}",
-         createIsJson},
-        {s("json_schema"),
-         {s("is_json_schema")},
-         nullptr,
-         N::None,
-         false,
-         R"({"schema": {"type": "object"}})",
-         createJsonSchema},
-        {s("json_equal"),
-         {s("json_equality")},
-         nullptr,
-         N::Reference,
-         false,
-         "{}",
-         createJsonEqual},
-        {s("json_edit_distance"), {}, nullptr, N::Reference, false, "{}", createJsonEqual},
-        {s("levenshtein"),
-         {s("string_distance")},
-         KIND_TITLE("Close to the reference"),
-         N::Reference,
-         true,
-         "{}",
-         createLevenshtein},
-        {s("length_chars"),
-         {s("length")},
-         KIND_TITLE("Length in characters"),
-         N::None,
-         true,
-         R"({"max": 100})",
-         createLength},
-        {s("length_tokens"), {}, nullptr, N::None, false, R"({"max": 100})", createLength},
-        {s("latency"), {}, nullptr, N::None, false, R"({"max_ms": 1000})", createLatency},
-        {s("cost"), {}, nullptr, N::None, false, R"({"max": 0.01})", createCost},
-        {s("embedding_similarity"),
-         {s("embedding"), s("similar")},
-         nullptr,
-         N::Reference | N::EmbeddingModel,
-         false,
-         "{}",
-         createEmbedding},
-        {s("criteria"),
-         {},
-         KIND_TITLE("Judge model"),
-         judge,
-         true,
-         R"({"criteria": "helpfulness"})",
-         createCriteria},
-        {s("labeled_criteria"),
-         {s("labelled_criteria")},
-         nullptr,
-         judge | N::Reference,
-         false,
-         R"({"criteria": "correctness"})",
-         createCriteria},
-        {s("qa"), {}, nullptr, judge | N::Reference, false, "{}", createQa},
-        {s("cot_qa"), {}, nullptr, judge | N::Reference, false, "{}", createQa},
-        {s("context_qa"), {}, nullptr, judge | N::Reference, false, "{}", createQa},
-        {s("score_rubric"), {s("rubric")}, nullptr, judge, false, "{}", createScoreRubric},
-        {s("pairwise"), {}, nullptr, judge | N::OtherOutput, false, "{}", createPairwise},
-        {s("trajectory"), {}, nullptr, N::Trace, false, R"({"must_run": ["answer"]})", trajectory},
-        {s("pdl"),
-         {s("custom")},
-         nullptr,
-         N::Program,
-         false,
-         R"({"program": "judge.pdl"})",
-         pdlProgram},
-    };
+    std::vector<EvaluatorKind> kinds;
+    for (const Row& row : kRows) {
+        EvaluatorKind kind;
+        kind.name = QString::fromLatin1(row.name);
+        kind.aliases = QString::fromLatin1(row.aliases).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        kind.title = row.title;
+        kind.needs = EvaluatorNeeds::fromInt(int(row.needs));
+        kind.offeredInForm = row.offeredInForm;
+        kind.example = row.example;
+        kind.create = row.create;
+        kinds.push_back(std::move(kind));
+    }
+    return kinds;
 }
 
 } // namespace

@@ -313,30 +313,18 @@ Result<PlaygroundPrompt> promptFromSource(const QString& sourceText, const Sourc
     return p;
 }
 
-Result<QList<TextEdit>> saveToProgram(const QString& sourceText, const SourceSpan& blockSpan,
-                                      const PlaygroundPrompt& edited)
+namespace {
+
+// The block's `parameters` made `wanted`: entries edited, removed and added in place, or written
+// out when there are none; an error when they cannot be edited in place.
+std::optional<Diagnostic> editParameters(EditBuilder& edits, const Source& src,
+                                         const QString& sourceText, const YamlValue& block,
+                                         const QJsonObject& wanted)
 {
-    Result<YamlValue> root = pdl::loadYaml(sourceText.toUtf8(), blockSpan.file);
-    if (!root)
-        return root.error();
-    const YamlValue* block = findBlock(*root, blockSpan);
-    if (!block)
-        return makeError(QObject::tr("no model block at line %1, column %2")
-                             .arg(blockSpan.line)
-                             .arg(blockSpan.column),
-                         blockSpan);
-    const Source src(sourceText);
-    EditBuilder edits(src);
-    const bool blockFlow = src.isFlow(*block);
-    const YamlValue::Entry* modelEntry = block->find("model");
+    const bool blockFlow = src.isFlow(block);
+    const YamlValue::Entry* modelEntry = block.find("model");
     const int keyColumn = Source::column(modelEntry->key);
-
-    // The model.
-    edits.replaceScalar(modelEntry->value, edited.model, keyColumn, blockFlow);
-
-    // The parameters.
-    const QJsonObject wanted = edited.parameters.toJson();
-    const YamlValue::Entry* paramsEntry = block->find("parameters");
+    const YamlValue::Entry* paramsEntry = block.find("parameters");
     if (paramsEntry && paramsEntry->value.isMapping()) {
         const YamlValue& params = paramsEntry->value;
         const bool flow = src.isFlow(params);
@@ -444,9 +432,18 @@ Result<QList<TextEdit>> saveToProgram(const QString& sourceText, const SourceSpa
         }
     }
 
-    // The messages.
-    const SourceInput in = readInput(*block);
-    const QList<PromptMessage>& want = edited.messages;
+    return std::nullopt;
+}
+
+// The block's input made the messages `want`, keeping its shape (a text, a message, a list)
+// where it can; an error when they cannot be edited in place.
+std::optional<Diagnostic> editMessages(EditBuilder& edits, const Source& src,
+                                       const QString& sourceText, const YamlValue& block,
+                                       const QList<PromptMessage>& want)
+{
+    const bool blockFlow = src.isFlow(block);
+    const int keyColumn = Source::column(block.find("model")->key);
+    const SourceInput in = readInput(block);
     auto replaceWholeInput = [&] {
         const YamlValue& v = in.entry->value;
         const QString value = inputValue(want, Source::column(in.entry->key), blockFlow);
@@ -458,7 +455,7 @@ Result<QList<TextEdit>> saveToProgram(const QString& sourceText, const SourceSpa
     switch (in.shape) {
     case SourceInput::Shape::None:
         if (!want.isEmpty()) {
-            const auto& last = block->entries().back();
+            const auto& last = block.entries().back();
             if (blockFlow)
                 edits.insert(src.end(last.value),
                              QStringLiteral(", input: ") + inputValue(want, 0, true));
@@ -558,6 +555,36 @@ Result<QList<TextEdit>> saveToProgram(const QString& sourceText, const SourceSpa
         replaceWholeInput();
         break;
     }
+    return std::nullopt;
+}
+
+} // namespace
+
+Result<QList<TextEdit>> saveToProgram(const QString& sourceText, const SourceSpan& blockSpan,
+                                      const PlaygroundPrompt& edited)
+{
+    Result<YamlValue> root = pdl::loadYaml(sourceText.toUtf8(), blockSpan.file);
+    if (!root)
+        return root.error();
+    const YamlValue* block = findBlock(*root, blockSpan);
+    if (!block)
+        return makeError(QObject::tr("no model block at line %1, column %2")
+                             .arg(blockSpan.line)
+                             .arg(blockSpan.column),
+                         blockSpan);
+    const Source src(sourceText);
+    EditBuilder edits(src);
+    // The model.
+    const YamlValue::Entry* modelEntry = block->find("model");
+    edits.replaceScalar(modelEntry->value, edited.model, Source::column(modelEntry->key),
+                        src.isFlow(*block));
+
+    if (std::optional<Diagnostic> error =
+            editParameters(edits, src, sourceText, *block, edited.parameters.toJson()))
+        return *error;
+    if (std::optional<Diagnostic> error =
+            editMessages(edits, src, sourceText, *block, edited.messages))
+        return *error;
     return edits.finish();
 }
 

@@ -273,6 +273,17 @@ qsizetype afterLine(const Source& src, const YamlValue& value)
     return src.lineEnd(src.end(value) > 0 ? src.end(value) - 1 : 0);
 }
 
+// The model block at `blockSpan` in `root`, or an error naming the place.
+Result<const YamlValue*> modelBlockAt(const YamlValue& root, const SourceSpan& blockSpan)
+{
+    if (const YamlValue* block = findBlock(root, blockSpan))
+        return block;
+    return makeError(QObject::tr("no model block at line %1, column %2")
+                         .arg(blockSpan.line)
+                         .arg(blockSpan.column),
+                     blockSpan);
+}
+
 } // namespace
 
 Result<PlaygroundPrompt> promptFromSource(const QString& sourceText, const SourceSpan& blockSpan)
@@ -280,12 +291,10 @@ Result<PlaygroundPrompt> promptFromSource(const QString& sourceText, const Sourc
     Result<YamlValue> root = pdl::loadYaml(sourceText.toUtf8(), blockSpan.file);
     if (!root)
         return root.error();
-    const YamlValue* block = findBlock(*root, blockSpan);
-    if (!block)
-        return makeError(QObject::tr("no model block at line %1, column %2")
-                             .arg(blockSpan.line)
-                             .arg(blockSpan.column),
-                         blockSpan);
+    Result<const YamlValue*> found = modelBlockAt(*root, blockSpan);
+    if (!found)
+        return found.error();
+    const YamlValue* block = *found;
     PlaygroundPrompt p;
     const YamlValue* model = block->value("model");
     p.model = model->isString() ? QString::fromStdString(model->scalar().asString())
@@ -566,12 +575,10 @@ Result<QList<TextEdit>> saveToProgram(const QString& sourceText, const SourceSpa
     Result<YamlValue> root = pdl::loadYaml(sourceText.toUtf8(), blockSpan.file);
     if (!root)
         return root.error();
-    const YamlValue* block = findBlock(*root, blockSpan);
-    if (!block)
-        return makeError(QObject::tr("no model block at line %1, column %2")
-                             .arg(blockSpan.line)
-                             .arg(blockSpan.column),
-                         blockSpan);
+    Result<const YamlValue*> found = modelBlockAt(*root, blockSpan);
+    if (!found)
+        return found.error();
+    const YamlValue* block = *found;
     const Source src(sourceText);
     EditBuilder edits(src);
     // The model.

@@ -442,8 +442,9 @@ int runCommand(const QStringList& args)
     const pdl::ParseResult parsedProgram = pdl::checkProgram(program);
     // A replay calls nothing and runs no code: nothing to trust.
     if (r.replayFile.isEmpty()) {
-        const QString refusal = trustRefusal(parsedProgram.ok() ? parsedProgram.program : nullptr,
-                                             program, options.sandbox, r.trustOnce, r.trustFolder);
+        // What did parse is judged even when it has errors: the refusal comes first, as it did.
+        const QString refusal = trustRefusal(parsedProgram.program, program, options.sandbox,
+                                             r.trustOnce, r.trustFolder);
         if (!refusal.isEmpty()) {
             writeText(stderr, refusal);
             return 1;

@@ -476,11 +476,9 @@ int salvageCmd(const Options& o)
     return 0;
 }
 
-} // namespace
-
-int logCommand(const QStringList& args)
+// `hako log`'s options, read into `o` (which must outlive the parser).
+void addLogOptions(OptionParser& parser, Options& o)
 {
-    Options o;
     auto when = [](std::optional<int64_t>& target, const char* name) {
         return [&target, name](const QString& v) {
             target = parseWhen(v);
@@ -490,7 +488,6 @@ int logCommand(const QStringList& args)
             return QString();
         };
     };
-    OptionParser parser;
     auto set = [](QString& target) {
         return [&target](const QString& v) {
             target = v;
@@ -543,6 +540,15 @@ int logCommand(const QStringList& args)
             o.positional.append(word);
         return QString();
     });
+}
+
+} // namespace
+
+int logCommand(const QStringList& args)
+{
+    Options o;
+    OptionParser parser;
+    addLogOptions(parser, o);
     const OptionParser::Parsed parsed = parser.parse(args);
     if (std::optional<int> exit = OptionParser::finish(parsed, QStringLiteral("hako log"), kUsage))
         return *exit;

@@ -6,6 +6,7 @@
 #include "core/library/promptlibrary.h"
 #include "core/library/promptrender.h"
 #include "core/pdl/parser/yamlvalue.h"
+#include "core/pdl/valuejson.h"
 #include "core/playground/worddiff.h"
 
 #include <QDateTime>
@@ -240,11 +241,10 @@ Result<QJsonObject> dataObject(const QString& data)
     Result<pdl::YamlValue> yaml = pdl::loadYaml(data.toUtf8(), QStringLiteral("-d"));
     if (!yaml)
         return yaml.error();
-    const QJsonDocument doc =
-        QJsonDocument::fromJson(QByteArray::fromStdString("[" + yaml->toValue().json() + "]"));
-    if (!doc.array().at(0).isObject())
+    const pdl::Value value = yaml->toValue();
+    if (!value.isDict())
         return makeError(QStringLiteral("-d must be a mapping of variable names to values"));
-    return doc.array().at(0).toObject();
+    return pdl::toQJsonObject(value);
 }
 
 int getCmd(const library::PromptLibrary& lib, const Options& o)

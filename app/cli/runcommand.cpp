@@ -11,8 +11,10 @@
 #include "core/otel/otlpwriter.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/parser/yamlvalue.h"
+#include "core/pdl/programcheck.h"
 #include "core/pdl/trace/tracereader.h"
 #include "core/pdl/trace/tracewriter.h"
+#include "core/pdl/valuejson.h"
 #include "core/promptlog/promptlog.h"
 #include "core/util/boundedfile.h"
 #include "core/workbench/loggingprovider.h"
@@ -21,7 +23,6 @@
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonDocument>
 #include <QUrl>
 
 #include <atomic>
@@ -222,7 +223,19 @@ std::function<std::shared_ptr<promptlog::PromptLog>()> promptLogOpener(const QSt
 
 // `--debug`: the program runs on a worker thread under a debugger paused before its first
 // block, while this thread reads commands (a terminal or a pipe; end of input quits).
-pdl::RunResult runUnderDebugger(pdl::RunOptions options, const QString& program, bool* quit)
+// The run of a program parsed already; one that did not parse is read again by the interpreter
+// only to report its errors as every run does.
+pdl::RunResult runParsed(const pdl::RunOptions& options, const QString& program,
+                         const pdl::ParseResult& parsed)
+{
+    pdl::Interpreter interpreter(options);
+    if (parsed.ok() && parsed.program)
+        return interpreter.run(parsed.program);
+    return interpreter.runFile(program);
+}
+
+pdl::RunResult runUnderDebugger(pdl::RunOptions options, const QString& program,
+                                const pdl::ParseResult& parsed, bool* quit)
 {
     pdl::Debugger debugger;
     debugger.setPauseOnEntry(true);
@@ -239,8 +252,7 @@ pdl::RunResult runUnderDebugger(pdl::RunOptions options, const QString& program,
     };
     pdl::RunResult result;
     std::thread worker([&] {
-        pdl::Interpreter interpreter(options);
-        result = interpreter.runFile(program);
+        result = runParsed(options, program, parsed);
         debugger.runFinished();
     });
     DebugSession session(debugger, QFileInfo(program).absoluteFilePath());
@@ -274,6 +286,127 @@ pdl::RunResult runUnderDebugger(pdl::RunOptions options, const QString& program,
     return result;
 }
 
+// Writes the run's trace where asked (--trace, --otel-endpoint, --otel); false when one could not
+// be written or sent (said on stderr).
+bool writeTraces(const pdl::RunResult& result, const RunArguments& r, const QString& traceFile,
+                 const QString& program)
+{
+    const bool wantTrace = r.wantTrace;
+    bool ok = true;
+    if (result.trace && wantTrace) {
+        QString error;
+        if (!pdl::writeTraceFile(*result.trace, traceFile, &error)) {
+            writeText(
+                stderr,
+                QStringLiteral("hako run: cannot write the trace %1: %2\n").arg(traceFile, error));
+            ok = false;
+        }
+    }
+    if (result.trace && !r.otelEndpoint.isEmpty()) {
+        otel::OtlpWriteOptions otlp;
+        otlp.includeContent = r.otelContent;
+        otlp.programPath = QFileInfo(program).absoluteFilePath().toStdString();
+        QString error;
+        if (!otel::postOtlp(*result.trace, QUrl(r.otelEndpoint), r.otelHeaders, otlp, &error)) {
+            writeText(stderr, QStringLiteral("hako run: cannot send the trace to %1: %2\n")
+                                  .arg(r.otelEndpoint, error));
+            ok = false;
+        }
+    }
+    if (result.trace && !r.otelFile.isEmpty()) {
+        otel::OtlpWriteOptions otlp;
+        otlp.includeContent = r.otelContent;
+        otlp.programPath = QFileInfo(program).absoluteFilePath().toStdString();
+        QString error;
+        if (!otel::writeOtlpFile(*result.trace, r.otelFile, otlp, &error)) {
+            writeText(stderr, QStringLiteral("hako run: cannot write the OpenTelemetry trace "
+                                             "%1: %2\n")
+                                  .arg(r.otelFile, error));
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+// Says why a run failed, in the reference's `file:line - message` form; the exit status.
+int reportFailure(const pdl::RunResult& result, const QString& program)
+{
+    const SourceSpan& s = result.error.span;
+    const QString file = QFileInfo(s.isValid() ? s.file : program).fileName();
+    // The reference's `file:line - message` form, with the line the reference reports
+    // (referencelines.h); Hako's exact line and column follow when they say more.
+    QString where = QStringLiteral("%1 - ").arg(file);
+    QString exact;
+    if (s.isValid()) {
+        const int line = result.referenceLine > 0 ? result.referenceLine : s.line;
+        where = QStringLiteral("%1:%2 - ").arg(file).arg(line);
+        exact = QStringLiteral("  at %1:%2:%3\n").arg(file).arg(s.line).arg(s.column);
+    }
+    // Parse errors come as `file:line:col: error: …` lines already.
+    if (s.isValid() && (result.error.message.startsWith(s.file + QLatin1Char(':')) ||
+                        (result.error.message.contains(QLatin1Char('\n')) &&
+                         result.error.message.startsWith(QFileInfo(program).fileName())))) {
+        where.clear();
+        exact.clear();
+    }
+    QString message = result.error.message;
+    // The exact location goes below the first line of the message (above a traceback).
+    const qsizetype firstEnd = message.indexOf(QLatin1Char('\n'));
+    if (!exact.isEmpty() && firstEnd < 0)
+        message += QLatin1Char('\n') + exact.chopped(1);
+    else if (!exact.isEmpty())
+        message = message.left(firstEnd + 1) + exact + message.mid(firstEnd + 1);
+    writeText(stderr, where + message + QLatin1Char('\n'));
+    return 1;
+}
+
+// --document: the program gets a `doc` object playing the search/show/answer game on it.
+std::optional<int> addDocument(RunEnvironment& environment, const RunArguments& r)
+{
+    if (!r.documentFile.isEmpty()) {
+        Result<docs::Document> document = docs::loadDocument(r.documentFile);
+        if (!document.ok()) {
+            writeText(stderr, QStringLiteral("hako run: %1\n").arg(document.error().message));
+            return 1;
+        }
+        for (const Diagnostic& w : document->warnings())
+            writeText(stderr, QStringLiteral("hako run: %1\n").arg(w.toString()));
+        auto index = docs::DocumentIndex::build(
+            std::make_shared<docs::Document>(std::move(document).value()));
+        environment.documentSession = std::make_shared<docs::DocumentSession>(index);
+    }
+    return std::nullopt;
+}
+
+// Agent memory (--memory) and the prompt log of the run's model calls.
+std::optional<int> addMemoryAndLog(RunEnvironment& environment, const RunArguments& r)
+{
+    const QString& program = r.program;
+    const pdl::RunOptions& options = r.options;
+    // Agent memory: `memory` and `thread` objects over the store.
+    if (!r.memoryStore.isEmpty()) {
+        auto store = memory::MemoryStore::open(r.memoryStore);
+        if (!store) {
+            writeText(stderr, QStringLiteral("hako run: %1\n").arg(store.error().message));
+            return 1;
+        }
+        environment.memoryStore = *store;
+        environment.memoryAgent = r.memoryAgent;
+        environment.embeddingModel = r.embeddingModel;
+    }
+    // The prompt log records every model call (the user's log unless --log or --no-log). It is
+    // opened on the first model call: a program calling no model never touches the store nor
+    // starts its writer. A log that cannot be opened then is said once and the run goes on.
+    if (!r.noLog && r.replayFile.isEmpty()) {
+        environment.openPromptLog = promptLogOpener(r.log);
+        environment.runLog.programPath = QFileInfo(program).absoluteFilePath();
+        environment.runLog.tags = tagsFromEnvironment() + r.tags;
+        environment.runLog.version = r.libraryVersion;
+        environment.runLog.inputs = pdl::toQJsonObject(options.initialScope);
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 int runCommand(const QStringList& args)
@@ -305,9 +438,13 @@ int runCommand(const QStringList& args)
         writeText(stderr, QStringLiteral("hako run: %1: no such file\n").arg(program));
         return 1;
     }
+    // Parsed once: the trust check judges, and the run runs, this very parse.
+    const pdl::ParseResult parsedProgram = pdl::checkProgram(program);
     // A replay calls nothing and runs no code: nothing to trust.
     if (r.replayFile.isEmpty()) {
-        const QString refusal = trustRefusal(program, options.sandbox, r.trustOnce, r.trustFolder);
+        // What did parse is judged even when it has errors: the refusal comes first, as it did.
+        const QString refusal = trustRefusal(parsedProgram.program, program, options.sandbox,
+                                             r.trustOnce, r.trustFolder);
         if (!refusal.isEmpty()) {
             writeText(stderr, refusal);
             return 1;
@@ -329,19 +466,8 @@ int runCommand(const QStringList& args)
     InterruptGuard interruptGuard(options.cancel, !r.debug);
     RunEnvironment environment;
     environment.baseFolder = QFileInfo(program).absolutePath();
-    // --document: the program gets a `doc` object playing the search/show/answer game on it.
-    if (!r.documentFile.isEmpty()) {
-        Result<docs::Document> document = docs::loadDocument(r.documentFile);
-        if (!document.ok()) {
-            writeText(stderr, QStringLiteral("hako run: %1\n").arg(document.error().message));
-            return 1;
-        }
-        for (const Diagnostic& w : document->warnings())
-            writeText(stderr, QStringLiteral("hako run: %1\n").arg(w.toString()));
-        auto index = docs::DocumentIndex::build(
-            std::make_shared<docs::Document>(std::move(document).value()));
-        environment.documentSession = std::make_shared<docs::DocumentSession>(index);
-    }
+    if (std::optional<int> exit = addDocument(environment, r))
+        return *exit;
     if (wantTrace && traceFile.isEmpty())
         traceFile = QFileInfo(program).completeBaseName() + QStringLiteral("_trace.json");
     options.trace = wantTrace || !r.otelFile.isEmpty() || !r.otelEndpoint.isEmpty();
@@ -351,30 +477,8 @@ int runCommand(const QStringList& args)
         writeText(stdout, text);
     };
 
-    // Agent memory: `memory` and `thread` objects over the store.
-    if (!r.memoryStore.isEmpty()) {
-        auto store = memory::MemoryStore::open(r.memoryStore);
-        if (!store) {
-            writeText(stderr, QStringLiteral("hako run: %1\n").arg(store.error().message));
-            return 1;
-        }
-        environment.memoryStore = *store;
-        environment.memoryAgent = r.memoryAgent;
-        environment.embeddingModel = r.embeddingModel;
-    }
-    // The prompt log records every model call (the user's log unless --log or --no-log). It is
-    // opened on the first model call: a program calling no model never touches the store nor
-    // starts its writer. A log that cannot be opened then is said once and the run goes on.
-    if (!r.noLog && r.replayFile.isEmpty()) {
-        environment.openPromptLog = promptLogOpener(r.log);
-        environment.runLog.programPath = QFileInfo(program).absoluteFilePath();
-        environment.runLog.tags = tagsFromEnvironment() + r.tags;
-        environment.runLog.version = r.libraryVersion;
-        environment.runLog.inputs =
-            QJsonDocument::fromJson(
-                QByteArray::fromStdString(pdl::Value(options.initialScope).json()))
-                .object();
-    }
+    if (std::optional<int> exit = addMemoryAndLog(environment, r))
+        return *exit;
     // The provider (unless --replay answers the model calls) and the bindings over it.
     if (std::optional<Diagnostic> error = environment.compose(options)) {
         writeText(stderr, QStringLiteral("hako run: %1\n").arg(error->toString()));
@@ -383,77 +487,17 @@ int runCommand(const QStringList& args)
     bool quitDebugger = false;
     pdl::RunResult result;
     if (r.debug) {
-        result = runUnderDebugger(options, program, &quitDebugger);
+        result = runUnderDebugger(options, program, parsedProgram, &quitDebugger);
     } else {
-        pdl::Interpreter interpreter(options);
-        result = interpreter.runFile(program);
+        result = runParsed(options, program, parsedProgram);
     }
     // A trace that cannot be written fails the run: a script relying on it must notice.
-    bool traceFailed = false;
-    if (result.trace && wantTrace) {
-        QString error;
-        if (!pdl::writeTraceFile(*result.trace, traceFile, &error)) {
-            writeText(
-                stderr,
-                QStringLiteral("hako run: cannot write the trace %1: %2\n").arg(traceFile, error));
-            traceFailed = true;
-        }
-    }
-    if (result.trace && !r.otelEndpoint.isEmpty()) {
-        otel::OtlpWriteOptions otlp;
-        otlp.includeContent = r.otelContent;
-        otlp.programPath = QFileInfo(program).absoluteFilePath().toStdString();
-        QString error;
-        if (!otel::postOtlp(*result.trace, QUrl(r.otelEndpoint), r.otelHeaders, otlp, &error)) {
-            writeText(stderr, QStringLiteral("hako run: cannot send the trace to %1: %2\n")
-                                  .arg(r.otelEndpoint, error));
-            traceFailed = true;
-        }
-    }
-    if (result.trace && !r.otelFile.isEmpty()) {
-        otel::OtlpWriteOptions otlp;
-        otlp.includeContent = r.otelContent;
-        otlp.programPath = QFileInfo(program).absoluteFilePath().toStdString();
-        QString error;
-        if (!otel::writeOtlpFile(*result.trace, r.otelFile, otlp, &error)) {
-            writeText(stderr, QStringLiteral("hako run: cannot write the OpenTelemetry trace "
-                                             "%1: %2\n")
-                                  .arg(r.otelFile, error));
-            traceFailed = true;
-        }
-    }
+    const bool traceFailed = !writeTraces(result, r, traceFile, program);
     // Stopped from the debugger: the person asked for it, nothing more to say.
     if (quitDebugger && !result.ok)
         return 1;
-    if (!result.ok) {
-        const SourceSpan& s = result.error.span;
-        const QString file = QFileInfo(s.isValid() ? s.file : program).fileName();
-        // The reference's `file:line - message` form, with the line the reference reports
-        // (referencelines.h); Hako's exact line and column follow when they say more.
-        QString where = QStringLiteral("%1 - ").arg(file);
-        QString exact;
-        if (s.isValid()) {
-            const int line = result.referenceLine > 0 ? result.referenceLine : s.line;
-            where = QStringLiteral("%1:%2 - ").arg(file).arg(line);
-            exact = QStringLiteral("  at %1:%2:%3\n").arg(file).arg(s.line).arg(s.column);
-        }
-        // Parse errors come as `file:line:col: error: …` lines already.
-        if (s.isValid() && (result.error.message.startsWith(s.file + QLatin1Char(':')) ||
-                            (result.error.message.contains(QLatin1Char('\n')) &&
-                             result.error.message.startsWith(QFileInfo(program).fileName())))) {
-            where.clear();
-            exact.clear();
-        }
-        QString message = result.error.message;
-        // The exact location goes below the first line of the message (above a traceback).
-        const qsizetype firstEnd = message.indexOf(QLatin1Char('\n'));
-        if (!exact.isEmpty() && firstEnd < 0)
-            message += QLatin1Char('\n') + exact.chopped(1);
-        else if (!exact.isEmpty())
-            message = message.left(firstEnd + 1) + exact + message.mid(firstEnd + 1);
-        writeText(stderr, where + message + QLatin1Char('\n'));
-        return 1;
-    }
+    if (!result.ok)
+        return reportFailure(result, program);
     // Streamed, the output was written as it was produced (the result, or with `context` the
     // messages); the reference ends it with a newline.
     // Written in parts: the result may be a joined text far larger than its values (a loop

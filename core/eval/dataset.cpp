@@ -1,10 +1,10 @@
 #include "core/eval/dataset.h"
 
-#include "core/eval/jsonbridge_p.h"
 #include "core/eval/textmetrics.h"
 
 #include "core/pdl/types/jsonschema.h"
 #include "core/pdl/types/pdltype.h"
+#include "core/pdl/valuejson.h"
 
 #include <QCryptographicHash>
 #include <QHash>
@@ -176,16 +176,16 @@ QJsonObject Dataset::inferSchema(const QList<Example>& examples, int sample)
 Result<QJsonObject> Dataset::schemaFromPdlTypes(const QJsonValue& inputsType,
                                                 const QJsonValue& referenceType)
 {
-    Result<pdl::Value> inputs = pdl::pdlTypeToJsonSchema(toPdlValue(inputsType));
+    Result<pdl::Value> inputs = pdl::pdlTypeToJsonSchema(pdl::fromQJsonValue(inputsType));
     if (!inputs.ok())
         return inputs.error();
-    QJsonObject properties{{QStringLiteral("inputs"), fromPdlValue(*inputs)}};
+    QJsonObject properties{{QStringLiteral("inputs"), pdl::toQJsonValue(*inputs)}};
     QJsonArray required{QStringLiteral("inputs")};
     if (!referenceType.isUndefined() && !referenceType.isNull()) {
-        Result<pdl::Value> reference = pdl::pdlTypeToJsonSchema(toPdlValue(referenceType));
+        Result<pdl::Value> reference = pdl::pdlTypeToJsonSchema(pdl::fromQJsonValue(referenceType));
         if (!reference.ok())
             return reference.error();
-        properties.insert(QStringLiteral("reference"), fromPdlValue(*reference));
+        properties.insert(QStringLiteral("reference"), pdl::toQJsonValue(*reference));
         required.append(QStringLiteral("reference"));
     }
     return QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
@@ -196,7 +196,7 @@ Result<QJsonObject> Dataset::schemaFromPdlTypes(const QJsonValue& inputsType,
 QList<ShapeProblem> Dataset::check(const QList<Example>& examples, int firstIndex) const
 {
     const QJsonObject s = schema.isEmpty() ? inferSchema(examples) : schema;
-    Result<pdl::JsonSchema> compiled = pdl::JsonSchema::compile(toPdlValue(s));
+    Result<pdl::JsonSchema> compiled = pdl::JsonSchema::compile(pdl::fromQJsonValue(s));
     if (!compiled.ok())
         return {ShapeProblem{-1, QStringLiteral("schema"), compiled.error().message}};
     QList<ShapeProblem> problems;
@@ -204,7 +204,7 @@ QList<ShapeProblem> Dataset::check(const QList<Example>& examples, int firstInde
         QJsonObject shape{{QStringLiteral("inputs"), examples[i].inputs}};
         if (examples[i].hasReference())
             shape.insert(QStringLiteral("reference"), examples[i].reference);
-        for (const pdl::ValidationError& e : compiled->validate(toPdlValue(shape), 5)) {
+        for (const pdl::ValidationError& e : compiled->validate(pdl::fromQJsonValue(shape), 5)) {
             QString reason = QString::fromStdString(e.message);
             QString field = fieldOf(e.path);
             // A missing required property is reported at its parent: name the field itself.

@@ -1,8 +1,9 @@
 #include "core/eval/evaluator.h"
+#include "core/eval/evaluatorkind.h"
 #include "core/eval/evaluators_p.h"
-#include "core/eval/jsonbridge_p.h"
 #include "core/eval/judge.h"
 #include "core/eval/textmetrics.h"
+#include "core/pdl/valuejson.h"
 
 #include "core/pdl/model/modelprovider.h"
 #include "core/pdl/types/jsonschema.h"
@@ -327,59 +328,462 @@ double cosine(const std::vector<float>& a, const std::vector<float>& b)
     return dot / (std::sqrt(na) * std::sqrt(nb));
 }
 
-} // namespace
-
-// Lower case, `-` as `_`, aliases (`length`, `rubric`, …) to the names evaluatorTypes() gives.
-QString normalizeType(QString type)
+EvaluatorResult made(const EvaluatorSpec& spec, double threshold, JudgeFn fn)
 {
-    type = type.trimmed().toLower().replace(QLatin1Char('-'), QLatin1Char('_'));
-    static const QHash<QString, QString> aliases{
-        {QStringLiteral("equals"), QStringLiteral("exact_match")},
-        {QStringLiteral("exact"), QStringLiteral("exact_match")},
-        {QStringLiteral("startswith"), QStringLiteral("starts_with")},
-        {QStringLiteral("is_valid_json"), QStringLiteral("is_json")},
-        {QStringLiteral("json_equality"), QStringLiteral("json_equal")},
-        {QStringLiteral("is_json_schema"), QStringLiteral("json_schema")},
-        {QStringLiteral("string_distance"), QStringLiteral("levenshtein")},
-        {QStringLiteral("length"), QStringLiteral("length_chars")},
-        {QStringLiteral("embedding"), QStringLiteral("embedding_similarity")},
-        {QStringLiteral("similar"), QStringLiteral("embedding_similarity")},
-        {QStringLiteral("labelled_criteria"), QStringLiteral("labeled_criteria")},
-        {QStringLiteral("rubric"), QStringLiteral("score_rubric")},
-        {QStringLiteral("number"), QStringLiteral("number_within")},
-    };
-    return aliases.value(type, type);
+    return std::shared_ptr<const Evaluator>(
+        std::make_shared<FunctionEvaluator>(spec, threshold, std::move(fn)));
 }
 
-QStringList evaluatorTypes()
+EvaluatorResult bad(const EvaluatorSpec& spec, const QString& why)
 {
-    return {QStringLiteral("exact_match"),
-            QStringLiteral("contains"),
-            QStringLiteral("icontains"),
-            QStringLiteral("contains_any"),
-            QStringLiteral("contains_all"),
-            QStringLiteral("regex"),
-            QStringLiteral("starts_with"),
-            QStringLiteral("number_within"),
-            QStringLiteral("is_json"),
-            QStringLiteral("json_schema"),
-            QStringLiteral("json_equal"),
-            QStringLiteral("json_edit_distance"),
-            QStringLiteral("levenshtein"),
-            QStringLiteral("length_chars"),
-            QStringLiteral("length_tokens"),
-            QStringLiteral("latency"),
-            QStringLiteral("cost"),
-            QStringLiteral("embedding_similarity"),
-            QStringLiteral("criteria"),
-            QStringLiteral("labeled_criteria"),
-            QStringLiteral("qa"),
-            QStringLiteral("cot_qa"),
-            QStringLiteral("context_qa"),
-            QStringLiteral("score_rubric"),
-            QStringLiteral("pairwise"),
-            QStringLiteral("trajectory"),
-            QStringLiteral("pdl")};
+    return makeError(QStringLiteral("evaluator %1 (%2): %3").arg(spec.name, spec.type, why));
+}
+
+Qt::CaseSensitivity caseSensitivity(const QJsonObject& o)
+{
+    return o.value(QStringLiteral("ignore_case")).toBool(false) ? Qt::CaseInsensitive
+                                                                : Qt::CaseSensitive;
+}
+
+} // namespace
+
+EvaluatorResult createExactMatch(const EvaluatorSpec& spec, const QString& /*type*/,
+                                 const EvaluatorContext& /*context*/)
+{
+    const QJsonObject o = spec.options;
+    const Qt::CaseSensitivity cs = caseSensitivity(o);
+    const bool trim = o.value(QStringLiteral("trim")).toBool(true);
+    return made(spec, 1.0, [o, trim, cs](const EvalCase& c, const CancelToken&) {
+        const std::optional<QString> expected = expectedText(o, c);
+        if (!expected)
+            return failure(QStringLiteral("no reference to compare with"));
+        const QString a = trim ? c.output.trimmed() : c.output;
+        const QString b = trim ? expected->trimmed() : *expected;
+        const bool same = a.compare(b, cs) == 0;
+        return verdict(same, same ? QStringLiteral("the output equals the reference")
+                                  : QStringLiteral("the output %1 differs from the reference %2")
+                                        .arg(quoteShort(a), quoteShort(b)));
+    });
+}
+
+EvaluatorResult createContains(const EvaluatorSpec& spec, const QString& type,
+                               const EvaluatorContext& /*context*/)
+{
+    const QJsonObject o = spec.options;
+    const Qt::CaseSensitivity cs = caseSensitivity(o);
+    const Qt::CaseSensitivity c2 = type == QLatin1String("icontains") ? Qt::CaseInsensitive : cs;
+    const bool starts = type == QLatin1String("starts_with");
+    return made(spec, 1.0, [o, c2, starts](const EvalCase& c, const CancelToken&) {
+        const std::optional<QString> expected = expectedText(o, c);
+        if (!expected)
+            return failure(QStringLiteral("no `value` and no reference to look for"));
+        const bool found = starts ? c.output.trimmed().startsWith(*expected, c2)
+                                  : c.output.contains(*expected, c2);
+        return verdict(
+            found,
+            QStringLiteral("the output %1 %2")
+                .arg(found ? QStringLiteral("has") : QStringLiteral("does not have"),
+                     (starts ? QStringLiteral("the prefix ") : QString()) + quoteShort(*expected)));
+    });
+}
+
+EvaluatorResult createContainsList(const EvaluatorSpec& spec, const QString& type,
+                                   const EvaluatorContext& /*context*/)
+{
+    const QJsonObject o = spec.options;
+    const Qt::CaseSensitivity cs = caseSensitivity(o);
+    const bool all = type.endsWith(QLatin1String("_all"));
+    const Qt::CaseSensitivity c2 = type.startsWith(QLatin1Char('i')) ? Qt::CaseInsensitive : cs;
+    const QStringList values = stringList(o.value(QStringLiteral("values")).isUndefined()
+                                              ? o.value(QStringLiteral("value"))
+                                              : o.value(QStringLiteral("values")));
+    if (values.isEmpty())
+        return bad(spec, QStringLiteral("needs `values`: a list of strings"));
+    return made(spec, 1.0, [values, all, c2](const EvalCase& c, const CancelToken&) {
+        QStringList found, missing;
+        for (const QString& v : values)
+            (c.output.contains(v, c2) ? found : missing) << quoteShort(v, 40);
+        const bool ok = all ? missing.isEmpty() : !found.isEmpty();
+        Score s = verdict(ok, QString());
+        if (all)
+            s.score = double(found.size()) / double(values.size());
+        s.reasoning =
+            missing.isEmpty()
+                ? QStringLiteral("found all of %1").arg(found.join(QStringLiteral(", ")))
+            : found.isEmpty()
+                ? QStringLiteral("found none of %1").arg(missing.join(QStringLiteral(", ")))
+                : QStringLiteral("found %1; missing %2")
+                      .arg(found.join(QStringLiteral(", ")), missing.join(QStringLiteral(", ")));
+        return s;
+    });
+}
+
+EvaluatorResult createRegex(const EvaluatorSpec& spec, const QString& /*type*/,
+                            const EvaluatorContext& /*context*/)
+{
+    const QJsonObject o = spec.options;
+    const QString pattern =
+        o.value(QStringLiteral("pattern")).toString(o.value(QStringLiteral("value")).toString());
+    QRegularExpression re(pattern, caseSensitivity(o) == Qt::CaseInsensitive
+                                       ? QRegularExpression::CaseInsensitiveOption
+                                       : QRegularExpression::NoPatternOption);
+    if (pattern.isEmpty() || !re.isValid())
+        return bad(spec, pattern.isEmpty()
+                             ? QStringLiteral("needs `pattern`")
+                             : QStringLiteral("bad pattern: %1").arg(re.errorString()));
+    const bool full = o.value(QStringLiteral("full_match")).toBool(false);
+    if (full)
+        re.setPattern(QRegularExpression::anchoredPattern(pattern));
+    return made(spec, 1.0, [re, pattern](const EvalCase& c, const CancelToken&) {
+        const auto m = re.match(c.output);
+        return verdict(
+            m.hasMatch(),
+            m.hasMatch() ? QStringLiteral("/%1/ matches %2").arg(pattern, quoteShort(m.captured(0)))
+                         : QStringLiteral("/%1/ does not match").arg(pattern));
+    });
+}
+
+EvaluatorResult createNumberWithin(const EvaluatorSpec& spec, const QString& /*type*/,
+                                   const EvaluatorContext& /*context*/)
+{
+    const QJsonObject o = spec.options;
+    const double tolerance = o.value(QStringLiteral("tolerance")).toDouble(0);
+    return made(spec, 1.0, [o, tolerance](const EvalCase& c, const CancelToken&) {
+        const std::optional<QString> expectedText_ = expectedText(o, c);
+        const std::optional<double> expected =
+            expectedText_ ? parseNumber(*expectedText_) : std::nullopt;
+        if (!expected)
+            return failure(QStringLiteral("no number to compare with"));
+        const std::optional<double> got = parseNumber(c.output);
+        if (!got)
+            return verdict(false, QStringLiteral("no number in the output"));
+        const double diff = std::fabs(*got - *expected);
+        return verdict(diff <= tolerance + 1e-12,
+                       QStringLiteral("%1 vs %2: off by %3 (tolerance %4)")
+                           .arg(*got, 0, 'g', 15)
+                           .arg(*expected, 0, 'g', 15)
+                           .arg(diff, 0, 'g', 6)
+                           .arg(tolerance));
+    });
+}
+
+EvaluatorResult createIsJson(const EvaluatorSpec& spec, const QString& /*type*/,
+                             const EvaluatorContext& /*context*/)
+{
+    return made(spec, 1.0, [](const EvalCase& c, const CancelToken&) {
+        QString why;
+        const bool ok = parseJson(c.output, &why).has_value();
+        return verdict(ok, ok ? QStringLiteral("the output is JSON") : why);
+    });
+}
+
+EvaluatorResult createJsonSchema(const EvaluatorSpec& spec, const QString& /*type*/,
+                                 const EvaluatorContext& /*context*/)
+{
+    const QJsonObject o = spec.options;
+    const QJsonValue schema = o.value(QStringLiteral("schema"));
+    if (!schema.isObject() && !schema.isBool())
+        return bad(spec, QStringLiteral("needs `schema`: a JSON Schema"));
+    Result<pdl::JsonSchema> compiled = pdl::JsonSchema::compile(pdl::fromQJsonValue(schema));
+    if (!compiled.ok())
+        return bad(spec, compiled.error().message);
+    const pdl::JsonSchema validator = *compiled;
+    return made(spec, 1.0, [validator](const EvalCase& c, const CancelToken&) {
+        QString why;
+        const std::optional<QJsonValue> v = parseJson(c.output, &why);
+        if (!v)
+            return verdict(false, why);
+        QStringList errors;
+        for (const pdl::ValidationError& e : validator.validate(pdl::fromQJsonValue(*v), 10))
+            errors << QString::fromStdString(e.toString());
+        return verdict(errors.isEmpty(), errors.isEmpty()
+                                             ? QStringLiteral("the output matches the schema")
+                                             : errors.join(QLatin1Char('\n')));
+    });
+}
+
+EvaluatorResult createJsonEqual(const EvaluatorSpec& spec, const QString& type,
+                                const EvaluatorContext& /*context*/)
+{
+    const QJsonObject o = spec.options;
+    const bool distance = type == QLatin1String("json_edit_distance");
+    return made(spec, distance ? 0.8 : 1.0, [o, distance](const EvalCase& c, const CancelToken&) {
+        QString why;
+        const std::optional<QJsonValue> expected = referenceJson(o, c, &why);
+        if (!expected)
+            return failure(why);
+        const std::optional<QJsonValue> got = parseJson(c.output, &why);
+        if (!got)
+            return verdict(false, QStringLiteral("the output is %1").arg(why));
+        if (!distance) {
+            const bool same =
+                pdl::jsonEquals(pdl::fromQJsonValue(*got), pdl::fromQJsonValue(*expected));
+            return verdict(same, same ? QStringLiteral("equal as JSON")
+                                      : QStringLiteral("%1 differs from %2")
+                                            .arg(quoteShort(canonicalJson(*got)),
+                                                 quoteShort(canonicalJson(*expected))));
+        }
+        bool truncated = false;
+        const double d = jsonEditDistance(*got, *expected, &truncated);
+        Score s = verdict(false, QStringLiteral("edit distance %1 between the canonical "
+                                                "forms%2")
+                                     .arg(d, 0, 'f', 4)
+                                     .arg(truncated ? truncationNote() : QString()));
+        s.score = 1.0 - d;
+        return s;
+    });
+}
+
+EvaluatorResult createLevenshtein(const EvaluatorSpec& spec, const QString& /*type*/,
+                                  const EvaluatorContext& /*context*/)
+{
+    const QJsonObject o = spec.options;
+    return made(spec, 0.8, [o](const EvalCase& c, const CancelToken&) {
+        const std::optional<QString> expected = expectedText(o, c);
+        if (!expected)
+            return failure(QStringLiteral("no reference to compare with"));
+        bool truncated = false;
+        const QString output = c.output.trimmed();
+        const QString reference = expected->trimmed();
+        const QStringView a = firstCodePoints(output, kMaxEditDistanceChars, &truncated);
+        const QStringView b = firstCodePoints(reference, kMaxEditDistanceChars, &truncated);
+        const int d = levenshtein(a, b);
+        const int longest = std::max(codePointCount(a), codePointCount(b));
+        Score s;
+        s.score = longest == 0 ? 1.0 : 1.0 - double(d) / double(longest);
+        s.reasoning = QStringLiteral("%1 edits (similarity %2)%3")
+                          .arg(d)
+                          .arg(s.score, 0, 'f', 4)
+                          .arg(truncated ? truncationNote() : QString());
+        return s;
+    });
+}
+
+EvaluatorResult createLength(const EvaluatorSpec& spec, const QString& type,
+                             const EvaluatorContext& /*context*/)
+{
+    const QJsonObject o = spec.options;
+    const bool tokens = type == QLatin1String("length_tokens");
+    const bool width = o.value(QStringLiteral("east_asian_width")).toBool(false);
+    const int min = o.value(QStringLiteral("min")).toInt(0);
+    const int max = o.value(QStringLiteral("max")).toInt(-1);
+    if (!o.contains(QStringLiteral("min")) && !o.contains(QStringLiteral("max")))
+        return bad(spec, QStringLiteral("needs `min`, `max` or both"));
+    return made(spec, 1.0, [tokens, width, min, max](const EvalCase& c, const CancelToken&) {
+        const QString text = c.output.trimmed();
+        const int n = tokens  ? approximateTokens(text)
+                      : width ? eastAsianWidth(text)
+                              : codePointCount(text);
+        const QString unit = tokens  ? QStringLiteral("tokens (approximate)")
+                             : width ? QStringLiteral("columns (East Asian width)")
+                                     : QStringLiteral("characters");
+        const bool ok = n >= min && (max < 0 || n <= max);
+        return verdict(ok, QStringLiteral("%1 %2; allowed %3–%4")
+                               .arg(n)
+                               .arg(unit)
+                               .arg(min)
+                               .arg(max < 0 ? QStringLiteral("∞") : QString::number(max)));
+    });
+}
+
+EvaluatorResult createLatency(const EvaluatorSpec& spec, const QString& /*type*/,
+                              const EvaluatorContext& /*context*/)
+{
+    const QJsonObject o = spec.options;
+    const double maxMs = o.value(QStringLiteral("max_ms")).toDouble(-1);
+    if (maxMs < 0)
+        return bad(spec, QStringLiteral("needs `max_ms`"));
+    return made(spec, 1.0, [maxMs](const EvalCase& c, const CancelToken&) {
+        return verdict(
+            c.run.latencyMs <= maxMs,
+            QStringLiteral("%1 ms; budget %2 ms").arg(c.run.latencyMs, 0, 'f', 1).arg(maxMs));
+    });
+}
+
+EvaluatorResult createCost(const EvaluatorSpec& spec, const QString& /*type*/,
+                           const EvaluatorContext& /*context*/)
+{
+    const QJsonObject o = spec.options;
+    const double max = o.value(QStringLiteral("max")).toDouble(-1);
+    if (max < 0)
+        return bad(spec, QStringLiteral("needs `max`"));
+    return made(spec, 1.0, [max](const EvalCase& c, const CancelToken&) {
+        if (!c.run.cost)
+            return failure(QStringLiteral("the run's cost is not known (no price for its "
+                                          "models)"));
+        return verdict(*c.run.cost <= max,
+                       QStringLiteral("cost %1; budget %2").arg(*c.run.cost).arg(max));
+    });
+}
+
+EvaluatorResult createEmbedding(const EvaluatorSpec& spec, const QString& /*type*/,
+                                const EvaluatorContext& context)
+{
+    const QJsonObject o = spec.options;
+    const QString model = o.value(QStringLiteral("model")).toString(context.embeddingModel);
+    auto provider = context.models;
+    if (!provider)
+        return bad(spec, QStringLiteral("needs a model provider"));
+    if (model.isEmpty())
+        return bad(spec, QStringLiteral("no embedding model (`model:` or the suite's "
+                                        "`embedding_model:`)"));
+    return made(spec, 0.8, [o, provider, model](const EvalCase& c, const CancelToken& cancel) {
+        const std::optional<QString> expected = expectedText(o, c);
+        if (!expected)
+            return failure(QStringLiteral("no reference to compare with"));
+        auto vectors = provider->embed(model.toStdString(),
+                                       {c.output.toStdString(), expected->toStdString()}, cancel);
+        if (!vectors.ok())
+            return failure(QStringLiteral("embedding failed: %1").arg(vectors.error().message));
+        if (vectors->size() != 2)
+            return failure(
+                QStringLiteral("embedding gave %1 vectors for 2 texts").arg(vectors->size()));
+        Score s;
+        const double cos = cosine(vectors->at(0), vectors->at(1));
+        s.score = std::clamp(cos, 0.0, 1.0);
+        s.reasoning = QStringLiteral("cosine similarity %1 (%2)").arg(cos, 0, 'f', 4).arg(model);
+        return s;
+    });
+}
+
+EvaluatorResult createCriteria(const EvaluatorSpec& spec, const QString& type,
+                               const EvaluatorContext& context)
+{
+    const QJsonObject o = spec.options;
+    Result<JudgeSetup> setup = judgeSetup(spec, context);
+    if (!setup.ok())
+        return bad(spec, setup.error().message);
+    const JudgeSetup j = *setup;
+    QString error;
+    const QString text = criteriaText(o.value(QStringLiteral("criteria")), j.language, &error);
+    if (!error.isEmpty())
+        return bad(spec, error);
+    const bool labeled = type == QLatin1String("labeled_criteria");
+    return made(spec, 1.0, [o, j, text, labeled](const EvalCase& c, const CancelToken& cancel) {
+        const QString reference = valueText(c.reference);
+        if (labeled && reference.isEmpty())
+            return failure(QStringLiteral("labeled criteria need a reference"));
+        return yesNo(j,
+                     judge::criteriaPrompt(j.language, inputText(o, c.inputs), c.output, text,
+                                           labeled ? &reference : nullptr),
+                     cancel);
+    });
+}
+
+EvaluatorResult createQa(const EvaluatorSpec& spec, const QString& type,
+                         const EvaluatorContext& context)
+{
+    const QJsonObject o = spec.options;
+    Result<JudgeSetup> setup = judgeSetup(spec, context);
+    if (!setup.ok())
+        return bad(spec, setup.error().message);
+    const JudgeSetup j = *setup;
+    const bool cot = type != QLatin1String("qa");
+    const bool withContext = type == QLatin1String("context_qa");
+    const QString contextKey =
+        o.value(QStringLiteral("context_key")).toString(QStringLiteral("context"));
+    return made(spec, 1.0,
+                [o, j, cot, withContext, contextKey](const EvalCase& c, const CancelToken& cancel) {
+                    const QString reference = valueText(c.reference);
+                    if (reference.isEmpty())
+                        return failure(QStringLiteral("QA needs a reference answer"));
+                    const QString ctx = valueText(c.inputs.value(contextKey));
+                    return yesNo(j,
+                                 judge::qaPrompt(j.language, inputText(o, c.inputs), c.output,
+                                                 reference, withContext ? &ctx : nullptr, cot),
+                                 cancel);
+                });
+}
+
+EvaluatorResult createScoreRubric(const EvaluatorSpec& spec, const QString& /*type*/,
+                                  const EvaluatorContext& context)
+{
+    const QJsonObject o = spec.options;
+    Result<JudgeSetup> setup = judgeSetup(spec, context);
+    if (!setup.ok())
+        return bad(spec, setup.error().message);
+    const JudgeSetup j = *setup;
+    const QString rubric = o.value(QStringLiteral("rubric"))
+                               .toString(QStringLiteral(
+                                   "10: fully correct, clear and complete; 1: wrong or useless."));
+    const bool labeled = o.value(QStringLiteral("use_reference")).toBool(false);
+    return made(spec, 0.7, [o, j, rubric, labeled](const EvalCase& c, const CancelToken& cancel) {
+        const QString reference = valueText(c.reference);
+        Result<QString> reply =
+            ask(j,
+                judge::rubricPrompt(j.language, inputText(o, c.inputs), c.output, rubric,
+                                    labeled ? &reference : nullptr),
+                cancel);
+        if (!reply.ok())
+            return failure(QStringLiteral("judge call failed: %1").arg(reply.error().message));
+        const std::optional<int> rating = judge::parseRating(*reply);
+        if (!rating)
+            return failure(QStringLiteral("judge did not answer with a rating from 1 to "
+                                          "10 on its last line; it replied:\n%1")
+                               .arg(*reply));
+        Score s;
+        s.score = *rating / 10.0;
+        s.label = QString::number(*rating);
+        s.reasoning = reply->trimmed();
+        return s;
+    });
+}
+
+EvaluatorResult createPairwise(const EvaluatorSpec& spec, const QString& /*type*/,
+                               const EvaluatorContext& context)
+{
+    const QJsonObject o = spec.options;
+    Result<JudgeSetup> setup = judgeSetup(spec, context);
+    if (!setup.ok())
+        return bad(spec, setup.error().message);
+    const JudgeSetup j = *setup;
+    QString error;
+    QJsonValue criteriaValue = o.value(QStringLiteral("criteria"));
+    if (criteriaValue.isUndefined())
+        criteriaValue = QStringLiteral("helpfulness");
+    const QString text = criteriaText(criteriaValue, j.language, &error);
+    const bool labeled = o.value(QStringLiteral("use_reference")).toBool(false);
+    return made(spec, 0.5, [o, j, text, labeled](const EvalCase& c, const CancelToken& cancel) {
+        if (!c.hasOtherOutput)
+            return failure(QStringLiteral("pairwise needs another output to compare with "
+                                          "(a baseline experiment)"));
+        const QString reference = valueText(c.reference);
+        const QString input = inputText(o, c.inputs);
+        // Twice, swapped: a judge that prefers a position disagrees with itself -> a tie.
+        Result<QString> first =
+            ask(j,
+                judge::pairwisePrompt(j.language, input, c.output, c.otherOutput, text,
+                                      labeled ? &reference : nullptr),
+                cancel);
+        if (!first.ok())
+            return failure(QStringLiteral("judge call failed: %1").arg(first.error().message));
+        Result<QString> second =
+            ask(j,
+                judge::pairwisePrompt(j.language, input, c.otherOutput, c.output, text,
+                                      labeled ? &reference : nullptr),
+                cancel);
+        if (!second.ok())
+            return failure(QStringLiteral("judge call failed: %1").arg(second.error().message));
+        const auto a = judge::parsePreference(*first);
+        const auto b = judge::parsePreference(*second);
+        if (!a || !b)
+            return failure(QStringLiteral("judge did not answer A, B or C on its last line; "
+                                          "it replied:\n%1")
+                               .arg(!a ? *first : *second));
+        // In the first call the output is A; in the second it is B.
+        const double v1 = *a == QLatin1Char('A') ? 1 : *a == QLatin1Char('B') ? 0 : 0.5;
+        const double v2 = *b == QLatin1Char('B') ? 1 : *b == QLatin1Char('A') ? 0 : 0.5;
+        Score s;
+        s.score = v1 == v2 ? v1 : 0.5;
+        s.label = s.score == 1   ? QStringLiteral("better")
+                  : s.score == 0 ? QStringLiteral("worse")
+                                 : QStringLiteral("tie");
+        s.reasoning =
+            QStringLiteral("%1\n\n--- order swapped ---\n%2%3")
+                .arg(first->trimmed(), second->trimmed(),
+                     v1 != v2 ? QStringLiteral("\n\n(the two orders disagree: a tie)") : QString());
+        return s;
+    });
 }
 
 Result<std::shared_ptr<const Evaluator>> createEvaluator(const EvaluatorSpec& given,
@@ -388,407 +792,22 @@ Result<std::shared_ptr<const Evaluator>> createEvaluator(const EvaluatorSpec& gi
     if (Result<bool> checked = checkEvaluatorSpec(given); !checked)
         return checked.error();
     EvaluatorSpec spec = given;
-    const QString type = normalizeType(spec.type);
     if (spec.name.isEmpty())
         spec.name = spec.type;
-    const QJsonObject o = spec.options;
-    auto make = [&](double threshold, JudgeFn fn) -> Result<std::shared_ptr<const Evaluator>> {
-        return std::shared_ptr<const Evaluator>(
-            std::make_shared<FunctionEvaluator>(spec, threshold, std::move(fn)));
-    };
-    auto bad = [&](const QString& why) -> Result<std::shared_ptr<const Evaluator>> {
-        return makeError(QStringLiteral("evaluator %1 (%2): %3").arg(spec.name, spec.type, why));
-    };
-    const bool ignoreCase = o.value(QStringLiteral("ignore_case")).toBool(false);
-    const Qt::CaseSensitivity cs = ignoreCase ? Qt::CaseInsensitive : Qt::CaseSensitive;
-
-    if (type == QLatin1String("exact_match")) {
-        const bool trim = o.value(QStringLiteral("trim")).toBool(true);
-        return make(1.0, [o, trim, cs](const EvalCase& c, const CancelToken&) {
-            const std::optional<QString> expected = expectedText(o, c);
-            if (!expected)
-                return failure(QStringLiteral("no reference to compare with"));
-            const QString a = trim ? c.output.trimmed() : c.output;
-            const QString b = trim ? expected->trimmed() : *expected;
-            const bool same = a.compare(b, cs) == 0;
-            return verdict(same, same
-                                     ? QStringLiteral("the output equals the reference")
-                                     : QStringLiteral("the output %1 differs from the reference %2")
-                                           .arg(quoteShort(a), quoteShort(b)));
-        });
-    }
-    if (type == QLatin1String("contains") || type == QLatin1String("icontains") ||
-        type == QLatin1String("starts_with")) {
-        const Qt::CaseSensitivity c2 =
-            type == QLatin1String("icontains") ? Qt::CaseInsensitive : cs;
-        const bool starts = type == QLatin1String("starts_with");
-        return make(1.0, [o, c2, starts](const EvalCase& c, const CancelToken&) {
-            const std::optional<QString> expected = expectedText(o, c);
-            if (!expected)
-                return failure(QStringLiteral("no `value` and no reference to look for"));
-            const bool found = starts ? c.output.trimmed().startsWith(*expected, c2)
-                                      : c.output.contains(*expected, c2);
-            return verdict(found,
-                           QStringLiteral("the output %1 %2")
-                               .arg(found ? QStringLiteral("has") : QStringLiteral("does not have"),
-                                    (starts ? QStringLiteral("the prefix ") : QString()) +
-                                        quoteShort(*expected)));
-        });
-    }
-    if (type == QLatin1String("contains_any") || type == QLatin1String("contains_all") ||
-        type == QLatin1String("icontains_any") || type == QLatin1String("icontains_all")) {
-        const bool all = type.endsWith(QLatin1String("_all"));
-        const Qt::CaseSensitivity c2 = type.startsWith(QLatin1Char('i')) ? Qt::CaseInsensitive : cs;
-        const QStringList values = stringList(o.value(QStringLiteral("values")).isUndefined()
-                                                  ? o.value(QStringLiteral("value"))
-                                                  : o.value(QStringLiteral("values")));
-        if (values.isEmpty())
-            return bad(QStringLiteral("needs `values`: a list of strings"));
-        return make(1.0, [values, all, c2](const EvalCase& c, const CancelToken&) {
-            QStringList found, missing;
-            for (const QString& v : values)
-                (c.output.contains(v, c2) ? found : missing) << quoteShort(v, 40);
-            const bool ok = all ? missing.isEmpty() : !found.isEmpty();
-            Score s = verdict(ok, QString());
-            if (all)
-                s.score = double(found.size()) / double(values.size());
-            s.reasoning =
-                missing.isEmpty()
-                    ? QStringLiteral("found all of %1").arg(found.join(QStringLiteral(", ")))
-                : found.isEmpty()
-                    ? QStringLiteral("found none of %1").arg(missing.join(QStringLiteral(", ")))
-                    : QStringLiteral("found %1; missing %2")
-                          .arg(found.join(QStringLiteral(", ")),
-                               missing.join(QStringLiteral(", ")));
-            return s;
-        });
-    }
-    if (type == QLatin1String("regex")) {
-        const QString pattern = o.value(QStringLiteral("pattern"))
-                                    .toString(o.value(QStringLiteral("value")).toString());
-        QRegularExpression re(pattern, ignoreCase ? QRegularExpression::CaseInsensitiveOption
-                                                  : QRegularExpression::NoPatternOption);
-        if (pattern.isEmpty() || !re.isValid())
-            return bad(pattern.isEmpty() ? QStringLiteral("needs `pattern`")
-                                         : QStringLiteral("bad pattern: %1").arg(re.errorString()));
-        const bool full = o.value(QStringLiteral("full_match")).toBool(false);
-        if (full)
-            re.setPattern(QRegularExpression::anchoredPattern(pattern));
-        return make(1.0, [re, pattern](const EvalCase& c, const CancelToken&) {
-            const auto m = re.match(c.output);
-            return verdict(
-                m.hasMatch(),
-                m.hasMatch()
-                    ? QStringLiteral("/%1/ matches %2").arg(pattern, quoteShort(m.captured(0)))
-                    : QStringLiteral("/%1/ does not match").arg(pattern));
-        });
-    }
-    if (type == QLatin1String("number_within")) {
-        const double tolerance = o.value(QStringLiteral("tolerance")).toDouble(0);
-        return make(1.0, [o, tolerance](const EvalCase& c, const CancelToken&) {
-            const std::optional<QString> expectedText_ = expectedText(o, c);
-            const std::optional<double> expected =
-                expectedText_ ? parseNumber(*expectedText_) : std::nullopt;
-            if (!expected)
-                return failure(QStringLiteral("no number to compare with"));
-            const std::optional<double> got = parseNumber(c.output);
-            if (!got)
-                return verdict(false, QStringLiteral("no number in the output"));
-            const double diff = std::fabs(*got - *expected);
-            return verdict(diff <= tolerance + 1e-12,
-                           QStringLiteral("%1 vs %2: off by %3 (tolerance %4)")
-                               .arg(*got, 0, 'g', 15)
-                               .arg(*expected, 0, 'g', 15)
-                               .arg(diff, 0, 'g', 6)
-                               .arg(tolerance));
-        });
-    }
-    if (type == QLatin1String("is_json")) {
-        return make(1.0, [](const EvalCase& c, const CancelToken&) {
-            QString why;
-            const bool ok = parseJson(c.output, &why).has_value();
-            return verdict(ok, ok ? QStringLiteral("the output is JSON") : why);
-        });
-    }
-    if (type == QLatin1String("json_schema")) {
-        const QJsonValue schema = o.value(QStringLiteral("schema"));
-        if (!schema.isObject() && !schema.isBool())
-            return bad(QStringLiteral("needs `schema`: a JSON Schema"));
-        Result<pdl::JsonSchema> compiled = pdl::JsonSchema::compile(toPdlValue(schema));
-        if (!compiled.ok())
-            return bad(compiled.error().message);
-        const pdl::JsonSchema validator = *compiled;
-        return make(1.0, [validator](const EvalCase& c, const CancelToken&) {
-            QString why;
-            const std::optional<QJsonValue> v = parseJson(c.output, &why);
-            if (!v)
-                return verdict(false, why);
-            QStringList errors;
-            for (const pdl::ValidationError& e : validator.validate(toPdlValue(*v), 10))
-                errors << QString::fromStdString(e.toString());
-            return verdict(errors.isEmpty(), errors.isEmpty()
-                                                 ? QStringLiteral("the output matches the schema")
-                                                 : errors.join(QLatin1Char('\n')));
-        });
-    }
-    if (type == QLatin1String("json_equal") || type == QLatin1String("json_edit_distance")) {
-        const bool distance = type == QLatin1String("json_edit_distance");
-        return make(distance ? 0.8 : 1.0, [o, distance](const EvalCase& c, const CancelToken&) {
-            QString why;
-            const std::optional<QJsonValue> expected = referenceJson(o, c, &why);
-            if (!expected)
-                return failure(why);
-            const std::optional<QJsonValue> got = parseJson(c.output, &why);
-            if (!got)
-                return verdict(false, QStringLiteral("the output is %1").arg(why));
-            if (!distance) {
-                const bool same = pdl::jsonEquals(toPdlValue(*got), toPdlValue(*expected));
-                return verdict(same, same ? QStringLiteral("equal as JSON")
-                                          : QStringLiteral("%1 differs from %2")
-                                                .arg(quoteShort(canonicalJson(*got)),
-                                                     quoteShort(canonicalJson(*expected))));
-            }
-            bool truncated = false;
-            const double d = jsonEditDistance(*got, *expected, &truncated);
-            Score s = verdict(false, QStringLiteral("edit distance %1 between the canonical "
-                                                    "forms%2")
-                                         .arg(d, 0, 'f', 4)
-                                         .arg(truncated ? truncationNote() : QString()));
-            s.score = 1.0 - d;
-            return s;
-        });
-    }
-    if (type == QLatin1String("levenshtein")) {
-        return make(0.8, [o](const EvalCase& c, const CancelToken&) {
-            const std::optional<QString> expected = expectedText(o, c);
-            if (!expected)
-                return failure(QStringLiteral("no reference to compare with"));
-            bool truncated = false;
-            const QString output = c.output.trimmed();
-            const QString reference = expected->trimmed();
-            const QStringView a = firstCodePoints(output, kMaxEditDistanceChars, &truncated);
-            const QStringView b = firstCodePoints(reference, kMaxEditDistanceChars, &truncated);
-            const int d = levenshtein(a, b);
-            const int longest = std::max(codePointCount(a), codePointCount(b));
-            Score s;
-            s.score = longest == 0 ? 1.0 : 1.0 - double(d) / double(longest);
-            s.reasoning = QStringLiteral("%1 edits (similarity %2)%3")
-                              .arg(d)
-                              .arg(s.score, 0, 'f', 4)
-                              .arg(truncated ? truncationNote() : QString());
-            return s;
-        });
-    }
-    if (type == QLatin1String("length_chars") || type == QLatin1String("length_tokens")) {
-        const bool tokens = type == QLatin1String("length_tokens");
-        const bool width = o.value(QStringLiteral("east_asian_width")).toBool(false);
-        const int min = o.value(QStringLiteral("min")).toInt(0);
-        const int max = o.value(QStringLiteral("max")).toInt(-1);
-        if (!o.contains(QStringLiteral("min")) && !o.contains(QStringLiteral("max")))
-            return bad(QStringLiteral("needs `min`, `max` or both"));
-        return make(1.0, [tokens, width, min, max](const EvalCase& c, const CancelToken&) {
-            const QString text = c.output.trimmed();
-            const int n = tokens  ? approximateTokens(text)
-                          : width ? eastAsianWidth(text)
-                                  : codePointCount(text);
-            const QString unit = tokens  ? QStringLiteral("tokens (approximate)")
-                                 : width ? QStringLiteral("columns (East Asian width)")
-                                         : QStringLiteral("characters");
-            const bool ok = n >= min && (max < 0 || n <= max);
-            return verdict(ok, QStringLiteral("%1 %2; allowed %3–%4")
-                                   .arg(n)
-                                   .arg(unit)
-                                   .arg(min)
-                                   .arg(max < 0 ? QStringLiteral("∞") : QString::number(max)));
-        });
-    }
-    if (type == QLatin1String("latency")) {
-        const double maxMs = o.value(QStringLiteral("max_ms")).toDouble(-1);
-        if (maxMs < 0)
-            return bad(QStringLiteral("needs `max_ms`"));
-        return make(1.0, [maxMs](const EvalCase& c, const CancelToken&) {
-            return verdict(
-                c.run.latencyMs <= maxMs,
-                QStringLiteral("%1 ms; budget %2 ms").arg(c.run.latencyMs, 0, 'f', 1).arg(maxMs));
-        });
-    }
-    if (type == QLatin1String("cost")) {
-        const double max = o.value(QStringLiteral("max")).toDouble(-1);
-        if (max < 0)
-            return bad(QStringLiteral("needs `max`"));
-        return make(1.0, [max](const EvalCase& c, const CancelToken&) {
-            if (!c.run.cost)
-                return failure(QStringLiteral("the run's cost is not known (no price for its "
-                                              "models)"));
-            return verdict(*c.run.cost <= max,
-                           QStringLiteral("cost %1; budget %2").arg(*c.run.cost).arg(max));
-        });
-    }
-    if (type == QLatin1String("embedding_similarity")) {
-        const QString model = o.value(QStringLiteral("model")).toString(context.embeddingModel);
-        auto provider = context.models;
-        if (!provider)
-            return bad(QStringLiteral("needs a model provider"));
-        if (model.isEmpty())
-            return bad(QStringLiteral("no embedding model (`model:` or the suite's "
-                                      "`embedding_model:`)"));
-        return make(0.8, [o, provider, model](const EvalCase& c, const CancelToken& cancel) {
-            const std::optional<QString> expected = expectedText(o, c);
-            if (!expected)
-                return failure(QStringLiteral("no reference to compare with"));
-            auto vectors = provider->embed(
-                model.toStdString(), {c.output.toStdString(), expected->toStdString()}, cancel);
-            if (!vectors.ok())
-                return failure(QStringLiteral("embedding failed: %1").arg(vectors.error().message));
-            if (vectors->size() != 2)
-                return failure(
-                    QStringLiteral("embedding gave %1 vectors for 2 texts").arg(vectors->size()));
-            Score s;
-            const double cos = cosine(vectors->at(0), vectors->at(1));
-            s.score = std::clamp(cos, 0.0, 1.0);
-            s.reasoning =
-                QStringLiteral("cosine similarity %1 (%2)").arg(cos, 0, 'f', 4).arg(model);
-            return s;
-        });
-    }
-
-    // --- model-graded ---
-    const bool criteria =
-        type == QLatin1String("criteria") || type == QLatin1String("labeled_criteria");
-    const bool qa = type == QLatin1String("qa") || type == QLatin1String("cot_qa") ||
-                    type == QLatin1String("context_qa");
-    if (criteria || qa || type == QLatin1String("score_rubric") ||
-        type == QLatin1String("pairwise")) {
-        Result<JudgeSetup> setup = judgeSetup(spec, context);
-        if (!setup.ok())
-            return bad(setup.error().message);
-        const JudgeSetup j = *setup;
-        if (criteria) {
-            QString error;
-            const QString text =
-                criteriaText(o.value(QStringLiteral("criteria")), j.language, &error);
-            if (!error.isEmpty())
-                return bad(error);
-            const bool labeled = type == QLatin1String("labeled_criteria");
-            return make(1.0, [o, j, text, labeled](const EvalCase& c, const CancelToken& cancel) {
-                const QString reference = valueText(c.reference);
-                if (labeled && reference.isEmpty())
-                    return failure(QStringLiteral("labeled criteria need a reference"));
-                return yesNo(j,
-                             judge::criteriaPrompt(j.language, inputText(o, c.inputs), c.output,
-                                                   text, labeled ? &reference : nullptr),
-                             cancel);
-            });
-        }
-        if (qa) {
-            const bool cot = type != QLatin1String("qa");
-            const bool withContext = type == QLatin1String("context_qa");
-            const QString contextKey =
-                o.value(QStringLiteral("context_key")).toString(QStringLiteral("context"));
-            return make(1.0, [o, j, cot, withContext, contextKey](const EvalCase& c,
-                                                                  const CancelToken& cancel) {
-                const QString reference = valueText(c.reference);
-                if (reference.isEmpty())
-                    return failure(QStringLiteral("QA needs a reference answer"));
-                const QString ctx = valueText(c.inputs.value(contextKey));
-                return yesNo(j,
-                             judge::qaPrompt(j.language, inputText(o, c.inputs), c.output,
-                                             reference, withContext ? &ctx : nullptr, cot),
-                             cancel);
-            });
-        }
-        if (type == QLatin1String("score_rubric")) {
-            const QString rubric =
-                o.value(QStringLiteral("rubric"))
-                    .toString(QStringLiteral(
-                        "10: fully correct, clear and complete; 1: wrong or useless."));
-            const bool labeled = o.value(QStringLiteral("use_reference")).toBool(false);
-            return make(0.7, [o, j, rubric, labeled](const EvalCase& c, const CancelToken& cancel) {
-                const QString reference = valueText(c.reference);
-                Result<QString> reply =
-                    ask(j,
-                        judge::rubricPrompt(j.language, inputText(o, c.inputs), c.output, rubric,
-                                            labeled ? &reference : nullptr),
-                        cancel);
-                if (!reply.ok())
-                    return failure(
-                        QStringLiteral("judge call failed: %1").arg(reply.error().message));
-                const std::optional<int> rating = judge::parseRating(*reply);
-                if (!rating)
-                    return failure(QStringLiteral("judge did not answer with a rating from 1 to "
-                                                  "10 on its last line; it replied:\n%1")
-                                       .arg(*reply));
-                Score s;
-                s.score = *rating / 10.0;
-                s.label = QString::number(*rating);
-                s.reasoning = reply->trimmed();
-                return s;
-            });
-        }
-        // pairwise
-        QString error;
-        QJsonValue criteriaValue = o.value(QStringLiteral("criteria"));
-        if (criteriaValue.isUndefined())
-            criteriaValue = QStringLiteral("helpfulness");
-        const QString text = criteriaText(criteriaValue, j.language, &error);
-        const bool labeled = o.value(QStringLiteral("use_reference")).toBool(false);
-        return make(0.5, [o, j, text, labeled](const EvalCase& c, const CancelToken& cancel) {
-            if (!c.hasOtherOutput)
-                return failure(QStringLiteral("pairwise needs another output to compare with "
-                                              "(a baseline experiment)"));
-            const QString reference = valueText(c.reference);
-            const QString input = inputText(o, c.inputs);
-            // Twice, swapped: a judge that prefers a position disagrees with itself -> a tie.
-            Result<QString> first =
-                ask(j,
-                    judge::pairwisePrompt(j.language, input, c.output, c.otherOutput, text,
-                                          labeled ? &reference : nullptr),
-                    cancel);
-            if (!first.ok())
-                return failure(QStringLiteral("judge call failed: %1").arg(first.error().message));
-            Result<QString> second =
-                ask(j,
-                    judge::pairwisePrompt(j.language, input, c.otherOutput, c.output, text,
-                                          labeled ? &reference : nullptr),
-                    cancel);
-            if (!second.ok())
-                return failure(QStringLiteral("judge call failed: %1").arg(second.error().message));
-            const auto a = judge::parsePreference(*first);
-            const auto b = judge::parsePreference(*second);
-            if (!a || !b)
-                return failure(QStringLiteral("judge did not answer A, B or C on its last line; "
-                                              "it replied:\n%1")
-                                   .arg(!a ? *first : *second));
-            // In the first call the output is A; in the second it is B.
-            const double v1 = *a == QLatin1Char('A') ? 1 : *a == QLatin1Char('B') ? 0 : 0.5;
-            const double v2 = *b == QLatin1Char('B') ? 1 : *b == QLatin1Char('A') ? 0 : 0.5;
-            Score s;
-            s.score = v1 == v2 ? v1 : 0.5;
-            s.label = s.score == 1   ? QStringLiteral("better")
-                      : s.score == 0 ? QStringLiteral("worse")
-                                     : QStringLiteral("tie");
-            s.reasoning = QStringLiteral("%1\n\n--- order swapped ---\n%2%3")
-                              .arg(first->trimmed(), second->trimmed(),
-                                   v1 != v2 ? QStringLiteral("\n\n(the two orders disagree: a tie)")
-                                            : QString());
-            return s;
-        });
-    }
-    if (type == QLatin1String("trajectory"))
-        return createTrajectoryEvaluator(spec);
-    if (type == QLatin1String("pdl") || type == QLatin1String("custom"))
-        return createPdlEvaluator(spec, context);
-    return bad(
-        QStringLiteral("unknown type; known: %1").arg(evaluatorTypes().join(QStringLiteral(", "))));
+    const EvaluatorKind* kind = findEvaluatorKind(spec.type);
+    if (!kind)
+        return bad(spec, QStringLiteral("unknown type; known: %1")
+                             .arg(evaluatorTypes().join(QStringLiteral(", "))));
+    return kind->create(spec, normalizeType(spec.type), context);
 }
 
 QStringList evaluatorPrograms(const QList<EvaluatorSpec>& specs)
 {
     QStringList programs;
     for (const EvaluatorSpec& spec : specs) {
-        const QString type = spec.type.trimmed().toLower();
+        const EvaluatorKind* kind = findEvaluatorKind(spec.type);
         const QString program = spec.options.value(QStringLiteral("program")).toString();
-        if ((type == QLatin1String("pdl") || type == QLatin1String("custom")) && !program.isEmpty())
+        if (kind && (kind->needs & EvaluatorNeed::Program) && !program.isEmpty())
             programs << QFileInfo(program).absoluteFilePath();
     }
     return programs;

@@ -4,7 +4,7 @@ namespace hako::eval {
 
 ModelOverrideProvider::ModelOverrideProvider(std::shared_ptr<models::IModelProvider> inner,
                                              QHash<QString, QString> overrides)
-    : m_inner(std::move(inner)), m_overrides(std::move(overrides))
+    : ForwardingModelProvider(std::move(inner)), m_overrides(std::move(overrides))
 {}
 
 std::string ModelOverrideProvider::mapped(const std::string& model) const
@@ -22,19 +22,7 @@ Result<models::ChatResponse> ModelOverrideProvider::chat(const models::ChatReque
 {
     models::ChatRequest r = request;
     r.model = mapped(request.model);
-    return m_inner->chat(r, onDelta, cancel);
-}
-
-Result<std::vector<std::vector<float>>>
-ModelOverrideProvider::embed(const std::string& model, const std::vector<std::string>& texts,
-                             const CancelToken& cancel)
-{
-    return m_inner->embed(model, texts, cancel);
-}
-
-Result<QStringList> ModelOverrideProvider::listModels(const CancelToken& cancel)
-{
-    return m_inner->listModels(cancel);
+    return inner()->chat(r, onDelta, cancel);
 }
 
 } // namespace hako::eval

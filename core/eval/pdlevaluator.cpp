@@ -4,8 +4,8 @@
 //   {score: 0..1 or true/false, reason: "…", label: "…"}   (also as JSON text)
 //   a number in 0..1, a boolean, or text whose last line is Y or N.
 #include "core/eval/evaluators_p.h"
-#include "core/eval/jsonbridge_p.h"
 #include "core/eval/judge.h"
+#include "core/pdl/valuejson.h"
 
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/programcheck.h"
@@ -41,8 +41,8 @@ protected:
             return std::optional<std::string>();
         };
         options.initialScope.set("output", pdl::Value(c.output.toStdString()));
-        options.initialScope.set("inputs", toPdlValue(c.inputs));
-        options.initialScope.set("reference", toPdlValue(c.reference));
+        options.initialScope.set("inputs", pdl::fromQJsonValue(c.inputs));
+        options.initialScope.set("reference", pdl::fromQJsonValue(c.reference));
         options.initialScope.set("trace", pdl::Value(c.run.tracePath.toStdString()));
         pdl::Interpreter interpreter(options);
         const pdl::RunResult r = interpreter.run(m_program);
@@ -93,7 +93,7 @@ private:
         QJsonParseError error;
         const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &error);
         if (error.error == QJsonParseError::NoError && doc.isObject())
-            return read(toPdlValue(doc.object()));
+            return read(pdl::fromQJsonValue(doc.object()));
         bool isNumber = false;
         const double d = text.toDouble(&isNumber);
         if (isNumber)

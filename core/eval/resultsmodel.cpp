@@ -1,4 +1,5 @@
 #include "core/eval/resultsmodel.h"
+#include "core/eval/evaluatorkind.h"
 #include "core/eval/textmetrics.h"
 
 #include <QJsonArray>
@@ -28,21 +29,8 @@ QString oneLine(const QString& s, int max = 200)
 
 QString ExperimentResultsModel::evaluatorTitle(const QString& name)
 {
-    // The names the experiment form uses for the checks it offers; a suite's own names (and
-    // kinds the form does not offer) are shown as written.
-    if (name == QLatin1String("exact_match"))
-        return tr("Same as the reference");
-    if (name == QLatin1String("contains"))
-        return tr("Contains the reference");
-    if (name == QLatin1String("levenshtein"))
-        return tr("Close to the reference");
-    if (name == QLatin1String("is_json"))
-        return tr("Is valid JSON");
-    if (name == QLatin1String("length_chars"))
-        return tr("Length in characters");
-    if (name == QLatin1String("criteria"))
-        return tr("Judge model");
-    return name;
+    // The kinds' own titles; a suite's own names (and kinds without a title) as written.
+    return evaluatorKindTitle(name);
 }
 
 QString ExperimentResultsModel::readableInputs(const QJsonObject& inputs, bool multiLine)

@@ -101,6 +101,111 @@ QJsonObject Suite::toJson() const
 }
 
 namespace {
+// One top-level setting of a suite (not `evaluators` nor `models`) into `s`.
+std::optional<Diagnostic> readSetting(Suite& s, const QString& key, const YAML::Node& v,
+                                      const QString& path)
+{
+    if (!v.IsScalar())
+        return errorAt(path, v, QStringLiteral("`%1` must be a single value").arg(key));
+    const QString text = QString::fromStdString(v.Scalar());
+    std::optional<Diagnostic> error;
+    if (key == QLatin1String("name"))
+        s.name = text;
+    else if (key == QLatin1String("description"))
+        s.description = text;
+    else if (key == QLatin1String("dataset"))
+        s.dataset = text;
+    else if (key == QLatin1String("target"))
+        s.target = text;
+    else if (key == QLatin1String("output"))
+        s.outputVariable = text;
+    else if (key == QLatin1String("judge_model"))
+        s.judgeModel = text;
+    else if (key == QLatin1String("embedding_model"))
+        s.embeddingModel = text;
+    else if (key == QLatin1String("language"))
+        s.language = text;
+    else if (key == QLatin1String("concurrency")) {
+        const auto n = numberIn(v, path, key, 1, ExperimentRunner::kMaxConcurrency, true, &error);
+        if (!n)
+            return error;
+        s.concurrency = int(*n);
+    } else if (key == QLatin1String("fail_under") || key == QLatin1String("max_drop")) {
+        // Means and drops of scores in 0–1: anything else would pass or fail every run.
+        const auto n = numberIn(v, path, key, 0, 1, false, &error);
+        if (!n)
+            return error;
+        if (key == QLatin1String("fail_under"))
+            s.failUnder = *n;
+        else
+            s.maxDrop = *n;
+    }
+    return std::nullopt;
+}
+
+// The fields of one evaluator as the suite writes it: a type name, or a mapping.
+Result<EvaluatorSpec> readEvaluatorFields(const YAML::Node& item, const QString& path)
+{
+    EvaluatorSpec spec;
+    if (item.IsScalar()) {
+        spec.type = QString::fromStdString(item.Scalar());
+        return spec;
+    }
+    if (!item.IsMap())
+        return errorAt(path, item,
+                       QStringLiteral("an evaluator is a type name or a mapping "
+                                      "with `type:`"));
+    std::optional<Diagnostic> error;
+    for (const auto& kv : item) {
+        const QString key = QString::fromStdString(kv.first.Scalar());
+        if (key == QLatin1String("type"))
+            spec.type = QString::fromStdString(kv.second.Scalar());
+        else if (key == QLatin1String("name"))
+            spec.name = QString::fromStdString(kv.second.Scalar());
+        else if (key == QLatin1String("threshold") || key == QLatin1String("min_score") ||
+                 key == QLatin1String("min_pass_rate")) {
+            const auto n = number(kv.second, path, key, &error);
+            if (!n)
+                return *error;
+            (key == QLatin1String("threshold")   ? spec.threshold
+             : key == QLatin1String("min_score") ? spec.minScore
+                                                 : spec.minPassRate) = *n;
+        } else {
+            spec.options.insert(key, yamlToJson(kv.second));
+        }
+    }
+    return spec;
+}
+
+// One evaluator of the suite, its judge program resolved and its options checked.
+Result<EvaluatorSpec> readEvaluator(const YAML::Node& item, const QString& path)
+{
+    Result<EvaluatorSpec> read = readEvaluatorFields(item, path);
+    if (!read)
+        return read.error();
+    EvaluatorSpec spec = std::move(read).value();
+    if (spec.type.isEmpty())
+        return errorAt(path, item, QStringLiteral("this evaluator has no `type`"));
+    if (spec.name.isEmpty())
+        spec.name = spec.type;
+    // A judge program is named relative to the suite.
+    if (spec.options.contains(QStringLiteral("program")) && !path.isEmpty()) {
+        const QString program = spec.options.value(QStringLiteral("program")).toString();
+        if (!QFileInfo(program).isAbsolute())
+            spec.options.insert(QStringLiteral("program"),
+                                QFileInfo(path).absoluteDir().filePath(program));
+    }
+    // Checked now (options, regular expressions, schemas) so a broken suite fails before
+    // any run; model-graded ones are checked without a provider for their options only.
+    EvaluatorContext probe;
+    probe.judgeModel = QStringLiteral("probe");
+    probe.embeddingModel = QStringLiteral("probe");
+    Result<std::shared_ptr<const Evaluator>> e = createEvaluator(spec, probe);
+    if (!e.ok() && !e.error().message.contains(QLatin1String("model provider")))
+        return errorAt(path, item, e.error().message);
+    return spec;
+}
+
 Result<Suite> parseSuite(const QByteArray& yaml, const QString& path)
 {
     YAML::Node root;
@@ -117,7 +222,6 @@ Result<Suite> parseSuite(const QByteArray& yaml, const QString& path)
     Suite s;
     s.path = path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath();
     s.name = QFileInfo(path).completeBaseName();
-    std::optional<Diagnostic> error;
     static const QStringList known{QStringLiteral("name"),        QStringLiteral("description"),
                                    QStringLiteral("dataset"),     QStringLiteral("target"),
                                    QStringLiteral("output"),      QStringLiteral("concurrency"),
@@ -127,48 +231,14 @@ Result<Suite> parseSuite(const QByteArray& yaml, const QString& path)
                                    QStringLiteral("evaluators")};
     for (const auto& kv : root) {
         const QString key = QString::fromStdString(kv.first.Scalar());
-        const YAML::Node& v = kv.second;
         if (!known.contains(key))
             return errorAt(path, kv.first,
                            QStringLiteral("unknown key `%1` (known: %2)")
                                .arg(key, known.join(QStringLiteral(", "))));
         if (key == QLatin1String("evaluators") || key == QLatin1String("models"))
             continue;
-        if (!v.IsScalar())
-            return errorAt(path, v, QStringLiteral("`%1` must be a single value").arg(key));
-        const QString text = QString::fromStdString(v.Scalar());
-        if (key == QLatin1String("name"))
-            s.name = text;
-        else if (key == QLatin1String("description"))
-            s.description = text;
-        else if (key == QLatin1String("dataset"))
-            s.dataset = text;
-        else if (key == QLatin1String("target"))
-            s.target = text;
-        else if (key == QLatin1String("output"))
-            s.outputVariable = text;
-        else if (key == QLatin1String("judge_model"))
-            s.judgeModel = text;
-        else if (key == QLatin1String("embedding_model"))
-            s.embeddingModel = text;
-        else if (key == QLatin1String("language"))
-            s.language = text;
-        else if (key == QLatin1String("concurrency")) {
-            const auto n =
-                numberIn(v, path, key, 1, ExperimentRunner::kMaxConcurrency, true, &error);
-            if (!n)
-                return *error;
-            s.concurrency = int(*n);
-        } else if (key == QLatin1String("fail_under") || key == QLatin1String("max_drop")) {
-            // Means and drops of scores in 0–1: anything else would pass or fail every run.
-            const auto n = numberIn(v, path, key, 0, 1, false, &error);
-            if (!n)
-                return *error;
-            if (key == QLatin1String("fail_under"))
-                s.failUnder = *n;
-            else
-                s.maxDrop = *n;
-        }
+        if (std::optional<Diagnostic> error = readSetting(s, key, kv.second, path))
+            return *error;
     }
     if (const YAML::Node models = root["models"]) {
         if (!models.IsMap())
@@ -185,59 +255,16 @@ Result<Suite> parseSuite(const QByteArray& yaml, const QString& path)
                        QStringLiteral("`evaluators` must list at least one evaluator"));
     QSet<QString> names;
     for (const YAML::Node& item : evaluators) {
-        EvaluatorSpec spec;
-        if (item.IsScalar()) {
-            spec.type = QString::fromStdString(item.Scalar());
-        } else if (item.IsMap()) {
-            for (const auto& kv : item) {
-                const QString key = QString::fromStdString(kv.first.Scalar());
-                if (key == QLatin1String("type"))
-                    spec.type = QString::fromStdString(kv.second.Scalar());
-                else if (key == QLatin1String("name"))
-                    spec.name = QString::fromStdString(kv.second.Scalar());
-                else if (key == QLatin1String("threshold") || key == QLatin1String("min_score") ||
-                         key == QLatin1String("min_pass_rate")) {
-                    const auto n = number(kv.second, path, key, &error);
-                    if (!n)
-                        return *error;
-                    (key == QLatin1String("threshold")   ? spec.threshold
-                     : key == QLatin1String("min_score") ? spec.minScore
-                                                         : spec.minPassRate) = *n;
-                } else {
-                    spec.options.insert(key, yamlToJson(kv.second));
-                }
-            }
-        } else {
-            return errorAt(path, item,
-                           QStringLiteral("an evaluator is a type name or a mapping "
-                                          "with `type:`"));
-        }
-        if (spec.type.isEmpty())
-            return errorAt(path, item, QStringLiteral("this evaluator has no `type`"));
-        if (spec.name.isEmpty())
-            spec.name = spec.type;
-        if (names.contains(spec.name))
+        Result<EvaluatorSpec> spec = readEvaluator(item, path);
+        if (!spec)
+            return spec.error();
+        if (names.contains(spec->name))
             return errorAt(path, item,
                            QStringLiteral("two evaluators are named `%1`: give one a "
                                           "`name:`")
-                               .arg(spec.name));
-        names.insert(spec.name);
-        // A judge program is named relative to the suite.
-        if (spec.options.contains(QStringLiteral("program")) && !path.isEmpty()) {
-            const QString program = spec.options.value(QStringLiteral("program")).toString();
-            if (!QFileInfo(program).isAbsolute())
-                spec.options.insert(QStringLiteral("program"),
-                                    QFileInfo(path).absoluteDir().filePath(program));
-        }
-        // Checked now (options, regular expressions, schemas) so a broken suite fails before
-        // any run; model-graded ones are checked without a provider for their options only.
-        EvaluatorContext probe;
-        probe.judgeModel = QStringLiteral("probe");
-        probe.embeddingModel = QStringLiteral("probe");
-        Result<std::shared_ptr<const Evaluator>> e = createEvaluator(spec, probe);
-        if (!e.ok() && !e.error().message.contains(QLatin1String("model provider")))
-            return errorAt(path, item, e.error().message);
-        s.evaluators.append(spec);
+                               .arg(spec->name));
+        names.insert(spec->name);
+        s.evaluators.append(*spec);
     }
     return s;
 }

@@ -4,6 +4,7 @@
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/model/modelprovider.h"
 #include "core/pdl/parser/programparser.h"
+#include "core/pdl/valuejson.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -18,12 +19,6 @@ namespace hako::library {
 
 namespace {
 
-QJsonValue toJson(const pdl::Value& v)
-{
-    const QByteArray json = QByteArray::fromStdString("[" + v.json() + "]");
-    return QJsonDocument::fromJson(json).array().at(0);
-}
-
 // Answers every model call with an empty reply and keeps what it was asked.
 class CapturingProvider : public models::IModelProvider {
 public:
@@ -34,13 +29,13 @@ public:
     {
         QJsonArray messages;
         for (const pdl::Value& m : request.messages) {
-            QJsonObject o = toJson(m).toObject();
+            QJsonObject o = pdl::toQJsonObject(m);
             o.remove(QStringLiteral("pdl__defsite"));
             messages.append(o);
         }
         QJsonObject call{{QStringLiteral("model"), QString::fromStdString(request.model)},
                          {QStringLiteral("messages"), messages}};
-        const QJsonValue parameters = toJson(pdl::Value(request.parameters));
+        const QJsonValue parameters = pdl::toQJsonValue(pdl::Value(request.parameters));
         if (parameters.isObject() && !parameters.toObject().isEmpty())
             call.insert(QStringLiteral("parameters"), parameters);
         {
@@ -102,12 +97,8 @@ Result<QJsonArray> renderPromptMessages(const QByteArray& text, const QString& f
     options.readInput = [](const std::string&, bool) {
         return std::optional<std::string>(std::string());
     };
-    const QByteArray vars = QJsonDocument(variables).toJson(QJsonDocument::Compact);
-    const pdl::Value scope =
-        pdl::Value::fromJson(nlohmann::ordered_json::parse(vars.constData(), nullptr, false));
-    if (scope.isDict())
-        for (const auto& [name, value] : scope.asDict())
-            options.initialScope.set(name, value);
+    for (const auto& [name, value] : pdl::fromQJsonObject(variables))
+        options.initialScope.set(name, value);
     // A program that loops forever is stopped at the deadline.
     std::mutex m;
     std::condition_variable cv;

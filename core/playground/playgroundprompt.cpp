@@ -1,6 +1,7 @@
 #include "core/playground/playgroundprompt.h"
 
 #include "core/pdl/expr/expression.h"
+#include "core/pdl/valuejson.h"
 #include "core/playground/yamlemit_p.h"
 #include "core/promptlog/callrecord.h"
 
@@ -14,13 +15,6 @@
 namespace hako::playground {
 
 namespace {
-
-nlohmann::json toNlohmann(const QJsonValue& value)
-{
-    const QByteArray text = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
-    nlohmann::json array = nlohmann::json::parse(text.toStdString(), nullptr, false);
-    return array.is_array() && !array.empty() ? array[0] : nlohmann::json();
-}
 
 QString contentText(const QJsonValue& content)
 {
@@ -141,7 +135,7 @@ Result<QList<PromptMessage>> PlaygroundPrompt::render(const QJsonObject& inputs)
 {
     pdl::MapScope scope;
     for (auto it = inputs.begin(); it != inputs.end(); ++it)
-        scope.set(it.key().toStdString(), pdl::Value::fromJson(toNlohmann(it.value())));
+        scope.set(it.key().toStdString(), pdl::fromQJsonValue(it.value()));
     QList<PromptMessage> out;
     out.reserve(messages.size());
     for (qsizetype i = 0; i < messages.size(); ++i) {
@@ -186,7 +180,7 @@ models::ChatRequest PlaygroundPrompt::toChatRequest(const QList<PromptMessage>& 
     for (const PromptMessage& m : renderedMessages)
         list.push_back({{"role", m.role.toStdString()}, {"content", m.content.toStdString()}});
     request.messages = pdl::Value::fromJson(list).asList();
-    request.parameters = pdl::Value::fromJson(toNlohmann(parameters.toJson())).asDict();
+    request.parameters = pdl::fromQJsonObject(parameters.toJson());
     request.stream = stream;
     request.site.promptName = (name.isEmpty() ? QStringLiteral("playground") : name).toStdString();
     return request;

@@ -3,6 +3,7 @@
 #include "core/pdl/check/scopeanalysis.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/parser/yamlvalue.h"
+#include "core/pdl/valuejson.h"
 #include "core/playground/yamlemit_p.h"
 #include "core/playground/yamlsource_p.h"
 
@@ -25,18 +26,6 @@ namespace {
 QString qs(const std::string& s)
 {
     return QString::fromStdString(s);
-}
-
-QJsonValue toQJson(const pdl::Value& value)
-{
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::array({value.toJson()});
-    } catch (const std::exception&) {
-        return {};
-    }
-    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(j.dump()));
-    return doc.array().isEmpty() ? QJsonValue() : doc.array().at(0);
 }
 
 /// An expression as people read it: `${ questions }` → `questions`.
@@ -143,6 +132,26 @@ public:
             return;
         }
         using K = pdl::BlockKind;
+        if (describeList(b, item, out, myRole))
+            return;
+        if (b.kind == K::Empty)
+            return; // only defs, already shown
+        item.kind = PromptDocItem::Kind::Section;
+        if (!describeFlow(b, item, myRole))
+            describeStep(b, item);
+        // What the author wrote about the block says more than its kind.
+        if (b.description && !b.description->empty() && item.kind == PromptDocItem::Kind::Section)
+            item.sentence = qs(*b.description).section(QLatin1Char('\n'), 0, 0).trimmed() +
+                            QStringLiteral(" — ") + item.sentence;
+        out << item;
+    }
+
+    // Texts, lists, objects, messages and model blocks: shown as what they build; false for
+    // every other kind.
+    bool describeList(const pdl::Block& b, PromptDocItem& item, QList<PromptDocItem>& out,
+                      const QString& myRole)
+    {
+        using K = pdl::BlockKind;
         switch (b.kind) {
         case K::Text:
         case K::LastOf:
@@ -162,7 +171,7 @@ public:
                 for (const auto& c : children)
                     visit(c, out, myRole);
             }
-            return;
+            return true;
         }
         case K::Object: {
             const auto& o = static_cast<const pdl::ObjectBlock&>(b);
@@ -170,7 +179,7 @@ public:
                 visit(f.second, out, myRole);
             for (const auto& c : o.items)
                 visit(c, out, myRole);
-            return;
+            return true;
         }
         case K::Message: {
             const auto& m = static_cast<const pdl::MessageBlock&>(b);
@@ -180,7 +189,7 @@ public:
                 item.role = myRole.isEmpty() ? QStringLiteral("user") : myRole;
                 setText(item, *s);
                 out << item;
-                return;
+                return true;
             }
             item.kind = PromptDocItem::Kind::Section;
             item.label = QCoreApplication::translate("hako::playground::PromptDoc", "Message");
@@ -189,28 +198,23 @@ public:
                                 .arg(myRole);
             visit(m.content, item.children, myRole);
             out << item;
-            return;
+            return true;
         }
         case K::Model:
             visitModel(static_cast<const pdl::ModelBlock&>(b), item, myRole);
             out << item;
-            return;
+            return true;
         default:
-            break;
+            return false;
         }
+    }
 
-        item.kind = PromptDocItem::Kind::Section;
+    // Conditions, choices, loops and functions: a sentence and the steps inside; false for
+    // every other kind.
+    bool describeFlow(const pdl::Block& b, PromptDocItem& item, const QString& myRole)
+    {
+        using K = pdl::BlockKind;
         switch (b.kind) {
-        case K::Data:
-            item.label = QCoreApplication::translate("hako::playground::PromptDoc", "Data");
-            item.sentence = item.heading.isEmpty()
-                                ? QCoreApplication::translate("hako::playground::PromptDoc",
-                                                              "Holds a fixed value.")
-                                : QCoreApplication::translate("hako::playground::PromptDoc",
-                                                              "Holds a fixed value named %1.")
-                                      .arg(code(item.heading));
-            item.engineerOnly = true;
-            break;
         case K::If: {
             const auto& i = static_cast<const pdl::IfBlock&>(b);
             item.label = QCoreApplication::translate("hako::playground::PromptDoc", "Condition");
@@ -301,6 +305,27 @@ public:
             visit(f.returns, item.children, myRole);
             break;
         }
+        default:
+            return false;
+        }
+        return true;
+    }
+
+    // Any other step: what it does in a sentence.
+    static void describeStep(const pdl::Block& b, PromptDocItem& item)
+    {
+        using K = pdl::BlockKind;
+        switch (b.kind) {
+        case K::Data:
+            item.label = QCoreApplication::translate("hako::playground::PromptDoc", "Data");
+            item.sentence = item.heading.isEmpty()
+                                ? QCoreApplication::translate("hako::playground::PromptDoc",
+                                                              "Holds a fixed value.")
+                                : QCoreApplication::translate("hako::playground::PromptDoc",
+                                                              "Holds a fixed value named %1.")
+                                      .arg(code(item.heading));
+            item.engineerOnly = true;
+            break;
         case K::Call: {
             const auto& c = static_cast<const pdl::CallBlock&>(b);
             item.label = QCoreApplication::translate("hako::playground::PromptDoc", "Call");
@@ -376,19 +401,12 @@ public:
                 "hako::playground::PromptDoc", "Collects results for a file or the console.");
             item.engineerOnly = true;
             break;
-        case K::Empty:
-            return; // only defs, already shown
         default:
             item.label = QCoreApplication::translate("hako::playground::PromptDoc", "Step");
             item.sentence = QCoreApplication::translate("hako::playground::PromptDoc", "A %1 step.")
                                 .arg(QLatin1String(pdl::blockKindName(b.kind)));
             break;
         }
-        // What the author wrote about the block says more than its kind.
-        if (b.description && !b.description->empty() && item.kind == PromptDocItem::Kind::Section)
-            item.sentence = qs(*b.description).section(QLatin1Char('\n'), 0, 0).trimmed() +
-                            QStringLiteral(" — ") + item.sentence;
-        out << item;
     }
 
 private:
@@ -433,8 +451,9 @@ private:
             item.heading = qs(*m.description).section(QLatin1Char('\n'), 0, 0);
         const YamlValue* node = m.node.get();
         if (const YamlValue* model = node ? node->value("model") : nullptr) {
-            item.model = model->isString() ? qs(model->scalar().asString())
-                                           : toQJson(model->toValue()).toVariant().toString();
+            item.model = model->isString()
+                             ? qs(model->scalar().asString())
+                             : pdl::toQJsonValue(model->toValue()).toVariant().toString();
             if (model->isString()) {
                 item.modelSpan = model->span();
                 item.modelEditable = true;
@@ -444,7 +463,7 @@ private:
         item.parametersEditable = (!params || params->isNull() || params->isMapping()) && node &&
                                   inputIsMessages(node->value("input"));
         if (params && params->isMapping()) {
-            const QJsonObject o = toQJson(params->toValue()).toObject();
+            const QJsonObject o = pdl::toQJsonValue(params->toValue()).toObject();
             item.temperature = o.value(QLatin1String("temperature"));
             for (const char* k : {"max_tokens", "max_new_tokens", "max_completion_tokens"}) {
                 if (o.contains(QLatin1String(k))) {
@@ -757,7 +776,7 @@ Result<QList<TextEdit>> editParameter(const QString& source, const SourceSpan& b
     if (Result<YamlValue> root = pdl::loadYaml(source.toUtf8(), QString())) {
         if (const YamlValue* block = findMapping(*root, blockSpan.line, blockSpan.column)) {
             if (const YamlValue* p = block->value("parameters"); p && p->isMapping())
-                params = toQJson(p->toValue()).toObject();
+                params = pdl::toQJsonValue(p->toValue()).toObject();
         }
     }
     if (value.isUndefined() || value.isNull())
@@ -774,7 +793,7 @@ Result<QList<TextEdit>> editParameter(const QString& source, const SourceSpan& b
     if (Result<YamlValue> root = pdl::loadYaml(applyEdits(source, *edits).toUtf8(), QString())) {
         if (const YamlValue* block = findMapping(*root, blockSpan.line, blockSpan.column)) {
             if (const YamlValue* p = block->value("parameters"); p && p->isMapping())
-                backParams = toQJson(p->toValue()).toObject();
+                backParams = pdl::toQJsonValue(p->toValue()).toObject();
         }
     }
     if (!back || backParams != params)

@@ -1,6 +1,7 @@
 #include "core/playground/savetoprogram.h"
 
 #include "core/pdl/parser/yamlvalue.h"
+#include "core/pdl/valuejson.h"
 #include "core/playground/yamlemit_p.h"
 #include "core/playground/yamlsource_p.h"
 
@@ -17,18 +18,6 @@ using pdl::YamlValue;
 using namespace detail;
 
 namespace {
-
-QJsonValue toQJson(const pdl::Value& value)
-{
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::array({value.toJson()});
-    } catch (const std::exception&) {
-        return {};
-    }
-    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(j.dump()));
-    return doc.array().isEmpty() ? QJsonValue() : doc.array().at(0);
-}
 
 bool contains(const SourceSpan& outer, int line, int column)
 {
@@ -190,7 +179,7 @@ public:
     void replaceValue(const YamlValue::Entry& entry, const QJsonValue& value, bool flow)
     {
         const YamlValue& node = entry.value;
-        if (toQJson(node.toValue()) == value)
+        if (pdl::toQJsonValue(node.toValue()) == value)
             return;
         if (value.isString() && node.isScalar()) {
             replaceScalar(node, value.toString(), Source::column(entry.key), flow);
@@ -284,6 +273,17 @@ qsizetype afterLine(const Source& src, const YamlValue& value)
     return src.lineEnd(src.end(value) > 0 ? src.end(value) - 1 : 0);
 }
 
+// The model block at `blockSpan` in `root`, or an error naming the place.
+Result<const YamlValue*> modelBlockAt(const YamlValue& root, const SourceSpan& blockSpan)
+{
+    if (const YamlValue* block = findBlock(root, blockSpan))
+        return block;
+    return makeError(QObject::tr("no model block at line %1, column %2")
+                         .arg(blockSpan.line)
+                         .arg(blockSpan.column),
+                     blockSpan);
+}
+
 } // namespace
 
 Result<PlaygroundPrompt> promptFromSource(const QString& sourceText, const SourceSpan& blockSpan)
@@ -291,16 +291,14 @@ Result<PlaygroundPrompt> promptFromSource(const QString& sourceText, const Sourc
     Result<YamlValue> root = pdl::loadYaml(sourceText.toUtf8(), blockSpan.file);
     if (!root)
         return root.error();
-    const YamlValue* block = findBlock(*root, blockSpan);
-    if (!block)
-        return makeError(QObject::tr("no model block at line %1, column %2")
-                             .arg(blockSpan.line)
-                             .arg(blockSpan.column),
-                         blockSpan);
+    Result<const YamlValue*> found = modelBlockAt(*root, blockSpan);
+    if (!found)
+        return found.error();
+    const YamlValue* block = *found;
     PlaygroundPrompt p;
     const YamlValue* model = block->value("model");
     p.model = model->isString() ? QString::fromStdString(model->scalar().asString())
-                                : toQJson(model->toValue()).toVariant().toString();
+                                : pdl::toQJsonValue(model->toValue()).toVariant().toString();
     if (const YamlValue* def = block->value("def"); def && def->isString())
         p.name = QString::fromStdString(def->scalar().asString());
     else if (const YamlValue* d = block->value("description"); d && d->isString())
@@ -311,7 +309,8 @@ Result<PlaygroundPrompt> promptFromSource(const QString& sourceText, const Sourc
                                          "playground edits a parameters mapping"),
                              params->span());
         if (params->isMapping())
-            p.parameters = PromptParameters::fromJson(toQJson(params->toValue()).toObject());
+            p.parameters =
+                PromptParameters::fromJson(pdl::toQJsonValue(params->toValue()).toObject());
     }
     const SourceInput in = readInput(*block);
     if (in.shape == SourceInput::Shape::Other)
@@ -323,30 +322,18 @@ Result<PlaygroundPrompt> promptFromSource(const QString& sourceText, const Sourc
     return p;
 }
 
-Result<QList<TextEdit>> saveToProgram(const QString& sourceText, const SourceSpan& blockSpan,
-                                      const PlaygroundPrompt& edited)
+namespace {
+
+// The block's `parameters` made `wanted`: entries edited, removed and added in place, or written
+// out when there are none; an error when they cannot be edited in place.
+std::optional<Diagnostic> editParameters(EditBuilder& edits, const Source& src,
+                                         const QString& sourceText, const YamlValue& block,
+                                         const QJsonObject& wanted)
 {
-    Result<YamlValue> root = pdl::loadYaml(sourceText.toUtf8(), blockSpan.file);
-    if (!root)
-        return root.error();
-    const YamlValue* block = findBlock(*root, blockSpan);
-    if (!block)
-        return makeError(QObject::tr("no model block at line %1, column %2")
-                             .arg(blockSpan.line)
-                             .arg(blockSpan.column),
-                         blockSpan);
-    const Source src(sourceText);
-    EditBuilder edits(src);
-    const bool blockFlow = src.isFlow(*block);
-    const YamlValue::Entry* modelEntry = block->find("model");
+    const bool blockFlow = src.isFlow(block);
+    const YamlValue::Entry* modelEntry = block.find("model");
     const int keyColumn = Source::column(modelEntry->key);
-
-    // The model.
-    edits.replaceScalar(modelEntry->value, edited.model, keyColumn, blockFlow);
-
-    // The parameters.
-    const QJsonObject wanted = edited.parameters.toJson();
-    const YamlValue::Entry* paramsEntry = block->find("parameters");
+    const YamlValue::Entry* paramsEntry = block.find("parameters");
     if (paramsEntry && paramsEntry->value.isMapping()) {
         const YamlValue& params = paramsEntry->value;
         const bool flow = src.isFlow(params);
@@ -421,7 +408,7 @@ Result<QList<TextEdit>> saveToProgram(const QString& sourceText, const SourceSpa
             }
         }
     } else if (paramsEntry && !paramsEntry->value.isNull()) {
-        if (toQJson(paramsEntry->value.toValue()) != QJsonValue(wanted))
+        if (pdl::toQJsonValue(paramsEntry->value.toValue()) != QJsonValue(wanted))
             return makeError(QObject::tr("the block's parameters are an expression; edit them "
                                          "in the editor"),
                              paramsEntry->value.span());
@@ -454,9 +441,18 @@ Result<QList<TextEdit>> saveToProgram(const QString& sourceText, const SourceSpa
         }
     }
 
-    // The messages.
-    const SourceInput in = readInput(*block);
-    const QList<PromptMessage>& want = edited.messages;
+    return std::nullopt;
+}
+
+// The block's input made the messages `want`, keeping its shape (a text, a message, a list)
+// where it can; an error when they cannot be edited in place.
+std::optional<Diagnostic> editMessages(EditBuilder& edits, const Source& src,
+                                       const QString& sourceText, const YamlValue& block,
+                                       const QList<PromptMessage>& want)
+{
+    const bool blockFlow = src.isFlow(block);
+    const int keyColumn = Source::column(block.find("model")->key);
+    const SourceInput in = readInput(block);
     auto replaceWholeInput = [&] {
         const YamlValue& v = in.entry->value;
         const QString value = inputValue(want, Source::column(in.entry->key), blockFlow);
@@ -468,7 +464,7 @@ Result<QList<TextEdit>> saveToProgram(const QString& sourceText, const SourceSpa
     switch (in.shape) {
     case SourceInput::Shape::None:
         if (!want.isEmpty()) {
-            const auto& last = block->entries().back();
+            const auto& last = block.entries().back();
             if (blockFlow)
                 edits.insert(src.end(last.value),
                              QStringLiteral(", input: ") + inputValue(want, 0, true));
@@ -568,6 +564,34 @@ Result<QList<TextEdit>> saveToProgram(const QString& sourceText, const SourceSpa
         replaceWholeInput();
         break;
     }
+    return std::nullopt;
+}
+
+} // namespace
+
+Result<QList<TextEdit>> saveToProgram(const QString& sourceText, const SourceSpan& blockSpan,
+                                      const PlaygroundPrompt& edited)
+{
+    Result<YamlValue> root = pdl::loadYaml(sourceText.toUtf8(), blockSpan.file);
+    if (!root)
+        return root.error();
+    Result<const YamlValue*> found = modelBlockAt(*root, blockSpan);
+    if (!found)
+        return found.error();
+    const YamlValue* block = *found;
+    const Source src(sourceText);
+    EditBuilder edits(src);
+    // The model.
+    const YamlValue::Entry* modelEntry = block->find("model");
+    edits.replaceScalar(modelEntry->value, edited.model, Source::column(modelEntry->key),
+                        src.isFlow(*block));
+
+    if (std::optional<Diagnostic> error =
+            editParameters(edits, src, sourceText, *block, edited.parameters.toJson()))
+        return *error;
+    if (std::optional<Diagnostic> error =
+            editMessages(edits, src, sourceText, *block, edited.messages))
+        return *error;
     return edits.finish();
 }
 

@@ -81,6 +81,158 @@ DebugSession::Reply DebugSession::addBreakpoint(const QString& args)
     return r;
 }
 
+// `breaks`: every breakpoint, its condition and hits.
+DebugSession::Reply DebugSession::listBreakpoints()
+{
+    Reply r;
+    for (const pdl::Breakpoint& bp : m_debugger.breakpoints()) {
+        r.text += tr("%1: %2:%3").arg(bp.number).arg(QFileInfo(bp.file).fileName()).arg(bp.line);
+        if (!bp.condition.empty())
+            r.text += tr(" if %1").arg(QString::fromStdString(bp.condition));
+        r.text += tr(" (hit %n time(s))", nullptr, bp.hits) + QLatin1Char('\n');
+    }
+    if (r.text.isEmpty())
+        r.text = tr("No breakpoints.") + QLatin1Char('\n');
+    return r;
+}
+
+// `until FILE:LINE`: resumes to the block at that line (or the next line that has one).
+DebugSession::Reply DebugSession::runUntil(const QString& args)
+{
+    Reply r;
+    QString file;
+    int l = 0;
+    if (!parseLocation(args, &file, &l)) {
+        r.text = tr("usage: until FILE:LINE") + QLatin1Char('\n');
+        return r;
+    }
+    if (!m_debugger.isPaused()) {
+        r.text = tr("The program is not paused.") + QLatin1Char('\n');
+        return r;
+    }
+    // A line without a block would never be reached: run to the next one that has a
+    // block, or refuse.
+    const Result<int> at = m_debugger.checkLocation(file, l);
+    if (!at) {
+        r.text = tr("Not resumed: %1").arg(at.error().message) + QLatin1Char('\n');
+        return r;
+    }
+    if (*at != l)
+        r.text =
+            tr("Line %1 has no block: running until line %2").arg(l).arg(*at) + QLatin1Char('\n');
+    m_debugger.resume(pdl::Debugger::Resume::RunToLine, file, *at);
+    r.resumed = true;
+    return r;
+}
+
+// `vars`: the variables where the program is paused (builtins left out).
+DebugSession::Reply DebugSession::listVariables()
+{
+    Reply r;
+    std::optional<pdl::Dict> vars = m_debugger.variables();
+    if (!vars) {
+        r.text = tr("The program is not paused.") + QLatin1Char('\n');
+        return r;
+    }
+    for (const auto& [k, v] : *vars) {
+        const std::string name = k.isString() ? k.asString() : k.str();
+        if (isBuiltinName(name))
+            continue;
+        r.text +=
+            QString::fromStdString(name) + QStringLiteral(" = ") + shown(v) + QLatin1Char('\n');
+    }
+    return r;
+}
+
+// `set NAME = VALUE`: a variable, or the background context.
+DebugSession::Reply DebugSession::setValue(const QString& args)
+{
+    Reply r;
+    const qsizetype eq = args.indexOf(QLatin1Char('='));
+    if (eq <= 0) {
+        r.text = tr("usage: set NAME = VALUE") + QLatin1Char('\n');
+        return r;
+    }
+    const QString name = args.left(eq).trimmed();
+    const QString value = args.mid(eq + 1).trimmed();
+    Result<bool> done = name == QLatin1String("context") || name == QLatin1String("pdl_context")
+                            ? m_debugger.setContext(value)
+                            : m_debugger.setVariable(name.toStdString(), value);
+    if (!done.ok()) {
+        r.text = tr("error: %1").arg(done.error().message) + QLatin1Char('\n');
+        return r;
+    }
+    Result<pdl::Value> now = m_debugger.evaluate(name.toStdString());
+    r.text = name + QStringLiteral(" = ") + (now.ok() ? shown(*now) : value) + QLatin1Char('\n');
+    return r;
+}
+
+// `context`: the background context, one message a line.
+DebugSession::Reply DebugSession::showContext()
+{
+    Reply r;
+    std::optional<pdl::List> messages = m_debugger.context();
+    if (!messages) {
+        r.text = tr("The program is not paused.") + QLatin1Char('\n');
+        return r;
+    }
+    int i = 0;
+    for (const pdl::Value& m : *messages) {
+        QString role = QStringLiteral("?"), content;
+        if (m.isDict()) {
+            if (const pdl::Value* x = m.asDict().find("role"))
+                role = QString::fromStdString(x->toText());
+            if (const pdl::Value* x = m.asDict().find("content"))
+                content = x->isString() ? QString::fromStdString(x->asString()) : shown(*x);
+        }
+        r.text += QStringLiteral("[%1] %2: %3\n").arg(i++).arg(role, content);
+    }
+    if (messages->empty())
+        r.text = tr("(empty context)") + QLatin1Char('\n');
+    return r;
+}
+
+// `pause errors|models on|off`.
+DebugSession::Reply DebugSession::setPauses(const QString& args)
+{
+    Reply r;
+    const QStringList words = args.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    if (words.size() == 2 &&
+        (words[1] == QLatin1String("on") || words[1] == QLatin1String("off")) &&
+        (words[0] == QLatin1String("errors") || words[0] == QLatin1String("models"))) {
+        const bool on = words[1] == QLatin1String("on");
+        if (words[0] == QLatin1String("errors"))
+            m_debugger.setPauseOnError(on);
+        else
+            m_debugger.setPauseBeforeModelCalls(on);
+        return r;
+    }
+    r.text = tr("usage: pause errors|models on|off") + QLatin1Char('\n');
+    return r;
+}
+
+// `help`: the commands.
+DebugSession::Reply DebugSession::help() const
+{
+    Reply r;
+    r.text = tr("break FILE:LINE [if EXPR]  set a breakpoint (break LINE: in the program)\n"
+                "delete N                   delete breakpoint N; breaks lists them\n"
+                "continue, c                run to the next breakpoint\n"
+                "next, n                    run to the next block at this level or above\n"
+                "step, s                    run to the next block (into this one)\n"
+                "out                        run to the end of the enclosing block\n"
+                "until FILE:LINE            run to the block at that line\n"
+                "print EXPR, p              evaluate a PDL expression here\n"
+                "vars                       the variables here\n"
+                "set NAME = VALUE           set a variable (VALUE in YAML/JSON)\n"
+                "context                    the background context (set context = [...])\n"
+                "answer TEXT                answer the model call here by hand\n"
+                "where                      where the program is paused\n"
+                "pause errors|models on|off pause on errors / before model calls\n"
+                "quit, q                    stop the program\n");
+    return r;
+}
+
 DebugSession::Reply DebugSession::execute(const QString& input)
 {
     Reply r;
@@ -109,18 +261,8 @@ DebugSession::Reply DebugSession::execute(const QString& input)
                  QLatin1Char('\n');
         return r;
     }
-    if (cmd == QLatin1String("breaks") || line == QLatin1String("info breakpoints")) {
-        for (const pdl::Breakpoint& bp : m_debugger.breakpoints()) {
-            r.text +=
-                tr("%1: %2:%3").arg(bp.number).arg(QFileInfo(bp.file).fileName()).arg(bp.line);
-            if (!bp.condition.empty())
-                r.text += tr(" if %1").arg(QString::fromStdString(bp.condition));
-            r.text += tr(" (hit %n time(s))", nullptr, bp.hits) + QLatin1Char('\n');
-        }
-        if (r.text.isEmpty())
-            r.text = tr("No breakpoints.") + QLatin1Char('\n');
-        return r;
-    }
+    if (cmd == QLatin1String("breaks") || line == QLatin1String("info breakpoints"))
+        return listBreakpoints();
     if (cmd == QLatin1String("continue") || cmd == QLatin1String("c")) {
         resume(Resume::Continue);
         return r;
@@ -137,31 +279,8 @@ DebugSession::Reply DebugSession::execute(const QString& input)
         resume(Resume::StepOut);
         return r;
     }
-    if (cmd == QLatin1String("until") || cmd == QLatin1String("u")) {
-        QString file;
-        int l = 0;
-        if (!parseLocation(args, &file, &l)) {
-            r.text = tr("usage: until FILE:LINE") + QLatin1Char('\n');
-            return r;
-        }
-        if (!m_debugger.isPaused()) {
-            r.text = tr("The program is not paused.") + QLatin1Char('\n');
-            return r;
-        }
-        // A line without a block would never be reached: run to the next one that has a
-        // block, or refuse.
-        const Result<int> at = m_debugger.checkLocation(file, l);
-        if (!at) {
-            r.text = tr("Not resumed: %1").arg(at.error().message) + QLatin1Char('\n');
-            return r;
-        }
-        if (*at != l)
-            r.text = tr("Line %1 has no block: running until line %2").arg(l).arg(*at) +
-                     QLatin1Char('\n');
-        m_debugger.resume(Resume::RunToLine, file, *at);
-        r.resumed = true;
-        return r;
-    }
+    if (cmd == QLatin1String("until") || cmd == QLatin1String("u"))
+        return runUntil(args);
     if (cmd == QLatin1String("print") || cmd == QLatin1String("p")) {
         if (args.isEmpty()) {
             r.text = tr("usage: print EXPR") + QLatin1Char('\n');
@@ -171,62 +290,12 @@ DebugSession::Reply DebugSession::execute(const QString& input)
         r.text = (v.ok() ? shown(*v) : tr("error: %1").arg(v.error().message)) + QLatin1Char('\n');
         return r;
     }
-    if (cmd == QLatin1String("vars")) {
-        std::optional<pdl::Dict> vars = m_debugger.variables();
-        if (!vars) {
-            r.text = tr("The program is not paused.") + QLatin1Char('\n');
-            return r;
-        }
-        for (const auto& [k, v] : *vars) {
-            const std::string name = k.isString() ? k.asString() : k.str();
-            if (isBuiltinName(name))
-                continue;
-            r.text +=
-                QString::fromStdString(name) + QStringLiteral(" = ") + shown(v) + QLatin1Char('\n');
-        }
-        return r;
-    }
-    if (cmd == QLatin1String("set")) {
-        const qsizetype eq = args.indexOf(QLatin1Char('='));
-        if (eq <= 0) {
-            r.text = tr("usage: set NAME = VALUE") + QLatin1Char('\n');
-            return r;
-        }
-        const QString name = args.left(eq).trimmed();
-        const QString value = args.mid(eq + 1).trimmed();
-        Result<bool> done = name == QLatin1String("context") || name == QLatin1String("pdl_context")
-                                ? m_debugger.setContext(value)
-                                : m_debugger.setVariable(name.toStdString(), value);
-        if (!done.ok()) {
-            r.text = tr("error: %1").arg(done.error().message) + QLatin1Char('\n');
-            return r;
-        }
-        Result<pdl::Value> now = m_debugger.evaluate(name.toStdString());
-        r.text =
-            name + QStringLiteral(" = ") + (now.ok() ? shown(*now) : value) + QLatin1Char('\n');
-        return r;
-    }
-    if (cmd == QLatin1String("context")) {
-        std::optional<pdl::List> messages = m_debugger.context();
-        if (!messages) {
-            r.text = tr("The program is not paused.") + QLatin1Char('\n');
-            return r;
-        }
-        int i = 0;
-        for (const pdl::Value& m : *messages) {
-            QString role = QStringLiteral("?"), content;
-            if (m.isDict()) {
-                if (const pdl::Value* x = m.asDict().find("role"))
-                    role = QString::fromStdString(x->toText());
-                if (const pdl::Value* x = m.asDict().find("content"))
-                    content = x->isString() ? QString::fromStdString(x->asString()) : shown(*x);
-            }
-            r.text += QStringLiteral("[%1] %2: %3\n").arg(i++).arg(role, content);
-        }
-        if (messages->empty())
-            r.text = tr("(empty context)") + QLatin1Char('\n');
-        return r;
-    }
+    if (cmd == QLatin1String("vars"))
+        return listVariables();
+    if (cmd == QLatin1String("set"))
+        return setValue(args);
+    if (cmd == QLatin1String("context"))
+        return showContext();
     if (cmd == QLatin1String("answer")) {
         Result<bool> done = m_debugger.answerModel(args.toStdString());
         if (!done.ok())
@@ -242,43 +311,14 @@ DebugSession::Reply DebugSession::execute(const QString& input)
                  QLatin1Char('\n');
         return r;
     }
-    if (cmd == QLatin1String("pause")) {
-        const QStringList words = args.split(QLatin1Char(' '), Qt::SkipEmptyParts);
-        if (words.size() == 2 &&
-            (words[1] == QLatin1String("on") || words[1] == QLatin1String("off")) &&
-            (words[0] == QLatin1String("errors") || words[0] == QLatin1String("models"))) {
-            const bool on = words[1] == QLatin1String("on");
-            if (words[0] == QLatin1String("errors"))
-                m_debugger.setPauseOnError(on);
-            else
-                m_debugger.setPauseBeforeModelCalls(on);
-            return r;
-        }
-        r.text = tr("usage: pause errors|models on|off") + QLatin1Char('\n');
-        return r;
-    }
+    if (cmd == QLatin1String("pause"))
+        return setPauses(args);
     if (cmd == QLatin1String("quit") || cmd == QLatin1String("q")) {
         r.quit = true;
         return r;
     }
-    if (cmd == QLatin1String("help") || cmd == QLatin1String("h")) {
-        r.text = tr("break FILE:LINE [if EXPR]  set a breakpoint (break LINE: in the program)\n"
-                    "delete N                   delete breakpoint N; breaks lists them\n"
-                    "continue, c                run to the next breakpoint\n"
-                    "next, n                    run to the next block at this level or above\n"
-                    "step, s                    run to the next block (into this one)\n"
-                    "out                        run to the end of the enclosing block\n"
-                    "until FILE:LINE            run to the block at that line\n"
-                    "print EXPR, p              evaluate a PDL expression here\n"
-                    "vars                       the variables here\n"
-                    "set NAME = VALUE           set a variable (VALUE in YAML/JSON)\n"
-                    "context                    the background context (set context = [...])\n"
-                    "answer TEXT                answer the model call here by hand\n"
-                    "where                      where the program is paused\n"
-                    "pause errors|models on|off pause on errors / before model calls\n"
-                    "quit, q                    stop the program\n");
-        return r;
-    }
+    if (cmd == QLatin1String("help") || cmd == QLatin1String("h"))
+        return help();
     r.text = tr("Unknown command: %1 (help lists them)").arg(cmd) + QLatin1Char('\n');
     return r;
 }

@@ -33,6 +33,13 @@ public:
 
 private:
     Reply addBreakpoint(const QString& args);
+    Reply listBreakpoints();
+    Reply runUntil(const QString& args);
+    Reply listVariables();
+    Reply setValue(const QString& args);
+    Reply showContext();
+    Reply setPauses(const QString& args);
+    Reply help() const;
     bool parseLocation(const QString& text, QString* file, int* line) const;
 
     pdl::Debugger& m_debugger;

@@ -1,5 +1,6 @@
 #include "core/workbench/loggingprovider.h"
 
+#include "core/pdl/valuejson.h"
 #include "core/promptlog/callrecord.h"
 #include "core/promptlog/privacypolicy.h"
 #include "core/promptlog/promptlog.h"
@@ -16,14 +17,6 @@ namespace hako {
 
 namespace {
 
-QJsonValue toQJson(const pdl::Value& v)
-{
-    // Through JSON text: the key order of dicts is kept, callables and undefined become null.
-    const QByteArray text = QByteArray::fromStdString("[" + v.json() + "]");
-    const QJsonDocument doc = QJsonDocument::fromJson(text);
-    return doc.isArray() && !doc.array().isEmpty() ? doc.array().first() : QJsonValue();
-}
-
 // What a block's parameters say that the log may keep: never a credential (the log's privacy
 // policy would mask it; better not to hand it over at all), nor a mock reply.
 QJsonObject loggableParameters(const pdl::Dict& parameters)
@@ -34,7 +27,7 @@ QJsonObject loggableParameters(const pdl::Dict& parameters)
         if (name == QLatin1String("mock_response") ||
             (promptlog::isCredentialName(name) && !v.isInt() && !v.isFloat() && !v.isBool()))
             continue;
-        out.insert(name, toQJson(v));
+        out.insert(name, pdl::toQJsonValue(v));
     }
     return out;
 }
@@ -63,13 +56,13 @@ LoggingModelProvider::LoggingModelProvider(std::shared_ptr<models::IModelProvide
                                            std::shared_ptr<promptlog::PromptLog> log,
                                            RunLogInfo run,
                                            std::function<QString(const std::string&)> endpointOf)
-    : m_inner(std::move(inner)), m_log(std::move(log)), m_run(std::move(run)),
+    : ForwardingModelProvider(std::move(inner)), m_log(std::move(log)), m_run(std::move(run)),
       m_endpointOf(std::move(endpointOf))
 {}
 
 Result<models::ChatResponse> LoggingModelProvider::chat(const models::ChatRequest& request,
-                                                       const models::DeltaCallback& onDelta,
-                                                       const CancelToken& cancel)
+                                                        const models::DeltaCallback& onDelta,
+                                                        const CancelToken& cancel)
 {
     const int64_t startedAt = QDateTime::currentMSecsSinceEpoch();
     QElapsedTimer timer;
@@ -81,7 +74,7 @@ Result<models::ChatResponse> LoggingModelProvider::chat(const models::ChatReques
         if (onDelta)
             onDelta(delta);
     };
-    Result<models::ChatResponse> response = m_inner->chat(request, measured, cancel);
+    Result<models::ChatResponse> response = inner()->chat(request, measured, cancel);
     const double latency = double(timer.nsecsElapsed()) / 1e6;
 
     promptlog::CallRecord call;
@@ -104,12 +97,12 @@ Result<models::ChatResponse> LoggingModelProvider::chat(const models::ChatReques
     call.parameters = loggableParameters(request.parameters);
     for (const pdl::Value& m : request.messages) {
         if (!m.isDict()) {
-            call.messages.append(toQJson(m));
+            call.messages.append(pdl::toQJsonValue(m));
             continue;
         }
         pdl::Dict clean = m.asDict();
         clean.remove(pdl::Value("pdl__defsite"));
-        call.messages.append(toQJson(pdl::Value(std::move(clean))));
+        call.messages.append(pdl::toQJsonValue(pdl::Value(std::move(clean))));
     }
     call.startedAt = startedAt;
     call.latencyMs = latency;
@@ -118,7 +111,7 @@ Result<models::ChatResponse> LoggingModelProvider::chat(const models::ChatReques
         call.status = promptlog::CallStatus::Ok;
         call.reply = QString::fromStdString(response->content);
         if (const pdl::Value* tools = path(response->message, {"tool_calls"}))
-            call.toolCalls = toQJson(*tools).toArray();
+            call.toolCalls = pdl::toQJsonValue(*tools).toArray();
         if (const pdl::Value* finish = path(response->raw, {"choices", "finish_reason"});
             finish && finish->isString())
             call.finishReason = QString::fromStdString(finish->asString());
@@ -131,24 +124,12 @@ Result<models::ChatResponse> LoggingModelProvider::chat(const models::ChatReques
             cached && cached->isInt())
             call.cachedTokens = cached->asInt();
     } else {
-        call.status = cancel.isCancelled() ? promptlog::CallStatus::Cancelled
-                                           : promptlog::CallStatus::Failed;
+        call.status =
+            cancel.isCancelled() ? promptlog::CallStatus::Cancelled : promptlog::CallStatus::Failed;
         call.error = response.error().message;
     }
     m_log->record(std::move(call));
     return response;
-}
-
-Result<std::vector<std::vector<float>>>
-LoggingModelProvider::embed(const std::string& model, const std::vector<std::string>& texts,
-                            const CancelToken& cancel)
-{
-    return m_inner->embed(model, texts, cancel);
-}
-
-Result<QStringList> LoggingModelProvider::listModels(const CancelToken& cancel)
-{
-    return m_inner->listModels(cancel);
 }
 
 QString programContentHash(const QString& path)
@@ -157,8 +138,7 @@ QString programContentHash(const QString& path)
     Result<QByteArray> text = readBoundedFile(path);
     if (!text)
         return {};
-    return QString::fromLatin1(
-        QCryptographicHash::hash(*text, QCryptographicHash::Sha256).toHex());
+    return QString::fromLatin1(QCryptographicHash::hash(*text, QCryptographicHash::Sha256).toHex());
 }
 
 QStringList tagsFromEnvironment()

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/pdl/model/modelprovider.h"
+#include "core/pdl/model/forwardingprovider.h"
 #include "core/promptlog/callrecord.h"
 
 #include <QJsonObject>
@@ -34,26 +34,20 @@ struct RunLogInfo {
 /// (ChatRequest::site: the prompt's and program's ids and names) and the run's origin and
 /// version. Recording only queues the call (PromptLog::record), so the run's thread
 /// never waits for the store. Embeddings and model listings pass through unrecorded.
-class LoggingModelProvider : public models::IModelProvider {
+class LoggingModelProvider : public models::ForwardingModelProvider {
 public:
     /// `endpointOf` names the endpoint a model resolves to (never its key); may be empty.
     LoggingModelProvider(std::shared_ptr<models::IModelProvider> inner,
                          std::shared_ptr<promptlog::PromptLog> log, RunLogInfo run,
                          std::function<QString(const std::string& model)> endpointOf = {});
 
-    QString id() const override { return m_inner->id(); }
     Result<models::ChatResponse> chat(const models::ChatRequest& request,
                                       const models::DeltaCallback& onDelta,
                                       const CancelToken& cancel) override;
-    Result<std::vector<std::vector<float>>> embed(const std::string& model,
-                                                  const std::vector<std::string>& texts,
-                                                  const CancelToken& cancel) override;
-    Result<QStringList> listModels(const CancelToken& cancel) override;
 
     const RunLogInfo& run() const { return m_run; }
 
 private:
-    std::shared_ptr<models::IModelProvider> m_inner;
     std::shared_ptr<promptlog::PromptLog> m_log;
     RunLogInfo m_run;
     std::function<QString(const std::string&)> m_endpointOf;

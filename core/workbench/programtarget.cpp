@@ -2,8 +2,10 @@
 
 #include "core/pdl/check/scopeanalysis.h"
 #include "core/pdl/interp/interpreter.h"
+#include "core/pdl/model/forwardingprovider.h"
 #include "core/pdl/programcheck.h"
 #include "core/pdl/trace/tracewriter.h"
+#include "core/pdl/valuejson.h"
 #include "core/util/outputfile.h"
 
 #include <QCoreApplication>
@@ -24,17 +26,16 @@ namespace hako {
 namespace {
 
 // Sums one example's token counts and cost as its model calls come back.
-class UsageMeter : public models::IModelProvider {
+class UsageMeter : public models::ForwardingModelProvider {
 public:
     UsageMeter(std::shared_ptr<models::IModelProvider> inner, const promptlog::PriceTable* prices)
-        : m_inner(std::move(inner)), m_prices(prices)
+        : ForwardingModelProvider(std::move(inner)), m_prices(prices)
     {}
-    QString id() const override { return m_inner->id(); }
     Result<models::ChatResponse> chat(const models::ChatRequest& request,
                                       const models::DeltaCallback& onDelta,
                                       const CancelToken& cancel) override
     {
-        Result<models::ChatResponse> r = m_inner->chat(request, onDelta, cancel);
+        Result<models::ChatResponse> r = inner()->chat(request, onDelta, cancel);
         if (r.ok()) {
             std::lock_guard lock(m_mutex);
             m_prompt += r->usage.promptTokens;
@@ -49,16 +50,6 @@ public:
         }
         return r;
     }
-    Result<std::vector<std::vector<float>>> embed(const std::string& model,
-                                                  const std::vector<std::string>& texts,
-                                                  const CancelToken& cancel) override
-    {
-        return m_inner->embed(model, texts, cancel);
-    }
-    Result<QStringList> listModels(const CancelToken& cancel) override
-    {
-        return m_inner->listModels(cancel);
-    }
     void fill(eval::TargetOutput& out)
     {
         std::lock_guard lock(m_mutex);
@@ -71,7 +62,6 @@ public:
     }
 
 private:
-    std::shared_ptr<models::IModelProvider> m_inner;
     const promptlog::PriceTable* m_prices;
     std::mutex m_mutex;
     int64_t m_prompt = 0, m_completion = 0;
@@ -240,10 +230,7 @@ Result<eval::TargetFunction> ProgramTarget::make() const
         QElapsedTimer timer;
         timer.start();
         pdl::RunOptions options;
-        const pdl::Value scope = pdl::Value::fromJson(nlohmann::json::parse(
-            QJsonDocument(inputs).toJson(QJsonDocument::Compact).toStdString()));
-        if (scope.isDict())
-            options.initialScope = scope.asDict();
+        options.initialScope = pdl::fromQJsonObject(inputs);
         options.cancel = cancel;
         options.trace = !self->traceFolder.isEmpty();
         options.writeStdout = [](std::string_view) {

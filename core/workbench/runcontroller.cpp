@@ -76,54 +76,10 @@ bool RunController::start(const QByteArray& text, const QString& path)
     return start(pdl::parseProgramText(text, programFileName(path)), path);
 }
 
-bool RunController::start(pdl::ParseResult parsed, const QString& path)
+// The run's output goes to the Console through `shared`, posted to the GUI thread; input
+// requests wait on the worker for the answer given on the GUI thread.
+void RunController::connectIo(pdl::RunOptions& options, const std::shared_ptr<Shared>& shared)
 {
-    if (m_running)
-        return false;
-    if (m_worker.joinable())
-        m_worker.join();
-    const QString fileName = programFileName(path);
-    // What a re-run adds applies to this run only.
-    const std::function<void(pdl::RunOptions&)> prepare = std::move(m_prepare);
-    m_prepare = nullptr;
-    if (!prepare) {
-        m_forkedFromRun.clear();
-        m_forkedFromNode.clear();
-    }
-    m_divergedAt.clear();
-    m_divergedSpan = {};
-    m_running = true;
-    m_stopped = false;
-    m_waitingForInput = false;
-    m_lastTrace.reset();
-    m_model->beginLiveRun(fileName);
-    Q_EMIT started(fileName);
-
-    if (!parsed.ok() || !parsed.program) {
-        Diagnostic first;
-        for (const Diagnostic& d : parsed.diagnostics)
-            if (d.severity == Severity::Error) {
-                first = d;
-                break;
-            }
-        if (first.message.isEmpty())
-            first.message = tr("the program could not be read");
-        m_running = false;
-        m_model->endLiveRun(nullptr);
-        Q_EMIT finished(false, QString(), first);
-        return true;
-    }
-
-    auto shared = std::make_shared<Shared>();
-    m_shared = shared;
-    pdl::RunOptions options;
-    options.trace = true;
-    options.captureScope = true;
-    options.observer = m_feed;
-    options.cancel = shared->cancel;
-    // The Console shows the result as it is produced (as `hako run` prints it), so it never
-    // needs to show the finished result again.
-    options.streamResult = true;
     QPointer<RunController> self(this);
     auto post = [shared, self](bool isError, std::string_view text) {
         bool postNow = false;
@@ -173,16 +129,12 @@ bool RunController::start(pdl::ParseResult parsed, const QString& path)
         shared->input.reset();
         return answer;
     };
+}
 
-    RunEnvironment environment = m_environment;
-    if (environment.baseFolder.isEmpty())
-        environment.baseFolder = QFileInfo(fileName).absolutePath();
-    // Known here, before the worker starts, so that the window can find this run's calls and
-    // its kept trace.
-    if (environment.runLog.runId.isEmpty())
-        environment.runLog.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
-    m_lastRunId = environment.runLog.runId;
-    m_paused = false;
+// Under the debugger (Debug rather than Run): a fresh one, with the breakpoints and pauses set.
+void RunController::attachDebugger(pdl::RunOptions& options)
+{
+    QPointer<RunController> self(this);
     m_debugger.reset();
     if (m_debugging) {
         auto debugger = std::make_shared<pdl::Debugger>();
@@ -213,12 +165,75 @@ bool RunController::start(pdl::ParseResult parsed, const QString& path)
                 });
         });
     }
+}
+
+bool RunController::start(pdl::ParseResult parsed, const QString& path)
+{
+    if (m_running)
+        return false;
+    if (m_worker.joinable())
+        m_worker.join();
+    const QString fileName = programFileName(path);
+    // What a re-run adds applies to this run only.
+    const std::function<void(pdl::RunOptions&)> prepare = std::move(m_prepare);
+    m_prepare = nullptr;
+    if (!prepare) {
+        m_forkedFromRun.clear();
+        m_forkedFromNode.clear();
+    }
+    m_divergedAt.clear();
+    m_divergedSpan = {};
+    m_running = true;
+    m_stopped = false;
+    m_waitingForInput = false;
+    m_lastTrace.reset();
+    m_model->beginLiveRun(fileName);
+    Q_EMIT started(fileName);
+
+    if (!parsed.ok() || !parsed.program) {
+        Diagnostic first;
+        for (const Diagnostic& d : parsed.diagnostics)
+            if (d.severity == Severity::Error) {
+                first = d;
+                break;
+            }
+        if (first.message.isEmpty())
+            first.message = tr("the program could not be read");
+        m_running = false;
+        m_model->endLiveRun(nullptr);
+        Q_EMIT finished(false, QString(), first);
+        return true;
+    }
+
+    auto shared = std::make_shared<Shared>();
+    m_shared = shared;
+    pdl::RunOptions options;
+    options.trace = true;
+    options.captureScope = true;
+    options.observer = m_feed;
+    options.cancel = shared->cancel;
+    // The Console shows the result as it is produced (as `hako run` prints it), so it never
+    // needs to show the finished result again.
+    options.streamResult = true;
+    connectIo(options, shared);
+
+    RunEnvironment environment = m_environment;
+    if (environment.baseFolder.isEmpty())
+        environment.baseFolder = QFileInfo(fileName).absolutePath();
+    // Known here, before the worker starts, so that the window can find this run's calls and
+    // its kept trace.
+    if (environment.runLog.runId.isEmpty())
+        environment.runLog.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    m_lastRunId = environment.runLog.runId;
+    m_paused = false;
+    attachDebugger(options);
     if (prepare) {
         prepare(options);
         environment.runLog.tags << QStringLiteral("forked-from:%1").arg(m_forkedFromRun)
                                 << QStringLiteral("forked-at:%1").arg(m_forkedFromNode);
     }
     std::shared_ptr<const pdl::Program> program = parsed.program;
+    QPointer<RunController> self(this);
     m_worker =
         std::thread([shared, self, options, environment, program, debugger = m_debugger]() mutable {
             // A broken model configuration only matters to programs with model blocks; those fail

@@ -160,6 +160,8 @@ Q_SIGNALS:
 
 private:
     struct Shared;
+    void connectIo(pdl::RunOptions& options, const std::shared_ptr<Shared>& shared);
+    void attachDebugger(pdl::RunOptions& options);
     void flushOutput();
     void onWorkerDone();
 

@@ -11,7 +11,8 @@
 #include "core/models/modelrouter.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/lang/builtindocs.h"
-#include "core/pdl/model/modelprovider.h"
+#include "core/pdl/model/forwardingprovider.h"
+#include "core/pdl/valuejson.h"
 #include "core/promptlog/privacypolicy.h"
 #include "core/util/pluginmanager.h"
 
@@ -126,39 +127,27 @@ recordingProvider(std::shared_ptr<models::IModelProvider> provider,
 /// Passes every call to `inner`; the first chat opens the prompt log and from then on chats
 /// go through a LoggingModelProvider over it. The run id, program hash and folder tags are
 /// settled then too, so a run calling no model reads none of them. Thread-safe.
-class LazyLoggingProvider : public models::IModelProvider {
+class LazyLoggingProvider : public models::ForwardingModelProvider {
 public:
     using Opener = std::function<std::shared_ptr<promptlog::PromptLog>()>;
     LazyLoggingProvider(std::shared_ptr<models::IModelProvider> inner, Opener open, RunLogInfo run,
                         QStringList extraTags)
-        : m_inner(std::move(inner)), m_open(std::move(open)), m_run(std::move(run)),
+        : ForwardingModelProvider(std::move(inner)), m_open(std::move(open)), m_run(std::move(run)),
           m_extraTags(std::move(extraTags))
     {}
 
-    QString id() const override { return m_inner->id(); }
     Result<models::ChatResponse> chat(const models::ChatRequest& request,
                                       const models::DeltaCallback& onDelta,
                                       const CancelToken& cancel) override
     {
         std::call_once(m_opened, [this] {
             if (std::shared_ptr<promptlog::PromptLog> log = m_open())
-                m_logged = recordingProvider(m_inner, std::move(log), m_run, m_extraTags);
+                m_logged = recordingProvider(inner(), std::move(log), m_run, m_extraTags);
         });
-        return (m_logged ? m_logged : m_inner)->chat(request, onDelta, cancel);
-    }
-    Result<std::vector<std::vector<float>>> embed(const std::string& model,
-                                                  const std::vector<std::string>& texts,
-                                                  const CancelToken& cancel) override
-    {
-        return m_inner->embed(model, texts, cancel);
-    }
-    Result<QStringList> listModels(const CancelToken& cancel) override
-    {
-        return m_inner->listModels(cancel);
+        return (m_logged ? m_logged : inner())->chat(request, onDelta, cancel);
     }
 
 private:
-    std::shared_ptr<models::IModelProvider> m_inner;
     Opener m_open;
     RunLogInfo m_run;
     QStringList m_extraTags;
@@ -216,12 +205,7 @@ std::optional<Diagnostic> RunEnvironment::compose(pdl::RunOptions& options) cons
         const std::string name = it.key().toStdString();
         if (options.initialScope.contains(pdl::Value(name)))
             continue;
-        const QByteArray json =
-            QJsonDocument(QJsonArray{it.value()}).toJson(QJsonDocument::Compact);
-        const nlohmann::ordered_json parsed =
-            nlohmann::ordered_json::parse(json.constData(), nullptr, false);
-        if (parsed.is_array() && !parsed.empty())
-            options.initialScope.set(name, pdl::Value::fromJson(parsed.at(0)));
+        options.initialScope.set(name, pdl::fromQJsonValue(it.value()));
     }
     if (documentSession)
         options.initialScope.set("doc", docs::makeDocumentBindings(documentSession));

@@ -14,6 +14,8 @@
 #include <QUrl>
 
 #include <algorithm>
+#include <functional>
+#include <memory>
 
 namespace hako {
 
@@ -131,16 +133,14 @@ void trustRunFolder(const QString& folder, QSettings* settings)
     settings->sync();
 }
 
-// Refuses rather than asks: `hako run` is used in scripts, and a question on a terminal is easy
-// to answer without reading.
-QString trustRefusal(const QString& program, bool sandbox, bool trustOnce, bool trustFolder)
-{
-    return trustRefusal(QStringList{program}, sandbox, trustOnce, trustFolder,
-                        QStringLiteral("hako run"));
-}
+namespace {
 
-QString trustRefusal(const QStringList& programs, bool sandbox, bool trustOnce, bool trustFolder,
-                     const QString& command)
+using ProgramReader = std::function<std::shared_ptr<const pdl::Program>(const QString& path)>;
+
+// The refusal for `programs`, each read through `read` (null: it does not parse; the run
+// reports that).
+QString refusalFor(const QStringList& programs, const ProgramReader& read, bool sandbox,
+                   bool trustOnce, bool trustFolder, const QString& command)
 {
     // Same settings as the workbench (organization and application "Hako").
     QSettings settings(QStringLiteral("Hako"), QStringLiteral("Hako"));
@@ -158,10 +158,10 @@ QString trustRefusal(const QStringList& programs, bool sandbox, bool trustOnce, 
         if (seen.contains(path))
             continue;
         seen.insert(path);
-        pdl::ParseResult parsed = pdl::parseProgram(program);
-        if (!parsed.program)
-            continue; // the run reports the parse errors
-        const RunTrustCheck check = checkRunTrust(*parsed.program, path, sandbox, &settings);
+        const std::shared_ptr<const pdl::Program> parsed = read(program);
+        if (!parsed)
+            continue;
+        const RunTrustCheck check = checkRunTrust(*parsed, path, sandbox, &settings);
         if (!check.needsConsent())
             continue;
         QStringList lines = check.describe();
@@ -178,6 +178,36 @@ QString trustRefusal(const QStringList& programs, bool sandbox, bool trustOnce, 
            QStringLiteral("Run it only if you trust where it comes from: add --trust to run it "
                           "once, or --trust-folder to trust the folder from now on%1.\n")
                .arg(sandbox ? QString() : QStringLiteral("; --sandbox runs its code in a sandbox"));
+}
+
+} // namespace
+
+// Refuses rather than asks: `hako run` is used in scripts, and a question on a terminal is easy
+// to answer without reading.
+QString trustRefusal(const QString& program, bool sandbox, bool trustOnce, bool trustFolder)
+{
+    return trustRefusal(QStringList{program}, sandbox, trustOnce, trustFolder,
+                        QStringLiteral("hako run"));
+}
+
+QString trustRefusal(std::shared_ptr<const pdl::Program> program, const QString& programFile,
+                     bool sandbox, bool trustOnce, bool trustFolder)
+{
+    // The run's own parse: the file is not read again (and cannot change in between).
+    const ProgramReader given = [program](const QString&) {
+        return program;
+    };
+    return refusalFor(QStringList{programFile}, given, sandbox, trustOnce, trustFolder,
+                      QStringLiteral("hako run"));
+}
+
+QString trustRefusal(const QStringList& programs, bool sandbox, bool trustOnce, bool trustFolder,
+                     const QString& command)
+{
+    const ProgramReader parse = [](const QString& path) {
+        return pdl::parseProgram(path).program;
+    };
+    return refusalFor(programs, parse, sandbox, trustOnce, trustFolder, command);
 }
 
 } // namespace hako

@@ -5,6 +5,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <vector>
 
 class QSettings;
@@ -45,6 +46,13 @@ void trustRunFolder(const QString& folder, QSettings* settings);
 /// Returns the refusal to print, or an empty string to go on. Reads and writes the same trusted
 /// folders as the workbench (QSettings "Hako"/"Hako").
 QString trustRefusal(const QString& program, bool sandbox, bool trustOnce, bool trustFolder);
+
+/// The same rule over a program the caller has parsed already (`hako run` parses once and hands
+/// that parse to this check and to the run): `programFile` names its file and folder and is not
+/// read again; a null `program` (it did not parse) is never refused, the run reports why.
+/// Settings as above.
+QString trustRefusal(std::shared_ptr<const pdl::Program> program, const QString& programFile,
+                     bool sandbox, bool trustOnce, bool trustFolder);
 
 /// The same rule over every program one command runs (`hako eval`: the target and each judge
 /// program), so that none of them runs code or reaches a server the user has not allowed.

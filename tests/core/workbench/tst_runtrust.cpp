@@ -129,6 +129,26 @@ private Q_SLOTS:
         QCOMPARE(c.folder, QDir::currentPath());
     }
 
+    // `hako run` parses once and hands that parse to the trust check: the check judges the
+    // program that will run, not whatever the file holds by the time it is read again.
+    void parsedProgramIsCheckedAsParsed()
+    {
+        const QString path = write(QStringLiteral("once.pdl"), "lang: command\ncode: echo hi\n");
+        const pdl::ParseResult parsed = pdl::parseProgram(path);
+        QVERIFY(parsed.program);
+        write(QStringLiteral("once.pdl"), "text: hi\n");
+        QVERIFY(trustRefusal(QStringList{path}, false, false, false, QStringLiteral("hako run"))
+                    .isEmpty());
+        const QString refusal = trustRefusal(parsed.program, path, false, false, false);
+        QVERIFY2(refusal.contains(QStringLiteral("hako run: once.pdl")), qPrintable(refusal));
+        QVERIFY(refusal.contains(QStringLiteral("Command code at once.pdl")) ||
+                refusal.contains(QStringLiteral("once.pdl:1")));
+        QVERIFY(trustRefusal(parsed.program, path, true, false, false).isEmpty());
+        QVERIFY(trustRefusal(parsed.program, path, false, true, false).isEmpty());
+        // A program that did not parse is the run's to report.
+        QVERIFY(trustRefusal(nullptr, path, false, false, false).isEmpty());
+    }
+
     void describeIsBounded()
     {
         QByteArray program = "text:\n";

@@ -462,6 +462,32 @@ private Q_SLOTS:
         QTRY_COMPARE(pane->callModel()->rowCount(), 2);
     }
 
+    // A call the playground logs (through the log's writer, not a program run) shows in the
+    // open pane by itself: nobody presses Refresh.
+    void playgroundCallShowsWithoutRefresh()
+    {
+        QTemporaryDir dir;
+        QString error;
+        std::shared_ptr<PromptLog> log =
+            PromptLog::open(dir.filePath(QStringLiteral("log.sqlite")), &error);
+        QVERIFY2(log, qPrintable(error));
+        WorkbenchContext context;
+        context.setPromptLog(log);
+        PromptLogPane pane;
+        pane.setWorkbenchContext(&context);
+        pane.show();
+        QTRY_VERIFY(pane.emptyLabel()->isVisible());
+        CallRecord call =
+            makeCall(QStringLiteral("p1"), QStringLiteral("遊び場"), QStringLiteral("gpt-a"),
+                     QStringLiteral("こんにちは"), QStringLiteral("やあ"), 3, 4, 50, CallStatus::Ok,
+                     QDateTime::currentMSecsSinceEpoch());
+        call.origin = CallOrigin::Playground;
+        log->record(call);
+        QTRY_COMPARE(pane.callModel()->rowCount(), 1);
+        QCOMPARE(pane.callModel()->index(0, CallTableModel::Prompt).data().toString(),
+                 QStringLiteral("遊び場"));
+    }
+
     // Add to Dataset: the selected call becomes an example of the Datasets pane's dataset
     // (its inputs, its reply as the reference); the pane comes forward; Save keeps it in the
     // evaluation store `hako eval` reads.

@@ -475,8 +475,10 @@ private Q_SLOTS:
         context.setPromptLog(log);
         PromptLogPane pane;
         pane.setWorkbenchContext(&context);
+        QSignalSpy refreshed(&pane, &PromptLogPane::refreshed);
         pane.show();
-        QTRY_VERIFY(pane.emptyLabel()->isVisible());
+        QTRY_COMPARE(refreshed.size(), 1); // the empty log is listed
+        QVERIFY(pane.emptyLabel()->isVisible());
         CallRecord call =
             makeCall(QStringLiteral("p1"), QStringLiteral("遊び場"), QStringLiteral("gpt-a"),
                      QStringLiteral("こんにちは"), QStringLiteral("やあ"), 3, 4, 50, CallStatus::Ok,

@@ -58,16 +58,15 @@ QStringList ModelCatalog::models(const QString& workspaceDir)
     if (stale && !e.pending) {
         e.pending = true;
         e.asked = QDateTime::currentDateTimeUtc();
-        e.generation = ++m_generation;
-        const int generation = e.generation;
+        const LatestJob::Ticket ticket = e.listing.start();
         const Lister lister = m_lister;
         const CancelToken cancel = m_cancel;
         QtConcurrent::run([lister, k, cancel] {
             return lister(k, cancel);
-        }).then(this, [this, k, generation](const QStringList& names) {
+        }).then(this, [this, k, ticket](const QStringList& names) {
             auto it = m_entries.find(k);
             // invalidate() since: a newer request answers instead.
-            if (it == m_entries.end() || it->generation != generation)
+            if (it == m_entries.end() || !it->listing.isCurrent(ticket))
                 return;
             it->pending = false;
             it->names = names;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/util/cancel.h"
+#include "core/util/latestjob.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -61,10 +62,9 @@ private:
         QStringList names;
         QDateTime asked;
         bool pending = false;
-        int generation = 0;
+        LatestJob listing; ///< an entry made again after invalidate() drops older answers
     };
     QHash<QString, Entry> m_entries;
-    int m_generation = 0;
     int m_maxAgeS = 300;
     Lister m_lister;
     CancelToken m_cancel;

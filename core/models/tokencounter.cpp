@@ -99,7 +99,7 @@ bool TokenCounter::knowsTokens(const QString& workspaceDir, const QString& model
 void TokenCounter::invalidate()
 {
     m_models.clear();
-    ++m_generation; // answers still on their way are dropped
+    m_answers.invalidate(); // answers still on their way are dropped
 }
 
 void TokenCounter::ask(const QString& workspaceDir, const QString& model, const QString& text)
@@ -126,8 +126,8 @@ void TokenCounter::ask(const QString& workspaceDir, const QString& model, const 
         }
         a.count = a.provider->countTokens(a.serverModel, text, cancel);
         return a;
-    }).then(this, [this, k, workspaceDir, model, text, generation = m_generation](const Answer& a) {
-        if (generation != m_generation)
+    }).then(this, [this, k, workspaceDir, model, text, t = m_answers.current()](const Answer& a) {
+        if (!m_answers.isCurrent(t))
             return;
         Model& m = m_models[k];
         m.busy = false;

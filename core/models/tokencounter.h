@@ -3,6 +3,7 @@
 #include "core/models/modelconfig.h"
 #include "core/util/cancel.h"
 #include "core/util/diagnostic.h"
+#include "core/util/latestjob.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -76,7 +77,7 @@ private:
 
     QHash<QString, Model> m_models;
     CancelToken m_cancel;
-    int m_generation = 0;
+    LatestJob m_answers; ///< invalidate() drops every answer on its way
     int m_retryAfterMs = 5 * 60 * 1000;
 };
 

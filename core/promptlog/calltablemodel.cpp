@@ -54,7 +54,7 @@ CallTableModel::CallTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 void CallTableModel::setCalls(QList<CallRecord> calls)
 {
     beginResetModel();
-    ++m_generation;
+    m_query.invalidate();
     m_pages.clear();
     m_requested.clear();
     m_total = calls.size();
@@ -66,7 +66,7 @@ void CallTableModel::setCalls(QList<CallRecord> calls)
 void CallTableModel::reset(int64_t total, QList<CallRecord> firstPage)
 {
     beginResetModel();
-    ++m_generation;
+    m_query.invalidate();
     m_pages.clear();
     m_requested.clear();
     m_lastPage = 0;
@@ -78,9 +78,9 @@ void CallTableModel::reset(int64_t total, QList<CallRecord> firstPage)
     endResetModel();
 }
 
-void CallTableModel::setPage(int page, QList<CallRecord> rows, quint64 generation)
+void CallTableModel::setPage(int page, QList<CallRecord> rows, LatestJob::Ticket query)
 {
-    if (generation != m_generation || page < 0 || int64_t(page) * kPageSize >= m_total)
+    if (!m_query.isCurrent(query) || page < 0 || int64_t(page) * kPageSize >= m_total)
         return;
     const int first = page * kPageSize;
     const int last = int(std::min<int64_t>(m_total, int64_t(first) + kPageSize)) - 1;
@@ -136,9 +136,9 @@ void CallTableModel::requestPage(int page) const
     // Queued: data() runs inside painting, where the owner must not start work.
     QMetaObject::invokeMethod(
         const_cast<CallTableModel*>(this),
-        [self = const_cast<CallTableModel*>(this), page, generation = m_generation] {
-            if (generation == self->m_generation)
-                Q_EMIT self->pageNeeded(page, generation);
+        [self = const_cast<CallTableModel*>(this), page, query = m_query.current()] {
+            if (self->m_query.isCurrent(query))
+                Q_EMIT self->pageNeeded(page, query);
         },
         Qt::QueuedConnection);
 }

@@ -2,6 +2,7 @@
 
 #include "core/promptlog/callquery.h"
 #include "core/promptlog/callrecord.h"
+#include "core/util/latestjob.h"
 
 #include <QAbstractTableModel>
 #include <QHash>
@@ -41,12 +42,12 @@ public:
 
     /// Every row at once (in the order given).
     void setCalls(QList<CallRecord> calls);
-    /// `total` rows, of which `firstPage` are the first; a new generation (earlier pages that
-    /// still arrive are ignored).
+    /// `total` rows, of which `firstPage` are the first; a new query (earlier pages that still
+    /// arrive are ignored).
     void reset(int64_t total, QList<CallRecord> firstPage);
-    /// The rows of page `page` (rows page × kPageSize …) of generation `generation`.
-    void setPage(int page, QList<CallRecord> rows, quint64 generation);
-    quint64 generation() const { return m_generation; }
+    /// The rows of page `page` (rows page × kPageSize …) asked for by pageNeeded(…, `query`);
+    /// ignored when the rows were reset since.
+    void setPage(int page, QList<CallRecord> rows, LatestJob::Ticket query);
     /// The loaded calls in row order (rows not loaded are left out).
     QList<CallRecord> loadedCalls() const;
     /// The call of `row`, or null (also while its page is not loaded).
@@ -69,8 +70,8 @@ public:
     static CallFilter::Order orderOf(Column column);
 
 Q_SIGNALS:
-    /// Rows of page `page` are on show but not loaded (queued; once per page and generation).
-    void pageNeeded(int page, quint64 generation);
+    /// Rows of page `page` are on show but not loaded (queued; once per page and query).
+    void pageNeeded(int page, hako::LatestJob::Ticket query);
     void sortRequested();
 
 private:
@@ -78,7 +79,7 @@ private:
 
     QHash<int, QList<CallRecord>> m_pages;
     int64_t m_total = 0;
-    quint64 m_generation = 0;
+    LatestJob m_query; ///< every reset starts a new query: older pages are dropped
     mutable QSet<int> m_requested;
     int m_lastPage = 0; ///< the page set last: eviction keeps what is near it
     CallFilter::Order m_order = CallFilter::Order::Time;

@@ -404,6 +404,9 @@ void PromptLog::writerLoop(std::shared_ptr<PromptLogPrivate> d)
                 emitGuarded([this] { Q_EMIT recovered(); });
                 lock.lock();
             }
+            lock.unlock();
+            emitGuarded([this, n] { Q_EMIT committed(qint64(n)); });
+            lock.lock();
             continue;
         }
         // Not written: the calls go back to the front, in order, and wait for the next try.

@@ -136,6 +136,9 @@ Q_SIGNALS:
     void problem(const QString& message);
     /// The store can be written again and every buffered call reached it.
     void recovered();
+    /// `calls` more calls are committed: readers (the Prompt Log pane) may list them now. Once
+    /// per batch, so many times a second while calls pour in: coalesce before querying.
+    void committed(qint64 calls);
 
 private:
     explicit PromptLog(std::shared_ptr<PromptLogPrivate> d);

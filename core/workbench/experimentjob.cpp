@@ -40,14 +40,14 @@ bool ExperimentJob::start(Request request, QString* error)
     m_running = true;
     m_cancel = CancelToken();
     const CancelToken cancel = m_cancel;
-    const quint64 generation = ++m_generation;
+    const LatestJob::Ticket ticket = m_job.start();
     QPointer<ExperimentJob> self(this);
     // Signals hop to this object's thread; a job destroyed meanwhile hears nothing.
-    auto post = [self, generation](auto f) {
+    auto post = [self, ticket](auto f) {
         QMetaObject::invokeMethod(
             self.data(),
-            [self, generation, f] {
-                if (self && self->m_generation == generation)
+            [self, ticket, f] {
+                if (self && self->m_job.isCurrent(ticket))
                     f(self.data());
             },
             Qt::QueuedConnection);

@@ -4,6 +4,7 @@
 #include "core/eval/evaluator.h"
 #include "core/eval/experiment.h"
 #include "core/util/cancel.h"
+#include "core/util/latestjob.h"
 #include "core/workbench/experimentplan.h"
 
 #include <QObject>
@@ -58,7 +59,7 @@ Q_SIGNALS:
 private:
     bool m_running = false;
     CancelToken m_cancel;
-    quint64 m_generation = 0;
+    LatestJob m_job; // the newest start() wins
 };
 
 } // namespace hako

@@ -4,9 +4,19 @@
 
 #include "core/pdl/trace/tracemodel.h"
 
+#include <QTimer>
+
 namespace hako {
 
-WorkbenchContext::WorkbenchContext(QObject* parent) : QObject(parent) {}
+WorkbenchContext::WorkbenchContext(QObject* parent)
+    : QObject(parent), m_commitCoalesce(new QTimer(this))
+{
+    // The log commits a batch many times a second while calls pour in (a big import, an
+    // experiment, received spans): readers hear of them at most this often, never a storm.
+    m_commitCoalesce->setSingleShot(true);
+    m_commitCoalesce->setInterval(kPromptLogCommittedIntervalMs);
+    connect(m_commitCoalesce, &QTimer::timeout, this, &WorkbenchContext::promptLogCommitted);
+}
 
 void WorkbenchContext::setCurrentProgram(const QString& path, QObject* origin)
 {
@@ -106,6 +116,13 @@ void WorkbenchContext::watchPromptLog()
             &WorkbenchContext::promptLogProblem, Qt::QueuedConnection);
     connect(m_promptLog.get(), &promptlog::PromptLog::recovered, this,
             &WorkbenchContext::promptLogRecovered, Qt::QueuedConnection);
+    connect(
+        m_promptLog.get(), &promptlog::PromptLog::committed, this,
+        [this] {
+            if (!m_commitCoalesce->isActive())
+                m_commitCoalesce->start();
+        },
+        Qt::QueuedConnection);
 }
 
 } // namespace hako

@@ -8,6 +8,8 @@
 
 #include <memory>
 
+class QTimer;
+
 namespace hako {
 
 namespace docs {
@@ -31,6 +33,9 @@ class WorkbenchContext : public QObject {
     Q_OBJECT
 public:
     explicit WorkbenchContext(QObject* parent = nullptr);
+
+    /// How often promptLogCommitted() is emitted at the most while calls keep arriving.
+    static constexpr int kPromptLogCommittedIntervalMs = 500;
 
     /// Absolute path of the program being edited; empty for an unsaved new program.
     QString currentProgram() const { return m_currentProgram; }
@@ -93,6 +98,10 @@ Q_SIGNALS:
     void promptLogProblem(const QString& message);
     /// The prompt log is written again after a problem.
     void promptLogRecovered();
+    /// Calls were committed to the prompt log (by a run, the playground, an experiment, received
+    /// spans): its readers list again. Coalesced: at most once per
+    /// kPromptLogCommittedIntervalMs however many batches land.
+    void promptLogCommitted();
 
 private:
     void watchPromptLog();
@@ -105,6 +114,7 @@ private:
     std::shared_ptr<docs::DocumentSession> m_documentSession;
     std::shared_ptr<memory::MemoryStore> m_memoryStore;
     std::shared_ptr<promptlog::PromptLog> m_promptLog;
+    QTimer* m_commitCoalesce;
 };
 
 } // namespace hako

@@ -207,6 +207,20 @@ private Q_SLOTS:
         QCOMPARE(pane->sessions()->currentId(), first);
         QCOMPARE(pane->variant(0)->prompt().messages[0].content, QStringLiteral("Hi ${ email }"));
         QCOMPARE(pane->inputsTable()->item(0, 0)->text(), QStringLiteral("配送が遅れています"));
+
+        // Two sessions chosen one after the other: the first one's load, answered first, does
+        // not show; only the one chosen last opens.
+        QString other;
+        for (const auto& header : pane->sessions()->savedSessions().sessions)
+            if (header.id != first)
+                other = header.id;
+        QVERIFY(!other.isEmpty());
+        opened.clear();
+        pane->sessions()->open(first);
+        pane->sessions()->open(other);
+        QTRY_COMPARE(opened.count(), 1);
+        QCOMPARE(opened.first().at(0).toString(), other);
+        QCOMPARE(pane->sessions()->currentId(), other);
     }
 
     void openingAnotherCallStartsANewSession()

@@ -79,7 +79,7 @@ private Q_SLOTS:
         QVERIFY(m_settings->isValid());
     }
 
-    void emptyLogSaysSo()
+    void emptyLogSaysSoUntilACallIsLogged()
     {
         QTemporaryDir dir;
         QString error;
@@ -95,6 +95,18 @@ private Q_SLOTS:
             pane.emptyLabel()->text().contains(QStringLiteral("No model calls logged yet")));
         QVERIFY(pane.emptyLabel()->isVisible());
         QCOMPARE(pane.callModel()->rowCount(), 0);
+
+        // A call the playground logs (through the log's writer, not a program run) shows in
+        // the open pane by itself: nobody presses Refresh.
+        CallRecord call =
+            makeCall(QStringLiteral("p1"), QStringLiteral("遊び場"), QStringLiteral("gpt-a"),
+                     QStringLiteral("こんにちは"), QStringLiteral("やあ"), 3, 4, 50, CallStatus::Ok,
+                     QDateTime::currentMSecsSinceEpoch());
+        call.origin = CallOrigin::Playground;
+        log->record(call);
+        QTRY_COMPARE(pane.callModel()->rowCount(), 1);
+        QCOMPARE(pane.callModel()->index(0, CallTableModel::Prompt).data().toString(),
+                 QStringLiteral("遊び場"));
     }
 
     void listSortFilterSelectStats()

@@ -417,29 +417,29 @@ void DocumentPane::openDocument(const QString& path)
     raiseDock();
     m_file->setText(QFileInfo(path).fileName());
     m_file->setToolTip(QFileInfo(path).absoluteFilePath());
-    const int generation = ++m_generation; // a newer request supersedes older ones
+    const LatestJob::Ticket ticket = m_latest.start(); // a newer request supersedes older ones
     m_progress->setValue(0);
     m_progress->show();
     m_loading = true;
     m_message->hide();
     m_command->setEnabled(false);
     QPointer<DocumentPane> self(this);
-    auto progress = [self, generation](int percent) {
+    auto progress = [self, ticket](int percent) {
         QMetaObject::invokeMethod(
             self.data(),
-            [self, generation, percent] {
-                if (self && self->m_generation == generation)
+            [self, ticket, percent] {
+                if (self && self->m_latest.isCurrent(ticket))
                     self->m_progress->setValue(percent);
             },
             Qt::QueuedConnection);
     };
     // The first screen is decoded on its own and shown at once; the whole text and its index
     // follow, and the view keeps its scroll position when they replace it.
-    auto preview = [self, generation](std::shared_ptr<const docs::Document> head) {
+    auto preview = [self, ticket](std::shared_ptr<const docs::Document> head) {
         QMetaObject::invokeMethod(
             self.data(),
-            [self, generation, head] {
-                if (self && self->m_generation == generation && !self->m_session)
+            [self, ticket, head] {
+                if (self && self->m_latest.isCurrent(ticket) && !self->m_session)
                     self->showPreview(head);
             },
             Qt::QueuedConnection);
@@ -470,9 +470,9 @@ void DocumentPane::openDocument(const QString& path)
                                        indexOptions, {}, [&](int p) { progress(30 + p * 7 / 10); });
         return std::make_tuple(index, QString(), warnings.join(QLatin1Char('\n')));
     })
-        .then(this, [this, generation](const std::tuple<std::shared_ptr<const docs::DocumentIndex>,
-                                                        QString, QString>& result) {
-            if (generation != m_generation)
+        .then(this, [this, ticket](const std::tuple<std::shared_ptr<const docs::DocumentIndex>,
+                                                    QString, QString>& result) {
+            if (!m_latest.isCurrent(ticket))
                 return;
             onIndexed(std::get<0>(result), std::get<1>(result), std::get<2>(result));
         });
@@ -582,7 +582,7 @@ void DocumentPane::setUnits(docs::UnitKind units)
         return;
     // Re-index the loaded text with the new units in the background; the session goes on
     // (setIndex records the change in the transcript). Commands typed meanwhile wait.
-    const int generation = ++m_generation;
+    const LatestJob::Ticket ticket = m_latest.start();
     auto document = m_session->index()->documentPtr();
     m_progress->setValue(0);
     m_progress->show();
@@ -591,8 +591,8 @@ void DocumentPane::setUnits(docs::UnitKind units)
     options.units = units;
     (void)QtConcurrent::run([document, options] {
         return docs::DocumentIndex::build(document, options);
-    }).then(this, [this, generation](std::shared_ptr<const docs::DocumentIndex> index) {
-        if (generation == m_generation)
+    }).then(this, [this, ticket](std::shared_ptr<const docs::DocumentIndex> index) {
+        if (m_latest.isCurrent(ticket))
             onIndexed(index, QString(), QString());
     });
 }
@@ -685,18 +685,18 @@ void DocumentPane::runCommand(const QString& command)
         return;
     }
     auto session = m_session;
-    const int generation = m_generation;
+    const LatestJob::Ticket ticket = m_latest.current();
     QPointer<DocumentPane> self(this);
     (void)QtConcurrent::run([session, command] {
         return session->execute(command);
-    }).then([self, generation](const docs::CommandResult& r) {
+    }).then([self, ticket](const docs::CommandResult& r) {
         // Always queued, even when the command ended before this continuation was attached:
         // so it comes after the session's announcement of the command (onExecuted), which
         // shows its hits.
         QMetaObject::invokeMethod(
             qApp,
-            [self, generation, r] {
-                if (self && generation == self->m_generation)
+            [self, ticket, r] {
+                if (self && self->m_latest.isCurrent(ticket))
                     self->onCommandDone(r);
             },
             Qt::QueuedConnection);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/util/latestjob.h"
+
 #include <QPointer>
 #include <QWidget>
 
@@ -140,7 +142,7 @@ private:
     QStringList m_history;
     QStringList m_pending; ///< commands typed before the index was ready
     int m_historyPos = 0;
-    int m_generation = 0;
+    LatestJob m_latest;
 };
 
 } // namespace hako

@@ -22,7 +22,7 @@ void EditorAnalysis::request(const QString& text, const QString& fileName)
 {
     m_text = text;
     m_fileName = fileName;
-    ++m_generation; // results of analyses already running are stale now
+    m_latest.invalidate(); // results of analyses already running are stale now
     m_timer.start();
 }
 
@@ -36,7 +36,7 @@ void EditorAnalysis::requestNow(const QString& text, const QString& fileName)
 
 void EditorAnalysis::start()
 {
-    const quint64 generation = ++m_generation;
+    const LatestJob::Ticket ticket = m_latest.start();
     const QByteArray bytes = m_text.toUtf8();
     const QString file = m_fileName;
     const pdl::ScopeOptions options = m_options;
@@ -44,9 +44,9 @@ void EditorAnalysis::start()
     QtConcurrent::run([bytes, file, options] {
         return std::make_shared<const pdl::ProgramReport>(
             pdl::analyzeProgramText(bytes, file, options));
-    }).then(this, [this, generation](std::shared_ptr<const pdl::ProgramReport> report) {
+    }).then(this, [this, ticket](std::shared_ptr<const pdl::ProgramReport> report) {
         --m_running;
-        if (generation != m_generation)
+        if (!m_latest.isCurrent(ticket))
             return; // a newer text is being analysed
         m_report = std::move(report);
         Q_EMIT reportReady(m_report);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/pdl/check/scopeanalysis.h"
+#include "core/util/latestjob.h"
 
 #include <QObject>
 #include <QTimer>
@@ -45,7 +46,7 @@ private:
     QString m_text;
     QString m_fileName;
     pdl::ScopeOptions m_options;
-    quint64 m_generation = 0;
+    LatestJob m_latest;
     int m_running = 0;
     std::shared_ptr<const pdl::ProgramReport> m_report;
 };

@@ -104,6 +104,113 @@ bool isScalarConstant(const QByteArray& v)
     return ok;
 }
 
+// A quoted scalar from `i` (its opening quote), templates inside styled; what follows the
+// closing quote is punctuation or a comment.
+int styleQuoted(const QByteArray& line, int i, int len, QByteArray& styles)
+{
+    const char c = line.at(i);
+    int close = i + 1;
+    while (close < len) {
+        if (line.at(close) == c) {
+            if (c == '\'' && close + 1 < len && line.at(close + 1) == '\'') {
+                close += 2;
+                continue;
+            }
+            break;
+        }
+        if (c == '"' && line.at(close) == '\\')
+            ++close;
+        ++close;
+    }
+    const int end = std::min(close + 1, len);
+    styles[i] = char(PdlLexer::QuotedString);
+    const bool open = styleTemplate(line, i + 1, std::min(close, len), char(PdlLexer::QuotedString),
+                                    false, styles);
+    if (close < len)
+        styles[close] = char(PdlLexer::QuotedString);
+    for (int p = end; p < len; ++p)
+        styles[p] = line.at(p) == '#' ? char(PdlLexer::Comment) : char(PdlLexer::Operator);
+    return open ? kInExpression : 0;
+}
+
+// Flow collections: punctuation as operators, the rest as scalars.
+int styleFlow(const QByteArray& line, int i, int len, QByteArray& styles)
+{
+    bool open = false;
+    for (int p = i; p < len; ++p) {
+        const char d = line.at(p);
+        if (d == '$' && p + 1 < len && line.at(p + 1) == '{') {
+            int q = p;
+            int depth = 0;
+            for (; q < len; ++q) {
+                if (line.at(q) == '{')
+                    ++depth;
+                else if (line.at(q) == '}' && --depth == 0)
+                    break;
+            }
+            open = styleTemplate(line, p, std::min(q + 1, len), char(PdlLexer::Default), false,
+                                 styles);
+            p = std::min(q, len - 1);
+            continue;
+        }
+        if (d == '[' || d == ']' || d == '{' || d == '}' || d == ',' || d == ':')
+            styles[p] = char(PdlLexer::Operator);
+    }
+    return open ? kInExpression : 0;
+}
+
+// A node's value from column `i`: a comment, a block scalar header (its content must be more
+// indented than `nodeColumn`), a quoted scalar, a flow collection or a plain scalar.
+int styleValue(const QByteArray& line, int i, int len, int nodeColumn, QByteArray& styles)
+{
+    bool open = false;
+    const char c = line.at(i);
+    if (c == '#') {
+        for (int p = i; p < len; ++p)
+            styles[p] = char(PdlLexer::Comment);
+        return 0;
+    }
+    if (c == '|' || c == '>') {
+        int p = i + 1;
+        while (p < len &&
+               (line.at(p) == '-' || line.at(p) == '+' || (line.at(p) >= '0' && line.at(p) <= '9')))
+            ++p;
+        int q = p;
+        while (q < len && line.at(q) == ' ')
+            ++q;
+        if (q >= len || line.at(q) == '#') {
+            for (int s = i; s < p; ++s)
+                styles[s] = char(PdlLexer::Operator);
+            for (int s = q; s < len; ++s)
+                styles[s] = char(PdlLexer::Comment);
+            return withBlockColumn(0, nodeColumn);
+        }
+    }
+    if (c == '"' || c == '\'')
+        return styleQuoted(line, i, len, styles);
+    // Flow collections (not a `{#` template comment).
+    if ((c == '[' || c == '{') && !(c == '{' && i + 1 < len && line.at(i + 1) == '#'))
+        return styleFlow(line, i, len, styles);
+    // A plain scalar, up to a ` #` comment.
+    int end = len;
+    for (int p = i; p + 1 < len; ++p) {
+        if (line.at(p) == ' ' && line.at(p + 1) == '#') {
+            end = p;
+            break;
+        }
+    }
+    QByteArray trimmed = line.mid(i, end - i).trimmed();
+    if (isScalarConstant(trimmed)) {
+        for (int p = i; p < end; ++p)
+            styles[p] = char(PdlLexer::Number);
+    } else {
+        open = styleTemplate(line, i, end, char(PdlLexer::Default), false, styles);
+    }
+    for (int p = end; p < len; ++p)
+        styles[p] = char(PdlLexer::Comment);
+    return open ? kInExpression : 0;
+}
+
 } // namespace
 
 QFont PdlLexer::editorFont()
@@ -295,96 +402,7 @@ int PdlLexer::styleLine(const QByteArray& line, int state, QByteArray& styles)
     }
     if (i >= len)
         return 0;
-    // The value.
-    const char c = line.at(i);
-    if (c == '#') {
-        for (int p = i; p < len; ++p)
-            styles[p] = char(Comment);
-        return 0;
-    }
-    if (c == '|' || c == '>') {
-        int p = i + 1;
-        while (p < len &&
-               (line.at(p) == '-' || line.at(p) == '+' || (line.at(p) >= '0' && line.at(p) <= '9')))
-            ++p;
-        int q = p;
-        while (q < len && line.at(q) == ' ')
-            ++q;
-        if (q >= len || line.at(q) == '#') {
-            for (int s = i; s < p; ++s)
-                styles[s] = char(Operator);
-            for (int s = q; s < len; ++s)
-                styles[s] = char(Comment);
-            return withBlockColumn(0, nodeColumn);
-        }
-    }
-    if (c == '"' || c == '\'') {
-        int close = i + 1;
-        while (close < len) {
-            if (line.at(close) == c) {
-                if (c == '\'' && close + 1 < len && line.at(close + 1) == '\'') {
-                    close += 2;
-                    continue;
-                }
-                break;
-            }
-            if (c == '"' && line.at(close) == '\\')
-                ++close;
-            ++close;
-        }
-        const int end = std::min(close + 1, len);
-        styles[i] = char(QuotedString);
-        open = styleTemplate(line, i + 1, std::min(close, len), char(QuotedString), false, styles);
-        if (close < len)
-            styles[close] = char(QuotedString);
-        for (int p = end; p < len; ++p)
-            styles[p] = line.at(p) == '#' ? char(Comment) : char(Operator);
-        return open ? kInExpression : 0;
-    }
-    if (c == '[' || c == '{') {
-        // Flow collections: punctuation as operators, the rest as scalars.
-        if (!(c == '{' && i + 1 < len && line.at(i + 1) == '#')) {
-            open = false;
-            for (int p = i; p < len; ++p) {
-                const char d = line.at(p);
-                if (d == '$' && p + 1 < len && line.at(p + 1) == '{') {
-                    int q = p;
-                    int depth = 0;
-                    for (; q < len; ++q) {
-                        if (line.at(q) == '{')
-                            ++depth;
-                        else if (line.at(q) == '}' && --depth == 0)
-                            break;
-                    }
-                    open =
-                        styleTemplate(line, p, std::min(q + 1, len), char(Default), false, styles);
-                    p = std::min(q, len - 1);
-                    continue;
-                }
-                if (d == '[' || d == ']' || d == '{' || d == '}' || d == ',' || d == ':')
-                    styles[p] = char(Operator);
-            }
-            return open ? kInExpression : 0;
-        }
-    }
-    // A plain scalar, up to a ` #` comment.
-    int end = len;
-    for (int p = i; p + 1 < len; ++p) {
-        if (line.at(p) == ' ' && line.at(p + 1) == '#') {
-            end = p;
-            break;
-        }
-    }
-    QByteArray trimmed = line.mid(i, end - i).trimmed();
-    if (isScalarConstant(trimmed)) {
-        for (int p = i; p < end; ++p)
-            styles[p] = char(Number);
-    } else {
-        open = styleTemplate(line, i, end, char(Default), false, styles);
-    }
-    for (int p = end; p < len; ++p)
-        styles[p] = char(Comment);
-    return open ? kInExpression : 0;
+    return styleValue(line, i, len, nodeColumn, styles);
 }
 
 void PdlLexer::styleText(int start, int end)

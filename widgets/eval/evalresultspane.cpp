@@ -208,7 +208,7 @@ void EvalResultsPane::showExperiment(const QString& id, const QString& baselineI
 {
     if (!m_store)
         return;
-    const quint64 generation = ++m_generation;
+    const LatestJob::Ticket ticket = m_latest.start();
     auto store = m_store;
     m_summary->setText(tr("Loading…"));
     QPointer<EvalResultsPane> self(this);
@@ -253,8 +253,8 @@ void EvalResultsPane::showExperiment(const QString& id, const QString& baselineI
             if (auto b = store->results(baselineId); b.ok())
                 l.baseline = *b;
         return l;
-    }).then(this, [this, self, generation, baselineId](Loaded l) {
-        if (!self || generation != m_generation)
+    }).then(this, [this, self, ticket, baselineId](Loaded l) {
+        if (!self || !m_latest.isCurrent(ticket))
             return; // a newer request superseded this one
         if (!l.error.isEmpty()) {
             m_summary->setText(l.error);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/eval/experiment.h"
+#include "core/util/latestjob.h"
 
 #include <QWidget>
 
@@ -84,7 +85,7 @@ private:
     QSplitter* m_outer = nullptr;
     int m_formHeight = 0;
     QList<eval::Example> m_examples;
-    quint64 m_generation = 0;
+    LatestJob m_latest;
 };
 
 } // namespace hako

@@ -52,11 +52,13 @@ template <typename T>
 void LibraryPane::background(std::function<T()> work, std::function<void(const T&)> done,
                              bool newestWins)
 {
-    const quint64 generation = newestWins ? ++m_generation : 0;
+    // Work that is not "newest wins" (a save) always reports back.
+    const std::optional<LatestJob::Ticket> ticket =
+        newestWins ? std::optional(m_latest.start()) : std::nullopt;
     auto* watcher = new QFutureWatcher<T>(this);
-    connect(watcher, &QFutureWatcher<T>::finished, this, [this, watcher, generation, done] {
+    connect(watcher, &QFutureWatcher<T>::finished, this, [this, watcher, ticket, done] {
         watcher->deleteLater();
-        if (generation == 0 || generation == m_generation)
+        if (!ticket || m_latest.isCurrent(*ticket))
             done(watcher->result());
     });
     watcher->setFuture(QtConcurrent::run(std::move(work)));

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/library/promptlibrary.h"
+#include "core/util/latestjob.h"
 
 #include <QWidget>
 
@@ -82,7 +83,7 @@ private:
     std::optional<library::PromptLibrary> m_library;
     QList<library::LibraryPrompt> m_prompts;
     QList<library::PromptVersion> m_versions;
-    quint64 m_generation = 0;
+    LatestJob m_latest;
 
     MessageBar* m_bar;
     QLabel* m_location;

@@ -69,7 +69,7 @@ void PromptExperiments::setStoreSource(std::function<std::shared_ptr<eval::EvalS
 void PromptExperiments::showPrompt(const QString& promptKey)
 {
     m_promptKey = promptKey;
-    const quint64 generation = ++m_generation;
+    const LatestJob::Ticket ticket = m_latest.start();
     clear();
     m_stale = !isVisible();
     if (m_stale)
@@ -79,9 +79,9 @@ void PromptExperiments::showPrompt(const QString& promptKey)
     if (!store)
         return;
     auto* watcher = new QFutureWatcher<QList<Row>>(this);
-    connect(watcher, &QFutureWatcher<QList<Row>>::finished, this, [this, watcher, generation] {
+    connect(watcher, &QFutureWatcher<QList<Row>>::finished, this, [this, watcher, ticket] {
         watcher->deleteLater();
-        if (generation != m_generation)
+        if (!m_latest.isCurrent(ticket))
             return; // a newer prompt was chosen meanwhile
         const QList<Row> rows = watcher->result();
         for (const Row& r : rows) {

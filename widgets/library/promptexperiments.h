@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/util/latestjob.h"
+
 #include <QTreeWidget>
 
 #include <functional>
@@ -36,7 +38,7 @@ protected:
 private:
     std::function<std::shared_ptr<eval::EvalStore>()> m_source;
     QString m_promptKey;
-    quint64 m_generation = 0;
+    LatestJob m_latest;
     bool m_stale = false; ///< asked while hidden: read when shown (start-up opens no store)
 };
 

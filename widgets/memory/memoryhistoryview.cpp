@@ -93,7 +93,7 @@ void MemoryHistoryView::showMemory(int64_t id)
     m_title->setText(id ? tr("Memory %1").arg(id) : tr("Select a memory to see its history."));
     if (!m_store || !id)
         return;
-    const int gen = ++m_generation;
+    const LatestJob::Ticket ticket = m_latest.start();
     auto store = m_store;
     QtConcurrent::run([store, id] {
         Loaded l;
@@ -106,8 +106,8 @@ void MemoryHistoryView::showMemory(int64_t id)
             }
         }
         return l;
-    }).then(this, [this, gen](Loaded l) {
-        if (gen != m_generation)
+    }).then(this, [this, ticket](Loaded l) {
+        if (!m_latest.isCurrent(ticket))
             return;
         if (!l.record || !l.journal) {
             Q_EMIT errorOccurred(!l.record ? l.record.error().message : l.journal.error().message);

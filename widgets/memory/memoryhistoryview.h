@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/memory/memorystore.h"
+#include "core/util/latestjob.h"
 
 #include <QWidget>
 
@@ -54,7 +55,7 @@ private:
     QTextBrowser* m_diff;
     QPushButton* m_revert;
     QTreeWidget* m_provenance;
-    int m_generation = 0;
+    LatestJob m_latest;
 };
 
 } // namespace hako

@@ -232,13 +232,13 @@ void MemoryInspector::setEmbeddingProvider(std::shared_ptr<models::IModelProvide
 void MemoryInspector::semanticSearch(const QString& query, int limit)
 {
     if (query.trimmed().isEmpty() || !m_store) {
-        ++m_searchGeneration;
+        m_latestSearch.invalidate();
         m_proxy->setIdFilter(std::nullopt);
         return;
     }
     auto store = m_store;
     auto provider = m_provider;
-    const int gen = ++m_searchGeneration;
+    const LatestJob::Ticket ticket = m_latestSearch.start();
     QtConcurrent::run([store, provider, query, limit]() -> Result<RetrievalRecord> {
         const QString model = store->embeddingModel();
         if (model.isEmpty())
@@ -252,8 +252,8 @@ void MemoryInspector::semanticSearch(const QString& query, int limit)
         p.k = limit;
         p.whatIf = true;
         return store->retrieve(query, *v, model, p, {});
-    }).then(this, [this, gen](Result<RetrievalRecord> r) {
-        if (gen != m_searchGeneration)
+    }).then(this, [this, ticket](Result<RetrievalRecord> r) {
+        if (!m_latestSearch.isCurrent(ticket))
             return;
         if (!r) {
             showError(r.error().message);
@@ -276,7 +276,7 @@ void MemoryInspector::showError(const QString& message)
 
 void MemoryInspector::openStore(const QString& path)
 {
-    const int gen = ++m_generation;
+    const LatestJob::Ticket ticket = m_latest.start();
     QtConcurrent::run([path] {
         Result<std::shared_ptr<MemoryStore>> store = MemoryStore::open(path);
         // A damaged store is still worth reading: open it read-only and say so.
@@ -287,8 +287,8 @@ void MemoryInspector::openStore(const QString& path)
                 return r;
         }
         return store;
-    }).then(this, [this, gen](Result<std::shared_ptr<MemoryStore>> store) {
-        if (gen != m_generation)
+    }).then(this, [this, ticket](Result<std::shared_ptr<MemoryStore>> store) {
+        if (!m_latest.isCurrent(ticket))
             return;
         if (!store) {
             showError(store.error().message);
@@ -326,7 +326,7 @@ void MemoryInspector::reload()
         m_model->setSnapshot({});
         return;
     }
-    const int gen = ++m_generation;
+    const LatestJob::Ticket ticket = m_latest.start();
     auto store = m_store;
     struct Snapshot {
         Result<std::vector<MemoryRecord>> records = std::vector<MemoryRecord>();
@@ -352,8 +352,8 @@ void MemoryInspector::reload()
             snap.timeline = buildTimeline(all, *accesses);
         snap.records = std::move(all);
         return snap;
-    }).then(this, [this, gen](Snapshot snap) {
-        if (gen != m_generation)
+    }).then(this, [this, ticket](Snapshot snap) {
+        if (!m_latest.isCurrent(ticket))
             return;
         if (!snap.records) {
             showError(snap.records.error().message);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/memory/memorystore.h"
+#include "core/util/latestjob.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -119,8 +120,8 @@ private:
     MemoryTimelineView* m_timeline;
     ThreadView* m_thread;
     int64_t m_threshold = 150;
-    int m_generation = 0;       // loads: the latest wins
-    int m_searchGeneration = 0; // semantic searches: the latest wins
+    LatestJob m_latest;       // loads: the latest wins
+    LatestJob m_latestSearch; // semantic searches: the latest wins
     int64_t m_pendingSelection = 0;
 };
 

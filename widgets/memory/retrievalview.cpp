@@ -147,12 +147,12 @@ void RetrievalView::refresh()
     m_list->clear();
     if (!m_store)
         return;
-    const int gen = ++m_generation;
+    const LatestJob::Ticket ticket = m_latest.start();
     auto store = m_store;
     QtConcurrent::run([store] {
         return store->retrievals(500);
-    }).then(this, [this, gen](Result<std::vector<RetrievalRecord>> list) {
-        if (gen != m_generation)
+    }).then(this, [this, ticket](Result<std::vector<RetrievalRecord>> list) {
+        if (!m_latest.isCurrent(ticket))
             return;
         if (!list) {
             Q_EMIT errorOccurred(list.error().message);
@@ -202,7 +202,7 @@ void RetrievalView::showRetrieval(int64_t seq)
 {
     if (!m_store)
         return;
-    const int gen = ++m_generation;
+    const LatestJob::Ticket ticket = m_latest.start();
     auto store = m_store;
     QtConcurrent::run([store, seq] {
         auto r = store->retrieval(seq);
@@ -212,8 +212,8 @@ void RetrievalView::showRetrieval(int64_t seq)
         return std::make_pair(r, texts);
     })
         .then(this,
-              [this, gen, seq](std::pair<Result<RetrievalRecord>, QHash<int64_t, QString>> got) {
-                  if (gen != m_generation)
+              [this, ticket, seq](std::pair<Result<RetrievalRecord>, QHash<int64_t, QString>> got) {
+                  if (!m_latest.isCurrent(ticket))
                       return;
                   if (!got.first) {
                       Q_EMIT errorOccurred(got.first.error().message);
@@ -230,7 +230,7 @@ void RetrievalView::runWhatIf()
 {
     if (!m_store || !m_seq)
         return;
-    const int gen = ++m_generation;
+    const LatestJob::Ticket ticket = m_latest.start();
     auto store = m_store;
     const int64_t seq = m_seq;
     const RetrievalParams p = controls();
@@ -240,8 +240,8 @@ void RetrievalView::runWhatIf()
         if (r)
             texts = textsFor(*store, r->result);
         return std::make_pair(r, texts);
-    }).then(this, [this, gen](std::pair<Result<RetrievalRecord>, QHash<int64_t, QString>> got) {
-        if (gen != m_generation)
+    }).then(this, [this, ticket](std::pair<Result<RetrievalRecord>, QHash<int64_t, QString>> got) {
+        if (!m_latest.isCurrent(ticket))
             return;
         if (!got.first) {
             Q_EMIT errorOccurred(got.first.error().message);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/memory/memorystore.h"
+#include "core/util/latestjob.h"
 
 #include <QWidget>
 
@@ -75,7 +76,7 @@ private:
     QLabel* m_summary;
     int64_t m_seq = 0;
     std::optional<memory::RetrievalResult> m_original;
-    int m_generation = 0;
+    LatestJob m_latest;
     bool m_selectingQuietly = false;
 };
 

@@ -167,7 +167,7 @@ PlaygroundSessionList PlaygroundSessions::savedSessions()
 void PlaygroundSessions::startNew()
 {
     saveNow();
-    ++m_generation;
+    m_latest.invalidate();
     setIdentity(PlaygroundSession::create().id, {}, QDateTime::currentDateTimeUtc());
     m_dirty = false;
 }
@@ -177,12 +177,12 @@ void PlaygroundSessions::open(const QString& id)
     if (!m_store)
         return;
     saveNow();
-    const int generation = ++m_generation;
+    const LatestJob::Ticket ticket = m_latest.start();
     const PlaygroundSessionStore store = *m_store;
     QtConcurrent::run(&m_disk, [store, id] {
         return store.load(id);
-    }).then(this, [this, generation](const Result<PlaygroundSession>& session) {
-        if (generation != m_generation)
+    }).then(this, [this, ticket](const Result<PlaygroundSession>& session) {
+        if (!m_latest.isCurrent(ticket))
             return;
         if (!session) {
             m_pane->messageBar()->showMessage(session.error().message);

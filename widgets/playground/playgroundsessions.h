@@ -2,6 +2,7 @@
 
 #include "core/playground/playgroundsession.h"
 #include "core/playground/playgroundsessionstore.h"
+#include "core/util/latestjob.h"
 
 #include <QDateTime>
 #include <QThreadPool>
@@ -96,7 +97,7 @@ private:
     QDateTime m_created;
     bool m_dirty = false;
     bool m_restoreTried = false;
-    int m_generation = 0; // bumped by every open/new: an older load then shows nothing
+    LatestJob m_latest; // every open/new starts anew: an older load then shows nothing
     QTimer* m_autosave;
     QToolButton* m_button;
     QMenu* m_menu;

@@ -1,6 +1,7 @@
 #include "widgets/promptlog/promptlogpane.h"
 
 #include "core/promptlog/calltablemodel.h"
+#include "core/promptlog/logsnapshot.h"
 #include "core/promptlog/promptlog.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/accessibleparts.h"
@@ -37,21 +38,6 @@ namespace hako {
 using namespace promptlog;
 
 namespace {
-
-// What one refresh brings back from the worker thread.
-struct Snapshot {
-    QString error;
-    QList<CallRecord> calls;
-    int64_t matching = 0;
-    int64_t total = 0;
-    QList<StatsRow> stats;
-    StatsGroup group = StatsGroup::Prompt;
-    SeriesRange range;
-    QString bucketLabel;
-    QList<TimeSeries> groupSeries; ///< tokens over time per stats row
-    TimeSeries overTime;           ///< the filtered calls over time (charts)
-    QStringList tags;              ///< every tag of the log, most used first
-};
 
 // What a role's messages are drawn on: light tints that keep any text colour readable.
 QString roleColor(const QString& role)
@@ -359,7 +345,12 @@ PromptLogPane::~PromptLogPane() = default;
 
 void PromptLogPane::setWorkbenchContext(WorkbenchContext* context)
 {
+    if (m_context)
+        m_context->disconnect(this);
     m_context = context;
+    // Calls logged by anything (runs, the playground, experiments, received spans) show.
+    if (m_context)
+        connect(m_context, &WorkbenchContext::promptLogCommitted, this, &PromptLogPane::refresh);
     m_openWarned = false;
     refresh();
 }
@@ -416,7 +407,7 @@ void PromptLogPane::startQuery()
     if (!store)
         return;
     m_stale = false;
-    const quint64 generation = ++m_generation;
+    const LatestJob::Ticket ticket = m_latest.start();
     CallFilter filter = currentFilter();
     filter.orderBy = m_calls->order();
     filter.descending = m_calls->descending();
@@ -425,119 +416,71 @@ void PromptLogPane::startQuery()
     const SeriesRange range =
         seriesRangeFor(m_range->currentIndex(), QDateTime::currentMSecsSinceEpoch(), &bucketLabel);
     m_summary->setText(tr("Loading…"));
-    (void)QtConcurrent::run([store, filter, group, range, bucketLabel] {
-        Snapshot s;
-        s.group = group;
-        s.range = range;
-        s.bucketLabel = bucketLabel;
-        // A run's last calls may still wait in the writer's queue: let them land first.
-        store->flush(2000);
-        CallFilter page = filter;
-        page.limit = CallTableModel::kPageSize;
-        auto calls = store->list(page);
-        if (!calls) {
-            s.error = calls.error().message;
-            return s;
-        }
-        s.calls = std::move(calls).value();
-        if (s.calls.size() < CallTableModel::kPageSize) {
-            s.matching = s.calls.size();
-        } else if (auto n = store->count(filter)) {
-            s.matching = *n;
-        } else {
-            s.error = n.error().message;
-            return s;
-        }
-        if (auto n = store->count(CallFilter{}))
-            s.total = *n;
-        if (auto stats = store->stats(group, filter))
-            s.stats = std::move(stats).value();
-        else
-            s.error = stats.error().message;
-        if (auto series = store->series(group, filter, range))
-            s.groupSeries = std::move(series).value();
-        if (auto series = store->series(std::nullopt, filter, range); series && !series->isEmpty())
-            s.overTime = series->first();
-        else
-            s.overTime = TimeSeries(QString(), range.buckets);
-        if (auto tags = store->tags())
-            for (const auto& [tag, n] : *tags)
-                s.tags.append(tag);
-        return s;
-    }).then(this, [this, generation, filter](Snapshot s) {
-        if (generation != m_generation)
+    (void)QtConcurrent::run([store, filter, group, range] {
+        return LogSnapshot::read(*store, filter, group, range, CallTableModel::kPageSize);
+    }).then(this, [this, ticket, filter, bucketLabel](LogSnapshot s) {
+        if (!m_latest.isCurrent(ticket))
             return; // a newer query is on its way
-        if (!s.error.isEmpty())
-            m_messageBar->showMessage(tr("The prompt log cannot be read: %1").arg(s.error));
-        else if (m_messageBar->kind() == MessageBar::Kind::Error)
-            m_messageBar->clearMessage();
-        const qint64 selected =
-            m_callsView->currentIndex().data(CallTableModel::IdRole).toLongLong();
-        m_calls->reset(s.matching, std::move(s.calls));
-        m_pageFilter = filter;
-        m_stats->setRows(std::move(s.stats), s.group);
-        m_stats->setSeries(s.groupSeries, s.bucketLabel);
-        updateTagMenu(s.tags);
-        // The charts: one bar per bucket of the range.
-        QStringList labels;
-        const bool days = s.range.bucketMs >= 24 * 3600 * 1000;
-        for (int b = 0; b < s.range.buckets; ++b)
-            labels << QDateTime::fromMSecsSinceEpoch(s.range.fromMs + b * s.range.bucketMs)
-                          .toLocalTime()
-                          .toString(days ? QStringLiteral("yyyy-MM-dd")
-                                         : QStringLiteral("yyyy-MM-dd HH:mm"));
-        QList<double> calls, success, latency, tokens;
-        const double nan = std::nan("");
-        for (int b = 0; b < s.range.buckets; ++b) {
-            const auto i = size_t(b);
-            calls << double(s.overTime.calls[i]);
-            success << (s.overTime.calls[i]
-                            ? 100.0 * double(s.overTime.okCalls[i]) / double(s.overTime.calls[i])
-                            : nan);
-            latency << (s.overTime.latencyCount[i]
-                            ? s.overTime.latencySumMs[i] / double(s.overTime.latencyCount[i])
-                            : nan);
-            tokens << double(s.overTime.tokens[i]);
-        }
-        auto count = [](double v) {
-            return formatCount(int64_t(std::llround(v)));
-        };
-        m_charts[0]->setValues(calls, labels, count);
-        m_charts[1]->setValues(success, labels, [](double v) {
-            return QString(QLocale().toString(v, 'f', 0) + QLatin1Char('%'));
-        });
-        m_charts[2]->setValues(latency, labels, [](double v) { return formatLatency(v); });
-        m_charts[3]->setValues(tokens, labels, count);
-        // Columns fit the first calls shown; later the user's widths stay.
-        if (!m_columnsFitted && m_calls->rowCount() > 0) {
-            m_columnsFitted = true;
-            m_callsView->resizeColumnsToContents();
-        }
-        if (!m_statsColumnsFitted && m_stats->rowCount() > 0) {
-            m_statsColumnsFitted = true;
-            m_statsView->resizeColumnsToContents();
-        }
-        if (const int row = selected ? m_calls->rowOf(selected) : -1; row >= 0) {
-            const QModelIndex index = m_calls->index(row, 0);
-            m_callsView->selectionModel()->setCurrentIndex(
-                index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-        } else {
-            showCall(nullptr);
-        }
-        if (!s.error.isEmpty())
-            m_summary->clear();
-        else if (s.matching == s.total)
-            m_summary->setText(s.matching == 1 ? tr("1 call")
-                                               : tr("%1 calls").arg(formatCount(s.matching)));
-        else
-            m_summary->setText(
-                tr("%1 of %2 calls match").arg(formatCount(s.matching), formatCount(s.total)));
-        updateEmptyState(s.error.isEmpty() ? s.total : -1);
+        showSnapshot(std::move(s), filter, bucketLabel);
         Q_EMIT refreshed();
     });
 }
 
-void PromptLogPane::loadPage(int page, quint64 generation)
+void PromptLogPane::showSnapshot(LogSnapshot s, const CallFilter& filter,
+                                 const QString& bucketLabel)
+{
+    if (!s.error.isEmpty())
+        m_messageBar->showMessage(tr("The prompt log cannot be read: %1").arg(s.error));
+    else if (m_messageBar->kind() == MessageBar::Kind::Error)
+        m_messageBar->clearMessage();
+    const qint64 selected = m_callsView->currentIndex().data(CallTableModel::IdRole).toLongLong();
+    m_calls->reset(s.matching, std::move(s.calls));
+    m_pageFilter = filter;
+    m_stats->setRows(std::move(s.stats), s.group);
+    m_stats->setSeries(s.groupSeries, bucketLabel);
+    updateTagMenu(s.tags);
+    showCharts(OverTimeCharts::from(s.overTime, s.range));
+    // Columns fit the first calls shown; later the user's widths stay.
+    if (!m_columnsFitted && m_calls->rowCount() > 0) {
+        m_columnsFitted = true;
+        m_callsView->resizeColumnsToContents();
+    }
+    if (!m_statsColumnsFitted && m_stats->rowCount() > 0) {
+        m_statsColumnsFitted = true;
+        m_statsView->resizeColumnsToContents();
+    }
+    if (const int row = selected ? m_calls->rowOf(selected) : -1; row >= 0) {
+        const QModelIndex index = m_calls->index(row, 0);
+        m_callsView->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
+                                                                  QItemSelectionModel::Rows);
+    } else {
+        showCall(nullptr);
+    }
+    if (!s.error.isEmpty())
+        m_summary->clear();
+    else if (s.matching == s.total)
+        m_summary->setText(s.matching == 1 ? tr("1 call")
+                                           : tr("%1 calls").arg(formatCount(s.matching)));
+    else
+        m_summary->setText(
+            tr("%1 of %2 calls match").arg(formatCount(s.matching), formatCount(s.total)));
+    updateEmptyState(s.error.isEmpty() ? s.total : -1);
+}
+
+void PromptLogPane::showCharts(const OverTimeCharts& c)
+{
+    auto count = [](double v) {
+        return formatCount(int64_t(std::llround(v)));
+    };
+    m_charts[0]->setValues(c.calls, c.labels, count);
+    m_charts[1]->setValues(c.successPercent, c.labels, [](double v) {
+        return QString(QLocale().toString(v, 'f', 0) + QLatin1Char('%'));
+    });
+    m_charts[2]->setValues(c.meanLatencyMs, c.labels, [](double v) { return formatLatency(v); });
+    m_charts[3]->setValues(c.tokens, c.labels, count);
+}
+
+void PromptLogPane::loadPage(int page, LatestJob::Ticket ticket)
 {
     auto store = log();
     if (!store)
@@ -547,9 +490,9 @@ void PromptLogPane::loadPage(int page, quint64 generation)
     filter.offset = page * CallTableModel::kPageSize;
     (void)QtConcurrent::run([store, filter] {
         return store->list(filter);
-    }).then(this, [this, page, generation](Result<QList<CallRecord>> rows) {
+    }).then(this, [this, page, ticket](Result<QList<CallRecord>> rows) {
         if (rows)
-            m_calls->setPage(page, std::move(rows).value(), generation);
+            m_calls->setPage(page, std::move(rows).value(), ticket);
     });
 }
 
@@ -608,7 +551,7 @@ void PromptLogPane::addSelectedToDataset()
 void PromptLogPane::showDetailOf(const QModelIndex& proxyIndex)
 {
     const qint64 id = proxyIndex.data(CallTableModel::IdRole).toLongLong();
-    const quint64 generation = ++m_detailGeneration;
+    const LatestJob::Ticket ticket = m_latestDetail.start();
     if (!proxyIndex.isValid() || !id) {
         showCall(nullptr);
         return;
@@ -619,8 +562,8 @@ void PromptLogPane::showDetailOf(const QModelIndex& proxyIndex)
     // The table lists calls without their content: read this one's in full.
     (void)QtConcurrent::run([store, id] {
         return store->find(QString::number(id));
-    }).then(this, [this, generation, id](Result<CallRecord> call) {
-        if (generation != m_detailGeneration)
+    }).then(this, [this, ticket, id](Result<CallRecord> call) {
+        if (!m_latestDetail.isCurrent(ticket))
             return;
         if (call) {
             showCall(&*call);

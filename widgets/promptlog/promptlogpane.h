@@ -2,6 +2,7 @@
 
 #include "core/promptlog/callquery.h"
 #include "core/util/diagnostic.h"
+#include "core/util/latestjob.h"
 
 #include <QWidget>
 
@@ -28,6 +29,8 @@ class WorkbenchContext;
 namespace promptlog {
 class CallTableModel;
 class PromptLog;
+struct LogSnapshot;
+struct OverTimeCharts;
 class StatsTableModel;
 struct CallRecord;
 } // namespace promptlog
@@ -123,7 +126,11 @@ private:
     QWidget* buildChartsPage();
     void connectControls();
     void startQuery();
-    void loadPage(int page, quint64 generation);
+    /// A query's answer on screen: tables, tag menu, charts, selection, summary.
+    void showSnapshot(promptlog::LogSnapshot s, const promptlog::CallFilter& filter,
+                      const QString& bucketLabel);
+    void showCharts(const promptlog::OverTimeCharts& charts);
+    void loadPage(int page, LatestJob::Ticket ticket);
     void showDetailOf(const QModelIndex& proxyIndex);
     void addSelectedToDataset();
     void updateEmptyState(int64_t total);
@@ -160,9 +167,9 @@ private:
     promptlog::StatsTableModel* m_stats;
     QSortFilterProxyModel* m_statsProxy;
     QTimer* m_debounce;
-    quint64 m_generation = 0;
+    LatestJob m_latest;
     promptlog::CallFilter m_pageFilter; ///< what the table's rows are (pages read with it)
-    quint64 m_detailGeneration = 0;
+    LatestJob m_latestDetail;
     bool m_stale = true;
     bool m_openWarned = false;
     bool m_columnsFitted = false;

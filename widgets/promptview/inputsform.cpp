@@ -117,85 +117,96 @@ void InputsForm::rebuild()
     intro->setObjectName(QStringLiteral("promptNote"));
     form->addRow(intro);
 
-    for (const playground::PromptDocInput& input : std::as_const(m_inputs)) {
-        const QJsonValue value = m_values.value(input.name);
-        const QString text = shownText(value);
-        const QString name = input.name;
-        QWidget* field = nullptr;
-        QWidget* focus = nullptr;
-        Kind kind = input.kind;
-        if (kind == Kind::Text && text.contains(QLatin1Char('\n')))
-            kind = Kind::LongText;
-        switch (kind) {
-        case Kind::LongText: {
-            auto* edit = new PromptMessageEdit(this);
-            edit->setTextQuietly(text);
-            connect(edit, &PromptMessageEdit::edited, this,
-                    [this, edit, name] { setValue(name, edit->toPlainText()); });
-            field = focus = edit;
-            break;
-        }
-        case Kind::List: {
-            auto* edit = new QPlainTextEdit(text, this);
-            edit->setPlaceholderText(tr("One item per line"));
-            edit->setTabChangesFocus(true);
-            edit->setFixedHeight(edit->fontMetrics().lineSpacing() * 4 + 12);
-            connect(edit, &QPlainTextEdit::textChanged, this,
-                    [this, edit, name] { setValue(name, listValue(edit->toPlainText())); });
-            field = focus = edit;
-            break;
-        }
-        case Kind::Number: {
-            auto* edit = new QLineEdit(text, this);
-            edit->setPlaceholderText(tr("A number"));
-            connect(edit, &QLineEdit::textEdited, this,
-                    [this, name](const QString& t) { setValue(name, numberValue(t)); });
-            field = focus = edit;
-            break;
-        }
-        case Kind::File: {
-            auto* row = new QWidget(this);
-            auto* h = new QHBoxLayout(row);
-            h->setContentsMargins(0, 0, 0, 0);
-            auto* edit = new QLineEdit(text, row);
-            edit->setPlaceholderText(tr("A file's path"));
-            auto* choose = new QToolButton(row);
-            choose->setText(tr("Choose…"));
-            choose->setAccessibleName(tr("Choose a file for %1").arg(name));
-            h->addWidget(edit, 1);
-            h->addWidget(choose);
-            connect(edit, &QLineEdit::textEdited, this,
-                    [this, name](const QString& t) { setValue(name, t); });
-            connect(choose, &QToolButton::clicked, this, [this, edit, name] {
-                const std::optional<QString> path =
-                    m_askFile ? m_askFile()
-                              : std::optional<QString>(QFileDialog::getOpenFileName(
-                                    this, tr("Choose a File for %1").arg(name), edit->text()));
-                if (!path || path->isEmpty())
-                    return;
-                edit->setText(*path);
-                setValue(name, *path);
-            });
-            field = row;
-            focus = edit;
-            break;
-        }
-        case Kind::Text: {
-            auto* edit = new QLineEdit(text, this);
-            connect(edit, &QLineEdit::textEdited, this,
-                    [this, name](const QString& t) { setValue(name, t); });
-            field = focus = edit;
-            break;
-        }
-        }
-        focus->setAccessibleName(tr("Input %1").arg(name));
-        focus->setToolTip(tr("Used on line %1").arg(input.uses.value(0).line));
-        auto* label = new QLabel(name, this);
-        label->setBuddy(focus);
-        form->addRow(label, field);
-    }
+    for (const playground::PromptDocInput& input : std::as_const(m_inputs))
+        addInputRow(form, input);
+    addSetsRow(form);
+    updateSetControls();
+}
 
-    // Named sets of values.
+// One input's label and field, the field's kind from the input's (a text with line breaks gets
+// a multi-line field); every edit goes into the values.
+void InputsForm::addInputRow(QFormLayout* form, const playground::PromptDocInput& input)
+{
+    const QJsonValue value = m_values.value(input.name);
+    const QString text = shownText(value);
+    const QString name = input.name;
+    QWidget* field = nullptr;
+    QWidget* focus = nullptr;
+    Kind kind = input.kind;
+    if (kind == Kind::Text && text.contains(QLatin1Char('\n')))
+        kind = Kind::LongText;
+    switch (kind) {
+    case Kind::LongText: {
+        auto* edit = new PromptMessageEdit(this);
+        edit->setTextQuietly(text);
+        connect(edit, &PromptMessageEdit::edited, this,
+                [this, edit, name] { setValue(name, edit->toPlainText()); });
+        field = focus = edit;
+        break;
+    }
+    case Kind::List: {
+        auto* edit = new QPlainTextEdit(text, this);
+        edit->setPlaceholderText(tr("One item per line"));
+        edit->setTabChangesFocus(true);
+        edit->setFixedHeight(edit->fontMetrics().lineSpacing() * 4 + 12);
+        connect(edit, &QPlainTextEdit::textChanged, this,
+                [this, edit, name] { setValue(name, listValue(edit->toPlainText())); });
+        field = focus = edit;
+        break;
+    }
+    case Kind::Number: {
+        auto* edit = new QLineEdit(text, this);
+        edit->setPlaceholderText(tr("A number"));
+        connect(edit, &QLineEdit::textEdited, this,
+                [this, name](const QString& t) { setValue(name, numberValue(t)); });
+        field = focus = edit;
+        break;
+    }
+    case Kind::File: {
+        auto* row = new QWidget(this);
+        auto* h = new QHBoxLayout(row);
+        h->setContentsMargins(0, 0, 0, 0);
+        auto* edit = new QLineEdit(text, row);
+        edit->setPlaceholderText(tr("A file's path"));
+        auto* choose = new QToolButton(row);
+        choose->setText(tr("Choose…"));
+        choose->setAccessibleName(tr("Choose a file for %1").arg(name));
+        h->addWidget(edit, 1);
+        h->addWidget(choose);
+        connect(edit, &QLineEdit::textEdited, this,
+                [this, name](const QString& t) { setValue(name, t); });
+        connect(choose, &QToolButton::clicked, this, [this, edit, name] {
+            const std::optional<QString> path =
+                m_askFile ? m_askFile()
+                          : std::optional<QString>(QFileDialog::getOpenFileName(
+                                this, tr("Choose a File for %1").arg(name), edit->text()));
+            if (!path || path->isEmpty())
+                return;
+            edit->setText(*path);
+            setValue(name, *path);
+        });
+        field = row;
+        focus = edit;
+        break;
+    }
+    case Kind::Text: {
+        auto* edit = new QLineEdit(text, this);
+        connect(edit, &QLineEdit::textEdited, this,
+                [this, name](const QString& t) { setValue(name, t); });
+        field = focus = edit;
+        break;
+    }
+    }
+    focus->setAccessibleName(tr("Input %1").arg(name));
+    focus->setToolTip(tr("Used on line %1").arg(input.uses.value(0).line));
+    auto* label = new QLabel(name, this);
+    label->setBuddy(focus);
+    form->addRow(label, field);
+}
+
+// Named sets of values: choose, save, delete, export as a data file; and the status line.
+void InputsForm::addSetsRow(QFormLayout* form)
+{
     auto* setsRow = new QWidget(this);
     auto* h = new QHBoxLayout(setsRow);
     h->setContentsMargins(0, 4, 0, 0);
@@ -261,7 +272,6 @@ void InputsForm::rebuild()
         else
             Q_EMIT message(tr("Could not write %1: %2").arg(*path, error), true);
     });
-    updateSetControls();
 }
 
 QString InputsForm::setsKeyFor(const QString& programPath)

@@ -59,6 +59,8 @@ Q_SIGNALS:
 
 private:
     void rebuild();
+    void addInputRow(QFormLayout* form, const playground::PromptDocInput& input);
+    void addSetsRow(QFormLayout* form);
     void setValue(const QString& name, const QJsonValue& value);
     QJsonObject sets() const;
     void storeSets(const QJsonObject& sets);

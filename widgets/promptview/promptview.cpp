@@ -294,15 +294,15 @@ void PromptView::startBuild()
     if (!m_editor)
         return;
     const QString text = m_editor->text();
-    const int generation = ++m_generation;
+    const LatestJob::Ticket ticket = m_latest.start();
     const QString file = m_filePath;
     const QStringList names = m_externalNames;
     auto* watcher = new QFutureWatcher<Result<PromptDoc>>(this);
     connect(watcher, &QFutureWatcher<Result<PromptDoc>>::finished, this,
-            [this, watcher, generation, text] {
+            [this, watcher, ticket, text] {
                 watcher->deleteLater();
                 // Latest wins: an older parse that finishes late is dropped.
-                if (generation == m_generation)
+                if (m_latest.isCurrent(ticket))
                     apply(watcher->result(), text);
             });
     watcher->setFuture(
@@ -312,7 +312,7 @@ void PromptView::startBuild()
 void PromptView::refreshNow()
 {
     m_refresh.stop();
-    ++m_generation;
+    m_latest.invalidate();
     const QString text = m_editor ? m_editor->text() : QString();
     apply(PromptDoc::build(text, m_filePath, m_externalNames), text);
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/playground/promptdoc.h"
+#include "core/util/latestjob.h"
 
 #include <QHash>
 #include <QJsonObject>
@@ -140,7 +141,7 @@ private:
     bool m_yamlError = false;
     bool m_dirty = true;
     bool m_applying = false;
-    int m_generation = 0;
+    LatestJob m_latest;
     int m_zoom = 0;
     bool m_dark = false;         ///< built with the dark look
     int* m_buildIndex = nullptr; ///< pre-order counter while rebuild() makes the widgets

@@ -100,7 +100,52 @@ void ModelSettingsDialog::buildUi()
 
     auto* body = new QHBoxLayout;
     top->addLayout(body, 1);
+    body->addLayout(buildEndpointList(), 1);
+    body->addLayout(buildEndpointForm(), 2);
+    top->addLayout(buildGlobalSettings());
 
+    auto* box = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Close, this);
+    top->addWidget(box);
+
+    connect(m_list, &QListWidget::currentRowChanged, this, [this](int row) {
+        storeEdits();
+        showEndpoint(row);
+    });
+    connect(m_remove, &QPushButton::clicked, this, &ModelSettingsDialog::removeEndpoint);
+    connect(m_test, &QPushButton::clicked, this, &ModelSettingsDialog::testConnection);
+    connect(m_forgetKey, &QPushButton::clicked, this, [this] {
+        if (m_current < 0)
+            return;
+        m_apiKey->clear();
+        m_typedKeys.insert(m_settings.endpoints[m_current].name, QString());
+        updateKeyState();
+    });
+    connect(m_apiKey, &QLineEdit::textEdited, this, [this](const QString& text) {
+        if (m_current >= 0)
+            m_typedKeys.insert(m_settings.endpoints[m_current].name, text);
+        updateKeyState();
+    });
+    connect(m_name, &QLineEdit::editingFinished, this, [this] {
+        storeEdits();
+        fillList();
+    });
+    connect(box, &QDialogButtonBox::accepted, this, &ModelSettingsDialog::save);
+    connect(box, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    // Every control says what it is to a screen reader (and to the journey tests).
+    const std::pair<QWidget*, QString> names[] = {
+        {m_list, tr("Endpoints")},         {m_name, tr("Endpoint name")},
+        {m_baseUrl, tr("Base URL")},       {m_apiKey, tr("API key")},
+        {m_keyEnv, tr("Key variable")},    {m_models, tr("Models the endpoint serves")},
+        {m_remove, tr("Remove endpoint")}, {m_test, tr("Test connection")},
+        {m_forgetKey, tr("Forget key")},   {m_removeRoute, tr("Remove mapping")}};
+    for (const auto& [widget, name] : names)
+        widget->setAccessibleName(name);
+    resize(760, 600);
+}
+
+// The endpoints, with Add and Remove below.
+QLayout* ModelSettingsDialog::buildEndpointList()
+{
     auto* left = new QVBoxLayout;
     m_list = new QListWidget(this);
     m_list->setObjectName(QStringLiteral("endpointList"));
@@ -113,8 +158,15 @@ void ModelSettingsDialog::buildUi()
     buttons->addWidget(add);
     buttons->addWidget(m_remove);
     left->addLayout(buttons);
-    body->addLayout(left, 1);
+    add->setAccessibleName(tr("Add endpoint"));
+    connect(add, &QPushButton::clicked, this, &ModelSettingsDialog::addEndpoint);
+    return left;
+}
 
+// The chosen endpoint: name, base URL, key (typed or from a variable), the connection test and
+// the models it serves.
+QLayout* ModelSettingsDialog::buildEndpointForm()
+{
     auto* form = new QFormLayout;
     m_name = new QLineEdit(this);
     m_name->setObjectName(QStringLiteral("name"));
@@ -148,9 +200,12 @@ void ModelSettingsDialog::buildUi()
     form->addRow(tr("Key variable"), m_keyEnv);
     form->addRow(m_test, m_testState);
     form->addRow(tr("Models"), m_models);
-    body->addLayout(form, 2);
+    return form;
+}
 
-    // For the whole configuration: the default model and model names mapped to endpoints.
+// For the whole configuration: the default model and model names mapped to endpoints.
+QLayout* ModelSettingsDialog::buildGlobalSettings()
+{
     auto* global = new QFormLayout;
     m_defaultModel = new QComboBox(this);
     m_defaultModel->setObjectName(QStringLiteral("defaultModel"));
@@ -193,7 +248,7 @@ void ModelSettingsDialog::buildUi()
     routeRow->addWidget(m_routes, 1);
     routeRow->addLayout(routeButtons);
     global->addRow(tr("Model names"), routeRow);
-    top->addLayout(global);
+    addRoute->setAccessibleName(tr("Map a model name"));
     connect(addRoute, &QPushButton::clicked, this, [this] {
         const int row = m_routes->rowCount();
         m_routes->insertRow(row);
@@ -212,46 +267,7 @@ void ModelSettingsDialog::buildUi()
         if (m_routes->currentRow() >= 0)
             m_routes->removeRow(m_routes->currentRow());
     });
-
-    auto* box = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Close, this);
-    top->addWidget(box);
-
-    connect(m_list, &QListWidget::currentRowChanged, this, [this](int row) {
-        storeEdits();
-        showEndpoint(row);
-    });
-    connect(add, &QPushButton::clicked, this, &ModelSettingsDialog::addEndpoint);
-    connect(m_remove, &QPushButton::clicked, this, &ModelSettingsDialog::removeEndpoint);
-    connect(m_test, &QPushButton::clicked, this, &ModelSettingsDialog::testConnection);
-    connect(m_forgetKey, &QPushButton::clicked, this, [this] {
-        if (m_current < 0)
-            return;
-        m_apiKey->clear();
-        m_typedKeys.insert(m_settings.endpoints[m_current].name, QString());
-        updateKeyState();
-    });
-    connect(m_apiKey, &QLineEdit::textEdited, this, [this](const QString& text) {
-        if (m_current >= 0)
-            m_typedKeys.insert(m_settings.endpoints[m_current].name, text);
-        updateKeyState();
-    });
-    connect(m_name, &QLineEdit::editingFinished, this, [this] {
-        storeEdits();
-        fillList();
-    });
-    connect(box, &QDialogButtonBox::accepted, this, &ModelSettingsDialog::save);
-    connect(box, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    // Every control says what it is to a screen reader (and to the journey tests).
-    const std::pair<QWidget*, QString> names[] = {
-        {m_list, tr("Endpoints")},          {m_name, tr("Endpoint name")},
-        {m_baseUrl, tr("Base URL")},        {m_apiKey, tr("API key")},
-        {m_keyEnv, tr("Key variable")},     {m_models, tr("Models the endpoint serves")},
-        {add, tr("Add endpoint")},          {m_remove, tr("Remove endpoint")},
-        {m_test, tr("Test connection")},    {m_forgetKey, tr("Forget key")},
-        {addRoute, tr("Map a model name")}, {m_removeRoute, tr("Remove mapping")}};
-    for (const auto& [widget, name] : names)
-        widget->setAccessibleName(name);
-    resize(760, 600);
+    return global;
 }
 
 void ModelSettingsDialog::fillRoutes()

@@ -11,6 +11,7 @@
 
 class QComboBox;
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QListWidget;
 class QPushButton;
@@ -72,6 +73,9 @@ Q_SIGNALS:
 
 private:
     void buildUi();
+    QLayout* buildEndpointList();
+    QLayout* buildEndpointForm();
+    QLayout* buildGlobalSettings();
     void fillList();
     void showEndpoint(int row);
     void storeEdits();

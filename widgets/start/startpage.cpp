@@ -253,7 +253,7 @@ void StartPage::testServer()
         Q_EMIT serverTested({}, m_serverState->text());
         return;
     }
-    const quint64 generation = ++m_generation;
+    const LatestJob::Ticket ticket = m_latest.start();
     m_use->setEnabled(false);
     m_test->setEnabled(false);
     m_serverState->setText(tr("Asking %1 …").arg(base));
@@ -261,8 +261,8 @@ void StartPage::testServer()
     QPointer<StartPage> self(this);
     (void)QtConcurrent::run([base, key] {
         return listModels(QStringLiteral("server"), base, key);
-    }).then(this, [this, self, generation](Result<QStringList> models) {
-        if (!self || generation != m_generation)
+    }).then(this, [this, self, ticket](Result<QStringList> models) {
+        if (!self || !m_latest.isCurrent(ticket))
             return;
         m_test->setEnabled(true);
         if (!models) {

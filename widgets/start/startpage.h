@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/util/latestjob.h"
+
 #include <QWidget>
 
 class QCheckBox;
@@ -69,7 +71,7 @@ private:
     QString m_settingsFile;
     QStringList m_serverModels;
     bool m_probed = false;
-    quint64 m_generation = 0;
+    LatestJob m_latest;
 };
 
 } // namespace hako

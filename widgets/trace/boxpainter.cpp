@@ -2,6 +2,7 @@
 
 #include "widgets/common/blockkindcolor.h"
 #include "widgets/common/thememanager.h"
+#include "widgets/trace/tracepanestyle.h"
 
 #include "core/pdl/trace/tracemodel.h"
 
@@ -50,10 +51,7 @@ QString BoxPainter::headerText(const Box& box)
     if (box.has(Box::Expander))
         return box.hidden == 1 ? tr("… 1 more iteration — click to show")
                                : tr("… %1 more iterations — click to show").arg(box.hidden);
-    QString s;
-    if (box.has(Box::Iteration))
-        s = QStringLiteral("#%1  ").arg(box.iteration);
-    s += box.label;
+    QString s = iterationLabel(box.has(Box::Iteration) ? box.iteration : 0, box.label);
     if (box.has(Box::Rendered))
         s += QStringLiteral("  ·  ") + tr("output");
     if (box.has(Box::Running))
@@ -108,8 +106,37 @@ void BoxPainter::paintBox(QPainter& painter, const pdl::BoxLayout& layout, int i
                       r.y() * z + view.margin - view.scroll.y(), r.width() * z, r.height() * z);
     };
     const QRectF r = toDevice(b.rect);
+    paintFrame(painter, b, r, index, view);
+
+    // Text is drawn only where it can be read.
+    const double pad = m_params.padding * z;
+    const double headerH = m_params.headerHeight * z;
+    if (headerH < 5 || r.width() < 6 * m_params.charWidth * z)
+        return;
+    const QRectF header(r.x() + pad, r.y() + pad * 0.5, r.width() - 2 * pad, headerH + pad * 0.5);
+    paintHeader(painter, b, header, pad, labelFont);
+
+    if (b.lineCount == 0 || textFontHeight < 4)
+        return;
+    const auto kids = layout.children(index);
+    const double textTop = kids.empty()
+                               ? b.rect.y() + m_params.padding + m_params.headerHeight
+                               : layout.boxes[kids.back()].rect.bottom() + m_params.spacing;
+    const QRectF textArea =
+        toDevice(QRectF(b.rect.x() + m_params.padding, textTop,
+                        b.rect.width() - 2 * m_params.padding, b.lineCount * m_params.lineHeight));
+    if (!textArea.intersects(target))
+        return;
+    paintText(painter, layout, b, textArea, target, pad, z, textFont, textFontHeight);
+}
+
+// The box's rounded rectangle: the kind's hue, stronger where highlighted, hovered or current;
+// dashed while running or for an expander.
+void BoxPainter::paintFrame(QPainter& painter, const Box& b, const QRectF& r, int index,
+                            const BoxViewport& view) const
+{
+    const double z = view.zoom;
     const QColor base = m_palette.color(QPalette::Base);
-    const QColor textColor = m_palette.color(QPalette::Text);
     const QColor highlight = m_palette.color(QPalette::Highlight);
     const QColor kind = kindColor(b.kind, m_dark);
     const bool lit = index < int(view.highlighted.size()) && view.highlighted[index];
@@ -150,20 +177,20 @@ void BoxPainter::paintBox(QPainter& painter, const pdl::BoxLayout& layout, int i
         painter.drawRect(r.adjusted(inset, inset, -inset, -inset));
     else
         painter.drawRoundedRect(r.adjusted(inset, inset, -inset, -inset), radius, radius);
+}
 
-    // Text is drawn only where it can be read.
-    const double pad = m_params.padding * z;
-    const double headerH = m_params.headerHeight * z;
-    if (headerH < 5 || r.width() < 6 * m_params.charWidth * z)
-        return;
-    const QRectF header(r.x() + pad, r.y() + pad * 0.5, r.width() - 2 * pad, headerH + pad * 0.5);
+// The header line: the label on the left; the kind (after a def name) and the detail, dimmer
+// and right-aligned, so both read at a glance; they give way to the label when space is short.
+void BoxPainter::paintHeader(QPainter& painter, const Box& b, const QRectF& header, double pad,
+                             const QFont& labelFont) const
+{
+    const QColor textColor = m_palette.color(QPalette::Text);
+    const QColor kind = kindColor(b.kind, m_dark);
     painter.setFont(labelFont);
     const QFontMetricsF lfm(labelFont);
     QString head = headerText(b);
     painter.setPen(b.has(Box::Expander) ? textColor
                                         : (m_dark ? kind.lighter(120) : kind.darker(135)));
-    // The kind (after a def name) and the detail, dimmer and right-aligned, so both read at a
-    // glance; they give way to the label when space is short.
     QStringList right;
     if (!b.has(Box::Expander) && b.label != QLatin1String(pdl::blockKindName(b.kind)))
         right << QString::fromLatin1(pdl::blockKindName(b.kind));
@@ -190,18 +217,15 @@ void BoxPainter::paintBox(QPainter& painter, const pdl::BoxLayout& layout, int i
         painter.setFont(plain);
         painter.drawText(header, Qt::AlignRight | Qt::AlignVCenter, note);
     }
+}
 
-    if (b.lineCount == 0 || textFontHeight < 4)
-        return;
-    const auto kids = layout.children(index);
-    const double textTop = kids.empty()
-                               ? b.rect.y() + m_params.padding + m_params.headerHeight
-                               : layout.boxes[kids.back()].rect.bottom() + m_params.spacing;
-    const QRectF textArea =
-        toDevice(QRectF(b.rect.x() + m_params.padding, textTop,
-                        b.rect.width() - 2 * m_params.padding, b.lineCount * m_params.lineHeight));
-    if (!textArea.intersects(target))
-        return;
+// The box's own lines below its children; model output on a tinted band in the model's hue.
+void BoxPainter::paintText(QPainter& painter, const pdl::BoxLayout& layout, const Box& b,
+                           const QRectF& textArea, const QRectF& target, double pad, double z,
+                           const QFont& textFont, double textFontHeight) const
+{
+    const QColor base = m_palette.color(QPalette::Base);
+    const QColor textColor = m_palette.color(QPalette::Text);
     QColor ink = textColor;
     if (b.has(Box::ModelOutput)) {
         // Model output: a tinted band with an accent bar, ink in the model's hue.

@@ -56,6 +56,13 @@ private:
     void paintBox(QPainter& painter, const pdl::BoxLayout& layout, int index,
                   const BoxViewport& view, const QRectF& target, const QFont& labelFont,
                   const QFont& textFont, double textFontHeight) const;
+    void paintFrame(QPainter& painter, const pdl::Box& b, const QRectF& r, int index,
+                    const BoxViewport& view) const;
+    void paintHeader(QPainter& painter, const pdl::Box& b, const QRectF& header, double pad,
+                     const QFont& labelFont) const;
+    void paintText(QPainter& painter, const pdl::BoxLayout& layout, const pdl::Box& b,
+                   const QRectF& textArea, const QRectF& target, double pad, double z,
+                   const QFont& textFont, double textFontHeight) const;
 
     QPalette m_palette;
     QFont m_labelFont;

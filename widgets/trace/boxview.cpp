@@ -121,7 +121,7 @@ void BoxView::setModel(TraceModel* model)
 void BoxView::modelAboutToReset()
 {
     // Items die with the reset: forget every pointer into the old tree and any layout in flight.
-    ++m_generation;
+    m_latest.invalidate();
     m_layout.reset();
     m_kinds.clear();
     updateLegendStrip();
@@ -164,12 +164,12 @@ void BoxView::startRelayout()
     // long loops collapsed that is a few hundred nodes), and place boxes on a worker.
     pdl::BoxLayoutInput input = pdl::collectBoxInput(root, m_params);
     m_inFlight = true;
-    const quint64 generation = m_generation;
+    const LatestJob::Ticket ticket = m_latest.current();
     (void)QtConcurrent::run([input = std::move(input), params = m_params]() mutable {
         return std::make_shared<const BoxLayout>(pdl::layoutBoxes(std::move(input), params));
-    }).then(this, [this, generation](std::shared_ptr<const BoxLayout> layout) {
+    }).then(this, [this, ticket](std::shared_ptr<const BoxLayout> layout) {
         m_inFlight = false;
-        if (generation == m_generation)
+        if (m_latest.isCurrent(ticket))
             applyLayout(std::move(layout));
         if (m_dirty) {
             m_dirty = false;

@@ -2,6 +2,7 @@
 
 #include "core/pdl/trace/boxlayout.h"
 #include "core/util/diagnostic.h"
+#include "core/util/latestjob.h"
 
 #include <QAbstractScrollArea>
 #include <QPointer>
@@ -126,7 +127,7 @@ private:
     QTimer m_relayoutTimer;
     bool m_inFlight = false;
     bool m_dirty = false;
-    quint64 m_generation = 0;
+    LatestJob m_latest;
 
     double m_zoom = 1;
     double m_margin = 12;

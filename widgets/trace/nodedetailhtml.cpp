@@ -147,16 +147,11 @@ QString heading(const QString& text)
         .arg(text.toHtmlEscaped());
 }
 
-} // namespace
-
-QString nodeSummaryHtml(const TraceItem& item, const pdl::TraceModel* model,
-                        const QPalette& palette, QStringList* defsites)
+// The block's identity, origin, timing and totals (the first table).
+QString identityHtml(const TraceItem& item, const pdl::TraceModel* model, const QColor& kc)
 {
     const pdl::TraceNode& n = item.node;
     QString html;
-    const QColor kc = kindColor(n.kind, palette);
-
-    // What the block is and where it came from.
     html += QStringLiteral("<table cellspacing='0' cellpadding='1'>");
     const QString kindSwatch =
         QStringLiteral("<span style='background-color:%1;'>&nbsp;%2&nbsp;</span>")
@@ -223,114 +218,124 @@ QString nodeSummaryHtml(const TraceItem& item, const pdl::TraceModel* model,
     }
     html += QStringLiteral("</table>");
 
-    if (item.failed()) {
-        html += heading(QObject::tr("Error"));
-        html += pre(QString::fromStdString(n.error), ThemeManager::isDark(palette)
-                                                         ? QStringLiteral("#5a2323")
-                                                         : QStringLiteral("#fde8e8"));
+    return html;
+}
+
+// Model blocks: the model, its parameters, usage and speed.
+QString modelRowsHtml(const pdl::TraceNode& n)
+{
+    QString modelRows;
+    if (const Value* m = expr(n, "model"))
+        modelRows += row(QObject::tr("model"),
+                         QStringLiteral("<code>%1</code>").arg(textOf(*m).toHtmlEscaped()));
+    if (const Value* p = expr(n, "parameters"); p && p->isDict()) {
+        QStringList set;
+        for (const auto& [k, v] : p->asDict().items())
+            if (!v.isNull())
+                set.append(QStringLiteral("<code>%1</code>: %2")
+                               .arg(QString::fromStdString(k.str()).toHtmlEscaped(),
+                                    pdl::ValueTreeModel::preview(v, 200).toHtmlEscaped()));
+        modelRows +=
+            row(QObject::tr("parameters"),
+                set.isEmpty() ? QObject::tr("<i>defaults</i>") : set.join(QStringLiteral("<br>")));
     }
-
-    // Model blocks: what was asked and what it cost.
-    if (n.kind == pdl::BlockKind::Model) {
-        QString modelRows;
-        if (const Value* m = expr(n, "model"))
-            modelRows += row(QObject::tr("model"),
-                             QStringLiteral("<code>%1</code>").arg(textOf(*m).toHtmlEscaped()));
-        if (const Value* p = expr(n, "parameters"); p && p->isDict()) {
-            QStringList set;
-            for (const auto& [k, v] : p->asDict().items())
-                if (!v.isNull())
-                    set.append(QStringLiteral("<code>%1</code>: %2")
-                                   .arg(QString::fromStdString(k.str()).toHtmlEscaped(),
-                                        pdl::ValueTreeModel::preview(v, 200).toHtmlEscaped()));
-            modelRows +=
-                row(QObject::tr("parameters"), set.isEmpty() ? QObject::tr("<i>defaults</i>")
-                                                             : set.join(QStringLiteral("<br>")));
+    if (n.usage.isDict()) {
+        const auto* completion = n.usage.asDict().find("completion_tokens");
+        const auto* prompt = n.usage.asDict().find("prompt_tokens");
+        QString usage;
+        if (prompt && prompt->isNumber())
+            usage += QObject::tr("%1 prompt").arg(prompt->asInt());
+        if (completion && completion->isNumber()) {
+            if (!usage.isEmpty())
+                usage += QStringLiteral(" + ");
+            usage += QObject::tr("%1 completion tokens").arg(completion->asInt());
         }
-        if (n.usage.isDict()) {
-            const auto* completion = n.usage.asDict().find("completion_tokens");
-            const auto* prompt = n.usage.asDict().find("prompt_tokens");
-            QString usage;
-            if (prompt && prompt->isNumber())
-                usage += QObject::tr("%1 prompt").arg(prompt->asInt());
-            if (completion && completion->isNumber()) {
-                if (!usage.isEmpty())
-                    usage += QStringLiteral(" + ");
-                usage += QObject::tr("%1 completion tokens").arg(completion->asInt());
-            }
-            modelRows += row(QObject::tr("usage"), usage);
-            if (completion && completion->isNumber() && n.endNanos > n.startNanos &&
-                n.startNanos > 0) {
-                const double seconds = double(n.endNanos - n.startNanos) / 1e9;
-                modelRows += row(QObject::tr("speed"),
-                                 QObject::tr("%1 tokens/s")
-                                     .arg(double(completion->asInt()) / seconds, 0, 'f', 1));
-            }
-        }
-        if (!modelRows.isEmpty())
-            html +=
-                heading(QObject::tr("Model")) +
-                QStringLiteral("<table cellspacing='0' cellpadding='1'>%1</table>").arg(modelRows);
-
-        const Value& messages = !n.modelInput.isNull() ? n.modelInput : n.context;
-        if (messages.isList()) {
-            html += heading(QObject::tr("Messages sent (%1)").arg(messages.asList().size()));
-            html += QStringLiteral("<table width='100%' cellspacing='3' cellpadding='6'>");
-            for (const Value& msg : messages.asList()) {
-                QString role = QStringLiteral("?");
-                QString content;
-                QString defsite;
-                if (msg.isDict()) {
-                    if (const Value* r = msg.asDict().find("role"))
-                        role = QString::fromStdString(r->toText());
-                    if (const Value* c = msg.asDict().find("content"))
-                        content = textOf(*c);
-                    if (const Value* d = msg.asDict().find("pdl__defsite"); d && d->isString())
-                        defsite = QString::fromStdString(d->asString());
-                } else {
-                    content = textOf(msg);
-                }
-                if (defsites)
-                    defsites->append(defsite);
-                QString from;
-                if (!defsite.isEmpty())
-                    from = QStringLiteral(" &nbsp;<small>%1 %2</small>")
-                               .arg(QObject::tr("from"), nodeLink(model, defsite, defsite));
-                html += QStringLiteral("<tr><td style='background-color:%1;'><b>%2</b>%3<br>"
-                                       "<span style='white-space:pre-wrap;'>%4</span></td></tr>")
-                            .arg(roleColor(role, palette).name(), role.toHtmlEscaped(), from,
-                                 escapedLimited(content, 4000));
-            }
-            html += QStringLiteral("</table>");
+        modelRows += row(QObject::tr("usage"), usage);
+        if (completion && completion->isNumber() && n.endNanos > n.startNanos && n.startNanos > 0) {
+            const double seconds = double(n.endNanos - n.startNanos) / 1e9;
+            modelRows += row(
+                QObject::tr("speed"),
+                QObject::tr("%1 tokens/s").arg(double(completion->asInt()) / seconds, 0, 'f', 1));
         }
     }
+    if (modelRows.isEmpty())
+        return {};
+    return heading(QObject::tr("Model")) +
+           QStringLiteral("<table cellspacing='0' cellpadding='1'>%1</table>").arg(modelRows);
+}
 
-    // Code blocks: what ran and what it printed.
-    if (n.kind == pdl::BlockKind::Code) {
-        QString code;
-        if (const Value* c = expr(n, "code"))
-            code = textOf(*c);
-        else
-            for (const auto& c : item.children)
-                if (c->field == "code")
-                    code += c->resultText();
-        if (!code.isEmpty()) {
-            html += heading(QObject::tr("Code"));
-            html += pre(code);
+// Model blocks: the messages sent, each on its role's colour with a link to where it was
+// defined (`defsites` collects those, in order).
+QString messagesHtml(const pdl::TraceNode& n, const pdl::TraceModel* model, const QPalette& palette,
+                     QStringList* defsites)
+{
+    QString html;
+    const Value& messages = !n.modelInput.isNull() ? n.modelInput : n.context;
+    if (messages.isList()) {
+        html += heading(QObject::tr("Messages sent (%1)").arg(messages.asList().size()));
+        html += QStringLiteral("<table width='100%' cellspacing='3' cellpadding='6'>");
+        for (const Value& msg : messages.asList()) {
+            QString role = QStringLiteral("?");
+            QString content;
+            QString defsite;
+            if (msg.isDict()) {
+                if (const Value* r = msg.asDict().find("role"))
+                    role = QString::fromStdString(r->toText());
+                if (const Value* c = msg.asDict().find("content"))
+                    content = textOf(*c);
+                if (const Value* d = msg.asDict().find("pdl__defsite"); d && d->isString())
+                    defsite = QString::fromStdString(d->asString());
+            } else {
+                content = textOf(msg);
+            }
+            if (defsites)
+                defsites->append(defsite);
+            QString from;
+            if (!defsite.isEmpty())
+                from = QStringLiteral(" &nbsp;<small>%1 %2</small>")
+                           .arg(QObject::tr("from"), nodeLink(model, defsite, defsite));
+            html += QStringLiteral("<tr><td style='background-color:%1;'><b>%2</b>%3<br>"
+                                   "<span style='white-space:pre-wrap;'>%4</span></td></tr>")
+                        .arg(roleColor(role, palette).name(), role.toHtmlEscaped(), from,
+                             escapedLimited(content, 4000));
         }
-        if (!n.out.empty()) {
-            html += heading(QObject::tr("stdout"));
-            html += pre(QString::fromStdString(n.out));
-        }
-        if (!n.err.empty()) {
-            html += heading(QObject::tr("stderr"));
-            html += pre(QString::fromStdString(n.err), ThemeManager::isDark(palette)
-                                                           ? QStringLiteral("#4a3a1a")
-                                                           : QStringLiteral("#fff6e0"));
-        }
+        html += QStringLiteral("</table>");
     }
+    return html;
+}
 
-    // Other evaluated fields (conditions, loop lists, call arguments…).
+// Code blocks: what ran and what it printed.
+QString codeHtml(const TraceItem& item, const QPalette& palette)
+{
+    const pdl::TraceNode& n = item.node;
+    QString html;
+    QString code;
+    if (const Value* c = expr(n, "code"))
+        code = textOf(*c);
+    else
+        for (const auto& c : item.children)
+            if (c->field == "code")
+                code += c->resultText();
+    if (!code.isEmpty()) {
+        html += heading(QObject::tr("Code"));
+        html += pre(code);
+    }
+    if (!n.out.empty()) {
+        html += heading(QObject::tr("stdout"));
+        html += pre(QString::fromStdString(n.out));
+    }
+    if (!n.err.empty()) {
+        html += heading(QObject::tr("stderr"));
+        html += pre(QString::fromStdString(n.err), ThemeManager::isDark(palette)
+                                                       ? QStringLiteral("#4a3a1a")
+                                                       : QStringLiteral("#fff6e0"));
+    }
+    return html;
+}
+
+// Other evaluated fields (conditions, loop lists, call arguments…).
+QString evaluatedFieldsHtml(const pdl::TraceNode& n)
+{
     QString fields;
     for (const auto& [k, v] : n.exprs) {
         if (n.kind == pdl::BlockKind::Model && (k == "model" || k == "parameters"))
@@ -341,10 +346,30 @@ QString nodeSummaryHtml(const TraceItem& item, const pdl::TraceModel* model,
                       QStringLiteral("<code>%1</code>")
                           .arg(pdl::ValueTreeModel::preview(v, 300).toHtmlEscaped()));
     }
-    if (!fields.isEmpty())
-        html += heading(QObject::tr("Evaluated fields")) +
-                QStringLiteral("<table cellspacing='0' cellpadding='1'>%1</table>").arg(fields);
+    if (fields.isEmpty())
+        return {};
+    return heading(QObject::tr("Evaluated fields")) +
+           QStringLiteral("<table cellspacing='0' cellpadding='1'>%1</table>").arg(fields);
+}
 
+} // namespace
+
+QString nodeSummaryHtml(const TraceItem& item, const pdl::TraceModel* model,
+                        const QPalette& palette, QStringList* defsites)
+{
+    const pdl::TraceNode& n = item.node;
+    QString html = identityHtml(item, model, kindColor(n.kind, palette));
+    if (item.failed()) {
+        html += heading(QObject::tr("Error"));
+        html += pre(QString::fromStdString(n.error), ThemeManager::isDark(palette)
+                                                         ? QStringLiteral("#5a2323")
+                                                         : QStringLiteral("#fde8e8"));
+    }
+    if (n.kind == pdl::BlockKind::Model)
+        html += modelRowsHtml(n) + messagesHtml(n, model, palette, defsites);
+    if (n.kind == pdl::BlockKind::Code)
+        html += codeHtml(item, palette);
+    html += evaluatedFieldsHtml(n);
     if (!item.failed()) {
         html += heading(item.running ? QObject::tr("Output so far") : QObject::tr("Result"));
         if (item.running)

@@ -110,7 +110,14 @@ TraceDiffView::TraceDiffView(QWidget* parent)
     m_stack = new QStackedWidget(this);
     layout->addWidget(m_stack, 1);
 
-    // The empty state: what to do.
+    m_stack->addWidget(buildEmptyPage());
+    m_stack->addWidget(buildComparisonPage());
+    m_stack->setCurrentIndex(0);
+}
+
+// The empty state: what to do.
+QWidget* TraceDiffView::buildEmptyPage()
+{
     auto* empty = new QWidget(m_stack);
     auto* emptyLayout = new QVBoxLayout(empty);
     emptyLayout->addStretch();
@@ -129,34 +136,17 @@ TraceDiffView::TraceDiffView(QWidget* parent)
     buttonRow->addStretch();
     emptyLayout->addLayout(buttonRow);
     emptyLayout->addStretch();
-    m_stack->addWidget(empty);
+    return empty;
+}
 
-    // The comparison.
+// The comparison: a summary with previous/next difference above two trees that move together,
+// the selected block's differences below.
+QWidget* TraceDiffView::buildComparisonPage()
+{
     auto* content = new QWidget(m_stack);
     auto* contentLayout = new QVBoxLayout(content);
     contentLayout->setContentsMargins(0, 0, 0, 0);
-    auto* bar = new QHBoxLayout;
-    m_summary = new QLabel(content);
-    // The summary wraps (a long one must not widen the window past the screen); screen readers
-    // read its text as its name, its role as the description.
-    m_summary->setAccessibleDescription(tr("Comparison summary"));
-    m_summary->setWordWrap(true);
-    m_summary->setMinimumWidth(1);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    bar->addWidget(m_summary, 1);
-    m_previous = new QToolButton(content);
-    m_previous->setText(tr("Previous Difference"));
-    m_previous->setAccessibleName(tr("Previous difference"));
-    m_previous->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F7));
-    connect(m_previous, &QToolButton::clicked, this, &TraceDiffView::previousDifference);
-    bar->addWidget(m_previous);
-    m_next = new QToolButton(content);
-    m_next->setText(tr("Next Difference"));
-    m_next->setAccessibleName(tr("Next difference"));
-    m_next->setShortcut(QKeySequence(Qt::Key_F7));
-    connect(m_next, &QToolButton::clicked, this, &TraceDiffView::nextDifference);
-    bar->addWidget(m_next);
-    contentLayout->addLayout(bar);
+    contentLayout->addLayout(buildNavigationBar(content));
 
     auto* vertical = new QSplitter(Qt::Vertical, content);
     auto* horizontal = new QSplitter(Qt::Horizontal, vertical);
@@ -216,8 +206,33 @@ TraceDiffView::TraceDiffView(QWidget* parent)
     vertical->setStretchFactor(0, 3);
     vertical->setStretchFactor(1, 2);
     contentLayout->addWidget(vertical, 1);
-    m_stack->addWidget(content);
-    m_stack->setCurrentIndex(0);
+    return content;
+}
+
+QLayout* TraceDiffView::buildNavigationBar(QWidget* content)
+{
+    auto* bar = new QHBoxLayout;
+    m_summary = new QLabel(content);
+    // The summary wraps (a long one must not widen the window past the screen); screen readers
+    // read its text as its name, its role as the description.
+    m_summary->setAccessibleDescription(tr("Comparison summary"));
+    m_summary->setWordWrap(true);
+    m_summary->setMinimumWidth(1);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    bar->addWidget(m_summary, 1);
+    m_previous = new QToolButton(content);
+    m_previous->setText(tr("Previous Difference"));
+    m_previous->setAccessibleName(tr("Previous difference"));
+    m_previous->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F7));
+    connect(m_previous, &QToolButton::clicked, this, &TraceDiffView::previousDifference);
+    bar->addWidget(m_previous);
+    m_next = new QToolButton(content);
+    m_next->setText(tr("Next Difference"));
+    m_next->setAccessibleName(tr("Next difference"));
+    m_next->setShortcut(QKeySequence(Qt::Key_F7));
+    connect(m_next, &QToolButton::clicked, this, &TraceDiffView::nextDifference);
+    bar->addWidget(m_next);
+    return bar;
 }
 
 TraceDiffView::~TraceDiffView() = default;

@@ -6,6 +6,7 @@
 
 class QItemSelectionModel;
 class QLabel;
+class QLayout;
 class QModelIndex;
 class QPushButton;
 class QStackedWidget;
@@ -71,6 +72,9 @@ Q_SIGNALS:
     void compareRequested();
 
 private:
+    QWidget* buildEmptyPage();
+    QWidget* buildComparisonPage();
+    QLayout* buildNavigationBar(QWidget* content);
     void onCurrentChanged(const QModelIndex& current);
     void updateDetail(int diffRow);
     void updateSummary();

@@ -47,8 +47,12 @@ int iterationNumber(const pdl::TraceItem* item)
 
 QString rowLabel(const pdl::TraceItem* item)
 {
-    const int n = iterationNumber(item);
-    return n > 0 ? QStringLiteral("#%1  %2").arg(n).arg(itemLabel(item)) : itemLabel(item);
+    return iterationLabel(iterationNumber(item), itemLabel(item));
+}
+
+QString iterationLabel(int n, const QString& label)
+{
+    return n > 0 ? QStringLiteral("#%1  %2").arg(n).arg(label) : label;
 }
 
 QColor kindColor(pdl::BlockKind kind, const QPalette& palette)

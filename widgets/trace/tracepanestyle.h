@@ -22,6 +22,9 @@ QString itemLabel(const pdl::TraceItem* item);
 int iterationNumber(const pdl::TraceItem* item);
 /// What a tree row shows: itemLabel, preceded by `#N` for a loop's iteration.
 QString rowLabel(const pdl::TraceItem* item);
+/// How the Trace Tree and the boxes label a loop's iteration number `n` (1-based): `#3  label`;
+/// just `label` when `n` is 0. Pure.
+QString iterationLabel(int n, const QString& label);
 
 /// The colour that identifies a block kind in the tree, timeline and detail panes (model output
 /// warm, control flow cool, literal data neutral), tuned for light or dark palettes.

@@ -130,7 +130,7 @@ void DiffLinks::start(std::shared_ptr<pdl::TraceNode> leftTrace, const QString& 
                       std::shared_ptr<pdl::TraceNode> rightTrace, const QString& right,
                       const QString& leftName, const QString& rightName)
 {
-    const quint64 generation = ++m_generation;
+    const LatestJob::Ticket ticket = m_latest.start();
     m_dock->show();
     m_dock->raise();
     m_view->showBusy(tr("Comparing %1 with %2…").arg(leftName, rightName));
@@ -159,14 +159,12 @@ void DiffLinks::start(std::shared_ptr<pdl::TraceNode> leftTrace, const QString& 
         }
         outcome->diff = std::make_shared<const pdl::TraceDiff>(pdl::TraceDiff::compare(a, b));
         return outcome;
-    }).then(this, [this, generation](std::shared_ptr<Outcome> outcome) {
-        show(outcome, generation);
-    });
+    }).then(this, [this, ticket](std::shared_ptr<Outcome> outcome) { show(outcome, ticket); });
 }
 
-void DiffLinks::show(const std::shared_ptr<Outcome>& outcome, quint64 generation)
+void DiffLinks::show(const std::shared_ptr<Outcome>& outcome, LatestJob::Ticket ticket)
 {
-    if (generation != m_generation) // a newer comparison was asked for
+    if (!m_latest.isCurrent(ticket)) // a newer comparison was asked for
         return;
     if (!outcome->error.isEmpty()) {
         m_view->showError(outcome->error);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/util/latestjob.h"
+
 #include <QList>
 #include <QObject>
 #include <QPointer>
@@ -78,7 +80,7 @@ private:
     void start(std::shared_ptr<pdl::TraceNode> leftTrace, const QString& left,
                std::shared_ptr<pdl::TraceNode> rightTrace, const QString& right,
                const QString& leftName, const QString& rightName);
-    void show(const std::shared_ptr<Outcome>& outcome, quint64 generation);
+    void show(const std::shared_ptr<Outcome>& outcome, LatestJob::Ticket ticket);
     QString askForTrace(const QString& title);
 
     QPointer<QMainWindow> m_window;
@@ -87,7 +89,7 @@ private:
     TraceDiffView* m_view;
     QAction* m_compare;
     QAction* m_compareCurrent;
-    quint64 m_generation = 0;
+    LatestJob m_latest;
     QString m_lastDir;
 };
 

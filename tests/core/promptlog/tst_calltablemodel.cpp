@@ -77,8 +77,9 @@ private Q_SLOTS:
         QVERIFY(model.index(row + 1, CallTableModel::Prompt).data().isNull());
         QTRY_COMPARE(needed.size(), 1);
         QCOMPARE(needed.first().at(0).toInt(), 3);
-        const quint64 generation = needed.first().at(1).toULongLong();
-        model.setPage(3, page(3, CallTableModel::kPageSize), generation + 1); // stale: ignored
+        const auto generation = needed.first().at(1).value<hako::LatestJob::Ticket>();
+        model.setPage(3, page(3, CallTableModel::kPageSize),
+                      hako::LatestJob::Ticket()); // stale: ignored
         QVERIFY(model.index(row, CallTableModel::Prompt).data().isNull());
         model.setPage(3, page(3, CallTableModel::kPageSize), generation);
         QCOMPARE(model.index(row, CallTableModel::Prompt).data().toString(),

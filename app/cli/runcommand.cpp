@@ -4,6 +4,7 @@
 #include "cli/output.h"
 #include "core/library/promptlibrary.h"
 #include "core/workbench/debugsession.h"
+#include "core/workbench/promptlogopener.h"
 #include "core/workbench/runtrust.h"
 
 #include "core/docs/documentsession.h"
@@ -200,27 +201,6 @@ OptionParser runOptions(RunArguments& r)
     return parser;
 }
 
-/// Opens the prompt log at `location` (the user's log when empty) when first called: said once
-/// on stderr when it cannot be opened, and the run goes on.
-std::function<std::shared_ptr<promptlog::PromptLog>()> promptLogOpener(const QString& location)
-{
-    return [location]() -> std::shared_ptr<promptlog::PromptLog> {
-        QString logError;
-        std::unique_ptr<promptlog::PromptLog> log =
-            location.isEmpty()
-                ? promptlog::PromptLog::openDefault(&logError)
-                : promptlog::PromptLog::open(location, &logError,
-                                             promptlog::PromptLogOptions::fromUserSettings());
-        if (!logError.isEmpty())
-            writeText(stderr, QStringLiteral("hako run: prompt log: %1\n").arg(logError));
-        // Opened on the run's thread (the debugger's worker under --debug), closed by the main
-        // thread when the run's options go.
-        if (log && QCoreApplication::instance())
-            log->moveToThread(QCoreApplication::instance()->thread());
-        return log;
-    };
-}
-
 // `--debug`: the program runs on a worker thread under a debugger paused before its first
 // block, while this thread reads commands (a terminal or a pipe; end of input quits).
 // The run of a program parsed already; one that did not parse is read again by the interpreter
@@ -398,7 +378,9 @@ std::optional<int> addMemoryAndLog(RunEnvironment& environment, const RunArgumen
     // opened on the first model call: a program calling no model never touches the store nor
     // starts its writer. A log that cannot be opened then is said once and the run goes on.
     if (!r.noLog && r.replayFile.isEmpty()) {
-        environment.openPromptLog = promptLogOpener(r.log);
+        environment.openPromptLog = lazyPromptLog(r.log, [](const QString& error) {
+            writeText(stderr, QStringLiteral("hako run: prompt log: %1\n").arg(error));
+        });
         environment.runLog.programPath = QFileInfo(program).absoluteFilePath();
         environment.runLog.tags = tagsFromEnvironment() + r.tags;
         environment.runLog.version = r.libraryVersion;

@@ -1,5 +1,6 @@
 // Python's float repr and string quoting, JSON quoting, and UTF-8 code-point helpers.
 #include "core/pdl/value.h"
+#include "core/util/chars.h"
 
 #include <QChar>
 
@@ -127,7 +128,7 @@ std::string pyQuote(std::string_view s)
         } else if (c < 0x7f && c >= 0x20) {
             out += char(c);
         } else if (isPrintable(c)) {
-            utf8::append(out, c);
+            appendUtf8(out, c);
         } else if (c <= 0xff) {
             out += "\\x";
             appendHex(out, c, 2);
@@ -268,32 +269,18 @@ std::u32string decode(std::string_view s)
     return out;
 }
 
-void append(std::string& out, char32_t c)
-{
-    if (c < 0x80) {
-        out += char(c);
-    } else if (c < 0x800) {
-        out += char(0xc0 | (c >> 6));
-        out += char(0x80 | (c & 0x3f));
-    } else if (c < 0x10000) {
-        out += char(0xe0 | (c >> 12));
-        out += char(0x80 | ((c >> 6) & 0x3f));
-        out += char(0x80 | (c & 0x3f));
-    } else {
-        out += char(0xf0 | (c >> 18));
-        out += char(0x80 | ((c >> 12) & 0x3f));
-        out += char(0x80 | ((c >> 6) & 0x3f));
-        out += char(0x80 | (c & 0x3f));
-    }
-}
-
 std::string encode(std::u32string_view s)
 {
     std::string out;
     out.reserve(s.size());
     for (char32_t c : s)
-        append(out, c);
+        appendUtf8(out, c);
     return out;
+}
+
+void append(std::string& out, char32_t c)
+{
+    appendUtf8(out, c);
 }
 
 } // namespace utf8

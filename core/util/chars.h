@@ -1,5 +1,7 @@
 #pragma once
 
+#include <string>
+
 namespace hako {
 
 /// The value of an ASCII hexadecimal digit, or -1 for any other character.
@@ -12,6 +14,27 @@ constexpr int hexDigitValue(char c)
     if (c >= 'A' && c <= 'F')
         return c - 'A' + 10;
     return -1;
+}
+
+/// Appends the code point `cp` to `out` as UTF-8 (1 to 4 bytes; no check that it is a scalar
+/// value: callers decode escapes and surrogate pairs first).
+inline void appendUtf8(std::string& out, char32_t cp)
+{
+    if (cp < 0x80) {
+        out += char(cp);
+    } else if (cp < 0x800) {
+        out += char(0xC0 | (cp >> 6));
+        out += char(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += char(0xE0 | (cp >> 12));
+        out += char(0x80 | ((cp >> 6) & 0x3F));
+        out += char(0x80 | (cp & 0x3F));
+    } else {
+        out += char(0xF0 | (cp >> 18));
+        out += char(0x80 | ((cp >> 12) & 0x3F));
+        out += char(0x80 | ((cp >> 6) & 0x3F));
+        out += char(0x80 | (cp & 0x3F));
+    }
 }
 
 } // namespace hako

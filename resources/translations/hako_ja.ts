@@ -211,6 +211,10 @@
         <source>total</source>
         <translation>合計</translation>
     </message>
+    <message>
+        <source>notebook</source>
+        <translation>ノートブック</translation>
+    </message>
 </context>
 <context>
     <name>QsciScintilla</name>
@@ -1772,10 +1776,6 @@ quit, q                    stop the program
         <translation>開く</translation>
     </message>
     <message>
-        <source>Programs, traces, documents and memory stores (*.pdl *.yaml *.yml *.json *.txt *.md *.pdf *.hakomem);;PDL programs (*.pdl *.yaml *.yml);;Traces (*.json);;All files (*)</source>
-        <translation>プログラム、トレース、文書、メモリストア (*.pdl *.yaml *.yml *.json *.txt *.md *.pdf *.hakomem);;PDL プログラム (*.pdl *.yaml *.yml);;トレース (*.json);;すべてのファイル (*)</translation>
-    </message>
-    <message>
         <source>Opened %1</source>
         <translation>%1 を開きました</translation>
     </message>
@@ -1920,6 +1920,10 @@ Restore the unsaved changes? Each opens in its own tab. (If not, they stay under
     <message>
         <source>Traces (*.json *.jsonl *.pb);;All files (*)</source>
         <translation>トレース (*.json *.jsonl *.pb);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Programs, traces, documents, memory stores and notebooks (*.pdl *.yaml *.yml *.json *.txt *.md *.pdf *.hakomem *.ipynb);;PDL programs (*.pdl *.yaml *.yml);;Traces (*.json);;Notebooks (*.ipynb);;All files (*)</source>
+        <translation>プログラム・トレース・文書・メモリストア・ノートブック (*.pdl *.yaml *.yml *.json *.txt *.md *.pdf *.hakomem *.ipynb);;PDL プログラム (*.pdl *.yaml *.yml);;トレース (*.json);;ノートブック (*.ipynb);;すべてのファイル (*)</translation>
     </message>
 </context>
 <context>
@@ -3151,6 +3155,175 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     <message>
         <source> &amp;nbsp;&lt;i&gt;answered by hand&lt;/i&gt;</source>
         <translation> &amp;nbsp;&lt;i&gt;手入力で回答&lt;/i&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>hako::Notebook</name>
+    <message>
+        <source>%1 is not a notebook: %2</source>
+        <translation>%1 はノートブックではありません: %2</translation>
+    </message>
+    <message>
+        <source>the file is not JSON</source>
+        <translation>ファイルが JSON ではありません</translation>
+    </message>
+    <message>
+        <source>%1 is not a Jupyter notebook of format 4 (nbformat 4, with cells).</source>
+        <translation>%1 は形式 4 の Jupyter ノートブック (nbformat 4、cells あり) ではありません。</translation>
+    </message>
+    <message>
+        <source>The cell cannot be read.</source>
+        <translation>セルを読み取れません。</translation>
+    </message>
+</context>
+<context>
+    <name>hako::NotebookLinks</name>
+    <message>
+        <source>Notebook</source>
+        <translation>ノートブック</translation>
+    </message>
+</context>
+<context>
+    <name>hako::NotebookPane</name>
+    <message>
+        <source>Notebook</source>
+        <translation>ノートブック</translation>
+    </message>
+    <message>
+        <source>Notebook file</source>
+        <translation>ノートブックのファイル</translation>
+    </message>
+    <message>
+        <source>Run All</source>
+        <translation>すべて実行</translation>
+    </message>
+    <message>
+        <source>Run every PDL cell in order (Ctrl+Shift+Enter)</source>
+        <translation>PDL のセルをすべて順に実行します (Ctrl+Shift+Enter)</translation>
+    </message>
+    <message>
+        <source>Restart</source>
+        <translation>再起動</translation>
+    </message>
+    <message>
+        <source>Forget every variable and the context the cells have built</source>
+        <translation>セルが作った変数とコンテキストをすべて忘れます</translation>
+    </message>
+    <message>
+        <source>Add Cell</source>
+        <translation>セルを追加</translation>
+    </message>
+    <message>
+        <source>Add a PDL cell at the end</source>
+        <translation>末尾に PDL のセルを追加します</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Write the cells and their outputs to the notebook file</source>
+        <translation>セルとその出力をノートブックのファイルに書き込みます</translation>
+    </message>
+    <message>
+        <source>Open a Jupyter notebook (.ipynb) with File › Open: its %%pdl cells run here one after another, each seeing what the earlier ones defined. Create one with `hako notebook new`.</source>
+        <translation>ファイル › 開く で Jupyter ノートブック (.ipynb) を開くと、%%pdl のセルがここで順に実行され、各セルは前のセルが定義したものを使えます。新しいノートブックは `hako notebook new` で作れます。</translation>
+    </message>
+    <message>
+        <source>Notebook status</source>
+        <translation>ノートブックの状態</translation>
+    </message>
+    <message>
+        <source>Notebook cells</source>
+        <translation>ノートブックのセル</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 を保存しました</translation>
+    </message>
+    <message>
+        <source>Cannot save the notebook: %1</source>
+        <translation>ノートブックを保存できません: %1</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>%1 を開けません: %2</translation>
+    </message>
+    <message>
+        <source>no notebook is open</source>
+        <translation>ノートブックが開かれていません</translation>
+    </message>
+    <message>
+        <source>This notebook has no cells yet: Add Cell starts one.</source>
+        <translation>このノートブックにはまだセルがありません。「セルを追加」で始められます。</translation>
+    </message>
+    <message>
+        <source>PDL</source>
+        <translation>PDL</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>テキスト</translation>
+    </message>
+    <message>
+        <source>Other code</source>
+        <translation>その他のコード</translation>
+    </message>
+    <message>
+        <source>Cell %1 · %2</source>
+        <translation>セル %1 · %2</translation>
+    </message>
+    <message>
+        <source>▶ Run</source>
+        <translation>▶ 実行</translation>
+    </message>
+    <message>
+        <source>Run cell %1</source>
+        <translation>セル %1 を実行</translation>
+    </message>
+    <message>
+        <source>Run this cell (Shift+Enter in it)</source>
+        <translation>このセルを実行します (セル内で Shift+Enter)</translation>
+    </message>
+    <message>
+        <source>Boxes</source>
+        <translation>ボックス</translation>
+    </message>
+    <message>
+        <source>Boxes of cell %1</source>
+        <translation>セル %1 のボックス</translation>
+    </message>
+    <message>
+        <source>Show this cell&apos;s last run as boxes in the trace panes</source>
+        <translation>このセルの直前の実行をトレースペインにボックスで表示します</translation>
+    </message>
+    <message>
+        <source>Text of cell %1</source>
+        <translation>セル %1 のテキスト</translation>
+    </message>
+    <message>
+        <source>Source of cell %1</source>
+        <translation>セル %1 のソース</translation>
+    </message>
+    <message>
+        <source>Output of cell %1</source>
+        <translation>セル %1 の出力</translation>
+    </message>
+    <message>
+        <source>Running cell %1…</source>
+        <translation>セル %1 を実行中…</translation>
+    </message>
+    <message>
+        <source>Cell %1 failed: %2</source>
+        <translation>セル %1 が失敗しました: %2</translation>
+    </message>
+    <message>
+        <source>Cell %1 done</source>
+        <translation>セル %1 が完了しました</translation>
+    </message>
+    <message>
+        <source>Restarted: the cells start again from no variables and no context</source>
+        <translation>再起動しました。セルは変数もコンテキストもない状態から始まります</translation>
     </message>
 </context>
 <context>
@@ -5664,30 +5837,6 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     <message>
         <source>Latency</source>
         <translation>レイテンシ</translation>
-    </message>
-    <message>
-        <source>Same as the reference</source>
-        <translation>参照と同じ</translation>
-    </message>
-    <message>
-        <source>Contains the reference</source>
-        <translation>参照を含む</translation>
-    </message>
-    <message>
-        <source>Close to the reference</source>
-        <translation>参照に近い</translation>
-    </message>
-    <message>
-        <source>Is valid JSON</source>
-        <translation>正しい JSON</translation>
-    </message>
-    <message>
-        <source>Length in characters</source>
-        <translation>文字数</translation>
-    </message>
-    <message>
-        <source>Judge model</source>
-        <translation>判定モデル</translation>
     </message>
     <message>
         <source>Check: %1</source>

@@ -3,6 +3,7 @@
 #include "widgets/common/blockkindcolor.h"
 #include "widgets/common/thememanager.h"
 
+#include "core/pdl/trace/boxlayout.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracesource.h"
 
@@ -20,20 +21,9 @@ QString itemLabel(const pdl::TraceItem* item)
     return def.isEmpty() ? item->label() : def;
 }
 
-namespace {
-
-// As the box layout counts them: a loop's children in the `pdl__trace` field (or, during a live
-// run, where fields are not known yet, any child) are its iterations.
-bool isIteration(const pdl::TraceItem& item)
-{
-    return item.field == "pdl__trace" || item.field.empty();
-}
-
-} // namespace
-
 int iterationNumber(const pdl::TraceItem* item)
 {
-    if (!item || !item->parent || !isIteration(*item))
+    if (!item || !item->parent || !pdl::isLoopIteration(*item))
         return 0;
     const pdl::BlockKind loop = item->parent->node.kind;
     if (loop != pdl::BlockKind::Repeat && loop != pdl::BlockKind::Map)
@@ -41,7 +31,7 @@ int iterationNumber(const pdl::TraceItem* item)
     int number = 0;
     const auto& siblings = item->parent->children;
     for (int i = 0; i <= item->row && i < int(siblings.size()); ++i)
-        number += isIteration(*siblings[size_t(i)]) ? 1 : 0;
+        number += pdl::isLoopIteration(*siblings[size_t(i)]) ? 1 : 0;
     return number;
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/parser/yamlvalue.h"
+#include "core/pdl/valuejson.h"
 #include "core/playground/modelblockat.h"
 #include "core/playground/playgroundsessionstore.h"
 #include "core/playground/savetoprogram.h"
@@ -208,11 +209,11 @@ bool PlaygroundLinks::openCard(EditorPane* editor, const SourceSpan& span)
                 : nullptr;
         defs && defs->isMapping())
         for (const pdl::YamlValue::Entry& e : defs->entries()) {
-            const pdl::Value v = e.value.toValue();
-            const QJsonDocument doc =
-                QJsonDocument::fromJson(QByteArray::fromStdString("[" + v.json() + "]"));
-            if (doc.isArray() && !doc.array().isEmpty())
-                values.insert(QString::fromStdString(e.name), doc.array().first());
+            try {
+                values.insert(QString::fromStdString(e.name), pdl::toQJsonValue(e.value.toValue()));
+            } catch (const std::exception&) {
+                // A value nested too deeply to hand over: the row starts without it.
+            }
         }
     const QJsonObject typed = editor->promptView()->inputValues();
     for (auto it = typed.begin(); it != typed.end(); ++it)

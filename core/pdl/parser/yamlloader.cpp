@@ -2,6 +2,7 @@
 // exact scalar text and merge keys.
 
 #include "core/pdl/parser/yamlvalue.h"
+#include "core/util/chars.h"
 
 #include "core/pdl/parser/yamlscalar_p.h"
 
@@ -574,25 +575,6 @@ private:
                  .arg(QString::fromUtf8(d + i, 1)),
              at);
         return false;
-    }
-
-    static void appendUtf8(std::string& out, uint32_t cp)
-    {
-        if (cp < 0x80) {
-            out += char(cp);
-        } else if (cp < 0x800) {
-            out += char(0xC0 | (cp >> 6));
-            out += char(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-            out += char(0xE0 | (cp >> 12));
-            out += char(0x80 | ((cp >> 6) & 0x3F));
-            out += char(0x80 | (cp & 0x3F));
-        } else {
-            out += char(0xF0 | (cp >> 18));
-            out += char(0x80 | ((cp >> 12) & 0x3F));
-            out += char(0x80 | ((cp >> 6) & 0x3F));
-            out += char(0x80 | (cp & 0x3F));
-        }
     }
 
     bool typeScalar(YamlValue& v, const std::string& tag, const std::string& value, qsizetype start)

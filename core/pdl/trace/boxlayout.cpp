@@ -34,13 +34,6 @@ bool isLoop(BlockKind kind)
     return kind == BlockKind::Repeat || kind == BlockKind::Map;
 }
 
-// During a live run the field is not known yet (empty); a loop's children then are its
-// iterations, since defs of a loop block are rare.
-bool isIteration(const TraceItem& child)
-{
-    return child.field == "pdl__trace" || child.field.empty();
-}
-
 // Display columns of the character at text[i]; `advance` is its length in UTF-16 units.
 int columnsAt(QStringView text, qsizetype i, int* advance)
 {
@@ -241,7 +234,7 @@ BoxLayoutInput collectBoxInput(const TraceItem* root, const BoxLayoutParams& par
         if (isLoop(item.node.kind)) {
             int iterations = 0;
             for (const auto& c : item.children)
-                iterations += isIteration(*c) ? 1 : 0;
+                iterations += isLoopIteration(*c) ? 1 : 0;
             // The reference's traces keep the loop body as written (`repeat`) beside the
             // executed iterations; once there are iterations it is program, not run.
             const bool hideBody = iterations > 0;
@@ -251,7 +244,7 @@ BoxLayoutInput collectBoxInput(const TraceItem* root, const BoxLayoutParams& par
             const int tail = std::max(0, params.loopTail);
             int number = 0;
             for (const auto& c : item.children) {
-                if (!isIteration(*c)) {
+                if (!isLoopIteration(*c)) {
                     if (!(hideBody && c->field == "repeat"))
                         kids.push_back({c.get(), index, f.depth + 1, inherit, 0, 0, true});
                     continue;
@@ -459,6 +452,11 @@ int BoxLayout::expanderHiding(const TraceItem* item) const
         return -1;
     }
     return -1;
+}
+
+bool isLoopIteration(const TraceItem& child)
+{
+    return child.field == "pdl__trace" || child.field.empty();
 }
 
 } // namespace hako::pdl

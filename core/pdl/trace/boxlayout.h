@@ -148,4 +148,9 @@ BoxLayout layoutTrace(const TraceItem* root, const BoxLayoutParams& params);
 std::vector<TextLine> wrapText(QStringView text, double maxWidth, double charWidth, int maxLines,
                                bool* elided);
 
+/// Whether `child` of a loop block is one of its iterations: a node in the `pdl__trace` field,
+/// or any child during a live run, when fields are not known yet (defs of a loop are rare). The
+/// rule the boxes and the Trace Tree both number iterations by.
+bool isLoopIteration(const TraceItem& child);
+
 } // namespace hako::pdl

@@ -1,5 +1,7 @@
 #include "core/pdl/trace/jsonstring_p.h"
 
+#include "core/util/chars.h"
+
 #include <cstdint>
 
 namespace hako::pdl {
@@ -32,25 +34,6 @@ bool hex4(std::string_view raw, size_t at, uint32_t& out)
             return false;
     }
     return true;
-}
-
-void appendUtf8(std::string& out, uint32_t cp)
-{
-    if (cp < 0x80) {
-        out += char(cp);
-    } else if (cp < 0x800) {
-        out += char(0xC0 | (cp >> 6));
-        out += char(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += char(0xE0 | (cp >> 12));
-        out += char(0x80 | ((cp >> 6) & 0x3F));
-        out += char(0x80 | (cp & 0x3F));
-    } else {
-        out += char(0xF0 | (cp >> 18));
-        out += char(0x80 | ((cp >> 12) & 0x3F));
-        out += char(0x80 | ((cp >> 6) & 0x3F));
-        out += char(0x80 | (cp & 0x3F));
-    }
 }
 
 } // namespace

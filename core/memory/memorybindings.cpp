@@ -154,6 +154,36 @@ void setFn(pdl::Dict& d, const char* name, std::function<Value(const CallArgs&)>
 
 namespace {
 
+// The memory kind an argument names (`fallback` when it is absent).
+Kind kindArg(const char* fn, const Value* v, const char* fallback, const char* known)
+{
+    const QString kindText = QString::fromStdString(str(fn, v, "kind", fallback));
+    const auto kind = kindFromName(kindText);
+    if (!kind)
+        throw EvalError(std::string(fn) + "(): unknown kind '" + kindText.toStdString() + "'" +
+                        known);
+    return *kind;
+}
+
+// A new memory of the agent.
+MemoryRecord newRecord(const Env& env, const std::string& text, Kind kind)
+{
+    MemoryRecord r;
+    r.agent = env.options.agent;
+    r.kind = kind;
+    r.text = QString::fromStdString(text);
+    return r;
+}
+
+// Where a new memory comes from (the run and block), and its embedding.
+void stampAndEmbed(Env& env, MemoryRecord& r)
+{
+    r.source.runId = env.options.runId;
+    r.source.nodeId = env.nodeId();
+    r.embeddingModel = env.options.embeddingModel;
+    r.embedding = env.embed(r.text);
+}
+
 // `memory.add(text, kind, importance, evidence, messages)`: a new memory, embedded, with
 // where it came from (the run, the block, the thread of the messages).
 Value addMemory(Env& env, const CallArgs& a)
@@ -161,16 +191,9 @@ Value addMemory(Env& env, const CallArgs& a)
     const std::string text = str("add", arg(a, 0, "text"), "text");
     if (text.empty())
         throw EvalError("add(): text is required");
-    const QString kindText =
-        QString::fromStdString(str("add", arg(a, 1, "kind"), "kind", "observation"));
-    const auto kind = kindFromName(kindText);
-    if (!kind)
-        throw EvalError("add(): unknown kind '" + kindText.toStdString() +
-                        "' (observation, insight, reflection, chat, summary)");
-    MemoryRecord r;
-    r.agent = env.options.agent;
-    r.kind = *kind;
-    r.text = QString::fromStdString(text);
+    MemoryRecord r = newRecord(env, text,
+                               kindArg("add", arg(a, 1, "kind"), "observation",
+                                       " (observation, insight, reflection, chat, summary)"));
     const Value* imp = arg(a, 2, "importance");
     r.importance = int(integer("add", imp, "importance", 5));
     r.importanceSource =
@@ -188,10 +211,7 @@ Value addMemory(Env& env, const CallArgs& a)
                 r.source.threadId = msg->path.front();
         }
     }
-    r.source.runId = env.options.runId;
-    r.source.nodeId = env.nodeId();
-    r.embeddingModel = env.options.embeddingModel;
-    r.embedding = env.embed(r.text);
+    stampAndEmbed(env, r);
     auto id = env.store->add(std::move(r), env.ctx(QStringLiteral("memory.add")));
     if (!id)
         throw EvalError("add(): " + id.error().message.toStdString());
@@ -253,15 +273,7 @@ Value mergeMemories(Env& env, const CallArgs& a)
     const std::string text = str("merge", arg(a, 1, "text"), "text");
     if (text.empty())
         throw EvalError("merge(): text is required");
-    const QString kindText =
-        QString::fromStdString(str("merge", arg(a, 3, "kind"), "kind", "reflection"));
-    const auto kind = kindFromName(kindText);
-    if (!kind)
-        throw EvalError("merge(): unknown kind '" + kindText.toStdString() + "'");
-    MemoryRecord r;
-    r.agent = env.options.agent;
-    r.kind = *kind;
-    r.text = QString::fromStdString(text);
+    MemoryRecord r = newRecord(env, text, kindArg("merge", arg(a, 3, "kind"), "reflection", ""));
     // Without an importance the merged memory keeps the highest of what it replaces.
     int importance = 1;
     for (int64_t id : ids) {
@@ -276,10 +288,7 @@ Value mergeMemories(Env& env, const CallArgs& a)
     r.importance = int(integer("merge", imp, "importance", importance));
     r.importanceSource =
         imp && !imp->isNull() ? ImportanceSource::Model : ImportanceSource::Default;
-    r.source.runId = env.options.runId;
-    r.source.nodeId = env.nodeId();
-    r.embeddingModel = env.options.embeddingModel;
-    r.embedding = env.embed(r.text);
+    stampAndEmbed(env, r);
     auto id = env.store->merge(ids, std::move(r), env.ctx(QStringLiteral("memory.merge")));
     if (!id)
         throw EvalError("merge(): " + id.error().message.toStdString());

@@ -340,6 +340,16 @@ bool HttpMessageReader::feed(QByteArrayView bytes, QByteArray& body)
     return m_state != State::Failed;
 }
 
+bool HttpMessageReader::takeRemaining(QByteArrayView& in, QByteArray& body)
+{
+    const qsizetype n = qsizetype(std::min<qint64>(m_remaining, in.size()));
+    body.append(in.first(n));
+    in = in.sliced(n);
+    m_remaining -= n;
+    m_bodyBytes += n;
+    return m_remaining == 0;
+}
+
 void HttpMessageReader::readBody(QByteArrayView& in, QByteArray& body)
 {
     switch (m_framing) {
@@ -356,16 +366,10 @@ void HttpMessageReader::readBody(QByteArrayView& in, QByteArray& body)
         m_bodyBytes += in.size();
         in = {};
         return;
-    case Framing::Length: {
-        const qsizetype n = qsizetype(std::min<qint64>(m_remaining, in.size()));
-        body.append(in.first(n));
-        in = in.sliced(n);
-        m_remaining -= n;
-        m_bodyBytes += n;
-        if (m_remaining == 0)
+    case Framing::Length:
+        if (takeRemaining(in, body))
             m_state = State::Done;
         return;
-    }
     case Framing::Chunked:
         readChunked(in, body);
         return;
@@ -430,18 +434,12 @@ bool HttpMessageReader::readChunked(QByteArrayView& in, QByteArray& body)
                 return false;
             break;
         }
-        case ChunkState::Data: {
-            const qsizetype n = qsizetype(std::min<qint64>(m_remaining, in.size()));
-            body.append(in.first(n));
-            in = in.sliced(n);
-            m_remaining -= n;
-            m_bodyBytes += n;
-            if (m_remaining == 0) {
+        case ChunkState::Data:
+            if (takeRemaining(in, body)) {
                 m_chunk = ChunkState::DataEnd;
                 m_line.clear();
             }
             break;
-        }
         case ChunkState::DataEnd: {
             // The CRLF after a chunk's data (a bare LF is accepted).
             const char c = in.front();

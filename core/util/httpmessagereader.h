@@ -96,6 +96,8 @@ private:
     bool chooseFraming();
     bool contentLength(qint64& length);
     void readBody(QByteArrayView& in, QByteArray& body);
+    /// Moves what is still due of a body or chunk from `in` to `body`; whether all of it is.
+    bool takeRemaining(QByteArrayView& in, QByteArray& body);
     bool readChunked(QByteArrayView& in, QByteArray& body);
     bool chunkLine(QByteArrayView line);
 

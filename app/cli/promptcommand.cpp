@@ -7,7 +7,7 @@
 #include "core/library/promptrender.h"
 #include "core/pdl/parser/yamlvalue.h"
 #include "core/pdl/valuejson.h"
-#include "core/playground/worddiff.h"
+#include "core/util/worddiff.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -189,15 +189,14 @@ int diffCmd(const library::PromptLibrary& lib, const Options& o)
         lib.get(o.words.size() > 2 ? name + QLatin1Char('@') + o.words[2] : name);
     if (!b)
         return fail(b.error().message);
-    const auto segments =
-        playground::wordDiff(QString::fromUtf8(a->text), QString::fromUtf8(b->text));
+    const auto segments = wordDiff(QString::fromUtf8(a->text), QString::fromUtf8(b->text));
     if (o.json) {
         QJsonArray parts;
-        for (const playground::DiffSegment& s : segments)
+        for (const WordDiffSegment& s : segments)
             parts.append(QJsonObject{
-                {QStringLiteral("op"), s.op == playground::DiffSegment::Op::Equal    ? "equal"
-                                       : s.op == playground::DiffSegment::Op::Insert ? "insert"
-                                                                                     : "delete"},
+                {QStringLiteral("op"), s.op == WordDiffSegment::Op::Equal    ? "equal"
+                                       : s.op == WordDiffSegment::Op::Insert ? "insert"
+                                                                             : "delete"},
                 {QStringLiteral("text"), s.text}});
         printJson(QJsonObject{{QStringLiteral("from"), a->version.number},
                               {QStringLiteral("to"), b->version.number},
@@ -208,11 +207,7 @@ int diffCmd(const library::PromptLibrary& lib, const Options& o)
                           .arg(a->prompt.name)
                           .arg(a->version.number)
                           .arg(b->version.number));
-    QString out;
-    for (const playground::DiffSegment& s : segments)
-        out += s.op == playground::DiffSegment::Op::Equal    ? s.text
-               : s.op == playground::DiffSegment::Op::Insert ? QStringLiteral("{+%1+}").arg(s.text)
-                                                             : QStringLiteral("[-%1-]").arg(s.text);
+    const QString out = formatWordDiff(segments);
     writeText(stdout, out.endsWith(QLatin1Char('\n')) ? out : out + QLatin1Char('\n'));
     return 0;
 }

@@ -152,79 +152,173 @@ void setFn(pdl::Dict& d, const char* name, std::function<Value(const CallArgs&)>
 
 } // namespace
 
-AgentBindings makeAgentBindings(std::shared_ptr<MemoryStore> store,
-                                std::shared_ptr<models::IModelProvider> provider,
-                                MemoryBindingOptions options,
-                                std::shared_ptr<const ThreadIndex> thread)
+namespace {
+
+// The memory kind an argument names (`fallback` when it is absent).
+Kind kindArg(const char* fn, const Value* v, const char* fallback, const char* known)
 {
-    auto env = std::make_shared<Env>();
-    env->store = std::move(store);
-    env->provider = std::move(provider);
-    env->options = std::move(options);
-    env->thread = std::move(thread);
-    pdl::Dict d;
-    setFn(d, "add", [env](const CallArgs& a) {
-        const std::string text = str("add", arg(a, 0, "text"), "text");
-        if (text.empty())
-            throw EvalError("add(): text is required");
-        const QString kindText =
-            QString::fromStdString(str("add", arg(a, 1, "kind"), "kind", "observation"));
-        const auto kind = kindFromName(kindText);
-        if (!kind)
-            throw EvalError("add(): unknown kind '" + kindText.toStdString() +
-                            "' (observation, insight, reflection, chat, summary)");
-        MemoryRecord r;
-        r.agent = env->options.agent;
-        r.kind = *kind;
-        r.text = QString::fromStdString(text);
-        const Value* imp = arg(a, 2, "importance");
-        r.importance = int(integer("add", imp, "importance", 5));
-        r.importanceSource =
-            imp && !imp->isNull() ? ImportanceSource::Model : ImportanceSource::Default;
-        r.evidence = idList("add", arg(a, 3, "evidence"), "evidence");
-        if (const Value* m = arg(a, 4, "messages"); m && !m->isNull()) {
-            if (!m->isList())
-                throw EvalError(std::string("add(): messages must be a list, got ") +
-                                m->typeName());
-            for (const Value& e : m->asList())
-                r.source.messageIds.append(QString::fromStdString(e.toText()));
-            // The thread is the root post of the messages' reply tree.
-            if (const auto t = env->currentThread(); t && !r.source.messageIds.isEmpty()) {
-                if (const ThreadMessage* msg = t->find(r.source.messageIds.front());
-                    msg && !msg->path.isEmpty())
-                    r.source.threadId = msg->path.front();
-            }
+    const QString kindText = QString::fromStdString(str(fn, v, "kind", fallback));
+    const auto kind = kindFromName(kindText);
+    if (!kind)
+        throw EvalError(std::string(fn) + "(): unknown kind '" + kindText.toStdString() + "'" +
+                        known);
+    return *kind;
+}
+
+// A new memory of the agent.
+MemoryRecord newRecord(const Env& env, const std::string& text, Kind kind)
+{
+    MemoryRecord r;
+    r.agent = env.options.agent;
+    r.kind = kind;
+    r.text = QString::fromStdString(text);
+    return r;
+}
+
+// Where a new memory comes from (the run and block), and its embedding.
+void stampAndEmbed(Env& env, MemoryRecord& r)
+{
+    r.source.runId = env.options.runId;
+    r.source.nodeId = env.nodeId();
+    r.embeddingModel = env.options.embeddingModel;
+    r.embedding = env.embed(r.text);
+}
+
+// `memory.add(text, kind, importance, evidence, messages)`: a new memory, embedded, with
+// where it came from (the run, the block, the thread of the messages).
+Value addMemory(Env& env, const CallArgs& a)
+{
+    const std::string text = str("add", arg(a, 0, "text"), "text");
+    if (text.empty())
+        throw EvalError("add(): text is required");
+    MemoryRecord r = newRecord(env, text,
+                               kindArg("add", arg(a, 1, "kind"), "observation",
+                                       " (observation, insight, reflection, chat, summary)"));
+    const Value* imp = arg(a, 2, "importance");
+    r.importance = int(integer("add", imp, "importance", 5));
+    r.importanceSource =
+        imp && !imp->isNull() ? ImportanceSource::Model : ImportanceSource::Default;
+    r.evidence = idList("add", arg(a, 3, "evidence"), "evidence");
+    if (const Value* m = arg(a, 4, "messages"); m && !m->isNull()) {
+        if (!m->isList())
+            throw EvalError(std::string("add(): messages must be a list, got ") + m->typeName());
+        for (const Value& e : m->asList())
+            r.source.messageIds.append(QString::fromStdString(e.toText()));
+        // The thread is the root post of the messages' reply tree.
+        if (const auto t = env.currentThread(); t && !r.source.messageIds.isEmpty()) {
+            if (const ThreadMessage* msg = t->find(r.source.messageIds.front());
+                msg && !msg->path.isEmpty())
+                r.source.threadId = msg->path.front();
         }
-        r.source.runId = env->options.runId;
-        r.source.nodeId = env->nodeId();
-        r.embeddingModel = env->options.embeddingModel;
-        r.embedding = env->embed(r.text);
-        auto id = env->store->add(std::move(r), env->ctx(QStringLiteral("memory.add")));
-        if (!id)
-            throw EvalError("add(): " + id.error().message.toStdString());
-        return Value(*id);
-    });
-    setFn(d, "retrieve", [env](const CallArgs& a) {
-        const QString query = QString::fromStdString(str("retrieve", arg(a, 0, "query"), "query"));
-        const QString modeText =
-            QString::fromStdString(str("retrieve", arg(a, 2, "mode"), "mode", "seed"));
-        const auto mode = modeFromName(modeText);
-        if (!mode)
-            throw EvalError("retrieve(): unknown mode '" + modeText.toStdString() +
-                            "' (seed, ga, recent)");
-        RetrievalParams p;
-        p.mode = *mode;
-        p.k = int(integer("retrieve", arg(a, 1, "k"), "k", RetrievalParams::defaultK(*mode)));
-        p.agent = env->options.agent;
-        std::vector<float> q;
-        if (*mode != RetrievalMode::Recent)
-            q = env->embed(query);
-        auto rec = env->store->retrieve(query, q, env->options.embeddingModel, p,
-                                        env->ctx(QStringLiteral("memory.retrieve")));
-        if (!rec)
-            throw EvalError("retrieve(): " + rec.error().message.toStdString());
-        return env->selected(*rec);
-    });
+    }
+    stampAndEmbed(env, r);
+    auto id = env.store->add(std::move(r), env.ctx(QStringLiteral("memory.add")));
+    if (!id)
+        throw EvalError("add(): " + id.error().message.toStdString());
+    return Value(*id);
+}
+
+// `memory.retrieve(query, k, mode)`: the k memories the mode ranks first for the query.
+Value retrieveMemories(Env& env, const CallArgs& a)
+{
+    const QString query = QString::fromStdString(str("retrieve", arg(a, 0, "query"), "query"));
+    const QString modeText =
+        QString::fromStdString(str("retrieve", arg(a, 2, "mode"), "mode", "seed"));
+    const auto mode = modeFromName(modeText);
+    if (!mode)
+        throw EvalError("retrieve(): unknown mode '" + modeText.toStdString() +
+                        "' (seed, ga, recent)");
+    RetrievalParams p;
+    p.mode = *mode;
+    p.k = int(integer("retrieve", arg(a, 1, "k"), "k", RetrievalParams::defaultK(*mode)));
+    p.agent = env.options.agent;
+    std::vector<float> q;
+    if (*mode != RetrievalMode::Recent)
+        q = env.embed(query);
+    auto rec = env.store->retrieve(query, q, env.options.embeddingModel, p,
+                                   env.ctx(QStringLiteral("memory.retrieve")));
+    if (!rec)
+        throw EvalError("retrieve(): " + rec.error().message.toStdString());
+    return env.selected(*rec);
+}
+
+// `memory.reflect(force, model)`: the reflections written when enough importance has
+// accumulated (or when forced).
+Value reflectNow(Env& env, const CallArgs& a)
+{
+    const Value* force = arg(a, 0, "force");
+    ReflectionOptions o;
+    o.agent = env.options.agent;
+    o.threshold = env.options.reflectionThreshold;
+    o.chatModel = QString::fromStdString(
+        str("reflect", arg(a, 1, "model"), "model", env.options.chatModel.toStdString()));
+    o.embeddingModel = env.options.embeddingModel;
+    Reflector reflector(env.store, env.provider.get(), o);
+    auto ids =
+        reflector.reflect(force && force->truthy(), env.ctx(QStringLiteral("memory.reflect")));
+    if (!ids)
+        throw EvalError("reflect(): " + ids.error().message.toStdString());
+    pdl::List out;
+    for (int64_t id : *ids)
+        out.push_back(recordValue(env.store->get(id).value(), nullptr));
+    return Value(std::move(out));
+}
+
+// `memory.merge(ids, text, importance, kind)`: one memory replacing several active ones.
+Value mergeMemories(Env& env, const CallArgs& a)
+{
+    const std::vector<int64_t> ids = idList("merge", arg(a, 0, "ids"), "ids");
+    if (ids.empty())
+        throw EvalError("merge(): ids must name at least one memory");
+    const std::string text = str("merge", arg(a, 1, "text"), "text");
+    if (text.empty())
+        throw EvalError("merge(): text is required");
+    MemoryRecord r = newRecord(env, text, kindArg("merge", arg(a, 3, "kind"), "reflection", ""));
+    // Without an importance the merged memory keeps the highest of what it replaces.
+    int importance = 1;
+    for (int64_t id : ids) {
+        auto m = env.store->get(id);
+        if (!m)
+            throw EvalError("merge(): " + m.error().message.toStdString());
+        if (m->state != State::Active)
+            throw EvalError("merge(): memory " + std::to_string(id) + " is not active");
+        importance = std::max(importance, m->importance);
+    }
+    const Value* imp = arg(a, 2, "importance");
+    r.importance = int(integer("merge", imp, "importance", importance));
+    r.importanceSource =
+        imp && !imp->isNull() ? ImportanceSource::Model : ImportanceSource::Default;
+    stampAndEmbed(env, r);
+    auto id = env.store->merge(ids, std::move(r), env.ctx(QStringLiteral("memory.merge")));
+    if (!id)
+        throw EvalError("merge(): " + id.error().message.toStdString());
+    return Value(*id);
+}
+
+// `thread.load(file)`: the thread index the other thread functions read; the message count.
+Value loadThread(Env& env, const CallArgs& a)
+{
+    QString file = QString::fromStdString(str("load", arg(a, 0, "file"), "file"));
+    if (file.isEmpty())
+        throw EvalError("load(): file is required");
+    if (QDir::isRelativePath(file) && !env.options.baseDir.isEmpty())
+        file = QDir(env.options.baseDir).filePath(file);
+    auto loaded = ThreadIndex::load(file);
+    if (!loaded)
+        throw EvalError("load(): " + loaded.error().message.toStdString());
+    auto index = std::make_shared<const ThreadIndex>(std::move(loaded.value()));
+    const int64_t n = int64_t(index->messages().size());
+    std::lock_guard lock(env.threadMutex);
+    env.thread = std::move(index);
+    return Value(n);
+}
+
+// The functions of `memory`.
+Value memoryFunctions(const std::shared_ptr<Env>& env)
+{
+    pdl::Dict d;
+    setFn(d, "add", [env](const CallArgs& a) { return addMemory(*env, a); });
+    setFn(d, "retrieve", [env](const CallArgs& a) { return retrieveMemories(*env, a); });
     setFn(d, "recent", [env](const CallArgs& a) {
         RetrievalParams p;
         p.mode = RetrievalMode::Recent;
@@ -239,82 +333,18 @@ AgentBindings makeAgentBindings(std::shared_ptr<MemoryStore> store,
     setFn(d, "accumulated", [env](const CallArgs&) {
         return Value(env->store->importanceSinceLastReflection(env->options.agent));
     });
-    setFn(d, "reflect", [env](const CallArgs& a) {
-        const Value* force = arg(a, 0, "force");
-        ReflectionOptions o;
-        o.agent = env->options.agent;
-        o.threshold = env->options.reflectionThreshold;
-        o.chatModel = QString::fromStdString(
-            str("reflect", arg(a, 1, "model"), "model", env->options.chatModel.toStdString()));
-        o.embeddingModel = env->options.embeddingModel;
-        Reflector reflector(env->store, env->provider.get(), o);
-        auto ids =
-            reflector.reflect(force && force->truthy(), env->ctx(QStringLiteral("memory.reflect")));
-        if (!ids)
-            throw EvalError("reflect(): " + ids.error().message.toStdString());
-        pdl::List out;
-        for (int64_t id : *ids)
-            out.push_back(recordValue(env->store->get(id).value(), nullptr));
-        return Value(std::move(out));
-    });
-    setFn(d, "merge", [env](const CallArgs& a) {
-        const std::vector<int64_t> ids = idList("merge", arg(a, 0, "ids"), "ids");
-        if (ids.empty())
-            throw EvalError("merge(): ids must name at least one memory");
-        const std::string text = str("merge", arg(a, 1, "text"), "text");
-        if (text.empty())
-            throw EvalError("merge(): text is required");
-        const QString kindText =
-            QString::fromStdString(str("merge", arg(a, 3, "kind"), "kind", "reflection"));
-        const auto kind = kindFromName(kindText);
-        if (!kind)
-            throw EvalError("merge(): unknown kind '" + kindText.toStdString() + "'");
-        MemoryRecord r;
-        r.agent = env->options.agent;
-        r.kind = *kind;
-        r.text = QString::fromStdString(text);
-        // Without an importance the merged memory keeps the highest of what it replaces.
-        int importance = 1;
-        for (int64_t id : ids) {
-            auto m = env->store->get(id);
-            if (!m)
-                throw EvalError("merge(): " + m.error().message.toStdString());
-            if (m->state != State::Active)
-                throw EvalError("merge(): memory " + std::to_string(id) + " is not active");
-            importance = std::max(importance, m->importance);
-        }
-        const Value* imp = arg(a, 2, "importance");
-        r.importance = int(integer("merge", imp, "importance", importance));
-        r.importanceSource =
-            imp && !imp->isNull() ? ImportanceSource::Model : ImportanceSource::Default;
-        r.source.runId = env->options.runId;
-        r.source.nodeId = env->nodeId();
-        r.embeddingModel = env->options.embeddingModel;
-        r.embedding = env->embed(r.text);
-        auto id = env->store->merge(ids, std::move(r), env->ctx(QStringLiteral("memory.merge")));
-        if (!id)
-            throw EvalError("merge(): " + id.error().message.toStdString());
-        return Value(*id);
-    });
+    setFn(d, "reflect", [env](const CallArgs& a) { return reflectNow(*env, a); });
+    setFn(d, "merge", [env](const CallArgs& a) { return mergeMemories(*env, a); });
     setFn(d, "thread_context",
           [env](const CallArgs& a) { return env->threadContext("thread_context", a); });
+    return Value(std::move(d));
+}
 
+// The functions of `thread`.
+Value threadFunctions(const std::shared_ptr<Env>& env)
+{
     pdl::Dict t;
-    setFn(t, "load", [env](const CallArgs& a) {
-        QString file = QString::fromStdString(str("load", arg(a, 0, "file"), "file"));
-        if (file.isEmpty())
-            throw EvalError("load(): file is required");
-        if (QDir::isRelativePath(file) && !env->options.baseDir.isEmpty())
-            file = QDir(env->options.baseDir).filePath(file);
-        auto loaded = ThreadIndex::load(file);
-        if (!loaded)
-            throw EvalError("load(): " + loaded.error().message.toStdString());
-        auto index = std::make_shared<const ThreadIndex>(std::move(loaded.value()));
-        const int64_t n = int64_t(index->messages().size());
-        std::lock_guard lock(env->threadMutex);
-        env->thread = std::move(index);
-        return Value(n);
-    });
+    setFn(t, "load", [env](const CallArgs& a) { return loadThread(*env, a); });
     setFn(t, "context", [env](const CallArgs& a) { return env->threadContext("context", a); });
     setFn(t, "get", [env](const CallArgs& a) {
         const QString id = QString::fromStdString(str("get", arg(a, 0, "id"), "id"));
@@ -335,7 +365,22 @@ AgentBindings makeAgentBindings(std::shared_ptr<MemoryStore> store,
         }
         return Value(std::move(out));
     });
-    return {Value(std::move(d)), Value(std::move(t))};
+    return Value(std::move(t));
+}
+
+} // namespace
+
+AgentBindings makeAgentBindings(std::shared_ptr<MemoryStore> store,
+                                std::shared_ptr<models::IModelProvider> provider,
+                                MemoryBindingOptions options,
+                                std::shared_ptr<const ThreadIndex> thread)
+{
+    auto env = std::make_shared<Env>();
+    env->store = std::move(store);
+    env->provider = std::move(provider);
+    env->options = std::move(options);
+    env->thread = std::move(thread);
+    return {memoryFunctions(env), threadFunctions(env)};
 }
 
 Value makeMemoryBindings(std::shared_ptr<MemoryStore> store,

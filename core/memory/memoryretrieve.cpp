@@ -30,6 +30,161 @@ const char* kTouch =
 
 } // namespace
 
+Result<std::vector<float>> MemoryStore::Impl::unitQuery(const std::vector<float>& queryEmbedding,
+                                                        const QString& queryModel,
+                                                        RetrievalMode mode) const
+{
+    if (mode == RetrievalMode::Recent || dim <= 0)
+        return std::vector<float>();
+    if (queryEmbedding.empty())
+        return makeError(
+            QStringLiteral("a %1 retrieval needs the query's embedding").arg(modeName(mode)));
+    if (queryModel != model)
+        return makeError(QStringLiteral("query embedding from model '%1' refused: this store "
+                                        "holds embeddings of '%2'")
+                             .arg(queryModel, model));
+    if (int(queryEmbedding.size()) != dim)
+        return makeError(QStringLiteral("query embedding of dimension %1 refused: this "
+                                        "store's model '%2' has dimension %3")
+                             .arg(queryEmbedding.size())
+                             .arg(model)
+                             .arg(dim));
+    return normalized(queryEmbedding);
+}
+
+std::vector<uint8_t> MemoryStore::Impl::nearestMask(const std::vector<float>& unitQuery,
+                                                    size_t want, bool byAgent,
+                                                    size_t activeWithVectors)
+{
+    const size_t n = ids.size();
+    if (!ann) {
+        ann = std::make_unique<AnnIndex>(dim, activeWithVectors + 1024);
+        for (size_t p = 0; p < n; ++p) {
+            if (state[p] == uint8_t(State::Active) && hasEmbedding[p])
+                ann->add(ids[p], vectors.data() + p * size_t(dim));
+        }
+    }
+    // Other agents' memories share the index: ask for more when filtering by agent.
+    const size_t ask = byAgent ? want * 4 : want;
+    std::vector<uint8_t> nearest(n, 0);
+    for (int64_t id : ann->nearest(unitQuery.data(), ask, ask * 2)) {
+        auto it = pos.find(id);
+        if (it != pos.end())
+            nearest[it->second] = 1;
+    }
+    return nearest;
+}
+
+std::vector<CandidateInput>
+MemoryStore::Impl::candidateInputs(const RetrievalParams& params, int32_t agentFilter,
+                                   const std::vector<float>& unitQuery,
+                                   const std::vector<uint8_t>& nearest) const
+{
+    const bool needsQuery = params.mode != RetrievalMode::Recent;
+    const size_t n = ids.size();
+    std::vector<CandidateInput> inputs;
+    std::vector<size_t> where; // each input's position in the columns
+    inputs.reserve(n);
+    where.reserve(n);
+    for (size_t p = 0; p < n; ++p) {
+        if (state[p] != uint8_t(State::Active))
+            continue;
+        if (agentFilter != -1 && agent[p] != agentFilter)
+            continue;
+        CandidateInput in;
+        in.id = ids[p];
+        in.createdAt = created[p];
+        in.hoursSinceAccess = float(std::max<Millis>(0, params.now - accessed[p]) / 3600000.0);
+        in.importance = importance[p];
+        in.hasEmbedding = !needsQuery || (hasEmbedding[p] && !unitQuery.empty());
+        in.nearest = nearest.empty() || nearest[p];
+        inputs.push_back(in);
+        where.push_back(p);
+    }
+    if (!needsQuery || unitQuery.empty())
+        return inputs;
+    // The dot products are the whole cost at scale (memory bound): split them in chunks over
+    // the thread pool. Each chunk writes only its own inputs.
+    const size_t d = size_t(dim);
+    const float* v = vectors.data();
+    const float* q = unitQuery.data();
+    auto score = [&](size_t from, size_t to) {
+        for (size_t i = from; i < to; ++i) {
+            CandidateInput& in = inputs[i];
+            if (in.hasEmbedding && in.nearest)
+                in.relevance = dot(v + where[i] * d, q, d);
+        }
+    };
+    const size_t chunk = 8192;
+    if (inputs.size() < 2 * chunk) {
+        score(0, inputs.size());
+    } else {
+        std::vector<std::pair<size_t, size_t>> ranges;
+        for (size_t from = 0; from < inputs.size(); from += chunk)
+            ranges.push_back({from, std::min(inputs.size(), from + chunk)});
+        QtConcurrent::blockingMap(
+            ranges, [&](const std::pair<size_t, size_t>& r) { score(r.first, r.second); });
+    }
+    return inputs;
+}
+
+Result<bool> MemoryStore::Impl::recordRetrieval(RetrievalRecord& rec, const RetrievalParams& params,
+                                                const ChangeContext& ctx)
+{
+    SqliteTransaction tx(db);
+    if (!tx.begun())
+        return makeError(db.lastError());
+    QJsonObject after;
+    after[QStringLiteral("query")] = rec.query;
+    after[QStringLiteral("params")] = params.toJson();
+    after[QStringLiteral("prompt_order")] = idArray(rec.result.promptOrder);
+    after[QStringLiteral("candidates")] = qint64(rec.result.candidates.size());
+    after[QStringLiteral("approximate")] = rec.result.approximate;
+    auto seq = journal(QStringLiteral("retrieve"), 0, ctx, {}, after, params.now);
+    if (!seq)
+        return seq.error();
+    rec.seq = *seq;
+    SqliteStatement& ins = stmt(kInsertRetrieval);
+    ins.bind(1, rec.seq);
+    ins.bind(2, rec.query.isNull() ? QStringLiteral("") : rec.query);
+    ins.bind(3, rec.embeddingModel);
+    if (rec.queryEmbedding.empty())
+        ins.bindNull(4);
+    else
+        ins.bindBlob(4, rec.queryEmbedding.data(), int(rec.queryEmbedding.size() * sizeof(float)));
+    ins.bindText(5, compactJson(params.toJson()));
+    ins.bindText(6, QJsonDocument(idArray(rec.result.promptOrder)).toJson(QJsonDocument::Compact));
+    ins.bind(7, int64_t(rec.result.candidates.size()));
+    const QByteArray blob = encodeCandidates(rec.result.candidates);
+    ins.bindBlob(8, blob.constData(), int(blob.size()));
+    if (!ins.exec())
+        return makeError(db.lastError());
+    ChangeContext touchCtx = ctx;
+    touchCtx.reason = QStringLiteral("retrieval %1").arg(rec.seq);
+    for (int64_t id : rec.result.promptOrder) {
+        const size_t p = pos.at(id);
+        SqliteStatement& touch = stmt(kTouch);
+        touch.bind(1, id);
+        touch.bind(2, int64_t(params.now));
+        if (!touch.exec())
+            return makeError(db.lastError());
+        SqliteStatement count(db, "SELECT access_count FROM memories WHERE id = ?");
+        count.bind(1, id);
+        const int64_t accessCount = count.step() ? count.int64(0) : 0;
+        QJsonObject b{{QStringLiteral("last_accessed_at"), formatTime(accessed[p])},
+                      {QStringLiteral("access_count"), qint64(accessCount - 1)}};
+        QJsonObject a{{QStringLiteral("last_accessed_at"), formatTime(params.now)},
+                      {QStringLiteral("access_count"), qint64(accessCount)}};
+        if (auto j = journal(QStringLiteral("access"), id, touchCtx, b, a, params.now); !j)
+            return j.error();
+    }
+    if (auto c = tx.commit(); !c)
+        return c.error();
+    for (int64_t id : rec.result.promptOrder)
+        accessed[pos.at(id)] = params.now;
+    return true;
+}
+
 Result<RetrievalRecord> MemoryStore::retrieve(const QString& query,
                                               const std::vector<float>& queryEmbedding,
                                               const QString& model, RetrievalParams params,
@@ -50,102 +205,29 @@ Result<RetrievalRecord> MemoryStore::retrieve(const QString& query,
         return r.error();
     Impl& s = *d;
     const bool needsQuery = params.mode != RetrievalMode::Recent;
-    std::vector<float> unitQuery;
-    if (needsQuery && s.dim > 0) {
-        if (queryEmbedding.empty())
-            return makeError(QStringLiteral("a %1 retrieval needs the query's embedding")
-                                 .arg(modeName(params.mode)));
-        if (model != s.model)
-            return makeError(QStringLiteral("query embedding from model '%1' refused: this store "
-                                            "holds embeddings of '%2'")
-                                 .arg(model, s.model));
-        if (int(queryEmbedding.size()) != s.dim)
-            return makeError(QStringLiteral("query embedding of dimension %1 refused: this "
-                                            "store's model '%2' has dimension %3")
-                                 .arg(queryEmbedding.size())
-                                 .arg(s.model)
-                                 .arg(s.dim));
-        unitQuery = normalized(queryEmbedding);
-    }
+    Result<std::vector<float>> unitQuery = s.unitQuery(queryEmbedding, model, params.mode);
+    if (!unitQuery)
+        return unitQuery.error();
     const int32_t agentFilter = params.agent.isEmpty() ? -1 : s.agentIndex.value(params.agent, -2);
-    const size_t n = s.ids.size();
-    const size_t dim = size_t(s.dim);
     size_t activeWithVectors = 0;
-    for (size_t p = 0; p < n; ++p)
+    for (size_t p = 0; p < s.ids.size(); ++p)
         activeWithVectors += s.state[p] == uint8_t(State::Active) && s.hasEmbedding[p];
-
     // Above the threshold, relevance is computed only for the approximate index's nearest.
-    const bool approximate = needsQuery && !unitQuery.empty() &&
+    const bool approximate = needsQuery && !unitQuery->empty() &&
                              s.options.approximateThreshold > 0 &&
                              int64_t(activeWithVectors) > s.options.approximateThreshold;
-    std::vector<uint8_t> nearest;
-    if (approximate) {
-        if (!s.ann) {
-            s.ann = std::make_unique<AnnIndex>(s.dim, activeWithVectors + 1024);
-            for (size_t p = 0; p < n; ++p) {
-                if (s.state[p] == uint8_t(State::Active) && s.hasEmbedding[p])
-                    s.ann->add(s.ids[p], s.vectors.data() + p * dim);
-            }
-        }
-        const size_t want = size_t(std::max(params.k, s.options.approximateCandidates));
-        // Other agents' memories share the index: ask for more when filtering by agent.
-        const size_t ask = agentFilter >= 0 ? want * 4 : want;
-        nearest.assign(n, 0);
-        for (int64_t id : s.ann->nearest(unitQuery.data(), ask, ask * 2)) {
-            auto it = s.pos.find(id);
-            if (it != s.pos.end())
-                nearest[it->second] = 1;
-        }
-    }
-
-    std::vector<CandidateInput> inputs;
-    std::vector<size_t> where; // each input's position in the columns
-    inputs.reserve(n);
-    where.reserve(n);
-    for (size_t p = 0; p < n; ++p) {
-        if (s.state[p] != uint8_t(State::Active))
-            continue;
-        if (agentFilter != -1 && s.agent[p] != agentFilter)
-            continue;
-        CandidateInput in;
-        in.id = s.ids[p];
-        in.createdAt = s.created[p];
-        in.hoursSinceAccess = float(std::max<Millis>(0, params.now - s.accessed[p]) / 3600000.0);
-        in.importance = s.importance[p];
-        in.hasEmbedding = !needsQuery || (s.hasEmbedding[p] && !unitQuery.empty());
-        in.nearest = !approximate || nearest[p];
-        inputs.push_back(in);
-        where.push_back(p);
-    }
-    if (needsQuery && !unitQuery.empty()) {
-        // The dot products are the whole cost at scale (memory bound): split them in chunks
-        // over the thread pool. Each chunk writes only its own inputs.
-        const float* vectors = s.vectors.data();
-        const float* q = unitQuery.data();
-        auto score = [&](size_t from, size_t to) {
-            for (size_t i = from; i < to; ++i) {
-                CandidateInput& in = inputs[i];
-                if (in.hasEmbedding && in.nearest)
-                    in.relevance = dot(vectors + where[i] * dim, q, dim);
-            }
-        };
-        const size_t chunk = 8192;
-        if (inputs.size() < 2 * chunk) {
-            score(0, inputs.size());
-        } else {
-            std::vector<std::pair<size_t, size_t>> ranges;
-            for (size_t from = 0; from < inputs.size(); from += chunk)
-                ranges.push_back({from, std::min(inputs.size(), from + chunk)});
-            QtConcurrent::blockingMap(
-                ranges, [&](const std::pair<size_t, size_t>& r) { score(r.first, r.second); });
-        }
-    }
+    const std::vector<uint8_t> nearest =
+        approximate
+            ? s.nearestMask(*unitQuery, size_t(std::max(params.k, s.options.approximateCandidates)),
+                            agentFilter >= 0, activeWithVectors)
+            : std::vector<uint8_t>();
     RetrievalRecord rec;
     rec.at = params.now;
     rec.query = query;
     rec.embeddingModel = needsQuery ? model : QString();
     rec.queryEmbedding = needsQuery ? queryEmbedding : std::vector<float>();
-    rec.result = rankCandidates(std::move(inputs), params);
+    rec.result =
+        rankCandidates(s.candidateInputs(params, agentFilter, *unitQuery, nearest), params);
     rec.result.approximate = approximate;
     rec.candidateCount = int64_t(rec.result.candidates.size());
     rec.actor = ctx.actor;
@@ -153,58 +235,8 @@ Result<RetrievalRecord> MemoryStore::retrieve(const QString& query,
     rec.nodeId = ctx.nodeId;
     if (params.whatIf)
         return rec;
-
-    SqliteTransaction tx(s.db);
-    if (!tx.begun())
-        return makeError(s.db.lastError());
-    QJsonObject after;
-    after[QStringLiteral("query")] = query;
-    after[QStringLiteral("params")] = params.toJson();
-    after[QStringLiteral("prompt_order")] = idArray(rec.result.promptOrder);
-    after[QStringLiteral("candidates")] = qint64(rec.result.candidates.size());
-    after[QStringLiteral("approximate")] = approximate;
-    auto seq = s.journal(QStringLiteral("retrieve"), 0, ctx, {}, after, params.now);
-    if (!seq)
-        return seq.error();
-    rec.seq = *seq;
-    SqliteStatement& ins = s.stmt(kInsertRetrieval);
-    ins.bind(1, rec.seq);
-    ins.bind(2, query.isNull() ? QStringLiteral("") : query);
-    ins.bind(3, rec.embeddingModel);
-    if (rec.queryEmbedding.empty())
-        ins.bindNull(4);
-    else
-        ins.bindBlob(4, rec.queryEmbedding.data(), int(rec.queryEmbedding.size() * sizeof(float)));
-    ins.bindText(5, compactJson(params.toJson()));
-    ins.bindText(6, QJsonDocument(idArray(rec.result.promptOrder)).toJson(QJsonDocument::Compact));
-    ins.bind(7, int64_t(rec.result.candidates.size()));
-    const QByteArray blob = encodeCandidates(rec.result.candidates);
-    ins.bindBlob(8, blob.constData(), int(blob.size()));
-    if (!ins.exec())
-        return makeError(s.db.lastError());
-    ChangeContext touchCtx = ctx;
-    touchCtx.reason = QStringLiteral("retrieval %1").arg(rec.seq);
-    for (int64_t id : rec.result.promptOrder) {
-        const size_t p = s.pos.at(id);
-        SqliteStatement& touch = s.stmt(kTouch);
-        touch.bind(1, id);
-        touch.bind(2, int64_t(params.now));
-        if (!touch.exec())
-            return makeError(s.db.lastError());
-        SqliteStatement count(s.db, "SELECT access_count FROM memories WHERE id = ?");
-        count.bind(1, id);
-        const int64_t accessCount = count.step() ? count.int64(0) : 0;
-        QJsonObject b{{QStringLiteral("last_accessed_at"), formatTime(s.accessed[p])},
-                      {QStringLiteral("access_count"), qint64(accessCount - 1)}};
-        QJsonObject a{{QStringLiteral("last_accessed_at"), formatTime(params.now)},
-                      {QStringLiteral("access_count"), qint64(accessCount)}};
-        if (auto j = s.journal(QStringLiteral("access"), id, touchCtx, b, a, params.now); !j)
-            return j.error();
-    }
-    if (auto c = tx.commit(); !c)
-        return c.error();
-    for (int64_t id : rec.result.promptOrder)
-        s.accessed[s.pos.at(id)] = params.now;
+    if (auto recorded = s.recordRetrieval(rec, params, ctx); !recorded)
+        return recorded.error();
     return rec;
 }
 

@@ -87,6 +87,25 @@ struct MemoryStore::Impl {
     Result<bool> writeEmbedding(const MemoryRecord& r);
     Result<int64_t> journal(const QString& op, int64_t memoryId, const ChangeContext& ctx,
                             const QJsonObject& before, const QJsonObject& after, Millis at = 0);
+
+    // Retrieval's steps (memoryretrieve.cpp), under the mutex.
+    /// The query's unit vector, refused when it is missing or of another model or size; empty
+    /// when the mode needs none or the store holds no embeddings yet.
+    Result<std::vector<float>> unitQuery(const std::vector<float>& queryEmbedding,
+                                         const QString& queryModel, RetrievalMode mode) const;
+    /// Per position, whether the approximate index counts the memory among the query's
+    /// nearest (the index is built on first use).
+    std::vector<uint8_t> nearestMask(const std::vector<float>& unitQuery, size_t want, bool byAgent,
+                                     size_t activeWithVectors);
+    /// The active memories (of `agentFilter`, -1 for all) as ranking inputs, with relevance
+    /// computed from `unitQuery` where it may be (`nearest` empty: everywhere).
+    std::vector<CandidateInput> candidateInputs(const RetrievalParams& params, int32_t agentFilter,
+                                                const std::vector<float>& unitQuery,
+                                                const std::vector<uint8_t>& nearest) const;
+    /// Journals the retrieval and the access to each memory it put in the prompt, and records
+    /// the access times; sets `rec.seq`.
+    Result<bool> recordRetrieval(RetrievalRecord& rec, const RetrievalParams& params,
+                                 const ChangeContext& ctx);
 };
 
 /// Record JSON for the journal: includes the vector (base64 of little-endian float32) so that a

@@ -1,6 +1,6 @@
 #include "core/models/httptransport.h"
 
-#include "core/models/httpresponseparser.h"
+#include "core/util/httpmessagereader.h"
 
 #include <QElapsedTimer>
 #include <QMultiHash>
@@ -144,7 +144,7 @@ QString headerProblem(const QByteArray& name, const QByteArray& value)
 class HttpWorker;
 
 /// One exchange on one connection: writes the request, reads the response through
-/// HttpResponseParser, and hands the body to the exchange as it arrives. Lives on the
+/// HttpMessageReader, and hands the body to the exchange as it arrives. Lives on the
 /// transport's thread. All reading is bounded per event (the socket's buffer is capped), so a
 /// server that sends faster than it can be read never keeps the thread from its other work:
 /// a stop (timeout, size, cancel) closes the connection at once.
@@ -168,7 +168,7 @@ private:
     HttpTransport::Request m_r;
     QString m_key;
     QPointer<QAbstractSocket> m_socket;
-    HttpResponseParser m_parser;
+    HttpMessageReader m_parser;
     QTimer m_phaseTimer;
     QTimer m_deadline;
     QString m_phase = QStringLiteral("connect");
@@ -284,7 +284,7 @@ public:
 
 HttpCall::HttpCall(HttpWorker* worker, std::shared_ptr<HttpExchange> ex, HttpTransport::Request r)
     : QObject(worker), m_worker(worker), m_ex(std::move(ex)), m_r(std::move(r)),
-      m_key(serverKey(m_r.url)), m_parser(m_r.verb == "HEAD")
+      m_key(serverKey(m_r.url)), m_parser(HttpMessageReader::Kind::Response, {}, m_r.verb == "HEAD")
 {
     m_phaseTimer.setSingleShot(true);
     connect(&m_phaseTimer, &QTimer::timeout, this,
@@ -435,7 +435,7 @@ void HttpCall::onReadyRead()
                    QStringLiteral("the reply is too large"));
             return;
         }
-        if (m_parser.state() == HttpResponseParser::State::Done) {
+        if (m_parser.state() == HttpMessageReader::State::Done) {
             complete(QNetworkReply::NoError, {});
             return;
         }

@@ -102,6 +102,76 @@ Result<ModelConfig> ModelConfig::load(const QString& workspaceDir, const QProces
     return config;
 }
 
+namespace {
+
+// What one endpoint entry's settings go into, and what they are read against.
+struct EndpointFields {
+    EndpointConfig& endpoint;
+    QString& provider;
+    QString& cassette;
+    QString refusedKeyEnv; ///< the key variable an untrusted file named (not read)
+    const QProcessEnvironment& env;
+    bool keysAllowed;
+    QString folder; ///< the file's, for relative paths
+};
+
+// One setting of an endpoint entry (base_url, api_key_env, azure/api_version, provider,
+// cassette, timeouts, reply size): read into `f`, or why it cannot be.
+Result<bool> readEndpointSetting(const pdl::YamlValue::Entry& e, EndpointFields& f)
+{
+    const QString value = QString::fromStdString(e.value.scalar().str());
+    if (!e.value.isScalar())
+        return at(
+            e.value,
+            QStringLiteral("'%1' must be a single value").arg(QString::fromStdString(e.name)));
+    if (e.name == "base_url") {
+        f.endpoint.baseUrl = value;
+    } else if (e.name == "api_key_env") {
+        if (f.keysAllowed)
+            f.endpoint.apiKey = f.env.value(value);
+        else
+            f.refusedKeyEnv = value;
+    } else if (e.name == "api_key") {
+        return at(e.key, QStringLiteral("API keys do not belong in a project file; put "
+                                        "the key in an environment variable and name it "
+                                        "with `api_key_env`"));
+    } else if (e.name == "azure") {
+        f.endpoint.azure = e.value.scalar().truthy();
+    } else if (e.name == "api_version") {
+        f.endpoint.apiVersion = value;
+    } else if (e.name == "provider") {
+        f.provider = value;
+    } else if (e.name == "cassette") {
+        f.cassette = QDir(f.folder).absoluteFilePath(value);
+    } else if (e.name == "default_model") {
+        // Read by the workbench (settings dialog, new model blocks), not by routing.
+    } else if (e.name == "timeout" || e.name == "deadline") {
+        const double seconds = e.value.scalar().toDouble();
+        if (!(seconds > 0 && seconds <= 7 * 24 * 3600))
+            return at(e.value, QStringLiteral("'%1' must be a number of seconds above 0")
+                                   .arg(QString::fromStdString(e.name)));
+        (e.name == "timeout" ? f.endpoint.idleTimeoutMs : f.endpoint.deadlineMs) =
+            int(seconds * 1000);
+    } else if (e.name == "max_reply_mb") {
+        const double mb = e.value.scalar().toDouble();
+        if (!(mb > 0 && mb <= 64 * 1024))
+            return at(e.value, QStringLiteral("'max_reply_mb' must be a number of "
+                                              "megabytes above 0 (at most 65536)"));
+        f.endpoint.maxReplyBytes = qint64(mb * 1024 * 1024);
+    } else if (e.name == "embed_batch_size") {
+        f.endpoint.embedBatchSize = int(e.value.scalar().toDouble());
+    } else {
+        return at(e.key, QStringLiteral("unknown endpoint setting '%1' (known: base_url, "
+                                        "api_key_env, azure, api_version, provider, "
+                                        "cassette, timeout, deadline, max_reply_mb, "
+                                        "embed_batch_size, default_model)")
+                             .arg(QString::fromStdString(e.name)));
+    }
+    return true;
+}
+
+} // namespace
+
 Result<bool> ModelConfig::readFile(const QString& path, bool keysAllowed)
 {
     const QProcessEnvironment& env = m_env;
@@ -135,58 +205,14 @@ Result<bool> ModelConfig::readFile(const QString& path, bool keysAllowed)
         named.line = node.span().line;
         named.fromProject =
             QFileInfo(path).absoluteFilePath() != QFileInfo(m_userFile).absoluteFilePath();
-        QString refusedKeyEnv;
         if (!node.isMapping())
             return at(node, QStringLiteral("endpoint '%1' must be a mapping").arg(name));
-        for (const auto& e : node.entries()) {
-            const QString value = QString::fromStdString(e.value.scalar().str());
-            if (!e.value.isScalar())
-                return at(e.value, QStringLiteral("'%1' must be a single value")
-                                       .arg(QString::fromStdString(e.name)));
-            if (e.name == "base_url") {
-                named.endpoint.baseUrl = value;
-            } else if (e.name == "api_key_env") {
-                if (keysAllowed)
-                    named.endpoint.apiKey = env.value(value);
-                else
-                    refusedKeyEnv = value;
-            } else if (e.name == "api_key") {
-                return at(e.key, QStringLiteral("API keys do not belong in a project file; put "
-                                                "the key in an environment variable and name it "
-                                                "with `api_key_env`"));
-            } else if (e.name == "azure") {
-                named.endpoint.azure = e.value.scalar().truthy();
-            } else if (e.name == "api_version") {
-                named.endpoint.apiVersion = value;
-            } else if (e.name == "provider") {
-                named.provider = value;
-            } else if (e.name == "cassette") {
-                named.cassette = QDir(folder).absoluteFilePath(value);
-            } else if (e.name == "default_model") {
-                // Read by the workbench (settings dialog, new model blocks), not by routing.
-            } else if (e.name == "timeout" || e.name == "deadline") {
-                const double seconds = e.value.scalar().toDouble();
-                if (!(seconds > 0 && seconds <= 7 * 24 * 3600))
-                    return at(e.value, QStringLiteral("'%1' must be a number of seconds above 0")
-                                           .arg(QString::fromStdString(e.name)));
-                (e.name == "timeout" ? named.endpoint.idleTimeoutMs : named.endpoint.deadlineMs) =
-                    int(seconds * 1000);
-            } else if (e.name == "max_reply_mb") {
-                const double mb = e.value.scalar().toDouble();
-                if (!(mb > 0 && mb <= 64 * 1024))
-                    return at(e.value, QStringLiteral("'max_reply_mb' must be a number of "
-                                                      "megabytes above 0 (at most 65536)"));
-                named.endpoint.maxReplyBytes = qint64(mb * 1024 * 1024);
-            } else if (e.name == "embed_batch_size") {
-                named.endpoint.embedBatchSize = int(e.value.scalar().toDouble());
-            } else {
-                return at(e.key, QStringLiteral("unknown endpoint setting '%1' (known: base_url, "
-                                                "api_key_env, azure, api_version, provider, "
-                                                "cassette, timeout, deadline, max_reply_mb, "
-                                                "embed_batch_size, default_model)")
-                                     .arg(QString::fromStdString(e.name)));
-            }
-        }
+        EndpointFields fields{named.endpoint, named.provider, named.cassette, {}, env,
+                              keysAllowed,    folder};
+        for (const auto& e : node.entries())
+            if (Result<bool> read = readEndpointSetting(e, fields); !read)
+                return read.error();
+        const QString refusedKeyEnv = fields.refusedKeyEnv;
         if (named.provider == QLatin1String("openai") && named.endpoint.baseUrl.isEmpty())
             return at(node, QStringLiteral("endpoint '%1' needs a base_url").arg(name));
         named.endpoint.configHint = QStringLiteral("Check endpoint '%1' in %2.").arg(name, path);

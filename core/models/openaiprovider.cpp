@@ -71,6 +71,17 @@ struct OpenAiProvider::Call {
         return makeError(openai::printable(
             openai::redact(where() + QStringLiteral(": ") + what, endpoint.apiKey)));
     }
+
+    /// The HTTP request: URL, body, timeouts and headers (content type, accept, the key).
+    HttpTransport::Request request() const;
+    /// How long to wait before retry `attempt` (Retry-After, else backoff with jitter).
+    int retryDelayMs(const HttpExchange& ex, int attempt) const;
+    /// Why a finished exchange is not a usable reply (timeouts, connection, HTTP errors,
+    /// redirects, a truncated stream), or nothing when it is one.
+    std::optional<Diagnostic> failure(const HttpExchange& ex, int status, int attempt,
+                                      const QByteArray& body) const;
+    /// The call's deadline passed.
+    Diagnostic deadlineError() const;
 };
 
 namespace {
@@ -159,28 +170,112 @@ OpenAiProvider::OpenAiProvider(EndpointConfig config)
 
 OpenAiProvider::~OpenAiProvider() = default;
 
-Result<QByteArray> OpenAiProvider::send(Call& call, const CancelToken& cancel)
+Diagnostic OpenAiProvider::Call::deadlineError() const
+{
+    return error(QStringLiteral("no complete reply within %1 s (the call's deadline; "
+                                "`deadline:` in hako-models.yaml sets it)")
+                     .arg(seconds(endpoint.deadlineMs)));
+}
+
+HttpTransport::Request OpenAiProvider::Call::request() const
 {
     HttpTransport::Request request;
-    request.url = call.url();
-    request.verb = call.verb;
-    request.body = call.body;
-    request.connectTimeoutMs = call.endpoint.connectTimeoutMs;
-    request.idleTimeoutMs = call.endpoint.idleTimeoutMs;
-    if (!call.body.isNull())
+    request.url = url();
+    request.verb = verb;
+    request.body = body;
+    request.connectTimeoutMs = endpoint.connectTimeoutMs;
+    request.idleTimeoutMs = endpoint.idleTimeoutMs;
+    if (!body.isNull())
         request.headers.append(
             qMakePair(QByteArray("Content-Type"), QByteArray("application/json")));
     request.headers.append(qMakePair(
-        QByteArray("Accept"), QByteArray(call.stream ? "text/event-stream" : "application/json")));
-    if (!call.endpoint.apiKey.isEmpty()) {
-        if (call.endpoint.azure)
-            request.headers.append({QByteArray("api-key"), call.endpoint.apiKey.toUtf8()});
+        QByteArray("Accept"), QByteArray(stream ? "text/event-stream" : "application/json")));
+    if (!endpoint.apiKey.isEmpty()) {
+        if (endpoint.azure)
+            request.headers.append({QByteArray("api-key"), endpoint.apiKey.toUtf8()});
         else
-            request.headers.append({QByteArray("Authorization"),
-                                    QByteArray("Bearer " + call.endpoint.apiKey.toUtf8())});
+            request.headers.append(
+                {QByteArray("Authorization"), QByteArray("Bearer " + endpoint.apiKey.toUtf8())});
     }
 
-    request.headers.append(call.extraHeaders);
+    request.headers.append(extraHeaders);
+    return request;
+}
+
+int OpenAiProvider::Call::retryDelayMs(const HttpExchange& ex, int attempt) const
+{
+    int delay = retryAfterMs(ex);
+    if (delay < 0) {
+        const double backoff = endpoint.retryBaseDelayMs * double(1 << attempt);
+        // Full jitter in [50%, 100%] keeps parallel callers from retrying in lockstep.
+        delay = int(std::min<double>(endpoint.retryMaxDelayMs, backoff) *
+                    (0.5 + 0.5 * QRandomGenerator::global()->generateDouble()));
+    }
+    return std::min(delay, endpoint.retryMaxDelayMs);
+}
+
+std::optional<Diagnostic> OpenAiProvider::Call::failure(const HttpExchange& ex, int status,
+                                                        int attempt, const QByteArray& body) const
+{
+    const QNetworkReply::NetworkError netError = ex.error();
+    const QString timedOut = ex.timedOut();
+    if (timedOut == QLatin1String("connect"))
+        return error(
+            QCoreApplication::translate("hako::models::OpenAiProvider",
+                                        "could not connect within %1 s (connect timeout). %2")
+                .arg(seconds(endpoint.connectTimeoutMs), endpoint.configHint));
+    if (timedOut == QLatin1String("idle"))
+        return error(QStringLiteral("the server sent nothing for %1 s (idle timeout)")
+                         .arg(seconds(endpoint.idleTimeoutMs)));
+    if (timedOut == QLatin1String("deadline"))
+        return deadlineError();
+    if (timedOut == QLatin1String("size"))
+        return error(
+            QStringLiteral("the reply is larger than %1 MB%2 and was stopped "
+                           "(`max_reply_mb:` in hako-models.yaml sets the "
+                           "limit)")
+                .arg(QString::number(double(endpoint.maxReplyBytes) / (1024 * 1024), 'g', 4))
+                .arg(stream ? QStringLiteral(" (a stream that does not "
+                                             "end)")
+                            : QString()));
+    if (status <= 0 && isConnectError(netError)) {
+        return error(
+            QCoreApplication::translate("hako::models::OpenAiProvider", "cannot connect: %1. %2")
+                .arg(ex.errorString(), endpoint.configHint));
+    }
+    if (status <= 0) {
+        // The request may have reached the server: sending it again could run (and bill)
+        // it twice, so it is not re-sent.
+        return error(QStringLiteral("no valid HTTP reply (%1); the request was not sent "
+                                    "again")
+                         .arg(ex.errorString()));
+    }
+    if (status >= 400) {
+        QString what =
+            QStringLiteral("HTTP %1: %2").arg(status).arg(openai::errorMessageFromBody(body));
+        if (isRetryable(status) && attempt > 0)
+            what += QStringLiteral(" (after %1 retries)").arg(attempt);
+        if (status == 404 && !model.isEmpty())
+            what += QStringLiteral(". Check the model name; `hako models` lists the models "
+                                   "this endpoint serves");
+        if (status == 401 || status == 403)
+            what += QStringLiteral(". Check the API key. %1").arg(endpoint.configHint);
+        return error(what);
+    }
+    if (status >= 300)
+        return error(QStringLiteral("HTTP %1 redirect to %2 not followed; set the "
+                                    "endpoint's address to the final URL")
+                         .arg(status)
+                         .arg(QString::fromUtf8(ex.header("location"))));
+    if (netError != QNetworkReply::NoError)
+        return error(QStringLiteral("the connection dropped before the reply was complete (%1)")
+                         .arg(ex.errorString()));
+    return std::nullopt;
+}
+
+Result<QByteArray> OpenAiProvider::send(Call& call, const CancelToken& cancel)
+{
+    HttpTransport::Request request = call.request();
 
     bool deltaDelivered = false;
     using Clock = std::chrono::steady_clock;
@@ -190,16 +285,11 @@ Result<QByteArray> OpenAiProvider::send(Call& call, const CancelToken& cancel)
         return int(
             std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
     };
-    auto deadlineError = [&] {
-        return call.error(QStringLiteral("no complete reply within %1 s (the call's deadline; "
-                                         "`deadline:` in hako-models.yaml sets it)")
-                              .arg(seconds(call.endpoint.deadlineMs)));
-    };
     for (int attempt = 0;; ++attempt) {
         if (cancel.isCancelled())
             return call.error(QStringLiteral("cancelled"));
         if (remainingMs() <= 0)
-            return deadlineError();
+            return call.deadlineError();
         request.deadlineMs = remainingMs();
         request.maxReplyBytes = call.endpoint.maxReplyBytes;
         const std::shared_ptr<HttpExchange> ex = m_transport->start(request);
@@ -251,78 +341,19 @@ Result<QByteArray> OpenAiProvider::send(Call& call, const CancelToken& cancel)
             }
         }
         status = ex->status();
-        const QNetworkReply::NetworkError netError = ex->error();
         body = openai::redact(body, call.endpoint.apiKey);
         if (isRetryable(status) && attempt < call.endpoint.maxRetries && !deltaDelivered) {
-            int delay = retryAfterMs(*ex);
-            if (delay < 0) {
-                const double backoff = call.endpoint.retryBaseDelayMs * double(1 << attempt);
-                // Full jitter in [50%, 100%] keeps parallel callers from retrying in lockstep.
-                delay = int(std::min<double>(call.endpoint.retryMaxDelayMs, backoff) *
-                            (0.5 + 0.5 * QRandomGenerator::global()->generateDouble()));
-            }
-            delay = std::min(delay, call.endpoint.retryMaxDelayMs);
+            const int delay = call.retryDelayMs(*ex, attempt);
             if (delay >= remainingMs())
-                return deadlineError();
+                return call.deadlineError();
             if (call.endpoint.onRetry)
                 call.endpoint.onRetry(attempt, status, delay);
             if (!sleepUnlessCancelled(delay, cancel))
                 return call.error(QStringLiteral("cancelled"));
             continue;
         }
-        const QString timedOut = ex->timedOut();
-        if (timedOut == QLatin1String("connect"))
-            return call.error(
-                QCoreApplication::translate("hako::models::OpenAiProvider",
-                                            "could not connect within %1 s (connect timeout). %2")
-                    .arg(seconds(call.endpoint.connectTimeoutMs), call.endpoint.configHint));
-        if (timedOut == QLatin1String("idle"))
-            return call.error(QStringLiteral("the server sent nothing for %1 s (idle timeout)")
-                                  .arg(seconds(call.endpoint.idleTimeoutMs)));
-        if (timedOut == QLatin1String("deadline"))
-            return deadlineError();
-        if (timedOut == QLatin1String("size"))
-            return call.error(QStringLiteral("the reply is larger than %1 MB%2 and was stopped "
-                                             "(`max_reply_mb:` in hako-models.yaml sets the "
-                                             "limit)")
-                                  .arg(QString::number(
-                                      double(call.endpoint.maxReplyBytes) / (1024 * 1024), 'g', 4))
-                                  .arg(call.stream ? QStringLiteral(" (a stream that does not "
-                                                                    "end)")
-                                                   : QString()));
-        if (status <= 0 && isConnectError(netError)) {
-            return call.error(QCoreApplication::translate("hako::models::OpenAiProvider",
-                                                          "cannot connect: %1. %2")
-                                  .arg(ex->errorString(), call.endpoint.configHint));
-        }
-        if (status <= 0) {
-            // The request may have reached the server: sending it again could run (and bill)
-            // it twice, so it is not re-sent.
-            return call.error(QStringLiteral("no valid HTTP reply (%1); the request was not sent "
-                                             "again")
-                                  .arg(ex->errorString()));
-        }
-        if (status >= 400) {
-            QString what =
-                QStringLiteral("HTTP %1: %2").arg(status).arg(openai::errorMessageFromBody(body));
-            if (isRetryable(status) && attempt > 0)
-                what += QStringLiteral(" (after %1 retries)").arg(attempt);
-            if (status == 404 && !call.model.isEmpty())
-                what += QStringLiteral(". Check the model name; `hako models` lists the models "
-                                       "this endpoint serves");
-            if (status == 401 || status == 403)
-                what += QStringLiteral(". Check the API key. %1").arg(call.endpoint.configHint);
-            return call.error(what);
-        }
-        if (status >= 300)
-            return call.error(QStringLiteral("HTTP %1 redirect to %2 not followed; set the "
-                                             "endpoint's address to the final URL")
-                                  .arg(status)
-                                  .arg(QString::fromUtf8(ex->header("location"))));
-        if (netError != QNetworkReply::NoError)
-            return call.error(
-                QStringLiteral("the connection dropped before the reply was complete (%1)")
-                    .arg(ex->errorString()));
+        if (std::optional<Diagnostic> failed = call.failure(*ex, status, attempt, body))
+            return *failed;
         if (call.eventStream) {
             if (sse.hasPartialEvent() || !call.accumulator.complete())
                 return call.error(QStringLiteral(

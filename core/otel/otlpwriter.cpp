@@ -85,6 +85,136 @@ void writeMessages(json& a, const pdl::Value& messages, const std::string& reply
             .dump();
 }
 
+// A block still to be written as a span, with where it sits in its parent.
+struct Work {
+    const pdl::TraceNode* node;
+    std::string parent;
+    std::string field;
+    std::string defsName;
+    bool single;
+    int64_t order;
+};
+
+// What the block is and where it sits: its kind in both conventions, its id, def, field,
+// order and source location.
+void writeBlockAttributes(json& a, const pdl::TraceNode& n, const Work& w,
+                          const std::string& kindName)
+{
+    const bool model = n.kind == pdl::BlockKind::Model;
+    const bool code = n.kind == pdl::BlockKind::Code;
+    a["openinference.span.kind"] = model ? "LLM" : code ? "TOOL" : "CHAIN";
+    if (model)
+        a["gen_ai.operation.name"] = "chat";
+    else if (code)
+        a["gen_ai.operation.name"] = "execute_tool";
+    a["pdl.kind"] = kindName;
+    a["pdl.id"] = n.id;
+    if (!n.def.empty())
+        a["pdl.def"] = n.def;
+    if (!n.description.empty())
+        a["pdl.description"] = n.description;
+    if (!w.field.empty())
+        a["pdl.field"] = w.field;
+    if (w.single)
+        a["pdl.single"] = true;
+    if (!w.defsName.empty())
+        a["pdl.defs_name"] = w.defsName;
+    a["pdl.order"] = w.order;
+    if (n.span.isValid()) {
+        a["pdl.location.file"] = n.span.file.toStdString();
+        a["pdl.location.line"] = n.span.line;
+        a["pdl.location.column"] = n.span.column;
+        a["pdl.location.end_line"] = n.span.endLine;
+        a["pdl.location.end_column"] = n.span.endColumn;
+    }
+    if (n.contribute) {
+        json c = json::array();
+        for (const std::string& t : *n.contribute)
+            c.push_back(t);
+        a["pdl.contribute"] = c.dump();
+    }
+}
+
+// A model call's model name and parameters, and the token counts of any block.
+void writeModelAttributes(json& a, const pdl::TraceNode& n)
+{
+    const bool model = n.kind == pdl::BlockKind::Model;
+    if (model) {
+        if (const pdl::Value* m = exprValue(n, "model"); m && m->isString()) {
+            a["llm.model_name"] = m->asString();
+            a["gen_ai.request.model"] = m->asString();
+        }
+        if (const pdl::Value* p = exprValue(n, "parameters"); p && p->isDict())
+            a["llm.invocation_parameters"] = jsonText(*p);
+    }
+    if (n.usage.isDict()) {
+        const pdl::Dict& u = n.usage.asDict();
+        const pdl::Value* in = u.find(pdl::Value("prompt_tokens"));
+        const pdl::Value* out = u.find(pdl::Value("completion_tokens"));
+        if (in && in->isInt()) {
+            a["llm.token_count.prompt"] = in->asInt();
+            a["gen_ai.usage.input_tokens"] = in->asInt();
+        }
+        if (out && out->isInt()) {
+            a["llm.token_count.completion"] = out->asInt();
+            a["gen_ai.usage.output_tokens"] = out->asInt();
+        }
+        if (in && out && in->isInt() && out->isInt())
+            a["llm.token_count.total"] = in->asInt() + out->asInt();
+        a["pdl.usage"] = jsonText(n.usage);
+    }
+}
+
+// What the block computed and was sent (results, expressions, prompts, output): only with
+// OtlpWriteOptions::includeContent.
+void writeContent(json& a, const pdl::TraceNode& n)
+{
+    const bool model = n.kind == pdl::BlockKind::Model;
+    if (n.hasResult) {
+        a["pdl.result"] = jsonText(n.result);
+        if (n.result.isString()) {
+            a["output.value"] = n.result.asString();
+        } else {
+            a["output.value"] = jsonText(n.result);
+            a["output.mime_type"] = "application/json";
+        }
+    }
+    if (!n.exprs.empty()) {
+        json e = json::array();
+        for (const auto& [k, v] : n.exprs)
+            e.push_back(json::array({k, toJson(v)}));
+        a["pdl.exprs"] = e.dump();
+    }
+    if (!n.modelInput.isNull() && !n.modelInput.isUndefined()) {
+        a["pdl.model_input"] = jsonText(n.modelInput);
+        if (model)
+            writeMessages(a, n.modelInput,
+                          n.result.isString() ? n.result.asString() : jsonText(n.result));
+    }
+    if (!n.context.isNull() && !n.context.isUndefined())
+        a["pdl.context"] = jsonText(n.context);
+    if (!n.out.empty())
+        a["pdl.stdout"] = n.out;
+    if (!n.err.empty())
+        a["pdl.stderr"] = n.err;
+}
+
+// The block's children on the stack, reversed so that spans come out parents first, in order.
+void pushChildren(std::vector<Work>& stack, const pdl::TraceNode& n, const std::string& spanId)
+{
+    std::vector<Work> kids;
+    int64_t order = 0;
+    for (const auto& [name, d] : n.defs)
+        if (d)
+            kids.push_back({d.get(), spanId, "defs", name, false, order++});
+    for (const pdl::TraceNode::Children& group : n.children)
+        for (const pdl::TracePtr& c : group.nodes)
+            if (c)
+                kids.push_back({c.get(), spanId, group.field, {}, group.single, order++});
+    for (auto it = kids.rbegin(); it != kids.rend(); ++it)
+        stack.push_back(std::move(*it));
+}
+
 } // namespace
 
 void forEachSpan(const pdl::TraceNode& root, const OtlpWriteOptions& options,
@@ -106,14 +236,6 @@ void forEachSpan(const pdl::TraceNode& root, const OtlpWriteOptions& options,
         return std::string(buf);
     };
 
-    struct Work {
-        const pdl::TraceNode* node;
-        std::string parent;
-        std::string field;
-        std::string defsName;
-        bool single;
-        int64_t order;
-    };
     std::vector<Work> stack{{&root, {}, {}, {}, false, 0}};
     while (!stack.empty()) {
         Work w = std::move(stack.back());
@@ -130,109 +252,16 @@ void forEachSpan(const pdl::TraceNode& root, const OtlpWriteOptions& options,
         s.endNanos = n.endNanos;
         s.resource = resource;
         json& a = s.attributes;
-        const bool model = n.kind == pdl::BlockKind::Model;
-        const bool code = n.kind == pdl::BlockKind::Code;
-        a["openinference.span.kind"] = model ? "LLM" : code ? "TOOL" : "CHAIN";
-        if (model)
-            a["gen_ai.operation.name"] = "chat";
-        else if (code)
-            a["gen_ai.operation.name"] = "execute_tool";
-        a["pdl.kind"] = kindName;
-        a["pdl.id"] = n.id;
-        if (!n.def.empty())
-            a["pdl.def"] = n.def;
-        if (!n.description.empty())
-            a["pdl.description"] = n.description;
-        if (!w.field.empty())
-            a["pdl.field"] = w.field;
-        if (w.single)
-            a["pdl.single"] = true;
-        if (!w.defsName.empty())
-            a["pdl.defs_name"] = w.defsName;
-        a["pdl.order"] = w.order;
-        if (n.span.isValid()) {
-            a["pdl.location.file"] = n.span.file.toStdString();
-            a["pdl.location.line"] = n.span.line;
-            a["pdl.location.column"] = n.span.column;
-            a["pdl.location.end_line"] = n.span.endLine;
-            a["pdl.location.end_column"] = n.span.endColumn;
-        }
-        if (n.contribute) {
-            json c = json::array();
-            for (const std::string& t : *n.contribute)
-                c.push_back(t);
-            a["pdl.contribute"] = c.dump();
-        }
-        if (model) {
-            if (const pdl::Value* m = exprValue(n, "model"); m && m->isString()) {
-                a["llm.model_name"] = m->asString();
-                a["gen_ai.request.model"] = m->asString();
-            }
-            if (const pdl::Value* p = exprValue(n, "parameters"); p && p->isDict())
-                a["llm.invocation_parameters"] = jsonText(*p);
-        }
-        if (n.usage.isDict()) {
-            const pdl::Dict& u = n.usage.asDict();
-            const pdl::Value* in = u.find(pdl::Value("prompt_tokens"));
-            const pdl::Value* out = u.find(pdl::Value("completion_tokens"));
-            if (in && in->isInt()) {
-                a["llm.token_count.prompt"] = in->asInt();
-                a["gen_ai.usage.input_tokens"] = in->asInt();
-            }
-            if (out && out->isInt()) {
-                a["llm.token_count.completion"] = out->asInt();
-                a["gen_ai.usage.output_tokens"] = out->asInt();
-            }
-            if (in && out && in->isInt() && out->isInt())
-                a["llm.token_count.total"] = in->asInt() + out->asInt();
-            a["pdl.usage"] = jsonText(n.usage);
-        }
-        if (options.includeContent) {
-            if (n.hasResult) {
-                a["pdl.result"] = jsonText(n.result);
-                if (n.result.isString()) {
-                    a["output.value"] = n.result.asString();
-                } else {
-                    a["output.value"] = jsonText(n.result);
-                    a["output.mime_type"] = "application/json";
-                }
-            }
-            if (!n.exprs.empty()) {
-                json e = json::array();
-                for (const auto& [k, v] : n.exprs)
-                    e.push_back(json::array({k, toJson(v)}));
-                a["pdl.exprs"] = e.dump();
-            }
-            if (!n.modelInput.isNull() && !n.modelInput.isUndefined()) {
-                a["pdl.model_input"] = jsonText(n.modelInput);
-                if (model)
-                    writeMessages(a, n.modelInput,
-                                  n.result.isString() ? n.result.asString() : jsonText(n.result));
-            }
-            if (!n.context.isNull() && !n.context.isUndefined())
-                a["pdl.context"] = jsonText(n.context);
-            if (!n.out.empty())
-                a["pdl.stdout"] = n.out;
-            if (!n.err.empty())
-                a["pdl.stderr"] = n.err;
-        }
+        writeBlockAttributes(a, n, w, kindName);
+        writeModelAttributes(a, n);
+        if (options.includeContent)
+            writeContent(a, n);
         if (!n.error.empty()) {
             s.statusCode = 2;
             s.statusMessage = n.error;
             a["pdl.error"] = n.error;
         }
-        // Children in reverse on the stack so that spans come out parents first, in order.
-        std::vector<Work> kids;
-        int64_t order = 0;
-        for (const auto& [name, d] : n.defs)
-            if (d)
-                kids.push_back({d.get(), s.spanId, "defs", name, false, order++});
-        for (const pdl::TraceNode::Children& group : n.children)
-            for (const pdl::TracePtr& c : group.nodes)
-                if (c)
-                    kids.push_back({c.get(), s.spanId, group.field, {}, group.single, order++});
-        for (auto it = kids.rbegin(); it != kids.rend(); ++it)
-            stack.push_back(std::move(*it));
+        pushChildren(stack, n, s.spanId);
         visit(std::move(s));
     }
 }

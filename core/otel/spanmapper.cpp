@@ -263,190 +263,232 @@ std::string sinceStart(int64_t nanos)
 
 } // namespace
 
-SpanView interpretSpan(const Span& span)
-{
-    SpanView v;
-    const json& attrs = span.attributes;
-    for (const KindRule& rule : kindRules()) {
-        auto it = attrs.find(rule.attribute);
-        if (it != attrs.end() && it->is_string() &&
-            it->get_ref<const std::string&>() == rule.value) {
-            v.category = rule.category;
-            v.convention = rule.convention;
-            break;
-        }
-    }
+namespace {
+
+// What a span's attributes say before it is assembled into a SpanView: the parts that come in
+// pieces (flattened messages and documents, parameters) and the values whose meaning depends on
+// another attribute (a value and its MIME type).
+struct AttributeReading {
     std::map<size_t, FlatMessage> inFlat, outFlat;
     std::map<size_t, AttributesBuilder> docsFlat;
     // Built by key through indexes: a span may carry tens of thousands of attributes.
     AttributesBuilder pdl, raw, parameters;
     std::string inputMime, outputMime;
     json inputValue, outputValue, systemInstructions, inputJson, outputJson, docsJson;
+};
+
+// A field that is one value of the view (a name, a count, a tool's schema…): set; false for
+// the fields gathered over several attributes.
+bool setScalarField(SpanView& v, Field field, const json& value)
+{
+    switch (field) {
+    case Field::Ignore:
+        break;
+    case Field::ModelName:
+        v.model = text(value);
+        break;
+    case Field::ResponseModel:
+        v.responseModel = text(value);
+        break;
+    case Field::Provider:
+        v.provider = text(value);
+        break;
+    case Field::InputTokens:
+        v.inputTokens = asInt(value);
+        break;
+    case Field::OutputTokens:
+        v.outputTokens = asInt(value);
+        break;
+    case Field::TotalTokens:
+        v.totalTokens = asInt(value);
+        break;
+    case Field::CachedTokens:
+        v.cachedTokens = asInt(value);
+        break;
+    case Field::ToolName:
+        v.toolName = text(value);
+        break;
+    case Field::ToolDescription:
+        v.toolDescription = text(value);
+        break;
+    case Field::ToolParameters:
+        v.toolParameters = maybeJson(value);
+        break;
+    case Field::ToolArguments:
+        v.toolArguments = maybeJson(value);
+        break;
+    case Field::ToolResult:
+        v.toolResult = maybeJson(value);
+        break;
+    case Field::ToolCallId:
+        v.toolCallId = text(value);
+        break;
+    case Field::PromptTemplate:
+        v.promptTemplate = text(value);
+        break;
+    case Field::PromptTemplateVariables:
+        v.promptVariables = maybeJson(value);
+        break;
+    case Field::PromptTemplateVersion:
+        v.promptTemplateVersion = text(value);
+        break;
+    case Field::PromptName:
+        v.promptName = text(value);
+        break;
+    case Field::FinishReasons: {
+        const json f = maybeJson(value);
+        if (f.is_array() && !f.empty())
+            v.finishReason = text(f.front());
+        else
+            v.finishReason = text(f);
+        break;
+    }
+    case Field::ResponseId:
+        v.responseId = text(value);
+        break;
+    case Field::AgentName:
+        v.agentName = text(value);
+        break;
+    default:
+        return false;
+    }
+    return true;
+}
+
+// A field gathered over several attributes (see AttributeReading); false when the attribute
+// does not have the shape the field wants (it is kept as a raw attribute).
+bool gatherField(SpanView& v, AttributeReading& r, const FieldRule& match, std::string_view rest,
+                 const json& value)
+{
+    bool used = true;
+    switch (match.field) {
+    case Field::InvocationParameters: {
+        const json p = maybeJson(value);
+        if (p.is_object())
+            r.parameters.update(p);
+        else
+            used = false;
+        break;
+    }
+    case Field::RequestParameter:
+        if (rest == "model")
+            v.model = text(value);
+        else
+            r.parameters.set(std::string(rest), value);
+        break;
+    case Field::InputValue:
+        r.inputValue = value;
+        break;
+    case Field::InputMime:
+        r.inputMime = text(value);
+        break;
+    case Field::OutputValue:
+        r.outputValue = value;
+        break;
+    case Field::OutputMime:
+        r.outputMime = text(value);
+        break;
+    case Field::InputMessagesFlat:
+    case Field::OutputMessagesFlat:
+    case Field::DocumentsFlat: {
+        size_t index;
+        std::string_view sub;
+        if (!splitIndex(rest, index, sub)) {
+            used = false;
+            break;
+        }
+        if (match.field == Field::DocumentsFlat) {
+            std::string_view f = sub;
+            if (startsWith(f, "document."))
+                f.remove_prefix(9);
+            r.docsFlat[index].set(std::string(f), f == "metadata" ? maybeJson(value) : value);
+        } else {
+            auto& into = match.field == Field::InputMessagesFlat ? r.inFlat : r.outFlat;
+            used = setMessageField(into[index], sub, value);
+        }
+        break;
+    }
+    case Field::InputMessagesJson:
+        r.inputJson = value;
+        break;
+    case Field::OutputMessagesJson:
+        r.outputJson = value;
+        break;
+    case Field::SystemInstructionsJson:
+        r.systemInstructions = maybeJson(value);
+        break;
+    case Field::DocumentsJson:
+        r.docsJson = maybeJson(value);
+        break;
+    default:
+        break;
+    }
+    return used;
+}
+
+// The span's kind (its category and the convention that says so).
+void readKind(SpanView& v, const json& attrs)
+{
+    for (const KindRule& rule : kindRules()) {
+        auto it = attrs.find(rule.attribute);
+        if (it != attrs.end() && it->is_string() &&
+            it->get_ref<const std::string&>() == rule.value) {
+            v.category = rule.category;
+            v.convention = rule.convention;
+            return;
+        }
+    }
+}
+
+// Every attribute into the view, or into `r` when it comes in pieces, or kept as raw.
+void readAttributes(SpanView& v, AttributeReading& r, const json& attrs)
+{
     for (auto it = attrs.begin(); it != attrs.end(); ++it) {
         const std::string& key = it.key();
         const json& value = it.value();
         if (startsWith(key, "pdl.")) {
-            pdl.set(key.substr(4), value);
+            r.pdl.set(key.substr(4), value);
             continue;
         }
         const FieldRule* match = findRule(key);
         if (!match) {
-            raw.set(key, value);
+            r.raw.set(key, value);
             continue;
         }
         const std::string_view rest = std::string_view(key).substr(std::strlen(match->key));
-        bool used = true;
-        switch (match->field) {
-        case Field::Ignore:
-            break;
-        case Field::ModelName:
-            v.model = text(value);
-            break;
-        case Field::ResponseModel:
-            v.responseModel = text(value);
-            break;
-        case Field::Provider:
-            v.provider = text(value);
-            break;
-        case Field::InvocationParameters: {
-            const json p = maybeJson(value);
-            if (p.is_object())
-                parameters.update(p);
-            else
-                used = false;
-            break;
-        }
-        case Field::RequestParameter:
-            if (rest == "model")
-                v.model = text(value);
-            else
-                parameters.set(std::string(rest), value);
-            break;
-        case Field::InputTokens:
-            v.inputTokens = asInt(value);
-            break;
-        case Field::OutputTokens:
-            v.outputTokens = asInt(value);
-            break;
-        case Field::TotalTokens:
-            v.totalTokens = asInt(value);
-            break;
-        case Field::CachedTokens:
-            v.cachedTokens = asInt(value);
-            break;
-        case Field::InputValue:
-            inputValue = value;
-            break;
-        case Field::InputMime:
-            inputMime = text(value);
-            break;
-        case Field::OutputValue:
-            outputValue = value;
-            break;
-        case Field::OutputMime:
-            outputMime = text(value);
-            break;
-        case Field::ToolName:
-            v.toolName = text(value);
-            break;
-        case Field::ToolDescription:
-            v.toolDescription = text(value);
-            break;
-        case Field::ToolParameters:
-            v.toolParameters = maybeJson(value);
-            break;
-        case Field::ToolArguments:
-            v.toolArguments = maybeJson(value);
-            break;
-        case Field::ToolResult:
-            v.toolResult = maybeJson(value);
-            break;
-        case Field::ToolCallId:
-            v.toolCallId = text(value);
-            break;
-        case Field::InputMessagesFlat:
-        case Field::OutputMessagesFlat:
-        case Field::DocumentsFlat: {
-            size_t index;
-            std::string_view sub;
-            if (!splitIndex(rest, index, sub)) {
-                used = false;
-                break;
-            }
-            if (match->field == Field::DocumentsFlat) {
-                std::string_view f = sub;
-                if (startsWith(f, "document."))
-                    f.remove_prefix(9);
-                docsFlat[index].set(std::string(f), f == "metadata" ? maybeJson(value) : value);
-            } else {
-                auto& into = match->field == Field::InputMessagesFlat ? inFlat : outFlat;
-                used = setMessageField(into[index], sub, value);
-            }
-            break;
-        }
-        case Field::InputMessagesJson:
-            inputJson = value;
-            break;
-        case Field::OutputMessagesJson:
-            outputJson = value;
-            break;
-        case Field::SystemInstructionsJson:
-            systemInstructions = maybeJson(value);
-            break;
-        case Field::DocumentsJson:
-            docsJson = maybeJson(value);
-            break;
-        case Field::PromptTemplate:
-            v.promptTemplate = text(value);
-            break;
-        case Field::PromptTemplateVariables:
-            v.promptVariables = maybeJson(value);
-            break;
-        case Field::PromptTemplateVersion:
-            v.promptTemplateVersion = text(value);
-            break;
-        case Field::PromptName:
-            v.promptName = text(value);
-            break;
-        case Field::FinishReasons: {
-            const json f = maybeJson(value);
-            if (f.is_array() && !f.empty())
-                v.finishReason = text(f.front());
-            else
-                v.finishReason = text(f);
-            break;
-        }
-        case Field::ResponseId:
-            v.responseId = text(value);
-            break;
-        case Field::AgentName:
-            v.agentName = text(value);
-            break;
-        }
-        if (!used)
-            raw.set(key, value);
+        if (!setScalarField(v, match->field, value) && !gatherField(v, r, *match, rest, value))
+            r.raw.set(key, value);
     }
-    v.pdl = pdl.take();
-    v.raw = raw.take();
-    v.parameters = parameters.take();
+    v.pdl = r.pdl.take();
+    v.raw = r.raw.take();
+    v.parameters = r.parameters.take();
     if (!v.pdl.empty() && v.pdl.contains("kind"))
         v.convention = "pdl";
+}
 
-    // Messages: the GenAI JSON attributes, else OpenInference's (or OpenLLMetry's) flattened
-    // lists, else the older per-message events.
-    if (!systemInstructions.is_null()) {
-        json parts = systemInstructions;
+// The messages: the GenAI JSON attributes, else OpenInference's (or OpenLLMetry's) flattened
+// lists (the older per-message events are read with the events).
+void readMessages(SpanView& v, AttributeReading& r)
+{
+    if (!r.systemInstructions.is_null()) {
+        json parts = r.systemInstructions;
         json sys{{"role", "system"}, {"parts", parts.is_array() ? parts : json::array({parts})}};
         v.inputMessages.push_back(genAiMessage(sys, nullptr));
     }
-    for (json& m : genAiMessages(inputJson, nullptr))
+    for (json& m : genAiMessages(r.inputJson, nullptr))
         v.inputMessages.push_back(std::move(m));
     v.outputMessages =
-        genAiMessages(outputJson, v.finishReason.empty() ? &v.finishReason : nullptr);
+        genAiMessages(r.outputJson, v.finishReason.empty() ? &v.finishReason : nullptr);
     if (v.inputMessages.empty())
-        v.inputMessages = finishMessages(inFlat);
+        v.inputMessages = finishMessages(r.inFlat);
     if (v.outputMessages.empty())
-        v.outputMessages = finishMessages(outFlat);
+        v.outputMessages = finishMessages(r.outFlat);
+}
+
+// The span's events: messages of the older conventions, else kept as raw events (an
+// `exception` one also gives the error).
+void readEvents(SpanView& v, const Span& span)
+{
     for (const SpanEvent& e : span.events) {
         bool isOutput = false;
         const std::string_view role = eventMessageRole(e.name, &isOutput);
@@ -500,14 +542,19 @@ SpanView interpretSpan(const Span& span)
                                  attrString(e.attributes, "exception.type", "exception"));
         v.rawEvents.push_back(std::move(raw));
     }
+}
 
-    v.input = isJsonMime(inputMime) ? maybeJson(inputValue) : inputValue;
-    v.output = isJsonMime(outputMime) ? maybeJson(outputValue) : outputValue;
-    if (!docsFlat.empty()) {
-        for (auto& [i, d] : docsFlat)
+// What can only be said once everything is read: values by their MIME type, documents, a
+// tool's arguments and result, a category from the attributes present, the error.
+void finishView(SpanView& v, AttributeReading& r, const Span& span)
+{
+    v.input = isJsonMime(r.inputMime) ? maybeJson(r.inputValue) : r.inputValue;
+    v.output = isJsonMime(r.outputMime) ? maybeJson(r.outputValue) : r.outputValue;
+    if (!r.docsFlat.empty()) {
+        for (auto& [i, d] : r.docsFlat)
             v.documents.push_back(d.take());
-    } else if (docsJson.is_array()) {
-        v.documents = docsJson;
+    } else if (r.docsJson.is_array()) {
+        v.documents = r.docsJson;
     }
     if (v.toolArguments.is_null() && v.category == SpanCategory::Tool && !v.input.is_null())
         v.toolArguments = v.input;
@@ -529,6 +576,19 @@ SpanView interpretSpan(const Span& span)
         v.error = span.statusMessage;
     else if (v.error.empty())
         v.error = "error";
+}
+
+} // namespace
+
+SpanView interpretSpan(const Span& span)
+{
+    SpanView v;
+    readKind(v, span.attributes);
+    AttributeReading r;
+    readAttributes(v, r, span.attributes);
+    readMessages(v, r);
+    readEvents(v, span);
+    finishView(v, r, span);
     return v;
 }
 
@@ -569,109 +629,104 @@ std::string replyOf(const SpanView& v)
 
 } // namespace
 
-pdl::TracePtr toTraceNode(const Span& span, const SpanView& v)
-{
-    auto n = std::make_shared<pdl::TraceNode>();
-    auto val = [&n](const json& j) {
-        return recordedValue(j, *n);
-    };
-    n->startNanos = span.startNanos;
-    n->endNanos = span.endNanos;
-    const json& p = v.pdl;
-    if (v.convention == "pdl") {
-        n->kind = blockKindFromName(text(p.value("kind", json())));
-        n->id = text(p.value("id", json(span.spanId)));
-        n->def = text(p.value("def", json()));
-        n->description = text(p.value("description", json()));
-        if (auto c = p.find("contribute"); c != p.end()) {
-            const json list = maybeJson(*c);
-            std::vector<std::string> targets;
-            if (list.is_array())
-                for (const json& t : list)
-                    targets.push_back(text(t));
-            n->contribute = std::move(targets);
-        }
-        if (p.contains("location.line")) {
-            n->span.file = QString::fromStdString(text(p.value("location.file", json())));
-            n->span.line = int(asInt(p["location.line"]).value_or(0));
-            n->span.column = int(asInt(p.value("location.column", json(0))).value_or(0));
-            n->span.endLine = int(asInt(p.value("location.end_line", json(0))).value_or(0));
-            n->span.endColumn = int(asInt(p.value("location.end_column", json(0))).value_or(0));
-        }
-        if (auto r = p.find("result"); r != p.end()) {
-            const json parsed = json::parse(text(*r), nullptr, false);
-            n->result = parsed.is_discarded() ? val(*r) : val(parsed);
-            n->hasResult = true;
-        }
-        if (auto e = p.find("exprs"); e != p.end()) {
-            const json list = maybeJson(*e);
-            if (list.is_array())
-                for (const json& pair : list)
-                    if (pair.is_array() && pair.size() == 2)
-                        n->exprs.emplace_back(text(pair[0]), val(pair[1]));
-        }
-        if (auto m = p.find("model_input"); m != p.end())
-            n->modelInput = val(maybeJson(*m));
-        else if (!v.inputMessages.empty())
-            n->modelInput = val(v.inputMessages);
-        if (auto c = p.find("context"); c != p.end())
-            n->context = val(maybeJson(*c));
-        if (auto u = p.find("usage"); u != p.end())
-            n->usage = val(maybeJson(*u));
-        if (auto o = p.find("stdout"); o != p.end())
-            n->out = text(*o);
-        if (auto o = p.find("stderr"); o != p.end())
-            n->err = text(*o);
-        if (auto e = p.find("error"); e != p.end())
-            n->error = text(*e);
-        if (!v.raw.empty())
-            n->exprs.emplace_back("attributes", val(v.raw));
-        return n;
-    }
+namespace {
 
-    n->kind = blockKindFor(v.category);
-    n->id = span.spanId;
-    n->def = span.name;
-    n->error = v.error;
-    // Result: what the span produced, by category.
-    json result;
+// A span Hako itself exported (`pdl.*` attributes): the block as it was recorded.
+void readPdlBlock(pdl::TraceNode& n, const Span& span, const SpanView& v)
+{
+    auto val = [&n](const json& j) {
+        return recordedValue(j, n);
+    };
+    const json& p = v.pdl;
+    n.kind = blockKindFromName(text(p.value("kind", json())));
+    n.id = text(p.value("id", json(span.spanId)));
+    n.def = text(p.value("def", json()));
+    n.description = text(p.value("description", json()));
+    if (auto c = p.find("contribute"); c != p.end()) {
+        const json list = maybeJson(*c);
+        std::vector<std::string> targets;
+        if (list.is_array())
+            for (const json& t : list)
+                targets.push_back(text(t));
+        n.contribute = std::move(targets);
+    }
+    if (p.contains("location.line")) {
+        n.span.file = QString::fromStdString(text(p.value("location.file", json())));
+        n.span.line = int(asInt(p["location.line"]).value_or(0));
+        n.span.column = int(asInt(p.value("location.column", json(0))).value_or(0));
+        n.span.endLine = int(asInt(p.value("location.end_line", json(0))).value_or(0));
+        n.span.endColumn = int(asInt(p.value("location.end_column", json(0))).value_or(0));
+    }
+    if (auto r = p.find("result"); r != p.end()) {
+        const json parsed = json::parse(text(*r), nullptr, false);
+        n.result = parsed.is_discarded() ? val(*r) : val(parsed);
+        n.hasResult = true;
+    }
+    if (auto e = p.find("exprs"); e != p.end()) {
+        const json list = maybeJson(*e);
+        if (list.is_array())
+            for (const json& pair : list)
+                if (pair.is_array() && pair.size() == 2)
+                    n.exprs.emplace_back(text(pair[0]), val(pair[1]));
+    }
+    if (auto m = p.find("model_input"); m != p.end())
+        n.modelInput = val(maybeJson(*m));
+    else if (!v.inputMessages.empty())
+        n.modelInput = val(v.inputMessages);
+    if (auto c = p.find("context"); c != p.end())
+        n.context = val(maybeJson(*c));
+    if (auto u = p.find("usage"); u != p.end())
+        n.usage = val(maybeJson(*u));
+    if (auto o = p.find("stdout"); o != p.end())
+        n.out = text(*o);
+    if (auto o = p.find("stderr"); o != p.end())
+        n.err = text(*o);
+    if (auto e = p.find("error"); e != p.end())
+        n.error = text(*e);
+    if (!v.raw.empty())
+        n.exprs.emplace_back("attributes", val(v.raw));
+}
+
+// What a span produced, by its category.
+json resultOf(const SpanView& v)
+{
     switch (v.category) {
     case SpanCategory::Llm:
         if (!v.outputMessages.empty())
-            result = replyOf(v);
+            return replyOf(v);
         else
-            result = v.output;
-        break;
+            return v.output;
     case SpanCategory::Tool:
-        result = v.toolResult;
-        break;
+        return v.toolResult;
     case SpanCategory::Retriever:
     case SpanCategory::Reranker:
     case SpanCategory::Memory:
-        result = v.documents.empty() ? v.output : v.documents;
-        break;
+        return v.documents.empty() ? v.output : v.documents;
     default:
-        result = v.output;
+        return v.output;
     }
-    if (!result.is_null()) {
-        n->result = val(result);
-        n->hasResult = true;
-    }
-    if (!v.inputMessages.empty())
-        n->modelInput = val(v.inputMessages);
-    if (v.inputTokens || v.outputTokens || v.totalTokens) {
-        pdl::Dict u;
-        u.set("prompt_tokens", pdl::Value(v.inputTokens.value_or(0)));
-        u.set("completion_tokens", pdl::Value(v.outputTokens.value_or(0)));
-        if (v.totalTokens)
-            u.set("total_tokens", pdl::Value(*v.totalTokens));
-        if (v.cachedTokens)
-            u.set("cached_tokens", pdl::Value(*v.cachedTokens));
-        n->usage = pdl::Value(std::move(u));
-    }
+    return v.output;
+}
+
+// The token counts as a `pdl__usage` dict.
+pdl::Value usageOf(const SpanView& v)
+{
+    pdl::Dict u;
+    u.set("prompt_tokens", pdl::Value(v.inputTokens.value_or(0)));
+    u.set("completion_tokens", pdl::Value(v.outputTokens.value_or(0)));
+    if (v.totalTokens)
+        u.set("total_tokens", pdl::Value(*v.totalTokens));
+    if (v.cachedTokens)
+        u.set("cached_tokens", pdl::Value(*v.cachedTokens));
+    return pdl::Value(std::move(u));
+}
+
+// The fields the span carries, as the block's evaluated expressions (empty ones left out).
+void putFields(pdl::TraceNode& n, const SpanView& v)
+{
     auto put = [&](const char* name, const json& value) {
         if (!value.is_null() && !(value.is_string() && value.get_ref<const std::string&>().empty()))
-            n->exprs.emplace_back(name, val(value));
+            n.exprs.emplace_back(name, recordedValue(value, n));
     };
     put("model",
         v.responseModel.empty() || !v.model.empty() ? json(v.model) : json(v.responseModel));
@@ -695,6 +750,11 @@ pdl::TracePtr toTraceNode(const Span& span, const SpanView& v)
     put("prompt_variables", v.promptVariables);
     put("finish_reason", v.finishReason);
     put("response_id", v.responseId);
+}
+
+// Where the span came from (ids, kind, status, resource), as its `otel` expression.
+json otelOf(const Span& span, const SpanView& v)
+{
     // The trace id is the same for every span of a trace: on roots only.
     json otel = {{"span_id", span.spanId}, {"category", categoryName(v.category)}};
     if (!span.parentSpanId.empty())
@@ -721,7 +781,37 @@ pdl::TracePtr toTraceNode(const Span& span, const SpanView& v)
         if (!span.resource->scopeName.empty())
             otel["scope"] = span.resource->scopeName;
     }
-    n->exprs.emplace_back("otel", val(otel));
+    return otel;
+}
+
+} // namespace
+
+pdl::TracePtr toTraceNode(const Span& span, const SpanView& v)
+{
+    auto n = std::make_shared<pdl::TraceNode>();
+    auto val = [&n](const json& j) {
+        return recordedValue(j, *n);
+    };
+    n->startNanos = span.startNanos;
+    n->endNanos = span.endNanos;
+    if (v.convention == "pdl") {
+        readPdlBlock(*n, span, v);
+        return n;
+    }
+    n->kind = blockKindFor(v.category);
+    n->id = span.spanId;
+    n->def = span.name;
+    n->error = v.error;
+    if (const json result = resultOf(v); !result.is_null()) {
+        n->result = val(result);
+        n->hasResult = true;
+    }
+    if (!v.inputMessages.empty())
+        n->modelInput = val(v.inputMessages);
+    if (v.inputTokens || v.outputTokens || v.totalTokens)
+        n->usage = usageOf(v);
+    putFields(*n, v);
+    n->exprs.emplace_back("otel", val(otelOf(span, v)));
     if (!v.raw.empty())
         n->exprs.emplace_back("attributes", val(v.raw));
     if (!v.rawEvents.empty())

@@ -1,5 +1,7 @@
 #include "core/util/httpserver.h"
 
+#include "core/util/httpmessagereader.h"
+
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -16,8 +18,6 @@
 namespace hako {
 
 namespace {
-
-constexpr qsizetype kMaxHeaderBytes = 64 * 1024;
 
 HttpResponse defaultError(int status, const QByteArray& message, const HttpRequest&)
 {
@@ -131,15 +131,27 @@ public:
 
 private:
     struct Conn {
-        enum class State { Headers, Body, Chunked, Discard } state = State::Headers;
+        explicit Conn(HttpMessageReader r) : reader(std::move(r)) {}
+        HttpMessageReader reader;
+        bool discard = false; ///< answered and closing: what still arrives is dropped
         QElapsedTimer idle;   ///< since the last byte
-        QElapsedTimer phase;  ///< since the head's first byte (Headers), or the head (a body)
+        QElapsedTimer phase;  ///< since the head's first byte, or since the head (a body)
         qint64 bodyBytes = 0; ///< of the body being read, received so far (framing included)
-        QByteArray buf;
         HttpRequest request;
-        qint64 contentLength = 0;
         bool close = false;
+        bool readingBody() const
+        {
+            return !discard && reader.state() == HttpMessageReader::State::Body;
+        }
     };
+
+    HttpMessageReader newReader() const
+    {
+        HttpReaderLimits limits;
+        limits.maxChunkLineBytes = 1024;
+        limits.maxBodyBytes = m_options.maxBodyBytes;
+        return HttpMessageReader(HttpMessageReader::Kind::Request, limits);
+    }
 
     void accept()
     {
@@ -154,9 +166,9 @@ private:
                 continue;
             }
             s->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-            m_conns[s] = Conn{};
-            m_conns[s].idle.start();
-            m_conns[s].phase.start();
+            Conn& c = m_conns.emplace(s, Conn(newReader())).first->second;
+            c.idle.start();
+            c.phase.start();
             QObject::connect(s, &QTcpSocket::readyRead, this, [this, s] { read(s); });
             QObject::connect(s, &QTcpSocket::disconnected, this, [this, s] {
                 m_conns.erase(s);
@@ -174,11 +186,10 @@ private:
         QTcpSocket* victim = nullptr;
         qint64 quietest = -1;
         for (auto& [socket, conn] : m_conns) {
-            if (conn.state == Conn::State::Body || conn.state == Conn::State::Chunked)
+            if (conn.readingBody())
                 continue;
             // Connections already being closed go first.
-            const qint64 quiet =
-                conn.idle.elapsed() + (conn.state == Conn::State::Discard ? (qint64(1) << 40) : 0);
+            const qint64 quiet = conn.idle.elapsed() + (conn.discard ? (qint64(1) << 40) : 0);
             if (quiet > quietest) {
                 quietest = quiet;
                 victim = socket;
@@ -206,8 +217,7 @@ private:
         if (r.status >= 300)
             Q_EMIT m_owner->requestRejected(r.status, QString::fromUtf8(r.message));
         if (c.close) {
-            c.state = Conn::State::Discard;
-            c.buf.clear();
+            c.discard = true;
             lingeringClose(s);
         }
     }
@@ -254,114 +264,55 @@ private:
             return;
         Conn& c = it->second;
         c.idle.restart();
-        if (c.state == Conn::State::Discard) {
-            s->readAll();
-            return;
-        }
         const QByteArray data = s->readAll();
-        if (c.state == Conn::State::Headers && c.buf.isEmpty() && !data.isEmpty())
+        if (c.discard)
+            return;
+        if (c.reader.state() == HttpMessageReader::State::Head && !c.reader.headStarted() &&
+            !data.isEmpty())
             c.phase.restart(); // a head starts: its deadline runs from its first byte
-        else if (c.state == Conn::State::Body || c.state == Conn::State::Chunked)
+        else if (c.readingBody())
             c.bodyBytes += data.size();
-        c.buf += data;
-        while (step(s, c)) {
-        }
+        consume(s, c, data);
     }
 
-    // Takes what it can from the buffer; whether to go on.
-    bool step(QTcpSocket* s, Conn& c)
+    // Feeds what arrived to the request reader: the head is checked as soon as it is complete
+    // (before any of its body is read), each complete request is answered, and what follows a
+    // request (a pipelined one) starts the next.
+    void consume(QTcpSocket* s, Conn& c, QByteArrayView in)
     {
-        switch (c.state) {
-        case Conn::State::Headers: {
-            const qsizetype end = c.buf.indexOf("\r\n\r\n");
-            if (end < 0) {
-                if (c.buf.size() > kMaxHeaderBytes)
-                    fail(s, c, 431, "request headers too large");
-                return false;
+        while (!in.isEmpty() && !c.discard) {
+            const bool hadHead = c.reader.headersComplete();
+            in = in.sliced(c.reader.read(in, c.request.body));
+            if (!hadHead && c.reader.headersComplete()) {
+                c.phase.restart();
+                c.bodyBytes = in.size();
+                if (!checkHead(s, c))
+                    return;
             }
-            if (!parseHead(s, c, c.buf.left(end)))
-                return false;
-            c.buf.remove(0, end + 4);
-            c.phase.restart();
-            c.bodyBytes = c.buf.size();
-            return true;
-        }
-        case Conn::State::Body:
-            if (c.buf.size() < c.contentLength)
-                return false;
-            c.request.body = c.buf.left(c.contentLength);
-            c.buf.remove(0, c.contentLength);
-            finish(s, c);
-            return c.state != Conn::State::Discard;
-        case Conn::State::Chunked:
-            return chunk(s, c);
-        case Conn::State::Discard:
-            return false;
-        }
-        return false;
-    }
-
-    bool chunk(QTcpSocket* s, Conn& c)
-    {
-        const qsizetype eol = c.buf.indexOf("\r\n");
-        if (eol < 0) {
-            if (c.buf.size() > 1024)
-                fail(s, c, 400, "malformed chunk");
-            return false;
-        }
-        bool ok = false;
-        const qint64 size = c.buf.left(eol).split(';').value(0).trimmed().toLongLong(&ok, 16);
-        if (!ok || size < 0) {
-            fail(s, c, 400, "malformed chunk size");
-            return false;
-        }
-        if (c.request.body.size() + size > m_options.maxBodyBytes) {
-            fail(s, c, 413, "request body over the limit");
-            return false;
-        }
-        if (size == 0) {
-            // Trailers end with an empty line.
-            const qsizetype end = c.buf.indexOf("\r\n\r\n", eol);
-            if (end < 0 && c.buf.mid(eol, 4) != "\r\n\r\n") {
-                if (c.buf.size() > kMaxHeaderBytes)
-                    fail(s, c, 431, "trailers too large");
-                return false;
+            if (c.reader.state() == HttpMessageReader::State::Failed) {
+                fail(s, c, c.reader.errorStatus(), c.reader.error().toUtf8());
+                return;
             }
-            c.buf.remove(0, (end < 0 ? eol : end) + 4);
-            finish(s, c);
-            return c.state != Conn::State::Discard;
+            if (c.reader.state() == HttpMessageReader::State::Done)
+                finish(s, c);
         }
-        if (c.buf.size() < eol + 2 + size + 2)
-            return false;
-        c.request.body += c.buf.mid(eol + 2, size);
-        c.buf.remove(0, eol + 2 + size + 2);
-        return true;
     }
 
-    bool parseHead(QTcpSocket* s, Conn& c, const QByteArray& head)
+    // The request's head is read: the token first, then the handler's look at it; then the
+    // reader's verdict on its framing (411, 413) is given.
+    bool checkHead(QTcpSocket* s, Conn& c)
     {
-        const QList<QByteArray> lines = head.split('\n');
-        const QList<QByteArray> requestLine = lines.value(0).trimmed().split(' ');
-        c.request = HttpRequest{};
-        if (requestLine.size() != 3 || !requestLine[2].startsWith("HTTP/1.")) {
-            fail(s, c, 400, "malformed request line");
-            return false;
-        }
+        const HttpMessageReader& reader = c.reader;
         HttpRequest& r = c.request;
-        r.method = requestLine[0];
-        r.target = requestLine[1];
+        r.method = reader.method();
+        r.target = reader.target();
         const qsizetype q = r.target.indexOf('?');
         r.path = q < 0 ? r.target : r.target.left(q);
         r.query = q < 0 ? QByteArray() : r.target.mid(q + 1);
-        for (qsizetype i = 1; i < lines.size(); ++i) {
-            const QByteArray line = lines[i].trimmed();
-            const qsizetype colon = line.indexOf(':');
-            if (colon <= 0)
-                continue;
-            r.headers[line.left(colon).trimmed().toLower().toStdString()] =
-                line.mid(colon + 1).trimmed();
-        }
-        c.close = requestLine[2] == "HTTP/1.0" || r.header("connection").toLower() == "close";
+        for (const auto& [name, value] : reader.headers())
+            r.headers[name.toLower().toStdString()] = value;
+        c.close =
+            reader.isHttp10() || HttpMessageReader::listsToken(r.header("connection"), "close");
         // The token first: nothing about the server (its paths, methods, limits) is told to a
         // client without it, and no body of it is read.
         if (!m_options.bearerToken.isEmpty() &&
@@ -378,32 +329,8 @@ private:
                 return false;
             }
         }
-        return startBody(s, c);
-    }
-
-    bool startBody(QTcpSocket* s, Conn& c)
-    {
-        const HttpRequest& r = c.request;
-        if (r.header("transfer-encoding").toLower().contains("chunked")) {
-            c.state = Conn::State::Chunked;
-        } else {
-            const QByteArray lengthText = r.header("content-length");
-            bool ok = lengthText.isEmpty();
-            c.contentLength = lengthText.isEmpty() ? 0 : lengthText.toLongLong(&ok);
-            // A body needs its length; a GET or HEAD without one has none.
-            const bool bodyless = r.method == "GET" || r.method == "HEAD" || r.method == "DELETE";
-            if (!ok || c.contentLength < 0 || (lengthText.isEmpty() && !bodyless)) {
-                fail(s, c, 411, "Content-Length required");
-                return false;
-            }
-            if (c.contentLength > m_options.maxBodyBytes) {
-                // Refused before reading it: the rest of the body is discarded unread.
-                fail(s, c, 413, "request body over the limit");
-                return false;
-            }
-            c.state = Conn::State::Body;
-        }
-        if (r.header("expect").toLower() == "100-continue")
+        if (reader.state() != HttpMessageReader::State::Failed &&
+            r.header("expect").toLower() == "100-continue")
             s->write("HTTP/1.1 100 Continue\r\n\r\n");
         return true;
     }
@@ -413,8 +340,8 @@ private:
         HttpResponse reply = m_owner->m_handler
                                  ? m_owner->m_handler(c.request)
                                  : defaultError(404, "nothing is served here", c.request);
-        c.request.body.clear();
-        c.state = Conn::State::Headers;
+        c.request = HttpRequest{};
+        c.reader = newReader();
         c.phase.restart(); // a pipelined head already waiting starts now
         respond(s, c, reply);
     }
@@ -427,10 +354,12 @@ private:
         for (auto& [socket, conn] : m_conns) {
             if (conn.idle.elapsed() > m_options.idleTimeoutMs) {
                 idle.push_back(socket);
-            } else if (conn.state == Conn::State::Headers) {
-                if (!conn.buf.isEmpty() && conn.phase.elapsed() > m_options.headTimeoutMs)
+            } else if (conn.discard) {
+                continue;
+            } else if (conn.reader.headStarted()) {
+                if (conn.phase.elapsed() > m_options.headTimeoutMs)
                     slowHead.push_back(socket);
-            } else if (conn.state == Conn::State::Body || conn.state == Conn::State::Chunked) {
+            } else if (conn.readingBody()) {
                 const qint64 late = conn.phase.elapsed() - m_options.bodyGraceMs;
                 if (late > 0 && conn.bodyBytes < late * m_options.minBodyBytesPerSec / 1000)
                     slowBody.push_back(socket);

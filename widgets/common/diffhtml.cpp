@@ -2,7 +2,7 @@
 
 namespace hako {
 
-using playground::DiffSegment;
+using DiffSegment = WordDiffSegment;
 
 QString diffHtml(const std::vector<DiffSegment>& diff)
 {
@@ -29,7 +29,7 @@ QString diffHtml(const std::vector<DiffSegment>& diff)
 
 QString diffHtml(const QString& a, const QString& b)
 {
-    return diffHtml(playground::wordDiff(a, b));
+    return diffHtml(wordDiff(a, b));
 }
 
 } // namespace hako

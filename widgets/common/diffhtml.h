@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/playground/worddiff.h"
+#include "core/util/worddiff.h"
 
 #include <QString>
 
@@ -13,9 +13,9 @@ namespace hako {
 /// `white-space: pre-wrap`). Every pane that shows a difference of texts (the playground's
 /// replies, the library's versions, an experiment's output against its reference) renders it
 /// here, so they look and read alike. Pure; any thread.
-QString diffHtml(const std::vector<playground::DiffSegment>& diff);
-/// diffHtml() of the one word diff from `a` to `b` (playground::wordDiff: words, and Japanese
-/// a character at a time).
+QString diffHtml(const std::vector<WordDiffSegment>& diff);
+/// diffHtml() of the one word diff from `a` to `b` (wordDiff(): words, katakana runs, and
+/// kanji and hiragana a character at a time).
 QString diffHtml(const QString& a, const QString& b);
 
 } // namespace hako

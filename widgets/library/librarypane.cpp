@@ -3,7 +3,6 @@
 #include "widgets/common/diffhtml.h"
 
 #include "core/library/librarysync.h"
-#include "core/playground/worddiff.h"
 #include "widgets/common/accessibleparts.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/library/promptexperiments.h"

@@ -1,7 +1,6 @@
 #include "widgets/memory/memoryhistoryview.h"
 #include "widgets/common/accessibleparts.h"
-
-#include "core/memory/worddiff.h"
+#include "widgets/common/diffhtml.h"
 
 #include <QHeaderView>
 #include <QJsonArray>
@@ -183,7 +182,7 @@ void MemoryHistoryView::showEntry(int row)
     const QString after = e.after.value(QStringLiteral("text")).toString();
     if (e.before.contains(QStringLiteral("text")) || e.after.contains(QStringLiteral("text")))
         html += QStringLiteral("<p style=\"font-size:larger\">%1</p>")
-                    .arg(diffToHtml(wordDiff(before, after)));
+                    .arg(hako::diffHtml(before, after));
     // Every other field that changed, old → new.
     QStringList keys = e.after.keys();
     for (const QString& k : e.before.keys()) {

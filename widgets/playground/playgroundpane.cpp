@@ -8,7 +8,6 @@
 #include "core/playground/playgroundrun.h"
 #include "core/playground/playgroundsession.h"
 #include "core/playground/savetoprogram.h"
-#include "core/playground/worddiff.h"
 #include "core/promptlog/callrecord.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/playground/playgroundsessions.h"
@@ -734,7 +733,7 @@ void PlaygroundPane::showSelectedReply()
     for (const auto& [reply, count] : groups) {
         if (repeat > 1)
             html += QStringLiteral("<p><b>×%1</b></p>").arg(count);
-        html += pre(compare ? diffHtml(wordDiff(base.reply, reply)) : escapeText(reply));
+        html += pre(compare ? diffHtml(base.reply, reply) : escapeText(reply));
     }
     for (const QString& o : std::as_const(other))
         html += pre(escapeText(o));

@@ -1,7 +1,9 @@
 #include "core/pdl/trace/tracediff.h"
 
 #include "core/pdl/trace/tracemodel.h"
+#include "core/util/shortestedit.h"
 #include "core/util/stackguard.h"
+#include "core/util/worddiff.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -15,110 +17,7 @@ namespace hako::pdl {
 
 namespace {
 
-// ---- shortest edit scripts -----------------------------------------------------------------
-
-using Match = std::pair<int, int>;
-
-// Matches of a shortest edit script (Myers) between a[0,n) and b[0,m), in order, appended to
-// `out` offset by (aOff, bOff). Gives up (returning false, with only the common head and tail
-// matched) once the work grows past a budget: two long, mostly different lists would otherwise
-// take seconds, and the caller has a cheaper way to pair what is left.
-bool shortestEdit(const uint64_t* a, int n, const uint64_t* b, int m, int aOff, int bOff,
-                  std::vector<Match>& out)
-{
-    int head = 0;
-    while (head < n && head < m && a[head] == b[head])
-        ++head;
-    int tail = 0;
-    while (tail < n - head && tail < m - head && a[n - 1 - tail] == b[m - 1 - tail])
-        ++tail;
-    for (int i = 0; i < head; ++i)
-        out.emplace_back(aOff + i, bOff + i);
-    auto emitTail = [&] {
-        for (int i = 0; i < tail; ++i)
-            out.emplace_back(aOff + n - tail + i, bOff + m - tail + i);
-    };
-    const uint64_t* x = a + head;
-    const uint64_t* y = b + head;
-    const int N = n - head - tail;
-    const int M = m - head - tail;
-    if (N == 0 || M == 0) {
-        emitTail();
-        return true;
-    }
-    // Past this many edits (or this much work) the lists are too different for an exact script
-    // to be worth its time and memory (the walk keeps O(edits²) numbers).
-    const int maxD = std::min(N + M, 2000);
-    const int64_t budget = 50'000'000;
-    const int offset = maxD + 1;
-    std::vector<int> v(size_t(2 * maxD + 3), 0);
-    // history[d] holds v[-d..d] as it was before step d (for the walk back).
-    std::vector<std::vector<int>> history;
-    int found = -1;
-    int64_t work = 0;
-    for (int d = 0; d <= maxD && found < 0; ++d) {
-        history.emplace_back(v.begin() + (offset - d), v.begin() + (offset + d + 1));
-        for (int k = -d; k <= d; k += 2) {
-            int px;
-            if (k == -d || (k != d && v[size_t(offset + k - 1)] < v[size_t(offset + k + 1)]))
-                px = v[size_t(offset + k + 1)];
-            else
-                px = v[size_t(offset + k - 1)] + 1;
-            int py = px - k;
-            const int startX = px;
-            while (px < N && py < M && x[px] == y[py]) {
-                ++px;
-                ++py;
-            }
-            work += 1 + (px - startX);
-            v[size_t(offset + k)] = px;
-            if (px >= N && py >= M) {
-                found = d;
-                break;
-            }
-        }
-        if (found < 0 && work > budget)
-            break;
-    }
-    if (found < 0) {
-        emitTail();
-        return false;
-    }
-    // Walk back from (N, M), collecting the diagonal runs.
-    std::vector<Match> rev;
-    int px = N, py = M;
-    for (int d = found; d >= 0; --d) {
-        const int k = px - py;
-        if (d == 0) {
-            while (px > 0 && py > 0) {
-                --px;
-                --py;
-                rev.emplace_back(px, py);
-            }
-            break;
-        }
-        const std::vector<int>& h = history[size_t(d)];
-        auto at = [&](int kk) {
-            return h[size_t(kk + d)];
-        };
-        const bool down = k == -d || (k != d && at(k - 1) < at(k + 1));
-        const int prevK = down ? k + 1 : k - 1;
-        const int prevX = at(prevK);
-        const int prevY = prevX - prevK;
-        const int startX = down ? prevX : prevX + 1;
-        while (px > startX) {
-            --px;
-            --py;
-            rev.emplace_back(px, py);
-        }
-        px = prevX;
-        py = prevY;
-    }
-    for (auto it = rev.rbegin(); it != rev.rend(); ++it)
-        out.emplace_back(aOff + head + it->first, bOff + head + it->second);
-    emitTail();
-    return true;
-}
+using Match = EditMatch;
 
 // Aligns two sequences with signatures at several levels, strongest first: a shortest edit
 // script over the strongest signatures, then the next level inside each gap between two
@@ -342,6 +241,28 @@ std::vector<Group> groupsOf(const TraceNode* n)
     return groups;
 }
 
+// The fields of two nodes side by side: the left's in its order, then those only the right has.
+std::vector<std::pair<const Group*, const Group*>> pairFields(const std::vector<Group>& lg,
+                                                              const std::vector<Group>& rg)
+{
+    std::vector<std::pair<const Group*, const Group*>> fields;
+    for (const Group& g : lg) {
+        const Group* match = nullptr;
+        for (const Group& h : rg)
+            if (h.field == g.field)
+                match = &h;
+        fields.emplace_back(&g, match);
+    }
+    for (const Group& h : rg) {
+        bool seen = false;
+        for (const Group& g : lg)
+            seen = seen || g.field == h.field;
+        if (!seen)
+            fields.emplace_back(nullptr, &h);
+    }
+    return fields;
+}
+
 TraceMeasures ownMeasures(const TraceNode* n)
 {
     TraceMeasures m;
@@ -382,159 +303,6 @@ void addTo(TraceMeasures& total, const TraceMeasures& part)
 }
 
 } // namespace
-
-// ---- word diff ---------------------------------------------------------------------------------
-
-namespace {
-
-enum class TokenClass { Word, Space, Katakana, Single };
-
-TokenClass classOf(char32_t c)
-{
-    if ((c >= 0x30A1 && c <= 0x30FA) || c == 0x30FC || (c >= 0x31F0 && c <= 0x31FF) ||
-        (c >= 0xFF66 && c <= 0xFF9F))
-        return TokenClass::Katakana;
-    if ((c >= 0x3040 && c <= 0x30FF) || (c >= 0x3400 && c <= 0x4DBF) ||
-        (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7AF) ||
-        (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x20000 && c <= 0x3FFFF))
-        return TokenClass::Single;
-    if (QChar::isSpace(c))
-        return TokenClass::Space;
-    if (QChar::isLetterOrNumber(c) || QChar::category(c) == QChar::Mark_NonSpacing ||
-        QChar::category(c) == QChar::Mark_SpacingCombining || c == U'_')
-        return TokenClass::Word;
-    return TokenClass::Single;
-}
-
-} // namespace
-
-QStringList wordTokens(const QString& text)
-{
-    QStringList tokens;
-    const qsizetype n = text.size();
-    qsizetype start = 0;
-    bool started = false;
-    TokenClass current = TokenClass::Single;
-    for (qsizetype i = 0; i < n;) {
-        char32_t c = text.at(i).unicode();
-        qsizetype len = 1;
-        if (QChar::isHighSurrogate(c) && i + 1 < n && text.at(i + 1).isLowSurrogate()) {
-            c = QChar::surrogateToUcs4(text.at(i), text.at(i + 1));
-            len = 2;
-        }
-        const TokenClass k = classOf(c);
-        if (!started || k != current || k == TokenClass::Single) {
-            if (started)
-                tokens << text.mid(start, i - start);
-            start = i;
-            current = k;
-            started = true;
-        }
-        i += len;
-    }
-    if (started)
-        tokens << text.mid(start, n - start);
-    return tokens;
-}
-
-std::vector<WordChange> diffWords(const QString& a, const QString& b)
-{
-    std::vector<WordChange> out;
-    auto append = [&out](WordChange::Op op, const QString& text) {
-        if (text.isEmpty())
-            return;
-        if (!out.empty() && out.back().op == op) {
-            out.back().text += text;
-            return;
-        }
-        // An insertion then a deletion in one change region: the deletion goes first.
-        if (op == WordChange::Op::Delete && !out.empty() &&
-            out.back().op == WordChange::Op::Insert) {
-            if (out.size() >= 2 && out[out.size() - 2].op == WordChange::Op::Delete)
-                out[out.size() - 2].text += text;
-            else
-                out.insert(out.end() - 1, WordChange{op, text});
-            return;
-        }
-        out.push_back(WordChange{op, text});
-    };
-    if (a == b) {
-        append(WordChange::Op::Equal, a);
-        return out;
-    }
-    const QStringList ta = wordTokens(a);
-    const QStringList tb = wordTokens(b);
-    QHash<QString, uint64_t> ids;
-    auto intern = [&ids](const QStringList& tokens) {
-        std::vector<uint64_t> v;
-        v.reserve(size_t(tokens.size()));
-        for (const QString& t : tokens) {
-            auto it = ids.constFind(t);
-            if (it == ids.constEnd())
-                it = ids.insert(t, uint64_t(ids.size()));
-            v.push_back(it.value());
-        }
-        return v;
-    };
-    const std::vector<uint64_t> ia = intern(ta);
-    const std::vector<uint64_t> ib = intern(tb);
-    // Without the aligner's positional fallback: words left unaligned stay changes.
-    std::vector<Match> matches;
-    shortestEdit(ia.data(), int(ia.size()), ib.data(), int(ib.size()), 0, 0, matches);
-    int ca = 0, cb = 0;
-    auto gap = [&](int ea, int eb) {
-        for (; ca < ea; ++ca)
-            append(WordChange::Op::Delete, ta.at(ca));
-        for (; cb < eb; ++cb)
-            append(WordChange::Op::Insert, tb.at(cb));
-    };
-    for (const auto& [i, j] : matches) {
-        gap(i, j);
-        append(WordChange::Op::Equal, ta.at(i));
-        ca = i + 1;
-        cb = j + 1;
-    }
-    gap(int(ta.size()), int(tb.size()));
-    // A lone space between two changed words joins them into one change ("[-one line-]{+two
-    // lines+}" rather than "[-one-]{+two+} [-line-]{+lines+}"), which reads as the edit was made.
-    if (out.size() >= 3) {
-        std::vector<WordChange> segments = std::move(out);
-        out.clear();
-        for (size_t i = 0; i < segments.size(); ++i) {
-            const WordChange& c = segments[i];
-            const bool joins = c.op == WordChange::Op::Equal && i > 0 && i + 1 < segments.size() &&
-                               segments[i - 1].op != WordChange::Op::Equal &&
-                               segments[i + 1].op != WordChange::Op::Equal && c.text.size() <= 3 &&
-                               c.text.trimmed().isEmpty() && !c.text.contains(QLatin1Char('\n'));
-            if (joins) {
-                append(WordChange::Op::Delete, c.text);
-                append(WordChange::Op::Insert, c.text);
-            } else {
-                append(c.op, c.text);
-            }
-        }
-    }
-    return out;
-}
-
-QString formatWordDiff(const std::vector<WordChange>& changes)
-{
-    QString s;
-    for (const WordChange& c : changes) {
-        switch (c.op) {
-        case WordChange::Op::Equal:
-            s += c.text;
-            break;
-        case WordChange::Op::Delete:
-            s += QLatin1String("[-") + c.text + QLatin1String("-]");
-            break;
-        case WordChange::Op::Insert:
-            s += QLatin1String("{+") + c.text + QLatin1String("+}");
-            break;
-        }
-    }
-    return s;
-}
 
 // ---- the aligned tree --------------------------------------------------------------------------
 
@@ -582,6 +350,24 @@ public:
         return mix(mediumSignature(c), it == subtreeHash.end() ? 0 : it->second);
     }
 
+    void count(TraceDiff::Status status)
+    {
+        switch (status) {
+        case TraceDiff::Status::Same:
+            ++diff.m_counts.same;
+            break;
+        case TraceDiff::Status::Changed:
+            ++diff.m_counts.changed;
+            break;
+        case TraceDiff::Status::Inserted:
+            ++diff.m_counts.inserted;
+            break;
+        case TraceDiff::Status::Deleted:
+            ++diff.m_counts.deleted;
+            break;
+        }
+    }
+
     // Adds the row for (l, r) and, recursively, its children; returns its index.
     int add(const TraceNode* l, const TraceNode* r, std::string_view field, int parent, int row,
             const QString& path, int depth)
@@ -615,20 +401,7 @@ public:
                 node.status = l ? TraceDiff::Status::Deleted : TraceDiff::Status::Inserted;
             }
         }
-        switch (diff.m_nodes[size_t(index)].status) {
-        case TraceDiff::Status::Same:
-            ++diff.m_counts.same;
-            break;
-        case TraceDiff::Status::Changed:
-            ++diff.m_counts.changed;
-            break;
-        case TraceDiff::Status::Inserted:
-            ++diff.m_counts.inserted;
-            break;
-        case TraceDiff::Status::Deleted:
-            ++diff.m_counts.deleted;
-            break;
-        }
+        count(diff.m_nodes[size_t(index)].status);
 
         std::vector<int> children;
         bool descendantsDiffer = false;
@@ -661,23 +434,7 @@ public:
         const bool skip = replayed || tooDeep;
         const std::vector<Group> lg = skip ? std::vector<Group>{} : groupsOf(l);
         const std::vector<Group> rg = skip ? std::vector<Group>{} : groupsOf(r);
-        // Fields in the left's order, then those only the right has.
-        std::vector<std::pair<const Group*, const Group*>> fields;
-        for (const Group& g : lg) {
-            const Group* match = nullptr;
-            for (const Group& h : rg)
-                if (h.field == g.field)
-                    match = &h;
-            fields.emplace_back(&g, match);
-        }
-        for (const Group& h : rg) {
-            bool seen = false;
-            for (const Group& g : lg)
-                seen = seen || g.field == h.field;
-            if (!seen)
-                fields.emplace_back(nullptr, &h);
-        }
-        for (const auto& [gl, gr] : fields) {
+        for (const auto& [gl, gr] : pairFields(lg, rg)) {
             const std::string_view f = gl ? gl->field : gr->field;
             if (!gl || !gr) {
                 const Group* g = gl ? gl : gr;
@@ -763,7 +520,7 @@ std::vector<WordChange> TraceDiff::resultDiff(int index) const
     const Node& n = node(index);
     const QString a = n.left ? traceNodeText(*n.left) : QString();
     const QString b = n.right ? traceNodeText(*n.right) : QString();
-    return diffWords(a, b);
+    return joinChangesAcrossSpaces(wordDiff(a, b));
 }
 
 namespace {
@@ -844,7 +601,7 @@ std::vector<MessageDiff> TraceDiff::promptDiff(int index) const
         else
             d.status = i >= 0 ? MessageDiff::Status::Deleted : MessageDiff::Status::Inserted;
         if (d.status != MessageDiff::Status::Same)
-            d.words = diffWords(d.leftText, d.rightText);
+            d.words = joinChangesAcrossSpaces(wordDiff(d.leftText, d.rightText));
         out.push_back(std::move(d));
     }
     return out;
@@ -895,7 +652,7 @@ std::vector<WordChange> TraceDiff::outputDiff(int index) const
             s += QStringLiteral("\nstderr:\n") + QString::fromStdString(t->err);
         return s;
     };
-    return diffWords(text(n.left), text(n.right));
+    return joinChangesAcrossSpaces(wordDiff(text(n.left), text(n.right)));
 }
 
 int TraceDiff::rowOfLeft(const TraceNode* n) const

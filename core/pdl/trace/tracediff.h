@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/pdl/interp/tracenode.h"
+#include "core/util/worddiff.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -15,28 +16,8 @@ namespace hako::pdl {
 
 struct TraceItem;
 
-/// One run of a word-level diff (see diffWords).
-struct WordChange {
-    enum class Op { Equal, Delete, Insert };
-    Op op = Op::Equal;
-    QString text;
-    bool operator==(const WordChange&) const = default;
-};
-
-/// The tokens a word diff compares: runs of letters and digits, runs of whitespace, each
-/// punctuation character alone, runs of katakana (a loanword is one unit), and each kanji,
-/// hiragana or hangul character alone (Japanese has no spaces, so the character is what makes
-/// a changed word show as itself instead of the whole line). Concatenated they give `text`. Pure.
-QStringList wordTokens(const QString& text);
-
-/// Word-level diff from `a` to `b`: a shortest edit script over wordTokens() (Myers), adjacent
-/// runs of one kind merged, each change's deletions before its insertions. Equal + Delete runs
-/// give `a`, Equal + Insert runs give `b`. Pure; past a large number of edits the rest of the
-/// middle is reported as one deletion and one insertion.
-std::vector<WordChange> diffWords(const QString& a, const QString& b);
-
-/// The diff inline as `same [-old-]{+new+} same` (what `hako diff` prints).
-QString formatWordDiff(const std::vector<WordChange>& changes);
+/// One run of a trace's word diffs (the one engine's segments, core/util/worddiff.h).
+using WordChange = WordDiffSegment;
 
 /// Durations, tokens and cost of one side of a node (own, or summed over its subtree).
 struct TraceMeasures {

@@ -193,7 +193,8 @@ QString TraceDiff::report(const QString& leftName, const QString& rightName) con
                                                                       : e.right.left(200)));
                         else
                             out += QStringLiteral("    %1: %2\n")
-                                       .arg(e.name, compactDiff(diffWords(e.left, e.right)));
+                                       .arg(e.name, compactDiff(joinChangesAcrossSpaces(
+                                                        wordDiff(e.left, e.right))));
                     }
                 if (n.changes & OutputChanged)
                     out += QLatin1String("    output: ") + compactDiff(outputDiff(i)) +

@@ -1,8 +1,7 @@
-// The inspector's models (memory table, filter proxy, candidates) and the word diff.
+// The inspector's models (memory table, filter proxy, candidates) and the timeline.
 #include "core/memory/candidatemodel.h"
 #include "core/memory/memorytablemodel.h"
 #include "core/memory/timeline.h"
-#include "core/memory/worddiff.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>
@@ -175,24 +174,6 @@ private Q_SLOTS:
         QCOMPARE(acc, (QList<qint64>{3, 11, 11, 16, 0, 6}));
         QCOMPARE(types[2], int(TimelineEvent::Type::Access));
         QCOMPARE(types[4], int(TimelineEvent::Type::Reflection));
-    }
-
-    void wordDiffMarksWords()
-    {
-        const auto d = wordDiff(QStringLiteral("Jun likes the ramen broth"),
-                                QStringLiteral("Jun really likes the miso broth"));
-        QString rendered;
-        for (const DiffSegment& s : d) {
-            const char* tag = s.op == DiffSegment::Op::Same    ? "="
-                              : s.op == DiffSegment::Op::Added ? "+"
-                                                               : "-";
-            rendered += QLatin1String(tag) + QLatin1Char('[') + s.text + QLatin1Char(']');
-        }
-        QCOMPARE(rendered,
-                 QStringLiteral("=[Jun ]+[really ]=[likes the ]-[ramen ]+[miso ]=[broth]"));
-        QVERIFY(diffToHtml(d).contains(QLatin1String("line-through\">ramen </span>")));
-        QVERIFY(wordDiff(QStringLiteral("same"), QStringLiteral("same")).size() == 1);
-        QCOMPARE(wordDiff({}, QStringLiteral("new text")).front().op, DiffSegment::Op::Added);
     }
 };
 

@@ -3,8 +3,8 @@
 
 #include "openaitestserver.h"
 
-#include "core/models/httpresponseparser.h"
 #include "core/models/httptransport.h"
+#include "core/util/httpmessagereader.h"
 
 #include <QFile>
 #include <QSslConfiguration>
@@ -20,7 +20,7 @@ using namespace hako::models;
 namespace {
 
 struct Parsed {
-    HttpResponseParser::State state = HttpResponseParser::State::Head;
+    HttpMessageReader::State state = HttpMessageReader::State::Head;
     int status = 0;
     QByteArray body;
     QByteArray contentType;
@@ -30,7 +30,7 @@ struct Parsed {
 
 Parsed parse(const QList<QByteArray>& pieces, bool closeAtEnd, bool head = false)
 {
-    HttpResponseParser p(head);
+    HttpMessageReader p(HttpMessageReader::Kind::Response, {}, head);
     Parsed out;
     for (const QByteArray& piece : pieces)
         p.feed(piece, out.body);
@@ -178,7 +178,7 @@ private Q_SLOTS:
                     parse({bytes.first(a), bytes.mid(a, b - a), bytes.mid(b)}, closeAtEnd);
                 const QByteArray where = "split at " + QByteArray::number(a) + "," +
                                          QByteArray::number(b) + ": " + p.error.toUtf8();
-                QVERIFY2(p.state == HttpResponseParser::State::Done, where.constData());
+                QVERIFY2(p.state == HttpMessageReader::State::Done, where.constData());
                 QCOMPARE(p.status, status);
                 QCOMPARE(p.body, body);
                 QCOMPARE(p.reusable, reusable);
@@ -197,14 +197,14 @@ private Q_SLOTS:
     void extraBytesMakeTheConnectionUnusable()
     {
         const Parsed p = parse({"HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nxSURPRISE"}, false);
-        QCOMPARE(p.state, HttpResponseParser::State::Done);
+        QCOMPARE(p.state, HttpMessageReader::State::Done);
         QVERIFY(!p.reusable);
     }
 
     void headRepliesHaveNoBody()
     {
         const Parsed p = parse({"HTTP/1.1 200 OK\r\nContent-Length: 999\r\n\r\n"}, false, true);
-        QCOMPARE(p.state, HttpResponseParser::State::Done);
+        QCOMPARE(p.state, HttpMessageReader::State::Done);
         QVERIFY(p.reusable);
     }
 
@@ -246,13 +246,13 @@ private Q_SLOTS:
         QFETCH(bool, closeAtEnd);
         QFETCH(QString, says);
         const Parsed p = parse({bytes}, closeAtEnd);
-        QCOMPARE(p.state, HttpResponseParser::State::Failed);
+        QCOMPARE(p.state, HttpMessageReader::State::Failed);
         QVERIFY2(p.error.contains(says), qPrintable(p.error));
     }
 
     void headersAreBounded()
     {
-        HttpResponseParser p;
+        HttpMessageReader p(HttpMessageReader::Kind::Response);
         QByteArray body;
         QByteArray line = "X-Filler: " + QByteArray(1000, 'a') + "\r\n";
         bool ok = p.feed("HTTP/1.1 200 OK\r\n", body);

@@ -170,6 +170,20 @@ private Q_SLOTS:
                           "application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
             << 400;
         QTest::newRow("garbage request line") << QByteArray("\x01\x02\x03\r\n\r\n") << 400;
+        // Two readers could disagree on where such a request ends: refused, not guessed.
+        QTest::newRow("conflicting lengths")
+            << QByteArray("POST /v1/traces HTTP/1.1\r\nContent-Type: application/json\r\n"
+                          "Content-Length: 2\r\nContent-Length: 40\r\n\r\n{}")
+            << 400;
+        QTest::newRow("CR inside a header")
+            << QByteArray("POST /v1/traces HTTP/1.1\r\nContent-Type: application/json\rX: 1\r\n"
+                          "Content-Length: 2\r\n\r\n{}")
+            << 400;
+        QTest::newRow("overflowing chunk size")
+            << QByteArray("POST /v1/traces HTTP/1.1\r\nContent-Type: "
+                          "application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                          "10000000000000002\r\n{}\r\n0\r\n\r\n")
+            << 400;
     }
     void refusesAndChangesNothing()
     {

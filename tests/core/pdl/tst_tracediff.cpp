@@ -1,7 +1,7 @@
 // TraceDiff: the alignment of two traces (insertions and deletions as such, changes only where
-// the outcome differs, timings never), the word diff (English and Japanese), the prompt diff
-// message by message, the reports, a real run against a fork with one edited model block, and
-// the item model over a diff.
+// the outcome differs, timings never), the prompt diff message by message, the reports (the
+// word diffs themselves are tested in tests/core/util/tst_worddiff), a real run against a fork
+// with one edited model block, and the item model over a diff.
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/trace/tracediff.h"
 #include "core/pdl/trace/tracediffmodel.h"
@@ -22,8 +22,6 @@ using namespace hako;
 using namespace hako::pdl;
 
 namespace {
-
-using Op = WordChange::Op;
 
 TracePtr leaf(BlockKind kind, const std::string& id, const std::string& result,
               const std::string& def = {}, int line = 0)
@@ -111,83 +109,6 @@ class TestTraceDiff : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    // --- word diff ------------------------------------------------------------------------------
-
-    void wordDiff_data()
-    {
-        QTest::addColumn<QString>("a");
-        QTest::addColumn<QString>("b");
-        QTest::addColumn<QString>("expected");
-        QTest::newRow("same") << "Hello world"
-                              << "Hello world"
-                              << "Hello world";
-        QTest::newRow("one word") << "Hello brave world"
-                                  << "Hello new world"
-                                  << "Hello [-brave-]{+new+} world";
-        QTest::newRow("added") << "a b"
-                               << "a b c"
-                               << "a b{+ c+}";
-        QTest::newRow("removed") << "a, b"
-                                 << "a"
-                                 << "a[-, b-]";
-        QTest::newRow("from empty") << ""
-                                    << "new"
-                                    << "{+new+}";
-        QTest::newRow("punctuation") << "Yes."
-                                     << "Yes!"
-                                     << "Yes[-.-]{+!+}";
-        QTest::newRow("japanese kanji")
-            << QStringLiteral("今日は晴れです") << QStringLiteral("今日は雨です")
-            << QStringLiteral("今日は[-晴れ-]{+雨+}です");
-        QTest::newRow("japanese katakana word")
-            << QStringLiteral("コンピュータを使う") << QStringLiteral("パソコンを使う")
-            << QStringLiteral("[-コンピュータ-]{+パソコン+}を使う");
-        QTest::newRow("mixed") << QStringLiteral("答えは 42 です。")
-                               << QStringLiteral("答えは 43 です。")
-                               << QStringLiteral("答えは [-42-]{+43+} です。");
-    }
-
-    void wordDiff()
-    {
-        QFETCH(QString, a);
-        QFETCH(QString, b);
-        QFETCH(QString, expected);
-        const std::vector<WordChange> d = diffWords(a, b);
-        QCOMPARE(formatWordDiff(d), expected);
-        // Equal + Delete give a, Equal + Insert give b.
-        QString ra, rb;
-        for (const WordChange& c : d) {
-            if (c.op != Op::Insert)
-                ra += c.text;
-            if (c.op != Op::Delete)
-                rb += c.text;
-        }
-        QCOMPARE(ra, a);
-        QCOMPARE(rb, b);
-    }
-
-    void tokensKeepText()
-    {
-        const QString text = QStringLiteral("Kyoto (京都) は、日本の都市です。 emoji 😀 ok");
-        QCOMPARE(wordTokens(text).join(QString()), text);
-        QVERIFY(wordTokens(QStringLiteral("京都")).size() == 2);
-        QCOMPARE(wordTokens(QStringLiteral("テーブル")).size(), 1);
-    }
-
-    void longTextsDiffQuickly()
-    {
-        QString a, b;
-        for (int i = 0; i < 20000; ++i) {
-            a += QStringLiteral("word%1 ").arg(i);
-            b += QStringLiteral("word%1 ").arg(i % 997 == 0 ? -i : i);
-        }
-        const std::vector<WordChange> d = diffWords(a, b);
-        int deletes = 0;
-        for (const WordChange& c : d)
-            deletes += c.op == Op::Delete;
-        QCOMPARE(deletes, 20); // i = 997, 1994, …, 19940
-    }
-
     // --- alignment ----------------------------------------------------------------------------
 
     void identicalTracesAreSame()

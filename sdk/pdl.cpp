@@ -186,12 +186,7 @@ RunOutcome run(const pdl::ParseResult& parsed, const QString& programPath, const
                const RunOptions& options)
 {
     if (!parsed.ok() || !parsed.program) {
-        QStringList lines;
-        for (const Diagnostic& d : parsed.diagnostics) {
-            if (d.severity == Severity::Error)
-                lines << d.toString();
-        }
-        RunOutcome out = failure(lines.join(QLatin1Char('\n')).toStdString());
+        RunOutcome out = failure(pdl::parseFailure(parsed).message.toStdString());
         if (!parsed.diagnostics.empty() && parsed.diagnostics.front().span.isValid()) {
             out.errorFile = parsed.diagnostics.front().span.file.toStdString();
             out.errorLine = parsed.diagnostics.front().span.line;

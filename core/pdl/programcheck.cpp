@@ -31,6 +31,20 @@ ParseOptions optionsFor(const QStringList& lines)
 
 } // namespace
 
+Diagnostic parseFailure(const ParseResult& parsed, const QString& fallback)
+{
+    QStringList lines;
+    SourceSpan first;
+    for (const Diagnostic& d : parsed.diagnostics) {
+        if (d.severity != Severity::Error)
+            continue;
+        if (!first.isValid())
+            first = d.span;
+        lines << d.toString();
+    }
+    return makeError(lines.isEmpty() ? fallback : lines.join(QLatin1Char('\n')), first);
+}
+
 ParseResult checkProgramText(const QByteArray& text, const QString& fileName)
 {
     const QStringList lines = QString::fromUtf8(text).split(QLatin1Char('\n'));

@@ -13,6 +13,9 @@ namespace hako::pdl {
 /// live diagnostics report. Thread-safe.
 ParseResult checkProgram(const QString& path);
 ParseResult checkProgramText(const QByteArray& text, const QString& fileName);
+/// A failed parse as one diagnostic: every error as a `file:line:col: error: …` line, located at
+/// the first; `fallback` when the parse reported no error line. What a run that cannot start says.
+Diagnostic parseFailure(const ParseResult& parsed, const QString& fallback = {});
 
 /// Everything `hako check` and the editor's live diagnostics report about a program: the parse
 /// (checkProgramText), the scope analysis (null when the YAML could not be read), and all

@@ -183,18 +183,7 @@ Result<eval::TargetFunction> ProgramTarget::make() const
 {
     pdl::ParseResult parsed = pdl::checkProgram(programPath);
     if (!parsed.ok() || !parsed.program) {
-        QStringList lines;
-        SourceSpan first;
-        for (const Diagnostic& d : parsed.diagnostics) {
-            if (d.severity != Severity::Error)
-                continue;
-            if (!first.isValid())
-                first = d.span;
-            lines << d.toString();
-        }
-        return makeError(lines.isEmpty() ? QStringLiteral("%1: cannot be parsed").arg(programPath)
-                                         : lines.join(QLatin1Char('\n')),
-                         first);
+        return pdl::parseFailure(parsed, QStringLiteral("%1: cannot be parsed").arg(programPath));
     }
     if (!inputNames.isEmpty()) {
         QFile file(programPath);

@@ -198,31 +198,36 @@ Value add(const Value& a, const Value& b)
     unsupported(Op::Add, a, b);
 }
 
+// `x op y` into `*r` for +, - and * (an OverflowError past int64, as Python's ints would need
+// more); false for any other operator.
+inline bool checkedIntOp(Op op, int64_t x, int64_t y, int64_t* r)
+{
+    bool over = false;
+    switch (op) {
+    case Op::Add:
+        over = __builtin_add_overflow(x, y, r);
+        break;
+    case Op::Sub:
+        over = __builtin_sub_overflow(x, y, r);
+        break;
+    case Op::Mul:
+        over = __builtin_mul_overflow(x, y, r);
+        break;
+    default:
+        return false;
+    }
+    if (over)
+        overflow();
+    return true;
+}
+
 } // namespace
 
 Value binaryOp(Op op, const Value& a, const Value& b)
 {
-    if (a.isInt() && b.isInt()) {
-        int64_t x = a.asInt();
-        int64_t y = b.asInt();
-        int64_t r;
-        switch (op) {
-        case Op::Add:
-            if (__builtin_add_overflow(x, y, &r))
-                overflow();
-            return Value(r);
-        case Op::Sub:
-            if (__builtin_sub_overflow(x, y, &r))
-                overflow();
-            return Value(r);
-        case Op::Mul:
-            if (__builtin_mul_overflow(x, y, &r))
-                overflow();
-            return Value(r);
-        default:
-            break;
-        }
-    }
+    // The common case first, before any other test: two ints added, subtracted or multiplied.
+    if (int64_t r; a.isInt() && b.isInt() && checkedIntOp(op, a.asInt(), b.asInt(), &r))
+        return Value(r);
     if (op == Op::Concat) {
         std::string out = a.isString() ? a.asString() : a.str();
         out += b.isString() ? b.asString() : b.str();
@@ -232,20 +237,9 @@ Value binaryOp(Op op, const Value& a, const Value& b)
         if (isIntLike(a) && isIntLike(b)) {
             int64_t x = intOf(a);
             int64_t y = intOf(b);
-            int64_t r;
+            if (int64_t r; checkedIntOp(op, x, y, &r))
+                return Value(r);
             switch (op) {
-            case Op::Add:
-                if (__builtin_add_overflow(x, y, &r))
-                    overflow();
-                return Value(r);
-            case Op::Sub:
-                if (__builtin_sub_overflow(x, y, &r))
-                    overflow();
-                return Value(r);
-            case Op::Mul:
-                if (__builtin_mul_overflow(x, y, &r))
-                    overflow();
-                return Value(r);
             case Op::Div:
                 if (y == 0)
                     throw EvalError("division by zero");

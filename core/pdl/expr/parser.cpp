@@ -135,6 +135,7 @@ private:
     NodePtr parseUnary(bool withFilter);
     NodePtr parsePrimary();
     NodePtr parsePostfix(NodePtr node);
+    NodePtr parseCall(NodePtr node);
     NodePtr parseFilterExpr(NodePtr node);
     NodePtr parseSubscript(NodePtr node);
     NodePtr parseSubscribed();
@@ -444,18 +445,24 @@ NodePtr Parser::parseDict()
     return foldSequence(std::move(n));
 }
 
+// `node(args…)`: a call of what was parsed so far.
+NodePtr Parser::parseCall(NodePtr node)
+{
+    NodePtr call = make(NodeKind::Call, node->pos);
+    adopt(*call, std::move(node));
+    parseCallArgs(call->args);
+    adoptArgs(*call);
+    return call;
+}
+
 NodePtr Parser::parsePostfix(NodePtr node)
 {
     while (true) {
         if (current().isOp(".") || current().isOp("["))
             node = parseSubscript(std::move(node));
-        else if (current().isOp("(")) {
-            NodePtr call = make(NodeKind::Call, node->pos);
-            adopt(*call, std::move(node));
-            parseCallArgs(call->args);
-            adoptArgs(*call);
-            node = std::move(call);
-        } else
+        else if (current().isOp("("))
+            node = parseCall(std::move(node));
+        else
             break;
     }
     return node;
@@ -468,13 +475,9 @@ NodePtr Parser::parseFilterExpr(NodePtr node)
             node = parseFilter(std::move(node));
         else if (current().isName("is"))
             node = parseTest(std::move(node));
-        else if (current().isOp("(")) {
-            NodePtr call = make(NodeKind::Call, node->pos);
-            adopt(*call, std::move(node));
-            parseCallArgs(call->args);
-            adoptArgs(*call);
-            node = std::move(call);
-        } else
+        else if (current().isOp("("))
+            node = parseCall(std::move(node));
+        else
             break;
     }
     return node;

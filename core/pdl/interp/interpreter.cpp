@@ -158,16 +158,7 @@ RunResult Interpreter::runFile(const QString& path)
     ParseResult parsed = checkProgram(path);
     if (!parsed.ok() || !parsed.program) {
         RunResult out;
-        QStringList lines;
-        SourceSpan first;
-        for (const Diagnostic& d : parsed.diagnostics) {
-            if (d.severity != Severity::Error)
-                continue;
-            if (!first.isValid())
-                first = d.span;
-            lines << d.toString();
-        }
-        out.error = makeError(lines.join(QLatin1Char('\n')), first);
+        out.error = parseFailure(parsed);
         return out;
     }
     return run(parsed.program);

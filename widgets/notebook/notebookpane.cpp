@@ -61,6 +61,9 @@ QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent
 NotebookPane::NotebookPane(QWidget* parent) : QWidget(parent)
 {
     setAccessibleName(tr("Notebook"));
+    // Tabbed with the console while hidden: a small minimum, or it would make the bottom strip
+    // tall on a first start; the cells scroll.
+    setMinimumSize(320, 100);
     auto* layout = new QVBoxLayout(this);
     auto* bar = new QHBoxLayout;
     m_title = new QLabel(this);
@@ -84,12 +87,12 @@ NotebookPane::NotebookPane(QWidget* parent) : QWidget(parent)
                          this);
     m_empty->setWordWrap(true);
     m_empty->setAccessibleName(tr("Notebook status"));
-    layout->addWidget(m_empty);
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     scroll->setAccessibleName(tr("Notebook cells"));
     auto* holder = new QWidget(scroll);
     m_cellLayout = new QVBoxLayout(holder);
+    m_cellLayout->addWidget(m_empty);
     m_cellLayout->addStretch(1);
     scroll->setWidget(holder);
     layout->addWidget(scroll, 1);

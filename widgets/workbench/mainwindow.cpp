@@ -327,7 +327,6 @@ void MainWindow::createMenus()
     connect(notebooks, &NotebookLinks::statusMessage, this,
             [this](const QString& text, int timeout) { statusBar()->showMessage(text, timeout); });
     tabifyDockWidget(m_consoleDock, notebooks->dock());
-    notebooks->dock()->hide();
     QMenu* view = menuBar()->addMenu(tr("&View"));
     // Each entry brings its pane to the front (a pane behind another tab included).
     for (QDockWidget* dock : m_traces->docks())

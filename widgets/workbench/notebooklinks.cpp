@@ -19,6 +19,7 @@ NotebookLinks::NotebookLinks(QMainWindow* window, std::function<void(QDockWidget
     m_dock->setObjectName(QStringLiteral("notebookDock"));
     m_dock->setWidget(m_pane);
     window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
+    m_dock->hide(); // until a notebook is opened (View › Notebook shows it)
     m_pane->setEnvironmentFactory(
         [runs](const QString& path) { return runs->environmentFor(path); });
     m_pane->setTrustQuestion([runs](const QString& path, const RunTrustCheck& check) {

@@ -140,8 +140,10 @@ bool NotebookPane::openNotebook(const QString& path)
     }
     m_notebook = std::move(read).value();
     m_path = QFileInfo(path).absoluteFilePath();
-    m_kernel = std::make_shared<NotebookKernel>(
-        m_environment ? m_environment(m_path) : RunEnvironment(), m_path);
+    const RunEnvironment environment = m_environment ? m_environment(m_path) : RunEnvironment();
+    // The trust check judges the runs as they will be composed (code in the sandbox or not).
+    m_sandbox = environment.sandbox;
+    m_kernel = std::make_shared<NotebookKernel>(environment, m_path);
     m_trustedThisSession = false;
     m_title->setText(QFileInfo(m_path).fileName());
     rebuild();
@@ -282,7 +284,7 @@ bool NotebookPane::consentFor(const std::vector<int>& cells)
             pdl::checkProgramText(m_notebook.cells[size_t(index)].program().toUtf8(), m_path);
         if (!parsed.program)
             continue;
-        RunTrustCheck check = checkRunTrust(*parsed.program, m_path, false, &settings);
+        RunTrustCheck check = checkRunTrust(*parsed.program, m_path, m_sandbox, &settings);
         all.folder = check.folder;
         all.sites.insert(all.sites.end(), check.sites.begin(), check.sites.end());
     }

@@ -96,6 +96,7 @@ private:
     std::function<RunEnvironment(const QString&)> m_environment;
     std::function<bool(const QString&, const RunTrustCheck&)> m_askTrust;
     bool m_trustedThisSession = false;
+    bool m_sandbox = false;
     std::vector<CellView> m_cells;
     std::deque<int> m_queue;
     int m_running = -1;

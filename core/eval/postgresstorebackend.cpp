@@ -6,6 +6,8 @@
 
 #include <QUrl>
 
+#include "core/libpq/libpqloader.h"
+
 #include <libpq-fe.h>
 
 #include <memory>
@@ -201,6 +203,10 @@ private:
             return true;
         disconnect();
         const QByteArray url = m_url.toUtf8();
+        // libpq is loaded now, not at start-up (core/libpq/libpqloader.h).
+        if (QString missing; !loadLibpq(&missing))
+            return makeError(
+                QStringLiteral("cannot connect to the eval store %1: %2").arg(location(), missing));
         // The URL's own settings win, but a dead server must not hang `hako eval` for minutes.
         const char* keys[] = {"connect_timeout", "application_name", "dbname", nullptr};
         const char* values[] = {"5", "hako", url.constData(), nullptr};

@@ -9,6 +9,8 @@
 #include <QJsonObject>
 #include <QUrl>
 
+#include "core/libpq/libpqloader.h"
+
 #include <libpq-fe.h>
 
 #include <cerrno>
@@ -165,6 +167,10 @@ public:
             return true;
         disconnect();
         const QByteArray url = m_url.toUtf8();
+        // libpq is loaded now, not at start-up (core/libpq/libpqloader.h).
+        if (QString missing; !loadLibpq(&missing))
+            return makeError(QStringLiteral("cannot connect to the prompt log %1: %2")
+                                 .arg(displayUrl(), missing));
         // The URL's own settings win, but a dead server must not hang a writer for minutes.
         // tcp_user_timeout and keepalives find a peer gone from the network; a server that is
         // there but does not answer (stopped, overloaded) is bounded by kStatementTimeoutMs.

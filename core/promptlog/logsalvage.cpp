@@ -124,11 +124,8 @@ Result<SalvageReport> LogSalvage::salvage(const QString& damaged, const QString&
     if (!last)
         return makeError(QStringLiteral("no call of %1 can be read (%2)")
                              .arg(damaged, QString::fromUtf8(sqlite3_errmsg(db.get()))));
-    SqliteStatement whole(db.get(), QStringLiteral("SELECT ") + callColumns(true) +
-                                        QStringLiteral(" FROM calls c LEFT JOIN call_content t ON "
-                                                       "t.id = c.id WHERE c.id = ?1"));
-    SqliteStatement bare(db.get(), QStringLiteral("SELECT ") + callColumns(false) +
-                                       QStringLiteral(" FROM calls c WHERE c.id = ?1"));
+    SqliteStatement whole(db.get(), callSelect(true) + QStringLiteral(" WHERE c.id = ?1"));
+    SqliteStatement bare(db.get(), callSelect(false) + QStringLiteral(" WHERE c.id = ?1"));
     if (!whole.valid() || !bare.valid())
         return makeError(QStringLiteral("%1 is not a prompt log of this version (%2)")
                              .arg(damaged, QString::fromUtf8(sqlite3_errmsg(db.get()))));

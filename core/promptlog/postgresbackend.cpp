@@ -264,10 +264,7 @@ public:
         if (auto c = connect(); !c)
             return c.error();
         const SqlWhere where = buildWhere(filter, Dialect::Postgres);
-        QString sql =
-            QStringLiteral("SELECT ") + callColumns(withContent) + QStringLiteral(" FROM calls c");
-        if (withContent)
-            sql += QStringLiteral(" LEFT JOIN call_content t ON t.id = c.id");
+        QString sql = callSelect(withContent);
         sql += where.clause + orderAndLimit(filter, Dialect::Postgres);
         Result_ res = query(sql.toUtf8(), binds(where.binds));
         if (PQresultStatus(res.get()) != PGRES_TUPLES_OK)

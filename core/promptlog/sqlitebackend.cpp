@@ -409,10 +409,7 @@ public:
             return c.error();
         const SqlWhere where =
             buildWhere(filter, Dialect::Sqlite, 1, shortTermMatcher(), candidateCounter());
-        QString sql =
-            QStringLiteral("SELECT ") + callColumns(withContent) + QStringLiteral(" FROM calls c");
-        if (withContent)
-            sql += QStringLiteral(" LEFT JOIN call_content t ON t.id = c.id");
+        QString sql = callSelect(withContent);
         if (filter.offset > 0) {
             // Deep in the table (the monitor's pages): skip the rows in the ordering index
             // alone, then read the page's rows.

@@ -363,6 +363,15 @@ QString callColumns(bool withContent)
     return cols;
 }
 
+QString callSelect(bool withContent)
+{
+    QString sql =
+        QStringLiteral("SELECT ") + callColumns(withContent) + QStringLiteral(" FROM calls c");
+    if (withContent)
+        sql += QStringLiteral(" LEFT JOIN call_content t ON t.id = c.id");
+    return sql;
+}
+
 namespace {
 
 std::optional<int64_t> optInt(const SqlRow& r, int col)
@@ -431,9 +440,7 @@ CallRecord decodeCall(const SqlRow& r, bool withContent)
 std::vector<SqlLookup> findLookups(const QString& idOrUid, Dialect dialect)
 {
     const bool pg = dialect == Dialect::Postgres;
-    const QString base = QStringLiteral("SELECT ") + callColumns(true) +
-                         QStringLiteral(" FROM calls c LEFT JOIN call_content t ON t.id = c.id "
-                                        "WHERE ");
+    const QString base = callSelect(true) + QStringLiteral(" WHERE ");
     std::vector<SqlLookup> out;
     bool numeric = false;
     const int64_t id = idOrUid.toLongLong(&numeric);

@@ -67,6 +67,9 @@ private:
 
 /// The columns of a listing (`calls c`), then with content those of `call_content t`.
 QString callColumns(bool withContent);
+/// "SELECT <callColumns()> FROM calls c", with content joined from `call_content t`: the start
+/// of every query that reads calls for decodeCall().
+QString callSelect(bool withContent);
 inline constexpr int kContentColumn = 32;
 
 /// The SQL expression (over `calls c`) of a group's key for the prompt, program, version and

@@ -269,9 +269,7 @@ private:
         const int version =
             PQntuples(res.get()) ? QByteArray(PQgetvalue(res.get(), 0, 0)).toInt() : 0;
         if (version > kStoreSchemaVersion)
-            return makeError(QStringLiteral("eval store %1 was written by a newer Hako (schema %2)")
-                                 .arg(location())
-                                 .arg(version));
+            return newerStoreError(location(), version);
         for (int step = version; step < kStoreSchemaVersion; ++step) {
             PgResult r(PQexec(m_conn, kMigrations[step]), &PQclear);
             if (PQresultStatus(r.get()) != PGRES_COMMAND_OK)

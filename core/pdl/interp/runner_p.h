@@ -189,6 +189,11 @@ public:
     Value execImport(const ImportBlock& b, State& st, const std::string& id, TraceNode* node);
     Value execAggregator(const AggregatorBlock& b, State& st, TraceNode* node);
     Value execCode(const CodeBlock& b, State& st, const std::string& id, TraceNode* node);
+    /// Runs `part`, a block that feeds its block without being its result (a code block's
+    /// source, a model's input, a generated program), on a copy of `st` that does not stream,
+    /// with id prefix `prefix`; traces it as the single child `field` of `node`.
+    Value execPart(const BlockPtr& part, const State& st, const std::string& prefix,
+                   const char* field, TraceNode* node);
     Value execArgs(const ArgsBlock& b, State& st, TraceNode* node);
     Value execModel(const ModelBlock& b, State& st, const std::string& id, TraceNode* node);
     /// What a model call answered: the text, the reply's role, the server's raw response,

@@ -274,12 +274,8 @@ List Runner::modelMessages(const ModelBlock& b, State& st, const std::string& id
 {
     if (!b.input)
         return contextToList(st.context);
-    State is = st;
-    is.streamResult = false; // the input is not part of the result
-    TracePtr in;
-    Value input = exec(b.input, is, id + ".input.", node ? &in : nullptr);
-    if (node)
-        node->addChild("input", in, true);
+    // The input is not part of the result.
+    const Value input = execPart(b.input, st, id + ".input.", "input", node);
     return inputMessages(input, st.role, b.input->span);
 }
 

@@ -508,9 +508,10 @@ Value Runner::execContributing(const BlockPtr& bp, State& st, std::string& id, T
     st.streamResult = streamIn && hasTarget(b, "result") && b.parser.kind == ParserSpec::Kind::None;
     Value result;
     try {
-        // A parsed result streams once parsed, and only when it is part of the enclosing
-        // result.
-        result = execWithRetry(bp, st, id, node, streamIn && hasTarget(b, "result"));
+        // A parsed result streams once parsed whenever the enclosing block streams, whatever
+        // the block's own `contribute` (the reference tests the state from before contribute
+        // narrowed it: process_advance_block, pdl_interpreter.py).
+        result = execWithRetry(bp, st, id, node, streamIn);
     } catch (const PdlError&) {
         if (!b.fallback)
             throw;

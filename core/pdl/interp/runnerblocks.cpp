@@ -255,6 +255,7 @@ Value Runner::execCode(const CodeBlock& b, State& st, const std::string& id, Tra
         }
         State ps = st;
         ps.streamResult = false; // the code block streams the program's result as a whole
+        ps.batchCalls = true;
         TracePtr pn;
         Value v = exec(parsed.program->root, ps, id + ".pdl.", node ? &pn : nullptr);
         if (node)

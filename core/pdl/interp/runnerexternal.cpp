@@ -195,7 +195,9 @@ Value Runner::parseResult(const ParserSpec& parser, const Value& result, const S
     if (!r.ok())
         throw PdlError(r.error().message.toStdString(), span);
     Value v = std::move(r).value();
-    if (parser.kind == ParserSpec::Kind::Regex && !parser.spec.isNull() &&
+    // A regex that does not match gives None before the reference looks at the parser's spec
+    // (pdl_interpreter.py parse_result): no type error, no fallback.
+    if (parser.kind == ParserSpec::Kind::Regex && !parser.spec.isNull() && !v.isNull() &&
         !(parser.mode == "findall" || parser.mode == "split"))
         checkSpec(parser.spec, v, span);
     return v;
@@ -342,6 +344,28 @@ void Runner::callStructured(const ModelBlock& b, State& st, TraceNode* node,
         out.structured = sr.value;
 }
 
+void Runner::addOpenAiClientFields(models::ChatRequest& request)
+{
+    // `platform: openai` calls the OpenAI client's create() with `stream=False` spelt out
+    // (pdl_openai.py), which the client sends; an `organization` becomes the client's
+    // OpenAI-Organization header. extra_body and extra_headers carry them to the wire.
+    Dict& p = request.parameters;
+    if (!request.stream) {
+        Dict body = p.find("extra_body") && p.find("extra_body")->isDict()
+                        ? p.find("extra_body")->asDict()
+                        : Dict();
+        body.set("stream", Value(false));
+        p.set("extra_body", Value(std::move(body)));
+    }
+    if (const Value* org = p.find("organization"); org && org->isString()) {
+        Dict headers = p.find("extra_headers") && p.find("extra_headers")->isDict()
+                           ? p.find("extra_headers")->asDict()
+                           : Dict();
+        headers.set("OpenAI-Organization", *org);
+        p.set("extra_headers", Value(std::move(headers)));
+    }
+}
+
 Runner::ModelReply Runner::callProvider(const ModelBlock& b, State& st, const std::string& id,
                                         TraceNode* node, models::ChatRequest request)
 {
@@ -350,8 +374,13 @@ Runner::ModelReply Runner::callProvider(const ModelBlock& b, State& st, const st
     const bool streamReply = st.streamResult && !st.quiet;
     // The reference asks for a stream in every call of a streaming run (`batch` 0 for
     // `--stream result` and `context`, pdl.py main), printed or not (a parsed reply).
-    request.stream =
-        streamReply || options.observer || options.streamResult || options.streamContext;
+    request.stream = streamReply || options.observer ||
+                     (!st.batchCalls && (options.streamResult || options.streamContext));
+    if (b.platform) {
+        const Value platform = eval(b.platform, st, nullptr, "platform");
+        if (platform.isString() && platform.asString() == "openai")
+            addOpenAiClientFields(request);
+    }
     bool streamed = false;
     auto onDelta = [&](std::string_view delta) {
         streamed = streamed || !delta.empty();

@@ -526,6 +526,12 @@ Value Runner::execContributing(const BlockPtr& bp, State& st, std::string& id, T
             node->result = result;
             node->hasResult = true;
         }
+        // The block's spec holds for what its fallback gives too (the reference checks it at
+        // the `fallback` field).
+        if (b.spec && b.kind != BlockKind::Function) {
+            const SourceSpan at = b.fieldSpan("fallback");
+            checkSpec(*b.spec, result, at.isValid() ? at : b.span);
+        }
         leafMessage = false;
     }
     if (b.def)

@@ -191,7 +191,13 @@ Value Runner::runCommand(const std::vector<std::string>& argv, const SourceSpan&
 
 Value Runner::parseResult(const ParserSpec& parser, const Value& result, const SourceSpan& span)
 {
-    Result<Value> r = parseOutput(parser, result.toText());
+    const std::string text = result.toText();
+    Result<Value> r = parseOutput(parser, text);
+    // The reference parses JSON with json_repair, which skips what precedes a JSON object or
+    // array and gives an empty string when the text holds neither: no error, no fallback.
+    if (!r.ok() && parser.kind == ParserSpec::Kind::Json &&
+        text.find_first_of("{[") == std::string::npos)
+        return Value(std::string());
     if (!r.ok())
         throw PdlError(r.error().message.toStdString(), span);
     Value v = std::move(r).value();

@@ -129,11 +129,15 @@ class EchoHandler(BaseHTTPRequestHandler):
         self.wfile.write(b"0\r\n\r\n")
 
 
-def strip_trace(value):
+def strip_trace(value, in_map=False):
+    """The trace without what varies from run to run: timings, and the ids of blocks inside a
+    `map` (its iterations run concurrently and the reference numbers them as they start)."""
     if isinstance(value, dict):
-        return {k: strip_trace(v) for k, v in value.items() if k not in ("pdl__timing",)}
+        in_map = in_map or value.get("kind") == "map"
+        return {k: strip_trace(v, in_map) for k, v in value.items()
+                if k != "pdl__timing" and not (in_map and k == "pdl__id")}
     if isinstance(value, list):
-        return [strip_trace(v) for v in value]
+        return [strip_trace(v, in_map) for v in value]
     return value
 
 

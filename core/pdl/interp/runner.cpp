@@ -508,9 +508,8 @@ Value Runner::execContributing(const BlockPtr& bp, State& st, std::string& id, T
     st.streamResult = streamIn && hasTarget(b, "result") && b.parser.kind == ParserSpec::Kind::None;
     Value result;
     try {
-        // A parsed result streams once parsed whenever the enclosing block streams, whatever
-        // the block's own `contribute` (the reference tests the state from before contribute
-        // narrowed it: process_advance_block, pdl_interpreter.py).
+        // A parsed result streams once parsed whenever the enclosing block streams, whatever its
+        // `contribute` (the reference's process_advance_block reads the state before it).
         result = execWithRetry(bp, st, id, node, streamIn);
     } catch (const PdlError&) {
         if (!b.fallback)
@@ -526,12 +525,7 @@ Value Runner::execContributing(const BlockPtr& bp, State& st, std::string& id, T
             node->result = result;
             node->hasResult = true;
         }
-        // The block's spec holds for what its fallback gives too (the reference checks it at
-        // the `fallback` field).
-        if (b.spec && b.kind != BlockKind::Function) {
-            const SourceSpan at = b.fieldSpan("fallback");
-            checkSpec(*b.spec, result, at.isValid() ? at : b.span);
-        }
+        checkFallbackSpec(b, result);
         leafMessage = false;
     }
     if (b.def)

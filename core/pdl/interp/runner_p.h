@@ -207,6 +207,8 @@ public:
     List modelMessages(const ModelBlock& b, State& st, const std::string& id, TraceNode* node);
     /// The block's `parameters` completed by pdl_model_default_parameters for `model`.
     Dict modelParameters(const ModelBlock& b, State& st, TraceNode* node, const std::string& model);
+    /// Checks a fallback's value against the block's spec, as the block's own value is.
+    void checkFallbackSpec(const Block& b, const Value& result);
     /// What the OpenAI client of `platform: openai` adds to a request on its own.
     static void addOpenAiClientFields(models::ChatRequest& request);
     /// Sends the request to the run's provider (streaming the reply where the run prints it).

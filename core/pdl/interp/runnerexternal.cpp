@@ -209,6 +209,16 @@ Value Runner::parseResult(const ParserSpec& parser, const Value& result, const S
     return v;
 }
 
+void Runner::checkFallbackSpec(const Block& b, const Value& result)
+{
+    // The block's spec holds for what its fallback gives too: the reference checks it at the
+    // `fallback` field (process_advance_block_retry).
+    if (!b.spec || b.kind == BlockKind::Function)
+        return;
+    const SourceSpan at = b.fieldSpan("fallback");
+    checkSpec(*b.spec, result, at.isValid() ? at : b.span);
+}
+
 const ProgramIdentity* Runner::identityOf(const SourceSpan& span, const ProgramInfo* current)
 {
     const ProgramInfo* info = nullptr;

@@ -63,6 +63,9 @@ struct State {
     /// `--stream result`: the block prints its result as it is produced (the reference's
     /// yield_result). Structured blocks decide which children stream (see Runner::exec).
     bool streamResult = false;
+    /// Inside a `lang: pdl` code block: the reference runs that program with a fresh
+    /// interpreter state, whose model calls are single requests (batch 1), not streams.
+    bool batchCalls = false;
     /// Called once, right after the next block's start was reported to the observer (or at
     /// its start when nothing is traced): parallel `map` iterations start their live trace in
     /// index order, as the written trace lists them. Not inherited by the block's children.
@@ -209,6 +212,10 @@ public:
     List modelMessages(const ModelBlock& b, State& st, const std::string& id, TraceNode* node);
     /// The block's `parameters` completed by pdl_model_default_parameters for `model`.
     Dict modelParameters(const ModelBlock& b, State& st, TraceNode* node, const std::string& model);
+    /// Checks a fallback's value against the block's spec, as the block's own value is.
+    void checkFallbackSpec(const Block& b, const Value& result);
+    /// What the OpenAI client of `platform: openai` adds to a request on its own.
+    static void addOpenAiClientFields(models::ChatRequest& request);
     /// Sends the request to the run's provider (streaming the reply where the run prints it).
     ModelReply callProvider(const ModelBlock& b, State& st, const std::string& id, TraceNode* node,
                             models::ChatRequest request);

@@ -261,8 +261,11 @@ Value Runner::execCode(const CodeBlock& b, State& st, const std::string& id, Tra
                 msg += "\n" + d.toString().toStdString();
             throw PdlError(msg, b.span);
         }
-        // The code block streams the program's result as a whole.
-        return execPart(parsed.program->root, st, id + ".pdl.", "pdl__trace", node);
+        // The code block streams the program's result as a whole; its model calls are single
+        // requests, not streams, as the reference's are.
+        State ps = st;
+        ps.batchCalls = true;
+        return execPart(parsed.program->root, ps, id + ".pdl.", "pdl__trace", node);
     }
     default:
         return runCode(b, source, st, node);

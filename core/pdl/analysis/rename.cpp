@@ -306,7 +306,8 @@ namespace {
 
 QString codeLanguageName(CodeBlock::Lang lang)
 {
-    return lang == CodeBlock::Lang::Python  ? QStringLiteral("Python")
+    return lang == CodeBlock::Lang::Python || lang == CodeBlock::Lang::IPython
+               ? QStringLiteral("Python")
            : lang == CodeBlock::Lang::Jinja ? QStringLiteral("Jinja")
                                             : QStringLiteral("PDL");
 }

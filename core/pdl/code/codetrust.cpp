@@ -66,6 +66,7 @@ private:
             block(code->code);
             switch (code->lang) {
             case CodeBlock::Lang::Python:
+            case CodeBlock::Lang::IPython:
                 add(CodeSite::Kind::Python, *b);
                 break;
             case CodeBlock::Lang::Command:

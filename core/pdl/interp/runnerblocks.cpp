@@ -250,6 +250,21 @@ Value Runner::execCode(const CodeBlock& b, State& st, const std::string& id, Tra
     // The source is not part of the result.
     Value code = execPart(b.code, st, id + ".code.", "code", node);
     const std::string source = code.toText();
+    // `scope:` (the reference's CodeBlock.scope) replaces the program's variables for the code
+    // alone; they do not leak into the program.
+    State scoped;
+    if (b.scope) {
+        Value vars = eval(b.scope, st, node, "scope");
+        if (!vars.isDict())
+            throw PdlError("the scope of a code block must be an object, not '" +
+                               std::string(vars.typeName()) + "'",
+                           b.scope.span);
+        scoped = st;
+        scoped.scope = Env();
+        for (const auto& [k, v] : vars.asDict())
+            scoped.scope.set(k.isString() ? k.asString() : k.str(), v);
+    }
+    State& cs = b.scope ? scoped : st;
     switch (b.lang) {
     case CodeBlock::Lang::Pdl: {
         ParseResult parsed =
@@ -263,12 +278,12 @@ Value Runner::execCode(const CodeBlock& b, State& st, const std::string& id, Tra
         }
         // The code block streams the program's result as a whole; its model calls are single
         // requests, not streams, as the reference's are.
-        State ps = st;
+        State ps = cs;
         ps.batchCalls = true;
         return execPart(parsed.program->root, ps, id + ".pdl.", "pdl__trace", node);
     }
     default:
-        return runCode(b, source, st, node);
+        return runCode(b, source, cs, node);
     }
 }
 

@@ -92,9 +92,35 @@ std::shared_ptr<const code::Sandbox> Runner::codeSandbox(const SourceSpan& span)
     return m_sandbox;
 }
 
+namespace {
+
+// The reference's `lang: ipython` runs the code as an IPython cell in a child process and
+// results in what the cell printed (its traceback when it fails), or a fixed notice when it
+// printed nothing, cut at 2000 characters. Hako runs it in its Python session with the same
+// capture, so the cell sees the program's variables as `lang: python` code does.
+std::string ipythonCell(const std::string& source)
+{
+    return "import contextlib as _hako_cl, io as _hako_io, traceback as _hako_tb\n"
+           "_hako_out = _hako_io.StringIO()\n"
+           "with _hako_cl.redirect_stdout(_hako_out):\n"
+           "    try:\n"
+           "        exec(compile(" +
+           jsonQuote(source) +
+           ", '<cell>', 'exec'), globals())\n"
+           "    except Exception:\n"
+           "        _hako_tb.print_exc(file=_hako_out)\n"
+           "result = _hako_out.getvalue() or '[Executed Successfully with No Output]'\n"
+           "if len(result) > 2000:\n"
+           "    result = result[:2000] + '...\\n[Output Truncated]'\n";
+}
+
+} // namespace
+
 Value Runner::runCode(const CodeBlock& b, const std::string& source, State& st, TraceNode* node)
 {
     switch (b.lang) {
+    case CodeBlock::Lang::IPython:
+        return runPython(b, ipythonCell(source), st, node);
     case CodeBlock::Lang::Command: {
         Result<std::vector<std::string>> argv = code::splitCommandLine(source);
         if (!argv.ok())
@@ -112,7 +138,16 @@ Value Runner::runCode(const CodeBlock& b, const std::string& source, State& st, 
             throw PdlError(r.error().message.toStdString(), b.span);
         return Value(*r);
     }
-    case CodeBlock::Lang::Python: {
+    case CodeBlock::Lang::Python:
+        return runPython(b, source, st, node);
+    default:
+        throw PdlError("unknown code language", b.span);
+    }
+}
+
+Value Runner::runPython(const CodeBlock& b, const std::string& source, State& st, TraceNode* node)
+{
+    {
         code::PythonSession* session = nullptr;
         {
             // codeSandbox() takes codeMutex itself: ask before locking it here.
@@ -163,9 +198,6 @@ Value Runner::runCode(const CodeBlock& b, const std::string& source, State& st, 
             throw PdlError(msg, at, outcome.errorTypes);
         }
         return outcome.result;
-    }
-    default:
-        throw PdlError("unknown code language", b.span);
     }
 }
 

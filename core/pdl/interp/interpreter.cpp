@@ -6,7 +6,7 @@
 #include "core/pdl/model/defaultparameters.h"
 #include "core/pdl/parser/yamlvalue.h"
 #include "core/pdl/programcheck.h"
-#include "core/pdl/stdlib/typechatprogram.h"
+#include "core/pdl/stdlib/stdlibmodule.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -95,11 +95,13 @@ RunResult Interpreter::run(const std::shared_ptr<const Program>& program)
     st.streamResult = m_options.streamResult;
     // The built-in variables, in the reference's order (pdl_scope lists them so).
     st.scope.set("pdl_context", Value());
-    st.scope.set("pdl_particle_id", Value());
-    st.scope.set("pdl_llm_as_judge", Value());
-    st.scope.set("pdl_llm_context_transformer", Value());
+    // The reference's defaults (empty_scope, pdl_interpreter.py): one particle, and the
+    // models that judge `expectations`; a program or `-d` rebinds them.
+    st.scope.set("pdl_particle_id", Value(0));
+    st.scope.set("pdl_llm_as_judge", Value("watsonx/openai/gpt-oss-120b"));
+    st.scope.set("pdl_llm_context_transformer", Value("watsonx/openai/gpt-oss-120b"));
     st.scope.set("pdl_model_default_parameters", models::pdlDefaultParameters());
-    st.scope.set("stdlib", Value(Dict{{"typechat", models::TypeChatProgram::stdlibModule()}}));
+    st.scope.set("stdlib", models::StdlibModule::value());
     st.scope.set("pdl_usage", runner.usageValue());
     for (const auto& [k, v] : m_options.initialScope)
         st.scope.set(k.isString() ? k.asString() : k.str(), v);

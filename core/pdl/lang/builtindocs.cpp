@@ -39,6 +39,24 @@ QList<BuiltinDoc> languageDocs()
          QStringLiteral("Default parameters applied to model calls, by model name pattern "
                         "(e.g. `ollama/*`: temperature 0, seed 0)."),
          QStringLiteral("language")},
+        {QStringLiteral("stdlib"), QStringLiteral("stdlib → dict"),
+         QStringLiteral("PDL's standard library: get_tool_calls(model_response) (the tool calls "
+                        "of a raw model response), reward(response) and "
+                        "bool_confidence(response) (log-probability scores of a true/false "
+                        "judge reply), and typechat."),
+         QStringLiteral("language")},
+        {QStringLiteral("pdl_particle_id"), QStringLiteral("pdl_particle_id → int"),
+         QStringLiteral("The number of the particle running the program in an inference mode; "
+                        "always 0 in Hako, which has none."),
+         QStringLiteral("language")},
+        {QStringLiteral("pdl_llm_as_judge"), QStringLiteral("pdl_llm_as_judge → str"),
+         QStringLiteral("The model that judges a block's `expectations`."),
+         QStringLiteral("language")},
+        {QStringLiteral("pdl_llm_context_transformer"),
+         QStringLiteral("pdl_llm_context_transformer → str"),
+         QStringLiteral("The model that turns an unmet expectation into an instruction for the "
+                        "retry."),
+         QStringLiteral("language")},
         {QStringLiteral("range"), QStringLiteral("range([start,] stop[, step]) → list"),
          QStringLiteral("The integers from start (default 0) up to, not including, stop."),
          QStringLiteral("language")},
@@ -91,9 +109,7 @@ QList<BuiltinDoc> BuiltinDocs::withPrefix(const QString& prefix)
 void registerBuiltinDocs()
 {
     static std::once_flag once;
-    std::call_once(once, [] {
-        BuiltinDocs::add(languageDocs());
-    });
+    std::call_once(once, [] { BuiltinDocs::add(languageDocs()); });
 }
 
 } // namespace hako::pdl

@@ -161,6 +161,8 @@ QString summaryOf(const Block& b)
         switch (c.lang) {
         case CodeBlock::Lang::Python:
             return QStringLiteral("code python");
+        case CodeBlock::Lang::IPython:
+            return QStringLiteral("code ipython");
         case CodeBlock::Lang::Command:
             return QStringLiteral("code command");
         case CodeBlock::Lang::Jinja:
@@ -183,6 +185,8 @@ QString summaryOf(const Block& b)
     case BlockKind::Error:
         return kind + QLatin1Char(' ') + outlineSummary(q(static_cast<const ErrorBlock&>(b).msg));
     case BlockKind::Empty:
+        if (static_cast<const EmptyBlock&>(b).isFactor())
+            return QStringLiteral("factor ") + exprText(static_cast<const EmptyBlock&>(b).factor);
         return kind;
     }
     return kind;

@@ -96,6 +96,14 @@ struct JoinSpec {
     SourceSpan span;
 };
 
+/// One of a block's `expectations`: a statement its result should satisfy, judged by
+/// `feedback` (a function; the standard LLM judge when absent).
+struct Expectation {
+    Expr expect;
+    Expr feedback;
+    SourceSpan span;
+};
+
 enum class ContextMode { Dependent, Independent };
 
 /// Fields every block may carry, plus the block's own span and YAML node.
@@ -121,6 +129,7 @@ struct Block {
     BlockPtr fallback;
     RetrySpec retry;
     Expr traceErrorOnRetry;
+    std::vector<Expectation> expectations;
     ContextMode context = ContextMode::Dependent;
     /// Span of each field as written (key position to end of value), in document order.
     std::vector<std::pair<std::string, SourceSpan>> fieldSpans;
@@ -274,10 +283,12 @@ struct CallBlock : BlockOf<BlockKind::Call> {
 };
 
 struct CodeBlock : BlockOf<BlockKind::Code> {
-    enum class Lang { Python, Command, Jinja, Pdl };
+    /// IPython: Python run as a notebook cell; its printed output is the result.
+    enum class Lang { Python, IPython, Command, Jinja, Pdl };
     Lang lang = Lang::Python;
     BlockPtr code;
     Expr parameters; ///< jinja template parameters
+    Expr scope;      ///< `scope:`: the variables the code sees instead of the program's
 };
 
 /// `args: [argv…]`: run a command without a shell.
@@ -299,7 +310,15 @@ struct AggregatorBlock : BlockOf<BlockKind::Aggregator> {
     Expr file, mode, encoding, prefix, suffix, flush;
 };
 
-struct EmptyBlock : BlockOf<BlockKind::Empty> {};
+/// An empty block, or `factor: WEIGHT` (the reference's FactorBlock, which its inference modes
+/// use): a factor adds its weight to the run's score and, like an empty block, results in ""
+/// and adds nothing to the context. It shares the kind so that every per-kind table (colours,
+/// layouts) holds it; isFactor() tells them apart.
+struct EmptyBlock : BlockOf<BlockKind::Empty> {
+    Expr factor;
+    Expr resample; ///< whether an inference mode may resample here (accepted, unused)
+    bool isFactor() const { return bool(factor); }
+};
 
 /// A failed block recorded in a trace.
 struct ErrorBlock : BlockOf<BlockKind::Error> {

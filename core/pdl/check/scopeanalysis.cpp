@@ -131,7 +131,8 @@ public:
                 m_lineStart.push_back(i + 1);
         }
         for (const char* name :
-             {"pdl_context", "pdl_scope", "pdl_usage", "pdl_model_default_parameters"})
+             {"pdl_context", "pdl_scope", "pdl_usage", "pdl_model_default_parameters", "stdlib",
+              "pdl_particle_id", "pdl_llm_as_judge", "pdl_llm_context_transformer"})
             define(name, VariableKind::Builtin, {});
         for (const QString& name : m_options.externalNames)
             define(name.toStdString(), VariableKind::External, {});
@@ -457,6 +458,10 @@ private:
         walkExpr(b.retry.maxDelay);
         walkExpr(b.retry.jitter);
         walkExpr(b.traceErrorOnRetry);
+        for (const Expectation& e : b.expectations) {
+            walkExpr(e.expect);
+            walkExpr(e.feedback);
+        }
         if (b.contribute) {
             for (const ContributeTarget& t : *b.contribute)
                 walkExpr(t.value);
@@ -564,6 +569,8 @@ private:
             break;
         case BlockKind::Import:
         case BlockKind::Empty:
+            walkExpr(static_cast<const EmptyBlock&>(b).factor);
+            walkExpr(static_cast<const EmptyBlock&>(b).resample);
             break;
         }
     }

@@ -387,7 +387,8 @@ TracePtr Runner::openTraceNode(const BlockPtr& bp, const State& st, const std::s
 void Runner::bindBlockScope(const Block& b, State& st, const std::string& id, TraceNode* node)
 {
     // `scope: {name: value}` adds variables for the block (and, like defs, after it).
-    if (b.node && b.node->isMapping()) {
+    // A code block's `scope` is the code's own (runCode).
+    if (b.node && b.node->isMapping() && b.kind != BlockKind::Code) {
         if (const YamlValue* extra = b.node->value("scope"); extra && extra->isMapping()) {
             for (const YamlValue::Entry& e : extra->entries())
                 st.scope.set(e.name, evalValue(e.value.toValue(), st, e.value.span()));
@@ -610,40 +611,11 @@ Value Runner::execWithRetry(const BlockPtr& bp, State& st, std::string& id, Trac
                             bool streamParsed)
 {
     const Block& b = *bp;
-    int64_t extraTries = 0;
-    double delay = 0, backoff = 1, maxDelay = -1, jitter = 0, jitterLow = 0;
-    auto retryNumber = [&](const Expr& e, const char* name) {
-        Value v = eval(e, st, nullptr, name);
-        if (!v.isNumber())
-            throw PdlError(std::string("retry ") + name + " must be a number, got " + v.typeName(),
-                           e.span);
-        return v.toDouble();
-    };
-    if (b.retry.present) {
-        if (b.retry.tries)
-            extraTries = retryNumber(b.retry.tries, "tries");
-        if (b.retry.delay)
-            delay = retryNumber(b.retry.delay, "delay");
-        if (b.retry.backoff)
-            backoff = retryNumber(b.retry.backoff, "backoff");
-        if (b.retry.maxDelay)
-            maxDelay = retryNumber(b.retry.maxDelay, "max_delay");
-        if (b.retry.jitter) {
-            // A number, or [low, high]: a random extra wait in that range.
-            Value j = eval(b.retry.jitter, st, nullptr, "jitter");
-            if (j.isList() && j.asList().size() == 2 && j.asList()[0].isNumber() &&
-                j.asList()[1].isNumber()) {
-                jitterLow = j.asList()[0].toDouble();
-                jitter = j.asList()[1].toDouble();
-            } else if (j.isNumber()) {
-                jitter = j.toDouble();
-            } else {
-                throw PdlError("retry jitter must be a number or [low, high]", b.retry.jitter.span);
-            }
-        }
-    }
+    const RetryPlan plan = retryPlan(b, st);
+    const int64_t extraTries = plan.extraTries;
     const State start = st;
     const std::string baseId = id;
+    ContextPtr retryContext = start.context; // with the instructions of unmet expectations
     for (int64_t attempt = 0;; ++attempt) {
         try {
             Value r = execBody(bp, st, id, node);
@@ -665,6 +637,22 @@ Value Runner::execWithRetry(const BlockPtr& bp, State& st, std::string& id, Trac
                 const SourceSpan at = b.fieldSpan("spec");
                 checkSpec(*b.spec, r, at.isValid() ? at : b.span);
             }
+            if (!b.expectations.empty()) {
+                if (std::optional<ContextPtr> next =
+                        unmetExpectations(b, r, start, retryContext, attempt < extraTries, id)) {
+                    retryContext = *next;
+                    st = start;
+                    st.context = retryContext;
+                    id = baseId + ".retry" + std::to_string(attempt + 1);
+                    if (node) {
+                        node->id = id;
+                        node->children.clear();
+                        node->exprs.clear();
+                    }
+                    waitBeforeRetry(plan, attempt);
+                    continue;
+                }
+            }
             return r;
         } catch (const PdlError& e) {
             bool retry = attempt < extraTries;
@@ -685,8 +673,9 @@ Value Runner::execWithRetry(const BlockPtr& bp, State& st, std::string& id, Trac
             if (!retry)
                 throw;
             std::string message = e.what();
-            writeRetryNotice(b, start, attempt + 1, extraTries, message);
+            writeRetryNotice(b, start, attempt + 1, plan.shownTries, message);
             st = start;
+            st.context = retryContext;
             if (b.traceErrorOnRetry && eval(b.traceErrorOnRetry, st, nullptr, "x").truthy())
                 st.context = contextAppend(st.context, "assistant", Value(message), id);
             if (node) {
@@ -699,18 +688,7 @@ Value Runner::execWithRetry(const BlockPtr& bp, State& st, std::string& id, Trac
                     options.observer->blockStarted(*node);
                 }
             }
-            double wait = delay * std::pow(backoff, double(attempt));
-            if (maxDelay >= 0)
-                wait = std::min(wait, maxDelay);
-            if (jitter > jitterLow)
-                wait += jitterLow + (jitter - jitterLow) * (double(std::rand()) / RAND_MAX);
-            auto until =
-                std::chrono::steady_clock::now() + std::chrono::microseconds(int64_t(wait * 1e6));
-            while (std::chrono::steady_clock::now() < until) {
-                checkCancelled();
-                std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(
-                    until - std::chrono::steady_clock::now(), std::chrono::milliseconds(20)));
-            }
+            waitBeforeRetry(plan, attempt);
         }
     }
 }
@@ -818,7 +796,7 @@ Value Runner::execBody(const BlockPtr& bp, State& st, const std::string& id, Tra
     case BlockKind::Model:
         return execModel(static_cast<const ModelBlock&>(b), st, id, node);
     case BlockKind::Empty:
-        return Value("");
+        return execFactor(static_cast<const EmptyBlock&>(b), st, node);
     case BlockKind::Aggregator:
         return execAggregator(static_cast<const AggregatorBlock&>(b), st, node);
     case BlockKind::Error: {

@@ -191,6 +191,23 @@ public:
     Value execInclude(const IncludeBlock& b, State& st, const std::string& id, TraceNode* node);
     Value execImport(const ImportBlock& b, State& st, const std::string& id, TraceNode* node);
     Value execAggregator(const AggregatorBlock& b, State& st, TraceNode* node);
+    Value execFactor(const EmptyBlock& b, State& st, TraceNode* node);
+
+    /// A block's `retry`, evaluated once before its first try.
+    struct RetryPlan {
+        int64_t extraTries = 0;
+        int64_t shownTries = 0; ///< as the retry notice shows it (-1: forever)
+        double delay = 0, backoff = 1, maxDelay = -1, jitterLow = 0, jitterHigh = 0;
+    };
+    RetryPlan retryPlan(const Block& b, const State& st);
+    /// Sleeps (cancellably) before try `attempt + 1`.
+    void waitBeforeRetry(const RetryPlan& p, int64_t attempt);
+    /// Judges `result` against b's expectations (each feedback function called in `st`); when
+    /// one gives an instruction and `mayRetry`, the context for the next try: `context` with
+    /// each instruction as a user message. Nothing when the block needs no other try.
+    std::optional<ContextPtr> unmetExpectations(const Block& b, const Value& result,
+                                                const State& st, ContextPtr context, bool mayRetry,
+                                                const std::string& id);
     Value execCode(const CodeBlock& b, State& st, const std::string& id, TraceNode* node);
     /// Runs `part`, a block that feeds its block without being its result (a code block's
     /// source, a model's input, a generated program), on a copy of `st` that does not stream,
@@ -234,6 +251,8 @@ public:
 
     // Code, commands and parsers (runnerexternal.cpp).
     Value runCode(const CodeBlock& b, const std::string& source, State& st, TraceNode* node);
+    /// Runs Python `source` for `b` in the run's Python session; the result is `result`.
+    Value runPython(const CodeBlock& b, const std::string& source, State& st, TraceNode* node);
     Value runCommand(const std::vector<std::string>& argv, const SourceSpan& span, TraceNode* node);
     Value parseResult(const ParserSpec& parser, const Value& result, const SourceSpan& span);
     std::shared_ptr<const code::Sandbox> codeSandbox(const SourceSpan& span);

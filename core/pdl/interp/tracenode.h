@@ -61,6 +61,7 @@ struct TraceNode {
     Value context;    ///< `pdl__context`: the context the model saw
     Value modelInput; ///< `pdl__model_input`: the messages sent
     Value usage;      ///< `pdl__usage`
+    Value score;      ///< `pdl__score` of a factor block
     std::string out;  ///< captured stdout of a code block
     std::string err;  ///< captured stderr of a code block
 

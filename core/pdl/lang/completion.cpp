@@ -19,8 +19,8 @@ namespace {
 QStringList valuesFor(const QString& key)
 {
     if (key == QLatin1String("lang"))
-        return {QStringLiteral("python"), QStringLiteral("command"), QStringLiteral("jinja"),
-                QStringLiteral("pdl")};
+        return {QStringLiteral("python"), QStringLiteral("ipython"), QStringLiteral("command"),
+                QStringLiteral("jinja"), QStringLiteral("pdl")};
     if (key == QLatin1String("role"))
         return {QStringLiteral("user"), QStringLiteral("assistant"), QStringLiteral("system"),
                 QStringLiteral("tool")};
@@ -42,7 +42,8 @@ QStringList valuesFor(const QString& key)
                 QStringLiteral("include"), QStringLiteral("import"),     QStringLiteral("function"),
                 QStringLiteral("call"),    QStringLiteral("model"),      QStringLiteral("code"),
                 QStringLiteral("get"),     QStringLiteral("data"),       QStringLiteral("message"),
-                QStringLiteral("read"),    QStringLiteral("aggregator"), QStringLiteral("empty")};
+                QStringLiteral("read"),    QStringLiteral("aggregator"), QStringLiteral("factor"),
+                QStringLiteral("empty")};
     return {};
 }
 

@@ -69,8 +69,9 @@ const QHash<QString, QString>& kindTexts()
                         "input is the context so far unless `input` is given.")},
         {QStringLiteral("code"),
          QStringLiteral("code block: runs code in `lang`: python (the variable `result` is the "
-                        "result; PDL variables are globals), jinja, pdl or command (argv split "
-                        "like a shell, no shell; stdout is the result).")},
+                        "result; PDL variables are globals), ipython (what the cell prints is "
+                        "the result), jinja, pdl or command (argv split like a shell, no shell; "
+                        "stdout is the result). `scope` replaces the variables the code sees.")},
         {QStringLiteral("args"),
          QStringLiteral("code block, argv form: runs the command given as a list of arguments "
                         "without a shell; stdout is the result, a non-zero exit an error.")},
@@ -87,6 +88,11 @@ const QHash<QString, QString>& kindTexts()
          QStringLiteral("read block: reads a file (path relative to the program's folder) or, "
                         "with `read: null`, a line from standard input (all lines with "
                         "`multiline`), showing `message` first.")},
+        {QStringLiteral("factor"),
+         QStringLiteral("factor block: adds a weight (a number or an expression) to the run's "
+                        "score, recorded as the block's pdl__score in the trace; the result is "
+                        "\"\" and nothing enters the context. Hako has no inference modes, so "
+                        "the score steers nothing.")},
         {QStringLiteral("aggregator"),
          QStringLiteral("aggregator block: `context`, or a file sink `{file, mode, encoding, "
                         "prefix, suffix, flush}`; bind it with `def` and name it in "
@@ -134,6 +140,11 @@ const QHash<QString, QString>& commonTexts()
         {QStringLiteral("trace_error_on_retry"),
          QStringLiteral("trace_error_on_retry: when true, the error is added to the context as "
                         "an assistant message before retrying.")},
+        {QStringLiteral("expectations"),
+         QStringLiteral("expectations: statements the result should satisfy, each {expect, "
+                        "feedback}. After each try a judge (`feedback`, or the model named by "
+                        "pdl_llm_as_judge) scores the result; an unmet one adds an instruction "
+                        "to the context and, with `retry`, the block runs again.")},
         {QStringLiteral("context"),
          QStringLiteral("context: dependent (default: each child sees what earlier children "
                         "added) or independent (every child sees the initial context).")},
@@ -214,8 +225,15 @@ const QHash<QString, QString>& fieldTexts()
          QStringLiteral("args: the arguments of the call, parameter: value (or an expression "
                         "giving a mapping); `pdl_context` sets the callee's context.")},
         {QStringLiteral("lang"),
-         QStringLiteral("lang: the language of the code: python (default), command, jinja or "
-                        "pdl.")},
+         QStringLiteral("lang: the language of the code: python (default), ipython, command, "
+                        "jinja or pdl.")},
+        {QStringLiteral("code/scope"),
+         QStringLiteral("scope: the variables the code sees (name: value, or an expression "
+                        "giving a mapping) instead of the program's; they do not outlive the "
+                        "block.")},
+        {QStringLiteral("resample"),
+         QStringLiteral("resample: whether an inference mode may resample at this factor "
+                        "(accepted; Hako has no inference modes).")},
         {QStringLiteral("msg"), QStringLiteral("msg: the error message (traces).")},
         {QStringLiteral("program"), QStringLiteral("program: the block that failed (traces).")},
     };
@@ -231,7 +249,16 @@ const QHash<QString, QString>& subTexts()
          QStringLiteral("with: the separator between results joined as text.")},
         {QStringLiteral("join/reduce"),
          QStringLiteral("reduce: a function of (acc, elem) folding the results.")},
-        {QStringLiteral("retry/tries"), QStringLiteral("tries: how many extra tries.")},
+        {QStringLiteral("retry/tries"),
+         QStringLiteral("tries: how many extra tries (-1, the default of the mapping form: "
+                        "no limit).")},
+        {QStringLiteral("expectations/expect"),
+         QStringLiteral("expect: the statement, in plain words, that the result should "
+                        "satisfy.")},
+        {QStringLiteral("expectations/feedback"),
+         QStringLiteral("feedback: a function of (expectation, response) giving a score, an "
+                        "instruction, or [score, instruction]; the standard LLM judge when "
+                        "absent.")},
         {QStringLiteral("retry/exceptions"),
          QStringLiteral("exceptions: retry only on these error kinds (all when absent).")},
         {QStringLiteral("retry/delay"),
@@ -239,7 +266,9 @@ const QHash<QString, QString>& subTexts()
         {QStringLiteral("retry/backoff"),
          QStringLiteral("backoff: factor multiplying the delay after each try.")},
         {QStringLiteral("retry/max_delay"), QStringLiteral("max_delay: the longest delay.")},
-        {QStringLiteral("retry/jitter"), QStringLiteral("jitter: random extra delay, in seconds.")},
+        {QStringLiteral("retry/jitter"),
+         QStringLiteral("jitter: extra delay in seconds: a number, or [low, high] for a random "
+                        "one.")},
         {QStringLiteral("parser/regex"),
          QStringLiteral("regex: the regular expression applied to the result.")},
         {QStringLiteral("parser/mode"),

@@ -128,6 +128,7 @@ const std::vector<std::string_view>& structuredFields(const QString& parent)
                                                         "backoff", "max_delay",  "jitter"};
     static const std::vector<std::string_view> parser = {"regex", "mode", "spec", "pdl"};
     static const std::vector<std::string_view> withCase = {"case", "if", "then"};
+    static const std::vector<std::string_view> expectations = {"expect", "feedback"};
     static const std::vector<std::string_view> aggregator = {"file",   "mode",   "encoding",
                                                              "prefix", "suffix", "flush"};
     if (parent == QLatin1String("join"))
@@ -138,6 +139,8 @@ const std::vector<std::string_view>& structuredFields(const QString& parent)
         return parser;
     if (parent == QLatin1String("with"))
         return withCase;
+    if (parent == QLatin1String("expectations"))
+        return expectations;
     if (parent == QLatin1String("aggregator"))
         return aggregator;
     return none;
@@ -147,10 +150,10 @@ const std::vector<std::string_view>& structuredFields(const QString& parent)
 bool isNameMapping(const QString& parent)
 {
     static const QStringList names = {
-        QStringLiteral("defs"),       QStringLiteral("for"),       QStringLiteral("parameters"),
-        QStringLiteral("args"),       QStringLiteral("spec"),      QStringLiteral("function"),
-        QStringLiteral("data"),       QStringLiteral("case"),      QStringLiteral("object"),
-        QStringLiteral("properties"), QStringLiteral("contribute")};
+        QStringLiteral("defs"),       QStringLiteral("for"),        QStringLiteral("parameters"),
+        QStringLiteral("args"),       QStringLiteral("spec"),       QStringLiteral("function"),
+        QStringLiteral("data"),       QStringLiteral("case"),       QStringLiteral("object"),
+        QStringLiteral("properties"), QStringLiteral("contribute"), QStringLiteral("scope")};
     return names.contains(parent);
 }
 
@@ -165,6 +168,8 @@ std::optional<BlockKind> kindOfKeys(const QStringList& keys)
                 return keys.contains(QLatin1String("code")) ? BlockKind::Code : BlockKind::Args;
             if (keyword == "content")
                 return BlockKind::Message;
+            if (keyword == "factor")
+                return BlockKind::Empty;
             for (BlockKind kind :
                  {BlockKind::Text, BlockKind::LastOf, BlockKind::Array, BlockKind::Object,
                   BlockKind::Sequence, BlockKind::If, BlockKind::Match, BlockKind::Repeat,

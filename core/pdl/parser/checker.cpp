@@ -206,7 +206,8 @@ BlockPtr Checker::parseMapping(const YamlValue& node)
                   QStringLiteral("a field name must be a string, not %1").arg(q(e.key.describe())));
             continue;
         }
-        if (isIgnoredField(e.name))
+        // A code block's `scope` is its own field; elsewhere it is a trace field.
+        if (isIgnoredField(e.name) && !isKindField(kind, e.name))
             continue;
         if (isCommonField(e.name)) {
             commonField(*b, e, kindText.c_str());
@@ -309,6 +310,8 @@ void Checker::commonField(Block& b, const YamlValue::Entry& e, const char* kind)
         parseRetry(b, v);
     } else if (n == "trace_error_on_retry") {
         b.traceErrorOnRetry = condExpr(v, n, kind);
+    } else if (n == "expectations") {
+        parseExpectations(b, v);
     } else if (n == "context") {
         if (v.isSequence() || v.isNull())
             return; // a trace's recorded context

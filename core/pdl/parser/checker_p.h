@@ -210,6 +210,7 @@ private:
     void parseContribute(Block& b, const YamlValue& v);
     void parseParser(Block& b, const YamlValue& v);
     void parseRetry(Block& b, const YamlValue& v);
+    void parseExpectations(Block& b, const YamlValue& v);
     void parseJoin(JoinSpec& join, const YamlValue& v);
     void parseFor(LoopBlockBase& b, const YamlValue& v);
     Pattern parsePattern(const YamlValue& v);

@@ -314,8 +314,9 @@ void Checker::codeLang(Block& blk, const YamlValue& v)
 {
     std::string l = v.isString() ? v.scalar().asString() : std::string();
     std::transform(l.begin(), l.end(), l.begin(), [](char c) { return char(std::tolower(c)); });
-    static constexpr std::array<std::pair<std::string_view, CodeBlock::Lang>, 4> langs{{
+    static constexpr std::array<std::pair<std::string_view, CodeBlock::Lang>, 5> langs{{
         {"python", CodeBlock::Lang::Python},
+        {"ipython", CodeBlock::Lang::IPython},
         {"command", CodeBlock::Lang::Command},
         {"jinja", CodeBlock::Lang::Jinja},
         {"pdl", CodeBlock::Lang::Pdl},
@@ -324,8 +325,8 @@ void Checker::codeLang(Block& blk, const YamlValue& v)
                                  [&](const auto& entry) { return entry.first == l; });
     if (it == langs.end()) {
         error(v.span(),
-              QStringLiteral("field 'lang' must be python, command, jinja or "
-                             "pdl, not %1")
+              QStringLiteral("field 'lang' must be python, ipython, command, "
+                             "jinja or pdl, not %1")
                   .arg(v.isString() ? "'" + q(v.scalar().asString()) + "'" : q(v.describe())));
         return;
     }
@@ -346,6 +347,10 @@ void Checker::codeField(Block& blk, const std::string& n, const YamlValue& v)
         static_cast<CodeBlock&>(blk).code = parseBlock(v);
     } else if (blk.kind == BlockKind::Code && n == "parameters") {
         static_cast<CodeBlock&>(blk).parameters = expr(v);
+    } else if (blk.kind == BlockKind::Code && n == "scope") {
+        static_cast<CodeBlock&>(blk).scope =
+            mappingExpr(v, QStringLiteral("field 'scope' of a code block must be a mapping of "
+                                          "variables or an expression, not %1"));
     } else if (blk.kind == BlockKind::Args && n == "args") {
         if (!v.isSequence()) {
             error(v.span(), QStringLiteral("field 'args' of a code block must be a list of "
@@ -471,9 +476,48 @@ bool Checker::kindField(Block& blk, const YamlValue::Entry& e, const YamlValue& 
         break;
     }
     case BlockKind::Empty:
+        if (n == "factor")
+            static_cast<EmptyBlock&>(blk).factor = expr(v);
+        else if (n == "resample")
+            static_cast<EmptyBlock&>(blk).resample = expr(v);
         break;
     }
     return true;
+}
+
+void Checker::parseExpectations(Block& b, const YamlValue& v)
+{
+    if (v.isNull())
+        return;
+    if (!v.isSequence()) {
+        error(v.span(), QStringLiteral("field 'expectations' must be a list of {expect, "
+                                       "feedback}, not %1")
+                            .arg(q(v.describe())));
+        return;
+    }
+    for (const YamlValue& item : v.items()) {
+        if (!item.isMapping()) {
+            error(item.span(), QStringLiteral("an expectation must be a mapping {expect, "
+                                              "feedback}, not %1")
+                                   .arg(q(item.describe())));
+            continue;
+        }
+        Expectation e;
+        e.span = item.span();
+        for (const auto& f : item.entries()) {
+            if (f.name == "expect")
+                e.expect = expr(f.value);
+            else if (f.name == "feedback")
+                e.feedback = expr(f.value);
+            else
+                error(f.key.span(), QStringLiteral("unknown field '%1' in an expectation "
+                                                   "(expect, feedback)")
+                                        .arg(q(f.name)));
+        }
+        if (!e.expect)
+            error(item.span(), QStringLiteral("an expectation needs 'expect'"));
+        b.expectations.push_back(std::move(e));
+    }
 }
 
 } // namespace hako::pdl::detail

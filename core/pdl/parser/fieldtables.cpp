@@ -15,6 +15,8 @@ struct KindKeyword {
 };
 
 // The documented detection order.
+// A factor is an empty block with a weight (EmptyBlock::isFactor).
+// clang-format off
 const KindKeyword kDetection[] = {
     {"text", BlockKind::Text},
     {"lastOf", BlockKind::LastOf},
@@ -36,8 +38,10 @@ const KindKeyword kDetection[] = {
     {"data", BlockKind::Data},
     {"content", BlockKind::Message},
     {"read", BlockKind::Read},
+    {"factor", BlockKind::Empty},
     {"aggregator", BlockKind::Aggregator},
 };
+// clang-format on
 
 const std::map<BlockKind, std::vector<std::string_view>>& fieldTable()
 {
@@ -60,12 +64,12 @@ const std::map<BlockKind, std::vector<std::string_view>>& fieldTable()
         {BlockKind::Map, {"map", "for", "index", "maxIterations", "maxWorkers", "join"}},
         {BlockKind::Function, {"function", "return"}},
         {BlockKind::Call, {"call", "args"}},
-        {BlockKind::Code, {"code", "lang", "parameters"}},
+        {BlockKind::Code, {"code", "lang", "parameters", "scope"}},
         {BlockKind::Args, {"args", "lang"}},
         {BlockKind::Include, {"include"}},
         {BlockKind::Import, {"import"}},
         {BlockKind::Aggregator, {"aggregator"}},
-        {BlockKind::Empty, {}},
+        {BlockKind::Empty, {"factor", "resample"}},
         {BlockKind::Error, {"msg", "program"}},
     };
     return table;
@@ -162,7 +166,7 @@ const std::vector<std::string_view>& commonFieldNames()
 {
     static const std::vector<std::string_view> names = {
         "description", "def",      "defs",  "contribute",           "role",    "spec",
-        "parser",      "fallback", "retry", "trace_error_on_retry", "context",
+        "parser",      "fallback", "retry", "trace_error_on_retry", "context", "expectations",
     };
     return names;
 }
@@ -178,9 +182,8 @@ bool isIgnoredField(std::string_view name)
     if (name.substr(0, 5) == "pdl__")
         return true;
     // `kind` is read separately; the rest are trace fields, some under their pre-0.6 names.
-    static const std::string_view names[] = {"kind",      "result",       "trace",
-                                             "location",  "expectations", "requirements",
-                                             "if_result", "scope"};
+    static const std::string_view names[] = {"kind",         "result",    "trace", "location",
+                                             "requirements", "if_result", "scope"};
     return std::find(std::begin(names), std::end(names), name) != std::end(names);
 }
 

@@ -38,6 +38,7 @@ BlockKind traceKindFromName(std::string_view name)
         {"include", BlockKind::Include},
         {"import", BlockKind::Import},
         {"aggregator", BlockKind::Aggregator},
+        {"factor", BlockKind::Empty},
         {"empty", BlockKind::Empty},
         {"error", BlockKind::Error},
         {"for", BlockKind::Repeat}, // very old traces

@@ -175,7 +175,8 @@ private:
         out += '{';
         key("kind");
         out += '"';
-        out += blockKindName(n.kind);
+        // A factor is an empty block with a weight; the reference names its kind.
+        out += n.score.isNull() ? blockKindName(n.kind) : "factor";
         out += '"';
         key("pdl__id");
         out += jsonQuote(n.id);
@@ -244,6 +245,10 @@ private:
                 key("pdl__usage");
                 value(n.usage);
             }
+        }
+        if (!n.score.isNull()) {
+            key("pdl__score");
+            value(n.score);
         }
         if (!n.out.empty()) {
             key("pdl__stdout");

@@ -52,6 +52,20 @@ private Q_SLOTS:
                     .contains(QLatin1String("lastOf")));
     }
 
+    // What PDL gained in 2025–26 (issue 29 §2) has hover text of its own.
+    void pdl2026Texts()
+    {
+        QVERIFY(LanguageDocs::blockKind(QStringLiteral("factor")).contains(QLatin1String("score")));
+        QVERIFY(LanguageDocs::field(BlockKind::Code, QStringLiteral("scope"))
+                    .contains(QLatin1String("variables the code sees")));
+        QVERIFY(LanguageDocs::field(BlockKind::Code, QStringLiteral("lang"))
+                    .contains(QLatin1String("ipython")));
+        QVERIFY(LanguageDocs::field(std::nullopt, QStringLiteral("expectations"))
+                    .contains(QLatin1String("judge")));
+        QVERIFY(LanguageDocs::subField(QStringLiteral("expectations"), QStringLiteral("feedback"))
+                    .contains(QLatin1String("instruction")));
+    }
+
     void cursorContext_data()
     {
         QTest::addColumn<QString>("text");

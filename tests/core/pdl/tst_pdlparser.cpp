@@ -267,8 +267,8 @@ private Q_SLOTS:
                                       << QStringList{"p.pdl:1:7: error: unknown block kind 'loop'"};
         QTest::newRow("lang")
             << QByteArray("lang: ruby\ncode: x\n")
-            << QStringList{"p.pdl:1:7: error: field 'lang' must be python, command, jinja or "
-                           "pdl, not 'ruby'"};
+            << QStringList{"p.pdl:1:7: error: field 'lang' must be python, ipython, command, "
+                           "jinja or pdl, not 'ruby'"};
         QTest::newRow("match case")
             << QByteArray("match: 1\nwith:\n- case: {some: 1}\n  then: x\n- case: 2\n")
             << QStringList{"p.pdl:3:9: error: a mapping pattern needs one of any, array, object "

@@ -48,6 +48,17 @@ inline uint64_t getVarint(const uint8_t*& p)
     return v;
 }
 
+// The slot of the open-addressing term table (a power of two in size, 0 = empty) that holds
+// `key`, or the empty slot where it belongs.
+size_t probe(const std::vector<uint64_t>& keys, uint64_t key)
+{
+    const size_t mask = keys.size() - 1;
+    size_t slot = size_t((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+    while (keys[slot] != 0 && keys[slot] != key)
+        slot = (slot + 1) & mask;
+    return slot;
+}
+
 } // namespace
 
 void Bm25Index::Postings::add(uint32_t passage, uint32_t tf)
@@ -143,14 +154,8 @@ int Bm25Index::termId(uint64_t key) const
 {
     if (m_keys.empty())
         return -1;
-    const size_t mask = m_keys.size() - 1;
-    size_t slot = size_t((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
-    while (m_keys[slot] != 0) {
-        if (m_keys[slot] == key)
-            return m_ids[slot];
-        slot = (slot + 1) & mask;
-    }
-    return -1;
+    const size_t slot = probe(m_keys, key);
+    return m_keys[slot] != 0 ? m_ids[slot] : -1;
 }
 
 int Bm25Index::addTerm(uint64_t key)
@@ -166,21 +171,15 @@ int Bm25Index::addTerm(uint64_t key)
         for (size_t i = 0; i < keys.size(); ++i) {
             if (keys[i] == 0)
                 continue;
-            size_t slot = size_t((keys[i] * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
-            while (m_keys[slot] != 0)
-                slot = (slot + 1) & (cap - 1);
+            const size_t slot = probe(m_keys, keys[i]);
             m_keys[slot] = keys[i];
             m_ids[slot] = ids[i];
             --m_free;
         }
     }
-    const size_t mask = m_keys.size() - 1;
-    size_t slot = size_t((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
-    while (m_keys[slot] != 0) {
-        if (m_keys[slot] == key)
-            return m_ids[slot];
-        slot = (slot + 1) & mask;
-    }
+    const size_t slot = probe(m_keys, key);
+    if (m_keys[slot] != 0)
+        return m_ids[slot];
     m_keys[slot] = key;
     m_ids[slot] = int(m_postings.size());
     --m_free;

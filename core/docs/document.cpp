@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 namespace hako::docs {
 
@@ -397,6 +398,21 @@ bool tooLarge(const QString& name, qint64 size, const LoadOptions& options, Diag
     return false;
 }
 
+// The first steps of every load from disk: open `path`, refuse it when too large, and give a PDF
+// to the extractor. Returns the result when the load ends there (an error or the PDF's text),
+// nothing when the file's bytes are to be decoded.
+std::optional<Result<Document>> openForLoad(QFile& file, const QString& path,
+                                            const LoadOptions& options)
+{
+    if (!file.open(QIODevice::ReadOnly))
+        return makeError(QStringLiteral("%1: cannot open: %2").arg(path, file.errorString()));
+    if (Diagnostic error; tooLarge(path, file.size(), options, &error))
+        return error;
+    if (file.peek(5) == "%PDF-")
+        return loadPdfDocument(path);
+    return std::nullopt;
+}
+
 } // namespace
 
 Result<Document> decodeDocument(QByteArrayView bytes, const QString& name,
@@ -410,14 +426,10 @@ Result<Document> decodeDocument(QByteArrayView bytes, const QString& name,
 Result<Document> loadDocumentHead(const QString& path, qint64 headBytes, const LoadOptions& options)
 {
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("%1: cannot open: %2").arg(path, file.errorString()));
-    const qint64 size = file.size();
-    if (Diagnostic error; tooLarge(path, size, options, &error))
-        return error;
     // A PDF has no quick first screen: its text comes from the extractor in one go.
-    if (file.peek(5) == "%PDF-")
-        return loadPdfDocument(path);
+    if (std::optional<Result<Document>> done = openForLoad(file, path, options))
+        return std::move(*done);
+    const qint64 size = file.size();
     // Only the pages the detector and the decoder touch are read from disk.
     if (size > 0) {
         if (uchar* mapped = file.map(0, size)) {
@@ -439,15 +451,11 @@ Result<Document> loadDocumentHead(const QString& path, qint64 headBytes, const L
 Result<Document> loadDocument(const QString& path, const LoadOptions& options)
 {
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("%1: cannot open: %2").arg(path, file.errorString()));
+    if (std::optional<Result<Document>> done = openForLoad(file, path, options))
+        return std::move(*done);
     const qint64 size = file.size();
-    if (Diagnostic error; tooLarge(path, size, options, &error))
-        return error;
     if (size == 0)
         return decodeDocument(QByteArrayView(), path, options);
-    if (file.peek(5) == "%PDF-")
-        return loadPdfDocument(path);
     // Map instead of reading: the decoder then reads the page cache directly, without a
     // second copy of the bytes in memory.
     if (uchar* mapped = file.map(0, size)) {

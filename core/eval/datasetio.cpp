@@ -339,13 +339,10 @@ Result<ParsedExamples> parseCsvExamples(const QByteArray& data, const QString& o
 
 Result<ParsedExamples> parsePromptfoo(const QByteArray& data, const QString& origin)
 {
-    YAML::Node root;
-    try {
-        root = YAML::Load(data.toStdString());
-    } catch (const YAML::Exception& e) {
-        return makeError(QString::fromStdString(e.msg),
-                         SourceSpan{origin, e.mark.line + 1, e.mark.column + 1, 0, 0});
-    }
+    Result<YAML::Node> loaded = loadYaml(data, origin);
+    if (!loaded)
+        return loaded.error();
+    YAML::Node root = *loaded;
     YAML::Node tests = root.IsMap() ? root["tests"] : root;
     if (!tests || !tests.IsSequence())
         return makeError(QStringLiteral("%1: expected a `tests:` list").arg(origin),
@@ -386,8 +383,7 @@ Result<ParsedExamples> parsePromptfoo(const QByteArray& data, const QString& ori
             out.sourceIndex.append(index++);
         }
     } catch (const YAML::Exception& e) {
-        return makeError(QString::fromStdString(e.msg),
-                         SourceSpan{origin, e.mark.line + 1, e.mark.column + 1, 0, 0});
+        return yamlError(e, origin);
     }
     return out;
 }

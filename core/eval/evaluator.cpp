@@ -98,6 +98,11 @@ Score failure(QString reasoning)
     return s;
 }
 
+EvaluatorResult bad(const EvaluatorSpec& spec, const QString& why)
+{
+    return makeError(QStringLiteral("evaluator %1 (%2): %3").arg(spec.name, spec.type, why));
+}
+
 // Why an edit distance is not the whole texts': they were longer than the bound.
 QString truncationNote()
 {
@@ -284,21 +289,33 @@ Result<QString> ask(const JudgeSetup& j, const QString& prompt, const CancelToke
     return QString::fromStdString(reply->content);
 }
 
+// The score of a judge call that failed.
+Score judgeCallFailed(const Diagnostic& why)
+{
+    return failure(QStringLiteral("judge call failed: %1").arg(why.message));
+}
+
+// The score of a judge's reply without the verdict asked for (`expected`: "Y or N", …).
+Score verdictMissing(const QString& expected, const QString& reply)
+{
+    return failure(QStringLiteral("judge did not answer %1 on its last line; it replied:\n%2")
+                       .arg(expected, reply));
+}
+
 Score yesNo(const JudgeSetup& j, const QString& prompt, const CancelToken& cancel)
 {
     Result<QString> reply = ask(j, prompt, cancel);
     if (!reply.ok())
-        return failure(QStringLiteral("judge call failed: %1").arg(reply.error().message));
+        return judgeCallFailed(reply.error());
     const std::optional<bool> yes = judge::parseYesNo(*reply);
     if (!yes)
-        return failure(QStringLiteral("judge did not answer Y or N on its last line; it "
-                                      "replied:\n%1")
-                           .arg(*reply));
+        return verdictMissing(QStringLiteral("Y or N"), *reply);
     Score s = verdict(*yes, reply->trimmed());
     s.label = *yes ? QStringLiteral("Y") : QStringLiteral("N");
     return s;
 }
 
+// A model-graded evaluator's judge, or why it has none as the evaluator's error.
 Result<JudgeSetup> judgeSetup(const EvaluatorSpec& spec, const EvaluatorContext& context)
 {
     JudgeSetup j;
@@ -306,13 +323,24 @@ Result<JudgeSetup> judgeSetup(const EvaluatorSpec& spec, const EvaluatorContext&
     j.model = spec.options.value(QStringLiteral("model")).toString(context.judgeModel);
     j.language = spec.options.value(QStringLiteral("language")).toString(context.language);
     if (!j.models)
-        return makeError(
-            QStringLiteral("%1: a model-graded evaluator needs a model provider").arg(spec.type));
+        return bad(spec, QStringLiteral("%1: a model-graded evaluator needs a model provider")
+                             .arg(spec.type))
+            .error();
     if (j.model.isEmpty())
-        return makeError(QStringLiteral("%1: no judge model (set `model:` on the evaluator or "
+        return bad(spec, QStringLiteral("%1: no judge model (set `model:` on the evaluator or "
                                         "`judge_model:` in the suite)")
-                             .arg(spec.type));
+                             .arg(spec.type))
+            .error();
     return j;
+}
+
+// A factory's budget option `key` (`max_ms`, `max`): required, 0 or more.
+Result<double> budget(const EvaluatorSpec& spec, const QString& key)
+{
+    const double max = spec.options.value(key).toDouble(-1);
+    if (max < 0)
+        return bad(spec, QStringLiteral("needs `%1`").arg(key)).error();
+    return max;
 }
 
 double cosine(const std::vector<float>& a, const std::vector<float>& b)
@@ -332,11 +360,6 @@ EvaluatorResult made(const EvaluatorSpec& spec, double threshold, JudgeFn fn)
 {
     return std::shared_ptr<const Evaluator>(
         std::make_shared<FunctionEvaluator>(spec, threshold, std::move(fn)));
-}
-
-EvaluatorResult bad(const EvaluatorSpec& spec, const QString& why)
-{
-    return makeError(QStringLiteral("evaluator %1 (%2): %3").arg(spec.name, spec.type, why));
 }
 
 Qt::CaseSensitivity caseSensitivity(const QJsonObject& o)
@@ -589,11 +612,10 @@ EvaluatorResult createLength(const EvaluatorSpec& spec, const QString& type,
 EvaluatorResult createLatency(const EvaluatorSpec& spec, const QString& /*type*/,
                               const EvaluatorContext& /*context*/)
 {
-    const QJsonObject o = spec.options;
-    const double maxMs = o.value(QStringLiteral("max_ms")).toDouble(-1);
-    if (maxMs < 0)
-        return bad(spec, QStringLiteral("needs `max_ms`"));
-    return made(spec, 1.0, [maxMs](const EvalCase& c, const CancelToken&) {
+    const Result<double> limit = budget(spec, QStringLiteral("max_ms"));
+    if (!limit)
+        return limit.error();
+    return made(spec, 1.0, [maxMs = *limit](const EvalCase& c, const CancelToken&) {
         return verdict(
             c.run.latencyMs <= maxMs,
             QStringLiteral("%1 ms; budget %2 ms").arg(c.run.latencyMs, 0, 'f', 1).arg(maxMs));
@@ -603,11 +625,10 @@ EvaluatorResult createLatency(const EvaluatorSpec& spec, const QString& /*type*/
 EvaluatorResult createCost(const EvaluatorSpec& spec, const QString& /*type*/,
                            const EvaluatorContext& /*context*/)
 {
-    const QJsonObject o = spec.options;
-    const double max = o.value(QStringLiteral("max")).toDouble(-1);
-    if (max < 0)
-        return bad(spec, QStringLiteral("needs `max`"));
-    return made(spec, 1.0, [max](const EvalCase& c, const CancelToken&) {
+    const Result<double> limit = budget(spec, QStringLiteral("max"));
+    if (!limit)
+        return limit.error();
+    return made(spec, 1.0, [max = *limit](const EvalCase& c, const CancelToken&) {
         if (!c.run.cost)
             return failure(QStringLiteral("the run's cost is not known (no price for its "
                                           "models)"));
@@ -650,9 +671,9 @@ EvaluatorResult createCriteria(const EvaluatorSpec& spec, const QString& type,
                                const EvaluatorContext& context)
 {
     const QJsonObject o = spec.options;
-    Result<JudgeSetup> setup = judgeSetup(spec, context);
-    if (!setup.ok())
-        return bad(spec, setup.error().message);
+    const Result<JudgeSetup> setup = judgeSetup(spec, context);
+    if (!setup)
+        return setup.error();
     const JudgeSetup j = *setup;
     QString error;
     const QString text = criteriaText(o.value(QStringLiteral("criteria")), j.language, &error);
@@ -674,9 +695,9 @@ EvaluatorResult createQa(const EvaluatorSpec& spec, const QString& type,
                          const EvaluatorContext& context)
 {
     const QJsonObject o = spec.options;
-    Result<JudgeSetup> setup = judgeSetup(spec, context);
-    if (!setup.ok())
-        return bad(spec, setup.error().message);
+    const Result<JudgeSetup> setup = judgeSetup(spec, context);
+    if (!setup)
+        return setup.error();
     const JudgeSetup j = *setup;
     const bool cot = type != QLatin1String("qa");
     const bool withContext = type == QLatin1String("context_qa");
@@ -699,9 +720,9 @@ EvaluatorResult createScoreRubric(const EvaluatorSpec& spec, const QString& /*ty
                                   const EvaluatorContext& context)
 {
     const QJsonObject o = spec.options;
-    Result<JudgeSetup> setup = judgeSetup(spec, context);
-    if (!setup.ok())
-        return bad(spec, setup.error().message);
+    const Result<JudgeSetup> setup = judgeSetup(spec, context);
+    if (!setup)
+        return setup.error();
     const JudgeSetup j = *setup;
     const QString rubric = o.value(QStringLiteral("rubric"))
                                .toString(QStringLiteral(
@@ -715,12 +736,10 @@ EvaluatorResult createScoreRubric(const EvaluatorSpec& spec, const QString& /*ty
                                     labeled ? &reference : nullptr),
                 cancel);
         if (!reply.ok())
-            return failure(QStringLiteral("judge call failed: %1").arg(reply.error().message));
+            return judgeCallFailed(reply.error());
         const std::optional<int> rating = judge::parseRating(*reply);
         if (!rating)
-            return failure(QStringLiteral("judge did not answer with a rating from 1 to "
-                                          "10 on its last line; it replied:\n%1")
-                               .arg(*reply));
+            return verdictMissing(QStringLiteral("with a rating from 1 to 10"), *reply);
         Score s;
         s.score = *rating / 10.0;
         s.label = QString::number(*rating);
@@ -733,9 +752,9 @@ EvaluatorResult createPairwise(const EvaluatorSpec& spec, const QString& /*type*
                                const EvaluatorContext& context)
 {
     const QJsonObject o = spec.options;
-    Result<JudgeSetup> setup = judgeSetup(spec, context);
-    if (!setup.ok())
-        return bad(spec, setup.error().message);
+    const Result<JudgeSetup> setup = judgeSetup(spec, context);
+    if (!setup)
+        return setup.error();
     const JudgeSetup j = *setup;
     QString error;
     QJsonValue criteriaValue = o.value(QStringLiteral("criteria"));
@@ -756,20 +775,18 @@ EvaluatorResult createPairwise(const EvaluatorSpec& spec, const QString& /*type*
                                       labeled ? &reference : nullptr),
                 cancel);
         if (!first.ok())
-            return failure(QStringLiteral("judge call failed: %1").arg(first.error().message));
+            return judgeCallFailed(first.error());
         Result<QString> second =
             ask(j,
                 judge::pairwisePrompt(j.language, input, c.otherOutput, c.output, text,
                                       labeled ? &reference : nullptr),
                 cancel);
         if (!second.ok())
-            return failure(QStringLiteral("judge call failed: %1").arg(second.error().message));
+            return judgeCallFailed(second.error());
         const auto a = judge::parsePreference(*first);
         const auto b = judge::parsePreference(*second);
         if (!a || !b)
-            return failure(QStringLiteral("judge did not answer A, B or C on its last line; "
-                                          "it replied:\n%1")
-                               .arg(!a ? *first : *second));
+            return verdictMissing(QStringLiteral("A, B or C"), !a ? *first : *second);
         // In the first call the output is A; in the second it is B.
         const double v1 = *a == QLatin1Char('A') ? 1 : *a == QLatin1Char('B') ? 0 : 0.5;
         const double v2 = *b == QLatin1Char('B') ? 1 : *b == QLatin1Char('A') ? 0 : 0.5;

@@ -6,6 +6,8 @@
 
 #include <QUrl>
 
+#include "core/libpq/libpqloader.h"
+
 #include <libpq-fe.h>
 
 #include <memory>
@@ -201,6 +203,10 @@ private:
             return true;
         disconnect();
         const QByteArray url = m_url.toUtf8();
+        // libpq is loaded now, not at start-up (core/libpq/libpqloader.h).
+        if (QString missing; !loadLibpq(&missing))
+            return makeError(
+                QStringLiteral("cannot connect to the eval store %1: %2").arg(location(), missing));
         // The URL's own settings win, but a dead server must not hang `hako eval` for minutes.
         const char* keys[] = {"connect_timeout", "application_name", "dbname", nullptr};
         const char* values[] = {"5", "hako", url.constData(), nullptr};
@@ -263,9 +269,7 @@ private:
         const int version =
             PQntuples(res.get()) ? QByteArray(PQgetvalue(res.get(), 0, 0)).toInt() : 0;
         if (version > kStoreSchemaVersion)
-            return makeError(QStringLiteral("eval store %1 was written by a newer Hako (schema %2)")
-                                 .arg(location())
-                                 .arg(version));
+            return newerStoreError(location(), version);
         for (int step = version; step < kStoreSchemaVersion; ++step) {
             PgResult r(PQexec(m_conn, kMigrations[step]), &PQclear);
             if (PQresultStatus(r.get()) != PGRES_COMMAND_OK)

@@ -193,10 +193,7 @@ private:
         for (;;) {
             const int version = schemaVersion();
             if (version > kStoreSchemaVersion)
-                return makeError(
-                    QStringLiteral("eval store %1 was written by a newer Hako (schema %2)")
-                        .arg(m_path)
-                        .arg(version));
+                return newerStoreError(m_path, version);
             if (version == kStoreSchemaVersion)
                 return true;
             if (!exec("BEGIN IMMEDIATE"))

@@ -23,6 +23,15 @@ namespace hako::eval {
 /// (experiments.prompt_id, prompt_name, prompt_commit, prompt_version).
 inline constexpr int kStoreSchemaVersion = 2;
 
+/// The error of a store at `location` whose schema `version` is newer than kStoreSchemaVersion
+/// (both engines refuse it alike).
+inline Diagnostic newerStoreError(const QString& location, int version)
+{
+    return makeError(QStringLiteral("eval store %1 was written by a newer Hako (schema %2)")
+                         .arg(location)
+                         .arg(version));
+}
+
 using SqlArg = std::variant<int64_t, QString>;
 
 /// A statement's answer: its rows as text (NULL reads as ""), and how many rows an INSERT,

@@ -208,13 +208,10 @@ Result<EvaluatorSpec> readEvaluator(const YAML::Node& item, const QString& path)
 
 Result<Suite> parseSuite(const QByteArray& yaml, const QString& path)
 {
-    YAML::Node root;
-    try {
-        root = YAML::Load(yaml.toStdString());
-    } catch (const YAML::Exception& e) {
-        return makeError(QString::fromStdString(e.msg),
-                         SourceSpan{path, e.mark.line + 1, e.mark.column + 1, 0, 0});
-    }
+    Result<YAML::Node> loaded = loadYaml(yaml, path);
+    if (!loaded)
+        return loaded.error();
+    YAML::Node root = *loaded;
     if (!root.IsMap())
         return errorAt(path, root,
                        QStringLiteral("a suite is a mapping (name, dataset, target, "
@@ -276,8 +273,7 @@ Result<Suite> Suite::parse(const QByteArray& yaml, const QString& path)
     try {
         return parseSuite(yaml, path);
     } catch (const YAML::Exception& e) {
-        return makeError(QString::fromStdString(e.msg),
-                         SourceSpan{path, e.mark.line + 1, e.mark.column + 1, 0, 0});
+        return yamlError(e, path);
     }
 }
 

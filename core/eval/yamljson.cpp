@@ -49,4 +49,19 @@ QJsonValue yamlToJson(const YAML::Node& node)
     return s;
 }
 
+Diagnostic yamlError(const YAML::Exception& e, const QString& origin)
+{
+    return makeError(QString::fromStdString(e.msg),
+                     SourceSpan{origin, e.mark.line + 1, e.mark.column + 1, 0, 0});
+}
+
+Result<YAML::Node> loadYaml(const QByteArray& text, const QString& origin)
+{
+    try {
+        return YAML::Load(text.toStdString());
+    } catch (const YAML::Exception& e) {
+        return yamlError(e, origin);
+    }
+}
+
 } // namespace hako::eval

@@ -197,12 +197,10 @@ Result<RetrievalRecord> MemoryStore::retrieve(const QString& query,
     if (params.now == 0)
         params.now = nowMillis();
     // A read-only store cannot journal the retrieval nor record the access.
-    if (!params.whatIf)
-        if (auto refused = d->refuseWrite("record a retrieval (use a what-if retrieval)"))
-            return *refused;
-    std::lock_guard lock(d->mutex);
-    if (auto r = d->awaitVectors(); !r)
-        return r.error();
+    const auto lock =
+        d->lockForChange(params.whatIf ? nullptr : "record a retrieval (use a what-if retrieval)");
+    if (!lock)
+        return lock.error();
     Impl& s = *d;
     const bool needsQuery = params.mode != RetrievalMode::Recent;
     Result<std::vector<float>> unitQuery = s.unitQuery(queryEmbedding, model, params.mode);

@@ -227,6 +227,18 @@ std::optional<Diagnostic> MemoryStore::Impl::refuseWrite(const char* action) con
                          .arg(QLatin1String(action), path));
 }
 
+Result<std::unique_lock<std::mutex>> MemoryStore::Impl::lockForChange(const char* action)
+{
+    if (action) {
+        if (auto refused = refuseWrite(action))
+            return *refused;
+    }
+    std::unique_lock lock(mutex);
+    if (auto r = awaitVectors(); !r)
+        return r.error();
+    return lock;
+}
+
 Result<bool> MemoryStore::Impl::createSchema()
 {
     SqliteStatement hasMeta(db, "SELECT count(*) FROM sqlite_master WHERE name='meta'");
@@ -744,11 +756,9 @@ Result<int64_t> MemoryStore::add(MemoryRecord record, const ChangeContext& ctx)
 Result<std::vector<int64_t>> MemoryStore::addBatch(std::vector<MemoryRecord> records,
                                                    const ChangeContext& ctx)
 {
-    if (auto refused = d->refuseWrite("add memories"))
-        return *refused;
-    std::lock_guard lock(d->mutex);
-    if (auto r = d->awaitVectors(); !r)
-        return r.error();
+    const auto lock = d->lockForChange("add memories");
+    if (!lock)
+        return lock.error();
     const QString model = d->model;
     const int dim = d->dim;
     SqliteTransaction tx(d->db);

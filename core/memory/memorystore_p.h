@@ -40,6 +40,10 @@ struct MemoryStore::Impl {
     QString integrityProblem;
     /// An error when the store is read-only (what `action` cannot do), else nullopt.
     std::optional<Diagnostic> refuseWrite(const char* action) const;
+    /// The start of every change to the memories or their vectors: refuses `action` on a
+    /// read-only store (nothing is refused when `action` is null), then locks the mutex and
+    /// waits for the vectors (awaitVectors()). The mutex stays locked while the result lives.
+    Result<std::unique_lock<std::mutex>> lockForChange(const char* action);
     mutable SqliteDb db;
     QString model;
     int dim = 0;

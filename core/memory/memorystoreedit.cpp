@@ -10,11 +10,9 @@ namespace hako::memory {
 
 Result<MemoryRecord> MemoryStore::update(const MemoryRecord& record, const ChangeContext& ctx)
 {
-    if (auto refused = d->refuseWrite("change a memory"))
-        return *refused;
-    std::lock_guard lock(d->mutex);
-    if (auto r = d->awaitVectors(); !r)
-        return r.error();
+    const auto lock = d->lockForChange("change a memory");
+    if (!lock)
+        return lock.error();
     auto before = d->read(record.id, true);
     if (!before)
         return before.error();
@@ -52,11 +50,9 @@ Result<MemoryRecord> MemoryStore::update(const MemoryRecord& record, const Chang
 Result<int> MemoryStore::setState(const std::vector<int64_t>& ids, State state,
                                   const ChangeContext& ctx)
 {
-    if (auto refused = d->refuseWrite("change the state of memories"))
-        return *refused;
-    std::lock_guard lock(d->mutex);
-    if (auto r = d->awaitVectors(); !r)
-        return r.error();
+    const auto lock = d->lockForChange("change the state of memories");
+    if (!lock)
+        return lock.error();
     SqliteTransaction tx(d->db);
     std::vector<MemoryRecord> changed;
     for (int64_t id : ids) {
@@ -139,11 +135,9 @@ Result<int64_t> MemoryStore::merge(const std::vector<int64_t>& ids, MemoryRecord
 {
     if (ids.empty())
         return makeError(QStringLiteral("nothing to merge"));
-    if (auto refused = d->refuseWrite("merge memories"))
-        return *refused;
-    std::lock_guard lock(d->mutex);
-    if (auto r = d->awaitVectors(); !r)
-        return r.error();
+    const auto lock = d->lockForChange("merge memories");
+    if (!lock)
+        return lock.error();
     SqliteTransaction tx(d->db);
     merged.evidence = ids;
     auto id = d->insert(merged);

@@ -118,6 +118,19 @@ public:
         if (wire != wanted)
             throw Bad("wrong wire type");
     }
+    // The bytes of a length-delimited field (a string or a nested message) whose key said
+    // `wire`.
+    std::string_view len(int wire)
+    {
+        expect(wire, Len);
+        return bytes();
+    }
+    // The UTF-8 string of a length-delimited field whose key said `wire`.
+    std::string lenString(int wire)
+    {
+        expect(wire, Len);
+        return string();
+    }
 
 private:
     const char* m_p;
@@ -125,106 +138,101 @@ private:
     int m_depth;
 };
 
+// Walks the fields of one message at nesting `depth`: onField(reader, field, wire) reads the
+// fields it knows and returns true; any other field is skipped, as protobuf wants unknown fields
+// to be (a newer sender may add some).
+template <typename OnField> void forEachField(std::string_view data, int depth, OnField&& onField)
+{
+    Reader r(data, depth);
+    uint32_t field;
+    int wire;
+    while (r.next(field, wire)) {
+        if (!onField(r, field, wire))
+            r.skip(wire);
+    }
+}
+
+// Calls onBytes(bytes) for each occurrence of the repeated length-delimited field `wanted`.
+template <typename OnBytes>
+void forEachLen(std::string_view data, int depth, uint32_t wanted, OnBytes&& onBytes)
+{
+    forEachField(data, depth, [&](Reader& r, uint32_t field, int wire) {
+        if (field != wanted)
+            return false;
+        onBytes(r.len(wire));
+        return true;
+    });
+}
+
 Attributes anyValue(std::string_view data, int depth);
 
 void keyValue(std::string_view data, int depth, AttributesBuilder& into)
 {
-    Reader r(data, depth);
     std::string key;
     Attributes value;
-    uint32_t field;
-    int wire;
-    while (r.next(field, wire)) {
-        if (field == 1) {
-            r.expect(wire, Len);
-            key = r.string();
-        } else if (field == 2) {
-            r.expect(wire, Len);
-            value = anyValue(r.bytes(), depth + 1);
-        } else {
-            r.skip(wire);
-        }
-    }
+    forEachField(data, depth, [&](Reader& r, uint32_t field, int wire) {
+        if (field == 1)
+            key = r.lenString(wire);
+        else if (field == 2)
+            value = anyValue(r.len(wire), depth + 1);
+        else
+            return false;
+        return true;
+    });
     into.set(std::move(key), std::move(value));
 }
 
 Attributes anyValue(std::string_view data, int depth)
 {
-    Reader r(data, depth);
     Attributes out;
-    uint32_t field;
-    int wire;
-    while (r.next(field, wire)) {
+    forEachField(data, depth, [&](Reader& r, uint32_t field, int wire) {
         switch (field) {
         case 1:
-            r.expect(wire, Len);
-            out = r.string();
-            break;
+            out = r.lenString(wire);
+            return true;
         case 2:
             r.expect(wire, Varint);
             out = r.varint() != 0;
-            break;
+            return true;
         case 3:
             r.expect(wire, Varint);
             out = int64_t(r.varint());
-            break;
+            return true;
         case 4: {
             r.expect(wire, Fixed64);
             const uint64_t bits = r.fixed64();
             double d;
             std::memcpy(&d, &bits, 8);
             out = d;
-            break;
+            return true;
         }
-        case 5: {
-            r.expect(wire, Len);
-            Reader a(r.bytes(), depth + 1);
+        case 5:
             out = Attributes::array();
-            uint32_t f;
-            int w;
-            while (a.next(f, w)) {
-                if (f == 1) {
-                    a.expect(w, Len);
-                    out.push_back(anyValue(a.bytes(), depth + 2));
-                } else {
-                    a.skip(w);
-                }
-            }
-            break;
-        }
+            forEachLen(r.len(wire), depth + 1, 1, [&](std::string_view element) {
+                out.push_back(anyValue(element, depth + 2));
+            });
+            return true;
         case 6: {
-            r.expect(wire, Len);
-            Reader k(r.bytes(), depth + 1);
             AttributesBuilder members;
-            uint32_t f;
-            int w;
-            while (k.next(f, w)) {
-                if (f == 1) {
-                    k.expect(w, Len);
-                    keyValue(k.bytes(), depth + 2, members);
-                } else {
-                    k.skip(w);
-                }
-            }
+            forEachLen(r.len(wire), depth + 1, 1,
+                       [&](std::string_view member) { keyValue(member, depth + 2, members); });
             out = members.take();
-            break;
+            return true;
         }
         case 7: {
-            r.expect(wire, Len);
-            const std::string_view b = r.bytes();
+            const std::string_view b = r.len(wire);
             out = QByteArray(b.data(), qsizetype(b.size())).toBase64().toStdString();
-            break;
+            return true;
         }
         default:
-            r.skip(wire);
+            return false;
         }
-    }
+    });
     return out;
 }
 
-std::string id(Reader& r, size_t size, const char* what)
+std::string id(std::string_view b, size_t size, const char* what)
 {
-    const std::string_view b = r.bytes();
     if (b.empty())
         return {};
     if (b.size() != size)
@@ -232,100 +240,139 @@ std::string id(Reader& r, size_t size, const char* what)
     return toHex(b);
 }
 
+SpanEvent spanEvent(std::string_view data)
+{
+    SpanEvent event;
+    AttributesBuilder eventAttributes;
+    forEachField(data, 4, [&](Reader& e, uint32_t f, int w) {
+        if (f == 1) {
+            e.expect(w, Fixed64);
+            event.timeNanos = int64_t(e.fixed64());
+        } else if (f == 2) {
+            event.name = e.lenString(w);
+        } else if (f == 3) {
+            keyValue(e.len(w), 5, eventAttributes);
+        } else {
+            return false;
+        }
+        return true;
+    });
+    event.attributes = eventAttributes.take();
+    return event;
+}
+
 void span(std::string_view data, const std::shared_ptr<const SpanResource>& resource,
           std::vector<Span>& out)
 {
-    Reader r(data, 3);
     Span s;
     AttributesBuilder attributes;
-    uint32_t field;
-    int wire;
-    while (r.next(field, wire)) {
+    forEachField(data, 3, [&](Reader& r, uint32_t field, int wire) {
         switch (field) {
         case 1:
-            r.expect(wire, Len);
-            s.traceId = id(r, 16, "trace_id");
-            break;
+            s.traceId = id(r.len(wire), 16, "trace_id");
+            return true;
         case 2:
-            r.expect(wire, Len);
-            s.spanId = id(r, 8, "span_id");
-            break;
+            s.spanId = id(r.len(wire), 8, "span_id");
+            return true;
         case 4:
-            r.expect(wire, Len);
-            s.parentSpanId = id(r, 8, "parent_span_id");
-            break;
+            s.parentSpanId = id(r.len(wire), 8, "parent_span_id");
+            return true;
         case 5:
-            r.expect(wire, Len);
-            s.name = r.string();
-            break;
+            s.name = r.lenString(wire);
+            return true;
         case 6:
             r.expect(wire, Varint);
             s.kind = int(r.varint() & 0xFF);
-            break;
+            return true;
         case 7:
             r.expect(wire, Fixed64);
             s.startNanos = int64_t(r.fixed64());
-            break;
+            return true;
         case 8:
             r.expect(wire, Fixed64);
             s.endNanos = int64_t(r.fixed64());
-            break;
+            return true;
         case 9:
-            r.expect(wire, Len);
-            keyValue(r.bytes(), 4, attributes);
-            break;
-        case 11: {
-            r.expect(wire, Len);
-            Reader e(r.bytes(), 4);
-            SpanEvent event;
-            AttributesBuilder eventAttributes;
-            uint32_t f;
-            int w;
-            while (e.next(f, w)) {
-                if (f == 1) {
-                    e.expect(w, Fixed64);
-                    event.timeNanos = int64_t(e.fixed64());
-                } else if (f == 2) {
-                    e.expect(w, Len);
-                    event.name = e.string();
-                } else if (f == 3) {
-                    e.expect(w, Len);
-                    keyValue(e.bytes(), 5, eventAttributes);
-                } else {
-                    e.skip(w);
-                }
-            }
-            event.attributes = eventAttributes.take();
-            s.events.push_back(std::move(event));
-            break;
-        }
-        case 15: {
-            r.expect(wire, Len);
-            Reader st(r.bytes(), 4);
-            uint32_t f;
-            int w;
-            while (st.next(f, w)) {
+            keyValue(r.len(wire), 4, attributes);
+            return true;
+        case 11:
+            s.events.push_back(spanEvent(r.len(wire)));
+            return true;
+        case 15:
+            forEachField(r.len(wire), 4, [&](Reader& st, uint32_t f, int w) {
                 if (f == 2) {
-                    st.expect(w, Len);
-                    s.statusMessage = st.string();
+                    s.statusMessage = st.lenString(w);
                 } else if (f == 3) {
                     st.expect(w, Varint);
                     s.statusCode = int(st.varint() & 0xFF);
                 } else {
-                    st.skip(w);
+                    return false;
                 }
-            }
-            break;
-        }
+                return true;
+            });
+            return true;
         default:
-            r.skip(wire);
+            return false;
         }
-    }
+    });
     if (s.traceId.empty() || s.spanId.empty())
         throw Bad("a span without trace_id or span_id");
     s.attributes = attributes.take();
     s.resource = resource;
     out.push_back(std::move(s));
+}
+
+// One ScopeSpans: its scope's name and version join the resource's attributes; its spans are
+// decoded once the whole message is read, so each sees the scope even if it came after them.
+void scopeSpans(std::string_view data, const Attributes& resourceAttributes,
+                std::vector<Span>& spans)
+{
+    auto resource = std::make_shared<SpanResource>();
+    resource->attributes = resourceAttributes;
+    std::vector<std::string_view> spanBytes;
+    forEachField(data, 2, [&](Reader& ss, uint32_t g, int x) {
+        if (g == 1) {
+            forEachField(ss.len(x), 3, [&](Reader& sc, uint32_t h, int y) {
+                if (h == 1)
+                    resource->scopeName = sc.lenString(y);
+                else if (h == 2)
+                    resource->scopeVersion = sc.lenString(y);
+                else
+                    return false;
+                return true;
+            });
+        } else if (g == 2) {
+            spanBytes.push_back(ss.len(x));
+        } else {
+            return false;
+        }
+        return true;
+    });
+    std::shared_ptr<const SpanResource> shared = resource;
+    for (std::string_view sb : spanBytes)
+        span(sb, shared, spans);
+}
+
+// One ResourceSpans: the resource's attributes are read first, wherever they stand, and given
+// to every scope.
+void resourceSpans(std::string_view data, std::vector<Span>& spans)
+{
+    AttributesBuilder resourceBuilder;
+    std::vector<std::string_view> scopes;
+    forEachField(data, 1, [&](Reader& rs, uint32_t f, int w) {
+        if (f == 1) {
+            forEachLen(rs.len(w), 2, 1,
+                       [&](std::string_view kv) { keyValue(kv, 3, resourceBuilder); });
+        } else if (f == 2) {
+            scopes.push_back(rs.len(w));
+        } else {
+            return false;
+        }
+        return true;
+    });
+    const Attributes resourceAttributes = resourceBuilder.take();
+    for (std::string_view scopeBytes : scopes)
+        scopeSpans(scopeBytes, resourceAttributes, spans);
 }
 
 // --- encoding ---------------------------------------------------------------------------
@@ -408,78 +455,7 @@ Result<std::vector<Span>> decodeOtlpProtobuf(std::string_view bytes)
 {
     std::vector<Span> spans;
     try {
-        Reader req(bytes, 0);
-        uint32_t field;
-        int wire;
-        while (req.next(field, wire)) {
-            if (field != 1) {
-                req.skip(wire);
-                continue;
-            }
-            req.expect(wire, Len);
-            Reader rs(req.bytes(), 1);
-            AttributesBuilder resourceBuilder;
-            std::vector<std::string_view> scopes;
-            uint32_t f;
-            int w;
-            while (rs.next(f, w)) {
-                if (f == 1) {
-                    rs.expect(w, Len);
-                    Reader res(rs.bytes(), 2);
-                    uint32_t g;
-                    int x;
-                    while (res.next(g, x)) {
-                        if (g == 1) {
-                            res.expect(x, Len);
-                            keyValue(res.bytes(), 3, resourceBuilder);
-                        } else {
-                            res.skip(x);
-                        }
-                    }
-                } else if (f == 2) {
-                    rs.expect(w, Len);
-                    scopes.push_back(rs.bytes());
-                } else {
-                    rs.skip(w);
-                }
-            }
-            const Attributes resourceAttributes = resourceBuilder.take();
-            for (std::string_view scopeBytes : scopes) {
-                auto resource = std::make_shared<SpanResource>();
-                resource->attributes = resourceAttributes;
-                Reader ss(scopeBytes, 2);
-                std::vector<std::string_view> spanBytes;
-                uint32_t g;
-                int x;
-                while (ss.next(g, x)) {
-                    if (g == 1) {
-                        ss.expect(x, Len);
-                        Reader sc(ss.bytes(), 3);
-                        uint32_t h;
-                        int y;
-                        while (sc.next(h, y)) {
-                            if (h == 1) {
-                                sc.expect(y, Len);
-                                resource->scopeName = sc.string();
-                            } else if (h == 2) {
-                                sc.expect(y, Len);
-                                resource->scopeVersion = sc.string();
-                            } else {
-                                sc.skip(y);
-                            }
-                        }
-                    } else if (g == 2) {
-                        ss.expect(x, Len);
-                        spanBytes.push_back(ss.bytes());
-                    } else {
-                        ss.skip(x);
-                    }
-                }
-                std::shared_ptr<const SpanResource> shared = resource;
-                for (std::string_view sb : spanBytes)
-                    span(sb, shared, spans);
-            }
-        }
+        forEachLen(bytes, 0, 1, [&](std::string_view rs) { resourceSpans(rs, spans); });
     } catch (const Bad& e) {
         return makeError(
             QStringLiteral("malformed OTLP/protobuf: %1").arg(QString::fromUtf8(e.what())));

@@ -1,7 +1,7 @@
 #include "core/promptlog/logsalvage.h"
 
 #include "core/promptlog/logbackend_p.h"
-#include "core/promptlog/sqlshared_p.h"
+#include "core/promptlog/sqlitestatement_p.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -18,59 +18,25 @@ namespace hako::promptlog {
 
 namespace {
 
-// One prepared statement over the damaged file, read as a SqlRow.
-class Reader : public SqlRow {
-public:
-    Reader(sqlite3* db, const QString& sql)
-    {
-        const QByteArray s = sql.toUtf8();
-        if (sqlite3_prepare_v2(db, s.constData(), int(s.size()), &m_stmt, nullptr) != SQLITE_OK)
-            m_stmt = nullptr;
-    }
-    ~Reader() override { sqlite3_finalize(m_stmt); }
-    Reader(const Reader&) = delete;
-    Reader& operator=(const Reader&) = delete;
-
-    bool valid() const { return m_stmt; }
-    // The row of `id`: true with a row, false with none; `failed` when it could not be read.
-    bool rowOf(int64_t id)
-    {
-        sqlite3_reset(m_stmt);
-        sqlite3_bind_int64(m_stmt, 1, id);
-        m_rc = sqlite3_step(m_stmt);
-        return m_rc == SQLITE_ROW;
-    }
-    bool step()
-    {
-        m_rc = sqlite3_step(m_stmt);
-        return m_rc == SQLITE_ROW;
-    }
-    bool failed() const { return m_rc != SQLITE_ROW && m_rc != SQLITE_DONE; }
-
-    bool isNull(int col) const override { return sqlite3_column_type(m_stmt, col) == SQLITE_NULL; }
-    int64_t int64(int col) const override { return sqlite3_column_int64(m_stmt, col); }
-    double real(int col) const override { return sqlite3_column_double(m_stmt, col); }
-    QString text(int col) const override
-    {
-        const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, col));
-        return p ? QString::fromUtf8(p, sqlite3_column_bytes(m_stmt, col)) : QString();
-    }
-
-private:
-    sqlite3_stmt* m_stmt = nullptr;
-    int m_rc = SQLITE_OK;
-};
+// The row of call `id` in `s` (a statement taking the id as ?1): true with a row, false with
+// none; s.failed() when it could not be read.
+bool rowOf(SqliteStatement& s, int64_t id)
+{
+    s.reset();
+    s.bind(1, id);
+    return s.step();
+}
 
 // The highest call number in the file. max(id) reads the rightmost page only; when that one is
 // damaged, a scan gives the highest it reaches.
 std::optional<int64_t> lastCallId(sqlite3* db)
 {
     {
-        Reader max(db, QStringLiteral("SELECT max(id) FROM calls"));
+        SqliteStatement max(db, QStringLiteral("SELECT max(id) FROM calls"));
         if (max.valid() && max.step() && !max.isNull(0))
             return max.int64(0);
     }
-    Reader scan(db, QStringLiteral("SELECT id FROM calls"));
+    SqliteStatement scan(db, QStringLiteral("SELECT id FROM calls"));
     if (!scan.valid())
         return std::nullopt;
     std::optional<int64_t> last;
@@ -158,11 +124,8 @@ Result<SalvageReport> LogSalvage::salvage(const QString& damaged, const QString&
     if (!last)
         return makeError(QStringLiteral("no call of %1 can be read (%2)")
                              .arg(damaged, QString::fromUtf8(sqlite3_errmsg(db.get()))));
-    Reader whole(db.get(), QStringLiteral("SELECT ") + callColumns(true) +
-                               QStringLiteral(" FROM calls c LEFT JOIN call_content t ON "
-                                              "t.id = c.id WHERE c.id = ?1"));
-    Reader bare(db.get(), QStringLiteral("SELECT ") + callColumns(false) +
-                              QStringLiteral(" FROM calls c WHERE c.id = ?1"));
+    SqliteStatement whole(db.get(), callSelect(true) + QStringLiteral(" WHERE c.id = ?1"));
+    SqliteStatement bare(db.get(), callSelect(false) + QStringLiteral(" WHERE c.id = ?1"));
     if (!whole.valid() || !bare.valid())
         return makeError(QStringLiteral("%1 is not a prompt log of this version (%2)")
                              .arg(damaged, QString::fromUtf8(sqlite3_errmsg(db.get()))));
@@ -181,11 +144,11 @@ Result<SalvageReport> LogSalvage::salvage(const QString& damaged, const QString&
     };
     // Call by call: a damaged page of the table costs the calls on it, not those after it.
     for (int64_t id = 1; id <= *last; ++id) {
-        if (whole.rowOf(id)) {
+        if (rowOf(whole, id)) {
             batch.push_back(decodeCall(whole, true));
         } else if (!whole.failed()) {
             continue; // no call of that number (deleted)
-        } else if (bare.rowOf(id)) {
+        } else if (rowOf(bare, id)) {
             batch.push_back(decodeCall(bare, false));
             ++report.withoutContent;
         } else {

@@ -9,6 +9,8 @@
 #include <QJsonObject>
 #include <QUrl>
 
+#include "core/libpq/libpqloader.h"
+
 #include <libpq-fe.h>
 
 #include <cerrno>
@@ -165,6 +167,10 @@ public:
             return true;
         disconnect();
         const QByteArray url = m_url.toUtf8();
+        // libpq is loaded now, not at start-up (core/libpq/libpqloader.h).
+        if (QString missing; !loadLibpq(&missing))
+            return makeError(QStringLiteral("cannot connect to the prompt log %1: %2")
+                                 .arg(displayUrl(), missing));
         // The URL's own settings win, but a dead server must not hang a writer for minutes.
         // tcp_user_timeout and keepalives find a peer gone from the network; a server that is
         // there but does not answer (stopped, overloaded) is bounded by kStatementTimeoutMs.
@@ -264,10 +270,7 @@ public:
         if (auto c = connect(); !c)
             return c.error();
         const SqlWhere where = buildWhere(filter, Dialect::Postgres);
-        QString sql =
-            QStringLiteral("SELECT ") + callColumns(withContent) + QStringLiteral(" FROM calls c");
-        if (withContent)
-            sql += QStringLiteral(" LEFT JOIN call_content t ON t.id = c.id");
+        QString sql = callSelect(withContent);
         sql += where.clause + orderAndLimit(filter, Dialect::Postgres);
         Result_ res = query(sql.toUtf8(), binds(where.binds));
         if (PQresultStatus(res.get()) != PGRES_TUPLES_OK)
@@ -311,11 +314,7 @@ public:
     {
         if (auto c = connect(); !c)
             return c.error();
-        Result_ res = query(QStringLiteral("SELECT tag, count(*) AS n FROM call_tags GROUP BY tag "
-                                           "ORDER BY n DESC, tag LIMIT %1")
-                                .arg(std::max(limit, 1))
-                                .toUtf8(),
-                            {});
+        Result_ res = query(tagCountsSql(limit).toUtf8(), {});
         if (PQresultStatus(res.get()) != PGRES_TUPLES_OK)
             return error(QStringLiteral("read"), res.get());
         QList<QPair<QString, int64_t>> out;
@@ -330,37 +329,15 @@ public:
     {
         if (auto c = connect(); !c)
             return c.error();
-        const QString base = QStringLiteral("SELECT ") + callColumns(true) +
-                             QStringLiteral(" FROM calls c LEFT JOIN call_content t ON "
-                                            "t.id = c.id WHERE ");
         QList<CallRecord> out;
-        auto run = [&](const QString& where, const QByteArray& value) -> Result<bool> {
-            Result_ res = query((base + where).toUtf8(), {value});
+        for (const SqlLookup& lookup : findLookups(idOrUid, Dialect::Postgres)) {
+            Result_ res = query(lookup.sql.toUtf8(), binds({lookup.value}));
             if (PQresultStatus(res.get()) != PGRES_TUPLES_OK)
                 return error(QStringLiteral("read"), res.get());
             for (int i = 0; i < PQntuples(res.get()); ++i)
                 out.append(decodeCall(PgRow(res.get(), i), true));
-            return true;
-        };
-        bool numeric = false;
-        idOrUid.toLongLong(&numeric);
-        if (numeric) {
-            if (auto r = run(QStringLiteral("c.id = $1::bigint"), idOrUid.toUtf8()); !r)
-                return r.error();
-        }
-        if (out.isEmpty()) {
-            if (auto r = run(QStringLiteral("c.uid = $1"), idOrUid.toUtf8()); !r)
-                return r.error();
-        }
-        if (out.isEmpty() && idOrUid.size() >= 8) {
-            QString prefix = idOrUid;
-            prefix.replace(QLatin1Char('\\'), QLatin1String("\\\\"))
-                .replace(QLatin1Char('%'), QLatin1String("\\%"))
-                .replace(QLatin1Char('_'), QLatin1String("\\_"));
-            if (auto r = run(QStringLiteral("c.uid LIKE $1 ESCAPE '\\' LIMIT 2"),
-                             (prefix + QLatin1Char('%')).toUtf8());
-                !r)
-                return r.error();
+            if (!out.isEmpty())
+                break;
         }
         return out;
     }
@@ -370,24 +347,7 @@ public:
         if (auto c = connect(); !c)
             return c.error();
         const SqlWhere where = buildWhere(filter, Dialect::Postgres);
-        QString key;
-        QString join;
-        switch (group) {
-        case StatsGroup::Prompt:
-        case StatsGroup::Model:
-        case StatsGroup::Version:
-        case StatsGroup::Program:
-            key = groupKeySql(group);
-            break;
-        case StatsGroup::Day:
-            key = QStringLiteral("to_char(to_timestamp(c.started_at / 1000.0) AT TIME ZONE 'UTC', "
-                                 "'YYYY-MM-DD')");
-            break;
-        case StatsGroup::Tag:
-            key = QStringLiteral("coalesce(g.tag, '')");
-            join = QStringLiteral(" LEFT JOIN call_tags g ON g.call_id = c.id");
-            break;
-        }
+        const SqlGroupBy by = groupBySql(group, Dialect::Postgres);
         const QString sql =
             QStringLiteral(
                 "SELECT %1 AS k, count(*), count(*) FILTER (WHERE c.status = 'ok'), "
@@ -396,7 +356,7 @@ public:
                 "percentile_disc(0.95) WITHIN GROUP (ORDER BY c.latency_ms), "
                 "(array_agg((%4)::text ORDER BY c.started_at DESC, c.id DESC))[1] FROM calls c%2%3 "
                 "GROUP BY k")
-                .arg(key, join, where.clause, groupNameSql(group));
+                .arg(by.key, by.join, where.clause, groupNameSql(group));
         Result_ res = query(sql.toUtf8(), binds(where.binds));
         if (PQresultStatus(res.get()) != PGRES_TUPLES_OK)
             return error(QStringLiteral("read"), res.get());
@@ -580,11 +540,7 @@ private:
             return error(QStringLiteral("read"), res.get());
         const int version = PQntuples(res.get()) ? PgRow(res.get(), 0).text(0).toInt() : 0;
         if (version > kSchemaVersion)
-            return makeError(QStringLiteral("the prompt log %1 has schema version %2, written by "
-                                            "a newer Hako (this one knows up to %3)")
-                                 .arg(displayUrl())
-                                 .arg(version)
-                                 .arg(kSchemaVersion));
+            return newerSchemaError(displayUrl(), version);
         for (int step = version; step < kSchemaVersion; ++step) {
             Result_ r = execAll(kMigrations[step]);
             if (PQresultStatus(r.get()) != PGRES_COMMAND_OK)

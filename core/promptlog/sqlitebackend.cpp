@@ -2,6 +2,7 @@
 // the bulky content in its own table so that scans for the monitor read narrow rows, and an
 // FTS5 trigram index over the searchable text.
 #include "core/promptlog/logbackend_p.h"
+#include "core/promptlog/sqlitestatement_p.h"
 #include "core/promptlog/sqlshared_p.h"
 #include "core/util/outputfile.h"
 
@@ -92,88 +93,6 @@ CREATE INDEX calls_stats ON calls(started_at, prompt_id, prompt, program_name, m
 constexpr int kSteps = int(sizeof(kMigrations) / sizeof(kMigrations[0]));
 static_assert(kSteps == kSchemaVersion);
 
-class Statement : public SqlRow {
-public:
-    Statement(sqlite3* db, const QString& sql) : m_db(db)
-    {
-        const QByteArray s = sql.toUtf8();
-        if (sqlite3_prepare_v2(db, s.constData(), int(s.size()), &m_stmt, nullptr) != SQLITE_OK)
-            m_stmt = nullptr;
-    }
-    ~Statement() override { sqlite3_finalize(m_stmt); }
-    Statement(const Statement&) = delete;
-    Statement& operator=(const Statement&) = delete;
-
-    bool valid() const { return m_stmt; }
-    void reset()
-    {
-        sqlite3_reset(m_stmt);
-        sqlite3_clear_bindings(m_stmt);
-    }
-    void bind(int i, int64_t v) { sqlite3_bind_int64(m_stmt, i, v); }
-    void bind(int i, const QByteArray& utf8)
-    {
-        sqlite3_bind_text(m_stmt, i, utf8.constData(), int(utf8.size()), SQLITE_TRANSIENT);
-    }
-    void bind(int i, const QString& v) { bind(i, v.toUtf8()); }
-    void bindOpt(int i, const std::optional<int64_t>& v)
-    {
-        if (v)
-            bind(i, *v);
-        else
-            sqlite3_bind_null(m_stmt, i);
-    }
-    void bindOpt(int i, const std::optional<double>& v)
-    {
-        if (v)
-            sqlite3_bind_double(m_stmt, i, *v);
-        else
-            sqlite3_bind_null(m_stmt, i);
-    }
-    void bindAll(const std::vector<SqlValue>& values)
-    {
-        for (size_t i = 0; i < values.size(); ++i) {
-            if (const auto* n = std::get_if<int64_t>(&values[i]))
-                bind(int(i) + 1, *n);
-            else
-                bind(int(i) + 1, std::get<QString>(values[i]));
-        }
-    }
-    /// A row is ready; false when done or failed (see failed()).
-    bool step()
-    {
-        m_rc = sqlite3_step(m_stmt);
-        return m_rc == SQLITE_ROW;
-    }
-    bool run()
-    {
-        step();
-        const bool ok = m_rc == SQLITE_DONE || m_rc == SQLITE_ROW;
-        sqlite3_reset(m_stmt);
-        return ok;
-    }
-    bool failed() const { return m_rc != SQLITE_ROW && m_rc != SQLITE_DONE; }
-
-    bool isNull(int col) const override { return sqlite3_column_type(m_stmt, col) == SQLITE_NULL; }
-    int64_t int64(int col) const override { return sqlite3_column_int64(m_stmt, col); }
-    double real(int col) const override { return sqlite3_column_double(m_stmt, col); }
-    QString text(int col) const override
-    {
-        const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, col));
-        return p ? QString::fromUtf8(p, sqlite3_column_bytes(m_stmt, col)) : QString();
-    }
-    QByteArray raw(int col) const
-    {
-        const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, col));
-        return p ? QByteArray::fromRawData(p, sqlite3_column_bytes(m_stmt, col)) : QByteArray();
-    }
-
-private:
-    sqlite3* m_db;
-    sqlite3_stmt* m_stmt = nullptr;
-    int m_rc = SQLITE_OK;
-};
-
 // The tags column (a JSON array of strings) as UTF-8 strings, without a JSON parser for the
 // usual tags that need no escapes.
 void splitTags(const QByteArray& json, QList<QByteArray>& out)
@@ -225,7 +144,7 @@ struct StatsScan {
                         .arg(binds.size() + 1)
                         .arg(binds.size() + 2);
         }
-        Statement s(db, text);
+        SqliteStatement s(db, text);
         if (!s.valid())
             return false;
         s.bindAll(binds);
@@ -387,7 +306,7 @@ public:
         if (std::optional<Diagnostic> damaged = damageBeforeWriting())
             return *damaged;
         if (!m_insertCall) {
-            m_insertCall = std::make_unique<Statement>(
+            m_insertCall = std::make_unique<SqliteStatement>(
                 m_db, QStringLiteral(
                           "INSERT OR IGNORE INTO calls(uid, run_id, program_path, program_hash, "
                           "prompt, src_file, src_line, src_column, src_end_line, src_end_column, "
@@ -397,12 +316,12 @@ public:
                           "program_name, version, origin) VALUES (?1, ?2, ?3, ?4, "
                           "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
                           "?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)"));
-            m_insertContent = std::make_unique<Statement>(
+            m_insertContent = std::make_unique<SqliteStatement>(
                 m_db, QStringLiteral("INSERT INTO call_content(id, parameters, messages, reply, "
                                      "tool_calls, inputs) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"));
-            m_insertFts = std::make_unique<Statement>(
+            m_insertFts = std::make_unique<SqliteStatement>(
                 m_db, QStringLiteral("INSERT INTO call_fts(rowid, body) VALUES (?1, ?2)"));
-            m_insertTag = std::make_unique<Statement>(
+            m_insertTag = std::make_unique<SqliteStatement>(
                 m_db,
                 QStringLiteral("INSERT OR IGNORE INTO call_tags(tag, call_id) VALUES (?1, ?2)"));
             if (!m_insertCall->valid() || !m_insertContent->valid() || !m_insertFts->valid() ||
@@ -413,7 +332,7 @@ public:
             return error(QStringLiteral("write"));
         int64_t added = 0;
         for (const CallRecord& r : calls) {
-            Statement& s = *m_insertCall;
+            SqliteStatement& s = *m_insertCall;
             s.reset();
             s.bind(1, r.uid);
             s.bind(2, r.runId);
@@ -452,7 +371,7 @@ public:
                 continue; // already stored (an import of calls this log has)
             const int64_t id = sqlite3_last_insert_rowid(m_db);
             ++added;
-            Statement& c = *m_insertContent;
+            SqliteStatement& c = *m_insertContent;
             c.reset();
             c.bind(1, id);
             c.bind(2, jsonText(r.parameters));
@@ -490,10 +409,7 @@ public:
             return c.error();
         const SqlWhere where =
             buildWhere(filter, Dialect::Sqlite, 1, shortTermMatcher(), candidateCounter());
-        QString sql =
-            QStringLiteral("SELECT ") + callColumns(withContent) + QStringLiteral(" FROM calls c");
-        if (withContent)
-            sql += QStringLiteral(" LEFT JOIN call_content t ON t.id = c.id");
+        QString sql = callSelect(withContent);
         if (filter.offset > 0) {
             // Deep in the table (the monitor's pages): skip the rows in the ordering index
             // alone, then read the page's rows.
@@ -506,7 +422,7 @@ public:
         } else {
             sql += where.clause + orderAndLimit(filter, Dialect::Sqlite);
         }
-        Statement s(m_db, sql);
+        SqliteStatement s(m_db, sql);
         if (!s.valid())
             return error(QStringLiteral("read"));
         s.bindAll(where.binds);
@@ -524,7 +440,7 @@ public:
             return c.error();
         const SqlWhere where =
             buildWhere(filter, Dialect::Sqlite, 1, shortTermMatcher(), candidateCounter());
-        Statement s(m_db, QStringLiteral("SELECT count(*) FROM calls c") + where.clause);
+        SqliteStatement s(m_db, QStringLiteral("SELECT count(*) FROM calls c") + where.clause);
         if (!s.valid())
             return error(QStringLiteral("read"));
         s.bindAll(where.binds);
@@ -540,7 +456,7 @@ public:
             return c.error();
         const SqlWhere where = buildWhere(seriesFilter(filter, range), Dialect::Sqlite, 1,
                                           shortTermMatcher(), candidateCounter());
-        Statement s(m_db, seriesSql(group, where.clause, range, Dialect::Sqlite));
+        SqliteStatement s(m_db, seriesSql(group, where.clause, range, Dialect::Sqlite));
         if (!s.valid())
             return error(QStringLiteral("read"));
         s.bindAll(where.binds);
@@ -556,9 +472,7 @@ public:
     {
         if (auto c = connect(); !c)
             return c.error();
-        Statement s(m_db, QStringLiteral("SELECT tag, count(*) AS n FROM call_tags GROUP BY tag "
-                                         "ORDER BY n DESC, tag LIMIT %1")
-                              .arg(std::max(limit, 1)));
+        SqliteStatement s(m_db, tagCountsSql(limit));
         if (!s.valid())
             return error(QStringLiteral("read"));
         QList<QPair<QString, int64_t>> out;
@@ -573,32 +487,18 @@ public:
     {
         if (auto c = connect(); !c)
             return c.error();
-        const QString base = QStringLiteral("SELECT ") + callColumns(true) +
-                             QStringLiteral(" FROM calls c LEFT JOIN call_content t ON "
-                                            "t.id = c.id WHERE ");
-        bool numeric = false;
-        const int64_t id = idOrUid.toLongLong(&numeric);
         QList<CallRecord> out;
-        auto run = [&](const QString& where, auto value) -> bool {
-            Statement s(m_db, base + where);
+        for (const SqlLookup& lookup : findLookups(idOrUid, Dialect::Sqlite)) {
+            SqliteStatement s(m_db, lookup.sql);
             if (!s.valid())
-                return false;
-            s.bind(1, value);
+                return error(QStringLiteral("read"));
+            s.bindAll({lookup.value});
             while (s.step())
                 out.append(decodeCall(s, true));
-            return !s.failed();
-        };
-        if (numeric && !run(QStringLiteral("c.id = ?1"), id))
-            return error(QStringLiteral("read"));
-        if (out.isEmpty() && !run(QStringLiteral("c.uid = ?1"), idOrUid))
-            return error(QStringLiteral("read"));
-        if (out.isEmpty() && idOrUid.size() >= 8) {
-            QString prefix = idOrUid;
-            prefix.replace(QLatin1Char('['), QLatin1String("[[]"))
-                .replace(QLatin1Char('*'), QLatin1String("[*]"))
-                .replace(QLatin1Char('?'), QLatin1String("[?]"));
-            if (!run(QStringLiteral("c.uid GLOB ?1 LIMIT 2"), prefix + QLatin1Char('*')))
+            if (s.failed())
                 return error(QStringLiteral("read"));
+            if (!out.isEmpty())
+                break;
         }
         return out;
     }
@@ -631,8 +531,8 @@ public:
         constexpr int64_t kParallelFrom = 5000; // calls; below, a thread costs more than it saves
         std::vector<std::pair<int64_t, int64_t>> slices;
         {
-            Statement range(m_db, QStringLiteral("SELECT min(started_at), max(started_at), "
-                                                 "max(id) - min(id) FROM calls"));
+            SqliteStatement range(m_db, QStringLiteral("SELECT min(started_at), max(started_at), "
+                                                       "max(id) - min(id) FROM calls"));
             const int threads = std::clamp(int(std::thread::hardware_concurrency()), 1, 4);
             if (range.step() && !range.isNull(0) && range.int64(2) >= kParallelFrom &&
                 threads > 1) {
@@ -715,7 +615,7 @@ public:
             return c.error();
         QStringList problems;
         {
-            Statement s(m_db, QStringLiteral("PRAGMA integrity_check"));
+            SqliteStatement s(m_db, QStringLiteral("PRAGMA integrity_check"));
             while (s.step())
                 problems.append(s.text(0));
             if (s.failed())
@@ -748,7 +648,8 @@ private:
     {
         return [this](const QString& term) -> std::optional<QString> {
             constexpr int kMaxTrigrams = 2000;
-            Statement s(m_db, QStringLiteral("SELECT term FROM call_fts_terms WHERE term >= ?1 "
+            SqliteStatement s(m_db,
+                              QStringLiteral("SELECT term FROM call_fts_terms WHERE term >= ?1 "
                                              "AND term < ?2 LIMIT %1")
                                   .arg(kMaxTrigrams + 1));
             if (!s.valid())
@@ -772,8 +673,8 @@ private:
     CandidateCount candidateCounter()
     {
         return [this](const QString& match) -> int64_t {
-            Statement s(m_db,
-                        QStringLiteral("SELECT count(*) FROM call_fts WHERE call_fts MATCH ?1"));
+            SqliteStatement s(
+                m_db, QStringLiteral("SELECT count(*) FROM call_fts WHERE call_fts MATCH ?1"));
             s.bind(1, match);
             return s.valid() && s.step() ? s.int64(0) : 0;
         };
@@ -805,26 +706,22 @@ private:
             return error(QStringLiteral("create"));
         int version = 0;
         {
-            Statement s(m_db,
-                        QStringLiteral("SELECT value FROM meta WHERE key = 'schema_version'"));
+            SqliteStatement s(
+                m_db, QStringLiteral("SELECT value FROM meta WHERE key = 'schema_version'"));
             if (s.step())
                 version = s.text(0).toInt();
             else if (s.failed())
                 return error(QStringLiteral("read"));
         }
         if (version > kSchemaVersion)
-            return makeError(QStringLiteral("the prompt log %1 has schema version %2, written by "
-                                            "a newer Hako (this one knows up to %3)")
-                                 .arg(m_path)
-                                 .arg(version)
-                                 .arg(kSchemaVersion));
+            return newerSchemaError(m_path, version);
         for (int step = version; step < kSchemaVersion; ++step) {
             if (!exec(kMigrations[step]))
                 return error(QStringLiteral("create"));
         }
         if (version != kSchemaVersion) {
-            Statement s(m_db, QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES "
-                                             "('schema_version', ?1)"));
+            SqliteStatement s(m_db, QStringLiteral("INSERT OR REPLACE INTO meta(key, value) VALUES "
+                                                   "('schema_version', ?1)"));
             s.bind(1, QString::number(kSchemaVersion));
             if (!s.run())
                 return error(QStringLiteral("create"));
@@ -848,7 +745,7 @@ private:
             QStringLiteral("DELETE FROM call_tags WHERE call_id IN ") + ids,
             QStringLiteral("DELETE FROM calls WHERE ") + where};
         for (const QString& sql : statements) {
-            Statement s(m_db, sql);
+            SqliteStatement s(m_db, sql);
             s.bind(1, value);
             if (!s.valid() || !s.run())
                 return rollback(QStringLiteral("delete from"));
@@ -864,10 +761,10 @@ private:
     sqlite3* m_db = nullptr;
     bool m_checkBeforeWriting = false;  // a file that had content: check it before writing
     std::optional<Diagnostic> m_damage; // what the check found, for the object's life
-    std::unique_ptr<Statement> m_insertCall;
-    std::unique_ptr<Statement> m_insertContent;
-    std::unique_ptr<Statement> m_insertFts;
-    std::unique_ptr<Statement> m_insertTag;
+    std::unique_ptr<SqliteStatement> m_insertCall;
+    std::unique_ptr<SqliteStatement> m_insertContent;
+    std::unique_ptr<SqliteStatement> m_insertFts;
+    std::unique_ptr<SqliteStatement> m_insertTag;
 };
 
 } // namespace

@@ -1,3 +1,4 @@
+#include "core/promptlog/logbackend_p.h"
 #include "core/promptlog/sqlshared_p.h"
 
 #include <QJsonDocument>
@@ -45,6 +46,19 @@ QString likeLiteral(const QString& text)
         if (c == QLatin1Char('%') || c == QLatin1Char('_') || c == QLatin1Char('\\'))
             out += QLatin1Char('\\');
         out += c;
+    }
+    return out;
+}
+
+// A GLOB pattern matching `text` itself.
+QString globLiteral(const QString& text)
+{
+    QString out;
+    for (const QChar c : text) {
+        if (c == QLatin1Char('[') || c == QLatin1Char('*') || c == QLatin1Char('?'))
+            out += QLatin1Char('[') + c + QLatin1Char(']');
+        else
+            out += c;
     }
     return out;
 }
@@ -185,28 +199,8 @@ CallFilter seriesFilter(CallFilter filter, const SeriesRange& range)
 QString seriesSql(std::optional<StatsGroup> group, const QString& whereClause,
                   const SeriesRange& range, Dialect dialect)
 {
-    QString key = QStringLiteral("''");
-    QString join;
-    if (group) {
-        switch (*group) {
-        case StatsGroup::Prompt:
-        case StatsGroup::Model:
-        case StatsGroup::Version:
-        case StatsGroup::Program:
-            key = groupKeySql(*group);
-            break;
-        case StatsGroup::Day:
-            key = dialect == Dialect::Sqlite
-                      ? QStringLiteral("strftime('%Y-%m-%d', c.started_at / 1000, 'unixepoch')")
-                      : QStringLiteral("to_char(to_timestamp(c.started_at / 1000.0) AT TIME ZONE "
-                                       "'UTC', 'YYYY-MM-DD')");
-            break;
-        case StatsGroup::Tag:
-            key = QStringLiteral("coalesce(g.tag, '')");
-            join = QStringLiteral(" LEFT JOIN call_tags g ON g.call_id = c.id");
-            break;
-        }
-    }
+    const SqlGroupBy by =
+        group ? groupBySql(*group, dialect) : SqlGroupBy{QStringLiteral("''"), {}};
     const int64_t bucket = std::max<int64_t>(range.bucketMs, 1);
     // Integer division in both dialects (bigint / bigint).
     return QStringLiteral("SELECT %1 AS k, (c.started_at - %2) / %3 AS b, count(*), "
@@ -214,10 +208,10 @@ QString seriesSql(std::optional<StatsGroup> group, const QString& whereClause,
                           "coalesce(sum(c.tokens_prompt), 0) + coalesce(sum(c.tokens_completion), "
                           "0), coalesce(sum(c.latency_ms), 0), count(c.latency_ms) "
                           "FROM calls c%4%5 GROUP BY k, b ORDER BY k, b")
-        .arg(key)
+        .arg(by.key)
         .arg(range.fromMs)
         .arg(bucket)
-        .arg(join, whereClause);
+        .arg(by.join, whereClause);
 }
 
 void SeriesCollector::add(const SqlRow& row)
@@ -318,6 +312,28 @@ QString groupKeySql(StatsGroup group)
     return QStringLiteral("''");
 }
 
+SqlGroupBy groupBySql(StatsGroup group, Dialect dialect)
+{
+    switch (group) {
+    case StatsGroup::Prompt:
+    case StatsGroup::Model:
+    case StatsGroup::Version:
+    case StatsGroup::Program:
+        break;
+    case StatsGroup::Day:
+        return {dialect == Dialect::Sqlite
+                    ? QStringLiteral("strftime('%Y-%m-%d', c.started_at / 1000, 'unixepoch')")
+                    : QStringLiteral("to_char(to_timestamp(c.started_at / 1000.0) AT TIME ZONE "
+                                     "'UTC', 'YYYY-MM-DD')"),
+                {}};
+    case StatsGroup::Tag:
+        // A call with several tags counts once in each; one without any, under ''.
+        return {QStringLiteral("coalesce(g.tag, '')"),
+                QStringLiteral(" LEFT JOIN call_tags g ON g.call_id = c.id")};
+    }
+    return {groupKeySql(group), {}};
+}
+
 QString groupNameSql(StatsGroup group)
 {
     switch (group) {
@@ -345,6 +361,15 @@ QString callColumns(bool withContent)
     if (withContent)
         cols += QStringLiteral(", t.parameters, t.messages, t.reply, t.tool_calls, t.inputs");
     return cols;
+}
+
+QString callSelect(bool withContent)
+{
+    QString sql =
+        QStringLiteral("SELECT ") + callColumns(withContent) + QStringLiteral(" FROM calls c");
+    if (withContent)
+        sql += QStringLiteral(" LEFT JOIN call_content t ON t.id = c.id");
+    return sql;
 }
 
 namespace {
@@ -410,6 +435,45 @@ CallRecord decodeCall(const SqlRow& r, bool withContent)
         c.inputs = parse(r.text(kContentColumn + 4)).object();
     }
     return c;
+}
+
+std::vector<SqlLookup> findLookups(const QString& idOrUid, Dialect dialect)
+{
+    const bool pg = dialect == Dialect::Postgres;
+    const QString base = callSelect(true) + QStringLiteral(" WHERE ");
+    std::vector<SqlLookup> out;
+    bool numeric = false;
+    const int64_t id = idOrUid.toLongLong(&numeric);
+    if (numeric)
+        out.push_back(
+            {base + (pg ? QStringLiteral("c.id = $1::bigint") : QStringLiteral("c.id = ?1")), id});
+    out.push_back(
+        {base + (pg ? QStringLiteral("c.uid = $1") : QStringLiteral("c.uid = ?1")), idOrUid});
+    if (idOrUid.size() >= 8) {
+        if (pg)
+            out.push_back({base + QStringLiteral("c.uid LIKE $1 ESCAPE '\\' LIMIT 2"),
+                           likeLiteral(idOrUid) + QLatin1Char('%')});
+        else
+            out.push_back({base + QStringLiteral("c.uid GLOB ?1 LIMIT 2"),
+                           globLiteral(idOrUid) + QLatin1Char('*')});
+    }
+    return out;
+}
+
+QString tagCountsSql(int limit)
+{
+    return QStringLiteral("SELECT tag, count(*) AS n FROM call_tags GROUP BY tag ORDER BY n DESC, "
+                          "tag LIMIT %1")
+        .arg(std::max(limit, 1));
+}
+
+Diagnostic newerSchemaError(const QString& where, int version)
+{
+    return makeError(QStringLiteral("the prompt log %1 has schema version %2, written by a newer "
+                                    "Hako (this one knows up to %3)")
+                         .arg(where)
+                         .arg(version)
+                         .arg(kSchemaVersion));
 }
 
 QByteArray jsonText(const QJsonObject& o)

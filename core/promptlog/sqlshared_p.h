@@ -4,6 +4,7 @@
 // dialects, so that both answer the same), the columns a call is read from and its decoding.
 #include "core/promptlog/callquery.h"
 #include "core/promptlog/callrecord.h"
+#include "core/util/diagnostic.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -66,11 +67,21 @@ private:
 
 /// The columns of a listing (`calls c`), then with content those of `call_content t`.
 QString callColumns(bool withContent);
+/// "SELECT <callColumns()> FROM calls c", with content joined from `call_content t`: the start
+/// of every query that reads calls for decodeCall().
+QString callSelect(bool withContent);
 inline constexpr int kContentColumn = 32;
 
 /// The SQL expression (over `calls c`) of a group's key for the prompt, program, version and
 /// model groups (the day and tag groups are each backend's own); see StatsGroup.
 QString groupKeySql(StatsGroup group);
+/// A group's key over `calls c` for a query that groups in SQL, every group (the day in UTC,
+/// one row per tag), and the join the key reads (empty, or " LEFT JOIN call_tags g …").
+struct SqlGroupBy {
+    QString key;
+    QString join;
+};
+SqlGroupBy groupBySql(StatsGroup group, Dialect dialect);
 /// The SQL expression of what a person calls a group's call (StatsRow::name), `''` for none.
 QString groupNameSql(StatsGroup group);
 
@@ -84,6 +95,21 @@ public:
     virtual QString text(int col) const = 0;
 };
 CallRecord decodeCall(const SqlRow& row, bool withContent);
+
+/// One query of LogBackend::find(): the calls (with content) of `where` with its one value.
+struct SqlLookup {
+    QString sql;
+    SqlValue value;
+};
+/// The queries behind LogBackend::find(), to be tried in order until one gives a call: the
+/// call of that sequence number (when `idOrUid` is one), of that uid, then of that uid prefix
+/// (8 characters or more; at most 2 rows, so that an ambiguous prefix shows as two).
+std::vector<SqlLookup> findLookups(const QString& idOrUid, Dialect dialect);
+/// The query behind LogBackend::tags(): rows of (tag, calls), most used first, at most `limit`.
+QString tagCountsSql(int limit);
+/// The error of a store whose schema `version` is newer than this build knows; `where` names
+/// it (a file, or a URL without its password).
+Diagnostic newerSchemaError(const QString& where, int version);
 
 /// JSON values as the store keeps them (compact text; empty for an empty value).
 QByteArray jsonText(const QJsonObject& o);

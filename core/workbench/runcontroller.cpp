@@ -272,6 +272,19 @@ bool RunController::startRerun(const QByteArray& text, const QString& path,
             *error = tr("a run is going");
         return false;
     }
+    return startRerun(pdl::parseProgramText(text, programFileName(path)), path, trace, fromRunId,
+                      nodeId, error);
+}
+
+bool RunController::startRerun(pdl::ParseResult parsed, const QString& path,
+                               const pdl::TraceNode& trace, const QString& fromRunId,
+                               const QString& nodeId, QString* error)
+{
+    if (m_running) {
+        if (error)
+            *error = tr("a run is going");
+        return false;
+    }
     pdl::RerunPlan plan = pdl::planRerun(trace, nodeId.toStdString());
     if (!plan.ok) {
         if (error)
@@ -283,7 +296,7 @@ bool RunController::startRerun(const QByteArray& text, const QString& path,
     m_prepare = [plan](pdl::RunOptions& options) {
         plan.apply(options);
     };
-    return start(text, path);
+    return start(std::move(parsed), path);
 }
 
 void RunController::stop()

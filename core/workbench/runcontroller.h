@@ -84,6 +84,9 @@ public:
     /// or the trace has no such node.
     bool startRerun(const QByteArray& text, const QString& path, const pdl::TraceNode& trace,
                     const QString& fromRunId, const QString& nodeId, QString* error = nullptr);
+    /// As startRerun(text, …) for a program already parsed (as start(parsed, path)).
+    bool startRerun(pdl::ParseResult parsed, const QString& path, const pdl::TraceNode& trace,
+                    const QString& fromRunId, const QString& nodeId, QString* error = nullptr);
     /// The run the current or latest run was forked from, and at which node (empty otherwise).
     QString forkedFromRun() const { return m_forkedFromRun; }
     QString forkedFromNode() const { return m_forkedFromNode; }

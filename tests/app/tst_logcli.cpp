@@ -137,6 +137,36 @@ private Q_SLOTS:
         QVERIFY(show.err.contains(QLatin1String("no call '12345'")));
     }
 
+    // PostgreSQL's client library (and the twenty it pulls in) is loaded when a PostgreSQL log
+    // is opened, not by every command: a fifth of `hako run`'s start-up. Without it, opening
+    // such a log says what to install.
+    void postgresClientIsLoadedOnlyWhenUsed()
+    {
+        const QString program = m_dir.filePath(QStringLiteral("hello_pq.pdl"));
+        QFile f(program);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("text: hello\n");
+        f.close();
+        qputenv("LD_DEBUG", "libs"); // the dynamic loader names every library it opens
+        const HakoOutcome hello = runHako({QStringLiteral("run"), QStringLiteral("--no-log"),
+                                           QStringLiteral("--stream"), QStringLiteral("none"),
+                                           program});
+        qunsetenv("LD_DEBUG");
+        QCOMPARE(hello.exitCode, 0);
+        QVERIFY2(hello.err.contains(QLatin1String("libQt6Core")), "LD_DEBUG listed nothing");
+        QVERIFY2(!hello.err.contains(QLatin1String("libpq.so")),
+                 "hako run loaded the PostgreSQL client library");
+
+        qputenv("HAKO_LIBPQ", QFile::encodeName(m_dir.filePath(QStringLiteral("no/libpq.so.5"))));
+        const HakoOutcome server =
+            runHako({QStringLiteral("log"), QStringLiteral("list"), QStringLiteral("--log"),
+                     QStringLiteral("postgresql://nobody@127.0.0.1:1/x")});
+        qunsetenv("HAKO_LIBPQ");
+        QCOMPARE(server.exitCode, 1);
+        QVERIFY2(server.err.contains(QLatin1String("Install the libpq5 package")),
+                 qPrintable(server.err));
+    }
+
     void listFiltersAndJson()
     {
         const HakoOutcome all = log({QStringLiteral("list")});

@@ -569,8 +569,9 @@ private Q_SLOTS:
         Answers answers;
         answerWith(window, answers);
         QVERIFY(window.openFile(program));
+        QSignalSpy finished(window.runController(), &RunController::finished);
         QVERIFY(window.runProgram());
-        QTRY_VERIFY(!window.runController()->isRunning());
+        QTRY_COMPARE(finished.count(), 1);
         const QString trace = m_files->filePath(QStringLiteral("hello_trace.json"));
         QVERIFY(window.saveTrace(trace));
         QVERIFY(window.newFile());
@@ -603,8 +604,9 @@ private Q_SLOTS:
         Answers answers;
         answerWith(window, answers);
         QVERIFY(window.openFile(program));
+        QSignalSpy finished(window.runController(), &RunController::finished);
         QVERIFY(window.runProgram());
-        QTRY_VERIFY(!window.runController()->isRunning());
+        QTRY_COMPARE(finished.count(), 1);
         const QString saved = m_files->filePath(QStringLiteral("traced_trace.json"));
         QVERIFY(window.saveTrace(saved));
         // As `hako run traced.pdl --trace out/t.json` from the program's folder writes it.

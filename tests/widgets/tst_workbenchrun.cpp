@@ -81,7 +81,7 @@ private Q_SLOTS:
         window.editorPane()->editor()->setFocus();
         // F5 through the action's shortcut.
         QTest::keyClick(window.editorPane()->editor(), Qt::Key_F5);
-        QVERIFY(window.context()->isRunning());
+        QTRY_VERIFY(window.context()->isRunning());
         ConsolePane* console = window.consolePane();
         QTRY_VERIFY(console->isAskingForInput());
         QCOMPARE(console->prompt(), QStringLiteral("Your name?"));
@@ -157,8 +157,7 @@ private Q_SLOTS:
                                         "100000000\njoin:\n  as: lastOf\n")));
         QSignalSpy finished(window.runController(), &RunController::finished);
         QVERIFY(window.runProgram());
-        QTest::qWait(100);
-        QVERIFY(window.context()->isRunning());
+        QTRY_VERIFY(window.context()->isRunning());
         window.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&window));
         QTest::keyClick(window.editorPane()->editor(), Qt::Key_F5, Qt::ShiftModifier);
@@ -180,13 +179,21 @@ private Q_SLOTS:
             return answer;
         });
         QSignalSpy finished(window.runController(), &RunController::finished);
+        QSignalSpy declined(window.runActions(), &RunActions::runDeclined);
+        // The program is parsed and judged on a worker; the question comes once that is done,
+        // and while it is prepared a second F5 starts nothing.
+        QVERIFY(window.runProgram());
+        QVERIFY(window.runActions()->isPreparing());
         QVERIFY(!window.runProgram());
+        QTRY_COMPARE(declined.count(), 1);
+        QVERIFY(!window.runActions()->isPreparing());
         QCOMPARE(asked.size(), 1);
         QCOMPARE(finished.count(), 0);
+        QVERIFY(!window.context()->isRunning());
 
         answer = MainWindow::TrustChoice::TrustFolder;
         QVERIFY(window.runProgram());
-        QCOMPARE(asked.size(), 2);
+        QTRY_COMPARE(asked.size(), 2);
         QTRY_COMPARE(finished.count(), 1);
         QVERIFY2(finished[0][0].toBool(), qPrintable(finished[0][2].value<Diagnostic>().message));
         QCOMPARE(finished[0][1].toString().trimmed(), QStringLiteral("trusted"));
@@ -218,7 +225,9 @@ private Q_SLOTS:
             return MainWindow::TrustChoice::Cancel;
         });
         QSignalSpy finished(window.runController(), &RunController::finished);
-        QVERIFY(!window.runProgram());
+        QSignalSpy declined(window.runActions(), &RunActions::runDeclined);
+        QVERIFY(window.runProgram());
+        QTRY_COMPARE(declined.count(), 1);
         QCOMPARE(asked, 1);
         QCOMPARE(finished.count(), 0);
         QVERIFY(!window.context()->isRunning());
@@ -348,7 +357,7 @@ private Q_SLOTS:
         // A run switches the panes back to the run's trace.
         QVERIFY(window.openFile(writeProgram(QStringLiteral("p.pdl"), "text: hi\n")));
         QVERIFY(window.runProgram());
-        QCOMPARE(window.context()->traceModel(), window.runController()->traceModel());
+        QTRY_COMPARE(window.context()->traceModel(), window.runController()->traceModel());
         QSignalSpy finished(window.runController(), &RunController::finished);
         QTRY_COMPARE(finished.count(), 1);
         // And its trace can be saved and opened again.

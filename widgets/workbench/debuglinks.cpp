@@ -81,6 +81,16 @@ DebugLinks::DebugLinks(ProgramTabs* tabs, RunActions* runActions, QObject* paren
         [this](int index, const QString& content) { m_run->setContextMessage(index, content); });
     connect(m_pane, &DebugPane::answerRequested, this,
             [this](const QString& reply) { m_run->answerModelCall(reply); });
+    // The run is prepared off the GUI thread; when its trust question is declined, nothing is
+    // debugged.
+    connect(m_runActions, &RunActions::runDeclined, this, [this] {
+        if (m_run->isRunning() || !m_run->isDebugging())
+            return;
+        m_run->setDebugging(false);
+        if (m_pane)
+            m_pane->showRunning(QString());
+        updateActions();
+    });
     RunController* first = std::exchange(m_run, nullptr);
     setProgram(m_editor, first);
     connect(tabs, &ProgramTabs::currentChanged, this, &DebugLinks::setProgram);
@@ -182,7 +192,7 @@ void DebugLinks::syncBreakpoints()
 
 bool DebugLinks::debugProgram()
 {
-    if (m_run->isRunning())
+    if (m_run->isRunning() || m_runActions->isPreparing())
         return false;
     syncBreakpoints();
     m_run->setDebugging(true);

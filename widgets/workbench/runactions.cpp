@@ -29,6 +29,7 @@
 #include <QMenu>
 #include <QRegularExpression>
 #include <QSettings>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace hako {
 
@@ -109,8 +110,10 @@ RunActions::RunActions(WorkbenchContext* context, ProgramTabs* tabs, TraceDocks*
     for (EditorPane* e : m_tabs->editors())
         addProgram(e, m_tabs->runOf(e));
     connect(m_tabs, &ProgramTabs::programAdded, this, &RunActions::addProgram);
-    connect(m_tabs, &ProgramTabs::programRemoved, this,
-            [this](EditorPane*, RunController* run) { m_programs.remove(run); });
+    connect(m_tabs, &ProgramTabs::programRemoved, this, [this](EditorPane*, RunController* run) {
+        m_programs.remove(run);
+        m_preparing.remove(run);
+    });
     connect(m_tabs, &ProgramTabs::currentChanged, this,
             [this](EditorPane* editor, RunController* run) {
                 m_editor = editor;
@@ -185,7 +188,13 @@ QInputDialog* RunActions::createTagsDialog(QWidget* parent)
 
 RunEnvironment RunActions::environmentFor(const QString& path, QString* logWarning) const
 {
-    RunEnvironment environment = m_run->environment();
+    return environmentOf(m_run, m_editor, path, logWarning);
+}
+
+RunEnvironment RunActions::environmentOf(RunController* run, EditorPane* editor,
+                                         const QString& path, QString* logWarning) const
+{
+    RunEnvironment environment = run->environment();
     environment.baseFolder = path.isEmpty() ? QDir::currentPath() : QFileInfo(path).absolutePath();
     environment.sandbox = m_sandboxAction->isChecked();
     environment.documentSession = m_context->documentSession();
@@ -197,8 +206,8 @@ RunEnvironment RunActions::environmentFor(const QString& path, QString* logWarni
     environment.runLog.programPath = path;
     // The values of the Prompt view's inputs form are the program's input variables (and are
     // logged with each call, so a call added to a dataset keeps them).
-    if (path == m_editor->filePath())
-        environment.runLog.inputs = m_editor->promptView()->inputValues();
+    if (path == editor->filePath())
+        environment.runLog.inputs = editor->promptView()->inputValues();
     environment.runLog.tags = tagsFromEnvironment();
     for (const QString& t : runTags())
         if (!environment.runLog.tags.contains(t))
@@ -222,11 +231,6 @@ void RunActions::setRunTags(const QString& tags)
     Q_EMIT statusMessage(list.isEmpty() ? tr("Runs are not tagged")
                                         : tr("Runs are tagged %1").arg(list.join(QLatin1Char(' '))),
                          4000);
-}
-
-bool RunActions::mayRun(const pdl::Program& program, const QString& path)
-{
-    return askConsent(path, checkRunTrust(program, path, m_sandboxAction->isChecked(), m_settings));
 }
 
 bool RunActions::askConsent(const QString& path, const RunTrustCheck& check)
@@ -258,7 +262,7 @@ bool RunActions::rerunFrom(const QString& nodeId)
 
 bool RunActions::startRun(const QString& rerunNode)
 {
-    if (m_run->isRunning())
+    if (m_run->isRunning() || m_preparing.contains(m_run))
         return false;
     // What was just typed in the Prompt view runs too.
     m_editor->promptView()->commitPendingEdits();
@@ -266,13 +270,54 @@ bool RunActions::startRun(const QString& rerunNode)
     // Prompt ids are written when the program is saved, never when it runs: a run must not
     // move the author's lines (breakpoints, errors, the trace's source lines).
     const QByteArray text = m_editor->editor()->text().toUtf8();
-    pdl::ParseResult parsed = pdl::parseProgramText(text, RunController::programFileName(path));
-    if (parsed.program && !mayRun(*parsed.program, path))
-        return false;
+    const QString fileName = RunController::programFileName(path);
+    const bool sandbox = m_sandboxAction->isChecked();
+    // The trusted folders are settings of this thread; the rest of the rule reads the
+    // program's includes and model files, so it is applied on the worker, to the one parse the
+    // run will use.
+    const bool trusted =
+        !path.isEmpty() &&
+        pdl::code::CodeTrustStore(m_settings).isTrusted(QFileInfo(path).absoluteFilePath());
+    RunController* run = m_run;
+    m_preparing.insert(run);
+    QtConcurrent::run([text, fileName, path, sandbox, trusted] {
+        Prepared prepared;
+        prepared.parsed = pdl::parseProgramText(text, fileName);
+        if (prepared.parsed.program && !trusted)
+            prepared.trust = checkRunTrust(*prepared.parsed.program, path, sandbox, nullptr);
+        return prepared;
+    }).then(this, [this, run, text, path, rerunNode](Prepared prepared) {
+        // The program's tab may have been closed meanwhile (its run is gone with it).
+        if (m_preparing.remove(run) && m_programs.contains(run))
+            launch(run, std::move(prepared), text, path, rerunNode);
+    });
+    return true;
+}
+
+void RunActions::launch(RunController* run, Prepared prepared, const QByteArray& text,
+                        const QString& path, const QString& rerunNode)
+{
+    if (prepared.parsed.program && !askConsent(path, prepared.trust)) {
+        Q_EMIT runDeclined();
+        return;
+    }
+    if (!startPrepared(run, std::move(prepared.parsed), text, path, rerunNode))
+        return;
+    if (run == m_run) {
+        m_context->setRunning(run->isRunning());
+        m_traces->updateTitle();
+        Q_EMIT runStarted();
+    }
+}
+
+bool RunActions::startPrepared(RunController* run, pdl::ParseResult parsed, const QByteArray& text,
+                               const QString& path, const QString& rerunNode)
+{
     // A re-run replays the last run: keep it before anything replaces it.
-    const pdl::TracePtr previous = m_run->lastTrace();
-    const QString previousRun = m_run->lastRunId();
-    ProgramRun& program = m_programs[m_run];
+    const pdl::TracePtr previous = run->lastTrace();
+    const QString previousRun = run->lastRunId();
+    ProgramRun& program = m_programs[run];
+    EditorPane* editor = program.editor;
     program.forkOrigin.reset();
     program.forkOriginRun.clear();
     program.forkLine = 0;
@@ -294,39 +339,35 @@ bool RunActions::startRun(const QString& rerunNode)
             program.forkLine = node->span.line;
     }
 
-    m_editor->messageBar()->clearMessage();
+    editor->messageBar()->clearMessage();
     program.runError.clear();
     program.runText = QString::fromUtf8(text);
     // The document and memory store open in their panes are the program's `doc`, `memory` and
     // `thread` (as `hako run --document/--memory`): the same session, so what the program asks
     // shows in the Documents pane. The provider is made on the run's worker.
     QString logWarning;
-    RunEnvironment environment = environmentFor(path, &logWarning);
+    RunEnvironment environment = environmentOf(run, editor, path, &logWarning);
     if (!logWarning.isEmpty())
-        m_editor->messageBar()->showMessage(tr("The prompt log: %1").arg(logWarning),
-                                            MessageBar::Kind::Warning);
-    m_run->setEnvironment(std::move(environment));
-    m_traces->showRunTrace();
+        editor->messageBar()->showMessage(tr("The prompt log: %1").arg(logWarning),
+                                          MessageBar::Kind::Warning);
+    run->setEnvironment(std::move(environment));
+    if (run == m_run)
+        m_traces->showRunTrace();
     // Said before starting: a program that cannot be parsed finishes inside start(), and its
     // "Run failed" must not be replaced by a "Running…" that nothing would clear.
     if (rerunNode.isEmpty()) {
         Q_EMIT statusMessage(tr("Running…"), 0);
-        if (!m_run->start(std::move(parsed), path))
-            return false;
-    } else {
-        Q_EMIT statusMessage(
-            tr("Re-running from %1 (what came before is replayed)…").arg(rerunNode), 0);
-        QString error;
-        if (!previous ||
-            !m_run->startRerun(text, path, *previous, previousRun, rerunNode, &error)) {
-            m_editor->messageBar()->showMessage(tr("Cannot re-run from here: %1").arg(error));
-            Q_EMIT statusMessage(QString(), 0);
-            return false;
-        }
+        return run->start(std::move(parsed), path);
     }
-    m_context->setRunning(m_run->isRunning());
-    m_traces->updateTitle();
-    Q_EMIT runStarted();
+    Q_EMIT statusMessage(tr("Re-running from %1 (what came before is replayed)…").arg(rerunNode),
+                         0);
+    QString error;
+    if (!previous ||
+        !run->startRerun(std::move(parsed), path, *previous, previousRun, rerunNode, &error)) {
+        editor->messageBar()->showMessage(tr("Cannot re-run from here: %1").arg(error));
+        Q_EMIT statusMessage(QString(), 0);
+        return false;
+    }
     return true;
 }
 

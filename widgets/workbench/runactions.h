@@ -3,11 +3,14 @@
 #include "core/pdl/interp/tracenode.h"
 #include "core/workbench/runenvironment.h"
 
+#include "core/pdl/parser/programparser.h"
 #include "core/util/diagnostic.h"
+#include "core/workbench/runtrust.h"
 #include "widgets/workbench/trustdialog.h"
 
 #include <QHash>
 #include <QObject>
+#include <QSet>
 #include <QString>
 
 #include <functional>
@@ -25,10 +28,6 @@ class ProgramTabs;
 class RunController;
 class TraceDocks;
 class WorkbenchContext;
-namespace pdl {
-struct Program;
-}
-
 /// The workbench's Run menu and what it sets going: runs the current program (F5; each program
 /// of ProgramTabs has its own run, and several may run at once) in the
 /// environment of the open panes (their document and memory store, the sandbox choice),
@@ -52,9 +51,13 @@ public:
     void populateMenu(QMenu* menu);
     void setTrustQuestion(TrustQuestion question) { m_trustQuestion = std::move(question); }
 
-    /// Runs the editor's program; false when nothing was started (already running, or the
-    /// user declined).
+    /// Runs the editor's program. The program is parsed and the trust rule applied on a worker
+    /// (they read its includes and model files); then the question is asked, when one is
+    /// needed, and the run starts. True when that began; false when the program already runs
+    /// or is being prepared. A declined question ends in runDeclined().
     bool runProgram();
+    /// Whether a run of the current program is being prepared (parsed, checked for trust).
+    bool isPreparing() const { return m_preparing.contains(m_run); }
     /// Re-run from here: runs the editor's program again with every block that finished before
     /// the node `nodeId` of the last run replayed from that run (nothing sent), and the node and
     /// what follows live; false (and why in the message bar) without a finished run.
@@ -87,6 +90,8 @@ public:
 Q_SIGNALS:
     /// A run started (the console comes forward).
     void runStarted();
+    /// The user declined the trust question: nothing ran.
+    void runDeclined();
     /// The user asked to configure the models from a model failure's message bar.
     void configureModelsRequested();
     void statusMessage(const QString& text, int timeout);
@@ -110,9 +115,21 @@ private:
     void showCurrent();
     void updateRerunAction();
     void reportFork(RunController* run);
-    /// Starts a run, or (with a node id) a re-run from that node of the last run.
+    /// Starts a run, or (with a node id) a re-run from that node of the last run: prepares it
+    /// on a worker, then launch().
     bool startRun(const QString& rerunNode);
-    bool mayRun(const pdl::Program& program, const QString& path);
+    /// What the worker hands back: the parse the run uses and the trust rule's verdict on it.
+    struct Prepared {
+        pdl::ParseResult parsed;
+        RunTrustCheck trust;
+    };
+    /// On the GUI thread, once prepared: asks consent when needed, then starts the run.
+    void launch(RunController* run, Prepared prepared, const QByteArray& text, const QString& path,
+                const QString& rerunNode);
+    bool startPrepared(RunController* run, pdl::ParseResult parsed, const QByteArray& text,
+                       const QString& path, const QString& rerunNode);
+    RunEnvironment environmentOf(RunController* run, EditorPane* editor, const QString& path,
+                                 QString* logWarning) const;
     void onFinished(RunController* run, bool ok, const Diagnostic& error);
 
     WorkbenchContext* m_context;
@@ -120,6 +137,7 @@ private:
     RunController* m_run = nullptr;
     EditorPane* m_editor = nullptr;
     QHash<RunController*, ProgramRun> m_programs;
+    QSet<RunController*> m_preparing;
     TraceDocks* m_traces;
     QSettings* m_settings;
     QWidget* m_window;

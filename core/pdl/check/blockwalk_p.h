@@ -25,18 +25,28 @@ inline SourceSpan keySpanOf(const Block& b, std::string_view field, const std::s
     return {};
 }
 
-/// Calls `fn(child, name)` for each block directly inside `b`, in source order as far as the
-/// AST keeps it: `defs:` entries (name = the key), then the kind's own children (object fields
-/// get their key as name), then `fallback`. Parser `pdl:` blocks are not visited.
-inline void forEachChildBlock(const Block& b,
-                              const std::function<void(const BlockPtr&, const std::string&)>& fn)
+/// Which of a block's children a walk visits.
+enum class ChildBlocks {
+    All,
+    /// Those that can run: not an error block's program (the error block only raises).
+    Runnable,
+    /// Only those whose definitions stay visible after the block: not a `map:` body, a
+    /// `function:` body or an error block's program, which keep theirs to themselves.
+    SharedScope,
+};
+
+/// Calls `fn(child, name)` for each child block of `b`'s own kind (not `defs:` nor `fallback`),
+/// in source order as far as the AST keeps it; object fields get their key as name.
+inline void forEachKindChild(const Block& b,
+                             const std::function<void(const BlockPtr&, const std::string&)>& fn,
+                             ChildBlocks which = ChildBlocks::All)
 {
     auto each = [&](const BlockPtr& c, const std::string& name = {}) {
         if (c)
             fn(c, name);
     };
-    for (const auto& [name, child] : b.defs)
-        each(child, name);
+    const bool all = which == ChildBlocks::All;
+    const bool ownScopes = which != ChildBlocks::SharedScope;
     switch (b.kind) {
     case BlockKind::Text:
     case BlockKind::LastOf:
@@ -70,22 +80,41 @@ inline void forEachChildBlock(const Block& b,
             each(c.then);
         break;
     case BlockKind::Repeat:
-    case BlockKind::Map:
         each(static_cast<const LoopBlockBase&>(b).body);
         break;
+    case BlockKind::Map:
+        if (ownScopes)
+            each(static_cast<const LoopBlockBase&>(b).body);
+        break;
     case BlockKind::Function:
-        each(static_cast<const FunctionBlock&>(b).returns);
+        if (ownScopes)
+            each(static_cast<const FunctionBlock&>(b).returns);
         break;
     case BlockKind::Code:
         each(static_cast<const CodeBlock&>(b).code);
         break;
     case BlockKind::Error:
-        each(static_cast<const ErrorBlock&>(b).program);
+        if (all)
+            each(static_cast<const ErrorBlock&>(b).program);
         break;
     default:
         break;
     }
-    each(b.fallback);
+}
+
+/// Calls `fn(child, name)` for each block directly inside `b`, in source order as far as the
+/// AST keeps it: `defs:` entries (name = the key), then the kind's own children (object fields
+/// get their key as name), then `fallback`. Parser `pdl:` blocks are not visited.
+inline void forEachChildBlock(const Block& b,
+                              const std::function<void(const BlockPtr&, const std::string&)>& fn)
+{
+    for (const auto& [name, child] : b.defs) {
+        if (child)
+            fn(child, name);
+    }
+    forEachKindChild(b, fn);
+    if (b.fallback)
+        fn(b.fallback, {});
 }
 
 } // namespace hako::pdl::detail

@@ -416,62 +416,23 @@ private:
             predeclare(child, seen);
             define(name, VariableKind::Defs, keySpan(b, "defs", name));
         }
-        auto each = [&](const BlockPtr& c) {
-            predeclare(c, seen);
-        };
-        switch (b.kind) {
-        case BlockKind::Text:
-        case BlockKind::LastOf:
-        case BlockKind::Array:
-        case BlockKind::Sequence:
-            for (const auto& c : static_cast<const ListBlockBase&>(b).children)
-                each(c);
-            break;
-        case BlockKind::Object: {
-            const auto& o = static_cast<const ObjectBlock&>(b);
-            for (const auto& [k, c] : o.fields)
-                each(c);
-            for (const auto& c : o.items)
-                each(c);
-            break;
-        }
-        case BlockKind::If: {
-            const auto& i = static_cast<const IfBlock&>(b);
-            each(i.then);
-            each(i.elseBlock);
-            break;
-        }
-        case BlockKind::Match:
-            for (const MatchCase& c : static_cast<const MatchBlock&>(b).cases)
-                each(c.then);
-            break;
-        case BlockKind::Repeat: {
+        // A loop's variables are defined before its body, a model's response after its input.
+        if (b.kind == BlockKind::Repeat) {
             const auto& r = static_cast<const RepeatBlock&>(b);
             for (const auto& [name, e] : r.forVars)
                 define(name, VariableKind::LoopVariable, keySpan(b, "for", name));
             if (r.index)
                 define(*r.index, VariableKind::LoopIndex, valueSpan(b, "index"));
-            each(r.body);
-            break;
         }
-        case BlockKind::Message:
-            each(static_cast<const MessageBlock&>(b).content);
-            break;
-        case BlockKind::Model: {
-            const auto& m = static_cast<const ModelBlock&>(b);
-            each(m.input);
-            if (m.modelResponse)
+        detail::forEachKindChild(
+            b, [&](const BlockPtr& c, const std::string&) { predeclare(c, seen); },
+            detail::ChildBlocks::SharedScope);
+        if (b.kind == BlockKind::Model) {
+            if (const auto& m = static_cast<const ModelBlock&>(b); m.modelResponse)
                 define(*m.modelResponse, VariableKind::ModelResponse,
                        valueSpan(b, "modelResponse"));
-            break;
         }
-        case BlockKind::Code:
-            each(static_cast<const CodeBlock&>(b).code);
-            break;
-        default:
-            break;
-        }
-        each(b.fallback);
+        predeclare(b.fallback, seen);
         if (b.def)
             define(*b.def, VariableKind::Def, b.defSpan.isValid() ? b.defSpan : b.span);
     }

@@ -1,5 +1,6 @@
 #include "core/pdl/debug/debugger.h"
 
+#include "core/pdl/check/blockwalk_p.h"
 #include "core/pdl/expr/expression.h"
 #include "core/pdl/parser/yamlvalue.h"
 
@@ -13,58 +14,17 @@ namespace hako::pdl {
 
 namespace {
 
-// The blocks directly inside `b`, in source order as far as it matters for breakpoints.
+// The blocks directly inside `b` that can run, in source order as far as it matters for
+// breakpoints: a parser's `pdl:` program too, an error block's program not (it never runs).
 template <typename F> void forEachChild(const Block& b, F&& f)
 {
-    auto one = [&](const BlockPtr& c) {
+    auto one = [&](const BlockPtr& c, const std::string& = {}) {
         if (c)
             f(*c);
     };
     for (const auto& d : b.defs)
         one(d.second);
-    switch (b.kind) {
-    case BlockKind::Text:
-    case BlockKind::LastOf:
-    case BlockKind::Array:
-    case BlockKind::Sequence:
-        for (const BlockPtr& c : static_cast<const ListBlockBase&>(b).children)
-            one(c);
-        break;
-    case BlockKind::Object: {
-        const auto& o = static_cast<const ObjectBlock&>(b);
-        for (const auto& fld : o.fields)
-            one(fld.second);
-        for (const BlockPtr& c : o.items)
-            one(c);
-        break;
-    }
-    case BlockKind::Message:
-        one(static_cast<const MessageBlock&>(b).content);
-        break;
-    case BlockKind::If:
-        one(static_cast<const IfBlock&>(b).then);
-        one(static_cast<const IfBlock&>(b).elseBlock);
-        break;
-    case BlockKind::Match:
-        for (const MatchCase& c : static_cast<const MatchBlock&>(b).cases)
-            one(c.then);
-        break;
-    case BlockKind::Repeat:
-    case BlockKind::Map:
-        one(static_cast<const LoopBlockBase&>(b).body);
-        break;
-    case BlockKind::Function:
-        one(static_cast<const FunctionBlock&>(b).returns);
-        break;
-    case BlockKind::Code:
-        one(static_cast<const CodeBlock&>(b).code);
-        break;
-    case BlockKind::Model:
-        one(static_cast<const ModelBlock&>(b).input);
-        break;
-    default:
-        break;
-    }
+    detail::forEachKindChild(b, one, detail::ChildBlocks::Runnable);
     one(b.fallback);
     one(b.parser.pdl);
 }

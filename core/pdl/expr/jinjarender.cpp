@@ -83,27 +83,32 @@ private:
         }
     }
 
-    // Jinja's Undefined in a test position: false when not strict (and for the plain
-    // Undefined of an if-expression without else); strict ones are errors.
+    // Whether `v`, the value of `node`, is an Undefined that stands for nothing here (false,
+    // no output, no items): any Undefined when not strict, and the plain Undefined of an
+    // if-expression without else; a strict one is an error at `node`.
+    bool emptyUndefined(const Node& node, const Value& v)
+    {
+        if (!v.isUndefined())
+            return false;
+        if (!m_opt.strictUndefined || v.undefinedName() == kMissingElse)
+            return true;
+        fail(node.pos, undefinedMessage(v));
+    }
+
+    // Jinja's Undefined in a test position is false (see emptyUndefined()).
     bool truthy(const Node& node, const Scope& scope)
     {
         Value v = eval(node, scope);
-        if (v.isUndefined()) {
-            if (!m_opt.strictUndefined || v.undefinedName() == kMissingElse)
-                return false;
-            fail(node.pos, undefinedMessage(v));
-        }
+        if (emptyUndefined(node, v))
+            return false;
         return v.truthy();
     }
 
     void print(const Node& node, const Scope& scope, std::string& out)
     {
         Value v = eval(node, scope);
-        if (v.isUndefined()) {
-            if (!m_opt.strictUndefined || v.undefinedName() == kMissingElse)
-                return;
-            fail(node.pos, undefinedMessage(v));
-        }
+        if (emptyUndefined(node, v))
+            return;
         if (v.isString()) {
             out += v.asString();
             return;
@@ -123,11 +128,8 @@ private:
     List items(const Node& node, const Scope& scope)
     {
         Value v = eval(node, scope);
-        if (v.isUndefined()) {
-            if (!m_opt.strictUndefined || v.undefinedName() == kMissingElse)
-                return {};
-            fail(node.pos, undefinedMessage(v));
-        }
+        if (emptyUndefined(node, v))
+            return {};
         try {
             return builtins::detail::iterate(v);
         } catch (const EvalError&) {

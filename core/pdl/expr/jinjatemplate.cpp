@@ -655,14 +655,18 @@ struct JinjaCache {
 std::string normalizeJinjaSource(std::string_view source, bool keepTrailingNewline)
 {
     std::string out;
-    out.reserve(source.size());
-    for (size_t i = 0; i < source.size(); ++i) {
-        if (source[i] == '\r') {
-            out += '\n';
-            if (i + 1 < source.size() && source[i + 1] == '\n')
-                ++i;
-        } else {
-            out += source[i];
+    if (source.find('\r') == std::string_view::npos) {
+        out = std::string(source); // the common case: nothing to change, one copy
+    } else {
+        out.reserve(source.size());
+        for (size_t i = 0; i < source.size(); ++i) {
+            if (source[i] == '\r') {
+                out += '\n';
+                if (i + 1 < source.size() && source[i + 1] == '\n')
+                    ++i;
+            } else {
+                out += source[i];
+            }
         }
     }
     if (!keepTrailingNewline && !out.empty() && out.back() == '\n')

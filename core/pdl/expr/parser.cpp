@@ -139,8 +139,7 @@ private:
     NodePtr parseFilterExpr(NodePtr node);
     NodePtr parseSubscript(NodePtr node);
     NodePtr parseSubscribed();
-    NodePtr parseList();
-    NodePtr parseDict();
+    NodePtr parseDisplay(NodeKind kind, std::string_view open, std::string_view close);
     NodePtr parseFilter(NodePtr node);
     NodePtr parseTest(NodePtr node);
     void parseCallArgs(ArgNodes& args);
@@ -374,11 +373,11 @@ NodePtr Parser::parsePrimary()
         }
         if (t.text == "[") {
             DepthGuard guard(*this, t);
-            return parseList();
+            return parseDisplay(NodeKind::List, "[", "]");
         }
         if (t.text == "{") {
             DepthGuard guard(*this, t);
-            return parseDict();
+            return parseDisplay(NodeKind::Dict, "{", "}");
         }
         break;
     default:
@@ -413,35 +412,24 @@ NodePtr Parser::foldSequence(NodePtr node)
     return node;
 }
 
-NodePtr Parser::parseList()
+// A list `[a, b]` or a dict `{k: v}` literal: items separated by commas, one trailing comma
+// allowed as in Jinja; a dict's items are `key: value` pairs, kept as two children each.
+NodePtr Parser::parseDisplay(NodeKind kind, std::string_view open, std::string_view close)
 {
-    NodePtr n = make(NodeKind::List, current().pos);
-    expectOp("[");
-    while (!current().isOp("]")) {
+    NodePtr n = make(kind, current().pos);
+    expectOp(open);
+    while (!current().isOp(close)) {
         if (!n->children.empty())
             expectOp(",");
-        if (current().isOp("]"))
+        if (current().isOp(close))
             break;
         adopt(*n, parseExpression());
+        if (kind == NodeKind::Dict) {
+            expectOp(":");
+            adopt(*n, parseExpression());
+        }
     }
-    expectOp("]");
-    return foldSequence(std::move(n));
-}
-
-NodePtr Parser::parseDict()
-{
-    NodePtr n = make(NodeKind::Dict, current().pos);
-    expectOp("{");
-    while (!current().isOp("}")) {
-        if (!n->children.empty())
-            expectOp(",");
-        if (current().isOp("}"))
-            break;
-        adopt(*n, parseExpression());
-        expectOp(":");
-        adopt(*n, parseExpression());
-    }
-    expectOp("}");
+    expectOp(close);
     return foldSequence(std::move(n));
 }
 

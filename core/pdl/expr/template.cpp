@@ -50,24 +50,6 @@ void rstrip(std::string& s)
         s.pop_back();
 }
 
-std::string normalizeNewlines(std::string_view s)
-{
-    if (s.find('\r') == std::string_view::npos)
-        return std::string(s);
-    std::string out;
-    out.reserve(s.size());
-    for (size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '\r') {
-            out += '\n';
-            if (i + 1 < s.size() && s[i + 1] == '\n')
-                ++i;
-        } else {
-            out += s[i];
-        }
-    }
-    return out;
-}
-
 // A comma outside brackets makes the `${ }` body a bare tuple, which the single-expression
 // form refuses.
 bool hasTopLevelComma(const std::vector<Token>& tokens)
@@ -115,7 +97,8 @@ TemplatePtr compile(std::string_view text)
         }
     };
     auto addData = [&](std::string_view data, bool stripRight) {
-        std::string d = normalizeNewlines(data);
+        // CRLF and CR as LF, by the same rule as a Jinja source.
+        std::string d = normalizeJinjaSource(data, true);
         if (stripNext) {
             size_t k = 0;
             while (k < d.size() && isSpace(d[k]))

@@ -508,9 +508,9 @@ Value Runner::execContributing(const BlockPtr& bp, State& st, std::string& id, T
     st.streamResult = streamIn && hasTarget(b, "result") && b.parser.kind == ParserSpec::Kind::None;
     Value result;
     try {
-        // A parsed result streams once parsed, and only when it is part of the enclosing
-        // result.
-        result = execWithRetry(bp, st, id, node, streamIn && hasTarget(b, "result"));
+        // A parsed result streams once parsed whenever the enclosing block streams, whatever its
+        // `contribute` (the reference's process_advance_block reads the state before it).
+        result = execWithRetry(bp, st, id, node, streamIn);
     } catch (const PdlError&) {
         if (!b.fallback)
             throw;
@@ -525,6 +525,7 @@ Value Runner::execContributing(const BlockPtr& bp, State& st, std::string& id, T
             node->result = result;
             node->hasResult = true;
         }
+        checkFallbackSpec(b, result);
         leafMessage = false;
     }
     if (b.def)

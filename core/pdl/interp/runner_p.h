@@ -63,6 +63,9 @@ struct State {
     /// `--stream result`: the block prints its result as it is produced (the reference's
     /// yield_result). Structured blocks decide which children stream (see Runner::exec).
     bool streamResult = false;
+    /// Inside a `lang: pdl` code block: the reference runs that program with a fresh
+    /// interpreter state, whose model calls are single requests (batch 1), not streams.
+    bool batchCalls = false;
     /// Called once, right after the next block's start was reported to the observer (or at
     /// its start when nothing is traced): parallel `map` iterations start their live trace in
     /// index order, as the written trace lists them. Not inherited by the block's children.
@@ -189,6 +192,11 @@ public:
     Value execImport(const ImportBlock& b, State& st, const std::string& id, TraceNode* node);
     Value execAggregator(const AggregatorBlock& b, State& st, TraceNode* node);
     Value execCode(const CodeBlock& b, State& st, const std::string& id, TraceNode* node);
+    /// Runs `part`, a block that feeds its block without being its result (a code block's
+    /// source, a model's input, a generated program), on a copy of `st` that does not stream,
+    /// with id prefix `prefix`; traces it as the single child `field` of `node`.
+    Value execPart(const BlockPtr& part, const State& st, const std::string& prefix,
+                   const char* field, TraceNode* node);
     Value execArgs(const ArgsBlock& b, State& st, TraceNode* node);
     Value execModel(const ModelBlock& b, State& st, const std::string& id, TraceNode* node);
     /// What a model call answered: the text, the reply's role, the server's raw response,
@@ -204,6 +212,10 @@ public:
     List modelMessages(const ModelBlock& b, State& st, const std::string& id, TraceNode* node);
     /// The block's `parameters` completed by pdl_model_default_parameters for `model`.
     Dict modelParameters(const ModelBlock& b, State& st, TraceNode* node, const std::string& model);
+    /// Checks a fallback's value against the block's spec, as the block's own value is.
+    void checkFallbackSpec(const Block& b, const Value& result);
+    /// What the OpenAI client of `platform: openai` adds to a request on its own.
+    static void addOpenAiClientFields(models::ChatRequest& request);
     /// Sends the request to the run's provider (streaming the reply where the run prints it).
     ModelReply callProvider(const ModelBlock& b, State& st, const std::string& id, TraceNode* node,
                             models::ChatRequest request);

@@ -233,14 +233,22 @@ Value Runner::execAggregator(const AggregatorBlock& b, State& st, TraceNode* nod
     return Value(std::static_pointer_cast<const Callable>(aggregator));
 }
 
+Value Runner::execPart(const BlockPtr& part, const State& st, const std::string& prefix,
+                       const char* field, TraceNode* node)
+{
+    State ps = st;
+    ps.streamResult = false; // the part is not the result, or streams only as a whole
+    TracePtr pn;
+    Value v = exec(part, ps, prefix, node ? &pn : nullptr);
+    if (node)
+        node->addChild(field, pn, true);
+    return v;
+}
+
 Value Runner::execCode(const CodeBlock& b, State& st, const std::string& id, TraceNode* node)
 {
-    State cs = st;
-    cs.streamResult = false; // the source is not part of the result
-    TracePtr cn;
-    Value code = exec(b.code, cs, id + ".code.", node ? &cn : nullptr);
-    if (node)
-        node->addChild("code", cn, true);
+    // The source is not part of the result.
+    Value code = execPart(b.code, st, id + ".code.", "code", node);
     const std::string source = code.toText();
     switch (b.lang) {
     case CodeBlock::Lang::Pdl: {
@@ -253,13 +261,11 @@ Value Runner::execCode(const CodeBlock& b, State& st, const std::string& id, Tra
                 msg += "\n" + d.toString().toStdString();
             throw PdlError(msg, b.span);
         }
+        // The code block streams the program's result as a whole; its model calls are single
+        // requests, not streams, as the reference's are.
         State ps = st;
-        ps.streamResult = false; // the code block streams the program's result as a whole
-        TracePtr pn;
-        Value v = exec(parsed.program->root, ps, id + ".pdl.", node ? &pn : nullptr);
-        if (node)
-            node->addChild("pdl__trace", pn, true);
-        return v;
+        ps.batchCalls = true;
+        return execPart(parsed.program->root, ps, id + ".pdl.", "pdl__trace", node);
     }
     default:
         return runCode(b, source, st, node);

@@ -191,14 +191,32 @@ Value Runner::runCommand(const std::vector<std::string>& argv, const SourceSpan&
 
 Value Runner::parseResult(const ParserSpec& parser, const Value& result, const SourceSpan& span)
 {
-    Result<Value> r = parseOutput(parser, result.toText());
+    const std::string text = result.toText();
+    Result<Value> r = parseOutput(parser, text);
+    // The reference parses JSON with json_repair, which skips what precedes a JSON object or
+    // array and gives an empty string when the text holds neither: no error, no fallback.
+    if (!r.ok() && parser.kind == ParserSpec::Kind::Json &&
+        text.find_first_of("{[") == std::string::npos)
+        return Value(std::string());
     if (!r.ok())
         throw PdlError(r.error().message.toStdString(), span);
     Value v = std::move(r).value();
-    if (parser.kind == ParserSpec::Kind::Regex && !parser.spec.isNull() &&
+    // A regex that does not match gives None before the reference looks at the parser's spec
+    // (pdl_interpreter.py parse_result): no type error, no fallback.
+    if (parser.kind == ParserSpec::Kind::Regex && !parser.spec.isNull() && !v.isNull() &&
         !(parser.mode == "findall" || parser.mode == "split"))
         checkSpec(parser.spec, v, span);
     return v;
+}
+
+void Runner::checkFallbackSpec(const Block& b, const Value& result)
+{
+    // The block's spec holds for what its fallback gives too: the reference checks it at the
+    // `fallback` field (process_advance_block_retry).
+    if (!b.spec || b.kind == BlockKind::Function)
+        return;
+    const SourceSpan at = b.fieldSpan("fallback");
+    checkSpec(*b.spec, result, at.isValid() ? at : b.span);
 }
 
 const ProgramIdentity* Runner::identityOf(const SourceSpan& span, const ProgramInfo* current)
@@ -274,12 +292,8 @@ List Runner::modelMessages(const ModelBlock& b, State& st, const std::string& id
 {
     if (!b.input)
         return contextToList(st.context);
-    State is = st;
-    is.streamResult = false; // the input is not part of the result
-    TracePtr in;
-    Value input = exec(b.input, is, id + ".input.", node ? &in : nullptr);
-    if (node)
-        node->addChild("input", in, true);
+    // The input is not part of the result.
+    const Value input = execPart(b.input, st, id + ".input.", "input", node);
     return inputMessages(input, st.role, b.input->span);
 }
 
@@ -342,6 +356,28 @@ void Runner::callStructured(const ModelBlock& b, State& st, TraceNode* node,
         out.structured = sr.value;
 }
 
+void Runner::addOpenAiClientFields(models::ChatRequest& request)
+{
+    // `platform: openai` calls the OpenAI client's create() with `stream=False` spelt out
+    // (pdl_openai.py), which the client sends; an `organization` becomes the client's
+    // OpenAI-Organization header. extra_body and extra_headers carry them to the wire.
+    Dict& p = request.parameters;
+    if (!request.stream) {
+        Dict body = p.find("extra_body") && p.find("extra_body")->isDict()
+                        ? p.find("extra_body")->asDict()
+                        : Dict();
+        body.set("stream", Value(false));
+        p.set("extra_body", Value(std::move(body)));
+    }
+    if (const Value* org = p.find("organization"); org && org->isString()) {
+        Dict headers = p.find("extra_headers") && p.find("extra_headers")->isDict()
+                           ? p.find("extra_headers")->asDict()
+                           : Dict();
+        headers.set("OpenAI-Organization", *org);
+        p.set("extra_headers", Value(std::move(headers)));
+    }
+}
+
 Runner::ModelReply Runner::callProvider(const ModelBlock& b, State& st, const std::string& id,
                                         TraceNode* node, models::ChatRequest request)
 {
@@ -350,8 +386,13 @@ Runner::ModelReply Runner::callProvider(const ModelBlock& b, State& st, const st
     const bool streamReply = st.streamResult && !st.quiet;
     // The reference asks for a stream in every call of a streaming run (`batch` 0 for
     // `--stream result` and `context`, pdl.py main), printed or not (a parsed reply).
-    request.stream =
-        streamReply || options.observer || options.streamResult || options.streamContext;
+    request.stream = streamReply || options.observer ||
+                     (!st.batchCalls && (options.streamResult || options.streamContext));
+    if (b.platform) {
+        const Value platform = eval(b.platform, st, nullptr, "platform");
+        if (platform.isString() && platform.asString() == "openai")
+            addOpenAiClientFields(request);
+    }
     bool streamed = false;
     auto onDelta = [&](std::string_view delta) {
         streamed = streamed || !delta.empty();

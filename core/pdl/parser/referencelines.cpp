@@ -105,9 +105,14 @@ struct PathSearch {
         if (isBlock(&node) && node.span().line == line && node.span().column == column)
             return;
         if (node.isMapping()) {
+            const bool match = isBlock(&node) && node.find("match");
             for (const YamlValue::Entry& e : node.entries()) {
                 if (!holds(entrySpan(e), line, column))
                     continue;
+                if (match && e.name == "with" && e.value.isSequence()) {
+                    visitCases(e.value);
+                    break;
+                }
                 path.push_back(e.name);
                 found = path;
                 visit(e.value);
@@ -115,15 +120,46 @@ struct PathSearch {
                 break;
             }
         } else if (node.isSequence()) {
-            const std::vector<YamlValue>& items = node.items();
-            for (size_t i = 0; i < items.size(); ++i) {
-                if (!holds(items[i].span(), line, column))
-                    continue;
-                path.push_back("[" + std::to_string(i) + "]");
-                visit(items[i]);
-                path.pop_back();
-                break;
-            }
+            visitItems(node);
+        }
+    }
+
+    // The reference locates a match block's cases below the block itself, without `with`
+    // (`[i]`), and a case's `then` as `return`: mostly paths its table does not have, so such
+    // an error is reported at the match block.
+    void visitCases(const YamlValue& cases)
+    {
+        const std::vector<YamlValue>& items = cases.items();
+        for (size_t i = 0; i < items.size(); ++i) {
+            if (!holds(items[i].span(), line, column))
+                continue;
+            path.push_back("[" + std::to_string(i) + "]");
+            found = path;
+            if (items[i].isMapping())
+                for (const YamlValue::Entry& e : items[i].entries()) {
+                    if (!holds(entrySpan(e), line, column))
+                        continue;
+                    path.push_back(e.name == "then" ? std::string("return") : e.name);
+                    found = path;
+                    visit(e.value);
+                    path.pop_back();
+                    break;
+                }
+            path.pop_back();
+            break;
+        }
+    }
+
+    void visitItems(const YamlValue& node)
+    {
+        const std::vector<YamlValue>& items = node.items();
+        for (size_t i = 0; i < items.size(); ++i) {
+            if (!holds(items[i].span(), line, column))
+                continue;
+            path.push_back("[" + std::to_string(i) + "]");
+            visit(items[i]);
+            path.pop_back();
+            break;
         }
     }
 };

@@ -230,6 +230,31 @@ private Q_SLOTS:
         QCOMPARE(log->writerState().written, int64_t(2));
     }
 
+    // `hako log show PREFIX`: a prefix names one call, never a pattern; two calls sharing it are
+    // refused rather than one picked.
+    void findTakesAUidPrefixLiterally_data() { addBackends(); }
+    void findTakesAUidPrefixLiterally()
+    {
+        FRESH_LOG(log);
+        for (const char* uid : {"a%_*?[b-one", "a%_*?[b-two", "zzzzzzzz-three"}) {
+            CallRecord c = simpleCall(QStringLiteral("p"), QStringLiteral("m"), kNow);
+            c.uid = QLatin1String(uid);
+            log->record(c);
+        }
+        QVERIFY(log->flush());
+        auto one = log->find(QStringLiteral("a%_*?[b-o"));
+        QVERIFY2(one, one ? "" : qPrintable(one.error().message));
+        QCOMPARE(one->uid, QStringLiteral("a%_*?[b-one"));
+        auto both = log->find(QStringLiteral("a%_*?[b-"));
+        QVERIFY(!both);
+        QVERIFY2(both.error().message.contains(QLatin1String("more than one")),
+                 qPrintable(both.error().message));
+        // Each wildcard of LIKE and GLOB stands for itself.
+        for (const char* key : {"%%%%%%%%", "________", "********", "????????", "[a-z]%_*?",
+                                "a_%*?[b-o", "a%_*?[b?o"})
+            QVERIFY2(!log->find(QLatin1String(key)), key);
+    }
+
     void statsSumWhatWasRecorded_data() { addBackends(); }
     void statsSumWhatWasRecorded()
     {

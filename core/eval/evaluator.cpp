@@ -275,12 +275,8 @@ struct JudgeSetup {
 
 Result<QString> ask(const JudgeSetup& j, const QString& prompt, const CancelToken& cancel)
 {
-    models::ChatRequest request;
-    request.model = j.model.toStdString();
-    pdl::Dict message;
-    message.set("role", pdl::Value("user"));
-    message.set("content", pdl::Value(prompt.toStdString()));
-    request.messages.push_back(pdl::Value(std::move(message)));
+    models::ChatRequest request =
+        models::ChatRequest::userText(j.model.toStdString(), prompt.toStdString());
     request.parameters.set("temperature", pdl::Value(0));
     request.site.promptName = "eval:judge";
     Result<models::ChatResponse> reply = j.models->chat(request, {}, cancel);

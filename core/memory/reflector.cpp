@@ -103,12 +103,8 @@ Result<std::vector<int64_t>> Reflector::reflect(bool force, const ChangeContext&
     prompt += QStringLiteral("\nWhat %1 high-level insights can you infer from the above "
                              "statements? Answer one per line, as: insight (because of 1, 5, 3)")
                   .arg(m_options.maxInsights);
-    models::ChatRequest req;
-    req.model = m_options.chatModel.toStdString();
-    pdl::Dict msg;
-    msg.set("role", pdl::Value("user"));
-    msg.set("content", pdl::Value(prompt.toStdString()));
-    req.messages.push_back(pdl::Value(std::move(msg)));
+    const models::ChatRequest req =
+        models::ChatRequest::userText(m_options.chatModel.toStdString(), prompt.toStdString());
     auto reply = m_provider->chat(req, {}, cancel);
     if (!reply)
         return makeError(QStringLiteral("reflection with '%1': %2")

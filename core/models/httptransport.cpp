@@ -1,6 +1,7 @@
 #include "core/models/httptransport.h"
 
 #include "core/util/httpmessagereader.h"
+#include "core/util/logging.h"
 
 #include <QElapsedTimer>
 #include <QMultiHash>
@@ -520,15 +521,24 @@ HttpTransport::~HttpTransport()
 {
     // The worker and its connections must die on their own thread; aborting first lets every
     // exchange still waiting see its end.
+    bool deleted = false;
     QMetaObject::invokeMethod(
         m_worker,
-        [w = m_worker] {
+        [w = m_worker, &deleted] {
             w->abortAll();
             delete w;
+            deleted = true;
         },
         Qt::BlockingQueuedConnection);
     m_thread->quit();
     m_thread->wait();
+    // A thread that no longer runs its event loop (stopped at the process's exit) drops the
+    // call above unrun: its worker, with the connections it holds, goes here, now that nothing
+    // runs on that thread any more.
+    if (!deleted) {
+        qCDebug(lcModels) << "the transport's thread had stopped; its worker is deleted here";
+        delete m_worker;
+    }
     delete m_thread;
 }
 

@@ -79,7 +79,9 @@ std::optional<int> TokenCounter::count(const QString& workspaceDir, const QStrin
     if (const auto it = m.counts.constFind(textHash(text)); it != m.counts.constEnd())
         return *it;
     if (m.unsupportedSince.isValid()) {
-        if (!m.unsupportedSince.hasExpired(m_retryAfterMs))
+        // elapsed() < retry, not !hasExpired(retry): a retry after 0 ms asks at once, even
+        // within the millisecond the server said no.
+        if (m.unsupportedSince.elapsed() < m_retryAfterMs)
             return std::nullopt;
         m.unsupportedSince.invalidate(); // perhaps started since: ask again
     }

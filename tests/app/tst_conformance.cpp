@@ -2,6 +2,7 @@
 // run (`--stream none`, from the program's folder, with its stdin and -d data) and compares stdout
 // exactly, the failing line for error cases, and the trace's tree (kinds, ids, results) with the
 // reference's trace.
+#include "conformancefiles.h"
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -20,15 +21,6 @@ namespace {
 QString conformanceDir()
 {
     return QStringLiteral(HAKO_SHARED_DIR "/conformance/pdl");
-}
-
-json readJson(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return json();
-    const QByteArray data = f.readAll();
-    return json::parse(data.begin(), data.end(), nullptr, false);
 }
 
 bool isBlock(const json& j)
@@ -123,7 +115,7 @@ private Q_SLOTS:
     void run_data()
     {
         QTest::addColumn<int>("index");
-        const json cases = readJson(conformanceDir() + QStringLiteral("/cases.json"));
+        const json cases = conformance::readJson(conformanceDir() + QStringLiteral("/cases.json"));
         if (!cases.is_array()) {
             QTest::newRow("no-shared-corpus") << -1;
             return;
@@ -137,7 +129,7 @@ private Q_SLOTS:
         QFETCH(int, index);
         if (index < 0)
             QSKIP("../shared/conformance/pdl is not present: conformance cases skipped");
-        const json cases = readJson(conformanceDir() + QStringLiteral("/cases.json"));
+        const json cases = conformance::readJson(conformanceDir() + QStringLiteral("/cases.json"));
         const json& c = cases[size_t(index)];
         const QString program = conformanceDir() + QStringLiteral("/programs/") +
                                 QString::fromStdString(c["program"].get<std::string>());
@@ -174,9 +166,9 @@ private Q_SLOTS:
                 QString::fromStdString(c["program"].get<std::string>())
                     .replace(QLatin1String(".pdl"), QLatin1String(".trace.json"));
             if (QFileInfo::exists(refTrace)) {
-                const json ours = readJson(traceFile);
+                const json ours = conformance::readJson(traceFile);
                 QVERIFY2(isBlock(ours), "hako wrote no trace");
-                const QString diff = compareTrace(readJson(refTrace), ours, "$");
+                const QString diff = compareTrace(conformance::readJson(refTrace), ours, "$");
                 QVERIFY2(diff.isEmpty(), qPrintable(diff));
             }
             return;

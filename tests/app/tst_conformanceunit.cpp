@@ -7,6 +7,7 @@
 // tests/data/conformance/pdl-unit-differences.txt lists the cases that differ on purpose, each
 // with its reason. The test fails on any unlisted difference, and on a listed case that now
 // conforms, so that the list stays true.
+#include "conformancefiles.h"
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -30,43 +31,6 @@ QString unitDir()
 QString differencesFile()
 {
     return QStringLiteral(HAKO_TEST_DATA_DIR "/conformance/pdl-unit-differences.txt");
-}
-
-json readJson(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return json();
-    const QByteArray data = f.readAll();
-    return json::parse(data.begin(), data.end(), nullptr, false);
-}
-
-// `program: reason` lines; `#` starts a comment line.
-QHash<QString, QString> knownDifferences(QString* error)
-{
-    QHash<QString, QString> out;
-    QFile f(differencesFile());
-    if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
-        *error = QStringLiteral("cannot read %1").arg(differencesFile());
-        return out;
-    }
-    int lineNo = 0;
-    while (!f.atEnd()) {
-        ++lineNo;
-        const QString line = QString::fromUtf8(f.readLine()).trimmed();
-        if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
-            continue;
-        const qsizetype colon = line.indexOf(QLatin1String(".pdl:"));
-        const QString reason = colon < 0 ? QString() : line.mid(colon + 5).trimmed();
-        if (reason.isEmpty()) {
-            *error = QStringLiteral("%1:%2: expected `program.pdl: reason`")
-                         .arg(differencesFile())
-                         .arg(lineNo);
-            return out;
-        }
-        out.insert(line.left(colon + 4), reason);
-    }
-    return out;
 }
 
 // Empty when Hako's run conforms; otherwise what differs.
@@ -143,11 +107,12 @@ class TestConformanceUnit : public QObject {
 private Q_SLOTS:
     void knownDifferencesAreCases()
     {
-        const json cases = readJson(unitDir() + QStringLiteral("/cases.json"));
+        const json cases = conformance::readJson(unitDir() + QStringLiteral("/cases.json"));
         if (!cases.is_array())
             QSKIP("../shared/conformance/pdl-unit is not present");
         QString error;
-        const QHash<QString, QString> known = knownDifferences(&error);
+        const QHash<QString, QString> known =
+            conformance::knownDifferences(differencesFile(), QStringLiteral(".pdl:"), &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QSet<QString> programs;
         for (const auto& c : cases)
@@ -161,7 +126,7 @@ private Q_SLOTS:
     void run_data()
     {
         QTest::addColumn<int>("index");
-        const json cases = readJson(unitDir() + QStringLiteral("/cases.json"));
+        const json cases = conformance::readJson(unitDir() + QStringLiteral("/cases.json"));
         if (!cases.is_array()) {
             QTest::newRow("no-shared-corpus") << -1;
             return;
@@ -175,9 +140,10 @@ private Q_SLOTS:
         QFETCH(int, index);
         if (index < 0)
             QSKIP("../shared/conformance/pdl-unit is not present: its cases are skipped");
-        static const json cases = readJson(unitDir() + QStringLiteral("/cases.json"));
+        static const json cases = conformance::readJson(unitDir() + QStringLiteral("/cases.json"));
         static QString listError;
-        static const QHash<QString, QString> known = knownDifferences(&listError);
+        static const QHash<QString, QString> known =
+            conformance::knownDifferences(differencesFile(), QStringLiteral(".pdl:"), &listError);
         QVERIFY2(listError.isEmpty(), qPrintable(listError));
         const json& c = cases[size_t(index)];
         const QString program = QString::fromStdString(c["program"].get<std::string>());

@@ -75,6 +75,14 @@ private Q_SLOTS:
         QFETCH(QByteArray, right);
         QFETCH(int, exitCode);
         QFETCH(bool, notCompared);
+#if defined(__SANITIZE_ADDRESS__)
+        // Under AddressSanitizer a reader's frame is several times larger: the trace readers
+        // stop at the stack's limit (about 830 levels) instead of 2,000 and leave the deeper
+        // blocks out, so those rows are compared as changed rather than "not compared". Safe
+        // (no overflow, never "same" for these cases), but not this test's figures.
+        if (notCompared && QByteArray(QTest::currentDataTag()).startsWith("2,100"))
+            QSKIP("the readers' depth depends on the stack under AddressSanitizer");
+#endif
         const QString a = write(QStringLiteral("a.json"), left);
         const QString b = write(QStringLiteral("b.json"), right);
         const HakoOutcome r = runHako({QStringLiteral("diff"), a, b});

@@ -141,7 +141,9 @@ private:
         QProcess configure;
         configure.setProcessChannelMode(QProcess::MergedChannels);
         configure.start(cmake, {QStringLiteral("-S"), project.path(), QStringLiteral("-B"), build,
-                                QStringLiteral("-DCMAKE_PREFIX_PATH=") + root.path()});
+                                QStringLiteral("-DCMAKE_PREFIX_PATH=") + root.path(),
+                                QStringLiteral("-DCMAKE_CXX_FLAGS=" HAKO_TEST_CXX_FLAGS),
+                                QStringLiteral("-DCMAKE_EXE_LINKER_FLAGS=" HAKO_TEST_EXE_LINKER_FLAGS)});
         QVERIFY(configure.waitForFinished(120000));
         QVERIFY2(configure.exitCode() == 0, configure.readAll().constData());
         QProcess compile;
@@ -165,6 +167,12 @@ private:
         if (!QFileInfo::exists(QStringLiteral("/usr/bin/python3")))
             return;
         QProcessEnvironment pyEnv = env;
+        if (const QString preload = QStringLiteral(HAKO_TEST_PRELOAD); !preload.isEmpty()) {
+            pyEnv.insert(QStringLiteral("LD_PRELOAD"), preload); // see tests/CMakeLists.txt
+            pyEnv.insert(QStringLiteral("ASAN_OPTIONS"),
+                         pyEnv.value(QStringLiteral("ASAN_OPTIONS")) +
+                             QStringLiteral(":detect_leaks=0"));
+        }
         pyEnv.insert(QStringLiteral("PYTHONPATH"),
                      root.filePath(QStringLiteral("lib/python3/dist-packages")));
         QProcess python;

@@ -18,6 +18,7 @@
 //
 // tests/data/conformance/model-differences.txt lists the cases that differ, `case: reason`. The
 // test fails on a difference not listed and on a listed case that conforms in both modes.
+#include "conformancefiles.h"
 #include "openaitestserver.h"
 
 #include <QDir>
@@ -45,42 +46,6 @@ QString modelDir()
 QString differencesFile()
 {
     return QStringLiteral(HAKO_TEST_DATA_DIR "/conformance/model-differences.txt");
-}
-
-json readJson(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return json();
-    const QByteArray data = f.readAll();
-    return json::parse(data.begin(), data.end(), nullptr, false);
-}
-
-// `case: reason` lines; `#` starts a comment line.
-QHash<QString, QString> knownDifferences(QString* error)
-{
-    QHash<QString, QString> out;
-    QFile f(differencesFile());
-    if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
-        *error = QStringLiteral("cannot read %1").arg(differencesFile());
-        return out;
-    }
-    int lineNo = 0;
-    while (!f.atEnd()) {
-        ++lineNo;
-        const QString line = QString::fromUtf8(f.readLine()).trimmed();
-        if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
-            continue;
-        const qsizetype colon = line.indexOf(QLatin1Char(':'));
-        const QString reason = colon < 0 ? QString() : line.mid(colon + 1).trimmed();
-        if (reason.isEmpty()) {
-            *error =
-                QStringLiteral("%1:%2: expected `case: reason`").arg(differencesFile()).arg(lineNo);
-            return out;
-        }
-        out.insert(line.left(colon).trimmed(), reason);
-    }
-    return out;
 }
 
 // Drops null-valued keys of the messages (see the file's comment); the rest stays as sent.
@@ -258,11 +223,12 @@ class TestModelConformanceGen : public QObject {
 private Q_SLOTS:
     void knownDifferencesAreCases()
     {
-        const json cases = readJson(modelDir() + QStringLiteral("/cases.json"));
+        const json cases = conformance::readJson(modelDir() + QStringLiteral("/cases.json"));
         QVERIFY2(cases.is_array(), "tests/data/conformance/model/cases.json is missing");
         QVERIFY2(cases.size() >= 80, "fewer than 80 model-calling cases");
         QString error;
-        const QHash<QString, QString> known = knownDifferences(&error);
+        const QHash<QString, QString> known =
+            conformance::knownDifferences(differencesFile(), QStringLiteral(":"), &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QSet<QString> names;
         for (const auto& c : cases)
@@ -276,7 +242,7 @@ private Q_SLOTS:
     void run_data()
     {
         QTest::addColumn<int>("index");
-        const json cases = readJson(modelDir() + QStringLiteral("/cases.json"));
+        const json cases = conformance::readJson(modelDir() + QStringLiteral("/cases.json"));
         if (!cases.is_array())
             return;
         for (size_t i = 0; i < cases.size(); ++i)
@@ -286,9 +252,10 @@ private Q_SLOTS:
     void run()
     {
         QFETCH(int, index);
-        static const json cases = readJson(modelDir() + QStringLiteral("/cases.json"));
+        static const json cases = conformance::readJson(modelDir() + QStringLiteral("/cases.json"));
         static QString listError;
-        static const QHash<QString, QString> known = knownDifferences(&listError);
+        static const QHash<QString, QString> known =
+            conformance::knownDifferences(differencesFile(), QStringLiteral(":"), &listError);
         QVERIFY2(listError.isEmpty(), qPrintable(listError));
         const json& c = cases[size_t(index)];
         const QString name = QString::fromStdString(c["name"].get<std::string>());

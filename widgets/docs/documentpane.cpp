@@ -381,7 +381,13 @@ void DocumentPane::connectControls()
     connect(prev, &QShortcut::activated, this, &DocumentPane::previousHit);
 }
 
-DocumentPane::~DocumentPane() = default;
+DocumentPane::~DocumentPane()
+{
+    // The lists' delegates ask this pane whether ruby is shown whenever the lists lay out,
+    // which QWidget's destructor makes them do: they go while the pane is still whole.
+    delete m_hits;
+    delete m_transcript;
+}
 
 bool DocumentPane::eventFilter(QObject* watched, QEvent* event)
 {

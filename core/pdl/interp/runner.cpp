@@ -445,10 +445,11 @@ void Runner::contributeContext(const Block& b, State& st, const ContextPtr& befo
 
 void Runner::contributeOutputs(const Block& b, State& st, const std::string& id, Value& result)
 {
+    // Each contribution is a line, as the reference prints it (its file aggregator's suffix).
     if (hasTarget(b, "stdout"))
-        write(result.toText());
+        write(result.toText() + "\n");
     if (hasTarget(b, "stderr"))
-        write(result.toText(), true);
+        write(result.toText() + "\n", true);
     if (b.contribute) {
         for (const ContributeTarget& t : *b.contribute) {
             if (!isBuiltinTarget(t.name))

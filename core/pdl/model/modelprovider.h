@@ -48,6 +48,19 @@ struct ChatRequest {
     bool stream = false;
     /// The block that sends it (for the prompt log; providers ignore it).
     CallSite site;
+
+    /// A request of one user message, `text`, to `model`: what Hako itself asks a model (an
+    /// evaluation's judge, a memory reflection).
+    static ChatRequest userText(std::string model, const std::string& text)
+    {
+        ChatRequest request;
+        request.model = std::move(model);
+        pdl::Dict message;
+        message.set("role", pdl::Value("user"));
+        message.set("content", pdl::Value(text));
+        request.messages.push_back(pdl::Value(std::move(message)));
+        return request;
+    }
 };
 
 /// Token counts of one call; `estimated` when the server reported none.

@@ -2,6 +2,7 @@
 
 #include "core/pdl/trace/jsonstring_p.h"
 #include "core/pdl/trace/tracekind_p.h"
+#include "core/util/stackguard.h"
 
 #include <simdjson.h>
 
@@ -313,7 +314,7 @@ Value Builder::dict(od::object& o, int depth)
 
 Value Builder::value(od::value v, int depth)
 {
-    if (depth > kMaxValueDepth)
+    if (depth > kMaxValueDepth || stackExhausted())
         throw Unsupported{};
     switch (take(v.type())) {
     case od::json_type::array: {
@@ -358,7 +359,7 @@ Value Builder::value(od::value v, int depth)
 // tolerant reader checks it (On Demand alone would skip over a damaged part).
 void Builder::skip(od::value v, int depth)
 {
-    if (depth > kMaxValueDepth)
+    if (depth > kMaxValueDepth || stackExhausted())
         throw Unsupported{};
     switch (take(v.type())) {
     case od::json_type::array: {
@@ -443,7 +444,9 @@ void Builder::addChild(TraceNode& n, Pending& p, const std::string& field, Trace
 
 TracePtr Builder::block(od::object& obj, const std::string& kind, int depth)
 {
-    if (depth > kMaxBlockDepth)
+    // Deep nesting goes to the tolerant reader, by count or by what is left of the stack (frames
+    // are larger under sanitizers and on other compilers).
+    if (depth > kMaxBlockDepth || stackExhausted())
         throw Unsupported{};
     tick();
     if (kind == "error")

@@ -3,6 +3,7 @@
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/trace/tracekind_p.h"
 #include "core/pdl/trace/traceloader.h"
+#include "core/util/stackguard.h"
 
 #include <QFile>
 
@@ -115,7 +116,9 @@ Value recorded(const ojson& j, TraceNode& n)
 TracePtr build(const ojson& j, int depth)
 {
     auto n = std::make_shared<TraceNode>();
-    if (depth > 2000)
+    // Nested deeper than that (or than the stack allows: frames are larger under sanitizers),
+    // the block is left empty rather than overflowing the stack.
+    if (depth > 2000 || stackExhausted())
         return n;
     if (stringMember(j, "kind") == "error") {
         // {kind: error, msg, program: {…}}: the failed block, marked.

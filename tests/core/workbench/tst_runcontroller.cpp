@@ -35,7 +35,8 @@ private Q_SLOTS:
         for (const auto& args : output)
             out += args[0].toString();
         // The result streams as it is produced (as `hako run` prints it), with stdout between.
-        QCOMPARE(out, QStringLiteral("Hello out"));
+        // A stdout contribution is a line, as in the reference.
+        QCOMPARE(out, QStringLiteral("Hello out\n"));
         QVERIFY(!run.isRunning());
         QVERIFY(run.lastTrace());
         QCOMPARE(run.traceModel()->root()->resultText(), QStringLiteral("Hello"));

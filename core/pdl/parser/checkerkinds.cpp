@@ -363,13 +363,23 @@ void Checker::codeField(Block& blk, const std::string& n, const YamlValue& v)
     }
 }
 
+namespace {
+
+// "a data block", "an if block": how messages name a block of a kind.
+std::string kindPhrase(BlockKind kind)
+{
+    const char* kname = blockKindName(kind);
+    const bool vowel = std::string_view("aeiou").find(kname[0]) != std::string_view::npos;
+    return std::string(vowel ? "an " : "a ") + kname + " block";
+}
+
+} // namespace
+
 bool Checker::kindField(Block& blk, const YamlValue::Entry& e, const YamlValue& node)
 {
     const YamlValue& v = e.value;
     const std::string& n = e.name;
-    const char* kname = blockKindName(blk.kind);
-    const bool vowel = std::string_view("aeiou").find(kname[0]) != std::string_view::npos;
-    const std::string kindText = std::string(vowel ? "an " : "a ") + kname + " block";
+    const std::string kindText = kindPhrase(blk.kind);
     const char* kt = kindText.c_str();
     switch (blk.kind) {
     case BlockKind::Data: {

@@ -2133,6 +2133,13 @@ Restore the unsaved changes? Each opens in its own tab. (If not, they stay under
     </message>
 </context>
 <context>
+    <name>hako::LibPq</name>
+    <message>
+        <source>PostgreSQL needs its client library, which could not be loaded (%1). Install the libpq5 package, or keep the log in a SQLite file.</source>
+        <translation>PostgreSQL にはクライアントライブラリが必要ですが、読み込めませんでした（%1）。libpq5 パッケージをインストールするか、ログを SQLite ファイルに保存してください。</translation>
+    </message>
+</context>
+<context>
     <name>hako::LibraryLinks</name>
     <message>
         <source>Library</source>

@@ -236,6 +236,7 @@ pdl::RunResult runUnderDebugger(pdl::RunOptions options, const QString& program,
         debugger.runFinished();
     });
     DebugSession session(debugger, QFileInfo(program).absoluteFilePath());
+    session.setWriter([](const QString& text) { writeText(stdout, text); });
     const bool terminal = isatty(STDIN_FILENO);
     std::string line;
     while (!*quit && debugger.waitForPause()) {

@@ -117,9 +117,12 @@ DebugSession::Reply DebugSession::runUntil(const QString& args)
         r.text = tr("Not resumed: %1").arg(at.error().message) + QLatin1Char('\n');
         return r;
     }
-    if (*at != l)
+    if (*at != l) {
         r.text =
             tr("Line %1 has no block: running until line %2").arg(l).arg(*at) + QLatin1Char('\n');
+        if (m_write) // said before the run goes on and prints
+            m_write(std::exchange(r.text, QString()));
+    }
     m_debugger.resume(pdl::Debugger::Resume::RunToLine, file, *at);
     r.resumed = true;
     return r;

@@ -5,6 +5,8 @@
 #include <QCoreApplication>
 #include <QString>
 
+#include <functional>
+
 namespace hako {
 
 /// The debugger's command language (`hako run --debug`): one line in, the text to print out.
@@ -28,6 +30,10 @@ public:
     };
     /// Executes one command line.
     Reply execute(const QString& line);
+    /// Where a command that resumes the run prints what it says first (`until` to a line
+    /// without a block): before the run goes on, so its output never comes ahead of the note.
+    /// Without one, the note is in the reply's text.
+    void setWriter(std::function<void(const QString&)> write) { m_write = std::move(write); }
     /// `paused at prog.pdl:7 (model block 'answer')`, with a newline.
     static QString pausedMessage(const pdl::DebugLocation& location);
 
@@ -44,6 +50,7 @@ private:
 
     pdl::Debugger& m_debugger;
     QString m_programFile;
+    std::function<void(const QString&)> m_write;
 };
 
 } // namespace hako

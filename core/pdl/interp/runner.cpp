@@ -510,9 +510,10 @@ Value Runner::execContributing(const BlockPtr& bp, State& st, std::string& id, T
     st.streamResult = streamIn && hasTarget(b, "result") && b.parser.kind == ParserSpec::Kind::None;
     Value result;
     try {
-        // A parsed result streams once parsed whenever the enclosing block streams, whatever its
-        // `contribute` (the reference's process_advance_block reads the state before it).
-        result = execWithRetry(bp, st, id, node, streamIn);
+        // A parsed result streams once parsed, and only when it is part of the enclosing
+        // result (the reference prints it whatever the block's `contribute`: a deliberate
+        // difference, README "Programs that call models").
+        result = execWithRetry(bp, st, id, node, streamIn && hasTarget(b, "result"));
     } catch (const PdlError&) {
         if (!b.fallback)
             throw;

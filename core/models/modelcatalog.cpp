@@ -3,6 +3,7 @@
 #include "core/models/apikeystore.h"
 #include "core/models/modelconfig.h"
 #include "core/models/modelrouter.h"
+#include "core/util/whenready.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -61,17 +62,16 @@ QStringList ModelCatalog::models(const QString& workspaceDir)
         const LatestJob::Ticket ticket = e.listing.start();
         const Lister lister = m_lister;
         const CancelToken cancel = m_cancel;
-        QtConcurrent::run([lister, k, cancel] {
-            return lister(k, cancel);
-        }).then(this, [this, k, ticket](const QStringList& names) {
-            auto it = m_entries.find(k);
-            // invalidate() since: a newer request answers instead.
-            if (it == m_entries.end() || !it->listing.isCurrent(ticket))
-                return;
-            it->pending = false;
-            it->names = names;
-            Q_EMIT modelsChanged(k, names);
-        });
+        whenReady(this, QtConcurrent::run([lister, k, cancel] { return lister(k, cancel); }),
+                  [this, k, ticket](const QStringList& names) {
+                      auto it = m_entries.find(k);
+                      // invalidate() since: a newer request answers instead.
+                      if (it == m_entries.end() || !it->listing.isCurrent(ticket))
+                          return;
+                      it->pending = false;
+                      it->names = names;
+                      Q_EMIT modelsChanged(k, names);
+                  });
     }
     return e.names;
 }

@@ -4,6 +4,7 @@
 #include "core/docs/documentsession.h"
 #include "core/docs/hitlistmodel.h"
 #include "core/util/outputfile.h"
+#include "core/util/whenready.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/accessibleparts.h"
 #include "widgets/docs/documentview.h"
@@ -457,31 +458,32 @@ void DocumentPane::openDocument(const QString& path)
     m_pending.clear();
     docs::IndexOptions indexOptions;
     indexOptions.units = docs::UnitKind(m_units->currentData().toInt());
-    (void)QtConcurrent::run([path, progress, preview, indexOptions] {
-        // A small file (or a PDF) comes whole from the first read; errors are the same too.
-        Result<docs::Document> doc = docs::loadDocumentHead(path);
-        if (doc.ok() && doc->isPartial()) {
-            preview(std::make_shared<docs::Document>(std::move(doc).value()));
-            doc = docs::loadDocument(path);
-        }
-        if (!doc)
-            return std::make_tuple(std::shared_ptr<const docs::DocumentIndex>(),
-                                   doc.error().message, QString());
-        QStringList warnings;
-        for (const Diagnostic& w : doc->warnings())
-            warnings.append(w.toString());
-        progress(30);
-        auto index =
-            docs::DocumentIndex::build(std::make_shared<docs::Document>(std::move(doc).value()),
-                                       indexOptions, {}, [&](int p) { progress(30 + p * 7 / 10); });
-        return std::make_tuple(index, QString(), warnings.join(QLatin1Char('\n')));
-    })
-        .then(this, [this, ticket](const std::tuple<std::shared_ptr<const docs::DocumentIndex>,
-                                                    QString, QString>& result) {
-            if (!m_latest.isCurrent(ticket))
-                return;
-            onIndexed(std::get<0>(result), std::get<1>(result), std::get<2>(result));
-        });
+    whenReady(this, QtConcurrent::run([path, progress, preview, indexOptions] {
+                  // A small file (or a PDF) comes whole from the first read; errors are the
+                  // same too.
+                  Result<docs::Document> doc = docs::loadDocumentHead(path);
+                  if (doc.ok() && doc->isPartial()) {
+                      preview(std::make_shared<docs::Document>(std::move(doc).value()));
+                      doc = docs::loadDocument(path);
+                  }
+                  if (!doc)
+                      return std::make_tuple(std::shared_ptr<const docs::DocumentIndex>(),
+                                             doc.error().message, QString());
+                  QStringList warnings;
+                  for (const Diagnostic& w : doc->warnings())
+                      warnings.append(w.toString());
+                  progress(30);
+                  auto index = docs::DocumentIndex::build(
+                      std::make_shared<docs::Document>(std::move(doc).value()), indexOptions, {},
+                      [&](int p) { progress(30 + p * 7 / 10); });
+                  return std::make_tuple(index, QString(), warnings.join(QLatin1Char('\n')));
+              }),
+              [this, ticket](const std::tuple<std::shared_ptr<const docs::DocumentIndex>, QString,
+                                              QString>& result) {
+                  if (!m_latest.isCurrent(ticket))
+                      return;
+                  onIndexed(std::get<0>(result), std::get<1>(result), std::get<2>(result));
+              });
 }
 
 void DocumentPane::setWorkbenchContext(WorkbenchContext* context)
@@ -595,12 +597,13 @@ void DocumentPane::setUnits(docs::UnitKind units)
     m_loading = true;
     docs::IndexOptions options;
     options.units = units;
-    (void)QtConcurrent::run([document, options] {
-        return docs::DocumentIndex::build(document, options);
-    }).then(this, [this, ticket](std::shared_ptr<const docs::DocumentIndex> index) {
-        if (m_latest.isCurrent(ticket))
-            onIndexed(index, QString(), QString());
-    });
+    whenReady(this, QtConcurrent::run([document, options] {
+                  return docs::DocumentIndex::build(document, options);
+              }),
+              [this, ticket](std::shared_ptr<const docs::DocumentIndex> index) {
+                  if (m_latest.isCurrent(ticket))
+                      onIndexed(index, QString(), QString());
+              });
 }
 
 void DocumentPane::setMode(docs::OutputMode mode)
@@ -692,21 +695,13 @@ void DocumentPane::runCommand(const QString& command)
     }
     auto session = m_session;
     const LatestJob::Ticket ticket = m_latest.current();
-    QPointer<DocumentPane> self(this);
-    (void)QtConcurrent::run([session, command] {
-        return session->execute(command);
-    }).then([self, ticket](const docs::CommandResult& r) {
-        // Always queued, even when the command ended before this continuation was attached:
-        // so it comes after the session's announcement of the command (onExecuted), which
-        // shows its hits.
-        QMetaObject::invokeMethod(
-            qApp,
-            [self, ticket, r] {
-                if (self && self->m_latest.isCurrent(ticket))
-                    self->onCommandDone(r);
-            },
-            Qt::QueuedConnection);
-    });
+    // Queued behind the session's announcement of the command (onExecuted), which shows its
+    // hits.
+    whenReady(this, QtConcurrent::run([session, command] { return session->execute(command); }),
+              [this, ticket](const docs::CommandResult& r) {
+                  if (m_latest.isCurrent(ticket))
+                      onCommandDone(r);
+              });
 }
 
 void DocumentPane::onCommandDone(const docs::CommandResult& r)

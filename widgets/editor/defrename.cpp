@@ -2,6 +2,7 @@
 
 #include "core/pdl/analysis/rename.h"
 #include "core/pdl/programcheck.h"
+#include "core/util/whenready.h"
 #include "widgets/editor/pdleditor.h"
 
 #include <QAction>
@@ -62,12 +63,13 @@ void DefRename::start(std::optional<QString> newName)
     }
     // The report on show may be a few keystrokes old: the rename reads the text as it is now.
     const QByteArray bytes = text.toUtf8();
-    QtConcurrent::run([bytes, fileName, options] {
-        return std::make_shared<const pdl::ProgramReport>(
-            pdl::analyzeProgramText(bytes, fileName, options));
-    })
-        .then(this, [this, text, bytes, line, column,
-                     newName](std::shared_ptr<const pdl::ProgramReport> report) {
+    whenReady(
+        this, QtConcurrent::run([bytes, fileName, options] {
+            return std::make_shared<const pdl::ProgramReport>(
+                pdl::analyzeProgramText(bytes, fileName, options));
+        }),
+        [this, text, bytes, line, column,
+         newName](std::shared_ptr<const pdl::ProgramReport> report) {
             if (!m_editor)
                 return fail({});
             if (m_editor->text() != text)

@@ -1,6 +1,7 @@
 #include "widgets/editor/editoranalysis.h"
 
 #include "core/pdl/programcheck.h"
+#include "core/util/whenready.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -41,16 +42,17 @@ void EditorAnalysis::start()
     const QString file = m_fileName;
     const pdl::ScopeOptions options = m_options;
     ++m_running;
-    QtConcurrent::run([bytes, file, options] {
-        return std::make_shared<const pdl::ProgramReport>(
-            pdl::analyzeProgramText(bytes, file, options));
-    }).then(this, [this, ticket](std::shared_ptr<const pdl::ProgramReport> report) {
-        --m_running;
-        if (!m_latest.isCurrent(ticket))
-            return; // a newer text is being analysed
-        m_report = std::move(report);
-        Q_EMIT reportReady(m_report);
-    });
+    whenReady(this, QtConcurrent::run([bytes, file, options] {
+                  return std::make_shared<const pdl::ProgramReport>(
+                      pdl::analyzeProgramText(bytes, file, options));
+              }),
+              [this, ticket](std::shared_ptr<const pdl::ProgramReport> report) {
+                  --m_running;
+                  if (!m_latest.isCurrent(ticket))
+                      return; // a newer text is being analysed
+                  m_report = std::move(report);
+                  Q_EMIT reportReady(m_report);
+              });
 }
 
 } // namespace hako

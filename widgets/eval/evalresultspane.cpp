@@ -4,6 +4,7 @@
 
 #include "core/eval/evalstore.h"
 #include "core/eval/resultsmodel.h"
+#include "core/util/whenready.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -212,75 +213,79 @@ void EvalResultsPane::showExperiment(const QString& id, const QString& baselineI
     auto store = m_store;
     m_summary->setText(tr("Loading…"));
     QPointer<EvalResultsPane> self(this);
-    QtConcurrent::run([store, id, baselineId] {
-        Loaded l;
-        auto list = store->experiments();
-        if (!list.ok()) {
-            l.error = list.error().message;
-            return l;
-        }
-        l.experiments = *list;
-        l.id = id.isEmpty() && !l.experiments.isEmpty() ? l.experiments.first().id : id;
-        if (l.id.isEmpty())
-            return l;
-        auto info = store->experiment(l.id);
-        if (!info.ok()) {
-            l.error = info.error().message;
-            return l;
-        }
-        auto dataset = store->dataset(info->dataset, info->datasetVersion);
-        if (dataset.ok())
-            l.examples = dataset->examples;
-        for (const QJsonValue& e : info->config.value(QStringLiteral("evaluators")).toArray())
-            l.evaluators << e.toObject()
-                                .value(QStringLiteral("name"))
-                                .toString(e.toObject().value(QStringLiteral("type")).toString());
-        auto results = store->results(l.id);
-        if (results.ok())
-            l.results = *results;
-        if (l.examples.isEmpty()) // a dataset not in this store: rows from the results alone
-            for (const eval::ExampleResult& r : l.results) {
-                eval::Example e;
-                e.id = r.exampleId;
-                while (l.examples.size() <= r.index)
-                    l.examples.append(eval::Example{});
-                l.examples[r.index] = e;
+    whenReady(
+        this, QtConcurrent::run([store, id, baselineId] {
+            Loaded l;
+            auto list = store->experiments();
+            if (!list.ok()) {
+                l.error = list.error().message;
+                return l;
             }
-        if (l.evaluators.isEmpty() && !l.results.isEmpty())
-            for (const eval::Score& s : l.results.first().scores)
-                l.evaluators << s.evaluator;
-        if (!baselineId.isEmpty())
-            if (auto b = store->results(baselineId); b.ok())
-                l.baseline = *b;
-        return l;
-    }).then(this, [this, self, ticket, baselineId](Loaded l) {
-        if (!self || !m_latest.isCurrent(ticket))
-            return; // a newer request superseded this one
-        if (!l.error.isEmpty()) {
-            m_summary->setText(l.error);
-            return;
-        }
-        auto fill = [&](QComboBox* box, bool withNone, const QString& current) {
-            box->clear();
-            if (withNone)
-                box->addItem(tr("(nothing)"), QString());
-            for (const eval::ExperimentInfo& e : l.experiments)
-                box->addItem(QStringLiteral("%1%2 · %3 v%4 · %5 · %6")
-                                 .arg(e.name,
-                                      e.promptVersion > 0 ? tr(" (prompt v%1)").arg(e.promptVersion)
-                                                          : QString(),
-                                      e.dataset)
-                                 .arg(e.datasetVersion)
-                                 .arg(QDateTime::fromMSecsSinceEpoch(e.startedAt)
-                                          .toString(QStringLiteral("yyyy-MM-dd HH:mm")),
-                                      e.id.left(8)),
-                             e.id);
-            box->setCurrentIndex(std::max(0, box->findData(current)));
-        };
-        fill(m_experiments, false, l.id);
-        fill(m_baseline, true, baselineId);
-        setResults(l.examples, l.evaluators, l.results, l.baseline);
-    });
+            l.experiments = *list;
+            l.id = id.isEmpty() && !l.experiments.isEmpty() ? l.experiments.first().id : id;
+            if (l.id.isEmpty())
+                return l;
+            auto info = store->experiment(l.id);
+            if (!info.ok()) {
+                l.error = info.error().message;
+                return l;
+            }
+            auto dataset = store->dataset(info->dataset, info->datasetVersion);
+            if (dataset.ok())
+                l.examples = dataset->examples;
+            for (const QJsonValue& e : info->config.value(QStringLiteral("evaluators")).toArray())
+                l.evaluators << e.toObject()
+                                    .value(QStringLiteral("name"))
+                                    .toString(
+                                        e.toObject().value(QStringLiteral("type")).toString());
+            auto results = store->results(l.id);
+            if (results.ok())
+                l.results = *results;
+            if (l.examples.isEmpty()) // a dataset not in this store: rows from the results alone
+                for (const eval::ExampleResult& r : l.results) {
+                    eval::Example e;
+                    e.id = r.exampleId;
+                    while (l.examples.size() <= r.index)
+                        l.examples.append(eval::Example{});
+                    l.examples[r.index] = e;
+                }
+            if (l.evaluators.isEmpty() && !l.results.isEmpty())
+                for (const eval::Score& s : l.results.first().scores)
+                    l.evaluators << s.evaluator;
+            if (!baselineId.isEmpty())
+                if (auto b = store->results(baselineId); b.ok())
+                    l.baseline = *b;
+            return l;
+        }),
+        [this, self, ticket, baselineId](Loaded l) {
+            if (!self || !m_latest.isCurrent(ticket))
+                return; // a newer request superseded this one
+            if (!l.error.isEmpty()) {
+                m_summary->setText(l.error);
+                return;
+            }
+            auto fill = [&](QComboBox* box, bool withNone, const QString& current) {
+                box->clear();
+                if (withNone)
+                    box->addItem(tr("(nothing)"), QString());
+                for (const eval::ExperimentInfo& e : l.experiments)
+                    box->addItem(QStringLiteral("%1%2 · %3 v%4 · %5 · %6")
+                                     .arg(e.name,
+                                          e.promptVersion > 0
+                                              ? tr(" (prompt v%1)").arg(e.promptVersion)
+                                              : QString(),
+                                          e.dataset)
+                                     .arg(e.datasetVersion)
+                                     .arg(QDateTime::fromMSecsSinceEpoch(e.startedAt)
+                                              .toString(QStringLiteral("yyyy-MM-dd HH:mm")),
+                                          e.id.left(8)),
+                                 e.id);
+                box->setCurrentIndex(std::max(0, box->findData(current)));
+            };
+            fill(m_experiments, false, l.id);
+            fill(m_baseline, true, baselineId);
+            setResults(l.examples, l.evaluators, l.results, l.baseline);
+        });
 }
 
 void EvalResultsPane::setResults(const QList<eval::Example>& examples,

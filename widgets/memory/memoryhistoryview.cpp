@@ -1,4 +1,5 @@
 #include "widgets/memory/memoryhistoryview.h"
+#include "core/util/whenready.h"
 #include "widgets/common/accessibleparts.h"
 #include "widgets/common/diffhtml.h"
 
@@ -94,78 +95,84 @@ void MemoryHistoryView::showMemory(int64_t id)
         return;
     const LatestJob::Ticket ticket = m_latest.start();
     auto store = m_store;
-    QtConcurrent::run([store, id] {
-        Loaded l;
-        l.record = store->get(id);
-        l.journal = store->journal(id);
-        if (l.record) {
-            for (int64_t e : l.record->evidence) {
-                auto r = store->get(e);
-                l.evidence.push_back({e, r ? std::optional<MemoryRecord>(*r) : std::nullopt});
+    whenReady(
+        this, QtConcurrent::run([store, id] {
+            Loaded l;
+            l.record = store->get(id);
+            l.journal = store->journal(id);
+            if (l.record) {
+                for (int64_t e : l.record->evidence) {
+                    auto r = store->get(e);
+                    l.evidence.push_back({e, r ? std::optional<MemoryRecord>(*r) : std::nullopt});
+                }
             }
-        }
-        return l;
-    }).then(this, [this, ticket](Loaded l) {
-        if (!m_latest.isCurrent(ticket))
-            return;
-        if (!l.record || !l.journal) {
-            Q_EMIT errorOccurred(!l.record ? l.record.error().message : l.journal.error().message);
-            return;
-        }
-        const MemoryRecord& r = *l.record;
-        m_title->setText(tr("<b>Memory %1</b> · %2 · %3 · importance %4 (%5) · version %6<br>%7")
-                             .arg(r.id)
-                             .arg(kindName(r.kind), stateName(r.state))
-                             .arg(r.importance)
-                             .arg(importanceSourceName(r.importanceSource))
-                             .arg(r.version)
-                             .arg(r.text.toHtmlEscaped()));
-        m_journal = std::move(*l.journal);
-        m_entries->setRowCount(int(m_journal.size()));
-        for (int i = 0; i < int(m_journal.size()); ++i) {
-            const JournalEntry& e = m_journal[size_t(i)];
-            const QStringList cells = {QString::number(e.seq), formatTime(e.at), e.op,
-                                       actorName(e.actor), e.reason};
-            for (int c = 0; c < cells.size(); ++c)
-                m_entries->setItem(i, c, new QTableWidgetItem(cells[c]));
-        }
-        m_entries->resizeColumnsToContents();
-        if (!m_journal.empty())
-            m_entries->selectRow(int(m_journal.size()) - 1);
+            return l;
+        }),
+        [this, ticket](Loaded l) {
+            if (!m_latest.isCurrent(ticket))
+                return;
+            if (!l.record || !l.journal) {
+                Q_EMIT errorOccurred(!l.record ? l.record.error().message
+                                               : l.journal.error().message);
+                return;
+            }
+            const MemoryRecord& r = *l.record;
+            m_title->setText(
+                tr("<b>Memory %1</b> · %2 · %3 · importance %4 (%5) · version %6<br>%7")
+                    .arg(r.id)
+                    .arg(kindName(r.kind), stateName(r.state))
+                    .arg(r.importance)
+                    .arg(importanceSourceName(r.importanceSource))
+                    .arg(r.version)
+                    .arg(r.text.toHtmlEscaped()));
+            m_journal = std::move(*l.journal);
+            m_entries->setRowCount(int(m_journal.size()));
+            for (int i = 0; i < int(m_journal.size()); ++i) {
+                const JournalEntry& e = m_journal[size_t(i)];
+                const QStringList cells = {QString::number(e.seq), formatTime(e.at), e.op,
+                                           actorName(e.actor), e.reason};
+                for (int c = 0; c < cells.size(); ++c)
+                    m_entries->setItem(i, c, new QTableWidgetItem(cells[c]));
+            }
+            m_entries->resizeColumnsToContents();
+            if (!m_journal.empty())
+                m_entries->selectRow(int(m_journal.size()) - 1);
 
-        // Provenance: evidence (flagging ids that no longer resolve) and the source.
-        auto* evidence = new QTreeWidgetItem(
-            m_provenance, {tr("Evidence"), tr("%1 memories").arg(l.evidence.size())});
-        for (const auto& [eid, rec] : l.evidence) {
-            auto* item = new QTreeWidgetItem(evidence);
-            item->setData(0, Qt::UserRole, qint64(eid));
-            item->setText(0, tr("memory %1").arg(eid));
-            if (!rec) {
-                item->setText(1, tr("broken link: no such memory"));
-                item->setForeground(1, QBrush(Qt::red));
-            } else {
-                item->setText(1, rec->state == State::Deleted ? tr("[deleted] %1").arg(rec->text)
-                                                              : rec->text);
-                if (rec->state == State::Deleted)
-                    item->setForeground(1, QBrush(QColor(0xc0, 0x60, 0x00)));
+            // Provenance: evidence (flagging ids that no longer resolve) and the source.
+            auto* evidence = new QTreeWidgetItem(
+                m_provenance, {tr("Evidence"), tr("%1 memories").arg(l.evidence.size())});
+            for (const auto& [eid, rec] : l.evidence) {
+                auto* item = new QTreeWidgetItem(evidence);
+                item->setData(0, Qt::UserRole, qint64(eid));
+                item->setText(0, tr("memory %1").arg(eid));
+                if (!rec) {
+                    item->setText(1, tr("broken link: no such memory"));
+                    item->setForeground(1, QBrush(Qt::red));
+                } else {
+                    item->setText(1, rec->state == State::Deleted
+                                         ? tr("[deleted] %1").arg(rec->text)
+                                         : rec->text);
+                    if (rec->state == State::Deleted)
+                        item->setForeground(1, QBrush(QColor(0xc0, 0x60, 0x00)));
+                }
             }
-        }
-        auto* source = new QTreeWidgetItem(m_provenance, {tr("Source"), QString()});
-        const MemorySource& s = r.source;
-        if (!s.threadId.isEmpty())
-            new QTreeWidgetItem(source, {tr("thread"), s.threadId});
-        if (!s.messageIds.isEmpty())
-            new QTreeWidgetItem(source, {tr("messages"), s.messageIds.join(QStringLiteral(", "))});
-        if (!s.runId.isEmpty())
-            new QTreeWidgetItem(source, {tr("run"), s.runId});
-        if (!s.nodeId.isEmpty())
-            new QTreeWidgetItem(source, {tr("trace node"), s.nodeId});
-        if (s.isEmpty())
-            source->setText(1, tr("none recorded"));
-        m_provenance->expandAll();
-        m_provenance->resizeColumnToContents(0);
-        Q_EMIT loaded();
-    });
+            auto* source = new QTreeWidgetItem(m_provenance, {tr("Source"), QString()});
+            const MemorySource& s = r.source;
+            if (!s.threadId.isEmpty())
+                new QTreeWidgetItem(source, {tr("thread"), s.threadId});
+            if (!s.messageIds.isEmpty())
+                new QTreeWidgetItem(source,
+                                    {tr("messages"), s.messageIds.join(QStringLiteral(", "))});
+            if (!s.runId.isEmpty())
+                new QTreeWidgetItem(source, {tr("run"), s.runId});
+            if (!s.nodeId.isEmpty())
+                new QTreeWidgetItem(source, {tr("trace node"), s.nodeId});
+            if (s.isEmpty())
+                source->setText(1, tr("none recorded"));
+            m_provenance->expandAll();
+            m_provenance->resizeColumnToContents(0);
+            Q_EMIT loaded();
+        });
 }
 
 void MemoryHistoryView::showEntry(int row)
@@ -233,17 +240,19 @@ void MemoryHistoryView::revertSelected()
         return;
     auto store = m_store;
     const int64_t id = m_id;
-    QtConcurrent::run([store, id, e] {
-        return store->revert(id, e.seq,
-                             {Actor::User, QStringLiteral("reverted in the inspector"), {}, {}});
-    }).then(this, [this, id](Result<MemoryRecord> r) {
-        if (!r) {
-            Q_EMIT errorOccurred(r.error().message);
-            return;
-        }
-        Q_EMIT memoryChanged(id);
-        showMemory(id);
-    });
+    whenReady(this, QtConcurrent::run([store, id, e] {
+                  return store->revert(
+                      id, e.seq,
+                      {Actor::User, QStringLiteral("reverted in the inspector"), {}, {}});
+              }),
+              [this, id](Result<MemoryRecord> r) {
+                  if (!r) {
+                      Q_EMIT errorOccurred(r.error().message);
+                      return;
+                  }
+                  Q_EMIT memoryChanged(id);
+                  showMemory(id);
+              });
 }
 
 } // namespace hako

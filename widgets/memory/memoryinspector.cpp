@@ -4,6 +4,7 @@
 
 #include "core/memory/hashembedding.h"
 #include "core/memory/memorytablemodel.h"
+#include "core/util/whenready.h"
 #include "widgets/common/accessibleparts.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/memory/memoryhistoryview.h"
@@ -239,34 +240,35 @@ void MemoryInspector::semanticSearch(const QString& query, int limit)
     auto store = m_store;
     auto provider = m_provider;
     const LatestJob::Ticket ticket = m_latestSearch.start();
-    QtConcurrent::run([store, provider, query, limit]() -> Result<RetrievalRecord> {
-        const QString model = store->embeddingModel();
-        if (model.isEmpty())
-            return makeError(tr("This store has no embeddings to search."));
-        if (!provider)
-            return makeError(tr("No model provider for '%1'.").arg(model));
-        auto v = embedOne(*provider, model, query);
-        if (!v)
-            return v.error();
-        RetrievalParams p;
-        p.k = limit;
-        p.whatIf = true;
-        return store->retrieve(query, *v, model, p, {});
-    }).then(this, [this, ticket](Result<RetrievalRecord> r) {
-        if (!m_latestSearch.isCurrent(ticket))
-            return;
-        if (!r) {
-            showError(r.error().message);
-            return;
-        }
-        QSet<int64_t> ids;
-        for (const Candidate& c : r->result.candidates) {
-            if (c.selected())
-                ids.insert(c.input.id);
-        }
-        m_proxy->setIdFilter(ids);
-        Q_EMIT semanticSearchDone(int(ids.size()));
-    });
+    whenReady(this, QtConcurrent::run([store, provider, query, limit]() -> Result<RetrievalRecord> {
+                  const QString model = store->embeddingModel();
+                  if (model.isEmpty())
+                      return makeError(tr("This store has no embeddings to search."));
+                  if (!provider)
+                      return makeError(tr("No model provider for '%1'.").arg(model));
+                  auto v = embedOne(*provider, model, query);
+                  if (!v)
+                      return v.error();
+                  RetrievalParams p;
+                  p.k = limit;
+                  p.whatIf = true;
+                  return store->retrieve(query, *v, model, p, {});
+              }),
+              [this, ticket](Result<RetrievalRecord> r) {
+                  if (!m_latestSearch.isCurrent(ticket))
+                      return;
+                  if (!r) {
+                      showError(r.error().message);
+                      return;
+                  }
+                  QSet<int64_t> ids;
+                  for (const Candidate& c : r->result.candidates) {
+                      if (c.selected())
+                          ids.insert(c.input.id);
+                  }
+                  m_proxy->setIdFilter(ids);
+                  Q_EMIT semanticSearchDone(int(ids.size()));
+              });
 }
 
 void MemoryInspector::showError(const QString& message)
@@ -277,36 +279,38 @@ void MemoryInspector::showError(const QString& message)
 void MemoryInspector::openStore(const QString& path)
 {
     const LatestJob::Ticket ticket = m_latest.start();
-    QtConcurrent::run([path] {
-        Result<std::shared_ptr<MemoryStore>> store = MemoryStore::open(path);
-        // A damaged store is still worth reading: open it read-only and say so.
-        if (!store && store.error().message.contains(QLatin1String("quick check"))) {
-            StoreOptions readOnly;
-            readOnly.readOnly = true;
-            if (auto r = MemoryStore::open(path, readOnly))
-                return r;
-        }
-        return store;
-    }).then(this, [this, ticket](Result<std::shared_ptr<MemoryStore>> store) {
-        if (!m_latest.isCurrent(ticket))
-            return;
-        if (!store) {
-            showError(store.error().message);
-            return;
-        }
-        setStore(*store);
-        if (!m_store->integrityProblem().isEmpty())
-            m_messages->showMessage(
-                tr("This memory store is damaged (SQLite's quick check: %1). It is open "
-                   "read-only: browse it and export what can be read, then import the export "
-                   "into a new store.")
-                    .arg(m_store->integrityProblem()),
-                MessageBar::Kind::Warning);
-        else if (m_store->isReadOnly())
-            m_messages->showMessage(tr("You may only read this memory store: it is open "
-                                       "read-only."),
-                                    MessageBar::Kind::Information);
-    });
+    whenReady(
+        this, QtConcurrent::run([path] {
+            Result<std::shared_ptr<MemoryStore>> store = MemoryStore::open(path);
+            // A damaged store is still worth reading: open it read-only and say so.
+            if (!store && store.error().message.contains(QLatin1String("quick check"))) {
+                StoreOptions readOnly;
+                readOnly.readOnly = true;
+                if (auto r = MemoryStore::open(path, readOnly))
+                    return r;
+            }
+            return store;
+        }),
+        [this, ticket](Result<std::shared_ptr<MemoryStore>> store) {
+            if (!m_latest.isCurrent(ticket))
+                return;
+            if (!store) {
+                showError(store.error().message);
+                return;
+            }
+            setStore(*store);
+            if (!m_store->integrityProblem().isEmpty())
+                m_messages->showMessage(
+                    tr("This memory store is damaged (SQLite's quick check: %1). It is open "
+                       "read-only: browse it and export what can be read, then import the export "
+                       "into a new store.")
+                        .arg(m_store->integrityProblem()),
+                    MessageBar::Kind::Warning);
+            else if (m_store->isReadOnly())
+                m_messages->showMessage(tr("You may only read this memory store: it is open "
+                                           "read-only."),
+                                        MessageBar::Kind::Information);
+        });
 }
 
 void MemoryInspector::setStore(std::shared_ptr<MemoryStore> store)
@@ -332,46 +336,48 @@ void MemoryInspector::reload()
         Result<std::vector<MemoryRecord>> records = std::vector<MemoryRecord>();
         std::vector<TimelineEvent> timeline;
     };
-    QtConcurrent::run([store]() {
-        Snapshot snap;
-        std::vector<MemoryRecord> all;
-        MemoryFilter f;
-        for (State s : {State::Active, State::Archived, State::Deleted}) {
-            f.state = s;
-            auto part = store->list(f);
-            if (!part) {
-                snap.records = part.error();
-                return snap;
-            }
-            all.insert(all.end(), part->begin(), part->end());
-        }
-        std::sort(all.begin(), all.end(),
-                  [](const MemoryRecord& a, const MemoryRecord& b) { return a.id < b.id; });
-        auto accesses = store->journal(0, -1, QStringLiteral("access"));
-        if (accesses)
-            snap.timeline = buildTimeline(all, *accesses);
-        snap.records = std::move(all);
-        return snap;
-    }).then(this, [this, ticket](Snapshot snap) {
-        if (!m_latest.isCurrent(ticket))
-            return;
-        if (!snap.records) {
-            showError(snap.records.error().message);
-            return;
-        }
-        m_model->setSnapshot(std::move(*snap.records));
-        m_timeline->setEvents(std::move(snap.timeline), m_threshold);
-        // The header samples at most 1,000 rows (resizeContentsPrecision), so this stays cheap
-        // at 100,000 memories; the text column keeps the remaining width.
-        for (int c = 0; c < MemoryTableModel::Text; ++c)
-            m_table->resizeColumnToContents(c);
-        m_retrievals->refresh();
-        if (m_pendingSelection) {
-            selectMemory(m_pendingSelection);
-            m_pendingSelection = 0;
-        }
-        Q_EMIT loaded();
-    });
+    whenReady(this, QtConcurrent::run([store]() {
+                  Snapshot snap;
+                  std::vector<MemoryRecord> all;
+                  MemoryFilter f;
+                  for (State s : {State::Active, State::Archived, State::Deleted}) {
+                      f.state = s;
+                      auto part = store->list(f);
+                      if (!part) {
+                          snap.records = part.error();
+                          return snap;
+                      }
+                      all.insert(all.end(), part->begin(), part->end());
+                  }
+                  std::sort(
+                      all.begin(), all.end(),
+                      [](const MemoryRecord& a, const MemoryRecord& b) { return a.id < b.id; });
+                  auto accesses = store->journal(0, -1, QStringLiteral("access"));
+                  if (accesses)
+                      snap.timeline = buildTimeline(all, *accesses);
+                  snap.records = std::move(all);
+                  return snap;
+              }),
+              [this, ticket](Snapshot snap) {
+                  if (!m_latest.isCurrent(ticket))
+                      return;
+                  if (!snap.records) {
+                      showError(snap.records.error().message);
+                      return;
+                  }
+                  m_model->setSnapshot(std::move(*snap.records));
+                  m_timeline->setEvents(std::move(snap.timeline), m_threshold);
+                  // The header samples at most 1,000 rows (resizeContentsPrecision), so this stays
+                  // cheap at 100,000 memories; the text column keeps the remaining width.
+                  for (int c = 0; c < MemoryTableModel::Text; ++c)
+                      m_table->resizeColumnToContents(c);
+                  m_retrievals->refresh();
+                  if (m_pendingSelection) {
+                      selectMemory(m_pendingSelection);
+                      m_pendingSelection = 0;
+                  }
+                  Q_EMIT loaded();
+              });
 }
 
 std::vector<int64_t> MemoryInspector::selectedIds() const
@@ -403,14 +409,16 @@ void MemoryInspector::changeState(State state, const QString& verb)
                        .arg(verb)))
         return;
     auto store = m_store;
-    QtConcurrent::run([store, ids, state] {
-        return store->setState(ids, state,
-                               {Actor::User, QStringLiteral("changed in the inspector"), {}, {}});
-    }).then(this, [this](Result<int> changed) {
-        if (!changed)
-            showError(changed.error().message);
-        reload();
-    });
+    whenReady(this, QtConcurrent::run([store, ids, state] {
+                  return store->setState(
+                      ids, state,
+                      {Actor::User, QStringLiteral("changed in the inspector"), {}, {}});
+              }),
+              [this](Result<int> changed) {
+                  if (!changed)
+                      showError(changed.error().message);
+                  reload();
+              });
 }
 
 void MemoryInspector::selectMemory(int64_t id)

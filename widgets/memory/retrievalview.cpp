@@ -1,6 +1,7 @@
 #include "widgets/memory/retrievalview.h"
 
 #include "core/memory/candidatemodel.h"
+#include "core/util/whenready.h"
 #include "widgets/common/accessibleparts.h"
 #include "widgets/memory/componentbardelegate.h"
 
@@ -149,37 +150,37 @@ void RetrievalView::refresh()
         return;
     const LatestJob::Ticket ticket = m_latest.start();
     auto store = m_store;
-    QtConcurrent::run([store] {
-        return store->retrievals(500);
-    }).then(this, [this, ticket](Result<std::vector<RetrievalRecord>> list) {
-        if (!m_latest.isCurrent(ticket))
-            return;
-        if (!list) {
-            Q_EMIT errorOccurred(list.error().message);
-            return;
-        }
-        for (const RetrievalRecord& r : *list) {
-            const QString query = r.query.isEmpty() ? tr("(no query)") : r.query;
-            QString label = QStringLiteral("#%1  %2  %3 k=%4  “%5”  → %6 of %7")
-                                .arg(r.seq)
-                                .arg(formatTime(r.at), modeName(r.result.params.mode))
-                                .arg(r.result.params.k)
-                                .arg(query.simplified().left(80))
-                                .arg(r.result.promptOrder.size())
-                                .arg(r.candidateCount);
-            if (!r.nodeId.isEmpty())
-                label += QStringLiteral("  @ %1").arg(r.nodeId);
-            auto* item = new QListWidgetItem(label);
-            item->setData(SeqRole, qint64(r.seq));
-            item->setData(NodeIdRole, r.nodeId);
-            item->setData(RunIdRole, r.runId);
-            if (!r.nodeId.isEmpty())
-                item->setToolTip(tr("Made by trace node %1 (run %2); click to select it in the "
-                                    "trace")
-                                     .arg(r.nodeId, r.runId));
-            m_list->addItem(item);
-        }
-    });
+    whenReady(this, QtConcurrent::run([store] { return store->retrievals(500); }),
+              [this, ticket](Result<std::vector<RetrievalRecord>> list) {
+                  if (!m_latest.isCurrent(ticket))
+                      return;
+                  if (!list) {
+                      Q_EMIT errorOccurred(list.error().message);
+                      return;
+                  }
+                  for (const RetrievalRecord& r : *list) {
+                      const QString query = r.query.isEmpty() ? tr("(no query)") : r.query;
+                      QString label = QStringLiteral("#%1  %2  %3 k=%4  “%5”  → %6 of %7")
+                                          .arg(r.seq)
+                                          .arg(formatTime(r.at), modeName(r.result.params.mode))
+                                          .arg(r.result.params.k)
+                                          .arg(query.simplified().left(80))
+                                          .arg(r.result.promptOrder.size())
+                                          .arg(r.candidateCount);
+                      if (!r.nodeId.isEmpty())
+                          label += QStringLiteral("  @ %1").arg(r.nodeId);
+                      auto* item = new QListWidgetItem(label);
+                      item->setData(SeqRole, qint64(r.seq));
+                      item->setData(NodeIdRole, r.nodeId);
+                      item->setData(RunIdRole, r.runId);
+                      if (!r.nodeId.isEmpty())
+                          item->setToolTip(
+                              tr("Made by trace node %1 (run %2); click to select it in the "
+                                 "trace")
+                                  .arg(r.nodeId, r.runId));
+                      m_list->addItem(item);
+                  }
+              });
 }
 
 bool RetrievalView::selectRetrievalOfNode(const QString& nodeId)
@@ -204,14 +205,13 @@ void RetrievalView::showRetrieval(int64_t seq)
         return;
     const LatestJob::Ticket ticket = m_latest.start();
     auto store = m_store;
-    QtConcurrent::run([store, seq] {
-        auto r = store->retrieval(seq);
-        QHash<int64_t, QString> texts;
-        if (r)
-            texts = textsFor(*store, r->result);
-        return std::make_pair(r, texts);
-    })
-        .then(this,
+    whenReady(this, QtConcurrent::run([store, seq] {
+                  auto r = store->retrieval(seq);
+                  QHash<int64_t, QString> texts;
+                  if (r)
+                      texts = textsFor(*store, r->result);
+                  return std::make_pair(r, texts);
+              }),
               [this, ticket, seq](std::pair<Result<RetrievalRecord>, QHash<int64_t, QString>> got) {
                   if (!m_latest.isCurrent(ticket))
                       return;
@@ -234,21 +234,22 @@ void RetrievalView::runWhatIf()
     auto store = m_store;
     const int64_t seq = m_seq;
     const RetrievalParams p = controls();
-    QtConcurrent::run([store, seq, p] {
-        auto r = store->whatIf(seq, p);
-        QHash<int64_t, QString> texts;
-        if (r)
-            texts = textsFor(*store, r->result);
-        return std::make_pair(r, texts);
-    }).then(this, [this, ticket](std::pair<Result<RetrievalRecord>, QHash<int64_t, QString>> got) {
-        if (!m_latest.isCurrent(ticket))
-            return;
-        if (!got.first) {
-            Q_EMIT errorOccurred(got.first.error().message);
-            return;
-        }
-        display(got.first->result, std::move(got.second), true);
-    });
+    whenReady(this, QtConcurrent::run([store, seq, p] {
+                  auto r = store->whatIf(seq, p);
+                  QHash<int64_t, QString> texts;
+                  if (r)
+                      texts = textsFor(*store, r->result);
+                  return std::make_pair(r, texts);
+              }),
+              [this, ticket](std::pair<Result<RetrievalRecord>, QHash<int64_t, QString>> got) {
+                  if (!m_latest.isCurrent(ticket))
+                      return;
+                  if (!got.first) {
+                      Q_EMIT errorOccurred(got.first.error().message);
+                      return;
+                  }
+                  display(got.first->result, std::move(got.second), true);
+              });
 }
 
 void RetrievalView::display(RetrievalResult result, QHash<int64_t, QString> texts, bool whatIf)

@@ -1,5 +1,6 @@
 #include "widgets/playground/playgroundsessions.h"
 
+#include "core/util/whenready.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/playground/playgroundpane.h"
 
@@ -142,13 +143,13 @@ void PlaygroundSessions::saveNow(bool wait)
             m_dirty = false;
             QSettings().setValue(QLatin1String(kLastSessionKey), session.id);
             const PlaygroundSessionStore store = *m_store;
-            QtConcurrent::run(&m_disk, [store, session] {
-                return store.save(session);
-            }).then(this, [this, id = session.id](const Result<bool>& result) {
-                if (!result)
-                    m_pane->messageBar()->showMessage(result.error().message);
-                Q_EMIT saved(id, result.ok());
-            });
+            whenReady(this,
+                      QtConcurrent::run(&m_disk, [store, session] { return store.save(session); }),
+                      [this, id = session.id](const Result<bool>& result) {
+                          if (!result)
+                              m_pane->messageBar()->showMessage(result.error().message);
+                          Q_EMIT saved(id, result.ok());
+                      });
         }
     }
     if (wait)
@@ -179,22 +180,21 @@ void PlaygroundSessions::open(const QString& id)
     saveNow();
     const LatestJob::Ticket ticket = m_latest.start();
     const PlaygroundSessionStore store = *m_store;
-    QtConcurrent::run(&m_disk, [store, id] {
-        return store.load(id);
-    }).then(this, [this, ticket](const Result<PlaygroundSession>& session) {
-        if (!m_latest.isCurrent(ticket))
-            return;
-        if (!session) {
-            m_pane->messageBar()->showMessage(session.error().message);
-            return;
-        }
-        setIdentity(session->id, session->name, session->created);
-        m_pane->showSessionContent(*session);
-        m_autosave->stop();
-        m_dirty = false;
-        QSettings().setValue(QLatin1String(kLastSessionKey), session->id);
-        Q_EMIT sessionOpened(session->id);
-    });
+    whenReady(this, QtConcurrent::run(&m_disk, [store, id] { return store.load(id); }),
+              [this, ticket](const Result<PlaygroundSession>& session) {
+                  if (!m_latest.isCurrent(ticket))
+                      return;
+                  if (!session) {
+                      m_pane->messageBar()->showMessage(session.error().message);
+                      return;
+                  }
+                  setIdentity(session->id, session->name, session->created);
+                  m_pane->showSessionContent(*session);
+                  m_autosave->stop();
+                  m_dirty = false;
+                  QSettings().setValue(QLatin1String(kLastSessionKey), session->id);
+                  Q_EMIT sessionOpened(session->id);
+              });
 }
 
 void PlaygroundSessions::restoreLast()

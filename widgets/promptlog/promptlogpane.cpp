@@ -3,6 +3,7 @@
 #include "core/promptlog/calltablemodel.h"
 #include "core/promptlog/logsnapshot.h"
 #include "core/promptlog/promptlog.h"
+#include "core/util/whenready.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/accessibleparts.h"
 #include "widgets/common/messagebar.h"
@@ -416,14 +417,15 @@ void PromptLogPane::startQuery()
     const SeriesRange range =
         seriesRangeFor(m_range->currentIndex(), QDateTime::currentMSecsSinceEpoch(), &bucketLabel);
     m_summary->setText(tr("Loading…"));
-    (void)QtConcurrent::run([store, filter, group, range] {
-        return LogSnapshot::read(*store, filter, group, range, CallTableModel::kPageSize);
-    }).then(this, [this, ticket, filter, bucketLabel](LogSnapshot s) {
-        if (!m_latest.isCurrent(ticket))
-            return; // a newer query is on its way
-        showSnapshot(std::move(s), filter, bucketLabel);
-        Q_EMIT refreshed();
-    });
+    whenReady(this, QtConcurrent::run([store, filter, group, range] {
+                  return LogSnapshot::read(*store, filter, group, range, CallTableModel::kPageSize);
+              }),
+              [this, ticket, filter, bucketLabel](LogSnapshot s) {
+                  if (!m_latest.isCurrent(ticket))
+                      return; // a newer query is on its way
+                  showSnapshot(std::move(s), filter, bucketLabel);
+                  Q_EMIT refreshed();
+              });
 }
 
 void PromptLogPane::showSnapshot(LogSnapshot s, const CallFilter& filter,
@@ -488,12 +490,11 @@ void PromptLogPane::loadPage(int page, LatestJob::Ticket ticket)
     CallFilter filter = m_pageFilter;
     filter.limit = CallTableModel::kPageSize;
     filter.offset = page * CallTableModel::kPageSize;
-    (void)QtConcurrent::run([store, filter] {
-        return store->list(filter);
-    }).then(this, [this, page, ticket](Result<QList<CallRecord>> rows) {
-        if (rows)
-            m_calls->setPage(page, std::move(rows).value(), ticket);
-    });
+    whenReady(this, QtConcurrent::run([store, filter] { return store->list(filter); }),
+              [this, page, ticket](Result<QList<CallRecord>> rows) {
+                  if (rows)
+                      m_calls->setPage(page, std::move(rows).value(), ticket);
+              });
 }
 
 void PromptLogPane::updateEmptyState(int64_t total)
@@ -526,26 +527,27 @@ void PromptLogPane::addSelectedToDataset()
     std::sort(ids.begin(), ids.end()); // oldest first: the dataset keeps the log's order
     m_addToDataset->setEnabled(false);
     // The table lists calls without their content: read them in full off the GUI thread.
-    (void)QtConcurrent::run([store, ids] {
-        QList<CallRecord> calls;
-        QStringList unreadable;
-        for (const qint64 id : ids) {
-            Result<CallRecord> call = store->find(QString::number(id));
-            if (call && !call->contentOmitted)
-                calls << *call;
-            else
-                unreadable << QString::number(id);
-        }
-        return std::make_pair(calls, unreadable);
-    }).then(this, [this](std::pair<QList<CallRecord>, QStringList> read) {
-        m_addToDataset->setEnabled(true);
-        if (!read.second.isEmpty())
-            Q_EMIT statusMessage(tr("Left out calls without their text: #%1")
-                                     .arg(read.second.join(QStringLiteral(", #"))),
-                                 8000);
-        if (!read.first.isEmpty())
-            Q_EMIT addToDatasetRequested(read.first);
-    });
+    whenReady(this, QtConcurrent::run([store, ids] {
+                  QList<CallRecord> calls;
+                  QStringList unreadable;
+                  for (const qint64 id : ids) {
+                      Result<CallRecord> call = store->find(QString::number(id));
+                      if (call && !call->contentOmitted)
+                          calls << *call;
+                      else
+                          unreadable << QString::number(id);
+                  }
+                  return std::make_pair(calls, unreadable);
+              }),
+              [this](std::pair<QList<CallRecord>, QStringList> read) {
+                  m_addToDataset->setEnabled(true);
+                  if (!read.second.isEmpty())
+                      Q_EMIT statusMessage(tr("Left out calls without their text: #%1")
+                                               .arg(read.second.join(QStringLiteral(", #"))),
+                                           8000);
+                  if (!read.first.isEmpty())
+                      Q_EMIT addToDatasetRequested(read.first);
+              });
 }
 
 void PromptLogPane::showDetailOf(const QModelIndex& proxyIndex)
@@ -560,19 +562,19 @@ void PromptLogPane::showDetailOf(const QModelIndex& proxyIndex)
     if (!store)
         return;
     // The table lists calls without their content: read this one's in full.
-    (void)QtConcurrent::run([store, id] {
-        return store->find(QString::number(id));
-    }).then(this, [this, ticket, id](Result<CallRecord> call) {
-        if (!m_latestDetail.isCurrent(ticket))
-            return;
-        if (call) {
-            showCall(&*call);
-        } else {
-            showCall(nullptr);
-            m_detail->setPlainText(tr("This call cannot be read: %1").arg(call.error().message));
-        }
-        Q_EMIT detailShown(id);
-    });
+    whenReady(this, QtConcurrent::run([store, id] { return store->find(QString::number(id)); }),
+              [this, ticket, id](Result<CallRecord> call) {
+                  if (!m_latestDetail.isCurrent(ticket))
+                      return;
+                  if (call) {
+                      showCall(&*call);
+                  } else {
+                      showCall(nullptr);
+                      m_detail->setPlainText(
+                          tr("This call cannot be read: %1").arg(call.error().message));
+                  }
+                  Q_EMIT detailShown(id);
+              });
 }
 
 void PromptLogPane::showCall(const CallRecord* call)

@@ -5,6 +5,7 @@
 #include "core/models/modelconfig.h"
 #include "core/models/openaiprovider.h"
 #include "core/util/globmatch.h"
+#include "core/util/whenready.h"
 #include "widgets/common/accessibleparts.h"
 #include "widgets/common/messagebar.h"
 
@@ -452,24 +453,25 @@ void ModelSettingsDialog::testConnection()
     m_models->clear();
     m_testState->setText(tr("Asking %1 …").arg(e.baseUrl));
     const CancelToken cancel = m_cancel;
-    QtConcurrent::run([config, cancel] {
-        models::OpenAiProvider provider(config);
-        return provider.listModels(cancel);
-    }).then(this, [this, name = e.name, prefix = prefixFor(e)](Result<QStringList> models) {
-        m_test->setEnabled(true);
-        if (!models) {
-            m_testState->setText(tr("Failed: %1").arg(models.error().message));
-            Q_EMIT connectionTested(name, {}, models.error().message);
-            return;
-        }
-        m_testState->setText(tr("Connected: %n model(s).", nullptr, int(models->size())));
-        m_models->addItems(*models);
-        QStringList choices;
-        for (const QString& m : *models)
-            choices.append(prefix + m);
-        addModelChoices(choices);
-        Q_EMIT connectionTested(name, *models, QString());
-    });
+    whenReady(this, QtConcurrent::run([config, cancel] {
+                  models::OpenAiProvider provider(config);
+                  return provider.listModels(cancel);
+              }),
+              [this, name = e.name, prefix = prefixFor(e)](Result<QStringList> models) {
+                  m_test->setEnabled(true);
+                  if (!models) {
+                      m_testState->setText(tr("Failed: %1").arg(models.error().message));
+                      Q_EMIT connectionTested(name, {}, models.error().message);
+                      return;
+                  }
+                  m_testState->setText(tr("Connected: %n model(s).", nullptr, int(models->size())));
+                  m_models->addItems(*models);
+                  QStringList choices;
+                  for (const QString& m : *models)
+                      choices.append(prefix + m);
+                  addModelChoices(choices);
+                  Q_EMIT connectionTested(name, *models, QString());
+              });
 }
 
 void ModelSettingsDialog::addEndpoint()

@@ -5,6 +5,7 @@
 #include "core/models/modelsettings.h"
 #include "core/models/openaiprovider.h"
 #include "core/util/cancel.h"
+#include "core/util/whenready.h"
 
 #include <QCheckBox>
 #include <QFrame>
@@ -218,29 +219,30 @@ void StartPage::probeOllama()
         QStringLiteral("OLLAMA_API_BASE"), QStringLiteral("http://localhost:11434")));
     m_ollamaState->setText(tr("Looking for Ollama at %1 …").arg(base));
     QPointer<StartPage> self(this);
-    (void)QtConcurrent::run([base] {
-        return listModels(QStringLiteral("ollama"), base, QString());
-    }).then(this, [this, self, base](Result<QStringList> models) {
-        if (!self)
-            return;
-        if (!models) {
-            m_ollamaState->setText(
-                tr("Ollama is not running on this computer (nothing answered at %1). Start it "
-                   "with `ollama serve`, or use a server below.")
-                    .arg(base));
-            Q_EMIT ollamaProbed({}, models.error().message);
-        } else if (models->isEmpty()) {
-            m_ollamaState->setText(tr("Ollama is running but has no models yet: `ollama pull "
-                                      "granite3.2:8b` fetches one."));
-            Q_EMIT ollamaProbed({}, QString());
-        } else {
-            m_ollamaState->setText(tr("Ollama is running with %n model(s): %1. Programs use "
-                                      "them as ollama/NAME.",
-                                      nullptr, int(models->size()))
-                                       .arg(someModels(*models)));
-            Q_EMIT ollamaProbed(*models, QString());
-        }
-    });
+    whenReady(
+        this,
+        QtConcurrent::run([base] { return listModels(QStringLiteral("ollama"), base, QString()); }),
+        [this, self, base](Result<QStringList> models) {
+            if (!self)
+                return;
+            if (!models) {
+                m_ollamaState->setText(
+                    tr("Ollama is not running on this computer (nothing answered at %1). Start it "
+                       "with `ollama serve`, or use a server below.")
+                        .arg(base));
+                Q_EMIT ollamaProbed({}, models.error().message);
+            } else if (models->isEmpty()) {
+                m_ollamaState->setText(tr("Ollama is running but has no models yet: `ollama pull "
+                                          "granite3.2:8b` fetches one."));
+                Q_EMIT ollamaProbed({}, QString());
+            } else {
+                m_ollamaState->setText(tr("Ollama is running with %n model(s): %1. Programs use "
+                                          "them as ollama/NAME.",
+                                          nullptr, int(models->size()))
+                                           .arg(someModels(*models)));
+                Q_EMIT ollamaProbed(*models, QString());
+            }
+        });
 }
 
 void StartPage::testServer()
@@ -259,25 +261,27 @@ void StartPage::testServer()
     m_serverState->setText(tr("Asking %1 …").arg(base));
     const QString key = m_key->text().trimmed();
     QPointer<StartPage> self(this);
-    (void)QtConcurrent::run([base, key] {
-        return listModels(QStringLiteral("server"), base, key);
-    }).then(this, [this, self, ticket](Result<QStringList> models) {
-        if (!self || !m_latest.isCurrent(ticket))
-            return;
-        m_test->setEnabled(true);
-        if (!models) {
-            m_serverModels.clear();
-            m_serverState->setText(tr("The server did not answer: %1").arg(models.error().message));
-            Q_EMIT serverTested({}, models.error().message);
-            return;
-        }
-        m_serverModels = *models;
-        m_serverState->setText(
-            tr("Connected: %n model(s) answered: %1.", nullptr, int(models->size()))
-                .arg(someModels(*models)));
-        m_use->setEnabled(!models->isEmpty());
-        Q_EMIT serverTested(*models, QString());
-    });
+    whenReady(this, QtConcurrent::run([base, key] {
+                  return listModels(QStringLiteral("server"), base, key);
+              }),
+              [this, self, ticket](Result<QStringList> models) {
+                  if (!self || !m_latest.isCurrent(ticket))
+                      return;
+                  m_test->setEnabled(true);
+                  if (!models) {
+                      m_serverModels.clear();
+                      m_serverState->setText(
+                          tr("The server did not answer: %1").arg(models.error().message));
+                      Q_EMIT serverTested({}, models.error().message);
+                      return;
+                  }
+                  m_serverModels = *models;
+                  m_serverState->setText(
+                      tr("Connected: %n model(s) answered: %1.", nullptr, int(models->size()))
+                          .arg(someModels(*models)));
+                  m_use->setEnabled(!models->isEmpty());
+                  Q_EMIT serverTested(*models, QString());
+              });
 }
 
 bool StartPage::useServer()

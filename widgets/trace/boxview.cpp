@@ -1,6 +1,7 @@
 #include "widgets/trace/boxview.h"
 
 #include "core/pdl/trace/tracemodel.h"
+#include "core/util/whenready.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/trace/boxpainter.h"
 
@@ -165,17 +166,19 @@ void BoxView::startRelayout()
     pdl::BoxLayoutInput input = pdl::collectBoxInput(root, m_params);
     m_inFlight = true;
     const LatestJob::Ticket ticket = m_latest.current();
-    (void)QtConcurrent::run([input = std::move(input), params = m_params]() mutable {
-        return std::make_shared<const BoxLayout>(pdl::layoutBoxes(std::move(input), params));
-    }).then(this, [this, ticket](std::shared_ptr<const BoxLayout> layout) {
-        m_inFlight = false;
-        if (m_latest.isCurrent(ticket))
-            applyLayout(std::move(layout));
-        if (m_dirty) {
-            m_dirty = false;
-            startRelayout();
-        }
-    });
+    whenReady(this, QtConcurrent::run([input = std::move(input), params = m_params]() mutable {
+                  return std::make_shared<const BoxLayout>(
+                      pdl::layoutBoxes(std::move(input), params));
+              }),
+              [this, ticket](std::shared_ptr<const BoxLayout> layout) {
+                  m_inFlight = false;
+                  if (m_latest.isCurrent(ticket))
+                      applyLayout(std::move(layout));
+                  if (m_dirty) {
+                      m_dirty = false;
+                      startRelayout();
+                  }
+              });
 }
 
 void BoxView::applyLayout(std::shared_ptr<const BoxLayout> layout)

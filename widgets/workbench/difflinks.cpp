@@ -4,6 +4,7 @@
 #include "core/pdl/trace/tracediff.h"
 #include "core/pdl/trace/traceloader.h"
 #include "core/pdl/trace/tracemodel.h"
+#include "core/util/whenready.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/trace/tracediffview.h"
 
@@ -135,31 +136,33 @@ void DiffLinks::start(std::shared_ptr<pdl::TraceNode> leftTrace, const QString& 
     m_dock->raise();
     m_view->showBusy(tr("Comparing %1 with %2…").arg(leftName, rightName));
     // Reading, parsing and aligning never run on the GUI thread.
-    QtConcurrent::run([leftTrace, left, rightTrace, right, leftName, rightName]() {
-        auto outcome = std::make_shared<Outcome>();
-        outcome->leftName = leftName;
-        outcome->rightName = rightName;
-        pdl::TracePtr a = leftTrace;
-        if (!a) {
-            Result<pdl::TracePtr> r = readTrace(left);
-            if (!r) {
-                outcome->error = r.error().message;
-                return outcome;
-            }
-            a = *r;
-        }
-        pdl::TracePtr b = rightTrace;
-        if (!b) {
-            Result<pdl::TracePtr> r = readTrace(right);
-            if (!r) {
-                outcome->error = r.error().message;
-                return outcome;
-            }
-            b = *r;
-        }
-        outcome->diff = std::make_shared<const pdl::TraceDiff>(pdl::TraceDiff::compare(a, b));
-        return outcome;
-    }).then(this, [this, ticket](std::shared_ptr<Outcome> outcome) { show(outcome, ticket); });
+    whenReady(this, QtConcurrent::run([leftTrace, left, rightTrace, right, leftName, rightName]() {
+                  auto outcome = std::make_shared<Outcome>();
+                  outcome->leftName = leftName;
+                  outcome->rightName = rightName;
+                  pdl::TracePtr a = leftTrace;
+                  if (!a) {
+                      Result<pdl::TracePtr> r = readTrace(left);
+                      if (!r) {
+                          outcome->error = r.error().message;
+                          return outcome;
+                      }
+                      a = *r;
+                  }
+                  pdl::TracePtr b = rightTrace;
+                  if (!b) {
+                      Result<pdl::TracePtr> r = readTrace(right);
+                      if (!r) {
+                          outcome->error = r.error().message;
+                          return outcome;
+                      }
+                      b = *r;
+                  }
+                  outcome->diff =
+                      std::make_shared<const pdl::TraceDiff>(pdl::TraceDiff::compare(a, b));
+                  return outcome;
+              }),
+              [this, ticket](std::shared_ptr<Outcome> outcome) { show(outcome, ticket); });
 }
 
 void DiffLinks::show(const std::shared_ptr<Outcome>& outcome, LatestJob::Ticket ticket)

@@ -6,6 +6,7 @@
 #include "core/pdl/programcheck.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracewriter.h"
+#include "core/util/whenready.h"
 #include "core/workbench/runarchive.h"
 #include "core/workbench/runcontroller.h"
 #include "core/workbench/runenvironment.h"
@@ -280,17 +281,19 @@ bool RunActions::startRun(const QString& rerunNode)
         pdl::code::CodeTrustStore(m_settings).isTrusted(QFileInfo(path).absoluteFilePath());
     RunController* run = m_run;
     m_preparing.insert(run);
-    QtConcurrent::run([text, fileName, path, sandbox, trusted] {
-        Prepared prepared;
-        prepared.parsed = pdl::parseProgramText(text, fileName);
-        if (prepared.parsed.program && !trusted)
-            prepared.trust = checkRunTrust(*prepared.parsed.program, path, sandbox, nullptr);
-        return prepared;
-    }).then(this, [this, run, text, path, rerunNode](Prepared prepared) {
-        // The program's tab may have been closed meanwhile (its run is gone with it).
-        if (m_preparing.remove(run) && m_programs.contains(run))
-            launch(run, std::move(prepared), text, path, rerunNode);
-    });
+    whenReady(this, QtConcurrent::run([text, fileName, path, sandbox, trusted] {
+                  Prepared prepared;
+                  prepared.parsed = pdl::parseProgramText(text, fileName);
+                  if (prepared.parsed.program && !trusted)
+                      prepared.trust =
+                          checkRunTrust(*prepared.parsed.program, path, sandbox, nullptr);
+                  return prepared;
+              }),
+              [this, run, text, path, rerunNode](Prepared prepared) {
+                  // The program's tab may have been closed meanwhile (its run is gone with it).
+                  if (m_preparing.remove(run) && m_programs.contains(run))
+                      launch(run, std::move(prepared), text, path, rerunNode);
+              });
     return true;
 }
 

@@ -3,6 +3,7 @@
 #include "core/otel/otlpfile.h"
 #include "core/pdl/trace/traceloader.h"
 #include "core/pdl/trace/tracemodel.h"
+#include "core/util/whenready.h"
 #include "core/workbench/runcontroller.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/otel/otelrunlist.h"
@@ -128,7 +129,7 @@ void TraceDocks::listFileRuns(const QString& path)
         auto f = otel::readOtlpFile(path);
         return f ? f->assembler->traces() : std::vector<otel::TraceSummary>();
     });
-    read.then(this, [this, path](const std::vector<otel::TraceSummary>& runs) {
+    whenReady(this, read, [this, path](const std::vector<otel::TraceSummary>& runs) {
         if (runs.empty() || m_loader->path() != path)
             return;
         // The loader shows the trace with the most spans.
@@ -149,7 +150,7 @@ void TraceDocks::openFileRun(const QString& path, const QString& traceId)
         auto r = otel::loadOtlpTrace(path, id);
         return r ? r->root : pdl::TracePtr();
     });
-    load.then(this, [this, path](const pdl::TracePtr& root) {
+    whenReady(this, load, [this, path](const pdl::TracePtr& root) {
         if (!root) {
             Q_EMIT statusMessage(tr("Cannot read that run of %1").arg(path), 8000);
             return;

@@ -1,0 +1,12 @@
+#pragma once
+
+#include <QStringView>
+
+namespace hako::promptlog {
+
+/// Whether a text could hold anything a redaction rule replaces (an '@', a digit, '_', a key's
+/// prefix such as `sk-` or `AKIA`, or a credential's name such as "token" in any case). A text
+/// without any of them skips the rules' regular expression. Exposed for its test.
+bool mayHoldSecrets(QStringView text);
+
+} // namespace hako::promptlog

@@ -568,6 +568,7 @@ private:
             walk(static_cast<const ErrorBlock&>(b).program);
             break;
         case BlockKind::Import:
+            break;
         case BlockKind::Empty:
             walkExpr(static_cast<const EmptyBlock&>(b).factor);
             walkExpr(static_cast<const EmptyBlock&>(b).resample);

@@ -155,6 +155,23 @@ private Q_SLOTS:
                  QStringList{"2:6:fromlib"});
     }
 
+    // Every kind of block is walked as its own kind: an `import` block was once read as an
+    // empty block (for its `factor`), and the analysis of any program importing a library
+    // crashed. Factor weights are expressions whose names are checked.
+    void importAndFactorBlocks()
+    {
+        QTemporaryDir dir;
+        QFile lib(dir.filePath(QStringLiteral("lib.pdl")));
+        QVERIFY(lib.open(QIODevice::WriteOnly));
+        lib.write("defs:\n  greet:\n    function: {}\n    return: hello\n");
+        lib.close();
+        const QString main = dir.filePath(QStringLiteral("main.pdl"));
+        QCOMPARE(warningsOf("defs:\n  lib:\n    import: lib\ntext:\n- ${ examples }\n"
+                            "- factor: ${ weight }\n",
+                            main),
+                 (QStringList{"5:6:examples", "6:14:weight"}));
+    }
+
     void definitionsForHover()
     {
         const QByteArray text = "text:\n- def: answer\n  data: 42\n- ${ answer }\n";

@@ -47,7 +47,7 @@ private Q_SLOTS:
         for (auto it = img.globalMatch(html); it.hasNext();) {
             const QUrl url(it.next().captured(1));
             const QVariant image = guide.browser()->loadResource(QTextDocument::ImageResource, url);
-            QVERIFY2(!image.isNull() && !image.value<QImage>().isNull() ||
+            QVERIFY2((!image.isNull() && !image.value<QImage>().isNull()) ||
                          !image.toByteArray().isEmpty(),
                      qPrintable(url.toString()));
             ++pictures;

@@ -500,7 +500,9 @@ print(json.dumps(problems))
                 QString& l = lines[s.line - 1];
                 // Columns are code points; keys here follow ASCII indentation.
                 const qsizetype at = QString(l).toUcs4().mid(0, s.column - 1).size();
-                const qsizetype offset = QString::fromUcs4(l.toUcs4().constData(), at).size();
+                const qsizetype offset =
+                    QString::fromUcs4(reinterpret_cast<const char32_t*>(l.toUcs4().constData()), at)
+                        .size();
                 if (l.mid(offset, name.size()) != name)
                     continue;
                 l.replace(offset, name.size(), typo);

@@ -107,55 +107,53 @@ void TokenCounter::invalidate()
 
 void TokenCounter::ask(const QString& workspaceDir, const QString& model, const QString& text)
 {
-    const QString k = key(workspaceDir, model);
-    Model& m = m_models[k];
+    Model& m = m_models[key(workspaceDir, model)];
     m.busy = true;
-    struct Answer {
-        Result<int> count = makeError(QString());
-        std::shared_ptr<OpenAiProvider> provider;
-        std::string serverModel;
+    auto work = [workspaceDir, model, text, cancel = m_cancel, provider = m.provider,
+                 serverModel = m.serverModel] {
+        Answer a{makeError(QString()), provider, serverModel};
+        if (!a.provider) { // the first count: where the model goes, once
+            Result<ResolvedModel> resolved = resolveLocal(workspaceDir, model);
+            if (!resolved) {
+                a.count = resolved.error();
+                return a;
+            }
+            a.provider = std::make_shared<OpenAiProvider>(resolved->endpoint);
+            a.serverModel = resolved->model;
+        }
+        a.count = a.provider->countTokens(a.serverModel, text, cancel);
+        return a;
     };
-    whenReady(this,
-              QtConcurrent::run([workspaceDir, model, text, cancel = m_cancel,
-                                 provider = m.provider, serverModel = m.serverModel] {
-                  Answer a{makeError(QString()), provider, serverModel};
-                  if (!a.provider) { // the first count: where the model goes, once
-                      Result<ResolvedModel> resolved = resolveLocal(workspaceDir, model);
-                      if (!resolved) {
-                          a.count = resolved.error();
-                          return a;
-                      }
-                      a.provider = std::make_shared<OpenAiProvider>(resolved->endpoint);
-                      a.serverModel = resolved->model;
-                  }
-                  a.count = a.provider->countTokens(a.serverModel, text, cancel);
-                  return a;
-              }),
-              [this, k, workspaceDir, model, text, t = m_answers.current()](const Answer& a) {
-                  if (!m_answers.isCurrent(t))
-                      return;
-                  Model& m = m_models[k];
-                  m.busy = false;
-                  m.provider = a.provider;
-                  m.serverModel = a.serverModel;
-                  if (a.count) {
-                      if (m.counts.size() >= kMaxCountsPerModel)
-                          m.counts.clear();
-                      m.counts.insert(textHash(text), *a.count);
-                      m.supported = true;
-                  } else if (!m.supported) {
-                      // Never answered: no tokenizer there (or no server); characters only for a
-                      // while.
-                      m.unsupportedSince.start();
-                      m.waiting.reset();
-                  }
-                  if (m.waiting) {
-                      const QString next = *std::exchange(m.waiting, std::nullopt);
-                      if (!m.counts.contains(textHash(next)))
-                          ask(workspaceDir, model, next);
-                  }
-                  Q_EMIT counted(workspaceDir, model);
+    whenReady(this, QtConcurrent::run(std::move(work)),
+              [this, workspaceDir, model, text, t = m_answers.current()](const Answer& a) {
+                  if (m_answers.isCurrent(t))
+                      take(workspaceDir, model, text, a);
               });
+}
+
+void TokenCounter::take(const QString& workspaceDir, const QString& model, const QString& text,
+                        const Answer& a)
+{
+    Model& m = m_models[key(workspaceDir, model)];
+    m.busy = false;
+    m.provider = a.provider;
+    m.serverModel = a.serverModel;
+    if (a.count) {
+        if (m.counts.size() >= kMaxCountsPerModel)
+            m.counts.clear();
+        m.counts.insert(textHash(text), *a.count);
+        m.supported = true;
+    } else if (!m.supported) {
+        // Never answered: no tokenizer there (or no server); characters only for a while.
+        m.unsupportedSince.start();
+        m.waiting.reset();
+    }
+    if (m.waiting) {
+        const QString next = *std::exchange(m.waiting, std::nullopt);
+        if (!m.counts.contains(textHash(next)))
+            ask(workspaceDir, model, next);
+    }
+    Q_EMIT counted(workspaceDir, model);
 }
 
 } // namespace hako::models

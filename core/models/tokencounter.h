@@ -72,8 +72,17 @@ private:
         std::shared_ptr<OpenAiProvider> provider; ///< once resolved
         std::string serverModel;                  ///< the name the server knows
     };
+    /// What a worker found for one text: the count (or why not) and the provider it used.
+    struct Answer {
+        Result<int> count = makeError(QString());
+        std::shared_ptr<OpenAiProvider> provider;
+        std::string serverModel;
+    };
     static QString key(const QString& workspaceDir, const QString& model);
     void ask(const QString& workspaceDir, const QString& model, const QString& text);
+    /// On the owner's thread: keeps the answer for `text` and asks for the text that waited.
+    void take(const QString& workspaceDir, const QString& model, const QString& text,
+              const Answer& a);
 
     QHash<QString, Model> m_models;
     CancelToken m_cancel;

@@ -1,6 +1,7 @@
 #include "core/pdl/trace/tracemodel.h"
 
 #include <QLocale>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 
@@ -45,6 +46,11 @@ QString TraceItem::label() const
     return QString::fromLatin1(blockKindName(node.kind));
 }
 
+namespace {
+// Deeper values keep the PDL text form (written without recursion).
+constexpr int kReadableDepth = 64;
+} // namespace
+
 QString TraceItem::resultText() const
 {
     if (failed())
@@ -54,7 +60,13 @@ QString TraceItem::resultText() const
     // A closure is text "" in a live run and null in a written trace: both read as no text.
     if (node.kind == BlockKind::Function && node.result.isNull())
         return QString();
-    return QString::fromStdString(node.result.toText());
+    // A list or dict shows its characters, not the \uXXXX its JSON text (what the program
+    // printed, as the reference prints it) escapes them to: 「苦情」 is read, not \u82e6\u60c5.
+    const Value& r = node.result;
+    if ((r.isList() || r.isDict()) && !r.holdsWrapped() && r.nestingDepth() < kReadableDepth)
+        return QString::fromStdString(r.toOrderedJson().dump(
+            -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+    return QString::fromStdString(r.toText());
 }
 
 int TraceItem::depth() const

@@ -536,6 +536,31 @@ private Q_SLOTS:
         }
         QVERIFY(failed);
     }
+
+    void listsShowTheirCharacters()
+    {
+        // The program prints a list as JSON with \uXXXX escapes (as the reference does); the
+        // trace shows the characters a Japanese author wrote.
+        TraceModel model;
+        RunResult r = runLive("lastOf:\n- def: labels\n  data: [褒め言葉, 苦情]\n"
+                              "- data:\n    ラベル: ${ labels }\n",
+                              model);
+        QVERIFY(r.ok);
+        QVERIFY(QString::fromStdString(r.result.toText()).contains(QLatin1String("\\u82e6")));
+        QStringList shown;
+        std::vector<const TraceItem*> stack{model.root()};
+        while (!stack.empty()) {
+            const TraceItem* t = stack.back();
+            stack.pop_back();
+            shown << t->resultText();
+            for (const auto& c : t->children)
+                stack.push_back(c.get());
+        }
+        QVERIFY(shown.contains(QStringLiteral("[\"褒め言葉\",\"苦情\"]")));
+        QVERIFY(shown.contains(QStringLiteral("{\"ラベル\":[\"褒め言葉\",\"苦情\"]}")));
+        for (const QString& s : shown)
+            QVERIFY2(!s.contains(QLatin1String("\\u")), qPrintable(s));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTraceModel)

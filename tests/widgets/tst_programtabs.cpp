@@ -308,6 +308,30 @@ private Q_SLOTS:
         QVERIFY(b->editor()->text().contains(QLatin1Char('x')));
     }
 
+    // An untitled program written in the Prompt view is saved and opened again in the Prompt
+    // view; the View menu's entry says so.
+    void savingKeepsThePromptView()
+    {
+        const QString path = m_dir->filePath(QStringLiteral("saved-in-prompt-view.pdl"));
+        {
+            MainWindow window;
+            window.show();
+            QVERIFY(window.newFile());
+            EditorPane* pane = window.editorPane();
+            pane->editor()->setText(
+                QStringLiteral("text:\n- model: default\n  input: こんにちは\n"));
+            pane->setPromptMode(true);
+            QVERIFY(pane->saveAs(path));
+            QVERIFY(pane->isPromptMode());
+            QVERIFY(pane->promptModeAction()->isChecked());
+        }
+        MainWindow again;
+        again.show();
+        QVERIFY(again.openFile(path));
+        QVERIFY(again.editorPane()->isPromptMode());
+        QVERIFY(again.editorPane()->promptModeAction()->isChecked());
+    }
+
     // Settings › Language rebuilds the window with every program, its side and its edits.
     void languageChangeKeepsEveryProgram()
     {

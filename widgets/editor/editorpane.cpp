@@ -370,6 +370,10 @@ bool EditorPane::saveAs(const QString& path, QString* error)
     if (m_recovery)
         m_recovery->remove(m_bufferId);
     const bool renamed = QFileInfo(path).absoluteFilePath() != m_filePath;
+    // The program keeps the view the author saved it from (an untitled program made from a
+    // template stays in the Prompt view), now and when it is opened again.
+    if (renamed && m_stack)
+        QSettings().setValue(promptModeKey(QFileInfo(path).absoluteFilePath()), isPromptMode());
     setFilePath(QFileInfo(path).absoluteFilePath());
     if (renamed)
         requestAnalysis(true); // spans and includes follow the new path

@@ -6,14 +6,19 @@
 #include "core/workbench/workbenchcontext.h"
 #include "isolatedsettings.h"
 #include "openaitestserver.h"
+#include "widgets/common/messagebar.h"
 #include "widgets/editor/editorpane.h"
 #include "widgets/editor/pdleditor.h"
 #include "widgets/playground/playgroundpane.h"
+#include "widgets/playground/varianteditor.h"
 #include "widgets/promptview/promptview.h"
 #include "widgets/workbench/mainwindow.h"
+#include "widgets/workbench/programtabs.h"
 
 #include <QFile>
 #include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -142,6 +147,56 @@ private Q_SLOTS:
         QVERIFY(at >= 0);
         QVERIFY(pane->inputsTable()->item(0, int(at)));
         QCOMPARE(pane->inputsTable()->item(0, int(at))->text(), QStringLiteral("返品したい"));
+    }
+
+    // A template is untitled until saved: a variant tried from its card is saved back into that
+    // program tab all the same (one undoable edit), and says what to do once the tab is gone.
+    void savingAVariantIntoAnUntitledProgram()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(window.newFile());
+        EditorPane* source = window.editorPane();
+        const QString program = QStringLiteral("text:\n"
+                                               "- def: reply\n"
+                                               "  model: openai/gpt-4o-mini\n"
+                                               "  input: \"丁寧に返信: ${ inquiry }\"\n");
+        source->editor()->setText(program);
+        source->setPromptMode(true);
+        PromptView* view = source->promptView();
+        QToolButton* tryReply = nullptr;
+        QTRY_VERIFY((tryReply = [view]() -> QToolButton* {
+            for (QToolButton* b : view->findChildren<QToolButton*>())
+                if (b->accessibleName() == QStringLiteral("Try reply in the playground"))
+                    return b;
+            return nullptr;
+        }()));
+        tryReply->click();
+        PlaygroundPane* pane = window.playgroundPane();
+        QTRY_VERIFY(pane->isVisible());
+        QVERIFY(pane->variant(0)->saveButton()->isEnabled());
+        pane->variant(0)->messageEdit(0)->setPlainText(QStringLiteral("短く返信: ${ inquiry }"));
+        // Another program is in front when the variant is saved: it goes to its own tab.
+        QVERIFY(window.newFile());
+        EditorPane* other = window.editorPane();
+        QVERIFY(other != source);
+        pane->saveVariant(0);
+        QCOMPARE(window.editorPane(), source);
+        QVERIFY2(source->editor()->text().contains(QStringLiteral("短く返信: ${ inquiry }")),
+                 qPrintable(source->editor()->text()));
+        QVERIFY(other->editor()->text().isEmpty());
+        source->editor()->undo();
+        QCOMPARE(source->editor()->text(), program);
+        // The tab closed without saving: nowhere to save, and the pane says what to do.
+        window.programTabs()->setCurrentEditor(source);
+        source->editor()->setModified(false);
+        QVERIFY(window.programTabs()->closeAction());
+        window.programTabs()->closeAction()->trigger();
+        QTRY_VERIFY(!window.programTabs()->editors().contains(source));
+        pane->saveVariant(0);
+        QVERIFY2(pane->messageBar()->text().contains(QStringLiteral("Try in Playground")),
+                 qPrintable(pane->messageBar()->text()));
     }
 };
 

@@ -386,6 +386,7 @@ void PlaygroundPane::openCall(const promptlog::CallRecord& call)
 {
     m_sessions->startNew();
     m_programPath = call.programPath;
+    m_unsavedProgram.clear();
     m_span = call.span;
     const PlaygroundPrompt prompt = PlaygroundPrompt::fromCall(call);
     setVariantPrompts({prompt});
@@ -435,6 +436,7 @@ void PlaygroundPane::openPrompt(const PlaygroundPrompt& prompt, const QString& p
 {
     m_sessions->startNew();
     m_programPath = programPath;
+    m_unsavedProgram.clear();
     m_span = span;
     setVariantPrompts({prompt});
     updateButtons();
@@ -571,15 +573,29 @@ void PlaygroundPane::updateButtons()
     m_removeRow->setEnabled(m_inputs->rowCount() > 0);
     m_addRow->setEnabled(m_inputs->columnCount() > 0);
     m_addSet->setEnabled(m_inputs->columnCount() > 0);
-    const bool canSave = !m_programPath.isEmpty() && m_span.isValid();
+    const bool canSave = canSaveToProgram();
+    const QString where = m_programPath.isEmpty() ? m_unsavedProgram : m_programPath;
     for (VariantEditor* v : std::as_const(m_variants)) {
         v->saveButton()->setEnabled(canSave);
         v->saveButton()->setToolTip(
             canSave ? tr("Write this variant back into the model block at %1:%2")
-                          .arg(m_programPath)
+                          .arg(where)
                           .arg(m_span.line)
-                    : tr("Only a prompt opened from a program's model block can be saved back"));
+                    : tr("This prompt did not come from a program, so there is nowhere to save "
+                         "it. To save a variant, open the prompt with Try in Playground on its "
+                         "card in the Prompt view."));
     }
+}
+
+bool PlaygroundPane::canSaveToProgram() const
+{
+    return m_span.isValid() && (!m_programPath.isEmpty() || !m_unsavedProgram.isEmpty());
+}
+
+void PlaygroundPane::setUnsavedProgram(const QString& name)
+{
+    m_unsavedProgram = name;
+    updateButtons();
 }
 
 QStringList PlaygroundPane::variantLabels() const
@@ -669,10 +685,11 @@ void PlaygroundPane::saveVariant(int index)
 {
     if (index < 0 || index >= m_variants.size())
         return;
-    if (m_programPath.isEmpty() || !m_span.isValid()) {
+    if (!canSaveToProgram()) {
         m_messageBar->showMessage(
             tr("This prompt did not come from a program's model block, so there is nowhere to "
-               "save it; use Copy as PDL instead."),
+               "save it. Open it with Try in Playground on its card in the Prompt view, or use "
+               "Copy as PDL."),
             MessageBar::Kind::Information);
         return;
     }
@@ -818,6 +835,7 @@ void PlaygroundPane::showSessionContent(const PlaygroundSession& session)
     const QScopedValueRollback applying(m_applying, true);
     stopRun();
     m_programPath = session.programPath;
+    m_unsavedProgram.clear();
     m_span = session.span;
     const QList<PlaygroundPrompt> variants = session.variants.mid(0, kMaxVariants);
     setVariantPrompts(variants.isEmpty() ? QList<PlaygroundPrompt>{blankPrompt()} : variants);

@@ -74,6 +74,10 @@ public:
     /// pane's message bar, when the block cannot be read as a prompt.
     bool openProgramBlock(const QString& sourceText, const QString& programPath,
                           const SourceSpan& span);
+    /// The prompt open now came from `name`, a program open in the window but never saved: Save
+    /// to Program writes into it (the request names no path). Call after opening the prompt;
+    /// opening another prompt forgets it.
+    void setUnsavedProgram(const QString& name);
     /// Gives the provider each run uses (called when Run is pressed).
     void setProviderFactory(std::function<std::shared_ptr<models::IModelProvider>()> factory);
     /// The model names every variant's picker offers.
@@ -100,6 +104,8 @@ public:
     using InputSets = std::function<QList<QPair<QString, QJsonObject>>()>;
     void setInputSetsSource(InputSets source) { m_inputSets = std::move(source); }
     QString programPath() const { return m_programPath; }
+    /// Whether Save to Program can write the prompt open now back to its block.
+    bool canSaveToProgram() const;
     bool isRunning() const;
 
     /// Keeps the pane's sessions in `folder` (PlaygroundSessionStore::defaultFolder() in the
@@ -173,6 +179,7 @@ private:
     std::function<std::shared_ptr<models::IModelProvider>()> m_factory;
     QStringList m_models;
     QString m_programPath;
+    QString m_unsavedProgram; ///< setUnsavedProgram()
     SourceSpan m_span;
     QList<VariantEditor*> m_variants;
 

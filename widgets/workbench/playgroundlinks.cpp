@@ -107,6 +107,7 @@ void PlaygroundLinks::showDock()
 void PlaygroundLinks::openCall(const promptlog::CallRecord& call)
 {
     m_programPath = call.programPath;
+    m_source = nullptr;
     showDock();
     // A call of a program opens as the block that made it — its template, with `${ }` inputs
     // and Save to Program — when the program still has a model block there; otherwise as the
@@ -154,6 +155,7 @@ bool PlaygroundLinks::openBlockAtCursor()
     showDock();
     if (!m_pane->openProgramBlock(text, path, *span))
         return false;
+    followSource(m_tabs->currentEditor());
     fillFirstRow(m_tabs->currentEditor()->promptView()->inputValues());
     return true;
 }
@@ -200,6 +202,7 @@ bool PlaygroundLinks::openCard(EditorPane* editor, const SourceSpan& span)
     showDock();
     if (!m_pane->openProgramBlock(text, path, *block))
         return false;
+    followSource(editor);
     // The first row: the program's own values of what the prompt reads (its top-level `defs:`,
     // which the Prompt view shows at the top), then what the author typed in the inputs form.
     QJsonObject values;
@@ -222,12 +225,30 @@ bool PlaygroundLinks::openCard(EditorPane* editor, const SourceSpan& span)
     return true;
 }
 
+void PlaygroundLinks::followSource(EditorPane* editor)
+{
+    m_source = editor;
+    if (editor->filePath().isEmpty())
+        m_pane->setUnsavedProgram(editor->displayName());
+}
+
 bool PlaygroundLinks::saveToProgram(const QString& programPath, const SourceSpan& span,
                                     const playground::PlaygroundPrompt& prompt)
 {
-    if (programPath.isEmpty())
+    // The program tab the prompt came from, saved or not, while it is open; else the file.
+    const bool open = m_source && m_tabs->editors().contains(m_source.data());
+    const bool fromSource =
+        open && (programPath.isEmpty() ? m_source->filePath().isEmpty()
+                                       : QFileInfo(m_source->filePath()) == QFileInfo(programPath));
+    if (fromSource) {
+        m_tabs->setCurrentEditor(m_source);
+    } else if (programPath.isEmpty()) {
+        m_pane->messageBar()->showMessage(
+            tr("The unsaved program this prompt came from has been closed, so there is nowhere "
+               "to save it. Use Copy as PDL, or open the program again and use Try in Playground "
+               "on its card."));
         return false;
-    if (QFileInfo(m_tabs->currentEditor()->filePath()) != QFileInfo(programPath)) {
+    } else if (QFileInfo(m_tabs->currentEditor()->filePath()) != QFileInfo(programPath)) {
         QString error;
         if (!m_files->openFile(programPath, &error))
             return false;

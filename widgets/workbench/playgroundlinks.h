@@ -3,6 +3,7 @@
 #include "core/util/diagnostic.h"
 
 #include <QObject>
+#include <QPointer>
 
 class QDockWidget;
 class QJsonObject;
@@ -55,6 +56,8 @@ Q_SIGNALS:
 
 private:
     void showDock();
+    /// Save to Program writes into `editor`'s program (the prompt came from it).
+    void followSource(EditorPane* editor);
     void fillFirstRow(const QJsonObject& values);
 
     WorkbenchContext* m_context;
@@ -64,6 +67,9 @@ private:
     PlaygroundPane* m_pane;
     QDockWidget* m_dock;
     QString m_programPath; ///< the program the open prompt came from (the log's program)
+    /// The program tab the open prompt came from (a card, the cursor): Save to Program writes
+    /// into it, saved or not, while it is open.
+    QPointer<EditorPane> m_source;
 };
 
 } // namespace hako

@@ -19,6 +19,27 @@ QJsonValue inputValueFromText(const QString& text)
     return text;
 }
 
+QString inputTextFromValue(const QJsonValue& value)
+{
+    switch (value.type()) {
+    case QJsonValue::String:
+        return value.toString();
+    case QJsonValue::Array:
+        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+    case QJsonValue::Object:
+        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
+    case QJsonValue::Bool:
+        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    case QJsonValue::Double: {
+        // As JSON writes it: 3, 0.5, 1e+20.
+        const QByteArray json = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
+        return QString::fromUtf8(json.mid(1, json.size() - 2));
+    }
+    default:
+        return QString();
+    }
+}
+
 QString describeInputText(const QString& text)
 {
     const QJsonValue v = inputValueFromText(text);

@@ -13,6 +13,12 @@ namespace hako::playground {
 /// list or record; anything else is the text itself (never split into characters). Pure.
 QJsonValue inputValueFromText(const QString& text);
 
+/// The text a cell or field shows for `value`, read back by inputValueFromText(): a text as it
+/// is, a list or record as compact JSON (its characters, not \u escapes), a number or a
+/// boolean as JSON writes it, nothing for null. One rule for every place that fills inputs from
+/// values (a logged call, a saved set, the program's own values). Pure.
+QString inputTextFromValue(const QJsonValue& value);
+
 /// How inputValueFromText() reads `text`, in the interface's language: "text (12 characters)",
 /// "a list of 3 items", "a record of 2 fields". Pure.
 QString describeInputText(const QString& text);

@@ -281,6 +281,40 @@ private Q_SLOTS:
         QVERIFY(pane.inputsTable()->item(2, 0)->toolTip().startsWith(QLatin1String("text")));
     }
 
+    // Messages pasted under a first row of labels: the new rows keep the labels (copied from
+    // the row above, and the pane says so); the pasted column is the pasted text.
+    void pastedRowsKeepTheOtherInputs()
+    {
+        promptlog::CallRecord call = loggedCall();
+        call.messages = QJsonArray{QJsonObject{
+            {QStringLiteral("role"), QStringLiteral("user")},
+            {QStringLiteral("content"), QStringLiteral("${ labels } のどれか: ${ message }")}}};
+        call.inputs = QJsonObject{{QStringLiteral("labels"), QJsonArray{"苦情", "質問"}},
+                                  {QStringLiteral("message"), QStringLiteral("遅い")}};
+        PlaygroundPane pane;
+        pane.openCall(call);
+        const int message = int(pane.variables().indexOf(QStringLiteral("message")));
+        QVERIFY(message >= 0);
+        pane.inputsTable()->setCurrentCell(0, message);
+        pane.pasteRows(QStringLiteral("届かない\n箱が壊れていた\n返品できますか\n"));
+        const QList<QJsonObject> rows = pane.inputRows();
+        QCOMPARE(rows.size(), 3);
+        const QJsonValue labels = QJsonArray{"苦情", "質問"};
+        QStringList messages;
+        for (const QJsonObject& r : rows) {
+            QCOMPARE(r.value(QStringLiteral("labels")), labels);
+            messages << r.value(QStringLiteral("message")).toString();
+        }
+        QCOMPARE(messages, (QStringList{"届かない", "箱が壊れていた", "返品できますか"}));
+        QVERIFY(pane.messageBar()->text().contains(QLatin1String("row above")));
+        // A paste inside existing rows copies nothing.
+        pane.messageBar()->clearMessage();
+        pane.inputsTable()->setCurrentCell(1, message);
+        pane.pasteRows(QStringLiteral("別の文\n"));
+        QCOMPARE(pane.inputRows().size(), 3);
+        QVERIFY(pane.messageBar()->text().isEmpty());
+    }
+
     void saveToProgramEmitsTheEditedPrompt()
     {
         PlaygroundPane pane;

@@ -403,8 +403,7 @@ void PlaygroundPane::openCall(const promptlog::CallRecord& call)
         const QJsonValue v = call.inputs.value(name);
         if (v.isUndefined())
             continue;
-        m_inputs->setItem(
-            0, c, new QTableWidgetItem(v.isString() ? v.toString() : v.toVariant().toString()));
+        m_inputs->setItem(0, c, new QTableWidgetItem(inputTextFromValue(v)));
     }
     updateButtons();
 }
@@ -417,16 +416,7 @@ void PlaygroundPane::addInputRow(const QJsonObject& values)
         const QJsonValue v = values.value(m_inputs->horizontalHeaderItem(c)->text());
         if (v.isUndefined() || v.isNull())
             continue;
-        QString text;
-        if (v.isString())
-            text = v.toString();
-        else if (v.isArray() || v.isObject())
-            text = QString::fromUtf8(
-                (v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject()))
-                    .toJson(QJsonDocument::Compact));
-        else
-            text = v.toVariant().toString();
-        m_inputs->setItem(row, c, new QTableWidgetItem(text));
+        m_inputs->setItem(row, c, new QTableWidgetItem(inputTextFromValue(v)));
     }
     updateButtons();
 }
@@ -535,14 +525,31 @@ void PlaygroundPane::pasteRows(const QString& text)
     const QList<QStringList> rows = parseSpreadsheetRows(text);
     const int startRow = std::max(0, m_inputs->currentRow());
     const int startColumn = std::max(0, m_inputs->currentColumn());
+    const int oldRowCount = m_inputs->rowCount();
+    bool copied = false;
     for (int i = 0; i < rows.size(); ++i) {
         const int row = startRow + i;
         if (row >= m_inputs->rowCount())
             m_inputs->setRowCount(row + 1);
         const QStringList& cells = rows.at(i);
+        const int endColumn = startColumn + int(cells.size());
+        // A new row takes the inputs the paste does not give from the row above (three
+        // messages pasted under a row of labels and hints classify with the same labels).
+        for (int c = 0; row >= oldRowCount && row > 0 && c < m_inputs->columnCount(); ++c) {
+            const QTableWidgetItem* above = m_inputs->item(row - 1, c);
+            if ((c < startColumn || c >= endColumn) && above && !above->text().isEmpty()) {
+                m_inputs->setItem(row, c, new QTableWidgetItem(above->text()));
+                copied = true;
+            }
+        }
         for (int j = 0; j < cells.size() && startColumn + j < m_inputs->columnCount(); ++j)
             m_inputs->setItem(row, startColumn + j, new QTableWidgetItem(cells.at(j)));
     }
+    if (copied)
+        m_messageBar->showMessage(tr("Pasted %n row(s); the other inputs of the new rows are "
+                                     "copied from the row above.",
+                                     nullptr, int(rows.size())),
+                                  MessageBar::Kind::Information);
     updateButtons();
 }
 

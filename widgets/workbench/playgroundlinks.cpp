@@ -3,6 +3,7 @@
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/parser/yamlvalue.h"
 #include "core/pdl/valuejson.h"
+#include "core/playground/inputtable.h"
 #include "core/playground/modelblockat.h"
 #include "core/playground/playgroundsessionstore.h"
 #include "core/playground/savetoprogram.h"
@@ -170,15 +171,7 @@ void PlaygroundLinks::fillFirstRow(const QJsonObject& values)
         const QJsonValue v = values.value(inputs->horizontalHeaderItem(c)->text());
         if (v.isUndefined())
             continue;
-        // A list or a record goes in as the JSON the Prompt view's form shows for it.
-        const QString text =
-            v.isString() ? v.toString()
-            : v.isArray()
-                ? QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact))
-            : v.isObject()
-                ? QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact))
-                : v.toVariant().toString();
-        inputs->setItem(0, c, new QTableWidgetItem(text));
+        inputs->setItem(0, c, new QTableWidgetItem(playground::inputTextFromValue(v)));
     }
 }
 

@@ -5,6 +5,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QStandardPaths>
@@ -25,8 +26,28 @@ private Q_SLOTS:
         // Not JSON after all: the text as typed.
         QCOMPARE(inputValueFromText(QStringLiteral("[draft")),
                  QJsonValue(QStringLiteral("[draft")));
-        QVERIFY(describeInputText(QStringLiteral("[1, 2, 3]")).startsWith(QLatin1String("a list of 3")));
+        QVERIFY(describeInputText(QStringLiteral("[1, 2, 3]"))
+                    .startsWith(QLatin1String("a list of 3")));
         QVERIFY(describeInputText(QStringLiteral("a, b")).startsWith(QLatin1String("text")));
+    }
+
+    // A value shown in a cell reads back as the same value: lists and records keep their
+    // characters (no \u escapes), a text stays the text.
+    void valuesAsText()
+    {
+        const QJsonArray labels{QStringLiteral("褒め言葉"), QStringLiteral("苦情")};
+        QCOMPARE(inputTextFromValue(labels), QStringLiteral("[\"褒め言葉\",\"苦情\"]"));
+        const QList<QJsonValue> values{
+            QJsonValue(QStringLiteral("注文が遅い")), QJsonValue(labels),
+            QJsonValue(QJsonObject{{QStringLiteral("件名"), QStringLiteral("返品")},
+                                   {QStringLiteral("n"), 2}}),
+            QJsonValue(QJsonArray{QJsonArray{1, 2}, QJsonObject{}})};
+        for (const QJsonValue& v : values)
+            QCOMPARE(inputValueFromText(inputTextFromValue(v)), v);
+        QCOMPARE(inputTextFromValue(3), QStringLiteral("3"));
+        QCOMPARE(inputTextFromValue(0.5), QStringLiteral("0.5"));
+        QCOMPARE(inputTextFromValue(true), QStringLiteral("true"));
+        QCOMPARE(inputTextFromValue(QJsonValue()), QString());
     }
 
     void rowLabelsNameTheInputThatDiffers()

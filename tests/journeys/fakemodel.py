@@ -12,10 +12,22 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 MODELS = ["gpt-4o-mini", "gpt-4o", "small-local"]
 
 
+JUDGE_ASKS = ("Y or N", "Y、そうでなければ N")
+
+
+def is_judge(body):
+    """Whether the request is a judge model's question (it asks for Y or N on the last line)."""
+    return any(any(a in str(m.get("content", "")) for a in JUDGE_ASKS)
+               for m in body.get("messages", []))
+
+
 def reply_for(body):
     """The reply to a chat request: names the model and echoes the last user message's words
-    upper-cased, so that a changed prompt shows as a changed reply."""
+    upper-cased, so that a changed prompt shows as a changed reply. A judge's question gets a
+    reason and Y."""
     messages = body.get("messages", [])
+    if is_judge(body):
+        return "The submission meets the criterion.\nY"
     last = next((m.get("content", "") for m in reversed(messages) if m.get("role") == "user"), "")
     if isinstance(last, list):
         last = " ".join(p.get("text", "") for p in last if isinstance(p, dict))

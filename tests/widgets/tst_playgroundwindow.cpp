@@ -16,6 +16,8 @@
 #include "widgets/workbench/mainwindow.h"
 #include "widgets/workbench/playgroundlinks.h"
 
+#include <QApplication>
+#include <QClipboard>
 #include <QDockWidget>
 #include <QFile>
 #include <QPlainTextEdit>
@@ -105,7 +107,13 @@ private Q_SLOTS:
         second->messageEdit(1)->setPlainText(QStringLiteral("Say good morning to ${ name }"));
         pane->inputsTable()->setRowCount(1);
         pane->inputsTable()->setCurrentCell(0, 0);
-        pane->pasteRows(QStringLiteral("Aiko\nBen\nChie"));
+        // Ctrl+V in the inputs table pastes there (not through the window's Edit › Paste into
+        // the editor).
+        const QString editorText = editor->text();
+        QApplication::clipboard()->setText(QStringLiteral("Aiko\nBen\nChie"));
+        pane->inputsTable()->setFocus();
+        QTest::keyClick(pane->inputsTable(), Qt::Key_V, Qt::ControlModifier);
+        QCOMPARE(editor->text(), editorText);
         QCOMPARE(pane->inputRows().size(), 3);
         QSignalSpy finished(pane, &PlaygroundPane::runFinished);
         auto chats = [this] {

@@ -144,6 +144,8 @@ PlaygroundPane::PlaygroundPane(QWidget* parent) : QWidget(parent)
     m_variantScroll = new QScrollArea(split);
     m_variantScroll->setWidgetResizable(true);
     m_variantScroll->setAccessibleName(tr("Variants"));
+    // A variant's model row and its first message stay in sight however short the dock is.
+    m_variantScroll->setMinimumHeight(11 * fontMetrics().height());
     auto* columns = new QWidget(m_variantScroll);
     m_variantLayout = new QHBoxLayout(columns);
     m_variantLayout->addStretch(1);
@@ -553,8 +555,22 @@ void PlaygroundPane::pasteRows(const QString& text)
     updateButtons();
 }
 
+void PlaygroundPane::paste()
+{
+    QWidget* focus = QApplication::focusWidget();
+    if (focus && (focus == m_inputs || m_inputs->isAncestorOf(focus)))
+        pasteRows(QApplication::clipboard()->text());
+}
+
 bool PlaygroundPane::eventFilter(QObject* watched, QEvent* event)
 {
+    // Ctrl+V is the window's Edit › Paste too: the table claims it first (ShortcutOverride),
+    // so rows pasted into the inputs land there and not in the editor.
+    if (watched == m_inputs && event->type() == QEvent::ShortcutOverride &&
+        static_cast<QKeyEvent*>(event)->matches(QKeySequence::Paste)) {
+        event->accept();
+        return true;
+    }
     if (watched == m_inputs && event->type() == QEvent::KeyPress) {
         auto* key = static_cast<QKeyEvent*>(event);
         if (key->matches(QKeySequence::Paste)) {

@@ -145,6 +145,8 @@ public Q_SLOTS:
     void copyVariant(int index);
     /// Starts a new session with one empty variant; the one shown stays saved.
     void newSession();
+    /// Edit › Paste with the focus in the inputs table: the clipboard's rows (pasteRows).
+    void paste();
 
 Q_SIGNALS:
     /// "Save to Program": write `prompt` into the model block at `span` of `programPath` (see

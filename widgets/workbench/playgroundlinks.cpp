@@ -6,6 +6,7 @@
 #include "core/playground/inputtable.h"
 #include "core/playground/modelblockat.h"
 #include "core/playground/playgroundsessionstore.h"
+#include "core/playground/programvalues.h"
 #include "core/playground/savetoprogram.h"
 #include "core/promptlog/callrecord.h"
 #include "core/workbench/loggingprovider.h"
@@ -198,19 +199,7 @@ bool PlaygroundLinks::openCard(EditorPane* editor, const SourceSpan& span)
     followSource(editor);
     // The first row: the program's own values of what the prompt reads (its top-level `defs:`,
     // which the Prompt view shows at the top), then what the author typed in the inputs form.
-    QJsonObject values;
-    if (const pdl::YamlValue* defs =
-            parsed.program->document && parsed.program->document->isMapping()
-                ? parsed.program->document->value("defs")
-                : nullptr;
-        defs && defs->isMapping())
-        for (const pdl::YamlValue::Entry& e : defs->entries()) {
-            try {
-                values.insert(QString::fromStdString(e.name), pdl::toQJsonValue(e.value.toValue()));
-            } catch (const std::exception&) {
-                // A value nested too deeply to hand over: the row starts without it.
-            }
-        }
+    QJsonObject values = playground::programOwnValues(parsed.program->document.get());
     const QJsonObject typed = editor->promptView()->inputValues();
     for (auto it = typed.begin(); it != typed.end(); ++it)
         values.insert(it.key(), it.value());

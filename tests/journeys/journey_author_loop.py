@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Journey: a Japanese prompt author's whole loop, without YAML, across a restart.
+
+The interface is Japanese. The author connects the local OpenAI-compatible server on the start
+page and writes a prompt from the classify template (ラベルに分類する), which opens in the Prompt
+view. She runs it (F5), presses the card's 「プレイグラウンドで試す」, adds a second variant with
+other wording and pastes three customer messages (Japanese, through the clipboard) under the
+first row of the inputs: the 2 × 3 grid sends six calls, each with the template's labels. She
+saves the program; the Prompt Log's "by prompt" table counts the tokens of her prompt. She makes
+a dataset from a Shift_JIS CSV (an Excel export): the import shows how it was read and what each
+column becomes. An experiment with a judge model runs over it; she changes the prompt in its card,
+saves and runs a second experiment, compared with the first. She quits, starts Hako again and
+finds her program (in the Prompt view), her dataset, both experiments and her playground session.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import journeylib  # noqa: E402
+from fakemodel import FakeModelServer, is_judge  # noqa: E402
+from panes import expect, ja, show_dock, status_text  # noqa: E402
+
+MESSAGES = ["荷物がまだ届きません。いつ届きますか？",
+            "対応がとても丁寧で助かりました。",
+            "箱がつぶれていて中身が壊れていました。"]
+
+# An Excel export: Shift_JIS, CRLF, an 「期待」 column Hako proposes as the reference.
+CSV_ROWS = [("message", "期待する答え"),
+            ("荷物がまだ届きません。", "質問"),
+            ("とても丁寧でした。", "褒め言葉"),
+            ("中身が壊れていました。", "苦情")]
+
+
+def chats(server):
+    return [r for r in server.chat_requests() if not is_judge(r)]
+
+
+def judged(server):
+    return [r for r in server.chat_requests() if is_judge(r)]
+
+
+def named(s, root, name, role=None, what=None, timeout=20):
+    return s.wait_for(lambda: s.first(root, role=role, name=name, showing=True),
+                      what or f"{role or 'control'} {name!r}", timeout=timeout)
+
+
+def connect_server(s, server):
+    url = named(s, s.window, ja("Server URL"), what="the server URL field", timeout=30)
+    s.focus(url)
+    s.type(server.base_url)
+    s.click(named(s, s.window, ja("Test the server"), role="push button"))
+    connected = ja("Connected: %n model(s) answered: %1.").split("%n")[0]
+    s.wait_for(lambda: any((a.name or "").startswith(connected)
+                           for a in s.all(s.window, role="label", showing=True)),
+               "the server's models listed", timeout=30)
+    s.click(named(s, s.window, ja("Use This Server"), role="push button"))
+    done = ja("Programs can now use %1/%2 (and `model: default`).", "server", "gpt-4o-mini")
+    s.wait_for(lambda: any((a.name or "") == done
+                           for a in s.all(s.window, role="label", showing=True)),
+               "the server kept as the default model", timeout=20)
+    s.screenshot("server-connected")
+
+
+def template_in_prompt_view(s):
+    s.click(named(s, s.window, ja("Write a prompt"), role="push button"))
+    dialog = s.wait_for(lambda: s.first(s.app, role="dialog", showing=True),
+                        "the template gallery", timeout=20)
+    gallery = named(s, dialog, "テンプレート", role="list", what="the template list")
+    item = s.wait_for(lambda: next((a for a, _ in s.walk(gallery, max_nodes=100)
+                                    if a.name == "ラベルに分類する"), None),
+                      "the classify template in the gallery")
+    s.click(item)
+    s.click(named(s, dialog, "作成", role="push button"))
+    view = named(s, s.window, ja("Prompt document"), what="the Prompt view")
+    field = named(s, view, ja("Value %1", "message"), what="the message to classify")
+    s.wait_for(lambda: "2週間" in s.text_of(field), "the template's Japanese sample message")
+    s.focus(field)
+    s.screenshot("template-in-prompt-view")
+    return view
+
+
+def playground_grid(s, server, view):
+    s.click(named(s, view, ja("Try %1 in the playground", "answer"), role="push button"))
+    play = show_dock(s, ja("Playground"))
+    inputs = named(s, play, ja("Inputs"), role="table", what="the playground's inputs")
+    rows = s.table_rows(inputs)
+    expect(rows and any("褒め言葉" in c for c in rows[0][1]),
+           f"the first row does not hold the template's labels: {rows}")
+    variant = ja("Variant %1", "2")
+    s.click(named(s, play, ja("Add variant"), role="push button"))
+    text = named(s, play, ja("%1 text", ja("%1 message %2", variant, "1")),
+                 what="the second variant's message")
+    s.focus(text)
+    s.key("ctrl+End")
+    s.type("\n迷ったら「質問」と答えてください。")
+    s.wait_for(lambda: "迷ったら" in s.text_of(text), "the second variant's new sentence")
+    # Three messages pasted into the message column, from its first cell.
+    header = s.table_rows(inputs)
+    column = None
+    table = inputs.queryTable()
+    for c in range(table.nColumns):
+        h = table.getColumnHeader(c)
+        if h is not None and h.name == "message":
+            column = c
+    expect(column is not None, "no message column in the playground's inputs")
+    s.click(table.getAccessibleAt(0, column))
+    s.paste("\n".join(MESSAGES))
+    s.wait_for(lambda: [cells[column] for _, cells in s.table_rows(inputs)][:3] == MESSAGES,
+               "the three messages pasted in the message column")
+    expect(all("褒め言葉" in " ".join(cells) for _, cells in s.table_rows(inputs)[:3]),
+           f"pasted rows lost the labels: {header}")
+    s.screenshot("playground-inputs")
+    before = len(chats(server))
+    s.key("ctrl+Return")
+    s.wait_for(lambda: len(chats(server)) - before == 6,
+               "six calls (2 variants × 3 messages) at the server", timeout=60)
+    sent = [str(b["messages"]) for b in chats(server)[before:]]
+    expect(all("褒め言葉" in m for m in sent), "a call of the grid went without the labels")
+    expect(sum("迷ったら" in m for m in sent) == 3, "the second variant did not reach the server")
+    results = s.wait_for(lambda: s.first(play, role="table", name=ja("Results"), showing=True)
+                         or s.first(play, role="tree table", name=ja("Results"), showing=True),
+                         "the results grid")
+    s.wait_for(lambda: len(s.table_rows(results)) == 3 and
+               all(all(c for c in cells) for _, cells in s.table_rows(results)),
+               "every cell of the results grid filled", timeout=60)
+    s.screenshot("playground-results")
+
+
+def journey(s, args):
+    server = FakeModelServer()
+    try:
+        s.env["HAKO_LANGUAGE"] = "ja"
+        s.env.pop("OPENAI_BASE_URL", None)
+        s.env.pop("OPENAI_API_KEY", None)
+        s.env["OLLAMA_API_BASE"] = "http://127.0.0.1:9"
+        s.launch()
+        named(s, s.window, ja("Welcome to Hako"), role="label", what="the start page",
+              timeout=30)
+        connect_server(s, server)
+        view = template_in_prompt_view(s)
+
+        s.key("F5")
+        s.wait_for(lambda: len(chats(server)) == 1, "the first run's request", timeout=60)
+        expect("2週間" in str(chats(server)[0]["messages"]), "the template's message was not sent")
+        s.wait_for(lambda: ja("Run finished") in status_text(s), "the run to finish", timeout=60)
+        s.screenshot("first-run")
+
+        playground_grid(s, server, view)
+    finally:
+        server.close()
+
+
+if __name__ == "__main__":
+    sys.exit(journeylib.run(journey))

@@ -97,6 +97,9 @@ PlaygroundPrompt PlaygroundPrompt::fromCall(const promptlog::CallRecord& call)
     PlaygroundPrompt p;
     p.model = call.model;
     p.name = call.promptName;
+    p.promptId = call.promptId;
+    p.programId = call.programId;
+    p.programName = call.programName;
     p.parameters = PromptParameters::fromJson(call.parameters);
     for (const char* key : {"base_url", "api_base"}) {
         const QJsonValue url = p.parameters.extra.take(QLatin1String(key));
@@ -183,6 +186,9 @@ models::ChatRequest PlaygroundPrompt::toChatRequest(const QList<PromptMessage>& 
     request.parameters = pdl::fromQJsonObject(parameters.toJson());
     request.stream = stream;
     request.site.promptName = (name.isEmpty() ? QStringLiteral("playground") : name).toStdString();
+    request.site.promptId = promptId.toStdString();
+    request.site.programId = programId.toStdString();
+    request.site.programName = programName.toStdString();
     return request;
 }
 

@@ -54,6 +54,12 @@ struct PlaygroundPrompt {
     PromptParameters parameters;
     /// The prompt's name in the log (`def`, description or `file:line`); "" when unknown.
     QString name;
+    /// The identity the log files the calls under (core/pdl/promptidentity.h): the prompt's
+    /// id, its program's id and name, as a run of the program gives them; "" when unknown.
+    /// Every variant of a prompt keeps them: its calls count as calls of that prompt.
+    QString promptId;
+    QString programId;
+    QString programName;
 
     /// The server a logged call's parameters named (`base_url`/`api_base`) and fromCall()
     /// left out; "" when none. Shown to the user, never sent to.

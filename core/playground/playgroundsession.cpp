@@ -95,8 +95,13 @@ QJsonObject promptToJson(const PlaygroundPrompt& p)
         {QStringLiteral("model"), p.model},
         {QStringLiteral("messages"), messages},
         {QStringLiteral("parameters"), PlaygroundSession::withoutSecrets(p.parameters.toJson())}};
-    if (!p.name.isEmpty())
-        o.insert(QStringLiteral("name"), p.name);
+    const std::pair<const char*, const QString*> identity[] = {{"name", &p.name},
+                                                               {"promptId", &p.promptId},
+                                                               {"programId", &p.programId},
+                                                               {"programName", &p.programName}};
+    for (const auto& [key, value] : identity)
+        if (!value->isEmpty())
+            o.insert(QLatin1String(key), *value);
     return o;
 }
 
@@ -105,6 +110,9 @@ PlaygroundPrompt promptFromJson(const QJsonObject& o)
     PlaygroundPrompt p;
     p.model = o.value(QLatin1String("model")).toString();
     p.name = o.value(QLatin1String("name")).toString();
+    p.promptId = o.value(QLatin1String("promptId")).toString();
+    p.programId = o.value(QLatin1String("programId")).toString();
+    p.programName = o.value(QLatin1String("programName")).toString();
     // A file edited by hand is read with the same care as one written here.
     p.parameters = PromptParameters::fromJson(
         PlaygroundSession::withoutSecrets(o.value(QLatin1String("parameters")).toObject()));

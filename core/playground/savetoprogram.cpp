@@ -1,10 +1,13 @@
 #include "core/playground/savetoprogram.h"
 
+#include "core/pdl/parser/programparser.h"
 #include "core/pdl/parser/yamlvalue.h"
+#include "core/pdl/promptidentity.h"
 #include "core/pdl/valuejson.h"
 #include "core/playground/yamlemit_p.h"
 #include "core/playground/yamlsource_p.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -286,6 +289,27 @@ Result<const YamlValue*> modelBlockAt(const YamlValue& root, const SourceSpan& b
 
 } // namespace
 
+namespace {
+
+// The prompt's identity and names as a run of the program logs them (the runner's call site).
+void withIdentity(PlaygroundPrompt& p, const QString& sourceText, const SourceSpan& blockSpan)
+{
+    const pdl::ParseResult parsed = pdl::parseProgramText(sourceText.toUtf8(), blockSpan.file);
+    if (!parsed.program)
+        return;
+    const pdl::ProgramIdentity identity =
+        pdl::readProgramIdentity(sourceText.split(QLatin1Char('\n')), *parsed.program,
+                                 QFileInfo(blockSpan.file).absoluteFilePath());
+    p.programId = identity.id;
+    p.programName = identity.name;
+    if (const pdl::PromptIdentity* prompt = identity.find(blockSpan)) {
+        p.promptId = prompt->id;
+        p.name = prompt->name;
+    }
+}
+
+} // namespace
+
 Result<PlaygroundPrompt> promptFromSource(const QString& sourceText, const SourceSpan& blockSpan)
 {
     Result<YamlValue> root = pdl::loadYaml(sourceText.toUtf8(), blockSpan.file);
@@ -319,6 +343,7 @@ Result<PlaygroundPrompt> promptFromSource(const QString& sourceText, const Sourc
                          in.entry->value.span());
     for (const SourceMessage& m : in.messages)
         p.messages << m.message;
+    withIdentity(p, sourceText, blockSpan);
     return p;
 }
 

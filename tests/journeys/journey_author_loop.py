@@ -17,7 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import journeylib  # noqa: E402
-from fakemodel import FakeModelServer, is_judge  # noqa: E402
+from fakemodel import FakeModelServer, is_judge, reply_for, usage_for  # noqa: E402
 from panes import expect, ja, show_dock, status_text  # noqa: E402
 
 MESSAGES = ["荷物がまだ届きません。いつ届きますか？",
@@ -126,6 +126,47 @@ def playground_grid(s, server, view):
     s.screenshot("playground-results")
 
 
+def page_tab(s, dock, name):
+    return s.first(dock, role="page tab", name=name, showing=True)
+
+
+def number(text):
+    return int((text or "0").replace(",", "") or 0)
+
+
+def save_program(s, path):
+    s.key("ctrl+s")
+    s.file_dialog(path)
+    s.wait_for(lambda: os.path.exists(path), "the program saved", timeout=20)
+    s.wait_for(lambda: "classify.pdl" in (s.window.name or ""), "the window to name the file")
+
+
+def tokens_per_prompt(s, server):
+    """The Prompt Log's "by prompt" table: one row for the classify prompt, with every call
+    made from it (the run and the playground's six) and the tokens the server reported."""
+    s.menu(ja("&View"), ja("Prompt Log"))
+    dock = show_dock(s, ja("Prompt Log"))
+    s.click(s.wait_for(lambda: page_tab(s, dock, ja("By prompt")), "the By prompt tab"))
+    stats = s.wait_for(lambda: s.first(dock, role="table", name=ja("Call statistics"),
+                                       showing=True), "the statistics table", timeout=20)
+    expected = sum(usage_for(b, reply_for(b))["prompt_tokens"] for b in chats(server))
+
+    def answer_row():
+        for _, cells in s.table_rows(stats):
+            if cells and cells[0].split("›")[-1].strip() == "answer":
+                return cells
+        return None
+
+    s.wait_for(lambda: answer_row() and number(answer_row()[1]) == 7,
+               "the classify prompt with its 7 calls (1 run + 6 playground)", timeout=30)
+    cells = answer_row()
+    expect(number(cells[3]) == expected,
+           f"tokens in for the prompt: {cells[3]}, the server reported {expected}")
+    expect(len([c for _, c in s.table_rows(stats) if c and c[0]]) == 1,
+           f"the calls are split over several prompts: {s.table_rows(stats)}")
+    s.screenshot("tokens-per-prompt")
+
+
 def journey(s, args):
     server = FakeModelServer()
     try:
@@ -146,6 +187,10 @@ def journey(s, args):
         s.screenshot("first-run")
 
         playground_grid(s, server, view)
+        program = os.path.join(s.work, "classify.pdl")
+        s.focus(named(s, view, ja("Value %1", "message"), what="the message to classify"))
+        save_program(s, program)
+        tokens_per_prompt(s, server)
     finally:
         server.close()
 

@@ -137,6 +137,11 @@ private Q_SLOTS:
         for (const promptlog::CallRecord& c : *calls) {
             QCOMPARE(c.promptName, QStringLiteral("greeting"));
             QCOMPARE(c.programPath, path);
+            // Filed under the prompt's identity, as the program's own runs are (the log's
+            // "by prompt" counts both variants' calls as calls of this prompt).
+            QCOMPARE(c.programName, QStringLiteral("Greet people"));
+            QVERIFY(!c.promptId.isEmpty());
+            QCOMPARE(c.promptId, calls->first().promptId);
         }
 
         // Save the second variant back: only the edited message's line changes; one undo
@@ -164,6 +169,7 @@ private Q_SLOTS:
         auto runCalls = log->list(ofRun, true);
         QVERIFY(runCalls && runCalls->size() == 1);
         QVERIFY(runCalls->first().span.isValid());
+        QCOMPARE(runCalls->first().promptId, calls->first().promptId);
         window.playgroundLinks()->openCall(runCalls->first());
         QCOMPARE(pane->variantCount(), 1);
         QCOMPARE(pane->variables(), QStringList{QStringLiteral("name")});

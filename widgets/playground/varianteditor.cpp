@@ -277,6 +277,9 @@ void VariantEditor::setPrompt(const PlaygroundPrompt& prompt)
             m_responseFormat->setCurrentIndex(3);
         }
         m_name = prompt.name;
+        m_promptId = prompt.promptId;
+        m_programId = prompt.programId;
+        m_programName = prompt.programName;
     }
     while (!m_rows.empty()) {
         delete m_rows.back().widget;
@@ -292,6 +295,9 @@ PlaygroundPrompt VariantEditor::prompt() const
 {
     PlaygroundPrompt p;
     p.name = m_name;
+    p.promptId = m_promptId;
+    p.programId = m_programId;
+    p.programName = m_programName;
     p.model = m_model->currentText().trimmed();
     PromptParameters& params = p.parameters;
     params.extra = m_extra;

@@ -92,6 +92,10 @@ private:
     QJsonObject m_extra;
     QJsonValue m_customFormat;
     QString m_name;
+    /// The prompt's identity in the log (PlaygroundPrompt::promptId, …), kept as given.
+    QString m_promptId;
+    QString m_programId;
+    QString m_programName;
 };
 
 } // namespace hako

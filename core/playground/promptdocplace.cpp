@@ -15,7 +15,9 @@ bool contains(const SourceSpan& s, int line, int column)
     const int endLine = s.endLine > 0 ? s.endLine : s.line;
     const int endColumn = s.endLine > 0 ? s.endColumn : s.column + 1;
     const bool afterStart = line > s.line || (line == s.line && column >= s.column);
-    const bool beforeEnd = line < endLine || (line == endLine && column < endColumn);
+    // Spans end at their last character; the column after it counts too: an error after the
+    // last character of a text (an unclosed `${`) is in that text.
+    const bool beforeEnd = line < endLine || (line == endLine && column <= endColumn + 1);
     return afterStart && beforeEnd;
 }
 

@@ -56,6 +56,8 @@ private Q_SLOTS:
             << 12 << 14 << "" << int(F::Instructions) << "Model call at line 9 › Instructions";
         QTest::newRow("user message")
             << 14 << 18 << "" << int(F::Input) << "Model call at line 9 › Input";
+        QTest::newRow("after the input's last character")
+            << 8 << 24 << "summary" << int(F::Input) << "Model call “summary” › Input";
         QTest::newRow("text") << 15 << 4 << "" << int(F::None) << "Text at line 15";
     }
     void place()

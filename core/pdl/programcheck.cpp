@@ -1,6 +1,7 @@
 #include "core/pdl/programcheck.h"
 #include "core/util/boundedfile.h"
 
+#include "core/pdl/check/textmistakes.h"
 #include "core/pdl/expr/expression.h"
 #include "core/pdl/parser/expressionposition.h"
 
@@ -79,6 +80,9 @@ ProgramReport analyzeProgramText(const QByteArray& text, const QString& fileName
             std::make_shared<ScopeAnalysis>(analyzeScopes(*report.parse.program, text, options));
         report.diagnostics.insert(report.diagnostics.end(), scopes->warnings.begin(),
                                   scopes->warnings.end());
+        const std::vector<Diagnostic> texts =
+            textMistakes(*report.parse.program, QString::fromUtf8(text));
+        report.diagnostics.insert(report.diagnostics.end(), texts.begin(), texts.end());
         report.scopes = std::move(scopes);
     }
     sortByPosition(report.diagnostics);

@@ -19,7 +19,8 @@ Diagnostic parseFailure(const ParseResult& parsed, const QString& fallback = {})
 
 /// Everything `hako check` and the editor's live diagnostics report about a program: the parse
 /// (checkProgramText), the scope analysis (null when the YAML could not be read), and all
-/// diagnostics (parse errors plus undefined-variable warnings) sorted by position.
+/// diagnostics (parse errors, undefined-variable warnings and the text mistakes of
+/// textMistakes) sorted by position.
 struct ProgramReport {
     ParseResult parse;
     std::shared_ptr<const ScopeAnalysis> scopes;
@@ -28,7 +29,7 @@ struct ProgramReport {
     int errorCount() const;
 };
 
-/// checkProgramText followed by analyzeScopes. Thread-safe (reads included files).
+/// checkProgramText followed by analyzeScopes and textMistakes. Thread-safe (reads included files).
 ProgramReport analyzeProgramText(const QByteArray& text, const QString& fileName,
                                  const ScopeOptions& options = {});
 /// As analyzeProgramText, reading `path` (an unreadable file gives one error).

@@ -99,6 +99,14 @@ private Q_SLOTS:
         QVERIFY2(modelCallFailureText(missing).contains(
                      QStringLiteral("The server has no model named “openai/nosuch”")),
                  qPrintable(modelCallFailureText(missing)));
+        // A connection that timed out: the server does not answer either.
+        Diagnostic timedOut = at(3, 10);
+        timedOut.message = QStringLiteral("model 'ollama/x' at ollama (http://10.0.0.9:11434/v1): "
+                                          "could not connect within 10 s (connect timeout). Is "
+                                          "Ollama running?");
+        QVERIFY2(modelCallFailureText(timedOut).contains(
+                     QLatin1String("The model server at http://10.0.0.9:11434/v1 does not answer")),
+                 qPrintable(modelCallFailureText(timedOut)));
         // Anything else keeps the general advice.
         Diagnostic other = at(3, 10);
         other.message = QStringLiteral("model 'x': the reply was cut off");

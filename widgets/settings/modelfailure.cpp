@@ -55,8 +55,16 @@ QString modelCallFailureText(const Diagnostic& error)
         QCoreApplication::translate("hako::models::OpenAiProvider", "cannot connect: %1. %2")
             .section(QStringLiteral("%1"), 0, 0)
             .trimmed();
+    // A connection that timed out is a server that does not answer just the same.
+    const QString connectTimeout =
+        QCoreApplication::translate("hako::models::OpenAiProvider",
+                                    "could not connect within %1 s (connect timeout). %2")
+            .section(QStringLiteral("%1"), 0, 0)
+            .trimmed();
     if (message.contains(QLatin1String("cannot connect")) ||
-        (!cannotConnect.isEmpty() && message.contains(cannotConnect)))
+        message.contains(QLatin1String("could not connect within")) ||
+        (!cannotConnect.isEmpty() && message.contains(cannotConnect)) ||
+        (!connectTimeout.isEmpty() && message.contains(connectTimeout)))
         what =
             (url.isEmpty()
                  ? translated(

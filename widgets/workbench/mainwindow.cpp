@@ -21,6 +21,7 @@
 #include "widgets/editor/findbar.h"
 #include "widgets/editor/outlineview.h"
 #include "widgets/editor/pdleditor.h"
+#include "widgets/editor/problemplaces.h"
 #include "widgets/editor/problemsview.h"
 #include "widgets/editor/quickfixmenu.h"
 #include "widgets/eval/datasetpane.h"
@@ -215,8 +216,14 @@ void MainWindow::createDocks()
     m_console = new ProgramStack(
         m_tabs, [](EditorPane*, RunController* run) { return new ConsolePane(run); }, this);
     m_consoleDock = addPaneDock(m_console, tr("Console"), QStringLiteral("consoleDock"));
+    // While a program's Prompt view is shown, its problems name the card and field.
     auto* problems = new ProgramStack(
-        m_tabs, [](EditorPane* editor, RunController*) { return editor->problemsView(); }, this);
+        m_tabs,
+        [](EditorPane* editor, RunController*) {
+            showPromptPlaces(editor);
+            return editor->problemsView();
+        },
+        this);
     m_problemsDock = addPaneDock(problems, tr("Problems"), QStringLiteral("problemsDock"));
     // The documents pane publishes its document to the context: runs get it as `doc`.
     m_documentPane = new DocumentPane(this);

@@ -1,5 +1,6 @@
 #include "core/pdl/analysis/plainerror.h"
 
+#include "core/pdl/analysis/plaindiagnostic.h"
 #include "core/pdl/check/scopeanalysis.h"
 #include "core/pdl/parser/programparser.h"
 
@@ -13,44 +14,16 @@
 
 namespace hako::pdl {
 
-namespace {
-
-// The mistakes a person new to PDL makes most, recognised in the interpreter's and the YAML
-// reader's wording, said with what to do.
-std::optional<QString> commonMistake(const QString& message)
-{
-    // `${　name　}`: the Japanese input method's space is part of the name to an expression.
-    static const QRegularExpression wideSpaces(
-        QStringLiteral("'([^']*\\x{3000}[^']*)' is (undefined|used but never defined)"));
-    if (const QRegularExpressionMatch m = wideSpaces.match(message); m.hasMatch())
-        return QCoreApplication::translate(
-                   "hako::pdl::PlainError",
-                   "The name in `${ }` has full-width spaces around or inside it: write "
-                   "it with ordinary spaces, as in `${ %1 }` (the quick fix replaces them)")
-            .arg(m.captured(1).remove(QChar(0x3000)).trimmed());
-    if (message.contains(QLatin1String("unexpected end of template")) ||
-        message.contains(QLatin1String("expected 'end of print statement'")))
-        return QCoreApplication::translate(
-            "hako::pdl::PlainError", "A `${` is not closed: end it with `}`, as in `${ name }`");
-    if (message.contains(QLatin1String("illegal map value")) ||
-        message.contains(QLatin1String("mapping values are not allowed")))
-        return QCoreApplication::translate(
-            "hako::pdl::PlainError",
-            "A colon followed by a space inside a text makes YAML read a new field: put the "
-            "whole text in double quotes, as in \"お問い合わせ: 返品したい\"");
-    return std::nullopt;
-}
-
-} // namespace
-
 // The sentences are translated: the workbench shows them in the interface's language.
 PlainError plainRunError(const Diagnostic& error, const ScopeAnalysis* scopes)
 {
     PlainError out;
     const QString message = error.message.trimmed();
-    if (std::optional<QString> known = commonMistake(message)) {
-        out.text = *known;
-        out.detail = message;
+    // The mistakes a person new to PDL makes most, said with what to do (as the Problems
+    // pane says them before the run).
+    if (std::optional<PlainDiagnostic> known = commonMistake(message)) {
+        out.text = known->text;
+        out.detail = known->detail;
         return out;
     }
     static const QRegularExpression undefined(QStringLiteral("'([^'\\s]+)' is undefined"));

@@ -1,5 +1,6 @@
 #include "core/pdl/analysis/quickfix.h"
 
+#include "core/pdl/analysis/textfixes.h"
 #include "core/pdl/parser/fieldtables.h"
 #include "core/pdl/parser/yamlvalue.h"
 #include "core/pdl/programcheck.h"
@@ -655,6 +656,8 @@ std::vector<QuickFix> quickFixes(const ProgramReport& report, const QString& tex
     if (program && !diagnostic.span.file.isEmpty() && !program->file.isEmpty() &&
         diagnostic.span.file != program->file)
         return out; // about an included file
+    if (std::vector<QuickFix> texts = textQuickFixes(report, text, diagnostic); !texts.empty())
+        return texts;
     const Lines lines(text);
     if (const VariableUse* use = undefinedUseAt(report, diagnostic)) {
         if (auto spaces = spacesFix(lines, *use)) {

@@ -33,6 +33,9 @@ struct QuickFix {
         Indent,      ///< a field that landed outside its block, re-indented into it
         DefineInput, ///< an undefined variable added to the top-level `defs:`
         Spaces,      ///< full-width spaces (U+3000) around a name in `${ }` made ordinary
+        Close,       ///< a `${` without its `}` closed
+        Quote,       ///< a plain text with `: ` or ` #` in it put in double quotes
+        RemoveBrace, ///< one `}` too many after `${ … }` removed
     };
     Kind kind = Kind::Rename;
     QString title;
@@ -56,6 +59,8 @@ struct QuickFix {
 /// - a variable no definition reaches: the names in reach at that point within the distance,
 ///   then defining it as an empty string in the top-level `defs:` (created when absent) when
 ///   the program is a block mapping.
+/// - the text mistakes (see textQuickFixes): a `${` closed, a text with `: ` or ` #` quoted,
+///   a `}` too many removed.
 /// Titles are translated (context "hako::pdl::QuickFix"). Pure; thread-safe; may re-check
 /// the text (a parse) to validate an indentation.
 std::vector<QuickFix> quickFixes(const ProgramReport& report, const QString& text,

@@ -10,7 +10,6 @@ namespace hako::eval {
 namespace {
 
 // The titles keep the context the results table always translated them in.
-#define KIND_TITLE(text) QT_TRANSLATE_NOOP("hako::eval::ExperimentResultsModel", text)
 constexpr const char* kTitleContext = "hako::eval::ExperimentResultsModel";
 
 using N = EvaluatorNeed;
@@ -40,8 +39,8 @@ struct Row {
 // clang-format off
 constexpr Row kRows[] = {
     // name, aliases, title, needs, offered in the form, smallest options, factory
-    {"exact_match", "equals exact", KIND_TITLE("Same as the reference"), unsigned(N::Reference), true, "{}", createExactMatch},
-    {"contains", "", KIND_TITLE("Contains the reference"), unsigned(N::Reference), true, "{}", createContains},
+    {"exact_match", "equals exact", QT_TRANSLATE_NOOP("hako::eval::ExperimentResultsModel", "Same as the reference"), unsigned(N::Reference), true, "{}", createExactMatch},
+    {"contains", "", QT_TRANSLATE_NOOP("hako::eval::ExperimentResultsModel", "Contains the reference"), unsigned(N::Reference), true, "{}", createContains},
     {"icontains", "", nullptr, unsigned(N::Reference), false, "{}", createContains},
     {"contains_any", "", nullptr, unsigned(N::None), false, R"({"values": ["a"]})", createContainsList},
     {"contains_all", "", nullptr, unsigned(N::None), false, R"({"values": ["a"]})", createContainsList},
@@ -50,17 +49,17 @@ constexpr Row kRows[] = {
     {"regex", "", nullptr, unsigned(N::None), false, R"({"pattern": "a+"})", createRegex},
     {"starts_with", "startswith", nullptr, unsigned(N::Reference), false, "{}", createContains},
     {"number_within", "number", nullptr, unsigned(N::Reference), false, "{}", createNumberWithin},
-    {"is_json", "is_valid_json", KIND_TITLE("Is valid JSON"), unsigned(N::None), true, "{}", createIsJson},
+    {"is_json", "is_valid_json", QT_TRANSLATE_NOOP("hako::eval::ExperimentResultsModel", "Is valid JSON"), unsigned(N::None), true, "{}", createIsJson},
     {"json_schema", "is_json_schema", nullptr, unsigned(N::None), false, R"({"schema": {"type": "object"}})", createJsonSchema},
     {"json_equal", "json_equality", nullptr, unsigned(N::Reference), false, "{}", createJsonEqual},
     {"json_edit_distance", "", nullptr, unsigned(N::Reference), false, "{}", createJsonEqual},
-    {"levenshtein", "string_distance", KIND_TITLE("Close to the reference"), unsigned(N::Reference), true, "{}", createLevenshtein},
-    {"length_chars", "length", KIND_TITLE("Length in characters"), unsigned(N::None), true, R"({"max": 100})", createLength},
+    {"levenshtein", "string_distance", QT_TRANSLATE_NOOP("hako::eval::ExperimentResultsModel", "Close to the reference"), unsigned(N::Reference), true, "{}", createLevenshtein},
+    {"length_chars", "length", QT_TRANSLATE_NOOP("hako::eval::ExperimentResultsModel", "Length in characters"), unsigned(N::None), true, R"({"max": 100})", createLength},
     {"length_tokens", "", nullptr, unsigned(N::None), false, R"({"max": 100})", createLength},
     {"latency", "", nullptr, unsigned(N::None), false, R"({"max_ms": 1000})", createLatency},
     {"cost", "", nullptr, unsigned(N::None), false, R"({"max": 0.01})", createCost},
     {"embedding_similarity", "embedding similar", nullptr, unsigned(N::Reference) | unsigned(N::EmbeddingModel), false, "{}", createEmbedding},
-    {"criteria", "", KIND_TITLE("Judge model"), unsigned(N::JudgeModel), true, R"({"criteria": "helpfulness"})", createCriteria},
+    {"criteria", "", QT_TRANSLATE_NOOP("hako::eval::ExperimentResultsModel", "Judge model"), unsigned(N::JudgeModel), true, R"({"criteria": "helpfulness"})", createCriteria},
     {"labeled_criteria", "labelled_criteria", nullptr, unsigned(N::JudgeModel) | unsigned(N::Reference), false, R"({"criteria": "correctness"})", createCriteria},
     {"qa", "", nullptr, unsigned(N::JudgeModel) | unsigned(N::Reference), false, "{}", createQa},
     {"cot_qa", "", nullptr, unsigned(N::JudgeModel) | unsigned(N::Reference), false, "{}", createQa},

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# journey-deadline: 420
 """Journey: a Japanese prompt author's whole loop, without YAML, across a restart.
 
 The interface is Japanese. The author connects the local OpenAI-compatible server on the start
@@ -14,6 +15,7 @@ finds her program (in the Prompt view), her dataset, both experiments and her pl
 """
 import os
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import journeylib  # noqa: E402
@@ -126,6 +128,14 @@ def playground_grid(s, server, view):
     s.screenshot("playground-results")
 
 
+def inside(s, acc, container):
+    """Whether `acc` is drawn wholly inside `container` (scrolled into view)."""
+    a = acc.queryComponent().getExtents(s.pyatspi.DESKTOP_COORDS)
+    c = container.queryComponent().getExtents(s.pyatspi.DESKTOP_COORDS)
+    return a.x >= c.x and a.y >= c.y and a.x + a.width <= c.x + c.width and \
+        a.y + a.height <= c.y + c.height
+
+
 def page_tab(s, dock, name):
     return s.first(dock, role="page tab", name=name, showing=True)
 
@@ -167,6 +177,171 @@ def tokens_per_prompt(s, server):
     s.screenshot("tokens-per-prompt")
 
 
+def card_message(s):
+    """The classify card's message, scrolled into view with the mouse wheel over the Prompt
+    view's margin (found afresh: the Prompt view rebuilds its cards when the program changes)."""
+    view = named(s, s.window, ja("Prompt document"), what="the Prompt view")
+    message = named(s, view, ja("%1 message of %2", "user", "answer"), what="the card's message")
+    box = view.queryComponent().getExtents(s.pyatspi.DESKTOP_COORDS)
+    for _ in range(20):
+        if inside(s, message, view):
+            break
+        s.xdotool("mousemove", "--sync", str(box.x + 4), str(box.y + box.height // 2),
+                  "click", "5")
+        time.sleep(0.2)
+    if not inside(s, message, view):
+        s.dump(s.window, os.path.join(s.artifacts, "a11y-card.log"))
+        s.screenshot("card-not-in-view")
+    expect(inside(s, message, view), "the card's message does not scroll into view")
+    return message
+
+
+def save_from_prompt_view(s):
+    s.focus(named(s, s.window, ja("Prompt name"), what="the prompt's name field"))
+    s.key("ctrl+s")
+
+
+def write_shift_jis_csv(path):
+    with open(path, "wb") as f:
+        f.write("".join(f"{a},{b}\r\n" for a, b in CSV_ROWS).encode("cp932"))
+
+
+def dataset_from_csv(s, csv_path):
+    """Datasets › Import… a Shift_JIS CSV: the dialog says how it was read and proposes the
+    「期待する答え」 column as the reference; the examples hold the characters, named."""
+    s.menu(ja("&View"), ja("Datasets"))
+    dock = show_dock(s, ja("Datasets"))
+    s.click(named(s, dock, ja("Import…"), role="push button"))
+    s.file_dialog(csv_path)
+    dialog = named(s, s.app, ja("Import a CSV file"), role="dialog", what="the CSV import dialog")
+    s.wait_for(lambda: any("Shift_JIS" in (a.name or "")
+                           for a in s.all(dialog, role="label", showing=True)),
+               "the dialog to say the file was read as Shift_JIS")
+    columns = named(s, dialog, ja("Columns of the file"), role="table")
+    s.wait_for(lambda: any(c[:2] == ["期待する答え", ja("the reference answer")]
+                           for _, c in s.table_rows(columns)),
+               "the 期待 column proposed as the reference")
+    s.screenshot("csv-import")
+    s.click(named(s, dialog, ja("Import"), role="push button"))
+    examples = named(s, dock, ja("Examples"), role="table", what="the examples")
+    s.wait_for(lambda: len(s.table_rows(examples)) == 3, "three examples from the CSV")
+    cells = " ".join(" ".join(c) for _, c in s.table_rows(examples))
+    expect(all(a in cells and b in cells for a, b in CSV_ROWS[1:]),
+           f"the examples are not the CSV's characters: {cells}")
+    name = named(s, dock, ja("Dataset name"), what="the dataset name field")
+    s.focus(name)
+    s.key("ctrl+a")
+    s.type("問い合わせ分類")
+    s.wait_for(lambda: s.text_of(name) == "問い合わせ分類", "the dataset named")
+    s.screenshot("dataset")
+
+
+def run_experiment(s, server, evals, calls):
+    before = len(chats(server)), len(judged(server))
+    s.click(named(s, evals, ja("Run Experiment"), role="push button"))
+    s.wait_for(lambda: len(chats(server)) - before[0] == calls and
+               len(judged(server)) - before[1] == calls and
+               ja("Experiment finished") in status_text(s),
+               f"the experiment: {calls} calls and {calls} judge calls", timeout=90)
+
+
+def experiments(s, server, view, program):
+    """Evaluations: "Same as the reference" and a judge with a Japanese criterion, blank judge
+    model (the default). The program sets `message` itself: one click makes it an input."""
+    s.menu(ja("&View"), ja("Evaluations"))
+    evals = show_dock(s, ja("Evaluations"))
+    judge = s.wait_for(lambda: s.first(evals, role="check box", showing=True,
+                                       name_contains=ja("A judge model checks that:").rstrip(":：")),
+                       "the judge check box")
+    # The settings scroll in a short dock: the wheel brings the judge's row into view.
+    settings = named(s, evals, ja("Experiment settings"), what="the experiment settings")
+    for _ in range(10):
+        if inside(s, judge, settings):
+            break
+        x, y = s.center(settings)
+        s.xdotool("mousemove", "--sync", str(x), str(y), "click", "5")
+        time.sleep(0.3)
+    expect(inside(s, judge, settings), "the judge's row does not scroll into view")
+    if not judge.getState().contains(s.pyatspi.STATE_CHECKED):
+        s.click(judge)
+    s.wait_for(lambda: judge.getState().contains(s.pyatspi.STATE_CHECKED), "the judge ticked")
+    criterion = named(s, evals, ja("What the judge checks"), role="text",
+                      what="the judge's criterion")
+    s.focus(criterion)
+    s.type("ラベルだけを答えている")
+    s.wait_for(lambda: "ラベルだけ" in s.text_of(criterion), "the criterion typed")
+    s.click(named(s, evals, ja("Run Experiment"), role="push button"))
+    make_input = named(s, s.window, ja("Make It an Input"), role="push button",
+                       what="the offer to make message an input")
+    s.screenshot("message-is-set-by-the-program")
+    s.click(make_input)
+    save_from_prompt_view(s)
+    s.wait_for(lambda: "message: 注文" not in open(program, encoding="utf-8").read(),
+               "the program saved with message as an input", timeout=20)
+    evals = show_dock(s, ja("Evaluations"))
+    run_experiment(s, server, evals, 3)
+    sent = [str(b["messages"]) for b in chats(server)[-3:]]
+    expect(all(any(a in m for a, _ in CSV_ROWS[1:]) for m in sent),
+           "the dataset's messages did not reach the model")
+    results = named(s, evals, ja("Evaluation results"), role="table")
+    s.wait_for(lambda: len(s.table_rows(results)) == 3, "three rows of results")
+    s.screenshot("first-experiment")
+
+    # Edit the prompt in its card, save, a second experiment compared with the first.
+    s.focus(card_message(s))
+    s.key("ctrl+End")
+    s.type("\n迷ったら「質問」と答えてください。")
+    s.wait_for(lambda: "迷ったら" in s.text_of(card_message(s)), "the sentence typed in the card")
+    save_from_prompt_view(s)
+    s.wait_for(lambda: "迷ったら" in open(program, encoding="utf-8").read(),
+               "the edited prompt saved", timeout=20)
+    evals = show_dock(s, ja("Evaluations"))
+    run_experiment(s, server, evals, 3)
+    expect(all("迷ったら" in str(b["messages"]) for b in chats(server)[-3:]),
+           "the edited prompt did not reach the model")
+    # A combo box reads as its current item: the experiment shown and the one compared with
+    # are two different experiments of the dataset.
+    s.wait_for(lambda: len({a.name for a in s.all(evals, role="combo box", showing=True)
+                            if "問い合わせ分類" in (a.name or "")}) == 2,
+               "the second experiment compared with the first")
+    s.screenshot("second-experiment-compared")
+
+
+def listed_in(s, dock):
+    """The entries of the dock's combo boxes (their lists included) naming the dataset."""
+    names = set()
+    for box in s.all(dock, role="combo box", showing=True):
+        names |= {a.name for a, _ in s.walk(box, max_nodes=60)
+                  if "問い合わせ分類" in (a.name or "")}
+    return names
+
+
+def found_again(s, program):
+    """After a restart: the program (in the Prompt view), the dataset, both experiments and the
+    playground session."""
+    s.menu(ja("&File"), ja("Open &Recent"))
+    bar = s.first(s.window, role="menu bar")
+    recent = s.wait_for(lambda: next((a for a, _ in s.walk(bar, max_nodes=3000)
+                                      if a.getRoleName() == "menu item" and
+                                      (a.name or "").endswith("classify.pdl") and
+                                      a.getState().contains(s.pyatspi.STATE_SHOWING)), None),
+                        "the program among the recent files")
+    s.click(recent)
+    view = named(s, s.window, ja("Prompt document"), what="the program in the Prompt view",
+                 timeout=30)
+    named(s, view, ja("%1 message of %2", "user", "answer"), what="the card's message")
+    s.screenshot("restarted-program")
+    s.menu(ja("&View"), ja("Datasets"))
+    dock = show_dock(s, ja("Datasets"))
+    s.wait_for(lambda: listed_in(s, dock) or
+               "問い合わせ分類" in s.text_of(named(s, dock, ja("Dataset name"))),
+               "the dataset among the saved ones")
+    s.menu(ja("&View"), ja("Evaluations"))
+    evals = show_dock(s, ja("Evaluations"))
+    s.wait_for(lambda: len(listed_in(s, evals)) >= 2, "both experiments listed")
+    s.screenshot("restarted-experiments")
+
+
 def journey(s, args):
     server = FakeModelServer()
     try:
@@ -191,6 +366,17 @@ def journey(s, args):
         s.focus(named(s, view, ja("Value %1", "message"), what="the message to classify"))
         save_program(s, program)
         tokens_per_prompt(s, server)
+
+        csv_path = os.path.join(s.work, "問い合わせ.csv")
+        write_shift_jis_csv(csv_path)
+        dataset_from_csv(s, csv_path)
+        experiments(s, server, view, program)
+
+        # Quit and start again: everything is found again.
+        s.key("ctrl+q")
+        s.wait_for(lambda: s.hako_proc.poll() is not None, "Hako to quit", timeout=30)
+        s.launch()
+        found_again(s, program)
     finally:
         server.close()
 

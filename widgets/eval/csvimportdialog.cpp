@@ -64,6 +64,13 @@ CsvImportDialog::CsvImportDialog(const eval::CsvPreview& preview, QWidget* paren
                           int(column.role));
         role->setCurrentIndex(std::max(0, role->findData(int(column.role))));
         role->setAccessibleName(tr("What column %1 becomes").arg(column.header));
+        // The cell under the choice holds its text too: a screen reader reading the table
+        // (which does not reach widgets inside cells) hears what each column becomes.
+        auto* chosen = new QTableWidgetItem(role->currentText());
+        chosen->setFlags(Qt::ItemIsEnabled);
+        m_table->setItem(r, 1, chosen);
+        connect(role, &QComboBox::currentTextChanged, m_table,
+                [chosen](const QString& text) { chosen->setText(text); });
         m_table->setCellWidget(r, 1, role);
         QStringList values;
         for (const QStringList& row : preview.rows)

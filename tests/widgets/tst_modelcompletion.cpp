@@ -141,6 +141,12 @@ private Q_SLOTS:
                  qPrintable(names.join(',')));
         QVERIFY(!names.contains(QStringLiteral("gpu/")));
         QCOMPARE(pane.editor()->defaultModel(), QStringLiteral("gpu/llama"));
+        // Each says which server serves it.
+        QString why;
+        for (const pdl::CompletionItem& i : pane.editor()->completionsAtCursor().items)
+            if (i.text == QLatin1String("gpu/qwen"))
+                why = i.documentation;
+        QVERIFY2(why.contains(server.baseUrl()), qPrintable(why));
     }
 };
 

@@ -252,15 +252,19 @@ void EditorPane::refreshModelNames()
     const QList<models::ModelChoice> choices =
         models::ModelCatalog::instance()->choices(modelFolder());
     QString snippetModel;
+    QHash<QString, QString> reasons;
     for (const models::ModelChoice& c : choices) {
         if (!all.contains(c.name))
             all.append(c.name);
+        if (!c.reason.isEmpty())
+            reasons.insert(c.name, c.reason);
         if (snippetModel.isEmpty() && c.name != QLatin1String(models::ModelConfig::kDefaultAlias))
             snippetModel = c.name;
     }
     // The `model` snippet calls a model that answers (else it writes `default`).
     m_editor->setDefaultModel(snippetModel);
     m_editor->setModelNames(all);
+    m_editor->setModelReasons(reasons);
     if (m_promptView)
         m_promptView->setModelNames(all);
 }

@@ -146,7 +146,55 @@ StartPage::StartPage(QWidget* parent)
     journeys->addWidget(debug);
     journeys->addWidget(explore);
 
-    // Connect a model.
+    QGroupBox* models = buildModelsBox();
+
+    m_showAtStart->setChecked(showAtStart());
+    m_showAtStart->setAccessibleName(m_showAtStart->text());
+    connect(m_showAtStart, &QCheckBox::toggled, this,
+            [](bool on) { QSettings().setValue(QLatin1String(kShowKey), on); });
+
+    auto* toEditor = new QPushButton(tr("Go to the &Editor"));
+    toEditor->setAccessibleName(tr("Go to the Editor"));
+    connect(toEditor, &QPushButton::clicked, this, &StartPage::closeRequested);
+    auto* titleRow = new QHBoxLayout;
+    titleRow->addWidget(title, 1);
+    titleRow->addWidget(toEditor, 0, Qt::AlignTop);
+
+    auto* content = new QWidget;
+    content->setMaximumWidth(860);
+    auto* column = new QVBoxLayout(content);
+    column->setSpacing(14);
+    column->addLayout(titleRow);
+    column->addWidget(subtitle);
+    column->addLayout(journeys);
+    auto* recent = new QGroupBox(tr("Recent prompts"));
+    recent->setAccessibleName(tr("Recent prompts"));
+    recent->setLayout(m_recentList);
+    m_recentList->setSpacing(4);
+    column->addWidget(recent);
+    column->addWidget(models);
+    column->addWidget(m_showAtStart);
+    column->addStretch(1);
+    auto* centre = new QWidget;
+    auto* centring = new QHBoxLayout(centre);
+    centring->addStretch(1);
+    centring->addWidget(content, 4);
+    centring->addStretch(1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(centre);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setAccessibleName(tr("Getting started"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scroll);
+    setFocusProxy(write);
+}
+
+// Connect a model: the connected server, Ollama, a server to test and keep.
+QGroupBox* StartPage::buildModelsBox()
+{
     auto* models = new QGroupBox(tr("Connect a model"));
     models->setAccessibleName(tr("Connect a model"));
     m_ollamaState->setWordWrap(true);
@@ -204,49 +252,7 @@ StartPage::StartPage(QWidget* parent)
     grid->addWidget(settingsButton, 5, 3);
     grid->setColumnStretch(1, 2);
     grid->setColumnStretch(2, 1);
-
-    m_showAtStart->setChecked(showAtStart());
-    m_showAtStart->setAccessibleName(m_showAtStart->text());
-    connect(m_showAtStart, &QCheckBox::toggled, this,
-            [](bool on) { QSettings().setValue(QLatin1String(kShowKey), on); });
-
-    auto* toEditor = new QPushButton(tr("Go to the &Editor"));
-    toEditor->setAccessibleName(tr("Go to the Editor"));
-    connect(toEditor, &QPushButton::clicked, this, &StartPage::closeRequested);
-    auto* titleRow = new QHBoxLayout;
-    titleRow->addWidget(title, 1);
-    titleRow->addWidget(toEditor, 0, Qt::AlignTop);
-
-    auto* content = new QWidget;
-    content->setMaximumWidth(860);
-    auto* column = new QVBoxLayout(content);
-    column->setSpacing(14);
-    column->addLayout(titleRow);
-    column->addWidget(subtitle);
-    column->addLayout(journeys);
-    auto* recent = new QGroupBox(tr("Recent prompts"));
-    recent->setAccessibleName(tr("Recent prompts"));
-    recent->setLayout(m_recentList);
-    m_recentList->setSpacing(4);
-    column->addWidget(recent);
-    column->addWidget(models);
-    column->addWidget(m_showAtStart);
-    column->addStretch(1);
-    auto* centre = new QWidget;
-    auto* centring = new QHBoxLayout(centre);
-    centring->addStretch(1);
-    centring->addWidget(content, 4);
-    centring->addStretch(1);
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidget(centre);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setAccessibleName(tr("Getting started"));
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(scroll);
-    setFocusProxy(write);
+    return models;
 }
 
 StartPage::~StartPage() = default;

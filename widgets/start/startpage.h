@@ -7,6 +7,7 @@
 #include <memory>
 
 class QCheckBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -85,6 +86,7 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    QGroupBox* buildModelsBox();
     void fillRecent();
     void checkConnectedServer();
     /// Keeps `key` for endpoint `name` as the user chose; says where in the server state.

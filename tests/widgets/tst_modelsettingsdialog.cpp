@@ -7,6 +7,8 @@
 #include "isolatedsettings.h"
 #include "openaitestserver.h"
 #include "widgets/common/messagebar.h"
+#include "widgets/editor/editorpane.h"
+#include "widgets/editor/pdleditor.h"
 #include "widgets/settings/modelsettingsdialog.h"
 
 #include <QCheckBox>
@@ -390,6 +392,38 @@ private Q_SLOTS:
         for (const QString& key : qs.allKeys())
             QVERIFY(!qs.value(key).toString().contains(QLatin1String("SESSION")));
         m_keys->setSessionKey(QStringLiteral("gpu"), QString());
+    }
+
+    // Saved settings reach the editor's model picker at once: the new server's models are
+    // offered without reopening anything.
+    void theEditorOffersASavedServerAtOnce()
+    {
+        qputenv("HAKO_KEYRING", "0"); // the catalog's listing must not wait for a keyring
+        const QString program = m_dir->filePath(QStringLiteral("ask.pdl"));
+        QFile f(program);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("text:\n- model: \n");
+        f.close();
+        EditorPane pane(nullptr);
+        QVERIFY(pane.openFile(program));
+        OpenAiTestServer lab;
+        QVERIFY(lab.start());
+        lab.setModels({QStringLiteral("granite-lab")});
+        ModelSettingsDialog dialog(yamlPath(), m_keys);
+        QSignalSpy saved(&dialog, &ModelSettingsDialog::saved);
+        QTest::mouseClick(child<QPushButton>(&dialog, "addEndpoint"), Qt::LeftButton);
+        auto* name = child<QLineEdit>(&dialog, "name");
+        name->selectAll();
+        QTest::keyClicks(name, QStringLiteral("lab"));
+        auto* url = child<QLineEdit>(&dialog, "baseUrl");
+        url->selectAll();
+        QTest::keyClicks(url, lab.baseUrl());
+        dialog.save();
+        QTRY_COMPARE(saved.count(), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            pane.editor()->modelNames().contains(QStringLiteral("lab/granite-lab")), 15000);
+        for (const QString& n : pane.editor()->modelNames())
+            QVERIFY2(!n.endsWith(QLatin1Char('/')), qPrintable(n));
     }
 
     // Only when the user ticks it, the key goes to a file only they can read; forgetting the

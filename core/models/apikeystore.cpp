@@ -1,8 +1,14 @@
 #include "core/models/apikeystore.h"
 
 #include "core/models/qtkeychainbackend.h"
+#include "core/util/outputfile.h"
 
 #include <QCoreApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QStandardPaths>
 #include <QTimer>
 
 #include <atomic>
@@ -26,12 +32,25 @@ public:
     }
 };
 
+// The keys of the file a user chose to keep them in (endpoint → key); empty when it is absent
+// or unreadable.
+QJsonObject readKeyFile(const QString& path)
+{
+    QFile file(path);
+    if (path.isEmpty() || !file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.read(1 << 20)).object();
+}
+
 } // namespace
 
 struct ApiKeyStore::State {
     std::mutex mutex;
     QHash<QString, std::optional<QString>> cache;
     QString note;
+    /// Keys given for this session only: memory, never written.
+    QHash<QString, QString> session;
+    QString keyFile;
 
     QString currentNote()
     {
@@ -69,7 +88,9 @@ std::shared_ptr<ApiKeyStore> ApiKeyStore::system()
             backend = std::make_shared<DisabledBackend>();
         else
             backend = std::make_shared<QtKeychainBackend>();
-        return std::make_shared<ApiKeyStore>(std::move(backend));
+        auto keys = std::make_shared<ApiKeyStore>(std::move(backend));
+        keys->setKeyFile(defaultKeyFile());
+        return keys;
     }();
     return store;
 }
@@ -84,10 +105,85 @@ QString ApiKeyStore::note() const
     return m_state->currentNote();
 }
 
+QString ApiKeyStore::defaultKeyFile()
+{
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation);
+    return dir.isEmpty() ? QString() : dir + QStringLiteral("/api-keys.json");
+}
+
+QString ApiKeyStore::keyFile() const
+{
+    std::lock_guard lock(m_state->mutex);
+    return m_state->keyFile;
+}
+
+void ApiKeyStore::setKeyFile(const QString& path)
+{
+    std::lock_guard lock(m_state->mutex);
+    m_state->keyFile = path;
+}
+
+void ApiKeyStore::setSessionKey(const QString& endpoint, const QString& key)
+{
+    std::lock_guard lock(m_state->mutex);
+    if (key.isEmpty())
+        m_state->session.remove(endpoint);
+    else
+        m_state->session.insert(endpoint, key);
+}
+
+Result<bool> ApiKeyStore::storeInFile(const QString& endpoint, const QString& key)
+{
+    const QString path = keyFile();
+    if (path.isEmpty())
+        return makeError(QStringLiteral("there is no configuration folder for the key file"));
+    QJsonObject keys = readKeyFile(path);
+    if (key.isEmpty())
+        keys.remove(endpoint);
+    else
+        keys.insert(endpoint, key);
+    if (keys.isEmpty()) {
+        if (QFile::exists(path) && !QFile::remove(path))
+            return makeError(QStringLiteral("cannot remove %1").arg(path));
+        return true;
+    }
+    QString error;
+    if (!makeOutputFolder(QFileInfo(path).absolutePath(), &error))
+        return makeError(error);
+    // A file that exists keeps its permissions when replaced: make sure they are the owner's.
+    const auto others = QFile::ReadGroup | QFile::WriteGroup | QFile::ExeGroup | QFile::ReadOther |
+                        QFile::WriteOther | QFile::ExeOther;
+    if (QFile::exists(path) && (QFile::permissions(path) & others) &&
+        !QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner))
+        return makeError(QStringLiteral("cannot make %1 readable only by you").arg(path));
+    if (!writeOutputFile(path, QJsonDocument(keys).toJson(QJsonDocument::Indented), &error,
+                         NewFileAccess::Private))
+        return makeError(error);
+    return true;
+}
+
+ApiKeyStore::Place ApiKeyStore::placeOf(const QString& endpoint) const
+{
+    std::lock_guard lock(m_state->mutex);
+    if (m_state->session.contains(endpoint))
+        return Place::Session;
+    if (readKeyFile(m_state->keyFile).contains(endpoint))
+        return Place::File;
+    if (auto it = m_state->cache.constFind(endpoint);
+        it != m_state->cache.constEnd() && it->has_value())
+        return Place::Keyring;
+    return Place::None;
+}
+
 std::optional<QString> ApiKeyStore::lookup(const QString& endpoint)
 {
     {
         std::lock_guard lock(m_state->mutex);
+        if (auto it = m_state->session.constFind(endpoint); it != m_state->session.constEnd())
+            return *it;
+        if (const QString key = readKeyFile(m_state->keyFile).value(endpoint).toString();
+            !key.isEmpty())
+            return key;
         if (!m_state->note.isEmpty())
             return std::nullopt;
         if (auto it = m_state->cache.constFind(endpoint); it != m_state->cache.constEnd())
@@ -122,6 +218,13 @@ std::optional<QString> ApiKeyStore::lookup(const QString& endpoint)
 void ApiKeyStore::lookupAsync(const QString& endpoint, QObject* context,
                               std::function<void(Result<QString>)> done)
 {
+    // A key given in the window (session or file) answers without the keyring.
+    if (const Place place = placeOf(endpoint); place == Place::Session || place == Place::File) {
+        const QString key = lookup(endpoint).value_or(QString());
+        QMetaObject::invokeMethod(
+            context, [done, key] { done(key); }, Qt::QueuedConnection);
+        return;
+    }
     auto delivered = std::make_shared<std::atomic<bool>>(false);
     QPointer<QObject> guard(context);
     const std::shared_ptr<State> state = m_state;

@@ -43,6 +43,11 @@ public:
 /// endpoint's name as account (`openai`, `ollama`, `azure`, `litellm`, or an endpoint of
 /// hako-models.yaml). Keys are only ever stored here: never in a project file or QSettings.
 ///
+/// Without a keyring a key can still be given: kept for the session (in this process's memory,
+/// setSessionKey(), never written anywhere) or, only when the user explicitly chose it, stored in
+/// a file only the user can read (storeInFile(), keyFile(), mode 0600). lookup() asks the
+/// session first, then the file, then the keyring.
+///
 /// A keyring that does not answer within the timeout, or cannot be reached at all (no session
 /// bus, no secret service — the usual case on CI), marks the store unavailable for the rest of
 /// the process: lookups then return nothing at once and note() says why, so keys come from the
@@ -59,8 +64,8 @@ public:
     /// (then every lookup is empty and note() says so).
     static std::shared_ptr<ApiKeyStore> system();
 
-    /// The key stored for `endpoint`, or nothing (none stored, or the keyring is unavailable).
-    /// Answers are cached for the process.
+    /// The key given for `endpoint` (session, file, keyring), or nothing (none given, or only in
+    /// a keyring that is unavailable). Keyring answers are cached for the process.
     std::optional<QString> lookup(const QString& endpoint);
 
     /// Reads the key for `endpoint` without blocking; `done` runs on `context`'s thread (not at
@@ -70,6 +75,25 @@ public:
     /// Stores (or, with an empty key, deletes) the key for `endpoint`; `done` gets "" or an error.
     void storeAsync(const QString& endpoint, const QString& key, QObject* context,
                     std::function<void(QString error)> done);
+
+    /// Where a key given in the window went.
+    enum class Place { None, Session, File, Keyring };
+
+    /// Keeps `key` for `endpoint` in this process's memory only (an empty key forgets it).
+    /// Lookups find it before any other; it is never written to disk.
+    void setSessionKey(const QString& endpoint, const QString& key);
+    /// Writes `key` for `endpoint` into keyFile() (created with mode 0600 through QSaveFile;
+    /// an empty key removes the entry, and the file with its last entry). Only call this when the
+    /// user explicitly chose it. GUI thread or any thread; blocks on the file only.
+    Result<bool> storeInFile(const QString& endpoint, const QString& key);
+    /// Where the key of `endpoint` is, without waiting: session, file, the keyring's cached
+    /// answer, or None (also when the keyring was not asked yet).
+    Place placeOf(const QString& endpoint) const;
+    /// The file storeInFile() writes ("" = none: storeInFile fails).
+    QString keyFile() const;
+    void setKeyFile(const QString& path);
+    /// `api-keys.json` in the application's configuration folder (beside hako-models.yaml).
+    static QString defaultKeyFile();
 
     /// Whether the keyring answered (false after a failure or a timeout).
     bool available() const;

@@ -21,7 +21,17 @@ QString ModelCatalog::folderKey(const QString& dir)
     return c.isEmpty() ? info.absoluteFilePath() : c;
 }
 
-ModelCatalog::ModelCatalog(QObject* parent) : QObject(parent), m_lister(&listConfigured) {}
+ModelCatalog::ModelCatalog(QObject* parent) : QObject(parent), m_lister(&listModelChoices) {}
+
+void ModelCatalog::setLister(NameLister lister)
+{
+    m_lister = [lister = std::move(lister)](const QString& dir, const CancelToken& cancel) {
+        QList<ModelChoice> out;
+        for (const QString& name : lister(dir, cancel))
+            out.append({name, QString(), QString()});
+        return out;
+    };
+}
 
 ModelCatalog::~ModelCatalog()
 {
@@ -52,6 +62,11 @@ QStringList ModelCatalog::listConfigured(const QString& workspaceDir, const Canc
 
 QStringList ModelCatalog::models(const QString& workspaceDir)
 {
+    return choiceNames(choices(workspaceDir));
+}
+
+QList<ModelChoice> ModelCatalog::choices(const QString& workspaceDir)
+{
     const QString k = folderKey(workspaceDir);
     Entry& e = m_entries[k];
     const bool stale =
@@ -63,17 +78,17 @@ QStringList ModelCatalog::models(const QString& workspaceDir)
         const Lister lister = m_lister;
         const CancelToken cancel = m_cancel;
         whenReady(this, QtConcurrent::run([lister, k, cancel] { return lister(k, cancel); }),
-                  [this, k, ticket](const QStringList& names) {
+                  [this, k, ticket](const QList<ModelChoice>& choices) {
                       auto it = m_entries.find(k);
                       // invalidate() since: a newer request answers instead.
                       if (it == m_entries.end() || !it->listing.isCurrent(ticket))
                           return;
                       it->pending = false;
-                      it->names = names;
-                      Q_EMIT modelsChanged(k, names);
+                      it->choices = choices;
+                      Q_EMIT modelsChanged(k, choiceNames(choices));
                   });
     }
-    return e.names;
+    return e.choices;
 }
 
 void ModelCatalog::invalidate()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/models/modelchoices.h"
 #include "core/util/cancel.h"
 #include "core/util/latestjob.h"
 
@@ -14,8 +15,10 @@ namespace hako::models {
 
 /// The models every configured endpoint serves, as `hako models` finds them (each name with the
 /// prefix that routes back to its endpoint), asked in the background and cached per workspace
-/// folder: what completion after `model:` and the model settings offer. The configuration is the
-/// user's hako-models.yaml plus the workspace's, read anew on every refresh.
+/// folder: what completion after `model:`, the prompt cards' model picker and the model settings
+/// offer. By default only names that reach a server that answered, each with why
+/// (listModelChoices()). The configuration is the user's hako-models.yaml plus the workspace's,
+/// read anew on every refresh.
 ///
 /// Threading: use from the GUI thread; the endpoints are asked on the global thread pool, one
 /// request per folder at a time, and the answer arrives as modelsChanged() on this object's
@@ -25,7 +28,10 @@ class ModelCatalog : public QObject {
 public:
     /// Lists the models of `workspaceDir`'s configuration (blocking; called on a worker thread).
     /// Replaceable for tests.
-    using Lister = std::function<QStringList(const QString& workspaceDir, const CancelToken&)>;
+    using Lister =
+        std::function<QList<ModelChoice>(const QString& workspaceDir, const CancelToken&)>;
+    /// A lister of bare names (each offered without a reason).
+    using NameLister = std::function<QStringList(const QString& workspaceDir, const CancelToken&)>;
 
     explicit ModelCatalog(QObject* parent = nullptr);
     ~ModelCatalog() override;
@@ -36,6 +42,8 @@ public:
     /// The names known for `workspaceDir` now (possibly none yet). Asks the endpoints when
     /// nothing is cached or the cache is older than maxAge(); the answer comes as modelsChanged().
     QStringList models(const QString& workspaceDir);
+    /// The same, each name with why it is offered (for tooltips).
+    QList<ModelChoice> choices(const QString& workspaceDir);
     /// Forgets every cached answer (after the settings changed); the next models() asks again.
     /// Emits invalidated(), so that other caches of the model settings forget too.
     void invalidate();
@@ -43,12 +51,14 @@ public:
     void setMaxAgeSeconds(int seconds) { m_maxAgeS = seconds; }
     int maxAgeSeconds() const { return m_maxAgeS; }
     void setLister(Lister lister) { m_lister = std::move(lister); }
+    void setLister(NameLister lister);
 
     /// The folder as modelsChanged() names it (canonical).
     static QString folderKey(const QString& dir);
 
-    /// The default lister: ModelRouter::listModels over ModelConfig::load(dir, environment,
-    /// keyring, user file).
+    /// Every name the endpoints list, reachable or not: ModelRouter::listModels over
+    /// ModelConfig::load(dir, environment, keyring, user file). (The default lister is
+    /// listModelChoices().)
     static QStringList listConfigured(const QString& workspaceDir, const CancelToken& cancel);
 
 Q_SIGNALS:
@@ -59,7 +69,7 @@ Q_SIGNALS:
 
 private:
     struct Entry {
-        QStringList names;
+        QList<ModelChoice> choices;
         QDateTime asked;
         bool pending = false;
         LatestJob listing; ///< an entry made again after invalidate() drops older answers

@@ -454,7 +454,8 @@ std::vector<ModelConfig::Listed> ModelConfig::listedEndpoints() const
     for (const Named& n : m_endpoints) {
         if (n.provider != QLatin1String("openai"))
             continue;
-        QString prefix;
+        // `NAME/model` goes to the endpoint NAME unless a route `PREFIX/*` names it.
+        QString prefix = n.name + QLatin1Char('/');
         for (const Route& r : m_routes) {
             if (r.endpoint == n.name && r.glob.size() > 2 && r.glob.ends_with("/*"))
                 prefix = QString::fromStdString(r.glob.substr(0, r.glob.size() - 1));

@@ -85,7 +85,8 @@ public:
 
     /// The endpoints worth asking for their models (`hako models`): the file's endpoints, Ollama,
     /// OpenAI when a key or base URL is set, the LiteLLM proxy when configured. `prefix` is what
-    /// to put before each model name to make it resolve back to that endpoint.
+    /// to put before each model name to make it resolve back to that endpoint (`NAME/` for an
+    /// endpoint of a file, unless a route `PREFIX/*` names it).
     struct Listed {
         EndpointConfig endpoint;
         QString prefix;

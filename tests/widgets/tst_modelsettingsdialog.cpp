@@ -3,11 +3,15 @@
 // saving hako-models.yaml atomically with keys going only to the keyring.
 #include "core/models/apikeystore.h"
 #include "core/models/modelconfig.h"
+#include "core/models/modelrouter.h"
 #include "isolatedsettings.h"
 #include "openaitestserver.h"
 #include "widgets/common/messagebar.h"
+#include "widgets/editor/editorpane.h"
+#include "widgets/editor/pdleditor.h"
 #include "widgets/settings/modelsettingsdialog.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -342,20 +346,119 @@ private Q_SLOTS:
                  QStringList{QStringLiteral("config")});
     }
 
-    void unavailableKeyringIsSaid()
+    // Without a keyring a key typed in the dialog is kept for the session: runs of this window
+    // send it, and it is written nowhere (not the settings file, the project, QSettings).
+    void withoutAKeyringTheKeyIsKeptForTheSession()
     {
         m_backend->unavailable = true;
+        QTemporaryDir config;
+        m_keys->setKeyFile(config.filePath(QStringLiteral("api-keys.json")));
         ModelSettingsDialog dialog(yamlPath(), m_keys);
-        QVERIFY(dialog.selectEndpoint(QStringLiteral("openai")));
+        QVERIFY(dialog.selectEndpoint(QStringLiteral("gpu")));
         auto* bar = dialog.findChild<MessageBar*>();
         QTRY_VERIFY(bar->text().contains(QLatin1String("no keyring service")));
-        QSignalSpy failed(&dialog, &ModelSettingsDialog::saveFailed);
-        QTest::keyClicks(child<QLineEdit>(&dialog, "apiKey"), QStringLiteral("sk-x"));
+        // The choice of a file appears, unticked: nothing goes to disk without consent.
+        auto* toFile = child<QCheckBox>(&dialog, "keyToFile");
+        QTRY_VERIFY(toFile->isVisibleTo(&dialog));
+        QVERIFY(!toFile->isChecked());
+        QVERIFY(toFile->text().contains(QDir::toNativeSeparators(m_keys->keyFile())));
+        QSignalSpy saved(&dialog, &ModelSettingsDialog::saved);
+        QTest::keyClicks(child<QLineEdit>(&dialog, "apiKey"), QStringLiteral("sk-gpu-SESSION"));
+        QVERIFY(child<QLabel>(&dialog, "keyState")->text().contains(QLatin1String("session")));
         dialog.save();
-        QTRY_COMPARE(failed.count(), 1);
-        QVERIFY2(failed.at(0).at(0).toString().contains(QLatin1String("not stored")),
-                 qPrintable(failed.at(0).at(0).toString()));
-        QVERIFY(!readAll(yamlPath()).contains("sk-x"));
+        QTRY_COMPARE(saved.count(), 1);
+        QVERIFY2(bar->text().contains(QLatin1String("kept for this session only")),
+                 qPrintable(bar->text()));
+        QVERIFY(child<QLabel>(&dialog, "keyState")->text().contains(QLatin1String("session")));
+        QCOMPARE(m_keys->lookup(QStringLiteral("gpu")),
+                 std::optional(QStringLiteral("sk-gpu-SESSION")));
+
+        // A run of this window sends it to the server.
+        Result<models::ModelConfig> loaded = models::ModelConfig::load(
+            m_dir->path(), {}, m_keys, QString(), models::WorkspaceKeys::Allowed);
+        QVERIFY(loaded);
+        models::ModelRouter router(*loaded);
+        Result<models::ChatResponse> reply =
+            router.chat(models::ChatRequest::userText("vllm/qwen2.5-7b", "hello"), {}, {});
+        QVERIFY2(reply, reply ? "" : qPrintable(reply.error().message));
+        QCOMPARE(m_server->requests().last().header("authorization"),
+                 QByteArray("Bearer sk-gpu-SESSION"));
+        // Written nowhere.
+        QVERIFY(!QFile::exists(m_keys->keyFile()));
+        QVERIFY(!readAll(yamlPath()).contains("SESSION"));
+        for (const QString& f : QDir(m_dir->path()).entryList(QDir::Files | QDir::Hidden))
+            QVERIFY2(!readAll(m_dir->filePath(f)).contains("SESSION"), qPrintable(f));
+        QSettings qs;
+        for (const QString& key : qs.allKeys())
+            QVERIFY(!qs.value(key).toString().contains(QLatin1String("SESSION")));
+        m_keys->setSessionKey(QStringLiteral("gpu"), QString());
+    }
+
+    // Saved settings reach the editor's model picker at once: the new server's models are
+    // offered without reopening anything.
+    void theEditorOffersASavedServerAtOnce()
+    {
+        qputenv("HAKO_KEYRING", "0"); // the catalog's listing must not wait for a keyring
+        const QString program = m_dir->filePath(QStringLiteral("ask.pdl"));
+        QFile f(program);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("text:\n- model: \n");
+        f.close();
+        EditorPane pane(nullptr);
+        QVERIFY(pane.openFile(program));
+        OpenAiTestServer lab;
+        QVERIFY(lab.start());
+        lab.setModels({QStringLiteral("granite-lab")});
+        ModelSettingsDialog dialog(yamlPath(), m_keys);
+        QSignalSpy saved(&dialog, &ModelSettingsDialog::saved);
+        QTest::mouseClick(child<QPushButton>(&dialog, "addEndpoint"), Qt::LeftButton);
+        auto* name = child<QLineEdit>(&dialog, "name");
+        name->selectAll();
+        QTest::keyClicks(name, QStringLiteral("lab"));
+        auto* url = child<QLineEdit>(&dialog, "baseUrl");
+        url->selectAll();
+        QTest::keyClicks(url, lab.baseUrl());
+        dialog.save();
+        QTRY_COMPARE(saved.count(), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            pane.editor()->modelNames().contains(QStringLiteral("lab/granite-lab")), 15000);
+        for (const QString& n : pane.editor()->modelNames())
+            QVERIFY2(!n.endsWith(QLatin1Char('/')), qPrintable(n));
+    }
+
+    // Only when the user ticks it, the key goes to a file only they can read; forgetting the
+    // key deletes it.
+    void theKeyFileIsWrittenOnlyWhenChosen()
+    {
+        m_backend->unavailable = true;
+        QTemporaryDir config;
+        m_keys->setKeyFile(config.filePath(QStringLiteral("api-keys.json")));
+        ModelSettingsDialog dialog(yamlPath(), m_keys);
+        QVERIFY(dialog.selectEndpoint(QStringLiteral("gpu")));
+        auto* toFile = child<QCheckBox>(&dialog, "keyToFile");
+        QTRY_VERIFY(toFile->isVisibleTo(&dialog));
+        QSignalSpy saved(&dialog, &ModelSettingsDialog::saved);
+        QTest::keyClicks(child<QLineEdit>(&dialog, "apiKey"), QStringLiteral("sk-gpu-FILE"));
+        QVERIFY(!QFile::exists(m_keys->keyFile()));
+        toFile->setChecked(true);
+        QVERIFY(child<QLabel>(&dialog, "keyState")->text().contains(m_keys->keyFile()));
+        dialog.save();
+        QTRY_COMPARE(saved.count(), 1);
+        auto* bar = dialog.findChild<MessageBar*>();
+        QVERIFY2(bar->text().contains(QDir::toNativeSeparators(m_keys->keyFile())),
+                 qPrintable(bar->text()));
+        QVERIFY(readAll(m_keys->keyFile()).contains("sk-gpu-FILE"));
+        const QFile::Permissions others = QFile::ReadGroup | QFile::WriteGroup | QFile::ExeGroup |
+                                          QFile::ReadOther | QFile::WriteOther | QFile::ExeOther;
+        QCOMPARE(QFile::permissions(m_keys->keyFile()) & others, QFile::Permissions());
+        QCOMPARE(m_keys->placeOf(QStringLiteral("gpu")), models::ApiKeyStore::Place::File);
+        QVERIFY(!readAll(yamlPath()).contains("FILE"));
+        // Forget key, Save: the file goes.
+        QTest::mouseClick(child<QPushButton>(&dialog, "forgetKey"), Qt::LeftButton);
+        dialog.save();
+        QTRY_COMPARE(saved.count(), 2);
+        QVERIFY(!QFile::exists(m_keys->keyFile()));
+        QCOMPARE(m_keys->lookup(QStringLiteral("gpu")), std::nullopt);
     }
 };
 

@@ -1,7 +1,14 @@
 // The start page: Ollama is looked for at OLLAMA_API_BASE and its models named; a server typed
 // in is tested and, with Use This Server, kept in the user's model settings with its first
 // model as the default; a server that does not answer says so in plain words; the window
-// shows the page at start-up without a file and gives the centre back to the editor.
+// shows the page at start-up without a file and gives the centre back to the editor. After a
+// restart the page shows the connected server and the recent prompts; the editor's model picker
+// offers the kept server's models at once; without a keyring the key is kept for the session
+// (or, when ticked, in a file only the user can read).
+#include "core/models/apikeystore.h"
+#include "core/models/modelcatalog.h"
+#include "core/models/modelconfig.h"
+#include "core/workbench/recentfiles.h"
 #include "core/workbench/runcontroller.h"
 #include "isolatedsettings.h"
 #include "openaitestserver.h"
@@ -11,10 +18,13 @@
 #include "widgets/workbench/mainwindow.h"
 
 #include <QAbstractButton>
+#include <QCheckBox>
+#include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QTemporaryDir>
@@ -94,8 +104,127 @@ private Q_SLOTS:
         const QByteArray yaml = file.readAll();
         QVERIFY2(yaml.contains(m_server.baseUrl().toUtf8()), yaml.constData());
         QVERIFY2(yaml.contains("server/qwen-7b"), yaml.constData());
-        // The key goes to the keyring (off here), never into the file.
+        // The key goes to the keyring — off here, so it is kept for this session, and the page
+        // says so — never into the file nor the settings.
         QVERIFY(!yaml.contains("SECRET"));
+        QVERIFY2(page.serverState()->text().contains(QLatin1String("session only")),
+                 qPrintable(page.serverState()->text()));
+        QVERIFY(page.keyToFileBox()->isVisibleTo(&page));
+        QCOMPARE(models::ApiKeyStore::system()->lookup(QStringLiteral("server")),
+                 std::optional(QStringLiteral("sk-start-SECRET")));
+        QVERIFY(!QFile::exists(models::ApiKeyStore::system()->keyFile()));
+        QSettings settings;
+        for (const QString& key : settings.allKeys())
+            QVERIFY(!settings.value(key).toString().contains(QLatin1String("SECRET")));
+        models::ApiKeyStore::system()->setSessionKey(QStringLiteral("server"), QString());
+    }
+
+    // Closed and opened again (a restart: the same settings), the page shows the server kept
+    // with Use This Server and the prompts opened last, by name; a click opens one.
+    void aRestartShowsTheServerAndTheRecentPrompts()
+    {
+        QTemporaryDir dir;
+        const QString yaml = dir.filePath(QStringLiteral("hako-models.yaml"));
+        const QString summarise = dir.filePath(QStringLiteral("summarise.pdl"));
+        const QString plain = dir.filePath(QStringLiteral("plain.pdl"));
+        for (const auto& [path, text] :
+             {std::pair{summarise, QByteArray("description: 議事録を要約する\ntext: hi\n")},
+              std::pair{plain, QByteArray("text: hi\n")}}) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text);
+        }
+        {
+            QSettings settings;
+            RecentFiles recent(&settings);
+            recent.add(plain);
+            recent.add(summarise); // the most recent
+            StartPage page;
+            page.setModelSettingsFile(yaml);
+            page.show();
+            QSignalSpy tested(&page, &StartPage::serverTested);
+            page.urlField()->setText(m_server.baseUrl());
+            page.testServer();
+            QTRY_COMPARE_WITH_TIMEOUT(tested.count(), 1, 15000);
+            QVERIFY(page.useServer());
+        }
+        StartPage page;
+        page.setModelSettingsFile(yaml);
+        QSignalSpy checked(&page, &StartPage::connectedServerChecked);
+        page.show();
+        QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, 15000);
+        const QString connected = page.connectedState()->text();
+        QVERIFY2(connected.contains(m_server.baseUrl()) &&
+                     connected.contains(QLatin1String("1 model")) &&
+                     connected.contains(QLatin1String("qwen-7b")),
+                 qPrintable(connected));
+        const QList<QPushButton*> recent = page.recentButtons();
+        QCOMPARE(recent.size(), 2);
+        QVERIFY2(recent.at(0)->accessibleName().contains(QStringLiteral("議事録を要約する")),
+                 qPrintable(recent.at(0)->accessibleName()));
+        QVERIFY(recent.at(1)->accessibleName().contains(QLatin1String("plain")));
+        QSignalSpy open(&page, &StartPage::openRecentRequested);
+        QTest::mouseClick(recent.at(0), Qt::LeftButton);
+        QCOMPARE(open.count(), 1);
+        QCOMPARE(open.at(0).at(0).toString(), QFileInfo(summarise).absoluteFilePath());
+
+        // A server that stopped answering is said plainly.
+        auto gone = std::make_unique<OpenAiTestServer>();
+        QVERIFY(gone->start());
+        gone->setModels({QStringLiteral("phi-3")});
+        const QString goneUrl = gone->baseUrl();
+        {
+            StartPage first;
+            first.setModelSettingsFile(yaml);
+            first.show();
+            QSignalSpy tested(&first, &StartPage::serverTested);
+            first.urlField()->setText(goneUrl);
+            first.testServer();
+            QTRY_COMPARE_WITH_TIMEOUT(tested.count(), 1, 15000);
+            QVERIFY2(first.useServer(), qPrintable(first.serverState()->text()));
+        }
+        gone.reset(); // stopped: nothing listens at its address any more
+        StartPage again;
+        again.setModelSettingsFile(yaml);
+        QSignalSpy checkedAgain(&again, &StartPage::connectedServerChecked);
+        again.show();
+        QTRY_COMPARE_WITH_TIMEOUT(checkedAgain.count(), 1, 15000);
+        QVERIFY2(again.connectedState()->text().contains(QLatin1String("does not answer")) &&
+                     again.connectedState()->text().contains(goneUrl),
+                 qPrintable(again.connectedState()->text()));
+    }
+
+    // In the window, Use This Server makes the editor's model picker and snippet offer that
+    // server's models at once (no restart), and never a bare prefix.
+    void thePickerOffersTheServerAtOnce()
+    {
+        QFile::remove(models::ModelConfig::userFile());
+        QSettings().remove(QStringLiteral("startPage/connectedServer"));
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        window.showStartPage();
+        StartPage* page = window.startPage();
+        QTRY_VERIFY(page->isVisible());
+        QSignalSpy tested(page, &StartPage::serverTested);
+        page->urlField()->setText(m_server.baseUrl());
+        page->testServer();
+        QTRY_COMPARE_WITH_TIMEOUT(tested.count(), 1, 15000);
+        PdlEditor* editor = window.editorPane()->editor();
+        QSignalSpy listed(models::ModelCatalog::instance(), &models::ModelCatalog::modelsChanged);
+        QVERIFY(page->useServer());
+        QTRY_VERIFY_WITH_TIMEOUT(editor->defaultModel() == QLatin1String("server/qwen-7b"), 15000);
+        editor->setText(QStringLiteral("text:\n- model: \n"));
+        editor->setCursorPosition(1, 9);
+        QStringList offered;
+        for (const pdl::CompletionItem& i : editor->completionsAtCursor().items)
+            offered << i.text;
+        QVERIFY2(offered.contains(QStringLiteral("server/qwen-7b")) &&
+                     offered.contains(QStringLiteral("default")),
+                 qPrintable(offered.join(',')));
+        for (const QString& name : offered)
+            QVERIFY2(!name.endsWith(QLatin1Char('/')), qPrintable(name));
+        QFile::remove(models::ModelConfig::userFile());
     }
 
     void windowShowsItAtStartAndGivesTheEditorBack()

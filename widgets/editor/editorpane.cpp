@@ -153,6 +153,8 @@ EditorPane::EditorPane(WorkbenchContext* context, QWidget* parent)
                 if (folder == models::ModelCatalog::folderKey(modelFolder()))
                     refreshModelNames();
             });
+    connect(models::ModelCatalog::instance(), &models::ModelCatalog::invalidated, this,
+            &EditorPane::refreshModelNames);
     setModelNames({});
     if (m_context) {
         connect(m_context, &WorkbenchContext::revealSourceRequested, this,
@@ -243,27 +245,26 @@ QString EditorPane::modelFolder() const
 void EditorPane::refreshModelNames()
 {
     QStringList all = m_givenModelNames;
-    auto add = [&all](const QString& name) {
-        if (!name.isEmpty() && !all.contains(name))
-            all.append(name);
-    };
-    const QString dir = modelFolder();
-    // `default` and the configured endpoints' prefixes (`ollama/`, …): cheap, no network.
-    add(QString::fromLatin1(models::ModelConfig::kDefaultAlias));
-    const Result<models::ModelConfig> config = models::ModelConfig::load(
-        dir, QProcessEnvironment::systemEnvironment(), nullptr, models::ModelConfig::userFile());
-    if (config) {
-        add(config->defaultModel());
-        for (const auto& listed : config->listedEndpoints())
-            add(listed.prefix);
+    // Only names that reach a server that answered, `default` first when it goes to one
+    // (models::modelChoices): never a bare prefix nor a name sent to a server without its key.
+    // Cached and asked in the background: modelsChanged calls this again with the answer, and
+    // invalidated (the settings changed) asks the new configuration at once.
+    const QList<models::ModelChoice> choices =
+        models::ModelCatalog::instance()->choices(modelFolder());
+    QString snippetModel;
+    QHash<QString, QString> reasons;
+    for (const models::ModelChoice& c : choices) {
+        if (!all.contains(c.name))
+            all.append(c.name);
+        if (!c.reason.isEmpty())
+            reasons.insert(c.name, c.reason);
+        if (snippetModel.isEmpty() && c.name != QLatin1String(models::ModelConfig::kDefaultAlias))
+            snippetModel = c.name;
     }
-    // The `model` snippet calls the configured default model.
-    m_editor->setDefaultModel(config ? config->defaultModel() : QString());
-    // What the endpoints serve, as `hako models` lists it: cached, asked in the background
-    // (modelsChanged calls this again with the answer).
-    for (const QString& name : models::ModelCatalog::instance()->models(dir))
-        add(name);
+    // The `model` snippet calls a model that answers (else it writes `default`).
+    m_editor->setDefaultModel(snippetModel);
     m_editor->setModelNames(all);
+    m_editor->setModelReasons(reasons);
     if (m_promptView)
         m_promptView->setModelNames(all);
 }

@@ -105,9 +105,10 @@ public:
     /// Names the program may use without defining them (e.g. `-d` data keys); the objects the
     /// workbench binds (BuiltinDocs roots such as `doc`) are always known.
     void setExternalNames(const QStringList& names);
-    /// Model names offered after `model:` besides those offered anyway: `default`, the default
-    /// model, the configured endpoints' prefixes and the models they serve (ModelCatalog, asked
-    /// in the background for the program's folder).
+    /// Model names offered after `model:` besides those offered anyway: the names that reach a
+    /// server that answered — `default` when it goes to one, the models the servers serve
+    /// (ModelCatalog / models::modelChoices, asked in the background for the program's folder
+    /// and again at once when the model settings change).
     void setModelNames(const QStringList& names);
 
     /// Autosaves into `store` (not owned; null stops autosaving). Call once at start-up.

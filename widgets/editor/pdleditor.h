@@ -122,6 +122,8 @@ public:
     /// Model names offered after `model:`.
     void setModelNames(const QStringList& names) { m_modelNames = names; }
     QStringList modelNames() const { return m_modelNames; }
+    /// Why each model name is offered ("A model of the server …"), shown beside it in the list.
+    void setModelReasons(const QHash<QString, QString>& reasons) { m_modelReasons = reasons; }
     /// The model the `model call` snippet names (the configured default, e.g.
     /// `ollama/granite3.3:8b`; empty: the `default` alias).
     void setDefaultModel(const QString& name) { m_defaultModel = name; }
@@ -168,6 +170,7 @@ private:
     /// its line through edits).
     QHash<int, QString> m_conditions;
     QStringList m_modelNames;
+    QHash<QString, QString> m_modelReasons;
     /// The field and block-kind names of the list on show: choosing one also types `: `.
     QSet<QString> m_shownKeys;
     QString m_defaultModel;

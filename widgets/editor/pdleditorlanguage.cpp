@@ -200,8 +200,13 @@ pdl::Completions PdlEditor::completionsAtCursor() const
         if (l.endsWith(QLatin1Char('\r')))
             l.chop(1);
     }
-    return pdl::completionsAt(lines, line, column, m_report ? m_report->scopes.get() : nullptr,
-                              m_modelNames, m_defaultModel);
+    pdl::Completions c =
+        pdl::completionsAt(lines, line, column, m_report ? m_report->scopes.get() : nullptr,
+                           m_modelNames, m_defaultModel);
+    for (pdl::CompletionItem& i : c.items)
+        if (i.kind == pdl::CompletionItem::Kind::Model && i.documentation.isEmpty())
+            i.documentation = m_modelReasons.value(i.text);
+    return c;
 }
 
 bool PdlEditor::showCompletions(bool automatic)

@@ -9,8 +9,10 @@
 #include "widgets/common/accessibleparts.h"
 #include "widgets/common/messagebar.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -75,7 +77,13 @@ ModelSettingsDialog::ModelSettingsDialog(const QString& settingsFile,
         const QString name = e.name;
         m_keys->lookupAsync(name, this, [this, name](Result<QString> key) {
             if (!key) {
-                m_message->showMessage(key.error().message, MessageBar::Kind::Information);
+                m_message->showMessage(
+                    tr("The desktop keyring cannot be used: a key typed here is kept for this "
+                       "session only, unless you choose to store it in a file only you can read. "
+                       "(%1)")
+                        .arg(key.error().message),
+                    MessageBar::Kind::Information);
+                updateKeyState();
                 return;
             }
             if (!key->isEmpty())
@@ -185,6 +193,17 @@ QLayout* ModelSettingsDialog::buildEndpointForm()
     m_keyState = new QLabel(this);
     m_keyState->setObjectName(QStringLiteral("keyState"));
     m_keyState->setWordWrap(true);
+    // Only without a keyring, and only when ticked: the user agrees to a file on disk.
+    m_keyToFile =
+        new QCheckBox(tr("Store the key in a file only you can read (%1)")
+                          .arg(QDir::toNativeSeparators(m_keys ? m_keys->keyFile() : QString())),
+                      this);
+    m_keyToFile->setObjectName(QStringLiteral("keyToFile"));
+    m_keyToFile->setAccessibleName(tr("Store the key in a file"));
+    m_keyToFile->setToolTip(tr("Without a desktop keyring, a key is otherwise kept only until "
+                               "Hako closes. The file is readable by your user account only."));
+    m_keyToFile->setVisible(false);
+    connect(m_keyToFile, &QCheckBox::toggled, this, [this] { updateKeyState(); });
     m_keyEnv = new QLineEdit(this);
     m_keyEnv->setObjectName(QStringLiteral("keyEnv"));
     m_test = new QPushButton(tr("Test connection"), this);
@@ -198,6 +217,7 @@ QLayout* ModelSettingsDialog::buildEndpointForm()
     form->addRow(tr("Base URL"), m_baseUrl);
     form->addRow(tr("API key"), keyRow);
     form->addRow(QString(), m_keyState);
+    form->addRow(QString(), m_keyToFile);
     form->addRow(tr("Key variable"), m_keyEnv);
     form->addRow(m_test, m_testState);
     form->addRow(tr("Models"), m_models);
@@ -399,11 +419,28 @@ void ModelSettingsDialog::updateKeyState()
     if (m_current < 0 || m_current >= m_settings.endpoints.size())
         return;
     const models::EndpointSetting& e = m_settings.endpoints[m_current];
+    const bool keyring = m_keys->available();
+    const auto place = m_keys->placeOf(e.name);
+    using Place = models::ApiKeyStore::Place;
+    const QString file = QDir::toNativeSeparators(m_keys->keyFile());
+    m_keyToFile->setVisible(!keyring);
     QString state;
     if (m_typedKeys.contains(e.name)) {
-        state = m_typedKeys.value(e.name).isEmpty()
-                    ? tr("The key will be removed from the desktop keyring on Save.")
-                    : tr("The new key will be stored in the desktop keyring on Save.");
+        const bool remove = m_typedKeys.value(e.name).isEmpty();
+        if (keyring)
+            state = remove ? tr("The key will be removed from the desktop keyring on Save.")
+                           : tr("The new key will be stored in the desktop keyring on Save.");
+        else if (remove)
+            state = tr("The key will be forgotten on Save.");
+        else if (m_keyToFile->isChecked())
+            state = tr("On Save the key will be stored in %1, which only you can read.").arg(file);
+        else
+            state = tr("On Save the key will be kept for this session only; it is not saved "
+                       "anywhere.");
+    } else if (place == Place::Session) {
+        state = tr("A key is kept for this session only.");
+    } else if (place == Place::File) {
+        state = tr("A key is stored in %1, which only you can read.").arg(file);
     } else if (m_storedKeys.contains(e.name)) {
         state = tr("A key is stored in the desktop keyring.");
     } else if (!e.apiKeyEnv.isEmpty() &&
@@ -412,10 +449,12 @@ void ModelSettingsDialog::updateKeyState()
     } else {
         state = tr("No key (none is needed for Ollama and most local servers).");
     }
-    if (!m_keys->available())
-        state += QLatin1Char(' ') + m_keys->note();
-    m_apiKey->setPlaceholderText(m_storedKeys.contains(e.name) ? tr("(stored in the keyring)")
-                                                               : tr("(none)"));
+    if (!keyring)
+        state += QLatin1Char(' ') + tr("The desktop keyring is not available.");
+    m_apiKey->setPlaceholderText(place == Place::Session         ? tr("(kept for this session)")
+                                 : place == Place::File          ? tr("(stored in a file)")
+                                 : m_storedKeys.contains(e.name) ? tr("(stored in the keyring)")
+                                                                 : tr("(none)"));
     m_keyState->setText(state);
 }
 
@@ -528,9 +567,13 @@ void ModelSettingsDialog::save()
         Q_EMIT saveFailed(written.error().toString());
         return;
     }
-    // Completion and the next dialog ask the endpoints of the new configuration.
-    models::ModelCatalog::instance()->invalidate();
     m_keyWriteError.clear();
+    m_keyNotes.clear();
+    if (!m_keys->available()) {
+        keepKeysWithoutKeyring();
+        finishSave(m_keyWriteError);
+        return;
+    }
     m_pendingKeyWrites = int(m_typedKeys.size());
     if (m_pendingKeyWrites == 0) {
         finishSave(QString());
@@ -541,14 +584,25 @@ void ModelSettingsDialog::save()
         const QString name = it.key();
         const QString key = it.value();
         m_keys->storeAsync(name, key, this, [this, name, key](QString error) {
+            // A key given for the session, or in the file, would hide the keyring's.
+            m_keys->setSessionKey(name, QString());
+            if (m_keys->placeOf(name) == models::ApiKeyStore::Place::File)
+                (void)m_keys->storeInFile(name, QString());
             if (error.isEmpty()) {
                 m_typedKeys.remove(name);
                 if (key.isEmpty())
                     m_storedKeys.remove(name);
                 else
                     m_storedKeys.insert(name, key);
+            } else if (!key.isEmpty()) {
+                // The keyring refused it: the key still works in this window.
+                m_keys->setSessionKey(name, key);
+                m_typedKeys.remove(name);
+                m_keyNotes << tr("The desktop keyring did not take the key of %1 (%2); it is "
+                                 "kept for this session only.")
+                                  .arg(name, error);
             } else if (m_keyWriteError.isEmpty()) {
-                m_keyWriteError = tr("The key of %1 was not stored: %2").arg(name, error);
+                m_keyWriteError = tr("The key of %1 was not removed: %2").arg(name, error);
             }
             if (--m_pendingKeyWrites == 0)
                 finishSave(m_keyWriteError);
@@ -556,16 +610,60 @@ void ModelSettingsDialog::save()
     }
 }
 
+void ModelSettingsDialog::keepKeysWithoutKeyring()
+{
+    using Place = models::ApiKeyStore::Place;
+    const QString file = QDir::toNativeSeparators(m_keys->keyFile());
+    for (auto it = m_typedKeys.constBegin(); it != m_typedKeys.constEnd(); ++it) {
+        const QString& name = it.key();
+        const QString& key = it.value();
+        if (key.isEmpty()) {
+            m_keys->setSessionKey(name, QString());
+            if (m_keys->placeOf(name) == Place::File) {
+                if (Result<bool> removed = m_keys->storeInFile(name, QString()); !removed) {
+                    m_keyWriteError = tr("The key of %1 was not removed from %2: %3")
+                                          .arg(name, file, removed.error().message);
+                    continue;
+                }
+            }
+            m_storedKeys.remove(name);
+            m_keyNotes << tr("The key of %1 was forgotten.").arg(name);
+        } else if (m_keyToFile->isChecked()) {
+            if (Result<bool> stored = m_keys->storeInFile(name, key); !stored) {
+                m_keyWriteError =
+                    tr("The key of %1 was not stored: %2").arg(name, stored.error().message);
+                continue;
+            }
+            m_keys->setSessionKey(name, QString());
+            m_storedKeys.insert(name, key);
+            m_keyNotes
+                << tr("The key of %1 is stored in %2, which only you can read.").arg(name, file);
+        } else {
+            m_keys->setSessionKey(name, key);
+            m_storedKeys.insert(name, key);
+            m_keyNotes << tr("The key of %1 is kept for this session only (there is no desktop "
+                             "keyring); it is not saved anywhere.")
+                              .arg(name);
+        }
+    }
+    if (m_keyWriteError.isEmpty())
+        m_typedKeys.clear();
+}
+
 void ModelSettingsDialog::finishSave(const QString& error)
 {
+    // Completion, the prompt cards and the next dialog ask the endpoints of the new
+    // configuration (with the keys just given) at once.
+    models::ModelCatalog::instance()->invalidate();
     updateKeyState();
     if (!error.isEmpty()) {
         m_message->showMessage(error);
         Q_EMIT saveFailed(error);
         return;
     }
-    m_message->showMessage(tr("Saved to %1.").arg(m_settings.file()),
-                           MessageBar::Kind::Information);
+    QStringList text{tr("Saved to %1.").arg(m_settings.file())};
+    text << m_keyNotes;
+    m_message->showMessage(text.join(QLatin1Char(' ')), MessageBar::Kind::Information);
     Q_EMIT saved();
 }
 

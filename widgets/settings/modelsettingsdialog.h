@@ -9,6 +9,7 @@
 
 #include <memory>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLayout;
@@ -30,7 +31,9 @@ class ApiKeyStore;
 /// (Ollama, OpenAI, Azure, LiteLLM proxy): per endpoint its name, base URL, API key and key
 /// variable; for all, the default model (what `model: default` stands for; the choices are the
 /// models the endpoints serve, from ModelCatalog and "Test connection") and model names mapped
-/// to an endpoint. Keys go only to the desktop keyring (ApiKeyStore); the file is written
+/// to an endpoint. Keys go only to the desktop keyring (ApiKeyStore) — or, when there is none,
+/// are kept for the session, or stored in a file only the user can read when they tick that
+/// choice (ApiKeyStore::setSessionKey / storeInFile); the file is written
 /// atomically on Save; "Test connection" lists the endpoint's models in the background with a
 /// timeout.
 ///
@@ -85,6 +88,8 @@ private:
     void fillRoutes();
     void storeGlobalEdits();
     void addModelChoices(const QStringList& names);
+    /// Without a keyring: keeps each typed key for the session or in the key file (as chosen).
+    void keepKeysWithoutKeyring();
 
     QString m_settingsFile;
     std::shared_ptr<models::ApiKeyStore> m_keys;
@@ -96,6 +101,8 @@ private:
     QHash<QString, QString> m_typedKeys;
     int m_pendingKeyWrites = 0;
     QString m_keyWriteError;
+    /// Where keys went, said after Save ("kept for this session only", …).
+    QStringList m_keyNotes;
     CancelToken m_cancel;
 
     MessageBar* m_message = nullptr;
@@ -105,6 +112,7 @@ private:
     QLineEdit* m_apiKey = nullptr;
     QPushButton* m_forgetKey = nullptr;
     QLabel* m_keyState = nullptr;
+    QCheckBox* m_keyToFile = nullptr;
     QLineEdit* m_keyEnv = nullptr;
     QComboBox* m_defaultModel = nullptr;
     QPushButton* m_test = nullptr;

@@ -1,13 +1,19 @@
 #include "widgets/start/startpage.h"
 
+#include "core/library/promptlibrary.h"
 #include "core/models/apikeystore.h"
 #include "core/models/modelconfig.h"
 #include "core/models/modelsettings.h"
 #include "core/models/openaiprovider.h"
 #include "core/util/cancel.h"
 #include "core/util/whenready.h"
+#include "core/workbench/filekind.h"
+#include "core/workbench/recentfiles.h"
 
 #include <QCheckBox>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QFrame>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -29,20 +35,44 @@ namespace hako {
 namespace {
 
 const char* kShowKey = "ui/showStartPage";
+/// The endpoint "Use This Server" kept (its name; never its key).
+const char* kServerKey = "startPage/connectedServer";
+/// How many recent prompts the page lists.
+constexpr int kRecentShown = 5;
 
 // Asks an OpenAI-compatible server for its models, quickly (a start page must not wait long).
-Result<QStringList> listModels(const QString& name, const QString& baseUrl, const QString& key)
+Result<QStringList> listModels(models::EndpointConfig config)
 {
-    models::EndpointConfig config;
-    config.name = name;
-    config.baseUrl = baseUrl;
-    config.apiKey = key;
     config.connectTimeoutMs = 3000;
     config.idleTimeoutMs = 5000;
     config.deadlineMs = 8000;
     config.maxRetries = 0;
     models::OpenAiProvider provider(config);
     return provider.listModels(CancelToken());
+}
+
+Result<QStringList> listModels(const QString& name, const QString& baseUrl, const QString& key)
+{
+    models::EndpointConfig config;
+    config.name = name;
+    config.baseUrl = baseUrl;
+    config.apiKey = key;
+    return listModels(config);
+}
+
+// The models of endpoint `name` of the settings `file`, with the key the configuration gives it
+// (keyring, session, key file, environment). Blocking: for a worker thread.
+Result<QStringList> listEndpoint(const QString& file, const QString& name,
+                                 const std::shared_ptr<models::ApiKeyStore>& keys)
+{
+    Result<models::ModelConfig> config =
+        models::ModelConfig::load(QString(), QProcessEnvironment::systemEnvironment(), keys, file);
+    if (!config)
+        return config.error();
+    for (const models::ModelConfig::Listed& listed : config->listedEndpoints())
+        if (listed.endpoint.name == name)
+            return listModels(listed.endpoint);
+    return makeError(QStringLiteral("endpoint '%1' is not in %2").arg(name, file));
 }
 
 QString withV1(QString url)
@@ -81,7 +111,9 @@ StartPage::StartPage(QWidget* parent)
     : QWidget(parent), m_ollamaState(new QLabel), m_url(new QLineEdit), m_key(new QLineEdit),
       m_test(new QPushButton(tr("&Test"))), m_use(new QPushButton(tr("&Use This Server"))),
       m_serverState(new QLabel),
-      m_showAtStart(new QCheckBox(tr("Show this page when Hako starts without a file")))
+      m_showAtStart(new QCheckBox(tr("Show this page when Hako starts without a file"))),
+      m_keyToFile(new QCheckBox), m_connectedState(new QLabel), m_recentList(new QVBoxLayout),
+      m_keys(models::ApiKeyStore::system())
 {
     setObjectName(QStringLiteral("startPage"));
     setAccessibleName(tr("Getting started"));
@@ -114,7 +146,55 @@ StartPage::StartPage(QWidget* parent)
     journeys->addWidget(debug);
     journeys->addWidget(explore);
 
-    // Connect a model.
+    QGroupBox* models = buildModelsBox();
+
+    m_showAtStart->setChecked(showAtStart());
+    m_showAtStart->setAccessibleName(m_showAtStart->text());
+    connect(m_showAtStart, &QCheckBox::toggled, this,
+            [](bool on) { QSettings().setValue(QLatin1String(kShowKey), on); });
+
+    auto* toEditor = new QPushButton(tr("Go to the &Editor"));
+    toEditor->setAccessibleName(tr("Go to the Editor"));
+    connect(toEditor, &QPushButton::clicked, this, &StartPage::closeRequested);
+    auto* titleRow = new QHBoxLayout;
+    titleRow->addWidget(title, 1);
+    titleRow->addWidget(toEditor, 0, Qt::AlignTop);
+
+    auto* content = new QWidget;
+    content->setMaximumWidth(860);
+    auto* column = new QVBoxLayout(content);
+    column->setSpacing(14);
+    column->addLayout(titleRow);
+    column->addWidget(subtitle);
+    column->addLayout(journeys);
+    auto* recent = new QGroupBox(tr("Recent prompts"));
+    recent->setAccessibleName(tr("Recent prompts"));
+    recent->setLayout(m_recentList);
+    m_recentList->setSpacing(4);
+    column->addWidget(recent);
+    column->addWidget(models);
+    column->addWidget(m_showAtStart);
+    column->addStretch(1);
+    auto* centre = new QWidget;
+    auto* centring = new QHBoxLayout(centre);
+    centring->addStretch(1);
+    centring->addWidget(content, 4);
+    centring->addStretch(1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(centre);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setAccessibleName(tr("Getting started"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scroll);
+    setFocusProxy(write);
+}
+
+// Connect a model: the connected server, Ollama, a server to test and keep.
+QGroupBox* StartPage::buildModelsBox()
+{
     auto* models = new QGroupBox(tr("Connect a model"));
     models->setAccessibleName(tr("Connect a model"));
     m_ollamaState->setWordWrap(true);
@@ -145,57 +225,34 @@ StartPage::StartPage(QWidget* parent)
     connect(m_url, &QLineEdit::returnPressed, this, &StartPage::testServer);
     connect(m_use, &QPushButton::clicked, this, &StartPage::useServer);
     connect(m_url, &QLineEdit::textEdited, this, [this] { m_use->setEnabled(false); });
+    m_connectedState->setWordWrap(true);
+    m_connectedState->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_connectedState->setAccessibleName(tr("Connected server"));
+    // Shown only without a desktop keyring; the file is written only when this is ticked.
+    m_keyToFile->setText(tr("Store the key in a file only you can read (%1)")
+                             .arg(QDir::toNativeSeparators(m_keys->keyFile())));
+    m_keyToFile->setAccessibleName(tr("Store the key in a file"));
+    m_keyToFile->setToolTip(tr("There is no desktop keyring: without this, the key is kept only "
+                               "until Hako closes. The file is readable by your user account "
+                               "only."));
+    m_keyToFile->setVisible(false);
     auto* grid = new QGridLayout(models);
-    grid->addWidget(new QLabel(tr("Ollama:")), 0, 0);
-    grid->addWidget(m_ollamaState, 0, 1, 1, 2);
-    grid->addWidget(again, 0, 3);
-    grid->addWidget(new QLabel(tr("Or a server:")), 1, 0);
-    grid->addWidget(m_url, 1, 1);
-    grid->addWidget(m_key, 1, 2);
-    grid->addWidget(m_test, 1, 3);
-    grid->addWidget(m_serverState, 2, 1, 1, 2);
-    grid->addWidget(m_use, 2, 3);
-    grid->addWidget(settingsButton, 3, 3);
+    grid->addWidget(new QLabel(tr("Connected:")), 0, 0);
+    grid->addWidget(m_connectedState, 0, 1, 1, 3);
+    grid->addWidget(new QLabel(tr("Ollama:")), 1, 0);
+    grid->addWidget(m_ollamaState, 1, 1, 1, 2);
+    grid->addWidget(again, 1, 3);
+    grid->addWidget(new QLabel(tr("Or a server:")), 2, 0);
+    grid->addWidget(m_url, 2, 1);
+    grid->addWidget(m_key, 2, 2);
+    grid->addWidget(m_test, 2, 3);
+    grid->addWidget(m_keyToFile, 3, 1, 1, 3);
+    grid->addWidget(m_serverState, 4, 1, 1, 2);
+    grid->addWidget(m_use, 4, 3);
+    grid->addWidget(settingsButton, 5, 3);
     grid->setColumnStretch(1, 2);
     grid->setColumnStretch(2, 1);
-
-    m_showAtStart->setChecked(showAtStart());
-    m_showAtStart->setAccessibleName(m_showAtStart->text());
-    connect(m_showAtStart, &QCheckBox::toggled, this,
-            [](bool on) { QSettings().setValue(QLatin1String(kShowKey), on); });
-
-    auto* toEditor = new QPushButton(tr("Go to the &Editor"));
-    toEditor->setAccessibleName(tr("Go to the Editor"));
-    connect(toEditor, &QPushButton::clicked, this, &StartPage::closeRequested);
-    auto* titleRow = new QHBoxLayout;
-    titleRow->addWidget(title, 1);
-    titleRow->addWidget(toEditor, 0, Qt::AlignTop);
-
-    auto* content = new QWidget;
-    content->setMaximumWidth(860);
-    auto* column = new QVBoxLayout(content);
-    column->setSpacing(14);
-    column->addLayout(titleRow);
-    column->addWidget(subtitle);
-    column->addLayout(journeys);
-    column->addWidget(models);
-    column->addWidget(m_showAtStart);
-    column->addStretch(1);
-    auto* centre = new QWidget;
-    auto* centring = new QHBoxLayout(centre);
-    centring->addStretch(1);
-    centring->addWidget(content, 4);
-    centring->addStretch(1);
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidget(centre);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setAccessibleName(tr("Getting started"));
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(scroll);
-    setFocusProxy(write);
+    return models;
 }
 
 StartPage::~StartPage() = default;
@@ -208,8 +265,108 @@ bool StartPage::showAtStart()
 void StartPage::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
+    refresh();
     if (!m_probed)
         probeOllama();
+}
+
+void StartPage::setKeyStore(std::shared_ptr<models::ApiKeyStore> keys)
+{
+    m_keys = std::move(keys);
+    m_keyToFile->setText(tr("Store the key in a file only you can read (%1)")
+                             .arg(QDir::toNativeSeparators(m_keys->keyFile())));
+}
+
+void StartPage::refresh()
+{
+    fillRecent();
+    checkConnectedServer();
+    // Whether there is a keyring decides whether the file choice is offered.
+    m_keys->lookupAsync(QStringLiteral("openai"), this, [this](const Result<QString>&) {
+        m_keyToFile->setVisible(!m_keys->available());
+    });
+}
+
+QList<QPushButton*> StartPage::recentButtons() const
+{
+    QList<QPushButton*> out;
+    for (int i = 0; i < m_recentList->count(); ++i)
+        if (auto* b = qobject_cast<QPushButton*>(m_recentList->itemAt(i)->widget()))
+            out.append(b);
+    return out;
+}
+
+void StartPage::fillRecent()
+{
+    while (QLayoutItem* item = m_recentList->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    QSettings settings;
+    int shown = 0;
+    for (const QString& path : RecentFiles(&settings).files()) {
+        if (shown == kRecentShown)
+            break;
+        if (detectFileKind(path) != FileKind::Program)
+            continue;
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        // Its name: the program's description, else the file's name.
+        const QString name = library::describeProgram(file.read(64 * 1024), path).name;
+        const QString where = QDir::toNativeSeparators(QFileInfo(path).absolutePath());
+        auto* button =
+            journeyButton(name, QFileInfo(path).fileName() + QStringLiteral(" — ") + where, this);
+        button->setMinimumHeight(48);
+        button->setAccessibleName(tr("Open %1").arg(name));
+        button->setToolTip(QDir::toNativeSeparators(path));
+        connect(button, &QPushButton::clicked, this,
+                [this, path] { Q_EMIT openRecentRequested(path); });
+        m_recentList->addWidget(button);
+        ++shown;
+    }
+    if (shown == 0) {
+        auto* none = new QLabel(tr("The prompts you open will be listed here."));
+        none->setWordWrap(true);
+        m_recentList->addWidget(none);
+    }
+}
+
+void StartPage::checkConnectedServer()
+{
+    const QString file =
+        m_settingsFile.isEmpty() ? models::ModelConfig::userFile() : m_settingsFile;
+    const QString name = QSettings().value(QLatin1String(kServerKey)).toString();
+    QString baseUrl;
+    if (Result<models::ModelSettings> loaded = models::ModelSettings::load(file); loaded)
+        for (const models::EndpointSetting& e : loaded->endpoints)
+            if (!e.builtIn && !name.isEmpty() && e.name == name)
+                baseUrl = e.baseUrl;
+    const LatestJob::Ticket ticket = m_connectedCheck.start();
+    if (baseUrl.isEmpty()) {
+        m_connectedState->setText(
+            tr("No server is connected yet: use Ollama, or type a server's address below."));
+        return;
+    }
+    m_connectedState->setText(tr("%1 (%2): asking for its models …").arg(name, baseUrl));
+    QPointer<StartPage> self(this);
+    whenReady(
+        this,
+        QtConcurrent::run([file, name, keys = m_keys] { return listEndpoint(file, name, keys); }),
+        [this, self, ticket, name, baseUrl](Result<QStringList> models) {
+            if (!self || !m_connectedCheck.isCurrent(ticket))
+                return;
+            if (!models) {
+                m_connectedState->setText(
+                    tr("%1 (%2) does not answer now. Is the server running? (%3)")
+                        .arg(name, baseUrl, models.error().message));
+                Q_EMIT connectedServerChecked({}, models.error().message);
+                return;
+            }
+            m_connectedState->setText(tr("%1 (%2): %n model(s): %3", nullptr, int(models->size()))
+                                          .arg(name, baseUrl, someModels(*models)));
+            Q_EMIT connectedServerChecked(*models, QString());
+        });
 }
 
 void StartPage::probeOllama()
@@ -327,17 +484,49 @@ bool StartPage::useServer()
             tr("Your model settings cannot be saved: %1").arg(saved.error().message));
         return false;
     }
-    const QString key = m_key->text().trimmed();
-    if (!key.isEmpty())
-        models::ApiKeyStore::system()->storeAsync(name, key, this, [this](const QString& error) {
-            if (!error.isEmpty())
-                m_serverState->setText(tr("Kept the server, but not its key: %1").arg(error));
-        });
+    QSettings().setValue(QLatin1String(kServerKey), name);
     m_serverState->setText(
         tr("Programs can now use %1/%2 (and `model: default`).").arg(name, m_serverModels.first()));
+    if (const QString key = m_key->text().trimmed(); !key.isEmpty())
+        keepKey(name, key);
     m_use->setEnabled(false);
     Q_EMIT modelsChanged();
+    checkConnectedServer();
     return true;
+}
+
+void StartPage::keepKey(const QString& name, const QString& key)
+{
+    // At once for this session, so that the model lists asked next already use it.
+    m_keys->setSessionKey(name, key);
+    const QString said = m_serverState->text();
+    if (m_keys->available()) {
+        m_keys->storeAsync(name, key, this, [this, name, said](const QString& error) {
+            if (error.isEmpty()) {
+                m_keys->setSessionKey(name, QString()); // the keyring has it
+                return;
+            }
+            m_serverState->setText(said + QLatin1Char(' ') +
+                                   tr("The desktop keyring did not take its key (%1), so the key "
+                                      "is kept for this session only.")
+                                       .arg(error));
+        });
+        return;
+    }
+    QString where;
+    if (!m_keyToFile->isChecked()) {
+        where = tr("Its key is kept for this session only (there is no desktop keyring); it is "
+                   "not saved anywhere.");
+    } else if (Result<bool> stored = m_keys->storeInFile(name, key); stored) {
+        m_keys->setSessionKey(name, QString());
+        where = tr("Its key is stored in %1, which only you can read.")
+                    .arg(QDir::toNativeSeparators(m_keys->keyFile()));
+    } else {
+        where = tr("Its key could not be stored in %1 (%2), so it is kept for this session "
+                   "only.")
+                    .arg(QDir::toNativeSeparators(m_keys->keyFile()), stored.error().message);
+    }
+    m_serverState->setText(said + QLatin1Char(' ') + where);
 }
 
 } // namespace hako

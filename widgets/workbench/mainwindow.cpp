@@ -419,6 +419,10 @@ void MainWindow::showStartPage()
                 Q_EMIT m_files->documentOpenRequested(path);
         });
         connect(m_start, &StartPage::modelSettingsRequested, this, &MainWindow::showModelSettings);
+        connect(m_start, &StartPage::openRecentRequested, this, [this](const QString& path) {
+            if (m_files->openPath(path))
+                showEditor();
+        });
         connect(m_start, &StartPage::modelsChanged, models::ModelCatalog::instance(),
                 &models::ModelCatalog::invalidate);
         // A program in the editor (opened, made from a template, recovered) takes the centre.

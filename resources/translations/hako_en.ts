@@ -148,6 +148,13 @@
             <numerusform>All %n Sets</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Pasted %n row(s); the other inputs of the new rows are copied from the row above.</source>
+        <translation>
+            <numerusform>Pasted %n row; the other inputs of the new rows are copied from the row above.</numerusform>
+            <numerusform>Pasted %n rows; the other inputs of the new rows are copied from the row above.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>hako::PlaygroundSessions</name>
@@ -187,6 +194,13 @@
         <translation>
             <numerusform>Connected: %n model answered: %1.</numerusform>
             <numerusform>Connected: %n models answered: %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%2): %n model(s): %3</source>
+        <translation>
+            <numerusform>%1 (%2): %n model: %3</numerusform>
+            <numerusform>%1 (%2): %n models: %3</numerusform>
         </translation>
     </message>
 </context>

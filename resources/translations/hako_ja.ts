@@ -1663,7 +1663,7 @@ quit, q                    stop the program
     </message>
     <message>
         <source>What the judge checks</source>
-        <translation>判定モデルが確認する内容</translation>
+        <translation>判定の基準（確認する内容）</translation>
     </message>
     <message>
         <source>e.g. the answer is polite / 50文字以上200文字以内に収まっているか</source>
@@ -3024,6 +3024,78 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <source>Saved to %1.</source>
         <translation>%1 に保存しました。</translation>
     </message>
+    <message>
+        <source>The desktop keyring cannot be used: a key typed here is kept for this session only, unless you choose to store it in a file only you can read. (%1)</source>
+        <translation>デスクトップのキーリングを使えません。ここで入力したキーは、あなただけが読めるファイルに保存することを選ばない限り、このセッションの間だけ保持されます。（%1）</translation>
+    </message>
+    <message>
+        <source>Store the key in a file only you can read (%1)</source>
+        <translation>あなただけが読めるファイルにキーを保存する（%1）</translation>
+    </message>
+    <message>
+        <source>Store the key in a file</source>
+        <translation>キーをファイルに保存する</translation>
+    </message>
+    <message>
+        <source>Without a desktop keyring, a key is otherwise kept only until Hako closes. The file is readable by your user account only.</source>
+        <translation>デスクトップのキーリングがないため、選ばない場合キーは Hako を閉じるまでしか保持されません。ファイルはあなたのユーザーアカウントだけが読めます。</translation>
+    </message>
+    <message>
+        <source>The key will be forgotten on Save.</source>
+        <translation>保存するとキーを破棄します。</translation>
+    </message>
+    <message>
+        <source>On Save the key will be stored in %1, which only you can read.</source>
+        <translation>保存すると、キーはあなただけが読める %1 に保存されます。</translation>
+    </message>
+    <message>
+        <source>On Save the key will be kept for this session only; it is not saved anywhere.</source>
+        <translation>保存すると、キーはこのセッションの間だけ保持されます。どこにも書き込まれません。</translation>
+    </message>
+    <message>
+        <source>A key is kept for this session only.</source>
+        <translation>キーはこのセッションの間だけ保持されています。</translation>
+    </message>
+    <message>
+        <source>A key is stored in %1, which only you can read.</source>
+        <translation>キーはあなただけが読める %1 に保存されています。</translation>
+    </message>
+    <message>
+        <source>The desktop keyring is not available.</source>
+        <translation>デスクトップのキーリングは使えません。</translation>
+    </message>
+    <message>
+        <source>(kept for this session)</source>
+        <translation>（このセッションの間だけ保持）</translation>
+    </message>
+    <message>
+        <source>(stored in a file)</source>
+        <translation>（ファイルに保存済み）</translation>
+    </message>
+    <message>
+        <source>The desktop keyring did not take the key of %1 (%2); it is kept for this session only.</source>
+        <translation>デスクトップのキーリングに %1 のキーを保存できませんでした（%2）。キーはこのセッションの間だけ保持されます。</translation>
+    </message>
+    <message>
+        <source>The key of %1 was not removed: %2</source>
+        <translation>%1 のキーを削除できませんでした: %2</translation>
+    </message>
+    <message>
+        <source>The key of %1 was not removed from %2: %3</source>
+        <translation>%1 のキーを %2 から削除できませんでした: %3</translation>
+    </message>
+    <message>
+        <source>The key of %1 was forgotten.</source>
+        <translation>%1 のキーを破棄しました。</translation>
+    </message>
+    <message>
+        <source>The key of %1 is stored in %2, which only you can read.</source>
+        <translation>%1 のキーを、あなただけが読める %2 に保存しました。</translation>
+    </message>
+    <message>
+        <source>The key of %1 is kept for this session only (there is no desktop keyring); it is not saved anywhere.</source>
+        <translation>%1 のキーはこのセッションの間だけ保持されます（デスクトップのキーリングがありません）。どこにも書き込まれません。</translation>
+    </message>
 </context>
 <context>
     <name>hako::NodeDetailView</name>
@@ -3536,6 +3608,10 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <source>This prompt cannot be opened in the playground while the program has an error; correct it first</source>
         <translation>プログラムにエラーがあるため、このプロンプトをプレイグラウンドで開けません。先にエラーを直してください</translation>
     </message>
+    <message>
+        <source>The unsaved program this prompt came from has been closed, so there is nowhere to save it. Use Copy as PDL, or open the program again and use Try in Playground on its card.</source>
+        <translation>このプロンプトの元になった未保存のプログラムは閉じられたため、保存先がありません。「PDL としてコピー」を使うか、プログラムを開き直してカードの「プレイグラウンドで試す」を使ってください。</translation>
+    </message>
 </context>
 <context>
     <name>hako::PlaygroundPane</name>
@@ -3664,10 +3740,6 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>このバリエーションを %1:%2 の model ブロックに書き戻します</translation>
     </message>
     <message>
-        <source>Only a prompt opened from a program&apos;s model block can be saved back</source>
-        <translation>書き戻せるのは、プログラムの model ブロックから開いたプロンプトだけです</translation>
-    </message>
-    <message>
         <source>Variant %1</source>
         <translation>バリエーション %1</translation>
     </message>
@@ -3690,10 +3762,6 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     <message>
         <source>The prompt uses %1: fill in at least one row of the inputs table (or paste rows from a spreadsheet).</source>
         <translation>プロンプトは %1 を使います。入力表に少なくとも 1 行入力してください（表計算ソフトから行を貼り付けることもできます）。</translation>
-    </message>
-    <message>
-        <source>This prompt did not come from a program&apos;s model block, so there is nowhere to save it; use Copy as PDL instead.</source>
-        <translation>このプロンプトはプログラムの model ブロックから開いたものではないため、保存先がありません。代わりに「PDL としてコピー」を使ってください。</translation>
     </message>
     <message>
         <source>Variant %1 copied as a PDL model block.</source>
@@ -3732,6 +3800,20 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     <message>
         <source>This call was sent to %1. The playground sends it to the server configured for its model instead; to use that server, add it in Model Settings.</source>
         <translation>この呼び出しは %1 に送られていました。プレイグラウンドでは、代わりにこのモデルに設定されたサーバーに送ります。そのサーバーを使うには、モデルの設定に追加してください。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Pasted %n row(s); the other inputs of the new rows are copied from the row above.</source>
+        <translation>
+            <numerusform>%n 行を貼り付けました。新しい行のほかの入力は、上の行からコピーしました。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This prompt did not come from a program, so there is nowhere to save it. To save a variant, open the prompt with Try in Playground on its card in the Prompt view.</source>
+        <translation>このプロンプトはプログラムから開いたものではないため、保存先がありません。バリエーションを保存するには、プロンプト表示のカードの「プレイグラウンドで試す」から開いてください。</translation>
+    </message>
+    <message>
+        <source>This prompt did not come from a program&apos;s model block, so there is nowhere to save it. Open it with Try in Playground on its card in the Prompt view, or use Copy as PDL.</source>
+        <translation>このプロンプトはプログラムのモデル呼び出しから開いたものではないため、保存先がありません。プロンプト表示のカードの「プレイグラウンドで試す」から開くか、「PDL としてコピー」を使ってください。</translation>
     </message>
 </context>
 <context>
@@ -3822,18 +3904,6 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>問題</translation>
     </message>
     <message>
-        <source>Message</source>
-        <translation>メッセージ</translation>
-    </message>
-    <message>
-        <source>Line</source>
-        <translation>行</translation>
-    </message>
-    <message>
-        <source>Column</source>
-        <translation>列</translation>
-    </message>
-    <message>
         <source>No problems</source>
         <translation>問題はありません</translation>
     </message>
@@ -3856,6 +3926,50 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     <message>
         <source>%1, %2</source>
         <translation>%1、%2</translation>
+    </message>
+    <message>
+        <source>Problems found while you type. Double-click one to go to it; Ctrl+. in the editor offers fixes.</source>
+        <translation>入力中に見つかった問題です。ダブルクリックでその場所へ移動します。エディターで Ctrl+. を押すと修正案が表示されます。</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>問題</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>場所</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>エラー</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>メモ</translation>
+    </message>
+    <message>
+        <source>Line %1, column %2</source>
+        <translation>%1 行 %2 列</translation>
+    </message>
+    <message>
+        <source>Line %1</source>
+        <translation>%1 行目</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Details: %1</source>
+        <translation>詳細: %1</translation>
+    </message>
+    <message>
+        <source>In the YAML: %1</source>
+        <translation>YAML では %1</translation>
     </message>
 </context>
 <context>
@@ -5171,12 +5285,74 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>モデル設定を保存できません: %1</translation>
     </message>
     <message>
-        <source>Kept the server, but not its key: %1</source>
-        <translation>サーバーは保存しましたが、キーは保存できませんでした: %1</translation>
-    </message>
-    <message>
         <source>Programs can now use %1/%2 (and `model: default`).</source>
         <translation>プログラムから %1/%2（および `model: default`）を使えるようになりました。</translation>
+    </message>
+    <message>
+        <source>Recent prompts</source>
+        <translation>最近のプロンプト</translation>
+    </message>
+    <message>
+        <source>Connected server</source>
+        <translation>接続中のサーバー</translation>
+    </message>
+    <message>
+        <source>Store the key in a file only you can read (%1)</source>
+        <translation>あなただけが読めるファイルにキーを保存する（%1）</translation>
+    </message>
+    <message>
+        <source>Store the key in a file</source>
+        <translation>キーをファイルに保存する</translation>
+    </message>
+    <message>
+        <source>There is no desktop keyring: without this, the key is kept only until Hako closes. The file is readable by your user account only.</source>
+        <translation>デスクトップのキーリングがありません。これを選ばない場合、キーは Hako を閉じるまでしか保持されません。ファイルはあなたのユーザーアカウントだけが読めます。</translation>
+    </message>
+    <message>
+        <source>Connected:</source>
+        <translation>接続中:</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>%1 を開く</translation>
+    </message>
+    <message>
+        <source>The prompts you open will be listed here.</source>
+        <translation>開いたプロンプトがここに表示されます。</translation>
+    </message>
+    <message>
+        <source>No server is connected yet: use Ollama, or type a server&apos;s address below.</source>
+        <translation>まだサーバーに接続していません。Ollama を使うか、下にサーバーのアドレスを入力してください。</translation>
+    </message>
+    <message>
+        <source>%1 (%2): asking for its models …</source>
+        <translation>%1（%2）: モデルを問い合わせています…</translation>
+    </message>
+    <message>
+        <source>%1 (%2) does not answer now. Is the server running? (%3)</source>
+        <translation>%1（%2）が応答しません。サーバーは起動していますか?（%3）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%2): %n model(s): %3</source>
+        <translation>
+            <numerusform>%1(%2): %n 個のモデル: %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The desktop keyring did not take its key (%1), so the key is kept for this session only.</source>
+        <translation>デスクトップのキーリングにキーを保存できなかったため（%1）、キーはこのセッションの間だけ保持されます。</translation>
+    </message>
+    <message>
+        <source>Its key is kept for this session only (there is no desktop keyring); it is not saved anywhere.</source>
+        <translation>キーはこのセッションの間だけ保持されます（デスクトップのキーリングがありません）。どこにも書き込まれません。</translation>
+    </message>
+    <message>
+        <source>Its key is stored in %1, which only you can read.</source>
+        <translation>キーはあなただけが読める %1 に保存しました。</translation>
+    </message>
+    <message>
+        <source>Its key could not be stored in %1 (%2), so it is kept for this session only.</source>
+        <translation>キーを %1 に保存できなかったため（%2）、このセッションの間だけ保持されます。</translation>
     </message>
 </context>
 <context>
@@ -5849,6 +6025,30 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <source>Check: %1</source>
         <translation>チェック: %1</translation>
     </message>
+    <message>
+        <source>Same as the reference</source>
+        <translation>参照と同じ</translation>
+    </message>
+    <message>
+        <source>Contains the reference</source>
+        <translation>参照を含む</translation>
+    </message>
+    <message>
+        <source>Is valid JSON</source>
+        <translation>正しい JSON</translation>
+    </message>
+    <message>
+        <source>Close to the reference</source>
+        <translation>参照に近い</translation>
+    </message>
+    <message>
+        <source>Length in characters</source>
+        <translation>文字数</translation>
+    </message>
+    <message>
+        <source>Judge model</source>
+        <translation>判定モデル</translation>
+    </message>
 </context>
 <context>
     <name>hako::library::LibrarySync</name>
@@ -5985,6 +6185,21 @@ relevance %6 (cosine %7)</source>
     <message>
         <source>Text</source>
         <translation>テキスト</translation>
+    </message>
+</context>
+<context>
+    <name>hako::models</name>
+    <message>
+        <source>The default model, %1, on the server %2</source>
+        <translation>既定のモデル %1（サーバー %2）</translation>
+    </message>
+    <message>
+        <source>The default model, on the server %1</source>
+        <translation>既定のモデル（サーバー %1）</translation>
+    </message>
+    <message>
+        <source>A model of the server %1</source>
+        <translation>サーバー %1 のモデル</translation>
     </message>
 </context>
 <context>
@@ -6135,6 +6350,26 @@ relevance %6 (cosine %7)</source>
         <source>A colon followed by a space inside a text makes YAML read a new field: put the whole text in double quotes, as in &quot;お問い合わせ: 返品したい&quot;</source>
         <translation>文章の中に「コロンと空白」があると、YAML はそこから新しい項目だと読みます。&quot;お問い合わせ: 返品したい&quot; のように、文章全体をダブルクォートで囲んでください</translation>
     </message>
+    <message>
+        <source> It is written `${%1}` (□ marks a full-width space).</source>
+        <translation> 書かれている形は `${%1}` です（□ が全角スペース）。</translation>
+    </message>
+    <message>
+        <source>A `${` is not closed before “%1”: end the expression with `}`, as in `${ name }`</source>
+        <translation>`${` が「%1」の前で閉じていません。`${ name }` のように、式の終わりを `}` で閉じてください</translation>
+    </message>
+    <message>
+        <source>A `#` after a space starts a comment in YAML, so “%1” is left out of the text: put the whole text in double quotes (the quick fix does)</source>
+        <translation>YAML では空白のあとの `#` からがコメントになるため、「%1」が文章から抜け落ちます。文章全体をダブルクォートで囲んでください（クイック修正で囲めます）</translation>
+    </message>
+    <message>
+        <source>There is one `}` too many after `%1`: it would be written out in the text. Remove it (the quick fix does)</source>
+        <translation>`%1` のあとに `}` が 1 つ多くあり、そのまま文章に出力されます。削除してください（クイック修正で削除できます）</translation>
+    </message>
+    <message>
+        <source>`%1` is not defined in the program, so it is an input: fill it in under Inputs before a run, or give it a value in `defs:` (a quick fix adds it)</source>
+        <translation>`%1` はプログラムの中で定義されていないため、入力になります。実行の前に「入力」欄に値を入れるか、`defs:` で値を決めてください（クイック修正で追加できます）</translation>
+    </message>
 </context>
 <context>
     <name>hako::pdl::QuickFix</name>
@@ -6161,6 +6396,18 @@ relevance %6 (cosine %7)</source>
     <message>
         <source>Replace the full-width spaces with ordinary spaces</source>
         <translation>全角スペースを半角スペースに置き換える</translation>
+    </message>
+    <message>
+        <source>Close the `${` with `}`</source>
+        <translation>`${` を `}` で閉じる</translation>
+    </message>
+    <message>
+        <source>Put the text in double quotes</source>
+        <translation>文章をダブルクォートで囲む</translation>
+    </message>
+    <message>
+        <source>Remove the extra `}`</source>
+        <translation>余分な `}` を削除</translation>
     </message>
 </context>
 <context>
@@ -6829,6 +7076,65 @@ relevance %6 (cosine %7)</source>
     <message>
         <source>the setting %1 could not be written</source>
         <translation>設定 %1 を書き込めませんでした</translation>
+    </message>
+</context>
+<context>
+    <name>hako::playground::PromptDocPlace</name>
+    <message>
+        <source>“%1”</source>
+        <translation>「%1」</translation>
+    </message>
+    <message>
+        <source>Value %1</source>
+        <translation>値%1</translation>
+    </message>
+    <message>
+        <source>Text at line %1</source>
+        <translation>%1 行目のテキスト</translation>
+    </message>
+    <message>
+        <source>Text %1</source>
+        <translation>テキスト%1</translation>
+    </message>
+    <message>
+        <source>%1 at line %2</source>
+        <translation>%2 行目の%1</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1%2</translation>
+    </message>
+    <message>
+        <source>Model call at line %1</source>
+        <translation>%1 行目のモデル呼び出し</translation>
+    </message>
+    <message>
+        <source>Model call %1</source>
+        <translation>モデル呼び出し%1</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>パラメーター</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>入力</translation>
+    </message>
+    <message>
+        <source>Instructions</source>
+        <translation>指示</translation>
+    </message>
+    <message>
+        <source>%1 message</source>
+        <translation>%1 メッセージ</translation>
+    </message>
+    <message>
+        <source>%1 › %2</source>
+        <translation>%1 › %2</translation>
     </message>
 </context>
 <context>

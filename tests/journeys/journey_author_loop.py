@@ -307,6 +307,37 @@ def experiments(s, server, view, program):
     s.screenshot("second-experiment-compared")
 
 
+def beginner_mistake(s):
+    """An unclosed `${` typed in the card: the Problems pane says so in Japanese, in plain
+    words, at the card and its field (not a YAML line); Ctrl+Z takes it back."""
+    message = card_message(s)
+    s.focus(message)
+    s.key("ctrl+End")
+    s.type(" ${ message")
+    tab = s.wait_for(lambda: next((t for t in s.all(s.window, role="page tab", showing=True)
+                                   if (t.name or "").startswith(ja("Problems")) and
+                                   "1" in (t.name or "")), None),
+                     "the Problems tab to count the error", timeout=20)
+    s.click(tab)
+    problems = named(s, s.window, ja("Problems"), role="tree table", what="the Problems pane")
+    sentence = ja("A `${` is not closed: end it with `}`, as in `${ name }`")
+    where = ja("%1 › %2", ja("Model call %1", "“answer”"), ja("Input", context=None))
+
+    def row():
+        return next((c for _, c in s.table_rows(problems)
+                     if c and sentence.split("`")[0] in c[0]), None)
+
+    s.wait_for(row, "the plain Japanese sentence for the unclosed ${", timeout=20)
+    s.screenshot("beginner-mistake")
+    expect("answer" in row()[1] and ":" not in row()[1].replace("：", ""),
+           f"the problem is not placed at the card: {row()} (expected like {where})")
+    s.focus(card_message(s))
+    s.key("ctrl+z")
+    s.wait_for(lambda: "${ message\n" not in s.text_of(card_message(s)) and
+               not s.text_of(card_message(s)).rstrip().endswith("${ message"),
+               "the mistake undone")
+
+
 def listed_in(s, dock):
     """The entries of the dock's combo boxes (their lists included) naming the dataset."""
     names = set()
@@ -377,6 +408,7 @@ def journey(s, args):
         s.wait_for(lambda: s.hako_proc.poll() is not None, "Hako to quit", timeout=30)
         s.launch()
         found_again(s, program)
+        beginner_mistake(s)
     finally:
         server.close()
 

@@ -47,15 +47,17 @@ def named(s, root, name, role=None, what=None, timeout=20):
 
 
 def connect_server(s, server):
-    url = named(s, s.window, ja("Server URL"), what="the server URL field", timeout=30)
+    page = named(s, s.window, ja("Getting started"), what="the start page")
+    url = s.scroll_to(named(s, s.window, ja("Server URL"), what="the server URL field",
+                            timeout=30), page)
     s.focus(url)
     s.type(server.base_url)
-    s.click(named(s, s.window, ja("Test the server"), role="push button"))
+    s.click(s.scroll_to(named(s, s.window, ja("Test the server"), role="push button"), page))
     connected = ja("Connected: %n model(s) answered: %1.").split("%n")[0]
     s.wait_for(lambda: any((a.name or "").startswith(connected)
                            for a in s.all(s.window, role="label", showing=True)),
                "the server's models listed", timeout=30)
-    s.click(named(s, s.window, ja("Use This Server"), role="push button"))
+    s.click(s.scroll_to(named(s, s.window, ja("Use This Server"), role="push button"), page))
     done = ja("Programs can now use %1/%2 (and `model: default`).", "server", "gpt-4o-mini")
     s.wait_for(lambda: any((a.name or "") == done
                            for a in s.all(s.window, role="label", showing=True)),
@@ -64,7 +66,8 @@ def connect_server(s, server):
 
 
 def template_in_prompt_view(s):
-    s.click(named(s, s.window, ja("Write a prompt"), role="push button"))
+    page = named(s, s.window, ja("Getting started"), what="the start page")
+    s.click(s.scroll_to(named(s, s.window, ja("Write a prompt"), role="push button"), page))
     dialog = s.wait_for(lambda: s.first(s.app, role="dialog", showing=True),
                         "the template gallery", timeout=20)
     gallery = named(s, dialog, "テンプレート", role="list", what="the template list")

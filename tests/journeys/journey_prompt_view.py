@@ -40,18 +40,21 @@ def journey(s, args):
         s.screenshot("start-page")
 
         # Connect the test server.
+        page = s.wait_for(lambda: s.first(s.window, name=ja("Getting started"), showing=True),
+                          "the start page")
         url = s.wait_for(lambda: s.first(s.window, name=ja("Server URL"), showing=True),
                          "the server URL field")
-        s.focus(url)
+        s.focus(s.scroll_to(url, page))
         s.type(server.base_url)
-        s.click(s.first(s.window, role="push button", name=ja("Test the server"), showing=True))
+        s.click(s.scroll_to(s.first(s.window, role="push button", name=ja("Test the server"),
+                                    showing=True), page))
         connected = ja("Connected: %n model(s) answered: %1.").split("%n")[0]
         s.wait_for(lambda: any((a.name or "").startswith(connected)
                                for a in s.all(s.window, role="label", showing=True)),
                    "the server's models listed", timeout=30)
         s.screenshot("server-tested")
         use = s.first(s.window, role="push button", name=ja("Use This Server"), showing=True)
-        s.click(use)
+        s.click(s.scroll_to(use, page))
         done = ja("Programs can now use %1/%2 (and `model: default`).", "server", "gpt-4o-mini")
         s.wait_for(lambda: any((a.name or "") == done
                                for a in s.all(s.window, role="label", showing=True)),
@@ -61,7 +64,8 @@ def journey(s, args):
                    "the server in the user's model settings")
 
         # Write a prompt: the summarise template.
-        s.click(s.first(s.window, role="push button", name=ja("Write a prompt"), showing=True))
+        s.click(s.scroll_to(s.first(s.window, role="push button", name=ja("Write a prompt"),
+                                    showing=True), page))
         dialog = s.wait_for(lambda: s.first(s.app, role="dialog", showing=True),
                             "the template gallery", timeout=20)
         gallery = s.wait_for(lambda: s.first(dialog, role="list", name="テンプレート",

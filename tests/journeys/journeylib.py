@@ -367,6 +367,30 @@ class Session:
         except Exception:
             return False
 
+    def inside(self, acc, container):
+        """Whether `acc` is drawn wholly inside `container` (a scrolled-away widget still says
+        it is showing, with its place outside the viewport)."""
+        a = acc.queryComponent().getExtents(self.pyatspi.DESKTOP_COORDS)
+        c = container.queryComponent().getExtents(self.pyatspi.DESKTOP_COORDS)
+        return a.x >= c.x and a.y >= c.y and a.x + a.width <= c.x + c.width and \
+            a.y + a.height <= c.y + c.height
+
+    def scroll_to(self, acc, container, steps=25):
+        """Scrolls `container` (a scrolled page) with the mouse wheel over its left margin, as a
+        user does, until `acc` is wholly in view; returns `acc`."""
+        for _ in range(steps):
+            if self.inside(acc, container):
+                return acc
+            a = acc.queryComponent().getExtents(self.pyatspi.DESKTOP_COORDS)
+            c = container.queryComponent().getExtents(self.pyatspi.DESKTOP_COORDS)
+            wheel = "5" if a.y + a.height > c.y + c.height else "4"
+            self.xdotool("mousemove", "--sync", str(c.x + 4), str(c.y + c.height // 2),
+                         "click", wheel)
+            time.sleep(0.2)
+        if not self.inside(acc, container):
+            raise JourneyError(f"{acc.getRoleName()} {acc.name!r} does not scroll into view")
+        return acc
+
     def text_of(self, acc):
         try:
             t = acc.queryText()

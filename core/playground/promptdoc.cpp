@@ -432,6 +432,8 @@ private:
             out << item;
             return;
         }
+        if (fixedValue(name, *def, out))
+            return;
         QList<PromptDocItem> inner;
         visit(def, inner, role, name);
         for (PromptDocItem& i : inner) {
@@ -439,6 +441,47 @@ private:
                 i.heading = name;
         }
         out << inner;
+    }
+
+    // A `defs` entry that is a list of strings, a number or a bool (`data:` or bare): a Value
+    // the view edits with a fitting control. False for anything else.
+    bool fixedValue(const QString& name, const pdl::Block& def, QList<PromptDocItem>& out)
+    {
+        const auto* data = def.as<pdl::DataBlock>();
+        if (!data || !def.defs.empty())
+            return false;
+        PromptDocItem item;
+        item.kind = PromptDocItem::Kind::Value;
+        item.span = def.span;
+        item.id = PromptDoc::blockId(def.span);
+        item.heading = name;
+        item.editable = true;
+        const YamlValue* node =
+            def.node && def.node->isMapping() ? def.node->value("data") : nullptr;
+        if (node && node->isSequence()) {
+            for (const YamlValue& i : node->items()) {
+                if (!i.isString())
+                    return false;
+                item.list << qs(i.scalar().asString());
+            }
+            item.valueType = PromptDocItem::ValueType::List;
+            item.textSpan = node->span();
+            item.text = item.list.join(QLatin1Char('\n'));
+            out << item;
+            return true;
+        }
+        const pdl::Value& v = node ? node->scalar() : data->data.value;
+        if ((node && !node->isScalar()) || !(v.isNumber() || v.isBool()))
+            return false;
+        item.valueType =
+            v.isBool() ? PromptDocItem::ValueType::Bool : PromptDocItem::ValueType::Number;
+        item.fixed = pdl::toQJsonValue(v);
+        item.textSpan = node                        ? node->span()
+                        : data->data.span.isValid() ? data->data.span
+                                                    : def.span;
+        item.text = qs(v.str());
+        out << item;
+        return true;
     }
 
     void visitModel(const pdl::ModelBlock& m, PromptDocItem& item, const QString& role)

@@ -455,7 +455,6 @@ private:
         item.span = def.span;
         item.id = PromptDoc::blockId(def.span);
         item.heading = name;
-        item.editable = true;
         const YamlValue* node =
             def.node && def.node->isMapping() ? def.node->value("data") : nullptr;
         if (node && node->isSequence()) {

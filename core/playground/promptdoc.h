@@ -34,7 +34,7 @@ struct PromptDocItem {
     bool editable = false;
     /// What a Value holds: a text, a list of texts (`list`), a number or a yes/no (`fixed`).
     /// For a List, textSpan is the list's start (what replaceList takes); for a Number or a
-    /// Bool, the scalar's (replaceFixedValue).
+    /// Bool, the scalar's (replaceFixedValue). `editable` (replaceScalar) is false for them.
     enum class ValueType { Text, List, Number, Bool };
     ValueType valueType = ValueType::Text;
     QStringList list;

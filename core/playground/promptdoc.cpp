@@ -112,6 +112,46 @@ public:
     void visit(const pdl::BlockPtr& block, QList<PromptDocItem>& out, const QString& role,
                const QString& name = {})
     {
+        visitBlock(block, out, role, name);
+        if (block)
+            visitOutput(*block, out, role);
+    }
+
+    // The output format a step asks for (a `spec:` of names and types) as a Value, then the
+    // call that fixes a reply that does not match it (`fallback:`).
+    void visitOutput(const pdl::Block& b, QList<PromptDocItem>& out, const QString& role)
+    {
+        const YamlValue* spec = b.node && b.node->isMapping() ? b.node->value("spec") : nullptr;
+        PromptDocItem item;
+        if (spec && spec->isMapping()) {
+            for (const auto& e : spec->entries()) {
+                if (!e.value.isString()) {
+                    item.list.clear(); // nested or typed otherwise: for the YAML view
+                    break;
+                }
+                item.list << qs(e.name) + QStringLiteral(": ") + qs(e.value.scalar().asString());
+            }
+        }
+        if (!item.list.isEmpty()) {
+            item.kind = PromptDocItem::Kind::Value;
+            item.valueType = PromptDocItem::ValueType::Fields;
+            item.span = item.textSpan = spec->span();
+            item.id = PromptDoc::blockId(item.span);
+            item.heading =
+                b.def ? QCoreApplication::translate("hako::playground::PromptDoc",
+                                                    "%1 — output format")
+                            .arg(qs(*b.def))
+                      : QCoreApplication::translate("hako::playground::PromptDoc", "Output format");
+            item.text = item.list.join(QLatin1Char('\n'));
+            out << item;
+        }
+        if (b.fallback)
+            visit(b.fallback, out, role);
+    }
+
+    void visitBlock(const pdl::BlockPtr& block, QList<PromptDocItem>& out, const QString& role,
+                    const QString& name)
+    {
         if (!block)
             return;
         const pdl::Block& b = *block;

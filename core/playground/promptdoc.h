@@ -35,7 +35,9 @@ struct PromptDocItem {
     /// What a Value holds: a text, a list of texts (`list`), a number or a yes/no (`fixed`).
     /// For a List, textSpan is the list's start (what replaceList takes); for a Number or a
     /// Bool, the scalar's (replaceFixedValue). `editable` (replaceScalar) is false for them.
-    enum class ValueType { Text, List, Number, Bool };
+    /// Fields: a step's `spec:` (names and types), `list` holding "name: type" lines
+    /// (replaceFields).
+    enum class ValueType { Text, List, Number, Bool, Fields };
     ValueType valueType = ValueType::Text;
     QStringList list;
     QJsonValue fixed;

@@ -9,6 +9,7 @@
 #include "core/playground/yamlsource_p.h"
 
 #include <QCoreApplication>
+#include <QJsonObject>
 #include <QRegularExpression>
 
 #include <map>
@@ -349,6 +350,63 @@ Result<QList<TextEdit>> replaceFixedValue(const QString& source, int line, int c
     const YamlValue* again = back ? nodeAt(*back, path) : nullptr;
     if (!again || !again->isScalar() || pdl::toQJsonValue(again->toValue()) != value)
         return makeError(tr("the value at line %1 could not be written").arg(line));
+    return edits;
+}
+
+Result<QList<TextEdit>> replaceFields(const QString& source, int line, int column,
+                                      const QStringList& fields)
+{
+    QList<QPair<QString, QString>> pairs;
+    QJsonObject want;
+    for (const QString& f : fields) {
+        const qsizetype colon = f.indexOf(QLatin1Char(':'));
+        const QString name = f.left(colon).trimmed(), type = f.mid(colon + 1).trimmed();
+        if (colon <= 0 || name.isEmpty() || type.isEmpty() || want.contains(name))
+            return makeError(tr("write each field as “name: type” on its own line, each name "
+                                "once"));
+        pairs.append({name, type});
+        want.insert(name, type);
+    }
+    if (pairs.isEmpty())
+        return makeError(tr("the output format needs at least one field"));
+    Result<YamlValue> root = load(source);
+    if (!root)
+        return root.error();
+    Path path;
+    const YamlValue* map = findNode(
+        *root, [&](const YamlValue& n) { return n.isMapping() && startsAt(n, line, column); },
+        path);
+    if (!map)
+        return makeError(tr("no output format starts at line %1").arg(line));
+    if (pdl::toQJsonValue(map->toValue()) == QJsonValue(want))
+        return QList<TextEdit>{};
+    const Source src(source);
+    const bool flow = src.isFlow(*map);
+    QStringList written;
+    for (const auto& [name, type] : pairs)
+        written << scalar(name, ScalarStyle::Plain, 0, flow) + QStringLiteral(": ") +
+                       scalar(type, ScalarStyle::Plain, 0, flow);
+    QList<TextEdit> edits;
+    if (flow) {
+        const qsizetype s = src.start(*map), e = src.end(*map);
+        if (e <= s || source.at(e - 1) != QLatin1Char('}'))
+            return makeError(tr("the output format at line %1 cannot be written").arg(line));
+        edits = one(s, e, QLatin1Char('{') + written.join(QStringLiteral(", ")) + QLatin1Char('}'));
+    } else {
+        // One `name: type` line per field, from the first key to the end of the last value.
+        const qsizetype s = src.start(*map);
+        const qsizetype e = src.end(map->entries().back().value);
+        if (!src.firstOnLine(s) || source.mid(s, e - s).contains(QLatin1Char('#')))
+            return makeError(tr("the output format at line %1 is written in a way the Prompt "
+                                "view cannot change — use the YAML view")
+                                 .arg(line));
+        const QString pad(Source::column(*map), QLatin1Char(' '));
+        edits = one(s, e, written.join(newline(source) + pad));
+    }
+    Result<YamlValue> back = load(applyEdits(source, edits));
+    const YamlValue* again = back ? nodeAt(*back, path) : nullptr;
+    if (!again || pdl::toQJsonValue(again->toValue()) != QJsonValue(want))
+        return makeError(tr("the output format at line %1 could not be written").arg(line));
     return edits;
 }
 

@@ -28,6 +28,13 @@ Result<QList<TextEdit>> replaceList(const QString& source, int line, int column,
 Result<QList<TextEdit>> replaceFixedValue(const QString& source, int line, int column,
                                           const QJsonValue& value);
 
+/// The edit that makes the flat mapping starting at (line, column) (a `spec:` of names and
+/// types; `{` of a flow mapping or its first key) hold `fields` ("name: type" lines), written
+/// again in its style (a flow mapping on one line, or one `name: type` line per field).
+/// Checked by reading it back.
+Result<QList<TextEdit>> replaceFields(const QString& source, int line, int column,
+                                      const QStringList& fields);
+
 /// A new model call `- def: NAME / model: MODEL / input: |` (the input `instruction`, written
 /// as a literal block) appended to the program's top-level `text:` list, after the last item
 /// and its lines. The call's result is shown (no `contribute`).

@@ -76,7 +76,10 @@ void PromptView::commitValue(PromptValueEdit* edit, const QJsonValue& value)
         QStringList items;
         for (const QJsonValue& v : value.toArray())
             items << v.toString();
-        applyEdits(playground::replaceList(m_editor->text(), at.line, at.column, items));
+        if (item->valueType == PromptDocItem::ValueType::Fields)
+            applyEdits(playground::replaceFields(m_editor->text(), at.line, at.column, items));
+        else
+            applyEdits(playground::replaceList(m_editor->text(), at.line, at.column, items));
     } else {
         applyEdits(playground::replaceFixedValue(m_editor->text(), at.line, at.column, value));
     }

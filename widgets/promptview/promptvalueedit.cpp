@@ -39,11 +39,15 @@ PromptValueEdit::PromptValueEdit(const PromptDocItem& item, QWidget* parent)
     auto* label = new QLabel(item.heading, this);
     label->setObjectName(QStringLiteral("promptRole"));
     v->addWidget(label);
-    if (item.valueType == PromptDocItem::ValueType::List) {
+    const bool fields = item.valueType == PromptDocItem::ValueType::Fields;
+    if (item.valueType == PromptDocItem::ValueType::List || fields) {
         m_list = new QPlainTextEdit(this);
         m_list->setAccessibleName(tr("Value %1").arg(item.heading));
-        m_list->setAccessibleDescription(tr("A list: one item per line"));
-        m_list->setToolTip(tr("One item per line; empty lines are left out"));
+        m_list->setAccessibleDescription(fields ? tr("One field per line, as name: type")
+                                                : tr("A list: one item per line"));
+        m_list->setToolTip(fields ? tr("One field per line, as “name: type” (types: string, "
+                                       "integer, number, boolean)")
+                                  : tr("One item per line; empty lines are left out"));
         m_list->setTabChangesFocus(true);
         m_list->setLineWrapMode(QPlainTextEdit::NoWrap);
         const int lines = std::clamp(int(item.list.size()) + 1, 3, 12);
@@ -51,7 +55,10 @@ PromptValueEdit::PromptValueEdit(const PromptDocItem& item, QWidget* parent)
         m_list->installEventFilter(this);
         label->setBuddy(m_list);
         v->addWidget(m_list);
-        auto* hint = new QLabel(tr("One item per line"), this);
+        auto* hint = new QLabel(fields ? tr("One field per line: name: type (string, integer, "
+                                            "number, boolean)")
+                                       : tr("One item per line"),
+                                this);
         hint->setObjectName(QStringLiteral("promptLength"));
         hint->setAlignment(Qt::AlignRight);
         v->addWidget(hint);

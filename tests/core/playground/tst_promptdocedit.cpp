@@ -326,6 +326,48 @@ private Q_SLOTS:
                           PromptDoc::build(QStringLiteral("text:\n- model: m\n"))->items[0].span));
     }
 
+    // extract_json: the output format (`spec:`) of the record and of the call that fixes it
+    // are values of "name: type" lines; a field added to both.
+    void outputFormat()
+    {
+        const QString text =
+            readFile(QStringLiteral(HAKO_SOURCE_DIR "/resources/templates/extract_json.ja.pdl"));
+        const Result<PromptDoc> doc = PromptDoc::build(text);
+        QVERIFY(doc);
+        QList<PromptDocItem> specs;
+        for (const PromptDocItem& i : flat(doc->items))
+            if (i.valueType == PromptDocItem::ValueType::Fields)
+                specs << i;
+        QCOMPARE(specs.size(), 2);
+        const QStringList want{QStringLiteral("name: string"), QStringLiteral("company: string"),
+                               QStringLiteral("email: string"),
+                               QStringLiteral("quantity: integer")};
+        QCOMPARE(specs[0].list, want);
+        QCOMPARE(specs[0].heading, QStringLiteral("record — output format"));
+        QString out = text;
+        for (int k = 1; k >= 0; --k) // the later one first: the earlier span stays
+            out = edited(out, replaceFields(out, specs[k].textSpan.line, specs[k].textSpan.column,
+                                            want + QStringList{QStringLiteral("date: string")}));
+        QCOMPARE(out.count(QStringLiteral("spec: {name: string, company: string, email: string, "
+                                          "quantity: integer, date: string}\n")),
+                 2);
+        QVERIFY(!replaceFields(out, specs[0].textSpan.line, specs[0].textSpan.column,
+                               {QStringLiteral("no type")}));
+        // A block mapping: one line per field.
+        const QString block = QStringLiteral("text:\n- def: r\n  model: m\n  spec:\n    a: string\n"
+                                             "    b: integer\n  parser: json\n");
+        PromptDocItem f;
+        for (const PromptDocItem& i : flat(PromptDoc::build(block)->items))
+            if (i.valueType == PromptDocItem::ValueType::Fields)
+                f = i;
+        QCOMPARE(f.list.size(), 2);
+        QCOMPARE(edited(block,
+                        replaceFields(block, f.textSpan.line, f.textSpan.column,
+                                      {QStringLiteral("b: number"), QStringLiteral("c: boolean")})),
+                 QStringLiteral("text:\n- def: r\n  model: m\n  spec:\n    b: number\n"
+                                "    c: boolean\n  parser: json\n"));
+    }
+
     // A call without a name gets one as its first key.
     void nameACallWithoutOne()
     {

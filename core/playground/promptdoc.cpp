@@ -112,6 +112,46 @@ public:
     void visit(const pdl::BlockPtr& block, QList<PromptDocItem>& out, const QString& role,
                const QString& name = {})
     {
+        visitBlock(block, out, role, name);
+        if (block)
+            visitOutput(*block, out, role);
+    }
+
+    // The output format a step asks for (a `spec:` of names and types) as a Value, then the
+    // call that fixes a reply that does not match it (`fallback:`).
+    void visitOutput(const pdl::Block& b, QList<PromptDocItem>& out, const QString& role)
+    {
+        const YamlValue* spec = b.node && b.node->isMapping() ? b.node->value("spec") : nullptr;
+        PromptDocItem item;
+        if (spec && spec->isMapping()) {
+            for (const auto& e : spec->entries()) {
+                if (!e.value.isString()) {
+                    item.list.clear(); // nested or typed otherwise: for the YAML view
+                    break;
+                }
+                item.list << qs(e.name) + QStringLiteral(": ") + qs(e.value.scalar().asString());
+            }
+        }
+        if (!item.list.isEmpty()) {
+            item.kind = PromptDocItem::Kind::Value;
+            item.valueType = PromptDocItem::ValueType::Fields;
+            item.span = item.textSpan = spec->span();
+            item.id = PromptDoc::blockId(item.span);
+            item.heading =
+                b.def ? QCoreApplication::translate("hako::playground::PromptDoc",
+                                                    "%1 — output format")
+                            .arg(qs(*b.def))
+                      : QCoreApplication::translate("hako::playground::PromptDoc", "Output format");
+            item.text = item.list.join(QLatin1Char('\n'));
+            out << item;
+        }
+        if (b.fallback)
+            visit(b.fallback, out, role);
+    }
+
+    void visitBlock(const pdl::BlockPtr& block, QList<PromptDocItem>& out, const QString& role,
+                    const QString& name)
+    {
         if (!block)
             return;
         const pdl::Block& b = *block;
@@ -432,6 +472,8 @@ private:
             out << item;
             return;
         }
+        if (fixedValue(name, *def, out))
+            return;
         QList<PromptDocItem> inner;
         visit(def, inner, role, name);
         for (PromptDocItem& i : inner) {
@@ -439,6 +481,46 @@ private:
                 i.heading = name;
         }
         out << inner;
+    }
+
+    // A `defs` entry that is a list of strings, a number or a bool (`data:` or bare): a Value
+    // the view edits with a fitting control. False for anything else.
+    bool fixedValue(const QString& name, const pdl::Block& def, QList<PromptDocItem>& out)
+    {
+        const auto* data = def.as<pdl::DataBlock>();
+        if (!data || !def.defs.empty())
+            return false;
+        PromptDocItem item;
+        item.kind = PromptDocItem::Kind::Value;
+        item.span = def.span;
+        item.id = PromptDoc::blockId(def.span);
+        item.heading = name;
+        const YamlValue* node =
+            def.node && def.node->isMapping() ? def.node->value("data") : nullptr;
+        if (node && node->isSequence()) {
+            for (const YamlValue& i : node->items()) {
+                if (!i.isString())
+                    return false;
+                item.list << qs(i.scalar().asString());
+            }
+            item.valueType = PromptDocItem::ValueType::List;
+            item.textSpan = node->span();
+            item.text = item.list.join(QLatin1Char('\n'));
+            out << item;
+            return true;
+        }
+        const pdl::Value& v = node ? node->scalar() : data->data.value;
+        if ((node && !node->isScalar()) || !(v.isNumber() || v.isBool()))
+            return false;
+        item.valueType =
+            v.isBool() ? PromptDocItem::ValueType::Bool : PromptDocItem::ValueType::Number;
+        item.fixed = pdl::toQJsonValue(v);
+        item.textSpan = node                        ? node->span()
+                        : data->data.span.isValid() ? data->data.span
+                                                    : def.span;
+        item.text = qs(v.str());
+        out << item;
+        return true;
     }
 
     void visitModel(const pdl::ModelBlock& m, PromptDocItem& item, const QString& role)

@@ -17,7 +17,7 @@ struct PromptDocItem {
         Card,      ///< a model call: heading, model, parameters, its messages in `children`
         Paragraph, ///< a literal text (a string `data`/bare scalar block)
         Message,   ///< a `{role, content}` message whose content is a string
-        Value,     ///< a `defs` entry holding a string: a setting the author changes
+        Value,     ///< a `defs` entry holding a string, a list of strings, a number or a bool
         Section,   ///< a loop, condition, function, code, … with a sentence; `children` inside
     };
     Kind kind = Kind::Paragraph;
@@ -32,6 +32,15 @@ struct PromptDocItem {
     QString text;        ///< the scalar's value
     SourceSpan textSpan; ///< the scalar as written (its start is what replaceScalar takes)
     bool editable = false;
+    /// What a Value holds: a text, a list of texts (`list`), a number or a yes/no (`fixed`).
+    /// For a List, textSpan is the list's start (what replaceList takes); for a Number or a
+    /// Bool, the scalar's (replaceFixedValue). `editable` (replaceScalar) is false for them.
+    /// Fields: a step's `spec:` (names and types), `list` holding "name: type" lines
+    /// (replaceFields).
+    enum class ValueType { Text, List, Number, Bool, Fields };
+    ValueType valueType = ValueType::Text;
+    QStringList list;
+    QJsonValue fixed;
 
     // Card:
     QString model;

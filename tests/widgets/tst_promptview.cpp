@@ -503,9 +503,14 @@ private Q_SLOTS:
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
         QCOMPARE(QApplication::focusWidget()->accessibleName(),
                  QStringLiteral("Pause before translation"));
-        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
-        QCOMPARE(QApplication::focusWidget()->accessibleName(),
-                 QStringLiteral("Model of translation"));
+        // The card's own actions, then its settings.
+        for (const QString& action :
+             {QStringLiteral("Move translation up"), QStringLiteral("Move translation down"),
+              QStringLiteral("Rename translation"), QStringLiteral("Remove translation"),
+              QStringLiteral("Model of translation")}) {
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+            QCOMPARE(QApplication::focusWidget()->accessibleName(), action);
+        }
 
         // A `${ name }` chip says where its value comes from.
         auto* system =

@@ -122,7 +122,37 @@ void PromptCard::buildHeader()
     m_pause->setAccessibleName(tr("Pause before %1").arg(name));
     connect(m_pause, &QToolButton::toggled, this, &PromptCard::pauseToggled);
     header->addWidget(m_pause);
+    buildActions(header);
     m_layout->addLayout(header);
+}
+
+void PromptCard::buildActions(QHBoxLayout* header)
+{
+    const QString name = displayName();
+    auto button = [&](const QString& text, const QString& accessible, const QString& tip) {
+        auto* b = new QToolButton(this);
+        b->setText(text);
+        b->setAccessibleName(accessible);
+        b->setToolTip(tip);
+        header->addWidget(b);
+        return b;
+    };
+    m_up = button(tr("Up"), tr("Move %1 up").arg(name), tr("Run this prompt one step earlier"));
+    m_down = button(tr("Down"), tr("Move %1 down").arg(name), tr("Run this prompt one step later"));
+    m_rename = button(tr("Rename\u2026"), tr("Rename %1").arg(name),
+                      tr("Give this prompt's result another name; every place that uses it "
+                         "follows"));
+    m_remove = button(tr("Remove"), tr("Remove %1").arg(name), tr("Remove this prompt"));
+    connect(m_up, &QToolButton::clicked, this, [this] { Q_EMIT moveRequested(-1); });
+    connect(m_down, &QToolButton::clicked, this, [this] { Q_EMIT moveRequested(+1); });
+    connect(m_rename, &QToolButton::clicked, this, &PromptCard::renameRequested);
+    connect(m_remove, &QToolButton::clicked, this, &PromptCard::removeRequested);
+}
+
+void PromptCard::focusAction(int delta)
+{
+    QToolButton* b = delta < 0 ? m_up : delta > 0 ? m_down : m_rename;
+    b->setFocus(Qt::OtherFocusReason);
 }
 
 void PromptCard::buildSettings()

@@ -7,6 +7,7 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -52,6 +53,8 @@ public:
     QLabel* heading() const { return m_heading; }
     /// Announces at once a number still waiting for a pause in typing.
     void commitPending();
+    /// Puts the keyboard focus on the card's Up (`delta` < 0) or Down button, else on Rename.
+    void focusAction(int delta);
 
     /// The card's position in the document's pre-order (the view's bookkeeping).
     int index = -1;
@@ -66,10 +69,17 @@ Q_SIGNALS:
     void pauseToggled(bool on);
     /// "Try in Playground" was pressed.
     void tryInPlaygroundRequested();
+    /// Up (-1) or Down (+1) was pressed: move the call before or after its neighbour.
+    void moveRequested(int delta);
+    /// "Rename…" was pressed.
+    void renameRequested();
+    /// "Remove" was pressed.
+    void removeRequested();
 
 private:
     void buildHeader();
     void buildSettings();
+    void buildActions(QHBoxLayout* header);
     void announceModel();
 
     playground::PromptDocItem m_item;
@@ -78,6 +88,10 @@ private:
     QLabel* m_heading = nullptr;
     QToolButton* m_pause = nullptr;
     QToolButton* m_try = nullptr;
+    QToolButton* m_up = nullptr;
+    QToolButton* m_down = nullptr;
+    QToolButton* m_rename = nullptr;
+    QToolButton* m_remove = nullptr;
     QComboBox* m_model = nullptr;
     QDoubleSpinBox* m_temperature = nullptr;
     QSpinBox* m_maxTokens = nullptr;

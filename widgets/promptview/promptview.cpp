@@ -11,6 +11,7 @@
 #include "widgets/promptview/promptcard.h"
 #include "widgets/promptview/promptmessageedit.h"
 #include "widgets/promptview/promptnamefield.h"
+#include "widgets/promptview/promptvalueedit.h"
 
 #include <QAccessible>
 #include <QApplication>
@@ -27,6 +28,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -367,7 +369,8 @@ QString PromptView::shape(const PromptDoc& doc)
                            .arg(i.heading, i.role, i.label, i.sentence)
                            .arg(i.editable)
                            .arg(i.modelEditable)
-                           .arg(i.usesContext);
+                           .arg(i.usesContext) +
+                       QString::number(int(i.valueType));
                 walk(i.children, depth + 1);
             }
         };
@@ -398,6 +401,10 @@ void PromptView::updateInPlace()
             continue;
         c->setItem(*items[c->index]);
     }
+    for (PromptValueEdit* v : std::as_const(m_values)) {
+        if (v->index >= 0 && v->index < items.size())
+            v->setItem(*items[v->index]);
+    }
     showBreakpoints();
 }
 
@@ -415,6 +422,7 @@ void PromptView::rebuild()
     const int scroll = m_scroll->verticalScrollBar() ? m_scroll->verticalScrollBar()->value() : 0;
     m_texts.clear();
     m_cards.clear();
+    m_values.clear();
     m_headings.clear();
     m_inputsBox = nullptr;
     if (QWidget* old = m_scroll->takeWidget())
@@ -449,6 +457,13 @@ void PromptView::rebuild()
                                  m_content);
         empty->setObjectName(QStringLiteral("promptNote"));
         layout->addWidget(empty);
+    } else {
+        auto* add = new QPushButton(tr("Add Prompt"), m_content);
+        add->setAccessibleName(tr("Add Prompt"));
+        add->setToolTip(tr("Add a model call after the last step; it can use the results "
+                           "above"));
+        connect(add, &QPushButton::clicked, this, &PromptView::addPrompt);
+        layout->addWidget(add, 0, Qt::AlignLeft);
     }
     layout->addStretch(1);
     m_scroll->setWidget(m_content);
@@ -482,6 +497,13 @@ QWidget* PromptView::makeItem(const PromptDocItem& item, QWidget* parent, int de
     case PromptDocItem::Kind::Section:
         w = makeSection(item, parent, depth);
         break;
+    case PromptDocItem::Kind::Value:
+        if (item.valueType != PromptDocItem::ValueType::Text) {
+            w = makeValue(item, parent);
+            m_values.back()->index = index;
+            break;
+        }
+        [[fallthrough]];
     default:
         w = makeText(item, parent, QString());
         m_texts.back()->index = index;
@@ -632,6 +654,10 @@ PromptCard* PromptView::makeCard(const PromptDocItem& item, QWidget* parent)
             [this, card](const QString& key, const QJsonValue& value) {
                 commitParameter(card, key, value);
             });
+    connect(card, &PromptCard::moveRequested, this,
+            [this, card](int delta) { movePrompt(card, delta); });
+    connect(card, &PromptCard::renameRequested, this, [this, card] { renamePrompt(card); });
+    connect(card, &PromptCard::removeRequested, this, [this, card] { removePrompt(card); });
     connect(card, &PromptCard::tryInPlaygroundRequested, this, [this, card] {
         commitPendingEdits();
         Q_EMIT tryInPlaygroundRequested(card->item().span);
@@ -731,6 +757,8 @@ void PromptView::commitPendingEdits()
     }
     for (PromptCard* c : QList(m_cards))
         c->commitPending();
+    for (PromptValueEdit* v : QList(m_values))
+        v->commitPending();
 }
 
 void PromptView::commitText(TextBinding& b)
@@ -775,16 +803,16 @@ void PromptView::commitParameter(PromptCard* card, const QString& name, const QJ
     applyEdits(playground::editParameter(m_editor->text(), card->item().span, name, value));
 }
 
-void PromptView::applyEdits(const Result<QList<playground::TextEdit>>& edits)
+bool PromptView::applyEdits(const Result<QList<playground::TextEdit>>& edits)
 {
     if (!edits) {
         m_error->setText(tr("This change could not be made here: %1").arg(edits.error().message));
         m_error->setVisible(true);
         Q_EMIT editFailed(edits.error().message);
-        return;
+        return false;
     }
     if (edits->isEmpty() || !m_editor)
-        return;
+        return true;
     QList<PdlEditor::TextReplacement> list;
     for (const playground::TextEdit& e : *edits)
         list << PdlEditor::TextReplacement{e.offset, e.length, e.replacement};
@@ -793,6 +821,7 @@ void PromptView::applyEdits(const Result<QList<playground::TextEdit>>& edits)
     m_applying = false;
     // The spans after this edit moved: the next edit needs the new ones right away.
     refreshNow();
+    return true;
 }
 
 void PromptView::showReplies()

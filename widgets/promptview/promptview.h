@@ -11,6 +11,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <optional>
 
 class QLabel;
 class QScrollArea;
@@ -26,6 +27,7 @@ class PdlEditor;
 class PromptMessageEdit;
 class PromptNameField;
 class PromptCard;
+class PromptValueEdit;
 
 /// What the latest run said for one model call, shown under its card.
 struct PromptReply {
@@ -88,6 +90,21 @@ public:
     /// or running).
     void commitPendingEdits();
 
+    /// Asks for a prompt's new name given its current one (nullopt: cancelled). The default
+    /// asks with a dialog; tests give their own.
+    using NameAsker = std::function<std::optional<QString>(const QString& current)>;
+    void setNameAsker(NameAsker asker) { m_askName = std::move(asker); }
+    /// Asks a yes/no question (removing a prompt); the default asks with a message box.
+    using Confirmer = std::function<bool(const QString& question)>;
+    void setConfirmer(Confirmer confirm) { m_confirm = std::move(confirm); }
+
+    /// "Add Prompt": a new model call at the end of the program's steps, with a placeholder
+    /// instruction that reads the previous prompt's result; one undoable edit. The new card
+    /// gets the keyboard focus.
+    void addPrompt();
+    /// The cards shown, in document order.
+    const QList<PromptCard*>& cards() const { return m_cards; }
+
     /// View zoom in points relative to the default (Ctrl+= / Ctrl+-).
     int zoom() const { return m_zoom; }
     void setZoom(int steps);
@@ -125,7 +142,18 @@ private:
     void updateLength(TextBinding& b);
     void commitModel(PromptCard* card, const QString& model);
     void commitParameter(PromptCard* card, const QString& name, const QJsonValue& value);
-    void applyEdits(const Result<QList<playground::TextEdit>>& edits);
+    /// Applies `edits` to the editor as one undoable step; false (the reason shown) when they
+    /// are an error.
+    bool applyEdits(const Result<QList<playground::TextEdit>>& edits);
+    QWidget* makeValue(const playground::PromptDocItem& item, QWidget* parent);
+    void commitValue(PromptValueEdit* edit, const QJsonValue& value);
+    void movePrompt(PromptCard* card, int delta);
+    void renamePrompt(PromptCard* card);
+    void removePrompt(PromptCard* card);
+    /// After a rebuild: scrolls to the card called `heading` (else the card at `index`) and
+    /// gives it the keyboard focus (its Up/Down button after a move).
+    void focusCard(const QString& heading, int index, int delta);
+    bool ensureCurrent();
     void showReplies();
     void showBreakpoints();
     void applyZoom();
@@ -157,6 +185,9 @@ private:
     QList<QLabel*> m_headings;
     QList<std::shared_ptr<TextBinding>> m_texts;
     QList<PromptCard*> m_cards; ///< owned by the content widget
+    QList<PromptValueEdit*> m_values;
+    NameAsker m_askName;
+    Confirmer m_confirm;
 };
 
 } // namespace hako

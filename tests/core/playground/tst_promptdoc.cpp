@@ -2,6 +2,7 @@
 // rewritten with minimal edits, checked against PyYAML over every example, template and
 // conformance program.
 #include "core/playground/promptdoc.h"
+#include "core/playground/promptdocedit.h"
 #include "pyyaml.h"
 
 #include <QDir>
@@ -293,6 +294,21 @@ void TestPromptDoc::roundTrip()
     };
     QList<Case> cases;
     for (const PromptDocItem& item : items) {
+        // A list is written with itself (nothing changes) and with one item more.
+        if (item.valueType == PromptDocItem::ValueType::List) {
+            const auto same =
+                replaceList(text, item.textSpan.line, item.textSpan.column, item.list);
+            QVERIFY2(same && same->isEmpty(), qPrintable(QString::number(item.textSpan.line)));
+            const auto more = replaceList(text, item.textSpan.line, item.textSpan.column,
+                                          item.list + QStringList{QStringLiteral("猫: a")});
+            QVERIFY2(more, qPrintable(QString::number(item.textSpan.line)));
+        }
+        if (item.valueType == PromptDocItem::ValueType::Number ||
+            item.valueType == PromptDocItem::ValueType::Bool) {
+            const auto same =
+                replaceFixedValue(text, item.textSpan.line, item.textSpan.column, item.fixed);
+            QVERIFY2(same && same->isEmpty(), qPrintable(QString::number(item.textSpan.line)));
+        }
         // Building the model and rewriting a value with itself changes nothing.
         if (item.editable) {
             Result<QList<TextEdit>> same =

@@ -4165,6 +4165,54 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <source>, </source>
         <translation>、</translation>
     </message>
+    <message>
+        <source>Up</source>
+        <translation>上へ</translation>
+    </message>
+    <message>
+        <source>Move %1 up</source>
+        <translation>%1 を上へ移動</translation>
+    </message>
+    <message>
+        <source>Run this prompt one step earlier</source>
+        <translation>このプロンプトを 1 つ前の手順で実行します</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>下へ</translation>
+    </message>
+    <message>
+        <source>Move %1 down</source>
+        <translation>%1 を下へ移動</translation>
+    </message>
+    <message>
+        <source>Run this prompt one step later</source>
+        <translation>このプロンプトを 1 つ後の手順で実行します</translation>
+    </message>
+    <message>
+        <source>Rename…</source>
+        <translation>名前を変更…</translation>
+    </message>
+    <message>
+        <source>Rename %1</source>
+        <translation>%1 の名前を変更</translation>
+    </message>
+    <message>
+        <source>Give this prompt&apos;s result another name; every place that uses it follows</source>
+        <translation>このプロンプトの結果の名前を変えます。結果を使っている箇所もすべて変わります</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>%1 を削除</translation>
+    </message>
+    <message>
+        <source>Remove this prompt</source>
+        <translation>このプロンプトを削除します</translation>
+    </message>
 </context>
 <context>
     <name>hako::PromptExperiments</name>
@@ -4695,6 +4743,41 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     </message>
 </context>
 <context>
+    <name>hako::PromptValueEdit</name>
+    <message>
+        <source>Value %1</source>
+        <translation>値%1</translation>
+    </message>
+    <message>
+        <source>Yes when checked</source>
+        <translation>チェックを入れると「はい」です</translation>
+    </message>
+    <message>
+        <source>One field per line, as name: type</source>
+        <translation>1 行に 1 項目、名前: 型 の形で</translation>
+    </message>
+    <message>
+        <source>A list: one item per line</source>
+        <translation>リスト：1 行に 1 項目</translation>
+    </message>
+    <message>
+        <source>One field per line, as “name: type” (types: string, integer, number, boolean)</source>
+        <translation>1 行に 1 項目、「名前: 型」の形で書きます（型：string＝文字列、integer＝整数、number＝数値、boolean＝はい／いいえ）</translation>
+    </message>
+    <message>
+        <source>One item per line; empty lines are left out</source>
+        <translation>1 行に 1 項目。空の行は無視されます</translation>
+    </message>
+    <message>
+        <source>One field per line: name: type (string, integer, number, boolean)</source>
+        <translation>1 行に 1 項目：名前: 型（string、integer、number、boolean）</translation>
+    </message>
+    <message>
+        <source>One item per line</source>
+        <translation>1 行に 1 項目</translation>
+    </message>
+</context>
+<context>
     <name>hako::PromptView</name>
     <message>
         <source>Instructions (system)</source>
@@ -4799,6 +4882,46 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     <message>
         <source>Line %1: %2. Fix it in the YAML view (Ctrl+Shift+Y).</source>
         <translation>%1 行目: %2。YAML 表示(Ctrl+Shift+Y)で直してください。</translation>
+    </message>
+    <message>
+        <source>Write here what the model should do.</source>
+        <translation>モデルにしてほしいことをここに書いてください。</translation>
+    </message>
+    <message>
+        <source>The result of the prompt above: %1</source>
+        <translation>上のプロンプトの結果：%1</translation>
+    </message>
+    <message>
+        <source>Rename Prompt</source>
+        <translation>プロンプトの名前を変更</translation>
+    </message>
+    <message>
+        <source>New name for the result of this prompt (every place that uses it follows):</source>
+        <translation>このプロンプトの結果の新しい名前（使っている箇所もすべて変わります）：</translation>
+    </message>
+    <message>
+        <source>Remove the prompt “%1”?</source>
+        <translation>プロンプト「%1」を削除しますか？</translation>
+    </message>
+    <message>
+        <source>Remove the prompt “%1”? Other steps use its result (line %2); they will not find it any more.</source>
+        <translation>プロンプト「%1」を削除しますか？ほかの手順がその結果を使っています（%2 行目）。削除すると、その手順は結果を見つけられなくなります。</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>Remove Prompt</source>
+        <translation>プロンプトを削除</translation>
+    </message>
+    <message>
+        <source>Add Prompt</source>
+        <translation>プロンプトを追加</translation>
+    </message>
+    <message>
+        <source>Add a model call after the last step; it can use the results above</source>
+        <translation>最後の手順のあとにモデル呼び出しを追加します。上の結果を使えます</translation>
     </message>
 </context>
 <context>
@@ -5315,14 +5438,6 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     <message>
         <source>Open %1</source>
         <translation>%1 を開く</translation>
-    </message>
-    <message>
-        <source>The prompts you open will be listed here.</source>
-        <translation>開いたプロンプトがここに表示されます。</translation>
-    </message>
-    <message>
-        <source>No server is connected yet: use Ollama, or type a server&apos;s address below.</source>
-        <translation>まだサーバーに接続していません。Ollama を使うか、下にサーバーのアドレスを入力してください。</translation>
     </message>
     <message>
         <source>%1 (%2): asking for its models …</source>
@@ -6763,6 +6878,126 @@ relevance %6 (cosine %7)</source>
         <source>the name could not be written</source>
         <translation>名前を書き込めませんでした</translation>
     </message>
+    <message>
+        <source>this list cannot be emptied here — use the YAML view</source>
+        <translation>このリストはここでは空にできません。YAML 表示を使ってください</translation>
+    </message>
+    <message>
+        <source>no list starts at line %1, column %2</source>
+        <translation>%1 行目 %2 列目から始まるリストがありません</translation>
+    </message>
+    <message>
+        <source>an item of a list cannot hold a line break</source>
+        <translation>リストの項目には改行を入れられません</translation>
+    </message>
+    <message>
+        <source>the list at line %1 cannot be written here</source>
+        <translation>%1 行目のリストはここでは書き換えられません</translation>
+    </message>
+    <message>
+        <source>the list at line %1 is written in a way the Prompt view cannot change — use the YAML view</source>
+        <translation>%1 行目のリストはプロンプト表示では変更できない書き方です。YAML 表示を使ってください</translation>
+    </message>
+    <message>
+        <source>the list at line %1 could not be written</source>
+        <translation>%1 行目のリストを書き込めませんでした</translation>
+    </message>
+    <message>
+        <source>only a number or yes/no can be written here</source>
+        <translation>ここには数値か、はい／いいえだけを書き込めます</translation>
+    </message>
+    <message>
+        <source>no value starts at line %1, column %2</source>
+        <translation>%1 行目 %2 列目から始まる値がありません</translation>
+    </message>
+    <message>
+        <source>the value at line %1 could not be written</source>
+        <translation>%1 行目の値を書き込めませんでした</translation>
+    </message>
+    <message>
+        <source>write each field as “name: type” on its own line, each name once</source>
+        <translation>項目は 1 行に 1 つ、「名前: 型」の形で書いてください（同じ名前は 1 回だけ）</translation>
+    </message>
+    <message>
+        <source>the output format needs at least one field</source>
+        <translation>出力の形式には項目が 1 つ以上必要です</translation>
+    </message>
+    <message>
+        <source>no output format starts at line %1</source>
+        <translation>%1 行目から始まる出力の形式がありません</translation>
+    </message>
+    <message>
+        <source>the output format at line %1 cannot be written</source>
+        <translation>%1 行目の出力の形式は書き換えられません</translation>
+    </message>
+    <message>
+        <source>the output format at line %1 is written in a way the Prompt view cannot change — use the YAML view</source>
+        <translation>%1 行目の出力の形式はプロンプト表示では変更できない書き方です。YAML 表示を使ってください</translation>
+    </message>
+    <message>
+        <source>the output format at line %1 could not be written</source>
+        <translation>%1 行目の出力の形式を書き込めませんでした</translation>
+    </message>
+    <message>
+        <source>a prompt can only be added to a program whose steps are a list under “text:” — use the YAML view</source>
+        <translation>プロンプトを追加できるのは、手順が「text:」の下のリストになっているプログラムだけです。YAML 表示を使ってください</translation>
+    </message>
+    <message>
+        <source>the new prompt could not be written</source>
+        <translation>新しいプロンプトを書き込めませんでした</translation>
+    </message>
+    <message>
+        <source>this step is not in a list of steps</source>
+        <translation>この手順は手順のリストの中にありません</translation>
+    </message>
+    <message>
+        <source>it is already the first step here</source>
+        <translation>すでにここで最初の手順です</translation>
+    </message>
+    <message>
+        <source>it is already the last step here</source>
+        <translation>すでにここで最後の手順です</translation>
+    </message>
+    <message>
+        <source>the steps here are written in a way the Prompt view cannot reorder — use the YAML view</source>
+        <translation>ここの手順はプロンプト表示では並べ替えられない書き方です。YAML 表示を使ってください</translation>
+    </message>
+    <message>
+        <source>the step could not be moved</source>
+        <translation>手順を移動できませんでした</translation>
+    </message>
+    <message>
+        <source>moving it there would use %1 before the step that sets it</source>
+        <translation>そこに移動すると、%1 を設定する手順より前に使うことになります</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>it is the only step here; a program needs at least one</source>
+        <translation>ここにある唯一の手順です。プログラムには手順が 1 つ以上必要です</translation>
+    </message>
+    <message>
+        <source>the steps here are written in a way the Prompt view cannot change — use the YAML view</source>
+        <translation>ここの手順はプロンプト表示では変更できない書き方です。YAML 表示を使ってください</translation>
+    </message>
+    <message>
+        <source>the step could not be removed</source>
+        <translation>手順を削除できませんでした</translation>
+    </message>
+    <message>
+        <source>no step starts at line %1</source>
+        <translation>%1 行目から始まる手順がありません</translation>
+    </message>
+    <message>
+        <source>the name %1 is already used in this program</source>
+        <translation>名前 %1 はこのプログラムですでに使われています</translation>
+    </message>
+    <message>
+        <source>the program cannot be read until its errors are fixed</source>
+        <translation>エラーを直すまでプログラムを読み取れません</translation>
+    </message>
 </context>
 <context>
     <name>hako::playground::InputTable</name>
@@ -7076,6 +7311,14 @@ relevance %6 (cosine %7)</source>
     <message>
         <source>the setting %1 could not be written</source>
         <translation>設定 %1 を書き込めませんでした</translation>
+    </message>
+    <message>
+        <source>%1 — output format</source>
+        <translation>%1 — 出力の形式</translation>
+    </message>
+    <message>
+        <source>Output format</source>
+        <translation>出力の形式</translation>
     </message>
 </context>
 <context>

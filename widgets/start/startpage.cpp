@@ -170,6 +170,7 @@ StartPage::StartPage(QWidget* parent)
     auto* recent = new QGroupBox(tr("Recent prompts"));
     recent->setAccessibleName(tr("Recent prompts"));
     recent->setLayout(m_recentList);
+    m_recentBox = recent;
     m_recentList->setSpacing(4);
     column->addWidget(recent);
     column->addWidget(models);
@@ -237,7 +238,8 @@ QGroupBox* StartPage::buildModelsBox()
                                "only."));
     m_keyToFile->setVisible(false);
     auto* grid = new QGridLayout(models);
-    grid->addWidget(new QLabel(tr("Connected:")), 0, 0);
+    m_connectedCaption = new QLabel(tr("Connected:"));
+    grid->addWidget(m_connectedCaption, 0, 0);
     grid->addWidget(m_connectedState, 0, 1, 1, 3);
     grid->addWidget(new QLabel(tr("Ollama:")), 1, 0);
     grid->addWidget(m_ollamaState, 1, 1, 1, 2);
@@ -325,11 +327,8 @@ void StartPage::fillRecent()
         m_recentList->addWidget(button);
         ++shown;
     }
-    if (shown == 0) {
-        auto* none = new QLabel(tr("The prompts you open will be listed here."));
-        none->setWordWrap(true);
-        m_recentList->addWidget(none);
-    }
+    if (m_recentBox)
+        m_recentBox->setVisible(shown > 0);
 }
 
 void StartPage::checkConnectedServer()
@@ -343,9 +342,12 @@ void StartPage::checkConnectedServer()
             if (!e.builtIn && !name.isEmpty() && e.name == name)
                 baseUrl = e.baseUrl;
     const LatestJob::Ticket ticket = m_connectedCheck.start();
+    // Nothing connected yet: the steps below say what to do.
+    m_connectedState->setVisible(!baseUrl.isEmpty());
+    if (m_connectedCaption)
+        m_connectedCaption->setVisible(!baseUrl.isEmpty());
     if (baseUrl.isEmpty()) {
-        m_connectedState->setText(
-            tr("No server is connected yet: use Ollama, or type a server's address below."));
+        m_connectedState->clear();
         return;
     }
     m_connectedState->setText(tr("%1 (%2): asking for its models …").arg(name, baseUrl));

@@ -102,6 +102,10 @@ private:
     QCheckBox* m_keyToFile;
     QLabel* m_connectedState;
     QVBoxLayout* m_recentList;
+    /// The recent prompts' box and the connected server's caption: shown only when there is
+    /// something to show (a first start keeps the page short, its connect step in view).
+    QWidget* m_recentBox = nullptr;
+    QLabel* m_connectedCaption = nullptr;
     std::shared_ptr<models::ApiKeyStore> m_keys;
     QString m_settingsFile;
     QStringList m_serverModels;

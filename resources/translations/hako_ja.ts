@@ -4746,7 +4746,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     <name>hako::PromptValueEdit</name>
     <message>
         <source>Value %1</source>
-        <translation>値%1</translation>
+        <translation>値 %1</translation>
     </message>
     <message>
         <source>Yes when checked</source>
@@ -5420,16 +5420,8 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>接続中のサーバー</translation>
     </message>
     <message>
-        <source>Store the key in a file only you can read (%1)</source>
-        <translation>あなただけが読めるファイルにキーを保存する（%1）</translation>
-    </message>
-    <message>
         <source>Store the key in a file</source>
         <translation>キーをファイルに保存する</translation>
-    </message>
-    <message>
-        <source>There is no desktop keyring: without this, the key is kept only until Hako closes. The file is readable by your user account only.</source>
-        <translation>デスクトップのキーリングがありません。これを選ばない場合、キーは Hako を閉じるまでしか保持されません。ファイルはあなたのユーザーアカウントだけが読めます。</translation>
     </message>
     <message>
         <source>Connected:</source>
@@ -5468,6 +5460,14 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     <message>
         <source>Its key could not be stored in %1 (%2), so it is kept for this session only.</source>
         <translation>キーを %1 に保存できなかったため（%2）、このセッションの間だけ保持されます。</translation>
+    </message>
+    <message>
+        <source>Store the key in a file only you can read</source>
+        <translation>あなただけが読めるファイルにキーを保存する</translation>
+    </message>
+    <message>
+        <source>There is no desktop keyring: without this, the key is kept only until Hako closes. The file (%1) is readable by your user account only.</source>
+        <translation>デスクトップのキーリングがありません。これを選ばない場合、キーは Hako を閉じるまでしか保持されません。ファイル（%1）はあなたのユーザーアカウントだけが読めます。</translation>
     </message>
 </context>
 <context>
@@ -7329,7 +7329,7 @@ relevance %6 (cosine %7)</source>
     </message>
     <message>
         <source>Value %1</source>
-        <translation>値%1</translation>
+        <translation>値 %1</translation>
     </message>
     <message>
         <source>Text at line %1</source>

@@ -230,12 +230,8 @@ QGroupBox* StartPage::buildModelsBox()
     m_connectedState->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_connectedState->setAccessibleName(tr("Connected server"));
     // Shown only without a desktop keyring; the file is written only when this is ticked.
-    m_keyToFile->setText(tr("Store the key in a file only you can read (%1)")
-                             .arg(QDir::toNativeSeparators(m_keys->keyFile())));
     m_keyToFile->setAccessibleName(tr("Store the key in a file"));
-    m_keyToFile->setToolTip(tr("There is no desktop keyring: without this, the key is kept only "
-                               "until Hako closes. The file is readable by your user account "
-                               "only."));
+    describeKeyFile();
     m_keyToFile->setVisible(false);
     auto* grid = new QGridLayout(models);
     m_connectedCaption = new QLabel(tr("Connected:"));
@@ -275,8 +271,17 @@ void StartPage::showEvent(QShowEvent* event)
 void StartPage::setKeyStore(std::shared_ptr<models::ApiKeyStore> keys)
 {
     m_keys = std::move(keys);
-    m_keyToFile->setText(tr("Store the key in a file only you can read (%1)")
-                             .arg(QDir::toNativeSeparators(m_keys->keyFile())));
+    describeKeyFile();
+}
+
+void StartPage::describeKeyFile()
+{
+    // The path goes in the tooltip: in the label it widened the page past a small window.
+    m_keyToFile->setText(tr("Store the key in a file only you can read"));
+    m_keyToFile->setToolTip(tr("There is no desktop keyring: without this, the key is kept only "
+                               "until Hako closes. The file (%1) is readable by your user "
+                               "account only.")
+                                .arg(QDir::toNativeSeparators(m_keys->keyFile())));
 }
 
 void StartPage::refresh()

@@ -86,6 +86,8 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    /// The key file choice's label and tooltip (the file's path).
+    void describeKeyFile();
     QGroupBox* buildModelsBox();
     void fillRecent();
     void checkConnectedServer();

@@ -59,16 +59,10 @@ PlainError plainRunError(const Diagnostic& error, const ScopeAnalysis* scopes)
         out.detail = message;
         return out;
     }
-    // Anything else: its first line is the sentence, the rest the detail.
-    const qsizetype newline = message.indexOf(QLatin1Char('\n'));
-    if (newline < 0) {
-        out.text = message;
-        return out;
-    }
-    out.text = message.left(newline).trimmed();
-    if (out.text.endsWith(QLatin1Char(':')))
-        out.text.chop(1);
-    out.detail = message;
+    // Anything else as the Problems pane says it: its first line, the rest the detail.
+    const PlainDiagnostic plain = plainDiagnostic(error);
+    out.text = plain.text;
+    out.detail = plain.detail;
     return out;
 }
 

@@ -102,7 +102,7 @@ def journey(s, args):
         message = s.wait_for(lambda: s.first(view, name=ja("%1 message of %2", "user",
                                                            "summary"), showing=True),
                              "the model call's message in its card")
-        s.focus(message)
+        s.focus(s.scroll_to(message, view))
         s.key("ctrl+End")
         s.type("Use short words.")
         s.key("F5")
@@ -121,7 +121,7 @@ def journey(s, args):
         try_it = s.wait_for(lambda: s.first(view, role="push button",
                                             name=ja("Try %1 in the playground", "summary"),
                                             showing=True), "the card's Try in Playground")
-        s.click(try_it)
+        s.click(s.scroll_to(try_it, view))
         playground = s.wait_for(lambda: s.first(s.window, role="table", name=ja("Inputs"),
                                                 showing=True), "the playground's inputs",
                                 timeout=20)

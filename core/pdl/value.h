@@ -221,9 +221,10 @@ public:
     bool contains(const Value& key) const { return find(key) != nullptr; }
     /// Sets key to value; a new key goes last, an existing one keeps its place.
     void set(Value key, Value value);
-    void set(std::string_view key, Value value) { set(Value(key), std::move(value)); }
+    /// Replaces the value in place when `key` is there (no key Value is made: a loop's index).
+    void set(std::string_view key, Value value);
     void set(const char* key, Value value) { set(Value(key), std::move(value)); }
-    void set(const std::string& key, Value value) { set(Value(key), std::move(value)); }
+    void set(const std::string& key, Value value) { set(std::string_view(key), std::move(value)); }
     /// Removes key; returns whether it was present.
     bool remove(const Value& key);
 

@@ -44,7 +44,9 @@ long Dict::indexOf(const Value& key) const
 long Dict::indexOf(std::string_view key) const
 {
     if (m_index.empty()) {
-        for (size_t i = 0; i < m_items.size(); ++i) {
+        // Newest first: keys are unique, and the names a program reads most (a loop's index,
+        // the last `def`) are the ones it set last, after the standard ones.
+        for (size_t i = m_items.size(); i-- > 0;) {
             const Value& k = m_items[i].first;
             if (k.isString() && k.asString() == key)
                 return long(i);
@@ -115,6 +117,15 @@ void Dict::set(Value key, Value value)
             m_index[slot] = int32_t(m_items.size() - 1);
         }
     }
+}
+
+void Dict::set(std::string_view key, Value value)
+{
+    if (const long i = indexOf(key); i >= 0) {
+        m_items[size_t(i)].second = std::move(value);
+        return;
+    }
+    set(Value(key), std::move(value));
 }
 
 bool Dict::remove(const Value& key)

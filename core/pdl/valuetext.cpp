@@ -392,6 +392,10 @@ Value TextJoin::take()
     const bool lazy = m_lazy;
     m_lazy = false;
     if (!lazy) {
+        m_textBytes = 0;
+        // One string is its own text (a `text` block of one expression): shared, not copied.
+        if (pieces.size() == 1 && pieces[0].isString())
+            return std::move(pieces[0]);
         // Only strings and scalars: the text now, as one string.
         std::string out;
         if (!pieces.empty())

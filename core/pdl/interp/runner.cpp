@@ -445,6 +445,8 @@ void Runner::contributeContext(const Block& b, State& st, const ContextPtr& befo
 
 void Runner::contributeOutputs(const Block& b, State& st, const std::string& id, Value& result)
 {
+    if (!b.contribute)
+        return; // the default, result and context: nothing to write or aggregate
     // Each contribution is a line, as the reference prints it (its file aggregator's suffix).
     if (hasTarget(b, "stdout"))
         write(result.toText() + "\n");
@@ -551,7 +553,12 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
         throw PdlError("blocks, calls or includes nested too deeply (out of stack space); "
                        "is this a runaway recursion?",
                        b.span);
-    std::string id = prefix + blockKindName(b.kind);
+    // One allocation for the id (`prefix + kind` allocated twice, for every block run).
+    const char* kindName = blockKindName(b.kind);
+    std::string id;
+    id.reserve(prefix.size() + std::char_traits<char>::length(kindName));
+    id += prefix;
+    id += kindName;
     const CurrentBlockScope currentBlock(id);
     TracePtr node;
     // Only nodes that join the run's trace are made and reported (a function called from an
@@ -575,15 +582,18 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
         checkCancelled();
     }
 
-    const std::string savedRole = st.role;
+    // Only a block with its own `role` changes st.role (its children restore theirs).
+    std::optional<std::string> savedRole;
     const uint64_t savedParent = st.traceParent;
     // `--stream result`, as the reference: a block streams only when its result is part of
     // the enclosing result and is not parsed (a parsed result streams once parsed).
     const bool streamIn = st.streamResult;
     if (node)
         st.traceParent = node->serial;
-    if (b.role)
+    if (b.role) {
+        savedRole = std::move(st.role);
         st.role = *b.role;
+    }
     Value result;
     try {
         result = execContributing(bp, st, id, node.get(), streamIn);
@@ -594,14 +604,16 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
             DebugHookScope hook;
             options.debugger->blockFailed(frame, e.what());
         }
-        st.role = savedRole;
+        if (savedRole)
+            st.role = std::move(*savedRole);
         st.traceParent = savedParent;
         st.streamResult = streamIn;
         if (node)
             failTraceNode(*node, e);
         throw;
     }
-    st.role = savedRole;
+    if (savedRole)
+        st.role = std::move(*savedRole);
     st.traceParent = savedParent;
     st.streamResult = streamIn;
     if (node)
@@ -609,10 +621,37 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
     return result;
 }
 
+Value Runner::finishAttempt(const Block& b, Value r, State& st, TraceNode* node, bool streamParsed)
+{
+    // The reference traces a block's result as the body produced it, before parsing.
+    if (node) {
+        node->result = r;
+        node->hasResult = true;
+    }
+    if (b.parser.kind != ParserSpec::Kind::None) {
+        r = parse(b, r);
+        if (streamParsed && !st.quiet) {
+            State parsed = st;
+            parsed.streamResult = true;
+            streamValue(parsed, r);
+        }
+    }
+    // A function's spec is the type of what its calls return (callFunction).
+    if (b.spec && b.kind != BlockKind::Function) {
+        const SourceSpan at = b.fieldSpan("spec");
+        checkSpec(*b.spec, r, at.isValid() ? at : b.span);
+    }
+    return r;
+}
+
 Value Runner::execWithRetry(const BlockPtr& bp, State& st, std::string& id, TraceNode* node,
                             bool streamParsed)
 {
     const Block& b = *bp;
+    // Most blocks neither retry nor check expectations: they run once, and keep no copy of the
+    // state to go back to (a copy also shares the scope, so the next variable set copied it).
+    if (!b.retry.present && b.expectations.empty())
+        return finishAttempt(b, execBody(bp, st, id, node), st, node, streamParsed);
     const RetryPlan plan = retryPlan(b, st);
     const int64_t extraTries = plan.extraTries;
     const State start = st;
@@ -620,25 +659,7 @@ Value Runner::execWithRetry(const BlockPtr& bp, State& st, std::string& id, Trac
     ContextPtr retryContext = start.context; // with the instructions of unmet expectations
     for (int64_t attempt = 0;; ++attempt) {
         try {
-            Value r = execBody(bp, st, id, node);
-            // The reference traces a block's result as the body produced it, before parsing.
-            if (node) {
-                node->result = r;
-                node->hasResult = true;
-            }
-            if (b.parser.kind != ParserSpec::Kind::None) {
-                r = parse(b, r);
-                if (streamParsed && !st.quiet) {
-                    State parsed = st;
-                    parsed.streamResult = true;
-                    streamValue(parsed, r);
-                }
-            }
-            // A function's spec is the type of what its calls return (callFunction).
-            if (b.spec && b.kind != BlockKind::Function) {
-                const SourceSpan at = b.fieldSpan("spec");
-                checkSpec(*b.spec, r, at.isValid() ? at : b.span);
-            }
+            Value r = finishAttempt(b, execBody(bp, st, id, node), st, node, streamParsed);
             if (!b.expectations.empty()) {
                 if (std::optional<ContextPtr> next =
                         unmetExpectations(b, r, start, retryContext, attempt < extraTries, id)) {

@@ -151,6 +151,9 @@ public:
 
 private:
     Value execBody(const BlockPtr& bp, State& st, const std::string& id, TraceNode* node);
+    /// One attempt's result, traced, parsed (streamed once parsed when `streamParsed`) and
+    /// checked against the block's spec.
+    Value finishAttempt(const Block& b, Value r, State& st, TraceNode* node, bool streamParsed);
     Value execWithRetry(const BlockPtr& bp, State& st, std::string& id, TraceNode* node,
                         bool streamParsed);
     // exec's parts: the block's trace node opened and closed, its `scope`/`defs` bound, its

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -36,11 +37,14 @@ bool bodyIsList(const Block& b, const char* field)
 
 std::string indexPrefix(const std::string& id, size_t i)
 {
+    // Built in place: a short id (`repeat.12345.`) stays in the string's own buffer.
+    char digits[24];
+    const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, i);
     std::string s;
-    s.reserve(id.size() + 12);
+    s.reserve(id.size() + size_t(end - digits) + 2);
     s += id;
     s += '.';
-    s += std::to_string(i);
+    s.append(digits, end);
     s += '.';
     return s;
 }
@@ -84,7 +88,8 @@ Value Runner::execList(const ListBlockBase& b, State& st, const std::string& id,
     ContextPtr collected = initial;
     std::vector<Value> values;
     TextJoin text;
-    values.reserve(b.children.size());
+    if (b.kind != BlockKind::Text || join)
+        values.reserve(b.children.size());
     // `--stream result`: text and text-joined sequences stream child by child, lastOf its last
     // child; blocks that build a value (array, other joins) stream it whole when done.
     const bool streaming = st.streamResult;

@@ -192,7 +192,7 @@ Value Runner::execFactor(const EmptyBlock& b, State& st, TraceNode* node)
         throw PdlError("a factor must be a number, not '" + std::string(w.typeName()) + "'",
                        b.span);
     if (node)
-        node->score = Value(w.toDouble());
+        node->score = w.toDouble();
     return Value("");
 }
 

@@ -23,6 +23,17 @@ using TracePtr = std::shared_ptr<TraceNode>;
 struct TraceNode {
     BlockPtr block; ///< the source block (null for synthetic nodes)
     BlockKind kind = BlockKind::Empty;
+    // The flags sit together in the padding after `kind`: a 100,000-node trace holds 100,000
+    // of these nodes, so their size is the trace's memory (bench_traceload).
+    bool hasScope = false;  ///< `scope` was captured
+    bool hasResult = false; ///< `result` is set
+    bool isLeaf = true;
+    /// The result was taken from a recorded trace (RunOptions::replay) instead of being computed
+    /// (written as `pdl__replayed: true`).
+    bool replayed = false;
+    /// A model block whose reply a person typed in the debugger instead of calling the model
+    /// (written as `pdl__answered_by_hand: true`).
+    bool answeredByHand = false;
     std::string id; ///< `pdl__id`, the reference's dotted path (`text.1.model`)
     SourceSpan span;
     /// Numbers unique within one run (from 1), and the enclosing node's (0 at the root): how a
@@ -35,13 +46,10 @@ struct TraceNode {
     std::optional<std::vector<std::string>> contribute;
     /// The variables visible when the block finished; set only when RunOptions::captureScope.
     Env scope;
-    bool hasScope = false;
 
     Value result;
-    bool hasResult = false;
     int64_t startNanos = 0;
     int64_t endNanos = 0;
-    bool isLeaf = true;
 
     /// Evaluated expression fields in evaluation order: field → value (`{pdl__expr, pdl__result}`).
     std::vector<std::pair<std::string, Value>> exprs;
@@ -58,19 +66,12 @@ struct TraceNode {
     std::vector<Children> children;
 
     // Model and code blocks.
-    Value context;    ///< `pdl__context`: the context the model saw
-    Value modelInput; ///< `pdl__model_input`: the messages sent
-    Value usage;      ///< `pdl__usage`
-    Value score;      ///< `pdl__score` of a factor block
-    std::string out;  ///< captured stdout of a code block
-    std::string err;  ///< captured stderr of a code block
-
-    /// The result was taken from a recorded trace (RunOptions::replay) instead of being computed
-    /// (written as `pdl__replayed: true`).
-    bool replayed = false;
-    /// A model block whose reply a person typed in the debugger instead of calling the model
-    /// (written as `pdl__answered_by_hand: true`).
-    bool answeredByHand = false;
+    Value context;               ///< `pdl__context`: the context the model saw
+    Value modelInput;            ///< `pdl__model_input`: the messages sent
+    Value usage;                 ///< `pdl__usage`
+    std::optional<double> score; ///< `pdl__score` of a factor block
+    std::string out;             ///< captured stdout of a code block
+    std::string err;             ///< captured stderr of a code block
 
     /// Set on a failed block: the message; the node is written as `kind: error`.
     std::string error;

@@ -176,7 +176,7 @@ private:
         key("kind");
         out += '"';
         // A factor is an empty block with a weight; the reference names its kind.
-        out += n.score.isNull() ? blockKindName(n.kind) : "factor";
+        out += n.score ? "factor" : blockKindName(n.kind);
         out += '"';
         key("pdl__id");
         out += jsonQuote(n.id);
@@ -246,9 +246,9 @@ private:
                 value(n.usage);
             }
         }
-        if (!n.score.isNull()) {
+        if (n.score) {
             key("pdl__score");
-            value(n.score);
+            value(Value(*n.score));
         }
         if (!n.out.empty()) {
             key("pdl__stdout");

@@ -46,6 +46,7 @@
 #include "widgets/workbench/playgroundlinks.h"
 #include "widgets/workbench/programstack.h"
 #include "widgets/workbench/programtabs.h"
+#include "widgets/workbench/shapelinks.h"
 #include "widgets/workbench/tracedocks.h"
 
 #include <QAction>
@@ -212,6 +213,7 @@ void MainWindow::createDocks()
     // Right: the boxes above the detail and variables; bottom: the console with the other wide
     // panes as tabs.
     m_traces = new TraceDocks(this, m_context, m_tabs->currentRun());
+    m_shapeLinks = new ShapeLinks(this, m_context, m_traces->timelineDock());
     // The console, Problems list and outline show the current program's: a page per program.
     m_console = new ProgramStack(
         m_tabs, [](EditorPane*, RunController* run) { return new ConsolePane(run); }, this);
@@ -337,6 +339,8 @@ void MainWindow::createMenus()
     QMenu* view = menuBar()->addMenu(tr("&View"));
     // Each entry brings its pane to the front (a pane behind another tab included).
     for (QDockWidget* dock : m_traces->docks())
+        view->addAction(dockViewAction(dock));
+    for (QDockWidget* dock : m_shapeLinks->docks())
         view->addAction(dockViewAction(dock));
     for (QDockWidget* dock : {m_problemsDock, m_consoleDock, m_docsDock, m_memoryDock,
                               m_promptLogDock, m_playgroundDock, m_datasetsDock, m_evalDock,

@@ -390,7 +390,7 @@ FlameView::FlameView(WorkbenchContext* context, QWidget* parent)
     setObjectName(QStringLiteral("flameView"));
     m_totals = new QLabel(this);
     m_totals->setObjectName(QStringLiteral("flameTotals"));
-    m_totals->setAccessibleName(tr("Run totals"));
+    m_totals->setAccessibleDescription(tr("Run totals"));
     m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_totals->setWordWrap(true);
     m_metric = new QComboBox(this);

@@ -40,9 +40,7 @@ void GraphCanvas::rebuild()
     const bool hadNodes = !m_graph.nodes.empty();
     m_graph = pdl::buildRunGraph(m_source->shape());
     pdl::layoutGraph(m_graph);
-    if (!hadNodes)
-        m_fitPending = true;
-    if (m_fitPending && width() > 0)
+    if (!hadNodes || m_fitPending)
         fitToView();
     const int span = m_source->currentSpan();
     m_current = span >= 0 && size_t(span) < m_graph.nodeOfSpan.size()
@@ -126,7 +124,7 @@ void GraphCanvas::setZoom(double zoom, QPointF anchor)
 
 void GraphCanvas::fitToView()
 {
-    m_fitPending = false;
+    m_fitPending = true; // keeps fitting as the pane resizes until the user zooms or pans
     if (m_graph.nodes.empty()) {
         m_zoom = 1;
         m_pan = QPointF(-kMargin, -kMargin);
@@ -425,7 +423,7 @@ GraphView::GraphView(WorkbenchContext* context, QWidget* parent)
     setObjectName(QStringLiteral("graphView"));
     m_totals = new QLabel(this);
     m_totals->setObjectName(QStringLiteral("graphTotals"));
-    m_totals->setAccessibleName(tr("Run totals"));
+    m_totals->setAccessibleDescription(tr("Run totals"));
     m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_totals->setWordWrap(true);
     m_canvas = new GraphCanvas(m_source, this);

@@ -64,7 +64,7 @@ private:
     QPointF m_pan; ///< graph point at the widget's top left, in graph units
     QPoint m_lastDrag;
     bool m_dragging = false;
-    bool m_fitPending = true;
+    bool m_fitPending = true; ///< fit the graph to the pane (until the user zooms or pans)
 };
 
 /// The Graph pane: the run's totals above the graph (GraphCanvas).

@@ -213,7 +213,6 @@ void MainWindow::createDocks()
     // Right: the boxes above the detail and variables; bottom: the console with the other wide
     // panes as tabs.
     m_traces = new TraceDocks(this, m_context, m_tabs->currentRun());
-    m_shapeLinks = new ShapeLinks(this, m_context, m_traces->timelineDock());
     // The console, Problems list and outline show the current program's: a page per program.
     m_console = new ProgramStack(
         m_tabs, [](EditorPane*, RunController* run) { return new ConsolePane(run); }, this);
@@ -336,6 +335,11 @@ void MainWindow::createMenus()
     connect(notebooks, &NotebookLinks::statusMessage, this,
             [this](const QString& text, int timeout) { statusBar()->showMessage(text, timeout); });
     tabifyDockWidget(m_consoleDock, notebooks->dock());
+    // The agent's shape: Graph and Flame, tabbed with the console, beside the trace panes in View.
+    m_shapeLinks = new ShapeLinks(this, m_context, m_consoleDock, [this](QDockWidget* dock) {
+        if (m_layout)
+            m_layout->makeRoom(dock);
+    });
     QMenu* view = menuBar()->addMenu(tr("&View"));
     // Each entry brings its pane to the front (a pane behind another tab included).
     for (QDockWidget* dock : m_traces->docks())

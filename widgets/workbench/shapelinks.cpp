@@ -25,7 +25,8 @@ QDockWidget* shapeDock(QMainWindow* window, QWidget* pane, const QString& title,
 
 } // namespace
 
-ShapeLinks::ShapeLinks(QMainWindow* window, WorkbenchContext* context, QDockWidget* beside)
+ShapeLinks::ShapeLinks(QMainWindow* window, WorkbenchContext* context, QDockWidget* beside,
+                       std::function<void(QDockWidget*)> makeRoom)
     : QObject(window), m_graph(new GraphView(context, window)),
       m_flame(new FlameView(context, window))
 {
@@ -33,6 +34,11 @@ ShapeLinks::ShapeLinks(QMainWindow* window, WorkbenchContext* context, QDockWidg
     m_flameDock = shapeDock(window, m_flame, tr("Flame"), QStringLiteral("flameDock"), beside);
     m_graph->setAccessibleName(tr("Graph"));
     m_flame->setAccessibleName(tr("Flame"));
+    for (QDockWidget* dock : docks())
+        connect(dock, &QDockWidget::visibilityChanged, this, [dock, makeRoom](bool visible) {
+            if (visible && makeRoom)
+                makeRoom(dock);
+        });
 }
 
 QList<QDockWidget*> ShapeLinks::docks() const

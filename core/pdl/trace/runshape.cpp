@@ -3,6 +3,8 @@
 #include "core/pdl/interp/tracenode.h"
 #include "core/pdl/trace/tracemodel.h"
 
+#include <QCoreApplication>
+
 #include <string_view>
 
 namespace hako::pdl {
@@ -54,9 +56,15 @@ std::string nameOf(const TraceNode& node, ShapeRole role)
 {
     if (!otelCategory(node).empty() || !node.def.empty())
         return node.def.empty() ? std::string(blockKindName(node.kind)) : node.def;
-    if (role == ShapeRole::Agent)
+    if (role == ShapeRole::Agent) {
         if (std::string callee = calleeName(node); !callee.empty())
             return callee;
+        // A trace file keeps no callee: the call's place tells calls apart.
+        if (node.kind == BlockKind::Call && node.span.line > 0)
+            return QCoreApplication::translate("hako::pdl::RunShape", "call at line %1")
+                .arg(node.span.line)
+                .toStdString();
+    }
     if (role == ShapeRole::Model)
         if (std::string model = modelName(node); !model.empty())
             return model;

@@ -201,8 +201,17 @@ void GraphCanvas::paintEdges(QPainter& p) const
             path = QPainterPath(from);
             path.cubicTo(from + QPointF(0, 50), to + QPointF(0, 50), to);
         } else {
-            const double dx = (to.x() - from.x()) / 2;
-            path.cubicTo(from + QPointF(dx, 0), to - QPointF(dx, 0), to);
+            // Through the lanes the layout kept for it in the layers it crosses.
+            QPointF at = from;
+            for (const auto& [x, y] : e.waypoints) {
+                const QPointF entry(x, y), exit(x + a.width, y);
+                const double dx = (entry.x() - at.x()) / 2;
+                path.cubicTo(at + QPointF(dx, 0), entry - QPointF(dx, 0), entry);
+                path.lineTo(exit);
+                at = exit;
+            }
+            const double dx = (to.x() - at.x()) / 2;
+            path.cubicTo(at + QPointF(dx, 0), to - QPointF(dx, 0), to);
         }
         if (!visible.intersects(path.boundingRect().adjusted(-4, -4, 4, 4)))
             continue;
@@ -379,10 +388,16 @@ void GraphCanvas::moveSelection(int key)
                 target = e.to;
         }
     } else {
-        const int order = cur.order + (key == Qt::Key_Up ? -1 : 1);
-        for (size_t i = 0; i < m_graph.nodes.size() && target < 0; ++i)
-            if (m_graph.nodes[i].layer == cur.layer && m_graph.nodes[i].order == order)
+        // The nearest node above or below in the same layer.
+        const bool up = key == Qt::Key_Up;
+        for (size_t i = 0; i < m_graph.nodes.size(); ++i) {
+            const pdl::GraphNode& n = m_graph.nodes[i];
+            if (n.layer != cur.layer || (up ? n.order >= cur.order : n.order <= cur.order))
+                continue;
+            if (target < 0 || (up ? n.order > m_graph.nodes[size_t(target)].order
+                                  : n.order < m_graph.nodes[size_t(target)].order))
                 target = int(i);
+        }
     }
     if (target >= 0)
         selectNode(target);

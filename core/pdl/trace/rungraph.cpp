@@ -84,7 +84,7 @@ private:
                              (kind == GraphEdge::Kind::Handoff ? 1u : 0u);
         auto [it, fresh] = m_edgeIndex.try_emplace(key, int(m_graph.edges.size()));
         if (fresh)
-            m_graph.edges.push_back({from, to, kind, 0, from == to});
+            m_graph.edges.push_back({from, to, kind, 0, from == to, {}});
         ++m_graph.edges[size_t(it->second)].count;
     }
 
@@ -159,33 +159,79 @@ void assignLayers(RunGraph& g)
         g.layerCount = std::max(g.layerCount, node.layer + 1);
 }
 
+// The items ordered inside layers: the graph's nodes, then one stand-in per layer an edge
+// crosses without stopping (so that long edges take part in the ordering and get a lane).
+struct LayerItems {
+    std::vector<int> layer, order;
+    std::vector<int> edge; ///< the edge a stand-in carries; -1 for a node
+    std::vector<std::vector<int>> neighbours;
+    std::vector<std::vector<int>> layers;
+};
+
+LayerItems layerItems(RunGraph& g)
+{
+    LayerItems items;
+    const size_t n = g.nodes.size();
+    items.layer.resize(n);
+    items.edge.assign(n, -1);
+    items.neighbours.resize(n);
+    for (size_t v = 0; v < n; ++v)
+        items.layer[v] = g.nodes[v].layer;
+    for (size_t e = 0; e < g.edges.size(); ++e) {
+        const GraphEdge& edge = g.edges[e];
+        if (edge.back)
+            continue;
+        int previous = edge.from;
+        for (int l = g.nodes[size_t(edge.from)].layer + 1; l < g.nodes[size_t(edge.to)].layer;
+             ++l) {
+            const int stand = int(items.layer.size());
+            items.layer.push_back(l);
+            items.edge.push_back(int(e));
+            items.neighbours.emplace_back();
+            items.neighbours[size_t(previous)].push_back(stand);
+            items.neighbours[size_t(stand)].push_back(previous);
+            previous = stand;
+        }
+        items.neighbours[size_t(previous)].push_back(edge.to);
+        items.neighbours[size_t(edge.to)].push_back(previous);
+    }
+    items.order.assign(items.layer.size(), 0);
+    items.layers.assign(size_t(g.layerCount), {});
+    for (size_t i = 0; i < items.layer.size(); ++i) {
+        auto& layer = items.layers[size_t(items.layer[i])];
+        items.order[i] = int(layer.size());
+        layer.push_back(int(i));
+    }
+    return items;
+}
+
 // One barycentre pass: each layer (in `down` order) sorted by the mean relative position of its
 // neighbours on the side already placed.
-void sweep(RunGraph& g, std::vector<std::vector<int>>& layers,
-           const std::vector<std::vector<int>>& neighbours, bool down)
+void sweep(LayerItems& items, bool down)
 {
-    const int count = int(layers.size());
-    std::vector<double> key(g.nodes.size(), 0);
+    const int count = int(items.layers.size());
+    std::vector<double> key(items.layer.size(), 0);
     for (int k = 0; k < count; ++k) {
-        auto& layer = layers[size_t(down ? k : count - 1 - k)];
+        const int l = down ? k : count - 1 - k;
+        auto& layer = items.layers[size_t(l)];
         const double size = double(layer.size());
         for (int v : layer) {
-            const GraphNode& node = g.nodes[size_t(v)];
             double sum = 0;
             int n = 0;
-            for (int w : neighbours[size_t(v)]) {
-                const GraphNode& other = g.nodes[size_t(w)];
-                if (down ? other.layer < node.layer : other.layer > node.layer) {
-                    sum += (other.order + 0.5) / double(layers[size_t(other.layer)].size());
+            for (int w : items.neighbours[size_t(v)]) {
+                const int other = items.layer[size_t(w)];
+                if (down ? other < l : other > l) {
+                    sum +=
+                        (items.order[size_t(w)] + 0.5) / double(items.layers[size_t(other)].size());
                     ++n;
                 }
             }
-            key[size_t(v)] = n ? sum / n : (node.order + 0.5) / size;
+            key[size_t(v)] = n ? sum / n : (items.order[size_t(v)] + 0.5) / size;
         }
         std::stable_sort(layer.begin(), layer.end(),
                          [&key](int a, int b) { return key[size_t(a)] < key[size_t(b)]; });
         for (size_t i = 0; i < layer.size(); ++i)
-            g.nodes[size_t(layer[i])].order = int(i);
+            items.order[size_t(layer[i])] = int(i);
     }
 }
 
@@ -209,32 +255,39 @@ RunGraph buildRunGraph(const RunShape& shape)
 void layoutGraph(RunGraph& g, const GraphLayoutParams& params)
 {
     assignLayers(g);
-    std::vector<std::vector<int>> layers(size_t(g.layerCount));
-    for (size_t v = 0; v < g.nodes.size(); ++v) {
-        GraphNode& node = g.nodes[v];
-        node.order = int(layers[size_t(node.layer)].size());
-        layers[size_t(node.layer)].push_back(int(v));
-    }
-    std::vector<std::vector<int>> neighbours(g.nodes.size());
-    for (const GraphEdge& e : g.edges)
-        if (!e.back) {
-            neighbours[size_t(e.from)].push_back(e.to);
-            neighbours[size_t(e.to)].push_back(e.from);
-        }
+    LayerItems items = layerItems(g);
     for (int i = 0; i < params.sweeps; ++i)
-        sweep(g, layers, neighbours, i % 2 == 0);
-    const double step = params.nodeHeight + params.nodeGap;
+        sweep(items, i % 2 == 0);
+    // A stand-in takes a thin lane; layers are centred on the tallest.
+    const double lane = 12;
+    auto heightOf = [&](int item) {
+        return items.edge[size_t(item)] < 0 ? params.nodeHeight : lane;
+    };
+    std::vector<double> heights(items.layers.size(), 0);
     double tallest = 0;
-    for (const auto& layer : layers)
-        tallest = std::max(tallest, double(layer.size()) * step - params.nodeGap);
-    for (const auto& layer : layers) {
-        const double top = (tallest - (double(layer.size()) * step - params.nodeGap)) / 2;
-        for (int v : layer) {
-            GraphNode& node = g.nodes[size_t(v)];
-            node.width = params.nodeWidth;
-            node.height = params.nodeHeight;
-            node.x = node.layer * (params.nodeWidth + params.layerGap);
-            node.y = top + node.order * step;
+    for (size_t l = 0; l < items.layers.size(); ++l) {
+        for (int item : items.layers[l])
+            heights[l] += heightOf(item) + params.nodeGap;
+        heights[l] = std::max(0.0, heights[l] - params.nodeGap);
+        tallest = std::max(tallest, heights[l]);
+    }
+    for (GraphEdge& e : g.edges)
+        e.waypoints.clear();
+    for (size_t l = 0; l < items.layers.size(); ++l) {
+        double y = (tallest - heights[l]) / 2;
+        const double x = double(l) * (params.nodeWidth + params.layerGap);
+        for (int item : items.layers[l]) {
+            if (items.edge[size_t(item)] >= 0) {
+                g.edges[size_t(items.edge[size_t(item)])].waypoints.push_back({x, y + lane / 2});
+            } else {
+                GraphNode& node = g.nodes[size_t(item)];
+                node.order = items.order[size_t(item)];
+                node.width = params.nodeWidth;
+                node.height = params.nodeHeight;
+                node.x = x;
+                node.y = y;
+            }
+            y += heightOf(item) + params.nodeGap;
         }
     }
     g.width =

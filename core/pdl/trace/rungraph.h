@@ -17,7 +17,7 @@ struct GraphNode {
     int failures = 0;
     // Layout (filled by layoutGraph).
     int layer = 0;
-    int order = 0; ///< position inside the layer
+    int order = 0; ///< position inside the layer (among nodes and the lanes of long edges)
     double x = 0, y = 0, width = 0, height = 0;
 };
 
@@ -32,6 +32,9 @@ struct GraphEdge {
     /// The edge closes a cycle (an agent calling back an agent above it): drawn, but ignored by
     /// the layering.
     bool back = false;
+    /// Where an edge crossing layers passes each layer between its ends (the left edge of its
+    /// lane, its middle: x, y), filled by layoutGraph.
+    std::vector<std::pair<double, double>> waypoints;
 };
 
 /// The agent's shape of one run: agents, tools and model calls as nodes, calls and hand-offs as
@@ -64,7 +67,8 @@ struct GraphLayoutParams {
 };
 
 /// Lays the graph out left to right: layers by longest path from the root (every non-back edge
-/// goes to a later layer), each layer ordered by the barycentre of its neighbours to reduce
+/// goes to a later layer), an edge crossing layers given a lane in each (so it passes between
+/// nodes, not through them), each layer ordered by the barycentre of its neighbours to reduce
 /// crossings, layers centred vertically. Pure: any thread.
 void layoutGraph(RunGraph& graph, const GraphLayoutParams& params = {});
 

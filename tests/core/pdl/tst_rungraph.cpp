@@ -159,6 +159,15 @@ private Q_SLOTS:
         // The reviewer comes after the writer (hand-off), so a layer later.
         QCOMPARE(g.nodes[size_t(nodeNamed(g, "reviewer"))].layer,
                  g.nodes[size_t(nodeNamed(g, "writer"))].layer + 1);
+        // The root's call of the reviewer crosses the writer's layer in a lane of its own,
+        // between the nodes there, not through them.
+        const GraphEdge* longEdge = edge(g, 0, nodeNamed(g, "reviewer"), GraphEdge::Kind::Call);
+        QVERIFY(longEdge);
+        QCOMPARE(longEdge->waypoints.size(), size_t(1));
+        const auto [x, y] = longEdge->waypoints.front();
+        for (const GraphNode& n : g.nodes)
+            QVERIFY2(!(x >= n.x && x < n.x + n.width && y >= n.y - 6 && y <= n.y + n.height + 6),
+                     n.name.c_str());
     }
 
     void cyclesAreBrokenAndCrossingsReduced()

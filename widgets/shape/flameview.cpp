@@ -29,7 +29,7 @@ FlameCanvas::FlameCanvas(ShapeSource* source, QWidget* parent) : QWidget(parent)
 {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
-    setMinimumSize(120, 60);
+    setMinimumSize(120, 40);
     setAccessibleName(tr("Flame chart"));
     connect(source, &ShapeSource::shapeChanged, this, &FlameCanvas::rebuild);
     connect(source, &ShapeSource::currentChanged, this, &FlameCanvas::followCurrent);

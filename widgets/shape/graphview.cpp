@@ -27,7 +27,7 @@ GraphCanvas::GraphCanvas(ShapeSource* source, QWidget* parent) : QWidget(parent)
 {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
-    setMinimumSize(120, 80);
+    setMinimumSize(120, 40);
     setAccessibleName(tr("Agent graph"));
     setToolTip(QString()); // tooltips per node (event())
     connect(source, &ShapeSource::shapeChanged, this, &GraphCanvas::rebuild);

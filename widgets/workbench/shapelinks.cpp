@@ -17,9 +17,9 @@ QDockWidget* shapeDock(QMainWindow* window, QWidget* pane, const QString& title,
     dock->setObjectName(name);
     dock->setWidget(pane);
     window->addDockWidget(Qt::BottomDockWidgetArea, dock);
+    dock->hide(); // until View › Graph / Flame
     if (beside)
         window->tabifyDockWidget(beside, dock);
-    dock->hide(); // until View › Graph / Flame
     return dock;
 }
 

@@ -89,19 +89,22 @@ private Q_SLOTS:
         WorkbenchContext context;
         GraphView graph(&context);
         FlameView flame(&context);
+        graph.show();
         QVERIFY(graph.canvas()->graph().nodes.empty());
-        QVERIFY(flame.canvas()->flame().bars.empty());
         QVERIFY(graph.totalsLabel()->isHidden());
         TraceModel model;
         model.setTrace(agentRun());
         context.setTraceModel(&model);
         QCOMPARE(graph.canvas()->graph().nodes.size(),
                  size_t(5)); // root, plan, search, writer, draft
-        QCOMPARE(flame.canvas()->flame().bars.size(), size_t(13));
         QVERIFY(!graph.totalsLabel()->isHidden());
         QVERIFY2(graph.totalsLabel()->text().contains(QStringLiteral("480")),
                  qPrintable(graph.totalsLabel()->text()));
         QVERIFY(graph.canvas()->accessibleDescription().contains(QStringLiteral("5")));
+        // A closed pane builds nothing until it is shown.
+        QVERIFY(flame.canvas()->flame().bars.empty());
+        flame.show();
+        QCOMPARE(flame.canvas()->flame().bars.size(), size_t(13));
     }
 
     void clickingANodeSelectsItsBlockEverywhere()
@@ -147,6 +150,8 @@ private Q_SLOTS:
         context.setTraceModel(&model);
         GraphView graph(&context);
         FlameView flame(&context);
+        graph.show();
+        flame.show();
         context.setCurrentNode(QStringLiteral("text.1.call.draft"));
         QCOMPARE(graph.canvas()->currentNode(), graphNodeNamed(graph.canvas(), "draft"));
         const int bar = flame.canvas()->currentBar();

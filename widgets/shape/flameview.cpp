@@ -447,4 +447,10 @@ void FlameView::search()
         m_search->text().trimmed().isEmpty() ? QString() : tr("%n match(es)", nullptr, matches));
 }
 
+void FlameView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    m_source->refresh();
+}
+
 } // namespace hako

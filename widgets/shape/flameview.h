@@ -89,6 +89,9 @@ public:
     QComboBox* metricBox() const { return m_metric; }
     QLabel* totalsLabel() const { return m_totals; }
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void search();
 

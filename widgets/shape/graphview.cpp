@@ -455,4 +455,10 @@ GraphView::GraphView(WorkbenchContext* context, QWidget* parent)
     update();
 }
 
+void GraphView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    m_source->refresh();
+}
+
 } // namespace hako

@@ -75,6 +75,9 @@ public:
     GraphCanvas* canvas() const { return m_canvas; }
     QLabel* totalsLabel() const { return m_totals; }
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     ShapeSource* m_source;
     GraphCanvas* m_canvas;

@@ -8,6 +8,7 @@
 
 #include <QCoreApplication>
 #include <QStringList>
+#include <QWidget>
 
 namespace hako {
 
@@ -50,9 +51,20 @@ void ShapeSource::setModel(pdl::TraceModel* model)
     rebuild();
 }
 
+void ShapeSource::refresh()
+{
+    if (m_stale)
+        rebuild();
+}
+
 void ShapeSource::rebuild()
 {
     m_rebuild.stop();
+    if (auto* pane = qobject_cast<QWidget*>(m_origin); pane && !pane->isVisible()) {
+        m_stale = true;
+        return;
+    }
+    m_stale = false;
     m_shape = pdl::collectShape(m_model ? m_model->root() : nullptr);
     m_totals = pdl::runTotals(m_shape);
     m_byId.clear();

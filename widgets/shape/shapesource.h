@@ -22,7 +22,8 @@ class TraceModel;
 /// What the Graph and Flame panes share: the shape of the trace the WorkbenchContext shows
 /// (flattened again when the trace changes, coalesced while a run streams), and the link to
 /// the context's current node. `origin` is the pane: its own selections do not come back to it.
-/// GUI thread; the context must outlive it.
+/// While the pane is hidden nothing is rebuilt (a closed Graph costs a long run nothing); the
+/// pane calls refresh() when it shows. GUI thread; the context must outlive it.
 class ShapeSource : public QObject {
     Q_OBJECT
 public:
@@ -35,6 +36,9 @@ public:
     int currentSpan() const { return m_current; }
     /// The span of an id (`pdl__id`), or -1.
     int spanOf(const std::string& id) const;
+
+    /// Rebuilds now when the trace changed while the pane was hidden.
+    void refresh();
 
     /// Selects `span` in every pane (the context's current node).
     void select(int span);
@@ -70,6 +74,7 @@ private:
     pdl::RunTotals m_totals;
     std::unordered_map<std::string, int> m_byId;
     int m_current = -1;
+    bool m_stale = false;
 };
 
 } // namespace hako

@@ -1,6 +1,8 @@
 // The agent's shape (issue 28 §2): the graph of a run (agents, tools and model calls as nodes,
 // loops collapsed into counted edges, hand-offs), its layered layout, and the flame bars.
+#include "core/pdl/interp/interpreter.h"
 #include "core/pdl/interp/tracenode.h"
+#include "core/pdl/parser/programparser.h"
 #include "core/pdl/trace/flamegraph.h"
 #include "core/pdl/trace/rungraph.h"
 #include "core/pdl/trace/tracemodel.h"
@@ -132,6 +134,43 @@ private Q_SLOTS:
         // A step belongs to its caller's node; the draft to the writer's.
         QCOMPARE(g.nodeOfId(shape, shape.spans[1].id), root);
         QCOMPARE(g.nodeOfSpan[12], draft);
+    }
+
+    void graphOfAPdlRun()
+    {
+        // A function called in a loop of 3, each call asking the model.
+        const QByteArray text = R"(defs:
+  ask:
+    function:
+      q: string
+    return:
+      model: demo/model
+      def: answer
+      parameters:
+        mock_response: "ok"
+text:
+- repeat:
+    call: ${ ask }
+    args:
+      q: hi
+  maxIterations: 3
+)";
+        ParseResult parsed = parseProgramText(text, QStringLiteral("/tmp/shape.pdl"));
+        QVERIFY(parsed.ok());
+        RunOptions options;
+        options.trace = true;
+        Interpreter interp(options);
+        const RunResult run = interp.run(parsed.program);
+        QVERIFY(run.trace);
+        const RunShape shape = collectShape(*run.trace);
+        const RunGraph g = buildRunGraph(shape);
+        const int ask = nodeNamed(g, "ask"), answer = nodeNamed(g, "answer");
+        QVERIFY2(ask > 0 && answer > 0, qPrintable(QString::number(g.nodes.size())));
+        QCOMPARE(g.nodes[size_t(ask)].role, ShapeRole::Agent);
+        QCOMPARE(g.nodes[size_t(ask)].spans.size(), size_t(3));
+        QCOMPARE(g.nodes[size_t(answer)].role, ShapeRole::Model);
+        QCOMPARE(edge(g, 0, ask, GraphEdge::Kind::Call)->count, 3);
+        QCOMPARE(edge(g, ask, answer, GraphEdge::Kind::Call)->count, 3);
     }
 
     void otelCategoriesDecideTheRole()

@@ -60,6 +60,7 @@ TracePtr agentRun()
     }
     root->addChild("text", loop);
     TracePtr writer = node(BlockKind::Call, "writer", "text.1.call", 60, 100);
+    writer->span = SourceSpan{QStringLiteral("/tmp/agent.pdl"), 12, 3, 14, 1};
     writer->addChild("pdl__trace", modelCall("draft", "text.1.call.draft", 60, 100));
     root->addChild("text", writer);
     return root;
@@ -198,6 +199,11 @@ private Q_SLOTS:
         QTest::mouseClick(canvas, Qt::LeftButton, {},
                           canvas->barRect(writerBar).center().toPoint());
         QCOMPARE(context.currentNode(), QStringLiteral("text.1.call"));
+        // Enter (or a double click) shows the block's source, as the boxes do.
+        QSignalSpy reveal(&context, &WorkbenchContext::revealSourceRequested);
+        QTest::keyClick(canvas, Qt::Key_Return);
+        QCOMPARE(reveal.count(), 1);
+        QCOMPARE(reveal.at(0).at(0).value<SourceSpan>().line, 12);
         // Sized by tokens, the writer's bar is its draft's share (120 of 480 tokens).
         flame.metricBox()->setCurrentIndex(1);
         QVERIFY(qAbs(canvas->flame().bars[size_t(writerBar)].width - 0.25) < 1e-9);

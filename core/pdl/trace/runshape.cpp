@@ -56,6 +56,9 @@ std::string nameOf(const TraceNode& node, ShapeRole role)
 {
     if (!otelCategory(node).empty() || !node.def.empty())
         return node.def.empty() ? std::string(blockKindName(node.kind)) : node.def;
+    // The block's own words (`description: Summarise the ticket`), first line.
+    if (!node.description.empty())
+        return node.description.substr(0, node.description.find('\n'));
     if (role == ShapeRole::Agent) {
         if (std::string callee = calleeName(node); !callee.empty())
             return callee;

@@ -26,7 +26,8 @@ struct ShapeSpan {
     int depth = 0;
     ShapeRole role = ShapeRole::Step;
     BlockKind kind = BlockKind::Empty;
-    std::string name; ///< what a node or bar is labelled with
+    std::string name; ///< what a node or bar is labelled with: def (span name), description,
+                      ///< callee, model, kind
     std::string key;  ///< what makes two executions "the same callee" (role, name, source place)
     std::string id;   ///< `pdl__id`: how the workbench selects it
     int64_t startNanos = 0;

@@ -139,7 +139,8 @@ private Q_SLOTS:
     void graphOfAPdlRun()
     {
         // A function called in a loop of 3, each call asking the model.
-        const QByteArray text = R"(defs:
+        const QByteArray text = R"(description: Support desk
+defs:
   ask:
     function:
       q: string
@@ -170,6 +171,7 @@ text:
         QCOMPARE(g.nodes[size_t(ask)].spans.size(), size_t(3));
         QCOMPARE(g.nodes[size_t(answer)].role, ShapeRole::Model);
         QCOMPARE(edge(g, 0, ask, GraphEdge::Kind::Call)->count, 3);
+        QCOMPARE(g.nodes[0].name, std::string("Support desk")); // the program's description
         QCOMPARE(edge(g, ask, answer, GraphEdge::Kind::Call)->count, 3);
     }
 

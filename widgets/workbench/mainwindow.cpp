@@ -46,6 +46,7 @@
 #include "widgets/workbench/playgroundlinks.h"
 #include "widgets/workbench/programstack.h"
 #include "widgets/workbench/programtabs.h"
+#include "widgets/workbench/shapelinks.h"
 #include "widgets/workbench/tracedocks.h"
 
 #include <QAction>
@@ -334,9 +335,16 @@ void MainWindow::createMenus()
     connect(notebooks, &NotebookLinks::statusMessage, this,
             [this](const QString& text, int timeout) { statusBar()->showMessage(text, timeout); });
     tabifyDockWidget(m_consoleDock, notebooks->dock());
+    // The agent's shape: Graph and Flame, tabbed with the console, beside the trace panes in View.
+    m_shapeLinks = new ShapeLinks(this, m_context, m_consoleDock, [this](QDockWidget* dock) {
+        if (m_layout)
+            m_layout->makeRoom(dock);
+    });
     QMenu* view = menuBar()->addMenu(tr("&View"));
     // Each entry brings its pane to the front (a pane behind another tab included).
     for (QDockWidget* dock : m_traces->docks())
+        view->addAction(dockViewAction(dock));
+    for (QDockWidget* dock : m_shapeLinks->docks())
         view->addAction(dockViewAction(dock));
     for (QDockWidget* dock : {m_problemsDock, m_consoleDock, m_docsDock, m_memoryDock,
                               m_promptLogDock, m_playgroundDock, m_datasetsDock, m_evalDock,

@@ -38,6 +38,7 @@ class PromptLogPane;
 class ProgramStack;
 class ProgramTabs;
 class TraceDocks;
+class ShapeLinks;
 class WorkbenchContext;
 
 /// The workbench window: the open programs in the centre (ProgramTabs: a tab each, with its
@@ -80,6 +81,8 @@ public:
     FileController* files() const { return m_files; }
     RunActions* runActions() const { return m_runActions; }
     TraceDocks* traceDocks() const { return m_traces; }
+    /// The Graph and Flame panes (the agent's shape).
+    ShapeLinks* shapeLinks() const { return m_shapeLinks; }
     DockLayout* dockLayout() const { return m_layout; }
     /// The current program's run and console.
     RunController* runController() const;
@@ -158,6 +161,7 @@ private:
     std::unique_ptr<QSettings> m_settings;
     FileController* m_files;
     TraceDocks* m_traces = nullptr;
+    ShapeLinks* m_shapeLinks = nullptr;
     RunActions* m_runActions = nullptr;
     DockLayout* m_layout = nullptr;
     DocumentPane* m_documentPane = nullptr;

@@ -304,6 +304,11 @@ void addTo(TraceMeasures& total, const TraceMeasures& part)
 
 } // namespace
 
+TraceMeasures nodeMeasures(const TraceNode& node)
+{
+    return ownMeasures(&node);
+}
+
 // ---- the aligned tree --------------------------------------------------------------------------
 
 class TraceDiffBuilder {

@@ -170,6 +170,8 @@ QString traceNodeLabel(const TraceNode& node);
 QString traceNodeText(const TraceNode& node);
 /// A duration as people read it ("350 ms", "1.25 s", "+0.30 s" with `sign`).
 QString formatDurationNanos(int64_t nanos, bool sign = false);
+/// A node's own duration, tokens (`pdl__usage`) and cost, as the comparison counts them.
+TraceMeasures nodeMeasures(const TraceNode& node);
 
 /// Rebuilds a trace tree from a TraceModel's items (a live run's trace, or a file shown in the
 /// trace panes) so that it can be compared: a deep copy, safe to hand to another thread. Null

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
@@ -431,9 +432,14 @@ Value runTemplate(const CompiledTemplate& tpl, std::string_view source, EvalCont
                 throw EvalError(undefinedMessage(v));
             }
             ctx.at = part.expr->pos;
-            if (v.isString())
+            if (v.isString()) {
                 out += v.asString();
-            else if (ctx.mayHoldUndefined && findUndefined(v))
+            } else if (v.isInt()) {
+                // Python's str() of an int, written in place (`${ i }` in a loop's text).
+                char digits[24];
+                const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, v.asInt());
+                out.append(digits, end);
+            } else if (ctx.mayHoldUndefined && findUndefined(v))
                 appendReprWithUndefined(out, v);
             else
                 out += v.str();

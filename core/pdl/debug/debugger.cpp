@@ -263,17 +263,24 @@ const DebugFrame* Debugger::frameAt(const DebugFrame& frame, int index)
     return index < 0 ? nullptr : f;
 }
 
+QString StackFrame::name() const
+{
+    if (kind == BlockKind::Call && !callee.empty())
+        return QStringLiteral("call %1").arg(QString::fromStdString(callee));
+    if (!def.empty())
+        return QStringLiteral("%1 '%2'").arg(QString::fromUtf8(blockKindName(kind)),
+                                             QString::fromStdString(def));
+    return QString::fromUtf8(blockKindName(kind));
+}
+
+QString StackFrame::where() const
+{
+    return QStringLiteral("%1:%2").arg(QFileInfo(span.file).fileName()).arg(span.line);
+}
+
 QString StackFrame::describe() const
 {
-    QString name;
-    if (kind == BlockKind::Call && !callee.empty())
-        name = QStringLiteral("call %1").arg(QString::fromStdString(callee));
-    else if (!def.empty())
-        name = QStringLiteral("%1 '%2'").arg(QString::fromUtf8(blockKindName(kind)),
-                                             QString::fromStdString(def));
-    else
-        name = QString::fromUtf8(blockKindName(kind));
-    return QStringLiteral("%1  %2:%3").arg(name, QFileInfo(span.file).fileName()).arg(span.line);
+    return name() + QStringLiteral("  ") + where();
 }
 
 bool Debugger::removeBreakpoint(int number)

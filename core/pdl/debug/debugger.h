@@ -45,6 +45,15 @@ struct Breakpoint {
     int hits = 0;
 };
 
+/// A breakpoint as an editor keeps it, by line: a condition (empty: always), a logpoint's
+/// message template (empty: it pauses), and whether it is on.
+struct BreakpointSpec {
+    QString condition;
+    QString logMessage;
+    bool enabled = true;
+    bool operator==(const BreakpointSpec&) const = default;
+};
+
 /// One row of a paused run's call stack: a block enclosing the paused one (or that block).
 struct StackFrame {
     SourceSpan span;
@@ -52,8 +61,12 @@ struct StackFrame {
     std::string id;     ///< the block's `pdl__id`
     std::string def;    ///< the block's `def`, if any
     std::string callee; ///< for a call block: the function called, as written (`get_weather`)
-    /// `call get_weather  prog.pdl:9`, `repeat 'answers'  prog.pdl:5`: the name as the person
-    /// knows the block (function, def or kind) and where it is.
+    /// `call get_weather`, `repeat 'answers'`, `text`: the block as the person knows it (the
+    /// function it calls, its def, its kind).
+    QString name() const;
+    /// `prog.pdl:9`
+    QString where() const;
+    /// `call get_weather  prog.pdl:9`
     QString describe() const;
 };
 

@@ -71,8 +71,9 @@ def journey(s, args):
         f.write(PROGRAM)
     s.launch(program)
     s.wait_for(lambda: "squares.pdl" in (s.window.name or ""), "the program to open", timeout=20)
-    toolbar = s.wait_for(lambda: s.first(s.window, role="tool bar", name="Debug toolbar",
-                                         showing=True), "the Debug toolbar", timeout=15)
+    # Qt names a toolbar by its title.
+    toolbar = s.wait_for(lambda: s.first(s.window, role="tool bar", name="Debug", showing=True),
+                         "the Debug toolbar", timeout=15)
     for name in ("Continue", "Step Over", "Step Into", "Step Out", "Stop"):
         expect(s.first(toolbar, name=name) is not None, f"the Debug toolbar has no {name} button")
 

@@ -43,6 +43,10 @@ DebugPane::DebugPane(QWidget* parent)
     left->addWidget(m_stack);
     left->addWidget(m_watches);
     left->addWidget(m_breakpoints);
+    // The call stack gets the most room: it is as deep as the blocks the run is inside.
+    left->setStretchFactor(0, 3);
+    left->setStretchFactor(1, 2);
+    left->setStretchFactor(2, 2);
     auto* right = new QSplitter(Qt::Vertical, this);
     right->addWidget(m_variables);
     right->addWidget(m_context);

@@ -210,6 +210,7 @@ BreakpointsView::BreakpointsView(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     m_list->setColumnCount(3);
     m_list->setHeaderLabels({tr("Breakpoint"), tr("Condition"), tr("Log Message")});
+    m_list->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_list->setRootIsDecorated(false);
     m_list->setAccessibleName(tr("Breakpoints"));
     m_list->setToolTip(tr("The check box turns a breakpoint on or off. Double-click its "

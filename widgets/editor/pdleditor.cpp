@@ -37,8 +37,9 @@ PdlEditor::PdlEditor(QWidget* parent) : QsciScintilla(parent)
     setMarginType(LineNumberMargin, QsciScintilla::NumberMargin);
     setMarginLineNumbers(LineNumberMargin, true);
     setMarginsFont(font);
-    setMarginType(MarkerMargin, QsciScintilla::SymbolMargin);
-    setMarginWidth(MarkerMargin, 14);
+    // The breakpoint gutter: a strip of its own colour, so that it shows where to click.
+    setMarginType(MarkerMargin, QsciScintilla::SymbolMarginColor);
+    setMarginWidth(MarkerMargin, 16);
     setMarginMarkerMask(LineNumberMargin, 0);
     setMarginMarkerMask(MarkerMargin, (1 << ErrorMarker) | (1 << WarningMarker) |
                                           (1 << BreakpointMarker) |
@@ -151,8 +152,11 @@ void PdlEditor::applyColors()
                              ConditionalBreakpointMarker);
     setMarkerForegroundColor(color(EditorColor::ConditionalBreakpointOutline),
                              ConditionalBreakpointMarker);
+    const QColor gutter = m_darkColors ? color(EditorColor::MarginBackground).lighter(125)
+                                       : color(EditorColor::MarginBackground).darker(106);
+    setMarginBackgroundColor(MarkerMargin, gutter);
     // A disabled breakpoint: a ring in the breakpoint's colour; a logpoint: a square.
-    setMarkerBackgroundColor(color(EditorColor::MarginBackground), DisabledBreakpointMarker);
+    setMarkerBackgroundColor(gutter, DisabledBreakpointMarker);
     setMarkerForegroundColor(color(EditorColor::Breakpoint), DisabledBreakpointMarker);
     setMarkerBackgroundColor(color(EditorColor::Breakpoint), LogpointMarker);
     setMarkerForegroundColor(color(EditorColor::BreakpointOutline), LogpointMarker);

@@ -134,7 +134,6 @@ void RunController::connectIo(pdl::RunOptions& options, const std::shared_ptr<Sh
 // Under the debugger (Debug rather than Run): a fresh one, with the breakpoints and pauses set.
 void RunController::attachDebugger(pdl::RunOptions& options)
 {
-    QPointer<RunController> self(this);
     m_debugger.reset();
     if (m_debugging) {
         auto debugger = std::make_shared<pdl::Debugger>();
@@ -144,27 +143,93 @@ void RunController::attachDebugger(pdl::RunOptions& options)
         applyBreakpoints();
         options.debugger = debugger.get();
         std::weak_ptr<pdl::Debugger> weak = debugger;
-        // On the worker, as it pauses: ask it (through its request queue, where the frame is
-        // valid) for the snapshot, which goes to the GUI thread.
-        debugger->setPausedCallback([weak, self](const pdl::DebugLocation& at) {
-            if (auto d = weak.lock())
-                d->post([self, at](pdl::DebugFrame& frame) {
-                    DebugSnapshot snap{at, frame.variables(), frame.context()};
-                    if (self)
-                        QMetaObject::invokeMethod(
-                            self.data(),
-                            [self, snap] {
-                                if (!self || !self->m_running)
-                                    return;
-                                self->flushOutput();
-                                self->m_paused = true;
-                                self->m_snapshot = snap;
-                                Q_EMIT self->paused();
-                            },
-                            Qt::QueuedConnection);
-                });
-        });
+        m_frame = 0;
+        installPausedCallback();
+        // A logpoint's message goes to the Console with the program's output, in its order.
+        if (auto write = options.writeStdout)
+            debugger->setLogCallback([write](const QString& message, const pdl::DebugLocation&) {
+                write(QString(message + QLatin1Char('\n')).toStdString());
+            });
     }
+}
+
+RunController::DebugSnapshot RunController::makeSnapshot(pdl::DebugFrame& frame,
+                                                         const pdl::DebugLocation& at,
+                                                         int frameIndex, const QStringList& watches)
+{
+    DebugSnapshot snap;
+    snap.location = at;
+    snap.stack = pdl::Debugger::stackOf(frame);
+    const pdl::DebugFrame* selected = pdl::Debugger::frameAt(frame, frameIndex);
+    if (!selected) {
+        selected = &frame;
+        frameIndex = 0;
+    }
+    snap.frame = frameIndex;
+    snap.variables = selected->variables();
+    snap.context = selected->context();
+    for (const QString& expression : watches) {
+        WatchValue w{expression, std::nullopt, QString()};
+        Result<pdl::Value> v =
+            selected->evaluate(pdl::Debugger::asTemplate(expression.trimmed().toStdString()));
+        if (v.ok())
+            w.value = std::move(*v);
+        else
+            w.error = v.error().message;
+        snap.watches << w;
+    }
+    return snap;
+}
+
+// On the worker, as it pauses: ask it (through its request queue, where the frame is valid)
+// for the snapshot, with the watch expressions as they are now, which goes to the GUI thread.
+// Each pause starts at the paused block's own frame.
+void RunController::installPausedCallback()
+{
+    if (!m_debugger)
+        return;
+    std::weak_ptr<pdl::Debugger> weak = m_debugger;
+    QPointer<RunController> self(this);
+    m_debugger->setPausedCallback([weak, self, watches = m_watches](const pdl::DebugLocation& at) {
+        if (auto d = weak.lock())
+            d->post([self, at, watches](pdl::DebugFrame& frame) {
+                const DebugSnapshot snap = makeSnapshot(frame, at, 0, watches);
+                if (self)
+                    QMetaObject::invokeMethod(
+                        self.data(),
+                        [self, snap] {
+                            if (!self || !self->m_running)
+                                return;
+                            self->flushOutput();
+                            self->m_paused = true;
+                            self->m_frame = 0;
+                            self->takeSnapshot(snap);
+                        },
+                        Qt::QueuedConnection);
+            });
+    });
+}
+
+void RunController::takeSnapshot(const DebugSnapshot& snapshot)
+{
+    m_snapshot = snapshot;
+    Q_EMIT paused();
+}
+
+void RunController::setWatchExpressions(const QStringList& expressions)
+{
+    m_watches = expressions;
+    // The run's pauses from now on evaluate them too.
+    installPausedCallback();
+    requestSnapshot();
+}
+
+void RunController::selectFrame(int index)
+{
+    if (!m_paused || index < 0 || index == m_frame)
+        return;
+    m_frame = index;
+    requestSnapshot();
 }
 
 bool RunController::start(pdl::ParseResult parsed, const QString& path)
@@ -319,7 +384,7 @@ void RunController::applyBreakpoints()
             // The same check `break` makes in the console: a breakpoint that could never stop
             // (a condition that does not parse, a line past the end) is refused aloud. A line
             // without a block of its own stops at the next block, as the console's does.
-            const std::string condition = line.value().toStdString();
+            const std::string condition = line.value().condition.toStdString();
             const Result<int> at = m_debugger->checkLocation(it.key(), line.key(), condition);
             if (!at) {
                 Q_EMIT debugError(tr("The breakpoint on line %1 of %2 is not set: %3")
@@ -327,7 +392,10 @@ void RunController::applyBreakpoints()
                                       .arg(QFileInfo(it.key()).fileName(), at.error().message));
                 continue;
             }
-            m_debugger->addBreakpoint(it.key(), line.key(), condition);
+            const int number = m_debugger->addBreakpoint(it.key(), line.key(), condition,
+                                                         line.value().logMessage.toStdString());
+            if (!line.value().enabled)
+                m_debugger->setBreakpointEnabled(number, false);
         }
 }
 
@@ -341,10 +409,19 @@ void RunController::setBreakpoints(const QString& file, const QList<int>& lines)
 
 void RunController::setBreakpoints(const QString& file, const QMap<int, QString>& conditions)
 {
-    if (conditions.isEmpty())
+    QMap<int, BreakpointSpec> specs;
+    for (auto it = conditions.cbegin(); it != conditions.cend(); ++it)
+        specs.insert(it.key(), BreakpointSpec{it.value(), QString(), true});
+    setBreakpoints(file, specs);
+}
+
+void RunController::setBreakpoints(const QString& file,
+                                   const QMap<int, BreakpointSpec>& breakpoints)
+{
+    if (breakpoints.isEmpty())
         m_breakpoints.remove(file);
     else
-        m_breakpoints.insert(file, conditions);
+        m_breakpoints.insert(file, breakpoints);
     applyBreakpoints();
 }
 
@@ -422,8 +499,8 @@ void RunController::requestSnapshot()
         return;
     QPointer<RunController> self(this);
     const pdl::DebugLocation at = m_snapshot.location;
-    m_debugger->post([self, at](pdl::DebugFrame& frame) {
-        DebugSnapshot snap{at, frame.variables(), frame.context()};
+    m_debugger->post([self, at, index = m_frame, watches = m_watches](pdl::DebugFrame& frame) {
+        const DebugSnapshot snap = makeSnapshot(frame, at, index, watches);
         if (!self)
             return;
         QMetaObject::invokeMethod(
@@ -431,8 +508,7 @@ void RunController::requestSnapshot()
             [self, snap] {
                 if (!self || !self->m_paused)
                     return;
-                self->m_snapshot = snap;
-                Q_EMIT self->paused();
+                self->takeSnapshot(snap);
             },
             Qt::QueuedConnection);
     });

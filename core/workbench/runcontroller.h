@@ -11,6 +11,7 @@
 #include <QMap>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <condition_variable>
 #include <functional>
@@ -100,12 +101,24 @@ public:
     // blocks the GUI thread: the paused worker is asked for its state, which arrives with
     // paused().
 
-    /// What a paused run shows: where it is, its variables and its background context.
+    /// A watch expression's value in the selected frame, or why it has none.
+    struct WatchValue {
+        QString expression;
+        std::optional<pdl::Value> value;
+        QString error;
+    };
+    /// What a paused run shows: where it is, its call stack (innermost first), and the
+    /// variables, watch values and background context of the selected frame (`frame`, an
+    /// index into `stack`; 0 is the paused block).
     struct DebugSnapshot {
         pdl::DebugLocation location;
         pdl::Dict variables;
         pdl::List context;
+        std::vector<pdl::StackFrame> stack;
+        int frame = 0;
+        QList<WatchValue> watches;
     };
+    using BreakpointSpec = pdl::BreakpointSpec;
     /// Debug the runs started from now on (until turned off).
     void setDebugging(bool on) { m_debugging = on; }
     bool isDebugging() const { return m_debugging; }
@@ -115,6 +128,15 @@ public:
     /// As above, each line with its condition (a PDL expression such as `i == 3`; empty:
     /// always pause).
     void setBreakpoints(const QString& file, const QMap<int, QString>& conditions);
+    /// As above, with logpoints and disabled breakpoints.
+    void setBreakpoints(const QString& file, const QMap<int, BreakpointSpec>& breakpoints);
+    /// The watch expressions (bare, `i * 2`, or templates) evaluated at every pause in the
+    /// selected frame; a paused run's snapshot follows at once.
+    void setWatchExpressions(const QStringList& expressions);
+    QStringList watchExpressions() const { return m_watches; }
+    /// Shows frame `index` of the paused run's call stack (its variables and watch values);
+    /// paused() follows with the new snapshot.
+    void selectFrame(int index);
     QList<int> breakpoints(const QString& file) const { return m_breakpoints.value(file).keys(); }
     /// Pause on errors / before every model call (the next runs and the current one).
     void setPauseOnError(bool on);
@@ -182,13 +204,20 @@ private:
     std::function<void(pdl::RunOptions&)> m_prepare;
     void resume(pdl::Debugger::Resume mode, const QString& file = {}, int line = 0);
     void requestSnapshot();
+    /// The snapshot of `frame` paused at `at` (on the paused worker thread).
+    static DebugSnapshot makeSnapshot(pdl::DebugFrame& frame, const pdl::DebugLocation& at,
+                                      int frameIndex, const QStringList& watches);
+    void takeSnapshot(const DebugSnapshot& snapshot);
+    void installPausedCallback();
     void applyBreakpoints();
     bool m_debugging = false;
     bool m_paused = false;
     bool m_pauseOnError = true;
     bool m_pauseBeforeModel = false;
     std::shared_ptr<pdl::Debugger> m_debugger; ///< the current run's, when debugged
-    QMap<QString, QMap<int, QString>> m_breakpoints;
+    QMap<QString, QMap<int, BreakpointSpec>> m_breakpoints;
+    QStringList m_watches;
+    int m_frame = 0;
     DebugSnapshot m_snapshot;
     QString m_forkedFromRun, m_forkedFromNode;
     QString m_divergedAt;

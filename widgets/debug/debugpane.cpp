@@ -1,5 +1,7 @@
 #include "widgets/debug/debugpane.h"
 
+#include "widgets/debug/debugviews.h"
+
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -11,25 +13,11 @@
 
 namespace hako {
 
-namespace {
-
-QString shown(const pdl::Value& v)
-{
-    if (v.isCallable())
-        return QString::fromStdString(v.repr());
-    try {
-        return QString::fromStdString(v.json());
-    } catch (const std::exception&) {
-        return QString::fromStdString(v.repr());
-    }
-}
-
-} // namespace
-
 DebugPane::DebugPane(QWidget* parent)
     : QWidget(parent), m_where(new QLabel(this)), m_variables(new QTreeWidget(this)),
       m_context(new QTreeWidget(this)), m_answer(new QLineEdit(this)),
-      m_answerButton(new QPushButton(tr("Answer"), this))
+      m_answerButton(new QPushButton(tr("Answer"), this)), m_stack(new CallStackView(this)),
+      m_watches(new WatchView(this)), m_breakpoints(new BreakpointsView(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -49,9 +37,22 @@ DebugPane::DebugPane(QWidget* parent)
     m_context->setHeaderLabels({tr("Role"), tr("Content")});
     m_context->setRootIsDecorated(false);
     m_context->setAccessibleName(tr("Debug context"));
-    auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_variables);
-    split->addWidget(m_context);
+    // Left: where the run is (call stack), what is watched, the breakpoints; right: the
+    // selected frame's variables and the background context.
+    auto* left = new QSplitter(Qt::Vertical, this);
+    left->addWidget(m_stack);
+    left->addWidget(m_watches);
+    left->addWidget(m_breakpoints);
+    // The call stack gets the most room: it is as deep as the blocks the run is inside.
+    left->setStretchFactor(0, 3);
+    left->setStretchFactor(1, 2);
+    left->setStretchFactor(2, 2);
+    auto* right = new QSplitter(Qt::Vertical, this);
+    right->addWidget(m_variables);
+    right->addWidget(m_context);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(left);
+    split->addWidget(right);
     layout->addWidget(split, 1);
 
     auto* answerRow = new QHBoxLayout;
@@ -97,7 +98,7 @@ void DebugPane::showSnapshot(const RunController::DebugSnapshot& snapshot)
         const QString name = QString::fromStdString(k.isString() ? k.asString() : k.str());
         if (name.startsWith(QLatin1String("pdl_")) || name == QLatin1String("stdlib"))
             continue;
-        auto* item = new QTreeWidgetItem(m_variables, {name, shown(v)});
+        auto* item = new QTreeWidgetItem(m_variables, {name, debugValueText(v)});
         item->setFlags(item->flags() | Qt::ItemIsEditable);
     }
     m_context->clear();
@@ -107,13 +108,16 @@ void DebugPane::showSnapshot(const RunController::DebugSnapshot& snapshot)
             if (const pdl::Value* r = m.asDict().find("role"))
                 role = QString::fromStdString(r->toText());
             if (const pdl::Value* c = m.asDict().find("content"))
-                content = c->isString() ? QString::fromStdString(c->asString()) : shown(*c);
+                content =
+                    c->isString() ? QString::fromStdString(c->asString()) : debugValueText(*c);
         }
         auto* item = new QTreeWidgetItem(m_context, {role, content});
         item->setFlags(item->flags() | Qt::ItemIsEditable);
     }
     m_variables->setEnabled(true);
     m_context->setEnabled(true);
+    m_stack->showStack(snapshot.stack, snapshot.frame);
+    m_watches->showValues(snapshot.watches);
     const bool model = snapshot.location.kind == pdl::BlockKind::Model;
     m_answer->setEnabled(model);
     m_answerButton->setEnabled(model);
@@ -126,6 +130,8 @@ void DebugPane::showRunning(const QString& status)
     m_where->setAccessibleName(status);
     m_variables->setEnabled(false);
     m_context->setEnabled(false);
+    m_stack->clearStack();
+    m_watches->clearValues();
     m_answer->setEnabled(false);
     m_answerButton->setEnabled(false);
 }

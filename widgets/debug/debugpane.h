@@ -11,7 +11,12 @@ class QTreeWidget;
 
 namespace hako {
 
-/// The Debug pane: where a debugged run is paused, its variables (name and value as JSON; a
+class BreakpointsView;
+class CallStackView;
+class WatchView;
+
+/// The Debug pane: where a debugged run is paused, its call stack (a click selects a frame),
+/// the watch expressions' values, the breakpoints list, its variables (name and value as JSON; a
 /// double click or Enter edits a value) and its background context (a message's content is
 /// edited the same way), and a line to answer a model call by hand. Shows the snapshots
 /// RunController::paused() delivers; GUI thread only.
@@ -27,6 +32,9 @@ public:
 
     QTreeWidget* variablesView() const { return m_variables; }
     QTreeWidget* contextView() const { return m_context; }
+    CallStackView* callStackView() const { return m_stack; }
+    WatchView* watchView() const { return m_watches; }
+    BreakpointsView* breakpointsView() const { return m_breakpoints; }
 
 Q_SIGNALS:
     /// The person edited a variable's value (YAML/JSON text).
@@ -42,6 +50,9 @@ private:
     QTreeWidget* m_context;
     QLineEdit* m_answer;
     QPushButton* m_answerButton;
+    CallStackView* m_stack;
+    WatchView* m_watches;
+    BreakpointsView* m_breakpoints;
     bool m_filling = false;
 };
 

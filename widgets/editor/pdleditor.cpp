@@ -37,15 +37,19 @@ PdlEditor::PdlEditor(QWidget* parent) : QsciScintilla(parent)
     setMarginType(LineNumberMargin, QsciScintilla::NumberMargin);
     setMarginLineNumbers(LineNumberMargin, true);
     setMarginsFont(font);
-    setMarginType(MarkerMargin, QsciScintilla::SymbolMargin);
-    setMarginWidth(MarkerMargin, 14);
+    // The breakpoint gutter: a strip of its own colour, so that it shows where to click.
+    setMarginType(MarkerMargin, QsciScintilla::SymbolMarginColor);
+    setMarginWidth(MarkerMargin, 16);
     setMarginMarkerMask(LineNumberMargin, 0);
     setMarginMarkerMask(MarkerMargin, (1 << ErrorMarker) | (1 << WarningMarker) |
                                           (1 << BreakpointMarker) |
-                                          (1 << ConditionalBreakpointMarker));
+                                          (1 << ConditionalBreakpointMarker) |
+                                          (1 << DisabledBreakpointMarker) | (1 << LogpointMarker));
     // Breakpoints: a click on the marker margin toggles a red dot.
     markerDefine(QsciScintilla::Circle, BreakpointMarker);
     markerDefine(QsciScintilla::Circle, ConditionalBreakpointMarker);
+    markerDefine(QsciScintilla::Circle, DisabledBreakpointMarker);
+    markerDefine(QsciScintilla::SmallRectangle, LogpointMarker);
     markerDefine(QsciScintilla::Background, PausedLineMarker);
     setMarginSensitivity(MarkerMargin, true);
     connect(this, &QsciScintilla::marginClicked, this,
@@ -148,6 +152,14 @@ void PdlEditor::applyColors()
                              ConditionalBreakpointMarker);
     setMarkerForegroundColor(color(EditorColor::ConditionalBreakpointOutline),
                              ConditionalBreakpointMarker);
+    const QColor gutter = m_darkColors ? color(EditorColor::MarginBackground).lighter(125)
+                                       : color(EditorColor::MarginBackground).darker(106);
+    setMarginBackgroundColor(MarkerMargin, gutter);
+    // A disabled breakpoint: a ring in the breakpoint's colour; a logpoint: a square.
+    setMarkerBackgroundColor(gutter, DisabledBreakpointMarker);
+    setMarkerForegroundColor(color(EditorColor::Breakpoint), DisabledBreakpointMarker);
+    setMarkerBackgroundColor(color(EditorColor::Breakpoint), LogpointMarker);
+    setMarkerForegroundColor(color(EditorColor::BreakpointOutline), LogpointMarker);
     setMarkerBackgroundColor(color(EditorColor::PausedLine), PausedLineMarker);
 }
 
@@ -411,8 +423,20 @@ void PdlEditor::applyTextEdits(const QList<TextReplacement>& edits)
 
 namespace {
 constexpr unsigned kBreakpointMask =
-    (1u << PdlEditor::BreakpointMarker) | (1u << PdlEditor::ConditionalBreakpointMarker);
+    (1u << PdlEditor::BreakpointMarker) | (1u << PdlEditor::ConditionalBreakpointMarker) |
+    (1u << PdlEditor::DisabledBreakpointMarker) | (1u << PdlEditor::LogpointMarker);
+
+int markerFor(const pdl::BreakpointSpec& spec)
+{
+    if (!spec.enabled)
+        return PdlEditor::DisabledBreakpointMarker;
+    if (!spec.logMessage.isEmpty())
+        return PdlEditor::LogpointMarker;
+    if (!spec.condition.isEmpty())
+        return PdlEditor::ConditionalBreakpointMarker;
+    return PdlEditor::BreakpointMarker;
 }
+} // namespace
 
 QList<int> PdlEditor::breakpointLines() const
 {
@@ -425,9 +449,10 @@ QList<int> PdlEditor::breakpointLines() const
 
 void PdlEditor::setBreakpointLines(const QList<int>& lines)
 {
-    markerDeleteAll(BreakpointMarker);
-    markerDeleteAll(ConditionalBreakpointMarker);
-    m_conditions.clear();
+    for (int marker :
+         {BreakpointMarker, ConditionalBreakpointMarker, DisabledBreakpointMarker, LogpointMarker})
+        markerDeleteAll(marker);
+    m_specs.clear();
     for (int line : lines)
         if (line >= 1 && line <= this->lines())
             markerAdd(line - 1, BreakpointMarker);
@@ -438,28 +463,50 @@ void PdlEditor::toggleBreakpoint(int line)
     if (line < 1 || line > lines())
         return;
     if (markersAtLine(line - 1) & kBreakpointMask) {
-        forgetConditionsAt(line);
-        markerDelete(line - 1, ConditionalBreakpointMarker);
-        markerDelete(line - 1, BreakpointMarker);
-    } else {
-        markerAdd(line - 1, BreakpointMarker);
+        removeBreakpoint(line);
+        return;
     }
+    markerAdd(line - 1, BreakpointMarker);
     Q_EMIT breakpointsChanged(breakpointLines());
 }
 
-void PdlEditor::forgetConditionsAt(int line)
+void PdlEditor::removeBreakpoint(int line)
 {
-    // Also drops conditions whose marker went with deleted text.
-    for (auto it = m_conditions.begin(); it != m_conditions.end();)
+    if (line < 1 || line > lines() || !(markersAtLine(line - 1) & kBreakpointMask))
+        return;
+    forgetSpecsAt(line);
+    for (int marker :
+         {BreakpointMarker, ConditionalBreakpointMarker, DisabledBreakpointMarker, LogpointMarker})
+        markerDelete(line - 1, marker);
+    Q_EMIT breakpointsChanged(breakpointLines());
+}
+
+void PdlEditor::clearBreakpoints()
+{
+    if (breakpointLines().isEmpty())
+        return;
+    setBreakpointLines({});
+    Q_EMIT breakpointsChanged({});
+}
+
+void PdlEditor::forgetSpecsAt(int line)
+{
+    // Also drops the specs whose marker went with deleted text.
+    for (auto it = m_specs.begin(); it != m_specs.end();)
         if (markerLine(it.key()) == line - 1 || markerLine(it.key()) < 0)
-            it = m_conditions.erase(it);
+            it = m_specs.erase(it);
         else
             ++it;
 }
 
 QString PdlEditor::breakpointCondition(int line) const
 {
-    for (auto it = m_conditions.cbegin(); it != m_conditions.cend(); ++it)
+    return breakpointSpec(line).condition;
+}
+
+pdl::BreakpointSpec PdlEditor::breakpointSpec(int line) const
+{
+    for (auto it = m_specs.cbegin(); it != m_specs.cend(); ++it)
         if (markerLine(it.key()) == line - 1)
             return it.value();
     return {};
@@ -467,33 +514,47 @@ QString PdlEditor::breakpointCondition(int line) const
 
 void PdlEditor::setBreakpointCondition(int line, const QString& condition)
 {
+    pdl::BreakpointSpec spec = breakpointSpec(line);
+    spec.condition = condition.trimmed();
+    setBreakpointSpec(line, spec);
+}
+
+void PdlEditor::setBreakpointSpec(int line, const pdl::BreakpointSpec& spec)
+{
     if (line < 1 || line > lines())
         return;
-    // The line's conditional marker (and its condition) goes; the new one replaces it.
-    forgetConditionsAt(line);
-    markerDelete(line - 1, ConditionalBreakpointMarker);
-    markerDelete(line - 1, BreakpointMarker);
-    const QString trimmed = condition.trimmed();
-    if (trimmed.isEmpty()) {
-        markerAdd(line - 1, BreakpointMarker);
-    } else {
-        const int handle = markerAdd(line - 1, ConditionalBreakpointMarker);
-        if (handle >= 0)
-            m_conditions.insert(handle, trimmed);
-    }
+    // The line's marker (and its spec) goes; the new one replaces it.
+    forgetSpecsAt(line);
+    for (int marker :
+         {BreakpointMarker, ConditionalBreakpointMarker, DisabledBreakpointMarker, LogpointMarker})
+        markerDelete(line - 1, marker);
+    pdl::BreakpointSpec trimmed = spec;
+    trimmed.condition = spec.condition.trimmed();
+    const int handle = markerAdd(line - 1, markerFor(trimmed));
+    if (handle >= 0 && !(trimmed == pdl::BreakpointSpec{}))
+        m_specs.insert(handle, trimmed);
     Q_EMIT breakpointsChanged(breakpointLines());
+}
+
+QMap<int, pdl::BreakpointSpec> PdlEditor::breakpointSpecs() const
+{
+    QMap<int, pdl::BreakpointSpec> all;
+    for (int line : breakpointLines())
+        all.insert(line, {});
+    for (auto it = m_specs.cbegin(); it != m_specs.cend(); ++it) {
+        const int line = markerLine(it.key());
+        if (line >= 0 && all.contains(line + 1))
+            all[line + 1] = it.value();
+    }
+    return all;
 }
 
 QMap<int, QString> PdlEditor::breakpointConditions() const
 {
     QMap<int, QString> all;
-    for (int line : breakpointLines())
-        all.insert(line, QString());
-    for (auto it = m_conditions.cbegin(); it != m_conditions.cend(); ++it) {
-        const int line = markerLine(it.key());
-        if (line >= 0 && all.contains(line + 1))
-            all[line + 1] = it.value();
-    }
+    const QMap<int, pdl::BreakpointSpec> specs = breakpointSpecs();
+    for (auto it = specs.cbegin(); it != specs.cend(); ++it)
+        all.insert(it.key(), it->condition);
     return all;
 }
 

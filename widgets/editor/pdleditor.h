@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/pdl/debug/debugger.h"
 #include "core/pdl/lang/completion.h"
 #include "core/util/diagnostic.h"
 #include "widgets/editor/qsci.h"
@@ -7,6 +8,7 @@
 #include <QHash>
 #include <QMap>
 
+#include <functional>
 #include <memory>
 
 namespace hako::pdl {
@@ -75,6 +77,9 @@ public:
     static constexpr int PausedLineMarker = 3;
     /// The orange dot of a breakpoint with a condition.
     static constexpr int ConditionalBreakpointMarker = 4;
+    /// The hollow ring of a disabled breakpoint, and the square of a logpoint.
+    static constexpr int DisabledBreakpointMarker = 5;
+    static constexpr int LogpointMarker = 6;
 
     /// Breakpoints: 1-based lines holding a red dot in the marker margin (a click on the
     /// margin toggles one; the dots move with the text as it is edited).
@@ -90,6 +95,21 @@ public:
     void setBreakpointCondition(int line, const QString& condition);
     /// Every breakpoint's line and condition (empty for none), by line.
     QMap<int, QString> breakpointConditions() const;
+    /// Every breakpoint with its condition, logpoint message and whether it is on, by line.
+    QMap<int, pdl::BreakpointSpec> breakpointSpecs() const;
+    /// The breakpoint on `line` (a default one when there is none).
+    pdl::BreakpointSpec breakpointSpec(int line) const;
+    /// Puts a breakpoint on `line` (replacing the one there): its marker shows whether it is
+    /// off (a ring), a logpoint (a square), conditional (orange) or plain (red).
+    void setBreakpointSpec(int line, const pdl::BreakpointSpec& spec);
+    void removeBreakpoint(int line);
+    void clearBreakpoints();
+    /// While a run is paused: the value of the variable named `word` as a hover shows it
+    /// (empty: none). Null: no values on hover.
+    using ValueHover = std::function<QString(const QString& word)>;
+    void setValueHover(ValueHover hover) { m_valueHover = std::move(hover); }
+    /// What the value hover shows at (line, code-point column), or empty.
+    QString valueHoverAt(int line, int column) const;
     /// Highlights 1-based `line` as where a debugged run is paused; 0 clears it.
     void setPausedLine(int line);
 
@@ -157,7 +177,7 @@ private:
     int searchFlags(const FindOptions& options) const;
     bool selectionMatches(const QByteArray& needle, int flags);
     void updateMarginWidth();
-    void forgetConditionsAt(int line);
+    void forgetSpecsAt(int line);
     void setUpLanguageFeatures();
     void showHover(int position, int x, int y);
     void onCharAdded(int ch);
@@ -166,9 +186,12 @@ private:
     void showCompletionDocumentation(const QString& item);
 
     std::shared_ptr<const pdl::ProgramReport> m_report;
-    /// Conditions of conditional breakpoints, by the handle of their marker (which follows
-    /// its line through edits).
-    QHash<int, QString> m_conditions;
+    /// Breakpoints that are not plain (a condition, a message, off), by the handle of their
+    /// marker (which follows its line through edits).
+    QHash<int, pdl::BreakpointSpec> m_specs;
+    ValueHover m_valueHover;
+    /// The identifier (`a_b`, not `a.b`) at byte position `pos`, or empty.
+    QString identifierAt(long pos) const;
     QStringList m_modelNames;
     QHash<QString, QString> m_modelReasons;
     /// The field and block-kind names of the list on show: choosing one also types `: `.

@@ -180,11 +180,44 @@ QString PdlEditor::hoverTextAt(int line, int column) const
     return pdl::hoverTextAt(lines, line, column, m_report.get());
 }
 
+QString PdlEditor::identifierAt(long pos) const
+{
+    const QString line = text(int(SendScintilla(SCI_LINEFROMPOSITION, pos)));
+    const int at = int(SendScintilla(
+        SCI_COUNTCHARACTERS,
+        SendScintilla(SCI_POSITIONFROMLINE, SendScintilla(SCI_LINEFROMPOSITION, pos)), pos));
+    auto word = [](QChar c) {
+        return c.isLetterOrNumber() || c == QLatin1Char('_');
+    };
+    if (at < 0 || at >= line.size() || !word(line.at(at)))
+        return {};
+    int start = at, end = at;
+    while (start > 0 && word(line.at(start - 1)))
+        --start;
+    while (end < line.size() && word(line.at(end)))
+        ++end;
+    return line.mid(start, end - start);
+}
+
+QString PdlEditor::valueHoverAt(int line, int column) const
+{
+    if (!m_valueHover)
+        return {};
+    const QString word = identifierAt(bytePosition(line, column));
+    return word.isEmpty() ? QString() : m_valueHover(word);
+}
+
 void PdlEditor::showHover(int position, int x, int y)
 {
     if (position < 0)
         return;
     const auto [line, column] = lineColumnAt(position);
+    // While a run is paused, a variable's value comes first.
+    const QString value = valueHoverAt(line, column);
+    if (!value.isEmpty()) {
+        QToolTip::showText(viewport()->mapToGlobal(QPoint(x, y)), value, viewport());
+        return;
+    }
     const QString text = hoverTextAt(line, column);
     if (text.isEmpty())
         return;

@@ -17,6 +17,7 @@
 #include <QInputDialog>
 #include <QLineEdit>
 #include <QMenu>
+#include <QToolBar>
 
 namespace hako {
 
@@ -35,6 +36,9 @@ DebugLinks::DebugLinks(ProgramTabs* tabs, RunActions* runActions, QObject* paren
     m_debug->setToolTip(tr("Run the program in the editor under the debugger (F6)"));
     m_continue =
         action(tr("&Continue"), QKeySequence(Qt::Key_F8), [this] { m_run->continueRun(); });
+    // F5 as well, as in VS Code: Run (F5) is off while the program runs, Continue only on
+    // while it is paused, so they never share the key.
+    m_continue->setShortcuts({QKeySequence(Qt::Key_F8), QKeySequence(Qt::Key_F5)});
     m_stepOver = action(tr("Step &Over"), QKeySequence(Qt::Key_F10), [this] { m_run->stepOver(); });
     m_stepInto = action(tr("Step &Into"), QKeySequence(Qt::Key_F11), [this] { m_run->stepInto(); });
     m_stepOut = action(tr("Step O&ut"), QKeySequence(Qt::SHIFT | Qt::Key_F11),
@@ -91,6 +95,7 @@ DebugLinks::DebugLinks(ProgramTabs* tabs, RunActions* runActions, QObject* paren
             m_pane->showRunning(QString());
         updateActions();
     });
+    setUpViews();
     RunController* first = std::exchange(m_run, nullptr);
     setProgram(m_editor, first);
     connect(tabs, &ProgramTabs::currentChanged, this, &DebugLinks::setProgram);
@@ -115,6 +120,7 @@ void DebugLinks::setProgram(EditorPane* editor, RunController* run)
     connect(m_run, &RunController::finished, m_link, [this] { onFinished(); });
     connect(m_run, &RunController::debugError, m_link,
             [this](const QString& message) { Q_EMIT statusMessage(message, 5000); });
+    linkViews();
     // The Debug pane shows this program's pause, if it is paused.
     if (m_run->isPaused())
         onPaused();
@@ -129,6 +135,8 @@ DebugLinks::~DebugLinks()
 {
     if (m_pane && !m_pane->parent())
         delete m_pane.data();
+    if (m_toolBar && !m_toolBar->parent())
+        delete m_toolBar;
 }
 
 void DebugLinks::setWorkbenchContext(WorkbenchContext* context)
@@ -187,7 +195,8 @@ QString DebugLinks::programFile() const
 
 void DebugLinks::syncBreakpoints()
 {
-    m_run->setBreakpoints(programFile(), m_editor->editor()->breakpointConditions());
+    m_run->setBreakpoints(programFile(), m_editor->editor()->breakpointSpecs());
+    showBreakpointList();
 }
 
 bool DebugLinks::debugProgram()
@@ -261,6 +270,7 @@ void DebugLinks::updateActions()
     for (QAction* a : {m_continue, m_stepOver, m_stepInto, m_stepOut, m_runToCursor})
         a->setEnabled(paused);
     m_pause->setEnabled(debugging && !paused);
+    m_stop->setEnabled(m_run->isRunning());
 }
 
 } // namespace hako

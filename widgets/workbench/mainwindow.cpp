@@ -103,6 +103,7 @@ MainWindow::MainWindow(QWidget* parent)
         tree->addAction(m_runActions->rerunSelectedAction());
     }
     m_debugDock = addPaneDock(m_debugLinks->pane(), tr("Debug"), QStringLiteral("debugDock"));
+    addToolBar(Qt::TopToolBarArea, m_debugLinks->toolBar());
     tabifyDockWidget(m_consoleDock, m_debugDock);
     m_debugDock->hide();
     m_consoleDock->raise();

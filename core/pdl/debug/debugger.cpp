@@ -138,7 +138,15 @@ struct Debugger::Request {
 Debugger::Debugger() = default;
 Debugger::~Debugger() = default;
 
-int Debugger::addBreakpoint(const QString& file, int line, std::string condition)
+std::string Debugger::asTemplate(const std::string& expression)
+{
+    if (expression.find("${") != std::string::npos)
+        return expression;
+    return "${ " + expression + " }";
+}
+
+int Debugger::addBreakpoint(const QString& file, int line, std::string condition,
+                            std::string logMessage)
 {
     std::lock_guard lock(m_mutex);
     Breakpoint bp;
@@ -146,9 +154,10 @@ int Debugger::addBreakpoint(const QString& file, int line, std::string condition
     bp.file = file;
     bp.line = line;
     // A bare expression is read as one: `i == 3` means `${ i == 3 }`.
-    if (!condition.empty() && condition.find("${") == std::string::npos)
-        condition = "${ " + condition + " }";
+    if (!condition.empty())
+        condition = asTemplate(condition);
     bp.condition = std::move(condition);
+    bp.logMessage = std::move(logMessage);
     m_breakpoints.push_back(bp);
     resolveAll();
     rearm();
@@ -198,6 +207,80 @@ Result<int> Debugger::checkLocation(const QString& file, int line,
         return makeError(
             tr("line %1 of %2 has no block, and no block follows it").arg(line).arg(name));
     return next;
+}
+
+bool Debugger::setBreakpointEnabled(int number, bool on)
+{
+    std::lock_guard lock(m_mutex);
+    for (Breakpoint& bp : m_breakpoints)
+        if (bp.number == number) {
+            bp.enabled = on;
+            resolveAll();
+            rearm();
+            return true;
+        }
+    return false;
+}
+
+void Debugger::setLogCallback(
+    std::function<void(const QString& message, const DebugLocation&)> callback)
+{
+    std::lock_guard lock(m_mutex);
+    m_onLog = std::move(callback);
+}
+
+std::vector<StackFrame> Debugger::stackOf(const DebugFrame& frame)
+{
+    std::vector<StackFrame> out;
+    for (const DebugFrame* f = &frame; f && out.size() < 10000; f = f->enclosing()) {
+        const Block& b = f->block();
+        StackFrame row;
+        row.span = b.span;
+        row.kind = b.kind;
+        row.id = f->id();
+        if (b.def)
+            row.def = *b.def;
+        if (b.kind == BlockKind::Call) {
+            const Value& call = static_cast<const CallBlock&>(b).call.value;
+            std::string text = call.isString() ? call.asString() : call.repr();
+            // `${ get_weather }` reads as the function's name.
+            if (text.rfind("${", 0) == 0 && text.size() > 3 && text.back() == '}')
+                text = text.substr(2, text.size() - 3);
+            const auto first = text.find_first_not_of(' ');
+            const auto last = text.find_last_not_of(' ');
+            row.callee = first == std::string::npos ? text : text.substr(first, last - first + 1);
+        }
+        out.push_back(std::move(row));
+    }
+    return out;
+}
+
+const DebugFrame* Debugger::frameAt(const DebugFrame& frame, int index)
+{
+    const DebugFrame* f = &frame;
+    for (int i = 0; f && i < index; ++i)
+        f = f->enclosing();
+    return index < 0 ? nullptr : f;
+}
+
+QString StackFrame::name() const
+{
+    if (kind == BlockKind::Call && !callee.empty())
+        return QStringLiteral("call %1").arg(QString::fromStdString(callee));
+    if (!def.empty())
+        return QStringLiteral("%1 '%2'").arg(QString::fromUtf8(blockKindName(kind)),
+                                             QString::fromStdString(def));
+    return QString::fromUtf8(blockKindName(kind));
+}
+
+QString StackFrame::where() const
+{
+    return QStringLiteral("%1:%2").arg(QFileInfo(span.file).fileName()).arg(span.line);
+}
+
+QString StackFrame::describe() const
+{
+    return name() + QStringLiteral("  ") + where();
 }
 
 bool Debugger::removeBreakpoint(int number)
@@ -299,22 +382,37 @@ bool Debugger::post(std::function<void(DebugFrame&)> fn)
     return true;
 }
 
-Result<Value> Debugger::evaluate(const std::string& expression)
+Result<Value> Debugger::evaluate(const std::string& expression, int frame)
 {
-    std::string source = expression;
-    if (source.find("${") == std::string::npos)
-        source = "${ " + source + " }";
+    const std::string source = asTemplate(expression);
     std::optional<Result<Value>> out;
-    if (!inspect([&](DebugFrame& f) { out = f.evaluate(source); }))
+    if (!inspect([&](DebugFrame& f) {
+            if (const DebugFrame* at = frameAt(f, frame))
+                out = at->evaluate(source);
+        }))
         return makeError(
             QCoreApplication::translate("hako::pdl::Debugger", "the run is not paused"));
+    if (!out)
+        return makeError(
+            QCoreApplication::translate("hako::pdl::Debugger", "the call stack has no frame %1")
+                .arg(frame));
     return std::move(*out);
 }
 
-std::optional<Dict> Debugger::variables()
+std::optional<Dict> Debugger::variables(int frame)
 {
     std::optional<Dict> out;
-    inspect([&](DebugFrame& f) { out = f.variables(); });
+    inspect([&](DebugFrame& f) {
+        if (const DebugFrame* at = frameAt(f, frame))
+            out = at->variables();
+    });
+    return out;
+}
+
+std::optional<std::vector<StackFrame>> Debugger::callStack()
+{
+    std::optional<std::vector<StackFrame>> out;
+    inspect([&](DebugFrame& f) { out = stackOf(f); });
     return out;
 }
 
@@ -442,7 +540,7 @@ void Debugger::resolveAll()
 {
     m_resolved.clear();
     for (const Breakpoint& bp : m_breakpoints)
-        for (const Block* b : resolve(bp.file, bp.line))
+        for (const Block* b : bp.enabled ? resolve(bp.file, bp.line) : std::vector<const Block*>{})
             m_resolved.push_back({bp.number, b});
     if (m_stepMode == Resume::RunToLine)
         for (const Block* b : resolve(m_runToFile, m_runToLine))
@@ -480,37 +578,12 @@ void Debugger::beforeBlock(DebugFrame& frame)
         reason = DebugLocation::Reason::Step;
     }
     if (!reason) {
-        // Breakpoints: conditions are evaluated without the lock (they may call functions).
-        std::vector<Resolved> hits;
-        for (const Resolved& r : m_resolved)
-            if (r.block == block)
-                hits.push_back(r);
-        for (const Resolved& r : hits) {
-            if (r.number == 0) {
-                reason = DebugLocation::Reason::RunToLine;
-                break;
-            }
-            std::string condition;
-            for (const Breakpoint& bp : m_breakpoints)
-                if (bp.number == r.number)
-                    condition = bp.condition;
-            bool take = true;
-            if (!condition.empty()) {
-                lock.unlock();
-                Result<Value> v = frame.evaluate(condition);
-                lock.lock();
-                // A condition that fails to evaluate pauses: the person sees why.
-                take = !v.ok() || v->truthy();
-            }
-            if (take) {
-                reason = DebugLocation::Reason::Breakpoint;
-                number = r.number;
-                for (Breakpoint& bp : m_breakpoints)
-                    if (bp.number == r.number)
-                        ++bp.hits;
-                break;
-            }
-        }
+        bool runToLine = false;
+        number = breakpointHit(frame, lock, runToLine);
+        if (runToLine)
+            reason = DebugLocation::Reason::RunToLine;
+        else if (number > 0)
+            reason = DebugLocation::Reason::Breakpoint;
     }
     if (!reason && m_pauseBeforeModel && block->kind == BlockKind::Model)
         reason = DebugLocation::Reason::ModelCall;
@@ -522,6 +595,59 @@ void Debugger::beforeBlock(DebugFrame& frame)
         m_pauseBeforeModel)
         loc.reason = DebugLocation::Reason::ModelCall;
     pause(frame, std::move(loc), lock);
+}
+
+int Debugger::breakpointHit(DebugFrame& frame, std::unique_lock<std::mutex>& lock, bool& runToLine)
+{
+    std::vector<Resolved> hits;
+    for (const Resolved& r : m_resolved)
+        if (r.block == &frame.block())
+            hits.push_back(r);
+    for (const Resolved& r : hits) {
+        if (r.number == 0) {
+            runToLine = true;
+            return 0;
+        }
+        auto find = [&]() -> Breakpoint* {
+            for (Breakpoint& bp : m_breakpoints)
+                if (bp.number == r.number)
+                    return &bp;
+            return nullptr;
+        };
+        const Breakpoint* bp = find();
+        if (!bp || !bp->enabled)
+            continue;
+        const std::string condition = bp->condition;
+        const std::string message = bp->logMessage;
+        // Conditions and messages are evaluated without the lock (they may call functions).
+        if (!condition.empty()) {
+            lock.unlock();
+            Result<Value> v = frame.evaluate(condition);
+            lock.lock();
+            // A condition that fails to evaluate pauses (or logs): the person sees why.
+            if (v.ok() && !v->truthy())
+                continue;
+        }
+        if (Breakpoint* counted = find())
+            ++counted->hits;
+        if (message.empty())
+            return r.number;
+        auto log = m_onLog;
+        DebugLocation at = locationOf(frame, DebugLocation::Reason::Breakpoint);
+        at.breakpoint = r.number;
+        lock.unlock();
+        QString text;
+        if (Result<Value> v = frame.evaluate(message); v.ok())
+            text = QString::fromStdString(v->isString() ? v->asString() : v->toText());
+        else
+            text = QCoreApplication::translate("hako::pdl::Debugger", "(logpoint %1: %2)")
+                       .arg(r.number)
+                       .arg(v.error().message);
+        if (log)
+            log(text, at);
+        lock.lock();
+    }
+    return 0;
 }
 
 void Debugger::blockFailed(DebugFrame& frame, const std::string& message)

@@ -38,7 +38,36 @@ struct Breakpoint {
     QString file; ///< as given: a path, or a file name matched against the program's files
     int line = 0;
     std::string condition;
+    /// A logpoint's message, a template (`i is ${ i }`): written through the log callback
+    /// instead of pausing. Empty: an ordinary breakpoint.
+    std::string logMessage;
+    bool enabled = true; ///< a disabled breakpoint is kept but never stops nor logs
     int hits = 0;
+};
+
+/// A breakpoint as an editor keeps it, by line: a condition (empty: always), a logpoint's
+/// message template (empty: it pauses), and whether it is on.
+struct BreakpointSpec {
+    QString condition;
+    QString logMessage;
+    bool enabled = true;
+    bool operator==(const BreakpointSpec&) const = default;
+};
+
+/// One row of a paused run's call stack: a block enclosing the paused one (or that block).
+struct StackFrame {
+    SourceSpan span;
+    BlockKind kind = BlockKind::Empty;
+    std::string id;     ///< the block's `pdl__id`
+    std::string def;    ///< the block's `def`, if any
+    std::string callee; ///< for a call block: the function called, as written (`get_weather`)
+    /// `call get_weather`, `repeat 'answers'`, `text`: the block as the person knows it (the
+    /// function it calls, its def, its kind).
+    QString name() const;
+    /// `prog.pdl:9`
+    QString where() const;
+    /// `call get_weather  prog.pdl:9`
+    QString describe() const;
 };
 
 /// An interactive debugger for the interpreter: breakpoints, stepping, pause on error or before
@@ -63,7 +92,21 @@ public:
 
     // Configuration, at any time.
     /// Adds a breakpoint and returns its number (from 1).
-    int addBreakpoint(const QString& file, int line, std::string condition = {});
+    /// With `logMessage`, a logpoint: it writes its message (a template evaluated where it
+    /// stops) through the log callback and the run goes on.
+    int addBreakpoint(const QString& file, int line, std::string condition = {},
+                      std::string logMessage = {});
+    /// Turns breakpoint `number` on or off (a disabled one is kept in breakpoints()).
+    bool setBreakpointEnabled(int number, bool on);
+    /// Called on the worker thread when a logpoint is hit, with its evaluated message (or the
+    /// evaluation's error) and where. Set before the run starts.
+    void setLogCallback(std::function<void(const QString& message, const DebugLocation&)> callback);
+    /// `i == 3` read as `${ i == 3 }`; a text holding `${` as it is.
+    static std::string asTemplate(const std::string& expression);
+    /// The call stack of `frame`, innermost first: `frame`'s block, then each enclosing one.
+    static std::vector<StackFrame> stackOf(const DebugFrame& frame);
+    /// The frame `index` steps out of `frame` (0: `frame` itself), or null past the root.
+    static const DebugFrame* frameAt(const DebugFrame& frame, int index);
     /// Checks a breakpoint (or a run-to-line target) before it is set, against the programs
     /// loaded so far: the line the run would stop at — `line` itself, or the next line that
     /// starts a block when `line` has no block of its own (a blank line, a key) — or an error
@@ -101,8 +144,12 @@ public:
     /// dropped.
     bool post(std::function<void(DebugFrame&)> fn);
     /// Blocking conveniences over inspect().
-    Result<Value> evaluate(const std::string& expression);
-    std::optional<Dict> variables();
+    /// `expression` (bare or a template) in the paused block's scope, or in that of the
+    /// enclosing frame `frame` of callStack().
+    Result<Value> evaluate(const std::string& expression, int frame = 0);
+    std::optional<Dict> variables(int frame = 0);
+    /// The paused run's call stack, innermost first (nullopt when not paused).
+    std::optional<std::vector<StackFrame>> callStack();
     std::optional<List> context();
     /// Sets `name` to `valueText` read as YAML/JSON (`3`, `"text"`, `[1, 2]`, `{a: 1}`).
     Result<bool> setVariable(const std::string& name, const QString& valueText);
@@ -137,6 +184,8 @@ private:
     void resolveAll();
     std::vector<const Block*> resolve(const QString& file, int line) const;
     void pause(DebugFrame& frame, DebugLocation location, std::unique_lock<std::mutex>& lock);
+    /// The breakpoint `frame` stops at (its number), after conditions and logpoints; 0: none.
+    int breakpointHit(DebugFrame& frame, std::unique_lock<std::mutex>& lock, bool& runToLine);
 
     mutable std::mutex m_mutex;
     std::condition_variable m_changed;
@@ -163,6 +212,7 @@ private:
     DebugLocation m_location;
     std::deque<std::shared_ptr<Request>> m_requests;
     std::function<void(const DebugLocation&)> m_onPaused;
+    std::function<void(const QString&, const DebugLocation&)> m_onLog;
 };
 
 } // namespace hako::pdl

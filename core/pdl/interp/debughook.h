@@ -38,6 +38,10 @@ public:
     /// For a model block: use `reply` as the model's answer instead of calling the model (the
     /// trace node is marked answered by hand). Ignored for other blocks.
     virtual void answerModel(std::string reply) = 0;
+    /// The frame of the block enclosing this one (for a function's body: its call block; for
+    /// an included program: its include block), valid as long as this one; null at the root
+    /// (and at the first block of a parallel `map` iteration's thread).
+    virtual const DebugFrame* enclosing() const { return nullptr; }
 };
 
 /// Consulted by the interpreter before every block, and when a block fails, when

@@ -288,11 +288,22 @@ private:
     int m_saved;
 };
 
+class RunnerDebugFrame;
+// The frame of the innermost block running on this thread under a debugger (the call stack's
+// top); each frame links to the one it replaced.
+thread_local const RunnerDebugFrame* t_debugTop = nullptr;
+
 class RunnerDebugFrame final : public DebugFrame {
 public:
     RunnerDebugFrame(Runner& runner, State& st, const Block& b, const std::string& id, int depth)
-        : m_runner(runner), m_st(st), m_block(b), m_id(id), m_depth(depth)
-    {}
+        : m_runner(runner), m_st(st), m_block(b), m_id(id), m_depth(depth), m_enclosing(t_debugTop)
+    {
+        t_debugTop = this;
+    }
+    ~RunnerDebugFrame() override { t_debugTop = m_enclosing; }
+    RunnerDebugFrame(const RunnerDebugFrame&) = delete;
+    RunnerDebugFrame& operator=(const RunnerDebugFrame&) = delete;
+    const DebugFrame* enclosing() const override;
     const Block& block() const override { return m_block; }
     const std::string& id() const override { return m_id; }
     int depth() const override { return m_depth; }
@@ -339,7 +350,13 @@ private:
     const Block& m_block;
     const std::string& m_id;
     int m_depth;
+    const RunnerDebugFrame* m_enclosing;
 };
+
+const DebugFrame* RunnerDebugFrame::enclosing() const
+{
+    return m_enclosing;
+}
 
 } // namespace
 
@@ -573,11 +590,14 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
         started();
     }
     const DepthScope depth(st.debugDepth);
+    // Under a debugger, the block's frame lives as long as it runs: the call stack of a pause
+    // inside it reaches it.
+    std::optional<RunnerDebugFrame> frame;
     if (options.debugger && !t_inDebugHook) [[unlikely]] {
+        frame.emplace(*this, st, b, id, depth.outer());
         {
-            RunnerDebugFrame frame(*this, st, b, id, depth.outer());
             DebugHookScope hook;
-            options.debugger->beforeBlock(frame);
+            options.debugger->beforeBlock(*frame);
         }
         checkCancelled();
     }
@@ -598,11 +618,10 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
     try {
         result = execContributing(bp, st, id, node.get(), streamIn);
     } catch (PdlError& e) {
-        if (options.debugger && !t_inDebugHook && !e.debugged) [[unlikely]] {
+        if (frame && !e.debugged) [[unlikely]] {
             e.debugged = true;
-            RunnerDebugFrame frame(*this, st, b, id, depth.outer());
             DebugHookScope hook;
-            options.debugger->blockFailed(frame, e.what());
+            options.debugger->blockFailed(*frame, e.what());
         }
         if (savedRole)
             st.role = std::move(*savedRole);

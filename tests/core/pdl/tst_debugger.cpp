@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <mutex>
 #include <thread>
 
 using namespace hako;
@@ -90,12 +91,131 @@ const QByteArray kLoop = "text:\n"                  // 1
                          "  join: {with: \"\"}\n"   // 9
                          "- \"end\"\n";             // 10
 
+// A function called from a loop (for the call stack, logpoints and disabled breakpoints).
+const QByteArray kCalls = "defs:\n"                    // 1
+                          "  square:\n"                // 2
+                          "    function:\n"            // 3
+                          "      n: int\n"             // 4
+                          "    return:\n"              // 5
+                          "      lastOf:\n"            // 6
+                          "      - def: r\n"           // 7
+                          "        data: ${ n * n }\n" // 8
+                          "      - ${ r }\n"           // 9
+                          "text:\n"                    // 10
+                          "- for:\n"                   // 11
+                          "    i: [1, 2, 3]\n"         // 12
+                          "  repeat:\n"                // 13
+                          "    call: ${ square }\n"    // 14
+                          "    args:\n"                // 15
+                          "      n: ${ i }\n"          // 16
+                          "  join: {with: \",\"}\n";   // 17
+
 } // namespace
 
 class TestDebugger : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+
+    void callStackReachesTheCallerAndItsScope()
+    {
+        Debugger d;
+        d.addBreakpoint(QStringLiteral("prog.pdl"), 9, "n == 2");
+        DebugRun run(kCalls, d);
+        QVERIFY(run.next());
+        const std::optional<std::vector<StackFrame>> stack = d.callStack();
+        QVERIFY(stack);
+        QVERIFY(stack->size() >= 4);
+        QCOMPARE(stack->front().span.line, 9);
+        QCOMPARE(stack->back().kind, BlockKind::Text);
+        QCOMPARE(stack->back().span.line, 1); // the program's root block
+        int call = -1;
+        for (size_t i = 0; i < stack->size(); ++i)
+            if ((*stack)[i].kind == BlockKind::Call)
+                call = int(i);
+        QVERIFY(call > 0);
+        QCOMPARE((*stack)[size_t(call)].callee, std::string("square"));
+        QCOMPARE((*stack)[size_t(call)].span.line, 14);
+        QVERIFY((*stack)[size_t(call)].describe().startsWith(QStringLiteral("call square")));
+        // The paused block sees the argument; the caller's frame sees the loop's variable.
+        QCOMPARE(d.evaluate("n")->toText(), std::string("2"));
+        QCOMPARE(d.evaluate("r")->toText(), std::string("4"));
+        QCOMPARE(d.evaluate("i", call)->toText(), std::string("2"));
+        QVERIFY(d.variables(call)->find("i"));
+        QVERIFY(!d.evaluate("i", int(stack->size())).ok()); // past the root
+        d.resume(Debugger::Resume::Continue);
+        QVERIFY(!run.next());
+        QCOMPARE(QString::fromStdString(run.result().result.toText()), QStringLiteral("1,4,9"));
+    }
+
+    void logpointWritesAndGoesOn()
+    {
+        Debugger d;
+        QStringList messages;
+        std::mutex mutex;
+        d.setLogCallback([&](const QString& message, const DebugLocation& at) {
+            std::lock_guard lock(mutex);
+            messages << QStringLiteral("%1@%2").arg(message).arg(at.span.line);
+        });
+        d.addBreakpoint(QStringLiteral("prog.pdl"), 9, {}, "n=${ n } r=${ r }");
+        d.addBreakpoint(QStringLiteral("prog.pdl"), 14, "i == 3", "last ${ i }");
+        DebugRun run(kCalls, d);
+        QVERIFY(!run.next()); // never pauses
+        QVERIFY(run.result().ok);
+        QCOMPARE(messages, QStringList({QStringLiteral("n=1 r=1@9"), QStringLiteral("n=2 r=4@9"),
+                                        QStringLiteral("last 3@14"), QStringLiteral("n=3 r=9@9")}));
+        QCOMPARE(d.breakpoints().at(0).hits, 3);
+        QCOMPARE(d.breakpoints().at(1).hits, 1);
+    }
+
+    void logpointErrorIsWrittenNotThrown()
+    {
+        Debugger d;
+        QStringList messages;
+        d.setLogCallback(
+            [&](const QString& message, const DebugLocation&) { messages << message; });
+        d.addBreakpoint(QStringLiteral("prog.pdl"), 9, "n == 1", "${ nope }");
+        DebugRun run(kCalls, d);
+        QVERIFY(!run.next());
+        QVERIFY(run.result().ok);
+        QCOMPARE(messages.size(), 1);
+        QVERIFY2(messages.front().contains(QStringLiteral("nope")), qPrintable(messages.front()));
+    }
+
+    void disabledBreakpointIsKeptButNeverStops()
+    {
+        Debugger d;
+        const int n = d.addBreakpoint(QStringLiteral("prog.pdl"), 9);
+        QVERIFY(d.setBreakpointEnabled(n, false));
+        QVERIFY(!d.setBreakpointEnabled(n + 1, false));
+        DebugRun run(kCalls, d);
+        QVERIFY(!run.next());
+        QVERIFY(run.result().ok);
+        QCOMPARE(d.breakpoints().size(), size_t(1));
+        QCOMPARE(d.breakpoints().front().enabled, false);
+        QCOMPARE(d.breakpoints().front().hits, 0);
+    }
+
+    void reEnabledBreakpointStopsAgain()
+    {
+        Debugger d;
+        const int first = d.addBreakpoint(QStringLiteral("prog.pdl"), 9);
+        d.addBreakpoint(QStringLiteral("prog.pdl"), 14, "i == 2");
+        d.setBreakpointEnabled(first, false);
+        DebugRun run(kCalls, d);
+        auto at = run.next();
+        QVERIFY(at);
+        QCOMPARE(at->span.line, 14);
+        d.setBreakpointEnabled(first, true);
+        d.resume(Debugger::Resume::Continue);
+        at = run.next();
+        QVERIFY(at);
+        QCOMPARE(at->span.line, 9);
+        QCOMPARE(d.evaluate("n")->toText(), std::string("2"));
+        d.clearBreakpoints();
+        d.resume(Debugger::Resume::Continue);
+        QVERIFY(!run.next());
+    }
     void stepIntoOverAndOut()
     {
         Debugger d;

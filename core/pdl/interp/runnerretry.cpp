@@ -1,5 +1,6 @@
-// What a block's retry does between tries: its configuration, its wait, and `expectations`
-// judged after a try; and the `factor` block, which only scores the run.
+// How a block's tries run (one, or again after a failure or unmet `expectations`); what a retry
+// does between tries: its configuration, its wait, and `expectations` judged after a try; and
+// the `factor` block, which only scores the run.
 #include "core/pdl/interp/pdlfunction_p.h"
 #include "core/pdl/interp/runner_p.h"
 #include "core/pdl/programcheck.h"
@@ -194,6 +195,101 @@ Value Runner::execFactor(const EmptyBlock& b, State& st, TraceNode* node)
     if (node)
         node->score = w.toDouble();
     return Value("");
+}
+
+Value Runner::finishAttempt(const Block& b, Value r, State& st, TraceNode* node, bool streamParsed)
+{
+    // The reference traces a block's result as the body produced it, before parsing.
+    if (node) {
+        node->result = r;
+        node->hasResult = true;
+    }
+    if (b.parser.kind != ParserSpec::Kind::None) {
+        r = parse(b, r);
+        if (streamParsed && !st.quiet) {
+            State parsed = st;
+            parsed.streamResult = true;
+            streamValue(parsed, r);
+        }
+    }
+    // A function's spec is the type of what its calls return (callFunction).
+    if (b.spec && b.kind != BlockKind::Function) {
+        const SourceSpan at = b.fieldSpan("spec");
+        checkSpec(*b.spec, r, at.isValid() ? at : b.span);
+    }
+    return r;
+}
+
+Value Runner::execWithRetry(const BlockPtr& bp, State& st, std::string& id, TraceNode* node,
+                            bool streamParsed)
+{
+    const Block& b = *bp;
+    // Most blocks neither retry nor check expectations: they run once, and keep no copy of the
+    // state to go back to (a copy also shares the scope, so the next variable set copied it).
+    if (!b.retry.present && b.expectations.empty())
+        return finishAttempt(b, execBody(bp, st, id, node), st, node, streamParsed);
+    const RetryPlan plan = retryPlan(b, st);
+    const int64_t extraTries = plan.extraTries;
+    const State start = st;
+    const std::string baseId = id;
+    ContextPtr retryContext = start.context; // with the instructions of unmet expectations
+    for (int64_t attempt = 0;; ++attempt) {
+        try {
+            Value r = finishAttempt(b, execBody(bp, st, id, node), st, node, streamParsed);
+            if (!b.expectations.empty()) {
+                if (std::optional<ContextPtr> next =
+                        unmetExpectations(b, r, start, retryContext, attempt < extraTries, id)) {
+                    retryContext = *next;
+                    st = start;
+                    st.context = retryContext;
+                    id = baseId + ".retry" + std::to_string(attempt + 1);
+                    if (node) {
+                        node->id = id;
+                        node->children.clear();
+                        node->exprs.clear();
+                    }
+                    waitBeforeRetry(plan, attempt);
+                    continue;
+                }
+            }
+            return r;
+        } catch (const PdlError& e) {
+            bool retry = attempt < extraTries;
+            if (retry && !b.retry.exceptions.empty()) {
+                bool match = false;
+                for (const std::string& want : b.retry.exceptions)
+                    for (const std::string& have : e.types)
+                        match = match || want == have;
+                retry = match;
+            }
+            // The reference renames a retried block `<id>.retry<N>` (N: the attempt about to
+            // run, or the one that failed last), and its children after it.
+            if (b.retry.present) {
+                id = baseId + ".retry" + std::to_string(retry ? attempt + 1 : attempt);
+                if (node)
+                    node->id = id;
+            }
+            if (!retry)
+                throw;
+            std::string message = e.what();
+            writeRetryNotice(b, start, attempt + 1, plan.shownTries, message);
+            st = start;
+            st.context = retryContext;
+            if (b.traceErrorOnRetry && eval(b.traceErrorOnRetry, st, nullptr, "x").truthy())
+                st.context = contextAppend(st.context, "assistant", Value(message), id);
+            if (node) {
+                node->children.clear();
+                node->exprs.clear();
+                // Reported as a new start of the same node: a live view drops the failed
+                // attempt's children, as the trace does.
+                if (options.observer) {
+                    std::lock_guard lock(observerMutex);
+                    options.observer->blockStarted(*node);
+                }
+            }
+            waitBeforeRetry(plan, attempt);
+        }
+    }
 }
 
 } // namespace hako::pdl

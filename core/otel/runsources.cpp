@@ -39,10 +39,14 @@ std::string tagValue(const QStringList& tags, const QString& key)
 Result<std::vector<RunRow>> runsOfOtlpData(const QByteArray& data, const QString& path)
 {
     RunCollector collector;
-    Result<OtlpScan> scan =
-        scanOtlpData(data, path, [&collector](const std::vector<Span>& spans) { collector.add(spans); });
-    if (!scan)
-        return scan.error();
+    Result<OtlpScan> scan = scanOtlpData(
+        data, path, [&collector](const std::vector<Span>& spans) { collector.add(spans); });
+    if (!scan) {
+        Diagnostic d = scan.error();
+        if (!d.message.contains(path))
+            d.message = QStringLiteral("%1: %2").arg(path, d.message);
+        return d;
+    }
     if (collector.size() == 0)
         return makeError(scan->firstProblem.isEmpty()
                              ? QStringLiteral("%1 holds no spans").arg(path)

@@ -141,6 +141,14 @@ OtelRunList::OtelRunList(QWidget* parent)
     connect(m_list, &QTreeWidget::itemActivated, this, request);
     connect(m_list, &QTreeWidget::itemClicked, this, request);
     connect(m_list, &QTreeWidget::itemSelectionChanged, this, &OtelRunList::selectionChanged);
+    connect(m_list, &QTreeWidget::itemCollapsed, this, [this](QTreeWidgetItem* item) {
+        if (!m_filling)
+            m_collapsed.insert(item->data(NameColumn, SessionRole).toString());
+    });
+    connect(m_list, &QTreeWidget::itemExpanded, this, [this](QTreeWidgetItem* item) {
+        if (!m_filling)
+            m_collapsed.remove(item->data(NameColumn, SessionRole).toString());
+    });
     connect(m_filter, &QLineEdit::textChanged, this, &OtelRunList::rebuild);
     connect(m_group, &QCheckBox::toggled, this, &OtelRunList::rebuild);
     connect(m_compare, &QPushButton::clicked, this, [this] {
@@ -260,15 +268,11 @@ void OtelRunList::fillSession(QTreeWidgetItem* item, const otel::RunSession& s)
 void OtelRunList::rebuild()
 {
     // What to keep across a rebuild: the selection, the expanded sessions, the scroll position.
-    QSet<QString> selected, expanded;
+    QSet<QString> selected;
     for (QTreeWidgetItem* item : m_list->selectedItems())
         selected.insert(item->data(NameColumn, IdRole).toString() + QLatin1Char('\n') +
                         item->data(NameColumn, SessionRole).toString());
-    for (int i = 0; i < m_list->topLevelItemCount(); ++i)
-        if (m_list->topLevelItem(i)->isExpanded())
-            expanded.insert(m_list->topLevelItem(i)->data(NameColumn, SessionRole).toString());
     const int scroll = m_list->verticalScrollBar() ? m_list->verticalScrollBar()->value() : 0;
-    const bool firstFill = m_list->topLevelItemCount() == 0;
     m_filling = true;
     m_list->setUpdatesEnabled(false);
     m_list->setSortingEnabled(false);
@@ -309,7 +313,7 @@ void OtelRunList::rebuild()
     m_list->addTopLevelItems(items);
     for (QTreeWidgetItem* item : items)
         if (item->childCount() > 0 &&
-            (firstFill || expanded.contains(item->data(NameColumn, SessionRole).toString())))
+            !m_collapsed.contains(item->data(NameColumn, SessionRole).toString()))
             item->setExpanded(true);
     m_list->setSortingEnabled(true);
     for (QTreeWidgetItemIterator it(m_list); *it; ++it)

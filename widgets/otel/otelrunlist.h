@@ -3,6 +3,7 @@
 #include "core/otel/runtable.h"
 #include "core/otel/traceassembler.h"
 
+#include <QSet>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
@@ -95,6 +96,7 @@ private:
     QTextBrowser* m_thread;
     std::vector<otel::RunRow> m_runs;
     std::string m_shown;
+    QSet<QString> m_collapsed; ///< sessions the user closed
     bool m_filling = false;
 };
 

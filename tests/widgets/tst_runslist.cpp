@@ -142,6 +142,7 @@ private Q_SLOTS:
                          thread.indexOf(QLatin1String("question 1")),
                  qPrintable(thread));
         QVERIFY(thread.contains(QLatin1String("241 tokens")));
+        QVERIFY2(thread.startsWith(QLatin1String("Session chat-1")), qPrintable(thread));
         QVERIFY(!thread.contains(QLatin1String("question 2"))); // another session's run
 
         // A new batch keeps the grouping, the session open and the thread.

@@ -107,18 +107,23 @@ OtelRunList::OtelRunList(QWidget* parent)
     m_list->header()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
     m_list->header()->setStretchLastSection(false);
     m_list->header()->setSortIndicatorShown(true);
+    m_list->header()->resizeSection(
+        StartColumn,
+        m_list->fontMetrics().horizontalAdvance(QStringLiteral("0000-00-00 00:00:00")) + 16);
     m_list->setSortingEnabled(true);
     m_list->sortByColumn(StartColumn, Qt::AscendingOrder);
     m_thread->setAccessibleName(tr("Session thread"));
     m_thread->setOpenLinks(false);
     m_thread->hide();
 
+    // The filter has a line of its own: the dock may be narrow.
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(4, 0, 4, 0);
-    bar->addWidget(m_filter, 1);
     bar->addWidget(m_group);
+    bar->addStretch(1);
     bar->addWidget(m_compare);
-    auto* split = new QSplitter(Qt::Vertical, this);
+    m_filter->setMinimumWidth(160);
+    auto* split = m_split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_list);
     split->addWidget(m_thread);
     split->setStretchFactor(0, 3);
@@ -127,6 +132,7 @@ OtelRunList::OtelRunList(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addWidget(m_heading);
+    layout->addWidget(m_filter);
     layout->addLayout(bar);
     layout->addWidget(m_empty);
     layout->addWidget(split, 1);
@@ -369,7 +375,11 @@ void OtelRunList::showThread(const QString& session)
     for (const otel::RunSession& s : otel::groupBySession(m_runs)) {
         if (s.session == key) {
             m_thread->setHtml(sessionThreadHtml(s));
-            m_thread->show();
+            if (m_thread->isHidden()) { // the thread gets the larger part: it is read
+                m_thread->show();
+                const int h = m_split->height();
+                m_split->setSizes({h * 2 / 5, h - h * 2 / 5});
+            }
             return;
         }
     }

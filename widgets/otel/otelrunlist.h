@@ -14,6 +14,7 @@ class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QSplitter;
 class QTextBrowser;
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -94,6 +95,7 @@ private:
     QLabel* m_empty;
     QTreeWidget* m_list;
     QTextBrowser* m_thread;
+    QSplitter* m_split = nullptr;
     std::vector<otel::RunRow> m_runs;
     std::string m_shown;
     QSet<QString> m_collapsed; ///< sessions the user closed

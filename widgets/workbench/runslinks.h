@@ -29,7 +29,7 @@ Q_SIGNALS:
     void statusMessage(const QString& text, int timeout);
 
 private:
-    QString runName(const QString& id) const;
+    QString runName(const QString& id, const QString& otherId) const;
 
     TraceDocks* m_traces;
     DiffLinks* m_diff;

@@ -156,8 +156,8 @@ Result<OtlpFile> parseOtlpData(const QByteArray& data, const QString& path,
     file.assembler = std::make_shared<TraceAssembler>();
     TraceAssembler* assembler = file.assembler.get();
     Result<OtlpScan> scan = scanOtlpData(
-        data, path, [assembler](const std::vector<Span>& spans) { assembler->add(spans); }, progress,
-        cancel);
+        data, path, [assembler](const std::vector<Span>& spans) { assembler->add(spans); },
+        progress, cancel);
     if (!scan)
         return scan.error();
     file.requests = scan->requests;

@@ -12,6 +12,7 @@
 #include "cli/runcommand.h"
 #include "cli/searchcommand.h"
 #include "cli/servecommand.h"
+#include "cli/tracescommand.h"
 #include "core/util/settingsfileguard.h"
 #include "core/util/version.h"
 
@@ -92,6 +93,10 @@ void registerBuiltinCommands(CommandRegistry& registry)
                   QStringLiteral("Compare two traces: the blocks that changed, were inserted or "
                                  "deleted, word diffs and deltas (exit 1 when they differ)"),
                   diffCommand});
+    registry.add({QStringLiteral("traces"),
+                  QStringLiteral("List the runs of a trace file (every trace of an OTLP file): "
+                                 "status, duration, tokens, cost, session and user"),
+                  tracesCommand});
 }
 
 } // namespace hako

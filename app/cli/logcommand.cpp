@@ -122,36 +122,6 @@ QString shortTime(int64_t ms)
         .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
 }
 
-// Columns padded to their widest cell; `right` says which columns hold numbers.
-QString table(const QStringList& header, const QList<QStringList>& rows, const QList<bool>& right)
-{
-    QList<qsizetype> widths;
-    for (const QString& h : header)
-        widths.append(h.size());
-    for (const QStringList& r : rows) {
-        for (qsizetype i = 0; i < r.size(); ++i)
-            widths[i] = std::max(widths[i], r[i].size());
-    }
-    auto line = [&](const QStringList& cells) -> QString {
-        QString out;
-        for (qsizetype i = 0; i < cells.size(); ++i) {
-            const bool last = i + 1 == cells.size();
-            if (i)
-                out += QLatin1String("  ");
-            if (right.value(i))
-                out += cells[i].rightJustified(widths[i]);
-            else
-                out += last ? cells[i] : cells[i].leftJustified(widths[i]);
-        }
-        out += QLatin1Char('\n');
-        return out;
-    };
-    QString out = line(header);
-    for (const QStringList& r : rows)
-        out += line(r);
-    return out;
-}
-
 // The prompt log the options name: --db/--log, else the settings' `log`, else the default file.
 std::unique_ptr<PromptLog> openLog(const Options& o, bool mustExist, QString* error)
 {

@@ -64,13 +64,11 @@ bool looksLikeOtlp(const QByteArray& head)
     return false;
 }
 
-Result<OtlpFile> parseOtlpData(const QByteArray& data, const QString& path,
-                               const pdl::TraceLoadProgress& progress, const CancelToken& cancel)
+Result<OtlpScan> scanOtlpData(const QByteArray& data, const QString& path,
+                              const std::function<void(const std::vector<Span>&)>& sink,
+                              const pdl::TraceLoadProgress& progress, const CancelToken& cancel)
 {
-    OtlpFile file;
-    file.path = path;
-    file.bytes = data.size();
-    file.assembler = std::make_shared<TraceAssembler>();
+    OtlpScan file;
     auto note = [&file](const Diagnostic& d) {
         ++file.badRequests;
         if (file.firstProblem.isEmpty())
@@ -92,7 +90,7 @@ Result<OtlpFile> parseOtlpData(const QByteArray& data, const QString& path,
                 auto spans = decodeOtlpJson(line);
                 if (spans) {
                     ++file.requests;
-                    file.assembler->add(*spans);
+                    sink(*spans);
                 } else if (file.requests == 0 && file.badRequests == 0) {
                     wholeFile = true;
                     break;
@@ -111,14 +109,14 @@ Result<OtlpFile> parseOtlpData(const QByteArray& data, const QString& path,
             if (!spans)
                 return spans.error();
             ++file.requests;
-            file.assembler->add(*spans);
+            sink(*spans);
         }
     } else {
         const std::string_view all(data.constData(), size_t(data.size()));
         auto spans = decodeOtlpProtobuf(all);
         if (spans && !spans->empty()) {
             ++file.requests;
-            file.assembler->add(*spans);
+            sink(*spans);
         } else {
             // Length-prefixed frames (the Collector's file exporter with `format: proto`).
             size_t pos = 0;
@@ -133,7 +131,7 @@ Result<OtlpFile> parseOtlpData(const QByteArray& data, const QString& path,
                 auto frame = decodeOtlpProtobuf(all.substr(pos + 4, n));
                 if (frame) {
                     ++file.requests;
-                    file.assembler->add(*frame);
+                    sink(*frame);
                 } else {
                     note(frame.error());
                 }
@@ -146,6 +144,25 @@ Result<OtlpFile> parseOtlpData(const QByteArray& data, const QString& path,
     }
     if (progress)
         progress(data.size(), data.size());
+    return file;
+}
+
+Result<OtlpFile> parseOtlpData(const QByteArray& data, const QString& path,
+                               const pdl::TraceLoadProgress& progress, const CancelToken& cancel)
+{
+    OtlpFile file;
+    file.path = path;
+    file.bytes = data.size();
+    file.assembler = std::make_shared<TraceAssembler>();
+    TraceAssembler* assembler = file.assembler.get();
+    Result<OtlpScan> scan = scanOtlpData(
+        data, path, [assembler](const std::vector<Span>& spans) { assembler->add(spans); },
+        progress, cancel);
+    if (!scan)
+        return scan.error();
+    file.requests = scan->requests;
+    file.badRequests = scan->badRequests;
+    file.firstProblem = scan->firstProblem;
     if (file.assembler->spanCount() == 0)
         return makeError(file.firstProblem.isEmpty() ? QStringLiteral("%1 holds no spans").arg(path)
                                                      : file.firstProblem);

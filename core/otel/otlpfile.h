@@ -8,7 +8,9 @@
 #include <QByteArray>
 #include <QString>
 
+#include <functional>
 #include <memory>
+#include <vector>
 
 namespace hako::otel {
 
@@ -25,6 +27,20 @@ struct OtlpFile {
     int badRequests = 0;  ///< lines (or frames) that did not decode: skipped
     QString firstProblem; ///< what was wrong with the first of them
 };
+
+/// What scanOtlpData read: counts of requests, and of those that did not decode.
+struct OtlpScan {
+    int requests = 0;
+    int badRequests = 0;
+    QString firstProblem;
+};
+
+/// Decodes OTLP data as parseOtlpData does (same formats and rules) and hands the spans of each
+/// request to `sink`, in file order, instead of assembling trees. Calling thread.
+Result<OtlpScan> scanOtlpData(const QByteArray& data, const QString& path,
+                              const std::function<void(const std::vector<Span>&)>& sink,
+                              const pdl::TraceLoadProgress& progress = {},
+                              const CancelToken& cancel = {});
 
 /// Reads OTLP data: JSON with one `ExportTraceServiceRequest` per line (the Collector's file
 /// exporter, Phoenix exports) or one per file (pretty-printed too), or protobuf (one request,

@@ -46,6 +46,7 @@
 #include "widgets/workbench/playgroundlinks.h"
 #include "widgets/workbench/programstack.h"
 #include "widgets/workbench/programtabs.h"
+#include "widgets/workbench/runslinks.h"
 #include "widgets/workbench/shapelinks.h"
 #include "widgets/workbench/tracedocks.h"
 
@@ -328,6 +329,9 @@ void MainWindow::createMenus()
     connect(diffLinks, &DiffLinks::statusMessage, this,
             [this](const QString& text, int timeout) { statusBar()->showMessage(text, timeout); });
     connect(m_runActions, &RunActions::compareRunsRequested, diffLinks, &DiffLinks::compareTraces);
+    auto* runsLinks = new RunsLinks(m_traces, diffLinks, this);
+    connect(runsLinks, &RunsLinks::statusMessage, this,
+            [this](const QString& text, int timeout) { statusBar()->showMessage(text, timeout); });
     // A comparison needs the width: a tab of the wide bottom group, not squeezed beside it.
     tabifyDockWidget(m_consoleDock, diffLinks->dock());
     auto* notebooks = new NotebookLinks(

@@ -2,6 +2,7 @@
 
 #include "core/otel/otellivefeed.h"
 #include "core/otel/otlpreceiver.h"
+#include "core/otel/runtable.h"
 #include "core/otel/spanmapper.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/promptlog/promptlog.h"
@@ -64,7 +65,11 @@ void OtelReceive::start()
                        ? QString()
                        : tr("the prompt log cannot be written: %1").arg(inserted.error().message);
         });
-    m_receiver->setSink([feed](std::vector<otel::Span>&& spans) { feed->push(std::move(spans)); });
+    m_runs = std::make_shared<otel::RunCollector>(); // the Runs list's rows (thread-safe)
+    m_receiver->setSink([feed, runs = m_runs](std::vector<otel::Span>&& spans) {
+        runs->add(spans);
+        feed->push(std::move(spans));
+    });
     connect(m_receiver.get(), &otel::OtlpReceiver::requestRejected, this,
             [this](int status, const QString& reason) {
                 Q_EMIT statusMessage(
@@ -92,7 +97,7 @@ void OtelReceive::listRuns()
 {
     if (!m_feed || !m_receiver)
         return;
-    const std::vector<otel::TraceSummary> runs = m_feed->assembler().traces();
+    const std::vector<otel::RunRow> runs = m_runs->rows();
     const QString address = QStringLiteral("http://127.0.0.1:%1/v1/traces").arg(m_receiver->port());
     const QString heading = runs.empty()
                                 ? tr("Listening on %1 — no runs received yet.").arg(address)
@@ -100,13 +105,18 @@ void OtelReceive::listRuns()
                                      nullptr, int(runs.size()))
                                       .arg(address);
     otel::OtelLiveFeed* feed = m_feed;
-    m_traces->showRuns(heading, runs, feed->shownTrace(), [this, feed](const QString& id) {
-        if (feed != m_feed)
-            return;
-        feed->follow(id.toStdString());
-        m_traces->showTrace(m_model);
-        listRuns();
-    });
+    m_traces->showRuns(
+        heading, runs, feed->shownTrace(),
+        [this, feed](const QString& id) {
+            if (feed != m_feed)
+                return;
+            feed->follow(id.toStdString());
+            m_traces->showTrace(m_model);
+            listRuns();
+        },
+        [this, feed](const QString& id) {
+            return feed == m_feed ? feed->assembler().build(id.toStdString()) : pdl::TracePtr();
+        });
 }
 
 void OtelReceive::stop()

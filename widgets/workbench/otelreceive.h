@@ -13,6 +13,7 @@ class WorkbenchContext;
 
 namespace otel {
 class OtelLiveFeed;
+class RunCollector;
 class OtlpReceiver;
 } // namespace otel
 namespace pdl {
@@ -57,6 +58,7 @@ private:
     void listRuns();
     std::unique_ptr<otel::OtlpReceiver> m_receiver;
     otel::OtelLiveFeed* m_feed = nullptr;
+    std::shared_ptr<otel::RunCollector> m_runs; ///< the runs received (rows for the Runs list)
 };
 
 } // namespace hako

@@ -1,6 +1,7 @@
 #include "widgets/workbench/tracedocks.h"
 
 #include "core/otel/otlpfile.h"
+#include "core/otel/runsources.h"
 #include "core/pdl/trace/traceloader.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/util/whenready.h"
@@ -108,6 +109,18 @@ void TraceDocks::showRuns(const QString& heading, const std::vector<otel::TraceS
                           const std::string& shown, std::function<void(const QString&)> open)
 {
     m_openRun = std::move(open);
+    m_buildRun = {};
+    m_runsOfFile = false;
+    m_runList->setRuns(heading, runs, shown);
+    m_runsDock->show();
+}
+
+void TraceDocks::showRuns(const QString& heading, const std::vector<otel::RunRow>& runs,
+                          const std::string& shown, std::function<void(const QString&)> open,
+                          RunBuilder build)
+{
+    m_openRun = std::move(open);
+    m_buildRun = std::move(build);
     m_runsOfFile = false;
     m_runList->setRuns(heading, runs, shown);
     m_runsDock->show();
@@ -116,30 +129,43 @@ void TraceDocks::showRuns(const QString& heading, const std::vector<otel::TraceS
 void TraceDocks::listFileRuns(const QString& path)
 {
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly) || !otel::looksLikeOtlp(file.read(64 * 1024))) {
-        if (m_runsOfFile) { // another file's runs
-            m_runList->clear();
+    const bool otlp = file.open(QIODevice::ReadOnly) && otel::looksLikeOtlp(file.read(64 * 1024));
+    if (m_runsOfFile) { // another file's runs
+        m_runList->clear();
+        if (!otlp)
             m_runsDock->hide();
-            m_openRun = {};
-        }
-        return;
+        m_openRun = {};
+        m_buildRun = {};
+        m_runsOfFile = false;
     }
-    // Read again off the GUI thread for its list of traces: the loader keeps only the one shown.
+    if (!otlp && !m_runList->runs().empty())
+        return; // the receiver's runs stay listed
+    // Read again off the GUI thread for the list of runs (the loader keeps only the one shown):
+    // every trace of an OTLP file with tokens, sessions and users; the one run of a trace.
     auto read = QtConcurrent::run([path] {
-        auto f = otel::readOtlpFile(path);
-        return f ? f->assembler->traces() : std::vector<otel::TraceSummary>();
+        auto runs = otel::readRuns(path);
+        return runs ? *runs : std::vector<otel::RunRow>();
     });
-    whenReady(this, read, [this, path](const std::vector<otel::TraceSummary>& runs) {
+    whenReady(this, read, [this, path, otlp](const std::vector<otel::RunRow>& runs) {
         if (runs.empty() || m_loader->path() != path)
             return;
+        const QString heading = tr("%1: %n run(s); pick one to show it", nullptr, int(runs.size()))
+                                    .arg(QFileInfo(path).fileName());
+        if (!otlp) { // one run: listed, the dock left as it is
+            m_runList->setRuns(heading, runs, runs.front().id);
+            m_runsOfFile = true;
+            return;
+        }
         // The loader shows the trace with the most spans.
         const auto largest =
             std::max_element(runs.begin(), runs.end(),
                              [](const auto& a, const auto& b) { return a.spans < b.spans; });
-        showRuns(tr("%1: %n run(s); pick one to show it", nullptr, int(runs.size()))
-                     .arg(QFileInfo(path).fileName()),
-                 runs, largest->traceId,
-                 [this, path](const QString& id) { openFileRun(path, id); });
+        showRuns(
+            heading, runs, largest->id, [this, path](const QString& id) { openFileRun(path, id); },
+            [path](const QString& id) {
+                auto r = otel::loadOtlpTrace(path, id.toStdString());
+                return r ? r->root : pdl::TracePtr();
+            });
         m_runsOfFile = true;
     });
 }

@@ -5,6 +5,7 @@
 #include <QString>
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,11 +19,13 @@ class OtelRunList;
 class RunController;
 class WorkbenchContext;
 namespace otel {
+struct RunRow;
 struct TraceSummary;
-}
+} // namespace otel
 namespace pdl {
 class TraceLoader;
 class TraceModel;
+struct TraceNode;
 } // namespace pdl
 
 /// The trace panes of the workbench window — boxes (with their load strip), tree, timeline,
@@ -61,6 +64,18 @@ public:
     /// trace id. What a file or the live receiver calls whenever its runs change.
     void showRuns(const QString& heading, const std::vector<otel::TraceSummary>& runs,
                   const std::string& shown, std::function<void(const QString&)> open);
+    /// Builds the tree of a listed run (for Compare), on the GUI thread; null when it is gone.
+    using RunBuilder = std::function<std::shared_ptr<pdl::TraceNode>(const QString& id)>;
+    /// As above with the Runs list's rows (tokens, sessions, users); `build` gives a run's
+    /// tree for Compare.
+    void showRuns(const QString& heading, const std::vector<otel::RunRow>& runs,
+                  const std::string& shown, std::function<void(const QString&)> open,
+                  RunBuilder build);
+    /// The tree of listed run `id` (null when the runs give no trees or it is gone).
+    std::shared_ptr<pdl::TraceNode> buildRun(const QString& id) const
+    {
+        return m_buildRun ? m_buildRun(id) : nullptr;
+    }
     /// Makes `model` the trace every pane shows.
     void showTrace(pdl::TraceModel* model);
     /// Shows the live run's trace (when a run starts).
@@ -96,6 +111,7 @@ private:
     QDockWidget* m_runsDock = nullptr;
     OtelRunList* m_runList = nullptr;
     std::function<void(const QString&)> m_openRun;
+    RunBuilder m_buildRun;
     bool m_runsOfFile = false; ///< the Runs dock lists a trace file's runs
 
     void listFileRuns(const QString& path);

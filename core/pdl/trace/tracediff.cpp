@@ -263,6 +263,8 @@ std::vector<std::pair<const Group*, const Group*>> pairFields(const std::vector<
     return fields;
 }
 
+} // namespace
+
 TraceMeasures ownMeasures(const TraceNode* n)
 {
     TraceMeasures m;
@@ -292,6 +294,8 @@ TraceMeasures ownMeasures(const TraceNode* n)
     }
     return m;
 }
+
+namespace {
 
 void addTo(TraceMeasures& total, const TraceMeasures& part)
 {

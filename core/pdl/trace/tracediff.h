@@ -31,6 +31,9 @@ struct TraceMeasures {
     int64_t tokens() const { return promptTokens + completionTokens; }
 };
 
+/// The node's own duration, tokens and cost (from its `pdl__usage`).
+TraceMeasures ownMeasures(const TraceNode* n);
+
 /// One message of a model block's prompt diff (`pdl__model_input`, message by message).
 struct MessageDiff {
     enum class Status { Same, Changed, Inserted, Deleted };

@@ -1,0 +1,165 @@
+#include "core/otel/runsources.h"
+
+#include "core/otel/otlpfile.h"
+#include "core/pdl/trace/tracediff.h"
+#include "core/pdl/trace/traceloader.h"
+#include "core/promptlog/callrecord.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonObject>
+
+#include <map>
+
+namespace hako::otel {
+
+namespace {
+
+std::string cutText(const std::string& text)
+{
+    if (text.size() <= RunRow::kTextLimit)
+        return text;
+    size_t end = RunRow::kTextLimit;
+    while (end > 0 && (uchar(text[end]) & 0xC0) == 0x80)
+        --end;
+    return text.substr(0, end) + "…";
+}
+
+std::string tagValue(const QStringList& tags, const QString& key)
+{
+    const QString prefix = key + QLatin1Char(':');
+    for (const QString& tag : tags)
+        if (tag.startsWith(prefix))
+            return tag.mid(prefix.size()).toStdString();
+    return {};
+}
+
+} // namespace
+
+Result<std::vector<RunRow>> runsOfOtlpData(const QByteArray& data, const QString& path)
+{
+    RunCollector collector;
+    Result<OtlpScan> scan = scanOtlpData(
+        data, path, [&collector](const std::vector<Span>& spans) { collector.add(spans); });
+    if (!scan) {
+        Diagnostic d = scan.error();
+        if (!d.message.contains(path))
+            d.message = QStringLiteral("%1: %2").arg(path, d.message);
+        return d;
+    }
+    if (collector.size() == 0)
+        return makeError(scan->firstProblem.isEmpty()
+                             ? QStringLiteral("%1 holds no spans").arg(path)
+                             : QStringLiteral("%1: %2").arg(path, scan->firstProblem));
+    return collector.rows();
+}
+
+RunRow runOfTrace(const pdl::TraceNode& root, const std::string& id)
+{
+    RunRow row;
+    row.id = id;
+    row.name = !root.def.empty()           ? root.def
+               : !root.span.file.isEmpty() ? QFileInfo(root.span.file).fileName().toStdString()
+                                           : std::string(pdl::blockKindName(root.kind));
+    row.startNanos = root.startNanos;
+    row.endNanos = root.endNanos;
+    std::vector<const pdl::TraceNode*> stack{&root};
+    while (!stack.empty()) {
+        const pdl::TraceNode* n = stack.back();
+        stack.pop_back();
+        ++row.spans;
+        if (!n->error.empty())
+            ++row.errors;
+        const pdl::TraceMeasures m = pdl::ownMeasures(n);
+        row.promptTokens += m.promptTokens;
+        row.completionTokens += m.completionTokens;
+        if (m.hasCost)
+            row.cost = row.cost.value_or(0) + m.cost;
+        for (const auto& group : n->children)
+            for (const pdl::TracePtr& c : group.nodes)
+                if (c)
+                    stack.push_back(c.get());
+        for (const auto& def : n->defs)
+            if (def.second)
+                stack.push_back(def.second.get());
+    }
+    if (root.hasResult) {
+        try {
+            row.output = cutText(root.result.toText());
+        } catch (...) { // an undefined value has no text
+        }
+    }
+    row.status = row.errors > 0 ? RunStatus::Error : RunStatus::Ok;
+    return row;
+}
+
+Result<std::vector<RunRow>> readRuns(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return makeError(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
+    if (looksLikeOtlp(file.peek(64 * 1024)))
+        return runsOfOtlpData(file.readAll(), path);
+    file.close();
+    Result<pdl::TraceLoadResult> loaded = pdl::readTraceFile(path);
+    if (!loaded)
+        return loaded.error();
+    if (loaded->partial)
+        return loaded->problem;
+    if (!loaded->root)
+        return makeError(QStringLiteral("%1 holds no trace").arg(path));
+    return std::vector<RunRow>{runOfTrace(*loaded->root, path.toStdString())};
+}
+
+std::vector<RunRow> runsOfCalls(const std::vector<promptlog::CallRecord>& calls)
+{
+    std::map<std::string, RunRow> runs;
+    for (const promptlog::CallRecord& c : calls) {
+        const std::string key = (c.runId.isEmpty() ? c.uid : c.runId).toStdString();
+        RunRow& row = runs[key];
+        const int64_t start = c.startedAt * 1000000;
+        const int64_t end = start + int64_t(c.latencyMs.value_or(0) * 1e6);
+        if (row.id.empty()) {
+            row.id = key;
+            row.name = (!c.programName.isEmpty()  ? c.programName
+                        : !c.promptName.isEmpty() ? c.promptName
+                                                  : c.model)
+                           .toStdString();
+            row.startNanos = start;
+            row.endNanos = end;
+        }
+        if (start < row.startNanos || row.input.empty()) {
+            if (!c.messages.isEmpty())
+                row.input = cutText(c.messages.last()
+                                        .toObject()
+                                        .value(QLatin1String("content"))
+                                        .toString()
+                                        .toStdString());
+        }
+        if (end >= row.endNanos)
+            row.output = cutText(c.reply.toStdString());
+        row.startNanos = std::min(row.startNanos, start);
+        row.endNanos = std::max(row.endNanos, end);
+        ++row.spans;
+        if (c.status == promptlog::CallStatus::Failed || !c.error.isEmpty())
+            ++row.errors;
+        row.promptTokens += c.promptTokens.value_or(0);
+        row.completionTokens += c.completionTokens.value_or(0);
+        if (c.cost)
+            row.cost = row.cost.value_or(0) + *c.cost;
+        if (row.session.empty())
+            row.session = tagValue(c.tags, QStringLiteral("session"));
+        if (row.user.empty())
+            row.user = tagValue(c.tags, QStringLiteral("user"));
+    }
+    std::vector<RunRow> out;
+    out.reserve(runs.size());
+    for (auto& [key, row] : runs) {
+        row.status = row.errors > 0 ? RunStatus::Error : RunStatus::Ok;
+        out.push_back(std::move(row));
+    }
+    sortRuns(out, RunColumn::Start);
+    return out;
+}
+
+} // namespace hako::otel

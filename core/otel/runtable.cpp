@@ -1,0 +1,330 @@
+#include "core/otel/runtable.h"
+
+#include "core/otel/conventions.h"
+
+#include <algorithm>
+#include <map>
+
+namespace hako::otel {
+
+namespace {
+
+// The token attribute names, from the conventions' table (one place to add a name).
+const std::vector<std::string>& tokenKeys(Field field)
+{
+    static const auto collect = [](Field f) {
+        std::vector<std::string> keys;
+        for (const FieldRule& rule : fieldRules())
+            if (rule.field == f && !rule.prefix)
+                keys.emplace_back(rule.key);
+        return keys;
+    };
+    static const std::vector<std::string> input = collect(Field::InputTokens);
+    static const std::vector<std::string> output = collect(Field::OutputTokens);
+    return field == Field::InputTokens ? input : output;
+}
+
+std::optional<double> number(const Attributes& a, const std::string& key)
+{
+    auto it = a.find(key);
+    if (it == a.end())
+        return std::nullopt;
+    if (it->is_number())
+        return it->get<double>();
+    if (it->is_string()) {
+        try {
+            size_t used = 0;
+            const std::string& s = it->get_ref<const std::string&>();
+            const double v = std::stod(s, &used);
+            if (used == s.size())
+                return v;
+        } catch (...) {
+        }
+    }
+    return std::nullopt;
+}
+
+int64_t firstCount(const Attributes& a, Field field)
+{
+    for (const std::string& key : tokenKeys(field))
+        if (std::optional<double> v = number(a, key))
+            return int64_t(*v);
+    return 0;
+}
+
+std::string firstString(const Attributes& a, std::initializer_list<const char*> keys)
+{
+    for (const char* key : keys)
+        if (std::string v = attrString(a, key); !v.empty())
+            return v;
+    return {};
+}
+
+// At most `limit` bytes, cut before a UTF-8 continuation byte.
+std::string cut(std::string text, size_t limit)
+{
+    if (text.size() <= limit)
+        return text;
+    size_t end = limit;
+    while (end > 0 && (uchar(text[end]) & 0xC0) == 0x80)
+        --end;
+    text.resize(end);
+    text += "…";
+    return text;
+}
+
+std::string lower(std::string s)
+{
+    for (char& c : s)
+        if (c >= 'A' && c <= 'Z')
+            c = char(c - 'A' + 'a');
+    return s;
+}
+
+bool contains(const std::string& haystack, const std::string& lowerNeedle)
+{
+    return lower(haystack).find(lowerNeedle) != std::string::npos;
+}
+
+} // namespace
+
+const char* runStatusName(RunStatus status)
+{
+    switch (status) {
+    case RunStatus::Ok:
+        return "ok";
+    case RunStatus::Error:
+        return "error";
+    case RunStatus::Running:
+        return "running";
+    }
+    return "ok";
+}
+
+void RunCollector::add(const Span& span)
+{
+    std::lock_guard lock(m_mutex);
+    Run& run = m_runs[span.traceId];
+    RunRow& row = run.row;
+    if (row.id.empty()) {
+        row.id = span.traceId;
+        row.startNanos = span.startNanos;
+        row.endNanos = span.endNanos;
+    }
+    const Attributes& a = span.attributes;
+    SpanPart part;
+    part.prompt = firstCount(a, Field::InputTokens);
+    part.completion = firstCount(a, Field::OutputTokens);
+    if (std::optional<double> c = number(a, "llm.cost.total");
+        c || (c = number(a, "gen_ai.usage.cost"))) {
+        part.cost = *c;
+        part.hasCost = true;
+    }
+    part.error = span.statusCode == 2;
+    auto [it, inserted] = run.parts.try_emplace(span.spanId);
+    if (!inserted) {
+        const SpanPart& old = it->second;
+        row.promptTokens -= old.prompt;
+        row.completionTokens -= old.completion;
+        row.errors -= old.error ? 1 : 0;
+        if (old.hasCost)
+            row.cost = *row.cost - old.cost;
+    }
+    it->second = part;
+    row.promptTokens += part.prompt;
+    row.completionTokens += part.completion;
+    row.errors += part.error ? 1 : 0;
+    if (part.hasCost)
+        row.cost = row.cost.value_or(0) + part.cost;
+    row.spans = int(run.parts.size());
+    row.startNanos = std::min(row.startNanos, span.startNanos);
+    row.endNanos = std::max(row.endNanos, span.endNanos);
+    if (row.session.empty())
+        row.session = firstString(a, {"session.id", "gen_ai.conversation.id"});
+    if (row.user.empty())
+        row.user = firstString(a, {"user.id", "enduser.id"});
+    if (span.isRoot()) {
+        run.hasRoot = true;
+        row.name = span.name;
+        row.input = cut(firstString(a, {"input.value", "gen_ai.prompt"}), RunRow::kTextLimit);
+        row.output = cut(firstString(a, {"output.value", "gen_ai.completion"}), RunRow::kTextLimit);
+    }
+    row.status = row.errors > 0 ? RunStatus::Error
+                 : !run.hasRoot ? RunStatus::Running
+                                : RunStatus::Ok;
+}
+
+void RunCollector::add(const std::vector<Span>& spans)
+{
+    for (const Span& s : spans)
+        add(s);
+}
+
+std::vector<RunRow> RunCollector::rows() const
+{
+    std::vector<RunRow> out;
+    {
+        std::lock_guard lock(m_mutex);
+        out.reserve(m_runs.size());
+        for (const auto& [id, run] : m_runs)
+            out.push_back(run.row);
+    }
+    sortRuns(out, RunColumn::Start);
+    return out;
+}
+
+size_t RunCollector::size() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_runs.size();
+}
+
+void RunCollector::clear()
+{
+    std::lock_guard lock(m_mutex);
+    m_runs.clear();
+}
+
+RunFilter RunFilter::parse(const std::string& text)
+{
+    RunFilter f;
+    size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && (text[i] == ' ' || text[i] == '\t'))
+            ++i;
+        if (i >= text.size())
+            break;
+        std::string word;
+        bool quoted = false;
+        while (i < text.size() && (quoted || (text[i] != ' ' && text[i] != '\t'))) {
+            if (text[i] == '"')
+                quoted = !quoted;
+            else
+                word += text[i];
+            ++i;
+        }
+        const size_t colon = word.find(':');
+        const std::string key =
+            colon == std::string::npos ? std::string() : lower(word.substr(0, colon));
+        const std::string value = colon == std::string::npos ? word : word.substr(colon + 1);
+        if (key == "status" &&
+            (lower(value) == "ok" || lower(value) == "error" || lower(value) == "running"))
+            f.status = lower(value) == "ok"      ? RunStatus::Ok
+                       : lower(value) == "error" ? RunStatus::Error
+                                                 : RunStatus::Running;
+        else if (key == "session" && !value.empty())
+            f.session = lower(value);
+        else if (key == "user" && !value.empty())
+            f.user = lower(value);
+        else if (!word.empty())
+            f.words.push_back(lower(word));
+    }
+    return f;
+}
+
+bool RunFilter::matches(const RunRow& row) const
+{
+    if (status && row.status != *status)
+        return false;
+    if (!session.empty() && !contains(row.session, session))
+        return false;
+    if (!user.empty() && !contains(row.user, user))
+        return false;
+    for (const std::string& w : words)
+        if (!contains(row.name, w) && !contains(row.session, w) && !contains(row.user, w))
+            return false;
+    return true;
+}
+
+std::vector<RunRow> filterRuns(const std::vector<RunRow>& rows, const RunFilter& filter)
+{
+    std::vector<RunRow> out;
+    for (const RunRow& r : rows)
+        if (filter.matches(r))
+            out.push_back(r);
+    return out;
+}
+
+void sortRuns(std::vector<RunRow>& rows, RunColumn column, bool ascending)
+{
+    // -1, 0, 1 for a before, same as, after b by the column alone.
+    auto compare = [column](const RunRow& a, const RunRow& b) -> int {
+        auto cmp = [](const auto& x, const auto& y) {
+            return x < y ? -1 : (y < x ? 1 : 0);
+        };
+        switch (column) {
+        case RunColumn::Name:
+            return cmp(a.name, b.name);
+        case RunColumn::Status:
+            return cmp(int(a.status), int(b.status));
+        case RunColumn::Start:
+            return 0;
+        case RunColumn::Duration:
+            return cmp(a.durationNanos(), b.durationNanos());
+        case RunColumn::Spans:
+            return cmp(a.spans, b.spans);
+        case RunColumn::Tokens:
+            return cmp(a.tokens(), b.tokens());
+        case RunColumn::Cost:
+            if (a.cost.has_value() != b.cost.has_value())
+                return a.cost ? -1 : 1;
+            return a.cost ? cmp(*a.cost, *b.cost) : 0;
+        case RunColumn::Errors:
+            return cmp(a.errors, b.errors);
+        case RunColumn::Session:
+            return cmp(a.session, b.session);
+        case RunColumn::User:
+            return cmp(a.user, b.user);
+        }
+        return 0;
+    };
+    std::stable_sort(rows.begin(), rows.end(), [&](const RunRow& a, const RunRow& b) {
+        int c = compare(a, b);
+        if (c == 0)
+            c = a.startNanos != b.startNanos ? (a.startNanos < b.startNanos ? -1 : 1)
+                                             : (a.id < b.id ? -1 : (b.id < a.id ? 1 : 0));
+        const bool costMissing =
+            column == RunColumn::Cost && a.cost.has_value() != b.cost.has_value();
+        return (ascending || costMissing) ? c < 0 : c > 0;
+    });
+}
+
+std::vector<RunSession> groupBySession(const std::vector<RunRow>& rows)
+{
+    std::vector<RunRow> sorted = rows;
+    sortRuns(sorted, RunColumn::Start);
+    std::vector<RunSession> out;
+    std::map<std::string, size_t> index;
+    RunSession none;
+    for (const RunRow& r : sorted) {
+        RunSession* s = &none;
+        if (!r.session.empty()) {
+            auto [it, inserted] = index.try_emplace(r.session, out.size());
+            if (inserted) {
+                out.emplace_back();
+                out.back().session = r.session;
+                out.back().startNanos = r.startNanos;
+            }
+            s = &out[it->second];
+        }
+        if (s->runs.empty())
+            s->startNanos = r.startNanos;
+        s->runs.push_back(r);
+        s->startNanos = std::min(s->startNanos, r.startNanos);
+        s->endNanos = std::max(s->endNanos, r.endNanos);
+        s->spans += r.spans;
+        s->errors += r.errors;
+        s->promptTokens += r.promptTokens;
+        s->completionTokens += r.completionTokens;
+        if (r.cost)
+            s->cost = s->cost.value_or(0) + *r.cost;
+        if (!r.user.empty() &&
+            std::find(s->users.begin(), s->users.end(), r.user) == s->users.end())
+            s->users.push_back(r.user);
+    }
+    if (!none.runs.empty())
+        out.push_back(std::move(none));
+    return out;
+}
+
+} // namespace hako::otel

@@ -1,0 +1,189 @@
+// The Runs dock as a user works it: the runs of an OTLP file with several traces listed with
+// status, tokens, session and user; the filter field (words, status:error, session:…) and its
+// message when nothing matches; sortable headers; Group by session with the session's totals
+// and its thread; two runs selected and compared in the window's Trace Comparison dock.
+#include "core/otel/otlpdecode.h"
+#include "core/otel/runtable.h"
+#include "core/pdl/trace/tracemodel.h"
+#include "isolatedsettings.h"
+#include "otlprunsfixture.h"
+#include "widgets/otel/otelrunlist.h"
+#include "widgets/workbench/mainwindow.h"
+#include "widgets/workbench/tracedocks.h"
+
+#include <QCheckBox>
+#include <QDockWidget>
+#include <QFile>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+#include <QTreeWidget>
+
+using namespace hako;
+
+namespace {
+
+std::vector<otel::RunRow> threeRuns()
+{
+    otel::RunCollector c;
+    auto add = [&c](const std::vector<test::FixtureSpan>& spans) {
+        auto decoded = otel::decodeOtlpJson(test::otlpRequest(spans));
+        QVERIFY(decoded.ok());
+        c.add(*decoded);
+    };
+    add(test::agentRun(0, "chat-1", "alice"));
+    add(test::agentRun(1, "chat-1", "alice"));
+    add(test::agentRun(2, "", "bob", true));
+    return c.rows();
+}
+
+QStringList topNames(const QTreeWidget* list)
+{
+    QStringList out;
+    for (int i = 0; i < list->topLevelItemCount(); ++i)
+        out << list->topLevelItem(i)->text(OtelRunList::NameColumn);
+    return out;
+}
+
+void click(QTreeWidget* list, QTreeWidgetItem* item, Qt::KeyboardModifiers mods = {})
+{
+    list->scrollToItem(item);
+    QTest::mouseClick(
+        list->viewport(), Qt::LeftButton, mods,
+        QPoint(list->visualItemRect(item).left() + 30, list->visualItemRect(item).center().y()));
+}
+
+} // namespace
+
+class TestRunsList : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<testing::IsolatedSettings> m_settings;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_settings = std::make_unique<testing::IsolatedSettings>(QStringLiteral("tst_runslist"));
+        QVERIFY(m_settings->isValid());
+    }
+
+    void listsFiltersAndSorts()
+    {
+        OtelRunList runs;
+        runs.resize(900, 400);
+        runs.show();
+        QVERIFY(runs.findChild<QLabel*>() != nullptr);
+        runs.setRuns(QStringLiteral("agent.jsonl"), std::vector<otel::RunRow>{}, {});
+        QVERIFY(!runs.list()->topLevelItemCount());
+        QCOMPARE(runs.compareButton()->isEnabled(), false);
+        runs.setRuns(QStringLiteral("agent.jsonl: 3 runs"), threeRuns(), {});
+        QCOMPARE(topNames(runs.list()), QStringList({"agent 0", "agent 1", "agent 2"}));
+        const QTreeWidgetItem* first = runs.list()->topLevelItem(0);
+        QCOMPARE(first->text(OtelRunList::TokensColumn), QStringLiteral("120"));
+        QCOMPARE(first->text(OtelRunList::SessionColumn), QStringLiteral("chat-1"));
+        QCOMPARE(first->text(OtelRunList::UserColumn), QStringLiteral("alice"));
+        QCOMPARE(first->text(OtelRunList::StatusColumn), QStringLiteral("ok"));
+        QCOMPARE(runs.list()->topLevelItem(2)->text(OtelRunList::StatusColumn),
+                 QStringLiteral("error"));
+
+        QTest::keyClicks(runs.filterField(), QStringLiteral("status:error"));
+        QCOMPARE(topNames(runs.list()), QStringList({"agent 2"}));
+        runs.filterField()->clear();
+        QTest::keyClicks(runs.filterField(), QStringLiteral("session:chat-1"));
+        QCOMPARE(topNames(runs.list()), QStringList({"agent 0", "agent 1"}));
+        runs.filterField()->setText(QStringLiteral("nobody"));
+        QCOMPARE(runs.list()->topLevelItemCount(), 0);
+        const QLabel* message = nullptr;
+        for (QLabel* l : runs.findChildren<QLabel*>())
+            if (l->accessibleName() == QLatin1String("Runs list message"))
+                message = l;
+        QVERIFY(message && message->isVisible());
+        QVERIFY2(message->text().contains(QLatin1String("3 run")), qPrintable(message->text()));
+        runs.filterField()->clear();
+        QVERIFY(!message->isVisible());
+
+        // Sort by tokens, most first, with the header.
+        const int x = runs.list()->header()->sectionViewportPosition(OtelRunList::TokensColumn) + 5;
+        QTest::mouseClick(runs.list()->header()->viewport(), Qt::LeftButton, {}, QPoint(x, 5));
+        if (runs.list()->header()->sortIndicatorOrder() == Qt::AscendingOrder)
+            QTest::mouseClick(runs.list()->header()->viewport(), Qt::LeftButton, {}, QPoint(x, 5));
+        QCOMPARE(topNames(runs.list()), QStringList({"agent 2", "agent 1", "agent 0"}));
+    }
+
+    void groupsSessionsAndShowsTheThread()
+    {
+        OtelRunList runs;
+        runs.resize(900, 500);
+        runs.show();
+        runs.setRuns(QStringLiteral("agent.jsonl"), threeRuns(), {});
+        runs.groupBySession()->click();
+        QCOMPARE(runs.list()->topLevelItemCount(), 2); // the session, and the run without one
+        QTreeWidgetItem* session = nullptr;
+        for (int i = 0; i < 2; ++i)
+            if (runs.list()->topLevelItem(i)->childCount() == 2)
+                session = runs.list()->topLevelItem(i);
+        QVERIFY(session);
+        QVERIFY(session->isExpanded());
+        QVERIFY(session->text(OtelRunList::NameColumn).contains(QLatin1String("chat-1")));
+        QCOMPARE(session->text(OtelRunList::TokensColumn), QStringLiteral("241"));
+        QCOMPARE(session->text(OtelRunList::SpansColumn), QStringLiteral("6"));
+        QVERIFY(!runs.threadView()->isVisible());
+        click(runs.list(), session);
+        QTRY_VERIFY(runs.threadView()->isVisible());
+        const QString thread = runs.threadView()->toPlainText();
+        QVERIFY2(thread.indexOf(QLatin1String("question 0")) <
+                         thread.indexOf(QLatin1String("answer 0")) &&
+                     thread.indexOf(QLatin1String("answer 0")) <
+                         thread.indexOf(QLatin1String("question 1")),
+                 qPrintable(thread));
+        QVERIFY(thread.contains(QLatin1String("241 tokens")));
+        QVERIFY2(thread.startsWith(QLatin1String("Session chat-1")), qPrintable(thread));
+        QVERIFY(!thread.contains(QLatin1String("question 2"))); // another session's run
+
+        // A new batch keeps the grouping, the session open and the thread.
+        runs.setRuns(QStringLiteral("agent.jsonl"), threeRuns(), {});
+        QCOMPARE(runs.list()->topLevelItemCount(), 2);
+        QVERIFY(runs.threadView()->isVisible());
+    }
+
+    void twoSelectedRunsAreCompared()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("agent.jsonl"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(
+            test::otlpRequest(test::agentRun(0, "chat-1", "alice")) + "\n" +
+            test::otlpRequest(test::agentRun(1, "chat-1", "alice")) + "\n" +
+            test::otlpRequest(test::agentRun(2, "", "bob", true)) + "\n"));
+        f.close();
+        MainWindow window;
+        window.show();
+        window.openTrace(path);
+        OtelRunList* runs = window.traceDocks()->runList();
+        QTRY_COMPARE_WITH_TIMEOUT(runs->list()->topLevelItemCount(), 3, 20000);
+        QCOMPARE(runs->list()->topLevelItem(0)->text(OtelRunList::TokensColumn),
+                 QStringLiteral("120"));
+        // Picking a run shows it.
+        pdl::TraceModel* model = window.traceDocks()->fileTraceModel();
+        click(runs->list(), runs->list()->topLevelItem(2));
+        QTRY_VERIFY(model->root() && model->root()->node.def == "agent 2");
+        QVERIFY(!runs->compareButton()->isEnabled());
+        click(runs->list(), runs->list()->topLevelItem(0), Qt::ControlModifier);
+        QCOMPARE(runs->selectedRunIds().size(), 2);
+        QVERIFY(runs->compareButton()->isEnabled());
+        auto* diffDock = window.findChild<QDockWidget*>(QStringLiteral("traceDiffDock"));
+        QVERIFY(diffDock);
+        runs->compareButton()->click();
+        QTRY_VERIFY(diffDock->isVisible());
+        QVERIFY2(diffDock->widget()->findChildren<QWidget*>().size() > 0, "the comparison shows");
+    }
+};
+
+QTEST_MAIN(TestRunsList)
+#include "tst_runslist.moc"

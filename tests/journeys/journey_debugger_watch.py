@@ -71,12 +71,6 @@ def journey(s, args):
         f.write(PROGRAM)
     s.launch(program)
     s.wait_for(lambda: "squares.pdl" in (s.window.name or ""), "the program to open", timeout=20)
-    # Qt names a toolbar by its title.
-    toolbar = s.wait_for(lambda: s.first(s.window, role="tool bar", name="Debug", showing=True),
-                         "the Debug toolbar", timeout=15)
-    for name in ("Continue", "Step Over", "Step Into", "Step Out", "Stop"):
-        expect(s.first(toolbar, name=name) is not None, f"the Debug toolbar has no {name} button")
-
     # A breakpoint inside the function, then Debug Program (F6).
     go_to_line(s, INSIDE_LINE)
     s.key("F9")
@@ -85,6 +79,11 @@ def journey(s, args):
     stack = view(s, dock, "Call stack")
     s.wait_for(lambda: rows_of(s, stack) and rows_of(s, stack)[0][1] == f"squares.pdl:{INSIDE_LINE}",
                "the run to pause inside the function", timeout=60)
+    # The Debug toolbar comes while a program is debugged (Qt names a toolbar by its title).
+    toolbar = s.wait_for(lambda: s.first(s.window, role="tool bar", name="Debug", showing=True),
+                         "the Debug toolbar", timeout=15)
+    for name in ("Continue", "Step Over", "Step Into", "Step Out", "Stop"):
+        expect(s.first(toolbar, name=name) is not None, f"the Debug toolbar has no {name} button")
 
     # Two watch expressions.
     new_watch = view(s, dock, "New watch expression")

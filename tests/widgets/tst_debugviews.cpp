@@ -258,6 +258,8 @@ private Q_SLOTS:
         QCOMPARE(w.links.stepOutAction()->shortcut(), QKeySequence(Qt::SHIFT | Qt::Key_F11));
         QVERIFY(!w.links.stopAction()->isEnabled());
         QVERIFY(!w.links.continueAction()->isEnabled());
+        // Not debugging: the row is the editor's and the trace's.
+        QVERIFY(bar->isHidden());
     }
 };
 

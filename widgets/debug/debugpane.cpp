@@ -2,6 +2,7 @@
 
 #include "widgets/debug/debugviews.h"
 
+#include <QAbstractItemView>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -85,6 +86,11 @@ DebugPane::DebugPane(QWidget* parent)
         if (!m_filling)
             Q_EMIT setContextMessageRequested(m_context->indexOfTopLevelItem(item), item->text(1));
     });
+    // Each list may shrink to a few rows: the pane shares a small screen's height with the
+    // editor and the trace (the splitters give the rest back when there is room).
+    const int fewRows = fontMetrics().height() * 3;
+    for (QAbstractItemView* view : findChildren<QAbstractItemView*>())
+        view->setMinimumHeight(fewRows);
     showRunning(tr("Not debugging. Run › Debug Program (F6) runs the program under the debugger."));
 }
 

@@ -271,6 +271,9 @@ void DebugLinks::updateActions()
         a->setEnabled(paused);
     m_pause->setEnabled(debugging && !paused);
     m_stop->setEnabled(m_run->isRunning());
+    // As in other debuggers, the steps are on screen while a program is debugged; otherwise the
+    // row goes to the editor and the trace (Run › Debug Program, F6, starts one).
+    m_toolBar->setVisible(debugging);
 }
 
 } // namespace hako

@@ -2,7 +2,6 @@
 
 #include "widgets/debug/debugviews.h"
 
-#include <QAbstractItemView>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -38,22 +37,21 @@ DebugPane::DebugPane(QWidget* parent)
     m_context->setHeaderLabels({tr("Role"), tr("Content")});
     m_context->setRootIsDecorated(false);
     m_context->setAccessibleName(tr("Debug context"));
-    // Left: where the run is (call stack), what is watched, the breakpoints; right: the
-    // selected frame's variables and the background context.
-    auto* left = new QSplitter(Qt::Vertical, this);
-    left->addWidget(m_stack);
-    left->addWidget(m_watches);
-    left->addWidget(m_breakpoints);
-    // The call stack gets the most room: it is as deep as the blocks the run is inside.
-    left->setStretchFactor(0, 3);
-    left->setStretchFactor(1, 2);
-    left->setStretchFactor(2, 2);
+    // Side by side, as a bottom dock has width to spare and little height: where the run is
+    // (the call stack, widest), what is watched, the breakpoints, and the selected frame's
+    // variables above the background context.
     auto* right = new QSplitter(Qt::Vertical, this);
     right->addWidget(m_variables);
     right->addWidget(m_context);
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(left);
+    split->addWidget(m_stack);
+    split->addWidget(m_watches);
+    split->addWidget(m_breakpoints);
     split->addWidget(right);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setStretchFactor(2, 2);
+    split->setStretchFactor(3, 3);
     layout->addWidget(split, 1);
 
     auto* answerRow = new QHBoxLayout;
@@ -86,11 +84,6 @@ DebugPane::DebugPane(QWidget* parent)
         if (!m_filling)
             Q_EMIT setContextMessageRequested(m_context->indexOfTopLevelItem(item), item->text(1));
     });
-    // Each list may shrink to a few rows: the pane shares a small screen's height with the
-    // editor and the trace (the splitters give the rest back when there is room).
-    const int fewRows = fontMetrics().height() * 3;
-    for (QAbstractItemView* view : findChildren<QAbstractItemView*>())
-        view->setMinimumHeight(fewRows);
     showRunning(tr("Not debugging. Run › Debug Program (F6) runs the program under the debugger."));
 }
 

@@ -72,13 +72,18 @@ bool hasChildren(const Block& b)
 }
 
 // The line a breakpoint on `line` stops at: the line itself when a block starts on it or a leaf
-// block runs over it; else the next line that starts a block (a blank line, a key of a block
-// entered earlier, stand for it); 0 when no block follows. One rule for checkLocation() and for
-// breakpoints set without it (the editor's margin), so both stop where the person expects.
+// block runs over it, or a line of a model, call, code or read block's own; else the next line
+// that starts a block (a blank line, a key of a structure entered earlier, stand for it); 0 when no
+// block follows. One rule for checkLocation() and for breakpoints set without it (the editor's
+// margin), so both stop where the person expects.
 int effectiveLine(const Block& root, int line)
 {
     const Block* at = innermost(root, line);
-    if (at && at != &root && (at->span.line == line || !hasChildren(*at)))
+    // A block that does something itself (calls a model, a function, code, reads) stops on any
+    // of its own lines, as on `model:` below a `def:`: its input is only what it sends.
+    const bool actsItself = at && (at->kind == BlockKind::Model || at->kind == BlockKind::Call ||
+                                   at->kind == BlockKind::Code || at->kind == BlockKind::Read);
+    if (at && at != &root && (at->span.line == line || !hasChildren(*at) || actsItself))
         return line;
     return nextBlockLine(root, line);
 }

@@ -379,6 +379,25 @@ private Q_SLOTS:
         QCOMPARE(r.context[0].asDict().find("content")->toText(), std::string("edited"));
     }
 
+    void breakpointOnTheModelLineBelowItsDefPausesAtTheModel()
+    {
+        // Line 4 is `model:` of the block that starts with `def:` on line 3 (its input, on line
+        // 5, is a block of its own): a person clicking the `model:` line means the model call.
+        Debugger d;
+        d.addBreakpoint(QStringLiteral("prog.pdl"), 4);
+        const QByteArray program = "text:\n"
+                                   "- \"Q: \"\n"
+                                   "- def: answer\n"
+                                   "  model: ollama/none\n"
+                                   "  input: \"the question\"\n";
+        DebugRun run(program, d);
+        auto at = run.next();
+        QVERIFY(at);
+        QCOMPARE(at->id, std::string("text.1.model"));
+        QVERIFY(d.answerModel("yes").ok());
+        QVERIFY(!run.next());
+    }
+
     void answerOnlyAtAModelBlock()
     {
         Debugger d;

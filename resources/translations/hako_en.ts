@@ -110,6 +110,64 @@
     </message>
 </context>
 <context>
+    <name>hako::FlameCanvas</name>
+    <message numerus="yes">
+        <source>%n bar(s)</source>
+        <translation>
+            <numerusform>%n bar</numerusform>
+            <numerusform>%n bars</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es) the search</source>
+        <translation>
+            <numerusform>%n match the search</numerusform>
+            <numerusform>%n matches the search</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>hako::FlameView</name>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n match</numerusform>
+            <numerusform>%n matches</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>hako::GraphCanvas</name>
+    <message numerus="yes">
+        <source>%n node(s)</source>
+        <translation>
+            <numerusform>%n node</numerusform>
+            <numerusform>%n nodes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n edge(s)</source>
+        <translation>
+            <numerusform>%n edge</numerusform>
+            <numerusform>%n edges</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Ran %n time(s)</source>
+        <translation>
+            <numerusform>Ran %n time</numerusform>
+            <numerusform>Ran %n times</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed</source>
+        <translation>
+            <numerusform>%n failed</numerusform>
+            <numerusform>%n failed</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>hako::MemoryInspector</name>
     <message numerus="yes">
         <source>%1 %n memories? The journal keeps their history.</source>
@@ -136,6 +194,44 @@
         <translation>
             <numerusform>Listening on %1 — %n run received; pick one to show it.</numerusform>
             <numerusform>Listening on %1 — %n runs received; pick one to show it.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>hako::OtelRunList</name>
+    <message numerus="yes">
+        <source>Session %1 — %n run(s)</source>
+        <translation>
+            <numerusform>Session %1 — %n run</numerusform>
+            <numerusform>Session %1 — %n runs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>No run matches the filter. Clear it to see all %n run(s).</source>
+        <translation>
+            <numerusform>No run matches the filter. Clear it to see all %n run.</numerusform>
+            <numerusform>No run matches the filter. Clear it to see all %n runs.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s)</source>
+        <translation>
+            <numerusform>%n run</numerusform>
+            <numerusform>%n runs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n error(s)</source>
+        <translation>
+            <numerusform>%n error</numerusform>
+            <numerusform>%n errors</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The run ended with %n error(s).</source>
+        <translation>
+            <numerusform>The run ended with %n error.</numerusform>
+            <numerusform>The run ended with %n errors.</numerusform>
         </translation>
     </message>
 </context>
@@ -177,6 +273,30 @@
         <translation>
             <numerusform>%n session file could not be read</numerusform>
             <numerusform>%n session files could not be read</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>hako::ShapeSource</name>
+    <message numerus="yes">
+        <source>%n model call(s)</source>
+        <translation>
+            <numerusform>%n model call</numerusform>
+            <numerusform>%n model calls</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tool call(s)</source>
+        <translation>
+            <numerusform>%n tool call</numerusform>
+            <numerusform>%n tool calls</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed</source>
+        <translation>
+            <numerusform>%n failed</numerusform>
+            <numerusform>%n failed</numerusform>
         </translation>
     </message>
 </context>

@@ -449,6 +449,76 @@
     </message>
 </context>
 <context>
+    <name>hako::BreakpointsView</name>
+    <message>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Remove All</source>
+        <translation>すべて削除</translation>
+    </message>
+    <message>
+        <source>Breakpoint</source>
+        <translation>ブレークポイント</translation>
+    </message>
+    <message>
+        <source>Condition</source>
+        <translation>条件</translation>
+    </message>
+    <message>
+        <source>Log Message</source>
+        <translation>ログメッセージ</translation>
+    </message>
+    <message>
+        <source>Breakpoints</source>
+        <translation>ブレークポイント</translation>
+    </message>
+    <message>
+        <source>The check box turns a breakpoint on or off. Double-click its condition (pause only when true, e.g. i == 2) or its log message (write e.g.  i is ${ i }  to the Console instead of pausing)</source>
+        <translation>チェックボックスでブレークポイントをオン・オフします。条件（真のときだけ一時停止。例: i == 2）やログメッセージ（一時停止せずに、例えば  i is ${ i }  をコンソールに書き出します）はダブルクリックで編集できます</translation>
+    </message>
+    <message>
+        <source>Remove breakpoint</source>
+        <translation>ブレークポイントを削除</translation>
+    </message>
+    <message>
+        <source>Remove the selected breakpoint</source>
+        <translation>選択したブレークポイントを削除します</translation>
+    </message>
+    <message>
+        <source>Remove all breakpoints</source>
+        <translation>すべてのブレークポイントを削除</translation>
+    </message>
+    <message>
+        <source>Remove every breakpoint of this program</source>
+        <translation>このプログラムのブレークポイントをすべて削除します</translation>
+    </message>
+    <message>
+        <source>untitled</source>
+        <translation>無題</translation>
+    </message>
+</context>
+<context>
+    <name>hako::CallStackView</name>
+    <message>
+        <source>Call Stack</source>
+        <translation>コールスタック</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>場所</translation>
+    </message>
+    <message>
+        <source>Call stack</source>
+        <translation>コールスタック</translation>
+    </message>
+    <message>
+        <source>The blocks the paused run is inside, innermost first; click one to see its variables and watch values and to show it in the editor</source>
+        <translation>一時停止中の実行が入っているブロックです（内側から順に表示）。クリックすると、その変数とウォッチの値を表示し、エディターでその位置を示します</translation>
+    </message>
+</context>
+<context>
     <name>hako::ConsolePane</name>
     <message>
         <source>Send</source>
@@ -846,6 +916,46 @@
     <message>
         <source>The condition &apos;%1&apos; cannot be read: %2. The breakpoint is unchanged.</source>
         <translation>条件「%1」を読み取れません: %2。ブレークポイントは変更していません。</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Stop the run (Shift+F5)</source>
+        <translation>実行を停止します（Shift+F5）</translation>
+    </message>
+    <message>
+        <source>Debug</source>
+        <translation>デバッグ</translation>
+    </message>
+    <message>
+        <source>Debug toolbar</source>
+        <translation>デバッグツールバー</translation>
+    </message>
+    <message>
+        <source>Go on until the next breakpoint (F5 or F8)</source>
+        <translation>次のブレークポイントまで実行を続けます（F5 または F8）</translation>
+    </message>
+    <message>
+        <source>Run the current block and pause at the next one (F10)</source>
+        <translation>現在のブロックを実行し、次のブロックで一時停止します（F10）</translation>
+    </message>
+    <message>
+        <source>Pause at the first block inside the current one (F11)</source>
+        <translation>現在のブロックの中の最初のブロックで一時停止します（F11）</translation>
+    </message>
+    <message>
+        <source>Finish the enclosing block and pause after it (Shift+F11)</source>
+        <translation>外側のブロックを最後まで実行し、その後で一時停止します（Shift+F11）</translation>
+    </message>
+    <message>
+        <source>Pause the running program before its next block</source>
+        <translation>実行中のプログラムを次のブロックの前で一時停止します</translation>
+    </message>
+    <message>
+        <source>Showing the frame %1</source>
+        <translation>フレーム %1 を表示しています</translation>
     </message>
 </context>
 <context>
@@ -1989,6 +2099,160 @@ Restore the unsaved changes? Each opens in its own tab. (If not, they stay under
         <translation>
             <numerusform>%n 件置換しました</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>hako::FlameCanvas</name>
+    <message>
+        <source>Flame chart</source>
+        <translation>フレームチャート</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n bar(s)</source>
+        <translation>
+            <numerusform>バー %n 本</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es) the search</source>
+        <translation>
+            <numerusform>%n 件が検索に一致します</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Selected: %1</source>
+        <translation>選択中: %1</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 トークン</translation>
+    </message>
+    <message>
+        <source>cost %1</source>
+        <translation>コスト %1</translation>
+    </message>
+    <message>
+        <source>This run recorded no token counts: size the bars by duration.</source>
+        <translation>この実行にはトークン数の記録がありません。バーの幅を所要時間にしてください。</translation>
+    </message>
+    <message>
+        <source>This run recorded no cost: size the bars by duration or tokens.</source>
+        <translation>この実行にはコストの記録がありません。バーの幅を所要時間かトークン数にしてください。</translation>
+    </message>
+    <message>
+        <source>This run recorded no timing.</source>
+        <translation>この実行には時間の記録がありません。</translation>
+    </message>
+    <message>
+        <source>%1 (%2% of the run)</source>
+        <translation>%1（実行全体の %2%）</translation>
+    </message>
+    <message>
+        <source>Own: %1</source>
+        <translation>自身: %1</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失敗</translation>
+    </message>
+</context>
+<context>
+    <name>hako::FlameView</name>
+    <message>
+        <source>Run totals</source>
+        <translation>実行の合計</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>所要時間</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>トークン数</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>コスト</translation>
+    </message>
+    <message>
+        <source>Size bars by</source>
+        <translation>バーの幅の基準</translation>
+    </message>
+    <message>
+        <source>What a bar&apos;s width shows: the block&apos;s duration, its tokens or its cost (with everything it called)</source>
+        <translation>バーの幅が表すもの: ブロックの所要時間、トークン数、またはコスト（呼び出した先を含みます）</translation>
+    </message>
+    <message>
+        <source>Search bars…</source>
+        <translation>バーを検索…</translation>
+    </message>
+    <message>
+        <source>Search the flame chart</source>
+        <translation>フレームチャートを検索</translation>
+    </message>
+    <message>
+        <source>Lights the bars whose name or kind contains this text; Enter selects the next one</source>
+        <translation>名前か種類にこの文字を含むバーを強調します。Enter で次のバーを選択します</translation>
+    </message>
+    <message>
+        <source>Search matches</source>
+        <translation>検索の一致数</translation>
+    </message>
+    <message>
+        <source>Size by:</source>
+        <translation>幅の基準:</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n 件一致</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>hako::GraphCanvas</name>
+    <message>
+        <source>Agent graph</source>
+        <translation>エージェントのグラフ</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node(s)</source>
+        <translation>
+            <numerusform>ノード %n 個</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n edge(s)</source>
+        <translation>
+            <numerusform>矢印 %n 本</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Selected: %1</source>
+        <translation>選択中: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Ran %n time(s)</source>
+        <translation>
+            <numerusform>%n 回実行されました</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed</source>
+        <translation>
+            <numerusform>失敗 %n 件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Click to select, click again for the next run, double-click for the source</source>
+        <translation>クリックで選択、もう一度クリックで次の実行、ダブルクリックでソースを表示します</translation>
+    </message>
+</context>
+<context>
+    <name>hako::GraphView</name>
+    <message>
+        <source>Run totals</source>
+        <translation>実行の合計</translation>
     </message>
 </context>
 <context>
@@ -3483,6 +3747,156 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     <message>
         <source>Trace %1</source>
         <translation>トレース %1</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>エラー</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>実行中</translation>
+    </message>
+    <message>
+        <source>Group by session</source>
+        <translation>セッションごとにまとめる</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比較</translation>
+    </message>
+    <message>
+        <source>Where the runs come from</source>
+        <translation>実行の取得元</translation>
+    </message>
+    <message>
+        <source>Filter runs: words, status:error, session:…, user:…</source>
+        <translation>実行を絞り込み: 語句、status:error、session:…、user:…</translation>
+    </message>
+    <message>
+        <source>Filter runs</source>
+        <translation>実行の絞り込み</translation>
+    </message>
+    <message>
+        <source>Keeps the runs whose name, session or user hold every word; status:ok, status:error, status:running, session:X and user:X narrow further</source>
+        <translation>名前・セッション・ユーザーにすべての語句を含む実行だけを表示します。status:ok、status:error、status:running、session:X、user:X でさらに絞り込めます</translation>
+    </message>
+    <message>
+        <source>Show the runs of one session (session.id) under it, with the session&apos;s totals; pick a session to read its thread</source>
+        <translation>同じセッション(session.id)の実行をその下にまとめ、セッションの合計を表示します。セッションを選ぶと、そのスレッドを読めます</translation>
+    </message>
+    <message>
+        <source>Compare runs</source>
+        <translation>実行を比較</translation>
+    </message>
+    <message>
+        <source>Compare the two selected runs (select two with Ctrl+click)</source>
+        <translation>選んだ 2 つの実行を比較します(Ctrl+クリックで 2 つ選びます)</translation>
+    </message>
+    <message>
+        <source>Runs list message</source>
+        <translation>実行一覧のメッセージ</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>トークン数</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>コスト</translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation>セッション</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>ユーザー</translation>
+    </message>
+    <message>
+        <source>Session thread</source>
+        <translation>セッションのスレッド</translation>
+    </message>
+    <message>
+        <source>%1 prompt + %2 completion</source>
+        <translation>入力 %1 + 出力 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Session %1 — %n run(s)</source>
+        <translation>
+            <numerusform>セッション %1 — 実行 %n 件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Pick the session to read its thread</source>
+        <translation>セッションを選ぶと、そのスレッドを読めます</translation>
+    </message>
+    <message>
+        <source>No runs to list yet. Open an OTLP or trace file (File › Open Trace…) or turn on Traces › Receive OpenTelemetry and run an agent.</source>
+        <translation>表示する実行はまだありません。OTLP ファイルかトレースファイルを開く(ファイル › トレースを開く…)か、トレース › OpenTelemetry を受信 をオンにしてエージェントを実行してください。</translation>
+    </message>
+    <message numerus="yes">
+        <source>No run matches the filter. Clear it to see all %n run(s).</source>
+        <translation>
+            <numerusform>絞り込みに合う実行はありません。絞り込みを消すと、全 %n 件の実行が表示されます。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s)</source>
+        <translation>
+            <numerusform>実行 %n 件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 トークン</translation>
+    </message>
+    <message>
+        <source>cost %1</source>
+        <translation>コスト %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n error(s)</source>
+        <translation>
+            <numerusform>エラー %n 件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Session %1</source>
+        <translation>セッション %1</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>入力</translation>
+    </message>
+    <message>
+        <source>(no input recorded)</source>
+        <translation>(入力の記録はありません)</translation>
+    </message>
+    <message>
+        <source>(no output recorded)</source>
+        <translation>(出力の記録はありません)</translation>
+    </message>
+    <message numerus="yes">
+        <source>The run ended with %n error(s).</source>
+        <translation>
+            <numerusform>この実行はエラー %n 件で終わりました。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Still running.</source>
+        <translation>まだ実行中です。</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>出力</translation>
     </message>
 </context>
 <context>
@@ -5242,6 +5656,85 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     </message>
 </context>
 <context>
+    <name>hako::RunsLinks</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Cannot compare: run %1 is no longer available</source>
+        <translation>比較できません: 実行 %1 はもうありません</translation>
+    </message>
+</context>
+<context>
+    <name>hako::ShapeLinks</name>
+    <message>
+        <source>Graph</source>
+        <translation>グラフ</translation>
+    </message>
+    <message>
+        <source>Flame</source>
+        <translation>フレーム</translation>
+    </message>
+</context>
+<context>
+    <name>hako::ShapeSource</name>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 トークン</translation>
+    </message>
+    <message>
+        <source>cost %1</source>
+        <translation>コスト %1</translation>
+    </message>
+    <message>
+        <source>no token counts</source>
+        <translation>トークン数の記録なし</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n model call(s)</source>
+        <translation>
+            <numerusform>モデル呼び出し %n 件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tool call(s)</source>
+        <translation>
+            <numerusform>ツール呼び出し %n 件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed</source>
+        <translation>
+            <numerusform>失敗 %n 件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run total: %1</source>
+        <translation>実行の合計: %1</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>エージェント</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>ツール</translation>
+    </message>
+    <message>
+        <source>Model call</source>
+        <translation>モデル呼び出し</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>ステップ</translation>
+    </message>
+    <message>
+        <source>Run a program or open a trace to see its shape</source>
+        <translation>プログラムを実行するか、トレースを開くと、その構造が表示されます</translation>
+    </message>
+</context>
+<context>
     <name>hako::StartPage</name>
     <message>
         <source>&amp;Test</source>
@@ -6085,6 +6578,53 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     </message>
 </context>
 <context>
+    <name>hako::WatchView</name>
+    <message>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Watch</source>
+        <translation>ウォッチ</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>値</translation>
+    </message>
+    <message>
+        <source>Watch expressions</source>
+        <translation>ウォッチ式</translation>
+    </message>
+    <message>
+        <source>Expressions evaluated in the selected frame each time the run pauses; double-click one to edit it</source>
+        <translation>実行が一時停止するたびに、選択したフレームで評価される式です。ダブルクリックで編集できます</translation>
+    </message>
+    <message>
+        <source>Add a watch expression, e.g. i * 2 …</source>
+        <translation>ウォッチ式を追加（例: i * 2）…</translation>
+    </message>
+    <message>
+        <source>New watch expression</source>
+        <translation>新しいウォッチ式</translation>
+    </message>
+    <message>
+        <source>A PDL expression (i * 2, answer.score, or ${ … }); Enter adds it</source>
+        <translation>PDL の式です（i * 2、answer.score、または ${ … }）。Enter で追加します</translation>
+    </message>
+    <message>
+        <source>Remove watch expression</source>
+        <translation>ウォッチ式を削除</translation>
+    </message>
+    <message>
+        <source>Remove the selected watch expression (Delete)</source>
+        <translation>選択したウォッチ式を削除します（Delete）</translation>
+    </message>
+    <message>
+        <source>cannot be evaluated: %1</source>
+        <translation>評価できません: %1</translation>
+    </message>
+</context>
+<context>
     <name>hako::docs::TranscriptModel</name>
     <message>
         <source>Command</source>
@@ -6423,6 +6963,14 @@ relevance %6 (cosine %7)</source>
         <source>line %1 of %2 has no block, and no block follows it</source>
         <translation>%2 の %1 行目にはブロックがなく、その後にもブロックがありません</translation>
     </message>
+    <message>
+        <source>the call stack has no frame %1</source>
+        <translation>コールスタックにフレーム %1 はありません</translation>
+    </message>
+    <message>
+        <source>(logpoint %1: %2)</source>
+        <translation>（ログポイント %1: %2）</translation>
+    </message>
 </context>
 <context>
     <name>hako::pdl::OutlineModel</name>
@@ -6598,6 +7146,13 @@ relevance %6 (cosine %7)</source>
     <message>
         <source>&apos;%1&apos; is already used at line %2, where &apos;%3&apos; is in reach; after renaming it would read the renamed variable.</source>
         <translation>「%1」はすでに %2 行目で使われていて、そこでは「%3」が参照できます。変更後は名前を変えた変数を読むことになります。</translation>
+    </message>
+</context>
+<context>
+    <name>hako::pdl::RunShape</name>
+    <message>
+        <source>call at line %1</source>
+        <translation>%1 行目の呼び出し</translation>
     </message>
 </context>
 <context>

@@ -3,27 +3,80 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 
+#include <cctype>
+
 namespace hako {
 
 namespace {
-
-QString shown(const pdl::Value& v)
-{
-    if (v.isCallable())
-        return QString::fromStdString(v.repr());
-    try {
-        return QString::fromStdString(v.json());
-    } catch (const std::exception&) {
-        return QString::fromStdString(v.repr());
-    }
-}
 
 bool isBuiltinName(const std::string& name)
 {
     return name.rfind("pdl_", 0) == 0 || name == "stdlib";
 }
 
+// `json` (ensure_ascii: every non-ASCII character written \uXXXX) with those characters written
+// as themselves, as json.dumps(ensure_ascii=False) would; control characters stay escaped.
+std::string withCharacters(const std::string& json)
+{
+    std::string out;
+    out.reserve(json.size());
+    auto hex = [&](size_t at) -> int {
+        if (at + 4 > json.size())
+            return -1;
+        int v = 0;
+        for (size_t k = at; k < at + 4; ++k) {
+            const char c = json[k];
+            const int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
+                          : (c >= 'a' && c <= 'f')                    ? c - 'a' + 10
+                          : (c >= 'A' && c <= 'F')                    ? c - 'A' + 10
+                                                                      : -1;
+            if (d < 0)
+                return -1;
+            v = v * 16 + d;
+        }
+        return v;
+    };
+    for (size_t i = 0; i < json.size(); ++i) {
+        if (json[i] != '\\' || i + 1 >= json.size()) {
+            out += json[i];
+            continue;
+        }
+        int cp = json[i + 1] == 'u' ? hex(i + 2) : -1;
+        size_t used = 6;
+        if (cp >= 0xD800 && cp < 0xDC00 && json.compare(i + 6, 2, "\\u") == 0) {
+            const int low = hex(i + 8);
+            cp = (low >= 0xDC00 && low < 0xE000) ? 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00)
+                                                 : -1;
+            used = 12;
+        }
+        if (cp < 0x80 || (cp >= 0xD800 && cp < 0xE000)) { // an escape to keep, as written
+            out += json[i];
+            out += json[i + 1];
+            ++i;
+            continue;
+        }
+        const QByteArray utf8 =
+            QString::fromUcs4(reinterpret_cast<const char32_t*>(&cp), 1).toUtf8();
+        out.append(utf8.constData(), size_t(utf8.size()));
+        i += used - 1;
+    }
+    return out;
+}
+
 } // namespace
+
+QString DebugSession::valueText(const pdl::Value& v)
+{
+    if (v.isCallable())
+        return QString::fromStdString(v.repr());
+    // PDL's JSON (json.dumps) with its characters kept (「苦情」, not \u82e6\u60c5); what
+    // cannot be JSON as Python's repr.
+    try {
+        return QString::fromStdString(withCharacters(v.json()));
+    } catch (const std::exception&) {
+        return QString::fromStdString(v.repr());
+    }
+}
 
 DebugSession::DebugSession(pdl::Debugger& debugger, QString programFile)
     : m_debugger(debugger), m_programFile(std::move(programFile))
@@ -141,8 +194,8 @@ DebugSession::Reply DebugSession::listVariables()
         const std::string name = k.isString() ? k.asString() : k.str();
         if (isBuiltinName(name))
             continue;
-        r.text +=
-            QString::fromStdString(name) + QStringLiteral(" = ") + shown(v) + QLatin1Char('\n');
+        r.text += QString::fromStdString(name) + QStringLiteral(" = ") +
+                  DebugSession::valueText(v) + QLatin1Char('\n');
     }
     return r;
 }
@@ -166,7 +219,8 @@ DebugSession::Reply DebugSession::setValue(const QString& args)
         return r;
     }
     Result<pdl::Value> now = m_debugger.evaluate(name.toStdString());
-    r.text = name + QStringLiteral(" = ") + (now.ok() ? shown(*now) : value) + QLatin1Char('\n');
+    r.text = name + QStringLiteral(" = ") + (now.ok() ? DebugSession::valueText(*now) : value) +
+             QLatin1Char('\n');
     return r;
 }
 
@@ -186,7 +240,8 @@ DebugSession::Reply DebugSession::showContext()
             if (const pdl::Value* x = m.asDict().find("role"))
                 role = QString::fromStdString(x->toText());
             if (const pdl::Value* x = m.asDict().find("content"))
-                content = x->isString() ? QString::fromStdString(x->asString()) : shown(*x);
+                content = x->isString() ? QString::fromStdString(x->asString())
+                                        : DebugSession::valueText(*x);
         }
         r.text += QStringLiteral("[%1] %2: %3\n").arg(i++).arg(role, content);
     }
@@ -290,7 +345,8 @@ DebugSession::Reply DebugSession::execute(const QString& input)
             return r;
         }
         Result<pdl::Value> v = m_debugger.evaluate(args.toStdString());
-        r.text = (v.ok() ? shown(*v) : tr("error: %1").arg(v.error().message)) + QLatin1Char('\n');
+        r.text = (v.ok() ? DebugSession::valueText(*v) : tr("error: %1").arg(v.error().message)) +
+                 QLatin1Char('\n');
         return r;
     }
     if (cmd == QLatin1String("vars"))

@@ -36,6 +36,9 @@ public:
     void setWriter(std::function<void(const QString&)> write) { m_write = std::move(write); }
     /// `paused at prog.pdl:7 (model block 'answer')`, with a newline.
     static QString pausedMessage(const pdl::DebugLocation& location);
+    /// A value as the debugger shows it (print, vars, watches, hover): JSON with its
+    /// characters, a function as its repr.
+    static QString valueText(const pdl::Value& value);
 
 private:
     Reply addBreakpoint(const QString& args);

@@ -4,6 +4,7 @@
 // editor there; watches are evaluated in the selected frame, show their errors, and are kept
 // for the next start; the list turns breakpoints off and makes logpoints that write to the
 // Console instead of pausing.
+#include "core/workbench/debugsession.h"
 #include "core/workbench/runcontroller.h"
 #include "core/workbench/workbenchcontext.h"
 #include "isolatedsettings.h"
@@ -240,6 +241,23 @@ private Q_SLOTS:
         w.links.continueAction()->trigger();
         QTRY_COMPARE(finished.count(), 1);
         QCOMPARE(editor->valueHoverAt(4, 8), QString());
+    }
+
+    void valuesKeepTheirCharacters()
+    {
+        // Watches, hover, variables and `print` show Japanese as it is written.
+        pdl::Dict d;
+        d.set("labels", pdl::Value(pdl::List{pdl::Value("苦情"), pdl::Value("要望")}));
+        d.set("n", pdl::Value(int64_t(2)));
+        QCOMPARE(DebugSession::valueText(pdl::Value(std::move(d))),
+                 QStringLiteral("{\"labels\": [\"苦情\", \"要望\"], \"n\": 2}"));
+        QCOMPARE(DebugSession::valueText(pdl::Value("改行\nあり 😀 \\u3042")),
+                 QStringLiteral("\"改行\\nあり 😀 \\\\u3042\""));
+        // Too deep to render here: still a text, not a crash.
+        pdl::Value deep(pdl::List{});
+        for (int i = 0; i < 200; ++i)
+            deep = pdl::Value(pdl::List{deep});
+        QVERIFY(DebugSession::valueText(deep).startsWith(QLatin1Char('[')));
     }
 
     void toolbarHasTheStepsWithTheirKeys()

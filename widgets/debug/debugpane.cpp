@@ -1,5 +1,6 @@
 #include "widgets/debug/debugpane.h"
 
+#include "core/workbench/debugsession.h"
 #include "widgets/debug/debugviews.h"
 
 #include <QHBoxLayout>
@@ -97,7 +98,7 @@ void DebugPane::showSnapshot(const RunController::DebugSnapshot& snapshot)
         const QString name = QString::fromStdString(k.isString() ? k.asString() : k.str());
         if (name.startsWith(QLatin1String("pdl_")) || name == QLatin1String("stdlib"))
             continue;
-        auto* item = new QTreeWidgetItem(m_variables, {name, debugValueText(v)});
+        auto* item = new QTreeWidgetItem(m_variables, {name, DebugSession::valueText(v)});
         item->setFlags(item->flags() | Qt::ItemIsEditable);
     }
     m_context->clear();
@@ -107,8 +108,8 @@ void DebugPane::showSnapshot(const RunController::DebugSnapshot& snapshot)
             if (const pdl::Value* r = m.asDict().find("role"))
                 role = QString::fromStdString(r->toText());
             if (const pdl::Value* c = m.asDict().find("content"))
-                content =
-                    c->isString() ? QString::fromStdString(c->asString()) : debugValueText(*c);
+                content = c->isString() ? QString::fromStdString(c->asString())
+                                        : DebugSession::valueText(*c);
         }
         auto* item = new QTreeWidgetItem(m_context, {role, content});
         item->setFlags(item->flags() | Qt::ItemIsEditable);

@@ -1,5 +1,7 @@
 #include "widgets/debug/debugviews.h"
 
+#include "core/workbench/debugsession.h"
+
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -11,17 +13,6 @@
 #include <QVBoxLayout>
 
 namespace hako {
-
-QString debugValueText(const pdl::Value& v)
-{
-    if (v.isCallable())
-        return QString::fromStdString(v.repr());
-    try {
-        return QString::fromStdString(v.json());
-    } catch (const std::exception&) {
-        return QString::fromStdString(v.repr());
-    }
-}
 
 // --- CallStackView ----------------------------------------------------------------------------
 
@@ -180,8 +171,8 @@ void WatchView::showValues(const QList<RunController::WatchValue>& values)
             item->setText(1, QString());
             continue;
         }
-        const QString text =
-            w->value ? debugValueText(*w->value) : tr("cannot be evaluated: %1").arg(w->error);
+        const QString text = w->value ? DebugSession::valueText(*w->value)
+                                      : tr("cannot be evaluated: %1").arg(w->error);
         item->setText(1, text);
         item->setToolTip(1, text);
         item->setForeground(1, w->value ? palette().brush(QPalette::Text)

@@ -10,9 +10,6 @@ class QPushButton;
 
 namespace hako {
 
-/// A value as the debugger's views show it: JSON, or its repr when it has none (a function).
-QString debugValueText(const pdl::Value& value);
-
 /// The call stack of a paused run: the paused block on top, then each block enclosing it out
 /// to the program's root, as `call square  prog.pdl:14`. Clicking a row selects that frame.
 class CallStackView : public QTreeWidget {

@@ -2,6 +2,7 @@
 // and breakpoints list, and the editor's value hover, wired to the current program.
 #include "widgets/workbench/debuglinks.h"
 
+#include "core/workbench/debugsession.h"
 #include "core/workbench/runcontroller.h"
 #include "widgets/debug/debugpane.h"
 #include "widgets/debug/debugviews.h"
@@ -144,7 +145,7 @@ QString DebugLinks::hoverValue(const QString& word) const
     const pdl::Value* v = m_run->snapshot().variables.find(word.toStdString());
     if (!v)
         return {};
-    QString text = debugValueText(*v);
+    QString text = DebugSession::valueText(*v);
     if (text.size() > 600)
         text = text.left(600) + QStringLiteral("…");
     return QStringLiteral("%1 = %2").arg(word, text);

@@ -19,6 +19,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -182,6 +183,31 @@ private Q_SLOTS:
         runs->compareButton()->click();
         QTRY_VERIFY(diffDock->isVisible());
         QVERIFY2(diffDock->widget()->findChildren<QWidget*>().size() > 0, "the comparison shows");
+    }
+
+    void anOpenTelemetryFileAsksForNoProgram()
+    {
+        // File › Open of an OTLP file: its runs are listed, and nothing says a program is
+        // missing (another framework's run has none).
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("agent.otlp.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(test::otlpRequest(test::agentRun(0, "chat-1", "alice"))));
+        f.close();
+        MainWindow window;
+        window.show();
+        QStringList messages;
+        connect(window.statusBar(), &QStatusBar::messageChanged, this,
+                [&messages](const QString& m) { messages << m; });
+        QVERIFY(window.openPath(path));
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            messages.join(QLatin1Char('\n')).contains(QStringLiteral("Opened trace")),
+            qPrintable(messages.join(QLatin1Char('|'))), 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.traceDocks()->runList()->list()->topLevelItemCount(), 1,
+                                  20000);
+        for (const QString& m : messages)
+            QVERIFY2(!m.contains(QStringLiteral("not found")), qPrintable(m));
     }
 };
 

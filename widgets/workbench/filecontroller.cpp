@@ -315,12 +315,15 @@ void FileController::openWithDialog()
         openPath(path);
 }
 
-void FileController::openProgramOfTrace(const QString& tracePath, const QString& program)
+void FileController::openProgramOfTrace(const QString& tracePath, const QString& program,
+                                        bool namesProgram)
 {
     if (tracePath != m_traceWantingProgram)
         return; // opened as a trace only (Open Trace…), or reloaded
     m_traceWantingProgram.clear();
     if (program.isEmpty()) {
+        if (!namesProgram)
+            return;
         Q_EMIT statusMessage(tr("The program of trace %1 was not found; the editor shows "
                                 "another program")
                                  .arg(QFileInfo(tracePath).fileName()),

@@ -63,8 +63,10 @@ public:
     /// Asks for a file to open in `caption`'s dialog with `filter`; empty when cancelled.
     QString askOpenPath(const QString& caption, const QString& filter) const;
     /// A trace asked for by openPath loaded and names `program`: it opens in a tab (or its tab
-    /// comes forward); the trace stays on show.
-    void openProgramOfTrace(const QString& tracePath, const QString& program);
+    /// comes forward); the trace stays on show. A trace naming a program that is not found says
+    /// so; one naming none (OpenTelemetry) says nothing.
+    void openProgramOfTrace(const QString& tracePath, const QString& program,
+                            bool namesProgram = true);
     /// File › New: a blank program in a new tab (the current one when it is blank).
     bool newFile();
     /// File › Close Program: offers to save `editor`'s changes (the current program when null),

@@ -100,7 +100,9 @@ TraceDocks::TraceDocks(QMainWindow* window, WorkbenchContext* context, RunContro
     context->setTraceModel(run->traceModel(), this);
     connect(m_loader, &pdl::TraceLoader::loaded, this, [this](const QString& path) {
         Q_EMIT statusMessage(tr("Opened trace %1").arg(QDir::toNativeSeparators(path)), 4000);
-        Q_EMIT traceLoaded(path, programOfTrace(m_fileTrace, path));
+        const pdl::TraceItem* root = m_fileTrace->root();
+        Q_EMIT traceLoaded(path, programOfTrace(m_fileTrace, path),
+                           root && !root->node.span.file.isEmpty());
         listFileRuns(path);
     });
 }

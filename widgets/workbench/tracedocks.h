@@ -92,8 +92,9 @@ public:
 
 Q_SIGNALS:
     /// A trace file loaded; `program` is the absolute path of the program its root names when
-    /// that file exists (else empty).
-    void traceLoaded(const QString& path, const QString& program);
+    /// that file exists (else empty); `namesProgram`: the root names one at all (an
+    /// OpenTelemetry trace has none).
+    void traceLoaded(const QString& path, const QString& program, bool namesProgram);
     void statusMessage(const QString& text, int timeout);
 
 private:

@@ -44,9 +44,18 @@ void TraceFilterProxy::setFailedOnly(bool failedOnly)
     invalidateRowsFilter();
 }
 
+void TraceFilterProxy::setCriterion(Criterion criterion)
+{
+    if (!criterion && !m_criterion)
+        return;
+    m_criterion = std::move(criterion);
+    invalidateRowsFilter();
+}
+
 bool TraceFilterProxy::isFiltering() const
 {
-    return !m_text.isEmpty() || !m_kinds.isEmpty() || !m_def.isEmpty() || m_failedOnly;
+    return !m_text.isEmpty() || !m_kinds.isEmpty() || !m_def.isEmpty() || m_failedOnly ||
+           m_criterion;
 }
 
 bool TraceFilterProxy::matches(const TraceItem* item) const
@@ -61,6 +70,8 @@ bool TraceFilterProxy::matches(const TraceItem* item) const
     if (!m_def.isEmpty() && !def.contains(m_def, Qt::CaseInsensitive))
         return false;
     if (m_failedOnly && !item->failed())
+        return false;
+    if (m_criterion && !m_criterion(item))
         return false;
     if (m_text.isEmpty())
         return true;

@@ -4,6 +4,8 @@
 #include <QSortFilterProxyModel>
 #include <QString>
 
+#include <functional>
+
 namespace hako::pdl {
 
 class TraceModel;
@@ -32,6 +34,9 @@ public:
     /// Only blocks that failed (and their ancestors).
     void setFailedOnly(bool failedOnly);
     bool failedOnly() const { return m_failedOnly; }
+    /// A further test a row must pass (annotations: `annotated`, `score:`); null: none.
+    using Criterion = std::function<bool(const TraceItem*)>;
+    void setCriterion(Criterion criterion);
 
     /// Whether `item` itself satisfies the criteria (ignoring its descendants).
     bool matches(const TraceItem* item) const;
@@ -48,6 +53,7 @@ private:
     QSet<QString> m_kinds;
     QString m_def;
     bool m_failedOnly = false;
+    Criterion m_criterion;
 };
 
 } // namespace hako::pdl

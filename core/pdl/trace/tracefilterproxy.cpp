@@ -52,6 +52,27 @@ void TraceFilterProxy::setCriterion(Criterion criterion)
     invalidateRowsFilter();
 }
 
+void TraceFilterProxy::setMarker(Marker marker)
+{
+    m_marker = std::move(marker);
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, 0), {Qt::DisplayRole});
+}
+
+QString TraceFilterProxy::markerOf(const TraceItem* item) const
+{
+    return m_marker && item ? m_marker(item) : QString();
+}
+
+QVariant TraceFilterProxy::data(const QModelIndex& index, int role) const
+{
+    QVariant v = QSortFilterProxyModel::data(index, role);
+    if (role == Qt::DisplayRole && index.column() == TraceModel::NameColumn && m_marker)
+        if (const QString mark = markerOf(itemAt(index)); !mark.isEmpty())
+            return QString(v.toString() + QStringLiteral("  ") + mark);
+    return v;
+}
+
 bool TraceFilterProxy::isFiltering() const
 {
     return !m_text.isEmpty() || !m_kinds.isEmpty() || !m_def.isEmpty() || m_failedOnly ||

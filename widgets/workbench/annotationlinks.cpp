@@ -270,6 +270,7 @@ void AnnotationLinks::updateDetail()
     if (!a->author.isEmpty())
         text += QStringLiteral(" (%1)").arg(a->author);
     m_detail->setText(text);
+    m_detail->setAccessibleName(text); // what a screen reader reads is the annotation itself
     m_detail->show();
 }
 

@@ -150,7 +150,7 @@ void AnnotationLinks::setAnnotation(const pdl::Annotation& annotation)
     const QString path = tracePathOf(model);
     if (path.isEmpty()) {
         Q_EMIT statusMessage(tr("Annotated. This run's trace is not a file: save it (Run › Save "
-                                "Trace…) and open it to keep its annotations."),
+                                "Trace As…) and open it to keep its annotations."),
                              8000);
     } else if (m_unreadable.contains(path)) {
         Q_EMIT statusMessage(m_unreadable.value(path) + QLatin1Char(' ') +

@@ -40,6 +40,9 @@ protected:
             return;
         if (index.column() == pdl::TraceModel::NameColumn) {
             option->text = rowLabel(item);
+            const auto* proxy = qobject_cast<const pdl::TraceFilterProxy*>(index.model());
+            if (const QString mark = proxy ? proxy->markerOf(item) : QString(); !mark.isEmpty())
+                option->text += QStringLiteral("  ") + mark;
             option->icon = kindIcon(item->node.kind, option->palette);
             option->features |= QStyleOptionViewItem::HasDecoration;
         }
@@ -213,7 +216,9 @@ void TraceTreeView::applyFilter()
     QStringList words;
     QString def;
     bool failed = false;
-    for (const QString& word : m_search->text().split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+    QStringList searchWords = m_search->text().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    m_proxy->setCriterion(m_wordHandler ? m_wordHandler(searchWords) : nullptr);
+    for (const QString& word : std::as_const(searchWords)) {
         if (word.startsWith(QLatin1String("kind:")) && word.size() > 5)
             kinds.insert(word.mid(5));
         else if (word.startsWith(QLatin1String("def:")) && word.size() > 4)
@@ -283,6 +288,24 @@ void TraceTreeView::updateStatus()
                              nullptr, m_model->itemCount())
                               .arg(hits));
     m_status->show();
+}
+
+void TraceTreeView::setWordHandler(WordHandler handler)
+{
+    m_wordHandler = std::move(handler);
+    applyFilter();
+}
+
+void TraceTreeView::setRowMarker(std::function<QString(const pdl::TraceItem*)> marker)
+{
+    m_proxy->setMarker(std::move(marker));
+    m_tree->viewport()->update();
+}
+
+void TraceTreeView::refresh()
+{
+    applyFilter();
+    m_tree->viewport()->update();
 }
 
 QString TraceTreeView::selectedId() const

@@ -1,13 +1,17 @@
 #pragma once
 
 #include <QPointer>
+#include <QStringList>
 #include <QWidget>
+
+#include <functional>
 
 class QComboBox;
 class QLineEdit;
 class QTimer;
 class QTreeView;
 class QModelIndex;
+
 class QLabel;
 
 namespace hako {
@@ -41,6 +45,14 @@ public:
     void setKindFilter(const QString& kind);
     /// The `pdl__id` of the selected row (empty: none).
     QString selectedId() const;
+    /// More search words: `handler` takes the words it understands out of the search's words
+    /// and returns the test they make (null: none). Applied to the current search at once.
+    using WordHandler = std::function<std::function<bool(const pdl::TraceItem*)>(QStringList&)>;
+    void setWordHandler(WordHandler handler);
+    /// A short mark shown after a row's label (an annotation's 👍); empty: none.
+    void setRowMarker(std::function<QString(const pdl::TraceItem*)> marker);
+    /// Applies the search again and repaints the rows (what a handler or marker reads changed).
+    void refresh();
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -67,6 +79,7 @@ private:
     QTimer* m_refreshTimer;
     bool m_syncing = false;
     bool m_headerSet = false;
+    WordHandler m_wordHandler;
 };
 
 } // namespace hako

@@ -34,6 +34,7 @@
 #include "widgets/start/startpage.h"
 #include "widgets/trace/boxview.h"
 #include "widgets/trace/tracetreeview.h"
+#include "widgets/workbench/annotationlinks.h"
 #include "widgets/workbench/debuglinks.h"
 #include "widgets/workbench/difflinks.h"
 #include "widgets/workbench/docklayout.h"
@@ -158,6 +159,11 @@ MainWindow::MainWindow(QWidget* parent)
                                 m_runActions, m_tabs, this);
     connect(m_evalLinks, &EvalLinks::statusMessage, this, showStatus);
     m_library->connectEvaluations(m_evalLinks);
+    // Annotations: Annotate… on a trace block, markers, filter words, Add to Dataset.
+    auto* annotations = new AnnotationLinks(m_context, m_traces, this);
+    connect(annotations, &AnnotationLinks::statusMessage, this, showStatus);
+    connect(annotations, &AnnotationLinks::addToDatasetRequested, m_evalLinks,
+            &EvalLinks::addToDataset);
     connect(m_debugLinks, &DebugLinks::statusMessage, this, showStatus);
     connect(m_promptLogPane, &PromptLogPane::statusMessage, this, showStatus);
     connect(m_promptLogPane, &PromptLogPane::addToDatasetRequested, m_evalLinks,

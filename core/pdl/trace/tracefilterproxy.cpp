@@ -44,9 +44,39 @@ void TraceFilterProxy::setFailedOnly(bool failedOnly)
     invalidateRowsFilter();
 }
 
+void TraceFilterProxy::setCriterion(Criterion criterion)
+{
+    if (!criterion && !m_criterion)
+        return;
+    m_criterion = std::move(criterion);
+    invalidateRowsFilter();
+}
+
+void TraceFilterProxy::setMarker(Marker marker)
+{
+    m_marker = std::move(marker);
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, 0), {Qt::DisplayRole});
+}
+
+QString TraceFilterProxy::markerOf(const TraceItem* item) const
+{
+    return m_marker && item ? m_marker(item) : QString();
+}
+
+QVariant TraceFilterProxy::data(const QModelIndex& index, int role) const
+{
+    QVariant v = QSortFilterProxyModel::data(index, role);
+    if (role == Qt::DisplayRole && index.column() == TraceModel::NameColumn && m_marker)
+        if (const QString mark = markerOf(itemAt(index)); !mark.isEmpty())
+            return QString(v.toString() + QStringLiteral("  ") + mark);
+    return v;
+}
+
 bool TraceFilterProxy::isFiltering() const
 {
-    return !m_text.isEmpty() || !m_kinds.isEmpty() || !m_def.isEmpty() || m_failedOnly;
+    return !m_text.isEmpty() || !m_kinds.isEmpty() || !m_def.isEmpty() || m_failedOnly ||
+           m_criterion;
 }
 
 bool TraceFilterProxy::matches(const TraceItem* item) const
@@ -61,6 +91,8 @@ bool TraceFilterProxy::matches(const TraceItem* item) const
     if (!m_def.isEmpty() && !def.contains(m_def, Qt::CaseInsensitive))
         return false;
     if (m_failedOnly && !item->failed())
+        return false;
+    if (m_criterion && !m_criterion(item))
         return false;
     if (m_text.isEmpty())
         return true;

@@ -4,6 +4,8 @@
 #include <QSortFilterProxyModel>
 #include <QString>
 
+#include <functional>
+
 namespace hako::pdl {
 
 class TraceModel;
@@ -32,6 +34,16 @@ public:
     /// Only blocks that failed (and their ancestors).
     void setFailedOnly(bool failedOnly);
     bool failedOnly() const { return m_failedOnly; }
+    /// A further test a row must pass (annotations: `annotated`, `score:`); null: none.
+    using Criterion = std::function<bool(const TraceItem*)>;
+    void setCriterion(Criterion criterion);
+    /// A short mark after each row's name (an annotation's 👍), in its display text too (what
+    /// screen readers read); null or empty: none.
+    using Marker = std::function<QString(const TraceItem*)>;
+    void setMarker(Marker marker);
+    /// The mark of `item` (empty: none).
+    QString markerOf(const TraceItem* item) const;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
 
     /// Whether `item` itself satisfies the criteria (ignoring its descendants).
     bool matches(const TraceItem* item) const;
@@ -48,6 +60,8 @@ private:
     QSet<QString> m_kinds;
     QString m_def;
     bool m_failedOnly = false;
+    Criterion m_criterion;
+    Marker m_marker;
 };
 
 } // namespace hako::pdl

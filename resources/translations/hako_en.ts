@@ -29,6 +29,16 @@
     </message>
 </context>
 <context>
+    <name>hako::AnnotationLinks</name>
+    <message numerus="yes">
+        <source>Exported %n annotation(s) to %1</source>
+        <translation>
+            <numerusform>Exported %n annotation to %1</numerusform>
+            <numerusform>Exported %n annotations to %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>hako::CsvImportDialog</name>
     <message numerus="yes">
         <source>%n row(s), read as %1. Check what each column becomes, then Import.</source>

@@ -335,6 +335,162 @@
     </message>
 </context>
 <context>
+    <name>hako::AnnotationDialog</name>
+    <message>
+        <source>Annotate %1</source>
+        <translation>%1 に注釈を付ける</translation>
+    </message>
+    <message>
+        <source>Annotate block</source>
+        <translation>ブロックに注釈を付ける</translation>
+    </message>
+    <message>
+        <source>👍 Good</source>
+        <translation>👍 良い</translation>
+    </message>
+    <message>
+        <source>👎 Bad</source>
+        <translation>👎 悪い</translation>
+    </message>
+    <message>
+        <source>Thumbs up</source>
+        <translation>高評価</translation>
+    </message>
+    <message>
+        <source>Thumbs down</source>
+        <translation>低評価</translation>
+    </message>
+    <message>
+        <source>This block did well</source>
+        <translation>このブロックはうまくいきました</translation>
+    </message>
+    <message>
+        <source>This block went wrong</source>
+        <translation>このブロックは失敗しました</translation>
+    </message>
+    <message>
+        <source>Score or label</source>
+        <translation>スコアまたはラベル</translation>
+    </message>
+    <message>
+        <source>A number (0.8) or a label; leave empty to score with the thumbs</source>
+        <translation>数値（0.8）またはラベル。👍/👎 で評価するときは空のままにします</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>メモ</translation>
+    </message>
+    <message>
+        <source>What was wrong, or the answer it should have given</source>
+        <translation>何が間違っていたか、または返すべきだった答え</translation>
+    </message>
+    <message>
+        <source>Thumbs:</source>
+        <translation>評価:</translation>
+    </message>
+    <message>
+        <source>Score or label:</source>
+        <translation>スコアまたはラベル:</translation>
+    </message>
+    <message>
+        <source>Note:</source>
+        <translation>メモ:</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Save annotation</source>
+        <translation>注釈を保存</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Remove annotation</source>
+        <translation>注釈を削除</translation>
+    </message>
+</context>
+<context>
+    <name>hako::AnnotationLinks</name>
+    <message>
+        <source>Annotate…</source>
+        <translation>注釈を付ける…</translation>
+    </message>
+    <message>
+        <source>Add Annotated Call to Dataset</source>
+        <translation>注釈付きの呼び出しをデータセットに追加</translation>
+    </message>
+    <message>
+        <source>Export Annotations…</source>
+        <translation>注釈をエクスポート…</translation>
+    </message>
+    <message>
+        <source>Score the selected block (👍, 👎, a number or a label) and note why</source>
+        <translation>選んだブロックを評価し（👍、👎、数値またはラベル）、理由をメモします</translation>
+    </message>
+    <message>
+        <source>Make the selected annotated model call an example: its messages as the input, the note (else the reply) as the reference</source>
+        <translation>選んだ注釈付きのモデル呼び出しを例にします。メッセージを入力に、メモ（なければ応答）を参照にします</translation>
+    </message>
+    <message>
+        <source>Save this trace&apos;s annotations with each block&apos;s input and output as JSON Lines</source>
+        <translation>このトレースの注釈を、各ブロックの入力と出力とともに JSON Lines で保存します</translation>
+    </message>
+    <message>
+        <source>Select an annotated model call to add it to a dataset.</source>
+        <translation>データセットに追加するには、注釈付きのモデル呼び出しを選んでください。</translation>
+    </message>
+    <message>
+        <source>Search blocks (text, kind:model, def:name, failed, annotated, score:down, note:word)</source>
+        <translation>ブロックを検索（テキスト、kind:model、def:名前、failed、annotated、score:down、note:語）</translation>
+    </message>
+    <message>
+        <source>Annotation</source>
+        <translation>注釈</translation>
+    </message>
+    <message>
+        <source>Annotated. This run&apos;s trace is not a file: save it (Run › Save Trace As…) and open it to keep its annotations.</source>
+        <translation>注釈を付けました。この実行のトレースはファイルではありません。注釈を残すには、保存して（実行 › 名前を付けてトレースを保存…）開き直してください。</translation>
+    </message>
+    <message>
+        <source>The new annotation is kept until the window closes.</source>
+        <translation>新しい注釈はウィンドウを閉じるまで保持されます。</translation>
+    </message>
+    <message>
+        <source>Select a block in the trace to annotate it.</source>
+        <translation>注釈を付けるブロックをトレースで選んでください。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 に書き込めません: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n annotation(s) to %1</source>
+        <translation>
+            <numerusform>%n 件の注釈を %1 にエクスポートしました</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This trace has no annotations yet.</source>
+        <translation>このトレースにはまだ注釈がありません。</translation>
+    </message>
+    <message>
+        <source>Export Annotations</source>
+        <translation>注釈をエクスポート</translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl);;All files (*)</source>
+        <translation>JSON Lines (*.jsonl);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Annotation: %1</source>
+        <translation>注釈: %1</translation>
+    </message>
+</context>
+<context>
     <name>hako::BoxPainter</name>
     <message>
         <source>… 1 more iteration — click to show</source>
@@ -6896,6 +7052,36 @@ relevance %6 (cosine %7)</source>
     <message>
         <source>the live view keeps the newest %1 spans: %2 span(s) received are not shown</source>
         <translation>ライブ表示は最新の %1 スパンだけを保持します。受信した %2 スパンは表示していません</translation>
+    </message>
+</context>
+<context>
+    <name>hako::pdl</name>
+    <message>
+        <source>Cannot read the annotations %1: %2</source>
+        <translation>注釈 %1 を読み込めません: %2</translation>
+    </message>
+    <message>
+        <source>%1 is not a file of Hako annotations; it was left as it is.</source>
+        <translation>%1 は Hako の注釈ファイルではありません。そのままにしてあります。</translation>
+    </message>
+    <message>
+        <source>Cannot remove the annotations %1</source>
+        <translation>注釈 %1 を削除できません</translation>
+    </message>
+    <message>
+        <source>Cannot write the annotations %1: %2</source>
+        <translation>注釈 %1 を書き込めません: %2</translation>
+    </message>
+</context>
+<context>
+    <name>hako::pdl::Annotation</name>
+    <message>
+        <source>An annotation names no block (&quot;node&quot;).</source>
+        <translation>ブロック（&quot;node&quot;）を指定していない注釈があります。</translation>
+    </message>
+    <message>
+        <source>The annotation of %1 has no valid score.</source>
+        <translation>%1 の注釈に有効なスコアがありません。</translation>
     </message>
 </context>
 <context>

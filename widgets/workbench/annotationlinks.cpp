@@ -2,6 +2,7 @@
 
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/valuejson.h"
+#include "core/util/outputfile.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/trace/annotationdialog.h"
 #include "widgets/trace/tracetreeview.h"
@@ -14,7 +15,6 @@
 #include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
-#include <QSaveFile>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -215,10 +215,10 @@ QList<promptlog::CallRecord> AnnotationLinks::currentAsCalls() const
 bool AnnotationLinks::exportTo(const QString& path)
 {
     const pdl::TraceModel* model = m_context->traceModel();
-    QSaveFile file(path);
-    if (!model || !file.open(QIODevice::WriteOnly) ||
-        file.write(pdl::exportAnnotationsJsonl(annotations(), *model)) < 0 || !file.commit()) {
-        Q_EMIT statusMessage(tr("Cannot write %1: %2").arg(path, file.errorString()), 8000);
+    QString error = tr("no trace is on show");
+    if (!model ||
+        !writeOutputFile(path, pdl::exportAnnotationsJsonl(annotations(), *model), &error)) {
+        Q_EMIT statusMessage(tr("Cannot write %1: %2").arg(path, error), 8000);
         return false;
     }
     Q_EMIT statusMessage(tr("Exported %n annotation(s) to %1", nullptr, int(annotations().size()))

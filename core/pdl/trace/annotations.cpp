@@ -3,12 +3,12 @@
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracesource.h"
 #include "core/pdl/valuejson.h"
+#include "core/util/outputfile.h"
 
 #include <QCoreApplication>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
 
 #include <vector>
 
@@ -153,10 +153,10 @@ Result<bool> writeAnnotations(const QString& tracePath, const Annotations& annot
     const QJsonObject root{{QStringLiteral("format"), QLatin1String(kFormat)},
                            {QStringLiteral("version"), kFormatVersion},
                            {QStringLiteral("annotations"), list}};
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) ||
-        file.write(QJsonDocument(root).toJson(QJsonDocument::Indented)) < 0 || !file.commit())
-        return makeError(tr("Cannot write the annotations %1: %2").arg(path, file.errorString()));
+    // The output-file rule: atomic, private (notes may quote prompts and replies).
+    QString error;
+    if (!writeOutputFile(path, QJsonDocument(root).toJson(QJsonDocument::Indented), &error))
+        return makeError(tr("Cannot write the annotations %1: %2").arg(path, error));
     return true;
 }
 

@@ -345,14 +345,6 @@
         <translation>ブロックに注釈を付ける</translation>
     </message>
     <message>
-        <source>👍 Good</source>
-        <translation>👍 良い</translation>
-    </message>
-    <message>
-        <source>👎 Bad</source>
-        <translation>👎 悪い</translation>
-    </message>
-    <message>
         <source>Thumbs up</source>
         <translation>高評価</translation>
     </message>
@@ -412,6 +404,14 @@
         <source>Remove annotation</source>
         <translation>注釈を削除</translation>
     </message>
+    <message>
+        <source>✓ Good</source>
+        <translation>✓ 良い</translation>
+    </message>
+    <message>
+        <source>✗ Bad</source>
+        <translation>✗ 悪い</translation>
+    </message>
 </context>
 <context>
     <name>hako::AnnotationLinks</name>
@@ -426,10 +426,6 @@
     <message>
         <source>Export Annotations…</source>
         <translation>注釈をエクスポート…</translation>
-    </message>
-    <message>
-        <source>Score the selected block (👍, 👎, a number or a label) and note why</source>
-        <translation>選んだブロックを評価し（👍、👎、数値またはラベル）、理由をメモします</translation>
     </message>
     <message>
         <source>Make the selected annotated model call an example: its messages as the input, the note (else the reply) as the reference</source>
@@ -488,6 +484,14 @@
     <message>
         <source>Annotation: %1</source>
         <translation>注釈: %1</translation>
+    </message>
+    <message>
+        <source>Score the selected block (✓, ✗, a number or a label) and note why</source>
+        <translation>選んだブロックを評価し（✓、✗、数値またはラベル）、理由をメモします</translation>
+    </message>
+    <message>
+        <source>no trace is on show</source>
+        <translation>トレースが表示されていません</translation>
     </message>
 </context>
 <context>

@@ -2,7 +2,7 @@
 """Journey: annotate a model call in a trace, find it with the filter, see it after a restart.
 
 Opens a trace with a model call, selects the call in the Trace Tree, Ctrl+Shift+A opens the
-annotation editor: thumbs down and a note, saved. The row shows 👎, the Detail pane the note,
+annotation editor: thumbs down and a note, saved. The row shows ✗, the Detail pane the note,
 `annotated` in the tree's search finds the one call. Quits, starts again, opens the trace: the
 annotation is still there (kept in <trace>.annotations.json). Issue 28 §3.
 """
@@ -64,7 +64,7 @@ def journey(s, args):
     shutil.copy(os.path.join(args.source, TRACE), trace)
 
     cell, name = open_trace(s, trace)
-    expect("👎" not in name, f"the model row is marked before any annotation: {name!r}")
+    expect("✗" not in name, f"the model row is marked before any annotation: {name!r}")
     s.screenshot("model-call-selected")
     s.key("ctrl+shift+a")
     dialog = s.wait_for(lambda: s.first(s.app, role="dialog", name_contains="Annotate",
@@ -77,7 +77,7 @@ def journey(s, args):
     s.screenshot("annotation-filled")
     s.click(s.wait_for(lambda: s.first(dialog, role="push button", name="Save annotation"),
                        "the Save button"))
-    s.wait_for(lambda: "👎" in (model_row(s) or ("", ""))[1], "the 👎 mark on the model row",
+    s.wait_for(lambda: "✗" in (model_row(s) or ("", ""))[1], "the ✗ mark on the model row",
                timeout=15)
     s.wait_for(lambda: s.first(show_dock(s, "Detail"), name_contains=NOTE, showing=True),
                "the note in the Detail pane", timeout=15)
@@ -98,7 +98,7 @@ def journey(s, args):
     s.hako_proc.wait(timeout=20)
 
     cell, name = open_trace(s, trace)
-    expect(name.endswith("👎"), f"after a restart the model row reads {name!r}")
+    expect(name.endswith("✗"), f"after a restart the model row reads {name!r}")
     s.wait_for(lambda: s.first(show_dock(s, "Detail"), name_contains=NOTE, showing=True),
                "the note in the Detail pane after a restart", timeout=15)
     s.screenshot("annotation-after-restart")

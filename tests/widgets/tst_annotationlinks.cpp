@@ -109,7 +109,7 @@ private Q_SLOTS:
         {
             Window w;
             QVERIFY(w.open(m_trace));
-            QVERIFY(!w.rowText(kModelNode).contains(QStringLiteral("👎")));
+            QVERIFY(!w.rowText(kModelNode).contains(QStringLiteral("✗")));
             w.context.setCurrentNode(kModelNode);
             AnnotationDialog* dialog = w.links.annotateCurrent();
             QVERIFY(dialog);
@@ -119,7 +119,7 @@ private Q_SLOTS:
             dialog->noteField()->setPlainText(QStringLiteral("Hola"));
             QTest::mouseClick(dialog->saveButton(), Qt::LeftButton);
 
-            QVERIFY(w.rowText(kModelNode).endsWith(QStringLiteral("👎")));
+            QVERIFY(w.rowText(kModelNode).endsWith(QStringLiteral("✗")));
             QVERIFY(w.links.detailLabel()->isVisibleTo(w.traces.detailDock()->widget()));
             QVERIFY(w.links.detailLabel()->text().contains(QStringLiteral("Hola")));
             QVERIFY(QFile::exists(pdl::annotationsPath(m_trace)));
@@ -135,14 +135,14 @@ private Q_SLOTS:
         // A new window (as after a restart) opening the trace again shows the annotation.
         Window again;
         QVERIFY(again.open(m_trace));
-        QVERIFY(again.rowText(kModelNode).endsWith(QStringLiteral("👎")));
+        QVERIFY(again.rowText(kModelNode).endsWith(QStringLiteral("✗")));
         again.context.setCurrentNode(kModelNode);
         AnnotationDialog* dialog = again.links.annotateCurrent();
         QVERIFY(dialog->thumbsDown()->isChecked());
         QCOMPARE(dialog->noteField()->toPlainText(), QStringLiteral("Hola"));
         // Remove takes it off the tree and out of the file.
         QTest::mouseClick(dialog->removeButton(), Qt::LeftButton);
-        QVERIFY(!again.rowText(kModelNode).contains(QStringLiteral("👎")));
+        QVERIFY(!again.rowText(kModelNode).contains(QStringLiteral("✗")));
         QVERIFY(!QFile::exists(pdl::annotationsPath(m_trace)));
     }
 
@@ -195,7 +195,7 @@ private Q_SLOTS:
         AnnotationDialog* dialog = w.links.annotateCurrent();
         QTest::mouseClick(dialog->thumbsUp(), Qt::LeftButton);
         QTest::mouseClick(dialog->saveButton(), Qt::LeftButton);
-        QVERIFY(w.rowText(kModelNode).endsWith(QStringLiteral("👍"))); // kept in the window
+        QVERIFY(w.rowText(kModelNode).endsWith(QStringLiteral("✓"))); // kept in the window
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), QByteArray("{ half a file"));
     }

@@ -23,8 +23,8 @@ AnnotationDialog::AnnotationDialog(const pdl::Annotation& existing, const QStrin
     setWindowTitle(tr("Annotate %1").arg(title));
     setAccessibleName(tr("Annotate block"));
     // Words beside the signs: a system without an emoji font still reads them.
-    m_up->setText(tr("👍 Good"));
-    m_down->setText(tr("👎 Bad"));
+    m_up->setText(tr("✓ Good"));
+    m_down->setText(tr("✗ Bad"));
     m_up->setAccessibleName(tr("Thumbs up"));
     m_down->setAccessibleName(tr("Thumbs down"));
     m_up->setToolTip(tr("This block did well"));

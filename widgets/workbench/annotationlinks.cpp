@@ -28,7 +28,7 @@ AnnotationLinks::AnnotationLinks(WorkbenchContext* context, TraceDocks* traces, 
 {
     m_annotate->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
     m_annotate->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    m_annotate->setToolTip(tr("Score the selected block (👍, 👎, a number or a label) and note why"));
+    m_annotate->setToolTip(tr("Score the selected block (✓, ✗, a number or a label) and note why"));
     m_addToDataset->setToolTip(
         tr("Make the selected annotated model call an example: its messages as the input, the "
            "note (else the reply) as the reference"));

@@ -46,8 +46,10 @@ QString scoreKindName(ScoreKind kind)
 
 QString Annotation::marker() const
 {
+    // ✓ and ✗ are in the fonts every desktop has (DejaVu, Noto CJK); 👍 and 👎 need an emoji
+    // font, and without one read as empty boxes.
     if (kind == ScoreKind::Thumbs)
-        return value.toBool() ? QStringLiteral("👍") : QStringLiteral("👎");
+        return value.toBool() ? QStringLiteral("✓") : QStringLiteral("✗");
     return scoreText();
 }
 
@@ -222,9 +224,13 @@ bool scoreMatches(const Annotation& a, const QString& wanted)
         const double w = wanted.toDouble(&ok);
         return ok && qFuzzyCompare(1.0 + w, 1.0 + a.value.toDouble());
     }
-    if (a.kind == ScoreKind::Thumbs &&
-        (wanted == QStringLiteral("👍") || wanted == QStringLiteral("👎")))
-        return wanted == a.marker();
+    if (a.kind == ScoreKind::Thumbs) {
+        const QString mark = wanted == QStringLiteral("👍")   ? QStringLiteral("✓")
+                             : wanted == QStringLiteral("👎") ? QStringLiteral("✗")
+                                                             : wanted;
+        if (mark == QStringLiteral("✓") || mark == QStringLiteral("✗"))
+            return mark == a.marker();
+    }
     return a.scoreText().compare(wanted, Qt::CaseInsensitive) == 0;
 }
 

@@ -91,7 +91,7 @@ private Q_SLOTS:
         QCOMPARE(read->size(), 3);
         for (const Annotation& a : notes)
             QVERIFY2(read->value(a.nodeId) == a, qPrintable(a.nodeId));
-        QCOMPARE(read->value("text.1.model").marker(), QStringLiteral("👎"));
+        QCOMPARE(read->value("text.1.model").marker(), QStringLiteral("✗"));
         QCOMPARE(read->value("text.2.code").marker(), QStringLiteral("0.75"));
         QCOMPARE(read->value("text.0").marker(), QStringLiteral("wrong tool"));
 
@@ -154,6 +154,7 @@ private Q_SLOTS:
             << "annotated" << QStringList{"text.0", "text.1.model", "text.2.code"} << none;
         QTest::newRow("thumbs down") << "score:down" << QStringList{"text.1.model"} << none;
         QTest::newRow("thumbs emoji") << "score:👎" << QStringList{"text.1.model"} << none;
+        QTest::newRow("thumbs mark") << "score:✗" << QStringList{"text.1.model"} << none;
         QTest::newRow("number") << "score:0.75" << QStringList{"text.2.code"} << none;
         QTest::newRow("above") << "score:>0.5" << QStringList{"text.2.code"} << none;
         QTest::newRow("below") << "score:<0.5" << QStringList{} << none;

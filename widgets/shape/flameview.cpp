@@ -7,12 +7,10 @@
 #include <QAccessible>
 #include <QComboBox>
 #include <QHBoxLayout>
-#include <QHelpEvent>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPainter>
-#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -25,7 +23,8 @@ constexpr double kRow = 22;
 constexpr double kMaxZoom = 1e6;
 } // namespace
 
-FlameCanvas::FlameCanvas(ShapeSource* source, QWidget* parent) : QWidget(parent), m_source(source)
+FlameCanvas::FlameCanvas(ShapeSource* source, QWidget* parent)
+    : ShapeCanvas(parent), m_source(source)
 {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
@@ -260,55 +259,37 @@ QString FlameCanvas::tooltipFor(int index) const
     return tip;
 }
 
-bool FlameCanvas::event(QEvent* event)
+int FlameCanvas::itemAt(QPointF pos) const
 {
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const int bar = barAt(help->pos());
-        if (bar >= 0)
-            QToolTip::showText(help->globalPos(), tooltipFor(bar), this,
-                               barRect(bar).toAlignedRect());
-        else
-            QToolTip::hideText();
-        return true;
-    }
-    return QWidget::event(event);
+    return barAt(pos);
 }
 
-void FlameCanvas::mousePressEvent(QMouseEvent* event)
+QRectF FlameCanvas::itemRect(int item) const
 {
-    setFocus(Qt::MouseFocusReason);
-    m_lastDrag = event->position().toPoint();
-    m_dragging = false;
+    return barRect(item);
 }
 
-void FlameCanvas::mouseMoveEvent(QMouseEvent* event)
+QString FlameCanvas::itemTooltip(int item) const
 {
-    if (!(event->buttons() & Qt::LeftButton))
-        return;
-    const QPoint pos = event->position().toPoint();
-    if (!m_dragging && (pos - m_lastDrag).manhattanLength() < 4)
-        return;
-    m_dragging = true;
-    m_start -= (pos.x() - m_lastDrag.x()) / (width() * m_zoom);
-    m_scrollY -= pos.y() - m_lastDrag.y();
-    m_lastDrag = pos;
+    return tooltipFor(item);
+}
+
+void FlameCanvas::clickItem(int item)
+{
+    selectBar(item);
+}
+
+void FlameCanvas::activateItem(int item)
+{
+    m_source->activate(m_flame.bars[size_t(item)].span);
+}
+
+void FlameCanvas::panBy(QPoint delta)
+{
+    m_start -= delta.x() / (width() * m_zoom);
+    m_scrollY -= delta.y();
     clampView();
     update();
-}
-
-void FlameCanvas::mouseReleaseEvent(QMouseEvent* event)
-{
-    if (!m_dragging && event->button() == Qt::LeftButton)
-        selectBar(barAt(event->position()));
-    m_dragging = false;
-}
-
-void FlameCanvas::mouseDoubleClickEvent(QMouseEvent* event)
-{
-    const int bar = barAt(event->position());
-    if (bar >= 0)
-        m_source->activate(m_flame.bars[size_t(bar)].span);
 }
 
 void FlameCanvas::wheelEvent(QWheelEvent* event)
@@ -380,7 +361,7 @@ void FlameCanvas::keyPressEvent(QKeyEvent* event)
             m_source->activate(m_flame.bars[size_t(m_current)].span);
         return;
     default:
-        QWidget::keyPressEvent(event);
+        ShapeCanvas::keyPressEvent(event);
     }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/pdl/trace/flamegraph.h"
+#include "widgets/shape/shapecanvas.h"
 
 #include <QWidget>
 
@@ -21,7 +22,7 @@ class WorkbenchContext;
 /// current node is outlined. Ctrl+wheel or +/- zoom (around the selection), 0 resets, wheel and
 /// dragging pan; Left/Right move between siblings, Up to the parent, Down to the first child.
 /// GUI thread.
-class FlameCanvas : public QWidget {
+class FlameCanvas : public ShapeCanvas {
     Q_OBJECT
 public:
     FlameCanvas(ShapeSource* source, QWidget* parent = nullptr);
@@ -45,13 +46,14 @@ public:
 
 protected:
     void paintEvent(QPaintEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void mouseReleaseEvent(QMouseEvent* event) override;
-    void mouseDoubleClickEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
-    bool event(QEvent* event) override;
+    int itemAt(QPointF pos) const override;
+    QRectF itemRect(int item) const override;
+    QString itemTooltip(int item) const override;
+    void clickItem(int item) override;
+    void activateItem(int item) override;
+    void panBy(QPoint delta) override;
 
 private:
     void rebuild();
@@ -74,8 +76,6 @@ private:
     double m_zoom = 1;  ///< horizontal: 1 shows the whole run
     double m_start = 0; ///< the fraction of the run at the left edge
     double m_scrollY = 0;
-    QPoint m_lastDrag;
-    bool m_dragging = false;
 };
 
 /// The Flame pane: the run's totals, "Size by" (duration, tokens, cost), a search field and

@@ -4,12 +4,10 @@
 #include "widgets/trace/tracepanestyle.h"
 
 #include <QAccessible>
-#include <QHelpEvent>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QPainter>
 #include <QPainterPath>
-#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -23,7 +21,8 @@ constexpr double kMinZoom = 0.05;
 constexpr double kMaxZoom = 4;
 } // namespace
 
-GraphCanvas::GraphCanvas(ShapeSource* source, QWidget* parent) : QWidget(parent), m_source(source)
+GraphCanvas::GraphCanvas(ShapeSource* source, QWidget* parent)
+    : ShapeCanvas(parent), m_source(source)
 {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
@@ -155,7 +154,7 @@ void GraphCanvas::ensureVisible(int node)
 
 void GraphCanvas::resizeEvent(QResizeEvent* event)
 {
-    QWidget::resizeEvent(event);
+    ShapeCanvas::resizeEvent(event);
     if (m_fitPending)
         fitToView();
 }
@@ -299,60 +298,40 @@ QString GraphCanvas::tooltipFor(int index) const
     return tip;
 }
 
-bool GraphCanvas::event(QEvent* event)
+int GraphCanvas::itemAt(QPointF pos) const
 {
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const int node = nodeAt(help->pos());
-        if (node >= 0)
-            QToolTip::showText(help->globalPos(), tooltipFor(node), this,
-                               nodeRect(node).toAlignedRect());
-        else
-            QToolTip::hideText();
-        return true;
-    }
-    return QWidget::event(event);
+    return nodeAt(pos);
 }
 
-void GraphCanvas::mousePressEvent(QMouseEvent* event)
+QRectF GraphCanvas::itemRect(int item) const
 {
-    setFocus(Qt::MouseFocusReason);
-    m_lastDrag = event->position().toPoint();
-    m_dragging = false;
+    return nodeRect(item);
 }
 
-void GraphCanvas::mouseMoveEvent(QMouseEvent* event)
+QString GraphCanvas::itemTooltip(int item) const
 {
-    if (!(event->buttons() & Qt::LeftButton))
-        return;
-    const QPoint pos = event->position().toPoint();
-    if (!m_dragging && (pos - m_lastDrag).manhattanLength() < 4)
-        return;
-    m_dragging = true;
-    m_pan -= QPointF(pos - m_lastDrag) / m_zoom;
-    m_lastDrag = pos;
+    return tooltipFor(item);
+}
+
+void GraphCanvas::clickItem(int item)
+{
+    selectNode(item);
+}
+
+void GraphCanvas::activateItem(int item)
+{
+    // The execution on show when it is this node's, else its first.
+    const int span = m_source->currentSpan();
+    m_source->activate(span >= 0 && m_graph.nodeOfSpan[size_t(span)] == item
+                           ? span
+                           : m_graph.nodes[size_t(item)].spans.front());
+}
+
+void GraphCanvas::panBy(QPoint delta)
+{
+    m_pan -= QPointF(delta) / m_zoom;
     m_fitPending = false;
-    setCursor(Qt::ClosedHandCursor);
     update();
-}
-
-void GraphCanvas::mouseReleaseEvent(QMouseEvent* event)
-{
-    unsetCursor();
-    if (!m_dragging && event->button() == Qt::LeftButton)
-        selectNode(nodeAt(event->position()));
-    m_dragging = false;
-}
-
-void GraphCanvas::mouseDoubleClickEvent(QMouseEvent* event)
-{
-    const int node = nodeAt(event->position());
-    if (node >= 0) {
-        const int span = m_source->currentSpan();
-        m_source->activate(span >= 0 && m_graph.nodeOfSpan[size_t(span)] == node
-                               ? span
-                               : m_graph.nodes[size_t(node)].spans.front());
-    }
 }
 
 void GraphCanvas::wheelEvent(QWheelEvent* event)
@@ -428,7 +407,7 @@ void GraphCanvas::keyPressEvent(QKeyEvent* event)
             m_source->activate(m_source->currentSpan());
         return;
     default:
-        QWidget::keyPressEvent(event);
+        ShapeCanvas::keyPressEvent(event);
     }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/pdl/trace/rungraph.h"
+#include "widgets/shape/shapecanvas.h"
 
 #include <QPointF>
 #include <QWidget>
@@ -18,7 +19,7 @@ class WorkbenchContext;
 /// the context's current node lights its graph node. Double click or Enter shows the source.
 /// Wheel pans (Ctrl+wheel zooms), dragging pans; +/- zoom, 0 fits; arrows move the selection
 /// (Left: caller, Right: callee, Up/Down: within the layer). GUI thread.
-class GraphCanvas : public QWidget {
+class GraphCanvas : public ShapeCanvas {
     Q_OBJECT
 public:
     GraphCanvas(ShapeSource* source, QWidget* parent = nullptr);
@@ -39,13 +40,14 @@ public:
 protected:
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void mouseReleaseEvent(QMouseEvent* event) override;
-    void mouseDoubleClickEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
-    bool event(QEvent* event) override;
+    int itemAt(QPointF pos) const override;
+    QRectF itemRect(int item) const override;
+    QString itemTooltip(int item) const override;
+    void clickItem(int item) override;
+    void activateItem(int item) override;
+    void panBy(QPoint delta) override;
 
 private:
     void rebuild();
@@ -61,9 +63,7 @@ private:
     pdl::RunGraph m_graph;
     int m_current = -1;
     double m_zoom = 1;
-    QPointF m_pan; ///< graph point at the widget's top left, in graph units
-    QPoint m_lastDrag;
-    bool m_dragging = false;
+    QPointF m_pan;            ///< graph point at the widget's top left, in graph units
     bool m_fitPending = true; ///< fit the graph to the pane (until the user zooms or pans)
 };
 

@@ -75,7 +75,7 @@ inline std::vector<FixtureSpan> agentRun(int index, const std::string& session,
     const std::string trace = hexId(0xabc000 + uint64_t(index), 32);
     const std::string root = hexId(0x100000 + uint64_t(index) * 16, 16);
     const int64_t t0 = 1764300000000000000LL + int64_t(index) * 60000000000LL;
-    FixtureSpan a{trace, root, "", "agent " + std::to_string(index), t0, t0 + 3000000000LL};
+    FixtureSpan a{trace, root, "", "agent " + std::to_string(index), t0, t0 + 3000000000LL, 0, {}};
     a.attributes = {{"openinference.span.kind", "AGENT"},
                     {"input.value", "question " + std::to_string(index)},
                     {"output.value", "answer " + std::to_string(index)}};
@@ -88,7 +88,9 @@ inline std::vector<FixtureSpan> agentRun(int index, const std::string& session,
                     root,
                     "chat",
                     t0 + 100000000LL,
-                    t0 + 1500000000LL};
+                    t0 + 1500000000LL,
+                    0,
+                    {}};
     llm.attributes = {{"openinference.span.kind", "LLM"},
                       {"llm.model_name", "granite"},
                       {"llm.token_count.prompt", 100 + index},
@@ -100,7 +102,8 @@ inline std::vector<FixtureSpan> agentRun(int index, const std::string& session,
                      "search",
                      t0 + 1600000000LL,
                      t0 + 2500000000LL,
-                     failed ? 2 : 0};
+                     failed ? 2 : 0,
+                     {}};
     tool.attributes = {{"openinference.span.kind", "TOOL"}, {"tool.name", "search"}};
     return {a, llm, tool};
 }

@@ -90,7 +90,7 @@ private Q_SLOTS:
         QFETCH(QStringList, keys);
         QFETCH(qint64, prompt);
         QFETCH(qint64, completion);
-        test::FixtureSpan s{test::hexId(1, 32), test::hexId(1, 16), "", "llm", 1, 2};
+        test::FixtureSpan s{test::hexId(1, 32), test::hexId(1, 16), "", "llm", 1, 2, 0, {}};
         for (const QString& k : keys)
             s.attributes.push_back({k.toStdString(), k.contains(QLatin1String("prompt")) ||
                                                              k.contains(QLatin1String("input"))

@@ -273,7 +273,12 @@ Result<std::vector<Span>> decodeOtlpJson(std::string_view text)
     try {
         doc = json::parse(text.begin(), text.end());
     } catch (const json::exception& e) {
-        return makeError(QStringLiteral("not OTLP/JSON: %1").arg(QString::fromUtf8(e.what())));
+        // The reader's words without its own tag ("[json.exception.parse_error.101] "): the
+        // place and what was expected are what a person needs.
+        QString why = QString::fromUtf8(e.what());
+        if (why.startsWith(QLatin1Char('[')) && why.indexOf(QLatin1String("] ")) > 0)
+            why = why.mid(why.indexOf(QLatin1String("] ")) + 2);
+        return makeError(QStringLiteral("not OTLP/JSON: %1").arg(why));
     }
     std::vector<Span> spans;
     try {

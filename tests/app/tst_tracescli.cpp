@@ -132,6 +132,13 @@ private Q_SLOTS:
         QVERIFY2(r.err.startsWith(QLatin1String("hako traces: ")), qPrintable(r.err));
         QVERIFY2(r.err.contains(bad), qPrintable(r.err));
         QVERIFY2(r.err.contains(QLatin1String("scopeSpans")), qPrintable(r.err)); // where
+        // A file cut short: the line and column, in words, without the JSON reader's tag.
+        const QString cut = m_dir.filePath(QStringLiteral("cut.json"));
+        writeFile(cut, "{\"resourceSpans\": [\n");
+        r = runHako({QStringLiteral("traces"), cut});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QLatin1String("line 2, column 1")), qPrintable(r.err));
+        QVERIFY2(!r.err.contains(QLatin1String("json.exception")), qPrintable(r.err));
         r = runHako({QStringLiteral("traces"), m_dir.filePath(QStringLiteral("missing.json"))});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains(QLatin1String("missing.json")));

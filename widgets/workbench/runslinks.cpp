@@ -1,12 +1,16 @@
 #include "widgets/workbench/runslinks.h"
 
 #include "core/pdl/interp/tracenode.h"
+#include "core/util/whenready.h"
 #include "widgets/otel/otelrunlist.h"
 #include "widgets/workbench/difflinks.h"
 #include "widgets/workbench/tracedocks.h"
 
 #include <QDockWidget>
 #include <QMainWindow>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <utility>
 
 namespace hako {
 
@@ -46,8 +50,23 @@ QString RunsLinks::runName(const QString& id, const QString& otherId) const
 
 void RunsLinks::compare(const QString& leftId, const QString& rightId)
 {
-    pdl::TracePtr left = m_traces->buildRun(leftId);
-    pdl::TracePtr right = m_traces->buildRun(rightId);
+    // A file's runs are read from it again: off the GUI thread (a large file takes seconds).
+    if (m_traces->runsAreAFile()) {
+        auto read = QtConcurrent::run([build = m_traces->runBuilder(), leftId, rightId] {
+            return std::make_pair(build ? build(leftId) : pdl::TracePtr(),
+                                  build ? build(rightId) : pdl::TracePtr());
+        });
+        whenReady(this, read, [this, leftId, rightId](const auto& trees) {
+            showComparison(leftId, rightId, trees.first, trees.second);
+        });
+        return;
+    }
+    showComparison(leftId, rightId, m_traces->buildRun(leftId), m_traces->buildRun(rightId));
+}
+
+void RunsLinks::showComparison(const QString& leftId, const QString& rightId, pdl::TracePtr left,
+                               pdl::TracePtr right)
+{
     if (!left || !right) {
         Q_EMIT statusMessage(tr("Cannot compare: run %1 is no longer available")
                                  .arg(left ? runName(rightId, leftId) : runName(leftId, rightId)),

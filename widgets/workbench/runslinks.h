@@ -3,7 +3,12 @@
 #include <QObject>
 #include <QString>
 
+#include <memory>
+
 namespace hako {
+namespace pdl {
+struct TraceNode;
+}
 
 class DiffLinks;
 class TraceDocks;
@@ -29,6 +34,9 @@ Q_SIGNALS:
     void statusMessage(const QString& text, int timeout);
 
 private:
+    void showComparison(const QString& leftId, const QString& rightId,
+                        std::shared_ptr<pdl::TraceNode> left,
+                        std::shared_ptr<pdl::TraceNode> right);
     QString runName(const QString& id, const QString& otherId) const;
 
     TraceDocks* m_traces;

@@ -76,6 +76,10 @@ public:
     {
         return m_buildRun ? m_buildRun(id) : nullptr;
     }
+    /// Whether the listed runs are a file's: their trees are read from it again (buildRun may
+    /// then run on any thread, and should not run on the GUI thread).
+    bool runsAreAFile() const { return m_runsOfFile; }
+    RunBuilder runBuilder() const { return m_buildRun; }
     /// Makes `model` the trace every pane shows.
     void showTrace(pdl::TraceModel* model);
     /// Shows the live run's trace (when a run starts).

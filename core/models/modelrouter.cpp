@@ -64,6 +64,8 @@ Result<ChatResponse> ModelRouter::chat(const ChatRequest& request, const DeltaCa
     ChatRequest routed = request;
     routed.model = where->model;
     Result<ChatResponse> response = (*provider)->chat(routed, onDelta, cancel);
+    if (response)
+        response.value().resolvedModel = where->model;
     if (!response && where->model != request.model)
         return makeError(QStringLiteral("%1 (model '%2' in the program)")
                              .arg(response.error().message, QString::fromStdString(request.model)));
@@ -130,8 +132,7 @@ Result<std::shared_ptr<IModelProvider>> createDefaultProvider(const QString& wor
 {
     Result<ModelConfig> config =
         ModelConfig::load(workspaceDir, QProcessEnvironment::systemEnvironment(),
-                          ApiKeyStore::system(), ModelConfig::userFile(),
-                          workspaceKeys);
+                          ApiKeyStore::system(), ModelConfig::userFile(), workspaceKeys);
     if (!config)
         return config.error();
     auto router = std::make_shared<ModelRouter>(std::move(config.value()));

@@ -140,10 +140,26 @@ void writeModelAttributes(json& a, const pdl::TraceNode& n)
 {
     const bool model = n.kind == pdl::BlockKind::Model;
     if (model) {
+        // The alias the block names, the model it resolved to (what the endpoint was asked
+        // for) and the one the server says answered: OpenTelemetry's request and response
+        // model; OpenInference's model name is the one that answered.
+        const pdl::Value* usage = n.usage.isDict() ? &n.usage : nullptr;
+        auto usageText = [&](const char* key) -> std::string {
+            const pdl::Value* v = usage ? usage->asDict().find(key) : nullptr;
+            return v && v->isString() ? v->asString() : std::string();
+        };
+        const std::string resolved = usageText("resolved_model");
+        const std::string served = usageText("response_model");
         if (const pdl::Value* m = exprValue(n, "model"); m && m->isString()) {
-            a["llm.model_name"] = m->asString();
-            a["gen_ai.request.model"] = m->asString();
+            a["llm.model_name"] = !served.empty()     ? served
+                                  : !resolved.empty() ? resolved
+                                                      : m->asString();
+            a["gen_ai.request.model"] = !resolved.empty() ? resolved : m->asString();
+            if (!resolved.empty() && resolved != m->asString())
+                a["pdl.model_alias"] = m->asString();
         }
+        if (!served.empty())
+            a["gen_ai.response.model"] = served;
         if (const pdl::Value* p = exprValue(n, "parameters"); p && p->isDict())
             a["llm.invocation_parameters"] = jsonText(*p);
     }

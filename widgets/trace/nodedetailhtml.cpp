@@ -228,6 +228,25 @@ QString modelRowsHtml(const pdl::TraceNode& n)
     if (const Value* m = expr(n, "model"))
         modelRows += row(QObject::tr("model"),
                          QStringLiteral("<code>%1</code>").arg(textOf(*m).toHtmlEscaped()));
+    // Which model answered: the alias resolved by Settings › Model Endpoints, and the name the
+    // server gave in its reply when that differs.
+    if (n.usage.isDict()) {
+        const Value* resolved = n.usage.asDict().find("resolved_model");
+        const Value* served = n.usage.asDict().find("response_model");
+        const QString alias = expr(n, "model") ? textOf(*expr(n, "model")) : QString();
+        if (resolved && resolved->isString() &&
+            QString::fromStdString(resolved->asString()) != alias)
+            modelRows +=
+                row(QObject::tr("sent to"),
+                    QStringLiteral("<code>%1</code>")
+                        .arg(QString::fromStdString(resolved->asString()).toHtmlEscaped()));
+        if (served && served->isString() &&
+            (!resolved || !resolved->isString() || served->asString() != resolved->asString()) &&
+            QString::fromStdString(served->asString()) != alias)
+            modelRows += row(QObject::tr("answered by"),
+                             QStringLiteral("<code>%1</code>")
+                                 .arg(QString::fromStdString(served->asString()).toHtmlEscaped()));
+    }
     if (const Value* p = expr(n, "parameters"); p && p->isDict()) {
         QStringList set;
         for (const auto& [k, v] : p->asDict().items())

@@ -373,6 +373,24 @@ std::string currentBlockId()
     return t_currentBlockId ? *t_currentBlockId : std::string();
 }
 
+int64_t Runner::clock() const
+{
+    return nowNanos() - pausedNanos.load(std::memory_order_relaxed);
+}
+
+/// Adds the time from its construction to its end to `paused`: a debugger hook's call.
+class PauseClock {
+public:
+    explicit PauseClock(std::atomic<int64_t>& paused) : m_paused(paused), m_start(nowNanos()) {}
+    ~PauseClock() { m_paused.fetch_add(nowNanos() - m_start, std::memory_order_relaxed); }
+    PauseClock(const PauseClock&) = delete;
+    PauseClock& operator=(const PauseClock&) = delete;
+
+private:
+    std::atomic<int64_t>& m_paused;
+    int64_t m_start;
+};
+
 TracePtr Runner::openTraceNode(const BlockPtr& bp, const State& st, const std::string& id)
 {
     const Block& b = *bp;
@@ -382,7 +400,7 @@ TracePtr Runner::openTraceNode(const BlockPtr& bp, const State& st, const std::s
     node->id = id;
     node->span = b.span;
     node->isLeaf = tracedAsLeaf(b.kind);
-    node->startNanos = nowNanos();
+    node->startNanos = clock();
     node->serial = nextSerial.fetch_add(1, std::memory_order_relaxed);
     node->parentSerial = st.traceParent;
     if (b.def)
@@ -491,7 +509,7 @@ void Runner::closeTraceNode(TraceNode& node, const State& st, const Value& resul
         node.result = result;
         node.hasResult = true;
     }
-    node.endNanos = nowNanos();
+    node.endNanos = std::max(clock(), node.startNanos);
     if (options.observer) {
         std::lock_guard lock(observerMutex);
         options.observer->blockFinished(node);
@@ -500,7 +518,7 @@ void Runner::closeTraceNode(TraceNode& node, const State& st, const Value& resul
 
 void Runner::failTraceNode(TraceNode& node, const PdlError& e)
 {
-    node.endNanos = nowNanos();
+    node.endNanos = std::max(clock(), node.startNanos);
     // The error belongs to the innermost block that raised it; its ancestors only end.
     bool childFailed = false;
     for (const auto& c : node.children)
@@ -597,6 +615,7 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
         frame.emplace(*this, st, b, id, depth.outer());
         {
             DebugHookScope hook;
+            const PauseClock paused(pausedNanos);
             options.debugger->beforeBlock(*frame);
         }
         checkCancelled();
@@ -621,6 +640,7 @@ Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, Tra
         if (frame && !e.debugged) [[unlikely]] {
             e.debugged = true;
             DebugHookScope hook;
+            const PauseClock paused(pausedNanos);
             options.debugger->blockFailed(*frame, e.what());
         }
         if (savedRole)
@@ -662,6 +682,9 @@ Value Runner::execBody(const BlockPtr& bp, State& st, const std::string& id, Tra
                     if (rec != options.replayRecords->end() && rec->second) {
                         node->exprs = rec->second->exprs;
                         node->modelInput = rec->second->modelInput;
+                        // The tokens the recorded call took (and which model answered): a
+                        // re-run compared with its original counts the same prompts alike.
+                        node->usage = rec->second->usage;
                     }
                 }
             }

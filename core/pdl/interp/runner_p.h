@@ -129,6 +129,11 @@ public:
     bool keepContext = true;
     std::mutex observerMutex;
     std::atomic<uint64_t> nextSerial{1};
+    /// Time the run spent paused in the debugger (and answering a model by hand there): the
+    /// blocks' clock (clock()) stops while paused, so a pause never counts as a block's time.
+    std::atomic<int64_t> pausedNanos{0};
+    /// Nanoseconds since the epoch, less the time spent paused so far.
+    int64_t clock() const;
     std::mutex programsMutex;
     std::map<QString, std::unique_ptr<ProgramInfo>> programs;
     std::map<QString, Value> imports;
@@ -227,6 +232,9 @@ public:
         Value raw;
         Value structured;
         models::Usage usage;
+        /// The model the endpoint was asked for, and the one the server says answered.
+        std::string resolvedModel;
+        std::string servedModel;
     };
     /// The messages a model block sends: its `input` run as messages, else the context.
     List modelMessages(const ModelBlock& b, State& st, const std::string& id, TraceNode* node);
@@ -244,7 +252,7 @@ public:
                         models::ChatRequest& request,
                         const std::function<void(std::string_view)>& onDelta, ModelReply& out);
     /// Counts a finished call's tokens in the run, `pdl_usage` and the block's trace node.
-    void recordUsage(State& st, TraceNode* node, const models::Usage& usage);
+    void recordUsage(State& st, TraceNode* node, const ModelReply& reply);
     /// Adds the spec's JSON schema to a model request's parameters as the reference's provider
     /// sends it (unless `structuredDecoding` is false).
     void addSchemaParameters(const ModelBlock& b, State& st, TraceNode* node, const Value& schema,

@@ -379,6 +379,8 @@ void Runner::callStructured(const ModelBlock& b, State& st, TraceNode* node,
         out.usage.estimated = out.usage.estimated || attempt.response->usage.estimated;
         out.text = attempt.response->content;
         out.raw = attempt.response->raw;
+        out.resolvedModel = attempt.response->resolvedModel;
+        out.servedModel = attempt.response->servedModel();
         out.role = replyRole(attempt.response->message);
     }
     if (!sr.ok())
@@ -446,6 +448,8 @@ Runner::ModelReply Runner::callProvider(const ModelBlock& b, State& st, const st
         out.text = r->content;
         out.raw = r->raw;
         out.usage = r->usage;
+        out.resolvedModel = r->resolvedModel;
+        out.servedModel = r->servedModel();
         out.role = replyRole(r->message);
     }
     // A provider that answered in one piece streamed nothing: the reply is the output.
@@ -454,8 +458,9 @@ Runner::ModelReply Runner::callProvider(const ModelBlock& b, State& st, const st
     return out;
 }
 
-void Runner::recordUsage(State& st, TraceNode* node, const models::Usage& usage)
+void Runner::recordUsage(State& st, TraceNode* node, const ModelReply& reply)
 {
+    const models::Usage& usage = reply.usage;
     {
         std::lock_guard lock(observerMutex);
         ++modelCalls;
@@ -469,6 +474,13 @@ void Runner::recordUsage(State& st, TraceNode* node, const models::Usage& usage)
         u.set("completion_tokens", Value(usage.completionTokens));
         if (usage.estimated)
             u.set("estimated", Value(true));
+        // Which model answered, beside the alias the block names (`model:`): what the endpoint
+        // was asked for and what the server reported (trace keys `resolved_model`,
+        // `response_model`, as OpenTelemetry's gen_ai.request/response.model).
+        if (!reply.resolvedModel.empty())
+            u.set("resolved_model", Value(reply.resolvedModel));
+        if (!reply.servedModel.empty())
+            u.set("response_model", Value(reply.servedModel));
         node->usage = Value(std::move(u));
     }
 }
@@ -521,7 +533,7 @@ Value Runner::execModel(const ModelBlock& b, State& st, const std::string& id, T
                            "OPENAI_API_KEY, or give the block `parameters: {mock_response: …}`",
                        b.model.span);
     }
-    recordUsage(st, node, reply.usage);
+    recordUsage(st, node, reply);
     if (b.modelResponse)
         st.scope.set(*b.modelResponse, reply.raw.isNull() ? Value(reply.text) : reply.raw);
     st.context = contextAppend(st.context, reply.role, Value(reply.text), id);

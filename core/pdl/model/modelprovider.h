@@ -78,6 +78,19 @@ struct ChatResponse {
     /// The raw response body as a value (what a block's `modelResponse` variable receives).
     pdl::Value raw;
     Usage usage;
+    /// The model name the endpoint was asked for once aliases were resolved (`default` →
+    /// `gpt-4o-mini`); empty when the provider resolves nothing (set by the router).
+    std::string resolvedModel;
+
+    /// The model the server says answered (`model` of its reply: `gpt-4o-mini-2024-07-18`),
+    /// or "" when it said none.
+    std::string servedModel() const
+    {
+        if (raw.isDict())
+            if (const pdl::Value* m = raw.asDict().find("model"); m && m->isString())
+                return m->asString();
+        return {};
+    }
 };
 
 /// Receives each text delta of a streamed reply, on the calling (worker) thread.

@@ -456,6 +456,23 @@ private Q_SLOTS:
         QCOMPARE(body["messages"][0]["content"], "Say hello in French");
         QVERIFY(!body["messages"][0].contains("pdl__defsite"));
         QVERIFY(requests[0].body.indexOf("sk-test-secret") < 0);
+        // The trace says which model answered: the name the endpoint was asked for and the one
+        // the server reported, beside the block's own `openai/test`.
+        std::function<const TraceNode*(const TraceNode&)> modelNode =
+            [&](const TraceNode& n) -> const TraceNode* {
+            if (n.kind == BlockKind::Model)
+                return &n;
+            for (const auto& c : n.children)
+                for (const auto& child : c.nodes)
+                    if (const TraceNode* m = child ? modelNode(*child) : nullptr)
+                        return m;
+            return nullptr;
+        };
+        const TraceNode* called = modelNode(*r.trace);
+        QVERIFY(called && called->usage.isDict());
+        QCOMPARE(called->usage.asDict().find("resolved_model")->toText(), std::string("test"));
+        QCOMPARE(called->usage.asDict().find("response_model")->toText(),
+                 std::string("test-model"));
 
         // Replay reuses the recorded reply without any request.
         RunOptions replay;
@@ -465,6 +482,59 @@ private Q_SLOTS:
         QVERIFY2(again.ok, qPrintable(again.error.message));
         QCOMPARE(again.result.toText(), r.result.toText());
         QCOMPARE(server.requests().size(), 1);
+    }
+
+    void replayedCallKeepsItsRecordedTokens()
+    {
+        testing::OpenAiTestServer server;
+        QVERIFY(server.start());
+        qputenv("OPENAI_BASE_URL", server.baseUrl().toUtf8());
+        qputenv("OPENAI_API_KEY", "sk-test-secret");
+        Result<std::shared_ptr<models::IModelProvider>> provider =
+            models::createDefaultProvider(QDir::tempPath());
+        QVERIFY(provider.ok());
+        const QByteArray program = "text:\n- Say hello\n- model: openai/test\n";
+        RunOptions o;
+        o.models = *provider;
+        o.trace = true;
+        RunResult first = runText(program, o);
+        QVERIFY2(first.ok, qPrintable(first.error.message));
+        // A re-run replaying the call (as Re-run from Here does) counts the tokens its recording
+        // took, so comparing the two runs compares like with like.
+        std::unordered_map<std::string, TracePtr> records;
+        std::function<void(const TracePtr&)> collect = [&](const TracePtr& n) {
+            records[n->id] = n;
+            for (const auto& c : n->children)
+                for (const auto& child : c.nodes)
+                    if (child)
+                        collect(child);
+        };
+        collect(first.trace);
+        RunOptions replay;
+        replay.trace = true;
+        replay.replay =
+            std::make_shared<std::unordered_map<std::string, Value>>(replayTable(*first.trace));
+        replay.replayRecords =
+            std::make_shared<std::unordered_map<std::string, TracePtr>>(std::move(records));
+        RunResult again = runText(program, replay);
+        QVERIFY2(again.ok, qPrintable(again.error.message));
+        QCOMPARE(server.requests().size(), 1);
+        auto tokensOf = [](const TraceNode& root) {
+            int64_t total = 0;
+            std::function<void(const TraceNode&)> walk = [&](const TraceNode& n) {
+                if (n.kind == BlockKind::Model && n.usage.isDict())
+                    if (const Value* p = n.usage.asDict().find("prompt_tokens"))
+                        total += p->asInt();
+                for (const auto& c : n.children)
+                    for (const auto& child : c.nodes)
+                        if (child)
+                            walk(*child);
+            };
+            walk(root);
+            return total;
+        };
+        QVERIFY(tokensOf(*first.trace) > 0);
+        QCOMPARE(tokensOf(*again.trace), tokensOf(*first.trace));
     }
 
     void structuredOutputIsRepairedOnce()

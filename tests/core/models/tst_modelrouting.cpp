@@ -379,6 +379,9 @@ private Q_SLOTS:
         QCOMPARE(r->content, std::string("echo: hi"));
         const auto body = nlohmann::json::parse(server.requests().at(0).body.toStdString());
         QCOMPARE(body["model"], "granite3.2:2b");
+        // Which model answered: the name sent after resolution, and the server's own.
+        QCOMPARE(r->resolvedModel, std::string("granite3.2:2b"));
+        QCOMPARE(r->servedModel(), std::string("test-model"));
         // Unknown model: the error names the program's model name and the endpoint.
         const Result<ChatResponse> bad = router.chat(ask("ollama/nope", "hi"), {}, CancelToken());
         QVERIFY(!bad.ok());

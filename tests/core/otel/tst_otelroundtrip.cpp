@@ -160,6 +160,46 @@ private Q_SLOTS:
         QVERIFY(loaded.ok());
         QVERIFY(diff(**original, *loaded->root, QStringLiteral("root"), true).isEmpty());
     }
+
+    void theModelThatAnsweredIsTheResponseModel()
+    {
+        // A model block naming an alias (`default`): the span says what the endpoint was asked
+        // for and what the server reported, and reads back into the same usage.
+        auto root = std::make_shared<pdl::TraceNode>();
+        root->kind = pdl::BlockKind::Text;
+        root->id = "text";
+        root->startNanos = 1000;
+        root->endNanos = 5000;
+        auto model = std::make_shared<pdl::TraceNode>();
+        model->kind = pdl::BlockKind::Model;
+        model->id = "text.0.model";
+        model->startNanos = 2000;
+        model->endNanos = 4000;
+        model->exprs.emplace_back("model", pdl::Value("default"));
+        pdl::Dict u;
+        u.set("prompt_tokens", pdl::Value(int64_t(12)));
+        u.set("completion_tokens", pdl::Value(int64_t(3)));
+        u.set("resolved_model", pdl::Value("gpt-4o-mini"));
+        u.set("response_model", pdl::Value("gpt-4o-mini-2024-07-18"));
+        model->usage = pdl::Value(std::move(u));
+        root->addChild("text", model);
+        const std::vector<Span> spans = traceToSpans(*root, OtlpWriteOptions());
+        const Span* call = nullptr;
+        for (const Span& s : spans)
+            if (s.attributes.contains("gen_ai.request.model"))
+                call = &s;
+        QVERIFY(call);
+        QCOMPARE(call->attributes.at("gen_ai.request.model"), Attributes("gpt-4o-mini"));
+        QCOMPARE(call->attributes.at("gen_ai.response.model"),
+                 Attributes("gpt-4o-mini-2024-07-18"));
+        QCOMPARE(call->attributes.at("llm.model_name"), Attributes("gpt-4o-mini-2024-07-18"));
+        QCOMPARE(call->attributes.at("pdl.model_alias"), Attributes("default"));
+        TraceAssembler a;
+        a.add(spans);
+        pdl::TracePtr back = a.take(a.traces().front().traceId);
+        QVERIFY(back);
+        QCOMPARE(diff(*root, *back, QStringLiteral("root"), false), QString());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestOtelRoundTrip)

@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <chrono>
 #include <mutex>
 #include <thread>
 
@@ -377,6 +378,40 @@ private Q_SLOTS:
         // The edited context, then the reply.
         QCOMPARE(r.context.size(), size_t(3));
         QCOMPARE(r.context[0].asDict().find("content")->toText(), std::string("edited"));
+    }
+
+    void timePausedIsNotTheBlocksTime()
+    {
+        // The person answering takes a while; the model block (and the run) must not count
+        // that time as theirs. Accounting, not timing: everything the run measured plus the
+        // pause fits in what the test measured around the whole run.
+        auto now = [] {
+            return std::chrono::duration_cast<std::chrono::nanoseconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                .count();
+        };
+        Debugger d;
+        d.setPauseBeforeModelCalls(true);
+        const int64_t outerStart = now();
+        DebugRun run("text:\n- model: ollama/none\n  def: answer\n", d);
+        QVERIFY(run.next());
+        const int64_t pauseStart = now();
+        QTest::qWait(300); // the person reading the prompt before answering
+        QVERIFY(d.answerModel("yes").ok());
+        const int64_t paused = now() - pauseStart;
+        QVERIFY(!run.next());
+        const RunResult& r = run.result();
+        const int64_t outer = now() - outerStart;
+        QVERIFY2(r.ok, qPrintable(r.error.message));
+        const TraceNode& model = *r.trace->children.front().nodes[0];
+        QCOMPARE(model.kind, BlockKind::Model);
+        QVERIFY(model.endNanos >= model.startNanos);
+        QVERIFY2(model.endNanos - model.startNanos + paused <= outer,
+                 qPrintable(QStringLiteral("model %1 ns + paused %2 ns > whole run %3 ns")
+                                .arg(model.endNanos - model.startNanos)
+                                .arg(paused)
+                                .arg(outer)));
+        QVERIFY(r.trace->endNanos - r.trace->startNanos + paused <= outer);
     }
 
     void breakpointOnTheModelLineBelowItsDefPausesAtTheModel()

@@ -56,9 +56,8 @@ std::optional<ScoreValueKind> scoreValueKindFromName(const QString& name)
 QString CallScore::text() const
 {
     if (kind == ScoreValueKind::Bool) {
+        // ✓ and ✗ are in every desktop's fonts; 👍 and 👎 need an emoji font.
         const bool up = number.value_or(passed.value_or(false) ? 1 : 0) >= 0.5;
-        if (source == ScoreSource::Human)
-            return up ? QStringLiteral("👍") : QStringLiteral("👎");
         return up ? QStringLiteral("✓") : QStringLiteral("✗");
     }
     if (kind == ScoreValueKind::Label && !label.isEmpty())

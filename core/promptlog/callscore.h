@@ -42,7 +42,8 @@ struct CallScore {
     int64_t createdAt = 0; ///< UTC ms; PromptLog::setScore() fills in now when 0
     QString author;        ///< who (a person's name; empty when unknown)
 
-    /// "👍"/"👎" (human thumbs), "✓"/"✗" (pass/fail), the label, or the number ("0.75").
+    /// "✓"/"✗" (thumbs, pass/fail), the label, or the number ("0.75", with ✓/✗ after an
+    /// evaluator's).
     QString text() const;
     QJsonObject toJson() const;
     bool operator==(const CallScore&) const = default;

@@ -229,8 +229,8 @@ int scoresCmd(PromptLog& log, Options& o)
     }
     QList<QStringList> rows;
     for (const CallScore& s : *scores)
-        rows.append({shortTime(s.createdAt), s.callUid, s.name, scoreSourceName(s.source),
-                     s.text(), s.note.simplified().left(60)});
+        rows.append({shortTime(s.createdAt), s.callUid, s.name, scoreSourceName(s.source), s.text(),
+                     s.note.simplified().left(60)});
     writeText(stdout, table({QStringLiteral("TIME (UTC)"), QStringLiteral("CALL"),
                              QStringLiteral("EVALUATOR"), QStringLiteral("SOURCE"),
                              QStringLiteral("SCORE"), QStringLiteral("NOTE")},
@@ -247,19 +247,19 @@ int evaluatorStatsCmd(PromptLog& log, Options& o)
     if (!rows)
         return fail(rows.error().message);
     auto passRate = [](const ScoreStats& r) {
-        return r.judged ? std::optional<double>(double(r.passed) / double(r.judged))
-                        : std::nullopt;
+        return r.judged ? std::optional<double>(double(r.passed) / double(r.judged)) : std::nullopt;
     };
     if (o.json) {
         QJsonArray out;
         for (const ScoreStats& r : *rows) {
             const auto rate = passRate(r);
-            out.append(QJsonObject{{QStringLiteral("evaluator"), r.name},
-                                   {QStringLiteral("scores"), qint64(r.scores)},
-                                   {QStringLiteral("mean"), r.mean ? QJsonValue(*r.mean) : QJsonValue()},
-                                   {QStringLiteral("passed"), qint64(r.passed)},
-                                   {QStringLiteral("judged"), qint64(r.judged)},
-                                   {QStringLiteral("pass_rate"), rate ? QJsonValue(*rate) : QJsonValue()}});
+            out.append(QJsonObject{
+                {QStringLiteral("evaluator"), r.name},
+                {QStringLiteral("scores"), qint64(r.scores)},
+                {QStringLiteral("mean"), r.mean ? QJsonValue(*r.mean) : QJsonValue()},
+                {QStringLiteral("passed"), qint64(r.passed)},
+                {QStringLiteral("judged"), qint64(r.judged)},
+                {QStringLiteral("pass_rate"), rate ? QJsonValue(*rate) : QJsonValue()}});
         }
         writeText(stdout, QString::fromUtf8(QJsonDocument(out).toJson(QJsonDocument::Indented)));
         return 0;
@@ -651,11 +651,10 @@ int logCommand(const QStringList& args)
     if (std::optional<int> exit = OptionParser::finish(parsed, QStringLiteral("hako log"), kUsage))
         return *exit;
 
-    static const QStringList commands = {QStringLiteral("list"),   QStringLiteral("show"),
-                                         QStringLiteral("scores"),
-                                         QStringLiteral("stats"),  QStringLiteral("export"),
-                                         QStringLiteral("import"), QStringLiteral("delete-run"),
-                                         QStringLiteral("prune"),  QStringLiteral("salvage")};
+    static const QStringList commands = {
+        QStringLiteral("list"),       QStringLiteral("show"),   QStringLiteral("scores"),
+        QStringLiteral("stats"),      QStringLiteral("export"), QStringLiteral("import"),
+        QStringLiteral("delete-run"), QStringLiteral("prune"),  QStringLiteral("salvage")};
     if (o.command.isEmpty()) {
         writeText(stderr, QStringLiteral("hako log: which command? (list, show, scores, stats, "
                                          "export, import, delete-run, prune, salvage)\n%1")

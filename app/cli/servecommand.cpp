@@ -115,9 +115,9 @@ bool parseAddress(const QString& text, QHostAddress& address, quint16& port)
 
 // What `hako serve --otlp` did with the calls it received (updated on the receiver's thread).
 struct ServeTally {
-    std::atomic<qint64> logged{0};    ///< committed to the log by this server
-    std::atomic<qint64> already{0};   ///< sent again (a retry): the log had them
-    std::atomic<qint64> notLogged{0}; ///< in requests answered 503
+    std::atomic<qint64> logged{0};        ///< committed to the log by this server
+    std::atomic<qint64> already{0};       ///< sent again (a retry): the log had them
+    std::atomic<qint64> notLogged{0};     ///< in requests answered 503
     std::atomic<qint64> tracesNotKept{0}; ///< requests whose spans could not be kept
 };
 
@@ -404,11 +404,11 @@ int serveCommand(const QStringList& args)
                           .arg(log->location()));
 
     if (online)
-        writeText(stderr, QStringLiteral("hako serve: evaluating %1 of the calls%2 with %3\n")
-                              .arg(QString::number(online->config().sample * 100) +
-                                       QLatin1Char('%'),
-                                   filterText(online->config()),
-                                   online->evaluatorNames().join(QStringLiteral(", "))));
+        writeText(stderr,
+                  QStringLiteral("hako serve: evaluating %1 of the calls%2 with %3\n")
+                      .arg(QString::number(online->config().sample * 100) + QLatin1Char('%'),
+                           filterText(online->config()),
+                           online->evaluatorNames().join(QStringLiteral(", "))));
 
     runUntilStopped();
     receiver.stop();

@@ -31,8 +31,9 @@ bool wildcardMatch(const QString& pattern, const QString& text)
     QStringList parts = pattern.split(QLatin1Char('*'));
     for (QString& p : parts)
         p = QRegularExpression::escape(p);
-    const QRegularExpression re(QRegularExpression::anchoredPattern(parts.join(QStringLiteral(".*"))),
-                                QRegularExpression::DotMatchesEverythingOption);
+    const QRegularExpression re(
+        QRegularExpression::anchoredPattern(parts.join(QStringLiteral(".*"))),
+        QRegularExpression::DotMatchesEverythingOption);
     return re.match(text).hasMatch();
 }
 
@@ -42,10 +43,10 @@ std::optional<Diagnostic> readOnlineKeys(const YAML::Node& root, const QString& 
 {
     if (const YAML::Node n = root["sample"]) {
         const QJsonValue v = yamlToJson(n);
-        if (!v.isDouble() || !std::isfinite(v.toDouble()) || v.toDouble() < 0 ||
-            v.toDouble() > 1)
-            return errorAt(path, n, QStringLiteral("`sample` must be a number from 0 to 1 (the "
-                                                   "share of calls evaluated)"));
+        if (!v.isDouble() || !std::isfinite(v.toDouble()) || v.toDouble() < 0 || v.toDouble() > 1)
+            return errorAt(path, n,
+                           QStringLiteral("`sample` must be a number from 0 to 1 (the "
+                                          "share of calls evaluated)"));
         c.sample = v.toDouble();
     }
     if (const YAML::Node n = root["queue"]) {
@@ -73,9 +74,9 @@ std::optional<Diagnostic> readOnlineKeys(const YAML::Node& root, const QString& 
             else if (key == QLatin1String("tag"))
                 c.tag = value;
             else
-                return errorAt(path, kv.first,
-                               QStringLiteral("unknown filter `%1` (known: model, prompt, tag)")
-                                   .arg(key));
+                return errorAt(
+                    path, kv.first,
+                    QStringLiteral("unknown filter `%1` (known: model, prompt, tag)").arg(key));
         }
     }
     return std::nullopt;
@@ -159,9 +160,9 @@ Result<OnlineEvalConfig> OnlineEvalConfig::load(const QString& path)
     return parse(*data, path);
 }
 
-Result<std::unique_ptr<OnlineEvaluator>>
-OnlineEvaluator::create(OnlineEvalConfig config, promptlog::PromptLog* log,
-                        EvaluatorContext context)
+Result<std::unique_ptr<OnlineEvaluator>> OnlineEvaluator::create(OnlineEvalConfig config,
+                                                                 promptlog::PromptLog* log,
+                                                                 EvaluatorContext context)
 {
     if (context.judgeModel.isEmpty())
         context.judgeModel = config.judgeModel;

@@ -206,8 +206,7 @@ Result<EvaluatorSpec> readEvaluator(const YAML::Node& item, const QString& path)
     return spec;
 }
 
-Result<Suite> parseSuite(const QByteArray& yaml, const QString& path,
-                         const QStringList& otherKeys)
+Result<Suite> parseSuite(const QByteArray& yaml, const QString& path, const QStringList& otherKeys)
 {
     Result<YAML::Node> loaded = loadYaml(yaml, path);
     if (!loaded)

@@ -112,8 +112,9 @@ QString scoreWhere(const ScoreFilter& filter, std::vector<SqlValue>& binds)
         conditions.append(QStringLiteral("created_at >= ") + bind(*filter.since));
     if (filter.until)
         conditions.append(QStringLiteral("created_at < ") + bind(*filter.until));
-    return conditions.isEmpty() ? QString()
-                                : QStringLiteral(" WHERE ") + conditions.join(QLatin1String(" AND "));
+    return conditions.isEmpty()
+               ? QString()
+               : QStringLiteral(" WHERE ") + conditions.join(QLatin1String(" AND "));
 }
 
 SqlValue optional(const std::optional<double>& v)
@@ -133,10 +134,9 @@ Result<bool> storeScore(LogBackend& store, const CallScore& s)
         "passed = excluded.passed, note = excluded.note, created_at = excluded.created_at, "
         "author = excluded.author");
     const SqlValue passed = s.passed ? SqlValue(int64_t(*s.passed ? 1 : 0)) : std::monostate();
-    Result<int64_t> done =
-        store.execute(sql, {s.callUid, s.name, scoreValueKindName(s.kind), optional(s.number),
-                            s.label, passed, s.note, scoreSourceName(s.source), s.createdAt,
-                            s.author});
+    Result<int64_t> done = store.execute(sql, {s.callUid, s.name, scoreValueKindName(s.kind),
+                                               optional(s.number), s.label, passed, s.note,
+                                               scoreSourceName(s.source), s.createdAt, s.author});
     if (!done)
         return done.error();
     return true;
@@ -211,12 +211,12 @@ Result<QList<ScoreSeries>> readScoreSeries(LogBackend& store, const ScoreFilter&
     within.until = std::min(filter.until.value_or(range.untilMs()), range.untilMs());
     std::vector<SqlValue> binds;
     // The range's numbers are ours (integers): written into the text, as seriesSql() does.
-    const QString sql =
-        QStringLiteral("SELECT name, (created_at - %1) / %2 AS bucket, count(*), "
-                       "avg(value_num) FROM call_scores")
-            .arg(range.fromMs)
-            .arg(range.bucketMs) +
-        scoreWhere(within, binds) + QStringLiteral(" GROUP BY name, bucket ORDER BY name, bucket");
+    const QString sql = QStringLiteral("SELECT name, (created_at - %1) / %2 AS bucket, count(*), "
+                                       "avg(value_num) FROM call_scores")
+                            .arg(range.fromMs)
+                            .arg(range.bucketMs) +
+                        scoreWhere(within, binds) +
+                        QStringLiteral(" GROUP BY name, bucket ORDER BY name, bucket");
     QList<ScoreSeries> out;
     const double none = std::numeric_limits<double>::quiet_NaN();
     Result<bool> read = store.select(sql, binds, [&](const SqlRow& r) {

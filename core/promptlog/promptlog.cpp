@@ -532,8 +532,7 @@ Result<bool> PromptLog::setScore(CallScore score)
     return storeScore(*d->reader, score);
 }
 
-Result<bool> PromptLog::removeScore(const QString& callUid, const QString& name,
-                                    ScoreSource source)
+Result<bool> PromptLog::removeScore(const QString& callUid, const QString& name, ScoreSource source)
 {
     std::lock_guard lock(d->queryMutex);
     Result<int64_t> erased = eraseScore(*d->reader, callUid, name, source);

@@ -56,8 +56,7 @@ bool RunArchive::save(const pdl::TraceNode& root, const QString& runId, QString*
     return true;
 }
 
-bool RunArchive::appendSpans(const std::vector<otel::Span>& spans, QString* error,
-                             int keep) const
+bool RunArchive::appendSpans(const std::vector<otel::Span>& spans, QString* error, int keep) const
 {
     std::map<std::string, std::vector<otel::Span>> byTrace;
     for (const otel::Span& s : spans)

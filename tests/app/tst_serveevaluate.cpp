@@ -119,18 +119,19 @@ private Q_SLOTS:
             QCOMPARE(log->find(uid)->model, QStringLiteral("gpt-4o"));
 
         // hako log show: the call's scores among its fields.
-        HakoOutcome show = runHakoAsGiven(
-            {QStringLiteral("log"), QStringLiteral("show"), calls.first(), QStringLiteral("--db"), db});
+        HakoOutcome show = runHakoAsGiven({QStringLiteral("log"), QStringLiteral("show"),
+                                           calls.first(), QStringLiteral("--db"), db});
         QCOMPARE(show.exitCode, 0);
-        QVERIFY2(show.out.contains(QRegularExpression(QStringLiteral("score: +json 0 ✗ \\(online"))),
-                 qPrintable(show.out));
+        QVERIFY2(
+            show.out.contains(QRegularExpression(QStringLiteral("score: +json 0 ✗ \\(online"))),
+            qPrintable(show.out));
         QVERIFY2(show.out.contains(QRegularExpression(QStringLiteral("score: +short 1 ✓"))),
                  qPrintable(show.out));
 
         // hako log stats --by evaluator: per evaluator, its scores and how many passed.
-        HakoOutcome stats = runHakoAsGiven({QStringLiteral("log"), QStringLiteral("stats"),
-                                            QStringLiteral("--by"), QStringLiteral("evaluator"),
-                                            QStringLiteral("--db"), db});
+        HakoOutcome stats =
+            runHakoAsGiven({QStringLiteral("log"), QStringLiteral("stats"), QStringLiteral("--by"),
+                            QStringLiteral("evaluator"), QStringLiteral("--db"), db});
         QCOMPARE(stats.exitCode, 0);
         QVERIFY2(stats.out.contains(QRegularExpression(QStringLiteral("json +2 +0.000 +0.0%"))),
                  qPrintable(stats.out));
@@ -138,9 +139,9 @@ private Q_SLOTS:
                  qPrintable(stats.out));
 
         // hako log list --scored fail: the failing calls only (the gpt-4o-mini one has no score).
-        HakoOutcome failing = runHakoAsGiven({QStringLiteral("log"), QStringLiteral("list"),
-                                              QStringLiteral("--scored"), QStringLiteral("fail"),
-                                              QStringLiteral("--db"), db, QStringLiteral("--json")});
+        HakoOutcome failing = runHakoAsGiven(
+            {QStringLiteral("log"), QStringLiteral("list"), QStringLiteral("--scored"),
+             QStringLiteral("fail"), QStringLiteral("--db"), db, QStringLiteral("--json")});
         QCOMPARE(failing.exitCode, 0);
         QCOMPARE(QJsonDocument::fromJson(failing.out.toUtf8()).array().size(), 2);
 

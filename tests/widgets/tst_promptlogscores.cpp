@@ -104,9 +104,10 @@ private Q_SLOTS:
             PromptLog::open(dir.filePath(QStringLiteral("log.sqlite")), &error);
         QVERIFY2(log, qPrintable(error));
         const int64_t now = QDateTime::currentMSecsSinceEpoch();
-        QVERIFY(log->insertNow({makeCall(QStringLiteral("good"), QStringLiteral("Paris"), now - 2000),
-                                makeCall(QStringLiteral("bad"), QStringLiteral("Lyon"), now - 1000),
-                                makeCall(QStringLiteral("none"), QStringLiteral("?"), now)}));
+        QVERIFY(
+            log->insertNow({makeCall(QStringLiteral("good"), QStringLiteral("Paris"), now - 2000),
+                            makeCall(QStringLiteral("bad"), QStringLiteral("Lyon"), now - 1000),
+                            makeCall(QStringLiteral("none"), QStringLiteral("?"), now)}));
         WorkbenchContext context;
         context.setPromptLog(log);
         PromptLogPane pane;
@@ -116,7 +117,8 @@ private Q_SLOTS:
         pane.show();
         QTRY_COMPARE(pane.callModel()->rowCount(), 3);
         // Before any score: the monitor says so plainly.
-        QVERIFY(pane.scoreChart()->emptyLabel()->text().startsWith(QStringLiteral("No scores yet")));
+        QVERIFY(
+            pane.scoreChart()->emptyLabel()->text().startsWith(QStringLiteral("No scores yet")));
         QVERIFY(!pane.scoreChart()->emptyLabel()->isHidden());
 
         QVERIFY(log->setScore(verdict(QStringLiteral("good"), 1, true)));

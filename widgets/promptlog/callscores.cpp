@@ -44,13 +44,15 @@ QString scoresHtml(const QList<CallScore>& scores)
 {
     if (scores.isEmpty())
         return {};
-    QString html = QStringLiteral("<p><b>%1</b></p><ul>").arg(QObject::tr("Scores").toHtmlEscaped());
+    QString html =
+        QStringLiteral("<p><b>%1</b></p><ul>").arg(QObject::tr("Scores").toHtmlEscaped());
     for (const CallScore& s : scores) {
         const QString who = s.source == ScoreSource::Human
                                 ? (s.author.isEmpty() ? QObject::tr("a person") : s.author)
                             : s.source == ScoreSource::Online ? QObject::tr("online evaluation")
                                                               : QObject::tr("an experiment");
-        const QString name = s.name == QLatin1String("human") ? QString() : s.name + QLatin1Char(' ');
+        const QString name =
+            s.name == QLatin1String("human") ? QString() : s.name + QLatin1Char(' ');
         html += QStringLiteral("<li><b>%1%2</b> — %3, %4")
                     .arg(name.toHtmlEscaped(), s.text().toHtmlEscaped(), who.toHtmlEscaped(),
                          QDateTime::fromMSecsSinceEpoch(s.createdAt)
@@ -168,9 +170,8 @@ void ScoreChartPanel::setSeries(const QList<ScoreSeries>& series, const QStringL
         const QSignalBlocker block(m_evaluator);
         m_evaluator->clear();
         for (const ScoreSeries& s : series)
-            m_evaluator->addItem(s.name == QLatin1String("human") ? tr("People (annotations)")
-                                                                  : s.name,
-                                 s.name);
+            m_evaluator->addItem(
+                s.name == QLatin1String("human") ? tr("People (annotations)") : s.name, s.name);
         const int again = m_evaluator->findData(chosen);
         m_evaluator->setCurrentIndex(again >= 0 ? again : 0);
     }
@@ -189,8 +190,7 @@ void ScoreChartPanel::showChosen()
         return;
     }
     QList<double> means(m_series[i].mean.begin(), m_series[i].mean.end());
-    m_chart->setValues(means, m_labels,
-                       [](double v) { return QLocale().toString(v, 'f', 2); });
+    m_chart->setValues(means, m_labels, [](double v) { return QLocale().toString(v, 'f', 2); });
 }
 
 } // namespace hako

@@ -35,8 +35,7 @@ QString scoresHtml(const QList<promptlog::CallScore>& scores);
 
 /// A person's annotation of a model call as the call's score in the prompt log (source human,
 /// named "human"), and back. Pure.
-promptlog::CallScore scoreFromAnnotation(const pdl::Annotation& annotation,
-                                         const QString& callUid);
+promptlog::CallScore scoreFromAnnotation(const pdl::Annotation& annotation, const QString& callUid);
 pdl::Annotation annotationFromScore(const promptlog::CallScore& score);
 
 /// The Over Time tab's scores: the mean score of one evaluator (or of people, "human") per

@@ -645,10 +645,9 @@ void PromptLogPane::saveScore(std::optional<CallScore> score, const QString& cal
     if (!store)
         return;
     whenReady(this, QtConcurrent::run([store, score, callUid]() -> QString {
-                  Result<bool> done =
-                      score ? store->setScore(*score)
-                            : store->removeScore(callUid, QStringLiteral("human"),
-                                                 ScoreSource::Human);
+                  Result<bool> done = score ? store->setScore(*score)
+                                            : store->removeScore(callUid, QStringLiteral("human"),
+                                                                 ScoreSource::Human);
                   return done ? QString() : done.error().message;
               }),
               [this](const QString& error) {

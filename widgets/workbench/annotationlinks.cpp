@@ -191,7 +191,8 @@ void AnnotationLinks::scoreInLog(const QString& nodeId,
     // The call is the one of this node in this run: a kept trace is named by its run id (the
     // workbench's runs, `hako serve`'s received traces); a run's live trace by its program.
     const QString path = tracePathOf(model);
-    const QString runId = path.isEmpty() ? QString() : QFileInfo(path).fileName().section('.', 0, 0);
+    const QString runId =
+        path.isEmpty() ? QString() : QFileInfo(path).fileName().section('.', 0, 0);
     const QString program = path.isEmpty() ? model->source() : QString();
     whenReady(this, QtConcurrent::run([log, nodeId, runId, program, annotation]() -> QString {
                   promptlog::CallFilter filter;
@@ -205,10 +206,9 @@ void AnnotationLinks::scoreInLog(const QString& nodeId,
                       if (runId.isEmpty() && c.programPath != program)
                           continue;
                       Result<bool> done =
-                          annotation
-                              ? log->setScore(scoreFromAnnotation(*annotation, c.uid))
-                              : log->removeScore(c.uid, QStringLiteral("human"),
-                                                 promptlog::ScoreSource::Human);
+                          annotation ? log->setScore(scoreFromAnnotation(*annotation, c.uid))
+                                     : log->removeScore(c.uid, QStringLiteral("human"),
+                                                        promptlog::ScoreSource::Human);
                       return done ? QString() : done.error().message;
                   }
                   return QString(); // the call is not in the log (not logged, or pruned)

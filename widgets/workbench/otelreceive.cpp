@@ -80,8 +80,7 @@ void OtelReceive::start()
             if (!calls.empty()) {
                 Result<int64_t> inserted = log->insertNow(calls);
                 if (!inserted)
-                    return tr("the prompt log cannot be written: %1")
-                        .arg(inserted.error().message);
+                    return tr("the prompt log cannot be written: %1").arg(inserted.error().message);
                 if (online && *inserted > 0)
                     online->offer(calls);
             }
@@ -130,9 +129,8 @@ std::shared_ptr<eval::OnlineEvaluator> OtelReceive::makeOnlineEvaluator()
     std::shared_ptr<promptlog::PromptLog> log = m_context->promptLog();
     if (!config || !log) {
         if (!config)
-            Q_EMIT statusMessage(tr("Received calls are not evaluated: %1")
-                                     .arg(config.error().toString()),
-                                 10000);
+            Q_EMIT statusMessage(
+                tr("Received calls are not evaluated: %1").arg(config.error().toString()), 10000);
         return nullptr;
     }
     eval::EvaluatorContext context;
@@ -140,8 +138,8 @@ std::shared_ptr<eval::OnlineEvaluator> OtelReceive::makeOnlineEvaluator()
     env.baseFolder = QFileInfo(path).absolutePath();
     if (auto provider = env.composeProvider())
         context.models = *provider;
-    context.judgeModel = config->judgeModel.isEmpty() ? QStringLiteral("default")
-                                                      : config->judgeModel;
+    context.judgeModel =
+        config->judgeModel.isEmpty() ? QStringLiteral("default") : config->judgeModel;
     // The evaluator keeps a raw pointer to the log: the shared pointer held alongside keeps
     // it alive as long as the evaluator.
     auto made = eval::OnlineEvaluator::create(std::move(*config), log.get(), context);
@@ -168,11 +166,10 @@ bool OtelReceive::setEvaluationFile(const QString& path)
     }
     QSettings().setValue(QLatin1String(evaluationSetting()), path);
     m_evaluate->setChecked(!path.isEmpty());
-    Q_EMIT statusMessage(path.isEmpty()
-                             ? tr("Received calls are no longer evaluated")
-                             : tr("Received calls are evaluated with %1 (the calls "
-                                  "received from now on)")
-                                   .arg(QFileInfo(path).fileName()),
+    Q_EMIT statusMessage(path.isEmpty() ? tr("Received calls are no longer evaluated")
+                                        : tr("Received calls are evaluated with %1 (the calls "
+                                             "received from now on)")
+                                              .arg(QFileInfo(path).fileName()),
                          6000);
     if (m_receiver) { // listen again with the new choice
         stop();

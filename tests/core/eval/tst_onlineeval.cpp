@@ -93,10 +93,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("words");
         QTest::newRow("sample") << QByteArray("evaluators: [contains]\nsample: 2\n") << 2
                                 << QStringLiteral("from 0 to 1");
-        QTest::newRow("filter") << QByteArray("evaluators: [is_json]\nfilter: {colour: red}\n")
-                                << 2 << QStringLiteral("unknown filter `colour`");
-        QTest::newRow("no evaluators") << QByteArray("sample: 0.5\n") << 1
-                                       << QStringLiteral("at least one evaluator");
+        QTest::newRow("filter") << QByteArray("evaluators: [is_json]\nfilter: {colour: red}\n") << 2
+                                << QStringLiteral("unknown filter `colour`");
+        QTest::newRow("no evaluators")
+            << QByteArray("sample: 0.5\n") << 1 << QStringLiteral("at least one evaluator");
         QTest::newRow("unknown key") << QByteArray("evaluators: [is_json]\nsampel: 1\n") << 2
                                      << QStringLiteral("unknown key `sampel`");
     }
@@ -142,16 +142,18 @@ private Q_SLOTS:
     {
         auto store = log(QStringLiteral("verdicts.sqlite"));
         QVERIFY(store);
-        auto c = OnlineEvalConfig::parse("filter: {model: m}\nevaluators:\n"
-                                         "  - {name: short, type: length_chars, max: 5}\n"
-                                         "  - {name: polite, type: contains_any, values: [please]}\n");
+        auto c =
+            OnlineEvalConfig::parse("filter: {model: m}\nevaluators:\n"
+                                    "  - {name: short, type: length_chars, max: 5}\n"
+                                    "  - {name: polite, type: contains_any, values: [please]}\n");
         QVERIFY(c);
         auto online = OnlineEvaluator::create(*c, store.get());
         QVERIFY2(online, online ? "" : qPrintable(online.error().message));
-        (*online)->offer({call(QStringLiteral("c1"), QStringLiteral("m"), QStringLiteral("ok")),
-                          call(QStringLiteral("c2"), QStringLiteral("m"),
-                               QStringLiteral("a long answer, please")),
-                          call(QStringLiteral("c3"), QStringLiteral("other"), QStringLiteral("x"))});
+        (*online)->offer(
+            {call(QStringLiteral("c1"), QStringLiteral("m"), QStringLiteral("ok")),
+             call(QStringLiteral("c2"), QStringLiteral("m"),
+                  QStringLiteral("a long answer, please")),
+             call(QStringLiteral("c3"), QStringLiteral("other"), QStringLiteral("x"))});
         QVERIFY((*online)->waitIdle(30000));
         QCOMPARE((*online)->counters().selected.load(), int64_t(2));
         QCOMPARE((*online)->counters().scores.load(), int64_t(4));

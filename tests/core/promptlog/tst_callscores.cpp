@@ -46,8 +46,7 @@ CallScore thumbs(const QString& uid, bool up, const QString& note)
     return s;
 }
 
-CallScore online(const QString& uid, const QString& name, double value, bool passed,
-                 int64_t at)
+CallScore online(const QString& uid, const QString& name, double value, bool passed, int64_t at)
 {
     CallScore s;
     s.callUid = uid;
@@ -193,8 +192,7 @@ private Q_SLOTS:
         const auto c2 = log->scores(ofC2);
         QVERIFY2(c2, c2 ? "" : qPrintable(c2.error().message));
         QCOMPARE(c2->size(), 2);
-        const CallScore& human =
-            c2->at(0).source == ScoreSource::Human ? c2->at(0) : c2->at(1);
+        const CallScore& human = c2->at(0).source == ScoreSource::Human ? c2->at(0) : c2->at(1);
         QCOMPARE(human.note, QStringLiteral("wrong year"));
         QCOMPARE(human.passed, std::optional<bool>(false));
         QCOMPARE(human.author, QStringLiteral("aiko"));
@@ -226,11 +224,9 @@ private Q_SLOTS:
         QCOMPARE(stats->at(0).passed, int64_t(1));
         QCOMPARE(stats->at(1).name, QStringLiteral("human"));
 
-        QVERIFY(log->removeScore(QStringLiteral("c2"), QStringLiteral("human"),
-                                 ScoreSource::Human)
+        QVERIFY(log->removeScore(QStringLiteral("c2"), QStringLiteral("human"), ScoreSource::Human)
                     .value());
-        QVERIFY(!log->removeScore(QStringLiteral("c2"), QStringLiteral("human"),
-                                  ScoreSource::Human)
+        QVERIFY(!log->removeScore(QStringLiteral("c2"), QStringLiteral("human"), ScoreSource::Human)
                      .value());
         QCOMPARE(log->scores(ofC2)->size(), 1);
         // Deleting a run deletes its calls' scores.

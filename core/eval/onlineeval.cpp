@@ -113,6 +113,13 @@ double samplePoint(const QString& callUid)
         h ^= uint8_t(byte);
         h *= 1099511628211ull;
     }
+    // FNV-1a alone leaves ids that differ in their last characters (call-1, call-2, …) close
+    // together in the high bits: MurmurHash3's finaliser spreads them over the whole range.
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
     return double(h >> 11) / double(uint64_t(1) << 53);
 }
 

@@ -56,7 +56,8 @@ struct OnlineEvalConfig {
     static Result<OnlineEvalConfig> load(const QString& path);
 };
 
-/// Where a call falls in [0, 1): a hash of its uid (FNV-1a, 64 bits), the same on every
+/// Where a call falls in [0, 1): a hash of its uid (FNV-1a, 64 bits, through MurmurHash3's
+/// finaliser), the same on every
 /// machine and run, so that `sample: 0.1` always takes the same tenth. A call is sampled when
 /// this is below the rate.
 double samplePoint(const QString& callUid);

@@ -76,6 +76,10 @@ ALTER TABLE calls ADD COLUMN program_id TEXT NOT NULL DEFAULT '';
 ALTER TABLE calls ADD COLUMN program_name TEXT NOT NULL DEFAULT '';
 ALTER TABLE calls ADD COLUMN version TEXT NOT NULL DEFAULT '';
 ALTER TABLE calls ADD COLUMN origin TEXT NOT NULL DEFAULT 'program';
+UPDATE calls SET origin = 'playground'
+  WHERE id IN (SELECT call_id FROM call_tags WHERE tag = 'playground');
+UPDATE calls SET origin = 'judge'
+  WHERE prompt = 'eval:judge' OR id IN (SELECT call_id FROM call_tags WHERE tag = 'eval:judge');
 CREATE INDEX calls_prompt_id ON calls(prompt_id, started_at);
 CREATE INDEX calls_origin ON calls(origin, started_at);
 UPDATE meta SET value = '2' WHERE key = 'schema_version';
@@ -86,6 +90,10 @@ ALTER TABLE calls ADD COLUMN prompt_id TEXT NOT NULL DEFAULT '',
   ADD COLUMN program_name TEXT NOT NULL DEFAULT '',
   ADD COLUMN version TEXT NOT NULL DEFAULT '',
   ADD COLUMN origin TEXT NOT NULL DEFAULT 'program';
+UPDATE calls SET origin = 'playground'
+  WHERE id IN (SELECT call_id FROM call_tags WHERE tag = 'playground');
+UPDATE calls SET origin = 'judge'
+  WHERE prompt = 'eval:judge' OR id IN (SELECT call_id FROM call_tags WHERE tag = 'eval:judge');
 CREATE INDEX calls_prompt_id ON calls(prompt_id, started_at);
 CREATE INDEX calls_origin ON calls(origin, started_at);
 UPDATE meta SET value = '2' WHERE key = 'schema_version';

@@ -10,6 +10,7 @@
 #include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -34,6 +35,12 @@ const char* kUsage =
     "      tokens in/out, cost, latency, status, tags\n"
     "  show ID [--json]        one call whole: its messages, reply, parameters and usage\n"
     "                          (ID is the number list prints, or the call's uid)\n"
+    "  scores [--evaluator NAME] [--source human|online|experiment] [--since AGE|TIME]\n"
+    "         [--limit N] [--json]\n"
+    "      the newest scores of calls first: a person's annotations (source human), the\n"
+    "      verdicts of `hako serve --evaluate` (online) and of experiments\n"
+    "  stats --by evaluator [--since AGE|TIME] [--json]\n"
+    "      per evaluator (or \"human\"): scores, their mean, how many passed\n"
     "  stats [--by prompt|version|program|tag|model|day] [--sort COLUMN] [--reverse]\n"
     "        [FILTERS] [--json]\n"
     "      per prompt (its id: one row however its lines move; shown by program and prompt\n"
@@ -54,7 +61,9 @@ const char* kUsage =
     "  --status ok|failed|cancelled, --run RUN, --since AGE|TIME, --until AGE|TIME\n"
     "  --origin program|judge|playground|experiment|received (a program's own calls, an\n"
     "  evaluator's judge, the playground, an experiment's target, spans received over OTLP),\n"
-    "  --prompt-id ID, --program-id ID\n"
+    "  --prompt-id ID, --program-id ID,\n"
+    "  --scored any|pass|fail (calls with a score; with one that passed and none that\n"
+    "  failed; with one that failed)\n"
     "  (AGE as 2d, 12h, 30m; TIME as 2024-05-01 or 2024-05-01T10:00:00Z),\n"
     "  --search TEXT (words in the messages or the reply; any language)\n"
     "the log:\n"
@@ -80,6 +89,7 @@ struct Options {
     QString format = QStringLiteral("jsonl");
     QString out;
     QString olderThan;
+    ScoreFilter scores;
 };
 
 // An age back from now ("2d") or a time ("2024-05-01", ISO 8601, UTC unless it says).
@@ -185,6 +195,93 @@ int listCmd(PromptLog& log, Options& o)
     return 0;
 }
 
+// "exact_match 0 ✗ (online, 2024-05-01 10:00:00): the reasoning".
+QString scoreLine(const CallScore& s)
+{
+    QString line = QStringLiteral("%1 %2 (%3%4, %5)")
+                       .arg(s.name, s.text(), scoreSourceName(s.source),
+                            s.author.isEmpty() ? QString() : QStringLiteral(" ") + s.author,
+                            shortTime(s.createdAt));
+    const QString note = s.note.simplified();
+    if (!note.isEmpty())
+        line += QStringLiteral(": ") + (note.size() > 200 ? note.left(199) + QChar(0x2026) : note);
+    return line;
+}
+
+int scoresCmd(PromptLog& log, Options& o)
+{
+    o.scores.limit = o.limit;
+    o.scores.since = o.filter.since;
+    o.scores.until = o.filter.until;
+    auto scores = log.scores(o.scores);
+    if (!scores)
+        return fail(scores.error().message);
+    if (o.json) {
+        QJsonArray out;
+        for (const CallScore& s : *scores)
+            out.append(s.toJson());
+        writeText(stdout, QString::fromUtf8(QJsonDocument(out).toJson(QJsonDocument::Indented)));
+        return 0;
+    }
+    if (scores->isEmpty()) {
+        writeText(stdout, QStringLiteral("No scores.\n"));
+        return 0;
+    }
+    QList<QStringList> rows;
+    for (const CallScore& s : *scores)
+        rows.append({shortTime(s.createdAt), s.callUid, s.name, scoreSourceName(s.source), s.text(),
+                     s.note.simplified().left(60)});
+    writeText(stdout, table({QStringLiteral("TIME (UTC)"), QStringLiteral("CALL"),
+                             QStringLiteral("EVALUATOR"), QStringLiteral("SOURCE"),
+                             QStringLiteral("SCORE"), QStringLiteral("NOTE")},
+                            rows, {false, false, false, false, true, false}));
+    return 0;
+}
+
+// `hako log stats --by evaluator`: the scores per evaluator (their time within --since/--until).
+int evaluatorStatsCmd(PromptLog& log, Options& o)
+{
+    o.scores.since = o.filter.since;
+    o.scores.until = o.filter.until;
+    auto rows = log.scoreStats(o.scores);
+    if (!rows)
+        return fail(rows.error().message);
+    auto passRate = [](const ScoreStats& r) {
+        return r.judged ? std::optional<double>(double(r.passed) / double(r.judged)) : std::nullopt;
+    };
+    if (o.json) {
+        QJsonArray out;
+        for (const ScoreStats& r : *rows) {
+            const auto rate = passRate(r);
+            out.append(QJsonObject{
+                {QStringLiteral("evaluator"), r.name},
+                {QStringLiteral("scores"), qint64(r.scores)},
+                {QStringLiteral("mean"), r.mean ? QJsonValue(*r.mean) : QJsonValue()},
+                {QStringLiteral("passed"), qint64(r.passed)},
+                {QStringLiteral("judged"), qint64(r.judged)},
+                {QStringLiteral("pass_rate"), rate ? QJsonValue(*rate) : QJsonValue()}});
+        }
+        writeText(stdout, QString::fromUtf8(QJsonDocument(out).toJson(QJsonDocument::Indented)));
+        return 0;
+    }
+    if (rows->isEmpty()) {
+        writeText(stdout, QStringLiteral("No scores.\n"));
+        return 0;
+    }
+    QList<QStringList> cells;
+    for (const ScoreStats& r : *rows) {
+        const auto rate = passRate(r);
+        cells.append({r.name, QString::number(r.scores),
+                      r.mean ? QString::number(*r.mean, 'f', 3) : QStringLiteral("-"),
+                      rate ? QString::number(100.0 * *rate, 'f', 1) + QLatin1Char('%')
+                           : QStringLiteral("-")});
+    }
+    writeText(stdout, table({QStringLiteral("EVALUATOR"), QStringLiteral("SCORES"),
+                             QStringLiteral("MEAN"), QStringLiteral("PASSED")},
+                            cells, {false, true, true, true}));
+    return 0;
+}
+
 QString indentJson(const QJsonValue& v)
 {
     const QJsonDocument doc =
@@ -200,9 +297,18 @@ int showCmd(PromptLog& log, const Options& o)
     if (!found)
         return fail(found.error().message);
     const CallRecord& c = *found;
+    ScoreFilter ofCall;
+    ofCall.callUids = {c.uid};
+    auto scores = log.scores(ofCall);
+    if (!scores)
+        return fail(scores.error().message);
     if (o.json) {
         QJsonObject j = c.toJson();
         j.insert(QLatin1String("seq"), qint64(c.id));
+        QJsonArray given;
+        for (const CallScore& s : *scores)
+            given.append(s.toJson());
+        j.insert(QLatin1String("scores"), given);
         writeText(stdout, QString::fromUtf8(QJsonDocument(j).toJson(QJsonDocument::Indented)));
         return 0;
     }
@@ -251,6 +357,8 @@ int showCmd(PromptLog& log, const Options& o)
         latency += QStringLiteral(" (first token %1 ms)").arg(millis(c.timeToFirstTokenMs));
     field("latency:", latency);
     field("cost:", money(c.cost));
+    for (const CallScore& s : *scores)
+        field("score:", scoreLine(s));
     if (!c.parameters.isEmpty())
         field("parameters:",
               QString::fromUtf8(QJsonDocument(c.parameters).toJson(QJsonDocument::Compact)));
@@ -274,8 +382,10 @@ int showCmd(PromptLog& log, const Options& o)
     return 0;
 }
 
-int statsCmd(PromptLog& log, const Options& o)
+int statsCmd(PromptLog& log, Options& o)
 {
+    if (o.by == QLatin1String("evaluator"))
+        return evaluatorStatsCmd(log, o);
     const auto group = groupFromName(o.by);
     if (!group)
         return fail(QStringLiteral("--by must be prompt, version, program, tag, model or day, "
@@ -488,6 +598,24 @@ void addLogOptions(OptionParser& parser, Options& o)
     });
     parser.addOption({QStringLiteral("--prompt-id")}, set(o.filter.promptId));
     parser.addOption({QStringLiteral("--program-id")}, set(o.filter.programId));
+    parser.addOption({QStringLiteral("--scored")}, [&o](const QString& v) {
+        static const QHash<QString, CallFilter::Scored> names = {
+            {QStringLiteral("any"), CallFilter::Scored::Any},
+            {QStringLiteral("pass"), CallFilter::Scored::Passed},
+            {QStringLiteral("fail"), CallFilter::Scored::Failed}};
+        if (!names.contains(v))
+            return QStringLiteral("--scored must be any, pass or fail, not '%1'").arg(v);
+        o.filter.scored = names.value(v);
+        return QString();
+    });
+    parser.addOption({QStringLiteral("--evaluator")}, set(o.scores.name));
+    parser.addOption({QStringLiteral("--source")}, [&o](const QString& v) {
+        o.scores.source = scoreSourceFromName(v);
+        return o.scores.source ? QString()
+                               : QStringLiteral("--source must be human, online or experiment, "
+                                                "not '%1'")
+                                     .arg(v);
+    });
     parser.addOption({QStringLiteral("--since")}, when(o.filter.since, "--since"));
     parser.addOption({QStringLiteral("--until")}, when(o.filter.until, "--until"));
     parser.addOption({QStringLiteral("--limit")}, [&o](const QString& v) {
@@ -523,19 +651,19 @@ int logCommand(const QStringList& args)
     if (std::optional<int> exit = OptionParser::finish(parsed, QStringLiteral("hako log"), kUsage))
         return *exit;
 
-    static const QStringList commands = {QStringLiteral("list"),   QStringLiteral("show"),
-                                         QStringLiteral("stats"),  QStringLiteral("export"),
-                                         QStringLiteral("import"), QStringLiteral("delete-run"),
-                                         QStringLiteral("prune"),  QStringLiteral("salvage")};
+    static const QStringList commands = {
+        QStringLiteral("list"),       QStringLiteral("show"),   QStringLiteral("scores"),
+        QStringLiteral("stats"),      QStringLiteral("export"), QStringLiteral("import"),
+        QStringLiteral("delete-run"), QStringLiteral("prune"),  QStringLiteral("salvage")};
     if (o.command.isEmpty()) {
-        writeText(stderr, QStringLiteral("hako log: which command? (list, show, stats, export, "
-                                         "import, delete-run, prune, salvage)\n%1")
+        writeText(stderr, QStringLiteral("hako log: which command? (list, show, scores, stats, "
+                                         "export, import, delete-run, prune, salvage)\n%1")
                               .arg(QLatin1String(kUsage)));
         return 2;
     }
     if (!commands.contains(o.command))
-        return fail(QStringLiteral("unknown command '%1' (list, show, stats, export, import, "
-                                   "delete-run, prune, salvage)")
+        return fail(QStringLiteral("unknown command '%1' (list, show, scores, stats, export, "
+                                   "import, delete-run, prune, salvage)")
                         .arg(o.command),
                     2);
     if (o.command == QLatin1String("salvage"))
@@ -564,6 +692,8 @@ int logCommand(const QStringList& args)
         return showCmd(*log, o);
     if (o.command == QLatin1String("stats"))
         return statsCmd(*log, o);
+    if (o.command == QLatin1String("scores"))
+        return scoresCmd(*log, o);
     if (o.command == QLatin1String("export"))
         return exportCmd(*log, o);
     if (o.command == QLatin1String("import"))

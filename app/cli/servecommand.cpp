@@ -2,16 +2,22 @@
 #include "cli/optionparser.h"
 #include "cli/output.h"
 
+#include "core/eval/onlineeval.h"
 #include "core/library/promptserver.h"
+#include "core/models/modelconfig.h"
 #include "core/otel/otlpreceiver.h"
 #include "core/otel/spanmapper.h"
 #include "core/promptlog/promptlog.h"
+#include "core/workbench/runarchive.h"
+#include "core/workbench/runenvironment.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QTimer>
 
 #include <atomic>
 #include <csignal>
+#include <optional>
 
 namespace hako {
 
@@ -37,6 +43,17 @@ const char* kUsage =
     "  --max-body BYTES     refuse larger requests with 413 (default 16 MB)\n"
     "  --log PATH|URL       the prompt log (a SQLite file or postgresql://...; default: the\n"
     "                       user's log)\n"
+    "  --evaluate FILE      online evaluation: runs the evaluators of FILE (a suite's\n"
+    "                       `evaluators`, `judge_model`, `language`, plus `sample: 0-1`,\n"
+    "                       `filter: {model, prompt, tag}` and `queue: N`) on the chosen\n"
+    "                       calls after they are logged, off the receiving thread, and keeps\n"
+    "                       each verdict with its call (see hako log scores); a call that\n"
+    "                       finds the queue full is not evaluated, and counted\n"
+    "  --traces DIR         keeps each received trace whole, one file per trace id, so that\n"
+    "                       the window's Show in Trace opens a logged call's trace (default:\n"
+    "                       the folder where the workbench keeps its runs' traces; the newest\n"
+    "                       500 traces are kept)\n"
+    "  --no-traces          keeps the model calls only\n"
     "  --quiet              print nothing per request\n";
 
 std::atomic<bool> g_stop{false};
@@ -98,9 +115,16 @@ bool parseAddress(const QString& text, QHostAddress& address, quint16& port)
 
 // What `hako serve --otlp` did with the calls it received (updated on the receiver's thread).
 struct ServeTally {
-    std::atomic<qint64> logged{0};    ///< committed to the log by this server
-    std::atomic<qint64> already{0};   ///< sent again (a retry): the log had them
-    std::atomic<qint64> notLogged{0}; ///< in requests answered 503
+    std::atomic<qint64> logged{0};        ///< committed to the log by this server
+    std::atomic<qint64> already{0};       ///< sent again (a retry): the log had them
+    std::atomic<qint64> notLogged{0};     ///< in requests answered 503
+    std::atomic<qint64> tracesNotKept{0}; ///< requests whose spans could not be kept
+};
+
+// What `hako serve --otlp` does beside logging: keeps whole traces, evaluates calls online.
+struct ServeExtras {
+    std::optional<RunArchive> traces;
+    eval::OnlineEvaluator* online = nullptr;
 };
 
 // The request's model calls, committed to the log before the request is answered: a call
@@ -108,7 +132,7 @@ struct ServeTally {
 // why not (the receiver answers 503 and the exporter sends the request again; uids make the
 // retry add nothing twice).
 QString storeCalls(promptlog::PromptLog& log, const std::vector<otel::Span>& spans,
-                   ServeTally& tally, bool quiet)
+                   ServeTally& tally, const ServeExtras& extras, bool quiet)
 {
     std::vector<promptlog::CallRecord> calls;
     for (const otel::Span& s : spans)
@@ -117,7 +141,7 @@ QString storeCalls(promptlog::PromptLog& log, const std::vector<otel::Span>& spa
     const qint64 count = qint64(calls.size());
     qint64 added = 0;
     if (count > 0) {
-        Result<int64_t> inserted = log.insertNow(std::move(calls));
+        Result<int64_t> inserted = log.insertNow(calls);
         if (!inserted) {
             tally.notLogged += count;
             return QStringLiteral("the prompt log cannot be written: %1")
@@ -127,6 +151,18 @@ QString storeCalls(promptlog::PromptLog& log, const std::vector<otel::Span>& spa
     }
     tally.logged += added;
     tally.already += count - added;
+    if (extras.traces) {
+        QString why;
+        if (!extras.traces->appendSpans(spans, &why)) {
+            if (tally.tracesNotKept++ == 0)
+                writeText(stderr, QStringLiteral("hako serve: cannot keep the received traces "
+                                                 "in %1: %2\n")
+                                      .arg(extras.traces->folder(), why));
+        }
+    }
+    // Sent again (already logged): evaluated the first time.
+    if (extras.online && added > 0)
+        extras.online->offer(calls);
     if (!quiet)
         writeText(
             stdout,
@@ -143,6 +179,9 @@ QString stopMessage(const otel::OtlpReceiver::Counters& c, const ServeTally& tal
                        .arg(tally.logged.load());
     if (tally.already > 0)
         text += QStringLiteral(" (%1 more sent again, already in the log)").arg(tally.already);
+    if (tally.tracesNotKept > 0)
+        text += QStringLiteral("; the spans of %1 request(s) could not be kept as traces")
+                    .arg(tally.tracesNotKept.load());
     if (c.unstored > 0)
         text += QStringLiteral("; %1 answered 503 because the prompt log could not be written "
                                "(%2 model call(s) not logged; exporters retry them)")
@@ -152,6 +191,40 @@ QString stopMessage(const otel::OtlpReceiver::Counters& c, const ServeTally& tal
     if (refused > 0)
         text += QStringLiteral("; %1 refused").arg(refused);
     return text + QLatin1Char('\n');
+}
+
+// The online evaluator of `--evaluate FILE`; model-graded evaluators judge through the models
+// the user configured (as `hako run` would reach them).
+Result<std::unique_ptr<eval::OnlineEvaluator>> startOnline(const QString& file,
+                                                           promptlog::PromptLog& log)
+{
+    Result<eval::OnlineEvalConfig> config = eval::OnlineEvalConfig::load(file);
+    if (!config)
+        return config.error();
+    eval::EvaluatorContext context;
+    RunEnvironment env;
+    env.baseFolder = QFileInfo(file).absolutePath();
+    if (Result<std::shared_ptr<models::IModelProvider>> provider = env.composeProvider())
+        context.models = *provider;
+    // No judge model named: the configured default model judges, as in experiments.
+    context.judgeModel = config->judgeModel.isEmpty()
+                             ? QString::fromLatin1(models::ModelConfig::kDefaultAlias)
+                             : config->judgeModel;
+    return eval::OnlineEvaluator::create(std::move(*config), &log, context);
+}
+
+// " whose model is gpt-4o*, …" for the start message.
+QString filterText(const eval::OnlineEvalConfig& c)
+{
+    QStringList parts;
+    if (!c.model.isEmpty())
+        parts << QStringLiteral("model %1").arg(c.model);
+    if (!c.prompt.isEmpty())
+        parts << QStringLiteral("prompt %1").arg(c.prompt);
+    if (!c.tag.isEmpty())
+        parts << QStringLiteral("tag %1").arg(c.tag);
+    return parts.isEmpty() ? QString()
+                           : QStringLiteral(" with ") + parts.join(QStringLiteral(", "));
 }
 
 } // namespace
@@ -199,8 +272,8 @@ int servePrompts(const QString& addressText, const QString& token, const QString
 
 int serveCommand(const QStringList& args)
 {
-    bool otlp = false, prompts = false, quiet = false;
-    QString libraryFolder;
+    bool otlp = false, prompts = false, quiet = false, noTraces = false;
+    QString libraryFolder, evaluateFile, tracesFolder;
     QString addressText, token = qEnvironmentVariable("HAKO_OTLP_TOKEN"), logSpec, maxBody;
     OptionParser parser;
     parser.addOptionalValue({QStringLiteral("--otlp")}, [&](const QString& v) {
@@ -229,6 +302,15 @@ int serveCommand(const QStringList& args)
         maxBody = v;
         return QString();
     });
+    parser.addOption({QStringLiteral("--evaluate")}, [&](const QString& v) {
+        evaluateFile = v;
+        return QString();
+    });
+    parser.addOption({QStringLiteral("--traces")}, [&](const QString& v) {
+        tracesFolder = v;
+        return QString();
+    });
+    parser.addFlag({QStringLiteral("--no-traces")}, [&] { noTraces = true; });
     parser.addFlag({QStringLiteral("--quiet")}, [&] { quiet = true; });
     // No words of its own: `--otlp 4318` is the address.
     parser.setPositional(
@@ -281,11 +363,26 @@ int serveCommand(const QStringList& args)
     if (!error.isEmpty())
         writeText(stderr, QStringLiteral("hako serve: %1\n").arg(error));
 
+    ServeExtras extras;
+    if (!noTraces)
+        extras.traces.emplace(tracesFolder.isEmpty() ? RunArchive::defaultFolder() : tracesFolder);
+    std::unique_ptr<eval::OnlineEvaluator> online;
+    if (!evaluateFile.isEmpty()) {
+        Result<std::unique_ptr<eval::OnlineEvaluator>> made = startOnline(evaluateFile, *log);
+        if (!made) {
+            writeText(stderr, QStringLiteral("hako serve: %1\n").arg(made.error().toString()));
+            return 2;
+        }
+        online = std::move(*made);
+        extras.online = online.get();
+    }
+
     otel::OtlpReceiver receiver(options);
     ServeTally tally;
-    receiver.setStoringSink([store = log.get(), &tally, quiet](const std::vector<otel::Span>& s) {
-        return storeCalls(*store, s, tally, quiet);
-    });
+    receiver.setStoringSink(
+        [store = log.get(), &tally, &extras, quiet](const std::vector<otel::Span>& s) {
+            return storeCalls(*store, s, tally, extras, quiet);
+        });
     QObject::connect(&receiver, &otel::OtlpReceiver::requestRejected,
                      [quiet](int status, const QString& reason) {
                          if (!quiet)
@@ -306,9 +403,32 @@ int serveCommand(const QStringList& args)
                           .arg(*port)
                           .arg(log->location()));
 
+    if (online)
+        writeText(stderr,
+                  QStringLiteral("hako serve: evaluating %1 of the calls%2 with %3\n")
+                      .arg(QString::number(online->config().sample * 100) + QLatin1Char('%'),
+                           filterText(online->config()),
+                           online->evaluatorNames().join(QStringLiteral(", "))));
+
     runUntilStopped();
     receiver.stop();
     writeText(stderr, stopMessage(receiver.counters(), tally));
+    if (online) {
+        // The calls already chosen are judged before leaving (a slow judge: 10 s at most).
+        if (!online->waitIdle(10000))
+            writeText(stderr, QStringLiteral("hako serve: online evaluation did not finish "
+                                             "within 10 s; the calls still waiting are not "
+                                             "evaluated\n"));
+        const auto& c = online->counters();
+        writeText(stderr, QStringLiteral("hako serve: online evaluation: %1 call(s) chosen, %2 "
+                                         "evaluated, %3 score(s) kept, %4 skipped (queue full), "
+                                         "%5 could not be judged\n")
+                              .arg(c.selected.load())
+                              .arg(c.evaluated.load())
+                              .arg(c.scores.load())
+                              .arg(c.skipped.load())
+                              .arg(c.errors.load()));
+    }
     return 0;
 }
 

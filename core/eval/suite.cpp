@@ -206,7 +206,7 @@ Result<EvaluatorSpec> readEvaluator(const YAML::Node& item, const QString& path)
     return spec;
 }
 
-Result<Suite> parseSuite(const QByteArray& yaml, const QString& path)
+Result<Suite> parseSuite(const QByteArray& yaml, const QString& path, const QStringList& otherKeys)
 {
     Result<YAML::Node> loaded = loadYaml(yaml, path);
     if (!loaded)
@@ -228,10 +228,12 @@ Result<Suite> parseSuite(const QByteArray& yaml, const QString& path)
                                    QStringLiteral("evaluators")};
     for (const auto& kv : root) {
         const QString key = QString::fromStdString(kv.first.Scalar());
+        if (otherKeys.contains(key))
+            continue;
         if (!known.contains(key))
             return errorAt(path, kv.first,
                            QStringLiteral("unknown key `%1` (known: %2)")
-                               .arg(key, known.join(QStringLiteral(", "))));
+                               .arg(key, (known + otherKeys).join(QStringLiteral(", "))));
         if (key == QLatin1String("evaluators") || key == QLatin1String("models"))
             continue;
         if (std::optional<Diagnostic> error = readSetting(s, key, kv.second, path))
@@ -270,8 +272,14 @@ Result<Suite> parseSuite(const QByteArray& yaml, const QString& path)
 
 Result<Suite> Suite::parse(const QByteArray& yaml, const QString& path)
 {
+    return parse(yaml, path, {});
+}
+
+Result<Suite> Suite::parse(const QByteArray& yaml, const QString& path,
+                           const QStringList& otherKeys)
+{
     try {
-        return parseSuite(yaml, path);
+        return parseSuite(yaml, path, otherKeys);
     } catch (const YAML::Exception& e) {
         return yamlError(e, path);
     }

@@ -58,6 +58,10 @@ struct Suite {
 
     /// Parses a suite; errors carry the file and line (`suite.yaml:7:5: …`).
     static Result<Suite> parse(const QByteArray& yaml, const QString& path = {});
+    /// parse() for a file that is a suite's settings and evaluators with keys of its own
+    /// (`otherKeys`, left to the caller): `hako serve --evaluate`'s online evaluation.
+    static Result<Suite> parse(const QByteArray& yaml, const QString& path,
+                               const QStringList& otherKeys);
     static Result<Suite> load(const QString& path);
 };
 

@@ -23,6 +23,11 @@ struct CallFilter {
     QString promptId;
     QString programId;
     QString runId;
+    QString traceNodeId; ///< exact: the call of one trace node (with runId)
+    /// Calls with a score (see callscore.h): any, one that passed and none that failed, or
+    /// one that failed (the Prompt log's `score:✗`).
+    enum class Scored { Any, Passed, Failed };
+    std::optional<Scored> scored;
     std::optional<int64_t> since; ///< UTC ms, inclusive
     std::optional<int64_t> until; ///< UTC ms, exclusive
     /// Full text over the messages' contents and the reply: each word (or "quoted phrase")

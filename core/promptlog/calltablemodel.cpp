@@ -143,6 +143,20 @@ void CallTableModel::requestPage(int page) const
         Qt::QueuedConnection);
 }
 
+void CallTableModel::setScores(const QHash<QString, QString>& byUid)
+{
+    if (byUid.isEmpty())
+        return;
+    for (auto it = byUid.begin(); it != byUid.end(); ++it) {
+        if (it.value().isEmpty())
+            m_scores.remove(it.key());
+        else
+            m_scores.insert(it.key(), it.value());
+    }
+    if (m_total > 0)
+        Q_EMIT dataChanged(index(0, Score), index(int(m_total) - 1, Score), {Qt::DisplayRole});
+}
+
 CallFilter::Order CallTableModel::orderOf(Column column)
 {
     using O = CallFilter::Order;
@@ -164,6 +178,7 @@ CallFilter::Order CallTableModel::orderOf(Column column)
     case Status:
         return O::Status;
     case Time:
+    case Score: // not an order of the store: the newest first
     case ColumnCount:
         break;
     }
@@ -223,6 +238,8 @@ QVariant CallTableModel::data(const QModelIndex& index, int role) const
             return sortNumber(call->latencyMs);
         case Status:
             return statusName(call->status);
+        case Score:
+            return m_scores.value(call->uid);
         case ColumnCount:
             break;
         }
@@ -263,6 +280,8 @@ QVariant CallTableModel::data(const QModelIndex& index, int role) const
         return call->latencyMs ? formatLatency(*call->latencyMs) : QString();
     case Status:
         return statusName(call->status);
+    case Score:
+        return m_scores.value(call->uid);
     case ColumnCount:
         break;
     }
@@ -292,6 +311,8 @@ QVariant CallTableModel::headerData(int section, Qt::Orientation o, int role) co
         return tr("Latency");
     case Status:
         return tr("Status");
+    case Score:
+        return tr("Score");
     case ColumnCount:
         break;
     }

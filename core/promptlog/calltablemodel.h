@@ -31,6 +31,7 @@ public:
         Cost,
         Latency,
         Status,
+        Score, ///< the call's scores (👍, ✗, 0.8, a label), from setScores()
         ColumnCount
     };
     enum Role { SortRole = Qt::UserRole + 1, IdRole };
@@ -48,6 +49,9 @@ public:
     /// The rows of page `page` (rows page × kPageSize …) asked for by pageNeeded(…, `query`);
     /// ignored when the rows were reset since.
     void setPage(int page, QList<CallRecord> rows, LatestJob::Ticket query);
+    /// The Score column's text of calls by uid (LogSnapshot::scoreTexts()), added to those
+    /// known; a uid mapped to an empty text has no score any more.
+    void setScores(const QHash<QString, QString>& byUid);
     /// The loaded calls in row order (rows not loaded are left out).
     QList<CallRecord> loadedCalls() const;
     /// The call of `row`, or null (also while its page is not loaded).
@@ -78,6 +82,7 @@ private:
     void requestPage(int page) const;
 
     QHash<int, QList<CallRecord>> m_pages;
+    QHash<QString, QString> m_scores; ///< by call uid
     int64_t m_total = 0;
     LatestJob m_query; ///< every reset starts a new query: older pages are dropped
     mutable QSet<int> m_requested;

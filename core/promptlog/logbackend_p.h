@@ -5,10 +5,13 @@
 // writer thread one backend and serialises its queries on another.
 #include "core/promptlog/callquery.h"
 #include "core/promptlog/callrecord.h"
+#include "core/promptlog/callscore.h"
+#include "core/promptlog/sqlshared_p.h"
 #include "core/util/diagnostic.h"
 
 #include <QPair>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -18,7 +21,7 @@ struct sqlite3;
 namespace hako::promptlog {
 
 /// The schema version this build writes; a store of a newer version is refused.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 class LogBackend {
 public:
@@ -49,6 +52,15 @@ public:
     virtual Result<int64_t> deleteBefore(int64_t utcMs) = 0;
     /// "ok", or what the store's own check found.
     virtual Result<QString> integrityCheck() = 0;
+    /// The SQL both stores speak (the scores' statements, callscores.cpp): `$1`, `$2`, … are
+    /// the placeholders of `binds`, in order.
+    virtual Dialect dialect() const = 0;
+    /// Runs one statement that changes the store (in its own transaction); gives the rows it
+    /// changed.
+    virtual Result<int64_t> execute(const QString& sql, const std::vector<SqlValue>& binds) = 0;
+    /// Runs one query and hands each row to `row`.
+    virtual Result<bool> select(const QString& sql, const std::vector<SqlValue>& binds,
+                                const std::function<void(const SqlRow&)>& row) = 0;
     /// The store was found damaged: writes are refused for good (no point retrying).
     virtual bool damaged() const { return false; }
 };
@@ -70,5 +82,20 @@ std::optional<Diagnostic> checkSqliteLogBeforeWriting(sqlite3* db, const QString
 Diagnostic damagedLog(const QString& path, const QString& problems);
 /// A PostgreSQL database given as a libpq URL.
 std::unique_ptr<LogBackend> makePostgresBackend(const QString& url);
+
+} // namespace hako::promptlog
+
+namespace hako::promptlog {
+
+// The scores of calls, one implementation over either backend (callscore.cpp).
+/// Stores `score`, replacing the call's score of the same name and source.
+Result<bool> storeScore(LogBackend& store, const CallScore& score);
+/// Removes the call's score of that name and source; gives how many (0 or 1).
+Result<int64_t> eraseScore(LogBackend& store, const QString& callUid, const QString& name,
+                           ScoreSource source);
+Result<QList<CallScore>> readScores(LogBackend& store, const ScoreFilter& filter);
+Result<QList<ScoreStats>> readScoreStats(LogBackend& store, const ScoreFilter& filter);
+Result<QList<ScoreSeries>> readScoreSeries(LogBackend& store, const ScoreFilter& filter,
+                                           const SeriesRange& range);
 
 } // namespace hako::promptlog

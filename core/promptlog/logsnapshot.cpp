@@ -29,9 +29,41 @@ void readAggregates(PromptLog& log, const CallFilter& filter, LogSnapshot& s)
     if (auto tags = log.tags())
         for (const auto& [tag, n] : *tags)
             s.tags.append(tag);
+    if (auto scores = log.scoreSeries(s.range))
+        s.scoreSeries = std::move(scores).value();
 }
 
 } // namespace
+
+QHash<QString, QString> LogSnapshot::scoreTexts(PromptLog& log, const QList<CallRecord>& calls)
+{
+    QHash<QString, QString> out;
+    ScoreFilter filter;
+    for (const CallRecord& c : calls) {
+        filter.callUids.append(c.uid);
+        out.insert(c.uid, QString());
+    }
+    if (filter.callUids.isEmpty())
+        return out;
+    auto scores = log.scores(filter);
+    if (!scores)
+        return out;
+    QHash<QString, QStringList> texts;
+    // Oldest first, a person's before the evaluators'.
+    for (auto it = scores->crbegin(); it != scores->crend(); ++it) {
+        QStringList& t = texts[it->callUid];
+        const QString text = it->source == ScoreSource::Human
+                                 ? it->text()
+                                 : QStringLiteral("%1 %2").arg(it->name, it->text());
+        if (it->source == ScoreSource::Human)
+            t.prepend(text);
+        else
+            t.append(text);
+    }
+    for (auto it = texts.begin(); it != texts.end(); ++it)
+        out.insert(it.key(), it.value().join(QStringLiteral(" · ")));
+    return out;
+}
 
 LogSnapshot LogSnapshot::read(PromptLog& log, const CallFilter& filter, StatsGroup group,
                               const SeriesRange& range, int pageSize)
@@ -57,6 +89,7 @@ LogSnapshot LogSnapshot::read(PromptLog& log, const CallFilter& filter, StatsGro
         s.error = n.error().message;
         return s;
     }
+    s.scores = scoreTexts(log, s.calls);
     readAggregates(log, filter, s);
     return s;
 }

@@ -2,6 +2,9 @@
 
 #include "core/promptlog/callquery.h"
 #include "core/promptlog/callrecord.h"
+#include "core/promptlog/callscore.h"
+
+#include <QHash>
 
 #include <QList>
 #include <QString>
@@ -26,6 +29,12 @@ struct LogSnapshot {
     QList<TimeSeries> groupSeries; ///< tokens over time per stats row
     TimeSeries overTime;           ///< the filtered calls over time
     QStringList tags;
+    QHash<QString, QString> scores; ///< the first page's calls' Score texts, by uid
+    QList<ScoreSeries> scoreSeries; ///< every score name's mean over `range`
+
+    /// What the Score column shows for each of `calls` (by uid): its scores' texts, a
+    /// person's first; an empty text for a call without scores. Blocking, any thread.
+    static QHash<QString, QString> scoreTexts(PromptLog& log, const QList<CallRecord>& calls);
 
     /// Reads a snapshot of `log`: the first `pageSize` calls of `filter` (in its order), the
     /// statistics grouped by `group`, series over `range`. Waits first (up to two seconds) for

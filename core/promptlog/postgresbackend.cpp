@@ -78,6 +78,23 @@ UPDATE calls SET origin = 'judge'
 CREATE INDEX calls_prompt_id ON calls(prompt_id, started_at);
 CREATE INDEX calls_origin ON calls(origin, started_at);
 )",
+    // 3: scores of calls (see the SQLite file's step 3).
+    R"(
+CREATE TABLE call_scores(
+  id BIGSERIAL PRIMARY KEY,
+  call_uid TEXT NOT NULL,
+  name TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  value_num DOUBLE PRECISION,
+  value_label TEXT NOT NULL DEFAULT '',
+  passed INTEGER,
+  note TEXT NOT NULL DEFAULT '',
+  source TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  author TEXT NOT NULL DEFAULT '',
+  UNIQUE(call_uid, name, source));
+CREATE INDEX call_scores_time ON call_scores(created_at, name);
+)",
 };
 constexpr int kSteps = int(sizeof(kMigrations) / sizeof(kMigrations[0]));
 static_assert(kSteps == kSchemaVersion);
@@ -384,13 +401,12 @@ public:
 
     Result<int64_t> deleteRun(const QString& runId) override
     {
-        return deleteWhere("DELETE FROM calls WHERE run_id = $1", runId.toUtf8());
+        return deleteWhere("run_id = $1", runId.toUtf8());
     }
 
     Result<int64_t> deleteBefore(int64_t utcMs) override
     {
-        return deleteWhere("DELETE FROM calls WHERE started_at < $1::bigint",
-                           QByteArray::number(qint64(utcMs)));
+        return deleteWhere("started_at < $1::bigint", QByteArray::number(qint64(utcMs)));
     }
 
     Result<QString> integrityCheck() override
@@ -410,7 +426,59 @@ public:
         return QStringLiteral("ok");
     }
 
+    Dialect dialect() const override { return Dialect::Postgres; }
+
+    Result<int64_t> execute(const QString& sql, const std::vector<SqlValue>& values) override
+    {
+        if (auto c = connect(); !c)
+            return c.error();
+        Result_ res = queryValues(sql, values);
+        const ExecStatusType status = PQresultStatus(res.get());
+        if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
+            return error(QStringLiteral("write to"), res.get());
+        return QByteArray(PQcmdTuples(res.get())).toLongLong();
+    }
+
+    Result<bool> select(const QString& sql, const std::vector<SqlValue>& values,
+                        const std::function<void(const SqlRow&)>& row) override
+    {
+        if (auto c = connect(); !c)
+            return c.error();
+        Result_ res = queryValues(sql, values);
+        if (PQresultStatus(res.get()) != PGRES_TUPLES_OK)
+            return error(QStringLiteral("read"), res.get());
+        for (int i = 0; i < PQntuples(res.get()); ++i)
+            row(PgRow(res.get(), i));
+        return true;
+    }
+
 private:
+    // A query whose values may be NULL (std::monostate).
+    Result_ queryValues(const QString& sql, const std::vector<SqlValue>& values)
+    {
+        std::vector<QByteArray> texts;
+        std::vector<const char*> params;
+        texts.reserve(values.size());
+        for (const SqlValue& v : values) {
+            if (std::holds_alternative<std::monostate>(v)) {
+                texts.emplace_back();
+                params.push_back(nullptr);
+                continue;
+            }
+            if (const auto* n = std::get_if<int64_t>(&v))
+                texts.push_back(QByteArray::number(qint64(*n)));
+            else if (const auto* d = std::get_if<double>(&v))
+                texts.push_back(QByteArray::number(*d, 'g', 17));
+            else
+                texts.push_back(std::get<QString>(v).toUtf8()); // constData() is never null
+            params.push_back(texts.back().constData());
+        }
+        const QByteArray text = sql.toUtf8();
+        const bool sent = m_conn && PQsendQueryParams(m_conn, text.constData(), int(params.size()),
+                                                      nullptr, params.data(), nullptr, nullptr, 0);
+        return awaitResult(sent);
+    }
+
     // The URL without its password, for messages.
     QString displayUrl() const
     {
@@ -424,8 +492,12 @@ private:
         for (const SqlValue& v : values) {
             if (const auto* n = std::get_if<int64_t>(&v))
                 out.push_back(QByteArray::number(qint64(*n)));
+            else if (const auto* d = std::get_if<double>(&v))
+                out.push_back(QByteArray::number(*d, 'g', 17));
+            else if (const auto* t = std::get_if<QString>(&v))
+                out.push_back(t->toUtf8());
             else
-                out.push_back(std::get<QString>(v).toUtf8());
+                out.push_back(QByteArray()); // not used by the filters (no NULLs there)
         }
         return out;
     }
@@ -558,14 +630,18 @@ private:
         return true;
     }
 
-    Result<int64_t> deleteWhere(const char* sql, const QByteArray& value)
+    // Deletes the calls of `where` (content and tags by cascade) with their scores.
+    Result<int64_t> deleteWhere(const char* where, const QByteArray& value)
     {
         if (auto c = connect(); !c)
             return c.error();
+        const QByteArray sql = QByteArray("WITH gone AS (DELETE FROM calls WHERE ") + where +
+                               " RETURNING uid), scores AS (DELETE FROM call_scores WHERE "
+                               "call_uid IN (SELECT uid FROM gone)) SELECT count(*) FROM gone";
         Result_ res = query(sql, {value});
-        if (PQresultStatus(res.get()) != PGRES_COMMAND_OK)
+        if (PQresultStatus(res.get()) != PGRES_TUPLES_OK)
             return error(QStringLiteral("delete from"), res.get());
-        return QByteArray(PQcmdTuples(res.get())).toLongLong();
+        return PgRow(res.get(), 0).int64(0);
     }
 
     QString m_url;

@@ -522,4 +522,42 @@ Result<QString> PromptLog::integrityCheck()
     return d->reader->integrityCheck();
 }
 
+Result<bool> PromptLog::setScore(CallScore score)
+{
+    if (score.callUid.isEmpty() || score.name.isEmpty())
+        return makeError(QStringLiteral("a score needs its call and a name"));
+    if (score.createdAt == 0)
+        score.createdAt = nowMs();
+    std::lock_guard lock(d->queryMutex);
+    return storeScore(*d->reader, score);
+}
+
+Result<bool> PromptLog::removeScore(const QString& callUid, const QString& name, ScoreSource source)
+{
+    std::lock_guard lock(d->queryMutex);
+    Result<int64_t> erased = eraseScore(*d->reader, callUid, name, source);
+    if (!erased)
+        return erased.error();
+    return *erased > 0;
+}
+
+Result<QList<CallScore>> PromptLog::scores(const ScoreFilter& filter)
+{
+    std::lock_guard lock(d->queryMutex);
+    return readScores(*d->reader, filter);
+}
+
+Result<QList<ScoreStats>> PromptLog::scoreStats(const ScoreFilter& filter)
+{
+    std::lock_guard lock(d->queryMutex);
+    return readScoreStats(*d->reader, filter);
+}
+
+Result<QList<ScoreSeries>> PromptLog::scoreSeries(const SeriesRange& range,
+                                                  const ScoreFilter& filter)
+{
+    std::lock_guard lock(d->queryMutex);
+    return readScoreSeries(*d->reader, filter, range);
+}
+
 } // namespace hako::promptlog

@@ -2,6 +2,7 @@
 
 #include "core/promptlog/callquery.h"
 #include "core/promptlog/callrecord.h"
+#include "core/promptlog/callscore.h"
 #include "core/promptlog/pricetable.h"
 #include "core/promptlog/privacypolicy.h"
 #include "core/util/diagnostic.h"
@@ -130,6 +131,20 @@ public:
     Result<int64_t> deleteOlderThan(int64_t utcMs);
     /// "ok", or what the store's consistency check found.
     Result<QString> integrityCheck();
+
+    /// Keeps `score` with its call (CallScore::callUid; the call may still be queued),
+    /// replacing the call's score of the same name and source; a missing createdAt becomes
+    /// now. Written at once (not batched). Thread-safe.
+    Result<bool> setScore(CallScore score);
+    /// Removes the call's score of that name and source; gives whether there was one.
+    Result<bool> removeScore(const QString& callUid, const QString& name, ScoreSource source);
+    /// The scores of `filter`, newest first.
+    Result<QList<CallScore>> scores(const ScoreFilter& filter = {});
+    /// Per score name (evaluator or "human"): how many, their mean, passes; sorted by name.
+    Result<QList<ScoreStats>> scoreStats(const ScoreFilter& filter = {});
+    /// Per score name, the scores given within `range`, per bucket (the monitor's chart).
+    Result<QList<ScoreSeries>> scoreSeries(const SeriesRange& range,
+                                           const ScoreFilter& filter = {});
 
 Q_SIGNALS:
     /// The store cannot be written (or calls were dropped); emitted once until it recovers.

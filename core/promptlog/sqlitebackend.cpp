@@ -11,6 +11,7 @@
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 
 #include <sqlite3.h>
 
@@ -88,6 +89,24 @@ CREATE INDEX calls_origin ON calls(origin, started_at);
 DROP INDEX calls_stats;
 CREATE INDEX calls_stats ON calls(started_at, prompt_id, prompt, program_name, model, status,
   tokens_prompt, tokens_completion, cost, latency_ms, tags, origin);
+)",
+    // 3: scores of calls (a person's annotation, online evaluators, experiments). Keyed by the
+    // call's uid, so that a score may arrive before its call's batch is committed.
+    R"(
+CREATE TABLE call_scores(
+  id INTEGER PRIMARY KEY,
+  call_uid TEXT NOT NULL,
+  name TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  value_num REAL,
+  value_label TEXT NOT NULL DEFAULT '',
+  passed INTEGER,
+  note TEXT NOT NULL DEFAULT '',
+  source TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  author TEXT NOT NULL DEFAULT '',
+  UNIQUE(call_uid, name, source));
+CREATE INDEX call_scores_time ON call_scores(created_at, name);
 )",
 };
 constexpr int kSteps = int(sizeof(kMigrations) / sizeof(kMigrations[0]));
@@ -609,6 +628,39 @@ public:
 
     bool damaged() const override { return m_damage.has_value(); }
 
+    Dialect dialect() const override { return Dialect::Sqlite; }
+
+    Result<int64_t> execute(const QString& sql, const std::vector<SqlValue>& binds) override
+    {
+        if (auto c = connect(); !c)
+            return c.error();
+        if (std::optional<Diagnostic> damaged = damageBeforeWriting())
+            return *damaged;
+        SqliteStatement s(m_db, sqliteText(sql));
+        if (!s.valid())
+            return error(QStringLiteral("prepare writing"));
+        s.bindAll(binds);
+        if (!s.run())
+            return error(QStringLiteral("write to"));
+        return int64_t(sqlite3_changes(m_db));
+    }
+
+    Result<bool> select(const QString& sql, const std::vector<SqlValue>& binds,
+                        const std::function<void(const SqlRow&)>& row) override
+    {
+        if (auto c = connect(); !c)
+            return c.error();
+        SqliteStatement s(m_db, sqliteText(sql));
+        if (!s.valid())
+            return error(QStringLiteral("read"));
+        s.bindAll(binds);
+        while (s.step())
+            row(s);
+        if (s.failed())
+            return error(QStringLiteral("read"));
+        return true;
+    }
+
     Result<QString> integrityCheck() override
     {
         if (auto c = connect(); !c)
@@ -680,6 +732,13 @@ private:
         };
     }
 
+    // `$1`, `$2`, … as SQLite numbers its placeholders (`?1`, `?2`, …).
+    static QString sqliteText(QString sql)
+    {
+        static const QRegularExpression placeholder(QStringLiteral("\\$(\\d+)"));
+        return sql.replace(placeholder, QStringLiteral("?\\1"));
+    }
+
     bool exec(const char* sql)
     {
         return sqlite3_exec(m_db, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
@@ -740,6 +799,9 @@ private:
         const QString ids = QStringLiteral("(SELECT id FROM calls WHERE %1)").arg(where);
         int64_t deleted = 0;
         const QStringList statements = {
+            QStringLiteral("DELETE FROM call_scores WHERE call_uid IN (SELECT uid FROM calls "
+                           "WHERE %1)")
+                .arg(where),
             QStringLiteral("DELETE FROM call_fts WHERE rowid IN ") + ids,
             QStringLiteral("DELETE FROM call_content WHERE id IN ") + ids,
             QStringLiteral("DELETE FROM call_tags WHERE call_id IN ") + ids,

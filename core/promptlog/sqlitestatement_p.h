@@ -63,8 +63,12 @@ public:
         for (size_t i = 0; i < values.size(); ++i) {
             if (const auto* n = std::get_if<int64_t>(&values[i]))
                 bind(int(i) + 1, *n);
+            else if (const auto* d = std::get_if<double>(&values[i]))
+                sqlite3_bind_double(m_stmt, int(i) + 1, *d);
+            else if (const auto* t = std::get_if<QString>(&values[i]))
+                bind(int(i) + 1, *t);
             else
-                bind(int(i) + 1, std::get<QString>(values[i]));
+                sqlite3_bind_null(m_stmt, int(i) + 1);
         }
     }
     /// A row is ready; false when done or failed (see failed()).

@@ -175,6 +175,24 @@ SqlWhere buildWhere(const CallFilter& filter, Dialect dialect, int firstBind,
         b.add(QStringLiteral("c.program_id = %1").arg(b.bind(filter.programId)));
     if (!filter.runId.isEmpty())
         b.add(QStringLiteral("c.run_id = %1").arg(b.bind(filter.runId)));
+    if (!filter.traceNodeId.isEmpty())
+        b.add(QStringLiteral("c.trace_node = %1").arg(b.bind(filter.traceNodeId)));
+    if (filter.scored) {
+        const QString scored =
+            QStringLiteral("EXISTS (SELECT 1 FROM call_scores s WHERE s.call_uid = c.uid%1)");
+        switch (*filter.scored) {
+        case CallFilter::Scored::Any:
+            b.add(scored.arg(QString()));
+            break;
+        case CallFilter::Scored::Passed:
+            b.add(scored.arg(QStringLiteral(" AND s.passed = 1")) + QStringLiteral(" AND NOT ") +
+                  scored.arg(QStringLiteral(" AND s.passed = 0")));
+            break;
+        case CallFilter::Scored::Failed:
+            b.add(scored.arg(QStringLiteral(" AND s.passed = 0")));
+            break;
+        }
+    }
     if (filter.since)
         b.add(QStringLiteral("c.started_at >= %1").arg(b.bind(*filter.since)));
     if (filter.until)

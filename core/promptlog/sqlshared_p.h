@@ -20,7 +20,8 @@ namespace hako::promptlog {
 
 enum class Dialect { Sqlite, Postgres };
 
-using SqlValue = std::variant<int64_t, QString>;
+/// A bound value; std::monostate is SQL NULL.
+using SqlValue = std::variant<int64_t, QString, double, std::monostate>;
 
 struct SqlWhere {
     QString clause; ///< " WHERE …" or empty

@@ -1,5 +1,6 @@
 #include "core/workbench/runarchive.h"
 
+#include "core/otel/otlpwriter.h"
 #include "core/pdl/trace/tracewriter.h"
 #include "core/util/outputfile.h"
 
@@ -7,6 +8,8 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QStandardPaths>
+
+#include <map>
 
 namespace hako {
 
@@ -50,6 +53,35 @@ bool RunArchive::save(const pdl::TraceNode& root, const QString& runId, QString*
     if (!pdl::writeTraceFile(root, path, error))
         return false;
     prune(keep);
+    return true;
+}
+
+bool RunArchive::appendSpans(const std::vector<otel::Span>& spans, QString* error, int keep) const
+{
+    std::map<std::string, std::vector<otel::Span>> byTrace;
+    for (const otel::Span& s : spans)
+        byTrace[s.traceId].push_back(s);
+    QString why;
+    if (!byTrace.empty() && !makeOutputFolder(m_folder, &why)) {
+        if (error)
+            *error = why;
+        return false;
+    }
+    bool fresh = false;
+    for (const auto& [traceId, ofTrace] : byTrace) {
+        const QString path = pathFor(QString::fromStdString(traceId));
+        if (path.isEmpty())
+            continue; // not a trace id a file can be named by
+        fresh = fresh || !QFileInfo::exists(path);
+        const QByteArray line = QByteArray::fromStdString(otel::encodeOtlpJson(ofTrace)) + '\n';
+        if (!appendOutputFile(path, line, &why)) {
+            if (error)
+                *error = why;
+            return false;
+        }
+    }
+    if (fresh)
+        prune(keep);
     return true;
 }
 

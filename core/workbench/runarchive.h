@@ -2,8 +2,13 @@
 
 #include <QString>
 
+#include <vector>
+
 namespace hako::pdl {
 struct TraceNode;
+}
+namespace hako::otel {
+struct Span;
 }
 
 namespace hako {
@@ -33,6 +38,13 @@ public:
     /// traces. False with `error` set when it cannot be written.
     bool save(const pdl::TraceNode& root, const QString& runId, QString* error = nullptr,
               int keep = kDefaultKeep) const;
+    /// Keeps spans received over OTLP (`hako serve`, the window's receiver) with the rest of
+    /// their trace: each trace's spans are appended to the file of its trace id (the run id its
+    /// logged calls carry) as one OTLP/JSON request per line, which opens as an OTLP trace. A
+    /// trace new to the folder prunes it to the newest `keep`. False with `error` set when a
+    /// file cannot be written.
+    bool appendSpans(const std::vector<otel::Span>& spans, QString* error = nullptr,
+                     int keep = kDefaultKeep) const;
     /// Deletes all but the newest `keep` traces (by modification time); gives how many went.
     int prune(int keep = kDefaultKeep) const;
 

@@ -7,6 +7,7 @@
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/accessibleparts.h"
 #include "widgets/common/messagebar.h"
+#include "widgets/promptlog/callscores.h"
 #include "widgets/promptlog/timechart.h"
 
 #include <QComboBox>
@@ -113,7 +114,8 @@ PromptLogPane::PromptLogPane(QWidget* parent)
     m_search->setPlaceholderText(tr("Search messages and replies…"));
     m_search->setAccessibleName(tr("Search calls"));
     m_search->setToolTip(tr("Every word (or \"quoted phrase\") must occur in the messages or the "
-                            "reply; ignores ASCII case"));
+                            "reply; ignores ASCII case. scored, score:✓ and score:✗ find the "
+                            "calls with a score, one that passed, one that failed"));
     m_search->setClearButtonEnabled(true);
     m_prompt->setPlaceholderText(tr("Prompt"));
     m_prompt->setAccessibleName(tr("Prompt filter"));
@@ -228,8 +230,13 @@ QWidget* PromptLogPane::buildCallsPage()
     m_addToDataset->setToolTip(
         tr("Add the selected calls as examples of the dataset open in the Datasets pane: their "
            "inputs, and their replies as the references"));
+    m_annotate = new QPushButton(tr("A&nnotate…"), this);
+    m_annotate->setAccessibleName(tr("Annotate call"));
+    m_annotate->setToolTip(tr("Score this call (✓, ✗, a number or a label) and note why; the "
+                              "score is kept with the call in the prompt log"));
     auto* links = new QHBoxLayout;
     links->setContentsMargins(0, 0, 0, 0);
+    links->addWidget(m_annotate);
     links->addWidget(m_showTrace);
     links->addWidget(m_showSource);
     links->addWidget(m_openPlayground);
@@ -292,6 +299,8 @@ QWidget* PromptLogPane::buildChartsPage()
         grid->addWidget(chart, int(m_charts.size()) / 2, int(m_charts.size()) % 2);
         m_charts.append(chart);
     }
+    m_scoreChart = new ScoreChartPanel(chartsPage);
+    grid->addWidget(m_scoreChart, 2, 0, 1, 2);
     return chartsPage;
 }
 
@@ -329,6 +338,7 @@ void PromptLogPane::connectControls()
             Q_EMIT openInPlaygroundRequested(*m_shownCall);
     });
     connect(m_addToDataset, &QPushButton::clicked, this, &PromptLogPane::addSelectedToDataset);
+    connect(m_annotate, &QPushButton::clicked, this, [this] { annotateShownCall(); });
     connect(m_group, &QComboBox::currentIndexChanged, this, [this] {
         m_tabs->setTabText(1, m_group->currentText());
         refresh();
@@ -373,6 +383,7 @@ CallFilter PromptLogPane::currentFilter() const
 {
     CallFilter filter;
     filter.text = m_search->text().trimmed();
+    filter.scored = takeScoreWords(filter.text);
     filter.prompt = m_prompt->text().trimmed();
     filter.model = m_model->text().trimmed();
     filter.tags =
@@ -440,8 +451,11 @@ void PromptLogPane::showSnapshot(LogSnapshot s, const CallFilter& filter,
     m_pageFilter = filter;
     m_stats->setRows(std::move(s.stats), s.group);
     m_stats->setSeries(s.groupSeries, bucketLabel);
+    m_calls->setScores(s.scores);
     updateTagMenu(s.tags);
-    showCharts(OverTimeCharts::from(s.overTime, s.range));
+    const OverTimeCharts charts = OverTimeCharts::from(s.overTime, s.range);
+    showCharts(charts);
+    m_scoreChart->setSeries(s.scoreSeries, charts.labels);
     // Columns fit the first calls shown; later the user's widths stay.
     if (!m_columnsFitted && m_calls->rowCount() > 0) {
         m_columnsFitted = true;
@@ -490,10 +504,19 @@ void PromptLogPane::loadPage(int page, LatestJob::Ticket ticket)
     CallFilter filter = m_pageFilter;
     filter.limit = CallTableModel::kPageSize;
     filter.offset = page * CallTableModel::kPageSize;
-    whenReady(this, QtConcurrent::run([store, filter] { return store->list(filter); }),
-              [this, page, ticket](Result<QList<CallRecord>> rows) {
+    using Page = std::pair<Result<QList<CallRecord>>, QHash<QString, QString>>;
+    whenReady(this, QtConcurrent::run([store, filter] {
+                  Result<QList<CallRecord>> rows = store->list(filter);
+                  QHash<QString, QString> scores;
                   if (rows)
-                      m_calls->setPage(page, std::move(rows).value(), ticket);
+                      scores = LogSnapshot::scoreTexts(*store, *rows);
+                  return Page(std::move(rows), std::move(scores));
+              }),
+              [this, page, ticket](Page read) {
+                  if (!read.first)
+                      return;
+                  m_calls->setScores(read.second);
+                  m_calls->setPage(page, std::move(read.first).value(), ticket);
               });
 }
 
@@ -561,13 +584,24 @@ void PromptLogPane::showDetailOf(const QModelIndex& proxyIndex)
     auto store = log();
     if (!store)
         return;
-    // The table lists calls without their content: read this one's in full.
-    whenReady(this, QtConcurrent::run([store, id] { return store->find(QString::number(id)); }),
-              [this, ticket, id](Result<CallRecord> call) {
+    // The table lists calls without their content: read this one's in full, with its scores.
+    using Read = std::pair<Result<CallRecord>, QList<CallScore>>;
+    whenReady(this, QtConcurrent::run([store, id] {
+                  Result<CallRecord> call = store->find(QString::number(id));
+                  QList<CallScore> scores;
+                  if (call) {
+                      ScoreFilter of;
+                      of.callUids = {call->uid};
+                      scores = store->scores(of).value_or(QList<CallScore>());
+                  }
+                  return Read(std::move(call), std::move(scores));
+              }),
+              [this, ticket, id](Read read) {
                   if (!m_latestDetail.isCurrent(ticket))
                       return;
+                  const Result<CallRecord>& call = read.first;
                   if (call) {
-                      showCall(&*call);
+                      showCall(&*call, read.second);
                   } else {
                       showCall(nullptr);
                       m_detail->setPlainText(
@@ -577,19 +611,54 @@ void PromptLogPane::showDetailOf(const QModelIndex& proxyIndex)
               });
 }
 
-void PromptLogPane::showCall(const CallRecord* call)
+void PromptLogPane::showCall(const CallRecord* call, const QList<CallScore>& scores)
 {
+    m_shownScores = call ? scores : QList<CallScore>();
     if (call) {
         m_shownCall = std::make_unique<CallRecord>(*call);
-        m_detail->setHtml(detailHtml(*call));
+        m_detail->setHtml(scoresHtml(scores) + detailHtml(*call));
     } else {
         m_shownCall.reset();
         m_detail->clear();
     }
+    m_annotate->setEnabled(call != nullptr);
     m_showTrace->setEnabled(call && !call->runId.isEmpty());
     m_showSource->setEnabled(call && !call->programPath.isEmpty() && call->span.line > 0);
     m_openPlayground->setEnabled(call && !call->contentOmitted);
     m_addToDataset->setEnabled(call && !call->contentOmitted);
+}
+
+AnnotationDialog* PromptLogPane::annotateShownCall()
+{
+    if (!m_shownCall)
+        return nullptr;
+    const QString uid = m_shownCall->uid;
+    return openCallAnnotation(window(), *m_shownCall, m_shownScores,
+                              [this, uid](std::optional<CallScore> s) { saveScore(s, uid); });
+}
+
+// Keeps (or, with none, removes) a person's score of call `callUid`, off the GUI thread; the
+// table and detail show it when it is in.
+void PromptLogPane::saveScore(std::optional<CallScore> score, const QString& callUid)
+{
+    auto store = log();
+    if (!store)
+        return;
+    whenReady(this, QtConcurrent::run([store, score, callUid]() -> QString {
+                  Result<bool> done = score ? store->setScore(*score)
+                                            : store->removeScore(callUid, QStringLiteral("human"),
+                                                                 ScoreSource::Human);
+                  return done ? QString() : done.error().message;
+              }),
+              [this](const QString& error) {
+                  if (!error.isEmpty())
+                      m_messageBar->showMessage(tr("The score was not kept: %1").arg(error));
+                  else
+                      Q_EMIT statusMessage(tr("Score kept with the call"), 4000);
+                  if (m_shownCall)
+                      showDetailOf(m_callsView->currentIndex());
+                  refresh();
+              });
 }
 
 void PromptLogPane::updateTagMenu(const QStringList& tags)

@@ -1,12 +1,14 @@
 #pragma once
 
 #include "core/promptlog/callquery.h"
+#include "core/promptlog/callscore.h"
 #include "core/util/diagnostic.h"
 #include "core/util/latestjob.h"
 
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -22,7 +24,9 @@ class QTimer;
 
 namespace hako {
 
+class AnnotationDialog;
 class MessageBar;
+class ScoreChartPanel;
 class TimeChart;
 class WorkbenchContext;
 
@@ -75,6 +79,13 @@ public:
     QPushButton* showSourceButton() const { return m_showSource; }
     QPushButton* openInPlaygroundButton() const { return m_openPlayground; }
     QPushButton* addToDatasetButton() const { return m_addToDataset; }
+    /// Annotate…: score the shown call (✓, ✗, a number or a label) and note why; kept in the
+    /// log as the call's score from a person.
+    QPushButton* annotateButton() const { return m_annotate; }
+    /// The Over Time tab's mean score per evaluator.
+    ScoreChartPanel* scoreChart() const { return m_scoreChart; }
+    /// Opens the annotation editor for the shown call (null when none is shown).
+    AnnotationDialog* annotateShownCall();
     /// The charts of the "Over time" tab: calls, success rate, mean latency, tokens.
     QList<TimeChart*> charts() const { return m_charts; }
     QComboBox* groupCombo() const { return m_group; }
@@ -135,7 +146,9 @@ private:
     void addSelectedToDataset();
     void updateEmptyState(int64_t total);
     void updateTagMenu(const QStringList& tags);
-    void showCall(const promptlog::CallRecord* call);
+    void showCall(const promptlog::CallRecord* call,
+                  const QList<promptlog::CallScore>& scores = {});
+    void saveScore(std::optional<promptlog::CallScore> score, const QString& callUid);
     std::shared_ptr<promptlog::PromptLog> log();
 
     WorkbenchContext* m_context = nullptr;
@@ -159,7 +172,10 @@ private:
     QPushButton* m_showSource;
     QPushButton* m_openPlayground;
     QPushButton* m_addToDataset;
+    QPushButton* m_annotate;
+    ScoreChartPanel* m_scoreChart = nullptr;
     std::unique_ptr<promptlog::CallRecord> m_shownCall;
+    QList<promptlog::CallScore> m_shownScores;
     QList<TimeChart*> m_charts;
     QComboBox* m_group;
     QTableView* m_statsView;

@@ -2,8 +2,11 @@
 
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/valuejson.h"
+#include "core/promptlog/promptlog.h"
 #include "core/util/outputfile.h"
+#include "core/util/whenready.h"
 #include "core/workbench/workbenchcontext.h"
+#include "widgets/promptlog/callscores.h"
 #include "widgets/trace/annotationdialog.h"
 #include "widgets/trace/tracetreeview.h"
 #include "widgets/workbench/tracedocks.h"
@@ -17,6 +20,7 @@
 #include <QLineEdit>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 namespace hako {
 
@@ -159,6 +163,7 @@ void AnnotationLinks::setAnnotation(const pdl::Annotation& annotation)
     } else if (Result<bool> written = pdl::writeAnnotations(path, notes); !written) {
         Q_EMIT statusMessage(written.error().message, 10000);
     }
+    scoreInLog(annotation.nodeId, annotation);
     changed();
 }
 
@@ -171,7 +176,50 @@ void AnnotationLinks::removeAnnotation(const QString& nodeId)
     if (!path.isEmpty() && !m_unreadable.contains(path))
         if (Result<bool> written = pdl::writeAnnotations(path, m_notes[model]); !written)
             Q_EMIT statusMessage(written.error().message, 10000);
+    scoreInLog(nodeId, std::nullopt);
     changed();
+}
+
+void AnnotationLinks::scoreInLog(const QString& nodeId,
+                                 const std::optional<pdl::Annotation>& annotation)
+{
+    pdl::TraceModel* model = m_context->traceModel();
+    const pdl::TraceItem* item = model ? model->findById(nodeId) : nullptr;
+    std::shared_ptr<promptlog::PromptLog> log = m_context->promptLog();
+    if (!item || item->node.kind != pdl::BlockKind::Model || !log)
+        return;
+    // The call is the one of this node in this run: a kept trace is named by its run id (the
+    // workbench's runs, `hako serve`'s received traces); a run's live trace by its program.
+    const QString path = tracePathOf(model);
+    const QString runId =
+        path.isEmpty() ? QString() : QFileInfo(path).fileName().section('.', 0, 0);
+    const QString program = path.isEmpty() ? model->source() : QString();
+    whenReady(this, QtConcurrent::run([log, nodeId, runId, program, annotation]() -> QString {
+                  promptlog::CallFilter filter;
+                  filter.traceNodeId = nodeId;
+                  filter.runId = runId;
+                  filter.limit = 20;
+                  Result<QList<promptlog::CallRecord>> calls = log->list(filter);
+                  if (!calls)
+                      return calls.error().message;
+                  for (const promptlog::CallRecord& c : *calls) {
+                      if (runId.isEmpty() && c.programPath != program)
+                          continue;
+                      Result<bool> done =
+                          annotation ? log->setScore(scoreFromAnnotation(*annotation, c.uid))
+                                     : log->removeScore(c.uid, QStringLiteral("human"),
+                                                        promptlog::ScoreSource::Human);
+                      return done ? QString() : done.error().message;
+                  }
+                  return QString(); // the call is not in the log (not logged, or pruned)
+              }),
+              [this](const QString& error) {
+                  if (!error.isEmpty())
+                      Q_EMIT statusMessage(
+                          tr("The score was not kept in the prompt log: %1").arg(error), 10000);
+                  else
+                      Q_EMIT m_context->promptLogCommitted(); // the Prompt log shows it
+              });
 }
 
 AnnotationDialog* AnnotationLinks::annotateCurrent()

@@ -8,6 +8,8 @@
 #include <QObject>
 #include <QPointer>
 
+#include <optional>
+
 class QAction;
 class QLabel;
 
@@ -69,6 +71,8 @@ private:
     void changed();
     void updateDetail();
     void exportWithDialog();
+    /// A model call's annotation (none: removed) as the call's score in the prompt log.
+    void scoreInLog(const QString& nodeId, const std::optional<pdl::Annotation>& annotation);
 
     QPointer<WorkbenchContext> m_context;
     TraceDocks* m_traces;

@@ -330,6 +330,7 @@ void MainWindow::createMenus()
 
     QMenu* traces = menuBar()->addMenu(tr("&Traces"));
     traces->addAction(m_otelReceive->action());
+    traces->addAction(m_otelReceive->evaluateAction());
     auto* diffLinks = new DiffLinks(this, m_context);
     traces->addActions(diffLinks->actions());
     connect(diffLinks, &DiffLinks::statusMessage, this,

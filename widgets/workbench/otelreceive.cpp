@@ -1,25 +1,40 @@
 #include "widgets/workbench/otelreceive.h"
 
+#include "core/eval/onlineeval.h"
 #include "core/otel/otellivefeed.h"
 #include "core/otel/otlpreceiver.h"
 #include "core/otel/runtable.h"
 #include "core/otel/spanmapper.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/promptlog/promptlog.h"
+#include "core/workbench/runarchive.h"
+#include "core/workbench/runenvironment.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/otel/otelrunlist.h"
 #include "widgets/workbench/tracedocks.h"
 
 #include <QAction>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
+#include <QPointer>
 #include <QSettings>
 
 namespace hako {
 
 OtelReceive::OtelReceive(WorkbenchContext* context, TraceDocks* traces, QObject* parent)
     : QObject(parent), m_context(context), m_traces(traces),
-      m_action(new QAction(tr("Receive &OpenTelemetry"), this)), m_model(new pdl::TraceModel(this))
+      m_action(new QAction(tr("Receive &OpenTelemetry"), this)),
+      m_evaluate(new QAction(tr("&Evaluate Received Calls…"), this)),
+      m_model(new pdl::TraceModel(this))
 {
+    m_evaluate->setCheckable(true);
+    m_evaluate->setChecked(
+        !QSettings().value(QLatin1String(evaluationSetting())).toString().isEmpty());
+    m_evaluate->setToolTip(tr("Choose an online evaluation file (evaluators, sample, filter): "
+                              "its evaluators score the received calls as they arrive; uncheck "
+                              "to stop"));
+    connect(m_evaluate, &QAction::triggered, this, &OtelReceive::chooseEvaluationFile);
     m_action->setCheckable(true);
     m_action->setToolTip(tr("Listen on 127.0.0.1 (port: setting otel/receiverPort, default 4318) "
                             "for the spans of agent runs (OTLP/HTTP) and show them live in the "
@@ -48,22 +63,34 @@ void OtelReceive::start()
     m_feed = new otel::OtelLiveFeed(m_model, this);
     std::shared_ptr<promptlog::PromptLog> log = m_context->promptLog();
     otel::OtelLiveFeed* feed = m_feed;
+    m_online = log ? makeOnlineEvaluator() : nullptr;
     // On the receiver's thread: the LLM spans are committed to the prompt log before the
     // request is answered (200 means kept, as with `hako serve`; a log that cannot be written
     // answers 503 and the exporter sends again, the calls' uids keeping retries single), then
     // all spans go to the feed (thread-safe; applied on the GUI thread in batches).
+    // The whole traces are kept too (Show in Trace on a received call opens its run), and the
+    // logged calls are offered to the online evaluator (which never blocks this thread).
     if (log)
-        m_receiver->setStoringSink([log](const std::vector<otel::Span>& spans) -> QString {
+        m_receiver->setStoringSink([log, online = m_online, self = QPointer<OtelReceive>(this)](
+                                       const std::vector<otel::Span>& spans) -> QString {
             std::vector<promptlog::CallRecord> calls;
             for (const otel::Span& s : spans)
                 if (auto call = otel::toCallRecord(s, otel::interpretSpan(s)))
                     calls.push_back(std::move(*call));
-            if (calls.empty())
-                return {};
-            Result<int64_t> inserted = log->insertNow(std::move(calls));
-            return inserted
-                       ? QString()
-                       : tr("the prompt log cannot be written: %1").arg(inserted.error().message);
+            if (!calls.empty()) {
+                Result<int64_t> inserted = log->insertNow(calls);
+                if (!inserted)
+                    return tr("the prompt log cannot be written: %1").arg(inserted.error().message);
+                if (online && *inserted > 0)
+                    online->offer(calls);
+            }
+            if (QString why; !RunArchive().appendSpans(spans, &why))
+                QMetaObject::invokeMethod(self, [self, why] {
+                    if (self)
+                        Q_EMIT self->statusMessage(
+                            tr("The received traces cannot be kept: %1").arg(why), 10000);
+                });
+            return {};
         });
     m_runs = std::make_shared<otel::RunCollector>(); // the Runs list's rows (thread-safe)
     m_receiver->setSink([feed, runs = m_runs](std::vector<otel::Span>&& spans) {
@@ -91,6 +118,81 @@ void OtelReceive::start()
     listRuns();
     Q_EMIT statusMessage(tr("Receiving OpenTelemetry on http://127.0.0.1:%1/v1/traces").arg(*port),
                          0);
+}
+
+std::shared_ptr<eval::OnlineEvaluator> OtelReceive::makeOnlineEvaluator()
+{
+    const QString path = QSettings().value(QLatin1String(evaluationSetting())).toString();
+    if (path.isEmpty())
+        return nullptr;
+    Result<eval::OnlineEvalConfig> config = eval::OnlineEvalConfig::load(path);
+    std::shared_ptr<promptlog::PromptLog> log = m_context->promptLog();
+    if (!config || !log) {
+        if (!config)
+            Q_EMIT statusMessage(
+                tr("Received calls are not evaluated: %1").arg(config.error().toString()), 10000);
+        return nullptr;
+    }
+    eval::EvaluatorContext context;
+    RunEnvironment env;
+    env.baseFolder = QFileInfo(path).absolutePath();
+    if (auto provider = env.composeProvider())
+        context.models = *provider;
+    context.judgeModel =
+        config->judgeModel.isEmpty() ? QStringLiteral("default") : config->judgeModel;
+    // The evaluator keeps a raw pointer to the log: the shared pointer held alongside keeps
+    // it alive as long as the evaluator.
+    auto made = eval::OnlineEvaluator::create(std::move(*config), log.get(), context);
+    if (!made) {
+        Q_EMIT statusMessage(tr("Received calls are not evaluated: %1").arg(made.error().message),
+                             10000);
+        return nullptr;
+    }
+    std::shared_ptr<eval::OnlineEvaluator> online(made->release(),
+                                                  [log](eval::OnlineEvaluator* e) { delete e; });
+    return online;
+}
+
+bool OtelReceive::setEvaluationFile(const QString& path)
+{
+    if (!path.isEmpty()) {
+        Result<eval::OnlineEvalConfig> config = eval::OnlineEvalConfig::load(path);
+        if (!config) {
+            Q_EMIT statusMessage(config.error().toString(), 10000);
+            m_evaluate->setChecked(
+                !QSettings().value(QLatin1String(evaluationSetting())).toString().isEmpty());
+            return false;
+        }
+    }
+    QSettings().setValue(QLatin1String(evaluationSetting()), path);
+    m_evaluate->setChecked(!path.isEmpty());
+    Q_EMIT statusMessage(path.isEmpty() ? tr("Received calls are no longer evaluated")
+                                        : tr("Received calls are evaluated with %1 (the calls "
+                                             "received from now on)")
+                                              .arg(QFileInfo(path).fileName()),
+                         6000);
+    if (m_receiver) { // listen again with the new choice
+        stop();
+        start();
+    }
+    return true;
+}
+
+void OtelReceive::chooseEvaluationFile()
+{
+    if (!m_evaluate->isChecked()) {
+        setEvaluationFile(QString());
+        return;
+    }
+    const QString path = QFileDialog::getOpenFileName(
+        m_traces->runList()->window(), tr("Evaluate Received Calls"),
+        QSettings().value(QLatin1String(evaluationSetting())).toString(),
+        tr("Online evaluation (*.yaml *.yml);;All files (*)"));
+    if (path.isEmpty()) {
+        m_evaluate->setChecked(false);
+        return;
+    }
+    setEvaluationFile(path);
 }
 
 void OtelReceive::listRuns()
@@ -125,6 +227,7 @@ void OtelReceive::stop()
         return;
     m_receiver->stop();
     m_receiver.reset();
+    m_online.reset();
     if (m_feed) {
         m_feed->flush();
         delete m_feed;

@@ -58,7 +58,9 @@ QString csvRow(const CallRecord& c)
         c.programId,
         c.programName,
         c.version,
-        originName(c.origin)};
+        originName(c.origin),
+        c.resolvedModel,
+        c.responseModel};
     QStringList out;
     for (const QString& f : fields)
         out.append(csvField(f));
@@ -68,7 +70,8 @@ QString csvRow(const CallRecord& c)
 const char* kCsvHeader =
     "id,run_id,started_at,prompt,tags,model,endpoint,status,tokens_prompt,tokens_completion,"
     "tokens_cached,ttft_ms,latency_ms,cost,retries,finish_reason,error,program,source,"
-    "trace_node,messages,reply,prompt_id,program_id,program_name,version,origin\r\n";
+    "trace_node,messages,reply,prompt_id,program_id,program_name,version,origin,resolved_model,"
+    "response_model\r\n";
 
 } // namespace
 

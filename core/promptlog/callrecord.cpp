@@ -143,6 +143,10 @@ QJsonObject CallRecord::toJson() const
     o.insert(QLatin1String("tags"), QJsonArray::fromStringList(tags));
     o.insert(QLatin1String("model"), model);
     o.insert(QLatin1String("endpoint"), endpoint);
+    if (!resolvedModel.isEmpty())
+        o.insert(QLatin1String("resolved_model"), resolvedModel);
+    if (!responseModel.isEmpty())
+        o.insert(QLatin1String("response_model"), responseModel);
     o.insert(QLatin1String("parameters"), parameters);
     o.insert(QLatin1String("messages"), messages);
     o.insert(QLatin1String("reply"), reply);
@@ -261,6 +265,8 @@ Result<CallRecord> CallRecord::fromJson(const QJsonObject& object)
     }
     c.model = r.text("model");
     c.endpoint = r.text("endpoint");
+    c.resolvedModel = r.text("resolved_model");
+    c.responseModel = r.text("response_model");
     c.parameters = r.object("parameters");
     c.messages = r.array("messages");
     c.reply = r.text("reply");

@@ -54,11 +54,15 @@ struct CallRecord {
     /// The prompt library's commit the program ran at; empty when it is not known.
     QString version;
     CallOrigin origin = CallOrigin::Program;
-    SourceSpan span;     ///< the model block's place in its program
+    SourceSpan span; ///< the model block's place in its program
     QString traceNodeId;
     QStringList tags; ///< "key:value" or plain words
-    QString model;
+    QString model;    ///< as the program names it (an alias such as `default`)
     QString endpoint; ///< the endpoint's name, never its key
+    /// The model the endpoint was asked for once the alias was resolved, and the one the
+    /// server says answered; empty when not known (calls logged before, received spans).
+    QString resolvedModel;
+    QString responseModel;
     QJsonObject parameters;
     QJsonArray messages; ///< as sent after templating: [{role, content, …}, …]
     QString reply;
@@ -79,6 +83,15 @@ struct CallRecord {
     bool contentOmitted = false;
 
     bool operator==(const CallRecord&) const = default;
+
+    /// The model that answered, as well as is known: the server's, else the resolved, else
+    /// the program's name. What prices and `--by model` go by.
+    QString answeredModel() const
+    {
+        return !responseModel.isEmpty()   ? responseModel
+               : !resolvedModel.isEmpty() ? resolvedModel
+                                          : model;
+    }
 
     /// The call as one JSON object (the `hako log export` line format; `id` is the uid).
     QJsonObject toJson() const;

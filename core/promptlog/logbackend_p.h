@@ -21,7 +21,7 @@ struct sqlite3;
 namespace hako::promptlog {
 
 /// The schema version this build writes; a store of a newer version is refused.
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 class LogBackend {
 public:

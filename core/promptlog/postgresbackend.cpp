@@ -95,6 +95,11 @@ CREATE TABLE call_scores(
   UNIQUE(call_uid, name, source));
 CREATE INDEX call_scores_time ON call_scores(created_at, name);
 )",
+    // 4: which model answered (see the SQLite file's step 4).
+    R"(
+ALTER TABLE calls ADD COLUMN resolved_model TEXT NOT NULL DEFAULT '',
+  ADD COLUMN response_model TEXT NOT NULL DEFAULT '';
+)",
 };
 constexpr int kSteps = int(sizeof(kMigrations) / sizeof(kMigrations[0]));
 static_assert(kSteps == kSchemaVersion);
@@ -111,16 +116,18 @@ WITH src AS (
     cost float8, status text, error text, retries int, started_at bigint,
     content_omitted int, parameters text, messages text, reply text, tool_calls text,
     inputs text, body text, ord int, prompt_id text, program_id text, program_name text,
-    version text, origin text)),
+    version text, origin text, resolved_model text, response_model text)),
 ins AS (
   INSERT INTO calls(uid, run_id, program_path, program_hash, prompt, src_file, src_line,
     src_column, src_end_line, src_end_column, trace_node, tags, model, endpoint, finish_reason,
     tokens_prompt, tokens_completion, tokens_cached, ttft_ms, latency_ms, cost, status, error,
-    retries, started_at, content_omitted, prompt_id, program_id, program_name, version, origin)
+    retries, started_at, content_omitted, prompt_id, program_id, program_name, version, origin,
+    resolved_model, response_model)
   SELECT uid, run_id, program_path, program_hash, prompt, src_file, src_line, src_column,
     src_end_line, src_end_column, trace_node, tags, model, endpoint, finish_reason,
     tokens_prompt, tokens_completion, tokens_cached, ttft_ms, latency_ms, cost, status, error,
-    retries, started_at, content_omitted, prompt_id, program_id, program_name, version, origin
+    retries, started_at, content_omitted, prompt_id, program_id, program_name, version, origin,
+    resolved_model, response_model
   FROM src ORDER BY ord
   ON CONFLICT (uid) DO NOTHING RETURNING id, uid),
 content AS (
@@ -273,6 +280,8 @@ public:
             o.insert(QLatin1String("program_name"), r.programName);
             o.insert(QLatin1String("version"), r.version);
             o.insert(QLatin1String("origin"), originName(r.origin));
+            o.insert(QLatin1String("resolved_model"), r.resolvedModel);
+            o.insert(QLatin1String("response_model"), r.responseModel);
             rows.append(o);
         }
         const QByteArray payload = QJsonDocument(rows).toJson(QJsonDocument::Compact);

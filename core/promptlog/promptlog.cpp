@@ -68,9 +68,15 @@ int64_t nowMs()
 void prepareCall(const PromptLogOptions& options, CallRecord& call)
 {
     options.privacy.apply(call);
-    if (!call.cost)
-        call.cost = options.prices.cost(call.model, call.promptTokens, call.completionTokens,
-                                        call.cachedTokens);
+    if (!call.cost) {
+        // Priced by the model that answered; a price set for the program's name (an alias)
+        // still applies when the answering model has none.
+        call.cost = options.prices.cost(call.answeredModel(), call.promptTokens,
+                                        call.completionTokens, call.cachedTokens);
+        if (!call.cost && call.answeredModel() != call.model)
+            call.cost = options.prices.cost(call.model, call.promptTokens, call.completionTokens,
+                                            call.cachedTokens);
+    }
 }
 
 QString displayLocation(const QString& spec, PromptLog::Kind kind)

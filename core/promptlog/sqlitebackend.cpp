@@ -108,6 +108,12 @@ CREATE TABLE call_scores(
   UNIQUE(call_uid, name, source));
 CREATE INDEX call_scores_time ON call_scores(created_at, name);
 )",
+    // 4: which model answered: the one the alias resolved to and the one the server reported
+    // (empty for calls logged before: they are grouped under the program's name, as then).
+    R"(
+ALTER TABLE calls ADD COLUMN resolved_model TEXT NOT NULL DEFAULT '';
+ALTER TABLE calls ADD COLUMN response_model TEXT NOT NULL DEFAULT '';
+)",
 };
 constexpr int kSteps = int(sizeof(kMigrations) / sizeof(kMigrations[0]));
 static_assert(kSteps == kSchemaVersion);
@@ -332,9 +338,10 @@ public:
                           "trace_node, tags, model, endpoint, finish_reason, tokens_prompt, "
                           "tokens_completion, tokens_cached, ttft_ms, latency_ms, cost, status, "
                           "error, retries, started_at, content_omitted, prompt_id, program_id, "
-                          "program_name, version, origin) VALUES (?1, ?2, ?3, ?4, "
-                          "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
-                          "?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)"));
+                          "program_name, version, origin, resolved_model, response_model) VALUES "
+                          "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+                          "?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, "
+                          "?30, ?31, ?32, ?33)"));
             m_insertContent = std::make_unique<SqliteStatement>(
                 m_db, QStringLiteral("INSERT INTO call_content(id, parameters, messages, reply, "
                                      "tool_calls, inputs) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"));
@@ -384,6 +391,8 @@ public:
             s.bind(29, r.programName);
             s.bind(30, r.version);
             s.bind(31, originName(r.origin));
+            s.bind(32, r.resolvedModel);
+            s.bind(33, r.responseModel);
             if (!s.run())
                 return rollback(QStringLiteral("write"));
             if (sqlite3_changes(m_db) == 0)

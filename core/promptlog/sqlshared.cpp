@@ -322,7 +322,9 @@ QString groupKeySql(StatsGroup group)
     case StatsGroup::Version:
         return QStringLiteral("CASE WHEN c.version <> '' THEN c.version ELSE c.program_hash END");
     case StatsGroup::Model:
-        return QStringLiteral("c.model");
+        // The model that answered (CallRecord::answeredModel()).
+        return QStringLiteral("CASE WHEN c.response_model <> '' THEN c.response_model "
+                              "WHEN c.resolved_model <> '' THEN c.resolved_model ELSE c.model END");
     case StatsGroup::Tag:
     case StatsGroup::Day:
         break;
@@ -375,7 +377,7 @@ QString callColumns(bool withContent)
         "c.model, c.endpoint, c.finish_reason, c.tokens_prompt, c.tokens_completion, "
         "c.tokens_cached, c.ttft_ms, c.latency_ms, c.cost, c.status, c.error, c.retries, "
         "c.started_at, c.content_omitted, c.prompt_id, c.program_id, c.program_name, c.version, "
-        "c.origin");
+        "c.origin, c.resolved_model, c.response_model");
     if (withContent)
         cols += QStringLiteral(", t.parameters, t.messages, t.reply, t.tool_calls, t.inputs");
     return cols;
@@ -445,6 +447,8 @@ CallRecord decodeCall(const SqlRow& r, bool withContent)
     c.programName = r.text(29);
     c.version = r.text(30);
     c.origin = originFromName(r.text(31)).value_or(CallOrigin::Program);
+    c.resolvedModel = r.text(32);
+    c.responseModel = r.text(33);
     if (withContent) {
         c.parameters = parse(r.text(kContentColumn)).object();
         c.messages = parse(r.text(kContentColumn + 1)).array();

@@ -71,7 +71,7 @@ QString callColumns(bool withContent);
 /// "SELECT <callColumns()> FROM calls c", with content joined from `call_content t`: the start
 /// of every query that reads calls for decodeCall().
 QString callSelect(bool withContent);
-inline constexpr int kContentColumn = 32;
+inline constexpr int kContentColumn = 34;
 
 /// The SQL expression (over `calls c`) of a group's key for the prompt, program, version and
 /// model groups (the day and tag groups are each backend's own); see StatsGroup.

@@ -109,6 +109,8 @@ Result<models::ChatResponse> LoggingModelProvider::chat(const models::ChatReques
     call.timeToFirstTokenMs = firstToken ? firstToken : std::optional<double>(latency);
     if (response.ok()) {
         call.status = promptlog::CallStatus::Ok;
+        call.resolvedModel = QString::fromStdString(response->resolvedModel);
+        call.responseModel = QString::fromStdString(response->servedModel());
         call.reply = QString::fromStdString(response->content);
         if (const pdl::Value* tools = path(response->message, {"tool_calls"}))
             call.toolCalls = pdl::toQJsonValue(*tools).toArray();

@@ -86,6 +86,9 @@ private Q_SLOTS:
             // The messages exactly as the server received them.
             QCOMPARE(call.messages, sent[QStringLiteral("messages")].toArray());
             QCOMPARE(call.model, QStringLiteral("openai/gpt-4o-mini"));
+            // Which model answered: the name sent to the endpoint, and the server's own.
+            QCOMPARE(call.resolvedModel, QStringLiteral("gpt-4o-mini"));
+            QCOMPARE(call.responseModel, QStringLiteral("test-model"));
             QCOMPARE(call.status, CallStatus::Ok);
             QCOMPARE(call.tags,
                      (QStringList{QStringLiteral("team:docs"), QStringLiteral("env:test")}));
@@ -116,6 +119,8 @@ private Q_SLOTS:
         Result<QList<StatsRow>> byModel = log->stats(StatsGroup::Model);
         QVERIFY(byModel.ok());
         QCOMPARE(byModel->size(), 1);
+        // Grouped under the model that answered, not the name in the program.
+        QCOMPARE(byModel->at(0).key, QStringLiteral("test-model"));
         QCOMPARE(byModel->at(0).calls, 2);
         QCOMPARE(byModel->at(0).tokensIn, 11 + 17);
         QCOMPARE(byModel->at(0).tokensOut, 4 + 6);

@@ -759,6 +759,7 @@ QString PromptLogPane::detailHtml(const CallRecord& call)
                           ? call.promptName
                           : QStringLiteral("%1 › %2").arg(call.programName, call.promptName));
     row(tr("Model"), call.model);
+    row(tr("Answered by"), call.answeredModel() != call.model ? call.answeredModel() : QString());
     row(tr("Endpoint"), call.endpoint);
     row(tr("Tags"), call.tags.join(QStringLiteral(", ")));
     row(tr("Status"), statusName(call.status));
@@ -839,6 +840,7 @@ QString PromptLogPane::detailText(const CallRecord& call)
                            ? call.promptName
                            : QStringLiteral("%1 › %2").arg(call.programName, call.promptName));
     line(tr("Model"), call.model);
+    line(tr("Answered by"), call.answeredModel() != call.model ? call.answeredModel() : QString());
     line(tr("Endpoint"), call.endpoint);
     line(tr("Tags"), call.tags.join(QStringLiteral(", ")));
     line(tr("Status"), statusName(call.status));

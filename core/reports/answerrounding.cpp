@@ -20,12 +20,19 @@ int digitValue(const QString& s)
 // The power of ten a unit word stands for (百万 → 6); -1 for an unknown word.
 int unitWordExponent(const QString& word)
 {
-    static const QList<std::pair<QString, int>> words = {
-        {QStringLiteral("兆"), 12},   {QStringLiteral("千億"), 11}, {QStringLiteral("百億"), 10},
-        {QStringLiteral("十億"), 9},  {QStringLiteral("億"), 8},    {QStringLiteral("千万"), 7},
-        {QStringLiteral("百万"), 6},  {QStringLiteral("十万"), 5},  {QStringLiteral("万"), 4},
-        {QStringLiteral("千"), 3},    {QStringLiteral("百"), 2},    {QStringLiteral("十"), 1},
-        {QString(), 0}};
+    static const QList<std::pair<QString, int>> words = {{QStringLiteral("兆"), 12},
+                                                         {QStringLiteral("千億"), 11},
+                                                         {QStringLiteral("百億"), 10},
+                                                         {QStringLiteral("十億"), 9},
+                                                         {QStringLiteral("億"), 8},
+                                                         {QStringLiteral("千万"), 7},
+                                                         {QStringLiteral("百万"), 6},
+                                                         {QStringLiteral("十万"), 5},
+                                                         {QStringLiteral("万"), 4},
+                                                         {QStringLiteral("千"), 3},
+                                                         {QStringLiteral("百"), 2},
+                                                         {QStringLiteral("十"), 1},
+                                                         {QString(), 0}};
     for (const auto& [w, e] : words)
         if (w == word)
             return e;
@@ -56,17 +63,15 @@ std::optional<int> decimalsIn(const QString& q)
                                             QStringLiteral("位(?:を|で)?四捨五入"));
     static const QRegularExpression keepTo(QStringLiteral("小数(?:点以下)?第") + n +
                                            QStringLiteral("位(?:まで|で)"));
-    static const QRegularExpression place(
-        QStringLiteral("([一十百千])の位(?:を|で)?四捨五入"));
+    static const QRegularExpression place(QStringLiteral("([一十百千])の位(?:を|で)?四捨五入"));
     static const QRegularExpression integer(QStringLiteral("整数"));
     if (const QRegularExpressionMatch m = roundAt.match(q); m.hasMatch())
         return digitValue(m.captured(1)) - 1;
     if (const QRegularExpressionMatch m = keepTo.match(q); m.hasMatch())
         return digitValue(m.captured(1));
     if (const QRegularExpressionMatch m = place.match(q); m.hasMatch())
-        return -(unitWordExponent(m.captured(1) == QLatin1String("一") ? QString()
-                                                                       : m.captured(1)) +
-                 1);
+        return -(
+            unitWordExponent(m.captured(1) == QLatin1String("一") ? QString() : m.captured(1)) + 1);
     if (integer.match(q).hasMatch())
         return 0;
     return std::nullopt;
@@ -111,9 +116,9 @@ std::optional<QString> roundHalfUp(const QString& number, int decimals)
     const int keep = std::max(decimals, 0);
     if (frac.size() < keep)
         frac += QString(keep - frac.size(), QLatin1Char('0'));
-    QString all = intPart + frac.left(keep);    // the kept digits (unit = 10^-keep)
-    const QString dropped = frac.mid(keep);      // digits after the kept ones
-    int zeroed = 0;                              // with decimals < 0: integer digits zeroed
+    QString all = intPart + frac.left(keep); // the kept digits (unit = 10^-keep)
+    const QString dropped = frac.mid(keep);  // digits after the kept ones
+    int zeroed = 0;                          // with decimals < 0: integer digits zeroed
     QChar first = dropped.isEmpty() ? QLatin1Char('0') : dropped.front();
     if (decimals < 0) {
         zeroed = -decimals;

@@ -15,8 +15,9 @@ QString bareName(QString name)
 {
     name = name.normalized(QString::NormalizationForm_KC);
     static const QRegularExpression forms(
-        QStringLiteral("株式会社|\\(株\\)|有限会社|合同会社|ホールディングス|,?\\s*(Co\\.,?\\s*Ltd\\.?|"
-                       "Inc\\.?|Corporation|Corp\\.?|Ltd\\.?|Holdings)"),
+        QStringLiteral(
+            "株式会社|\\(株\\)|有限会社|合同会社|ホールディングス|,?\\s*(Co\\.,?\\s*Ltd\\.?|"
+            "Inc\\.?|Corporation|Corp\\.?|Ltd\\.?|Holdings)"),
         QRegularExpression::CaseInsensitiveOption);
     name.remove(forms);
     name.remove(QRegularExpression(QStringLiteral("\\s+")));

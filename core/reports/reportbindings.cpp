@@ -159,7 +159,8 @@ Value image(const CallArgs& a)
 {
     const Dict& page = pageDict("image", arg(a, 0, "page"));
     const Value* pageDpi = page.find("dpi");
-    const int dpi = int(number("image", arg(a, 1, "dpi"), "dpi", pageDpi ? pageDpi->toDouble() : 360));
+    const int dpi =
+        int(number("image", arg(a, 1, "dpi"), "dpi", pageDpi ? pageDpi->toDouble() : 360));
     const QString file = field(page, "file");
     Result<QByteArray> png =
         renderer("image").renderPng(file, int(page.find("page")->toDouble()) - 1, dpi);
@@ -270,16 +271,16 @@ Value context(Session& s, const CallArgs& a)
         fail("context", chosen.error().message);
     pdl::List out;
     for (const ContextChunk& c : *chosen) {
-        out.push_back(Value(pdl::Dict{
-            {"text", Value(c.chunk.text.toStdString())},
-            {"file", Value(QFileInfo(c.chunk.file).fileName().toStdString())},
-            {"page", Value(int64_t(c.chunk.page))},
-            {"company", Value(c.chunk.company.toStdString())},
-            {"score", Value(std::round(c.score * 1000) / 1000)},
-            {"chunking", Value(QStringLiteral("%1/%2")
-                                   .arg(c.chunking.size)
-                                   .arg(c.chunking.overlap)
-                                   .toStdString())}}));
+        out.push_back(
+            Value(pdl::Dict{{"text", Value(c.chunk.text.toStdString())},
+                            {"file", Value(QFileInfo(c.chunk.file).fileName().toStdString())},
+                            {"page", Value(int64_t(c.chunk.page))},
+                            {"company", Value(c.chunk.company.toStdString())},
+                            {"score", Value(std::round(c.score * 1000) / 1000)},
+                            {"chunking", Value(QStringLiteral("%1/%2")
+                                                   .arg(c.chunking.size)
+                                                   .arg(c.chunking.overlap)
+                                                   .toStdString())}}));
     }
     return Value(std::move(out));
 }
@@ -334,10 +335,11 @@ Value makeReportBindings(const ReportBindingOptions& options)
                }));
     report.set("context", fn("context", [s](const CallArgs& a) { return context(*s, a); }));
     report.set("format", fn("format", [](const CallArgs& a) { return format(a); }));
-    report.set("company", fn("company", [](const CallArgs& a) {
-                   return Value(
-                       detectCompany(textList("company", arg(a, 0, "texts"), "texts")).toStdString());
-               }));
+    report.set(
+        "company", fn("company", [](const CallArgs& a) {
+            return Value(
+                detectCompany(textList("company", arg(a, 0, "texts"), "texts")).toStdString());
+        }));
     report.set("round", fn("round", [](const CallArgs& a) {
                    const QString answer = text("round", arg(a, 0, "answer"), "answer");
                    const QString question = text("round", arg(a, 1, "question"), "question");

@@ -48,7 +48,8 @@ QList<pdl::BuiltinDoc> reportBuiltinDocs()
             "The company a report's pages name most (株式会社…, …株式会社, … Co., Ltd.), or ''."),
         doc("report.round", "report.round(answer, question) → str",
             "The answer's number as the question asks for it, rounded half up in code: "
-            "小数第一位を四捨五入 gives an integer, 小数第二位を四捨五入 one decimal, 小数第二位まで "
+            "小数第一位を四捨五入 gives an integer, 小数第二位を四捨五入 one decimal, "
+            "小数第二位まで "
             "two, 整数で an integer, 百万円単位 converts 1.5億 to 150. The answer unchanged "
             "when the question names no rounding or the answer has no number (分かりません)."),
     };

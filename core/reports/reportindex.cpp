@@ -49,8 +49,8 @@ QString vectorFile(const QString& cacheFolder, const QString& model, docs::Chunk
         hash.addData(QByteArrayView("\x1f", 1));
         hash.addData(chunks[i].text.toUtf8());
     }
-    return QDir(cacheFolder).filePath(QStringLiteral("vectors/%1.vec")
-                                          .arg(QString::fromLatin1(hash.result().toHex())));
+    return QDir(cacheFolder)
+        .filePath(QStringLiteral("vectors/%1.vec").arg(QString::fromLatin1(hash.result().toHex())));
 }
 
 std::optional<std::vector<std::vector<float>>> readVectors(const QString& path, size_t count)
@@ -98,8 +98,7 @@ struct ReportIndex::Store {
 
 ReportIndex::~ReportIndex() = default;
 
-std::vector<std::pair<qsizetype, qsizetype>> chunkRanges(const QString& text, int size,
-                                                         int overlap)
+std::vector<std::pair<qsizetype, qsizetype>> chunkRanges(const QString& text, int size, int overlap)
 {
     std::vector<std::pair<qsizetype, qsizetype>> out;
     if (text.isEmpty() || size <= 0)
@@ -202,7 +201,8 @@ Result<bool> ReportIndex::embedStore(Store& store, const QString& cacheFolder,
             }
             QString error;
             if (makeOutputFolder(QFileInfo(path).absolutePath(), &error))
-                writeOutputFile(path, vectorBytes(made), &error); // a cache: losing it costs time only
+                writeOutputFile(path, vectorBytes(made),
+                                &error); // a cache: losing it costs time only
             kept = std::move(made);
         }
         for (size_t i = from; i < to; ++i) {
@@ -286,7 +286,8 @@ Result<std::vector<ContextChunk>> ReportIndex::context(const QStringList& querie
     QString lines;
     for (const ContextChunk& c : candidates) {
         QString line = c.chunk.text;
-        line.replace(QLatin1Char('\r'), QLatin1Char(' ')).replace(QLatin1Char('\n'), QLatin1Char(' '));
+        line.replace(QLatin1Char('\r'), QLatin1Char(' '))
+            .replace(QLatin1Char('\n'), QLatin1Char(' '));
         lines += line + QLatin1Char('\n');
     }
     auto document = std::make_shared<const docs::Document>(lines);
@@ -305,8 +306,9 @@ Result<std::vector<ContextChunk>> ReportIndex::context(const QStringList& querie
         if (c.score >= threshold && c.score > 0)
             out.push_back(std::move(c));
     }
-    std::stable_sort(out.begin(), out.end(),
-                     [](const ContextChunk& a, const ContextChunk& b) { return a.score > b.score; });
+    std::stable_sort(out.begin(), out.end(), [](const ContextChunk& a, const ContextChunk& b) {
+        return a.score > b.score;
+    });
     return out;
 }
 

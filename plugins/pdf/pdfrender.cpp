@@ -35,9 +35,8 @@ Result<int> pdfPageCount(const QString& path)
 Result<QByteArray> renderPdfPagePng(const QString& path, int page, int dpi)
 {
     if (dpi < 10 || dpi > 1200)
-        return makeError(QStringLiteral("%1: a resolution of %2 dpi is outside 10–1200")
-                             .arg(path)
-                             .arg(dpi));
+        return makeError(
+            QStringLiteral("%1: a resolution of %2 dpi is outside 10–1200").arg(path).arg(dpi));
     Result<std::unique_ptr<Poppler::Document>> document = openDocument(path);
     if (!document.ok())
         return document.error();
@@ -53,14 +52,14 @@ Result<QByteArray> renderPdfPagePng(const QString& path, int page, int dpi)
     std::unique_ptr<Poppler::Page> p = doc.page(page);
     const QImage image = p ? p->renderToImage(dpi, dpi) : QImage();
     if (image.isNull())
-        return makeError(QStringLiteral("%1: page %2 could not be rendered").arg(path).arg(page + 1));
+        return makeError(
+            QStringLiteral("%1: page %2 could not be rendered").arg(path).arg(page + 1));
     QByteArray png;
     QBuffer buffer(&png);
     buffer.open(QIODevice::WriteOnly);
     if (!image.save(&buffer, "PNG"))
-        return makeError(QStringLiteral("%1: page %2 could not be encoded as PNG")
-                             .arg(path)
-                             .arg(page + 1));
+        return makeError(
+            QStringLiteral("%1: page %2 could not be encoded as PNG").arg(path).arg(page + 1));
     return png;
 }
 

@@ -167,7 +167,8 @@ QString roundAnswer(const QString& answer, const QString& question)
     int exponent = -int(frac.size());
     digits += frac;
     // In the question's unit: 1.5億 asked in 百万円 is 150.
-    if (rule->unitExponent)
+    // A bare number is taken to be in the question's unit already.
+    if (rule->unitExponent && !m.captured(4).isEmpty())
         exponent += unitWordExponent(m.captured(4)) - *rule->unitExponent;
     QString plain = placeDecimal(digits, exponent);
     if (!m.captured(1).isEmpty())

@@ -28,9 +28,9 @@ std::optional<QString> roundHalfUp(const QString& number, int decimals);
 
 /// The answer to `question` as the question asks for it: the first number in `answer` (commas,
 /// full-width digits, ▲/△ for minus, a unit word such as 億 or 百万 after it) converted to the
-/// unit the question names and rounded half up per roundingRuleFor(); the number alone is
-/// returned. The answer is returned unchanged (trimmed) when the question names no rule or the
-/// answer holds no number ("分かりません").
+/// unit the question names (a bare number is taken to be in that unit) and rounded half up per
+/// roundingRuleFor(); the number alone is returned. The answer is returned unchanged (trimmed) when
+/// the question names no rule or the answer holds no number ("分かりません").
 QString roundAnswer(const QString& answer, const QString& question);
 
 } // namespace hako::reports

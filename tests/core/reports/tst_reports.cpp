@@ -129,6 +129,8 @@ private Q_SLOTS:
         const QString toInt = QStringLiteral("小数第一位を四捨五入してください。");
         QTest::newRow("commas and unit") << "12,345.6百万円"
                                          << "何百万円ですか。" + toInt << "12346";
+        QTest::newRow("bare number is in the asked unit") << "12,345.6"
+                                                          << "何百万円ですか。" + toInt << "12346";
         QTest::newRow("tie goes up") << "845.25百万円"
                                      << "小数第二位を四捨五入"
                                      << "845.3";

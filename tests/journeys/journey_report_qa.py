@@ -17,7 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import journeylib  # noqa: E402
-from panes import console_text, expect, trace_tree_rows  # noqa: E402
+from panes import console_text, expect, show_dock, trace_tree_rows, view_in  # noqa: E402
 
 
 def journey(s, args):
@@ -54,13 +54,26 @@ def journey(s, args):
         expect(stats["transcriptions"] == {"1": 1, "2": 1, "3": 1},
                f"transcriptions per page: {stats['transcriptions']}")
 
-        rows = s.wait_for(lambda: trace_tree_rows(s) or None, "the Trace Tree", timeout=30)
-        s.screenshot("trace-tree")
-        labels = " ".join(" ".join(cells[:2]) for _, cells in rows)
-        for step in ("transcript", "expansion", "answer", "review", "final"):
-            expect(step in labels, f"the Trace Tree has no box for {step}: {labels[:2000]}")
-        expect(sum(1 for _, cells in rows if cells and cells[0].startswith("review")) >= 2,
-               "the Trace Tree does not show the reviewer's two checks")
+        # The loops' rows are collapsed: select the root row and expand everything below it.
+        tree_dock = show_dock(s, "Trace Tree")
+        tree = s.wait_for(lambda: view_in(s, tree_dock, ("tree table", "tree")),
+                          "the Trace Tree view", timeout=30)
+        s.click(tree.queryTable().getAccessibleAt(0, 0))
+        s.key("asterisk")
+
+        def model_boxes():
+            rows = trace_tree_rows(s)
+            return [cells[0] for _, cells in rows if len(cells) > 1 and cells[1] == "model"]
+        boxes = s.wait_for(lambda: model_boxes() if "review" in model_boxes() else None,
+                           "the model steps in the Trace Tree", timeout=30)
+        s.screenshot("trace-tree-expanded")
+        # One box per model step: 3 pages, the expansion, two answers and two reviews.
+        expect(boxes.count("transcript") == 3, f"model boxes: {boxes}")
+        expect(boxes.count("expansion") == 1, f"model boxes: {boxes}")
+        expect(boxes.count("answer") == 2 and boxes.count("review") == 2,
+               f"the reviewer's loop is not two answers and two checks: {boxes}")
+        labels = [cells[0] for _, cells in trace_tree_rows(s)]
+        expect("final" in labels, f"no box for the rounded answer: {labels}")
 
         # Again: the transcripts are kept, no page is sent.
         s.focus_editor()

@@ -20,6 +20,8 @@ QString modelComponent(const QString& model)
         out += (c.isLetterOrNumber() || c == QLatin1Char('-') || c == QLatin1Char('.'))
                    ? c
                    : QLatin1Char('_');
+    while (out.contains(QLatin1String("..")))
+        out.replace(QLatin1String(".."), QLatin1String("__"));
     if (out.isEmpty() || out.startsWith(QLatin1Char('.')))
         out.prepend(QLatin1Char('m'));
     return out;

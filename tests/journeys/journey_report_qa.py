@@ -67,6 +67,15 @@ def journey(s, args):
         boxes = s.wait_for(lambda: model_boxes() if "review" in model_boxes() else None,
                            "the model steps in the Trace Tree", timeout=30)
         s.screenshot("trace-tree-expanded")
+        # The reviewer's first check, picked with the keyboard: every trace pane shows it.
+        rows = trace_tree_rows(s)
+        target = next(i for i, (_, cells) in enumerate(rows)
+                      if len(cells) > 1 and cells[0] == "review" and cells[1] == "model")
+        for _ in range(target):
+            s.key("Down")
+        s.wait_for(lambda: tree.queryTable().isRowSelected(target), "the review row selected",
+                   timeout=10)
+        s.screenshot("first-review")
         # One box per model step: 3 pages, the expansion, two answers and two reviews.
         expect(boxes.count("transcript") == 3, f"model boxes: {boxes}")
         expect(boxes.count("expansion") == 1, f"model boxes: {boxes}")

@@ -71,7 +71,8 @@ std::optional<int> decimalsIn(const QString& q)
         return digitValue(m.captured(1));
     if (const QRegularExpressionMatch m = place.match(q); m.hasMatch())
         return -(
-            unitWordExponent(m.captured(1) == QStringLiteral("一") ? QString() : m.captured(1)) + 1);
+            unitWordExponent(m.captured(1) == QStringLiteral("一") ? QString() : m.captured(1)) +
+            1);
     if (integer.match(q).hasMatch())
         return 0;
     return std::nullopt;

@@ -22,6 +22,7 @@ import base64
 import hashlib
 import json
 import math
+import os
 import re
 import struct
 import sys
@@ -297,7 +298,6 @@ def main():
     if port_file:
         with open(port_file + ".tmp", "w") as f:
             f.write(server.base_url)
-        import os
         os.replace(port_file + ".tmp", port_file)
     threading.Event().wait()
 

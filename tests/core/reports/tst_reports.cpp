@@ -43,6 +43,25 @@ public:
     }
 };
 
+// An endpoint without the embedding model, or one giving vectors of changing sizes.
+class BrokenProvider : public memory::HashEmbeddingProvider {
+public:
+    bool ragged = false;
+    size_t calls = 0;
+    Result<std::vector<std::vector<float>>>
+    embed(const std::string& model, const std::vector<std::string>& t, const CancelToken&) override
+    {
+        if (!ragged)
+            return makeError(
+                QStringLiteral("model '%1' is not served here").arg(QString::fromStdString(model)));
+        std::vector<std::vector<float>> out;
+        ++calls;
+        for (size_t i = 0; i < t.size(); ++i)
+            out.push_back(std::vector<float>(8 + i + calls, 1.0f));
+        return out;
+    }
+};
+
 const std::vector<docs::ChunkPreset> kPresets(std::begin(docs::kChunkPresets),
                                               std::end(docs::kChunkPresets));
 
@@ -264,6 +283,23 @@ private Q_SLOTS:
                     .startsWith(dir.filePath(QStringLiteral("cache/"))));
         QVERIFY(!cache.pathFor(*sha, 1, QStringLiteral("../../x")).contains(QLatin1String("..")));
         QVERIFY(!TranscriptCache::fileHash(dir.filePath(QStringLiteral("missing.pdf"))).ok());
+    }
+
+    void embeddingFailuresAreErrorsNamingTheModel()
+    {
+        QTemporaryDir dir;
+        auto provider = std::make_shared<BrokenProvider>();
+        auto failed = ReportIndex::build(twoReports(), provider, QStringLiteral("openai/embed"),
+                                         dir.path(), kPresets);
+        QVERIFY(!failed.ok());
+        QVERIFY2(failed.error().message.contains(QLatin1String("openai/embed")),
+                 qPrintable(failed.error().message));
+        provider->ragged = true;
+        auto ragged =
+            ReportIndex::build(twoReports(), provider, QStringLiteral("odd"), dir.path(), kPresets);
+        QVERIFY(!ragged.ok());
+        QVERIFY2(ragged.error().message.contains(QLatin1String("different sizes")),
+                 qPrintable(ragged.error().message));
     }
 
     void contextIsFilteredByCompanyAndRankedByBm25()

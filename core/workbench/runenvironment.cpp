@@ -14,6 +14,8 @@
 #include "core/pdl/model/forwardingprovider.h"
 #include "core/pdl/valuejson.h"
 #include "core/promptlog/privacypolicy.h"
+#include "core/reports/reportbindings.h"
+#include "core/reports/reportdocs.h"
 #include "core/util/pluginmanager.h"
 
 #include <QJsonArray>
@@ -225,6 +227,14 @@ std::optional<Diagnostic> RunEnvironment::compose(pdl::RunOptions& options) cons
         options.initialScope.set("memory", agent.memory);
         options.initialScope.set("thread", agent.thread);
     }
+    // Questions over PDF reports: every run has `report` (it does nothing until called); its
+    // transcripts and embeddings are kept in the program folder's .hako.
+    if (!options.initialScope.contains(pdl::Value("report"))) {
+        reports::ReportBindingOptions ro;
+        ro.baseDir = baseFolder;
+        ro.provider = std::make_shared<memory::HashFallbackProvider>(options.models);
+        options.initialScope.set("report", reports::makeReportBindings(ro));
+    }
     return providerError;
 }
 
@@ -235,6 +245,7 @@ void RunEnvironment::registerBindingDocs()
         pdl::registerBuiltinDocs();
         pdl::BuiltinDocs::add(docs::documentBuiltinDocs());
         pdl::BuiltinDocs::add(memory::memoryBuiltinDocs());
+        pdl::BuiltinDocs::add(reports::reportBuiltinDocs());
     });
 }
 

@@ -218,12 +218,32 @@ private Q_SLOTS:
         QVERIFY(options.sandbox);
     }
 
+    void everyRunHasTheReportObjectUnlessTheCallerGaveOne()
+    {
+        RunEnvironment env;
+        env.modelProvider = std::make_shared<CannedProvider>();
+        pdl::RunOptions options;
+        env.compose(options);
+        const pdl::Value* report = options.initialScope.find("report");
+        QVERIFY(report && report->isDict());
+        pdl::CallArgs args;
+        args.positional = {pdl::Value("12,345.6百万円"),
+                           pdl::Value("小数第一位を四捨五入してください")};
+        QCOMPARE(report->asDict().find("round")->asCallable()->call(args).asString(),
+                 std::string("12346"));
+        pdl::RunOptions own;
+        own.initialScope.set("report", pdl::Value("the caller's"));
+        env.compose(own);
+        QCOMPARE(own.initialScope.find("report")->asString(), std::string("the caller's"));
+    }
+
     void bindingDocsAreRegisteredWithTheLanguagesOwn()
     {
         RunEnvironment::registerBindingDocs();
         RunEnvironment::registerBindingDocs(); // idempotent
         for (const char* name :
-             {"pdl_context", "doc", "doc.search", "memory", "memory.add", "thread"})
+             {"pdl_context", "doc", "doc.search", "memory", "memory.add", "thread", "report",
+              "report.pages", "report.image", "report.context", "report.round"})
             QVERIFY2(pdl::BuiltinDocs::find(QString::fromLatin1(name)), name);
         QCOMPARE(pdl::BuiltinDocs::withPrefix(QStringLiteral("memory.add")).size(), 1);
     }

@@ -592,7 +592,8 @@ void PromptLogPane::showDetailOf(const QModelIndex& proxyIndex)
                   if (call) {
                       ScoreFilter of;
                       of.callUids = {call->uid};
-                      scores = store->scores(of).value_or(QList<CallScore>());
+                      if (auto read = store->scores(of))
+                          scores = std::move(read).value();
                   }
                   return Read(std::move(call), std::move(scores));
               }),

@@ -94,8 +94,9 @@ def journey(s, args):
     s.focus(search)
     s.type("score:✗")
     s.key("Return")
-    s.wait_for(lambda: "2 of 3 calls match" in s.text_of(s.first(dock, name="Calls shown")),
-               "the failing calls listed", timeout=20)
+    s.wait_for(lambda: len(score_cells(s, dock)) == 2 and
+               all("json 0 ✗" in c for c in score_cells(s, dock)),
+               "the failing calls listed, and only them", timeout=20)
     s.screenshot("failing-calls")
 
     # The monitor: the mean score over time.
@@ -117,7 +118,9 @@ def journey(s, args):
     s.wait_for(lambda: show.getState().contains(s.pyatspi.STATE_ENABLED),
                "Show in Trace to be enabled", timeout=20)
     s.click(show)
-    s.wait_for(lambda: any("chat" in " ".join(cells) for _, cells in trace_tree_rows(s)),
+    s.wait_for(lambda: "Opened trace" in status_text(s) and ".trace.json" in status_text(s),
+               "the kept trace of the call's run to open", timeout=30)
+    s.wait_for(lambda: any("chat gpt-4o" in " ".join(cells) for _, cells in trace_tree_rows(s)),
                "the received run in the Trace Tree", timeout=30)
     s.screenshot("trace-shown")
 
@@ -125,7 +128,8 @@ def journey(s, args):
     s.hako_proc.kill()
     s.hako_proc.wait(timeout=10)
     s.launch()
-    s.menu("View", "Prompt Log")
+    if s.dock("Prompt Log") is None:  # the layout is restored: it may be open already
+        s.menu("View", "Prompt Log")
     dock = show_dock(s, "Prompt Log")
     s.wait_for(scored, "the scores after a restart", timeout=30)
     s.screenshot("scores-after-restart")

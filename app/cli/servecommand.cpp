@@ -373,7 +373,7 @@ int serveCommand(const QStringList& args)
             writeText(stderr, QStringLiteral("hako serve: %1\n").arg(made.error().toString()));
             return 2;
         }
-        online = std::move(*made);
+        online = std::move(made).value();
         extras.online = online.get();
     }
 

@@ -16,7 +16,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import journeylib  # noqa: E402
-from panes import expect, show_dock, status_text, trace_tree_rows  # noqa: E402
+from panes import expect, show_dock, status_text, trace_tree_rows, view_in  # noqa: E402
 
 EVALUATION = """sample: 1
 filter: {model: gpt-4o}
@@ -94,8 +94,9 @@ def journey(s, args):
     s.focus(search)
     s.type("score:✗")
     s.key("Return")
-    s.wait_for(lambda: "2 of 3 calls match" in s.text_of(s.first(dock, name="Calls shown")),
-               "the failing calls listed", timeout=20)
+    s.wait_for(lambda: len(score_cells(s, dock)) == 2 and
+               all("json 0 ✗" in c for c in score_cells(s, dock)),
+               "the failing calls listed, and only them", timeout=20)
     s.screenshot("failing-calls")
 
     # The monitor: the mean score over time.
@@ -117,15 +118,38 @@ def journey(s, args):
     s.wait_for(lambda: show.getState().contains(s.pyatspi.STATE_ENABLED),
                "Show in Trace to be enabled", timeout=20)
     s.click(show)
-    s.wait_for(lambda: any("chat" in " ".join(cells) for _, cells in trace_tree_rows(s)),
+    s.wait_for(lambda: "Opened trace" in status_text(s) and ".trace.json" in status_text(s),
+               "the kept trace of the call's run to open", timeout=30)
+    s.wait_for(lambda: any("chat gpt-4o" in " ".join(cells) for _, cells in trace_tree_rows(s)),
                "the received run in the Trace Tree", timeout=30)
     s.screenshot("trace-shown")
+
+    # Annotating that span in the Trace Tree scores the logged call too (a person's ✗ first).
+    tree = view_in(s, show_dock(s, "Trace Tree"), ("tree table", "tree"))
+    span = s.wait_for(lambda: next((a for a, _ in s.walk(tree, max_nodes=400)
+                                    if "chat gpt-4o" in (a.name or "") and
+                                    a.getState().contains(s.pyatspi.STATE_SELECTED)), None),
+                      "the call's span selected in the Trace Tree", timeout=20)
+    s.click(span)
+    s.key("ctrl+shift+a")
+    dialog = s.wait_for(lambda: s.first(s.app, role="dialog", name_contains="Annotate",
+                                        showing=True), "the annotation editor", timeout=15)
+    s.click(s.wait_for(lambda: s.first(dialog, name="Thumbs down"), "the thumbs down button"))
+    s.focus(s.wait_for(lambda: s.first(dialog, name="Note"), "the note field"))
+    s.type("Not JSON, and the user asked for JSON")
+    s.click(s.wait_for(lambda: s.first(dialog, role="push button", name="Save annotation"),
+                       "the Save button"))
+    dock = show_dock(s, "Prompt Log")
+    s.wait_for(lambda: sum(c.startswith("✗ · ") for c in score_cells(s, dock)) == 1,
+               "the person's score beside the evaluators' in the Prompt Log", timeout=30)
+    s.screenshot("annotated-in-the-log")
 
     # A restart keeps the scores.
     s.hako_proc.kill()
     s.hako_proc.wait(timeout=10)
     s.launch()
-    s.menu("View", "Prompt Log")
+    if s.dock("Prompt Log") is None:  # the layout is restored: it may be open already
+        s.menu("View", "Prompt Log")
     dock = show_dock(s, "Prompt Log")
     s.wait_for(scored, "the scores after a restart", timeout=30)
     s.screenshot("scores-after-restart")

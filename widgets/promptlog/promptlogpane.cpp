@@ -201,6 +201,9 @@ QWidget* PromptLogPane::buildCallsPage()
     // Several calls at once go to a dataset (Shift/Ctrl+click); the detail shows the current one.
     m_callsView->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_callsView->sortByColumn(CallTableModel::Time, Qt::DescendingOrder);
+    // The scores next to the prompt, where a narrow pane still shows them.
+    m_callsView->horizontalHeader()->moveSection(
+        m_callsView->horizontalHeader()->visualIndex(CallTableModel::Score), 2);
     // Rows are one line: the view need not measure each (a million rows scroll at once).
     m_callsView->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_callsView->verticalHeader()->setDefaultSectionSize(m_callsView->fontMetrics().height() + 8);
@@ -592,7 +595,8 @@ void PromptLogPane::showDetailOf(const QModelIndex& proxyIndex)
                   if (call) {
                       ScoreFilter of;
                       of.callUids = {call->uid};
-                      scores = store->scores(of).value_or(QList<CallScore>());
+                      if (auto read = store->scores(of))
+                          scores = std::move(read).value();
                   }
                   return Read(std::move(call), std::move(scores));
               }),

@@ -148,7 +148,8 @@ std::shared_ptr<eval::OnlineEvaluator> OtelReceive::makeOnlineEvaluator()
                              10000);
         return nullptr;
     }
-    std::shared_ptr<eval::OnlineEvaluator> online(made->release(),
+    std::unique_ptr<eval::OnlineEvaluator> owned = std::move(made).value();
+    std::shared_ptr<eval::OnlineEvaluator> online(owned.release(),
                                                   [log](eval::OnlineEvaluator* e) { delete e; });
     return online;
 }

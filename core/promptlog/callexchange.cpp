@@ -2,7 +2,9 @@
 
 #include "core/promptlog/promptlog.h"
 
+#include <QHash>
 #include <QIODevice>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -90,14 +92,28 @@ Result<int64_t> exportCalls(PromptLog& log, const CallFilter& filter, ExportForm
         auto calls = log.list(page, true);
         if (!calls)
             return calls.error();
+        // JSON Lines carry each call's scores (annotations, evaluators' verdicts) along.
+        QHash<QString, QJsonArray> scores;
+        if (format == ExportFormat::Jsonl && !calls->isEmpty()) {
+            ScoreFilter ofPage;
+            for (const CallRecord& c : *calls)
+                ofPage.callUids.append(c.uid);
+            auto read = log.scores(ofPage);
+            if (!read)
+                return read.error();
+            for (auto it = read->crbegin(); it != read->crend(); ++it)
+                scores[it->callUid].append(it->toJson());
+        }
         for (CallRecord& c : calls.value()) {
             // Calls stored before a rule existed (or under laxer settings) leave only as the
             // policy keeps them now.
             log.options().privacy.apply(c);
-            const QByteArray line =
-                format == ExportFormat::Jsonl
-                    ? QJsonDocument(c.toJson()).toJson(QJsonDocument::Compact) + '\n'
-                    : csvRow(c).toUtf8();
+            QJsonObject json = c.toJson();
+            if (const auto it = scores.constFind(c.uid); it != scores.cend())
+                json.insert(QLatin1String("scores"), *it);
+            const QByteArray line = format == ExportFormat::Jsonl
+                                        ? QJsonDocument(json).toJson(QJsonDocument::Compact) + '\n'
+                                        : csvRow(c).toUtf8();
             if (out.write(line) != line.size())
                 return makeError(QStringLiteral("cannot write: %1").arg(out.errorString()));
             ++written;
@@ -125,6 +141,7 @@ Result<ImportSummary> importCalls(PromptLog& log, QIODevice& in)
     };
     // Parse everything first: a bad line stores nothing.
     std::vector<CallRecord> all;
+    QList<CallScore> scores;
     while (!in.atEnd()) {
         const QByteArray line = in.readLine().trimmed();
         ++lineNumber;
@@ -142,6 +159,13 @@ Result<ImportSummary> importCalls(PromptLog& log, QIODevice& in)
         if (!call)
             return makeError(
                 QStringLiteral("line %1: %2").arg(lineNumber).arg(call.error().message));
+        for (const QJsonValue& v : doc.object().value(QLatin1String("scores")).toArray()) {
+            auto score = CallScore::fromJson(v.toObject());
+            if (!score)
+                return makeError(
+                    QStringLiteral("line %1: %2").arg(lineNumber).arg(score.error().message));
+            scores.append(*score);
+        }
         all.push_back(std::move(call.value()));
     }
     summary.read = int64_t(all.size());
@@ -154,6 +178,10 @@ Result<ImportSummary> importCalls(PromptLog& log, QIODevice& in)
     }
     if (auto ok = store(); !ok)
         return ok.error();
+    // A score the log has already (same call, name and source) is replaced by the file's.
+    for (const CallScore& s : scores)
+        if (auto kept = log.setScore(s); !kept)
+            return kept.error();
     return summary;
 }
 

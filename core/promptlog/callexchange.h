@@ -14,7 +14,8 @@ class PromptLog;
 enum class ExportFormat { Jsonl, Csv };
 
 /// Writes the calls matching `filter` (its order and paging are ignored: the whole selection,
-/// oldest first) to `out`: JSON Lines (one CallRecord::toJson() per line, everything kept) or
+/// oldest first) to `out`: JSON Lines (one CallRecord::toJson() per line, everything kept, with
+/// the call's scores as `scores`: CallScore::toJson() each) or
 /// CSV (a header row, then one row per call; messages as JSON text), each call through the log's
 /// privacy policy as it stands (redacting again what is redacted changes nothing; calls stored
 /// before a rule existed leave redacted too). Reads page by page, so a
@@ -28,7 +29,7 @@ struct ImportSummary {
 };
 
 /// Adds the calls of a JSON Lines export to `log` (through its privacy policy), skipping calls
-/// it has. Empty lines are ignored; the first bad line stops the import before it is stored,
+/// it has, and their scores (replacing the log's score of the same call, name and source). Empty lines are ignored; the first bad line stops the import before it is stored,
 /// with its line number.
 Result<ImportSummary> importCalls(PromptLog& log, QIODevice& in);
 

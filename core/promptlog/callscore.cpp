@@ -4,6 +4,8 @@
 
 #include "core/promptlog/logbackend_p.h"
 
+#include <QDateTime>
+#include <QJsonArray>
 #include <QJsonObject>
 
 #include <cmath>
@@ -86,6 +88,34 @@ QJsonObject CallScore::toJson() const
     if (!author.isEmpty())
         o.insert(QStringLiteral("author"), author);
     return o;
+}
+
+Result<CallScore> CallScore::fromJson(const QJsonObject& o)
+{
+    CallScore s;
+    s.callUid = o.value(QLatin1String("call")).toString();
+    s.name = o.value(QLatin1String("name")).toString();
+    if (s.callUid.isEmpty() || s.name.isEmpty())
+        return makeError(QStringLiteral("a score needs `call` and `name`"));
+    const auto kind = scoreValueKindFromName(o.value(QLatin1String("kind")).toString());
+    const auto source = scoreSourceFromName(o.value(QLatin1String("source")).toString());
+    if (!kind)
+        return makeError(QStringLiteral("score `kind` must be bool, number or label"));
+    if (!source)
+        return makeError(QStringLiteral("score `source` must be human, online or experiment"));
+    s.kind = *kind;
+    s.source = *source;
+    if (const QJsonValue v = o.value(QLatin1String("value")); v.isDouble())
+        s.number = v.toDouble();
+    s.label = o.value(QLatin1String("label")).toString();
+    if (const QJsonValue v = o.value(QLatin1String("passed")); v.isBool())
+        s.passed = v.toBool();
+    s.note = o.value(QLatin1String("note")).toString();
+    s.author = o.value(QLatin1String("author")).toString();
+    const QDateTime at =
+        QDateTime::fromString(o.value(QLatin1String("created_at")).toString(), Qt::ISODateWithMs);
+    s.createdAt = at.isValid() ? at.toMSecsSinceEpoch() : 0;
+    return s;
 }
 
 namespace {

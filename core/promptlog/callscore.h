@@ -46,6 +46,9 @@ struct CallScore {
     /// evaluator's).
     QString text() const;
     QJsonObject toJson() const;
+    /// A score as toJson() writes it (`hako log export` lines carry their call's scores); the
+    /// error names the field that is missing or wrong.
+    static Result<CallScore> fromJson(const QJsonObject& o);
     bool operator==(const CallScore&) const = default;
 };
 

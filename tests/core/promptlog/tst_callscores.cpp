@@ -4,7 +4,10 @@
 // (before scores) upgrading in place with every call still there.
 #include "tests/support/pgtestserver.h"
 
+#include "core/promptlog/callexchange.h"
 #include "core/promptlog/promptlog.h"
+
+#include <QBuffer>
 
 #include <QDateTime>
 #include <QProcess>
@@ -268,6 +271,38 @@ private Q_SLOTS:
         QCOMPARE(series->at(0).mean[0], 0.4);
         QVERIFY(std::isnan(series->at(0).mean[1]));
         QCOMPARE(series->at(0).mean[2], 1.0);
+    }
+
+    void exportCarriesScoresToAnotherLog_data() { addBackends(); }
+    void exportCarriesScoresToAnotherLog()
+    {
+        QFETCH(QString, backend);
+        if (backend == QLatin1String("postgresql") && !m_pgUp)
+            QSKIP(qPrintable(m_pgSkip));
+        auto from = freshLog(backend);
+        QVERIFY2(from, qPrintable(m_lastError));
+        const int64_t now = QDateTime::currentMSecsSinceEpoch();
+        QVERIFY(from->insertNow({call(QStringLiteral("e1"), QStringLiteral("r"), now),
+                                 call(QStringLiteral("e2"), QStringLiteral("r"), now)}));
+        QVERIFY(from->setScore(thumbs(QStringLiteral("e1"), false, QStringLiteral("年が違う"))));
+        QVERIFY(from->setScore(
+            online(QStringLiteral("e1"), QStringLiteral("exact"), 0.25, false, now - 5000)));
+        QBuffer file;
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QCOMPARE(exportCalls(*from, {}, ExportFormat::Jsonl, file).value(), int64_t(2));
+        auto to = freshLog(QStringLiteral("sqlite"));
+        QVERIFY2(to, qPrintable(m_lastError));
+        file.seek(0);
+        auto imported = importCalls(*to, file);
+        QVERIFY2(imported, imported ? "" : qPrintable(imported.error().message));
+        QCOMPARE(imported->added, int64_t(2));
+        auto strip = [](QList<CallScore> scores) {
+            for (CallScore& s : scores)
+                s.id = 0;
+            return scores;
+        };
+        QCOMPARE(strip(to->scores().value()), strip(from->scores().value()));
+        QCOMPARE(to->scores()->size(), 2);
     }
 
     void schemaTwoUpgradesInPlace_data() { addBackends(); }

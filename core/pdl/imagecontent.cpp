@@ -113,6 +113,47 @@ qint64 base64DecodedSize(std::string_view payload)
     return std::max<qint64>(0, n);
 }
 
+bool isBase64Char(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' ||
+           c == '/' || c == '=';
+}
+
+// `text` with every base64 data URL inside it (a message printed as text, a JSON dump) replaced
+// by its placeholder; nothing when there is none.
+std::optional<std::string> replaceDataUrls(std::string_view text)
+{
+    if (text.find(kBase64Marker) == std::string_view::npos)
+        return std::nullopt;
+    std::string out;
+    size_t done = 0;
+    size_t at = text.find("data:");
+    bool replaced = false;
+    while (at != std::string_view::npos) {
+        const size_t marker = text.find(kBase64Marker, at);
+        if (marker == std::string_view::npos)
+            break;
+        const std::string_view header = text.substr(at, marker - at);
+        // A media type is short and has no spaces, quotes or commas.
+        if (header.size() > 256 || header.find_first_of(" ,'\"\n") != std::string_view::npos) {
+            at = text.find("data:", at + 5);
+            continue;
+        }
+        size_t end = marker + kBase64Marker.size();
+        while (end < text.size() && isBase64Char(text[end]))
+            ++end;
+        out.append(text.substr(done, at - done));
+        out += dataUrlPlaceholder(text.substr(at, end - at)).toStdString();
+        done = end;
+        replaced = true;
+        at = text.find("data:", end);
+    }
+    if (!replaced)
+        return std::nullopt;
+    out.append(text.substr(done));
+    return out;
+}
+
 std::string imagePartText(const Value& part)
 {
     const Value* image = part.asDict().find("image_url");
@@ -239,10 +280,10 @@ QString dataUrlPlaceholder(std::string_view url)
 
 std::string contentDisplayText(const Value& content)
 {
-    if (content.isString())
-        return isBase64DataUrl(content.asString())
-                   ? dataUrlPlaceholder(content.asString()).toStdString()
-                   : content.asString();
+    if (content.isString()) {
+        std::optional<std::string> replaced = replaceDataUrls(content.asString());
+        return replaced ? std::move(*replaced) : content.asString();
+    }
     if (content.isNull() || content.isUndefined())
         return {};
     if (content.isList() && !content.asList().empty()) {
@@ -279,7 +320,8 @@ bool holdsDataUrl(const Value& value)
 {
     switch (value.type()) {
     case Value::Type::String:
-        return isBase64DataUrl(value.asString());
+        return value.asString().find(kBase64Marker) != std::string::npos &&
+               replaceDataUrls(value.asString()).has_value();
     case Value::Type::List:
         return std::any_of(value.asList().begin(), value.asList().end(),
                            [](const Value& v) { return holdsDataUrl(v); });
@@ -298,7 +340,7 @@ Value withDataUrlPlaceholders(const Value& value)
     if (!holdsDataUrl(value))
         return value;
     if (value.isString())
-        return Value(dataUrlPlaceholder(value.asString()).toStdString());
+        return Value(replaceDataUrls(value.asString()).value_or(value.asString()));
     if (value.isList()) {
         List out;
         out.reserve(value.asList().size());

@@ -62,11 +62,13 @@ QString dataUrlPlaceholder(std::string_view url);
 /// every data URL replaced by its placeholder. Never contains base64 data.
 std::string contentDisplayText(const Value& content);
 
-/// `value` with every base64 data URL string, at any depth, replaced by its placeholder: for
+/// `value` with every base64 data URL, at any depth and also inside a longer string, replaced by
+/// its placeholder: for
 /// views that show arbitrary values (variables, JSON, diffs, copies as text).
 Value withDataUrlPlaceholders(const Value& value);
 
-/// Whether `value` holds a base64 data URL anywhere (strings, lists, dicts).
+/// Whether `value` holds a base64 data URL anywhere (strings, also inside a longer text such as
+/// a message printed as text; lists, dicts).
 bool holdsDataUrl(const Value& value);
 
 /// The images of a content value, in order: the data URLs of its `image_url` parts.

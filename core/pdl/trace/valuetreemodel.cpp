@@ -13,8 +13,8 @@ void appendPreview(const Value& v, QString& out, int budget)
     if (v.isString()) {
         const std::string& s = v.asString();
         // An image (or any base64 data) reads as a short placeholder, never as base64 text.
-        if (isBase64DataUrl(s)) {
-            out += dataUrlPlaceholder(s);
+        if (holdsDataUrl(v)) {
+            appendPreview(withDataUrlPlaceholders(v), out, budget);
             return;
         }
         // Only the start is needed; decode a bounded prefix.

@@ -231,6 +231,14 @@ private Q_SLOTS:
         QCOMPARE(dataUrlPlaceholder(big), QStringLiteral("[image: JPEG 640×480, 812 KB]"));
         QCOMPARE(dataUrlPlaceholder("data:application/pdf;base64,JVBERi0xLjQK"),
                  QStringLiteral("[data: application/pdf, 9 B]"));
+        // Inside a longer text (a message printed as text) too.
+        const std::string printed = "{'role': 'user', 'content': [{'url': '" + url + "'}]}";
+        QCOMPARE(QString::fromStdString(contentDisplayText(Value(printed))),
+                 QStringLiteral("{'role': 'user', 'content': [{'url': '[image: PNG 160×220, 664 "
+                                "B]'}]}"));
+        QVERIFY(holdsDataUrl(Value(printed)));
+        QCOMPARE(withDataUrlPlaceholders(Value(printed)),
+                 Value(contentDisplayText(Value(printed))));
         // Plain text is left alone.
         QCOMPARE(contentDisplayText(Value("data: not a url")), std::string("data: not a url"));
     }

@@ -1,4 +1,5 @@
 #include "core/models/openaiprotocol.h"
+#include "core/pdl/imagecontent.h"
 
 #include <algorithm>
 
@@ -336,8 +337,9 @@ void estimateUsageIfMissing(ChatResponse& response, const pdl::List& messages)
     int64_t prompt = 0;
     for (const pdl::Value& m : messages) {
         const pdl::Value* content = m.isDict() ? m.asDict().find("content") : &m;
-        // Role and separators cost a few tokens per message in every chat template.
-        prompt += 4 + (content ? estimateTokens(contentText(*content)) : 0);
+        // Role and separators cost a few tokens per message in every chat template; an image
+        // part counts as a fixed few tokens, never as the length of its base64 text.
+        prompt += 4 + (content ? pdl::estimateContentTokens(*content) : 0);
     }
     response.usage.promptTokens = prompt;
     response.usage.completionTokens = estimateTokens(response.content);

@@ -16,28 +16,47 @@ namespace hako::playground {
 
 namespace {
 
+// A message's text: a string, or the text parts of a list of parts (the other parts are the
+// message's attachments, see attachmentsOf); anything else as its JSON.
 QString contentText(const QJsonValue& content)
 {
     if (content.isString())
         return content.toString();
     if (content.isNull() || content.isUndefined())
         return {};
-    // Multi-part contents ([{type: text, text: …}]) keep their text parts.
+    // Multi-part contents ([{type: text, text: …}, {type: image_url, …}]) keep their text parts.
     if (content.isArray()) {
         QStringList parts;
-        bool allText = true;
+        bool allParts = true;
         for (const QJsonValue& part : content.toArray()) {
             const QJsonObject o = part.toObject();
-            if (o.value(QLatin1String("type")).toString() == QLatin1String("text"))
+            const QString type = o.value(QLatin1String("type")).toString();
+            if (type == QLatin1String("text"))
                 parts << o.value(QLatin1String("text")).toString();
-            else
-                allText = false;
+            else if (type.isEmpty())
+                allParts = false;
         }
-        if (allText)
+        if (allParts)
             return parts.join(QString());
     }
     const QByteArray json = QJsonDocument(QJsonArray{content}).toJson(QJsonDocument::Compact);
     return QString::fromUtf8(json.mid(1, json.size() - 2));
+}
+
+// The parts of a list of parts that are not text (images), as they are.
+QJsonArray attachmentsOf(const QJsonValue& content)
+{
+    QJsonArray out;
+    if (!content.isArray())
+        return out;
+    for (const QJsonValue& part : content.toArray()) {
+        const QString type = part.toObject().value(QLatin1String("type")).toString();
+        if (type.isEmpty())
+            return {};
+        if (type != QLatin1String("text"))
+            out.append(part);
+    }
+    return out;
 }
 
 bool isStringList(const QJsonArray& array)
@@ -113,6 +132,7 @@ PlaygroundPrompt PlaygroundPrompt::fromCall(const promptlog::CallRecord& call)
         PromptMessage message;
         message.role = o.value(QLatin1String("role")).toString(QStringLiteral("user"));
         message.content = contentText(o.value(QLatin1String("content")));
+        message.attachments = attachmentsOf(o.value(QLatin1String("content")));
         p.messages << message;
     }
     return p;
@@ -179,10 +199,25 @@ models::ChatRequest PlaygroundPrompt::toChatRequest(const QList<PromptMessage>& 
 {
     models::ChatRequest request;
     request.model = model.toStdString();
-    nlohmann::json list = nlohmann::json::array();
-    for (const PromptMessage& m : renderedMessages)
-        list.push_back({{"role", m.role.toStdString()}, {"content", m.content.toStdString()}});
-    request.messages = pdl::Value::fromJson(list).asList();
+    pdl::List list;
+    for (const PromptMessage& m : renderedMessages) {
+        pdl::Dict message;
+        message.set("role", pdl::Value(m.role.toStdString()));
+        if (m.attachments.isEmpty()) {
+            message.set("content", pdl::Value(m.content.toStdString()));
+        } else {
+            // Text first, then the images as the call sent them (never turned into text).
+            QJsonArray parts;
+            if (!m.content.isEmpty())
+                parts.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
+                                         {QStringLiteral("text"), m.content}});
+            for (const QJsonValue& part : m.attachments)
+                parts.append(part);
+            message.set("content", pdl::fromQJsonValue(parts));
+        }
+        list.push_back(pdl::Value(std::move(message)));
+    }
+    request.messages = std::move(list);
     request.parameters = pdl::fromQJsonObject(parameters.toJson());
     request.stream = stream;
     request.site.promptName = (name.isEmpty() ? QStringLiteral("playground") : name).toStdString();
@@ -210,8 +245,21 @@ QString PlaygroundPrompt::toPdl() const
         for (const PromptMessage& m : messages) {
             out += QStringLiteral("  - role: ") + scalar(m.role, ScalarStyle::Plain, 0, false) +
                    QLatin1Char('\n');
-            out += QStringLiteral("    content: ") +
-                   scalar(m.content, ScalarStyle::Plain, 6, false) + QLatin1Char('\n');
+            if (m.attachments.isEmpty()) {
+                out += QStringLiteral("    content: ") +
+                       scalar(m.content, ScalarStyle::Plain, 6, false) + QLatin1Char('\n');
+                continue;
+            }
+            // A message with images: its parts as a list, the images' data URLs as they are.
+            out += QStringLiteral("    content:\n      data:\n");
+            if (!m.content.isEmpty())
+                out += QStringLiteral("      - ") +
+                       flowValue(QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
+                                             {QStringLiteral("text"), m.content}},
+                                 false) +
+                       QLatin1Char('\n');
+            for (const QJsonValue& part : m.attachments)
+                out += QStringLiteral("      - ") + flowValue(part, false) + QLatin1Char('\n');
         }
     }
     return out;

@@ -3,6 +3,7 @@
 #include "core/pdl/model/modelprovider.h"
 #include "core/util/diagnostic.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QList>
@@ -22,6 +23,10 @@ namespace hako::playground {
 struct PromptMessage {
     QString role = QStringLiteral("user");
     QString content;
+    /// The message's parts that are not text (images: `{type: image_url, image_url: {url}}`),
+    /// as the logged call sent them; sent again unchanged after the text (a message with any
+    /// is sent as a list of parts). Empty for a plain text message.
+    QJsonArray attachments;
 
     bool operator==(const PromptMessage&) const = default;
 };

@@ -88,9 +88,12 @@ CellResult cellFromJson(const QJsonObject& o)
 QJsonObject promptToJson(const PlaygroundPrompt& p)
 {
     QJsonArray messages;
-    for (const PromptMessage& m : p.messages)
-        messages.append(
-            QJsonObject{{QStringLiteral("role"), m.role}, {QStringLiteral("content"), m.content}});
+    for (const PromptMessage& m : p.messages) {
+        QJsonObject mo{{QStringLiteral("role"), m.role}, {QStringLiteral("content"), m.content}};
+        if (!m.attachments.isEmpty())
+            mo.insert(QStringLiteral("attachments"), m.attachments);
+        messages.append(mo);
+    }
     QJsonObject o{
         {QStringLiteral("model"), p.model},
         {QStringLiteral("messages"), messages},
@@ -121,6 +124,9 @@ PlaygroundPrompt promptFromJson(const QJsonObject& o)
         PromptMessage message;
         message.role = mo.value(QLatin1String("role")).toString(QStringLiteral("user"));
         message.content = mo.value(QLatin1String("content")).toString();
+        for (const QJsonValue& part : mo.value(QLatin1String("attachments")).toArray())
+            if (part.isObject())
+                message.attachments.append(part);
         p.messages << message;
     }
     return p;

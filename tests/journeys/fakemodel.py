@@ -5,6 +5,7 @@ from its messages (so different prompts give different, predictable replies), st
 server-sent events when asked, with token usage. Every request body is kept (`requests`) so a
 journey can compare what the window shows with what the server received.
 """
+import base64
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -40,6 +41,24 @@ def usage_for(body, reply):
     return {"prompt_tokens": max(1, prompt_chars // 4),
             "completion_tokens": max(1, len(reply) // 4),
             "total_tokens": max(1, prompt_chars // 4) + max(1, len(reply) // 4)}
+
+
+def image_parts(body):
+    """The images of a chat request's `image_url` parts with base64 `data:` URLs, in order, as
+    (media type, bytes) pairs."""
+    out = []
+    for m in body.get("messages", []):
+        content = m.get("content")
+        if not isinstance(content, list):
+            continue
+        for part in content:
+            if not isinstance(part, dict) or part.get("type") != "image_url":
+                continue
+            url = (part.get("image_url") or {}).get("url", "")
+            head, sep, data = url.partition(";base64,")
+            if url.startswith("data:") and sep:
+                out.append((head[len("data:"):], base64.b64decode(data)))
+    return out
 
 
 class FakeModelServer:

@@ -1,6 +1,8 @@
 #include "widgets/playground/varianteditor.h"
 
+#include "core/pdl/valuejson.h"
 #include "widgets/common/accessibleparts.h"
+#include "widgets/common/contentparts.h"
 
 #include <QAbstractItemView>
 #include <QComboBox>
@@ -162,6 +164,7 @@ void VariantEditor::updateNames()
         m_rows[i].role->setAccessibleName(tr("%1 role").arg(m));
         m_rows[i].text->setAccessibleName(tr("%1 text").arg(m));
         m_rows[i].remove->setAccessibleName(tr("Remove %1").arg(m.toLower()));
+        m_rows[i].images->setAccessibleName(tr("%1 images").arg(m));
     }
 }
 
@@ -191,7 +194,14 @@ void VariantEditor::addMessage(const PromptMessage& message)
     row.text->setTabChangesFocus(true);
     row.text->setPlainText(message.content);
     row.text->setMinimumHeight(60);
-    h->addWidget(row.text, 1);
+    // The message's images as thumbnails under its text (sent again unchanged on Run).
+    auto* right = new QVBoxLayout;
+    right->addWidget(row.text, 1);
+    row.attachments = message.attachments;
+    row.images = new ImagePartsStrip(row.widget);
+    row.images->setContent(pdl::fromQJsonValue(message.attachments));
+    right->addWidget(row.images);
+    h->addLayout(right, 1);
     m_rowsLayout->addWidget(row.widget);
 
     QWidget* w = row.widget;
@@ -316,7 +326,8 @@ PlaygroundPrompt VariantEditor::prompt() const
     else if (!format.isEmpty())
         params.responseFormat = QJsonObject{{QStringLiteral("type"), format}};
     for (const Row& row : m_rows)
-        p.messages << PromptMessage{row.role->currentText().trimmed(), row.text->toPlainText()};
+        p.messages << PromptMessage{row.role->currentText().trimmed(), row.text->toPlainText(),
+                                    row.attachments};
     return p;
 }
 

@@ -14,6 +14,7 @@ class QToolButton;
 class QVBoxLayout;
 
 namespace hako {
+class ImagePartsStrip;
 
 /// One variant column of the Playground pane: the model picker, the parameter controls and the
 /// editable role/content message rows of one PlaygroundPrompt. Parameters the controls do not
@@ -72,6 +73,8 @@ private:
         QComboBox* role;
         QPlainTextEdit* text;
         QToolButton* remove;
+        ImagePartsStrip* images; ///< thumbnails of `attachments`
+        QJsonArray attachments;  ///< kept and sent again unchanged (see PromptMessage)
     };
     void updateNames();
 

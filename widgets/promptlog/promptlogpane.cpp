@@ -1,11 +1,14 @@
 #include "widgets/promptlog/promptlogpane.h"
 
+#include "core/pdl/imagecontent.h"
+#include "core/pdl/valuejson.h"
 #include "core/promptlog/calltablemodel.h"
 #include "core/promptlog/logsnapshot.h"
 #include "core/promptlog/promptlog.h"
 #include "core/util/whenready.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/accessibleparts.h"
+#include "widgets/common/contentparts.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/promptlog/callscores.h"
 #include "widgets/promptlog/timechart.h"
@@ -55,25 +58,21 @@ QString roleColor(const QString& role)
     return QStringLiteral("#f4f4f4");
 }
 
+// A message's content as text: its text parts, each image as a placeholder such as
+// [image: PNG 1240×1754, 812 KB] (never base64).
 QString contentText(const QJsonValue& content)
 {
-    if (content.isString())
-        return content.toString();
-    // Multi-part content ([{type: text, text: …}, …]): the text parts, then the rest as JSON.
-    if (content.isArray()) {
-        QStringList parts;
-        for (const QJsonValue& part : content.toArray()) {
-            const QJsonObject o = part.toObject();
-            if (o.value(QStringLiteral("type")).toString() == QLatin1String("text"))
-                parts << o.value(QStringLiteral("text")).toString();
-            else
-                parts << QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
-        }
-        return parts.join(QLatin1Char('\n'));
-    }
-    if (content.isNull() || content.isUndefined())
-        return {};
-    return content.toVariant().toString();
+    return QString::fromStdString(pdl::contentDisplayText(pdl::fromQJsonValue(content)));
+}
+
+// A message's content as HTML: text as written, images as thumbnails.
+QString contentHtml(const QJsonValue& content)
+{
+    const pdl::Value value = pdl::fromQJsonValue(content);
+    if (!pdl::contentImageUrls(value).empty())
+        return contentparts::contentHtml(value);
+    return QStringLiteral("<div style=\"white-space:pre-wrap\">%1</div>")
+        .arg(QString::fromStdString(pdl::contentDisplayText(value)).toHtmlEscaped());
 }
 
 QString indentedJson(const QJsonObject& o)
@@ -214,7 +213,7 @@ QWidget* PromptLogPane::buildCallsPage()
     m_callsStack = new QStackedWidget(this);
     m_callsStack->addWidget(m_callsView);
     m_callsStack->addWidget(m_empty);
-    m_detail = new QTextBrowser(this);
+    m_detail = new ContentBrowser(this);
     m_detail->setOpenLinks(false);
     m_detail->setAccessibleName(tr("Call detail"));
     m_detail->setPlaceholderText(tr("Select a call to see its messages, reply and usage."));
@@ -788,7 +787,7 @@ QString PromptLogPane::detailHtml(const CallRecord& call)
                                   "style=\"margin-bottom:4px\"><tr><td bgcolor=\"%1\" "
                                   "style=\"color:#1f2328\"><b>[%2]</b>%3</td></tr></table>")
                        .arg(roleColor(role), esc(role),
-                            pre(contentText(message.value(QStringLiteral("content")))));
+                            contentHtml(message.value(QStringLiteral("content"))));
         }
         heading(tr("Reply"));
         out += QStringLiteral("<table width=\"100%\" cellpadding=\"6\"><tr><td bgcolor=\"%1\" "

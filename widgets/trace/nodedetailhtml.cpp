@@ -1,9 +1,11 @@
 #include "widgets/trace/nodedetailhtml.h"
 
+#include "core/pdl/imagecontent.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracesource.h"
 #include "core/pdl/trace/valuetreemodel.h"
 #include "core/promptlog/pricetable.h"
+#include "widgets/common/contentparts.h"
 #include "widgets/common/thememanager.h"
 #include "widgets/trace/tracepanestyle.h"
 
@@ -30,6 +32,9 @@ namespace {
 
 QString textOf(const Value& v)
 {
+    // Images (base64 data URLs, also inside a text) read as short placeholders.
+    if (pdl::holdsDataUrl(v))
+        return textOf(pdl::withDataUrlPlaceholders(v));
     // Bounded: a 10 MB string is cut before it is copied into a QString.
     if (v.isString()) {
         const std::string& s = v.asString();
@@ -283,6 +288,15 @@ QString modelRowsHtml(const pdl::TraceNode& n)
            QStringLiteral("<table cellspacing='0' cellpadding='1'>%1</table>").arg(modelRows);
 }
 
+// A message's content: text as written, images as thumbnails (never their base64 text).
+QString contentHtml(const Value& content)
+{
+    if (!pdl::contentImageUrls(content).empty())
+        return contentparts::contentHtml(content, 4000);
+    return QStringLiteral("<span style='white-space:pre-wrap;'>%1</span>")
+        .arg(escapedLimited(textOf(content), 4000));
+}
+
 // Model blocks: the messages sent, each on its role's colour with a link to where it was
 // defined (`defsites` collects those, in order).
 QString messagesHtml(const pdl::TraceNode& n, const pdl::TraceModel* model, const QPalette& palette,
@@ -301,11 +315,11 @@ QString messagesHtml(const pdl::TraceNode& n, const pdl::TraceModel* model, cons
                 if (const Value* r = msg.asDict().find("role"))
                     role = QString::fromStdString(r->toText());
                 if (const Value* c = msg.asDict().find("content"))
-                    content = textOf(*c);
+                    content = contentHtml(*c);
                 if (const Value* d = msg.asDict().find("pdl__defsite"); d && d->isString())
                     defsite = QString::fromStdString(d->asString());
             } else {
-                content = textOf(msg);
+                content = contentHtml(msg);
             }
             if (defsites)
                 defsites->append(defsite);
@@ -314,9 +328,8 @@ QString messagesHtml(const pdl::TraceNode& n, const pdl::TraceModel* model, cons
                 from = QStringLiteral(" &nbsp;<small>%1 %2</small>")
                            .arg(QObject::tr("from"), nodeLink(model, defsite, defsite));
             html += QStringLiteral("<tr><td style='background-color:%1;'><b>%2</b>%3<br>"
-                                   "<span style='white-space:pre-wrap;'>%4</span></td></tr>")
-                        .arg(roleColor(role, palette).name(), role.toHtmlEscaped(), from,
-                             escapedLimited(content, 4000));
+                                   "%4</td></tr>")
+                        .arg(roleColor(role, palette).name(), role.toHtmlEscaped(), from, content);
         }
         html += QStringLiteral("</table>");
     }

@@ -1,5 +1,6 @@
 #include "widgets/trace/nodedetailview.h"
 
+#include "core/pdl/imagecontent.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracesource.h"
 #include "core/pdl/trace/tracewriter.h"
@@ -7,6 +8,7 @@
 #include "core/util/outputfile.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/blockkindcolor.h"
+#include "widgets/common/contentparts.h"
 #include "widgets/common/thememanager.h"
 #include "widgets/trace/nodedetailhtml.h"
 #include "widgets/trace/tracepanestyle.h"
@@ -95,7 +97,7 @@ QString displayText(const Value& v, qsizetype limit, bool* cut)
 
 NodeDetailView::NodeDetailView(WorkbenchContext* context, QWidget* parent)
     : SingleNodePane(context, parent), m_title(new QLabel(this)), m_tabs(new QTabWidget(this)),
-      m_summary(new QTextBrowser(this)), m_resultModel(new pdl::ValueTreeModel(this))
+      m_summary(new ContentBrowser(this)), m_resultModel(new pdl::ValueTreeModel(this))
 {
     m_title->setTextFormat(Qt::RichText);
     m_title->setContentsMargins(8, 6, 8, 2);
@@ -272,7 +274,8 @@ void NodeDetailView::showResult(const TraceItem& item)
                : item.running ? Value(item.streamed)
                               : item.node.result;
     bool cut = false;
-    const QString text = displayText(m_result, kElideBytes, &cut);
+    // Images read as placeholders such as [image: PNG 1240×1754, 812 KB] (Save… keeps them).
+    const QString text = displayText(pdl::withDataUrlPlaceholders(m_result), kElideBytes, &cut);
     m_elided = cut;
     m_resultText->setPlainText(text);
     if (cut) {
@@ -339,6 +342,12 @@ void NodeDetailView::showJson(const TraceItem& item)
 {
     // The node alone: its children are summarised, and a huge result is left to the Result tab.
     pdl::TraceNode node = item.node;
+    // Images (megabytes of base64 each) read as short placeholders.
+    node.result = pdl::withDataUrlPlaceholders(node.result);
+    node.context = pdl::withDataUrlPlaceholders(node.context);
+    node.modelInput = pdl::withDataUrlPlaceholders(node.modelInput);
+    for (auto& e : node.exprs)
+        e.second = pdl::withDataUrlPlaceholders(e.second);
     if (node.result.isString() && qsizetype(node.result.asString().size()) > kElideBytes) {
         node.result = Value(tr("… %1 of text, see the Result tab")
                                 .arg(formatBytes(qint64(node.result.asString().size())))
@@ -410,7 +419,10 @@ QWidget* NodeDetailView::openResultInFull()
     view->setLineWrapMode(QPlainTextEdit::NoWrap);
     // One layout line of megabytes would stall the text engine; very long lines are shown
     // broken every 4,000 characters (Save… writes the text exactly).
-    QString text = fullResultText();
+    // Images read as placeholders here; Save… writes them exactly.
+    QString text = pdl::holdsDataUrl(m_result)
+                       ? QString::fromStdString(prettyJson(pdl::withDataUrlPlaceholders(m_result)))
+                       : fullResultText();
     constexpr qsizetype kMaxLine = 4000;
     QString shown;
     shown.reserve(text.size() + text.size() / kMaxLine + 1);

@@ -1,6 +1,7 @@
 // Attribute/item/slice access, globals and the argument helpers shared by the builtins.
 
 #include "core/pdl/expr/builtins_p.h"
+#include "core/pdl/expr/filebase.h"
 #include "core/pdl/expr/operators.h"
 
 #include <algorithm>
@@ -543,6 +544,7 @@ const std::unordered_map<std::string_view, Value>& globals()
         std::unordered_map<std::string_view, Value> t;
         t.emplace("range", Value(makeCallable("range", rangeGlobal)));
         t.emplace("lipsum", Value(makeCallable("generate_lorem_ipsum", lipsumGlobal)));
+        t.emplace("image_url", Value(makeCallable("image_url", expr::imageUrlBuiltin)));
         t.emplace("dict", Value(makeCallable("dict", [](const CallArgs& args) {
                       return Value(dictFromArgs("dict", args));
                   })));

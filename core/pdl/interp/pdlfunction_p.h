@@ -1,6 +1,7 @@
 #pragma once
 // Private to the interpreter: PDL closures as values, and the run an expression call joins.
 
+#include "core/pdl/expr/filebase.h"
 #include "core/pdl/interp/runner_p.h"
 
 namespace hako::pdl {
@@ -44,10 +45,13 @@ struct ActiveEvaluation {
 };
 ActiveEvaluation& activeEvaluation();
 
-/// Sets the active evaluation for its lifetime and restores the previous one after.
+/// Sets the active evaluation for its lifetime and restores the previous one after; relative
+/// paths in file-reading built-ins (`image_url`) resolve against the state's program folder.
 class ActiveEvaluationScope {
 public:
-    ActiveEvaluationScope(Runner* runner, const State* state) : m_saved(activeEvaluation())
+    ActiveEvaluationScope(Runner* runner, const State* state)
+        : m_saved(activeEvaluation()),
+          m_base(state && state->program ? state->program->dir : expr::currentBaseDirectory())
     {
         activeEvaluation() = {runner, state};
     }
@@ -55,6 +59,7 @@ public:
 
 private:
     ActiveEvaluation m_saved;
+    expr::BaseDirectoryScope m_base;
 };
 
 } // namespace hako::pdl

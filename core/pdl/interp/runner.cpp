@@ -1,6 +1,7 @@
 #include "core/pdl/interp/runner_p.h"
 #include "core/util/boundedfile.h"
 
+#include "core/pdl/imagecontent.h"
 #include "core/pdl/interp/aggregator_p.h"
 #include "core/pdl/interp/pdlfunction_p.h"
 
@@ -157,7 +158,8 @@ void Runner::streamMessages(const List& messages)
         out += '\n';
         out += role ? role->toText() : std::string("user");
         out += ": ";
-        out += content ? content->toText() : std::string();
+        // An image part prints as a short placeholder, not as its base64 text.
+        out += content ? contentDisplayText(*content) : std::string();
     }
     std::lock_guard lock(observerMutex); // parallel map iterations write whole messages
     write(out);

@@ -68,6 +68,12 @@ QList<BuiltinDoc> languageDocs()
         {QStringLiteral("joiner"), QStringLiteral("joiner(sep=\", \") → function"),
          QStringLiteral("A function that returns \"\" the first time and `sep` afterwards."),
          QStringLiteral("language")},
+        {QStringLiteral("image_url"), QStringLiteral("image_url(path) → str"),
+         QStringLiteral("The image file at `path` (relative to the program; PNG, JPEG, WebP or "
+                        "GIF, up to 20 MB) as a `data:` URL, for a message part "
+                        "`{type: image_url, image_url: {url: ...}}` sent to a model that reads "
+                        "images. Hako shows such parts as thumbnails, never as text."),
+         QStringLiteral("language")},
         {QStringLiteral("lipsum"), QStringLiteral("lipsum(n=5, html=True, min=20, max=100) → str"),
          QStringLiteral("Placeholder lorem ipsum text of n paragraphs."),
          QStringLiteral("language")},

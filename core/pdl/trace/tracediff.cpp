@@ -1,5 +1,6 @@
 #include "core/pdl/trace/tracediff.h"
 
+#include "core/pdl/imagecontent.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/util/shortestedit.h"
 #include "core/util/stackguard.h"
@@ -521,7 +522,8 @@ QString traceNodeText(const TraceNode& node)
     if (!node.hasResult || node.result.isCallable() ||
         (node.kind == BlockKind::Function && node.result.isNull()))
         return QString();
-    return QString::fromStdString(node.result.toText());
+    // Images compare by their placeholders ([image: PNG 1240×1754, 812 KB]), not base64 text.
+    return QString::fromStdString(withDataUrlPlaceholders(node.result).toText());
 }
 
 std::vector<WordChange> TraceDiff::resultDiff(int index) const
@@ -548,7 +550,7 @@ std::vector<Message> messagesOf(const TraceNode* n)
     if (prompt.isNull())
         return out;
     if (!prompt.isList()) {
-        out.push_back({QString(), QString::fromStdString(prompt.toText())});
+        out.push_back({QString(), QString::fromStdString(contentDisplayText(prompt))});
         return out;
     }
     for (const Value& m : prompt.asList()) {
@@ -557,9 +559,9 @@ std::vector<Message> messagesOf(const TraceNode* n)
             if (const Value* role = m.asDict().find("role"); role && role->isString())
                 msg.role = QString::fromStdString(role->asString());
             if (const Value* content = m.asDict().find("content"))
-                msg.text = QString::fromStdString(content->toText());
+                msg.text = QString::fromStdString(contentDisplayText(*content));
         } else {
-            msg.text = QString::fromStdString(m.toText());
+            msg.text = QString::fromStdString(contentDisplayText(m));
         }
         out.push_back(std::move(msg));
     }

@@ -1,5 +1,7 @@
 #include "core/pdl/trace/tracemodel.h"
 
+#include "core/pdl/imagecontent.h"
+
 #include <QLocale>
 #include <nlohmann/json.hpp>
 
@@ -62,7 +64,11 @@ QString TraceItem::resultText() const
         return QString();
     // A list or dict shows its characters, not the \uXXXX its JSON text (what the program
     // printed, as the reference prints it) escapes them to: 「苦情」 is read, not \u82e6\u60c5.
-    const Value& r = node.result;
+    // Images (base64 data URLs, megabytes each) read as short placeholders.
+    Value scrubbed;
+    if (holdsDataUrl(node.result))
+        scrubbed = withDataUrlPlaceholders(node.result);
+    const Value& r = scrubbed.isNull() ? node.result : scrubbed;
     if ((r.isList() || r.isDict()) && !r.holdsWrapped() && r.nestingDepth() < kReadableDepth)
         return QString::fromStdString(r.toOrderedJson().dump(
             -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));

@@ -1,5 +1,7 @@
 #include "core/pdl/trace/valuetreemodel.h"
 
+#include "core/pdl/imagecontent.h"
+
 namespace hako::pdl {
 
 namespace {
@@ -10,6 +12,11 @@ void appendPreview(const Value& v, QString& out, int budget)
         return;
     if (v.isString()) {
         const std::string& s = v.asString();
+        // An image (or any base64 data) reads as a short placeholder, never as base64 text.
+        if (holdsDataUrl(v)) {
+            appendPreview(withDataUrlPlaceholders(v), out, budget);
+            return;
+        }
         // Only the start is needed; decode a bounded prefix.
         const size_t take = std::min<size_t>(s.size(), size_t(budget) * 4);
         QString text = QString::fromUtf8(s.data(), qsizetype(take));
@@ -69,6 +76,8 @@ void appendPreview(const Value& v, QString& out, int budget)
 QString fullText(const Value& v)
 {
     constexpr size_t limit = 1 << 20;
+    if (holdsDataUrl(v))
+        return fullText(withDataUrlPlaceholders(v));
     std::string s = v.isString() ? v.asString() : v.isCallable() ? v.repr() : v.json();
     if (s.size() > limit) {
         s.resize(limit);

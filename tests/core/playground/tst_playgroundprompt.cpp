@@ -3,6 +3,7 @@
 // gives a block that Hako's parser accepts and PyYAML reads as intended.
 #include "core/pdl/parser/programparser.h"
 #include "core/playground/playgroundprompt.h"
+#include "core/playground/playgroundsession.h"
 #include "core/playground/savetoprogram.h"
 #include "core/promptlog/callrecord.h"
 
@@ -163,6 +164,50 @@ private Q_SLOTS:
         QCOMPARE(params.at("response_format").at("type").get<std::string>(),
                  std::string("json_object"));
         QCOMPARE(req.site.promptName, std::string("playground"));
+    }
+
+    // A logged call with an image opens with the image kept beside the message's text, and a
+    // run sends it again as an image part (never as text); sessions and "Copy as PDL" keep it.
+    void loggedImageIsKeptAndSentAgain()
+    {
+        const QString url = QStringLiteral("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAE");
+        const QJsonObject image{
+            {QStringLiteral("type"), QStringLiteral("image_url")},
+            {QStringLiteral("image_url"), QJsonObject{{QStringLiteral("url"), url}}}};
+        promptlog::CallRecord call;
+        call.model = QStringLiteral("vision");
+        call.messages = QJsonArray{QJsonObject{
+            {QStringLiteral("role"), QStringLiteral("user")},
+            {QStringLiteral("content"),
+             QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
+                                    {QStringLiteral("text"), QStringLiteral("Read ${ what }")}},
+                        image}}}};
+        const PlaygroundPrompt p = PlaygroundPrompt::fromCall(call);
+        QCOMPARE(p.messages.size(), 1);
+        QCOMPARE(p.messages[0].content, QStringLiteral("Read ${ what }"));
+        QCOMPARE(p.messages[0].attachments, QJsonArray{image});
+
+        auto rendered = p.render(QJsonObject{{QStringLiteral("what"), QStringLiteral("this")}});
+        QVERIFY(rendered.ok());
+        const models::ChatRequest req = p.toChatRequest(*rendered);
+        const nlohmann::json sent = req.messages[0].toJson();
+        QVERIFY2(sent.at("content").is_array(), sent.dump().c_str());
+        QCOMPARE(sent.at("content").size(), size_t(2));
+        QCOMPARE(sent.at("content")[0].at("text").get<std::string>(), std::string("Read this"));
+        QCOMPARE(sent.at("content")[1].at("image_url").at("url").get<std::string>(),
+                 url.toStdString());
+
+        PlaygroundSession session = PlaygroundSession::create();
+        session.variants = {p};
+        Result<PlaygroundSession> back = PlaygroundSession::fromJson(session.toJson());
+        QVERIFY(back.ok());
+        QCOMPARE(back->variants[0].messages[0].attachments, QJsonArray{image});
+
+        const QString pdl = p.toPdl();
+        QVERIFY2(pdl.contains(url), qPrintable(pdl));
+        const pdl::ParseResult parsed =
+            pdl::parseProgramText(pdl.toUtf8(), QStringLiteral("copy.pdl"));
+        QVERIFY2(parsed.ok() && parsed.program, qPrintable(pdl));
     }
 
     void copyAsPdlRandom()

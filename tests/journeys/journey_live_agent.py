@@ -23,7 +23,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import journeylib  # noqa: E402
 from fakemodel import FakeModelServer  # noqa: E402
-from panes import expect, show_dock, trace_tree_rows, view_in  # noqa: E402
+from panes import expect, show_dock, status_text, trace_tree_rows, view_in  # noqa: E402
 
 SESSION = "trip-kyoto"
 QUESTIONS = ["What should I pack for Kyoto this weekend?", "And where should we eat on Sunday?"]
@@ -66,13 +66,8 @@ def control(s, role, name):
 
 
 def receiver_url(s):
-    """The address the Runs dock says the receiver listens on."""
-    dock = show_dock(s, "Runs")
-    label = s.first(dock, name="Where the runs come from")
-    if label is None:
-        return None
-    text = s.text_of(label) or label.description or ""
-    m = re.search(r"http://127\.0\.0\.1:\d+/v1/traces", text)
+    """The address the window says the receiver listens on (its status bar)."""
+    m = re.search(r"http://127\.0\.0\.1:\d+/v1/traces", status_text(s))
     return m.group(0) if m else None
 
 
@@ -96,7 +91,7 @@ def journey(s, args):
     try:
         s.launch()
         s.menu("Traces", "Receive OpenTelemetry")
-        otlp = s.wait_for(lambda: receiver_url(s), "the Runs dock to say where it listens",
+        otlp = s.wait_for(lambda: receiver_url(s), "the window to say where it listens",
                           timeout=20)
         s.screenshot("receiver-listening")
 

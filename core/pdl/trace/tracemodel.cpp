@@ -312,7 +312,6 @@ void TraceModel::applyEvents(std::vector<Event> events)
         return;
     std::vector<TraceItem*> changed;
     std::vector<TraceItem*> streamed;
-    bool placed = false;
     for (Event& e : events) {
         switch (e.type) {
         case Event::Type::Started:
@@ -346,7 +345,6 @@ void TraceModel::applyEvents(std::vector<Event> events)
         }
         case Event::Type::Placed:
             placeItem(e, changed);
-            placed = true;
             break;
         case Event::Type::Removed: {
             std::vector<const TraceItem*> removed;
@@ -357,15 +355,12 @@ void TraceModel::applyEvents(std::vector<Event> events)
             };
             std::erase_if(changed, gone);
             std::erase_if(streamed, gone);
-            placed = true;
             break;
         }
         }
     }
     flushPending();
     flushPlacing();
-    if (placed)
-        m_root = m_top->children.empty() ? nullptr : m_top->children.front().get();
     std::sort(changed.begin(), changed.end());
     changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
     for (TraceItem* item : changed) {
@@ -454,6 +449,13 @@ bool TraceModel::isShown(const TraceItem* item) const
 }
 
 namespace {
+// The top-level row, which root() names: set before the end of a row change, so that views
+// reading root() when they hear of it see the new one.
+TraceItem* topRow(const TraceItem& top)
+{
+    return top.children.empty() ? nullptr : top.children.front().get();
+}
+
 void renumber(TraceItem* parent, size_t from)
 {
     for (size_t i = from; i < parent->children.size(); ++i)
@@ -539,6 +541,7 @@ void TraceModel::moveItem(TraceItem* item, TraceItem* parent, int row)
     parent->children.insert(parent->children.begin() + to, std::move(moving));
     item->parent = parent;
     renumber(parent, size_t(same ? std::min(src, to) : to));
+    m_root = topRow(*m_top);
     endMoveRows();
 }
 
@@ -555,6 +558,7 @@ void TraceModel::removeItem(uint64_t serial, std::vector<const TraceItem*>& remo
     forget(item, removed);
     parent->children.erase(parent->children.begin() + row);
     renumber(parent, size_t(row));
+    m_root = topRow(*m_top);
     endRemoveRows();
 }
 
@@ -571,6 +575,7 @@ void TraceModel::flushPlacing()
     renumber(parent, size_t(at));
     m_placing.clear();
     m_placeParent = nullptr;
+    m_root = topRow(*m_top);
     endInsertRows();
 }
 

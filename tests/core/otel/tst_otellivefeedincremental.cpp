@@ -180,6 +180,18 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(&model);
         QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
         QSignalSpy moves(&model, &QAbstractItemModel::rowsMoved);
+        // Views hearing of a new top row (the detail pane's "select a block") read root().
+        int topChanges = 0, staleRoot = 0;
+        auto checkRoot = [&] {
+            ++topChanges;
+            if (model.root() != model.itemAt(model.index(0, 0)))
+                ++staleRoot;
+        };
+        connect(&model, &QAbstractItemModel::rowsInserted, this,
+                [&](const QModelIndex& parent) { parent.isValid() ? void() : checkRoot(); });
+        connect(&model, &QAbstractItemModel::rowsMoved, this, checkRoot);
+        connect(&model, &QAbstractItemModel::rowsRemoved, this,
+                [&](const QModelIndex& parent) { parent.isValid() ? void() : checkRoot(); });
         OtelLiveFeed feed(&model);
         feed.push({span(2, 1, 30), span(3, 0, 20)});
         feed.flush();
@@ -210,6 +222,8 @@ private Q_SLOTS:
         QCOMPARE(model.data(c).toString(), QStringLiteral("C"));
         QCOMPARE(resets.count(), 1);
         QVERIFY(moves.count() > 0);
+        QVERIFY(topChanges > 0);
+        QCOMPARE(staleRoot, 0);
     }
 
     void anotherTraceStartingDoesNotTakeTheViewBack()

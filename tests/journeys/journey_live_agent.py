@@ -8,7 +8,8 @@ the agent still runs, its run is already in the Runs dock (running, its root not
 and its spans in the Trace Tree; when it ends the row turns into the finished run. A second run
 of the same chat session follows. Group by session puts both runs under the session with its
 totals; picking the session shows its thread (both questions and answers in order); picking a
-run shows it in the Trace Tree, and View › Graph draws its shape.
+run shows it in the Trace Tree, and View › Graph draws its shape. The receiver logged every model
+call: the Runs dock's Prompt log lists both runs again, from the log, and opens their calls.
 
 Skips (exit 77) when node or the test-only npm packages (scripts/dev installs them with npm ci
 in tests/tools/otel-sdk) are missing.
@@ -156,6 +157,22 @@ def journey(s, args):
         expect(int(re.search(r"(\d+) node", described).group(1)) >= 3,
                f"the graph lacks the agent, its model calls or its tool: {described!r}")
         s.screenshot("graph")
+
+        # The receiver logged every LLM span: the Runs dock's Prompt log lists both runs with
+        # their two model calls each, and opening one shows its calls.
+        s.click(control(s, "push button", "Runs of the prompt log"))
+        logged = s.wait_for(lambda: (r := runs_rows(s)) and len(r) == 2 and
+                            all(c[4] == "2" for _, c in r) and r,
+                            "the prompt log's two runs with two calls each", timeout=30)
+        s.screenshot("prompt-log-runs")
+        s.click(cell(s, 0, 0))
+        calls = s.wait_for(
+            lambda: (t := trace_tree_rows(s)) and
+            [c[1] for _, c in t].count("model") == 2 and t,
+            "the Trace Tree to show the logged run's two calls", timeout=20)
+        expect("WHAT SHOULD I PACK" in " ".join(calls[1][1]),
+               f"the first logged call's reply is not shown: {calls!r} (runs {logged!r})")
+        s.screenshot("prompt-log-run-open")
     finally:
         for p in agents:
             if p.poll() is None:

@@ -44,8 +44,32 @@ void OtelLiveFeed::push(std::vector<Span>&& spans)
 void OtelLiveFeed::follow(const std::string& traceId)
 {
     m_follow = traceId;
-    m_shown.clear();
     flush();
+}
+
+// Following nothing, the view moves to a trace only when a new one starts arriving, so that
+// two agents exporting at once do not make it jump back and forth.
+std::string OtelLiveFeed::pickTarget(const std::vector<Span>& batch) const
+{
+    if (!m_follow.empty())
+        return m_follow;
+    std::string newest;
+    int64_t newestStart = INT64_MIN;
+    for (const Span& s : batch) {
+        if (s.traceId == m_shown || m_assembler.contains(s.traceId))
+            continue;
+        if (s.startNanos >= newestStart) {
+            newestStart = s.startNanos;
+            newest = s.traceId;
+        }
+    }
+    if (!newest.empty())
+        return newest;
+    if (!m_shown.empty())
+        return m_shown;
+    for (auto it = batch.rbegin(); it != batch.rend(); ++it)
+        return it->traceId;
+    return {};
 }
 
 void OtelLiveFeed::flush()
@@ -56,36 +80,99 @@ void OtelLiveFeed::flush()
         batch.swap(m_queue);
     }
     m_droppedSpans += m_droppedQueued.exchange(0);
-    bool changedShown = false;
-    std::string newest;
-    int64_t newestStart = INT64_MIN;
-    for (const Span& s : batch) {
-        if (s.startNanos >= newestStart) {
-            newestStart = s.startNanos;
-            newest = s.traceId;
-        }
-    }
-    std::string target = m_follow;
-    if (target.empty())
-        target = !newest.empty() ? newest : m_shown;
+    const std::string target = pickTarget(batch);
+    const size_t droppedBefore = m_droppedSpans;
     addBounded(batch);
+    std::unordered_set<std::string> fresh;
     for (const Span& s : batch)
-        if (s.traceId == target) {
-            changedShown = true;
-            break;
-        }
-    if (target != m_shown)
-        changedShown = true;
-    if (m_model && changedShown && m_assembler.contains(target)) {
-        QString title =
-            QStringLiteral("OpenTelemetry trace %1").arg(QString::fromStdString(target));
-        if (m_droppedSpans > 0)
-            title += QStringLiteral(" — ") + notice();
-        m_model->setTrace(m_assembler.build(target), title);
-        m_shown = target;
-    }
+        if (s.traceId == target)
+            fresh.insert(s.spanId);
+    if (m_model && m_assembler.contains(target) &&
+        (target != m_shown || !fresh.empty() || m_droppedSpans != droppedBefore))
+        showTrace(target, fresh);
     if (!batch.empty())
         Q_EMIT tracesChanged();
+}
+
+QString OtelLiveFeed::title(const std::string& traceId) const
+{
+    QString text = QStringLiteral("OpenTelemetry trace %1").arg(QString::fromStdString(traceId));
+    if (m_droppedSpans > 0)
+        text += QStringLiteral(" — ") + notice();
+    return text;
+}
+
+// Turns the trace as it is now into placement events for the model: every node in tree order
+// (parents first, siblings by row, children as TraceModel lays out a tree: defs, then every
+// field's children), data only for what is new or changed (spans of this batch, placeholders,
+// the synthetic root), then the removal of what no longer exists (a synthetic root once the
+// trace has one root again).
+void OtelLiveFeed::showTrace(const std::string& traceId,
+                             const std::unordered_set<std::string>& fresh)
+{
+    if (traceId != m_shown) {
+        m_model->beginLiveRun(title(traceId));
+        m_serials.clear();
+        m_placed.clear();
+        m_shown = traceId;
+    } else {
+        m_model->setSource(title(traceId));
+    }
+    TraceAssembler::NodeKeys keys;
+    const pdl::TracePtr root = m_assembler.build(traceId, &keys);
+    std::vector<pdl::TraceModel::Event> events;
+    std::unordered_set<uint64_t> placed;
+    struct Step {
+        pdl::TracePtr node;
+        uint64_t parent;
+        int row;
+        std::string field;
+    };
+    std::vector<Step> stack;
+    if (root)
+        stack.push_back({root, 0, 0, {}});
+    while (!stack.empty()) {
+        Step step = std::move(stack.back());
+        stack.pop_back();
+        const TraceAssembler::NodeKey& key = keys[step.node.get()];
+        auto [it, isNew] = m_serials.try_emplace(key.key, 0);
+        if (isNew)
+            it->second = ++m_nextSerial;
+        const uint64_t serial = it->second;
+        placed.insert(serial);
+        std::vector<Step> children;
+        for (const auto& def : step.node->defs)
+            if (def.second)
+                children.push_back({def.second, serial, int(children.size()), "defs"});
+        for (const pdl::TraceNode::Children& group : step.node->children)
+            for (const pdl::TracePtr& c : group.nodes)
+                if (c)
+                    children.push_back({c, serial, int(children.size()), group.field});
+        pdl::TraceModel::Event e;
+        e.type = pdl::TraceModel::Event::Type::Placed;
+        e.serial = serial;
+        e.parent = step.parent;
+        e.row = step.row;
+        e.field = step.field;
+        e.withNode = isNew || !key.span || fresh.count(key.key) != 0;
+        if (e.withNode) {
+            e.node = std::move(*step.node);
+            e.node.children.clear();
+            e.node.defs.clear();
+        }
+        events.push_back(std::move(e));
+        for (auto c = children.rbegin(); c != children.rend(); ++c)
+            stack.push_back(std::move(*c));
+    }
+    for (uint64_t gone : m_placed)
+        if (!placed.count(gone)) {
+            pdl::TraceModel::Event e;
+            e.type = pdl::TraceModel::Event::Type::Removed;
+            e.serial = gone;
+            events.push_back(std::move(e));
+        }
+    m_placed = std::move(placed);
+    m_model->applyEvents(std::move(events));
 }
 
 } // namespace hako::otel

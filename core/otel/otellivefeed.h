@@ -11,6 +11,8 @@
 #include <deque>
 #include <mutex>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace hako::pdl {
@@ -21,9 +23,11 @@ namespace hako::otel {
 
 /// Carries spans from an OtlpReceiver (any thread: push()) to a TraceModel on the GUI thread.
 /// Spans are queued and applied in batches (every `intervalMs`, default 200 ms) to a
-/// TraceAssembler; the followed trace (the one set with follow(), else the newest) is rebuilt
-/// and shown with TraceModel::setTrace, so spans appear as they arrive, under placeholders
-/// until their parents come, ordered by start time.
+/// TraceAssembler; the followed trace (the one set with follow(), else the newest) reaches the
+/// model through the same incremental path as a PDL run's events (TraceModel::applyEvents):
+/// new spans are inserted, a placeholder (`waiting for span …`) is replaced in place when its
+/// span comes, spans move under their parents and into start-time order — never a reset while
+/// one trace is shown, so expansion, selection and scroll survive.
 ///
 /// Bounded: it keeps at most maxSpans() spans (queued and assembled together). Past that, the
 /// traces that arrived first are dropped whole (never the followed one), and when the newest
@@ -73,7 +77,15 @@ private:
     std::atomic<size_t> m_droppedQueued{0}; ///< dropped by push() while the queue was full
     std::deque<std::string> m_arrival;      ///< traces kept, first arrived first
 
+    // The shown trace's items: span id (or placeholder/synthetic key) → the model's serial.
+    std::unordered_map<std::string, uint64_t> m_serials;
+    std::unordered_set<uint64_t> m_placed; ///< serials in the model after the last batch
+    uint64_t m_nextSerial = 0;
+
     void addBounded(std::vector<Span>& batch);
+    std::string pickTarget(const std::vector<Span>& batch) const;
+    void showTrace(const std::string& traceId, const std::unordered_set<std::string>& fresh);
+    QString title(const std::string& traceId) const;
     bool evictOldestBut(const std::string& keep, const std::string& alsoKeep);
     QTimer m_timer;
 };

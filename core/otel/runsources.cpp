@@ -3,12 +3,15 @@
 #include "core/otel/otlpfile.h"
 #include "core/pdl/trace/tracediff.h"
 #include "core/pdl/trace/traceloader.h"
+#include "core/pdl/valuejson.h"
 #include "core/promptlog/callrecord.h"
 
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <map>
 
 namespace hako::otel {
@@ -160,6 +163,71 @@ std::vector<RunRow> runsOfCalls(const std::vector<promptlog::CallRecord>& calls)
     }
     sortRuns(out, RunColumn::Start);
     return out;
+}
+
+namespace {
+
+pdl::TracePtr callNode(const promptlog::CallRecord& c)
+{
+    auto n = std::make_shared<pdl::TraceNode>();
+    n->kind = pdl::BlockKind::Model;
+    n->id = c.uid.toStdString();
+    n->def = (!c.promptName.isEmpty() ? c.promptName : c.model).toStdString();
+    n->startNanos = c.startedAt * 1000000;
+    n->endNanos = n->startNanos + int64_t(c.latencyMs.value_or(0) * 1e6);
+    try { // the log keeps any JSON; one nested past the bridge's depth is left out
+        if (!c.messages.isEmpty())
+            n->modelInput = pdl::fromQJsonValue(c.messages);
+    } catch (...) {
+    }
+    if (c.status == promptlog::CallStatus::Ok && c.error.isEmpty()) {
+        n->result = pdl::Value(c.reply.toStdString());
+        n->hasResult = true;
+    } else {
+        n->error = (c.error.isEmpty() ? promptlog::statusName(c.status) : c.error).toStdString();
+    }
+    QJsonObject usage;
+    if (c.promptTokens)
+        usage.insert(QStringLiteral("prompt_tokens"), qint64(*c.promptTokens));
+    if (c.completionTokens)
+        usage.insert(QStringLiteral("completion_tokens"), qint64(*c.completionTokens));
+    if (c.cost)
+        usage.insert(QStringLiteral("cost"), *c.cost);
+    if (!usage.isEmpty())
+        n->usage = pdl::fromQJsonValue(usage);
+    n->exprs.emplace_back("model", pdl::Value(c.model.toStdString()));
+    if (!c.endpoint.isEmpty())
+        n->exprs.emplace_back("endpoint", pdl::Value(c.endpoint.toStdString()));
+    if (!c.tags.isEmpty())
+        n->exprs.emplace_back("tags", pdl::fromQJsonValue(QJsonArray::fromStringList(c.tags)));
+    if (c.id > 0)
+        n->exprs.emplace_back("log call", pdl::Value(std::to_string(c.id)));
+    return n;
+}
+
+} // namespace
+
+pdl::TracePtr traceOfCalls(std::vector<promptlog::CallRecord> calls)
+{
+    if (calls.empty())
+        return nullptr;
+    std::stable_sort(calls.begin(), calls.end(),
+                     [](const auto& a, const auto& b) { return a.startedAt < b.startedAt; });
+    const std::vector<RunRow> rows = runsOfCalls(calls);
+    auto root = std::make_shared<pdl::TraceNode>();
+    root->kind = pdl::BlockKind::Sequence;
+    root->id = rows.front().id;
+    root->def = rows.front().name;
+    root->startNanos = rows.front().startNanos;
+    root->endNanos = rows.front().endNanos;
+    root->isLeaf = false;
+    for (const promptlog::CallRecord& c : calls)
+        root->addChild("calls", callNode(c));
+    if (!calls.back().reply.isEmpty()) {
+        root->result = pdl::Value(calls.back().reply.toStdString());
+        root->hasResult = true;
+    }
+    return root;
 }
 
 } // namespace hako::otel

@@ -34,4 +34,11 @@ Result<std::vector<RunRow>> readRuns(const QString& path);
 /// first call's last message as input and the last reply as output. By start time.
 std::vector<RunRow> runsOfCalls(const std::vector<promptlog::CallRecord>& calls);
 
+/// The calls of one prompt-log run as a trace, so that the trace panes show it: a root named
+/// as runsOfCalls names the run, holding one model node per call in start order (labelled with
+/// the prompt; the messages sent as its model input; the reply, or the error, as its result;
+/// tokens and cost as its usage; model, endpoint, tags and the log's call id among its
+/// expressions). Null when `calls` is empty. Pure.
+pdl::TracePtr traceOfCalls(std::vector<promptlog::CallRecord> calls);
+
 } // namespace hako::otel

@@ -82,12 +82,12 @@ std::vector<TraceSummary> TraceAssembler::traces() const
     return out;
 }
 
-pdl::TracePtr TraceAssembler::build(const std::string& traceId) const
+pdl::TracePtr TraceAssembler::build(const std::string& traceId, NodeKeys* keys) const
 {
     auto it = m_traces.find(traceId);
     if (it == m_traces.end())
         return nullptr;
-    return assemble(const_cast<Trace&>(it->second), true);
+    return assemble(const_cast<Trace&>(it->second), true, keys);
 }
 
 pdl::TracePtr TraceAssembler::take(const std::string& traceId)
@@ -123,7 +123,7 @@ size_t TraceAssembler::spanCount(const std::string& traceId) const
     return it == m_traces.end() ? 0 : it->second.spans.size();
 }
 
-pdl::TracePtr TraceAssembler::assemble(Trace& trace, bool copy) const
+pdl::TracePtr TraceAssembler::assemble(Trace& trace, bool copy, NodeKeys* keys) const
 {
     struct Item {
         const Entry* entry;
@@ -135,6 +135,8 @@ pdl::TracePtr TraceAssembler::assemble(Trace& trace, bool copy) const
         pdl::TracePtr node = copy ? std::make_shared<pdl::TraceNode>(*e.node) : e.node;
         node->children.clear();
         node->defs.clear();
+        if (keys)
+            keys->emplace(node.get(), NodeKey{id, true});
         items.emplace(id, Item{&e, std::move(node)});
     }
     // Placeholders for parents that have not arrived (yet).
@@ -153,6 +155,8 @@ pdl::TracePtr TraceAssembler::assemble(Trace& trace, bool copy) const
                                      : "placeholder: the parent span has not arrived";
         p.node->startNanos = LLONG_MAX;
         p.seq = 0;
+        if (keys)
+            keys->emplace(p.node.get(), NodeKey{e.parent, false});
         placeholders.push_back(std::move(p));
         items.emplace(e.parent, Item{nullptr, placeholders.back().node});
     }
@@ -208,6 +212,8 @@ pdl::TracePtr TraceAssembler::assemble(Trace& trace, bool copy) const
     top->startNanos = trace.summary.startNanos;
     top->endNanos = trace.summary.endNanos;
     top->isLeaf = roots.empty();
+    if (keys)
+        keys->emplace(top.get(), NodeKey{top->id, false});
     for (const Item* r : roots)
         top->addChild("spans", r->node);
     return top;

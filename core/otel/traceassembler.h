@@ -48,9 +48,19 @@ public:
     std::vector<TraceSummary> traces() const;
     bool contains(const std::string& traceId) const { return m_traces.count(traceId) != 0; }
     size_t spanCount() const { return m_spanCount; }
+    /// What a node of a built tree stands for: the span id it shows (a placeholder: the id of
+    /// the span it waits for, which replaces it; the synthetic root of a trace with several
+    /// roots: `trace:<trace id>`), and whether it is a received span (not a placeholder or the
+    /// synthetic root). Stable across builds, so a live view can match nodes batch to batch.
+    struct NodeKey {
+        std::string key;
+        bool span = false;
+    };
+    using NodeKeys = std::unordered_map<const pdl::TraceNode*, NodeKey>;
+
     /// A fresh tree of the trace (the assembler keeps its spans: call again as more arrive),
-    /// or null for an unknown trace.
-    pdl::TracePtr build(const std::string& traceId) const;
+    /// or null for an unknown trace. With `keys`, also says what each node stands for.
+    pdl::TracePtr build(const std::string& traceId, NodeKeys* keys = nullptr) const;
     /// Builds the tree from the assembler's own nodes and forgets the trace (no copies: what
     /// a file load uses).
     pdl::TracePtr take(const std::string& traceId);
@@ -89,7 +99,7 @@ public:
     };
 
 private:
-    pdl::TracePtr assemble(Trace& trace, bool copy) const;
+    pdl::TracePtr assemble(Trace& trace, bool copy, NodeKeys* keys = nullptr) const;
 
     std::unordered_map<std::string, Trace> m_traces;
     size_t m_spanCount = 0;

@@ -5,11 +5,17 @@
 #include "core/otel/otlpdecode.h"
 #include "core/otel/runtable.h"
 #include "core/pdl/trace/tracemodel.h"
+#include "core/promptlog/promptlog.h"
+#include "core/workbench/workbenchcontext.h"
 #include "isolatedsettings.h"
 #include "otlprunsfixture.h"
 #include "widgets/otel/otelrunlist.h"
 #include "widgets/workbench/mainwindow.h"
 #include "widgets/workbench/tracedocks.h"
+
+#include <QAbstractItemModel>
+#include <QJsonArray>
+#include <QJsonObject>
 
 #include <QCheckBox>
 #include <QDockWidget>
@@ -208,6 +214,111 @@ private Q_SLOTS:
                                   20000);
         for (const QString& m : messages)
             QVERIFY2(!m.contains(QStringLiteral("not found")), qPrintable(m));
+    }
+
+    void runsThatGrowChangeTheirRowsInPlace()
+    {
+        // A receiver's runs, listed again as spans arrive: the rows change, nothing is cleared,
+        // the picked run stays picked and sessions stay open.
+        OtelRunList runs;
+        runs.resize(900, 400);
+        runs.show();
+        std::vector<otel::RunRow> rows = threeRuns();
+        const otel::RunRow third = rows.back();
+        rows.pop_back();
+        rows[1].status = otel::RunStatus::Running;
+        runs.groupBySession()->setChecked(true);
+        runs.setRuns(QStringLiteral("receiver"), rows, {});
+        QTreeWidgetItem* session = runs.list()->topLevelItem(0);
+        QCOMPARE(session->childCount(), 2);
+        QTreeWidgetItem* running = session->child(1);
+        QCOMPARE(running->text(OtelRunList::StatusColumn), QStringLiteral("running"));
+        runs.list()->setCurrentItem(running);
+        QSignalSpy resets(runs.list()->model(), &QAbstractItemModel::modelReset);
+        QSignalSpy removed(runs.list()->model(), &QAbstractItemModel::rowsRemoved);
+
+        rows[1].status = otel::RunStatus::Ok;
+        rows[1].spans += 2;
+        rows[1].completionTokens += 30;
+        rows.push_back(third);
+        runs.setRuns(QStringLiteral("receiver"), rows, {});
+        QCOMPARE(resets.count(), 0);
+        QCOMPARE(removed.count(), 0);
+        QCOMPARE(runs.list()->topLevelItem(0), session);
+        QCOMPARE(session->child(1), running);
+        QCOMPARE(running->text(OtelRunList::StatusColumn), QStringLiteral("ok"));
+        QCOMPARE(running->text(OtelRunList::SpansColumn), QString::number(rows[1].spans));
+        QVERIFY(running->isSelected());
+        QVERIFY(session->isExpanded());
+        QCOMPARE(runs.list()->topLevelItemCount(), 2); // the session and the new run
+        QCOMPARE(runs.list()->topLevelItem(1)->text(OtelRunList::NameColumn),
+                 QStringLiteral("agent 2"));
+
+        // A run gone from the list (a bounded receiver dropped it) loses its row.
+        rows.erase(rows.begin());
+        runs.setRuns(QStringLiteral("receiver"), rows, {});
+        QCOMPARE(session->childCount(), 1);
+        QCOMPARE(session->child(0), running);
+    }
+
+    void promptLogRunsAreListedAndOpened()
+    {
+        // The Runs dock's Prompt log: one row per logged run with its calls' totals; picking
+        // one shows its calls in the trace panes.
+        QTemporaryDir dir;
+        QString error;
+        std::shared_ptr<promptlog::PromptLog> log =
+            promptlog::PromptLog::open(dir.filePath(QStringLiteral("log.sqlite")), &error);
+        QVERIFY2(log, qPrintable(error));
+        std::vector<promptlog::CallRecord> calls;
+        auto call = [&calls](const QString& run, const QString& prompt, int64_t at, int tokens) {
+            promptlog::CallRecord c;
+            c.runId = run;
+            c.programName = QStringLiteral("support-bot");
+            c.promptName = prompt;
+            c.model = QStringLiteral("gpt-4o-mini");
+            QJsonObject message;
+            message.insert(QStringLiteral("role"), QStringLiteral("user"));
+            message.insert(QStringLiteral("content"), QString(prompt + QStringLiteral(" ?")));
+            c.messages = QJsonArray{message};
+            c.reply = prompt + QStringLiteral(" !");
+            c.promptTokens = tokens;
+            c.completionTokens = 5;
+            c.latencyMs = 200;
+            c.startedAt = at;
+            c.tags = QStringList{QStringLiteral("session:s-1")};
+            calls.push_back(c);
+        };
+        call(QStringLiteral("run-a"), QStringLiteral("classify"), 1764300000000, 10);
+        call(QStringLiteral("run-a"), QStringLiteral("answer"), 1764300001000, 20);
+        call(QStringLiteral("run-b"), QStringLiteral("classify"), 1764300060000, 11);
+        QVERIFY(log->insertNow(calls));
+
+        MainWindow window;
+        window.context()->setPromptLog(log);
+        window.resize(1280, 800);
+        window.show();
+        OtelRunList* list = window.traceDocks()->runList();
+        QTest::mouseClick(list->promptLogButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(list->list()->topLevelItemCount(), 2, 20000);
+        QVERIFY(window.traceDocks()->runsDock()->isVisible());
+        QVERIFY2(list->heading()->text().contains(QStringLiteral("2 run")),
+                 qPrintable(list->heading()->text()));
+        const QTreeWidgetItem* a = list->list()->topLevelItem(0);
+        QCOMPARE(a->text(OtelRunList::NameColumn), QStringLiteral("support-bot"));
+        QCOMPARE(a->text(OtelRunList::SpansColumn), QStringLiteral("2"));
+        QCOMPARE(a->text(OtelRunList::TokensColumn), QStringLiteral("40"));
+        QCOMPARE(a->text(OtelRunList::SessionColumn), QStringLiteral("s-1"));
+
+        click(list->list(), list->list()->topLevelItem(0));
+        QTRY_VERIFY_WITH_TIMEOUT(window.context()->traceModel() &&
+                                     window.context()->traceModel()->root() &&
+                                     window.context()->traceModel()->root()->children.size() == 2,
+                                 20000);
+        const pdl::TraceItem* root = window.context()->traceModel()->root();
+        QCOMPARE(root->label(), QStringLiteral("support-bot"));
+        QCOMPARE(root->children[0]->label(), QStringLiteral("classify"));
+        QCOMPARE(root->children[1]->resultText(), QStringLiteral("answer !"));
     }
 };
 

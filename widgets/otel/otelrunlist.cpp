@@ -76,7 +76,8 @@ void setCell(QTreeWidgetItem* item, int column, const QString& text, const QVari
 OtelRunList::OtelRunList(QWidget* parent)
     : QWidget(parent), m_heading(new QLabel(this)), m_filter(new QLineEdit(this)),
       m_group(new QCheckBox(tr("Group by session"), this)),
-      m_compare(new QPushButton(tr("Compare"), this)), m_empty(new QLabel(this)),
+      m_compare(new QPushButton(tr("Compare"), this)),
+      m_promptLog(new QPushButton(tr("Prompt log"), this)), m_empty(new QLabel(this)),
       m_list(new QTreeWidget(this)), m_thread(new QTextBrowser(this))
 {
     m_heading->setWordWrap(true);
@@ -95,6 +96,9 @@ OtelRunList::OtelRunList(QWidget* parent)
     m_compare->setAccessibleName(tr("Compare runs"));
     m_compare->setToolTip(tr("Compare the two selected runs (select two with Ctrl+click)"));
     m_compare->setEnabled(false);
+    m_promptLog->setAccessibleName(tr("Runs of the prompt log"));
+    m_promptLog->setToolTip(tr("List the runs the prompt log holds: one row per run with its "
+                               "calls' tokens, cost and errors; pick one to read its calls"));
     m_empty->setWordWrap(true);
     m_empty->setContentsMargins(6, 2, 6, 2);
     m_empty->setAccessibleName(tr("Runs list message"));
@@ -121,6 +125,7 @@ OtelRunList::OtelRunList(QWidget* parent)
     bar->setContentsMargins(4, 0, 4, 0);
     bar->addWidget(m_group);
     bar->addStretch(1);
+    bar->addWidget(m_promptLog);
     bar->addWidget(m_compare);
     m_filter->setMinimumWidth(160);
     auto* split = m_split = new QSplitter(Qt::Vertical, this);
@@ -162,6 +167,7 @@ OtelRunList::OtelRunList(QWidget* parent)
         if (ids.size() == 2)
             Q_EMIT compareRequested(ids[0], ids[1]);
     });
+    connect(m_promptLog, &QPushButton::clicked, this, &OtelRunList::promptLogRequested);
     rebuild();
 }
 
@@ -171,7 +177,7 @@ void OtelRunList::setRuns(const QString& heading, const std::vector<otel::RunRow
     m_heading->setText(heading);
     m_runs = runs;
     m_shown = shown;
-    rebuild();
+    update();
 }
 
 void OtelRunList::setRuns(const QString& heading, const std::vector<otel::TraceSummary>& runs,
@@ -237,8 +243,9 @@ void OtelRunList::fillRun(QTreeWidgetItem* item, const otel::RunRow& r)
     setCell(item, UserColumn, QString::fromStdString(r.user), QString::fromStdString(r.user));
     for (int c : {DurationColumn, SpansColumn, TokensColumn, CostColumn, ErrorsColumn})
         item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
-    if (r.status == otel::RunStatus::Error)
-        item->setForeground(StatusColumn, QBrush(QColor(0xc0, 0x30, 0x30)));
+    item->setForeground(StatusColumn, r.status == otel::RunStatus::Error
+                                          ? QBrush(QColor(0xc0, 0x30, 0x30))
+                                          : QBrush());
 }
 
 void OtelRunList::fillSession(QTreeWidgetItem* item, const otel::RunSession& s)
@@ -315,7 +322,6 @@ void OtelRunList::rebuild()
             items.append(item);
         }
     }
-    m_list->setRootIsDecorated(m_group->isChecked());
     m_list->addTopLevelItems(items);
     for (QTreeWidgetItem* item : items)
         if (item->childCount() > 0 &&
@@ -332,13 +338,87 @@ void OtelRunList::rebuild()
         m_list->verticalScrollBar()->setValue(scroll);
     m_list->setUpdatesEnabled(true);
     m_filling = false;
+    finishFill(int(rows.size()));
+}
+
+// New runs, or runs that grew: rows are changed, added and removed in place (no clear), so
+// that the list does not flicker and selection, expansion and scroll stay as they are.
+void OtelRunList::update()
+{
+    m_filling = true;
+    m_list->setSortingEnabled(false);
+    QHash<QString, QTreeWidgetItem*> runs, sessions;
+    for (QTreeWidgetItemIterator it(m_list); *it; ++it) {
+        const QString id = (*it)->data(NameColumn, IdRole).toString();
+        if (!id.isEmpty())
+            runs.insert(id, *it);
+        else
+            sessions.insert((*it)->data(NameColumn, SessionRole).toString(), *it);
+    }
+    const otel::RunFilter filter = otel::RunFilter::parse(m_filter->text().toStdString());
+    const std::vector<otel::RunRow> rows = otel::filterRuns(m_runs, filter);
+    QTreeWidgetItem* shown = nullptr;
+    if (m_group->isChecked()) {
+        for (const otel::RunSession& s : otel::groupBySession(rows)) {
+            QTreeWidgetItem* group = nullptr;
+            if (!s.session.empty()) {
+                const QString key = QString::fromStdString(s.session);
+                group = sessions.take(key);
+                if (!group) {
+                    group = new RunItem;
+                    m_list->addTopLevelItem(group);
+                }
+                fillSession(group, s);
+            }
+            for (const otel::RunRow& r : s.runs)
+                placeRun(r, group, runs, shown);
+            if (group && !m_collapsed.contains(group->data(NameColumn, SessionRole).toString()))
+                group->setExpanded(true);
+        }
+    } else {
+        for (const otel::RunRow& r : rows)
+            placeRun(r, nullptr, runs, shown);
+    }
+    qDeleteAll(runs); // gone runs first: they may sit under a session going too
+    qDeleteAll(sessions);
+    m_list->setSortingEnabled(true);
+    if (shown && m_list->selectedItems().isEmpty())
+        m_list->setCurrentItem(shown);
+    m_filling = false;
+    finishFill(int(rows.size()));
+}
+
+void OtelRunList::placeRun(const otel::RunRow& run, QTreeWidgetItem* parent,
+                           QHash<QString, QTreeWidgetItem*>& existing, QTreeWidgetItem*& shown)
+{
+    QTreeWidgetItem* item = existing.take(QString::fromStdString(run.id));
+    if (item && item->parent() != parent) { // its session came with a later span
+        if (QTreeWidgetItem* from = item->parent())
+            from->takeChild(from->indexOfChild(item));
+        else
+            m_list->takeTopLevelItem(m_list->indexOfTopLevelItem(item));
+        parent ? parent->addChild(item) : m_list->addTopLevelItem(item);
+    } else if (!item) {
+        item = new RunItem;
+        parent ? parent->addChild(item) : m_list->addTopLevelItem(item);
+    }
+    fillRun(item, run);
+    if (run.id == m_shown)
+        shown = item;
+}
+
+void OtelRunList::finishFill(int shownRows)
+{
+    m_list->setRootIsDecorated(m_group->isChecked());
+    const bool none = shownRows == 0;
     if (m_runs.empty())
         m_empty->setText(tr("No runs to list yet. Open an OTLP or trace file (File › Open "
-                            "Trace…) or turn on Traces › Receive OpenTelemetry and run an agent."));
-    else if (rows.empty())
+                            "Trace…), turn on Traces › Receive OpenTelemetry and run an agent, "
+                            "or press Prompt log to list the runs it holds."));
+    else if (none)
         m_empty->setText(tr("No run matches the filter. Clear it to see all %n run(s).", nullptr,
                             int(m_runs.size())));
-    m_empty->setVisible(rows.empty());
+    m_empty->setVisible(none);
     selectionChanged();
 }
 

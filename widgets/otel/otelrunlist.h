@@ -3,6 +3,7 @@
 #include "core/otel/runtable.h"
 #include "core/otel/traceassembler.h"
 
+#include <QHash>
 #include <QSet>
 #include <QString>
 #include <QStringList>
@@ -30,7 +31,9 @@ namespace hako {
 /// below the list. Clicking or activating a run asks for it (runRequested); selecting two
 /// runs enables Compare (compareRequested). A line above the list says where the runs come
 /// from; while there are none, or the filter hides them all, the list says what to do.
-/// GUI thread.
+/// "Prompt log" asks for the runs the prompt log holds (promptLogRequested). New runs (a
+/// receiver's, while spans arrive) change the rows in place: selection, expansion and scroll
+/// stay. GUI thread.
 class OtelRunList : public QWidget {
     Q_OBJECT
 public:
@@ -51,6 +54,7 @@ public:
     QLineEdit* filterField() const { return m_filter; }
     QCheckBox* groupBySession() const { return m_group; }
     QPushButton* compareButton() const { return m_compare; }
+    QPushButton* promptLogButton() const { return m_promptLog; }
     QTextBrowser* threadView() const { return m_thread; }
     /// The trace id of top-level row `row` (empty when out of range or a session).
     QString traceIdAt(int row) const;
@@ -79,9 +83,15 @@ Q_SIGNALS:
     void runRequested(const QString& traceId);
     /// The user asked to compare two runs (in list order).
     void compareRequested(const QString& leftId, const QString& rightId);
+    /// The user asked for the runs of the prompt log.
+    void promptLogRequested();
 
 private:
     void rebuild();
+    void update();
+    void placeRun(const otel::RunRow& run, QTreeWidgetItem* parent,
+                  QHash<QString, QTreeWidgetItem*>& existing, QTreeWidgetItem*& shown);
+    void finishFill(int shownRows);
     void fillRun(QTreeWidgetItem* item, const otel::RunRow& run);
     void fillSession(QTreeWidgetItem* item, const otel::RunSession& session);
     void selectionChanged();
@@ -92,6 +102,7 @@ private:
     QLineEdit* m_filter;
     QCheckBox* m_group;
     QPushButton* m_compare;
+    QPushButton* m_promptLog;
     QLabel* m_empty;
     QTreeWidget* m_list;
     QTextBrowser* m_thread;

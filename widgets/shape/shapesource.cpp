@@ -44,6 +44,8 @@ void ShapeSource::setModel(pdl::TraceModel* model)
             connect(model, &pdl::TraceModel::modelReset, this, now),
             connect(model, &pdl::TraceModel::rowsInserted, this, changed),
             connect(model, &pdl::TraceModel::rowsRemoved, this, changed),
+            connect(model, &pdl::TraceModel::rowsAboutToBeRemoved, this, now),
+            connect(model, &pdl::TraceModel::rowsMoved, this, changed),
             connect(model, &pdl::TraceModel::dataChanged, this, changed),
             connect(model, &pdl::TraceModel::liveRunEnded, this, changed),
         };

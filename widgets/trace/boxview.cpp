@@ -108,6 +108,8 @@ void BoxView::setModel(TraceModel* model)
                     }),
             connect(model, &TraceModel::rowsInserted, this, changed),
             connect(model, &TraceModel::rowsRemoved, this, changed),
+            connect(model, &TraceModel::rowsAboutToBeRemoved, this, &BoxView::rowsAboutToGo),
+            connect(model, &TraceModel::rowsMoved, this, changed),
             connect(model, &TraceModel::dataChanged, this, changed),
             connect(model, &TraceModel::layoutChanged, this, changed),
             connect(model, &TraceModel::itemStreamed, this, changed),
@@ -135,6 +137,32 @@ void BoxView::modelAboutToReset()
     m_highlightFlags.clear();
     m_hoveredBox = -1;
     updateScrollBars();
+    viewport()->update();
+}
+
+void BoxView::rowsAboutToGo(const QModelIndex& parent, int first, int last)
+{
+    // The boxes point into the tree: drop them (and what points into the rows going) until
+    // the next layout.
+    auto going = [&](const TraceItem* item) {
+        for (const TraceItem* a = item; a; a = a->parent) {
+            const QModelIndex index = m_model ? m_model->indexOf(a) : QModelIndex();
+            if (index.isValid() && index.parent() == parent && index.row() >= first &&
+                index.row() <= last)
+                return true;
+        }
+        return false;
+    };
+    m_latest.invalidate();
+    m_layout.reset();
+    m_currentBox = -1;
+    m_hoveredBox = -1;
+    if (going(m_current))
+        m_current = nullptr;
+    if (going(m_scrollTarget))
+        m_scrollTarget = nullptr;
+    std::erase_if(m_highlighted, going);
+    m_highlightFlags.clear();
     viewport()->update();
 }
 

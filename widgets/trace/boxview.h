@@ -100,6 +100,7 @@ protected:
 private:
     void setModel(pdl::TraceModel* model);
     void modelAboutToReset();
+    void rowsAboutToGo(const QModelIndex& parent, int first, int last);
     void scheduleRelayout(int delayMs = 50);
     void startRelayout();
     void applyLayout(std::shared_ptr<const pdl::BoxLayout> layout);

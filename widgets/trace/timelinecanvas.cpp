@@ -90,14 +90,18 @@ void TimelineCanvas::setModel(pdl::TraceModel* model)
     m_model = model;
     m_selected = nullptr;
     if (model) {
-        connect(model, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
-            // Items die with the reset: forget every pointer now.
+        auto forget = [this] {
+            // Items die with the reset (or the rows removed): forget every pointer now.
             m_selected = nullptr;
             m_bars.clear();
             m_rows.clear();
             m_rowMaxEnd.clear();
             m_dirty = true;
-        });
+        };
+        connect(model, &QAbstractItemModel::modelAboutToBeReset, this, forget);
+        connect(model, &QAbstractItemModel::rowsAboutToBeRemoved, this, forget);
+        connect(model, &QAbstractItemModel::rowsRemoved, this, &TimelineCanvas::scheduleRebuild);
+        connect(model, &QAbstractItemModel::rowsMoved, this, &TimelineCanvas::scheduleRebuild);
         connect(model, &QAbstractItemModel::modelReset, this, [this] {
             m_fitted = false;
             scheduleRebuild();

@@ -1,7 +1,12 @@
 #include "widgets/workbench/runslinks.h"
 
+#include "core/otel/runsources.h"
 #include "core/pdl/interp/tracenode.h"
+#include "core/pdl/trace/tracemodel.h"
+#include "core/promptlog/callquery.h"
+#include "core/promptlog/promptlog.h"
 #include "core/util/whenready.h"
+#include "core/workbench/workbenchcontext.h"
 #include "widgets/otel/otelrunlist.h"
 #include "widgets/workbench/difflinks.h"
 #include "widgets/workbench/tracedocks.h"
@@ -15,9 +20,10 @@
 namespace hako {
 
 RunsLinks::RunsLinks(TraceDocks* traces, DiffLinks* diff, QObject* parent)
-    : QObject(parent), m_traces(traces), m_diff(diff)
+    : QObject(parent), m_traces(traces), m_diff(diff), m_logTrace(new pdl::TraceModel(this))
 {
     connect(traces->runList(), &OtelRunList::compareRequested, this, &RunsLinks::compare);
+    connect(traces->runList(), &OtelRunList::promptLogRequested, this, &RunsLinks::listPromptLog);
     // Ten columns and a thread need room: a Runs dock that comes forward narrow or low (a
     // strip beside the console) is widened to half the window and given a third of its height.
     QDockWidget* dock = traces->runsDock();
@@ -77,6 +83,76 @@ void RunsLinks::showComparison(const QString& leftId, const QString& rightId, pd
                           runName(rightId, leftId));
     m_diff->dock()->show();
     m_diff->dock()->raise();
+}
+
+namespace {
+
+// The calls of one logged run (a call without a run id is a run of its own, named by its uid).
+pdl::TracePtr logRunTrace(const std::shared_ptr<promptlog::PromptLog>& log, const QString& id)
+{
+    promptlog::CallFilter filter;
+    filter.runId = id;
+    filter.oldestFirst = true;
+    Result<QList<promptlog::CallRecord>> calls = log->list(filter, true);
+    std::vector<promptlog::CallRecord> found;
+    if (calls)
+        found.assign(calls->begin(), calls->end());
+    if (found.empty())
+        if (Result<promptlog::CallRecord> one = log->find(id))
+            found.push_back(*one);
+    return otel::traceOfCalls(std::move(found));
+}
+
+} // namespace
+
+void RunsLinks::listPromptLog()
+{
+    QString error;
+    std::shared_ptr<promptlog::PromptLog> log = m_traces->context()->promptLog(&error);
+    if (!log) {
+        Q_EMIT statusMessage(tr("Cannot open the prompt log: %1").arg(error), 10000);
+        return;
+    }
+    using Rows = Result<std::vector<otel::RunRow>>;
+    auto read = QtConcurrent::run([log]() -> Rows {
+        promptlog::CallFilter filter;
+        filter.limit = kLogCalls;
+        Result<QList<promptlog::CallRecord>> calls = log->list(filter, true);
+        if (!calls)
+            return calls.error();
+        return otel::runsOfCalls(std::vector<promptlog::CallRecord>(calls->begin(), calls->end()));
+    });
+    whenReady(this, read, [this, log](const Rows& runs) {
+        if (!runs) {
+            Q_EMIT statusMessage(tr("Cannot read the prompt log: %1").arg(runs.error().message),
+                                 10000);
+            return;
+        }
+        const QString heading =
+            tr("Prompt log %1: %n run(s); pick one to read its calls", nullptr, int(runs->size()))
+                .arg(log->location());
+        m_traces->showRuns(
+            heading, *runs, {}, [this](const QString& id) { openLogRun(id); },
+            [log](const QString& id) { return logRunTrace(log, id); }, true);
+        m_traces->runsDock()->raise();
+    });
+}
+
+void RunsLinks::openLogRun(const QString& id)
+{
+    std::shared_ptr<promptlog::PromptLog> log = m_traces->context()->promptLog();
+    if (!log)
+        return;
+    auto read = QtConcurrent::run([log, id] { return logRunTrace(log, id); });
+    whenReady(this, read, [this, id](const pdl::TracePtr& root) {
+        if (!root) {
+            Q_EMIT statusMessage(tr("The prompt log no longer holds run %1").arg(id), 8000);
+            return;
+        }
+        m_logTrace->setTrace(
+            root, tr("%1 (prompt log)").arg(QString::fromStdString(root->def).replace('/', '_')));
+        m_traces->showTrace(m_logTrace);
+    });
 }
 
 } // namespace hako

@@ -113,17 +113,19 @@ void TraceDocks::showRuns(const QString& heading, const std::vector<otel::TraceS
     m_openRun = std::move(open);
     m_buildRun = {};
     m_runsOfFile = false;
+    m_slowBuild = false;
     m_runList->setRuns(heading, runs, shown);
     m_runsDock->show();
 }
 
 void TraceDocks::showRuns(const QString& heading, const std::vector<otel::RunRow>& runs,
                           const std::string& shown, std::function<void(const QString&)> open,
-                          RunBuilder build)
+                          RunBuilder build, bool slowBuild)
 {
     m_openRun = std::move(open);
     m_buildRun = std::move(build);
     m_runsOfFile = false;
+    m_slowBuild = slowBuild;
     m_runList->setRuns(heading, runs, shown);
     m_runsDock->show();
 }
@@ -153,8 +155,13 @@ void TraceDocks::listFileRuns(const QString& path)
             return;
         const QString heading = tr("%1: %n run(s); pick one to show it", nullptr, int(runs.size()))
                                     .arg(QFileInfo(path).fileName());
-        if (!otlp) { // one run: listed, the dock left as it is
-            m_runList->setRuns(heading, runs, runs.front().id);
+        if (!otlp) { // one run: listed beside the tree, which stays in front
+            showRuns(
+                heading, runs, runs.front().id, [this](const QString&) { showTrace(m_fileTrace); },
+                [path](const QString&) {
+                    auto r = pdl::readTraceFile(path);
+                    return r && !r->partial ? r->root : pdl::TracePtr();
+                });
             m_runsOfFile = true;
             return;
         }
@@ -169,6 +176,8 @@ void TraceDocks::listFileRuns(const QString& path)
                 return r ? r->root : pdl::TracePtr();
             });
         m_runsOfFile = true;
+        if (runs.size() > 1) // which run to read is the next question: the list comes forward
+            m_runsDock->raise();
     });
 }
 

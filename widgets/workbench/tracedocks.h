@@ -68,17 +68,19 @@ public:
     using RunBuilder = std::function<std::shared_ptr<pdl::TraceNode>(const QString& id)>;
     /// As above with the Runs list's rows (tokens, sessions, users); `build` gives a run's
     /// tree for Compare.
+    /// `slowBuild`: `build` reads a file or a store, so it runs off the GUI thread.
     void showRuns(const QString& heading, const std::vector<otel::RunRow>& runs,
                   const std::string& shown, std::function<void(const QString&)> open,
-                  RunBuilder build);
+                  RunBuilder build, bool slowBuild = false);
     /// The tree of listed run `id` (null when the runs give no trees or it is gone).
     std::shared_ptr<pdl::TraceNode> buildRun(const QString& id) const
     {
         return m_buildRun ? m_buildRun(id) : nullptr;
     }
-    /// Whether the listed runs are a file's: their trees are read from it again (buildRun may
-    /// then run on any thread, and should not run on the GUI thread).
-    bool runsAreAFile() const { return m_runsOfFile; }
+    /// Whether the listed runs' trees are read again from a file or a store (buildRun may then
+    /// run on any thread, and should not run on the GUI thread).
+    bool runsAreAFile() const { return m_runsOfFile || m_slowBuild; }
+    WorkbenchContext* context() const { return m_context; }
     RunBuilder runBuilder() const { return m_buildRun; }
     /// Makes `model` the trace every pane shows.
     void showTrace(pdl::TraceModel* model);
@@ -118,6 +120,7 @@ private:
     std::function<void(const QString&)> m_openRun;
     RunBuilder m_buildRun;
     bool m_runsOfFile = false; ///< the Runs dock lists a trace file's runs
+    bool m_slowBuild = false;  ///< the listed runs' builder reads a store
 
     void listFileRuns(const QString& path);
     void openFileRun(const QString& path, const QString& traceId);

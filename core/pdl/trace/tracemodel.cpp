@@ -186,6 +186,8 @@ void TraceModel::clear()
     m_byId.clear();
     m_bySerial.clear();
     m_pending.clear();
+    m_placing.clear();
+    m_placeParent = nullptr;
     endResetModel();
 }
 
@@ -213,6 +215,8 @@ void TraceModel::setTrace(const TracePtr& root, const QString& source)
     m_byId.clear();
     m_bySerial.clear();
     m_pending.clear();
+    m_placing.clear();
+    m_placeParent = nullptr;
     if (root) {
         m_top->children.push_back(buildItems(*root, m_top.get(), 0, {}, m_count));
         m_root = m_top->children.front().get();
@@ -260,6 +264,54 @@ void TraceModel::endLiveRun(const TracePtr& finalTrace)
     Q_EMIT liveRunEnded();
 }
 
+void TraceModel::startItem(Event& e, std::vector<TraceItem*>& changed,
+                           std::vector<TraceItem*>& streamed)
+{
+    if (auto known = m_bySerial.find(e.node.serial); known != m_bySerial.end()) {
+        flushPending(); // the attempt's children may still wait in this batch
+        std::vector<const TraceItem*> removed;
+        restartItem(known->second, std::move(e.node), removed);
+        std::sort(removed.begin(), removed.end());
+        auto gone = [&removed](const TraceItem* i) {
+            return std::binary_search(removed.begin(), removed.end(), i);
+        };
+        std::erase_if(changed, gone);
+        std::erase_if(streamed, gone);
+        changed.push_back(known->second);
+        return;
+    }
+    auto item = std::make_unique<TraceItem>();
+    const uint64_t serial = e.node.serial;
+    const uint64_t parentSerial = e.node.parentSerial;
+    item->node = std::move(e.node);
+    item->running = true;
+    TraceItem* parent = m_top.get();
+    if (parentSerial) {
+        auto p = m_bySerial.find(parentSerial);
+        if (p != m_bySerial.end())
+            parent = p->second;
+    }
+    item->parent = parent;
+    TraceItem* raw = item.get();
+    m_bySerial[serial] = raw;
+    if (!raw->node.id.empty() && !m_byId.contains(QString::fromStdString(raw->node.id)))
+        m_byId.insert(QString::fromStdString(raw->node.id), raw);
+    ++m_count;
+    // Items waiting in this batch have row -1; below them, attach directly (they become
+    // visible with their pending ancestor).
+    if (!isShown(parent)) {
+        raw->row = int(parent->children.size());
+        parent->children.push_back(std::move(item));
+    } else {
+        raw->row = -1;
+        if (m_pending.empty() || m_pending.back().first != parent)
+            m_pending.emplace_back(parent, std::vector<std::unique_ptr<TraceItem>>());
+        m_pending.back().second.push_back(std::move(item));
+    }
+    if (parent == m_top.get() && !m_root)
+        m_root = raw;
+}
+
 void TraceModel::applyEvents(std::vector<Event> events)
 {
     if (!m_live)
@@ -268,58 +320,9 @@ void TraceModel::applyEvents(std::vector<Event> events)
     std::vector<TraceItem*> streamed;
     for (Event& e : events) {
         switch (e.type) {
-        case Event::Type::Started: {
-            if (auto known = m_bySerial.find(e.node.serial); known != m_bySerial.end()) {
-                flushPending(); // the attempt's children may still wait in this batch
-                std::vector<const TraceItem*> removed;
-                restartItem(known->second, std::move(e.node), removed);
-                std::sort(removed.begin(), removed.end());
-                auto gone = [&removed](const TraceItem* i) {
-                    return std::binary_search(removed.begin(), removed.end(), i);
-                };
-                std::erase_if(changed, gone);
-                std::erase_if(streamed, gone);
-                changed.push_back(known->second);
-                break;
-            }
-            auto item = std::make_unique<TraceItem>();
-            const uint64_t serial = e.node.serial;
-            const uint64_t parentSerial = e.node.parentSerial;
-            item->node = std::move(e.node);
-            item->running = true;
-            TraceItem* parent = m_top.get();
-            if (parentSerial) {
-                auto p = m_bySerial.find(parentSerial);
-                if (p != m_bySerial.end())
-                    parent = p->second;
-            }
-            item->parent = parent;
-            TraceItem* raw = item.get();
-            m_bySerial[serial] = raw;
-            if (!raw->node.id.empty() && !m_byId.contains(QString::fromStdString(raw->node.id)))
-                m_byId.insert(QString::fromStdString(raw->node.id), raw);
-            ++m_count;
-            // Items waiting in this batch have row -1; below them, attach directly (they
-            // become visible with their pending ancestor).
-            bool parentVisible = true;
-            for (const TraceItem* a = parent; a && a != m_top.get(); a = a->parent)
-                if (a->row < 0) {
-                    parentVisible = false;
-                    break;
-                }
-            if (!parentVisible) {
-                raw->row = int(parent->children.size());
-                parent->children.push_back(std::move(item));
-            } else {
-                raw->row = -1;
-                if (m_pending.empty() || m_pending.back().first != parent)
-                    m_pending.emplace_back(parent, std::vector<std::unique_ptr<TraceItem>>());
-                m_pending.back().second.push_back(std::move(item));
-            }
-            if (parent == m_top.get() && !m_root)
-                m_root = raw;
+        case Event::Type::Started:
+            startItem(e, changed, streamed);
             break;
-        }
         case Event::Type::Finished: {
             auto it = m_bySerial.find(e.node.serial);
             if (it == m_bySerial.end())
@@ -346,9 +349,24 @@ void TraceModel::applyEvents(std::vector<Event> events)
                 streamed.push_back(it->second);
             break;
         }
+        case Event::Type::Placed:
+            placeItem(e, changed);
+            break;
+        case Event::Type::Removed: {
+            std::vector<const TraceItem*> removed;
+            removeItem(e.serial, removed);
+            std::sort(removed.begin(), removed.end());
+            auto gone = [&removed](const TraceItem* i) {
+                return std::binary_search(removed.begin(), removed.end(), i);
+            };
+            std::erase_if(changed, gone);
+            std::erase_if(streamed, gone);
+            break;
+        }
         }
     }
     flushPending();
+    flushPlacing();
     std::sort(changed.begin(), changed.end());
     changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
     for (TraceItem* item : changed) {
@@ -421,6 +439,150 @@ void TraceModel::flushPending()
         endInsertRows();
     }
     m_pending.clear();
+}
+
+QModelIndex TraceModel::parentIndex(const TraceItem* parent) const
+{
+    return parent == m_top.get() ? QModelIndex() : indexOf(parent);
+}
+
+bool TraceModel::isShown(const TraceItem* item) const
+{
+    for (const TraceItem* a = item; a && a != m_top.get(); a = a->parent)
+        if (a->row < 0)
+            return false;
+    return true;
+}
+
+namespace {
+// The top-level row, which root() names: set before the end of a row change, so that views
+// reading root() when they hear of it see the new one.
+TraceItem* topRow(const TraceItem& top)
+{
+    return top.children.empty() ? nullptr : top.children.front().get();
+}
+
+void renumber(TraceItem* parent, size_t from)
+{
+    for (size_t i = from; i < parent->children.size(); ++i)
+        parent->children[i]->row = int(i);
+}
+} // namespace
+
+void TraceModel::setNode(TraceItem* item, TraceNode&& node, uint64_t serial)
+{
+    const QString oldId = QString::fromStdString(item->node.id);
+    if (auto it = m_byId.find(oldId); it != m_byId.end() && it.value() == item)
+        m_byId.erase(it);
+    item->node = std::move(node);
+    item->node.serial = serial;
+    const QString id = QString::fromStdString(item->node.id);
+    if (!id.isEmpty() && !m_byId.contains(id))
+        m_byId.insert(id, item);
+}
+
+void TraceModel::placeItem(Event& e, std::vector<TraceItem*>& changed)
+{
+    TraceItem* parent = m_top.get();
+    if (e.parent) {
+        auto p = m_bySerial.find(e.parent);
+        if (p == m_bySerial.end())
+            return; // out of order: the feed places parents first
+        parent = p->second;
+    }
+    auto known = m_bySerial.find(e.serial);
+    if (known == m_bySerial.end()) {
+        auto item = std::make_unique<TraceItem>();
+        TraceItem* raw = item.get();
+        setNode(raw, std::move(e.node), e.serial);
+        raw->field = e.field;
+        raw->parent = parent;
+        m_bySerial[e.serial] = raw;
+        ++m_count;
+        if (!isShown(parent)) { // under an item of this batch: it brings its children along
+            const int at = std::clamp(e.row, 0, int(parent->children.size()));
+            parent->children.insert(parent->children.begin() + at, std::move(item));
+            renumber(parent, size_t(at));
+            return;
+        }
+        const bool continues = m_placeParent == parent &&
+                               e.row == m_placeAt + int(m_placing.size()) && !m_placing.empty();
+        if (!continues) {
+            flushPlacing();
+            m_placeParent = parent;
+            m_placeAt = std::clamp(e.row, 0, int(parent->children.size()));
+        }
+        raw->row = -1;
+        m_placing.push_back(std::move(item));
+        return;
+    }
+    flushPlacing();
+    TraceItem* item = known->second;
+    if (e.withNode) {
+        setNode(item, std::move(e.node), e.serial);
+        changed.push_back(item);
+    }
+    item->field = e.field;
+    if (item->parent != parent || item->row != e.row)
+        moveItem(item, parent, e.row);
+}
+
+void TraceModel::moveItem(TraceItem* item, TraceItem* parent, int row)
+{
+    for (const TraceItem* a = parent; a; a = a->parent)
+        if (a == item)
+            return; // never under itself (a feed out of order)
+    TraceItem* from = item->parent;
+    const int src = item->row;
+    const bool same = from == parent;
+    const int to = std::clamp(row, 0, int(parent->children.size()) - (same ? 1 : 0));
+    if (same && to == src)
+        return;
+    const int dest = same && to > src ? to + 1 : to;
+    if (!beginMoveRows(parentIndex(from), src, src, parentIndex(parent), dest))
+        return;
+    std::unique_ptr<TraceItem> moving = std::move(from->children[size_t(src)]);
+    from->children.erase(from->children.begin() + src);
+    renumber(from, size_t(src));
+    parent->children.insert(parent->children.begin() + to, std::move(moving));
+    item->parent = parent;
+    renumber(parent, size_t(same ? std::min(src, to) : to));
+    m_root = topRow(*m_top);
+    endMoveRows();
+}
+
+void TraceModel::removeItem(uint64_t serial, std::vector<const TraceItem*>& removed)
+{
+    flushPlacing();
+    auto it = m_bySerial.find(serial);
+    if (it == m_bySerial.end())
+        return;
+    TraceItem* item = it->second;
+    TraceItem* parent = item->parent;
+    const int row = item->row;
+    beginRemoveRows(parentIndex(parent), row, row);
+    forget(item, removed);
+    parent->children.erase(parent->children.begin() + row);
+    renumber(parent, size_t(row));
+    m_root = topRow(*m_top);
+    endRemoveRows();
+}
+
+void TraceModel::flushPlacing()
+{
+    if (m_placing.empty())
+        return;
+    TraceItem* parent = m_placeParent;
+    const int at = std::min(m_placeAt, int(parent->children.size()));
+    beginInsertRows(parentIndex(parent), at, at + int(m_placing.size()) - 1);
+    parent->children.insert(parent->children.begin() + at,
+                            std::make_move_iterator(m_placing.begin()),
+                            std::make_move_iterator(m_placing.end()));
+    renumber(parent, size_t(at));
+    m_placing.clear();
+    m_placeParent = nullptr;
+    m_root = topRow(*m_top);
+    endInsertRows();
 }
 
 const TraceItem* TraceModel::itemAt(const QModelIndex& index) const

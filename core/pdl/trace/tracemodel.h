@@ -82,15 +82,30 @@ public:
     void endLiveRun(const TracePtr& finalTrace);
     bool isLive() const { return m_live; }
     QString source() const { return m_source; }
+    /// Renames where the content comes from (a live view whose title changes) without a reset.
+    void setSource(const QString& source) { m_source = source; }
 
-    /// A batch of interpreter events, applied in order (see TraceFeed). Rows are inserted with
-    /// one beginInsertRows per parent and batch. A second Started for a known node is a retry:
-    /// the failed attempt's children are removed, as the finished trace drops them.
+    /// A batch of live events, applied in order: an interpreter's (see TraceFeed) or received
+    /// spans' (see otel::OtelLiveFeed). Rows are inserted with one beginInsertRows per parent
+    /// and batch. A second Started for a known node is a retry: the failed attempt's children
+    /// are removed, as the finished trace drops them.
+    ///
+    /// Placed (received spans, whose parents may come later and whose order is by start time,
+    /// not arrival): item `serial` belongs at `row` under `parent` (0: the top level) — created
+    /// there when new, moved there (beginMoveRows) when elsewhere, its data replaced when
+    /// `withNode`. A batch's Placed events come in tree order (a parent before its children,
+    /// siblings by row), so the rows before `row` are already in place. Removed: item `serial`
+    /// goes, with whatever is still under it. Items keep their identity, so views keep their
+    /// expansion, selection and persistent indexes.
     struct Event {
-        enum class Type { Started, Finished, Delta } type = Type::Started;
-        TraceNode node;      ///< Started/Finished: the snapshot (no children, no defs)
-        uint64_t serial = 0; ///< Delta: the block receiving text
+        enum class Type { Started, Finished, Delta, Placed, Removed } type = Type::Started;
+        TraceNode node;      ///< Started/Finished (and Placed withNode): no children, no defs
+        uint64_t serial = 0; ///< Delta: the block receiving text; Placed/Removed: the item
         std::string delta;
+        uint64_t parent = 0; ///< Placed: the parent item (0: top level)
+        int row = 0;         ///< Placed: the row under the parent
+        std::string field;   ///< Placed: the parent's field holding it
+        bool withNode = false;
     };
     void applyEvents(std::vector<Event> events);
 
@@ -126,6 +141,14 @@ private:
     void restartItem(TraceItem* item, TraceNode node, std::vector<const TraceItem*>& removed);
     void forget(const TraceItem* item, std::vector<const TraceItem*>& removed);
     void flushPending();
+    void startItem(Event& e, std::vector<TraceItem*>& changed, std::vector<TraceItem*>& streamed);
+    void placeItem(Event& e, std::vector<TraceItem*>& changed);
+    void moveItem(TraceItem* item, TraceItem* parent, int row);
+    void removeItem(uint64_t serial, std::vector<const TraceItem*>& removed);
+    void flushPlacing();
+    void setNode(TraceItem* item, TraceNode&& node, uint64_t serial);
+    QModelIndex parentIndex(const TraceItem* parent) const;
+    bool isShown(const TraceItem* item) const;
 
     // The model shows the run's root block as its single top-level row; m_top is an invisible
     // holder so that the root has a parent like every other item.
@@ -138,6 +161,10 @@ private:
     std::unordered_map<uint64_t, TraceItem*> m_bySerial;
     // Live insertion: children that arrived in the current batch for already visible parents.
     std::vector<std::pair<TraceItem*, std::vector<std::unique_ptr<TraceItem>>>> m_pending;
+    // Placed items of the current batch waiting to be inserted together at m_placeAt.
+    TraceItem* m_placeParent = nullptr;
+    int m_placeAt = 0;
+    std::vector<std::unique_ptr<TraceItem>> m_placing;
 };
 
 /// Copies the block's own data from `node` (everything but children and defs).

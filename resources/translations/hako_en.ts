@@ -287,6 +287,14 @@
     </message>
 </context>
 <context>
+    <name>hako::RunsLinks</name>
+    <message numerus="yes">
+        <source>Prompt log %1: %n run(s); pick one to read its calls</source>
+        <translation>
+            <numerusform>Prompt log %1: %n run; pick one to read its calls</numerusform><numerusform>Prompt log %1: %n runs; pick one to read its calls</numerusform></translation>
+    </message>
+</context>
+<context>
     <name>hako::ShapeSource</name>
     <message numerus="yes">
         <source>%n model call(s)</source>
@@ -398,10 +406,10 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>text (%n character(s)); write [&quot;a&quot;, &quot;b&quot;] for a list</source>
+        <source>text (%n character(s)); write ["a", "b"] for a list</source>
         <translation>
-            <numerusform>text (%n character); write [&quot;a&quot;, &quot;b&quot;] for a list</numerusform>
-            <numerusform>text (%n characters); write [&quot;a&quot;, &quot;b&quot;] for a list</numerusform>
+            <numerusform>text (%n character); write ["a", "b"] for a list</numerusform>
+            <numerusform>text (%n characters); write ["a", "b"] for a list</numerusform>
         </translation>
     </message>
 </context>

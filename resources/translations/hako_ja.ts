@@ -160,11 +160,11 @@
         <translation>%1 行 %2 列に model ブロックがありません</translation>
     </message>
     <message>
-        <source>the block&apos;s parameters are an expression; the playground edits a parameters mapping</source>
+        <source>the block's parameters are an expression; the playground edits a parameters mapping</source>
         <translation>このブロックの parameters は式です。プレイグラウンドで編集できるのは parameters のマッピングだけです</translation>
     </message>
     <message>
-        <source>the block&apos;s input is not a text or a list of {role, content} messages</source>
+        <source>the block's input is not a text or a list of {role, content} messages</source>
         <translation>このブロックの input はテキストでも {role, content} メッセージのリストでもありません</translation>
     </message>
     <message>
@@ -172,7 +172,7 @@
         <translation>別のキーと同じ行に書かれたパラメーター %1 は削除できません。エディターで削除してください</translation>
     </message>
     <message>
-        <source>the block&apos;s parameters are an expression; edit them in the editor</source>
+        <source>the block's parameters are an expression; edit them in the editor</source>
         <translation>このブロックの parameters は式です。エディターで編集してください</translation>
     </message>
     <message>
@@ -214,6 +214,30 @@
     <message>
         <source>notebook</source>
         <translation>ノートブック</translation>
+    </message>
+    <message>
+        <source>Scores</source>
+        <translation>評価</translation>
+    </message>
+    <message>
+        <source>a person</source>
+        <translation>人</translation>
+    </message>
+    <message>
+        <source>online evaluation</source>
+        <translation>オンライン評価</translation>
+    </message>
+    <message>
+        <source>an experiment</source>
+        <translation>実験</translation>
+    </message>
+    <message>
+        <source>sent to</source>
+        <translation>送信先のモデル</translation>
+    </message>
+    <message>
+        <source>answered by</source>
+        <translation>応答したモデル</translation>
     </message>
 </context>
 <context>
@@ -432,7 +456,7 @@
         <translation>選んだ注釈付きのモデル呼び出しを例にします。メッセージを入力に、メモ（なければ応答）を参照にします</translation>
     </message>
     <message>
-        <source>Save this trace&apos;s annotations with each block&apos;s input and output as JSON Lines</source>
+        <source>Save this trace's annotations with each block's input and output as JSON Lines</source>
         <translation>このトレースの注釈を、各ブロックの入力と出力とともに JSON Lines で保存します</translation>
     </message>
     <message>
@@ -448,7 +472,7 @@
         <translation>注釈</translation>
     </message>
     <message>
-        <source>Annotated. This run&apos;s trace is not a file: save it (Run › Save Trace As…) and open it to keep its annotations.</source>
+        <source>Annotated. This run's trace is not a file: save it (Run › Save Trace As…) and open it to keep its annotations.</source>
         <translation>注釈を付けました。この実行のトレースはファイルではありません。注釈を残すには、保存して（実行 › 名前を付けてトレースを保存…）開き直してください。</translation>
     </message>
     <message>
@@ -492,6 +516,10 @@
     <message>
         <source>no trace is on show</source>
         <translation>トレースが表示されていません</translation>
+    </message>
+    <message>
+        <source>The score was not kept in the prompt log: %1</source>
+        <translation>スコアをプロンプトログに保存できませんでした: %1</translation>
     </message>
 </context>
 <context>
@@ -750,6 +778,13 @@
     </message>
 </context>
 <context>
+    <name>hako::ContentBrowser</name>
+    <message>
+        <source>Image %1 of %2</source>
+        <translation>画像 %1/%2</translation>
+    </message>
+</context>
+<context>
     <name>hako::CsvImportDialog</name>
     <message>
         <source>Import a CSV File</source>
@@ -798,7 +833,7 @@
         <translation>使わない</translation>
     </message>
     <message>
-        <source>the example&apos;s id</source>
+        <source>the example's id</source>
         <translation>例の ID</translation>
     </message>
     <message>
@@ -955,7 +990,7 @@
         <translation>列を追加…</translation>
     </message>
     <message>
-        <source>Add an input column (right-click a column&apos;s header to rename or remove it)</source>
+        <source>Add an input column (right-click a column's header to rename or remove it)</source>
         <translation>入力の列を追加します(列見出しを右クリックすると名前の変更や削除ができます)</translation>
     </message>
     <message>
@@ -991,7 +1026,7 @@
         <translation>削除しませんでした: %1</translation>
     </message>
     <message>
-        <source>The columns are the inputs of the program under test; add, rename or remove them from the column headers&apos; menu.</source>
+        <source>The columns are the inputs of the program under test; add, rename or remove them from the column headers' menu.</source>
         <translation>列はテスト中のプログラムの入力です。列見出しのメニューから追加・名前の変更・削除ができます。</translation>
     </message>
 </context>
@@ -1054,7 +1089,7 @@
         <translation>カーソルまで実行(&amp;C)</translation>
     </message>
     <message>
-        <source>Go on until the block on the cursor&apos;s line (Ctrl+F10)</source>
+        <source>Go on until the block on the cursor's line (Ctrl+F10)</source>
         <translation>カーソル行のブロックまで実行を続けます (Ctrl+F10)</translation>
     </message>
     <message>
@@ -1062,7 +1097,7 @@
         <translation>ブレークポイントの条件(&amp;D)…</translation>
     </message>
     <message>
-        <source>Pause on the cursor&apos;s line only when an expression is true, e.g. i == 3</source>
+        <source>Pause on the cursor's line only when an expression is true, e.g. i == 3</source>
         <translation>式が真のときだけカーソル行で一時停止します（例: i == 3）</translation>
     </message>
     <message>
@@ -1070,11 +1105,11 @@
         <translation>ブレークポイントの条件</translation>
     </message>
     <message>
-        <source>Pause at line %1 only when this is true (for example  i == 3  or  topic == &quot;owls&quot;); leave it empty to pause every time:</source>
-        <translation>%1 行目で、次の式が真のときだけ一時停止します（例:  i == 3  や  topic == &quot;owls&quot;）。空にすると毎回停止します:</translation>
+        <source>Pause at line %1 only when this is true (for example  i == 3  or  topic == "owls"); leave it empty to pause every time:</source>
+        <translation>%1 行目で、次の式が真のときだけ一時停止します（例:  i == 3  や  topic == "owls"）。空にすると毎回停止します:</translation>
     </message>
     <message>
-        <source>The condition &apos;%1&apos; cannot be read: %2. The breakpoint is unchanged.</source>
+        <source>The condition '%1' cannot be read: %2. The breakpoint is unchanged.</source>
         <translation>条件「%1」を読み取れません: %2。ブレークポイントは変更していません。</translation>
     </message>
     <message>
@@ -1319,11 +1354,11 @@ quit, q                    stop the program
         <translation>定義の名前を変更</translation>
     </message>
     <message>
-        <source>New name for &apos;%1&apos; (its definition and every use):</source>
+        <source>New name for '%1' (its definition and every use):</source>
         <translation>「%1」の新しい名前（定義とすべての使用箇所）:</translation>
     </message>
     <message>
-        <source>Cannot rename &apos;%1&apos;: %2</source>
+        <source>Cannot rename '%1': %2</source>
         <translation>「%1」の名前を変更できません: %2</translation>
     </message>
 </context>
@@ -1433,7 +1468,7 @@ quit, q                    stop the program
         <translation>前後の文脈を出力</translation>
     </message>
     <message>
-        <source>Seed: the seed game&apos;s exact output (first 20 characters of each hit). Context: a snippet around the first match, every term bold, the true page and hit counts, and suggestions when nothing matches</source>
+        <source>Seed: the seed game's exact output (first 20 characters of each hit). Context: a snippet around the first match, every term bold, the true page and hit counts, and suggestions when nothing matches</source>
         <translation>seed: seed ゲームと同じ出力（各ヒットの先頭 20 文字）。文脈: 最初の一致の前後の抜粋、検索語はすべて太字、実際のページ数とヒット数、一致がないときは候補を表示</translation>
     </message>
     <message>
@@ -1441,7 +1476,7 @@ quit, q                    stop the program
         <translation>エクスポート</translation>
     </message>
     <message>
-        <source>Save the session&apos;s transcript as JSON or Markdown</source>
+        <source>Save the session's transcript as JSON or Markdown</source>
         <translation>セッションの記録を JSON または Markdown で保存します</translation>
     </message>
     <message>
@@ -1513,7 +1548,7 @@ quit, q                    stop the program
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <source>Indexing %1%… &quot;%2&quot; runs when the index is ready.</source>
+        <source>Indexing %1%… "%2" runs when the index is ready.</source>
         <translation>索引を作成中 %1%… 完了後に「%2」を実行します。</translation>
     </message>
     <message>
@@ -1524,11 +1559,11 @@ quit, q                    stop the program
 <context>
     <name>hako::EditMenu</name>
     <message>
-        <source>Renamed &apos;%1&apos; to &apos;%2&apos; (1 place)</source>
+        <source>Renamed '%1' to '%2' (1 place)</source>
         <translation>「%1」を「%2」に変更しました（1 か所）</translation>
     </message>
     <message>
-        <source>Renamed &apos;%1&apos; to &apos;%2&apos; (%3 places)</source>
+        <source>Renamed '%1' to '%2' (%3 places)</source>
         <translation>「%1」を「%2」に変更しました（%3 か所）</translation>
     </message>
     <message>
@@ -1635,7 +1670,7 @@ quit, q                    stop the program
         <translation>YAML 表示</translation>
     </message>
     <message>
-        <source>Show the program&apos;s YAML source (Ctrl+Shift+Y)</source>
+        <source>Show the program's YAML source (Ctrl+Shift+Y)</source>
         <translation>プログラムの YAML ソースを表示します (Ctrl+Shift+Y)</translation>
     </message>
     <message>
@@ -1722,7 +1757,7 @@ quit, q                    stop the program
         <translation>この版はこのデータセットで実行済みです。実験 %1 をそのまま使います</translation>
     </message>
     <message>
-        <source>The program sets “%1” itself (line %2), so every example would run with the program&apos;s value instead of the dataset&apos;s. Make it an input, or rename the dataset&apos;s column.</source>
+        <source>The program sets “%1” itself (line %2), so every example would run with the program's value instead of the dataset's. Make it an input, or rename the dataset's column.</source>
         <translation>プログラムが「%1」を自分で設定しています(%2 行目)。このままではどの例もデータセットの値ではなくプログラムの値で実行されます。入力にするか、データセットの列名を変えてください。</translation>
     </message>
     <message>
@@ -1853,7 +1888,7 @@ quit, q                    stop the program
         <translation>出力と参照の違い(赤: 出力にだけあるもの、緑: 参照にだけあるもの)</translation>
     </message>
     <message>
-        <source>Against the baseline&apos;s output (red: the baseline&apos;s, green: now)</source>
+        <source>Against the baseline's output (red: the baseline's, green: now)</source>
         <translation>基準の出力との違い(赤: 基準、緑: 今回)</translation>
     </message>
     <message>
@@ -1916,7 +1951,7 @@ quit, q                    stop the program
         <translation>実行するデータセット</translation>
     </message>
     <message>
-        <source>Passes when the output is the example&apos;s reference, letter for letter (spaces at the ends ignored)</source>
+        <source>Passes when the output is the example's reference, letter for letter (spaces at the ends ignored)</source>
         <translation>出力が例の参照と 1 文字ずつ同じなら合格です（前後の空白は無視）</translation>
     </message>
     <message>
@@ -2339,7 +2374,7 @@ Restore the unsaved changes? Each opens in its own tab. (If not, they stay under
         <translation>バーの幅の基準</translation>
     </message>
     <message>
-        <source>What a bar&apos;s width shows: the block&apos;s duration, its tokens or its cost (with everything it called)</source>
+        <source>What a bar's width shows: the block's duration, its tokens or its cost (with everything it called)</source>
         <translation>バーの幅が表すもの: ブロックの所要時間、トークン数、またはコスト（呼び出した先を含みます）</translation>
     </message>
     <message>
@@ -2431,6 +2466,17 @@ Restore the unsaved changes? Each opens in its own tab. (If not, they stay under
     </message>
 </context>
 <context>
+    <name>hako::ImagePartsStrip</name>
+    <message>
+        <source>Images in this message</source>
+        <translation>このメッセージの画像</translation>
+    </message>
+    <message>
+        <source>Image %1 of %2: %3</source>
+        <translation>画像 %1/%2: %3</translation>
+    </message>
+</context>
+<context>
     <name>hako::InputsForm</name>
     <message>
         <source>Inputs</source>
@@ -2449,7 +2495,7 @@ Restore the unsaved changes? Each opens in its own tab. (If not, they stay under
         <translation>数値</translation>
     </message>
     <message>
-        <source>A file&apos;s path</source>
+        <source>A file's path</source>
         <translation>ファイルのパス</translation>
     </message>
     <message>
@@ -2673,7 +2719,7 @@ Restore the unsaved changes? Each opens in its own tab. (If not, they stay under
         <translation>版を復元</translation>
     </message>
     <message>
-        <source>Put the selected version&apos;s text into the program (you can undo it, and save it as a new version)</source>
+        <source>Put the selected version's text into the program (you can undo it, and save it as a new version)</source>
         <translation>選んだ版の内容をプログラムに入れます (取り消せます。新しい版として保存できます)</translation>
     </message>
     <message>
@@ -2759,7 +2805,7 @@ Restore the unsaved changes? Each opens in its own tab. (If not, they stay under
         <translation>版をデータセットで実行</translation>
     </message>
     <message>
-        <source>Run the selected version and the newest (or two selected versions) over the Datasets pane&apos;s dataset with the checks of the Evaluations pane, and compare their results</source>
+        <source>Run the selected version and the newest (or two selected versions) over the Datasets pane's dataset with the checks of the Evaluations pane, and compare their results</source>
         <translation>選んだ版と最新版(または選んだ二つの版)を、データセット欄のデータセットと評価欄のチェックで実行し、結果を比べます</translation>
     </message>
     <message>
@@ -2767,19 +2813,19 @@ Restore the unsaved changes? Each opens in its own tab. (If not, they stay under
         <translation>チームと同期</translation>
     </message>
     <message>
-        <source>Sync with the team&apos;s library</source>
+        <source>Sync with the team's library</source>
         <translation>チームのライブラリと同期</translation>
     </message>
     <message>
-        <source>Bring the versions your team saved and send yours, through the team&apos;s shared library (a git server)</source>
+        <source>Bring the versions your team saved and send yours, through the team's shared library (a git server)</source>
         <translation>チームの共有ライブラリ(git サーバー)を通じて、チームが保存した版を取り込み、あなたの版を送ります</translation>
     </message>
     <message>
-        <source>Address of the team&apos;s shared library (a git repository, for example https://git.example.com/team/prompts.git):</source>
+        <source>Address of the team's shared library (a git repository, for example https://git.example.com/team/prompts.git):</source>
         <translation>チームの共有ライブラリのアドレス(git リポジトリ。例: https://git.example.com/team/prompts.git):</translation>
     </message>
     <message>
-        <source>Syncing with the team&apos;s library…</source>
+        <source>Syncing with the team's library…</source>
         <translation>チームのライブラリと同期しています…</translation>
     </message>
     <message>
@@ -2787,10 +2833,10 @@ Restore the unsaved changes? Each opens in its own tab. (If not, they stay under
         <translation>同期できませんでした: %1</translation>
     </message>
     <message>
-        <source>These prompts were changed both here and in the team&apos;s library since the last sync:
+        <source>These prompts were changed both here and in the team's library since the last sync:
 %1
 
-Nothing has been changed yet. Which text should the library keep? The other stays in each prompt&apos;s history.</source>
+Nothing has been changed yet. Which text should the library keep? The other stays in each prompt's history.</source>
         <translation>前回の同期の後、次のプロンプトがこちらとチームのライブラリの両方で変更されました:
 %1
 
@@ -2812,7 +2858,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
 <context>
     <name>hako::LogLinks</name>
     <message>
-        <source>The trace of this run was not kept (the workbench keeps its own runs&apos; traces; `hako run --trace FILE` writes one)</source>
+        <source>The trace of this run was not kept (the workbench keeps its own runs' traces; `hako run --trace FILE` writes one)</source>
         <translation>この実行のトレースは保存されていません（ワークベンチは自身の実行のトレースを保存します。`hako run --trace FILE` でも書き出せます）</translation>
     </message>
 </context>
@@ -3161,11 +3207,11 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>このストアには検索に使える埋め込みがありません。</translation>
     </message>
     <message>
-        <source>No model provider for &apos;%1&apos;.</source>
+        <source>No model provider for '%1'.</source>
         <translation>「%1」のモデルプロバイダーがありません。</translation>
     </message>
     <message>
-        <source>This memory store is damaged (SQLite&apos;s quick check: %1). It is open read-only: browse it and export what can be read, then import the export into a new store.</source>
+        <source>This memory store is damaged (SQLite's quick check: %1). It is open read-only: browse it and export what can be read, then import the export into a new store.</source>
         <translation>このメモリストアは破損しています（SQLite の簡易チェック: %1）。読み取り専用で開いています。内容を確認して読めるものをエクスポートし、新しいストアにインポートしてください。</translation>
     </message>
     <message>
@@ -3391,7 +3437,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>%1（組み込み）</translation>
     </message>
     <message>
-        <source>Set by an environment variable (see the README, &quot;Connecting a model&quot;)</source>
+        <source>Set by an environment variable (see the README, "Connecting a model")</source>
         <translation>環境変数で設定されています（README の「Connecting a model」を参照）</translation>
     </message>
     <message>
@@ -3596,8 +3642,8 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation> &lt;i&gt;停止&lt;/i&gt;</translation>
     </message>
     <message>
-        <source> &amp;nbsp;&lt;span style=&apos;color:%1&apos;&gt;&lt;b&gt;failed&lt;/b&gt;&lt;/span&gt;</source>
-        <translation> &amp;nbsp;&lt;span style=&apos;color:%1&apos;&gt;&lt;b&gt;失敗&lt;/b&gt;&lt;/span&gt;</translation>
+        <source> &amp;nbsp;&lt;span style='color:%1'&gt;&lt;b&gt;failed&lt;/b&gt;&lt;/span&gt;</source>
+        <translation> &amp;nbsp;&lt;span style='color:%1'&gt;&lt;b&gt;失敗&lt;/b&gt;&lt;/span&gt;</translation>
     </message>
     <message>
         <source>Showing the first %1 of %2.</source>
@@ -3624,7 +3670,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>トレースから再構成しました。式は実行時の値で表示されます。</translation>
     </message>
     <message>
-        <source>The node&apos;s JSON cannot be shown: %1</source>
+        <source>The node's JSON cannot be shown: %1</source>
         <translation>ノードの JSON を表示できません: %1</translation>
     </message>
     <message>
@@ -3797,7 +3843,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>セル %1 のボックス</translation>
     </message>
     <message>
-        <source>Show this cell&apos;s last run as boxes in the trace panes</source>
+        <source>Show this cell's last run as boxes in the trace panes</source>
         <translation>このセルの直前の実行をトレースペインにボックスで表示します</translation>
     </message>
     <message>
@@ -3873,6 +3919,38 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <source>Not receiving OpenTelemetry; the runs below were received before.</source>
         <translation>OpenTelemetry を受信していません。下の実行は以前に受信したものです。</translation>
     </message>
+    <message>
+        <source>&amp;Evaluate Received Calls…</source>
+        <translation>受信した呼び出しを評価(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Choose an online evaluation file (evaluators, sample, filter): its evaluators score the received calls as they arrive; uncheck to stop</source>
+        <translation>オンライン評価のファイル（評価方法、サンプル、フィルター）を選びます。受信した呼び出しを届いた順に採点します。チェックを外すと止まります</translation>
+    </message>
+    <message>
+        <source>The received traces cannot be kept: %1</source>
+        <translation>受信したトレースを保存できません: %1</translation>
+    </message>
+    <message>
+        <source>Received calls are not evaluated: %1</source>
+        <translation>受信した呼び出しは評価されません: %1</translation>
+    </message>
+    <message>
+        <source>Received calls are no longer evaluated</source>
+        <translation>受信した呼び出しの評価を止めました</translation>
+    </message>
+    <message>
+        <source>Received calls are evaluated with %1 (the calls received from now on)</source>
+        <translation>受信した呼び出しを %1 で評価します（これから届く呼び出しが対象です）</translation>
+    </message>
+    <message>
+        <source>Evaluate Received Calls</source>
+        <translation>受信した呼び出しを評価</translation>
+    </message>
+    <message>
+        <source>Online evaluation (*.yaml *.yml);;All files (*)</source>
+        <translation>オンライン評価 (*.yaml *.yml);;すべてのファイル (*)</translation>
+    </message>
 </context>
 <context>
     <name>hako::OtelRunList</name>
@@ -3945,7 +4023,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>名前・セッション・ユーザーにすべての語句を含む実行だけを表示します。status:ok、status:error、status:running、session:X、user:X でさらに絞り込めます</translation>
     </message>
     <message>
-        <source>Show the runs of one session (session.id) under it, with the session&apos;s totals; pick a session to read its thread</source>
+        <source>Show the runs of one session (session.id) under it, with the session's totals; pick a session to read its thread</source>
         <translation>同じセッション(session.id)の実行をその下にまとめ、セッションの合計を表示します。セッションを選ぶと、そのスレッドを読めます</translation>
     </message>
     <message>
@@ -3997,10 +4075,6 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     <message>
         <source>Pick the session to read its thread</source>
         <translation>セッションを選ぶと、そのスレッドを読めます</translation>
-    </message>
-    <message>
-        <source>No runs to list yet. Open an OTLP or trace file (File › Open Trace…) or turn on Traces › Receive OpenTelemetry and run an agent.</source>
-        <translation>表示する実行はまだありません。OTLP ファイルかトレースファイルを開く(ファイル › トレースを開く…)か、トレース › OpenTelemetry を受信 をオンにしてエージェントを実行してください。</translation>
     </message>
     <message numerus="yes">
         <source>No run matches the filter. Clear it to see all %n run(s).</source>
@@ -4057,6 +4131,22 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     <message>
         <source>Output</source>
         <translation>出力</translation>
+    </message>
+    <message>
+        <source>Prompt log</source>
+        <translation>プロンプトログ</translation>
+    </message>
+    <message>
+        <source>Runs of the prompt log</source>
+        <translation>プロンプトログの実行</translation>
+    </message>
+    <message>
+        <source>List the runs the prompt log holds: one row per run with its calls' tokens, cost and errors; pick one to read its calls</source>
+        <translation>プロンプトログにある実行を一覧にします。1 行が 1 回の実行で、呼び出しのトークン・費用・エラーの合計が出ます。選ぶと、その呼び出しを読めます</translation>
+    </message>
+    <message>
+        <source>No runs to list yet. Open an OTLP or trace file (File › Open Trace…), turn on Traces › Receive OpenTelemetry and run an agent, or press Prompt log to list the runs it holds.</source>
+        <translation>まだ実行がありません。OTLP かトレースのファイルを開く(ファイル › トレースを開く…)か、トレース › OpenTelemetry を受信 をオンにしてエージェントを動かすか、「プロンプトログ」を押してログにある実行を並べてください。</translation>
     </message>
 </context>
 <context>
@@ -4175,7 +4265,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>ブロックを書き換えられません: %1</translation>
     </message>
     <message>
-        <source>Saved the playground&apos;s prompt into the program (Ctrl+Z undoes it)</source>
+        <source>Saved the playground's prompt into the program (Ctrl+Z undoes it)</source>
         <translation>プレイグラウンドのプロンプトをプログラムに保存しました（Ctrl+Z で元に戻せます）</translation>
     </message>
     <message>
@@ -4302,7 +4392,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>選択した応答</translation>
     </message>
     <message>
-        <source>Select a result to read its reply, compared word by word with the first variant&apos;s.</source>
+        <source>Select a result to read its reply, compared word by word with the first variant's.</source>
         <translation>結果を選択すると、その応答が最初のバリエーションの応答と単語単位で比較して表示されます。</translation>
     </message>
     <message>
@@ -4386,7 +4476,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>このプロンプトはプログラムから開いたものではないため、保存先がありません。バリエーションを保存するには、プロンプト表示のカードの「プレイグラウンドで試す」から開いてください。</translation>
     </message>
     <message>
-        <source>This prompt did not come from a program&apos;s model block, so there is nowhere to save it. Open it with Try in Playground on its card in the Prompt view, or use Copy as PDL.</source>
+        <source>This prompt did not come from a program's model block, so there is nowhere to save it. Open it with Try in Playground on its card in the Prompt view, or use Copy as PDL.</source>
         <translation>このプロンプトはプログラムのモデル呼び出しから開いたものではないため、保存先がありません。プロンプト表示のカードの「プレイグラウンドで試す」から開くか、「PDL としてコピー」を使ってください。</translation>
     </message>
 </context>
@@ -4553,7 +4643,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>プログラムを閉じる(&amp;C)</translation>
     </message>
     <message>
-        <source>Close the program&apos;s tab (asks to save changes)</source>
+        <source>Close the program's tab (asks to save changes)</source>
         <translation>プログラムのタブを閉じます(変更の保存を確認します)</translation>
     </message>
     <message>
@@ -4772,7 +4862,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>%1 の名前を変更</translation>
     </message>
     <message>
-        <source>Give this prompt&apos;s result another name; every place that uses it follows</source>
+        <source>Give this prompt's result another name; every place that uses it follows</source>
         <translation>このプロンプトの結果の名前を変えます。結果を使っている箇所もすべて変わります</translation>
     </message>
     <message>
@@ -4874,10 +4964,6 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>呼び出しを検索</translation>
     </message>
     <message>
-        <source>Every word (or &quot;quoted phrase&quot;) must occur in the messages or the reply; ignores ASCII case</source>
-        <translation>すべての語（または &quot;引用符で囲んだ語句&quot;）がメッセージか応答に含まれる呼び出しを表示します。英字の大文字・小文字は区別しません</translation>
-    </message>
-    <message>
         <source>Prompt</source>
         <translation>プロンプト</translation>
     </message>
@@ -4886,7 +4972,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>プロンプトで絞り込み</translation>
     </message>
     <message>
-        <source>The prompt&apos;s name; * matches any run of characters</source>
+        <source>The prompt's name; * matches any run of characters</source>
         <translation>プロンプトの名前。* は任意の文字列に一致します</translation>
     </message>
     <message>
@@ -4898,7 +4984,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>モデルで絞り込み</translation>
     </message>
     <message>
-        <source>The model&apos;s name; * matches any run of characters</source>
+        <source>The model's name; * matches any run of characters</source>
         <translation>モデルの名前。* は任意の文字列に一致します</translation>
     </message>
     <message>
@@ -5010,7 +5096,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>トレースで表示</translation>
     </message>
     <message>
-        <source>Open the run&apos;s trace at this call</source>
+        <source>Open the run's trace at this call</source>
         <translation>この呼び出しの位置で実行のトレースを開きます</translation>
     </message>
     <message>
@@ -5034,7 +5120,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>プレイグラウンドで開く</translation>
     </message>
     <message>
-        <source>Edit this call&apos;s messages and parameters, switch the model and run it again</source>
+        <source>Edit this call's messages and parameters, switch the model and run it again</source>
         <translation>この呼び出しのメッセージとパラメーターを編集し、モデルを切り替えて再実行します</translation>
     </message>
     <message>
@@ -5170,7 +5256,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>実行</translation>
     </message>
     <message>
-        <source>Only this call&apos;s metadata was kept (privacy rules): no messages or reply.</source>
+        <source>Only this call's metadata was kept (privacy rules): no messages or reply.</source>
         <translation>プライバシー規則により、この呼び出しはメタデータのみ保存されています（メッセージと応答はありません）。</translation>
     </message>
     <message>
@@ -5284,6 +5370,34 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     <message>
         <source>Origin</source>
         <translation>発生元</translation>
+    </message>
+    <message>
+        <source>Every word (or "quoted phrase") must occur in the messages or the reply; ignores ASCII case. scored, score:✓ and score:✗ find the calls with a score, one that passed, one that failed</source>
+        <translation>すべての単語（または "引用符で囲んだ語句"）がメッセージか返信に含まれるものを探します。英字の大文字・小文字は区別しません。scored、score:✓、score:✗ で、スコアのある呼び出し、合格した呼び出し、不合格の呼び出しを探せます</translation>
+    </message>
+    <message>
+        <source>A&amp;nnotate…</source>
+        <translation>注釈を付ける(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Annotate call</source>
+        <translation>呼び出しに注釈を付ける</translation>
+    </message>
+    <message>
+        <source>Score this call (✓, ✗, a number or a label) and note why; the score is kept with the call in the prompt log</source>
+        <translation>この呼び出しを採点し（✓、✗、数値、ラベル）、理由をメモします。スコアはプロンプトログに呼び出しと一緒に保存されます</translation>
+    </message>
+    <message>
+        <source>The score was not kept: %1</source>
+        <translation>スコアを保存できませんでした: %1</translation>
+    </message>
+    <message>
+        <source>Score kept with the call</source>
+        <translation>スコアを呼び出しと一緒に保存しました</translation>
+    </message>
+    <message>
+        <source>Answered by</source>
+        <translation>応答したモデル</translation>
     </message>
 </context>
 <context>
@@ -5505,7 +5619,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>クイック修正…</translation>
     </message>
     <message>
-        <source>Show the fixes for the problems on the cursor&apos;s line</source>
+        <source>Show the fixes for the problems on the cursor's line</source>
         <translation>カーソル行の問題の修正案を表示</translation>
     </message>
     <message>
@@ -5639,7 +5753,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>実行タグ(&amp;T)…</translation>
     </message>
     <message>
-        <source>Tags the prompt log gives the model calls of this window&apos;s runs</source>
+        <source>Tags the prompt log gives the model calls of this window's runs</source>
         <translation>このウィンドウでの実行のモデル呼び出しに、プロンプトログが付けるタグ</translation>
     </message>
     <message>
@@ -5764,7 +5878,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>実行中です</translation>
     </message>
     <message>
-        <source>no block &apos;%1&apos; in the trace</source>
+        <source>no block '%1' in the trace</source>
         <translation>トレースにブロック「%1」がありません</translation>
     </message>
     <message>
@@ -5824,6 +5938,58 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     <message>
         <source>Cannot compare: run %1 is no longer available</source>
         <translation>比較できません: 実行 %1 はもうありません</translation>
+    </message>
+    <message>
+        <source>Cannot open the prompt log: %1</source>
+        <translation>プロンプトログを開けません: %1</translation>
+    </message>
+    <message>
+        <source>Cannot read the prompt log: %1</source>
+        <translation>プロンプトログを読めません: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Prompt log %1: %n run(s); pick one to read its calls</source>
+        <translation>
+            <numerusform>プロンプトログ %1: 実行 %n 件。選ぶと呼び出しを読めます</numerusform></translation>
+    </message>
+    <message>
+        <source>The prompt log no longer holds run %1</source>
+        <translation>プロンプトログに実行 %1 はもうありません</translation>
+    </message>
+    <message>
+        <source>%1 (prompt log)</source>
+        <translation>%1(プロンプトログ)</translation>
+    </message>
+</context>
+<context>
+    <name>hako::ScoreChartPanel</name>
+    <message>
+        <source>Mean score</source>
+        <translation>平均スコア</translation>
+    </message>
+    <message>
+        <source>Scores of</source>
+        <translation>スコアの対象</translation>
+    </message>
+    <message>
+        <source>The evaluator (or people's annotations) whose scores the chart shows</source>
+        <translation>グラフに表示するスコアの評価方法（または人による注釈）</translation>
+    </message>
+    <message>
+        <source>Scores status</source>
+        <translation>スコアの状態</translation>
+    </message>
+    <message>
+        <source>No scores yet — annotate a call (select it, then Annotate…) or let online evaluation score the calls that arrive.</source>
+        <translation>まだスコアはありません。呼び出しを選んで「注釈を付ける…」を押すか、オンライン評価で届いた呼び出しを採点してください。</translation>
+    </message>
+    <message>
+        <source>S&amp;cores of:</source>
+        <translation>スコアの対象(&amp;C):</translation>
+    </message>
+    <message>
+        <source>People (annotations)</source>
+        <translation>人（注釈）</translation>
     </message>
 </context>
 <context>
@@ -6035,7 +6201,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         </translation>
     </message>
     <message>
-        <source>Type the server&apos;s address, starting with http:// or https://.</source>
+        <source>Type the server's address, starting with http:// or https://.</source>
         <translation>http:// または https:// で始まるサーバーのアドレスを入力してください。</translation>
     </message>
     <message>
@@ -6149,7 +6315,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>スレッドを開く…</translation>
     </message>
     <message>
-        <source>Open a reply-tree file (JSON) to see a context&apos;s boundary.</source>
+        <source>Open a reply-tree file (JSON) to see a context's boundary.</source>
         <translation>返信ツリーのファイル (JSON) を開くと、コンテキストの範囲が表示されます。</translation>
     </message>
     <message>
@@ -6633,7 +6799,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>プログラムに保存</translation>
     </message>
     <message>
-        <source>Write this variant&apos;s model, parameters and messages back into the model block it came from</source>
+        <source>Write this variant's model, parameters and messages back into the model block it came from</source>
         <translation>このバリエーションのモデル、パラメーター、メッセージを、元の model ブロックに書き戻します</translation>
     </message>
     <message>
@@ -6735,6 +6901,10 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     <message>
         <source>Roles</source>
         <translation>ロール</translation>
+    </message>
+    <message>
+        <source>%1 images</source>
+        <translation>%1 の画像</translation>
     </message>
 </context>
 <context>
@@ -6868,7 +7038,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
 <context>
     <name>hako::library::LibrarySync</name>
     <message>
-        <source>give the address of the team&apos;s shared library</source>
+        <source>give the address of the team's shared library</source>
         <translation>チームの共有ライブラリのアドレスを入力してください</translation>
     </message>
     <message>
@@ -6892,7 +7062,7 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>先に変更を版として保存してください: %1</translation>
     </message>
     <message>
-        <source>the team library did not take this library&apos;s versions (someone may have just sent theirs: sync again): %1</source>
+        <source>the team library did not take this library's versions (someone may have just sent theirs: sync again): %1</source>
         <translation>チームのライブラリがこちらの版を受け取りませんでした(ほかの人がちょうど送ったのかもしれません。もう一度同期してください): %1</translation>
     </message>
     <message>
@@ -7032,7 +7202,7 @@ relevance %6 (cosine %7)</source>
         <translation>Ollama は起動していますか（`ollama serve`）？ OLLAMA_API_BASE に Ollama のアドレスを設定する（現在は %1）%2。</translation>
     </message>
     <message>
-        <source>Set OPENAI_API_KEY, and OPENAI_BASE_URL for a server other than OpenAI&apos;s, %1.</source>
+        <source>Set OPENAI_API_KEY, and OPENAI_BASE_URL for a server other than OpenAI's, %1.</source>
         <translation>OPENAI_API_KEY（OpenAI 以外のサーバーでは OPENAI_BASE_URL も）を設定する%1。</translation>
     </message>
     <message>
@@ -7080,8 +7250,8 @@ relevance %6 (cosine %7)</source>
 <context>
     <name>hako::pdl::Annotation</name>
     <message>
-        <source>An annotation names no block (&quot;node&quot;).</source>
-        <translation>ブロック（&quot;node&quot;）を指定していない注釈があります。</translation>
+        <source>An annotation names no block ("node").</source>
+        <translation>ブロック（"node"）を指定していない注釈があります。</translation>
     </message>
     <message>
         <source>The annotation of %1 has no valid score.</source>
@@ -7134,7 +7304,7 @@ relevance %6 (cosine %7)</source>
         <translation>model ブロックで一時停止していません</translation>
     </message>
     <message>
-        <source>the condition &apos;%1&apos; cannot be read: %2</source>
+        <source>the condition '%1' cannot be read: %2</source>
         <translation>条件「%1」を読み取れません: %2</translation>
     </message>
     <message>
@@ -7142,7 +7312,7 @@ relevance %6 (cosine %7)</source>
         <translation>%1 行目はありません(行は 1 から数えます)</translation>
     </message>
     <message>
-        <source>no program file &apos;%1&apos; in this run (it runs %2)</source>
+        <source>no program file '%1' in this run (it runs %2)</source>
         <translation>この実行にはプログラムファイル「%1」がありません(実行しているのは %2 です)</translation>
     </message>
     <message>
@@ -7200,8 +7370,8 @@ relevance %6 (cosine %7)</source>
         <translation>`${` が閉じていません。`${ name }` のように `}` で閉じてください</translation>
     </message>
     <message>
-        <source>A colon followed by a space inside a text makes YAML read a new field: put the whole text in double quotes, as in &quot;お問い合わせ: 返品したい&quot;</source>
-        <translation>文章の中に「コロンと空白」があると、YAML はそこから新しい項目だと読みます。&quot;お問い合わせ: 返品したい&quot; のように、文章全体をダブルクォートで囲んでください</translation>
+        <source>A colon followed by a space inside a text makes YAML read a new field: put the whole text in double quotes, as in "お問い合わせ: 返品したい"</source>
+        <translation>文章の中に「コロンと空白」があると、YAML はそこから新しい項目だと読みます。"お問い合わせ: 返品したい" のように、文章全体をダブルクォートで囲んでください</translation>
     </message>
     <message>
         <source> It is written `${%1}` (□ marks a full-width space).</source>
@@ -7270,23 +7440,23 @@ relevance %6 (cosine %7)</source>
         <translation>新しい名前が空です。</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is not a valid variable name: use letters, digits and underscores, not starting with a digit.</source>
+        <source>'%1' is not a valid variable name: use letters, digits and underscores, not starting with a digit.</source>
         <translation>「%1」は変数名として使えません。英字・数字・アンダースコアを使い、数字で始めないでください。</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is a Python or Jinja keyword and cannot name a variable.</source>
+        <source>'%1' is a Python or Jinja keyword and cannot name a variable.</source>
         <translation>「%1」は Python または Jinja のキーワードなので、変数名にできません。</translation>
     </message>
     <message>
-        <source>Names starting with &apos;pdl_&apos; are reserved for PDL&apos;s built-in variables.</source>
+        <source>Names starting with 'pdl_' are reserved for PDL's built-in variables.</source>
         <translation>「pdl_」で始まる名前は PDL の組み込み変数用に予約されています。</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is a built-in function of expressions; a variable of that name would hide it.</source>
+        <source>'%1' is a built-in function of expressions; a variable of that name would hide it.</source>
         <translation>「%1」は式の組み込み関数です。同じ名前の変数はそれを隠してしまいます。</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is not defined where it is used here, so there is no definition to rename.</source>
+        <source>'%1' is not defined where it is used here, so there is no definition to rename.</source>
         <translation>「%1」はここで使われている位置で定義されていないため、変更する定義がありません。</translation>
     </message>
     <message>
@@ -7294,19 +7464,19 @@ relevance %6 (cosine %7)</source>
         <translation>名前を変更するには、変数（定義または使用箇所）にカーソルを置いてください。</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is built into PDL and cannot be renamed.</source>
+        <source>'%1' is built into PDL and cannot be renamed.</source>
         <translation>「%1」は PDL の組み込みなので、名前を変更できません。</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is provided from outside the program (data given to the run), so it cannot be renamed here.</source>
+        <source>'%1' is provided from outside the program (data given to the run), so it cannot be renamed here.</source>
         <translation>「%1」はプログラムの外から（実行に渡すデータとして）与えられるため、ここでは名前を変更できません。</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is defined in another file (an included program); rename it there.</source>
+        <source>'%1' is defined in another file (an included program); rename it there.</source>
         <translation>「%1」は別のファイル（取り込んだプログラム）で定義されています。そちらで変更してください。</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is also defined in an included program; renaming it only here would split it in two.</source>
+        <source>'%1' is also defined in an included program; renaming it only here would split it in two.</source>
         <translation>「%1」は取り込んだプログラムでも定義されています。ここだけ変更すると二つに分かれてしまいます。</translation>
     </message>
     <message>
@@ -7314,27 +7484,27 @@ relevance %6 (cosine %7)</source>
         <translation>新しい名前が元の名前と同じです。</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; may be read by the %2 code at line %3, which renaming cannot follow.</source>
+        <source>'%1' may be read by the %2 code at line %3, which renaming cannot follow.</source>
         <translation>「%1」は %3 行目の %2 コードから読まれる可能性があり、名前の変更ではそこまで追えません。</translation>
     </message>
     <message>
-        <source>The program reads pdl_scope (line %1), which may name &apos;%2&apos; in ways renaming cannot follow.</source>
+        <source>The program reads pdl_scope (line %1), which may name '%2' in ways renaming cannot follow.</source>
         <translation>プログラムは pdl_scope を読んでいます（%1 行目）。そこで「%2」が名前の変更では追えない形で参照される可能性があります。</translation>
     </message>
     <message>
-        <source>Cannot find &apos;%1&apos; exactly at line %2, column %3; nothing was renamed.</source>
+        <source>Cannot find '%1' exactly at line %2, column %3; nothing was renamed.</source>
         <translation>%2 行目 %3 列目に「%1」がちょうど見つかりません。何も変更していません。</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is already a name given to the program from outside; choose another name.</source>
+        <source>'%1' is already a name given to the program from outside; choose another name.</source>
         <translation>「%1」はすでにプログラムの外から与えられる名前です。別の名前を選んでください。</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is already defined (line %2) and in reach at line %3; one name would hide the other.</source>
+        <source>'%1' is already defined (line %2) and in reach at line %3; one name would hide the other.</source>
         <translation>「%1」はすでに定義されていて（%2 行目）、%3 行目から参照できます。一方の名前がもう一方を隠してしまいます。</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is already used at line %2, where &apos;%3&apos; is in reach; after renaming it would read the renamed variable.</source>
+        <source>'%1' is already used at line %2, where '%3' is in reach; after renaming it would read the renamed variable.</source>
         <translation>「%1」はすでに %2 行目で使われていて、そこでは「%3」が参照できます。変更後は名前を変えた変数を読むことになります。</translation>
     </message>
 </context>
@@ -7368,7 +7538,7 @@ relevance %6 (cosine %7)</source>
         <translation>lastOf 手順を実行し最後の結果を使う</translation>
     </message>
     <message>
-        <source>Runs a list of blocks in order; the result is the last one&apos;s.</source>
+        <source>Runs a list of blocks in order; the result is the last one's.</source>
         <translation>ブロックのリストを順に実行します。結果は最後のブロックの結果です。</translation>
     </message>
     <message>
@@ -7480,7 +7650,7 @@ relevance %6 (cosine %7)</source>
         <translation>def: 結果を変数に入れる</translation>
     </message>
     <message>
-        <source>Stores a block&apos;s result in a variable that later blocks can use.</source>
+        <source>Stores a block's result in a variable that later blocks can use.</source>
         <translation>ブロックの結果を、後のブロックで使える変数に入れます。</translation>
     </message>
     <message>
@@ -7500,7 +7670,7 @@ relevance %6 (cosine %7)</source>
         <translation>役割（user・assistant・system）付きのチャットメッセージをコンテキストに加えます。</translation>
     </message>
     <message>
-        <source>get a variable&apos;s value</source>
+        <source>get a variable's value</source>
         <translation>get 変数の値</translation>
     </message>
     <message>
@@ -7612,7 +7782,7 @@ relevance %6 (cosine %7)</source>
 <context>
     <name>hako::playground</name>
     <message>
-        <source>a prompt&apos;s name cannot be empty</source>
+        <source>a prompt's name cannot be empty</source>
         <translation>プロンプト名は空にできません</translation>
     </message>
     <message>
@@ -7759,9 +7929,9 @@ relevance %6 (cosine %7)</source>
         </translation>
     </message>
     <message numerus="yes">
-        <source>text (%n character(s)); write [&quot;a&quot;, &quot;b&quot;] for a list</source>
+        <source>text (%n character(s)); write ["a", "b"] for a list</source>
         <translation>
-            <numerusform>テキスト(%n 文字)。リストにするには [&quot;a&quot;, &quot;b&quot;] と書きます</numerusform>
+            <numerusform>テキスト(%n 文字)。リストにするには ["a", "b"] と書きます</numerusform>
         </translation>
     </message>
 </context>
@@ -8173,6 +8343,10 @@ relevance %6 (cosine %7)</source>
     <message>
         <source>Status</source>
         <translation>状態</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>スコア</translation>
     </message>
 </context>
 <context>

@@ -45,15 +45,20 @@ struct ActiveEvaluation {
 ActiveEvaluation& activeEvaluation();
 
 /// Sets the active evaluation for its lifetime and restores the previous one after.
+/// The thread's slot is found once (a thread-local access costs a call in a shared library).
 class ActiveEvaluationScope {
 public:
-    ActiveEvaluationScope(Runner* runner, const State* state) : m_saved(activeEvaluation())
+    ActiveEvaluationScope(Runner* runner, const State* state)
+        : m_slot(activeEvaluation()), m_saved(m_slot)
     {
-        activeEvaluation() = {runner, state};
+        m_slot = {runner, state};
     }
-    ~ActiveEvaluationScope() { activeEvaluation() = m_saved; }
+    ~ActiveEvaluationScope() { m_slot = m_saved; }
+    ActiveEvaluationScope(const ActiveEvaluationScope&) = delete;
+    ActiveEvaluationScope& operator=(const ActiveEvaluationScope&) = delete;
 
 private:
+    ActiveEvaluation& m_slot;
     ActiveEvaluation m_saved;
 };
 

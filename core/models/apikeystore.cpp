@@ -1,6 +1,6 @@
 #include "core/models/apikeystore.h"
 
-#include "core/models/qtkeychainbackend.h"
+#include "core/models/desktopkeyring.h"
 #include "core/util/outputfile.h"
 
 #include <QCoreApplication>
@@ -87,7 +87,7 @@ std::shared_ptr<ApiKeyStore> ApiKeyStore::system()
         if (off)
             backend = std::make_shared<DisabledBackend>();
         else
-            backend = std::make_shared<QtKeychainBackend>();
+            backend = desktopKeyringBackend();
         auto keys = std::make_shared<ApiKeyStore>(std::move(backend));
         keys->setKeyFile(defaultKeyFile());
         return keys;

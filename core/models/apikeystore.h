@@ -27,7 +27,7 @@ struct SecretReply {
     QString error;
 };
 
-/// A place API keys are kept: the desktop keyring (QtKeychainBackend) or, in tests, memory.
+/// A place API keys are kept: the desktop keyring (desktopKeyringBackend()) or, in tests, memory.
 /// Threading: the functions may be called from any thread and return at once; `done` is called
 /// exactly once, from any thread, possibly never when the store hangs (callers time out).
 class ISecretBackend {

@@ -16,15 +16,16 @@ const Value* MapScope::lookup(std::string_view name) const
     return it == m_vars.end() ? nullptr : &it->second;
 }
 
-namespace {
+namespace expr {
 
-Result<Value> run(const expr::CompiledTemplate& tpl, std::string_view text, const Scope& scope)
+Result<Value> evaluateCompiled(const CompiledTemplate& tpl, std::string_view text,
+                               const Scope& scope)
 {
-    if (tpl.mode == expr::CompiledTemplate::Mode::Error)
+    if (tpl.mode == CompiledTemplate::Mode::Error)
         return diagnosticAtOffset(text, tpl.errorOffset, tpl.error);
-    expr::EvalContext ctx(scope);
+    EvalContext ctx(scope);
     try {
-        return expr::runTemplate(tpl, text, ctx);
+        return runTemplate(tpl, text, ctx);
     } catch (const EvalError& e) {
         return diagnosticAtOffset(text, ctx.at, e.what());
     } catch (const std::exception& e) {
@@ -32,20 +33,20 @@ Result<Value> run(const expr::CompiledTemplate& tpl, std::string_view text, cons
     }
 }
 
-} // namespace
+} // namespace expr
 
 Result<Value> evaluateTemplate(std::string_view text, const Scope& scope)
 {
     if (expr::isPlainText(text))
         return Value(text);
     expr::TemplatePtr tpl = expr::cachedTemplate(text);
-    return run(*tpl, text, scope);
+    return expr::evaluateCompiled(*tpl, text, scope);
 }
 
 Result<Value> evaluateExpression(std::string_view text, const Scope& scope)
 {
     expr::TemplatePtr tpl = expr::cachedExpression(text);
-    return run(*tpl, text, scope);
+    return expr::evaluateCompiled(*tpl, text, scope);
 }
 
 std::optional<Diagnostic> checkTemplate(std::string_view text)

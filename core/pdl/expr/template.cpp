@@ -190,6 +190,39 @@ TemplatePtr compile(std::string_view text)
     return tpl;
 }
 
+struct Cache;
+
+struct RecentSlot {
+    const Cache* owner = nullptr;
+    std::string text;
+    TemplatePtr tpl;
+};
+constexpr size_t kRecentSlots = 64;
+using RecentSlots = std::array<RecentSlot, kRecentSlots>;
+
+// The thread's front-cache slots, made on its first evaluation and freed when it ends. Only a
+// plain pointer is thread-local: reading it is one __tls_get_addr call, with no guard.
+thread_local RecentSlots* t_recentSlots = nullptr;
+
+struct RecentSlotsOwner {
+    ~RecentSlotsOwner()
+    {
+        delete t_recentSlots;
+        t_recentSlots = nullptr;
+    }
+};
+
+RecentSlots& recentSlots()
+{
+    RecentSlots*& slots = t_recentSlots;
+    if (!slots) [[unlikely]] {
+        static thread_local RecentSlotsOwner owner;
+        (void)owner; // constructed here: frees the slots when the thread ends
+        slots = new RecentSlots;
+    }
+    return *slots;
+}
+
 struct Cache {
     static constexpr size_t kShards = 16;
     static constexpr size_t kMaxPerShard = 2048;
@@ -209,19 +242,16 @@ struct Cache {
 
     TemplatePtr get(std::string_view text, TemplatePtr (*make)(std::string_view))
     {
-        size_t h = Hash{}(text);
-        // A small per-thread front cache answers hot templates without taking a lock. Entries
-        // are immutable and keyed by their text, so a stale entry is still a correct one.
-        struct Recent {
-            const Cache* owner = nullptr;
-            std::string text;
-            TemplatePtr tpl;
-        };
-        thread_local std::array<Recent, 64> recent;
-        Recent& slot = recent[h % recent.size()];
+        // A small per-thread front cache answers hot templates without taking a lock, and
+        // without hashing their text: a program's strings stay where they are while it runs,
+        // so the slot is chosen by the text's address and confirmed by comparing the text.
+        // Entries are immutable and keyed by their text, so a stale entry is still a correct
+        // one.
+        RecentSlot& slot =
+            recentSlots()[(reinterpret_cast<uintptr_t>(text.data()) >> 4) % kRecentSlots];
         if (slot.owner == this && slot.text == text)
             return slot.tpl;
-        TemplatePtr tpl = getShared(text, h, make);
+        TemplatePtr tpl = getShared(text, Hash{}(text), make);
         if (text.size() <= 4096) {
             slot.owner = this;
             slot.text.assign(text);

@@ -60,6 +60,12 @@ bool isPlainText(std::string_view text);
 /// mode returns it). Throws EvalError with `ctx.at` set.
 Value runTemplate(const CompiledTemplate& tpl, std::string_view source, EvalContext& ctx);
 
+/// What evaluateTemplate() gives for `text`, compiled as `tpl` (from cachedTemplate(), which a
+/// caller that knows `text` is not plain text calls itself): its value, or the error placed in
+/// `text`. Never throws.
+Result<Value> evaluateCompiled(const CompiledTemplate& tpl, std::string_view text,
+                               const Scope& scope);
+
 /// The names a compiled template reads, in source order, without duplicates and globals.
 std::vector<std::string> freeVariables(const CompiledTemplate& tpl);
 

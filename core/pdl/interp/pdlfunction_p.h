@@ -47,17 +47,21 @@ ActiveEvaluation& activeEvaluation();
 
 /// Sets the active evaluation for its lifetime and restores the previous one after; relative
 /// paths in file-reading built-ins (`image_url`) resolve against the state's program folder.
+/// The thread's slot is found once (a thread-local access costs a call in a shared library).
 class ActiveEvaluationScope {
 public:
     ActiveEvaluationScope(Runner* runner, const State* state)
-        : m_saved(activeEvaluation()),
+        : m_slot(activeEvaluation()), m_saved(m_slot),
           m_base(state && state->program ? state->program->dir : expr::currentBaseDirectory())
     {
-        activeEvaluation() = {runner, state};
+        m_slot = {runner, state};
     }
-    ~ActiveEvaluationScope() { activeEvaluation() = m_saved; }
+    ~ActiveEvaluationScope() { m_slot = m_saved; }
+    ActiveEvaluationScope(const ActiveEvaluationScope&) = delete;
+    ActiveEvaluationScope& operator=(const ActiveEvaluationScope&) = delete;
 
 private:
+    ActiveEvaluation& m_slot;
     ActiveEvaluation m_saved;
     expr::BaseDirectoryScope m_base;
 };

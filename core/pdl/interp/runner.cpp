@@ -21,6 +21,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -109,6 +110,18 @@ bool isStructuredKind(BlockKind k)
     }
 }
 
+// blockKindName() with its length, measured once per kind.
+std::string_view kindNameView(BlockKind kind)
+{
+    static const auto names = [] {
+        std::array<std::string_view, size_t(BlockKind::Error) + 1> all;
+        for (size_t k = 0; k < all.size(); ++k)
+            all[k] = blockKindName(BlockKind(k));
+        return all;
+    }();
+    return names[size_t(kind)];
+}
+
 std::string firstLine(const std::string& s)
 {
     size_t nl = s.find('\n');
@@ -182,7 +195,8 @@ Value Runner::evalValue(const Value& v, const State& st, const SourceSpan& span)
             return v;
         EvalScope scope(st.scope, st.context);
         ActiveEvaluationScope active(this, &st);
-        Result<Value> r = evaluateTemplate(src, scope);
+        // Known not to be plain text: compiled (cached) and run without looking again.
+        Result<Value> r = expr::evaluateCompiled(*expr::cachedTemplate(src), src, scope);
         if (r.ok())
             return std::move(r).value();
         const Diagnostic& d = r.error();
@@ -245,8 +259,9 @@ void Runner::checkSpec(const Value& spec, const Value& value, const SourceSpan& 
 namespace {
 
 // Points at the `id` of the innermost Runner::exec frame on this thread (which outlives the
-// pointer): no copy per block.
-thread_local const std::string* t_currentBlockId = nullptr;
+// pointer): no copy per block. Initial-exec, as the thread-locals below: read and written for
+// every block, an offset from the thread pointer rather than a __tls_get_addr call each time.
+thread_local const std::string* t_currentBlockId [[gnu::tls_model("initial-exec")]] = nullptr;
 
 // Makes `id` the thread's current block for its lifetime, restoring the enclosing one after
 // (also when the block throws).
@@ -266,7 +281,7 @@ private:
 
 // Set while a debugger hook runs on this thread: blocks the hook itself runs (functions called
 // by an expression it evaluates) are not debugged again.
-thread_local bool t_inDebugHook = false;
+thread_local bool t_inDebugHook [[gnu::tls_model("initial-exec")]] = false;
 
 class DebugHookScope {
 public:
@@ -290,10 +305,60 @@ private:
     int m_saved;
 };
 
+// This thread's spare id buffers (takeIdBuffer). A pointer the thread's first block sets.
+using IdBuffers = std::vector<std::string>;
+thread_local IdBuffers* t_idBuffers [[gnu::tls_model("initial-exec")]] = nullptr;
+
+struct IdBuffersOwner {
+    ~IdBuffersOwner()
+    {
+        delete t_idBuffers;
+        t_idBuffers = nullptr;
+    }
+};
+
+IdBuffers& idBuffers()
+{
+    if (!t_idBuffers) [[unlikely]] {
+        static thread_local IdBuffersOwner owner;
+        (void)owner; // constructed here: frees the buffers when the thread ends
+        t_idBuffers = new IdBuffers;
+        t_idBuffers->reserve(64);
+    }
+    return *t_idBuffers;
+}
+
+// Counts the Runner::exec frames on this thread (see Runner::exec's stack check).
+thread_local unsigned t_execDepth [[gnu::tls_model("initial-exec")]] = 0;
+
+class ExecDepthScope {
+public:
+    ExecDepthScope() : m_depth(++t_execDepth) {}
+    ~ExecDepthScope() { --t_execDepth; }
+    ExecDepthScope(const ExecDepthScope&) = delete;
+    ExecDepthScope& operator=(const ExecDepthScope&) = delete;
+    unsigned depth() const { return m_depth; }
+
+private:
+    unsigned m_depth;
+};
+
+// Gives an exec frame's id buffer back when the frame ends.
+class IdRecycler {
+public:
+    explicit IdRecycler(std::string& id) : m_id(id) {}
+    ~IdRecycler() { recycleIdBuffer(std::move(m_id)); }
+    IdRecycler(const IdRecycler&) = delete;
+    IdRecycler& operator=(const IdRecycler&) = delete;
+
+private:
+    std::string& m_id;
+};
+
 class RunnerDebugFrame;
 // The frame of the innermost block running on this thread under a debugger (the call stack's
 // top); each frame links to the one it replaced.
-thread_local const RunnerDebugFrame* t_debugTop = nullptr;
+thread_local const RunnerDebugFrame* t_debugTop [[gnu::tls_model("initial-exec")]] = nullptr;
 
 class RunnerDebugFrame final : public DebugFrame {
 public:
@@ -361,6 +426,27 @@ const DebugFrame* RunnerDebugFrame::enclosing() const
 }
 
 } // namespace
+
+std::string takeIdBuffer()
+{
+    IdBuffers& spare = idBuffers();
+    if (spare.empty())
+        return std::string();
+    std::string s = std::move(spare.back());
+    spare.pop_back();
+    return s;
+}
+
+void recycleIdBuffer(std::string&& buffer)
+{
+    constexpr size_t kMaxSpare = 64, kMaxCapacity = 256;
+    IdBuffers& spare = idBuffers();
+    if (spare.size() >= kMaxSpare || buffer.capacity() > kMaxCapacity ||
+        buffer.capacity() <= std::string().capacity())
+        return;
+    buffer.clear();
+    spare.push_back(std::move(buffer));
+}
 
 void Runner::announceProgram(const std::shared_ptr<const Program>& program)
 {
@@ -440,7 +526,7 @@ void Runner::bindBlockScope(const Block& b, State& st, const std::string& id, Tr
             node->defs.emplace_back(name, nullptr);
             slot = &node->defs.back().second;
         }
-        Value v = exec(def, ds, id + ".defs." + name + ".", slot);
+        Value v = exec(def, ds, childPrefix(id, ".defs.", name, "."), slot);
         st.scope = std::move(ds.scope);
         st.scope.set(name, v);
     }
@@ -545,7 +631,8 @@ Value Runner::execContributing(const BlockPtr& bp, State& st, std::string& id, T
     const ContextPtr before = st.context;
     bindBlockScope(b, st, id, node);
     bool leafMessage = isLeafKind(b.kind);
-    const std::string blockId = id; // retries rename the block, not its fallback
+    // Retries rename the block, not its fallback: its id as it came, kept only for a fallback.
+    const std::string blockId = b.fallback ? id : std::string();
     st.streamResult = streamIn && hasTarget(b, "result") && b.parser.kind == ParserSpec::Kind::None;
     Value result;
     try {
@@ -561,7 +648,7 @@ Value Runner::execContributing(const BlockPtr& bp, State& st, std::string& id, T
         // enclosing one, parser or not (process_advance_block_retry, pdl_interpreter.py).
         st.streamResult = streamIn && hasTarget(b, "result");
         TracePtr fn;
-        result = exec(b.fallback, st, blockId + ".fallback.", node ? &fn : nullptr);
+        result = exec(b.fallback, st, childPrefix(blockId, ".fallback."), node ? &fn : nullptr);
         if (node) {
             node->addChild("fallback", fn, true);
             node->result = result;
@@ -580,22 +667,24 @@ Value Runner::execContributing(const BlockPtr& bp, State& st, std::string& id, T
     return result;
 }
 
-Value Runner::exec(const BlockPtr& bp, State& st, const std::string& prefix, TracePtr* traceOut)
+Value Runner::exec(const BlockPtr& bp, State& st, std::string prefix, TracePtr* traceOut)
 {
     checkCancelled();
     const Block& b = *bp;
     // Nesting, calls and includes all recurse through here; stop before the stack runs out
     // (a deep program on a small worker-thread stack, or recursion under a huge call limit).
-    if (stackExhausted())
+    // Nesting, calls and includes all nest exec frames; looking at every fourth is enough (the
+    // reserve is far more than three frames) and spares a thread-local lookup per block.
+    const ExecDepthScope execDepth;
+    if ((execDepth.depth() & 3) == 0 && stackExhausted())
         throw PdlError("blocks, calls or includes nested too deeply (out of stack space); "
                        "is this a runaway recursion?",
                        b.span);
-    // One allocation for the id (`prefix + kind` allocated twice, for every block run).
-    const char* kindName = blockKindName(b.kind);
-    std::string id;
-    id.reserve(prefix.size() + std::char_traits<char>::length(kindName));
-    id += prefix;
-    id += kindName;
+    // The id is the prefix with the kind appended in place: a prefix made by childPrefix() has
+    // room for it, so a block run allocates no id of its own.
+    std::string id = std::move(prefix);
+    id += kindNameView(b.kind);
+    const IdRecycler recycleId(id);
     const CurrentBlockScope currentBlock(id);
     TracePtr node;
     // Only nodes that join the run's trace are made and reported (a function called from an

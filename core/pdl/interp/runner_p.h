@@ -79,14 +79,34 @@ struct State {
     const Block* handAnswerBlock = nullptr;
 };
 
+/// The id prefix of a child of block `id`: `id` followed by `parts` (`.`, `.then.`, an index
+/// and `.`), with room left for the kind name Runner::exec appends, so that running the child
+/// allocates its id once.
+/// A string for an id from this thread's spare ones (see recycleIdBuffer()), empty, with the
+/// capacity it had: a loop's ids then take no allocation each.
+std::string takeIdBuffer();
+/// Gives the buffer of an id that is no longer needed back to this thread's spare ones.
+void recycleIdBuffer(std::string&& buffer);
+
+template <typename... Parts> std::string childPrefix(std::string_view id, const Parts&... parts)
+{
+    constexpr size_t kKindRoom = 16; // `aggregator`, the longest kind name, and some
+    std::string s = takeIdBuffer();
+    s.reserve(id.size() + (std::string_view(parts).size() + ... + 0) + kKindRoom);
+    s += id;
+    (s += ... += std::string_view(parts));
+    return s;
+}
+
 class Runner {
 public:
     Runner(const RunOptions& options);
     ~Runner();
 
-    /// Runs `block` with id `prefix + kind`. Updates st.scope (defs flow to later siblings) and
-    /// appends the block's messages to st.context. `traceOut` receives the node when tracing.
-    Value exec(const BlockPtr& block, State& st, const std::string& prefix, TracePtr* traceOut);
+    /// Runs `block` with id `prefix + kind` (built in `prefix`'s own buffer: see childPrefix()).
+    /// Updates st.scope (defs flow to later siblings) and appends the block's messages to
+    /// st.context. `traceOut` receives the node when tracing.
+    Value exec(const BlockPtr& block, State& st, std::string prefix, TracePtr* traceOut);
 
     /// Evaluates an expression field (strings as templates, lists/dicts recursively).
     Value eval(const Expr& e, const State& st, TraceNode* node, const char* field);

@@ -133,7 +133,7 @@ Value Runner::execInclude(const IncludeBlock& b, State& st, const std::string& i
     ++st.callDepth;
     TracePtr cn;
     try {
-        Value v = exec(info->program->root, st, id + ".", node ? &cn : nullptr);
+        Value v = exec(info->program->root, st, childPrefix(id, "."), node ? &cn : nullptr);
         --st.callDepth;
         st.program = saved;
         if (node)
@@ -173,7 +173,7 @@ Value Runner::execImport(const ImportBlock& b, State& st, const std::string& id,
             is.scope.set(builtin, *v);
     }
     TracePtr cn;
-    exec(info->program->root, is, id + ".", node ? &cn : nullptr);
+    exec(info->program->root, is, childPrefix(id, "."), node ? &cn : nullptr);
     if (node)
         node->addChild("pdl__trace", cn, true);
     Value result(is.scope.vars());

@@ -19,7 +19,9 @@ namespace hako::pdl {
 
 ActiveEvaluation& activeEvaluation()
 {
-    thread_local ActiveEvaluation active;
+    // Initial-exec: an offset from the thread pointer instead of a __tls_get_addr call (two
+    // pointers of the static TLS space every library may take a little of).
+    static thread_local ActiveEvaluation active [[gnu::tls_model("initial-exec")]];
     return active;
 }
 
@@ -37,16 +39,10 @@ bool bodyIsList(const Block& b, const char* field)
 
 std::string indexPrefix(const std::string& id, size_t i)
 {
-    // Built in place: a short id (`repeat.12345.`) stays in the string's own buffer.
+    // One allocation, with room for the child's kind (childPrefix).
     char digits[24];
     const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, i);
-    std::string s;
-    s.reserve(id.size() + size_t(end - digits) + 2);
-    s += id;
-    s += '.';
-    s.append(digits, end);
-    s += '.';
-    return s;
+    return childPrefix(id, ".", std::string_view(digits, size_t(end - digits)), ".");
 }
 
 // Sets whether a structured block's children stream their results (`--stream result`) for
@@ -88,6 +84,9 @@ Value Runner::execList(const ListBlockBase& b, State& st, const std::string& id,
     ContextPtr collected = initial;
     std::vector<Value> values;
     TextJoin text;
+    // A text of one string child is that string (what TextJoin gives, without its piece list).
+    std::optional<Value> onlyText;
+    const bool oneText = b.kind == BlockKind::Text && !join && b.children.size() == 1;
     if (b.kind != BlockKind::Text || join)
         values.reserve(b.children.size());
     // `--stream result`: text and text-joined sequences stream child by child, lastOf its last
@@ -110,12 +109,15 @@ Value Runner::execList(const ListBlockBase& b, State& st, const std::string& id,
                 streamValue(st, Value(separator));
             // The child's slot exists before it runs, so a failing child stays in the trace.
             TracePtr* slot = node ? &node->addChild(field, nullptr, !list) : nullptr;
-            Value v = exec(b.children[i], st, list ? indexPrefix(id, i) : id + ".", slot);
+            Value v =
+                exec(b.children[i], st, list ? indexPrefix(id, i) : childPrefix(id, "."), slot);
             if (independent) {
                 for (Value& m : contextSince(st.context, initial))
                     collected = contextAppend(collected, std::move(m));
             }
-            if (b.kind == BlockKind::Text && !join)
+            if (oneText && v.isString())
+                onlyText = std::move(v);
+            else if (b.kind == BlockKind::Text && !join)
                 text.append(std::move(v));
             else
                 values.push_back(std::move(v));
@@ -126,7 +128,7 @@ Value Runner::execList(const ListBlockBase& b, State& st, const std::string& id,
     Value result;
     switch (b.kind) {
     case BlockKind::Text:
-        return text.take();
+        return onlyText ? std::move(*onlyText) : text.take();
     case BlockKind::LastOf:
         return values.empty() ? Value() : values.back();
     case BlockKind::Array:
@@ -200,8 +202,9 @@ Value Runner::execMessage(const MessageBlock& b, State& st, const std::string& i
 {
     State cs = st;
     TracePtr cn;
-    Value content =
-        b.content ? exec(b.content, cs, id + ".content.", node ? &cn : nullptr) : Value("");
+    Value content = b.content
+                        ? exec(b.content, cs, childPrefix(id, ".content."), node ? &cn : nullptr)
+                        : Value("");
     if (node && cn)
         node->addChild("content", cn, true);
     // The content's definitions stay inside the message, as in the reference.
@@ -230,7 +233,7 @@ Value Runner::execIf(const IfBlock& b, State& st, const std::string& id, TraceNo
     if (!branch)
         return Value("");
     TracePtr* slot = node ? &node->addChild(taken ? "then" : "else", nullptr, true) : nullptr;
-    Value v = exec(branch, st, id + (taken ? ".then." : ".else_."), slot);
+    Value v = exec(branch, st, childPrefix(id, taken ? ".then." : ".else_."), slot);
     return v;
 }
 
@@ -638,7 +641,7 @@ Value Runner::callFunction(const Value& fnValue, const Dict& args, State& caller
         return Value();
     const ContextPtr before = cs.context;
     TracePtr* slot = node ? &node->addChild("pdl__trace", nullptr, true) : nullptr;
-    Value result = exec(f.returns, cs, id + ".", slot);
+    Value result = exec(f.returns, cs, childPrefix(id, "."), slot);
     // A function's spec types its result, checked at each call (not the closure itself).
     if (f.spec) {
         const SourceSpan returns = f.fieldSpan("return");

@@ -120,8 +120,11 @@ void Runner::waitBeforeRetry(const RetryPlan& p, int64_t attempt)
     if (p.maxDelay >= 0)
         wait = std::min(wait, p.maxDelay);
     if (p.jitterHigh > p.jitterLow) {
-        thread_local std::mt19937 random{std::random_device{}()};
-        wait += std::uniform_real_distribution<double>(p.jitterLow, p.jitterHigh)(random);
+        // On the heap: the library's thread-locals live in the static TLS space (runner.cpp),
+        // where a 5 KB generator has no place.
+        thread_local std::unique_ptr<std::mt19937> random =
+            std::make_unique<std::mt19937>(std::random_device{}());
+        wait += std::uniform_real_distribution<double>(p.jitterLow, p.jitterHigh)(*random);
     } else {
         wait += p.jitterLow;
     }

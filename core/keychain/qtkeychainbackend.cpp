@@ -1,13 +1,27 @@
-#include "core/models/qtkeychainbackend.h"
+// libhako_keychain: the desktop keyring behind models::desktopKeyringBackend(), a module of its
+// own so that only a process reading or writing a key loads QtKeychain, QtDBus and theirs.
+#include "core/models/desktopkeyring.h"
 
 #include <QCoreApplication>
 #include <QThread>
 
 #include <qt6keychain/keychain.h>
 
+#include <type_traits>
+
 namespace hako::models {
 
 namespace {
+
+class QtKeychainBackend : public ISecretBackend {
+public:
+    void read(const QString& account, std::function<void(SecretReply)> done) override;
+    void write(const QString& account, const QString& secret,
+               std::function<void(QString error)> done) override;
+
+private:
+    bool post(std::function<void()> job);
+};
 
 // One thread for every keyring job of the process. It is never deleted while a job may still
 // be running inside it (a keyring that hangs on D-Bus), so it is stopped, not destroyed, when
@@ -65,11 +79,6 @@ QString describe(const QKeychain::Job* job)
     return what;
 }
 
-} // namespace
-
-QtKeychainBackend::QtKeychainBackend() = default;
-QtKeychainBackend::~QtKeychainBackend() = default;
-
 bool QtKeychainBackend::post(std::function<void()> job)
 {
     if (!QCoreApplication::instance())
@@ -90,7 +99,7 @@ bool QtKeychainBackend::post(std::function<void()> job)
 void QtKeychainBackend::read(const QString& account, std::function<void(SecretReply)> done)
 {
     const bool posted = post([account, done] {
-        auto* job = new QKeychain::ReadPasswordJob(QString::fromLatin1(kService));
+        auto* job = new QKeychain::ReadPasswordJob(QString::fromLatin1(kKeyringService));
         job->setAutoDelete(true);
         job->setInsecureFallback(false);
         job->setKey(account);
@@ -121,10 +130,10 @@ void QtKeychainBackend::write(const QString& account, const QString& secret,
     const bool posted = post([account, secret, done] {
         QKeychain::Job* job = nullptr;
         if (secret.isEmpty()) {
-            auto* del = new QKeychain::DeletePasswordJob(QString::fromLatin1(kService));
+            auto* del = new QKeychain::DeletePasswordJob(QString::fromLatin1(kKeyringService));
             job = del;
         } else {
-            auto* write = new QKeychain::WritePasswordJob(QString::fromLatin1(kService));
+            auto* write = new QKeychain::WritePasswordJob(QString::fromLatin1(kKeyringService));
             write->setTextData(secret);
             job = write;
         }
@@ -143,4 +152,13 @@ void QtKeychainBackend::write(const QString& account, const QString& secret,
         done(QStringLiteral("no application event loop to talk to the keyring"));
 }
 
+} // namespace
+
 } // namespace hako::models
+
+extern "C" __attribute__((visibility("default"))) hako::models::ISecretBackend*
+hakoKeychainBackend()
+{
+    static_assert(std::is_same_v<decltype(&hakoKeychainBackend), hako::models::KeychainEntry>);
+    return new hako::models::QtKeychainBackend;
+}

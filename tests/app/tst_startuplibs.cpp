@@ -1,0 +1,74 @@
+// What a command loads, as the dynamic loader reports it (LD_DEBUG=libs): a model-free `hako run`
+// loads neither SQLite nor the desktop keyring (QtKeychain and QtDBus), which are loaded when a
+// command does use them, and such a command still works (issue 31: start-up).
+#include "hakoprocess.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+/// `hako ARGS…` with the dynamic loader naming every library it opens on standard error.
+HakoOutcome runListingLibraries(const QStringList& args)
+{
+    qputenv("LD_DEBUG", "libs");
+    HakoOutcome outcome = runHako(args);
+    qunsetenv("LD_DEBUG");
+    return outcome;
+}
+
+} // namespace
+
+class TestStartupLibs : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (!QFileInfo(hakoBinary()).isExecutable())
+            QSKIP("bin/hako is not built");
+        QVERIFY(m_dir.isValid());
+    }
+
+    void modelFreeRunLoadsNoStoreNorKeyring()
+    {
+        const QString program = m_dir.filePath(QStringLiteral("hello.pdl"));
+        QFile f(program);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("text: Hello\n");
+        f.close();
+        const HakoOutcome run =
+            runListingLibraries({QStringLiteral("run"), QStringLiteral("--no-log"),
+                                 QStringLiteral("--stream"), QStringLiteral("none"), program});
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.out, QStringLiteral("Hello\n"));
+        QVERIFY2(run.err.contains(QLatin1String("libQt6Core")), "LD_DEBUG listed nothing");
+        QVERIFY2(run.err.contains(QLatin1String("libhako_models")), "hako run loaded no models");
+        for (const char* library :
+             {"libsqlite3", "libqt6keychain", "libQt6DBus", "libhako_keychain"})
+            QVERIFY2(!run.err.contains(QLatin1String(library)),
+                     qPrintable(QStringLiteral("hako run loaded %1").arg(QLatin1String(library))));
+    }
+
+    void storeCommandLoadsSqliteWhenItOpensOne()
+    {
+        const QString store = m_dir.filePath(QStringLiteral("notes.hakomem"));
+        const HakoOutcome add = runListingLibraries(
+            {QStringLiteral("memory"), QStringLiteral("--store"), store, QStringLiteral("add"),
+             QStringLiteral("--text"), QStringLiteral("箱 keeps SQLite for later")});
+        QVERIFY2(add.exitCode == 0, qPrintable(add.err.right(2000)));
+        QVERIFY2(add.err.contains(QLatin1String("libsqlite3")), "the store opened without SQLite");
+        const HakoOutcome list = runHako(
+            {QStringLiteral("memory"), QStringLiteral("--store"), store, QStringLiteral("list")});
+        QCOMPARE(list.exitCode, 0);
+        QVERIFY2(list.out.contains(QStringLiteral("箱 keeps SQLite for later")),
+                 qPrintable(list.out));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStartupLibs)
+#include "tst_startuplibs.moc"

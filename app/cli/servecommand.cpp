@@ -270,66 +270,56 @@ int servePrompts(const QString& addressText, const QString& token, const QString
     return 0;
 }
 
-int serveCommand(const QStringList& args)
-{
+namespace {
+
+// `hako serve`'s command line.
+struct ServeArgs {
     bool otlp = false, prompts = false, quiet = false, noTraces = false;
     QString libraryFolder, evaluateFile, tracesFolder;
     QString addressText, token = qEnvironmentVariable("HAKO_OTLP_TOKEN"), logSpec, maxBody;
+};
+
+// Reads `args` into `a`; an exit status when the command line is wrong (or asked for help).
+std::optional<int> parseServeArgs(const QStringList& args, ServeArgs& a)
+{
+    auto set = [](QString& target) {
+        return [&target](const QString& v) {
+            target = v;
+            return QString();
+        };
+    };
     OptionParser parser;
-    parser.addOptionalValue({QStringLiteral("--otlp")}, [&](const QString& v) {
-        otlp = true;
-        addressText = v;
+    parser.addOptionalValue({QStringLiteral("--otlp")}, [&a](const QString& v) {
+        a.otlp = true;
+        a.addressText = v;
         return QString();
     });
-    parser.addOptionalValue({QStringLiteral("--prompts")}, [&](const QString& v) {
-        prompts = true;
-        addressText = v;
+    parser.addOptionalValue({QStringLiteral("--prompts")}, [&a](const QString& v) {
+        a.prompts = true;
+        a.addressText = v;
         return QString();
     });
-    parser.addOption({QStringLiteral("--library")}, [&](const QString& v) {
-        libraryFolder = v;
-        return QString();
-    });
-    parser.addOption({QStringLiteral("--token")}, [&](const QString& v) {
-        token = v;
-        return QString();
-    });
-    parser.addOption({QStringLiteral("--log")}, [&](const QString& v) {
-        logSpec = v;
-        return QString();
-    });
-    parser.addOption({QStringLiteral("--max-body")}, [&](const QString& v) {
-        maxBody = v;
-        return QString();
-    });
-    parser.addOption({QStringLiteral("--evaluate")}, [&](const QString& v) {
-        evaluateFile = v;
-        return QString();
-    });
-    parser.addOption({QStringLiteral("--traces")}, [&](const QString& v) {
-        tracesFolder = v;
-        return QString();
-    });
-    parser.addFlag({QStringLiteral("--no-traces")}, [&] { noTraces = true; });
-    parser.addFlag({QStringLiteral("--quiet")}, [&] { quiet = true; });
+    parser.addOption({QStringLiteral("--library")}, set(a.libraryFolder));
+    parser.addOption({QStringLiteral("--token")}, set(a.token));
+    parser.addOption({QStringLiteral("--log")}, set(a.logSpec));
+    parser.addOption({QStringLiteral("--max-body")}, set(a.maxBody));
+    parser.addOption({QStringLiteral("--evaluate")}, set(a.evaluateFile));
+    parser.addOption({QStringLiteral("--traces")}, set(a.tracesFolder));
+    parser.addFlag({QStringLiteral("--no-traces")}, [&a] { a.noTraces = true; });
+    parser.addFlag({QStringLiteral("--quiet")}, [&a] { a.quiet = true; });
     // No words of its own: `--otlp 4318` is the address.
     parser.setPositional(
         [](const QString& w) { return QStringLiteral("unexpected argument %1").arg(w); }, 0);
-    if (std::optional<int> exit =
-            OptionParser::finish(parser.parse(args), QStringLiteral("hako serve"), kUsage))
-        return *exit;
-    if (otlp && prompts) {
-        writeText(stderr, QStringLiteral("hako serve: --otlp or --prompts, one at a time\n"));
-        return 2;
-    }
-    if (prompts)
-        return servePrompts(addressText,
-                            token.isEmpty() ? qEnvironmentVariable("HAKO_PROMPTS_TOKEN") : token,
-                            libraryFolder, quiet);
-    if (!otlp) {
-        writeText(stderr, QString::fromLatin1(kUsage));
-        return 2;
-    }
+    return OptionParser::finish(parser.parse(args), QStringLiteral("hako serve"), kUsage);
+}
+
+// `hako serve --otlp`: receives until Ctrl+C or SIGTERM.
+int serveOtlp(const ServeArgs& a)
+{
+    const QString& addressText = a.addressText;
+    const QString& maxBody = a.maxBody;
+    const QString& logSpec = a.logSpec;
+    const bool quiet = a.quiet;
     otel::ReceiverOptions options;
     if (!parseAddress(addressText, options.address, options.port)) {
         writeText(stderr, QStringLiteral("hako serve: not an address: %1\n").arg(addressText));
@@ -343,7 +333,7 @@ int serveCommand(const QStringList& args)
             return 2;
         }
     }
-    options.bearerToken = token.toUtf8();
+    options.bearerToken = a.token.toUtf8();
 
     QString error;
     std::unique_ptr<promptlog::PromptLog> log;
@@ -364,11 +354,12 @@ int serveCommand(const QStringList& args)
         writeText(stderr, QStringLiteral("hako serve: %1\n").arg(error));
 
     ServeExtras extras;
-    if (!noTraces)
-        extras.traces.emplace(tracesFolder.isEmpty() ? RunArchive::defaultFolder() : tracesFolder);
+    if (!a.noTraces)
+        extras.traces.emplace(a.tracesFolder.isEmpty() ? RunArchive::defaultFolder()
+                                                       : a.tracesFolder);
     std::unique_ptr<eval::OnlineEvaluator> online;
-    if (!evaluateFile.isEmpty()) {
-        Result<std::unique_ptr<eval::OnlineEvaluator>> made = startOnline(evaluateFile, *log);
+    if (!a.evaluateFile.isEmpty()) {
+        Result<std::unique_ptr<eval::OnlineEvaluator>> made = startOnline(a.evaluateFile, *log);
         if (!made) {
             writeText(stderr, QStringLiteral("hako serve: %1\n").arg(made.error().toString()));
             return 2;
@@ -430,6 +421,28 @@ int serveCommand(const QStringList& args)
                               .arg(c.errors.load()));
     }
     return 0;
+}
+
+} // namespace
+
+int serveCommand(const QStringList& args)
+{
+    ServeArgs a;
+    if (std::optional<int> exit = parseServeArgs(args, a))
+        return *exit;
+    if (a.otlp && a.prompts) {
+        writeText(stderr, QStringLiteral("hako serve: --otlp or --prompts, one at a time\n"));
+        return 2;
+    }
+    if (a.prompts)
+        return servePrompts(
+            a.addressText, a.token.isEmpty() ? qEnvironmentVariable("HAKO_PROMPTS_TOKEN") : a.token,
+            a.libraryFolder, a.quiet);
+    if (!a.otlp) {
+        writeText(stderr, QString::fromLatin1(kUsage));
+        return 2;
+    }
+    return serveOtlp(a);
 }
 
 } // namespace hako

@@ -1,6 +1,7 @@
 #include "widgets/workbench/otelreceive.h"
 
 #include "core/eval/onlineeval.h"
+#include "core/models/modelconfig.h"
 #include "core/otel/otellivefeed.h"
 #include "core/otel/otlpreceiver.h"
 #include "core/otel/runtable.h"

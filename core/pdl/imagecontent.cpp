@@ -316,6 +316,30 @@ std::string contentDisplayText(const Value& content)
     return withDataUrlPlaceholders(content).toText();
 }
 
+std::string streamedDisplayText(std::string_view piece, bool* insideDataUrl)
+{
+    size_t start = 0;
+    if (*insideDataUrl) {
+        while (start < piece.size() && isBase64Char(piece[start]))
+            ++start;
+        if (start == piece.size())
+            return {};
+        *insideDataUrl = false;
+    }
+    const std::string_view rest = piece.substr(start);
+    const size_t last = rest.rfind("data:");
+    if (last != std::string_view::npos) {
+        const size_t marker = rest.find(kBase64Marker, last);
+        if (marker != std::string_view::npos && marker - last <= 256) {
+            size_t end = marker + kBase64Marker.size();
+            while (end < rest.size() && isBase64Char(rest[end]))
+                ++end;
+            *insideDataUrl = end == rest.size();
+        }
+    }
+    return replaceDataUrls(rest).value_or(std::string(rest));
+}
+
 bool holdsDataUrl(const Value& value)
 {
     switch (value.type()) {

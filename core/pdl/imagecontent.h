@@ -62,6 +62,11 @@ QString dataUrlPlaceholder(std::string_view url);
 /// every data URL replaced by its placeholder. Never contains base64 data.
 std::string contentDisplayText(const Value& content);
 
+/// One piece of streamed output text (a console's) with its data URLs replaced by placeholders.
+/// `insideDataUrl` carries the state between pieces: set when this piece ends inside a data
+/// URL's base64, and then the next piece's leading base64 is dropped.
+std::string streamedDisplayText(std::string_view piece, bool* insideDataUrl);
+
 /// `value` with every base64 data URL, at any depth and also inside a longer string, replaced by
 /// its placeholder: for
 /// views that show arbitrary values (variables, JSON, diffs, copies as text).

@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import journeylib  # noqa: E402
@@ -42,6 +43,13 @@ def base64_leak(s, root):
             if "data:image" in text or ";base64" in text or BASE64_RUN.search(text):
                 return f"{acc.getRoleName()} {acc.name!r}: {text[:160]!r}"
     return None
+
+
+def wheel_down(s, acc, clicks):
+    """Scrolls the view under `acc` down by `clicks` wheel steps."""
+    x, y = s.center(acc)
+    s.xdotool("mousemove", "--sync", str(x), str(y), *(["click", "5"] * clicks))
+    time.sleep(0.3)
 
 
 def select_model_row(s):
@@ -107,6 +115,8 @@ def journey(s, args):
                    "the image's thumbnail caption in the Detail pane", timeout=20)
         expect("Transcribe this page to Markdown." in s.text_of(summary),
                "the message's text is not in the Detail pane")
+        # The messages are further down the summary: bring them into view for the screenshot.
+        wheel_down(s, summary, 6)
         s.screenshot("detail-thumbnail")
         leak = base64_leak(s, s.window)
         expect(leak is None, f"base64 is readable in the window: {leak}")
@@ -123,6 +133,7 @@ def journey(s, args):
                           "the call detail")
         s.wait_for(lambda: IMAGE_TEXT in s.text_of(call),
                    "the image's thumbnail caption in the call detail", timeout=20)
+        wheel_down(s, call, 5)
         s.screenshot("prompt-log-thumbnail")
         leak = base64_leak(s, s.window)
         expect(leak is None, f"base64 is readable in the window: {leak}")

@@ -1,5 +1,7 @@
 #include "widgets/console/consolepane.h"
 
+#include "core/pdl/imagecontent.h"
+
 #include "core/workbench/runcontroller.h"
 
 #include <QFileInfo>
@@ -138,6 +140,7 @@ QString ConsolePane::prompt() const
 void ConsolePane::clear()
 {
     m_output->clear();
+    m_insideDataUrl = false;
 }
 
 void ConsolePane::append(const QString& text, bool isError)
@@ -151,7 +154,9 @@ void ConsolePane::append(const QString& text, bool isError)
         format.setForeground(QColor(0xd0, 0x30, 0x30));
     else
         format.setForeground(m_output->palette().text());
-    cursor.insertText(text, format);
+    // An image in the output (a message printed as text) reads as a short placeholder.
+    const std::string shown = pdl::streamedDisplayText(text.toStdString(), &m_insideDataUrl);
+    cursor.insertText(QString::fromStdString(shown), format);
     if (atEnd)
         bar->setValue(bar->maximum());
 }

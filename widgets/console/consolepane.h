@@ -51,6 +51,7 @@ private:
     QPushButton* m_send;
     QPushButton* m_eof;
     bool m_multiline = false;
+    bool m_insideDataUrl = false; ///< the output so far ends inside an image's base64
 };
 
 } // namespace hako

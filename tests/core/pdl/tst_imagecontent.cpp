@@ -243,6 +243,25 @@ private Q_SLOTS:
         QCOMPARE(contentDisplayText(Value("data: not a url")), std::string("data: not a url"));
     }
 
+    void streamedOutputHidesImagesAcrossPieces()
+    {
+        const std::string url = pngUrl();
+        const std::string text = "before " + url + " after";
+        // Cut anywhere inside the base64: the pieces together show one placeholder.
+        for (size_t cut : {size_t(40), size_t(300), url.size() + 2}) {
+            bool inside = false;
+            std::string shown = streamedDisplayText(text.substr(0, cut), &inside);
+            const size_t second = std::min(text.size(), cut + 100);
+            shown += streamedDisplayText(text.substr(cut, second - cut), &inside);
+            shown += streamedDisplayText(text.substr(second), &inside);
+            QVERIFY2(shown.find("iVBOR") == std::string::npos &&
+                         shown.find("AAAA") == std::string::npos,
+                     shown.c_str());
+            QVERIFY2(shown.rfind("before [", 0) == 0, shown.c_str()); // a cut header: [data: …]
+            QVERIFY2(shown.size() > 6 && shown.substr(shown.size() - 6) == " after", shown.c_str());
+        }
+    }
+
     void imagesCountAsAFewTokens()
     {
         const std::string url = pngUrl() + std::string(400000, 'A');

@@ -891,47 +891,4 @@ void Runner::contributeToAggregator(const Block& b, const ContributeTarget& t, c
                            isStructuredKind(b.kind), at);
 }
 
-void Runner::finishAggregators()
-{
-    std::vector<std::shared_ptr<const Aggregator>> all;
-    {
-        std::lock_guard lock(aggregatorsMutex);
-        all.swap(aggregators);
-    }
-    std::optional<PdlError> first;
-    for (const auto& a : all) {
-        try {
-            a->finish();
-        } catch (const PdlError& e) {
-            if (!first)
-                first = e;
-        }
-    }
-    if (first)
-        throw *first;
-}
-
-const ProgramInfo* Runner::loadProgram(const QString& path, const SourceSpan& from,
-                                       const char* what)
-{
-    const QString canonical = QFileInfo(path).absoluteFilePath();
-    std::lock_guard lock(programsMutex);
-    auto it = programs.find(canonical);
-    if (it != programs.end())
-        return it->second.get();
-    if (!QFileInfo::exists(canonical))
-        throw PdlError(std::string(what) + ": file not found: " + canonical.toStdString(), from);
-    ParseResult parsed = checkProgram(canonical);
-    if (!parsed.ok() || !parsed.program)
-        throw PdlError(includeErrors(canonical, from, what, parsed.diagnostics), from);
-    auto info = std::make_unique<ProgramInfo>();
-    info->program = parsed.program;
-    info->dir = QFileInfo(canonical).absolutePath();
-    info->lines = QString::fromUtf8(parsed.program->source).split(QLatin1Char('\n'));
-    const ProgramInfo* raw = info.get();
-    programs.emplace(canonical, std::move(info));
-    announceProgram(parsed.program);
-    return raw;
-}
-
 } // namespace hako::pdl

@@ -1,9 +1,6 @@
 #include "core/docs/pdfextractor.h"
 
-#include "core/util/pluginmanager.h"
-
-#include <QMutex>
-#include <QMutexLocker>
+#include "core/util/pluginslot.h"
 
 #include <string_view>
 
@@ -11,43 +8,22 @@ namespace hako::docs {
 
 namespace {
 
-QMutex g_mutex;
-IPdfExtractor* g_override = nullptr;
-IPdfExtractor* g_plugin = nullptr;
-bool g_scanned = false;
-
 static_assert(std::string_view(HAKO_PDF_EXTRACTOR_IID) == std::string_view(kPdfExtractorPluginIid),
               "the plugin manager loads this interface version");
 
 /// The `pdf` plugin, found and loaded by the one plugin manager (so it shows in About Plugins).
-IPdfExtractor* findPlugin()
-{
-    for (QObject* root :
-         PluginManager::instance().instances(QString::fromLatin1(kPdfExtractorPluginIid))) {
-        if (auto* extractor = qobject_cast<IPdfExtractor*>(root))
-            return extractor;
-    }
-    return nullptr;
-}
+PluginSlot<IPdfExtractor> g_extractor(kPdfExtractorPluginIid);
 
 } // namespace
 
 IPdfExtractor* pdfExtractor()
 {
-    QMutexLocker lock(&g_mutex);
-    if (g_override)
-        return g_override;
-    if (!g_scanned) {
-        g_scanned = true;
-        g_plugin = findPlugin();
-    }
-    return g_plugin;
+    return g_extractor.get();
 }
 
 void setPdfExtractor(IPdfExtractor* extractor)
 {
-    QMutexLocker lock(&g_mutex);
-    g_override = extractor;
+    g_extractor.setOverride(extractor);
 }
 
 Result<Document> loadPdfDocument(const QString& path)

@@ -70,6 +70,14 @@ void WorkbenchContext::setRunning(bool running)
     Q_EMIT runningChanged(running);
 }
 
+void WorkbenchContext::setPausedNode(const QString& id)
+{
+    if (id == m_pausedNode)
+        return;
+    m_pausedNode = id;
+    Q_EMIT pausedNodeChanged(id);
+}
+
 void WorkbenchContext::setDocumentSession(std::shared_ptr<docs::DocumentSession> session,
                                           QObject* origin)
 {

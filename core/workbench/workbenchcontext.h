@@ -65,6 +65,11 @@ public:
     bool isRunning() const { return m_running; }
     void setRunning(bool running);
 
+    /// The trace node (`pdl__id`) of the block a debugged run is paused at, empty while it
+    /// runs: the trace panes say "paused" there instead of "running…".
+    QString pausedNode() const { return m_pausedNode; }
+    void setPausedNode(const QString& id);
+
     /// The document open in the Documents pane (null: none). Runs get it as `doc`, so what a
     /// program asks shows in the pane's transcript. Emits documentSessionChanged when it changes.
     std::shared_ptr<docs::DocumentSession> documentSession() const { return m_documentSession; }
@@ -92,6 +97,7 @@ Q_SIGNALS:
     void revealSourceRequested(const hako::SourceSpan& span, QObject* origin);
     void sourceCursorChanged(const hako::SourceSpan& position, QObject* origin);
     void runningChanged(bool running);
+    void pausedNodeChanged(const QString& id);
     void documentSessionChanged(QObject* origin);
     void memoryStoreChanged(QObject* origin);
     /// The prompt log cannot be written (once until it recovers; its calls wait in memory).
@@ -111,6 +117,7 @@ private:
     QString m_currentNode;
     SourceSpan m_sourceCursor;
     bool m_running = false;
+    QString m_pausedNode;
     std::shared_ptr<docs::DocumentSession> m_documentSession;
     std::shared_ptr<memory::MemoryStore> m_memoryStore;
     std::shared_ptr<promptlog::PromptLog> m_promptLog;

@@ -46,7 +46,7 @@ QColor BoxPainter::kindColor(BlockKind kind, bool dark)
     return blockKindColor(kind, dark);
 }
 
-QString BoxPainter::headerText(const Box& box)
+QString BoxPainter::headerText(const Box& box, bool paused)
 {
     if (box.has(Box::Expander))
         return box.hidden == 1 ? tr("… 1 more iteration — click to show")
@@ -55,7 +55,7 @@ QString BoxPainter::headerText(const Box& box)
     if (box.has(Box::Rendered))
         s += QStringLiteral("  ·  ") + tr("output");
     if (box.has(Box::Running))
-        s += QStringLiteral("  ·  ") + tr("running…");
+        s += QStringLiteral("  ·  ") + (paused ? tr("paused") : tr("running…"));
     if (box.has(Box::Cancelled))
         s += QStringLiteral("  ·  ") + tr("stopped");
     if (box.has(Box::Failed))
@@ -114,7 +114,10 @@ void BoxPainter::paintBox(QPainter& painter, const pdl::BoxLayout& layout, int i
     if (headerH < 5 || r.width() < 6 * m_params.charWidth * z)
         return;
     const QRectF header(r.x() + pad, r.y() + pad * 0.5, r.width() - 2 * pad, headerH + pad * 0.5);
-    paintHeader(painter, b, header, pad, labelFont);
+    const bool paused =
+        !view.paused.isEmpty() && b.item &&
+        view.paused == QLatin1String(b.item->node.id.data(), qsizetype(b.item->node.id.size()));
+    paintHeader(painter, b, header, pad, labelFont, paused);
 
     if (b.lineCount == 0 || textFontHeight < 4)
         return;
@@ -182,13 +185,13 @@ void BoxPainter::paintFrame(QPainter& painter, const Box& b, const QRectF& r, in
 // The header line: the label on the left; the kind (after a def name) and the detail, dimmer
 // and right-aligned, so both read at a glance; they give way to the label when space is short.
 void BoxPainter::paintHeader(QPainter& painter, const Box& b, const QRectF& header, double pad,
-                             const QFont& labelFont) const
+                             const QFont& labelFont, bool paused) const
 {
     const QColor textColor = m_palette.color(QPalette::Text);
     const QColor kind = kindColor(b.kind, m_dark);
     painter.setFont(labelFont);
     const QFontMetricsF lfm(labelFont);
-    QString head = headerText(b);
+    QString head = headerText(b, paused);
     painter.setPen(b.has(Box::Expander) ? textColor
                                         : (m_dark ? kind.lighter(120) : kind.darker(135)));
     QStringList right;

@@ -22,6 +22,7 @@ struct BoxViewport {
     int current = -1;              ///< the selected box
     std::vector<char> highlighted; ///< per box: lit by the editor cursor (may be empty)
     int hovered = -1;
+    QString paused; ///< the node id of the block a debugged run is paused at
 };
 
 /// Paints a BoxLayout: rounded boxes coloured by kind over a palette-derived background, labels,
@@ -49,7 +50,7 @@ public:
     /// The colour that identifies a block kind in boxes and legend.
     static QColor kindColor(pdl::BlockKind kind, bool dark);
     /// The label row text of a box: iteration number, def/kind, state.
-    static QString headerText(const pdl::Box& box);
+    static QString headerText(const pdl::Box& box, bool paused = false);
     bool isDark() const { return m_dark; }
 
 private:
@@ -59,7 +60,7 @@ private:
     void paintFrame(QPainter& painter, const pdl::Box& b, const QRectF& r, int index,
                     const BoxViewport& view) const;
     void paintHeader(QPainter& painter, const pdl::Box& b, const QRectF& header, double pad,
-                     const QFont& labelFont) const;
+                     const QFont& labelFont, bool paused) const;
     void paintText(QPainter& painter, const pdl::BoxLayout& layout, const pdl::Box& b,
                    const QRectF& textArea, const QRectF& target, double pad, double z,
                    const QFont& textFont, double textFontHeight) const;

@@ -80,6 +80,8 @@ BoxView::BoxView(WorkbenchContext* context, QWidget* parent)
                 &BoxView::onCurrentNodeChanged);
         connect(m_context, &WorkbenchContext::sourceCursorChanged, this,
                 &BoxView::onSourceCursorChanged);
+        connect(m_context, &WorkbenchContext::pausedNodeChanged, viewport(),
+                qOverload<>(&QWidget::update));
         setModel(m_context->traceModel());
     }
 }
@@ -517,6 +519,8 @@ void BoxView::renderBoxes(QPainter& painter, const QRect& target) const
     view.current = m_currentBox;
     view.highlighted = m_highlightFlags;
     view.hovered = m_hoveredBox;
+    if (m_context)
+        view.paused = m_context->pausedNode();
     boxPainter.paint(painter, *m_layout, view, target);
 }
 

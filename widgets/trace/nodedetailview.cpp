@@ -180,6 +180,8 @@ NodeDetailView::NodeDetailView(WorkbenchContext* context, QWidget* parent)
     m_rebuild->setCheckable(true);
     m_rebuild->setAutoRaise(true);
     connect(m_rebuild, &QToolButton::toggled, this, [this] { refresh(); });
+    if (m_context)
+        connect(m_context, &WorkbenchContext::pausedNodeChanged, this, [this] { refresh(); });
     m_sourceText = makeTextView(sourcePage);
     m_sourceText->setAccessibleName(tr("Block source"));
     m_sourceText->setLineWrapMode(QPlainTextEdit::NoWrap);
@@ -243,7 +245,10 @@ void NodeDetailView::refresh()
                        "<b>%3</b>")
             .arg(kindColor(n.kind, palette()).name(),
                  QString::fromLatin1(pdl::blockKindName(n.kind)), itemLabel(item).toHtmlEscaped());
-    if (item->running)
+    if (item->running && m_context && !m_context->pausedNode().isEmpty() &&
+        m_context->pausedNode() == QString::fromStdString(n.id))
+        title += tr(" <i>paused</i>");
+    else if (item->running)
         title += tr(" <i>running…</i>");
     else if (item->cancelled)
         title += tr(" <i>stopped</i>");

@@ -231,6 +231,8 @@ void DebugLinks::onPaused()
         }
         if (!id.isEmpty())
             m_context->setCurrentNode(id, m_editor);
+        // The paused block itself, once it has started (before, its box does not exist yet).
+        m_context->setPausedNode(id == QString::fromStdString(s.location.id) ? id : QString());
     }
     if (m_pane) {
         m_pane->showSnapshot(s);
@@ -246,6 +248,8 @@ void DebugLinks::onPaused()
 void DebugLinks::onResumed()
 {
     m_editor->editor()->setPausedLine(0);
+    if (m_context)
+        m_context->setPausedNode(QString());
     if (m_pane && m_run->isRunning())
         m_pane->showRunning(tr("Running under the debugger…"));
     updateActions();
@@ -253,6 +257,8 @@ void DebugLinks::onResumed()
 
 void DebugLinks::onFinished()
 {
+    if (m_context)
+        m_context->setPausedNode(QString());
     if (m_run->isDebugging()) {
         m_run->setDebugging(false);
         m_editor->editor()->setPausedLine(0);

@@ -291,7 +291,9 @@
     <message numerus="yes">
         <source>Prompt log %1: %n run(s); pick one to read its calls</source>
         <translation>
-            <numerusform>Prompt log %1: %n run; pick one to read its calls</numerusform><numerusform>Prompt log %1: %n runs; pick one to read its calls</numerusform></translation>
+            <numerusform>Prompt log %1: %n run; pick one to read its calls</numerusform>
+            <numerusform>Prompt log %1: %n runs; pick one to read its calls</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -556,6 +556,10 @@
         <source>contributes nothing</source>
         <translation>出力に寄与しない</translation>
     </message>
+    <message>
+        <source>paused</source>
+        <translation>一時停止中</translation>
+    </message>
 </context>
 <context>
     <name>hako::BoxView</name>
@@ -3705,6 +3709,10 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <source> &amp;nbsp;&lt;i&gt;answered by hand&lt;/i&gt;</source>
         <translation> &amp;nbsp;&lt;i&gt;手入力で回答&lt;/i&gt;</translation>
     </message>
+    <message>
+        <source> &lt;i&gt;paused&lt;/i&gt;</source>
+        <translation> &lt;i&gt;一時停止中&lt;/i&gt;</translation>
+    </message>
 </context>
 <context>
     <name>hako::Notebook</name>
@@ -5950,7 +5958,8 @@ Nothing has been changed yet. Which text should the library keep? The other stay
     <message numerus="yes">
         <source>Prompt log %1: %n run(s); pick one to read its calls</source>
         <translation>
-            <numerusform>プロンプトログ %1: 実行 %n 件。選ぶと呼び出しを読めます</numerusform></translation>
+            <numerusform>プロンプトログ %1: 実行 %n 件。選ぶと呼び出しを読めます</numerusform>
+        </translation>
     </message>
     <message>
         <source>The prompt log no longer holds run %1</source>

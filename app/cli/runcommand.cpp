@@ -375,6 +375,8 @@ std::optional<int> addMemoryAndLog(RunEnvironment& environment, const RunArgumen
         environment.memoryAgent = r.memoryAgent;
         environment.embeddingModel = r.embeddingModel;
     }
+    // The program's path: its calls' log entries name it, and the bindings it uses come from it.
+    environment.runLog.programPath = QFileInfo(program).absoluteFilePath();
     // The prompt log records every model call (the user's log unless --log or --no-log). It is
     // opened on the first model call: a program calling no model never touches the store nor
     // starts its writer. A log that cannot be opened then is said once and the run goes on.
@@ -382,7 +384,6 @@ std::optional<int> addMemoryAndLog(RunEnvironment& environment, const RunArgumen
         environment.openPromptLog = lazyPromptLog(r.log, [](const QString& error) {
             writeText(stderr, QStringLiteral("hako run: prompt log: %1\n").arg(error));
         });
-        environment.runLog.programPath = QFileInfo(program).absoluteFilePath();
         environment.runLog.tags = tagsFromEnvironment() + r.tags;
         environment.runLog.version = r.libraryVersion;
         environment.runLog.inputs = pdl::toQJsonObject(options.initialScope);

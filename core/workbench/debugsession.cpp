@@ -11,7 +11,8 @@ namespace {
 
 bool isBuiltinName(const std::string& name)
 {
-    return name.rfind("pdl_", 0) == 0 || name == "stdlib";
+    // `report` is the report binding every run is given (RunEnvironment), not the program's.
+    return name.rfind("pdl_", 0) == 0 || name == "stdlib" || name == "report";
 }
 
 // `json` (ensure_ascii: every non-ASCII character written \uXXXX) with those characters written

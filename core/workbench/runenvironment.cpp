@@ -16,11 +16,13 @@
 #include "core/promptlog/privacypolicy.h"
 #include "core/reports/reportbindings.h"
 #include "core/reports/reportdocs.h"
+#include "core/util/boundedfile.h"
 #include "core/util/pluginmanager.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcessEnvironment>
+#include <QRegularExpression>
 #include <QUuid>
 
 #include <nlohmann/json.hpp>
@@ -159,6 +161,16 @@ private:
 
 } // namespace
 
+/// Whether the program at `path` calls the report object (`report.` in its text).
+static bool namesReportBindings(const QString& path)
+{
+    if (path.isEmpty())
+        return false;
+    Result<QByteArray> text = readBoundedFile(path);
+    static const QRegularExpression use(QStringLiteral("\\breport\\s*\\."));
+    return text.ok() && use.match(QString::fromUtf8(*text)).hasMatch();
+}
+
 Result<std::shared_ptr<models::IModelProvider>>
 RunEnvironment::composeProvider(const QStringList& extraTags) const
 {
@@ -227,9 +239,11 @@ std::optional<Diagnostic> RunEnvironment::compose(pdl::RunOptions& options) cons
         options.initialScope.set("memory", agent.memory);
         options.initialScope.set("thread", agent.thread);
     }
-    // Questions over PDF reports: every run has `report` (it does nothing until called); its
-    // transcripts and embeddings are kept in the program folder's .hako.
-    if (!options.initialScope.contains(pdl::Value("report"))) {
+    // Questions over PDF reports: a program that names `report.` gets the report object (its
+    // transcripts and embeddings are kept in the program folder's .hako). Only those: any other
+    // program's scope stays exactly the reference's (pdl_scope lists every variable).
+    if (!options.initialScope.contains(pdl::Value("report")) &&
+        namesReportBindings(runLog.programPath)) {
         reports::ReportBindingOptions ro;
         ro.baseDir = baseFolder;
         ro.provider = std::make_shared<memory::HashFallbackProvider>(options.models);

@@ -96,7 +96,8 @@ void DebugPane::showSnapshot(const RunController::DebugSnapshot& snapshot)
     m_variables->clear();
     for (const auto& [k, v] : snapshot.variables) {
         const QString name = QString::fromStdString(k.isString() ? k.asString() : k.str());
-        if (name.startsWith(QLatin1String("pdl_")) || name == QLatin1String("stdlib"))
+        if (name.startsWith(QLatin1String("pdl_")) || name == QLatin1String("stdlib") ||
+            name == QLatin1String("report"))
             continue;
         auto* item = new QTreeWidgetItem(m_variables, {name, DebugSession::valueText(v)});
         item->setFlags(item->flags() | Qt::ItemIsEditable);

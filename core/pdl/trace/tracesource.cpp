@@ -335,7 +335,8 @@ namespace {
 std::vector<std::pair<QString, Value>> ownNamesFirst(std::vector<std::pair<QString, Value>> vars)
 {
     std::stable_partition(vars.begin(), vars.end(), [](const auto& e) {
-        return !e.first.startsWith(QLatin1String("pdl_")) && e.first != QLatin1String("stdlib");
+        return !e.first.startsWith(QLatin1String("pdl_")) && e.first != QLatin1String("stdlib") &&
+               e.first != QLatin1String("report");
     });
     return vars;
 }

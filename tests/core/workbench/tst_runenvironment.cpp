@@ -218,10 +218,26 @@ private Q_SLOTS:
         QVERIFY(options.sandbox);
     }
 
-    void everyRunHasTheReportObjectUnlessTheCallerGaveOne()
+    void aProgramNamingReportGetsTheReportObjectOthersNone()
     {
         RunEnvironment env;
         env.modelProvider = std::make_shared<CannedProvider>();
+        QTemporaryDir dir;
+        const QString plain = dir.filePath(QStringLiteral("plain.pdl"));
+        const QString asks = dir.filePath(QStringLiteral("asks.pdl"));
+        for (const auto& [path, text] :
+             {std::pair{plain, QByteArray("text: Hello\n")},
+              std::pair{asks, QByteArray("text: ${ report.round('1.5', '整数で') }\n")}}) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text);
+        }
+        // Any other program's scope stays the reference's (pdl_scope lists every variable).
+        env.runLog.programPath = plain;
+        pdl::RunOptions none;
+        env.compose(none);
+        QVERIFY(!none.initialScope.find("report"));
+        env.runLog.programPath = asks;
         pdl::RunOptions options;
         env.compose(options);
         const pdl::Value* report = options.initialScope.find("report");

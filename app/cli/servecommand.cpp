@@ -8,6 +8,7 @@
 #include "core/otel/otlpreceiver.h"
 #include "core/otel/spanmapper.h"
 #include "core/promptlog/promptlog.h"
+#include "core/util/ipaddress.h"
 #include "core/workbench/runarchive.h"
 #include "core/workbench/runenvironment.h"
 
@@ -64,11 +65,9 @@ void onSignal(int)
 }
 
 // An address as a URL writes it ("[::1]" for IPv6).
-QString hostText(const QHostAddress& address)
+QString hostText(const QString& address)
 {
-    return address.protocol() == QAbstractSocket::IPv6Protocol
-               ? QStringLiteral("[%1]").arg(address.toString())
-               : address.toString();
+    return urlHost(address);
 }
 
 // Runs the event loop until Ctrl+C or SIGTERM.
@@ -89,7 +88,7 @@ void runUntilStopped()
 }
 
 // "4318", "0.0.0.0", "127.0.0.1:4318", "[::1]:4318".
-bool parseAddress(const QString& text, QHostAddress& address, quint16& port)
+bool parseAddress(const QString& text, QString& address, quint16& port)
 {
     if (text.isEmpty())
         return true;
@@ -110,7 +109,8 @@ bool parseAddress(const QString& text, QHostAddress& address, quint16& port)
         host = host.mid(1, host.size() - 2);
     if (host == QLatin1String("localhost"))
         host = QStringLiteral("127.0.0.1");
-    return address.setAddress(host);
+    address = canonicalIpAddress(host);
+    return !address.isEmpty();
 }
 
 // What `hako serve --otlp` did with the calls it received (updated on the receiver's thread).

@@ -1,8 +1,9 @@
 #include "core/models/desktopkeyring.h"
 
+#include "core/util/siblingmodule.h"
+
 #include <QString>
 
-#include <dlfcn.h>
 #include <mutex>
 
 namespace hako::models {
@@ -35,23 +36,11 @@ private:
     }
     void load()
     {
-        // Next to this library (build/lib, or the installed library folder).
-        Dl_info self{};
-        std::string path = kKeychainModuleFile;
-        if (dladdr(reinterpret_cast<const void*>(&desktopKeyringBackend), &self) &&
-            self.dli_fname) {
-            const std::string file = self.dli_fname;
-            const size_t slash = file.rfind('/');
-            if (slash != std::string::npos)
-                path = file.substr(0, slash + 1) + kKeychainModuleFile;
-        }
-        void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-        const char* why = handle ? nullptr : dlerror();
-        auto entry =
-            handle ? reinterpret_cast<KeychainEntry>(dlsym(handle, kKeychainEntryName)) : nullptr;
+        auto entry = reinterpret_cast<KeychainEntry>(
+            siblingModuleSymbol(reinterpret_cast<const void*>(&desktopKeyringBackend),
+                                kKeychainModuleFile, kKeychainEntryName, &m_error));
         if (!entry) {
-            m_error = QStringLiteral("the keyring module could not be loaded (%1)")
-                          .arg(why ? QString::fromLocal8Bit(why) : QString::fromStdString(path));
+            m_error = QStringLiteral("the keyring module could not be loaded (%1)").arg(m_error);
             return;
         }
         m_backend.reset(entry());

@@ -18,6 +18,8 @@ class QThread;
 namespace hako::models {
 
 class HttpWorker;
+class HttpClientEngine;
+class HttpTransport;
 
 /// One HTTP exchange in flight: the network thread appends the body as it arrives, the
 /// calling thread takes it with next(). Thread-safe; shared by both sides.
@@ -46,6 +48,7 @@ public:
 private:
     friend class HttpWorker;
     friend class HttpCall;
+    friend class HttpTransport;
 
     mutable std::mutex m_mutex;
     std::condition_variable m_cv;
@@ -76,7 +79,10 @@ QString headerProblem(const QByteArray& name, const QByteArray& value);
 /// chunked body that arrives faster than it parses without ever returning to its event loop (a
 /// flooding server kept it at full CPU after the reply was stopped, and every later request of
 /// the manager waited). Here a request is sent exactly once, reading is bounded per event, and
-/// a stop closes the connection at once. Connections are kept alive briefly between requests to
+/// a stop closes the connection at once. The sockets (QtNetwork) are in the module libhako_net,
+/// loaded with the thread on the first request, so that a run that calls no model does not
+/// load QtNetwork; when it cannot be loaded, every exchange finishes at once with
+/// UnknownNetworkError saying why. Connections are kept alive briefly between requests to
 /// the same server; no cookies are kept, no redirect is followed (a 3xx is the caller's answer, so
 /// no header, Authorization included, ever reaches a server the caller did not name). A request
 /// with a header headerProblem() refuses is not sent: its exchange finishes at once with
@@ -112,8 +118,13 @@ public:
     void abort(const std::shared_ptr<HttpExchange>& exchange);
 
 private:
-    QThread* m_thread;
-    HttpWorker* m_worker;
+    /// Loads the sockets' module and starts the thread, on the first request.
+    bool ensureStarted();
+
+    std::once_flag m_started;
+    QString m_loadError;
+    QThread* m_thread = nullptr;
+    HttpClientEngine* m_worker = nullptr;
 };
 
 } // namespace hako::models

@@ -1,5 +1,7 @@
 #include "core/models/tokencounter.h"
 
+#include "core/util/ipaddress.h"
+
 #include "core/models/apikeystore.h"
 #include "core/models/modelcatalog.h"
 #include "core/models/modelconfig.h"
@@ -8,7 +10,6 @@
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
-#include <QHostAddress>
 #include <QPointer>
 #include <QUrl>
 #include <QtConcurrent>
@@ -66,7 +67,7 @@ Result<ResolvedModel> TokenCounter::resolveLocal(const QString& workspaceDir, co
     // The draft prompt goes only to a server on this machine (llama.cpp, vLLM): text is sent to
     // a remote service when the person runs the program, not while they type it.
     const QString host = QUrl(resolved->endpoint.baseUrl).host();
-    if (host != QLatin1String("localhost") && !QHostAddress(host).isLoopback())
+    if (!isLoopbackAddress(host))
         return makeError(QStringLiteral("tokens are counted by local servers only"));
     return resolved;
 }

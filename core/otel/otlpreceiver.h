@@ -4,8 +4,8 @@
 #include "core/util/diagnostic.h"
 
 #include <QByteArray>
-#include <QHostAddress>
 #include <QObject>
+#include <QString>
 
 #include <atomic>
 #include <functional>
@@ -22,7 +22,8 @@ namespace hako::otel {
 
 /// Where and how an OtlpReceiver listens.
 struct ReceiverOptions {
-    QHostAddress address = QHostAddress::LocalHost;
+    /// An IP address ("127.0.0.1", "0.0.0.0", "::1") or "localhost".
+    QString address = QStringLiteral("127.0.0.1");
     quint16 port = 4318; ///< 0 picks a free port (see OtlpReceiver::port())
     /// Required (non-empty) when `address` is not loopback; when set, every request must carry
     /// `Authorization: Bearer <token>` (else 401).

@@ -3,8 +3,8 @@
 #include "core/util/diagnostic.h"
 
 #include <QByteArray>
-#include <QHostAddress>
 #include <QObject>
+#include <QString>
 
 #include <functional>
 #include <optional>
@@ -15,9 +15,13 @@ class QThread;
 
 namespace hako {
 
+class HttpServerEngine;
+
 /// Where and how an HttpServer listens, and what it accepts.
 struct HttpServerOptions {
-    QHostAddress address = QHostAddress::LocalHost;
+    /// An IP address ("127.0.0.1", "::1", "0.0.0.0" for every IPv4 interface, "::" for every
+    /// interface) or "localhost".
+    QString address = QStringLiteral("127.0.0.1");
     quint16 port = 0; ///< 0 picks a free port (see HttpServer::port())
     /// Required (non-empty) when `address` is not loopback; when set, every request must carry
     /// `Authorization: Bearer <token>` (the scheme in any case; else 401 as soon as the head is
@@ -73,6 +77,9 @@ struct HttpResponse {
 /// then drained briefly (lingering close) so the client reads the answer. The one HTTP server
 /// of Hako: the OTLP receiver and the prompt server are handlers on it.
 ///
+/// The sockets are QtNetwork's, in the module libhako_net (loaded by start(), see
+/// httpserverengine_p.h), so that a process that never serves does not load QtNetwork.
+///
 /// The handlers run on the server's thread and must be thread-safe with respect to their own
 /// state. start() and stop() from the owner's thread.
 class HttpServer : public QObject {
@@ -121,7 +128,7 @@ private:
     HeadCheck m_headCheck;
     ErrorFormat m_errorFormat;
     QThread* m_thread = nullptr;
-    QObject* m_worker = nullptr;
+    HttpServerEngine* m_worker = nullptr;
     quint16 m_port = 0;
 };
 

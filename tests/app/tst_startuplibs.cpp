@@ -1,7 +1,9 @@
 // What a command loads, as the dynamic loader reports it (LD_DEBUG=libs): a model-free `hako run`
-// loads neither SQLite nor the desktop keyring (QtKeychain and QtDBus), which are loaded when a
-// command does use them, and such a command still works (issue 31: start-up).
+// loads neither SQLite, nor the desktop keyring (QtKeychain and QtDBus), nor QtNetwork (with
+// Kerberos and libproxy behind it), which are loaded when a command does use them, and such a
+// command still works (issue 31: start-up).
 #include "hakoprocess.h"
+#include "openaitestserver.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -49,9 +51,35 @@ private Q_SLOTS:
         QVERIFY2(run.err.contains(QLatin1String("libQt6Core")), "LD_DEBUG listed nothing");
         QVERIFY2(run.err.contains(QLatin1String("libhako_models")), "hako run loaded no models");
         for (const char* library :
-             {"libsqlite3", "libqt6keychain", "libQt6DBus", "libhako_keychain"})
+             {"libsqlite3", "libqt6keychain", "libQt6DBus", "libhako_keychain", "libQt6Network",
+              "libhako_net", "libkrb5", "libproxy"})
             QVERIFY2(!run.err.contains(QLatin1String(library)),
                      qPrintable(QStringLiteral("hako run loaded %1").arg(QLatin1String(library))));
+    }
+
+    void modelCallLoadsTheNetworkModuleThen()
+    {
+        hako::testing::OpenAiTestServer server;
+        QVERIFY(server.start());
+        server.enqueueChat(
+            hako::testing::ScriptedReply::chat(QStringLiteral("箱から、こんにちは")));
+        const QString program = m_dir.filePath(QStringLiteral("ask.pdl"));
+        QFile f(program);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("text:\n- model: openai/gpt-4o-mini\n  input: Say hello.\n");
+        f.close();
+        qputenv("OPENAI_BASE_URL", server.baseUrl().toUtf8());
+        qputenv("OPENAI_API_KEY", "sk-startup-test");
+        const HakoOutcome run =
+            runListingLibraries({QStringLiteral("run"), QStringLiteral("--no-log"),
+                                 QStringLiteral("--stream"), QStringLiteral("none"), program});
+        qunsetenv("OPENAI_BASE_URL");
+        qunsetenv("OPENAI_API_KEY");
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err.right(2000)));
+        QVERIFY2(run.out.contains(QStringLiteral("箱から、こんにちは")), qPrintable(run.out));
+        QVERIFY2(run.err.contains(QLatin1String("libhako_net")),
+                 "the call loaded no network module");
+        QCOMPARE(server.requests().size(), 1);
     }
 
     void storeCommandLoadsSqliteWhenItOpensOne()

@@ -211,7 +211,7 @@ private Q_SLOTS:
         server.stop();
         // Beyond loopback without a token: refused.
         HttpServerOptions open;
-        open.address = QHostAddress::Any;
+        open.address = QStringLiteral("0.0.0.0");
         PromptServer exposed(*PromptLibrary::open(m_dir.path()), open);
         QVERIFY(!exposed.start().ok());
     }

@@ -264,7 +264,7 @@ private Q_SLOTS:
     void tokenAndAddressRules()
     {
         ReceiverOptions open;
-        open.address = QHostAddress::AnyIPv4;
+        open.address = QStringLiteral("0.0.0.0");
         open.port = 0;
         OtlpReceiver refused(open);
         QVERIFY(!refused.start().ok());

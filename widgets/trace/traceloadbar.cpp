@@ -21,7 +21,7 @@ TraceLoadBar::TraceLoadBar(pdl::TraceLoader* loader, QWidget* parent)
     m_progress->setTextVisible(true);
     m_progress->setMaximumHeight(m_label->sizeHint().height() + 4);
     m_cancel->setText(tr("Cancel"));
-    m_cancel->setToolTip(tr("Stop loading; the trace shown before stays"));
+    m_cancel->setToolTip(tr("Stop loading; what the panes show stays"));
     auto* row = new QHBoxLayout(m_loading);
     row->setContentsMargins(6, 2, 6, 2);
     row->addWidget(m_label);
@@ -41,12 +41,22 @@ TraceLoadBar::TraceLoadBar(pdl::TraceLoader* loader, QWidget* parent)
     connect(m_cancel, &QToolButton::clicked, m_loader, &pdl::TraceLoader::cancel);
     connect(m_loader, &pdl::TraceLoader::loadStarted, this, [this](const QString& path) {
         m_label->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+        m_label->setAccessibleName(m_label->text());
+        m_preview = false;
         m_progress->setValue(0);
         m_message->clearMessage();
         m_message->hide();
         m_loading->show();
         show();
     });
+    connect(m_loader, &pdl::TraceLoader::previewShown, this,
+            [this](const QString& path, int blocks) {
+                m_preview = true;
+                m_label->setText(
+                    tr("Showing the first %n block(s) of %1; reading the rest…", "", blocks)
+                        .arg(QFileInfo(path).fileName()));
+                m_label->setAccessibleName(m_label->text());
+            });
     connect(m_loader, &pdl::TraceLoader::progress, this, [this](qint64 done, qint64 total) {
         if (total > 0)
             m_progress->setValue(int(done * 1000 / total));
@@ -70,8 +80,10 @@ TraceLoadBar::TraceLoadBar(pdl::TraceLoader* loader, QWidget* parent)
             [finished](const QString&, const QString& message) {
                 finished(message, MessageBar::Kind::Error);
             });
-    connect(m_loader, &pdl::TraceLoader::cancelled, this, [finished](const QString& path) {
-        finished(tr("Loading %1 was cancelled.").arg(QFileInfo(path).fileName()),
+    connect(m_loader, &pdl::TraceLoader::cancelled, this, [this, finished](const QString& path) {
+        const QString name = QFileInfo(path).fileName();
+        finished(m_preview ? tr("Loading %1 was cancelled: only its start is shown.").arg(name)
+                           : tr("Loading %1 was cancelled.").arg(name),
                  MessageBar::Kind::Information);
     });
 }

@@ -14,9 +14,9 @@ class TraceLoader;
 }
 
 /// The strip a trace pane shows above itself while a trace file loads: file name, a progress
-/// bar and Cancel; afterwards a non-modal message for a damaged file (what is shown and where
-/// the damage is) or a failure. Hidden when there is nothing to say. Follows one TraceLoader
-/// (not owned). GUI thread.
+/// bar and Cancel (saying so while the panes already show the start of a large file); afterwards a
+/// non-modal message for a damaged file (what is shown and where the damage is) or a failure.
+/// Hidden when there is nothing to say. Follows one TraceLoader (not owned). GUI thread.
 class TraceLoadBar : public QWidget {
     Q_OBJECT
 public:
@@ -33,6 +33,7 @@ private:
     QProgressBar* m_progress;
     QToolButton* m_cancel;
     MessageBar* m_message;
+    bool m_preview = false; ///< the panes show the start of the file being loaded
 };
 
 } // namespace hako

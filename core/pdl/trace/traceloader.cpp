@@ -321,9 +321,13 @@ Result<TraceLoadResult> parseTraceData(const QByteArray& data, const QString& pa
     return parseTraceDataTolerant(data, path, forward, cancel);
 }
 
-Result<TraceLoadResult> parseTraceDataTolerant(const QByteArray& data, const QString& path,
-                                               const TraceLoadProgress& progress,
-                                               const CancelToken& cancel)
+namespace {
+
+/// The tolerant reader. `prefix`: `data` is the start of a longer file, so the blocks it ends
+/// inside are left as they are (complete children and all), not marked as damaged.
+Result<TraceLoadResult> parseTolerant(const QByteArray& data, const QString& path,
+                                      const TraceLoadProgress& progress, const CancelToken& cancel,
+                                      bool prefix)
 {
     ProgressTracker tracker;
     tracker.begin = data.constData();
@@ -352,7 +356,10 @@ Result<TraceLoadResult> parseTraceDataTolerant(const QByteArray& data, const QSt
     TraceLoadResult out;
     out.path = path;
     out.bytes = data.size();
-    if (builder.failed) {
+    if (builder.failed && prefix) {
+        out.partial = true;
+        out.truncated = true;
+    } else if (builder.failed) {
         out.partial = true;
         out.truncated = builder.errorByte >= size_t(data.size()) ||
                         builder.errorText.find("unexpected end of input") != std::string::npos;
@@ -403,6 +410,20 @@ Result<TraceLoadResult> parseTraceDataTolerant(const QByteArray& data, const QSt
     return out;
 }
 
+} // namespace
+
+Result<TraceLoadResult> parseTraceDataTolerant(const QByteArray& data, const QString& path,
+                                               const TraceLoadProgress& progress,
+                                               const CancelToken& cancel)
+{
+    return parseTolerant(data, path, progress, cancel, false);
+}
+
+Result<TraceLoadResult> parseTracePrefix(const QByteArray& head, const QString& path)
+{
+    return parseTolerant(head, path, {}, {}, true);
+}
+
 Result<TraceLoadResult> readTraceFile(const QString& path, const TraceLoadProgress& progress,
                                       const CancelToken& cancel)
 {
@@ -448,6 +469,36 @@ struct TraceLoader::Job {
     CancelToken cancel;
     QFuture<void> future;
 };
+
+namespace {
+
+/// The start of the file at `path`, when the file is at least `minBytes` long.
+QByteArray previewHead(const QString& path, qint64 minBytes, qint64 headBytes)
+{
+    const QFileInfo info(path);
+    if (minBytes <= 0 || headBytes <= 0 || !info.isFile() || info.size() < minBytes)
+        return {};
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return f.read(headBytes);
+}
+
+} // namespace
+
+void TraceLoader::setPreview(qint64 minFileBytes, qint64 headBytes)
+{
+    m_previewMinBytes = minFileBytes;
+    m_previewHeadBytes = headBytes;
+}
+
+void TraceLoader::showPreview(const std::shared_ptr<Job>& job, TracePtr root, int blocks)
+{
+    if (m_running != job || !m_model)
+        return;
+    m_model->setTrace(root, job->path);
+    Q_EMIT previewShown(job->path, blocks);
+}
 
 TraceLoader::TraceLoader(TraceModel* model, QObject* parent) : QObject(parent), m_model(model)
 {
@@ -510,9 +561,22 @@ void TraceLoader::load(const QString& path)
     const CancelToken cancel = job->cancel;
     // The result comes back as a queued call, never synchronously inside load(), even when
     // the file is read before this function returns.
-    job->future = QtConcurrent::run([self, job, path, progress, cancel] {
+    const qint64 previewMin = m_previewMinBytes, previewBytes = m_previewHeadBytes;
+    job->future = QtConcurrent::run([self, job, path, progress, cancel, previewMin, previewBytes] {
         std::shared_ptr<Result<TraceLoadResult>> result;
         try {
+            const QByteArray head = previewHead(path, previewMin, previewBytes);
+            if (!head.isEmpty() && !cancel.isCancelled()) {
+                Result<TraceLoadResult> preview = parseTracePrefix(head, path);
+                if (preview && preview->root && preview->partial)
+                    QMetaObject::invokeMethod(
+                        self.data(),
+                        [self, job, root = preview->root, blocks = preview->blocks] {
+                            if (self)
+                                self->showPreview(job, root, blocks);
+                        },
+                        Qt::QueuedConnection);
+            }
             result =
                 std::make_shared<Result<TraceLoadResult>>(readTraceFile(path, progress, cancel));
         } catch (const std::exception& e) {

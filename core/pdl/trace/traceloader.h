@@ -54,6 +54,11 @@ Result<TraceLoadResult> parseTraceData(const QByteArray& data, const QString& pa
 Result<TraceLoadResult> parseTraceDataTolerant(const QByteArray& data, const QString& path,
                                                const TraceLoadProgress& progress = {},
                                                const CancelToken& cancel = {});
+/// The start of a longer trace file, read tolerantly: every block complete in `head`, inside
+/// the blocks it ends in, which are left as they are (not marked as damaged). `partial` and
+/// `truncated` say whether `head` ended inside the trace. What a large file shows while the
+/// rest of it is read.
+Result<TraceLoadResult> parseTracePrefix(const QByteArray& head, const QString& path);
 /// Reads and parses a trace file (see parseTraceData); progress covers reading and parsing.
 Result<TraceLoadResult> readTraceFile(const QString& path, const TraceLoadProgress& progress = {},
                                       const CancelToken& cancel = {});
@@ -72,6 +77,10 @@ void registerTraceFormat(TraceFormatParser parser);
 /// A newer load supersedes a running one. With auto-reload on, the file is watched and loaded
 /// again shortly after it stops changing (a writer rewriting it produces several change
 /// events; a half-written file is shown partially until the final write arrives).
+///
+/// A large file (see setPreview) first shows its start: the model gets the blocks of the first
+/// couple of megabytes within a fraction of a second (previewShown), and the whole trace when
+/// it is read (loaded).
 ///
 /// Lives on the GUI thread; the model is not owned and may be deleted first (then loads only
 /// report). Signals are emitted on the GUI thread.
@@ -95,10 +104,16 @@ public:
     bool autoReload() const { return m_autoReload; }
     /// Quiet time after the last change before reloading (default 300 ms).
     void setReloadDelay(int ms);
+    /// A file of at least `minFileBytes` first shows what its first `headBytes` hold (defaults:
+    /// 24 MB and 2 MB; 0 turns it off).
+    void setPreview(qint64 minFileBytes, qint64 headBytes);
 
 Q_SIGNALS:
     void loadStarted(const QString& path);
     void progress(qint64 done, qint64 total);
+    /// The model shows the start of the file (`blocks` of them) while the rest is read;
+    /// loaded (or failed, or cancelled) follows.
+    void previewShown(const QString& path, int blocks);
     /// The model now shows the file. `warning` is empty for an intact file; for a damaged one
     /// it says where the damage is and what is shown.
     void loaded(const QString& path, const QString& warning);
@@ -110,6 +125,7 @@ Q_SIGNALS:
 private:
     struct Job;
     void finish(const std::shared_ptr<Job>& job, Result<TraceLoadResult> result);
+    void showPreview(const std::shared_ptr<Job>& job, TracePtr root, int blocks);
     void watch(const QString& path);
     void unwatch();
     void fileChanged();
@@ -120,6 +136,8 @@ private:
     std::vector<std::shared_ptr<Job>> m_jobs; ///< every job whose worker may still run
     TraceLoadResult m_last;
     bool m_autoReload = false;
+    qint64 m_previewMinBytes = 24LL << 20;
+    qint64 m_previewHeadBytes = 2LL << 20;
     QFileSystemWatcher* m_watcher = nullptr;
     QTimer* m_reloadTimer = nullptr;
 };

@@ -35,6 +35,14 @@ TracePtr leaf(std::string id, std::string text, std::string def = {})
 }
 
 // text with children text.0 … text.<n-1>, each a data block "item i".
+TraceLoadResult parsePrefixOrFail(const QByteArray& head)
+{
+    auto r = parseTracePrefix(head, QStringLiteral("big.json"));
+    if (!r)
+        qFatal("prefix unreadable: %s", qPrintable(r.error().message));
+    return std::move(r).value();
+}
+
 TracePtr flatTrace(int n)
 {
     auto root = std::make_shared<TraceNode>();
@@ -356,6 +364,60 @@ private Q_SLOTS:
         QCOMPARE(model.source(), path);
         QVERIFY(!loader.isLoading());
         QVERIFY(!progress.isEmpty());
+    }
+
+    void prefixKeepsItsBlocksWithoutMarkingDamage()
+    {
+        const QByteArray json = QByteArray::fromStdString(traceToString(*flatTrace(400)));
+        const QByteArray head = json.left(json.size() / 3);
+        auto r = parsePrefixOrFail(head);
+        QVERIFY(r.partial);
+        QVERIFY(r.truncated);
+        QVERIFY(r.problem.message.isEmpty());
+        // The block the head ends in stays what it is: not an error block wrapping it.
+        QCOMPARE(r.root->kind, BlockKind::Text);
+        const size_t shown = r.root->children.front().nodes.size();
+        QVERIFY2(shown > 50 && shown < 400, qPrintable(QString::number(shown)));
+        for (size_t i = 0; i < shown; ++i)
+            QVERIFY(r.root->children.front().nodes[i]->id == "text." + std::to_string(i));
+        // A whole file read as a prefix is simply the trace.
+        auto whole = parsePrefixOrFail(json);
+        QVERIFY(!whole.partial);
+        QCOMPARE(whole.blocks, 401);
+    }
+
+    void largeFileShowsItsStartFirst()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("big.json"));
+        const QByteArray json = QByteArray::fromStdString(traceToString(*flatTrace(3000)));
+        QVERIFY(writeFile(path, json));
+        TraceModel model;
+        TraceLoader loader(&model);
+        loader.setPreview(json.size() / 2, json.size() / 10);
+        QSignalSpy loaded(&loader, &TraceLoader::loaded);
+        int shownAtPreview = -1;
+        int previewBlocks = -1;
+        connect(&loader, &TraceLoader::previewShown, this, [&](const QString& p, int blocks) {
+            QCOMPARE(p, path);
+            shownAtPreview = model.itemCount();
+            previewBlocks = blocks;
+        });
+        loader.load(path);
+        QVERIFY(loaded.wait(20000));
+        QVERIFY2(shownAtPreview > 1 && shownAtPreview < 3001,
+                 qPrintable(QString::number(shownAtPreview)));
+        QCOMPARE(previewBlocks, shownAtPreview);
+        QCOMPARE(loaded.first().at(1).toString(), QString()); // no warning: the file is intact
+        QCOMPARE(model.itemCount(), 3001);
+
+        // A small file (below the size) is not previewed.
+        loader.setPreview(json.size() * 2, json.size() / 10);
+        shownAtPreview = -1;
+        loaded.clear();
+        loader.load(path);
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(shownAtPreview, -1);
     }
 
     void loaderShowsTruncatedFilesWithAWarning()

@@ -16,6 +16,19 @@ constexpr int hexDigitValue(char c)
     return -1;
 }
 
+/// An ASCII white-space character as C's isspace() sees it in the C locale: space, tab, line
+/// feed, carriage return, form feed, vertical tab.
+constexpr bool isAsciiSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/// Whether the position (line1, col1) comes before (line2, col2) in a text.
+constexpr bool positionBefore(int line1, int col1, int line2, int col2)
+{
+    return line1 < line2 || (line1 == line2 && col1 < col2);
+}
+
 /// Appends the code point `cp` to `out` as UTF-8 (1 to 4 bytes; no check that it is a scalar
 /// value: callers decode escapes and surrogate pairs first).
 inline void appendUtf8(std::string& out, char32_t cp)

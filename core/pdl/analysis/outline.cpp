@@ -1,4 +1,5 @@
 #include "core/pdl/analysis/outline.h"
+#include "core/util/chars.h"
 
 #include "core/pdl/check/blockwalk_p.h"
 #include "core/pdl/parser/yamlvalue.h"
@@ -9,11 +10,6 @@ namespace hako::pdl {
 
 namespace {
 
-bool before(int l1, int c1, int l2, int c2)
-{
-    return l1 < l2 || (l1 == l2 && c1 < c2);
-}
-
 bool contains(const SourceSpan& s, int line, int column)
 {
     if (!s.isValid())
@@ -22,7 +18,8 @@ bool contains(const SourceSpan& s, int line, int column)
     const int endColumn = s.endColumn > 0 ? s.endColumn : s.column;
     // A block's span ends on its last character; the position just after it (where the cursor
     // sits after typing the last character) still belongs to it.
-    return !before(line, column, s.line, s.column) && !before(endLine, endColumn + 1, line, column);
+    return !positionBefore(line, column, s.line, s.column) &&
+           !positionBefore(endLine, endColumn + 1, line, column);
 }
 
 QString q(const std::string& s)

@@ -1,4 +1,5 @@
 #include "core/pdl/analysis/rename.h"
+#include "core/util/chars.h"
 
 #include "core/pdl/check/blockwalk_p.h"
 #include "core/pdl/expr/builtins.h"
@@ -38,19 +39,14 @@ bool flows(VariableKind k)
     return k == VariableKind::Def || k == VariableKind::Defs || k == VariableKind::ModelResponse;
 }
 
-bool before(int l1, int c1, int l2, int c2)
-{
-    return l1 < l2 || (l1 == l2 && c1 < c2);
-}
-
 bool within(const SourceSpan& inner, const SourceSpan& outer)
 {
     if (!inner.isValid() || !outer.isValid())
         return false;
     const int endLine = outer.endLine > 0 ? outer.endLine : outer.line;
     const int endColumn = outer.endColumn > 0 ? outer.endColumn : outer.column;
-    return !before(inner.line, inner.column, outer.line, outer.column) &&
-           !before(endLine, endColumn, inner.line, inner.column);
+    return !positionBefore(inner.line, inner.column, outer.line, outer.column) &&
+           !positionBefore(endLine, endColumn, inner.line, inner.column);
 }
 
 // Byte offsets of 1-based lines and code-point columns in a UTF-8 text.
@@ -512,7 +508,7 @@ private:
         auto it =
             std::upper_bound(snapshots.begin(), snapshots.end(), std::make_pair(l, c),
                              [](const std::pair<int, int>& p, const ScopeAnalysis::Snapshot& s) {
-                                 return before(p.first, p.second, s.line, s.column);
+                                 return positionBefore(p.first, p.second, s.line, s.column);
                              });
         if (it == snapshots.begin())
             return nullptr;

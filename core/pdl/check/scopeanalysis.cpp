@@ -1,4 +1,5 @@
 #include "core/pdl/check/scopeanalysis.h"
+#include "core/util/chars.h"
 
 #include "core/pdl/check/blockwalk_p.h"
 
@@ -45,18 +46,14 @@ QString variableKindName(VariableKind kind)
 
 namespace {
 
-bool before(int l1, int c1, int l2, int c2)
-{
-    return l1 < l2 || (l1 == l2 && c1 < c2);
-}
-
 bool covers(const SourceSpan& s, int line, int column)
 {
     if (!s.isValid())
         return false;
     const int endLine = s.endLine > 0 ? s.endLine : s.line;
     const int endColumn = s.endColumn > 0 ? s.endColumn : s.column;
-    return !before(line, column, s.line, s.column) && !before(endLine, endColumn, line, column);
+    return !positionBefore(line, column, s.line, s.column) &&
+           !positionBefore(endLine, endColumn, line, column);
 }
 
 // 1-based line and code-point column of byte `offset` inside `text`.
@@ -695,7 +692,7 @@ private:
             }
             for (const VariableDefinition& d : m_out.definitions) {
                 if (d.name == use.name && d.span.isValid() && d.span.file == m_file &&
-                    before(use.span.line, use.span.column, d.span.line, d.span.column)) {
+                    positionBefore(use.span.line, use.span.column, d.span.line, d.span.column)) {
                     message += QStringLiteral(" before this point (it is defined later, at line "
                                               "%1)")
                                    .arg(d.span.line);
@@ -706,12 +703,12 @@ private:
         }
         std::stable_sort(m_out.snapshots.begin(), m_out.snapshots.end(),
                          [](const ScopeAnalysis::Snapshot& a, const ScopeAnalysis::Snapshot& b) {
-                             return before(a.line, a.column, b.line, b.column);
+                             return positionBefore(a.line, a.column, b.line, b.column);
                          });
-        std::stable_sort(m_out.uses.begin(), m_out.uses.end(),
-                         [](const VariableUse& a, const VariableUse& b) {
-                             return before(a.span.line, a.span.column, b.span.line, b.span.column);
-                         });
+        std::stable_sort(
+            m_out.uses.begin(), m_out.uses.end(), [](const VariableUse& a, const VariableUse& b) {
+                return positionBefore(a.span.line, a.span.column, b.span.line, b.span.column);
+            });
     }
 
     ScopeAnalysis& m_out;
@@ -769,7 +766,7 @@ std::vector<const VariableDefinition*> ScopeAnalysis::namesInReach(int line, int
     std::shared_ptr<const ScopeNode> head;
     auto it = std::upper_bound(snapshots.begin(), snapshots.end(), std::make_pair(line, column),
                                [](const std::pair<int, int>& p, const Snapshot& s) {
-                                   return before(p.first, p.second, s.line, s.column);
+                                   return positionBefore(p.first, p.second, s.line, s.column);
                                });
     if (it != snapshots.begin())
         head = std::prev(it)->scope;

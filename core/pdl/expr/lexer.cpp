@@ -7,11 +7,6 @@ namespace hako::pdl::expr {
 
 namespace {
 
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
 bool isDigit(char c)
 {
     return c >= '0' && c <= '9';
@@ -317,7 +312,7 @@ bool lexEnd(std::string_view src, size_t i, bool templateMode, LexedExpression& 
     result.next = endPos + 1;
     if (c == '-') {
         result.stripAfter = true;
-        while (result.next < src.size() && isSpace(src[result.next]))
+        while (result.next < src.size() && isAsciiSpace(src[result.next]))
             ++result.next;
     }
     return true;
@@ -349,7 +344,7 @@ LexedExpression lexExpression(std::string_view src, size_t begin, bool templateM
     std::vector<char> balance; // open brackets, to find the `}` that ends the expression
     size_t i = begin;
     while (true) {
-        while (i < src.size() && isSpace(src[i]))
+        while (i < src.size() && isAsciiSpace(src[i]))
             ++i;
         if (i >= src.size()) {
             pushToken(result.tokens, src, Tok::Eof, i, i);

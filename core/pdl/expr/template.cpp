@@ -1,4 +1,5 @@
 #include "core/pdl/expr/template.h"
+#include "core/util/chars.h"
 
 #include "core/pdl/expr/jinjatemplate.h"
 #include "core/pdl/expr/parser.h"
@@ -40,14 +41,9 @@ const std::string_view kPdlBlockEnd = "%%%%%PDL%%%%%%%%%%}";
 
 namespace {
 
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
 void rstrip(std::string& s)
 {
-    while (!s.empty() && isSpace(s.back()))
+    while (!s.empty() && isAsciiSpace(s.back()))
         s.pop_back();
 }
 
@@ -102,7 +98,7 @@ TemplatePtr compile(std::string_view text)
         std::string d = normalizeJinjaSource(data, true);
         if (stripNext) {
             size_t k = 0;
-            while (k < d.size() && isSpace(d[k]))
+            while (k < d.size() && isAsciiSpace(d[k]))
                 ++k;
             d.erase(0, k);
             stripNext = false;

@@ -1,4 +1,5 @@
 #include "core/pdl/parser/referencelines.h"
+#include "core/util/chars.h"
 
 #include "core/pdl/ast/block.h"
 #include "core/pdl/parser/yamlvalue.h"
@@ -11,16 +12,11 @@ namespace hako::pdl {
 
 namespace {
 
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
-}
-
 std::string_view trimmed(std::string_view s)
 {
-    while (!s.empty() && isSpace(s.front()))
+    while (!s.empty() && isAsciiSpace(s.front()))
         s.remove_prefix(1);
-    while (!s.empty() && isSpace(s.back()))
+    while (!s.empty() && isAsciiSpace(s.back()))
         s.remove_suffix(1);
     return s;
 }
@@ -52,21 +48,16 @@ LineShape shapeOf(std::string_view line)
     return shape;
 }
 
-bool before(int line1, int col1, int line2, int col2)
-{
-    return line1 < line2 || (line1 == line2 && col1 < col2);
-}
-
 // Whether the position (line, col) lies in [span start, span end).
 bool holds(const SourceSpan& span, int line, int col)
 {
     if (!span.isValid())
         return false;
-    if (before(line, col, span.line, span.column))
+    if (positionBefore(line, col, span.line, span.column))
         return false;
     if (span.endLine <= 0)
         return line == span.line && col == span.column;
-    return before(line, col, span.endLine, span.endColumn) ||
+    return positionBefore(line, col, span.endLine, span.endColumn) ||
            (line == span.line && col == span.column);
 }
 

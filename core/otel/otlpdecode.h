@@ -13,8 +13,13 @@ namespace hako::otel {
 /// export): hex ids, int64 as strings or numbers, enums as numbers or names, AnyValue
 /// `{stringValue|boolValue|intValue|doubleValue|arrayValue|kvlistValue|bytesValue}`. Strict:
 /// a wrong type, a malformed id or ill-formed UTF-8 fails the whole request (nothing is
-/// returned) with a message saying where. Pure, any thread.
+/// returned) with a message saying where. Read by simdjson's On Demand parser; what that reader
+/// leaves (malformed or odd requests) is read again by the reference reader below, which words
+/// the error. Pure, any thread.
 Result<std::vector<Span>> decodeOtlpJson(std::string_view json);
+/// The reference reader alone (nlohmann's DOM of the request): what decodeOtlpJson falls back
+/// to. Public so that tests can hold the two readers to the same result. Pure, any thread.
+Result<std::vector<Span>> decodeOtlpJsonReference(std::string_view json);
 
 /// Decodes one OTLP/protobuf `ExportTraceServiceRequest` (opentelemetry/proto/collector/trace/
 /// v1) with a hand-written wire reader: unknown fields are skipped, truncation, bad wire types,

@@ -604,13 +604,70 @@ pdl::BlockKind blockKindFromName(std::string_view name)
 
 namespace {
 
+// Short strings of spans as shared Values: the keys of every message and dict, roles, model
+// and service names, a parent's id repeat in thousands of spans, and a Value shares its text,
+// so that a million spans do not hold a million copies of "role" (per thread, bounded).
+class StringPool {
+public:
+    pdl::Value get(const std::string& s)
+    {
+        if (s.size() > kLongest)
+            return pdl::Value(s);
+        auto it = m_values.find(s);
+        if (it != m_values.end())
+            return it->second;
+        if (m_values.size() >= kMostStrings)
+            m_values.clear();
+        return m_values.emplace(s, pdl::Value(s)).first->second;
+    }
+
+private:
+    static constexpr size_t kLongest = 64;
+    static constexpr size_t kMostStrings = 1 << 14;
+    std::unordered_map<std::string, pdl::Value> m_values;
+};
+
+pdl::Value shared(const std::string& s)
+{
+    thread_local StringPool pool;
+    return pool.get(s);
+}
+
+// Value::fromJson with the short strings shared (same values, same depth limit and error).
+pdl::Value toValue(const json& j, int depth)
+{
+    constexpr int kMaxJsonDepth = 1000;
+    if (depth > kMaxJsonDepth)
+        throw pdl::EvalError("JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                             " levels");
+    switch (j.type()) {
+    case json::value_t::string:
+        return shared(j.get_ref<const std::string&>());
+    case json::value_t::array: {
+        pdl::List items;
+        items.reserve(j.size());
+        for (const json& e : j)
+            items.push_back(toValue(e, depth + 1));
+        return pdl::Value(std::move(items));
+    }
+    case json::value_t::object: {
+        pdl::Dict d;
+        for (auto it = j.begin(); it != j.end(); ++it)
+            d.set(shared(it.key()), toValue(it.value(), depth + 1));
+        return pdl::Value(std::move(d));
+    }
+    default:
+        return pdl::Value::fromJson(j);
+    }
+}
+
 // A value of the span, or null when it nests deeper than a trace holds (a JSON text in an
 // attribute can nest without bound): the node then says so, as the trace reader does for a
 // recorded value, and the span is still shown.
 pdl::Value recordedValue(const json& j, pdl::TraceNode& n)
 {
     try {
-        return pdl::Value::fromJson(j);
+        return toValue(j, 0);
     } catch (const pdl::EvalError& e) {
         if (n.error.empty())
             n.error = std::string("a recorded value is not shown: ") + e.what();
@@ -752,36 +809,42 @@ void putFields(pdl::TraceNode& n, const SpanView& v)
     put("response_id", v.responseId);
 }
 
-// Where the span came from (ids, kind, status, resource), as its `otel` expression.
-json otelOf(const Span& span, const SpanView& v)
+// Where the span came from (ids, kind, status, resource), as its `otel` expression, built as
+// a Value with shared keys and names (every span has one).
+pdl::Value otelOf(const Span& span, const SpanView& v, pdl::TraceNode& n)
 {
+    pdl::Dict otel;
+    auto put = [&otel](const char* key, pdl::Value value) {
+        otel.set(shared(key), std::move(value));
+    };
     // The trace id is the same for every span of a trace: on roots only.
-    json otel = {{"span_id", span.spanId}, {"category", categoryName(v.category)}};
+    put("span_id", pdl::Value(span.spanId));
+    put("category", shared(categoryName(v.category)));
     if (!span.parentSpanId.empty())
-        otel["parent_span_id"] = span.parentSpanId;
+        put("parent_span_id", shared(span.parentSpanId));
     else
-        otel["trace_id"] = span.traceId;
+        put("trace_id", shared(span.traceId));
     if (!v.convention.empty())
-        otel["convention"] = v.convention;
+        put("convention", shared(v.convention));
     static const char* const kinds[] = {"unspecified", "internal", "server",
                                         "client",      "producer", "consumer"};
     if (span.kind > 0 && span.kind < 6)
-        otel["span_kind"] = kinds[span.kind];
+        put("span_kind", shared(kinds[span.kind]));
     if (span.statusCode)
-        otel["status"] = span.statusCode == 2 ? "error" : "ok";
+        put("status", shared(span.statusCode == 2 ? "error" : "ok"));
     if (!span.statusMessage.empty())
-        otel["status_message"] = span.statusMessage;
+        put("status_message", shared(span.statusMessage));
     if (span.resource) {
         // The resource is the same for thousands of spans: whole on roots, its service below.
         if (span.parentSpanId.empty() && !span.resource->attributes.empty())
-            otel["resource"] = span.resource->attributes;
+            put("resource", recordedValue(span.resource->attributes, n));
         else if (auto s = span.resource->attributes.find("service.name");
                  s != span.resource->attributes.end())
-            otel["service"] = *s;
+            put("service", recordedValue(*s, n));
         if (!span.resource->scopeName.empty())
-            otel["scope"] = span.resource->scopeName;
+            put("scope", shared(span.resource->scopeName));
     }
-    return otel;
+    return pdl::Value(std::move(otel));
 }
 
 } // namespace
@@ -811,7 +874,7 @@ pdl::TracePtr toTraceNode(const Span& span, const SpanView& v)
     if (v.inputTokens || v.outputTokens || v.totalTokens)
         n->usage = usageOf(v);
     putFields(*n, v);
-    n->exprs.emplace_back("otel", val(otelOf(span, v)));
+    n->exprs.emplace_back("otel", otelOf(span, v, *n));
     if (!v.raw.empty())
         n->exprs.emplace_back("attributes", val(v.raw));
     if (!v.rawEvents.empty())

@@ -218,8 +218,11 @@ int main(int argc, char** argv)
     const long long spans = envInt("HAKO_BENCH_OTEL_SPANS", 100000);
     const std::string traceId = "0af7651916cd43dd8448eb211c80319c";
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("bench.otlp.jsonl"));
-    {
+    // HAKO_BENCH_OTEL_FILE keeps the generated file at that path (made when missing), for
+    // profiling a load phase by hand: `bench_otel --phase otlp <file> <out.json>`.
+    const QString kept = qEnvironmentVariable("HAKO_BENCH_OTEL_FILE");
+    const QString path = kept.isEmpty() ? dir.filePath(QStringLiteral("bench.otlp.jsonl")) : kept;
+    if (kept.isEmpty() || !QFileInfo::exists(kept)) {
         QFile f(path);
         if (!f.open(QIODevice::WriteOnly))
             fail(f.errorString());

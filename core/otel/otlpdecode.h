@@ -3,6 +3,7 @@
 #include "core/otel/span.h"
 #include "core/util/diagnostic.h"
 
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -26,6 +27,9 @@ Result<std::vector<Span>> decodeOtlpJsonReference(std::string_view json);
 /// lengths past the end, nesting deeper than 64 and ill-formed UTF-8 in strings fail the whole
 /// request. Pure, any thread.
 Result<std::vector<Span>> decodeOtlpProtobuf(std::string_view bytes);
+/// The same, handing each span to `sink` as it is read (no vector of the request's spans):
+/// how many. When the request fails, the spans already handed on are to be dropped.
+Result<size_t> decodeOtlpProtobuf(std::string_view bytes, const std::function<void(Span&&)>& sink);
 
 /// Encodes spans as one OTLP/protobuf `ExportTraceServiceRequest` (one ResourceSpans per
 /// distinct resource, in order): what the receiver's tests and benchmark send.

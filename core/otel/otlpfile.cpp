@@ -1,6 +1,7 @@
 #include "core/otel/otlpfile.h"
 
 #include "core/otel/otlpdecode.h"
+#include "core/otel/otlpjsonfast_p.h"
 
 #include <QFile>
 #include <QtConcurrent/QtConcurrentMap>
@@ -70,8 +71,9 @@ namespace {
 constexpr qint64 kBatchBytes = 8 << 20;
 
 // Requests decoded in parallel, a batch of about 8 MB at a time (bounded memory; progress and
-// cancel between batches), and handed on in file order on the calling thread. `Decoded` is
-// what a worker makes of one request (its spans, or its spans mapped for a TraceAssembler).
+// cancel between batches), and handed on in file order on the calling thread while the next
+// batch decodes. `Decoded` is what a worker makes of one request (its spans, or its spans
+// mapped for a TraceAssembler).
 template <typename Decoded> class Batches {
 public:
     using Decode = std::function<Result<Decoded>(std::string_view)>;
@@ -80,26 +82,63 @@ public:
     /// `firstMayFail`: a first request that does not decode ends flush() (see there).
     Batches(Decode decode, Use use, OtlpScan& scan, bool firstMayFail = true)
         : m_decode(std::move(decode)), m_use(std::move(use)), m_scan(scan),
-          m_firstMayFail(firstMayFail)
+          m_firstMayFail(firstMayFail), m_next(std::make_unique<Batch>())
     {}
-    void add(std::string_view request)
+    ~Batches()
     {
-        m_jobs.push_back(Job{request, std::nullopt});
+        if (m_running)
+            m_running->done.waitForFinished();
+    }
+    /// Adds a request: bytes that stay valid until finish(), or that `owner` holds.
+    void add(std::string_view request, const QByteArray& owner = {})
+    {
+        m_next->jobs.push_back(Job{request, std::nullopt});
         m_bytes += qint64(request.size());
+        if (!owner.isNull() &&
+            (m_next->owners.isEmpty() || !owner.isSharedWith(m_next->owners.back())))
+            m_next->owners.append(owner);
     }
     bool full() const { return m_bytes >= kBatchBytes; }
-    /// Decodes and hands on what was added. False when the first request of the data does not
-    /// decode (nothing is handed on: the data may be one request over many lines).
+    /// Starts decoding what was added and hands on the batch before it. False when the first
+    /// request of the data does not decode (nothing is handed on: the data may be one request
+    /// over many lines).
     bool flush()
     {
-        if (m_jobs.size() == 1)
-            m_jobs.front().out = m_decode(m_jobs.front().bytes);
-        else if (!m_jobs.empty())
-            QtConcurrent::blockingMap(m_jobs, [this](Job& j) { j.out = m_decode(j.bytes); });
-        std::vector<Job> jobs = std::move(m_jobs);
-        m_jobs.clear();
+        std::unique_ptr<Batch> previous = std::move(m_running);
+        m_running = std::move(m_next);
+        m_next = std::make_unique<Batch>();
         m_bytes = 0;
-        for (Job& j : jobs) {
+        m_running->done =
+            QtConcurrent::map(m_running->jobs, [this](Job& j) { j.out = m_decode(j.bytes); });
+        if (!previous || handOn(*previous))
+            return true;
+        m_running->done.waitForFinished();
+        m_running.reset();
+        return false;
+    }
+    /// Decodes and hands on everything added. False as flush().
+    bool finish()
+    {
+        if (!flush())
+            return false;
+        std::unique_ptr<Batch> last = std::move(m_running);
+        return handOn(*last);
+    }
+
+private:
+    struct Job {
+        std::string_view bytes;
+        std::optional<Result<Decoded>> out;
+    };
+    struct Batch {
+        std::vector<Job> jobs;
+        QList<QByteArray> owners;
+        QFuture<void> done;
+    };
+    bool handOn(Batch& batch)
+    {
+        batch.done.waitForFinished();
+        for (Job& j : batch.jobs) {
             if (*j.out) {
                 ++m_scan.requests;
                 m_use(std::move(*j.out).value());
@@ -115,21 +154,18 @@ public:
         return true;
     }
 
-private:
-    struct Job {
-        std::string_view bytes;
-        std::optional<Result<Decoded>> out;
-    };
     Decode m_decode;
     Use m_use;
     OtlpScan& m_scan;
     bool m_firstMayFail;
-    std::vector<Job> m_jobs;
+    std::unique_ptr<Batch> m_next;    ///< being added to
+    std::unique_ptr<Batch> m_running; ///< decoding
     qint64 m_bytes = 0;
 };
 
-// The non-blank lines of `text` into `batches`, flushed as they fill. False as flush().
-template <typename Decoded> bool addLines(std::string_view text, Batches<Decoded>& batches)
+// The non-blank lines of `text` into `batches` (`owner` holds the bytes).
+template <typename Decoded>
+void addLines(std::string_view text, Batches<Decoded>& batches, const QByteArray& owner = {})
 {
     size_t at = 0;
     while (at < text.size()) {
@@ -137,14 +173,10 @@ template <typename Decoded> bool addLines(std::string_view text, Batches<Decoded
         if (end == std::string_view::npos)
             end = text.size();
         const std::string_view line = text.substr(at, end - at);
-        if (line.find_first_not_of(" \t\r") != std::string_view::npos) {
-            batches.add(line);
-            if (batches.full() && !batches.flush())
-                return false;
-        }
+        if (line.find_first_not_of(" \t\r") != std::string_view::npos)
+            batches.add(line, owner);
         at = end + 1;
     }
-    return true;
 }
 
 // What readRequests decodes with: a request of each encoding.
@@ -188,12 +220,15 @@ Result<OtlpScan> readRequests(const QByteArray& data, const QString& path,
                     to = next < 0 ? data.size() : next + 1;
                 }
             }
-            if (!addLines(all.substr(size_t(from), size_t(to - from)), batches) || !batches.flush())
+            addLines(all.substr(size_t(from), size_t(to - from)), batches);
+            if (!batches.flush())
                 return whole(decode.json);
             if (progress)
                 progress(to, data.size());
             from = to;
         }
+        if (!batches.finish())
+            return whole(decode.json);
         if (scan.requests == 0 && scan.badRequests == 0)
             return whole(decode.json);
     } else {
@@ -218,12 +253,12 @@ Result<OtlpScan> readRequests(const QByteArray& data, const QString& path,
                 batches.add(all.substr(pos + 4, n));
                 pos += 4 + n;
                 if (batches.full()) {
-                    batches.flush();
+                    (void)batches.flush();
                     if (progress)
                         progress(qint64(pos), data.size());
                 }
             }
-            batches.flush();
+            (void)batches.finish();
             if (frames.requests == 0)
                 return one ? makeError(QStringLiteral("no spans in %1").arg(path)) : one.error();
             scan = frames;
@@ -234,25 +269,65 @@ Result<OtlpScan> readRequests(const QByteArray& data, const QString& path,
     return scan;
 }
 
-Result<std::vector<TraceAssembler::PreparedSpan>> decodePrepared(Result<std::vector<Span>> spans)
+// The spans of a request mapped for a TraceAssembler, in pieces of the allocator's ordinary
+// sizes: a vector of a request's 1,000 spans would be a large block, taken from the system and
+// given back for every request (and its pages cleared again each time).
+struct PreparedSpans {
+    static constexpr size_t kPiece = 128;
+    std::vector<std::vector<TraceAssembler::PreparedSpan>> pieces;
+    size_t count = 0;
+
+    void add(TraceAssembler::PreparedSpan&& p)
+    {
+        if (pieces.empty() || pieces.back().size() == kPiece) {
+            pieces.emplace_back();
+            pieces.back().reserve(kPiece);
+        }
+        pieces.back().push_back(std::move(p));
+        ++count;
+    }
+    size_t size() const { return count; }
+    bool empty() const { return count == 0; }
+};
+
+// A request's spans decoded and mapped one by one (no vector of the request's spans).
+Result<PreparedSpans> preparedJson(std::string_view bytes)
 {
+    PreparedSpans out;
+    if (decodeOtlpJsonFast(bytes, [&out](Span&& s) { out.add(TraceAssembler::prepare(s)); }))
+        return out;
+    out = PreparedSpans();
+    auto spans = decodeOtlpJsonReference(bytes);
     if (!spans)
         return spans.error();
-    std::vector<TraceAssembler::PreparedSpan> prepared;
-    prepared.reserve(spans->size());
     for (const Span& s : spans.value())
-        prepared.push_back(TraceAssembler::prepare(s));
-    return prepared;
+        out.add(TraceAssembler::prepare(s));
+    return out;
 }
 
-const Decoders<std::vector<TraceAssembler::PreparedSpan>>& preparedDecoders()
+Result<PreparedSpans> preparedProtobuf(std::string_view bytes)
 {
-    static const Decoders<std::vector<TraceAssembler::PreparedSpan>> d{
-        [](std::string_view b) { return decodePrepared(decodeOtlpJson(b)); },
-        [](std::string_view b) {
-            return decodePrepared(decodeOtlpProtobuf(b));
-        }};
+    PreparedSpans out;
+    auto decoded =
+        decodeOtlpProtobuf(bytes, [&out](Span&& s) { out.add(TraceAssembler::prepare(s)); });
+    if (!decoded)
+        return decoded.error();
+    return out;
+}
+
+const Decoders<PreparedSpans>& preparedDecoders()
+{
+    static const Decoders<PreparedSpans> d{preparedJson, preparedProtobuf};
     return d;
+}
+
+void addPrepared(TraceAssembler& assembler, PreparedSpans&& spans)
+{
+    for (auto& piece : spans.pieces) {
+        for (TraceAssembler::PreparedSpan& p : piece)
+            assembler.add(std::move(p));
+        piece = {};
+    }
 }
 
 Result<OtlpFile> assembled(OtlpFile& file, const Result<OtlpScan>& scan)
@@ -275,7 +350,11 @@ Result<OtlpScan> scanOtlpData(const QByteArray& data, const QString& path,
                               const std::function<void(const std::vector<Span>&)>& sink,
                               const pdl::TraceLoadProgress& progress, const CancelToken& cancel)
 {
-    static const Decoders<std::vector<Span>> decoders{decodeOtlpJson, decodeOtlpProtobuf};
+    static const Decoders<std::vector<Span>> decoders{
+        [](std::string_view b) { return decodeOtlpJson(b); },
+        [](std::string_view b) {
+            return decodeOtlpProtobuf(b);
+        }};
     return readRequests<std::vector<Span>>(
         data, path, decoders, [&sink](std::vector<Span>&& spans) { sink(spans); }, progress,
         cancel);
@@ -289,13 +368,10 @@ Result<OtlpFile> parseOtlpData(const QByteArray& data, const QString& path,
     file.bytes = data.size();
     file.assembler = std::make_shared<TraceAssembler>();
     TraceAssembler* assembler = file.assembler.get();
-    const Result<OtlpScan> scan = readRequests<std::vector<TraceAssembler::PreparedSpan>>(
+    const Result<OtlpScan> scan = readRequests<PreparedSpans>(
         data, path, preparedDecoders(),
-        [assembler](std::vector<TraceAssembler::PreparedSpan>&& spans) {
-            for (TraceAssembler::PreparedSpan& p : spans)
-                assembler->add(std::move(p));
-        },
-        progress, cancel);
+        [assembler](PreparedSpans&& spans) { addPrepared(*assembler, std::move(spans)); }, progress,
+        cancel);
     return assembled(file, scan);
 }
 
@@ -316,13 +392,9 @@ Result<OtlpFile> readOtlpFile(const QString& path, const pdl::TraceLoadProgress&
     file.assembler = std::make_shared<TraceAssembler>();
     TraceAssembler* assembler = file.assembler.get();
     OtlpScan scan;
-    Batches<std::vector<TraceAssembler::PreparedSpan>> batches(
+    Batches<PreparedSpans> batches(
         preparedDecoders().json,
-        [assembler](std::vector<TraceAssembler::PreparedSpan>&& spans) {
-            for (TraceAssembler::PreparedSpan& p : spans)
-                assembler->add(std::move(p));
-        },
-        scan);
+        [assembler](PreparedSpans&& spans) { addPrepared(*assembler, std::move(spans)); }, scan);
     QByteArray buffer;
     bool atEnd = false;
     while (!atEnd) {
@@ -335,13 +407,17 @@ Result<OtlpFile> readOtlpFile(const QString& path, const pdl::TraceLoadProgress&
         atEnd = part.isEmpty();
         // Whole lines only (a line longer than what was read so far waits for more).
         const qsizetype lines = atEnd ? buffer.size() : buffer.lastIndexOf('\n') + 1;
-        const std::string_view text(buffer.constData(), size_t(std::max<qsizetype>(lines, 0)));
-        if (!addLines(text, batches) || !batches.flush() ||
+        if (lines > 0) {
+            // The batch keeps its own copy of the lines while it decodes.
+            const QByteArray chunk = buffer.left(lines);
+            addLines(std::string_view(chunk.constData(), size_t(chunk.size())), batches, chunk);
+            buffer.remove(0, lines);
+        }
+        if (!(atEnd ? batches.finish() : batches.flush()) ||
             (atEnd && scan.requests == 0 && scan.badRequests == 0)) {
             f.seek(0);
             return parseOtlpData(f.readAll(), path, progress, cancel);
         }
-        buffer.remove(0, std::max<qsizetype>(lines, 0));
         if (progress)
             progress(f.pos() - buffer.size(), file.bytes);
     }

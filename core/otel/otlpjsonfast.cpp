@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <memory>
 
 // OTLP/JSON with simdjson's On Demand parser: each value is read once, in file order, straight
@@ -424,8 +425,30 @@ void spanField(const std::string& k, od::value& fv, Span& span, unsigned& seen)
     }
 }
 
-void decodeSpan(od::value v, const std::shared_ptr<const SpanResource>& resource,
-                std::vector<Span>& out)
+// Hands spans on in document order: at once when their resource and scope have been read
+// (their usual place, before the spans), else when the whole ResourceSpans has been.
+struct Emitter {
+    const std::function<void(Span&&)>& sink;
+    std::vector<Span> pending;
+    bool resourceKnown = false;
+    bool scopeKnown = false;
+
+    void span(Span&& s)
+    {
+        if (resourceKnown && scopeKnown && pending.empty())
+            sink(std::move(s));
+        else
+            pending.push_back(std::move(s));
+    }
+    void resourceDone()
+    {
+        for (Span& s : pending)
+            sink(std::move(s));
+        pending.clear();
+    }
+};
+
+void decodeSpan(od::value v, const std::shared_ptr<const SpanResource>& resource, Emitter& out)
 {
     if (typeOf(v) != od::json_type::object)
         throw Unsupported{};
@@ -440,7 +463,7 @@ void decodeSpan(od::value v, const std::shared_ptr<const SpanResource>& resource
     if (span.traceId.empty() || span.spanId.empty())
         throw Unsupported{};
     span.resource = resource;
-    out.push_back(std::move(span));
+    out.span(std::move(span));
 }
 
 // A scope object: its name and version when they are strings (anything else is ignored, as
@@ -470,8 +493,9 @@ void scope(od::value& v, SpanResource& into)
 
 // One ScopeSpans; its spans point at `resource`, whose scope fields are filled in here and
 // whose attributes the caller fills in once the whole ResourceSpans is read.
-void scopeSpans(od::value v, const std::shared_ptr<SpanResource>& resource, std::vector<Span>& out)
+void scopeSpans(od::value v, const std::shared_ptr<SpanResource>& resource, Emitter& out)
 {
+    out.scopeKnown = false;
     if (typeOf(v) != od::json_type::object)
         throw Unsupported{};
     unsigned seen = 0;
@@ -484,6 +508,7 @@ void scopeSpans(od::value v, const std::shared_ptr<SpanResource>& resource, std:
             once(seen, 0);
             if (!consumeNull(fv))
                 scope(fv, *resource);
+            out.scopeKnown = true;
         } else if (k == "spans") {
             once(seen, 1);
             if (!consumeNull(fv))
@@ -495,8 +520,9 @@ void scopeSpans(od::value v, const std::shared_ptr<SpanResource>& resource, std:
     }
 }
 
-void resourceSpans(od::value v, std::vector<Span>& out)
+void resourceSpans(od::value v, Emitter& out)
 {
+    out.resourceKnown = false;
     if (typeOf(v) != od::json_type::object)
         throw Unsupported{};
     Attributes attributes = Attributes::object();
@@ -508,6 +534,7 @@ void resourceSpans(od::value v, std::vector<Span>& out)
         od::value fv = field.value();
         if (k == "resource") {
             once(seen, 0);
+            out.resourceKnown = true;
             if (consumeNull(fv))
                 continue;
             if (typeOf(fv) != od::json_type::object)
@@ -528,8 +555,12 @@ void resourceSpans(od::value v, std::vector<Span>& out)
             if (consumeNull(fv))
                 continue;
             for (auto e : take(fv.get_array())) {
-                resources.push_back(std::make_shared<SpanResource>());
-                scopeSpans(take(std::move(e)), resources.back(), out);
+                auto resource = std::make_shared<SpanResource>();
+                if (out.resourceKnown)
+                    resource->attributes = attributes;
+                else
+                    resources.push_back(resource); // its attributes come later
+                scopeSpans(take(std::move(e)), resource, out);
             }
         } else {
             skip(fv, 1);
@@ -537,6 +568,7 @@ void resourceSpans(od::value v, std::vector<Span>& out)
     }
     for (const auto& r : resources)
         r->attributes = attributes;
+    out.resourceDone();
 }
 
 struct Buffer {
@@ -547,14 +579,20 @@ struct Buffer {
 
 } // namespace
 
-std::optional<std::vector<Span>> decodeOtlpJsonFast(std::string_view json)
+bool decodeOtlpJsonFast(std::string_view json, const std::function<void(Span&&)>& sink)
 {
     // Surrogates written as escapes are left to the reference reader (they are rare in OTLP,
     // whose exporters write UTF-8).
     for (size_t at = json.find("\\u"); at != std::string_view::npos; at = json.find("\\u", at + 2))
         if (at + 2 < json.size() && (json[at + 2] == 'd' || json[at + 2] == 'D'))
-            return std::nullopt;
-    thread_local Buffer buffer;
+            return false;
+    // A thread keeps its parser for requests (up to 64 MB); a larger one (a whole file
+    // pretty-printed) gets a parser of its own, so that no thread holds its memory after.
+    thread_local Buffer kept;
+    std::unique_ptr<Buffer> own;
+    if (json.size() > (64u << 20))
+        own = std::make_unique<Buffer>();
+    Buffer& buffer = own ? *own : kept;
     const size_t need = json.size() + simdjson::SIMDJSON_PADDING;
     if (buffer.capacity < need || buffer.capacity > 4 * need + (64 << 20)) {
         buffer.bytes.reset(new char[need]);
@@ -562,7 +600,7 @@ std::optional<std::vector<Span>> decodeOtlpJsonFast(std::string_view json)
     }
     std::memcpy(buffer.bytes.get(), json.data(), json.size());
     std::memset(buffer.bytes.get() + json.size(), 0, simdjson::SIMDJSON_PADDING);
-    std::vector<Span> spans;
+    Emitter emitter{sink, {}, false, false};
     try {
         od::document doc =
             take(buffer.parser.iterate(buffer.bytes.get(), json.size(), buffer.capacity));
@@ -580,7 +618,7 @@ std::optional<std::vector<Span>> decodeOtlpJsonFast(std::string_view json)
                 once(seen, 0);
                 if (!consumeNull(fv))
                     for (auto e : take(fv.get_array()))
-                        resourceSpans(take(std::move(e)), spans);
+                        resourceSpans(take(std::move(e)), emitter);
             } else {
                 skip(fv, 1);
             }
@@ -589,17 +627,25 @@ std::optional<std::vector<Span>> decodeOtlpJsonFast(std::string_view json)
             afterField = take(doc.current_location());
         }
         if (afterField == nullptr ? end - buffer.bytes.get() < 2 : afterField != end - 1)
-            return std::nullopt;
+            return false;
         if (*(end - 1) != '}')
-            return std::nullopt;
+            return false;
         const char* trailing = nullptr;
         if (doc.current_location().get(trailing) == simdjson::SUCCESS)
-            return std::nullopt;
+            return false;
     } catch (const Unsupported&) {
-        return std::nullopt;
+        return false;
     } catch (const simdjson::simdjson_error&) {
-        return std::nullopt;
+        return false;
     }
+    return true;
+}
+
+std::optional<std::vector<Span>> decodeOtlpJsonFast(std::string_view json)
+{
+    std::vector<Span> spans;
+    if (!decodeOtlpJsonFast(json, [&spans](Span&& s) { spans.push_back(std::move(s)); }))
+        return std::nullopt;
     return spans;
 }
 

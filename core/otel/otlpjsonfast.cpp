@@ -69,7 +69,8 @@ std::string text(od::value& v)
     return out;
 }
 
-std::string key(od::field& f)
+// A key's text: a view of the input when it holds no escape, else unescaped into `scratch`.
+std::string_view key(od::field& f, std::string& scratch)
 {
     const char* start = f.key().raw();
     const char* p = start;
@@ -77,11 +78,11 @@ std::string key(od::field& f)
         p += *p == '\\' ? 2 : 1;
     const std::string_view raw(start, size_t(p - start));
     if (!pdl::jsonStringNeedsUnescape(raw))
-        return std::string(raw);
-    std::string out;
-    if (!pdl::unescapeJsonString(raw, out))
+        return raw;
+    scratch.clear();
+    if (!pdl::unescapeJsonString(raw, scratch))
         throw Unsupported{};
-    return out;
+    return scratch;
 }
 
 // A number as the DOM holds it: int64, uint64 or double.
@@ -171,7 +172,8 @@ void skip(od::value v, int depth)
     case od::json_type::object:
         for (auto f : take(v.get_object())) {
             od::field field = take(std::move(f));
-            (void)key(field);
+            std::string scratch;
+            (void)key(field, scratch);
             skip(field.value(), depth + 1);
         }
         return;
@@ -225,7 +227,8 @@ Attributes keyValues(od::value v, int depth)
         unsigned seen = 0;
         for (auto f : take(kv.get_object())) {
             od::field field = take(std::move(f));
-            const std::string k = key(field);
+            std::string scratch;
+            const std::string_view k = key(field, scratch);
             od::value fv = field.value();
             if (k == "key") {
                 once(seen, 0);
@@ -246,7 +249,7 @@ Attributes keyValues(od::value v, int depth)
 }
 
 // The one value of an AnyValue object (both spellings of each name).
-Attributes anyValueField(const std::string& k, od::value& v, int depth)
+Attributes anyValueField(std::string_view k, od::value& v, int depth)
 {
     if (k == "stringValue" || k == "string_value" || k == "bytesValue" || k == "bytes_value")
         return text(v);
@@ -270,7 +273,8 @@ Attributes anyValueField(const std::string& k, od::value& v, int depth)
     for (auto f : take(v.get_object())) {
         od::field field = take(std::move(f));
         od::value fv = field.value();
-        if (key(field) != "values") {
+        std::string scratch;
+        if (key(field, scratch) != "values") {
             skip(fv, depth + 1);
             continue;
         }
@@ -300,7 +304,8 @@ Attributes anyValue(od::value v, int depth)
     int fields = 0, values = 0;
     for (auto f : take(v.get_object())) {
         od::field field = take(std::move(f));
-        const std::string k = key(field);
+        std::string scratch;
+        const std::string_view k = key(field, scratch);
         od::value fv = field.value();
         ++fields;
         int known = -1;
@@ -344,7 +349,8 @@ SpanEvent spanEvent(od::value v)
     unsigned seen = 0;
     for (auto f : take(v.get_object())) {
         od::field field = take(std::move(f));
-        const std::string k = key(field);
+        std::string scratch;
+        const std::string_view k = key(field, scratch);
         od::value fv = field.value();
         if (k == "name") {
             once(seen, 0);
@@ -369,7 +375,8 @@ void status(od::value& v, Span& span)
     unsigned seen = 0;
     for (auto f : take(v.get_object())) {
         od::field field = take(std::move(f));
-        const std::string k = key(field);
+        std::string scratch;
+        const std::string_view k = key(field, scratch);
         od::value fv = field.value();
         if (k == "code") {
             once(seen, 0);
@@ -384,7 +391,7 @@ void status(od::value& v, Span& span)
 }
 
 // One span's fields, in whatever order they come.
-void spanField(const std::string& k, od::value& fv, Span& span, unsigned& seen)
+void spanField(std::string_view k, od::value& fv, Span& span, unsigned& seen)
 {
     enum { TraceId, SpanId, Parent, Name, Kind, Start, End, Attrs, Events, Status };
     if (k == "traceId") {
@@ -456,7 +463,8 @@ void decodeSpan(od::value v, const std::shared_ptr<const SpanResource>& resource
     unsigned seen = 0;
     for (auto f : take(v.get_object())) {
         od::field field = take(std::move(f));
-        const std::string k = key(field);
+        std::string scratch;
+        const std::string_view k = key(field, scratch);
         od::value fv = field.value();
         spanField(k, fv, span, seen);
     }
@@ -475,7 +483,8 @@ void scope(od::value& v, SpanResource& into)
     unsigned seen = 0;
     for (auto f : take(v.get_object())) {
         od::field field = take(std::move(f));
-        const std::string k = key(field);
+        std::string scratch;
+        const std::string_view k = key(field, scratch);
         od::value fv = field.value();
         const bool name = k == "name";
         if (!name && k != "version") {
@@ -501,7 +510,8 @@ void scopeSpans(od::value v, const std::shared_ptr<SpanResource>& resource, Emit
     unsigned seen = 0;
     for (auto f : take(v.get_object())) {
         od::field field = take(std::move(f));
-        const std::string k = key(field);
+        std::string scratch;
+        const std::string_view k = key(field, scratch);
         od::value fv = field.value();
         if (k == "scope" || k == "instrumentationLibrary") {
             // Both spellings at once: the reference reader prefers `scope`; leave it to it.
@@ -530,7 +540,8 @@ void resourceSpans(od::value v, Emitter& out)
     unsigned seen = 0;
     for (auto f : take(v.get_object())) {
         od::field field = take(std::move(f));
-        const std::string k = key(field);
+        std::string scratch;
+        const std::string_view k = key(field, scratch);
         od::value fv = field.value();
         if (k == "resource") {
             once(seen, 0);
@@ -543,7 +554,8 @@ void resourceSpans(od::value v, Emitter& out)
             for (auto g : take(fv.get_object())) {
                 od::field inner = take(std::move(g));
                 od::value iv = inner.value();
-                if (key(inner) == "attributes") {
+                std::string scratch;
+                if (key(inner, scratch) == "attributes") {
                     once(seenAttributes, 0);
                     attributes = keyValues(iv, 0);
                 } else {
@@ -612,7 +624,8 @@ bool decodeOtlpJsonFast(std::string_view json, const std::function<void(Span&&)>
         const char* afterField = nullptr;
         for (auto f : take(doc.get_object())) {
             od::field field = take(std::move(f));
-            const std::string k = key(field);
+            std::string scratch;
+            const std::string_view k = key(field, scratch);
             od::value fv = field.value();
             if (k == "resourceSpans" || k == "resource_spans") {
                 once(seen, 0);

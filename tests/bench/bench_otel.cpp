@@ -256,13 +256,17 @@ int main(int argc, char** argv)
     const std::string traceId = "0af7651916cd43dd8448eb211c80319c";
     QTemporaryDir dir;
     // HAKO_BENCH_OTEL_FILE keeps the generated file at that path (made when missing), for
-    // profiling a load phase by hand: `bench_otel --phase otlp <file> <out.json>`.
+    // profiling a load phase by hand: `bench_otel --phase otlp <file> <out.json>`; with
+    // `--generate` the files are only written (HAKO_BENCH_OTEL_SPANS=1000000 for the target).
     const QString kept = qEnvironmentVariable("HAKO_BENCH_OTEL_FILE");
     const QString path = kept.isEmpty() ? dir.filePath(QStringLiteral("bench.otlp.jsonl")) : kept;
     if (kept.isEmpty() || !QFileInfo::exists(kept))
         writeOtlpFile(path, traceId, spans);
-    if (argc == 2 && QByteArray(argv[1]) == "--generate")
+    if (argc == 2 && QByteArray(argv[1]) == "--generate") {
+        // Also the protobuf file beside it, for `--phase otlp-protobuf <file>.binpb <out>`.
+        writeOtlpProtobufFile(path, path + QStringLiteral(".binpb"));
         return 0;
+    }
     const double mb = QFileInfo(path).size() / 1048576.0;
     std::fprintf(stderr, "# %lld spans, %.1f MB of OTLP/JSON\n", spans, mb);
     report("otel_file_mb", mb, "MB");

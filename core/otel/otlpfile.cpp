@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QtConcurrent/QtConcurrentMap>
 
+#include <cstring>
 #include <mutex>
 #include <optional>
 
@@ -395,31 +396,40 @@ Result<OtlpFile> readOtlpFile(const QString& path, const pdl::TraceLoadProgress&
     Batches<PreparedSpans> batches(
         preparedDecoders().json,
         [assembler](PreparedSpans&& spans) { addPrepared(*assembler, std::move(spans)); }, scan);
-    QByteArray buffer;
+    // Chunk buffers, reused once their batch is done: an 8 MB block allocated for every read
+    // would be taken from the system and given back each time (its pages cleared again).
+    QList<QByteArray> chunks;
+    auto freeChunk = [&chunks]() -> QByteArray& {
+        for (QByteArray& c : chunks)
+            if (c.isDetached())
+                return c;
+        chunks.append(QByteArray());
+        return chunks.back();
+    };
+    QByteArray tail; // the start of the line the last chunk ended inside
     bool atEnd = false;
     while (!atEnd) {
         if (cancel.isCancelled())
             return makeError(QStringLiteral("cancelled"));
-        const QByteArray part = f.read(kBatchBytes);
-        if (f.error() != QFileDevice::NoError)
+        QByteArray& chunk = freeChunk();
+        chunk.resize(tail.size() + qsizetype(kBatchBytes));
+        std::memcpy(chunk.data(), tail.constData(), size_t(tail.size()));
+        const qint64 n = f.read(chunk.data() + tail.size(), kBatchBytes);
+        if (n < 0)
             return makeError(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
-        buffer.append(part);
-        atEnd = part.isEmpty();
+        chunk.resize(tail.size() + qsizetype(n));
+        atEnd = n == 0;
         // Whole lines only (a line longer than what was read so far waits for more).
-        const qsizetype lines = atEnd ? buffer.size() : buffer.lastIndexOf('\n') + 1;
-        if (lines > 0) {
-            // The batch keeps its own copy of the lines while it decodes.
-            const QByteArray chunk = buffer.left(lines);
-            addLines(std::string_view(chunk.constData(), size_t(chunk.size())), batches, chunk);
-            buffer.remove(0, lines);
-        }
+        const qsizetype lines = atEnd ? chunk.size() : chunk.lastIndexOf('\n') + 1;
+        tail = QByteArray(chunk.constData() + lines, chunk.size() - lines);
+        addLines(std::string_view(chunk.constData(), size_t(lines)), batches, chunk);
         if (!(atEnd ? batches.finish() : batches.flush()) ||
             (atEnd && scan.requests == 0 && scan.badRequests == 0)) {
             f.seek(0);
             return parseOtlpData(f.readAll(), path, progress, cancel);
         }
         if (progress)
-            progress(f.pos() - buffer.size(), file.bytes);
+            progress(f.pos() - tail.size(), file.bytes);
     }
     return assembled(file, scan);
 }

@@ -3,14 +3,11 @@
 #include "core/pdl/value.h"
 
 #include <QDateTime>
-#include <QJsonArray>
 #include <QJsonDocument>
-#include <QJsonObject>
 
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <limits>
 #include <map>
 #include <unordered_map>
 
@@ -890,55 +887,12 @@ pdl::TracePtr toTraceNode(const Span& span, const SpanView& v)
 
 namespace {
 
-// The value as Qt's JSON, converted member by member (what writing it out as text and parsing
-// that again gave, without the text): numbers past Qt's integer range and non-finite doubles
-// become doubles and nulls as Qt's conversion has them.
-struct TooDeep {};
-
-QJsonValue qjsonOf(const json& j, int depth)
-{
-    if (depth > 1022) // Qt's reader refused what nests deeper (the whole value was null)
-        throw TooDeep{};
-    switch (j.type()) {
-    case json::value_t::boolean:
-        return j.get<bool>();
-    case json::value_t::number_integer:
-        return qint64(j.get<int64_t>());
-    case json::value_t::number_unsigned: {
-        const uint64_t u = j.get<uint64_t>();
-        return u > uint64_t(std::numeric_limits<qint64>::max()) ? QJsonValue(double(u))
-                                                                : QJsonValue(qint64(u));
-    }
-    case json::value_t::number_float: {
-        const double d = j.get<double>();
-        return std::isfinite(d) ? QJsonValue(d) : QJsonValue();
-    }
-    case json::value_t::string:
-        return QString::fromStdString(j.get_ref<const std::string&>());
-    case json::value_t::array: {
-        QJsonArray a;
-        for (const json& e : j)
-            a.append(qjsonOf(e, depth + 1));
-        return a;
-    }
-    case json::value_t::object: {
-        QJsonObject o;
-        for (auto it = j.begin(); it != j.end(); ++it)
-            o.insert(QString::fromStdString(it.key()), qjsonOf(it.value(), depth + 1));
-        return o;
-    }
-    default:
-        return QJsonValue();
-    }
-}
-
 QJsonValue qjson(const json& j)
 {
-    try {
-        return qjsonOf(j, 0);
-    } catch (const TooDeep&) {
-        return QJsonValue();
-    }
+    const QByteArray wrapped = QByteArray::fromStdString(
+        "[" + j.dump(-1, ' ', false, json::error_handler_t::replace) + "]");
+    const QJsonDocument doc = QJsonDocument::fromJson(wrapped);
+    return doc.isArray() && !doc.array().isEmpty() ? doc.array().first() : QJsonValue();
 }
 
 } // namespace

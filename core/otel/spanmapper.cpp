@@ -1,5 +1,7 @@
 #include "core/otel/spanmapper.h"
 
+#include "core/otel/spanvalue_p.h"
+
 #include "core/pdl/value.h"
 
 #include <QDateTime>
@@ -604,70 +606,13 @@ pdl::BlockKind blockKindFromName(std::string_view name)
 
 namespace {
 
-// Short strings of spans as shared Values: the keys of every message and dict, roles, model
-// and service names, a parent's id repeat in thousands of spans, and a Value shares its text,
-// so that a million spans do not hold a million copies of "role" (per thread, bounded).
-class StringPool {
-public:
-    pdl::Value get(const std::string& s)
-    {
-        if (s.size() > kLongest)
-            return pdl::Value(s);
-        auto it = m_values.find(s);
-        if (it != m_values.end())
-            return it->second;
-        if (m_values.size() >= kMostStrings)
-            m_values.clear();
-        return m_values.emplace(s, pdl::Value(s)).first->second;
-    }
-
-private:
-    static constexpr size_t kLongest = 64;
-    static constexpr size_t kMostStrings = 1 << 14;
-    std::unordered_map<std::string, pdl::Value> m_values;
-};
-
-pdl::Value shared(const std::string& s)
-{
-    thread_local StringPool pool;
-    return pool.get(s);
-}
-
-// Value::fromJson with the short strings shared (same values, same depth limit and error).
-pdl::Value toValue(const json& j, int depth)
-{
-    constexpr int kMaxJsonDepth = 1000;
-    if (depth > kMaxJsonDepth)
-        throw pdl::EvalError("JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
-                             " levels");
-    switch (j.type()) {
-    case json::value_t::string:
-        return shared(j.get_ref<const std::string&>());
-    case json::value_t::array: {
-        pdl::List items;
-        items.reserve(j.size());
-        for (const json& e : j)
-            items.push_back(toValue(e, depth + 1));
-        return pdl::Value(std::move(items));
-    }
-    case json::value_t::object: {
-        pdl::Dict d;
-        for (auto it = j.begin(); it != j.end(); ++it)
-            d.set(shared(it.key()), toValue(it.value(), depth + 1));
-        return pdl::Value(std::move(d));
-    }
-    default:
-        return pdl::Value::fromJson(j);
-    }
-}
-
 // A value of the span, or null when it nests deeper than a trace holds (a JSON text in an
 // attribute can nest without bound): the node then says so, as the trace reader does for a
 // recorded value, and the span is still shown.
 pdl::Value recordedValue(const json& j, pdl::TraceNode& n)
 {
     try {
-        return toValue(j, 0);
+        return spanValue(j);
     } catch (const pdl::EvalError& e) {
         if (n.error.empty())
             n.error = std::string("a recorded value is not shown: ") + e.what();
@@ -809,31 +754,31 @@ void putFields(pdl::TraceNode& n, const SpanView& v)
     put("response_id", v.responseId);
 }
 
-// Where the span came from (ids, kind, status, resource), as its `otel` expression, built as
-// a Value with shared keys and names (every span has one).
+// Where the span came from (ids, kind, status, resource), as its `otel` expression: a Value
+// with shared keys and names, as every span has one.
 pdl::Value otelOf(const Span& span, const SpanView& v, pdl::TraceNode& n)
 {
     pdl::Dict otel;
     auto put = [&otel](const char* key, pdl::Value value) {
-        otel.set(shared(key), std::move(value));
+        otel.set(sharedText(key), std::move(value));
     };
     // The trace id is the same for every span of a trace: on roots only.
     put("span_id", pdl::Value(span.spanId));
-    put("category", shared(categoryName(v.category)));
+    put("category", sharedText(categoryName(v.category)));
     if (!span.parentSpanId.empty())
-        put("parent_span_id", shared(span.parentSpanId));
+        put("parent_span_id", sharedText(span.parentSpanId));
     else
-        put("trace_id", shared(span.traceId));
+        put("trace_id", sharedText(span.traceId));
     if (!v.convention.empty())
-        put("convention", shared(v.convention));
+        put("convention", sharedText(v.convention));
     static const char* const kinds[] = {"unspecified", "internal", "server",
                                         "client",      "producer", "consumer"};
     if (span.kind > 0 && span.kind < 6)
-        put("span_kind", shared(kinds[span.kind]));
+        put("span_kind", sharedText(kinds[span.kind]));
     if (span.statusCode)
-        put("status", shared(span.statusCode == 2 ? "error" : "ok"));
+        put("status", sharedText(span.statusCode == 2 ? "error" : "ok"));
     if (!span.statusMessage.empty())
-        put("status_message", shared(span.statusMessage));
+        put("status_message", sharedText(span.statusMessage));
     if (span.resource) {
         // The resource is the same for thousands of spans: whole on roots, its service below.
         if (span.parentSpanId.empty() && !span.resource->attributes.empty())
@@ -842,11 +787,9 @@ pdl::Value otelOf(const Span& span, const SpanView& v, pdl::TraceNode& n)
                  s != span.resource->attributes.end())
             put("service", recordedValue(*s, n));
         if (!span.resource->scopeName.empty())
-            put("scope", shared(span.resource->scopeName));
+            put("scope", sharedText(span.resource->scopeName));
     }
-    // A copy holds exactly its items (the dict grew by doubling): a million spans, a million
-    // of these.
-    return pdl::Value(pdl::Dict(otel));
+    return pdl::Value(pdl::Dict(otel)); // a copy holds exactly its items (no doubling's slack)
 }
 
 } // namespace

@@ -4,8 +4,12 @@
 #include "otlpjsonsamples.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <algorithm>
+#include <cstdio>
 
 using namespace hako;
 using namespace hako::otel;
@@ -69,6 +73,7 @@ private Q_SLOTS:
     void oddValuesGoToTheReferenceReader();
     void everyTruncationFailsAsTheReferenceSays();
     void aFileWithABadLineKeepsTheRestAndSaysWhere();
+    void aLargeFileReportsProgressAndStopsOnCancel();
 };
 
 // The slots out of the class: moc does not read their raw string literals.
@@ -196,6 +201,62 @@ void TestOtlpJsonFast::aFileWithABadLineKeepsTheRestAndSaysWhere()
     QVERIFY2(file->firstProblem.contains(QLatin1String("OTLP/JSON")),
              qPrintable(file->firstProblem));
     QCOMPARE(file->assembler->spanCount(), size_t(2));
+}
+
+// Over 8 MB of lines (several batches): progress rises to the file's size, every span arrives
+// once, in either encoding; a cancel between batches stops the read with "cancelled".
+void TestOtlpJsonFast::aLargeFileReportsProgressAndStopsOnCancel()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("large.jsonl"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    std::string line;
+    for (int i = 0; i < 400; ++i) {
+        char id[17];
+        std::snprintf(id, sizeof id, "%016x", i + 1);
+        line += (i ? "," : "") + span(std::string(R"(,"spanId":")") + id + "\"");
+    }
+    line = request(line) + "\n";
+    int lines = 0;
+    while (f.size() < (12 << 20)) {
+        f.write(QByteArray::fromStdString(line));
+        ++lines;
+    }
+    f.close();
+    std::vector<qint64> seen;
+    qint64 reportedTotal = 0;
+    auto file = readOtlpFile(path, [&seen, &reportedTotal](qint64 done, qint64 total) {
+        seen.push_back(done);
+        reportedTotal = total;
+    });
+    QVERIFY2(file.ok(), qPrintable(file.ok() ? QString() : file.error().message));
+    QCOMPARE(file->requests, lines);
+    QCOMPARE(file->badRequests, 0);
+    QCOMPARE(file->assembler->spanCount(), size_t(400)); // the same 400 ids in every line
+    QVERIFY(seen.size() >= 2);
+    QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+    QCOMPARE(seen.back(), QFileInfo(path).size());
+    QCOMPARE(reportedTotal, QFileInfo(path).size());
+
+    CancelToken cancel;
+    auto stopped = readOtlpFile(
+        path, [&cancel](qint64, qint64) { cancel.cancel(); }, cancel);
+    QVERIFY(!stopped.ok());
+    QCOMPARE(stopped.error().message, QStringLiteral("cancelled"));
+
+    // The same requests as protobuf frames, through the window's path (the whole file given).
+    QByteArray frames;
+    const std::string one = encodeOtlpProtobuf(*decodeOtlpJson(line));
+    for (int i = 0; i < lines; ++i) {
+        const quint32 n = quint32(one.size());
+        const char prefix[4] = {char(n >> 24), char(n >> 16), char(n >> 8), char(n)};
+        frames.append(prefix, 4).append(one.data(), qsizetype(one.size()));
+    }
+    auto proto = parseOtlpData(frames, QStringLiteral("frames.binpb"));
+    QVERIFY(proto.ok());
+    QCOMPARE(proto->requests, lines);
+    QCOMPARE(proto->assembler->spanCount(), size_t(400));
 }
 #endif
 

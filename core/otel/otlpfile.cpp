@@ -1,11 +1,14 @@
 #include "core/otel/otlpfile.h"
 
 #include "core/otel/otlpdecode.h"
+#include "core/otel/otlpjsonfast_p.h"
 
 #include <QFile>
 #include <QtConcurrent/QtConcurrentMap>
 
+#include <cstring>
 #include <mutex>
+#include <optional>
 
 namespace hako::otel {
 
@@ -64,61 +67,181 @@ bool looksLikeOtlp(const QByteArray& head)
     return false;
 }
 
-Result<OtlpScan> scanOtlpData(const QByteArray& data, const QString& path,
-                              const std::function<void(const std::vector<Span>&)>& sink,
+namespace {
+
+constexpr qint64 kBatchBytes = 8 << 20;
+
+// Requests decoded in parallel, a batch of about 8 MB at a time (bounded memory; progress and
+// cancel between batches), and handed on in file order on the calling thread while the next
+// batch decodes. `Decoded` is what a worker makes of one request (its spans, or its spans
+// mapped for a TraceAssembler).
+template <typename Decoded> class Batches {
+public:
+    using Decode = std::function<Result<Decoded>(std::string_view)>;
+    using Use = std::function<void(Decoded&&)>;
+
+    /// `firstMayFail`: a first request that does not decode ends flush() (see there).
+    Batches(Decode decode, Use use, OtlpScan& scan, bool firstMayFail = true)
+        : m_decode(std::move(decode)), m_use(std::move(use)), m_scan(scan),
+          m_firstMayFail(firstMayFail), m_next(std::make_unique<Batch>())
+    {}
+    ~Batches()
+    {
+        if (m_running)
+            m_running->done.waitForFinished();
+    }
+    /// Adds a request: bytes that stay valid until finish(), or that `owner` holds.
+    void add(std::string_view request, const QByteArray& owner = {})
+    {
+        m_next->jobs.push_back(Job{request, std::nullopt});
+        m_bytes += qint64(request.size());
+        if (!owner.isNull() &&
+            (m_next->owners.isEmpty() || !owner.isSharedWith(m_next->owners.back())))
+            m_next->owners.append(owner);
+    }
+    bool full() const { return m_bytes >= kBatchBytes; }
+    /// Starts decoding what was added and hands on the batch before it. False when the first
+    /// request of the data does not decode (nothing is handed on: the data may be one request
+    /// over many lines).
+    bool flush()
+    {
+        std::unique_ptr<Batch> previous = std::move(m_running);
+        m_running = std::move(m_next);
+        m_next = std::make_unique<Batch>();
+        m_bytes = 0;
+        m_running->done =
+            QtConcurrent::map(m_running->jobs, [this](Job& j) { j.out = m_decode(j.bytes); });
+        if (!previous || handOn(*previous))
+            return true;
+        m_running->done.waitForFinished();
+        m_running.reset();
+        return false;
+    }
+    /// Decodes and hands on everything added. False as flush().
+    bool finish()
+    {
+        if (!flush())
+            return false;
+        std::unique_ptr<Batch> last = std::move(m_running);
+        return handOn(*last);
+    }
+
+private:
+    struct Job {
+        std::string_view bytes;
+        std::optional<Result<Decoded>> out;
+    };
+    struct Batch {
+        std::vector<Job> jobs;
+        QList<QByteArray> owners;
+        QFuture<void> done;
+    };
+    bool handOn(Batch& batch)
+    {
+        batch.done.waitForFinished();
+        for (Job& j : batch.jobs) {
+            if (*j.out) {
+                ++m_scan.requests;
+                m_use(std::move(*j.out).value());
+            } else if (m_firstMayFail && m_scan.requests == 0 && m_scan.badRequests == 0) {
+                return false;
+            } else {
+                ++m_scan.badRequests;
+                if (m_scan.firstProblem.isEmpty())
+                    m_scan.firstProblem = (*j.out).error().message;
+            }
+            j.out.reset(); // frees the request's spans while the rest are handed on
+        }
+        return true;
+    }
+
+    Decode m_decode;
+    Use m_use;
+    OtlpScan& m_scan;
+    bool m_firstMayFail;
+    std::unique_ptr<Batch> m_next;    ///< being added to
+    std::unique_ptr<Batch> m_running; ///< decoding
+    qint64 m_bytes = 0;
+};
+
+// The non-blank lines of `text` into `batches` (`owner` holds the bytes).
+template <typename Decoded>
+void addLines(std::string_view text, Batches<Decoded>& batches, const QByteArray& owner = {})
+{
+    size_t at = 0;
+    while (at < text.size()) {
+        size_t end = text.find('\n', at);
+        if (end == std::string_view::npos)
+            end = text.size();
+        const std::string_view line = text.substr(at, end - at);
+        if (line.find_first_not_of(" \t\r") != std::string_view::npos)
+            batches.add(line, owner);
+        at = end + 1;
+    }
+}
+
+// What readRequests decodes with: a request of each encoding.
+template <typename Decoded> struct Decoders {
+    std::function<Result<Decoded>(std::string_view)> json, protobuf;
+};
+
+// The requests of OTLP data (see parseOtlpData for the formats), decoded in parallel.
+template <typename Decoded>
+Result<OtlpScan> readRequests(const QByteArray& data, const QString& path,
+                              const Decoders<Decoded>& decode,
+                              const std::function<void(Decoded&&)>& use,
                               const pdl::TraceLoadProgress& progress, const CancelToken& cancel)
 {
-    OtlpScan file;
-    auto note = [&file](const Diagnostic& d) {
-        ++file.badRequests;
-        if (file.firstProblem.isEmpty())
-            file.firstProblem = d.message;
-    };
+    OtlpScan scan;
     qsizetype at = 0;
-    qint64 nextReport = 1 << 20;
+    const std::string_view all(data.constData(), size_t(data.size()));
+    auto whole = [&](const auto& decodeOne) -> Result<OtlpScan> {
+        Result<Decoded> one = decodeOne(all);
+        if (!one)
+            return one.error();
+        ++scan.requests;
+        use(std::move(one).value());
+        return scan;
+    };
     if (startsLikeJson(data, &at)) {
         // One request per line; a pretty-printed file is one request over many lines.
-        bool wholeFile = false;
-        while (at < data.size()) {
+        Batches<Decoded> batches(decode.json, use, scan);
+        qsizetype from = at;
+        while (from < data.size()) {
             if (cancel.isCancelled())
                 return makeError(QStringLiteral("cancelled"));
-            qsizetype end = data.indexOf('\n', at);
-            if (end < 0)
-                end = data.size();
-            const std::string_view line(data.constData() + at, size_t(end - at));
-            if (line.find_first_not_of(" \t\r") != std::string_view::npos) {
-                auto spans = decodeOtlpJson(line);
-                if (spans) {
-                    ++file.requests;
-                    sink(*spans);
-                } else if (file.requests == 0 && file.badRequests == 0) {
-                    wholeFile = true;
-                    break;
-                } else {
-                    note(spans.error());
+            // A batch of whole lines: up to the last line break in the next 8 MB (or past a
+            // longer line), or the end.
+            const qsizetype limit = std::min(data.size(), from + qsizetype(kBatchBytes));
+            qsizetype to = data.size();
+            if (limit < data.size()) {
+                to = data.lastIndexOf('\n', limit - 1) + 1;
+                if (to <= from) {
+                    const qsizetype next = data.indexOf('\n', limit);
+                    to = next < 0 ? data.size() : next + 1;
                 }
             }
-            at = end + 1;
-            if (progress && at >= nextReport) {
-                progress(at, data.size());
-                nextReport = at + (1 << 20);
-            }
+            addLines(all.substr(size_t(from), size_t(to - from)), batches);
+            if (!batches.flush())
+                return whole(decode.json);
+            if (progress)
+                progress(to, data.size());
+            from = to;
         }
-        if (wholeFile) {
-            auto spans = decodeOtlpJson(std::string_view(data.constData(), size_t(data.size())));
-            if (!spans)
-                return spans.error();
-            ++file.requests;
-            sink(*spans);
-        }
+        if (!batches.finish())
+            return whole(decode.json);
+        if (scan.requests == 0 && scan.badRequests == 0)
+            return whole(decode.json);
     } else {
-        const std::string_view all(data.constData(), size_t(data.size()));
-        auto spans = decodeOtlpProtobuf(all);
-        if (spans && !spans->empty()) {
-            ++file.requests;
-            sink(*spans);
+        Result<Decoded> one = decode.protobuf(all);
+        if (one && !one->empty()) {
+            ++scan.requests;
+            use(std::move(one).value());
         } else {
             // Length-prefixed frames (the Collector's file exporter with `format: proto`).
+            OtlpScan frames;
+            // A first frame that does not decode is counted like any other.
+            Batches<Decoded> batches(decode.protobuf, use, frames, false);
             size_t pos = 0;
             while (pos + 4 <= all.size()) {
                 if (cancel.isCancelled())
@@ -128,23 +251,114 @@ Result<OtlpScan> scanOtlpData(const QByteArray& data, const QString& path,
                                  size_t(p[3]);
                 if (pos + 4 + n > all.size())
                     break;
-                auto frame = decodeOtlpProtobuf(all.substr(pos + 4, n));
-                if (frame) {
-                    ++file.requests;
-                    sink(*frame);
-                } else {
-                    note(frame.error());
-                }
+                batches.add(all.substr(pos + 4, n));
                 pos += 4 + n;
+                if (batches.full()) {
+                    (void)batches.flush();
+                    if (progress)
+                        progress(qint64(pos), data.size());
+                }
             }
-            if (file.requests == 0)
-                return spans ? makeError(QStringLiteral("no spans in %1").arg(path))
-                             : spans.error();
+            (void)batches.finish();
+            if (frames.requests == 0)
+                return one ? makeError(QStringLiteral("no spans in %1").arg(path)) : one.error();
+            scan = frames;
         }
     }
     if (progress)
         progress(data.size(), data.size());
-    return file;
+    return scan;
+}
+
+// The spans of a request mapped for a TraceAssembler, in pieces of the allocator's ordinary
+// sizes: a vector of a request's 1,000 spans would be a large block, taken from the system and
+// given back for every request (and its pages cleared again each time).
+struct PreparedSpans {
+    static constexpr size_t kPiece = 128;
+    std::vector<std::vector<TraceAssembler::PreparedSpan>> pieces;
+    size_t count = 0;
+
+    void add(TraceAssembler::PreparedSpan&& p)
+    {
+        if (pieces.empty() || pieces.back().size() == kPiece) {
+            pieces.emplace_back();
+            pieces.back().reserve(kPiece);
+        }
+        pieces.back().push_back(std::move(p));
+        ++count;
+    }
+    size_t size() const { return count; }
+    bool empty() const { return count == 0; }
+};
+
+// A request's spans decoded and mapped one by one (no vector of the request's spans).
+Result<PreparedSpans> preparedJson(std::string_view bytes)
+{
+    PreparedSpans out;
+    if (decodeOtlpJsonFast(bytes, [&out](Span&& s) { out.add(TraceAssembler::prepare(s)); }))
+        return out;
+    out = PreparedSpans();
+    auto spans = decodeOtlpJsonReference(bytes);
+    if (!spans)
+        return spans.error();
+    for (const Span& s : spans.value())
+        out.add(TraceAssembler::prepare(s));
+    return out;
+}
+
+Result<PreparedSpans> preparedProtobuf(std::string_view bytes)
+{
+    PreparedSpans out;
+    auto decoded =
+        decodeOtlpProtobuf(bytes, [&out](Span&& s) { out.add(TraceAssembler::prepare(s)); });
+    if (!decoded)
+        return decoded.error();
+    return out;
+}
+
+const Decoders<PreparedSpans>& preparedDecoders()
+{
+    static const Decoders<PreparedSpans> d{preparedJson, preparedProtobuf};
+    return d;
+}
+
+void addPrepared(TraceAssembler& assembler, PreparedSpans&& spans)
+{
+    for (auto& piece : spans.pieces) {
+        for (TraceAssembler::PreparedSpan& p : piece)
+            assembler.add(std::move(p));
+        piece = {};
+    }
+}
+
+Result<OtlpFile> assembled(OtlpFile& file, const Result<OtlpScan>& scan)
+{
+    if (!scan)
+        return scan.error();
+    file.requests = scan->requests;
+    file.badRequests = scan->badRequests;
+    file.firstProblem = scan->firstProblem;
+    if (file.assembler->spanCount() == 0)
+        return makeError(file.firstProblem.isEmpty()
+                             ? QStringLiteral("%1 holds no spans").arg(file.path)
+                             : file.firstProblem);
+    return std::move(file);
+}
+
+} // namespace
+
+Result<OtlpScan> scanOtlpData(const QByteArray& data, const QString& path,
+                              const std::function<void(const std::vector<Span>&)>& sink,
+                              const pdl::TraceLoadProgress& progress, const CancelToken& cancel)
+{
+    static const Decoders<std::vector<Span>> decoders{
+        [](std::string_view b) { return decodeOtlpJson(b); },
+        [](std::string_view b) {
+            return decodeOtlpProtobuf(b);
+        }};
+    return readRequests<std::vector<Span>>(
+        data, path, decoders, [&sink](std::vector<Span>&& spans) { sink(spans); }, progress,
+        cancel);
 }
 
 Result<OtlpFile> parseOtlpData(const QByteArray& data, const QString& path,
@@ -155,18 +369,11 @@ Result<OtlpFile> parseOtlpData(const QByteArray& data, const QString& path,
     file.bytes = data.size();
     file.assembler = std::make_shared<TraceAssembler>();
     TraceAssembler* assembler = file.assembler.get();
-    Result<OtlpScan> scan = scanOtlpData(
-        data, path, [assembler](const std::vector<Span>& spans) { assembler->add(spans); },
-        progress, cancel);
-    if (!scan)
-        return scan.error();
-    file.requests = scan->requests;
-    file.badRequests = scan->badRequests;
-    file.firstProblem = scan->firstProblem;
-    if (file.assembler->spanCount() == 0)
-        return makeError(file.firstProblem.isEmpty() ? QStringLiteral("%1 holds no spans").arg(path)
-                                                     : file.firstProblem);
-    return file;
+    const Result<OtlpScan> scan = readRequests<PreparedSpans>(
+        data, path, preparedDecoders(),
+        [assembler](PreparedSpans&& spans) { addPrepared(*assembler, std::move(spans)); }, progress,
+        cancel);
+    return assembled(file, scan);
 }
 
 Result<OtlpFile> readOtlpFile(const QString& path, const pdl::TraceLoadProgress& progress,
@@ -177,81 +384,54 @@ Result<OtlpFile> readOtlpFile(const QString& path, const pdl::TraceLoadProgress&
         return makeError(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
     if (!startsLikeJson(f.peek(4096)))
         return parseOtlpData(f.readAll(), path, progress, cancel);
-    // One request per line: read a line at a time, so that a 1 GB file is never in memory
-    // whole. A first line that is not a whole request means one pretty-printed request.
+    // One request per line: read 8 MB of whole lines at a time, so that a 1 GB file is never
+    // in memory whole. A first line that is not a whole request means one pretty-printed
+    // request: then the file is read whole.
     OtlpFile file;
     file.path = path;
     file.bytes = f.size();
     file.assembler = std::make_shared<TraceAssembler>();
-    // Lines are decoded and mapped in parallel, a batch of about 8 MB at a time (bounded
-    // memory, progress and cancel between batches), and added in file order.
-    struct Decoded {
-        bool ok = false;
-        QString error;
-        std::vector<TraceAssembler::PreparedSpan> spans;
+    TraceAssembler* assembler = file.assembler.get();
+    OtlpScan scan;
+    Batches<PreparedSpans> batches(
+        preparedDecoders().json,
+        [assembler](PreparedSpans&& spans) { addPrepared(*assembler, std::move(spans)); }, scan);
+    // Chunk buffers, reused once their batch is done: an 8 MB block allocated for every read
+    // would be taken from the system and given back each time (its pages cleared again).
+    QList<QByteArray> chunks;
+    auto freeChunk = [&chunks]() -> QByteArray& {
+        for (QByteArray& c : chunks)
+            if (c.isDetached())
+                return c;
+        chunks.append(QByteArray());
+        return chunks.back();
     };
-    auto decode = [](const QByteArray& line) {
-        Decoded d;
-        auto spans = decodeOtlpJson(std::string_view(line.constData(), size_t(line.size())));
-        if (!spans) {
-            d.error = spans.error().message;
-            return d;
-        }
-        d.ok = true;
-        d.spans.reserve(spans->size());
-        for (const Span& s : *spans)
-            d.spans.push_back(TraceAssembler::prepare(s));
-        return d;
-    };
-    QList<QByteArray> batch;
-    qint64 batchBytes = 0;
-    auto flush = [&]() -> bool {
-        const QList<Decoded> decoded = QtConcurrent::blockingMapped(batch, decode);
-        batch.clear();
-        batchBytes = 0;
-        for (const Decoded& d0 : decoded) {
-            Decoded& d = const_cast<Decoded&>(d0);
-            if (d.ok) {
-                ++file.requests;
-                for (TraceAssembler::PreparedSpan& p : d.spans)
-                    file.assembler->add(std::move(p));
-            } else if (file.requests == 0 && file.badRequests == 0) {
-                return false; // not one request per line
-            } else {
-                ++file.badRequests;
-                if (file.firstProblem.isEmpty())
-                    file.firstProblem = d.error;
-            }
-        }
-        return true;
-    };
-    while (!f.atEnd()) {
+    QByteArray tail; // the start of the line the last chunk ended inside
+    bool atEnd = false;
+    while (!atEnd) {
         if (cancel.isCancelled())
             return makeError(QStringLiteral("cancelled"));
-        QByteArray line = f.readLine();
-        if (line.trimmed().isEmpty())
-            continue;
-        batchBytes += line.size();
-        batch.append(std::move(line));
-        if (batchBytes >= (8 << 20) || f.atEnd()) {
-            if (!flush()) {
-                f.seek(0);
-                return parseOtlpData(f.readAll(), path, progress, cancel);
-            }
-            if (progress)
-                progress(f.pos(), file.bytes);
+        QByteArray& chunk = freeChunk();
+        chunk.resize(tail.size() + qsizetype(kBatchBytes));
+        std::memcpy(chunk.data(), tail.constData(), size_t(tail.size()));
+        const qint64 n = f.read(chunk.data() + tail.size(), kBatchBytes);
+        if (n < 0)
+            return makeError(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
+        chunk.resize(tail.size() + qsizetype(n));
+        atEnd = n == 0;
+        // Whole lines only (a line longer than what was read so far waits for more).
+        const qsizetype lines = atEnd ? chunk.size() : chunk.lastIndexOf('\n') + 1;
+        tail = QByteArray(chunk.constData() + lines, chunk.size() - lines);
+        addLines(std::string_view(chunk.constData(), size_t(lines)), batches, chunk);
+        if (!(atEnd ? batches.finish() : batches.flush()) ||
+            (atEnd && scan.requests == 0 && scan.badRequests == 0)) {
+            f.seek(0);
+            return parseOtlpData(f.readAll(), path, progress, cancel);
         }
+        if (progress)
+            progress(f.pos() - tail.size(), file.bytes);
     }
-    if (!batch.isEmpty() && !flush()) {
-        f.seek(0);
-        return parseOtlpData(f.readAll(), path, progress, cancel);
-    }
-    if (progress)
-        progress(file.bytes, file.bytes);
-    if (file.assembler->spanCount() == 0)
-        return makeError(file.firstProblem.isEmpty() ? QStringLiteral("%1 holds no spans").arg(path)
-                                                     : file.firstProblem);
-    return file;
+    return assembled(file, scan);
 }
 
 Result<pdl::TraceLoadResult> loadOtlpTrace(const QString& path, const std::string& traceId,

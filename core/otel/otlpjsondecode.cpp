@@ -1,5 +1,7 @@
 #include "core/otel/otlpdecode.h"
 
+#include "core/otel/otlpjsonfast_p.h"
+
 #include <QByteArray>
 
 #include <cmath>
@@ -268,6 +270,13 @@ void decodeSpan(const json& s, const Path& where,
 } // namespace
 
 Result<std::vector<Span>> decodeOtlpJson(std::string_view text)
+{
+    if (std::optional<std::vector<Span>> fast = decodeOtlpJsonFast(text))
+        return std::move(*fast);
+    return decodeOtlpJsonReference(text);
+}
+
+Result<std::vector<Span>> decodeOtlpJsonReference(std::string_view text)
 {
     json doc;
     try {

@@ -3,6 +3,7 @@
 #include <QByteArray>
 
 #include <cstring>
+#include <functional>
 #include <map>
 #include <stdexcept>
 
@@ -261,8 +262,10 @@ SpanEvent spanEvent(std::string_view data)
     return event;
 }
 
+using SpanOut = std::function<void(Span&&)>;
+
 void span(std::string_view data, const std::shared_ptr<const SpanResource>& resource,
-          std::vector<Span>& out)
+          const SpanOut& out)
 {
     Span s;
     AttributesBuilder attributes;
@@ -319,13 +322,12 @@ void span(std::string_view data, const std::shared_ptr<const SpanResource>& reso
         throw Bad("a span without trace_id or span_id");
     s.attributes = attributes.take();
     s.resource = resource;
-    out.push_back(std::move(s));
+    out(std::move(s));
 }
 
 // One ScopeSpans: its scope's name and version join the resource's attributes; its spans are
 // decoded once the whole message is read, so each sees the scope even if it came after them.
-void scopeSpans(std::string_view data, const Attributes& resourceAttributes,
-                std::vector<Span>& spans)
+void scopeSpans(std::string_view data, const Attributes& resourceAttributes, const SpanOut& spans)
 {
     auto resource = std::make_shared<SpanResource>();
     resource->attributes = resourceAttributes;
@@ -355,7 +357,7 @@ void scopeSpans(std::string_view data, const Attributes& resourceAttributes,
 
 // One ResourceSpans: the resource's attributes are read first, wherever they stand, and given
 // to every scope.
-void resourceSpans(std::string_view data, std::vector<Span>& spans)
+void resourceSpans(std::string_view data, const SpanOut& spans)
 {
     AttributesBuilder resourceBuilder;
     std::vector<std::string_view> scopes;
@@ -451,15 +453,28 @@ std::string encodeAny(const Attributes& v)
 
 } // namespace
 
-Result<std::vector<Span>> decodeOtlpProtobuf(std::string_view bytes)
+Result<size_t> decodeOtlpProtobuf(std::string_view bytes, const std::function<void(Span&&)>& sink)
 {
-    std::vector<Span> spans;
+    size_t count = 0;
+    const SpanOut out = [&](Span&& s) {
+        ++count;
+        sink(std::move(s));
+    };
     try {
-        forEachLen(bytes, 0, 1, [&](std::string_view rs) { resourceSpans(rs, spans); });
+        forEachLen(bytes, 0, 1, [&](std::string_view rs) { resourceSpans(rs, out); });
     } catch (const Bad& e) {
         return makeError(
             QStringLiteral("malformed OTLP/protobuf: %1").arg(QString::fromUtf8(e.what())));
     }
+    return count;
+}
+
+Result<std::vector<Span>> decodeOtlpProtobuf(std::string_view bytes)
+{
+    std::vector<Span> spans;
+    auto decoded = decodeOtlpProtobuf(bytes, [&spans](Span&& s) { spans.push_back(std::move(s)); });
+    if (!decoded)
+        return decoded.error();
     return spans;
 }
 

@@ -99,7 +99,7 @@ ReceiverReply OtlpReceiver::process(const QByteArray& contentType,
                                      : inflated.error().message.toUtf8();
             return reply;
         }
-        data = std::move(*inflated);
+        data = std::move(inflated).value();
     } else if (!encoding.isEmpty() && encoding != "identity") {
         reply.status = 415;
         reply.message = "unsupported Content-Encoding " + encoding;
@@ -112,7 +112,7 @@ ReceiverReply OtlpReceiver::process(const QByteArray& contentType,
         reply.message = spans.error().message.toUtf8();
         return reply;
     }
-    reply.spans = std::move(*spans);
+    reply.spans = std::move(spans).value(); // not *spans: that copies
     return reply;
 }
 

@@ -1,5 +1,7 @@
 #include "core/otel/spanmapper.h"
 
+#include "core/otel/spanvalue_p.h"
+
 #include "core/pdl/value.h"
 
 #include <QDateTime>
@@ -610,7 +612,7 @@ namespace {
 pdl::Value recordedValue(const json& j, pdl::TraceNode& n)
 {
     try {
-        return pdl::Value::fromJson(j);
+        return spanValue(j);
     } catch (const pdl::EvalError& e) {
         if (n.error.empty())
             n.error = std::string("a recorded value is not shown: ") + e.what();
@@ -752,36 +754,42 @@ void putFields(pdl::TraceNode& n, const SpanView& v)
     put("response_id", v.responseId);
 }
 
-// Where the span came from (ids, kind, status, resource), as its `otel` expression.
-json otelOf(const Span& span, const SpanView& v)
+// Where the span came from (ids, kind, status, resource), as its `otel` expression: a Value
+// with shared keys and names, as every span has one.
+pdl::Value otelOf(const Span& span, const SpanView& v, pdl::TraceNode& n)
 {
+    pdl::Dict otel;
+    auto put = [&otel](const char* key, pdl::Value value) {
+        otel.set(sharedText(key), std::move(value));
+    };
     // The trace id is the same for every span of a trace: on roots only.
-    json otel = {{"span_id", span.spanId}, {"category", categoryName(v.category)}};
+    put("span_id", pdl::Value(span.spanId));
+    put("category", sharedText(categoryName(v.category)));
     if (!span.parentSpanId.empty())
-        otel["parent_span_id"] = span.parentSpanId;
+        put("parent_span_id", sharedText(span.parentSpanId));
     else
-        otel["trace_id"] = span.traceId;
+        put("trace_id", sharedText(span.traceId));
     if (!v.convention.empty())
-        otel["convention"] = v.convention;
+        put("convention", sharedText(v.convention));
     static const char* const kinds[] = {"unspecified", "internal", "server",
                                         "client",      "producer", "consumer"};
     if (span.kind > 0 && span.kind < 6)
-        otel["span_kind"] = kinds[span.kind];
+        put("span_kind", sharedText(kinds[span.kind]));
     if (span.statusCode)
-        otel["status"] = span.statusCode == 2 ? "error" : "ok";
+        put("status", sharedText(span.statusCode == 2 ? "error" : "ok"));
     if (!span.statusMessage.empty())
-        otel["status_message"] = span.statusMessage;
+        put("status_message", sharedText(span.statusMessage));
     if (span.resource) {
         // The resource is the same for thousands of spans: whole on roots, its service below.
         if (span.parentSpanId.empty() && !span.resource->attributes.empty())
-            otel["resource"] = span.resource->attributes;
+            put("resource", recordedValue(span.resource->attributes, n));
         else if (auto s = span.resource->attributes.find("service.name");
                  s != span.resource->attributes.end())
-            otel["service"] = *s;
+            put("service", recordedValue(*s, n));
         if (!span.resource->scopeName.empty())
-            otel["scope"] = span.resource->scopeName;
+            put("scope", sharedText(span.resource->scopeName));
     }
-    return otel;
+    return pdl::Value(pdl::Dict(otel)); // a copy holds exactly its items (no doubling's slack)
 }
 
 } // namespace
@@ -811,11 +819,12 @@ pdl::TracePtr toTraceNode(const Span& span, const SpanView& v)
     if (v.inputTokens || v.outputTokens || v.totalTokens)
         n->usage = usageOf(v);
     putFields(*n, v);
-    n->exprs.emplace_back("otel", val(otelOf(span, v)));
+    n->exprs.emplace_back("otel", otelOf(span, v, *n));
     if (!v.raw.empty())
         n->exprs.emplace_back("attributes", val(v.raw));
     if (!v.rawEvents.empty())
         n->exprs.emplace_back("events", val(v.rawEvents));
+    n->exprs.shrink_to_fit();
     return n;
 }
 

@@ -129,7 +129,9 @@ pdl::TracePtr TraceAssembler::assemble(Trace& trace, bool copy, NodeKeys* keys) 
         const Entry* entry;
         pdl::TracePtr node;
     };
-    std::unordered_map<std::string, Item> items;
+    // Keyed by views of the span ids the trace holds (and the placeholders' parent ids): a
+    // million-span trace is assembled without a million more strings.
+    std::unordered_map<std::string_view, Item> items;
     items.reserve(trace.spans.size());
     for (auto& [id, e] : trace.spans) {
         pdl::TracePtr node = copy ? std::make_shared<pdl::TraceNode>(*e.node) : e.node;
@@ -160,7 +162,7 @@ pdl::TracePtr TraceAssembler::assemble(Trace& trace, bool copy, NodeKeys* keys) 
         placeholders.push_back(std::move(p));
         items.emplace(e.parent, Item{nullptr, placeholders.back().node});
     }
-    std::unordered_map<std::string, std::vector<const Item*>> children;
+    std::unordered_map<std::string_view, std::vector<const Item*>> children;
     std::vector<const Item*> roots;
     for (auto& [id, item] : items) {
         const Entry* e = item.entry;

@@ -129,17 +129,52 @@ std::string requestJson(const std::string& traceId, long long from, long long to
     return r + "]}]}]}";
 }
 
-void report(const char* name, double value, const char* unit)
+void report(const std::string& name, double value, const char* unit)
 {
-    std::printf("BENCH %s %.1f %s\n", name, value, unit);
+    std::printf("BENCH %s %.1f %s\n", name.c_str(), value, unit);
     std::fflush(stdout);
+}
+
+// The generated trace as OTLP/JSON lines of 1,000 spans.
+void writeOtlpFile(const QString& path, const std::string& traceId, long long spans)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        fail(f.errorString());
+    for (long long from = 0; from < spans; from += 1000) {
+        const std::string line = requestJson(traceId, from, std::min(spans, from + 1000));
+        f.write(line.data(), qint64(line.size()));
+        f.write("\n");
+    }
+}
+
+// The same spans as OTLP/protobuf in the Collector's file exporter's framing (a 4-byte
+// big-endian length before each request).
+void writeOtlpProtobufFile(const QString& jsonPath, const QString& path)
+{
+    QFile in(jsonPath);
+    QFile out(path);
+    if (!in.open(QIODevice::ReadOnly) || !out.open(QIODevice::WriteOnly))
+        fail(in.errorString() + out.errorString());
+    while (!in.atEnd()) {
+        const QByteArray line = in.readLine();
+        auto decoded = otel::decodeOtlpJson(std::string_view(line.constData(), line.size()));
+        if (!decoded)
+            fail(decoded.error().message);
+        const std::string frame = otel::encodeOtlpProtobuf(*decoded);
+        const quint32 n = quint32(frame.size());
+        const char prefix[4] = {char(n >> 24), char(n >> 16), char(n >> 8), char(n)};
+        out.write(prefix, 4);
+        out.write(frame.data(), qint64(frame.size()));
+    }
 }
 
 } // namespace
 
 int loadPhase(const QString& phase, const QString& path, const QString& hakoJson)
 {
-    if (phase == QLatin1String("otlp")) {
+    if (phase == QLatin1String("otlp") || phase == QLatin1String("otlp-protobuf")) {
+        const char* name = phase == QLatin1String("otlp") ? "otel_load" : "otel_load_protobuf";
         const long baseKb = statusKb("VmRSS");
         const std::clock_t c0 = std::clock();
         QElapsedTimer t;
@@ -155,11 +190,13 @@ int loadPhase(const QString& phase, const QString& path, const QString& hakoJson
                      (treeKb - baseKb) / 1024.0, (statusKb("VmRSS") - baseKb) / 1024.0);
         const double ms = t.nsecsElapsed() / 1e6;
         const double cpu = double(std::clock() - c0) * 1000.0 / CLOCKS_PER_SEC;
-        std::fprintf(stderr, "# OTLP: read+decode+map+assemble %.0f ms, model %.0f ms\n", parsed,
-                     ms - parsed);
-        report("otel_load_ms", ms, "ms");
-        report("otel_load_cpu_ms", cpu, "ms");
-        report("otel_load_peak_rss_mb", (statusKb("VmHWM") - baseKb) / 1024.0, "MB");
+        std::fprintf(stderr, "# %s: read+decode+map+assemble %.0f ms, model %.0f ms\n", name,
+                     parsed, ms - parsed);
+        report(name + std::string("_ms"), ms, "ms");
+        report(name + std::string("_cpu_ms"), cpu, "ms");
+        report(name + std::string("_peak_rss_mb"), (statusKb("VmHWM") - baseKb) / 1024.0, "MB");
+        if (phase != QLatin1String("otlp"))
+            return 0;
         QString error;
         if (!pdl::writeTraceFile(*loaded->root, hakoJson, &error))
             fail(error);
@@ -218,16 +255,17 @@ int main(int argc, char** argv)
     const long long spans = envInt("HAKO_BENCH_OTEL_SPANS", 100000);
     const std::string traceId = "0af7651916cd43dd8448eb211c80319c";
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("bench.otlp.jsonl"));
-    {
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly))
-            fail(f.errorString());
-        for (long long from = 0; from < spans; from += 1000) {
-            const std::string line = requestJson(traceId, from, std::min(spans, from + 1000));
-            f.write(line.data(), qint64(line.size()));
-            f.write("\n");
-        }
+    // HAKO_BENCH_OTEL_FILE keeps the generated file at that path (made when missing), for
+    // profiling a load phase by hand: `bench_otel --phase otlp <file> <out.json>`; with
+    // `--generate` the files are only written (HAKO_BENCH_OTEL_SPANS=1000000 for the target).
+    const QString kept = qEnvironmentVariable("HAKO_BENCH_OTEL_FILE");
+    const QString path = kept.isEmpty() ? dir.filePath(QStringLiteral("bench.otlp.jsonl")) : kept;
+    if (kept.isEmpty() || !QFileInfo::exists(kept))
+        writeOtlpFile(path, traceId, spans);
+    if (argc == 2 && QByteArray(argv[1]) == "--generate") {
+        // Also the protobuf file beside it, for `--phase otlp-protobuf <file>.binpb <out>`.
+        writeOtlpProtobufFile(path, path + QStringLiteral(".binpb"));
+        return 0;
     }
     const double mb = QFileInfo(path).size() / 1048576.0;
     std::fprintf(stderr, "# %lld spans, %.1f MB of OTLP/JSON\n", spans, mb);
@@ -235,14 +273,19 @@ int main(int argc, char** argv)
 
     // Each load in a process of its own, so that its peak memory is its own.
     const QString hakoJson = dir.filePath(QStringLiteral("bench_trace.json"));
-    for (const char* phase : {"otlp", "hako", "stages"}) {
+    const QString protobuf = dir.filePath(QStringLiteral("bench.otlp.binpb"));
+    writeOtlpProtobufFile(path, protobuf);
+    for (const char* phase : {"otlp", "otlp-protobuf", "hako", "stages"}) {
         QProcess child;
         child.setProcessChannelMode(QProcess::ForwardedChannels);
-        child.start(QCoreApplication::applicationFilePath(),
-                    {QStringLiteral("--phase"), QLatin1String(phase), path, hakoJson});
+        const bool proto = QByteArray(phase) == "otlp-protobuf";
+        child.start(
+            QCoreApplication::applicationFilePath(),
+            {QStringLiteral("--phase"), QLatin1String(phase), proto ? protobuf : path, hakoJson});
         if (!child.waitForFinished(-1) || child.exitCode() != 0)
             fail(QStringLiteral("the %1 load failed").arg(QLatin1String(phase)));
     }
+    QFile::remove(protobuf);
 
     // Receiver throughput: one client, keep-alive, 1,000 spans per request.
     const long long receiverSpans = envInt("HAKO_BENCH_OTEL_RECEIVER_SPANS", 100000);
@@ -258,6 +301,7 @@ int main(int argc, char** argv)
                 bodies.push_back(QByteArray::fromStdString(json));
             }
         }
+        const long rssBeforeKb = statusKb("VmRSS");
         otel::ReceiverOptions options;
         options.port = 0;
         otel::OtlpReceiver receiver(options);
@@ -313,6 +357,10 @@ int main(int argc, char** argv)
         report(proto ? "otel_receiver_protobuf_spans_per_cpu_s"
                      : "otel_receiver_json_spans_per_cpu_s",
                double(receiverSpans) / cpuSecs, "spans/s");
+        // What the process grew by, the received trace (every span kept, as a live view's
+        // assembler keeps them until it drops traces) included.
+        report(proto ? "otel_receiver_protobuf_rss_growth_mb" : "otel_receiver_json_rss_growth_mb",
+               (statusKb("VmRSS") - rssBeforeKb) / 1024.0, "MB");
     }
     return 0;
 }

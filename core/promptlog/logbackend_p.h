@@ -21,7 +21,20 @@ struct sqlite3;
 namespace hako::promptlog {
 
 /// The schema version this build writes; a store of a newer version is refused.
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
+
+/// A call's bulky columns as the SQLite store writes them (UTF-8, JSON compact, the searchable
+/// text ending in a line break), made by encodeCall() beside the writer rather than on its
+/// thread.
+struct EncodedCall {
+    QByteArray parameters;
+    QByteArray messages;
+    QByteArray toolCalls;
+    QByteArray inputs;
+    QByteArray tags;
+    QByteArray body; ///< empty: nothing to search
+};
+EncodedCall encodeCall(const CallRecord& call);
 
 class LogBackend {
 public:
@@ -33,8 +46,10 @@ public:
     virtual void disconnect() = 0;
 
     /// Stores `calls` in one transaction; a call whose uid is already stored is skipped.
-    /// Gives how many were new. On failure nothing of the batch is stored.
-    virtual Result<int64_t> insert(const std::vector<CallRecord>& calls) = 0;
+    /// Gives how many were new. On failure nothing of the batch is stored. `encoded`, when
+    /// given, holds each call's encodeCall() in order (a backend may use it or not).
+    virtual Result<int64_t> insert(const std::vector<CallRecord>& calls,
+                                   const std::vector<EncodedCall>& encoded = {}) = 0;
 
     virtual Result<QList<CallRecord>> list(const CallFilter& filter, bool withContent) = 0;
     virtual Result<int64_t> count(const CallFilter& filter) = 0;

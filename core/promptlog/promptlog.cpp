@@ -25,6 +25,7 @@ using Clock = std::chrono::steady_clock;
 struct Pending {
     CallRecord call;
     bool prepared = false; // privacy and prices applied (once, even when written again)
+    EncodedCall encoded;   // SQLite: its columns, made when prepared
 };
 
 struct PromptLogPrivate {
@@ -76,6 +77,32 @@ void prepareCall(const PromptLogOptions& options, CallRecord& call)
         if (!call.cost && call.answeredModel() != call.model)
             call.cost = options.prices.cost(call.model, call.promptTokens, call.completionTokens,
                                             call.cachedTokens);
+    }
+}
+
+// Moves the first `n` calls of `queue` out, in order.
+std::vector<Pending> takeFront(std::deque<Pending>& queue, size_t n)
+{
+    std::vector<Pending> out;
+    out.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+        out.push_back(std::move(queue.front()));
+        queue.pop_front();
+    }
+    return out;
+}
+
+// Privacy and prices, once per call (a call written again after a failure keeps its result),
+// and for SQLite the columns it is written as.
+void prepareAll(const PromptLogOptions& options, PromptLog::Kind kind, std::vector<Pending>& calls)
+{
+    for (Pending& p : calls) {
+        if (!p.prepared) {
+            prepareCall(options, p.call);
+            if (kind == PromptLog::Kind::Sqlite)
+                p.encoded = encodeCall(p.call);
+            p.prepared = true;
+        }
     }
 }
 
@@ -233,7 +260,7 @@ QString PromptLog::record(CallRecord call)
         } else {
             if (d->queue.empty())
                 d->firstQueued = Clock::now();
-            d->queue.push_back(Pending{std::move(call), false});
+            d->queue.push_back(Pending{std::move(call), false, {}});
             if (d->queue.size() >= size_t(d->options.batchSize))
                 d->wake.notify_one();
             else if (d->queue.size() == 1)
@@ -371,29 +398,41 @@ void PromptLog::writerLoop(std::shared_ptr<PromptLogPrivate> d)
             }
         }
         const size_t n = std::min(d->queue.size(), size_t(d->options.batchSize) * 4);
-        std::vector<Pending> batch;
-        batch.reserve(n);
-        for (size_t i = 0; i < n; ++i) {
-            batch.push_back(std::move(d->queue.front()));
-            d->queue.pop_front();
-        }
-        d->inFlight = n;
+        std::vector<Pending> batch = takeFront(d->queue, n);
+        // Calls waiting beyond this batch are prepared (privacy rules, prices) on another
+        // thread while it is written, and go back to the queue's front for the next one: the
+        // writer's own thread then does little but SQL.
+        std::vector<Pending> ahead =
+            takeFront(d->queue, std::min(d->queue.size(), size_t(d->options.batchSize) * 4));
+        d->inFlight = n + ahead.size();
         lock.unlock();
 
+        std::thread preparer;
+        if (!ahead.empty())
+            preparer = std::thread([&ahead, &d] { prepareAll(d->options, d->kind, ahead); });
+        prepareAll(d->options, d->kind, batch);
         std::vector<CallRecord> calls;
+        std::vector<EncodedCall> encoded;
         calls.reserve(n);
+        encoded.reserve(d->kind == Kind::Sqlite ? n : 0);
         for (Pending& p : batch) {
-            if (!p.prepared) {
-                prepareCall(d->options, p.call);
-                p.prepared = true;
-            }
             calls.push_back(p.call);
+            if (d->kind == Kind::Sqlite)
+                encoded.push_back(p.encoded);
         }
-        const Result<int64_t> written = d->writer->insert(calls);
+        const Result<int64_t> written = d->writer->insert(calls, encoded);
         calls.clear();
+        encoded.clear();
+        if (preparer.joinable())
+            preparer.join();
 
         lock.lock();
         d->inFlight = 0;
+        // Back in front, in order (a close() that gave up on this thread counted them lost).
+        if (!d->abandoned) {
+            for (auto it = ahead.rbegin(); it != ahead.rend(); ++it)
+                d->queue.push_front(std::move(*it));
+        }
         if (written) {
             d->state.written += int64_t(n);
             d->state.failing = false;

@@ -4,6 +4,7 @@
 #include "core/promptlog/logbackend_p.h"
 #include "core/promptlog/sqlitestatement_p.h"
 #include "core/promptlog/sqlshared_p.h"
+#include "core/promptlog/trigramtokenizer_p.h"
 #include "core/util/outputfile.h"
 
 #include <QDir>
@@ -113,6 +114,17 @@ CREATE INDEX call_scores_time ON call_scores(created_at, name);
     R"(
 ALTER TABLE calls ADD COLUMN resolved_model TEXT NOT NULL DEFAULT '';
 ALTER TABLE calls ADD COLUMN response_model TEXT NOT NULL DEFAULT '';
+)",
+    // 5: the full-text index made with hako_trigram (trigramtokenizer_p.h: each distinct
+    // trigram of a call once, and no sizes kept), the calls' text indexed again, once.
+    R"(
+CREATE VIRTUAL TABLE call_fts_v5 USING fts5(body, tokenize='hako_trigram', detail=none,
+  columnsize=0);
+INSERT INTO call_fts_v5(rowid, body) SELECT rowid, body FROM call_fts;
+DROP TABLE call_fts_terms;
+DROP TABLE call_fts;
+ALTER TABLE call_fts_v5 RENAME TO call_fts;
+CREATE VIRTUAL TABLE call_fts_terms USING fts5vocab(call_fts, 'row');
 )",
 };
 constexpr int kSteps = int(sizeof(kMigrations) / sizeof(kMigrations[0]));
@@ -276,6 +288,12 @@ public:
                 QStringLiteral("cannot open the prompt log %1: %2").arg(m_path, reason));
         }
         sqlite3_busy_timeout(m_db, 10000);
+        if (!registerTrigramTokenizer(m_db)) {
+            disconnect();
+            return makeError(QStringLiteral("cannot open the prompt log %1: this SQLite has no "
+                                            "full-text search (FTS5)")
+                                 .arg(m_path));
+        }
         auto fail = [this](const QString& what) -> Result<bool> {
             const QString reason = QString::fromUtf8(sqlite3_errmsg(m_db));
             disconnect();
@@ -324,7 +342,8 @@ public:
         }
     }
 
-    Result<int64_t> insert(const std::vector<CallRecord>& calls) override
+    Result<int64_t> insert(const std::vector<CallRecord>& calls,
+                           const std::vector<EncodedCall>& encoded) override
     {
         if (auto c = connect(); !c)
             return c.error();
@@ -357,7 +376,10 @@ public:
         if (!exec("BEGIN IMMEDIATE"))
             return error(QStringLiteral("write"));
         int64_t added = 0;
-        for (const CallRecord& r : calls) {
+        const bool haveEncoded = encoded.size() == calls.size();
+        for (size_t i = 0; i < calls.size(); ++i) {
+            const CallRecord& r = calls[i];
+            const EncodedCall e = haveEncoded ? encoded[i] : encodeCall(r);
             SqliteStatement& s = *m_insertCall;
             s.reset();
             s.bind(1, r.uid);
@@ -371,7 +393,7 @@ public:
             s.bind(9, int64_t(r.span.endLine));
             s.bind(10, int64_t(r.span.endColumn));
             s.bind(11, r.traceNodeId);
-            s.bind(12, r.tags.isEmpty() ? QString() : tagsText(r.tags));
+            s.bind(12, e.tags);
             s.bind(13, r.model);
             s.bind(14, r.endpoint);
             s.bind(15, r.finishReason);
@@ -402,19 +424,17 @@ public:
             SqliteStatement& c = *m_insertContent;
             c.reset();
             c.bind(1, id);
-            c.bind(2, jsonText(r.parameters));
-            c.bind(3, jsonText(r.messages));
+            c.bind(2, e.parameters);
+            c.bind(3, e.messages);
             c.bind(4, r.reply);
-            c.bind(5, jsonText(r.toolCalls));
-            c.bind(6, jsonText(r.inputs));
+            c.bind(5, e.toolCalls);
+            c.bind(6, e.inputs);
             if (!c.run())
                 return rollback(QStringLiteral("write"));
-            QString body = searchableText(r.messages, r.reply);
-            if (!body.isEmpty()) {
-                body += QLatin1Char('\n'); // a term at the very end begins a trigram too
+            if (!e.body.isEmpty()) {
                 m_insertFts->reset();
                 m_insertFts->bind(1, id);
-                m_insertFts->bind(2, body);
+                m_insertFts->bind(2, e.body);
                 if (!m_insertFts->run())
                     return rollback(QStringLiteral("write"));
             }
@@ -715,7 +735,7 @@ private:
                                   .arg(kMaxTrigrams + 1));
             if (!s.valid())
                 return std::nullopt;
-            const QString folded = term.toLower();
+            const QString folded = foldForIndex(term);
             static const QString last = QString::fromUcs4(U"\U0010FFFF", 1);
             s.bind(1, folded);
             s.bind(2, folded + last);
@@ -840,11 +860,31 @@ private:
 
 } // namespace
 
+EncodedCall encodeCall(const CallRecord& call)
+{
+    EncodedCall e;
+    e.parameters = jsonText(call.parameters);
+    e.messages = jsonText(call.messages);
+    e.toolCalls = jsonText(call.toolCalls);
+    e.inputs = jsonText(call.inputs);
+    if (!call.tags.isEmpty())
+        e.tags = tagsText(call.tags).toUtf8();
+    QString body = searchableText(call.messages, call.reply);
+    if (!body.isEmpty()) {
+        body += QLatin1Char('\n'); // a term at the very end begins a trigram too
+        e.body = body.toUtf8();
+    }
+    return e;
+}
+
 sqlite3* openSqliteReadOnly(const QString& path, QString* error)
 {
     sqlite3* db = nullptr;
-    if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK)
+    if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) ==
+        SQLITE_OK) {
+        registerTrigramTokenizer(db); // reading the full-text index needs it
         return db;
+    }
     *error = db ? QString::fromUtf8(sqlite3_errmsg(db)) : QStringLiteral("out of memory");
     sqlite3_close_v2(db);
     return nullptr;

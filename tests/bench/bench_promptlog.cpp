@@ -16,9 +16,14 @@
 //   promptlog_table_page_*_ms            a page of the calls table (200 rows) at the top, middle
 //                                        and end of the log, newest first and by tokens
 //   promptlog_file_mb                    the SQLite file's size
+//   promptlog_queue_mb_per_1000          memory the calls recorded faster than they are written
+//                                        hold while they wait, per 1,000 calls (bounded by
+//                                        PromptLogOptions::maxBuffered)
 // N defaults to 1,000,000 (2 KB of messages each: about 8 GB of disk and several minutes);
-// HAKO_BENCH_PROMPTLOG_N scales it down. HAKO_BENCH_PROMPTLOG_PG=postgresql://… also measures
-// the stats there (the database should be empty; the calls are added to it).
+// HAKO_BENCH_PROMPTLOG_N scales it down. HAKO_BENCH_PROMPTLOG_DB=FILE keeps the generated log
+// there and, when it holds N calls already, measures the queries on it without generating.
+// HAKO_BENCH_PROMPTLOG_PG=postgresql://… also measures the stats there (the database should be
+// empty; the calls are added to it).
 #include "benchproc.h"
 #include "core/promptlog/promptlog.h"
 
@@ -218,6 +223,25 @@ int main(int argc, char** argv)
         bench("promptlog_writer_calls_per_s", double(calls) / seconds, "calls/s");
     }
 
+    // 1a. What calls waiting for a store that cannot be written hold in memory (the bound is
+    // PromptLogOptions::maxBuffered calls): a log whose folder cannot be made.
+    {
+        PromptLogOptions options;
+        options.connectOnOpen = false;
+        auto log =
+            PromptLog::open(QStringLiteral("/proc/hako-bench/none.sqlite"), nullptr, options);
+        const int calls = 20000;
+        const long before = hako::benchproc::statusKb("VmRSS");
+        for (int i = 0; i < calls; ++i)
+            log->record(makeCall(rng, i, now + i));
+        const int64_t waiting = log->writerState().queued;
+        const long after = hako::benchproc::statusKb("VmRSS");
+        if (waiting == calls)
+            bench("promptlog_queue_mb_per_1000",
+                  double(std::max(0L, after - before)) / 1024.0 / (calls / 1000.0), "MB");
+        log->close(0);
+    }
+
     // 1b. The same with short calls (a 200-character prompt): the writer's own overhead.
     {
         QString error;
@@ -245,7 +269,8 @@ int main(int argc, char** argv)
     }
 
     // 2. A log of N calls, then the monitor's queries over it.
-    const QString path = dir.filePath(QStringLiteral("big.sqlite"));
+    const QString kept = qEnvironmentVariable("HAKO_BENCH_PROMPTLOG_DB");
+    const QString path = kept.isEmpty() ? dir.filePath(QStringLiteral("big.sqlite")) : kept;
     PromptLogOptions bulk;
     bulk.privacy.builtinRedaction = false; // generated text has nothing to redact
     QString error;
@@ -265,7 +290,9 @@ int main(int argc, char** argv)
     const auto genStart = Clock::now();
     const int64_t batchSize = 10000;
     const int64_t span = 90LL * 24 * 3600 * 1000; // three months of calls
-    for (int64_t first = 0; first < n; first += batchSize) {
+    const auto have = log->count({});
+    const int64_t from = have && *have >= n && !pg ? n : 0; // a kept log of N calls: reuse it
+    for (int64_t first = from; first < n; first += batchSize) {
         std::vector<CallRecord> batch;
         batch.reserve(size_t(batchSize));
         for (int64_t i = first; i < std::min(n, first + batchSize); ++i)
@@ -285,7 +312,9 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "generated %lld calls\n",
                          static_cast<long long>(first + batchSize));
     }
-    bench("promptlog_generate_calls_per_s", double(n) / (msSince(genStart) / 1000.0), "calls/s");
+    if (from < n)
+        bench("promptlog_generate_calls_per_s", double(n) / (msSince(genStart) / 1000.0),
+              "calls/s");
     bench("promptlog_file_mb",
           double(QFileInfo(path).size() + QFileInfo(path + QStringLiteral("-wal")).size()) / 1e6,
           "MB");

@@ -95,6 +95,11 @@ std::optional<Diagnostic> checkSqliteLogBeforeWriting(sqlite3* db, const QString
 /// The error of a SQLite log that fails SQLite's check: names the file, what the check found
 /// and what to do (`hako log salvage`).
 Diagnostic damagedLog(const QString& path, const QString& problems);
+/// The monitor's table over a SQLite log (sqlitestats.cpp): `db` is the backend's connection to
+/// the file at `path` (parallel readers open their own), `error` says what failed.
+Result<QList<StatsRow>> sqliteStats(sqlite3* db, const QString& path, StatsGroup group,
+                                    const SqlWhere& where,
+                                    const std::function<Diagnostic(const QString&)>& error);
 /// A PostgreSQL database given as a libpq URL.
 std::unique_ptr<LogBackend> makePostgresBackend(const QString& url);
 

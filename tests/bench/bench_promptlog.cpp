@@ -22,8 +22,8 @@
 // N defaults to 1,000,000 (2 KB of messages each: about 8 GB of disk and several minutes);
 // HAKO_BENCH_PROMPTLOG_N scales it down. HAKO_BENCH_PROMPTLOG_DB=FILE keeps the generated log
 // there and, when it holds N calls already, measures the queries on it without generating.
-// HAKO_BENCH_PROMPTLOG_PG=postgresql://… also measures the stats there (the database should be
-// empty; the calls are added to it).
+// HAKO_BENCH_PROMPTLOG_PG=postgresql://… also measures the stats there, then the writer
+// (promptlog_pg_writer_calls_per_s; the database should be empty, the calls are added to it).
 #include "benchproc.h"
 #include "core/promptlog/promptlog.h"
 
@@ -175,6 +175,44 @@ void measureQueries(PromptLog& log, const char* prefix, int64_t n)
     timed(QStringLiteral("fts_rare_count_ms"), [&] { log.count(rare3); });
 }
 
+// record() on the caller's thread, and what the writer sustains behind it, on the log at `spec`.
+bool measureWriter(const QString& spec, const char* prefix, std::mt19937& rng, int64_t now)
+{
+    QString error;
+    PromptLogOptions options;
+    options.prices.entries = {{QStringLiteral("gpt-4o*"), 2.5, 10.0, std::nullopt}};
+    auto log = PromptLog::open(spec, &error, options);
+    if (!log || !error.isEmpty()) {
+        std::fprintf(stderr, "%s\n", qPrintable(error));
+        return false;
+    }
+    const int calls = hako::benchproc::envInt("HAKO_BENCH_PROMPTLOG_CALLS", 30000);
+    std::vector<CallRecord> prepared;
+    prepared.reserve(calls);
+    for (int i = 0; i < calls; ++i)
+        prepared.push_back(makeCall(rng, i, now + i));
+    std::vector<double> us;
+    us.reserve(calls);
+    const auto start = Clock::now();
+    for (CallRecord& c : prepared) {
+        const auto t = Clock::now();
+        log->record(std::move(c));
+        us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t).count());
+    }
+    log->flush(600000);
+    const double seconds = msSince(start) / 1000.0;
+    double sum = 0;
+    for (double u : us)
+        sum += u;
+    std::sort(us.begin(), us.end());
+    const QString p = QLatin1String(prefix);
+    bench(qPrintable(p + QStringLiteral("record_mean_us")), sum / double(us.size()), "us");
+    bench(qPrintable(p + QStringLiteral("record_p99_us")), us[size_t(double(us.size()) * 0.99)],
+          "us");
+    bench(qPrintable(p + QStringLiteral("writer_calls_per_s")), double(calls) / seconds, "calls/s");
+    return true;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -190,39 +228,8 @@ int main(int argc, char** argv)
     const int64_t now = 1767225600000; // 2026-01-01
 
     // 1. record() on the caller's thread, and what the writer sustains behind it.
-    {
-        QString error;
-        PromptLogOptions options;
-        options.prices.entries = {{QStringLiteral("gpt-4o*"), 2.5, 10.0, std::nullopt}};
-        auto log = PromptLog::open(dir.filePath(QStringLiteral("writer.sqlite")), &error, options);
-        if (!log || !error.isEmpty()) {
-            std::fprintf(stderr, "%s\n", qPrintable(error));
-            return 1;
-        }
-        const int calls = hako::benchproc::envInt("HAKO_BENCH_PROMPTLOG_CALLS", 30000);
-        std::vector<CallRecord> prepared;
-        prepared.reserve(calls);
-        for (int i = 0; i < calls; ++i)
-            prepared.push_back(makeCall(rng, i, now + i));
-        std::vector<double> us;
-        us.reserve(calls);
-        const auto start = Clock::now();
-        for (CallRecord& c : prepared) {
-            const auto t = Clock::now();
-            log->record(std::move(c));
-            us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t).count());
-        }
-        log->flush(600000);
-        const double seconds = msSince(start) / 1000.0;
-        double sum = 0;
-        for (double u : us)
-            sum += u;
-        std::sort(us.begin(), us.end());
-        bench("promptlog_record_mean_us", sum / double(us.size()), "us");
-        bench("promptlog_record_p99_us", us[size_t(double(us.size()) * 0.99)], "us");
-        bench("promptlog_writer_calls_per_s", double(calls) / seconds, "calls/s");
-    }
-
+    if (!measureWriter(dir.filePath(QStringLiteral("writer.sqlite")), "promptlog_", rng, now))
+        return 1;
     // 1a. What calls waiting for a store that cannot be written hold in memory (the bound is
     // PromptLogOptions::maxBuffered calls): a log whose folder cannot be made.
     {
@@ -319,7 +326,10 @@ int main(int argc, char** argv)
           double(QFileInfo(path).size() + QFileInfo(path + QStringLiteral("-wal")).size()) / 1e6,
           "MB");
     measureQueries(*log, "promptlog_", n);
-    if (pg)
+    if (pg) {
         measureQueries(*pg, "promptlog_pg_", n);
+        pg.reset();
+        measureWriter(qEnvironmentVariable("HAKO_BENCH_PROMPTLOG_PG"), "promptlog_pg_", rng, now);
+    }
     return 0;
 }

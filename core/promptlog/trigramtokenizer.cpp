@@ -132,7 +132,8 @@ int tokenize(Fts5Tokenizer*, void* context, int flags, const char* text, int byt
     const auto* end = begin + std::max(bytes, 0);
     // Only a stored document may drop repeats: a query's phrase keeps its trigrams as given.
     const bool distinct = (flags & FTS5_TOKENIZE_DOCUMENT) != 0;
-    thread_local SeenSet seen;
+    thread_local SeenSet seenHere;
+    SeenSet& seen = seenHere; // the thread's set looked up once, not per character
     if (distinct)
         seen.start(size_t(end - begin));
     constexpr uint64_t kMask = (uint64_t(1) << 63) - 1;

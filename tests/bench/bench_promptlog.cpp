@@ -21,7 +21,8 @@
 //                                        PromptLogOptions::maxBuffered)
 // N defaults to 1,000,000 (2 KB of messages each: about 8 GB of disk and several minutes);
 // HAKO_BENCH_PROMPTLOG_N scales it down. HAKO_BENCH_PROMPTLOG_DB=FILE keeps the generated log
-// there and, when it holds N calls already, measures the queries on it without generating.
+// there and, when it holds N calls already, measures the queries on it without generating;
+// HAKO_BENCH_PROMPTLOG_NO_PAGES leaves out the calls table's pages.
 // HAKO_BENCH_PROMPTLOG_PG=postgresql://… also measures the stats there, then the writer
 // (promptlog_pg_writer_calls_per_s; the database should be empty, the calls are added to it).
 #include "benchproc.h"
@@ -145,8 +146,11 @@ void measureQueries(PromptLog& log, const char* prefix, int64_t n)
     // The calls table reads a page of 200 rows where the user scrolls to (the view paints
     // what is loaded and never waits): at the top, the middle and the end of the whole log,
     // newest first, and sorted by tokens.
+    const bool pages = !qEnvironmentVariableIsSet("HAKO_BENCH_PROMPTLOG_NO_PAGES");
     for (const auto& [where, fraction] :
          std::vector<std::pair<const char*, double>>{{"top", 0.0}, {"middle", 0.5}, {"end", 1.0}}) {
+        if (!pages)
+            break;
         CallFilter page;
         page.limit = 200;
         page.offset = int(std::max<int64_t>(0, int64_t(double(n) * fraction) - 200));

@@ -116,7 +116,9 @@ ALTER TABLE calls ADD COLUMN resolved_model TEXT NOT NULL DEFAULT '';
 ALTER TABLE calls ADD COLUMN response_model TEXT NOT NULL DEFAULT '';
 )",
     // 5: the full-text index made with hako_trigram (trigramtokenizer_p.h: each distinct
-    // trigram of a call once, and no sizes kept), the calls' text indexed again, once.
+    // trigram of a call once, and no sizes kept) — for a log without calls only (a new one,
+    // see migrate()): a log that has calls keeps its index, which answers the same (indexing
+    // again took minutes at the first opening of a large log).
     R"(
 CREATE VIRTUAL TABLE call_fts_v5 USING fts5(body, tokenize='hako_trigram', detail=none,
   columnsize=0);
@@ -128,6 +130,7 @@ CREATE VIRTUAL TABLE call_fts_terms USING fts5vocab(call_fts, 'row');
 )",
 };
 constexpr int kSteps = int(sizeof(kMigrations) / sizeof(kMigrations[0]));
+constexpr int kNewIndexStep = 4; // kMigrations[4], step 5
 static_assert(kSteps == kSchemaVersion);
 
 class SqliteBackend final : public LogBackend {
@@ -587,6 +590,8 @@ private:
         if (version > kSchemaVersion)
             return newerSchemaError(m_path, version);
         for (int step = version; step < kSchemaVersion; ++step) {
+            if (step == kNewIndexStep && version > 0 && hasCalls())
+                continue;
             if (!exec(kMigrations[step]))
                 return error(QStringLiteral("create"));
         }
@@ -598,6 +603,12 @@ private:
                 return error(QStringLiteral("create"));
         }
         return true;
+    }
+
+    bool hasCalls()
+    {
+        SqliteStatement s(m_db, QStringLiteral("SELECT 1 FROM call_fts_content LIMIT 1"));
+        return s.step();
     }
 
     template <typename T> Result<int64_t> deleteWhere(const QString& where, const T& value)

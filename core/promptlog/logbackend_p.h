@@ -83,7 +83,8 @@ public:
 /// A SQLite file (created with its folder when missing). `maxSizeBytes` > 0 caps the file:
 /// reaching it fails writes as a full disk does.
 std::unique_ptr<LogBackend> makeSqliteBackend(const QString& path, int64_t maxSizeBytes);
-/// A SQLite file opened read-only as it is (no check, no schema change): for salvage. nullptr
+/// A SQLite file opened read-only as it is (no check, no schema change): for salvage and the
+/// stats' parallel readers. nullptr
 /// and `*error` when it cannot be opened. The caller closes it (sqlite3_close_v2).
 sqlite3* openSqliteReadOnly(const QString& path, QString* error);
 /// SQLite's quick check of an open log (as the memory store does): nothing when the file is

@@ -235,17 +235,14 @@ Result<QList<StatsRow>> sqliteStats(sqlite3* db, const QString& path, StatsGroup
         std::vector<StatsScan> parts(slices.size(), StatsScan(group));
         std::vector<std::thread> workers;
         std::vector<char> ok(slices.size(), 0);
-        const QByteArray file = path.toUtf8();
         for (size_t i = 0; i < slices.size(); ++i) {
             workers.emplace_back([&, i] {
-                sqlite3* reader = nullptr;
-                if (sqlite3_open_v2(file.constData(), &reader,
-                                    SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
-                                    nullptr) == SQLITE_OK) {
+                QString why;
+                if (sqlite3* reader = openSqliteReadOnly(path, &why)) {
                     sqlite3_busy_timeout(reader, 10000);
                     ok[i] = parts[i].run(reader, sql, where.binds, slices[i]);
+                    sqlite3_close_v2(reader);
                 }
-                sqlite3_close_v2(reader);
             });
         }
         for (std::thread& t : workers)

@@ -84,8 +84,8 @@ public:
 /// reaching it fails writes as a full disk does.
 std::unique_ptr<LogBackend> makeSqliteBackend(const QString& path, int64_t maxSizeBytes);
 /// A SQLite file opened read-only as it is (no check, no schema change): for salvage and the
-/// stats' parallel readers. nullptr
-/// and `*error` when it cannot be opened. The caller closes it (sqlite3_close_v2).
+/// stats' parallel readers. nullptr and `*error` when it cannot be opened. The caller closes it
+/// (sqlite3_close_v2).
 sqlite3* openSqliteReadOnly(const QString& path, QString* error);
 /// SQLite's quick check of an open log (as the memory store does): nothing when the file is
 /// sound, else damagedLog() with the first problems it found.

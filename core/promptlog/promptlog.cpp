@@ -114,6 +114,45 @@ QString displayLocation(const QString& spec, PromptLog::Kind kind)
     return u.isValid() ? u.toString(QUrl::RemovePassword) : spec;
 }
 
+// Writes `batch` (taken from the queue, `lock` held on entry and on return). Calls waiting
+// beyond it are prepared (privacy rules, prices, their columns) on another thread meanwhile and
+// go back to the queue's front for the next batch: the writer's own thread does little but SQL.
+Result<int64_t> writeBatch(PromptLogPrivate& d, std::unique_lock<std::mutex>& lock,
+                           std::vector<Pending>& batch)
+{
+    const size_t limit = size_t(d.options.batchSize) * 4;
+    std::vector<Pending> ahead = takeFront(d.queue, std::min(d.queue.size(), limit));
+    d.inFlight = batch.size() + ahead.size();
+    lock.unlock();
+
+    std::thread preparer;
+    if (!ahead.empty())
+        preparer = std::thread([&ahead, &d] { prepareAll(d.options, d.kind, ahead); });
+    prepareAll(d.options, d.kind, batch);
+    const bool sqlite = d.kind == PromptLog::Kind::Sqlite;
+    std::vector<CallRecord> calls;
+    std::vector<EncodedCall> encoded;
+    calls.reserve(batch.size());
+    encoded.reserve(sqlite ? batch.size() : 0);
+    for (Pending& p : batch) {
+        calls.push_back(p.call);
+        if (sqlite)
+            encoded.push_back(p.encoded);
+    }
+    Result<int64_t> written = d.writer->insert(calls, encoded);
+    if (preparer.joinable())
+        preparer.join();
+
+    lock.lock();
+    d.inFlight = 0;
+    // Back in front, in order (a close() that gave up on this thread counted them lost).
+    if (!d.abandoned) {
+        for (auto it = ahead.rbegin(); it != ahead.rend(); ++it)
+            d.queue.push_front(std::move(*it));
+    }
+    return written;
+}
+
 } // namespace
 
 PromptLogOptions PromptLogOptions::fromUserSettings(QString* error)
@@ -399,40 +438,7 @@ void PromptLog::writerLoop(std::shared_ptr<PromptLogPrivate> d)
         }
         const size_t n = std::min(d->queue.size(), size_t(d->options.batchSize) * 4);
         std::vector<Pending> batch = takeFront(d->queue, n);
-        // Calls waiting beyond this batch are prepared (privacy rules, prices) on another
-        // thread while it is written, and go back to the queue's front for the next one: the
-        // writer's own thread then does little but SQL.
-        std::vector<Pending> ahead =
-            takeFront(d->queue, std::min(d->queue.size(), size_t(d->options.batchSize) * 4));
-        d->inFlight = n + ahead.size();
-        lock.unlock();
-
-        std::thread preparer;
-        if (!ahead.empty())
-            preparer = std::thread([&ahead, &d] { prepareAll(d->options, d->kind, ahead); });
-        prepareAll(d->options, d->kind, batch);
-        std::vector<CallRecord> calls;
-        std::vector<EncodedCall> encoded;
-        calls.reserve(n);
-        encoded.reserve(d->kind == Kind::Sqlite ? n : 0);
-        for (Pending& p : batch) {
-            calls.push_back(p.call);
-            if (d->kind == Kind::Sqlite)
-                encoded.push_back(p.encoded);
-        }
-        const Result<int64_t> written = d->writer->insert(calls, encoded);
-        calls.clear();
-        encoded.clear();
-        if (preparer.joinable())
-            preparer.join();
-
-        lock.lock();
-        d->inFlight = 0;
-        // Back in front, in order (a close() that gave up on this thread counted them lost).
-        if (!d->abandoned) {
-            for (auto it = ahead.rbegin(); it != ahead.rend(); ++it)
-                d->queue.push_front(std::move(*it));
-        }
+        const Result<int64_t> written = writeBatch(*d, lock, batch);
         if (written) {
             d->state.written += int64_t(n);
             d->state.failing = false;

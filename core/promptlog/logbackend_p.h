@@ -21,7 +21,20 @@ struct sqlite3;
 namespace hako::promptlog {
 
 /// The schema version this build writes; a store of a newer version is refused.
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
+
+/// A call's bulky columns as the SQLite store writes them (UTF-8, JSON compact, the searchable
+/// text ending in a line break), made by encodeCall() beside the writer rather than on its
+/// thread.
+struct EncodedCall {
+    QByteArray parameters;
+    QByteArray messages;
+    QByteArray toolCalls;
+    QByteArray inputs;
+    QByteArray tags;
+    QByteArray body; ///< empty: nothing to search
+};
+EncodedCall encodeCall(const CallRecord& call);
 
 class LogBackend {
 public:
@@ -33,8 +46,10 @@ public:
     virtual void disconnect() = 0;
 
     /// Stores `calls` in one transaction; a call whose uid is already stored is skipped.
-    /// Gives how many were new. On failure nothing of the batch is stored.
-    virtual Result<int64_t> insert(const std::vector<CallRecord>& calls) = 0;
+    /// Gives how many were new. On failure nothing of the batch is stored. `encoded`, when
+    /// given, holds each call's encodeCall() in order (a backend may use it or not).
+    virtual Result<int64_t> insert(const std::vector<CallRecord>& calls,
+                                   const std::vector<EncodedCall>& encoded = {}) = 0;
 
     virtual Result<QList<CallRecord>> list(const CallFilter& filter, bool withContent) = 0;
     virtual Result<int64_t> count(const CallFilter& filter) = 0;
@@ -68,8 +83,9 @@ public:
 /// A SQLite file (created with its folder when missing). `maxSizeBytes` > 0 caps the file:
 /// reaching it fails writes as a full disk does.
 std::unique_ptr<LogBackend> makeSqliteBackend(const QString& path, int64_t maxSizeBytes);
-/// A SQLite file opened read-only as it is (no check, no schema change): for salvage. nullptr
-/// and `*error` when it cannot be opened. The caller closes it (sqlite3_close_v2).
+/// A SQLite file opened read-only as it is (no check, no schema change): for salvage and the
+/// stats' parallel readers. nullptr and `*error` when it cannot be opened. The caller closes it
+/// (sqlite3_close_v2).
 sqlite3* openSqliteReadOnly(const QString& path, QString* error);
 /// SQLite's quick check of an open log (as the memory store does): nothing when the file is
 /// sound, else damagedLog() with the first problems it found.
@@ -80,6 +96,11 @@ std::optional<Diagnostic> checkSqliteLogBeforeWriting(sqlite3* db, const QString
 /// The error of a SQLite log that fails SQLite's check: names the file, what the check found
 /// and what to do (`hako log salvage`).
 Diagnostic damagedLog(const QString& path, const QString& problems);
+/// The monitor's table over a SQLite log (sqlitestats.cpp): `db` is the backend's connection to
+/// the file at `path` (parallel readers open their own), `error` says what failed.
+Result<QList<StatsRow>> sqliteStats(sqlite3* db, const QString& path, StatsGroup group,
+                                    const SqlWhere& where,
+                                    const std::function<Diagnostic(const QString&)>& error);
 /// A PostgreSQL database given as a libpq URL.
 std::unique_ptr<LogBackend> makePostgresBackend(const QString& url);
 

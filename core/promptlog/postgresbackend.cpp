@@ -100,6 +100,8 @@ CREATE INDEX call_scores_time ON call_scores(created_at, name);
 ALTER TABLE calls ADD COLUMN resolved_model TEXT NOT NULL DEFAULT '',
   ADD COLUMN response_model TEXT NOT NULL DEFAULT '';
 )",
+    // 5: nothing here (SQLite's step 5 rebuilds its full-text index; PostgreSQL has none).
+    "COMMENT ON TABLE calls IS 'Hako prompt log: one row per model call';",
 };
 constexpr int kSteps = int(sizeof(kMigrations) / sizeof(kMigrations[0]));
 static_assert(kSteps == kSchemaVersion);
@@ -233,7 +235,8 @@ public:
         }
     }
 
-    Result<int64_t> insert(const std::vector<CallRecord>& calls) override
+    Result<int64_t> insert(const std::vector<CallRecord>& calls,
+                           const std::vector<EncodedCall>& /*encoded*/) override
     {
         if (auto c = connect(); !c)
             return c.error();

@@ -25,6 +25,7 @@ using Clock = std::chrono::steady_clock;
 struct Pending {
     CallRecord call;
     bool prepared = false; // privacy and prices applied (once, even when written again)
+    EncodedCall encoded;   // SQLite: its columns, made when prepared
 };
 
 struct PromptLogPrivate {
@@ -79,12 +80,77 @@ void prepareCall(const PromptLogOptions& options, CallRecord& call)
     }
 }
 
+// Moves the first `n` calls of `queue` out, in order.
+std::vector<Pending> takeFront(std::deque<Pending>& queue, size_t n)
+{
+    std::vector<Pending> out;
+    out.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+        out.push_back(std::move(queue.front()));
+        queue.pop_front();
+    }
+    return out;
+}
+
+// Privacy and prices, once per call (a call written again after a failure keeps its result),
+// and for SQLite the columns it is written as.
+void prepareAll(const PromptLogOptions& options, PromptLog::Kind kind, std::vector<Pending>& calls)
+{
+    for (Pending& p : calls) {
+        if (!p.prepared) {
+            prepareCall(options, p.call);
+            if (kind == PromptLog::Kind::Sqlite)
+                p.encoded = encodeCall(p.call);
+            p.prepared = true;
+        }
+    }
+}
+
 QString displayLocation(const QString& spec, PromptLog::Kind kind)
 {
     if (kind == PromptLog::Kind::Sqlite)
         return spec;
     const QUrl u(spec);
     return u.isValid() ? u.toString(QUrl::RemovePassword) : spec;
+}
+
+// Writes `batch` (taken from the queue, `lock` held on entry and on return). Calls waiting
+// beyond it are prepared (privacy rules, prices, their columns) on another thread meanwhile and
+// go back to the queue's front for the next batch: the writer's own thread does little but SQL.
+Result<int64_t> writeBatch(PromptLogPrivate& d, std::unique_lock<std::mutex>& lock,
+                           std::vector<Pending>& batch)
+{
+    const size_t limit = size_t(d.options.batchSize) * 4;
+    std::vector<Pending> ahead = takeFront(d.queue, std::min(d.queue.size(), limit));
+    d.inFlight = batch.size() + ahead.size();
+    lock.unlock();
+
+    std::thread preparer;
+    if (!ahead.empty())
+        preparer = std::thread([&ahead, &d] { prepareAll(d.options, d.kind, ahead); });
+    prepareAll(d.options, d.kind, batch);
+    const bool sqlite = d.kind == PromptLog::Kind::Sqlite;
+    std::vector<CallRecord> calls;
+    std::vector<EncodedCall> encoded;
+    calls.reserve(batch.size());
+    encoded.reserve(sqlite ? batch.size() : 0);
+    for (Pending& p : batch) {
+        calls.push_back(p.call);
+        if (sqlite)
+            encoded.push_back(p.encoded);
+    }
+    Result<int64_t> written = d.writer->insert(calls, encoded);
+    if (preparer.joinable())
+        preparer.join();
+
+    lock.lock();
+    d.inFlight = 0;
+    // Back in front, in order (a close() that gave up on this thread counted them lost).
+    if (!d.abandoned) {
+        for (auto it = ahead.rbegin(); it != ahead.rend(); ++it)
+            d.queue.push_front(std::move(*it));
+    }
+    return written;
 }
 
 } // namespace
@@ -233,7 +299,7 @@ QString PromptLog::record(CallRecord call)
         } else {
             if (d->queue.empty())
                 d->firstQueued = Clock::now();
-            d->queue.push_back(Pending{std::move(call), false});
+            d->queue.push_back(Pending{std::move(call), false, {}});
             if (d->queue.size() >= size_t(d->options.batchSize))
                 d->wake.notify_one();
             else if (d->queue.size() == 1)
@@ -371,29 +437,8 @@ void PromptLog::writerLoop(std::shared_ptr<PromptLogPrivate> d)
             }
         }
         const size_t n = std::min(d->queue.size(), size_t(d->options.batchSize) * 4);
-        std::vector<Pending> batch;
-        batch.reserve(n);
-        for (size_t i = 0; i < n; ++i) {
-            batch.push_back(std::move(d->queue.front()));
-            d->queue.pop_front();
-        }
-        d->inFlight = n;
-        lock.unlock();
-
-        std::vector<CallRecord> calls;
-        calls.reserve(n);
-        for (Pending& p : batch) {
-            if (!p.prepared) {
-                prepareCall(d->options, p.call);
-                p.prepared = true;
-            }
-            calls.push_back(p.call);
-        }
-        const Result<int64_t> written = d->writer->insert(calls);
-        calls.clear();
-
-        lock.lock();
-        d->inFlight = 0;
+        std::vector<Pending> batch = takeFront(d->queue, n);
+        const Result<int64_t> written = writeBatch(*d, lock, batch);
         if (written) {
             d->state.written += int64_t(n);
             d->state.failing = false;

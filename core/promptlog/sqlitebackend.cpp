@@ -4,6 +4,7 @@
 #include "core/promptlog/logbackend_p.h"
 #include "core/promptlog/sqlitestatement_p.h"
 #include "core/promptlog/sqlshared_p.h"
+#include "core/promptlog/trigramtokenizer_p.h"
 #include "core/util/outputfile.h"
 
 #include <QDir>
@@ -114,142 +115,23 @@ CREATE INDEX call_scores_time ON call_scores(created_at, name);
 ALTER TABLE calls ADD COLUMN resolved_model TEXT NOT NULL DEFAULT '';
 ALTER TABLE calls ADD COLUMN response_model TEXT NOT NULL DEFAULT '';
 )",
+    // 5: the full-text index made with hako_trigram (trigramtokenizer_p.h: each distinct
+    // trigram of a call once, and no sizes kept) — for a log without calls only (a new one,
+    // see migrate()): a log that has calls keeps its index, which answers the same (indexing
+    // again took minutes at the first opening of a large log).
+    R"(
+CREATE VIRTUAL TABLE call_fts_v5 USING fts5(body, tokenize='hako_trigram', detail=none,
+  columnsize=0);
+INSERT INTO call_fts_v5(rowid, body) SELECT rowid, body FROM call_fts;
+DROP TABLE call_fts_terms;
+DROP TABLE call_fts;
+ALTER TABLE call_fts_v5 RENAME TO call_fts;
+CREATE VIRTUAL TABLE call_fts_terms USING fts5vocab(call_fts, 'row');
+)",
 };
 constexpr int kSteps = int(sizeof(kMigrations) / sizeof(kMigrations[0]));
+constexpr int kNewIndexStep = 4; // kMigrations[4], step 5
 static_assert(kSteps == kSchemaVersion);
-
-// The tags column (a JSON array of strings) as UTF-8 strings, without a JSON parser for the
-// usual tags that need no escapes.
-void splitTags(const QByteArray& json, QList<QByteArray>& out)
-{
-    out.clear();
-    if (json.size() < 4)
-        return; // "" or "[]"
-    if (!json.contains('\\')) {
-        // ["a","b"]: the pieces between quotes alternate between tags and separators.
-        const QList<QByteArray> pieces = json.mid(2, json.size() - 4).split('"');
-        for (qsizetype i = 0; i < pieces.size(); i += 2)
-            out.append(pieces[i]);
-        return;
-    }
-    for (const QJsonValue& v : QJsonDocument::fromJson(json).array())
-        out.append(v.toString().toUtf8());
-}
-
-struct Accumulator {
-    int64_t calls = 0;
-    int64_t ok = 0;
-    int64_t in = 0;
-    int64_t out = 0;
-    double cost = 0;
-    bool hasCost = false;
-    std::vector<double> latencies;
-    QByteArray name; ///< of the newest call
-    int64_t nameAt = std::numeric_limits<int64_t>::min();
-};
-
-// One pass of the monitor's table over the calls (of one time slice): sums and latencies per
-// group. Summed here rather than in SQL: the percentiles need every latency of a group anyway,
-// and one pass over the covering index is the cheapest read there is.
-struct StatsScan {
-    explicit StatsScan(StatsGroup g) : group(g) {}
-
-    StatsGroup group;
-    QHash<QByteArray, Accumulator> groups;
-    QHash<int64_t, Accumulator> days;
-
-    bool run(sqlite3* db, const QString& sql, const std::vector<SqlValue>& binds,
-             std::optional<std::pair<int64_t, int64_t>> slice)
-    {
-        QString text = sql;
-        if (slice) {
-            text += sql.contains(QLatin1String(" WHERE ")) ? QStringLiteral(" AND ")
-                                                           : QStringLiteral(" WHERE ");
-            text += QStringLiteral("c.started_at >= ?%1 AND c.started_at < ?%2")
-                        .arg(binds.size() + 1)
-                        .arg(binds.size() + 2);
-        }
-        SqliteStatement s(db, text);
-        if (!s.valid())
-            return false;
-        s.bindAll(binds);
-        if (slice) {
-            s.bind(int(binds.size()) + 1, slice->first);
-            s.bind(int(binds.size()) + 2, slice->second);
-        }
-        QList<QByteArray> tags;
-        while (s.step()) {
-            const bool ok = s.raw(1) == "ok";
-            const int64_t in = s.int64(2);
-            const int64_t out = s.int64(3);
-            const std::optional<double> cost =
-                s.isNull(4) ? std::nullopt : std::optional<double>(s.real(4));
-            const std::optional<double> latency =
-                s.isNull(5) ? std::nullopt : std::optional<double>(s.real(5));
-            auto count = [&](Accumulator& a) {
-                ++a.calls;
-                a.ok += ok;
-                a.in += in;
-                a.out += out;
-                if (cost) {
-                    a.cost += *cost;
-                    a.hasCost = true;
-                }
-                if (latency)
-                    a.latencies.push_back(*latency);
-                if (const int64_t at = s.int64(7); at >= a.nameAt && !s.isNull(6)) {
-                    a.nameAt = at;
-                    const QByteArray name = s.raw(6);
-                    if (a.name != name)
-                        a.name = QByteArray(name.constData(), name.size()); // outlives the row
-                }
-            };
-            if (group == StatsGroup::Day) {
-                const int64_t ms = s.int64(0);
-                count(days[ms >= 0 ? ms / 86400000 : (ms - 86399999) / 86400000]);
-            } else if (group == StatsGroup::Tag) {
-                splitTags(s.raw(0), tags);
-                if (tags.isEmpty())
-                    count(groupOf(QByteArray()));
-                for (const QByteArray& tag : tags)
-                    count(groupOf(tag));
-            } else {
-                count(groupOf(s.raw(0)));
-            }
-        }
-        return !s.failed();
-    }
-
-    void merge(StatsScan&& other)
-    {
-        auto add = [](Accumulator& a, Accumulator& b) {
-            a.calls += b.calls;
-            a.ok += b.ok;
-            a.in += b.in;
-            a.out += b.out;
-            a.cost += b.cost;
-            a.hasCost = a.hasCost || b.hasCost;
-            a.latencies.insert(a.latencies.end(), b.latencies.begin(), b.latencies.end());
-            if (b.nameAt >= a.nameAt) {
-                a.nameAt = b.nameAt;
-                a.name = b.name;
-            }
-        };
-        for (auto it = other.groups.begin(); it != other.groups.end(); ++it)
-            add(groups[it.key()], it.value());
-        for (auto it = other.days.begin(); it != other.days.end(); ++it)
-            add(days[it.key()], it.value());
-    }
-
-private:
-    Accumulator& groupOf(const QByteArray& k)
-    {
-        auto it = groups.find(k);
-        if (it == groups.end())
-            it = groups.insert(QByteArray(k.constData(), k.size()), Accumulator());
-        return it.value();
-    }
-};
 
 class SqliteBackend final : public LogBackend {
 public:
@@ -276,6 +158,12 @@ public:
                 QStringLiteral("cannot open the prompt log %1: %2").arg(m_path, reason));
         }
         sqlite3_busy_timeout(m_db, 10000);
+        if (!registerTrigramTokenizer(m_db)) {
+            disconnect();
+            return makeError(QStringLiteral("cannot open the prompt log %1: this SQLite has no "
+                                            "full-text search (FTS5)")
+                                 .arg(m_path));
+        }
         auto fail = [this](const QString& what) -> Result<bool> {
             const QString reason = QString::fromUtf8(sqlite3_errmsg(m_db));
             disconnect();
@@ -324,7 +212,8 @@ public:
         }
     }
 
-    Result<int64_t> insert(const std::vector<CallRecord>& calls) override
+    Result<int64_t> insert(const std::vector<CallRecord>& calls,
+                           const std::vector<EncodedCall>& encoded) override
     {
         if (auto c = connect(); !c)
             return c.error();
@@ -357,7 +246,10 @@ public:
         if (!exec("BEGIN IMMEDIATE"))
             return error(QStringLiteral("write"));
         int64_t added = 0;
-        for (const CallRecord& r : calls) {
+        const bool haveEncoded = encoded.size() == calls.size();
+        for (size_t i = 0; i < calls.size(); ++i) {
+            const CallRecord& r = calls[i];
+            const EncodedCall e = haveEncoded ? encoded[i] : encodeCall(r);
             SqliteStatement& s = *m_insertCall;
             s.reset();
             s.bind(1, r.uid);
@@ -371,7 +263,7 @@ public:
             s.bind(9, int64_t(r.span.endLine));
             s.bind(10, int64_t(r.span.endColumn));
             s.bind(11, r.traceNodeId);
-            s.bind(12, r.tags.isEmpty() ? QString() : tagsText(r.tags));
+            s.bind(12, e.tags);
             s.bind(13, r.model);
             s.bind(14, r.endpoint);
             s.bind(15, r.finishReason);
@@ -402,19 +294,17 @@ public:
             SqliteStatement& c = *m_insertContent;
             c.reset();
             c.bind(1, id);
-            c.bind(2, jsonText(r.parameters));
-            c.bind(3, jsonText(r.messages));
+            c.bind(2, e.parameters);
+            c.bind(3, e.messages);
             c.bind(4, r.reply);
-            c.bind(5, jsonText(r.toolCalls));
-            c.bind(6, jsonText(r.inputs));
+            c.bind(5, e.toolCalls);
+            c.bind(6, e.inputs);
             if (!c.run())
                 return rollback(QStringLiteral("write"));
-            QString body = searchableText(r.messages, r.reply);
-            if (!body.isEmpty()) {
-                body += QLatin1Char('\n'); // a term at the very end begins a trigram too
+            if (!e.body.isEmpty()) {
                 m_insertFts->reset();
                 m_insertFts->bind(1, id);
-                m_insertFts->bind(2, body);
+                m_insertFts->bind(2, e.body);
                 if (!m_insertFts->run())
                     return rollback(QStringLiteral("write"));
             }
@@ -537,92 +427,8 @@ public:
             return c.error();
         const SqlWhere where =
             buildWhere(filter, Dialect::Sqlite, 1, shortTermMatcher(), candidateCounter());
-        QString key;
-        switch (group) {
-        case StatsGroup::Day:
-            key = QStringLiteral("c.started_at");
-            break;
-        case StatsGroup::Tag:
-            key = QStringLiteral("c.tags"); // split below: no join with call_tags
-            break;
-        default:
-            key = groupKeySql(group);
-            break;
-        }
-        const QString sql = QStringLiteral("SELECT %1, c.status, c.tokens_prompt, "
-                                           "c.tokens_completion, c.cost, c.latency_ms, %2, "
-                                           "c.started_at FROM calls c")
-                                .arg(key, groupNameSql(group)) +
-                            where.clause;
-        // A large log is read in time slices on parallel read connections (WAL lets them
-        // read beside the writer); each slice's sums and latencies are merged.
-        constexpr int64_t kParallelFrom = 5000; // calls; below, a thread costs more than it saves
-        std::vector<std::pair<int64_t, int64_t>> slices;
-        {
-            SqliteStatement range(m_db, QStringLiteral("SELECT min(started_at), max(started_at), "
-                                                       "max(id) - min(id) FROM calls"));
-            const int threads = std::clamp(int(std::thread::hardware_concurrency()), 1, 4);
-            if (range.step() && !range.isNull(0) && range.int64(2) >= kParallelFrom &&
-                threads > 1) {
-                const int64_t lo = range.int64(0);
-                const int64_t hi = range.int64(1) + 1;
-                const int64_t step = (hi - lo + threads - 1) / threads;
-                for (int64_t from = lo; from < hi; from += step)
-                    slices.emplace_back(from, std::min(hi, from + step));
-            }
-        }
-        StatsScan total(group);
-        if (slices.size() < 2) {
-            if (!total.run(m_db, sql, where.binds, std::nullopt))
-                return error(QStringLiteral("read"));
-        } else {
-            std::vector<StatsScan> parts(slices.size(), StatsScan(group));
-            std::vector<std::thread> workers;
-            std::vector<char> ok(slices.size(), 0);
-            const QByteArray file = m_path.toUtf8();
-            for (size_t i = 0; i < slices.size(); ++i) {
-                workers.emplace_back([&, i] {
-                    sqlite3* db = nullptr;
-                    if (sqlite3_open_v2(file.constData(), &db,
-                                        SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
-                                        nullptr) == SQLITE_OK) {
-                        sqlite3_busy_timeout(db, 10000);
-                        ok[i] = parts[i].run(db, sql, where.binds, slices[i]);
-                    }
-                    sqlite3_close_v2(db);
-                });
-            }
-            for (std::thread& t : workers)
-                t.join();
-            for (size_t i = 0; i < parts.size(); ++i) {
-                if (!ok[i])
-                    return error(QStringLiteral("read"));
-                total.merge(std::move(parts[i]));
-            }
-        }
-        QHash<QByteArray, Accumulator>& groups = total.groups;
-        QHash<int64_t, Accumulator>& days = total.days;
-        QList<StatsRow> rows;
-        auto finish = [&rows](QString key, Accumulator& a) {
-            StatsRow r;
-            r.key = std::move(key);
-            r.name = QString::fromUtf8(a.name);
-            r.calls = a.calls;
-            r.okCalls = a.ok;
-            r.tokensIn = a.in;
-            r.tokensOut = a.out;
-            if (a.hasCost)
-                r.cost = a.cost;
-            r.p50LatencyMs = percentileDisc(a.latencies, 0.5);
-            r.p95LatencyMs = percentileDisc(a.latencies, 0.95);
-            rows.append(std::move(r));
-        };
-        for (auto it = groups.begin(); it != groups.end(); ++it)
-            finish(QString::fromUtf8(it.key()), it.value());
-        for (auto it = days.begin(); it != days.end(); ++it)
-            finish(utcDay(it.key() * 86400000), it.value());
-        sortStats(rows, StatsColumn::Key);
-        return rows;
+        return sqliteStats(m_db, m_path, group, where,
+                           [this](const QString& what) { return error(what); });
     }
 
     Result<int64_t> deleteRun(const QString& runId) override
@@ -715,7 +521,7 @@ private:
                                   .arg(kMaxTrigrams + 1));
             if (!s.valid())
                 return std::nullopt;
-            const QString folded = term.toLower();
+            const QString folded = foldForIndex(term);
             static const QString last = QString::fromUcs4(U"\U0010FFFF", 1);
             s.bind(1, folded);
             s.bind(2, folded + last);
@@ -784,6 +590,8 @@ private:
         if (version > kSchemaVersion)
             return newerSchemaError(m_path, version);
         for (int step = version; step < kSchemaVersion; ++step) {
+            if (step == kNewIndexStep && version > 0 && hasCalls())
+                continue;
             if (!exec(kMigrations[step]))
                 return error(QStringLiteral("create"));
         }
@@ -795,6 +603,12 @@ private:
                 return error(QStringLiteral("create"));
         }
         return true;
+    }
+
+    bool hasCalls()
+    {
+        SqliteStatement s(m_db, QStringLiteral("SELECT 1 FROM call_fts_content LIMIT 1"));
+        return s.step();
     }
 
     template <typename T> Result<int64_t> deleteWhere(const QString& where, const T& value)
@@ -840,11 +654,31 @@ private:
 
 } // namespace
 
+EncodedCall encodeCall(const CallRecord& call)
+{
+    EncodedCall e;
+    e.parameters = jsonText(call.parameters);
+    e.messages = jsonText(call.messages);
+    e.toolCalls = jsonText(call.toolCalls);
+    e.inputs = jsonText(call.inputs);
+    if (!call.tags.isEmpty())
+        e.tags = tagsText(call.tags).toUtf8();
+    QString body = searchableText(call.messages, call.reply);
+    if (!body.isEmpty()) {
+        body += QLatin1Char('\n'); // a term at the very end begins a trigram too
+        e.body = body.toUtf8();
+    }
+    return e;
+}
+
 sqlite3* openSqliteReadOnly(const QString& path, QString* error)
 {
     sqlite3* db = nullptr;
-    if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK)
+    if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) ==
+        SQLITE_OK) {
+        registerTrigramTokenizer(db); // reading the full-text index needs it
         return db;
+    }
     *error = db ? QString::fromUtf8(sqlite3_errmsg(db)) : QStringLiteral("out of memory");
     sqlite3_close_v2(db);
     return nullptr;

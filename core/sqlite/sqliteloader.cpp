@@ -89,6 +89,9 @@ HAKO_SQLITE(int, sqlite3_bind_text,
 HAKO_SQLITE(int, sqlite3_bind_blob,
             (sqlite3_stmt * stmt, int i, const void* data, int bytes, Destructor destroy),
             (stmt, i, data, bytes, destroy))
+HAKO_SQLITE(int, sqlite3_bind_pointer,
+            (sqlite3_stmt * stmt, int i, void* pointer, const char* type, Destructor destroy),
+            (stmt, i, pointer, type, destroy))
 HAKO_SQLITE(int, sqlite3_column_count, (sqlite3_stmt * stmt), (stmt))
 HAKO_SQLITE(int, sqlite3_column_type, (sqlite3_stmt * stmt, int i), (stmt, i))
 HAKO_SQLITE(int, sqlite3_column_int, (sqlite3_stmt * stmt, int i), (stmt, i))

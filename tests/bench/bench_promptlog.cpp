@@ -16,9 +16,15 @@
 //   promptlog_table_page_*_ms            a page of the calls table (200 rows) at the top, middle
 //                                        and end of the log, newest first and by tokens
 //   promptlog_file_mb                    the SQLite file's size
+//   promptlog_queue_mb_per_1000          memory the calls recorded faster than they are written
+//                                        hold while they wait, per 1,000 calls (bounded by
+//                                        PromptLogOptions::maxBuffered)
 // N defaults to 1,000,000 (2 KB of messages each: about 8 GB of disk and several minutes);
-// HAKO_BENCH_PROMPTLOG_N scales it down. HAKO_BENCH_PROMPTLOG_PG=postgresql://… also measures
-// the stats there (the database should be empty; the calls are added to it).
+// HAKO_BENCH_PROMPTLOG_N scales it down. HAKO_BENCH_PROMPTLOG_DB=FILE keeps the generated log
+// there and, when it holds N calls already, measures the queries on it without generating;
+// HAKO_BENCH_PROMPTLOG_NO_PAGES leaves out the calls table's pages.
+// HAKO_BENCH_PROMPTLOG_PG=postgresql://… also measures the stats there, then the writer
+// (promptlog_pg_writer_calls_per_s; the database should be empty, the calls are added to it).
 #include "benchproc.h"
 #include "core/promptlog/promptlog.h"
 
@@ -140,8 +146,11 @@ void measureQueries(PromptLog& log, const char* prefix, int64_t n)
     // The calls table reads a page of 200 rows where the user scrolls to (the view paints
     // what is loaded and never waits): at the top, the middle and the end of the whole log,
     // newest first, and sorted by tokens.
+    const bool pages = !qEnvironmentVariableIsSet("HAKO_BENCH_PROMPTLOG_NO_PAGES");
     for (const auto& [where, fraction] :
          std::vector<std::pair<const char*, double>>{{"top", 0.0}, {"middle", 0.5}, {"end", 1.0}}) {
+        if (!pages)
+            break;
         CallFilter page;
         page.limit = 200;
         page.offset = int(std::max<int64_t>(0, int64_t(double(n) * fraction) - 200));
@@ -170,6 +179,44 @@ void measureQueries(PromptLog& log, const char* prefix, int64_t n)
     timed(QStringLiteral("fts_rare_count_ms"), [&] { log.count(rare3); });
 }
 
+// record() on the caller's thread, and what the writer sustains behind it, on the log at `spec`.
+bool measureWriter(const QString& spec, const char* prefix, std::mt19937& rng, int64_t now)
+{
+    QString error;
+    PromptLogOptions options;
+    options.prices.entries = {{QStringLiteral("gpt-4o*"), 2.5, 10.0, std::nullopt}};
+    auto log = PromptLog::open(spec, &error, options);
+    if (!log || !error.isEmpty()) {
+        std::fprintf(stderr, "%s\n", qPrintable(error));
+        return false;
+    }
+    const int calls = hako::benchproc::envInt("HAKO_BENCH_PROMPTLOG_CALLS", 30000);
+    std::vector<CallRecord> prepared;
+    prepared.reserve(calls);
+    for (int i = 0; i < calls; ++i)
+        prepared.push_back(makeCall(rng, i, now + i));
+    std::vector<double> us;
+    us.reserve(calls);
+    const auto start = Clock::now();
+    for (CallRecord& c : prepared) {
+        const auto t = Clock::now();
+        log->record(std::move(c));
+        us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t).count());
+    }
+    log->flush(600000);
+    const double seconds = msSince(start) / 1000.0;
+    double sum = 0;
+    for (double u : us)
+        sum += u;
+    std::sort(us.begin(), us.end());
+    const QString p = QLatin1String(prefix);
+    bench(qPrintable(p + QStringLiteral("record_mean_us")), sum / double(us.size()), "us");
+    bench(qPrintable(p + QStringLiteral("record_p99_us")), us[size_t(double(us.size()) * 0.99)],
+          "us");
+    bench(qPrintable(p + QStringLiteral("writer_calls_per_s")), double(calls) / seconds, "calls/s");
+    return true;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -185,37 +232,25 @@ int main(int argc, char** argv)
     const int64_t now = 1767225600000; // 2026-01-01
 
     // 1. record() on the caller's thread, and what the writer sustains behind it.
+    if (!measureWriter(dir.filePath(QStringLiteral("writer.sqlite")), "promptlog_", rng, now))
+        return 1;
+    // 1a. What calls waiting for a store that cannot be written hold in memory (the bound is
+    // PromptLogOptions::maxBuffered calls): a log whose folder cannot be made.
     {
-        QString error;
         PromptLogOptions options;
-        options.prices.entries = {{QStringLiteral("gpt-4o*"), 2.5, 10.0, std::nullopt}};
-        auto log = PromptLog::open(dir.filePath(QStringLiteral("writer.sqlite")), &error, options);
-        if (!log || !error.isEmpty()) {
-            std::fprintf(stderr, "%s\n", qPrintable(error));
-            return 1;
-        }
-        const int calls = hako::benchproc::envInt("HAKO_BENCH_PROMPTLOG_CALLS", 30000);
-        std::vector<CallRecord> prepared;
-        prepared.reserve(calls);
+        options.connectOnOpen = false;
+        auto log =
+            PromptLog::open(QStringLiteral("/proc/hako-bench/none.sqlite"), nullptr, options);
+        const int calls = 20000;
+        const long before = hako::benchproc::statusKb("VmRSS");
         for (int i = 0; i < calls; ++i)
-            prepared.push_back(makeCall(rng, i, now + i));
-        std::vector<double> us;
-        us.reserve(calls);
-        const auto start = Clock::now();
-        for (CallRecord& c : prepared) {
-            const auto t = Clock::now();
-            log->record(std::move(c));
-            us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t).count());
-        }
-        log->flush(600000);
-        const double seconds = msSince(start) / 1000.0;
-        double sum = 0;
-        for (double u : us)
-            sum += u;
-        std::sort(us.begin(), us.end());
-        bench("promptlog_record_mean_us", sum / double(us.size()), "us");
-        bench("promptlog_record_p99_us", us[size_t(double(us.size()) * 0.99)], "us");
-        bench("promptlog_writer_calls_per_s", double(calls) / seconds, "calls/s");
+            log->record(makeCall(rng, i, now + i));
+        const int64_t waiting = log->writerState().queued;
+        const long after = hako::benchproc::statusKb("VmRSS");
+        if (waiting == calls)
+            bench("promptlog_queue_mb_per_1000",
+                  double(std::max(0L, after - before)) / 1024.0 / (calls / 1000.0), "MB");
+        log->close(0);
     }
 
     // 1b. The same with short calls (a 200-character prompt): the writer's own overhead.
@@ -245,7 +280,8 @@ int main(int argc, char** argv)
     }
 
     // 2. A log of N calls, then the monitor's queries over it.
-    const QString path = dir.filePath(QStringLiteral("big.sqlite"));
+    const QString kept = qEnvironmentVariable("HAKO_BENCH_PROMPTLOG_DB");
+    const QString path = kept.isEmpty() ? dir.filePath(QStringLiteral("big.sqlite")) : kept;
     PromptLogOptions bulk;
     bulk.privacy.builtinRedaction = false; // generated text has nothing to redact
     QString error;
@@ -265,7 +301,9 @@ int main(int argc, char** argv)
     const auto genStart = Clock::now();
     const int64_t batchSize = 10000;
     const int64_t span = 90LL * 24 * 3600 * 1000; // three months of calls
-    for (int64_t first = 0; first < n; first += batchSize) {
+    const auto have = log->count({});
+    const int64_t from = have && *have >= n && !pg ? n : 0; // a kept log of N calls: reuse it
+    for (int64_t first = from; first < n; first += batchSize) {
         std::vector<CallRecord> batch;
         batch.reserve(size_t(batchSize));
         for (int64_t i = first; i < std::min(n, first + batchSize); ++i)
@@ -285,12 +323,17 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "generated %lld calls\n",
                          static_cast<long long>(first + batchSize));
     }
-    bench("promptlog_generate_calls_per_s", double(n) / (msSince(genStart) / 1000.0), "calls/s");
+    if (from < n)
+        bench("promptlog_generate_calls_per_s", double(n) / (msSince(genStart) / 1000.0),
+              "calls/s");
     bench("promptlog_file_mb",
           double(QFileInfo(path).size() + QFileInfo(path + QStringLiteral("-wal")).size()) / 1e6,
           "MB");
     measureQueries(*log, "promptlog_", n);
-    if (pg)
+    if (pg) {
         measureQueries(*pg, "promptlog_pg_", n);
+        pg.reset();
+        measureWriter(qEnvironmentVariable("HAKO_BENCH_PROMPTLOG_PG"), "promptlog_pg_", rng, now);
+    }
     return 0;
 }

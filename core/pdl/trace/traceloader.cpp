@@ -421,6 +421,26 @@ Result<TraceLoadResult> parseTraceDataTolerant(const QByteArray& data, const QSt
 
 Result<TraceLoadResult> parseTracePrefix(const QByteArray& head, const QString& path)
 {
+    // A format of whole lines (OTLP/JSON Lines) reads the lines the head holds in full.
+    if (const qsizetype lastLine = head.lastIndexOf('\n'); lastLine > 0) {
+        std::vector<TraceFormatParser> others;
+        {
+            std::lock_guard lock(formatsMutex());
+            others = formats();
+        }
+        const QByteArray lines = head.left(lastLine + 1);
+        for (const TraceFormatParser& other : others) {
+            std::optional<Result<TraceLoadResult>> r = other(lines, path, {}, {});
+            if (!r)
+                continue;
+            if (!*r || !(*r)->root)
+                break;
+            TraceLoadResult shown = std::move(*r).value();
+            shown.partial = true;
+            shown.truncated = true;
+            return shown;
+        }
+    }
     return parseTolerant(head, path, {}, {}, true);
 }
 

@@ -55,7 +55,8 @@ Result<TraceLoadResult> parseTraceDataTolerant(const QByteArray& data, const QSt
                                                const TraceLoadProgress& progress = {},
                                                const CancelToken& cancel = {});
 /// The start of a longer trace file, read tolerantly: every block complete in `head`, inside
-/// the blocks it ends in, which are left as they are (not marked as damaged). `partial` and
+/// the blocks it ends in, which are left as they are (not marked as damaged); for a registered
+/// format of whole lines (OTLP/JSON Lines), the lines `head` holds in full. `partial` and
 /// `truncated` say whether `head` ended inside the trace. What a large file shows while the
 /// rest of it is read.
 Result<TraceLoadResult> parseTracePrefix(const QByteArray& head, const QString& path);

@@ -1,6 +1,8 @@
 #include "core/otel/otlpdecode.h"
 #include "core/otel/otlpfile.h"
 #include "core/otel/otlpjsonfast_p.h"
+#include "core/pdl/trace/traceloader.h"
+#include "core/pdl/trace/tracemodel.h"
 #include "otlpjsonsamples.h"
 
 #include <QFile>
@@ -74,6 +76,7 @@ private Q_SLOTS:
     void everyTruncationFailsAsTheReferenceSays();
     void aFileWithABadLineKeepsTheRestAndSaysWhere();
     void aLargeFileReportsProgressAndStopsOnCancel();
+    void aLargeFileShowsItsFirstLinesFirst();
 };
 
 // The slots out of the class: moc does not read their raw string literals.
@@ -259,6 +262,41 @@ void TestOtlpJsonFast::aLargeFileReportsProgressAndStopsOnCancel()
     QCOMPARE(proto->assembler->spanCount(), size_t(400));
 }
 #endif
+
+// The window's loader shows the spans of the first lines of a large file while it reads the
+// rest (TraceLoader's preview), then every span.
+void TestOtlpJsonFast::aLargeFileShowsItsFirstLinesFirst()
+{
+    registerOtlpTraceFormat();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("many.jsonl"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    int next = 1;
+    for (int line = 0; line < 200; ++line) {
+        std::string spans;
+        for (int i = 0; i < 20; ++i, ++next) {
+            char id[17];
+            std::snprintf(id, sizeof id, "%016x", next);
+            spans += (i ? "," : "") + span(std::string(R"(,"spanId":")") + id + "\"");
+        }
+        f.write(QByteArray::fromStdString(request(spans) + "\n"));
+    }
+    const qint64 size = f.size();
+    f.close();
+    pdl::TraceModel model;
+    pdl::TraceLoader loader(&model);
+    loader.setPreview(size / 2, size / 10);
+    QSignalSpy loaded(&loader, &pdl::TraceLoader::loaded);
+    int shownAtPreview = -1;
+    connect(&loader, &pdl::TraceLoader::previewShown, this,
+            [&](const QString&, int) { shownAtPreview = model.itemCount(); });
+    loader.load(path);
+    QVERIFY(loaded.wait(30000));
+    QVERIFY2(shownAtPreview > 0, "no preview was shown");
+    QVERIFY2(shownAtPreview < model.itemCount(),
+             qPrintable(QStringLiteral("%1 of %2").arg(shownAtPreview).arg(model.itemCount())));
+}
 
 QTEST_GUILESS_MAIN(TestOtlpJsonFast)
 #include "tst_otlpjsonfast.moc"

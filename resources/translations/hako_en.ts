@@ -355,6 +355,14 @@
     </message>
 </context>
 <context>
+    <name>hako::TraceLoadBar</name>
+    <message numerus="yes">
+        <source>Showing the first %n block(s) of %1; reading the rest…</source>
+        <translation>
+            <numerusform>Showing the first %n block of %1; reading the rest…</numerusform><numerusform>Showing the first %n blocks of %1; reading the rest…</numerusform></translation>
+    </message>
+</context>
+<context>
     <name>hako::TraceTimelineView</name>
     <message numerus="yes">
         <source>%n block(s), %1</source>

@@ -6597,16 +6597,25 @@ Nothing has been changed yet. Which text should the library keep? The other stay
         <translation>キャンセル</translation>
     </message>
     <message>
-        <source>Stop loading; the trace shown before stays</source>
-        <translation>読み込みを中止します。それまでのトレースはそのまま表示されます</translation>
-    </message>
-    <message>
         <source>Loading %1…</source>
         <translation>%1 を読み込み中…</translation>
     </message>
     <message>
         <source>Loading %1 was cancelled.</source>
         <translation>%1 の読み込みをキャンセルしました。</translation>
+    </message>
+    <message>
+        <source>Stop loading; what the panes show stays</source>
+        <translation>読み込みを止めます。表示中の内容はそのまま残ります</translation>
+    </message>
+    <message numerus="yes">
+        <source>Showing the first %n block(s) of %1; reading the rest…</source>
+        <translation>
+            <numerusform>%1 の最初の %n 個のブロックを表示中。残りを読み込んでいます…</numerusform></translation>
+    </message>
+    <message>
+        <source>Loading %1 was cancelled: only its start is shown.</source>
+        <translation>%1 の読み込みを取り消しました。ファイルの最初の部分だけを表示しています。</translation>
     </message>
 </context>
 <context>

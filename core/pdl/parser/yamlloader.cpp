@@ -26,11 +26,14 @@ namespace hako::pdl {
 // ---------------------------------------------------------------------------------------------
 // Building the tree from yaml-cpp's events
 
-namespace {
-struct LoadError {
+/// Why a document could not be loaded, and where (a byte offset). Outside the anonymous
+/// namespace because YamlBuilder, which has one, is not in it.
+struct YamlLoadError {
     QString message;
     qsizetype offset;
 };
+
+namespace {
 
 // Bounds on hostile documents. Collections nested deeper than this are refused, which keeps
 // every recursion over the tree (checker, toValue, destructors, the interpreter) shallow.
@@ -48,7 +51,7 @@ public:
     {}
 
     std::optional<YamlValue> root;
-    std::optional<LoadError> error;
+    std::optional<YamlLoadError> error;
 
     // What PyYAML's reader and scanner refuse and yaml-cpp accepts, checked over the whole
     // text once the document is read: characters outside YAML's printable set, and tabs
@@ -215,7 +218,7 @@ public:
     void fail(QString message, qsizetype offset)
     {
         if (!error)
-            error = LoadError{std::move(message), offset};
+            error = YamlLoadError{std::move(message), offset};
     }
 
 private:

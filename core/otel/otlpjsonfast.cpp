@@ -85,6 +85,19 @@ std::string_view key(od::field& f, std::string& scratch)
     return scratch;
 }
 
+// Calls `visit(key, value)` for each field of the object `object`, in order: the key is a view
+// that lives for the call, the value is the field's (consumed by `visit`, or skipped).
+template <class Visit> void eachField(od::value& object, Visit&& visit)
+{
+    for (auto f : take(object.get_object())) {
+        od::field field = take(std::move(f));
+        std::string scratch;
+        const std::string_view k = key(field, scratch);
+        od::value fv = field.value();
+        visit(k, fv);
+    }
+}
+
 // A number as the DOM holds it: int64, uint64 or double.
 Attributes number(od::value& v)
 {
@@ -225,11 +238,7 @@ Attributes keyValues(od::value v, int depth)
         std::string name;
         Attributes value;
         unsigned seen = 0;
-        for (auto f : take(kv.get_object())) {
-            od::field field = take(std::move(f));
-            std::string scratch;
-            const std::string_view k = key(field, scratch);
-            od::value fv = field.value();
+        eachField(kv, [&](std::string_view k, od::value& fv) {
             if (k == "key") {
                 once(seen, 0);
                 name = text(fv);
@@ -240,7 +249,7 @@ Attributes keyValues(od::value v, int depth)
             } else {
                 skip(fv, depth + 1);
             }
-        }
+        });
         if (!(seen & 1))
             throw Unsupported{};
         out.set(std::move(name), std::move(value));
@@ -302,11 +311,7 @@ Attributes anyValue(od::value v, int depth)
     Attributes out;
     unsigned seen = 0;
     int fields = 0, values = 0;
-    for (auto f : take(v.get_object())) {
-        od::field field = take(std::move(f));
-        std::string scratch;
-        const std::string_view k = key(field, scratch);
-        od::value fv = field.value();
+    eachField(v, [&](std::string_view k, od::value& fv) {
         ++fields;
         int known = -1;
         for (int i = 0; i < 14; ++i)
@@ -314,15 +319,15 @@ Attributes anyValue(od::value v, int depth)
                 known = i;
         if (known < 0) {
             skip(fv, depth + 1);
-            continue;
+            return;
         }
         once(seen, unsigned(known));
         if (consumeNull(fv))
-            continue;
+            return;
         if (++values > 1)
             throw Unsupported{};
         out = anyValueField(k, fv, depth);
-    }
+    });
     if (values == 0 && fields > 0)
         throw Unsupported{}; // the reference reader: "unknown AnyValue"
     return out;
@@ -347,11 +352,7 @@ SpanEvent spanEvent(od::value v)
         throw Unsupported{};
     SpanEvent event;
     unsigned seen = 0;
-    for (auto f : take(v.get_object())) {
-        od::field field = take(std::move(f));
-        std::string scratch;
-        const std::string_view k = key(field, scratch);
-        od::value fv = field.value();
+    eachField(v, [&](std::string_view k, od::value& fv) {
         if (k == "name") {
             once(seen, 0);
             event.name = consumeNull(fv) ? std::string() : text(fv);
@@ -364,7 +365,7 @@ SpanEvent spanEvent(od::value v)
         } else {
             skip(fv, 1);
         }
-    }
+    });
     return event;
 }
 
@@ -373,11 +374,7 @@ void status(od::value& v, Span& span)
     if (typeOf(v) != od::json_type::object)
         throw Unsupported{};
     unsigned seen = 0;
-    for (auto f : take(v.get_object())) {
-        od::field field = take(std::move(f));
-        std::string scratch;
-        const std::string_view k = key(field, scratch);
-        od::value fv = field.value();
+    eachField(v, [&](std::string_view k, od::value& fv) {
         if (k == "code") {
             once(seen, 0);
             span.statusCode = consumeNull(fv) ? 0 : enumValue(fv, kStatusCodes, 3);
@@ -387,7 +384,7 @@ void status(od::value& v, Span& span)
         } else {
             skip(fv, 1);
         }
-    }
+    });
 }
 
 // One span's fields, in whatever order they come.
@@ -461,13 +458,7 @@ void decodeSpan(od::value v, const std::shared_ptr<const SpanResource>& resource
         throw Unsupported{};
     Span span;
     unsigned seen = 0;
-    for (auto f : take(v.get_object())) {
-        od::field field = take(std::move(f));
-        std::string scratch;
-        const std::string_view k = key(field, scratch);
-        od::value fv = field.value();
-        spanField(k, fv, span, seen);
-    }
+    eachField(v, [&](std::string_view k, od::value& fv) { spanField(k, fv, span, seen); });
     if (span.traceId.empty() || span.spanId.empty())
         throw Unsupported{};
     span.resource = resource;
@@ -481,23 +472,19 @@ void scope(od::value& v, SpanResource& into)
     if (typeOf(v) != od::json_type::object)
         throw Unsupported{};
     unsigned seen = 0;
-    for (auto f : take(v.get_object())) {
-        od::field field = take(std::move(f));
-        std::string scratch;
-        const std::string_view k = key(field, scratch);
-        od::value fv = field.value();
+    eachField(v, [&](std::string_view k, od::value& fv) {
         const bool name = k == "name";
         if (!name && k != "version") {
             skip(fv, 1);
-            continue;
+            return;
         }
         once(seen, name ? 0 : 1);
         if (typeOf(fv) != od::json_type::string) {
             skip(fv, 1);
-            continue;
+            return;
         }
         (name ? into.scopeName : into.scopeVersion) = text(fv);
-    }
+    });
 }
 
 // One ScopeSpans; its spans point at `resource`, whose scope fields are filled in here and
@@ -508,11 +495,7 @@ void scopeSpans(od::value v, const std::shared_ptr<SpanResource>& resource, Emit
     if (typeOf(v) != od::json_type::object)
         throw Unsupported{};
     unsigned seen = 0;
-    for (auto f : take(v.get_object())) {
-        od::field field = take(std::move(f));
-        std::string scratch;
-        const std::string_view k = key(field, scratch);
-        od::value fv = field.value();
+    eachField(v, [&](std::string_view k, od::value& fv) {
         if (k == "scope" || k == "instrumentationLibrary") {
             // Both spellings at once: the reference reader prefers `scope`; leave it to it.
             once(seen, 0);
@@ -527,7 +510,7 @@ void scopeSpans(od::value v, const std::shared_ptr<SpanResource>& resource, Emit
         } else {
             skip(fv, 1);
         }
-    }
+    });
 }
 
 void resourceSpans(od::value v, Emitter& out)
@@ -538,16 +521,12 @@ void resourceSpans(od::value v, Emitter& out)
     Attributes attributes = Attributes::object();
     std::vector<std::shared_ptr<SpanResource>> resources;
     unsigned seen = 0;
-    for (auto f : take(v.get_object())) {
-        od::field field = take(std::move(f));
-        std::string scratch;
-        const std::string_view k = key(field, scratch);
-        od::value fv = field.value();
+    eachField(v, [&](std::string_view k, od::value& fv) {
         if (k == "resource") {
             once(seen, 0);
             out.resourceKnown = true;
             if (consumeNull(fv))
-                continue;
+                return;
             if (typeOf(fv) != od::json_type::object)
                 throw Unsupported{};
             unsigned seenAttributes = 0;
@@ -565,7 +544,7 @@ void resourceSpans(od::value v, Emitter& out)
         } else if (k == "scopeSpans" || k == "scope_spans" || k == "instrumentationLibrarySpans") {
             once(seen, 1); // two spellings at once go to the reference reader
             if (consumeNull(fv))
-                continue;
+                return;
             for (auto e : take(fv.get_array())) {
                 auto resource = std::make_shared<SpanResource>();
                 if (out.resourceKnown)
@@ -577,7 +556,7 @@ void resourceSpans(od::value v, Emitter& out)
         } else {
             skip(fv, 1);
         }
-    }
+    });
     for (const auto& r : resources)
         r->attributes = attributes;
     out.resourceDone();

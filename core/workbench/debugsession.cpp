@@ -1,4 +1,5 @@
 #include "core/workbench/debugsession.h"
+#include "core/pdl/interp/scopenames.h"
 
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -8,12 +9,6 @@
 namespace hako {
 
 namespace {
-
-bool isBuiltinName(const std::string& name)
-{
-    // `report` is the report binding every run is given (RunEnvironment), not the program's.
-    return name.rfind("pdl_", 0) == 0 || name == "stdlib" || name == "report";
-}
 
 // `json` (ensure_ascii: every non-ASCII character written \uXXXX) with those characters written
 // as themselves, as json.dumps(ensure_ascii=False) would; control characters stay escaped.
@@ -193,7 +188,7 @@ DebugSession::Reply DebugSession::listVariables()
     }
     for (const auto& [k, v] : *vars) {
         const std::string name = k.isString() ? k.asString() : k.str();
-        if (isBuiltinName(name))
+        if (pdl::isBuiltinScopeName(name))
             continue;
         r.text += QString::fromStdString(name) + QStringLiteral(" = ") +
                   DebugSession::valueText(v) + QLatin1Char('\n');

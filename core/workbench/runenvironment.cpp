@@ -17,16 +17,17 @@
 #include "core/reports/reportbindings.h"
 #include "core/reports/reportdocs.h"
 #include "core/util/boundedfile.h"
+#include "core/util/chars.h"
 #include "core/util/pluginmanager.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcessEnvironment>
-#include <QRegularExpression>
 #include <QUuid>
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <mutex>
 
 namespace hako {
@@ -161,14 +162,28 @@ private:
 
 } // namespace
 
-/// Whether the program at `path` calls the report object (`report.` in its text).
+/// Whether the program at `path` calls the report object: `report` as a word (no letter, digit,
+/// `_` or other non-ASCII character before it), then a dot after any white space.
 static bool namesReportBindings(const QString& path)
 {
     if (path.isEmpty())
         return false;
-    Result<QByteArray> text = readBoundedFile(path);
-    static const QRegularExpression use(QStringLiteral("\\breport\\s*\\."));
-    return text.ok() && use.match(QString::fromUtf8(*text)).hasMatch();
+    const Result<QByteArray> text = readBoundedFile(path);
+    if (!text)
+        return false;
+    const QByteArray& t = *text;
+    constexpr qsizetype kWord = 6; // "report"
+    for (qsizetype at = t.indexOf("report"); at >= 0; at = t.indexOf("report", at + 1)) {
+        const unsigned char before = at > 0 ? static_cast<unsigned char>(t[at - 1]) : ' ';
+        if (std::isalnum(before) || before == '_' || before >= 0x80)
+            continue;
+        qsizetype after = at + kWord;
+        while (after < t.size() && isAsciiSpace(t[after]))
+            ++after;
+        if (after < t.size() && t[after] == '.')
+            return true;
+    }
+    return false;
 }
 
 Result<std::shared_ptr<models::IModelProvider>>

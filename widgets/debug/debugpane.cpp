@@ -1,5 +1,6 @@
 #include "widgets/debug/debugpane.h"
 
+#include "core/pdl/interp/scopenames.h"
 #include "core/workbench/debugsession.h"
 #include "widgets/debug/debugviews.h"
 
@@ -96,8 +97,7 @@ void DebugPane::showSnapshot(const RunController::DebugSnapshot& snapshot)
     m_variables->clear();
     for (const auto& [k, v] : snapshot.variables) {
         const QString name = QString::fromStdString(k.isString() ? k.asString() : k.str());
-        if (name.startsWith(QLatin1String("pdl_")) || name == QLatin1String("stdlib") ||
-            name == QLatin1String("report"))
+        if (pdl::isBuiltinScopeName(name.toStdString()))
             continue;
         auto* item = new QTreeWidgetItem(m_variables, {name, DebugSession::valueText(v)});
         item->setFlags(item->flags() | Qt::ItemIsEditable);

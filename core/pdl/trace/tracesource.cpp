@@ -1,4 +1,5 @@
 #include "core/pdl/trace/tracesource.h"
+#include "core/pdl/interp/scopenames.h"
 
 #include <algorithm>
 
@@ -334,10 +335,8 @@ namespace {
 // a user looks for is at the top.
 std::vector<std::pair<QString, Value>> ownNamesFirst(std::vector<std::pair<QString, Value>> vars)
 {
-    std::stable_partition(vars.begin(), vars.end(), [](const auto& e) {
-        return !e.first.startsWith(QLatin1String("pdl_")) && e.first != QLatin1String("stdlib") &&
-               e.first != QLatin1String("report");
-    });
+    std::stable_partition(vars.begin(), vars.end(),
+                          [](const auto& e) { return !isBuiltinScopeName(e.first.toStdString()); });
     return vars;
 }
 

@@ -253,6 +253,40 @@ private Q_SLOTS:
         QCOMPARE(own.initialScope.find("report")->asString(), std::string("the caller's"));
     }
 
+    void onlyTheWordReportFollowedByADotCounts_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<bool>("gets");
+        QTest::newRow("call") << QByteArray("text: ${ report.round(x) }\n") << true;
+        QTest::newRow("space before the dot") << QByteArray("text: ${ report .round }\n") << true;
+        QTest::newRow("line break before the dot")
+            << QByteArray("text: ${ report\n .round }") << true;
+        QTest::newRow("at the very start") << QByteArray("report.x") << true;
+        QTest::newRow("a longer name") << QByteArray("text: ${ myreport.round }\n") << false;
+        QTest::newRow("a plural") << QByteArray("text: ${ reports.round }\n") << false;
+        QTest::newRow("after a Japanese letter")
+            << QByteArray("text: ${ 年report.round }\n") << false;
+        QTest::newRow("the word alone") << QByteArray("text: the report\n") << false;
+        QTest::newRow("at the very end") << QByteArray("text: report") << false;
+    }
+
+    void onlyTheWordReportFollowedByADotCounts()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(bool, gets);
+        QTemporaryDir dir;
+        RunEnvironment env;
+        env.modelProvider = std::make_shared<CannedProvider>();
+        env.runLog.programPath = dir.filePath(QStringLiteral("p.pdl"));
+        QFile f(env.runLog.programPath);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text);
+        f.close();
+        pdl::RunOptions options;
+        env.compose(options);
+        QCOMPARE(options.initialScope.find("report") != nullptr, gets);
+    }
+
     void bindingDocsAreRegisteredWithTheLanguagesOwn()
     {
         RunEnvironment::registerBindingDocs();

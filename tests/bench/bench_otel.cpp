@@ -185,7 +185,8 @@ int loadPhase(const QString& phase, const QString& path, const QString& hakoJson
         const double parsed = t.nsecsElapsed() / 1e6;
         const long treeKb = statusKb("VmRSS");
         pdl::TraceModel model;
-        model.setTrace(loaded->root, path);
+        pdl::TraceLoadResult result = std::move(loaded).value();
+        model.takeTrace(std::move(result.root), path); // as the window's loader does
         std::fprintf(stderr, "# RSS: %.0f MB with the tree, %.0f MB with the model too\n",
                      (treeKb - baseKb) / 1024.0, (statusKb("VmRSS") - baseKb) / 1024.0);
         const double ms = t.nsecsElapsed() / 1e6;
@@ -198,7 +199,11 @@ int loadPhase(const QString& phase, const QString& path, const QString& hakoJson
         if (phase != QLatin1String("otlp"))
             return 0;
         QString error;
-        if (!pdl::writeTraceFile(*loaded->root, hakoJson, &error))
+        // The model took the tree's contents: the Hako JSON is written from a second read.
+        auto again = otel::loadOtlpTrace(path);
+        if (!again)
+            fail(again.error().message);
+        if (!pdl::writeTraceFile(*again->root, hakoJson, &error))
             fail(error);
         std::fprintf(stderr, "# the same trace as Hako trace JSON: %.1f MB\n",
                      QFileInfo(hakoJson).size() / 1048576.0);

@@ -112,8 +112,7 @@ int main(int argc, char** argv)
         return 1;
     const double readMs = ms(t);
     TraceModel model;
-    model.setTrace(loaded.value(), path);
-    loaded = Result<TracePtr>(TracePtr());
+    model.takeTrace(std::move(loaded.value()), path); // as TraceLoader does
     const double modelMs = ms(t) - readMs;
     BoxLayoutParams params;
     BoxLayout collapsed = layoutTrace(model.root(), params);

@@ -53,7 +53,7 @@ double loadMs(const QString& path, TraceModel& model, int* blocks, double* cpuMs
     if (r->partial)
         fail(r->problem.message);
     const double parsed = t.nsecsElapsed() / 1e6;
-    model.setTrace(r->root, path);
+    model.takeTrace(std::move(r).value().root, path); // as TraceLoader does
     std::fprintf(stderr, "# read and parse %.0f ms, model %.0f ms\n", parsed,
                  t.nsecsElapsed() / 1e6 - parsed);
     const double ms = t.nsecsElapsed() / 1e6;

@@ -516,7 +516,7 @@ void TraceLoader::showPreview(const std::shared_ptr<Job>& job, TracePtr root, in
 {
     if (m_running != job || !m_model)
         return;
-    m_model->setTrace(root, job->path);
+    m_model->takeTrace(std::move(root), job->path);
     Q_EMIT previewShown(job->path, blocks);
 }
 
@@ -591,9 +591,10 @@ void TraceLoader::load(const QString& path)
                 if (preview && preview->root && preview->partial)
                     QMetaObject::invokeMethod(
                         self.data(),
-                        [self, job, root = preview->root, blocks = preview->blocks] {
+                        [self, job, root = std::move(preview->root),
+                         blocks = preview->blocks]() mutable {
                             if (self)
-                                self->showPreview(job, root, blocks);
+                                self->showPreview(job, std::move(root), blocks);
                         },
                         Qt::QueuedConnection);
             }
@@ -640,9 +641,9 @@ void TraceLoader::finish(const std::shared_ptr<Job>& job, Result<TraceLoadResult
     m_last = std::move(result).value();
     TracePtr root = std::move(m_last.root);
     if (m_model)
-        m_model->setTrace(root, job->path);
-    // The model copied what it shows; freeing a large node tree takes a while, so not here.
-    (void)QtConcurrent::run([r = std::move(root)]() mutable { r.reset(); });
+        m_model->takeTrace(std::move(root), job->path);
+    else // freeing a large node tree takes a while, so not here
+        (void)QtConcurrent::run([r = std::move(root)]() mutable { r.reset(); });
     Q_EMIT loaded(job->path, m_last.partial ? m_last.problem.message : QString());
 }
 

@@ -32,6 +32,7 @@ TraceNode traceSnapshot(const TraceNode& n)
     s.context = n.context;
     s.modelInput = n.modelInput;
     s.usage = n.usage;
+    s.score = n.score;
     s.out = n.out;
     s.err = n.err;
     s.error = n.error;
@@ -85,27 +86,43 @@ int TraceItem::depth() const
 
 namespace {
 
-// Moves a finished tree into items, defs first, then every field's children in order.
-std::unique_ptr<TraceItem> buildItems(const TraceNode& n, TraceItem* parent, int row,
+// An item for `n` and, depth first, for the defs and children under it. With `take`, `n` is
+// held by nothing but the tree being given (its holder is `n` itself): the item keeps the node
+// as it is and the tree's links to its children are handed on, so the tree is gone at the end.
+// A node held elsewhere too is copied, and so is what lies below it.
+std::unique_ptr<TraceItem> buildItems(TracePtr& n, bool take, TraceItem* parent, int row,
                                       const std::string& field, int& count)
 {
-    auto item = std::make_unique<TraceItem>();
-    item->node = traceSnapshot(n);
+    take = take && n.use_count() == 1;
+    std::vector<std::pair<std::string, TracePtr>> takenDefs;
+    std::vector<TraceNode::Children> takenChildren;
+    auto* defs = &n->defs;
+    auto* children = &n->children;
+    std::unique_ptr<TraceItem> item;
+    if (take) {
+        takenDefs = std::exchange(n->defs, {});
+        takenChildren = std::exchange(n->children, {});
+        defs = &takenDefs;
+        children = &takenChildren;
+        item = std::make_unique<TraceItem>(std::move(n));
+    } else {
+        item = std::make_unique<TraceItem>(std::make_shared<TraceNode>(traceSnapshot(*n)));
+    }
     item->field = field;
     item->parent = parent;
     item->row = row;
     ++count;
     // Iterative over siblings, recursive over depth: the reader caps depth at 2,000.
-    for (const auto& [name, def] : n.defs) {
+    for (auto& [name, def] : *defs) {
         if (def)
             item->children.push_back(
-                buildItems(*def, item.get(), int(item->children.size()), "defs", count));
+                buildItems(def, take, item.get(), int(item->children.size()), "defs", count));
     }
-    for (const TraceNode::Children& c : n.children) {
-        for (const TracePtr& child : c.nodes) {
+    for (TraceNode::Children& c : *children) {
+        for (TracePtr& child : c.nodes) {
             if (child)
-                item->children.push_back(
-                    buildItems(*child, item.get(), int(item->children.size()), c.field, count));
+                item->children.push_back(buildItems(child, take, item.get(),
+                                                    int(item->children.size()), c.field, count));
         }
     }
     return item;
@@ -206,6 +223,17 @@ void TraceModel::adopt(TraceItem* item)
 
 void TraceModel::setTrace(const TracePtr& root, const QString& source)
 {
+    resetTo(root, false, source);
+}
+
+void TraceModel::takeTrace(TracePtr&& root, const QString& source)
+{
+    TracePtr given = std::move(root);
+    resetTo(std::move(given), true, source);
+}
+
+void TraceModel::resetTo(TracePtr root, bool take, const QString& source)
+{
     beginResetModel();
     m_top = std::make_unique<TraceItem>();
     m_root = nullptr;
@@ -218,7 +246,7 @@ void TraceModel::setTrace(const TracePtr& root, const QString& source)
     m_placing.clear();
     m_placeParent = nullptr;
     if (root) {
-        m_top->children.push_back(buildItems(*root, m_top.get(), 0, {}, m_count));
+        m_top->children.push_back(buildItems(root, take, m_top.get(), 0, {}, m_count));
         m_root = m_top->children.front().get();
         m_byId.reserve(m_count);
         adopt(m_root);

@@ -18,7 +18,20 @@ namespace hako::pdl {
 /// messages, code output, error); its `children` and `defs` are always empty, the tree is
 /// `children` here (defs first, then the children of every field in execution order).
 struct TraceItem {
-    TraceNode node;
+    /// An item with a node of its own (filled in by assignment).
+    TraceItem() : TraceItem(std::make_shared<TraceNode>()) {}
+    /// An item showing `held` (a node nothing else changes: a snapshot, or a node of a tree
+    /// given to TraceModel::takeTrace).
+    explicit TraceItem(TracePtr held) : m_held(std::move(held)), node(*m_held) {}
+    TraceItem(const TraceItem&) = delete;
+    TraceItem& operator=(const TraceItem&) = delete;
+
+private:
+    TracePtr m_held;
+
+public:
+    /// The block's own data; `children` and `defs` stay empty (the tree is `children` below).
+    TraceNode& node;
     /// The parent's field holding this node: `text`, `then`, `pdl__trace`, `defs` … (empty at
     /// the root; during a live run known only once the run ends).
     std::string field;
@@ -72,8 +85,13 @@ public:
     /// Empties the model.
     void clear();
     /// Replaces the content with a finished trace. `source` names where it came from (a trace
-    /// file or a program) for display.
+    /// file or a program) for display. The tree is copied: the caller may go on using it.
     void setTrace(const TracePtr& root, const QString& source = {});
+    /// setTrace for a caller done with the tree (`root` is emptied): nodes that nothing else
+    /// holds become the model's items as they are, without a copy of their text and values, and
+    /// the tree is gone when this returns (nodes shared with another holder are copied). A
+    /// million-span trace then needs no second million nodes, nor the time to fill them.
+    void takeTrace(TracePtr&& root, const QString& source = {});
     /// Starts a live run of `programFile`: empties the model and waits for events.
     void beginLiveRun(const QString& programFile);
     /// The run ended: fills in what only the finished tree knows (each node's field) and stops
@@ -148,6 +166,7 @@ private:
     void flushPlacing();
     void setNode(TraceItem* item, TraceNode&& node, uint64_t serial);
     QModelIndex parentIndex(const TraceItem* parent) const;
+    void resetTo(TracePtr root, bool take, const QString& source);
     bool isShown(const TraceItem* item) const;
 
     // The model shows the run's root block as its single top-level row; m_top is an invisible

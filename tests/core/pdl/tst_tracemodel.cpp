@@ -163,6 +163,34 @@ RunResult runLiveFile(const QString& path, TraceModel& model, const Dict& scope,
     return r;
 }
 
+// Everything the panes read of every node, in tree order: two models show the same trace when
+// these are equal.
+QString details(const TraceItem* item, int depth = 0)
+{
+    const TraceNode& n = item->node;
+    auto json = [](const Value& v) {
+        return QString::fromStdString(v.toOrderedJson().dump());
+    };
+    QString s =
+        QString(depth * 2, QLatin1Char(' ')) +
+        QStringLiteral("%1 %2 id=%3 field=%4 def=%5 desc=%6 result=%7 t=%8-%9 err=%10 "
+                       "out=%11/%12 score=%13 ctx=%14 in=%15 usage=%16 exprs=%17 line=%18\n")
+            .arg(QString::fromLatin1(blockKindName(n.kind)), item->label(),
+                 QString::fromStdString(n.id), QString::fromStdString(item->field),
+                 QString::fromStdString(n.def), QString::fromStdString(n.description),
+                 item->resultText())
+            .arg(n.startNanos)
+            .arg(n.endNanos)
+            .arg(QString::fromStdString(n.error), QString::fromStdString(n.out),
+                 QString::fromStdString(n.err),
+                 n.score ? QString::number(*n.score) : QStringLiteral("-"), json(n.context),
+                 json(n.modelInput), json(n.usage))
+            .arg(n.exprs.size())
+            .arg(n.span.line);
+    for (const auto& c : item->children)
+        s += details(c.get(), depth + 1);
+    return s;
+}
 } // namespace
 
 class TestTraceModel : public QObject {
@@ -198,6 +226,84 @@ private Q_SLOTS:
             ++files;
         }
         QVERIFY(files >= 50);
+    }
+
+    void takenTraceShowsWhatACopyShows()
+    {
+        // The window's loader gives the model the tree it read (takeTrace): the panes must
+        // show exactly what a copy shows, for every trace the reference wrote.
+        const QString dir = sharedDir() + QStringLiteral("/conformance/pdl/traces");
+        if (!QFileInfo::exists(dir))
+            QSKIP("../shared/conformance/pdl/traces is not here");
+        int files = 0;
+        QDirIterator it(dir, {QStringLiteral("*.json")}, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString path = it.next();
+            Result<TracePtr> copied = loadTraceFile(path);
+            Result<TracePtr> given = loadTraceFile(path);
+            QVERIFY2(copied.ok() && given.ok(), qPrintable(path));
+            TraceModel a;
+            a.setTrace(*copied, path);
+            TraceModel b;
+            QAbstractItemModelTester tester(&b,
+                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
+            TracePtr root = std::move(given).value();
+            b.takeTrace(std::move(root), path);
+            QVERIFY(!root);
+            QCOMPARE(b.itemCount(), a.itemCount());
+            QCOMPARE(details(b.root()), details(a.root()));
+            QCOMPARE(countRows(b), b.itemCount());
+            if (!b.root()->node.id.empty()) {
+                const TraceItem* found = b.findById(QString::fromStdString(b.root()->node.id));
+                QCOMPARE(found, b.root());
+            }
+            ++files;
+        }
+        QVERIFY(files >= 50);
+    }
+
+    void takeLeavesNodesHeldElsewhereIntact()
+    {
+        // A subtree someone else still holds (a diff's other side, a run archive) is copied,
+        // not emptied: that holder still reads all of it afterwards.
+        auto leaf = [](const std::string& id, const std::string& text) {
+            auto n = std::make_shared<TraceNode>();
+            n->kind = BlockKind::Data;
+            n->id = id;
+            n->result = Value(text);
+            n->hasResult = true;
+            return n;
+        };
+        auto root = std::make_shared<TraceNode>();
+        root->kind = BlockKind::Text;
+        root->id = "text";
+        auto shared = std::make_shared<TraceNode>();
+        shared->kind = BlockKind::Text;
+        shared->id = "text.1";
+        shared->def = "答え";
+        shared->addChild("text", leaf("text.1.0", "内側"));
+        root->addChild("text", leaf("text.0", "一つ目"));
+        root->addChild("text", shared);
+        root->score = 0.25; // a factor block's score reaches the panes, copied or taken
+        TraceModel model;
+        model.takeTrace(std::move(root), QStringLiteral("mem"));
+        QCOMPARE(model.itemCount(), 4);
+        QCOMPARE(model.root()->node.score.value_or(-1), 0.25);
+        const TraceItem* second = model.root()->children.at(1).get();
+        QCOMPARE(second->label(), QStringLiteral("答え"));
+        QCOMPARE(second->children.at(0)->resultText(), QStringLiteral("内側"));
+        // What the other holder sees is unchanged.
+        QCOMPARE(shared->def, std::string("答え"));
+        QCOMPARE(shared->children.size(), size_t(1));
+        QCOMPARE(shared->children[0].nodes.at(0)->result.toText(), std::string("内側"));
+        // And a copy keeps the score too.
+        auto again = std::make_shared<TraceNode>();
+        again->kind = BlockKind::Text;
+        again->score = 0.5;
+        TraceModel copy;
+        copy.setTrace(again);
+        QCOMPARE(copy.root()->node.score.value_or(-1), 0.5);
+        QCOMPARE(again->score.value_or(-1), 0.5);
     }
 
     void loadsOldReferenceTraces()

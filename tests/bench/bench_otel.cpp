@@ -14,6 +14,7 @@
 #include "core/pdl/trace/traceloader.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracewriter.h"
+#include "core/util/bulkmemory.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -27,6 +28,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <mutex>
+#include <optional>
 #include <string>
 
 using namespace hako;
@@ -179,7 +181,9 @@ int loadPhase(const QString& phase, const QString& path, const QString& hakoJson
         const std::clock_t c0 = std::clock();
         QElapsedTimer t;
         t.start();
+        std::optional<BulkAllocationScope> bulk(std::in_place); // as TraceLoader for big files
         auto loaded = otel::loadOtlpTrace(path);
+        bulk.reset();
         if (!loaded)
             fail(loaded.error().message);
         const double parsed = t.nsecsElapsed() / 1e6;

@@ -12,6 +12,7 @@
 #include "core/pdl/trace/traceloader.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracewriter.h"
+#include "core/util/bulkmemory.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -25,6 +26,7 @@
 #include <ctime>
 #include <deque>
 #include <fstream>
+#include <optional>
 #include <string>
 
 using namespace hako;
@@ -47,7 +49,11 @@ double loadMs(const QString& path, TraceModel& model, int* blocks, double* cpuMs
     const std::clock_t c0 = std::clock();
     QElapsedTimer t;
     t.start();
+    std::optional<BulkAllocationScope> bulk; // as TraceLoader does for a file this big
+    if (QFileInfo(path).size() >= (16LL << 20))
+        bulk.emplace();
     Result<TraceLoadResult> r = readTraceFile(path);
+    bulk.reset();
     if (!r.ok())
         fail(r.error().message);
     if (r->partial)

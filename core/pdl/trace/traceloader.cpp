@@ -3,6 +3,7 @@
 #include "core/pdl/trace/fasttracereader.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/pdl/trace/tracereader.h"
+#include "core/util/bulkmemory.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -16,6 +17,7 @@
 #include <atomic>
 #include <iterator>
 #include <mutex>
+#include <optional>
 
 namespace hako::pdl {
 
@@ -492,6 +494,9 @@ struct TraceLoader::Job {
 
 namespace {
 
+// Files from this size are read with BulkAllocationScope.
+constexpr qint64 kBulkLoadBytes = 16LL << 20;
+
 /// The start of the file at `path`, when the file is at least `minBytes` long.
 QByteArray previewHead(const QString& path, qint64 minBytes, qint64 headBytes)
 {
@@ -598,6 +603,11 @@ void TraceLoader::load(const QString& path)
                         },
                         Qt::QueuedConnection);
             }
+            // A large file's nodes take hundreds of megabytes: in huge pages, the kernel clears
+            // a page per 2 MB instead of per 4 KB (half the time of a 1,000,000-span file).
+            std::optional<BulkAllocationScope> bulk;
+            if (QFileInfo(path).size() >= kBulkLoadBytes)
+                bulk.emplace();
             result =
                 std::make_shared<Result<TraceLoadResult>>(readTraceFile(path, progress, cancel));
         } catch (const std::exception& e) {

@@ -27,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -188,9 +189,9 @@ int loadPhase(const QString& phase, const QString& path, const QString& hakoJson
             fail(loaded.error().message);
         const double parsed = t.nsecsElapsed() / 1e6;
         const long treeKb = statusKb("VmRSS");
-        pdl::TraceModel model;
+        auto model = std::make_unique<pdl::TraceModel>();
         pdl::TraceLoadResult result = std::move(loaded).value();
-        model.takeTrace(std::move(result.root), path); // as the window's loader does
+        model->takeTrace(std::move(result.root), path); // as the window's loader does
         std::fprintf(stderr, "# RSS: %.0f MB with the tree, %.0f MB with the model too\n",
                      (treeKb - baseKb) / 1024.0, (statusKb("VmRSS") - baseKb) / 1024.0);
         const double ms = t.nsecsElapsed() / 1e6;
@@ -203,7 +204,9 @@ int loadPhase(const QString& phase, const QString& path, const QString& hakoJson
         if (phase != QLatin1String("otlp"))
             return 0;
         QString error;
-        // The model took the tree's contents: the Hako JSON is written from a second read.
+        // The model took the tree: the Hako JSON is written from a second read, once the
+        // model is gone.
+        model.reset();
         auto again = otel::loadOtlpTrace(path);
         if (!again)
             fail(again.error().message);

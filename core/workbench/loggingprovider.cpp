@@ -11,7 +11,6 @@
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QRegularExpression>
 
 namespace hako {
 
@@ -145,8 +144,21 @@ QString programContentHash(const QString& path)
 
 QStringList tagsFromEnvironment()
 {
-    static const QRegularExpression separators(QStringLiteral("[,\\s]+"));
-    return qEnvironmentVariable("HAKO_TAGS").split(separators, Qt::SkipEmptyParts);
+    // Split by hand: every `hako run` asks, and a regular expression compiled for an unset
+    // variable was a noticeable part of a hello world's start.
+    QStringList tags;
+    QString tag;
+    for (const QChar c : qEnvironmentVariable("HAKO_TAGS")) {
+        if (c == QLatin1Char(',') || c.isSpace()) {
+            if (!tag.isEmpty())
+                tags << std::exchange(tag, QString());
+        } else {
+            tag += c;
+        }
+    }
+    if (!tag.isEmpty())
+        tags << tag;
+    return tags;
 }
 
 } // namespace hako

@@ -10,12 +10,15 @@
 #include "core/pdl/model/modelprovider.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/promptlog/promptlog.h"
+#include "core/workbench/loggingprovider.h"
 #include "core/workbench/runcontroller.h"
 #include "core/workbench/runenvironment.h"
 #include "core/workbench/workbenchcontext.h"
 
 #include <QFile>
 #include <QFileInfo>
+#include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -71,6 +74,31 @@ class TestRunEnvironment : public QObject {
     QTemporaryDir m_dir;
 
 private Q_SLOTS:
+    void tagsFromTheEnvironmentSplitAtCommasAndSpaces()
+    {
+        // HAKO_TAGS="team:docs, 実験　二" tags every logged call of the run. Held to the
+        // regular expression [,\s]+ with Unicode white space (a full-width space typed with a
+        // Japanese input method separates tags too), on generated mixtures of tags, commas
+        // and every kind of space.
+        const QStringList pieces = {
+            QStringLiteral("team:docs"), QStringLiteral("実験"), QStringLiteral("a"),
+            QStringLiteral("ok-1"),      QStringLiteral(","),    QStringLiteral(" "),
+            QStringLiteral("\t"),        QStringLiteral("\n"),   QString(QChar(0x3000)),
+            QString(QChar(0x00a0)),      QString(QChar(0x2003)), QStringLiteral(",,")};
+        const QRegularExpression separators(QStringLiteral("[,\\s]+"),
+                                            QRegularExpression::UseUnicodePropertiesOption);
+        QRandomGenerator random(43);
+        for (int i = 0; i < 2000; ++i) {
+            QString value;
+            for (int n = int(random.bounded(8)); n > 0; --n)
+                value += pieces.at(int(random.bounded(pieces.size())));
+            qputenv("HAKO_TAGS", value.toUtf8());
+            QCOMPARE(tagsFromEnvironment(), value.split(separators, Qt::SkipEmptyParts));
+        }
+        qunsetenv("HAKO_TAGS");
+        QVERIFY(tagsFromEnvironment().isEmpty());
+    }
+
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());

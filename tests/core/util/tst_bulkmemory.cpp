@@ -14,28 +14,28 @@ using namespace hako;
 
 namespace {
 
-// Kilobytes of anonymous memory this process holds in transparent huge pages.
-long anonHugeKb()
+// The number after `key` (its first word) in the /proc file `path`, or -1.
+long procFigure(const char* path, const QByteArray& key)
 {
-    QFile f(QStringLiteral("/proc/self/smaps_rollup"));
+    QFile f(QString::fromLatin1(path));
     if (!f.open(QIODevice::ReadOnly))
         return -1;
     for (const QByteArray& line : f.readAll().split('\n'))
-        if (line.startsWith("AnonHugePages:"))
-            return line.mid(14).trimmed().split(' ').value(0).toLong();
+        if (line.startsWith(key))
+            return line.mid(key.size()).trimmed().split(' ').value(0).toLong();
     return -1;
+}
+
+// Kilobytes of anonymous memory this process holds in transparent huge pages.
+long anonHugeKb()
+{
+    return procFigure("/proc/self/smaps_rollup", "AnonHugePages:");
 }
 
 // The system's count of huge-page faults that fell back to small pages (all processes).
 long hugePageFallbacks()
 {
-    QFile f(QStringLiteral("/proc/vmstat"));
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray& line : f.readAll().split('\n'))
-        if (line.startsWith("thp_fault_fallback "))
-            return line.mid(19).trimmed().toLong();
-    return -1;
+    return procFigure("/proc/vmstat", "thp_fault_fallback ");
 }
 
 bool kernelGivesHugePagesOnRequest()

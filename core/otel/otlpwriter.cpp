@@ -291,108 +291,212 @@ std::vector<Span> traceToSpans(const pdl::TraceNode& root, const OtlpWriteOption
 
 namespace {
 
-json anyValue(const json& v)
+// OTLP/JSON written straight into text, as nlohmann's dump() would write the same request
+// built as a document (byte for byte: tst_otlpjsonwriter holds the two together), without
+// building that document: the trace archive of `hako serve` writes every received span.
+
+// `s` as a JSON string: UTF-8 kept as it is, `"` `\\` and control characters escaped. Text
+// that is not well-formed UTF-8 (never from a decoded request) is left to nlohmann, which
+// writes U+FFFD for what cannot be read.
+void appendString(std::string& out, std::string_view s)
 {
-    if (v.is_string())
-        return {{"stringValue", v}};
-    if (v.is_boolean())
-        return {{"boolValue", v}};
-    if (v.is_number_integer())
-        return {{"intValue", std::to_string(v.get<int64_t>())}};
-    if (v.is_number_float())
-        return {{"doubleValue", v}};
-    if (v.is_array()) {
-        json values = json::array();
-        for (const json& e : v)
-            values.push_back(anyValue(e));
-        return {{"arrayValue", {{"values", values}}}};
+    if (!isValidUtf8(s)) {
+        out += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+        return;
     }
-    if (v.is_object()) {
-        json values = json::array();
-        for (auto it = v.begin(); it != v.end(); ++it)
-            values.push_back({{"key", it.key()}, {"value", anyValue(it.value())}});
-        return {{"kvlistValue", {{"values", values}}}};
+    out += '"';
+    size_t plain = 0; // the start of the characters not yet written
+    for (size_t i = 0; i < s.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        out.append(s.data() + plain, i - plain);
+        plain = i + 1;
+        switch (c) {
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\b':
+            out += "\\b";
+            break;
+        case '\f':
+            out += "\\f";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        default: {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", unsigned(c));
+            out += escaped;
+        }
+        }
     }
-    return json::object();
+    out.append(s.data() + plain, s.size() - plain);
+    out += '"';
 }
 
-json keyValues(const json& object)
+void appendKeyValues(std::string& out, const json& object);
+
+// An attribute's value as an OTLP AnyValue.
+void appendAnyValue(std::string& out, const json& v)
 {
-    json out = json::array();
-    for (auto it = object.begin(); it != object.end(); ++it)
-        out.push_back({{"key", it.key()}, {"value", anyValue(it.value())}});
-    return out;
+    if (v.is_string()) {
+        out += "{\"stringValue\":";
+        appendString(out, v.get_ref<const std::string&>());
+        out += '}';
+    } else if (v.is_boolean()) {
+        out += v.get<bool>() ? "{\"boolValue\":true}" : "{\"boolValue\":false}";
+    } else if (v.is_number_integer()) {
+        out += "{\"intValue\":\"" + std::to_string(v.get<int64_t>()) + "\"}";
+    } else if (v.is_number_float()) {
+        out += "{\"doubleValue\":" + v.dump() + '}';
+    } else if (v.is_array()) {
+        out += "{\"arrayValue\":{\"values\":[";
+        bool first = true;
+        for (const json& e : v) {
+            if (!first)
+                out += ',';
+            first = false;
+            appendAnyValue(out, e);
+        }
+        out += "]}}";
+    } else if (v.is_object()) {
+        out += "{\"kvlistValue\":{\"values\":";
+        appendKeyValues(out, v);
+        out += "}}";
+    } else {
+        out += "{}";
+    }
 }
 
-json spanJson(const Span& s)
+// An object's members as an OTLP KeyValue list.
+void appendKeyValues(std::string& out, const json& object)
 {
-    json j = {{"traceId", s.traceId}, {"spanId", s.spanId}};
-    if (!s.parentSpanId.empty())
-        j["parentSpanId"] = s.parentSpanId;
-    j["name"] = s.name;
-    j["kind"] = s.kind;
-    j["startTimeUnixNano"] = std::to_string(s.startNanos);
-    j["endTimeUnixNano"] = std::to_string(s.endNanos);
-    j["attributes"] = keyValues(s.attributes);
+    out += '[';
+    bool first = true;
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (!first)
+            out += ',';
+        first = false;
+        out += "{\"key\":";
+        appendString(out, it.key());
+        out += ",\"value\":";
+        appendAnyValue(out, it.value());
+        out += '}';
+    }
+    out += ']';
+}
+
+void appendNanos(std::string& out, const char* name, int64_t nanos)
+{
+    out += name;
+    out += "\":\"";
+    out += std::to_string(nanos);
+    out += '"';
+}
+
+// One Span object.
+void appendSpan(std::string& out, const Span& s)
+{
+    out += "{\"traceId\":";
+    appendString(out, s.traceId);
+    out += ",\"spanId\":";
+    appendString(out, s.spanId);
+    if (!s.parentSpanId.empty()) {
+        out += ",\"parentSpanId\":";
+        appendString(out, s.parentSpanId);
+    }
+    out += ",\"name\":";
+    appendString(out, s.name);
+    out += ",\"kind\":" + std::to_string(s.kind);
+    appendNanos(out, ",\"startTimeUnixNano", s.startNanos);
+    appendNanos(out, ",\"endTimeUnixNano", s.endNanos);
+    out += ",\"attributes\":";
+    appendKeyValues(out, s.attributes);
     if (!s.events.empty()) {
-        json events = json::array();
-        for (const SpanEvent& e : s.events)
-            events.push_back({{"timeUnixNano", std::to_string(e.timeNanos)},
-                              {"name", e.name},
-                              {"attributes", keyValues(e.attributes)}});
-        j["events"] = events;
+        out += ",\"events\":[";
+        for (size_t i = 0; i < s.events.size(); ++i) {
+            const SpanEvent& e = s.events[i];
+            if (i > 0)
+                out += ',';
+            appendNanos(out, "{\"timeUnixNano", e.timeNanos);
+            out += ",\"name\":";
+            appendString(out, e.name);
+            out += ",\"attributes\":";
+            appendKeyValues(out, e.attributes);
+            out += '}';
+        }
+        out += ']';
     }
-    json status = json::object();
+    out += ",\"status\":{";
     if (s.statusCode)
-        status["code"] = s.statusCode;
-    if (!s.statusMessage.empty())
-        status["message"] = s.statusMessage;
-    j["status"] = status;
-    return j;
-}
-
-std::string dumped(const json& j)
-{
-    return j.dump(-1, ' ', false, json::error_handler_t::replace);
+        out += "\"code\":" + std::to_string(s.statusCode);
+    if (!s.statusMessage.empty()) {
+        out += s.statusCode ? ",\"message\":" : "\"message\":";
+        appendString(out, s.statusMessage);
+    }
+    out += "}}";
 }
 
 // One ResourceSpans around its spans' text: what comes before the first span and after the
 // last, so that spans can be written one at a time between them.
 std::pair<std::string, std::string> resourceFrame(const SpanResource* resource)
 {
-    json scope = json::object();
-    json res = {{"attributes", json::array()}};
+    std::string head = "{\"resource\":{\"attributes\":";
     if (resource) {
-        scope = {{"name", resource->scopeName}};
-        if (!resource->scopeVersion.empty())
-            scope["version"] = resource->scopeVersion;
-        res["attributes"] = keyValues(resource->attributes);
+        appendKeyValues(head, resource->attributes);
+        head += "},\"scopeSpans\":[{\"scope\":{\"name\":";
+        appendString(head, resource->scopeName);
+        if (!resource->scopeVersion.empty()) {
+            head += ",\"version\":";
+            appendString(head, resource->scopeVersion);
+        }
+        head += '}';
+    } else {
+        head += "[]},\"scopeSpans\":[{\"scope\":{}";
     }
-    return {"{\"resource\":" + dumped(res) + ",\"scopeSpans\":[{\"scope\":" + dumped(scope) +
-                ",\"spans\":[",
-            "]}]}"};
+    return {head + ",\"spans\":[", "]}]}"};
 }
 
 } // namespace
 
-std::string encodeOtlpJson(const std::vector<Span>& spans)
+std::string encodeOtlpJson(const std::vector<const Span*>& spans)
 {
     std::string out = "{\"resourceSpans\":[";
     size_t i = 0;
     while (i < spans.size()) {
-        const SpanResource* resource = spans[i].resource.get();
+        const SpanResource* resource = spans[i]->resource.get();
         const auto [head, tail] = resourceFrame(resource);
         if (i > 0)
             out += ',';
         out += head;
-        for (size_t first = i; i < spans.size() && spans[i].resource.get() == resource; ++i) {
+        for (size_t first = i; i < spans.size() && spans[i]->resource.get() == resource; ++i) {
             if (i > first)
                 out += ',';
-            out += dumped(spanJson(spans[i]));
+            appendSpan(out, *spans[i]);
         }
         out += tail;
     }
     return out + "]}";
+}
+
+std::string encodeOtlpJson(const std::vector<Span>& spans)
+{
+    std::vector<const Span*> each;
+    each.reserve(spans.size());
+    for (const Span& s : spans)
+        each.push_back(&s);
+    return encodeOtlpJson(each);
 }
 
 bool writeOtlpFile(const pdl::TraceNode& root, const QString& path, const OtlpWriteOptions& options,
@@ -426,7 +530,7 @@ bool writeOtlpFile(const pdl::TraceNode& root, const QString& path, const OtlpWr
                 text = ",";
             }
             first = false;
-            text += dumped(spanJson(s));
+            appendSpan(text, s);
             ok = file.device()->write(text.data(), qint64(text.size())) == qint64(text.size());
         });
         const std::string end = (first ? std::string("{\"resourceSpans\":[") : tail) + "]}\n";

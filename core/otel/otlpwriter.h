@@ -45,6 +45,8 @@ void forEachSpan(const pdl::TraceNode& root, const OtlpWriteOptions& options,
 /// Spans as one OTLP/JSON ExportTraceServiceRequest on one line (no trailing newline):
 /// ids in hex, int64 as strings, one ResourceSpans per distinct resource.
 std::string encodeOtlpJson(const std::vector<Span>& spans);
+/// The same for spans held elsewhere (a request's spans of one trace), in this order.
+std::string encodeOtlpJson(const std::vector<const Span*>& spans);
 
 /// Writes `root` as OTLP/JSON (one request, one line) to `path` through the output-file rule,
 /// span by span (memory stays that of one span). False with `error` set on failure, running

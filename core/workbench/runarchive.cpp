@@ -58,9 +58,11 @@ bool RunArchive::save(const pdl::TraceNode& root, const QString& runId, QString*
 
 bool RunArchive::appendSpans(const std::vector<otel::Span>& spans, QString* error, int keep) const
 {
-    std::map<std::string, std::vector<otel::Span>> byTrace;
+    // The request's spans by trace, in the order they came (not copied: a span's attributes
+    // are most of it).
+    std::map<std::string_view, std::vector<const otel::Span*>> byTrace;
     for (const otel::Span& s : spans)
-        byTrace[s.traceId].push_back(s);
+        byTrace[s.traceId].push_back(&s);
     QString why;
     if (!byTrace.empty() && !makeOutputFolder(m_folder, &why)) {
         if (error)
@@ -69,7 +71,7 @@ bool RunArchive::appendSpans(const std::vector<otel::Span>& spans, QString* erro
     }
     bool fresh = false;
     for (const auto& [traceId, ofTrace] : byTrace) {
-        const QString path = pathFor(QString::fromStdString(traceId));
+        const QString path = pathFor(QString::fromUtf8(traceId.data(), qsizetype(traceId.size())));
         if (path.isEmpty())
             continue; // not a trace id a file can be named by
         fresh = fresh || !QFileInfo::exists(path);

@@ -5,6 +5,7 @@
 #include "core/promptlog/sqlitestatement_p.h"
 #include "core/promptlog/sqlshared_p.h"
 #include "core/promptlog/trigramtokenizer_p.h"
+#include "core/promptlog/walcheckpointer_p.h"
 #include "core/util/outputfile.h"
 
 #include <QDir>
@@ -202,6 +203,7 @@ public:
 
     void disconnect() override
     {
+        m_checkpointer.reset();
         m_insertCall.reset();
         m_insertContent.reset();
         m_insertFts.reset();
@@ -243,6 +245,8 @@ public:
                 !m_insertTag->valid())
                 return error(QStringLiteral("prepare writing"));
         }
+        if (!m_checkpointer)
+            m_checkpointer = std::make_unique<WalCheckpointer>(m_db, m_path);
         if (!exec("BEGIN IMMEDIATE"))
             return error(QStringLiteral("write"));
         int64_t added = 0;
@@ -644,6 +648,7 @@ private:
     QString m_path;
     int64_t m_maxSize = 0;
     sqlite3* m_db = nullptr;
+    std::unique_ptr<WalCheckpointer> m_checkpointer; // from the first insert
     bool m_checkBeforeWriting = false;  // a file that had content: check it before writing
     std::optional<Diagnostic> m_damage; // what the check found, for the object's life
     std::unique_ptr<SqliteStatement> m_insertCall;

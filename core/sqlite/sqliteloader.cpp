@@ -77,6 +77,11 @@ HAKO_SQLITE(int, sqlite3_prepare_v3,
              const char** tail),
             (db, sql, bytes, flags, stmt, tail))
 HAKO_SQLITE(int, sqlite3_step, (sqlite3_stmt * stmt), (stmt))
+using WalHook = int (*)(void*, sqlite3*, const char*, int);
+HAKO_SQLITE(void*, sqlite3_wal_hook, (sqlite3 * db, WalHook hook, void* arg), (db, hook, arg))
+HAKO_SQLITE(int, sqlite3_wal_checkpoint_v2,
+            (sqlite3 * db, const char* schema, int mode, int* frames, int* done),
+            (db, schema, mode, frames, done))
 HAKO_SQLITE(int, sqlite3_reset, (sqlite3_stmt * stmt), (stmt))
 HAKO_SQLITE(int, sqlite3_finalize, (sqlite3_stmt * stmt), (stmt))
 HAKO_SQLITE(int, sqlite3_clear_bindings, (sqlite3_stmt * stmt), (stmt))

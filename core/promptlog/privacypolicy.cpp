@@ -334,7 +334,9 @@ bool PrivacyPolicy::metadataOnly(const CallRecord& call) const
                 return true;
         }
     }
-    if (!call.programPath.isEmpty()) {
+    // (The program's absolute path asks the system for the working folder: not for every call
+    // of a log that names no folder.)
+    if (!call.programPath.isEmpty() && !metadataOnlyFolders.isEmpty()) {
         const QString program = QDir::cleanPath(QFileInfo(call.programPath).absoluteFilePath());
         for (const QString& folder : metadataOnlyFolders) {
             const QString f = QDir::cleanPath(QFileInfo(folder).absoluteFilePath());

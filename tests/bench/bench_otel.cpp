@@ -3,8 +3,9 @@
 // retriever span with documents, 1,000 spans per request line) opened the way the workbench
 // opens it (read, decode, map, assemble, TraceModel), its peak memory, and the same trace as
 // Hako's trace JSON through the current reader for comparison; then the receiver's throughput
-// from one loopback client (keep-alive, 1,000 spans per request) in JSON and protobuf, spans
-// going to a TraceAssembler and through the prompt-log mapping as `hako serve` does.
+// from one loopback client (keep-alive, 1,000 spans per request) in JSON and protobuf: in this
+// process, spans going to a TraceAssembler and through the prompt-log mapping (the window's live
+// view), and `hako serve --otlp` itself (prompt log in a fresh SQLite file, trace archive).
 #include "benchproc.h"
 #include "core/otel/otlpdecode.h"
 #include "core/otel/otlpfile.h"
@@ -24,6 +25,7 @@
 #include <QTcpSocket>
 #include <QTemporaryDir>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -31,6 +33,8 @@
 #include <mutex>
 #include <optional>
 #include <string>
+
+#include <unistd.h>
 
 using namespace hako;
 using namespace hako::benchproc;
@@ -258,6 +262,149 @@ int loadPhase(const QString& phase, const QString& path, const QString& hakoJson
     return 0;
 }
 
+// The requests of a receiver run: `spans` spans, 1,000 per request, as OTLP/JSON or protobuf.
+std::vector<QByteArray> requestBodies(const std::string& traceId, long long spans, bool proto)
+{
+    std::vector<QByteArray> bodies;
+    for (long long from = 0; from < spans; from += 1000) {
+        const std::string json = requestJson(traceId, from, std::min(spans, from + 1000));
+        if (proto) {
+            auto decoded = otel::decodeOtlpJson(json);
+            bodies.push_back(QByteArray::fromStdString(otel::encodeOtlpProtobuf(*decoded)));
+        } else {
+            bodies.push_back(QByteArray::fromStdString(json));
+        }
+    }
+    return bodies;
+}
+
+// Posts every body on one keep-alive connection to `port`, each after the previous answer.
+void postAll(quint16 port, const std::vector<QByteArray>& bodies, bool proto)
+{
+    QTcpSocket s;
+    s.connectToHost(QHostAddress::LocalHost, port);
+    if (!s.waitForConnected(5000))
+        fail(QStringLiteral("cannot connect"));
+    s.setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    const QByteArray type = proto ? "application/x-protobuf" : "application/json";
+    for (const QByteArray& body : bodies) {
+        s.write("POST /v1/traces HTTP/1.1\r\nHost: b\r\nContent-Type: " + type +
+                "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        QByteArray response;
+        while (true) {
+            if (!s.waitForReadyRead(60000))
+                fail(QStringLiteral("no response"));
+            response += s.readAll();
+            const qsizetype end = response.indexOf("\r\n\r\n");
+            if (end >= 0 && !response.startsWith("HTTP/1.1 200"))
+                fail(QString::fromUtf8(response.left(200)));
+            if (end >= 0 && response.size() >= end + 4 + (proto ? 0 : 2))
+                break;
+        }
+    }
+}
+
+// The receiver in this process, its spans going to a TraceAssembler and through the prompt-log
+// mapping (what the window's live view does with them).
+void receiverBench(const std::vector<QByteArray>& bodies, long long spans, bool proto)
+{
+    const long rssBeforeKb = statusKb("VmRSS");
+    otel::ReceiverOptions options;
+    options.port = 0;
+    otel::OtlpReceiver receiver(options);
+    std::mutex mutex;
+    otel::TraceAssembler assembler;
+    long long calls = 0;
+    receiver.setSink([&](std::vector<otel::Span>&& batch) {
+        long long llm = 0;
+        for (const otel::Span& s : batch)
+            if (otel::toCallRecord(s, otel::interpretSpan(s)))
+                ++llm;
+        std::lock_guard lock(mutex);
+        assembler.add(batch);
+        calls += llm;
+    });
+    auto port = receiver.start();
+    if (!port)
+        fail(port.error().message);
+    QElapsedTimer t;
+    t.start();
+    const std::clock_t c0 = std::clock();
+    postAll(*port, bodies, proto);
+    const double secs = t.nsecsElapsed() / 1e9;
+    const double cpuSecs = double(std::clock() - c0) / CLOCKS_PER_SEC;
+    {
+        std::lock_guard lock(mutex);
+        if (assembler.spanCount() != size_t(spans))
+            fail(QStringLiteral("received %1 spans").arg(assembler.spanCount()));
+    }
+    report(proto ? "otel_receiver_protobuf_spans_per_s" : "otel_receiver_json_spans_per_s",
+           double(spans) / secs, "spans/s");
+    // Client and server share the process: spans per second of their processor time.
+    report(proto ? "otel_receiver_protobuf_spans_per_cpu_s" : "otel_receiver_json_spans_per_cpu_s",
+           double(spans) / cpuSecs, "spans/s");
+    // What the process grew by, the received trace (every span kept, as a live view's
+    // assembler keeps them until it drops traces) included.
+    report(proto ? "otel_receiver_protobuf_rss_growth_mb" : "otel_receiver_json_rss_growth_mb",
+           (statusKb("VmRSS") - rssBeforeKb) / 1024.0, "MB");
+}
+
+// Processor time of process `pid` so far (user and system), in seconds.
+double processCpuSeconds(qint64 pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return 0;
+    const QByteArray text = stat.readAll();
+    // After the command's name in parentheses: fields 3 onwards; utime and stime are 14 and 15.
+    const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+    if (fields.size() < 13)
+        return 0;
+    return double(fields[11].toLongLong() + fields[12].toLongLong()) / double(sysconf(_SC_CLK_TCK));
+}
+
+// `hako serve --otlp` as a user runs it: every LLM span into a prompt log, every span into the
+// trace archive, each request answered once its calls are committed.
+void serveBench(const std::vector<QByteArray>& bodies, long long spans, bool proto,
+                const QTemporaryDir& dir)
+{
+    const QString run =
+        dir.filePath(proto ? QStringLiteral("serve-protobuf") : QStringLiteral("serve-json"));
+    QProcess serve;
+    serve.setProcessChannelMode(QProcess::MergedChannels);
+    serve.start(QCoreApplication::applicationDirPath() + QStringLiteral("/hako"),
+                {QStringLiteral("serve"), QStringLiteral("--otlp"), QStringLiteral("127.0.0.1:0"),
+                 QStringLiteral("--log"), run + QStringLiteral("/log.sqlite"),
+                 QStringLiteral("--traces"), run + QStringLiteral("/traces"),
+                 QStringLiteral("--quiet")});
+    QByteArray said;
+    const QByteArray marker = "receiving OTLP on http://127.0.0.1:";
+    while (!said.contains(marker) || !said.mid(said.indexOf(marker)).contains('/')) {
+        if (!serve.waitForReadyRead(30000))
+            fail(QStringLiteral("hako serve did not start: ") + QString::fromUtf8(said));
+        said += serve.readAll();
+    }
+    const QByteArray after = said.mid(said.indexOf(marker) + marker.size());
+    const quint16 port = quint16(after.left(after.indexOf('/')).toUInt());
+    const double cpu0 = processCpuSeconds(serve.processId());
+    QElapsedTimer t;
+    t.start();
+    postAll(port, bodies, proto);
+    const double secs = t.nsecsElapsed() / 1e9;
+    const double cpu = processCpuSeconds(serve.processId()) - cpu0;
+    ::kill(pid_t(serve.processId()), SIGINT);
+    if (!serve.waitForFinished(60000) || serve.exitCode() != 0)
+        fail(QStringLiteral("hako serve did not stop: ") + QString::fromUtf8(serve.readAll()));
+    const QByteArray stopped = serve.readAll();
+    if (!stopped.contains(QByteArray("with " + QByteArray::number(spans) + " span(s)")))
+        fail(QStringLiteral("hako serve said: ") + QString::fromUtf8(stopped));
+    report(proto ? "otel_serve_protobuf_spans_per_s" : "otel_serve_json_spans_per_s",
+           double(spans) / secs, "spans/s");
+    if (cpu > 0)
+        report(proto ? "otel_serve_protobuf_spans_per_cpu_s" : "otel_serve_json_spans_per_cpu_s",
+               double(spans) / cpu, "spans/s");
+}
+
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
@@ -299,80 +446,12 @@ int main(int argc, char** argv)
     }
     QFile::remove(protobuf);
 
-    // Receiver throughput: one client, keep-alive, 1,000 spans per request.
+    // Receiver throughput: one client, keep-alive, 1,000 spans per request; in this process
+    // (the receiver alone), then through `hako serve --otlp` (prompt log and trace archive).
     const long long receiverSpans = envInt("HAKO_BENCH_OTEL_RECEIVER_SPANS", 100000);
-    for (bool proto : {false, true}) {
-        std::vector<QByteArray> bodies;
-        for (long long from = 0; from < receiverSpans; from += 1000) {
-            const std::string json =
-                requestJson(traceId, from, std::min(receiverSpans, from + 1000));
-            if (proto) {
-                auto decoded = otel::decodeOtlpJson(json);
-                bodies.push_back(QByteArray::fromStdString(otel::encodeOtlpProtobuf(*decoded)));
-            } else {
-                bodies.push_back(QByteArray::fromStdString(json));
-            }
-        }
-        const long rssBeforeKb = statusKb("VmRSS");
-        otel::ReceiverOptions options;
-        options.port = 0;
-        otel::OtlpReceiver receiver(options);
-        std::mutex mutex;
-        otel::TraceAssembler assembler;
-        long long calls = 0;
-        receiver.setSink([&](std::vector<otel::Span>&& batch) {
-            long long llm = 0;
-            for (const otel::Span& s : batch)
-                if (otel::toCallRecord(s, otel::interpretSpan(s)))
-                    ++llm;
-            std::lock_guard lock(mutex);
-            assembler.add(batch);
-            calls += llm;
-        });
-        auto port = receiver.start();
-        if (!port)
-            fail(port.error().message);
-        QTcpSocket s;
-        s.connectToHost(QHostAddress::LocalHost, *port);
-        if (!s.waitForConnected(5000))
-            fail(QStringLiteral("cannot connect"));
-        s.setSocketOption(QAbstractSocket::LowDelayOption, 1);
-        const QByteArray type = proto ? "application/x-protobuf" : "application/json";
-        QElapsedTimer t;
-        t.start();
-        const std::clock_t c0 = std::clock();
-        for (const QByteArray& body : bodies) {
-            s.write("POST /v1/traces HTTP/1.1\r\nHost: b\r\nContent-Type: " + type +
-                    "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
-            QByteArray response;
-            while (true) {
-                if (!s.waitForReadyRead(30000))
-                    fail(QStringLiteral("no response"));
-                response += s.readAll();
-                const qsizetype end = response.indexOf("\r\n\r\n");
-                if (end >= 0 && !response.startsWith("HTTP/1.1 200"))
-                    fail(QString::fromUtf8(response.left(200)));
-                if (end >= 0 && response.size() >= end + 4 + (proto ? 0 : 2))
-                    break;
-            }
-        }
-        const double secs = t.nsecsElapsed() / 1e9;
-        const double cpuSecs = double(std::clock() - c0) / CLOCKS_PER_SEC;
-        {
-            std::lock_guard lock(mutex);
-            if (assembler.spanCount() != size_t(receiverSpans))
-                fail(QStringLiteral("received %1 spans").arg(assembler.spanCount()));
-        }
-        report(proto ? "otel_receiver_protobuf_spans_per_s" : "otel_receiver_json_spans_per_s",
-               double(receiverSpans) / secs, "spans/s");
-        // Client and server share the process: spans per second of their processor time.
-        report(proto ? "otel_receiver_protobuf_spans_per_cpu_s"
-                     : "otel_receiver_json_spans_per_cpu_s",
-               double(receiverSpans) / cpuSecs, "spans/s");
-        // What the process grew by, the received trace (every span kept, as a live view's
-        // assembler keeps them until it drops traces) included.
-        report(proto ? "otel_receiver_protobuf_rss_growth_mb" : "otel_receiver_json_rss_growth_mb",
-               (statusKb("VmRSS") - rssBeforeKb) / 1024.0, "MB");
-    }
+    for (bool proto : {false, true})
+        receiverBench(requestBodies(traceId, receiverSpans, proto), receiverSpans, proto);
+    for (bool proto : {false, true})
+        serveBench(requestBodies(traceId, receiverSpans, proto), receiverSpans, proto, dir);
     return 0;
 }

@@ -670,7 +670,9 @@ EncodedCall encodeCall(const CallRecord& call)
         e.tags = tagsText(call.tags).toUtf8();
     QString body = searchableText(call.messages, call.reply);
     if (!body.isEmpty()) {
-        body += QLatin1Char('\n'); // a term at the very end begins a trigram too
+        // Two line breaks after it: a term of one or two characters at the very end (or a text
+        // of one character) begins a trigram too, which is how the index finds short terms.
+        body += QLatin1String("\n\n");
         e.body = body.toUtf8();
     }
     return e;

@@ -828,18 +828,6 @@ pdl::TracePtr toTraceNode(const Span& span, const SpanView& v)
     return n;
 }
 
-namespace {
-
-QJsonValue qjson(const json& j)
-{
-    const QByteArray wrapped = QByteArray::fromStdString(
-        "[" + j.dump(-1, ' ', false, json::error_handler_t::replace) + "]");
-    const QJsonDocument doc = QJsonDocument::fromJson(wrapped);
-    return doc.isArray() && !doc.array().isEmpty() ? doc.array().first() : QJsonValue();
-}
-
-} // namespace
-
 std::optional<promptlog::CallRecord> toCallRecord(const Span& span, const SpanView& v)
 {
     const bool pdlModel = v.convention == "pdl" && text(v.pdl.value("kind", json())) == "model";
@@ -877,12 +865,12 @@ std::optional<promptlog::CallRecord> toCallRecord(const Span& span, const SpanVi
     }
     c.model = QString::fromStdString(v.model.empty() ? v.responseModel : v.model);
     c.endpoint = QString::fromStdString(v.provider);
-    c.parameters = qjson(v.parameters).toObject();
-    c.messages = qjson(v.inputMessages).toArray();
+    c.parameters = spanQJson(v.parameters).toObject();
+    c.messages = spanQJson(v.inputMessages).toArray();
     c.reply = QString::fromStdString(replyOf(v));
     if (!v.outputMessages.empty() && v.outputMessages.back().is_object())
         if (auto t = v.outputMessages.back().find("tool_calls"); t != v.outputMessages.back().end())
-            c.toolCalls = qjson(*t).toArray();
+            c.toolCalls = spanQJson(*t).toArray();
     c.finishReason = QString::fromStdString(v.finishReason);
     c.promptTokens = v.inputTokens;
     c.completionTokens = v.outputTokens;

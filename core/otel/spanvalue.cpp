@@ -1,5 +1,11 @@
 #include "core/otel/spanvalue_p.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cmath>
+#include <limits>
 #include <unordered_map>
 
 namespace hako::otel {
@@ -71,6 +77,57 @@ pdl::Value toValue(const Attributes& j, int depth)
 pdl::Value spanValue(const Attributes& j)
 {
     return toValue(j, 0);
+}
+
+namespace {
+
+// Text of a span as Qt reads nlohmann's writing of it: U+FFFD where it is not UTF-8 as
+// nlohmann replaces it (not as QString::fromUtf8 would).
+QString spanQString(const std::string& s)
+{
+    if (isValidUtf8(s))
+        return QString::fromUtf8(s.data(), qsizetype(s.size()));
+    const QByteArray text = QByteArray::fromStdString(
+        "[" + Attributes(s).dump(-1, ' ', false, Attributes::error_handler_t::replace) + "]");
+    return QJsonDocument::fromJson(text).array().first().toString();
+}
+
+} // namespace
+
+QJsonValue spanQJson(const Attributes& j)
+{
+    switch (j.type()) {
+    case Attributes::value_t::boolean:
+        return j.get<bool>();
+    case Attributes::value_t::number_integer:
+        return qint64(j.get<int64_t>());
+    case Attributes::value_t::number_unsigned: {
+        const uint64_t u = j.get<uint64_t>();
+        if (u <= uint64_t(std::numeric_limits<qint64>::max()))
+            return qint64(u);
+        return double(u);
+    }
+    case Attributes::value_t::number_float: {
+        const double d = j.get<double>();
+        return std::isfinite(d) ? QJsonValue(d) : QJsonValue(QJsonValue::Null);
+    }
+    case Attributes::value_t::string:
+        return spanQString(j.get_ref<const std::string&>());
+    case Attributes::value_t::array: {
+        QJsonArray a;
+        for (const Attributes& e : j)
+            a.append(spanQJson(e));
+        return a;
+    }
+    case Attributes::value_t::object: {
+        QJsonObject o;
+        for (auto it = j.begin(); it != j.end(); ++it)
+            o.insert(spanQString(it.key()), spanQJson(it.value()));
+        return o;
+    }
+    default:
+        return QJsonValue(QJsonValue::Null);
+    }
 }
 
 } // namespace hako::otel

@@ -3,6 +3,8 @@
 #include "core/otel/span.h"
 #include "core/pdl/value.h"
 
+#include <QJsonValue>
+
 #include <string>
 
 namespace hako::otel {
@@ -15,5 +17,10 @@ pdl::Value sharedText(const std::string& s);
 /// Value::fromJson with the short strings shared (sharedText): the same value, the same depth
 /// limit and error (EvalError). Any thread.
 pdl::Value spanValue(const Attributes& json);
+
+/// The same JSON as Qt's: what QJsonDocument reads from nlohmann's text of it (NaN and infinity
+/// null, an integer past int64 a double, text that is not UTF-8 with U+FFFD), without the text.
+/// Any thread.
+QJsonValue spanQJson(const Attributes& json);
 
 } // namespace hako::otel

@@ -225,23 +225,30 @@ QJsonValue redactValue(const QJsonValue& v, const Redactor& p, int depth)
 {
     if (v.isString())
         return redactString(v.toString(), p, depth);
+    // A list or object is written to only where a value changes: most prompts hold nothing to
+    // redact, and writing every value back re-encoded the whole of it.
     if (v.isArray()) {
         QJsonArray a = v.toArray();
-        for (qsizetype i = 0; i < a.size(); ++i)
-            a[i] = redactValue(a.at(i), p, depth + 1);
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            const QJsonValue item = a.at(i);
+            QJsonValue clean = redactValue(item, p, depth + 1);
+            if (clean != item)
+                a[i] = std::move(clean);
+        }
         return a;
     }
     if (v.isObject()) {
         QJsonObject o = v.toObject();
-        for (auto it = o.begin(); it != o.end(); ++it) {
-            const QJsonValue value = it.value();
+        for (const QString& key : o.keys()) {
+            const QJsonValue value = o.value(key);
             // A number or flag under such a name (token_count, password_min_length) is no
             // secret; a string, list or object is replaced whole.
-            if (isCredentialName(it.key()) &&
-                (value.isString() || value.isObject() || value.isArray()))
-                it.value() = QStringLiteral("[REDACTED:key]");
-            else
-                it.value() = redactValue(value, p, depth + 1);
+            QJsonValue clean =
+                isCredentialName(key) && (value.isString() || value.isObject() || value.isArray())
+                    ? QJsonValue(QStringLiteral("[REDACTED:key]"))
+                    : redactValue(value, p, depth + 1);
+            if (clean != value)
+                o.insert(key, std::move(clean));
         }
         return o;
     }

@@ -19,15 +19,31 @@ struct FixtureSpan {
     std::vector<std::pair<std::string, nlohmann::json>> attributes;
 };
 
-inline nlohmann::json otlpValue(const nlohmann::json& v)
+/// `v` as an OTLP/JSON AnyValue (int64 as a string, lists and maps as arrayValue and
+/// kvlistValue, null as an empty value), built as a document of `v`'s own kind (an
+/// ordered_json keeps its members' order).
+template <typename Json> Json otlpValue(const Json& v)
 {
     if (v.is_string())
         return {{"stringValue", v}};
     if (v.is_boolean())
         return {{"boolValue", v}};
     if (v.is_number_integer())
-        return {{"intValue", std::to_string(v.get<int64_t>())}};
-    return {{"doubleValue", v}};
+        return {{"intValue", std::to_string(v.template get<int64_t>())}};
+    if (v.is_number_float())
+        return {{"doubleValue", v}};
+    Json values = Json::array();
+    if (v.is_array()) {
+        for (const Json& e : v)
+            values.push_back(otlpValue(e));
+        return {{"arrayValue", {{"values", values}}}};
+    }
+    if (v.is_object()) {
+        for (auto it = v.begin(); it != v.end(); ++it)
+            values.push_back({{"key", it.key()}, {"value", otlpValue(it.value())}});
+        return {{"kvlistValue", {{"values", values}}}};
+    }
+    return Json::object();
 }
 
 /// One ExportTraceServiceRequest (one line of a Collector file export) holding `spans`.

@@ -1,6 +1,7 @@
 #include "core/otel/otlpdecode.h"
 #include "core/otel/otlpwriter.h"
 #include "core/otel/spanvalue_p.h"
+#include "otlprunsfixture.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -21,36 +22,13 @@ using namespace hako::otel;
 namespace {
 
 using json = Attributes;
-
-json anyValueDoc(const json& v)
-{
-    if (v.is_string())
-        return {{"stringValue", v}};
-    if (v.is_boolean())
-        return {{"boolValue", v}};
-    if (v.is_number_integer())
-        return {{"intValue", std::to_string(v.get<int64_t>())}};
-    if (v.is_number_float())
-        return {{"doubleValue", v}};
-    json values = json::array();
-    if (v.is_array()) {
-        for (const json& e : v)
-            values.push_back(anyValueDoc(e));
-        return {{"arrayValue", {{"values", values}}}};
-    }
-    if (v.is_object()) {
-        for (auto it = v.begin(); it != v.end(); ++it)
-            values.push_back({{"key", it.key()}, {"value", anyValueDoc(it.value())}});
-        return {{"kvlistValue", {{"values", values}}}};
-    }
-    return json::object();
-}
+using hako::test::otlpValue;
 
 json keyValuesDoc(const json& object)
 {
     json out = json::array();
     for (auto it = object.begin(); it != object.end(); ++it)
-        out.push_back({{"key", it.key()}, {"value", anyValueDoc(it.value())}});
+        out.push_back({{"key", it.key()}, {"value", otlpValue(it.value())}});
     return out;
 }
 

@@ -132,7 +132,7 @@ struct ServeExtras {
 // why not (the receiver answers 503 and the exporter sends the request again; uids make the
 // retry add nothing twice).
 QString storeCalls(promptlog::PromptLog& log, const std::vector<otel::Span>& spans,
-                   ServeTally& tally, const ServeExtras& extras, bool quiet)
+                   const QByteArray& json, ServeTally& tally, const ServeExtras& extras, bool quiet)
 {
     std::vector<promptlog::CallRecord> calls;
     for (const otel::Span& s : spans)
@@ -153,7 +153,7 @@ QString storeCalls(promptlog::PromptLog& log, const std::vector<otel::Span>& spa
     tally.already += count - added;
     if (extras.traces) {
         QString why;
-        if (!extras.traces->appendSpans(spans, &why)) {
+        if (!extras.traces->appendRequest(spans, json, &why)) {
             if (tally.tracesNotKept++ == 0)
                 writeText(stderr, QStringLiteral("hako serve: cannot keep the received traces "
                                                  "in %1: %2\n")
@@ -370,10 +370,10 @@ int serveOtlp(const ServeArgs& a)
 
     otel::OtlpReceiver receiver(options);
     ServeTally tally;
-    receiver.setStoringSink(
-        [store = log.get(), &tally, &extras, quiet](const std::vector<otel::Span>& s) {
-            return storeCalls(*store, s, tally, extras, quiet);
-        });
+    receiver.setStoringSink([store = log.get(), &tally, &extras,
+                             quiet](const std::vector<otel::Span>& s, const QByteArray& json) {
+        return storeCalls(*store, s, json, tally, extras, quiet);
+    });
     QObject::connect(&receiver, &otel::OtlpReceiver::requestRejected,
                      [quiet](int status, const QString& reason) {
                          if (!quiet)

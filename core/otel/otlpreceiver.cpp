@@ -113,6 +113,8 @@ ReceiverReply OtlpReceiver::process(const QByteArray& contentType,
         return reply;
     }
     reply.spans = std::move(spans).value(); // not *spans: that copies
+    if (json)
+        reply.json = data; // shared, not copied
     return reply;
 }
 
@@ -211,7 +213,7 @@ Result<quint16> OtlpReceiver::start()
         ReceiverReply reply = OtlpReceiver::process(r.header("content-type"),
                                                     r.header("content-encoding"), r.body, options);
         if (reply.status == 200 && storingSink) {
-            const QString why = storingSink(reply.spans);
+            const QString why = storingSink(reply.spans, reply.json);
             if (!why.isEmpty()) {
                 ++counters->unstored;
                 HttpResponse busy = statusReply(503, why.toUtf8(), wantsProtobuf(r));

@@ -46,6 +46,7 @@ struct ReceiverReply {
     int status = 200;
     QByteArray message; ///< why, for 4xx
     std::vector<Span> spans;
+    QByteArray json; ///< the request's text (inflated) when it came as JSON; empty for protobuf
 };
 
 /// An OTLP/HTTP trace receiver: `POST /v1/traces` with `application/json` or
@@ -66,8 +67,9 @@ class OtlpReceiver : public QObject {
 public:
     using SpanSink = std::function<void(std::vector<Span>&&)>;
     /// Keeps a request's spans before it is answered: an empty string when kept, else why
-    /// not (the request is then answered 503 and the sink is not called).
-    using StoringSink = std::function<QString(const std::vector<Span>&)>;
+    /// not (the request is then answered 503 and the sink is not called). Given the request's
+    /// JSON text too when it came as JSON (empty for protobuf).
+    using StoringSink = std::function<QString(const std::vector<Span>&, const QByteArray&)>;
 
     explicit OtlpReceiver(ReceiverOptions options = {}, QObject* parent = nullptr);
     /// Stops listening and joins the thread.

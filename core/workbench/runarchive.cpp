@@ -58,6 +58,12 @@ bool RunArchive::save(const pdl::TraceNode& root, const QString& runId, QString*
 
 bool RunArchive::appendSpans(const std::vector<otel::Span>& spans, QString* error, int keep) const
 {
+    return appendRequest(spans, QByteArray(), error, keep);
+}
+
+bool RunArchive::appendRequest(const std::vector<otel::Span>& spans, const QByteArray& json,
+                               QString* error, int keep) const
+{
     // The request's spans by trace, in the order they came (not copied: a span's attributes
     // are most of it).
     std::map<std::string_view, std::vector<const otel::Span*>> byTrace;
@@ -69,13 +75,18 @@ bool RunArchive::appendSpans(const std::vector<otel::Span>& spans, QString* erro
             *error = why;
         return false;
     }
+    // One trace on one line, beginning as an object does (no byte-order mark, no line break a
+    // reader of the file would split it at): kept as it was sent.
+    const bool asSent = byTrace.size() == 1 && json.trimmed().startsWith('{') &&
+                        !json.contains('\n') && !json.contains('\r');
     bool fresh = false;
     for (const auto& [traceId, ofTrace] : byTrace) {
         const QString path = pathFor(QString::fromUtf8(traceId.data(), qsizetype(traceId.size())));
         if (path.isEmpty())
             continue; // not a trace id a file can be named by
         fresh = fresh || !QFileInfo::exists(path);
-        const QByteArray line = QByteArray::fromStdString(otel::encodeOtlpJson(ofTrace)) + '\n';
+        const QByteArray line =
+            (asSent ? json : QByteArray::fromStdString(otel::encodeOtlpJson(ofTrace))) + '\n';
         if (!appendOutputFile(path, line, &why)) {
             if (error)
                 *error = why;

@@ -45,6 +45,11 @@ public:
     /// file cannot be written.
     bool appendSpans(const std::vector<otel::Span>& spans, QString* error = nullptr,
                      int keep = kDefaultKeep) const;
+    /// The same for a request received as OTLP/JSON (`json`, its text): when all its spans are
+    /// of one trace and the text is one line of JSON, the line is kept as it came (every field
+    /// the sender wrote, and no writing it out again); otherwise as appendSpans() writes them.
+    bool appendRequest(const std::vector<otel::Span>& spans, const QByteArray& json,
+                       QString* error = nullptr, int keep = kDefaultKeep) const;
     /// Deletes all but the newest `keep` traces (by modification time); gives how many went.
     int prune(int keep = kDefaultKeep) const;
 

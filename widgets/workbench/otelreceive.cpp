@@ -73,7 +73,8 @@ void OtelReceive::start()
     // logged calls are offered to the online evaluator (which never blocks this thread).
     if (log)
         m_receiver->setStoringSink([log, online = m_online, self = QPointer<OtelReceive>(this)](
-                                       const std::vector<otel::Span>& spans) -> QString {
+                                       const std::vector<otel::Span>& spans,
+                                       const QByteArray& json) -> QString {
             std::vector<promptlog::CallRecord> calls;
             for (const otel::Span& s : spans)
                 if (auto call = otel::toCallRecord(s, otel::interpretSpan(s)))
@@ -85,7 +86,7 @@ void OtelReceive::start()
                 if (online && *inserted > 0)
                     online->offer(calls);
             }
-            if (QString why; !RunArchive().appendSpans(spans, &why))
+            if (QString why; !RunArchive().appendRequest(spans, json, &why))
                 QMetaObject::invokeMethod(self, [self, why] {
                     if (self)
                         Q_EMIT self->statusMessage(

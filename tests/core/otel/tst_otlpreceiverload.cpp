@@ -214,7 +214,7 @@ private Q_SLOTS:
         OtlpReceiver receiver(o);
         auto failing = std::make_shared<std::atomic<bool>>(true);
         auto sunk = std::make_shared<std::atomic<int>>(0);
-        receiver.setStoringSink([failing](const std::vector<Span>&) {
+        receiver.setStoringSink([failing](const std::vector<Span>&, const QByteArray&) {
             return *failing ? QStringLiteral("the disk is full") : QString();
         });
         receiver.setSink([sunk](std::vector<Span>&&) { ++*sunk; });

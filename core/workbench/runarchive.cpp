@@ -56,11 +56,6 @@ bool RunArchive::save(const pdl::TraceNode& root, const QString& runId, QString*
     return true;
 }
 
-bool RunArchive::appendSpans(const std::vector<otel::Span>& spans, QString* error, int keep) const
-{
-    return appendRequest(spans, QByteArray(), error, keep);
-}
-
 bool RunArchive::appendRequest(const std::vector<otel::Span>& spans, const QByteArray& json,
                                QString* error, int keep) const
 {

@@ -38,16 +38,13 @@ public:
     /// traces. False with `error` set when it cannot be written.
     bool save(const pdl::TraceNode& root, const QString& runId, QString* error = nullptr,
               int keep = kDefaultKeep) const;
-    /// Keeps spans received over OTLP (`hako serve`, the window's receiver) with the rest of
-    /// their trace: each trace's spans are appended to the file of its trace id (the run id its
-    /// logged calls carry) as one OTLP/JSON request per line, which opens as an OTLP trace. A
-    /// trace new to the folder prunes it to the newest `keep`. False with `error` set when a
-    /// file cannot be written.
-    bool appendSpans(const std::vector<otel::Span>& spans, QString* error = nullptr,
-                     int keep = kDefaultKeep) const;
-    /// The same for a request received as OTLP/JSON (`json`, its text): when all its spans are
-    /// of one trace and the text is one line of JSON, the line is kept as it came (every field
-    /// the sender wrote, and no writing it out again); otherwise as appendSpans() writes them.
+    /// Keeps a request's spans received over OTLP (`hako serve`, the window's receiver) with
+    /// the rest of their trace: each trace's spans are appended to the file of its trace id (the
+    /// run id its logged calls carry) as one OTLP/JSON request per line, which opens as an OTLP
+    /// trace. `json` is the request's text when it came as OTLP/JSON (else empty): when all its
+    /// spans are of one trace and the text is one line, the line is kept as it came (every
+    /// field the sender wrote, and no writing it out again). A trace new to the folder prunes
+    /// it to the newest `keep`. False with `error` set when a file cannot be written.
     bool appendRequest(const std::vector<otel::Span>& spans, const QByteArray& json,
                        QString* error = nullptr, int keep = kDefaultKeep) const;
     /// Deletes all but the newest `keep` traces (by modification time); gives how many went.

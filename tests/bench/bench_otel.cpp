@@ -34,6 +34,7 @@
 #include <optional>
 #include <string>
 
+#include <sys/prctl.h>
 #include <unistd.h>
 
 using namespace hako;
@@ -372,6 +373,8 @@ void serveBench(const std::vector<QByteArray>& bodies, long long spans, bool pro
         dir.filePath(proto ? QStringLiteral("serve-protobuf") : QStringLiteral("serve-json"));
     QProcess serve;
     serve.setProcessChannelMode(QProcess::MergedChannels);
+    // Stopped with the benchmark even when it fails half-way (fail() leaves without unwinding).
+    serve.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
     serve.start(QCoreApplication::applicationDirPath() + QStringLiteral("/hako"),
                 {QStringLiteral("serve"), QStringLiteral("--otlp"), QStringLiteral("127.0.0.1:0"),
                  QStringLiteral("--log"), run + QStringLiteral("/log.sqlite"),

@@ -28,7 +28,7 @@ class TraceModel;
 /// JSON or protobuf); the spans of agent runs of any framework appear live in the trace panes
 /// (the newest run, or the one picked in the Runs dock, which lists every run received and
 /// says where it listens), and every LLM span is a call in the prompt log (tags `otel`,
-/// `service:…`). Each received trace is also kept whole (RunArchive::appendSpans()), so the
+/// `service:…`). Each received trace is also kept whole (RunArchive::appendRequest()), so the
 /// Prompt log's Show in Trace opens a received call's run later. Evaluate Received Calls…
 /// chooses an online evaluation file (as `hako serve --evaluate` reads; remembered in the
 /// setting `otel/onlineEvaluation`): its evaluators score the chosen share of the received

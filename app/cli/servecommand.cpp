@@ -6,9 +6,9 @@
 #include "core/library/promptserver.h"
 #include "core/models/modelconfig.h"
 #include "core/otel/otlpreceiver.h"
-#include "core/otel/spanmapper.h"
 #include "core/promptlog/promptlog.h"
 #include "core/util/ipaddress.h"
+#include "core/workbench/receivedspans.h"
 #include "core/workbench/runarchive.h"
 #include "core/workbench/runenvironment.h"
 
@@ -127,46 +127,26 @@ struct ServeExtras {
     eval::OnlineEvaluator* online = nullptr;
 };
 
-// The request's model calls, committed to the log before the request is answered: a call
-// answered 200 survives the server being killed the next moment. Empty when committed, else
-// why not (the receiver answers 503 and the exporter sends the request again; uids make the
-// retry add nothing twice).
+// The request kept (keepReceivedSpans()) before it is answered: empty when its calls are
+// committed, else why not (the receiver answers 503 and the exporter sends the request again).
 QString storeCalls(promptlog::PromptLog& log, const std::vector<otel::Span>& spans,
                    const QByteArray& json, ServeTally& tally, const ServeExtras& extras, bool quiet)
 {
-    std::vector<promptlog::CallRecord> calls;
-    for (const otel::Span& s : spans)
-        if (auto call = otel::toCallRecord(s, otel::interpretSpan(s)))
-            calls.push_back(std::move(*call));
-    const qint64 count = qint64(calls.size());
-    qint64 added = 0;
-    if (count > 0) {
-        Result<int64_t> inserted = log.insertNow(calls);
-        if (!inserted) {
-            tally.notLogged += count;
-            return QStringLiteral("the prompt log cannot be written: %1")
-                .arg(inserted.error().message);
-        }
-        added = *inserted;
+    const RunArchive* archive = extras.traces ? &*extras.traces : nullptr;
+    const KeptSpans kept = keepReceivedSpans(log, spans, json, archive, extras.online);
+    if (kept.logError) {
+        tally.notLogged += kept.calls;
+        return QStringLiteral("the prompt log cannot be written: %1").arg(kept.logError->message);
     }
-    tally.logged += added;
-    tally.already += count - added;
-    if (extras.traces) {
-        QString why;
-        if (!extras.traces->appendRequest(spans, json, &why)) {
-            if (tally.tracesNotKept++ == 0)
-                writeText(stderr, QStringLiteral("hako serve: cannot keep the received traces "
-                                                 "in %1: %2\n")
-                                      .arg(extras.traces->folder(), why));
-        }
-    }
-    // Sent again (already logged): evaluated the first time.
-    if (extras.online && added > 0)
-        extras.online->offer(calls);
+    tally.logged += kept.added;
+    tally.already += kept.calls - kept.added;
+    if (!kept.archived && tally.tracesNotKept++ == 0)
+        writeText(stderr, QStringLiteral("hako serve: cannot keep the received traces in %1: %2\n")
+                              .arg(extras.traces->folder(), kept.archiveError));
     if (!quiet)
-        writeText(
-            stdout,
-            QStringLiteral("received %1 span(s), %2 model call(s)\n").arg(spans.size()).arg(count));
+        writeText(stdout, QStringLiteral("received %1 span(s), %2 model call(s)\n")
+                              .arg(spans.size())
+                              .arg(kept.calls));
     return {};
 }
 

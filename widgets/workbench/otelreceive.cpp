@@ -5,9 +5,9 @@
 #include "core/otel/otellivefeed.h"
 #include "core/otel/otlpreceiver.h"
 #include "core/otel/runtable.h"
-#include "core/otel/spanmapper.h"
 #include "core/pdl/trace/tracemodel.h"
 #include "core/promptlog/promptlog.h"
+#include "core/workbench/receivedspans.h"
 #include "core/workbench/runarchive.h"
 #include "core/workbench/runenvironment.h"
 #include "core/workbench/workbenchcontext.h"
@@ -72,28 +72,21 @@ void OtelReceive::start()
     // The whole traces are kept too (Show in Trace on a received call opens its run), and the
     // logged calls are offered to the online evaluator (which never blocks this thread).
     if (log)
-        m_receiver->setStoringSink([log, online = m_online, self = QPointer<OtelReceive>(this)](
-                                       const std::vector<otel::Span>& spans,
-                                       const QByteArray& json) -> QString {
-            std::vector<promptlog::CallRecord> calls;
-            for (const otel::Span& s : spans)
-                if (auto call = otel::toCallRecord(s, otel::interpretSpan(s)))
-                    calls.push_back(std::move(*call));
-            if (!calls.empty()) {
-                Result<int64_t> inserted = log->insertNow(calls);
-                if (!inserted)
-                    return tr("the prompt log cannot be written: %1").arg(inserted.error().message);
-                if (online && *inserted > 0)
-                    online->offer(calls);
-            }
-            if (QString why; !RunArchive().appendRequest(spans, json, &why))
-                QMetaObject::invokeMethod(self, [self, why] {
-                    if (self)
-                        Q_EMIT self->statusMessage(
-                            tr("The received traces cannot be kept: %1").arg(why), 10000);
-                });
-            return {};
-        });
+        m_receiver->setStoringSink(
+            [log, online = m_online, self = QPointer<OtelReceive>(this)](
+                const std::vector<otel::Span>& spans, const QByteArray& json) -> QString {
+                const RunArchive archive;
+                const KeptSpans kept = keepReceivedSpans(*log, spans, json, &archive, online.get());
+                if (kept.logError)
+                    return tr("the prompt log cannot be written: %1").arg(kept.logError->message);
+                if (!kept.archived)
+                    QMetaObject::invokeMethod(self, [self, why = kept.archiveError] {
+                        if (self)
+                            Q_EMIT self->statusMessage(
+                                tr("The received traces cannot be kept: %1").arg(why), 10000);
+                    });
+                return {};
+            });
     m_runs = std::make_shared<otel::RunCollector>(); // the Runs list's rows (thread-safe)
     m_receiver->setSink([feed, runs = m_runs](std::vector<otel::Span>&& spans) {
         runs->add(spans);

@@ -81,8 +81,11 @@ public:
 };
 
 /// A SQLite file (created with its folder when missing). `maxSizeBytes` > 0 caps the file:
-/// reaching it fails writes as a full disk does.
-std::unique_ptr<LogBackend> makeSqliteBackend(const QString& path, int64_t maxSizeBytes);
+/// reaching it fails writes as a full disk does. `createdCapBytes`: the cap the log is made
+/// for, when this connection is the one that creates it (a log capped below 16 MB is made of
+/// 4 KB pages, any other of 16 KB ones); by default `maxSizeBytes`.
+std::unique_ptr<LogBackend> makeSqliteBackend(const QString& path, int64_t maxSizeBytes,
+                                              std::optional<int64_t> createdCapBytes = {});
 /// A SQLite file opened read-only as it is (no check, no schema change): for salvage and the
 /// stats' parallel readers. nullptr and `*error` when it cannot be opened. The caller closes it
 /// (sqlite3_close_v2).

@@ -213,7 +213,7 @@ std::unique_ptr<PromptLog> PromptLog::open(const QString& urlOrPath, QString* er
                 QStringLiteral("'%1' is neither a file nor a postgresql:// URL").arg(urlOrPath));
         const QString path = QDir::cleanPath(QDir::current().absoluteFilePath(urlOrPath));
         d->writer = makeSqliteBackend(path, options.maxSizeBytes);
-        d->reader = makeSqliteBackend(path, 0);
+        d->reader = makeSqliteBackend(path, 0, options.maxSizeBytes); // may create it
     }
     d->location = displayLocation(urlOrPath, d->kind);
     d->options = std::move(options);

@@ -136,7 +136,9 @@ static_assert(kSteps == kSchemaVersion);
 
 class SqliteBackend final : public LogBackend {
 public:
-    SqliteBackend(QString path, int64_t maxSize) : m_path(std::move(path)), m_maxSize(maxSize) {}
+    SqliteBackend(QString path, int64_t maxSize, int64_t createdCap)
+        : m_path(std::move(path)), m_maxSize(maxSize), m_createdCap(createdCap)
+    {}
     ~SqliteBackend() override { disconnect(); }
 
     Result<bool> connect() override
@@ -171,6 +173,13 @@ public:
             return makeError(
                 QStringLiteral("cannot %1 the prompt log %2: %3").arg(what, m_path, reason));
         };
+        // A new log gets 16 KB pages: a call's content (some 2 KB of messages) and its indexed
+        // text are each a row a little over half a 4 KB page, so 4 KB pages held one row each
+        // and half the file and its writes were empty space (writer 9,000 → 13,000 calls/s,
+        // the file 40% smaller; bench_promptlog). A log capped below 16 MB keeps 4 KB pages
+        // (its empty schema alone is some 40 pages). An existing log keeps its own.
+        if (!existed && (m_createdCap <= 0 || m_createdCap >= 16 * 1024 * 1024))
+            exec("PRAGMA page_size=16384");
         if (!exec("PRAGMA journal_mode=WAL") || !exec("PRAGMA synchronous=NORMAL")) {
             const int code = sqlite3_errcode(m_db);
             if (existed && (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)) {
@@ -183,7 +192,7 @@ public:
         }
         m_checkBeforeWriting = m_checkBeforeWriting || existed;
         if (m_maxSize > 0) {
-            const int64_t pages = std::max<int64_t>(m_maxSize / 4096, 8);
+            const int64_t pages = std::max<int64_t>(m_maxSize / pageSize(), 8);
             exec(QStringLiteral("PRAGMA max_page_count=%1").arg(pages).toUtf8());
         }
         if (!exec("BEGIN IMMEDIATE"))
@@ -563,6 +572,11 @@ private:
         return sqlite3_exec(m_db, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
     }
     bool exec(const QByteArray& sql) { return exec(sql.constData()); }
+    int64_t pageSize()
+    {
+        SqliteStatement s(m_db, QStringLiteral("PRAGMA page_size"));
+        return s.step() ? std::max<int64_t>(s.int64(0), 512) : 4096;
+    }
 
     Diagnostic error(const QString& what) const
     {
@@ -647,6 +661,7 @@ private:
 
     QString m_path;
     int64_t m_maxSize = 0;
+    int64_t m_createdCap = 0;
     sqlite3* m_db = nullptr;
     std::unique_ptr<WalCheckpointer> m_checkpointer; // from the first insert
     bool m_checkBeforeWriting = false;  // a file that had content: check it before writing
@@ -691,9 +706,11 @@ sqlite3* openSqliteReadOnly(const QString& path, QString* error)
     return nullptr;
 }
 
-std::unique_ptr<LogBackend> makeSqliteBackend(const QString& path, int64_t maxSizeBytes)
+std::unique_ptr<LogBackend> makeSqliteBackend(const QString& path, int64_t maxSizeBytes,
+                                              std::optional<int64_t> createdCapBytes)
 {
-    return std::make_unique<SqliteBackend>(path, maxSizeBytes);
+    return std::make_unique<SqliteBackend>(path, maxSizeBytes,
+                                           createdCapBytes.value_or(maxSizeBytes));
 }
 
 } // namespace hako::promptlog

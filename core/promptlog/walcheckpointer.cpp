@@ -1,10 +1,20 @@
 #include "core/promptlog/walcheckpointer_p.h"
 
+#include <algorithm>
+
 namespace hako::promptlog {
 
 WalCheckpointer::WalCheckpointer(sqlite3* writer, QString path)
     : m_writer(writer), m_path(std::move(path))
 {
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_prepare_v2(m_writer, "PRAGMA page_size", -1, &s, nullptr) == SQLITE_OK &&
+        sqlite3_step(s) == SQLITE_ROW) {
+        const int64_t page = std::max<int64_t>(sqlite3_column_int64(s, 0), 512);
+        m_backgroundFrames = int(kBackgroundBytes / page);
+        m_writerFrames = int(kWriterBytes / page);
+    }
+    sqlite3_finalize(s);
     sqlite3_wal_hook(m_writer, &WalCheckpointer::onCommit, this);
 }
 
@@ -31,9 +41,9 @@ int WalCheckpointer::backgroundCheckpoints() const
 int WalCheckpointer::onCommit(void* self, sqlite3* db, const char* schema, int frames)
 {
     auto* c = static_cast<WalCheckpointer*>(self);
-    if (frames < kBackgroundFrames)
+    if (frames < c->m_backgroundFrames)
         return SQLITE_OK;
-    bool writerDoesIt = frames >= kWriterFrames;
+    bool writerDoesIt = frames >= c->m_writerFrames;
     {
         std::lock_guard lock(c->m_mutex);
         writerDoesIt = writerDoesIt || c->m_unavailable;

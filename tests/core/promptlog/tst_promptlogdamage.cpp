@@ -66,18 +66,23 @@ private Q_SLOTS:
             QCOMPARE(*log->insertNow(std::move(calls)), int64_t(kCalls));
         }
         // Flipped bits: every byte of three pages of the tables turned over, as a bad sector
-        // or a faulty disk would leave them. The first page (the header) stays sound.
+        // or a faulty disk would leave them. The first page (the header, which gives the page
+        // size at bytes 16–17) stays sound.
         QFile f(m_damaged);
         QVERIFY(f.open(QIODevice::ReadWrite));
-        const qint64 pages = f.size() / 4096;
-        QVERIFY(pages > 40);
+        const QByteArray header = f.read(100);
+        QVERIFY(header.startsWith("SQLite format 3"));
+        const qint64 pageSize = (qint64(uchar(header[16])) << 8) | qint64(uchar(header[17]));
+        QVERIFY(pageSize >= 512);
+        const qint64 pages = f.size() / pageSize;
+        QVERIFY(pages > 30);
         for (qint64 page : {pages / 4, pages / 2, pages * 3 / 4}) {
-            QVERIFY(f.seek(page * 4096));
-            QByteArray bytes = f.read(4096);
+            QVERIFY(f.seek(page * pageSize));
+            QByteArray bytes = f.read(pageSize);
             for (char& b : bytes)
                 b = char(~b);
-            QVERIFY(f.seek(page * 4096));
-            QCOMPARE(f.write(bytes), qint64(4096));
+            QVERIFY(f.seek(page * pageSize));
+            QCOMPARE(f.write(bytes), pageSize);
         }
     }
 

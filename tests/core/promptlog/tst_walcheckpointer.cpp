@@ -14,7 +14,7 @@ using namespace hako::promptlog;
 
 namespace {
 
-constexpr qint64 kBlob = 6 * 1024 * 1024; // 1,500 pages: past kBackgroundFrames
+constexpr qint64 kBlob = 6 * 1024 * 1024; // past kBackgroundBytes
 
 struct Db {
     sqlite3* db = nullptr;
@@ -49,11 +49,12 @@ class TestWalCheckpointer : public QObject {
 
     QTemporaryDir m_dir;
 
-    QString freshDatabase(const QString& name, std::unique_ptr<Db>& db)
+    QString freshDatabase(const QString& name, std::unique_ptr<Db>& db, int pageSize = 4096)
     {
         const QString path = m_dir.filePath(name);
         db = std::make_unique<Db>(path);
-        if (!db->exec("PRAGMA journal_mode=WAL") || !db->exec("CREATE TABLE t(b BLOB)"))
+        if (!db->exec("PRAGMA page_size=" + QByteArray::number(pageSize)) ||
+            !db->exec("PRAGMA journal_mode=WAL") || !db->exec("CREATE TABLE t(b BLOB)"))
             return {};
         return path;
     }
@@ -74,6 +75,19 @@ private Q_SLOTS:
         const int before = checkpointer.backgroundCheckpoints();
         QVERIFY(writer->writeBlob(1000));
         QCOMPARE(checkpointer.backgroundCheckpoints(), before);
+    }
+
+    // The thresholds are bytes, not pages: a log of 16 KB pages is copied past the same
+    // 4 MB (6 MB is 384 of its pages, far below SQLite's 1,000).
+    void largePagesAreCopiedAsSoon()
+    {
+        std::unique_ptr<Db> writer;
+        const QString path = freshDatabase(QStringLiteral("d.sqlite"), writer, 16384);
+        QVERIFY(!path.isEmpty());
+        WalCheckpointer checkpointer(writer->db, path);
+        QVERIFY(writer->writeBlob(kBlob));
+        QTRY_VERIFY_WITH_TIMEOUT(checkpointer.backgroundCheckpoints() >= 1, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(path).size() >= kBlob, 30000);
     }
 
     // When the second connection cannot be opened, the writer checkpoints as SQLite itself

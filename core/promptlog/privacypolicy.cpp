@@ -63,14 +63,17 @@ const QRegularExpression& rules(bool withContent)
 
 } // namespace
 
-// Whether any rule could match: every one needs an '@' (e-mail, URL userinfo), a digit, a
-// key's prefix or a credential's name. Most prompt text has none of them, and skipping the
-// regular expression there is what keeps the writer fast. One pass over the text: searching
-// for each word in turn (case-insensitively, for the credentials' names) took a fifth of the
-// writer's time on 2 KB prompts.
+// Whether any rule could match. Each needs one of: an '@' (e-mail, URL userinfo); a phone
+// number's start ('+' or '(' before a digit, or a digit, '.' or '-' and a digit: a lone digit
+// is no phone number, and most prompts have some); a key's prefix; a credential's name. Most
+// prompt text has none of them, and skipping the regular expression there is what keeps the
+// writer fast. One pass over the text: searching for each word in turn (case-insensitively,
+// for the credentials' names) took a fifth of the writer's time on 2 KB prompts.
 bool mayHoldSecrets(QStringView text)
 {
-    static constexpr std::string_view kExact[] = {"sk-", "Bearer", "AKIA", "xox", "AIza"};
+    static constexpr std::string_view kExact[] = {"sk-",  "Bearer", "AKIA",       "xox",
+                                                  "AIza", "ghp_",   "gho_",       "ghu_",
+                                                  "ghs_", "ghr_",   "github_pat_"};
     static constexpr std::string_view kAnyCase[] = {"key",  "token", "secret",
                                                     "pass", "pwd",   "authorization"};
     // Case-folded as Qt's case-insensitive search compares (so the Kelvin sign is a 'k'); ASCII
@@ -81,6 +84,18 @@ bool mayHoldSecrets(QStringView text)
         return QChar::toCaseFolded(char32_t(c));
     };
     const qsizetype n = text.size();
+    // The length of the decimal digit (as `\d` reads it: any script's, a surrogate pair
+    // included) at `i`, or 0.
+    auto digitAt = [&](qsizetype i) -> qsizetype {
+        if (i >= n)
+            return 0;
+        const char16_t c = text[i].unicode();
+        if (c < 0x80)
+            return c >= u'0' && c <= u'9' ? 1 : 0;
+        if (QChar::isHighSurrogate(c) && i + 1 < n && QChar::isLowSurrogate(text[i + 1].unicode()))
+            return QChar::isDigit(QChar::surrogateToUcs4(c, text[i + 1].unicode())) ? 2 : 0;
+        return QChar::isDigit(char32_t(c)) ? 1 : 0;
+    };
     // Whether `word` is at `i`, case-folded or exactly.
     auto at = [&](qsizetype i, std::string_view word, bool folded) {
         if (n - i < qsizetype(word.size()))
@@ -95,16 +110,21 @@ bool mayHoldSecrets(QStringView text)
     };
     for (qsizetype i = 0; i < n; ++i) {
         const char16_t c = text[i].unicode();
+        if (const qsizetype d = digitAt(i)) {
+            const qsizetype next = i + d;
+            if (next < n && (text[next] == u'.' || text[next] == u'-') && digitAt(next + 1))
+                return true;
+            i = next - 1;
+            continue;
+        }
         char32_t folded = 0;
         if (c < 0x80) {
-            if (c == u'@' || c == u'_' || (c >= u'0' && c <= u'9'))
+            if (c == u'@' || ((c == u'+' || c == u'(') && digitAt(i + 1)))
                 return true;
             folded = fold(c);
             if (folded < u'a' || folded > u'z')
                 continue; // no word starts with it
         } else {
-            if (QChar::isDigit(char32_t(c)))
-                return true;
             folded = fold(c);
             if (folded >= 128 || !QChar::isLetter(folded))
                 continue;

@@ -438,6 +438,33 @@ private Q_SLOTS:
     }
 
     // View › Prompt Log shows the dock with the window's log; a finished run refreshes it.
+    // Docked along the bottom of a 1280×800 screen the pane is short and wide: the call's
+    // detail goes beside the table, tall enough to read its messages; made tall, the pane
+    // puts it below the table again.
+    void detailBesideTheTableInAShortWidePane()
+    {
+        PromptLogPane pane;
+        pane.resize(1150, 300);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QTextBrowser* detail = nullptr;
+        for (QTextBrowser* b : pane.findChildren<QTextBrowser*>())
+            if (b->accessibleName() == QLatin1String("Call detail"))
+                detail = b;
+        QVERIFY(detail);
+        QTableView* table = pane.callsView();
+        auto placeOf = [&pane](QWidget* w) {
+            return QRect(w->mapTo(&pane, QPoint()), w->size());
+        };
+        QTRY_VERIFY(placeOf(detail).left() >= placeOf(table).right());
+        QVERIFY2(detail->height() >= 8 * detail->fontMetrics().lineSpacing(),
+                 qPrintable(QString::number(detail->height())));
+        QVERIFY(detail->width() >= pane.width() / 4);
+        pane.resize(700, 800);
+        QTRY_VERIFY(placeOf(detail).top() >= placeOf(table).bottom());
+        QVERIFY(detail->width() >= pane.width() / 2);
+    }
+
     void mainWindowDock()
     {
         QTemporaryDir dir;

@@ -8,6 +8,7 @@
 #include "core/util/whenready.h"
 #include "core/workbench/workbenchcontext.h"
 #include "widgets/common/accessibleparts.h"
+#include "widgets/common/aspectsplitter.h"
 #include "widgets/common/contentparts.h"
 #include "widgets/common/messagebar.h"
 #include "widgets/promptlog/callscores.h"
@@ -26,7 +27,6 @@
 #include <QRegularExpression>
 #include <QShortcut>
 #include <QSortFilterProxyModel>
-#include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
@@ -249,7 +249,7 @@ QWidget* PromptLogPane::buildCallsPage()
     detailLayout->setContentsMargins(0, 0, 0, 0);
     detailLayout->addLayout(links);
     detailLayout->addWidget(m_detail, 1);
-    auto* split = new QSplitter(Qt::Vertical, this);
+    auto* split = new AspectSplitter(this); // beside the table in a short, wide dock
     split->addWidget(m_callsStack);
     split->addWidget(detailPage);
     split->setStretchFactor(0, 3);

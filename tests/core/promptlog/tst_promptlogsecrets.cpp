@@ -170,6 +170,16 @@ QByteArray fileBytes(const QString& path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+// One to `most` of `pieces`, picked at random, end to end.
+QString joinedPieces(QRandomGenerator& rng, const QStringList& pieces, int most)
+{
+    QString text;
+    const int n = rng.bounded(1, most + 1);
+    for (int k = 0; k < n; ++k)
+        text += pieces.at(rng.bounded(int(pieces.size())));
+    return text;
+}
+
 } // namespace
 
 class TestPromptLogSecrets : public QObject {
@@ -227,10 +237,7 @@ private Q_SLOTS:
         QRandomGenerator rng(20261128);
         int positives = 0;
         for (int i = 0; i < 20000; ++i) {
-            QString text;
-            const int n = rng.bounded(1, 8);
-            for (int k = 0; k < n; ++k)
-                text += pieces.at(rng.bounded(int(pieces.size())));
+            const QString text = joinedPieces(rng, pieces, 7);
             const bool expected = oracle(text);
             positives += expected;
             if (mayHoldSecrets(text) != expected)
@@ -285,10 +292,7 @@ private Q_SLOTS:
         int changed = 0;
         int skipped = 0;
         for (int i = 0; i < 20000; ++i) {
-            QString text;
-            const int n = rng.bounded(1, 9);
-            for (int k = 0; k < n; ++k)
-                text += pieces.at(rng.bounded(int(pieces.size())));
+            const QString text = joinedPieces(rng, pieces, 8);
             CallRecord call;
             call.reply = text;
             policy.apply(call);

@@ -452,7 +452,8 @@ private Q_SLOTS:
             if (b->accessibleName() == QLatin1String("Call detail"))
                 detail = b;
         QVERIFY(detail);
-        QTableView* table = pane.callsView();
+        // The table, or the empty log's message in its place.
+        QWidget* table = pane.callsView()->parentWidget();
         auto placeOf = [&pane](QWidget* w) {
             return QRect(w->mapTo(&pane, QPoint()), w->size());
         };
@@ -463,6 +464,15 @@ private Q_SLOTS:
         pane.resize(700, 800);
         QTRY_VERIFY(placeOf(detail).top() >= placeOf(table).bottom());
         QVERIFY(detail->width() >= pane.width() / 2);
+        // Short but sharing the bottom with another pane: side by side each part would be too
+        // narrow to read (the table's columns, the detail's buttons), so it stays stacked.
+        pane.resize(900, 300);
+        QTRY_COMPARE(pane.size(), QSize(900, 300));
+        QTRY_VERIFY(placeOf(detail).top() >= placeOf(table).bottom());
+        QVERIFY(table->width() >= pane.width() / 2);
+        pane.resize(1150, 300);
+        QTRY_VERIFY(placeOf(detail).left() >= placeOf(table).right());
+        QVERIFY(table->width() >= pane.width() / 3);
     }
 
     void mainWindowDock()

@@ -6,16 +6,17 @@
 
 namespace hako {
 
-AspectSplitter::AspectSplitter(QWidget* parent, double ratio)
-    : QSplitter(Qt::Vertical, parent), m_ratio(ratio)
+AspectSplitter::AspectSplitter(QWidget* parent, double ratio, int minWidth)
+    : QSplitter(Qt::Vertical, parent), m_ratio(ratio), m_minWidth(minWidth)
 {}
 
 void AspectSplitter::resizeEvent(QResizeEvent* event)
 {
     const QSize size = event->size();
-    const Qt::Orientation wanted = size.height() > 0 && size.width() >= m_ratio * size.height()
-                                       ? Qt::Horizontal
-                                       : Qt::Vertical;
+    const Qt::Orientation wanted =
+        size.height() > 0 && size.width() >= m_minWidth && size.width() >= m_ratio * size.height()
+            ? Qt::Horizontal
+            : Qt::Vertical;
     if (wanted != orientation() && count() > 0) {
         m_sizes[orientation() == Qt::Horizontal] = sizes();
         setOrientation(wanted);

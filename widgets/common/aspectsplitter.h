@@ -12,14 +12,17 @@ namespace hako {
 class AspectSplitter : public QSplitter {
     Q_OBJECT
 public:
-    /// Side by side once the width is at least `ratio` times the height.
-    explicit AspectSplitter(QWidget* parent = nullptr, double ratio = 2.5);
+    /// Side by side once the width is at least `ratio` times the height and at least
+    /// `minWidth` (below it each part would be too narrow to read: a pane sharing the bottom
+    /// of the window with another stays stacked).
+    explicit AspectSplitter(QWidget* parent = nullptr, double ratio = 2.5, int minWidth = 960);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
     double m_ratio;
+    int m_minWidth;
     QList<int> m_sizes[2]; ///< the sizes last shown in each orientation (index: horizontal)
 };
 

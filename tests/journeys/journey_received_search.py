@@ -111,6 +111,13 @@ def find_the_kanji(s, label, from_menu):
     s.wait_for(lambda: "作業は完了" in s.text_of(detail), "the call's reply 作業は完了",
                timeout=20)
     expect("晴れです" not in s.text_of(detail), "the detail shows the other call's reply")
+    # Docked along the bottom of the window the pane is short and wide: the detail stands
+    # beside the table, tall enough to read (not four lines under it).
+    box = detail.queryComponent().getExtents(s.pyatspi.DESKTOP_COORDS)
+    grid = table.queryComponent().getExtents(s.pyatspi.DESKTOP_COORDS)
+    expect(box.x >= grid.x + grid.width and box.height >= 3 * grid.height // 4,
+           f"the detail at {box.x},{box.y} {box.width}x{box.height} beside the table at "
+           f"{grid.x},{grid.y} {grid.width}x{grid.height}")
     s.screenshot(f"{label}-search-one-kanji")
 
 

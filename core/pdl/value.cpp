@@ -18,6 +18,9 @@
 
 namespace hako::pdl {
 
+// A value is its header and one word: a trace or a list of a million values is made of them.
+static_assert(sizeof(void*) != 8 || sizeof(Value) == 16, "a Value is 16 bytes");
+
 namespace {
 
 using detail::checkNestingStack;
@@ -41,19 +44,20 @@ DeferredDestruction& deferred()
     return d;
 }
 
-template <typename T> void destroyPayload(T* p)
+// Destroys a list's or a dict's payload whose last reference went away.
+template <typename P> void destroyPayload(P* p)
 {
     DeferredDestruction& d = deferred();
     if (d.depth >= kMaxDestroyDepth) {
-        if constexpr (std::is_same_v<T, List>)
-            d.lists.push_back(std::move(*p));
+        if constexpr (std::is_same_v<P, ListPayload>)
+            d.lists.push_back(std::move(p->items));
         else
-            d.dicts.push_back(std::move(*p));
-        p->~T(); // moved from: nothing left to recurse into
+            d.dicts.push_back(std::move(p->items));
+        delete p; // moved from: nothing left to recurse into
         return;
     }
     ++d.depth;
-    p->~T();
+    delete p;
     --d.depth;
     if (d.depth != 0)
         return;
@@ -70,32 +74,9 @@ template <typename T> void destroyPayload(T* p)
     }
 }
 
-// The allocator of list and dict payloads: std::allocator, except that destroying goes through
-// destroyPayload. One allocation per payload, as with make_shared.
-template <typename T> struct PayloadAllocator {
-    using value_type = T;
-    PayloadAllocator() = default;
-    template <typename U> PayloadAllocator(const PayloadAllocator<U>&) {}
-    T* allocate(size_t n) { return std::allocator<T>().allocate(n); }
-    void deallocate(T* p, size_t n) { std::allocator<T>().deallocate(p, n); }
-    template <typename U> void destroy(U* p)
-    {
-        if constexpr (std::is_same_v<U, List> || std::is_same_v<U, Dict>)
-            destroyPayload(p);
-        else
-            p->~U();
-    }
-    template <typename U> bool operator==(const PayloadAllocator<U>&) const { return true; }
-};
-
-template <typename T, typename... Args> std::shared_ptr<const void> makePayload(Args&&... args)
+template <typename P> const P& payload(const detail::ValuePayload* p)
 {
-    return std::allocate_shared<T>(PayloadAllocator<T>(), std::forward<Args>(args)...);
-}
-
-template <typename T> const T& payload(const std::shared_ptr<const void>& p)
-{
-    return *static_cast<const T*>(p.get());
+    return *static_cast<const P*>(p);
 }
 
 [[noreturn]] void typeError(const std::string& message)
@@ -158,8 +139,7 @@ Value::Value(const char* s) : Value(std::string(s)) {}
 
 Value::Value(std::string s) : m_type(Type::String)
 {
-    m_int = 0;
-    m_ptr = std::make_shared<const std::string>(std::move(s));
+    m_ptr = new StringPayload(std::move(s));
 }
 
 Value::Value(std::string_view s) : Value(std::string(s)) {}
@@ -175,7 +155,7 @@ Value::Value(List list, bool tuple) : m_type(Type::List), m_tuple(tuple)
     }
     m_depth = depth + 1;
     m_holds = holds ? 1 : 0;
-    m_ptr = makePayload<List>(std::move(list));
+    m_ptr = new ListPayload(std::move(list));
 }
 
 Value::Value(Dict dict) : m_type(Type::Dict)
@@ -189,7 +169,7 @@ Value::Value(Dict dict) : m_type(Type::Dict)
     }
     m_depth = depth + 1;
     m_holds = holds ? 1 : 0;
-    m_ptr = makePayload<Dict>(std::move(dict));
+    m_ptr = new DictPayload(std::move(dict));
 }
 
 int Value::nestingDepth() const
@@ -214,7 +194,34 @@ int Value::nestingDepth() const
 Value::Value(std::shared_ptr<const Callable> fn) : m_type(fn ? Type::Callable : Type::Null)
 {
     m_int = 0;
-    m_ptr = std::move(fn);
+    if (fn)
+        m_ptr = new CallablePayload(std::move(fn));
+}
+
+void Value::freePayload() noexcept
+{
+    switch (m_type) {
+    case Type::Undefined:
+    case Type::String:
+        if (m_lazy)
+            delete static_cast<JoinedText*>(m_ptr);
+        else
+            delete static_cast<StringPayload*>(m_ptr);
+        break;
+    case Type::List:
+        destroyPayload(static_cast<ListPayload*>(m_ptr));
+        break;
+    case Type::Dict:
+        destroyPayload(static_cast<DictPayload*>(m_ptr));
+        break;
+    case Type::Callable:
+        delete static_cast<CallablePayload*>(m_ptr);
+        break;
+    default:
+        break;
+    }
+    m_type = Type::Null;
+    m_int = 0;
 }
 
 Value Value::undefined(std::string name)
@@ -243,51 +250,55 @@ const std::string& Value::asString() const
     if (m_type != Type::String && m_type != Type::Undefined)
         return kEmptyString;
     if (m_lazy)
-        return static_cast<const JoinedText*>(m_ptr.get())->get();
-    return payload<std::string>(m_ptr);
+        return static_cast<const JoinedText*>(m_ptr)->get();
+    return payload<StringPayload>(m_ptr).text;
 }
 
 const List& Value::asList() const
 {
     static const List empty;
-    return m_type == Type::List ? payload<List>(m_ptr) : empty;
+    return m_type == Type::List ? payload<ListPayload>(m_ptr).items : empty;
 }
 
 const Dict& Value::asDict() const
 {
     static const Dict empty;
-    return m_type == Type::Dict ? payload<Dict>(m_ptr) : empty;
+    return m_type == Type::Dict ? payload<DictPayload>(m_ptr).items : empty;
 }
 
 std::shared_ptr<const Callable> Value::asCallable() const
 {
     if (m_type != Type::Callable)
         return {};
-    return std::static_pointer_cast<const Callable>(m_ptr);
+    return payload<CallablePayload>(m_ptr).fn;
 }
 
 List& Value::mutableList()
 {
     if (m_type != Type::List) {
         *this = Value(List{});
-    } else if (m_ptr.use_count() > 1) {
-        m_ptr = makePayload<List>(payload<List>(m_ptr));
+    } else if (m_ptr->refs.load(std::memory_order_acquire) > 1) {
+        Value copy(List(asList()), m_tuple);
+        copy.m_wrapper = m_wrapper;
+        swap(copy);
     }
     m_depth = -1; // the caller may nest anything in it
     m_holds = -1;
-    return const_cast<List&>(payload<List>(m_ptr));
+    return static_cast<ListPayload*>(m_ptr)->items;
 }
 
 Dict& Value::mutableDict()
 {
     if (m_type != Type::Dict) {
         *this = Value(Dict{});
-    } else if (m_ptr.use_count() > 1) {
-        m_ptr = makePayload<Dict>(payload<Dict>(m_ptr));
+    } else if (m_ptr->refs.load(std::memory_order_acquire) > 1) {
+        Value copy{Dict(asDict())};
+        copy.m_wrapper = m_wrapper;
+        swap(copy);
     }
     m_depth = -1;
     m_holds = -1;
-    return const_cast<Dict&>(payload<Dict>(m_ptr));
+    return static_cast<DictPayload*>(m_ptr)->items;
 }
 
 const char* Value::typeName() const
@@ -376,7 +387,7 @@ bool Value::operator==(const Value& other) const
     case Type::Dict:
         return m_ptr == other.m_ptr || asDict() == other.asDict();
     case Type::Callable:
-        return m_ptr == other.m_ptr;
+        return asCallable() == other.asCallable();
     default:
         return false;
     }
@@ -457,7 +468,7 @@ size_t Value::hash() const
     case Type::String:
         return std::hash<std::string_view>{}(asString());
     case Type::Callable:
-        return std::hash<const void*>{}(m_ptr.get());
+        return std::hash<const void*>{}(payload<CallablePayload>(m_ptr).fn.get());
     case Type::List:
         if (m_tuple) {
             size_t h = 0x345678;

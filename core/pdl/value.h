@@ -2,6 +2,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -27,11 +28,22 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+namespace detail {
+/// The start of every shared payload a Value points to (a string, a list, a dict, a callable):
+/// its reference count. The payload's type follows from the Value's, so no deleter is stored.
+struct ValuePayload {
+    mutable std::atomic<uint32_t> refs{1};
+};
+} // namespace detail
+
 /// A dynamically typed PDL/Jinja value with Python semantics.
 ///
 /// Copying is cheap: strings, lists and dicts are shared immutable payloads (copy-on-write
 /// through the mutable accessors). Strings are UTF-8; lengths and indexes count code points.
 /// A Value is safe to read from several threads; mutate only a Value you own.
+///
+/// A Value is 16 bytes: its type and flags, then a number or a pointer to its payload (a
+/// million-span trace holds tens of millions of them: bench_otel).
 class Value {
 public:
     enum class Type : uint8_t {
@@ -62,6 +74,53 @@ public:
     Value(List list, bool tuple = false);
     Value(Dict dict);
     Value(std::shared_ptr<const Callable> fn);
+
+    Value(const Value& other) noexcept
+        : m_type(other.m_type), m_tuple(other.m_tuple), m_lazy(other.m_lazy),
+          m_wrapper(other.m_wrapper), m_holds(other.m_holds), m_depth(other.m_depth)
+    {
+        m_int = other.m_int;
+        if (hasPayload())
+            m_ptr->refs.fetch_add(1, std::memory_order_relaxed);
+    }
+    Value(Value&& other) noexcept
+        : m_type(other.m_type), m_tuple(other.m_tuple), m_lazy(other.m_lazy),
+          m_wrapper(other.m_wrapper), m_holds(other.m_holds), m_depth(other.m_depth)
+    {
+        m_int = other.m_int;
+        other.m_type = Type::Null; // the payload is ours now
+        other.m_int = 0;
+    }
+    Value& operator=(const Value& other) noexcept
+    {
+        Value copy(other);
+        swap(copy);
+        return *this;
+    }
+    Value& operator=(Value&& other) noexcept
+    {
+        Value taken(std::move(other));
+        swap(taken);
+        return *this;
+    }
+    ~Value()
+    {
+        if (hasPayload() && m_ptr->refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+            freePayload();
+    }
+    void swap(Value& other) noexcept
+    {
+        std::swap(m_type, other.m_type);
+        const bool tuple = m_tuple, lazy = m_lazy;
+        m_tuple = other.m_tuple;
+        m_lazy = other.m_lazy;
+        other.m_tuple = tuple;
+        other.m_lazy = lazy;
+        std::swap(m_wrapper, other.m_wrapper);
+        std::swap(m_holds, other.m_holds);
+        std::swap(m_depth, other.m_depth);
+        std::swap(m_int, other.m_int);
+    }
 
     /// The reference's runtime objects that json.dumps cannot serialise, so that the reference
     /// prints them (and any value holding one) as Python's str(): a message block's result and
@@ -160,19 +219,27 @@ private:
     friend class TextJoin;
     friend struct JoinedText;
 
+    /// Whether m_ptr holds a payload: strings (and an undefined value's name), lists, dicts and
+    /// callables always do.
+    bool hasPayload() const { return m_type == Type::Undefined || m_type >= Type::String; }
+    /// Destroys the payload whose last reference this was (by m_type and m_lazy).
+    void freePayload() noexcept;
+
     Type m_type;
-    bool m_tuple = false;
+    bool m_tuple : 1 = false;
+    bool m_lazy : 1 = false; ///< a String whose payload is a TextJoin's pieces, rendered when read
     Wrapper m_wrapper = Wrapper::None;
     /// holdsWrapped() of a list or dict: 1 or 0, -1 when changed in place (count again).
     int8_t m_holds = 0;
-    bool m_lazy = false; ///< a String whose payload is a TextJoin's pieces, rendered when read
     int32_t m_depth = 0; ///< nestingDepth() of a list or dict; -1 when changed in place
     union {
         bool m_bool;
         int64_t m_int;
         double m_float;
+        /// A StringPayload, JoinedText, ListPayload, DictPayload or CallablePayload (value_p.h)
+        /// by m_type and m_lazy.
+        detail::ValuePayload* m_ptr;
     };
-    std::shared_ptr<const void> m_ptr; // std::string, List, Dict or Callable by m_type
 };
 
 /// Joins the text of values, each as toText() renders it, with a separator: the result of a

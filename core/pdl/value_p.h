@@ -7,6 +7,7 @@
 #include "core/util/stackguard.h"
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -25,9 +26,27 @@ inline void checkNestingStack()
 
 } // namespace detail
 
+// The payloads a Value points to, by its type (value.h): each starts with the reference count.
+struct StringPayload : detail::ValuePayload {
+    explicit StringPayload(std::string s) : text(std::move(s)) {}
+    std::string text;
+};
+struct ListPayload : detail::ValuePayload {
+    explicit ListPayload(List l) : items(std::move(l)) {}
+    List items;
+};
+struct DictPayload : detail::ValuePayload {
+    explicit DictPayload(Dict d) : items(std::move(d)) {}
+    Dict items;
+};
+struct CallablePayload : detail::ValuePayload {
+    explicit CallablePayload(std::shared_ptr<const Callable> f) : fn(std::move(f)) {}
+    std::shared_ptr<const Callable> fn;
+};
+
 // The payload of a lazily joined string (TextJoin): its pieces, rendered once when first read.
 // Thread-safe to read from several threads (the text is rendered once).
-struct JoinedText {
+struct JoinedText : detail::ValuePayload {
     std::vector<Value> pieces;
     std::string separator;
     int chain = 1; ///< 1 + the longest chain of joined texts among the pieces

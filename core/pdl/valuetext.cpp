@@ -259,7 +259,7 @@ template <typename Flush> void JoinedText::write(std::string& out, Flush&& flush
         if (p.isList() || p.isDict()) {
             appendJsonFlat(out, p, flush);
         } else if (p.isString() && p.m_lazy) {
-            const auto& inner = *static_cast<const JoinedText*>(p.m_ptr.get());
+            const auto& inner = *static_cast<const JoinedText*>(p.m_ptr);
             if (inner.rendered)
                 out += inner.text;
             else
@@ -331,7 +331,7 @@ void Value::writeText(const std::function<void(std::string_view)>& sink) const
     switch (m_type) {
     case Type::String:
         if (m_lazy) {
-            const auto& joined = *static_cast<const JoinedText*>(m_ptr.get());
+            const auto& joined = *static_cast<const JoinedText*>(m_ptr);
             if (joined.rendered) {
                 sink(joined.text);
                 return;
@@ -374,8 +374,7 @@ void TextJoin::append(Value piece)
         checkRenderable(piece);
         m_lazy = true;
     } else if (piece.isString()) {
-        if (piece.m_lazy &&
-            static_cast<const JoinedText*>(piece.m_ptr.get())->chain >= kMaxJoinChain)
+        if (piece.m_lazy && static_cast<const JoinedText*>(piece.m_ptr)->chain >= kMaxJoinChain)
             piece = Value(piece.asString());
         if (piece.m_lazy)
             m_lazy = true;
@@ -412,18 +411,18 @@ Value TextJoin::take()
         return Value(std::move(out));
     }
     m_textBytes = 0;
-    auto joined = std::make_shared<JoinedText>();
+    auto joined = std::make_unique<JoinedText>();
     for (const Value& p : pieces) {
         if (p.isString() && p.m_lazy)
             joined->chain =
-                std::max(joined->chain, static_cast<const JoinedText*>(p.m_ptr.get())->chain + 1);
+                std::max(joined->chain, static_cast<const JoinedText*>(p.m_ptr)->chain + 1);
     }
     joined->pieces = std::move(pieces);
     joined->separator = m_separator;
     Value v;
     v.m_type = Value::Type::String;
     v.m_lazy = true;
-    v.m_ptr = std::move(joined);
+    v.m_ptr = joined.release();
     return v;
 }
 

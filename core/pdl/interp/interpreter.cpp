@@ -135,7 +135,7 @@ RunResult Interpreter::run(const std::shared_ptr<const Program>& program)
     }
     if (!out.ok && !out.error.span.isValid()) {
         if (const TraceNode* failed = failedNode(root.get()))
-            out.error.span = failed->errorSpan.isValid() ? failed->errorSpan : failed->span;
+            out.error.span = failed->errorSpan->isValid() ? failed->errorSpan.get() : failed->span;
     }
     if (!out.ok && out.error.span.isValid()) {
         auto it = runner.programs.find(QFileInfo(out.error.span.file).absoluteFilePath());

@@ -2,6 +2,11 @@
 
 namespace hako::pdl {
 
+// A node and its shared_ptr's count fill a 512-byte allocation (a million-span trace holds a
+// million of them); a field more moves every node to the 640-byte size class.
+static_assert(sizeof(void*) != 8 || sizeof(TraceNode) <= 496,
+              "TraceNode outgrew the 512-byte size class: keep rare fields in a RareField");
+
 bool TraceNode::contributesNothing() const
 {
     if (!contribute)

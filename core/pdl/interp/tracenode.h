@@ -16,6 +16,36 @@ namespace hako::pdl {
 struct TraceNode;
 using TracePtr = std::shared_ptr<TraceNode>;
 
+/// A field few nodes set, kept out of the node (8 bytes instead of its size) and copied with
+/// it; reads as a default T when unset.
+template <typename T> class RareField {
+public:
+    RareField() = default;
+    RareField(const RareField& o) : m_p(o.m_p ? std::make_unique<T>(*o.m_p) : nullptr) {}
+    RareField(RareField&&) noexcept = default;
+    RareField& operator=(const RareField& o)
+    {
+        m_p = o.m_p ? std::make_unique<T>(*o.m_p) : nullptr;
+        return *this;
+    }
+    RareField& operator=(RareField&&) noexcept = default;
+    RareField& operator=(T value)
+    {
+        m_p = std::make_unique<T>(std::move(value));
+        return *this;
+    }
+    const T& get() const
+    {
+        static const T unset{};
+        return m_p ? *m_p : unset;
+    }
+    operator const T&() const { return get(); }
+    const T* operator->() const { return &get(); }
+
+private:
+    std::unique_ptr<T> m_p;
+};
+
 /// What one executed block left behind: the reference's trace node (`kind`, `pdl__id`,
 /// `pdl__result`, `pdl__timing`, evaluated expressions, children) plus Hako's source span.
 /// Built by the interpreter on its worker thread; hand a finished tree to other threads only
@@ -25,8 +55,9 @@ struct TraceNode {
     BlockKind kind = BlockKind::Empty;
     // The flags sit together, one bit each, in the padding after `kind`: a million-node trace
     // holds a million of these nodes, so their size is the trace's memory (bench_traceload,
-    // bench_otel). Eight bytes less make a node with its shared_ptr's count 640 bytes, which
-    // the allocator serves from its 640-byte size class instead of the 768-byte one.
+    // bench_otel). A node is 496 bytes (16-byte Values, the error's location out of line), so
+    // with its shared_ptr's count the allocator serves it from the 512-byte size class, not the
+    // 640-byte one (tracenode.cpp checks it).
     bool hasScope : 1 = false;  ///< `scope` was captured
     bool hasResult : 1 = false; ///< `result` is set
     bool isLeaf : 1 = true;
@@ -77,7 +108,7 @@ struct TraceNode {
 
     /// Set on a failed block: the message; the node is written as `kind: error`.
     std::string error;
-    SourceSpan errorSpan;
+    RareField<SourceSpan> errorSpan;
 
     /// True when the block contributes nothing to its parent's result (`contribute` without
     /// `result`): what a viewer dims.

@@ -55,9 +55,9 @@ public:
             out += jsonQuote(n.id);
             out += ", \"msg\": ";
             out += jsonQuote(n.error);
-            if (n.errorSpan.isValid()) {
+            if (n.errorSpan->isValid()) {
                 out += ", \"pdl__location\": ";
-                location(n.errorSpan);
+                location(n.errorSpan.get());
             }
             out += ", \"program\": ";
             body(n);

@@ -20,13 +20,15 @@ TraceAssembler::PreparedSpan TraceAssembler::prepare(const Span& span)
     e.node = toTraceNode(span, view);
     e.parent = span.parentSpanId;
     if (view.convention == "pdl") {
-        e.field = attrString(view.pdl, "field");
-        e.defsName = attrString(view.pdl, "defs_name");
-        e.single = view.pdl.value("single", false);
+        Placement place;
+        place.field = attrString(view.pdl, "field");
+        place.defsName = attrString(view.pdl, "defs_name");
+        place.single = view.pdl.value("single", false);
         if (auto o = view.pdl.find("order"); o != view.pdl.end() && o->is_number()) {
-            e.order = o->get<double>();
-            e.hasOrder = true;
+            place.order = o->get<double>();
+            place.hasOrder = true;
         }
+        e.place = std::move(place);
     }
     return p;
 }
@@ -174,8 +176,9 @@ pdl::TracePtr TraceAssembler::assemble(Trace& trace, bool copy, NodeKeys* keys) 
     auto before = [](const Item* a, const Item* b) {
         const Entry* ea = a->entry;
         const Entry* eb = b->entry;
-        if (ea && eb && ea->hasOrder && eb->hasOrder && ea->order != eb->order)
-            return ea->order < eb->order;
+        if (ea && eb && ea->place->hasOrder && eb->place->hasOrder &&
+            ea->place->order != eb->place->order)
+            return ea->place->order < eb->place->order;
         if (a->node->startNanos != b->node->startNanos)
             return a->node->startNanos < b->node->startNanos;
         const uint64_t sa = ea ? ea->seq : 0, sb = eb ? eb->seq : 0;
@@ -192,10 +195,12 @@ pdl::TracePtr TraceAssembler::assemble(Trace& trace, bool copy, NodeKeys* keys) 
             const Entry* e = c->entry;
             first = std::min(first, c->node->startNanos);
             last = std::max(last, c->node->endNanos);
-            if (!e->defsName.empty())
-                p.defs.emplace_back(e->defsName, c->node);
+            const Placement& place = e->place;
+            if (!place.defsName.empty())
+                p.defs.emplace_back(place.defsName, c->node);
             else
-                p.addChild(e->field.empty() ? std::string("spans") : e->field, c->node, e->single);
+                p.addChild(place.field.empty() ? std::string("spans") : place.field, c->node,
+                           place.single);
         }
         p.isLeaf = false;
         if (!parent.entry) { // a placeholder spans its children

@@ -76,14 +76,20 @@ public:
     size_t spanCount(const std::string& traceId) const;
 
 private:
-    struct Entry {
-        pdl::TracePtr node;
-        std::string parent;
+    /// Where a PDL span goes in its parent's node (its `pdl.*` attributes); other spans go under
+    /// `spans` by start time.
+    struct Placement {
         std::string field;
         std::string defsName;
         double order = 0;
         bool hasOrder = false;
         bool single = false;
+    };
+    /// One span (64 bytes: a million-span file holds a million until its tree is built).
+    struct Entry {
+        pdl::TracePtr node;
+        std::string parent;
+        pdl::RareField<Placement> place; ///< set on PDL spans only
         uint64_t seq = 0;
     };
     struct Trace {

@@ -71,6 +71,17 @@ namespace {
 
 constexpr qint64 kBatchBytes = 8 << 20;
 
+// What a file of protobuf frames whose last frame is incomplete is told (a writer killed
+// mid-write): the whole frames before it are read.
+void reportCutFrame(OtlpScan& scan, qint64 present)
+{
+    ++scan.badRequests;
+    if (scan.firstProblem.isEmpty())
+        scan.firstProblem = QStringLiteral("the file ends inside its last frame (%1 bytes of it "
+                                           "are there): it was cut short while being written")
+                                .arg(present);
+}
+
 // Requests decoded in parallel, a batch of about 8 MB at a time (bounded memory; progress and
 // cancel between batches), and handed on in file order on the calling thread while the next
 // batch decodes. `Decoded` is what a worker makes of one request (its spans, or its spans
@@ -260,6 +271,8 @@ Result<OtlpScan> readRequests(const QByteArray& data, const QString& path,
                 }
             }
             (void)batches.finish();
+            if (pos < all.size())
+                reportCutFrame(frames, qint64(all.size() - pos));
             if (frames.requests == 0)
                 return one ? makeError(QStringLiteral("no spans in %1").arg(path)) : one.error();
             scan = frames;
@@ -376,62 +389,175 @@ Result<OtlpFile> parseOtlpData(const QByteArray& data, const QString& path,
     return assembled(file, scan);
 }
 
+namespace {
+
+// A file read a batch at a time into buffers that are reused once their batch is done (an 8 MB
+// block allocated for every read would be taken from the system and given back each time, its
+// pages cleared again). Each chunk starts with what the last one left unused.
+class ChunkReader {
+public:
+    explicit ChunkReader(QFile& f) : m_f(f) {}
+    /// The next chunk: the unused tail and at least `want` more bytes (fewer at the end of the
+    /// file; none at all sets `atEnd`). Null when reading fails.
+    QByteArray* next(qint64 want, bool& atEnd)
+    {
+        QByteArray& chunk = freeChunk();
+        chunk.resize(m_tail.size() + qsizetype(want));
+        std::memcpy(chunk.data(), m_tail.constData(), size_t(m_tail.size()));
+        const qint64 n = m_f.read(chunk.data() + m_tail.size(), want);
+        if (n < 0)
+            return nullptr;
+        chunk.resize(m_tail.size() + qsizetype(n));
+        atEnd = n == 0;
+        return &chunk;
+    }
+    /// The chunk's bytes from `used` on wait for the next chunk.
+    void keep(const QByteArray& chunk, qsizetype used)
+    {
+        m_tail = QByteArray(chunk.constData() + used, chunk.size() - used);
+    }
+    qint64 position() const { return m_f.pos() - m_tail.size(); }
+
+private:
+    QByteArray& freeChunk()
+    {
+        for (QByteArray& c : m_chunks)
+            if (c.isDetached())
+                return c;
+        m_chunks.append(QByteArray());
+        return m_chunks.back();
+    }
+
+    QFile& m_f;
+    QList<QByteArray> m_chunks;
+    QByteArray m_tail;
+};
+
+OtlpFile newOtlpFile(const QString& path, qint64 bytes)
+{
+    OtlpFile file;
+    file.path = path;
+    file.bytes = bytes;
+    file.assembler = std::make_shared<TraceAssembler>();
+    return file;
+}
+
+std::function<void(PreparedSpans&&)> addingTo(TraceAssembler* assembler)
+{
+    return [assembler](PreparedSpans&& spans) {
+        addPrepared(*assembler, std::move(spans));
+    };
+}
+
+// One request per line, 8 MB of whole lines at a time. Null when the file is not one request
+// per line after all (a pretty-printed request): then it is read whole.
+std::optional<Result<OtlpFile>> readJsonLines(QFile& f, const QString& path,
+                                              const pdl::TraceLoadProgress& progress,
+                                              const CancelToken& cancel)
+{
+    OtlpFile file = newOtlpFile(path, f.size());
+    OtlpScan scan;
+    Batches<PreparedSpans> batches(preparedDecoders().json, addingTo(file.assembler.get()), scan);
+    ChunkReader reader(f);
+    bool atEnd = false;
+    while (!atEnd) {
+        if (cancel.isCancelled())
+            return makeError(QStringLiteral("cancelled"));
+        QByteArray* chunk = reader.next(kBatchBytes, atEnd);
+        if (!chunk)
+            return makeError(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
+        // Whole lines only (a line longer than what was read so far waits for more).
+        const qsizetype lines = atEnd ? chunk->size() : chunk->lastIndexOf('\n') + 1;
+        reader.keep(*chunk, lines);
+        addLines(std::string_view(chunk->constData(), size_t(lines)), batches, *chunk);
+        if (!(atEnd ? batches.finish() : batches.flush()) ||
+            (atEnd && scan.requests == 0 && scan.badRequests == 0))
+            return std::nullopt;
+        if (progress)
+            progress(reader.position(), file.bytes);
+    }
+    return assembled(file, scan);
+}
+
+// Length-prefixed protobuf frames (the Collector's file exporter with `format: proto`), 8 MB of
+// whole frames at a time, so that a million spans' 400 MB are never in memory whole. Null when
+// no frame decodes (then the file is read whole, for its error).
+std::optional<Result<OtlpFile>> readProtobufFrames(QFile& f, const QString& path,
+                                                   const pdl::TraceLoadProgress& progress,
+                                                   const CancelToken& cancel)
+{
+    OtlpFile file = newOtlpFile(path, f.size());
+    OtlpScan scan;
+    // A first frame that does not decode is counted like any other.
+    Batches<PreparedSpans> batches(preparedDecoders().protobuf, addingTo(file.assembler.get()),
+                                   scan, false);
+    ChunkReader reader(f);
+    qint64 want = kBatchBytes;
+    bool atEnd = false, truncated = false;
+    while (!atEnd && !truncated) {
+        if (cancel.isCancelled())
+            return makeError(QStringLiteral("cancelled"));
+        QByteArray* chunk = reader.next(want, atEnd);
+        if (!chunk)
+            return makeError(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
+        const qint64 chunkStart = f.pos() - chunk->size();
+        const std::string_view all(chunk->constData(), size_t(chunk->size()));
+        size_t pos = 0;
+        want = kBatchBytes;
+        while (pos + 4 <= all.size()) {
+            const uchar* p = reinterpret_cast<const uchar*>(all.data() + pos);
+            const size_t n =
+                (size_t(p[0]) << 24) | (size_t(p[1]) << 16) | (size_t(p[2]) << 8) | size_t(p[3]);
+            if (pos + 4 + n > all.size()) {
+                // A frame longer than the rest of the file ends it (as a file read whole);
+                // otherwise the next read holds at least all of it.
+                if (chunkStart + qint64(pos + 4 + n) > file.bytes)
+                    truncated = true;
+                else
+                    want = std::max(kBatchBytes, qint64(pos + 4 + n - all.size()));
+                break;
+            }
+            batches.add(all.substr(pos + 4, n), *chunk);
+            pos += 4 + n;
+        }
+        reader.keep(*chunk, qsizetype(pos));
+        (void)batches.flush();
+        if (progress)
+            progress(reader.position(), file.bytes);
+    }
+    (void)batches.finish();
+    if (scan.requests == 0)
+        return std::nullopt;
+    if (const qint64 rest = file.bytes - reader.position(); rest > 0)
+        reportCutFrame(scan, rest);
+    if (progress)
+        progress(file.bytes, file.bytes);
+    return assembled(file, scan);
+}
+
+bool looksFramed(const QByteArray& head)
+{
+    return head.size() > 5 && head[0] != '\x0A' && head[4] == '\x0A';
+}
+
+} // namespace
+
 Result<OtlpFile> readOtlpFile(const QString& path, const pdl::TraceLoadProgress& progress,
                               const CancelToken& cancel)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return makeError(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
-    if (!startsLikeJson(f.peek(4096)))
-        return parseOtlpData(f.readAll(), path, progress, cancel);
-    // One request per line: read 8 MB of whole lines at a time, so that a 1 GB file is never
-    // in memory whole. A first line that is not a whole request means one pretty-printed
-    // request: then the file is read whole.
-    OtlpFile file;
-    file.path = path;
-    file.bytes = f.size();
-    file.assembler = std::make_shared<TraceAssembler>();
-    TraceAssembler* assembler = file.assembler.get();
-    OtlpScan scan;
-    Batches<PreparedSpans> batches(
-        preparedDecoders().json,
-        [assembler](PreparedSpans&& spans) { addPrepared(*assembler, std::move(spans)); }, scan);
-    // Chunk buffers, reused once their batch is done: an 8 MB block allocated for every read
-    // would be taken from the system and given back each time (its pages cleared again).
-    QList<QByteArray> chunks;
-    auto freeChunk = [&chunks]() -> QByteArray& {
-        for (QByteArray& c : chunks)
-            if (c.isDetached())
-                return c;
-        chunks.append(QByteArray());
-        return chunks.back();
-    };
-    QByteArray tail; // the start of the line the last chunk ended inside
-    bool atEnd = false;
-    while (!atEnd) {
-        if (cancel.isCancelled())
-            return makeError(QStringLiteral("cancelled"));
-        QByteArray& chunk = freeChunk();
-        chunk.resize(tail.size() + qsizetype(kBatchBytes));
-        std::memcpy(chunk.data(), tail.constData(), size_t(tail.size()));
-        const qint64 n = f.read(chunk.data() + tail.size(), kBatchBytes);
-        if (n < 0)
-            return makeError(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
-        chunk.resize(tail.size() + qsizetype(n));
-        atEnd = n == 0;
-        // Whole lines only (a line longer than what was read so far waits for more).
-        const qsizetype lines = atEnd ? chunk.size() : chunk.lastIndexOf('\n') + 1;
-        tail = QByteArray(chunk.constData() + lines, chunk.size() - lines);
-        addLines(std::string_view(chunk.constData(), size_t(lines)), batches, chunk);
-        if (!(atEnd ? batches.finish() : batches.flush()) ||
-            (atEnd && scan.requests == 0 && scan.badRequests == 0)) {
-            f.seek(0);
-            return parseOtlpData(f.readAll(), path, progress, cancel);
-        }
-        if (progress)
-            progress(f.pos() - tail.size(), file.bytes);
-    }
-    return assembled(file, scan);
+    const QByteArray head = f.peek(4096);
+    std::optional<Result<OtlpFile>> read;
+    if (startsLikeJson(head))
+        read = readJsonLines(f, path, progress, cancel);
+    else if (looksFramed(head))
+        read = readProtobufFrames(f, path, progress, cancel);
+    if (read)
+        return std::move(*read);
+    f.seek(0);
+    return parseOtlpData(f.readAll(), path, progress, cancel);
 }
 
 Result<pdl::TraceLoadResult> loadOtlpTrace(const QString& path, const std::string& traceId,
@@ -493,6 +619,14 @@ void registerOtlpTraceFormat()
                 if (!looksLikeOtlp(data.left(64 * 1024)))
                     return std::nullopt;
                 return loadOtlpTraceData(data, path, {}, progress, cancel);
+            });
+        // A file is read a batch at a time (a million spans' file is never in memory whole).
+        pdl::registerTraceFileFormat(
+            [](const QString& path, const QByteArray& head, const pdl::TraceLoadProgress& progress,
+               const CancelToken& cancel) -> std::optional<Result<pdl::TraceLoadResult>> {
+                if (!looksLikeOtlp(head))
+                    return std::nullopt;
+                return loadOtlpTrace(path, {}, progress, cancel);
             });
     });
 }

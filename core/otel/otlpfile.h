@@ -63,8 +63,9 @@ Result<pdl::TraceLoadResult> loadOtlpTraceData(const QByteArray& data, const QSt
 /// trace load result; the file's assembler forgets it.
 Result<pdl::TraceLoadResult> takeTrace(OtlpFile& file, const std::string& traceId = {});
 
-/// Registers OTLP with pdl::registerTraceFormat (once; later calls do nothing), so that
-/// readTraceFile, TraceLoader and every trace pane open OTLP files (their largest trace).
+/// Registers OTLP with pdl::registerTraceFormat and registerTraceFileFormat (once; later calls
+/// do nothing), so that readTraceFile, TraceLoader and every trace pane open OTLP files (their
+/// largest trace), a file a batch at a time as readOtlpFile reads it.
 /// hako_workbench calls it when it loads.
 void registerOtlpTraceFormat();
 

@@ -188,7 +188,8 @@ int loadPhase(const QString& phase, const QString& path, const QString& hakoJson
         QElapsedTimer t;
         t.start();
         std::optional<BulkAllocationScope> bulk(std::in_place); // as TraceLoader for big files
-        auto loaded = otel::loadOtlpTrace(path);
+        otel::registerOtlpTraceFormat();
+        auto loaded = pdl::readTraceFile(path); // the window's path (TraceLoader)
         bulk.reset();
         if (!loaded)
             fail(loaded.error().message);

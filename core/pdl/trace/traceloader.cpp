@@ -295,6 +295,22 @@ void registerTraceFormat(TraceFormatParser parser)
     formats().push_back(std::move(parser));
 }
 
+namespace {
+
+std::vector<TraceFileFormatReader>& fileFormats()
+{
+    static std::vector<TraceFileFormatReader> list;
+    return list;
+}
+
+} // namespace
+
+void registerTraceFileFormat(TraceFileFormatReader reader)
+{
+    std::lock_guard lock(formatsMutex());
+    fileFormats().push_back(std::move(reader));
+}
+
 Result<TraceLoadResult> parseTraceData(const QByteArray& data, const QString& path,
                                        const TraceLoadProgress& progress, const CancelToken& cancel)
 {
@@ -456,6 +472,17 @@ Result<TraceLoadResult> readTraceFile(const QString& path, const TraceLoadProgre
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return makeError(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
+    std::vector<TraceFileFormatReader> readers;
+    {
+        std::lock_guard lock(formatsMutex());
+        readers = fileFormats();
+    }
+    if (!readers.empty()) {
+        const QByteArray head = f.peek(64 * 1024);
+        for (const TraceFileFormatReader& reader : readers)
+            if (std::optional<Result<TraceLoadResult>> r = reader(path, head, progress, cancel))
+                return std::move(*r);
+    }
     // Read in chunks (not mmap: a writer truncating the file while it is mapped would crash
     // us), reporting reading as the first half of the work.
     const qint64 size = f.size();

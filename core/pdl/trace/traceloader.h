@@ -72,6 +72,13 @@ using TraceFormatParser = std::function<std::optional<Result<TraceLoadResult>>(
     const CancelToken& cancel)>;
 /// Registers a format (thread-safe; a floor above pdl does so once when it loads).
 void registerTraceFormat(TraceFormatParser parser);
+/// A format that reads a file itself, a batch at a time, instead of from its whole bytes (OTLP
+/// files of a million spans): given the file's first 64 KB, gives nothing when the file is not
+/// in that format. readTraceFile asks these first. Called on the loading thread.
+using TraceFileFormatReader = std::function<std::optional<Result<TraceLoadResult>>(
+    const QString& path, const QByteArray& head, const TraceLoadProgress& progress,
+    const CancelToken& cancel)>;
+void registerTraceFileFormat(TraceFileFormatReader reader);
 
 /// Loads trace files into a TraceModel without blocking the GUI thread: the file is read and
 /// parsed on a worker thread with progress and cancel, then handed to the model (setTrace).

@@ -260,6 +260,41 @@ void TestOtlpJsonFast::aLargeFileReportsProgressAndStopsOnCancel()
     QVERIFY(proto.ok());
     QCOMPARE(proto->requests, lines);
     QCOMPARE(proto->assembler->spanCount(), size_t(400));
+
+    // The same frames read from a file a batch at a time (frames cross the 8 MB reads), then
+    // one frame of 9 MB (longer than a read), then a last frame cut short by a writer that
+    // was killed: every whole frame counts, the cut one is reported.
+    QByteArray big;
+    while (big.size() < (9 << 20))
+        big.append(one.data(), qsizetype(one.size())); // repeated fields concatenate
+    const quint32 bigSize = quint32(big.size());
+    const char bigPrefix[4] = {char(bigSize >> 24), char(bigSize >> 16), char(bigSize >> 8),
+                               char(bigSize)};
+    frames.append(bigPrefix, 4).append(big);
+    frames.append(frames.left(4 + qsizetype(one.size()) / 2));
+    const QString framesPath = dir.filePath(QStringLiteral("frames.binpb"));
+    QFile out(framesPath);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(frames);
+    out.close();
+    seen.clear();
+    auto streamed =
+        readOtlpFile(framesPath, [&seen](qint64 done, qint64) { seen.push_back(done); });
+    QVERIFY2(streamed.ok(), qPrintable(streamed.ok() ? QString() : streamed.error().message));
+    QCOMPARE(streamed->requests, lines + 1);
+    QCOMPARE(streamed->badRequests, 1);
+    QVERIFY2(streamed->firstProblem.contains(QLatin1String("cut short")),
+             qPrintable(streamed->firstProblem));
+    QCOMPARE(streamed->assembler->spanCount(), size_t(400));
+    QVERIFY(seen.size() >= 3);
+    QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+    QCOMPARE(seen.back(), qint64(frames.size()));
+    // The whole bytes given say the same.
+    auto whole = parseOtlpData(frames, framesPath);
+    QVERIFY(whole.ok());
+    QCOMPARE(whole->requests, lines + 1);
+    QCOMPARE(whole->badRequests, 1);
+    QCOMPARE(whole->firstProblem, streamed->firstProblem);
 }
 #endif
 

@@ -63,6 +63,11 @@ bool looksLikeOtlp(const QByteArray& head)
         if (head[4] == '\x0A' && n + 4 <= quint32(head.size()) &&
             decodes(std::string_view(head.constData() + 4, n)))
             return true;
+        // A first frame longer than the head (a request of a thousand spans is hundreds of
+        // kilobytes): the shape of its start decides.
+        if (head[4] == '\x0A' && n + 4 > quint32(head.size()) && head.size() >= 64 * 1024 &&
+            shaped(bytes + 4, head.size() - 4))
+            return true;
     }
     return false;
 }

@@ -289,6 +289,14 @@ void TestOtlpJsonFast::aLargeFileReportsProgressAndStopsOnCancel()
     QVERIFY(seen.size() >= 3);
     QVERIFY(std::is_sorted(seen.begin(), seen.end()));
     QCOMPARE(seen.back(), qint64(frames.size()));
+    // The window's path (its first frame is longer than the 64 KB a format is told by).
+    QVERIFY(one.size() > 64 * 1024);
+    registerOtlpTraceFormat();
+    auto shown = pdl::readTraceFile(framesPath);
+    QVERIFY2(shown.ok(), qPrintable(shown.ok() ? QString() : shown.error().message));
+    QCOMPARE(shown->blocks, 400);
+    QVERIFY(shown->partial);
+    QVERIFY(shown->problem.message.contains(QLatin1String("cut short")));
     // The whole bytes given say the same.
     auto whole = parseOtlpData(frames, framesPath);
     QVERIFY(whole.ok());

@@ -167,6 +167,80 @@ private Q_SLOTS:
         QCOMPARE(b.length(), 2);
     }
 
+    // A copy made to be changed keeps what the value was: a tuple stays a tuple, a message
+    // stays a message, and the value it was copied from is untouched.
+    void copyOnWriteKeepsTheKindOfValue()
+    {
+        const Value t = Value::tuple({Value(1)});
+        Value u = t;
+        u.mutableList().push_back(Value(2));
+        QVERIFY(u.isTuple());
+        QCOMPARE(u.repr(), std::string("(1, 2)"));
+        QCOMPARE(t.repr(), std::string("(1,)"));
+        const Value m =
+            Value(Dict{{Value("role"), Value("user")}}).wrapped(Value::Wrapper::Message);
+        Value n = m;
+        n.mutableDict().set("content", Value("hi"));
+        QCOMPARE(n.wrapper(), Value::Wrapper::Message);
+        QCOMPARE(n.length(), 2);
+        QCOMPARE(m.length(), 1);
+        // A value moved from is None, and assigning a value to itself keeps it.
+        Value moved = std::move(n);
+        QVERIFY(n.isNull());
+        moved = moved;
+        QCOMPARE(moved.length(), 2);
+    }
+
+    // Values shared between threads (a live trace view reads what the interpreter's thread
+    // made) are copied, changed and dropped on both at once: each keeps its own, the shared
+    // one stays as it was, and its payloads are freed once (a double free would crash here).
+    void sharedValuesAcrossThreads()
+    {
+        const Value shared(List{Value("a string longer than the inline buffer of a string"),
+                                Value(Dict{{Value("k"), Value(List{Value(1), Value(2)})}})});
+        auto work = [&shared](int seed) {
+            int64_t sum = 0;
+            for (int i = 0; i < 100000; ++i) {
+                Value copy = shared;
+                Value other;
+                other = copy;
+                if (i % 7 == seed)
+                    other.mutableList().push_back(Value(i));
+                Value moved = std::move(copy);
+                sum += moved.length() + other.length();
+            }
+            return sum;
+        };
+        int64_t sums[2] = {0, 0};
+        QThread* a = QThread::create([&] { sums[0] = work(0); });
+        QThread* b = QThread::create([&] { sums[1] = work(3); });
+        a->start();
+        b->start();
+        QVERIFY(a->wait(60000));
+        QVERIFY(b->wait(60000));
+        delete a;
+        delete b;
+        // Each round: the moved copy has 2 items, the other 2 or 3 (changed one round in 7).
+        const int64_t changed0 = (100000 + 6) / 7, changed3 = (100000 - 3 + 6) / 7;
+        QCOMPARE(sums[0], 4 * 100000 + changed0);
+        QCOMPARE(sums[1], 4 * 100000 + changed3);
+        QCOMPARE(shared.length(), 2);
+        QCOMPARE(shared.asList()[0].asString(),
+                 std::string("a string longer than the inline buffer of a string"));
+        QCOMPARE(shared.asList()[1].json(), std::string("{\"k\": [1, 2]}"));
+    }
+
+    // A function is the same value however many Values hold it.
+    void callablesCompareByTheirFunction()
+    {
+        auto f = makeCallable("f", [](const CallArgs&) { return Value(1); });
+        const Value a(f), b(f);
+        QVERIFY(a == b);
+        QCOMPARE(a.hash(), b.hash());
+        QVERIFY(a != Value(makeCallable("f", [](const CallArgs&) { return Value(1); })));
+        QCOMPARE(a.asCallable().get(), f.get());
+    }
+
     void jsonRoundTrip()
     {
         const char* text = "{\"a\": [1, 2.5, \"x\", null, true], \"b\": {\"c\": -7}}";
@@ -315,6 +389,24 @@ private Q_SLOTS:
         QVERIFY2(toTextError.contains(QLatin1String("nested too deeply")), qPrintable(toTextError));
         QCOMPARE(joinError, toTextError);
         QCOMPARE(written, size_t(2 * 20000 + 1));
+    }
+
+    // A list in a dict in a list … 200,000 deep is freed on a thread with a 1 MB stack.
+    void deepValuesAreFreedWithoutRecursing()
+    {
+        bool done = false;
+        QThread* t = QThread::create([&done] {
+            Value x(0);
+            for (int i = 0; i < 200000; ++i)
+                x = i % 2 ? Value(List{x}) : Value(Dict{{Value("in"), x}});
+            x = Value();
+            done = true;
+        });
+        t->setStackSize(1024 * 1024);
+        t->start();
+        QVERIFY(t->wait(60000));
+        delete t;
+        QVERIFY(done);
     }
 };
 

@@ -340,6 +340,15 @@ const Decoders<PreparedSpans>& preparedDecoders()
     return d;
 }
 
+const Decoders<std::vector<Span>>& spanDecoders()
+{
+    static const Decoders<std::vector<Span>> d{[](std::string_view b) { return decodeOtlpJson(b); },
+                                               [](std::string_view b) {
+                                                   return decodeOtlpProtobuf(b);
+                                               }};
+    return d;
+}
+
 void addPrepared(TraceAssembler& assembler, PreparedSpans&& spans)
 {
     for (auto& piece : spans.pieces) {
@@ -369,13 +378,8 @@ Result<OtlpScan> scanOtlpData(const QByteArray& data, const QString& path,
                               const std::function<void(const std::vector<Span>&)>& sink,
                               const pdl::TraceLoadProgress& progress, const CancelToken& cancel)
 {
-    static const Decoders<std::vector<Span>> decoders{
-        [](std::string_view b) { return decodeOtlpJson(b); },
-        [](std::string_view b) {
-            return decodeOtlpProtobuf(b);
-        }};
     return readRequests<std::vector<Span>>(
-        data, path, decoders, [&sink](std::vector<Span>&& spans) { sink(spans); }, progress,
+        data, path, spanDecoders(), [&sink](std::vector<Span>&& spans) { sink(spans); }, progress,
         cancel);
 }
 
@@ -438,31 +442,16 @@ private:
     QByteArray m_tail;
 };
 
-OtlpFile newOtlpFile(const QString& path, qint64 bytes)
-{
-    OtlpFile file;
-    file.path = path;
-    file.bytes = bytes;
-    file.assembler = std::make_shared<TraceAssembler>();
-    return file;
-}
-
-std::function<void(PreparedSpans&&)> addingTo(TraceAssembler* assembler)
-{
-    return [assembler](PreparedSpans&& spans) {
-        addPrepared(*assembler, std::move(spans));
-    };
-}
-
 // One request per line, 8 MB of whole lines at a time. Null when the file is not one request
 // per line after all (a pretty-printed request): then it is read whole.
-std::optional<Result<OtlpFile>> readJsonLines(QFile& f, const QString& path,
-                                              const pdl::TraceLoadProgress& progress,
-                                              const CancelToken& cancel)
+template <typename Decoded>
+std::optional<Result<OtlpScan>>
+streamJsonLines(QFile& f, const QString& path, const Decoders<Decoded>& decode,
+                const std::function<void(Decoded&&)>& use, const pdl::TraceLoadProgress& progress,
+                const CancelToken& cancel)
 {
-    OtlpFile file = newOtlpFile(path, f.size());
     OtlpScan scan;
-    Batches<PreparedSpans> batches(preparedDecoders().json, addingTo(file.assembler.get()), scan);
+    Batches<Decoded> batches(decode.json, use, scan);
     ChunkReader reader(f);
     bool atEnd = false;
     while (!atEnd) {
@@ -479,23 +468,24 @@ std::optional<Result<OtlpFile>> readJsonLines(QFile& f, const QString& path,
             (atEnd && scan.requests == 0 && scan.badRequests == 0))
             return std::nullopt;
         if (progress)
-            progress(reader.position(), file.bytes);
+            progress(reader.position(), f.size());
     }
-    return assembled(file, scan);
+    return scan;
 }
 
 // Length-prefixed protobuf frames (the Collector's file exporter with `format: proto`), 8 MB of
 // whole frames at a time, so that a million spans' 400 MB are never in memory whole. Null when
 // no frame decodes (then the file is read whole, for its error).
-std::optional<Result<OtlpFile>> readProtobufFrames(QFile& f, const QString& path,
-                                                   const pdl::TraceLoadProgress& progress,
-                                                   const CancelToken& cancel)
+template <typename Decoded>
+std::optional<Result<OtlpScan>>
+streamProtobufFrames(QFile& f, const QString& path, const Decoders<Decoded>& decode,
+                     const std::function<void(Decoded&&)>& use,
+                     const pdl::TraceLoadProgress& progress, const CancelToken& cancel)
 {
-    OtlpFile file = newOtlpFile(path, f.size());
     OtlpScan scan;
     // A first frame that does not decode is counted like any other.
-    Batches<PreparedSpans> batches(preparedDecoders().protobuf, addingTo(file.assembler.get()),
-                                   scan, false);
+    Batches<Decoded> batches(decode.protobuf, use, scan, false);
+    const qint64 size = f.size();
     ChunkReader reader(f);
     qint64 want = kBatchBytes;
     bool atEnd = false, truncated = false;
@@ -516,7 +506,7 @@ std::optional<Result<OtlpFile>> readProtobufFrames(QFile& f, const QString& path
             if (pos + 4 + n > all.size()) {
                 // A frame longer than the rest of the file ends it (as a file read whole);
                 // otherwise the next read holds at least all of it.
-                if (chunkStart + qint64(pos + 4 + n) > file.bytes)
+                if (chunkStart + qint64(pos + 4 + n) > size)
                     truncated = true;
                 else
                     want = std::max(kBatchBytes, qint64(pos + 4 + n - all.size()));
@@ -528,21 +518,38 @@ std::optional<Result<OtlpFile>> readProtobufFrames(QFile& f, const QString& path
         reader.keep(*chunk, qsizetype(pos));
         (void)batches.flush();
         if (progress)
-            progress(reader.position(), file.bytes);
+            progress(reader.position(), size);
     }
     (void)batches.finish();
     if (scan.requests == 0)
         return std::nullopt;
-    if (const qint64 rest = file.bytes - reader.position(); rest > 0)
+    if (const qint64 rest = size - reader.position(); rest > 0)
         reportCutFrame(scan, rest);
     if (progress)
-        progress(file.bytes, file.bytes);
-    return assembled(file, scan);
+        progress(size, size);
+    return scan;
 }
 
+// Length-prefixed frames: a 4-byte length, then a request (whose first byte is 0x0A).
 bool looksFramed(const QByteArray& head)
 {
     return head.size() > 5 && head[0] != '\x0A' && head[4] == '\x0A';
+}
+
+// The requests of an OTLP file read a batch at a time (JSON lines, protobuf frames); null for
+// data that must be read whole (one request, pretty-printed or not).
+template <typename Decoded>
+std::optional<Result<OtlpScan>>
+streamOtlpFile(QFile& f, const QString& path, const Decoders<Decoded>& decode,
+               const std::function<void(Decoded&&)>& use, const pdl::TraceLoadProgress& progress,
+               const CancelToken& cancel)
+{
+    const QByteArray head = f.peek(4096);
+    if (startsLikeJson(head))
+        return streamJsonLines(f, path, decode, use, progress, cancel);
+    if (looksFramed(head))
+        return streamProtobufFrames(f, path, decode, use, progress, cancel);
+    return std::nullopt;
 }
 
 } // namespace
@@ -553,16 +560,34 @@ Result<OtlpFile> readOtlpFile(const QString& path, const pdl::TraceLoadProgress&
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return makeError(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
-    const QByteArray head = f.peek(4096);
-    std::optional<Result<OtlpFile>> read;
-    if (startsLikeJson(head))
-        read = readJsonLines(f, path, progress, cancel);
-    else if (looksFramed(head))
-        read = readProtobufFrames(f, path, progress, cancel);
-    if (read)
-        return std::move(*read);
+    OtlpFile file;
+    file.path = path;
+    file.bytes = f.size();
+    file.assembler = std::make_shared<TraceAssembler>();
+    TraceAssembler* assembler = file.assembler.get();
+    const std::function<void(PreparedSpans &&)> add = [assembler](PreparedSpans&& spans) {
+        addPrepared(*assembler, std::move(spans));
+    };
+    if (auto scan = streamOtlpFile(f, path, preparedDecoders(), add, progress, cancel))
+        return assembled(file, *scan);
     f.seek(0);
     return parseOtlpData(f.readAll(), path, progress, cancel);
+}
+
+Result<OtlpScan> scanOtlpFile(const QString& path,
+                              const std::function<void(const std::vector<Span>&)>& sink,
+                              const pdl::TraceLoadProgress& progress, const CancelToken& cancel)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return makeError(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
+    const std::function<void(std::vector<Span> &&)> use = [&sink](std::vector<Span>&& spans) {
+        sink(spans);
+    };
+    if (auto scan = streamOtlpFile(f, path, spanDecoders(), use, progress, cancel))
+        return std::move(*scan);
+    f.seek(0);
+    return scanOtlpData(f.readAll(), path, sink, progress, cancel);
 }
 
 Result<pdl::TraceLoadResult> loadOtlpTrace(const QString& path, const std::string& traceId,

@@ -41,6 +41,11 @@ Result<OtlpScan> scanOtlpData(const QByteArray& data, const QString& path,
                               const std::function<void(const std::vector<Span>&)>& sink,
                               const pdl::TraceLoadProgress& progress = {},
                               const CancelToken& cancel = {});
+/// The same for the file at `path`, read a batch at a time as readOtlpFile reads it.
+Result<OtlpScan> scanOtlpFile(const QString& path,
+                              const std::function<void(const std::vector<Span>&)>& sink,
+                              const pdl::TraceLoadProgress& progress = {},
+                              const CancelToken& cancel = {});
 
 /// Reads OTLP data: JSON with one `ExportTraceServiceRequest` per line (the Collector's file
 /// exporter, Phoenix exports) or one per file (pretty-printed too), or protobuf (one request,

@@ -39,22 +39,35 @@ std::string tagValue(const QStringList& tags, const QString& key)
 
 } // namespace
 
-Result<std::vector<RunRow>> runsOfOtlpData(const QByteArray& data, const QString& path)
+namespace {
+
+using SpanSink = std::function<void(const std::vector<Span>&)>;
+
+// The runs of the OTLP spans that `scan` hands to its sink.
+Result<std::vector<RunRow>> runsOfScan(const QString& path,
+                                       const std::function<Result<OtlpScan>(const SpanSink&)>& scan)
 {
     RunCollector collector;
-    Result<OtlpScan> scan = scanOtlpData(
-        data, path, [&collector](const std::vector<Span>& spans) { collector.add(spans); });
-    if (!scan) {
-        Diagnostic d = scan.error();
+    Result<OtlpScan> scanned =
+        scan([&collector](const std::vector<Span>& spans) { collector.add(spans); });
+    if (!scanned) {
+        Diagnostic d = scanned.error();
         if (!d.message.contains(path))
             d.message = QStringLiteral("%1: %2").arg(path, d.message);
         return d;
     }
     if (collector.size() == 0)
-        return makeError(scan->firstProblem.isEmpty()
+        return makeError(scanned->firstProblem.isEmpty()
                              ? QStringLiteral("%1 holds no spans").arg(path)
-                             : QStringLiteral("%1: %2").arg(path, scan->firstProblem));
+                             : QStringLiteral("%1: %2").arg(path, scanned->firstProblem));
     return collector.rows();
+}
+
+} // namespace
+
+Result<std::vector<RunRow>> runsOfOtlpData(const QByteArray& data, const QString& path)
+{
+    return runsOfScan(path, [&](const SpanSink& sink) { return scanOtlpData(data, path, sink); });
 }
 
 RunRow runOfTrace(const pdl::TraceNode& root, const std::string& id)
@@ -101,8 +114,8 @@ Result<std::vector<RunRow>> readRuns(const QString& path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return makeError(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
-    if (looksLikeOtlp(file.peek(64 * 1024)))
-        return runsOfOtlpData(file.readAll(), path);
+    if (looksLikeOtlp(file.peek(64 * 1024))) // a batch at a time: the file may be 1 GB
+        return runsOfScan(path, [&](const SpanSink& sink) { return scanOtlpFile(path, sink); });
     file.close();
     Result<pdl::TraceLoadResult> loaded = pdl::readTraceFile(path);
     if (!loaded)

@@ -303,6 +303,22 @@ void TestOtlpJsonFast::aLargeFileReportsProgressAndStopsOnCancel()
     QCOMPARE(whole->requests, lines + 1);
     QCOMPARE(whole->badRequests, 1);
     QCOMPARE(whole->firstProblem, streamed->firstProblem);
+    // The Runs list's scan (every span handed on, not assembled) reads both files a batch at a
+    // time and hands on the spans the whole bytes hold.
+    for (const QString& p : {path, framesPath}) {
+        size_t scanned = 0, inWhole = 0;
+        auto fromFile =
+            scanOtlpFile(p, [&scanned](const std::vector<Span>& s) { scanned += s.size(); });
+        QFile again(p);
+        QVERIFY(again.open(QIODevice::ReadOnly));
+        auto fromBytes = scanOtlpData(
+            again.readAll(), p, [&inWhole](const std::vector<Span>& s) { inWhole += s.size(); });
+        QVERIFY(fromFile.ok() && fromBytes.ok());
+        QCOMPARE(fromFile->requests, fromBytes->requests);
+        QCOMPARE(fromFile->badRequests, fromBytes->badRequests);
+        QCOMPARE(scanned, inWhole);
+        QVERIFY(scanned >= size_t(400 * lines));
+    }
 }
 #endif
 

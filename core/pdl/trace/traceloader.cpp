@@ -281,45 +281,42 @@ std::mutex& formatsMutex()
     return m;
 }
 
-std::vector<TraceFormatParser>& formats()
+// The registered formats of one kind (TraceFormatParser, TraceFileFormatReader).
+template <typename Format> std::vector<Format>& registeredFormats()
 {
-    static std::vector<TraceFormatParser> list;
+    static std::vector<Format> list;
     return list;
+}
+
+template <typename Format> void registerFormat(Format format)
+{
+    std::lock_guard lock(formatsMutex());
+    registeredFormats<Format>().push_back(std::move(format));
+}
+
+// A copy to call without the lock (a format may take seconds).
+template <typename Format> std::vector<Format> formats()
+{
+    std::lock_guard lock(formatsMutex());
+    return registeredFormats<Format>();
 }
 
 } // namespace
 
 void registerTraceFormat(TraceFormatParser parser)
 {
-    std::lock_guard lock(formatsMutex());
-    formats().push_back(std::move(parser));
+    registerFormat(std::move(parser));
 }
-
-namespace {
-
-std::vector<TraceFileFormatReader>& fileFormats()
-{
-    static std::vector<TraceFileFormatReader> list;
-    return list;
-}
-
-} // namespace
 
 void registerTraceFileFormat(TraceFileFormatReader reader)
 {
-    std::lock_guard lock(formatsMutex());
-    fileFormats().push_back(std::move(reader));
+    registerFormat(std::move(reader));
 }
 
 Result<TraceLoadResult> parseTraceData(const QByteArray& data, const QString& path,
                                        const TraceLoadProgress& progress, const CancelToken& cancel)
 {
-    std::vector<TraceFormatParser> others;
-    {
-        std::lock_guard lock(formatsMutex());
-        others = formats();
-    }
-    for (const TraceFormatParser& other : others)
+    for (const TraceFormatParser& other : formats<TraceFormatParser>())
         if (std::optional<Result<TraceLoadResult>> r = other(data, path, progress, cancel))
             return std::move(*r);
     // The fast reader takes what it can read exactly as the tolerant one below would; on
@@ -441,13 +438,8 @@ Result<TraceLoadResult> parseTracePrefix(const QByteArray& head, const QString& 
 {
     // A format of whole lines (OTLP/JSON Lines) reads the lines the head holds in full.
     if (const qsizetype lastLine = head.lastIndexOf('\n'); lastLine > 0) {
-        std::vector<TraceFormatParser> others;
-        {
-            std::lock_guard lock(formatsMutex());
-            others = formats();
-        }
         const QByteArray lines = head.left(lastLine + 1);
-        for (const TraceFormatParser& other : others) {
+        for (const TraceFormatParser& other : formats<TraceFormatParser>()) {
             std::optional<Result<TraceLoadResult>> r = other(lines, path, {}, {});
             if (!r)
                 continue;
@@ -472,12 +464,7 @@ Result<TraceLoadResult> readTraceFile(const QString& path, const TraceLoadProgre
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return makeError(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
-    std::vector<TraceFileFormatReader> readers;
-    {
-        std::lock_guard lock(formatsMutex());
-        readers = fileFormats();
-    }
-    if (!readers.empty()) {
+    if (const auto readers = formats<TraceFileFormatReader>(); !readers.empty()) {
         const QByteArray head = f.peek(64 * 1024);
         for (const TraceFileFormatReader& reader : readers)
             if (std::optional<Result<TraceLoadResult>> r = reader(path, head, progress, cancel))

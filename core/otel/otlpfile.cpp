@@ -27,6 +27,13 @@ bool startsLikeJson(const QByteArray& data, qsizetype* at = nullptr)
     return i < data.size() && data[i] == '{';
 }
 
+// The length a protobuf frame's 4-byte big-endian prefix at `p` gives.
+size_t frameLength(const char* p)
+{
+    const auto* b = reinterpret_cast<const uchar*>(p);
+    return (size_t(b[0]) << 24) | (size_t(b[1]) << 16) | (size_t(b[2]) << 8) | size_t(b[3]);
+}
+
 } // namespace
 
 bool looksLikeOtlp(const QByteArray& head)
@@ -58,14 +65,13 @@ bool looksLikeOtlp(const QByteArray& head)
                               (head.size() >= 64 * 1024 && shaped(bytes, head.size()))))
         return true;
     if (head.size() > 5) {
-        const quint32 n = (quint32(uchar(head[0])) << 24) | (quint32(uchar(head[1])) << 16) |
-                          (quint32(uchar(head[2])) << 8) | quint32(uchar(head[3]));
-        if (head[4] == '\x0A' && n + 4 <= quint32(head.size()) &&
+        const size_t n = frameLength(head.constData());
+        if (head[4] == '\x0A' && n + 4 <= size_t(head.size()) &&
             decodes(std::string_view(head.constData() + 4, n)))
             return true;
         // A first frame longer than the head (a request of a thousand spans is hundreds of
         // kilobytes): the shape of its start decides.
-        if (head[4] == '\x0A' && n + 4 > quint32(head.size()) && head.size() >= 64 * 1024 &&
+        if (head[4] == '\x0A' && n + 4 > size_t(head.size()) && head.size() >= 64 * 1024 &&
             shaped(bytes + 4, head.size() - 4))
             return true;
     }
@@ -262,9 +268,7 @@ Result<OtlpScan> readRequests(const QByteArray& data, const QString& path,
             while (pos + 4 <= all.size()) {
                 if (cancel.isCancelled())
                     return makeError(QStringLiteral("cancelled"));
-                const uchar* p = reinterpret_cast<const uchar*>(all.data() + pos);
-                const size_t n = (size_t(p[0]) << 24) | (size_t(p[1]) << 16) | (size_t(p[2]) << 8) |
-                                 size_t(p[3]);
+                const size_t n = frameLength(all.data() + pos);
                 if (pos + 4 + n > all.size())
                     break;
                 batches.add(all.substr(pos + 4, n));
@@ -500,9 +504,7 @@ streamProtobufFrames(QFile& f, const QString& path, const Decoders<Decoded>& dec
         size_t pos = 0;
         want = kBatchBytes;
         while (pos + 4 <= all.size()) {
-            const uchar* p = reinterpret_cast<const uchar*>(all.data() + pos);
-            const size_t n =
-                (size_t(p[0]) << 24) | (size_t(p[1]) << 16) | (size_t(p[2]) << 8) | size_t(p[3]);
+            const size_t n = frameLength(all.data() + pos);
             if (pos + 4 + n > all.size()) {
                 // A frame longer than the rest of the file ends it (as a file read whole);
                 // otherwise the next read holds at least all of it.

@@ -37,19 +37,10 @@ std::string tagValue(const QStringList& tags, const QString& key)
     return {};
 }
 
-} // namespace
-
-namespace {
-
-using SpanSink = std::function<void(const std::vector<Span>&)>;
-
-// The runs of the OTLP spans that `scan` hands to its sink.
-Result<std::vector<RunRow>> runsOfScan(const QString& path,
-                                       const std::function<Result<OtlpScan>(const SpanSink&)>& scan)
+// The runs `collector` gathered from the OTLP spans a scan of `path` handed on.
+Result<std::vector<RunRow>> runsOfScan(const QString& path, const Result<OtlpScan>& scanned,
+                                       const RunCollector& collector)
 {
-    RunCollector collector;
-    Result<OtlpScan> scanned =
-        scan([&collector](const std::vector<Span>& spans) { collector.add(spans); });
     if (!scanned) {
         Diagnostic d = scanned.error();
         if (!d.message.contains(path))
@@ -67,7 +58,10 @@ Result<std::vector<RunRow>> runsOfScan(const QString& path,
 
 Result<std::vector<RunRow>> runsOfOtlpData(const QByteArray& data, const QString& path)
 {
-    return runsOfScan(path, [&](const SpanSink& sink) { return scanOtlpData(data, path, sink); });
+    RunCollector collector;
+    const auto scanned = scanOtlpData(
+        data, path, [&collector](const std::vector<Span>& spans) { collector.add(spans); });
+    return runsOfScan(path, scanned, collector);
 }
 
 RunRow runOfTrace(const pdl::TraceNode& root, const std::string& id)
@@ -114,8 +108,12 @@ Result<std::vector<RunRow>> readRuns(const QString& path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return makeError(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
-    if (looksLikeOtlp(file.peek(64 * 1024))) // a batch at a time: the file may be 1 GB
-        return runsOfScan(path, [&](const SpanSink& sink) { return scanOtlpFile(path, sink); });
+    if (looksLikeOtlp(file.peek(64 * 1024))) { // a batch at a time: the file may be 1 GB
+        RunCollector collector;
+        const auto scanned = scanOtlpFile(
+            path, [&collector](const std::vector<Span>& spans) { collector.add(spans); });
+        return runsOfScan(path, scanned, collector);
+    }
     file.close();
     Result<pdl::TraceLoadResult> loaded = pdl::readTraceFile(path);
     if (!loaded)

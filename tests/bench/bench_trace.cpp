@@ -128,7 +128,7 @@ int main(int argc, char** argv)
     const double rssModel = rssMb();
 
     // Every box: the loop expanded, 100,000 boxes (best of 3; both passes).
-    params.expandedLoops.insert(model.root());
+    params.expandedBlocks.insert(model.root());
     double best = 1e18, bestCollect = 1e18;
     size_t boxes = 0;
     for (int k = 0; k < 3; ++k) {
@@ -155,7 +155,7 @@ int main(int argc, char** argv)
     view.resize(1400, 900);
     view.show();
     QTest::qWaitFor([&] { return view.boxLayout() && !view.isLayoutPending(); }, 30000);
-    view.expandLoop(model.root());
+    view.expandBlock(model.root());
     QTest::qWaitFor([&] { return !view.isLayoutPending(); }, 30000);
     const auto layout = view.boxLayout();
     if (!layout || layout->boxes.size() < 100000)

@@ -12,6 +12,7 @@
 #include <QFontMetricsF>
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QLocale>
 #include <QMenu>
 #include <QPainter>
 #include <QScrollBar>
@@ -130,7 +131,8 @@ void BoxView::modelAboutToReset()
     m_layout.reset();
     m_kinds.clear();
     updateLegendStrip();
-    m_params.expandedLoops.clear();
+    m_params.expandedBlocks.clear();
+    m_params.revealed.clear();
     m_params.toggled.clear();
     m_current = nullptr;
     m_currentBox = -1;
@@ -164,6 +166,9 @@ void BoxView::rowsAboutToGo(const QModelIndex& parent, int first, int last)
     if (going(m_scrollTarget))
         m_scrollTarget = nullptr;
     std::erase_if(m_highlighted, going);
+    m_params.revealed.removeIf(going);
+    m_params.expandedBlocks.removeIf(going);
+    m_params.toggled.removeIf(going);
     m_highlightFlags.clear();
     viewport()->update();
 }
@@ -358,11 +363,21 @@ void BoxView::fitToView()
     viewport()->update();
 }
 
-void BoxView::expandLoop(const TraceItem* item)
+void BoxView::expandBlock(const TraceItem* item)
 {
-    if (!item || m_params.expandedLoops.contains(item))
+    if (!item || m_params.expandedBlocks.contains(item))
         return;
-    m_params.expandedLoops.insert(item);
+    m_params.expandedBlocks.insert(item);
+    scheduleRelayout(0);
+}
+
+void BoxView::reveal(const TraceItem* item, const TraceItem* block)
+{
+    while (item && item->parent != block)
+        item = item->parent;
+    if (!item || m_params.revealed.contains(item))
+        return;
+    m_params.revealed.insert(item);
     scheduleRelayout(0);
 }
 
@@ -430,10 +445,13 @@ void BoxView::selectItem(const TraceItem* item, bool notify)
     m_current = item;
     m_currentBox = (m_layout && item) ? m_layout->indexOf(item) : -1;
     if (item && m_currentBox < 0 && m_layout) {
-        // Hidden behind a collapsed loop: open it and scroll once laid out.
+        // Hidden behind a collapsed loop: open it and scroll once laid out. Among a block's
+        // thousands of children, only the path to the one picked is drawn.
         const int expander = m_layout->expanderHiding(item);
-        if (expander >= 0)
-            expandLoop(m_layout->boxes[expander].item);
+        if (expander >= 0 && m_layout->boxes[expander].has(pdl::Box::Children))
+            reveal(item, m_layout->boxes[expander].item);
+        else if (expander >= 0)
+            expandBlock(m_layout->boxes[expander].item);
         m_scrollTarget = item;
     }
     scrollToBox(m_currentBox);
@@ -611,7 +629,7 @@ void BoxView::mouseReleaseEvent(QMouseEvent* event)
         return;
     const pdl::Box& b = m_layout->boxes[box];
     if (b.has(pdl::Box::Expander))
-        expandLoop(b.item);
+        expandBlock(b.item);
     else
         selectItem(b.item, true);
 }
@@ -667,7 +685,7 @@ void BoxView::moveSelection(int key)
     }
     const pdl::Box& target = m_layout->boxes[box];
     if (target.has(pdl::Box::Expander)) {
-        // Keyboard users reach the hidden iterations through the expander.
+        // Keyboard users reach the hidden iterations or blocks through the expander.
         m_currentBox = box;
         scrollToBox(box);
         viewport()->update();
@@ -712,7 +730,7 @@ void BoxView::keyPressEvent(QKeyEvent* event)
     case Qt::Key_Enter:
         if (m_layout && m_currentBox >= 0 &&
             m_layout->boxes[m_currentBox].has(pdl::Box::Expander)) {
-            expandLoop(m_layout->boxes[m_currentBox].item);
+            expandBlock(m_layout->boxes[m_currentBox].item);
             return;
         }
         revealCurrentSource();
@@ -737,7 +755,9 @@ void BoxView::contextMenuEvent(QContextMenuEvent* event)
         const pdl::Box& b = m_layout->boxes[box];
         const TraceItem* item = b.item;
         if (b.has(pdl::Box::Expander)) {
-            menu.addAction(tr("Show All Iterations"), this, [this, item] { expandLoop(item); });
+            menu.addAction(b.has(pdl::Box::Children) ? tr("Show All Blocks")
+                                                     : tr("Show All Iterations"),
+                           this, [this, item] { expandBlock(item); });
         } else {
             if (item->node.span.isValid())
                 menu.addAction(tr("Show Source"), this, [this, item] { selectItem(item, true); });
@@ -781,7 +801,10 @@ bool BoxView::viewportEvent(QEvent* event)
         }
         const pdl::Box& b = m_layout->boxes[box];
         QString tip;
-        if (b.has(pdl::Box::Expander)) {
+        if (b.has(pdl::Box::Expander) && b.has(pdl::Box::Children)) {
+            tip = tr("%1 more blocks are not drawn; click to show them all")
+                      .arg(QLocale().toString(b.hidden));
+        } else if (b.has(pdl::Box::Expander)) {
             tip = b.hidden == 1 ? tr("1 hidden iteration; click to show it")
                                 : tr("%1 hidden iterations; click to show them all").arg(b.hidden);
         } else {

@@ -57,8 +57,9 @@ public:
     /// Zooms so the whole trace fits the viewport (at most 100%).
     void fitToView();
 
-    /// Shows every iteration of the loop `item` (what clicking its expander does).
-    void expandLoop(const pdl::TraceItem* item);
+    /// Shows every iteration of the loop `item`, or every child of the long block `item`
+    /// (what clicking its expander does).
+    void expandBlock(const pdl::TraceItem* item);
     /// Switches a box between structure and rendered output (a leaf: collapsed) — double click.
     void toggleItem(const pdl::TraceItem* item);
     /// Selects `item` and scrolls to it; with `notify`, tells the context (current node and the
@@ -101,6 +102,8 @@ private:
     void setModel(pdl::TraceModel* model);
     void modelAboutToReset();
     void rowsAboutToGo(const QModelIndex& parent, int first, int last);
+    /// Draws the child of the collapsed `block` that `item` lies in (picked in the tree).
+    void reveal(const pdl::TraceItem* item, const pdl::TraceItem* block);
     void scheduleRelayout(int delayMs = 50);
     void startRelayout();
     void applyLayout(std::shared_ptr<const pdl::BoxLayout> layout);

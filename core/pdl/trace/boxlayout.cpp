@@ -101,9 +101,76 @@ struct Frame {
     int depth = 0;
     uint32_t inherited = 0;
     int iteration = 0;
-    int hidden = 0;        // > 0: an expander for the loop `item`
+    int hidden = 0;        // > 0: an expander for children of the loop or block `item`
     bool loopPart = false; // a loop's child that is not an iteration (`for` values, defs)
 };
+
+// The frames of a loop's children: its iterations, numbered, the middle ones of a long loop
+// behind one expander; the loop's other children (`for` values, defs) marked as such.
+void loopKids(const TraceItem& item, const Frame& f, int index, uint32_t inherit,
+              const BoxLayoutParams& params, std::vector<Frame>& kids)
+{
+    int iterations = 0;
+    for (const auto& c : item.children)
+        iterations += isLoopIteration(*c) ? 1 : 0;
+    // The reference's traces keep the loop body as written (`repeat`) beside the
+    // executed iterations; once there are iterations it is program, not run.
+    const bool hideBody = iterations > 0;
+    const bool collapse =
+        iterations > params.collapseAbove && !params.expandedBlocks.contains(f.item);
+    const int head = std::max(0, params.loopHead);
+    const int tail = std::max(0, params.loopTail);
+    int number = 0;
+    for (const auto& c : item.children) {
+        if (!isLoopIteration(*c)) {
+            if (!(hideBody && c->field == "repeat"))
+                kids.push_back({c.get(), index, f.depth + 1, inherit, 0, 0, true});
+            continue;
+        }
+        ++number;
+        if (collapse && number > head && number <= iterations - tail) {
+            if (number == head + 1)
+                kids.push_back({f.item, index, f.depth + 1, inherit, 0, iterations - head - tail});
+            continue;
+        }
+        kids.push_back({c.get(), index, f.depth + 1, inherit, number, 0});
+    }
+}
+
+// The frames of any other block's children.
+void blockKids(const TraceItem& item, const Frame& f, int index, uint32_t inherit,
+               const BoxLayoutParams& params, std::vector<Frame>& kids)
+{
+    // Any other block with very many children (a session's thousands of calls, a
+    // span with a million children) shows its first and last ones around an expander,
+    // so that the boxes stay a picture one can scroll and cost what is shown.
+    const int count = int(item.children.size());
+    const bool collapse =
+        count > params.collapseChildrenAbove && !params.expandedBlocks.contains(f.item);
+    const int head = std::max(0, params.childrenHead);
+    const int tail = std::max(0, params.childrenTail);
+    int hidden = 0; // children passed over since the last one shown
+    auto passedOver = [&] {
+        if (hidden > 0)
+            kids.push_back({f.item, index, f.depth + 1, inherit, 0, hidden});
+        hidden = 0;
+    };
+    for (int i = 0; i < count; ++i) {
+        const TraceItem* c = item.children[size_t(i)].get();
+        if (collapse && i >= head && i < count - tail && !params.revealed.contains(c)) {
+            if (params.revealed.empty()) { // nothing picked among them: one jump
+                hidden += count - tail - i;
+                i = count - tail - 1;
+            } else {
+                ++hidden;
+            }
+            continue;
+        }
+        passedOver();
+        kids.push_back({c, index, f.depth + 1, inherit, 0, 0});
+    }
+    passedOver();
+}
 
 } // namespace
 
@@ -177,7 +244,8 @@ BoxLayoutInput collectBoxInput(const TraceItem* root, const BoxLayoutParams& par
         node.parent = f.parent;
         node.kind = f.item->node.kind;
         if (f.hidden > 0) {
-            node.flags = Box::Expander | (f.inherited & Box::Dimmed);
+            node.flags = Box::Expander | (f.inherited & Box::Dimmed) |
+                         (isLoop(node.kind) ? 0 : Box::Children);
             node.hidden = f.hidden;
             in.nodes.push_back(std::move(node));
             continue;
@@ -231,37 +299,10 @@ BoxLayoutInput collectBoxInput(const TraceItem* root, const BoxLayoutParams& par
             continue;
         const uint32_t inherit = flags & Box::Dimmed;
         kids.clear();
-        if (isLoop(item.node.kind)) {
-            int iterations = 0;
-            for (const auto& c : item.children)
-                iterations += isLoopIteration(*c) ? 1 : 0;
-            // The reference's traces keep the loop body as written (`repeat`) beside the
-            // executed iterations; once there are iterations it is program, not run.
-            const bool hideBody = iterations > 0;
-            const bool collapse =
-                iterations > params.collapseAbove && !params.expandedLoops.contains(f.item);
-            const int head = std::max(0, params.loopHead);
-            const int tail = std::max(0, params.loopTail);
-            int number = 0;
-            for (const auto& c : item.children) {
-                if (!isLoopIteration(*c)) {
-                    if (!(hideBody && c->field == "repeat"))
-                        kids.push_back({c.get(), index, f.depth + 1, inherit, 0, 0, true});
-                    continue;
-                }
-                ++number;
-                if (collapse && number > head && number <= iterations - tail) {
-                    if (number == head + 1)
-                        kids.push_back(
-                            {f.item, index, f.depth + 1, inherit, 0, iterations - head - tail});
-                    continue;
-                }
-                kids.push_back({c.get(), index, f.depth + 1, inherit, number, 0});
-            }
-        } else {
-            for (const auto& c : item.children)
-                kids.push_back({c.get(), index, f.depth + 1, inherit, 0, 0});
-        }
+        if (isLoop(item.node.kind))
+            loopKids(item, f, index, inherit, params, kids);
+        else
+            blockKids(item, f, index, inherit, params, kids);
         for (auto k = kids.rbegin(); k != kids.rend(); ++k)
             stack.push_back(*k);
     }

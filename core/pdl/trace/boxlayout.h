@@ -39,11 +39,19 @@ struct BoxLayoutParams {
     int maxTextChars = 4096;
     /// A loop (repeat/map) with more iterations than `collapseAbove` shows the first
     /// `loopHead` and the last `loopTail` iterations around an expander box, unless it is in
-    /// `expandedLoops`.
+    /// `expandedBlocks`.
     int collapseAbove = 24;
     int loopHead = 10;
     int loopTail = 3;
-    QSet<const TraceItem*> expandedLoops;
+    /// Any other block with more children than `collapseChildrenAbove` shows the first
+    /// `childrenHead` and the last `childrenTail` of them around an expander box (Children),
+    /// unless it is in `expandedBlocks`.
+    int collapseChildrenAbove = 200;
+    int childrenHead = 100;
+    int childrenTail = 20;
+    QSet<const TraceItem*> expandedBlocks;
+    /// Children of such a collapsed block shown all the same (one picked in the tree).
+    QSet<const TraceItem*> revealed;
     /// Boxes the user toggled (double click): a block with children shows its rendered output
     /// instead of its structure; a leaf collapses to its label row.
     QSet<const TraceItem*> toggled;
@@ -64,6 +72,7 @@ struct Box {
         HasChildren = 1 << 9, ///< the block has children (double click toggles structure/output)
         Loop = 1 << 10,       ///< a repeat/map block
         Cancelled = 1 << 11,  ///< the run was stopped while the block executed
+        Children = 1 << 12,   ///< an Expander standing for children of a block, not iterations
     };
     const TraceItem* item = nullptr;
     QRectF rect;

@@ -86,6 +86,7 @@ private Q_SLOTS:
     void iterationBoxes_();
     void longLoopCollapses();
     void expanderFoundForHiddenItem();
+    void longBlockCollapses();
     void dimmedBlocks();
     void modelOutputFlagged();
     void longTextElided();
@@ -194,7 +195,7 @@ void TestBoxLayout::longLoopCollapses()
     QCOMPARE(layout.lineText(layout.boxes[kids[13]], 0).toString(), QStringLiteral("100"));
 
     // Expanded: every iteration, in order.
-    params.expandedLoops.insert(layout.boxes[loop].item);
+    params.expandedBlocks.insert(layout.boxes[loop].item);
     layout = layoutTrace(model.root(), params);
     loop = findBox(layout, BlockKind::Repeat);
     kids = iterationBoxes(layout, loop);
@@ -203,7 +204,7 @@ void TestBoxLayout::longLoopCollapses()
         QCOMPARE(layout.boxes[kids[k]].iteration, k + 1);
 
     // A loop at the threshold stays open.
-    params.expandedLoops.clear();
+    params.expandedBlocks.clear();
     params.collapseAbove = 100;
     layout = layoutTrace(model.root(), params);
     QCOMPARE(int(iterationBoxes(layout, findBox(layout, BlockKind::Repeat)).size()), 100);
@@ -226,6 +227,48 @@ void TestBoxLayout::expanderFoundForHiddenItem()
     const TraceItem* shown = loopItem->children[0]->children[0].get();
     QVERIFY(layout.indexOf(shown) >= 0);
     QCOMPARE(layout.expanderHiding(shown), -1);
+}
+
+// A block with hundreds of children (a session's calls, a span's children) draws the first
+// and the last around an expander; one picked in the tree is drawn among them.
+void TestBoxLayout::longBlockCollapses()
+{
+    QByteArray program = "text:\n";
+    for (int i = 0; i < 500; ++i)
+        program += "- 'line " + QByteArray::number(i) + "'\n";
+    TraceModel model;
+    QVERIFY(runInto(model, program));
+    BoxLayoutParams params;
+    BoxLayout layout = layoutTrace(model.root(), params);
+    QCOMPARE(int(layout.children(0).size()), 100 + 1 + 20);
+    const Box& expander = layout.boxes[layout.children(0)[100]];
+    QVERIFY(expander.has(Box::Expander) && expander.has(Box::Children));
+    QCOMPARE(expander.hidden, 380);
+    QCOMPARE(expander.item, model.root());
+    QCOMPARE(layout.lineText(layout.boxes[layout.children(0)[99]], 0).toString(),
+             QStringLiteral("line 99"));
+    QCOMPARE(layout.lineText(layout.boxes[layout.children(0)[101]], 0).toString(),
+             QStringLiteral("line 480"));
+    const TraceItem* picked = model.root()->children[250].get();
+    QCOMPARE(layout.indexOf(picked), -1);
+    QCOMPARE(layout.expanderHiding(picked), layout.children(0)[100]);
+
+    // Picked: drawn between two expanders, the rest still hidden.
+    params.revealed.insert(picked);
+    layout = layoutTrace(model.root(), params);
+    auto kids = layout.children(0);
+    QCOMPARE(int(kids.size()), 100 + 1 + 1 + 1 + 20);
+    QCOMPARE(layout.boxes[kids[100]].hidden, 150);
+    QCOMPARE(layout.boxes[kids[101]].item, picked);
+    QCOMPARE(layout.boxes[kids[102]].hidden, 229);
+    QVERIFY(layout.indexOf(picked) >= 0);
+
+    // Expanded: all 500; a block at the threshold stays open.
+    params.expandedBlocks.insert(model.root());
+    QCOMPARE(int(layoutTrace(model.root(), params).children(0).size()), 500);
+    params = {};
+    params.collapseChildrenAbove = 500;
+    QCOMPARE(int(layoutTrace(model.root(), params).children(0).size()), 500);
 }
 
 void TestBoxLayout::dimmedBlocks()
@@ -383,7 +426,7 @@ void TestBoxLayout::thousandIterations()
             .toString(),
         QStringLiteral("item 999"));
 
-    params.expandedLoops.insert(layout.boxes[loop].item);
+    params.expandedBlocks.insert(layout.boxes[loop].item);
     layout = layoutTrace(model.root(), params);
     loop = findBox(layout, BlockKind::Repeat);
     QCOMPARE(int(layout.children(loop).size()), 1000);

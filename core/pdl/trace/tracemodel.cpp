@@ -201,6 +201,7 @@ void TraceModel::clear()
     m_live = false;
     m_source.clear();
     m_byId.clear();
+    m_formerIds.clear();
     m_bySerial.clear();
     m_pending.clear();
     m_placing.clear();
@@ -212,11 +213,7 @@ void TraceModel::adopt(TraceItem* item)
 {
     // Older reference traces give a model's `input` block the model's own id: the first (the
     // enclosing block) wins, as during a live run.
-    if (!item->node.id.empty()) {
-        const QString id = QString::fromStdString(item->node.id);
-        if (!m_byId.contains(id))
-            m_byId.insert(id, item);
-    }
+    indexId(item);
     for (const auto& c : item->children)
         adopt(c.get());
 }
@@ -241,6 +238,7 @@ void TraceModel::resetTo(TracePtr root, bool take, const QString& source)
     m_live = false;
     m_source = source;
     m_byId.clear();
+    m_formerIds.clear();
     m_bySerial.clear();
     m_pending.clear();
     m_placing.clear();
@@ -322,8 +320,7 @@ void TraceModel::startItem(Event& e, std::vector<TraceItem*>& changed,
     item->parent = parent;
     TraceItem* raw = item.get();
     m_bySerial[serial] = raw;
-    if (!raw->node.id.empty() && !m_byId.contains(QString::fromStdString(raw->node.id)))
-        m_byId.insert(QString::fromStdString(raw->node.id), raw);
+    indexId(raw);
     ++m_count;
     // Items waiting in this batch have row -1; below them, attach directly (they become
     // visible with their pending ancestor).
@@ -356,13 +353,9 @@ void TraceModel::applyEvents(std::vector<Event> events)
             if (it == m_bySerial.end())
                 break;
             TraceItem* item = it->second;
-            if (item->node.id != e.node.id && !e.node.id.empty()) {
-                // A retried block is renamed (`….retry1`): find it by its final id.
-                const QString id = QString::fromStdString(e.node.id);
-                if (!m_byId.contains(id))
-                    m_byId.insert(id, item);
-            }
-            item->node = std::move(e.node);
+            // A retried block is renamed (`….retry1`): found by its final id, and by the one
+            // it had.
+            replaceNode(item, std::move(e.node));
             item->running = false;
             changed.push_back(item);
             break;
@@ -415,9 +408,7 @@ void TraceModel::forget(const TraceItem* item, std::vector<const TraceItem*>& re
     for (const auto& c : item->children)
         forget(c.get(), removed);
     m_bySerial.erase(item->node.serial);
-    const QString id = QString::fromStdString(item->node.id);
-    if (auto it = m_byId.find(id); it != m_byId.end() && it.value() == item)
-        m_byId.erase(it);
+    unindexId(item, false);
     --m_count;
 }
 
@@ -445,7 +436,7 @@ void TraceModel::restartItem(TraceItem* item, TraceNode node,
         if (visible)
             endRemoveRows();
     }
-    item->node = std::move(node);
+    replaceNode(item, std::move(node));
     item->running = true;
     item->streamed.clear();
 }
@@ -499,14 +490,53 @@ void renumber(TraceItem* parent, size_t from)
 
 void TraceModel::setNode(TraceItem* item, TraceNode&& node, uint64_t serial)
 {
-    const QString oldId = QString::fromStdString(item->node.id);
-    if (auto it = m_byId.find(oldId); it != m_byId.end() && it.value() == item)
-        m_byId.erase(it);
+    unindexId(item, false);
     item->node = std::move(node);
     item->node.serial = serial;
-    const QString id = QString::fromStdString(item->node.id);
-    if (!id.isEmpty() && !m_byId.contains(id))
-        m_byId.insert(id, item);
+    indexId(item);
+}
+
+TraceItem* TraceModel::itemWithId(std::string_view id) const
+{
+    auto [it, end] = m_byId.equal_range(std::hash<std::string_view>{}(id));
+    for (; it != end; ++it) {
+        if (it->second->node.id == id)
+            return it->second;
+    }
+    if (m_formerIds.empty())
+        return nullptr;
+    auto former = m_formerIds.find(std::string(id));
+    return former == m_formerIds.end() ? nullptr : former->second;
+}
+
+void TraceModel::indexId(TraceItem* item)
+{
+    const std::string& id = item->node.id;
+    if (!id.empty() && !itemWithId(id))
+        m_byId.emplace(std::hash<std::string_view>{}(id), item);
+}
+
+void TraceModel::unindexId(const TraceItem* item, bool keepFormer)
+{
+    auto [it, end] = m_byId.equal_range(std::hash<std::string_view>{}(item->node.id));
+    for (; it != end; ++it) {
+        if (it->second == item) {
+            if (keepFormer)
+                m_formerIds.emplace(item->node.id, it->second);
+            m_byId.erase(it);
+            break;
+        }
+    }
+    if (!keepFormer)
+        std::erase_if(m_formerIds, [item](const auto& entry) { return entry.second == item; });
+}
+
+void TraceModel::replaceNode(TraceItem* item, TraceNode&& node)
+{
+    if (item->node.id != node.id)
+        unindexId(item, true);
+    item->node = std::move(node);
+    indexId(item);
 }
 
 void TraceModel::placeItem(Event& e, std::vector<TraceItem*>& changed)
@@ -633,7 +663,7 @@ QModelIndex TraceModel::indexOf(const TraceItem* item, int column) const
 
 const TraceItem* TraceModel::findById(const QString& id) const
 {
-    return m_byId.value(id, nullptr);
+    return itemWithId(id.toStdString());
 }
 
 std::vector<const TraceItem*> TraceModel::itemsAtSource(const QString& file, int line,

@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -165,6 +166,13 @@ private:
     void removeItem(uint64_t serial, std::vector<const TraceItem*>& removed);
     void flushPlacing();
     void setNode(TraceItem* item, TraceNode&& node, uint64_t serial);
+    TraceItem* itemWithId(std::string_view id) const;
+    void indexId(TraceItem* item);
+    /// Takes `item` out of the ids; with `keepFormer`, its id (if it was the one found) stays
+    /// an alias of it, for its node is about to get another id.
+    void unindexId(const TraceItem* item, bool keepFormer);
+    /// Gives `item` another node, keeping the id it had as an alias when that changes.
+    void replaceNode(TraceItem* item, TraceNode&& node);
     QModelIndex parentIndex(const TraceItem* parent) const;
     void resetTo(TracePtr root, bool take, const QString& source);
     bool isShown(const TraceItem* item) const;
@@ -176,7 +184,11 @@ private:
     int m_count = 0;
     bool m_live = false;
     QString m_source;
-    QHash<QString, TraceItem*> m_byId;
+    // Items by their block's id, first come first kept. Keyed by the id's hash, checked against
+    // the item's own id, so a million spans do not keep a second copy of every id; an id a
+    // block had before it was retried (`….retry1`) still finds it through m_formerIds.
+    std::unordered_multimap<size_t, TraceItem*> m_byId;
+    std::unordered_map<std::string, TraceItem*> m_formerIds;
     std::unordered_map<uint64_t, TraceItem*> m_bySerial;
     // Live insertion: children that arrived in the current batch for already visible parents.
     std::vector<std::pair<TraceItem*, std::vector<std::unique_ptr<TraceItem>>>> m_pending;

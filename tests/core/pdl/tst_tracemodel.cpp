@@ -494,6 +494,31 @@ private Q_SLOTS:
         finished.setTrace(r.trace);
         QCOMPARE(picture(model.root()), picture(finished.root()));
         QCOMPARE(model.itemCount(), finished.itemCount());
+        // Every block is found by its id, in the live model as in the loaded one; the retried
+        // block also by the id it had before it was retried.
+        auto ids = [](const TraceItem* root) {
+            std::vector<std::string> out;
+            std::vector<const TraceItem*> stack{root};
+            while (!stack.empty()) {
+                const TraceItem* t = stack.back();
+                stack.pop_back();
+                out.push_back(t->node.id);
+                for (const auto& c : t->children)
+                    stack.push_back(c.get());
+            }
+            return out;
+        };
+        for (const std::string& id : ids(finished.root())) {
+            const TraceItem* live = model.findById(QString::fromStdString(id));
+            QVERIFY2(live, id.c_str());
+            QCOMPARE(live->node.id, id);
+            QCOMPARE(finished.findById(QString::fromStdString(id))->node.id, id);
+        }
+        const TraceItem* retried = model.findById(QStringLiteral("text.0.text.retry2"));
+        QVERIFY(retried);
+        QCOMPARE(model.findById(QStringLiteral("text.0.text")), retried);
+        QCOMPARE(model.findById(QStringLiteral("text.0.text.retry1")), retried);
+        QVERIFY(!model.findById(QStringLiteral("text.0.text.retry3")));
     }
 
     // Stopping a run leaves no block "running": the unfinished ones end as cancelled.

@@ -3,6 +3,7 @@
 #include "core/otel/conventions.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 
 namespace hako::otel {
@@ -101,6 +102,20 @@ const char* runStatusName(RunStatus status)
     return "ok";
 }
 
+namespace {
+// A span's id as a number: the 16 hex digits OTLP gives it, any other text by its hash.
+uint64_t spanKey(const std::string& id)
+{
+    uint64_t value = 0;
+    if (id.size() == 16) {
+        const auto [end, error] = std::from_chars(id.data(), id.data() + id.size(), value, 16);
+        if (error == std::errc() && end == id.data() + id.size())
+            return value;
+    }
+    return std::hash<std::string>{}(id);
+}
+} // namespace
+
 void RunCollector::add(const Span& span)
 {
     std::lock_guard lock(m_mutex);
@@ -121,7 +136,7 @@ void RunCollector::add(const Span& span)
         part.hasCost = true;
     }
     part.error = span.statusCode == 2;
-    auto [it, inserted] = run.parts.try_emplace(span.spanId);
+    auto [it, inserted] = run.parts.try_emplace(spanKey(span.spanId));
     if (!inserted) {
         const SpanPart& old = it->second;
         row.promptTokens -= old.prompt;

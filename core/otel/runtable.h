@@ -64,7 +64,8 @@ private:
         RunRow row;
         bool hasRoot = false;
         bool costKnown = false;
-        std::unordered_map<std::string, SpanPart> parts;
+        /// By span id (its 16 hex digits as a number: a million spans, no million strings).
+        std::unordered_map<uint64_t, SpanPart> parts;
     };
     mutable std::mutex m_mutex;
     std::unordered_map<std::string, Run> m_runs;

@@ -187,6 +187,13 @@ void TimelineCanvas::rebuild()
     for (const Bar& b : m_bars)
         rows = std::max(rows, b.row + 1);
     m_rows.assign(size_t(rows), {});
+    { // each row's length first: a million bars grow no vector twice their size
+        std::vector<size_t> lengths(size_t(rows), 0);
+        for (const Bar& b : m_bars)
+            ++lengths[size_t(b.row)];
+        for (int r = 0; r < rows; ++r)
+            m_rows[size_t(r)].reserve(lengths[size_t(r)]);
+    }
     for (int i = 0; i < int(m_bars.size()); ++i)
         m_rows[size_t(m_bars[size_t(i)].row)].push_back(i);
     m_rowMaxEnd.resize(size_t(rows));

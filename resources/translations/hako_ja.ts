@@ -560,6 +560,10 @@
         <source>paused</source>
         <translation>一時停止中</translation>
     </message>
+    <message>
+        <source>… %1 more blocks — click to show</source>
+        <translation>… あと %1 個のブロック — クリックで表示</translation>
+    </message>
 </context>
 <context>
     <name>hako::BoxView</name>
@@ -638,6 +642,14 @@
     <message>
         <source>Run the program again: what came before this block is replayed from this run, this block and the rest run live</source>
         <translation>プログラムをもう一度実行します。このブロックより前はこの実行の記録を再生し、このブロックから後を実際に実行します</translation>
+    </message>
+    <message>
+        <source>Show All Blocks</source>
+        <translation>すべてのブロックを表示</translation>
+    </message>
+    <message>
+        <source>%1 more blocks are not drawn; click to show them all</source>
+        <translation>描かれていないブロックが %1 個あります。クリックですべて表示</translation>
     </message>
 </context>
 <context>

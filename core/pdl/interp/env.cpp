@@ -2,9 +2,17 @@
 
 namespace hako::pdl {
 
+const Dict& Env::noVars()
+{
+    static const Dict none;
+    return none;
+}
+
 void Env::set(std::string_view name, Value value)
 {
-    if (m_vars.use_count() > 1)
+    if (!m_vars)
+        m_vars = std::make_shared<Dict>();
+    else if (m_vars.use_count() > 1)
         m_vars = std::make_shared<Dict>(*m_vars);
     m_vars->set(name, std::move(value));
 }
@@ -98,8 +106,7 @@ const Value* EvalScope::lookup(std::string_view name) const
         if (name == "pdl_context") {
             // The binding is a marker; the live context is materialised once per evaluation.
             if (!m_haveContext) {
-                m_contextValue =
-                    Value(contextToList(m_context)).wrapped(Value::Wrapper::Context);
+                m_contextValue = Value(contextToList(m_context)).wrapped(Value::Wrapper::Context);
                 m_haveContext = true;
             }
             return &m_contextValue;

@@ -16,14 +16,17 @@ namespace hako::pdl {
 /// from several threads.
 class Env {
 public:
-    Env() : m_vars(std::make_shared<Dict>()) {}
+    /// No variables, and no map until one is set: every trace node holds a scope, and most of a
+    /// million OpenTelemetry spans never get one.
+    Env() = default;
 
-    const Value* find(std::string_view name) const { return m_vars->find(name); }
+    const Value* find(std::string_view name) const { return m_vars ? m_vars->find(name) : nullptr; }
     void set(std::string_view name, Value value);
     /// The variables in definition order (what `pdl_scope` shows).
-    const Dict& vars() const { return *m_vars; }
+    const Dict& vars() const { return m_vars ? *m_vars : noVars(); }
 
 private:
+    static const Dict& noVars();
     std::shared_ptr<Dict> m_vars;
 };
 

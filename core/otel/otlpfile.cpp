@@ -3,7 +3,11 @@
 #include "core/otel/otlpdecode.h"
 #include "core/otel/otlpjsonfast_p.h"
 
+#include <QDateTime>
 #include <QFile>
+#include <QFileInfo>
+#include <QThread>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentMap>
 
 #include <cstring>
@@ -106,11 +110,21 @@ public:
     Batches(Decode decode, Use use, OtlpScan& scan, bool firstMayFail = true)
         : m_decode(std::move(decode)), m_use(std::move(use)), m_scan(scan),
           m_firstMayFail(firstMayFail), m_next(std::make_unique<Batch>())
-    {}
+    {
+        // Read on a thread of the pool (the window's loader, the Runs list's scan), the reader
+        // mostly waits for the batches it hands to the pool: let the pool run one more, or on
+        // two cores a single thread decodes while the other waits.
+        QThreadPool* pool = QThreadPool::globalInstance();
+        m_lentThread = pool->contains(QThread::currentThread());
+        if (m_lentThread)
+            pool->releaseThread();
+    }
     ~Batches()
     {
         if (m_running)
             m_running->done.waitForFinished();
+        if (m_lentThread)
+            QThreadPool::globalInstance()->reserveThread();
     }
     /// Adds a request: bytes that stay valid until finish(), or that `owner` holds.
     void add(std::string_view request, const QByteArray& owner = {})
@@ -181,6 +195,7 @@ private:
     Use m_use;
     OtlpScan& m_scan;
     bool m_firstMayFail;
+    bool m_lentThread = false;        ///< the reader's pool thread lent to the decoding
     std::unique_ptr<Batch> m_next;    ///< being added to
     std::unique_ptr<Batch> m_running; ///< decoding
     qint64 m_bytes = 0;
@@ -298,8 +313,15 @@ Result<OtlpScan> readRequests(const QByteArray& data, const QString& path,
 struct PreparedSpans {
     static constexpr size_t kPiece = 128;
     std::vector<std::vector<TraceAssembler::PreparedSpan>> pieces;
+    std::vector<RunCollector::Part> runs;
     size_t count = 0;
 
+    /// What a span gives the trace (its node, prepared) and its run (the Runs list's row).
+    void take(const Span& span)
+    {
+        add(TraceAssembler::prepare(span));
+        runs.push_back(RunCollector::partOf(span));
+    }
     void add(TraceAssembler::PreparedSpan&& p)
     {
         if (pieces.empty() || pieces.back().size() == kPiece) {
@@ -317,22 +339,21 @@ struct PreparedSpans {
 Result<PreparedSpans> preparedJson(std::string_view bytes)
 {
     PreparedSpans out;
-    if (decodeOtlpJsonFast(bytes, [&out](Span&& s) { out.add(TraceAssembler::prepare(s)); }))
+    if (decodeOtlpJsonFast(bytes, [&out](Span&& s) { out.take(s); }))
         return out;
     out = PreparedSpans();
     auto spans = decodeOtlpJsonReference(bytes);
     if (!spans)
         return spans.error();
     for (const Span& s : spans.value())
-        out.add(TraceAssembler::prepare(s));
+        out.take(s);
     return out;
 }
 
 Result<PreparedSpans> preparedProtobuf(std::string_view bytes)
 {
     PreparedSpans out;
-    auto decoded =
-        decodeOtlpProtobuf(bytes, [&out](Span&& s) { out.add(TraceAssembler::prepare(s)); });
+    auto decoded = decodeOtlpProtobuf(bytes, [&out](Span&& s) { out.take(s); });
     if (!decoded)
         return decoded.error();
     return out;
@@ -353,13 +374,32 @@ const Decoders<std::vector<Span>>& spanDecoders()
     return d;
 }
 
-void addPrepared(TraceAssembler& assembler, PreparedSpans&& spans)
+void addPrepared(OtlpFile& file, PreparedSpans&& spans)
 {
     for (auto& piece : spans.pieces) {
         for (TraceAssembler::PreparedSpan& p : piece)
-            assembler.add(std::move(p));
+            file.assembler->add(std::move(p));
         piece = {};
     }
+    for (RunCollector::Part& part : spans.runs)
+        file.runs->add(std::move(part));
+}
+
+// The runs of the file the window read last (the Runs list asks for them next), as long as
+// the file is as it was when read.
+struct RunsMemo {
+    QString path;
+    qint64 size = -1;
+    QDateTime modified;
+    std::vector<RunRow> rows;
+};
+std::mutex g_runsMemoMutex;
+RunsMemo g_runsMemo;
+
+void rememberRuns(const OtlpFile& file, qint64 size, const QDateTime& modified)
+{
+    std::lock_guard lock(g_runsMemoMutex);
+    g_runsMemo = {file.path, size, modified, file.runs->rows()};
 }
 
 Result<OtlpFile> assembled(OtlpFile& file, const Result<OtlpScan>& scan)
@@ -394,11 +434,10 @@ Result<OtlpFile> parseOtlpData(const QByteArray& data, const QString& path,
     file.path = path;
     file.bytes = data.size();
     file.assembler = std::make_shared<TraceAssembler>();
-    TraceAssembler* assembler = file.assembler.get();
+    file.runs = std::make_shared<RunCollector>();
     const Result<OtlpScan> scan = readRequests<PreparedSpans>(
         data, path, preparedDecoders(),
-        [assembler](PreparedSpans&& spans) { addPrepared(*assembler, std::move(spans)); }, progress,
-        cancel);
+        [&file](PreparedSpans&& spans) { addPrepared(file, std::move(spans)); }, progress, cancel);
     return assembled(file, scan);
 }
 
@@ -566,9 +605,9 @@ Result<OtlpFile> readOtlpFile(const QString& path, const pdl::TraceLoadProgress&
     file.path = path;
     file.bytes = f.size();
     file.assembler = std::make_shared<TraceAssembler>();
-    TraceAssembler* assembler = file.assembler.get();
-    const std::function<void(PreparedSpans &&)> add = [assembler](PreparedSpans&& spans) {
-        addPrepared(*assembler, std::move(spans));
+    file.runs = std::make_shared<RunCollector>();
+    const std::function<void(PreparedSpans &&)> add = [&file](PreparedSpans&& spans) {
+        addPrepared(file, std::move(spans));
     };
     if (auto scan = streamOtlpFile(f, path, preparedDecoders(), add, progress, cancel))
         return assembled(file, *scan);
@@ -596,10 +635,25 @@ Result<pdl::TraceLoadResult> loadOtlpTrace(const QString& path, const std::strin
                                            const pdl::TraceLoadProgress& progress,
                                            const CancelToken& cancel)
 {
+    // The file as it was before reading: one still growing is read again for its runs.
+    const QFileInfo before(path);
+    const qint64 size = before.size();
+    const QDateTime modified = before.lastModified();
     auto file = readOtlpFile(path, progress, cancel);
     if (!file)
         return file.error();
+    rememberRuns(file.value(), size, modified);
     return takeTrace(file.value(), traceId);
+}
+
+std::optional<std::vector<RunRow>> runsReadWithTrace(const QString& path)
+{
+    const QFileInfo now(path);
+    std::lock_guard lock(g_runsMemoMutex);
+    if (g_runsMemo.path != path || g_runsMemo.size != now.size() ||
+        g_runsMemo.modified != now.lastModified())
+        return std::nullopt;
+    return g_runsMemo.rows;
 }
 
 Result<pdl::TraceLoadResult> loadOtlpTraceData(const QByteArray& data, const QString& path,

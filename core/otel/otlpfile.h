@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/otel/runtable.h"
 #include "core/otel/traceassembler.h"
 #include "core/pdl/trace/traceloader.h"
 #include "core/util/cancel.h"
@@ -10,6 +11,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace hako::otel {
@@ -21,6 +23,7 @@ bool looksLikeOtlp(const QByteArray& head);
 /// Everything an OTLP file holds, assembled per trace.
 struct OtlpFile {
     std::shared_ptr<TraceAssembler> assembler;
+    std::shared_ptr<RunCollector> runs; ///< every trace's row, read with the spans
     QString path;
     qint64 bytes = 0;
     int requests = 0;     ///< ExportTraceServiceRequests read
@@ -79,5 +82,9 @@ void registerOtlpTraceFormat();
 Result<pdl::TraceLoadResult> loadOtlpTrace(const QString& path, const std::string& traceId = {},
                                            const pdl::TraceLoadProgress& progress = {},
                                            const CancelToken& cancel = {});
+
+/// The runs of the OTLP file `path` as its last loadOtlpTrace read them (every trace's row, the
+/// Runs list's), while the file is unchanged; nothing otherwise (read it again: readRuns).
+std::optional<std::vector<RunRow>> runsReadWithTrace(const QString& path);
 
 } // namespace hako::otel

@@ -108,7 +108,9 @@ Result<std::vector<RunRow>> readRuns(const QString& path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return makeError(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
-    if (looksLikeOtlp(file.peek(64 * 1024))) { // a batch at a time: the file may be 1 GB
+    if (looksLikeOtlp(file.peek(64 * 1024))) {   // a batch at a time: the file may be 1 GB
+        if (auto read = runsReadWithTrace(path)) // the window has just read it
+            return std::move(*read);
         RunCollector collector;
         const auto scanned = scanOtlpFile(
             path, [&collector](const std::vector<Span>& spans) { collector.add(spans); });

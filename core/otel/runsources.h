@@ -25,7 +25,8 @@ Result<std::vector<RunRow>> runsOfOtlpData(const QByteArray& data, const QString
 RunRow runOfTrace(const pdl::TraceNode& root, const std::string& id);
 
 /// The runs of a trace file: OTLP (every trace) or Hako's/the reference's trace JSON (one run).
-/// Fails with a message naming the file (and where it is damaged).
+/// Fails with a message naming the file (and where it is damaged). An OTLP file loadOtlpTrace
+/// has just read, unchanged since, is not read again.
 Result<std::vector<RunRow>> readRuns(const QString& path);
 
 /// Prompt log calls grouped by their run (`runId`; a call without one is a run of its own):

@@ -116,18 +116,14 @@ uint64_t spanKey(const std::string& id)
 }
 } // namespace
 
-void RunCollector::add(const Span& span)
+RunCollector::Part RunCollector::partOf(const Span& span)
 {
-    std::lock_guard lock(m_mutex);
-    Run& run = m_runs[span.traceId];
-    RunRow& row = run.row;
-    if (row.id.empty()) {
-        row.id = span.traceId;
-        row.startNanos = span.startNanos;
-        row.endNanos = span.endNanos;
-    }
     const Attributes& a = span.attributes;
-    SpanPart part;
+    Part part;
+    part.traceId = span.traceId;
+    part.spanKey = spanKey(span.spanId);
+    part.startNanos = span.startNanos;
+    part.endNanos = span.endNanos;
     part.prompt = firstCount(a, Field::InputTokens);
     part.completion = firstCount(a, Field::OutputTokens);
     if (std::optional<double> c = number(a, "llm.cost.total");
@@ -136,7 +132,35 @@ void RunCollector::add(const Span& span)
         part.hasCost = true;
     }
     part.error = span.statusCode == 2;
-    auto [it, inserted] = run.parts.try_emplace(spanKey(span.spanId));
+    part.session = firstString(a, {"session.id", "gen_ai.conversation.id"});
+    part.user = firstString(a, {"user.id", "enduser.id"});
+    part.root = span.isRoot();
+    if (part.root) {
+        part.name = span.name;
+        part.input = cut(firstString(a, {"input.value", "gen_ai.prompt"}), RunRow::kTextLimit);
+        part.output =
+            cut(firstString(a, {"output.value", "gen_ai.completion"}), RunRow::kTextLimit);
+    }
+    return part;
+}
+
+void RunCollector::add(const Span& span)
+{
+    add(partOf(span));
+}
+
+void RunCollector::add(Part&& part)
+{
+    std::lock_guard lock(m_mutex);
+    Run& run = m_runs[part.traceId];
+    RunRow& row = run.row;
+    if (row.id.empty()) {
+        row.id = std::move(part.traceId);
+        row.startNanos = part.startNanos;
+        row.endNanos = part.endNanos;
+    }
+    const SpanPart counts{part.prompt, part.completion, part.cost, part.hasCost, part.error};
+    auto [it, inserted] = run.parts.try_emplace(part.spanKey);
     if (!inserted) {
         const SpanPart& old = it->second;
         row.promptTokens -= old.prompt;
@@ -145,24 +169,24 @@ void RunCollector::add(const Span& span)
         if (old.hasCost)
             row.cost = *row.cost - old.cost;
     }
-    it->second = part;
-    row.promptTokens += part.prompt;
-    row.completionTokens += part.completion;
-    row.errors += part.error ? 1 : 0;
-    if (part.hasCost)
-        row.cost = row.cost.value_or(0) + part.cost;
+    it->second = counts;
+    row.promptTokens += counts.prompt;
+    row.completionTokens += counts.completion;
+    row.errors += counts.error ? 1 : 0;
+    if (counts.hasCost)
+        row.cost = row.cost.value_or(0) + counts.cost;
     row.spans = int(run.parts.size());
-    row.startNanos = std::min(row.startNanos, span.startNanos);
-    row.endNanos = std::max(row.endNanos, span.endNanos);
+    row.startNanos = std::min(row.startNanos, part.startNanos);
+    row.endNanos = std::max(row.endNanos, part.endNanos);
     if (row.session.empty())
-        row.session = firstString(a, {"session.id", "gen_ai.conversation.id"});
+        row.session = std::move(part.session);
     if (row.user.empty())
-        row.user = firstString(a, {"user.id", "enduser.id"});
-    if (span.isRoot()) {
+        row.user = std::move(part.user);
+    if (part.root) {
         run.hasRoot = true;
-        row.name = span.name;
-        row.input = cut(firstString(a, {"input.value", "gen_ai.prompt"}), RunRow::kTextLimit);
-        row.output = cut(firstString(a, {"output.value", "gen_ai.completion"}), RunRow::kTextLimit);
+        row.name = std::move(part.name);
+        row.input = std::move(part.input);
+        row.output = std::move(part.output);
     }
     row.status = row.errors > 0 ? RunStatus::Error
                  : !run.hasRoot ? RunStatus::Running

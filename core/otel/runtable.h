@@ -47,8 +47,23 @@ struct RunRow {
 /// the earlier one. Thread-safe: a receiver adds on its thread while the window lists.
 class RunCollector {
 public:
+    /// What one span gives its run, read off the span where it is decoded (so that a file's
+    /// reader can hand it on with the trace's nodes and the span itself is dropped).
+    struct Part {
+        std::string traceId;
+        uint64_t spanKey = 0; ///< the span id (16 hex digits) as a number
+        int64_t startNanos = 0, endNanos = 0;
+        int64_t prompt = 0, completion = 0;
+        double cost = 0;
+        bool hasCost = false, error = false, root = false;
+        std::string session, user;
+        std::string name, input, output; ///< a root's
+    };
+    static Part partOf(const Span& span);
+
     void add(const Span& span);
     void add(const std::vector<Span>& spans);
+    void add(Part&& part);
     /// Every run, by start time (then id).
     std::vector<RunRow> rows() const;
     size_t size() const;

@@ -1,4 +1,5 @@
 #include "core/otel/otlpdecode.h"
+#include "core/otel/otlpfile.h"
 #include "core/otel/runsources.h"
 #include "core/otel/runtable.h"
 #include "core/pdl/value.h"
@@ -222,6 +223,56 @@ private Q_SLOTS:
         auto missing = readRuns(dir.filePath(QStringLiteral("none.json")));
         QVERIFY(!missing);
         QVERIFY(missing.error().message.contains(QLatin1String("none.json")));
+    }
+
+    // The window loads an OTLP file, then lists its runs: read with the trace, they are what a
+    // scan of the file gives, and a file changed since is read again.
+    void runsReadWithTheTraceAreTheScansRuns()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("runs.jsonl"));
+        auto write = [&path](int runs, QIODevice::OpenMode mode) {
+            QFile f(path);
+            if (!f.open(mode))
+                return false;
+            for (int i = 0; i < runs; ++i)
+                f.write(QByteArray::fromStdString(
+                    test::otlpRequest(test::agentRun(i, i < 2 ? "chat-1" : "", "alice")) + "\n"));
+            return true;
+        };
+        QVERIFY(write(3, QIODevice::WriteOnly));
+        QVERIFY(!runsReadWithTrace(path));
+        auto scanned = readRuns(path);
+        QVERIFY(scanned);
+        QVERIFY(loadOtlpTrace(path));
+        auto read = runsReadWithTrace(path);
+        QVERIFY(read);
+        auto key = [](const std::vector<RunRow>& rows) {
+            QStringList out;
+            for (const RunRow& r : rows)
+                out << QString::fromStdString(r.id + "|" + r.name + "|" + r.session + "|" + r.user +
+                                              "|" + r.input + "|" + r.output + "|" +
+                                              runStatusName(r.status))
+                           .append(QStringLiteral("|%1|%2|%3|%4|%5|%6|%7")
+                                       .arg(r.spans)
+                                       .arg(r.errors)
+                                       .arg(r.promptTokens)
+                                       .arg(r.completionTokens)
+                                       .arg(r.cost.value_or(-1))
+                                       .arg(r.startNanos)
+                                       .arg(r.endNanos));
+            return out;
+        };
+        QCOMPARE(key(*read), key(*scanned));
+        QCOMPARE(key(*readRuns(path)), key(*scanned));
+
+        QVERIFY(write(1, QIODevice::Append)); // a fourth run (run 0 again: the same ids)
+        QFile grown(path);
+        QVERIFY(grown.open(QIODevice::Append));
+        grown.write(QByteArray::fromStdString(test::otlpRequest(test::agentRun(3, "", "")) + "\n"));
+        grown.close();
+        QVERIFY(!runsReadWithTrace(path));
+        QCOMPARE(readRuns(path)->size(), size_t(4));
     }
 
     void summarizesAPdlTrace()

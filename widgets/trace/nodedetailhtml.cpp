@@ -405,7 +405,7 @@ QString nodeSummaryHtml(const TraceItem& item, const pdl::TraceModel* model,
     if (!item.failed()) {
         html += heading(item.running ? QObject::tr("Output so far") : QObject::tr("Result"));
         if (item.running)
-            html += pre(QString::fromStdString(item.streamed.substr(0, kInlineTextLimit * 4)));
+            html += pre(QString::fromStdString(item.streamed().substr(0, kInlineTextLimit * 4)));
         else if (!n.hasResult)
             html += QObject::tr("<i>no result recorded</i>");
         else

@@ -276,7 +276,7 @@ void NodeDetailView::refresh()
 void NodeDetailView::showResult(const TraceItem& item)
 {
     m_result = item.failed()  ? Value(item.node.error)
-               : item.running ? Value(item.streamed)
+               : item.running ? Value(item.streamed())
                               : item.node.result;
     bool cut = false;
     // Images read as placeholders such as [image: PNG 1240×1754, 812 KB] (Save… keeps them).
@@ -371,7 +371,7 @@ void NodeDetailView::showJson(const TraceItem& item)
             j[k] = {{"pdl__result", v.toOrderedJson()}};
     std::vector<std::pair<std::string, int>> fields;
     for (const auto& c : item.children) {
-        const std::string f = c->field.empty() ? std::string("children") : c->field;
+        const std::string f = c->field.empty() ? std::string("children") : c->field.str();
         if (fields.empty() || fields.back().first != f)
             fields.emplace_back(f, 0);
         ++fields.back().second;

@@ -748,8 +748,8 @@ TracePtr copyItem(const TraceItem& item)
     auto n = std::make_shared<TraceNode>(item.node);
     n->children.clear();
     n->defs.clear();
-    if (item.running && !n->hasResult && !item.streamed.empty()) {
-        n->result = Value(item.streamed);
+    if (item.running && !n->hasResult && !item.streamed().empty()) {
+        n->result = Value(item.streamed());
         n->hasResult = true;
     }
     for (const std::unique_ptr<TraceItem>& child : item.children) {
@@ -757,7 +757,7 @@ TracePtr copyItem(const TraceItem& item)
         if (child->field == "defs")
             n->defs.emplace_back(defName(*c), c);
         else
-            n->addChild(child->field.empty() ? std::string("children") : child->field, c);
+            n->addChild(child->field.empty() ? std::string("children") : child->field.str(), c);
     }
     return n;
 }

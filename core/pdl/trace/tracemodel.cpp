@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <mutex>
+#include <unordered_set>
 
 namespace hako::pdl {
 
@@ -54,12 +56,44 @@ namespace {
 constexpr int kReadableDepth = 64;
 } // namespace
 
+// A million-span trace makes a million items: they stay in the 80-byte size class.
+static_assert(sizeof(TraceItem) <= 80, "a TraceItem grew");
+
+FieldName::FieldName(const std::string& name)
+{
+    if (name.empty())
+        return;
+    static std::mutex mutex;
+    static std::unordered_set<std::string> names; // nodes: the strings never move
+    std::lock_guard lock(mutex);
+    m_name = &*names.insert(name).first;
+}
+
+const std::string& FieldName::none()
+{
+    static const std::string empty;
+    return empty;
+}
+
+const std::string& TraceItem::streamed() const
+{
+    static const std::string none;
+    return m_streamed ? *m_streamed : none;
+}
+
+void TraceItem::addStreamed(const std::string& delta)
+{
+    if (!m_streamed)
+        m_streamed = std::make_unique<std::string>();
+    *m_streamed += delta;
+}
+
 QString TraceItem::resultText() const
 {
     if (failed())
         return QString::fromStdString(node.error);
     if (running || !node.hasResult)
-        return QString::fromStdString(streamed);
+        return QString::fromStdString(streamed());
     // A closure is text "" in a live run and null in a written trace: both read as no text.
     if (node.kind == BlockKind::Function && node.result.isNull())
         return QString();
@@ -364,7 +398,7 @@ void TraceModel::applyEvents(std::vector<Event> events)
             auto it = m_bySerial.find(e.serial);
             if (it == m_bySerial.end())
                 break;
-            it->second->streamed += e.delta;
+            it->second->addStreamed(e.delta);
             changed.push_back(it->second);
             if (streamed.empty() || streamed.back() != it->second)
                 streamed.push_back(it->second);
@@ -438,7 +472,7 @@ void TraceModel::restartItem(TraceItem* item, TraceNode node,
     }
     replaceNode(item, std::move(node));
     item->running = true;
-    item->streamed.clear();
+    item->clearStreamed();
 }
 
 void TraceModel::flushPending()

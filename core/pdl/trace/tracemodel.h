@@ -14,6 +14,25 @@
 
 namespace hako::pdl {
 
+/// The name of the field of its parent an item is in (`text`, `then`, `pdl__trace`, `defs`…),
+/// kept once per distinct name for the whole program: a million items share the few there are.
+/// Reads as the std::string it names.
+class FieldName {
+public:
+    FieldName() = default;
+    explicit FieldName(const std::string& name);
+    FieldName& operator=(const std::string& name) { return *this = FieldName(name); }
+    const std::string& str() const { return m_name ? *m_name : none(); }
+    operator const std::string&() const { return str(); }
+    bool empty() const { return !m_name || m_name->empty(); }
+    bool operator==(std::string_view other) const { return str() == other; }
+    bool operator==(const FieldName& other) const { return str() == other.str(); }
+
+private:
+    static const std::string& none();
+    const std::string* m_name = nullptr;
+};
+
 /// One node of the trace the workbench shows: a snapshot of an executed (or still running)
 /// block. `node` holds the block's own data (kind, id, span, result, timing, expressions, model
 /// messages, code output, error); its `children` and `defs` are always empty, the tree is
@@ -29,21 +48,25 @@ struct TraceItem {
 
 private:
     TracePtr m_held;
+    std::unique_ptr<std::string> m_streamed;
 
 public:
     /// The block's own data; `children` and `defs` stay empty (the tree is `children` below).
     TraceNode& node;
     /// The parent's field holding this node: `text`, `then`, `pdl__trace`, `defs` … (empty at
     /// the root; during a live run known only once the run ends).
-    std::string field;
+    FieldName field;
     TraceItem* parent = nullptr;
     std::vector<std::unique_ptr<TraceItem>> children;
     int row = 0; ///< index in parent->children
-    /// Still executing (live runs): no result yet; `streamed` holds model output so far.
+    /// Still executing (live runs): no result yet; streamed() holds model output so far.
     bool running = false;
     /// The run was stopped while this block executed: it will never finish.
     bool cancelled = false;
-    std::string streamed;
+    /// The model output streamed so far while running (kept apart: most items never stream).
+    const std::string& streamed() const;
+    void addStreamed(const std::string& delta);
+    void clearStreamed() { m_streamed.reset(); }
 
     /// The `def` name, else the kind (what a box or tree row is labelled with).
     QString label() const;

@@ -368,7 +368,7 @@ private Q_SLOTS:
         QVERIFY(!root->running);
         const TraceItem* greeting = root->children.front().get();
         QCOMPARE(greeting->label(), QStringLiteral("greeting"));
-        QCOMPARE(greeting->field, std::string("text"));
+        QCOMPARE(greeting->field.str(), std::string("text"));
         // The scope captured at the `if` knows the variable defined before it.
         const TraceItem* ifItem = root->children.back().get();
         QCOMPARE(ifItem->node.kind, BlockKind::If);

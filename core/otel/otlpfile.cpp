@@ -643,6 +643,7 @@ Result<pdl::TraceLoadResult> loadOtlpTrace(const QString& path, const std::strin
     if (!file)
         return file.error();
     rememberRuns(file.value(), size, modified);
+    file.value().runs.reset(); // every span's part: gone before the trace is assembled
     return takeTrace(file.value(), traceId);
 }
 

@@ -423,4 +423,14 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>hako::BoxView</name>
+    <message numerus="yes">
+        <source>%n block(s) drawn</source>
+        <translation>
+            <numerusform>%n block drawn</numerusform>
+            <numerusform>%n blocks drawn</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

@@ -561,8 +561,8 @@
         <translation>一時停止中</translation>
     </message>
     <message>
-        <source>… %1 more blocks — click to show</source>
-        <translation>… あと %1 個のブロック — クリックで表示</translation>
+        <source>… %1 more blocks — click to show more</source>
+        <translation>… あと %1 個のブロック — クリックでさらに表示</translation>
     </message>
 </context>
 <context>
@@ -648,8 +648,22 @@
         <translation>すべてのブロックを表示</translation>
     </message>
     <message>
-        <source>%1 more blocks are not drawn; click to show them all</source>
-        <translation>描かれていないブロックが %1 個あります。クリックですべて表示</translation>
+        <source>%1 more blocks are not drawn; click to draw the next %2 (the menu: all)</source>
+        <translation>描かれていないブロックが %1 個あります。クリックで次の %2 個を表示（メニューからすべて）</translation>
+    </message>
+    <message>
+        <source>Show %1 More Blocks</source>
+        <translation>さらに %1 個のブロックを表示</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n block(s) drawn</source>
+        <translation>
+            <numerusform>%n 個のブロックを描画</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 blocks drawn, %2 behind “more” boxes; click one to show them</source>
+        <translation>%1 個のブロックを描画、%2 個は「あと…」の箱の中。クリックで表示</translation>
     </message>
 </context>
 <context>

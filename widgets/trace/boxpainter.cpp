@@ -50,7 +50,7 @@ QColor BoxPainter::kindColor(BlockKind kind, bool dark)
 QString BoxPainter::headerText(const Box& box, bool paused)
 {
     if (box.has(Box::Expander) && box.has(Box::Children))
-        return tr("… %1 more blocks — click to show").arg(QLocale().toString(box.hidden));
+        return tr("… %1 more blocks — click to show more").arg(QLocale().toString(box.hidden));
     if (box.has(Box::Expander))
         return box.hidden == 1 ? tr("… 1 more iteration — click to show")
                                : tr("… %1 more iterations — click to show").arg(box.hidden);

@@ -133,6 +133,7 @@ void BoxView::modelAboutToReset()
     updateLegendStrip();
     m_params.expandedBlocks.clear();
     m_params.revealed.clear();
+    m_params.childrenShown.clear();
     m_params.toggled.clear();
     m_current = nullptr;
     m_currentBox = -1;
@@ -167,6 +168,7 @@ void BoxView::rowsAboutToGo(const QModelIndex& parent, int first, int last)
         m_scrollTarget = nullptr;
     std::erase_if(m_highlighted, going);
     m_params.revealed.removeIf(going);
+    m_params.childrenShown.removeIf([&](auto it) { return going(it.key()); });
     m_params.expandedBlocks.removeIf(going);
     m_params.toggled.removeIf(going);
     m_highlightFlags.clear();
@@ -216,6 +218,25 @@ void BoxView::startRelayout()
               });
 }
 
+void BoxView::describeLayout()
+{
+    // What a screen reader says of the canvas: how much of the trace is drawn.
+    int drawn = 0, hidden = 0;
+    if (m_layout) {
+        for (const pdl::Box& b : m_layout->boxes) {
+            if (b.has(pdl::Box::Expander))
+                hidden += b.hidden;
+            else
+                ++drawn;
+        }
+    }
+    const QLocale locale;
+    setAccessibleDescription(
+        hidden == 0 ? tr("%n block(s) drawn", nullptr, drawn)
+                    : tr("%1 blocks drawn, %2 behind “more” boxes; click one to show them")
+                          .arg(locale.toString(drawn), locale.toString(hidden)));
+}
+
 void BoxView::applyLayout(std::shared_ptr<const BoxLayout> layout)
 {
     m_layout = std::move(layout);
@@ -231,6 +252,7 @@ void BoxView::applyLayout(std::shared_ptr<const BoxLayout> layout)
                 m_kinds.push_back(pdl::BlockKind(k));
         m_currentBox = m_current ? m_layout->indexOf(m_current) : -1;
     }
+    describeLayout();
     updateLegendStrip();
     updateHighlightFlags();
     // While a run streams, a view scrolled to the end stays there, so new boxes come into view.
@@ -368,6 +390,23 @@ void BoxView::expandBlock(const TraceItem* item)
     if (!item || m_params.expandedBlocks.contains(item))
         return;
     m_params.expandedBlocks.insert(item);
+    scheduleRelayout(0);
+}
+
+void BoxView::openExpander(const pdl::Box& box)
+{
+    if (box.has(pdl::Box::Children))
+        showMoreChildren(box.item);
+    else
+        expandBlock(box.item);
+}
+
+void BoxView::showMoreChildren(const TraceItem* block)
+{
+    if (!block)
+        return;
+    m_params.childrenShown[block] =
+        m_params.childrenShown.value(block, m_params.childrenHead) + kMoreChildren;
     scheduleRelayout(0);
 }
 
@@ -629,7 +668,7 @@ void BoxView::mouseReleaseEvent(QMouseEvent* event)
         return;
     const pdl::Box& b = m_layout->boxes[box];
     if (b.has(pdl::Box::Expander))
-        expandBlock(b.item);
+        openExpander(b);
     else
         selectItem(b.item, true);
 }
@@ -730,7 +769,7 @@ void BoxView::keyPressEvent(QKeyEvent* event)
     case Qt::Key_Enter:
         if (m_layout && m_currentBox >= 0 &&
             m_layout->boxes[m_currentBox].has(pdl::Box::Expander)) {
-            expandBlock(m_layout->boxes[m_currentBox].item);
+            openExpander(m_layout->boxes[m_currentBox]);
             return;
         }
         revealCurrentSource();
@@ -755,6 +794,9 @@ void BoxView::contextMenuEvent(QContextMenuEvent* event)
         const pdl::Box& b = m_layout->boxes[box];
         const TraceItem* item = b.item;
         if (b.has(pdl::Box::Expander)) {
+            if (b.has(pdl::Box::Children))
+                menu.addAction(tr("Show %1 More Blocks").arg(QLocale().toString(kMoreChildren)),
+                               this, [this, item] { showMoreChildren(item); });
             menu.addAction(b.has(pdl::Box::Children) ? tr("Show All Blocks")
                                                      : tr("Show All Iterations"),
                            this, [this, item] { expandBlock(item); });
@@ -802,8 +844,9 @@ bool BoxView::viewportEvent(QEvent* event)
         const pdl::Box& b = m_layout->boxes[box];
         QString tip;
         if (b.has(pdl::Box::Expander) && b.has(pdl::Box::Children)) {
-            tip = tr("%1 more blocks are not drawn; click to show them all")
-                      .arg(QLocale().toString(b.hidden));
+            tip = tr("%1 more blocks are not drawn; click to draw the next %2 (the menu: all)")
+                      .arg(QLocale().toString(b.hidden),
+                           QLocale().toString(std::min(b.hidden, kMoreChildren)));
         } else if (b.has(pdl::Box::Expander)) {
             tip = b.hidden == 1 ? tr("1 hidden iteration; click to show it")
                                 : tr("%1 hidden iterations; click to show them all").arg(b.hidden);

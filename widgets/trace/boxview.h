@@ -104,9 +104,15 @@ private:
     void rowsAboutToGo(const QModelIndex& parent, int first, int last);
     /// Draws the child of the collapsed `block` that `item` lies in (picked in the tree).
     void reveal(const pdl::TraceItem* item, const pdl::TraceItem* block);
+    /// What clicking an expander does: a loop's iterations all, a long block's next children.
+    void openExpander(const pdl::Box& box);
+    void showMoreChildren(const pdl::TraceItem* block);
+    /// Children drawn more per click on a long block's expander.
+    static constexpr int kMoreChildren = 1000;
     void scheduleRelayout(int delayMs = 50);
     void startRelayout();
     void applyLayout(std::shared_ptr<const pdl::BoxLayout> layout);
+    void describeLayout();
     void updateParams();
     void updateScrollBars();
     void updateHighlightFlags();

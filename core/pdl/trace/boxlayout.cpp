@@ -147,7 +147,7 @@ void blockKids(const TraceItem& item, const Frame& f, int index, uint32_t inheri
     const int count = int(item.children.size());
     const bool collapse =
         count > params.collapseChildrenAbove && !params.expandedBlocks.contains(f.item);
-    const int head = std::max(0, params.childrenHead);
+    const int head = std::max(0, params.childrenShown.value(f.item, params.childrenHead));
     const int tail = std::max(0, params.childrenTail);
     int hidden = 0; // children passed over since the last one shown
     auto passedOver = [&] {

@@ -2,6 +2,7 @@
 
 #include "core/pdl/ast/block.h"
 
+#include <QHash>
 #include <QRectF>
 #include <QSet>
 #include <QString>
@@ -49,6 +50,9 @@ struct BoxLayoutParams {
     int collapseChildrenAbove = 200;
     int childrenHead = 100;
     int childrenTail = 20;
+    /// How many first children such a block shows instead of `childrenHead` (its expander
+    /// clicked: the next ones).
+    QHash<const TraceItem*, int> childrenShown;
     QSet<const TraceItem*> expandedBlocks;
     /// Children of such a collapsed block shown all the same (one picked in the tree).
     QSet<const TraceItem*> revealed;

@@ -263,6 +263,16 @@ void TestBoxLayout::longBlockCollapses()
     QCOMPARE(layout.boxes[kids[102]].hidden, 229);
     QVERIFY(layout.indexOf(picked) >= 0);
 
+    // Its expander clicked: the next ones drawn, the picked one still among them.
+    params.childrenShown.insert(model.root(), 300);
+    layout = layoutTrace(model.root(), params);
+    kids = layout.children(0);
+    QCOMPARE(int(kids.size()), 300 + 1 + 20);
+    QCOMPARE(layout.boxes[kids[300]].hidden, 180);
+    QCOMPARE(layout.boxes[kids[250]].item, picked);
+    params.childrenShown.insert(model.root(), 480);
+    QCOMPARE(int(layoutTrace(model.root(), params).children(0).size()), 500); // nothing hidden
+
     // Expanded: all 500; a block at the threshold stays open.
     params.expandedBlocks.insert(model.root());
     QCOMPARE(int(layoutTrace(model.root(), params).children(0).size()), 500);

@@ -102,6 +102,7 @@ private Q_SLOTS:
     void zoomAndFit();
     void expanderAndToggle();
     void selectingHiddenIterationExpandsLoop();
+    void longBlockOpensWhereClicked();
     void liveRunShowsBoxesBeforeItEnds();
     void ibmDemoTraces();
     void screenshots();
@@ -269,6 +270,55 @@ void TestBoxView::selectingHiddenIterationExpandsLoop()
     QTRY_VERIFY(f.view->boxLayout()->indexOf(hidden) >= 0 && !f.view->isLayoutPending());
     // Scrolled to it.
     QVERIFY(f.view->viewport()->rect().intersects(f.view->viewportRectOf(hidden)));
+}
+
+// A block of 2,500 children: a child picked in the tree is drawn between two "more" boxes; a
+// click on the second draws the ones after the picked child, a click on the first the ones
+// after the first hundred.
+void TestBoxView::longBlockOpensWhereClicked()
+{
+    QByteArray program = "text:\n";
+    for (int i = 0; i < 2500; ++i)
+        program += "- 'c" + QByteArray::number(i) + "'\n";
+    Fixture f(runTrace(program));
+    QVERIFY(f.waitLayout());
+    const TraceItem* root = f.model.root();
+    const TraceItem* picked = root->children[1500].get();
+    f.context.setCurrentNode(QString::fromStdString(picked->node.id), nullptr);
+    QTRY_VERIFY(f.view->boxLayout()->indexOf(picked) >= 0 && !f.view->isLayoutPending());
+    auto expanders = [&f] {
+        std::vector<int> out;
+        const auto layout = f.view->boxLayout();
+        for (int c : layout->children(0))
+            if (layout->boxes[c].has(Box::Expander))
+                out.push_back(c);
+        return out;
+    };
+    QCOMPARE(int(expanders().size()), 2);
+    QVERIFY(f.view->accessibleDescription().contains(QLatin1String("2,379")));
+    auto click = [&f](int box) {
+        const auto layout = f.view->boxLayout();
+        const QRectF r = layout->boxes[box].rect;
+        f.view->verticalScrollBar()->setValue(int(r.top() * f.view->zoom()) - 10);
+        const QPoint at =
+            (r.topLeft() * f.view->zoom() + QPointF(14, 14) -
+             QPointF(f.view->horizontalScrollBar()->value(), f.view->verticalScrollBar()->value()))
+                .toPoint();
+        if (f.view->itemAt(at) != layout->boxes[box].item)
+            return false;
+        QSignalSpy updated(f.view.get(), &BoxView::layoutUpdated);
+        QTest::mouseClick(f.view->viewport(), Qt::LeftButton, {}, at);
+        return QTest::qWaitFor([&] { return updated.count() >= 1 && !f.view->isLayoutPending(); });
+    };
+    QVERIFY(
+        click(expanders()[1])); // after the picked child: 1501-2479 drawn, nothing left behind it
+    QVERIFY(f.view->boxLayout()->indexOf(root->children[1501].get()) >= 0);
+    QVERIFY(f.view->boxLayout()->indexOf(root->children[2479].get()) >= 0);
+    QCOMPARE(int(expanders().size()), 1);
+    QCOMPARE(f.view->boxLayout()->boxes[expanders()[0]].hidden, 1400);
+    QVERIFY(click(expanders()[0])); // the first: the next 1,000 after the first hundred
+    QVERIFY(f.view->boxLayout()->indexOf(root->children[1099].get()) >= 0);
+    QCOMPARE(f.view->boxLayout()->boxes[expanders()[0]].hidden, 400);
 }
 
 void TestBoxView::liveRunShowsBoxesBeforeItEnds()

@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 namespace hako {
 
@@ -393,20 +394,38 @@ void BoxView::expandBlock(const TraceItem* item)
     scheduleRelayout(0);
 }
 
-void BoxView::openExpander(const pdl::Box& box)
+void BoxView::openExpander(int index)
 {
+    const pdl::Box& box = m_layout->boxes[index];
     if (box.has(pdl::Box::Children))
-        showMoreChildren(box.item);
+        showMoreChildren(box.item, firstHiddenChild(index));
     else
         expandBlock(box.item);
 }
 
-void BoxView::showMoreChildren(const TraceItem* block)
+int BoxView::firstHiddenChild(int expander) const
+{
+    // The children an expander stands for start after the child drawn before it.
+    const std::span<const int> siblings = m_layout->children(m_layout->boxes[expander].parent);
+    const auto at = std::find(siblings.begin(), siblings.end(), expander);
+    if (at == siblings.begin() || at == siblings.end())
+        return 0;
+    const TraceItem* before = m_layout->boxes[*(at - 1)].item;
+    return before ? before->row + 1 : 0;
+}
+
+void BoxView::showMoreChildren(const TraceItem* block, int from)
 {
     if (!block)
         return;
-    m_params.childrenShown[block] =
-        m_params.childrenShown.value(block, m_params.childrenHead) + kMoreChildren;
+    const int head = m_params.childrenShown.value(block, m_params.childrenHead);
+    if (from <= head) { // the first "more" box: the head grows
+        m_params.childrenShown[block] = head + kMoreChildren;
+    } else { // one after a picked child: the next ones after it
+        const int end = std::min(from + kMoreChildren, int(block->children.size()));
+        for (int i = from; i < end; ++i)
+            m_params.revealed.insert(block->children[size_t(i)].get());
+    }
     scheduleRelayout(0);
 }
 
@@ -668,7 +687,7 @@ void BoxView::mouseReleaseEvent(QMouseEvent* event)
         return;
     const pdl::Box& b = m_layout->boxes[box];
     if (b.has(pdl::Box::Expander))
-        openExpander(b);
+        openExpander(box);
     else
         selectItem(b.item, true);
 }
@@ -769,7 +788,7 @@ void BoxView::keyPressEvent(QKeyEvent* event)
     case Qt::Key_Enter:
         if (m_layout && m_currentBox >= 0 &&
             m_layout->boxes[m_currentBox].has(pdl::Box::Expander)) {
-            openExpander(m_layout->boxes[m_currentBox]);
+            openExpander(m_currentBox);
             return;
         }
         revealCurrentSource();
@@ -795,8 +814,9 @@ void BoxView::contextMenuEvent(QContextMenuEvent* event)
         const TraceItem* item = b.item;
         if (b.has(pdl::Box::Expander)) {
             if (b.has(pdl::Box::Children))
-                menu.addAction(tr("Show %1 More Blocks").arg(QLocale().toString(kMoreChildren)),
-                               this, [this, item] { showMoreChildren(item); });
+                menu.addAction(
+                    tr("Show %1 More Blocks").arg(QLocale().toString(kMoreChildren)), this,
+                    [this, item, from = firstHiddenChild(box)] { showMoreChildren(item, from); });
             menu.addAction(b.has(pdl::Box::Children) ? tr("Show All Blocks")
                                                      : tr("Show All Iterations"),
                            this, [this, item] { expandBlock(item); });

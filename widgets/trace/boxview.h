@@ -105,8 +105,10 @@ private:
     /// Draws the child of the collapsed `block` that `item` lies in (picked in the tree).
     void reveal(const pdl::TraceItem* item, const pdl::TraceItem* block);
     /// What clicking an expander does: a loop's iterations all, a long block's next children.
-    void openExpander(const pdl::Box& box);
-    void showMoreChildren(const pdl::TraceItem* block);
+    void openExpander(int box);
+    int firstHiddenChild(int expander) const;
+    /// Draws kMoreChildren more children of the long `block` from its child `from` on.
+    void showMoreChildren(const pdl::TraceItem* block, int from);
     /// Children drawn more per click on a long block's expander.
     static constexpr int kMoreChildren = 1000;
     void scheduleRelayout(int delayMs = 50);

@@ -222,15 +222,7 @@ void BoxView::startRelayout()
 void BoxView::describeLayout()
 {
     // What a screen reader says of the canvas: how much of the trace is drawn.
-    int drawn = 0, hidden = 0;
-    if (m_layout) {
-        for (const pdl::Box& b : m_layout->boxes) {
-            if (b.has(pdl::Box::Expander))
-                hidden += b.hidden;
-            else
-                ++drawn;
-        }
-    }
+    const auto [drawn, hidden] = m_layout ? m_layout->drawnAndHidden() : std::pair(0, 0);
     const QLocale locale;
     setAccessibleDescription(
         hidden == 0 ? tr("%n block(s) drawn", nullptr, drawn)

@@ -478,6 +478,18 @@ int BoxLayout::indexOf(const TraceItem* item) const
     return it == byItem.end() ? -1 : it->second;
 }
 
+std::pair<int, int> BoxLayout::drawnAndHidden() const
+{
+    int drawn = 0, hidden = 0;
+    for (const Box& b : boxes) {
+        if (b.has(Box::Expander))
+            hidden += b.hidden;
+        else
+            ++drawn;
+    }
+    return {drawn, hidden};
+}
+
 int BoxLayout::expanderHiding(const TraceItem* item) const
 {
     // Walk up to the first ancestor with a box; if it is a loop with an expander, that is it.

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <span>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace hako::pdl {
@@ -120,6 +121,8 @@ struct BoxLayout {
     /// The boxes intersecting `rect` whose width and height are at least `minSize`, parents
     /// before children (paint order); a skipped box hides its subtree.
     std::vector<int> boxesIn(const QRectF& rect, double minSize = 0) const;
+    /// How many blocks have a box of their own, and how many wait behind expanders.
+    std::pair<int, int> drawnAndHidden() const;
     /// The box drawing `item`, or -1 (hidden in a collapsed loop or not laid out).
     int indexOf(const TraceItem* item) const;
     /// The expander of a collapsed loop that hides `item` (an ancestor iteration), or -1.

@@ -252,6 +252,7 @@ void TestBoxLayout::longBlockCollapses()
     const TraceItem* picked = model.root()->children[250].get();
     QCOMPARE(layout.indexOf(picked), -1);
     QCOMPARE(layout.expanderHiding(picked), layout.children(0)[100]);
+    QCOMPARE(layout.drawnAndHidden(), std::pair(121, 380));
 
     // Picked: drawn between two expanders, the rest still hidden.
     params.revealed.insert(picked);

@@ -125,7 +125,7 @@ namespace {
 // as it is and the tree's links to its children are handed on, so the tree is gone at the end.
 // A node held elsewhere too is copied, and so is what lies below it.
 std::unique_ptr<TraceItem> buildItems(TracePtr& n, bool take, TraceItem* parent, int row,
-                                      const std::string& field, int& count)
+                                      const FieldName& field, int& count)
 {
     take = take && n.use_count() == 1;
     std::vector<std::pair<std::string, TracePtr>> takenDefs;
@@ -147,16 +147,19 @@ std::unique_ptr<TraceItem> buildItems(TracePtr& n, bool take, TraceItem* parent,
     item->row = row;
     ++count;
     // Iterative over siblings, recursive over depth: the reader caps depth at 2,000.
+    // A field's name is looked up once for all its children (a million spans, one name).
+    static const FieldName defsField(std::string("defs"));
     for (auto& [name, def] : *defs) {
         if (def)
             item->children.push_back(
-                buildItems(def, take, item.get(), int(item->children.size()), "defs", count));
+                buildItems(def, take, item.get(), int(item->children.size()), defsField, count));
     }
     for (TraceNode::Children& c : *children) {
+        const FieldName childField(c.field);
         for (TracePtr& child : c.nodes) {
             if (child)
                 item->children.push_back(buildItems(child, take, item.get(),
-                                                    int(item->children.size()), c.field, count));
+                                                    int(item->children.size()), childField, count));
         }
     }
     return item;

@@ -307,28 +307,47 @@ Result<OtlpScan> readRequests(const QByteArray& data, const QString& path,
     return scan;
 }
 
-// The spans of a request mapped for a TraceAssembler, in pieces of the allocator's ordinary
-// sizes: a vector of a request's 1,000 spans would be a large block, taken from the system and
-// given back for every request (and its pages cleared again each time).
-struct PreparedSpans {
+// Items kept in pieces of the allocator's ordinary sizes: a vector of a request's 1,000 spans
+// (or their 256-byte run parts) would be a large block, taken from the system and given back
+// for every request, its pages cleared again each time, and copied as it grows.
+template <class T> struct Pieces {
     static constexpr size_t kPiece = 128;
-    std::vector<std::vector<TraceAssembler::PreparedSpan>> pieces;
-    std::vector<RunCollector::Part> runs;
-    size_t count = 0;
+    std::vector<std::vector<T>> pieces;
 
-    /// What a span gives the trace (its node, prepared) and its run (the Runs list's row).
-    void take(const Span& span)
-    {
-        add(TraceAssembler::prepare(span));
-        runs.push_back(RunCollector::partOf(span));
-    }
-    void add(TraceAssembler::PreparedSpan&& p)
+    void push(T&& item)
     {
         if (pieces.empty() || pieces.back().size() == kPiece) {
             pieces.emplace_back();
             pieces.back().reserve(kPiece);
         }
-        pieces.back().push_back(std::move(p));
+        pieces.back().push_back(std::move(item));
+    }
+    /// Hands each item to `use`, freeing each piece once it is used.
+    template <class F> void drain(F&& use)
+    {
+        for (auto& piece : pieces) {
+            for (T& item : piece)
+                use(std::move(item));
+            piece = {};
+        }
+    }
+};
+
+// The spans of a request mapped for a TraceAssembler and the Runs list.
+struct PreparedSpans {
+    Pieces<TraceAssembler::PreparedSpan> spans;
+    Pieces<RunCollector::Part> runs;
+    size_t count = 0;
+
+    /// What a span gives the trace (its node, prepared) and its run (the Runs list's row).
+    void take(Span&& span)
+    {
+        runs.push(RunCollector::partOf(span));
+        add(TraceAssembler::prepare(std::move(span)));
+    }
+    void add(TraceAssembler::PreparedSpan&& p)
+    {
+        spans.push(std::move(p));
         ++count;
     }
     size_t size() const { return count; }
@@ -339,21 +358,21 @@ struct PreparedSpans {
 Result<PreparedSpans> preparedJson(std::string_view bytes)
 {
     PreparedSpans out;
-    if (decodeOtlpJsonFast(bytes, [&out](Span&& s) { out.take(s); }))
+    if (decodeOtlpJsonFast(bytes, [&out](Span&& s) { out.take(std::move(s)); }))
         return out;
     out = PreparedSpans();
     auto spans = decodeOtlpJsonReference(bytes);
     if (!spans)
         return spans.error();
-    for (const Span& s : spans.value())
-        out.take(s);
+    for (Span& s : spans.value())
+        out.take(std::move(s));
     return out;
 }
 
 Result<PreparedSpans> preparedProtobuf(std::string_view bytes)
 {
     PreparedSpans out;
-    auto decoded = decodeOtlpProtobuf(bytes, [&out](Span&& s) { out.take(s); });
+    auto decoded = decodeOtlpProtobuf(bytes, [&out](Span&& s) { out.take(std::move(s)); });
     if (!decoded)
         return decoded.error();
     return out;
@@ -376,13 +395,9 @@ const Decoders<std::vector<Span>>& spanDecoders()
 
 void addPrepared(OtlpFile& file, PreparedSpans&& spans)
 {
-    for (auto& piece : spans.pieces) {
-        for (TraceAssembler::PreparedSpan& p : piece)
-            file.assembler->add(std::move(p));
-        piece = {};
-    }
-    for (RunCollector::Part& part : spans.runs)
-        file.runs->add(std::move(part));
+    spans.spans.drain(
+        [&file](TraceAssembler::PreparedSpan&& p) { file.assembler->add(std::move(p)); });
+    spans.runs.drain([&file](RunCollector::Part&& part) { file.runs->add(std::move(part)); });
 }
 
 // The runs of the file the window read last (the Runs list asks for them next), as long as

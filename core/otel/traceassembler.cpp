@@ -7,18 +7,65 @@
 
 namespace hako::otel {
 
-TraceAssembler::PreparedSpan TraceAssembler::prepare(const Span& span)
+namespace {
+
+constexpr char kHexKey = '\x01', kTextKey = '\x00';
+
+/// The value of a lower-case hex digit, or -1.
+int hexDigit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+bool isLowerHex16(std::string_view id)
+{
+    return id.size() == 16 &&
+           std::all_of(id.begin(), id.end(), [](char c) { return hexDigit(c) >= 0; });
+}
+
+/// A span id as the assembler keys it: 16 hex digits (every conforming id) as their 8 bytes
+/// behind a marker, 9 characters that need no allocation of their own; any other id as its
+/// text behind another marker. Empty stays empty (no parent).
+std::string keyOf(std::string&& id)
+{
+    if (id.empty())
+        return std::move(id);
+    if (isLowerHex16(id)) {
+        std::string key(9, kHexKey);
+        for (size_t i = 0; i < 8; ++i)
+            key[i + 1] = char(hexDigit(id[2 * i]) << 4 | hexDigit(id[2 * i + 1]));
+        return key;
+    }
+    id.insert(id.begin(), kTextKey);
+    return std::move(id);
+}
+
+/// The span id a key stands for.
+std::string idOf(std::string_view key)
+{
+    if (key.size() == 9 && key[0] == kHexKey) {
+        static constexpr char digits[] = "0123456789abcdef";
+        std::string id(16, '0');
+        for (size_t i = 0; i < 8; ++i) {
+            const auto byte = static_cast<unsigned char>(key[i + 1]);
+            id[2 * i] = digits[byte >> 4];
+            id[2 * i + 1] = digits[byte & 15];
+        }
+        return id;
+    }
+    return std::string(key.empty() ? key : key.substr(1));
+}
+
+} // namespace
+
+TraceAssembler::PreparedSpan TraceAssembler::mapped(const Span& span)
 {
     const SpanView view = interpretSpan(span);
     PreparedSpan p;
-    p.traceId = span.traceId;
-    p.spanId = span.spanId;
-    p.name = span.name;
-    p.startNanos = span.startNanos;
-    p.endNanos = span.endNanos;
     Entry& e = p.entry;
     e.node = toTraceNode(span, view);
-    e.parent = span.parentSpanId;
     if (view.convention == "pdl") {
         Placement place;
         place.field = attrString(view.pdl, "field");
@@ -30,6 +77,28 @@ TraceAssembler::PreparedSpan TraceAssembler::prepare(const Span& span)
         }
         e.place = std::move(place);
     }
+    p.startNanos = span.startNanos;
+    p.endNanos = span.endNanos;
+    return p;
+}
+
+TraceAssembler::PreparedSpan TraceAssembler::prepare(const Span& span)
+{
+    PreparedSpan p = mapped(span);
+    p.traceId = span.traceId;
+    p.spanId = keyOf(std::string(span.spanId));
+    p.name = span.name;
+    p.entry.parent = keyOf(std::string(span.parentSpanId));
+    return p;
+}
+
+TraceAssembler::PreparedSpan TraceAssembler::prepare(Span&& span)
+{
+    PreparedSpan p = mapped(span);
+    p.traceId = std::move(span.traceId);
+    p.spanId = keyOf(std::move(span.spanId));
+    p.name = std::move(span.name);
+    p.entry.parent = keyOf(std::move(span.parentSpanId));
     return p;
 }
 
@@ -42,7 +111,7 @@ void TraceAssembler::add(PreparedSpan&& p)
 {
     Entry& e = p.entry;
     e.seq = ++m_seq;
-    Trace& t = m_traces[p.traceId];
+    Trace& t = traceFor(p.traceId);
     TraceSummary& s = t.summary;
     if (s.traceId.empty()) {
         s.traceId = p.traceId;
@@ -64,6 +133,13 @@ void TraceAssembler::add(PreparedSpan&& p)
     s.startNanos = std::min(s.startNanos, p.startNanos);
     s.endNanos = std::max(s.endNanos, p.endNanos);
     it->second = std::move(e);
+}
+
+TraceAssembler::Trace& TraceAssembler::traceFor(const std::string& traceId)
+{
+    if (!m_last.second || m_last.first != traceId)
+        m_last = {traceId, &m_traces[traceId]};
+    return *m_last.second;
 }
 
 void TraceAssembler::add(const std::vector<Span>& spans)
@@ -100,11 +176,13 @@ pdl::TracePtr TraceAssembler::take(const std::string& traceId)
     pdl::TracePtr root = assemble(it->second, false);
     m_spanCount -= it->second.spans.size();
     m_traces.erase(it);
+    m_last = {};
     return root;
 }
 
 void TraceAssembler::clear()
 {
+    m_last = {};
     m_traces.clear();
     m_spanCount = 0;
 }
@@ -116,6 +194,7 @@ bool TraceAssembler::remove(const std::string& traceId)
         return false;
     m_spanCount -= it->second.spans.size();
     m_traces.erase(it);
+    m_last = {};
     return true;
 }
 
@@ -140,7 +219,7 @@ pdl::TracePtr TraceAssembler::assemble(Trace& trace, bool copy, NodeKeys* keys) 
         node->children.clear();
         node->defs.clear();
         if (keys)
-            keys->emplace(node.get(), NodeKey{id, true});
+            keys->emplace(node.get(), NodeKey{idOf(id), true});
         items.emplace(id, Item{&e, std::move(node)});
     }
     // Placeholders for parents that have not arrived (yet).
@@ -152,15 +231,15 @@ pdl::TracePtr TraceAssembler::assemble(Trace& trace, bool copy, NodeKeys* keys) 
         Entry p;
         p.node = std::make_shared<pdl::TraceNode>();
         p.node->kind = pdl::BlockKind::Sequence;
-        p.node->id = e.parent;
-        p.node->def = (m_live ? "waiting for span " : "missing span ") + e.parent;
+        p.node->id = idOf(e.parent);
+        p.node->def = (m_live ? "waiting for span " : "missing span ") + p.node->id;
         p.node->description = m_live ? "placeholder: the parent span has not arrived yet (it is "
                                        "sent when it ends) and replaces this when it does"
                                      : "placeholder: the parent span has not arrived";
         p.node->startNanos = LLONG_MAX;
         p.seq = 0;
         if (keys)
-            keys->emplace(p.node.get(), NodeKey{e.parent, false});
+            keys->emplace(p.node.get(), NodeKey{p.node->id, false});
         placeholders.push_back(std::move(p));
         items.emplace(e.parent, Item{nullptr, placeholders.back().node});
     }

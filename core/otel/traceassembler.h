@@ -39,6 +39,8 @@ public:
     /// decoding and mapping can run in parallel while adding stays in order.
     struct PreparedSpan;
     static PreparedSpan prepare(const Span& span);
+    /// The same, taking the span's strings instead of copying them.
+    static PreparedSpan prepare(Span&& span);
     void add(PreparedSpan&& span);
 
     void add(const Span& span);
@@ -88,7 +90,7 @@ private:
     /// One span (64 bytes: a million-span file holds a million until its tree is built).
     struct Entry {
         pdl::TracePtr node;
-        std::string parent;
+        std::string parent;              ///< the parent's id as a key (see keyOf())
         pdl::RareField<Placement> place; ///< set on PDL spans only
         uint64_t seq = 0;
     };
@@ -99,15 +101,19 @@ private:
 
 public:
     struct PreparedSpan {
-        std::string traceId, spanId, name;
+        std::string traceId, spanId, name; ///< spanId as a key (see keyOf())
         int64_t startNanos = 0, endNanos = 0;
         Entry entry;
     };
 
 private:
+    static PreparedSpan mapped(const Span& span); ///< the node and its place, no ids
     pdl::TracePtr assemble(Trace& trace, bool copy, NodeKeys* keys = nullptr) const;
+    Trace& traceFor(const std::string& traceId);
 
     std::unordered_map<std::string, Trace> m_traces;
+    /// The trace the last span went to (the spans of a request are mostly of one trace).
+    std::pair<std::string, Trace*> m_last;
     size_t m_spanCount = 0;
     uint64_t m_seq = 0;
     bool m_live = false;

@@ -202,6 +202,48 @@ private Q_SLOTS:
         QCOMPARE(a.traces().front().rootName, std::string("parent"));
     }
 
+    // The assembler keys conforming ids compactly; any other id (a sender's own scheme, upper
+    // case) still finds its parent and is shown, and named to a live view, as it was sent.
+    void spanIdsOfAnyShapeKeepTheirText()
+    {
+        auto span = [](std::string id, std::string parent, std::string name, int64_t start) {
+            Span s;
+            s.traceId = "5b8efff798038103d269b633813fc60c";
+            s.spanId = std::move(id);
+            s.parentSpanId = std::move(parent);
+            s.name = std::move(name);
+            s.startNanos = start;
+            s.endNanos = start + 5;
+            return s;
+        };
+        TraceAssembler a;
+        a.add(span("ABCDEF0123456789", "Parent-A", "upper", 10));
+        a.add(span("child-of-upper", "ABCDEF0123456789", "custom", 11));
+        a.add(span("00000000000000a1", "ABCDEF0123456789", "lower", 12));
+        a.add(span(std::string(1, '\x01') + "abcdefgh", "00000000000000a1", "odd", 13));
+        a.add(span("00000000000000b2", "00000000000000ff", "orphan", 14));
+        TraceAssembler::NodeKeys keys;
+        pdl::TracePtr root = a.build("5b8efff798038103d269b633813fc60c", &keys);
+        QStringList tree;
+        outline(*root, 0, tree);
+        QCOMPARE(tree,
+                 (QStringList{"sequence trace 5b8efff7", "  sequence missing span Parent-A",
+                              "    sequence upper", "      sequence custom", "      sequence lower",
+                              "        sequence odd", "  sequence missing span 00000000000000ff",
+                              "    sequence orphan"}));
+        QStringList ids;
+        for (const auto& [node, key] : keys)
+            if (key.span)
+                ids << QString::fromStdString(key.key);
+        ids.sort();
+        QCOMPARE(ids, (QStringList{QChar(1) + QStringLiteral("abcdefgh"), "00000000000000a1",
+                                   "00000000000000b2", "ABCDEF0123456789", "child-of-upper"}));
+        const pdl::TraceNode& upper = *child(*child(*root, 0), 0);
+        QCOMPARE(upper.id, std::string("ABCDEF0123456789"));
+        QCOMPARE(child(upper, 1)->id, std::string("00000000000000a1"));
+        QCOMPARE(child(*root, 1)->id, std::string("00000000000000ff"));
+    }
+
     void mapsGenAi()
     {
         auto loaded = loadOtlpTrace(dataPath("genai_agent.json"));

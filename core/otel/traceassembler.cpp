@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <unordered_set>
 
 namespace hako::otel {
 
@@ -204,92 +205,205 @@ size_t TraceAssembler::spanCount(const std::string& traceId) const
     return it == m_traces.end() ? 0 : it->second.spans.size();
 }
 
-pdl::TracePtr TraceAssembler::assemble(Trace& trace, bool copy, NodeKeys* keys) const
-{
-    struct Item {
-        const Entry* entry;
-        pdl::TracePtr node;
+/// Builds a trace's tree: each span under its parent, siblings in order, placeholders for
+/// parents that never arrived, and spans caught in a loop of parents (a malformed sender's) cut
+/// loose as roots, so that every span is shown once and the tree stays a tree.
+struct TraceAssembler::Linker {
+    /// A span's place among its siblings, read once: sorting a million spans compares these,
+    /// not the nodes and placements they point to.
+    struct Sibling {
+        const Entry* parent = nullptr; ///< a span's or a placeholder's entry; null for a root
+        const Entry* entry = nullptr;
+        double order = 0;
+        int64_t start = 0;
+        uint64_t seq = 0;
+        const std::string* id = nullptr;
+        bool hasOrder = false;
     };
-    // Keyed by views of the span ids the trace holds (and the placeholders' parent ids): a
-    // million-span trace is assembled without a million more strings.
-    std::unordered_map<std::string_view, Item> items;
-    items.reserve(trace.spans.size());
-    for (auto& [id, e] : trace.spans) {
-        pdl::TracePtr node = copy ? std::make_shared<pdl::TraceNode>(*e.node) : e.node;
-        node->children.clear();
-        node->defs.clear();
-        if (keys)
-            keys->emplace(node.get(), NodeKey{idOf(id), true});
-        items.emplace(id, Item{&e, std::move(node)});
+
+    Linker(Trace& t, bool copyNodes, bool isLive, NodeKeys* nodeKeys)
+        : trace(t), copy(copyNodes), live(isLive), keys(nodeKeys)
+    {}
+
+    Trace& trace;
+    bool copy = false;
+    bool live = false;
+    NodeKeys* keys = nullptr;
+    std::unordered_map<const Entry*, pdl::TracePtr> copies; ///< when the assembler keeps its nodes
+    std::unordered_map<std::string_view, Entry> missing;    ///< placeholders by the id awaited
+    std::vector<Sibling> links, roots;
+
+    static bool before(const Sibling& a, const Sibling& b)
+    {
+        if (a.hasOrder && b.hasOrder && a.order != b.order)
+            return a.order < b.order;
+        if (a.start != b.start)
+            return a.start < b.start;
+        if (a.seq != b.seq)
+            return a.seq < b.seq;
+        return *a.id < *b.id;
     }
-    // Placeholders for parents that have not arrived (yet).
-    std::vector<Entry> placeholders;
-    placeholders.reserve(8);
-    for (auto& [id, e] : trace.spans) {
-        if (e.parent.empty() || items.count(e.parent))
-            continue;
-        Entry p;
+
+    const pdl::TracePtr& nodeOf(const Entry* e) const
+    {
+        if (copy)
+            if (auto it = copies.find(e); it != copies.end())
+                return it->second;
+        return e->node;
+    }
+
+    Sibling siblingOf(const Entry* e, const Entry* parent) const
+    {
+        const Placement& place = e->place;
+        const pdl::TraceNode& n = *nodeOf(e);
+        return {parent, e, place.order, n.startNanos, e->seq, &n.id, place.hasOrder};
+    }
+
+    const Entry* placeholder(const std::string& awaited)
+    {
+        auto [it, added] = missing.try_emplace(awaited);
+        if (!added)
+            return &it->second;
+        Entry& p = it->second;
         p.node = std::make_shared<pdl::TraceNode>();
         p.node->kind = pdl::BlockKind::Sequence;
-        p.node->id = idOf(e.parent);
-        p.node->def = (m_live ? "waiting for span " : "missing span ") + p.node->id;
-        p.node->description = m_live ? "placeholder: the parent span has not arrived yet (it is "
-                                       "sent when it ends) and replaces this when it does"
-                                     : "placeholder: the parent span has not arrived";
+        p.node->id = idOf(awaited);
+        p.node->def = (live ? "waiting for span " : "missing span ") + p.node->id;
+        p.node->description = live ? "placeholder: the parent span has not arrived yet (it is "
+                                     "sent when it ends) and replaces this when it does"
+                                   : "placeholder: the parent span has not arrived";
         p.node->startNanos = LLONG_MAX;
-        p.seq = 0;
         if (keys)
             keys->emplace(p.node.get(), NodeKey{p.node->id, false});
-        placeholders.push_back(std::move(p));
-        items.emplace(e.parent, Item{nullptr, placeholders.back().node});
+        return &p;
     }
-    std::unordered_map<std::string_view, std::vector<const Item*>> children;
-    std::vector<const Item*> roots;
-    for (auto& [id, item] : items) {
-        const Entry* e = item.entry;
-        if (e && !e->parent.empty())
-            children[e->parent].push_back(&item);
-        else
-            roots.push_back(&item);
-    }
-    auto before = [](const Item* a, const Item* b) {
-        const Entry* ea = a->entry;
-        const Entry* eb = b->entry;
-        if (ea && eb && ea->place->hasOrder && eb->place->hasOrder &&
-            ea->place->order != eb->place->order)
-            return ea->place->order < eb->place->order;
-        if (a->node->startNanos != b->node->startNanos)
-            return a->node->startNanos < b->node->startNanos;
-        const uint64_t sa = ea ? ea->seq : 0, sb = eb ? eb->seq : 0;
-        if (sa != sb)
-            return sa < sb;
-        return a->node->id < b->node->id;
-    };
-    for (auto& [parentId, list] : children) {
-        std::sort(list.begin(), list.end(), before);
-        Item& parent = items.at(parentId);
-        pdl::TraceNode& p = *parent.node;
-        int64_t first = LLONG_MAX, last = 0;
-        for (const Item* c : list) {
-            const Entry* e = c->entry;
-            first = std::min(first, c->node->startNanos);
-            last = std::max(last, c->node->endNanos);
-            const Placement& place = e->place;
-            if (!place.defsName.empty())
-                p.defs.emplace_back(place.defsName, c->node);
-            else
-                p.addChild(place.field.empty() ? std::string("spans") : place.field, c->node,
-                           place.single);
-        }
-        p.isLeaf = false;
-        if (!parent.entry) { // a placeholder spans its children
-            p.startNanos = first;
-            p.endNanos = last;
+
+    /// Each span's node made ready, and its link to its parent.
+    void collect()
+    {
+        links.reserve(trace.spans.size());
+        if (copy)
+            copies.reserve(trace.spans.size());
+        for (auto& [id, e] : trace.spans) {
+            const pdl::TracePtr& node =
+                copy ? copies.emplace(&e, std::make_shared<pdl::TraceNode>(*e.node)).first->second
+                     : e.node;
+            node->children.clear();
+            node->defs.clear();
+            if (keys)
+                keys->emplace(node.get(), NodeKey{idOf(id), true});
+            if (e.parent.empty()) {
+                roots.push_back(siblingOf(&e, nullptr));
+                continue;
+            }
+            auto parent = trace.spans.find(e.parent);
+            links.push_back(siblingOf(&e, parent != trace.spans.end() ? &parent->second
+                                                                      : placeholder(e.parent)));
         }
     }
-    std::sort(roots.begin(), roots.end(), before);
-    if (roots.size() == 1)
-        return roots.front()->node;
+
+    /// Each parent's children in order (one sort of all links: by parent, then as siblings).
+    void attach()
+    {
+        std::sort(links.begin(), links.end(), [](const Sibling& a, const Sibling& b) {
+            return a.parent != b.parent ? std::less<const Entry*>()(a.parent, b.parent)
+                                        : before(a, b);
+        });
+        for (size_t i = 0; i < links.size();) {
+            const Entry* parentEntry = links[i].parent;
+            pdl::TraceNode& p = *nodeOf(parentEntry);
+            int64_t first = LLONG_MAX, last = 0;
+            for (; i < links.size() && links[i].parent == parentEntry; ++i) {
+                const pdl::TracePtr& c = nodeOf(links[i].entry);
+                first = std::min(first, c->startNanos);
+                last = std::max(last, c->endNanos);
+                const Placement& place = links[i].entry->place;
+                if (!place.defsName.empty())
+                    p.defs.emplace_back(place.defsName, c);
+                else
+                    p.addChild(place.field.empty() ? std::string("spans") : place.field, c,
+                               place.single);
+            }
+            p.isLeaf = false;
+            if (parentEntry->seq == 0) { // a placeholder spans its children
+                p.startNanos = first;
+                p.endNanos = last;
+            }
+        }
+        for (const auto& [awaited, p] : missing)
+            roots.push_back(siblingOf(&p, nullptr));
+    }
+
+    /// How many nodes the roots reach (each once: no root reaches into a loop of parents).
+    static size_t reached(const std::vector<Sibling>& from, const Linker& l,
+                          std::unordered_set<const pdl::TraceNode*>* seen)
+    {
+        std::vector<const pdl::TraceNode*> stack;
+        for (const Sibling& r : from)
+            stack.push_back(l.nodeOf(r.entry).get());
+        size_t count = 0;
+        while (!stack.empty()) {
+            const pdl::TraceNode* n = stack.back();
+            stack.pop_back();
+            ++count;
+            if (seen)
+                seen->insert(n);
+            for (const auto& [name, d] : n->defs)
+                stack.push_back(d.get());
+            for (const auto& g : n->children)
+                for (const auto& c : g.nodes)
+                    stack.push_back(c.get());
+        }
+        return count;
+    }
+
+    /// Spans no root reaches sit in a loop of parents (A's parent B, B's parent A): each loop is
+    /// cut at one of its spans, which becomes a root and says why.
+    void cutLoops()
+    {
+        const size_t total = trace.spans.size() + missing.size();
+        std::unordered_set<const pdl::TraceNode*> seen;
+        if (reached(roots, *this, nullptr) == total)
+            return;
+        reached(roots, *this, &seen);
+        std::vector<Sibling> stray;
+        for (const Sibling& l : links)
+            if (!seen.count(nodeOf(l.entry).get()))
+                stray.push_back(l);
+        std::sort(stray.begin(), stray.end(), before);
+        for (const Sibling& s : stray) {
+            if (seen.count(nodeOf(s.entry).get()))
+                continue;
+            // Up the parents until one repeats: that one is in the loop.
+            std::unordered_set<const Entry*> path;
+            const Entry* e = s.entry;
+            while (path.insert(e).second)
+                e = &trace.spans.find(e->parent)->second;
+            const Entry* parent = &trace.spans.find(e->parent)->second;
+            pdl::TraceNode& p = *nodeOf(parent);
+            const pdl::TracePtr& cut = nodeOf(e);
+            for (auto& g : p.children)
+                std::erase(g.nodes, cut);
+            std::erase_if(p.children, [](const auto& g) { return g.nodes.empty(); });
+            std::erase_if(p.defs, [&cut](const auto& d) { return d.second == cut; });
+            p.isLeaf = p.children.empty() && p.defs.empty();
+            cut->description = "its parent span " + idOf(e->parent) +
+                               " is among its own descendants (a loop of parents): shown as a root";
+            roots.push_back(siblingOf(e, nullptr));
+            reached({roots.back()}, *this, &seen);
+        }
+    }
+};
+
+pdl::TracePtr TraceAssembler::assemble(Trace& trace, bool copy, NodeKeys* keys) const
+{
+    Linker l{trace, copy, m_live, keys};
+    l.collect();
+    l.attach();
+    l.cutLoops();
+    std::sort(l.roots.begin(), l.roots.end(), Linker::before);
+    if (l.roots.size() == 1)
+        return l.nodeOf(l.roots.front().entry);
     auto top = std::make_shared<pdl::TraceNode>();
     top->kind = pdl::BlockKind::Sequence;
     top->id = "trace:" + trace.summary.traceId;
@@ -297,11 +411,11 @@ pdl::TracePtr TraceAssembler::assemble(Trace& trace, bool copy, NodeKeys* keys) 
                                               : trace.summary.rootName;
     top->startNanos = trace.summary.startNanos;
     top->endNanos = trace.summary.endNanos;
-    top->isLeaf = roots.empty();
+    top->isLeaf = l.roots.empty();
     if (keys)
         keys->emplace(top.get(), NodeKey{top->id, false});
-    for (const Item* r : roots)
-        top->addChild("spans", r->node);
+    for (const Linker::Sibling& r : l.roots)
+        top->addChild("spans", l.nodeOf(r.entry));
     return top;
 }
 

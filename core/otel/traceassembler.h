@@ -108,6 +108,7 @@ public:
 
 private:
     static PreparedSpan mapped(const Span& span); ///< the node and its place, no ids
+    struct Linker;
     pdl::TracePtr assemble(Trace& trace, bool copy, NodeKeys* keys = nullptr) const;
     Trace& traceFor(const std::string& traceId);
 

@@ -244,6 +244,41 @@ private Q_SLOTS:
         QCOMPARE(child(*root, 1)->id, std::string("00000000000000ff"));
     }
 
+    // A malformed sender's loop of parents (A under B under A, a span its own parent) shows
+    // every span once, the loop cut at one span that says why, instead of a tree without end.
+    void loopsOfParentsAreCut()
+    {
+        auto span = [](std::string id, std::string parent, std::string name, int64_t start) {
+            Span s;
+            s.traceId = "5b8efff798038103d269b633813fc60c";
+            s.spanId = std::move(id);
+            s.parentSpanId = std::move(parent);
+            s.name = std::move(name);
+            s.startNanos = start;
+            s.endNanos = start + 5;
+            return s;
+        };
+        for (bool take : {false, true}) {
+            TraceAssembler a;
+            a.add(span("00000000000000a1", "", "root", 10));
+            a.add(span("00000000000000b1", "00000000000000b2", "b1", 11));
+            a.add(span("00000000000000b2", "00000000000000b1", "b2", 12));
+            a.add(span("00000000000000b3", "00000000000000b1", "below", 13));
+            a.add(span("00000000000000c1", "00000000000000c1", "self", 14));
+            const std::string id = "5b8efff798038103d269b633813fc60c";
+            pdl::TracePtr root = take ? a.take(id) : a.build(id);
+            QStringList tree;
+            outline(*root, 0, tree);
+            QCOMPARE(tree,
+                     (QStringList{"sequence root", "  sequence root", "  sequence b1",
+                                  "    sequence b2", "    sequence below", "  sequence self"}));
+            QCOMPARE(child(*root, 1)->description,
+                     std::string("its parent span 00000000000000b2 is among its own descendants "
+                                 "(a loop of parents): shown as a root"));
+            QVERIFY(child(*child(*root, 1), 0)->description.empty());
+        }
+    }
+
     void mapsGenAi()
     {
         auto loaded = loadOtlpTrace(dataPath("genai_agent.json"));

@@ -199,9 +199,11 @@ void TimelineCanvas::rebuild()
     m_rowMaxEnd.resize(size_t(rows));
     for (int r = 0; r < rows; ++r) {
         auto& idx = m_rows[size_t(r)];
-        std::stable_sort(idx.begin(), idx.end(), [this](int a, int b) {
+        const auto byStart = [this](int a, int b) {
             return m_bars[size_t(a)].start < m_bars[size_t(b)].start;
-        });
+        };
+        if (!std::is_sorted(idx.begin(), idx.end(), byStart)) // most rows come in time order
+            std::stable_sort(idx.begin(), idx.end(), byStart);
         auto& maxEnd = m_rowMaxEnd[size_t(r)];
         maxEnd.resize(idx.size());
         qint64 running = 0;

@@ -549,8 +549,16 @@ TraceItem* TraceModel::itemWithId(std::string_view id) const
 void TraceModel::indexId(TraceItem* item)
 {
     const std::string& id = item->node.id;
-    if (!id.empty() && !itemWithId(id))
-        m_byId.emplace(std::hash<std::string_view>{}(id), item);
+    if (id.empty())
+        return;
+    const size_t hash = std::hash<std::string_view>{}(id);
+    auto [it, end] = m_byId.equal_range(hash);
+    for (; it != end; ++it)
+        if (it->second->node.id == id)
+            return; // the first item of an id keeps it
+    if (!m_formerIds.empty() && m_formerIds.count(id))
+        return;
+    m_byId.emplace_hint(end, hash, item);
 }
 
 void TraceModel::unindexId(const TraceItem* item, bool keepFormer)

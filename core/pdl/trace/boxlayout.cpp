@@ -245,7 +245,7 @@ BoxLayoutInput collectBoxInput(const TraceItem* root, const BoxLayoutParams& par
         node.kind = f.item->node.kind;
         if (f.hidden > 0) {
             node.flags = Box::Expander | (f.inherited & Box::Dimmed) |
-                         (isLoop(node.kind) ? 0 : Box::Children);
+                         (isLoop(node.kind) ? 0 : int(Box::Children));
             node.hidden = f.hidden;
             in.nodes.push_back(std::move(node));
             continue;

@@ -3,13 +3,27 @@
 #include "core/util/chars.h"
 
 #include <cstdint>
+#include <cstring>
 
 namespace hako::pdl {
 
 bool jsonStringNeedsUnescape(std::string_view raw)
 {
-    for (const char c : raw)
-        if (c == '\\' || static_cast<unsigned char>(c) < 0x20)
+    // Eight bytes at a time (every string of a million-span file passes here): a word has a
+    // byte below 0x20 when subtracting 0x20 from each byte borrows into a byte whose top bit
+    // was clear; a backslash is such a zero byte after XOR with backslashes.
+    constexpr uint64_t ones = 0x0101010101010101ULL, tops = 0x8080808080808080ULL;
+    constexpr uint64_t backslashes = ones * uint64_t('\\');
+    size_t i = 0;
+    for (; i + 8 <= raw.size(); i += 8) {
+        uint64_t w;
+        std::memcpy(&w, raw.data() + i, 8);
+        const uint64_t x = w ^ backslashes;
+        if ((((w - ones * 0x20) & ~w) | ((x - ones) & ~x)) & tops)
+            return true;
+    }
+    for (; i < raw.size(); ++i)
+        if (raw[i] == '\\' || static_cast<unsigned char>(raw[i]) < 0x20)
             return true;
     return false;
 }

@@ -4,6 +4,7 @@
 // reader, so that what a user sees for it (the partial tree, the located message) is
 // unchanged; progress and cancel.
 #include "core/pdl/trace/fasttracereader.h"
+#include "core/pdl/trace/jsonstring_p.h"
 #include "core/pdl/trace/traceloader.h"
 #include "core/pdl/trace/tracewriter.h"
 
@@ -343,6 +344,43 @@ private Q_SLOTS:
             json.constData(), size_t(json.size()), size_t(json.capacity()),
             [&](qint64, qint64) { cancel.cancel(); }, cancel);
         QCOMPARE(stopped.status, FastTraceRead::Status::Cancelled);
+    }
+
+    // Whether a string's raw JSON needs unescaping, read a word at a time, says what a byte at a
+    // time says: each special byte at each place of strings of every length up to 40, among
+    // ordinary, UTF-8 and DEL bytes.
+    void needsUnescapeAgreesWithEachByte()
+    {
+        auto oneByOne = [](std::string_view raw) {
+            for (const char c : raw)
+                if (c == '\\' || static_cast<unsigned char>(c) < 0x20)
+                    return true;
+            return false;
+        };
+        const std::string fills[] = {"a", "\xe3\x81\x82", "\x7f", "\xff", "!", "[", "]", "]\x80"};
+        const char specials[] = {'\\',   '\0',   '\n',   '\x1f', ' ',
+                                 '\x7f', '\x80', '\xdc', '\x5b', '\x5d'};
+        int checked = 0;
+        for (const std::string& fill : fills) {
+            for (size_t length = 0; length <= 40; ++length) {
+                std::string base;
+                while (base.size() < length)
+                    base += fill;
+                base.resize(length);
+                QCOMPARE(jsonStringNeedsUnescape(base), oneByOne(base));
+                for (size_t at = 0; at < length; ++at) {
+                    for (char c : specials) {
+                        std::string s = base;
+                        s[at] = c;
+                        QCOMPARE(jsonStringNeedsUnescape(s), oneByOne(s));
+                        ++checked;
+                    }
+                }
+            }
+        }
+        QVERIFY(checked > 10000);
+        QVERIFY(jsonStringNeedsUnescape(std::string(37, 'x') + "\\"));
+        QVERIFY(!jsonStringNeedsUnescape(std::string(37, 'x') + "\x20"));
     }
 
     void repeatedStringsAreShared()

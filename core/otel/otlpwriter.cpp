@@ -470,9 +470,9 @@ std::pair<std::string, std::string> resourceFrame(const SpanResource* resource)
 
 } // namespace
 
-std::string encodeOtlpJson(const std::vector<const Span*>& spans)
+void appendOtlpJson(std::string& out, const std::vector<const Span*>& spans)
 {
-    std::string out = "{\"resourceSpans\":[";
+    out += "{\"resourceSpans\":[";
     size_t i = 0;
     while (i < spans.size()) {
         const SpanResource* resource = spans[i]->resource.get();
@@ -487,7 +487,14 @@ std::string encodeOtlpJson(const std::vector<const Span*>& spans)
         }
         out += tail;
     }
-    return out + "]}";
+    out += "]}";
+}
+
+std::string encodeOtlpJson(const std::vector<const Span*>& spans)
+{
+    std::string out;
+    appendOtlpJson(out, spans);
+    return out;
 }
 
 std::string encodeOtlpJson(const std::vector<Span>& spans)

@@ -47,6 +47,9 @@ void forEachSpan(const pdl::TraceNode& root, const OtlpWriteOptions& options,
 std::string encodeOtlpJson(const std::vector<Span>& spans);
 /// The same for spans held elsewhere (a request's spans of one trace), in this order.
 std::string encodeOtlpJson(const std::vector<const Span*>& spans);
+/// The same appended to `out` (a buffer kept from request to request: a request's text is a
+/// megabyte, whose pages a fresh string has the kernel clear again each time).
+void appendOtlpJson(std::string& out, const std::vector<const Span*>& spans);
 
 /// Writes `root` as OTLP/JSON (one request, one line) to `path` through the output-file rule,
 /// span by span (memory stays that of one span). False with `error` set on failure, running

@@ -80,9 +80,17 @@ bool RunArchive::appendRequest(const std::vector<otel::Span>& spans, const QByte
         if (path.isEmpty())
             continue; // not a trace id a file can be named by
         fresh = fresh || !QFileInfo::exists(path);
-        const QByteArray line =
-            (asSent ? json : QByteArray::fromStdString(otel::encodeOtlpJson(ofTrace))) + '\n';
-        if (!appendOutputFile(path, line, &why)) {
+        // The line written from a buffer this thread keeps (a request's megabyte is neither
+        // allocated nor copied again for each request).
+        thread_local std::string text;
+        text.clear();
+        if (asSent)
+            text.append(json.constData(), size_t(json.size()));
+        else
+            otel::appendOtlpJson(text, ofTrace);
+        text += '\n';
+        if (!appendOutputFile(path, QByteArray::fromRawData(text.data(), qsizetype(text.size())),
+                              &why)) {
             if (error)
                 *error = why;
             return false;

@@ -37,6 +37,19 @@ void outline(const pdl::TraceNode& n, int depth, QStringList& out)
             outline(*c, depth + 1, out);
 }
 
+// A span of trace 5b8efff7… lasting 5 ns from `start`.
+Span span(std::string id, std::string parent, std::string name, int64_t start)
+{
+    Span s;
+    s.traceId = "5b8efff798038103d269b633813fc60c";
+    s.spanId = std::move(id);
+    s.parentSpanId = std::move(parent);
+    s.name = std::move(name);
+    s.startNanos = start;
+    s.endNanos = start + 5;
+    return s;
+}
+
 const pdl::Value* expr(const pdl::TraceNode& n, const char* name)
 {
     for (const auto& [k, v] : n.exprs)
@@ -206,16 +219,6 @@ private Q_SLOTS:
     // case) still finds its parent and is shown, and named to a live view, as it was sent.
     void spanIdsOfAnyShapeKeepTheirText()
     {
-        auto span = [](std::string id, std::string parent, std::string name, int64_t start) {
-            Span s;
-            s.traceId = "5b8efff798038103d269b633813fc60c";
-            s.spanId = std::move(id);
-            s.parentSpanId = std::move(parent);
-            s.name = std::move(name);
-            s.startNanos = start;
-            s.endNanos = start + 5;
-            return s;
-        };
         TraceAssembler a;
         a.add(span("ABCDEF0123456789", "Parent-A", "upper", 10));
         a.add(span("child-of-upper", "ABCDEF0123456789", "custom", 11));
@@ -248,16 +251,6 @@ private Q_SLOTS:
     // every span once, the loop cut at one span that says why, instead of a tree without end.
     void loopsOfParentsAreCut()
     {
-        auto span = [](std::string id, std::string parent, std::string name, int64_t start) {
-            Span s;
-            s.traceId = "5b8efff798038103d269b633813fc60c";
-            s.spanId = std::move(id);
-            s.parentSpanId = std::move(parent);
-            s.name = std::move(name);
-            s.startNanos = start;
-            s.endNanos = start + 5;
-            return s;
-        };
         for (bool take : {false, true}) {
             TraceAssembler a;
             a.add(span("00000000000000a1", "", "root", 10));

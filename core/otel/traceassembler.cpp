@@ -138,9 +138,11 @@ void TraceAssembler::add(PreparedSpan&& p)
 
 TraceAssembler::Trace& TraceAssembler::traceFor(const std::string& traceId)
 {
-    if (!m_last.second || m_last.first != traceId)
-        m_last = {traceId, &m_traces[traceId]};
-    return *m_last.second;
+    if (!m_last.trace || m_last.id != traceId) {
+        m_last.id = traceId;
+        m_last.trace = &m_traces[traceId];
+    }
+    return *m_last.trace;
 }
 
 void TraceAssembler::add(const std::vector<Span>& spans)

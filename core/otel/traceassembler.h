@@ -113,8 +113,21 @@ private:
     Trace& traceFor(const std::string& traceId);
 
     std::unordered_map<std::string, Trace> m_traces;
-    /// The trace the last span went to (the spans of a request are mostly of one trace).
-    std::pair<std::string, Trace*> m_last;
+    /// The trace the last span went to (the spans of a request are mostly of one trace); empty
+    /// again in a copy or after a move, so that it never points into another assembler.
+    struct LastTrace {
+        std::string id;
+        Trace* trace = nullptr;
+        LastTrace() = default;
+        LastTrace(const LastTrace&) {}
+        LastTrace& operator=(const LastTrace&)
+        {
+            id.clear();
+            trace = nullptr;
+            return *this;
+        }
+    };
+    LastTrace m_last;
     size_t m_spanCount = 0;
     uint64_t m_seq = 0;
     bool m_live = false;

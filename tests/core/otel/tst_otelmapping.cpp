@@ -272,6 +272,25 @@ private Q_SLOTS:
         }
     }
 
+    // A copy of an assembler is its own: spans added to it stay out of the original, though
+    // both remember the trace they added to last.
+    void aCopiedAssemblerIsItsOwn()
+    {
+        const std::string id = "5b8efff798038103d269b633813fc60c";
+        TraceAssembler a;
+        a.add(span("00000000000000a1", "", "root", 10));
+        TraceAssembler b = a;
+        b.add(span("00000000000000a2", "00000000000000a1", "child", 11));
+        QCOMPARE(a.spanCount(id), size_t(1));
+        QCOMPARE(b.spanCount(id), size_t(2));
+        a.add(span("00000000000000a3", "00000000000000a1", "other", 12));
+        QCOMPARE(a.spanCount(id), size_t(2));
+        QCOMPARE(b.spanCount(id), size_t(2));
+        TraceAssembler c = std::move(b);
+        c.add(span("00000000000000a4", "00000000000000a1", "moved", 13));
+        QCOMPARE(c.spanCount(id), size_t(3));
+    }
+
     void mapsGenAi()
     {
         auto loaded = loadOtlpTrace(dataPath("genai_agent.json"));

@@ -261,6 +261,23 @@ private Q_SLOTS:
         QCOMPARE(p.tree->selectedId(), QString::fromStdString(first->node.id));
         QCOMPARE(p.detail->nodeId(), QString::fromStdString(first->node.id));
 
+        // Every bar wide enough to aim at is found where it is drawn, in both row modes.
+        for (auto mode : {TimelineCanvas::RowMode::Depth, TimelineCanvas::RowMode::TreeOrder}) {
+            p.timeline->canvas()->setRowMode(mode);
+            p.timeline->canvas()->fit();
+            std::vector<const TraceItem*> all;
+            collect(p.model.root(), all);
+            int hits = 0;
+            for (const TraceItem* item : all) {
+                const QRect r = p.timeline->canvas()->barRect(item);
+                if (r.isNull() || r.width() < 8)
+                    continue;
+                QCOMPARE(p.timeline->canvas()->itemAt(r.center()), item);
+                ++hits;
+            }
+            QVERIFY2(hits >= 3, qPrintable(QString::number(hits)));
+        }
+
         // Context (e.g. the box view) → every pane.
         p.context.setCurrentNode(modelId, this);
         QCOMPARE(p.tree->selectedId(), modelId);

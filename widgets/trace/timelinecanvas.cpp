@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace hako {
 
@@ -94,8 +95,7 @@ void TimelineCanvas::setModel(pdl::TraceModel* model)
             // Items die with the reset (or the rows removed): forget every pointer now.
             m_selected = nullptr;
             m_bars.clear();
-            m_rows.clear();
-            m_rowMaxEnd.clear();
+            clearRows();
             m_dirty = true;
         };
         connect(model, &QAbstractItemModel::modelAboutToBeReset, this, forget);
@@ -111,8 +111,7 @@ void TimelineCanvas::setModel(pdl::TraceModel* model)
     }
     m_fitted = false;
     m_bars.clear();
-    m_rows.clear();
-    m_rowMaxEnd.clear();
+    clearRows();
     scheduleRebuild();
 }
 
@@ -145,6 +144,13 @@ int TimelineCanvas::barCount()
     return int(m_bars.size());
 }
 
+void TimelineCanvas::clearRows()
+{
+    m_rowStart.clear();
+    m_rowBars.clear();
+    m_rowMaxEnd.clear();
+}
+
 void TimelineCanvas::rebuild()
 {
     QElapsedTimer cost;
@@ -152,8 +158,7 @@ void TimelineCanvas::rebuild()
     m_dirty = false;
     m_rebuildTimer->stop();
     m_bars.clear();
-    m_rows.clear();
-    m_rowMaxEnd.clear();
+    clearRows();
     m_anyRunning = false;
     m_t0 = 0;
     m_t1 = 0;
@@ -186,30 +191,30 @@ void TimelineCanvas::rebuild()
     int rows = 0;
     for (const Bar& b : m_bars)
         rows = std::max(rows, b.row + 1);
-    m_rows.assign(size_t(rows), {});
-    { // each row's length first: a million bars grow no vector twice their size
-        std::vector<size_t> lengths(size_t(rows), 0);
-        for (const Bar& b : m_bars)
-            ++lengths[size_t(b.row)];
-        for (int r = 0; r < rows; ++r)
-            m_rows[size_t(r)].reserve(lengths[size_t(r)]);
+    // Each row's bars counted, then placed, then ordered by start.
+    m_rowStart.assign(size_t(rows) + 1, 0);
+    for (const Bar& b : m_bars)
+        ++m_rowStart[size_t(b.row) + 1];
+    std::partial_sum(m_rowStart.begin(), m_rowStart.end(), m_rowStart.begin());
+    m_rowBars.resize(m_bars.size());
+    {
+        std::vector<int> next(m_rowStart.begin(), m_rowStart.end() - 1);
+        for (int i = 0; i < int(m_bars.size()); ++i)
+            m_rowBars[size_t(next[size_t(m_bars[size_t(i)].row)]++)] = i;
     }
-    for (int i = 0; i < int(m_bars.size()); ++i)
-        m_rows[size_t(m_bars[size_t(i)].row)].push_back(i);
-    m_rowMaxEnd.resize(size_t(rows));
+    m_rowMaxEnd.resize(m_bars.size());
+    const auto byStart = [this](int a, int b) {
+        return m_bars[size_t(a)].start < m_bars[size_t(b)].start;
+    };
     for (int r = 0; r < rows; ++r) {
-        auto& idx = m_rows[size_t(r)];
-        const auto byStart = [this](int a, int b) {
-            return m_bars[size_t(a)].start < m_bars[size_t(b)].start;
-        };
-        if (!std::is_sorted(idx.begin(), idx.end(), byStart)) // most rows come in time order
-            std::stable_sort(idx.begin(), idx.end(), byStart);
-        auto& maxEnd = m_rowMaxEnd[size_t(r)];
-        maxEnd.resize(idx.size());
+        const auto first = m_rowBars.begin() + m_rowStart[size_t(r)];
+        const auto last = m_rowBars.begin() + m_rowStart[size_t(r) + 1];
+        if (!std::is_sorted(first, last, byStart)) // most rows come in time order
+            std::stable_sort(first, last, byStart);
         qint64 running = 0;
-        for (size_t i = 0; i < idx.size(); ++i) {
-            running = std::max(running, barEnd(m_bars[size_t(idx[i])]));
-            maxEnd[i] = running;
+        for (int k = m_rowStart[size_t(r)]; k < m_rowStart[size_t(r) + 1]; ++k) {
+            running = std::max(running, barEnd(m_bars[size_t(m_rowBars[size_t(k)])]));
+            m_rowMaxEnd[size_t(k)] = running;
         }
     }
     if (m_anyRunning && !m_liveTimer->isActive())
@@ -270,7 +275,7 @@ void TimelineCanvas::updateScrollBars()
     const int w = viewport()->width();
     horizontalScrollBar()->setPageStep(w);
     horizontalScrollBar()->setRange(0, std::max(0, int(std::min(contentW, kMaxContentPx)) - w));
-    const int rows = int(m_rows.size());
+    const int rows = rowCount();
     const int h = viewport()->height();
     verticalScrollBar()->setPageStep(h);
     verticalScrollBar()->setRange(0, std::max(0, rows * kRowHeight + 4 - h));
@@ -313,9 +318,9 @@ const pdl::TraceItem* TimelineCanvas::itemAt(const QPoint& pos)
 {
     ensureBuilt();
     const int row = (pos.y() + verticalScrollBar()->value()) / kRowHeight;
-    if (pos.y() < 0 || row < 0 || row >= int(m_rows.size()))
+    if (pos.y() < 0 || row < 0 || row >= rowCount())
         return nullptr;
-    const auto& idx = m_rows[size_t(row)];
+    const std::span<const int> idx = rowBars(row);
     // The innermost hit wins in depth mode: pick the latest-starting bar containing the time,
     // with a few pixels of slack for thin bars.
     const double slack = 3 * m_nsPerPx;
@@ -332,7 +337,7 @@ const pdl::TraceItem* TimelineCanvas::itemAt(const QPoint& pos)
             break;
         }
         const size_t k = size_t(it - idx.begin());
-        if (double(m_rowMaxEnd[size_t(row)][k]) + slack < t)
+        if (double(rowMaxEnd(row)[k]) + slack < t)
             break;
     }
     return best;
@@ -402,7 +407,7 @@ void TimelineCanvas::paintEvent(QPaintEvent*)
     }
     const int vscroll = verticalScrollBar()->value();
     const int firstRow = std::max(0, vscroll / kRowHeight);
-    const int lastRow = std::min(int(m_rows.size()) - 1, (vscroll + area.height()) / kRowHeight);
+    const int lastRow = std::min(rowCount() - 1, (vscroll + area.height()) / kRowHeight);
     const qint64 viewStart = m_t0 + qint64((horizontalScrollBar()->value() - kMargin) * m_nsPerPx);
     const qint64 viewEnd = viewStart + qint64((area.width() + kMargin) * m_nsPerPx);
     const QFontMetrics fm(font());
@@ -414,8 +419,8 @@ void TimelineCanvas::paintEvent(QPaintEvent*)
         const int y = row * kRowHeight - vscroll;
         if (row % 2)
             p.fillRect(QRect(0, y, area.width(), kRowHeight), pal.color(QPalette::AlternateBase));
-        const auto& idx = m_rows[size_t(row)];
-        const auto& maxEnd = m_rowMaxEnd[size_t(row)];
+        const std::span<const int> idx = rowBars(row);
+        const std::span<const qint64> maxEnd = rowMaxEnd(row);
         // First bar that may reach into view: the running max of ends is sorted.
         auto from = std::lower_bound(maxEnd.begin(), maxEnd.end(), viewStart);
         double lastPx = -1e9;

@@ -3,6 +3,7 @@
 #include <QAbstractScrollArea>
 #include <QPointer>
 
+#include <span>
 #include <vector>
 
 class QTimer;
@@ -86,10 +87,25 @@ private:
     QPointer<pdl::TraceModel> m_model;
     RowMode m_mode = RowMode::TreeOrder;
     std::vector<Bar> m_bars; ///< tree order
-    /// Per row: indexes into m_bars sorted by start, and the running maximum of their ends
-    /// (what the binary search over a row uses).
-    std::vector<std::vector<int>> m_rows;
-    std::vector<std::vector<qint64>> m_rowMaxEnd;
+    /// The rows laid end to end (a million rows in tree order are not a million vectors): row
+    /// r's bars are m_rowBars[m_rowStart[r] .. m_rowStart[r + 1]), indexes into m_bars sorted
+    /// by start, and m_rowMaxEnd beside them the running maximum of their ends (what the binary
+    /// search over a row uses).
+    std::vector<int> m_rowStart;
+    std::vector<int> m_rowBars;
+    std::vector<qint64> m_rowMaxEnd;
+    int rowCount() const { return m_rowStart.empty() ? 0 : int(m_rowStart.size()) - 1; }
+    std::span<const int> rowBars(int row) const
+    {
+        return {m_rowBars.data() + m_rowStart[size_t(row)],
+                size_t(m_rowStart[size_t(row) + 1] - m_rowStart[size_t(row)])};
+    }
+    std::span<const qint64> rowMaxEnd(int row) const
+    {
+        return {m_rowMaxEnd.data() + m_rowStart[size_t(row)],
+                size_t(m_rowStart[size_t(row) + 1] - m_rowStart[size_t(row)])};
+    }
+    void clearRows();
     qint64 m_t0 = 0;
     qint64 m_t1 = 0;
     double m_nsPerPx = 1e6;

@@ -135,7 +135,7 @@ void PdlEditor::applyColors()
     setMarginsForegroundColor(color(EditorColor::LineNumber));
     setFoldMarginColors(color(EditorColor::FoldMargin), color(EditorColor::FoldMargin));
     // Soft grey fold markers instead of Scintilla's black boxes.
-    for (int marker = SC_MARKNUM_FOLDEREND; marker <= SC_MARKNUM_FOLDEROPEN; ++marker) {
+    for (int marker = SC_MARKNUM_FOLDEREND; marker <= int(SC_MARKNUM_FOLDEROPEN); ++marker) {
         SendScintilla(SCI_MARKERSETFORE, marker, color(EditorColor::FoldMarkerFore));
         SendScintilla(SCI_MARKERSETBACK, marker, color(EditorColor::FoldMarkerBack));
     }

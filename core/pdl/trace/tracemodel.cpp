@@ -535,11 +535,9 @@ void TraceModel::setNode(TraceItem* item, TraceNode&& node, uint64_t serial)
 
 TraceItem* TraceModel::itemWithId(std::string_view id) const
 {
-    auto [it, end] = m_byId.equal_range(std::hash<std::string_view>{}(id));
-    for (; it != end; ++it) {
-        if (it->second->node.id == id)
-            return it->second;
-    }
+    if (TraceItem* item = m_byId.find(std::hash<std::string_view>{}(id),
+                                      [id](const TraceItem* i) { return i->node.id == id; }))
+        return item;
     if (m_formerIds.empty())
         return nullptr;
     auto former = m_formerIds.find(std::string(id));
@@ -552,26 +550,18 @@ void TraceModel::indexId(TraceItem* item)
     if (id.empty())
         return;
     const size_t hash = std::hash<std::string_view>{}(id);
-    auto [it, end] = m_byId.equal_range(hash);
-    for (; it != end; ++it)
-        if (it->second->node.id == id)
-            return; // the first item of an id keeps it
+    if (m_byId.find(hash, [&id](const TraceItem* i) { return i->node.id == id; }))
+        return; // the first item of an id keeps it
     if (!m_formerIds.empty() && m_formerIds.count(id))
         return;
-    m_byId.emplace_hint(end, hash, item);
+    m_byId.insert(hash, item);
 }
 
 void TraceModel::unindexId(const TraceItem* item, bool keepFormer)
 {
-    auto [it, end] = m_byId.equal_range(std::hash<std::string_view>{}(item->node.id));
-    for (; it != end; ++it) {
-        if (it->second == item) {
-            if (keepFormer)
-                m_formerIds.emplace(item->node.id, it->second);
-            m_byId.erase(it);
-            break;
-        }
-    }
+    TraceItem* removed = m_byId.erase(std::hash<std::string_view>{}(item->node.id), item);
+    if (removed && keepFormer)
+        m_formerIds.emplace(item->node.id, removed);
     if (!keepFormer)
         std::erase_if(m_formerIds, [item](const auto& entry) { return entry.second == item; });
 }

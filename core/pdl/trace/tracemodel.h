@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/pdl/interp/tracenode.h"
+#include "core/pdl/trace/itemindex.h"
 
 #include <QAbstractItemModel>
 #include <QHash>
@@ -210,7 +211,7 @@ private:
     // Items by their block's id, first come first kept. Keyed by the id's hash, checked against
     // the item's own id, so a million spans do not keep a second copy of every id; an id a
     // block had before it was retried (`….retry1`) still finds it through m_formerIds.
-    std::unordered_multimap<size_t, TraceItem*> m_byId;
+    ItemIndex<TraceItem> m_byId;
     std::unordered_map<std::string, TraceItem*> m_formerIds;
     std::unordered_map<uint64_t, TraceItem*> m_bySerial;
     // Live insertion: children that arrived in the current batch for already visible parents.

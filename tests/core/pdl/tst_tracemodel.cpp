@@ -10,6 +10,7 @@
 #include <QAbstractItemModelTester>
 #include <QDirIterator>
 #include <QFile>
+#include <QRandomGenerator>
 #include <nlohmann/json.hpp>
 
 #include <QFuture>
@@ -238,6 +239,53 @@ private Q_SLOTS:
             ++files;
         }
         QVERIFY(files >= 50);
+    }
+
+    // The id index in one array finds what a multimap finds through 200,000 random inserts,
+    // lookups and removals, with hashes made to collide and runs that wrap around the end.
+    void idIndexAgreesWithAMultimap()
+    {
+        struct Item {
+            int id = 0;
+        };
+        std::vector<Item> items(5000);
+        for (int i = 0; i < int(items.size()); ++i)
+            items[size_t(i)].id = i;
+        ItemIndex<Item> index;
+        std::unordered_multimap<size_t, Item*> oracle;
+        QRandomGenerator random(48);
+        // Few distinct hashes, some differing only above the table's mask.
+        auto hashOf = [](const Item& item) {
+            return size_t(item.id % 97) * 0x10000001ULL;
+        };
+        for (int step = 0; step < 200000; ++step) {
+            Item& item = items[random.bounded(int(items.size()))];
+            const size_t hash = hashOf(item);
+            const bool there = std::any_of(oracle.begin(), oracle.end(),
+                                           [&item](const auto& e) { return e.second == &item; });
+            switch (random.bounded(3)) {
+            case 0:
+                if (!there) {
+                    index.insert(hash, &item);
+                    oracle.emplace(hash, &item);
+                }
+                break;
+            case 1:
+                QCOMPARE(index.erase(hash, &item), there ? &item : nullptr);
+                if (there)
+                    oracle.erase(std::find_if(oracle.begin(), oracle.end(), [&item](const auto& e) {
+                        return e.second == &item;
+                    }));
+                break;
+            default:
+                QCOMPARE(index.find(hash, [&item](const Item* i) { return i == &item; }),
+                         there ? &item : nullptr);
+            }
+            QCOMPARE(index.size(), oracle.size());
+            if (step % 20000 == 0)
+                for (const auto& [h, i] : oracle)
+                    QCOMPARE(index.find(h, [i = i](const Item* x) { return x == i; }), i);
+        }
     }
 
     void aNodeFitsTheAllocatorsSmallerSizeClass()

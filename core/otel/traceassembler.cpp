@@ -1,6 +1,7 @@
 #include "core/otel/traceassembler.h"
 
 #include "core/otel/spanmapper.h"
+#include "core/util/chars.h"
 
 #include <algorithm>
 #include <climits>
@@ -12,18 +13,13 @@ namespace {
 
 constexpr char kHexKey = '\x01', kTextKey = '\x00';
 
-/// The value of a lower-case hex digit, or -1.
-int hexDigit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
+/// 16 hex digits in lower case, as OTLP/JSON writes a span id (upper case is kept as text, so
+/// that the id shown is the id sent).
 bool isLowerHex16(std::string_view id)
 {
-    return id.size() == 16 &&
-           std::all_of(id.begin(), id.end(), [](char c) { return hexDigit(c) >= 0; });
+    return id.size() == 16 && std::all_of(id.begin(), id.end(), [](char c) {
+               return hexDigitValue(c) >= 0 && !(c >= 'A' && c <= 'F');
+           });
 }
 
 /// A span id as the assembler keys it: 16 hex digits (every conforming id) as their 8 bytes
@@ -36,7 +32,7 @@ std::string keyOf(std::string&& id)
     if (isLowerHex16(id)) {
         std::string key(9, kHexKey);
         for (size_t i = 0; i < 8; ++i)
-            key[i + 1] = char(hexDigit(id[2 * i]) << 4 | hexDigit(id[2 * i + 1]));
+            key[i + 1] = char(hexDigitValue(id[2 * i]) << 4 | hexDigitValue(id[2 * i + 1]));
         return key;
     }
     id.insert(id.begin(), kTextKey);
@@ -46,16 +42,8 @@ std::string keyOf(std::string&& id)
 /// The span id a key stands for.
 std::string idOf(std::string_view key)
 {
-    if (key.size() == 9 && key[0] == kHexKey) {
-        static constexpr char digits[] = "0123456789abcdef";
-        std::string id(16, '0');
-        for (size_t i = 0; i < 8; ++i) {
-            const auto byte = static_cast<unsigned char>(key[i + 1]);
-            id[2 * i] = digits[byte >> 4];
-            id[2 * i + 1] = digits[byte & 15];
-        }
-        return id;
-    }
+    if (key.size() == 9 && key[0] == kHexKey)
+        return toHex(key.substr(1));
     return std::string(key.empty() ? key : key.substr(1));
 }
 

@@ -7,6 +7,8 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -55,6 +57,38 @@ private Q_SLOTS:
               "libhako_net", "libkrb5", "libproxy"})
             QVERIFY2(!run.err.contains(QLatin1String(library)),
                      qPrintable(QStringLiteral("hako run loaded %1").arg(QLatin1String(library))));
+    }
+
+    // Every library is looked for by a full path: never in the folder `hako` is started from (an
+    // empty RUNPATH entry, as CMake's padded build RUNPATH had, is read as that folder, and a
+    // libstdc++.so.6 lying there would have been loaded).
+    void librariesAreNeverLookedForInTheCurrentFolder()
+    {
+        QTemporaryDir folder;
+        QVERIFY(folder.isValid());
+        QFile f(folder.filePath(QStringLiteral("hello.pdl")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("text: Hello\n");
+        f.close();
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("LD_DEBUG"), QStringLiteral("libs"));
+        env.remove(QStringLiteral("LD_LIBRARY_PATH"));
+        process.setProcessEnvironment(env);
+        process.setWorkingDirectory(folder.path());
+        process.start(hakoBinary(), {QStringLiteral("run"), QStringLiteral("--no-log"),
+                                     QStringLiteral("--trust"), QStringLiteral("hello.pdl")});
+        QVERIFY(process.waitForFinished(20000));
+        QCOMPARE(process.exitCode(), 0);
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        static const QRegularExpression trying(QStringLiteral("trying file=(\\S+)"));
+        int tried = 0;
+        for (auto it = trying.globalMatch(err); it.hasNext(); ++tried) {
+            const QString path = it.next().captured(1);
+            QVERIFY2(path.startsWith(QLatin1Char('/')) && !path.startsWith(folder.path()),
+                     qPrintable(QStringLiteral("looked for a library at %1").arg(path)));
+        }
+        QVERIFY2(tried > 0, "LD_DEBUG listed no search");
     }
 
     void modelCallLoadsTheNetworkModuleThen()

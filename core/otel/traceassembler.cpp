@@ -377,8 +377,11 @@ struct TraceAssembler::Linker {
             std::erase_if(p.children, [](const auto& g) { return g.nodes.empty(); });
             std::erase_if(p.defs, [&cut](const auto& d) { return d.second == cut; });
             p.isLeaf = p.children.empty() && p.defs.empty();
-            cut->description = "its parent span " + idOf(e->parent) +
-                               " is among its own descendants (a loop of parents): shown as a root";
+            cut->description =
+                parent == e ? std::string("it names itself as its parent span: shown as a root")
+                            : "its parent span " + idOf(e->parent) +
+                                  " is among its own descendants (a loop of parents): shown as a "
+                                  "root";
             roots.push_back(siblingOf(e, nullptr));
             reached({roots.back()}, *this, &seen);
         }

@@ -269,6 +269,8 @@ private Q_SLOTS:
                      std::string("its parent span 00000000000000b2 is among its own descendants "
                                  "(a loop of parents): shown as a root"));
             QVERIFY(child(*child(*root, 1), 0)->description.empty());
+            QCOMPARE(child(*root, 2)->description,
+                     std::string("it names itself as its parent span: shown as a root"));
         }
     }
 

@@ -421,6 +421,13 @@ int main(int argc, char** argv)
     // HAKO_BENCH_OTEL_FILE keeps the generated file at that path (made when missing), for
     // profiling a load phase by hand: `bench_otel --phase otlp <file> <out.json>`; with
     // `--generate` the files are only written (HAKO_BENCH_OTEL_SPANS=1000000 for the target).
+    // HAKO_BENCH_OTEL_SERVE_ONLY=1: only `hako serve --otlp` (for profiling the server by hand).
+    if (qEnvironmentVariableIntValue("HAKO_BENCH_OTEL_SERVE_ONLY") == 1) {
+        const long long n = envInt("HAKO_BENCH_OTEL_RECEIVER_SPANS", 100000);
+        for (bool proto : {false, true})
+            serveBench(requestBodies(traceId, n, proto), n, proto, dir);
+        return 0;
+    }
     const QString kept = qEnvironmentVariable("HAKO_BENCH_OTEL_FILE");
     const QString path = kept.isEmpty() ? dir.filePath(QStringLiteral("bench.otlp.jsonl")) : kept;
     if (kept.isEmpty() || !QFileInfo::exists(kept))

@@ -23,6 +23,13 @@ HakoOutcome runListingLibraries(const QStringList& args)
     return outcome;
 }
 
+/// Writes `text` to `path` (a test's program); false when it cannot.
+bool writeProgram(const QString& path, const QByteArray& text)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+}
+
 } // namespace
 
 class TestStartupLibs : public QObject {
@@ -41,10 +48,7 @@ private Q_SLOTS:
     void modelFreeRunLoadsNoStoreNorKeyring()
     {
         const QString program = m_dir.filePath(QStringLiteral("hello.pdl"));
-        QFile f(program);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("text: Hello\n");
-        f.close();
+        QVERIFY(writeProgram(program, "text: Hello\n"));
         const HakoOutcome run =
             runListingLibraries({QStringLiteral("run"), QStringLiteral("--no-log"),
                                  QStringLiteral("--stream"), QStringLiteral("none"), program});
@@ -66,10 +70,7 @@ private Q_SLOTS:
     {
         QTemporaryDir folder;
         QVERIFY(folder.isValid());
-        QFile f(folder.filePath(QStringLiteral("hello.pdl")));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("text: Hello\n");
-        f.close();
+        QVERIFY(writeProgram(folder.filePath(QStringLiteral("hello.pdl")), "text: Hello\n"));
         QProcess process;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("LD_DEBUG"), QStringLiteral("libs"));
@@ -98,10 +99,7 @@ private Q_SLOTS:
         server.enqueueChat(
             hako::testing::ScriptedReply::chat(QStringLiteral("箱から、こんにちは")));
         const QString program = m_dir.filePath(QStringLiteral("ask.pdl"));
-        QFile f(program);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("text:\n- model: openai/gpt-4o-mini\n  input: Say hello.\n");
-        f.close();
+        QVERIFY(writeProgram(program, "text:\n- model: openai/gpt-4o-mini\n  input: Say hello.\n"));
         qputenv("OPENAI_BASE_URL", server.baseUrl().toUtf8());
         qputenv("OPENAI_API_KEY", "sk-startup-test");
         const HakoOutcome run =

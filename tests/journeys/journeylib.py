@@ -438,7 +438,19 @@ class Session:
 
     def xdotool(self, *args):
         self.alive()
+        args = list(args)
+        # `mousemove --sync X Y` waits for the pointer to move; when it is already at X Y it
+        # waits some 15 s for a motion that never comes (a wheel scrolled in place took two
+        # minutes of a journey). The move is kept, its wait dropped.
+        if args[:2] == ["mousemove", "--sync"] and self._pointer_at(args[2], args[3]):
+            del args[1]
         subprocess.run(["xdotool", *args], env=self.env, check=True, timeout=20)
+
+    def _pointer_at(self, x, y):
+        out = subprocess.run(["xdotool", "getmouselocation", "--shell"], env=self.env,
+                             capture_output=True, text=True, timeout=10).stdout
+        where = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+        return where.get("X") == str(x) and where.get("Y") == str(y)
 
     def key(self, *keys):
         """Presses keys as xdotool names them (`F5`, `shift+F5`, `Return`, `ctrl+s`)."""

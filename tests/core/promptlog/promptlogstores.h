@@ -8,6 +8,7 @@
 #include "core/promptlog/promptlog.h"
 
 #include <QDateTime>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -43,6 +44,13 @@ inline CallRecord simpleCall(const QString& prompt, const QString& model, int64_
     c.completionTokens = 5;
     c.latencyMs = 100;
     return c;
+}
+
+/// A file at `path` where a store's folder should be, so that the store cannot be created.
+inline bool makeBlocker(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly);
 }
 
 /// A test's stores: a test class derives from QObject and then this.

@@ -2,7 +2,7 @@
 // kept with their call, replaced when given again, found by the Prompt log's `score:` filter,
 // summed per evaluator and over time, gone with their calls; and a log of schema version 2
 // (before scores) upgrading in place with every call still there.
-#include "tests/support/pgtestserver.h"
+#include "promptlogstores.h"
 
 #include "core/promptlog/callexchange.h"
 #include "core/promptlog/promptlog.h"
@@ -104,15 +104,9 @@ UPDATE meta SET value = '2' WHERE key = 'schema_version';
 
 } // namespace
 
-class TestCallScores : public QObject {
+// Its own freshLog() (a schema-2 store on request).
+class TestCallScores : public QObject, public promptlogtest::PromptLogStores {
     Q_OBJECT
-
-    QTemporaryDir m_dir;
-    PgTestServer m_pg;
-    bool m_pgUp = false;
-    QString m_pgSkip;
-    QString m_lastError;
-    int m_n = 0;
 
     bool runSql(const QString& backend, const QString& spec, const QStringList& files)
     {
@@ -163,20 +157,8 @@ class TestCallScores : public QObject {
         return error.isEmpty() ? std::move(log) : nullptr;
     }
 
-    static void addBackends()
-    {
-        QTest::addColumn<QString>("backend");
-        QTest::newRow("sqlite") << QStringLiteral("sqlite");
-        QTest::newRow("postgresql") << QStringLiteral("postgresql");
-    }
-
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        m_pgUp = m_pg.start();
-        m_pgSkip = m_pg.skipReason();
-    }
+    void initTestCase() { startStores(); }
 
     void scoresStayWithTheirCalls_data() { addBackends(); }
     void scoresStayWithTheirCalls()

@@ -4,7 +4,7 @@
 // has one row per prompt id (not per name), by program and by version likewise; origin and
 // prompt id filter; a log of schema version 1 upgrades, telling old judge and playground calls
 // apart.
-#include "tests/support/pgtestserver.h"
+#include "promptlogstores.h"
 
 #include "core/promptlog/callexchange.h"
 #include "core/promptlog/promptlog.h"
@@ -55,22 +55,9 @@ const StatsRow* row(const QList<StatsRow>& rows, const QString& key)
 
 } // namespace
 
-#define FRESH_LOG(var)                                                                             \
-    QFETCH(QString, backend);                                                                      \
-    if (backend == QLatin1String("postgresql") && !m_pgUp)                                         \
-        QSKIP(qPrintable(m_pgSkip));                                                               \
-    auto var = freshLog(backend);                                                                  \
-    QVERIFY2(var, qPrintable(m_lastError));
-
-class TestPromptIdentityLog : public QObject {
+// Its own freshLog() (a schema-1 fixture on request) is the one FRESH_LOG calls.
+class TestPromptIdentityLog : public QObject, public promptlogtest::PromptLogStores {
     Q_OBJECT
-
-    QTemporaryDir m_dir;
-    PgTestServer m_pg;
-    bool m_pgUp = false;
-    QString m_pgSkip;
-    QString m_lastError;
-    int m_n = 0;
 
     // A new store's spec; `v1Fixture` first loads the schema-1 log of tests/data into it.
     QString freshSpec(const QString& backend, bool v1Fixture = false)
@@ -117,22 +104,8 @@ class TestPromptIdentityLog : public QObject {
         return error.isEmpty() ? std::move(log) : nullptr;
     }
 
-    static void addBackends()
-    {
-        QTest::addColumn<QString>("backend");
-        QTest::newRow("sqlite") << QStringLiteral("sqlite");
-        QTest::newRow("postgresql") << QStringLiteral("postgresql");
-    }
-
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        m_pgUp = m_pg.start();
-        m_pgSkip = m_pg.skipReason();
-        if (!m_pgUp)
-            qWarning("PostgreSQL cases skipped: %s", qPrintable(m_pgSkip));
-    }
+    void initTestCase() { startStores(); }
 
     void identityReadsBackAndTravels_data() { addBackends(); }
     void identityReadsBackAndTravels()

@@ -72,9 +72,7 @@ private Q_SLOTS:
     void unwritableStoreWarnsOnceAndCatchesUp()
     {
         const QString blocker = m_dir.filePath(QStringLiteral("blocked"));
-        QFile file(blocker);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.close();
+        QVERIFY(makeBlocker(blocker));
         PromptLogOptions options;
         options.retryIntervalMs = 50;
         options.batchIntervalMs = 10;

@@ -2,6 +2,7 @@
 // a PostgreSQL server frozen in the middle of a write, says how many calls it lost and why,
 // and a log that could not be reached from the start costs one last attempt, not a wait.
 #include "core/promptlog/promptlog.h"
+#include "promptlogstores.h"
 #include "tests/support/pgtestserver.h"
 
 #include <QJsonArray>
@@ -15,6 +16,7 @@
 #include <thread>
 
 using namespace hako::promptlog;
+using promptlogtest::makeBlocker;
 
 namespace {
 
@@ -89,9 +91,7 @@ private Q_SLOTS:
     void unreachableLogCostsOneAttemptAtExit()
     {
         const QString blocker = m_dir.filePath(QStringLiteral("blocked"));
-        QFile file(blocker);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.close();
+        QVERIFY(makeBlocker(blocker));
         PromptLogOptions options;
         options.retryIntervalMs = 50;
         options.batchIntervalMs = 10;

@@ -585,9 +585,17 @@ private:
                 .arg(what, m_path,
                      m_db ? QString::fromUtf8(sqlite3_errmsg(m_db)) : QStringLiteral("not open")));
     }
+    // A write the file refuses as damaged (its full-text index, say, which the check before
+    // writing does not read) makes the log damaged: said with how to save what it holds, and
+    // not retried (every later commit fails the same way).
     Diagnostic rollback(const QString& what)
     {
-        const Diagnostic d = error(what);
+        Diagnostic d = error(what);
+        const int code = m_db ? sqlite3_errcode(m_db) & 0xff : SQLITE_OK;
+        if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB) {
+            m_damage = damagedLog(m_path, QString::fromUtf8(sqlite3_errmsg(m_db)));
+            d = *m_damage;
+        }
         exec("ROLLBACK");
         return d;
     }

@@ -1,9 +1,10 @@
 // The prompt log's faults, against both stores (see promptlogstores.h): a store that cannot be
-// written, a full one, a server stopped mid-run, a writer killed with SIGKILL mid-batch, and a
-// store of a newer schema.
+// written, a full one, a server stopped mid-run, a writer killed with SIGKILL mid-batch, a
+// damaged full-text index, and a store of a newer schema.
 #include "promptlogstores.h"
 
 #include "core/promptlog/callexchange.h"
+#include "core/promptlog/logsalvage.h"
 #include "core/promptlog/promptlog.h"
 
 #include <QBuffer>
@@ -11,6 +12,7 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -24,8 +26,19 @@
 
 using namespace hako::promptlog;
 using namespace promptlogtest;
+using hako::Result;
 
 namespace {
+
+/// Runs `sql` on the SQLite file `path` with the sqlite3 command; false when it is not installed
+/// or refuses.
+bool runSqliteCommand(const QString& path, const QString& sql)
+{
+    QProcess sqlite;
+    sqlite.start(QStringLiteral("sqlite3"), {path, sql});
+    return sqlite.waitForFinished() && sqlite.exitStatus() == QProcess::NormalExit &&
+           sqlite.exitCode() == 0;
+}
 
 // The writer child of killedWriterLosesNothingCommitted(): records calls with 2 KB messages as
 // fast as it can and prints how many the writer has committed whenever that grows.
@@ -236,6 +249,53 @@ private Q_SLOTS:
         QCOMPARE(problems.count(), 1);
     }
 
+    // A log whose full-text index is damaged, which the check before writing does not read (a
+    // test suite's shared log was found so): the first write says the log is damaged and how to
+    // save it, instead of "database disk image is malformed" and a retry at every write, and
+    // salvage copies every call into a log that takes writes again.
+    void aDamagedFullTextIndexIsSaidAndSalvaged()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("fts-damaged.sqlite"));
+        {
+            auto log = PromptLog::open(path);
+            QVERIFY(log);
+            // Fifteen commits: fifteen segments of the index, which the next commit must merge
+            // (FTS5's crisis merge at sixteen).
+            for (int i = 0; i < 15; ++i) {
+                Result<int64_t> written = log->insertNow(
+                    {simpleCall(QStringLiteral("p"), QStringLiteral("m"), kNow + i)});
+                QVERIFY2(written && *written == 1,
+                         qPrintable(written ? QString() : written.error().message));
+            }
+        }
+        // The index's pages (not its structure record): read when segments are merged.
+        if (!runSqliteCommand(path, QStringLiteral("UPDATE call_fts_data SET block = "
+                                                   "x'ffffffffffffffffffff' WHERE id > 10")))
+            QSKIP("the sqlite3 command is not installed");
+        QString error;
+        auto log = PromptLog::open(path, &error);
+        QVERIFY(log);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        Result<int64_t> refused =
+            log->insertNow({simpleCall(QStringLiteral("p"), QStringLiteral("m"), kNow + 99)});
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().message.contains(QLatin1String("is damaged")) &&
+                     refused.error().message.contains(QLatin1String("hako log salvage")),
+                 qPrintable(refused.error().message));
+        log.reset();
+
+        const QString saved = m_dir.filePath(QStringLiteral("fts-saved.sqlite"));
+        Result<SalvageReport> report = LogSalvage::salvage(path, saved);
+        QVERIFY2(report, qPrintable(report ? QString() : report.error().message));
+        QCOMPARE(report->copied, int64_t(15));
+        auto again = PromptLog::open(saved);
+        QVERIFY(again);
+        QVERIFY(again->insertNow({simpleCall(QStringLiteral("p"), QStringLiteral("m"), kNow + 9)}));
+        const Result<int64_t> calls = again->count({});
+        QVERIFY(calls);
+        QCOMPARE(*calls, int64_t(16));
+    }
+
     void schemaVersionIsRecorded()
     {
         // A store written by a newer Hako is refused with a plain reason instead of misread.
@@ -244,14 +304,9 @@ private Q_SLOTS:
             auto log = PromptLog::open(path);
             QVERIFY(log);
         }
-        {
-            QProcess sqlite;
-            sqlite.start(QStringLiteral("sqlite3"),
-                         {path, QStringLiteral("UPDATE meta SET value = '99' WHERE key = "
-                                               "'schema_version'")});
-            if (!sqlite.waitForFinished() || sqlite.exitCode() != 0)
-                QSKIP("the sqlite3 command is not installed");
-        }
+        if (!runSqliteCommand(path, QStringLiteral("UPDATE meta SET value = '99' WHERE key = "
+                                                   "'schema_version'")))
+            QSKIP("the sqlite3 command is not installed");
         QString error;
         auto log = PromptLog::open(path, &error);
         QVERIFY(log);

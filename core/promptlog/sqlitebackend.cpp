@@ -230,30 +230,8 @@ public:
             return c.error();
         if (std::optional<Diagnostic> damaged = damageBeforeWriting())
             return *damaged;
-        if (!m_insertCall) {
-            m_insertCall = std::make_unique<SqliteStatement>(
-                m_db, QStringLiteral(
-                          "INSERT OR IGNORE INTO calls(uid, run_id, program_path, program_hash, "
-                          "prompt, src_file, src_line, src_column, src_end_line, src_end_column, "
-                          "trace_node, tags, model, endpoint, finish_reason, tokens_prompt, "
-                          "tokens_completion, tokens_cached, ttft_ms, latency_ms, cost, status, "
-                          "error, retries, started_at, content_omitted, prompt_id, program_id, "
-                          "program_name, version, origin, resolved_model, response_model) VALUES "
-                          "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-                          "?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, "
-                          "?30, ?31, ?32, ?33)"));
-            m_insertContent = std::make_unique<SqliteStatement>(
-                m_db, QStringLiteral("INSERT INTO call_content(id, parameters, messages, reply, "
-                                     "tool_calls, inputs) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"));
-            m_insertFts = std::make_unique<SqliteStatement>(
-                m_db, QStringLiteral("INSERT INTO call_fts(rowid, body) VALUES (?1, ?2)"));
-            m_insertTag = std::make_unique<SqliteStatement>(
-                m_db,
-                QStringLiteral("INSERT OR IGNORE INTO call_tags(tag, call_id) VALUES (?1, ?2)"));
-            if (!m_insertCall->valid() || !m_insertContent->valid() || !m_insertFts->valid() ||
-                !m_insertTag->valid())
-                return error(QStringLiteral("prepare writing"));
-        }
+        if (std::optional<Diagnostic> refused = prepareWriting())
+            return *refused;
         if (!m_checkpointer)
             m_checkpointer = std::make_unique<WalCheckpointer>(m_db, m_path);
         if (!exec("BEGIN IMMEDIATE"))
@@ -585,17 +563,63 @@ private:
                 .arg(what, m_path,
                      m_db ? QString::fromUtf8(sqlite3_errmsg(m_db)) : QStringLiteral("not open")));
     }
+    // The statements a write runs, prepared once per connection; why not, when they cannot be.
+    std::optional<Diagnostic> prepareWriting()
+    {
+        if (m_insertCall)
+            return std::nullopt;
+        // Each checked as it is prepared: the reason of the first that fails is the one said
+        // (a damaged full-text index already refuses its statement here).
+        auto prepare = [this](std::unique_ptr<SqliteStatement>& slot, const QString& sql) {
+            slot = std::make_unique<SqliteStatement>(m_db, sql);
+            return slot->valid();
+        };
+        const bool prepared =
+            prepare(m_insertCall,
+                    QStringLiteral(
+                        "INSERT OR IGNORE INTO calls(uid, run_id, program_path, program_hash, "
+                        "prompt, src_file, src_line, src_column, src_end_line, "
+                        "src_end_column, trace_node, tags, model, endpoint, finish_reason, "
+                        "tokens_prompt, tokens_completion, tokens_cached, ttft_ms, "
+                        "latency_ms, cost, status, error, retries, started_at, "
+                        "content_omitted, prompt_id, program_id, program_name, version, "
+                        "origin, resolved_model, response_model) VALUES (?1, ?2, ?3, ?4, ?5, "
+                        "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
+                        "?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, "
+                        "?33)")) &&
+            prepare(m_insertContent,
+                    QStringLiteral("INSERT INTO call_content(id, parameters, messages, "
+                                   "reply, tool_calls, inputs) VALUES (?1, ?2, ?3, ?4, ?5, "
+                                   "?6)")) &&
+            prepare(m_insertFts,
+                    QStringLiteral("INSERT INTO call_fts(rowid, body) VALUES (?1, ?2)")) &&
+            prepare(m_insertTag, QStringLiteral("INSERT OR IGNORE INTO call_tags(tag, "
+                                                "call_id) VALUES (?1, ?2)"));
+        if (!prepared) {
+            const Diagnostic d = failure(QStringLiteral("prepare writing"));
+            m_insertCall.reset();
+            m_insertContent.reset();
+            m_insertFts.reset();
+            m_insertTag.reset();
+            return d;
+        }
+        return std::nullopt;
+    }
+
     // A write the file refuses as damaged (its full-text index, say, which the check before
     // writing does not read) makes the log damaged: said with how to save what it holds, and
     // not retried (every later commit fails the same way).
+    Diagnostic failure(const QString& what)
+    {
+        const int code = m_db ? sqlite3_errcode(m_db) & 0xff : SQLITE_OK;
+        if (code != SQLITE_CORRUPT && code != SQLITE_NOTADB)
+            return error(what);
+        m_damage = damagedLog(m_path, QString::fromUtf8(sqlite3_errmsg(m_db)));
+        return *m_damage;
+    }
     Diagnostic rollback(const QString& what)
     {
-        Diagnostic d = error(what);
-        const int code = m_db ? sqlite3_errcode(m_db) & 0xff : SQLITE_OK;
-        if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB) {
-            m_damage = damagedLog(m_path, QString::fromUtf8(sqlite3_errmsg(m_db)));
-            d = *m_damage;
-        }
+        const Diagnostic d = failure(what);
         exec("ROLLBACK");
         return d;
     }

@@ -251,11 +251,22 @@ private Q_SLOTS:
 
     // A log whose full-text index is damaged, which the check before writing does not read (a
     // test suite's shared log was found so): the first write says the log is damaged and how to
-    // save it, instead of "database disk image is malformed" and a retry at every write, and
-    // salvage copies every call into a log that takes writes again.
+    // save it, instead of "database disk image is malformed" (or, when the statement would not
+    // even prepare, "not an error") and a retry at every write, and salvage copies every call
+    // into a log that takes writes again. The index's pages are read when the sixteenth segment
+    // makes FTS5 merge at a commit; its structure record when the write is prepared.
+    void aDamagedFullTextIndexIsSaidAndSalvaged_data()
+    {
+        QTest::addColumn<QString>("rows");
+        QTest::newRow("pages") << QStringLiteral("id > 10");
+        QTest::newRow("structure") << QStringLiteral("id = 10");
+    }
+
     void aDamagedFullTextIndexIsSaidAndSalvaged()
     {
-        const QString path = m_dir.filePath(QStringLiteral("fts-damaged.sqlite"));
+        QFETCH(QString, rows);
+        const QString path = m_dir.filePath(
+            QStringLiteral("fts-damaged-%1.sqlite").arg(QLatin1String(QTest::currentDataTag())));
         {
             auto log = PromptLog::open(path);
             QVERIFY(log);
@@ -268,9 +279,9 @@ private Q_SLOTS:
                          qPrintable(written ? QString() : written.error().message));
             }
         }
-        // The index's pages (not its structure record): read when segments are merged.
         if (!runSqliteCommand(path, QStringLiteral("UPDATE call_fts_data SET block = "
-                                                   "x'ffffffffffffffffffff' WHERE id > 10")))
+                                                   "x'ffffffffffffffffffff' WHERE ") +
+                                        rows))
             QSKIP("the sqlite3 command is not installed");
         QString error;
         auto log = PromptLog::open(path, &error);
@@ -284,7 +295,8 @@ private Q_SLOTS:
                  qPrintable(refused.error().message));
         log.reset();
 
-        const QString saved = m_dir.filePath(QStringLiteral("fts-saved.sqlite"));
+        const QString saved = m_dir.filePath(
+            QStringLiteral("fts-saved-%1.sqlite").arg(QLatin1String(QTest::currentDataTag())));
         Result<SalvageReport> report = LogSalvage::salvage(path, saved);
         QVERIFY2(report, qPrintable(report ? QString() : report.error().message));
         QCOMPARE(report->copied, int64_t(15));

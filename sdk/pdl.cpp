@@ -3,12 +3,12 @@
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/programcheck.h"
 #include "core/pdl/trace/tracewriter.h"
+#include "core/run/loggingprovider.h"
+#include "core/run/promptlogopener.h"
+#include "core/run/runenvironment.h"
+#include "core/run/runtrust.h"
 #include "core/util/cancel.h"
 #include "core/util/version.h"
-#include "core/workbench/loggingprovider.h"
-#include "core/workbench/promptlogopener.h"
-#include "core/workbench/runenvironment.h"
-#include "core/workbench/runtrust.h"
 
 #include <QCoreApplication>
 #include <QDir>

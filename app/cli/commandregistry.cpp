@@ -1,18 +1,8 @@
 #include "cli/commandregistry.h"
 
-#include "cli/checkcommand.h"
-#include "cli/diffcommand.h"
-#include "cli/evalcommand.h"
-#include "cli/logcommand.h"
-#include "cli/memorycommand.h"
-#include "cli/modelscommand.h"
-#include "cli/notebookcommand.h"
+#include "cli/commandsmodule.h"
 #include "cli/output.h"
-#include "cli/promptcommand.h"
 #include "cli/runcommand.h"
-#include "cli/searchcommand.h"
-#include "cli/servecommand.h"
-#include "cli/tracescommand.h"
 #include "core/util/settingsfileguard.h"
 #include "core/util/version.h"
 
@@ -55,48 +45,56 @@ int CommandRegistry::run(const Command& command, const QStringList& args, int& a
 
 void registerBuiltinCommands(CommandRegistry& registry)
 {
+    // `run` is here; every other command is in libhako_commands, which has a handler for each
+    // name below (tst_startuplibs asks each for its usage).
+    const auto inModule = [](const QString& name) {
+        return [name](const QStringList& args) {
+            return runInCommandsModule(name, args);
+        };
+    };
     registry.add({QStringLiteral("run"), QStringLiteral("Run a PDL program and print its result"),
                   runCommand});
     registry.add({QStringLiteral("check"),
                   QStringLiteral("Check programs for structural and expression errors"),
-                  checkCommand});
+                  inModule(QStringLiteral("check"))});
     registry.add({QStringLiteral("expr"),
                   QStringLiteral("Evaluate a PDL expression template and print its value"),
-                  exprCommand});
+                  inModule(QStringLiteral("expr"))});
     registry.add({QStringLiteral("eval"),
                   QStringLiteral("Run an evaluation suite: a program over a dataset, judged by "
                                  "evaluators (CI: exit 1 on a missed threshold)"),
-                  evalCommand});
+                  inModule(QStringLiteral("eval"))});
     registry.add({QStringLiteral("search"),
                   QStringLiteral("Search and show lines of a document (the seed's command game)"),
-                  searchCommand});
+                  inModule(QStringLiteral("search"))});
     registry.add({QStringLiteral("models"),
-                  QStringLiteral("List the models the configured endpoints serve"), modelsCommand});
+                  QStringLiteral("List the models the configured endpoints serve"),
+                  inModule(QStringLiteral("models"))});
     registry.add({QStringLiteral("memory"),
                   QStringLiteral("Add, list and retrieve agent memories; import and export stores"),
-                  memoryCommand});
+                  inModule(QStringLiteral("memory"))});
     registry.add({QStringLiteral("log"),
                   QStringLiteral("List, measure, export and prune the prompt log of model calls"),
-                  logCommand});
+                  inModule(QStringLiteral("log"))});
     registry.add({QStringLiteral("prompt"),
                   QStringLiteral("The prompt library: prompts, versions, labels, diffs, and a "
                                  "prompt at a label (NAME@production)"),
-                  promptCommand});
+                  inModule(QStringLiteral("prompt"))});
     registry.add({QStringLiteral("serve"),
                   QStringLiteral("Receive OpenTelemetry traces (OTLP/HTTP) into the prompt log"),
-                  serveCommand});
+                  inModule(QStringLiteral("serve"))});
     registry.add({QStringLiteral("notebook"),
                   QStringLiteral("Run the %%pdl cells of a Jupyter notebook and write their "
                                  "outputs back"),
-                  notebookCommand});
+                  inModule(QStringLiteral("notebook"))});
     registry.add({QStringLiteral("diff"),
                   QStringLiteral("Compare two traces: the blocks that changed, were inserted or "
                                  "deleted, word diffs and deltas (exit 1 when they differ)"),
-                  diffCommand});
+                  inModule(QStringLiteral("diff"))});
     registry.add({QStringLiteral("traces"),
                   QStringLiteral("List the runs of a trace file (every trace of an OTLP file): "
                                  "status, duration, tokens, cost, session and user"),
-                  tracesCommand});
+                  inModule(QStringLiteral("traces"))});
 }
 
 } // namespace hako

@@ -11,9 +11,9 @@
 #include "core/eval/suite.h"
 #include "core/library/promptlibrary.h"
 #include "core/promptlog/promptlog.h"
+#include "core/run/runtrust.h"
 #include "core/util/outputfile.h"
 #include "core/workbench/experimentplan.h"
-#include "core/workbench/runtrust.h"
 
 #include <QDir>
 #include <QElapsedTimer>

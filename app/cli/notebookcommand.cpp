@@ -3,10 +3,10 @@
 #include "cli/optionparser.h"
 #include "cli/output.h"
 #include "core/pdl/programcheck.h"
-#include "core/workbench/loggingprovider.h"
+#include "core/run/loggingprovider.h"
+#include "core/run/promptlogopener.h"
+#include "core/run/runtrust.h"
 #include "core/workbench/notebook.h"
-#include "core/workbench/promptlogopener.h"
-#include "core/workbench/runtrust.h"
 
 #include <QFileInfo>
 #include <QSettings>
@@ -72,8 +72,7 @@ int runNotebook(const NotebookArguments& a)
     }
     Notebook notebook = std::move(read).value();
     if (!a.trust) {
-        if (const QString refusal = cellsRefusal(notebook, a.file, a.sandbox);
-            !refusal.isEmpty()) {
+        if (const QString refusal = cellsRefusal(notebook, a.file, a.sandbox); !refusal.isEmpty()) {
             writeText(stderr, refusal);
             return 1;
         }

@@ -1,15 +1,12 @@
 #include "cli/runcommand.h"
+#include "cli/commandsmodule.h"
 #include "cli/interrupt.h"
 #include "cli/optionparser.h"
 #include "cli/output.h"
-#include "core/library/promptlibrary.h"
-#include "core/workbench/debugsession.h"
-#include "core/workbench/promptlogopener.h"
-#include "core/workbench/runtrust.h"
+#include "core/run/debugsession.h"
+#include "core/run/promptlogopener.h"
+#include "core/run/runtrust.h"
 
-#include "core/docs/documentsession.h"
-#include "core/memory/memorystore.h"
-#include "core/otel/otlpwriter.h"
 #include "core/pdl/interp/interpreter.h"
 #include "core/pdl/parser/yamlvalue.h"
 #include "core/pdl/programcheck.h"
@@ -17,14 +14,13 @@
 #include "core/pdl/trace/tracewriter.h"
 #include "core/pdl/valuejson.h"
 #include "core/promptlog/promptlog.h"
+#include "core/run/loggingprovider.h"
+#include "core/run/runenvironment.h"
 #include "core/util/boundedfile.h"
-#include "core/workbench/loggingprovider.h"
-#include "core/workbench/runenvironment.h"
 
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
-#include <QUrl>
 
 #include <atomic>
 #include <cstdio>
@@ -36,6 +32,17 @@
 namespace hako {
 
 namespace {
+
+/// libhako_commands' part of the run (--document, --memory, --otel*, NAME@LABEL), loaded on the
+/// first option that needs it; null with the reason said on stderr.
+const RunFeatures* features()
+{
+    QString error;
+    const RunFeatures* loaded = runFeatures(&error);
+    if (!loaded)
+        writeText(stderr, QStringLiteral("hako run: %1\n").arg(error));
+    return loaded;
+}
 
 const char* kUsage =
     "usage: hako run [options] PROGRAM.pdl|NAME@LABEL\n"
@@ -143,8 +150,11 @@ OptionParser runOptions(RunArguments& r)
         if (!v.contains(QLatin1Char('=')))
             return QStringLiteral("--otel-header wants NAME=VALUE");
         // Refused before the run, not when the trace is sent: a CR or LF would add headers.
-        if (auto headers = otel::otlpHeaders({v}); !headers)
-            return QStringLiteral("--otel-header: %1").arg(headers.error().message);
+        const RunFeatures* otel = features();
+        if (!otel)
+            return QStringLiteral("--otel-header cannot be checked");
+        if (const QString problem = otel->otelHeaderProblem(v); !problem.isEmpty())
+            return QStringLiteral("--otel-header: %1").arg(problem);
         r.otelHeaders << v;
         return QString();
     });
@@ -283,23 +293,25 @@ bool writeTraces(const pdl::RunResult& result, const RunArguments& r, const QStr
             ok = false;
         }
     }
-    if (result.trace && !r.otelEndpoint.isEmpty()) {
-        otel::OtlpWriteOptions otlp;
-        otlp.includeContent = r.otelContent;
-        otlp.programPath = QFileInfo(program).absoluteFilePath().toStdString();
+    if (!result.trace || (r.otelEndpoint.isEmpty() && r.otelFile.isEmpty()))
+        return ok;
+    const RunFeatures* otel = features();
+    if (!otel)
+        return false;
+    const QString programPath = QFileInfo(program).absoluteFilePath();
+    if (!r.otelEndpoint.isEmpty()) {
         QString error;
-        if (!otel::postOtlp(*result.trace, QUrl(r.otelEndpoint), r.otelHeaders, otlp, &error)) {
+        if (!otel->exportOtlp(*result.trace, r.otelEndpoint, r.otelHeaders, {}, r.otelContent,
+                              programPath, &error)) {
             writeText(stderr, QStringLiteral("hako run: cannot send the trace to %1: %2\n")
                                   .arg(r.otelEndpoint, error));
             ok = false;
         }
     }
-    if (result.trace && !r.otelFile.isEmpty()) {
-        otel::OtlpWriteOptions otlp;
-        otlp.includeContent = r.otelContent;
-        otlp.programPath = QFileInfo(program).absoluteFilePath().toStdString();
+    if (!r.otelFile.isEmpty()) {
         QString error;
-        if (!otel::writeOtlpFile(*result.trace, r.otelFile, otlp, &error)) {
+        if (!otel->exportOtlp(*result.trace, {}, {}, r.otelFile, r.otelContent, programPath,
+                              &error)) {
             writeText(stderr, QStringLiteral("hako run: cannot write the OpenTelemetry trace "
                                              "%1: %2\n")
                                   .arg(r.otelFile, error));
@@ -345,16 +357,18 @@ int reportFailure(const pdl::RunResult& result, const QString& program)
 std::optional<int> addDocument(RunEnvironment& environment, const RunArguments& r)
 {
     if (!r.documentFile.isEmpty()) {
-        Result<docs::Document> document = docs::loadDocument(r.documentFile);
-        if (!document.ok()) {
-            writeText(stderr, QStringLiteral("hako run: %1\n").arg(document.error().message));
+        const RunFeatures* docs = features();
+        if (!docs)
+            return 1;
+        QStringList warnings;
+        auto session = docs->openDocument(r.documentFile, &warnings);
+        for (const QString& w : warnings)
+            writeText(stderr, QStringLiteral("hako run: %1\n").arg(w));
+        if (!session.ok()) {
+            writeText(stderr, QStringLiteral("hako run: %1\n").arg(session.error().message));
             return 1;
         }
-        for (const Diagnostic& w : document->warnings())
-            writeText(stderr, QStringLiteral("hako run: %1\n").arg(w.toString()));
-        auto index = docs::DocumentIndex::build(
-            std::make_shared<docs::Document>(std::move(document).value()));
-        environment.documentSession = std::make_shared<docs::DocumentSession>(index);
+        environment.documentSession = *session;
     }
     return std::nullopt;
 }
@@ -366,7 +380,10 @@ std::optional<int> addMemoryAndLog(RunEnvironment& environment, const RunArgumen
     const pdl::RunOptions& options = r.options;
     // Agent memory: `memory` and `thread` objects over the store.
     if (!r.memoryStore.isEmpty()) {
-        auto store = memory::MemoryStore::open(r.memoryStore);
+        const RunFeatures* memory = features();
+        if (!memory)
+            return 1;
+        auto store = memory->openMemoryStore(r.memoryStore);
         if (!store) {
             writeText(stderr, QStringLiteral("hako run: %1\n").arg(store.error().message));
             return 1;
@@ -410,8 +427,10 @@ int runCommand(const QStringList& args)
     }
     if (!QFileInfo::exists(program) && program.contains(QLatin1Char('@'))) {
         // A prompt of the library at a label or version.
-        Result<QString> file =
-            library::PromptLibrary::fileFor(program, r.library, &r.libraryVersion);
+        const RunFeatures* library = features();
+        if (!library)
+            return 1;
+        Result<QString> file = library->libraryFile(program, r.library, &r.libraryVersion);
         if (!file) {
             writeText(stderr, QStringLiteral("hako run: %1\n").arg(file.error().message));
             return 1;

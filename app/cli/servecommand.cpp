@@ -7,10 +7,10 @@
 #include "core/models/modelconfig.h"
 #include "core/otel/otlpreceiver.h"
 #include "core/promptlog/promptlog.h"
+#include "core/run/runenvironment.h"
 #include "core/util/ipaddress.h"
 #include "core/workbench/receivedspans.h"
 #include "core/workbench/runarchive.h"
-#include "core/workbench/runenvironment.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

@@ -3,8 +3,8 @@
 #include "core/eval/dataset.h"
 #include "core/eval/evaluator.h"
 #include "core/eval/experiment.h"
+#include "core/run/runenvironment.h"
 #include "core/util/cancel.h"
-#include "core/workbench/runenvironment.h"
 
 #include <QHash>
 #include <QJsonObject>

@@ -2,9 +2,9 @@
 
 #include "core/pdl/interp/tracenode.h"
 #include "core/pdl/value.h"
+#include "core/run/runenvironment.h"
 #include "core/util/cancel.h"
 #include "core/util/diagnostic.h"
-#include "core/workbench/runenvironment.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

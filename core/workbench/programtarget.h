@@ -4,7 +4,7 @@
 #include "core/pdl/analysis/quickfix.h"
 #include "core/pdl/ast/block.h"
 #include "core/promptlog/pricetable.h"
-#include "core/workbench/runenvironment.h"
+#include "core/run/runenvironment.h"
 
 #include <QString>
 

@@ -3,9 +3,9 @@
 #include "core/pdl/debug/debugger.h"
 #include "core/pdl/interp/tracenode.h"
 #include "core/pdl/parser/programparser.h"
+#include "core/run/runenvironment.h"
 #include "core/util/cancel.h"
 #include "core/util/diagnostic.h"
-#include "core/workbench/runenvironment.h"
 
 #include <QList>
 #include <QMap>

@@ -5,7 +5,7 @@
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/promptidentity.h"
 #include "core/promptlog/promptlog.h"
-#include "core/workbench/runenvironment.h"
+#include "core/run/runenvironment.h"
 #include "hakoprocess.h"
 #include "openaitestserver.h"
 

@@ -1,7 +1,8 @@
 // What a command loads, as the dynamic loader reports it (LD_DEBUG=libs): a model-free `hako run`
 // loads neither SQLite, nor the desktop keyring (QtKeychain and QtDBus), nor QtNetwork (with
-// Kerberos and libproxy behind it), which are loaded when a command does use them, and such a
-// command still works (issue 31: start-up).
+// Kerberos and libproxy behind it), nor the floors only some runs use (documents, memory,
+// reports, OpenTelemetry, the prompt library) and the other subcommands, which are loaded when a
+// command does use them, and such a command still works (issue 31: start-up).
 #include "hakoprocess.h"
 #include "openaitestserver.h"
 
@@ -57,8 +58,11 @@ private Q_SLOTS:
         QVERIFY2(run.err.contains(QLatin1String("libQt6Core")), "LD_DEBUG listed nothing");
         QVERIFY2(run.err.contains(QLatin1String("libhako_models")), "hako run loaded no models");
         for (const char* library :
-             {"libsqlite3", "libqt6keychain", "libQt6DBus", "libhako_keychain", "libQt6Network",
-              "libhako_net", "libkrb5", "libproxy"})
+             {"libsqlite3",       "libqt6keychain",      "libQt6DBus",        "libhako_keychain",
+              "libQt6Network",    "libhako_net",         "libkrb5",           "libproxy",
+              "libhako_commands", "libhako_runbindings", "libhako_docs",      "libuchardet",
+              "libhako_memory",   "libhako_reports",     "libhako_otel",      "libhako_library",
+              "libhako_eval",     "libhako_playground",  "libhako_workbench", "libhako_pdl_editor"})
             QVERIFY2(!run.err.contains(QLatin1String(library)),
                      qPrintable(QStringLiteral("hako run loaded %1").arg(QLatin1String(library))));
     }
@@ -112,6 +116,68 @@ private Q_SLOTS:
         QVERIFY2(run.err.contains(QLatin1String("libhako_net")),
                  "the call loaded no network module");
         QCOMPARE(server.requests().size(), 1);
+    }
+
+    // A program naming `report.` gets the report object, from the bindings module loaded then.
+    void reportBindingsLoadWithTheProgramThatNamesThem()
+    {
+        const QString program = m_dir.filePath(QStringLiteral("round.pdl"));
+        QVERIFY(writeProgram(program, "text: ${ report.round('12,345.6百万円', '整数で') }\n"));
+        const HakoOutcome run =
+            runListingLibraries({QStringLiteral("run"), QStringLiteral("--no-log"),
+                                 QStringLiteral("--stream"), QStringLiteral("none"), program});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err.right(2000)));
+        QCOMPARE(run.out, QStringLiteral("12346\n"));
+        for (const char* library : {"libhako_runbindings", "libhako_reports"})
+            QVERIFY2(run.err.contains(QLatin1String(library)),
+                     qPrintable(QStringLiteral("not loaded: %1").arg(QLatin1String(library))));
+        QVERIFY2(!run.err.contains(QLatin1String("libhako_commands")), "loaded every command");
+    }
+
+    // --document, --otel and --memory are libhako_commands' part of a run: loaded then, and the
+    // run has its `doc`, its OpenTelemetry file and its `memory`.
+    void runOptionsOfOtherFloorsLoadTheirModule()
+    {
+        const QString text = m_dir.filePath(QStringLiteral("notes.txt"));
+        QVERIFY(writeProgram(text, "一行目: 箱の話\n二行目: 別の話\n"));
+        const QString program = m_dir.filePath(QStringLiteral("lines.pdl"));
+        QVERIFY(writeProgram(program, "text: ${ doc.cost() }\n"));
+        const QString otel = m_dir.filePath(QStringLiteral("lines.otlp.json"));
+        const QString store = m_dir.filePath(QStringLiteral("lines.hakomem"));
+        const HakoOutcome run = runListingLibraries(
+            {QStringLiteral("run"), QStringLiteral("--no-log"), QStringLiteral("--stream"),
+             QStringLiteral("none"), QStringLiteral("--document"), text, QStringLiteral("--otel"),
+             otel, QStringLiteral("--memory"), store, program});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err.right(2000)));
+        QCOMPARE(run.out, QStringLiteral("0\n"));
+        for (const char* library : {"libhako_commands", "libhako_docs", "libhako_otel",
+                                    "libhako_memory", "libhako_runbindings"})
+            QVERIFY2(run.err.contains(QLatin1String(library)),
+                     qPrintable(QStringLiteral("not loaded: %1").arg(QLatin1String(library))));
+        QFile spans(otel);
+        QVERIFY(spans.open(QIODevice::ReadOnly));
+        QVERIFY2(spans.readAll().contains("resourceSpans"), "no OTLP written");
+        QVERIFY(QFileInfo::exists(store));
+    }
+
+    // Every command `hako --help` lists answers its own --help with its usage (the commands
+    // other than `run` are found by name in libhako_commands).
+    void everyListedCommandAnswersItsUsage()
+    {
+        const HakoOutcome help = runHako({QStringLiteral("--help")});
+        QCOMPARE(help.exitCode, 0);
+        static const QRegularExpression listed(QStringLiteral("^  ([a-z]+)  "),
+                                               QRegularExpression::MultilineOption);
+        QStringList names;
+        for (auto it = listed.globalMatch(help.out); it.hasNext();)
+            names << it.next().captured(1);
+        QVERIFY2(names.size() >= 13, qPrintable(help.out));
+        for (const QString& name : names) {
+            const HakoOutcome usage = runHako({name, QStringLiteral("--help")});
+            QVERIFY2(usage.exitCode == 0 &&
+                         usage.out.contains(QStringLiteral("usage: hako ") + name),
+                     qPrintable(name + QStringLiteral(": ") + usage.out.left(300) + usage.err));
+        }
     }
 
     void storeCommandLoadsSqliteWhenItOpensOne()

@@ -4,7 +4,7 @@
 // editor there; watches are evaluated in the selected frame, show their errors, and are kept
 // for the next start; the list turns breakpoints off and makes logpoints that write to the
 // Console instead of pausing.
-#include "core/workbench/debugsession.h"
+#include "core/run/debugsession.h"
 #include "core/workbench/runcontroller.h"
 #include "core/workbench/workbenchcontext.h"
 #include "isolatedsettings.h"

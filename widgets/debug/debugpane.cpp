@@ -1,7 +1,7 @@
 #include "widgets/debug/debugpane.h"
 
 #include "core/pdl/interp/scopenames.h"
-#include "core/workbench/debugsession.h"
+#include "core/run/debugsession.h"
 #include "widgets/debug/debugviews.h"
 
 #include <QHBoxLayout>

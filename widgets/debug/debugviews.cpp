@@ -1,6 +1,6 @@
 #include "widgets/debug/debugviews.h"
 
-#include "core/workbench/debugsession.h"
+#include "core/run/debugsession.h"
 
 #include <QFileInfo>
 #include <QHBoxLayout>

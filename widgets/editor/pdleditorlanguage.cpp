@@ -2,7 +2,7 @@
 #include "core/pdl/lang/builtindocs.h"
 #include "core/pdl/lang/snippets.h"
 #include "core/pdl/programcheck.h"
-#include "core/workbench/runenvironment.h"
+#include "core/run/runenvironment.h"
 #include "widgets/editor/pdleditor.h"
 
 #include <QKeyEvent>

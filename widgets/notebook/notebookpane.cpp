@@ -2,7 +2,7 @@
 
 #include "core/pdl/programcheck.h"
 #include "core/pdl/trace/tracemodel.h"
-#include "core/workbench/runtrust.h"
+#include "core/run/runtrust.h"
 
 #include <QFileInfo>
 #include <QFontDatabase>

@@ -2,7 +2,7 @@
 // and breakpoints list, and the editor's value hover, wired to the current program.
 #include "widgets/workbench/debuglinks.h"
 
-#include "core/workbench/debugsession.h"
+#include "core/run/debugsession.h"
 #include "core/workbench/runcontroller.h"
 #include "widgets/debug/debugpane.h"
 #include "widgets/debug/debugviews.h"

@@ -1,11 +1,11 @@
 #pragma once
 
 #include "core/pdl/interp/tracenode.h"
-#include "core/workbench/runenvironment.h"
+#include "core/run/runenvironment.h"
 
 #include "core/pdl/parser/programparser.h"
+#include "core/run/runtrust.h"
 #include "core/util/diagnostic.h"
-#include "core/workbench/runtrust.h"
 #include "widgets/workbench/trustdialog.h"
 
 #include <QHash>

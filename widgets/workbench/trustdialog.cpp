@@ -1,6 +1,6 @@
 #include "widgets/workbench/trustdialog.h"
 
-#include "core/workbench/runtrust.h"
+#include "core/run/runtrust.h"
 
 #include <QDir>
 #include <QFileInfo>

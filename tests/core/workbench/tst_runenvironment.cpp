@@ -10,9 +10,9 @@
 #include "core/pdl/model/modelprovider.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/promptlog/promptlog.h"
-#include "core/workbench/loggingprovider.h"
+#include "core/run/loggingprovider.h"
+#include "core/run/runenvironment.h"
 #include "core/workbench/runcontroller.h"
-#include "core/workbench/runenvironment.h"
 #include "core/workbench/workbenchcontext.h"
 
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "core/workbench/runtrust.h"
+#include "core/run/runtrust.h"
 
 #include "core/models/modelconfig.h"
 #include "core/pdl/code/codetrust.h"

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "core/run/loggingprovider.h"
 #include "core/util/diagnostic.h"
-#include "core/workbench/loggingprovider.h"
 
 #include <QString>
 #include <QStringList>

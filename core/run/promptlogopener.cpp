@@ -1,4 +1,4 @@
-#include "core/workbench/promptlogopener.h"
+#include "core/run/promptlogopener.h"
 
 #include "core/promptlog/promptlog.h"
 

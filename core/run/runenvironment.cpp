@@ -1,24 +1,17 @@
-#include "core/workbench/runenvironment.h"
+#include "core/run/runenvironment.h"
 
-#include "core/docs/docbindings.h"
-#include "core/docs/documentbuiltindocs.h"
-#include "core/memory/hashembedding.h"
-#include "core/memory/memorybindings.h"
-#include "core/memory/memorydocs.h"
-#include "core/memory/memorystore.h"
 #include "core/models/apikeystore.h"
 #include "core/models/modelconfig.h"
 #include "core/models/modelrouter.h"
 #include "core/pdl/interp/interpreter.h"
-#include "core/pdl/lang/builtindocs.h"
 #include "core/pdl/model/forwardingprovider.h"
 #include "core/pdl/valuejson.h"
 #include "core/promptlog/privacypolicy.h"
-#include "core/reports/reportbindings.h"
-#include "core/reports/reportdocs.h"
+#include "core/run/featurebindings_p.h"
 #include "core/util/boundedfile.h"
 #include "core/util/chars.h"
 #include "core/util/pluginmanager.h"
+#include "core/util/siblingmodule.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -162,6 +155,22 @@ private:
 
 } // namespace
 
+/// The `doc`, `memory`/`thread` and `report` bindings, from the module that links their floors
+/// (loaded on the first call); null with `*error` saying why when it cannot be loaded.
+static const RunFeatureBindings* featureBindings(QString* error)
+{
+    static QString loadError;
+    static const RunFeatureBindings* const bindings = [] {
+        auto entry = reinterpret_cast<RunFeatureBindingsEntry>(
+            siblingModuleSymbol(reinterpret_cast<const void*>(&programContentHash),
+                                kRunBindingsModuleFile, kRunBindingsEntry, &loadError));
+        return entry ? entry() : nullptr;
+    }();
+    *error =
+        QStringLiteral("cannot load the document, memory and report bindings: %1").arg(loadError);
+    return bindings;
+}
+
 /// Whether the program at `path` calls the report object: `report` as a word (no letter, digit,
 /// `_` or other non-ASCII character before it), then a dot after any white space.
 static bool namesReportBindings(const QString& path)
@@ -236,33 +245,17 @@ std::optional<Diagnostic> RunEnvironment::compose(pdl::RunOptions& options) cons
             continue;
         options.initialScope.set(name, pdl::fromQJsonValue(it.value()));
     }
-    if (documentSession)
-        options.initialScope.set("doc", docs::makeDocumentBindings(documentSession));
-    // Every change and retrieval `memory`/`thread` make is journaled with this run's id and the
-    // calling block's pdl__id.
-    if (memoryStore) {
-        memory::MemoryBindingOptions mo;
-        mo.agent = memoryAgent;
-        mo.embeddingModel = !embeddingModel.isEmpty() ? embeddingModel
-                            : !memoryStore->embeddingModel().isEmpty()
-                                ? memoryStore->embeddingModel()
-                                : QStringLiteral("hash");
-        mo.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
-        mo.baseDir = baseFolder;
-        memory::AgentBindings agent = memory::makeAgentBindings(
-            memoryStore, std::make_shared<memory::HashFallbackProvider>(options.models), mo);
-        options.initialScope.set("memory", agent.memory);
-        options.initialScope.set("thread", agent.thread);
-    }
-    // Questions over PDF reports: a program that names `report.` gets the report object (its
-    // transcripts and embeddings are kept in the program folder's .hako). Only those: any other
-    // program's scope stays exactly the reference's (pdl_scope lists every variable).
-    if (!options.initialScope.contains(pdl::Value("report")) &&
-        namesReportBindings(runLog.programPath)) {
-        reports::ReportBindingOptions ro;
-        ro.baseDir = baseFolder;
-        ro.provider = std::make_shared<memory::HashFallbackProvider>(options.models);
-        options.initialScope.set("report", reports::makeReportBindings(ro));
+    // Questions over PDF reports: a program that names `report.` gets the report object. Only
+    // those: any other program's scope stays exactly the reference's (pdl_scope lists every
+    // variable).
+    const bool report = !options.initialScope.contains(pdl::Value("report")) &&
+                        namesReportBindings(runLog.programPath);
+    if (documentSession || memoryStore || report) {
+        QString error;
+        if (const RunFeatureBindings* features = featureBindings(&error))
+            features->bind(*this, options, report);
+        else if (!providerError)
+            providerError = makeError(error);
     }
     return providerError;
 }
@@ -271,10 +264,11 @@ void RunEnvironment::registerBindingDocs()
 {
     static std::once_flag once;
     std::call_once(once, [] {
-        pdl::registerBuiltinDocs();
-        pdl::BuiltinDocs::add(docs::documentBuiltinDocs());
-        pdl::BuiltinDocs::add(memory::memoryBuiltinDocs());
-        pdl::BuiltinDocs::add(reports::reportBuiltinDocs());
+        QString error;
+        if (const RunFeatureBindings* features = featureBindings(&error))
+            features->registerDocs();
+        else
+            qWarning("%s", qPrintable(error));
     });
 }
 

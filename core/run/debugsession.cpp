@@ -1,4 +1,4 @@
-#include "core/workbench/debugsession.h"
+#include "core/run/debugsession.h"
 #include "core/pdl/interp/scopenames.h"
 
 #include <QFileInfo>

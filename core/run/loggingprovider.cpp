@@ -1,4 +1,4 @@
-#include "core/workbench/loggingprovider.h"
+#include "core/run/loggingprovider.h"
 
 #include "core/pdl/valuejson.h"
 #include "core/promptlog/callrecord.h"

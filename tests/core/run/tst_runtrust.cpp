@@ -2,7 +2,7 @@
 // folder must be allowed first — code (unless sandboxed), requests to servers of its own
 // choosing — and that trusting the folder, or trust given once, lets it run.
 #include "core/pdl/parser/programparser.h"
-#include "core/workbench/runtrust.h"
+#include "core/run/runtrust.h"
 
 #include <QFile>
 #include <QSettings>

@@ -21,8 +21,9 @@ int runInCommandsModule(const QString& name, const QStringList& args)
     auto entry =
         reinterpret_cast<CommandsModuleEntry>(commandsSymbol(kCommandsModuleEntry, &error));
     if (!entry) {
-        writeText(stderr,
-                  QStringLiteral("hako %1: cannot load the command: %2\n").arg(name, error));
+        writeText(stderr, QStringLiteral("hako %1: cannot load the command (Hako's installation is "
+                                         "incomplete: reinstall it): %2\n")
+                              .arg(name, error));
         return 127;
     }
     return entry(name, args);

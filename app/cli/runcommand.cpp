@@ -40,7 +40,9 @@ const RunFeatures* features()
     QString error;
     const RunFeatures* loaded = runFeatures(&error);
     if (!loaded)
-        writeText(stderr, QStringLiteral("hako run: %1\n").arg(error));
+        writeText(stderr, QStringLiteral("hako run: cannot load what this option needs (Hako's "
+                                         "installation is incomplete: reinstall it): %1\n")
+                              .arg(error));
     return loaded;
 }
 

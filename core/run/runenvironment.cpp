@@ -166,8 +166,9 @@ static const RunFeatureBindings* featureBindings(QString* error)
                                 kRunBindingsModuleFile, kRunBindingsEntry, &loadError));
         return entry ? entry() : nullptr;
     }();
-    *error =
-        QStringLiteral("cannot load the document, memory and report bindings: %1").arg(loadError);
+    *error = QStringLiteral("cannot load the document, memory and report bindings (Hako's "
+                            "installation is incomplete: reinstall it): %1")
+                 .arg(loadError);
     return bindings;
 }
 

@@ -33,8 +33,9 @@ namespace hako {
 /// whose memories they are, the embedding model, the folder its model configuration comes from,
 /// the sandbox decision, or a provider to use instead of the configured one. The one place a run
 /// is composed: `hako run` and the workbench (RunController) fill one and call compose() on the
-/// run's worker, which creates the model provider once and builds the `doc`, `memory` and
-/// `thread` bindings over it.
+/// run's worker, which creates the model provider once and builds the `doc`, `memory`,
+/// `thread` and `report` bindings over it (from the module libhako_runbindings, loaded only for
+/// a run that has one of them: core/run/featurebindings_p.h).
 ///
 /// A plain value: fill and copy it on any thread; compose() runs on the run's worker.
 class RunEnvironment {
@@ -74,7 +75,8 @@ public:
     /// calls, unless options.replayCheck says the replay is a re-run's partial one),
     /// options.sandbox, and `doc`, `memory`, `thread` in options.initialScope (over that
     /// same provider; each memory run gets its own run id for the journal). Returns the
-    /// configuration error when the provider could not be created: the rest is composed anyway,
+    /// configuration error when the provider could not be created (or, when there is none, why
+    /// the bindings' module could not be loaded): the rest is composed anyway,
     /// and callers decide whether that error matters (`hako run` stops; the workbench lets
     /// programs without model blocks run).
     std::optional<Diagnostic> compose(pdl::RunOptions& options) const;

@@ -6,6 +6,7 @@
 #include "hakoprocess.h"
 #include "openaitestserver.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
@@ -177,6 +178,55 @@ private Q_SLOTS:
             QVERIFY2(usage.exitCode == 0 &&
                          usage.out.contains(QStringLiteral("usage: hako ") + name),
                      qPrintable(name + QStringLiteral(": ") + usage.out.left(300) + usage.err));
+        }
+    }
+
+    // An installation missing a module (a packager's mistake, a half-copied folder): the
+    // commands and options that need it say which file is missing and what to do, exit with an
+    // error, and every other run still works.
+    void aMissingModuleIsSaidAndTheRestStillRuns()
+    {
+        QTemporaryDir tree;
+        QVERIFY(tree.isValid());
+        QVERIFY(QDir(tree.path()).mkpath(QStringLiteral("bin")));
+        QVERIFY(QDir(tree.path()).mkpath(QStringLiteral("lib")));
+        const QString launcher = tree.filePath(QStringLiteral("bin/hako"));
+        QVERIFY(QFile::copy(hakoBinary(), launcher));
+        const QDir built(QFileInfo(hakoBinary()).absolutePath() + QStringLiteral("/../lib"));
+        for (const QFileInfo& library : built.entryInfoList(QDir::Files)) {
+            if (library.fileName() != QLatin1String("libhako_commands.so") &&
+                library.fileName() != QLatin1String("libhako_runbindings.so"))
+                QVERIFY(QFile::link(library.absoluteFilePath(),
+                                    tree.filePath(QStringLiteral("lib/") + library.fileName())));
+        }
+        const QString hello = m_dir.filePath(QStringLiteral("plain.pdl"));
+        const QString round = m_dir.filePath(QStringLiteral("rounds.pdl"));
+        QVERIFY(writeProgram(hello, "text: Hello\n"));
+        QVERIFY(writeProgram(round, "text: ${ report.round('1.5', '整数で') }\n"));
+        const auto run = [&](const QStringList& args) {
+            QProcess process;
+            process.start(launcher, args);
+            process.waitForFinished(20000);
+            return std::pair{process.exitCode(), QString::fromUtf8(process.readAllStandardOutput() +
+                                                                   process.readAllStandardError())};
+        };
+        const QStringList plainRun{QStringLiteral("run"), QStringLiteral("--no-log"),
+                                   QStringLiteral("--trust"), hello};
+        QCOMPARE(run(plainRun), std::pair(0, QStringLiteral("Hello\n")));
+        for (const auto& [args, missing] :
+             {std::pair{QStringList{QStringLiteral("check"), hello},
+                        QStringLiteral("libhako_commands.so")},
+              std::pair{QStringList{QStringLiteral("run"), QStringLiteral("--no-log"),
+                                    QStringLiteral("--trust"), QStringLiteral("--otel"),
+                                    m_dir.filePath(QStringLiteral("o.json")), hello},
+                        QStringLiteral("libhako_commands.so")},
+              std::pair{QStringList{QStringLiteral("run"), QStringLiteral("--no-log"),
+                                    QStringLiteral("--trust"), round},
+                        QStringLiteral("libhako_runbindings.so")}}) {
+            const auto [exitCode, said] = run(args);
+            QVERIFY2(exitCode != 0, qPrintable(args.join(QLatin1Char(' '))));
+            QVERIFY2(said.contains(missing) && said.contains(QStringLiteral("reinstall")),
+                     qPrintable(said));
         }
     }
 

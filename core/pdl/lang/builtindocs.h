@@ -18,7 +18,7 @@ struct BuiltinDoc {
 
 /// The registry of BuiltinDoc entries. The language's own entries come from
 /// registerBuiltinDocs(); the objects a run is given (`doc`, `memory`, `thread`) are added where
-/// runs are composed (RunEnvironment::registerBindingDocs in core/workbench), before the editor
+/// runs are composed (RunEnvironment::registerBindingDocs in core/run), before the editor
 /// asks. Lookups are thread-safe after that.
 class BuiltinDocs {
 public:

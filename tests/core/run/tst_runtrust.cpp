@@ -1,4 +1,4 @@
-// The trust rule every runner shares (core/workbench/runtrust): what a program from an untrusted
+// The trust rule every runner shares (core/run/runtrust): what a program from an untrusted
 // folder must be allowed first — code (unless sandboxed), requests to servers of its own
 // choosing — and that trusting the folder, or trust given once, lets it run.
 #include "core/pdl/parser/programparser.h"

@@ -44,10 +44,14 @@ private Q_SLOTS:
             QStringLiteral("lib/libhako_models.so"),
             QStringLiteral("lib/libhako_docs.so"),
             QStringLiteral("lib/libhako_memory.so"),
+            QStringLiteral("lib/libhako_run.so"),
             QStringLiteral("lib/libhako_workbench.so"),
             QStringLiteral("lib/libhako_widgets.so"),
-            // What bin/hako loads: the command line, and the window when it opens.
+            // What bin/hako loads: the command line (with `hako run`), the other commands and the
+            // run bindings of documents, memory and reports when used, the window when it opens.
             QStringLiteral("lib/libhako_cli.so"),
+            QStringLiteral("lib/libhako_commands.so"),
+            QStringLiteral("lib/libhako_runbindings.so"),
             QStringLiteral("lib/libhako_window.so"),
             QStringLiteral("share/applications/") + id + QStringLiteral(".desktop"),
             QStringLiteral("share/mime/packages/hako-pdl.xml"),
@@ -110,6 +114,26 @@ private Q_SLOTS:
         QVERIFY(!loaded.contains("libQt6Widgets"));
         QVERIFY(!loaded.contains("libQt6Gui"));
         QVERIFY(!loaded.contains("libhako_widgets"));
+        // The other commands and the run bindings are found next to it when installed too.
+        QTemporaryDir programs;
+        const QString rounds = programs.filePath(QStringLiteral("rounds.pdl"));
+        QFile program(rounds);
+        QVERIFY(program.open(QIODevice::WriteOnly));
+        program.write("text: ${ report.round('12,345.6百万円', '整数で') }\n");
+        program.close();
+        for (const auto& [args, said] :
+             {std::pair{QStringList{QStringLiteral("expr"), QStringLiteral("${ 40 + 2 }")},
+                        QByteArray("42\n")},
+              std::pair{QStringList{QStringLiteral("run"), QStringLiteral("--no-log"),
+                                    QStringLiteral("--trust"), rounds},
+                        QByteArray("12346\n")}}) {
+            QProcess command;
+            command.setProcessEnvironment(env);
+            command.start(binary, args);
+            QVERIFY(command.waitForFinished(20000));
+            QVERIFY2(command.exitCode() == 0, command.readAllStandardError().constData());
+            QCOMPARE(command.readAllStandardOutput(), said);
+        }
         // So is the window: opened offscreen, shown, and closed again.
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         env.insert(QStringLiteral("HAKO_QUIT_WHEN_SHOWN"), QStringLiteral("1"));
@@ -140,10 +164,11 @@ private:
         const QString build = project.filePath(QStringLiteral("build"));
         QProcess configure;
         configure.setProcessChannelMode(QProcess::MergedChannels);
-        configure.start(cmake, {QStringLiteral("-S"), project.path(), QStringLiteral("-B"), build,
-                                QStringLiteral("-DCMAKE_PREFIX_PATH=") + root.path(),
-                                QStringLiteral("-DCMAKE_CXX_FLAGS=" HAKO_TEST_CXX_FLAGS),
-                                QStringLiteral("-DCMAKE_EXE_LINKER_FLAGS=" HAKO_TEST_EXE_LINKER_FLAGS)});
+        configure.start(cmake,
+                        {QStringLiteral("-S"), project.path(), QStringLiteral("-B"), build,
+                         QStringLiteral("-DCMAKE_PREFIX_PATH=") + root.path(),
+                         QStringLiteral("-DCMAKE_CXX_FLAGS=" HAKO_TEST_CXX_FLAGS),
+                         QStringLiteral("-DCMAKE_EXE_LINKER_FLAGS=" HAKO_TEST_EXE_LINKER_FLAGS)});
         QVERIFY(configure.waitForFinished(120000));
         QVERIFY2(configure.exitCode() == 0, configure.readAll().constData());
         QProcess compile;

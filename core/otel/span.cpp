@@ -7,13 +7,27 @@
 
 namespace hako::otel {
 
+namespace {
+
+/// Up to this many keys a builder scans its items; past it, it indexes them.
+constexpr size_t kScannedKeys = 32;
+
+} // namespace
+
 void AttributesBuilder::set(std::string key, Attributes value)
 {
-    auto [it, fresh] = m_index.try_emplace(key, m_items.size());
-    if (fresh)
-        m_items.emplace_back(std::move(key), std::move(value));
-    else
-        m_items[it->second].second = std::move(value);
+    if (Attributes* existing = find(key)) {
+        *existing = std::move(value);
+        return;
+    }
+    m_items.emplace_back(std::move(key), std::move(value));
+    if (!m_index.empty()) {
+        m_index.emplace(m_items.back().first, m_items.size() - 1);
+    } else if (m_items.size() > kScannedKeys) {
+        m_index.reserve(m_items.size() * 2);
+        for (size_t i = 0; i < m_items.size(); ++i)
+            m_index.emplace(m_items[i].first, i);
+    }
 }
 
 void AttributesBuilder::update(const Attributes& object)
@@ -26,7 +40,13 @@ void AttributesBuilder::update(const Attributes& object)
 
 Attributes* AttributesBuilder::find(std::string_view key)
 {
-    auto it = m_index.find(std::string(key));
+    if (m_index.empty()) {
+        for (auto& [k, value] : m_items)
+            if (k == key)
+                return &value;
+        return nullptr;
+    }
+    auto it = m_index.find(key);
     return it == m_index.end() ? nullptr : &m_items[it->second].second;
 }
 

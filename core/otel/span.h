@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -18,8 +19,10 @@ using Attributes = nlohmann::ordered_json;
 /// Builds an Attributes object key by key in time linear in its size. An ordered_json object
 /// finds a key by scanning its keys, so assigning n keys one at a time costs n²/2 comparisons
 /// (80,000 attributes in one request took half a minute); this keeps a hash index beside the
-/// items and makes the object once. A key set again keeps its first place and takes the last
-/// value, as assignment does. A plain value: one thread at a time.
+/// items once there are more than a few dozen, and makes the object once. Below that a scan is
+/// cheaper than hashing and allocating an index entry per key (a span has some ten attributes,
+/// a million-span file ten million of them). A key set again keeps its first place and takes
+/// the last value, as assignment does. A plain value: one thread at a time.
 class AttributesBuilder {
 public:
     /// Sets `key` to `value` (replacing an earlier value of the key, keeping its place).
@@ -34,8 +37,14 @@ public:
     Attributes take();
 
 private:
+    /// Hashes a std::string or a string view alike, so a lookup makes no string.
+    struct KeyHash {
+        using is_transparent = void;
+        size_t operator()(std::string_view key) const { return std::hash<std::string_view>{}(key); }
+    };
     std::vector<std::pair<std::string, Attributes>> m_items;
-    std::unordered_map<std::string, size_t> m_index;
+    /// Key → place in m_items; empty until m_items outgrows a scan.
+    std::unordered_map<std::string, size_t, KeyHash, std::equal_to<>> m_index;
 };
 
 /// What every span of one `ResourceSpans`/`ScopeSpans` shares: resource attributes

@@ -6,6 +6,7 @@
 #include "core/otel/otlpreceiver.h"
 #include "core/otel/spanmapper.h"
 
+#include <QRandomGenerator>
 #include <QtTest>
 
 using namespace hako;
@@ -130,6 +131,32 @@ private Q_SLOTS:
         const Attributes a = b.take();
         QCOMPARE(a.dump(), std::string("{\"a\":3,\"b\":5,\"c\":4}"));
         QVERIFY(b.empty());
+    }
+
+    // Scanned while small, indexed once large: either way, every key keeps its first place and
+    // its last value, as a plain ordered object assigned key by key does (the oracle).
+    void builderAgreesWithAnOrderedObjectAtEverySize()
+    {
+        QRandomGenerator random(31);
+        for (int keys : {1, 5, 31, 32, 33, 34, 100, 1000}) {
+            AttributesBuilder b;
+            Attributes oracle = Attributes::object();
+            for (int i = 0; i < keys * 3; ++i) {
+                const std::string key = "gen_ai.attr." + std::to_string(random.bounded(keys));
+                const int value = int(random.bounded(1000));
+                b.set(key, value);
+                oracle[key] = value;
+                if (i % 7 == 0) {
+                    const std::string probe = "gen_ai.attr." + std::to_string(random.bounded(keys));
+                    const Attributes* found = b.find(probe);
+                    QCOMPARE(found != nullptr, oracle.contains(probe));
+                    if (found)
+                        QCOMPARE(*found, oracle[probe]);
+                }
+            }
+            QCOMPARE(b.size(), oracle.size());
+            QCOMPARE(b.take().dump(), oracle.dump());
+        }
     }
 };
 

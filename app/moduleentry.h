@@ -1,9 +1,11 @@
 #pragma once
 // The `hako` executable is a small launcher: it prints the version itself and loads the rest
 // on demand, so that a command loads only the libraries it uses. libhako_cli (the command line
-// and every subcommand, on QtCore) is loaded for any other invocation; it loads libhako_window
-// (the workbench: QtWidgets, QScintilla, hako_widgets) only when the window opens. Both live in
-// the library folder next to the binary's (build/lib, or <prefix>/<libdir> when installed).
+// and `hako run`, on QtCore and the run's floors) is loaded for any other invocation; it loads
+// libhako_commands (every other subcommand: cli/commandsmodule.h) when one is asked for, and
+// libhako_window (the workbench: QtWidgets, QScintilla, hako_widgets) only when the window
+// opens. All live in the library folder next to the binary's (build/lib, or <prefix>/<libdir>
+// when installed).
 //
 // No Qt in this header: the launcher links nothing but the C and C++ runtimes.
 

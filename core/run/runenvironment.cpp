@@ -166,9 +166,10 @@ static const RunFeatureBindings* featureBindings(QString* error)
                                 kRunBindingsModuleFile, kRunBindingsEntry, &loadError));
         return entry ? entry() : nullptr;
     }();
-    *error = QStringLiteral("cannot load the document, memory and report bindings (Hako's "
-                            "installation is incomplete: reinstall it): %1")
-                 .arg(loadError);
+    if (!bindings)
+        *error = QStringLiteral("cannot load the document, memory and report bindings (Hako's "
+                                "installation is incomplete: reinstall it): %1")
+                     .arg(loadError);
     return bindings;
 }
 

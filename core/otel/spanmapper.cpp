@@ -11,7 +11,9 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <type_traits>
 #include <unordered_map>
+#include <utility>
 
 namespace hako::otel {
 
@@ -36,6 +38,29 @@ json maybeJson(const json& v)
         return v;
     json parsed = json::parse(s, nullptr, false);
     return parsed.is_discarded() ? v : parsed;
+}
+
+// The same for a value no longer needed: moved, not copied, when it is not JSON text.
+json maybeJson(json&& v)
+{
+    if (!v.is_string())
+        return std::move(v);
+    const std::string& s = v.get_ref<const std::string&>();
+    const size_t first = s.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos || (s[first] != '{' && s[first] != '['))
+        return std::move(v);
+    json parsed = json::parse(s, nullptr, false);
+    return parsed.is_discarded() ? std::move(v) : std::move(parsed);
+}
+
+// An attribute's value handed to where it is kept: moved out of a span being taken (a
+// non-const attribute), copied from a span that stays as it is (a const one).
+template <class J> decltype(auto) handOn(J& value)
+{
+    if constexpr (std::is_const_v<J>)
+        return static_cast<const json&>(value);
+    else
+        return static_cast<json&&>(value);
 }
 
 std::optional<int64_t> asInt(const json& v)
@@ -83,19 +108,19 @@ struct FlatMessage {
 
 // A flattened message field (`message.role`, `role`, `message.tool_calls.0.tool_call.function.
 // name`, `message.contents.1.message_content.text`) into `msg`.
-bool setMessageField(FlatMessage& msg, std::string_view rest, const json& value)
+template <class J> bool setMessageField(FlatMessage& msg, std::string_view rest, J& value)
 {
     if (startsWith(rest, "message."))
         rest.remove_prefix(8);
     if (rest == "role" || rest == "content" || rest == "name" || rest == "tool_call_id") {
-        msg.fields[std::string(rest)] = value;
+        msg.fields[std::string(rest)] = handOn(value);
         return true;
     }
     size_t k;
     std::string_view sub;
     if (startsWith(rest, "contents.") && splitIndex(rest.substr(9), k, sub)) {
         if (sub == "message_content.text" || sub == "text") {
-            msg.contents[k] = value;
+            msg.contents[k] = handOn(value);
             return true;
         }
         return false;
@@ -107,11 +132,14 @@ bool setMessageField(FlatMessage& msg, std::string_view rest, const json& value)
         if (!call.is_object())
             call = json{{"type", "function"}, {"function", json::object()}};
         if (sub == "id") {
-            call["id"] = value;
+            call["id"] = handOn(value);
         } else if (sub == "function.name" || sub == "name") {
-            call["function"]["name"] = value;
+            call["function"]["name"] = handOn(value);
         } else if (sub == "function.arguments" || sub == "arguments") {
-            call["function"]["arguments"] = value.is_string() ? value : json(value.dump());
+            if (value.is_string())
+                call["function"]["arguments"] = handOn(value);
+            else
+                call["function"]["arguments"] = value.dump();
         } else {
             return false;
         }
@@ -359,8 +387,9 @@ bool setScalarField(SpanView& v, Field field, const json& value)
 
 // A field gathered over several attributes (see AttributeReading); false when the attribute
 // does not have the shape the field wants (it is kept as a raw attribute).
+template <class J>
 bool gatherField(SpanView& v, AttributeReading& r, const FieldRule& match, std::string_view rest,
-                 const json& value)
+                 J& value)
 {
     bool used = true;
     switch (match.field) {
@@ -376,16 +405,16 @@ bool gatherField(SpanView& v, AttributeReading& r, const FieldRule& match, std::
         if (rest == "model")
             v.model = text(value);
         else
-            r.parameters.set(std::string(rest), value);
+            r.parameters.set(std::string(rest), handOn(value));
         break;
     case Field::InputValue:
-        r.inputValue = value;
+        r.inputValue = handOn(value);
         break;
     case Field::InputMime:
         r.inputMime = text(value);
         break;
     case Field::OutputValue:
-        r.outputValue = value;
+        r.outputValue = handOn(value);
         break;
     case Field::OutputMime:
         r.outputMime = text(value);
@@ -403,7 +432,10 @@ bool gatherField(SpanView& v, AttributeReading& r, const FieldRule& match, std::
             std::string_view f = sub;
             if (startsWith(f, "document."))
                 f.remove_prefix(9);
-            r.docsFlat[index].set(std::string(f), f == "metadata" ? maybeJson(value) : value);
+            if (f == "metadata")
+                r.docsFlat[index].set(std::string(f), maybeJson(handOn(value)));
+            else
+                r.docsFlat[index].set(std::string(f), handOn(value));
         } else {
             auto& into = match.field == Field::InputMessagesFlat ? r.inFlat : r.outFlat;
             used = setMessageField(into[index], sub, value);
@@ -411,16 +443,16 @@ bool gatherField(SpanView& v, AttributeReading& r, const FieldRule& match, std::
         break;
     }
     case Field::InputMessagesJson:
-        r.inputJson = value;
+        r.inputJson = handOn(value);
         break;
     case Field::OutputMessagesJson:
-        r.outputJson = value;
+        r.outputJson = handOn(value);
         break;
     case Field::SystemInstructionsJson:
-        r.systemInstructions = maybeJson(value);
+        r.systemInstructions = maybeJson(handOn(value));
         break;
     case Field::DocumentsJson:
-        r.docsJson = maybeJson(value);
+        r.docsJson = maybeJson(handOn(value));
         break;
     default:
         break;
@@ -431,10 +463,17 @@ bool gatherField(SpanView& v, AttributeReading& r, const FieldRule& match, std::
 // The span's kind (its category and the convention that says so).
 void readKind(SpanView& v, const json& attrs)
 {
+    // The rules of one attribute stand together: each attribute is looked up once.
+    const char* looked = nullptr;
+    const std::string* value = nullptr;
     for (const KindRule& rule : kindRules()) {
-        auto it = attrs.find(rule.attribute);
-        if (it != attrs.end() && it->is_string() &&
-            it->get_ref<const std::string&>() == rule.value) {
+        if (!looked || std::strcmp(looked, rule.attribute) != 0) {
+            looked = rule.attribute;
+            auto it = attrs.find(rule.attribute);
+            value =
+                it != attrs.end() && it->is_string() ? &it->get_ref<const std::string&>() : nullptr;
+        }
+        if (value && *value == rule.value) {
             v.category = rule.category;
             v.convention = rule.convention;
             return;
@@ -442,24 +481,25 @@ void readKind(SpanView& v, const json& attrs)
     }
 }
 
-// Every attribute into the view, or into `r` when it comes in pieces, or kept as raw.
-void readAttributes(SpanView& v, AttributeReading& r, const json& attrs)
+// Every attribute into the view, or into `r` when it comes in pieces, or kept as raw; moved
+// out of `attrs` when it is not const (a span being taken).
+template <class Attrs> void readAttributes(SpanView& v, AttributeReading& r, Attrs& attrs)
 {
     for (auto it = attrs.begin(); it != attrs.end(); ++it) {
         const std::string& key = it.key();
-        const json& value = it.value();
+        auto& value = it.value();
         if (startsWith(key, "pdl.")) {
-            r.pdl.set(key.substr(4), value);
+            r.pdl.set(key.substr(4), handOn(value));
             continue;
         }
         const FieldRule* match = findRule(key);
         if (!match) {
-            r.raw.set(key, value);
+            r.raw.set(key, handOn(value));
             continue;
         }
         const std::string_view rest = std::string_view(key).substr(std::strlen(match->key));
         if (!setScalarField(v, match->field, value) && !gatherField(v, r, *match, rest, value))
-            r.raw.set(key, value);
+            r.raw.set(key, handOn(value));
     }
     v.pdl = r.pdl.take();
     v.raw = r.raw.take();
@@ -473,7 +513,7 @@ void readAttributes(SpanView& v, AttributeReading& r, const json& attrs)
 void readMessages(SpanView& v, AttributeReading& r)
 {
     if (!r.systemInstructions.is_null()) {
-        json parts = r.systemInstructions;
+        json parts = std::move(r.systemInstructions);
         json sys{{"role", "system"}, {"parts", parts.is_array() ? parts : json::array({parts})}};
         v.inputMessages.push_back(genAiMessage(sys, nullptr));
     }
@@ -550,13 +590,15 @@ void readEvents(SpanView& v, const Span& span)
 // tool's arguments and result, a category from the attributes present, the error.
 void finishView(SpanView& v, AttributeReading& r, const Span& span)
 {
-    v.input = isJsonMime(r.inputMime) ? maybeJson(r.inputValue) : r.inputValue;
-    v.output = isJsonMime(r.outputMime) ? maybeJson(r.outputValue) : r.outputValue;
+    v.input =
+        isJsonMime(r.inputMime) ? maybeJson(std::move(r.inputValue)) : std::move(r.inputValue);
+    v.output =
+        isJsonMime(r.outputMime) ? maybeJson(std::move(r.outputValue)) : std::move(r.outputValue);
     if (!r.docsFlat.empty()) {
         for (auto& [i, d] : r.docsFlat)
             v.documents.push_back(d.take());
     } else if (r.docsJson.is_array()) {
-        v.documents = r.docsJson;
+        v.documents = std::move(r.docsJson);
     }
     if (v.toolArguments.is_null() && v.category == SpanCategory::Tool && !v.input.is_null())
         v.toolArguments = v.input;
@@ -590,6 +632,19 @@ SpanView interpretSpan(const Span& span)
     readAttributes(v, r, span.attributes);
     readMessages(v, r);
     readEvents(v, span);
+    finishView(v, r, span);
+    return v;
+}
+
+SpanView interpretSpanTaking(Span& span)
+{
+    SpanView v;
+    readKind(v, span.attributes);
+    AttributeReading r;
+    readAttributes(v, r, span.attributes);
+    span.attributes = Attributes::object(); // what is left of it: moved-from values
+    readMessages(v, r);
+    readEvents(v, std::as_const(span));
     finishView(v, r, span);
     return v;
 }

@@ -37,6 +37,11 @@ struct SpanView {
 /// Applies the convention tables (conventions.h) to a span. Pure, any thread.
 SpanView interpretSpan(const Span& span);
 
+/// The same, the span's attribute values moved into the view rather than copied (a span being
+/// taken apart: its attributes are left empty; its ids, name, times, status, resource and
+/// events stay, as toTraceNode() wants them).
+SpanView interpretSpanTaking(Span& span);
+
 /// The span as a trace node (no children): kind from the category (or `pdl.kind`), label
 /// (`def`) the span name, id the span id (or `pdl.id`), timing, messages as `modelInput`,
 /// usage, result (output, reply, tool result or documents), and in `exprs`: model,

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string_view>
 #include <unordered_map>
 
 namespace hako::otel {
@@ -17,7 +18,7 @@ namespace {
 // so that a million spans do not hold a million copies of "role" (per thread, bounded).
 class StringPool {
 public:
-    pdl::Value get(const std::string& s)
+    pdl::Value get(std::string_view s)
     {
         if (s.size() > kLongest)
             return pdl::Value(s);
@@ -26,21 +27,47 @@ public:
             return it->second;
         if (m_values.size() >= kMostStrings)
             m_values.clear();
-        return m_values.emplace(s, pdl::Value(s)).first->second;
+        return m_values.emplace(std::string(s), pdl::Value(s)).first->second;
     }
 
 private:
+    /// Hashes a std::string or a view alike, so that a lookup makes no string.
+    struct Hash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
     static constexpr size_t kLongest = 64;
     static constexpr size_t kMostStrings = 1 << 14;
-    std::unordered_map<std::string, pdl::Value> m_values;
+    std::unordered_map<std::string, pdl::Value, Hash, std::equal_to<>> m_values;
 };
+
+// This thread's pool, made by its first span. Initial-exec: read for every string of every
+// span, an offset from the thread pointer instead of a __tls_get_addr call each time.
+thread_local StringPool* t_pool [[gnu::tls_model("initial-exec")]] = nullptr;
+
+struct PoolOwner {
+    ~PoolOwner()
+    {
+        delete t_pool;
+        t_pool = nullptr;
+    }
+};
+
+StringPool& pool()
+{
+    if (!t_pool) [[unlikely]] {
+        static thread_local PoolOwner owner;
+        (void)owner; // constructed here: frees the pool when the thread ends
+        t_pool = new StringPool;
+    }
+    return *t_pool;
+}
 
 } // namespace
 
-pdl::Value sharedText(const std::string& s)
+pdl::Value sharedText(std::string_view s)
 {
-    thread_local StringPool pool;
-    return pool.get(s);
+    return pool().get(s);
 }
 
 namespace {

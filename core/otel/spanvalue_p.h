@@ -12,7 +12,7 @@ namespace hako::otel {
 /// `s` as a string Value shared with every other span's equal short string (keys of messages
 /// and dicts, roles, model, service and scope names, a parent's id repeat in thousands of spans,
 /// and a Value shares its text). A pool per thread, bounded; longer strings are not pooled.
-pdl::Value sharedText(const std::string& s);
+pdl::Value sharedText(std::string_view s);
 
 /// Value::fromJson with the short strings shared (sharedText): the same value, the same depth
 /// limit and error (EvalError). Any thread.

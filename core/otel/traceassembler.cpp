@@ -49,9 +49,8 @@ std::string idOf(std::string_view key)
 
 } // namespace
 
-TraceAssembler::PreparedSpan TraceAssembler::mapped(const Span& span)
+TraceAssembler::PreparedSpan TraceAssembler::mapped(const Span& span, SpanView&& view)
 {
-    const SpanView view = interpretSpan(span);
     PreparedSpan p;
     Entry& e = p.entry;
     e.node = toTraceNode(span, view);
@@ -73,7 +72,7 @@ TraceAssembler::PreparedSpan TraceAssembler::mapped(const Span& span)
 
 TraceAssembler::PreparedSpan TraceAssembler::prepare(const Span& span)
 {
-    PreparedSpan p = mapped(span);
+    PreparedSpan p = mapped(span, interpretSpan(span));
     p.traceId = span.traceId;
     p.spanId = keyOf(std::string(span.spanId));
     p.name = span.name;
@@ -83,7 +82,7 @@ TraceAssembler::PreparedSpan TraceAssembler::prepare(const Span& span)
 
 TraceAssembler::PreparedSpan TraceAssembler::prepare(Span&& span)
 {
-    PreparedSpan p = mapped(span);
+    PreparedSpan p = mapped(span, interpretSpanTaking(span));
     p.traceId = std::move(span.traceId);
     p.spanId = keyOf(std::move(span.spanId));
     p.name = std::move(span.name);

@@ -10,6 +10,8 @@
 
 namespace hako::otel {
 
+struct SpanView;
+
 /// One trace of a file or a receiver: what a picker lists.
 struct TraceSummary {
     std::string traceId;
@@ -107,7 +109,8 @@ public:
     };
 
 private:
-    static PreparedSpan mapped(const Span& span); ///< the node and its place, no ids
+    /// The node and its place from the span and its view, no ids.
+    static PreparedSpan mapped(const Span& span, SpanView&& view);
     struct Linker;
     pdl::TracePtr assemble(Trace& trace, bool copy, NodeKeys* keys = nullptr) const;
     Trace& traceFor(const std::string& traceId);

@@ -20,6 +20,10 @@ void AttributesBuilder::set(std::string key, Attributes value)
         *existing = std::move(value);
         return;
     }
+    // A builder lives for one span's attributes: room for a span's usual dozen at once, not
+    // five reallocations on the way there.
+    if (m_items.empty())
+        m_items.reserve(16);
     m_items.emplace_back(std::move(key), std::move(value));
     if (!m_index.empty()) {
         m_index.emplace(m_items.back().first, m_items.size() - 1);

@@ -14,18 +14,37 @@ bool jsonStringNeedsUnescape(std::string_view raw)
     // was clear; a backslash is such a zero byte after XOR with backslashes.
     constexpr uint64_t ones = 0x0101010101010101ULL, tops = 0x8080808080808080ULL;
     constexpr uint64_t backslashes = ones * uint64_t('\\');
-    size_t i = 0;
-    for (; i + 8 <= raw.size(); i += 8) {
-        uint64_t w;
-        std::memcpy(&w, raw.data() + i, 8);
+    const auto flagged = [](uint64_t w) {
         const uint64_t x = w ^ backslashes;
-        if ((((w - ones * 0x20) & ~w) | ((x - ones) & ~x)) & tops)
-            return true;
+        return ((((w - ones * 0x20) & ~w) | ((x - ones) & ~x)) & tops) != 0;
+    };
+    const char* p = raw.data();
+    const size_t n = raw.size();
+    if (n >= 8) {
+        uint64_t w;
+        for (size_t i = 0; i + 8 <= n; i += 8) {
+            std::memcpy(&w, p + i, 8);
+            if (flagged(w))
+                return true;
+        }
+        // The last bytes in the word that ends the string (overlapping the one before).
+        std::memcpy(&w, p + n - 8, 8);
+        return flagged(w);
     }
-    for (; i < raw.size(); ++i)
-        if (raw[i] == '\\' || static_cast<unsigned char>(raw[i]) < 0x20)
-            return true;
-    return false;
+    // Most keys and many values are shorter than a word: their bytes in one word, fixed-size
+    // loads that may overlap, the rest spaces (neither a control character nor a backslash).
+    uint64_t w = ones * uint64_t(' ');
+    if (n >= 4) {
+        uint32_t first, last;
+        std::memcpy(&first, p, 4);
+        std::memcpy(&last, p + n - 4, 4);
+        w = first | uint64_t(last) << 32;
+    } else if (n > 0) {
+        w = (w & ~uint64_t(0xffffff)) | uint64_t(static_cast<unsigned char>(p[0])) |
+            uint64_t(static_cast<unsigned char>(p[n / 2])) << 8 |
+            uint64_t(static_cast<unsigned char>(p[n - 1])) << 16;
+    }
+    return flagged(w);
 }
 
 namespace {

@@ -4,10 +4,12 @@
 
 #include <simdjson.h>
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <string_view>
 
 // OTLP/JSON with simdjson's On Demand parser: each value is read once, in file order, straight
 // into the Span; nothing else is built. It takes only what it can read exactly as the reference
@@ -69,11 +71,31 @@ std::string text(od::value& v)
     return out;
 }
 
+static_assert(std::endian::native == std::endian::little, "key() reads a word's bytes low first");
+
 // A key's text: a view of the input when it holds no escape, else unescaped into `scratch`.
 std::string_view key(od::field& f, std::string& scratch)
 {
     const char* start = f.key().raw();
+    // Eight bytes at a time to the first quote, backslash or control character (the document
+    // is padded, so a word read past the key's end stays inside it): a key that ends at a
+    // quote before any of the others is its text as it stands.
+    constexpr uint64_t ones = 0x0101010101010101ULL, tops = 0x8080808080808080ULL;
     const char* p = start;
+    for (;;) {
+        uint64_t w;
+        std::memcpy(&w, p, 8);
+        const uint64_t q = w ^ (ones * uint64_t('"')), b = w ^ (ones * uint64_t('\\'));
+        const uint64_t hit =
+            (((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w)) & tops;
+        if (hit) {
+            p += __builtin_ctzll(hit) / 8; // the lowest flagged byte is a true match
+            break;
+        }
+        p += 8;
+    }
+    if (*p == '"')
+        return std::string_view(start, size_t(p - start));
     while (*p != '"')
         p += *p == '\\' ? 2 : 1;
     const std::string_view raw(start, size_t(p - start));
@@ -304,7 +326,8 @@ Attributes anyValue(od::value v, int depth)
 {
     if (depth > 64 || typeOf(v) != od::json_type::object)
         throw Unsupported{};
-    static const char* const kNames[] = {
+    // Views: their lengths are known, so a name of another length is passed over unread.
+    static constexpr std::string_view kNames[] = {
         "stringValue", "string_value", "boolValue",    "bool_value", "intValue",
         "int_value",   "doubleValue",  "double_value", "arrayValue", "array_value",
         "kvlistValue", "kvlist_value", "bytesValue",   "bytes_value"};

@@ -123,6 +123,29 @@ void TestOtlpJsonFast::stringsWithEscapes()
     QVERIFY(agree(request(span(",\"name\":\"箱 ✓\""))));
     QVERIFY(agree(request(span(",\"name\":\"bad \x01 control\""))));
     QVERIFY(agree(request(span(R"(,"n\u0061me":"escaped key")"))));
+    // Keys of every length up to past two words with an escape, an escaped quote or a raw
+    // control character at each place: a known key spelled with an escape, and an unknown one
+    // (skipped) — both readers agree on each.
+    const char* specials[] = {"\\u0061", "\\\"", "\\\\", "\x01", "\x1f", "\xc3\xa9"};
+    int checked = 0;
+    for (size_t length = 1; length <= 20; ++length) {
+        for (size_t at = 0; at <= length; ++at) {
+            for (const char* special : specials) {
+                std::string key(length, 'x');
+                key.insert(at, special);
+                const std::string json = request(span(",\"" + key + "\":\"v\""));
+                QVERIFY2(agree(json), key.c_str());
+                // An escaped key is the fast reader's own; a raw control character is not.
+                const bool control = special[0] == '\x01' || special[0] == '\x1f';
+                QCOMPARE(decodeOtlpJsonFast(json).has_value(), !control);
+                std::string name = "name";
+                name.insert(std::min(at, name.size()), special);
+                QVERIFY2(agree(request(span(",\"" + name + "\":\"v\""))), name.c_str());
+                ++checked;
+            }
+        }
+    }
+    QVERIFY(checked > 1000);
 }
 
 void TestOtlpJsonFast::oddValuesGoToTheReferenceReader()

@@ -7,7 +7,9 @@
 #include "core/otel/spanmapper.h"
 
 #include <QRandomGenerator>
+
 #include <QtTest>
+#include <cctype>
 
 using namespace hako;
 using namespace hako::otel;
@@ -157,6 +159,41 @@ private Q_SLOTS:
             QCOMPARE(b.size(), oracle.size());
             QCOMPARE(b.take().dump(), oracle.dump());
         }
+    }
+
+    // An id is exactly `digits` hex digits, not all zero (the OTLP rule), whatever the bytes:
+    // every byte value at every place of a valid id, against the rule written out.
+    void hexIdsAgreeWithTheRule()
+    {
+        const auto rule = [](std::string_view text, size_t digits) {
+            if (text.size() != digits)
+                return false;
+            bool nonZero = false;
+            for (char c : text) {
+                if (!std::isxdigit(static_cast<unsigned char>(c)))
+                    return false;
+                nonZero = nonZero || c != '0';
+            }
+            return nonZero;
+        };
+        int checked = 0;
+        for (size_t digits : {size_t(16), size_t(32)}) {
+            for (const std::string& base :
+                 {std::string(digits, '0'), std::string(digits, 'f'), std::string(digits, 'A')}) {
+                QCOMPARE(isHexId(base, digits), rule(base, digits));
+                QVERIFY(!isHexId(base.substr(1), digits));
+                QVERIFY(!isHexId(base + "0", digits));
+                for (size_t at = 0; at < digits; ++at) {
+                    for (int b = 0; b < 256; ++b) {
+                        std::string id = base;
+                        id[at] = char(b);
+                        QCOMPARE(isHexId(id, digits), rule(id, digits));
+                        ++checked;
+                    }
+                }
+            }
+        }
+        QVERIFY(checked > 30000);
     }
 };
 

@@ -1,5 +1,7 @@
 #include "core/otel/spanvalue_p.h"
 
+#include "core/util/threadslot.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -63,33 +65,11 @@ private:
     std::unordered_map<std::string, pdl::Value, Hash, std::equal_to<>> m_values;
 };
 
-// This thread's pool, made by its first span. Initial-exec: read for every string of every
-// span, an offset from the thread pointer instead of a __tls_get_addr call each time.
-thread_local StringPool* t_pool [[gnu::tls_model("initial-exec")]] = nullptr;
-
-struct PoolOwner {
-    ~PoolOwner()
-    {
-        delete t_pool;
-        t_pool = nullptr;
-    }
-};
-
-StringPool& pool()
-{
-    if (!t_pool) [[unlikely]] {
-        static thread_local PoolOwner owner;
-        (void)owner; // constructed here: frees the pool when the thread ends
-        t_pool = new StringPool;
-    }
-    return *t_pool;
-}
-
 } // namespace
 
 pdl::Value sharedText(std::string_view s)
 {
-    return pool().get(s);
+    return ThreadSlot<StringPool>::get().get(s); // the thread's pool, made by its first span
 }
 
 namespace {

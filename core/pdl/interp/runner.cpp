@@ -15,6 +15,7 @@
 #include "core/pdl/types/jsonschema.h"
 #include "core/pdl/types/pdltype.h"
 #include "core/util/stackguard.h"
+#include "core/util/threadslot.h"
 
 #include <QDir>
 #include <QFile>
@@ -305,27 +306,14 @@ private:
     int m_saved;
 };
 
-// This thread's spare id buffers (takeIdBuffer). A pointer the thread's first block sets.
-using IdBuffers = std::vector<std::string>;
-thread_local IdBuffers* t_idBuffers [[gnu::tls_model("initial-exec")]] = nullptr;
-
-struct IdBuffersOwner {
-    ~IdBuffersOwner()
-    {
-        delete t_idBuffers;
-        t_idBuffers = nullptr;
-    }
+// This thread's spare id buffers (takeIdBuffer), made by the thread's first block.
+struct IdBuffers : std::vector<std::string> {
+    IdBuffers() { reserve(64); }
 };
 
 IdBuffers& idBuffers()
 {
-    if (!t_idBuffers) [[unlikely]] {
-        static thread_local IdBuffersOwner owner;
-        (void)owner; // constructed here: frees the buffers when the thread ends
-        t_idBuffers = new IdBuffers;
-        t_idBuffers->reserve(64);
-    }
-    return *t_idBuffers;
+    return ThreadSlot<IdBuffers>::get();
 }
 
 // Counts the Runner::exec frames on this thread (see Runner::exec's stack check).

@@ -243,12 +243,13 @@ const FieldRule* findRule(const std::string& key)
 {
     struct Index {
         std::unordered_map<std::string_view, const FieldRule*> exact;
-        std::vector<const FieldRule*> prefixes;
+        /// Views, so that each key is compared without measuring the prefix again.
+        std::vector<std::pair<std::string_view, const FieldRule*>> prefixes;
         Index()
         {
             for (const FieldRule& rule : fieldRules()) {
                 if (rule.prefix)
-                    prefixes.push_back(&rule);
+                    prefixes.emplace_back(rule.key, &rule);
                 else
                     exact.emplace(rule.key, &rule);
             }
@@ -257,8 +258,8 @@ const FieldRule* findRule(const std::string& key)
     static const Index index;
     if (auto it = index.exact.find(key); it != index.exact.end())
         return it->second;
-    for (const FieldRule* rule : index.prefixes)
-        if (startsWith(key, rule->key))
+    for (const auto& [prefix, rule] : index.prefixes)
+        if (startsWith(key, prefix))
             return rule;
     return nullptr;
 }

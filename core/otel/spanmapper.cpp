@@ -503,9 +503,14 @@ template <class Attrs> void readAttributes(SpanView& v, AttributeReading& r, Att
         if (!setScalarField(v, match->field, value) && !gatherField(v, r, *match, rest, value))
             r.raw.set(key, handOn(value));
     }
-    v.pdl = r.pdl.take();
-    v.raw = r.raw.take();
-    v.parameters = r.parameters.take();
+    // The view starts with these empty: a builder with nothing in it leaves them so (no new
+    // empty object for most spans).
+    if (!r.pdl.empty())
+        v.pdl = r.pdl.take();
+    if (!r.raw.empty())
+        v.raw = r.raw.take();
+    if (!r.parameters.empty())
+        v.parameters = r.parameters.take();
     if (!v.pdl.empty() && v.pdl.contains("kind"))
         v.convention = "pdl";
 }
@@ -519,13 +524,17 @@ void readMessages(SpanView& v, AttributeReading& r)
         json sys{{"role", "system"}, {"parts", parts.is_array() ? parts : json::array({parts})}};
         v.inputMessages.push_back(genAiMessage(sys, nullptr));
     }
-    for (json& m : genAiMessages(r.inputJson, nullptr))
-        v.inputMessages.push_back(std::move(m));
-    v.outputMessages =
-        genAiMessages(r.outputJson, v.finishReason.empty() ? &v.finishReason : nullptr);
-    if (v.inputMessages.empty())
+    // Only what the span has is read (the view's lists start empty: no empty list is made to
+    // replace them).
+    if (!r.inputJson.is_null())
+        for (json& m : genAiMessages(r.inputJson, nullptr))
+            v.inputMessages.push_back(std::move(m));
+    if (!r.outputJson.is_null())
+        v.outputMessages =
+            genAiMessages(r.outputJson, v.finishReason.empty() ? &v.finishReason : nullptr);
+    if (v.inputMessages.empty() && !r.inFlat.empty())
         v.inputMessages = finishMessages(r.inFlat);
-    if (v.outputMessages.empty())
+    if (v.outputMessages.empty() && !r.outFlat.empty())
         v.outputMessages = finishMessages(r.outFlat);
 }
 
@@ -644,7 +653,7 @@ SpanView interpretSpanTaking(Span& span)
     readKind(v, span.attributes);
     AttributeReading r;
     readAttributes(v, r, span.attributes);
-    span.attributes = Attributes::object(); // what is left of it: moved-from values
+    span.attributes.clear(); // what was left of it: moved-from values (its storage stays)
     readMessages(v, r);
     readEvents(v, std::as_const(span));
     finishView(v, r, span);

@@ -635,29 +635,34 @@ void finishView(SpanView& v, AttributeReading& r, const Span& span)
 
 } // namespace
 
-SpanView interpretSpan(const Span& span)
-{
-    SpanView v;
-    readKind(v, span.attributes);
-    AttributeReading r;
-    readAttributes(v, r, span.attributes);
-    readMessages(v, r);
-    readEvents(v, span);
-    finishView(v, r, span);
-    return v;
-}
+namespace {
 
-SpanView interpretSpanTaking(Span& span)
+// The view of `span`: its attribute values copied from a const span, moved out of one being
+// taken (whose attributes are then left empty).
+template <class S> SpanView interpret(S& span)
 {
     SpanView v;
     readKind(v, span.attributes);
     AttributeReading r;
     readAttributes(v, r, span.attributes);
-    span.attributes.clear(); // what was left of it: moved-from values (its storage stays)
+    if constexpr (!std::is_const_v<S>)
+        span.attributes.clear(); // what was left of it: moved-from values (its storage stays)
     readMessages(v, r);
     readEvents(v, std::as_const(span));
     finishView(v, r, span);
     return v;
+}
+
+} // namespace
+
+SpanView interpretSpan(const Span& span)
+{
+    return interpret(span);
+}
+
+SpanView interpretSpanTaking(Span& span)
+{
+    return interpret(span);
 }
 
 } // namespace hako::otel

@@ -49,7 +49,7 @@ std::string idOf(std::string_view key)
 
 } // namespace
 
-TraceAssembler::PreparedSpan TraceAssembler::mapped(const Span& span, SpanView&& view)
+TraceAssembler::PreparedSpan TraceAssembler::mapped(const Span& span, const SpanView& view)
 {
     PreparedSpan p;
     Entry& e = p.entry;

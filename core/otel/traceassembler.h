@@ -110,7 +110,7 @@ public:
 
 private:
     /// The node and its place from the span and its view, no ids.
-    static PreparedSpan mapped(const Span& span, SpanView&& view);
+    static PreparedSpan mapped(const Span& span, const SpanView& view);
     struct Linker;
     pdl::TracePtr assemble(Trace& trace, bool copy, NodeKeys* keys = nullptr) const;
     Trace& traceFor(const std::string& traceId);

@@ -36,6 +36,15 @@ struct EncodedCall {
 };
 EncodedCall encodeCall(const CallRecord& call);
 
+/// One call of an insert and its columns (encodeCall(); null: the backend encodes it).
+struct CallToStore {
+    const CallRecord* call = nullptr; ///< null: there are no more
+    const EncodedCall* encoded = nullptr;
+};
+/// The calls of one insert in order, asked for one at a time; what it gives stays valid until
+/// it is asked again. It may wait while the caller is still making them.
+using CallSource = std::function<CallToStore()>;
+
 class LogBackend {
 public:
     virtual ~LogBackend() = default;
@@ -50,6 +59,9 @@ public:
     /// given, holds each call's encodeCall() in order (a backend may use it or not).
     virtual Result<int64_t> insert(const std::vector<CallRecord>& calls,
                                    const std::vector<EncodedCall>& encoded = {}) = 0;
+    /// insert() of the calls `next` gives, asked for inside the transaction: a SQLite store
+    /// writes each as it comes (while its caller makes the next), PostgreSQL all at the end.
+    virtual Result<int64_t> insertFrom(const CallSource& next) = 0;
 
     virtual Result<QList<CallRecord>> list(const CallFilter& filter, bool withContent) = 0;
     virtual Result<int64_t> count(const CallFilter& filter) = 0;

@@ -294,6 +294,14 @@ public:
         return QByteArray(PQgetvalue(res.get(), 0, 0)).toLongLong();
     }
 
+    Result<int64_t> insertFrom(const CallSource& next) override
+    {
+        std::vector<CallRecord> calls;
+        for (CallToStore c = next(); c.call; c = next())
+            calls.push_back(*c.call);
+        return insert(calls, {});
+    }
+
     Result<QList<CallRecord>> list(const CallFilter& filter, bool withContent) override
     {
         if (auto c = connect(); !c)

@@ -555,6 +555,89 @@ Result<int64_t> PromptLog::insertNow(std::vector<CallRecord> calls)
     return d->reader->insert(calls);
 }
 
+CallInsert PromptLog::beginInsert()
+{
+    return CallInsert(d);
+}
+
+struct CallInsert::State {
+    std::shared_ptr<PromptLogPrivate> d;
+    std::mutex mutex;
+    std::condition_variable ready;
+    std::deque<std::vector<Pending>> batches; // prepared, not yet asked for by the writer
+    bool ended = false;
+    std::thread writer; // started by the first add()
+    Result<int64_t> written = int64_t(0);
+
+    // The writer's thread: one insert of the batches as they come, holding the query lock
+    // as insertNow() does (the batch it walks is freed there when it takes the next).
+    void write()
+    {
+        std::vector<Pending> current;
+        size_t at = 0;
+        const bool encoded = d->kind == PromptLog::Kind::Sqlite;
+        std::lock_guard query(d->queryMutex);
+        written = d->reader->insertFrom([&]() -> CallToStore {
+            while (at == current.size()) {
+                std::unique_lock lock(mutex);
+                ready.wait(lock, [&] { return !batches.empty() || ended; });
+                if (batches.empty())
+                    return {};
+                current = std::move(batches.front());
+                batches.pop_front();
+                at = 0;
+            }
+            const Pending& p = current[at++];
+            return {&p.call, encoded ? &p.encoded : nullptr};
+        });
+    }
+};
+
+CallInsert::CallInsert(std::shared_ptr<PromptLogPrivate> d) : m(std::make_unique<State>())
+{
+    m->d = std::move(d);
+}
+
+CallInsert::CallInsert(CallInsert&&) noexcept = default;
+
+CallInsert::~CallInsert()
+{
+    if (m)
+        finish();
+}
+
+void CallInsert::add(std::vector<CallRecord> calls)
+{
+    if (calls.empty() || m->ended)
+        return;
+    std::vector<Pending> batch(calls.size());
+    for (size_t i = 0; i < calls.size(); ++i) {
+        if (calls[i].uid.isEmpty())
+            calls[i].uid = QUuid::createUuid().toString(QUuid::WithoutBraces);
+        batch[i].call = std::move(calls[i]);
+    }
+    prepareAll(m->d->options, m->d->kind, batch);
+    if (!m->writer.joinable())
+        m->writer = std::thread([s = m.get()] { s->write(); });
+    {
+        std::lock_guard lock(m->mutex);
+        m->batches.push_back(std::move(batch));
+    }
+    m->ready.notify_one();
+}
+
+Result<int64_t> CallInsert::finish()
+{
+    {
+        std::lock_guard lock(m->mutex);
+        m->ended = true;
+    }
+    m->ready.notify_one();
+    if (m->writer.joinable())
+        m->writer.join();
+    return m->written;
+}
+
 Result<int64_t> PromptLog::deleteRun(const QString& runId)
 {
     std::lock_guard lock(d->queryMutex);

@@ -18,6 +18,30 @@ namespace hako::promptlog {
 
 struct PromptLogPrivate;
 
+/// Calls stored at once while they are still being made (the spans of one received request
+/// become calls): add() puts a batch through the privacy policy and the price table on the
+/// caller's thread and hands it to a thread of its own, which writes it while the caller makes
+/// the next; finish() commits them all in one transaction. What insertNow() of them all would
+/// store (uids the log has skipped), on two cores. From PromptLog::beginInsert(); one thread
+/// uses it, and the PromptLog outlives it.
+class CallInsert {
+public:
+    CallInsert(CallInsert&&) noexcept;
+    CallInsert& operator=(CallInsert&&) = delete;
+    ~CallInsert(); ///< finish() when not yet done
+    /// Queues `calls` (not after finish()).
+    void add(std::vector<CallRecord> calls);
+    /// Waits for the batches added, commits: how many calls were new, or why none was stored.
+    Result<int64_t> finish();
+
+    struct State;
+
+private:
+    friend class PromptLog;
+    explicit CallInsert(std::shared_ptr<PromptLogPrivate> d);
+    std::unique_ptr<State> m;
+};
+
 /// How a PromptLog stores what it is given.
 struct PromptLogOptions {
     PrivacyPolicy privacy;
@@ -116,15 +140,17 @@ public:
     Result<CallRecord> find(const QString& idOrUid);
     /// The monitor's table: one row per prompt, tag, model or UTC day, sorted by key.
     Result<QList<StatsRow>> stats(StatsGroup group, const CallFilter& filter = {});
-    /// Stores `calls` at once, through the privacy policy and price table, skipping uids the
-    /// log has (imports); gives how many were new.
     /// The matching calls over time, per group (none: the calls as a whole), one bucket per
     /// `range.bucketMs` (the monitor's sparklines and charts).
     Result<QList<TimeSeries>> series(std::optional<StatsGroup> group, const CallFilter& filter,
                                      const SeriesRange& range);
     /// Every tag of the log with its number of calls, most used first (at most `limit`).
     Result<QList<QPair<QString, int64_t>>> tags(int limit = 500);
+    /// Stores `calls` at once, through the privacy policy and price table, skipping uids the
+    /// log has (imports); gives how many were new.
     Result<int64_t> insertNow(std::vector<CallRecord> calls);
+    /// insertNow() of calls still being made: see CallInsert.
+    CallInsert beginInsert();
     /// Deletes the calls of one run; gives how many.
     Result<int64_t> deleteRun(const QString& runId);
     /// Deletes the calls started before `utcMs` (retention); gives how many.

@@ -226,6 +226,18 @@ public:
     Result<int64_t> insert(const std::vector<CallRecord>& calls,
                            const std::vector<EncodedCall>& encoded) override
     {
+        const bool haveEncoded = encoded.size() == calls.size();
+        size_t next = 0;
+        return insertFrom([&]() -> CallToStore {
+            if (next == calls.size())
+                return {};
+            const size_t i = next++;
+            return {&calls[i], haveEncoded ? &encoded[i] : nullptr};
+        });
+    }
+
+    Result<int64_t> insertFrom(const CallSource& next) override
+    {
         if (auto c = connect(); !c)
             return c.error();
         if (std::optional<Diagnostic> damaged = damageBeforeWriting())
@@ -237,75 +249,13 @@ public:
         if (!exec("BEGIN IMMEDIATE"))
             return error(QStringLiteral("write"));
         int64_t added = 0;
-        const bool haveEncoded = encoded.size() == calls.size();
-        for (size_t i = 0; i < calls.size(); ++i) {
-            const CallRecord& r = calls[i];
-            const EncodedCall e = haveEncoded ? encoded[i] : encodeCall(r);
-            SqliteStatement& s = *m_insertCall;
-            s.reset();
-            s.bind(1, r.uid);
-            s.bind(2, r.runId);
-            s.bind(3, r.programPath);
-            s.bind(4, r.programHash);
-            s.bind(5, r.promptName);
-            s.bind(6, r.span.file);
-            s.bind(7, int64_t(r.span.line));
-            s.bind(8, int64_t(r.span.column));
-            s.bind(9, int64_t(r.span.endLine));
-            s.bind(10, int64_t(r.span.endColumn));
-            s.bind(11, r.traceNodeId);
-            s.bind(12, e.tags);
-            s.bind(13, r.model);
-            s.bind(14, r.endpoint);
-            s.bind(15, r.finishReason);
-            s.bindOpt(16, r.promptTokens);
-            s.bindOpt(17, r.completionTokens);
-            s.bindOpt(18, r.cachedTokens);
-            s.bindOpt(19, r.timeToFirstTokenMs);
-            s.bindOpt(20, r.latencyMs);
-            s.bindOpt(21, r.cost);
-            s.bind(22, statusName(r.status));
-            s.bind(23, r.error);
-            s.bind(24, int64_t(r.retries));
-            s.bind(25, r.startedAt);
-            s.bind(26, int64_t(r.contentOmitted ? 1 : 0));
-            s.bind(27, r.promptId);
-            s.bind(28, r.programId);
-            s.bind(29, r.programName);
-            s.bind(30, r.version);
-            s.bind(31, originName(r.origin));
-            s.bind(32, r.resolvedModel);
-            s.bind(33, r.responseModel);
-            if (!s.run())
+        for (CallToStore c = next(); c.call; c = next()) {
+            EncodedCall own;
+            const EncodedCall& e = c.encoded ? *c.encoded : (own = encodeCall(*c.call));
+            const std::optional<bool> stored = insertRow(*c.call, e);
+            if (!stored)
                 return rollback(QStringLiteral("write"));
-            if (sqlite3_changes(m_db) == 0)
-                continue; // already stored (an import of calls this log has)
-            const int64_t id = sqlite3_last_insert_rowid(m_db);
-            ++added;
-            SqliteStatement& c = *m_insertContent;
-            c.reset();
-            c.bind(1, id);
-            c.bind(2, e.parameters);
-            c.bind(3, e.messages);
-            c.bind(4, r.reply);
-            c.bind(5, e.toolCalls);
-            c.bind(6, e.inputs);
-            if (!c.run())
-                return rollback(QStringLiteral("write"));
-            if (!e.body.isEmpty()) {
-                m_insertFts->reset();
-                m_insertFts->bind(1, id);
-                m_insertFts->bind(2, e.body);
-                if (!m_insertFts->run())
-                    return rollback(QStringLiteral("write"));
-            }
-            for (const QString& tag : r.tags) {
-                m_insertTag->reset();
-                m_insertTag->bind(1, tag);
-                m_insertTag->bind(2, id);
-                if (!m_insertTag->run())
-                    return rollback(QStringLiteral("write"));
-            }
+            added += *stored ? 1 : 0;
         }
         if (!exec("COMMIT"))
             return rollback(QStringLiteral("commit to"));
@@ -499,6 +449,77 @@ private:
             m_damage = checkSqliteLogBeforeWriting(m_db, m_path);
         }
         return m_damage;
+    }
+
+    // One call's rows (the call, its content, its searchable text, its tags) inside the
+    // caller's transaction: false when its uid is already stored, nothing when a write failed.
+    std::optional<bool> insertRow(const CallRecord& r, const EncodedCall& e)
+    {
+        SqliteStatement& s = *m_insertCall;
+        s.reset();
+        s.bind(1, r.uid);
+        s.bind(2, r.runId);
+        s.bind(3, r.programPath);
+        s.bind(4, r.programHash);
+        s.bind(5, r.promptName);
+        s.bind(6, r.span.file);
+        s.bind(7, int64_t(r.span.line));
+        s.bind(8, int64_t(r.span.column));
+        s.bind(9, int64_t(r.span.endLine));
+        s.bind(10, int64_t(r.span.endColumn));
+        s.bind(11, r.traceNodeId);
+        s.bind(12, e.tags);
+        s.bind(13, r.model);
+        s.bind(14, r.endpoint);
+        s.bind(15, r.finishReason);
+        s.bindOpt(16, r.promptTokens);
+        s.bindOpt(17, r.completionTokens);
+        s.bindOpt(18, r.cachedTokens);
+        s.bindOpt(19, r.timeToFirstTokenMs);
+        s.bindOpt(20, r.latencyMs);
+        s.bindOpt(21, r.cost);
+        s.bind(22, statusName(r.status));
+        s.bind(23, r.error);
+        s.bind(24, int64_t(r.retries));
+        s.bind(25, r.startedAt);
+        s.bind(26, int64_t(r.contentOmitted ? 1 : 0));
+        s.bind(27, r.promptId);
+        s.bind(28, r.programId);
+        s.bind(29, r.programName);
+        s.bind(30, r.version);
+        s.bind(31, originName(r.origin));
+        s.bind(32, r.resolvedModel);
+        s.bind(33, r.responseModel);
+        if (!s.run())
+            return std::nullopt;
+        if (sqlite3_changes(m_db) == 0)
+            return false; // already stored (an import of calls this log has)
+        const int64_t id = sqlite3_last_insert_rowid(m_db);
+        SqliteStatement& c = *m_insertContent;
+        c.reset();
+        c.bind(1, id);
+        c.bind(2, e.parameters);
+        c.bind(3, e.messages);
+        c.bind(4, r.reply);
+        c.bind(5, e.toolCalls);
+        c.bind(6, e.inputs);
+        if (!c.run())
+            return std::nullopt;
+        if (!e.body.isEmpty()) {
+            m_insertFts->reset();
+            m_insertFts->bind(1, id);
+            m_insertFts->bind(2, e.body);
+            if (!m_insertFts->run())
+                return std::nullopt;
+        }
+        for (const QString& tag : r.tags) {
+            m_insertTag->reset();
+            m_insertTag->bind(1, tag);
+            m_insertTag->bind(2, id);
+            if (!m_insertTag->run())
+                return std::nullopt;
+        }
+        return true;
     }
 
     // Short search terms through the index's vocabulary: the trigrams that start with them.

@@ -5,31 +5,44 @@
 #include "core/promptlog/promptlog.h"
 #include "core/workbench/runarchive.h"
 
+#include <utility>
+
 namespace hako {
 
 KeptSpans keepReceivedSpans(promptlog::PromptLog& log, const std::vector<otel::Span>& spans,
                             const QByteArray& json, const RunArchive* archive,
                             eval::OnlineEvaluator* online)
 {
-    std::vector<promptlog::CallRecord> calls;
-    for (const otel::Span& s : spans)
-        if (auto call = otel::toCallRecord(s, otel::interpretSpan(s)))
-            calls.push_back(std::move(*call));
+    // The calls go to the log a few dozen at a time: it writes one batch while this thread
+    // makes the next.
+    constexpr size_t kBatch = 32;
     KeptSpans kept;
-    kept.calls = int64_t(calls.size());
-    if (!calls.empty()) {
-        Result<int64_t> inserted = log.insertNow(calls);
-        if (!inserted) {
-            kept.logError = inserted.error();
-            return kept;
-        }
-        kept.added = *inserted;
+    promptlog::CallInsert insert = log.beginInsert();
+    std::vector<promptlog::CallRecord> offered; // for online evaluation, as received
+    std::vector<promptlog::CallRecord> batch;
+    for (const otel::Span& s : spans) {
+        std::optional<promptlog::CallRecord> call = otel::toCallRecord(s, otel::interpretSpan(s));
+        if (!call)
+            continue;
+        ++kept.calls;
+        if (online)
+            offered.push_back(*call);
+        batch.push_back(std::move(*call));
+        if (batch.size() == kBatch)
+            insert.add(std::exchange(batch, {}));
     }
+    insert.add(std::move(batch));
+    Result<int64_t> inserted = insert.finish();
+    if (!inserted) {
+        kept.logError = inserted.error();
+        return kept;
+    }
+    kept.added = *inserted;
     if (archive)
         kept.archived = archive->appendRequest(spans, json, &kept.archiveError);
     // Sent again (already logged): evaluated the first time.
     if (online && kept.added > 0)
-        online->offer(calls);
+        online->offer(offered);
     return kept;
 }
 

@@ -76,6 +76,15 @@ bool mayHoldSecrets(QStringView text)
                                                   "ghs_", "ghr_",   "github_pat_"};
     static constexpr std::string_view kAnyCase[] = {"key",  "token", "secret",
                                                     "pass", "pwd",   "authorization"};
+    // The words' first letters, lower case, as bits from 'a'.
+    static constexpr uint32_t kFirst = [] {
+        uint32_t bits = 0;
+        for (std::string_view w : kExact)
+            bits |= 1u << ((w[0] | 0x20) - 'a');
+        for (std::string_view w : kAnyCase)
+            bits |= 1u << ((w[0] | 0x20) - 'a');
+        return bits;
+    }();
     // Case-folded as Qt's case-insensitive search compares (so the Kelvin sign is a 'k'); ASCII
     // without a call into Qt's tables, which cost more than the rest of the scan.
     auto fold = [](char16_t c) -> char32_t {
@@ -129,6 +138,9 @@ bool mayHoldSecrets(QStringView text)
             if (folded >= 128 || !QChar::isLetter(folded))
                 continue;
         }
+        // Most letters start none of the words.
+        if (folded < u'a' || folded > u'z' || !(kFirst >> (folded - u'a') & 1u))
+            continue;
         for (std::string_view w : kExact) {
             if (char16_t(w[0]) == c && at(i, w, false))
                 return true;

@@ -32,6 +32,11 @@ KeptSpans keepReceivedSpans(promptlog::PromptLog& log, const std::vector<otel::S
             insert.add(std::exchange(batch, {}));
     }
     insert.add(std::move(batch));
+    // The archive's lines are made while the last calls are committed, and written once they
+    // are (a request refused is retried: its spans would be archived twice).
+    RunArchive::RequestLines lines;
+    if (archive)
+        lines = archive->requestLines(spans, json);
     Result<int64_t> inserted = insert.finish();
     if (!inserted) {
         kept.logError = inserted.error();
@@ -39,7 +44,7 @@ KeptSpans keepReceivedSpans(promptlog::PromptLog& log, const std::vector<otel::S
     }
     kept.added = *inserted;
     if (archive)
-        kept.archived = archive->appendRequest(spans, json, &kept.archiveError);
+        kept.archived = archive->append(lines, &kept.archiveError);
     // Sent again (already logged): evaluated the first time.
     if (online && kept.added > 0)
         online->offer(offered);

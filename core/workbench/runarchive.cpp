@@ -59,38 +59,58 @@ bool RunArchive::save(const pdl::TraceNode& root, const QString& runId, QString*
 bool RunArchive::appendRequest(const std::vector<otel::Span>& spans, const QByteArray& json,
                                QString* error, int keep) const
 {
+    return append(requestLines(spans, json), error, keep);
+}
+
+RunArchive::RequestLines RunArchive::requestLines(const std::vector<otel::Span>& spans,
+                                                  const QByteArray& json) const
+{
     // The request's spans by trace, in the order they came (not copied: a span's attributes
     // are most of it).
     std::map<std::string_view, std::vector<const otel::Span*>> byTrace;
     for (const otel::Span& s : spans)
         byTrace[s.traceId].push_back(&s);
-    QString why;
-    if (!byTrace.empty() && !makeOutputFolder(m_folder, &why)) {
-        if (error)
-            *error = why;
-        return false;
-    }
     // One trace on one line, beginning as an object does (no byte-order mark, no line break a
     // reader of the file would split it at): kept as it was sent.
     const bool asSent = byTrace.size() == 1 && json.trimmed().startsWith('{') &&
                         !json.contains('\n') && !json.contains('\r');
-    bool fresh = false;
+    // The lines go to a buffer this thread keeps (a request's megabyte is neither allocated
+    // nor copied again for each request).
+    thread_local std::string text;
+    text.clear();
+    RequestLines lines;
+    lines.text = &text;
     for (const auto& [traceId, ofTrace] : byTrace) {
         const QString path = pathFor(QString::fromUtf8(traceId.data(), qsizetype(traceId.size())));
         if (path.isEmpty())
             continue; // not a trace id a file can be named by
-        fresh = fresh || !QFileInfo::exists(path);
-        // The line written from a buffer this thread keeps (a request's megabyte is neither
-        // allocated nor copied again for each request).
-        thread_local std::string text;
-        text.clear();
         if (asSent)
             text.append(json.constData(), size_t(json.size()));
         else
             otel::appendOtlpJson(text, ofTrace);
         text += '\n';
-        if (!appendOutputFile(path, QByteArray::fromRawData(text.data(), qsizetype(text.size())),
-                              &why)) {
+        lines.paths.push_back(path);
+        lines.ends.push_back(text.size());
+    }
+    return lines;
+}
+
+bool RunArchive::append(const RequestLines& lines, QString* error, int keep) const
+{
+    QString why;
+    if (!lines.paths.empty() && !makeOutputFolder(m_folder, &why)) {
+        if (error)
+            *error = why;
+        return false;
+    }
+    bool fresh = false;
+    size_t begin = 0;
+    for (size_t i = 0; i < lines.paths.size(); ++i) {
+        fresh = fresh || !QFileInfo::exists(lines.paths[i]);
+        const QByteArray line =
+            QByteArray::fromRawData(lines.text->data() + begin, qsizetype(lines.ends[i] - begin));
+        begin = lines.ends[i];
+        if (!appendOutputFile(lines.paths[i], line, &why)) {
             if (error)
                 *error = why;
             return false;

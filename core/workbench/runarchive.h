@@ -2,6 +2,7 @@
 
 #include <QString>
 
+#include <string>
 #include <vector>
 
 namespace hako::pdl {
@@ -47,6 +48,19 @@ public:
     /// it to the newest `keep`. False with `error` set when a file cannot be written.
     bool appendRequest(const std::vector<otel::Span>& spans, const QByteArray& json,
                        QString* error = nullptr, int keep = kDefaultKeep) const;
+
+    /// A request's lines as appendRequest() appends them, made before they are written (the
+    /// receiver makes them while the request's calls are being committed, and writes them once
+    /// they are). The text is in a buffer of the thread that made it, until it makes the next.
+    struct RequestLines {
+        std::vector<QString> paths; ///< the file of each trace
+        std::vector<size_t> ends;   ///< where each one's line ends in `text`
+        const std::string* text = nullptr;
+    };
+    RequestLines requestLines(const std::vector<otel::Span>& spans, const QByteArray& json) const;
+    /// Appends `lines` (see requestLines()); false with `error` set when a file cannot be
+    /// written.
+    bool append(const RequestLines& lines, QString* error = nullptr, int keep = kDefaultKeep) const;
     /// Deletes all but the newest `keep` traces (by modification time); gives how many went.
     int prune(int keep = kDefaultKeep) const;
 

@@ -3,8 +3,10 @@
 #include "core/otel/conventions.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <map>
+#include <unordered_map>
 
 namespace hako::otel {
 
@@ -25,17 +27,16 @@ const std::vector<std::string>& tokenKeys(Field field)
     return field == Field::InputTokens ? input : output;
 }
 
-std::optional<double> number(const Attributes& a, const std::string& key)
+std::optional<double> number(const Attributes* value)
 {
-    auto it = a.find(key);
-    if (it == a.end())
+    if (!value)
         return std::nullopt;
-    if (it->is_number())
-        return it->get<double>();
-    if (it->is_string()) {
+    if (value->is_number())
+        return value->get<double>();
+    if (value->is_string()) {
         try {
             size_t used = 0;
-            const std::string& s = it->get_ref<const std::string&>();
+            const std::string& s = value->get_ref<const std::string&>();
             const double v = std::stod(s, &used);
             if (used == s.size())
                 return v;
@@ -45,21 +46,83 @@ std::optional<double> number(const Attributes& a, const std::string& key)
     return std::nullopt;
 }
 
-int64_t firstCount(const Attributes& a, Field field)
+// A value as attrString() reads it: a string as it is, anything else as JSON, null as nothing.
+std::string textOf(const Attributes* value)
 {
-    for (const std::string& key : tokenKeys(field))
-        if (std::optional<double> v = number(a, key))
-            return int64_t(*v);
-    return 0;
+    if (!value || value->is_null())
+        return {};
+    return value->is_string() ? value->get<std::string>() : value->dump();
 }
 
-std::string firstString(const Attributes& a, std::initializer_list<const char*> keys)
+// The attributes a run's row reads, each found once in a pass over the span's attributes (a
+// span has a dozen; looking up each name in turn went through them some twenty times).
+enum RunSlot : uint8_t {
+    Session,
+    Conversation,
+    User,
+    EndUser,
+    InputValue,
+    Prompt,
+    OutputValue,
+    Completion,
+    CostTotal,
+    UsageCost,
+    FirstTokenKey // then the input token names, then the output token names
+};
+
+const std::unordered_map<std::string_view, uint8_t>& runSlots()
 {
-    for (const char* key : keys)
-        if (std::string v = attrString(a, key); !v.empty())
-            return v;
-    return {};
+    static const auto table = [] {
+        std::unordered_map<std::string_view, uint8_t> t;
+        const char* const fixed[] = {
+            "session.id",     "gen_ai.conversation.id", "user.id",      "enduser.id",
+            "input.value",    "gen_ai.prompt",          "output.value", "gen_ai.completion",
+            "llm.cost.total", "gen_ai.usage.cost"};
+        static_assert(std::size(fixed) == FirstTokenKey);
+        uint8_t slot = 0;
+        for (const char* key : fixed)
+            t.emplace(key, slot++);
+        for (Field f : {Field::InputTokens, Field::OutputTokens})
+            for (const std::string& key : tokenKeys(f))
+                t.emplace(key, slot++);
+        return t;
+    }();
+    return table;
 }
+
+struct RunAttributes {
+    static constexpr size_t kSlots = 40;
+    std::array<const Attributes*, kSlots> at{};
+
+    explicit RunAttributes(const Attributes& a)
+    {
+        if (!a.is_object())
+            return;
+        const auto& slots = runSlots();
+        for (const auto& [key, value] : a.get_ref<const Attributes::object_t&>())
+            if (auto it = slots.find(key); it != slots.end() && it->second < kSlots)
+                at[it->second] = &value;
+    }
+    // The first of `slots` that holds a non-empty text.
+    std::string firstString(std::initializer_list<RunSlot> slots) const
+    {
+        for (RunSlot slot : slots)
+            if (std::string v = textOf(at[slot]); !v.empty())
+                return v;
+        return {};
+    }
+    // The first token count of `field`'s names, in the conventions' order.
+    int64_t firstCount(Field field) const
+    {
+        size_t slot = FirstTokenKey;
+        if (field == Field::OutputTokens)
+            slot += tokenKeys(Field::InputTokens).size();
+        for (size_t i = 0; i < tokenKeys(field).size() && slot + i < kSlots; ++i)
+            if (std::optional<double> v = number(at[slot + i]))
+                return int64_t(*v);
+        return 0;
+    }
+};
 
 // At most `limit` bytes, cut before a UTF-8 continuation byte.
 std::string cut(std::string text, size_t limit)
@@ -118,28 +181,26 @@ uint64_t spanKey(const std::string& id)
 
 RunCollector::Part RunCollector::partOf(const Span& span)
 {
-    const Attributes& a = span.attributes;
+    const RunAttributes a(span.attributes);
     Part part;
     part.traceId = span.traceId;
     part.spanKey = spanKey(span.spanId);
     part.startNanos = span.startNanos;
     part.endNanos = span.endNanos;
-    part.prompt = firstCount(a, Field::InputTokens);
-    part.completion = firstCount(a, Field::OutputTokens);
-    if (std::optional<double> c = number(a, "llm.cost.total");
-        c || (c = number(a, "gen_ai.usage.cost"))) {
+    part.prompt = a.firstCount(Field::InputTokens);
+    part.completion = a.firstCount(Field::OutputTokens);
+    if (std::optional<double> c = number(a.at[CostTotal]); c || (c = number(a.at[UsageCost]))) {
         part.cost = *c;
         part.hasCost = true;
     }
     part.error = span.statusCode == 2;
-    part.session = firstString(a, {"session.id", "gen_ai.conversation.id"});
-    part.user = firstString(a, {"user.id", "enduser.id"});
+    part.session = a.firstString({Session, Conversation});
+    part.user = a.firstString({User, EndUser});
     part.root = span.isRoot();
     if (part.root) {
         part.name = span.name;
-        part.input = cut(firstString(a, {"input.value", "gen_ai.prompt"}), RunRow::kTextLimit);
-        part.output =
-            cut(firstString(a, {"output.value", "gen_ai.completion"}), RunRow::kTextLimit);
+        part.input = cut(a.firstString({InputValue, Prompt}), RunRow::kTextLimit);
+        part.output = cut(a.firstString({OutputValue, Completion}), RunRow::kTextLimit);
     }
     return part;
 }

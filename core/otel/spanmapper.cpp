@@ -2,6 +2,7 @@
 
 #include "core/otel/spanattr_p.h"
 #include "core/otel/spanvalue_p.h"
+#include "core/util/threadslot.h"
 
 #include "core/pdl/value.h"
 
@@ -256,12 +257,28 @@ const FieldRule* findRule(const std::string& key)
         }
     };
     static const Index index;
-    if (auto it = index.exact.find(key); it != index.exact.end())
+    // The keys this thread has looked up, with their rule: every span brings the same few
+    // dozen, and most match a prefix (a list's items) or nothing (kept raw), which the table
+    // finds only after comparing every prefix. Bounded: keys past it are looked up each time.
+    struct Memo {
+        std::unordered_map<std::string, const FieldRule*> rules;
+    };
+    auto& memo = ThreadSlot<Memo>::get().rules;
+    if (auto it = memo.find(key); it != memo.end())
         return it->second;
-    for (const auto& [prefix, rule] : index.prefixes)
-        if (startsWith(key, prefix))
-            return rule;
-    return nullptr;
+    const FieldRule* found = nullptr;
+    if (auto it = index.exact.find(key); it != index.exact.end()) {
+        found = it->second;
+    } else {
+        for (const auto& [prefix, rule] : index.prefixes)
+            if (startsWith(key, prefix)) {
+                found = rule;
+                break;
+            }
+    }
+    if (memo.size() < 4096)
+        memo.emplace(key, found);
+    return found;
 }
 
 bool isJsonMime(const std::string& mime)

@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -41,6 +42,59 @@ QStringList names(const std::vector<RunRow>& rows)
     for (const RunRow& r : rows)
         out << QString::fromStdString(r.name);
     return out;
+}
+
+// What a run's row reads from a span, looked up name by name (the rule partOf() follows in
+// one pass): the first of each list of names that holds a value.
+RunCollector::Part partByNames(const Span& span)
+{
+    const Attributes& a = span.attributes;
+    auto number = [&a](const char* key) -> std::optional<double> {
+        auto it = a.find(key);
+        if (it == a.end())
+            return std::nullopt;
+        if (it->is_number())
+            return it->get<double>();
+        if (it->is_string()) {
+            const std::string& s = it->get_ref<const std::string&>();
+            try {
+                size_t used = 0;
+                const double v = std::stod(s, &used);
+                if (used == s.size())
+                    return v;
+            } catch (...) {
+            }
+        }
+        return std::nullopt;
+    };
+    auto count = [&](std::initializer_list<const char*> keys) -> int64_t {
+        for (const char* key : keys)
+            if (auto v = number(key))
+                return int64_t(*v);
+        return 0;
+    };
+    auto first = [&a](std::initializer_list<const char*> keys) {
+        for (const char* key : keys)
+            if (std::string v = attrString(a, key); !v.empty())
+                return v;
+        return std::string();
+    };
+    RunCollector::Part p;
+    p.prompt = count(
+        {"llm.token_count.prompt", "gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens"});
+    p.completion = count({"llm.token_count.completion", "gen_ai.usage.output_tokens",
+                          "gen_ai.usage.completion_tokens"});
+    if (auto c = number("llm.cost.total"); c || (c = number("gen_ai.usage.cost"))) {
+        p.cost = *c;
+        p.hasCost = true;
+    }
+    p.session = first({"session.id", "gen_ai.conversation.id"});
+    p.user = first({"user.id", "enduser.id"});
+    if (span.isRoot()) {
+        p.input = first({"input.value", "gen_ai.prompt"});
+        p.output = first({"output.value", "gen_ai.completion"});
+    }
+    return p;
 }
 
 } // namespace
@@ -335,6 +389,65 @@ private Q_SLOTS:
         QCOMPARE(r.output, std::string("second"));
         QCOMPARE(r.durationNanos(), 1500000000LL);
         QCOMPARE(rows[0].status, RunStatus::Error);
+    }
+
+    // Spans with random sets of the names a row reads (and others), their values numbers,
+    // numeric and other texts, null, lists and objects: partOf() reads what looking each name
+    // up in turn reads.
+    void partOfReadsWhatTheNamesSay()
+    {
+        const char* const keys[] = {"llm.token_count.prompt",
+                                    "gen_ai.usage.input_tokens",
+                                    "gen_ai.usage.prompt_tokens",
+                                    "llm.token_count.completion",
+                                    "gen_ai.usage.output_tokens",
+                                    "gen_ai.usage.completion_tokens",
+                                    "llm.cost.total",
+                                    "gen_ai.usage.cost",
+                                    "session.id",
+                                    "gen_ai.conversation.id",
+                                    "user.id",
+                                    "enduser.id",
+                                    "input.value",
+                                    "gen_ai.prompt",
+                                    "output.value",
+                                    "gen_ai.completion",
+                                    "llm.model_name",
+                                    "session",
+                                    "input.value.x"};
+        const Attributes values[] = {Attributes(12),
+                                     Attributes(0.25),
+                                     Attributes("34"),
+                                     Attributes("1e3"),
+                                     Attributes("12 tokens"),
+                                     Attributes(""),
+                                     Attributes("質問"),
+                                     Attributes(nullptr),
+                                     Attributes(true),
+                                     Attributes::array({1, "a"}),
+                                     Attributes::object({{"k", "v"}})};
+        QRandomGenerator rng(20261129);
+        for (int round = 0; round < 3000; ++round) {
+            Span span;
+            span.traceId = "t";
+            span.spanId = "00000000000000a1";
+            if (rng.bounded(2))
+                span.parentSpanId = "00000000000000a0";
+            span.attributes = Attributes::object();
+            const int n = int(rng.bounded(10));
+            for (int i = 0; i < n; ++i)
+                span.attributes[keys[rng.bounded(int(std::size(keys)))]] =
+                    values[rng.bounded(int(std::size(values)))];
+            const RunCollector::Part got = RunCollector::partOf(span);
+            const RunCollector::Part want = partByNames(span);
+            const QString what = QString::fromStdString(span.attributes.dump());
+            QVERIFY2(got.prompt == want.prompt && got.completion == want.completion,
+                     qPrintable(what));
+            QVERIFY2(got.hasCost == want.hasCost && (!got.hasCost || got.cost == want.cost),
+                     qPrintable(what));
+            QVERIFY2(got.session == want.session && got.user == want.user, qPrintable(what));
+            QVERIFY2(got.input == want.input && got.output == want.output, qPrintable(what));
+        }
     }
 };
 

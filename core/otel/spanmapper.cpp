@@ -479,8 +479,8 @@ bool gatherField(SpanView& v, AttributeReading& r, const FieldRule& match, std::
     return used;
 }
 
-// The span's kind (its category and the convention that says so).
-void readKind(SpanView& v, const json& attrs)
+// The rule that says the span's kind (its category and the convention that says so), if any.
+const KindRule* kindRuleOf(const json& attrs)
 {
     // The rules of one attribute stand together: each attribute is looked up once.
     const char* looked = nullptr;
@@ -492,11 +492,17 @@ void readKind(SpanView& v, const json& attrs)
             value =
                 it != attrs.end() && it->is_string() ? &it->get_ref<const std::string&>() : nullptr;
         }
-        if (value && *value == rule.value) {
-            v.category = rule.category;
-            v.convention = rule.convention;
-            return;
-        }
+        if (value && *value == rule.value)
+            return &rule;
+    }
+    return nullptr;
+}
+
+void readKind(SpanView& v, const json& attrs)
+{
+    if (const KindRule* rule = kindRuleOf(attrs)) {
+        v.category = rule->category;
+        v.convention = rule->convention;
     }
 }
 
@@ -680,6 +686,14 @@ SpanView interpretSpan(const Span& span)
 SpanView interpretSpanTaking(Span& span)
 {
     return interpret(span);
+}
+
+bool mayBeModelCall(const Span& span)
+{
+    // A kind said other than a model call stays (only an unknown kind is guessed from the
+    // attributes present, finishView()); a PDL model block is a call whatever its kind says.
+    const KindRule* rule = kindRuleOf(span.attributes);
+    return !rule || rule->category == SpanCategory::Llm || span.attributes.contains("pdl.kind");
 }
 
 } // namespace hako::otel

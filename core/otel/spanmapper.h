@@ -53,6 +53,10 @@ pdl::TracePtr toTraceNode(const Span& span, const SpanView& view);
 /// name from `llm.prompt_template.name`/`gen_ai.prompt.name` else the span name; tags
 /// `service:…`, `env:…` from the resource and `otel`; uid `otel:<trace>:<span>`.
 std::optional<promptlog::CallRecord> toCallRecord(const Span& span, const SpanView& view);
+/// Whether `span` may be a model call: false when its kind attribute names another kind (a
+/// tool, a retriever, an agent…) and it is no PDL model block, so that toCallRecord() of its
+/// view would give nothing (a receiver need not read the rest of it). Looks at its kind only.
+bool mayBeModelCall(const Span& span);
 
 /// The kind named as PDL spells it (`lastOf`, `model`, …); Sequence for an unknown name.
 pdl::BlockKind blockKindFromName(std::string_view name);

@@ -21,6 +21,8 @@ KeptSpans keepReceivedSpans(promptlog::PromptLog& log, const std::vector<otel::S
     std::vector<promptlog::CallRecord> offered; // for online evaluation, as received
     std::vector<promptlog::CallRecord> batch;
     for (const otel::Span& s : spans) {
+        if (!otel::mayBeModelCall(s))
+            continue; // a tool's, a retriever's… span: not read further
         std::optional<promptlog::CallRecord> call = otel::toCallRecord(s, otel::interpretSpan(s));
         if (!call)
             continue;

@@ -1,5 +1,6 @@
 // A span taken apart as a file is loaded (its attribute values moved into the view) maps to
 // the same trace node and prompt-log call as the same span read without touching it.
+#include "core/otel/conventions.h"
 #include "core/otel/otlpdecode.h"
 #include "core/otel/otlpwriter.h"
 #include "core/otel/spanmapper.h"
@@ -200,6 +201,36 @@ private Q_SLOTS:
             compareTrees(*a, *b, nodes);
         }
         QVERIFY(nodes >= int(spans.size())); // placeholders and synthetic roots too
+    }
+
+    // mayBeModelCall() lets a receiver skip a span's reading: every span it says no to gives
+    // no prompt-log call, over every kind of span, each also given every kind the convention
+    // tables know (a tool's span carrying messages is still a tool's).
+    void aSpanSkippedIsNoModelCall()
+    {
+        std::vector<Span> spans = everyKindOfSpan();
+        const size_t originals = spans.size();
+        for (size_t i = 0; i < originals; ++i) {
+            for (const KindRule& rule : kindRules()) {
+                Span s = spans[i];
+                if (!s.attributes.is_object())
+                    s.attributes = Attributes::object();
+                s.attributes[rule.attribute] = rule.value;
+                spans.push_back(std::move(s));
+            }
+        }
+        int skipped = 0, calls = 0;
+        for (const Span& s : spans) {
+            const bool call = toCallRecord(s, interpretSpan(s)).has_value();
+            calls += call ? 1 : 0;
+            if (!mayBeModelCall(s)) {
+                ++skipped;
+                QVERIFY2(!call, qPrintable(QString::fromStdString(s.attributes.dump())));
+            }
+        }
+        // Both answers were given many times.
+        QVERIFY2(skipped > 200 && calls > 100,
+                 qPrintable(QStringLiteral("%1 skipped, %2 calls").arg(skipped).arg(calls)));
     }
 };
 

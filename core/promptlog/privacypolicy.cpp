@@ -3,10 +3,12 @@
 
 #include "core/util/globmatch.h"
 #include "core/util/outputfile.h"
+#include "core/util/threadslot.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -207,18 +209,34 @@ QStringList keyWords(const QString& key)
     return words;
 }
 
+// The user's patterns compiled, kept by each thread for the patterns it last saw (a call's
+// redaction compiled them again for every call).
+const QList<QRegularExpression>& compiledPatterns(const QStringList& patterns)
+{
+    struct Compiled {
+        QStringList patterns;
+        QList<QRegularExpression> expressions;
+    };
+    Compiled& c = ThreadSlot<Compiled>::get();
+    if (c.patterns != patterns) {
+        c.expressions.clear();
+        for (const QString& pattern : patterns) {
+            QRegularExpression re(pattern, QRegularExpression::UseUnicodePropertiesOption);
+            if (re.isValid() && !pattern.isEmpty())
+                c.expressions.append(re);
+        }
+        c.patterns = patterns;
+    }
+    return c.expressions;
+}
+
 struct Redactor {
     bool builtin = true;
     QList<QRegularExpression> user;
 
-    explicit Redactor(const PrivacyPolicy& p) : builtin(p.builtinRedaction)
-    {
-        for (const QString& pattern : p.userPatterns) {
-            QRegularExpression re(pattern, QRegularExpression::UseUnicodePropertiesOption);
-            if (re.isValid() && !pattern.isEmpty())
-                user.append(re);
-        }
-    }
+    explicit Redactor(const PrivacyPolicy& p)
+        : builtin(p.builtinRedaction), user(compiledPatterns(p.userPatterns))
+    {}
     QString operator()(const QString& text) const
     {
         QString out = applyRules(text, builtin);
@@ -332,7 +350,9 @@ bool globMatches(const QString& pattern, const QString& text)
 
 } // namespace
 
-bool isCredentialName(const QString& key)
+namespace {
+
+bool credentialWords(const QString& key)
 {
     static const QStringList secretWords = {
         QStringLiteral("authorization"), QStringLiteral("auth"),   QStringLiteral("password"),
@@ -351,6 +371,25 @@ bool isCredentialName(const QString& key)
             return true;
     }
     return false;
+}
+
+} // namespace
+
+bool isCredentialName(const QString& key)
+{
+    // Every call's messages bring the same few keys (role, content, name…): each thread
+    // remembers its answers rather than splitting the key into words again. Bounded: keys past
+    // it are split each time.
+    struct Answers {
+        QHash<QString, bool> byKey;
+    };
+    QHash<QString, bool>& answers = ThreadSlot<Answers>::get().byKey;
+    if (auto it = answers.constFind(key); it != answers.constEnd())
+        return *it;
+    const bool credential = credentialWords(key);
+    if (answers.size() < 4096)
+        answers.insert(key, credential);
+    return credential;
 }
 
 Result<bool> PrivacyPolicy::validate() const

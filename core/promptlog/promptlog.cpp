@@ -565,12 +565,14 @@ struct CallInsert::State {
     std::mutex mutex;
     std::condition_variable ready;
     std::deque<std::vector<Pending>> batches; // prepared, not yet asked for by the writer
+    std::vector<std::vector<Pending>> spent;  // written: freed by the caller's thread
     bool ended = false;
     std::thread writer; // started by the first add()
     Result<int64_t> written = int64_t(0);
 
     // The writer's thread: one insert of the batches as they come, holding the query lock
-    // as insertNow() does (the batch it walks is freed there when it takes the next).
+    // as insertNow() does. A batch written goes back to the caller's thread to be freed: this
+    // thread is the busier one.
     void write()
     {
         std::vector<Pending> current;
@@ -583,6 +585,8 @@ struct CallInsert::State {
                 ready.wait(lock, [&] { return !batches.empty() || ended; });
                 if (batches.empty())
                     return {};
+                if (!current.empty())
+                    spent.push_back(std::move(current));
                 current = std::move(batches.front());
                 batches.pop_front();
                 at = 0;
@@ -619,12 +623,14 @@ void CallInsert::add(std::vector<CallRecord> calls)
     prepareAll(m->d->options, m->d->kind, batch);
     if (!m->writer.joinable())
         m->writer = std::thread([s = m.get()] { s->write(); });
+    std::vector<std::vector<Pending>> written;
     {
         std::lock_guard lock(m->mutex);
         m->batches.push_back(std::move(batch));
+        written.swap(m->spent);
     }
     m->ready.notify_one();
-}
+} // `written` freed here, beside the writer
 
 Result<int64_t> CallInsert::finish()
 {

@@ -453,6 +453,7 @@ private:
 
     // One call's rows (the call, its content, its searchable text, its tags) inside the
     // caller's transaction: false when its uid is already stored, nothing when a write failed.
+    // `e`'s columns are bound without a copy: they outlive the steps here.
     std::optional<bool> insertRow(const CallRecord& r, const EncodedCall& e)
     {
         SqliteStatement& s = *m_insertCall;
@@ -468,7 +469,7 @@ private:
         s.bind(9, int64_t(r.span.endLine));
         s.bind(10, int64_t(r.span.endColumn));
         s.bind(11, r.traceNodeId);
-        s.bind(12, e.tags);
+        s.bindStatic(12, e.tags);
         s.bind(13, r.model);
         s.bind(14, r.endpoint);
         s.bind(15, r.finishReason);
@@ -498,17 +499,17 @@ private:
         SqliteStatement& c = *m_insertContent;
         c.reset();
         c.bind(1, id);
-        c.bind(2, e.parameters);
-        c.bind(3, e.messages);
+        c.bindStatic(2, e.parameters);
+        c.bindStatic(3, e.messages);
         c.bind(4, r.reply);
-        c.bind(5, e.toolCalls);
-        c.bind(6, e.inputs);
+        c.bindStatic(5, e.toolCalls);
+        c.bindStatic(6, e.inputs);
         if (!c.run())
             return std::nullopt;
         if (!e.body.isEmpty()) {
             m_insertFts->reset();
             m_insertFts->bind(1, id);
-            m_insertFts->bind(2, e.body);
+            m_insertFts->bindStatic(2, e.body);
             if (!m_insertFts->run())
                 return std::nullopt;
         }

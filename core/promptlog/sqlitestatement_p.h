@@ -43,6 +43,12 @@ public:
         sqlite3_bind_text(m_stmt, i, utf8.constData(), int(utf8.size()), SQLITE_TRANSIENT);
     }
     void bind(int i, const QString& v) { bind(i, v.toUtf8()); }
+    /// Binds `utf8` without SQLite copying it: it must stay as it is until the statement has
+    /// been stepped (and is bound again before the next step).
+    void bindStatic(int i, const QByteArray& utf8)
+    {
+        sqlite3_bind_text(m_stmt, i, utf8.constData(), int(utf8.size()), SQLITE_STATIC);
+    }
     void bindOpt(int i, const std::optional<int64_t>& v)
     {
         if (v)

@@ -623,14 +623,14 @@ void CallInsert::add(std::vector<CallRecord> calls)
     prepareAll(m->d->options, m->d->kind, batch);
     if (!m->writer.joinable())
         m->writer = std::thread([s = m.get()] { s->write(); });
-    std::vector<std::vector<Pending>> written;
+    std::vector<std::vector<Pending>> spent;
     {
         std::lock_guard lock(m->mutex);
         m->batches.push_back(std::move(batch));
-        written.swap(m->spent);
+        spent.swap(m->spent);
     }
     m->ready.notify_one();
-} // `written` freed here, beside the writer
+} // the batches already written are freed here, beside the writer
 
 Result<int64_t> CallInsert::finish()
 {

@@ -89,8 +89,7 @@ RunArchive::RequestLines RunArchive::requestLines(const std::vector<otel::Span>&
         else
             otel::appendOtlpJson(text, ofTrace);
         text += '\n';
-        lines.paths.push_back(path);
-        lines.ends.push_back(text.size());
+        lines.lines.push_back({path, text.size()});
     }
     return lines;
 }
@@ -98,19 +97,19 @@ RunArchive::RequestLines RunArchive::requestLines(const std::vector<otel::Span>&
 bool RunArchive::append(const RequestLines& lines, QString* error, int keep) const
 {
     QString why;
-    if (!lines.paths.empty() && !makeOutputFolder(m_folder, &why)) {
+    if (!lines.lines.empty() && !makeOutputFolder(m_folder, &why)) {
         if (error)
             *error = why;
         return false;
     }
     bool fresh = false;
     size_t begin = 0;
-    for (size_t i = 0; i < lines.paths.size(); ++i) {
-        fresh = fresh || !QFileInfo::exists(lines.paths[i]);
+    for (const RequestLines::Line& l : lines.lines) {
+        fresh = fresh || !QFileInfo::exists(l.path);
         const QByteArray line =
-            QByteArray::fromRawData(lines.text->data() + begin, qsizetype(lines.ends[i] - begin));
-        begin = lines.ends[i];
-        if (!appendOutputFile(lines.paths[i], line, &why)) {
+            QByteArray::fromRawData(lines.text->data() + begin, qsizetype(l.end - begin));
+        begin = l.end;
+        if (!appendOutputFile(l.path, line, &why)) {
             if (error)
                 *error = why;
             return false;

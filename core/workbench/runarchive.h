@@ -53,8 +53,11 @@ public:
     /// receiver makes them while the request's calls are being committed, and writes them once
     /// they are). The text is in a buffer of the thread that made it, until it makes the next.
     struct RequestLines {
-        std::vector<QString> paths; ///< the file of each trace
-        std::vector<size_t> ends;   ///< where each one's line ends in `text`
+        struct Line {
+            QString path;   ///< the file of its trace
+            size_t end = 0; ///< where the line ends in `text` (it begins where the last ended)
+        };
+        std::vector<Line> lines;
         const std::string* text = nullptr;
     };
     RequestLines requestLines(const std::vector<otel::Span>& spans, const QByteArray& json) const;

@@ -68,8 +68,7 @@ private Q_SLOTS:
         QCOMPARE(p.redact(text), stored);
         p.builtinRedaction = false;
         // An Authorization value is a credential: it goes even without the built-in rules.
-        QCOMPARE(p.redact(text),
-                 QTest::currentDataTag() == QByteArray("bearer") ? stored : text);
+        QCOMPARE(p.redact(text), QTest::currentDataTag() == QByteArray("bearer") ? stored : text);
     }
 
     void credentialsGoEvenWithoutBuiltinRules_data()
@@ -88,7 +87,7 @@ private Q_SLOTS:
         QTest::newRow("prose stays") << "a password policy and the key to it"
                                      << "a password policy and the key to it";
         QTest::newRow("url without password stays") << "https://example.com/a?b=c"
-                                                     << "https://example.com/a?b=c";
+                                                    << "https://example.com/a?b=c";
     }
     void credentialsGoEvenWithoutBuiltinRules()
     {
@@ -110,6 +109,25 @@ private Q_SLOTS:
         p.userPatterns.append(QStringLiteral("(unclosed"));
         QVERIFY(!p.validate());
         QVERIFY(p.validate().error().message.contains(QLatin1String("(unclosed")));
+    }
+
+    // Policies with other patterns one after another on one thread (the compiled patterns are
+    // kept per thread): each redacts with its own, none with the one before.
+    void patternsChangeBetweenPolicies()
+    {
+        PrivacyPolicy a;
+        a.userPatterns = {QStringLiteral("alpha\\d")};
+        PrivacyPolicy b;
+        b.userPatterns = {QStringLiteral("beta\\d")};
+        const PrivacyPolicy none;
+        const QString text = QStringLiteral("alpha1 beta2");
+        for (int round = 0; round < 2; ++round) {
+            QCOMPARE(a.redact(text), QStringLiteral("[REDACTED] beta2"));
+            QCOMPARE(b.redact(text), QStringLiteral("alpha1 [REDACTED]"));
+            QCOMPARE(none.redact(text), text);
+        }
+        a.userPatterns.append(QStringLiteral("beta\\d"));
+        QCOMPARE(a.redact(text), QStringLiteral("[REDACTED] [REDACTED]"));
     }
 
     void applyReachesNestedContent()

@@ -7,15 +7,10 @@
 
 #include "core/pdl/code/pythonsession.h"
 #include "core/pdl/code/sandbox.h"
-#include "core/pdl/expr/template.h"
-#include "core/pdl/parser/expressionposition.h"
 #include "core/pdl/parser/programparser.h"
 #include "core/pdl/parser/yamlvalue.h"
 #include "core/pdl/programcheck.h"
-#include "core/pdl/types/jsonschema.h"
-#include "core/pdl/types/pdltype.h"
 #include "core/util/stackguard.h"
-#include "core/util/threadslot.h"
 
 #include <QDir>
 #include <QFile>
@@ -123,12 +118,6 @@ std::string_view kindNameView(BlockKind kind)
     return names[size_t(kind)];
 }
 
-std::string firstLine(const std::string& s)
-{
-    size_t nl = s.find('\n');
-    return nl == std::string::npos ? s : s.substr(0, nl);
-}
-
 } // namespace
 
 Runner::Runner(const RunOptions& o) : options(o), tracing(o.trace || o.observer) {}
@@ -187,97 +176,27 @@ void Runner::streamValue(const State& st, const Value& v)
     write(v.toText());
 }
 
-Value Runner::evalValue(const Value& v, const State& st, const SourceSpan& span)
-{
-    switch (v.type()) {
-    case Value::Type::String: {
-        const std::string& src = v.asString();
-        if (expr::isPlainText(src))
-            return v;
-        EvalScope scope(st.scope, st.context);
-        ActiveEvaluationScope active(this, &st);
-        // Known not to be plain text: compiled (cached) and run without looking again.
-        Result<Value> r = expr::evaluateCompiled(*expr::cachedTemplate(src), src, scope);
-        if (r.ok())
-            return std::move(r).value();
-        const Diagnostic& d = r.error();
-        SourceSpan at = span;
-        if (st.program && d.span.isValid()) {
-            at = mapExpressionPosition(st.program->lines, src, span, d.span.line, d.span.column);
-            if (!at.isValid())
-                at = span;
-        }
-        std::string msg = d.message.toStdString();
-        static const std::string kPrefix = "Error during the evaluation of ";
-        // A function called from this expression failed in its own expression, whose message
-        // already says so: wrapping it again repeated it once per call level (500 times for
-        // a runaway recursion).
-        if (msg.rfind(kPrefix, 0) == 0)
-            throw PdlError(firstLine(msg), at);
-        throw PdlError(kPrefix + src + ": " + firstLine(msg), at);
-    }
-    case Value::Type::List: {
-        const List& in = v.asList();
-        List out;
-        out.reserve(in.size());
-        for (const Value& x : in)
-            out.push_back(evalValue(x, st, span));
-        return Value(std::move(out), v.isTuple());
-    }
-    case Value::Type::Dict: {
-        Dict out;
-        for (const auto& [k, x] : v.asDict())
-            out.set(evalValue(k, st, span), evalValue(x, st, span));
-        return Value(std::move(out));
-    }
-    default:
-        return v;
-    }
-}
-
-Value Runner::eval(const Expr& e, const State& st, TraceNode* node, const char* field)
-{
-    Value v = evalValue(e.value, st, e.span);
-    if (node)
-        node->exprs.emplace_back(field, v);
-    return v;
-}
-
-void Runner::checkSpec(const Value& spec, const Value& value, const SourceSpan& span)
-{
-    Result<JsonSchema> schema = compilePdlType(spec);
-    if (!schema.ok())
-        throw PdlError("invalid spec: " + schema.error().message.toStdString(), span);
-    std::vector<ValidationError> errors = schema->validate(value);
-    if (errors.empty())
-        return;
-    std::string msg = "Type errors during spec checking:";
-    for (const ValidationError& e : errors)
-        msg += "\n" + e.toString();
-    throw PdlError(msg, span);
-}
-
 namespace {
 
-// Points at the `id` of the innermost Runner::exec frame on this thread (which outlives the
+// Points at the id of the innermost block running on this thread (whose frame outlives the
 // pointer): no copy per block. Initial-exec, as the thread-locals below: read and written for
 // every block, an offset from the thread pointer rather than a __tls_get_addr call each time.
-thread_local const std::string* t_currentBlockId [[gnu::tls_model("initial-exec")]] = nullptr;
+thread_local const RunningBlockId* t_currentBlock [[gnu::tls_model("initial-exec")]] = nullptr;
 
 // Makes `id` the thread's current block for its lifetime, restoring the enclosing one after
 // (also when the block throws).
 class CurrentBlockScope {
 public:
-    explicit CurrentBlockScope(const std::string& id) : m_saved(t_currentBlockId)
+    explicit CurrentBlockScope(const RunningBlockId& id) : m_saved(t_currentBlock)
     {
-        t_currentBlockId = &id;
+        t_currentBlock = &id;
     }
-    ~CurrentBlockScope() { t_currentBlockId = m_saved; }
+    ~CurrentBlockScope() { t_currentBlock = m_saved; }
     CurrentBlockScope(const CurrentBlockScope&) = delete;
     CurrentBlockScope& operator=(const CurrentBlockScope&) = delete;
 
 private:
-    const std::string* m_saved;
+    const RunningBlockId* m_saved;
 };
 
 // Set while a debugger hook runs on this thread: blocks the hook itself runs (functions called
@@ -306,29 +225,27 @@ private:
     int m_saved;
 };
 
-// This thread's spare id buffers (takeIdBuffer), made by the thread's first block.
-struct IdBuffers : std::vector<std::string> {
-    IdBuffers() { reserve(64); }
-};
-
-IdBuffers& idBuffers()
-{
-    return ThreadSlot<IdBuffers>::get();
-}
-
 // Counts the Runner::exec frames on this thread (see Runner::exec's stack check).
 thread_local unsigned t_execDepth [[gnu::tls_model("initial-exec")]] = 0;
 
+// Nesting, calls and includes all nest exec frames: stops before the stack runs out (a deep
+// program on a small worker-thread stack, or recursion under a huge call limit). Looking at
+// every fourth frame is enough (the reserve is far more than three frames) and spares a
+// thread-local lookup per block.
 class ExecDepthScope {
 public:
-    ExecDepthScope() : m_depth(++t_execDepth) {}
+    explicit ExecDepthScope(const Block& b)
+    {
+        const unsigned depth = t_execDepth + 1;
+        if ((depth & 3) == 0 && stackExhausted())
+            throw PdlError("blocks, calls or includes nested too deeply (out of stack space); "
+                           "is this a runaway recursion?",
+                           b.span);
+        t_execDepth = depth;
+    }
     ~ExecDepthScope() { --t_execDepth; }
     ExecDepthScope(const ExecDepthScope&) = delete;
     ExecDepthScope& operator=(const ExecDepthScope&) = delete;
-    unsigned depth() const { return m_depth; }
-
-private:
-    unsigned m_depth;
 };
 
 // Gives an exec frame's id buffer back when the frame ends.
@@ -415,27 +332,6 @@ const DebugFrame* RunnerDebugFrame::enclosing() const
 
 } // namespace
 
-std::string takeIdBuffer()
-{
-    IdBuffers& spare = idBuffers();
-    if (spare.empty())
-        return std::string();
-    std::string s = std::move(spare.back());
-    spare.pop_back();
-    return s;
-}
-
-void recycleIdBuffer(std::string&& buffer)
-{
-    constexpr size_t kMaxSpare = 64, kMaxCapacity = 256;
-    IdBuffers& spare = idBuffers();
-    if (spare.size() >= kMaxSpare || buffer.capacity() > kMaxCapacity ||
-        buffer.capacity() <= std::string().capacity())
-        return;
-    buffer.clear();
-    spare.push_back(std::move(buffer));
-}
-
 void Runner::announceProgram(const std::shared_ptr<const Program>& program)
 {
     if (options.debugger && program) {
@@ -446,7 +342,16 @@ void Runner::announceProgram(const std::shared_ptr<const Program>& program)
 
 std::string currentBlockId()
 {
-    return t_currentBlockId ? *t_currentBlockId : std::string();
+    return t_currentBlock ? t_currentBlock->str() : std::string();
+}
+
+std::string RunningBlockId::str() const
+{
+    if (id)
+        return *id;
+    std::string s = listed ? indexPrefix(*parent, index) : childPrefix(*parent, ".");
+    s += kindNameView(kind);
+    return s;
 }
 
 int64_t Runner::clock() const
@@ -659,21 +564,14 @@ Value Runner::exec(const BlockPtr& bp, State& st, std::string prefix, TracePtr* 
 {
     checkCancelled();
     const Block& b = *bp;
-    // Nesting, calls and includes all recurse through here; stop before the stack runs out
-    // (a deep program on a small worker-thread stack, or recursion under a huge call limit).
-    // Nesting, calls and includes all nest exec frames; looking at every fourth is enough (the
-    // reserve is far more than three frames) and spares a thread-local lookup per block.
-    const ExecDepthScope execDepth;
-    if ((execDepth.depth() & 3) == 0 && stackExhausted())
-        throw PdlError("blocks, calls or includes nested too deeply (out of stack space); "
-                       "is this a runaway recursion?",
-                       b.span);
+    const ExecDepthScope execDepth(b);
     // The id is the prefix with the kind appended in place: a prefix made by childPrefix() has
     // room for it, so a block run allocates no id of its own.
     std::string id = std::move(prefix);
     id += kindNameView(b.kind);
     const IdRecycler recycleId(id);
-    const CurrentBlockScope currentBlock(id);
+    const RunningBlockId running{&id};
+    const CurrentBlockScope currentBlock(running);
     TracePtr node;
     // Only nodes that join the run's trace are made and reported (a function called from an
     // expression has no place in it): the live view and the written trace show one tree.
@@ -737,6 +635,70 @@ Value Runner::exec(const BlockPtr& bp, State& st, std::string prefix, TracePtr* 
     if (node)
         closeTraceNode(*node, st, result);
     return result;
+}
+
+Value Runner::execChild(const BlockPtr& child, State& st, const std::string& id, size_t index,
+                        bool listed, TracePtr* slot)
+{
+    if (!(tracing && slot) && runsBare(*child, st)) {
+        if (child->kind == BlockKind::Data)
+            return execBare(static_cast<const DataBlock&>(*child), st,
+                            RunningBlockId{nullptr, &id, index, listed, child->kind});
+        return execBareList(static_cast<const ListBlockBase&>(*child), st,
+                            listed ? indexPrefix(id, index) : childPrefix(id, "."));
+    }
+    return exec(child, st, listed ? indexPrefix(id, index) : childPrefix(id, "."), slot);
+}
+
+bool Runner::runsBare(const Block& b, const State& st) const
+{
+    // Nothing watches the block run (a trace node is ruled out by the caller), and it has
+    // nothing around its value: no variable, contribution, role, parser, type, retry,
+    // expectation or fallback.
+    if (options.debugger || options.streamContext || st.onStarted)
+        return false;
+    switch (b.kind) {
+    case BlockKind::Data:
+    case BlockKind::Text:
+    case BlockKind::LastOf:
+    case BlockKind::Array:
+    case BlockKind::Sequence:
+        break;
+    default:
+        return false;
+    }
+    return !b.def && b.defs.empty() && !b.contribute && !b.role && !b.spec && !b.fallback &&
+           !b.retry.present && b.expectations.empty() && b.parser.kind == ParserSpec::Kind::None &&
+           !(b.node && b.node->isMapping() && b.node->value("scope"));
+}
+
+Value Runner::execBare(const DataBlock& b, State& st, const RunningBlockId& id)
+{
+    // What exec() does for such a block, less the frame: its id is made only if asked for
+    // (currentBlockId(), or its message's definition site when the context is kept).
+    checkCancelled();
+    const CurrentBlockScope currentBlock(id);
+    Value v = execData(b, st, nullptr);
+    streamValue(st, v);
+    if (keepContext)
+        contributeContext(b, st, st.context, v, true, id.str());
+    return v;
+}
+
+Value Runner::execBareList(const ListBlockBase& b, State& st, std::string prefix)
+{
+    // What exec() does for such a block, less what it has none of (a list's own message,
+    // contributions, a parser, a debugger frame): its children still need its id.
+    checkCancelled();
+    const ExecDepthScope execDepth(b);
+    std::string id = std::move(prefix);
+    id += kindNameView(b.kind);
+    const IdRecycler recycleId(id);
+    const RunningBlockId running{&id};
+    const CurrentBlockScope currentBlock(running);
+    const JoinSpec* join =
+        b.kind == BlockKind::Sequence ? &static_cast<const SequenceBlock&>(b).join : nullptr;
+    return execList(b, st, id, nullptr, join);
 }
 
 Value Runner::execBody(const BlockPtr& bp, State& st, const std::string& id, TraceNode* node)

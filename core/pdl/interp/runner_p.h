@@ -98,6 +98,20 @@ template <typename... Parts> std::string childPrefix(std::string_view id, const 
     return s;
 }
 
+/// `id` + ".<i>.": the prefix of child `i` of a list (see childPrefix()).
+std::string indexPrefix(const std::string& id, size_t i);
+
+/// The id of a running block: the string its exec() made, or, for a block run bare
+/// (Runner::execChild), its parent's id and its place, made into a string only when asked for.
+struct RunningBlockId {
+    const std::string* id = nullptr;
+    const std::string* parent = nullptr;
+    size_t index = 0;    ///< with `listed`: `<parent>.<index>.<kind>`
+    bool listed = false; ///< else `<parent>.<kind>`
+    BlockKind kind = BlockKind::Data;
+    std::string str() const;
+};
+
 class Runner {
 public:
     Runner(const RunOptions& options);
@@ -107,6 +121,11 @@ public:
     /// Updates st.scope (defs flow to later siblings) and appends the block's messages to
     /// st.context. `traceOut` receives the node when tracing.
     Value exec(const BlockPtr& block, State& st, std::string prefix, TracePtr* traceOut);
+    /// Runs `child`, the child of block `id` at `index` when `listed` (else its only child), as
+    /// exec() with the child's prefix would; a data or list block nothing watches runs bare,
+    /// without exec()'s frame (and a data block without an id of its own: runsBare()).
+    Value execChild(const BlockPtr& child, State& st, const std::string& id, size_t index,
+                    bool listed, TracePtr* slot);
 
     /// Evaluates an expression field (strings as templates, lists/dicts recursively).
     Value eval(const Expr& e, const State& st, TraceNode* node, const char* field);
@@ -176,6 +195,9 @@ public:
 
 private:
     Value execBody(const BlockPtr& bp, State& st, const std::string& id, TraceNode* node);
+    bool runsBare(const Block& b, const State& st) const;
+    Value execBare(const DataBlock& b, State& st, const RunningBlockId& id);
+    Value execBareList(const ListBlockBase& b, State& st, std::string prefix);
     /// One attempt's result, traced, parsed (streamed once parsed when `streamParsed`) and
     /// checked against the block's spec.
     Value finishAttempt(const Block& b, Value r, State& st, TraceNode* node, bool streamParsed);

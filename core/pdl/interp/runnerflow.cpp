@@ -37,14 +37,6 @@ bool bodyIsList(const Block& b, const char* field)
     return !v || v->isSequence();
 }
 
-std::string indexPrefix(const std::string& id, size_t i)
-{
-    // One allocation, with room for the child's kind (childPrefix).
-    char digits[24];
-    const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, i);
-    return childPrefix(id, ".", std::string_view(digits, size_t(end - digits)), ".");
-}
-
 // Sets whether a structured block's children stream their results (`--stream result`) for
 // its lifetime; the block's own flag comes back when it ends, by exception too.
 class ChildStreaming {
@@ -109,8 +101,7 @@ Value Runner::execList(const ListBlockBase& b, State& st, const std::string& id,
                 streamValue(st, Value(separator));
             // The child's slot exists before it runs, so a failing child stays in the trace.
             TracePtr* slot = node ? &node->addChild(field, nullptr, !list) : nullptr;
-            Value v =
-                exec(b.children[i], st, list ? indexPrefix(id, i) : childPrefix(id, "."), slot);
+            Value v = execChild(b.children[i], st, id, i, list, slot);
             if (independent) {
                 for (Value& m : contextSince(st.context, initial))
                     collected = contextAppend(collected, std::move(m));
@@ -393,7 +384,7 @@ Value Runner::execRepeat(const RepeatBlock& b, State& st, const std::string& id,
         if (asText && i > 0)
             streamValue(st, Value(separator));
         TracePtr* slot = node ? &node->addChild("pdl__trace", nullptr) : nullptr;
-        Value v = exec(b.body, st, indexPrefix(id, i), slot);
+        Value v = execChild(b.body, st, id, i, true, slot);
         if (independent) {
             for (Value& m : contextSince(st.context, initial))
                 collected = contextAppend(collected, std::move(m));

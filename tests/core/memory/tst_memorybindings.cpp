@@ -119,6 +119,52 @@ private Q_SLOTS:
         QVERIFY(pdl::currentBlockId().empty());
     }
 
+    void untracedRunsRecordTheBlocksATraceNames()
+    {
+        // Untraced, a data block that only makes its value runs without a frame of its own;
+        // the block a memory call names is still the one the traced run has.
+        const QByteArray program = "text:\n"
+                                   "- ${ memory.add('first') }\n"
+                                   "- repeat:\n"
+                                   "    text: \"${ memory.add('again ' ~ i) }\"\n"
+                                   "  index: i\n"
+                                   "  maxIterations: 2\n"
+                                   "- lastOf:\n"
+                                   "  - ${ memory.add('last') }\n"
+                                   "- text: \"${ memory.add('single') }\"\n"
+                                   "- array:\n"
+                                   "  - data: ${ memory.add('in an array') }\n";
+        pdl::ParseResult parsed = pdl::parseProgramText(program, QStringLiteral("agent.pdl"));
+        QVERIFY(parsed.ok());
+        auto runRecording = [&](bool trace, std::map<std::string, pdl::BlockKind>* ids) {
+            auto store = fresh();
+            const AgentBindings b = bindings(store);
+            pdl::RunOptions ro;
+            ro.trace = trace;
+            ro.initialScope.set("memory", b.memory);
+            pdl::Interpreter interp(ro);
+            const pdl::RunResult r = interp.run(parsed.program);
+            if (!r.ok)
+                qFatal("run failed: %s", qPrintable(r.error.message));
+            if (ids)
+                collectIds(*r.trace, *ids);
+            QStringList nodes;
+            for (const auto& e : store->journal(0, -1, QStringLiteral("add")).value())
+                nodes.append(e.nodeId);
+            return nodes;
+        };
+        std::map<std::string, pdl::BlockKind> traced;
+        const QStringList withTrace = runRecording(true, &traced);
+        const QStringList without = runRecording(false, nullptr);
+        QCOMPARE(withTrace.size(), 6);
+        QCOMPARE(without, withTrace);
+        for (const QString& node : withTrace) {
+            const std::string id = node.toStdString();
+            QVERIFY2(traced.count(id) && traced[id] == pdl::BlockKind::Data, id.c_str());
+        }
+        QVERIFY(pdl::currentBlockId().empty());
+    }
+
     void threadObject()
     {
         MemoryBindingOptions o;

@@ -345,11 +345,16 @@ std::string currentBlockId()
     return t_currentBlock ? t_currentBlock->str() : std::string();
 }
 
+std::string ChildPlace::prefix(const std::string& parentId) const
+{
+    return index == kNamed ? childPrefix(parentId, segment) : indexPrefix(parentId, index);
+}
+
 std::string RunningBlockId::str() const
 {
     if (id)
         return *id;
-    std::string s = listed ? indexPrefix(*parent, index) : childPrefix(*parent, ".");
+    std::string s = place.prefix(*parent);
     s += kindNameView(kind);
     return s;
 }
@@ -637,17 +642,16 @@ Value Runner::exec(const BlockPtr& bp, State& st, std::string prefix, TracePtr* 
     return result;
 }
 
-Value Runner::execChild(const BlockPtr& child, State& st, const std::string& id, size_t index,
-                        bool listed, TracePtr* slot)
+Value Runner::execChild(const BlockPtr& child, State& st, const std::string& id, ChildPlace place,
+                        TracePtr* slot)
 {
     if (!(tracing && slot) && runsBare(*child, st)) {
         if (child->kind == BlockKind::Data)
             return execBare(static_cast<const DataBlock&>(*child), st,
-                            RunningBlockId{nullptr, &id, index, listed, child->kind});
-        return execBareList(static_cast<const ListBlockBase&>(*child), st,
-                            listed ? indexPrefix(id, index) : childPrefix(id, "."));
+                            RunningBlockId{nullptr, &id, place, child->kind});
+        return execBareList(static_cast<const ListBlockBase&>(*child), st, place.prefix(id));
     }
-    return exec(child, st, listed ? indexPrefix(id, index) : childPrefix(id, "."), slot);
+    return exec(child, st, place.prefix(id), slot);
 }
 
 bool Runner::runsBare(const Block& b, const State& st) const
@@ -677,6 +681,8 @@ Value Runner::execBare(const DataBlock& b, State& st, const RunningBlockId& id)
     // What exec() does for such a block, less the frame: its id is made only if asked for
     // (currentBlockId(), or its message's definition site when the context is kept).
     checkCancelled();
+    // A function's body may be such a block: recursion through expressions passes here only.
+    const ExecDepthScope execDepth(b);
     const CurrentBlockScope currentBlock(id);
     Value v = execData(b, st, nullptr);
     streamValue(st, v);

@@ -101,13 +101,25 @@ template <typename... Parts> std::string childPrefix(std::string_view id, const 
 /// `id` + ".<i>.": the prefix of child `i` of a list (see childPrefix()).
 std::string indexPrefix(const std::string& id, size_t i);
 
+/// Where a child sits in its parent's id: `<parent>.<index>.` (an item of a list or a loop's
+/// iteration) or `<parent><segment>` (`.`, `.then.`, `.content.` …).
+struct ChildPlace {
+    static constexpr size_t kNamed = size_t(-1);
+    size_t index = kNamed;
+    std::string_view segment;
+
+    static ChildPlace item(size_t i) { return {i, {}}; }
+    static ChildPlace named(std::string_view segment) { return {kNamed, segment}; }
+    /// The child's id prefix (with room for its kind: see childPrefix()).
+    std::string prefix(const std::string& parentId) const;
+};
+
 /// The id of a running block: the string its exec() made, or, for a block run bare
 /// (Runner::execChild), its parent's id and its place, made into a string only when asked for.
 struct RunningBlockId {
     const std::string* id = nullptr;
     const std::string* parent = nullptr;
-    size_t index = 0;    ///< with `listed`: `<parent>.<index>.<kind>`
-    bool listed = false; ///< else `<parent>.<kind>`
+    ChildPlace place;
     BlockKind kind = BlockKind::Data;
     std::string str() const;
 };
@@ -121,11 +133,11 @@ public:
     /// Updates st.scope (defs flow to later siblings) and appends the block's messages to
     /// st.context. `traceOut` receives the node when tracing.
     Value exec(const BlockPtr& block, State& st, std::string prefix, TracePtr* traceOut);
-    /// Runs `child`, the child of block `id` at `index` when `listed` (else its only child), as
-    /// exec() with the child's prefix would; a data or list block nothing watches runs bare,
-    /// without exec()'s frame (and a data block without an id of its own: runsBare()).
-    Value execChild(const BlockPtr& child, State& st, const std::string& id, size_t index,
-                    bool listed, TracePtr* slot);
+    /// Runs `child`, the child of block `id` at `place`, as exec() with the child's prefix
+    /// would; a data or list block nothing watches runs bare, without exec()'s frame (and a
+    /// data block without an id of its own: runsBare()).
+    Value execChild(const BlockPtr& child, State& st, const std::string& id, ChildPlace place,
+                    TracePtr* slot);
 
     /// Evaluates an expression field (strings as templates, lists/dicts recursively).
     Value eval(const Expr& e, const State& st, TraceNode* node, const char* field);

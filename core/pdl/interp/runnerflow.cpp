@@ -101,7 +101,8 @@ Value Runner::execList(const ListBlockBase& b, State& st, const std::string& id,
                 streamValue(st, Value(separator));
             // The child's slot exists before it runs, so a failing child stays in the trace.
             TracePtr* slot = node ? &node->addChild(field, nullptr, !list) : nullptr;
-            Value v = execChild(b.children[i], st, id, i, list, slot);
+            Value v = execChild(b.children[i], st, id,
+                                list ? ChildPlace::item(i) : ChildPlace::named("."), slot);
             if (independent) {
                 for (Value& m : contextSince(st.context, initial))
                     collected = contextAppend(collected, std::move(m));
@@ -224,7 +225,7 @@ Value Runner::execIf(const IfBlock& b, State& st, const std::string& id, TraceNo
     if (!branch)
         return Value("");
     TracePtr* slot = node ? &node->addChild(taken ? "then" : "else", nullptr, true) : nullptr;
-    Value v = exec(branch, st, childPrefix(id, taken ? ".then." : ".else_."), slot);
+    Value v = execChild(branch, st, id, ChildPlace::named(taken ? ".then." : ".else_."), slot);
     return v;
 }
 
@@ -384,7 +385,7 @@ Value Runner::execRepeat(const RepeatBlock& b, State& st, const std::string& id,
         if (asText && i > 0)
             streamValue(st, Value(separator));
         TracePtr* slot = node ? &node->addChild("pdl__trace", nullptr) : nullptr;
-        Value v = execChild(b.body, st, id, i, true, slot);
+        Value v = execChild(b.body, st, id, ChildPlace::item(i), slot);
         if (independent) {
             for (Value& m : contextSince(st.context, initial))
                 collected = contextAppend(collected, std::move(m));
@@ -632,7 +633,7 @@ Value Runner::callFunction(const Value& fnValue, const Dict& args, State& caller
         return Value();
     const ContextPtr before = cs.context;
     TracePtr* slot = node ? &node->addChild("pdl__trace", nullptr, true) : nullptr;
-    Value result = exec(f.returns, cs, childPrefix(id, "."), slot);
+    Value result = execChild(f.returns, cs, id, ChildPlace::named("."), slot);
     // A function's spec types its result, checked at each call (not the closure itself).
     if (f.spec) {
         const SourceSpan returns = f.fieldSpan("return");

@@ -133,7 +133,15 @@ private Q_SLOTS:
                                    "  - ${ memory.add('last') }\n"
                                    "- text: \"${ memory.add('single') }\"\n"
                                    "- array:\n"
-                                   "  - data: ${ memory.add('in an array') }\n";
+                                   "  - data: ${ memory.add('in an array') }\n"
+                                   "- if: ${ true }\n"
+                                   "  then: ${ memory.add('then') }\n"
+                                   "- defs:\n"
+                                   "    f:\n"
+                                   "      function: {x: integer}\n"
+                                   "      return: ${ memory.add('in a function ' ~ x) }\n"
+                                   "  call: ${ f }\n"
+                                   "  args: {x: 1}\n";
         pdl::ParseResult parsed = pdl::parseProgramText(program, QStringLiteral("agent.pdl"));
         QVERIFY(parsed.ok());
         auto runRecording = [&](bool trace, std::map<std::string, pdl::BlockKind>* ids) {
@@ -156,7 +164,7 @@ private Q_SLOTS:
         std::map<std::string, pdl::BlockKind> traced;
         const QStringList withTrace = runRecording(true, &traced);
         const QStringList without = runRecording(false, nullptr);
-        QCOMPARE(withTrace.size(), 6);
+        QCOMPARE(withTrace.size(), 8);
         QCOMPARE(without, withTrace);
         for (const QString& node : withTrace) {
             const std::string id = node.toStdString();

@@ -7,6 +7,8 @@ threshold (25%) worse — higher where lower is better (ms, MB), lower where hig
 (calls/s, spans/s) — is printed, and the exit status is 1 when there is any.
 
   benchcompare.py compare BASELINE OUTPUT...          compare (exit 1 on a regression)
+      [--flagged-to FILE]                             …and name, one a line, the benchmarks
+                                                      whose figures came out worse
   benchcompare.py update BASELINE OUTPUT...           rewrite the baseline from the medians
 
 The baseline: {"figures": {"<name>": {"value": 12.3, "unit": "ms", "better": "lower",
@@ -23,6 +25,7 @@ Only Debian's python3 standard library is used.
 
 import argparse
 import json
+import os
 import re
 import statistics
 import sys
@@ -42,8 +45,14 @@ def better_for_unit(unit):
     return "lower"
 
 
-def read_figures(paths):
-    """{name: (unit, [values...])} from every BENCH line of the files ('-': stdin)."""
+def benchmark_of(path):
+    """The benchmark an output file came from: `bench_interp.2.txt` → `bench_interp`."""
+    return os.path.basename(path).split(".", 1)[0]
+
+
+def read_figures(paths, sources=None):
+    """{name: (unit, [values...])} from every BENCH line of the files ('-': stdin); `sources`,
+    when given, receives {name: {benchmark, ...}} (see benchmark_of())."""
     figures = {}
     for path in paths:
         stream = sys.stdin if path == "-" else open(path, encoding="utf-8", errors="replace")
@@ -54,6 +63,8 @@ def read_figures(paths):
                     continue
                 name, value, unit = m.group(1), float(m.group(2)), m.group(3)
                 figures.setdefault(name, (unit, []))[1].append(value)
+                if sources is not None and path != "-":
+                    sources.setdefault(name, set()).add(benchmark_of(path))
     return figures
 
 
@@ -119,10 +130,12 @@ def judged_by_cpu_twin(name, entry, baseline, measured):
             and twin in baseline and twin in measured)
 
 
-def compare(baseline_path, outputs, threshold):
+def compare(baseline_path, outputs, threshold, flagged_to=None):
     with open(baseline_path, encoding="utf-8") as f:
         baseline = json.load(f)["figures"]
-    measured = medians(read_figures(outputs))
+    sources = {}
+    measured = medians(read_figures(outputs, sources))
+    flagged = set()
     factor = machine_factor(baseline, measured)
     if factor != 1.0:
         print(f"the machine is {factor:.2f}x as slow as when the baseline was taken "
@@ -149,12 +162,16 @@ def compare(baseline_path, outputs, threshold):
                 f"{'; within the baseline runs spread' if change > threshold and within_spread else ''})")
         if change > threshold and not within_spread:
             regressions += 1
+            flagged |= sources.get(name, set())
             print("WORSE    " + line)
         else:
             print("ok       " + line)
     for name in sorted(set(measured) - set(baseline) - {CALIBRATION}):
         unit, value = measured[name]
         print(f"new      {name}: {value:g} {unit} (not in the baseline)")
+    if flagged_to:
+        with open(flagged_to, "w", encoding="utf-8") as f:
+            f.write("".join(b + "\n" for b in sorted(flagged)))
     if regressions:
         print(f"{regressions} figure(s) more than {threshold * 100:.0f}% worse than the baseline")
         return 1
@@ -192,10 +209,13 @@ def main(argv):
     parser.add_argument("outputs", nargs="+", help="files of benchmark output ('-': stdin)")
     parser.add_argument("--threshold", type=float, default=0.25,
                         help="the fraction worse that fails (default 0.25)")
+    parser.add_argument("--flagged-to", metavar="FILE",
+                        help="compare: write the benchmarks whose figures came out worse, one "
+                             "a line (an empty file when none did)")
     args = parser.parse_args(argv)
     if args.action == "update":
         return update(args.baseline, args.outputs)
-    return compare(args.baseline, args.outputs, args.threshold)
+    return compare(args.baseline, args.outputs, args.threshold, args.flagged_to)
 
 
 if __name__ == "__main__":

@@ -143,6 +143,37 @@ class BenchCompareTest(unittest.TestCase):
         self.assertEqual(status, 1, text)
         self.assertIn("WORSE    query_ms_cpu", text)
 
+    def named_output(self, name, lines):
+        """A run's output file named as scripts/dev names it: `<benchmark>.<run>.txt`."""
+        path = os.path.join(self.dir.name, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+        return path
+
+    def test_the_benchmarks_of_worse_figures_are_named(self):
+        # scripts/dev measures again only what came out worse: the benchmark that printed a
+        # worse figure is named, one that printed only good ones is not.
+        paths = [self.named_output(f"bench_startup.{i}.txt", ["BENCH startup_run_hello 14.0 ms"])
+                 for i in (1, 2, 3)]
+        paths += [self.named_output(f"bench_promptlog.{i}.txt",
+                                    ["BENCH promptlog_writer_calls_per_s 10500 calls/s"])
+                  for i in (1, 2, 3)]
+        flagged = os.path.join(self.dir.name, "flagged")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = benchcompare.main(["compare", self.baseline, *paths, "--flagged-to", flagged])
+        self.assertEqual(status, 1, out.getvalue())
+        with open(flagged, encoding="utf-8") as f:
+            self.assertEqual(f.read().split(), ["bench_startup"])
+        # Measured again: four more runs at the baseline's figure outvote the three slow ones.
+        paths += [self.named_output(f"bench_startup.{i}.txt", ["BENCH startup_run_hello 10.0 ms"])
+                  for i in (4, 5, 6, 7)]
+        with contextlib.redirect_stdout(io.StringIO()):
+            status = benchcompare.main(["compare", self.baseline, *paths, "--flagged-to", flagged])
+        self.assertEqual(status, 0)
+        with open(flagged, encoding="utf-8") as f:
+            self.assertEqual(f.read(), "")
+
     def test_update_writes_medians_and_directions(self):
         paths = self.output(
             ["BENCH startup_version 2.0 ms", "BENCH otel_receiver_spans_per_s 50000 spans/s"],

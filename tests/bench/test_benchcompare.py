@@ -4,8 +4,8 @@ a figure 30% worse fails the comparison and one 10% worse passes, for figures wh
 better (ms) and where higher is better (calls/s); medians of several runs are compared, a change
 within the baseline runs' own spread is not flagged, times and rates are scaled by the
 machine's speed (the calibration figure), a short wall-clock figure is judged by its CPU-time
-twin, and `update` writes the medians with each
-figure's direction and spread."""
+twin, the benchmarks a worse figure came from are named (scripts/dev measures them again), and
+`update` writes the medians with each figure's direction and spread."""
 
 import contextlib
 import io

@@ -248,16 +248,31 @@ public:
     ExecDepthScope& operator=(const ExecDepthScope&) = delete;
 };
 
-// Gives an exec frame's id buffer back when the frame ends.
-class IdRecycler {
+// A running block's frame: its place under the stack guard, its id — the prefix with its kind
+// appended in place (a prefix made by childPrefix() has room for it, so a block run allocates
+// no id of its own), given back to the thread's spare buffers when the frame ends — and the
+// thread's current block.
+class BlockFrame {
 public:
-    explicit IdRecycler(std::string& id) : m_id(id) {}
-    ~IdRecycler() { recycleIdBuffer(std::move(m_id)); }
-    IdRecycler(const IdRecycler&) = delete;
-    IdRecycler& operator=(const IdRecycler&) = delete;
+    BlockFrame(const Block& b, std::string&& prefix) : m_depth(b), m_id(std::move(prefix))
+    {
+        m_id += kindNameView(b.kind);
+        t_currentBlock = &m_running;
+    }
+    ~BlockFrame()
+    {
+        t_currentBlock = m_saved;
+        recycleIdBuffer(std::move(m_id));
+    }
+    BlockFrame(const BlockFrame&) = delete;
+    BlockFrame& operator=(const BlockFrame&) = delete;
+    std::string& id() { return m_id; }
 
 private:
-    std::string& m_id;
+    const ExecDepthScope m_depth;
+    std::string m_id;
+    const RunningBlockId m_running{&m_id};
+    const RunningBlockId* const m_saved = t_currentBlock;
 };
 
 class RunnerDebugFrame;
@@ -569,14 +584,8 @@ Value Runner::exec(const BlockPtr& bp, State& st, std::string prefix, TracePtr* 
 {
     checkCancelled();
     const Block& b = *bp;
-    const ExecDepthScope execDepth(b);
-    // The id is the prefix with the kind appended in place: a prefix made by childPrefix() has
-    // room for it, so a block run allocates no id of its own.
-    std::string id = std::move(prefix);
-    id += kindNameView(b.kind);
-    const IdRecycler recycleId(id);
-    const RunningBlockId running{&id};
-    const CurrentBlockScope currentBlock(running);
+    BlockFrame blockFrame(b, std::move(prefix));
+    std::string& id = blockFrame.id();
     TracePtr node;
     // Only nodes that join the run's trace are made and reported (a function called from an
     // expression has no place in it): the live view and the written trace show one tree.
@@ -696,15 +705,10 @@ Value Runner::execBareList(const ListBlockBase& b, State& st, std::string prefix
     // What exec() does for such a block, less what it has none of (a list's own message,
     // contributions, a parser, a debugger frame): its children still need its id.
     checkCancelled();
-    const ExecDepthScope execDepth(b);
-    std::string id = std::move(prefix);
-    id += kindNameView(b.kind);
-    const IdRecycler recycleId(id);
-    const RunningBlockId running{&id};
-    const CurrentBlockScope currentBlock(running);
+    BlockFrame frame(b, std::move(prefix));
     const JoinSpec* join =
         b.kind == BlockKind::Sequence ? &static_cast<const SequenceBlock&>(b).join : nullptr;
-    return execList(b, st, id, nullptr, join);
+    return execList(b, st, frame.id(), nullptr, join);
 }
 
 Value Runner::execBody(const BlockPtr& bp, State& st, const std::string& id, TraceNode* node)

@@ -44,6 +44,20 @@ void collectIds(const pdl::TraceNode& n, std::map<std::string, pdl::BlockKind>& 
 
 const QString kThread = QStringLiteral(HAKO_TEST_DATA_DIR "/memory/thread.json");
 
+// Runs `program` with the agent's memory and thread bound, traced or not.
+pdl::RunResult runWithAgent(const QByteArray& program, const AgentBindings& b, bool trace)
+{
+    pdl::ParseResult parsed = pdl::parseProgramText(program, QStringLiteral("agent.pdl"));
+    if (!parsed.ok())
+        qFatal("the test's program does not parse");
+    pdl::RunOptions ro;
+    ro.trace = trace;
+    ro.initialScope.set("memory", b.memory);
+    ro.initialScope.set("thread", b.thread);
+    pdl::Interpreter interp(ro);
+    return interp.run(parsed.program);
+}
+
 } // namespace
 
 class TestMemoryBindings : public QObject {
@@ -79,14 +93,7 @@ private Q_SLOTS:
                                    "  - def: found\n"
                                    "    data: ${ memory.retrieve('ramen broth', 3) }\n"
                                    "- ${ found[0].text }\n";
-        pdl::ParseResult parsed = pdl::parseProgramText(program, QStringLiteral("agent.pdl"));
-        QVERIFY(parsed.ok());
-        pdl::RunOptions ro;
-        ro.trace = true;
-        ro.initialScope.set("memory", b.memory);
-        ro.initialScope.set("thread", b.thread);
-        pdl::Interpreter interp(ro);
-        const pdl::RunResult r = interp.run(parsed.program);
+        const pdl::RunResult r = runWithAgent(program, b, true);
         QVERIFY2(r.ok, qPrintable(r.error.message));
         QVERIFY(QString::fromStdString(r.result.toText()).endsWith(u"the ramen broth was rich"));
         QVERIFY(r.trace);
@@ -142,16 +149,9 @@ private Q_SLOTS:
                                    "      return: ${ memory.add('in a function ' ~ x) }\n"
                                    "  call: ${ f }\n"
                                    "  args: {x: 1}\n";
-        pdl::ParseResult parsed = pdl::parseProgramText(program, QStringLiteral("agent.pdl"));
-        QVERIFY(parsed.ok());
         auto runRecording = [&](bool trace, std::map<std::string, pdl::BlockKind>* ids) {
             auto store = fresh();
-            const AgentBindings b = bindings(store);
-            pdl::RunOptions ro;
-            ro.trace = trace;
-            ro.initialScope.set("memory", b.memory);
-            pdl::Interpreter interp(ro);
-            const pdl::RunResult r = interp.run(parsed.program);
+            const pdl::RunResult r = runWithAgent(program, bindings(store), trace);
             if (!r.ok)
                 qFatal("run failed: %s", qPrintable(r.error.message));
             if (ids)

@@ -72,6 +72,19 @@ Value Runner::execList(const ListBlockBase& b, State& st, const std::string& id,
     const char* field = blockKindName(b.kind);
     const bool list = bodyIsList(b, field);
     const bool independent = b.context == ContextMode::Independent;
+    if (b.kind == BlockKind::Text && !join && b.children.size() == 1 && !independent) {
+        // A text of one child (a loop's usual body): the child's string as it is, else its text
+        // as TextJoin gives it; the child streams as the text would (children of a text
+        // stream when the text does).
+        TracePtr* slot = node ? &node->addChild(field, nullptr, !list) : nullptr;
+        Value v = execChild(b.children[0], st, id,
+                            list ? ChildPlace::item(0) : ChildPlace::named("."), slot);
+        if (v.isString())
+            return v;
+        TextJoin text;
+        text.append(std::move(v));
+        return text.take();
+    }
     const ContextPtr initial = st.context;
     ContextPtr collected = initial;
     std::vector<Value> values;

@@ -360,11 +360,6 @@ std::string currentBlockId()
     return t_currentBlock ? t_currentBlock->str() : std::string();
 }
 
-std::string ChildPlace::prefix(const std::string& parentId) const
-{
-    return index == kNamed ? childPrefix(parentId, segment) : indexPrefix(parentId, index);
-}
-
 std::string RunningBlockId::str() const
 {
     if (id)
@@ -651,24 +646,21 @@ Value Runner::exec(const BlockPtr& bp, State& st, std::string prefix, TracePtr* 
     return result;
 }
 
-Value Runner::execChild(const BlockPtr& child, State& st, const std::string& id, ChildPlace place,
-                        TracePtr* slot)
+Value Runner::execBareChild(const Block& child, State& st, const std::string& id, ChildPlace place)
 {
-    if (!(tracing && slot) && runsBare(*child, st)) {
-        if (child->kind == BlockKind::Data)
-            return execBare(static_cast<const DataBlock&>(*child), st,
-                            RunningBlockId{nullptr, &id, place, child->kind});
-        return execBareList(static_cast<const ListBlockBase&>(*child), st, place.prefix(id));
-    }
-    return exec(child, st, place.prefix(id), slot);
+    if (child.kind == BlockKind::Data)
+        return execBare(static_cast<const DataBlock&>(child), st,
+                        RunningBlockId{nullptr, &id, place, child.kind});
+    return execBareList(static_cast<const ListBlockBase&>(child), st, place.prefix(id));
 }
 
 bool Runner::runsBare(const Block& b, const State& st) const
 {
-    // Nothing watches the block run (a trace node is ruled out by the caller), and it has
-    // nothing around its value: no variable, contribution, role, parser, type, retry,
-    // expectation or fallback.
-    if (options.debugger || options.streamContext || st.onStarted)
+    // The block has nothing around its value (no variable — the usual reason a loop's body is
+    // not bare, so looked at first —, contribution, role, parser, type, retry, expectation or
+    // fallback), and nothing watches it run (a trace node is ruled out by the caller).
+    if (b.def || !b.defs.empty() || b.contribute || b.role || b.spec || b.fallback ||
+        b.retry.present || !b.expectations.empty() || b.parser.kind != ParserSpec::Kind::None)
         return false;
     switch (b.kind) {
     case BlockKind::Data:
@@ -680,8 +672,7 @@ bool Runner::runsBare(const Block& b, const State& st) const
     default:
         return false;
     }
-    return !b.def && b.defs.empty() && !b.contribute && !b.role && !b.spec && !b.fallback &&
-           !b.retry.present && b.expectations.empty() && b.parser.kind == ParserSpec::Kind::None &&
+    return !options.debugger && !options.streamContext && !st.onStarted &&
            !(b.node && b.node->isMapping() && b.node->value("scope"));
 }
 

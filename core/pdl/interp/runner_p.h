@@ -111,7 +111,10 @@ struct ChildPlace {
     static ChildPlace item(size_t i) { return {i, {}}; }
     static ChildPlace named(std::string_view segment) { return {kNamed, segment}; }
     /// The child's id prefix (with room for its kind: see childPrefix()).
-    std::string prefix(const std::string& parentId) const;
+    std::string prefix(const std::string& parentId) const
+    {
+        return index == kNamed ? childPrefix(parentId, segment) : indexPrefix(parentId, index);
+    }
 };
 
 /// The id of a running block: the string its exec() made, or, for a block run bare
@@ -137,7 +140,12 @@ public:
     /// would; a data or list block nothing watches runs bare, without exec()'s frame (and a
     /// data block without an id of its own: runsBare()).
     Value execChild(const BlockPtr& child, State& st, const std::string& id, ChildPlace place,
-                    TracePtr* slot);
+                    TracePtr* slot)
+    {
+        if (!(tracing && slot) && runsBare(*child, st))
+            return execBareChild(*child, st, id, place);
+        return exec(child, st, place.prefix(id), slot);
+    }
 
     /// Evaluates an expression field (strings as templates, lists/dicts recursively).
     Value eval(const Expr& e, const State& st, TraceNode* node, const char* field);
@@ -208,6 +216,7 @@ public:
 private:
     Value execBody(const BlockPtr& bp, State& st, const std::string& id, TraceNode* node);
     bool runsBare(const Block& b, const State& st) const;
+    Value execBareChild(const Block& child, State& st, const std::string& id, ChildPlace place);
     Value execBare(const DataBlock& b, State& st, const RunningBlockId& id);
     Value execBareList(const ListBlockBase& b, State& st, std::string prefix);
     /// One attempt's result, traced, parsed (streamed once parsed when `streamParsed`) and

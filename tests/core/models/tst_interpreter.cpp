@@ -368,6 +368,10 @@ private Q_SLOTS:
         QTest::newRow("a model's input is not output")
             << QByteArray("model: m\ninput: ask this\nparameters: {mock_response: answer}\n")
             << QStringLiteral("answer");
+        QTest::newRow("a loop's one-child text streams each iteration")
+            << QByteArray("text:\n- repeat:\n    text: \"${ i }-\"\n  index: i\n"
+                          "  maxIterations: 3\n- lastOf:\n  - hidden\n  - ${ 1 + 1 }\n")
+            << QStringLiteral("0-1-2-2");
         QTest::newRow("if streams its branch")
             << QByteArray("if: ${ true }\nthen:\n  text: [x, y]\nelse: z\n")
             << QStringLiteral("xy");

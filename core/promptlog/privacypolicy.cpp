@@ -13,7 +13,10 @@
 #include <QRegularExpression>
 #include <QStandardPaths>
 
+#include <array>
+#include <optional>
 #include <string_view>
+#include <type_traits>
 
 namespace hako::promptlog {
 
@@ -78,13 +81,18 @@ bool mayHoldSecrets(QStringView text)
                                                   "ghs_", "ghr_",   "github_pat_"};
     static constexpr std::string_view kAnyCase[] = {"key",  "token", "secret",
                                                     "pass", "pwd",   "authorization"};
-    // The words' first letters, lower case, as bits from 'a'.
-    static constexpr uint32_t kFirst = [] {
-        uint32_t bits = 0;
+    // For each first letter of the words (lower case, from 'a'), their second letters as bits
+    // from 'a': a letter is looked at further only where the next one could continue a word
+    // (every word's first two characters are letters).
+    static constexpr std::array<uint32_t, 26> kSecond = [] {
+        std::array<uint32_t, 26> bits{};
+        auto add = [&bits](std::string_view w) {
+            bits[size_t((w[0] | 0x20) - 'a')] |= 1u << ((w[1] | 0x20) - 'a');
+        };
         for (std::string_view w : kExact)
-            bits |= 1u << ((w[0] | 0x20) - 'a');
+            add(w);
         for (std::string_view w : kAnyCase)
-            bits |= 1u << ((w[0] | 0x20) - 'a');
+            add(w);
         return bits;
     }();
     // Case-folded as Qt's case-insensitive search compares (so the Kelvin sign is a 'k'); ASCII
@@ -140,8 +148,12 @@ bool mayHoldSecrets(QStringView text)
             if (folded >= 128 || !QChar::isLetter(folded))
                 continue;
         }
-        // Most letters start none of the words.
-        if (folded < u'a' || folded > u'z' || !(kFirst >> (folded - u'a') & 1u))
+        // Most letters, and most pairs of letters, start none of the words.
+        if (folded < u'a' || folded > u'z' || i + 1 >= n)
+            continue;
+        const uint32_t seconds = kSecond[size_t(folded - u'a')];
+        const char32_t next = seconds ? fold(text[i + 1].unicode()) : 0;
+        if (next < u'a' || next > u'z' || !(seconds >> (next - u'a') & 1u))
             continue;
         for (std::string_view w : kExact) {
             if (char16_t(w[0]) == c && at(i, w, false))
@@ -244,13 +256,21 @@ struct Redactor {
             out.replace(re, QStringLiteral("[REDACTED]"));
         return out;
     }
+    /// The text redacted, or nothing when no rule changes it.
+    std::optional<QString> changed(const QString& text) const
+    {
+        QString out = (*this)(text);
+        if (out.isSharedWith(text) || out == text)
+            return std::nullopt;
+        return out;
+    }
 };
 
-QJsonValue redactValue(const QJsonValue& v, const Redactor& p, int depth = 0);
+std::optional<QJsonValue> redacted(const QJsonValue& v, const Redactor& p, int depth = 0);
 
 // A string holding a JSON object or array (tool-call arguments, OTLP attributes given as JSON
 // text) is redacted as JSON, so that its credential-named fields are found too.
-QJsonValue redactString(const QString& text, const Redactor& p, int depth)
+std::optional<QString> redactedString(const QString& text, const Redactor& p, int depth)
 {
     const QString trimmed = text.trimmed();
     if (depth < 16 &&
@@ -260,54 +280,76 @@ QJsonValue redactString(const QString& text, const Redactor& p, int depth)
         if (error.error == QJsonParseError::NoError) {
             const QJsonValue inner =
                 doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(doc.array());
-            const QJsonValue clean = redactValue(inner, p, depth + 1);
-            if (clean == inner)
-                return text;
+            const std::optional<QJsonValue> clean = redacted(inner, p, depth + 1);
+            if (!clean)
+                return std::nullopt;
             return QString::fromUtf8(
-                clean.isObject() ? QJsonDocument(clean.toObject()).toJson(QJsonDocument::Compact)
-                                 : QJsonDocument(clean.toArray()).toJson(QJsonDocument::Compact));
+                clean->isObject() ? QJsonDocument(clean->toObject()).toJson(QJsonDocument::Compact)
+                                  : QJsonDocument(clean->toArray()).toJson(QJsonDocument::Compact));
         }
     }
-    return p(text);
+    return p.changed(text);
 }
 
-QJsonValue redactValue(const QJsonValue& v, const Redactor& p, int depth)
+// `v` with its secrets replaced, or nothing when it holds none. Most prompts hold none: a
+// list or object is read in place, and copied only where a value changes.
+std::optional<QJsonValue> redacted(const QJsonValue& v, const Redactor& p, int depth)
 {
-    if (v.isString())
-        return redactString(v.toString(), p, depth);
-    // A list or object is written to only where a value changes: most prompts hold nothing to
-    // redact, and writing every value back re-encoded the whole of it.
+    if (v.isString()) {
+        std::optional<QString> clean = redactedString(v.toString(), p, depth);
+        return clean ? std::optional<QJsonValue>(std::move(*clean)) : std::nullopt;
+    }
     if (v.isArray()) {
-        QJsonArray a = v.toArray();
+        const QJsonArray a = v.toArray();
+        std::optional<QJsonArray> out;
         for (qsizetype i = 0; i < a.size(); ++i) {
-            const QJsonValue item = a.at(i);
-            QJsonValue clean = redactValue(item, p, depth + 1);
-            if (clean != item)
-                a[i] = std::move(clean);
+            if (std::optional<QJsonValue> clean = redacted(a.at(i), p, depth + 1)) {
+                if (!out)
+                    out = a;
+                (*out)[i] = std::move(*clean);
+            }
         }
-        return a;
+        return out ? std::optional<QJsonValue>(std::move(*out)) : std::nullopt;
     }
     if (v.isObject()) {
-        QJsonObject o = v.toObject();
-        for (const QString& key : o.keys()) {
-            const QJsonValue value = o.value(key);
+        const QJsonObject o = v.toObject();
+        std::optional<QJsonObject> out;
+        static const QString kReplaced = QStringLiteral("[REDACTED:key]");
+        for (auto it = o.constBegin(); it != o.constEnd(); ++it) {
+            const QJsonValue value = it.value();
+            std::optional<QJsonValue> clean;
             // A number or flag under such a name (token_count, password_min_length) is no
             // secret; a string, list or object is replaced whole.
-            QJsonValue clean =
-                isCredentialName(key) && (value.isString() || value.isObject() || value.isArray())
-                    ? QJsonValue(QStringLiteral("[REDACTED:key]"))
-                    : redactValue(value, p, depth + 1);
-            if (clean != value)
-                o.insert(key, std::move(clean));
+            if ((value.isString() || value.isObject() || value.isArray()) &&
+                isCredentialName(it.key())) {
+                if (value != QJsonValue(kReplaced))
+                    clean = QJsonValue(kReplaced);
+            } else {
+                clean = redacted(value, p, depth + 1);
+            }
+            if (clean) {
+                if (!out)
+                    out = o;
+                out->insert(it.key(), std::move(*clean));
+            }
         }
-        return o;
+        return out ? std::optional<QJsonValue>(std::move(*out)) : std::nullopt;
     }
-    return v;
+    return std::nullopt;
 }
 
-// The parameters a metadata-only call keeps: settings that shape the call, as numbers, flags
-// or short names. Anything else (stop sequences, tools, schemas, headers, base URLs, user
-// ids, free-form extras) may carry content or secrets and is dropped.
+// `v` with its secrets replaced (`v` itself when it holds none).
+template <typename T> T redactValue(const T& v, const Redactor& p)
+{
+    std::optional<QJsonValue> clean = redacted(QJsonValue(v), p);
+    if (!clean)
+        return v;
+    if constexpr (std::is_same_v<T, QJsonArray>)
+        return clean->toArray();
+    else
+        return clean->toObject();
+}
+
 QJsonObject safeParameters(const QJsonObject& parameters, const Redactor& p)
 {
     static const QStringList numeric = {QStringLiteral("temperature"),
@@ -443,11 +485,11 @@ void PrivacyPolicy::apply(CallRecord& call) const
     }
     // Every stored text but the identities Hako or the sender made up (uid, run, trace node,
     // program hash), which hold no user text and must stay what they are to be found again.
-    call.parameters = redactValue(call.parameters, redactor).toObject();
-    call.messages = redactValue(call.messages, redactor).toArray();
+    call.parameters = redactValue(call.parameters, redactor);
+    call.messages = redactValue(call.messages, redactor);
     call.reply = redactor(call.reply);
-    call.toolCalls = redactValue(call.toolCalls, redactor).toArray();
-    call.inputs = redactValue(call.inputs, redactor).toObject();
+    call.toolCalls = redactValue(call.toolCalls, redactor);
+    call.inputs = redactValue(call.inputs, redactor);
     call.error = redactor(call.error);
     call.promptName = redactor(call.promptName);
     call.programPath = redactor(call.programPath);

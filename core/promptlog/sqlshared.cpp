@@ -510,7 +510,24 @@ QByteArray jsonText(const QJsonArray& a)
 
 QString tagsText(const QStringList& tags)
 {
-    return QString::fromUtf8(jsonText(QJsonArray::fromStringList(tags)));
+    // Tags are mostly printable ASCII without quotes or backslashes ("otel", "service:api"),
+    // which JSON writes as they are: written here without building a JSON array (most of a
+    // received call's columns' time went to that). Anything else as Qt writes it.
+    auto plain = [](const QString& tag) {
+        for (QChar c : tag) {
+            if (c.unicode() < 0x20 || c.unicode() > 0x7e || c == u'"' || c == u'\\')
+                return false;
+        }
+        return true;
+    };
+    if (!std::all_of(tags.begin(), tags.end(), plain))
+        return QString::fromUtf8(jsonText(QJsonArray::fromStringList(tags)));
+    if (tags.isEmpty())
+        return QString();
+    QString out = QStringLiteral("[\"");
+    out += tags.join(QLatin1String("\",\""));
+    out += QLatin1String("\"]");
+    return out;
 }
 
 } // namespace hako::promptlog

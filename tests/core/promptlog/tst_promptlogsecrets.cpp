@@ -4,6 +4,7 @@
 #include "core/promptlog/callexchange.h"
 #include "core/promptlog/privacypolicy_p.h"
 #include "core/promptlog/promptlog.h"
+#include "core/promptlog/sqlshared_p.h"
 
 #include <QBuffer>
 #include <QDateTime>
@@ -180,6 +181,92 @@ QString joinedPieces(QRandomGenerator& rng, const QStringList& pieces, int most)
     return text;
 }
 
+// A random JSON value of a call's shape: objects under ordinary and credential-like keys,
+// lists, numbers and texts that hold secrets or JSON of their own, or nothing to redact.
+QJsonValue randomJson(QRandomGenerator& rng, int depth)
+{
+    static const QStringList keys = {QStringLiteral("role"),          QStringLiteral("content"),
+                                     QStringLiteral("api_key"),       QStringLiteral("token_count"),
+                                     QStringLiteral("password"),      QStringLiteral("name"),
+                                     QStringLiteral("Authorization"), QStringLiteral("arguments")};
+    static const QStringList texts = {
+        QStringLiteral("hello"),
+        QStringLiteral("天気は?"),
+        QStringLiteral("mail hanako@example.jp"),
+        QStringLiteral("sk-abcdefghijklmnopqrstuvwx"),
+        QStringLiteral("[REDACTED:key]"),
+        QStringLiteral("{\"api_key\": \"x\", \"q\": \"call 03-1234-5678\"}"),
+        QStringLiteral("[1, {\"note\": \"plain\"}]"),
+        QStringLiteral("{not json")};
+    const int kind = depth >= 3 ? rng.bounded(3) : rng.bounded(5);
+    switch (kind) {
+    case 0:
+        return texts.at(rng.bounded(int(texts.size())));
+    case 1:
+        return rng.bounded(100);
+    case 2:
+        return rng.bounded(2) == 1 ? QJsonValue(true) : QJsonValue(QJsonValue::Null);
+    case 3: {
+        QJsonArray a;
+        for (int i = rng.bounded(4); i > 0; --i)
+            a.append(randomJson(rng, depth + 1));
+        return a;
+    }
+    default: {
+        QJsonObject o;
+        for (int i = rng.bounded(4); i > 0; --i)
+            o.insert(keys.at(rng.bounded(int(keys.size()))), randomJson(rng, depth + 1));
+        return o;
+    }
+    }
+}
+
+// What the policy does to a stored JSON value, by its definition: a string, list or object
+// under a credential's name replaced whole; a text holding a JSON object or list redacted as
+// JSON (written compactly when anything in it changed); any other text by the rules.
+QJsonValue redactedByDefinition(const QJsonValue& v, const PrivacyPolicy& policy, int depth = 0)
+{
+    if (v.isString()) {
+        const QString text = v.toString();
+        const QString trimmed = text.trimmed();
+        if (depth < 16 && (trimmed.startsWith(u'{') || trimmed.startsWith(u'['))) {
+            QJsonParseError error;
+            const QJsonDocument doc = QJsonDocument::fromJson(trimmed.toUtf8(), &error);
+            if (error.error == QJsonParseError::NoError) {
+                const QJsonValue inner =
+                    doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(doc.array());
+                const QJsonValue clean = redactedByDefinition(inner, policy, depth + 1);
+                if (clean == inner)
+                    return text;
+                return QString::fromUtf8(
+                    clean.isObject()
+                        ? QJsonDocument(clean.toObject()).toJson(QJsonDocument::Compact)
+                        : QJsonDocument(clean.toArray()).toJson(QJsonDocument::Compact));
+            }
+        }
+        return policy.redact(text);
+    }
+    if (v.isArray()) {
+        QJsonArray out;
+        for (const QJsonValue& item : v.toArray())
+            out.append(redactedByDefinition(item, policy, depth + 1));
+        return out;
+    }
+    if (v.isObject()) {
+        QJsonObject out;
+        const QJsonObject o = v.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            const QJsonValue value = it.value();
+            const bool whole = isCredentialName(it.key()) &&
+                               (value.isString() || value.isArray() || value.isObject());
+            out.insert(it.key(), whole ? QJsonValue(QStringLiteral("[REDACTED:key]"))
+                                       : redactedByDefinition(value, policy, depth + 1));
+        }
+        return out;
+    }
+    return v;
+}
+
 } // namespace
 
 class TestPromptLogSecrets : public QObject {
@@ -306,6 +393,62 @@ private Q_SLOTS:
         // Both kinds of text were there.
         QVERIFY(changed > 1000);
         QVERIFY(skipped > 1000);
+    }
+
+    // A call's JSON fields (messages, parameters, tool calls, inputs) come out of the policy as
+    // its definition says, over generated values with and without anything to redact; those
+    // with nothing come out as the same value.
+    void jsonFieldsAreRedactedAsDefined()
+    {
+        QRandomGenerator rng(20261130);
+        PrivacyPolicy policy;
+        int unchanged = 0;
+        for (int i = 0; i < 3000; ++i) {
+            QJsonArray messages;
+            for (int m = rng.bounded(1, 4); m > 0; --m)
+                messages.append(randomJson(rng, 1));
+            QJsonObject inputs;
+            inputs.insert(QStringLiteral("question"), randomJson(rng, 1));
+            CallRecord call;
+            call.messages = messages;
+            call.inputs = inputs;
+            policy.apply(call);
+            const QJsonValue want = redactedByDefinition(messages, policy);
+            if (QJsonValue(call.messages) != want)
+                QFAIL(qPrintable(
+                    QStringLiteral("%1\n→ %2\nwanted %3")
+                        .arg(QString::fromUtf8(QJsonDocument(messages).toJson()),
+                             QString::fromUtf8(QJsonDocument(call.messages).toJson()),
+                             QString::fromUtf8(QJsonDocument(want.toArray()).toJson()))));
+            QCOMPARE(QJsonValue(call.inputs), redactedByDefinition(inputs, policy));
+            unchanged += call.messages == messages;
+        }
+        // Both kinds were there.
+        QVERIFY(unchanged > 100);
+        QVERIFY(unchanged < 2900);
+    }
+
+    // A call's tags are stored as the JSON text Qt writes for them, also when a tag needs
+    // escaping.
+    void tagsAreWrittenAsJson()
+    {
+        const QStringList pieces = {QStringLiteral("otel"), QStringLiteral("service:api"),
+                                    QStringLiteral(" "),    QStringLiteral("\""),
+                                    QStringLiteral("\\"),   QStringLiteral("/"),
+                                    QStringLiteral("\n"),   QStringLiteral("\x7f"),
+                                    QStringLiteral("タグ"), QStringLiteral("\U0001F469"),
+                                    QStringLiteral("~")};
+        QRandomGenerator rng(20261130);
+        for (int i = 0; i < 5000; ++i) {
+            QStringList tags;
+            for (int t = rng.bounded(4); t > 0; --t)
+                tags.append(rng.bounded(5) == 0 ? QString() : joinedPieces(rng, pieces, 4));
+            const QString want =
+                tags.isEmpty() ? QString()
+                               : QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(tags))
+                                                       .toJson(QJsonDocument::Compact));
+            QCOMPARE(tagsText(tags), want);
+        }
     }
 
     void noSecretIsStoredOrExported_data()

@@ -125,6 +125,18 @@ QString spanQString(const std::string& s)
 
 QJsonValue spanQJson(const Attributes& j)
 {
+    // A list or object (a call's messages) as Qt reads nlohmann's writing of it, which is what
+    // it is defined as: Qt's reader builds the document in one go, where inserting member by
+    // member took twice the time. Member by member where the reader refuses it (nested
+    // deeper than it goes).
+    if (j.is_array() || j.is_object()) {
+        const std::string text = j.dump(-1, ' ', false, Attributes::error_handler_t::replace);
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(
+            QByteArray::fromRawData(text.data(), qsizetype(text.size())), &error);
+        if (error.error == QJsonParseError::NoError)
+            return doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object());
+    }
     switch (j.type()) {
     case Attributes::value_t::boolean:
         return j.get<bool>();

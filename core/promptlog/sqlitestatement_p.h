@@ -42,7 +42,26 @@ public:
     {
         sqlite3_bind_text(m_stmt, i, utf8.constData(), int(utf8.size()), SQLITE_TRANSIENT);
     }
-    void bind(int i, const QString& v) { bind(i, v.toUtf8()); }
+    void bind(int i, const QString& v)
+    {
+        // Most columns are empty or short ASCII (ids, names, a status): copied as they are,
+        // without making a UTF-8 copy first (SQLite keeps its own).
+        constexpr qsizetype kShort = 256;
+        if (v.size() <= kShort) {
+            char ascii[kShort];
+            const char16_t* from = reinterpret_cast<const char16_t*>(v.constData());
+            qsizetype n = 0;
+            while (n < v.size() && from[n] < 0x80) {
+                ascii[n] = char(from[n]);
+                ++n;
+            }
+            if (n == v.size()) {
+                sqlite3_bind_text(m_stmt, i, ascii, int(n), SQLITE_TRANSIENT);
+                return;
+            }
+        }
+        bind(i, v.toUtf8());
+    }
     /// Binds `utf8` without SQLite copying it: it must stay as it is until the statement has
     /// been stepped (and is bound again before the next step).
     void bindStatic(int i, const QByteArray& utf8)

@@ -1,6 +1,7 @@
 #include "core/util/httpmessagereader.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace hako {
 
@@ -61,14 +62,27 @@ qint64 parseChunkSize(QByteArrayView line)
 // length, whichever of CRLF CRLF and LF LF comes first; -1 when none.
 qsizetype headEnd(const QByteArray& head, qsizetype from, qsizetype& separator)
 {
-    const qsizetype crlf = head.indexOf("\r\n\r\n", from);
-    const qsizetype lf = head.indexOf("\n\n", from);
-    if (lf >= 0 && (crlf < 0 || lf + 1 < crlf + 3)) {
-        separator = 2;
-        return lf;
+    // The blank line whose last LF comes first: "\n\n" or "\r\n\r\n" starting at `from` or
+    // later. One pass from line end to line end, stopping there: looking for each form through
+    // the whole buffer read the body too (up to 64 KB a request) when only the other was there.
+    const char* data = head.constData();
+    const qsizetype n = head.size();
+    for (qsizetype i = from + 1; i < n; ++i) {
+        const void* lf = std::memchr(data + i, '\n', size_t(n - i));
+        if (!lf)
+            break;
+        i = static_cast<const char*>(lf) - data; // a LF that may end the blank line
+        if (i - 1 >= from && data[i - 1] == '\n') {
+            separator = 2;
+            return i - 1;
+        }
+        if (i - 3 >= from && data[i - 1] == '\r' && data[i - 2] == '\n' && data[i - 3] == '\r') {
+            separator = 4;
+            return i - 3;
+        }
     }
     separator = 4;
-    return crlf;
+    return -1;
 }
 
 } // namespace

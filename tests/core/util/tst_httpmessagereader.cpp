@@ -4,6 +4,7 @@
 // header value must not have one, body limits, and pipelined requests.
 #include "core/util/httpmessagereader.h"
 
+#include <QRandomGenerator>
 #include <QTest>
 
 using namespace hako;
@@ -129,6 +130,39 @@ private Q_SLOTS:
             QVERIFY2(part.state == State::Failed, where.constData());
             QVERIFY2(!part.error.isEmpty(), where.constData());
         }
+    }
+
+    // The head ends at the blank line whose last LF comes first ("\n\n" or "\r\n\r\n"), in
+    // generated requests mixing CRLF, bare LF and stray CR between their lines, read whole or in
+    // pieces; checked against that definition written out (the first of each form found).
+    void headEndsAtTheFirstBlankLine()
+    {
+        const QList<QByteArray> breaks = {"\r\n",   "\n",     "\r\n\r\n", "\n\n",
+                                          "\n\r\n", "\r\n\n", "\r"};
+        auto definition = [](const QByteArray& bytes) {
+            const qsizetype crlf = bytes.indexOf("\r\n\r\n");
+            const qsizetype lf = bytes.indexOf("\n\n");
+            if (lf >= 0 && (crlf < 0 || lf + 1 < crlf + 3))
+                return lf + 2;
+            return crlf < 0 ? qsizetype(-1) : crlf + 4;
+        };
+        QRandomGenerator rng(20261130);
+        int ended = 0;
+        for (int i = 0; i < 2000; ++i) {
+            QByteArray bytes = "GET / HTTP/1.1";
+            for (int line = 0; line < 3; ++line)
+                bytes += breaks.at(rng.bounded(int(breaks.size()))) + "A" +
+                         QByteArray::number(line) + ": b";
+            bytes += breaks.at(rng.bounded(int(breaks.size()))) + "\n\ntail";
+            const Outcome whole = readAll(Kind::Request, bytes, 0);
+            for (qsizetype step : {1, 2, 3, 7})
+                QCOMPARE(readAll(Kind::Request, bytes, step), whole);
+            if (whole.state == State::Done) {
+                QCOMPARE(whole.used, definition(bytes));
+                ++ended;
+            }
+        }
+        QVERIFY(ended > 500); // most of them are requests the reader takes
     }
 
     void malformedRequests_data()

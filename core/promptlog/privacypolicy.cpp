@@ -350,6 +350,9 @@ template <typename T> T redactValue(const T& v, const Redactor& p)
         return clean->toObject();
 }
 
+// The parameters a metadata-only call keeps: settings that shape the call, as numbers, flags
+// or short names. Anything else (stop sequences, tools, schemas, headers, base URLs, user
+// ids, free-form extras) may carry content or secrets and is dropped.
 QJsonObject safeParameters(const QJsonObject& parameters, const Redactor& p)
 {
     static const QStringList numeric = {QStringLiteral("temperature"),

@@ -207,6 +207,7 @@ public:
             exec("ROLLBACK");
             return fail(QStringLiteral("create"));
         }
+        mergeIndexInFewerSteps(); // a statement of its own: its failure touches nothing else
         return true;
     }
 
@@ -674,15 +675,15 @@ private:
             if (!s.run())
                 return error(QStringLiteral("create"));
         }
-        mergeIndexInFewerSteps();
         return true;
     }
 
     // The full-text index adds a segment at every commit (a request's calls) and merges 16 of
     // a size into one instead of FTS5's 4, so that each text is rewritten about half as often
     // as the log grows, while a search reads a few more segments in the same time. Kept in the
-    // index's own settings: set once, for a new log and an older one alike. Best effort: a log
-    // whose index cannot say or take it (damaged, full) is read and written as before.
+    // index's own settings: set once, for a new log and an older one alike. Best effort, after
+    // the opening's transaction: a log whose index cannot say or take it (damaged, at its size
+    // cap, busy) is opened, read and written as before.
     void mergeIndexInFewerSteps()
     {
         constexpr int kAutomerge = 16;

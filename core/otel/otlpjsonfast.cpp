@@ -1,6 +1,7 @@
 #include "core/otel/otlpjsonfast_p.h"
 
 #include "core/pdl/trace/jsonstring_p.h"
+#include "core/util/chars.h"
 
 #include <simdjson.h>
 
@@ -80,15 +81,11 @@ std::string_view key(od::field& f, std::string& scratch)
     // Eight bytes at a time to the first quote, backslash or control character (the document
     // is padded, so a word read past the key's end stays inside it): a key that ends at a
     // quote before any of the others is its text as it stands.
-    constexpr uint64_t ones = 0x0101010101010101ULL, tops = 0x8080808080808080ULL;
     const char* p = start;
     for (;;) {
         uint64_t w;
         std::memcpy(&w, p, 8);
-        const uint64_t q = w ^ (ones * uint64_t('"')), b = w ^ (ones * uint64_t('\\'));
-        const uint64_t hit =
-            (((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w)) & tops;
-        if (hit) {
+        if (const uint64_t hit = jsonEscapeBits(w, true)) {
             p += __builtin_ctzll(hit) / 8; // the lowest flagged byte is a true match
             break;
         }

@@ -4,6 +4,7 @@
 #include "core/models/openaiprotocol.h"
 #include "core/otel/otlpreceiver.h"
 #include "core/pdl/value.h"
+#include "core/util/chars.h"
 #include "core/util/outputfile.h"
 
 #include <QRandomGenerator>
@@ -299,19 +300,14 @@ namespace {
 
 // Where the next byte from `from` in a JSON string must escape (a control character, a quote or a
 // backslash) is, or the end: eight bytes at a time (the trace archive writes every string of
-// every protobuf request it keeps). A word holds such a byte when subtracting from each byte
-// borrows into a byte whose top bit was clear: below 0x20 itself, or zero after XOR with
-// quotes or backslashes.
+// every protobuf request it keeps).
 size_t nextToEscape(std::string_view s, size_t from)
 {
-    constexpr uint64_t ones = 0x0101010101010101ULL, tops = 0x8080808080808080ULL;
-    constexpr uint64_t quotes = ones * uint64_t('"'), backslashes = ones * uint64_t('\\');
     size_t i = from;
     for (; i + 8 <= s.size(); i += 8) {
         uint64_t w;
         std::memcpy(&w, s.data() + i, 8);
-        const uint64_t q = w ^ quotes, b = w ^ backslashes;
-        if (((((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b)) & tops) != 0)
+        if (jsonEscapeBits(w, true) != 0)
             break; // in this word: found below
     }
     for (; i < s.size(); ++i) {

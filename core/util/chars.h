@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace hako {
@@ -27,6 +28,23 @@ constexpr bool isAsciiSpace(char c)
 constexpr bool positionBefore(int line1, int col1, int line2, int col2)
 {
     return line1 < line2 || (line1 == line2 && col1 < col2);
+}
+
+/// The top bit of each byte of `w` (eight bytes of text, the first in the low byte) set where
+/// a JSON string needs an escape: a control character (below 0x20), a backslash and, with
+/// `quotes`, a quote. A byte is below 0x20 when subtracting 0x20 from each byte borrows into a
+/// byte whose top bit was clear; a backslash or quote is such a zero byte after XOR with it.
+/// The lowest byte flagged is exact; bytes above it may be flagged by a borrow.
+constexpr uint64_t jsonEscapeBits(uint64_t w, bool quotes)
+{
+    constexpr uint64_t ones = 0x0101010101010101ULL, tops = 0x8080808080808080ULL;
+    const uint64_t b = w ^ (ones * uint64_t('\\'));
+    uint64_t hit = ((w - ones * 0x20) & ~w) | ((b - ones) & ~b);
+    if (quotes) {
+        const uint64_t q = w ^ (ones * uint64_t('"'));
+        hit |= (q - ones) & ~q;
+    }
+    return hit & tops;
 }
 
 /// Appends the code point `cp` to `out` as UTF-8 (1 to 4 bytes; no check that it is a scalar
